@@ -1,0 +1,46 @@
+package engine
+
+// EffectKind says what an effect does on GitHub.
+type EffectKind string
+
+// Effect kinds.
+const (
+	EffectMerge       EffectKind = "merge_pr"
+	EffectAddLabel    EffectKind = "add_label"
+	EffectRemoveLabel EffectKind = "remove_label"
+	EffectComment     EffectKind = "comment"
+)
+
+// Effect is one change to make on GitHub. Performing it twice must be harmless:
+// the shell checks Key against Run.Applied and facts before it acts.
+type Effect struct {
+	Key     string     `json:"key"` // <run id>/<stage>/<attempt>/<kind>
+	Run     string     `json:"run"`
+	Stage   string     `json:"stage"`
+	Kind    EffectKind `json:"kind"`
+	Number  int        `json:"number"` // PR or issue number
+	SHA     string     `json:"sha,omitempty"`
+	HeadRef string     `json:"head_ref,omitempty"` // merge_pr with DeleteBranch
+	Method  string     `json:"method,omitempty"`
+	Delete  bool       `json:"delete_branch,omitempty"`
+	Labels  []string   `json:"labels,omitempty"`
+	Body    string     `json:"body,omitempty"`
+}
+
+// Outcome is what happened when the shell performed an effect.
+type Outcome struct {
+	Key string
+	// Err is empty on success. Otherwise it says, for humans, why GitHub refused.
+	Err string
+	// Permanent marks a refusal that trying again cannot fix (the stage's on_failure applies);
+	// otherwise the stage is retried on the next event.
+	Permanent bool
+}
+
+// Input is the event an invocation handles, reduced to what the engine needs.
+type Input struct {
+	Key    string // unique per delivery; a re-run of the same delivery has the same key
+	Event  string // "pull_request.opened", "status", "workflow_run.completed"
+	Actor  string
+	Number int // the subject's number
+}

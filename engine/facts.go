@@ -1,0 +1,84 @@
+package engine
+
+import "time"
+
+// Facts is what is true about a subject now, read from GitHub in one query.
+type Facts struct {
+	Repo          string // owner/name
+	DefaultBranch string
+	Viewer        string // the action's own login
+	PR            *PullRequest
+}
+
+// PR states.
+const (
+	PROpen   = "open"
+	PRClosed = "closed"
+	PRMerged = "merged"
+)
+
+// Mergeability of a PR.
+const (
+	Mergeable   = "mergeable"
+	Conflicting = "conflicting"
+	Unknown     = "unknown"
+)
+
+// PullRequest is a pull request as the engine sees it.
+type PullRequest struct {
+	Number    int
+	Title     string
+	State     string // PROpen | PRClosed | PRMerged
+	Draft     bool
+	Author    string
+	BaseRef   string
+	HeadRef   string
+	HeadSHA   string
+	Mergeable string // Mergeable | Conflicting | Unknown
+	Labels    []string
+	Reviews   []Review      // oldest first
+	Checks    []CheckResult // check runs and commit statuses on HeadSHA
+}
+
+// HasLabel reports whether the PR carries label name.
+func (p *PullRequest) HasLabel(name string) bool {
+	for _, l := range p.Labels {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Review states, as GitHub names them.
+const (
+	ReviewApproved         = "APPROVED"
+	ReviewChangesRequested = "CHANGES_REQUESTED"
+	ReviewCommented        = "COMMENTED"
+	ReviewDismissed        = "DISMISSED"
+	ReviewPending          = "PENDING"
+)
+
+// Review is one submitted review.
+type Review struct {
+	Author      string
+	State       string
+	CommitSHA   string // the head the review was given on
+	SubmittedAt time.Time
+	CanPush     bool // the author has write access to the repository
+}
+
+// Check states, normalised over check runs and commit statuses.
+const (
+	CheckPending = "pending"
+	CheckSuccess = "success"
+	CheckFailure = "failure"
+)
+
+// CheckResult is one check run or commit status on the head commit.
+type CheckResult struct {
+	Name       string // check run name or status context
+	Kind       string // "check_run" | "status"
+	State      string // CheckPending | CheckSuccess | CheckFailure
+	Conclusion string // raw: SUCCESS, FAILURE, NEUTRAL, SKIPPED, ERROR, ...
+}

@@ -1,0 +1,82 @@
+package engine
+
+import "time"
+
+// RunStatus is where a run is in its life.
+type RunStatus string
+
+// Run statuses. Completed, failed and cancelled are final.
+const (
+	RunRunning   RunStatus = "running"
+	RunWaiting   RunStatus = "waiting"
+	RunCompleted RunStatus = "completed"
+	RunFailed    RunStatus = "failed"
+	RunCancelled RunStatus = "cancelled"
+)
+
+// Final reports whether the run can no longer change.
+func (s RunStatus) Final() bool {
+	return s == RunCompleted || s == RunFailed || s == RunCancelled
+}
+
+// StageStatus is where a stage run is.
+type StageStatus string
+
+// Stage statuses.
+const (
+	StageWaiting   StageStatus = "waiting"   // a gate not yet satisfied
+	StageActing    StageStatus = "acting"    // an effect was asked for, its outcome is not known yet
+	StageRetrying  StageStatus = "retrying"  // an effect failed; it is tried again on the next event
+	StagePassed    StageStatus = "passed"    // gate passed
+	StageFailed    StageStatus = "failed"    // gate failed, or action failed for good
+	StageSucceeded StageStatus = "succeeded" // action done
+	StageCancelled StageStatus = "cancelled"
+)
+
+// State is everything pipeline-action remembers about one subject (a PR or an issue).
+// It is what the state comment and the state branch hold.
+type State struct {
+	Version int    `json:"version"`
+	Subject string `json:"subject"` // owner/repo#N
+	Seq     int    `json:"seq"`     // bumped on every change
+	Runs    []*Run `json:"runs"`
+}
+
+// Run is one execution of a pipeline over a subject. It is self-describing.
+type Run struct {
+	ID         string               `json:"id"` // <pipeline>/<subject number>/<n>
+	Pipeline   string               `json:"pipeline"`
+	ConfigOID  string               `json:"config_oid,omitempty"` // the config blob the run started under
+	Subject    string               `json:"subject"`              // owner/repo#N
+	Status     RunStatus            `json:"status"`
+	Stage      string               `json:"stage,omitempty"` // current stage (last stage once final)
+	Stages     map[string]*StageRun `json:"stages"`
+	TriggerKey string               `json:"trigger_key,omitempty"` // the input that started it
+	StartedAt  time.Time            `json:"started_at"`
+	UpdatedAt  time.Time            `json:"updated_at"`
+	Message    string               `json:"message,omitempty"` // why the run ended as it did
+	History    []Transition         `json:"history,omitempty"`
+	Applied    []string             `json:"applied,omitempty"` // keys of effects known done
+}
+
+// StageRun is the record of one stage within a run.
+type StageRun struct {
+	Status    StageStatus  `json:"status"`
+	Attempt   int          `json:"attempt"`         // 1 on first entry, +1 on every re-entry
+	Tries     int          `json:"tries,omitempty"` // effect attempts within this entry
+	EnteredAt time.Time    `json:"entered_at"`
+	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
+	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
+}
+
+// Transition is one entry of a run's history.
+type Transition struct {
+	At    time.Time `json:"at"`
+	Actor string    `json:"actor,omitempty"`
+	From  string    `json:"from,omitempty"`
+	To    string    `json:"to"`
+	Why   string    `json:"why"`
+}
+
+// MaxHistory caps Run.History; the oldest entries go first.
+const MaxHistory = 50

@@ -55,8 +55,12 @@ type Run struct {
 	StartedAt  time.Time            `json:"started_at"`
 	UpdatedAt  time.Time            `json:"updated_at"`
 	Message    string               `json:"message,omitempty"` // why the run ended as it did
-	History    []Transition         `json:"history,omitempty"`
-	Applied    []string             `json:"applied,omitempty"` // keys of effects known done
+	// VerifiedSHA is the head commit the last gate passed on, and VerifiedBy that gate's id.
+	// A merge only ever merges VerifiedSHA; if the head moved, the run goes back to VerifiedBy.
+	VerifiedSHA string       `json:"verified_sha,omitempty"`
+	VerifiedBy  string       `json:"verified_by,omitempty"`
+	History     []Transition `json:"history,omitempty"`
+	Applied     []string     `json:"applied,omitempty"` // keys of effects known done
 }
 
 // StageRun is the record of one stage within a run.

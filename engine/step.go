@@ -1,0 +1,506 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Result is what Step and Settle return: the subject's new state, the effects to
+// perform, and lines for the job log.
+type Result struct {
+	State   *State
+	Effects []Effect
+	Changed bool     // State differs from the state passed in (Seq was bumped)
+	Log     []string // what happened, for humans reading the job log
+}
+
+// maxMoves bounds the transitions one run makes in one evaluation, so a
+// misconfigured loop can never spin.
+const maxMoves = 32
+
+// Step evaluates one input against the state of its subject. It is level-triggered:
+// whatever the event, every run that is not final is evaluated against facts; the
+// event only decides reactions (on_events) and which pipelines start. Step is pure:
+// st is not modified.
+func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
+	e := newEval(cfg, st, facts, now, in.Actor)
+	if facts == nil || facts.PR == nil {
+		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
+		return e.result(st)
+	}
+	for _, run := range e.st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		p := cfg.Pipeline(run.Pipeline)
+		if p == nil {
+			e.logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
+			continue
+		}
+		if r := p.Reaction(in.Event); r != nil && r.Action == ReactCancel {
+			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
+		}
+	}
+	for _, p := range cfg.Pipelines {
+		if p.Trigger.Event != in.Event || !e.triggerMatches(p) {
+			continue
+		}
+		if e.started(p.Name, in.Key) {
+			e.logf("pipeline %q: already started by this event; not started again", p.Name)
+			continue
+		}
+		if active := e.active(p.Name); active != nil {
+			e.logf("pipeline %q: run %s is still active; not started again", p.Name, active.ID)
+			continue
+		}
+		e.start(p, in)
+	}
+	e.advanceAll()
+	return e.result(st)
+}
+
+// Settle applies the outcomes of performed effects and advances the runs again;
+// it may return further effects. Like Step, it is pure.
+func Settle(cfg *Config, st *State, outcomes []Outcome, facts *Facts, now time.Time) Result {
+	e := newEval(cfg, st, facts, now, "")
+	e.settling = true
+	for _, o := range outcomes {
+		run, stage := e.findEffect(o.Key)
+		if run == nil {
+			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
+			continue
+		}
+		sr := run.Stages[stage.ID]
+		if o.Err == "" {
+			run.Applied = appendOnce(run.Applied, o.Key)
+			sr.Message = ""
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
+			continue
+		}
+		sr.Tries++
+		sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+		if o.Permanent && stage.OnFailure != "" {
+			e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
+			continue
+		}
+		if o.Permanent {
+			sr.Status = StageFailed
+			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+			continue
+		}
+		sr.Message += "; trying again on the next event"
+		sr.Status = StageRetrying
+		run.Status = RunWaiting
+		e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+	}
+	e.advanceAll()
+	return e.result(st)
+}
+
+// TargetCancelled is the pseudo-target history shows when a run is cancelled.
+const TargetCancelled = "cancelled"
+
+type eval struct {
+	cfg   *Config
+	st    *State
+	facts *Facts
+	now   time.Time
+	actor string
+	// settling is set in Settle: a stage whose effect was just refused waits for the
+	// next event instead of being tried again at once.
+	settling bool
+	effects  []Effect
+	log      []string
+}
+
+func newEval(cfg *Config, st *State, facts *Facts, now time.Time, actor string) *eval {
+	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: actor}
+}
+
+func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
+
+func (e *eval) result(old *State) Result {
+	if old == nil {
+		old = &State{Version: 1}
+	}
+	changed := !bytes.Equal(mustJSON(old), mustJSON(e.st))
+	if changed {
+		e.st.Seq++
+	}
+	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log}
+}
+
+func (e *eval) subject() string {
+	return e.facts.Repo + "#" + strconv.Itoa(e.facts.PR.Number)
+}
+
+func (e *eval) triggerMatches(p *Pipeline) bool {
+	pr, t := e.facts.PR, p.Trigger
+	if pr.State != PROpen {
+		return false
+	}
+	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
+		e.logf("pipeline %q: base branch is %q, not %q; not started", p.Name, pr.BaseRef, t.BaseBranch)
+		return false
+	}
+	for _, l := range t.Labels {
+		if !pr.HasLabel(l) {
+			e.logf("pipeline %q: label %q is missing; not started", p.Name, l)
+			return false
+		}
+	}
+	if t.Draft != nil && pr.Draft != *t.Draft {
+		e.logf("pipeline %q: draft is %t; not started", p.Name, pr.Draft)
+		return false
+	}
+	if t.Author != "" && pr.Author != t.Author {
+		e.logf("pipeline %q: author is %q, not %q; not started", p.Name, pr.Author, t.Author)
+		return false
+	}
+	return true
+}
+
+func (e *eval) started(pipeline, key string) bool {
+	for _, r := range e.st.Runs {
+		if r.Pipeline == pipeline && key != "" && r.TriggerKey == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *eval) active(pipeline string) *Run {
+	for _, r := range e.st.Runs {
+		if r.Pipeline == pipeline && !r.Status.Final() {
+			return r
+		}
+	}
+	return nil
+}
+
+func (e *eval) start(p *Pipeline, in Input) {
+	n := 1
+	for _, r := range e.st.Runs {
+		if r.Pipeline == p.Name {
+			n++
+		}
+	}
+	run := &Run{
+		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.facts.PR.Number, n),
+		Pipeline:   p.Name,
+		ConfigOID:  e.cfg.BlobOID,
+		Subject:    e.subject(),
+		Status:     RunRunning,
+		Stages:     map[string]*StageRun{},
+		TriggerKey: in.Key,
+		StartedAt:  e.now,
+		UpdatedAt:  e.now,
+	}
+	e.st.Runs = append(e.st.Runs, run)
+	if e.st.Subject == "" {
+		e.st.Subject = run.Subject
+	}
+	e.logf("run %s started on %s", run.ID, in.Event)
+	if len(p.Stages) == 0 {
+		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
+		return
+	}
+	e.enter(run, "", p.Stages[0].ID, "started on "+in.Event)
+}
+
+func (e *eval) advanceAll() {
+	for _, run := range e.st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		p := e.cfg.Pipeline(run.Pipeline)
+		if p == nil {
+			continue
+		}
+		for moves := 0; ; moves++ {
+			if moves == maxMoves {
+				e.finish(run, RunFailed, TargetFail, fmt.Sprintf("more than %d transitions in one event; stopped", maxMoves))
+				break
+			}
+			if !e.advance(p, run) {
+				break
+			}
+		}
+	}
+}
+
+// advance evaluates the current stage of run once and reports whether it moved.
+func (e *eval) advance(p *Pipeline, run *Run) bool {
+	if run.Status.Final() {
+		return false
+	}
+	stage := p.Stage(run.Stage)
+	if stage == nil {
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
+		return false
+	}
+	switch stage.Type {
+	case StageGate:
+		return e.gate(run, stage)
+	case StageAction:
+		return e.action(run, stage)
+	default:
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q)", stage.Type, stage.ID))
+		return false
+	}
+}
+
+func (e *eval) gate(run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	results := make([]GateResult, 0, len(stage.Conditions))
+	blocked, failed := false, false
+	for _, c := range stage.Conditions {
+		r := c.Eval.Evaluate(e.facts)
+		r.Check, r.Optional = c.Check, c.Optional
+		results = append(results, r)
+		if c.Optional || r.Status == GatePass {
+			continue
+		}
+		blocked = true
+		if r.Status == GateFail {
+			failed = true
+		}
+	}
+	sr.Results = results
+	switch {
+	case !blocked:
+		run.VerifiedSHA, run.VerifiedBy = e.facts.PR.HeadSHA, stage.ID
+		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+short(e.facts.PR.HeadSHA))
+		return true
+	case failed && stage.OnFail != "":
+		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+firstFailure(results))
+		return true
+	}
+	sr.Status = StageWaiting
+	run.Status = RunWaiting
+	return false
+}
+
+func (e *eval) action(run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	pr := e.facts.PR
+	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number}
+	switch stage.Action {
+	case ActionMergePR:
+		if pr.State == PRMerged {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
+			return true
+		}
+		if pr.State == PRClosed {
+			return e.actionFailed(run, stage, "the pull request was closed without merging")
+		}
+		if run.VerifiedBy != "" && run.VerifiedSHA != pr.HeadSHA && run.VerifiedBy != stage.ID {
+			e.enter(run, stage.ID, run.VerifiedBy, fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
+				short(run.VerifiedSHA), short(pr.HeadSHA), run.VerifiedBy))
+			return true
+		}
+		eff.SHA, eff.Method, eff.Delete, eff.HeadRef = pr.HeadSHA, stage.Config.Method, stage.Config.DeleteBranch, pr.HeadRef
+	case ActionAddLabel:
+		for _, l := range stage.Config.Labels {
+			if !pr.HasLabel(l) {
+				eff.Labels = append(eff.Labels, l)
+			}
+		}
+		if len(eff.Labels) == 0 {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels present")
+			return true
+		}
+	case ActionRemoveLabel:
+		for _, l := range stage.Config.Labels {
+			if pr.HasLabel(l) {
+				eff.Labels = append(eff.Labels, l)
+			}
+		}
+		if len(eff.Labels) == 0 {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels absent")
+			return true
+		}
+	case ActionComment:
+		if contains(run.Applied, key) {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
+			return true
+		}
+		eff.Body = stage.Config.Body
+	default:
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: action %q (stage %q)", stage.Action, stage.ID))
+		return false
+	}
+	if sr.Status == StageRetrying && e.settling {
+		run.Status = RunWaiting
+		return false
+	}
+	if sr.Status != StageRetrying {
+		sr.Status = StageActing
+	}
+	run.Status = RunRunning
+	e.effects = append(e.effects, eff)
+	return false
+}
+
+func (e *eval) actionFailed(run *Run, stage *Stage, why string) bool {
+	run.Stages[stage.ID].Message = why
+	if stage.OnFailure != "" {
+		e.leave(run, stage, StageFailed, stage.OnFailure, why)
+		return true
+	}
+	run.Stages[stage.ID].Status = StageFailed
+	e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
+	return false
+}
+
+// leave closes the current stage with status and follows the transition to target.
+func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why string) {
+	run.Stages[stage.ID].Status = status
+	switch target {
+	case TargetComplete, "":
+		e.finish(run, RunCompleted, TargetComplete, why)
+	case TargetFail:
+		e.finish(run, RunFailed, TargetFail, why)
+	default:
+		e.enter(run, stage.ID, target, why)
+	}
+}
+
+func (e *eval) enter(run *Run, from, to, why string) {
+	sr := run.Stages[to]
+	if sr == nil {
+		sr = &StageRun{}
+		run.Stages[to] = sr
+	}
+	sr.Attempt++
+	sr.Tries = 0
+	sr.Status = StageWaiting
+	sr.EnteredAt = e.now
+	sr.Results = nil
+	sr.Message = ""
+	run.Stage = to
+	run.Status = RunRunning
+	e.record(run, from, to, why)
+}
+
+func (e *eval) finish(run *Run, status RunStatus, to, why string) {
+	run.Status = status
+	if status != RunCompleted {
+		run.Message = why
+	}
+	if sr := run.Stages[run.Stage]; sr != nil && status == RunCancelled && !isDone(sr.Status) {
+		sr.Status = StageCancelled
+	}
+	e.record(run, run.Stage, to, why)
+	e.logf("run %s %s: %s", run.ID, status, why)
+}
+
+func (e *eval) record(run *Run, from, to, why string) {
+	run.UpdatedAt = e.now
+	run.History = append(run.History, Transition{At: e.now, Actor: e.actor, From: from, To: to, Why: why})
+	if len(run.History) > MaxHistory {
+		run.History = run.History[len(run.History)-MaxHistory:]
+	}
+}
+
+func (e *eval) findEffect(key string) (*Run, *Stage) {
+	for _, run := range e.st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		p := e.cfg.Pipeline(run.Pipeline)
+		if p == nil {
+			continue
+		}
+		stage := p.Stage(run.Stage)
+		if stage == nil || stage.Type != StageAction {
+			continue
+		}
+		sr := run.Stages[stage.ID]
+		if fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action) == key {
+			return run, stage
+		}
+	}
+	return nil, nil
+}
+
+func actionDone(s *Stage) string {
+	switch s.Action {
+	case ActionMergePR:
+		return "merged"
+	case ActionAddLabel:
+		return "labels added"
+	case ActionRemoveLabel:
+		return "labels removed"
+	case ActionComment:
+		return "comment posted"
+	}
+	return s.Action + " done"
+}
+
+func firstFailure(rs []GateResult) string {
+	for _, r := range rs {
+		if !r.Optional && r.Status == GateFail {
+			return r.Message
+		}
+	}
+	return ""
+}
+
+func isDone(s StageStatus) bool {
+	return s == StagePassed || s == StageSucceeded || s == StageFailed
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func appendOnce(xs []string, x string) []string {
+	if contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}
+
+func mustJSON(st *State) []byte {
+	b, err := json.Marshal(st)
+	if err != nil {
+		panic(fmt.Sprintf("engine: state does not marshal: %v", err))
+	}
+	return b
+}
+
+// clone deep-copies a state through its JSON form, which is what is persisted anyway.
+func clone(st *State) *State {
+	if st == nil {
+		return &State{Version: 1}
+	}
+	var out State
+	if err := json.Unmarshal(mustJSON(st), &out); err != nil {
+		panic(fmt.Sprintf("engine: state does not unmarshal: %v", err))
+	}
+	return &out
+}

@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// checkFunc adapts a function to Check, for tests that need no real gates.
+type checkFunc func(*Facts) GateResult
+
+func (f checkFunc) Evaluate(fa *Facts) GateResult { return f(fa) }
+
+// labelCheck passes when the PR carries label.
+func labelCheck(label string) Check {
+	return checkFunc(func(f *Facts) GateResult {
+		if f.PR.HasLabel(label) {
+			return GateResult{Status: GatePass, Message: "has " + label}
+		}
+		return GateResult{Status: GatePending, Message: "needs " + label}
+	})
+}
+
+var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+func stepConfig() *Config {
+	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+		Name:     "auto-merge",
+		Trigger:  Trigger{Event: "pull_request.opened", BaseBranch: "main"},
+		OnEvents: []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}},
+		Stages: []*Stage{
+			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{
+				{Check: "ok", Eval: labelCheck("ok")},
+				{Check: "nice", Optional: true, Eval: labelCheck("nice")},
+			}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash"}, OnSuccess: TargetComplete},
+		},
+	}}}
+}
+
+func prFacts(labels ...string) *Facts {
+	return &Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &PullRequest{
+		Number: 7, State: PROpen, BaseRef: "main", HeadRef: "feat", HeadSHA: "aaaaaaaaaa", Labels: labels,
+	}}
+}
+
+func TestStepStartsOnlyOnMatchingTrigger(t *testing.T) {
+	cases := []struct {
+		name  string
+		event string
+		base  string
+		runs  int
+	}{
+		{"opened into main", "pull_request.opened", "main", 1},
+		{"opened into another base", "pull_request.opened", "develop", 0},
+		{"another event", "pull_request.labeled", "main", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := prFacts()
+			f.PR.BaseRef = tc.base
+			res := Step(stepConfig(), nil, Input{Key: "k1", Event: tc.event}, f, t0)
+			require.Len(t, res.State.Runs, tc.runs)
+			assert.Equal(t, tc.runs > 0, res.Changed)
+		})
+	}
+}
+
+func TestStepGateWaitsThenMerges(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	require.Len(t, res.State.Runs, 1)
+	run := res.State.Runs[0]
+	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, "blob1", run.ConfigOID)
+	require.Len(t, run.Stages["ready"].Results, 2)
+	assert.Equal(t, GatePending, run.Stages["ready"].Results[0].Status)
+	assert.True(t, run.Stages["ready"].Results[1].Optional)
+	assert.Empty(t, res.Effects)
+
+	// The same facts again change nothing.
+	again := Step(cfg, res.State, Input{Key: "k2", Event: "status"}, prFacts(), t0.Add(time.Minute))
+	assert.False(t, again.Changed)
+	assert.Equal(t, res.State.Seq, again.State.Seq)
+
+	// The label arrives with an event the pipeline does not list: level-triggered.
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "status"}, prFacts("ok"), t0.Add(2*time.Minute))
+	require.Len(t, res.Effects, 1)
+	eff := res.Effects[0]
+	assert.Equal(t, EffectMerge, eff.Kind)
+	assert.Equal(t, "aaaaaaaaaa", eff.SHA)
+	assert.Equal(t, "squash", eff.Method)
+	assert.Equal(t, "auto-merge/7/1/merge/1/merge_pr", eff.Key)
+
+	res = Settle(cfg, res.State, []Outcome{{Key: eff.Key}}, prFacts("ok"), t0.Add(2*time.Minute))
+	run = res.State.Runs[0]
+	assert.Equal(t, RunCompleted, run.Status)
+	assert.Contains(t, run.Applied, eff.Key)
+	assert.Empty(t, res.Effects)
+
+	// Redelivering the opening event starts nothing and performs nothing.
+	merged := prFacts("ok")
+	merged.PR.State = PRMerged
+	re := Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.opened"}, merged, t0.Add(3*time.Minute))
+	assert.Empty(t, re.Effects)
+	assert.Len(t, re.State.Runs, 1)
+	assert.False(t, re.Changed)
+}
+
+func TestStepRefusedMergeIsRetried(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	res = Settle(cfg, res.State, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused: Pull Request is not mergeable"}}, prFacts("ok"), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, StageRetrying, run.Stages["merge"].Status)
+	assert.Contains(t, run.Stages["merge"].Message, "tried 1 time; trying again on the next event")
+
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(time.Minute))
+	require.Len(t, res.Effects, 1, "the merge is tried again")
+	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+}
+
+func TestStepHeadMovedAfterGateGoesBackToGate(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	res = Settle(cfg, res.State, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused: head branch was modified"}}, prFacts("ok"), t0)
+
+	moved := prFacts() // new head, and the label that passed the gate is gone
+	moved.PR.HeadSHA = "bbbbbbbbbb"
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, moved, t0.Add(time.Minute))
+	assert.Empty(t, res.Effects, "nothing unverified is merged")
+	run := res.State.Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, 2, run.Stages["ready"].Attempt)
+	assert.Contains(t, run.History[len(run.History)-1].Why, "head moved from aaaaaaa to bbbbbbb")
+}
+
+func TestStepCancelReaction(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	closed := prFacts()
+	closed.PR.State = PRClosed
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, closed, t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	assert.Equal(t, RunCancelled, run.Status)
+	assert.Equal(t, StageCancelled, run.Stages["ready"].Status)
+	assert.Empty(t, res.Effects)
+}
+
+func TestStepDoesNotModifyInput(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	before := mustJSON(res.State)
+	Step(cfg, res.State, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(time.Minute))
+	assert.Equal(t, string(before), string(mustJSON(res.State)))
+}
+
+func TestStepActionLabelsReconcile(t *testing.T) {
+	cfg := &Config{Pipelines: []*Pipeline{{
+		Name:    "label",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		Stages: []*Stage{
+			{ID: "tag", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"a", "b"}}, OnSuccess: TargetComplete},
+		},
+	}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("a"), t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, []string{"b"}, res.Effects[0].Labels, "a present label is not added again")
+
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("a", "b"), t0)
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+}
+
+func TestStepUnsupportedStageFailsLoudly(t *testing.T) {
+	cfg := &Config{Pipelines: []*Pipeline{{
+		Name:    "p",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		Stages:  []*Stage{{ID: "x", Type: "agent"}},
+	}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, RunFailed, run.Status)
+	assert.Contains(t, run.Message, "not supported yet")
+}

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// autoMerge is the reference pipeline: wait for review and CI, then merge.
+func autoMerge() *Pipeline {
+	return &Pipeline{
+		Name: "auto-merge",
+		Stages: []*Stage{
+			{ID: "ready", Type: StageGate},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		},
+	}
+}
+
+// review is a pipeline with hyphenated ids, explicit terminals and a loop.
+func review() *Pipeline {
+	return &Pipeline{
+		Name: "review-loop",
+		Stages: []*Stage{
+			{ID: "ci-green", Type: StageGate, OnFail: TargetFail},
+			{ID: "code-review", Type: StageGate, OnPass: "label-ready", OnFail: "ci-green"},
+			{ID: "label-ready", Type: StageAction, Action: ActionAddLabel, OnFailure: TargetFail},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete, OnFailure: "code-review"},
+		},
+	}
+}
+
+func TestMermaid(t *testing.T) {
+	tests := []struct {
+		name string
+		p    *Pipeline
+		run  *Run
+	}{
+		{name: "plain", p: autoMerge()},
+		{name: "hyphens_and_loops", p: review()},
+		{name: "waiting", p: autoMerge(), run: &Run{
+			Status: RunWaiting, Stage: "ready",
+			Stages: map[string]*StageRun{"ready": {Status: StageWaiting}},
+		}},
+		{name: "retrying", p: review(), run: &Run{
+			Status: RunRunning, Stage: "merge",
+			Stages: map[string]*StageRun{
+				"ci-green":    {Status: StagePassed},
+				"code-review": {Status: StagePassed},
+				"label-ready": {Status: StageSucceeded},
+				"merge":       {Status: StageRetrying},
+			},
+		}},
+		{name: "completed", p: autoMerge(), run: &Run{
+			Status: RunCompleted, Stage: "merge",
+			Stages: map[string]*StageRun{"ready": {Status: StagePassed}, "merge": {Status: StageSucceeded}},
+		}},
+		{name: "failed", p: review(), run: &Run{
+			Status: RunFailed, Stage: "ci-green",
+			Stages: map[string]*StageRun{"ci-green": {Status: StageFailed}},
+		}},
+		{name: "odd_ids", p: &Pipeline{Name: "odd", Stages: []*Stage{
+			{ID: "end", Type: StageGate, OnFail: "escalate"},
+			{ID: "a.b", Type: StageAction, OnSuccess: "a-b"},
+			{ID: "a-b", Type: StageAction, OnFailure: "cancel"},
+			{ID: `say "hi"`, Type: StageGate},
+		}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Mermaid(tt.p, tt.run)
+			assert.Equal(t, got, Mermaid(tt.p, tt.run), "deterministic")
+			checkGraphGolden(t, filepath.Join("testdata", "graph", tt.name+".mmd"), got)
+		})
+	}
+}
+
+func TestMermaidNil(t *testing.T) {
+	assert.Empty(t, Mermaid(nil, nil))
+}
+
+func TestMermaidIDs(t *testing.T) {
+	got := Mermaid(&Pipeline{Stages: []*Stage{
+		{ID: "a-b", Type: StageGate},
+		{ID: "a_b", Type: StageGate},
+	}}, nil)
+	assert.Contains(t, got, `s_a_b{"a-b"}`)
+	assert.Contains(t, got, `s_a_b_2{"a_b"}`)
+	assert.Contains(t, got, "s_a_b -->|pass| s_a_b_2")
+	assert.Contains(t, got, "s_a_b_2 -->|pass| complete")
+	assert.Contains(t, got, `complete(["complete"])`)
+}
+
+// checkGraphGolden compares got with the file at path, or rewrites it under -update.
+func checkGraphGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), got)
+}

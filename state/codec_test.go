@@ -1,0 +1,162 @@
+package state
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func sampleState() *engine.State {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	return &engine.State{
+		Version: 1,
+		Subject: "acme/widgets#7",
+		Seq:     3,
+		Runs: []*engine.Run{{
+			ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7",
+			Status: engine.RunWaiting, Stage: "ready", StartedAt: at, UpdatedAt: at,
+			Stages: map[string]*engine.StageRun{"ready": {
+				Status: engine.StageWaiting, Attempt: 1, EnteredAt: at,
+				Results: []engine.GateResult{{Check: "ci_status", Status: engine.GatePending, Message: "check \"test\" is running"}},
+			}},
+			History: []engine.Transition{{At: at, Actor: "dev", To: "ready", Why: "pull_request.opened"}},
+		}},
+	}
+}
+
+// marker wraps raw JSON as a v1 marker, for payloads Encode would never write.
+func marker(t testing.TB, js string) string {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, err := zw.Write([]byte(js))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return markerPrefix + "v1 " + base64.StdEncoding.EncodeToString(buf.Bytes()) + markerSuffix
+}
+
+func TestRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		st   *engine.State
+		wrap func(m string) string
+	}{
+		{name: "empty", st: &engine.State{Version: 1}, wrap: func(m string) string { return m }},
+		{name: "one run", st: sampleState(), wrap: func(m string) string { return m }},
+		{name: "after rendered text", st: sampleState(), wrap: func(m string) string { return "### pipeline-action\n\ntext\n" + m }},
+		{name: "with trailing newline", st: sampleState(), wrap: func(m string) string { return m + "\n" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Encode(tt.st)
+			require.NoError(t, err)
+			assert.True(t, strings.HasPrefix(m, "<!-- pipeline-action:state v1 "))
+			assert.True(t, strings.HasSuffix(m, " -->"))
+			assert.NotContains(t, m, "\n")
+			got, found, err := Decode(tt.wrap(m))
+			require.NoError(t, err)
+			require.True(t, found)
+			assert.Equal(t, tt.st, got)
+		})
+	}
+}
+
+func TestEncodeNil(t *testing.T) {
+	_, err := Encode(nil)
+	require.Error(t, err)
+}
+
+func TestDecodeNoMarker(t *testing.T) {
+	for _, body := range []string{"", "LGTM", "<!-- some other tool -->", "<!-- pipeline-action:stat v1 x -->"} {
+		st, found, err := Decode(body)
+		require.NoError(t, err)
+		assert.False(t, found)
+		assert.Nil(t, st)
+	}
+}
+
+func TestDecodeLastMarkerWins(t *testing.T) {
+	fake, err := Encode(&engine.State{Version: 1, Subject: "evil#1"})
+	require.NoError(t, err)
+	real, err := Encode(sampleState())
+	require.NoError(t, err)
+	st, found, err := Decode("quoted: " + fake + "\n" + real)
+	require.NoError(t, err)
+	require.True(t, found)
+	assert.Equal(t, "acme/widgets#7", st.Subject)
+}
+
+func TestDecodeCorrupt(t *testing.T) {
+	good, err := Encode(sampleState())
+	require.NoError(t, err)
+	payload := strings.TrimSuffix(strings.TrimPrefix(good, markerPrefix+"v1 "), markerSuffix)
+	tests := []struct {
+		name string
+		body string
+		want string
+	}{
+		{name: "unknown version", body: markerPrefix + "v2 " + payload + markerSuffix, want: `unsupported version "v2"`},
+		{name: "no version", body: markerPrefix + "-->", want: "unsupported version"},
+		{name: "unclosed", body: good[:len(good)-10], want: "no closing"},
+		{name: "empty payload", body: markerPrefix + "v1 -->", want: "empty payload"},
+		{name: "not base64", body: markerPrefix + "v1 !!!! -->", want: "base64"},
+		{name: "not gzip", body: markerPrefix + "v1 " + base64.StdEncoding.EncodeToString([]byte("{}")) + markerSuffix, want: "gzip"},
+		{name: "truncated", body: markerPrefix + "v1 " + payload[:len(payload)/2] + markerSuffix, want: "decoding state marker"},
+		{name: "not json", body: marker(t, "nope"), want: "json"},
+		{name: "null", body: marker(t, "null"), want: "null state"},
+		{name: "trailing data", body: marker(t, `{"version":1}{}`), want: "data after"},
+		{name: "wrong state version", body: marker(t, `{"version":2}`), want: "state version 2"},
+		{name: "null run", body: marker(t, `{"version":1,"runs":[null]}`), want: "run 0 is null"},
+		{name: "null stage", body: marker(t, `{"version":1,"runs":[{"id":"r","stages":{"a":null}}]}`), want: `stage "a" is null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, found, err := Decode("hello\n" + tt.body)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.True(t, found, "a corrupt marker is still a marker")
+			assert.Nil(t, st)
+		})
+	}
+}
+
+func TestDecodeNullStages(t *testing.T) {
+	st, found, err := Decode(marker(t, `{"version":1,"runs":[{"id":"r"}]}`))
+	require.NoError(t, err)
+	require.True(t, found)
+	assert.NotNil(t, st.Runs[0].Stages, "the engine may write into it")
+}
+
+func FuzzDecode(f *testing.F) {
+	good, err := Encode(sampleState())
+	require.NoError(f, err)
+	f.Add(good)
+	f.Add("")
+	f.Add(markerPrefix + "v1 -->")
+	f.Add(markerPrefix + "v2 abc -->")
+	f.Add(marker(f, `{"version":1,"runs":[{"stages":{"a":null}}]}`))
+	f.Fuzz(func(t *testing.T, body string) {
+		st, found, err := Decode(body)
+		if err != nil {
+			assert.Nil(t, st)
+			assert.True(t, found)
+			return
+		}
+		if !found {
+			assert.Nil(t, st)
+			return
+		}
+		again, err := Encode(st)
+		require.NoError(t, err)
+		st2, _, err := Decode(again)
+		require.NoError(t, err)
+		assert.Equal(t, st.Seq, st2.Seq)
+	})
+}

@@ -1,0 +1,230 @@
+package ghfake
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Event is a webhook delivery as GitHub would send it for a change of the world.
+type Event struct {
+	Name    string // the X-GitHub-Event header: pull_request, issues, ...
+	Action  string // the payload's action ("" for events without one, such as status)
+	Payload []byte // the JSON body
+}
+
+// PROptions describes a pull request to open. Zero values: Base is the default branch, Head is
+// "pr-<number>", Title is "PR #<number>".
+type PROptions struct {
+	Number int
+	Author string
+	Base   string
+	Head   string
+	Title  string
+	Body   string
+	Files  []string
+	Labels []string
+	Draft  bool
+}
+
+// IssueOptions describes an issue to open.
+type IssueOptions struct {
+	Number int
+	Author string
+	Title  string
+	Body   string
+	Labels []string
+}
+
+// OpenPR opens a pull request: it creates the head branch with a first commit (a deterministic
+// sha), then returns pull_request/opened, sent by the author. Number 0 takes the next free number.
+func (s *Server) OpenPR(repoName string, o PROptions) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	n := s.claimNumber(r, o.Number)
+	if o.Base == "" {
+		o.Base = r.defaultBranch
+	}
+	if o.Head == "" {
+		o.Head = fmt.Sprintf("pr-%d", n)
+	}
+	if o.Title == "" {
+		o.Title = fmt.Sprintf("PR #%d", n)
+	}
+	base := s.ensureBranch(r, o.Base)
+	head := s.ensureBranch(r, o.Head)
+	for _, f := range o.Files {
+		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
+		bl := &blob{oid: blobOID(content), text: content}
+		r.blobs[bl.oid] = bl
+		head.files[f] = bl
+	}
+	c := s.newCommit(r, o.Title, r.fullName(), n, 0)
+	head.head = c.sha
+	now := s.clock()
+	pr := &issue{
+		repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body, state: "open",
+		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head,
+		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
+		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
+	}
+	for _, l := range o.Labels {
+		pr.labels = labelSet(pr.labels, l)
+	}
+	r.issues[n] = pr
+	return s.prEvent(r, pr, "opened", o.Author, nil)
+}
+
+// OpenIssue opens an issue and returns issues/opened. Number 0 takes the next free number.
+func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	n := s.claimNumber(r, o.Number)
+	if o.Title == "" {
+		o.Title = fmt.Sprintf("Issue #%d", n)
+	}
+	now := s.clock()
+	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
+		state: "open", createdAt: now, updatedAt: now}
+	for _, l := range o.Labels {
+		is.labels = labelSet(is.labels, l)
+	}
+	r.issues[n] = is
+	return s.issuesEvent(r, is, "opened", o.Author, nil)
+}
+
+// claimNumber returns n, or the next free number when n is 0; a taken number panics. PRs and
+// issues share the number space. The caller holds s.mu.
+func (s *Server) claimNumber(r *repo, n int) int {
+	if n == 0 {
+		n = 1
+		for r.issues[n] != nil {
+			n++
+		}
+	}
+	if r.issues[n] != nil {
+		panic(fmt.Sprintf("ghfake: %s#%d already exists", r.fullName(), n))
+	}
+	return n
+}
+
+// Review submits a review by user on the pull request's current head and returns
+// pull_request_review/submitted. state is approved, changes_requested or commented.
+func (s *Server) Review(repoName string, number int, user, state, body string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	st := strings.ToUpper(state)
+	switch st {
+	case "APPROVED", "CHANGES_REQUESTED", "COMMENTED":
+	default:
+		panic(fmt.Sprintf("ghfake: review state %q is not approved, changes_requested or commented", state))
+	}
+	rv := &review{pr: pr, id: s.newID(), user: user, state: st, body: body, commitID: pr.headSHA, submittedAt: s.clock()}
+	pr.reviews = append(pr.reviews, rv)
+	return s.reviewEvent(r, pr, rv, "submitted", user)
+}
+
+// DismissReview dismisses user's latest approving or changes-requested review (it becomes
+// DISMISSED) and returns pull_request_review/dismissed, sent by the repository owner.
+func (s *Server) DismissReview(repoName string, number int, user string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	for i := len(pr.reviews) - 1; i >= 0; i-- {
+		rv := pr.reviews[i]
+		if rv.user == user && (rv.state == "APPROVED" || rv.state == "CHANGES_REQUESTED") {
+			rv.state = "DISMISSED"
+			return s.reviewEvent(r, pr, rv, "dismissed", r.owner)
+		}
+	}
+	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.fullName(), number, user))
+}
+
+// Push adds a commit to the pull request's head branch and returns pull_request/synchronize with
+// before and after, sent by the author.
+func (s *Server) Push(repoName string, number int) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	before := pr.headSHA
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), r.fullName(), number, len(pr.commits))
+	pr.headSHA = c.sha
+	pr.commits = append(pr.commits, c.sha)
+	pr.updatedAt = s.clock()
+	s.ensureBranch(r, pr.head).head = c.sha
+	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
+}
+
+// Label adds or removes a label, sent by the subject's author: pull_request or issues,
+// labeled or unlabeled.
+func (s *Server) Label(repoName string, number int, label string, add bool) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	is := s.mustIssue(r, number)
+	action := "labeled"
+	if add {
+		is.labels = labelSet(is.labels, label)
+	} else {
+		is.labels, _ = labelDel(is.labels, label)
+		action = "unlabeled"
+	}
+	is.updatedAt = s.clock()
+	extra := obj{"label": s.labelJSON(r, label)}
+	if is.isPR {
+		return s.prEvent(r, is, action, is.author, extra)
+	}
+	return s.issuesEvent(r, is, action, is.author, extra)
+}
+
+// Comment adds user's comment to an issue or pull request and returns issue_comment/created and the
+// comment's id.
+func (s *Server) Comment(repoName string, number int, user, body string) (Event, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	is := s.mustIssue(r, number)
+	c := s.addComment(r, is, user, body)
+	p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
+	return s.event(r, "issue_comment", "created", user, p), c.id
+}
+
+// addComment records a comment. The caller holds s.mu.
+func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
+	now := s.clock()
+	c := &comment{id: s.newID(), issue: is.number, author: user, body: body, createdAt: now, updatedAt: now}
+	r.comments = append(r.comments, c)
+	is.updatedAt = now
+	return c
+}
+
+// ClosePR closes the pull request without merging and returns pull_request/closed (merged false),
+// sent by its author.
+func (s *Server) ClosePR(repoName string, number int) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	now := s.clock()
+	pr.state, pr.closedAt, pr.updatedAt = "closed", now, now
+	return s.prEvent(r, pr, "closed", pr.author, nil)
+}
+
+// SetMergeable sets the pull request's mergeable state: MERGEABLE, CONFLICTING or UNKNOWN (any
+// case). GitHub sends no event for it.
+func (s *Server) SetMergeable(repoName string, number int, state string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := strings.ToUpper(state)
+	switch st {
+	case "MERGEABLE", "CONFLICTING", "UNKNOWN":
+	default:
+		panic(fmt.Sprintf("ghfake: mergeable state %q is not MERGEABLE, CONFLICTING or UNKNOWN", state))
+	}
+	s.mustPR(s.mustRepo(repoName), number).mergeable = st
+}

@@ -1,0 +1,221 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// SchemaEnv names an environment variable that may point at GitHub's schema.graphql. Without it the
+// fake looks for shared/github/graphql/schema.graphql above its source directory and above the
+// working directory.
+const SchemaEnv = "GHFAKE_SCHEMA"
+
+var (
+	schemaOnce sync.Once
+	schema     *ast.Schema
+	schemaErr  error
+)
+
+// loadSchema loads GitHub's schema once per process (it is 1.2 MB).
+func loadSchema() (*ast.Schema, error) {
+	schemaOnce.Do(func() {
+		path, err := findSchema()
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			schemaErr = fmt.Errorf("reading GitHub's schema: %w", err)
+			return
+		}
+		schema, schemaErr = gqlparser.LoadSchema(&ast.Source{Name: path, Input: string(b)})
+		if schemaErr != nil {
+			schemaErr = fmt.Errorf("loading GitHub's schema %s: %w", path, schemaErr)
+		}
+	})
+	return schema, schemaErr
+}
+
+// findSchema locates schema.graphql: $GHFAKE_SCHEMA, else shared/github/graphql/schema.graphql in
+// a directory above this source file or above the working directory.
+func findSchema() (string, error) {
+	if p := os.Getenv(SchemaEnv); p != "" {
+		return p, nil
+	}
+	var starts []string
+	if _, file, _, ok := runtime.Caller(0); ok {
+		starts = append(starts, filepath.Dir(file))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, dir := range starts {
+		for {
+			p := filepath.Join(dir, "shared", "github", "graphql", "schema.graphql")
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return "", errors.New("GitHub's schema.graphql not found (set " + SchemaEnv + ")")
+}
+
+// gqlRequest is the body githubv4 and other clients POST.
+type gqlRequest struct {
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName"`
+	Variables     map[string]any `json:"variables"`
+}
+
+// serveGraphQL parses and validates the document against GitHub's schema, then executes it over the
+// world. Every refusal is answered in GitHub's form (200 with errors) and recorded as unexpected.
+func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login string) {
+	sch, err := loadSchema()
+	if err != nil {
+		s.flag("POST /api/graphql: %v", err)
+		writeJSON(w, http.StatusInternalServerError, errorBody(err.Error()))
+		return
+	}
+	var req gqlRequest
+	dec := json.NewDecoder(r.Body)
+	dec.UseNumber()
+	if err := dec.Decode(&req); err != nil {
+		s.flag("POST /api/graphql: body is not JSON: %v", err)
+		writeJSON(w, http.StatusBadRequest, errorBody("Problems parsing JSON"))
+		return
+	}
+	doc, errs := parseAndValidate(sch, req.Query)
+	var op *ast.OperationDefinition
+	var vars map[string]any
+	if len(errs) == 0 {
+		op, errs = pickOperation(doc, req.OperationName)
+	}
+	if len(errs) == 0 {
+		var verr error
+		if vars, verr = validator.VariableValues(sch, op, normalizeVars(req.Variables)); verr != nil {
+			errs = gqlerror.List{toGQLError(verr)}
+		}
+	}
+	if len(errs) > 0 {
+		var out []any
+		for _, e := range errs {
+			s.flag("POST /api/graphql: %s", e.Error())
+			out = append(out, gqlErrorJSON(e))
+		}
+		writeJSON(w, http.StatusOK, obj{"errors": out})
+		return
+	}
+	s.mu.Lock()
+	e := &executor{s: s, schema: sch, login: login, vars: vars}
+	data := e.run(op)
+	problems := e.unexpected
+	s.mu.Unlock()
+	for _, p := range problems {
+		s.flag("POST /api/graphql: %s", p)
+	}
+	resp := obj{"data": data}
+	if len(e.errors) > 0 {
+		resp["errors"] = e.errors
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// parseAndValidate parses a document and runs the validator's rules.
+func parseAndValidate(sch *ast.Schema, query string) (*ast.QueryDocument, gqlerror.List) {
+	doc, err := parser.ParseQuery(&ast.Source{Name: "query", Input: query})
+	if err != nil {
+		return nil, gqlerror.List{toGQLError(err)}
+	}
+	if errs := validator.Validate(sch, doc); len(errs) > 0 {
+		return nil, errs
+	}
+	return doc, nil
+}
+
+// pickOperation selects the operation to run, as GraphQL's GetOperation does.
+func pickOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, gqlerror.List) {
+	if name == "" {
+		if len(doc.Operations) != 1 {
+			return nil, gqlerror.List{gqlerror.Errorf("operationName is required when a document has several operations")}
+		}
+		return doc.Operations[0], nil
+	}
+	if op := doc.Operations.ForName(name); op != nil {
+		return op, nil
+	}
+	return nil, gqlerror.List{gqlerror.Errorf("no operation named %q", name)}
+}
+
+func toGQLError(err error) *gqlerror.Error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	return gqlerror.Wrap(err)
+}
+
+// gqlErrorJSON is an error entry as GitHub writes it.
+func gqlErrorJSON(e *gqlerror.Error) obj {
+	o := obj{"message": e.Message}
+	if len(e.Locations) > 0 {
+		var locs []any
+		for _, l := range e.Locations {
+			locs = append(locs, obj{"line": l.Line, "column": l.Column})
+		}
+		o["locations"] = locs
+	}
+	if len(e.Path) > 0 {
+		o["path"] = e.Path
+	}
+	if rule, ok := e.Extensions["code"]; ok {
+		o["extensions"] = obj{"code": rule}
+	}
+	return o
+}
+
+// normalizeVars turns json.Number into int64 or float64, the types the validator coerces.
+func normalizeVars(v map[string]any) map[string]any {
+	out := make(map[string]any, len(v))
+	for k, x := range v {
+		out[k] = normalizeValue(x)
+	}
+	return out
+}
+
+func normalizeValue(x any) any {
+	switch t := x.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, _ := t.Float64()
+		return f
+	case map[string]any:
+		return normalizeVars(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, y := range t {
+			out[i] = normalizeValue(y)
+		}
+		return out
+	}
+	return x
+}

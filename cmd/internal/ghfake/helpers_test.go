@@ -1,0 +1,100 @@
+package ghfake
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	testRepo  = "acme/widgets"
+	sharedDir = "../../../../shared/github/"
+)
+
+var testClock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+// tokenTransport authenticates requests with a bearer token.
+type tokenTransport struct{ token string }
+
+func (t tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+t.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// client is a go-github client for the fake, authenticated with token.
+func client(t testing.TB, s *Server, token string) *github.Client {
+	t.Helper()
+	c, err := github.NewClient(&http.Client{Transport: tokenTransport{token}}).
+		WithEnterpriseURLs(s.URL+"/api/v3/", s.URL+"/api/uploads/")
+	require.NoError(t, err)
+	return c
+}
+
+// world is a fake with acme/widgets, a config file, users and PR #7 by dev.
+func world(t testing.TB) *Server {
+	t.Helper()
+	s := NewT(t)
+	s.SetClock(func() time.Time { return testClock })
+	s.AddRepo(testRepo, "main")
+	s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 1\n")
+	s.AddUser("alice", "write")
+	s.AddUser("bob", "admin")
+	s.AddUser("mallory", "read")
+	s.OpenPR(testRepo, PROptions{Number: 7, Author: "dev", Head: "feat/login", Title: "Add login",
+		Files: []string{"src/auth/login.go"}, Labels: []string{"security"}})
+	return s
+}
+
+// gql posts a GraphQL document as githubv4 does and returns the decoded response.
+func gql(t testing.TB, s *Server, token, query string, vars map[string]any) map[string]any {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	require.NoError(t, err)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+"/api/graphql", bytes.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	return out
+}
+
+// dig walks a decoded JSON value by keys and indexes.
+func dig(t testing.TB, v any, path ...any) any {
+	t.Helper()
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			require.Truef(t, ok, "at %q: %T is not an object", k, v)
+			v = m[k]
+		case int:
+			l, ok := v.([]any)
+			require.Truef(t, ok, "at %d: %T is not a list", k, v)
+			require.Less(t, k, len(l))
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// expectUnexpected drains the unexpected requests a test provoked on purpose, so NewT's check
+// passes, and returns them.
+func expectUnexpected(s *Server) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.unexpected
+	s.unexpected = nil
+	return u
+}

@@ -1,0 +1,164 @@
+package ghfake
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Values the resolvers pass around besides the world's own structs.
+type (
+	actor string // a REST login; GraphQL spells a bot's login without "[bot]"
+	label struct {
+		repo *repo
+		name string
+	}
+	ref struct {
+		repo *repo
+		name string
+	} // a branch
+	rollup   struct{ c *commit }
+	prCommit struct{ c *commit }
+	prFile   struct{ path string }
+)
+
+// on registers resolvers for one type: on("Repository", map[string]resolver{...}).
+func on(typ string, fields map[string]resolver) {
+	for name, r := range fields {
+		resolvers[typ+"."+name] = r
+	}
+}
+
+// value is a resolver that ignores arguments.
+func value[T any](f func(p T) any) resolver {
+	return func(_ *executor, p any, _ map[string]any) (any, error) { return f(p.(T)), nil }
+}
+
+func gqlTime(t time.Time) any { return ts(t) }
+
+func init() {
+	on("Query", map[string]resolver{
+		"viewer": func(e *executor, _ any, _ map[string]any) (any, error) { return actor(e.login), nil },
+		"rateLimit": func(e *executor, _ any, _ map[string]any) (any, error) {
+			return rateLimit{used: e.s.stats["graphql"]}, nil
+		},
+		"repository": func(e *executor, _ any, a map[string]any) (any, error) {
+			name := strArg(a, "owner") + "/" + strArg(a, "name")
+			if r := e.s.repos[name]; r != nil {
+				return r, nil
+			}
+			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", name)
+		},
+	})
+	on("RateLimit", map[string]resolver{
+		"cost":      value(func(rateLimit) any { return 1 }),
+		"limit":     value(func(rateLimit) any { return 5000 }),
+		"nodeCount": value(func(rateLimit) any { return 1 }),
+		"used":      value(func(r rateLimit) any { return r.used }),
+		"remaining": value(func(r rateLimit) any { return 5000 - r.used }),
+		"resetAt":   value(func(rateLimit) any { return gqlTime(timeZero.Add(100 * 365 * 24 * time.Hour)) }),
+	})
+	for _, typ := range []string{"User", "Bot", "Actor"} {
+		on(typ, map[string]resolver{
+			"login":      value(func(a actor) any { return strings.TrimSuffix(string(a), "[bot]") }),
+			"id":         value(func(a actor) any { return nodeID(typeOf(a), stableID(string(a))) }),
+			"databaseId": value(func(a actor) any { return stableID(string(a)) }),
+			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
+		})
+	}
+	on("Repository", map[string]resolver{
+		"id":               value(func(r *repo) any { return nodeID("Repository", r.id) }),
+		"databaseId":       value(func(r *repo) any { return r.id }),
+		"name":             value(func(r *repo) any { return r.name }),
+		"nameWithOwner":    value(func(r *repo) any { return r.fullName() }),
+		"owner":            value(func(r *repo) any { return actor(r.owner) }),
+		"url":              value(func(r *repo) any { return htmlBase + "/" + r.fullName() }),
+		"isPrivate":        value(func(r *repo) any { return false }),
+		"defaultBranchRef": value(func(r *repo) any { return ref{r, r.defaultBranch} }),
+		"object":           repoObject,
+		"ref": func(_ *executor, p any, a map[string]any) (any, error) {
+			r := p.(*repo)
+			name := strings.TrimPrefix(strArg(a, "qualifiedName"), "refs/heads/")
+			if r.branches[name] == nil {
+				return nil, nil
+			}
+			return ref{r, name}, nil
+		},
+		"pullRequest": func(_ *executor, p any, a map[string]any) (any, error) {
+			r := p.(*repo)
+			n, _ := intArg(a, "number")
+			if is := r.issues[n]; is != nil && is.isPR {
+				return is, nil
+			}
+			return nil, fmt.Errorf("Could not resolve to a PullRequest with the number of %d.", n)
+		},
+		"issue": func(_ *executor, p any, a map[string]any) (any, error) {
+			r := p.(*repo)
+			n, _ := intArg(a, "number")
+			if is := r.issues[n]; is != nil && !is.isPR {
+				return is, nil
+			}
+			return nil, fmt.Errorf("Could not resolve to an Issue with the number of %d.", n)
+		},
+		"issueOrPullRequest": func(_ *executor, p any, a map[string]any) (any, error) {
+			r := p.(*repo)
+			n, _ := intArg(a, "number")
+			if is := r.issues[n]; is != nil {
+				return is, nil
+			}
+			return nil, fmt.Errorf("Could not resolve to an issue or pull request with the number of %d.", n)
+		},
+	})
+	on("Ref", map[string]resolver{
+		"id":     value(func(r ref) any { return nodeID("Ref", stableID(r.repo.fullName()+":"+r.name)) }),
+		"name":   value(func(r ref) any { return r.name }),
+		"prefix": value(func(r ref) any { return "refs/heads/" }),
+		"target": value(func(r ref) any { return r.repo.commits[r.repo.branches[r.name].head] }),
+	})
+	on("Blob", map[string]resolver{
+		"oid":            value(func(b *blob) any { return b.oid }),
+		"id":             value(func(b *blob) any { return nodeID("Blob", stableID(b.oid)) }),
+		"text":           value(func(b *blob) any { return b.text }),
+		"byteSize":       value(func(b *blob) any { return len(b.text) }),
+		"isTruncated":    value(func(b *blob) any { return false }),
+		"isBinary":       value(func(b *blob) any { return false }),
+		"abbreviatedOid": value(func(b *blob) any { return b.oid[:7] }),
+	})
+}
+
+// rateLimit is the GraphQL rate limit; used counts the GraphQL requests so far.
+type rateLimit struct{ used int }
+
+// repoObject is Repository.object: by oid (a blob or commit), or by expression "<branch>:<path>"
+// (a blob, null when absent) or "<branch>" (its head commit).
+func repoObject(_ *executor, p any, a map[string]any) (any, error) {
+	r := p.(*repo)
+	if oid := strArg(a, "oid"); oid != "" {
+		if b := r.blobs[oid]; b != nil {
+			return b, nil
+		}
+		if c := r.commits[oid]; c != nil {
+			return c, nil
+		}
+		return nil, nil
+	}
+	expr := strArg(a, "expression")
+	rev, path, hasPath := strings.Cut(expr, ":")
+	if rev == "" || rev == "HEAD" {
+		rev = r.defaultBranch
+	}
+	b := r.branches[strings.TrimPrefix(rev, "refs/heads/")]
+	if b == nil {
+		if c := r.commits[rev]; c != nil && !hasPath {
+			return c, nil
+		}
+		return nil, nil
+	}
+	if !hasPath {
+		return r.commits[b.head], nil
+	}
+	if bl := b.files[strings.TrimPrefix(path, "/")]; bl != nil {
+		return bl, nil
+	}
+	return nil, nil
+}

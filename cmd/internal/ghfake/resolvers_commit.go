@@ -1,0 +1,84 @@
+package ghfake
+
+import "strings"
+
+func init() {
+	on("Commit", map[string]resolver{
+		"oid":             value(func(c *commit) any { return c.sha }),
+		"abbreviatedOid":  value(func(c *commit) any { return c.sha[:7] }),
+		"id":              value(func(c *commit) any { return nodeID("Commit", stableID(c.sha)) }),
+		"message":         value(func(c *commit) any { return c.message }),
+		"messageHeadline": value(func(c *commit) any { return strings.SplitN(c.message, "\n", 2)[0] }),
+		"committedDate":   value(func(c *commit) any { return gqlTime(c.date) }),
+		"authoredDate":    value(func(c *commit) any { return gqlTime(c.date) }),
+		"url":             value(func(c *commit) any { return htmlBase + "/" + c.repo.fullName() + "/commit/" + c.sha }),
+		"statusCheckRollup": value(func(c *commit) any {
+			if len(rollupContexts(c)) == 0 {
+				return nil
+			}
+			return rollup{c}
+		}),
+		"associatedPullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
+			c := p.(*commit)
+			states, _ := a["states"].([]any)
+			var items []any
+			for _, pr := range prsOfCommit(c.repo, c.sha) {
+				if matchState(states, prState(pr)) {
+					items = append(items, pr)
+				}
+			}
+			return paginate("associatedPullRequests", items, a)
+		},
+	})
+	on("StatusCheckRollup", map[string]resolver{
+		"state": value(func(r rollup) any { return rollupState(rollupContexts(r.c)) }),
+		"contexts": func(_ *executor, p any, a map[string]any) (any, error) {
+			return paginate("contexts", rollupContexts(p.(rollup).c), a)
+		},
+		"commit": value(func(r rollup) any { return r.c }),
+	})
+	on("CheckRun", map[string]resolver{
+		"id":          value(func(c *checkRun) any { return nodeID("CheckRun", c.id) }),
+		"databaseId":  value(func(c *checkRun) any { return c.id }),
+		"name":        value(func(c *checkRun) any { return c.name }),
+		"status":      value(func(c *checkRun) any { return strings.ToUpper(c.status) }),
+		"conclusion":  value(func(c *checkRun) any { return nilIfEmpty(strings.ToUpper(c.conclusion)) }),
+		"completedAt": value(func(c *checkRun) any { return gqlTime(c.completedAt) }),
+		"startedAt":   value(func(c *checkRun) any { return gqlTime(c.completedAt) }),
+		"detailsUrl":  value(func(c *checkRun) any { return nil }),
+		"isRequired":  value(func(c *checkRun) any { return false }),
+	})
+	on("StatusContext", map[string]resolver{
+		"id":          value(func(s *status) any { return nodeID("StatusContext", s.id) }),
+		"context":     value(func(s *status) any { return s.context }),
+		"state":       value(func(s *status) any { return strings.ToUpper(s.state) }),
+		"description": value(func(s *status) any { return nil }),
+		"targetUrl":   value(func(s *status) any { return nil }),
+		"createdAt":   value(func(s *status) any { return gqlTime(s.createdAt) }),
+		"isRequired":  value(func(s *status) any { return false }),
+	})
+}
+
+// prState is a pull request's PullRequestState.
+func prState(pr *issue) string {
+	switch {
+	case pr.merged:
+		return "MERGED"
+	case pr.state == "closed":
+		return "CLOSED"
+	}
+	return "OPEN"
+}
+
+// matchState reports whether state is in the states filter (an empty filter matches all).
+func matchState(states []any, state string) bool {
+	if len(states) == 0 {
+		return true
+	}
+	for _, s := range states {
+		if s == state {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,145 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+)
+
+// restCtx is one REST request being answered. Handlers run with s.mu held.
+type restCtx struct {
+	w      http.ResponseWriter
+	r      *http.Request
+	op     operation
+	params map[string]string
+	login  string // the authenticated user
+	repo   *repo  // the {owner}/{repo} of the path, when it has one
+	body   []byte
+}
+
+// restHandler answers an operation with a status and a JSON body (nil for none).
+type restHandler func(s *Server, c *restCtx) (int, any)
+
+// restHandlers are the implemented operations, by operationId; the others answer 501 and are
+// recorded as unexpected.
+var restHandlers = map[string]restHandler{}
+
+// serveREST runs the handler of a routed operation.
+func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, op operation, params map[string]string, login string) {
+	h, ok := restHandlers[op.OperationID]
+	if !ok {
+		s.flag("%s %s: operation %s is documented but not implemented by the fake", r.Method, r.URL.Path, op.OperationID)
+		writeJSON(w, http.StatusNotImplemented, errorBody("ghfake does not implement "+op.OperationID))
+		return
+	}
+	c := &restCtx{w: w, r: r, op: op, params: params, login: login}
+	if r.Body != nil {
+		var err error
+		if c.body, err = readAll(r); err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody("Problems parsing JSON"))
+			return
+		}
+	}
+	s.mu.Lock()
+	code, body := s.runHandler(h, c)
+	s.mu.Unlock()
+	writeJSON(w, code, body)
+}
+
+// runHandler resolves the repository of the path, then runs h. The caller holds s.mu.
+func (s *Server) runHandler(h restHandler, c *restCtx) (int, any) {
+	if owner, ok := c.params["owner"]; ok {
+		c.repo = s.repos[owner+"/"+c.params["repo"]]
+		if c.repo == nil {
+			return http.StatusNotFound, notFound()
+		}
+	}
+	return h(s, c)
+}
+
+// decode unmarshals the request body into v; an error is GitHub's 400.
+func (c *restCtx) decode(v any) (int, any, bool) {
+	if len(c.body) == 0 {
+		return http.StatusBadRequest, errorBody("Problems parsing JSON"), false
+	}
+	if err := json.Unmarshal(c.body, v); err != nil {
+		return http.StatusBadRequest, errorBody("Problems parsing JSON"), false
+	}
+	return 0, nil, true
+}
+
+// num is an integer path parameter; ok is false when it is not a number.
+func (c *restCtx) num(name string) (int64, bool) {
+	n, err := strconv.ParseInt(c.params[name], 10, 64)
+	return n, err == nil
+}
+
+// issue resolves {issue_number} or {pull_number}; prOnly refuses plain issues.
+func (c *restCtx) issue(prOnly bool) *issue {
+	name := "issue_number"
+	if _, ok := c.params["pull_number"]; ok {
+		name = "pull_number"
+	}
+	n, ok := c.num(name)
+	if !ok {
+		return nil
+	}
+	is := c.repo.issues[int(n)]
+	if is == nil || (prOnly && !is.isPR) {
+		return nil
+	}
+	return is
+}
+
+// paginate applies page and per_page (default 30, at most 100) and sets GitHub's Link header.
+func (c *restCtx) paginate(items []any) []any {
+	q := c.r.URL.Query()
+	per, _ := strconv.Atoi(q.Get("per_page"))
+	if per <= 0 {
+		per = 30
+	}
+	if per > 100 {
+		per = 100
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	if page <= 0 {
+		page = 1
+	}
+	lo := (page - 1) * per
+	if lo > len(items) {
+		lo = len(items)
+	}
+	hi := min(lo+per, len(items))
+	if hi < len(items) {
+		u := *c.r.URL
+		u.Scheme, u.Host = "http", c.r.Host
+		qq := u.Query()
+		qq.Set("page", strconv.Itoa(page+1))
+		qq.Set("per_page", strconv.Itoa(per))
+		u.RawQuery = qq.Encode()
+		last := (len(items) + per - 1) / per
+		qq.Set("page", strconv.Itoa(last))
+		lastURL := u
+		lastURL.RawQuery = qq.Encode()
+		c.w.Header().Set("Link", fmt.Sprintf(`<%s>; rel="next", <%s>; rel="last"`, u.String(), lastURL.String()))
+	}
+	return append([]any{}, items[lo:hi]...)
+}
+
+// permission is a user's permission on the repositories; the action's bot may write.
+func (s *Server) permission(login string) string {
+	if login == BotLogin {
+		return "write"
+	}
+	if p, ok := s.users[login]; ok {
+		return p
+	}
+	return "none"
+}
+
+func readAll(r *http.Request) ([]byte, error) {
+	defer r.Body.Close()
+	return io.ReadAll(r.Body)
+}

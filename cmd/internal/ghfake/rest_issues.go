@@ -1,0 +1,223 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+func init() {
+	restHandlers["issues/get"] = issuesGet
+	restHandlers["issues/add-labels"] = issuesAddLabels
+	restHandlers["issues/set-labels"] = issuesSetLabels
+	restHandlers["issues/remove-label"] = issuesRemoveLabel
+	restHandlers["issues/remove-all-labels"] = issuesRemoveAllLabels
+	restHandlers["issues/list-labels-on-issue"] = issuesListLabels
+	restHandlers["issues/create-comment"] = issuesCreateComment
+	restHandlers["issues/update-comment"] = issuesUpdateComment
+	restHandlers["issues/get-comment"] = issuesGetComment
+	restHandlers["issues/delete-comment"] = issuesDeleteComment
+	restHandlers["issues/list-comments"] = issuesListComments
+}
+
+// issuesGet: https://docs.github.com/rest/issues/issues#get-an-issue
+func issuesGet(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	return http.StatusOK, s.issueJSON(c.repo, is)
+}
+
+// labelNames reads a labels body: {"labels": ["a"]}, {"labels": [{"name": "a"}]}, ["a"] or
+// [{"name": "a"}], the forms GitHub accepts.
+func labelNames(body []byte) ([]string, bool) {
+	var wrapped struct {
+		Labels json.RawMessage `json:"labels"`
+	}
+	raw := json.RawMessage(body)
+	if json.Unmarshal(body, &wrapped) == nil && wrapped.Labels != nil {
+		raw = wrapped.Labels
+	}
+	var names []string
+	if json.Unmarshal(raw, &names) == nil {
+		return names, true
+	}
+	var objs []struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(raw, &objs) != nil {
+		return nil, false
+	}
+	for _, o := range objs {
+		names = append(names, o.Name)
+	}
+	return names, true
+}
+
+// issuesAddLabels: https://docs.github.com/rest/issues/labels#add-labels-to-an-issue
+func issuesAddLabels(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	names, ok := labelNames(c.body)
+	if !ok || len(names) == 0 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo labels given.")
+	}
+	for _, n := range names {
+		is.labels = labelSet(is.labels, n)
+	}
+	is.updatedAt = s.clock()
+	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
+}
+
+// issuesSetLabels: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
+func issuesSetLabels(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	names, ok := labelNames(c.body)
+	if !ok {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.")
+	}
+	is.labels = nil
+	for _, n := range names {
+		is.labels = labelSet(is.labels, n)
+	}
+	is.updatedAt = s.clock()
+	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
+}
+
+// issuesRemoveLabel: https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue
+func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var had bool
+	is.labels, had = labelDel(is.labels, c.params["name"])
+	if !had {
+		return http.StatusNotFound, errorBody("Label does not exist")
+	}
+	is.updatedAt = s.clock()
+	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
+}
+
+// issuesRemoveAllLabels: https://docs.github.com/rest/issues/labels#remove-all-labels-from-an-issue
+func issuesRemoveAllLabels(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	is.labels = nil
+	return http.StatusNoContent, nil
+}
+
+// issuesListLabels: https://docs.github.com/rest/issues/labels#list-labels-for-an-issue
+func issuesListLabels(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	return http.StatusOK, c.paginate(s.labelsJSON(c.repo, is.labels))
+}
+
+// commentBody reads {"body": "..."}; a missing body is GitHub's 422.
+func commentBody(c *restCtx) (string, int, any) {
+	var in struct {
+		Body *string `json:"body"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return "", code, body
+	}
+	if in.Body == nil {
+		return "", http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"body\" wasn't supplied.")
+	}
+	if len(*in.Body) > 65536 {
+		return "", http.StatusUnprocessableEntity, errorBody("Validation Failed: body is too long (maximum is 65536 characters)")
+	}
+	return *in.Body, 0, nil
+}
+
+// issuesCreateComment: https://docs.github.com/rest/issues/comments#create-an-issue-comment
+func issuesCreateComment(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	body, code, errBody := commentBody(c)
+	if errBody != nil {
+		return code, errBody
+	}
+	cm := s.addComment(c.repo, is, c.login, body)
+	return http.StatusCreated, s.commentJSON(c.repo, cm)
+}
+
+// findComment resolves {comment_id} within the repository.
+func (c *restCtx) comment() *comment {
+	id, ok := c.num("comment_id")
+	if !ok {
+		return nil
+	}
+	for _, cm := range c.repo.comments {
+		if cm.id == id {
+			return cm
+		}
+	}
+	return nil
+}
+
+// issuesUpdateComment: https://docs.github.com/rest/issues/comments#update-an-issue-comment
+func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
+	cm := c.comment()
+	if cm == nil {
+		return http.StatusNotFound, notFound()
+	}
+	body, code, errBody := commentBody(c)
+	if errBody != nil {
+		return code, errBody
+	}
+	cm.body, cm.updatedAt = body, s.clock()
+	return http.StatusOK, s.commentJSON(c.repo, cm)
+}
+
+// issuesGetComment: https://docs.github.com/rest/issues/comments#get-an-issue-comment
+func issuesGetComment(s *Server, c *restCtx) (int, any) {
+	cm := c.comment()
+	if cm == nil {
+		return http.StatusNotFound, notFound()
+	}
+	return http.StatusOK, s.commentJSON(c.repo, cm)
+}
+
+// issuesDeleteComment: https://docs.github.com/rest/issues/comments#delete-an-issue-comment
+func issuesDeleteComment(s *Server, c *restCtx) (int, any) {
+	cm := c.comment()
+	if cm == nil {
+		return http.StatusNotFound, notFound()
+	}
+	kept := c.repo.comments[:0]
+	for _, x := range c.repo.comments {
+		if x != cm {
+			kept = append(kept, x)
+		}
+	}
+	c.repo.comments = kept
+	return http.StatusNoContent, nil
+}
+
+// issuesListComments: https://docs.github.com/rest/issues/comments#list-issue-comments
+func issuesListComments(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var out []any
+	for _, cm := range c.repo.comments {
+		if cm.issue == is.number {
+			out = append(out, s.commentJSON(c.repo, cm))
+		}
+	}
+	return http.StatusOK, c.paginate(out)
+}

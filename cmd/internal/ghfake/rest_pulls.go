@@ -1,0 +1,179 @@
+package ghfake
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+func init() {
+	restHandlers["pulls/get"] = pullsGet
+	restHandlers["pulls/merge"] = pullsMerge
+	restHandlers["pulls/list-reviews"] = pullsListReviews
+	restHandlers["pulls/list-files"] = pullsListFiles
+	restHandlers["git/delete-ref"] = gitDeleteRef
+	restHandlers["repos/get"] = reposGet
+	restHandlers["repos/get-collaborator-permission-level"] = reposGetPermission
+	restHandlers["repos/list-pull-requests-associated-with-commit"] = reposPullsOfCommit
+}
+
+// pullsGet: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
+func pullsGet(s *Server, c *restCtx) (int, any) {
+	pr := c.issue(true)
+	if pr == nil {
+		return http.StatusNotFound, notFound()
+	}
+	return http.StatusOK, s.prJSON(c.repo, pr)
+}
+
+// pullsMerge: https://docs.github.com/rest/pulls/pulls#merge-a-pull-request
+func pullsMerge(s *Server, c *restCtx) (int, any) {
+	pr := c.issue(true)
+	if pr == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var in struct {
+		CommitTitle   string `json:"commit_title"`
+		CommitMessage string `json:"commit_message"`
+		SHA           string `json:"sha"`
+		MergeMethod   string `json:"merge_method"`
+	}
+	if len(c.body) > 0 {
+		if code, body, ok := c.decode(&in); !ok {
+			return code, body
+		}
+	}
+	if in.MergeMethod == "" {
+		in.MergeMethod = "merge"
+	}
+	switch {
+	case in.MergeMethod != "merge" && in.MergeMethod != "squash" && in.MergeMethod != "rebase":
+		return http.StatusUnprocessableEntity, obj{"message": "Invalid request.\n\n" +
+			fmt.Sprintf("%q is not a member of [\"merge\", \"squash\", \"rebase\"].", in.MergeMethod),
+			"documentation_url": docsURL}
+	case !canPush(s.permission(c.login)):
+		return http.StatusForbidden, errorBody("Resource not accessible by integration")
+	case pr.merged || pr.state != "open" || pr.draft || pr.mergeable != "MERGEABLE":
+		return http.StatusMethodNotAllowed, errorBody("Pull Request is not mergeable")
+	case in.SHA != "" && in.SHA != pr.headSHA:
+		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
+	}
+	now := s.clock()
+	base := s.ensureBranch(c.repo, pr.base)
+	title := in.CommitTitle
+	if title == "" {
+		title = fmt.Sprintf("Merge pull request #%d from %s", pr.number, pr.head)
+	}
+	mc := s.newCommit(c.repo, title, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod)
+	base.head = mc.sha
+	for p, bl := range s.ensureBranch(c.repo, pr.head).files {
+		base.files[p] = bl
+	}
+	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
+	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha
+	return http.StatusOK, obj{"sha": mc.sha, "merged": true, "message": "Pull Request successfully merged"}
+}
+
+// pullsListReviews: https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request
+func pullsListReviews(s *Server, c *restCtx) (int, any) {
+	pr := c.issue(true)
+	if pr == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var out []any
+	for _, rv := range pr.reviews {
+		out = append(out, s.reviewJSON(c.repo, pr, rv, false))
+	}
+	return http.StatusOK, c.paginate(out)
+}
+
+// pullsListFiles: https://docs.github.com/rest/pulls/pulls#list-pull-requests-files
+func pullsListFiles(s *Server, c *restCtx) (int, any) {
+	pr := c.issue(true)
+	if pr == nil {
+		return http.StatusNotFound, notFound()
+	}
+	fn := c.repo.fullName()
+	files := s.ensureBranch(c.repo, pr.head).files
+	var out []any
+	for _, f := range pr.files {
+		sha := ""
+		if bl := files[f]; bl != nil {
+			sha = bl.oid
+		}
+		out = append(out, obj{
+			"sha": sha, "filename": f, "status": "modified", "additions": 10, "deletions": 2, "changes": 12,
+			"blob_url":     fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, pr.headSHA, f),
+			"raw_url":      fmt.Sprintf("%s/%s/raw/%s/%s", htmlBase, fn, pr.headSHA, f),
+			"contents_url": s.apiURL("/repos/%s/contents/%s?ref=%s", fn, f, pr.headSHA),
+			"patch":        "@@ -1 +1 @@\n-old\n+new",
+		})
+	}
+	return http.StatusOK, c.paginate(out)
+}
+
+// gitDeleteRef: https://docs.github.com/rest/git/refs#delete-a-reference
+func gitDeleteRef(s *Server, c *restCtx) (int, any) {
+	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
+	if !ok || c.repo.branches[name] == nil {
+		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
+	}
+	delete(c.repo.branches, name)
+	for _, is := range c.repo.issues {
+		if is.isPR && is.head == name {
+			is.branchDeleted = true
+		}
+	}
+	return http.StatusNoContent, nil
+}
+
+// reposGet: https://docs.github.com/rest/repos/repos#get-a-repository
+func reposGet(s *Server, c *restCtx) (int, any) {
+	return http.StatusOK, s.repoJSON(c.repo)
+}
+
+// roleNames maps a role to the legacy permission the endpoint reports.
+var roleNames = map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read", "none": "none"}
+
+// reposGetPermission: https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user
+// Users the world does not know have no permission ("none").
+func reposGetPermission(s *Server, c *restCtx) (int, any) {
+	login := c.params["username"]
+	role := s.permission(login)
+	return http.StatusOK, obj{"permission": roleNames[role], "role_name": role, "user": s.userJSON(login)}
+}
+
+// reposPullsOfCommit: https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit
+func reposPullsOfCommit(s *Server, c *restCtx) (int, any) {
+	var out []any
+	for _, pr := range prsOfCommit(c.repo, c.params["commit_sha"]) {
+		out = append(out, s.prJSON(c.repo, pr))
+	}
+	return http.StatusOK, c.paginate(out)
+}
+
+// prsOfCommit are the pull requests whose commits include sha, by number.
+func prsOfCommit(r *repo, sha string) []*issue {
+	var out []*issue
+	for n := 1; n <= maxNumber(r); n++ {
+		pr := r.issues[n]
+		if pr == nil || !pr.isPR {
+			continue
+		}
+		for _, c := range pr.commits {
+			if c == sha {
+				out = append(out, pr)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func maxNumber(r *repo) int {
+	m := 0
+	for n := range r.issues {
+		m = max(m, n)
+	}
+	return m
+}

@@ -1,0 +1,273 @@
+// Package ghfake is an in-memory GitHub: a REST (under /api/v3/, GHES-style) and GraphQL
+// (POST /api/graphql) HTTP server over a small world of repositories, pull requests, issues,
+// reviews, checks and comments. Tests and the simulate command change the world through Go methods
+// that return the webhook event GitHub would send; the code under test talks to it over HTTP.
+//
+// The fake is loud: a request for a route that is not a documented operation, a GraphQL document
+// that GitHub's schema rejects, or a field the fake does not implement is answered as GitHub would
+// (404, a GraphQL error) and recorded in Unexpected, which fails tests built with NewT.
+package ghfake
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Call is one request the server answered, in arrival order.
+type Call struct {
+	Method string
+	Path   string
+	Kind   string // "graphql", the REST operationId, or "unknown"
+	Status int
+}
+
+// fault is a response injected by FailNext.
+type fault struct {
+	status  int
+	message string
+}
+
+// Server is the fake GitHub. Its zero value is not usable; call New or NewT. All methods are safe
+// for concurrent use: one mutex guards the world, the counters and the injected faults.
+type Server struct {
+	// URL is the base URL of the server, e.g. http://127.0.0.1:4321; REST clients use URL+"/api/v3/".
+	URL string
+
+	srv *httptest.Server
+
+	mu         sync.Mutex
+	now        func() time.Time
+	repos      map[string]*repo
+	users      map[string]string   // login → permission, for every repository
+	teams      map[string][]string // org/slug → members
+	tokens     map[string]string   // token → login
+	nextID     int64
+	stats      map[string]int
+	calls      []Call
+	unexpected []string
+	faults     map[string][]fault
+	dispatches []Dispatch
+}
+
+// New starts a fake GitHub on a local port. Close it when done.
+func New() *Server {
+	s := &Server{
+		now:    func() time.Time { return time.Now().UTC() },
+		repos:  map[string]*repo{},
+		users:  map[string]string{},
+		teams:  map[string][]string{},
+		tokens: map[string]string{},
+		nextID: 1000,
+		stats:  map[string]int{},
+		faults: map[string][]fault{},
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.srv.URL
+	return s
+}
+
+// NewT starts a fake GitHub that closes when t ends and fails t if any unexpected request (unknown
+// route, schema-invalid GraphQL, unimplemented operation or field) reached it.
+func NewT(t testing.TB) *Server {
+	t.Helper()
+	s := New()
+	t.Cleanup(func() {
+		if u := s.Unexpected(); len(u) > 0 {
+			t.Errorf("ghfake: %d unexpected request(s):\n  %s", len(u), strings.Join(u, "\n  "))
+		}
+		s.Close()
+	})
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Unexpected lists, in order, the requests the fake refused as GitHub would but that a correct
+// client never sends: unknown routes, wrong methods, schema-invalid GraphQL, unimplemented
+// operations and fields.
+func (s *Server) Unexpected() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.unexpected...)
+}
+
+// SetClock sets the clock used for every timestamp the world records (created_at, submitted_at...).
+func (s *Server) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+}
+
+// Token returns the token that authenticates as login (the same token on every call).
+func (s *Server) Token(login string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sum := sha1.Sum([]byte("token:" + login))
+	tok := "ghp_" + hex.EncodeToString(sum[:])[:36]
+	s.tokens[tok] = login
+	return tok
+}
+
+// BotToken returns the token of the action's identity, github-actions[bot] (login github-actions
+// in GraphQL).
+func (s *Server) BotToken() string { return s.Token(BotLogin) }
+
+// FailNext makes the next request for operationID ("pulls/merge", or "graphql") answer status with
+// {"message": message}, once. Several calls queue several faults.
+func (s *Server) FailNext(operationID string, status int, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults[operationID] = append(s.faults[operationID], fault{status, message})
+}
+
+// Stats returns the number of requests by kind: "graphql" or a REST operationId.
+func (s *Server) Stats() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.stats))
+	for k, v := range s.stats {
+		out[k] = v
+	}
+	return out
+}
+
+// ResetStats forgets the counted requests (Stats and Calls), not the world.
+func (s *Server) ResetStats() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stats = map[string]int{}
+	s.calls = nil
+}
+
+// Calls returns every request since the start or the last ResetStats, in order.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusRecorder) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// serveHTTP authenticates, routes and records every request.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	kind := "unknown"
+	defer func() {
+		s.mu.Lock()
+		s.stats[kind]++
+		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: rec.status})
+		s.mu.Unlock()
+	}()
+
+	switch {
+	case r.URL.Path == "/api/graphql":
+		kind = "graphql"
+		if r.Method != http.MethodPost {
+			s.flag("%s %s: GraphQL takes POST", r.Method, r.URL.Path)
+			writeJSON(rec, http.StatusNotFound, notFound())
+			return
+		}
+		login, ok := s.auth(rec, r)
+		if !ok {
+			return
+		}
+		if s.injected(rec, kind) {
+			return
+		}
+		s.serveGraphQL(rec, r, login)
+	case strings.HasPrefix(r.URL.Path, restPrefix):
+		op, params, err := route(r)
+		if err != nil {
+			s.flag("%s %s: %v", r.Method, r.URL.Path, err)
+			writeJSON(rec, http.StatusNotFound, notFound())
+			return
+		}
+		kind = op.OperationID
+		login, ok := s.auth(rec, r)
+		if !ok {
+			return
+		}
+		if s.injected(rec, kind) {
+			return
+		}
+		s.serveREST(rec, r, op, params, login)
+	default:
+		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
+		writeJSON(rec, http.StatusNotFound, notFound())
+	}
+}
+
+// flag records an unexpected request.
+func (s *Server) flag(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.unexpected = append(s.unexpected, fmt.Sprintf(format, args...))
+}
+
+// auth resolves the request's token to a login, or answers 401 as GitHub does.
+func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	tok := ""
+	for _, p := range []string{"Bearer ", "bearer ", "token ", "Token "} {
+		if strings.HasPrefix(h, p) {
+			tok = strings.TrimSpace(h[len(p):])
+		}
+	}
+	s.mu.Lock()
+	login, ok := s.tokens[tok]
+	s.mu.Unlock()
+	if !ok || tok == "" {
+		writeJSON(w, http.StatusUnauthorized, map[string]any{
+			"message":           "Bad credentials",
+			"documentation_url": "https://docs.github.com/rest",
+			"status":            "401",
+		})
+		return "", false
+	}
+	return login, true
+}
+
+// injected answers with a fault queued by FailNext, if any.
+func (s *Server) injected(w http.ResponseWriter, kind string) bool {
+	s.mu.Lock()
+	q := s.faults[kind]
+	if len(q) == 0 {
+		s.mu.Unlock()
+		return false
+	}
+	f := q[0]
+	s.faults[kind] = q[1:]
+	s.mu.Unlock()
+	if f.status == http.StatusTooManyRequests || f.status == http.StatusForbidden {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, f.status, map[string]any{"message": f.message, "documentation_url": docsURL})
+	return true
+}
+
+// clock returns the world's current time, truncated to seconds as GitHub's timestamps are.
+// The caller holds s.mu.
+func (s *Server) clock() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// newID returns a fresh database id. The caller holds s.mu.
+func (s *Server) newID() int64 {
+	s.nextID++
+	return s.nextID
+}

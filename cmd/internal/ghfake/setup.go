@@ -1,0 +1,111 @@
+package ghfake
+
+import (
+	"fmt"
+	"strings"
+)
+
+// AddRepo creates the repository fullName ("owner/name") with an initial commit on defaultBranch.
+// Adding an existing repository changes nothing.
+func (s *Server) AddRepo(fullName, defaultBranch string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.repos[fullName]; ok {
+		return
+	}
+	owner, name, ok := strings.Cut(fullName, "/")
+	if !ok {
+		panic(fmt.Sprintf("ghfake: repository %q is not owner/name", fullName))
+	}
+	r := &repo{
+		owner: owner, name: name, id: stableID(fullName), defaultBranch: defaultBranch,
+		branches: map[string]*branch{}, commits: map[string]*commit{},
+		blobs: map[string]*blob{}, issues: map[int]*issue{},
+	}
+	s.repos[fullName] = r
+	c := s.newCommit(r, "Initial commit", fullName, defaultBranch, 0)
+	r.branches[defaultBranch] = &branch{name: defaultBranch, head: c.sha, files: map[string]*blob{}}
+}
+
+// SetFile writes content at path on branch (creating the branch from the default branch if needed)
+// as a new commit, and returns the blob OID, git's sha1 of "blob <len>\x00<content>".
+func (s *Server) SetFile(repoName, branchName, path, content string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	b := s.ensureBranch(r, branchName)
+	bl := &blob{oid: blobOID(content), text: content}
+	r.blobs[bl.oid] = bl
+	b.files[path] = bl
+	r.pushes++
+	b.head = s.newCommit(r, "Update "+path, r.fullName(), branchName, r.pushes).sha
+	return bl.oid
+}
+
+// AddUser gives login a permission on every repository: read, triage, write, maintain or admin.
+// Users never added have no permission ("none").
+func (s *Server) AddUser(login, permission string) {
+	if _, ok := permRank[permission]; !ok {
+		panic(fmt.Sprintf("ghfake: unknown permission %q", permission))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users[login] = permission
+}
+
+// AddTeam stores the members of team "org/slug" (served by the teams operations).
+func (s *Server) AddTeam(team string, members ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.teams[team] = append([]string(nil), members...)
+}
+
+// mustRepo returns the repository or panics: the Go API is driven by tests and scenarios, where an
+// unknown repository is a bug in the caller. The caller holds s.mu.
+func (s *Server) mustRepo(fullName string) *repo {
+	r, ok := s.repos[fullName]
+	if !ok {
+		panic(fmt.Sprintf("ghfake: unknown repository %q (call AddRepo first)", fullName))
+	}
+	return r
+}
+
+// mustIssue returns issue or pull request number, or panics. The caller holds s.mu.
+func (s *Server) mustIssue(r *repo, number int) *issue {
+	is, ok := r.issues[number]
+	if !ok {
+		panic(fmt.Sprintf("ghfake: %s#%d does not exist", r.fullName(), number))
+	}
+	return is
+}
+
+// mustPR returns pull request number, or panics. The caller holds s.mu.
+func (s *Server) mustPR(r *repo, number int) *issue {
+	is := s.mustIssue(r, number)
+	if !is.isPR {
+		panic(fmt.Sprintf("ghfake: %s#%d is an issue, not a pull request", r.fullName(), number))
+	}
+	return is
+}
+
+// ensureBranch returns branch name, creating it from the default branch's head and files.
+// The caller holds s.mu.
+func (s *Server) ensureBranch(r *repo, name string) *branch {
+	if b, ok := r.branches[name]; ok {
+		return b
+	}
+	def := r.branches[r.defaultBranch]
+	b := &branch{name: name, head: def.head, files: map[string]*blob{}}
+	for p, bl := range def.files {
+		b.files[p] = bl
+	}
+	r.branches[name] = b
+	return b
+}
+
+// newCommit records a commit with a deterministic sha made of its parts. The caller holds s.mu.
+func (s *Server) newCommit(r *repo, message string, parts ...any) *commit {
+	c := &commit{repo: r, sha: fakeSHA(append([]any{"commit"}, parts...)...), message: message, date: s.clock()}
+	r.commits[c.sha] = c
+	return c
+}

@@ -1,0 +1,258 @@
+package ghfake
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The builders below make the JSON objects GitHub's REST API and webhooks share, with the keys of
+// GitHub's documented examples (response-examples.json, webhooks/). The caller holds s.mu.
+
+const htmlBase = "https://github.com"
+
+// timeZero is the creation time of things the world has from the start (repositories, apps).
+var timeZero = time.Unix(1_700_000_000, 0)
+
+// obj is a JSON object.
+type obj = map[string]any
+
+// apiURL is the REST URL of a path on this server.
+func (s *Server) apiURL(format string, args ...any) string {
+	return s.URL + restPrefix + fmt.Sprintf(format, args...)
+}
+
+// ts formats a timestamp as GitHub does; the zero time is null.
+func ts(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// isBot reports whether a REST login is a bot's.
+func isBot(login string) bool { return strings.HasSuffix(login, "[bot]") }
+
+// userJSON is a simple-user object.
+func (s *Server) userJSON(login string) any {
+	if login == "" {
+		return nil
+	}
+	typ := "User"
+	if isBot(login) {
+		typ = "Bot"
+	}
+	id := stableID(login)
+	return obj{
+		"login": login, "id": id, "node_id": nodeID(typ, id), "type": typ, "site_admin": false,
+		"avatar_url": "https://avatars.githubusercontent.com/u/" + fmt.Sprint(id), "gravatar_id": "",
+		"url": s.apiURL("/users/%s", login), "html_url": htmlBase + "/" + login,
+		"followers_url":       s.apiURL("/users/%s/followers", login),
+		"following_url":       s.apiURL("/users/%s/following{/other_user}", login),
+		"gists_url":           s.apiURL("/users/%s/gists{/gist_id}", login),
+		"starred_url":         s.apiURL("/users/%s/starred{/owner}{/repo}", login),
+		"subscriptions_url":   s.apiURL("/users/%s/subscriptions", login),
+		"organizations_url":   s.apiURL("/users/%s/orgs", login),
+		"repos_url":           s.apiURL("/users/%s/repos", login),
+		"events_url":          s.apiURL("/users/%s/events{/privacy}", login),
+		"received_events_url": s.apiURL("/users/%s/received_events", login),
+	}
+}
+
+// repoJSON is a repository object as webhooks carry it.
+func (s *Server) repoJSON(r *repo) obj {
+	fn := r.fullName()
+	return obj{
+		"id": r.id, "node_id": nodeID("Repository", r.id), "name": r.name, "full_name": fn,
+		"private": false, "owner": s.userJSON(r.owner), "html_url": htmlBase + "/" + fn,
+		"description": nil, "fork": false, "url": s.apiURL("/repos/%s", fn),
+		"default_branch": r.defaultBranch, "visibility": "public", "archived": false,
+		"disabled": false, "created_at": ts(timeZero),
+		"pulls_url":  s.apiURL("/repos/%s/pulls{/number}", fn),
+		"issues_url": s.apiURL("/repos/%s/issues{/number}", fn),
+		"clone_url":  htmlBase + "/" + fn + ".git",
+	}
+}
+
+// labelJSON is a label object; its id and color are derived from the name.
+func (s *Server) labelJSON(r *repo, name string) obj {
+	id := stableID(r.fullName() + "#" + name)
+	return obj{
+		"id": id, "node_id": nodeID("Label", id), "url": s.apiURL("/repos/%s/labels/%s", r.fullName(), name),
+		"name": name, "description": nil, "color": fmt.Sprintf("%06x", id%0xffffff), "default": false,
+	}
+}
+
+func (s *Server) labelsJSON(r *repo, names []string) []any {
+	out := []any{}
+	for _, n := range names {
+		out = append(out, s.labelJSON(r, n))
+	}
+	return out
+}
+
+// association is author_association: OWNER, COLLABORATOR (write or more), or NONE.
+func (s *Server) association(r *repo, login string) string {
+	switch {
+	case login == r.owner:
+		return "OWNER"
+	case canPush(s.users[login]):
+		return "COLLABORATOR"
+	case permRank[s.users[login]] > 0:
+		return "CONTRIBUTOR"
+	}
+	return "NONE"
+}
+
+// reactionsJSON is an empty reaction rollup.
+func (s *Server) reactionsJSON(url string) obj {
+	return obj{"url": url + "/reactions", "total_count": 0, "+1": 0, "-1": 0, "laugh": 0,
+		"hooray": 0, "confused": 0, "heart": 0, "rocket": 0, "eyes": 0}
+}
+
+// commentJSON is an issue-comment object (REST and the issue_comment webhook).
+func (s *Server) commentJSON(r *repo, c *comment) obj {
+	fn := r.fullName()
+	url := s.apiURL("/repos/%s/issues/comments/%d", fn, c.id)
+	return obj{
+		"id": c.id, "node_id": nodeID("IssueComment", c.id), "url": url,
+		"html_url":  fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", htmlBase, fn, c.issue, c.id),
+		"issue_url": s.apiURL("/repos/%s/issues/%d", fn, c.issue),
+		"body":      c.body, "user": s.userJSON(c.author),
+		"created_at": ts(c.createdAt), "updated_at": ts(c.updatedAt),
+		"author_association": s.association(r, c.author), "performed_via_github_app": nil,
+		"reactions": s.reactionsJSON(url), "minimized": nil, "pin": nil,
+	}
+}
+
+// issueJSON is an issue object; for a pull request it carries the pull_request link as GitHub's does.
+func (s *Server) issueJSON(r *repo, is *issue) obj {
+	fn := r.fullName()
+	url := s.apiURL("/repos/%s/issues/%d", fn, is.number)
+	ncomments := 0
+	for _, c := range r.comments {
+		if c.issue == is.number {
+			ncomments++
+		}
+	}
+	o := obj{
+		"id": is.id, "node_id": nodeID("Issue", is.id), "url": url,
+		"repository_url": s.apiURL("/repos/%s", fn), "labels_url": url + "/labels{/name}",
+		"comments_url": url + "/comments", "events_url": url + "/events", "timeline_url": url + "/timeline",
+		"html_url": fmt.Sprintf("%s/%s/issues/%d", htmlBase, fn, is.number),
+		"number":   is.number, "title": is.title, "body": is.body, "user": s.userJSON(is.author),
+		"labels": s.labelsJSON(r, is.labels), "state": is.state, "state_reason": nil, "locked": false,
+		"assignee": nil, "assignees": []any{}, "milestone": nil, "comments": ncomments,
+		"created_at": ts(is.createdAt), "updated_at": ts(is.updatedAt), "closed_at": ts(is.closedAt),
+		"author_association": s.association(r, is.author), "active_lock_reason": nil, "draft": is.draft,
+		"reactions": s.reactionsJSON(url), "performed_via_github_app": nil,
+	}
+	if is.state == "closed" {
+		o["state_reason"] = "completed"
+	}
+	if is.isPR {
+		o["html_url"] = fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, is.number)
+		o["pull_request"] = obj{
+			"url":       s.apiURL("/repos/%s/pulls/%d", fn, is.number),
+			"html_url":  fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, is.number),
+			"diff_url":  fmt.Sprintf("%s/%s/pull/%d.diff", htmlBase, fn, is.number),
+			"patch_url": fmt.Sprintf("%s/%s/pull/%d.patch", htmlBase, fn, is.number),
+			"merged_at": ts(is.mergedAt),
+		}
+	}
+	return o
+}
+
+// branchRefJSON is the head or base of a pull request.
+func (s *Server) branchRefJSON(r *repo, ref, sha string) obj {
+	return obj{"label": r.owner + ":" + ref, "ref": ref, "sha": sha, "user": s.userJSON(r.owner),
+		"repo": s.repoJSON(r)}
+}
+
+// mergeableJSON maps the GraphQL mergeable state to REST's mergeable and mergeable_state.
+func mergeableJSON(pr *issue) (any, string) {
+	switch {
+	case pr.merged || pr.state == "closed":
+		return nil, "unknown"
+	case pr.draft:
+		return true, "draft"
+	case pr.mergeable == "CONFLICTING":
+		return false, "dirty"
+	case pr.mergeable == "UNKNOWN":
+		return nil, "unknown"
+	}
+	return true, "clean"
+}
+
+// prJSON is a pull-request object (REST pulls/get and the pull_request webhooks).
+func (s *Server) prJSON(r *repo, pr *issue) obj {
+	fn := r.fullName()
+	url := s.apiURL("/repos/%s/pulls/%d", fn, pr.number)
+	issueURL := s.apiURL("/repos/%s/issues/%d", fn, pr.number)
+	html := fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, pr.number)
+	mergeable, mstate := mergeableJSON(pr)
+	ncomments := 0
+	for _, c := range r.comments {
+		if c.issue == pr.number {
+			ncomments++
+		}
+	}
+	var mergedBy any
+	if pr.merged {
+		mergedBy = s.userJSON(pr.mergedBy)
+	}
+	return obj{
+		"url": url, "id": pr.id, "node_id": nodeID("PullRequest", pr.id), "html_url": html,
+		"diff_url": html + ".diff", "patch_url": html + ".patch", "issue_url": issueURL,
+		"commits_url": url + "/commits", "review_comments_url": url + "/comments",
+		"review_comment_url": s.apiURL("/repos/%s/pulls/comments{/number}", fn),
+		"comments_url":       issueURL + "/comments",
+		"statuses_url":       s.apiURL("/repos/%s/statuses/%s", fn, pr.headSHA),
+		"number":             pr.number, "state": pr.state, "locked": false, "title": pr.title,
+		"user": s.userJSON(pr.author), "body": pr.body, "labels": s.labelsJSON(r, pr.labels),
+		"milestone": nil, "active_lock_reason": nil,
+		"created_at": ts(pr.createdAt), "updated_at": ts(pr.updatedAt),
+		"closed_at": ts(pr.closedAt), "merged_at": ts(pr.mergedAt),
+		"merge_commit_sha": nilIfEmpty(pr.mergeCommitSHA), "assignee": nil, "assignees": []any{},
+		"requested_reviewers": []any{}, "requested_teams": []any{},
+		"head": s.branchRefJSON(r, pr.head, pr.headSHA), "base": s.branchRefJSON(r, pr.base, pr.baseSHA),
+		"_links": obj{
+			"self": obj{"href": url}, "html": obj{"href": html}, "issue": obj{"href": issueURL},
+			"comments": obj{"href": issueURL + "/comments"}, "review_comments": obj{"href": url + "/comments"},
+			"review_comment": obj{"href": s.apiURL("/repos/%s/pulls/comments{/number}", fn)},
+			"commits":        obj{"href": url + "/commits"},
+			"statuses":       obj{"href": s.apiURL("/repos/%s/statuses/%s", fn, pr.headSHA)},
+		},
+		"author_association": s.association(r, pr.author), "auto_merge": nil, "draft": pr.draft,
+		"merged": pr.merged, "mergeable": mergeable, "rebaseable": mergeable, "mergeable_state": mstate,
+		"merged_by": mergedBy, "comments": ncomments, "review_comments": 0,
+		"maintainer_can_modify": false, "commits": len(pr.commits),
+		"additions": 10 * len(pr.files), "deletions": 2 * len(pr.files), "changed_files": len(pr.files),
+	}
+}
+
+// reviewJSON is a pull-request review object (REST and the pull_request_review webhook); state is
+// upper case in REST and lower case in webhooks, as GitHub sends it.
+func (s *Server) reviewJSON(r *repo, pr *issue, rv *review, webhook bool) obj {
+	fn := r.fullName()
+	html := fmt.Sprintf("%s/%s/pull/%d#pullrequestreview-%d", htmlBase, fn, pr.number, rv.id)
+	prURL := s.apiURL("/repos/%s/pulls/%d", fn, pr.number)
+	state := rv.state
+	if webhook {
+		state = strings.ToLower(state)
+	}
+	return obj{
+		"id": rv.id, "node_id": nodeID("PullRequestReview", rv.id), "user": s.userJSON(rv.user),
+		"body": rv.body, "state": state, "html_url": html, "pull_request_url": prURL,
+		"_links":       obj{"html": obj{"href": html}, "pull_request": obj{"href": prURL}},
+		"submitted_at": ts(rv.submittedAt), "commit_id": rv.commitID,
+		"author_association": s.association(r, rv.user),
+	}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

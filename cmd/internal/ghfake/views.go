@@ -1,0 +1,97 @@
+package ghfake
+
+import (
+	"sort"
+	"time"
+)
+
+// PRView is a pull request as tests and scenarios assert on it.
+type PRView struct {
+	Number        int
+	State         string // open, closed
+	Merged        bool
+	MergeMethod   string // merge, squash, rebase; "" unless merged
+	MergedBy      string
+	Title         string
+	Labels        []string
+	HeadSHA       string
+	Head, Base    string
+	Draft         bool
+	Mergeable     string
+	BranchDeleted bool // the head branch was deleted
+}
+
+// IssueView is an issue as tests and scenarios assert on it.
+type IssueView struct {
+	Number int
+	State  string
+	Title  string
+	Labels []string
+	IsPR   bool
+}
+
+// CommentView is an issue or pull-request comment.
+type CommentView struct {
+	ID        int64
+	Author    string
+	Body      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Dispatch is a workflow_dispatch or repository_dispatch the code under test sent.
+type Dispatch struct {
+	Repo      string
+	Workflow  string         // workflow file name or id (workflow_dispatch)
+	Ref       string         // (workflow_dispatch)
+	EventType string         // (repository_dispatch)
+	Inputs    map[string]any // inputs, or client_payload for repository_dispatch
+}
+
+// PR returns pull request number of repo; it panics when there is none.
+func (s *Server) PR(repoName string, number int) PRView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr := s.mustPR(s.mustRepo(repoName), number)
+	return PRView{
+		Number: pr.number, State: pr.state, Merged: pr.merged, MergeMethod: pr.mergeMethod,
+		MergedBy: pr.mergedBy, Title: pr.title, Labels: sortedCopy(pr.labels), HeadSHA: pr.headSHA,
+		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: pr.mergeable,
+		BranchDeleted: pr.branchDeleted,
+	}
+}
+
+// IssueView returns issue (or pull request) number of repo; it panics when there is none.
+func (s *Server) IssueView(repoName string, number int) IssueView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	is := s.mustIssue(s.mustRepo(repoName), number)
+	return IssueView{Number: is.number, State: is.state, Title: is.title, Labels: sortedCopy(is.labels), IsPR: is.isPR}
+}
+
+// Comments returns the comments on issue or pull request number, oldest first.
+func (s *Server) Comments(repoName string, number int) []CommentView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	var out []CommentView
+	for _, c := range r.comments {
+		if c.issue == number {
+			out = append(out, CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt})
+		}
+	}
+	return out
+}
+
+// Dispatches returns the dispatches received, in order.
+func (s *Server) Dispatches() []Dispatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Dispatch(nil), s.dispatches...)
+}
+
+func sortedCopy(in []string) []string {
+	out := append([]string{}, in...)
+	sort.Strings(out)
+	return out
+}

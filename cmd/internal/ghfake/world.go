@@ -1,0 +1,191 @@
+package ghfake
+
+import (
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"sort"
+	"strings"
+	"time"
+)
+
+// BotLogin is the REST login of the identity the action runs as.
+const BotLogin = "github-actions[bot]"
+
+// repo is one repository of the world: branches with their files, commits, and the issues and pull
+// requests that share one number space.
+type repo struct {
+	owner, name   string
+	id            int64
+	defaultBranch string
+	branches      map[string]*branch
+	commits       map[string]*commit
+	blobs         map[string]*blob
+	issues        map[int]*issue
+	comments      []*comment
+	pushes        int
+}
+
+func (r *repo) fullName() string { return r.owner + "/" + r.name }
+
+// branch is a ref under refs/heads: its head commit and a flat tree of files.
+type branch struct {
+	name  string
+	head  string
+	files map[string]*blob
+}
+
+// blob is a file's content, addressed by git's blob OID.
+type blob struct {
+	oid  string
+	text string
+}
+
+// commit is a commit with the checks and statuses reported on it.
+type commit struct {
+	repo     *repo
+	sha      string
+	message  string
+	date     time.Time
+	checks   []*checkRun
+	statuses []*status
+}
+
+// checkRun is a check run; app is the slug of the app owning its suite ("github-actions" for
+// workflows).
+type checkRun struct {
+	id          int64
+	suiteID     int64
+	name        string
+	status      string // queued, in_progress, completed
+	conclusion  string // success, failure, ...; "" while not completed
+	app         string
+	completedAt time.Time
+}
+
+// status is a commit status reported through the statuses API.
+type status struct {
+	id        int64
+	context   string
+	state     string // error, failure, pending, success
+	createdAt time.Time
+}
+
+// issue is an issue or, when isPR is set, a pull request.
+type issue struct {
+	repo      *repo
+	number    int
+	id        int64
+	author    string
+	title     string
+	body      string
+	labels    []string
+	state     string // open, closed
+	createdAt time.Time
+	updatedAt time.Time
+	closedAt  time.Time
+
+	isPR           bool
+	base, head     string
+	baseSHA        string
+	headSHA        string
+	commits        []string
+	files          []string
+	draft          bool
+	merged         bool
+	mergedAt       time.Time
+	mergedBy       string
+	mergeMethod    string
+	mergeCommitSHA string
+	mergeable      string // MERGEABLE, CONFLICTING, UNKNOWN
+	branchDeleted  bool
+	reviews        []*review
+}
+
+// review is a pull request review; state is GraphQL's spelling (APPROVED, CHANGES_REQUESTED,
+// COMMENTED, DISMISSED).
+type review struct {
+	pr          *issue
+	id          int64
+	user        string
+	state       string
+	body        string
+	commitID    string
+	submittedAt time.Time
+}
+
+// comment is an issue comment (on an issue or on a pull request's conversation).
+type comment struct {
+	id        int64
+	issue     int
+	author    string
+	body      string
+	createdAt time.Time
+	updatedAt time.Time
+}
+
+// labelSet adds name to labels unless present (case-insensitively, as GitHub compares labels).
+func labelSet(labels []string, name string) []string {
+	for _, l := range labels {
+		if strings.EqualFold(l, name) {
+			return labels
+		}
+	}
+	return append(labels, name)
+}
+
+// labelDel removes name from labels and reports whether it was there.
+func labelDel(labels []string, name string) ([]string, bool) {
+	for i, l := range labels {
+		if strings.EqualFold(l, name) {
+			return append(labels[:i:i], labels[i+1:]...), true
+		}
+	}
+	return labels, false
+}
+
+// blobOID is git's object id of a blob: sha1 of "blob <len>\x00<content>".
+func blobOID(content string) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(content))
+	h.Write([]byte(content))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fakeSHA is a deterministic commit id made from its parts.
+func fakeSHA(parts ...any) string {
+	h := sha1.New()
+	fmt.Fprintln(h, parts...)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// stableID is a deterministic positive id for a name (users, repositories).
+func stableID(name string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int64(h.Sum32()%90_000_000) + 1_000_000
+}
+
+// nodeID is a GraphQL global id in GitHub's legacy form: base64("<len>:<Type><id>").
+func nodeID(typ string, id int64) string {
+	s := fmt.Sprintf("%s%d", typ, id)
+	return base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("%02d:%s", len(typ), s)))
+}
+
+// permRank orders permissions; unknown users rank as "none".
+var permRank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
+
+// canPush reports whether the permission lets a user push to the repository.
+func canPush(perm string) bool { return permRank[perm] >= permRank["write"] }
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

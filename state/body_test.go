@@ -1,0 +1,90 @@
+package state
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// longRun is a run whose history alone renders to about n * size characters.
+func longRun(n, size int) *engine.Run {
+	r := retryingRun()
+	r.History = nil
+	for i := 0; i < n; i++ {
+		r.History = append(r.History, engine.Transition{
+			At: at(i), Actor: "dev", From: "ready", To: "merge",
+			Why: fmt.Sprintf("entry %03d %s", i, strings.Repeat("x", size)),
+		})
+	}
+	return r
+}
+
+func TestBody(t *testing.T) {
+	tests := []struct {
+		name        string
+		st          *engine.State
+		wantHistory string // in the rendered part; "" = no <details>
+		wantNote    string
+	}{
+		{name: "fits", st: state(waitingRun()), wantHistory: "History (1)</summary>"},
+		{name: "oldest history dropped", st: state(longRun(50, 1000), longRun(30, 1000)),
+			wantHistory: "History (50, newest ", wantNote: "entry 049"},
+		{name: "history dropped", st: state(withLongMessage(longRun(50, 5000), 60000)),
+			wantNote: "History (50) left out"},
+		{name: "summary only", st: state(withLongMessage(longRun(5, 100), 40000), withLongMessage(longRun(5, 100), 40000)),
+			wantNote: "The full status is too long for a comment."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, err := Body(testConfig(), tt.st)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(body), MaxCommentLen)
+			if tt.wantHistory != "" {
+				assert.Contains(t, body, tt.wantHistory)
+			} else {
+				assert.NotContains(t, body, "<details>")
+			}
+			assert.Contains(t, body, tt.wantNote)
+			assert.NotContains(t, body, "entry 000 ", "the oldest entry goes first")
+
+			got, found, err := Decode(body)
+			require.NoError(t, err)
+			require.True(t, found)
+			assert.Equal(t, tt.st, got, "the state keeps its whole history")
+		})
+	}
+}
+
+func TestBodyShape(t *testing.T) {
+	st := state(waitingRun())
+	body, err := Body(testConfig(), st)
+	require.NoError(t, err)
+	m, err := Encode(st)
+	require.NoError(t, err)
+	assert.Equal(t, Render(testConfig(), st)+"\n"+m, body)
+}
+
+// withLongMessage makes the rendered part of r long where history trimming cannot help.
+func withLongMessage(r *engine.Run, n int) *engine.Run {
+	// Repeated text compresses, so the marker stays small while the rendering grows.
+	r.Stages["merge"].Message = strings.Repeat("refused ", n/8)
+	return r
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	// Text that does not compress: the marker alone exceeds the limit.
+	var b strings.Builder
+	for i := 0; b.Len() < 2*MaxCommentLen; i++ {
+		fmt.Fprintf(&b, "%x", uint64(i)*0x9E3779B97F4A7C15)
+	}
+	r := retryingRun()
+	r.Message = b.String()
+	_, err := Body(testConfig(), state(r))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a comment holds at most 65536")
+}

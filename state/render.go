@@ -1,0 +1,260 @@
+package state
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// allHistory asks render for every history entry.
+const allHistory = -1
+
+// Render returns the human part of the state comment: Markdown, one section per
+// run, newest run first (by StartedAt; runs that started together keep their order
+// in State.Runs). Each section has the run's status, a stage table, what the
+// current stage waits for and who can move it, a Mermaid diagram of the pipeline
+// and the run's history. The output depends only on cfg and st: times are those
+// stored in the state, shown in UTC.
+//
+// A run whose pipeline is no longer in cfg is shown from the stages it recorded,
+// without a diagram. A nil cfg has no pipelines; a nil st has no runs.
+func Render(cfg *engine.Config, st *engine.State) string {
+	return render(cfg, st, allHistory)
+}
+
+// render shows at most history entries of each run's history (the newest ones);
+// allHistory shows them all and 0 none.
+func render(cfg *engine.Config, st *engine.State, history int) string {
+	var b strings.Builder
+	b.WriteString("### pipeline-action\n\n")
+	runs := sortedRuns(st)
+	if len(runs) == 0 {
+		b.WriteString("No pipeline has run here yet.\n\n")
+	}
+	for i, run := range runs {
+		if i > 0 {
+			b.WriteString("---\n\n")
+		}
+		var p *engine.Pipeline
+		if cfg != nil {
+			p = cfg.Pipeline(run.Pipeline)
+		}
+		renderRun(&b, p, run, history)
+	}
+	b.WriteString("Status updates on every event.\n")
+	return b.String()
+}
+
+func sortedRuns(st *engine.State) []*engine.Run {
+	if st == nil {
+		return nil
+	}
+	runs := make([]*engine.Run, 0, len(st.Runs))
+	for _, r := range st.Runs {
+		if r != nil {
+			runs = append(runs, r)
+		}
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].StartedAt.After(runs[j].StartedAt) })
+	return runs
+}
+
+func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history int) {
+	fmt.Fprintf(b, "**%s** · %s\n", esc(run.Pipeline), headline(run))
+	if p != nil && p.Description != "" {
+		fmt.Fprintf(b, "> %s\n", esc(p.Description))
+	}
+	fmt.Fprintf(b, "\n<sub>run %s · started %s</sub>\n\n", code(run.ID), stamp(run.StartedAt))
+	if p == nil {
+		fmt.Fprintf(b, "⚠️ Pipeline %s is no longer in the config (renamed or removed): the stages below are the ones this run recorded, without a diagram.\n\n", code(run.Pipeline))
+	}
+
+	b.WriteString("| stage | status | since |\n| --- | --- | --- |\n")
+	for _, id := range stageOrder(p, run) {
+		sr := run.Stages[id]
+		if sr == nil {
+			fmt.Fprintf(b, "| %s | · | |\n", esc(id))
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", esc(id), stageStatus(sr), stamp(sr.EnteredAt))
+	}
+	b.WriteString("\n")
+
+	renderWhy(b, run)
+
+	if p != nil {
+		fmt.Fprintf(b, "```mermaid\n%s```\n\n", engine.Mermaid(p, run))
+	}
+	renderHistory(b, run, history)
+}
+
+func headline(run *engine.Run) string {
+	at := code(run.Stage)
+	if sr := run.Stages[run.Stage]; sr != nil && sr.Status == engine.StageRetrying && !run.Status.Final() {
+		return "retrying " + at
+	}
+	switch run.Status {
+	case engine.RunWaiting:
+		return "waiting at " + at
+	case engine.RunRunning:
+		return "running " + at
+	case engine.RunCompleted:
+		return "✅ completed"
+	case engine.RunFailed:
+		return "❌ failed at " + at + reason(run.Message)
+	case engine.RunCancelled:
+		return "🚫 cancelled at " + at + reason(run.Message)
+	}
+	return esc(string(run.Status)) + " at " + at
+}
+
+func reason(msg string) string {
+	if msg == "" {
+		return ""
+	}
+	return " — " + esc(msg)
+}
+
+// stageOrder lists the pipeline's stages in file order, then any stage the run
+// recorded that the pipeline no longer has, by entry time and id.
+func stageOrder(p *engine.Pipeline, run *engine.Run) []string {
+	var ids []string
+	listed := map[string]bool{}
+	if p != nil {
+		for _, s := range p.Stages {
+			ids = append(ids, s.ID)
+			listed[s.ID] = true
+		}
+	}
+	var extra []string
+	for id := range run.Stages {
+		if !listed[id] && run.Stages[id] != nil {
+			extra = append(extra, id)
+		}
+	}
+	sort.Slice(extra, func(i, j int) bool {
+		a, b := run.Stages[extra[i]].EnteredAt, run.Stages[extra[j]].EnteredAt
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return extra[i] < extra[j]
+	})
+	return append(ids, extra...)
+}
+
+func stageStatus(sr *engine.StageRun) string {
+	switch sr.Status {
+	case engine.StageWaiting:
+		return "⏳ waiting"
+	case engine.StageActing:
+		return "▶️ acting"
+	case engine.StageRetrying:
+		return fmt.Sprintf("🔁 retrying (tried %d)", sr.Tries)
+	case engine.StagePassed:
+		return "✅ passed"
+	case engine.StageSucceeded:
+		return "✅ succeeded"
+	case engine.StageFailed:
+		return "❌ failed"
+	case engine.StageCancelled:
+		return "🚫 cancelled"
+	}
+	return esc(string(sr.Status))
+}
+
+// renderWhy says what the current stage of an unfinished run waits for.
+func renderWhy(b *strings.Builder, run *engine.Run) {
+	sr := run.Stages[run.Stage]
+	if run.Status.Final() || sr == nil {
+		return
+	}
+	switch sr.Status {
+	case engine.StageRetrying:
+		fmt.Fprintf(b, "**Why it waits** — stage %s: %s\n\n", code(run.Stage), esc(sr.Message))
+	case engine.StageActing:
+		fmt.Fprintf(b, "**In progress** — stage %s: the action was requested; its outcome is not known yet.\n\n", code(run.Stage))
+	case engine.StageWaiting:
+		fmt.Fprintf(b, "**Why it waits** — stage %s:\n", code(run.Stage))
+		if len(sr.Results) == 0 {
+			b.WriteString("- not evaluated yet\n")
+		}
+		for _, r := range sr.Results {
+			renderResult(b, r)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func renderResult(b *strings.Builder, r engine.GateResult) {
+	icon := map[engine.GateStatus]string{
+		engine.GatePass: "✅", engine.GatePending: "⏳", engine.GateFail: "❌", engine.GateError: "⚠️",
+	}[r.Status]
+	if icon == "" {
+		icon = "❔"
+	}
+	opt := ""
+	if r.Optional {
+		opt = " (optional)"
+		if r.Status != engine.GatePass {
+			icon = "⬜"
+		}
+	}
+	fmt.Fprintf(b, "- %s **%s**%s — %s", icon, esc(r.Check), opt, esc(r.Message))
+	if r.Status != engine.GatePass && !r.Optional && r.Who != "" {
+		fmt.Fprintf(b, " · *can move it: %s*", esc(r.Who))
+	}
+	b.WriteString("\n")
+}
+
+// renderHistory writes the newest history entries (at most limit, unless
+// allHistory) oldest first, folded in <details>.
+func renderHistory(b *strings.Builder, run *engine.Run, limit int) {
+	h := run.History
+	if len(h) == 0 {
+		return
+	}
+	if limit == 0 {
+		fmt.Fprintf(b, "<sub>History (%d) left out: the comment would exceed GitHub's size limit.</sub>\n\n", len(h))
+		return
+	}
+	summary := fmt.Sprintf("History (%d)", len(h))
+	if limit > 0 && limit < len(h) {
+		h = h[len(h)-limit:]
+		summary = fmt.Sprintf("History (%d, newest %d shown)", len(run.History), limit)
+	}
+	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", summary)
+	b.WriteString("| time | from → to | why | actor |\n| --- | --- | --- | --- |\n")
+	for _, t := range h {
+		from := esc(t.From)
+		if from == "" {
+			from = "·"
+		}
+		fmt.Fprintf(b, "| %s | %s → %s | %s | %s |\n", stamp(t.At), from, esc(t.To), esc(t.Why), esc(t.Actor))
+	}
+	b.WriteString("\n</details>\n\n")
+}
+
+// stamp formats a stored time in UTC, or "" for the zero time.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// code shows an identifier as inline code.
+func code(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
+}
+
+// esc makes text from facts and GitHub (check names, error messages, logins) safe
+// inside a table cell or list item: no HTML (so no fake state marker), no line
+// breaks, no cell separators.
+func esc(s string) string {
+	return escaper.Replace(s)
+}
+
+var escaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")

@@ -1,0 +1,174 @@
+package state
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+func at(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
+
+func testConfig() *engine.Config {
+	return &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{
+		{
+			Name: "auto-merge", Description: "Merge reviewed, green PRs into main",
+			Stages: []*engine.Stage{
+				{ID: "ready", Type: engine.StageGate},
+				{ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR},
+			},
+		},
+		{
+			Name: "label-sync",
+			Stages: []*engine.Stage{
+				{ID: "has-label", Type: engine.StageGate, OnFail: engine.TargetFail},
+				{ID: "mark", Type: engine.StageAction, Action: engine.ActionAddLabel},
+			},
+		},
+	}}
+}
+
+func waitingRun() *engine.Run {
+	return &engine.Run{
+		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7",
+		Status: engine.RunWaiting, Stage: "ready", StartedAt: t0, UpdatedAt: at(5),
+		Stages: map[string]*engine.StageRun{"ready": {
+			Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0,
+			Results: []engine.GateResult{
+				{Check: "human_approved", Status: engine.GatePending, Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
+				{Check: "no_changes_requested", Status: engine.GatePass, Message: "no changes requested"},
+				{Check: "ci_status", Status: engine.GateFail, Message: `check "test" failed`, Who: "CI on abc1234"},
+				{Check: "label_present", Status: engine.GateFail, Optional: true, Message: `needs label "automerge"`},
+				{Check: "mergeable", Status: engine.GateError, Message: "mergeability <unknown> | not computed yet", Who: "GitHub"},
+			},
+		}},
+		History: []engine.Transition{{At: t0, Actor: "dev", To: "ready", Why: "pull_request.opened"}},
+	}
+}
+
+func retryingRun() *engine.Run {
+	return &engine.Run{
+		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7",
+		Status: engine.RunWaiting, Stage: "merge", StartedAt: t0, UpdatedAt: at(30),
+		Stages: map[string]*engine.StageRun{
+			"ready": {Status: engine.StagePassed, Attempt: 1, EnteredAt: t0},
+			"merge": {Status: engine.StageRetrying, Attempt: 1, Tries: 2, EnteredAt: at(20),
+				Message: "merge refused: Pull Request is not mergeable; tried 2 times; trying again on the next event"},
+		},
+		History: []engine.Transition{
+			{At: t0, Actor: "dev", To: "ready", Why: "pull_request.opened"},
+			{At: at(20), Actor: "alice", From: "ready", To: "merge", Why: "all conditions hold"},
+		},
+	}
+}
+
+func completedRun() *engine.Run {
+	r := retryingRun()
+	r.Status = engine.RunCompleted
+	r.Stages["merge"] = &engine.StageRun{Status: engine.StageSucceeded, Attempt: 1, EnteredAt: at(20)}
+	r.History = append(r.History, engine.Transition{At: at(40), Actor: "github-actions[bot]", From: "merge", To: "complete", Why: "merged"})
+	return r
+}
+
+func cancelledRun() *engine.Run {
+	r := waitingRun()
+	r.Status = engine.RunCancelled
+	r.Message = "pull request closed"
+	r.Stages["ready"].Status = engine.StageCancelled
+	r.History = append(r.History, engine.Transition{At: at(90), Actor: "dev", From: "ready", To: engine.TargetCancelled, Why: "pull request closed"})
+	return r
+}
+
+func labelRun() *engine.Run {
+	return &engine.Run{
+		ID: "label-sync/7/1", Pipeline: "label-sync", Subject: "acme/widgets#7",
+		Status: engine.RunFailed, Stage: "has-label", StartedAt: at(10), UpdatedAt: at(11),
+		Message: `label "sync" missing`,
+		Stages:  map[string]*engine.StageRun{"has-label": {Status: engine.StageFailed, Attempt: 1, EnteredAt: at(10)}},
+		History: []engine.Transition{
+			{At: at(10), Actor: "dev", To: "has-label", Why: "pull_request.labeled"},
+			{At: at(11), Actor: "dev", From: "has-label", To: "fail", Why: `label "sync" missing`},
+		},
+	}
+}
+
+func renamedRun() *engine.Run {
+	r := retryingRun()
+	r.Pipeline = "automerge-old"
+	r.ID = "automerge-old/7/1"
+	return r
+}
+
+func state(runs ...*engine.Run) *engine.State {
+	return &engine.State{Version: 1, Subject: "acme/widgets#7", Seq: len(runs), Runs: runs}
+}
+
+func TestRender(t *testing.T) {
+	tests := []struct {
+		name string
+		st   *engine.State
+	}{
+		{name: "waiting_gate", st: state(waitingRun())},
+		{name: "retrying_merge", st: state(retryingRun())},
+		{name: "completed", st: state(completedRun())},
+		{name: "cancelled", st: state(cancelledRun())},
+		{name: "two_runs", st: state(waitingRun(), labelRun())},
+		{name: "missing_pipeline", st: state(renamedRun())},
+		{name: "no_runs", st: state()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Render(testConfig(), tt.st)
+			assert.Equal(t, got, Render(testConfig(), tt.st), "deterministic")
+			assert.NotContains(t, got, "<!--", "rendered text never holds a marker")
+			checkGolden(t, filepath.Join("testdata", tt.name+".md"), got)
+		})
+	}
+}
+
+func TestRenderEscapesMarker(t *testing.T) {
+	r := waitingRun()
+	fake, err := Encode(&engine.State{Version: 1, Subject: "evil#1"})
+	require.NoError(t, err)
+	r.Stages["ready"].Results[0].Message = fake
+	r.History[0].Why = fake
+	body, err := Body(testConfig(), state(r))
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(body, markerPrefix))
+	st, found, err := Decode(body)
+	require.NoError(t, err)
+	require.True(t, found)
+	assert.Equal(t, "acme/widgets#7", st.Subject)
+}
+
+func TestRenderNil(t *testing.T) {
+	got := Render(nil, nil)
+	assert.Contains(t, got, "No pipeline has run here yet.")
+	got = Render(nil, state(waitingRun()))
+	assert.Contains(t, got, "no longer in the config")
+	assert.NotContains(t, got, "```mermaid")
+}
+
+// checkGolden compares got with the file at path, or rewrites it under -update.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to create it")
+	assert.Equal(t, string(want), got)
+}

@@ -98,3 +98,5 @@ func expectUnexpected(s *Server) []string {
 	s.unexpected = nil
 	return u
 }
+
+func ghComment(body string) *github.IssueComment { return &github.IssueComment{Body: github.String(body)} }

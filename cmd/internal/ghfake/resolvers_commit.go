@@ -18,14 +18,12 @@ func init() {
 			}
 			return rollup{c}
 		}),
+		// GitHub's schema has no states argument here (only first/last/after/before/orderBy).
 		"associatedPullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
 			c := p.(*commit)
-			states, _ := a["states"].([]any)
 			var items []any
 			for _, pr := range prsOfCommit(c.repo, c.sha) {
-				if matchState(states, prState(pr)) {
-					items = append(items, pr)
-				}
+				items = append(items, pr)
 			}
 			return paginate("associatedPullRequests", items, a)
 		},

@@ -99,4 +99,6 @@ func expectUnexpected(s *Server) []string {
 	return u
 }
 
-func ghComment(body string) *github.IssueComment { return &github.IssueComment{Body: github.String(body)} }
+func ghComment(body string) *github.IssueComment {
+	return &github.IssueComment{Body: github.String(body)}
+}

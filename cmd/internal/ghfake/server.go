@@ -154,27 +154,38 @@ func (s *Server) Calls() []Call {
 	return append([]Call(nil), s.calls...)
 }
 
-// statusRecorder remembers the status a handler wrote.
+// statusRecorder records the call when the handler writes its status, before the body reaches
+// the client, so that Stats and Calls include a request as soon as its response arrives.
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	record func(status int)
+	done   bool
 }
 
 func (w *statusRecorder) WriteHeader(code int) {
-	w.status = code
+	if !w.done {
+		w.done = true
+		w.record(code)
+	}
 	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if !w.done {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
 }
 
 // serveHTTP authenticates, routes and records every request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	kind := "unknown"
-	defer func() {
+	rec := &statusRecorder{ResponseWriter: w, record: func(status int) {
 		s.mu.Lock()
 		s.stats[kind]++
-		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: rec.status})
+		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: status})
 		s.mu.Unlock()
-	}()
+	}}
 
 	switch {
 	case r.URL.Path == "/api/graphql":

@@ -59,19 +59,60 @@ func (s *Server) userJSON(login string) any {
 	}
 }
 
-// repoJSON is a repository object as webhooks carry it.
+// repoURLs are a repository's API URL templates, relative to its API URL.
+var repoURLs = map[string]string{
+	"archive_url": "/{archive_format}{/ref}", "assignees_url": "/assignees{/user}",
+	"blobs_url": "/git/blobs{/sha}", "branches_url": "/branches{/branch}",
+	"collaborators_url": "/collaborators{/collaborator}", "comments_url": "/comments{/number}",
+	"commits_url": "/commits{/sha}", "compare_url": "/compare/{base}...{head}",
+	"contents_url": "/contents/{+path}", "contributors_url": "/contributors",
+	"deployments_url": "/deployments", "downloads_url": "/downloads", "events_url": "/events",
+	"forks_url": "/forks", "git_commits_url": "/git/commits{/sha}", "git_refs_url": "/git/refs{/sha}",
+	"git_tags_url": "/git/tags{/sha}", "hooks_url": "/hooks",
+	"issue_comment_url": "/issues/comments{/number}", "issue_events_url": "/issues/events{/number}",
+	"issues_url": "/issues{/number}", "keys_url": "/keys{/key_id}", "labels_url": "/labels{/name}",
+	"languages_url": "/languages", "merges_url": "/merges", "milestones_url": "/milestones{/number}",
+	"notifications_url": "/notifications{?since,all,participating}", "pulls_url": "/pulls{/number}",
+	"releases_url": "/releases{/id}", "stargazers_url": "/stargazers", "statuses_url": "/statuses/{sha}",
+	"subscribers_url": "/subscribers", "subscription_url": "/subscription", "tags_url": "/tags",
+	"teams_url": "/teams", "trees_url": "/git/trees{/sha}",
+}
+
+// repoJSON is a repository object (REST repos/get and every webhook's repository). Keys the
+// example has only for forks and templates (parent, source, template_repository) and for
+// organization-owned repositories (organization) are left out: the fake's repositories are
+// neither.
 func (s *Server) repoJSON(r *repo) obj {
 	fn := r.fullName()
-	return obj{
+	api := s.apiURL("/repos/%s", fn)
+	nOpen := 0
+	for _, is := range r.issues {
+		if is.state == "open" {
+			nOpen++
+		}
+	}
+	o := obj{
 		"id": r.id, "node_id": nodeID("Repository", r.id), "name": r.name, "full_name": fn,
 		"private": false, "owner": s.userJSON(r.owner), "html_url": htmlBase + "/" + fn,
-		"description": nil, "fork": false, "url": s.apiURL("/repos/%s", fn),
+		"description": nil, "fork": false, "url": api, "homepage": nil, "language": "Go",
 		"default_branch": r.defaultBranch, "visibility": "public", "archived": false,
-		"disabled": false, "created_at": ts(timeZero),
-		"pulls_url":  s.apiURL("/repos/%s/pulls{/number}", fn),
-		"issues_url": s.apiURL("/repos/%s/issues{/number}", fn),
-		"clone_url":  htmlBase + "/" + fn + ".git",
+		"disabled": false, "created_at": ts(timeZero), "updated_at": ts(timeZero), "pushed_at": ts(timeZero),
+		"git_url": "git://github.com/" + fn + ".git", "ssh_url": "git@github.com:" + fn + ".git",
+		"clone_url": htmlBase + "/" + fn + ".git", "svn_url": htmlBase + "/" + fn, "mirror_url": nil,
+		"size": 1, "stargazers_count": 0, "watchers_count": 0, "watchers": 0, "forks_count": 0,
+		"forks": 0, "open_issues_count": nOpen, "open_issues": nOpen, "network_count": 0,
+		"subscribers_count": 0, "has_issues": true, "has_projects": false, "has_wiki": false,
+		"has_pages": false, "has_downloads": false, "has_discussions": false, "is_template": false,
+		"license": nil, "topics": []any{}, "temp_clone_token": nil,
+		"allow_merge_commit": true, "allow_squash_merge": true, "allow_rebase_merge": true,
+		"allow_auto_merge": false, "delete_branch_on_merge": false, "allow_forking": true,
+		"web_commit_signoff_required": false, "custom_properties": obj{},
+		"permissions": obj{"admin": false, "maintain": false, "push": true, "triage": true, "pull": true},
 	}
+	for k, v := range repoURLs {
+		o[k] = api + v
+	}
+	return o
 }
 
 // labelJSON is a label object; its id and color are derived from the name.

@@ -1,0 +1,185 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOperationsTableMatchesSpec keeps the compiled routing table equal to operations.json.
+func TestOperationsTableMatchesSpec(t *testing.T) {
+	b, err := os.ReadFile(sharedDir + "rest/operations.json")
+	require.NoError(t, err)
+	var spec struct {
+		Operations []struct {
+			OperationID string                     `json:"operationId"`
+			Method      string                     `json:"method"`
+			Path        string                     `json:"path"`
+			Responses   map[string]json.RawMessage `json:"responses"`
+		} `json:"operations"`
+	}
+	require.NoError(t, json.Unmarshal(b, &spec))
+	var want, got []string
+	for _, o := range spec.Operations {
+		var codes []string
+		for c := range o.Responses {
+			codes = append(codes, c)
+		}
+		sort.Strings(codes)
+		want = append(want, strings.Join([]string{o.OperationID, strings.ToUpper(o.Method), o.Path, strings.Join(codes, ",")}, " "))
+	}
+	for _, o := range operations {
+		var codes []string
+		for _, c := range o.Codes {
+			codes = append(codes, strconvI(c))
+		}
+		sort.Strings(codes)
+		got = append(got, strings.Join([]string{o.OperationID, o.Method, o.Path, strings.Join(codes, ",")}, " "))
+	}
+	sort.Strings(want)
+	sort.Strings(got)
+	assert.Equal(t, want, got)
+}
+
+func strconvI(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// restCase provokes one documented response of an operation.
+type restCase struct {
+	op     string
+	status int
+	method string
+	path   func(s *Server) string
+	body   string
+	setup  func(s *Server)
+}
+
+func fixed(p string) func(*Server) string { return func(*Server) string { return p } }
+
+var restCases = []restCase{
+	{op: "pulls/get", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls/7")},
+	{op: "pulls/merge", status: 200, method: "PUT", path: fixed("/repos/acme/widgets/pulls/7/merge"), body: `{"merge_method":"squash"}`},
+	{op: "pulls/merge", status: 405, method: "PUT", path: fixed("/repos/acme/widgets/pulls/7/merge"), body: `{}`,
+		setup: func(s *Server) { s.SetMergeable(testRepo, 7, "CONFLICTING") }},
+	{op: "pulls/merge", status: 409, method: "PUT", path: fixed("/repos/acme/widgets/pulls/7/merge"), body: `{"sha":"1234567890123456789012345678901234567890"}`},
+	{op: "pulls/list-reviews", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls/7/reviews"),
+		setup: func(s *Server) { s.Review(testRepo, 7, "alice", "approved", "") }},
+	{op: "pulls/list-files", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls/7/files")},
+	{op: "issues/add-labels", status: 200, method: "POST", path: fixed("/repos/acme/widgets/issues/7/labels"), body: `["ready"]`},
+	{op: "issues/set-labels", status: 200, method: "PUT", path: fixed("/repos/acme/widgets/issues/7/labels"), body: `{"labels":["ready"]}`},
+	{op: "issues/remove-label", status: 200, method: "DELETE", path: fixed("/repos/acme/widgets/issues/7/labels/security"),
+		setup: func(s *Server) { s.Label(testRepo, 7, "ready", true) }},
+	{op: "issues/list-labels-on-issue", status: 200, method: "GET", path: fixed("/repos/acme/widgets/issues/7/labels")},
+	{op: "issues/create-comment", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues/7/comments"), body: `{"body":"hi"}`},
+	{op: "issues/update-comment", status: 200, method: "PATCH", path: firstComment, body: `{"body":"edited"}`, setup: aComment},
+	{op: "issues/get-comment", status: 200, method: "GET", path: firstComment, setup: aComment},
+	{op: "issues/list-comments", status: 200, method: "GET", path: fixed("/repos/acme/widgets/issues/7/comments"), setup: aComment},
+	{op: "issues/get", status: 200, method: "GET", path: fixed("/repos/acme/widgets/issues/7")},
+	{op: "repos/get", status: 200, method: "GET", path: fixed("/repos/acme/widgets")},
+	{op: "repos/get-collaborator-permission-level", status: 200, method: "GET", path: fixed("/repos/acme/widgets/collaborators/alice/permission")},
+	{op: "repos/list-pull-requests-associated-with-commit", status: 200, method: "GET",
+		path: func(s *Server) string { return "/repos/acme/widgets/commits/" + s.PR(testRepo, 7).HeadSHA + "/pulls" }},
+}
+
+func aComment(s *Server) { s.Comment(testRepo, 7, "alice", "hello") }
+
+func firstComment(s *Server) string {
+	return "/repos/acme/widgets/issues/comments/" + strconvI(int(s.Comments(testRepo, 7)[0].ID))
+}
+
+// loadExamples reads response-examples.json: operationId → status → example name → value.
+func loadExamples(t *testing.T) map[string]map[string]map[string]struct{ Value any } {
+	b, err := os.ReadFile(sharedDir + "rest/response-examples.json")
+	require.NoError(t, err)
+	var doc struct {
+		Examples map[string]map[string]map[string]struct{ Value any }
+	}
+	require.NoError(t, json.Unmarshal(b, &doc))
+	return doc.Examples
+}
+
+// topKeys are the keys of an object, or of a list's first object.
+func topKeys(t *testing.T, v any) []string {
+	if l, ok := v.([]any); ok {
+		require.NotEmpty(t, l, "a list to compare needs an element")
+		v = l[0]
+	}
+	m, ok := v.(map[string]any)
+	require.Truef(t, ok, "%T is not an object", v)
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// omittedKeys are example keys the fake leaves out on purpose, by operation.
+var omittedKeys = map[string][]string{
+	// The fake's repositories are not forks, not made from templates, and not owned by an
+	// organization: GitHub sends these keys only for such repositories.
+	"repos/get": {"organization", "parent", "source", "template_repository"},
+}
+
+// TestRESTResponseShapes holds every implemented operation's responses to GitHub's examples: the
+// fake's top-level keys include the example's.
+func TestRESTResponseShapes(t *testing.T) {
+	examples := loadExamples(t)
+	covered := map[string]bool{}
+	for _, tc := range restCases {
+		covered[tc.op+" "+strconvI(tc.status)] = true
+		t.Run(tc.op+"/"+strconvI(tc.status), func(t *testing.T) {
+			require.Contains(t, restHandlers, tc.op)
+			s := world(t)
+			if tc.setup != nil {
+				tc.setup(s)
+			}
+			req, err := http.NewRequest(tc.method, s.URL+"/api/v3"+tc.path(s), strings.NewReader(tc.body))
+			require.NoError(t, err)
+			req.Header.Set("Authorization", "Bearer "+s.BotToken())
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			require.Equal(t, tc.status, resp.StatusCode, string(b))
+			var got any
+			require.NoError(t, json.Unmarshal(b, &got))
+			exs := examples[tc.op][strconvI(tc.status)]
+			require.NotEmpty(t, exs, "GitHub documents an example for this response")
+			for name, ex := range exs {
+				if m, ok := ex.Value.(map[string]any); ok && m["$ref"] != nil {
+					continue // an unresolved reference in the extract, no keys to compare
+				}
+				want := topKeys(t, ex.Value)
+				have := topKeys(t, got)
+				for _, k := range want {
+					if slices.Contains(omittedKeys[tc.op], k) {
+						continue
+					}
+					assert.Containsf(t, have, k, "example %q has key %q", name, k)
+				}
+			}
+		})
+	}
+	t.Run("every example of an implemented operation is covered", func(t *testing.T) {
+		for op := range restHandlers {
+			for status := range examples[op] {
+				assert.Truef(t, covered[op+" "+status], "no shape case for %s %s", op, status)
+			}
+		}
+	})
+	t.Run("fake statuses are documented", func(t *testing.T) {
+		for _, tc := range restCases {
+			i := slices.IndexFunc(operations, func(o operation) bool { return o.OperationID == tc.op })
+			require.GreaterOrEqual(t, i, 0)
+			assert.Contains(t, operations[i].Codes, tc.status, tc.op)
+		}
+	})
+}

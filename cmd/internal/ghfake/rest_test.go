@@ -250,3 +250,18 @@ func TestStats(t *testing.T) {
 	assert.Empty(t, s.Stats())
 	assert.Empty(t, s.Calls())
 }
+
+func TestDispatches(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	_, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", "agent.yml",
+		github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]interface{}{"run_id": "r1"}})
+	require.NoError(t, err)
+	_, _, err = c.Repositories.Dispatch(ctx, "acme", "widgets", github.DispatchRequestOptions{EventType: "agent-report"})
+	require.NoError(t, err)
+	assert.Equal(t, []Dispatch{
+		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}},
+		{Repo: testRepo, EventType: "agent-report"},
+	}, s.Dispatches())
+}

@@ -54,19 +54,21 @@ type Server struct {
 	unexpected []string
 	faults     map[string][]fault
 	dispatches []Dispatch
+	reactions  map[string]int64 // comment/user/content → reaction id
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
 func New() *Server {
 	s := &Server{
-		now:    func() time.Time { return time.Now().UTC() },
-		repos:  map[string]*repo{},
-		users:  map[string]string{},
-		teams:  map[string][]string{},
-		tokens: map[string]string{},
-		nextID: 1000,
-		stats:  map[string]int{},
-		faults: map[string][]fault{},
+		now:       func() time.Time { return time.Now().UTC() },
+		repos:     map[string]*repo{},
+		users:     map[string]string{},
+		teams:     map[string][]string{},
+		tokens:    map[string]string{},
+		nextID:    1000,
+		stats:     map[string]int{},
+		faults:    map[string][]fault{},
+		reactions: map[string]int64{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.srv.URL

@@ -186,7 +186,8 @@ func (s *Server) issueJSON(r *repo, is *issue) obj {
 		"assignee": nil, "assignees": []any{}, "milestone": nil, "comments": ncomments,
 		"created_at": ts(is.createdAt), "updated_at": ts(is.updatedAt), "closed_at": ts(is.closedAt),
 		"author_association": s.association(r, is.author), "active_lock_reason": nil, "draft": is.draft,
-		"reactions": s.reactionsJSON(url), "performed_via_github_app": nil,
+		"reactions": s.reactionsJSON(url), "performed_via_github_app": nil, "closed_by": nil,
+		"pinned_comment": nil,
 	}
 	if is.state == "closed" {
 		o["state_reason"] = "completed"
@@ -255,7 +256,7 @@ func (s *Server) prJSON(r *repo, pr *issue) obj {
 		"created_at": ts(pr.createdAt), "updated_at": ts(pr.updatedAt),
 		"closed_at": ts(pr.closedAt), "merged_at": ts(pr.mergedAt),
 		"merge_commit_sha": nilIfEmpty(pr.mergeCommitSHA), "assignee": nil, "assignees": []any{},
-		"requested_reviewers": []any{}, "requested_teams": []any{},
+		"requested_reviewers": s.requestedJSON(pr, false), "requested_teams": s.requestedJSON(pr, true),
 		"head": s.branchRefJSON(r, pr.head, pr.headSHA), "base": s.branchRefJSON(r, pr.base, pr.baseSHA),
 		"_links": obj{
 			"self": obj{"href": url}, "html": obj{"href": html}, "issue": obj{"href": issueURL},
@@ -296,4 +297,20 @@ func nilIfEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// requestedJSON lists the pull request's requested reviewers: users, or teams.
+func (s *Server) requestedJSON(pr *issue, teams bool) []any {
+	out := []any{}
+	for _, r := range pr.requested {
+		slug, isTeam := strings.CutPrefix(r, "team:")
+		switch {
+		case teams && isTeam:
+			id := stableID("team:" + slug)
+			out = append(out, obj{"id": id, "node_id": nodeID("Team", id), "slug": slug, "name": slug})
+		case !teams && !isTeam:
+			out = append(out, s.userJSON(r))
+		}
+	}
+	return out
 }

@@ -102,6 +102,7 @@ type issue struct {
 	mergeable      string // MERGEABLE, CONFLICTING, UNKNOWN
 	branchDeleted  bool
 	reviews        []*review
+	requested      []string // requested reviewers; teams as "team:<slug>"
 }
 
 // review is a pull request review; state is GraphQL's spelling (APPROVED, CHANGES_REQUESTED,
@@ -125,6 +126,9 @@ type comment struct {
 	createdAt time.Time
 	updatedAt time.Time
 }
+
+// timeZeroValue is the zero time, for clearing timestamps.
+var timeZeroValue time.Time
 
 // labelSet adds name to labels unless present (case-insensitively, as GitHub compares labels).
 func labelSet(labels []string, name string) []string {

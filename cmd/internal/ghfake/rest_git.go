@@ -1,0 +1,123 @@
+package ghfake
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"path"
+	"strings"
+)
+
+func init() {
+	restHandlers["git/get-ref"] = gitGetRef
+	restHandlers["git/create-ref"] = gitCreateRef
+	restHandlers["git/update-ref"] = gitUpdateRef
+	restHandlers["repos/get-branch"] = reposGetBranch
+	restHandlers["repos/get-content"] = reposGetContent
+}
+
+// refJSON is a git reference object for branch b.
+func (s *Server) refJSON(r *repo, b *branch) obj {
+	fn := r.fullName()
+	return obj{
+		"ref": "refs/heads/" + b.name, "node_id": nodeID("Ref", stableID(fn+":"+b.name)),
+		"url":    s.apiURL("/repos/%s/git/refs/heads/%s", fn, b.name),
+		"object": obj{"type": "commit", "sha": b.head, "url": s.apiURL("/repos/%s/git/commits/%s", fn, b.head)},
+	}
+}
+
+// gitGetRef: https://docs.github.com/rest/git/refs#get-a-reference (branches only)
+func gitGetRef(s *Server, c *restCtx) (int, any) {
+	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
+	if b := c.repo.branches[name]; ok && b != nil {
+		return http.StatusOK, s.refJSON(c.repo, b)
+	}
+	return http.StatusNotFound, notFound()
+}
+
+// gitCreateRef: https://docs.github.com/rest/git/refs#create-a-reference (branches only)
+func gitCreateRef(s *Server, c *restCtx) (int, any) {
+	var in struct{ Ref, SHA string }
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	name, ok := strings.CutPrefix(in.Ref, "refs/heads/")
+	switch {
+	case !ok || name == "":
+		return http.StatusUnprocessableEntity, errorBody("Reference name must start with 'refs/heads/' in this fake")
+	case c.repo.branches[name] != nil:
+		return http.StatusUnprocessableEntity, errorBody("Reference already exists")
+	case c.repo.commits[in.SHA] == nil:
+		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
+	}
+	b := s.ensureBranch(c.repo, name)
+	b.head = in.SHA
+	return http.StatusCreated, s.refJSON(c.repo, b)
+}
+
+// gitUpdateRef: https://docs.github.com/rest/git/refs#update-a-reference. The fake does not track
+// ancestry, so any known commit is accepted as a fast-forward.
+func gitUpdateRef(s *Server, c *restCtx) (int, any) {
+	var in struct {
+		SHA   string `json:"sha"`
+		Force bool   `json:"force"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	name, _ := strings.CutPrefix(c.params["ref"], "heads/")
+	b := c.repo.branches[name]
+	switch {
+	case b == nil:
+		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
+	case c.repo.commits[in.SHA] == nil:
+		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
+	}
+	b.head = in.SHA
+	return http.StatusOK, s.refJSON(c.repo, b)
+}
+
+// reposGetBranch: https://docs.github.com/rest/branches/branches#get-a-branch
+func reposGetBranch(s *Server, c *restCtx) (int, any) {
+	b := c.repo.branches[c.params["branch"]]
+	if b == nil {
+		return http.StatusNotFound, errorBody("Branch not found")
+	}
+	fn := c.repo.fullName()
+	api := s.apiURL("/repos/%s/branches/%s", fn, b.name)
+	return http.StatusOK, obj{
+		"name": b.name, "protected": false, "protection_url": api + "/protection",
+		"protection": obj{"enabled": false, "required_status_checks": obj{"enforcement_level": "off", "contexts": []any{}}},
+		"commit":     obj{"sha": b.head, "url": s.apiURL("/repos/%s/commits/%s", fn, b.head)},
+		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", htmlBase, fn, b.name)},
+	}
+}
+
+// reposGetContent: https://docs.github.com/rest/repos/contents#get-repository-content (files
+// only; ?ref= names a branch, the default branch by default).
+func reposGetContent(s *Server, c *restCtx) (int, any) {
+	ref := c.r.URL.Query().Get("ref")
+	if ref == "" {
+		ref = c.repo.defaultBranch
+	}
+	b := c.repo.branches[strings.TrimPrefix(ref, "refs/heads/")]
+	if b == nil {
+		return http.StatusNotFound, errorBody("No commit found for the ref " + ref)
+	}
+	p := c.params["path"]
+	bl := b.files[p]
+	if bl == nil {
+		return http.StatusNotFound, notFound()
+	}
+	fn := c.repo.fullName()
+	self := s.apiURL("/repos/%s/contents/%s?ref=%s", fn, p, b.name)
+	git := s.apiURL("/repos/%s/git/blobs/%s", fn, bl.oid)
+	html := fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, b.name, p)
+	return http.StatusOK, obj{
+		"type": "file", "encoding": "base64", "size": len(bl.text), "name": path.Base(p), "path": p,
+		"content": base64.StdEncoding.EncodeToString([]byte(bl.text)), "sha": bl.oid, "url": self,
+		"git_url": git, "html_url": html,
+		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", fn, b.name, p),
+		"_links":       obj{"self": self, "git": git, "html": html},
+	}
+}

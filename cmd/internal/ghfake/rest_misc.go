@@ -1,0 +1,244 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+func init() {
+	restHandlers["actions/create-workflow-dispatch"] = actionsDispatch
+	restHandlers["repos/create-dispatch-event"] = reposDispatch
+	restHandlers["rate-limit/get"] = rateLimitGet
+	restHandlers["issues/update"] = issuesUpdate
+	restHandlers["pulls/request-reviewers"] = pullsRequestReviewers
+	restHandlers["reactions/create-for-issue-comment"] = reactionsCreate
+	restHandlers["repos/create-commit-status"] = reposCreateStatus
+	restHandlers["teams/list-members-in-org"] = teamsListMembers
+	restHandlers["teams/get-membership-for-user-in-org"] = teamsGetMembership
+}
+
+// actionsDispatch: https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event
+// The dispatch is recorded (Dispatches); no workflow runs.
+func actionsDispatch(s *Server, c *restCtx) (int, any) {
+	var in struct {
+		Ref              string         `json:"ref"`
+		Inputs           map[string]any `json:"inputs"`
+		ReturnRunDetails bool           `json:"return_run_details"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	if in.Ref == "" {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"ref\" wasn't supplied.")
+	}
+	if len(in.Inputs) > 25 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nToo many inputs (maximum is 25).")
+	}
+	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
+	if !in.ReturnRunDetails {
+		return http.StatusNoContent, nil
+	}
+	id := s.newID()
+	fn := c.repo.fullName()
+	return http.StatusOK, obj{"workflow_run_id": id, "run_url": s.apiURL("/repos/%s/actions/runs/%d", fn, id),
+		"html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, id)}
+}
+
+// reposDispatch: https://docs.github.com/rest/repos/repos#create-a-repository-dispatch-event
+func reposDispatch(s *Server, c *restCtx) (int, any) {
+	var in struct {
+		EventType     string         `json:"event_type"`
+		ClientPayload map[string]any `json:"client_payload"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	if in.EventType == "" || len(in.EventType) > 100 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"event_type\" must be 1 to 100 characters.")
+	}
+	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), EventType: in.EventType, Inputs: in.ClientPayload})
+	return http.StatusNoContent, nil
+}
+
+// rateLimitGet: https://docs.github.com/rest/rate-limit/rate-limit#get-rate-limit-status-for-the-authenticated-user
+// Only the core and graphql resources are listed.
+func rateLimitGet(s *Server, _ *restCtx) (int, any) {
+	rest := 0
+	for k, n := range s.stats {
+		if k != "graphql" {
+			rest += n
+		}
+	}
+	reset := timeZero.Unix() + 100*365*24*3600
+	res := func(used int) obj { return obj{"limit": 5000, "used": used, "remaining": 5000 - used, "reset": reset} }
+	return http.StatusOK, obj{"resources": obj{"core": res(rest), "graphql": res(s.stats["graphql"])}, "rate": res(rest)}
+}
+
+// issuesUpdate: https://docs.github.com/rest/issues/issues#update-an-issue (title, body, state,
+// labels).
+func issuesUpdate(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var in struct {
+		Title  *string         `json:"title"`
+		Body   *string         `json:"body"`
+		State  *string         `json:"state"`
+		Labels json.RawMessage `json:"labels"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	now := s.clock()
+	if in.State != nil {
+		switch *in.State {
+		case "open":
+			if !is.merged {
+				is.state, is.closedAt = "open", timeZeroValue
+			}
+		case "closed":
+			if is.state != "closed" {
+				is.state, is.closedAt = "closed", now
+			}
+		default:
+			return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not open or closed")
+		}
+	}
+	if in.Title != nil {
+		is.title = *in.Title
+	}
+	if in.Body != nil {
+		is.body = *in.Body
+	}
+	if in.Labels != nil {
+		names, ok := labelNames(in.Labels)
+		if !ok {
+			return http.StatusUnprocessableEntity, errorBody("Validation Failed: labels")
+		}
+		is.labels = nil
+		for _, n := range names {
+			is.labels = labelSet(is.labels, n)
+		}
+	}
+	is.updatedAt = now
+	return http.StatusOK, s.issueJSON(c.repo, is)
+}
+
+// pullsRequestReviewers: https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request
+func pullsRequestReviewers(s *Server, c *restCtx) (int, any) {
+	pr := c.issue(true)
+	if pr == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var in struct {
+		Reviewers     []string `json:"reviewers"`
+		TeamReviewers []string `json:"team_reviewers"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	if len(in.Reviewers) == 0 && len(in.TeamReviewers) == 0 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo reviewers given.")
+	}
+	if slices.Contains(in.Reviewers, pr.author) {
+		return http.StatusUnprocessableEntity, errorBody("Review cannot be requested from pull request author.")
+	}
+	for _, r := range in.Reviewers {
+		if !slices.Contains(pr.requested, r) {
+			pr.requested = append(pr.requested, r)
+		}
+	}
+	for _, t := range in.TeamReviewers {
+		if !slices.Contains(pr.requested, "team:"+t) {
+			pr.requested = append(pr.requested, "team:"+t)
+		}
+	}
+	return http.StatusCreated, s.prJSON(c.repo, pr)
+}
+
+// reactionsCreate: https://docs.github.com/rest/reactions/reactions#create-reaction-for-an-issue-comment
+func reactionsCreate(s *Server, c *restCtx) (int, any) {
+	cm := c.comment()
+	if cm == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var in struct{ Content string }
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	switch in.Content {
+	case "+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes":
+	default:
+		return http.StatusUnprocessableEntity, errorBody("Validation Failed: content is not a reaction")
+	}
+	key := fmt.Sprintf("%d/%s/%s", cm.id, c.login, in.Content)
+	code, id := http.StatusOK, s.reactions[key]
+	if id == 0 {
+		code, id = http.StatusCreated, s.newID()
+		s.reactions[key] = id
+	}
+	return code, obj{"id": id, "node_id": nodeID("Reaction", id), "user": s.userJSON(c.login),
+		"content": in.Content, "created_at": ts(s.clock())}
+}
+
+// reposCreateStatus: https://docs.github.com/rest/commits/statuses#create-a-commit-status
+func reposCreateStatus(s *Server, c *restCtx) (int, any) {
+	cm := c.repo.commits[c.params["sha"]]
+	if cm == nil {
+		return http.StatusUnprocessableEntity, errorBody("No commit found for SHA: " + c.params["sha"])
+	}
+	var in struct {
+		State       string  `json:"state"`
+		Context     string  `json:"context"`
+		Description *string `json:"description"`
+		TargetURL   *string `json:"target_url"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	switch in.State {
+	case "error", "failure", "pending", "success":
+	default:
+		return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not error, failure, pending or success")
+	}
+	if in.Context == "" {
+		in.Context = "default"
+	}
+	st := s.addStatus(cm, in.Context, in.State)
+	return http.StatusCreated, obj{
+		"id": st.id, "node_id": nodeID("StatusContext", st.id), "state": st.state, "context": st.context,
+		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
+		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.fullName(), cm.sha), "creator": s.userJSON(c.login),
+		"created_at": ts(st.createdAt), "updated_at": ts(st.createdAt),
+	}
+}
+
+// teamsListMembers: https://docs.github.com/rest/teams/members#list-team-members
+func teamsListMembers(s *Server, c *restCtx) (int, any) {
+	members, ok := s.teams[c.params["org"]+"/"+c.params["team_slug"]]
+	if !ok {
+		return http.StatusNotFound, notFound()
+	}
+	var out []any
+	for _, m := range members {
+		u := s.userJSON(m).(obj)
+		u["role"], u["inherited"] = "member", false
+		out = append(out, u)
+	}
+	return http.StatusOK, c.paginate(out)
+}
+
+// teamsGetMembership: https://docs.github.com/rest/teams/members#get-team-membership-for-a-user
+func teamsGetMembership(s *Server, c *restCtx) (int, any) {
+	team := c.params["org"] + "/" + c.params["team_slug"]
+	user := c.params["username"]
+	if !slices.ContainsFunc(s.teams[team], func(m string) bool { return strings.EqualFold(m, user) }) {
+		return http.StatusNotFound, notFound()
+	}
+	return http.StatusOK, obj{"role": "member", "state": "active",
+		"url": s.apiURL("/orgs/%s/teams/%s/memberships/%s", c.params["org"], c.params["team_slug"], user)}
+}

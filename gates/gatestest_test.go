@@ -1,0 +1,79 @@
+package gates
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+const (
+	head = "abc1234def5678"
+	old  = "0ld0000aaaa111"
+)
+
+// prOpt changes the pull request a test builds.
+type prOpt func(*engine.PullRequest)
+
+// facts returns facts about an open PR by "author" on head, changed by opts.
+func facts(opts ...prOpt) *engine.Facts {
+	pr := &engine.PullRequest{Number: 7, State: engine.PROpen, Author: "author", BaseRef: "main", HeadSHA: head}
+	for _, o := range opts {
+		o(pr)
+	}
+	return &engine.Facts{Repo: "org/repo", DefaultBranch: "main", PR: pr}
+}
+
+func labels(ls ...string) prOpt {
+	return func(pr *engine.PullRequest) { pr.Labels = append(pr.Labels, ls...) }
+}
+
+// review adds a review by user in state on commit sha, by someone with write access.
+func review(user, state, sha string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: state, CommitSHA: sha, CanPush: true})
+	}
+}
+
+// readOnly adds a review by a user without write access.
+func readOnly(user, state, sha string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: state, CommitSHA: sha})
+	}
+}
+
+func check(name, state string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state})
+	}
+}
+
+// compile compiles gate g over the condition given as YAML flow mapping params ("{count: 2}").
+func compile(t *testing.T, g engine.Gate, check, params string) (engine.Check, []*engine.Error) {
+	t.Helper()
+	var n yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte(params), &n))
+	m := n.Content[0]
+	keys := map[string]*yaml.Node{}
+	kpos := map[string]engine.Pos{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		keys[m.Content[i].Value] = m.Content[i+1]
+		kpos[m.Content[i].Value] = engine.Pos{Line: m.Content[i].Line, Col: m.Content[i].Column}
+	}
+	p := engine.NewParams("t.yaml", check, engine.Pos{File: "t.yaml", Line: 1, Col: 1}, keys, kpos)
+	c, err := g.Compile(p)
+	require.NoError(t, err)
+	require.Empty(t, p.Unused(), "every parameter is read")
+	return c, p.Errors()
+}
+
+// mustCompile compiles and requires that the parameters are valid.
+func mustCompile(t *testing.T, g engine.Gate, check, params string) engine.Check {
+	t.Helper()
+	c, errs := compile(t, g, check, params)
+	require.Empty(t, errs)
+	require.NotNil(t, c)
+	return c
+}

@@ -1,0 +1,122 @@
+package gates
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestHumanApproved(t *testing.T) {
+	tests := []struct {
+		name   string
+		params string
+		facts  *engine.Facts
+		want   engine.GateResult
+	}{
+		{
+			name:  "no reviews",
+			facts: facts(),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
+		},
+		{
+			name:  "approved on the head",
+			facts: facts(review("alice", engine.ReviewApproved, head)),
+			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by alice"},
+		},
+		{
+			name:  "a later comment does not undo an approval",
+			facts: facts(review("alice", engine.ReviewApproved, head), review("alice", engine.ReviewCommented, head)),
+			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by alice"},
+		},
+		{
+			name:  "stale approval",
+			facts: facts(review("alice", engine.ReviewApproved, old)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (alice's approval is on an older commit)",
+				Who:     "a reviewer with write access"},
+		},
+		{
+			name:  "no write access",
+			facts: facts(readOnly("bob", engine.ReviewApproved, head)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (bob has no write access)",
+				Who:     "a reviewer with write access"},
+		},
+		{
+			name:  "the author's own approval",
+			facts: facts(review("Author", engine.ReviewApproved, head)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (Author is the author)",
+				Who:     "a reviewer with write access"},
+		},
+		{
+			name:  "approval then changes requested",
+			facts: facts(review("alice", engine.ReviewApproved, head), review("alice", engine.ReviewChangesRequested, head)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
+		},
+		{
+			name:  "approval dismissed",
+			facts: facts(review("alice", engine.ReviewApproved, head), review("alice", engine.ReviewDismissed, head)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
+		},
+		{
+			name:  "re-approved on the head after a push",
+			facts: facts(review("alice", engine.ReviewApproved, old), review("alice", engine.ReviewApproved, head)),
+			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by alice"},
+		},
+		{
+			name:   "two needed, one given",
+			params: "{count: 2}",
+			facts:  facts(review("alice", engine.ReviewApproved, head), review("bob", engine.ReviewApproved, old)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 2 approving reviews from someone with write access; has 1 (bob's approval is on an older commit)",
+				Who:     "a reviewer with write access"},
+		},
+		{
+			name:   "three approvals",
+			params: "{count: 2}",
+			facts: facts(review("alice", engine.ReviewApproved, head), review("bob", engine.ReviewApproved, head),
+				review("carol", engine.ReviewApproved, head)),
+			want: engine.GateResult{Status: engine.GatePass, Message: "approved by alice, bob and carol"},
+		},
+		{
+			name:  "no pull request fails closed",
+			facts: &engine.Facts{Repo: "org/repo"},
+			want: engine.GateResult{Status: engine.GateError,
+				Message: `there is no pull request to check; "human_approved" works only on pull requests`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			params := tt.params
+			if params == "" {
+				params = "{}"
+			}
+			c := mustCompile(t, HumanApproved{}, "human_approved", params)
+			tt.want.Check = "human_approved"
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}
+
+func TestHumanApprovedParams(t *testing.T) {
+	tests := []struct {
+		name   string
+		params string
+		want   string
+	}{
+		{name: "not an integer", params: "{count: two}", want: `t.yaml:1:9: "count" of check "human_approved" must be an integer [gate]`},
+		{name: "zero", params: "{count: 0}", want: `t.yaml:1:9: "count" of check "human_approved" must be at least 1, not 0 [gate]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs := compile(t, HumanApproved{}, "human_approved", tt.params)
+			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package gates
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestLabelPresent(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts *engine.Facts
+		want  engine.GateResult
+	}{
+		{
+			name:  "present",
+			facts: facts(labels("bug", "automerge")),
+			want:  engine.GateResult{Status: engine.GatePass, Message: `label "automerge" is present`},
+		},
+		{
+			name:  "absent",
+			facts: facts(labels("bug")),
+			want: engine.GateResult{Status: engine.GatePending, Message: `needs label "automerge"`,
+				Who: "someone who can label PRs"},
+		},
+		{
+			name:  "no pull request fails closed",
+			facts: nil,
+			want: engine.GateResult{Status: engine.GateError,
+				Message: `there is no pull request to check; "label_present" works only on pull requests`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, LabelPresent{}, "label_present", "{label: automerge}")
+			tt.want.Check = "label_present"
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}
+
+func TestLabelPresentParams(t *testing.T) {
+	tests := []struct {
+		name   string
+		params string
+		want   string
+	}{
+		{name: "missing", params: "{}", want: `t.yaml:1:1: missing required key "label" for check "label_present" [gate]`},
+		{name: "empty", params: `{label: ""}`, want: `t.yaml:1:9: "label" of check "label_present" must not be empty [gate]`},
+		{name: "not a string", params: "{label: [a]}", want: `t.yaml:1:9: "label" of check "label_present" must be a string [gate]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, errs := compile(t, LabelPresent{}, "label_present", tt.params)
+			require.Nil(t, c)
+			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+		})
+	}
+}

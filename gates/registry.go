@@ -1,0 +1,52 @@
+// Package gates holds the built-in checks a gate stage can name in `check:`, one file each,
+// and the registry the loader finds them in. Checks are pure: they read engine.Facts and
+// say, in a sentence, what holds, what is missing and who can change it.
+package gates
+
+import (
+	"sort"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// Registry maps check names to gates. The zero value holds none.
+type Registry struct {
+	gates map[string]engine.Gate
+}
+
+var _ engine.GateRegistry = (*Registry)(nil)
+
+// NewRegistry returns a registry of the given gates, keyed by check name.
+func NewRegistry(gates map[string]engine.Gate) *Registry {
+	r := &Registry{gates: map[string]engine.Gate{}}
+	for name, g := range gates {
+		r.gates[name] = g
+	}
+	return r
+}
+
+// Default returns the registry of the built-in checks.
+func Default() engine.GateRegistry {
+	return NewRegistry(map[string]engine.Gate{
+		"human_approved":       HumanApproved{},
+		"no_changes_requested": NoChangesRequested{},
+		"ci_status":            CIStatus{},
+		"label_present":        LabelPresent{},
+	})
+}
+
+// Lookup returns the gate called name.
+func (r *Registry) Lookup(name string) (engine.Gate, bool) {
+	g, ok := r.gates[name]
+	return g, ok
+}
+
+// Names returns the check names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.gates))
+	for n := range r.gates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,84 @@
+package gates
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// latestOpinions returns each reviewer's latest review that states an opinion (APPROVED,
+// CHANGES_REQUESTED or DISMISSED), in the order reviewers first appear. A later COMMENTED
+// review does not undo an approval or a request for changes. Logins compare without case,
+// as GitHub's do; reviews without an author (deleted users) are skipped.
+func latestOpinions(reviews []engine.Review) []engine.Review {
+	idx := map[string]int{}
+	var out []engine.Review
+	for _, r := range reviews {
+		switch r.State {
+		case engine.ReviewApproved, engine.ReviewChangesRequested, engine.ReviewDismissed:
+		default:
+			continue
+		}
+		if r.Author == "" {
+			continue
+		}
+		key := strings.ToLower(r.Author)
+		if i, ok := idx[key]; ok {
+			out[i] = r
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+// sameLogin reports whether two GitHub logins name the same user.
+func sameLogin(a, b string) bool { return strings.EqualFold(a, b) }
+
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// quoteAnd quotes names and joins them as joinAnd does.
+func quoteAnd(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return joinAnd(q)
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// shortSHA returns the first 7 characters of a commit id, as GitHub shows it.
+func shortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+// noPR is the result of a check that needs a pull request when the facts hold none:
+// it fails closed.
+func noPR(check string) engine.GateResult {
+	return engine.GateResult{
+		Check:   check,
+		Status:  engine.GateError,
+		Message: fmt.Sprintf("there is no pull request to check; %q works only on pull requests", check),
+	}
+}

@@ -181,6 +181,13 @@ func (e *executor) selectionSet(typ string, parent any, sel ast.SelectionSet, pa
 // resolve runs the resolver of typ.field; ok is false after an error.
 func (e *executor) resolve(typ string, parent any, f *ast.Field, path []any) (any, bool) {
 	name := typ + "." + f.Name
+	if m, ok := parent.(obj); ok {
+		if v, ok := m[f.Name]; ok {
+			return v, true
+		}
+		e.fail(path, fmt.Sprintf("ghfake does not implement field %s (at %s)", name, pathString(path)), true)
+		return nil, false
+	}
 	r := resolvers[name]
 	if r == nil {
 		r = genericResolver(typ, f.Name)

@@ -31,7 +31,7 @@ func Load(file string, src []byte, gates GateRegistry) (*Config, error) {
 func (l *loader) load(src []byte) *Config {
 	var doc yaml.Node
 	if err := decodeYAML(src, &doc); err != nil {
-		l.syntaxError(err)
+		l.syntaxError(err, src)
 		return nil
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -203,20 +204,29 @@ func describe(n *yaml.Node) string {
 	return "nothing"
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var (
+	yamlLine   = regexp.MustCompile(`^yaml: line (\d+): `)
+	yamlAnchor = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+)
 
 // syntaxError turns an error of the YAML parser into an Error at the line it names.
-func (l *loader) syntaxError(err error) {
+// An unknown anchor, which the parser reports without a line, is found in src.
+func (l *loader) syntaxError(err error, src []byte) {
 	msg := err.Error()
-	line := 1
+	at := &yaml.Node{Line: 1, Column: 1}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
-			line = n
+			at.Line = n
 		}
 		msg = msg[len(m[0]):]
+	} else if m := yamlAnchor.FindStringSubmatch(msg); m != nil {
+		if i := bytes.Index(src, []byte("*"+m[1])); i >= 0 {
+			at.Line = bytes.Count(src[:i], []byte("\n")) + 1
+			at.Column = i - bytes.LastIndexByte(src[:i], '\n')
+		}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	l.errorf(&yaml.Node{Line: line, Column: 1}, kindSyntax, "could not parse as yaml: %s", msg)
+	l.errorf(at, kindSyntax, "could not parse as yaml: %s", msg)
 }
 
 func loadContains(xs []string, x string) bool {

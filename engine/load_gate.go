@@ -64,8 +64,7 @@ func (sl *stageLoader) condition(n *yaml.Node, where string) (Condition, bool) {
 		}
 	}
 	if check == nil {
-		sl.errorf(n, kindKey, "missing required key %q in a condition of %s; expected one of %s",
-			"check", where, quoteList(sl.checkNames()))
+		sl.errorf(n, kindKey, "missing required key %q in a condition of %s; %s", "check", where, sl.knownChecks())
 		return c, false
 	}
 	name, ok := sl.str(*check)
@@ -75,11 +74,10 @@ func (sl *stageLoader) condition(n *yaml.Node, where string) (Condition, bool) {
 	c.Check = name
 	gate, ok := sl.lookupGate(name)
 	if !ok {
-		names := sl.checkNames()
-		if s := suggest(name, names); s != "" {
-			sl.errorf(check.val, kindGate, "unknown check %q; did you mean %q? known checks: %s", name, s, quoteList(names))
+		if s := suggest(name, sl.checkNames()); s != "" {
+			sl.errorf(check.val, kindGate, "unknown check %q; did you mean %q? %s", name, s, sl.knownChecks())
 		} else {
-			sl.errorf(check.val, kindGate, "unknown check %q; known checks: %s", name, quoteList(names))
+			sl.errorf(check.val, kindGate, "unknown check %q; %s", name, sl.knownChecks())
 		}
 		return c, false
 	}
@@ -155,4 +153,13 @@ func (l *loader) checkNames() []string {
 		return nil
 	}
 	return l.gates.Names()
+}
+
+// knownChecks lists the registered check names for an error message.
+func (l *loader) knownChecks() string {
+	names := l.checkNames()
+	if len(names) == 0 {
+		return "no checks are registered"
+	}
+	return "known checks: " + quoteList(names)
 }

@@ -220,3 +220,9 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadWithoutRegistry(t *testing.T) {
+	src := "version: 1\npipelines:\n  p:\n    stages:\n      - {id: g, type: gate, conditions: [{check: ci_status}]}\n"
+	_, err := Load("p.yaml", []byte(src), nil)
+	require.EqualError(t, err, `p.yaml:5:50: unknown check "ci_status"; no checks are registered [gate]`)
+}

@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+// check compares the fake's world with e and prints each expectation; it returns
+// how many failed. Only the keys e gives are checked.
+func (s *simulation) check(e *expectation) (failed int) {
+	report := func(ok bool, what, want, found string) {
+		if ok {
+			fmt.Fprintf(s.out, "   ✓ %s: %s\n", what, want)
+			return
+		}
+		failed++
+		fmt.Fprintf(s.out, "   ✗ %s: want %s, found %s\n", what, want, found)
+	}
+	for _, n := range sortedInts(e.PRs) {
+		x := e.PRs[n]
+		var pr ghfake.PRView
+		if !s.try(func() { pr = s.fake.PR(s.sc.Repo, n) }) {
+			report(false, fmt.Sprintf("#%d", n), "a pull request", "none")
+			continue
+		}
+		s.checkSubject(report, n, x, pr.Merged, pr.State == "closed", pr.Labels)
+	}
+	for _, n := range sortedInts(e.Issues) {
+		x := e.Issues[n]
+		var is ghfake.IssueView
+		if !s.try(func() { is = s.fake.IssueView(s.sc.Repo, n) }) {
+			report(false, fmt.Sprintf("#%d", n), "an issue", "none")
+			continue
+		}
+		s.checkSubject(report, n, x, false, is.State == "closed", is.Labels)
+	}
+	runs := s.runs()
+	for _, want := range e.Runs {
+		report(matchRun(runs, want, s.sc.Repo), "run", describeRunExpect(want), describeRuns(runs))
+	}
+	if len(e.Dispatches) > 0 {
+		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
+	}
+	return failed
+}
+
+func (s *simulation) checkSubject(report func(bool, string, string, string), n int, x subjectExpect, merged, closed bool, labels []string) {
+	who := fmt.Sprintf("#%d", n)
+	if x.Merged != nil {
+		report(merged == *x.Merged, who+" merged", fmt.Sprint(*x.Merged), fmt.Sprint(merged))
+	}
+	if x.Closed != nil {
+		report(closed == *x.Closed, who+" closed", fmt.Sprint(*x.Closed), fmt.Sprint(closed))
+	}
+	if x.Labels != nil {
+		want := append([]string(nil), *x.Labels...)
+		sort.Strings(want)
+		got := append([]string(nil), labels...)
+		sort.Strings(got)
+		report(strings.Join(want, ",") == strings.Join(got, ","), who+" labels", fmt.Sprint(want), fmt.Sprint(got))
+	}
+	if x.Comments != nil {
+		count := 0
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
+			if c.Author == ghfake.BotLogin {
+				count++
+			}
+		}
+		report(count == *x.Comments, who+" comments by the action", fmt.Sprint(*x.Comments), fmt.Sprint(count))
+	}
+	if len(x.CommentContains) > 0 {
+		body := ""
+		if c := s.stateComment(n); c != nil {
+			body = c.Body
+		}
+		for _, want := range x.CommentContains {
+			report(strings.Contains(body, want), who+" state comment contains", fmt.Sprintf("%q", want), "it does not")
+		}
+	}
+}
+
+// try runs f and reports whether it returned without panicking (the fake panics on
+// subjects that do not exist).
+func (s *simulation) try(f func()) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+// stateComment is the action's state comment on n, or nil.
+func (s *simulation) stateComment(n int) *ghfake.CommentView {
+	var out *ghfake.CommentView
+	s.try(func() {
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
+			if c.Author == ghfake.BotLogin && strings.Contains(c.Body, "<!-- pipeline-action:state") {
+				c := c
+				out = &c
+				return
+			}
+		}
+	})
+	return out
+}
+
+// subjects are the numbers of every PR and issue the scenario opened, in order.
+func (s *simulation) subjects() []int {
+	var out []int
+	seen := map[int]bool{}
+	for step := 1; step <= len(s.sc.Steps); step++ {
+		for _, d := range s.sent[step] {
+			var p struct {
+				Number int `json:"number"`
+				Issue  *struct {
+					Number int `json:"number"`
+				} `json:"issue"`
+			}
+			if json.Unmarshal(d.event.Payload, &p) != nil {
+				continue
+			}
+			n := p.Number
+			if n == 0 && p.Issue != nil {
+				n = p.Issue.Number
+			}
+			if n > 0 && !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// runs decodes every run from the state comments.
+func (s *simulation) runs() []*engine.Run {
+	var out []*engine.Run
+	for _, n := range s.subjects() {
+		c := s.stateComment(n)
+		if c == nil {
+			continue
+		}
+		st, ok, err := state.Decode(c.Body)
+		if err != nil || !ok {
+			continue
+		}
+		out = append(out, st.Runs...)
+	}
+	return out
+}
+
+func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
+	subject := want.Subject
+	if strings.HasPrefix(subject, "#") {
+		subject = repo + subject
+	}
+	for _, r := range runs {
+		if (want.Pipeline == "" || r.Pipeline == want.Pipeline) &&
+			(subject == "" || r.Subject == subject) &&
+			(want.Status == "" || string(r.Status) == want.Status) &&
+			(want.Stage == "" || r.Stage == want.Stage) {
+			return true
+		}
+	}
+	return false
+}
+
+func describeRunExpect(w runExpect) string {
+	var parts []string
+	for _, kv := range [][2]string{{"pipeline", w.Pipeline}, {"subject", w.Subject}, {"status", w.Status}, {"stage", w.Stage}} {
+		if kv[1] != "" {
+			parts = append(parts, kv[0]+"="+kv[1])
+		}
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+func describeRuns(runs []*engine.Run) string {
+	if len(runs) == 0 {
+		return "no runs"
+	}
+	var parts []string
+	for _, r := range runs {
+		parts = append(parts, fmt.Sprintf("{pipeline=%s subject=%s status=%s stage=%s}", r.Pipeline, r.Subject, r.Status, r.Stage))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

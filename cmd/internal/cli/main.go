@@ -1,0 +1,57 @@
+// Package cli is the command line of pipeline-action: run (the default inside
+// GitHub Actions), simulate and validate. It wires the engine, the gates, the state
+// store and the GitHub adapter together.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+)
+
+const usage = `usage: pipeline-action [command] [flags]
+
+commands:
+  run                     handle the event of GITHUB_EVENT_NAME (the default inside GitHub Actions)
+  simulate DIR            play DIR/scenario.yaml against DIR/pipelines.yaml on a fake GitHub
+  simulate --config F --scenario S
+  validate [FILE]         check a config file (default .github/pipelines.yaml)
+
+exit codes: 0 success, 1 failure (reported), 2 bad usage or input
+`
+
+// Main runs the command line and returns the exit code. Environment is read only
+// through getenv.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	if cmd == "" {
+		// Inside Actions the `command` input picks the subcommand; run is the default.
+		cmd = getenv("INPUT_COMMAND")
+	}
+	if cmd == "" && getenv("GITHUB_ACTIONS") == "true" {
+		cmd = "run"
+	}
+	ctx := context.Background()
+	switch cmd {
+	case "run":
+		r := &runner{getenv: getenv, out: stdout, now: time.Now}
+		return r.run(ctx)
+	case "simulate":
+		return simulateMain(ctx, args, stdout, stderr)
+	case "validate":
+		return validateMain(args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "":
+		fmt.Fprint(stderr, usage)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "pipeline-action: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+}

@@ -1,0 +1,302 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+	"github.com/org/pipeline-action/state"
+)
+
+// DefaultConfigPath is where the config lives on the default branch.
+const DefaultConfigPath = ".github/pipelines.yaml"
+
+// maxSettleRounds bounds effect → outcome → further effect rounds in one invocation.
+const maxSettleRounds = 8
+
+// runner is one invocation of the run command. Everything it reads from the
+// environment comes through getenv; now and transport are replaceable for simulate.
+type runner struct {
+	getenv    func(string) string
+	out       io.Writer
+	now       func() time.Time
+	transport http.RoundTripper
+	act       *githubactions.Action
+}
+
+// subjectResult is what one subject ended as, for outputs and the job summary.
+type subjectResult struct {
+	Number  int
+	Status  string
+	Stage   string
+	Summary string
+}
+
+// run handles the event of GITHUB_EVENT_NAME / GITHUB_EVENT_PATH. Exit codes: 0 done
+// (including "nothing to do"), 1 something failed and was reported, 2 bad environment.
+func (r *runner) run(ctx context.Context) int {
+	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	name, path := r.getenv("GITHUB_EVENT_NAME"), r.getenv("GITHUB_EVENT_PATH")
+	if name == "" || path == "" {
+		r.act.Errorf("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (run inside GitHub Actions, or use simulate)")
+		return 2
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		r.act.Errorf("reading the event: %v", err)
+		return 2
+	}
+	ev, err := route(name, raw)
+	if err != nil {
+		r.act.Errorf("%v; event left alone", err)
+		return 1
+	}
+	if !ev.Handled {
+		r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
+		return 0
+	}
+	client, err := r.client(ev.Repo)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	defer func() { r.act.Infof("pipeline-action: API calls: %s", formatCalls(client.Calls())) }()
+	numbers := ev.Numbers
+	if len(numbers) == 0 && ev.SHA != "" {
+		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA); err != nil {
+			r.act.Errorf("%v", err)
+			return 1
+		}
+	}
+	if len(numbers) == 0 {
+		r.act.Infof("pipeline-action: %s concerns no open pull request; nothing to do", ev.Event)
+		return 0
+	}
+	key := r.inputKey(name, raw)
+	code := 0
+	var results []subjectResult
+	for _, n := range numbers {
+		res, err := r.subject(ctx, client, ev, n, key)
+		if err != nil {
+			r.act.Errorf("%s#%d: %v", ev.Repo, n, err)
+			code = 1
+			continue
+		}
+		if res != nil {
+			results = append(results, *res)
+		}
+	}
+	r.report(results)
+	return code
+}
+
+func (r *runner) client(repo string) (*ghapi.Client, error) {
+	token := r.act.GetInput("token")
+	if token == "" {
+		token = r.getenv("GITHUB_TOKEN")
+	}
+	if token == "" {
+		return nil, errors.New("no token: set the `token` input (usually ${{ github.token }})")
+	}
+	return ghapi.New(ghapi.Options{
+		Token:      token,
+		RESTURL:    r.getenv("GITHUB_API_URL"),
+		GraphQLURL: r.getenv("GITHUB_GRAPHQL_URL"),
+		Repository: repo,
+		Transport:  r.transport,
+	})
+}
+
+// inputKey identifies the delivery: a re-run of a workflow keeps its run id, so a
+// redelivered event is recognised.
+func (r *runner) inputKey(name string, raw []byte) string {
+	if id := r.getenv("GITHUB_RUN_ID"); id != "" {
+		return "run-" + id
+	}
+	sum := sha256.Sum256(append([]byte(name+"\n"), raw...))
+	return "payload-" + hex.EncodeToString(sum[:8])
+}
+
+func (r *runner) configPath() string {
+	if p := r.act.GetInput("config"); p != "" {
+		return p
+	}
+	return DefaultConfigPath
+}
+
+// subject evaluates the event for one pull request and writes back what changed.
+func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, number int, key string) (*subjectResult, error) {
+	path := r.configPath()
+	snap, err := client.Snapshot(ctx, number, ev.DefaultBranch, path)
+	if err != nil {
+		return nil, err
+	}
+	if snap.Config == nil {
+		r.act.Infof("pipeline-action: no %s on %s; nothing to do", path, snap.DefaultBranch)
+		return nil, nil
+	}
+	if snap.Config.Truncated {
+		return nil, fmt.Errorf("%s on %s is too large to read", path, snap.DefaultBranch)
+	}
+	cfg, err := engine.Load(path, []byte(snap.Config.Text), gates.Default())
+	if err != nil {
+		r.annotate(err)
+		return nil, fmt.Errorf("the config on %s is invalid; nothing was changed", snap.DefaultBranch)
+	}
+	cfg.BlobOID = snap.Config.OID
+	if snap.Facts.PR == nil {
+		r.act.Infof("pipeline-action: #%d is not a pull request; issue pipelines are not supported yet", number)
+		return nil, nil
+	}
+	store := state.NewCommentStore(client, snap.Comments, func(f string, a ...any) { r.act.Infof("pipeline-action: "+f, a...) })
+	st, ver, err := store.Load(ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("%w; the state comment was left as it is", err)
+	}
+	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number}
+	now := r.now()
+	res := engine.Step(cfg, st, in, snap.Facts, now)
+	r.logLines(res.Log)
+	for round := 0; len(res.Effects) > 0; round++ {
+		if round == maxSettleRounds {
+			return nil, fmt.Errorf("effects still pending after %d rounds; stopped", maxSettleRounds)
+		}
+		outcomes := make([]engine.Outcome, 0, len(res.Effects))
+		for _, e := range res.Effects {
+			o := client.Perform(ctx, e)
+			if o.Err == "" {
+				r.act.Infof("pipeline-action: %s done", e.Key)
+				applyToFacts(snap.Facts, e)
+			} else {
+				r.act.Warningf("%s: %s", e.Key, o.Err)
+			}
+			outcomes = append(outcomes, o)
+		}
+		res = engine.Settle(cfg, res.State, outcomes, snap.Facts, now)
+		r.logLines(res.Log)
+	}
+	if len(res.State.Runs) == 0 {
+		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
+	}
+	body, err := state.Body(cfg, res.State)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := store.Save(ctx, number, body, ver); err != nil {
+		return nil, fmt.Errorf("writing the state comment: %w", err)
+	}
+	out := &subjectResult{Number: number, Summary: state.Render(cfg, res.State)}
+	if last := latest(res.State.Runs); last != nil {
+		out.Status, out.Stage = string(last.Status), last.Stage
+	}
+	return out, nil
+}
+
+// applyToFacts records what a performed effect changed, so later stages of the same
+// invocation see it.
+func applyToFacts(f *engine.Facts, e engine.Effect) {
+	pr := f.PR
+	switch e.Kind {
+	case engine.EffectMerge:
+		pr.State = engine.PRMerged
+	case engine.EffectAddLabel:
+		for _, l := range e.Labels {
+			if !pr.HasLabel(l) {
+				pr.Labels = append(pr.Labels, l)
+			}
+		}
+	case engine.EffectRemoveLabel:
+		kept := pr.Labels[:0]
+		for _, l := range pr.Labels {
+			if !contains(e.Labels, l) {
+				kept = append(kept, l)
+			}
+		}
+		pr.Labels = kept
+	}
+}
+
+func latest(runs []*engine.Run) *engine.Run {
+	var out *engine.Run
+	for _, r := range runs {
+		if out == nil || !r.StartedAt.Before(out.StartedAt) {
+			out = r
+		}
+	}
+	return out
+}
+
+func (r *runner) report(results []subjectResult) {
+	if len(results) == 0 {
+		return
+	}
+	r.act.SetOutput("status", results[0].Status)
+	r.act.SetOutput("stage", results[0].Stage)
+	if r.getenv("GITHUB_STEP_SUMMARY") == "" {
+		return
+	}
+	var b strings.Builder
+	for _, res := range results {
+		fmt.Fprintf(&b, "## #%d\n\n%s\n", res.Number, res.Summary)
+	}
+	r.act.AddStepSummary(b.String())
+}
+
+// annotate turns config errors into annotations on their lines.
+func (r *runner) annotate(err error) {
+	var list engine.ErrorList
+	if !errors.As(err, &list) {
+		r.act.Errorf("%v", err)
+		return
+	}
+	for _, e := range list {
+		r.act.WithFieldsMap(map[string]string{
+			"file": e.Pos.File, "line": strconv.Itoa(e.Pos.Line), "col": strconv.Itoa(e.Pos.Col),
+		}).Errorf("%s [%s]", e.Message, e.Kind)
+	}
+}
+
+func (r *runner) logLines(lines []string) {
+	for _, l := range lines {
+		r.act.Infof("pipeline-action: %s", l)
+	}
+}
+
+func formatCalls(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

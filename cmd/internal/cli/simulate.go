@@ -1,0 +1,331 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+)
+
+// simulateMain plays a scenario against the fake GitHub through the real run path.
+// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config.
+func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", "", "the pipelines file (default DIR/pipelines.yaml, or the scenario's config:)")
+	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
+	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
+	verbose := fs.Bool("v", false, "print the job log of every invocation")
+	quiet := fs.Bool("q", false, "do not print the state comment after each step")
+	// Accept DIR before or after the flags.
+	var dir string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		dir, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if dir == "" && fs.NArg() > 0 {
+		dir = fs.Arg(0)
+	}
+	if *scenarioPath == "" {
+		if dir == "" {
+			fmt.Fprintln(stderr, "pipeline-action simulate: give DIR, or --scenario FILE")
+			return 2
+		}
+		*scenarioPath = filepath.Join(dir, "scenario.yaml")
+	}
+	sc, err := loadScenario(*scenarioPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		return 2
+	}
+	if *configPath == "" {
+		*configPath = sc.rel(sc.Config)
+	}
+	src, err := os.ReadFile(*configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		return 2
+	}
+	if _, err := engine.Load(*configPath, src, gates.Default()); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	sim := newSimulation(sc, string(src), stdout)
+	defer sim.fake.Close()
+	sim.verbose, sim.quiet = *verbose, *quiet
+	failed, err := sim.play(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		return 2
+	}
+	if *stats {
+		sim.printStats()
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "\nFAIL: %d %s did not hold\n", failed, plural(failed, "expectation", "expectations"))
+		return 1
+	}
+	fmt.Fprintln(stdout, "\nPASS: every expectation holds")
+	return 0
+}
+
+// simulation is a scenario being played.
+type simulation struct {
+	sc       *scenario
+	fake     *ghfake.Server
+	out      io.Writer
+	clock    time.Time
+	verbose  bool
+	quiet    bool
+	tmp      string
+	runID    int
+	sent     map[int][]delivery // by step number (from 1): what that step delivered
+	stats    []stepStats
+	comments map[int]string // last printed state comment per PR, to print only changes
+}
+
+type delivery struct {
+	event ghfake.Event
+	runID int
+}
+
+type stepStats struct {
+	step  int
+	label string
+	calls map[string]int
+}
+
+func newSimulation(sc *scenario, config string, out io.Writer) *simulation {
+	f := ghfake.New()
+	s := &simulation{sc: sc, fake: f, out: out, clock: sc.Clock, sent: map[int][]delivery{}, comments: map[int]string{}}
+	f.SetClock(func() time.Time { return s.clock })
+	f.AddRepo(sc.Repo, sc.DefaultBranch)
+	f.SetFile(sc.Repo, sc.DefaultBranch, DefaultConfigPath, config)
+	for _, u := range sortedKeys(sc.Users) {
+		f.AddUser(u, sc.Users[u])
+	}
+	for _, t := range sortedKeys(sc.Teams) {
+		f.AddTeam(t, sc.Teams[t]...)
+	}
+	return s
+}
+
+// play runs every step, then the final expectations; it returns how many failed.
+func (s *simulation) play(ctx context.Context) (failed int, err error) {
+	tmp, err := os.MkdirTemp("", "pipeline-action-simulate-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	s.tmp = tmp
+	for i, st := range s.sc.Steps {
+		n := i + 1
+		if e, ok := st.Value.(*expectation); ok {
+			fmt.Fprintf(s.out, "── step %d: expect\n", n)
+			failed += s.check(e)
+			continue
+		}
+		events, label, deliver, err := s.apply(n, st)
+		if err != nil {
+			return failed, &scenarioError{s.sc.path, st.Line, err.Error()}
+		}
+		fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
+		if !deliver {
+			fmt.Fprintln(s.out, "   (event not delivered)")
+			continue
+		}
+		if st.Kind != "redeliver" {
+			for _, ev := range events {
+				s.runID++
+				s.sent[n] = append(s.sent[n], delivery{event: ev, runID: 1000 + s.runID})
+			}
+		}
+		ds := s.sent[n]
+		if st.Kind == "redeliver" {
+			ds = s.sent[st.Value.(int)]
+		}
+		s.fake.ResetStats()
+		for _, d := range ds {
+			if err := s.deliver(ctx, d); err != nil {
+				return failed, err
+			}
+		}
+		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
+		if bad := s.fake.Unexpected(); len(bad) > 0 {
+			return failed, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
+		}
+		s.printComments()
+	}
+	if s.sc.Expect != nil {
+		fmt.Fprintln(s.out, "── expect")
+		failed += s.check(s.sc.Expect)
+	}
+	return failed, nil
+}
+
+// apply changes the fake's world as the step says and returns the events GitHub would send.
+func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string, deliver bool, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the fake panics on a PR or repository that does not exist
+			err = fmt.Errorf("%s: %v", st.Kind, r)
+		}
+	}()
+	repo, f := s.sc.Repo, s.fake
+	on := func(d *bool) bool { return d == nil || *d }
+	switch v := st.Value.(type) {
+	case *openPR:
+		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
+			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft})
+		return []ghfake.Event{ev}, fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch)), on(v.Deliver), nil
+	case *openIssue:
+		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
+		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil
+	case *reviewStep:
+		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
+		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")), on(v.Deliver), nil
+	case *prStep:
+		switch st.Kind {
+		case "dismiss_review":
+			return []ghfake.Event{f.DismissReview(repo, v.PR, v.User)}, fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User), on(v.Deliver), nil
+		case "push":
+			return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
+		case "close_pr":
+			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
+		case "conflict":
+			f.SetMergeable(repo, v.PR, "conflicting")
+			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR), true, nil
+		}
+	case *labelStep:
+		for _, l := range v.Add {
+			events = append(events, f.Label(repo, v.PR, l, true))
+		}
+		for _, l := range v.Remove {
+			events = append(events, f.Label(repo, v.PR, l, false))
+		}
+		return events, fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove), on(v.Deliver), nil
+	case *checkStep:
+		ev := f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")), on(v.Deliver), nil
+	case *statusStep:
+		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
+		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), on(v.Deliver), nil
+	case *commentStep:
+		ev, _ := f.Comment(repo, v.PR, v.User, v.Body)
+		return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s", v.PR, v.User), on(v.Deliver), nil
+	case *webhookStep:
+		raw, err := os.ReadFile(s.sc.rel(v.File))
+		if err != nil {
+			return nil, "", false, err
+		}
+		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
+	case int: // redeliver
+		if v >= n || len(s.sent[v]) == 0 {
+			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
+		}
+		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
+	case time.Duration:
+		s.clock = s.clock.Add(v)
+		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.Format(time.RFC3339)), false, nil
+	}
+	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
+}
+
+// deliver feeds one event through the real run path, over HTTP, to the fake.
+func (s *simulation) deliver(ctx context.Context, d delivery) error {
+	path := filepath.Join(s.tmp, fmt.Sprintf("event-%d.json", d.runID))
+	if err := os.WriteFile(path, d.event.Payload, 0o600); err != nil {
+		return err
+	}
+	env := map[string]string{
+		"GITHUB_ACTIONS":      "true",
+		"GITHUB_EVENT_NAME":   d.event.Name,
+		"GITHUB_EVENT_PATH":   path,
+		"GITHUB_REPOSITORY":   s.sc.Repo,
+		"GITHUB_API_URL":      s.fake.URL + "/api/v3",
+		"GITHUB_GRAPHQL_URL":  s.fake.URL + "/api/graphql",
+		"GITHUB_RUN_ID":       strconv.Itoa(d.runID),
+		"GITHUB_OUTPUT":       filepath.Join(s.tmp, "output"),
+		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, "summary"),
+		"INPUT_TOKEN":         s.fake.BotToken(),
+	}
+	var log bytes.Buffer
+	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: func() time.Time { return s.clock }}
+	code := r.run(ctx)
+	if s.verbose || code != 0 {
+		for _, l := range strings.Split(strings.TrimRight(log.String(), "\n"), "\n") {
+			fmt.Fprintf(s.out, "   | %s\n", l)
+		}
+	}
+	if code == 2 {
+		return errors.New("the run could not start; see its log above")
+	}
+	return nil
+}
+
+// printComments prints the state comment of every PR whose comment changed.
+func (s *simulation) printComments() {
+	for _, n := range s.subjects() {
+		c := s.stateComment(n)
+		if c == nil || s.comments[n] == c.Body || s.quiet {
+			continue
+		}
+		s.comments[n] = c.Body
+		text := c.Body
+		if i := strings.Index(text, "<!-- pipeline-action:state"); i >= 0 {
+			text = strings.TrimRight(text[:i], "\n")
+		}
+		fmt.Fprintf(s.out, "   state comment on #%d:\n", n)
+		for _, l := range strings.Split(text, "\n") {
+			fmt.Fprintf(s.out, "   │ %s\n", l)
+		}
+	}
+}
+
+func (s *simulation) printStats() {
+	fmt.Fprintln(s.out, "\nAPI calls by step:")
+	total := map[string]int{}
+	for _, st := range s.stats {
+		fmt.Fprintf(s.out, "  step %2d  %-60s %s\n", st.step, st.label, formatCalls(st.calls))
+		for k, v := range st.calls {
+			total[k] += v
+		}
+	}
+	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", formatCalls(total))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,125 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+var _ state.CommentWriter = (*Client)(nil)
+
+// Perform carries out one effect and says how it went. It never panics on a refusal:
+// GitHub's answer becomes the outcome's message.
+func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
+	var err error
+	switch e.Kind {
+	case engine.EffectMerge:
+		err = c.merge(ctx, e)
+	case engine.EffectAddLabel:
+		err = c.AddLabels(ctx, e.Number, e.Labels)
+	case engine.EffectRemoveLabel:
+		for _, l := range e.Labels {
+			if err = c.RemoveLabel(ctx, e.Number, l); err != nil {
+				break
+			}
+		}
+	case engine.EffectComment:
+		_, err = c.CreateComment(ctx, e.Number, e.Body)
+	default:
+		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
+	}
+	if err == nil {
+		return engine.Outcome{Key: e.Key}
+	}
+	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err)}
+}
+
+// merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.
+// https://docs.github.com/en/rest/pulls/pulls#merge-a-pull-request
+func (c *Client) merge(ctx context.Context, e engine.Effect) error {
+	_, _, err := c.rest.PullRequests.Merge(ctx, c.Owner, c.Repo, e.Number, "", &github.PullRequestOptions{SHA: e.SHA, MergeMethod: e.Method})
+	if err != nil {
+		return fmt.Errorf("merging %s/%s#%d at %s: %w", c.Owner, c.Repo, e.Number, e.SHA, err)
+	}
+	if e.Delete && e.HeadRef != "" {
+		// https://docs.github.com/en/rest/git/refs#delete-a-reference
+		// The merge stands even if the branch cannot be deleted (it may be gone already).
+		_, _ = c.rest.Git.DeleteRef(ctx, c.Owner, c.Repo, "heads/"+e.HeadRef)
+	}
+	return nil
+}
+
+// AddLabels adds labels to an issue or pull request.
+// https://docs.github.com/en/rest/issues/labels#add-labels-to-an-issue
+func (c *Client) AddLabels(ctx context.Context, number int, labels []string) error {
+	if _, _, err := c.rest.Issues.AddLabelsToIssue(ctx, c.Owner, c.Repo, number, labels); err != nil {
+		return fmt.Errorf("adding labels to %s/%s#%d: %w", c.Owner, c.Repo, number, err)
+	}
+	return nil
+}
+
+// RemoveLabel removes a label; a label that is already absent is not an error.
+// https://docs.github.com/en/rest/issues/labels#remove-a-label-from-an-issue
+func (c *Client) RemoveLabel(ctx context.Context, number int, label string) error {
+	resp, err := c.rest.Issues.RemoveLabelForIssue(ctx, c.Owner, c.Repo, number, label)
+	if err != nil && !(resp != nil && resp.StatusCode == http.StatusNotFound) {
+		return fmt.Errorf("removing label %q from %s/%s#%d: %w", label, c.Owner, c.Repo, number, err)
+	}
+	return nil
+}
+
+// CreateComment posts a comment and returns its id.
+// https://docs.github.com/en/rest/issues/comments#create-an-issue-comment
+func (c *Client) CreateComment(ctx context.Context, number int, body string) (int64, error) {
+	cm, _, err := c.rest.Issues.CreateComment(ctx, c.Owner, c.Repo, number, &github.IssueComment{Body: &body})
+	if err != nil {
+		return 0, fmt.Errorf("commenting on %s/%s#%d: %w", c.Owner, c.Repo, number, err)
+	}
+	return cm.GetID(), nil
+}
+
+// UpdateComment replaces the body of comment id.
+// https://docs.github.com/en/rest/issues/comments#update-an-issue-comment
+func (c *Client) UpdateComment(ctx context.Context, id int64, body string) error {
+	if _, _, err := c.rest.Issues.EditComment(ctx, c.Owner, c.Repo, id, &github.IssueComment{Body: &body}); err != nil {
+		return fmt.Errorf("updating comment %d in %s/%s: %w", id, c.Owner, c.Repo, err)
+	}
+	return nil
+}
+
+// describe turns GitHub's refusal into a sentence for the PR comment.
+func describe(kind engine.EffectKind, err error) string {
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		what := map[engine.EffectKind]string{
+			engine.EffectMerge:       "merge refused",
+			engine.EffectAddLabel:    "adding labels refused",
+			engine.EffectRemoveLabel: "removing labels refused",
+			engine.EffectComment:     "comment refused",
+		}[kind]
+		return fmt.Sprintf("%s (%d): %s", what, er.Response.StatusCode, er.Message)
+	}
+	return err.Error()
+}
+
+// permanent reports whether trying again cannot help: the request itself is wrong
+// (422) or the token may not do it (403 without a rate limit). A 405 (not mergeable
+// now), 409 (head moved), rate limits and 5xx may pass on a later event.
+func permanent(err error) bool {
+	var rl *github.RateLimitError
+	var ab *github.AbuseRateLimitError
+	if errors.As(err, &rl) || errors.As(err, &ab) {
+		return false
+	}
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return er.Response.StatusCode == http.StatusUnprocessableEntity || er.Response.StatusCode == http.StatusForbidden
+	}
+	return false
+}

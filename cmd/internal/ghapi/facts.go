@@ -1,0 +1,259 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shurcooL/githubv4"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+// Snapshot is everything one invocation reads about a pull request, in one query.
+type Snapshot struct {
+	Viewer        string
+	DefaultBranch string
+	// Config is the config blob on the default branch; nil when the file is absent.
+	Config   *Blob
+	Facts    *engine.Facts
+	Comments []state.Comment // oldest first
+}
+
+// Blob is a file read from git.
+type Blob struct {
+	OID       string
+	Text      string
+	Truncated bool
+}
+
+type actor struct{ Login string }
+
+type checkContext struct {
+	Typename string `graphql:"__typename"`
+	CheckRun struct {
+		Name       string
+		Status     string
+		Conclusion string
+	} `graphql:"... on CheckRun"`
+	StatusContext struct {
+		Context string
+		State   string
+	} `graphql:"... on StatusContext"`
+}
+
+type prFields struct {
+	Number      int
+	Title       string
+	State       string
+	IsDraft     bool
+	Merged      bool
+	Mergeable   string
+	Author      *actor
+	BaseRefName string
+	HeadRefName string
+	HeadRefOid  string
+	Labels      struct {
+		Nodes []struct{ Name string }
+	} `graphql:"labels(first: 100)"`
+	Reviews struct {
+		Nodes []struct {
+			Author                    *actor
+			State                     string
+			SubmittedAt               *githubv4.DateTime
+			Commit                    *struct{ Oid string }
+			AuthorCanPushToRepository bool
+		}
+	} `graphql:"reviews(last: 100)"`
+	Commits struct {
+		Nodes []struct {
+			Commit struct {
+				Oid               string
+				StatusCheckRollup *struct {
+					State    string
+					Contexts struct {
+						Nodes []checkContext
+					} `graphql:"contexts(first: 100)"`
+				}
+			}
+		}
+	} `graphql:"commits(last: 1)"`
+	Comments struct {
+		Nodes []struct {
+			DatabaseId      int64
+			Author          *actor
+			ViewerDidAuthor bool
+			Body            string
+		}
+	} `graphql:"comments(first: 100)"`
+}
+
+type factsQuery struct {
+	Viewer     actor
+	Repository struct {
+		DefaultBranchRef *struct{ Name string }
+		Config           *struct {
+			Blob struct {
+				Oid         string
+				Text        *string
+				IsTruncated bool
+			} `graphql:"... on Blob"`
+		} `graphql:"config: object(expression: $configExpr)"`
+		PullRequest *prFields `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// Snapshot reads the config at defaultBranch:configPath, the pull request number
+// with its reviews, checks, labels and comments, and the viewer, in one GraphQL query.
+// https://docs.github.com/en/graphql/reference/objects#pullrequest
+func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, configPath string) (*Snapshot, error) {
+	if defaultBranch == "" {
+		return nil, fmt.Errorf("reading %s/%s#%d: the default branch is unknown", c.Owner, c.Repo, number)
+	}
+	var q factsQuery
+	vars := map[string]any{
+		"owner":      githubv4.String(c.Owner),
+		"name":       githubv4.String(c.Repo),
+		"number":     githubv4.Int(number),
+		"configExpr": githubv4.String(defaultBranch + ":" + configPath),
+	}
+	if err := c.gql.Query(ctx, &q, vars); err != nil {
+		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
+	}
+	s := &Snapshot{Viewer: q.Viewer.Login, DefaultBranch: defaultBranch}
+	if q.Repository.DefaultBranchRef != nil {
+		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
+	}
+	if cb := q.Repository.Config; cb != nil && cb.Blob.Oid != "" {
+		b := &Blob{OID: cb.Blob.Oid, Truncated: cb.Blob.IsTruncated}
+		if cb.Blob.Text != nil {
+			b.Text = *cb.Blob.Text
+		}
+		s.Config = b
+	}
+	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
+	pr := q.Repository.PullRequest
+	if pr == nil {
+		return s, nil
+	}
+	s.Facts.PR = pullRequest(pr)
+	for _, n := range pr.Comments.Nodes {
+		s.Comments = append(s.Comments, state.Comment{ID: n.DatabaseId, Author: login(n.Author), ViewerDidAuthor: n.ViewerDidAuthor, Body: n.Body})
+	}
+	return s, nil
+}
+
+func pullRequest(pr *prFields) *engine.PullRequest {
+	out := &engine.PullRequest{
+		Number:    pr.Number,
+		Title:     pr.Title,
+		State:     strings.ToLower(pr.State),
+		Draft:     pr.IsDraft,
+		Author:    login(pr.Author),
+		BaseRef:   pr.BaseRefName,
+		HeadRef:   pr.HeadRefName,
+		HeadSHA:   pr.HeadRefOid,
+		Mergeable: strings.ToLower(pr.Mergeable),
+	}
+	if pr.Merged {
+		out.State = engine.PRMerged
+	}
+	for _, l := range pr.Labels.Nodes {
+		out.Labels = append(out.Labels, l.Name)
+	}
+	for _, r := range pr.Reviews.Nodes {
+		rv := engine.Review{Author: login(r.Author), State: r.State, CanPush: r.AuthorCanPushToRepository}
+		if r.Commit != nil {
+			rv.CommitSHA = r.Commit.Oid
+		}
+		if r.SubmittedAt != nil {
+			rv.SubmittedAt = r.SubmittedAt.Time
+		}
+		out.Reviews = append(out.Reviews, rv)
+	}
+	for _, n := range pr.Commits.Nodes {
+		if n.Commit.Oid != pr.HeadRefOid || n.Commit.StatusCheckRollup == nil {
+			continue
+		}
+		for _, cx := range n.Commit.StatusCheckRollup.Contexts.Nodes {
+			out.Checks = append(out.Checks, checkResult(cx))
+		}
+	}
+	return out
+}
+
+// checkResult normalises a check run or a commit status.
+// https://docs.github.com/en/graphql/reference/enums#checkconclusionstate
+func checkResult(cx checkContext) engine.CheckResult {
+	if cx.Typename == "StatusContext" {
+		r := engine.CheckResult{Name: cx.StatusContext.Context, Kind: "status", Conclusion: cx.StatusContext.State}
+		switch cx.StatusContext.State {
+		case "SUCCESS":
+			r.State = engine.CheckSuccess
+		case "FAILURE", "ERROR":
+			r.State = engine.CheckFailure
+		default: // PENDING, EXPECTED
+			r.State = engine.CheckPending
+		}
+		return r
+	}
+	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion}
+	switch {
+	case cx.CheckRun.Status != "COMPLETED":
+		r.State = engine.CheckPending
+	case cx.CheckRun.Conclusion == "SUCCESS" || cx.CheckRun.Conclusion == "NEUTRAL" || cx.CheckRun.Conclusion == "SKIPPED":
+		r.State = engine.CheckSuccess
+	default: // FAILURE, CANCELLED, TIMED_OUT, ACTION_REQUIRED, STARTUP_FAILURE, STALE
+		r.State = engine.CheckFailure
+	}
+	return r
+}
+
+func login(a *actor) string {
+	if a == nil {
+		return ""
+	}
+	return a.Login
+}
+
+type commitPRsQuery struct {
+	Repository struct {
+		Object *struct {
+			Commit struct {
+				AssociatedPullRequests struct {
+					Nodes []struct {
+						Number     int
+						State      string
+						HeadRefOid string
+					}
+				} `graphql:"associatedPullRequests(first: 10)"`
+			} `graphql:"... on Commit"`
+		} `graphql:"object(oid: $sha)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// OpenPRsForCommit returns the open pull requests whose head is sha, for events
+// (commit statuses) that name a commit rather than a pull request.
+// https://docs.github.com/en/graphql/reference/objects#commit
+func (c *Client) OpenPRsForCommit(ctx context.Context, sha string) ([]int, error) {
+	var q commitPRsQuery
+	vars := map[string]any{
+		"owner": githubv4.String(c.Owner),
+		"name":  githubv4.String(c.Repo),
+		"sha":   githubv4.GitObjectID(sha),
+	}
+	if err := c.gql.Query(ctx, &q, vars); err != nil {
+		return nil, fmt.Errorf("finding pull requests of %s in %s/%s: %w", sha, c.Owner, c.Repo, err)
+	}
+	var out []int
+	if q.Repository.Object == nil {
+		return nil, nil
+	}
+	for _, n := range q.Repository.Object.Commit.AssociatedPullRequests.Nodes {
+		if n.State == "OPEN" && n.HeadRefOid == sha {
+			out = append(out, n.Number)
+		}
+	}
+	return out, nil
+}

@@ -98,6 +98,13 @@ type commentStep struct {
 	Deliver *bool  `yaml:"deliver"`
 }
 
+// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does.
+type faultStep struct {
+	Operation string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
+	Status    int    `yaml:"status"`
+	Message   string `yaml:"message"`
+}
+
 type webhookStep struct {
 	Event string `yaml:"event"`
 	File  string `yaml:"file"`
@@ -140,6 +147,7 @@ var stepKinds = map[string]func() any{
 	"status":         func() any { return &statusStep{} },
 	"comment":        func() any { return &commentStep{} },
 	"webhook":        func() any { return &webhookStep{} },
+	"fault":          func() any { return &faultStep{} },
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
 	"advance":        nil,

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -145,7 +146,9 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 		}
 		fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
 		if !deliver {
-			fmt.Fprintln(s.out, "   (event not delivered)")
+			if len(events) > 0 {
+				fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
+			}
 			continue
 		}
 		if st.Kind != "redeliver" {
@@ -232,6 +235,12 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, "", false, err
 		}
 		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
+	case *faultStep:
+		if v.Operation == "" || v.Status < 400 {
+			return nil, "", false, fmt.Errorf("fault needs an operation and a status of 400 or more")
+		}
+		f.FailNext(v.Operation, v.Status, or(v.Message, http.StatusText(v.Status)))
+		return nil, fmt.Sprintf("fault: the next %s answers %d", v.Operation, v.Status), false, nil
 	case int: // redeliver
 		if v >= n || len(s.sent[v]) == 0 {
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)

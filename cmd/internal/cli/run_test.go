@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// harness is a fake GitHub with acme/widgets and the run path pointed at it.
+type harness struct {
+	t     *testing.T
+	fake  *ghfake.Server
+	dir   string
+	runID int
+}
+
+func newHarness(t *testing.T, config string) *harness {
+	t.Helper()
+	f := ghfake.NewT(t)
+	f.SetClock(func() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) })
+	f.AddRepo("acme/widgets", "main")
+	f.AddUser("alice", "write")
+	f.AddUser("dev", "write")
+	if config != "" {
+		f.SetFile("acme/widgets", "main", DefaultConfigPath, config)
+	}
+	return &harness{t: t, fake: f, dir: t.TempDir()}
+}
+
+func exampleYAML(t *testing.T) string {
+	b, err := os.ReadFile(exampleConfig)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// deliver runs ev through the run path and returns the exit code, the job log, the
+// step outputs and the job summary.
+func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary string) {
+	h.t.Helper()
+	h.runID++
+	path := filepath.Join(h.dir, "event-"+strconv.Itoa(h.runID)+".json")
+	require.NoError(h.t, os.WriteFile(path, ev.Payload, 0o600))
+	out, sum := filepath.Join(h.dir, "output-"+strconv.Itoa(h.runID)), filepath.Join(h.dir, "summary-"+strconv.Itoa(h.runID))
+	for _, p := range []string{out, sum} {
+		require.NoError(h.t, os.WriteFile(p, nil, 0o600))
+	}
+	env := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": ev.Name, "GITHUB_EVENT_PATH": path,
+		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(h.runID),
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql",
+		"GITHUB_OUTPUT": out, "GITHUB_STEP_SUMMARY": sum, "INPUT_TOKEN": h.fake.BotToken(),
+	}
+	var buf bytes.Buffer
+	code = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
+	o, err := os.ReadFile(out)
+	require.NoError(h.t, err)
+	s, err := os.ReadFile(sum)
+	require.NoError(h.t, err)
+	return code, buf.String(), string(o), string(s)
+}
+
+func TestRunSetsOutputsAndSummary(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	code, log, outputs, summary := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	assert.Contains(t, outputs, "status<<")
+	assert.Contains(t, outputs, "waiting")
+	assert.Contains(t, outputs, "stage<<")
+	assert.Contains(t, outputs, "ready")
+	assert.Contains(t, summary, "needs 1 approving review")
+	assert.NotContains(t, log, h.fake.BotToken(), "the token is never printed")
+}
+
+func TestRunInvalidConfigAnnotatesAndWritesNothing(t *testing.T) {
+	h := newHarness(t, "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: a, type: gate, conditions: [{check: human_aproved}]}\n")
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, log, "::error col=50,file=.github/pipelines.yaml,line=6::unknown check")
+	assert.Contains(t, log, `did you mean "human_approved"`)
+	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats())
+}
+
+func TestRunCorruptStateCommentIsLeftAlone(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	comments := h.fake.Comments("acme/widgets", 7)
+	require.Len(t, comments, 1)
+
+	// Someone with the bot's token breaks the marker: the next run must not start over.
+	broken := "### pipeline-action\n<!-- pipeline-action:state v1 !!!not-base64!!! -->"
+	bot, err := ghapi.New(ghapi.Options{Token: h.fake.BotToken(), RESTURL: h.fake.URL + "/api/v3", GraphQLURL: h.fake.URL + "/api/graphql", Repository: "acme/widgets"})
+	require.NoError(t, err)
+	require.NoError(t, bot.UpdateComment(context.Background(), comments[0].ID, broken))
+	code, log, _, _ = h.deliver(h.fake.Review("acme/widgets", 7, "alice", "approved", ""))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, log, "left as it is")
+	after := h.fake.Comments("acme/widgets", 7)
+	require.Len(t, after, 1)
+	assert.Equal(t, broken, after[0].Body)
+	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
+}
+
+func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
+	h := newHarness(t, "") // no config on main
+	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
+	// The PR's own branch carries a config that would merge it at once.
+	h.fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
+	code, log, _, _ := h.deliver(ev)
+	require.Equal(t, 0, code, log)
+	assert.Contains(t, log, "no .github/pipelines.yaml on main")
+	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
+	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+}
+
+func TestRunWithoutEventIsAUsageError(t *testing.T) {
+	var buf bytes.Buffer
+	code := Main([]string{"run"}, nil, &buf, &buf, func(string) string { return "" })
+	assert.Equal(t, 2, code)
+	assert.Contains(t, buf.String(), "GITHUB_EVENT_NAME")
+}
+
+func TestMainUsage(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, Main(nil, nil, &out, &errOut, func(string) string { return "" }))
+	assert.Contains(t, errOut.String(), "usage:")
+	assert.Equal(t, 2, Main([]string{"frobnicate"}, nil, &out, &errOut, func(string) string { return "" }))
+	assert.Contains(t, errOut.String(), `unknown command "frobnicate"`)
+}

@@ -100,7 +100,7 @@ func TestLoadExample(t *testing.T) {
 			{
 				Name:    "label-then-comment",
 				Pos:     pos(32, 3),
-				Trigger: Trigger{Event: "issues.labeled", Pos: pos(34, 7), Labels: []string{"triage"}},
+				Trigger: Trigger{Event: "pull_request.labeled", Pos: pos(34, 7), Labels: []string{"triage"}},
 				Stages: []*Stage{
 					{
 						ID: "wait", Type: StageGate, Pos: pos(38, 9),

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -41,6 +42,10 @@ func (l *loader) trigger(e entry, name string) Trigger {
 	if ev, ok := f["event"]; ok {
 		if s, ok := l.str(ev); ok && l.event(ev.val, s, triggerEvents) {
 			t.Event = s
+			if strings.HasPrefix(s, "issues.") {
+				// The engine evaluates pull requests only; an issue trigger would never start.
+				l.errorf(ev.val, kindUnsupported, "not supported yet: trigger event %q (issue-scoped pipelines)", s)
+			}
 		}
 	} else {
 		l.errorf(e.val, kindKey, "missing required key %q in trigger of pipeline %q", "event", name)

@@ -33,7 +33,8 @@ type payload struct {
 		Number int `json:"number"`
 	} `json:"pull_request"`
 	Issue *struct {
-		Number int `json:"number"`
+		Number      int       `json:"number"`
+		PullRequest *struct{} `json:"pull_request"` // present when the issue is a pull request
 	} `json:"issue"`
 	WorkflowRun *commitEvent `json:"workflow_run"`
 	CheckSuite  *commitEvent `json:"check_suite"`
@@ -77,9 +78,12 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{}, fmt.Errorf("%s payload has no pull_request", eventName)
 		}
 		r.Numbers = []int{p.PullRequest.Number}
-	case "issue_comment", "issues":
+	case "issue_comment":
 		if p.Issue == nil {
 			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
+		}
+		if p.Issue.PullRequest == nil {
+			return routed{Event: r.Event}, nil // a comment on an issue: issue pipelines are not supported yet
 		}
 		r.Numbers = []int{p.Issue.Number}
 	case "workflow_run", "check_suite", "check_run":
@@ -99,7 +103,7 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{}, fmt.Errorf("status payload has no sha")
 		}
 		r.SHA = p.SHA
-	default:
+	default: // issues (issue-scoped pipelines are not supported yet), push, ...
 		return routed{Event: r.Event}, nil
 	}
 	if r.Repo == "" {

@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,23 +20,42 @@ import (
 
 // SchemaEnv names an environment variable that may point at GitHub's schema.graphql. Without it the
 // fake looks for shared/github/graphql/schema.graphql above its source directory and above the
-// working directory.
+// working directory, and without that (a checkout of the project alone) it uses its embedded
+// subset of the schema.
 const SchemaEnv = "GHFAKE_SCHEMA"
+
+// schemaSubset is the part of GitHub's schema the fake serves: the Query and Mutation fields it
+// implements and every type they reach, cut from shared/github/graphql/schema.graphql by
+// TestSchemaSubsetUpToDate. Documents the fake can answer validate against it as against the whole.
+//
+//go:embed schema_subset.graphql
+var schemaSubset string
+
+// subsetName names the embedded subset in errors.
+const subsetName = "ghfake's embedded schema_subset.graphql"
 
 var (
 	schemaOnce sync.Once
 	schema     *ast.Schema
+	schemaFrom string // the path loaded, or subsetName
 	schemaErr  error
+
+	subsetOnce sync.Once
+	subset     *ast.Schema
+	subsetErr  error
 )
 
-// loadSchema loads GitHub's schema once per process (it is 1.2 MB).
-func loadSchema() (*ast.Schema, error) {
+// loadSchema loads GitHub's schema once per process (it is 1.2 MB): $GHFAKE_SCHEMA, else the
+// shared copy found by findSchema, else the embedded subset.
+func loadSchema() (*ast.Schema, string, error) {
 	schemaOnce.Do(func() {
-		path, err := findSchema()
-		if err != nil {
-			schemaErr = err
+		path, ok := findSchema()
+		if !ok {
+			schema, schemaErr = loadSubset()
+			schemaFrom = subsetName
 			return
 		}
+		schemaFrom = path
 		b, err := os.ReadFile(path)
 		if err != nil {
 			schemaErr = fmt.Errorf("reading GitHub's schema: %w", err)
@@ -46,14 +66,27 @@ func loadSchema() (*ast.Schema, error) {
 			schemaErr = fmt.Errorf("loading GitHub's schema %s: %w", path, schemaErr)
 		}
 	})
-	return schema, schemaErr
+	return schema, schemaFrom, schemaErr
 }
 
-// findSchema locates schema.graphql: $GHFAKE_SCHEMA, else shared/github/graphql/schema.graphql in
-// a directory above this source file or above the working directory.
-func findSchema() (string, error) {
+// loadSubset loads the embedded subset once per process.
+func loadSubset() (*ast.Schema, error) {
+	subsetOnce.Do(func() {
+		subset, subsetErr = gqlparser.LoadSchema(&ast.Source{Name: "schema_subset.graphql", Input: schemaSubset})
+		if subsetErr != nil {
+			subsetErr = fmt.Errorf("loading %s: %w", subsetName, subsetErr)
+		}
+	})
+	return subset, subsetErr
+}
+
+// findSchema locates GitHub's full schema.graphql: $GHFAKE_SCHEMA (used as given, so a wrong path
+// is an error rather than a silent fallback), else shared/github/graphql/schema.graphql in a
+// directory above this source file or above the working directory. ok is false when neither is
+// there.
+func findSchema() (path string, ok bool) {
 	if p := os.Getenv(SchemaEnv); p != "" {
-		return p, nil
+		return p, true
 	}
 	var starts []string
 	if _, file, _, ok := runtime.Caller(0); ok {
@@ -66,7 +99,7 @@ func findSchema() (string, error) {
 		for {
 			p := filepath.Join(dir, "shared", "github", "graphql", "schema.graphql")
 			if _, err := os.Stat(p); err == nil {
-				return p, nil
+				return p, true
 			}
 			parent := filepath.Dir(dir)
 			if parent == dir {
@@ -75,7 +108,19 @@ func findSchema() (string, error) {
 			dir = parent
 		}
 	}
-	return "", errors.New("GitHub's schema.graphql not found (set " + SchemaEnv + ")")
+	return "", false
+}
+
+// graphQLSchema is the schema this server validates against: the one set by useSchema (tests), else
+// loadSchema's.
+func (s *Server) graphQLSchema() (*ast.Schema, string, error) {
+	s.mu.Lock()
+	sch, from := s.schema, s.schemaFrom
+	s.mu.Unlock()
+	if sch != nil {
+		return sch, from, nil
+	}
+	return loadSchema()
 }
 
 // gqlRequest is the body githubv4 and other clients POST.
@@ -88,7 +133,7 @@ type gqlRequest struct {
 // serveGraphQL parses and validates the document against GitHub's schema, then executes it over the
 // world. Every refusal is answered in GitHub's form (200 with errors) and recorded as unexpected.
 func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login string) {
-	sch, err := loadSchema()
+	sch, from, err := s.graphQLSchema()
 	if err != nil {
 		s.flag("POST /api/graphql: %v", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody(err.Error()))
@@ -116,8 +161,12 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 	}
 	if len(errs) > 0 {
 		var out []any
+		var note string
+		if from == subsetName {
+			note = " (validated against " + subsetName + ", which holds only what the fake implements; set " + SchemaEnv + " to GitHub's full schema.graphql to check the document itself)"
+		}
 		for _, e := range errs {
-			s.flag("POST /api/graphql: %s", e.Error())
+			s.flag("POST /api/graphql: %s%s", e.Error(), note)
 			out = append(out, gqlErrorJSON(e))
 		}
 		writeJSON(w, http.StatusOK, obj{"errors": out})

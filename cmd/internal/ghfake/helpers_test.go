@@ -67,7 +67,38 @@ func gql(t testing.TB, s *Server, token, query string, vars map[string]any) map[
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	var out map[string]any
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	subsetAccepts(t, s, query, out)
 	return out
+}
+
+// subsetAccepts checks that a document GitHub's schema accepts, and that the fake answered without
+// meeting a field it does not implement, validates against the embedded subset too.
+func subsetAccepts(t testing.TB, s *Server, query string, out map[string]any) {
+	t.Helper()
+	if _, from, _ := s.graphQLSchema(); from == subsetName {
+		return // the server itself validated against the subset
+	}
+	errs, _ := out["errors"].([]any)
+	for _, e := range errs {
+		if m, _ := e.(map[string]any); m["type"] == "GHFAKE_NOT_IMPLEMENTED" {
+			return
+		}
+	}
+	full, _, err := loadSchema()
+	if err != nil {
+		return
+	}
+	if _, errs := parseAndValidate(full, query); len(errs) > 0 {
+		return
+	}
+	sub, err := loadSubset()
+	if err != nil {
+		t.Errorf("%v", err)
+		return
+	}
+	if _, errs := parseAndValidate(sub, query); len(errs) > 0 {
+		t.Errorf("the fake served a document its schema subset rejects: %v\n%s", errs, query)
+	}
 }
 
 // dig walks a decoded JSON value by keys and indexes.

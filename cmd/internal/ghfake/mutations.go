@@ -9,6 +9,14 @@ import (
 // Mutation payloads are objects (obj) whose keys are the payload type's fields; the executor reads
 // them directly and refuses, loudly, a field the fake does not fill.
 
+// payloadFields are the keys each mutation's payload obj has: the payload fields the fake serves
+// (schema_subset.graphql keeps these; TestPayloadFields holds the mutations to them).
+var payloadFields = map[string][]string{
+	"CreateCommitOnBranchPayload": {"clientMutationId", "commit", "ref"},
+	"AddCommentPayload":           {"clientMutationId", "commentEdge", "subject"},
+	"UpdateIssueCommentPayload":   {"clientMutationId", "issueComment"},
+}
+
 func init() {
 	on("Mutation", map[string]resolver{
 		"createCommitOnBranch": createCommitOnBranch,

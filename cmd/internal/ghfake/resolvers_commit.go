@@ -29,6 +29,7 @@ func init() {
 		},
 	})
 	on("StatusCheckRollup", map[string]resolver{
+		"id":    value(func(r rollup) any { return nodeID("StatusCheckRollup", stableID(r.c.sha)) }),
 		"state": value(func(r rollup) any { return rollupState(rollupContexts(r.c)) }),
 		"contexts": func(_ *executor, p any, a map[string]any) (any, error) {
 			return paginate("contexts", rollupContexts(p.(rollup).c), a)

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // Call is one request the server answered, in arrival order.
@@ -55,6 +57,8 @@ type Server struct {
 	faults     map[string][]fault
 	dispatches []Dispatch
 	reactions  map[string]int64 // comment/user/content → reaction id
+	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
+	schemaFrom string
 }
 
 // New starts a fake GitHub on a local port. Close it when done.

@@ -1,0 +1,318 @@
+package ghfake
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/shurcooL/githubv4"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	gqlast "github.com/vektah/gqlparser/v2/ast"
+)
+
+// useSchema makes s validate and execute GraphQL against sch (from names it) instead of
+// loadSchema's. Call it before the first request.
+func (s *Server) useSchema(sch *gqlast.Schema, from string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.schema, s.schemaFrom = sch, from
+}
+
+// subsetWorld is world with the fake forced onto the embedded subset, as on a machine without
+// shared/.
+func subsetWorld(t *testing.T) *Server {
+	t.Helper()
+	sub, err := loadSubset()
+	require.NoError(t, err)
+	s := world(t)
+	s.useSchema(sub, subsetName)
+	return s
+}
+
+// The adapter's queries, copied from cmd/internal/ghapi/facts.go with an "adapter" prefix (ghfake
+// does not import ghapi); TestAdapterQueriesCopied keeps the copies equal to the originals.
+
+type adapterActor struct{ Login string }
+
+type adapterCheckContext struct {
+	Typename string `graphql:"__typename"`
+	CheckRun struct {
+		Name       string
+		Status     string
+		Conclusion string
+	} `graphql:"... on CheckRun"`
+	StatusContext struct {
+		Context string
+		State   string
+	} `graphql:"... on StatusContext"`
+}
+
+type adapterPrFields struct {
+	Number      int
+	Title       string
+	State       string
+	IsDraft     bool
+	Merged      bool
+	Mergeable   string
+	Author      *adapterActor
+	BaseRefName string
+	HeadRefName string
+	HeadRefOid  string
+	Labels      struct {
+		Nodes []struct{ Name string }
+	} `graphql:"labels(first: 100)"`
+	Reviews struct {
+		Nodes []struct {
+			Author                    *adapterActor
+			State                     string
+			SubmittedAt               *githubv4.DateTime
+			Commit                    *struct{ Oid string }
+			AuthorCanPushToRepository bool
+		}
+	} `graphql:"reviews(last: 100)"`
+	Commits struct {
+		Nodes []struct {
+			Commit struct {
+				Oid               string
+				StatusCheckRollup *struct {
+					State    string
+					Contexts struct {
+						Nodes []adapterCheckContext
+					} `graphql:"contexts(first: 100)"`
+				}
+			}
+		}
+	} `graphql:"commits(last: 1)"`
+	Comments struct {
+		Nodes []struct {
+			DatabaseId      int64
+			Author          *adapterActor
+			ViewerDidAuthor bool
+			Body            string
+		}
+	} `graphql:"comments(first: 100)"`
+}
+
+type adapterFactsQuery struct {
+	Viewer     adapterActor
+	Repository struct {
+		DefaultBranchRef *struct{ Name string }
+		Config           *struct {
+			Blob struct {
+				Oid         string
+				Text        *string
+				IsTruncated bool
+			} `graphql:"... on Blob"`
+		} `graphql:"config: object(expression: $configExpr)"`
+		// The number of an issue event names an issue, which pullRequest(number:) refuses with
+		// an error; issueOrPullRequest answers both, and only a pull request has facts.
+		Subject *struct {
+			Typename    string          `graphql:"__typename"`
+			PullRequest adapterPrFields `graphql:"... on PullRequest"`
+		} `graphql:"subject: issueOrPullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+type adapterCommitPRsQuery struct {
+	Repository struct {
+		Object *struct {
+			Commit struct {
+				AssociatedPullRequests struct {
+					Nodes []struct {
+						Number     int
+						State      string
+						HeadRefOid string
+					}
+				} `graphql:"associatedPullRequests(first: 10)"`
+			} `graphql:"... on Commit"`
+		} `graphql:"object(oid: $sha)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// TestSchemaSubsetServesAdapter runs the adapter's queries through githubv4 against a fake that
+// has only the embedded subset (NewT fails the test on any document the subset rejects).
+func TestSchemaSubsetServesAdapter(t *testing.T) {
+	s := subsetWorld(t)
+	s.Review(testRepo, 7, "alice", "approved", "")
+	s.CompleteCheck(testRepo, 7, "test", "success", "")
+	s.SetStatus(testRepo, 7, "ci/lint", "pending")
+	s.Comment(testRepo, 7, "alice", "/pipeline status")
+	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
+
+	var q adapterFactsQuery
+	require.NoError(t, gh.Query(context.Background(), &q, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
+	}))
+	assert.Equal(t, "github-actions", q.Viewer.Login)
+	require.NotNil(t, q.Repository.Config)
+	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
+	require.NotNil(t, q.Repository.Subject)
+	assert.Equal(t, "PullRequest", q.Repository.Subject.Typename)
+	pr := q.Repository.Subject.PullRequest
+	assert.Equal(t, "OPEN", pr.State)
+	require.Len(t, pr.Reviews.Nodes, 1)
+	assert.Equal(t, "APPROVED", pr.Reviews.Nodes[0].State)
+	rollup := pr.Commits.Nodes[0].Commit.StatusCheckRollup
+	require.NotNil(t, rollup)
+	require.Len(t, rollup.Contexts.Nodes, 2)
+	assert.Equal(t, "test", rollup.Contexts.Nodes[0].CheckRun.Name)
+	assert.Equal(t, "ci/lint", rollup.Contexts.Nodes[1].StatusContext.Context)
+	require.Len(t, pr.Comments.Nodes, 1)
+
+	s.OpenIssue(testRepo, IssueOptions{Number: 8, Author: "alice", Title: "Bug"})
+	var iq adapterFactsQuery
+	require.NoError(t, gh.Query(context.Background(), &iq, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"number": githubv4.Int(8), "configExpr": githubv4.String("main:nope.yaml"),
+	}))
+	require.NotNil(t, iq.Repository.Subject)
+	assert.Equal(t, "Issue", iq.Repository.Subject.Typename)
+	assert.Nil(t, iq.Repository.Config)
+
+	var c adapterCommitPRsQuery
+	require.NoError(t, gh.Query(context.Background(), &c, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"sha": githubv4.GitObjectID(pr.HeadRefOid),
+	}))
+	require.NotNil(t, c.Repository.Object)
+	assert.Equal(t, 7, c.Repository.Object.Commit.AssociatedPullRequests.Nodes[0].Number)
+}
+
+// TestSchemaSubsetServesOwnQueries runs the package's own documents against the subset.
+func TestSchemaSubsetServesOwnQueries(t *testing.T) {
+	s := subsetWorld(t)
+	s.Review(testRepo, 7, "alice", "approved", "")
+	out := gql(t, s, s.BotToken(), factsQuery, factsVars())
+	require.Nil(t, out["errors"])
+	assert.Equal(t, "APPROVED", dig(t, out, "data", "repository", "pullRequest", "reviews", "nodes", 0, "state"))
+
+	out = gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { ref(qualifiedName: "refs/heads/main") { target { oid } } } }`, nil)
+	head := dig(t, out, "data", "repository", "ref", "target", "oid")
+	out = gql(t, s, s.BotToken(), commitMutation, map[string]any{"input": map[string]any{
+		"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},
+		"expectedHeadOid": head,
+		"message":         map[string]any{"headline": "state"},
+		"fileChanges":     map[string]any{"deletions": []any{map[string]any{"path": ".github/pipelines.yaml"}}},
+	}})
+	require.Nil(t, out["errors"])
+
+	out = gql(t, s, s.BotToken(), `{ node(id: "x") { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`, nil)
+	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")
+}
+
+// TestSchemaSubsetRefusal: a field the fake does not implement fails validation under the subset,
+// and the unexpected request says which schema refused it.
+func TestSchemaSubsetRefusal(t *testing.T) {
+	s := subsetWorld(t)
+	out := gql(t, s, s.BotToken(), `{ viewer { bio } }`, nil)
+	assert.Contains(t, dig(t, out, "errors", 0, "message"), `Cannot query field "bio" on type "User"`)
+	u := expectUnexpected(s)
+	require.Len(t, u, 1)
+	assert.Contains(t, u[0], "embedded schema_subset.graphql")
+}
+
+// TestPayloadFields holds each mutation's payload to the keys payloadFields lists.
+func TestPayloadFields(t *testing.T) {
+	s := world(t)
+	sub, err := loadSubset()
+	require.NoError(t, err)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repos[testRepo]
+	pr := r.issues[7]
+	c := s.addComment(r, pr, BotLogin, "x")
+	args := map[string]map[string]any{
+		"createCommitOnBranch": {
+			"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},
+			"expectedHeadOid": r.branches["main"].head,
+			"message":         map[string]any{"headline": "m"},
+		},
+		"addComment":         {"subjectId": nodeID("PullRequest", pr.id), "body": "y"},
+		"updateIssueComment": {"id": nodeID("IssueComment", c.id), "body": "z"},
+	}
+	e := &executor{s: s, schema: sub, login: BotLogin}
+	var mutations []string
+	for k := range resolvers {
+		if name, ok := strings.CutPrefix(k, "Mutation."); ok {
+			mutations = append(mutations, name)
+		}
+	}
+	sort.Strings(mutations)
+	require.Len(t, mutations, len(payloadFields), "every mutation has its payload listed")
+	for _, m := range mutations {
+		require.Contains(t, args, m, "TestPayloadFields needs an input for %s", m)
+		got, err := resolvers["Mutation."+m](e, rootValue{}, map[string]any{"input": args[m]})
+		require.NoError(t, err, m)
+		var keys []string
+		for k := range got.(obj) {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		payload := sub.Mutation.Fields.ForName(m).Type.Name()
+		assert.Equal(t, payloadFields[payload], keys, "%s returns %s", m, payload)
+	}
+}
+
+// TestAdapterQueriesCopied keeps the adapter structs above equal to cmd/internal/ghapi/facts.go's.
+func TestAdapterQueriesCopied(t *testing.T) {
+	orig := typeSpecs(t, "../ghapi/facts.go", "")
+	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
+	for _, name := range []string{"actor", "checkContext", "prFields", "factsQuery", "commitPRsQuery"} {
+		require.Contains(t, orig, name)
+		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
+	}
+}
+
+// typeSpecs prints the type declarations of a Go file by name; with prefix, only those named
+// prefix+Name, keyed and printed as name with prefix dropped (the first letter lower-cased).
+func typeSpecs(t *testing.T, path, prefix string) map[string]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, 0)
+	require.NoError(t, err)
+	rename := func(n string) string {
+		if prefix == "" {
+			return n
+		}
+		n, ok := strings.CutPrefix(n, prefix)
+		if !ok || n == "" {
+			return ""
+		}
+		return strings.ToLower(n[:1]) + n[1:]
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, sp := range g.Specs {
+			ts := sp.(*ast.TypeSpec)
+			name := rename(ts.Name.Name)
+			if name == "" {
+				continue
+			}
+			ast.Inspect(ts.Type, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					if r := rename(id.Name); r != "" && prefix != "" {
+						id.Name = r
+					}
+				}
+				return true
+			})
+			var buf bytes.Buffer
+			require.NoError(t, printer.Fprint(&buf, token.NewFileSet(), ts.Type))
+			out[name] = buf.String()
+		}
+	}
+	return out
+}

@@ -1,0 +1,282 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+// openPR opens #7 by dev from feat/login with the labels given and returns its head SHA.
+func openPR(fake *ghfake.Server, labels ...string) string {
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login", Labels: labels})
+	return fake.PR(repoName, 7).HeadSHA
+}
+
+func TestPerformMerge(t *testing.T) {
+	tests := []struct {
+		name          string
+		method        string
+		delete        bool
+		wantDeleted   bool
+		wantStatsREST map[string]int
+	}{
+		{name: "squash and delete the branch", method: "squash", delete: true, wantDeleted: true,
+			wantStatsREST: map[string]int{"pulls/merge": 1, "git/delete-ref": 1}},
+		{name: "rebase, keep the branch", method: "rebase",
+			wantStatsREST: map[string]int{"pulls/merge": 1}},
+		{name: "merge commit", method: "merge",
+			wantStatsREST: map[string]int{"pulls/merge": 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			head := openPR(fake)
+			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
+				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login"})
+			assert.Equal(t, engine.Outcome{Key: "r1/merge/1/merge_pr"}, o)
+			pr := fake.PR(repoName, 7)
+			assert.True(t, pr.Merged)
+			assert.Equal(t, "closed", pr.State)
+			assert.Equal(t, tt.method, pr.MergeMethod)
+			assert.Equal(t, ghfake.BotLogin, pr.MergedBy)
+			assert.Equal(t, tt.wantDeleted, pr.BranchDeleted)
+			assert.Equal(t, tt.wantStatsREST, fake.Stats())
+			assertDocumented(t, fake)
+		})
+	}
+}
+
+// TestPerformMergeBranchGone checks that a merge stands when its branch cannot be deleted.
+func TestPerformMergeBranchGone(t *testing.T) {
+	fake, c := setup(t)
+	head := openPR(fake)
+	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7, SHA: head,
+		Method: "squash", Delete: true, HeadRef: "no-such-branch"})
+	assert.Empty(t, o.Err)
+	assert.True(t, fake.PR(repoName, 7).Merged)
+	assert.False(t, fake.PR(repoName, 7).BranchDeleted)
+	assert.Equal(t, 1, fake.Stats()["git/delete-ref"], "tried once, refused with 422")
+}
+
+// TestPerformMergeRefused checks GitHub's refusals, injected and real: the message a human reads,
+// and whether trying on a later event can help.
+func TestPerformMergeRefused(t *testing.T) {
+	tests := []struct {
+		name      string
+		prepare   func(fake *ghfake.Server) // after #7 is opened
+		sha       func(fake *ghfake.Server, head string) string
+		method    string
+		wantErr   string
+		permanent bool
+	}{
+		{
+			name:    "405 injected",
+			prepare: func(f *ghfake.Server) { f.FailNext("pulls/merge", 405, "Pull Request is not mergeable") },
+			wantErr: "merge refused (405): Pull Request is not mergeable",
+		},
+		{
+			name: "409 injected",
+			prepare: func(f *ghfake.Server) {
+				f.FailNext("pulls/merge", 409, "Head branch was modified. Review and try the merge again.")
+			},
+			wantErr: "merge refused (409): Head branch was modified. Review and try the merge again.",
+		},
+		{
+			name:      "422 injected",
+			prepare:   func(f *ghfake.Server) { f.FailNext("pulls/merge", 422, "Validation Failed") },
+			wantErr:   "merge refused (422): Validation Failed",
+			permanent: true,
+		},
+		{
+			name:      "403 injected",
+			prepare:   func(f *ghfake.Server) { f.FailNext("pulls/merge", 403, "Resource not accessible by integration") },
+			wantErr:   "merge refused (403): Resource not accessible by integration",
+			permanent: true,
+		},
+		{
+			name:    "500 injected",
+			prepare: func(f *ghfake.Server) { f.FailNext("pulls/merge", 500, "Server Error") },
+			wantErr: "merge refused (500): Server Error",
+		},
+		{
+			name:    "stale SHA: the head moved",
+			prepare: func(f *ghfake.Server) { f.Push(repoName, 7) },
+			wantErr: "merge refused (409): Head branch was modified. Review and try the merge again.",
+		},
+		{
+			name:    "closed PR",
+			prepare: func(f *ghfake.Server) { f.ClosePR(repoName, 7) },
+			wantErr: "merge refused (405): Pull Request is not mergeable",
+		},
+		{
+			name:    "conflicting PR",
+			prepare: func(f *ghfake.Server) { f.SetMergeable(repoName, 7, "conflicting") },
+			wantErr: "merge refused (405): Pull Request is not mergeable",
+		},
+		{
+			name:      "unknown method",
+			method:    "fast-forward",
+			wantErr:   "merge refused (422): Invalid request.\n\n\"fast-forward\" is not a member of [\"merge\", \"squash\", \"rebase\"].",
+			permanent: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			head := openPR(fake)
+			if tt.prepare != nil {
+				tt.prepare(fake)
+			}
+			method := tt.method
+			if method == "" {
+				method = "squash"
+			}
+			o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7,
+				SHA: head, Method: method, Delete: true, HeadRef: "feat/login"})
+			assert.Equal(t, engine.Outcome{Key: "k", Err: tt.wantErr, Permanent: tt.permanent}, o)
+			pr := fake.PR(repoName, 7)
+			assert.False(t, pr.Merged)
+			assert.False(t, pr.BranchDeleted, "a refused merge deletes nothing")
+			assert.Equal(t, map[string]int{"pulls/merge": 1}, fake.Stats())
+			assertDocumented(t, fake)
+		})
+	}
+}
+
+func TestPerformLabels(t *testing.T) {
+	tests := []struct {
+		name    string
+		has     []string
+		effect  engine.Effect
+		want    []string
+		wantErr string
+		stats   map[string]int
+	}{
+		{
+			name:   "add",
+			has:    []string{"bug"},
+			effect: engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge", "ready to merge"}},
+			want:   []string{"automerge", "bug", "ready to merge"},
+			stats:  map[string]int{"issues/add-labels": 1},
+		},
+		{
+			name:   "add one already there",
+			has:    []string{"automerge"},
+			effect: engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge"}},
+			want:   []string{"automerge"},
+			stats:  map[string]int{"issues/add-labels": 1},
+		},
+		{
+			name:   "remove",
+			has:    []string{"automerge", "bug"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"automerge"}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 1},
+		},
+		{
+			name:   "remove one that is absent",
+			has:    []string{"bug"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"automerge"}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 1},
+		},
+		{
+			name:   "remove several, one absent, one with a space",
+			has:    []string{"bug", "needs review", "wip"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"wip", "automerge", "needs review"}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 3},
+		},
+		{
+			name:    "add refused",
+			has:     []string{"bug"},
+			effect:  engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge"}, Number: 99},
+			want:    []string{"bug"},
+			wantErr: "adding labels refused (404): Not Found",
+			stats:   map[string]int{"issues/add-labels": 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			openPR(fake, tt.has...)
+			e := tt.effect
+			e.Key = "k"
+			if e.Number == 0 {
+				e.Number = 7
+			}
+			fake.ResetStats()
+			o := c.Perform(context.Background(), e)
+			assert.Equal(t, engine.Outcome{Key: "k", Err: tt.wantErr}, o)
+			assert.Equal(t, tt.want, fake.PR(repoName, 7).Labels)
+			assert.Equal(t, tt.stats, fake.Stats())
+			assertDocumented(t, fake)
+		})
+	}
+}
+
+func TestPerformComment(t *testing.T) {
+	fake, c := setup(t)
+	openPR(fake)
+	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectComment, Number: 7, Body: "Merged by the pipeline."})
+	assert.Equal(t, engine.Outcome{Key: "k"}, o)
+	comments := fake.Comments(repoName, 7)
+	require.Len(t, comments, 1)
+	assert.Equal(t, ghfake.BotLogin, comments[0].Author)
+	assert.Equal(t, "Merged by the pipeline.", comments[0].Body)
+	assert.Equal(t, map[string]int{"issues/create-comment": 1}, fake.Stats())
+
+	t.Run("refused", func(t *testing.T) {
+		fake.FailNext("issues/create-comment", 403, "Resource not accessible by integration")
+		o := c.Perform(context.Background(), engine.Effect{Key: "k2", Kind: engine.EffectComment, Number: 7, Body: "x"})
+		assert.Equal(t, engine.Outcome{Key: "k2", Err: "comment refused (403): Resource not accessible by integration", Permanent: true}, o)
+		assert.Len(t, fake.Comments(repoName, 7), 1)
+	})
+}
+
+func TestPerformUnsupported(t *testing.T) {
+	fake, c := setup(t)
+	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: "request_reviewers", Number: 7})
+	assert.Equal(t, engine.Outcome{Key: "k", Err: `not supported yet: effect "request_reviewers"`, Permanent: true}, o)
+	assert.Empty(t, fake.Stats(), "nothing sent")
+}
+
+// TestComments covers the state comment store's backend: create, then edit in place.
+func TestComments(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	openPR(fake)
+	id, err := c.CreateComment(ctx, 7, "first")
+	require.NoError(t, err)
+	require.NotZero(t, id)
+
+	require.NoError(t, c.UpdateComment(ctx, id, "second"))
+	comments := fake.Comments(repoName, 7)
+	require.Len(t, comments, 1, "edited, not added")
+	assert.Equal(t, id, comments[0].ID)
+	assert.Equal(t, "second", comments[0].Body)
+	assert.Equal(t, ghfake.BotLogin, comments[0].Author)
+
+	snap, err := c.Snapshot(ctx, 7, "main", configPath)
+	require.NoError(t, err)
+	require.Len(t, snap.Comments, 1)
+	assert.Equal(t, "second", snap.Comments[0].Body, "the next read sees the edit")
+	assert.True(t, snap.Comments[0].ViewerDidAuthor)
+
+	err = c.UpdateComment(ctx, id+1000, "third")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "updating comment")
+
+	_, err = c.CreateComment(ctx, 99, "on nothing")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "commenting on acme/widgets#99: ")
+
+	assert.Equal(t, map[string]int{"issues/create-comment": 2, "issues/update-comment": 2, "graphql": 1}, fake.Stats())
+	assert.Empty(t, fake.Unexpected(), "every call was a documented operation")
+	assertDocumented(t, fake)
+}

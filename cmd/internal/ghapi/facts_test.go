@@ -1,0 +1,281 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+var clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+// TestSnapshot reads a pull request with everything the engine looks at, and checks that the
+// adapter turns GitHub's answer into facts in one GraphQL request and no REST request.
+func TestSnapshot(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.SetClock(func() time.Time { return clock })
+	fake.AddUser("alice", "write")
+	fake.AddUser("bob", "read")
+	fake.AddUser("carol", "admin")
+	const mainConfig = "version: 1\npipelines: {}\n"
+	oid := fake.SetFile(repoName, "main", configPath, mainConfig)
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login", Title: "Add login",
+		Labels: []string{"automerge", "needs review"}, Files: []string{"src/auth/login.go"}})
+	// The PR rewrites the rules on its own branch: the snapshot must not see that.
+	fake.SetFile(repoName, "feat/login", configPath, "version: 1\npipelines: {evil: {}}\n")
+
+	firstHead := fake.PR(repoName, 7).HeadSHA
+	fake.Review(repoName, 7, "alice", "approved", "lgtm")
+	fake.CompleteCheck(repoName, 7, "old-build", "failure", "") // on the first head: not a fact any more
+	fake.Push(repoName, 7)
+	head := fake.PR(repoName, 7).HeadSHA
+	require.NotEqual(t, firstHead, head)
+	fake.Review(repoName, 7, "bob", "commented", "a question")
+	fake.Review(repoName, 7, "carol", "changes_requested", "no")
+
+	fake.CompleteCheck(repoName, 7, "test", "success", "")
+	fake.CompleteCheck(repoName, 7, "lint", "failure", "lint-app")
+	fake.CompleteCheck(repoName, 7, "docs", "neutral", "")
+	fake.CompleteCheck(repoName, 7, "e2e", "skipped", "")
+	fake.CompleteCheck(repoName, 7, "bench", "cancelled", "")
+	fake.CompleteCheck(repoName, 7, "slow", "timed_out", "")
+	fake.SetStatus(repoName, 7, "ci/legacy", "pending")
+	fake.SetStatus(repoName, 7, "ci/deploy", "success")
+	fake.SetStatus(repoName, 7, "ci/security", "failure")
+	fake.SetStatus(repoName, 7, "ci/broken", "error")
+	fake.SetStatus(repoName, 7, "ci/flaky", "failure")
+	fake.SetStatus(repoName, 7, "ci/flaky", "success") // the latest status of a context counts
+
+	_, botID := fake.Comment(repoName, 7, ghfake.BotLogin, "<!-- pipeline-action:state -->")
+	_, forgedID := fake.Comment(repoName, 7, "alice", "<!-- pipeline-action:state --> forged")
+	fake.ResetStats()
+
+	snap, err := c.Snapshot(ctx, 7, "main", configPath)
+	require.NoError(t, err)
+
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one GraphQL query, no REST call")
+	assert.Equal(t, map[string]int{"graphql": 1}, c.Calls())
+
+	assert.Equal(t, "github-actions", snap.Viewer)
+	assert.Equal(t, "main", snap.DefaultBranch)
+	require.NotNil(t, snap.Config)
+	assert.Equal(t, &ghapi.Blob{OID: oid, Text: mainConfig}, snap.Config, "the config on the default branch")
+
+	require.NotNil(t, snap.Facts)
+	assert.Equal(t, repoName, snap.Facts.Repo)
+	assert.Equal(t, "main", snap.Facts.DefaultBranch)
+	assert.Equal(t, "github-actions", snap.Facts.Viewer)
+	pr := snap.Facts.PR
+	require.NotNil(t, pr)
+	assert.Equal(t, 7, pr.Number)
+	assert.Equal(t, "Add login", pr.Title)
+	assert.Equal(t, engine.PROpen, pr.State)
+	assert.False(t, pr.Draft)
+	assert.Equal(t, "dev", pr.Author)
+	assert.Equal(t, "main", pr.BaseRef)
+	assert.Equal(t, "feat/login", pr.HeadRef)
+	assert.Equal(t, head, pr.HeadSHA)
+	assert.Equal(t, engine.Mergeable, pr.Mergeable)
+	assert.ElementsMatch(t, []string{"automerge", "needs review"}, pr.Labels)
+
+	assert.Equal(t, []engine.Review{
+		{Author: "alice", State: engine.ReviewApproved, CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
+		{Author: "bob", State: engine.ReviewCommented, CommitSHA: head, SubmittedAt: clock, CanPush: false},
+		{Author: "carol", State: engine.ReviewChangesRequested, CommitSHA: head, SubmittedAt: clock, CanPush: true},
+	}, pr.Reviews)
+
+	assert.ElementsMatch(t, []engine.CheckResult{
+		{Name: "test", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
+		{Name: "lint", Kind: "check_run", State: engine.CheckFailure, Conclusion: "FAILURE"},
+		{Name: "docs", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "NEUTRAL"},
+		{Name: "e2e", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SKIPPED"},
+		{Name: "bench", Kind: "check_run", State: engine.CheckFailure, Conclusion: "CANCELLED"},
+		{Name: "slow", Kind: "check_run", State: engine.CheckFailure, Conclusion: "TIMED_OUT"},
+		{Name: "ci/legacy", Kind: "status", State: engine.CheckPending, Conclusion: "PENDING"},
+		{Name: "ci/deploy", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
+		{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"},
+		{Name: "ci/broken", Kind: "status", State: engine.CheckFailure, Conclusion: "ERROR"},
+		{Name: "ci/flaky", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
+	}, pr.Checks)
+
+	assert.Equal(t, []state.Comment{
+		{ID: botID, Author: "github-actions", ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
+		{ID: forgedID, Author: "alice", ViewerDidAuthor: false, Body: "<!-- pipeline-action:state --> forged"},
+	}, snap.Comments)
+
+	assertDocumented(t, fake)
+}
+
+// TestSnapshotConfig checks that the config is read from the default branch only.
+func TestSnapshotConfig(t *testing.T) {
+	const onMain, onHead = "version: 1\n# main\n", "version: 1\n# head\n"
+	tests := []struct {
+		name   string
+		files  map[string]string // branch → config content
+		branch string            // the default branch the event names
+		want   string            // config text; "" means no config
+	}{
+		{name: "on the default branch", files: map[string]string{"main": onMain}, branch: "main", want: onMain},
+		{name: "on both: the default branch wins", files: map[string]string{"main": onMain, "feat/x": onHead}, branch: "main", want: onMain},
+		{name: "only on the PR head: none", files: map[string]string{"feat/x": onHead}, branch: "main"},
+		{name: "only on another branch: none", files: map[string]string{"release": onHead}, branch: "main"},
+		{name: "absent everywhere", branch: "main"},
+		{name: "empty file", files: map[string]string{"main": ""}, branch: "main", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 3, Author: "dev", Head: "feat/x"})
+			oids := map[string]string{}
+			for _, b := range []string{"main", "feat/x", "release"} {
+				if content, ok := tt.files[b]; ok {
+					oids[b] = fake.SetFile(repoName, b, configPath, content)
+				}
+			}
+			fake.ResetStats()
+			snap, err := c.Snapshot(context.Background(), 3, tt.branch, configPath)
+			require.NoError(t, err)
+			assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+			if _, ok := tt.files["main"]; !ok {
+				assert.Nil(t, snap.Config, "no config on the default branch")
+				return
+			}
+			require.NotNil(t, snap.Config)
+			assert.Equal(t, tt.want, snap.Config.Text)
+			assert.Equal(t, oids["main"], snap.Config.OID)
+			assert.False(t, snap.Config.Truncated)
+		})
+	}
+}
+
+// TestSnapshotState checks the state, draft and mergeability of a pull request in its facts.
+func TestSnapshotState(t *testing.T) {
+	tests := []struct {
+		name      string
+		draft     bool
+		change    func(t *testing.T, fake *ghfake.Server, c *ghapi.Client)
+		state     string
+		mergeable string
+	}{
+		{name: "open", state: engine.PROpen, mergeable: engine.Mergeable},
+		{name: "draft", draft: true, state: engine.PROpen, mergeable: engine.Mergeable},
+		{
+			name: "conflicting",
+			change: func(t *testing.T, fake *ghfake.Server, _ *ghapi.Client) {
+				fake.SetMergeable(repoName, 5, "conflicting")
+			},
+			state: engine.PROpen, mergeable: engine.Conflicting,
+		},
+		{
+			name: "closed",
+			change: func(t *testing.T, fake *ghfake.Server, _ *ghapi.Client) {
+				fake.ClosePR(repoName, 5)
+			},
+			state: engine.PRClosed, mergeable: engine.Mergeable,
+		},
+		{
+			name: "merged",
+			change: func(t *testing.T, fake *ghfake.Server, c *ghapi.Client) {
+				o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 5,
+					SHA: fake.PR(repoName, 5).HeadSHA, Method: "merge"})
+				require.Empty(t, o.Err)
+			},
+			state: engine.PRMerged, mergeable: engine.Mergeable,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			fake.SetFile(repoName, "main", configPath, "version: 1\n")
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev", Draft: tt.draft})
+			if tt.change != nil {
+				tt.change(t, fake, c)
+			}
+			snap, err := c.Snapshot(context.Background(), 5, "main", configPath)
+			require.NoError(t, err)
+			require.NotNil(t, snap.Facts.PR)
+			assert.Equal(t, tt.state, snap.Facts.PR.State)
+			assert.Equal(t, tt.draft, snap.Facts.PR.Draft)
+			assert.Equal(t, tt.mergeable, snap.Facts.PR.Mergeable)
+			assert.Empty(t, snap.Facts.PR.Checks, "no check reported")
+			assert.Empty(t, snap.Facts.PR.Reviews, "no review given")
+		})
+	}
+}
+
+// TestSnapshotErrors checks the answers that are not a pull request's facts.
+func TestSnapshotErrors(t *testing.T) {
+	t.Run("unknown default branch", func(t *testing.T) {
+		fake, c := setup(t)
+		_, err := c.Snapshot(context.Background(), 1, "", configPath)
+		require.EqualError(t, err, "reading acme/widgets#1: the default branch is unknown")
+		assert.Empty(t, fake.Stats(), "no request made")
+	})
+	t.Run("GraphQL refused", func(t *testing.T) {
+		fake, c := setup(t)
+		fake.OpenPR(repoName, ghfake.PROptions{Number: 1, Author: "dev"})
+		fake.FailNext("graphql", 502, "Bad Gateway")
+		_, err := c.Snapshot(context.Background(), 1, "main", configPath)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "reading acme/widgets#1: ")
+	})
+	t.Run("no such number", func(t *testing.T) {
+		_, c := setup(t)
+		_, err := c.Snapshot(context.Background(), 99, "main", configPath)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "reading acme/widgets#99: ")
+	})
+}
+
+// TestSnapshotIssue checks that the number of a plain issue is refused as GitHub refuses it
+// (pullRequest(number:) does not resolve issues): the run path routes issue events away
+// before it reads anything.
+func TestSnapshotIssue(t *testing.T) {
+	fake, c := setup(t)
+	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "dev"})
+	fake.ResetStats()
+	_, err := c.Snapshot(context.Background(), 4, "main", configPath)
+	require.EqualError(t, err, "reading acme/widgets#4: Could not resolve to a PullRequest with the number of 4.")
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+}
+
+func TestOpenPRsForCommit(t *testing.T) {
+	tests := []struct {
+		name string
+		sha  func(fake *ghfake.Server) string
+		want []int
+	}{
+		{name: "the head of an open PR", sha: func(f *ghfake.Server) string { return f.PR(repoName, 7).HeadSHA }, want: []int{7}},
+		{name: "a commit pushed over", sha: func(f *ghfake.Server) string { return f.PR(repoName, 8).HeadSHA }},
+		{name: "the head of a closed PR", sha: func(f *ghfake.Server) string { return f.PR(repoName, 9).HeadSHA }},
+		{name: "an unknown commit", sha: func(*ghfake.Server) string { return "6113728f27ae82c7b1a177c8d03f9e96e0adf246" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 8, Author: "dev"})
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev"})
+			fake.ClosePR(repoName, 9)
+			sha := tt.sha(fake)
+			if tt.name == "a commit pushed over" {
+				fake.Push(repoName, 8) // sha is still one of #8's commits, no longer its head
+			}
+			fake.ResetStats()
+			got, err := c.OpenPRsForCommit(context.Background(), sha)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+			assertDocumented(t, fake)
+		})
+	}
+}

@@ -112,12 +112,7 @@ type adapterFactsQuery struct {
 				IsTruncated bool
 			} `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
-		// The number of an issue event names an issue, which pullRequest(number:) refuses with
-		// an error; issueOrPullRequest answers both, and only a pull request has facts.
-		Subject *struct {
-			Typename    string          `graphql:"__typename"`
-			PullRequest adapterPrFields `graphql:"... on PullRequest"`
-		} `graphql:"subject: issueOrPullRequest(number: $number)"`
+		PullRequest *adapterPrFields `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -155,9 +150,8 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Equal(t, "github-actions", q.Viewer.Login)
 	require.NotNil(t, q.Repository.Config)
 	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
-	require.NotNil(t, q.Repository.Subject)
-	assert.Equal(t, "PullRequest", q.Repository.Subject.Typename)
-	pr := q.Repository.Subject.PullRequest
+	pr := q.Repository.PullRequest
+	require.NotNil(t, pr)
 	assert.Equal(t, "OPEN", pr.State)
 	require.Len(t, pr.Reviews.Nodes, 1)
 	assert.Equal(t, "APPROVED", pr.Reviews.Nodes[0].State)
@@ -167,16 +161,6 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Equal(t, "test", rollup.Contexts.Nodes[0].CheckRun.Name)
 	assert.Equal(t, "ci/lint", rollup.Contexts.Nodes[1].StatusContext.Context)
 	require.Len(t, pr.Comments.Nodes, 1)
-
-	s.OpenIssue(testRepo, IssueOptions{Number: 8, Author: "alice", Title: "Bug"})
-	var iq adapterFactsQuery
-	require.NoError(t, gh.Query(context.Background(), &iq, map[string]any{
-		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
-		"number": githubv4.Int(8), "configExpr": githubv4.String("main:nope.yaml"),
-	}))
-	require.NotNil(t, iq.Repository.Subject)
-	assert.Equal(t, "Issue", iq.Repository.Subject.Typename)
-	assert.Nil(t, iq.Repository.Config)
 
 	var c adapterCommitPRsQuery
 	require.NoError(t, gh.Query(context.Background(), &c, map[string]any{
@@ -204,6 +188,12 @@ func TestSchemaSubsetServesOwnQueries(t *testing.T) {
 		"fileChanges":     map[string]any{"deletions": []any{map[string]any{"path": ".github/pipelines.yaml"}}},
 	}})
 	require.Nil(t, out["errors"])
+
+	s.OpenIssue(testRepo, IssueOptions{Number: 8, Author: "alice", Title: "Bug"})
+	out = gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") {
+	  issueOrPullRequest(number: 8) { __typename ... on PullRequest { number } ... on Issue { title } } } }`, nil)
+	require.Nil(t, out["errors"])
+	assert.Equal(t, "Bug", dig(t, out, "data", "repository", "issueOrPullRequest", "title"))
 
 	out = gql(t, s, s.BotToken(), `{ node(id: "x") { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`, nil)
 	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")

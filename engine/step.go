@@ -63,9 +63,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 }
 
 // Settle applies the outcomes of performed effects and advances the runs again;
-// it may return further effects. Like Step, it is pure.
-func Settle(cfg *Config, st *State, outcomes []Outcome, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, "")
+// it may return further effects. in is the input Step handled (its actor is recorded
+// in history). Like Step, it is pure.
+func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
+	e := newEval(cfg, st, facts, now, in.Actor)
 	e.settling = true
 	for _, o := range outcomes {
 		run, stage := e.findEffect(o.Key)

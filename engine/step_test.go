@@ -95,7 +95,7 @@ func TestStepGateWaitsThenMerges(t *testing.T) {
 	assert.Equal(t, "squash", eff.Method)
 	assert.Equal(t, "auto-merge/7/1/merge/1/merge_pr", eff.Key)
 
-	res = Settle(cfg, res.State, []Outcome{{Key: eff.Key}}, prFacts("ok"), t0.Add(2*time.Minute))
+	res = Settle(cfg, res.State, Input{Actor: "bot"}, []Outcome{{Key: eff.Key}}, prFacts("ok"), t0.Add(2*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, RunCompleted, run.Status)
 	assert.Contains(t, run.Applied, eff.Key)
@@ -114,7 +114,7 @@ func TestStepRefusedMergeIsRetried(t *testing.T) {
 	cfg := stepConfig()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	require.Len(t, res.Effects, 1)
-	res = Settle(cfg, res.State, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused: Pull Request is not mergeable"}}, prFacts("ok"), t0)
+	res = Settle(cfg, res.State, Input{Actor: "bot"}, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused: Pull Request is not mergeable"}}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunWaiting, run.Status)
 	assert.Equal(t, StageRetrying, run.Stages["merge"].Status)
@@ -129,7 +129,7 @@ func TestStepHeadMovedAfterGateGoesBackToGate(t *testing.T) {
 	cfg := stepConfig()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	require.Len(t, res.Effects, 1)
-	res = Settle(cfg, res.State, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused: head branch was modified"}}, prFacts("ok"), t0)
+	res = Settle(cfg, res.State, Input{Actor: "bot"}, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused: head branch was modified"}}, prFacts("ok"), t0)
 
 	moved := prFacts() // new head, and the label that passed the gate is gone
 	moved.PR.HeadSHA = "bbbbbbbbbb"

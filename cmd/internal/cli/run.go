@@ -186,7 +186,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 			}
 			outcomes = append(outcomes, o)
 		}
-		res = engine.Settle(cfg, res.State, outcomes, snap.Facts, now)
+		res = engine.Settle(cfg, res.State, in, outcomes, snap.Facts, now)
 		r.logLines(res.Log)
 	}
 	if len(res.State.Runs) == 0 {

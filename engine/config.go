@@ -3,7 +3,10 @@
 // input, facts, now) into (new state, effects) without any I/O.
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Pos is a 1-based position in a config file.
 type Pos struct {
@@ -22,7 +25,13 @@ func (p Pos) String() string {
 // Config is a loaded `.github/pipelines.yaml`.
 type Config struct {
 	Version   int
-	Pipelines []*Pipeline // in file order
+	Settings  Settings
+	Agents    []*Agent    // in file order
+	Groups    []*Group    // in file order
+	Pipelines []*Pipeline // in file order (files in name order when several are merged)
+	// Warnings are findings that do not stop loading (an unreachable stage, an unused
+	// sub-pipeline); `validate --strict` treats them as errors.
+	Warnings ErrorList
 	// BlobOID is the git blob the config was read from; runs pin it.
 	BlobOID string
 }
@@ -37,14 +46,43 @@ func (c *Config) Pipeline(name string) *Pipeline {
 	return nil
 }
 
+// Agent returns the agent called name, or nil.
+func (c *Config) Agent(name string) *Agent {
+	for _, a := range c.Agents {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Group returns the group called name, or nil.
+func (c *Config) Group(name string) *Group {
+	for _, g := range c.Groups {
+		if g.Name == name {
+			return g
+		}
+	}
+	return nil
+}
+
 // Pipeline is one named pipeline.
 type Pipeline struct {
 	Name        string
 	Description string
+	DisplayName string
+	Priority    int    // higher first; default 0
+	Scope       string // ScopeSinglePR (default) | ScopeIssue | ScopeMultiPR
 	Pos         Pos
-	Trigger     Trigger
-	OnEvents    []EventReaction // in file order
-	Stages      []*Stage        // in file order; the first is where a run starts
+	// HasTrigger is false for a pipeline without `trigger:`, which runs only as a sub-pipeline.
+	HasTrigger bool
+	Trigger    Trigger
+	OnEvents   []EventReaction // in file order
+	Context    []KeyValue      // `context:`, templates compiled
+	Variables  []KeyValue      // `variables:`
+	Stages     []*Stage        // in file order; the first is where a run starts
+	OnComplete []ActionItem
+	OnError    []ActionItem
 }
 
 // Stage returns the stage with the given id, or nil.
@@ -76,6 +114,7 @@ type Trigger struct {
 	Labels     []string // every one must be present on the subject
 	Draft      *bool    // the PR's draft flag must equal this
 	Author     string   // the subject's author login must equal this
+	If         *Expr    // `if:` expression over the event (`trigger.*`)
 }
 
 // Reaction actions of on_events.
@@ -87,8 +126,15 @@ const (
 // EventReaction is one entry of on_events.
 type EventReaction struct {
 	Event  string // "pull_request.closed"
-	Action string // ReactReevaluate | ReactCancel
+	Action string // ReactReevaluate | ReactCancel | ReactInvalidateAndRestart | ReactNotify | ReactWakeAgent
 	Pos    Pos
+	// invalidate_and_restart: the stages whose results no longer count, and where to
+	// restart ("current" = the current stage).
+	Invalidate  []string
+	RestartFrom string
+	Notify      *Notify // notify
+	Agent       string  // wake_agent: the agent role to wake (default: the current stage's)
+	Message     *Template
 }
 
 // StageType is the kind of a stage.
@@ -114,11 +160,65 @@ const (
 	TargetFail     = "fail"
 )
 
-// Stage is one step of a pipeline.
+// Stage is one step of a pipeline. Which fields apply depends on Type; a parallel
+// stage's branches are Stages too (type agent, action or pipeline).
 type Stage struct {
-	ID   string
-	Type StageType
-	Pos  Pos
+	ID          string
+	Type        StageType
+	Pos         Pos
+	Description string
+
+	// common to several types
+	Condition  *Predicate    // agent, branches: run only when it holds
+	SkipTo     string        // where to go when Condition does not hold ("" = the next stage)
+	Timeout    time.Duration // 0 = none
+	OnTimeout  *Rule         // then: fail | escalate | cancel | extend
+	OnComplete string        // agent, human, parallel, delay, pipeline: "" = the next stage
+	OnError    *ErrorPolicy  // agent, pipeline
+	Context    []KeyValue    // pipeline (passed to the child), agent
+	Values     []KeyValue    // agent and webhook `config:` as written (action config is ActionConfig)
+
+	// agent
+	Agent           string
+	AgentAction     string // `action:` of an agent stage (review, implement, …)
+	ContinueSession bool
+	Verdicts        map[string]*Rule // on_followup, on_revise, on_reject, on_approve, on_failed
+
+	// gate: AnyOf holds `any_of:` groups; the gate passes when Conditions all pass and
+	// each group has one passing condition.
+	AnyOf      [][]Condition
+	OnFailRule *Rule // on_fail in mapping form ({goto, max_iterations, then} or {when, action, notify})
+
+	// human
+	WaitFor    string // approval | comment | label | dismiss
+	From       string // group name
+	Count      int    // default 1
+	OnEnter    *Template
+	Reminder   *Reminder
+	AutoAssign bool
+	Pattern    string // wait_for comment: a regular expression the comment must match
+	WaitLabel  string // wait_for label: the label
+
+	// parallel
+	Join        string // "all" | "any" | a number N
+	JoinCount   int    // N when Join is a number
+	Branches    []*Stage
+	OnAnyReject *Rule
+
+	// delay
+	Duration time.Duration
+	Poll     *Poll
+
+	// action: on_conflict and on_ci_failure of merge_pr
+	OnConflict  *Rule
+	OnCIFailure *Rule
+
+	// webhook
+	Request      *Request
+	ExpectStatus int // default 200
+
+	// pipeline
+	Pipeline string
 
 	// gate
 	Conditions []Condition
@@ -136,8 +236,20 @@ type Stage struct {
 type ActionConfig struct {
 	Method       string   // merge_pr: merge | squash | rebase (default merge)
 	DeleteBranch bool     // merge_pr
-	Labels       []string // add_label, remove_label (`label:` or `labels:`)
-	Body         string   // comment
+	Labels       []string // add_label, remove_label (`label:` or `labels:`); label: `add:`
+	Remove       []string // label: `remove:`
+	Body         string   // comment (a template when BodyTemplate is set)
+
+	BodyTemplate *Template // comment, create_issue: body with {{ }}
+	Title        *Template // create_issue
+	Target       *Template // notify, comment: group, login, "pr", "issue"
+	Message      *Template // notify
+	Issue        *Template // close_issue: the issue number (e.g. "{{ context.pr_number | linked_issue }}")
+	PR           *Template // merge_pr in multi-PR pipelines: `pr_number:`
+	Reviewers    []string  // request_reviewers: logins
+	Teams        []string  // request_reviewers: team slugs
+	Group        string    // request_reviewers, assign: a group name
+	Assignees    []string  // assign
 }
 
 // Condition is one check of a gate stage, compiled at load.
@@ -146,4 +258,10 @@ type Condition struct {
 	Optional bool // shown, never blocks
 	Pos      Pos
 	Eval     Check
+}
+
+// Unsupported is implemented by checks that load and validate but cannot be evaluated
+// yet: a run that reaches one stops with "not supported yet".
+type Unsupported interface {
+	Unsupported() string // what is missing, for the message
 }

@@ -40,7 +40,12 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
 			continue
 		}
-		if r := p.Reaction(in.Event); r != nil && r.Action == ReactCancel {
+		r := p.Reaction(in.Event)
+		switch {
+		case r == nil:
+		case unsupportedReaction(r) != "":
+			e.finish(run, RunFailed, TargetFail, "not supported yet: "+unsupportedReaction(r))
+		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		}
 	}
@@ -205,6 +210,10 @@ func (e *eval) start(p *Pipeline, in Input) {
 		e.st.Subject = run.Subject
 	}
 	e.logf("run %s started on %s", run.ID, in.Event)
+	if what := unsupportedPipeline(p); what != "" {
+		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
+		return
+	}
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
@@ -243,15 +252,14 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
-	switch stage.Type {
-	case StageGate:
-		return e.gate(run, stage)
-	case StageAction:
-		return e.action(run, stage)
-	default:
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q)", stage.Type, stage.ID))
+	if what := unsupportedStage(stage); what != "" {
+		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
 	}
+	if stage.Type == StageGate {
+		return e.gate(run, stage)
+	}
+	return e.action(run, stage)
 }
 
 func (e *eval) gate(run *Run, stage *Stage) bool {
@@ -331,9 +339,6 @@ func (e *eval) action(run *Run, stage *Stage) bool {
 			return true
 		}
 		eff.Body = stage.Config.Body
-	default:
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: action %q (stage %q)", stage.Action, stage.ID))
-		return false
 	}
 	if sr.Status == StageRetrying && e.settling {
 		run.Status = RunWaiting

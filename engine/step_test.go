@@ -179,14 +179,66 @@ func TestStepActionLabelsReconcile(t *testing.T) {
 	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
 }
 
-func TestStepUnsupportedStageFailsLoudly(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{{
-		Name:    "p",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages:  []*Stage{{ID: "x", Type: "agent"}},
-	}}}
+// unsupportedCheck is a check that loads but cannot be evaluated yet.
+type unsupportedCheck struct{}
+
+func (unsupportedCheck) Evaluate(*Facts) GateResult {
+	return GateResult{Status: GateError, Message: "cannot evaluate"}
+}
+func (unsupportedCheck) Unsupported() string { return `check "file_exists"` }
+
+func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
+	at := Pos{File: ".github/pipelines.yaml", Line: 12, Col: 9}
+	gate := func(mod func(*Stage)) *Stage {
+		s := &Stage{ID: "g", Type: StageGate, Pos: at, OnPass: TargetComplete,
+			Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok"), Pos: at}}}
+		mod(s)
+		return s
+	}
+	cases := []struct {
+		name  string
+		stage *Stage
+		pipe  func(*Pipeline)
+		want  string
+	}{
+		{"agent stage", &Stage{ID: "x", Type: StageAgent, Pos: at}, nil,
+			`not supported yet: stage type "agent" (stage "x" at .github/pipelines.yaml:12:9)`},
+		{"action", &Stage{ID: "c", Type: StageAction, Action: ActionCloseIssue, Pos: at}, nil,
+			`not supported yet: action "close_issue" (stage "c" at .github/pipelines.yaml:12:9)`},
+		{"gate timeout", gate(func(s *Stage) { s.Timeout = time.Hour }), nil,
+			`not supported yet: "timeout" of stage "g" at .github/pipelines.yaml:12:9`},
+		{"gate on_fail rule", gate(func(s *Stage) { s.OnFailRule = &Rule{Goto: "g", MaxIterations: 2} }), nil,
+			`not supported yet: "on_fail" of stage "g"`},
+		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
+			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
+		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },
+			`not supported yet: scope "multi-pr" of pipeline "p"`},
+		{"on_complete list", gate(func(*Stage) {}), func(p *Pipeline) { p.OnComplete = []ActionItem{{Action: "label", Pos: at}} },
+			`not supported yet: "on_complete" of pipeline "p" at .github/pipelines.yaml:12:9`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Pipeline{Name: "p", Pos: at, Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{tc.stage}}
+			if tc.pipe != nil {
+				tc.pipe(p)
+			}
+			res := Step(&Config{Pipelines: []*Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+			require.Len(t, res.State.Runs, 1)
+			run := res.State.Runs[0]
+			assert.Equal(t, RunFailed, run.Status)
+			assert.Contains(t, run.Message, tc.want)
+			assert.Empty(t, res.Effects, "nothing is done past an unsupported construct")
+		})
+	}
+}
+
+func TestStepUnsupportedReactionFailsLoudly(t *testing.T) {
+	cfg := stepConfig()
+	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, EventReaction{
+		Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart, Pos: Pos{File: "f.yaml", Line: 7, Col: 7}})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, prFacts(), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
-	assert.Contains(t, run.Message, "not supported yet")
+	assert.Contains(t, run.Message, `not supported yet: on_events action "invalidate_and_restart" for "pull_request.synchronize" at f.yaml:7:7`)
 }

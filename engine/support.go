@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The language loads in full, but Step executes only part of it. These functions name
+// the first construct a pipeline or stage uses that Step cannot execute yet, so that a
+// run stops there loudly ("not supported yet: … at file:line") instead of skipping it.
+
+// executedActions are the actions an action stage can perform today.
+var executedActions = map[string]bool{
+	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
+}
+
+// unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.
+func unsupportedPipeline(p *Pipeline) string {
+	at := p.Pos.String()
+	switch {
+	case p.Scope != "" && p.Scope != ScopeSinglePR:
+		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
+	case p.Trigger.If != nil:
+		return fmt.Sprintf("trigger \"if\" of pipeline %q at %s", p.Name, p.Trigger.If.Pos)
+	case len(p.OnComplete) > 0:
+		return fmt.Sprintf("\"on_complete\" of pipeline %q at %s", p.Name, p.OnComplete[0].Pos)
+	case len(p.OnError) > 0:
+		return fmt.Sprintf("\"on_error\" of pipeline %q at %s", p.Name, p.OnError[0].Pos)
+	}
+	return ""
+}
+
+// unsupportedStage names what s uses that Step cannot execute, or "".
+func unsupportedStage(s *Stage) string {
+	at := s.Pos.String()
+	feature := func(key string) string {
+		return fmt.Sprintf("%q of stage %q at %s", key, s.ID, at)
+	}
+	switch s.Type {
+	case StageGate, StageAction:
+	default:
+		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
+	}
+	if s.Type == StageAction && !executedActions[s.Action] {
+		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)
+	}
+	switch {
+	case s.Timeout > 0:
+		return feature("timeout")
+	case s.OnTimeout != nil:
+		return feature("on_timeout")
+	case len(s.AnyOf) > 0:
+		return feature("any_of")
+	case s.OnFailRule != nil:
+		return feature("on_fail")
+	case s.OnConflict != nil:
+		return feature("on_conflict")
+	case s.OnCIFailure != nil:
+		return feature("on_ci_failure")
+	case s.Condition != nil:
+		return feature("condition")
+	case s.Config.BodyTemplate != nil && strings.Contains(s.Config.BodyTemplate.Src, "{{"):
+		return feature("body") + " (templates)"
+	}
+	for _, c := range s.Conditions {
+		if u, ok := c.Eval.(Unsupported); ok {
+			return fmt.Sprintf("%s (condition at %s)", u.Unsupported(), c.Pos)
+		}
+	}
+	return ""
+}
+
+// unsupportedReaction names a reaction Step cannot execute, or "".
+func unsupportedReaction(r *EventReaction) string {
+	switch r.Action {
+	case ReactCancel, ReactReevaluate:
+		return ""
+	}
+	return fmt.Sprintf("on_events action %q for %q at %s", r.Action, r.Event, r.Pos)
+}

@@ -36,6 +36,8 @@ type runner struct {
 	now       func() time.Time
 	transport http.RoundTripper
 	act       *githubactions.Action
+	// unsupported collects the "not supported yet" stops of this invocation.
+	unsupported []string
 }
 
 // subjectResult is what one subject ended as, for outputs and the job summary.
@@ -192,6 +194,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if len(res.State.Runs) == 0 {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
+	stopped := newlyUnsupported(st, res.State)
 	body, err := state.Body(cfg, res.State)
 	if err != nil {
 		return nil, err
@@ -199,11 +202,33 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if _, err := store.Save(ctx, number, body, ver); err != nil {
 		return nil, fmt.Errorf("writing the state comment: %w", err)
 	}
+	if len(stopped) > 0 {
+		r.unsupported = append(r.unsupported, stopped...)
+		return nil, fmt.Errorf("%s", strings.Join(stopped, "; "))
+	}
 	out := &subjectResult{Number: number, Summary: state.Render(cfg, res.State)}
 	if last := latest(res.State.Runs); last != nil {
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}
 	return out, nil
+}
+
+// newlyUnsupported returns the messages of runs that stopped in this invocation at a
+// construct the engine cannot execute yet.
+func newlyUnsupported(before, after *engine.State) []string {
+	was := map[string]bool{}
+	for _, r := range before.Runs {
+		if r.Status == engine.RunFailed {
+			was[r.ID] = true
+		}
+	}
+	var out []string
+	for _, r := range after.Runs {
+		if r.Status == engine.RunFailed && !was[r.ID] && strings.HasPrefix(r.Message, "not supported yet:") {
+			out = append(out, fmt.Sprintf("run %s stopped: %s", r.ID, r.Message))
+		}
+	}
+	return out
 }
 
 // applyToFacts records what a performed effect changed, so later stages of the same

@@ -282,6 +282,10 @@ func (s *simulation) deliver(ctx context.Context, d delivery) error {
 	if code == 2 {
 		return errors.New("the run could not start; see its log above")
 	}
+	if len(r.unsupported) > 0 {
+		s.printComments()
+		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(r.unsupported, "; "))
+	}
 	return nil
 }
 

@@ -1,0 +1,92 @@
+package engine
+
+import "fmt"
+
+// This file holds what the validation passes share. A pass looks at a whole loaded
+// config, once every pipeline, agent and group is known, and returns its errors and
+// warnings with the position of the offending value. Load runs the passes in
+// `validators` after a config has loaded without errors.
+
+// Error kinds of the validation passes (the loader's are in load_yaml.go).
+const (
+	kindCycle   = "cycle"   // a sub-pipeline runs itself, directly or not
+	kindNesting = "nesting" // sub-pipelines nest deeper than settings.max_nesting
+	kindWebhook = "webhook" // a webhook calls a host the settings do not allow
+	// KindWarning marks a finding that does not stop loading (an unreachable stage,
+	// an unused sub-pipeline); `validate --strict` fails on it.
+	KindWarning = "warning"
+)
+
+// findings collects the errors and warnings of one pass.
+type findings struct {
+	errs, warnings ErrorList
+}
+
+func (f *findings) errorf(pos Pos, kind, format string, args ...any) {
+	f.errs = append(f.errs, &Error{Pos: pos, Message: fmt.Sprintf(format, args...), Kind: kind})
+}
+
+func (f *findings) warnf(pos Pos, format string, args ...any) {
+	f.warnings = append(f.warnings, &Error{Pos: pos, Message: fmt.Sprintf(format, args...), Kind: KindWarning})
+}
+
+func (f *findings) result() (errs, warnings ErrorList) {
+	f.errs.Sort()
+	f.warnings.Sort()
+	return f.errs, f.warnings
+}
+
+// eachStage calls fn for every stage of p in file order, and for the branches of a
+// parallel stage right after it (with parent set).
+func eachStage(p *Pipeline, fn func(s, parent *Stage)) {
+	for _, s := range p.Stages {
+		if s == nil {
+			continue
+		}
+		fn(s, nil)
+		for _, b := range s.Branches {
+			if b != nil {
+				fn(b, s)
+			}
+		}
+	}
+}
+
+// unknownName is the message for a reference to a name that is not defined: with a
+// did-you-mean when one is close, else the names there are. section is the top-level
+// key where such names are defined ("agents").
+func unknownName(what, name, section string, known []string) string {
+	msg := fmt.Sprintf("%s %q not found", what, name)
+	if s := suggest(name, known); s != "" {
+		return fmt.Sprintf("%s; did you mean %q?", msg, s)
+	}
+	if len(known) == 0 {
+		return fmt.Sprintf("%s; define it under %q", msg, section)
+	}
+	return fmt.Sprintf("%s; expected one of %s", msg, quoteList(known))
+}
+
+// pipelineNames returns the names of cfg's pipelines in file order.
+func pipelineNames(cfg *Config) []string {
+	out := make([]string, 0, len(cfg.Pipelines))
+	for _, p := range cfg.Pipelines {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// chain prints names as a path: "a" -> "b" -> "a".
+func chain(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += " -> "
+		}
+		s += fmt.Sprintf("%q", n)
+	}
+	return s
+}
+
+// stagePos is where a reference written in stage s is reported: the stage itself,
+// since the model keeps no position for each of its scalar fields.
+func stagePos(s *Stage) Pos { return s.Pos }

@@ -1,0 +1,63 @@
+package engine
+
+// FactsEnv returns the "github" root of an expression's Env, built from facts:
+//
+//	github.repo, github.default_branch, github.viewer
+//	github.pr.number, title, state ("open" | "closed" | "merged"), draft, author,
+//	          base, head (branch names), head_sha, labels (names),
+//	          mergeable (true, false, or null while GitHub is still computing it),
+//	          linked_issues (issue numbers; empty until the facts carry them),
+//	          checks  [{name, kind, state, conclusion}],
+//	          reviews [{author, state, commit_sha, submitted_at, can_push}] (oldest first)
+//
+// github.pr is null when the facts hold no pull request. Numbers are ints; the Env
+// holds no pointer into facts.
+func FactsEnv(f *Facts) map[string]any {
+	gh := map[string]any{"pr": nil}
+	if f == nil {
+		return gh
+	}
+	gh["repo"] = f.Repo
+	gh["default_branch"] = f.DefaultBranch
+	gh["viewer"] = f.Viewer
+	if f.PR == nil {
+		return gh
+	}
+	pr := f.PR
+	var mergeable any
+	switch pr.Mergeable {
+	case Mergeable:
+		mergeable = true
+	case Conflicting:
+		mergeable = false
+	}
+	labels := make([]any, len(pr.Labels))
+	for i, l := range pr.Labels {
+		labels[i] = l
+	}
+	checks := make([]any, len(pr.Checks))
+	for i, c := range pr.Checks {
+		checks[i] = map[string]any{"name": c.Name, "kind": c.Kind, "state": c.State, "conclusion": c.Conclusion}
+	}
+	reviews := make([]any, len(pr.Reviews))
+	for i, r := range pr.Reviews {
+		reviews[i] = map[string]any{"author": r.Author, "state": r.State, "commit_sha": r.CommitSHA,
+			"submitted_at": r.SubmittedAt, "can_push": r.CanPush}
+	}
+	gh["pr"] = map[string]any{
+		"number":        pr.Number,
+		"title":         pr.Title,
+		"state":         pr.State,
+		"draft":         pr.Draft,
+		"author":        pr.Author,
+		"base":          pr.BaseRef,
+		"head":          pr.HeadRef,
+		"head_sha":      pr.HeadSHA,
+		"mergeable":     mergeable,
+		"labels":        labels,
+		"linked_issues": []any{},
+		"checks":        checks,
+		"reviews":       reviews,
+	}
+	return gh
+}

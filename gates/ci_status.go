@@ -7,22 +7,60 @@ import (
 )
 
 // CIStatus is the `ci_status` check over the check runs and commit statuses on the PR's
-// head: all of them, or only those named in `checks`. With `expect: success` (the default)
-// it passes when every one has succeeded; with `expect: failure` or `expect: pending` it
-// passes when CI as a whole is in that state.
+// head: all of them, or only those named in `checks` (or `workflows`, the reference's
+// word for the same list). With `expect: success` (the default) it passes when every one
+// has succeeded; with `expect: failure` or `expect: pending` it passes when CI as a whole
+// is in that state. With `pr` (a template naming another pull request, or "all" of a
+// multi-PR pipeline's) it loads but cannot be evaluated yet.
 type CIStatus struct{}
 
 var _ engine.Gate = CIStatus{}
 
-// Compile reads `expect` (success | failure | pending) and `checks` (a name or a list).
+// Compile reads `expect` (success | failure | pending), `checks` or `workflows` (a name
+// or a list; not both) and `pr` (a template).
 func (CIStatus) Compile(p *engine.Params) (engine.Check, error) {
 	expect := p.Enum("expect", engine.CheckSuccess, engine.CheckSuccess, engine.CheckFailure, engine.CheckPending)
-	names := p.Strings("checks")
-	if p.Has("checks") && len(names) == 0 && len(p.Errors()) == 0 {
-		p.Errorf("checks", "%q of check %q must name at least one check", "checks", ciStatusName)
+	key := "checks"
+	if p.Has("workflows") {
+		key = "workflows"
+		if p.Has("checks") {
+			p.Strings("checks")
+			p.Errorf("workflows", "%q and %q of check %q are the same list; write only one", "checks", "workflows", ciStatusName)
+		}
 	}
-	return ciStatus{expect: expect, names: names}, nil
+	before := len(p.Errors())
+	names := p.Strings(key)
+	if p.Has(key) && len(names) == 0 && len(p.Errors()) == before {
+		p.Errorf(key, "%q of check %q must name at least one check", key, ciStatusName)
+	}
+	c := ciStatus{expect: expect, names: names}
+	if pr := p.Template("pr"); pr != nil {
+		return ciStatusOf{ciStatus: c, pr: pr}, nil
+	}
+	return c, nil
 }
+
+// ciStatusOf is ci_status over another pull request (`pr`).
+type ciStatusOf struct {
+	ciStatus
+	pr *engine.Template
+}
+
+var (
+	_ engine.Check       = ciStatusOf{}
+	_ engine.Unsupported = ciStatusOf{}
+)
+
+// PR returns the `pr` template.
+func (c ciStatusOf) PR() *engine.Template { return c.pr }
+
+// Unsupported says what evaluating the check lacks.
+func (ciStatusOf) Unsupported() string {
+	return `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`
+}
+
+// Evaluate fails closed: the facts hold no other pull request.
+func (c ciStatusOf) Evaluate(*engine.Facts) engine.GateResult { return unsupported(ciStatusName, c) }
 
 type ciStatus struct {
 	expect string

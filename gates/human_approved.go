@@ -9,20 +9,72 @@ import (
 
 // HumanApproved is the `human_approved` check: at least `count` (default 1) approving
 // reviews on the current head, from users with write access other than the PR's author.
+// With `from` (a group of `groups:`) only the group's members count; that needs group
+// membership in the facts, so such a check loads but cannot be evaluated yet.
 type HumanApproved struct{}
 
 var _ engine.Gate = HumanApproved{}
 
-// Compile reads `count`, an integer of at least 1.
+// GroupRef is implemented by checks that name a group of `groups:`; validation checks
+// that the group exists.
+type GroupRef interface {
+	Group() string // "" when the check names none
+}
+
+// Compile reads `count`, an integer of at least 1, and `from`, a group name.
 func (HumanApproved) Compile(p *engine.Params) (engine.Check, error) {
-	return humanApproved{count: p.Int("count", 1, 1)}, nil
+	c := humanApproved{count: p.Int("count", 1, 1)}
+	if !p.Has("from") {
+		return c, nil
+	}
+	before := len(p.Errors())
+	group := p.String("from", "")
+	if len(p.Errors()) > before {
+		return c, nil // not a string; Params said so
+	}
+	if group == "" {
+		p.Errorf("from", "%q of check %q must name a group", "from", humanApprovedName)
+		return c, nil
+	}
+	return humanApprovedFrom{humanApproved: c, group: group}, nil
 }
 
 type humanApproved struct {
 	count int
 }
 
-var _ engine.Check = humanApproved{}
+var (
+	_ engine.Check = humanApproved{}
+	_ GroupRef     = humanApproved{}
+)
+
+// Group returns "": any user with write access counts.
+func (humanApproved) Group() string { return "" }
+
+// humanApprovedFrom is human_approved restricted to the members of a group.
+type humanApprovedFrom struct {
+	humanApproved
+	group string
+}
+
+var (
+	_ engine.Check       = humanApprovedFrom{}
+	_ engine.Unsupported = humanApprovedFrom{}
+	_ GroupRef           = humanApprovedFrom{}
+)
+
+// Group returns the group named by `from`.
+func (c humanApprovedFrom) Group() string { return c.group }
+
+// Unsupported says what evaluating the check lacks.
+func (humanApprovedFrom) Unsupported() string {
+	return `check "human_approved" with "from" (group membership is not in the facts yet)`
+}
+
+// Evaluate fails closed: who belongs to the group is not known.
+func (c humanApprovedFrom) Evaluate(*engine.Facts) engine.GateResult {
+	return unsupported(humanApprovedName, c)
+}
 
 const humanApprovedName = "human_approved"
 

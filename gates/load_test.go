@@ -11,13 +11,14 @@ import (
 
 func TestDefaultRegistry(t *testing.T) {
 	r := Default()
-	assert.Equal(t, []string{"ci_status", "human_approved", "label_present", "no_changes_requested"}, r.Names())
+	assert.Equal(t, []string{"branch_up_to_date", "ci_status", "command", "expr", "file_exists", "human_approved",
+		"label_present", "no_changes_requested", "pr_approvals_met"}, r.Names())
 	for _, name := range r.Names() {
 		g, ok := r.Lookup(name)
 		assert.True(t, ok, name)
 		assert.NotNil(t, g, name)
 	}
-	_, ok := r.Lookup("pr_approvals_met")
+	_, ok := r.Lookup("deployment_ready")
 	assert.False(t, ok)
 }
 
@@ -66,8 +67,8 @@ func TestLoadGateParamErrors(t *testing.T) {
 	}{
 		{
 			name:      "unknown param",
-			condition: "- check: ci_status\n  workflows: [test]",
-			want:      `pipelines.yaml:10:13: unknown key "workflows" for check "ci_status" [key]`,
+			condition: "- check: ci_status\n  jobs: [test]",
+			want:      `pipelines.yaml:10:13: unknown key "jobs" for check "ci_status" [key]`,
 		},
 		{
 			name:      "bad param type",

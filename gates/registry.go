@@ -32,6 +32,11 @@ func Default() engine.GateRegistry {
 		"no_changes_requested": NoChangesRequested{},
 		"ci_status":            CIStatus{},
 		"label_present":        LabelPresent{},
+		"pr_approvals_met":     PRApprovalsMet{},
+		"command":              Command{},
+		"file_exists":          FileExists{},
+		"branch_up_to_date":    BranchUpToDate{},
+		"expr":                 Expr{},
 	})
 }
 

@@ -1,0 +1,699 @@
+package schema_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+)
+
+const (
+	schemaFile = "../pipelines.schema.json"
+	schemaID   = "https://raw.githubusercontent.com/org/pipeline-action/main/pipelines.schema.json"
+)
+
+// exampleGlobs name every config that must pass both the schema and the loader.
+var exampleGlobs = []string{
+	"../examples/*/pipelines.yaml",
+	"../engine/testdata/reference/*.yaml",
+	"../engine/testdata/load/*.yaml",
+}
+
+// rejectMarker on the first line of a golden error case says its mistake is a schema matter.
+const rejectMarker = "# schema: reject"
+
+func compile(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(schemaFile)
+	require.NoError(t, err)
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	require.NoError(t, err, "%s is not JSON", schemaFile)
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	require.NoError(t, c.AddResource(schemaID, doc))
+	sch, err := c.Compile(schemaID)
+	require.NoError(t, err, "%s does not compile", schemaFile)
+	return sch
+}
+
+// instance decodes YAML into the generic value JSON Schema validates.
+func instance(src []byte) (any, error) {
+	var v any
+	if err := yaml.Unmarshal(src, &v); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(jsonable(v))
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+}
+
+// jsonable turns the maps yaml.v3 makes for non-string keys into JSON objects.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonable(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonable(e)
+		}
+		return x
+	}
+	return v
+}
+
+func validate(sch *jsonschema.Schema, src []byte) error {
+	v, err := instance(src)
+	if err != nil {
+		return err
+	}
+	return sch.Validate(v)
+}
+
+// loaderVerdict loads src. It returns the load errors, and those among them that only
+// show the loader is still growing into the language: a construct "not supported yet", a
+// check the schema knows that no gate registers, or a parameter of such a check that its
+// gate does not read yet.
+func loaderVerdict(t *testing.T, file string, src []byte) (all, pending engine.ErrorList) {
+	t.Helper()
+	_, err := engine.Load(file, src, gates.Default())
+	if err == nil {
+		return nil, nil
+	}
+	var list engine.ErrorList
+	if !errors.As(err, &list) {
+		return engine.ErrorList{{Message: err.Error(), Kind: "?"}}, nil
+	}
+	params := checkParams(t)
+	for _, e := range list {
+		if e.Kind == "unsupported" {
+			pending = append(pending, e)
+		} else if m := unknownCheck.FindStringSubmatch(e.Message); m != nil && params[m[1]] != nil {
+			pending = append(pending, e)
+		} else if m := unknownParam.FindStringSubmatch(e.Message); m != nil && params[m[2]][m[1]] {
+			pending = append(pending, e)
+		}
+	}
+	return list, pending
+}
+
+var (
+	unknownCheck = regexp.MustCompile(`^unknown check "([^"]+)"`)
+	unknownParam = regexp.MustCompile(`^unknown key "([^"]+)" for check "([^"]+)"`)
+)
+
+// checkParams reads from the schema the checks it knows and the parameters of each.
+func checkParams(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	raw, err := os.ReadFile(schemaFile)
+	require.NoError(t, err)
+	var doc struct {
+		Defs struct {
+			Check struct {
+				AllOf []struct {
+					If struct {
+						Properties struct {
+							Check struct {
+								Const string `json:"const"`
+							} `json:"check"`
+						} `json:"properties"`
+					} `json:"if"`
+					Then struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"then"`
+				} `json:"allOf"`
+			} `json:"check"`
+		} `json:"$defs"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	out := map[string]map[string]bool{}
+	for _, c := range doc.Defs.Check.AllOf {
+		name := c.If.Properties.Check.Const
+		out[name] = map[string]bool{}
+		for k := range c.Then.Properties {
+			out[name][k] = true
+		}
+	}
+	require.NotEmpty(t, out, "no checks found in the schema's $defs/check")
+	return out
+}
+
+func examples(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, g := range exampleGlobs {
+		m, err := filepath.Glob(g)
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	require.NotEmpty(t, files, "no example configs found")
+	return files
+}
+
+func TestSchemaCompiles(t *testing.T) {
+	compile(t)
+	raw, err := os.ReadFile(schemaFile)
+	require.NoError(t, err)
+	var top struct {
+		Schema string `json:"$schema"`
+		ID     string `json:"$id"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &top))
+	assert.Equal(t, "https://json-schema.org/draft/2020-12/schema", top.Schema)
+	assert.Equal(t, schemaID, top.ID)
+}
+
+// TestSchemaDescribesEveryProperty keeps editors' hover text complete.
+func TestSchemaDescribesEveryProperty(t *testing.T) {
+	raw, err := os.ReadFile(schemaFile)
+	require.NoError(t, err)
+	var doc any
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if props, ok := x["properties"].(map[string]any); ok {
+				for name, p := range props {
+					ps, ok := p.(map[string]any)
+					if !ok {
+						continue // true / false in if-then narrowing
+					}
+					if _, ok := ps["description"]; !ok && !strings.Contains(path, "/if") && !strings.Contains(path, "/then") {
+						t.Errorf("%s/properties/%s has no description", path, name)
+					}
+				}
+			}
+			for k, e := range x {
+				walk(path+"/"+k, e)
+			}
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s/%d", path, i), e)
+			}
+		}
+	}
+	walk("#", doc)
+}
+
+// TestExamplesPassSchemaAndLoader: every example config is valid for both. Constructs the
+// loader refuses as "not supported yet" are reported and the loader half is skipped.
+func TestExamplesPassSchemaAndLoader(t *testing.T) {
+	sch := compile(t)
+	for _, file := range examples(t) {
+		t.Run(strings.TrimPrefix(file, "../"), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			require.NoError(t, err)
+			assert.NoError(t, validate(sch, src), "the schema rejects an example the language allows")
+			all, pending := loaderVerdict(t, file, src)
+			if len(all) > 0 && len(all) == len(pending) {
+				t.Skipf("the schema accepts it; the loader does not accept these constructs yet:\n%s", pending)
+			}
+			assert.Empty(t, all, "the loader rejects an example the schema accepts")
+		})
+	}
+}
+
+// invalid holds mistakes that are a schema matter, each in a config that is otherwise
+// valid. at is the JSON pointer of the value the schema rejects (says, a phrase of its
+// message, where the pointer it reports is not the value's: propertyNames); line is where
+// the loader reports it, counting the comment line the test puts first.
+var invalid = []struct {
+	name string
+	yaml string
+	at   string
+	says string
+	line int
+}{
+	{name: "unknown top-level key", at: "", line: 3, yaml: `
+version: 1
+pipeline:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "unknown pipeline key", at: "/pipelines/p", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    descripton: typo
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "unknown gate stage key", at: "/pipelines/p/stages/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_passs: complete}
+`},
+	{name: "key of another stage type", at: "/pipelines/p/stages/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_success: complete}
+`},
+	{name: "unknown trigger key", at: "/pipelines/p/trigger", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    trigger: {event: pull_request.opened, branch: main}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "unknown trigger condition", at: "/pipelines/p/trigger/conditions", line: 7, yaml: `
+version: 1
+pipelines:
+  p:
+    trigger:
+      event: pull_request.opened
+      conditions: {base: main}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "unknown merge config key", at: "/pipelines/p/stages/0/config", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: m, type: action, action: merge_pr, config: {strategy: squash}}
+`},
+	{name: "unknown check parameter", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: label_present, label: ok, colour: red}]}
+`},
+	{name: "version is a string", at: "/version", line: 2, yaml: `
+version: "1"
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "version is 2", at: "/version", line: 2, yaml: `
+version: 2
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "stages is a mapping", at: "/pipelines/p/stages", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    stages: {id: s, type: gate}
+`},
+	{name: "conditions is a string", at: "/pipelines/p/stages/0/conditions", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: no_changes_requested}
+`},
+	{name: "draft is a string", at: "/pipelines/p/trigger/conditions/draft", line: 7, yaml: `
+version: 1
+pipelines:
+  p:
+    trigger:
+      event: pull_request.opened
+      conditions: {draft: "no"}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "count is a string", at: "/pipelines/p/stages/0/conditions/0/count", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: human_approved, count: two}]}
+`},
+	{name: "count is zero", at: "/pipelines/p/stages/0/conditions/0/count", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: human_approved, count: 0}]}
+`},
+	{name: "optional is a string", at: "/pipelines/p/stages/0/conditions/0/optional", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested, optional: maybe}]}
+`},
+	{name: "bad merge method", at: "/pipelines/p/stages/0/config/method", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: m, type: action, action: merge_pr, config: {method: fast-forward}}
+`},
+	{name: "bad ci_status expect", at: "/pipelines/p/stages/0/conditions/0/expect", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: ci_status, expect: green}]}
+`},
+	{name: "bad on_events action", at: "/pipelines/p/on_events/pull_request.closed/action", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    on_events:
+      pull_request.closed: {action: stop}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "bad scope", at: "/pipelines/p/scope", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    scope: whole-repo
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "bad agent dispatch", at: "/agents/rev/dispatch", line: 3, yaml: `
+version: 1
+agents:
+  rev: {dispatch: carrier-pigeon}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "bad wait_for", at: "/pipelines/p/stages/0/wait_for", line: 8, yaml: `
+version: 1
+groups:
+  maintainers: {users: [alice]}
+pipelines:
+  p:
+    stages:
+      - {id: h, type: human, wait_for: thumbs-up, from: maintainers}
+`},
+	{name: "timeout without a unit", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 30}
+`},
+	{name: "timeout in weeks", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 2w}
+`},
+	{name: "timeout in words", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: one day}
+`},
+	{name: "delay duration with a space", at: "/pipelines/p/stages/0/duration", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: d, type: delay, duration: 5 m}
+`},
+	{name: "missing version", at: "", line: 2, yaml: `
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "missing pipelines", at: "", line: 2, yaml: `
+version: 1
+`},
+	{name: "missing stages", at: "/pipelines/p", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    description: nothing to do
+`},
+	{name: "missing stage id", at: "/pipelines/p/stages/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {type: gate, conditions: [{check: no_changes_requested}]}
+`},
+	{name: "missing stage type", at: "/pipelines/p/stages/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, conditions: [{check: no_changes_requested}]}
+`},
+	{name: "missing conditions", at: "/pipelines/p/stages/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, on_pass: complete}
+`},
+	{name: "missing check", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{label: ok}]}
+`},
+	{name: "missing trigger event", at: "/pipelines/p/trigger", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    trigger: {conditions: {base_branch: main}}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "missing label of label_present", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: label_present}]}
+`},
+	{name: "missing action", at: "/pipelines/p/stages/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: m, type: action, config: {method: squash}}
+`},
+	{name: "missing comment body", at: "/pipelines/p/stages/0/config", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: c, type: action, action: comment, config: {}}
+`},
+	{name: "missing agent dispatch", at: "/agents/rev", line: 3, yaml: `
+version: 1
+agents:
+  rev: {workflow: review.yml}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "missing workflow of a workflow agent", at: "/agents/rev", line: 3, yaml: `
+version: 1
+agents:
+  rev: {dispatch: workflow}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "unknown check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: tests_green}]}
+`},
+	{name: "misspelt check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: human_aproved}]}
+`},
+	{name: "unknown stage type", at: "/pipelines/p/stages/0/type", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: wait, conditions: [{check: no_changes_requested}]}
+`},
+	{name: "unknown action", at: "/pipelines/p/stages/0/action", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: m, type: action, action: rebase_pr}
+`},
+	{name: "unknown trigger event", at: "/pipelines/p/trigger/event", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    trigger: {event: pull_request.merged}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "trigger event without action", at: "/pipelines/p/trigger/event", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    trigger: {event: push}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "unknown on_events event", says: "invalid propertyName 'pull_request.merged'", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    on_events:
+      pull_request.merged: {action: cancel}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "invalid pipeline name", says: "invalid propertyName 'Auto Merge'", line: 4, yaml: `
+version: 1
+pipelines:
+  Auto Merge:
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "invalid stage id", at: "/pipelines/p/stages/0/id", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: Ready Gate, type: gate, conditions: [{check: no_changes_requested}]}
+`},
+	{name: "empty pipelines", at: "/pipelines", line: 3, yaml: `
+version: 1
+pipelines: {}
+`},
+	{name: "empty stages", at: "/pipelines/p/stages", line: 5, yaml: `
+version: 1
+pipelines:
+  p:
+    stages: []
+`},
+	{name: "empty conditions", at: "/pipelines/p/stages/0/conditions", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: []}
+`},
+	{name: "max_iterations zero", at: "/pipelines/p/stages/1/on_fail/max_iterations", line: 7, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: a, type: gate, conditions: [{check: ci_status}]}
+      - {id: b, type: gate, conditions: [{check: no_changes_requested}], on_fail: {goto: a, max_iterations: 0, then: fail}}
+`},
+	{name: "max_nesting zero", at: "/settings/max_nesting", line: 3, yaml: `
+version: 1
+settings:
+  max_nesting: 0
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+}
+
+// TestInvalidRejectedByBoth: every schema-matter mistake is an error for both the schema
+// and the loader, at the same place.
+func TestInvalidRejectedByBoth(t *testing.T) {
+	sch := compile(t)
+	for _, tc := range invalid {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte(strings.TrimPrefix(tc.yaml, "\n"))
+			src = append([]byte("# "+tc.name+"\n"), src...)
+			err := validate(sch, src)
+			if assert.Error(t, err, "the schema accepts it") {
+				var ve *jsonschema.ValidationError
+				if assert.ErrorAs(t, err, &ve) {
+					if tc.says != "" {
+						assert.Contains(t, ve.Error(), tc.says, "the schema rejects it for another reason")
+					} else {
+						assert.Contains(t, locations(ve), tc.at, "the schema rejects it elsewhere:\n%s", ve)
+					}
+				}
+			}
+			all, pending := loaderVerdict(t, "case.yaml", src)
+			if !assert.NotEmpty(t, all, "the loader accepts it") {
+				return
+			}
+			var lines []int
+			for _, e := range all {
+				if !slices.Contains(pending, e) {
+					lines = append(lines, e.Pos.Line)
+				}
+			}
+			if len(lines) == 0 {
+				t.Skipf("the loader rejects it only because it does not support the construct yet:\n%s", pending)
+			}
+			assert.Contains(t, lines, tc.line, "the loader rejects it elsewhere:\n%s", all)
+		})
+	}
+}
+
+// locations returns the instance locations of the innermost errors, as JSON pointers.
+func locations(ve *jsonschema.ValidationError) []string {
+	var out []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			p := ""
+			for _, tok := range e.InstanceLocation {
+				p += "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
+			}
+			out = append(out, p)
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
+}
+
+// TestGoldenSchemaRejects: golden error cases marked "# schema: reject" on their first line
+// are rejected by the schema as well as by the loader.
+func TestGoldenSchemaRejects(t *testing.T) {
+	sch := compile(t)
+	files, err := filepath.Glob("../engine/testdata/err/*.yaml")
+	require.NoError(t, err)
+	n := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		require.NoError(t, err)
+		first, _, _ := strings.Cut(string(src), "\n")
+		if strings.TrimSpace(first) != rejectMarker {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			assert.Error(t, validate(sch, src), "the schema accepts it")
+			all, _ := loaderVerdict(t, file, src)
+			assert.NotEmpty(t, all, "the loader accepts it")
+		})
+	}
+	t.Logf("%d golden cases marked %q", n, rejectMarker)
+}

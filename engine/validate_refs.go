@@ -30,15 +30,15 @@ func checkAgents(cfg *Config) (errs, warnings ErrorList) {
 	return f.result()
 }
 
-// GroupReferrer is implemented by compiled gate checks that name groups of people
-// (`from: maintainers`), so that validation can check the names exist.
-type GroupReferrer interface {
-	GroupNames() []string
+// groupRef is implemented by compiled gate checks that name a group of `groups:`
+// (`check: human_approved` with `from:`); gates.GroupRef is the same interface.
+type groupRef interface {
+	Group() string // "" when the check names none
 }
 
 // checkGroups reports references to a group `groups:` does not define: `from` of a
 // human stage, `settings.chatops.from`, `group` of request_reviewers and assign, and
-// the groups a gate condition names (through GroupReferrer).
+// the group a gate condition names (`from` of human_approved).
 func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 	var f findings
 	known := make([]string, 0, len(cfg.Groups))
@@ -71,10 +71,8 @@ func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 }
 
 func checkConditionGroups(c Condition, check func(Pos, string)) {
-	if g, ok := c.Eval.(GroupReferrer); ok {
-		for _, name := range g.GroupNames() {
-			check(c.Pos, name)
-		}
+	if g, ok := c.Eval.(groupRef); ok {
+		check(c.Pos, g.Group())
 	}
 }
 

@@ -184,7 +184,7 @@ func TestCheckAgents(t *testing.T) {
 // groupCheck is a compiled gate condition that names a group.
 type groupCheck struct{ fakeCheck }
 
-func (groupCheck) GroupNames() []string { return []string{"maintainer"} }
+func (groupCheck) Group() string { return "maintainer" }
 
 func TestCheckGroups(t *testing.T) {
 	groups := []*Group{{Name: "maintainers"}, {Name: "security"}}

@@ -203,11 +203,8 @@ func TestSchemaDescribesEveryProperty(t *testing.T) {
 		case map[string]any:
 			if props, ok := x["properties"].(map[string]any); ok {
 				for name, p := range props {
-					ps, ok := p.(map[string]any)
-					if !ok {
-						continue // true / false in if-then narrowing
-					}
-					if _, ok := ps["description"]; !ok && !strings.Contains(path, "/if") && !strings.Contains(path, "/then") {
+					m, _ := p.(map[string]any)
+					if _, ok := m["description"]; !ok && declares(p) {
 						t.Errorf("%s/properties/%s has no description", path, name)
 					}
 				}
@@ -222,6 +219,21 @@ func TestSchemaDescribesEveryProperty(t *testing.T) {
 		}
 	}
 	walk("#", doc)
+}
+
+// declares reports whether the property schema p says what the property is, rather than
+// narrowing one declared elsewhere (`true`, `false`, `{"const": …}` in an if-then, `{"minLength": 1}`).
+func declares(p any) bool {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "enum"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // TestExamplesPassSchemaAndLoader: every example config is valid for both. Constructs the
@@ -607,6 +619,108 @@ pipelines:
     stages:
       - {id: a, type: gate, conditions: [{check: ci_status}]}
       - {id: b, type: gate, conditions: [{check: no_changes_requested}], on_fail: {goto: a, max_iterations: 0, then: fail}}
+`},
+	{name: "timeout of zero", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 0s}
+`},
+	{name: "extend without a duration", at: "/pipelines/p/stages/0/on_timeout", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 1h, on_timeout: {then: extend}}
+`},
+	{name: "max_iterations without goto", at: "/pipelines/p/stages/0/on_fail", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_fail: {max_iterations: 2, then: fail}}
+`},
+	{name: "invalid agent name", says: "invalid propertyName 'Reviewer'", line: 3, yaml: `
+version: 1
+agents:
+  Reviewer: {dispatch: workflow, workflow: review.yml}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "workflow is not a workflow file", at: "/agents/rev/workflow", line: 3, yaml: `
+version: 1
+agents:
+  rev: {dispatch: workflow, workflow: review}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "key of another dispatch", at: "/agents/rev", line: 3, yaml: `
+version: 1
+agents:
+  rev: {dispatch: label, label: review, event_type: review}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "group without members", at: "/groups/maintainers/users", line: 3, yaml: `
+version: 1
+groups:
+  maintainers: {users: []}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "team without org", at: "/groups/maintainers/teams", line: 3, yaml: `
+version: 1
+groups:
+  maintainers: {teams: maintainers}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "bad chatops permission", at: "/settings/chatops/permission", line: 3, yaml: `
+version: 1
+settings:
+  chatops: {permission: owner}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "webhook host with a scheme", at: "/settings/webhooks/allow/0", line: 3, yaml: `
+version: 1
+settings:
+  webhooks: {allow: ["https://api.example.com"]}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
+	{name: "comment item without message", at: "/pipelines/p/on_complete/0/comment", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    on_complete:
+      - comment: {target: pr}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "create_issue as a string", at: "/pipelines/p/on_error/0/create_issue", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    on_error:
+      - create_issue: it broke
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "unknown on_complete action", at: "/pipelines/p/on_complete/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    on_complete:
+      - celebrate: true
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+`},
+	{name: "key of another reaction", at: "/pipelines/p/on_events/pull_request.closed", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    on_events:
+      pull_request.closed: {action: cancel, restart_from: s}
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
 	{name: "max_nesting zero", at: "/settings/max_nesting", line: 3, yaml: `
 version: 1

@@ -405,7 +405,7 @@ pipelines:
     scope: whole-repo
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "bad agent dispatch", at: "/agents/rev/dispatch", line: 3, yaml: `
+	{name: "bad agent dispatch", at: "/agents/rev/dispatch", line: 4, yaml: `
 version: 1
 agents:
   rev: {dispatch: carrier-pigeon}
@@ -518,14 +518,14 @@ pipelines:
     stages:
       - {id: c, type: action, action: comment, config: {}}
 `},
-	{name: "missing agent dispatch", at: "/agents/rev", line: 3, yaml: `
+	{name: "missing agent dispatch", at: "/agents/rev", line: 4, yaml: `
 version: 1
 agents:
   rev: {workflow: review.yml}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "missing workflow of a workflow agent", at: "/agents/rev", line: 3, yaml: `
+	{name: "missing workflow of a workflow agent", at: "/agents/rev", line: 4, yaml: `
 version: 1
 agents:
   rev: {dispatch: workflow}
@@ -641,49 +641,49 @@ pipelines:
     stages:
       - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_fail: {max_iterations: 2, then: fail}}
 `},
-	{name: "invalid agent name", says: "invalid propertyName 'Reviewer'", line: 3, yaml: `
+	{name: "invalid agent name", says: "invalid propertyName 'Reviewer'", line: 4, yaml: `
 version: 1
 agents:
   Reviewer: {dispatch: workflow, workflow: review.yml}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "workflow is not a workflow file", at: "/agents/rev/workflow", line: 3, yaml: `
+	{name: "workflow is not a workflow file", at: "/agents/rev/workflow", line: 4, yaml: `
 version: 1
 agents:
   rev: {dispatch: workflow, workflow: review}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "key of another dispatch", at: "/agents/rev", line: 3, yaml: `
+	{name: "key of another dispatch", at: "/agents/rev", line: 4, yaml: `
 version: 1
 agents:
   rev: {dispatch: label, label: review, event_type: review}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "group without members", at: "/groups/maintainers/users", line: 3, yaml: `
+	{name: "group without members", at: "/groups/maintainers/users", line: 4, yaml: `
 version: 1
 groups:
   maintainers: {users: []}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "team without org", at: "/groups/maintainers/teams", line: 3, yaml: `
+	{name: "team without org", at: "/groups/maintainers/teams", line: 4, yaml: `
 version: 1
 groups:
   maintainers: {teams: maintainers}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "bad chatops permission", at: "/settings/chatops/permission", line: 3, yaml: `
+	{name: "bad chatops permission", at: "/settings/chatops/permission", line: 4, yaml: `
 version: 1
 settings:
   chatops: {permission: owner}
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
-	{name: "webhook host with a scheme", at: "/settings/webhooks/allow/0", line: 3, yaml: `
+	{name: "webhook host with a scheme", at: "/settings/webhooks/allow/0", line: 4, yaml: `
 version: 1
 settings:
   webhooks: {allow: ["https://api.example.com"]}
@@ -722,7 +722,7 @@ pipelines:
       pull_request.closed: {action: cancel, restart_from: s}
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "max_nesting zero", at: "/settings/max_nesting", line: 3, yaml: `
+	{name: "max_nesting zero", at: "/settings/max_nesting", line: 4, yaml: `
 version: 1
 settings:
   max_nesting: 0

@@ -89,6 +89,10 @@ func compileExpr(whole string, start int, code string, pos Pos) (e *Expr, cerr *
 	if err != nil {
 		var fe *file.Error
 		if errors.As(err, &fe) {
+			if fe.Message == "unexpected token EOF" { // at the end of the text, not at its last token
+				return nil, &Error{Pos: at(len([]rune(strings.TrimRightFunc(code, unicode.IsSpace)))),
+					Message: "unexpected end of expression", Kind: kindExpr}
+			}
 			return nil, &Error{Pos: at(rw.origin(fe.From, end)), Message: lowerMessage(fe.Message), Kind: kindExpr}
 		}
 		return nil, &Error{Pos: at(0), Message: lowerMessage(err.Error()), Kind: kindExpr}

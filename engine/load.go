@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 
 	"gopkg.in/yaml.v3"
 )
@@ -11,24 +12,152 @@ import (
 // ConfigVersion is the only `version:` the loader accepts.
 const ConfigVersion = 1
 
-// validID is the form of pipeline names and stage ids.
+// validID is the form of pipeline, agent and group names and stage ids.
 var validID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
-// Load reads a pipeline config. file names the source in error positions; gates compiles
-// the conditions of gate stages. It returns the config, or nil and an ErrorList holding
-// every mistake found, sorted by position. Load never panics, whatever src holds.
+// SourceFile is one config file: `.github/pipelines.yaml` or `.github/pipelines/*.yaml`.
+type SourceFile struct {
+	Path string
+	Src  []byte
+}
+
+// validators are the passes over a whole config (sub-pipeline cycles, nesting, dangling
+// references, unreachable stages) that Load runs once the config has built without
+// errors. Each returns its errors and its warnings; warnings go to Config.Warnings.
+var validators []func(*Config) (errs, warnings ErrorList)
+
+// Load reads a pipeline config from one file. file names the source in error
+// positions; gates compiles the conditions of gate stages. It returns the config, or
+// nil and an ErrorList holding every mistake found, sorted by position. Load never
+// panics, whatever src holds.
 func Load(file string, src []byte, gates GateRegistry) (*Config, error) {
-	l := &loader{file: file, gates: gates, maxLine: bytes.Count(src, []byte("\n")) + 1}
-	cfg := l.load(src)
+	return LoadFiles([]SourceFile{{Path: file, Src: src}}, gates)
+}
+
+// LoadFiles reads a config split over several files and merges them: pipelines,
+// agents and groups from every file (files in path order, so `.github/pipelines.yaml`
+// comes before `.github/pipelines/*.yaml`), `settings` from at most one. A name
+// defined in two files is an error at the second. At least one file must say
+// `version: 1`, and together they must define a pipeline.
+func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
+	l := &loader{gates: gates, maxLines: map[string]int{},
+		pipelineNames: map[string]Pos{}, agentNames: map[string]Pos{}, groupNames: map[string]Pos{}}
+	if len(files) == 0 {
+		return nil, ErrorList{{Pos: Pos{Line: 1, Col: 1}, Message: "no config file to load", Kind: kindKey}}
+	}
+	sorted := append([]SourceFile{}, files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	l.first = sorted[0].Path
+	cfg := l.loadFiles(sorted)
+	if len(l.errs) == 0 {
+		for _, v := range validators {
+			errs, warnings := v(cfg)
+			l.errs = append(l.errs, errs...)
+			cfg.Warnings = append(cfg.Warnings, warnings...)
+		}
+	}
 	if len(l.errs) > 0 {
-		l.clampPositions()
+		l.clampPositions(l.errs)
 		l.errs.Sort()
 		return nil, l.errs
 	}
+	l.clampPositions(cfg.Warnings)
+	cfg.Warnings.Sort()
 	return cfg, nil
 }
 
-func (l *loader) load(src []byte) *Config {
+// source is one parsed file and the top-level entries the second pass needs.
+type source struct {
+	path      string
+	src       []byte
+	root      *yaml.Node
+	pipelines []entry
+}
+
+func (l *loader) loadFiles(files []SourceFile) *Config {
+	cfg := &Config{Settings: defaultSettings()}
+	l.cfg = cfg
+	var docs []*source
+	var versionSeen, pipelinesSeen bool
+	var settings *entry
+	var settingsDoc *source
+	// First pass: parse every file, read version, agents and groups, and collect the
+	// names of every pipeline, so that references between files resolve.
+	for _, f := range files {
+		d := &source{path: f.Path, src: f.Src}
+		l.use(d)
+		d.root = l.parse(f.Src)
+		if d.root == nil {
+			continue
+		}
+		docs = append(docs, d)
+		top := l.fields(d.root, "config", section{
+			where: "the config",
+			known: []string{"version", "settings", "agents", "groups", "pipelines"},
+		})
+		if e, ok := top["version"]; ok {
+			versionSeen = true
+			if v := l.version(e); v != 0 {
+				cfg.Version = v
+			}
+		}
+		if e, ok := top["settings"]; ok {
+			if settings != nil {
+				l.errorf(e.key, kindKey, "%q is defined in two files; previously defined at %s",
+					"settings", Pos{File: settingsDoc.path, Line: settings.key.Line, Col: settings.key.Column})
+			} else {
+				settings, settingsDoc = &entry{key: e.key, val: e.val}, d
+			}
+		}
+		if e, ok := top["agents"]; ok {
+			l.agents(e)
+		}
+		if e, ok := top["groups"]; ok {
+			l.groups(e)
+		}
+		if e, ok := top["pipelines"]; ok {
+			pipelinesSeen = true
+			d.pipelines = l.pipelineEntries(e)
+		}
+	}
+	if len(docs) == 0 {
+		return cfg
+	}
+	if settings != nil {
+		l.use(settingsDoc)
+		l.settings(*settings)
+	}
+	first := docs[0]
+	l.use(first)
+	if !versionSeen {
+		l.errorf(first.root, kindKey, "missing required key %q in the config; add \"version: %d\"", "version", ConfigVersion)
+	}
+	if !pipelinesSeen {
+		l.errorf(first.root, kindKey, "missing required key %q in the config", "pipelines")
+	}
+	// Second pass: the pipelines themselves.
+	for _, d := range docs {
+		l.use(d)
+		for _, pe := range d.pipelines {
+			if p := l.pipeline(pe); p != nil {
+				cfg.Pipelines = append(cfg.Pipelines, p)
+			}
+		}
+	}
+	return cfg
+}
+
+// use makes d the file that positions refer to.
+func (l *loader) use(d *source) {
+	l.file = d.path
+	l.maxLine = bytes.Count(d.src, []byte("\n")) + 1
+	l.maxLines[d.path] = l.maxLine
+	l.lines = bytes.Split(d.src, []byte("\n"))
+	l.budget = maxValueNodes
+}
+
+// parse returns the root mapping of src, or nil after reporting why there is none.
+func (l *loader) parse(src []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := decodeYAML(src, &doc); err != nil {
 		l.syntaxError(err, src)
@@ -45,32 +174,7 @@ func (l *loader) load(src []byte) *Config {
 			"version", "pipelines", describe(root))
 		return nil
 	}
-	f := l.fields(root, "config", section{
-		where:       "the config",
-		known:       []string{"version", "pipelines"},
-		unsupported: []string{"settings", "agents", "groups"},
-	})
-	cfg := &Config{}
-	if e, ok := f["version"]; ok {
-		cfg.Version = l.version(e)
-	} else {
-		l.errorf(root, kindKey, "missing required key %q in the config; add \"version: %d\"", "version", ConfigVersion)
-	}
-	e, ok := f["pipelines"]
-	if !ok {
-		l.errorf(root, kindKey, "missing required key %q in the config", "pipelines")
-		return cfg
-	}
-	entries := l.entries(e.val, "pipelines", `"pipelines"`)
-	if e.val.Kind == yaml.MappingNode && len(entries) == 0 && len(e.val.Content) == 0 {
-		l.errorf(e.val, kindValue, "%q must define at least one pipeline", "pipelines")
-	}
-	for _, pe := range entries {
-		if p := l.pipeline(pe); p != nil {
-			cfg.Pipelines = append(cfg.Pipelines, p)
-		}
-	}
-	return cfg
+	return root
 }
 
 // decodeYAML parses src into doc, turning a panic of the parser into an error.
@@ -96,47 +200,45 @@ func (l *loader) version(e entry) int {
 	return ConfigVersion
 }
 
-// pipeline loads one entry of `pipelines:`.
-func (l *loader) pipeline(e entry) *Pipeline {
-	name := e.key.Value
-	if !validID.MatchString(name) {
-		l.errorf(e.key, kindID, "invalid pipeline name %q; use lowercase letters, digits, %q and %q, starting with a letter or digit",
-			name, "-", "_")
+// pipelineEntries returns the entries of `pipelines:`, reporting names defined in an
+// earlier file.
+func (l *loader) pipelineEntries(e entry) []entry {
+	entries := l.entries(e.val, "pipelines", `"pipelines"`)
+	if e.val.Kind == yaml.MappingNode && len(e.val.Content) == 0 {
+		l.errorf(e.val, kindValue, "%q must define at least one pipeline", "pipelines")
 	}
-	p := &Pipeline{Name: name, Pos: l.pos(e.key)}
-	f := l.fields(e.val, name, section{
-		where:       fmt.Sprintf("pipeline %q", name),
-		known:       []string{"description", "trigger", "on_events", "stages"},
-		unsupported: []string{"display_name", "priority", "scope", "context", "variables", "on_complete", "on_error"},
-	})
-	if e.val.Kind != yaml.MappingNode {
-		return nil
+	var out []entry
+	for _, pe := range entries {
+		if l.define(l.pipelineNames, "pipeline", pe.key) {
+			out = append(out, pe)
+		}
 	}
-	if d, ok := f["description"]; ok {
-		p.Description, _ = l.str(d)
-	}
-	if t, ok := f["trigger"]; ok {
-		p.Trigger = l.trigger(t, name)
-	}
-	if r, ok := f["on_events"]; ok {
-		p.OnEvents = l.reactions(r, name)
-	}
-	s, ok := f["stages"]
-	if !ok {
-		l.errorf(e.val, kindKey, "missing required key %q in pipeline %q", "stages", name)
-		return p
-	}
-	p.Stages = l.stages(s, name)
-	return p
+	return out
 }
 
-// clampPositions keeps every error inside the file, whatever a gate reported.
-func (l *loader) clampPositions() {
-	for _, e := range l.errs {
+// define records name k of kind what ("pipeline") in names, reporting it when an
+// earlier file defined it already.
+func (l *loader) define(names map[string]Pos, what string, k *yaml.Node) bool {
+	if prev, ok := names[k.Value]; ok {
+		l.errorf(k, kindKey, "%s %q is defined in two files; previously defined at %s", what, k.Value, prev)
+		return false
+	}
+	names[k.Value] = l.pos(k)
+	return true
+}
+
+// clampPositions keeps every position inside its file, whatever a gate or a
+// validation pass reported.
+func (l *loader) clampPositions(list ErrorList) {
+	for _, e := range list {
 		if e.Pos.File == "" {
-			e.Pos.File = l.file
+			e.Pos.File = l.first
 		}
-		e.Pos.Line = min(max(e.Pos.Line, 1), l.maxLine)
+		maxLine, ok := l.maxLines[e.Pos.File]
+		if !ok {
+			maxLine = l.maxLines[l.first]
+		}
+		e.Pos.Line = min(max(e.Pos.Line, 1), max(maxLine, 1))
 		e.Pos.Col = max(e.Pos.Col, 1)
 	}
 }

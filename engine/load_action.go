@@ -1,14 +1,33 @@
 package engine
 
-import "gopkg.in/yaml.v3"
+import (
+	"fmt"
 
-var (
-	actions            = []string{ActionMergePR, ActionAddLabel, ActionRemoveLabel, ActionComment}
-	unsupportedActions = []string{"close_issue", "create_issue", "label", "notify", "request_reviewers", "assign"}
-	mergeMethods       = []string{"merge", "squash", "rebase"}
+	"gopkg.in/yaml.v3"
 )
 
-// action loads the keys of an action stage: the action, its config and transitions.
+var (
+	actions = []string{ActionMergePR, ActionAddLabel, ActionRemoveLabel, ActionComment, ActionCloseIssue,
+		ActionCreateIssue, ActionLabel, ActionNotify, ActionRequestReviewers, ActionAssign}
+	mergeMethods = []string{"merge", "squash", "rebase"}
+	// actionConfigKeys are the keys of each action's config; configRequired says which
+	// actions cannot do without one.
+	actionConfigKeys = map[string][]string{
+		ActionMergePR:          {"method", "delete_branch", "pr_number"},
+		ActionAddLabel:         {"label", "labels"},
+		ActionRemoveLabel:      {"label", "labels"},
+		ActionComment:          {"body", "target"},
+		ActionCloseIssue:       {"issue"},
+		ActionCreateIssue:      {"title", "body", "labels"},
+		ActionLabel:            {"add", "remove"},
+		ActionNotify:           {"target", "message"},
+		ActionRequestReviewers: {"reviewers", "teams", "group"},
+		ActionAssign:           {"assignees", "group"},
+	}
+)
+
+// action loads the keys of an action stage (or branch): the action, its config and
+// transitions.
 func (sl *stageLoader) action(n *yaml.Node, f map[string]entry, s *Stage, where string) {
 	if e, ok := f["on_success"]; ok {
 		sl.target(e, &s.OnSuccess)
@@ -25,13 +44,7 @@ func (sl *stageLoader) action(n *yaml.Node, f map[string]entry, s *Stage, where 
 	if !ok {
 		return
 	}
-	switch {
-	case loadContains(actions, a):
-		s.Action = a
-	case loadContains(unsupportedActions, a):
-		sl.errorf(e.val, kindUnsupported, "not supported yet: action %q", a)
-		return
-	default:
+	if !loadContains(actions, a) {
 		if sug := suggest(a, actions); sug != "" {
 			sl.errorf(e.val, kindValue, "unknown action %q; did you mean %q?", a, sug)
 		} else {
@@ -39,92 +52,78 @@ func (sl *stageLoader) action(n *yaml.Node, f map[string]entry, s *Stage, where 
 		}
 		return
 	}
-	cfgWhere := "config of " + where
+	s.Action = a
+	for _, k := range []string{"on_conflict", "on_ci_failure"} {
+		x, ok := f[k]
+		if !ok {
+			continue
+		}
+		if a != ActionMergePR {
+			sl.errorf(x.key, kindKey, "%q applies only to action %q, not %q", k, ActionMergePR, a)
+			continue
+		}
+		if k == "on_conflict" {
+			s.OnConflict = sl.rule(x, where, handlerKeys)
+		} else {
+			s.OnCIFailure = sl.rule(x, where, ciFailureKeys)
+		}
+	}
+	if a == ActionMergePR {
+		s.Config.Method = "merge"
+	}
 	c, hasConfig := f["config"]
 	if !hasConfig {
-		switch a {
-		case ActionAddLabel, ActionRemoveLabel:
-			sl.errorf(n, kindKey, "missing required key %q in %s; action %q needs %q or %q", "config", where, a, "label", "labels")
-		case ActionComment:
-			sl.errorf(n, kindKey, "missing required key %q in %s; action %q needs %q", "config", where, a, "body")
+		if configNeeds[a] != nil {
+			sl.errorf(n, kindKey, "missing required key %q in %s; action %q needs %s", "config", where, a, requiredConfig(a))
 		}
-		s.Config.Method = "merge"
 		return
 	}
-	switch a {
-	case ActionMergePR:
-		s.Config = sl.mergeConfig(c, cfgWhere)
-	case ActionAddLabel, ActionRemoveLabel:
-		s.Config = sl.labelConfig(c, a, cfgWhere)
-	case ActionComment:
-		f := sl.fields(c.val, "config", section{where: cfgWhere, known: []string{"body"}})
-		b, ok := f["body"]
-		if !ok {
-			if c.val.Kind == yaml.MappingNode {
-				sl.errorf(c.val, kindKey, "missing required key %q in %s", "body", cfgWhere)
-			}
-			return
-		}
-		if body, ok := sl.str(b); ok {
-			if body == "" {
-				sl.errorf(b.val, kindValue, "%q must not be empty", "body")
-			}
-			s.Config.Body = body
-		}
-	}
-}
-
-// mergeConfig loads the config of merge_pr.
-func (sl *stageLoader) mergeConfig(c entry, where string) ActionConfig {
-	out := ActionConfig{Method: "merge"}
-	f := sl.fields(c.val, "config", section{where: where, known: []string{"method", "delete_branch"}})
-	if e, ok := f["method"]; ok {
-		if m, ok := sl.str(e); ok {
-			if loadContains(mergeMethods, m) {
-				out.Method = m
-			} else if s := suggest(m, mergeMethods); s != "" {
-				sl.errorf(e.val, kindValue, "%q must be one of %s, not %q; did you mean %q?", "method", quoteList(mergeMethods), m, s)
-			} else {
-				sl.errorf(e.val, kindValue, "%q must be one of %s, not %q", "method", quoteList(mergeMethods), m)
-			}
-		}
-	}
-	if e, ok := f["delete_branch"]; ok {
-		out.DeleteBranch, _ = sl.boolean(e)
-	}
-	return out
-}
-
-// labelConfig loads the config of add_label and remove_label: `label:` or `labels:`.
-func (sl *stageLoader) labelConfig(c entry, action, where string) ActionConfig {
-	var out ActionConfig
-	f := sl.fields(c.val, "config", section{where: where, known: []string{"label", "labels"}})
+	cfgWhere := "config of " + where
+	cf := sl.fields(c.val, "config", section{where: cfgWhere, known: actionConfigKeys[a]})
 	if c.val.Kind != yaml.MappingNode {
-		return out
+		return
 	}
-	one, hasOne := f["label"]
-	many, hasMany := f["labels"]
-	switch {
-	case hasOne && hasMany:
-		sl.errorf(many.key, kindKey, "use either %q or %q in %s, not both", "label", "labels", where)
-	case hasOne:
-		if l, ok := sl.str(one); ok {
-			out.Labels = []string{l}
+	sl.actionConfig(c, cf, a, &s.Config, cfgWhere)
+}
+
+// configNeeds are the keys of which the config of an action must hold one.
+var configNeeds = map[string][]string{
+	ActionAddLabel:         {"label", "labels"},
+	ActionRemoveLabel:      {"label", "labels"},
+	ActionComment:          {"body"},
+	ActionCreateIssue:      {"title"},
+	ActionLabel:            {"add", "remove"},
+	ActionNotify:           {"target"},
+	ActionRequestReviewers: {"reviewers", "teams", "group"},
+	ActionAssign:           {"assignees", "group"},
+}
+
+// requiredConfig says what the config of action a must hold, for messages:
+// "\"body\"", "\"label\" or \"labels\"".
+func requiredConfig(a string) string {
+	keys := configNeeds[a]
+	s := ""
+	for i, k := range keys {
+		switch {
+		case i == 0:
+		case i == len(keys)-1:
+			s += " or "
+		default:
+			s += ", "
 		}
-	case hasMany:
-		if ls, ok := sl.strs(many); ok {
-			if len(ls) == 0 {
-				sl.errorf(many.val, kindValue, "%q must list at least one label", "labels")
-			}
-			out.Labels = ls
-		}
-	default:
-		sl.errorf(c.val, kindKey, "missing required key %q or %q in %s; action %q needs one", "label", "labels", where, action)
+		s += fmt.Sprintf("%q", k)
 	}
-	for i, l := range out.Labels {
-		if l == "" {
-			sl.errorf(c.val, kindValue, "label %d of %s is empty", i+1, where)
-		}
+	return s
+}
+
+// labelList reads a list of labels, none empty.
+func (sl *stageLoader) labelList(e entry) []string {
+	ls, ok := sl.strs(e)
+	if !ok {
+		return nil
 	}
-	return out
+	if len(ls) == 0 {
+		sl.errorf(e.val, kindValue, "%q must list at least one label", e.key.Value)
+	}
+	return sl.nonEmpty(e, ls)
 }

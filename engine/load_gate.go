@@ -6,35 +6,102 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// gate loads the keys of a gate stage: its conditions and transitions.
+// gate loads the keys of a gate stage: its conditions and transitions. Conditions
+// all hold; an item `{any_of: [conditions]}` of conditions, or the stage's own
+// `any_of:` list, is a group of which one must hold.
 func (sl *stageLoader) gate(n *yaml.Node, f map[string]entry, s *Stage, where string) {
 	if e, ok := f["on_pass"]; ok {
 		sl.target(e, &s.OnPass)
 	}
+	c, hasConds := f["conditions"]
+	a, hasAnyOf := f["any_of"]
+	if !hasConds && !hasAnyOf {
+		sl.errorf(n, kindKey, "missing required key %q in %s", "conditions", where)
+	}
+	if hasConds {
+		if items, ok := sl.items(c.val, "conditions"); ok {
+			if len(items) == 0 {
+				sl.errorf(c.val, kindValue, "%q of %s must list at least one check", "conditions", where)
+			}
+			for _, item := range items {
+				if g, ok := lookupKey(item, "any_of"); ok {
+					sl.anyOf(item, g, s, where)
+					continue
+				}
+				if cond, ok := sl.condition(item, where); ok {
+					s.Conditions = append(s.Conditions, cond)
+				}
+			}
+		}
+	}
+	if hasAnyOf {
+		if group := sl.conditionGroup(a, where); group != nil {
+			s.AnyOf = append(s.AnyOf, group)
+		}
+	}
 	if e, ok := f["on_fail"]; ok {
 		if e.val.Kind == yaml.MappingNode {
-			sl.errorf(e.val, kindUnsupported, "not supported yet: %q as a mapping", "on_fail")
+			s.OnFailRule = sl.rule(e, where, onFailKeys)
+			if r := s.OnFailRule; r != nil && r.WhenCheckFailed != "" {
+				sl.checkFailed(e, r.WhenCheckFailed, s)
+			}
 		} else {
 			sl.target(e, &s.OnFail)
 		}
 	}
-	e, ok := f["conditions"]
-	if !ok {
-		sl.errorf(n, kindKey, "missing required key %q in %s", "conditions", where)
-		return
+}
+
+// anyOf loads an item `{any_of: [...]}` of conditions into a group of s.AnyOf.
+func (sl *stageLoader) anyOf(item *yaml.Node, g entry, s *Stage, where string) {
+	sl.fields(item, "condition", section{where: "an \"any_of\" condition of " + where, known: []string{"any_of"}})
+	if group := sl.conditionGroup(g, where); group != nil {
+		s.AnyOf = append(s.AnyOf, group)
 	}
-	items, ok := sl.items(e.val, "conditions")
+}
+
+// conditionGroup loads the conditions of an `any_of:` list.
+func (sl *stageLoader) conditionGroup(g entry, where string) []Condition {
+	items, ok := sl.items(g.val, "any_of")
 	if !ok {
-		return
+		return nil
 	}
 	if len(items) == 0 {
-		sl.errorf(e.val, kindValue, "%q of %s must list at least one check", "conditions", where)
+		sl.errorf(g.val, kindValue, "%q of %s must list at least one check", "any_of", where)
+		return nil
+	}
+	var group []Condition
+	for _, item := range items {
+		if cond, ok := sl.condition(item, where); ok {
+			group = append(group, cond)
+		}
+	}
+	return group
+}
+
+// checkFailed checks that `when: {check_failed: X}` of on_fail names a check of the gate.
+func (sl *stageLoader) checkFailed(e entry, name string, s *Stage) {
+	var checks []string
+	for _, c := range s.Conditions {
+		checks = append(checks, c.Check)
+	}
+	for _, g := range s.AnyOf {
+		for _, c := range g {
+			checks = append(checks, c.Check)
+		}
+	}
+	if loadContains(checks, name) {
 		return
 	}
-	for _, c := range items {
-		if cond, ok := sl.condition(c, where); ok {
-			s.Conditions = append(s.Conditions, cond)
+	at := e.val
+	if w, ok := lookupKey(e.val, "when"); ok {
+		if c, ok := lookupKey(w.val, "check_failed"); ok {
+			at = c.val
 		}
+	}
+	if sug := suggest(name, checks); sug != "" {
+		sl.errorf(at, kindRef, "%q names check %q, which stage %q does not have; did you mean %q?", "check_failed", name, s.ID, sug)
+	} else {
+		sl.errorf(at, kindRef, "%q names check %q, which stage %q does not have; its checks are %s", "check_failed", name, s.ID, quoteList(checks))
 	}
 }
 
@@ -43,10 +110,6 @@ func (sl *stageLoader) condition(n *yaml.Node, where string) (Condition, bool) {
 	c := Condition{Pos: sl.pos(n)}
 	if n.Kind != yaml.MappingNode {
 		sl.errorf(n, kindType, "items of %q must be mappings with %q, not %s", "conditions", "check", describe(n))
-		return c, false
-	}
-	if e, ok := lookupKey(n, "any_of"); ok {
-		sl.errorf(e.key, kindUnsupported, "not supported yet: %q", "any_of")
 		return c, false
 	}
 	keys := map[string]*yaml.Node{}
@@ -80,6 +143,9 @@ func (sl *stageLoader) condition(n *yaml.Node, where string) (Condition, bool) {
 			sl.errorf(check.val, kindGate, "unknown check %q; %s", name, sl.knownChecks())
 		}
 		return c, false
+	}
+	if name == "command" && !sl.cfg.Settings.AllowCommand {
+		sl.errorf(check.val, kindGate, "check %q runs a command on the runner; allow it with \"settings: {allow_commands: true}\"", name)
 	}
 	p := NewParams(sl.file, name, c.Pos, keys, kpos)
 	eval, err := compileGate(gate, p)

@@ -67,12 +67,15 @@ func TestLoadExample(t *testing.T) {
 	pos := func(line, col int) Pos { return Pos{File: file, Line: line, Col: col} }
 	no := false
 	want := &Config{
-		Version: 1,
+		Version:  1,
+		Settings: Settings{MaxNesting: 3, StateBranch: "pipeline-action/state", ChatOpsPermission: "write"},
 		Pipelines: []*Pipeline{
 			{
 				Name:        "auto-merge",
 				Description: "Merge reviewed, green PRs into main",
 				Pos:         pos(3, 3),
+				Scope:       ScopeSinglePR,
+				HasTrigger:  true,
 				Trigger: Trigger{
 					Event: "pull_request.opened", Pos: pos(6, 7),
 					BaseBranch: "main", Labels: []string{"a", "b"}, Draft: &no, Author: "someone",
@@ -98,9 +101,11 @@ func TestLoadExample(t *testing.T) {
 				},
 			},
 			{
-				Name:    "label-then-comment",
-				Pos:     pos(32, 3),
-				Trigger: Trigger{Event: "pull_request.labeled", Pos: pos(34, 7), Labels: []string{"triage"}},
+				Name:       "label-then-comment",
+				Pos:        pos(32, 3),
+				Scope:      ScopeSinglePR,
+				HasTrigger: true,
+				Trigger:    Trigger{Event: "pull_request.labeled", Pos: pos(34, 7), Labels: []string{"triage"}},
 				Stages: []*Stage{
 					{
 						ID: "wait", Type: StageGate, Pos: pos(38, 9),

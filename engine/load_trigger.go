@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -32,9 +31,8 @@ func ReactionEvents() []string { return append([]string{}, reactionEvents...) }
 func (l *loader) trigger(e entry, name string) Trigger {
 	t := Trigger{Pos: l.pos(e.val)}
 	f := l.fields(e.val, "trigger", section{
-		where:       fmt.Sprintf("trigger of pipeline %q", name),
-		known:       []string{"event", "conditions"},
-		unsupported: []string{"if"},
+		where: fmt.Sprintf("trigger of pipeline %q", name),
+		known: []string{"event", "conditions", "if"},
 	})
 	if e.val.Kind != yaml.MappingNode {
 		return t
@@ -42,13 +40,12 @@ func (l *loader) trigger(e entry, name string) Trigger {
 	if ev, ok := f["event"]; ok {
 		if s, ok := l.str(ev); ok && l.event(ev.val, s, triggerEvents) {
 			t.Event = s
-			if strings.HasPrefix(s, "issues.") {
-				// The engine evaluates pull requests only; an issue trigger would never start.
-				l.errorf(ev.val, kindUnsupported, "not supported yet: trigger event %q (issue-scoped pipelines)", s)
-			}
 		}
 	} else {
 		l.errorf(e.val, kindKey, "missing required key %q in trigger of pipeline %q", "event", name)
+	}
+	if x, ok := f["if"]; ok {
+		t.If = l.expr(x)
 	}
 	c, ok := f["conditions"]
 	if !ok {
@@ -89,56 +86,4 @@ func (l *loader) event(n *yaml.Node, ev string, known []string) bool {
 		l.errorf(n, kindValue, "unknown event %q; expected one of %s", ev, quoteList(known))
 	}
 	return false
-}
-
-// reactions loads `on_events:` of pipeline name.
-func (l *loader) reactions(e entry, name string) []EventReaction {
-	var out []EventReaction
-	for _, re := range l.entries(e.val, "on_events", fmt.Sprintf("on_events of pipeline %q", name)) {
-		ev := re.key.Value
-		known := l.event(re.key, ev, reactionEvents)
-		where := fmt.Sprintf("on_events %q of pipeline %q", ev, name)
-		v := re.val
-		if v.Kind != yaml.MappingNode {
-			l.errorf(v, kindType, "%q must be a mapping with %q, not %s", ev, "action", describe(v))
-			continue
-		}
-		if a := l.reactionAction(v, where); a != "" && known {
-			out = append(out, EventReaction{Event: ev, Action: a, Pos: l.pos(re.key)})
-		}
-	}
-	return out
-}
-
-// reactionAction returns the action of an on_events entry, or "" when it is missing,
-// wrong or not supported yet (then the entry's other keys, which belong to that action,
-// are not checked).
-func (l *loader) reactionAction(v *yaml.Node, where string) string {
-	if a, ok := lookupKey(v, "action"); ok && a.val.Kind == yaml.ScalarNode {
-		switch a.val.Value {
-		case "invalidate_and_restart", "notify", "wake_agent":
-			l.errorf(a.val, kindUnsupported, "not supported yet: on_events action %q", a.val.Value)
-			return ""
-		}
-	}
-	f := l.fields(v, "on_events", section{where: where, known: []string{"action"}})
-	e, ok := f["action"]
-	if !ok {
-		l.errorf(v, kindKey, "missing required key %q in %s", "action", where)
-		return ""
-	}
-	a, ok := l.str(e)
-	if !ok {
-		return ""
-	}
-	allowed := []string{ReactReevaluate, ReactCancel}
-	if loadContains(allowed, a) {
-		return a
-	}
-	if s := suggest(a, allowed); s != "" {
-		l.errorf(e.val, kindValue, "unknown on_events action %q; did you mean %q?", a, s)
-	} else {
-		l.errorf(e.val, kindValue, "unknown on_events action %q; expected one of %s", a, quoteList(allowed))
-	}
-	return ""
 }

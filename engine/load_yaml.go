@@ -12,22 +12,32 @@ import (
 
 // Error kinds the loader reports.
 const (
-	kindSyntax      = "syntax"
-	kindKey         = "key"
-	kindType        = "type"
-	kindValue       = "value"
-	kindRef         = "ref"
-	kindID          = "id"
-	kindGate        = "gate"
-	kindUnsupported = "unsupported"
+	kindSyntax = "syntax"
+	kindKey    = "key"
+	kindType   = "type"
+	kindValue  = "value"
+	kindRef    = "ref"
+	kindID     = "id"
+	kindGate   = "gate"
 )
 
 // loader walks a YAML document and collects every mistake it finds.
 type loader struct {
+	gates GateRegistry
+	errs  ErrorList
+	cfg   *Config // being built
+
+	// the file being read
 	file    string
-	gates   GateRegistry
-	maxLine int // the last line of the file, to keep positions inside it
-	errs    ErrorList
+	maxLine int      // its last line, to keep positions inside it
+	lines   [][]byte // its lines, for the positions of block scalars
+	budget  int      // value nodes it may still expand
+
+	first    string         // the first file, where errors without a file go
+	maxLines map[string]int // the last line of every file
+
+	// names defined so far, for duplicates across files
+	pipelineNames, agentNames, groupNames map[string]Pos
 }
 
 func (l *loader) pos(n *yaml.Node) Pos {
@@ -53,26 +63,20 @@ type entry struct {
 	key, val *yaml.Node
 }
 
-// section says which keys a mapping may hold: those the loader reads, and those of the
-// full language it does not execute yet.
+// section says which keys a mapping may hold.
 type section struct {
-	where       string // "stage \"ready\"", for messages: unknown key "x" in <where>
-	known       []string
-	unsupported []string
+	where string // "stage \"ready\"", for messages: unknown key "x" in <where>
+	known []string
 }
 
-// fields checks that n is a mapping of the keys sec allows and returns the known ones.
-// Duplicate, unknown and unsupported keys are reported; the first of duplicates wins.
+// fields checks that n is a mapping of the keys sec allows and returns them by key.
+// Duplicate and unknown keys are reported; the first of duplicates wins.
 func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry {
 	out := map[string]entry{}
 	for _, e := range l.entries(n, name, sec.where) {
-		k := e.key.Value
-		switch {
-		case loadContains(sec.known, k):
-			out[k] = e
-		case loadContains(sec.unsupported, k):
-			l.errorf(e.key, kindUnsupported, "not supported yet: %q", k)
-		default:
+		if loadContains(sec.known, e.key.Value) {
+			out[e.key.Value] = e
+		} else {
 			l.unknownKey(e.key, sec)
 		}
 	}
@@ -80,8 +84,7 @@ func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry
 }
 
 func (l *loader) unknownKey(k *yaml.Node, sec section) {
-	all := append(append([]string{}, sec.known...), sec.unsupported...)
-	if s := suggest(k.Value, all); s != "" {
+	if s := suggest(k.Value, sec.known); s != "" {
 		l.errorf(k, kindKey, "unknown key %q in %s; did you mean %q?", k.Value, sec.where, s)
 		return
 	}

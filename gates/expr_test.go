@@ -1,0 +1,100 @@
+package gates
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestExpr(t *testing.T) {
+	tests := []struct {
+		name   string
+		params string
+		facts  *engine.Facts
+		want   engine.GateResult
+	}{
+		{
+			name:   "true",
+			params: "{expr: github.pr.number == 7 && !github.pr.draft}",
+			facts:  facts(),
+			want:   engine.GateResult{Status: engine.GatePass, Message: `"github.pr.number == 7 && !github.pr.draft" holds`},
+		},
+		{
+			name:   "false, with a message",
+			params: `{expr: "'ready' in github.pr.labels", message: "add the ready label to PR #{{ github.pr.number }}"}`,
+			facts:  facts(labels("bug")),
+			want:   engine.GateResult{Status: engine.GatePending, Message: "add the ready label to PR #7"},
+		},
+		{
+			name:   "false, without a message",
+			params: `{expr: "github.pr.mergeable != null"}`,
+			facts:  facts(),
+			want:   engine.GateResult{Status: engine.GatePending, Message: `"github.pr.mergeable != null" does not hold yet`},
+		},
+		{
+			name:   "mergeable known",
+			params: `{expr: "{{ github.pr.mergeable != null }}"}`,
+			facts:  facts(func(pr *engine.PullRequest) { pr.Mergeable = engine.Conflicting }),
+			want:   engine.GateResult{Status: engine.GatePass, Message: `"github.pr.mergeable != null" holds`},
+		},
+		{
+			name:   "checks and reviews",
+			params: `{expr: "all(github.pr.checks, .state == 'success') && any(github.pr.reviews, .state == 'APPROVED' && .commit_sha == github.pr.head_sha)"}`,
+			facts:  facts(check("test", engine.CheckSuccess), review("alice", engine.ReviewApproved, head)),
+			want: engine.GateResult{Status: engine.GatePass,
+				Message: `"all(github.pr.checks, .state == 'success') && any(github.pr.reviews, .state == 'APPROVED' && .commit_sha == github.pr.head_sha)" holds`},
+		},
+		{
+			name:   "not a boolean fails closed",
+			params: "{expr: github.pr.title}",
+			facts:  facts(func(pr *engine.PullRequest) { pr.Title = "Fix it" }),
+			want: engine.GateResult{Status: engine.GateError,
+				Message: `expression "github.pr.title" at t.yaml:1:8 gave the string Fix it, not true or false`},
+		},
+		{
+			name:   "no pull request fails closed",
+			params: "{expr: github.pr.draft == false}",
+			facts:  &engine.Facts{Repo: "org/repo"},
+			want: engine.GateResult{Status: engine.GateError,
+				Message: `evaluating "github.pr.draft == false" at t.yaml:1:8: cannot fetch draft from <nil>`},
+		},
+		{
+			name:   "a message that fails to render falls back",
+			params: `{expr: "false", message: "{{ context.a.b }}"}`,
+			facts:  facts(),
+			want:   engine.GateResult{Status: engine.GatePending, Message: `"false" does not hold yet`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, Expr{}, "expr", tt.params)
+			tt.want.Check = "expr"
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}
+
+func TestExprParams(t *testing.T) {
+	tests := []struct {
+		name   string
+		params string
+		want   string
+	}{
+		{name: "missing", params: "{message: hi}", want: `t.yaml:1:1: missing required key "expr" for check "expr" [gate]`},
+		{name: "unknown root", params: "{expr: pr.draft}",
+			want: `t.yaml:1:8: unknown name "pr" in expression; known names: "branches", "context", "github", "outputs", "run", "stages", "subject", "trigger", "variables" [expr]`},
+		{name: "syntax error inside quotes", params: `{expr: "github.pr.draft &&"}`,
+			want: `t.yaml:1:27: unexpected end of expression [expr]`},
+		{name: "not a string", params: "{expr: [a]}", want: `t.yaml:1:8: "expr" of check "expr" must be an expression [gate]`},
+		{name: "bad message", params: `{expr: "true", message: "{{ x"}`,
+			want: `t.yaml:1:26: unclosed "{{" in template; end the expression with "}}" [expr]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs := compile(t, Expr{}, "expr", tt.params)
+			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+		})
+	}
+}

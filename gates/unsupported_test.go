@@ -1,0 +1,155 @@
+package gates
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// TestUnsupportedChecks covers the checks that load but cannot be evaluated yet: each
+// says what it lacks, and fails closed whatever the facts say.
+func TestUnsupportedChecks(t *testing.T) {
+	tests := []struct {
+		name   string
+		gate   engine.Gate
+		check  string
+		params string
+		want   string
+	}{
+		{name: "pr_approvals_met", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: "{scope: agents}",
+			want: `check "pr_approvals_met" (agent approvals are not recorded yet)`},
+		{name: "pr_approvals_met of another PR", gate: PRApprovalsMet{}, check: "pr_approvals_met",
+			params: `{pr: "{{ context.prs[0] }}", scope: all}`,
+			want:   `check "pr_approvals_met" (agent approvals are not recorded yet)`},
+		{name: "ci_status of another PR", gate: CIStatus{}, check: "ci_status", params: `{pr: "{{ context.prs[1] }}"}`,
+			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
+		{name: "ci_status of all PRs", gate: CIStatus{}, check: "ci_status", params: "{pr: all, expect: success}",
+			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
+		{name: "human_approved from a group", gate: HumanApproved{}, check: "human_approved", params: "{from: maintainers, count: 2}",
+			want: `check "human_approved" with "from" (group membership is not in the facts yet)`},
+		{name: "command", gate: Command{}, check: "command", params: "{run: make test, timeout: 5m}",
+			want: `check "command" (commands are not run yet)`},
+		{name: "file_exists", gate: FileExists{}, check: "file_exists", params: "{paths: [CHANGELOG.md]}",
+			want: `check "file_exists" (the facts do not list the pull request's files yet)`},
+		{name: "branch_up_to_date", gate: BranchUpToDate{}, check: "branch_up_to_date", params: "{}",
+			want: `check "branch_up_to_date" (the facts do not compare the head with the base yet)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, tt.gate, tt.check, tt.params)
+			u, ok := c.(engine.Unsupported)
+			require.True(t, ok, "implements engine.Unsupported")
+			assert.Equal(t, tt.want, u.Unsupported())
+			all := facts(review("alice", engine.ReviewApproved, head), check("test", engine.CheckSuccess), labels("ok"))
+			for _, f := range []*engine.Facts{all, nil} {
+				assert.Equal(t, engine.GateResult{Check: tt.check, Status: engine.GateError,
+					Message: "not supported yet: " + tt.want}, c.Evaluate(f))
+			}
+		})
+	}
+}
+
+// TestSupportedChecksAreNotUnsupported keeps the evaluated forms free of the marker.
+func TestSupportedChecksAreNotUnsupported(t *testing.T) {
+	for _, tt := range []struct {
+		gate          engine.Gate
+		check, params string
+	}{
+		{CIStatus{}, "ci_status", "{workflows: [test]}"},
+		{HumanApproved{}, "human_approved", "{count: 1}"},
+		{Expr{}, "expr", "{expr: github.pr.draft}"},
+	} {
+		c := mustCompile(t, tt.gate, tt.check, tt.params)
+		_, ok := c.(engine.Unsupported)
+		assert.False(t, ok, tt.check)
+	}
+}
+
+func TestUnsupportedChecksRecordParams(t *testing.T) {
+	c := mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{scope: humans, pr: "{{ context.prs[0] }}"}`)
+	pam := c.(prApprovalsMet)
+	assert.Equal(t, ScopeHumans, pam.Scope())
+	require.NotNil(t, pam.PR())
+	assert.Equal(t, "{{ context.prs[0] }}", pam.PR().Src)
+	assert.Equal(t, engine.Pos{File: "t.yaml", Line: 1, Col: 22}, pam.PR().Pos, "inside the quotes")
+
+	c = mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", "{}")
+	assert.Equal(t, ScopeAll, c.(prApprovalsMet).Scope())
+	assert.Nil(t, c.(prApprovalsMet).PR())
+
+	c = mustCompile(t, Command{}, "command", "{run: make test, timeout: 1d}")
+	assert.Equal(t, "make test", c.(command).Run())
+	assert.Equal(t, 24*time.Hour, c.(command).Timeout())
+
+	c = mustCompile(t, FileExists{}, "file_exists", "{paths: docs/README.md}")
+	assert.Equal(t, []string{"docs/README.md"}, c.(fileExists).Paths())
+
+	c = mustCompile(t, HumanApproved{}, "human_approved", "{from: maintainers}")
+	assert.Equal(t, "maintainers", c.(GroupRef).Group())
+	c = mustCompile(t, HumanApproved{}, "human_approved", "{}")
+	assert.Equal(t, "", c.(GroupRef).Group())
+
+	c = mustCompile(t, CIStatus{}, "ci_status", "{pr: all}")
+	assert.Equal(t, "all", c.(ciStatusOf).PR().Src)
+	assert.True(t, c.(ciStatusOf).PR().IsConstant())
+}
+
+func TestNewCheckParams(t *testing.T) {
+	tests := []struct {
+		name   string
+		gate   engine.Gate
+		check  string
+		params string
+		want   string
+	}{
+		{name: "scope misspelt", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: "{scope: agent}",
+			want: `t.yaml:1:9: "scope" of check "pr_approvals_met" must be one of "agents", "humans", "all", not "agent" [gate]`},
+		{name: "pr with a bad template", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: `{pr: "{{ contxt.prs[0] }}"}`,
+			want: `t.yaml:1:10: unknown name "contxt" in expression; known names: "branches", "context", "github", "outputs", "run", "stages", "subject", "trigger", "variables"; did you mean "context"? [expr]`},
+		{name: "pr not a string", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: "{pr: [1]}",
+			want: `t.yaml:1:6: "pr" of check "pr_approvals_met" must be a string [gate]`},
+		{name: "command without run", gate: Command{}, check: "command", params: "{timeout: 5m}",
+			want: `t.yaml:1:1: missing required key "run" for check "command" [gate]`},
+		{name: "command with an empty run", gate: Command{}, check: "command", params: `{run: ""}`,
+			want: `t.yaml:1:7: "run" of check "command" must not be empty [gate]`},
+		{name: "command with a bad timeout", gate: Command{}, check: "command", params: "{run: make, timeout: 3 days}",
+			want: `t.yaml:1:22: "timeout" of check "command": invalid duration "3 days"; use a number and a unit: 30s, 5m, 2h, 7d [type]`},
+		{name: "command with a zero timeout", gate: Command{}, check: "command", params: "{run: make, timeout: 0s}",
+			want: `t.yaml:1:22: "timeout" of check "command": duration "0s" must be positive [type]`},
+		{name: "command with a list timeout", gate: Command{}, check: "command", params: "{run: make, timeout: [1m]}",
+			want: `t.yaml:1:22: "timeout" of check "command" must be a duration such as 30s, 5m, 2h or 7d [gate]`},
+		{name: "file_exists without paths", gate: FileExists{}, check: "file_exists", params: "{}",
+			want: `t.yaml:1:1: missing required key "paths" for check "file_exists" [gate]`},
+		{name: "file_exists with no paths", gate: FileExists{}, check: "file_exists", params: "{paths: []}",
+			want: `t.yaml:1:9: "paths" of check "file_exists" must name at least one path [gate]`},
+		{name: "file_exists with an empty path", gate: FileExists{}, check: "file_exists", params: `{paths: [a, ""]}`,
+			want: `t.yaml:1:9: "paths" of check "file_exists" must not hold an empty path [gate]`},
+		{name: "file_exists with a mapping", gate: FileExists{}, check: "file_exists", params: "{paths: {a: b}}",
+			want: `t.yaml:1:9: "paths" of check "file_exists" must be a list of strings [gate]`},
+		{name: "human_approved from nothing", gate: HumanApproved{}, check: "human_approved", params: `{from: ""}`,
+			want: `t.yaml:1:8: "from" of check "human_approved" must name a group [gate]`},
+		{name: "human_approved from a list", gate: HumanApproved{}, check: "human_approved", params: "{from: [a]}",
+			want: `t.yaml:1:8: "from" of check "human_approved" must be a string [gate]`},
+		{name: "ci_status with checks and workflows", gate: CIStatus{}, check: "ci_status", params: "{checks: [a], workflows: [b]}",
+			want: `t.yaml:1:26: "checks" and "workflows" of check "ci_status" are the same list; write only one [gate]`},
+		{name: "ci_status with no workflows", gate: CIStatus{}, check: "ci_status", params: "{workflows: []}",
+			want: `t.yaml:1:13: "workflows" of check "ci_status" must name at least one check [gate]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errs := compile(t, tt.gate, tt.check, tt.params)
+			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+		})
+	}
+}
+
+func TestCIStatusWorkflows(t *testing.T) {
+	c := mustCompile(t, CIStatus{}, "ci_status", `{workflows: ["test", "lint"], expect: success}`)
+	f := facts(check("test", engine.CheckSuccess), check("lint", engine.CheckPending), check("deploy", engine.CheckFailure))
+	assert.Equal(t, engine.GateResult{Check: "ci_status", Status: engine.GatePending, Message: `waiting for "lint"`,
+		Who: "CI on abc1234"}, c.Evaluate(f))
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -142,5 +143,5 @@ func renderValue(v any) string {
 	if b, err := json.Marshal(v); err == nil {
 		return string(b)
 	}
-	return ""
+	return fmt.Sprint(v)
 }

@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestFactsEnv(t *testing.T) {
+	f := &Facts{Repo: "org/repo", DefaultBranch: "main", Viewer: "bot", PR: &PullRequest{
+		Number: 7, Title: "Fix", State: PROpen, Author: "amy", BaseRef: "main", HeadRef: "feat/x", HeadSHA: "abc",
+		Mergeable: Unknown, Labels: []string{"bug"},
+		Checks:  []CheckResult{{Name: "test", Kind: "check_run", State: CheckSuccess, Conclusion: "SUCCESS"}},
+		Reviews: []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "abc", CanPush: true}},
+	}}
+	gh := FactsEnv(f)
+	assert.Equal(t, "org/repo", gh["repo"])
+	pr := gh["pr"].(map[string]any)
+	assert.Equal(t, 7, pr["number"])
+	assert.Nil(t, pr["mergeable"], "unknown while GitHub computes it")
+	assert.Equal(t, []any{"bug"}, pr["labels"])
+	assert.Equal(t, []any{map[string]any{"name": "test", "kind": "check_run", "state": "success", "conclusion": "SUCCESS"}}, pr["checks"])
+
+	for m, want := range map[string]any{Mergeable: true, Conflicting: false} {
+		f.PR.Mergeable = m
+		assert.Equal(t, want, FactsEnv(f)["pr"].(map[string]any)["mergeable"], m)
+	}
+
+	e, cerr := CompileExpr("github.pr.reviews[0].author == 'bob' && github.pr.head == 'feat/x'", exprAt)
+	assert.Nil(t, cerr)
+	ok, err := e.Bool(Env{"github": gh})
+	assert.NoError(t, err)
+	assert.True(t, ok)
+
+	assert.Equal(t, map[string]any{"pr": nil}, FactsEnv(nil))
+	assert.Nil(t, FactsEnv(&Facts{Repo: "org/repo"})["pr"])
+}

@@ -1057,6 +1057,13 @@ pipelines:
     stages:
       - {id: par, type: parallel, join: most, branches: [{id: b, agent: rev}]}
 `},
+	{name: "checks and workflows both", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: ci_status, checks: [test], workflows: [test]}]}
+`},
 	{name: "max_nesting zero", at: "/settings/max_nesting", line: 4, yaml: `
 version: 1
 settings:

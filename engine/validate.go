@@ -66,6 +66,12 @@ func unknownName(what, name, section string, known []string) string {
 	return fmt.Sprintf("%s; expected one of %s", msg, quoteList(known))
 }
 
+// UnknownPipeline is the message for a pipeline name cfg does not define: `pipeline
+// "x" not found`, with a did-you-mean or the names there are.
+func UnknownPipeline(cfg *Config, name string) string {
+	return unknownName("pipeline", name, "pipelines", pipelineNames(cfg))
+}
+
 // pipelineNames returns the names of cfg's pipelines in file order.
 func pipelineNames(cfg *Config) []string {
 	out := make([]string, 0, len(cfg.Pipelines))

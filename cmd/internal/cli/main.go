@@ -16,7 +16,11 @@ commands:
   run                     handle the event of GITHUB_EVENT_NAME (the default inside GitHub Actions)
   simulate DIR            play DIR/scenario.yaml against DIR/pipelines.yaml on a fake GitHub
   simulate --config F --scenario S
-  validate [FILE]         check a config file (default .github/pipelines.yaml)
+  validate [PATH...] [--format text|github] [--strict]
+                          check configs: files, or directories holding .github/pipelines.yaml
+                          and/or .github/pipelines/*.yaml (default .)
+  graph [PATH] [--pipeline NAME]
+                          print Mermaid flowcharts of the pipelines (default .)
 
 exit codes: 0 success, 1 failure (reported), 2 bad usage or input
 `
@@ -44,6 +48,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return simulateMain(ctx, args, stdout, stderr)
 	case "validate":
 		return validateMain(args, stdout, stderr)
+	case "graph":
+		return graphMain(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

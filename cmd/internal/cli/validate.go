@@ -2,38 +2,229 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
 )
 
-// validateMain checks config files and prints every mistake as path:line:col.
-// Exit 0 clean, 1 errors found, 2 a file cannot be read.
+const validateUsage = `usage: pipeline-action validate [PATH...] [--format text|github] [--strict]
+
+PATH is a config file, or a directory holding .github/pipelines.yaml and/or
+.github/pipelines/*.yaml (default .). The files of one directory load together.
+Every error is printed, sorted, as path:line:col: message [kind], then every warning.
+
+exit codes: 0 valid (warnings are printed), 1 errors (or warnings with --strict),
+2 bad usage or a path that cannot be read
+`
+
+// validateMain checks configs and prints every mistake as path:line:col: message [kind],
+// errors first, then warnings. --format github prints workflow annotations instead.
 func validateMain(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		args = []string{DefaultConfigPath}
+	fl := newFlagSet("validate", validateUsage, stderr)
+	format := fl.String("format", "text", "output format: text or github")
+	strict := fl.Bool("strict", false, "fail on warnings too")
+	paths, err := parseInterspersed(fl, args)
+	if err != nil {
+		return 2
 	}
+	if *format != "text" && *format != "github" {
+		fmt.Fprintf(stderr, "pipeline-action validate: unknown format %q; expected \"text\" or \"github\"\n", *format)
+		return 2
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	sets, code := configSets(paths, stderr)
+	var errs, warnings engine.ErrorList
+	for _, files := range sets {
+		cfg, err := engine.LoadFiles(files, gates.Default())
+		if err != nil {
+			errs = append(errs, asErrorList(err, files[0].Path)...)
+			continue
+		}
+		warnings = append(warnings, cfg.Warnings...)
+	}
+	errs.Sort()
+	warnings.Sort()
+	print := printText
+	if *format == "github" {
+		print = printGitHub
+	}
+	for _, e := range errs {
+		print(stdout, "error", e)
+	}
+	for _, w := range warnings {
+		print(stdout, "warning", w)
+	}
+	switch {
+	case code != 0:
+		return code
+	case len(errs) > 0, *strict && len(warnings) > 0:
+		return 1
+	}
+	return 0
+}
+
+// newFlagSet returns a flag set that prints usage on stderr and returns errors.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() { fmt.Fprint(stderr, usage) }
+	return fl
+}
+
+// parseInterspersed parses flags wherever they stand among the positional arguments
+// ("validate a.yaml --strict b.yaml") and returns the positional ones.
+func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			return nil, err
+		}
+		if fl.NArg() == 0 {
+			return rest, nil
+		}
+		rest, args = append(rest, fl.Arg(0)), fl.Args()[1:]
+	}
+}
+
+// asErrorList returns err as positioned errors; an error without positions is
+// placed at the start of file.
+func asErrorList(err error, file string) engine.ErrorList {
+	var list engine.ErrorList
+	if errors.As(err, &list) {
+		return list
+	}
+	return engine.ErrorList{{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: err.Error(), Kind: "load"}}
+}
+
+func printText(w io.Writer, _ string, e *engine.Error) {
+	fmt.Fprintln(w, e.Error())
+}
+
+// printGitHub prints e as a workflow command, escaped as the Actions toolkit does
+// (github.com/actions/toolkit, packages/core/src/command.ts).
+func printGitHub(w io.Writer, level string, e *engine.Error) {
+	fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d::%s\n", level,
+		escapeProperty(e.Pos.File), e.Pos.Line, e.Pos.Col, escapeData(e.Message+" ["+e.Kind+"]"))
+}
+
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+func escapeData(s string) string     { return dataEscaper.Replace(s) }
+func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
+
+// Config file locations inside a directory.
+const (
+	configFile = ".github/pipelines.yaml"
+	configDir  = ".github/pipelines"
+)
+
+// configSets turns the paths of the command line into the file sets to load: a
+// directory gives its `.github/pipelines.yaml` and `.github/pipelines/*.yaml`; files
+// named one by one load together with the other files of the same config (the same
+// directory, or the same repository when they lie under its `.github`). Sets come in
+// the order of the paths. A path that cannot be read is reported on stderr and makes
+// the exit code 2.
+func configSets(paths []string, stderr io.Writer) ([][]engine.SourceFile, int) {
 	code := 0
-	for _, path := range args {
-		src, err := os.ReadFile(path)
+	var order []string
+	sets := map[string][]engine.SourceFile{}
+	add := func(key string, f engine.SourceFile) {
+		if _, ok := sets[key]; !ok {
+			order = append(order, key)
+		}
+		for _, g := range sets[key] {
+			if g.Path == f.Path {
+				return // named twice
+			}
+		}
+		sets[key] = append(sets[key], f)
+	}
+	for _, path := range paths {
+		info, err := os.Stat(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "pipeline-action: %v\n", err)
-			return 2
+			code = 2
+			continue
 		}
-		if _, err := engine.Load(path, src, gates.Default()); err != nil {
-			var list engine.ErrorList
-			if errors.As(err, &list) {
-				for _, e := range list {
-					fmt.Fprintln(stdout, e.Error())
-				}
-			} else {
-				fmt.Fprintf(stdout, "%s: %v\n", path, err)
+		if !info.IsDir() {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				fmt.Fprintf(stderr, "pipeline-action: %v\n", err)
+				code = 2
+				continue
 			}
-			code = 1
+			add("file:"+configRoot(path), engine.SourceFile{Path: path, Src: src})
+			continue
+		}
+		files, err := readConfigDir(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "pipeline-action: %v\n", err)
+			code = 2
+			continue
+		}
+		for _, f := range files {
+			add("dir:"+filepath.Clean(path), f)
 		}
 	}
-	return code
+	out := make([][]engine.SourceFile, 0, len(order))
+	for _, k := range order {
+		out = append(out, sets[k])
+	}
+	return out, code
+}
+
+// configRoot is the directory a config file belongs to: the repository holding
+// `.github/pipelines.yaml` or `.github/pipelines/*.yaml`, else the file's directory.
+func configRoot(path string) string {
+	dir := filepath.Dir(filepath.Clean(path))
+	switch {
+	case filepath.Base(dir) == ".github":
+		return filepath.Dir(dir)
+	case filepath.Base(dir) == "pipelines" && filepath.Base(filepath.Dir(dir)) == ".github":
+		return filepath.Dir(filepath.Dir(dir))
+	}
+	return dir
+}
+
+// readConfigDir reads the config files of directory dir: `.github/pipelines.yaml`
+// and `.github/pipelines/*.yaml` in name order. It is an error when there are none.
+func readConfigDir(dir string) ([]engine.SourceFile, error) {
+	var paths []string
+	main := filepath.Join(dir, configFile)
+	if _, err := os.Stat(main); err == nil {
+		paths = append(paths, main)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	more, err := filepath.Glob(filepath.Join(dir, configDir, "*.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(more)
+	paths = append(paths, more...)
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no config found; expected %s or %s/*.yaml", dir, configFile, configDir)
+	}
+	files := make([]engine.SourceFile, 0, len(paths))
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, engine.SourceFile{Path: p, Src: src})
+	}
+	return files, nil
 }

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+)
+
+const graphUsage = `usage: pipeline-action graph [PATH] [--pipeline NAME]
+
+Prints a Mermaid flowchart of each pipeline of the config at PATH (a config file, or a
+directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml; default .),
+each under a "%% pipeline: NAME" comment line, or of pipeline NAME alone.
+
+exit codes: 0 drawn, 1 the config has errors (printed on stderr), 2 bad usage, a path
+that cannot be read or an unknown pipeline
+`
+
+// graphMain prints the Mermaid flowcharts of a config's pipelines.
+func graphMain(args []string, stdout, stderr io.Writer) int {
+	fl := newFlagSet("graph", graphUsage, stderr)
+	name := fl.String("pipeline", "", "draw only this pipeline")
+	paths, err := parseInterspersed(fl, args)
+	if err != nil {
+		return 2
+	}
+	if len(paths) > 1 {
+		fmt.Fprintf(stderr, "pipeline-action graph: one PATH at most, got %d\n\n%s", len(paths), graphUsage)
+		return 2
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	sets, code := configSets(paths, stderr)
+	if code != 0 {
+		return code
+	}
+	cfg, err := engine.LoadFiles(sets[0], gates.Default())
+	if err != nil {
+		for _, e := range asErrorList(err, sets[0][0].Path) {
+			fmt.Fprintln(stderr, e.Error())
+		}
+		return 1
+	}
+	pipelines := cfg.Pipelines
+	if *name != "" {
+		p := cfg.Pipeline(*name)
+		if p == nil {
+			fmt.Fprintf(stderr, "pipeline-action graph: %s\n", engine.UnknownPipeline(cfg, *name))
+			return 2
+		}
+		pipelines = []*engine.Pipeline{p}
+	}
+	for i, p := range pipelines {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "%%%% pipeline: %s\n%s", p.Name, engine.Mermaid(p, nil))
+	}
+	return 0
+}

@@ -52,11 +52,16 @@ func eachStage(p *Pipeline, fn func(s, parent *Stage)) {
 	}
 }
 
-// unknownName is the message for a reference to a name that is not defined: with a
-// did-you-mean when one is close, else the names there are. section is the top-level
-// key where such names are defined ("agents").
-func unknownName(what, name, section string, known []string) string {
-	msg := fmt.Sprintf("%s %q not found", what, name)
+// unknownName is the message for a reference to a name that is not defined:
+// `unknown agent "x" in stage "y"` with a did-you-mean when a name is close, else the
+// names there are. where says where the reference is written (it may be ""), since
+// the model keeps the position of the stage rather than of each of its values;
+// section is the top-level key where such names are defined ("agents").
+func unknownName(what, name, where, section string, known []string) string {
+	msg := fmt.Sprintf("unknown %s %q", what, name)
+	if where != "" {
+		msg += " in " + where
+	}
 	if s := suggest(name, known); s != "" {
 		return fmt.Sprintf("%s; did you mean %q?", msg, s)
 	}
@@ -66,10 +71,23 @@ func unknownName(what, name, section string, known []string) string {
 	return fmt.Sprintf("%s; expected one of %s", msg, quoteList(known))
 }
 
-// UnknownPipeline is the message for a pipeline name cfg does not define: `pipeline
-// "x" not found`, with a did-you-mean or the names there are.
+// UnknownPipeline is the message for a pipeline name cfg does not define: `unknown
+// pipeline "x"`, with a did-you-mean or the names there are.
 func UnknownPipeline(cfg *Config, name string) string {
-	return unknownName("pipeline", name, "pipelines", pipelineNames(cfg))
+	return unknownName("pipeline", name, "", "pipelines", pipelineNames(cfg))
+}
+
+// inStage says where a value of stage s is written: `"from" of stage "review"`, or
+// `stage "review"` when key is "". A branch is named as such.
+func inStage(key string, s, parent *Stage) string {
+	where := fmt.Sprintf("stage %q", s.ID)
+	if parent != nil {
+		where = fmt.Sprintf("branch %q of stage %q", s.ID, parent.ID)
+	}
+	if key == "" {
+		return where
+	}
+	return fmt.Sprintf("%q of %s", key, where)
 }
 
 // pipelineNames returns the names of cfg's pipelines in file order.

@@ -20,14 +20,14 @@ func subPipelines(cfg *Config, f *findings) [][]subRef {
 	names := pipelineNames(cfg)
 	out := make([][]subRef, len(cfg.Pipelines))
 	for i, p := range cfg.Pipelines {
-		eachStage(p, func(s, _ *Stage) {
+		eachStage(p, func(s, parent *Stage) {
 			if s.Pipeline == "" {
 				return
 			}
 			j, ok := index[s.Pipeline]
 			if !ok {
 				if f != nil {
-					f.errorf(stagePos(s), kindRef, "%s", unknownName("sub-pipeline", s.Pipeline, "pipelines", names))
+					f.errorf(stagePos(s), kindRef, "%s", unknownName("sub-pipeline", s.Pipeline, inStage("", s, parent), "pipelines", names))
 				}
 				return
 			}

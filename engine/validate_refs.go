@@ -14,16 +14,16 @@ func checkAgents(cfg *Config) (errs, warnings ErrorList) {
 	for _, a := range cfg.Agents {
 		known = append(known, a.Name)
 	}
-	check := func(pos Pos, name string) {
+	check := func(pos Pos, name, where string) {
 		if name != "" && cfg.Agent(name) == nil {
-			f.errorf(pos, kindRef, "%s", unknownName("agent", name, "agents", known))
+			f.errorf(pos, kindRef, "%s", unknownName("agent", name, where, "agents", known))
 		}
 	}
 	for _, p := range cfg.Pipelines {
-		eachStage(p, func(s, _ *Stage) { check(stagePos(s), s.Agent) })
+		eachStage(p, func(s, parent *Stage) { check(stagePos(s), s.Agent, inStage("", s, parent)) })
 		for _, r := range p.OnEvents {
 			if r.Action == ReactWakeAgent {
-				check(r.Pos, r.Agent)
+				check(r.Pos, r.Agent, fmt.Sprintf("%q of %s", ReactWakeAgent, inReaction(p, r)))
 			}
 		}
 	}
@@ -45,24 +45,25 @@ func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 	for _, g := range cfg.Groups {
 		known = append(known, g.Name)
 	}
-	check := func(pos Pos, name string) {
+	check := func(pos Pos, name, where string) {
 		if name != "" && cfg.Group(name) == nil {
-			f.errorf(pos, kindRef, "%s", unknownName("group", name, "groups", known))
+			f.errorf(pos, kindRef, "%s", unknownName("group", name, where, "groups", known))
 		}
 	}
 	for _, name := range cfg.Settings.ChatOpsFrom {
-		check(cfg.Settings.Pos, name)
+		check(cfg.Settings.Pos, name, `"settings.chatops.from"`)
 	}
 	for _, p := range cfg.Pipelines {
-		eachStage(p, func(s, _ *Stage) {
-			check(stagePos(s), s.From)
-			check(stagePos(s), s.Config.Group)
-			for _, c := range s.Conditions {
-				checkConditionGroups(c, check)
-			}
+		eachStage(p, func(s, parent *Stage) {
+			check(stagePos(s), s.From, inStage("from", s, parent))
+			check(stagePos(s), s.Config.Group, inStage("group", s, parent))
+			conditions := append([]Condition{}, s.Conditions...)
 			for _, group := range s.AnyOf {
-				for _, c := range group {
-					checkConditionGroups(c, check)
+				conditions = append(conditions, group...)
+			}
+			for _, c := range conditions {
+				if g, ok := c.Eval.(groupRef); ok {
+					check(c.Pos, g.Group(), fmt.Sprintf("%q of check %q in stage %q", "from", c.Check, s.ID))
 				}
 			}
 		})
@@ -70,10 +71,10 @@ func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 	return f.result()
 }
 
-func checkConditionGroups(c Condition, check func(Pos, string)) {
-	if g, ok := c.Eval.(groupRef); ok {
-		check(c.Pos, g.Group())
-	}
+// inReaction says where an on_events entry is written: `the "pull_request.closed"
+// reaction of pipeline "p"`.
+func inReaction(p *Pipeline, r EventReaction) string {
+	return fmt.Sprintf("the %q reaction of pipeline %q", r.Event, p.Name)
 }
 
 // checkRestarts reports invalidate_and_restart reactions whose `invalidate` names a
@@ -89,18 +90,17 @@ func checkRestarts(cfg *Config) (errs, warnings ErrorList) {
 			}
 			all = append(all, s.ID)
 		})
-		where := fmt.Sprintf("in pipeline %q", p.Name)
 		for _, r := range p.OnEvents {
 			if r.Action != ReactInvalidateAndRestart {
 				continue
 			}
 			for _, id := range r.Invalidate {
 				if !loadContains(all, id) {
-					f.errorf(r.Pos, kindRef, "%s", stageNotFound("invalidate", id, where, all))
+					f.errorf(r.Pos, kindRef, "%s", unknownStage(id, "invalidate", p, r, all))
 				}
 			}
 			if r.RestartFrom != "" && r.RestartFrom != restartFromCurrent && !loadContains(stages, r.RestartFrom) {
-				f.errorf(r.Pos, kindRef, "%s", stageNotFound("restart_from", r.RestartFrom, where,
+				f.errorf(r.Pos, kindRef, "%s", unknownStage(r.RestartFrom, "restart_from", p, r,
 					append(append([]string{}, stages...), restartFromCurrent)))
 			}
 		}
@@ -108,10 +108,6 @@ func checkRestarts(cfg *Config) (errs, warnings ErrorList) {
 	return f.result()
 }
 
-func stageNotFound(key, id, where string, known []string) string {
-	msg := fmt.Sprintf("%q of %q: stage %q not found %s", key, ReactInvalidateAndRestart, id, where)
-	if s := suggest(id, known); s != "" {
-		return fmt.Sprintf("%s; did you mean %q?", msg, s)
-	}
-	return fmt.Sprintf("%s; expected one of %s", msg, quoteList(known))
+func unknownStage(id, key string, p *Pipeline, r EventReaction, known []string) string {
+	return unknownName("stage", id, fmt.Sprintf("%q of %s", key, inReaction(p, r)), "stages", known)
 }

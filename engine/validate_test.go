@@ -69,17 +69,17 @@ func TestCheckSubPipelines(t *testing.T) {
 		{name: "unknown with a suggestion", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("feature", 1, runs("review", "standard-reveiw", 3)),
 			sub("standard-review", 10, gateAt("ok", 11)),
-		}}, errs: []string{`3:3: sub-pipeline "standard-reveiw" not found; did you mean "standard-review"? [ref]`}},
+		}}, errs: []string{`3:3: unknown sub-pipeline "standard-reveiw" in stage "review"; did you mean "standard-review"? [ref]`}},
 		{name: "unknown without a suggestion", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("feature", 1, runs("review", "zzz", 3)),
 			sub("standard-review", 10, gateAt("ok", 11)),
-		}}, errs: []string{`3:3: sub-pipeline "zzz" not found; expected one of "feature", "standard-review" [ref]`}},
+		}}, errs: []string{`3:3: unknown sub-pipeline "zzz" in stage "review"; expected one of "feature", "standard-review" [ref]`}},
 		{name: "unknown in a branch", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("multi", 1, &Stage{ID: "reviews", Type: StageParallel, Pos: at(3), Branches: []*Stage{
 				runs("api", "reviw", 5),
 			}}),
 			sub("review", 10, gateAt("ok", 11)),
-		}}, errs: []string{`5:3: sub-pipeline "reviw" not found; did you mean "review"? [ref]`}},
+		}}, errs: []string{`5:3: unknown sub-pipeline "reviw" in branch "api" of stage "reviews"; did you mean "review"? [ref]`}},
 		{name: "runs itself", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("loop", 1, gateAt("a", 2), runs("again", "loop", 3)),
 		}}, errs: []string{`3:3: sub-pipeline cycle: "loop" -> "loop" [cycle]`}},
@@ -158,18 +158,18 @@ func TestCheckAgents(t *testing.T) {
 		}}},
 		{name: "misspelt", cfg: &Config{Agents: agents, Pipelines: []*Pipeline{
 			pipe("p", 1, agentAt("review", "pr-reviw", 2)),
-		}}, errs: []string{`2:3: agent "pr-reviw" not found; did you mean "pr-review"? [ref]`}},
+		}}, errs: []string{`2:3: unknown agent "pr-reviw" in stage "review"; did you mean "pr-review"? [ref]`}},
 		{name: "unknown lists the agents", cfg: &Config{Agents: agents, Pipelines: []*Pipeline{
 			pipe("p", 1, agentAt("review", "security", 2)),
-		}}, errs: []string{`2:3: agent "security" not found; expected one of "pr-review", "feat-dev" [ref]`}},
+		}}, errs: []string{`2:3: unknown agent "security" in stage "review"; expected one of "pr-review", "feat-dev" [ref]`}},
 		{name: "no agents", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("p", 1, agentAt("review", "security", 2)),
-		}}, errs: []string{`2:3: agent "security" not found; define it under "agents" [ref]`}},
+		}}, errs: []string{`2:3: unknown agent "security" in stage "review"; define it under "agents" [ref]`}},
 		{name: "branch", cfg: &Config{Agents: agents, Pipelines: []*Pipeline{
 			pipe("p", 1, &Stage{ID: "reviews", Type: StageParallel, Pos: at(2), Branches: []*Stage{
 				agentAt("a", "pr-review", 4), agentAt("b", "feat-de", 7),
 			}}),
-		}}, errs: []string{`7:3: agent "feat-de" not found; did you mean "feat-dev"? [ref]`}},
+		}}, errs: []string{`7:3: unknown agent "feat-de" in branch "b" of stage "reviews"; did you mean "feat-dev"? [ref]`}},
 		{name: "wake_agent", cfg: &Config{Agents: agents, Pipelines: []*Pipeline{{
 			Name: "p", Pos: at(1), HasTrigger: true,
 			OnEvents: []EventReaction{
@@ -177,7 +177,7 @@ func TestCheckAgents(t *testing.T) {
 				{Event: "pull_request.synchronize", Action: ReactWakeAgent, Pos: at(5)}, // the current stage's
 			},
 			Stages: []*Stage{agentAt("dev", "feat-dev", 8)},
-		}}}, errs: []string{`3:3: agent "feat_dev" not found; did you mean "feat-dev"? [ref]`}},
+		}}}, errs: []string{`3:3: unknown agent "feat_dev" in "wake_agent" of the "issue_comment.created" reaction of pipeline "p"; did you mean "feat-dev"? [ref]`}},
 	})
 }
 
@@ -194,27 +194,27 @@ func TestCheckGroups(t *testing.T) {
 		}}},
 		{name: "human from", cfg: &Config{Groups: groups, Pipelines: []*Pipeline{
 			pipe("p", 1, &Stage{ID: "approve", Type: StageHuman, From: "maintainer", Pos: at(2)}),
-		}}, errs: []string{`2:3: group "maintainer" not found; did you mean "maintainers"? [ref]`}},
+		}}, errs: []string{`2:3: unknown group "maintainer" in "from" of stage "approve"; did you mean "maintainers"? [ref]`}},
 		{name: "no groups", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("p", 1, &Stage{ID: "approve", Type: StageHuman, From: "maintainers", Pos: at(2)}),
-		}}, errs: []string{`2:3: group "maintainers" not found; define it under "groups" [ref]`}},
+		}}, errs: []string{`2:3: unknown group "maintainers" in "from" of stage "approve"; define it under "groups" [ref]`}},
 		{name: "chatops from", cfg: &Config{Groups: groups, Settings: Settings{Pos: at(1), ChatOpsFrom: []string{"maintainers", "admins"}}, Pipelines: []*Pipeline{
 			pipe("p", 5, gateAt("g", 6)),
-		}}, errs: []string{`1:3: group "admins" not found; expected one of "maintainers", "security" [ref]`}},
+		}}, errs: []string{`1:3: unknown group "admins" in "settings.chatops.from"; expected one of "maintainers", "security" [ref]`}},
 		{name: "request_reviewers and assign", cfg: &Config{Groups: groups, Pipelines: []*Pipeline{
 			pipe("p", 1,
 				&Stage{ID: "ask", Type: StageAction, Action: ActionRequestReviewers, Config: ActionConfig{Group: "securty"}, Pos: at(2)},
 				&Stage{ID: "assign", Type: StageAction, Action: ActionAssign, Config: ActionConfig{Group: "maintainers"}, Pos: at(6)},
 			),
-		}}, errs: []string{`2:3: group "securty" not found; did you mean "security"? [ref]`}},
+		}}, errs: []string{`2:3: unknown group "securty" in "group" of stage "ask"; did you mean "security"? [ref]`}},
 		{name: "gate condition", cfg: &Config{Groups: groups, Pipelines: []*Pipeline{
 			pipe("p", 1, &Stage{ID: "g", Type: StageGate, Pos: at(2),
 				Conditions: []Condition{{Check: "human_approved", Pos: at(4), Eval: groupCheck{}}},
 				AnyOf:      [][]Condition{{{Check: "human_approved", Pos: at(7), Eval: groupCheck{}}}},
 			}),
 		}}, errs: []string{
-			`4:3: group "maintainer" not found; did you mean "maintainers"? [ref]`,
-			`7:3: group "maintainer" not found; did you mean "maintainers"? [ref]`,
+			`4:3: unknown group "maintainer" in "from" of check "human_approved" in stage "g"; did you mean "maintainers"? [ref]`,
+			`7:3: unknown group "maintainer" in "from" of check "human_approved" in stage "g"; did you mean "maintainers"? [ref]`,
 		}},
 	})
 }
@@ -237,13 +237,13 @@ func TestCheckRestarts(t *testing.T) {
 		{name: "stages and branches", cfg: withReaction(restart([]string{"security-review", "reviews"}, "test-coverage"))},
 		{name: "current", cfg: withReaction(restart(nil, "current"))},
 		{name: "unknown invalidate", cfg: withReaction(restart([]string{"security-reveiw"}, "current")), errs: []string{
-			`3:3: "invalidate" of "invalidate_and_restart": stage "security-reveiw" not found in pipeline "p"; did you mean "security-review"? [ref]`,
+			`3:3: unknown stage "security-reveiw" in "invalidate" of the "pull_request.synchronize" reaction of pipeline "p"; did you mean "security-review"? [ref]`,
 		}},
 		{name: "unknown restart_from", cfg: withReaction(restart(nil, "nowhere")), errs: []string{
-			`3:3: "restart_from" of "invalidate_and_restart": stage "nowhere" not found in pipeline "p"; expected one of "test-coverage", "reviews", "current" [ref]`,
+			`3:3: unknown stage "nowhere" in "restart_from" of the "pull_request.synchronize" reaction of pipeline "p"; expected one of "test-coverage", "reviews", "current" [ref]`,
 		}},
 		{name: "restart_from a branch", cfg: withReaction(restart(nil, "security-review")), errs: []string{
-			`3:3: "restart_from" of "invalidate_and_restart": stage "security-review" not found in pipeline "p"; expected one of "test-coverage", "reviews", "current" [ref]`,
+			`3:3: unknown stage "security-review" in "restart_from" of the "pull_request.synchronize" reaction of pipeline "p"; expected one of "test-coverage", "reviews", "current" [ref]`,
 		}},
 		{name: "other reactions are not checked", cfg: withReaction(EventReaction{Action: ReactCancel, RestartFrom: "x"})},
 	})

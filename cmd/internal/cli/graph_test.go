@@ -42,11 +42,11 @@ func TestGraph(t *testing.T) {
 				"    s_review -->|complete| s_merge\n" +
 				"    s_merge -->|success| complete\n"},
 		{name: "unknown pipeline", files: files, args: []string{"graph", "--pipeline", "standard-reveiw"}, code: 2,
-			stderr: `pipeline-action graph: pipeline "standard-reveiw" not found; did you mean "standard-review"?`},
+			stderr: `pipeline-action graph: unknown pipeline "standard-reveiw"; did you mean "standard-review"?`},
 		{name: "unknown pipeline without a suggestion", files: files, args: []string{"graph", "--pipeline", "zzz"}, code: 2,
-			stderr: `pipeline "zzz" not found; expected one of "feature", "standard-review"`},
+			stderr: `unknown pipeline "zzz"; expected one of "feature", "standard-review"`},
 		{name: "config errors", files: map[string]string{"p.yaml": badAgent}, args: []string{"graph", "p.yaml"}, code: 1,
-			stderr: `p.yaml:9:9: agent "pr-reveiw" not found; did you mean "pr-review"? [ref]`},
+			stderr: `p.yaml:9:9: unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]`},
 		{name: "no config", args: []string{"graph"}, code: 2, stderr: "no config found"},
 		{name: "two paths", files: files, args: []string{"graph", ".", "."}, code: 2, stderr: "one PATH at most"},
 	}

@@ -203,3 +203,21 @@ func TestLoadFiles(t *testing.T) {
 	_, err = LoadFiles(nil, fakeRegistry{})
 	require.Error(t, err)
 }
+
+// commandRegistry is fakeRegistry with a `command` check.
+type commandRegistry struct{ fakeRegistry }
+
+func (commandRegistry) Lookup(name string) (Gate, bool) {
+	if name == "command" {
+		return fakeGate{name: name}, true
+	}
+	return fakeRegistry{}.Lookup(name)
+}
+
+func TestLoadCommandNeedsAllowCommands(t *testing.T) {
+	const stages = "pipelines:\n  p:\n    stages:\n      - {id: g, type: gate, conditions: [{check: command}]}\n"
+	_, err := Load("c.yaml", []byte("version: 1\n"+stages), commandRegistry{})
+	require.EqualError(t, err, `c.yaml:5:50: check "command" runs a command on the runner; allow it with "settings: {allow_commands: true}" [gate]`)
+	_, err = Load("c.yaml", []byte("version: 1\nsettings: {allow_commands: true}\n"+stages), commandRegistry{})
+	require.NoError(t, err)
+}

@@ -41,9 +41,14 @@ func (l *loader) actionItems(e entry, where string) []ActionItem {
 	where = fmt.Sprintf("%q of %s", e.key.Value, where)
 	var out []ActionItem
 	for _, n := range items {
-		if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
+		if n.Kind != yaml.MappingNode {
 			l.errorf(n, kindType, "items of %s must be mappings of one action to its argument, such as %q; not %s",
 				where, "- label: needs-human", describe(n))
+			continue
+		}
+		if len(n.Content) != 2 {
+			l.errorf(n, kindValue, "each item of %s holds one action, not %d; write each as its own %q item",
+				where, len(n.Content)/2, "-")
 			continue
 		}
 		k, v := deref(n.Content[0]), deref(n.Content[1])
@@ -99,9 +104,12 @@ func (l *loader) actionItem(e entry, keys []string, where string) (ActionItem, b
 			return item, false
 		}
 	default:
-		if keys == nil {
+		switch {
+		case a == ActionLabel:
+			l.errorf(v, kindType, "%q takes a label or a list of labels, not %s", a, describe(v))
+		case keys == nil:
 			l.errorf(v, kindType, "%q takes a string, not %s", a, describe(v))
-		} else {
+		default:
 			l.errorf(v, kindType, "%q takes a string or a mapping with %s, not %s", a, quoteList(keys), describe(v))
 		}
 		return item, false

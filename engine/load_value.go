@@ -94,11 +94,7 @@ func (l *loader) duration(e entry) (time.Duration, bool) {
 	}
 	d, err := ParseDuration(v.Value)
 	if err != nil {
-		l.errorf(v, kindValue, "%q must be a duration such as \"30s\", \"5m\", \"2h\" or \"7d\", not %q", e.key.Value, v.Value)
-		return 0, false
-	}
-	if d <= 0 {
-		l.errorf(v, kindValue, "%q must be longer than zero, not %q", e.key.Value, v.Value)
+		l.errorf(v, kindValue, "%q: %v", e.key.Value, err)
 		return 0, false
 	}
 	return d, true

@@ -11,8 +11,9 @@ import (
 const graphUsage = `usage: pipeline-action graph [PATH] [--pipeline NAME]
 
 Prints a Mermaid flowchart of each pipeline of the config at PATH (a config file, or a
-directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml; default .),
-each under a "%% pipeline: NAME" comment line, or of pipeline NAME alone.
+directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml, or else
+pipelines.yaml; default .), each under a "%% pipeline: NAME" comment line, or of
+pipeline NAME alone.
 
 exit codes: 0 drawn, 1 the config has errors (printed on stderr), 2 bad usage, a path
 that cannot be read or an unknown pipeline

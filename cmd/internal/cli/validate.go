@@ -18,7 +18,8 @@ import (
 const validateUsage = `usage: pipeline-action validate [PATH...] [--format text|github] [--strict]
 
 PATH is a config file, or a directory holding .github/pipelines.yaml and/or
-.github/pipelines/*.yaml (default .). The files of one directory load together.
+.github/pipelines/*.yaml, or else pipelines.yaml (default .). The files of one
+directory load together.
 Every error is printed, sorted, as path:line:col: message [kind], then every warning.
 
 exit codes: 0 valid (warnings are printed), 1 errors (or warnings with --strict),
@@ -200,7 +201,8 @@ func configRoot(path string) string {
 }
 
 // readConfigDir reads the config files of directory dir: `.github/pipelines.yaml`
-// and `.github/pipelines/*.yaml` in name order. It is an error when there are none.
+// and `.github/pipelines/*.yaml` in name order, or else `pipelines.yaml` (as in an
+// example or scenario directory). It is an error when there are none.
 func readConfigDir(dir string) ([]engine.SourceFile, error) {
 	var paths []string
 	main := filepath.Join(dir, configFile)
@@ -216,7 +218,12 @@ func readConfigDir(dir string) ([]engine.SourceFile, error) {
 	sort.Strings(more)
 	paths = append(paths, more...)
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("%s: no config found; expected %s or %s/*.yaml", dir, configFile, configDir)
+		// An example or scenario directory holds its config as pipelines.yaml.
+		plain := filepath.Join(dir, "pipelines.yaml")
+		if _, err := os.Stat(plain); err != nil {
+			return nil, fmt.Errorf("%s: no config found; expected %s, %s/*.yaml or pipelines.yaml", dir, configFile, configDir)
+		}
+		paths = append(paths, plain)
 	}
 	files := make([]engine.SourceFile, 0, len(paths))
 	for _, p := range paths {

@@ -135,6 +135,23 @@ type EventReaction struct {
 	Notify      *Notify // notify
 	Agent       string  // wake_agent: the agent role to wake (default: the current stage's)
 	Message     *Template
+	ValuePos    map[string]Pos // position of each key's value as written
+}
+
+// PosOf returns the position of key's value in the reaction, or the reaction's own.
+func (r *EventReaction) PosOf(key string) Pos {
+	if p, ok := r.ValuePos[key]; ok {
+		return p
+	}
+	return r.Pos
+}
+
+// PosOf returns the position of key's value in the stage, or the stage's own.
+func (s *Stage) PosOf(key string) Pos {
+	if p, ok := s.ValuePos[key]; ok {
+		return p
+	}
+	return s.Pos
 }
 
 // StageType is the kind of a stage.
@@ -167,6 +184,9 @@ type Stage struct {
 	Type        StageType
 	Pos         Pos
 	Description string
+	// ValuePos holds the position of each key's value as written, so that a problem
+	// found after loading (an unknown agent, group or sub-pipeline) points at it.
+	ValuePos map[string]Pos
 
 	// common to several types
 	Condition  *Predicate    // agent, branches: run only when it holds

@@ -120,6 +120,7 @@ func (sl *stageLoader) branch(n *yaml.Node, parent string) *Stage {
 		b.Type = StageType(t)
 	}
 	f := sl.typedFields(n, where, string(b.Type), branchKeys[b.Type], allBranchKeys)
+	b.ValuePos = sl.valuePositions(f)
 	sl.common(f, b, where)
 	switch b.Type {
 	case StageAgent:

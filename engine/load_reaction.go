@@ -43,7 +43,7 @@ func (sl *stageLoader) reactions(e entry) []EventReaction {
 			continue
 		}
 		f := sl.fields(v, "on_events", section{where: where, known: known})
-		r := EventReaction{Event: ev, Pos: sl.pos(re.key)}
+		r := EventReaction{Event: ev, Pos: sl.pos(re.key), ValuePos: sl.valuePositions(f)}
 		if sl.reaction(v, f, &r, where) && ok {
 			out = append(out, r)
 		}

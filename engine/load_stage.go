@@ -140,6 +140,7 @@ func (sl *stageLoader) stage(n *yaml.Node) *Stage {
 		return nil
 	}
 	f := sl.typedFields(n, where, t, own, allStageKeys)
+	s.ValuePos = sl.valuePositions(f)
 	sl.common(f, s, where)
 	switch s.Type {
 	case StageAgent:
@@ -282,4 +283,13 @@ func (sl *stageLoader) resolve() {
 				t, sl.pipeline, quoteList(append(append([]string{}, terminalTargets...), r.special...)))
 		}
 	}
+}
+
+// valuePositions maps each key of a mapping to the position of its value.
+func (sl *stageLoader) valuePositions(f map[string]entry) map[string]Pos {
+	out := make(map[string]Pos, len(f))
+	for k, e := range f {
+		out[k] = sl.pos(e.val)
+	}
+	return out
 }

@@ -110,7 +110,3 @@ func chain(names []string) string {
 	}
 	return s
 }
-
-// stagePos is where a reference written in stage s is reported: the stage itself,
-// since the model keeps no position for each of its scalar fields.
-func stagePos(s *Stage) Pos { return s.Pos }

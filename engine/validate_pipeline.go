@@ -27,7 +27,7 @@ func subPipelines(cfg *Config, f *findings) [][]subRef {
 			j, ok := index[s.Pipeline]
 			if !ok {
 				if f != nil {
-					f.errorf(stagePos(s), kindRef, "%s", unknownName("sub-pipeline", s.Pipeline, inStage("", s, parent), "pipelines", names))
+					f.errorf(s.PosOf("pipeline"), kindRef, "%s", unknownName("sub-pipeline", s.Pipeline, inStage("", s, parent), "pipelines", names))
 				}
 				return
 			}
@@ -63,7 +63,7 @@ func subCycles(cfg *Config, out [][]subRef, f *findings) {
 			for _, e := range out[q] {
 				if e.to == r {
 					path := append(pathFrom(cfg, parent, q), cfg.Pipelines[r].Name)
-					f.errorf(stagePos(e.stage), kindCycle, "sub-pipeline cycle: %s", chain(path))
+					f.errorf(e.stage.PosOf("pipeline"), kindCycle, "sub-pipeline cycle: %s", chain(path))
 					continue
 				}
 				if _, seen := parent[e.to]; seen || e.to < r {
@@ -162,7 +162,7 @@ func subNesting(cfg *Config, out [][]subRef, f *findings) {
 				path = append([]string{cfg.Pipelines[i].Name}, path...)
 			}
 			path = append(path, cfg.Pipelines[e.to].Name)
-			f.errorf(stagePos(e.stage), kindNesting,
+			f.errorf(e.stage.PosOf("pipeline"), kindNesting,
 				"sub-pipelines nest %d levels deep, more than settings.max_nesting (%d): %s",
 				limit+1, limit, chain(path))
 		}

@@ -20,10 +20,10 @@ func checkAgents(cfg *Config) (errs, warnings ErrorList) {
 		}
 	}
 	for _, p := range cfg.Pipelines {
-		eachStage(p, func(s, parent *Stage) { check(stagePos(s), s.Agent, inStage("", s, parent)) })
+		eachStage(p, func(s, parent *Stage) { check(s.PosOf("agent"), s.Agent, inStage("", s, parent)) })
 		for _, r := range p.OnEvents {
 			if r.Action == ReactWakeAgent {
-				check(r.Pos, r.Agent, fmt.Sprintf("%q of %s", ReactWakeAgent, inReaction(p, r)))
+				check(r.PosOf("agent"), r.Agent, fmt.Sprintf("%q of %s", ReactWakeAgent, inReaction(p, r)))
 			}
 		}
 	}
@@ -55,8 +55,8 @@ func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 	}
 	for _, p := range cfg.Pipelines {
 		eachStage(p, func(s, parent *Stage) {
-			check(stagePos(s), s.From, inStage("from", s, parent))
-			check(stagePos(s), s.Config.Group, inStage("group", s, parent))
+			check(s.PosOf("from"), s.From, inStage("from", s, parent))
+			check(s.PosOf("config"), s.Config.Group, inStage("group", s, parent))
 			conditions := append([]Condition{}, s.Conditions...)
 			for _, group := range s.AnyOf {
 				conditions = append(conditions, group...)
@@ -96,11 +96,11 @@ func checkRestarts(cfg *Config) (errs, warnings ErrorList) {
 			}
 			for _, id := range r.Invalidate {
 				if !loadContains(all, id) {
-					f.errorf(r.Pos, kindRef, "%s", unknownStage(id, "invalidate", p, r, all))
+					f.errorf(r.PosOf("invalidate"), kindRef, "%s", unknownStage(id, "invalidate", p, r, all))
 				}
 			}
 			if r.RestartFrom != "" && r.RestartFrom != restartFromCurrent && !loadContains(stages, r.RestartFrom) {
-				f.errorf(r.Pos, kindRef, "%s", unknownStage(r.RestartFrom, "restart_from", p, r,
+				f.errorf(r.PosOf("restart_from"), kindRef, "%s", unknownStage(r.RestartFrom, "restart_from", p, r,
 					append(append([]string{}, stages...), restartFromCurrent)))
 			}
 		}

@@ -23,7 +23,7 @@ func checkWebhooks(cfg *Config) (errs, warnings ErrorList) {
 				pos = s.Request.Pos
 			}
 			if pos.Line == 0 {
-				pos = stagePos(s)
+				pos = s.Pos
 			}
 			host, ok := webhookHost(u.Src)
 			switch {

@@ -46,7 +46,7 @@ func TestGraph(t *testing.T) {
 		{name: "unknown pipeline without a suggestion", files: files, args: []string{"graph", "--pipeline", "zzz"}, code: 2,
 			stderr: `unknown pipeline "zzz"; expected one of "feature", "standard-review"`},
 		{name: "config errors", files: map[string]string{"p.yaml": badAgent}, args: []string{"graph", "p.yaml"}, code: 1,
-			stderr: `p.yaml:9:9: unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]`},
+			stderr: `p.yaml:11:16: unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]`},
 		{name: "no config", args: []string{"graph"}, code: 2, stderr: "no config found"},
 		{name: "two paths", files: files, args: []string{"graph", ".", "."}, code: 2, stderr: "one PATH at most"},
 	}

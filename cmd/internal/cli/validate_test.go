@@ -129,7 +129,7 @@ func TestValidate(t *testing.T) {
 		{name: "a file alone misses the other files",
 			files: map[string]string{".github/pipelines.yaml": mainWithSub, "sub.yaml": subFile},
 			args:  []string{"validate", ".github/pipelines.yaml"}, code: 1,
-			stdout: `.github/pipelines.yaml:7:9: unknown sub-pipeline "standard-review" in stage "review"; expected one of "feature" [ref]` + "\n"},
+			stdout: `.github/pipelines.yaml:9:19: unknown sub-pipeline "standard-review" in stage "review"; expected one of "feature" [ref]` + "\n"},
 		{name: "warnings do not fail", files: map[string]string{"p.yaml": unreachable},
 			args:   []string{"validate", "p.yaml"},
 			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
@@ -141,13 +141,13 @@ func TestValidate(t *testing.T) {
 			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
 		{name: "errors sorted, then warnings", files: map[string]string{"b.yaml": badAgent, "a/p.yaml": unreachable},
 			args: []string{"validate", "b.yaml", "a/p.yaml"}, code: 1,
-			stdout: `b.yaml:9:9: unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]` + "\n" +
-				`b.yaml:12:9: unknown sub-pipeline "pp" in stage "sub"; did you mean "p"? [ref]` + "\n" +
+			stdout: `b.yaml:11:16: unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]` + "\n" +
+				`b.yaml:14:19: unknown sub-pipeline "pp" in stage "sub"; did you mean "p"? [ref]` + "\n" +
 				`a/p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
 		{name: "github format", files: map[string]string{"b.yaml": badAgent, "a/p.yaml": unreachable},
 			args: []string{"validate", "--format", "github", "b.yaml", "a/p.yaml"}, code: 1,
-			stdout: `::error file=b.yaml,line=9,col=9::unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]` + "\n" +
-				`::error file=b.yaml,line=12,col=9::unknown sub-pipeline "pp" in stage "sub"; did you mean "p"? [ref]` + "\n" +
+			stdout: `::error file=b.yaml,line=11,col=16::unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]` + "\n" +
+				`::error file=b.yaml,line=14,col=19::unknown sub-pipeline "pp" in stage "sub"; did you mean "p"? [ref]` + "\n" +
 				`::warning file=a/p.yaml,line=11,col=9::stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
 		{name: "a syntax error", files: map[string]string{"p.yaml": "version: 1\npipelines: [\n"},
 			args: []string{"validate", "p.yaml"}, code: 1, stdout: "p.yaml:"},

@@ -68,7 +68,11 @@ func (r *runner) run(ctx context.Context) int {
 		return 1
 	}
 	if !ev.Handled {
-		r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
+		if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
+			r.act.Infof("pipeline-action: %s concerns an issue; issue-scoped pipelines are not supported yet, nothing to do", ev.Event)
+		} else {
+			r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
+		}
 		return 0
 	}
 	client, err := r.client(ev.Repo)

@@ -66,6 +66,7 @@ type Review struct {
 	CommitSHA   string // the head the review was given on
 	SubmittedAt time.Time
 	CanPush     bool // the author has write access to the repository
+	IsBot       bool // the author is an app (a GitHub App or an agent's bot account), not a person
 }
 
 // Check states, normalised over check runs and commit statuses.

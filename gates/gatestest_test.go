@@ -44,6 +44,13 @@ func readOnly(user, state, sha string) prOpt {
 	}
 }
 
+// botReview adds a review by an app with write access.
+func botReview(user, state, sha string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: state, CommitSHA: sha, CanPush: true, IsBot: true})
+	}
+}
+
 func check(name, state string) prOpt {
 	return func(pr *engine.PullRequest) {
 		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state})

@@ -79,7 +79,8 @@ func (c humanApprovedFrom) Evaluate(*engine.Facts) engine.GateResult {
 const humanApprovedName = "human_approved"
 
 // Evaluate counts each reviewer's latest opinion. An approval given on an older commit
-// is stale; one from a user without write access, or from the author, does not count.
+// is stale; one from a user without write access, from the author, or from an app
+// (a bot account) does not count.
 func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(humanApprovedName) // fail closed
@@ -93,6 +94,8 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 		switch {
 		case sameLogin(r.Author, pr.Author):
 			notes = append(notes, fmt.Sprintf("%s is the author", r.Author))
+		case r.IsBot:
+			notes = append(notes, fmt.Sprintf("%s is an app, not a person", r.Author))
 		case !r.CanPush:
 			notes = append(notes, fmt.Sprintf("%s has no write access", r.Author))
 		case pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA:

@@ -46,6 +46,13 @@ func TestHumanApproved(t *testing.T) {
 				Who:     "a reviewer with write access"},
 		},
 		{
+			name:  "an app's approval is not a person's",
+			facts: facts(botReview("review-agent[bot]", engine.ReviewApproved, head)),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (review-agent[bot] is an app, not a person)",
+				Who:     "a reviewer with write access"},
+		},
+		{
 			name:  "the author's own approval",
 			facts: facts(review("Author", engine.ReviewApproved, head)),
 			want: engine.GateResult{Status: engine.GatePending,

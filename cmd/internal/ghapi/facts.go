@@ -30,6 +30,12 @@ type Blob struct {
 
 type actor struct{ Login string }
 
+// reviewer is a review's author; its type tells a person (User) from an app (Bot).
+type reviewer struct {
+	Login    string
+	Typename string `graphql:"__typename"`
+}
+
 type checkContext struct {
 	Typename string `graphql:"__typename"`
 	CheckRun struct {
@@ -59,7 +65,7 @@ type prFields struct {
 	} `graphql:"labels(first: 100)"`
 	Reviews struct {
 		Nodes []struct {
-			Author                    *actor
+			Author                    *reviewer
 			State                     string
 			SubmittedAt               *githubv4.DateTime
 			Commit                    *struct{ Oid string }
@@ -163,7 +169,10 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	for _, r := range pr.Reviews.Nodes {
-		rv := engine.Review{Author: login(r.Author), State: r.State, CanPush: r.AuthorCanPushToRepository}
+		rv := engine.Review{State: r.State, CanPush: r.AuthorCanPushToRepository}
+		if r.Author != nil {
+			rv.Author, rv.IsBot = r.Author.Login, r.Author.Typename == "Bot"
+		}
 		if r.Commit != nil {
 			rv.CommitSHA = r.Commit.Oid
 		}

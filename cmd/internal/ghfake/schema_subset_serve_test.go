@@ -42,6 +42,11 @@ func subsetWorld(t *testing.T) *Server {
 
 type adapterActor struct{ Login string }
 
+type adapterReviewer struct {
+	Login    string
+	Typename string `graphql:"__typename"`
+}
+
 type adapterCheckContext struct {
 	Typename string `graphql:"__typename"`
 	CheckRun struct {
@@ -71,7 +76,7 @@ type adapterPrFields struct {
 	} `graphql:"labels(first: 100)"`
 	Reviews struct {
 		Nodes []struct {
-			Author                    *adapterActor
+			Author                    *adapterReviewer
 			State                     string
 			SubmittedAt               *githubv4.DateTime
 			Commit                    *struct{ Oid string }
@@ -256,7 +261,7 @@ func TestPayloadFields(t *testing.T) {
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "checkContext", "prFields", "factsQuery", "commitPRsQuery"} {
+	for _, name := range []string{"actor", "reviewer", "checkContext", "prFields", "factsQuery", "commitPRsQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/google/go-github/v60/github"
 
@@ -67,7 +68,7 @@ func (c *Client) AddLabels(ctx context.Context, number int, labels []string) err
 // RemoveLabel removes a label; a label that is already absent is not an error.
 // https://docs.github.com/en/rest/issues/labels#remove-a-label-from-an-issue
 func (c *Client) RemoveLabel(ctx context.Context, number int, label string) error {
-	resp, err := c.rest.Issues.RemoveLabelForIssue(ctx, c.Owner, c.Repo, number, label)
+	resp, err := c.rest.Issues.RemoveLabelForIssue(ctx, c.Owner, c.Repo, number, url.PathEscape(label)) // go-github puts the name in the path as is
 	if err != nil && !(resp != nil && resp.StatusCode == http.StatusNotFound) {
 		return fmt.Errorf("removing label %q from %s/%s#%d: %w", label, c.Owner, c.Repo, number, err)
 	}

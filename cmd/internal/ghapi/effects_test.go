@@ -193,6 +193,13 @@ func TestPerformLabels(t *testing.T) {
 			stats:  map[string]int{"issues/remove-label": 3},
 		},
 		{
+			name:   "remove names that are not path-safe",
+			has:    []string{"bug", "needs/triage", "50% done", "a?b#c"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"needs/triage", "50% done", "a?b#c"}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 3},
+		},
+		{
 			name:    "add refused",
 			has:     []string{"bug"},
 			effect:  engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge"}, Number: 99},

@@ -34,6 +34,21 @@ type Config struct {
 	Warnings ErrorList
 	// BlobOID is the git blob the config was read from; runs pin it.
 	BlobOID string
+	// Pinned holds earlier configs by blob OID: a run started under another config
+	// finishes with that definition (snapshot on start). Nil or missing entries mean
+	// the run follows this config.
+	Pinned map[string]*Config
+}
+
+// PipelineFor returns the definition run follows: its pipeline in the config it started
+// under when that is pinned, else in c. Nil if neither has it.
+func (c *Config) PipelineFor(run *Run) *Pipeline {
+	if run.ConfigOID != "" && run.ConfigOID != c.BlobOID {
+		if old := c.Pinned[run.ConfigOID]; old != nil {
+			return old.Pipeline(run.Pipeline)
+		}
+	}
+	return c.Pipeline(run.Pipeline)
 }
 
 // Pipeline returns the pipeline called name, or nil.

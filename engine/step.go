@@ -35,7 +35,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		if run.Status.Final() {
 			continue
 		}
-		p := cfg.Pipeline(run.Pipeline)
+		p := cfg.PipelineFor(run)
 		if p == nil {
 			e.logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
 			continue
@@ -226,7 +226,7 @@ func (e *eval) advanceAll() {
 		if run.Status.Final() {
 			continue
 		}
-		p := e.cfg.Pipeline(run.Pipeline)
+		p := e.cfg.PipelineFor(run)
 		if p == nil {
 			continue
 		}
@@ -259,13 +259,13 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if stage.Type == StageGate {
 		return e.gate(run, stage)
 	}
-	return e.action(run, stage)
+	return e.action(p, run, stage)
 }
 
-func (e *eval) gate(run *Run, stage *Stage) bool {
-	sr := run.Stages[stage.ID]
-	results := make([]GateResult, 0, len(stage.Conditions))
-	blocked, failed := false, false
+// evaluate runs the conditions of gate stage against the facts. blocked: a required
+// condition does not pass; failed: one has decidedly failed.
+func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed bool) {
+	results = make([]GateResult, 0, len(stage.Conditions))
 	for _, c := range stage.Conditions {
 		r := c.Eval.Evaluate(e.facts)
 		r.Check, r.Optional = c.Check, c.Optional
@@ -278,6 +278,12 @@ func (e *eval) gate(run *Run, stage *Stage) bool {
 			failed = true
 		}
 	}
+	return results, blocked, failed
+}
+
+func (e *eval) gate(run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	results, blocked, failed := e.evaluate(stage)
 	sr.Results = results
 	switch {
 	case !blocked:
@@ -293,7 +299,38 @@ func (e *eval) gate(run *Run, stage *Stage) bool {
 	return false
 }
 
-func (e *eval) action(run *Run, stage *Stage) bool {
+// reverify makes sure the gate that let run through to a merge still holds, now: the
+// head it passed on is the head, and its conditions pass on today's facts. A merge
+// refused earlier is retried only on these terms. Otherwise the run goes back to the gate.
+func (e *eval) reverify(p *Pipeline, run *Run, stage *Stage) bool {
+	g := p.Stage(run.VerifiedBy)
+	if g == nil || g.Type != StageGate || g.ID == stage.ID {
+		return false
+	}
+	pr := e.facts.PR
+	if run.VerifiedSHA != pr.HeadSHA {
+		e.enter(run, stage.ID, g.ID, fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
+			short(run.VerifiedSHA), short(pr.HeadSHA), g.ID))
+		return true
+	}
+	if results, blocked, _ := e.evaluate(g); blocked {
+		e.enter(run, stage.ID, g.ID, fmt.Sprintf("gate %q no longer holds (%s); checking again", g.ID, firstUnmet(results)))
+		return true
+	}
+	return false
+}
+
+// holdAction keeps an action stage waiting, without calling GitHub, for a reason its
+// facts show (a draft, conflicts).
+func (e *eval) holdAction(run *Run, stage *Stage, why, who string) bool {
+	sr := run.Stages[stage.ID]
+	sr.Status = StageWaiting
+	sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: why, Who: who}}
+	run.Status = RunWaiting
+	return false
+}
+
+func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
 	pr := e.facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
@@ -307,10 +344,14 @@ func (e *eval) action(run *Run, stage *Stage) bool {
 		if pr.State == PRClosed {
 			return e.actionFailed(run, stage, "the pull request was closed without merging")
 		}
-		if run.VerifiedBy != "" && run.VerifiedSHA != pr.HeadSHA && run.VerifiedBy != stage.ID {
-			e.enter(run, stage.ID, run.VerifiedBy, fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-				short(run.VerifiedSHA), short(pr.HeadSHA), run.VerifiedBy))
+		if moved := e.reverify(p, run, stage); moved {
 			return true
+		}
+		switch {
+		case pr.Draft:
+			return e.holdAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
+		case pr.Mergeable == Conflicting:
+			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}
 		eff.SHA, eff.Method, eff.Delete, eff.HeadRef = pr.HeadSHA, stage.Config.Method, stage.Config.DeleteBranch, pr.HeadRef
 	case ActionAddLabel:
@@ -418,7 +459,7 @@ func (e *eval) findEffect(key string) (*Run, *Stage) {
 		if run.Status.Final() {
 			continue
 		}
-		p := e.cfg.Pipeline(run.Pipeline)
+		p := e.cfg.PipelineFor(run)
 		if p == nil {
 			continue
 		}
@@ -446,6 +487,16 @@ func actionDone(s *Stage) string {
 		return "comment posted"
 	}
 	return s.Action + " done"
+}
+
+// firstUnmet is the message of the first required condition that does not pass.
+func firstUnmet(rs []GateResult) string {
+	for _, r := range rs {
+		if !r.Optional && r.Status != GatePass {
+			return r.Check + ": " + r.Message
+		}
+	}
+	return ""
 }
 
 func firstFailure(rs []GateResult) string {

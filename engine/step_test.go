@@ -242,3 +242,79 @@ func TestStepUnsupportedReactionFailsLoudly(t *testing.T) {
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, `not supported yet: on_events action "invalidate_and_restart" for "pull_request.synchronize" at f.yaml:7:7`)
 }
+
+func TestStepRunFollowsTheConfigItStartedUnder(t *testing.T) {
+	v1 := stepConfig() // the gate needs label "ok"
+	res := Step(v1, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	require.Equal(t, "blob1", res.State.Runs[0].ConfigOID)
+
+	v2 := stepConfig() // the new config needs label "go" instead
+	v2.BlobOID = "blob2"
+	v2.Pipelines[0].Stages[0].Conditions[0] = Condition{Check: "go", Eval: labelCheck("go")}
+
+	// Without the old config at hand, the run follows the new one.
+	moved := Step(v2, res.State, Input{Key: "k2", Event: "status"}, prFacts("go"), t0)
+	require.Len(t, moved.Effects, 1)
+
+	// With it pinned, the run keeps the rule it started with.
+	v2.Pinned = map[string]*Config{"blob1": v1}
+	held := Step(v2, res.State, Input{Key: "k2", Event: "status"}, prFacts("go"), t0)
+	assert.Empty(t, held.Effects)
+	assert.Equal(t, "ok", held.State.Runs[0].Stages["ready"].Results[0].Check)
+	passes := Step(v2, res.State, Input{Key: "k3", Event: "status"}, prFacts("ok"), t0)
+	assert.Len(t, passes.Effects, 1)
+}
+
+func TestStepMergeWaitsForDraftAndConflicts(t *testing.T) {
+	cases := []struct {
+		name string
+		mod  func(*PullRequest)
+		want string
+	}{
+		{"draft", func(pr *PullRequest) { pr.Draft = true }, "the pull request is a draft"},
+		{"conflicts", func(pr *PullRequest) { pr.Mergeable = Conflicting }, "conflicts with its base branch"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := prFacts("ok")
+			tc.mod(f.PR)
+			res := Step(stepConfig(), nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+			assert.Empty(t, res.Effects, "no merge is asked of GitHub")
+			run := res.State.Runs[0]
+			assert.Equal(t, RunWaiting, run.Status)
+			assert.Equal(t, "merge", run.Stage)
+			require.Len(t, run.Stages["merge"].Results, 1)
+			assert.Contains(t, run.Stages["merge"].Results[0].Message, tc.want)
+
+			ready := prFacts("ok")
+			res = Step(stepConfig(), res.State, Input{Key: "k2", Event: "pull_request.ready_for_review"}, ready, t0)
+			assert.Len(t, res.Effects, 1, "merged once the reason is gone")
+		})
+	}
+}
+
+func TestStepRetriedMergeRechecksTheGate(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused (405): Pull Request is not mergeable"}}, prFacts("ok"), t0)
+	// The label that satisfied the gate is gone by the next event: no retry, back to the gate.
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.unlabeled"}, prFacts(), t0)
+	assert.Empty(t, res.Effects)
+	run := res.State.Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	assert.Contains(t, run.History[len(run.History)-1].Why, `gate "ready" no longer holds (ok: needs ok)`)
+}
+
+// A redelivered trigger never starts a second run, even when the first one has ended
+// (failed here), so nothing it did is done again.
+func TestStepRedeliveredTriggerAfterAFailedRun(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused (403): forbidden", Permanent: true}}, prFacts("ok"), t0)
+	require.Equal(t, RunFailed, res.State.Runs[0].Status)
+	again := Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	assert.Len(t, again.State.Runs, 1)
+	assert.Empty(t, again.Effects)
+	assert.False(t, again.Changed)
+}

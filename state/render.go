@@ -40,7 +40,7 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		}
 		var p *engine.Pipeline
 		if cfg != nil {
-			p = cfg.Pipeline(run.Pipeline)
+			p = cfg.PipelineFor(run)
 		}
 		renderRun(&b, p, run, history)
 	}

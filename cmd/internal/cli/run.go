@@ -173,6 +173,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if err != nil {
 		return nil, fmt.Errorf("%w; the state comment was left as it is", err)
 	}
+	cfg.Pinned = r.pinned(ctx, client, path, cfg, st)
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number}
 	now := r.now()
 	res := engine.Step(cfg, st, in, snap.Facts, now)
@@ -215,6 +216,38 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}
 	return out, nil
+}
+
+// pinned loads the configs that unfinished runs started under, when the default branch
+// has moved on since (snapshot on start): one GraphQL read per such config. A config
+// that can no longer be read or loaded is reported, and its runs follow the current one.
+func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, cfg *engine.Config, st *engine.State) map[string]*engine.Config {
+	out := map[string]*engine.Config{}
+	for _, run := range st.Runs {
+		oid := run.ConfigOID
+		if run.Status.Final() || oid == "" || oid == cfg.BlobOID {
+			continue
+		}
+		if _, done := out[oid]; done {
+			continue
+		}
+		out[oid] = nil
+		blob, err := client.Blob(ctx, oid)
+		if err == nil && blob == nil {
+			err = errors.New("no such blob")
+		}
+		var old *engine.Config
+		if err == nil {
+			old, err = engine.Load(path, []byte(blob.Text), gates.Default())
+		}
+		if err != nil {
+			r.act.Warningf("run %s started under config %s, which cannot be used now (%v); it follows the current config", run.ID, oid, err)
+			continue
+		}
+		old.BlobOID = oid
+		out[oid] = old
+	}
+	return out
 }
 
 // newlyUnsupported returns the messages of runs that stopped in this invocation at a

@@ -105,6 +105,12 @@ type faultStep struct {
 	Message   string `yaml:"message"`
 }
 
+// configStep commits a new config to the default branch (no event: the action does not
+// react to pushes of its config; runs already started keep the config they started under).
+type configStep struct {
+	File string `yaml:"file"`
+}
+
 type webhookStep struct {
 	Event string `yaml:"event"`
 	File  string `yaml:"file"`
@@ -148,6 +154,7 @@ var stepKinds = map[string]func() any{
 	"comment":        func() any { return &commentStep{} },
 	"webhook":        func() any { return &webhookStep{} },
 	"fault":          func() any { return &faultStep{} },
+	"change_config":  func() any { return &configStep{} },
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
 	"advance":        nil,

@@ -235,6 +235,16 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, "", false, err
 		}
 		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
+	case *configStep:
+		src, err := os.ReadFile(s.sc.rel(v.File))
+		if err != nil {
+			return nil, "", false, err
+		}
+		if _, err := engine.Load(v.File, src, gates.Default()); err != nil {
+			return nil, "", false, fmt.Errorf("change_config: %w", err)
+		}
+		oid := f.SetFile(repo, s.sc.DefaultBranch, DefaultConfigPath, string(src))
+		return nil, fmt.Sprintf("change_config to %s (blob %.7s) on %s", v.File, oid, s.sc.DefaultBranch), false, nil
 	case *faultStep:
 		if v.Operation == "" || v.Status < 400 {
 			return nil, "", false, fmt.Errorf("fault needs an operation and a status of 400 or more")

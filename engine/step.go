@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"time"
 )
@@ -221,23 +222,44 @@ func (e *eval) start(p *Pipeline, in Input) {
 	e.enter(run, "", p.Stages[0].ID, "started on "+in.Event)
 }
 
+// advanceAll moves every unfinished run as far as the facts allow, higher `priority`
+// first. Once a run asks for effects, runs of lower priority wait for the next round
+// (Settle), so that they see what it did: a hold placed by a higher-priority pipeline
+// wins over a merge by a lower one.
 func (e *eval) advanceAll() {
+	type entry struct {
+		run *Run
+		p   *Pipeline
+	}
+	var order []entry
 	for _, run := range e.st.Runs {
-		if run.Status.Final() {
-			continue
+		if p := e.cfg.PipelineFor(run); p != nil && !run.Status.Final() {
+			order = append(order, entry{run, p})
 		}
-		p := e.cfg.PipelineFor(run)
-		if p == nil {
-			continue
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].p.Priority > order[j].p.Priority })
+	acted, actedAt := false, 0 // whether a run asked for effects, and its priority
+	for _, en := range order {
+		if acted && en.p.Priority < actedAt {
+			continue // waits for the outcome of a higher-priority run's effects
 		}
-		for moves := 0; ; moves++ {
-			if moves == maxMoves {
-				e.finish(run, RunFailed, TargetFail, fmt.Sprintf("more than %d transitions in one event; stopped", maxMoves))
-				break
-			}
-			if !e.advance(p, run) {
-				break
-			}
+		before := len(e.effects)
+		e.advanceRun(en.p, en.run)
+		if len(e.effects) > before && !acted {
+			acted, actedAt = true, en.p.Priority
+		}
+	}
+}
+
+// advanceRun moves one run until it waits, asks for effects, or ends.
+func (e *eval) advanceRun(p *Pipeline, run *Run) {
+	for moves := 0; ; moves++ {
+		if moves == maxMoves {
+			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("more than %d transitions in one event; stopped", maxMoves))
+			return
+		}
+		if !e.advance(p, run) {
+			return
 		}
 	}
 }

@@ -318,3 +318,37 @@ func TestStepRedeliveredTriggerAfterAFailedRun(t *testing.T) {
 	assert.Empty(t, again.Effects)
 	assert.False(t, again.Changed)
 }
+
+// absentLabel passes while the PR does not carry label.
+func absentLabel(label string) Check {
+	return checkFunc(func(f *Facts) GateResult {
+		if f.PR.HasLabel(label) {
+			return GateResult{Status: GatePending, Message: "held by " + label}
+		}
+		return GateResult{Status: GatePass, Message: "no " + label}
+	})
+}
+
+func TestStepHigherPriorityActsFirst(t *testing.T) {
+	cfg := &Config{Pipelines: []*Pipeline{
+		{Name: "merge", Priority: 0, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
+			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		}},
+		{Name: "hold", Priority: 10, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
+			{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: "wait"},
+			{ID: "wait", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		}},
+	}}
+	in := Input{Key: "k1", Event: "pull_request.labeled"}
+	res := Step(cfg, nil, in, prFacts(), t0)
+	require.Len(t, res.Effects, 1, "only the higher-priority pipeline acts in the first round")
+	assert.Equal(t, EffectAddLabel, res.Effects[0].Kind)
+
+	held := prFacts("hold") // what the shell knows once the label is added
+	res = Settle(cfg, res.State, in, []Outcome{{Key: res.Effects[0].Key}}, held, t0)
+	assert.Empty(t, res.Effects, "the lower-priority merge sees the hold")
+	for _, run := range res.State.Runs {
+		assert.Equal(t, RunWaiting, run.Status, run.Pipeline)
+	}
+}

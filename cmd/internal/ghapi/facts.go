@@ -61,16 +61,12 @@ type prFields struct {
 	HeadRefName string
 	HeadRefOid  string
 	Labels      struct {
-		Nodes []struct{ Name string }
+		PageInfo pageForward
+		Nodes    []labelNode
 	} `graphql:"labels(first: 100)"`
 	Reviews struct {
-		Nodes []struct {
-			Author                    *reviewer
-			State                     string
-			SubmittedAt               *githubv4.DateTime
-			Commit                    *struct{ Oid string }
-			AuthorCanPushToRepository bool
-		}
+		PageInfo pageBackward
+		Nodes    []reviewNode
 	} `graphql:"reviews(last: 100)"`
 	Commits struct {
 		Nodes []struct {
@@ -79,20 +75,46 @@ type prFields struct {
 				StatusCheckRollup *struct {
 					State    string
 					Contexts struct {
-						Nodes []checkContext
+						PageInfo pageForward
+						Nodes    []checkContext
 					} `graphql:"contexts(first: 100)"`
 				}
 			}
 		}
 	} `graphql:"commits(last: 1)"`
 	Comments struct {
-		Nodes []struct {
-			DatabaseId      int64
-			Author          *actor
-			ViewerDidAuthor bool
-			Body            string
-		}
+		PageInfo pageForward
+		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
+}
+
+// Connections hold 100 items a page; the rare subject with more is read on with the
+// queries in pages.go, so that no review, check, label or comment goes unseen.
+type pageForward struct {
+	HasNextPage bool
+	EndCursor   string
+}
+
+type pageBackward struct {
+	HasPreviousPage bool
+	StartCursor     string
+}
+
+type labelNode struct{ Name string }
+
+type reviewNode struct {
+	Author                    *reviewer
+	State                     string
+	SubmittedAt               *githubv4.DateTime
+	Commit                    *struct{ Oid string }
+	AuthorCanPushToRepository bool
+}
+
+type commentNode struct {
+	DatabaseId      int64
+	Author          *actor
+	ViewerDidAuthor bool
+	Body            string
 }
 
 type factsQuery struct {
@@ -142,6 +164,9 @@ func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, config
 	pr := q.Repository.PullRequest
 	if pr == nil {
 		return s, nil
+	}
+	if err := c.readRest(ctx, number, pr); err != nil {
+		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr)
 	for _, n := range pr.Comments.Nodes {

@@ -72,16 +72,12 @@ type adapterPrFields struct {
 	HeadRefName string
 	HeadRefOid  string
 	Labels      struct {
-		Nodes []struct{ Name string }
+		PageInfo adapterPageForward
+		Nodes    []adapterLabelNode
 	} `graphql:"labels(first: 100)"`
 	Reviews struct {
-		Nodes []struct {
-			Author                    *adapterReviewer
-			State                     string
-			SubmittedAt               *githubv4.DateTime
-			Commit                    *struct{ Oid string }
-			AuthorCanPushToRepository bool
-		}
+		PageInfo adapterPageBackward
+		Nodes    []adapterReviewNode
 	} `graphql:"reviews(last: 100)"`
 	Commits struct {
 		Nodes []struct {
@@ -90,20 +86,44 @@ type adapterPrFields struct {
 				StatusCheckRollup *struct {
 					State    string
 					Contexts struct {
-						Nodes []adapterCheckContext
+						PageInfo adapterPageForward
+						Nodes    []adapterCheckContext
 					} `graphql:"contexts(first: 100)"`
 				}
 			}
 		}
 	} `graphql:"commits(last: 1)"`
 	Comments struct {
-		Nodes []struct {
-			DatabaseId      int64
-			Author          *adapterActor
-			ViewerDidAuthor bool
-			Body            string
-		}
+		PageInfo adapterPageForward
+		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+}
+
+type adapterPageForward struct {
+	HasNextPage bool
+	EndCursor   string
+}
+
+type adapterPageBackward struct {
+	HasPreviousPage bool
+	StartCursor     string
+}
+
+type adapterLabelNode struct{ Name string }
+
+type adapterReviewNode struct {
+	Author                    *adapterReviewer
+	State                     string
+	SubmittedAt               *githubv4.DateTime
+	Commit                    *struct{ Oid string }
+	AuthorCanPushToRepository bool
+}
+
+type adapterCommentNode struct {
+	DatabaseId      int64
+	Author          *adapterActor
+	ViewerDidAuthor bool
+	Body            string
 }
 
 type adapterFactsQuery struct {
@@ -261,7 +281,7 @@ func TestPayloadFields(t *testing.T) {
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "reviewer", "checkContext", "prFields", "factsQuery", "commitPRsQuery"} {
+	for _, name := range []string{"actor", "reviewer", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "factsQuery", "commitPRsQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -1,0 +1,58 @@
+package ghapi_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+// A PR with more than 100 reviews, checks, labels or comments is read in full: what
+// lies past the first page (an old changes request, the one failing check, the state
+// comment) still counts.
+func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.AddUser("alice", "write")
+	fake.AddUser("bob", "write")
+	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login"})
+
+	fake.Review(repoName, 7, "bob", "changes_requested", "no")
+	for i := 0; i < 120; i++ {
+		fake.Review(repoName, 7, "alice", "commented", fmt.Sprintf("thought %d", i))
+	}
+	for i := 0; i < 110; i++ {
+		fake.SetStatus(repoName, 7, fmt.Sprintf("ci/job-%03d", i), "success")
+	}
+	fake.SetStatus(repoName, 7, "ci/security", "failure")
+	for i := 0; i < 105; i++ {
+		fake.Label(repoName, 7, fmt.Sprintf("area-%03d", i), true)
+	}
+	for i := 0; i < 130; i++ {
+		fake.Comment(repoName, 7, "alice", "ping")
+	}
+	_, err := c.CreateComment(ctx, 7, "status <!-- pipeline-action:state v1 x -->")
+	require.NoError(t, err)
+
+	fake.ResetStats()
+	snap, err := c.Snapshot(ctx, 7, "main", configPath)
+	require.NoError(t, err)
+	pr := snap.Facts.PR
+	require.Len(t, pr.Reviews, 121)
+	assert.Equal(t, "bob", pr.Reviews[0].Author, "the oldest review comes first")
+	assert.Equal(t, engine.ReviewChangesRequested, pr.Reviews[0].State)
+	require.Len(t, pr.Checks, 111)
+	assert.Equal(t, engine.CheckResult{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"}, pr.Checks[110])
+	assert.Len(t, pr.Labels, 105)
+	require.Len(t, snap.Comments, 131)
+	assert.True(t, snap.Comments[130].ViewerDidAuthor)
+	// One query, plus one more page of each connection that had more than 100.
+	assert.Equal(t, map[string]int{"graphql": 5}, fake.Stats())
+	assertDocumented(t, fake)
+}

@@ -9,7 +9,7 @@ import (
 
 // ValuePos returns the position of key's value (the condition's, when key is absent).
 func (p *Params) ValuePos(key string) Pos {
-	if n, ok := p.keys[key]; ok {
+	if n, ok := p.get(key); ok {
 		return p.pos(n)
 	}
 	return p.Pos
@@ -29,7 +29,7 @@ func (p *Params) textPos(n *yaml.Node) Pos {
 // scalarText returns key's value as text, recording a type error for anything but a
 // non-null scalar.
 func (p *Params) scalarText(key, what string) (*yaml.Node, bool) {
-	n, ok := p.keys[key]
+	n, ok := p.get(key)
 	if !ok {
 		return nil, false
 	}

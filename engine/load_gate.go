@@ -153,7 +153,17 @@ func (sl *stageLoader) condition(n *yaml.Node, where string) (Condition, bool) {
 	sl.errs = append(sl.errs, p.Errors()...)
 	sl.gateError(err, p, c.Pos)
 	for _, k := range p.Unused() {
-		sl.errs = append(sl.errs, &Error{Pos: p.KeyPos(k), Message: fmt.Sprintf("unknown key %q for check %q", k, name), Kind: kindKey})
+		msg := fmt.Sprintf("unknown key %q for check %q", k, name)
+		if known := p.Known(); len(known) > 0 {
+			if s := suggest(k, known); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; it takes " + quoteList(known)
+			}
+		} else {
+			msg += "; it takes no parameters"
+		}
+		sl.errs = append(sl.errs, &Error{Pos: p.KeyPos(k), Message: msg, Kind: kindKey})
 	}
 	if len(sl.errs) > before {
 		return c, false

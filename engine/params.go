@@ -18,6 +18,7 @@ type Params struct {
 	keys  map[string]*yaml.Node // value nodes
 	kpos  map[string]Pos        // key positions
 	used  map[string]bool
+	asked map[string]bool // every key a getter asked for, present or not: the gate's parameters
 	errs  []*Error
 }
 
@@ -33,11 +34,11 @@ func (p *Params) errorf(n *yaml.Node, format string, args ...any) {
 }
 
 // Has reports whether the condition sets key.
-func (p *Params) Has(key string) bool { _, ok := p.keys[key]; return ok }
+func (p *Params) Has(key string) bool { _, ok := p.get(key); return ok }
 
 // Errorf records an error about key's value (or the condition, if key is absent).
 func (p *Params) Errorf(key, format string, args ...any) {
-	if n, ok := p.keys[key]; ok {
+	if n, ok := p.get(key); ok {
 		p.used[key] = true
 		p.errorf(n, format, args...)
 		return
@@ -47,7 +48,7 @@ func (p *Params) Errorf(key, format string, args ...any) {
 
 // String returns key as a string, or def when absent.
 func (p *Params) String(key, def string) string {
-	n, ok := p.keys[key]
+	n, ok := p.get(key)
 	if !ok {
 		return def
 	}
@@ -76,7 +77,7 @@ func (p *Params) Enum(key, def string, allowed ...string) string {
 
 // Int returns key as an integer >= min, or def when absent.
 func (p *Params) Int(key string, def, min int) int {
-	n, ok := p.keys[key]
+	n, ok := p.get(key)
 	if !ok {
 		return def
 	}
@@ -95,7 +96,7 @@ func (p *Params) Int(key string, def, min int) int {
 
 // Strings returns key as a list of strings (a single string is a list of one).
 func (p *Params) Strings(key string) []string {
-	n, ok := p.keys[key]
+	n, ok := p.get(key)
 	if !ok {
 		return nil
 	}
@@ -115,6 +116,27 @@ func (p *Params) Strings(key string) []string {
 		}
 		out = append(out, c.Value)
 	}
+	return out
+}
+
+// get looks key up, remembering that the gate knows it.
+func (p *Params) get(key string) (*yaml.Node, bool) {
+	if p.asked == nil {
+		p.asked = map[string]bool{}
+	}
+	p.asked[key] = true
+	n, ok := p.keys[key]
+	return n, ok
+}
+
+// Known returns the parameters the gate asked for, sorted: what a misspelt key was
+// probably meant to be.
+func (p *Params) Known() []string {
+	out := make([]string, 0, len(p.asked))
+	for k := range p.asked {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -68,7 +68,7 @@ func TestLoadGateParamErrors(t *testing.T) {
 		{
 			name:      "unknown param",
 			condition: "- check: ci_status\n  jobs: [test]",
-			want:      `pipelines.yaml:10:13: unknown key "jobs" for check "ci_status" [key]`,
+			want:      `pipelines.yaml:10:13: unknown key "jobs" for check "ci_status"; it takes "checks", "expect", "pr", "workflows" [key]`,
 		},
 		{
 			name:      "bad param type",
@@ -88,7 +88,12 @@ func TestLoadGateParamErrors(t *testing.T) {
 		{
 			name:      "no_changes_requested takes no params",
 			condition: "- check: no_changes_requested\n  count: 1",
-			want:      `pipelines.yaml:10:13: unknown key "count" for check "no_changes_requested" [key]`,
+			want:      `pipelines.yaml:10:13: unknown key "count" for check "no_changes_requested"; it takes no parameters [key]`,
+		},
+		{
+			name:      "misspelt param",
+			condition: "- check: human_approved\n  cuont: 2",
+			want:      `pipelines.yaml:10:13: unknown key "cuont" for check "human_approved"; did you mean "count"? [key]`,
 		},
 	}
 	for _, tt := range tests {

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"strings"
-
-	"gopkg.in/yaml.v3"
 )
 
 // chatOpsPermissions are the repository permissions `settings.chatops.permission` may name.
@@ -85,13 +83,4 @@ func (l *loader) nonEmpty(e entry, list []string) []string {
 		out = append(out, s)
 	}
 	return out
-}
-
-// isMapping reports whether e's value is a mapping, reporting a type error if not.
-func (l *loader) isMapping(n *yaml.Node, name string) bool {
-	if n.Kind != yaml.MappingNode {
-		l.errorf(n, kindType, "%q must be a mapping, not %s", name, describe(n))
-		return false
-	}
-	return true
 }

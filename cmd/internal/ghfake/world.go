@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
-	"sort"
 	"strings"
 	"time"
 )
@@ -183,13 +182,3 @@ var permRank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "ma
 
 // canPush reports whether the permission lets a user push to the repository.
 func canPush(perm string) bool { return permRank[perm] >= permRank["write"] }
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}

@@ -55,6 +55,16 @@ func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
 			l.errs = append(l.errs, errs...)
 			cfg.Warnings = append(cfg.Warnings, warnings...)
 		}
+	} else if cfg != nil {
+		// Report every mistake at once: the reference passes also run over what did
+		// load, with the agents, groups and pipelines that failed standing in by name
+		// (so a reference to one of them is not called unknown). Warnings wait for a
+		// config without errors.
+		partial := l.withStandIns(cfg)
+		for _, v := range partialValidators {
+			errs, _ := v(partial)
+			l.errs = append(l.errs, errs...)
+		}
 	}
 	if len(l.errs) > 0 {
 		l.clampPositions(l.errs)
@@ -241,4 +251,38 @@ func (l *loader) clampPositions(list ErrorList) {
 		e.Pos.Line = min(max(e.Pos.Line, 1), max(maxLine, 1))
 		e.Pos.Col = max(e.Pos.Col, 1)
 	}
+}
+
+// withStandIns returns a copy of cfg holding, besides what loaded, a bare entry for every
+// agent, group and pipeline whose definition had errors.
+func (l *loader) withStandIns(cfg *Config) *Config {
+	out := *cfg
+	out.Agents = append([]*Agent{}, cfg.Agents...)
+	out.Groups = append([]*Group{}, cfg.Groups...)
+	out.Pipelines = append([]*Pipeline{}, cfg.Pipelines...)
+	for _, name := range sortedNames(l.agentNames) {
+		if cfg.Agent(name) == nil {
+			out.Agents = append(out.Agents, &Agent{Name: name, Pos: l.agentNames[name]})
+		}
+	}
+	for _, name := range sortedNames(l.groupNames) {
+		if cfg.Group(name) == nil {
+			out.Groups = append(out.Groups, &Group{Name: name, Pos: l.groupNames[name]})
+		}
+	}
+	for _, name := range sortedNames(l.pipelineNames) {
+		if cfg.Pipeline(name) == nil {
+			out.Pipelines = append(out.Pipelines, &Pipeline{Name: name, Pos: l.pipelineNames[name]})
+		}
+	}
+	return &out
+}
+
+func sortedNames(m map[string]Pos) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

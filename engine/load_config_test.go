@@ -131,7 +131,8 @@ func TestLoadTopLevel(t *testing.T) {
 	cfg, err := Load("c.yaml", []byte(fullConfig), fakeRegistry{})
 	require.NoError(t, err)
 	assert.Equal(t, Settings{Pos: Pos{File: "c.yaml", Line: 2, Col: 1}, MaxNesting: 5, StateBranch: "ci/state", AllowCommand: true,
-		WebhookHosts: []string{"api.example.com"}, ChatOpsPermission: "maintain", ChatOpsFrom: []string{"maintainers"}}, cfg.Settings)
+		WebhookHosts: []string{"api.example.com"}, ChatOpsPermission: "maintain", ChatOpsFrom: []string{"maintainers"},
+		ChatOpsFromPos: Pos{File: "c.yaml", Line: 7, Col: 41}}, cfg.Settings)
 	pos := func(line, col int) Pos { return Pos{File: "c.yaml", Line: line, Col: col} }
 	assert.Equal(t, []*Agent{
 		{Name: "test-coverage", Pos: pos(9, 3), Dispatch: DispatchWorkflow, Workflow: "agent-test-coverage.yml", Ref: "main"},

@@ -59,6 +59,7 @@ func (l *loader) settings(e entry) {
 		}
 		if fr, ok := cf["from"]; ok {
 			s.ChatOpsFrom, _ = l.strs(fr)
+			s.ChatOpsFromPos = l.pos(fr.val)
 		}
 	}
 }

@@ -70,6 +70,7 @@ type Settings struct {
 	// ChatOps says who may use `/pipeline` commands (`chatops: {permission: write, from: [group]}`).
 	ChatOpsPermission string   // read | triage | write | maintain | admin; default write
 	ChatOpsFrom       []string // group names; empty = anyone with the permission
+	ChatOpsFromPos    Pos      // where ChatOpsFrom is written
 }
 
 // Default settings.

@@ -51,7 +51,7 @@ func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 		}
 	}
 	for _, name := range cfg.Settings.ChatOpsFrom {
-		check(cfg.Settings.Pos, name, `"settings.chatops.from"`)
+		check(cfg.Settings.ChatOpsFromPos, name, `"settings.chatops.from"`)
 	}
 	for _, p := range cfg.Pipelines {
 		eachStage(p, func(s, parent *Stage) {

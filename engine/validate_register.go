@@ -13,3 +13,13 @@ func init() {
 		checkUnusedPipelines,
 	)
 }
+
+// partialValidators are the passes that also run over a config that has errors: they
+// check references to names defined at the top level, which a mistake elsewhere does
+// not change. Passes over stages (reachability, restart targets) would report stages
+// dropped for their own errors, so they wait for a clean config.
+var partialValidators = []func(*Config) (errs, warnings ErrorList){
+	checkSubPipelines,
+	checkAgents,
+	checkGroups,
+}

@@ -198,7 +198,7 @@ func TestCheckGroups(t *testing.T) {
 		{name: "no groups", cfg: &Config{Pipelines: []*Pipeline{
 			pipe("p", 1, &Stage{ID: "approve", Type: StageHuman, From: "maintainers", Pos: at(2)}),
 		}}, errs: []string{`2:3: unknown group "maintainers" in "from" of stage "approve"; define it under "groups" [ref]`}},
-		{name: "chatops from", cfg: &Config{Groups: groups, Settings: Settings{Pos: at(1), ChatOpsFrom: []string{"maintainers", "admins"}}, Pipelines: []*Pipeline{
+		{name: "chatops from", cfg: &Config{Groups: groups, Settings: Settings{Pos: at(1), ChatOpsFromPos: at(1), ChatOpsFrom: []string{"maintainers", "admins"}}, Pipelines: []*Pipeline{
 			pipe("p", 5, gateAt("g", 6)),
 		}}, errs: []string{`1:3: unknown group "admins" in "settings.chatops.from"; expected one of "maintainers", "security" [ref]`}},
 		{name: "request_reviewers and assign", cfg: &Config{Groups: groups, Pipelines: []*Pipeline{

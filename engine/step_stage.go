@@ -1,0 +1,147 @@
+package engine
+
+import "fmt"
+
+// The evaluation of one stage: gates against facts, and the actions they lead to.
+
+// evaluate runs the conditions of gate stage against the facts. blocked: a required
+// condition does not pass; failed: one has decidedly failed.
+func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed bool) {
+	results = make([]GateResult, 0, len(stage.Conditions))
+	for _, c := range stage.Conditions {
+		r := c.Eval.Evaluate(e.facts)
+		r.Check, r.Optional = c.Check, c.Optional
+		results = append(results, r)
+		if c.Optional || r.Status == GatePass {
+			continue
+		}
+		blocked = true
+		if r.Status == GateFail {
+			failed = true
+		}
+	}
+	return results, blocked, failed
+}
+
+func (e *eval) gate(run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	results, blocked, failed := e.evaluate(stage)
+	sr.Results = results
+	switch {
+	case !blocked:
+		run.VerifiedSHA, run.VerifiedBy = e.facts.PR.HeadSHA, stage.ID
+		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+short(e.facts.PR.HeadSHA))
+		return true
+	case failed && stage.OnFail != "":
+		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+firstFailure(results))
+		return true
+	}
+	sr.Status = StageWaiting
+	run.Status = RunWaiting
+	return false
+}
+
+// reverify makes sure the gate that let run through to a merge still holds, now: the
+// head it passed on is the head, and its conditions pass on today's facts. A merge
+// refused earlier is retried only on these terms. Otherwise the run goes back to the gate.
+func (e *eval) reverify(p *Pipeline, run *Run, stage *Stage) bool {
+	g := p.Stage(run.VerifiedBy)
+	if g == nil || g.Type != StageGate || g.ID == stage.ID {
+		return false
+	}
+	pr := e.facts.PR
+	if run.VerifiedSHA != pr.HeadSHA {
+		e.enter(run, stage.ID, g.ID, fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
+			short(run.VerifiedSHA), short(pr.HeadSHA), g.ID))
+		return true
+	}
+	if results, blocked, _ := e.evaluate(g); blocked {
+		e.enter(run, stage.ID, g.ID, fmt.Sprintf("gate %q no longer holds (%s); checking again", g.ID, firstUnmet(results)))
+		return true
+	}
+	return false
+}
+
+// holdAction keeps an action stage waiting, without calling GitHub, for a reason its
+// facts show (a draft, conflicts).
+func (e *eval) holdAction(run *Run, stage *Stage, why, who string) bool {
+	sr := run.Stages[stage.ID]
+	sr.Status = StageWaiting
+	sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: why, Who: who}}
+	run.Status = RunWaiting
+	return false
+}
+
+func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	pr := e.facts.PR
+	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number}
+	switch stage.Action {
+	case ActionMergePR:
+		if pr.State == PRMerged {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
+			return true
+		}
+		if pr.State == PRClosed {
+			return e.actionFailed(run, stage, "the pull request was closed without merging")
+		}
+		if moved := e.reverify(p, run, stage); moved {
+			return true
+		}
+		switch {
+		case pr.Draft:
+			return e.holdAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
+		case pr.Mergeable == Conflicting:
+			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
+		}
+		eff.SHA, eff.Method, eff.Delete, eff.HeadRef = pr.HeadSHA, stage.Config.Method, stage.Config.DeleteBranch, pr.HeadRef
+	case ActionAddLabel:
+		for _, l := range stage.Config.Labels {
+			if !pr.HasLabel(l) {
+				eff.Labels = append(eff.Labels, l)
+			}
+		}
+		if len(eff.Labels) == 0 {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels present")
+			return true
+		}
+	case ActionRemoveLabel:
+		for _, l := range stage.Config.Labels {
+			if pr.HasLabel(l) {
+				eff.Labels = append(eff.Labels, l)
+			}
+		}
+		if len(eff.Labels) == 0 {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels absent")
+			return true
+		}
+	case ActionComment:
+		if contains(run.Applied, key) {
+			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
+			return true
+		}
+		eff.Body = stage.Config.Body
+	}
+	if sr.Status == StageRetrying && e.settling {
+		run.Status = RunWaiting
+		return false
+	}
+	if sr.Status != StageRetrying {
+		sr.Status = StageActing
+	}
+	run.Status = RunRunning
+	e.effects = append(e.effects, eff)
+	return false
+}
+
+func (e *eval) actionFailed(run *Run, stage *Stage, why string) bool {
+	run.Stages[stage.ID].Message = why
+	if stage.OnFailure != "" {
+		e.leave(run, stage, StageFailed, stage.OnFailure, why)
+		return true
+	}
+	run.Stages[stage.ID].Status = StageFailed
+	e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
+	return false
+}

@@ -1,0 +1,143 @@
+package engine
+
+import "fmt"
+
+// Moving a run between stages, and the record of it.
+
+// leave closes the current stage with status and follows the transition to target.
+func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why string) {
+	run.Stages[stage.ID].Status = status
+	switch target {
+	case TargetComplete, "":
+		e.finish(run, RunCompleted, TargetComplete, why)
+	case TargetFail:
+		e.finish(run, RunFailed, TargetFail, why)
+	default:
+		e.enter(run, stage.ID, target, why)
+	}
+}
+
+func (e *eval) enter(run *Run, from, to, why string) {
+	sr := run.Stages[to]
+	if sr == nil {
+		sr = &StageRun{}
+		run.Stages[to] = sr
+	}
+	sr.Attempt++
+	sr.Tries = 0
+	sr.Status = StageWaiting
+	sr.EnteredAt = e.now
+	sr.Results = nil
+	sr.Message = ""
+	run.Stage = to
+	run.Status = RunRunning
+	e.record(run, from, to, why)
+}
+
+func (e *eval) finish(run *Run, status RunStatus, to, why string) {
+	run.Status = status
+	if status != RunCompleted {
+		run.Message = why
+	}
+	if sr := run.Stages[run.Stage]; sr != nil && status == RunCancelled && !isDone(sr.Status) {
+		sr.Status = StageCancelled
+	}
+	e.record(run, run.Stage, to, why)
+	e.logf("run %s %s: %s", run.ID, status, why)
+}
+
+func (e *eval) record(run *Run, from, to, why string) {
+	run.UpdatedAt = e.now
+	run.History = append(run.History, Transition{At: e.now, Actor: e.actor, From: from, To: to, Why: why})
+	if len(run.History) > MaxHistory {
+		run.History = run.History[len(run.History)-MaxHistory:]
+	}
+}
+
+func (e *eval) findEffect(key string) (*Run, *Stage) {
+	for _, run := range e.st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		p := e.cfg.PipelineFor(run)
+		if p == nil {
+			continue
+		}
+		stage := p.Stage(run.Stage)
+		if stage == nil || stage.Type != StageAction {
+			continue
+		}
+		sr := run.Stages[stage.ID]
+		if fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action) == key {
+			return run, stage
+		}
+	}
+	return nil, nil
+}
+
+func actionDone(s *Stage) string {
+	switch s.Action {
+	case ActionMergePR:
+		return "merged"
+	case ActionAddLabel:
+		return "labels added"
+	case ActionRemoveLabel:
+		return "labels removed"
+	case ActionComment:
+		return "comment posted"
+	}
+	return s.Action + " done"
+}
+
+// firstUnmet is the message of the first required condition that does not pass.
+func firstUnmet(rs []GateResult) string {
+	for _, r := range rs {
+		if !r.Optional && r.Status != GatePass {
+			return r.Check + ": " + r.Message
+		}
+	}
+	return ""
+}
+
+func firstFailure(rs []GateResult) string {
+	for _, r := range rs {
+		if !r.Optional && r.Status == GateFail {
+			return r.Message
+		}
+	}
+	return ""
+}
+
+func isDone(s StageStatus) bool {
+	return s == StagePassed || s == StageSucceeded || s == StageFailed
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func appendOnce(xs []string, x string) []string {
+	if contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}

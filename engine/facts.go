@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Facts is what is true about a subject now, read from GitHub in one query.
 type Facts struct {
@@ -38,6 +41,36 @@ type PullRequest struct {
 	Labels    []string
 	Reviews   []Review      // oldest first
 	Checks    []CheckResult // check runs and commit statuses on HeadSHA
+	// Posted holds the keys of the comment effects the action's own comments carry
+	// (see EffectMarker): a comment posted before its state was saved is not posted again.
+	Posted []string
+}
+
+// EffectMarker is the hidden line a comment posted by a comment effect carries, so that
+// the effect is recognised as done from the comment itself.
+func EffectMarker(key string) string {
+	return "<!-- pipeline-action:effect " + key + " -->"
+}
+
+// PostedEffects returns the effect keys body carries.
+func PostedEffects(body string) []string {
+	const prefix = "<!-- pipeline-action:effect "
+	var out []string
+	for {
+		i := strings.Index(body, prefix)
+		if i < 0 {
+			return out
+		}
+		body = body[i+len(prefix):]
+		j := strings.Index(body, " -->")
+		if j < 0 {
+			return out
+		}
+		if key := body[:j]; key != "" && !strings.ContainsAny(key, " \n") {
+			out = append(out, key)
+		}
+		body = body[j:]
+	}
 }
 
 // HasLabel reports whether the PR carries label name.

@@ -117,7 +117,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 			return true
 		}
 	case ActionComment:
-		if contains(run.Applied, key) {
+		if contains(run.Applied, key) || contains(pr.Posted, key) {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
 			return true
 		}

@@ -352,3 +352,27 @@ func TestStepHigherPriorityActsFirst(t *testing.T) {
 		assert.Equal(t, RunWaiting, run.Status, run.Pipeline)
 	}
 }
+
+func TestStepCommentAlreadyPostedIsNotPostedAgain(t *testing.T) {
+	cfg := &Config{Pipelines: []*Pipeline{{
+		Name: "thank", Trigger: Trigger{Event: "pull_request.opened"},
+		Stages: []*Stage{{ID: "say", Type: StageAction, Action: ActionComment, Config: ActionConfig{Body: "Thanks!"}, OnSuccess: TargetComplete}},
+	}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	require.Len(t, res.Effects, 1)
+	key := res.Effects[0].Key
+
+	// The comment went out but its state was never saved: the next event starts from
+	// the old state, and the comment's own marker says it is done.
+	f := prFacts()
+	f.PR.Posted = PostedEffects("Thanks!\n\n" + EffectMarker(key))
+	again := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.Empty(t, again.Effects)
+	assert.Equal(t, RunCompleted, again.State.Runs[0].Status)
+}
+
+func TestPostedEffects(t *testing.T) {
+	body := "a\n" + EffectMarker("p/7/1/s/1/comment") + "\n<!-- pipeline-action:effect  -->" + EffectMarker("q/7/2/t/1/comment")
+	assert.Equal(t, []string{"p/7/1/s/1/comment", "q/7/2/t/1/comment"}, PostedEffects(body))
+	assert.Empty(t, PostedEffects("<!-- pipeline-action:effect unterminated"))
+}

@@ -31,7 +31,7 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 			}
 		}
 	case engine.EffectComment:
-		_, err = c.CreateComment(ctx, e.Number, e.Body)
+		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
 	default:
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
 	}

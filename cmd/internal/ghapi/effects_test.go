@@ -230,19 +230,28 @@ func TestPerformLabels(t *testing.T) {
 func TestPerformComment(t *testing.T) {
 	fake, c := setup(t)
 	openPR(fake)
-	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectComment, Number: 7, Body: "Merged by the pipeline."})
-	assert.Equal(t, engine.Outcome{Key: "k"}, o)
+	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	const key = "auto-merge/7/1/thank/1/comment"
+	o := c.Perform(context.Background(), engine.Effect{Key: key, Kind: engine.EffectComment, Number: 7, Body: "Merged by the pipeline."})
+	assert.Equal(t, engine.Outcome{Key: key}, o)
 	comments := fake.Comments(repoName, 7)
 	require.Len(t, comments, 1)
 	assert.Equal(t, ghfake.BotLogin, comments[0].Author)
-	assert.Equal(t, "Merged by the pipeline.", comments[0].Body)
+	assert.Equal(t, "Merged by the pipeline.\n\n<!-- pipeline-action:effect "+key+" -->", comments[0].Body)
 	assert.Equal(t, map[string]int{"issues/create-comment": 1}, fake.Stats())
+
+	// The comment itself says the effect is done; a copy of its marker in someone
+	// else's comment does not.
+	fake.Comment(repoName, 7, "mallory", "<!-- pipeline-action:effect auto-merge/7/1/other/1/comment -->")
+	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	require.NoError(t, err)
+	assert.Equal(t, []string{key}, snap.Facts.PR.Posted)
 
 	t.Run("refused", func(t *testing.T) {
 		fake.FailNext("issues/create-comment", 403, "Resource not accessible by integration")
 		o := c.Perform(context.Background(), engine.Effect{Key: "k2", Kind: engine.EffectComment, Number: 7, Body: "x"})
 		assert.Equal(t, engine.Outcome{Key: "k2", Err: "comment refused (403): Resource not accessible by integration", Permanent: true}, o)
-		assert.Len(t, fake.Comments(repoName, 7), 1)
+		assert.Len(t, fake.Comments(repoName, 7), 2, "nothing was posted")
 	})
 }
 

@@ -171,6 +171,9 @@ func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, config
 	s.Facts.PR = pullRequest(pr)
 	for _, n := range pr.Comments.Nodes {
 		s.Comments = append(s.Comments, state.Comment{ID: n.DatabaseId, Author: login(n.Author), ViewerDidAuthor: n.ViewerDidAuthor, Body: n.Body})
+		if n.ViewerDidAuthor { // only the action's own word counts
+			s.Facts.PR.Posted = append(s.Facts.PR.Posted, engine.PostedEffects(n.Body)...)
+		}
 	}
 	return s, nil
 }

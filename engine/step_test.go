@@ -376,3 +376,25 @@ func TestPostedEffects(t *testing.T) {
 	assert.Equal(t, []string{"p/7/1/s/1/comment", "q/7/2/t/1/comment"}, PostedEffects(body))
 	assert.Empty(t, PostedEffects("<!-- pipeline-action:effect unterminated"))
 }
+
+// The config changed under a run whose merge GitHub refused, the gate that passed is
+// gone from it, and the head moved: nothing unverified is merged.
+func TestStepMergeWithItsGateGoneFailsClosed(t *testing.T) {
+	v1 := stepConfig()
+	res := Step(v1, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "aaaaaaaaaa", res.Effects[0].SHA)
+	res = Settle(v1, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused (405): not mergeable"}}, prFacts("ok"), t0)
+
+	v2 := stepConfig()
+	v2.BlobOID = "blob2"
+	v2.Pipelines[0].Stages[0].ID = "checks" // the gate renamed; the old config is not at hand
+	v2.Pipelines[0].Stages[0].OnPass = "merge"
+	moved := prFacts()
+	moved.PR.HeadSHA = "bbbbbbbbbb"
+	next := Step(v2, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, moved, t0)
+	assert.Empty(t, next.Effects, "an unverified head must not be merged")
+	sr := next.State.Runs[0].Stages["merge"]
+	require.Len(t, sr.Results, 1)
+	assert.Contains(t, sr.Results[0].Message, `gate "ready", which passed, is no longer in pipeline "auto-merge"`)
+}

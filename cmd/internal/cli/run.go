@@ -173,7 +173,9 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if err != nil {
 		return nil, fmt.Errorf("%w; the state comment was left as it is", err)
 	}
-	cfg.Pinned = r.pinned(ctx, client, path, cfg, st)
+	if cfg.Pinned, err = r.pinned(ctx, client, path, cfg, st); err != nil {
+		return nil, err
+	}
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number}
 	now := r.now()
 	res := engine.Step(cfg, st, in, snap.Facts, now)
@@ -220,8 +222,10 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 
 // pinned loads the configs that unfinished runs started under, when the default branch
 // has moved on since (snapshot on start): one GraphQL read per such config. A config
-// that can no longer be read or loaded is reported, and its runs follow the current one.
-func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, cfg *engine.Config, st *engine.State) map[string]*engine.Config {
+// that is gone or no longer loads is reported, and its runs follow the current one (the
+// engine then merges nothing it cannot verify); a failed read stops the invocation, so
+// the next event tries again.
+func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, cfg *engine.Config, st *engine.State) (map[string]*engine.Config, error) {
 	out := map[string]*engine.Config{}
 	for _, run := range st.Runs {
 		oid := run.ConfigOID
@@ -233,8 +237,13 @@ func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, 
 		}
 		out[oid] = nil
 		blob, err := client.Blob(ctx, oid)
-		if err == nil && blob == nil {
+		if err != nil {
+			return nil, fmt.Errorf("reading the config run %s started under: %w", run.ID, err)
+		}
+		if blob == nil {
 			err = errors.New("no such blob")
+		} else if blob.Truncated {
+			err = errors.New("too large to read")
 		}
 		var old *engine.Config
 		if err == nil {
@@ -247,7 +256,7 @@ func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, 
 		old.BlobOID = oid
 		out[oid] = old
 	}
-	return out
+	return out, nil
 }
 
 // newlyUnsupported returns the messages of runs that stopped in this invocation at a

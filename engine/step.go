@@ -87,6 +87,10 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
 			continue
 		}
+		if e.refused == nil {
+			e.refused = map[string]bool{}
+		}
+		e.refused[run.ID] = true
 		sr.Tries++
 		sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
 		if o.Permanent && stage.OnFailure != "" {
@@ -119,6 +123,8 @@ type eval struct {
 	// settling is set in Settle: a stage whose effect was just refused waits for the
 	// next event instead of being tried again at once.
 	settling bool
+	// refused holds the runs whose effect was refused in this Settle.
+	refused map[string]bool
 	effects  []Effect
 	log      []string
 }
@@ -223,30 +229,46 @@ func (e *eval) start(p *Pipeline, in Input) {
 }
 
 // advanceAll moves every unfinished run as far as the facts allow, higher `priority`
-// first. Once a run asks for effects, runs of lower priority wait for the next round
-// (Settle), so that they see what it did: a hold placed by a higher-priority pipeline
-// wins over a merge by a lower one.
+// first (file order among equals). Once a run asks for effects — or, in Settle, has
+// just had one refused — the runs after it wait for the next round, so that they see
+// what it did: a hold placed by a higher-priority pipeline wins over a merge by a lower
+// one, and a hold that could not be placed holds everything after it.
 func (e *eval) advanceAll() {
 	type entry struct {
 		run *Run
 		p   *Pipeline
 	}
+	rank := map[string]int{}
+	for i, p := range e.cfg.Pipelines {
+		rank[p.Name] = i
+	}
 	var order []entry
 	for _, run := range e.st.Runs {
-		if p := e.cfg.PipelineFor(run); p != nil && !run.Status.Final() {
+		// Final runs stay in the order only to hold back the runs after one whose
+		// effect was just refused.
+		if p := e.cfg.PipelineFor(run); p != nil && (!run.Status.Final() || e.refused[run.ID]) {
 			order = append(order, entry{run, p})
 		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return order[i].p.Priority > order[j].p.Priority })
-	acted, actedAt := false, 0 // whether a run asked for effects, and its priority
-	for _, en := range order {
-		if acted && en.p.Priority < actedAt {
-			continue // waits for the outcome of a higher-priority run's effects
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i].p, order[j].p
+		if a.Priority != b.Priority {
+			return a.Priority > b.Priority
+		}
+		return rank[a.Name] < rank[b.Name]
+	})
+	for i, en := range order {
+		if e.refused[en.run.ID] {
+			e.logf("runs after %s wait: its effect was refused", en.run.ID)
+			return
 		}
 		before := len(e.effects)
 		e.advanceRun(en.p, en.run)
-		if len(e.effects) > before && !acted {
-			acted, actedAt = true, en.p.Priority
+		if len(e.effects) > before {
+			if rest := len(order) - i - 1; rest > 0 {
+				e.logf("%d %s after %s wait for its effects", rest, plural(rest, "run", "runs"), en.run.ID)
+			}
+			return
 		}
 	}
 }

@@ -398,3 +398,38 @@ func TestStepMergeWithItsGateGoneFailsClosed(t *testing.T) {
 	require.Len(t, sr.Results, 1)
 	assert.Contains(t, sr.Results[0].Message, `gate "ready", which passed, is no longer in pipeline "auto-merge"`)
 }
+
+func TestStepRefusedHoldHoldsLaterRuns(t *testing.T) {
+	cfg := &Config{Pipelines: []*Pipeline{
+		{Name: "hold", Priority: 10, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
+			{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: TargetComplete},
+		}},
+		{Name: "merge", Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
+			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		}},
+	}}
+	in := Input{Key: "k1", Event: "pull_request.labeled"}
+	for _, permanent := range []bool{false, true} {
+		res := Step(cfg, nil, in, prFacts(), t0)
+		require.Len(t, res.Effects, 1)
+		res = Settle(cfg, res.State, in, []Outcome{{Key: res.Effects[0].Key, Err: "refused", Permanent: permanent}}, prFacts(), t0)
+		assert.Empty(t, res.Effects, "no merge while the hold could not be placed (permanent: %t)", permanent)
+	}
+}
+
+func TestStepEqualPrioritiesGoInFileOrder(t *testing.T) {
+	hold := &Pipeline{Name: "hold", Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
+		{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: TargetComplete},
+	}}
+	merge := &Pipeline{Name: "merge", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
+		{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "no-hold", Eval: absentLabel("hold")}, {Check: "ok", Eval: labelCheck("ok")}}},
+		{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+	}}
+	cfg := &Config{Pipelines: []*Pipeline{hold, merge}}
+	// The merge run started first (on opened); the hold, first in the file, still acts first.
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectAddLabel, res.Effects[0].Kind)
+}

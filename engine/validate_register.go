@@ -8,6 +8,7 @@ func init() {
 		checkAgents,
 		checkGroups,
 		checkRestarts,
+		checkActionLoops,
 		checkWebhooks,
 		checkReachable,
 		checkUnusedPipelines,

@@ -25,8 +25,11 @@ import (
 // DefaultConfigPath is where the config lives on the default branch.
 const DefaultConfigPath = ".github/pipelines.yaml"
 
-// maxSettleRounds bounds effect → outcome → further effect rounds in one invocation.
-const maxSettleRounds = 8
+// maxSettleRounds bounds effect → outcome → further effect rounds in one invocation
+// (runs act one after another, so a round per acting run is normal). Past it, the state
+// is saved as it stands — the effects not yet performed are asked for again on the next
+// event — and the job fails, since a config that never stops acting is a mistake.
+const maxSettleRounds = 32
 
 // runner is one invocation of the run command. Everything it reads from the
 // environment comes through getenv; now and transport are replaceable for simulate.
@@ -180,9 +183,11 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	now := r.now()
 	res := engine.Step(cfg, st, in, snap.Facts, now)
 	r.logLines(res.Log)
+	var pending error
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == maxSettleRounds {
-			return nil, fmt.Errorf("effects still pending after %d rounds; stopped", maxSettleRounds)
+			pending = fmt.Errorf("effects still pending after %d rounds (does a loop of action stages never wait?); the state was saved as it stands", maxSettleRounds)
+			break
 		}
 		outcomes := make([]engine.Outcome, 0, len(res.Effects))
 		for _, e := range res.Effects {
@@ -212,6 +217,9 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if len(stopped) > 0 {
 		r.unsupported = append(r.unsupported, stopped...)
 		return nil, fmt.Errorf("%s", strings.Join(stopped, "; "))
+	}
+	if pending != nil {
+		return nil, pending
 	}
 	out := &subjectResult{Number: number, Summary: state.Render(cfg, res.State)}
 	if last := latest(res.State.Runs); last != nil {

@@ -125,8 +125,8 @@ type eval struct {
 	settling bool
 	// refused holds the runs whose effect was refused in this Settle.
 	refused map[string]bool
-	effects  []Effect
-	log      []string
+	effects []Effect
+	log     []string
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, actor string) *eval {

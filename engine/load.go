@@ -55,11 +55,12 @@ func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
 			l.errs = append(l.errs, errs...)
 			cfg.Warnings = append(cfg.Warnings, warnings...)
 		}
-	} else if cfg != nil {
-		// Report every mistake at once: the reference passes also run over what did
-		// load, with the agents, groups and pipelines that failed standing in by name
-		// (so a reference to one of them is not called unknown). Warnings wait for a
-		// config without errors.
+	} else if cfg != nil && l.topErrs == 0 {
+		// Report every mistake at once: when the files parsed and their top level
+		// (settings, agents, groups, pipeline names) is sound, the reference passes also
+		// run over what did load, with pipelines that failed standing in by name (so a
+		// reference to one of them is not called unknown). Warnings wait for a config
+		// without errors.
 		partial := l.withStandIns(cfg)
 		for _, v := range partialValidators {
 			errs, _ := v(partial)
@@ -145,6 +146,7 @@ func (l *loader) loadFiles(files []SourceFile) *Config {
 	if !pipelinesSeen {
 		l.errorf(first.root, kindKey, "missing required key %q in the config", "pipelines")
 	}
+	l.topErrs = len(l.errs)
 	// Second pass: the pipelines themselves.
 	for _, d := range docs {
 		l.use(d)
@@ -253,23 +255,12 @@ func (l *loader) clampPositions(list ErrorList) {
 	}
 }
 
-// withStandIns returns a copy of cfg holding, besides what loaded, a bare entry for every
-// agent, group and pipeline whose definition had errors.
+// withStandIns returns a copy of cfg holding, besides the pipelines that loaded, a bare
+// entry for every pipeline whose body had errors. (Agents and groups need none: the
+// passes run over a config with errors only when those all loaded.)
 func (l *loader) withStandIns(cfg *Config) *Config {
 	out := *cfg
-	out.Agents = append([]*Agent{}, cfg.Agents...)
-	out.Groups = append([]*Group{}, cfg.Groups...)
 	out.Pipelines = append([]*Pipeline{}, cfg.Pipelines...)
-	for _, name := range sortedNames(l.agentNames) {
-		if cfg.Agent(name) == nil {
-			out.Agents = append(out.Agents, &Agent{Name: name, Pos: l.agentNames[name]})
-		}
-	}
-	for _, name := range sortedNames(l.groupNames) {
-		if cfg.Group(name) == nil {
-			out.Groups = append(out.Groups, &Group{Name: name, Pos: l.groupNames[name]})
-		}
-	}
 	for _, name := range sortedNames(l.pipelineNames) {
 		if cfg.Pipeline(name) == nil {
 			out.Pipelines = append(out.Pipelines, &Pipeline{Name: name, Pos: l.pipelineNames[name]})

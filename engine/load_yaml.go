@@ -38,6 +38,9 @@ type loader struct {
 
 	// names defined so far, for duplicates across files
 	pipelineNames, agentNames, groupNames map[string]Pos
+	// topErrs counts the errors found before the pipelines' bodies were read: parse
+	// errors and mistakes in settings, agents, groups and pipeline names.
+	topErrs int
 }
 
 func (l *loader) pos(n *yaml.Node) Pos {

@@ -8,7 +8,7 @@ package engine
 //	          mergeable (true, false, or null while GitHub is still computing it),
 //	          linked_issues (issue numbers; empty until the facts carry them),
 //	          checks  [{name, kind, state, conclusion}],
-//	          reviews [{author, state, commit_sha, submitted_at, can_push}] (oldest first)
+//	          reviews [{author, state, commit_sha, submitted_at, can_push, is_bot}] (oldest first)
 //
 // github.pr is null when the facts hold no pull request. Numbers are ints; the Env
 // holds no pointer into facts.
@@ -42,7 +42,7 @@ func FactsEnv(f *Facts) map[string]any {
 	reviews := make([]any, len(pr.Reviews))
 	for i, r := range pr.Reviews {
 		reviews[i] = map[string]any{"author": r.Author, "state": r.State, "commit_sha": r.CommitSHA,
-			"submitted_at": r.SubmittedAt, "can_push": r.CanPush}
+			"submitted_at": r.SubmittedAt, "can_push": r.CanPush, "is_bot": r.IsBot}
 	}
 	gh["pr"] = map[string]any{
 		"number":        pr.Number,

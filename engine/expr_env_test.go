@@ -11,7 +11,8 @@ func TestFactsEnv(t *testing.T) {
 		Number: 7, Title: "Fix", State: PROpen, Author: "amy", BaseRef: "main", HeadRef: "feat/x", HeadSHA: "abc",
 		Mergeable: Unknown, Labels: []string{"bug"},
 		Checks:  []CheckResult{{Name: "test", Kind: "check_run", State: CheckSuccess, Conclusion: "SUCCESS"}},
-		Reviews: []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "abc", CanPush: true}},
+		Reviews: []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "abc", CanPush: true},
+			{Author: "review-agent[bot]", State: ReviewApproved, CommitSHA: "abc", CanPush: true, IsBot: true}},
 	}}
 	gh := FactsEnv(f)
 	assert.Equal(t, "org/repo", gh["repo"])
@@ -26,7 +27,8 @@ func TestFactsEnv(t *testing.T) {
 		assert.Equal(t, want, FactsEnv(f)["pr"].(map[string]any)["mergeable"], m)
 	}
 
-	e, cerr := CompileExpr("github.pr.reviews[0].author == 'bob' && github.pr.head == 'feat/x'", exprAt)
+	e, cerr := CompileExpr("github.pr.reviews[0].author == 'bob' && github.pr.head == 'feat/x' && "+
+		"len(filter(github.pr.reviews, !.is_bot && .state == 'APPROVED')) == 1", exprAt)
 	assert.Nil(t, cerr)
 	ok, err := e.Bool(Env{"github": gh})
 	assert.NoError(t, err)

@@ -10,7 +10,7 @@ func TestFactsEnv(t *testing.T) {
 	f := &Facts{Repo: "org/repo", DefaultBranch: "main", Viewer: "bot", PR: &PullRequest{
 		Number: 7, Title: "Fix", State: PROpen, Author: "amy", BaseRef: "main", HeadRef: "feat/x", HeadSHA: "abc",
 		Mergeable: Unknown, Labels: []string{"bug"},
-		Checks:  []CheckResult{{Name: "test", Kind: "check_run", State: CheckSuccess, Conclusion: "SUCCESS"}},
+		Checks: []CheckResult{{Name: "test", Kind: "check_run", State: CheckSuccess, Conclusion: "SUCCESS"}},
 		Reviews: []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "abc", CanPush: true},
 			{Author: "review-agent[bot]", State: ReviewApproved, CommitSHA: "abc", CanPush: true, IsBot: true}},
 	}}

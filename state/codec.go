@@ -132,3 +132,15 @@ func decodePayload(payload string) (*engine.State, error) {
 	}
 	return st, nil
 }
+
+// Human returns the part of a state comment's body people read: everything before the
+// hidden marker (the whole body when it has none).
+func Human(body string) string {
+	if i := strings.LastIndex(body, markerPrefix); i >= 0 {
+		body = body[:i]
+	}
+	return strings.TrimRight(body, "\n")
+}
+
+// HasMarker reports whether body carries a state marker.
+func HasMarker(body string) bool { return strings.Contains(body, markerPrefix) }

@@ -160,3 +160,12 @@ func FuzzDecode(f *testing.F) {
 		assert.Equal(t, st.Seq, st2.Seq)
 	})
 }
+
+func TestHuman(t *testing.T) {
+	marker, err := Encode(&engine.State{Version: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "### pipeline-action\nwaiting", Human("### pipeline-action\nwaiting\n\n"+marker))
+	assert.Equal(t, "no marker here", Human("no marker here\n"))
+	assert.True(t, HasMarker("x "+marker))
+	assert.False(t, HasMarker("<!-- pipeline-action:stat v1 -->"))
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -78,7 +77,7 @@ func NewCommentStore(w CommentWriter, comments []Comment, logf func(format strin
 // decode is an error; the caller must stop and leave the comment alone.
 func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Version, error) {
 	for _, c := range s.comments {
-		if !hasMarker(c.Body) {
+		if !HasMarker(c.Body) {
 			continue
 		}
 		if !c.ViewerDidAuthor {
@@ -117,9 +116,4 @@ func (s *CommentStore) Save(ctx context.Context, number int, body string, v Vers
 		return Version{}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
 	}
 	return Version{CommentID: v.CommentID, Body: body}, nil
-}
-
-// hasMarker reports whether body holds something that looks like a state marker.
-func hasMarker(body string) bool {
-	return strings.Contains(body, markerPrefix)
 }

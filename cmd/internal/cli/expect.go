@@ -102,7 +102,7 @@ func (s *simulation) stateComment(n int) *ghfake.CommentView {
 	var out *ghfake.CommentView
 	s.try(func() {
 		for _, c := range s.fake.Comments(s.sc.Repo, n) {
-			if c.Author == ghfake.BotLogin && strings.Contains(c.Body, "<!-- pipeline-action:state") {
+			if c.Author == ghfake.BotLogin && state.HasMarker(c.Body) {
 				c := c
 				out = &c
 				return

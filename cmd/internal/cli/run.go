@@ -221,7 +221,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if pending != nil {
 		return nil, pending
 	}
-	out := &subjectResult{Number: number, Summary: state.Render(cfg, res.State)}
+	out := &subjectResult{Number: number, Summary: state.Human(body)} // what the comment shows
 	if last := latest(res.State.Runs); last != nil {
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
+	"github.com/org/pipeline-action/state"
 )
 
 // simulateMain plays a scenario against the fake GitHub through the real run path.
@@ -307,10 +308,7 @@ func (s *simulation) printComments() {
 			continue
 		}
 		s.comments[n] = c.Body
-		text := c.Body
-		if i := strings.Index(text, "<!-- pipeline-action:state"); i >= 0 {
-			text = strings.TrimRight(text[:i], "\n")
-		}
+		text := state.Human(c.Body)
 		fmt.Fprintf(s.out, "   state comment on #%d:\n", n)
 		for _, l := range strings.Split(text, "\n") {
 			fmt.Fprintf(s.out, "   │ %s\n", l)

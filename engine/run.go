@@ -40,6 +40,16 @@ type State struct {
 	Subject string `json:"subject"` // owner/repo#N
 	Seq     int    `json:"seq"`     // bumped on every change
 	Runs    []*Run `json:"runs"`
+	// Ignored lists the comments that held a state the action could not trust (edited
+	// by someone else, not bound to their comment, ...), oldest first, so that the
+	// status reports them and the job log only once. The engine only carries it.
+	Ignored []IgnoredComment `json:"ignored,omitempty"`
+}
+
+// IgnoredComment is a comment whose state was not trusted, and why.
+type IgnoredComment struct {
+	ID  int64  `json:"id"`
+	Why string `json:"why"`
 }
 
 // Run is one execution of a pipeline over a subject. It is self-describing.

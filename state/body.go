@@ -11,32 +11,76 @@ import (
 // counts bytes, which is never fewer than GitHub's count.
 const MaxCommentLen = 65536
 
-// Body returns the whole state comment: Render, then the marker holding st.
+// Body returns the whole state comment: Render, a note on the comments whose state
+// was ignored (State.Ignored), then the marker holding st, bound to no comment yet
+// (the store binds it to the comment's id with Bind when it writes).
 //
 // When that is longer than MaxCommentLen, the oldest history entries are left out
 // of the rendered part (never out of the state), then the history altogether, then
 // everything but a one-line summary per run. It is an error only when the marker
 // alone does not fit.
 func Body(cfg *engine.Config, st *engine.State) (string, error) {
-	m, err := Encode(st)
+	payload, err := encodePayload(st)
 	if err != nil {
 		return "", err
 	}
-	room := MaxCommentLen - len(m) - 1 // the newline between the two parts
+	// The marker once bound: the longest id, and the newline between the two parts.
+	room := MaxCommentLen - len(sealMarker("", 0, payload)) - maxIDDigits - 1
 	if room < 0 {
-		return "", fmt.Errorf("state of %s is %d characters encoded; a comment holds at most %d", subject(st), len(m), MaxCommentLen)
+		return "", fmt.Errorf("state of %s is %d characters encoded; a comment holds at most %d", subject(st), len(payload), MaxCommentLen)
 	}
-	rendered := Render(cfg, st)
+	note := ignoredNote(st)
+	rendered := Render(cfg, st) + note
 	if len(rendered) > room {
-		rendered = trimHistory(cfg, st, room)
+		rendered = trimHistory(cfg, st, room-len(note)) + note
 	}
 	if len(rendered) > room {
-		rendered = summary(st)
+		rendered = summary(st) + note
 	}
 	if len(rendered) > room {
 		rendered = ""
 	}
-	return rendered + "\n" + m, nil
+	before := rendered + "\n"
+	return before + sealMarker(before, 0, payload), nil
+}
+
+// Bind returns body (as Body wrote it) with its marker bound to comment id. It is an
+// error when body holds no marker or text after it.
+func Bind(body string, id int64) (string, error) {
+	m, found, err := parseMarker(body)
+	if err != nil {
+		return "", fmt.Errorf("binding state comment %d: %w", id, err)
+	}
+	if !found {
+		return "", fmt.Errorf("binding state comment %d: no state marker", id)
+	}
+	if strings.TrimSpace(body[m.end:]) != "" {
+		return "", fmt.Errorf("binding state comment %d: text after the state marker", id)
+	}
+	before := body[:m.start]
+	return before + sealMarker(before, id, m.payload), nil
+}
+
+// maxIgnoredShown bounds the ignored comments the status lists; the rest are counted.
+const maxIgnoredShown = 5
+
+// ignoredNote tells, under the status, which comments held a state that was not
+// trusted. Empty when there are none.
+func ignoredNote(st *engine.State) string {
+	if st == nil || len(st.Ignored) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state in this comment; it did not trust the state found in:\n\n")
+	for i, ig := range st.Ignored {
+		if i == maxIgnoredShown {
+			fmt.Fprintf(&b, "- and %d more\n", len(st.Ignored)-maxIgnoredShown)
+			break
+		}
+		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, esc(ig.Why))
+	}
+	b.WriteString("\nThe runs above were rebuilt from what can be verified (the config and GitHub's facts); those comments were left as they are.\n")
+	return b.String()
 }
 
 // trimHistory renders with the most history entries per run that fit in room, or

@@ -64,9 +64,48 @@ func TestBodyShape(t *testing.T) {
 	st := state(waitingRun())
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
-	m, err := Encode(st)
+	payload, err := encodePayload(st)
 	require.NoError(t, err)
-	assert.Equal(t, Render(testConfig(), st)+"\n"+m, body)
+	before := Render(testConfig(), st) + "\n"
+	assert.Equal(t, before+sealMarker(before, 0, payload), body)
+
+	bound, err := Bind(body, 5_000_000_123)
+	require.NoError(t, err)
+	assert.Equal(t, before+sealMarker(before, 5_000_000_123, payload), bound)
+	again, err := Bind(bound, 5_000_000_123)
+	require.NoError(t, err)
+	assert.Equal(t, bound, again, "binding is idempotent")
+	got, _, err := Decode(bound)
+	require.NoError(t, err)
+	assert.Equal(t, st, got)
+}
+
+func TestBindRefuses(t *testing.T) {
+	body, err := Body(testConfig(), state(waitingRun()))
+	require.NoError(t, err)
+	for name, b := range map[string]string{
+		"no marker":         "hello",
+		"text after marker": body + "\nP.S.",
+		"malformed marker":  "x\n" + markerPrefix + "v2 0 -->",
+	} {
+		_, err := Bind(b, 7)
+		assert.Error(t, err, name)
+	}
+}
+
+func TestBodyIgnoredNote(t *testing.T) {
+	st := state(waitingRun())
+	for i := 0; i < 7; i++ {
+		st.Ignored = append(st.Ignored, engine.IgnoredComment{ID: int64(5_000_000_000 + i), Why: "edited by <b>mallory</b>"})
+	}
+	body, err := Body(testConfig(), st)
+	require.NoError(t, err)
+	human := Human(body)
+	assert.Contains(t, human, "a state comment (id 5000000000) was ignored: edited by &lt;b&gt;mallory&lt;/b&gt;")
+	assert.Contains(t, human, "id 5000000004")
+	assert.NotContains(t, human, "id 5000000005", "at most five listed")
+	assert.Contains(t, human, "- and 2 more")
+	assert.True(t, strings.HasPrefix(human, Render(testConfig(), st)), "the note follows the status")
 }
 
 // withLongMessage makes the rendered part of r long where history trimming cannot help.

@@ -6,11 +6,14 @@ package state
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
@@ -18,20 +21,38 @@ import (
 
 // The marker is an HTML comment, invisible in the rendered PR comment:
 //
-//	<!-- pipeline-action:state v1 <base64(gzip(JSON of engine.State))> -->
+//	<!-- pipeline-action:state v2 <comment id> <binding> <base64(gzip(JSON of engine.State))> -->
+//
+// It binds the state to the comment that holds it: the comment id is the comment's own
+// (so a marker copied into another comment does not verify), and binding is the hex
+// SHA-256 of the version, the id, the payload and the text before the marker (so a
+// changed status text or a spliced payload does not verify). The binding holds no
+// secret: it proves nothing about who wrote it, only that the parts belong together;
+// who wrote and last edited the comment comes from GitHub (see Check).
 const (
 	markerPrefix  = "<!-- pipeline-action:state "
 	markerSuffix  = " -->"
-	markerVersion = "v1"
+	markerVersion = "v2"
 	stateVersion  = 1
+	// maxIDDigits is the longest comment id in decimal (int64); Body keeps room for it.
+	maxIDDigits = 19
 )
 
 // maxStateJSON caps the decompressed payload. A comment holds at most 65,536
 // characters; no honest state comes near this, a gzip bomb would.
 const maxStateJSON = 16 << 20
 
-// Encode returns the marker line holding st: no leading or trailing newline.
+// Encode returns the marker line holding st, bound to no comment (id 0) and to no
+// text before it: no leading or trailing newline. Body and Bind write the bound form.
 func Encode(st *engine.State) (string, error) {
+	payload, err := encodePayload(st)
+	if err != nil {
+		return "", err
+	}
+	return sealMarker("", 0, payload), nil
+}
+
+func encodePayload(st *engine.State) (string, error) {
 	if st == nil {
 		return "", errors.New("encoding state: nil state")
 	}
@@ -50,7 +71,64 @@ func Encode(st *engine.State) (string, error) {
 	if err := zw.Close(); err != nil {
 		return "", fmt.Errorf("encoding state: %w", err)
 	}
-	return markerPrefix + markerVersion + " " + base64.StdEncoding.EncodeToString(buf.Bytes()) + markerSuffix, nil
+	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// sealMarker returns the marker for payload, bound to comment id and to before, the
+// text the marker follows.
+func sealMarker(before string, id int64, payload string) string {
+	return markerPrefix + markerVersion + " " + strconv.FormatInt(id, 10) + " " + binding(before, id, payload) + " " + payload + markerSuffix
+}
+
+// binding is the digest that ties a marker's parts to each other and to the text before it.
+func binding(before string, id int64, payload string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "pipeline-action:state %s\x00%d\x00%d\x00%s\x00", markerVersion, id, len(payload), payload)
+	h.Write([]byte(before))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// marker is a parsed state marker.
+type marker struct {
+	start   int    // where it begins in the body: the text before it is body[:start]
+	end     int    // just after its closing "-->"
+	version string // "v2"; anything else fails before the fields below are read
+	id      int64  // the comment the marker says it is in; 0 before it is bound
+	binding string
+	payload string
+}
+
+// parseMarker finds the last state marker in body and reads its fields. found is
+// false, and the error nil, when there is none.
+func parseMarker(body string) (m marker, found bool, err error) {
+	i := strings.LastIndex(body, markerPrefix)
+	if i < 0 {
+		return marker{}, false, nil
+	}
+	rest := body[i+len(markerPrefix):]
+	end := strings.Index(rest, "-->")
+	if end < 0 {
+		return marker{}, true, errors.New("decoding state marker: no closing \"-->\"")
+	}
+	m = marker{start: i, end: i + len(markerPrefix) + end + len("-->")}
+	fields := strings.Fields(rest[:end])
+	if len(fields) > 0 {
+		m.version = fields[0]
+	}
+	if m.version != markerVersion {
+		return m, true, fmt.Errorf("decoding state marker: unsupported version %q (this action reads %q; another version of the action wrote it)", m.version, markerVersion)
+	}
+	if len(fields) != 4 {
+		return m, true, fmt.Errorf("decoding state marker: %d fields, want 4 (version, comment id, binding, payload)", len(fields))
+	}
+	if m.id, err = strconv.ParseInt(fields[1], 10, 64); err != nil || m.id < 0 || fields[1] != strconv.FormatInt(m.id, 10) {
+		return m, true, fmt.Errorf("decoding state marker: comment id %q is not a number", fields[1])
+	}
+	if b, err := hex.DecodeString(fields[2]); err != nil || len(b) != sha256.Size || fields[2] != strings.ToLower(fields[2]) {
+		return m, true, fmt.Errorf("decoding state marker: binding %q is not a SHA-256 in hex", fields[2])
+	}
+	m.binding, m.payload = fields[2], fields[3]
+	return m, true, nil
 }
 
 // Decode finds the state marker in a comment body and decodes it. found is false,
@@ -58,26 +136,16 @@ func Encode(st *engine.State) (string, error) {
 // cannot be decoded (truncated, edited, an unknown version) is an error: a caller
 // must never mistake it for "no state yet".
 //
+// Decode does not say whether the state can be trusted: Check does.
+//
 // When the body holds several markers the last one counts: Body writes the marker
 // after everything rendered.
 func Decode(body string) (st *engine.State, found bool, err error) {
-	i := strings.LastIndex(body, markerPrefix)
-	if i < 0 {
-		return nil, false, nil
+	m, found, err := parseMarker(body)
+	if !found || err != nil {
+		return nil, found, err
 	}
-	rest := body[i+len(markerPrefix):]
-	end := strings.Index(rest, "-->")
-	if end < 0 {
-		return nil, true, errors.New("decoding state marker: no closing \"-->\"")
-	}
-	version, payload, ok := strings.Cut(strings.TrimSpace(rest[:end]), " ")
-	if !ok {
-		payload = ""
-	}
-	if version != markerVersion {
-		return nil, true, fmt.Errorf("decoding state marker: unsupported version %q (this action reads %q; a newer action may have written it)", version, markerVersion)
-	}
-	st, err = decodePayload(strings.TrimSpace(payload))
+	st, err = decodePayload(m.payload)
 	if err != nil {
 		return nil, true, fmt.Errorf("decoding state marker: %w", err)
 	}

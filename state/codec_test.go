@@ -32,14 +32,15 @@ func sampleState() *engine.State {
 	}
 }
 
-// marker wraps raw JSON as a v1 marker, for payloads Encode would never write.
-func marker(t testing.TB, js string) string {
+// rawMarker wraps raw JSON as a marker bound to no comment, for payloads Encode would
+// never write.
+func rawMarker(t testing.TB, js string) string {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	_, err := zw.Write([]byte(js))
 	require.NoError(t, err)
 	require.NoError(t, zw.Close())
-	return markerPrefix + "v1 " + base64.StdEncoding.EncodeToString(buf.Bytes()) + markerSuffix
+	return sealMarker("", 0, base64.StdEncoding.EncodeToString(buf.Bytes()))
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -57,7 +58,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := Encode(tt.st)
 			require.NoError(t, err)
-			assert.True(t, strings.HasPrefix(m, "<!-- pipeline-action:state v1 "))
+			assert.True(t, strings.HasPrefix(m, "<!-- pipeline-action:state v2 0 "))
 			assert.True(t, strings.HasSuffix(m, " -->"))
 			assert.NotContains(t, m, "\n")
 			got, found, err := Decode(tt.wrap(m))
@@ -96,25 +97,31 @@ func TestDecodeLastMarkerWins(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	good, err := Encode(sampleState())
 	require.NoError(t, err)
-	payload := strings.TrimSuffix(strings.TrimPrefix(good, markerPrefix+"v1 "), markerSuffix)
+	fields := strings.Fields(strings.TrimSuffix(strings.TrimPrefix(good, markerPrefix), markerSuffix))
+	require.Len(t, fields, 4)
+	head, payload := markerPrefix+"v2 0 "+fields[2]+" ", fields[3]
 	tests := []struct {
 		name string
 		body string
 		want string
 	}{
-		{name: "unknown version", body: markerPrefix + "v2 " + payload + markerSuffix, want: `unsupported version "v2"`},
+		{name: "unknown version", body: markerPrefix + "v3 0 " + fields[2] + " " + payload + markerSuffix, want: `unsupported version "v3"`},
+		{name: "older version", body: markerPrefix + "v1 " + payload + markerSuffix, want: `unsupported version "v1"`},
 		{name: "no version", body: markerPrefix + "-->", want: "unsupported version"},
 		{name: "unclosed", body: good[:len(good)-10], want: "no closing"},
-		{name: "empty payload", body: markerPrefix + "v1 -->", want: "empty payload"},
-		{name: "not base64", body: markerPrefix + "v1 !!!! -->", want: "base64"},
-		{name: "not gzip", body: markerPrefix + "v1 " + base64.StdEncoding.EncodeToString([]byte("{}")) + markerSuffix, want: "gzip"},
-		{name: "truncated", body: markerPrefix + "v1 " + payload[:len(payload)/2] + markerSuffix, want: "decoding state marker"},
-		{name: "not json", body: marker(t, "nope"), want: "json"},
-		{name: "null", body: marker(t, "null"), want: "null state"},
-		{name: "trailing data", body: marker(t, `{"version":1}{}`), want: "data after"},
-		{name: "wrong state version", body: marker(t, `{"version":2}`), want: "state version 2"},
-		{name: "null run", body: marker(t, `{"version":1,"runs":[null]}`), want: "run 0 is null"},
-		{name: "null stage", body: marker(t, `{"version":1,"runs":[{"id":"r","stages":{"a":null}}]}`), want: `stage "a" is null`},
+		{name: "empty payload", body: head + "-->", want: "3 fields, want 4"},
+		{name: "bad id", body: markerPrefix + "v2 x1 " + fields[2] + " " + payload + markerSuffix, want: "comment id"},
+		{name: "negative id", body: markerPrefix + "v2 -1 " + fields[2] + " " + payload + markerSuffix, want: "comment id"},
+		{name: "bad binding", body: markerPrefix + "v2 0 abc " + payload + markerSuffix, want: "binding"},
+		{name: "not base64", body: head + "!!!! -->", want: "base64"},
+		{name: "not gzip", body: head + base64.StdEncoding.EncodeToString([]byte("{}")) + markerSuffix, want: "gzip"},
+		{name: "truncated", body: head + payload[:len(payload)/2] + markerSuffix, want: "decoding state marker"},
+		{name: "not json", body: rawMarker(t, "nope"), want: "json"},
+		{name: "null", body: rawMarker(t, "null"), want: "null state"},
+		{name: "trailing data", body: rawMarker(t, `{"version":1}{}`), want: "data after"},
+		{name: "wrong state version", body: rawMarker(t, `{"version":2}`), want: "state version 2"},
+		{name: "null run", body: rawMarker(t, `{"version":1,"runs":[null]}`), want: "run 0 is null"},
+		{name: "null stage", body: rawMarker(t, `{"version":1,"runs":[{"id":"r","stages":{"a":null}}]}`), want: `stage "a" is null`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +135,7 @@ func TestDecodeCorrupt(t *testing.T) {
 }
 
 func TestDecodeNullStages(t *testing.T) {
-	st, found, err := Decode(marker(t, `{"version":1,"runs":[{"id":"r"}]}`))
+	st, found, err := Decode(rawMarker(t, `{"version":1,"runs":[{"id":"r"}]}`))
 	require.NoError(t, err)
 	require.True(t, found)
 	assert.NotNil(t, st.Runs[0].Stages, "the engine may write into it")
@@ -140,8 +147,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add("")
 	f.Add(markerPrefix + "v1 -->")
-	f.Add(markerPrefix + "v2 abc -->")
-	f.Add(marker(f, `{"version":1,"runs":[{"stages":{"a":null}}]}`))
+	f.Add(markerPrefix + "v2 0 abc -->")
+	f.Add(markerPrefix + "v3 abc -->")
+	f.Add(rawMarker(f, `{"version":1,"runs":[{"stages":{"a":null}}]}`))
 	f.Fuzz(func(t *testing.T, body string) {
 		st, found, err := Decode(body)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -30,14 +31,6 @@ type Store interface {
 	Save(ctx context.Context, number int, body string, v Version) (Version, error)
 }
 
-// Comment is a PR/issue comment as the facts query returns it.
-type Comment struct {
-	ID              int64
-	Author          string
-	ViewerDidAuthor bool // written by the action's own identity
-	Body            string
-}
-
 // CommentWriter is what the comment store needs from GitHub; the adapter satisfies it.
 type CommentWriter interface {
 	CreateComment(ctx context.Context, number int, body string) (int64, error)
@@ -59,7 +52,11 @@ type CommentStore struct {
 	comments []Comment
 	logf     func(format string, args ...any)
 	known    int64 // the trusted state comment, once loaded or created
+	newly    []engine.IgnoredComment
 }
+
+// maxIgnored bounds State.Ignored; the oldest entries go first.
+const maxIgnored = 20
 
 // NewCommentStore returns a store over the subject's comments, as the facts query
 // read them (oldest first); Load makes no API call. logf receives what the store
@@ -71,49 +68,114 @@ func NewCommentStore(w CommentWriter, comments []Comment, logf func(format strin
 	return &CommentStore{w: w, comments: comments, logf: logf}
 }
 
-// Load returns the state in the first comment that the action itself wrote and
-// that carries a marker. Markers in anyone else's comments are ignored and logged:
-// only the action's own identity may write state. A trusted marker that does not
-// decode is an error; the caller must stop and leave the comment alone.
+// Load returns the state in the oldest comment that passes Check. Markers in anyone
+// else's comments are logged and ignored. Comments of the action's identity that fail
+// Check, and trusted ones newer than the one used, are ignored too: they are added to
+// State.Ignored (so the status lists them) and logged the first time they are seen.
+// Nothing is ever written to an ignored comment; Save then writes a fresh one when no
+// comment is trusted.
+//
+// A comment that passes every check but whose state does not decode is an error; the
+// caller must stop and leave the comment alone.
 func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Version, error) {
-	for _, c := range s.comments {
+	var chosen *Comment
+	var st *engine.State
+	var ignored []engine.IgnoredComment
+	for i, c := range s.comments {
 		if !HasMarker(c.Body) {
 			continue
 		}
-		if !c.ViewerDidAuthor {
-			s.logf("ignoring state marker in comment %d by %s: not written by this action", c.ID, c.Author)
-			continue
-		}
-		st, _, err := Decode(c.Body)
+		got, why, err := Check(c)
 		if err != nil {
 			// Fail closed: starting over would forget runs and repeat their effects.
 			return nil, Version{}, fmt.Errorf("reading state comment %d on #%d: %w", c.ID, number, err)
 		}
-		s.known = c.ID
-		return st, Version{CommentID: c.ID, Body: c.Body}, nil
+		switch {
+		case !c.ViewerDidAuthor:
+			// Anyone may comment: a marker there is not a state comment, and listing
+			// it in the status would let anyone write into it.
+			s.logf("ignoring state marker in comment %d by %s: not written by this action", c.ID, c.Author)
+		case why != "":
+			ignored = append(ignored, engine.IgnoredComment{ID: c.ID, Why: why})
+		case chosen != nil:
+			ignored = append(ignored, engine.IgnoredComment{ID: c.ID,
+				Why: fmt.Sprintf("it also holds a state; the oldest trusted state comment (id %d) is the one used", chosen.ID)})
+		default:
+			chosen, st = &s.comments[i], got
+		}
 	}
-	return &engine.State{Version: stateVersion}, Version{}, nil
+	v := Version{}
+	if chosen == nil {
+		st = &engine.State{Version: stateVersion}
+	} else {
+		s.known = chosen.ID
+		v = Version{CommentID: chosen.ID, Body: chosen.Body}
+	}
+	s.newly = nil
+	for _, ig := range ignored {
+		if hasIgnored(st.Ignored, ig.ID) {
+			continue
+		}
+		s.newly = append(s.newly, ig)
+		st.Ignored = append(st.Ignored, ig)
+	}
+	if n := len(st.Ignored); n > maxIgnored {
+		st.Ignored = st.Ignored[n-maxIgnored:]
+	}
+	return st, v, nil
 }
 
-// Save writes body to the state comment read as v: nothing when body equals
-// v.Body, a new comment when v is zero, an edit otherwise.
+// NewlyIgnored returns the comments the last Load ignored for the first time, for the
+// caller to report (they are in the loaded State.Ignored as well).
+func (s *CommentStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
+
+func hasIgnored(list []engine.IgnoredComment, id int64) bool {
+	for _, ig := range list {
+		if ig.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Save writes body (as Body returns it) to the state comment read as v, bound to that
+// comment with Bind: nothing when the bound body equals v.Body, an edit otherwise.
+//
+// When v is zero it creates the state comment, which takes two calls: the comment's
+// id is known only once it exists, so Save posts the status without a marker, then
+// edits in the marker bound to the id. (The cost is one more API call, once per
+// subject. The gain: a comment that was never edited cannot pass Check, so a comment
+// merely posted by another workflow with the same token, marker and all, is never
+// taken for the state.) If the edit fails the comment holds no state, and the next
+// event writes a fresh one.
 func (s *CommentStore) Save(ctx context.Context, number int, body string, v Version) (Version, error) {
 	if v.CommentID == 0 && s.known != 0 {
 		return Version{}, fmt.Errorf("creating state comment on #%d: comment %d already holds the state: %w", number, s.known, ErrConflict)
 	}
-	if body == v.Body {
-		return v, nil // nothing changed, nothing written
-	}
 	if v.CommentID == 0 {
-		id, err := s.w.CreateComment(ctx, number, body)
+		if _, err := Bind(body, 1); err != nil { // refuse before writing anything
+			return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
+		}
+		placeholder := Human(body)
+		if strings.TrimSpace(placeholder) == "" {
+			placeholder = "### pipeline-action"
+		}
+		id, err := s.w.CreateComment(ctx, number, placeholder)
 		if err != nil {
 			return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
 		}
 		s.known = id
-		return Version{CommentID: id, Body: body}, nil
+		v = Version{CommentID: id, Body: placeholder}
 	}
-	if err := s.w.UpdateComment(ctx, v.CommentID, body); err != nil {
+	bound, err := Bind(body, v.CommentID)
+	if err != nil {
 		return Version{}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
 	}
-	return Version{CommentID: v.CommentID, Body: body}, nil
+	if bound == v.Body {
+		return v, nil // nothing changed, nothing written
+	}
+	if err := s.w.UpdateComment(ctx, v.CommentID, bound); err != nil {
+		return Version{}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
+	}
+	return Version{CommentID: v.CommentID, Body: bound}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,54 +13,112 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// fakeWriter records the calls a CommentStore makes.
+// fakeWriter records the calls a CommentStore makes, and the bodies written.
 type fakeWriter struct {
-	calls  []string
-	nextID int64
-	err    error
+	calls     []string
+	bodies    map[int64]string
+	nextID    int64
+	err       error
+	updateErr error
 }
 
 func (f *fakeWriter) CreateComment(_ context.Context, number int, body string) (int64, error) {
-	f.calls = append(f.calls, fmt.Sprintf("create #%d %q", number, body))
-	return f.nextID, f.err
+	f.calls = append(f.calls, fmt.Sprintf("create #%d", number))
+	if f.err != nil {
+		return 0, f.err
+	}
+	f.record(f.nextID, body)
+	return f.nextID, nil
 }
 
 func (f *fakeWriter) UpdateComment(_ context.Context, id int64, body string) error {
-	f.calls = append(f.calls, fmt.Sprintf("update %d %q", id, body))
-	return f.err
+	f.calls = append(f.calls, fmt.Sprintf("update %d", id))
+	if f.err != nil || f.updateErr != nil {
+		return errors.Join(f.err, f.updateErr)
+	}
+	f.record(id, body)
+	return nil
+}
+
+func (f *fakeWriter) record(id int64, body string) {
+	if f.bodies == nil {
+		f.bodies = map[int64]string{}
+	}
+	f.bodies[id] = body
 }
 
 var _ CommentWriter = (*fakeWriter)(nil)
 
+const viewer = "github-actions"
+
+// ours is a comment the action wrote and last edited.
+func ours(id int64, body string) Comment {
+	return Comment{ID: id, Author: viewer, ViewerDidAuthor: true, Edited: true, Editor: viewer, Body: body}
+}
+
+// boundBody is the state comment Save writes for st into comment id.
+func boundBody(t testing.TB, st *engine.State, id int64) string {
+	t.Helper()
+	body, err := Body(testConfig(), st)
+	require.NoError(t, err)
+	b, err := Bind(body, id)
+	require.NoError(t, err)
+	return b
+}
+
+func withSeq(seq int) *engine.State {
+	st := sampleState()
+	st.Seq = seq
+	return st
+}
+
 func TestCommentStoreLoad(t *testing.T) {
-	good, err := Encode(sampleState())
-	require.NoError(t, err)
-	other, err := Encode(&engine.State{Version: 1, Subject: "evil#1", Seq: 99})
-	require.NoError(t, err)
-	ours := func(id int64, body string) Comment {
-		return Comment{ID: id, Author: "github-actions[bot]", ViewerDidAuthor: true, Body: body}
-	}
+	big := int64(5_000_000_007) // above 2^32: ids are int64 all the way
+	good := boundBody(t, withSeq(3), big)
+	forged := boundBody(t, withSeq(99), 11)
+	editedBy := func(c Comment, who string) Comment { c.Editor = who; return c }
+	neverEdited := func(c Comment) Comment { c.Edited, c.Editor = false, ""; return c }
+	v1 := markerPrefix + "v1 H4sIAAAAAAAA/w== -->"
 	tests := []struct {
-		name     string
-		comments []Comment
-		wantSeq  int
-		wantVer  Version
-		wantErr  string
-		wantLogs []string
+		name        string
+		comments    []Comment
+		wantSeq     int
+		wantID      int64
+		wantIgnored []engine.IgnoredComment
+		wantNewly   int
+		wantErr     string
+		wantLogs    []string
 	}{
-		{name: "no comments", wantVer: Version{}},
+		{name: "no comments"},
 		{name: "no marker", comments: []Comment{ours(1, "hello"), {ID: 2, Author: "dev", Body: "LGTM"}}},
-		{name: "trusted", comments: []Comment{{ID: 1, Author: "dev", Body: "hi"}, ours(5, "status\n"+good)},
-			wantSeq: 3, wantVer: Version{CommentID: 5, Body: "status\n" + good}},
-		{name: "untrusted ignored", comments: []Comment{{ID: 123, Author: "mallory", Body: other}},
+		{name: "trusted", comments: []Comment{{ID: 1, Author: "dev", Body: "hi"}, ours(big, good)}, wantSeq: 3, wantID: big},
+		{name: "other author ignored, not listed", comments: []Comment{{ID: 123, Author: "mallory", Body: forged}},
 			wantLogs: []string{"ignoring state marker in comment 123 by mallory: not written by this action"}},
-		{name: "untrusted before trusted", comments: []Comment{{ID: 123, Author: "mallory", Body: other}, ours(7, good)},
-			wantSeq: 3, wantVer: Version{CommentID: 7, Body: good},
-			wantLogs: []string{"ignoring state marker in comment 123 by mallory: not written by this action"}},
-		{name: "first trusted wins", comments: []Comment{ours(7, good), ours(8, other)},
-			wantSeq: 3, wantVer: Version{CommentID: 7, Body: good}},
-		{name: "corrupt", comments: []Comment{ours(9, good[:len(good)/2]+" -->")}, wantErr: "reading state comment 9 on #7"},
-		{name: "unknown version", comments: []Comment{ours(9, "<!-- pipeline-action:state v2 abc -->")}, wantErr: `unsupported version "v2"`},
+		{name: "other author before trusted", comments: []Comment{{ID: 123, Author: "mallory", Body: forged}, ours(big, good)},
+			wantSeq: 3, wantID: big, wantLogs: []string{"ignoring state marker in comment 123 by mallory: not written by this action"}},
+		{name: "edited by a write user", comments: []Comment{editedBy(ours(big, good), "mallory")},
+			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "edited by mallory, not by this action"}}, wantNewly: 1},
+		{name: "edited by a deleted user", comments: []Comment{editedBy(ours(big, good), "")},
+			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "edited by a deleted or unknown user, not by this action"}}, wantNewly: 1},
+		{name: "same identity, never edited", comments: []Comment{neverEdited(ours(11, forged)), ours(big, good)},
+			wantSeq: 3, wantID: big, wantNewly: 1, wantIgnored: []engine.IgnoredComment{
+				{ID: 11, Why: "not bound to its comment: never edited after it was posted, as this action's state comments are"}}},
+		{name: "copied marker", comments: []Comment{ours(10, good), ours(big, good)}, wantSeq: 3, wantID: big, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: 10, Why: "its state marker belongs to comment 5000000007 (copied)"}}},
+		{name: "unbound marker", comments: []Comment{ours(10, "x\n"+mustEncode(t))}, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: 10, Why: "its state marker is bound to no comment"}}},
+		{name: "status text changed", comments: []Comment{ours(big, strings.Replace(good, "auto-merge", "auto-merged", 1))}, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "its text does not match its state marker (changed after this action wrote it)"}}},
+		{name: "payload spliced", comments: []Comment{ours(11, spliced(t, forged, good))}, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: 11, Why: "its text does not match its state marker (changed after this action wrote it)"}}},
+		{name: "text after the marker", comments: []Comment{ours(big, good+"\nP.S.")}, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "text follows its state marker"}}},
+		{name: "older marker", comments: []Comment{ours(10, "x\n"+v1)}, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: 10, Why: "written by an older version of this action, whose marker is not bound to its comment"}}},
+		{name: "two trusted: the oldest wins", comments: []Comment{ours(11, forged), ours(big, good)}, wantSeq: 99, wantID: 11, wantNewly: 1,
+			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "it also holds a state; the oldest trusted state comment (id 11) is the one used"}}},
+		{name: "corrupt but bound", comments: []Comment{ours(9, sealMarker("", 9, "!!!!"))}, wantErr: "reading state comment 9 on #7"},
+		{name: "newer version", comments: []Comment{ours(9, markerPrefix+"v3 9 abc xyz -->")}, wantErr: `unsupported version "v3"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,41 +137,84 @@ func TestCommentStoreLoad(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, tt.wantVer, v)
+			assert.Equal(t, tt.wantID, v.CommentID)
 			assert.Equal(t, 1, st.Version)
 			assert.Equal(t, tt.wantSeq, st.Seq)
+			assert.Equal(t, tt.wantIgnored, st.Ignored)
+			assert.Len(t, s.NewlyIgnored(), tt.wantNewly)
 		})
 	}
+}
+
+// spliced puts the payload of from's marker into body's marker, keeping body's binding.
+func spliced(t *testing.T, body, from string) string {
+	mb, _, err := parseMarker(body)
+	require.NoError(t, err)
+	mf, _, err := parseMarker(from)
+	require.NoError(t, err)
+	return strings.Replace(body, mb.payload, mf.payload, 1)
+}
+
+// An ignored comment is reported once: the state written afterwards remembers it.
+func TestCommentStoreReportsIgnoredOnce(t *testing.T) {
+	ctx := context.Background()
+	bad := ours(10, boundBody(t, withSeq(99), 10))
+	bad.Editor = "mallory"
+	w := &fakeWriter{nextID: 42}
+	s := NewCommentStore(w, []Comment{bad}, nil)
+	st, v, err := s.Load(ctx, 7)
+	require.NoError(t, err)
+	require.Len(t, s.NewlyIgnored(), 1)
+	body, err := Body(testConfig(), st)
+	require.NoError(t, err)
+	assert.Contains(t, body, "a state comment (id 10) was ignored: edited by mallory, not by this action")
+	v, err = s.Save(ctx, 7, body, v)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"create #7", "update 42"}, w.calls, "a fresh comment; the ignored one is left alone")
+	assert.NotContains(t, w.bodies[42], "pipeline-action:state v2 10 ")
+
+	next := NewCommentStore(w, []Comment{bad, ours(42, w.bodies[42])}, nil)
+	st, v2, err := next.Load(ctx, 7)
+	require.NoError(t, err)
+	assert.Equal(t, v, v2, "the fresh comment is trusted")
+	assert.Empty(t, next.NewlyIgnored(), "reported once")
+	assert.Equal(t, []engine.IgnoredComment{{ID: 10, Why: "edited by mallory, not by this action"}}, st.Ignored)
 }
 
 func TestCommentStoreSave(t *testing.T) {
 	ctx := context.Background()
 	boom := errors.New("boom")
+	body, err := Body(testConfig(), withSeq(3))
+	require.NoError(t, err)
+	newer, err := Body(testConfig(), withSeq(4))
+	require.NoError(t, err)
 	tests := []struct {
 		name      string
 		comments  []Comment
 		v         Version
 		body      string
-		writerErr error
+		err       error
+		updateErr error
 		want      Version
 		wantCalls []string
 		wantErr   error
 	}{
-		{name: "unchanged", v: Version{CommentID: 5, Body: "same"}, body: "same",
-			want: Version{CommentID: 5, Body: "same"}},
-		{name: "create", body: "new", want: Version{CommentID: 42, Body: "new"},
-			wantCalls: []string{`create #7 "new"`}},
-		{name: "update", v: Version{CommentID: 5, Body: "old"}, body: "new",
-			want: Version{CommentID: 5, Body: "new"}, wantCalls: []string{`update 5 "new"`}},
-		{name: "create fails", body: "new", writerErr: boom, wantCalls: []string{`create #7 "new"`}, wantErr: boom},
-		{name: "update fails", v: Version{CommentID: 5, Body: "old"}, body: "new", writerErr: boom,
-			wantCalls: []string{`update 5 "new"`}, wantErr: boom},
-		{name: "create over a known state comment", comments: []Comment{{ID: 5, ViewerDidAuthor: true, Body: mustEncode(t)}},
-			body: "new", wantErr: ErrConflict},
+		{name: "unchanged", v: Version{CommentID: 5, Body: boundBody(t, withSeq(3), 5)}, body: body,
+			want: Version{CommentID: 5, Body: boundBody(t, withSeq(3), 5)}},
+		{name: "create, then bind", body: body, want: Version{CommentID: 42, Body: boundBody(t, withSeq(3), 42)},
+			wantCalls: []string{"create #7", "update 42"}},
+		{name: "update", v: Version{CommentID: 5, Body: boundBody(t, withSeq(3), 5)}, body: newer,
+			want: Version{CommentID: 5, Body: boundBody(t, withSeq(4), 5)}, wantCalls: []string{"update 5"}},
+		{name: "create fails", body: body, err: boom, wantCalls: []string{"create #7"}, wantErr: boom},
+		{name: "binding fails", body: body, updateErr: boom, wantCalls: []string{"create #7", "update 42"}, wantErr: boom},
+		{name: "update fails", v: Version{CommentID: 5, Body: "old"}, body: body, err: boom,
+			wantCalls: []string{"update 5"}, wantErr: boom},
+		{name: "create over a known state comment", comments: []Comment{ours(5, boundBody(t, withSeq(3), 5))},
+			body: body, wantErr: ErrConflict},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := &fakeWriter{nextID: 42, err: tt.writerErr}
+			w := &fakeWriter{nextID: 42, err: tt.err, updateErr: tt.updateErr}
 			s := NewCommentStore(w, tt.comments, nil)
 			_, _, err := s.Load(ctx, 7)
 			require.NoError(t, err)
@@ -128,24 +230,40 @@ func TestCommentStoreSave(t *testing.T) {
 	}
 }
 
+func TestCommentStoreSaveRefusesBodyWithoutMarker(t *testing.T) {
+	w := &fakeWriter{nextID: 42}
+	s := NewCommentStore(w, nil, nil)
+	_, err := s.Save(context.Background(), 7, "no marker", Version{})
+	require.Error(t, err)
+	assert.Empty(t, w.calls, "nothing written")
+}
+
 func TestCommentStoreCreateThenSave(t *testing.T) {
 	ctx := context.Background()
+	one, err := Body(testConfig(), withSeq(1))
+	require.NoError(t, err)
+	two, err := Body(testConfig(), withSeq(2))
+	require.NoError(t, err)
 	w := &fakeWriter{nextID: 42}
 	s := NewCommentStore(w, nil, nil)
 	_, v, err := s.Load(ctx, 7)
 	require.NoError(t, err)
-	v, err = s.Save(ctx, 7, "one", v)
+	v, err = s.Save(ctx, 7, one, v)
 	require.NoError(t, err)
-	_, err = s.Save(ctx, 7, "two", Version{})
+	_, err = s.Save(ctx, 7, two, Version{})
 	require.ErrorIs(t, err, ErrConflict, "a second create in one invocation")
-	v, err = s.Save(ctx, 7, "two", v)
+	v, err = s.Save(ctx, 7, two, v)
 	require.NoError(t, err)
-	_, err = s.Save(ctx, 7, "two", v)
+	_, err = s.Save(ctx, 7, two, v)
 	require.NoError(t, err)
-	assert.Equal(t, []string{`create #7 "one"`, `update 42 "two"`}, w.calls)
+	assert.Equal(t, []string{"create #7", "update 42", "update 42"}, w.calls)
+	st, why, err := Check(ours(42, w.bodies[42]))
+	require.NoError(t, err)
+	assert.Empty(t, why)
+	assert.Equal(t, 2, st.Seq)
 }
 
-func mustEncode(t *testing.T) string {
+func mustEncode(t testing.TB) string {
 	m, err := Encode(sampleState())
 	require.NoError(t, err)
 	return m

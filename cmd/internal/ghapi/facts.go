@@ -110,11 +110,16 @@ type reviewNode struct {
 	AuthorCanPushToRepository bool
 }
 
+// commentNode is an issue comment: fullDatabaseId, not databaseId (an Int, which
+// comment ids outgrew), and who last edited it, for state.Check.
 type commentNode struct {
-	DatabaseId      int64
-	Author          *actor
-	ViewerDidAuthor bool
-	Body            string
+	FullDatabaseId      bigInt
+	Author              *actor
+	ViewerDidAuthor     bool
+	Editor              *actor
+	LastEditedAt        *githubv4.DateTime
+	IncludesCreatedEdit bool
+	Body                string
 }
 
 type factsQuery struct {
@@ -170,12 +175,25 @@ func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, config
 	}
 	s.Facts.PR = pullRequest(pr)
 	for _, n := range pr.Comments.Nodes {
-		s.Comments = append(s.Comments, state.Comment{ID: n.DatabaseId, Author: login(n.Author), ViewerDidAuthor: n.ViewerDidAuthor, Body: n.Body})
-		if n.ViewerDidAuthor { // only the action's own word counts
+		c := stateComment(n)
+		s.Comments = append(s.Comments, c)
+		if c.ViewerDidAuthor && !c.EditedByOther() { // only the action's own word counts
 			s.Facts.PR.Posted = append(s.Facts.PR.Posted, engine.PostedEffects(n.Body)...)
 		}
 	}
 	return s, nil
+}
+
+// stateComment is what the state store reads of a comment.
+func stateComment(n commentNode) state.Comment {
+	return state.Comment{
+		ID:              int64(n.FullDatabaseId),
+		Author:          login(n.Author),
+		ViewerDidAuthor: n.ViewerDidAuthor,
+		Edited:          n.LastEditedAt != nil || n.IncludesCreatedEdit,
+		Editor:          login(n.Editor),
+		Body:            n.Body,
+	}
 }
 
 func pullRequest(pr *prFields) *engine.PullRequest {

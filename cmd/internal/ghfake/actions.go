@@ -122,7 +122,7 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 	default:
 		panic(fmt.Sprintf("ghfake: review state %q is not approved, changes_requested or commented", state))
 	}
-	rv := &review{pr: pr, id: s.newID(), user: user, state: st, body: body, commitID: pr.headSHA, submittedAt: s.clock()}
+	rv := &review{pr: pr, id: s.newBigID(), user: user, state: st, body: body, commitID: pr.headSHA, submittedAt: s.clock()}
 	pr.reviews = append(pr.reviews, rv)
 	return s.reviewEvent(r, pr, rv, "submitted", user)
 }
@@ -197,7 +197,7 @@ func (s *Server) Comment(repoName string, number int, user, body string) (Event,
 // addComment records a comment. The caller holds s.mu.
 func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
 	now := s.clock()
-	c := &comment{id: s.newID(), issue: is.number, author: user, body: body, createdAt: now, updatedAt: now}
+	c := &comment{id: s.newBigID(), issue: is.number, author: user, body: body, createdAt: now, updatedAt: now}
 	r.comments = append(r.comments, c)
 	is.updatedAt = now
 	return c

@@ -31,7 +31,7 @@ func (s *Server) CompleteCheck(repoName string, number int, name, conclusion, ap
 	if workflow {
 		app = actionsApp
 	}
-	run := &checkRun{id: s.newID(), suiteID: s.newID(), name: name, status: "completed",
+	run := &checkRun{id: s.newBigID(), suiteID: s.newBigID(), name: name, status: "completed",
 		conclusion: conclusion, app: app, completedAt: s.clock()}
 	kept := c.checks[:0]
 	for _, old := range c.checks {

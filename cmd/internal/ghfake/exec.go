@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -223,7 +225,7 @@ func (e *executor) complete(t *ast.Type, val any, fields []*ast.Field, path []an
 	}
 	def := e.schema.Types[t.NamedType]
 	if def == nil || def.IsLeafType() {
-		return val
+		return e.scalar(t.NamedType, val, path)
 	}
 	typ := def.Name
 	if def.IsAbstractType() {
@@ -238,6 +240,29 @@ func (e *executor) complete(t *ast.Type, val any, fields []*ast.Field, path []an
 		sub = append(sub, f.SelectionSet...)
 	}
 	return e.selectionSet(typ, val, sub, path)
+}
+
+// scalar serialises a leaf value as GitHub does: a BigInt as a decimal string, and an Int
+// outside 32 bits not at all (graphql-ruby's IntegerEncodingError: an error entry and null),
+// as for `databaseId` of the comments, reviews and check runs whose ids outgrew it.
+func (e *executor) scalar(typ string, val any, path []any) any {
+	rv := reflect.ValueOf(val)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	default:
+		return val
+	}
+	n := rv.Int()
+	switch typ {
+	case "BigInt":
+		return strconv.FormatInt(n, 10)
+	case "Int":
+		if n < math.MinInt32 || n > math.MaxInt32 {
+			e.fail(path, fmt.Sprintf("Integer out of bounds: %d @ %s. Consider using ID or GraphQL::Types::BigInt instead.", n, pathString(path)), false)
+			return nil
+		}
+	}
+	return val
 }
 
 // isNil reports nil, including typed nil pointers.

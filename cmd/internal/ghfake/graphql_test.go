@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,7 +32,7 @@ fragment prFields on PullRequest {
   commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(first: 50) {
     nodes { __typename ... on CheckRun { name status conclusion } ... on StatusContext { context state } }
     pageInfo { hasNextPage endCursor } } } } } }
-  comments(last: 10) { nodes { databaseId author { login } body viewerDidAuthor createdAt } }
+  comments(last: 10) { nodes { fullDatabaseId author { login } body viewerDidAuthor createdAt } }
 }`
 
 func factsVars() map[string]any {
@@ -94,6 +95,31 @@ func TestGraphQLFacts(t *testing.T) {
 	out = gql(t, s, s.Token("alice"), factsQuery, factsVars())
 	comments = dig(t, out, "data", "repository", "pullRequest", "comments", "nodes").([]any)
 	assert.Equal(t, true, dig(t, comments[0], "viewerDidAuthor"), "alice wrote the first")
+}
+
+// Ids of comments, reviews and check runs are above 2^32, as on github.com: fullDatabaseId
+// (a BigInt) is a decimal string, and the 32-bit databaseId is refused as GitHub refuses it.
+func TestGraphQLBigIDs(t *testing.T) {
+	s := world(t)
+	_, id := s.Comment(testRepo, 7, "alice", "hi")
+	require.Greater(t, id, int64(1)<<32)
+	s.Review(testRepo, 7, "alice", "approved", "")
+	out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 7) {
+	  comments(first: 1) { nodes { fullDatabaseId body } }
+	  reviews(first: 1) { nodes { fullDatabaseId } } } } }`, nil)
+	require.Nil(t, out["errors"])
+	pr := dig(t, out, "data", "repository", "pullRequest")
+	assert.Equal(t, strconv.FormatInt(id, 10), dig(t, pr, "comments", "nodes", 0, "fullDatabaseId"))
+	assert.Equal(t, strconv.FormatInt(id+1, 10), dig(t, pr, "reviews", "nodes", 0, "fullDatabaseId"))
+
+	out = gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 7) {
+	  number comments(first: 1) { nodes { databaseId body } } } } }`, nil)
+	assert.Contains(t, dig(t, out, "errors", 0, "message"), "Integer out of bounds: "+strconv.FormatInt(id, 10))
+	assert.Equal(t, []any{"repository", "pullRequest", "comments", "nodes", float64(0), "databaseId"}, dig(t, out, "errors", 0, "path"))
+	node := dig(t, out, "data", "repository", "pullRequest", "comments", "nodes", 0)
+	assert.Nil(t, dig(t, node, "databaseId"), "null, never a truncated id")
+	assert.Equal(t, "hi", dig(t, node, "body"))
+	assert.Empty(t, expectUnexpected(s), "GitHub's behaviour, not a gap of the fake")
 }
 
 func TestGraphQLRefusals(t *testing.T) {

@@ -111,8 +111,8 @@ func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, erro
 	if !ok {
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
-	c.body, _ = in["body"].(string)
-	c.updatedAt = e.s.clock()
+	body, _ := in["body"].(string)
+	c.edit(e.login, body, e.s.clock())
 	return obj{"issueComment": c, "clientMutationId": in["clientMutationId"]}, nil
 }
 

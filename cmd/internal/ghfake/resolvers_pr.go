@@ -121,7 +121,8 @@ func init() {
 	})
 	on("PullRequestReview", map[string]resolver{
 		"id":          value(func(r *review) any { return nodeID("PullRequestReview", r.id) }),
-		"databaseId":  value(func(r *review) any { return r.id }),
+		"databaseId":     value(func(r *review) any { return r.id }),
+		"fullDatabaseId": value(func(r *review) any { return r.id }),
 		"author":      value(func(r *review) any { return actorOrNil(r.user) }),
 		"state":       value(func(r *review) any { return r.state }),
 		"body":        value(func(r *review) any { return r.body }),
@@ -138,18 +139,17 @@ func init() {
 		},
 	})
 	on("IssueComment", map[string]resolver{
-		"id":         value(func(c *comment) any { return nodeID("IssueComment", c.id) }),
-		"databaseId": value(func(c *comment) any { return c.id }),
-		"author":     value(func(c *comment) any { return actorOrNil(c.author) }),
-		"body":       value(func(c *comment) any { return c.body }),
-		"createdAt":  value(func(c *comment) any { return gqlTime(c.createdAt) }),
-		"updatedAt":  value(func(c *comment) any { return gqlTime(c.updatedAt) }),
-		"lastEditedAt": value(func(c *comment) any {
-			if c.updatedAt.Equal(c.createdAt) {
-				return nil
-			}
-			return gqlTime(c.updatedAt)
-		}),
+		"id":             value(func(c *comment) any { return nodeID("IssueComment", c.id) }),
+		"databaseId":     value(func(c *comment) any { return c.id }), // an Int: refused above 2^31-1
+		"fullDatabaseId": value(func(c *comment) any { return c.id }),
+		"author":         value(func(c *comment) any { return actorOrNil(c.author) }),
+		"editor":         value(func(c *comment) any { return actorOrNil(c.editor) }),
+		"body":           value(func(c *comment) any { return c.body }),
+		"createdAt":      value(func(c *comment) any { return gqlTime(c.createdAt) }),
+		"updatedAt":      value(func(c *comment) any { return gqlTime(c.updatedAt) }),
+		"lastEditedAt":   value(func(c *comment) any { return gqlTime(c.lastEditedAt) }),
+		// GitHub keeps the original as the first edit once a comment is edited.
+		"includesCreatedEdit": value(func(c *comment) any { return !c.lastEditedAt.IsZero() }),
 		"viewerDidAuthor": func(e *executor, p any, _ map[string]any) (any, error) {
 			return p.(*comment).author == e.login, nil
 		},

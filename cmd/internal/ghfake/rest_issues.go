@@ -178,7 +178,7 @@ func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
 	if errBody != nil {
 		return code, errBody
 	}
-	cm.body, cm.updatedAt = body, s.clock()
+	cm.edit(c.login, body, s.clock())
 	return http.StatusOK, s.commentJSON(c.repo, cm)
 }
 

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -120,10 +121,22 @@ type adapterReviewNode struct {
 }
 
 type adapterCommentNode struct {
-	DatabaseId      int64
-	Author          *adapterActor
-	ViewerDidAuthor bool
-	Body            string
+	FullDatabaseId      adapterBigInt
+	Author              *adapterActor
+	ViewerDidAuthor     bool
+	Editor              *adapterActor
+	LastEditedAt        *githubv4.DateTime
+	IncludesCreatedEdit bool
+	Body                string
+}
+
+// adapterBigInt stands for ghapi's bigInt (a BigInt, served as a decimal string).
+type adapterBigInt int64
+
+func (b *adapterBigInt) UnmarshalJSON(data []byte) error {
+	n, err := strconv.ParseInt(strings.Trim(string(data), `"`), 10, 64)
+	*b = adapterBigInt(n)
+	return err
 }
 
 type adapterFactsQuery struct {
@@ -186,6 +199,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Equal(t, "test", rollup.Contexts.Nodes[0].CheckRun.Name)
 	assert.Equal(t, "ci/lint", rollup.Contexts.Nodes[1].StatusContext.Context)
 	require.Len(t, pr.Comments.Nodes, 1)
+	assert.Greater(t, int64(pr.Comments.Nodes[0].FullDatabaseId), int64(1)<<32, "comment ids above 2^32")
 
 	var c adapterCommitPRsQuery
 	require.NoError(t, gh.Query(context.Background(), &c, map[string]any{

@@ -51,6 +51,7 @@ type Server struct {
 	teams      map[string][]string // org/slug → members
 	tokens     map[string]string   // token → login
 	nextID     int64
+	nextBigID  int64 // comments, reviews and check runs: above 2^32, as on github.com
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
@@ -70,6 +71,7 @@ func New() *Server {
 		teams:     map[string][]string{},
 		tokens:    map[string]string{},
 		nextID:    1000,
+		nextBigID: firstBigID,
 		stats:     map[string]int{},
 		faults:    map[string][]fault{},
 		reactions: map[string]int64{},
@@ -282,6 +284,26 @@ func (s *Server) injected(w http.ResponseWriter, kind string) bool {
 // clock returns the world's current time, truncated to seconds as GitHub's timestamps are.
 // The caller holds s.mu.
 func (s *Server) clock() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// firstBigID starts the ids of comments, reviews and check runs. GitHub's passed 2^31
+// (comments, in 2024) and 2^32 (check runs) long ago; ids above 2^32 here make any
+// 32-bit truncation, or a read of the Int `databaseId`, fail in tests.
+const firstBigID = 5_000_000_000
+
+// newBigID returns a fresh id above 2^32, for comments, reviews and check runs. The
+// caller holds s.mu.
+func (s *Server) newBigID() int64 {
+	s.nextBigID++
+	return s.nextBigID
+}
+
+// NextCommentID is the id the next comment will get (ids are handed out in order), for
+// tests that play an attacker who guesses it.
+func (s *Server) NextCommentID() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nextBigID + 1
+}
 
 // newID returns a fresh database id. The caller holds s.mu.
 func (s *Server) newID() int64 {

@@ -30,13 +30,16 @@ type IssueView struct {
 	IsPR   bool
 }
 
-// CommentView is an issue or pull-request comment.
+// CommentView is an issue or pull-request comment. Editor and LastEditedAt are set once
+// it was edited (Editor is the last editor).
 type CommentView struct {
-	ID        int64
-	Author    string
-	Body      string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID           int64
+	Author       string
+	Body         string
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	Editor       string
+	LastEditedAt time.Time
 }
 
 // Dispatch is a workflow_dispatch or repository_dispatch the code under test sent.
@@ -77,7 +80,8 @@ func (s *Server) Comments(repoName string, number int) []CommentView {
 	var out []CommentView
 	for _, c := range r.comments {
 		if c.issue == number {
-			out = append(out, CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt})
+			out = append(out, CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt,
+				Editor: c.editor, LastEditedAt: c.lastEditedAt})
 		}
 	}
 	return out

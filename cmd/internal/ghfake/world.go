@@ -116,14 +116,22 @@ type review struct {
 	submittedAt time.Time
 }
 
-// comment is an issue comment (on an issue or on a pull request's conversation).
+// comment is an issue comment (on an issue or on a pull request's conversation). An edit
+// keeps the author and records the editor, as GitHub does.
 type comment struct {
-	id        int64
-	issue     int
-	author    string
-	body      string
-	createdAt time.Time
-	updatedAt time.Time
+	id           int64
+	issue        int
+	author       string
+	body         string
+	createdAt    time.Time
+	updatedAt    time.Time
+	editor       string    // the last editor; "" until edited
+	lastEditedAt time.Time // zero until edited
+}
+
+// edit replaces the body as user, at now.
+func (c *comment) edit(user, body string, now time.Time) {
+	c.body, c.editor, c.lastEditedAt, c.updatedAt = body, user, now, now
 }
 
 // timeZeroValue is the zero time, for clearing timestamps.

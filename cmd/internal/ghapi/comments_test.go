@@ -1,0 +1,78 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+// TestSnapshotCommentEdits reads what state.Check needs: full ids (above 2^32 in the fake,
+// as on github.com) and who last edited each comment.
+func TestSnapshotCommentEdits(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.SetClock(func() time.Time { return clock })
+	fake.AddUser("mallory", "write")
+	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
+	posted := engine.EffectMarker("p/7/1/notify/comment")
+	_, plain := fake.Comment(repoName, 7, ghfake.BotLogin, "plain\n"+posted)
+	_, own := fake.Comment(repoName, 7, ghfake.BotLogin, "own edit")
+	fake.EditComment(repoName, own, ghfake.BotLogin, "own edit, again")
+	_, theirs := fake.Comment(repoName, 7, ghfake.BotLogin, "before\n"+engine.EffectMarker("p/7/1/other/comment"))
+	fake.EditComment(repoName, theirs, "mallory", "after\n"+engine.EffectMarker("p/7/1/other/comment"))
+
+	snap, err := c.Snapshot(ctx, 7, "main", configPath)
+	require.NoError(t, err)
+	require.Greater(t, plain, int64(1)<<32)
+	assert.Equal(t, []state.Comment{
+		{ID: plain, Author: "github-actions", ViewerDidAuthor: true, Body: "plain\n" + posted},
+		{ID: own, Author: "github-actions", ViewerDidAuthor: true, Edited: true, Editor: "github-actions", Body: "own edit, again"},
+		{ID: theirs, Author: "github-actions", ViewerDidAuthor: true, Edited: true, Editor: "mallory",
+			Body: "after\n" + engine.EffectMarker("p/7/1/other/comment")},
+	}, snap.Comments)
+	assert.Equal(t, []string{"p/7/1/notify/comment"}, snap.Facts.PR.Posted,
+		"a comment someone else edited does not say what the action posted")
+}
+
+// TestStateCommentAboveInt32 writes and rereads the state comment through the adapter when
+// comment ids exceed 2^32: the comment is found and edited, never posted again.
+func TestStateCommentAboveInt32(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
+	load := func() (*state.CommentStore, *engine.State, state.Version) {
+		snap, err := c.Snapshot(ctx, 7, "main", configPath)
+		require.NoError(t, err)
+		store := state.NewCommentStore(c, snap.Comments, nil)
+		st, v, err := store.Load(ctx, 7)
+		require.NoError(t, err)
+		assert.Empty(t, store.NewlyIgnored())
+		return store, st, v
+	}
+	store, st, v := load()
+	require.Zero(t, v.CommentID)
+	for seq := 1; seq <= 3; seq++ {
+		st.Subject, st.Seq = repoName+"#7", seq
+		body, err := state.Body(nil, st)
+		require.NoError(t, err)
+		_, err = store.Save(ctx, 7, body, v)
+		require.NoError(t, err)
+		store, st, v = load()
+		assert.Equal(t, seq, st.Seq, "the state written is the state read")
+		assert.Greater(t, v.CommentID, int64(1)<<32)
+	}
+	comments := fake.Comments(repoName, 7)
+	require.Len(t, comments, 1, "one state comment, edited in place")
+	assert.Equal(t, v.CommentID, comments[0].ID)
+	assert.Equal(t, map[string]int{"graphql": 4, "issues/create-comment": 1, "issues/update-comment": 3}, fake.Stats(),
+		"creating costs one edit more (to bind the id); every later change one edit")
+}

@@ -1,0 +1,24 @@
+package ghfake
+
+import "fmt"
+
+// EditComment replaces the body of comment id as user, as GitHub lets anyone with write
+// access edit any comment: the author stays, the editor and lastEditedAt change. It returns
+// issue_comment/edited, sent by user. It panics when there is no such comment.
+func (s *Server) EditComment(repoName string, id int64, user, body string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	for _, c := range r.comments {
+		if c.id != id {
+			continue
+		}
+		from := c.body
+		c.edit(user, body, s.clock())
+		is := s.mustIssue(r, c.issue)
+		p := obj{"action": "edited", "changes": obj{"body": obj{"from": from}},
+			"issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
+		return s.event(r, "issue_comment", "edited", user, p)
+	}
+	panic(fmt.Sprintf("ghfake: %s has no comment %d", repoName, id))
+}

@@ -120,16 +120,15 @@ func init() {
 		"changeType": value(func(f prFile) any { return "MODIFIED" }),
 	})
 	on("PullRequestReview", map[string]resolver{
-		"id":             value(func(r *review) any { return nodeID("PullRequestReview", r.id) }),
-		"databaseId":     value(func(r *review) any { return r.id }),
-		"fullDatabaseId": value(func(r *review) any { return r.id }),
-		"author":         value(func(r *review) any { return actorOrNil(r.user) }),
-		"state":          value(func(r *review) any { return r.state }),
-		"body":           value(func(r *review) any { return r.body }),
-		"submittedAt":    value(func(r *review) any { return gqlTime(r.submittedAt) }),
-		"createdAt":      value(func(r *review) any { return gqlTime(r.submittedAt) }),
-		"commit":         value(func(r *review) any { return r.pr.repo.commits[r.commitID] }),
-		"pullRequest":    value(func(r *review) any { return r.pr }),
+		"id":          value(func(r *review) any { return nodeID("PullRequestReview", r.id) }),
+		"databaseId":  value(func(r *review) any { return r.id }),
+		"author":      value(func(r *review) any { return actorOrNil(r.user) }),
+		"state":       value(func(r *review) any { return r.state }),
+		"body":        value(func(r *review) any { return r.body }),
+		"submittedAt": value(func(r *review) any { return gqlTime(r.submittedAt) }),
+		"createdAt":   value(func(r *review) any { return gqlTime(r.submittedAt) }),
+		"commit":      value(func(r *review) any { return r.pr.repo.commits[r.commitID] }),
+		"pullRequest": value(func(r *review) any { return r.pr }),
 		"authorCanPushToRepository": func(e *executor, p any, _ map[string]any) (any, error) {
 			return canPush(e.s.permission(p.(*review).user)), nil
 		},
@@ -137,6 +136,10 @@ func init() {
 			r := p.(*review)
 			return e.s.association(r.pr.repo, r.user), nil
 		},
+	})
+	// Database ids outgrew the Int of databaseId; fullDatabaseId is a BigInt.
+	on("PullRequestReview", map[string]resolver{
+		"fullDatabaseId": value(func(r *review) any { return r.id }),
 	})
 	on("IssueComment", map[string]resolver{
 		"id":             value(func(c *comment) any { return nodeID("IssueComment", c.id) }),

@@ -97,12 +97,16 @@ func (s *simulation) try(f func()) (ok bool) {
 	return true
 }
 
-// stateComment is the action's state comment on n, or nil.
+// stateComment is the action's state comment on n, or nil: the comment the action
+// trusts (the oldest that passes state.Check).
 func (s *simulation) stateComment(n int) *ghfake.CommentView {
 	var out *ghfake.CommentView
 	s.try(func() {
 		for _, c := range s.fake.Comments(s.sc.Repo, n) {
-			if c.Author == ghfake.BotLogin && state.HasMarker(c.Body) {
+			if !state.HasMarker(c.Body) {
+				continue
+			}
+			if _, why, err := state.Check(trustedComment(c)); err == nil && why == "" {
 				c := c
 				out = &c
 				return

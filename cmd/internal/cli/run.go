@@ -176,6 +176,10 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if err != nil {
 		return nil, fmt.Errorf("%w; the state comment was left as it is", err)
 	}
+	ignored := store.NewlyIgnored()
+	for _, ig := range ignored { // once: the state written below remembers them
+		r.act.Warningf("#%d: the state in comment %d was ignored: %s; the runs go on from what can be verified, and that comment is left as it is", number, ig.ID, ig.Why)
+	}
 	if cfg.Pinned, err = r.pinned(ctx, client, path, cfg, st); err != nil {
 		return nil, err
 	}
@@ -203,7 +207,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		res = engine.Settle(cfg, res.State, in, outcomes, snap.Facts, now)
 		r.logLines(res.Log)
 	}
-	if len(res.State.Runs) == 0 {
+	if len(res.State.Runs) == 0 && len(ignored) == 0 {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	stopped := newlyUnsupported(st, res.State)

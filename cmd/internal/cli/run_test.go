@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,8 +99,9 @@ func TestRunCorruptStateCommentIsLeftAlone(t *testing.T) {
 	comments := h.fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
 
-	// Someone with the bot's token breaks the marker: the next run must not start over.
-	broken := "### pipeline-action\n<!-- pipeline-action:state v1 !!!not-base64!!! -->"
+	// A newer version of the action wrote a marker this one cannot read (or someone with
+	// the bot's token wrote one in its name): the next run must not start over.
+	broken := fmt.Sprintf("### pipeline-action\n<!-- pipeline-action:state v3 %d abc !!!not-base64!!! -->", comments[0].ID)
 	bot, err := ghapi.New(ghapi.Options{Token: h.fake.BotToken(), RESTURL: h.fake.URL + "/api/v3", GraphQLURL: h.fake.URL + "/api/graphql", Repository: "acme/widgets"})
 	require.NoError(t, err)
 	require.NoError(t, bot.UpdateComment(context.Background(), comments[0].ID, broken))

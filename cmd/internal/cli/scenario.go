@@ -91,11 +91,16 @@ type statusStep struct {
 	Deliver *bool  `yaml:"deliver"`
 }
 
+// commentStep posts a comment. As the action's identity (user: github-actions[bot]) it
+// plays another workflow of the repository commenting with GITHUB_TOKEN: GitHub starts no
+// workflow for that, so no event is delivered; forge_state then makes the body a crafted
+// state comment bound to the id the comment gets.
 type commentStep struct {
-	PR      int    `yaml:"pr"`
-	User    string `yaml:"user"`
-	Body    string `yaml:"body"`
-	Deliver *bool  `yaml:"deliver"`
+	PR      int        `yaml:"pr"`
+	User    string     `yaml:"user"`
+	Body    string     `yaml:"body"`
+	Forge   *forgeSpec `yaml:"forge_state"`
+	Deliver *bool      `yaml:"deliver"`
 }
 
 // faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does.
@@ -152,6 +157,7 @@ var stepKinds = map[string]func() any{
 	"check":          func() any { return &checkStep{} },
 	"status":         func() any { return &statusStep{} },
 	"comment":        func() any { return &commentStep{} },
+	"edit_comment":   func() any { return &editCommentStep{} },
 	"webhook":        func() any { return &webhookStep{} },
 	"fault":          func() any { return &faultStep{} },
 	"change_config":  func() any { return &configStep{} },

@@ -98,6 +98,7 @@ type simulation struct {
 	sent     map[int][]delivery // by step number (from 1): what that step delivered
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
+	config   string         // the config on the default branch now
 }
 
 type delivery struct {
@@ -113,7 +114,7 @@ type stepStats struct {
 
 func newSimulation(sc *scenario, config string, out io.Writer) *simulation {
 	f := ghfake.New()
-	s := &simulation{sc: sc, fake: f, out: out, clock: sc.Clock, sent: map[int][]delivery{}, comments: map[int]string{}}
+	s := &simulation{sc: sc, fake: f, out: out, clock: sc.Clock, sent: map[int][]delivery{}, comments: map[int]string{}, config: config}
 	f.SetClock(func() time.Time { return s.clock })
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	f.SetFile(sc.Repo, sc.DefaultBranch, DefaultConfigPath, config)
@@ -228,8 +229,26 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
 		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), on(v.Deliver), nil
 	case *commentStep:
-		ev, _ := f.Comment(repo, v.PR, v.User, v.Body)
+		body := v.Body
+		if v.Forge != nil {
+			if body != "" {
+				return nil, "", false, errors.New("comment takes a body or forge_state, not both")
+			}
+			if body, err = s.forge(v.PR, v.Forge, f.NextCommentID()); err != nil {
+				return nil, "", false, fmt.Errorf("comment: %w", err)
+			}
+		}
+		ev, _ := f.Comment(repo, v.PR, v.User, body)
+		if v.User == ghfake.BotLogin {
+			return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", v.PR, v.User), false, nil
+		}
 		return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s", v.PR, v.User), on(v.Deliver), nil
+	case *editCommentStep:
+		ev, label, err := s.editComment(v)
+		if err != nil {
+			return nil, "", false, err
+		}
+		return []ghfake.Event{ev}, label, on(v.Deliver), nil
 	case *webhookStep:
 		raw, err := os.ReadFile(s.sc.rel(v.File))
 		if err != nil {
@@ -245,6 +264,7 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, "", false, fmt.Errorf("change_config: %w", err)
 		}
 		oid := f.SetFile(repo, s.sc.DefaultBranch, DefaultConfigPath, string(src))
+		s.config = string(src)
 		return nil, fmt.Sprintf("change_config to %s (blob %.7s) on %s", v.File, oid, s.sc.DefaultBranch), false, nil
 	case *faultStep:
 		if v.Operation == "" || v.Status < 400 {

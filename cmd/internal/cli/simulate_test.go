@@ -179,7 +179,8 @@ steps:
 expect:
   prs: {7: {merged: false, comments: 1}}
 `)
-	assert.Equal(t, map[string]int{"graphql": 1, "issues/create-comment": 1}, callsOf(sim, 1))
+	assert.Equal(t, map[string]int{"graphql": 1, "issues/create-comment": 1, "issues/update-comment": 1}, callsOf(sim, 1),
+		"a new state comment is posted, then bound to its id")
 	assert.Equal(t, map[string]int{"graphql": 1}, callsOf(sim, 2))
 	assert.Equal(t, map[string]int{"graphql": 1}, callsOf(sim, 3))
 }

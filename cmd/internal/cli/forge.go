@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+	"github.com/org/pipeline-action/state"
+)
+
+// Scenario steps that play a hostile writer of the state comment: someone with write
+// access editing it, and another workflow posting as the action's own identity.
+
+// forgeSpec is a crafted state: a run of pipeline standing at stage, every stage before
+// it passed on the PR's current head. The forger computes everything the marker needs
+// (the comment id, the binding), as anyone reading the source could.
+type forgeSpec struct {
+	Pipeline string `yaml:"pipeline"`
+	Stage    string `yaml:"stage"`
+}
+
+// editCommentStep edits the state comment on a PR as user (GitHub keeps the author and
+// records the editor): find → replace in its text, or forge_state to put a crafted state
+// in it.
+type editCommentStep struct {
+	PR      int        `yaml:"pr"`
+	User    string     `yaml:"user"`
+	Find    string     `yaml:"find"`
+	Replace string     `yaml:"replace"`
+	Forge   *forgeSpec `yaml:"forge_state"`
+	Deliver *bool      `yaml:"deliver"`
+}
+
+// editComment applies an edit_comment step.
+func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, error) {
+	c := s.stateComment(v.PR)
+	if c == nil {
+		return ghfake.Event{}, "", fmt.Errorf("edit_comment: #%d has no state comment to edit", v.PR)
+	}
+	if v.User == "" {
+		return ghfake.Event{}, "", errors.New("edit_comment needs a user")
+	}
+	body := c.Body
+	switch {
+	case v.Forge != nil && v.Find == "":
+		forged, err := s.forge(v.PR, v.Forge, c.ID)
+		if err != nil {
+			return ghfake.Event{}, "", fmt.Errorf("edit_comment: %w", err)
+		}
+		body = forged
+	case v.Forge == nil && v.Find != "":
+		if !strings.Contains(body, v.Find) {
+			return ghfake.Event{}, "", fmt.Errorf("edit_comment: the state comment on #%d does not contain %q", v.PR, v.Find)
+		}
+		body = strings.Replace(body, v.Find, v.Replace, 1)
+	default:
+		return ghfake.Event{}, "", errors.New("edit_comment takes find (and replace), or forge_state")
+	}
+	ev := s.fake.EditComment(s.sc.Repo, c.ID, v.User, body)
+	return ev, fmt.Sprintf("edit_comment %d on #%d by %s", c.ID, v.PR, v.User), nil
+}
+
+// forge returns the body a forger would write into comment id: a status rendered from
+// the crafted state and its marker, bound to id.
+func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
+	cfg, err := engine.Load(DefaultConfigPath, []byte(s.config), gates.Default())
+	if err != nil {
+		return "", err
+	}
+	p := cfg.Pipeline(f.Pipeline)
+	if p == nil {
+		return "", fmt.Errorf("forge_state: no pipeline %q in the config", f.Pipeline)
+	}
+	if p.Stage(f.Stage) == nil {
+		return "", fmt.Errorf("forge_state: pipeline %q has no stage %q", f.Pipeline, f.Stage)
+	}
+	subject := fmt.Sprintf("%s#%d", s.sc.Repo, n)
+	run := &engine.Run{ID: fmt.Sprintf("%s/%d/1", p.Name, n), Pipeline: p.Name, Subject: subject,
+		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock, UpdatedAt: s.clock,
+		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA}
+	for _, st := range p.Stages {
+		if st.ID == f.Stage {
+			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock}
+			break
+		}
+		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock}
+		if st.Type == engine.StageGate {
+			run.VerifiedBy = st.ID
+		}
+	}
+	body, err := state.Body(cfg, &engine.State{Version: 1, Subject: subject, Seq: 1, Runs: []*engine.Run{run}})
+	if err != nil {
+		return "", err
+	}
+	return state.Bind(body, id)
+}
+
+// trustedComment converts a comment of the fake for state.Check.
+func trustedComment(c ghfake.CommentView) state.Comment {
+	return state.Comment{ID: c.ID, Author: c.Author, ViewerDidAuthor: c.Author == ghfake.BotLogin,
+		Edited: !c.LastEditedAt.IsZero(), Editor: c.Editor, Body: c.Body}
+}

@@ -79,7 +79,7 @@ func ignoredNote(st *engine.State) string {
 		}
 		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, esc(ig.Why))
 	}
-	b.WriteString("\nThe runs above were rebuilt from what can be verified (the config and GitHub's facts); those comments were left as they are.\n")
+	b.WriteString("\nWhat happens next rests on what can be verified (the config and GitHub's facts), not on those comments, which were left as they are.\n")
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -327,8 +328,8 @@ func (r *runner) report(results []subjectResult) {
 	if len(results) == 0 {
 		return
 	}
-	r.act.SetOutput("status", results[0].Status)
-	r.act.SetOutput("stage", results[0].Stage)
+	r.setOutput("status", results[0].Status)
+	r.setOutput("stage", results[0].Stage)
 	if r.getenv("GITHUB_STEP_SUMMARY") == "" {
 		return
 	}
@@ -336,7 +337,54 @@ func (r *runner) report(results []subjectResult) {
 	for _, res := range results {
 		fmt.Fprintf(&b, "## #%d\n\n%s\n", res.Number, res.Summary)
 	}
-	r.act.AddStepSummary(b.String())
+	if err := appendEnvFile(r.getenv("GITHUB_STEP_SUMMARY"), b.String()+"\n"); err != nil {
+		r.act.Warningf("pipeline-action: the job summary could not be written (%v)", err)
+	}
+}
+
+// setOutput sets a step output through the GITHUB_OUTPUT file. Without that file (an
+// old runner, a local run) or when it cannot be written, the output goes to the job
+// log instead: the work is done by then, and losing an output must not fail the job.
+func (r *runner) setOutput(name, value string) {
+	path := r.getenv("GITHUB_OUTPUT")
+	if path == "" {
+		r.act.Infof("pipeline-action: output %s=%s (GITHUB_OUTPUT is not set)", name, value)
+		return
+	}
+	delim, err := outputDelimiter(value)
+	if err == nil {
+		err = appendEnvFile(path, name+"<<"+delim+"\n"+value+"\n"+delim+"\n")
+	}
+	if err != nil {
+		r.act.Warningf("pipeline-action: output %s=%s could not be written to GITHUB_OUTPUT (%v)", name, value, err)
+	}
+}
+
+// outputDelimiter returns a heredoc delimiter that does not occur in value, random as
+// the Actions toolkit's is, so no value can end its block early and set other outputs.
+func outputDelimiter(value string) (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	d := "ghadelimiter_" + hex.EncodeToString(b[:])
+	if strings.Contains(value, d) {
+		return "", errors.New("the value contains the delimiter")
+	}
+	return d, nil
+}
+
+// appendEnvFile appends text to one of the runner's environment files.
+func appendEnvFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // annotate turns config errors into annotations on their lines.

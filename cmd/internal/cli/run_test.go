@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,6 +49,12 @@ func exampleYAML(t *testing.T) string {
 // step outputs and the job summary.
 func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary string) {
 	h.t.Helper()
+	return h.deliverWith(ev, nil)
+}
+
+// deliverWith is deliver with the environment changed by edit first.
+func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
+	h.t.Helper()
 	h.runID++
 	path := filepath.Join(h.dir, "event-"+strconv.Itoa(h.runID)+".json")
 	require.NoError(h.t, os.WriteFile(path, ev.Payload, 0o600))
@@ -60,6 +67,9 @@ func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary stri
 		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(h.runID),
 		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql",
 		"GITHUB_OUTPUT": out, "GITHUB_STEP_SUMMARY": sum, "INPUT_TOKEN": h.fake.BotToken(),
+	}
+	if edit != nil {
+		edit(env)
 	}
 	var buf bytes.Buffer
 	code = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
@@ -80,6 +90,41 @@ func TestRunSetsOutputsAndSummary(t *testing.T) {
 	assert.Contains(t, outputs, "ready")
 	assert.Contains(t, summary, "needs 1 approving review")
 	assert.NotContains(t, log, h.fake.BotToken(), "the token is never printed")
+}
+
+func TestRunWithoutOutputFileLogsTheOutputs(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	code, log, outputs, summary := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+		delete(env, "GITHUB_OUTPUT")
+		delete(env, "GITHUB_STEP_SUMMARY")
+	})
+	require.Equal(t, 0, code, log)
+	assert.Empty(t, outputs)
+	assert.Empty(t, summary)
+	assert.Contains(t, log, "output status=waiting (GITHUB_OUTPUT is not set)")
+	assert.Contains(t, log, "output stage=ready (GITHUB_OUTPUT is not set)")
+	assert.Len(t, h.fake.Comments("acme/widgets", 7), 1, "the work was done")
+}
+
+func TestRunWithUnwritableOutputFileWarns(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	dir := filepath.Join(h.dir, "missing-dir")
+	code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+		env["GITHUB_OUTPUT"] = filepath.Join(dir, "out")
+		env["GITHUB_STEP_SUMMARY"] = filepath.Join(dir, "summary")
+	})
+	require.Equal(t, 0, code, log)
+	assert.Contains(t, log, "::warning::pipeline-action: output status=waiting could not be written to GITHUB_OUTPUT")
+	assert.Contains(t, log, "the job summary could not be written")
+}
+
+func TestOutputDelimiterIsFreshAndAbsentFromTheValue(t *testing.T) {
+	a, err := outputDelimiter("x")
+	require.NoError(t, err)
+	b, err := outputDelimiter("x")
+	require.NoError(t, err)
+	assert.NotEqual(t, a, b)
+	assert.True(t, strings.HasPrefix(a, "ghadelimiter_"))
 }
 
 func TestRunInvalidConfigAnnotatesAndWritesNothing(t *testing.T) {

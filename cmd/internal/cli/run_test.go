@@ -127,6 +127,24 @@ func TestOutputDelimiterIsFreshAndAbsentFromTheValue(t *testing.T) {
 	assert.True(t, strings.HasPrefix(a, "ghadelimiter_"))
 }
 
+// An app's login is "<slug>[bot]" in webhooks, REST and on GitHub's pages, and "<slug>"
+// in GraphQL's author { login }: a trigger written as users see it matches the app, and
+// not a person who took the app's name.
+func TestRunTriggerAuthorMatchesAnAppAsGitHubShowsIt(t *testing.T) {
+	cfg := "version: 1\npipelines:\n  deps:\n    trigger: {event: pull_request.opened, conditions: {author: \"dependabot[bot]\"}}\n" +
+		"    stages:\n      - {id: m, type: action, action: merge_pr}\n"
+	h := newHarness(t, cfg)
+	h.fake.AddUser("dependabot", "write")
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dependabot[bot]"}))
+	require.Equal(t, 0, code, log)
+	assert.True(t, h.fake.PR("acme/widgets", 7).Merged, log)
+
+	code, log, _, _ = h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 8, Author: "dependabot"}))
+	require.Equal(t, 0, code, log)
+	assert.Contains(t, log, `author is "dependabot", not "dependabot[bot]"`)
+	assert.False(t, h.fake.PR("acme/widgets", 8).Merged)
+}
+
 func TestRunInvalidConfigAnnotatesAndWritesNothing(t *testing.T) {
 	h := newHarness(t, "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: a, type: gate, conditions: [{check: human_aproved}]}\n")
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))

@@ -28,12 +28,26 @@ type Blob struct {
 	Truncated bool
 }
 
-type actor struct{ Login string }
-
-// reviewer is a review's author; its type tells a person (User) from an app (Bot).
-type reviewer struct {
+// actor is a user or an app as GraphQL returns it; its type tells a person (User) from
+// an app (Bot), and login spells it as REST does.
+type actor struct {
 	Login    string
 	Typename string `graphql:"__typename"`
+}
+
+// Login spells an account's login as REST, webhooks and GitHub's pages do, whichever API
+// returned it. GraphQL's Bot.login drops the "[bot]" suffix that the same account has
+// everywhere else (the Actions token is the Bot "github-actions" as a comment's author,
+// and "github-actions[bot]" as the REST author, the webhook sender and GraphQL's
+// viewer; an app installation is "<slug>" and "<slug>[bot]"). So the suffix is added
+// to a Bot's login only: a User named "github-actions" stays "github-actions", another
+// account than the action's. Every login the adapter hands on goes through here, so
+// logins compare as plain strings (gates compare them case-insensitively, as GitHub).
+func Login(login, typename string) string {
+	if typename == "Bot" && login != "" && !strings.HasSuffix(login, "[bot]") {
+		return login + "[bot]"
+	}
+	return login
 }
 
 type checkContext struct {
@@ -103,7 +117,7 @@ type pageBackward struct {
 type labelNode struct{ Name string }
 
 type reviewNode struct {
-	Author                    *reviewer
+	Author                    *actor
 	State                     string
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
@@ -154,7 +168,7 @@ func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, config
 	if err := c.gql.Query(ctx, &q, vars); err != nil {
 		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
 	}
-	s := &Snapshot{Viewer: q.Viewer.Login, DefaultBranch: defaultBranch}
+	s := &Snapshot{Viewer: login(&q.Viewer), DefaultBranch: defaultBranch}
 	if q.Repository.DefaultBranchRef != nil {
 		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
@@ -217,7 +231,7 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 	for _, r := range pr.Reviews.Nodes {
 		rv := engine.Review{State: r.State, CanPush: r.AuthorCanPushToRepository}
 		if r.Author != nil {
-			rv.Author, rv.IsBot = r.Author.Login, r.Author.Typename == "Bot"
+			rv.Author, rv.IsBot = login(r.Author), r.Author.Typename == "Bot"
 		}
 		if r.Commit != nil {
 			rv.CommitSHA = r.Commit.Oid
@@ -269,7 +283,7 @@ func login(a *actor) string {
 	if a == nil {
 		return ""
 	}
-	return a.Login
+	return Login(a.Login, a.Typename)
 }
 
 type commitPRsQuery struct {

@@ -64,7 +64,7 @@ func TestSnapshot(t *testing.T) {
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one GraphQL query, no REST call")
 	assert.Equal(t, map[string]int{"graphql": 1}, c.Calls())
 
-	assert.Equal(t, "github-actions", snap.Viewer)
+	assert.Equal(t, ghfake.BotLogin, snap.Viewer)
 	assert.Equal(t, "main", snap.DefaultBranch)
 	require.NotNil(t, snap.Config)
 	assert.Equal(t, &ghapi.Blob{OID: oid, Text: mainConfig}, snap.Config, "the config on the default branch")
@@ -72,7 +72,7 @@ func TestSnapshot(t *testing.T) {
 	require.NotNil(t, snap.Facts)
 	assert.Equal(t, repoName, snap.Facts.Repo)
 	assert.Equal(t, "main", snap.Facts.DefaultBranch)
-	assert.Equal(t, "github-actions", snap.Facts.Viewer)
+	assert.Equal(t, "github-actions[bot]", snap.Facts.Viewer, "the viewer as GitHub spells an installation token's")
 	pr := snap.Facts.PR
 	require.NotNil(t, pr)
 	assert.Equal(t, 7, pr.Number)
@@ -107,7 +107,7 @@ func TestSnapshot(t *testing.T) {
 	}, pr.Checks)
 
 	assert.Equal(t, []state.Comment{
-		{ID: botID, Author: "github-actions", ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
+		{ID: botID, Author: ghfake.BotLogin, ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
 		{ID: forgedID, Author: "alice", ViewerDidAuthor: false, Body: "<!-- pipeline-action:state --> forged"},
 	}, snap.Comments)
 

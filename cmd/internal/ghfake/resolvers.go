@@ -59,8 +59,15 @@ func init() {
 		"resetAt":   value(func(rateLimit) any { return gqlTime(timeZero.Add(100 * 365 * 24 * time.Hour)) }),
 	})
 	for _, typ := range []string{"User", "Bot", "Actor"} {
+		login := func(a actor) any { return strings.TrimSuffix(string(a), "[bot]") }
+		if typ == "User" {
+			// A field of type User (viewer) holding an app's identity spells its login as
+			// REST does: an installation token's viewer is "github-actions[bot]", while
+			// the same account as an Actor (a comment's author) is the Bot "github-actions".
+			login = func(a actor) any { return string(a) }
+		}
 		on(typ, map[string]resolver{
-			"login":      value(func(a actor) any { return strings.TrimSuffix(string(a), "[bot]") }),
+			"login":      value(login),
 			"id":         value(func(a actor) any { return nodeID(typeOf(a), stableID(string(a))) }),
 			"databaseId": value(func(a actor) any { return stableID(string(a)) }),
 			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),

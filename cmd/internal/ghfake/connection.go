@@ -170,6 +170,8 @@ func typeOf(v any) string {
 		return "Commit"
 	case *blob:
 		return "Blob"
+	case *tree:
+		return "Tree"
 	case actor:
 		if isBot(string(x)) {
 			return "Bot"

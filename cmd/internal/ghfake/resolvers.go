@@ -136,13 +136,17 @@ func init() {
 // rateLimit is the GraphQL rate limit; used counts the GraphQL requests so far.
 type rateLimit struct{ used int }
 
-// repoObject is Repository.object: by oid (a blob or commit), or by expression "<branch>:<path>"
-// (a blob, null when absent) or "<branch>" (its head commit).
+// repoObject is Repository.object: by oid (a blob, tree or commit), or by expression
+// "<branch>:<path>" (the blob or the tree (a directory) at path, null when absent; "<branch>:"
+// is the root tree) or "<branch>" (its head commit).
 func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	r := p.(*repo)
 	if oid := strArg(a, "oid"); oid != "" {
 		if b := r.blobs[oid]; b != nil {
 			return b, nil
+		}
+		if t := r.trees[oid]; t != nil {
+			return t, nil
 		}
 		if c := r.commits[oid]; c != nil {
 			return c, nil
@@ -164,8 +168,12 @@ func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	if !hasPath {
 		return r.commits[b.head], nil
 	}
-	if bl := b.files[strings.TrimPrefix(path, "/")]; bl != nil {
+	path = strings.Trim(path, "/")
+	if bl := b.files[path]; bl != nil {
 		return bl, nil
+	}
+	if t := r.treeAt(b.files, path); t != nil {
+		return t, nil
 	}
 	return nil, nil
 }

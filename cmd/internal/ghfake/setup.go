@@ -42,6 +42,21 @@ func (s *Server) SetFile(repoName, branchName, path, content string) string {
 	return bl.oid
 }
 
+// DeleteFile removes path from branch as a new commit; it reports whether the file was there.
+func (s *Server) DeleteFile(repoName, branchName, path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	b := s.ensureBranch(r, branchName)
+	if b.files[path] == nil {
+		return false
+	}
+	delete(b.files, path)
+	r.pushes++
+	b.head = s.newCommit(r, "Delete "+path, r.fullName(), branchName, r.pushes).sha
+	return true
+}
+
 // AddUser gives login a permission on every repository: read, triage, write, maintain or admin.
 // Users never added have no permission ("none").
 func (s *Server) AddUser(login, permission string) {

@@ -22,6 +22,7 @@ type repo struct {
 	branches      map[string]*branch
 	commits       map[string]*commit
 	blobs         map[string]*blob
+	trees         map[string]*tree // every tree served so far, by OID (trees.go)
 	issues        map[int]*issue
 	comments      []*comment
 	pushes        int

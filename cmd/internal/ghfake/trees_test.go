@@ -34,7 +34,7 @@ func TestTreesAreGitTrees(t *testing.T) {
 	require.Len(t, entries, 3)
 	// "sub.md" sorts before the directory "sub", which git compares as "sub/".
 	assert.Equal(t, map[string]any{"name": "a.yaml", "path": ".github/pipelines/a.yaml", "type": "blob", "mode": float64(0o100644),
-		"oid": "b82551848c644f63b8517a7bdf8be9a992e6f4da",
+		"oid":    "b82551848c644f63b8517a7bdf8be9a992e6f4da",
 		"object": map[string]any{"__typename": "Blob", "oid": "b82551848c644f63b8517a7bdf8be9a992e6f4da", "text": "version: 1\n"}}, entries[0])
 	assert.Equal(t, "sub.md", dig(t, entries[1], "name"))
 	assert.Equal(t, "519dd581e50e5b45d3b3c76c3172e9c3ec293488", dig(t, entries[1], "oid"))

@@ -156,18 +156,18 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	if snap.Config == nil {
-		r.act.Infof("pipeline-action: no %s on %s; nothing to do", path, snap.DefaultBranch)
+		r.act.Infof("pipeline-action: no %s on %s; nothing to do", configWhere(path), snap.DefaultBranch)
 		return nil, nil
 	}
-	if snap.Config.Truncated {
-		return nil, fmt.Errorf("%s on %s is too large to read", path, snap.DefaultBranch)
-	}
-	cfg, err := engine.Load(path, []byte(snap.Config.Text), gates.Default())
+	cfg, err := loadConfig(snap.Config)
 	if err != nil {
+		var list engine.ErrorList
+		if !errors.As(err, &list) {
+			return nil, fmt.Errorf("%w on %s", err, snap.DefaultBranch)
+		}
 		r.annotate(err)
 		return nil, fmt.Errorf("the config on %s is invalid; nothing was changed", snap.DefaultBranch)
 	}
-	cfg.BlobOID = snap.Config.OID
 	if snap.Facts.PR == nil {
 		r.act.Infof("pipeline-action: #%d is not a pull request; issue pipelines are not supported yet", number)
 		return nil, nil
@@ -249,27 +249,50 @@ func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, 
 			continue
 		}
 		out[oid] = nil
-		blob, err := client.Blob(ctx, oid)
+		src, err := client.ConfigByID(ctx, oid, path)
 		if err != nil {
 			return nil, fmt.Errorf("reading the config run %s started under: %w", run.ID, err)
 		}
-		if blob == nil {
-			err = errors.New("no such blob")
-		} else if blob.Truncated {
-			err = errors.New("too large to read")
-		}
 		var old *engine.Config
-		if err == nil {
-			old, err = engine.Load(path, []byte(blob.Text), gates.Default())
+		if src == nil {
+			err = errors.New("its files are gone")
+		} else {
+			old, err = loadConfig(src)
 		}
 		if err != nil {
 			r.act.Warningf("run %s started under config %s, which cannot be used now (%v); it follows the current config", run.ID, oid, err)
 			continue
 		}
-		old.BlobOID = oid
 		out[oid] = old
 	}
 	return out, nil
+}
+
+// configWhere names the files of the config at path, for messages.
+func configWhere(path string) string {
+	if dir := ghapi.ConfigDir(path); dir != "" {
+		return fmt.Sprintf("%s or %s/*.yaml", path, dir)
+	}
+	return path
+}
+
+// loadConfig loads the files of a config as validate loads a directory's: merged, with
+// duplicate names an error at the second and every position naming its file. Its
+// BlobOID is the config's ID, which runs pin.
+func loadConfig(c *ghapi.Config) (*engine.Config, error) {
+	files := make([]engine.SourceFile, 0, len(c.Files))
+	for _, f := range c.Files {
+		if f.Truncated {
+			return nil, fmt.Errorf("%s is too large to read", f.Path)
+		}
+		files = append(files, engine.SourceFile{Path: f.Path, Src: []byte(f.Text)})
+	}
+	cfg, err := engine.LoadFiles(files, gates.Default())
+	if err != nil {
+		return nil, err
+	}
+	cfg.BlobOID = c.ID
+	return cfg, nil
 }
 
 // newlyUnsupported returns the messages of runs that stopped in this invocation at a

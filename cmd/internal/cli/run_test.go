@@ -182,9 +182,10 @@ func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
 	// The PR's own branch carries a config that would merge it at once.
 	h.fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
+	h.fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/yolo.yaml", "version: 1\npipelines:\n  yolo2:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
 	code, log, _, _ := h.deliver(ev)
 	require.Equal(t, 0, code, log)
-	assert.Contains(t, log, "no .github/pipelines.yaml on main")
+	assert.Contains(t, log, "no .github/pipelines.yaml or .github/pipelines/*.yaml on main")
 	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
 	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
 }

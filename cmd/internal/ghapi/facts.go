@@ -15,8 +15,8 @@ import (
 type Snapshot struct {
 	Viewer        string
 	DefaultBranch string
-	// Config is the config blob on the default branch; nil when the file is absent.
-	Config   *Blob
+	// Config is the config on the default branch; nil when it has no config file.
+	Config   *Config
 	Facts    *engine.Facts
 	Comments []state.Comment // oldest first
 }
@@ -141,29 +141,34 @@ type factsQuery struct {
 	Repository struct {
 		DefaultBranchRef *struct{ Name string }
 		Config           *struct {
-			Blob struct {
-				Oid         string
-				Text        *string
-				IsTruncated bool
-			} `graphql:"... on Blob"`
+			Blob blobFields `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
+		ConfigDir *struct {
+			Tree treeFields `graphql:"... on Tree"`
+		} `graphql:"configDir: object(expression: $configDirExpr)"`
 		PullRequest *prFields `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// Snapshot reads the config at defaultBranch:configPath, the pull request number
-// with its reviews, checks, labels and comments, and the viewer, in one GraphQL query.
+// Snapshot reads the config at defaultBranch:configPath with the *.yaml files of its
+// directory (ConfigDir), the pull request number with its reviews, checks, labels and
+// comments, and the viewer, in one GraphQL query.
 // https://docs.github.com/en/graphql/reference/objects#pullrequest
 func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, configPath string) (*Snapshot, error) {
 	if defaultBranch == "" {
 		return nil, fmt.Errorf("reading %s/%s#%d: the default branch is unknown", c.Owner, c.Repo, number)
 	}
 	var q factsQuery
+	dirExpr := defaultBranch + ":" + ConfigDir(configPath)
+	if ConfigDir(configPath) == "" {
+		dirExpr = defaultBranch + ":" + configPath // a file: the Tree fragment reads nothing
+	}
 	vars := map[string]any{
-		"owner":      githubv4.String(c.Owner),
-		"name":       githubv4.String(c.Repo),
-		"number":     githubv4.Int(number),
-		"configExpr": githubv4.String(defaultBranch + ":" + configPath),
+		"owner":         githubv4.String(c.Owner),
+		"name":          githubv4.String(c.Repo),
+		"number":        githubv4.Int(number),
+		"configExpr":    githubv4.String(defaultBranch + ":" + configPath),
+		"configDirExpr": githubv4.String(dirExpr),
 	}
 	if err := c.gql.Query(ctx, &q, vars); err != nil {
 		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
@@ -172,13 +177,19 @@ func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, config
 	if q.Repository.DefaultBranchRef != nil {
 		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
-	if cb := q.Repository.Config; cb != nil && cb.Blob.Oid != "" {
-		b := &Blob{OID: cb.Blob.Oid, Truncated: cb.Blob.IsTruncated}
-		if cb.Blob.Text != nil {
-			b.Text = *cb.Blob.Text
-		}
-		s.Config = b
+	var file *blobFields
+	if q.Repository.Config != nil {
+		file = &q.Repository.Config.Blob
 	}
+	var dir *treeFields
+	if q.Repository.ConfigDir != nil {
+		dir = &q.Repository.ConfigDir.Tree
+	}
+	cfg, err := newConfig(configPath, file, dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
+	}
+	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
 	pr := q.Repository.PullRequest
 	if pr == nil {

@@ -67,7 +67,8 @@ func TestSnapshot(t *testing.T) {
 	assert.Equal(t, ghfake.BotLogin, snap.Viewer)
 	assert.Equal(t, "main", snap.DefaultBranch)
 	require.NotNil(t, snap.Config)
-	assert.Equal(t, &ghapi.Blob{OID: oid, Text: mainConfig}, snap.Config, "the config on the default branch")
+	assert.Equal(t, &ghapi.Config{ID: oid, Files: []ghapi.ConfigFile{{Path: configPath, Blob: ghapi.Blob{OID: oid, Text: mainConfig}}}},
+		snap.Config, "the config on the default branch, identified by its blob as before directories were read")
 
 	require.NotNil(t, snap.Facts)
 	assert.Equal(t, repoName, snap.Facts.Repo)
@@ -149,9 +150,11 @@ func TestSnapshotConfig(t *testing.T) {
 				return
 			}
 			require.NotNil(t, snap.Config)
-			assert.Equal(t, tt.want, snap.Config.Text)
-			assert.Equal(t, oids["main"], snap.Config.OID)
-			assert.False(t, snap.Config.Truncated)
+			require.Len(t, snap.Config.Files, 1)
+			assert.Equal(t, tt.want, snap.Config.Files[0].Text)
+			assert.Equal(t, oids["main"], snap.Config.Files[0].OID)
+			assert.Equal(t, oids["main"], snap.Config.ID)
+			assert.False(t, snap.Config.Files[0].Truncated)
 		})
 	}
 }

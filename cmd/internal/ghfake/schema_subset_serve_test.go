@@ -142,13 +142,43 @@ type adapterFactsQuery struct {
 	Repository struct {
 		DefaultBranchRef *struct{ Name string }
 		Config           *struct {
-			Blob struct {
-				Oid         string
-				Text        *string
-				IsTruncated bool
-			} `graphql:"... on Blob"`
+			Blob adapterBlobFields `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
+		ConfigDir *struct {
+			Tree adapterTreeFields `graphql:"... on Tree"`
+		} `graphql:"configDir: object(expression: $configDirExpr)"`
 		PullRequest *adapterPrFields `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+type adapterBlobFields struct {
+	Oid         string
+	Text        *string
+	IsTruncated bool
+}
+
+type adapterTreeEntryNode struct {
+	Name   string
+	Type   string
+	Mode   int
+	Object *struct {
+		Blob adapterBlobFields `graphql:"... on Blob"`
+	}
+}
+
+type adapterTreeFields struct {
+	Oid     string
+	Entries []adapterTreeEntryNode
+}
+
+type adapterConfigByIDQuery struct {
+	Repository struct {
+		File *struct {
+			Blob adapterBlobFields `graphql:"... on Blob"`
+		} `graphql:"file: object(oid: $file)"`
+		Dir *struct {
+			Tree adapterTreeFields `graphql:"... on Tree"`
+		} `graphql:"dir: object(oid: $dir)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -176,16 +206,36 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	s.CompleteCheck(testRepo, 7, "test", "success", "")
 	s.SetStatus(testRepo, 7, "ci/lint", "pending")
 	s.Comment(testRepo, 7, "alice", "/pipeline status")
+	merge := s.SetFile(testRepo, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
 
 	var q adapterFactsQuery
 	require.NoError(t, gh.Query(context.Background(), &q, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
+		"configDirExpr": githubv4.String("main:.github/pipelines"),
 	}))
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	require.NotNil(t, q.Repository.Config)
 	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
+	require.NotNil(t, q.Repository.ConfigDir)
+	require.Len(t, q.Repository.ConfigDir.Tree.Entries, 1)
+	entry := q.Repository.ConfigDir.Tree.Entries[0]
+	assert.Equal(t, "merge.yaml", entry.Name)
+	assert.Equal(t, "blob", entry.Type)
+	require.NotNil(t, entry.Object)
+	assert.Equal(t, merge, entry.Object.Blob.Oid)
+	assert.Equal(t, "pipelines: {}\n", *entry.Object.Blob.Text)
+
+	var byID adapterConfigByIDQuery
+	require.NoError(t, gh.Query(context.Background(), &byID, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"file": githubv4.GitObjectID(q.Repository.Config.Blob.Oid), "dir": githubv4.GitObjectID(q.Repository.ConfigDir.Tree.Oid),
+	}))
+	require.NotNil(t, byID.Repository.File)
+	assert.Equal(t, "version: 1\n", *byID.Repository.File.Blob.Text)
+	require.NotNil(t, byID.Repository.Dir)
+	assert.Equal(t, q.Repository.ConfigDir.Tree, byID.Repository.Dir.Tree)
 	pr := q.Repository.PullRequest
 	require.NotNil(t, pr)
 	assert.Equal(t, "OPEN", pr.State)
@@ -289,11 +339,16 @@ func TestPayloadFields(t *testing.T) {
 	}
 }
 
-// TestAdapterQueriesCopied keeps the adapter structs above equal to cmd/internal/ghapi/facts.go's.
+// TestAdapterQueriesCopied keeps the adapter structs above equal to cmd/internal/ghapi/facts.go's
+// and config.go's.
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
+	for k, v := range typeSpecs(t, "../ghapi/config.go", "") {
+		orig[k] = v
+	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "factsQuery", "commitPRsQuery"} {
+	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "factsQuery", "commitPRsQuery",
+		"blobFields", "treeEntryNode", "treeFields", "configByIDQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -66,7 +66,7 @@ func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, erro
 // forge returns the body a forger would write into comment id: a status rendered from
 // the crafted state and its marker, bound to id.
 func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
-	cfg, err := engine.Load(DefaultConfigPath, []byte(s.config), gates.Default())
+	cfg, err := engine.LoadFiles(configSources(s.config), gates.Default())
 	if err != nil {
 		return "", err
 	}

@@ -145,6 +145,20 @@ func TestRunTriggerAuthorMatchesAnAppAsGitHubShowsIt(t *testing.T) {
 	assert.False(t, h.fake.PR("acme/widgets", 8).Merged)
 }
 
+// A split config loads as validate loads it: a name defined in two files is an error at
+// the second, annotated on that file, and nothing runs.
+func TestRunSplitConfigDuplicateNameIsAnnotated(t *testing.T) {
+	p := "pipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n"
+	h := newHarness(t, "version: 1\n"+p)
+	h.fake.SetFile("acme/widgets", "main", ".github/pipelines/more.yaml", "\n"+p)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, log, "::error col=3,file=.github/pipelines/more.yaml,line=3::")
+	assert.Contains(t, log, "defined in two files")
+	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
+	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+}
+
 func TestRunInvalidConfigAnnotatesAndWritesNothing(t *testing.T) {
 	h := newHarness(t, "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: a, type: gate, conditions: [{check: human_aproved}]}\n")
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))

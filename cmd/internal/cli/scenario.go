@@ -17,7 +17,7 @@ type scenario struct {
 	Repo          string              `yaml:"repo"`
 	DefaultBranch string              `yaml:"default_branch"`
 	Clock         time.Time           `yaml:"clock"`
-	Config        string              `yaml:"config"`
+	Config        string              `yaml:"config"` // a file, or a directory as validate reads one
 	Users         map[string]string   `yaml:"users"`
 	Teams         map[string][]string `yaml:"teams"`
 	Steps         []step              `yaml:"-"`
@@ -112,6 +112,8 @@ type faultStep struct {
 
 // configStep commits a new config to the default branch (no event: the action does not
 // react to pushes of its config; runs already started keep the config they started under).
+// file is a config file, or a directory as `config:` takes one; it replaces every file of
+// the config before it (a file no longer there is deleted).
 type configStep struct {
 	File string `yaml:"file"`
 }

@@ -26,7 +26,7 @@ import (
 func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "the pipelines file (default DIR/pipelines.yaml, or the scenario's config:)")
+	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
 	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
 	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
 	verbose := fs.Bool("v", false, "print the job log of every invocation")
@@ -57,16 +57,16 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *configPath == "" {
 		*configPath = sc.rel(sc.Config)
 	}
-	src, err := os.ReadFile(*configPath)
+	files, err := scenarioConfig(*configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
 	}
-	if _, err := engine.Load(*configPath, src, gates.Default()); err != nil {
+	if err := checkConfig(files); err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2
 	}
-	sim := newSimulation(sc, string(src), stdout)
+	sim := newSimulation(sc, files, stdout)
 	defer sim.fake.Close()
 	sim.verbose, sim.quiet = *verbose, *quiet
 	failed, err := sim.play(ctx)
@@ -98,7 +98,68 @@ type simulation struct {
 	sent     map[int][]delivery // by step number (from 1): what that step delivered
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
-	config   string         // the config on the default branch now
+	config   []scenarioFile   // the config on the default branch now
+}
+
+// scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
+// the repository.
+type scenarioFile struct {
+	local, repo string
+	src         []byte
+}
+
+// scenarioConfig reads the config a scenario names: a file, which becomes
+// .github/pipelines.yaml, or a directory holding .github/pipelines.yaml and/or
+// .github/pipelines/*.yaml (or else pipelines.yaml), which land at those paths, as
+// validate reads a directory.
+func scenarioConfig(path string) ([]scenarioFile, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return []scenarioFile{{local: path, repo: DefaultConfigPath, src: src}}, nil
+	}
+	read, err := readConfigDir(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]scenarioFile, 0, len(read))
+	for _, f := range read {
+		rel, err := filepath.Rel(path, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		repo := filepath.ToSlash(rel)
+		if repo == "pipelines.yaml" {
+			repo = DefaultConfigPath
+		}
+		out = append(out, scenarioFile{local: f.Path, repo: repo, src: f.Src})
+	}
+	return out, nil
+}
+
+// checkConfig loads the files as validate does, naming them by their local paths.
+func checkConfig(files []scenarioFile) error {
+	src := make([]engine.SourceFile, len(files))
+	for i, f := range files {
+		src[i] = engine.SourceFile{Path: f.local, Src: f.src}
+	}
+	_, err := engine.LoadFiles(src, gates.Default())
+	return err
+}
+
+// configSources are the files as they lie in the repository.
+func configSources(files []scenarioFile) []engine.SourceFile {
+	out := make([]engine.SourceFile, len(files))
+	for i, f := range files {
+		out[i] = engine.SourceFile{Path: f.repo, Src: f.src}
+	}
+	return out
 }
 
 type delivery struct {
@@ -112,12 +173,14 @@ type stepStats struct {
 	calls map[string]int
 }
 
-func newSimulation(sc *scenario, config string, out io.Writer) *simulation {
+func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
 	f := ghfake.New()
 	s := &simulation{sc: sc, fake: f, out: out, clock: sc.Clock, sent: map[int][]delivery{}, comments: map[int]string{}, config: config}
 	f.SetClock(func() time.Time { return s.clock })
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
-	f.SetFile(sc.Repo, sc.DefaultBranch, DefaultConfigPath, config)
+	for _, c := range config {
+		f.SetFile(sc.Repo, sc.DefaultBranch, c.repo, string(c.src))
+	}
 	for _, u := range sortedKeys(sc.Users) {
 		f.AddUser(u, sc.Users[u])
 	}
@@ -256,16 +319,28 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
 	case *configStep:
-		src, err := os.ReadFile(s.sc.rel(v.File))
+		files, err := scenarioConfig(s.sc.rel(v.File))
 		if err != nil {
-			return nil, "", false, err
-		}
-		if _, err := engine.Load(v.File, src, gates.Default()); err != nil {
 			return nil, "", false, fmt.Errorf("change_config: %w", err)
 		}
-		oid := f.SetFile(repo, s.sc.DefaultBranch, DefaultConfigPath, string(src))
-		s.config = string(src)
-		return nil, fmt.Sprintf("change_config to %s (blob %.7s) on %s", v.File, oid, s.sc.DefaultBranch), false, nil
+		if err := checkConfig(files); err != nil {
+			return nil, "", false, fmt.Errorf("change_config: %w", err)
+		}
+		kept := map[string]bool{}
+		var written []string
+		for _, c := range files {
+			kept[c.repo] = true
+			oid := f.SetFile(repo, s.sc.DefaultBranch, c.repo, string(c.src))
+			written = append(written, fmt.Sprintf("%s (blob %.7s)", c.repo, oid))
+		}
+		for _, c := range s.config {
+			if !kept[c.repo] {
+				f.DeleteFile(repo, s.sc.DefaultBranch, c.repo)
+				written = append(written, c.repo+" (deleted)")
+			}
+		}
+		s.config = files
+		return nil, fmt.Sprintf("change_config to %s on %s: %s", v.File, s.sc.DefaultBranch, strings.Join(written, ", ")), false, nil
 	case *faultStep:
 		if v.Operation == "" || v.Status < 400 {
 			return nil, "", false, fmt.Errorf("fault needs an operation and a status of 400 or more")

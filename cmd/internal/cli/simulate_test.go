@@ -126,10 +126,10 @@ func play(t *testing.T, scenario string) *simulation {
 	dir := writeScenario(t, scenario)
 	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
 	require.NoError(t, err)
-	cfg, err := os.ReadFile(exampleConfig)
+	cfg, err := scenarioConfig(exampleConfig)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, string(cfg), &out)
+	sim := newSimulation(sc, cfg, &out)
 	t.Cleanup(sim.fake.Close)
 	sim.quiet = true
 	failed, err := sim.play(context.Background())

@@ -98,7 +98,7 @@ type simulation struct {
 	sent     map[int][]delivery // by step number (from 1): what that step delivered
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
-	config   []scenarioFile   // the config on the default branch now
+	config   []scenarioFile // the config on the default branch now
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in

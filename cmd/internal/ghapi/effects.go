@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -120,6 +121,11 @@ func permanent(err error) bool {
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
+		h := er.Response.Header
+		if h.Get("Retry-After") != "" || h.Get("X-RateLimit-Remaining") == "0" ||
+			strings.Contains(strings.ToLower(er.Message), "secondary rate limit") {
+			return false // a rate limit go-github did not recognise (no documentation_url it knows)
+		}
 		return er.Response.StatusCode == http.StatusUnprocessableEntity || er.Response.StatusCode == http.StatusForbidden
 	}
 	return false

@@ -79,14 +79,14 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 	}
 	subject := fmt.Sprintf("%s#%d", s.sc.Repo, n)
 	run := &engine.Run{ID: fmt.Sprintf("%s/%d/1", p.Name, n), Pipeline: p.Name, Subject: subject,
-		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock, UpdatedAt: s.clock,
+		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock.now(), UpdatedAt: s.clock.now(),
 		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA}
 	for _, st := range p.Stages {
 		if st.ID == f.Stage {
-			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock}
+			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock.now()}
 			break
 		}
-		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock}
+		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock.now()}
 		if st.Type == engine.StageGate {
 			run.VerifiedBy = st.ID
 		}

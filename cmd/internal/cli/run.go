@@ -32,13 +32,25 @@ const DefaultConfigPath = ".github/pipelines.yaml"
 // event — and the job fails, since a config that never stops acting is a mistake.
 const maxSettleRounds = 32
 
+// Defaults of the `timeout` and `request_timeout` inputs: how long one invocation may
+// take, and how long one request to GitHub may go unanswered. Both end the job with an
+// error rather than letting a stalled GitHub hold it until the job's own limit; the
+// next event carries on.
+const (
+	defaultTimeout        = 5 * time.Minute
+	defaultRequestTimeout = ghapi.DefaultRequestTimeout
+)
+
 // runner is one invocation of the run command. Everything it reads from the
-// environment comes through getenv; now and transport are replaceable for simulate.
+// environment comes through getenv; now, sleep and transport are replaceable for
+// simulate.
 type runner struct {
 	getenv    func(string) string
 	out       io.Writer
 	now       func() time.Time
+	sleep     func(context.Context, time.Duration) error // nil: real time
 	transport http.RoundTripper
+	limits    ghapi.Limits
 	act       *githubactions.Action
 	// unsupported collects the "not supported yet" stops of this invocation.
 	unsupported []string
@@ -71,6 +83,25 @@ func (r *runner) run(ctx context.Context) int {
 		r.act.Errorf("%v; event left alone", err)
 		return 1
 	}
+	timeout, err := r.duration("timeout", defaultTimeout)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
+		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
+	defer func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.act.Errorf("pipeline-action: stopped after %s (the `timeout` input) because GitHub answered too slowly or not at all; what was done stands, and the next event carries on", timeout)
+		}
+	}()
 	if !ev.Handled {
 		if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
 			r.act.Infof("pipeline-action: %s concerns an issue; issue-scoped pipelines are not supported yet, nothing to do", ev.Event)
@@ -100,6 +131,10 @@ func (r *runner) run(ctx context.Context) int {
 	code := 0
 	var results []subjectResult
 	for _, n := range numbers {
+		if ctx.Err() != nil {
+			code = 1
+			break
+		}
 		res, err := r.subject(ctx, client, ev, n, key)
 		if err != nil {
 			r.act.Errorf("%s#%d: %v", ev.Repo, n, err)
@@ -128,7 +163,21 @@ func (r *runner) client(repo string) (*ghapi.Client, error) {
 		GraphQLURL: r.getenv("GITHUB_GRAPHQL_URL"),
 		Repository: repo,
 		Transport:  r.transport,
+		Limits:     r.limits,
 	})
+}
+
+// duration reads a duration input ("90s", "5m"), or def when it is not set.
+func (r *runner) duration(name string, def time.Duration) (time.Duration, error) {
+	v := r.act.GetInput(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("input %s: %q is not a positive duration such as 30s or 5m", name, v)
+	}
+	return d, nil
 }
 
 // inputKey identifies the delivery: a re-run of a workflow keeps its run id, so a

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -217,4 +219,71 @@ func TestMainUsage(t *testing.T) {
 	assert.Contains(t, errOut.String(), "usage:")
 	assert.Equal(t, 2, Main([]string{"frobnicate"}, nil, &out, &errOut, func(string) string { return "" }))
 	assert.Contains(t, errOut.String(), `unknown command "frobnicate"`)
+}
+
+// stalledGitHub is a loopback server that accepts connections and never answers.
+func stalledGitHub(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// A GitHub that never answers does not hold the job: each request gives up after the
+// request timeout, the invocation after its timeout, and the job fails saying so.
+func TestRunAgainstAStalledGitHubFails(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	url := stalledGitHub(t)
+	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	for _, tt := range []struct {
+		name, timeout, requestTimeout, want string
+	}{
+		{"request timeout", "", "200ms", "GitHub did not answer within 200ms"},
+		{"invocation timeout", "300ms", "", "stopped after 300ms (the `timeout` input) because GitHub answered too slowly or not at all"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			code, log, outputs, _ := h.deliverWith(ev, func(env map[string]string) {
+				env["GITHUB_API_URL"], env["GITHUB_GRAPHQL_URL"] = url+"/api/v3", url+"/api/graphql"
+				env["INPUT_TIMEOUT"], env["INPUT_REQUEST_TIMEOUT"] = tt.timeout, tt.requestTimeout
+			})
+			assert.Less(t, time.Since(start), 10*time.Second)
+			assert.Equal(t, 1, code, log)
+			assert.Contains(t, log, "::error::")
+			assert.Contains(t, log, tt.want)
+			assert.Empty(t, outputs)
+		})
+	}
+}
+
+func TestRunRefusesBadTimeouts(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	for _, in := range []string{"INPUT_TIMEOUT", "INPUT_REQUEST_TIMEOUT"} {
+		code, log, _, _ := h.deliverWith(ev, func(env map[string]string) { env[in] = "soon" })
+		assert.Equal(t, 2, code)
+		assert.Contains(t, log, `"soon" is not a positive duration such as 30s or 5m`)
+	}
+	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
 }

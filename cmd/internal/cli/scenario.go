@@ -19,6 +19,10 @@ type scenario struct {
 	Clock         time.Time           `yaml:"clock"`
 	Config        string              `yaml:"config"` // a file, or a directory as validate reads one
 	Users         map[string]string   `yaml:"users"`
+	// Timeout and RequestTimeout are the run's `timeout` and `request_timeout` inputs
+	// (default 5m and 10s): a short request_timeout keeps a timeout fault quick.
+	Timeout        time.Duration `yaml:"timeout"`
+	RequestTimeout time.Duration `yaml:"request_timeout"`
 	Teams         map[string][]string `yaml:"teams"`
 	Steps         []step              `yaml:"-"`
 	Expect        *expectation        `yaml:"-"`
@@ -103,11 +107,17 @@ type commentStep struct {
 	Deliver *bool      `yaml:"deliver"`
 }
 
-// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does.
+// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:
+// an error status with a message; a rate limit, with retry_after (seconds, a secondary
+// limit) or reset (seconds until the spent primary limit resets); or timeout: true, a
+// request never answered until the run gives up on it.
 type faultStep struct {
-	Operation string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
-	Status    int    `yaml:"status"`
-	Message   string `yaml:"message"`
+	Operation  string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
+	Status     int    `yaml:"status"`
+	Message    string `yaml:"message"`
+	RetryAfter int    `yaml:"retry_after"`
+	Reset      int    `yaml:"reset"`
+	Timeout    bool   `yaml:"timeout"`
 }
 
 // configStep commits a new config to the default branch (no event: the action does not
@@ -220,6 +230,15 @@ func loadScenario(path string) (*scenario, error) {
 	}
 	if sc.Clock.IsZero() {
 		sc.Clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	}
+	if sc.Timeout == 0 {
+		sc.Timeout = defaultTimeout
+	}
+	if sc.RequestTimeout == 0 {
+		sc.RequestTimeout = 10 * time.Second
+	}
+	if sc.Timeout < 0 || sc.RequestTimeout < 0 {
+		return nil, &scenarioError{path, top.Line, "timeout and request_timeout must be positive"}
 	}
 	return sc, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -90,7 +91,7 @@ type simulation struct {
 	sc       *scenario
 	fake     *ghfake.Server
 	out      io.Writer
-	clock    time.Time
+	clock    *simClock
 	verbose  bool
 	quiet    bool
 	tmp      string
@@ -162,6 +163,31 @@ func configSources(files []scenarioFile) []engine.SourceFile {
 	return out
 }
 
+// simClock is the scenario's time: steps advance it, and so do the waits of the run
+// path (a retry-after costs no real time).
+type simClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *simClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *simClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// sleep is the run path's wait: the scenario's time moves on at once.
+func (c *simClock) sleep(ctx context.Context, d time.Duration) error {
+	c.advance(d)
+	return ctx.Err()
+}
+
 type delivery struct {
 	event ghfake.Event
 	runID int
@@ -174,9 +200,10 @@ type stepStats struct {
 }
 
 func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
+	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
-	s := &simulation{sc: sc, fake: f, out: out, clock: sc.Clock, sent: map[int][]delivery{}, comments: map[int]string{}, config: config}
-	f.SetClock(func() time.Time { return s.clock })
+	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config}
+	f.SetClock(s.clock.now)
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	for _, c := range config {
 		f.SetFile(sc.Repo, sc.DefaultBranch, c.repo, string(c.src))
@@ -342,19 +369,36 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		s.config = files
 		return nil, fmt.Sprintf("change_config to %s on %s: %s", v.File, s.sc.DefaultBranch, strings.Join(written, ", ")), false, nil
 	case *faultStep:
-		if v.Operation == "" || v.Status < 400 {
-			return nil, "", false, fmt.Errorf("fault needs an operation and a status of 400 or more")
+		switch {
+		case v.Operation == "":
+			return nil, "", false, errors.New("fault needs an operation")
+		case v.Timeout && (v.Status != 0 || v.Message != "" || v.RetryAfter != 0 || v.Reset != 0):
+			return nil, "", false, errors.New("fault: timeout answers nothing; it takes no status, message, retry_after or reset")
+		case v.Timeout:
+			f.Inject(v.Operation, ghfake.Fault{Timeout: true})
+			return nil, fmt.Sprintf("fault: the next %s is never answered", v.Operation), false, nil
+		case v.Status < 400:
+			return nil, "", false, errors.New("fault needs a status of 400 or more, or timeout: true")
+		case v.RetryAfter < 0 || v.Reset < 0:
+			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
 		}
-		f.FailNext(v.Operation, v.Status, or(v.Message, http.StatusText(v.Status)))
-		return nil, fmt.Sprintf("fault: the next %s answers %d", v.Operation, v.Status), false, nil
+		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset})
+		label := fmt.Sprintf("fault: the next %s answers %d", v.Operation, v.Status)
+		if v.RetryAfter > 0 {
+			label += fmt.Sprintf(", retry-after %ds", v.RetryAfter)
+		}
+		if v.Reset > 0 {
+			label += fmt.Sprintf(", rate limit spent until %ds from now", v.Reset)
+		}
+		return nil, label, false, nil
 	case int: // redeliver
 		if v >= n || len(s.sent[v]) == 0 {
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
 		}
 		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
 	case time.Duration:
-		s.clock = s.clock.Add(v)
-		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.Format(time.RFC3339)), false, nil
+		s.clock.advance(v)
+		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.now().Format(time.RFC3339)), false, nil
 	}
 	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
 }
@@ -376,9 +420,13 @@ func (s *simulation) deliver(ctx context.Context, d delivery) error {
 		"GITHUB_OUTPUT":       filepath.Join(s.tmp, "output"),
 		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, "summary"),
 		"INPUT_TOKEN":         s.fake.BotToken(),
+		"INPUT_TIMEOUT":       s.sc.Timeout.String(),
+		// The scenario's clock, not the machine's, bounds rate-limit waits; real time
+		// bounds only a request the fake holds (a timeout fault).
+		"INPUT_REQUEST_TIMEOUT": s.sc.RequestTimeout.String(),
 	}
 	var log bytes.Buffer
-	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: func() time.Time { return s.clock }}
+	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
 	code := r.run(ctx)
 	if s.verbose || code != 0 {
 		for _, l := range strings.Split(strings.TrimRight(log.String(), "\n"), "\n") {

@@ -168,6 +168,26 @@ expect:
 	require.Len(t, runs, 1, "the redelivered opening starts no second run")
 }
 
+// A secondary rate limit on the merge is waited out in the scenario's time: the merge is
+// sent again once, the clock moves on by the retry-after, and no real time is spent.
+func TestSecondaryRateLimitWaitsInScenarioTime(t *testing.T) {
+	start := time.Now()
+	sim := play(t, `
+repo: acme/widgets
+users: {alice: write, dev: write}
+steps:
+  - open_pr: {number: 7, author: dev}
+  - check: {pr: 7, name: test}
+  - fault: {operation: pulls/merge, status: 403, message: "You have exceeded a secondary rate limit", retry_after: 45}
+  - review: {pr: 7, user: alice, state: approved}
+expect:
+  prs: {7: {merged: true}}
+`)
+	assert.Less(t, time.Since(start), 20*time.Second)
+	assert.Equal(t, 2, callsOf(sim, 4)["pulls/merge"], "one retry")
+	assert.Equal(t, time.Date(2026, 1, 5, 9, 0, 45, 0, time.UTC), sim.clock.now())
+}
+
 func TestEventThatChangesNothingWritesNothing(t *testing.T) {
 	sim := play(t, `
 repo: acme/widgets

@@ -97,15 +97,19 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) error
 
 // describe turns GitHub's refusal into a sentence for the PR comment.
 func describe(kind engine.EffectKind, err error) string {
+	what := map[engine.EffectKind]string{
+		engine.EffectMerge:       "merge",
+		engine.EffectAddLabel:    "adding labels",
+		engine.EffectRemoveLabel: "removing labels",
+		engine.EffectComment:     "comment",
+	}[kind]
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
-		what := map[engine.EffectKind]string{
-			engine.EffectMerge:       "merge refused",
-			engine.EffectAddLabel:    "adding labels refused",
-			engine.EffectRemoveLabel: "removing labels refused",
-			engine.EffectComment:     "comment refused",
-		}[kind]
-		return fmt.Sprintf("%s (%d): %s", what, er.Response.StatusCode, er.Message)
+		return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
+	}
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("%s: %v", what, te)
 	}
 	return err.Error()
 }

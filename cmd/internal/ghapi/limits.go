@@ -90,8 +90,9 @@ type TimeoutError struct {
 	After       time.Duration
 }
 
+// Error does not repeat the URL: the HTTP client's error around it names it.
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("GitHub did not answer %s %s within %s", e.Method, e.URL, e.After)
+	return fmt.Sprintf("GitHub did not answer within %s", e.After)
 }
 
 // limitTransport applies Limits to every request: a timeout per attempt, and retries

@@ -69,6 +69,13 @@ func loadSchema() (*ast.Schema, string, error) {
 	return schema, schemaFrom, schemaErr
 }
 
+// Preload loads the GraphQL schema now, once per process, so that the first GraphQL request
+// is not slower than the others (a client with a short timeout would give up on it).
+func Preload() error {
+	_, _, err := loadSchema()
+	return err
+}
+
 // loadSubset loads the embedded subset once per process.
 func loadSubset() (*ast.Schema, error) {
 	subsetOnce.Do(func() {

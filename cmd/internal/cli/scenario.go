@@ -14,18 +14,18 @@ import (
 
 // scenario is the file `simulate` plays (DESIGN §9).
 type scenario struct {
-	Repo          string              `yaml:"repo"`
-	DefaultBranch string              `yaml:"default_branch"`
-	Clock         time.Time           `yaml:"clock"`
-	Config        string              `yaml:"config"` // a file, or a directory as validate reads one
-	Users         map[string]string   `yaml:"users"`
+	Repo          string            `yaml:"repo"`
+	DefaultBranch string            `yaml:"default_branch"`
+	Clock         time.Time         `yaml:"clock"`
+	Config        string            `yaml:"config"` // a file, or a directory as validate reads one
+	Users         map[string]string `yaml:"users"`
 	// Timeout and RequestTimeout are the run's `timeout` and `request_timeout` inputs
 	// (default 5m and 10s): a short request_timeout keeps a timeout fault quick.
-	Timeout        time.Duration `yaml:"timeout"`
-	RequestTimeout time.Duration `yaml:"request_timeout"`
-	Teams         map[string][]string `yaml:"teams"`
-	Steps         []step              `yaml:"-"`
-	Expect        *expectation        `yaml:"-"`
+	Timeout        time.Duration       `yaml:"timeout"`
+	RequestTimeout time.Duration       `yaml:"request_timeout"`
+	Teams          map[string][]string `yaml:"teams"`
+	Steps          []step              `yaml:"-"`
+	Expect         *expectation        `yaml:"-"`
 
 	path string // of the scenario file, for errors and relative paths
 }

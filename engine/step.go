@@ -46,6 +46,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		case r == nil:
 		case unsupportedReaction(r) != "":
 			e.finish(run, RunFailed, TargetFail, "not supported yet: "+unsupportedReaction(r))
+		case r.Action == ReactCancel && e.ownMerge(p, run):
+			// The PR is merged and the run was merging it: the closed event of its own
+			// merge (after a state write that failed) ends the run completed, below.
+			e.logf("run %s: the pull request is merged at its merge stage; not cancelled", run.ID)
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		}
@@ -148,6 +152,16 @@ func (e *eval) result(old *State) Result {
 
 func (e *eval) subject() string {
 	return e.facts.Repo + "#" + strconv.Itoa(e.facts.PR.Number)
+}
+
+// ownMerge reports whether the facts show the PR merged while run stands at a
+// merge_pr stage: what a merge the run performed, whose state was not saved, leaves.
+func (e *eval) ownMerge(p *Pipeline, run *Run) bool {
+	if e.facts.PR.State != PRMerged {
+		return false
+	}
+	s := p.Stage(run.Stage)
+	return s != nil && s.Type == StageAction && s.Action == ActionMergePR
 }
 
 func (e *eval) triggerMatches(p *Pipeline) bool {

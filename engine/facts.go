@@ -38,6 +38,7 @@ type PullRequest struct {
 	HeadRef   string
 	HeadSHA   string
 	Mergeable string // Mergeable | Conflicting | Unknown
+	MergedBy  string // who merged it, once merged
 	Labels    []string
 	Reviews   []Review      // oldest first
 	Checks    []CheckResult // check runs and commit statuses on HeadSHA

@@ -582,8 +582,24 @@ func TestStepClosedByItsOwnMergeCompletes(t *testing.T) {
 	assert.Equal(t, StageSucceeded, run.Stages["merge"].Status)
 	assert.Empty(t, res.Effects)
 
+	// The saved state is older still (the run at its gate), but the action merged it.
+	waiting := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	merged.Viewer, merged.PR.MergedBy = "github-actions", "github-actions"
+	res = Step(cfg, waiting.State, Input{Key: "k2", Event: "pull_request.closed"}, merged, t0)
+	run = res.State.Runs[0]
+	assert.Equal(t, RunCompleted, run.Status)
+	assert.Equal(t, "merge", run.Stage)
+	assert.Contains(t, run.History[len(run.History)-2].Why, "merged by github-actions")
+
 	// Merged by someone else while the run waited at its gate: cancelled, as configured.
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, merged, t0)
+	merged.PR.MergedBy = "alice"
+	res = Step(cfg, waiting.State, Input{Key: "k2", Event: "pull_request.closed"}, merged, t0)
 	assert.Equal(t, RunCancelled, res.State.Runs[0].Status)
+}
+
+func TestSameIdentity(t *testing.T) {
+	assert.True(t, SameIdentity("github-actions[bot]", "github-actions"))
+	assert.True(t, SameIdentity("my-app[bot]", "my-app[bot]"))
+	assert.False(t, SameIdentity("alice", "github-actions"))
+	assert.False(t, SameIdentity("", ""))
 }

@@ -42,6 +42,10 @@ type PullRequest struct {
 	Labels    []string
 	Reviews   []Review      // oldest first
 	Checks    []CheckResult // check runs and commit statuses on HeadSHA
+	CreatedAt time.Time
+	// Timeline holds the latest events that start pipelines or make approvals stale
+	// (labels added and removed, reopenings, drafts, base changes), oldest first.
+	Timeline []TimelineEvent
 	// Posted holds the keys of the comment effects the action's own comments carry
 	// (see EffectMarker): a comment posted before its state was saved is not posted again.
 	Posted []string
@@ -82,6 +86,35 @@ func (p *PullRequest) HasLabel(name string) bool {
 		}
 	}
 	return false
+}
+
+// Kinds of timeline events.
+const (
+	TimelineLabeled          = "labeled"
+	TimelineUnlabeled        = "unlabeled"
+	TimelineReopened         = "reopened"
+	TimelineReadyForReview   = "ready_for_review"
+	TimelineConvertedToDraft = "converted_to_draft"
+	TimelineBaseChanged      = "base_ref_changed"
+)
+
+// TimelineEvent is one event of a PR's timeline.
+type TimelineEvent struct {
+	Kind  string
+	Label string // labeled, unlabeled: the label; base_ref_changed: the new base
+	At    time.Time
+}
+
+// Last returns when the latest event of kind happened (for labels, of that label,
+// compared as GitHub compares label names), or the zero time.
+func (p *PullRequest) Last(kind, label string) time.Time {
+	var at time.Time
+	for _, ev := range p.Timeline {
+		if ev.Kind == kind && (label == "" || strings.EqualFold(ev.Label, label)) && ev.At.After(at) {
+			at = ev.At
+		}
+	}
+	return at
 }
 
 // Review states, as GitHub names them.

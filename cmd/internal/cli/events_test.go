@@ -53,6 +53,9 @@ type webhookCase struct {
 	route  routed
 	starts bool
 	says   string
+	// late: the PR is open and has no run yet, so the pipeline its opened event would
+	// have started starts now, late (triggers are level-triggered).
+	late bool
 }
 
 const saysNoSubject = "concerns no open pull request; nothing to do"
@@ -61,7 +64,7 @@ const saysNoSubject = "concerns no open pull request; nothing to do"
 var webhookCases = map[string]webhookCase{
 	"check_run/created.json": {route: routed{Event: "check_run.created"}},
 	"check_suite/completed.json": {route: routed{Handled: true, Event: "check_suite.completed", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, SHA: helloHeadSHA}},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, SHA: helloHeadSHA}, late: true},
 	"deployment_status/created.json": {route: routed{Event: "deployment_status.created"}},
 	// A comment on a plain issue and issues events: issue pipelines are not supported yet.
 	"issue_comment/created.json":        {route: routed{Event: "issue_comment.created"}},
@@ -74,17 +77,17 @@ var webhookCases = map[string]webhookCase{
 	"pull_request/closed.merged.json": {route: routed{Handled: true, Event: "pull_request.closed",
 		Repo: "codinasion/codinasion-bot-try", DefaultBranch: "master", Actor: "harshraj8843", Numbers: []int{14}}},
 	"pull_request/edited.json": {route: routed{Handled: true, Event: "pull_request.edited",
-		Repo: "bradrydzewski/drone-test-go", DefaultBranch: "master", Actor: "bradrydzewski", Numbers: []int{1}}},
+		Repo: "bradrydzewski/drone-test-go", DefaultBranch: "master", Actor: "bradrydzewski", Numbers: []int{1}}, late: true},
 	"pull_request/labeled.json": {route: routed{Handled: true, Event: "pull_request.labeled", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
 	"pull_request/opened.json": {route: routed{Handled: true, Event: "pull_request.opened", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, starts: true},
 	"pull_request/synchronize.json": {route: routed{Handled: true, Event: "pull_request.synchronize", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
 	"pull_request/unlabeled.json": {route: routed{Handled: true, Event: "pull_request.unlabeled", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
 	"pull_request_review/submitted.json": {route: routed{Handled: true, Event: "pull_request_review.submitted",
-		Repo: helloWorld, DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}},
+		Repo: helloWorld, DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
 	"pull_request_review_comment/created.json": {route: routed{Event: "pull_request_review_comment.created"}},
 	"push/payload.json":                        {route: routed{Event: "push"}},
 	"repository_dispatch/on-demand-test.json":  {route: routed{Event: "repository_dispatch.on-demand-test"}},
@@ -332,11 +335,14 @@ func TestRunWebhooks(t *testing.T) {
 			stats := fake.Stats()
 			assert.LessOrEqual(t, stats["graphql"], 1+len(tc.route.Numbers), "one read per subject (and one lookup by SHA)")
 			for _, n := range tc.route.Numbers {
-				if tc.starts {
+				if tc.starts || tc.late {
 					comments := fake.Comments(tc.route.Repo, n)
 					require.Len(t, comments, 1, "the state comment of the new run; log:\n%s", log)
 					assert.Equal(t, ghfake.BotLogin, comments[0].Author)
 					assert.Contains(t, comments[0].Body, "review")
+					if tc.late {
+						assert.Contains(t, comments[0].Body, "started late on "+tc.route.Event)
+					}
 				} else {
 					assert.Empty(t, fake.Comments(tc.route.Repo, n), "no run, nothing written")
 				}
@@ -404,6 +410,9 @@ func TestIssueCommentOnPullRequest(t *testing.T) {
 	assert.Equal(t, "open", fake.PR(helloWorld, 1).State, "the world has #1 as a pull request")
 	code, log := webhookRun(t, fake, "issue_comment", path)
 	require.Equal(t, 0, code, "log:\n%s", log)
-	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one read, nothing written: no run on #1")
-	assert.Empty(t, fake.Comments(helloWorld, 1))
+	assert.Equal(t, map[string]int{"graphql": 1, "issues/create-comment": 1, "issues/update-comment": 1}, fake.Stats(),
+		"one read; #1 is open and has no run, so its pipeline starts late and the state comment is written")
+	comments := fake.Comments(helloWorld, 1)
+	require.Len(t, comments, 1)
+	assert.Contains(t, comments[0].Body, "started late on issue_comment.created")
 }

@@ -207,13 +207,15 @@ steps:
   - comment: {pr: 7, user: mallory, body: "nothing to see\n`+marker+`"}
   - label: {pr: 7, add: [automerge]}
 expect:
-  prs: {7: {merged: false, comments: 0}}
+  prs: {7: {merged: false, comments: 1}}
+  runs: [{pipeline: auto-merge, subject: "#7", status: waiting, stage: ready}]
 `)
 	code, out, errOut := simulate(t, dir, "-v")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "ignoring state marker in comment")
 	assert.Contains(t, out, "by mallory")
 	assert.NotContains(t, out, "pulls/merge")
+	assert.Contains(t, out, "started late on issue_comment.created", "the lost opened event is made good by a fresh run, not by the forged one")
 }
 
 func TestSimulatePrintsStateCommentAndStats(t *testing.T) {

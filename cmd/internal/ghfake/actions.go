@@ -68,9 +68,11 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
 		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
 	}
+	var labels []string
 	for _, l := range o.Labels {
-		pr.labels = labelSet(pr.labels, l)
+		labels = labelSet(labels, l)
 	}
+	s.relabel(pr, labels, o.Author)
 	r.issues[n] = pr
 	return s.prEvent(r, pr, "opened", o.Author, nil)
 }
@@ -87,9 +89,11 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 	now := s.clock()
 	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
 		state: "open", createdAt: now, updatedAt: now}
+	var labels []string
 	for _, l := range o.Labels {
-		is.labels = labelSet(is.labels, l)
+		labels = labelSet(labels, l)
 	}
+	s.relabel(is, labels, o.Author)
 	r.issues[n] = is
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
 }
@@ -168,12 +172,14 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 	r := s.mustRepo(repoName)
 	is := s.mustIssue(r, number)
 	action := "labeled"
+	labels := append([]string(nil), is.labels...)
 	if add {
-		is.labels = labelSet(is.labels, label)
+		labels = labelSet(labels, label)
 	} else {
-		is.labels, _ = labelDel(is.labels, label)
+		labels, _ = labelDel(labels, label)
 		action = "unlabeled"
 	}
+	s.relabel(is, labels, is.author)
 	is.updatedAt = s.clock()
 	extra := obj{"label": s.labelJSON(r, label)}
 	if is.isPR {

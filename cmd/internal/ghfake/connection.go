@@ -187,6 +187,8 @@ func typeOf(v any) string {
 		return "Label"
 	case ref:
 		return "Ref"
+	case *timelineEvent:
+		return x.kind
 	}
 	return ""
 }

@@ -99,6 +99,35 @@ type adapterPrFields struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+	CreatedAt     githubv4.DateTime
+	TimelineItems struct {
+		Nodes []adapterTimelineNode
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+}
+
+type adapterTimelineNode struct {
+	Typename     string `graphql:"__typename"`
+	LabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     adapterLabelNode
+	} `graphql:"... on LabeledEvent"`
+	UnlabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     adapterLabelNode
+	} `graphql:"... on UnlabeledEvent"`
+	ReopenedEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReopenedEvent"`
+	ReadyForReviewEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReadyForReviewEvent"`
+	ConvertToDraftEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ConvertToDraftEvent"`
+	BaseRefChangedEvent struct {
+		CreatedAt      githubv4.DateTime
+		CurrentRefName string
+	} `graphql:"... on BaseRefChangedEvent"`
 }
 
 type adapterPageForward struct {
@@ -296,7 +325,7 @@ func TestPayloadFields(t *testing.T) {
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "reviewer", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "factsQuery", "commitPRsQuery"} {
+	for _, name := range []string{"actor", "reviewer", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

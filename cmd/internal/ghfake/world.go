@@ -102,6 +102,7 @@ type issue struct {
 	branchDeleted  bool
 	reviews        []*review
 	requested      []string // requested reviewers; teams as "team:<slug>"
+	timeline       []*timelineEvent
 }
 
 // review is a pull request review; state is GraphQL's spelling (APPROVED, CHANGES_REQUESTED,

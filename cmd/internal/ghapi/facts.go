@@ -50,17 +50,19 @@ type checkContext struct {
 }
 
 type prFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	Mergeable   string
-	Author      *actor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	Mergeable         string
+	Author            *actor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo pageForward
 		Nodes    []labelNode
 	} `graphql:"labels(first: 100)"`
@@ -205,8 +207,12 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		Author:    login(pr.Author),
 		BaseRef:   pr.BaseRefName,
 		HeadRef:   pr.HeadRefName,
+		CrossRepo: pr.IsCrossRepository,
 		HeadSHA:   pr.HeadRefOid,
 		Mergeable: strings.ToLower(pr.Mergeable),
+	}
+	if pr.HeadRepository != nil {
+		out.HeadRepo = pr.HeadRepository.NameWithOwner
 	}
 	if pr.Merged {
 		out.State = engine.PRMerged

@@ -43,6 +43,7 @@ type PullRequest struct {
 	CrossRepo bool
 	HeadSHA   string
 	Mergeable string // Mergeable | Conflicting | Unknown
+	MergedBy  string // who merged it, once merged
 	Labels    []string
 	Reviews   []Review      // oldest first
 	Checks    []CheckResult // check runs and commit statuses on HeadSHA

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -46,6 +47,12 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		case r == nil:
 		case unsupportedReaction(r) != "":
 			e.finish(run, RunFailed, TargetFail, "not supported yet: "+unsupportedReaction(r))
+		case r.Action == ReactCancel && e.ownMerge(p, run) != nil:
+			// The closed event of the run's own merge, whose state was not saved: the
+			// merge stage ends the run (completed) when the run is advanced below.
+			if m := e.ownMerge(p, run); m.ID != run.Stage {
+				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.facts.PR.MergedBy))
+			}
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		}
@@ -148,6 +155,56 @@ func (e *eval) result(old *State) Result {
 
 func (e *eval) subject() string {
 	return e.facts.Repo + "#" + strconv.Itoa(e.facts.PR.Number)
+}
+
+// ownMerge returns the merge_pr stage of run that the facts show done: the PR is merged
+// and the run stands at that stage, or the action itself merged it and the stage lies
+// ahead of the run (a merge whose state was not saved). Nil otherwise.
+func (e *eval) ownMerge(p *Pipeline, run *Run) *Stage {
+	pr := e.facts.PR
+	if pr.State != PRMerged {
+		return nil
+	}
+	if s := p.Stage(run.Stage); s != nil && s.Type == StageAction && s.Action == ActionMergePR {
+		return s
+	}
+	if pr.MergedBy == "" || !SameIdentity(pr.MergedBy, e.facts.Viewer) {
+		return nil
+	}
+	return reachableMerge(p, run.Stage)
+}
+
+// reachableMerge returns the first merge_pr stage of p reachable from stage from.
+func reachableMerge(p *Pipeline, from string) *Stage {
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	start, ok := index[from]
+	if !ok {
+		return nil
+	}
+	seen := map[int]bool{start: true}
+	for queue := []int{start}; len(queue) > 0; queue = queue[1:] {
+		i := queue[0]
+		if s := p.Stages[i]; s.Type == StageAction && s.Action == ActionMergePR {
+			return s
+		}
+		for _, t := range successors(p, i) {
+			if j, ok := index[t]; ok && !seen[j] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	return nil
+}
+
+// SameIdentity reports whether two logins name the same account, as GitHub spells an
+// app's bot account in REST ("github-actions[bot]") and in GraphQL ("github-actions").
+func SameIdentity(a, b string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.TrimSuffix(s, "[bot]")) }
+	return a != "" && norm(a) == norm(b)
 }
 
 func (e *eval) triggerMatches(p *Pipeline) bool {

@@ -44,46 +44,6 @@ func (e *eval) gate(run *Run, stage *Stage) bool {
 	return false
 }
 
-// reverify guards a merge with every gate the run passed on its way: the head must
-// still be the one they passed on (otherwise the run goes back to the earliest of
-// them), and a merge tried before — refused by GitHub, or held for a draft or conflicts —
-// goes ahead only if each of them still holds on today's facts (otherwise back to the
-// first that does not). It reports whether the
-// run moved; hold is set when the gates cannot be checked at all.
-func (e *eval) reverify(p *Pipeline, run *Run, stage *Stage) (moved bool, hold string) {
-	if run.VerifiedBy == "" {
-		return false, "" // no gate before this merge: the pipeline merges unconditionally
-	}
-	if p.Stage(run.VerifiedBy) == nil {
-		// The config changed under the run and the gate is gone: fail closed.
-		return false, fmt.Sprintf("gate %q, which passed, is no longer in pipeline %q; the merge cannot be verified", run.VerifiedBy, p.Name)
-	}
-	var passed []*Stage
-	for _, s := range p.Stages {
-		if sr := run.Stages[s.ID]; s.Type == StageGate && s.ID != stage.ID && sr != nil && sr.Status == StagePassed {
-			passed = append(passed, s)
-		}
-	}
-	pr := e.facts.PR
-	if run.VerifiedSHA != pr.HeadSHA && len(passed) > 0 {
-		e.enter(run, stage.ID, passed[0].ID, fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-			short(run.VerifiedSHA), short(pr.HeadSHA), passed[0].ID))
-		return true, ""
-	}
-	if sr := run.Stages[stage.ID]; sr.Status == StageWaiting && len(sr.Results) == 0 {
-		// First attempt, right after the gates passed on these facts (and on what this
-		// pipeline did since, such as taking off a label its gate wanted).
-		return false, ""
-	}
-	for _, g := range passed {
-		if results, blocked, _ := e.evaluate(g); blocked {
-			e.enter(run, stage.ID, g.ID, fmt.Sprintf("gate %q no longer holds (%s); checking again", g.ID, firstUnmet(results)))
-			return true, ""
-		}
-	}
-	return false, ""
-}
-
 // holdAction keeps an action stage waiting, without calling GitHub, for a reason its
 // facts show (a draft, conflicts).
 func (e *eval) holdAction(run *Run, stage *Stage, why, who string) bool {
@@ -108,12 +68,12 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		if pr.State == PRClosed {
 			return e.actionFailed(run, stage, "the pull request was closed without merging")
 		}
-		moved, hold := e.reverify(p, run, stage)
-		if moved {
+		switch plan := e.guard(p, run, stage); {
+		case plan.back != nil:
+			e.enter(run, stage.ID, plan.back.ID, plan.why)
 			return true
-		}
-		if hold != "" {
-			return e.holdAction(run, stage, hold, "a maintainer (restart the pipeline)")
+		case plan.why != "":
+			return e.holdAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
 		}
 		switch {
 		case pr.Draft:
@@ -121,11 +81,9 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		case pr.Mergeable == Conflicting:
 			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}
-		// Merge exactly the head the gates passed on: if it moved, GitHub refuses (409).
+		// Merge exactly the head the gates hold on: if it moves before GitHub merges,
+		// GitHub refuses (409).
 		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
-		if run.VerifiedSHA != "" {
-			eff.SHA = run.VerifiedSHA
-		}
 		if stage.Config.DeleteBranch {
 			if why := keepHeadBranch(e.facts); why != "" {
 				e.logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)

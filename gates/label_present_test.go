@@ -60,3 +60,10 @@ func TestLabelPresentParams(t *testing.T) {
 		})
 	}
 }
+
+func TestLabelPresentDoesNotDependOnTheHead(t *testing.T) {
+	var c engine.Check = labelPresent{label: "x"}
+	h, ok := c.(engine.HeadIndependent)
+	require.True(t, ok)
+	assert.True(t, h.HeadIndependent())
+}

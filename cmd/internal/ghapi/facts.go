@@ -55,6 +55,7 @@ type prFields struct {
 	State             string
 	IsDraft           bool
 	Merged            bool
+	MergedBy          *actor
 	Mergeable         string
 	Author            *actor
 	BaseRefName       string
@@ -215,7 +216,7 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner
 	}
 	if pr.Merged {
-		out.State = engine.PRMerged
+		out.State, out.MergedBy = engine.PRMerged, login(pr.MergedBy)
 	}
 	for _, l := range pr.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)

@@ -211,12 +211,17 @@ func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
 }
 
 // ClosePR closes the pull request without merging and returns pull_request/closed (merged false),
-// sent by its author.
+// sent by its author. For a merged pull request it returns the closed event of the merge
+// (merged true, sent by who merged it), which GitHub sends when the merge was made with a
+// token other than a workflow's GITHUB_TOKEN.
 func (s *Server) ClosePR(repoName string, number int) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
+	if pr.merged {
+		return s.prEvent(r, pr, "closed", pr.mergedBy, nil)
+	}
 	now := s.clock()
 	pr.state, pr.closedAt, pr.updatedAt = "closed", now, now
 	return s.prEvent(r, pr, "closed", pr.author, nil)

@@ -67,6 +67,7 @@ type adapterPrFields struct {
 	State             string
 	IsDraft           bool
 	Merged            bool
+	MergedBy          *adapterActor
 	Mergeable         string
 	Author            *adapterActor
 	BaseRefName       string

@@ -29,13 +29,18 @@ const (
 
 // PullRequest is a pull request as the engine sees it.
 type PullRequest struct {
-	Number    int
-	Title     string
-	State     string // PROpen | PRClosed | PRMerged
-	Draft     bool
-	Author    string
-	BaseRef   string
-	HeadRef   string
+	Number  int
+	Title   string
+	State   string // PROpen | PRClosed | PRMerged
+	Draft   bool
+	Author  string
+	BaseRef string
+	HeadRef string
+	// HeadRepo is the owner/name of the repository the head branch lives in; "" when
+	// GitHub no longer knows it (the fork was deleted).
+	HeadRepo string
+	// CrossRepo: the head branch lives in another repository than the base (a fork).
+	CrossRepo bool
 	HeadSHA   string
 	Mergeable string // Mergeable | Conflicting | Unknown
 	MergedBy  string // who merged it, once merged

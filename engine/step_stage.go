@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The evaluation of one stage: gates against facts, and the actions they lead to.
 
@@ -80,7 +83,14 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		}
 		// Merge exactly the head the gates hold on: if it moves before GitHub merges,
 		// GitHub refuses (409).
-		eff.SHA, eff.Method, eff.Delete, eff.HeadRef = pr.HeadSHA, stage.Config.Method, stage.Config.DeleteBranch, pr.HeadRef
+		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
+		if stage.Config.DeleteBranch {
+			if why := keepHeadBranch(e.facts); why != "" {
+				e.logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
+			} else {
+				eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
+			}
+		}
 	case ActionAddLabel:
 		for _, l := range stage.Config.Labels {
 			if !pr.HasLabel(l) {
@@ -129,4 +139,25 @@ func (e *eval) actionFailed(run *Run, stage *Stage, why string) bool {
 	run.Stages[stage.ID].Status = StageFailed
 	e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
 	return false
+}
+
+// keepHeadBranch says why delete_branch must not delete the PR's head branch, or "". Only a
+// branch of the repository itself is deleted: a fork's branch is not the action's to delete, and
+// deleting heads/<name> here would delete this repository's branch of the same name. The
+// default branch is never deleted (GitHub refuses anyway).
+func keepHeadBranch(f *Facts) string {
+	pr := f.PR
+	switch {
+	case pr.HeadRef == "":
+		return "its name is unknown"
+	case pr.HeadRepo == "":
+		return "GitHub does not say which repository it lives in (its fork was deleted)"
+	case pr.CrossRepo:
+		return fmt.Sprintf("it is a branch of the fork %s, not of %s", pr.HeadRepo, f.Repo)
+	case !strings.EqualFold(pr.HeadRepo, f.Repo):
+		return fmt.Sprintf("it is a branch of %s, not of %s", pr.HeadRepo, f.Repo)
+	case pr.HeadRef == f.DefaultBranch:
+		return "it is the default branch of " + f.Repo
+	}
+	return ""
 }

@@ -84,6 +84,9 @@ func (r *runner) run(ctx context.Context) int {
 		return 2
 	}
 	defer func() { r.act.Infof("pipeline-action: API calls: %s", formatCalls(client.Calls())) }()
+	if len(ev.Foreign) > 0 {
+		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
+	}
 	numbers := ev.Numbers
 	if len(numbers) == 0 && ev.SHA != "" {
 		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA); err != nil {

@@ -20,8 +20,10 @@ type scenario struct {
 	Config        string              `yaml:"config"`
 	Users         map[string]string   `yaml:"users"`
 	Teams         map[string][]string `yaml:"teams"`
-	Steps         []step              `yaml:"-"`
-	Expect        *expectation        `yaml:"-"`
+	// Branches the repository has from the start besides the default branch (made from it).
+	Branches []string     `yaml:"branches"`
+	Steps    []step       `yaml:"-"`
+	Expect   *expectation `yaml:"-"`
 
 	path string // of the scenario file, for errors and relative paths
 }
@@ -34,16 +36,19 @@ type step struct {
 }
 
 type openPR struct {
-	Number  int      `yaml:"number"`
-	Author  string   `yaml:"author"`
-	Base    string   `yaml:"base"`
-	Head    string   `yaml:"head"`
-	Title   string   `yaml:"title"`
-	Body    string   `yaml:"body"`
-	Files   []string `yaml:"files"`
-	Labels  []string `yaml:"labels"`
-	Draft   bool     `yaml:"draft"`
-	Deliver *bool    `yaml:"deliver"`
+	Number int      `yaml:"number"`
+	Author string   `yaml:"author"`
+	Base   string   `yaml:"base"`
+	Head   string   `yaml:"head"`
+	Title  string   `yaml:"title"`
+	Body   string   `yaml:"body"`
+	Files  []string `yaml:"files"`
+	Labels []string `yaml:"labels"`
+	Draft  bool     `yaml:"draft"`
+	// Fork names the owner of the fork the head branch lives in (<fork>/<repo name>); the
+	// head branch is then not a branch of the repository, whatever its name.
+	Fork    string `yaml:"fork"`
+	Deliver *bool  `yaml:"deliver"`
 }
 
 type openIssue struct {
@@ -127,6 +132,8 @@ type expectation struct {
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
 	Dispatches []map[string]any      `yaml:"dispatches"`
+	// Branches is the exact set of branches of the repository (not of forks).
+	Branches *[]string `yaml:"branches"`
 }
 
 type subjectExpect struct {

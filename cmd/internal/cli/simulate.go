@@ -118,6 +118,9 @@ func newSimulation(sc *scenario, config string, out io.Writer) *simulation {
 	f.SetClock(func() time.Time { return s.clock })
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	f.SetFile(sc.Repo, sc.DefaultBranch, DefaultConfigPath, config)
+	for _, b := range sc.Branches {
+		f.AddBranch(sc.Repo, b)
+	}
 	for _, u := range sortedKeys(sc.Users) {
 		f.AddUser(u, sc.Users[u])
 	}
@@ -194,8 +197,15 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	switch v := st.Value.(type) {
 	case *openPR:
 		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
-			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft})
-		return []ghfake.Event{ev}, fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch)), on(v.Deliver), nil
+			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
+		label := fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
+		if v.Fork != "" {
+			label += fmt.Sprintf(" from %s's fork", v.Fork)
+		}
+		if v.Head != "" {
+			label += " (branch " + v.Head + ")"
+		}
+		return []ghfake.Event{ev}, label, on(v.Deliver), nil
 	case *openIssue:
 		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
 		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil

@@ -74,6 +74,15 @@ expect:
   prs: {7: {merged: true}}
   runs: [{pipeline: auto-merge, status: completed}]
 `, 1, "✗ #7 merged: want true, found false"},
+		{"branches are the exact set", `
+repo: acme/widgets
+branches: [develop]
+steps:
+  - open_pr: {number: 7, author: dev, head: feat/a}
+  - open_pr: {number: 8, author: someone, head: topic, fork: someone}
+expect:
+  branches: [main, feat/a]
+`, 1, "✗ branches of acme/widgets: want [feat/a main], found [develop feat/a main]"},
 		{"unknown step", `
 repo: acme/widgets
 steps:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -48,7 +49,10 @@ func (c *Client) merge(ctx context.Context, e engine.Effect) error {
 	if err != nil {
 		return fmt.Errorf("merging %s/%s#%d at %s: %w", c.Owner, c.Repo, e.Number, e.SHA, err)
 	}
-	if e.Delete && e.HeadRef != "" {
+	// Only a branch the effect says is this repository's: heads/<name> here is not a fork's
+	// branch of the same name (the engine never asks for that; an effect that does not say
+	// where its branch lives deletes nothing).
+	if e.Delete && e.HeadRef != "" && strings.EqualFold(e.HeadRepo, c.Owner+"/"+c.Repo) {
 		// https://docs.github.com/en/rest/git/refs#delete-a-reference
 		// The merge stands even if the branch cannot be deleted (it may be gone already).
 		_, _ = c.rest.Git.DeleteRef(ctx, c.Owner, c.Repo, "heads/"+e.HeadRef)

@@ -37,7 +37,7 @@ func TestPerformMerge(t *testing.T) {
 			fake, c := setup(t)
 			head := openPR(fake)
 			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
-				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login"})
+				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login", HeadRepo: repoName})
 			assert.Equal(t, engine.Outcome{Key: "r1/merge/1/merge_pr"}, o)
 			pr := fake.PR(repoName, 7)
 			assert.True(t, pr.Merged)
@@ -56,7 +56,7 @@ func TestPerformMergeBranchGone(t *testing.T) {
 	fake, c := setup(t)
 	head := openPR(fake)
 	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7, SHA: head,
-		Method: "squash", Delete: true, HeadRef: "no-such-branch"})
+		Method: "squash", Delete: true, HeadRef: "no-such-branch", HeadRepo: repoName})
 	assert.Empty(t, o.Err)
 	assert.True(t, fake.PR(repoName, 7).Merged)
 	assert.False(t, fake.PR(repoName, 7).BranchDeleted)
@@ -137,7 +137,7 @@ func TestPerformMergeRefused(t *testing.T) {
 				method = "squash"
 			}
 			o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7,
-				SHA: head, Method: method, Delete: true, HeadRef: "feat/login"})
+				SHA: head, Method: method, Delete: true, HeadRef: "feat/login", HeadRepo: repoName})
 			assert.Equal(t, engine.Outcome{Key: "k", Err: tt.wantErr, Permanent: tt.permanent}, o)
 			pr := fake.PR(repoName, 7)
 			assert.False(t, pr.Merged)

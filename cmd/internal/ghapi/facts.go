@@ -50,18 +50,20 @@ type checkContext struct {
 }
 
 type prFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	MergedBy    *actor
-	Mergeable   string
-	Author      *actor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	MergedBy          *actor
+	Mergeable         string
+	Author            *actor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo pageForward
 		Nodes    []labelNode
 	} `graphql:"labels(first: 100)"`
@@ -257,8 +259,12 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		Author:    login(pr.Author),
 		BaseRef:   pr.BaseRefName,
 		HeadRef:   pr.HeadRefName,
+		CrossRepo: pr.IsCrossRepository,
 		HeadSHA:   pr.HeadRefOid,
 		Mergeable: strings.ToLower(pr.Mergeable),
+	}
+	if pr.HeadRepository != nil {
+		out.HeadRepo = pr.HeadRepository.NameWithOwner
 	}
 	if pr.Merged {
 		out.State, out.MergedBy = engine.PRMerged, login(pr.MergedBy)

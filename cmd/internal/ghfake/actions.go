@@ -13,12 +13,15 @@ type Event struct {
 }
 
 // PROptions describes a pull request to open. Zero values: Base is the default branch, Head is
-// "pr-<number>", Title is "PR #<number>".
+// "pr-<number>", Title is "PR #<number>", and the head branch is in the repository itself.
 type PROptions struct {
 	Number int
 	Author string
 	Base   string
 	Head   string
+	// Fork, when set, is the owner of the fork the head branch lives in: "<Fork>/<repo name>",
+	// created from the repository's default branch the first time it is named.
+	Fork   string
 	Title  string
 	Body   string
 	Files  []string
@@ -52,7 +55,11 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		o.Title = fmt.Sprintf("PR #%d", n)
 	}
 	base := s.ensureBranch(r, o.Base)
-	head := s.ensureBranch(r, o.Head)
+	hr := r
+	if o.Fork != "" {
+		hr = s.ensureFork(r, o.Fork)
+	}
+	head := s.ensureBranch(hr, o.Head)
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
 		bl := &blob{oid: blobOID(content), text: content}
@@ -64,7 +71,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	now := s.clock()
 	pr := &issue{
 		repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body, state: "open",
-		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head,
+		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head, headRepo: hr,
 		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
 		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
 	}
@@ -160,7 +167,7 @@ func (s *Server) Push(repoName string, number int) Event {
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()
-	s.ensureBranch(r, pr.head).head = c.sha
+	s.ensureBranch(pr.headRepository(), pr.head).head = c.sha
 	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
 }
 

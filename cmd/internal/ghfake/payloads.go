@@ -45,8 +45,13 @@ func (s *Server) reviewEvent(r *repo, pr *issue, rv *review, action, sender stri
 	return s.event(r, "pull_request_review", action, sender, p)
 }
 
-// prRefs is pull_requests as check suites and workflow runs carry them for same-repository PRs.
+// prRefs is pull_requests as check suites and workflow runs carry them: empty for a pull request
+// from a fork ("When the check suite's head_branch is in a forked repository it will be null and
+// the pull_requests array will be empty", GitHub's check_suite webhook reference).
 func (s *Server) prRefs(r *repo, pr *issue) []any {
+	if pr.crossRepo() {
+		return []any{}
+	}
 	repoRef := obj{"id": r.id, "url": s.apiURL("/repos/%s", r.fullName()), "name": r.name}
 	return []any{obj{
 		"id": pr.id, "number": pr.number, "url": s.apiURL("/repos/%s/pulls/%d", r.fullName(), pr.number),
@@ -98,7 +103,7 @@ func (s *Server) workflowRunEvent(r *repo, pr *issue, run *checkRun) Event {
 		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, run.suiteID),
 		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
 		"head_commit":     s.headCommitJSON(r, c, pr.author),
-		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
+		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(pr.headRepository()),
 	}
 	p := obj{"action": "completed", "workflow": workflow, "workflow_run": wr}
 	return s.event(r, "workflow_run", "completed", pr.author, p)
@@ -112,8 +117,12 @@ func (s *Server) checkSuiteEvent(r *repo, pr *issue, run *checkRun) Event {
 	if len(pr.commits) > 1 {
 		before = pr.commits[len(pr.commits)-2]
 	}
+	var headBranch any = pr.head
+	if pr.crossRepo() {
+		headBranch = nil // see prRefs
+	}
 	cs := obj{
-		"id": run.suiteID, "node_id": nodeID("CheckSuite", run.suiteID), "head_branch": pr.head,
+		"id": run.suiteID, "node_id": nodeID("CheckSuite", run.suiteID), "head_branch": headBranch,
 		"head_sha": pr.headSHA, "status": "completed", "conclusion": run.conclusion, "url": url,
 		"before": before, "after": pr.headSHA, "pull_requests": s.prRefs(r, pr),
 		"app": s.appJSON(run.app), "created_at": ts(run.completedAt), "updated_at": ts(run.completedAt),

@@ -62,18 +62,20 @@ type adapterCheckContext struct {
 }
 
 type adapterPrFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	MergedBy    *adapterActor
-	Mergeable   string
-	Author      *adapterActor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	MergedBy          *adapterActor
+	Mergeable         string
+	Author            *adapterActor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterLabelNode
 	} `graphql:"labels(first: 100)"`

@@ -25,9 +25,22 @@ type repo struct {
 	issues        map[int]*issue
 	comments      []*comment
 	pushes        int
+	parent        *repo // the repository this one is a fork of; nil for a repository of its own
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
+
+// crossRepo reports whether the pull request's head branch lives in another repository
+// (a fork) than its base.
+func (i *issue) crossRepo() bool { return i.headRepo != nil && i.headRepo != i.repo }
+
+// headRepository is the repository of the head branch.
+func (i *issue) headRepository() *repo {
+	if i.headRepo != nil {
+		return i.headRepo
+	}
+	return i.repo
+}
 
 // branch is a ref under refs/heads: its head commit and a flat tree of files.
 type branch struct {
@@ -88,6 +101,7 @@ type issue struct {
 
 	isPR           bool
 	base, head     string
+	headRepo       *repo // where the head branch lives: the repository itself, or a fork of it
 	baseSHA        string
 	headSHA        string
 	commits        []string

@@ -110,9 +110,17 @@ const (
 )
 
 // CheckResult is one check run or commit status on the head commit.
+//
+// A check run is identified by its app, its check suite and its name: a later result with
+// all three the same is a re-run of the same check and replaces the earlier one. Check runs
+// of the same name from another app or another suite are other checks, and count too. A
+// commit status is identified by its context alone, as GitHub's combined status does.
 type CheckResult struct {
 	Name       string // check run name or status context
 	Kind       string // "check_run" | "status"
 	State      string // CheckPending | CheckSuccess | CheckFailure
 	Conclusion string // raw: SUCCESS, FAILURE, NEUTRAL, SKIPPED, ERROR, ...
+	App        string // check runs: the node id of the app owning the check suite ("" if unknown)
+	Suite      string // check runs: the node id of the check suite
+	Workflow   string // check runs of an Actions workflow: the workflow's name
 }

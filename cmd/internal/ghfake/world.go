@@ -48,19 +48,28 @@ type commit struct {
 	sha      string
 	message  string
 	date     time.Time
+	suites   []*checkSuite
 	checks   []*checkRun
 	statuses []*status
 }
 
-// checkRun is a check run; app is the slug of the app owning its suite ("github-actions" for
-// workflows).
+// checkSuite is a check suite on a commit: one per app, or, for Actions (app
+// "github-actions"), one per workflow run. A re-run of a check lands in its suite.
+type checkSuite struct {
+	repo     *repo
+	id       int64
+	app      string // the slug of the app owning the suite
+	workflow string // the Actions workflow whose run this suite is; "" for other apps
+	runID    int64  // the workflow run's id; 0 for other apps
+}
+
+// checkRun is a check run of a suite.
 type checkRun struct {
 	id          int64
-	suiteID     int64
+	suite       *checkSuite
 	name        string
 	status      string // queued, in_progress, completed
 	conclusion  string // success, failure, ...; "" while not completed
-	app         string
 	completedAt time.Time
 }
 

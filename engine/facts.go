@@ -73,15 +73,27 @@ func PostedEffects(body string) []string {
 	}
 }
 
-// HasLabel reports whether the PR carries label name.
+// HasLabel reports whether the PR carries label name. GitHub compares label names without
+// regard to case (`Security` is the label `security`), and so does every test of a label.
 func (p *PullRequest) HasLabel(name string) bool {
+	_, ok := p.Label(name)
+	return ok
+}
+
+// Label returns the name of label name as the PR carries it (`WIP` for `wip`), and whether
+// the PR carries it.
+func (p *PullRequest) Label(name string) (string, bool) {
 	for _, l := range p.Labels {
-		if l == name {
-			return true
+		if SameLabel(l, name) {
+			return l, true
 		}
 	}
-	return false
+	return "", false
 }
+
+// SameLabel reports whether a and b name the same label, as GitHub compares label names:
+// without regard to case.
+func SameLabel(a, b string) bool { return strings.EqualFold(a, b) }
 
 // Review states, as GitHub names them.
 const (

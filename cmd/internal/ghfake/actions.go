@@ -69,7 +69,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
 	}
 	for _, l := range o.Labels {
-		pr.labels = labelSet(pr.labels, l)
+		pr.labels = labelSet(r, pr.labels, l)
 	}
 	r.issues[n] = pr
 	return s.prEvent(r, pr, "opened", o.Author, nil)
@@ -88,7 +88,7 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
 		state: "open", createdAt: now, updatedAt: now}
 	for _, l := range o.Labels {
-		is.labels = labelSet(is.labels, l)
+		is.labels = labelSet(r, is.labels, l)
 	}
 	r.issues[n] = is
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
@@ -169,9 +169,13 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 	is := s.mustIssue(r, number)
 	action := "labeled"
 	if add {
-		is.labels = labelSet(is.labels, label)
+		label = r.label(label)
+		is.labels = labelSet(r, is.labels, label)
 	} else {
-		is.labels, _ = labelDel(is.labels, label)
+		var removed string
+		if is.labels, removed = labelDel(is.labels, label); removed != "" {
+			label = removed
+		}
 		action = "unlabeled"
 	}
 	is.updatedAt = s.clock()

@@ -65,7 +65,7 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo labels given.")
 	}
 	for _, n := range names {
-		is.labels = labelSet(is.labels, n)
+		is.labels = labelSet(c.repo, is.labels, n)
 	}
 	is.updatedAt = s.clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
@@ -83,7 +83,7 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	}
 	is.labels = nil
 	for _, n := range names {
-		is.labels = labelSet(is.labels, n)
+		is.labels = labelSet(c.repo, is.labels, n)
 	}
 	is.updatedAt = s.clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
@@ -95,9 +95,9 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	var had bool
-	is.labels, had = labelDel(is.labels, c.params["name"])
-	if !had {
+	var removed string
+	is.labels, removed = labelDel(is.labels, c.params["name"])
+	if removed == "" {
 		return http.StatusNotFound, errorBody("Label does not exist")
 	}
 	is.updatedAt = s.clock()

@@ -83,14 +83,22 @@ func PostedEffects(body string) []string {
 	}
 }
 
-// HasLabel reports whether the PR carries label name.
+// HasLabel reports whether the PR carries label name. GitHub compares label names without
+// regard to case (`Security` is the label `security`), and so does every test of a label.
 func (p *PullRequest) HasLabel(name string) bool {
+	_, ok := p.Label(name)
+	return ok
+}
+
+// Label returns the name of label name as the PR carries it (`WIP` for `wip`), and whether
+// the PR carries it.
+func (p *PullRequest) Label(name string) (string, bool) {
 	for _, l := range p.Labels {
-		if l == name {
-			return true
+		if SameLabel(l, name) {
+			return l, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // Kinds of timeline events.
@@ -122,6 +130,10 @@ func (p *PullRequest) Last(kind, label string) time.Time {
 	return at
 }
 
+// SameLabel reports whether a and b name the same label, as GitHub compares label names:
+// without regard to case.
+func SameLabel(a, b string) bool { return strings.EqualFold(a, b) }
+
 // Review states, as GitHub names them.
 const (
 	ReviewApproved         = "APPROVED"
@@ -149,9 +161,17 @@ const (
 )
 
 // CheckResult is one check run or commit status on the head commit.
+//
+// A check run is identified by its app, its check suite and its name: a later result with
+// all three the same is a re-run of the same check and replaces the earlier one. Check runs
+// of the same name from another app or another suite are other checks, and count too. A
+// commit status is identified by its context alone, as GitHub's combined status does.
 type CheckResult struct {
 	Name       string // check run name or status context
 	Kind       string // "check_run" | "status"
 	State      string // CheckPending | CheckSuccess | CheckFailure
 	Conclusion string // raw: SUCCESS, FAILURE, NEUTRAL, SKIPPED, ERROR, ...
+	App        string // check runs: the node id of the app owning the check suite ("" if unknown)
+	Suite      string // check runs: the node id of the check suite
+	Workflow   string // check runs of an Actions workflow: the workflow's name
 }

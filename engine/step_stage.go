@@ -93,7 +93,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		}
 	case ActionAddLabel:
 		for _, l := range stage.Config.Labels {
-			if !pr.HasLabel(l) {
+			if !pr.HasLabel(l) && !hasLabel(eff.Labels, l) {
 				eff.Labels = append(eff.Labels, l)
 			}
 		}
@@ -103,8 +103,9 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		}
 	case ActionRemoveLabel:
 		for _, l := range stage.Config.Labels {
-			if pr.HasLabel(l) {
-				eff.Labels = append(eff.Labels, l)
+			// Remove the label by its name on the PR (`WIP` for `wip`).
+			if on, ok := pr.Label(l); ok && !hasLabel(eff.Labels, on) {
+				eff.Labels = append(eff.Labels, on)
 			}
 		}
 		if len(eff.Labels) == 0 {
@@ -160,4 +161,14 @@ func keepHeadBranch(f *Facts) string {
 		return "it is the default branch of " + f.Repo
 	}
 	return ""
+}
+
+// hasLabel reports whether labels holds label name, compared as GitHub compares labels.
+func hasLabel(labels []string, name string) bool {
+	for _, l := range labels {
+		if SameLabel(l, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -308,7 +308,11 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 	case engine.EffectRemoveLabel:
 		kept := pr.Labels[:0]
 		for _, l := range pr.Labels {
-			if !contains(e.Labels, l) {
+			gone := false
+			for _, r := range e.Labels {
+				gone = gone || engine.SameLabel(l, r)
+			}
+			if !gone {
 				kept = append(kept, l)
 			}
 		}

@@ -81,11 +81,16 @@ type labelStep struct {
 	Deliver *bool    `yaml:"deliver"`
 }
 
+// checkStep completes a check run on the PR's head: a job of an Actions workflow (the
+// workflow named `workflow`, or by default one named after the check), or with `app` a
+// check run of that app. A check of the same name in the same suite (same app, or same
+// workflow) is a re-run and replaces the earlier one; any other stays beside it.
 type checkStep struct {
 	PR         int    `yaml:"pr"`
 	Name       string `yaml:"name"`
 	Conclusion string `yaml:"conclusion"`
 	App        string `yaml:"app"`
+	Workflow   string `yaml:"workflow"`
 	Deliver    *bool  `yaml:"deliver"`
 }
 

@@ -233,7 +233,15 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return events, fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove), on(v.Deliver), nil
 	case *checkStep:
-		ev := f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		var ev ghfake.Event
+		switch {
+		case v.Workflow != "" && v.App != "":
+			return nil, "", false, errors.New("check takes an app or a workflow (a job of Actions), not both")
+		case v.Workflow != "":
+			ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, or(v.Conclusion, "success"))
+		default:
+			ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		}
 		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")), on(v.Deliver), nil
 	case *statusStep:
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)

@@ -104,6 +104,12 @@ steps:
   - open_pr: {number: 7, author: dev}
   - report: {pr: 7, stage: x, verdict: approve}
 `, 2, `not supported yet: step "report"`},
+		{"a check of an app and a workflow at once", `
+repo: acme/widgets
+steps:
+  - open_pr: {number: 7, author: dev}
+  - check: {pr: 7, name: test, app: ci-app, workflow: ci}
+`, 2, "check takes an app or a workflow"},
 		{"redeliver of a later step", `
 repo: acme/widgets
 steps:

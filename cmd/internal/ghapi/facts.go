@@ -42,6 +42,15 @@ type checkContext struct {
 		Name       string
 		Status     string
 		Conclusion string
+		// The suite tells a re-run of the same check (same app, same suite) from another
+		// check of the same name; its workflow run names the Actions workflow.
+		CheckSuite struct {
+			Id          string
+			App         *struct{ Id string }
+			WorkflowRun *struct {
+				Workflow struct{ Name string }
+			}
+		}
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
 		Context string
@@ -317,7 +326,14 @@ func checkResult(cx checkContext) engine.CheckResult {
 		}
 		return r
 	}
-	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion}
+	cs := cx.CheckRun.CheckSuite
+	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion, Suite: cs.Id}
+	if cs.App != nil {
+		r.App = cs.App.Id
+	}
+	if cs.WorkflowRun != nil {
+		r.Workflow = cs.WorkflowRun.Workflow.Name
+	}
 	switch {
 	case cx.CheckRun.Status != "COMPLETED":
 		r.State = engine.CheckPending

@@ -77,7 +77,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = labelSet(labels, l)
+		labels = labelSet(r, labels, l)
 	}
 	s.relabel(pr, labels, o.Author)
 	r.issues[n] = pr
@@ -98,7 +98,7 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 		state: "open", createdAt: now, updatedAt: now}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = labelSet(labels, l)
+		labels = labelSet(r, labels, l)
 	}
 	s.relabel(is, labels, o.Author)
 	r.issues[n] = is
@@ -181,9 +181,13 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 	action := "labeled"
 	labels := append([]string(nil), is.labels...)
 	if add {
-		labels = labelSet(labels, label)
+		label = r.label(label)
+		labels = labelSet(r, labels, label)
 	} else {
-		labels, _ = labelDel(labels, label)
+		var removed string
+		if labels, removed = labelDel(labels, label); removed != "" {
+			label = removed
+		}
 		action = "unlabeled"
 	}
 	s.relabel(is, labels, is.author)

@@ -181,6 +181,14 @@ func typeOf(v any) string {
 		return "IssueComment"
 	case *checkRun:
 		return "CheckRun"
+	case *checkSuite:
+		return "CheckSuite"
+	case app:
+		return "App"
+	case wfRun:
+		return "WorkflowRun"
+	case workflow:
+		return "Workflow"
 	case *status:
 		return "StatusContext"
 	case label:

@@ -66,7 +66,7 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	}
 	labels := append([]string(nil), is.labels...)
 	for _, n := range names {
-		labels = labelSet(labels, n)
+		labels = labelSet(c.repo, labels, n)
 	}
 	s.relabel(is, labels, c.login)
 	is.updatedAt = s.clock()
@@ -85,7 +85,7 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	}
 	var labels []string
 	for _, n := range names {
-		labels = labelSet(labels, n)
+		labels = labelSet(c.repo, labels, n)
 	}
 	s.relabel(is, labels, c.login)
 	is.updatedAt = s.clock()
@@ -98,8 +98,8 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	labels, had := labelDel(append([]string(nil), is.labels...), c.params["name"])
-	if !had {
+	labels, removed := labelDel(append([]string(nil), is.labels...), c.params["name"])
+	if removed == "" {
 		return http.StatusNotFound, errorBody("Label does not exist")
 	}
 	s.relabel(is, labels, c.login)

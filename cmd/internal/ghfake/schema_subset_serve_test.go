@@ -54,6 +54,15 @@ type adapterCheckContext struct {
 		Name       string
 		Status     string
 		Conclusion string
+		// The suite tells a re-run of the same check (same app, same suite) from another
+		// check of the same name; its workflow run names the Actions workflow.
+		CheckSuite struct {
+			Id          string
+			App         *struct{ Id string }
+			WorkflowRun *struct {
+				Workflow struct{ Name string }
+			}
+		}
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
 		Context string

@@ -48,13 +48,13 @@ func (s *Server) record(is *issue, kind, actor string, set func(*timelineEvent))
 // holds s.mu.
 func (s *Server) relabel(is *issue, labels []string, actor string) {
 	for _, l := range is.labels {
-		if _, still := labelDel(labels, l); !still {
+		if _, still := labelDel(labels, l); still == "" {
 			name := l
 			s.record(is, "UnlabeledEvent", actor, func(e *timelineEvent) { e.label = name })
 		}
 	}
 	for _, l := range labels {
-		if _, had := labelDel(is.labels, l); !had {
+		if _, had := labelDel(is.labels, l); had == "" {
 			name := l
 			s.record(is, "LabeledEvent", actor, func(e *timelineEvent) { e.label = name })
 		}

@@ -274,6 +274,17 @@ func (e *eval) triggerMatches(p *Pipeline, logged bool) bool {
 // event was lost still starts on the next event. level is false for triggers that name
 // a happening (a push, a review, an edit), which start only on their own event.
 func (e *eval) triggerSince(p *Pipeline) (since time.Time, level bool) {
+	since, level = e.triggerStateSince(p)
+	// A PR retargeted to the base its trigger takes meets the trigger anew from then on.
+	if b := p.Trigger.BaseBranch; b != "" && !since.IsZero() {
+		if at := e.facts.PR.Last(TimelineBaseChanged, b); at.After(since) {
+			since = at
+		}
+	}
+	return since, level
+}
+
+func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
 	pr, t := e.facts.PR, p.Trigger
 	if pr.State != PROpen {
 		return time.Time{}, true

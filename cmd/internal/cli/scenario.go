@@ -74,6 +74,15 @@ type prStep struct { // dismiss_review, push, close_pr, conflict
 	Deliver *bool  `yaml:"deliver"`
 }
 
+// editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
+// its base branch.
+type editPRStep struct {
+	PR      int    `yaml:"pr"`
+	User    string `yaml:"user"`
+	Base    string `yaml:"base"`
+	Deliver *bool  `yaml:"deliver"`
+}
+
 type labelStep struct {
 	PR      int      `yaml:"pr"`
 	Add     []string `yaml:"add"`
@@ -162,6 +171,7 @@ var stepKinds = map[string]func() any{
 	"open_issue":     func() any { return &openIssue{} },
 	"review":         func() any { return &reviewStep{} },
 	"dismiss_review": func() any { return &prStep{} },
+	"edit_pr":        func() any { return &editPRStep{} },
 	"push":           func() any { return &prStep{} },
 	"close_pr":       func() any { return &prStep{} },
 	"conflict":       func() any { return &prStep{} },

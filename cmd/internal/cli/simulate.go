@@ -224,6 +224,12 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			f.SetMergeable(repo, v.PR, "conflicting")
 			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR), true, nil
 		}
+	case *editPRStep:
+		if v.Base == "" {
+			return nil, "", false, errors.New("edit_pr needs a base")
+		}
+		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
+		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), on(v.Deliver), nil
 	case *labelStep:
 		for _, l := range v.Add {
 			events = append(events, f.Label(repo, v.PR, l, true))

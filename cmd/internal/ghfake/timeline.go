@@ -97,3 +97,20 @@ func init() {
 		"currentRefName":  value(func(e *timelineEvent) any { return e.to }),
 	})
 }
+
+// ChangeBase retargets the pull request to base as user, records a BaseRefChangedEvent
+// and returns pull_request/edited with changes.base, as GitHub sends it.
+func (s *Server) ChangeBase(repoName string, number int, base, user string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	if user == "" {
+		user = pr.author
+	}
+	from, fromSHA := pr.base, pr.baseSHA
+	pr.base, pr.baseSHA, pr.updatedAt = base, s.ensureBranch(r, base).head, s.clock()
+	s.record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.from, e.to = from, base })
+	changes := obj{"base": obj{"ref": obj{"from": from}, "sha": obj{"from": fromSHA}}}
+	return s.prEvent(r, pr, "edited", user, obj{"changes": changes})
+}

@@ -20,11 +20,14 @@ type Effect struct {
 	Kind    EffectKind `json:"kind"`
 	Number  int        `json:"number"` // PR or issue number
 	SHA     string     `json:"sha,omitempty"`
-	HeadRef string     `json:"head_ref,omitempty"` // merge_pr with DeleteBranch
-	Method  string     `json:"method,omitempty"`
-	Delete  bool       `json:"delete_branch,omitempty"`
-	Labels  []string   `json:"labels,omitempty"`
-	Body    string     `json:"body,omitempty"`
+	HeadRef string     `json:"head_ref,omitempty"` // merge_pr with Delete
+	// HeadRepo is the repository (owner/name) HeadRef is a branch of. The engine asks for a
+	// deletion only of a branch of the PR's own repository that is not its default branch.
+	HeadRepo string   `json:"head_repo,omitempty"`
+	Method   string   `json:"method,omitempty"`
+	Delete   bool     `json:"delete_branch,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+	Body     string   `json:"body,omitempty"`
 }
 
 // Outcome is what happened when the shell performed an effect.

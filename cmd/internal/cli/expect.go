@@ -44,6 +44,12 @@ func (s *simulation) check(e *expectation) (failed int) {
 	for _, want := range e.Runs {
 		report(matchRun(runs, want, s.sc.Repo), "run", describeRunExpect(want), describeRuns(runs))
 	}
+	if e.Branches != nil {
+		want := append([]string(nil), *e.Branches...)
+		sort.Strings(want)
+		got := s.fake.Branches(s.sc.Repo)
+		report(strings.Join(want, ",") == strings.Join(got, ","), "branches of "+s.sc.Repo, fmt.Sprint(want), fmt.Sprint(got))
+	}
 	if len(e.Dispatches) > 0 {
 		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
 	}

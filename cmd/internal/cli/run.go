@@ -116,6 +116,9 @@ func (r *runner) run(ctx context.Context) int {
 		return 2
 	}
 	defer func() { r.act.Infof("pipeline-action: API calls: %s", formatCalls(client.Calls())) }()
+	if len(ev.Foreign) > 0 {
+		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
+	}
 	numbers := ev.Numbers
 	if len(numbers) == 0 && ev.SHA != "" {
 		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA); err != nil {
@@ -378,7 +381,11 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 	case engine.EffectRemoveLabel:
 		kept := pr.Labels[:0]
 		for _, l := range pr.Labels {
-			if !contains(e.Labels, l) {
+			gone := false
+			for _, r := range e.Labels {
+				gone = gone || engine.SameLabel(l, r)
+			}
+			if !gone {
 				kept = append(kept, l)
 			}
 		}

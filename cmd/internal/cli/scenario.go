@@ -24,8 +24,10 @@ type scenario struct {
 	Timeout        time.Duration       `yaml:"timeout"`
 	RequestTimeout time.Duration       `yaml:"request_timeout"`
 	Teams          map[string][]string `yaml:"teams"`
-	Steps          []step              `yaml:"-"`
-	Expect         *expectation        `yaml:"-"`
+	// Branches the repository has from the start besides the default branch (made from it).
+	Branches []string     `yaml:"branches"`
+	Steps    []step       `yaml:"-"`
+	Expect   *expectation `yaml:"-"`
 
 	path string // of the scenario file, for errors and relative paths
 }
@@ -38,16 +40,19 @@ type step struct {
 }
 
 type openPR struct {
-	Number  int      `yaml:"number"`
-	Author  string   `yaml:"author"`
-	Base    string   `yaml:"base"`
-	Head    string   `yaml:"head"`
-	Title   string   `yaml:"title"`
-	Body    string   `yaml:"body"`
-	Files   []string `yaml:"files"`
-	Labels  []string `yaml:"labels"`
-	Draft   bool     `yaml:"draft"`
-	Deliver *bool    `yaml:"deliver"`
+	Number int      `yaml:"number"`
+	Author string   `yaml:"author"`
+	Base   string   `yaml:"base"`
+	Head   string   `yaml:"head"`
+	Title  string   `yaml:"title"`
+	Body   string   `yaml:"body"`
+	Files  []string `yaml:"files"`
+	Labels []string `yaml:"labels"`
+	Draft  bool     `yaml:"draft"`
+	// Fork names the owner of the fork the head branch lives in (<fork>/<repo name>); the
+	// head branch is then not a branch of the repository, whatever its name.
+	Fork    string `yaml:"fork"`
+	Deliver *bool  `yaml:"deliver"`
 }
 
 type openIssue struct {
@@ -73,6 +78,15 @@ type prStep struct { // dismiss_review, push, close_pr, conflict
 	Deliver *bool  `yaml:"deliver"`
 }
 
+// editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
+// its base branch.
+type editPRStep struct {
+	PR      int    `yaml:"pr"`
+	User    string `yaml:"user"`
+	Base    string `yaml:"base"`
+	Deliver *bool  `yaml:"deliver"`
+}
+
 type labelStep struct {
 	PR      int      `yaml:"pr"`
 	Add     []string `yaml:"add"`
@@ -80,11 +94,16 @@ type labelStep struct {
 	Deliver *bool    `yaml:"deliver"`
 }
 
+// checkStep completes a check run on the PR's head: a job of an Actions workflow (the
+// workflow named `workflow`, or by default one named after the check), or with `app` a
+// check run of that app. A check of the same name in the same suite (same app, or same
+// workflow) is a re-run and replaces the earlier one; any other stays beside it.
 type checkStep struct {
 	PR         int    `yaml:"pr"`
 	Name       string `yaml:"name"`
 	Conclusion string `yaml:"conclusion"`
 	App        string `yaml:"app"`
+	Workflow   string `yaml:"workflow"`
 	Deliver    *bool  `yaml:"deliver"`
 }
 
@@ -139,6 +158,8 @@ type expectation struct {
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
 	Dispatches []map[string]any      `yaml:"dispatches"`
+	// Branches is the exact set of branches of the repository (not of forks).
+	Branches *[]string `yaml:"branches"`
 }
 
 type subjectExpect struct {
@@ -162,6 +183,7 @@ var stepKinds = map[string]func() any{
 	"open_issue":     func() any { return &openIssue{} },
 	"review":         func() any { return &reviewStep{} },
 	"dismiss_review": func() any { return &prStep{} },
+	"edit_pr":        func() any { return &editPRStep{} },
 	"push":           func() any { return &prStep{} },
 	"close_pr":       func() any { return &prStep{} },
 	"conflict":       func() any { return &prStep{} },

@@ -208,6 +208,9 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, c := range config {
 		f.SetFile(sc.Repo, sc.DefaultBranch, c.repo, string(c.src))
 	}
+	for _, b := range sc.Branches {
+		f.AddBranch(sc.Repo, b)
+	}
 	for _, u := range sortedKeys(sc.Users) {
 		f.AddUser(u, sc.Users[u])
 	}
@@ -284,8 +287,15 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	switch v := st.Value.(type) {
 	case *openPR:
 		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
-			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft})
-		return []ghfake.Event{ev}, fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch)), on(v.Deliver), nil
+			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
+		label := fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
+		if v.Fork != "" {
+			label += fmt.Sprintf(" from %s's fork", v.Fork)
+		}
+		if v.Head != "" {
+			label += " (branch " + v.Head + ")"
+		}
+		return []ghfake.Event{ev}, label, on(v.Deliver), nil
 	case *openIssue:
 		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
 		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil
@@ -304,6 +314,12 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			f.SetMergeable(repo, v.PR, "conflicting")
 			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR), true, nil
 		}
+	case *editPRStep:
+		if v.Base == "" {
+			return nil, "", false, errors.New("edit_pr needs a base")
+		}
+		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
+		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), on(v.Deliver), nil
 	case *labelStep:
 		for _, l := range v.Add {
 			events = append(events, f.Label(repo, v.PR, l, true))
@@ -313,7 +329,15 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return events, fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove), on(v.Deliver), nil
 	case *checkStep:
-		ev := f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		var ev ghfake.Event
+		switch {
+		case v.Workflow != "" && v.App != "":
+			return nil, "", false, errors.New("check takes an app or a workflow (a job of Actions), not both")
+		case v.Workflow != "":
+			ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, or(v.Conclusion, "success"))
+		default:
+			ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		}
 		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")), on(v.Deliver), nil
 	case *statusStep:
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)

@@ -74,6 +74,15 @@ expect:
   prs: {7: {merged: true}}
   runs: [{pipeline: auto-merge, status: completed}]
 `, 1, "✗ #7 merged: want true, found false"},
+		{"branches are the exact set", `
+repo: acme/widgets
+branches: [develop]
+steps:
+  - open_pr: {number: 7, author: dev, head: feat/a}
+  - open_pr: {number: 8, author: someone, head: topic, fork: someone}
+expect:
+  branches: [main, feat/a]
+`, 1, "✗ branches of acme/widgets: want [feat/a main], found [develop feat/a main]"},
 		{"unknown step", `
 repo: acme/widgets
 steps:
@@ -95,6 +104,12 @@ steps:
   - open_pr: {number: 7, author: dev}
   - report: {pr: 7, stage: x, verdict: approve}
 `, 2, `not supported yet: step "report"`},
+		{"a check of an app and a workflow at once", `
+repo: acme/widgets
+steps:
+  - open_pr: {number: 7, author: dev}
+  - check: {pr: 7, name: test, app: ci-app, workflow: ci}
+`, 2, "check takes an app or a workflow"},
 		{"redeliver of a later step", `
 repo: acme/widgets
 steps:
@@ -227,13 +242,15 @@ steps:
   - comment: {pr: 7, user: mallory, body: "nothing to see\n`+marker+`"}
   - label: {pr: 7, add: [automerge]}
 expect:
-  prs: {7: {merged: false, comments: 0}}
+  prs: {7: {merged: false, comments: 1}}
+  runs: [{pipeline: auto-merge, subject: "#7", status: waiting, stage: ready}]
 `)
 	code, out, errOut := simulate(t, dir, "-v")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "ignoring state marker in comment")
 	assert.Contains(t, out, "by mallory")
 	assert.NotContains(t, out, "pulls/merge")
+	assert.Contains(t, out, "started late on issue_comment.created", "the lost opened event is made good by a fresh run, not by the forged one")
 }
 
 func TestSimulatePrintsStateCommentAndStats(t *testing.T) {

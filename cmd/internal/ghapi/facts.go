@@ -56,6 +56,15 @@ type checkContext struct {
 		Name       string
 		Status     string
 		Conclusion string
+		// The suite tells a re-run of the same check (same app, same suite) from another
+		// check of the same name; its workflow run names the Actions workflow.
+		CheckSuite struct {
+			Id          string
+			App         *struct{ Id string }
+			WorkflowRun *struct {
+				Workflow struct{ Name string }
+			}
+		}
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
 		Context string
@@ -64,17 +73,20 @@ type checkContext struct {
 }
 
 type prFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	Mergeable   string
-	Author      *actor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	MergedBy          *actor
+	Mergeable         string
+	Author            *actor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo pageForward
 		Nodes    []labelNode
 	} `graphql:"labels(first: 100)"`
@@ -100,6 +112,57 @@ type prFields struct {
 		PageInfo pageForward
 		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
+	CreatedAt githubv4.DateTime
+	// The latest events that start pipelines or make approvals stale; older ones matter
+	// only as far as newer ones of the same kind do not supersede them.
+	TimelineItems struct {
+		Nodes []timelineNode
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+}
+
+// timelineNode is one of the timeline events the engine reads.
+type timelineNode struct {
+	Typename     string `graphql:"__typename"`
+	LabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     labelNode
+	} `graphql:"... on LabeledEvent"`
+	UnlabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     labelNode
+	} `graphql:"... on UnlabeledEvent"`
+	ReopenedEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReopenedEvent"`
+	ReadyForReviewEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReadyForReviewEvent"`
+	ConvertToDraftEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ConvertToDraftEvent"`
+	BaseRefChangedEvent struct {
+		CreatedAt      githubv4.DateTime
+		CurrentRefName string
+	} `graphql:"... on BaseRefChangedEvent"`
+}
+
+// timelineEvent is what the engine reads of a timeline node.
+func (n timelineNode) event() (engine.TimelineEvent, bool) {
+	switch n.Typename {
+	case "LabeledEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time}, true
+	case "UnlabeledEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time}, true
+	case "ReopenedEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineReopened, At: n.ReopenedEvent.CreatedAt.Time}, true
+	case "ReadyForReviewEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineReadyForReview, At: n.ReadyForReviewEvent.CreatedAt.Time}, true
+	case "ConvertToDraftEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineConvertedToDraft, At: n.ConvertToDraftEvent.CreatedAt.Time}, true
+	case "BaseRefChangedEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineBaseChanged, Label: n.BaseRefChangedEvent.CurrentRefName, At: n.BaseRefChangedEvent.CreatedAt.Time}, true
+	}
+	return engine.TimelineEvent{}, false
 }
 
 // Connections hold 100 items a page; the rare subject with more is read on with the
@@ -230,14 +293,24 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		Author:    login(pr.Author),
 		BaseRef:   pr.BaseRefName,
 		HeadRef:   pr.HeadRefName,
+		CrossRepo: pr.IsCrossRepository,
 		HeadSHA:   pr.HeadRefOid,
 		Mergeable: strings.ToLower(pr.Mergeable),
 	}
+	if pr.HeadRepository != nil {
+		out.HeadRepo = pr.HeadRepository.NameWithOwner
+	}
 	if pr.Merged {
-		out.State = engine.PRMerged
+		out.State, out.MergedBy = engine.PRMerged, login(pr.MergedBy)
 	}
 	for _, l := range pr.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)
+	}
+	out.CreatedAt = pr.CreatedAt.Time
+	for _, n := range pr.TimelineItems.Nodes {
+		if ev, ok := n.event(); ok {
+			out.Timeline = append(out.Timeline, ev)
+		}
 	}
 	for _, r := range pr.Reviews.Nodes {
 		rv := engine.Review{State: r.State, CanPush: r.AuthorCanPushToRepository}
@@ -278,7 +351,14 @@ func checkResult(cx checkContext) engine.CheckResult {
 		}
 		return r
 	}
-	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion}
+	cs := cx.CheckRun.CheckSuite
+	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion, Suite: cs.Id}
+	if cs.App != nil {
+		r.App = cs.App.Id
+	}
+	if cs.WorkflowRun != nil {
+		r.Workflow = cs.WorkflowRun.Workflow.Name
+	}
 	switch {
 	case cx.CheckRun.Status != "COMPLETED":
 		r.State = engine.CheckPending

@@ -13,12 +13,15 @@ type Event struct {
 }
 
 // PROptions describes a pull request to open. Zero values: Base is the default branch, Head is
-// "pr-<number>", Title is "PR #<number>".
+// "pr-<number>", Title is "PR #<number>", and the head branch is in the repository itself.
 type PROptions struct {
 	Number int
 	Author string
 	Base   string
 	Head   string
+	// Fork, when set, is the owner of the fork the head branch lives in: "<Fork>/<repo name>",
+	// created from the repository's default branch the first time it is named.
+	Fork   string
 	Title  string
 	Body   string
 	Files  []string
@@ -52,7 +55,11 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		o.Title = fmt.Sprintf("PR #%d", n)
 	}
 	base := s.ensureBranch(r, o.Base)
-	head := s.ensureBranch(r, o.Head)
+	hr := r
+	if o.Fork != "" {
+		hr = s.ensureFork(r, o.Fork)
+	}
+	head := s.ensureBranch(hr, o.Head)
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
 		bl := &blob{oid: blobOID(content), text: content}
@@ -64,13 +71,15 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	now := s.clock()
 	pr := &issue{
 		repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body, state: "open",
-		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head,
+		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head, headRepo: hr,
 		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
 		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
 	}
+	var labels []string
 	for _, l := range o.Labels {
-		pr.labels = labelSet(pr.labels, l)
+		labels = labelSet(r, labels, l)
 	}
+	s.relabel(pr, labels, o.Author)
 	r.issues[n] = pr
 	return s.prEvent(r, pr, "opened", o.Author, nil)
 }
@@ -87,9 +96,11 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 	now := s.clock()
 	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
 		state: "open", createdAt: now, updatedAt: now}
+	var labels []string
 	for _, l := range o.Labels {
-		is.labels = labelSet(is.labels, l)
+		labels = labelSet(r, labels, l)
 	}
+	s.relabel(is, labels, o.Author)
 	r.issues[n] = is
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
 }
@@ -156,7 +167,7 @@ func (s *Server) Push(repoName string, number int) Event {
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()
-	s.ensureBranch(r, pr.head).head = c.sha
+	s.ensureBranch(pr.headRepository(), pr.head).head = c.sha
 	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
 }
 
@@ -168,12 +179,18 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 	r := s.mustRepo(repoName)
 	is := s.mustIssue(r, number)
 	action := "labeled"
+	labels := append([]string(nil), is.labels...)
 	if add {
-		is.labels = labelSet(is.labels, label)
+		label = r.label(label)
+		labels = labelSet(r, labels, label)
 	} else {
-		is.labels, _ = labelDel(is.labels, label)
+		var removed string
+		if labels, removed = labelDel(labels, label); removed != "" {
+			label = removed
+		}
 		action = "unlabeled"
 	}
+	s.relabel(is, labels, is.author)
 	is.updatedAt = s.clock()
 	extra := obj{"label": s.labelJSON(r, label)}
 	if is.isPR {
@@ -204,12 +221,17 @@ func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
 }
 
 // ClosePR closes the pull request without merging and returns pull_request/closed (merged false),
-// sent by its author.
+// sent by its author. For a merged pull request it returns the closed event of the merge
+// (merged true, sent by who merged it), which GitHub sends when the merge was made with a
+// token other than a workflow's GITHUB_TOKEN.
 func (s *Server) ClosePR(repoName string, number int) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
+	if pr.merged {
+		return s.prEvent(r, pr, "closed", pr.mergedBy, nil)
+	}
 	now := s.clock()
 	pr.state, pr.closedAt, pr.updatedAt = "closed", now, now
 	return s.prEvent(r, pr, "closed", pr.author, nil)

@@ -183,12 +183,22 @@ func typeOf(v any) string {
 		return "IssueComment"
 	case *checkRun:
 		return "CheckRun"
+	case *checkSuite:
+		return "CheckSuite"
+	case app:
+		return "App"
+	case wfRun:
+		return "WorkflowRun"
+	case workflow:
+		return "Workflow"
 	case *status:
 		return "StatusContext"
 	case label:
 		return "Label"
 	case ref:
 		return "Ref"
+	case *timelineEvent:
+		return x.kind
 	}
 	return ""
 }

@@ -235,6 +235,22 @@ func TestGraphQLRollupStates(t *testing.T) {
 			s.CompleteCheck(testRepo, 7, "test", "failure", "")
 			s.CompleteCheck(testRepo, 7, "test", "success", "")
 		}, "SUCCESS"},
+		{"a passing status does not hide a failed check run of its name", func(s *Server) {
+			s.CompleteCheck(testRepo, 7, "ci", "failure", "ci-app")
+			s.SetStatus(testRepo, 7, "ci", "success")
+		}, "FAILURE"},
+		{"nor does another app's passing run", func(s *Server) {
+			s.CompleteCheck(testRepo, 7, "build", "failure", "app-one")
+			s.CompleteCheck(testRepo, 7, "build", "success", "app-two")
+		}, "FAILURE"},
+		{"nor another workflow's passing job", func(s *Server) {
+			s.CompleteJob(testRepo, 7, "release", "build", "failure")
+			s.CompleteJob(testRepo, 7, "ci", "build", "success")
+		}, "FAILURE"},
+		{"a re-run of a job replaces it in its workflow run", func(s *Server) {
+			s.CompleteJob(testRepo, 7, "ci", "build", "failure")
+			s.CompleteJob(testRepo, 7, "ci", "build", "success")
+		}, "SUCCESS"},
 		{"an errored status", func(s *Server) {
 			s.CompleteCheck(testRepo, 7, "lint", "failure", "linter")
 			s.SetStatus(testRepo, 7, "ci/x", "error")

@@ -18,6 +18,12 @@ type (
 		name string
 	} // a branch
 	rollup   struct{ c *commit }
+	app      string                   // a GitHub App, by its slug
+	wfRun    struct{ cs *checkSuite } // the workflow run an Actions check suite is
+	workflow struct {
+		repo *repo
+		name string
+	}
 	prCommit struct{ c *commit }
 	prFile   struct{ path string }
 )

@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -153,6 +154,57 @@ func TestLabels(t *testing.T) {
 	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "needs review")
 	require.NoError(t, err, "label names are escaped in the path")
 	assert.Equal(t, []string{"ready"}, s.PR(testRepo, 7).Labels)
+	assert.Empty(t, expectUnexpected(s))
+}
+
+// TestLabelsIgnoreCase checks that the fake compares label names as GitHub does: adding
+// "SECURITY" where "security" exists attaches "security" once; removing "wip" removes "WIP".
+func TestLabelsIgnoreCase(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	ls, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"SECURITY", "WIP"})
+	require.NoError(t, err)
+	var got []string
+	for _, l := range ls {
+		got = append(got, l.GetName())
+	}
+	assert.Equal(t, []string{"security", "WIP"}, got, "the existing label, once")
+
+	// Another PR labelled "Wip" gets the repository's label "WIP".
+	s.OpenPR(testRepo, PROptions{Number: 8, Author: "dev", Head: "feat/b"})
+	s.Label(testRepo, 8, "Wip", true)
+	assert.Equal(t, []string{"WIP"}, s.PR(testRepo, 8).Labels)
+
+	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "wip")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"security"}, s.PR(testRepo, 7).Labels)
+
+	// The unlabeled event names the label as it was.
+	ev := s.Label(testRepo, 8, "wip", false)
+	var p struct {
+		Label struct{ Name string } `json:"label"`
+	}
+	require.NoError(t, json.Unmarshal(ev.Payload, &p))
+	assert.Equal(t, "WIP", p.Label.Name)
+	assert.Empty(t, s.PR(testRepo, 8).Labels)
+	assert.Empty(t, expectUnexpected(s))
+}
+
+// TestLabelDotSegments checks that a label named "." or "..", escaped as %2E, is one label:
+// removing it removes that label only.
+func TestLabelDotSegments(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	_, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{".", ".."})
+	require.NoError(t, err)
+	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "%2E%2E")
+	require.NoError(t, err)
+	assert.Equal(t, []string{".", "security"}, s.PR(testRepo, 7).Labels)
+	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "%2E")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"security"}, s.PR(testRepo, 7).Labels)
 	assert.Empty(t, expectUnexpected(s))
 }
 

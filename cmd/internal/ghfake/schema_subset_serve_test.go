@@ -52,6 +52,15 @@ type adapterCheckContext struct {
 		Name       string
 		Status     string
 		Conclusion string
+		// The suite tells a re-run of the same check (same app, same suite) from another
+		// check of the same name; its workflow run names the Actions workflow.
+		CheckSuite struct {
+			Id          string
+			App         *struct{ Id string }
+			WorkflowRun *struct {
+				Workflow struct{ Name string }
+			}
+		}
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
 		Context string
@@ -60,17 +69,20 @@ type adapterCheckContext struct {
 }
 
 type adapterPrFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	Mergeable   string
-	Author      *adapterActor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	MergedBy          *adapterActor
+	Mergeable         string
+	Author            *adapterActor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterLabelNode
 	} `graphql:"labels(first: 100)"`
@@ -96,6 +108,35 @@ type adapterPrFields struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+	CreatedAt     githubv4.DateTime
+	TimelineItems struct {
+		Nodes []adapterTimelineNode
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+}
+
+type adapterTimelineNode struct {
+	Typename     string `graphql:"__typename"`
+	LabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     adapterLabelNode
+	} `graphql:"... on LabeledEvent"`
+	UnlabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     adapterLabelNode
+	} `graphql:"... on UnlabeledEvent"`
+	ReopenedEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReopenedEvent"`
+	ReadyForReviewEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReadyForReviewEvent"`
+	ConvertToDraftEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ConvertToDraftEvent"`
+	BaseRefChangedEvent struct {
+		CreatedAt      githubv4.DateTime
+		CurrentRefName string
+	} `graphql:"... on BaseRefChangedEvent"`
 }
 
 type adapterPageForward struct {
@@ -347,7 +388,7 @@ func TestAdapterQueriesCopied(t *testing.T) {
 		orig[k] = v
 	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "factsQuery", "commitPRsQuery",
+	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery",
 		"blobFields", "treeEntryNode", "treeFields", "configByIDQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])

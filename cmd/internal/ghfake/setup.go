@@ -27,6 +27,43 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 	r.branches[defaultBranch] = &branch{name: defaultBranch, head: c.sha, files: map[string]*blob{}}
 }
 
+// ensureFork returns owner's fork of r, "<owner>/<r's name>", creating it with r's default
+// branch as it is now. A fork shares its parent's objects (commits and blobs), as a fork
+// network on GitHub does. The caller holds s.mu.
+func (s *Server) ensureFork(r *repo, owner string) *repo {
+	fullName := owner + "/" + r.name
+	if f, ok := s.repos[fullName]; ok {
+		if f.parent != r {
+			panic(fmt.Sprintf("ghfake: %s exists and is not a fork of %s", fullName, r.fullName()))
+		}
+		return f
+	}
+	if owner == r.owner {
+		panic(fmt.Sprintf("ghfake: %s cannot fork its own repository %s", owner, r.fullName()))
+	}
+	f := &repo{
+		owner: owner, name: r.name, id: stableID(fullName), defaultBranch: r.defaultBranch,
+		branches: map[string]*branch{}, commits: r.commits, blobs: r.blobs, issues: map[int]*issue{},
+		parent: r,
+	}
+	def := r.branches[r.defaultBranch]
+	b := &branch{name: def.name, head: def.head, files: map[string]*blob{}}
+	for p, bl := range def.files {
+		b.files[p] = bl
+	}
+	f.branches[b.name] = b
+	s.repos[fullName] = f
+	return f
+}
+
+// AddBranch creates branch name in repoName from the default branch's head (no new commit).
+// Adding an existing branch changes nothing.
+func (s *Server) AddBranch(repoName, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ensureBranch(s.mustRepo(repoName), name)
+}
+
 // SetFile writes content at path on branch (creating the branch from the default branch if needed)
 // as a new commit, and returns the blob OID, git's sha1 of "blob <len>\x00<content>".
 func (s *Server) SetFile(repoName, branchName, path, content string) string {

@@ -211,28 +211,25 @@ func describe(n *yaml.Node) string {
 }
 
 var (
-	yamlLine   = regexp.MustCompile(`^yaml: line (\d+): `)
 	yamlAnchor = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
 )
 
-// syntaxError turns an error of the YAML parser into an Error at the line it names.
-// An unknown anchor, which the parser reports without a line, is found in src.
+// syntaxError turns an error of the YAML parser into an Error at the position of the
+// mistake, saying what to change (see yamlSyntax). An unknown anchor, which the parser
+// reports without a line, is found in src.
 func (l *loader) syntaxError(err error, src []byte) {
 	msg := err.Error()
-	at := &yaml.Node{Line: 1, Column: 1}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
-			at.Line = n
-		}
-		msg = msg[len(m[0]):]
-	} else if m := yamlAnchor.FindStringSubmatch(msg); m != nil {
+	if m := yamlAnchor.FindStringSubmatch(msg); m != nil {
+		at := &yaml.Node{Line: 1, Column: 1}
 		if i := bytes.Index(src, []byte("*"+m[1])); i >= 0 {
 			at.Line = bytes.Count(src[:i], []byte("\n")) + 1
 			at.Column = i - bytes.LastIndexByte(src[:i], '\n')
 		}
+		l.errorf(at, kindSyntax, "invalid YAML: unknown anchor %q; define it with &%s before this alias", m[1], m[1])
+		return
 	}
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	l.errorf(at, kindSyntax, "could not parse as yaml: %s", msg)
+	line, col, msg := newYAMLSyntax(src, err).locate()
+	l.errorf(&yaml.Node{Line: line, Column: col}, kindSyntax, "invalid YAML: %s", msg)
 }
 
 func loadContains(xs []string, x string) bool {

@@ -66,7 +66,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		r.blobs[bl.oid] = bl
 		head.files[f] = bl
 	}
-	c := s.newCommit(r, o.Title, r.fullName(), n, 0)
+	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0)
 	head.head = c.sha
 	now := s.clock()
 	pr := &issue{
@@ -163,11 +163,12 @@ func (s *Server) Push(repoName string, number int) Event {
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
 	before := pr.headSHA
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), r.fullName(), number, len(pr.commits))
+	head := s.ensureBranch(pr.headRepository(), pr.head)
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits))
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()
-	s.ensureBranch(pr.headRepository(), pr.head).head = c.sha
+	head.head = c.sha
 	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
 }
 

@@ -160,3 +160,33 @@ func TestRefTakesCommitFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "version: 1\n", text)
 }
+
+// PushFiles commits files on a pull request's head branch, a fork's too: the head moves, the
+// files are the PR's, and the base repository holds their blobs, which are no version of
+// anything on its default branch.
+func TestPushFiles(t *testing.T) {
+	const cfg = ".github/pipelines.yaml"
+	s := world(t)
+	s.OpenPR(testRepo, PROptions{Number: 8, Author: "someone", Head: "develop", Fork: "someone"})
+	ev := s.PushFiles(testRepo, 8, map[string]string{cfg: "version: 1\n# fork\n"})
+	assert.Equal(t, "synchronize", ev.Action)
+	pr := s.PR(testRepo, 8)
+
+	out := gql(t, s, s.BotToken(), `query($oid: GitObjectID!, $path: String!) { repository(owner: "acme", name: "widgets") {
+	  object(oid: $oid) { __typename }
+	  defaultBranchRef { target { ... on Commit { history(first: 100, path: $path) { nodes { file(path: $path) { oid } } } } } }
+	  pullRequest(number: 8) { headRefOid headRef { name } } } }`,
+		map[string]any{"oid": blobOID("version: 1\n# fork\n"), "path": cfg})
+	require.Nil(t, out["errors"])
+	assert.Equal(t, "Blob", dig(t, out, "data", "repository", "object", "__typename"), "a fork's objects are in the network")
+	assert.Equal(t, []any{blobOID("version: 1\n")}, column(t, dig(t, out, "data", "repository", "defaultBranchRef", "target", "history", "nodes"), "file", "oid"))
+	assert.Equal(t, pr.HeadSHA, dig(t, out, "data", "repository", "pullRequest", "headRefOid"))
+
+	s.mu.Lock()
+	assert.Equal(t, []string{cfg}, s.repos[testRepo].issues[8].files, "the PR changes the file")
+	fork := s.repos["someone/widgets"]
+	head := fork.branches["develop"]
+	assert.Equal(t, pr.HeadSHA, head.head)
+	assert.Equal(t, blobOID("version: 1\n# fork\n"), fork.commits[head.head].files[cfg].oid)
+	s.mu.Unlock()
+}

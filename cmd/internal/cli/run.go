@@ -309,7 +309,7 @@ func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path, default
 		}
 		var old *engine.Config
 		if src == nil {
-			err = fmt.Errorf("it is not a version of the config on %s (among its last 100 changes), or its files are gone", defaultBranch)
+			err = fmt.Errorf("it is not one of the last 100 versions of the config on %s, or its files are gone", defaultBranch)
 		} else {
 			old, err = loadConfig(src)
 		}

@@ -233,7 +233,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	for _, ig := range ignored { // once: the state written below remembers them
 		r.act.Warningf("#%d: the state in comment %d was ignored: %s; the runs go on from what can be verified, and that comment is left as it is", number, ig.ID, ig.Why)
 	}
-	if cfg.Pinned, err = r.pinned(ctx, client, path, cfg, st); err != nil {
+	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number}
@@ -286,11 +286,13 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 }
 
 // pinned loads the configs that unfinished runs started under, when the default branch
-// has moved on since (snapshot on start): one GraphQL read per such config. A config
-// that is gone or no longer loads is reported, and its runs follow the current one (the
-// engine then merges nothing it cannot verify); a failed read stops the invocation, so
-// the next event tries again.
-func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, cfg *engine.Config, st *engine.State) (map[string]*engine.Config, error) {
+// has moved on since (snapshot on start): one GraphQL read per such config. The ID comes
+// from the stored state, so it only names a config, never makes one: a config that is not
+// a version of the config on the default branch (one of its last 100 changes; an object of
+// a pull request's branch never is), that is gone or that no longer loads is reported, and
+// its runs follow the current one (the engine then merges nothing it cannot verify); a
+// failed read stops the invocation, so the next event tries again.
+func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path, defaultBranch string, cfg *engine.Config, st *engine.State) (map[string]*engine.Config, error) {
 	out := map[string]*engine.Config{}
 	for _, run := range st.Runs {
 		oid := run.ConfigOID
@@ -307,7 +309,7 @@ func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, 
 		}
 		var old *engine.Config
 		if src == nil {
-			err = errors.New("its files are gone")
+			err = fmt.Errorf("it is not one of the last 100 versions of the config on %s, or its files are gone", defaultBranch)
 		} else {
 			old, err = loadConfig(src)
 		}

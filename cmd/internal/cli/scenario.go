@@ -73,9 +73,12 @@ type reviewStep struct {
 }
 
 type prStep struct { // dismiss_review, push, close_pr, conflict
-	PR      int    `yaml:"pr"`
-	User    string `yaml:"user"`
-	Deliver *bool  `yaml:"deliver"`
+	PR   int    `yaml:"pr"`
+	User string `yaml:"user"`
+	// Files (push only) are written by the pushed commit: path in the repository → a file
+	// of the scenario's directory holding the content.
+	Files   map[string]string `yaml:"files"`
+	Deliver *bool             `yaml:"deliver"`
 }
 
 // editPRStep changes a pull request as its author (or user) does in GitHub's UI; today

@@ -303,11 +303,28 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
 		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")), on(v.Deliver), nil
 	case *prStep:
+		if len(v.Files) > 0 && st.Kind != "push" {
+			return nil, "", false, fmt.Errorf("%s takes no files (push does)", st.Kind)
+		}
 		switch st.Kind {
 		case "dismiss_review":
 			return []ghfake.Event{f.DismissReview(repo, v.PR, v.User)}, fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User), on(v.Deliver), nil
 		case "push":
-			return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
+			if len(v.Files) == 0 {
+				return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
+			}
+			files := map[string]string{}
+			var paths []string
+			for p, local := range v.Files {
+				src, err := os.ReadFile(s.sc.rel(local))
+				if err != nil {
+					return nil, "", false, fmt.Errorf("push: %w", err)
+				}
+				files[p] = string(src)
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			return []ghfake.Event{f.PushFiles(repo, v.PR, files)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")), on(v.Deliver), nil
 		case "close_pr":
 			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
 		case "conflict":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -133,6 +134,21 @@ func parseConfigID(id string) (blobOID, treeOID string, ok bool) {
 	return blobOID, treeOID, true
 }
 
+// fileVersions and dirVersions list the versions of the config file and of its directory on
+// the default branch: the file (the directory: a tree entry whose oid is its tree's) at each
+// commit that changed it, newest first.
+type fileVersions struct {
+	Nodes []struct {
+		File *struct{ Oid string } `graphql:"file(path: $filePath)"`
+	}
+}
+
+type dirVersions struct {
+	Nodes []struct {
+		File *struct{ Oid string } `graphql:"file(path: $dirPath)"`
+	}
+}
+
 type configByIDQuery struct {
 	Repository struct {
 		File *struct {
@@ -141,20 +157,39 @@ type configByIDQuery struct {
 		Dir *struct {
 			Tree treeFields `graphql:"... on Tree"`
 		} `graphql:"dir: object(oid: $dir)"`
+		DefaultBranchRef *struct {
+			Target struct {
+				Commit struct {
+					FileVersions fileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
+					DirVersions  dirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
+				} `graphql:"... on Commit"`
+			}
+		}
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// ConfigByID reads back the config a run pinned (Config.ID), in one query: the config
-// a run started under, when the default branch has moved on since. Nil when id names no
-// config or the repository no longer has one of its objects; an error only when GitHub
-// could not be asked.
-// https://docs.github.com/en/graphql/reference/objects#tree
+// ConfigByID reads back the config a run pinned (Config.ID), in one query: the config a run
+// started under, when the default branch has moved on since. The ID comes from stored state,
+// which must never choose a config: it is taken only when its blob is a version of the config
+// file on the default branch, and its tree a version of the config directory there (among
+// the last 100 commits that changed each), so an object that exists only on a pull request's
+// branch, or a fork's, is never a config. Nil when id names no config, names one that is not
+// such a version, or the repository no longer has one of its objects; an error only when
+// GitHub could not be asked.
+// https://docs.github.com/en/graphql/reference/objects#commit
 func (c *Client) ConfigByID(ctx context.Context, id, configPath string) (*Config, error) {
 	blobOID, treeOID, ok := parseConfigID(id)
 	if !ok {
 		return nil, nil
 	}
-	// Both variables are required: a part that is absent asks for the other object
+	dirPath := ConfigDir(configPath)
+	if treeOID != "" && dirPath == "" {
+		return nil, nil // a path without a directory never pins a tree
+	}
+	if dirPath == "" {
+		dirPath = configPath // asked again, and not used
+	}
+	// Both object variables are required: a part that is absent asks for the other object
 	// again, and the fragment of the wrong type reads nothing.
 	fileVar, dirVar := blobOID, treeOID
 	if fileVar == "" {
@@ -165,13 +200,33 @@ func (c *Client) ConfigByID(ctx context.Context, id, configPath string) (*Config
 	}
 	var q configByIDQuery
 	vars := map[string]any{
-		"owner": githubv4.String(c.Owner),
-		"name":  githubv4.String(c.Repo),
-		"file":  githubv4.GitObjectID(fileVar),
-		"dir":   githubv4.GitObjectID(dirVar),
+		"owner":    githubv4.String(c.Owner),
+		"name":     githubv4.String(c.Repo),
+		"file":     githubv4.GitObjectID(fileVar),
+		"dir":      githubv4.GitObjectID(dirVar),
+		"filePath": githubv4.String(configPath),
+		"dirPath":  githubv4.String(dirPath),
 	}
 	if err := c.gql.Query(ctx, &q, vars); err != nil {
 		return nil, fmt.Errorf("reading config %s in %s/%s: %w", id, c.Owner, c.Repo, err)
+	}
+	ref := q.Repository.DefaultBranchRef
+	if ref == nil {
+		return nil, nil // an empty repository has no config
+	}
+	var files, dirs []string
+	for _, n := range ref.Target.Commit.FileVersions.Nodes {
+		if n.File != nil {
+			files = append(files, n.File.Oid)
+		}
+	}
+	for _, n := range ref.Target.Commit.DirVersions.Nodes {
+		if n.File != nil {
+			dirs = append(dirs, n.File.Oid)
+		}
+	}
+	if blobOID != "" && !slices.Contains(files, blobOID) || treeOID != "" && !slices.Contains(dirs, treeOID) {
+		return nil, nil // not a version of the config on the default branch
 	}
 	var file *blobFields
 	if blobOID != "" {

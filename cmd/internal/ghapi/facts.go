@@ -417,39 +417,3 @@ func (c *Client) OpenPRsForCommit(ctx context.Context, sha string) ([]int, error
 	}
 	return out, nil
 }
-
-type blobQuery struct {
-	Repository struct {
-		Object *struct {
-			Blob struct {
-				Oid         string
-				Text        *string
-				IsTruncated bool
-			} `graphql:"... on Blob"`
-		} `graphql:"object(oid: $oid)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
-
-// Blob reads a git blob by its OID: the config a run started under, when the default
-// branch has moved on since. Nil when the repository has no such blob.
-// https://docs.github.com/en/graphql/reference/objects#blob
-func (c *Client) Blob(ctx context.Context, oid string) (*Blob, error) {
-	var q blobQuery
-	vars := map[string]any{
-		"owner": githubv4.String(c.Owner),
-		"name":  githubv4.String(c.Repo),
-		"oid":   githubv4.GitObjectID(oid),
-	}
-	if err := c.gql.Query(ctx, &q, vars); err != nil {
-		return nil, fmt.Errorf("reading blob %s in %s/%s: %w", oid, c.Owner, c.Repo, err)
-	}
-	o := q.Repository.Object
-	if o == nil || o.Blob.Oid == "" {
-		return nil, nil
-	}
-	b := &Blob{OID: o.Blob.Oid, Truncated: o.Blob.IsTruncated}
-	if o.Blob.Text != nil {
-		b.Text = *o.Blob.Text
-	}
-	return b, nil
-}

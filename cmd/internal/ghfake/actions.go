@@ -2,6 +2,8 @@ package ghfake
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -66,7 +68,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		r.blobs[bl.oid] = bl
 		head.files[f] = bl
 	}
-	c := s.newCommit(r, o.Title, r.fullName(), n, 0)
+	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0)
 	head.head = c.sha
 	now := s.clock()
 	pr := &issue{
@@ -158,16 +160,37 @@ func (s *Server) DismissReview(repoName string, number int, user string) Event {
 // Push adds a commit to the pull request's head branch and returns pull_request/synchronize with
 // before and after, sent by the author.
 func (s *Server) Push(repoName string, number int) Event {
+	return s.PushFiles(repoName, number, nil)
+}
+
+// PushFiles is Push of a commit that writes files (path → content) on the head branch (in
+// the fork for a fork's pull request), whose objects the repository then holds too.
+func (s *Server) PushFiles(repoName string, number int, files map[string]string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
 	before := pr.headSHA
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), r.fullName(), number, len(pr.commits))
+	head := s.ensureBranch(pr.headRepository(), pr.head)
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		content := files[p]
+		bl := &blob{oid: blobOID(content), text: content}
+		r.blobs[bl.oid] = bl
+		head.files[p] = bl
+		if !slices.Contains(pr.files, p) {
+			pr.files = append(pr.files, p)
+		}
+	}
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits))
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()
-	s.ensureBranch(pr.headRepository(), pr.head).head = c.sha
+	head.head = c.sha
 	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
 }
 

@@ -85,7 +85,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		headline += "\n\n" + body
 	}
 	r.pushes++
-	c := e.s.newCommit(r, headline, r.fullName(), b.name, b.head, r.pushes)
+	c := e.s.newCommit(r, headline, []string{b.head}, files, r.fullName(), b.name, b.head, r.pushes)
 	b.head, b.files = c.sha, files
 	return obj{"commit": c, "ref": ref{r, b.name}, "clientMutationId": in["clientMutationId"]}, nil
 }

@@ -51,7 +51,7 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
 	}
 	b := s.ensureBranch(c.repo, name)
-	b.head = in.SHA
+	b.head, b.files = in.SHA, copyFiles(c.repo.commits[in.SHA].files)
 	return http.StatusCreated, s.refJSON(c.repo, b)
 }
 
@@ -73,7 +73,7 @@ func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 	case c.repo.commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
 	}
-	b.head = in.SHA
+	b.head, b.files = in.SHA, copyFiles(c.repo.commits[in.SHA].files)
 	return http.StatusOK, s.refJSON(c.repo, b)
 }
 

@@ -64,11 +64,18 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	if title == "" {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.number, pr.headRepository().owner, pr.head)
 	}
-	mc := s.newCommit(c.repo, title, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod)
-	base.head = mc.sha
-	for p, bl := range s.ensureBranch(pr.headRepository(), pr.head).files {
+	head := s.ensureBranch(pr.headRepository(), pr.head)
+	for p, bl := range head.files {
 		base.files[p] = bl
 	}
+	// A merge commit has the head as its second parent; squash and rebase make commits on
+	// the base alone (the fake makes one for a rebase too).
+	parents := []string{base.head}
+	if in.MergeMethod == "merge" {
+		parents = append(parents, head.head)
+	}
+	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod)
+	base.head = mc.sha
 	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
 	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha
 	return http.StatusOK, obj{"sha": mc.sha, "merged": true, "message": "Pull Request successfully merged"}

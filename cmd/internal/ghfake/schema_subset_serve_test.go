@@ -212,6 +212,18 @@ type adapterTreeFields struct {
 	Entries []adapterTreeEntryNode
 }
 
+type adapterFileVersions struct {
+	Nodes []struct {
+		File *struct{ Oid string } `graphql:"file(path: $filePath)"`
+	}
+}
+
+type adapterDirVersions struct {
+	Nodes []struct {
+		File *struct{ Oid string } `graphql:"file(path: $dirPath)"`
+	}
+}
+
 type adapterConfigByIDQuery struct {
 	Repository struct {
 		File *struct {
@@ -220,6 +232,14 @@ type adapterConfigByIDQuery struct {
 		Dir *struct {
 			Tree adapterTreeFields `graphql:"... on Tree"`
 		} `graphql:"dir: object(oid: $dir)"`
+		DefaultBranchRef *struct {
+			Target struct {
+				Commit struct {
+					FileVersions adapterFileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
+					DirVersions  adapterDirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
+				} `graphql:"... on Commit"`
+			}
+		}
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -272,11 +292,18 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	require.NoError(t, gh.Query(context.Background(), &byID, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"file": githubv4.GitObjectID(q.Repository.Config.Blob.Oid), "dir": githubv4.GitObjectID(q.Repository.ConfigDir.Tree.Oid),
+		"filePath": githubv4.String(".github/pipelines.yaml"), "dirPath": githubv4.String(".github/pipelines"),
 	}))
 	require.NotNil(t, byID.Repository.File)
 	assert.Equal(t, "version: 1\n", *byID.Repository.File.Blob.Text)
 	require.NotNil(t, byID.Repository.Dir)
 	assert.Equal(t, q.Repository.ConfigDir.Tree, byID.Repository.Dir.Tree)
+	require.NotNil(t, byID.Repository.DefaultBranchRef)
+	versions := byID.Repository.DefaultBranchRef.Target.Commit
+	require.Len(t, versions.FileVersions.Nodes, 1)
+	assert.Equal(t, q.Repository.Config.Blob.Oid, versions.FileVersions.Nodes[0].File.Oid)
+	require.Len(t, versions.DirVersions.Nodes, 1)
+	assert.Equal(t, q.Repository.ConfigDir.Tree.Oid, versions.DirVersions.Nodes[0].File.Oid)
 	pr := q.Repository.PullRequest
 	require.NotNil(t, pr)
 	assert.Equal(t, "OPEN", pr.State)
@@ -389,7 +416,7 @@ func TestAdapterQueriesCopied(t *testing.T) {
 	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
 	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery",
-		"blobFields", "treeEntryNode", "treeFields", "configByIDQuery"} {
+		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -69,6 +69,7 @@ type Server struct {
 	tokens     map[string]string   // token → login
 	nextID     int64
 	nextBigID  int64 // comments, reviews and check runs: above 2^32, as on github.com
+	commitSeq  int64 // commits made so far (commit.seq)
 	stats      map[string]int
 	calls      []Call
 	unexpected []string

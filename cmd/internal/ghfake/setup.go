@@ -20,15 +20,15 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 	r := &repo{
 		owner: owner, name: name, id: stableID(fullName), defaultBranch: defaultBranch,
 		branches: map[string]*branch{}, commits: map[string]*commit{},
-		blobs: map[string]*blob{}, issues: map[int]*issue{},
+		blobs: map[string]*blob{}, trees: map[string]*tree{}, issues: map[int]*issue{},
 	}
 	s.repos[fullName] = r
-	c := s.newCommit(r, "Initial commit", fullName, defaultBranch, 0)
+	c := s.newCommit(r, "Initial commit", nil, nil, fullName, defaultBranch, 0)
 	r.branches[defaultBranch] = &branch{name: defaultBranch, head: c.sha, files: map[string]*blob{}}
 }
 
 // ensureFork returns owner's fork of r, "<owner>/<r's name>", creating it with r's default
-// branch as it is now. A fork shares its parent's objects (commits and blobs), as a fork
+// branch as it is now. A fork shares its parent's objects (commits, blobs and trees), as a fork
 // network on GitHub does. The caller holds s.mu.
 func (s *Server) ensureFork(r *repo, owner string) *repo {
 	fullName := owner + "/" + r.name
@@ -43,7 +43,7 @@ func (s *Server) ensureFork(r *repo, owner string) *repo {
 	}
 	f := &repo{
 		owner: owner, name: r.name, id: stableID(fullName), defaultBranch: r.defaultBranch,
-		branches: map[string]*branch{}, commits: r.commits, blobs: r.blobs, issues: map[int]*issue{},
+		branches: map[string]*branch{}, commits: r.commits, blobs: r.blobs, trees: r.trees, issues: map[int]*issue{},
 		parent: r,
 	}
 	def := r.branches[r.defaultBranch]
@@ -75,7 +75,7 @@ func (s *Server) SetFile(repoName, branchName, path, content string) string {
 	r.blobs[bl.oid] = bl
 	b.files[path] = bl
 	r.pushes++
-	b.head = s.newCommit(r, "Update "+path, r.fullName(), branchName, r.pushes).sha
+	b.head = s.newCommit(r, "Update "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).sha
 	return bl.oid
 }
 
@@ -90,7 +90,7 @@ func (s *Server) DeleteFile(repoName, branchName, path string) bool {
 	}
 	delete(b.files, path)
 	r.pushes++
-	b.head = s.newCommit(r, "Delete "+path, r.fullName(), branchName, r.pushes).sha
+	b.head = s.newCommit(r, "Delete "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).sha
 	return true
 }
 
@@ -155,9 +155,23 @@ func (s *Server) ensureBranch(r *repo, name string) *branch {
 	return b
 }
 
-// newCommit records a commit with a deterministic sha made of its parts. The caller holds s.mu.
-func (s *Server) newCommit(r *repo, message string, parts ...any) *commit {
-	c := &commit{repo: r, sha: fakeSHA(append([]any{"commit"}, parts...)...), message: message, date: s.clock()}
+// newCommit records a commit of files (copied: the caller's map may change later) on parents,
+// with a deterministic sha made of its parts. The caller holds s.mu.
+func (s *Server) newCommit(r *repo, message string, parents []string, files map[string]*blob, parts ...any) *commit {
+	s.commitSeq++
+	c := &commit{
+		repo: r, sha: fakeSHA(append([]any{"commit"}, parts...)...), message: message, date: s.clock(),
+		seq: s.commitSeq, parents: append([]string(nil), parents...), files: copyFiles(files),
+	}
 	r.commits[c.sha] = c
 	return c
+}
+
+// copyFiles copies a path → blob map.
+func copyFiles(files map[string]*blob) map[string]*blob {
+	out := make(map[string]*blob, len(files))
+	for p, bl := range files {
+		out[p] = bl
+	}
+	return out
 }

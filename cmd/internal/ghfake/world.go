@@ -57,12 +57,17 @@ type blob struct {
 	text string
 }
 
-// commit is a commit with the checks and statuses reported on it.
+// commit is a commit with the checks and statuses reported on it: its parents (the first is
+// the branch it was made on; a merge commit has the pull request's head second) and the
+// files of the repository at that commit, as its tree holds them.
 type commit struct {
 	repo     *repo
 	sha      string
 	message  string
 	date     time.Time
+	seq      int64 // order of creation: the newer of two commits with the same date
+	parents  []string
+	files    map[string]*blob // path → blob at this commit; never changed once made
 	suites   []*checkSuite
 	checks   []*checkRun
 	statuses []*status

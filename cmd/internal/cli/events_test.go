@@ -22,7 +22,7 @@ import (
 )
 
 // webhooksDir holds real deliveries, <event>/<action>.json.
-const webhooksDir = "../../../../shared/github/webhooks"
+const webhooksDir = "../../../testdata/github/webhooks"
 
 // webhookConfig starts a run when a pull request opens; nothing else starts one.
 const webhookConfig = `version: 1

@@ -142,7 +142,7 @@ func TestForkPayloadShape(t *testing.T) {
 	_, ev := forkWorld(t)
 	var got, real map[string]any
 	require.NoError(t, json.Unmarshal(ev.Payload, &got))
-	b, err := os.ReadFile(sharedDir + "webhooks/pull_request/opened.json")
+	b, err := os.ReadFile(githubDir + "webhooks/pull_request/opened.json")
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &real))
 	for _, side := range []string{"head", "base"} {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Webhook payloads follow GitHub's real deliveries (shared/github/webhooks). Deliberately omitted
+// Webhook payloads follow GitHub's real deliveries (testdata/github/webhooks). Deliberately omitted
 // top-level keys: "installation" (Actions delivers events to workflows without an app installation)
 // and "organization" (the fake has no organizations). TestPayloadShapes holds the rest to the real
 // examples. The caller of every builder holds s.mu.

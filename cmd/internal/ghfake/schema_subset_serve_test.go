@@ -27,8 +27,8 @@ func (s *Server) useSchema(sch *gqlast.Schema, from string) {
 	s.schema, s.schemaFrom = sch, from
 }
 
-// subsetWorld is world with the fake forced onto the embedded subset, as on a machine without
-// shared/.
+// subsetWorld is world with the fake forced onto the embedded subset, as in a built binary run
+// outside a checkout of the project.
 func subsetWorld(t *testing.T) *Server {
 	t.Helper()
 	sub, err := loadSubset()

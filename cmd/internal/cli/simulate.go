@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,23 +24,24 @@ import (
 // simulateMain plays a scenario against the fake GitHub through the real run path.
 // Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config.
 func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("simulate", stderr)
 	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
 	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
 	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
 	verbose := fs.Bool("v", false, "print the job log of every invocation")
 	quiet := fs.Bool("q", false, "do not print the state comment after each step")
-	// Accept DIR before or after the flags.
-	var dir string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		dir, args = args[0], args[1:]
+	// DIR may stand before, between or after the flags.
+	rest, code, ok := parseFlags(fs, simulateUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
+	if len(rest) > 1 {
+		fmt.Fprintf(stderr, "pipeline-action simulate: one DIR at most, got %d\n\n%s", len(rest), simulateUsage)
 		return 2
 	}
-	if dir == "" && fs.NArg() > 0 {
-		dir = fs.Arg(0)
+	var dir string
+	if len(rest) == 1 {
+		dir = rest[0]
 	}
 	if *scenarioPath == "" {
 		if dir == "" {

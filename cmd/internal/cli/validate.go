@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -29,12 +28,12 @@ exit codes: 0 valid (warnings are printed), 1 errors (or warnings with --strict)
 // validateMain checks configs and prints every mistake as path:line:col: message [kind],
 // errors first, then warnings. --format github prints workflow annotations instead.
 func validateMain(args []string, stdout, stderr io.Writer) int {
-	fl := newFlagSet("validate", validateUsage, stderr)
+	fl := newFlagSet("validate", stderr)
 	format := fl.String("format", "text", "output format: text or github")
 	strict := fl.Bool("strict", false, "fail on warnings too")
-	paths, err := parseInterspersed(fl, args)
-	if err != nil {
-		return 2
+	paths, code, ok := parseFlags(fl, validateUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "github" {
 		fmt.Fprintf(stderr, "pipeline-action validate: unknown format %q; expected \"text\" or \"github\"\n", *format)
@@ -72,29 +71,6 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// newFlagSet returns a flag set that prints usage on stderr and returns errors.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fl := flag.NewFlagSet(name, flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, usage) }
-	return fl
-}
-
-// parseInterspersed parses flags wherever they stand among the positional arguments
-// ("validate a.yaml --strict b.yaml") and returns the positional ones.
-func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			return nil, err
-		}
-		if fl.NArg() == 0 {
-			return rest, nil
-		}
-		rest, args = append(rest, fl.Arg(0)), fl.Args()[1:]
-	}
 }
 
 // asErrorList returns err as positioned errors; an error without positions is

@@ -237,7 +237,7 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 		}
 		events, label, deliver, err := s.apply(n, st)
 		if err != nil {
-			return failed, &scenarioError{s.sc.path, st.Line, err.Error()}
+			return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
 		}
 		fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
 		if !deliver {

@@ -87,7 +87,7 @@ expect:
 repo: acme/widgets
 steps:
   - open_prr: {number: 7}
-`, 2, `scenario.yaml:4: unknown step "open_prr"`},
+`, 2, `scenario.yaml:4:5: unknown step "open_prr"; did you mean "open_pr"?`},
 		{"unknown key", `
 repo: acme/widgets
 steps:
@@ -97,7 +97,7 @@ steps:
 repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
-`, 2, "scenario.yaml:4: review:"},
+`, 2, "scenario.yaml:4:5: review:"},
 		{"agent reports are not supported yet", `
 repo: acme/widgets
 steps:

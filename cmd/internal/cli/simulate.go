@@ -22,7 +22,9 @@ import (
 )
 
 // simulateMain plays a scenario against the fake GitHub through the real run path.
-// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config.
+// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config, or a
+// scenario that checks nothing (a scenario without expectations would pass whatever
+// the action did).
 func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("simulate", stderr)
 	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
@@ -82,6 +84,10 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "\nFAIL: %d %s did not hold\n", failed, plural(failed, "expectation", "expectations"))
 		return 1
 	}
+	if sim.checked == 0 {
+		fmt.Fprintln(stdout, "\nNO EXPECTATIONS: this scenario checks nothing; add an expect step or a final expect with at least one key")
+		return 2
+	}
 	fmt.Fprintln(stdout, "\nPASS: every expectation holds")
 	return 0
 }
@@ -99,6 +105,7 @@ type simulation struct {
 	sent     map[int][]delivery // by step number (from 1): what that step delivered
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
+	checked  int            // expectations checked, passed or not
 	config   []scenarioFile // the config on the default branch now
 }
 

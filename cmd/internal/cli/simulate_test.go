@@ -126,6 +126,27 @@ steps:
 	}
 }
 
+// A scenario that expects nothing would pass whatever the action did: it is a mistake
+// in the scenario, exit 2, never PASS.
+func TestScenarioWithoutExpectations(t *testing.T) {
+	for name, src := range map[string]string{
+		"no expect at all":                    "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n",
+		"an empty expect":                     "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {}\nexpect:\n",
+		"an expectation on a PR with no keys": "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\nexpect: {prs: {7: {}}}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := simulate(t, writeScenario(t, src), "-q")
+			assert.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, out, "NO EXPECTATIONS: this scenario checks nothing")
+			assert.NotContains(t, out, "PASS")
+		})
+	}
+	// One expectation, in a step, is enough.
+	code, out, _ := simulate(t, writeScenario(t, "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {prs: {7: {merged: false}}}\n"), "-q")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "PASS: every expectation holds")
+}
+
 func TestSimulateBadConfigExits2(t *testing.T) {
 	dir := writeScenario(t, "repo: acme/widgets\nsteps: []\n")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte("version: 1\npipelines:\n  p:\n    stages: [{id: a, type: gate, conditions: [{check: nope}]}]\n"), 0o600))

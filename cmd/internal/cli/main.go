@@ -21,9 +21,7 @@ commands:
                           and/or .github/pipelines/*.yaml (default .)
   graph [PATH] [--pipeline NAME]
                           print Mermaid flowcharts of the pipelines (default .)
-
-"pipeline-action help COMMAND" or "pipeline-action COMMAND --help" prints the usage of
-COMMAND.
+  help [COMMAND]          print this, or the usage of COMMAND (as COMMAND --help does)
 
 exit codes: 0 success, 1 failure (reported), 2 bad usage or input
 `

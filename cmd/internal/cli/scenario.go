@@ -15,7 +15,7 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// scenario is the file `simulate` plays (DESIGN §9).
+// scenario is the file `simulate` plays (docs/scenarios.md).
 type scenario struct {
 	Repo          string            `yaml:"repo"`
 	DefaultBranch string            `yaml:"default_branch"`

@@ -250,11 +250,21 @@ func code(s string) string {
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
 }
 
-// esc makes text from facts and GitHub (check names, error messages, logins) safe
-// inside a table cell or list item: no HTML (so no fake state marker), no line
-// breaks, no cell separators.
+// esc makes text from facts and GitHub (PR titles, branch, label and check names,
+// error messages, logins) inert inside a table cell or list item: no HTML (so no fake
+// state marker), no line breaks, no cell separators, and no Markdown that does
+// something — no link or image (brackets are escaped), no code span, no entity, no
+// @mention, no issue reference and no autolinked URL (a word joiner, U+2060, which
+// shows as nothing, follows each `@` and `#` and breaks `://` and `www.`).
 func esc(s string) string {
 	return escaper.Replace(s)
 }
 
-var escaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
+// wj is the word joiner: invisible, and it stops GitHub from linking what it splits.
+const wj = "\u2060"
+
+var escaper = strings.NewReplacer(
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ",
+	`\`, `\\`, "`", "\\`", "[", `\[`, "]", `\]`,
+	"@", "@"+wj, "#", "#"+wj, "://", ":"+wj+"//", "www.", "www"+wj+".",
+)

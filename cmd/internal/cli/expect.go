@@ -12,9 +12,10 @@ import (
 )
 
 // check compares the fake's world with e and prints each expectation; it returns
-// how many failed. Only the keys e gives are checked.
+// how many failed and counts them all in s.checked. Only the keys e gives are checked.
 func (s *simulation) check(e *expectation) (failed int) {
 	report := func(ok bool, what, want, found string) {
+		s.checked++
 		if ok {
 			fmt.Fprintf(s.out, "   ✓ %s: %s\n", what, want)
 			return

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,25 +22,28 @@ import (
 )
 
 // simulateMain plays a scenario against the fake GitHub through the real run path.
-// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config.
+// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config, or a
+// scenario that checks nothing (a scenario without expectations would pass whatever
+// the action did).
 func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("simulate", stderr)
 	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
 	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
 	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
 	verbose := fs.Bool("v", false, "print the job log of every invocation")
 	quiet := fs.Bool("q", false, "do not print the state comment after each step")
-	// Accept DIR before or after the flags.
-	var dir string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		dir, args = args[0], args[1:]
+	// DIR may stand before, between or after the flags.
+	rest, code, ok := parseFlags(fs, simulateUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
+	if len(rest) > 1 {
+		fmt.Fprintf(stderr, "pipeline-action simulate: one DIR at most, got %d\n\n%s", len(rest), simulateUsage)
 		return 2
 	}
-	if dir == "" && fs.NArg() > 0 {
-		dir = fs.Arg(0)
+	var dir string
+	if len(rest) == 1 {
+		dir = rest[0]
 	}
 	if *scenarioPath == "" {
 		if dir == "" {
@@ -82,6 +84,10 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "\nFAIL: %d %s did not hold\n", failed, plural(failed, "expectation", "expectations"))
 		return 1
 	}
+	if sim.checked == 0 {
+		fmt.Fprintln(stdout, "\nNO EXPECTATIONS: this scenario checks nothing; add an expect step or a final expect with at least one key")
+		return 2
+	}
 	fmt.Fprintln(stdout, "\nPASS: every expectation holds")
 	return 0
 }
@@ -99,6 +105,7 @@ type simulation struct {
 	sent     map[int][]delivery // by step number (from 1): what that step delivered
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
+	checked  int            // expectations checked, passed or not
 	config   []scenarioFile // the config on the default branch now
 }
 
@@ -237,7 +244,7 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 		}
 		events, label, deliver, err := s.apply(n, st)
 		if err != nil {
-			return failed, &scenarioError{s.sc.path, st.Line, err.Error()}
+			return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
 		}
 		fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
 		if !deliver {

@@ -87,7 +87,7 @@ expect:
 repo: acme/widgets
 steps:
   - open_prr: {number: 7}
-`, 2, `scenario.yaml:4: unknown step "open_prr"`},
+`, 2, `scenario.yaml:4:5: unknown step "open_prr"; did you mean "open_pr"?`},
 		{"unknown key", `
 repo: acme/widgets
 steps:
@@ -97,7 +97,7 @@ steps:
 repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
-`, 2, "scenario.yaml:4: review:"},
+`, 2, "scenario.yaml:4:5: review:"},
 		{"agent reports are not supported yet", `
 repo: acme/widgets
 steps:
@@ -124,6 +124,27 @@ steps:
 			assert.Contains(t, out+errOut, tc.want)
 		})
 	}
+}
+
+// A scenario that expects nothing would pass whatever the action did: it is a mistake
+// in the scenario, exit 2, never PASS.
+func TestScenarioWithoutExpectations(t *testing.T) {
+	for name, src := range map[string]string{
+		"no expect at all":                    "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n",
+		"an empty expect":                     "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {}\nexpect:\n",
+		"an expectation on a PR with no keys": "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\nexpect: {prs: {7: {}}}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := simulate(t, writeScenario(t, src), "-q")
+			assert.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, out, "NO EXPECTATIONS: this scenario checks nothing")
+			assert.NotContains(t, out, "PASS")
+		})
+	}
+	// One expectation, in a step, is enough.
+	code, out, _ := simulate(t, writeScenario(t, "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {prs: {7: {merged: false}}}\n"), "-q")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "PASS: every expectation holds")
 }
 
 func TestSimulateBadConfigExits2(t *testing.T) {

@@ -63,13 +63,12 @@ Print the version of pipeline-action and exit.
 `
 
 func versionMain(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "-h", "--help", "help":
-			fmt.Fprint(stdout, versionUsage)
-			return 0
-		}
-		fmt.Fprintf(stderr, "pipeline-action version: takes no arguments, got %q\n\n%s", args[0], versionUsage)
+	rest, code, ok := parseFlags(newFlagSet("version", stderr), versionUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "pipeline-action version: takes no arguments, got %q\n\n%s", rest[0], versionUsage)
 		return 2
 	}
 	fmt.Fprintln(stdout, Version())

@@ -46,6 +46,7 @@ var commandUsage = map[string]string{
 	"simulate": simulateUsage,
 	"validate": validateUsage,
 	"graph":    graphUsage,
+	"version":  versionUsage,
 }
 
 // helpMain prints the usage of the command args name, or the command list.

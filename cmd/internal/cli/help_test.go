@@ -28,7 +28,7 @@ func TestHelpListsTheCommands(t *testing.T) {
 // Every command prints its own usage on stdout and exits 0 for -h, --help and help
 // COMMAND, wherever the flag stands among its arguments.
 func TestEveryCommandHasHelp(t *testing.T) {
-	for _, cmd := range []string{"run", "simulate", "validate", "graph"} {
+	for _, cmd := range []string{"run", "simulate", "validate", "graph", "version"} {
 		want := commandUsage[cmd]
 		assert.True(t, strings.HasPrefix(want, "usage: pipeline-action "+cmd), cmd)
 		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}, {"help", cmd}, {cmd, "some/path", "--help"}} {
@@ -47,7 +47,7 @@ func TestHelpMistakes(t *testing.T) {
 	assert.Contains(t, stderr, `unknown command "frobnicate"`)
 
 	// A bad flag prints the error and the command's usage on stderr, exit 2.
-	for _, cmd := range []string{"run", "simulate", "validate", "graph"} {
+	for _, cmd := range []string{"run", "simulate", "validate", "graph", "version"} {
 		code, stdout, stderr = mainOut(cmd, "--nope")
 		assert.Equal(t, 2, code, cmd)
 		assert.Empty(t, stdout, cmd)

@@ -21,6 +21,7 @@ commands:
                           and/or .github/pipelines/*.yaml (default .)
   graph [PATH] [--pipeline NAME]
                           print Mermaid flowcharts of the pipelines (default .)
+  version                 print the version
   help [COMMAND]          print this, or the usage of COMMAND (as COMMAND --help does)
 
 exit codes: 0 success, 1 failure (reported), 2 bad usage or input
@@ -59,6 +60,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return validateMain(args, stdout, stderr)
 	case "graph":
 		return graphMain(args, stdout, stderr)
+	case "version", "--version":
+		return versionMain(args, stdout, stderr)
 	case "help", "-h", "--help", "-help":
 		return helpMain(args, stdout, stderr)
 	case "":

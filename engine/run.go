@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // RunStatus is where a run is in its life.
 type RunStatus string
@@ -44,6 +48,37 @@ type State struct {
 	// by someone else, not bound to their comment, ...), oldest first, so that the
 	// status reports them and the job log only once. The engine only carries it.
 	Ignored []IgnoredComment `json:"ignored,omitempty"`
+	// Past keeps what the engine still needs of finished runs that left Runs (the store
+	// archives them, so that the live state holds open runs and the last finished run
+	// of each pipeline only): not to start a pipeline again for the same trigger, and to
+	// number the next run. Newest last; the store bounds it per pipeline.
+	Past []PastRun `json:"past,omitempty"`
+}
+
+// PastRun is the record of a finished run that left State.Runs.
+type PastRun struct {
+	ID         string    `json:"id"`
+	Pipeline   string    `json:"pipeline"`
+	Status     RunStatus `json:"status"`
+	TriggerKey string    `json:"trigger_key,omitempty"`
+	TriggerAt  time.Time `json:"trigger_at,omitzero"`
+	StartedAt  time.Time `json:"started_at"`
+}
+
+// Past returns the record State.Past keeps of a finished run.
+func (r *Run) Past() PastRun {
+	return PastRun{ID: r.ID, Pipeline: r.Pipeline, Status: r.Status, TriggerKey: r.TriggerKey, TriggerAt: r.TriggerAt, StartedAt: r.StartedAt}
+}
+
+// RunNumber is the number that ends a run id (<pipeline>/<subject number>/<n>); 0 when
+// the id ends otherwise.
+func RunNumber(id string) int {
+	i := strings.LastIndexByte(id, '/')
+	n, err := strconv.Atoi(id[i+1:])
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 // IgnoredComment is a comment whose state was not trusted, and why.

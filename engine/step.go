@@ -328,10 +328,7 @@ func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
 // startedSince reports whether pipeline has started a run since its trigger last held
 // from since on.
 func (e *eval) startedSince(pipeline string, since time.Time) bool {
-	for _, r := range e.st.Runs {
-		if r.Pipeline != pipeline {
-			continue
-		}
+	for _, r := range e.runsOf(pipeline) {
 		at := r.TriggerAt
 		if at.IsZero() {
 			at = r.StartedAt
@@ -341,6 +338,23 @@ func (e *eval) startedSince(pipeline string, since time.Time) bool {
 		}
 	}
 	return false
+}
+
+// runsOf returns the record of every run of pipeline the state remembers: the runs in
+// it, and the finished runs that left it (State.Past).
+func (e *eval) runsOf(pipeline string) []PastRun {
+	var out []PastRun
+	for _, p := range e.st.Past {
+		if p.Pipeline == pipeline {
+			out = append(out, p)
+		}
+	}
+	for _, r := range e.st.Runs {
+		if r.Pipeline == pipeline {
+			out = append(out, r.Past())
+		}
+	}
+	return out
 }
 
 // noLongerMatches says why a run's subject no longer meets the conditions of its
@@ -360,8 +374,8 @@ func (e *eval) noLongerMatches(p *Pipeline) string {
 }
 
 func (e *eval) started(pipeline, key string) bool {
-	for _, r := range e.st.Runs {
-		if r.Pipeline == pipeline && key != "" && r.TriggerKey == key {
+	for _, r := range e.runsOf(pipeline) {
+		if key != "" && r.TriggerKey == key {
 			return true
 		}
 	}
@@ -378,10 +392,11 @@ func (e *eval) active(pipeline string) *Run {
 }
 
 func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
+	// One more than the highest number so far: finished runs leave State.Runs.
 	n := 1
-	for _, r := range e.st.Runs {
-		if r.Pipeline == p.Name {
-			n++
+	for _, r := range e.runsOf(p.Name) {
+		if k := RunNumber(r.ID); k >= n {
+			n = k + 1
 		}
 	}
 	run := &Run{

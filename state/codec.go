@@ -182,21 +182,8 @@ func decodePayload(payload string) (*engine.State, error) {
 	if st == nil {
 		return nil, errors.New("json: null state")
 	}
-	if st.Version != stateVersion {
-		return nil, fmt.Errorf("state version %d, want %d", st.Version, stateVersion)
-	}
-	for i, r := range st.Runs {
-		if r == nil {
-			return nil, fmt.Errorf("run %d is null", i)
-		}
-		if r.Stages == nil {
-			r.Stages = map[string]*engine.StageRun{}
-		}
-		for id, sr := range r.Stages {
-			if sr == nil {
-				return nil, fmt.Errorf("run %q: stage %q is null", r.ID, id)
-			}
-		}
+	if err := checkState(st); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

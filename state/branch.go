@@ -1,0 +1,354 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// The state branch holds, at its head:
+//
+//	pr-7.json, issue-12.json   one subject's state: engine.State as JSON (EncodeFile)
+//	index.json                 every open run of every subject (Index)
+//	archive/pr-7/<run>.json    each finished run that left its subject's live state
+//
+// Every change is one commit made with createCommitOnBranch (compare-and-swap on the
+// head), whose message names the subject, the pipeline, the transition and the event
+// (Message), so that `git log` of the branch is the history of every pipeline.
+
+// IndexFile is the path of the index of open runs on the state branch.
+const IndexFile = "index.json"
+
+// maxFileJSON caps a state file or the index read from the branch.
+const maxFileJSON = 16 << 20
+
+// SubjectFile is the path of a subject's state on the branch: "pr-7.json" for a pull
+// request, "issue-12.json" for an issue.
+func SubjectFile(isPR bool, number int) string {
+	if isPR {
+		return "pr-" + strconv.Itoa(number) + ".json"
+	}
+	return "issue-" + strconv.Itoa(number) + ".json"
+}
+
+// subjectName is a subject file's name without ".json": "pr-7".
+func subjectName(file string) string { return strings.TrimSuffix(file, ".json") }
+
+// ArchiveFile is where a finished run of the subject whose file is file is archived:
+// archive/pr-7/<run id with "/" as ".">.json.
+func ArchiveFile(file, runID string) string {
+	return "archive/" + subjectName(file) + "/" + strings.ReplaceAll(runID, "/", ".") + ".json"
+}
+
+// EncodeFile returns a subject's state file: engine.State as indented JSON (diffs of
+// the branch stay readable), ending in a newline.
+func EncodeFile(st *engine.State) (string, error) {
+	if st == nil {
+		return "", errors.New("encoding state file: nil state")
+	}
+	js, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encoding state file: %w", err)
+	}
+	return string(js) + "\n", nil
+}
+
+// DecodeFile reads a subject's state file. It is strict: one JSON object of the
+// current version, no unknown field (a newer action wrote it: stop rather than drop
+// what it knows), no null run or stage, every run of subject (owner/repo#N). A file
+// that fails is an error, never an empty state.
+func DecodeFile(text, subject string) (*engine.State, error) {
+	var st *engine.State
+	if err := strictJSON(text, &st); err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return nil, errors.New("json: null state")
+	}
+	if err := checkState(st); err != nil {
+		return nil, err
+	}
+	if st.Subject != "" && st.Subject != subject {
+		return nil, fmt.Errorf("it holds the state of %s, not of %s", st.Subject, subject)
+	}
+	for _, r := range st.Runs {
+		if r.Subject != subject {
+			return nil, fmt.Errorf("run %q is of %s, not of %s", r.ID, r.Subject, subject)
+		}
+	}
+	return st, nil
+}
+
+// strictJSON decodes text into v: one value, no unknown field, nothing after it.
+func strictJSON(text string, v any) error {
+	if len(text) > maxFileJSON {
+		return fmt.Errorf("larger than %d bytes", maxFileJSON)
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("json: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("json: data after the value")
+	}
+	return nil
+}
+
+// checkState holds a decoded state to what Step assumes: the current version, no null
+// run or stage.
+func checkState(st *engine.State) error {
+	if st.Version != stateVersion {
+		return fmt.Errorf("state version %d, want %d", st.Version, stateVersion)
+	}
+	for i, r := range st.Runs {
+		if r == nil {
+			return fmt.Errorf("run %d is null", i)
+		}
+		if r.Stages == nil {
+			r.Stages = map[string]*engine.StageRun{}
+		}
+		for id, sr := range r.Stages {
+			if sr == nil {
+				return fmt.Errorf("run %q: stage %q is null", r.ID, id)
+			}
+		}
+	}
+	return nil
+}
+
+// indexVersion is the version of index.json this action writes and reads.
+const indexVersion = 1
+
+// Index is index.json: every open run on the branch, what `pipeline-action status` lists
+// (and, once stages have deadlines, what a schedule sweep reads).
+type Index struct {
+	Version int          `json:"version"`
+	Runs    []IndexEntry `json:"runs"`
+}
+
+// IndexEntry is one open run in the index.
+type IndexEntry struct {
+	Run      string           `json:"run"`
+	Pipeline string           `json:"pipeline"`
+	Subject  string           `json:"subject"` // owner/repo#N
+	File     string           `json:"file"`    // the subject's state file
+	Status   engine.RunStatus `json:"status"`
+	Stage    string           `json:"stage"`
+	Updated  time.Time        `json:"updated_at"`
+}
+
+// DecodeIndex reads index.json, strictly.
+func DecodeIndex(text string) (*Index, error) {
+	var idx *Index
+	if err := strictJSON(text, &idx); err != nil {
+		return nil, err
+	}
+	if idx == nil {
+		return nil, errors.New("json: null index")
+	}
+	if idx.Version != indexVersion {
+		return nil, fmt.Errorf("index version %d, want %d", idx.Version, indexVersion)
+	}
+	return idx, nil
+}
+
+// EncodeIndex returns index.json for idx, its entries sorted by file and run.
+func EncodeIndex(idx *Index) (string, error) {
+	out := Index{Version: indexVersion, Runs: append([]IndexEntry{}, idx.Runs...)}
+	sort.Slice(out.Runs, func(i, j int) bool {
+		a, b := out.Runs[i], out.Runs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Run < b.Run
+	})
+	js, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encoding the index: %w", err)
+	}
+	return string(js) + "\n", nil
+}
+
+// WithSubject returns a copy of idx whose entries for file are the open runs of st. A
+// nil idx is an empty index.
+func (idx *Index) WithSubject(file string, st *engine.State) *Index {
+	out := &Index{Version: indexVersion}
+	if idx != nil {
+		for _, e := range idx.Runs {
+			if e.File != file {
+				out.Runs = append(out.Runs, e)
+			}
+		}
+	}
+	for _, r := range st.Runs {
+		if r.Status.Final() {
+			continue
+		}
+		out.Runs = append(out.Runs, IndexEntry{Run: r.ID, Pipeline: r.Pipeline, Subject: r.Subject, File: file,
+			Status: r.Status, Stage: r.Stage, Updated: r.UpdatedAt})
+	}
+	return out
+}
+
+// MaxPast bounds State.Past per pipeline: the newest records stay. Past records keep a
+// pipeline from starting again for a trigger it already ran for; a delivery older than
+// the last MaxPast runs of its pipeline is not recognised by its key any more.
+const MaxPast = 20
+
+// Compact moves the finished runs out of st's live runs: a finished run stays only while
+// it is the newest run of its pipeline (the status shows how the pipeline last ended);
+// the others leave Runs for a record in Past (what the engine still needs of them) and
+// are returned, to be archived. So what an event reads and writes, and what the comment
+// holds, grow with the open runs only. st is not modified.
+func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
+	newest := map[string]*engine.Run{}
+	for _, r := range st.Runs {
+		if n := newest[r.Pipeline]; n == nil || engine.RunNumber(r.ID) > engine.RunNumber(n.ID) ||
+			engine.RunNumber(r.ID) == engine.RunNumber(n.ID) && !r.StartedAt.Before(n.StartedAt) {
+			newest[r.Pipeline] = r
+		}
+	}
+	out := *st
+	out.Runs = nil
+	out.Past = append([]engine.PastRun(nil), st.Past...)
+	for _, r := range st.Runs {
+		if !r.Status.Final() || newest[r.Pipeline] == r {
+			out.Runs = append(out.Runs, r)
+			continue
+		}
+		archived = append(archived, r)
+		out.Past = append(out.Past, r.Past())
+	}
+	if len(archived) == 0 {
+		return st, nil
+	}
+	// Bound Past per pipeline, newest (last) first to stay.
+	count := map[string]int{}
+	kept := make([]engine.PastRun, 0, len(out.Past))
+	for i := len(out.Past) - 1; i >= 0; i-- {
+		p := out.Past[i]
+		if count[p.Pipeline]++; count[p.Pipeline] <= MaxPast {
+			kept = append(kept, p)
+		}
+	}
+	for i, j := 0, len(kept)-1; i < j; i, j = i+1, j-1 {
+		kept[i], kept[j] = kept[j], kept[i]
+	}
+	out.Past = kept
+	return &out, archived
+}
+
+// EncodeRun returns the archive file of a finished run.
+func EncodeRun(r *engine.Run) (string, error) {
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("archiving run %s: %w", r.ID, err)
+	}
+	return string(js) + "\n", nil
+}
+
+// Event is what the commit message says of the event that changed a state.
+type Event struct {
+	Name  string // "pull_request_review.submitted"
+	Actor string // who sent it; "" when unknown
+}
+
+func (e Event) String() string {
+	switch {
+	case e.Name == "":
+		return "no event"
+	case e.Actor == "":
+		return e.Name
+	}
+	return e.Name + " by " + e.Actor
+}
+
+// Message is the commit message of a change of file from old to st on ev:
+//
+//	pr-7 pr-lifecycle: approval-gate → auto-merge (pull_request_review.submitted by alice)
+//
+// one line per run whose record changed, from its new history entries (the first
+// one's "from" to the last one's "to"; "start" for a run that began). With several,
+// the headline names the first and counts the rest, and the body lists them all.
+func Message(file string, old, st *engine.State, ev Event, archived []*engine.Run) (headline, body string) {
+	before := map[string]*engine.Run{}
+	if old != nil {
+		for _, r := range old.Runs {
+			before[r.ID] = r
+		}
+	}
+	var lines []string
+	for _, r := range st.Runs {
+		if line := runLine(before[r.ID], r); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	subject := subjectName(file)
+	switch len(lines) {
+	case 0:
+		headline = subject + ": state updated"
+	case 1:
+		headline = subject + " " + lines[0]
+	default:
+		headline = fmt.Sprintf("%s %s; and %d more", subject, lines[0], len(lines)-1)
+	}
+	headline += " (" + ev.String() + ")"
+	var b strings.Builder
+	if len(lines) > 1 {
+		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	for _, r := range archived {
+		fmt.Fprintf(&b, "archived %s (%s) to %s\n", r.ID, r.Status, ArchiveFile(file, r.ID))
+	}
+	return headline, strings.TrimRight(b.String(), "\n")
+}
+
+// runLine describes what changed in a run: "pipeline: from → to", "pipeline: at stage"
+// when only its record changed, "" when nothing did.
+func runLine(old, r *engine.Run) string {
+	if old != nil && string(mustJSONRun(old)) == string(mustJSONRun(r)) {
+		return ""
+	}
+	fresh := r.History
+	if old != nil && len(old.History) > 0 {
+		last := old.History[len(old.History)-1]
+		fresh = nil
+		for i := len(r.History) - 1; i >= 0; i-- {
+			if sameTransition(r.History[i], last) {
+				fresh = r.History[i+1:]
+				break
+			}
+		}
+	}
+	if len(fresh) == 0 {
+		return fmt.Sprintf("%s: at %s", r.Pipeline, orStart(r.Stage))
+	}
+	return fmt.Sprintf("%s: %s → %s", r.Pipeline, orStart(fresh[0].From), fresh[len(fresh)-1].To)
+}
+
+func sameTransition(a, b engine.Transition) bool {
+	return a.At.Equal(b.At) && a.Actor == b.Actor && a.From == b.From && a.To == b.To && a.Why == b.Why
+}
+
+func orStart(stage string) string {
+	if stage == "" {
+		return "start"
+	}
+	return stage
+}
+
+func mustJSONRun(r *engine.Run) []byte {
+	js, _ := json.Marshal(r)
+	return bytes.TrimSpace(js)
+}

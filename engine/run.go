@@ -81,10 +81,12 @@ func RunNumber(id string) int {
 	return n
 }
 
-// IgnoredComment is a comment whose state was not trusted, and why.
+// IgnoredComment is a comment whose state was not trusted, and why; or, with Commit
+// set (and ID 0), a state-branch file whose last change, that commit, was not trusted.
 type IgnoredComment struct {
-	ID  int64  `json:"id"`
-	Why string `json:"why"`
+	ID     int64  `json:"id"`
+	Commit string `json:"commit,omitempty"`
+	Why    string `json:"why"`
 }
 
 // Run is one execution of a pipeline over a subject. It is self-describing.

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -19,17 +20,19 @@ const MaxCommentLen = 65536
 // of the rendered part (never out of the state), then the history altogether, then
 // everything but a one-line summary per run. It is an error only when the marker
 // alone does not fit.
-func Body(cfg *engine.Config, st *engine.State) (string, error) {
+//
+// notes are paragraphs shown under the status (after the ignored ones), as they are.
+func Body(cfg *engine.Config, st *engine.State, notes ...string) (string, error) {
 	payload, err := encodePayload(st)
 	if err != nil {
 		return "", err
 	}
 	// The marker once bound: the longest id, and the newline between the two parts.
-	room := MaxCommentLen - len(sealMarker("", 0, payload)) - maxIDDigits - 1
+	room := MaxCommentLen - len(sealMarker("", 0, payload)) - maxIDDigits - maxCommitLen - 1
 	if room < 0 {
 		return "", fmt.Errorf("state of %s is %d characters encoded; a comment holds at most %d", subject(st), len(payload), MaxCommentLen)
 	}
-	note := ignoredNote(st)
+	note := ignoredNote(st) + strings.Join(notes, "")
 	rendered := Render(cfg, st) + note
 	if len(rendered) > room {
 		rendered = trimHistory(cfg, st, room-len(note)) + note
@@ -58,7 +61,38 @@ func Bind(body string, id int64) (string, error) {
 		return "", fmt.Errorf("binding state comment %d: text after the state marker", id)
 	}
 	before := body[:m.start]
-	return before + sealMarker(before, id, m.payload), nil
+	return before + seal(before, id, m.Commit(), m.payload), nil
+}
+
+// WithCommit returns body (as Body or Bind wrote it) with its marker saying that its
+// state matches the state-branch commit commit ("" for none), bound to no comment yet:
+// Bind binds it.
+func WithCommit(body, commit string) (string, error) {
+	if !validCommit(commit) && commit != "" {
+		return "", fmt.Errorf("state marker: %q is not a commit id", commit)
+	}
+	m, found, err := parseMarker(body)
+	if err != nil {
+		return "", fmt.Errorf("state marker: %w", err)
+	}
+	if !found {
+		return "", errors.New("state marker: none in the body")
+	}
+	if strings.TrimSpace(body[m.end:]) != "" {
+		return "", errors.New("state marker: text after it")
+	}
+	before := body[:m.start]
+	return before + seal(before, 0, commit, m.payload), nil
+}
+
+// MarkerCommit returns the state-branch commit the marker of body says its state
+// matches; "" when it names none or body holds no readable marker.
+func MarkerCommit(body string) string {
+	m, found, err := parseMarker(body)
+	if !found || err != nil {
+		return ""
+	}
+	return m.Commit()
 }
 
 // maxIgnoredShown bounds the ignored comments the status lists; the rest are counted.
@@ -71,15 +105,19 @@ func ignoredNote(st *engine.State) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state in this comment; it did not trust the state found in:\n\n")
+	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state on its state branch and in this comment; it did not trust the state found in:\n\n")
 	for i, ig := range st.Ignored {
 		if i == maxIgnoredShown {
 			fmt.Fprintf(&b, "- and %d more\n", len(st.Ignored)-maxIgnoredShown)
 			break
 		}
+		if ig.Commit != "" {
+			fmt.Fprintf(&b, "- the state file on the state branch was ignored: %s\n", esc(ig.Why))
+			continue
+		}
 		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, esc(ig.Why))
 	}
-	b.WriteString("\nWhat happens next rests on what can be verified (the config and GitHub's facts), not on those comments, which were left as they are.\n")
+	b.WriteString("\nWhat happens next rests on what can be verified (the config, GitHub's facts and this action's own copy of the state), not on those, which were left as they are.\n")
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,4 +127,58 @@ func TestBodyTooLarge(t *testing.T) {
 	_, err := Body(testConfig(), state(r))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a comment holds at most 65536")
+}
+
+// The marker says which state-branch commit its state matches; the binding covers it,
+// so a changed commit breaks the trust like a changed status does.
+func TestMarkerCommit(t *testing.T) {
+	st := state(waitingRun())
+	body, err := Body(testConfig(), st)
+	require.NoError(t, err)
+	assert.Empty(t, MarkerCommit(body))
+	commit := strings.Repeat("ab", 20)
+	with, err := WithCommit(body, commit)
+	require.NoError(t, err)
+	assert.Equal(t, commit, MarkerCommit(with))
+	bound, err := Bind(with, 5_000_000_123)
+	require.NoError(t, err)
+	assert.Equal(t, commit, MarkerCommit(bound), "binding keeps the commit")
+	c := Comment{ID: 5_000_000_123, Author: viewer, ViewerDidAuthor: true, Edited: true, Editor: viewer, Body: bound}
+	got, why, err := Check(c)
+	require.NoError(t, err)
+	require.Empty(t, why)
+	assert.Equal(t, st, got)
+
+	c.Body = strings.Replace(bound, commit, strings.Repeat("cd", 20), 1)
+	_, why, err = Check(c)
+	require.NoError(t, err)
+	assert.Equal(t, "its text does not match its state marker (changed after this action wrote it)", why)
+
+	again, err := WithCommit(bound, "")
+	require.NoError(t, err)
+	assert.Empty(t, MarkerCommit(again))
+	_, err = WithCommit(body, "xyz")
+	assert.Error(t, err)
+	_, err = WithCommit("no marker", commit)
+	assert.Error(t, err)
+}
+
+// A comment written before the state branch (marker v2, no commit) is still trusted.
+func TestMarkerV2StillRead(t *testing.T) {
+	st := state(waitingRun())
+	payload, err := encodePayload(st)
+	require.NoError(t, err)
+	before := "### pipeline-action\n\nolder status\n"
+	id := int64(5_000_000_123)
+	v2 := markerPrefix + "v2 " + strconv.FormatInt(id, 10) + " " + binding("v2", before, id, "", payload) + " " + payload + markerSuffix
+	c := Comment{ID: id, Author: viewer, ViewerDidAuthor: true, Edited: true, Editor: viewer, Body: before + v2}
+	got, why, err := Check(c)
+	require.NoError(t, err)
+	require.Empty(t, why)
+	assert.Equal(t, st, got)
+	assert.Empty(t, MarkerCommit(c.Body))
+	// Rebound, it is written as v3.
+	re, err := Bind(c.Body, id)
+	require.NoError(t, err)
+	assert.Contains(t, re, markerPrefix+"v3 5000000123 - ")
 }

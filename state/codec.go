@@ -21,21 +21,30 @@ import (
 
 // The marker is an HTML comment, invisible in the rendered PR comment:
 //
-//	<!-- pipeline-action:state v2 <comment id> <binding> <base64(gzip(JSON of engine.State))> -->
+//	<!-- pipeline-action:state v3 <comment id> <commit> <binding> <base64(gzip(JSON of engine.State))> -->
 //
 // It binds the state to the comment that holds it: the comment id is the comment's own
 // (so a marker copied into another comment does not verify), and binding is the hex
-// SHA-256 of the version, the id, the payload and the text before the marker (so a
-// changed status text or a spliced payload does not verify). The binding holds no
-// secret: it proves nothing about who wrote it, only that the parts belong together;
-// who wrote and last edited the comment comes from GitHub (see Check).
+// SHA-256 of the version, the id, the commit, the payload and the text before the
+// marker (so a changed status text or a spliced payload does not verify). The binding
+// holds no secret: it proves nothing about who wrote it, only that the parts belong
+// together; who wrote and last edited the comment comes from GitHub (see Check).
+//
+// commit is the state-branch commit whose file the state matches ("-" when it matches
+// none: the branch could not be written), so that a lost or reset branch is told from
+// a subject never stored there. v2, written before the state branch, has no commit;
+// it is still read.
 const (
 	markerPrefix  = "<!-- pipeline-action:state "
 	markerSuffix  = " -->"
-	markerVersion = "v2"
+	markerVersion = "v3"
+	markerV2      = "v2"
+	noCommit      = "-"
 	stateVersion  = 1
 	// maxIDDigits is the longest comment id in decimal (int64); Body keeps room for it.
 	maxIDDigits = 19
+	// maxCommitLen is the longest commit id (SHA-256 in hex); Body keeps room for it.
+	maxCommitLen = 64
 )
 
 // maxStateJSON caps the decompressed payload. A comment holds at most 65,536
@@ -75,15 +84,29 @@ func encodePayload(st *engine.State) (string, error) {
 }
 
 // sealMarker returns the marker for payload, bound to comment id and to before, the
-// text the marker follows.
+// text the marker follows, matching no commit.
 func sealMarker(before string, id int64, payload string) string {
-	return markerPrefix + markerVersion + " " + strconv.FormatInt(id, 10) + " " + binding(before, id, payload) + " " + payload + markerSuffix
+	return seal(before, id, "", payload)
+}
+
+// seal returns the marker for payload, bound to comment id and to before, matching
+// the state-branch commit commit ("" for none).
+func seal(before string, id int64, commit, payload string) string {
+	if commit == "" {
+		commit = noCommit
+	}
+	return markerPrefix + markerVersion + " " + strconv.FormatInt(id, 10) + " " + commit + " " +
+		binding(markerVersion, before, id, commit, payload) + " " + payload + markerSuffix
 }
 
 // binding is the digest that ties a marker's parts to each other and to the text before it.
-func binding(before string, id int64, payload string) string {
+func binding(version, before string, id int64, commit, payload string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "pipeline-action:state %s\x00%d\x00%d\x00%s\x00", markerVersion, id, len(payload), payload)
+	if version == markerV2 {
+		fmt.Fprintf(h, "pipeline-action:state %s\x00%d\x00%d\x00%s\x00", version, id, len(payload), payload)
+	} else {
+		fmt.Fprintf(h, "pipeline-action:state %s\x00%d\x00%s\x00%d\x00%s\x00", version, id, commit, len(payload), payload)
+	}
 	h.Write([]byte(before))
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -92,10 +115,24 @@ func binding(before string, id int64, payload string) string {
 type marker struct {
 	start   int    // where it begins in the body: the text before it is body[:start]
 	end     int    // just after its closing "-->"
-	version string // "v2"; anything else fails before the fields below are read
+	version string // "v3" or "v2"; anything else fails before the fields below are read
 	id      int64  // the comment the marker says it is in; 0 before it is bound
+	commit  string // the state-branch commit; "-" for none (always, in v2)
 	binding string
 	payload string
+}
+
+// verifies reports whether the marker's binding matches its parts and before.
+func (m marker) verifies(before string) bool {
+	return m.binding == binding(m.version, before, m.id, m.commit, m.payload)
+}
+
+// Commit is the state-branch commit the marker says its state matches; "" for none.
+func (m marker) Commit() string {
+	if m.commit == noCommit {
+		return ""
+	}
+	return m.commit
 }
 
 // parseMarker finds the last state marker in body and reads its fields. found is
@@ -110,16 +147,27 @@ func parseMarker(body string) (m marker, found bool, err error) {
 	if end < 0 {
 		return marker{}, true, errors.New("decoding state marker: no closing \"-->\"")
 	}
-	m = marker{start: i, end: i + len(markerPrefix) + end + len("-->")}
+	m = marker{start: i, end: i + len(markerPrefix) + end + len("-->"), commit: noCommit}
 	fields := strings.Fields(rest[:end])
 	if len(fields) > 0 {
 		m.version = fields[0]
 	}
-	if m.version != markerVersion {
-		return m, true, fmt.Errorf("decoding state marker: unsupported version %q (this action reads %q; another version of the action wrote it)", m.version, markerVersion)
-	}
-	if len(fields) != 4 {
-		return m, true, fmt.Errorf("decoding state marker: %d fields, want 4 (version, comment id, binding, payload)", len(fields))
+	switch m.version {
+	case markerVersion:
+		if len(fields) != 5 {
+			return m, true, fmt.Errorf("decoding state marker: %d fields, want 5 (version, comment id, commit, binding, payload)", len(fields))
+		}
+		if !validCommit(fields[2]) {
+			return m, true, fmt.Errorf("decoding state marker: commit %q is not a commit id", fields[2])
+		}
+		m.commit = fields[2]
+		fields = append(fields[:2], fields[3:]...)
+	case markerV2:
+		if len(fields) != 4 {
+			return m, true, fmt.Errorf("decoding state marker: %d fields, want 4 (version, comment id, binding, payload)", len(fields))
+		}
+	default:
+		return m, true, fmt.Errorf("decoding state marker: unsupported version %q (this action reads %q and %q; another version of the action wrote it)", m.version, markerVersion, markerV2)
 	}
 	if m.id, err = strconv.ParseInt(fields[1], 10, 64); err != nil || m.id < 0 || fields[1] != strconv.FormatInt(m.id, 10) {
 		return m, true, fmt.Errorf("decoding state marker: comment id %q is not a number", fields[1])
@@ -129,6 +177,19 @@ func parseMarker(body string) (m marker, found bool, err error) {
 	}
 	m.binding, m.payload = fields[2], fields[3]
 	return m, true, nil
+}
+
+// validCommit reports whether c is "-" or a commit id: 40 (SHA-1) or 64 (SHA-256)
+// lower-case hex digits.
+func validCommit(c string) bool {
+	if c == noCommit {
+		return true
+	}
+	if len(c) != 40 && len(c) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(c)
+	return err == nil && c == strings.ToLower(c)
 }
 
 // Decode finds the state marker in a comment body and decodes it. found is false,

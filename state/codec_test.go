@@ -58,7 +58,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := Encode(tt.st)
 			require.NoError(t, err)
-			assert.True(t, strings.HasPrefix(m, "<!-- pipeline-action:state v2 0 "))
+			assert.True(t, strings.HasPrefix(m, "<!-- pipeline-action:state v3 0 - "))
 			assert.True(t, strings.HasSuffix(m, " -->"))
 			assert.NotContains(t, m, "\n")
 			got, found, err := Decode(tt.wrap(m))
@@ -98,21 +98,24 @@ func TestDecodeCorrupt(t *testing.T) {
 	good, err := Encode(sampleState())
 	require.NoError(t, err)
 	fields := strings.Fields(strings.TrimSuffix(strings.TrimPrefix(good, markerPrefix), markerSuffix))
-	require.Len(t, fields, 4)
-	head, payload := markerPrefix+"v2 0 "+fields[2]+" ", fields[3]
+	require.Len(t, fields, 5)
+	head, payload := markerPrefix+"v3 0 - "+fields[3]+" ", fields[4]
 	tests := []struct {
 		name string
 		body string
 		want string
 	}{
-		{name: "unknown version", body: markerPrefix + "v3 0 " + fields[2] + " " + payload + markerSuffix, want: `unsupported version "v3"`},
+		{name: "unknown version", body: markerPrefix + "v4 0 - " + fields[3] + " " + payload + markerSuffix, want: `unsupported version "v4"`},
 		{name: "older version", body: markerPrefix + "v1 " + payload + markerSuffix, want: `unsupported version "v1"`},
 		{name: "no version", body: markerPrefix + "-->", want: "unsupported version"},
 		{name: "unclosed", body: good[:len(good)-10], want: "no closing"},
-		{name: "empty payload", body: head + "-->", want: "3 fields, want 4"},
-		{name: "bad id", body: markerPrefix + "v2 x1 " + fields[2] + " " + payload + markerSuffix, want: "comment id"},
-		{name: "negative id", body: markerPrefix + "v2 -1 " + fields[2] + " " + payload + markerSuffix, want: "comment id"},
-		{name: "bad binding", body: markerPrefix + "v2 0 abc " + payload + markerSuffix, want: "binding"},
+		{name: "empty payload", body: head + "-->", want: "4 fields, want 5"},
+		{name: "v2 without payload", body: markerPrefix + "v2 0 " + fields[3] + " -->", want: "3 fields, want 4"},
+		{name: "bad id", body: markerPrefix + "v3 x1 - " + fields[3] + " " + payload + markerSuffix, want: "comment id"},
+		{name: "negative id", body: markerPrefix + "v3 -1 - " + fields[3] + " " + payload + markerSuffix, want: "comment id"},
+		{name: "bad commit", body: markerPrefix + "v3 0 abc " + fields[3] + " " + payload + markerSuffix, want: "not a commit id"},
+		{name: "upper-case commit", body: markerPrefix + "v3 0 " + strings.Repeat("A", 40) + " " + fields[3] + " " + payload + markerSuffix, want: "not a commit id"},
+		{name: "bad binding", body: markerPrefix + "v3 0 - abc " + payload + markerSuffix, want: "binding"},
 		{name: "not base64", body: head + "!!!! -->", want: "base64"},
 		{name: "not gzip", body: head + base64.StdEncoding.EncodeToString([]byte("{}")) + markerSuffix, want: "gzip"},
 		{name: "truncated", body: head + payload[:len(payload)/2] + markerSuffix, want: "decoding state marker"},
@@ -149,6 +152,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(markerPrefix + "v1 -->")
 	f.Add(markerPrefix + "v2 0 abc -->")
 	f.Add(markerPrefix + "v3 abc -->")
+	f.Add(markerPrefix + "v4 abc -->")
 	f.Add(rawMarker(f, `{"version":1,"runs":[{"stages":{"a":null}}]}`))
 	f.Fuzz(func(t *testing.T, body string) {
 		st, found, err := Decode(body)

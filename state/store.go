@@ -13,11 +13,38 @@ import (
 // evaluate again, save again.
 var ErrConflict = errors.New("state changed since it was read")
 
+// ErrForbidden says the state branch may not be created or written: a ruleset or a
+// branch protection refuses the action. The comment is then the only store.
+var ErrForbidden = errors.New("the state branch may not be written")
+
 // Version identifies what a Store read, so that Save can tell whether it changed.
 // The zero Version means nothing was stored yet.
 type Version struct {
+	// The state comment read: its id (0 when there is none) and body, and the
+	// state-branch commit its marker says the state matches ("" for none).
 	CommentID int64
 	Body      string
+	Commit    string
+	// The state branch read: its head commit ("" when the branch does not exist), the
+	// subject file's and index.json's text at that head ("" when absent), and the
+	// commit that last changed the subject file.
+	Head       string
+	File       string
+	Index      string
+	FileCommit string
+}
+
+// Change is what Save stores: the state the engine returned (Save compacts it: see
+// Compact), with what the commit message and the status need.
+type Change struct {
+	Config *engine.Config
+	Old    *engine.State // the state as loaded, for the commit message
+	State  *engine.State
+	Event  Event
+	// Raced says another invocation created the subject's state file while this one ran
+	// (the file was absent when this one first read, and present after a conflict):
+	// that invocation posts the state comment, so Dual does not post another.
+	Raced bool
 }
 
 // Store loads and saves the state of one subject with optimistic concurrency.
@@ -26,9 +53,9 @@ type Store interface {
 	// yet it returns an empty state (Version 1) and the zero Version. A stored state
 	// that cannot be read is an error, never an empty state.
 	Load(ctx context.Context, number int) (*engine.State, Version, error)
-	// Save writes body (Render and the marker; see Body) if it differs from what v
-	// read, and returns the new version. ErrConflict means v is stale.
-	Save(ctx context.Context, number int, body string, v Version) (Version, error)
+	// Save writes c if it differs from what v read, and returns the new version.
+	// ErrConflict means v is stale: load again, evaluate again, save again.
+	Save(ctx context.Context, number int, c Change, v Version) (Version, error)
 }
 
 // CommentWriter is what the comment store needs from GitHub; the adapter satisfies it.
@@ -109,36 +136,53 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 		st = &engine.State{Version: stateVersion}
 	} else {
 		s.known = chosen.ID
-		v = Version{CommentID: chosen.ID, Body: chosen.Body}
+		v = Version{CommentID: chosen.ID, Body: chosen.Body, Commit: MarkerCommit(chosen.Body)}
 	}
-	s.newly = nil
+	s.newly = addIgnored(st, ignored)
+	return st, v, nil
+}
+
+// addIgnored adds to st.Ignored the entries of ignored it does not hold yet, keeping
+// the newest maxIgnored, and returns those it added.
+func addIgnored(st *engine.State, ignored []engine.IgnoredComment) (added []engine.IgnoredComment) {
 	for _, ig := range ignored {
-		if hasIgnored(st.Ignored, ig.ID) {
+		if hasIgnored(st.Ignored, ig) {
 			continue
 		}
-		s.newly = append(s.newly, ig)
+		added = append(added, ig)
 		st.Ignored = append(st.Ignored, ig)
 	}
 	if n := len(st.Ignored); n > maxIgnored {
 		st.Ignored = st.Ignored[n-maxIgnored:]
 	}
-	return st, v, nil
+	return added
 }
 
 // NewlyIgnored returns the comments the last Load ignored for the first time, for the
 // caller to report (they are in the loaded State.Ignored as well).
 func (s *CommentStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
 
-func hasIgnored(list []engine.IgnoredComment, id int64) bool {
+func hasIgnored(list []engine.IgnoredComment, x engine.IgnoredComment) bool {
 	for _, ig := range list {
-		if ig.ID == id {
+		if ig.ID == x.ID && ig.Commit == x.Commit {
 			return true
 		}
 	}
 	return false
 }
 
-// Save writes body (as Body returns it) to the state comment read as v, bound to that
+// Save writes the status of c (Body, of the state Compact leaves) to the state comment
+// read as v, as Write does.
+func (s *CommentStore) Save(ctx context.Context, number int, c Change, v Version) (Version, error) {
+	live, _ := Compact(c.State)
+	body, err := Body(c.Config, live)
+	if err != nil {
+		return Version{}, err
+	}
+	return s.Write(ctx, number, body, v)
+}
+
+// Write writes body (as Body returns it) to the state comment read as v, bound to that
 // comment with Bind: nothing when the bound body equals v.Body, an edit otherwise.
 //
 // When v is zero it creates the state comment, which takes two calls: the comment's
@@ -148,7 +192,7 @@ func hasIgnored(list []engine.IgnoredComment, id int64) bool {
 // merely posted by another workflow with the same token, marker and all, is never
 // taken for the state.) If the edit fails the comment holds no state, and the next
 // event writes a fresh one.
-func (s *CommentStore) Save(ctx context.Context, number int, body string, v Version) (Version, error) {
+func (s *CommentStore) Write(ctx context.Context, number int, body string, v Version) (Version, error) {
 	if v.CommentID == 0 && s.known != 0 {
 		return Version{}, fmt.Errorf("creating state comment on #%d: comment %d already holds the state: %w", number, s.known, ErrConflict)
 	}
@@ -165,7 +209,7 @@ func (s *CommentStore) Save(ctx context.Context, number int, body string, v Vers
 			return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
 		}
 		s.known = id
-		v = Version{CommentID: id, Body: placeholder}
+		v.CommentID, v.Body = id, placeholder
 	}
 	bound, err := Bind(body, v.CommentID)
 	if err != nil {
@@ -177,5 +221,6 @@ func (s *CommentStore) Save(ctx context.Context, number int, body string, v Vers
 	if err := s.w.UpdateComment(ctx, v.CommentID, bound); err != nil {
 		return Version{}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
 	}
-	return Version{CommentID: v.CommentID, Body: bound}, nil
+	v.Body, v.Commit = bound, MarkerCommit(bound)
+	return v, nil
 }

@@ -118,7 +118,7 @@ func TestCommentStoreLoad(t *testing.T) {
 		{name: "two trusted: the oldest wins", comments: []Comment{ours(11, forged), ours(big, good)}, wantSeq: 99, wantID: 11, wantNewly: 1,
 			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "it also holds a state; the oldest trusted state comment (id 11) is the one used"}}},
 		{name: "corrupt but bound", comments: []Comment{ours(9, sealMarker("", 9, "!!!!"))}, wantErr: "reading state comment 9 on #7"},
-		{name: "newer version", comments: []Comment{ours(9, markerPrefix+"v3 9 abc xyz -->")}, wantErr: `unsupported version "v3"`},
+		{name: "newer version", comments: []Comment{ours(9, markerPrefix+"v4 9 abc xyz -->")}, wantErr: `unsupported version "v4"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +168,7 @@ func TestCommentStoreReportsIgnoredOnce(t *testing.T) {
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
 	assert.Contains(t, body, "a state comment (id 10) was ignored: edited by mallory, not by this action")
-	v, err = s.Save(ctx, 7, body, v)
+	v, err = s.Write(ctx, 7, body, v)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"create #7", "update 42"}, w.calls, "a fresh comment; the ignored one is left alone")
 	assert.NotContains(t, w.bodies[42], "pipeline-action:state v2 10 ")
@@ -218,7 +218,7 @@ func TestCommentStoreSave(t *testing.T) {
 			s := NewCommentStore(w, tt.comments, nil)
 			_, _, err := s.Load(ctx, 7)
 			require.NoError(t, err)
-			got, err := s.Save(ctx, 7, tt.body, tt.v)
+			got, err := s.Write(ctx, 7, tt.body, tt.v)
 			assert.Equal(t, tt.wantCalls, w.calls)
 			if tt.wantErr != nil {
 				require.ErrorIs(t, err, tt.wantErr)
@@ -233,7 +233,7 @@ func TestCommentStoreSave(t *testing.T) {
 func TestCommentStoreSaveRefusesBodyWithoutMarker(t *testing.T) {
 	w := &fakeWriter{nextID: 42}
 	s := NewCommentStore(w, nil, nil)
-	_, err := s.Save(context.Background(), 7, "no marker", Version{})
+	_, err := s.Write(context.Background(), 7, "no marker", Version{})
 	require.Error(t, err)
 	assert.Empty(t, w.calls, "nothing written")
 }
@@ -248,13 +248,13 @@ func TestCommentStoreCreateThenSave(t *testing.T) {
 	s := NewCommentStore(w, nil, nil)
 	_, v, err := s.Load(ctx, 7)
 	require.NoError(t, err)
-	v, err = s.Save(ctx, 7, one, v)
+	v, err = s.Write(ctx, 7, one, v)
 	require.NoError(t, err)
-	_, err = s.Save(ctx, 7, two, Version{})
+	_, err = s.Write(ctx, 7, two, Version{})
 	require.ErrorIs(t, err, ErrConflict, "a second create in one invocation")
-	v, err = s.Save(ctx, 7, two, v)
+	v, err = s.Write(ctx, 7, two, v)
 	require.NoError(t, err)
-	_, err = s.Save(ctx, 7, two, v)
+	_, err = s.Write(ctx, 7, two, v)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"create #7", "update 42", "update 42"}, w.calls)
 	st, why, err := Check(ours(42, w.bodies[42]))

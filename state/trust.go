@@ -65,7 +65,7 @@ func Check(c Comment) (st *engine.State, why string, err error) {
 		return nil, "written by an older version of this action, whose marker is not bound to its comment", nil
 	case err != nil && (m.version == "" || !strings.HasPrefix(m.version, "v")):
 		return nil, "its state marker is malformed", nil
-	case err != nil && m.version != markerVersion:
+	case err != nil && m.version != markerVersion && m.version != markerV2:
 		// Another version of the action wrote it, and its author checks passed: stop.
 		return nil, "", err
 	case err != nil:
@@ -76,7 +76,7 @@ func Check(c Comment) (st *engine.State, why string, err error) {
 		return nil, "its state marker is bound to no comment", nil
 	case m.id != c.ID:
 		return nil, fmt.Sprintf("its state marker belongs to comment %d (copied)", m.id), nil
-	case m.binding != binding(c.Body[:m.start], m.id, m.payload):
+	case !m.verifies(c.Body[:m.start]):
 		return nil, "its text does not match its state marker (changed after this action wrote it)", nil
 	}
 	st, err = decodePayload(m.payload)

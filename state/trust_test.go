@@ -40,7 +40,8 @@ func FuzzTrust(f *testing.F) {
 	f.Add(good+"tail", int64(5_000_000_001), viewer, true, true)
 	f.Add("x\n"+mustEncode(f), int64(0), viewer, true, true)
 	f.Add(sealMarker("", 3, "!!!!"), int64(3), viewer, true, true)
-	f.Add(markerPrefix+"v3 1 a b -->", int64(1), viewer, true, false)
+	f.Add(markerPrefix+"v4 1 a b -->", int64(1), viewer, true, false)
+	f.Add(markerPrefix+"v3 1 - a b -->", int64(1), viewer, true, false)
 	f.Fuzz(func(t *testing.T, body string, id int64, editor string, edited, ownAuthor bool) {
 		c := Comment{ID: id, Author: viewer, ViewerDidAuthor: ownAuthor, Edited: edited, Editor: editor, Body: body}
 		st, why, err := Check(c)
@@ -56,7 +57,7 @@ func FuzzTrust(f *testing.F) {
 		require.True(t, found)
 		require.Equal(t, id, m.id, "bound to this comment")
 		before := body[:m.start]
-		require.Equal(t, before+sealMarker(before, id, m.payload), body[:m.end], "bound to the text before it")
+		require.Equal(t, before+seal(before, id, m.Commit(), m.payload), body[:m.end], "bound to the text before it")
 		require.Empty(t, strings.TrimSpace(body[m.end:]))
 		if len(before) > 0 {
 			b := []byte(body)

@@ -389,4 +389,3 @@ func TestTrustFile(t *testing.T) {
 	f.Author, f.Signed = "github-actions[bot]", false
 	assert.NotEmpty(t, TrustFile(f, "github-actions[bot]"))
 }
-

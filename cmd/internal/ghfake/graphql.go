@@ -210,11 +210,17 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		writeJSON(w, http.StatusOK, obj{"errors": out})
 		return
 	}
+	if op.Operation == ast.Mutation {
+		s.holdWrite(r, bearer(r))
+	}
 	s.mu.Lock()
 	e := &executor{s: s, schema: sch, login: login, vars: vars}
 	data := e.run(op)
 	problems := e.unexpected
 	s.mu.Unlock()
+	if op.Operation == ast.Query {
+		s.noteRead(bearer(r))
+	}
 	for _, p := range problems {
 		s.flag("POST /api/graphql: %s", p)
 	}

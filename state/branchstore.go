@@ -249,7 +249,8 @@ type Dual struct {
 
 	forbidden bool
 	newly     []engine.IgnoredComment
-	created   bool // the loaded branch had no file for the subject
+	created   bool   // the loaded branch had no file for the subject
+	body      string // the status last rendered by Save
 }
 
 var _ Store = (*Dual)(nil)
@@ -300,6 +301,10 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 // for the caller to report (they are in the loaded State.Ignored as well).
 func (d *Dual) NewlyIgnored() []engine.IgnoredComment { return d.newly }
 
+// Body returns the state comment the last Save rendered (whether it wrote it or not):
+// what the status shows.
+func (d *Dual) Body() string { return d.body }
+
 // Forbidden reports whether the last Save found the branch refusing the action.
 func (d *Dual) Forbidden() bool { return d.forbidden }
 
@@ -330,14 +335,15 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 	if d.forbidden {
 		notes = append(notes, forbiddenNote(d.Branch.read.Name))
 	}
+	body, err := Body(c.Config, live, notes...)
+	if err != nil {
+		return out, err
+	}
+	d.body = body
 	if v.CommentID == 0 && c.Raced && !d.forbidden && !(wroteFile && d.created) {
 		// Another invocation created the subject's file while this one ran; it posts the
 		// state comment (two would be posted otherwise), and the next event edits it.
 		return out, nil
-	}
-	body, err := Body(c.Config, live, notes...)
-	if err != nil {
-		return out, err
 	}
 	if body, err = WithCommit(body, commit); err != nil {
 		return out, err

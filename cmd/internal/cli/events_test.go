@@ -333,7 +333,8 @@ func TestRunWebhooks(t *testing.T) {
 			assert.NotContains(t, log, "::error", "log:\n%s", log)
 			assert.Contains(t, log, tc.says)
 			stats := fake.Stats()
-			assert.LessOrEqual(t, stats["graphql"], 1+len(tc.route.Numbers), "one read per subject (and one lookup by SHA)")
+			assert.LessOrEqual(t, stats["graphql"], 1+1+2*len(tc.route.Numbers),
+				"one read per subject (and one lookup by SHA), the state branch created once, one commit per subject")
 			for _, n := range tc.route.Numbers {
 				if tc.starts || tc.late {
 					comments := fake.Comments(tc.route.Repo, n)
@@ -410,8 +411,9 @@ func TestIssueCommentOnPullRequest(t *testing.T) {
 	assert.Equal(t, "open", fake.PR(helloWorld, 1).State, "the world has #1 as a pull request")
 	code, log := webhookRun(t, fake, "issue_comment", path)
 	require.Equal(t, 0, code, "log:\n%s", log)
-	assert.Equal(t, map[string]int{"graphql": 1, "issues/create-comment": 1, "issues/update-comment": 1}, fake.Stats(),
-		"one read; #1 is open and has no run, so its pipeline starts late and the state comment is written")
+	assert.Equal(t, map[string]int{"graphql": 3, "issues/create-comment": 1, "issues/update-comment": 1}, fake.Stats(),
+		"one read; #1 is open and has no run, so its pipeline starts late: the state branch is created (createRef), "+
+			"the state committed (createCommitOnBranch) and the state comment written")
 	comments := fake.Comments(helloWorld, 1)
 	require.Len(t, comments, 1)
 	assert.Contains(t, comments[0].Body, "started late on issue_comment.created")
@@ -546,7 +548,7 @@ func TestRunWorkflowRunForeignPR(t *testing.T) {
 	require.Equal(t, 0, code, "log:\n%s", log)
 	assert.Contains(t, log, "workflow_run.completed lists Codertocat/Hello-World#1 of another repository; left out")
 	assert.NotContains(t, log, "::error", "log:\n%s", log)
-	assert.Equal(t, 2, fake.Stats()["graphql"], "one lookup by the head SHA and one snapshot; log:\n%s", log)
+	assert.Equal(t, 3, fake.Stats()["graphql"], "one lookup by the head SHA, one snapshot and one commit of #2's state; log:\n%s", log)
 	assert.Contains(t, stateOf(2), "completed", "#2, whose head the run is, was evaluated")
 	assert.Equal(t, before1, stateOf(1), "#1 was not touched")
 }

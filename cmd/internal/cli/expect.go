@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -151,7 +152,8 @@ func (s *simulation) subjects() []int {
 	return out
 }
 
-// runs decodes every run from the state comments.
+// runs decodes every run from the state comments, and the finished runs archived on the
+// state branch (they left the live state).
 func (s *simulation) runs() []*engine.Run {
 	var out []*engine.Run
 	for _, n := range s.subjects() {
@@ -165,7 +167,36 @@ func (s *simulation) runs() []*engine.Run {
 		}
 		out = append(out, st.Runs...)
 	}
+	return append(out, s.archived()...)
+}
+
+// archived are the runs archived on the state branch, by path.
+func (s *simulation) archived() []*engine.Run {
+	var out []*engine.Run
+	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		if strings.HasPrefix(p, "archive/") {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		var r engine.Run
+		if json.Unmarshal([]byte(files[p]), &r) == nil {
+			out = append(out, &r)
+		}
+	}
 	return out
+}
+
+// stateBranch is the state branch the config on the default branch names.
+func (s *simulation) stateBranch() string {
+	cfg, err := engine.LoadFiles(configSources(s.config), gates.Default())
+	if err != nil || cfg.Settings.StateBranch == "" {
+		return engine.DefaultStateBranch
+	}
+	return cfg.Settings.StateBranch
 }
 
 func matchRun(runs []*engine.Run, want runExpect, repo string) bool {

@@ -68,6 +68,7 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	run := st.Runs[0]
 	run.ConfigOID, run.Stage = onPR.Config.ID, "m"
 	run.Stages = map[string]*engine.StageRun{"m": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: run.StartedAt}}
+	st.Seq++ // newer than the state branch's: it is taken for a state the branch lost
 	body, err := state.Body(cfg, st)
 	require.NoError(t, err)
 	body, err = state.Bind(body, comments[0].ID)

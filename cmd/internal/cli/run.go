@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mathrand "math/rand/v2"
 	"net/http"
 	"os"
 	"sort"
@@ -200,10 +201,69 @@ func (r *runner) configPath() string {
 	return DefaultConfigPath
 }
 
-// subject evaluates the event for one pull request and writes back what changed.
+// maxStateTries bounds the read-evaluate-write rounds of one subject: each round that
+// finds the state branch moved since it was read (another event wrote it) reads again.
+const maxStateTries = 8
+
+// subject evaluates the event for one pull request and writes back what changed: read
+// (one query: facts, config, comments and the state branch), evaluate, perform the
+// effects, write the state branch with compare-and-swap, then the state comment. When
+// the branch moved since it was read, all of it again — at most maxStateTries times,
+// with a random wait between, then the job fails and the next event carries on.
 func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, number int, key string) (*subjectResult, error) {
+	a := &attempt{stateBranch: engine.DefaultStateBranch}
+	for try := 1; ; try++ {
+		a.try = try
+		out, err := r.attempt(ctx, client, ev, number, key, a)
+		if !errors.Is(err, state.ErrConflict) {
+			return out, err
+		}
+		if try == maxStateTries {
+			return nil, fmt.Errorf("the state branch %s moved %d times while this event was handled (other events wrote it meanwhile); gave up without saving the state (%v): the next event carries on", a.stateBranch, try, err)
+		}
+		r.act.Infof("pipeline-action: #%d: the state branch %s moved since it was read (another event wrote it); reading and evaluating again (%d of %d)", number, a.stateBranch, try+1, maxStateTries)
+		if err := r.wait(ctx, backoff(try)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// attempt is what the rounds of one subject carry from one to the next.
+type attempt struct {
+	try         int
+	stateBranch string // settings.state_branch, once the config was read
+	firstNoFile bool   // the first round found no state file for the subject
+}
+
+// backoff is a random wait before round try+1: up to 50ms·2^try, at most 2s.
+func backoff(try int) time.Duration {
+	limit := 50 * time.Millisecond << try
+	if limit > 2*time.Second {
+		limit = 2 * time.Second
+	}
+	return time.Duration(mathrand.Int64N(int64(limit))) + time.Millisecond
+}
+
+// wait waits d, through the runner's sleep when it has one.
+func (r *runner) wait(ctx context.Context, d time.Duration) error {
+	if r.sleep != nil {
+		return r.sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// attempt is one round of subject. A state branch that moved since it was read is
+// state.ErrConflict.
+func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, number int, key string, a *attempt) (*subjectResult, error) {
 	path := r.configPath()
-	snap, err := client.Snapshot(ctx, number, ev.DefaultBranch, path)
+	snap, err := client.SnapshotState(ctx, number, ev.DefaultBranch, path, a.stateBranch)
 	if err != nil {
 		return nil, err
 	}
@@ -220,17 +280,38 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		r.annotate(err)
 		return nil, fmt.Errorf("the config on %s is invalid; nothing was changed", snap.DefaultBranch)
 	}
+	if b := cfg.Settings.StateBranch; b != "" && b != a.stateBranch {
+		// The config names another state branch than the one read with it: read again
+		// (one query more on every event, for a config that names its own branch).
+		a.stateBranch = b
+		if snap, err = client.SnapshotState(ctx, number, ev.DefaultBranch, path, b); err != nil {
+			return nil, err
+		}
+	}
 	if snap.Facts.PR == nil {
 		r.act.Infof("pipeline-action: #%d is not a pull request; issue pipelines are not supported yet", number)
 		return nil, nil
 	}
-	store := state.NewCommentStore(client, snap.Comments, func(f string, a ...any) { r.act.Infof("pipeline-action: "+f, a...) })
+	if a.try == 1 {
+		a.firstNoFile = snap.State.File == nil
+	}
+	info := func(f string, args ...any) { r.act.Infof("pipeline-action: "+f, args...) }
+	warn := func(f string, args ...any) {
+		r.act.Warningf("pipeline-action: #%d: "+f, append([]any{number}, args...)...)
+	}
+	subject := snap.Facts.Repo + "#" + strconv.Itoa(number)
+	branch := state.NewBranchStore(client, snap.State, state.SubjectFile(true, number), subject, snap.Viewer, warn)
+	store := state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
 	st, ver, err := store.Load(ctx, number)
 	if err != nil {
-		return nil, fmt.Errorf("%w; the state comment was left as it is", err)
+		return nil, err
 	}
 	ignored := store.NewlyIgnored()
 	for _, ig := range ignored { // once: the state written below remembers them
+		if ig.Commit != "" {
+			r.act.Warningf("#%d: the state file on %s was ignored: %s; the runs go on from the state comment, or from what can be verified, and the file is written anew", number, a.stateBranch, ig.Why)
+			continue
+		}
 		r.act.Warningf("#%d: the state in comment %d was ignored: %s; the runs go on from what can be verified, and that comment is left as it is", number, ig.ID, ig.Why)
 	}
 	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
@@ -264,12 +345,10 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	stopped := newlyUnsupported(st, res.State)
-	body, err := state.Body(cfg, res.State)
-	if err != nil {
+	change := state.Change{Config: cfg, Old: st, State: res.State, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
+		Raced: a.firstNoFile && a.try > 1}
+	if _, err := store.Save(ctx, number, change, ver); err != nil {
 		return nil, err
-	}
-	if _, err := store.Save(ctx, number, body, ver); err != nil {
-		return nil, fmt.Errorf("writing the state comment: %w", err)
 	}
 	if len(stopped) > 0 {
 		r.unsupported = append(r.unsupported, stopped...)
@@ -278,7 +357,7 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	if pending != nil {
 		return nil, pending
 	}
-	out := &subjectResult{Number: number, Summary: state.Human(body)} // what the comment shows
+	out := &subjectResult{Number: number, Summary: state.Human(store.Body())} // what the comment shows
 	if last := latest(res.State.Runs); last != nil {
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}

@@ -82,7 +82,7 @@ steps:
   - open_pr: {number: 8, author: someone, head: topic, fork: someone}
 expect:
   branches: [main, feat/a]
-`, 1, "✗ branches of acme/widgets: want [feat/a main], found [develop feat/a main]"},
+`, 1, "✗ branches of acme/widgets: want [feat/a main], found [develop feat/a main pipeline-action/state]"},
 		{"unknown step", `
 repo: acme/widgets
 steps:
@@ -235,8 +235,8 @@ steps:
 expect:
   prs: {7: {merged: false, comments: 1}}
 `)
-	assert.Equal(t, map[string]int{"graphql": 1, "issues/create-comment": 1, "issues/update-comment": 1}, callsOf(sim, 1),
-		"a new state comment is posted, then bound to its id")
+	assert.Equal(t, map[string]int{"graphql": 3, "issues/create-comment": 1, "issues/update-comment": 1}, callsOf(sim, 1),
+		"one read; the state branch is created and the state committed (two GraphQL mutations); a new state comment is posted, then bound to its id")
 	assert.Equal(t, map[string]int{"graphql": 1}, callsOf(sim, 2))
 	assert.Equal(t, map[string]int{"graphql": 1}, callsOf(sim, 3))
 }

@@ -64,7 +64,7 @@ func TestStateCommentAboveInt32(t *testing.T) {
 		st.Subject, st.Seq = repoName+"#7", seq
 		body, err := state.Body(nil, st)
 		require.NoError(t, err)
-		_, err = store.Save(ctx, 7, body, v)
+		_, err = store.Write(ctx, 7, body, v)
 		require.NoError(t, err)
 		store, st, v = load()
 		assert.Equal(t, seq, st.Seq, "the state written is the state read")

@@ -19,6 +19,9 @@ type Snapshot struct {
 	Config   *Config
 	Facts    *engine.Facts
 	Comments []state.Comment // oldest first
+	// State is what was read of the state branch: its head, the subject's file and
+	// index.json, each with the commit that last changed it.
+	State state.BranchRead
 }
 
 // Blob is a file read from git.
@@ -202,8 +205,13 @@ type commentNode struct {
 type factsQuery struct {
 	Viewer     actor
 	Repository struct {
-		DefaultBranchRef *struct{ Name string }
-		Config           *struct {
+		Id               string
+		DefaultBranchRef *struct {
+			Name   string
+			Target *struct{ Oid string }
+		}
+		StateRef *stateRef `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
+		Config   *struct {
 			Blob blobFields `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
 		ConfigDir *struct {
@@ -213,11 +221,18 @@ type factsQuery struct {
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// Snapshot reads the config at defaultBranch:configPath with the *.yaml files of its
-// directory (ConfigDir), the pull request number with its reviews, checks, labels and
-// comments, and the viewer, in one GraphQL query.
-// https://docs.github.com/en/graphql/reference/objects#pullrequest
+// Snapshot is SnapshotState with the default state branch.
 func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, configPath string) (*Snapshot, error) {
+	return c.SnapshotState(ctx, number, defaultBranch, configPath, engine.DefaultStateBranch)
+}
+
+// SnapshotState reads the config at defaultBranch:configPath with the *.yaml files of its
+// directory (ConfigDir), the pull request number with its reviews, checks, labels and
+// comments, the viewer, and the state branch stateBranch (its head, the pull request's
+// state file and index.json, each with the commit that last changed it), in one
+// GraphQL query.
+// https://docs.github.com/en/graphql/reference/objects#pullrequest
+func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, configPath, stateBranch string) (*Snapshot, error) {
 	if defaultBranch == "" {
 		return nil, fmt.Errorf("reading %s/%s#%d: the default branch is unknown", c.Owner, c.Repo, number)
 	}
@@ -233,12 +248,19 @@ func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, config
 		"configExpr":    githubv4.String(defaultBranch + ":" + configPath),
 		"configDirExpr": githubv4.String(dirExpr),
 	}
+	subjectFile := state.SubjectFile(true, number)
+	stateVars(vars, stateBranch, subjectFile)
 	if err := c.gql.Query(ctx, &q, vars); err != nil {
 		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
 	}
 	s := &Snapshot{Viewer: login(&q.Viewer), DefaultBranch: defaultBranch}
+	s.State = branchRead(stateBranch, subjectFile, q.Repository.StateRef)
+	s.State.RepoID = q.Repository.Id
 	if q.Repository.DefaultBranchRef != nil {
 		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
+		if t := q.Repository.DefaultBranchRef.Target; t != nil {
+			s.State.DefaultHead = t.Oid
+		}
 	}
 	var file *blobFields
 	if q.Repository.Config != nil {

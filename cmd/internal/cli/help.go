@@ -46,6 +46,7 @@ var commandUsage = map[string]string{
 	"simulate": simulateUsage,
 	"validate": validateUsage,
 	"graph":    graphUsage,
+	"status":   statusUsage,
 	"version":  versionUsage,
 }
 

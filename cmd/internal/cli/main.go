@@ -19,6 +19,8 @@ commands:
   validate [PATH...] [--format text|github] [--strict]
                           check configs: files, or directories holding .github/pipelines.yaml
                           and/or .github/pipelines/*.yaml (default .)
+  status [--repo OWNER/NAME] [--branch BRANCH]
+                          list the open runs (index.json on the state branch)
   graph [PATH] [--pipeline NAME]
                           print Mermaid flowcharts of the pipelines (default .)
   version                 print the version
@@ -60,6 +62,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return validateMain(args, stdout, stderr)
 	case "graph":
 		return graphMain(args, stdout, stderr)
+	case "status":
+		return statusMain(ctx, args, stdout, stderr, getenv)
 	case "version", "--version":
 		return versionMain(args, stdout, stderr)
 	case "help", "-h", "--help", "-help":

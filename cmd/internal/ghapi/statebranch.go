@@ -180,3 +180,39 @@ func classifyWrite(err error) error {
 	}
 	return err
 }
+
+type indexQuery struct {
+	Repository struct {
+		StateRef *struct {
+			Target *struct {
+				Oid    string
+				Commit struct {
+					Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
+					IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+				} `graphql:"... on Commit"`
+			}
+		} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// OpenRuns reads index.json at the head of the state branch, with the commit that last
+// changed it, in one GraphQL query. The BranchRead's Exists is false when there is no
+// such branch, and its Index nil when the branch has no index.
+func (c *Client) OpenRuns(ctx context.Context, branch string) (state.BranchRead, error) {
+	var q indexQuery
+	vars := map[string]any{
+		"owner":      githubv4.String(c.Owner),
+		"name":       githubv4.String(c.Repo),
+		"stateRef":   githubv4.String("refs/heads/" + branch),
+		"stateIndex": githubv4.String(state.IndexFile),
+	}
+	if err := c.gql.Query(ctx, &q, vars); err != nil {
+		return state.BranchRead{}, fmt.Errorf("reading %s on %s/%s: %w", state.IndexFile, c.Owner, c.Repo, err)
+	}
+	r := state.BranchRead{Name: branch}
+	if ref := q.Repository.StateRef; ref != nil && ref.Target != nil {
+		r.Exists, r.Head = true, ref.Target.Oid
+		r.Index = branchFile(state.IndexFile, ref.Target.Commit.Index, ref.Target.Commit.IndexLog.Nodes)
+	}
+	return r, nil
+}

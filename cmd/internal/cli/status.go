@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+const statusUsage = `usage: pipeline-action status [--repo OWNER/NAME] [--branch BRANCH]
+
+Lists the open runs of a repository: index.json at the head of its state branch, read
+in one GraphQL query. One line per run: subject, pipeline, status, stage, when it last
+changed, and its id; then who last wrote the index.
+
+The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN); GITHUB_GRAPHQL_URL
+and GITHUB_API_URL name another GitHub than github.com.
+
+flags:
+  --repo OWNER/NAME   the repository (default GITHUB_REPOSITORY)
+  --branch BRANCH     the state branch, as settings.state_branch names it
+                      (default pipeline-action/state)
+
+exit codes: 0 listed (no open run included), 1 the index could not be read, 2 bad
+usage or no token
+`
+
+// statusMain prints the open runs of index.json on the state branch.
+func statusMain(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := newFlagSet("status", stderr)
+	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "the repository, OWNER/NAME")
+	branch := fs.String("branch", engine.DefaultStateBranch, "the state branch")
+	rest, code, ok := parseFlags(fs, statusUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "pipeline-action status: takes no arguments, got %q\n\n%s", rest, statusUsage)
+		return 2
+	}
+	token := getenv("GITHUB_TOKEN")
+	if token == "" {
+		token = getenv("INPUT_TOKEN")
+	}
+	if token == "" {
+		fmt.Fprintln(stderr, "pipeline-action status: no token: set GITHUB_TOKEN")
+		return 2
+	}
+	if *repo == "" {
+		fmt.Fprintf(stderr, "pipeline-action status: no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY\n\n%s", statusUsage)
+		return 2
+	}
+	client, err := ghapi.New(ghapi.Options{Token: token, RESTURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Repository: *repo})
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action status: %v\n", err)
+		return 2
+	}
+	read, err := client.OpenRuns(ctx, *branch)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action status: %v\n", err)
+		return 1
+	}
+	switch {
+	case !read.Exists:
+		fmt.Fprintf(stdout, "%s has no state branch %s: no run has been saved there yet.\n", *repo, *branch)
+		return 0
+	case read.Index == nil:
+		fmt.Fprintf(stdout, "%s on %s holds no %s: no open run.\n", *branch, *repo, state.IndexFile)
+		return 0
+	case read.Index.Truncated:
+		fmt.Fprintf(stderr, "pipeline-action status: %s on %s is too large for GitHub to give its text\n", state.IndexFile, *branch)
+		return 1
+	}
+	idx, err := state.DecodeIndex(read.Index.Text)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action status: reading %s on %s: %v\n", state.IndexFile, *branch, err)
+		return 1
+	}
+	printIndex(stdout, idx)
+	f := read.Index
+	signed := "signed by GitHub"
+	if !f.Signed {
+		signed = "NOT signed by GitHub: not written by the action through GitHub's API, do not trust it"
+	}
+	fmt.Fprintf(stdout, "\n%d open %s, from %s on %s at %.7s, last written by %s (%s).\n",
+		len(idx.Runs), plural(len(idx.Runs), "run", "runs"), state.IndexFile, *branch, f.Commit, orNobody(f.Author), signed)
+	return 0
+}
+
+func printIndex(w io.Writer, idx *state.Index) {
+	if len(idx.Runs) == 0 {
+		fmt.Fprintln(w, "No open run.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SUBJECT\tPIPELINE\tSTATUS\tSTAGE\tUPDATED\tRUN")
+	for _, e := range idx.Runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(e.Subject), oneLine(e.Pipeline), oneLine(string(e.Status)),
+			oneLine(e.Stage), e.Updated.UTC().Format(time.DateTime), oneLine(e.Run))
+	}
+	tw.Flush()
+}
+
+// oneLine keeps a value of the index on its line and in its column: whoever can write
+// the branch writes the index.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\t' {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+func orNobody(login string) string {
+	if login == "" {
+		return "an unknown author"
+	}
+	return login
+}

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// status prints the open runs of index.json in one query, and says who wrote it.
+func TestStatusListsOpenRuns(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	status := func(args ...string) (int, string, string) {
+		env := map[string]string{"GITHUB_TOKEN": h.fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
+			"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+		var out, errOut bytes.Buffer
+		code := Main(append([]string{"status"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
+		return code, out.String(), errOut.String()
+	}
+	code, out, _ := status()
+	require.Equal(t, 0, code)
+	assert.Equal(t, "acme/widgets has no state branch pipeline-action/state: no run has been saved there yet.\n", out)
+
+	for _, n := range []int{7, 8} {
+		code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: n, Author: "dev"}))
+		require.Equal(t, 0, code, log)
+	}
+	h.fake.ResetStats()
+	code, out, _ = status()
+	require.Equal(t, 0, code)
+	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats(), "one query")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 5, out)
+	assert.Regexp(t, `^SUBJECT\s+PIPELINE\s+STATUS\s+STAGE\s+UPDATED\s+RUN$`, lines[0])
+	assert.Regexp(t, `^acme/widgets#7\s+auto-merge\s+waiting\s+ready\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+auto-merge/7/1$`, lines[1])
+	assert.Regexp(t, `^acme/widgets#8\s+auto-merge\s+waiting\s+ready\s+`, lines[2])
+	assert.Regexp(t, `^2 open runs, from index.json on pipeline-action/state at [0-9a-f]{7}, last written by github-actions\[bot\] \(signed by GitHub\)\.$`, lines[4])
+
+	// Another branch name, which does not exist; bad usage.
+	code, out, _ = status("--branch", "ci/state")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "no state branch ci/state")
+	code, _, errOut := status("extra")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "takes no arguments")
+}
+
+func TestStatusNeedsATokenAndARepository(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main([]string{"status"}, nil, &out, &errOut, func(string) string { return "" })
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "no token")
+	errOut.Reset()
+	code = Main([]string{"status"}, nil, &out, &errOut, func(k string) string {
+		if k == "GITHUB_TOKEN" {
+			return "t"
+		}
+		return ""
+	})
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "no repository")
+}
+
+func TestOneLine(t *testing.T) {
+	assert.Equal(t, "a?b?c", oneLine("a\nb\tc"))
+}

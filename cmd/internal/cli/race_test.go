@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+// raceConfig: every labeled event starts a run of "count" that completes at once (the PR
+// carries "go"), so each delivery leaves exactly one run, keyed by its delivery; "hello"
+// starts once per PR and waits for an approval, so it stays open (in index.json).
+const raceConfig = `version: 1
+pipelines:
+  hello:
+    trigger: {event: pull_request.opened}
+    stages:
+      - id: review
+        type: gate
+        conditions:
+          - {check: human_approved, count: 1}
+        on_pass: complete
+  count:
+    trigger: {event: pull_request.labeled}
+    stages:
+      - id: done
+        type: gate
+        conditions:
+          - {check: label_present, label: go}
+        on_pass: complete
+`
+
+// N invocations of run at once, on the same pull request and on several, against one
+// GitHub, each with its own token; the fake holds every first write until all have read,
+// so they really race for the state branch. Afterwards each event is in its subject's
+// state exactly once, no subject's file was lost, every subject has one state comment,
+// and index.json lists every open run.
+func TestRunConcurrentInvocations(t *testing.T) {
+	f := ghfake.NewT(t)
+	f.AddRepo("acme/widgets", "main")
+	f.AddUser("dev", "write")
+	f.SetFile("acme/widgets", "main", DefaultConfigPath, raceConfig)
+	dir := t.TempDir()
+
+	type delivery struct {
+		pr    int
+		ev    ghfake.Event
+		runID int
+	}
+	var ds []delivery
+	labeled := map[int][]string{} // PR → the delivery keys of its labeled events
+	id := 5000
+	add := func(pr int, ev ghfake.Event) {
+		id++
+		ds = append(ds, delivery{pr, ev, id})
+		if ev.Name == "pull_request" && strings.Contains(string(ev.Payload), `"action":"labeled"`) {
+			labeled[pr] = append(labeled[pr], "run-"+strconv.Itoa(id))
+		}
+	}
+	prs := map[int]int{1: 8, 2: 2, 3: 2, 4: 2} // PR → labeled events
+	for _, pr := range sortedInts(prs) {
+		add(pr, f.OpenPR("acme/widgets", ghfake.PROptions{Number: pr, Author: "dev", Head: fmt.Sprintf("feat/%d", pr), Labels: []string{"go"}}))
+	}
+	for _, pr := range sortedInts(prs) {
+		for i := 1; i <= prs[pr]; i++ {
+			add(pr, f.Label("acme/widgets", pr, fmt.Sprintf("l%d", i), true))
+		}
+	}
+	require.GreaterOrEqual(t, len(ds), 8)
+	require.Len(t, labeled[1], 8, "eight events on one pull request")
+
+	tokens := make([]string, len(ds))
+	for i := range ds {
+		tokens[i] = f.NewBotToken()
+	}
+	barrier := f.ArmBarrier(tokens, 20*time.Second)
+	codes := make([]int, len(ds))
+	logs := make([]string, len(ds))
+	var wg sync.WaitGroup
+	for i, d := range ds {
+		path := filepath.Join(dir, fmt.Sprintf("event-%d.json", d.runID))
+		require.NoError(t, os.WriteFile(path, d.ev.Payload, 0o600))
+		env := map[string]string{
+			"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": d.ev.Name, "GITHUB_EVENT_PATH": path,
+			"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(d.runID),
+			"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql",
+			"INPUT_TOKEN": tokens[i],
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer barrier.Leave(tokens[i])
+			var buf bytes.Buffer
+			codes[i] = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
+			logs[i] = buf.String()
+		}(i)
+	}
+	wg.Wait()
+	seen := barrier.Disarm()
+	assert.True(t, seen.Released && !seen.TimedOut, "every invocation read before any wrote: %+v", seen)
+	assert.Equal(t, len(ds), seen.Read)
+	conflicts, most := 0, 0
+	for i := range ds {
+		require.Equal(t, 0, codes[i], "invocation %d:\n%s", i, logs[i])
+		n := strings.Count(logs[i], "moved since it was read")
+		conflicts += n
+		most = max(most, n)
+	}
+	assert.Positive(t, conflicts, "the invocations raced for the state branch")
+	t.Logf("%d invocations, %d conflicts (at most %d for one), %d commits on the state branch", len(ds), conflicts, most, len(f.BranchLog("acme/widgets", engine.DefaultStateBranch)))
+	assert.Empty(t, f.Unexpected())
+
+	files := f.BranchFiles("acme/widgets", engine.DefaultStateBranch)
+	require.NotNil(t, files, "the state branch exists")
+	var open []string
+	for _, pr := range sortedInts(prs) {
+		subject := fmt.Sprintf("acme/widgets#%d", pr)
+		text, ok := files[state.SubjectFile(true, pr)]
+		require.True(t, ok, "the state file of #%d is on the branch", pr)
+		st, err := state.DecodeFile(text, subject)
+		require.NoError(t, err)
+
+		// Every labeled event's run, exactly once; hello once.
+		var keys []string
+		hello := 0
+		for _, r := range st.Runs {
+			switch r.Pipeline {
+			case "count":
+				keys = append(keys, r.TriggerKey)
+				assert.Equal(t, engine.RunCompleted, r.Status)
+			case "hello":
+				hello++
+				assert.Equal(t, engine.RunWaiting, r.Status)
+				open = append(open, r.ID)
+			}
+		}
+		for _, p := range st.Past {
+			if p.Pipeline == "count" {
+				keys = append(keys, p.TriggerKey)
+			}
+		}
+		sort.Strings(keys)
+		want := append([]string(nil), labeled[pr]...)
+		sort.Strings(want)
+		assert.Equal(t, want, keys, "#%d: one run per labeled event, none twice", pr)
+		assert.Equal(t, 1, hello, "#%d: hello started once", pr)
+		var ids []string
+		for _, p := range st.Past {
+			ids = append(ids, p.ID)
+		}
+		for _, r := range st.Runs {
+			ids = append(ids, r.ID)
+		}
+		assert.Len(t, ids, len(want)+1)
+		assert.Equal(t, len(ids), len(uniq(ids)), "#%d: run ids are unique: %v", pr, ids)
+		archived := 0
+		for p := range files {
+			if strings.HasPrefix(p, fmt.Sprintf("archive/pr-%d/", pr)) {
+				archived++
+			}
+		}
+		assert.Equal(t, len(want)-1, archived, "#%d: every finished run but the newest archived", pr)
+
+		// One state comment, the action's, trusted.
+		var mine []ghfake.CommentView
+		for _, c := range f.Comments("acme/widgets", pr) {
+			if c.Author == ghfake.BotLogin {
+				mine = append(mine, c)
+			}
+		}
+		require.Len(t, mine, 1, "#%d: one state comment", pr)
+		cst, why, err := state.Check(trustedComment(mine[0]))
+		require.NoError(t, err)
+		require.Empty(t, why)
+		assert.LessOrEqual(t, cst.Seq, st.Seq, "the comment is the branch's view, never ahead of it")
+	}
+
+	idx, err := state.DecodeIndex(files[state.IndexFile])
+	require.NoError(t, err)
+	var listed []string
+	for _, e := range idx.Runs {
+		listed = append(listed, e.Run)
+	}
+	sort.Strings(open)
+	assert.Equal(t, open, listed, "index.json lists every open run, and only those")
+
+	for _, c := range f.BranchLog("acme/widgets", engine.DefaultStateBranch) {
+		if c.SHA == mustHead(t, f, "main") {
+			break
+		}
+		assert.True(t, c.SignedByGitHub, c.Message)
+		assert.Equal(t, ghfake.BotLogin, c.Author)
+		assert.Regexp(t, `^pr-\d+ (hello|count): .* \(pull_request\.(opened|labeled) by dev\)`, c.Message)
+	}
+}
+
+func mustHead(t *testing.T, f *ghfake.Server, branch string) string {
+	sha, ok := f.BranchHead("acme/widgets", branch)
+	require.True(t, ok)
+	return sha
+}
+
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

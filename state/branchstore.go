@@ -155,23 +155,27 @@ func (s *BranchStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
 
 // index is the index read, when it can be trusted; nil means an empty one. An index that
 // someone else changed is rebuilt: it lists the runs of the subjects written since.
-func (s *BranchStore) index() (*Index, error) {
+//
+// keep says to leave index.json as it is: GitHub gave only part of its text (it lists
+// more open runs than GitHub serves in a query), and rewriting it from that would drop
+// the rest. The subjects' files stay right; only the index goes stale, which is logged.
+func (s *BranchStore) index() (idx *Index, keep bool, err error) {
 	f := s.read.Index
 	if f == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	if why := TrustFile(f, s.viewer); why != "" {
 		s.logf("the index of open runs is not trusted (%s); it is written anew, and lists each subject again once its state is written", why)
-		return nil, nil
+		return nil, false, nil
 	}
 	if f.Truncated {
-		return nil, fmt.Errorf("reading %s on %s: too large for GitHub to give its text", f.Path, s.read.Name)
+		s.logf("%s on %s is too large for GitHub to give its text; it is left as it is and no longer lists every open run", f.Path, s.read.Name)
+		return nil, true, nil
 	}
-	idx, err := DecodeIndex(f.Text)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s on %s at %.7s: %w (deleting the file makes the next events write it anew)", f.Path, s.read.Name, f.Commit, err)
+	if idx, err = DecodeIndex(f.Text); err != nil {
+		return nil, false, fmt.Errorf("reading %s on %s at %.7s: %w (deleting the file makes the next events write it anew)", f.Path, s.read.Name, f.Commit, err)
 	}
-	return idx, nil
+	return idx, false, nil
 }
 
 // Save writes c's state (compacted) to the subject's file, index.json and the archive
@@ -187,13 +191,15 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if err != nil {
 		return v, err
 	}
-	base, err := s.index()
+	base, keep, err := s.index()
 	if err != nil {
 		return v, err
 	}
-	idx, err := EncodeIndex(base.WithSubject(s.file, live))
-	if err != nil {
-		return v, err
+	idx := v.Index
+	if !keep {
+		if idx, err = EncodeIndex(base.WithSubject(s.file, live)); err != nil {
+			return v, err
+		}
 	}
 	var files []FileChange
 	if text != v.File {

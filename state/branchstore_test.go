@@ -389,3 +389,21 @@ func TestTrustFile(t *testing.T) {
 	f.Author, f.Signed = "github-actions[bot]", false
 	assert.NotEmpty(t, TrustFile(f, "github-actions[bot]"))
 }
+
+// An index too large for GitHub to give its text is left as it is: rewriting it from
+// a part would drop the other subjects' runs.
+func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
+	ctx := context.Background()
+	m := newMemBranch()
+	m.push(viewer, true, []FileChange{{Path: IndexFile, Text: "{\"version\":1,\"runs\":[{\"run\":\"x/9/1\""}}, "big")
+	var logs []string
+	b := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) })
+	b.read.Index.Truncated = true
+	st, v, err := b.Load(ctx, 7)
+	require.NoError(t, err)
+	_, err = b.Save(ctx, 7, change(st, sampleState()), v)
+	require.NoError(t, err)
+	assert.Equal(t, "{\"version\":1,\"runs\":[{\"run\":\"x/9/1\"", m.files[IndexFile])
+	assert.Contains(t, m.files, "pr-7.json")
+	assert.Contains(t, strings.Join(logs, "\n"), "too large")
+}

@@ -28,11 +28,13 @@ const maxMoves = 32
 // event only decides reactions (on_events) and which pipelines start. Step is pure:
 // st is not modified.
 func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, in.Actor)
+	e := newEval(cfg, st, facts, now, in)
 	if facts == nil || facts.PR == nil {
 		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
 		return e.result(st)
 	}
+	// Before anything else: what became of the effects asked for earlier.
+	e.reconcile()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -107,7 +109,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 // it may return further effects. in is the input Step handled (its actor is recorded
 // in history). Like Step, it is pure.
 func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, in.Actor)
+	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
 		run, stage := e.findEffect(o.Key)
@@ -116,6 +118,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			continue
 		}
 		sr := run.Stages[stage.ID]
+		run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
 		if o.Err == "" {
 			run.Applied = appendOnce(run.Applied, o.Key)
 			sr.Message = ""
@@ -160,12 +163,18 @@ type eval struct {
 	settling bool
 	// refused holds the runs whose effect was refused in this Settle.
 	refused map[string]bool
+	// deadline is the invocation's (Input.Deadline): intents written now are in flight until then.
+	deadline time.Time
+	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
+	// their invocation has ended, by key: asked for again, their effect gets the next Try.
+	unknown map[string]Intent
 	effects []Effect
 	log     []string
 }
 
-func newEval(cfg *Config, st *State, facts *Facts, now time.Time, actor string) *eval {
-	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: actor}
+func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
+	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
+		unknown: map[string]Intent{}}
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -446,6 +455,12 @@ func (e *eval) advanceAll() {
 			e.logf("runs after %s wait: its effect was refused", en.run.ID)
 			return
 		}
+		if it, ok := openIntent(en.run); ok {
+			if rest := len(order) - i - 1; rest > 0 {
+				e.logf("%d %s after %s wait for the outcome of %s", rest, plural(rest, "run", "runs"), en.run.ID, it.Key)
+			}
+			return
+		}
 		before := len(e.effects)
 		e.advanceRun(en.p, en.run)
 		if len(e.effects) > before {
@@ -474,6 +489,9 @@ func (e *eval) advanceRun(p *Pipeline, run *Run) {
 func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if run.Status.Final() {
 		return false
+	}
+	if _, ok := openIntent(run); ok {
+		return false // in flight: see reconcile
 	}
 	stage := p.Stage(run.Stage)
 	if stage == nil {

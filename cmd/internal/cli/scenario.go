@@ -136,9 +136,11 @@ type commentStep struct {
 // faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:
 // an error status with a message; a rate limit, with retry_after (seconds, a secondary
 // limit) or reset (seconds until the spent primary limit resets); or timeout: true, a
-// request never answered until the run gives up on it.
+// request never answered until the run gives up on it. skip lets that many calls through
+// first.
 type faultStep struct {
 	Operation  string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
+	Skip       int    `yaml:"skip"`
 	Status     int    `yaml:"status"`
 	Message    string `yaml:"message"`
 	RetryAfter int    `yaml:"retry_after"`

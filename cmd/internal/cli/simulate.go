@@ -420,18 +420,20 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		switch {
 		case v.Operation == "":
 			return nil, "", false, errors.New("fault needs an operation")
+		case v.Skip < 0:
+			return nil, "", false, errors.New("fault: skip is a number of calls, not negative")
 		case v.Timeout && (v.Status != 0 || v.Message != "" || v.RetryAfter != 0 || v.Reset != 0):
 			return nil, "", false, errors.New("fault: timeout answers nothing; it takes no status, message, retry_after or reset")
 		case v.Timeout:
-			f.Inject(v.Operation, ghfake.Fault{Timeout: true})
-			return nil, fmt.Sprintf("fault: the next %s is never answered", v.Operation), false, nil
+			f.Inject(v.Operation, ghfake.Fault{Timeout: true, Skip: v.Skip})
+			return nil, fmt.Sprintf("fault: the next %s%s is never answered", v.Operation, skipped(v.Skip)), false, nil
 		case v.Status < 400:
 			return nil, "", false, errors.New("fault needs a status of 400 or more, or timeout: true")
 		case v.RetryAfter < 0 || v.Reset < 0:
 			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
 		}
-		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset})
-		label := fmt.Sprintf("fault: the next %s answers %d", v.Operation, v.Status)
+		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset, Skip: v.Skip})
+		label := fmt.Sprintf("fault: the next %s%s answers %d", v.Operation, skipped(v.Skip), v.Status)
 		if v.RetryAfter > 0 {
 			label += fmt.Sprintf(", retry-after %ds", v.RetryAfter)
 		}
@@ -540,4 +542,12 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// skipped says how many calls a fault lets through first, for its step's label.
+func skipped(skip int) string {
+	if skip == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" after %d %s served", skip, map[bool]string{true: "call", false: "calls"}[skip == 1])
 }

@@ -455,6 +455,7 @@ func (e *eval) advanceAll() {
 			e.logf("runs after %s wait: its effect was refused", en.run.ID)
 			return
 		}
+		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
 		if it, ok := openIntent(en.run); ok {
 			if rest := len(order) - i - 1; rest > 0 {
 				e.logf("%d %s after %s wait for the outcome of %s", rest, plural(rest, "run", "runs"), en.run.ID, it.Key)
@@ -489,9 +490,6 @@ func (e *eval) advanceRun(p *Pipeline, run *Run) {
 func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if run.Status.Final() {
 		return false
-	}
-	if _, ok := openIntent(run); ok {
-		return false // in flight: see reconcile
 	}
 	stage := p.Stage(run.Stage)
 	if stage == nil {

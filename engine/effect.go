@@ -57,4 +57,9 @@ type Input struct {
 	// writes is taken to be in flight until then (and IntentGrace); zero means
 	// DefaultIntentLease from now.
 	Deadline time.Time
+	// Outcomes are the outcomes of write-ahead effects this invocation has performed but
+	// whose recording was lost: its save after them conflicted, and it evaluates again on
+	// the state it read anew. Step records each against its intent, if the state still
+	// holds it, before anything else (as Settle would have); others are ignored.
+	Outcomes []Outcome
 }

@@ -108,6 +108,11 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		return
 	}
 	pr := e.facts.PR
+	if o, ok := e.outcome(it.Key); ok && e.performed(it) == "" {
+		e.logf("run %s: %s asked for at %s: its outcome, known to this invocation, is recorded", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))
+		e.settle(run, stage, o)
+		return
+	}
 	if done := e.performed(it); done != "" {
 		run.Intents = dropIntent(run.Intents, it.Key)
 		run.Applied = appendOnce(run.Applied, it.Key)
@@ -126,6 +131,16 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		why = fmt.Sprintf("the pull request is %s at %s", pr.State, short(pr.HeadSHA))
 	}
 	drop("asked for at %s, its outcome is unknown (%s) and the invocation that asked for it has ended", it.At.UTC().Format(time.RFC3339), why)
+}
+
+// outcome returns the outcome of the effect of key that the input carries, if any.
+func (e *eval) outcome(key string) (Outcome, bool) {
+	for _, o := range e.outcomes {
+		if o.Key == key {
+			return o, true
+		}
+	}
+	return Outcome{}, false
 }
 
 // performed says how the facts show that the effect of it was performed, or "".

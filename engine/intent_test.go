@@ -323,3 +323,53 @@ func TestIntentPure(t *testing.T) {
 	Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key}}, merged, t0)
 	assert.Equal(t, before, string(mustJSON(res.State)))
 }
+
+// An invocation performed the merge it saved as intended, but its save of the outcome
+// conflicted (another event was saved meanwhile). It reads the state anew and evaluates
+// again with the outcomes it knows: they are recorded against their intents before
+// anything else, and nothing is asked for again.
+func TestIntentOutcomesOfThisInvocationAfterAConflict(t *testing.T) {
+	cfg := stepConfig()
+	res := decideMerge(t, nil, "k1", t0)
+	key := res.Effects[0].Key
+	// Meanwhile another event was saved on the intent's state (the run waited on it).
+	other := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok", "nice"), t0.Add(time.Second))
+	require.Empty(t, other.Effects)
+	require.Len(t, other.State.Runs[0].Intents, 1)
+
+	t.Run("refused", func(t *testing.T) {
+		in := Input{Key: "k1", Event: "pull_request.opened", Outcomes: []Outcome{{Key: key, Err: "merge refused (405): not mergeable"}}}
+		again := Step(cfg, other.State, in, prFacts("ok"), t0.Add(2*time.Second))
+		assert.Empty(t, again.Effects, "a refused merge waits for the next event")
+		run := again.State.Runs[0]
+		assert.Empty(t, run.Intents)
+		assert.Equal(t, StageRetrying, run.Stages["merge"].Status)
+		assert.Contains(t, run.Stages["merge"].Message, "not mergeable; tried 1 time; trying again on the next event")
+		assert.True(t, again.Changed)
+
+		// Once recorded, the same outcome again changes nothing.
+		twice := Step(cfg, again.State, in, prFacts("ok"), t0.Add(2*time.Second))
+		assert.Equal(t, 1, twice.State.Runs[0].Stages["merge"].Tries)
+	})
+	t.Run("done", func(t *testing.T) {
+		in := Input{Key: "k1", Event: "pull_request.opened", Outcomes: []Outcome{{Key: key}}}
+		// The facts read anew may or may not show the merge yet.
+		merged := prFacts("ok")
+		merged.PR.State = PRMerged
+		for _, f := range []*Facts{prFacts("ok"), merged} {
+			again := Step(cfg, other.State, in, f, t0.Add(2*time.Second))
+			assert.Empty(t, again.Effects)
+			run := again.State.Runs[0]
+			assert.Equal(t, RunCompleted, run.Status)
+			assert.Contains(t, run.Applied, key)
+			assert.Empty(t, run.Intents)
+		}
+	})
+	t.Run("refused, but the facts show it merged", func(t *testing.T) {
+		merged := prFacts("ok")
+		merged.PR.State = PRMerged
+		in := Input{Key: "k1", Event: "pull_request.opened", Outcomes: []Outcome{{Key: key, Err: "merge refused (405): not mergeable"}}}
+		again := Step(cfg, other.State, in, merged, t0.Add(2*time.Second))
+		assert.Equal(t, RunCompleted, again.State.Runs[0].Status)
+	})
+}

@@ -117,36 +117,41 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
 		}
-		sr := run.Stages[stage.ID]
-		run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
-		if o.Err == "" {
-			run.Applied = appendOnce(run.Applied, o.Key)
-			sr.Message = ""
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
-			continue
-		}
-		if e.refused == nil {
-			e.refused = map[string]bool{}
-		}
-		e.refused[run.ID] = true
-		sr.Tries++
-		sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-		if o.Permanent && stage.OnFailure != "" {
-			e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
-			continue
-		}
-		if o.Permanent {
-			sr.Status = StageFailed
-			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
-			continue
-		}
-		sr.Message += "; trying again on the next event"
-		sr.Status = StageRetrying
-		run.Status = RunWaiting
-		e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+		e.settle(run, stage, o)
 	}
 	e.advanceAll()
 	return e.result(st)
+}
+
+// settle records outcome o of the effect of run's current stage.
+func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
+	sr := run.Stages[stage.ID]
+	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
+	if o.Err == "" {
+		run.Applied = appendOnce(run.Applied, o.Key)
+		sr.Message = ""
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
+		return
+	}
+	if e.refused == nil {
+		e.refused = map[string]bool{}
+	}
+	e.refused[run.ID] = true
+	sr.Tries++
+	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	if o.Permanent && stage.OnFailure != "" {
+		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
+		return
+	}
+	if o.Permanent {
+		sr.Status = StageFailed
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+		return
+	}
+	sr.Message += "; trying again on the next event"
+	sr.Status = StageRetrying
+	run.Status = RunWaiting
+	e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
@@ -168,13 +173,15 @@ type eval struct {
 	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
 	// their invocation has ended, by key: asked for again, their effect gets the next Try.
 	unknown map[string]Intent
-	effects []Effect
-	log     []string
+	// outcomes are Input.Outcomes: what this invocation knows of effects it performed.
+	outcomes []Outcome
+	effects  []Effect
+	log      []string
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
 	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
-		unknown: map[string]Intent{}}
+		unknown: map[string]Intent{}, outcomes: in.Outcomes}
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }

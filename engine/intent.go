@@ -48,12 +48,30 @@ const IntentGrace = time.Minute
 // deadline for the invocation.
 const DefaultIntentLease = 10 * time.Minute
 
+// MaxIntentLease bounds how long any intent stays in flight, whatever deadline it was
+// written with: the longest a GitHub-hosted job may run. An intent that claims more (a
+// state written with a wrong clock) holds its run no longer than that.
+const MaxIntentLease = 6 * time.Hour
+
 // until is when an intent written in this evaluation stops being in flight.
 func (e *eval) until() time.Time {
 	if !e.deadline.IsZero() && e.deadline.After(e.now) {
-		return e.deadline.Add(IntentGrace)
+		return minTime(e.deadline.Add(IntentGrace), e.now.Add(MaxIntentLease))
 	}
 	return e.now.Add(DefaultIntentLease + IntentGrace)
+}
+
+// inFlightUntil is when it stops being in flight: Until, but never later than
+// MaxIntentLease after it was asked for.
+func (it Intent) inFlightUntil() time.Time {
+	return minTime(it.Until, it.At.Add(MaxIntentLease))
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // intend records the intent of write-ahead effect eff of run's current stage, replacing
@@ -121,7 +139,7 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
 		return
 	}
-	if e.now.Before(it.Until) {
+	if e.now.Before(it.inFlightUntil()) {
 		e.inFlight(run, it)
 		return
 	}
@@ -168,7 +186,7 @@ func (e *eval) inFlight(run *Run, it Intent) {
 	}
 	run.Status = RunRunning
 	e.logf("run %s: %s asked for at %s is in flight; not asked for again before its outcome is known or %s",
-		run.ID, it.Key, it.At.UTC().Format(time.RFC3339), it.Until.UTC().Format(time.RFC3339))
+		run.ID, it.Key, it.At.UTC().Format(time.RFC3339), it.inFlightUntil().UTC().Format(time.RFC3339))
 }
 
 // openIntent returns the intent of run still in flight, if any.

@@ -373,3 +373,20 @@ func TestIntentOutcomesOfThisInvocationAfterAConflict(t *testing.T) {
 		assert.Equal(t, RunCompleted, again.State.Runs[0].Status)
 	})
 }
+
+// No intent holds its run longer than MaxIntentLease after it was asked for, whatever
+// deadline it carries.
+func TestIntentLeaseIsBounded(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Deadline: t0.Add(30 * 24 * time.Hour)}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, t0.Add(MaxIntentLease), res.State.Runs[0].Intents[0].Until)
+
+	st := clone(res.State)
+	st.Runs[0].Intents[0].Until = t0.Add(100 * 365 * 24 * time.Hour)
+	wait := Step(cfg, st, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(MaxIntentLease-time.Second))
+	assert.Empty(t, wait.Effects)
+	again := Step(cfg, st, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(MaxIntentLease))
+	require.Len(t, again.Effects, 1, "asked for again once the longest job has surely ended")
+	assert.Equal(t, 2, again.State.Runs[0].Intents[0].Try)
+}

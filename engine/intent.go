@@ -122,7 +122,7 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	}
 	sr := run.Stages[it.Stage]
 	if stage == nil || stage.Type != StageAction || run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
-		drop("its stage is no longer where the run stands; dropped")
+		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")
 		return
 	}
 	pr := e.facts.PR

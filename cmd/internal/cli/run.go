@@ -302,7 +302,13 @@ func saveIntents(ctx context.Context, store state.Store, cfg *engine.Config, num
 	}
 	v, err := store.Save(ctx, number, body, ver)
 	if err != nil {
-		return ver, fmt.Errorf("saving the intent of %s before performing it: %w; nothing was performed", res.Effects[0].Key, err)
+		var keys []string
+		for _, e := range res.Effects {
+			if e.WriteAhead {
+				keys = append(keys, e.Key)
+			}
+		}
+		return ver, fmt.Errorf("saving the intent of %s before performing it: %w; nothing was performed", strings.Join(keys, ", "), err)
 	}
 	return v, nil
 }

@@ -68,7 +68,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		r.blobs[bl.oid] = bl
 		head.files[f] = bl
 	}
-	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0)
+	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0).authored(o.Author, false)
 	head.head = c.sha
 	now := s.clock()
 	pr := &issue{
@@ -186,7 +186,7 @@ func (s *Server) PushFiles(repoName string, number int, files map[string]string)
 			pr.files = append(pr.files, p)
 		}
 	}
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits))
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits)).authored(pr.author, false)
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()

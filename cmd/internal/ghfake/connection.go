@@ -199,6 +199,8 @@ func typeOf(v any) string {
 		return "Ref"
 	case *timelineEvent:
 		return x.kind
+	case signature:
+		return "GpgSignature"
 	}
 	return ""
 }

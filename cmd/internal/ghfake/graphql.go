@@ -210,6 +210,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		writeJSON(w, http.StatusOK, obj{"errors": out})
 		return
 	}
+	if op.Operation == ast.Mutation {
+		s.holdWrite(r, bearer(r))
+	}
 	s.mu.Lock()
 	e := &executor{s: s, schema: sch, login: login, vars: vars}
 	data := e.run(op)
@@ -223,6 +226,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		resp["errors"] = e.errors
 	}
 	writeJSON(w, http.StatusOK, resp)
+	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
+		s.noteRead(bearer(r))
+	}
 }
 
 // parseAndValidate parses a document and runs the validator's rules.

@@ -123,10 +123,15 @@ func init() {
 		},
 	})
 	on("Ref", map[string]resolver{
-		"id":     value(func(r ref) any { return nodeID("Ref", stableID(r.repo.fullName()+":"+r.name)) }),
+		"id":     value(func(r ref) any { return refNodeID(r.repo, r.name) }),
 		"name":   value(func(r ref) any { return r.name }),
 		"prefix": value(func(r ref) any { return "refs/heads/" }),
-		"target": value(func(r ref) any { return r.repo.commits[r.repo.branches[r.name].head] }),
+		"target": value(func(r ref) any {
+			if b := r.repo.branches[r.name]; b != nil {
+				return r.repo.commits[b.head]
+			}
+			return nil // deleted since
+		}),
 	})
 	on("Blob", map[string]resolver{
 		"oid":            value(func(b *blob) any { return b.oid }),

@@ -57,6 +57,8 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusMethodNotAllowed, errorBody("Pull Request is not mergeable")
 	case in.SHA != "" && in.SHA != pr.headSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
+	case c.repo.refusedBy(pr.base, true) != "":
+		return http.StatusMethodNotAllowed, errorBody(ruleViolation(c.repo.refusedBy(pr.base, true)))
 	}
 	now := s.clock()
 	base := s.ensureBranch(c.repo, pr.base)
@@ -74,7 +76,13 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	if in.MergeMethod == "merge" {
 		parents = append(parents, head.head)
 	}
-	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod)
+	// GitHub makes the commit and signs it; a squash is authored by the PR's author, a merge
+	// by who merged.
+	author := c.login
+	if in.MergeMethod == "squash" {
+		author = pr.author
+	}
+	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod).authored(author, true)
 	base.head = mc.sha
 	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
 	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha
@@ -130,14 +138,7 @@ func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 	case name == c.repo.defaultBranch:
 		return http.StatusUnprocessableEntity, errorBody("Cannot delete this branch")
 	}
-	delete(c.repo.branches, name)
-	for _, r := range s.repos { // a fork's branch is the head of pull requests in its parent
-		for _, is := range r.issues {
-			if is.isPR && is.headRepository() == c.repo && is.head == name {
-				is.branchDeleted = true
-			}
-		}
-	}
+	s.deleteBranch(c.repo, name)
 	return http.StatusNoContent, nil
 }
 

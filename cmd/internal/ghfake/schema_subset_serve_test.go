@@ -381,6 +381,8 @@ func TestPayloadFields(t *testing.T) {
 			"expectedHeadOid": r.branches["main"].head,
 			"message":         map[string]any{"headline": "m"},
 		},
+		"createRef":          {"repositoryId": nodeID("Repository", r.id), "name": "refs/heads/new", "oid": r.branches["main"].head},
+		"deleteRef":          {"refId": refNodeID(r, "feat/login")},
 		"addComment":         {"subjectId": nodeID("PullRequest", pr.id), "body": "y"},
 		"updateIssueComment": {"id": nodeID("IssueComment", c.id), "body": "z"},
 	}

@@ -83,6 +83,8 @@ type Server struct {
 	reactions  map[string]int64 // comment/user/content → reaction id
 	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
 	schemaFrom string
+	barrier    *Barrier // armed by ArmBarrier; nil when none
+	tokenSeq   int      // tokens made by NewBotToken
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
@@ -259,7 +261,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if s.injected(rec, r, kind) {
 			return
 		}
+		if isWrite(r.Method) {
+			s.holdWrite(r, bearer(r))
+		}
 		s.serveREST(rec, r, op, params, login)
+		if !isWrite(r.Method) {
+			s.noteRead(bearer(r))
+		}
 	default:
 		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
 		writeJSON(rec, http.StatusNotFound, notFound())
@@ -275,13 +283,7 @@ func (s *Server) flag(format string, args ...any) {
 
 // auth resolves the request's token to a login, or answers 401 as GitHub does.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
-	h := r.Header.Get("Authorization")
-	tok := ""
-	for _, p := range []string{"Bearer ", "bearer ", "token ", "Token "} {
-		if strings.HasPrefix(h, p) {
-			tok = strings.TrimSpace(h[len(p):])
-		}
-	}
+	tok := bearer(r)
 	s.mu.Lock()
 	login, ok := s.tokens[tok]
 	s.mu.Unlock()

@@ -23,7 +23,7 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 		blobs: map[string]*blob{}, trees: map[string]*tree{}, issues: map[int]*issue{},
 	}
 	s.repos[fullName] = r
-	c := s.newCommit(r, "Initial commit", nil, nil, fullName, defaultBranch, 0)
+	c := s.newCommit(r, "Initial commit", nil, nil, fullName, defaultBranch, 0).authored(owner, false)
 	r.branches[defaultBranch] = &branch{name: defaultBranch, head: c.sha, files: map[string]*blob{}}
 }
 
@@ -75,7 +75,7 @@ func (s *Server) SetFile(repoName, branchName, path, content string) string {
 	r.blobs[bl.oid] = bl
 	b.files[path] = bl
 	r.pushes++
-	b.head = s.newCommit(r, "Update "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).sha
+	b.head = s.newCommit(r, "Update "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).authored(r.owner, false).sha
 	return bl.oid
 }
 
@@ -90,7 +90,7 @@ func (s *Server) DeleteFile(repoName, branchName, path string) bool {
 	}
 	delete(b.files, path)
 	r.pushes++
-	b.head = s.newCommit(r, "Delete "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).sha
+	b.head = s.newCommit(r, "Delete "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).authored(r.owner, false).sha
 	return true
 }
 

@@ -28,6 +28,9 @@ type repo struct {
 	labels        []string // the repository's labels, named as first created
 	pushes        int
 	parent        *repo // the repository this one is a fork of; nil for a repository of its own
+	// restricted are the branches a ruleset restricts the creation and the update of, for
+	// everyone (no bypass); see RestrictBranch.
+	restricted map[string]bool
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -71,6 +74,12 @@ type commit struct {
 	suites   []*checkSuite
 	checks   []*checkRun
 	statuses []*status
+	// author is who the commit names as its author; committer is who made it (the author,
+	// or GitHub's web-flow for a commit made through the web or the API). sig is how it is
+	// signed: "" unsigned, webFlow by GitHub, else by that user's own key.
+	author, committer gitActor
+	sig               string
+	viaWeb            bool
 }
 
 // checkSuite is a check suite on a commit: one per app, or, for Actions (app

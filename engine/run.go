@@ -111,6 +111,9 @@ type Run struct {
 	VerifiedBy  string       `json:"verified_by,omitempty"`
 	History     []Transition `json:"history,omitempty"`
 	Applied     []string     `json:"applied,omitempty"` // keys of effects known done
+	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
+	// (see Intent). While one is in flight, the run waits.
+	Intents []Intent `json:"intents,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.

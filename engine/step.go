@@ -28,11 +28,13 @@ const maxMoves = 32
 // event only decides reactions (on_events) and which pipelines start. Step is pure:
 // st is not modified.
 func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, in.Actor)
+	e := newEval(cfg, st, facts, now, in)
 	if facts == nil || facts.PR == nil {
 		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
 		return e.result(st)
 	}
+	// Before anything else: what became of the effects asked for earlier.
+	e.reconcile()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -107,7 +109,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 // it may return further effects. in is the input Step handled (its actor is recorded
 // in history). Like Step, it is pure.
 func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, in.Actor)
+	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
 		run, stage := e.findEffect(o.Key)
@@ -115,35 +117,41 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
 		}
-		sr := run.Stages[stage.ID]
-		if o.Err == "" {
-			run.Applied = appendOnce(run.Applied, o.Key)
-			sr.Message = ""
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
-			continue
-		}
-		if e.refused == nil {
-			e.refused = map[string]bool{}
-		}
-		e.refused[run.ID] = true
-		sr.Tries++
-		sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-		if o.Permanent && stage.OnFailure != "" {
-			e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
-			continue
-		}
-		if o.Permanent {
-			sr.Status = StageFailed
-			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
-			continue
-		}
-		sr.Message += "; trying again on the next event"
-		sr.Status = StageRetrying
-		run.Status = RunWaiting
-		e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+		e.settle(run, stage, o)
 	}
 	e.advanceAll()
 	return e.result(st)
+}
+
+// settle records outcome o of the effect of run's current stage.
+func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
+	sr := run.Stages[stage.ID]
+	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
+	if o.Err == "" {
+		run.Applied = appendOnce(run.Applied, o.Key)
+		sr.Message = ""
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
+		return
+	}
+	if e.refused == nil {
+		e.refused = map[string]bool{}
+	}
+	e.refused[run.ID] = true
+	sr.Tries++
+	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	if o.Permanent && stage.OnFailure != "" {
+		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
+		return
+	}
+	if o.Permanent {
+		sr.Status = StageFailed
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+		return
+	}
+	sr.Message += "; trying again on the next event"
+	sr.Status = StageRetrying
+	run.Status = RunWaiting
+	e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
@@ -160,12 +168,20 @@ type eval struct {
 	settling bool
 	// refused holds the runs whose effect was refused in this Settle.
 	refused map[string]bool
-	effects []Effect
-	log     []string
+	// deadline is the invocation's (Input.Deadline): intents written now are in flight until then.
+	deadline time.Time
+	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
+	// their invocation has ended, by key: asked for again, their effect gets the next Try.
+	unknown map[string]Intent
+	// outcomes are Input.Outcomes: what this invocation knows of effects it performed.
+	outcomes []Outcome
+	effects  []Effect
+	log      []string
 }
 
-func newEval(cfg *Config, st *State, facts *Facts, now time.Time, actor string) *eval {
-	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: actor}
+func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
+	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
+		unknown: map[string]Intent{}, outcomes: in.Outcomes}
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -459,6 +475,13 @@ func (e *eval) advanceAll() {
 	for i, en := range order {
 		if e.refused[en.run.ID] {
 			e.logf("runs after %s wait: its effect was refused", en.run.ID)
+			return
+		}
+		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
+		if it, ok := openIntent(en.run); ok {
+			if rest := len(order) - i - 1; rest > 0 {
+				e.logf("%d %s after %s wait for the outcome of %s", rest, plural(rest, "run", "runs"), en.run.ID, it.Key)
+			}
 			return
 		}
 		before := len(e.effects)

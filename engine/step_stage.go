@@ -127,6 +127,9 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		sr.Status = StageActing
 	}
 	run.Status = RunRunning
+	if eff.Kind.WriteAhead() {
+		e.intend(run, sr, &eff)
+	}
 	e.effects = append(e.effects, eff)
 	return false
 }

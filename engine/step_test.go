@@ -497,8 +497,10 @@ func TestStepMergeGuardFollowsOnFail(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("broken", "override"), t0)
 	require.Len(t, res.Effects, 1, "ci failed, the override holds: merged as the config says")
 
-	// The same state, but ci is running again now: neither path holds.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "check_suite.completed"}, prFacts("override"), t0)
+	// The same state, its merge never performed (the invocation that asked for it ended
+	// without a word), but ci is running again now: neither path holds, and the merge is
+	// not asked for again.
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "check_suite.completed"}, prFacts("override"), t0.Add(DefaultIntentLease+IntentGrace))
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, "ci", res.State.Runs[0].Stage)
 }

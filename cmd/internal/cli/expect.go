@@ -52,10 +52,32 @@ func (s *simulation) check(e *expectation) (failed int) {
 		got := s.fake.Branches(s.sc.Repo)
 		report(strings.Join(want, ",") == strings.Join(got, ","), "branches of "+s.sc.Repo, fmt.Sprint(want), fmt.Sprint(got))
 	}
+	if e.StateBranch != nil {
+		s.checkStateBranch(report, e.StateBranch)
+	}
 	if len(e.Dispatches) > 0 {
 		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
 	}
 	return failed
+}
+
+// checkStateBranch checks the branch that holds the state: whether it exists, and that the
+// files named are at its head.
+func (s *simulation) checkStateBranch(report func(bool, string, string, string), x *stateBranchExpect) {
+	name := s.stateBranch()
+	files := s.fake.BranchFiles(s.sc.Repo, name)
+	exists := files != nil
+	if x.Exists != nil {
+		report(exists == *x.Exists, "state branch "+name+" exists", fmt.Sprint(*x.Exists), fmt.Sprint(exists))
+	}
+	for _, f := range x.Files {
+		found := "it is not there"
+		if !exists {
+			found = "there is no such branch"
+		}
+		_, ok := files[f]
+		report(ok, "state branch "+name+" holds", f, found)
+	}
 }
 
 func (s *simulation) checkSubject(report func(bool, string, string, string), n int, x subjectExpect, merged, closed bool, labels []string) {

@@ -317,7 +317,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
-	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number}
+	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline}
 	now := r.now()
 	res := engine.Step(cfg, st, in, snap.Facts, now)
 	r.logLines(res.Log)
@@ -326,6 +326,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		if round == maxSettleRounds {
 			pending = fmt.Errorf("effects still pending after %d rounds (does a loop of action stages never wait?); the state was saved as it stands", maxSettleRounds)
 			break
+		}
+		if ver, err = saveIntents(ctx, store, cfg, number, res, ver); err != nil {
+			return nil, err
 		}
 		outcomes := make([]engine.Outcome, 0, len(res.Effects))
 		for _, e := range res.Effects {
@@ -362,6 +365,31 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}
 	return out, nil
+}
+
+// saveIntents saves the state res returned before any of its effects is performed, when
+// one of them is write-ahead (a merge, a comment: the state holds its intent). Only an
+// invocation whose save won may perform them; a failed save, a conflict included, is an
+// error, and nothing is performed.
+func saveIntents(ctx context.Context, store state.Store, cfg *engine.Config, number int, res engine.Result, ver state.Version) (state.Version, error) {
+	if !engine.HasWriteAhead(res.Effects) {
+		return ver, nil
+	}
+	body, err := state.Body(cfg, res.State)
+	if err != nil {
+		return ver, err
+	}
+	v, err := store.Save(ctx, number, body, ver)
+	if err != nil {
+		var keys []string
+		for _, e := range res.Effects {
+			if e.WriteAhead {
+				keys = append(keys, e.Key)
+			}
+		}
+		return ver, fmt.Errorf("saving the intent of %s before performing it: %w; nothing was performed", strings.Join(keys, ", "), err)
+	}
+	return v, nil
 }
 
 // pinned loads the configs that unfinished runs started under, when the default branch

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,8 +41,11 @@ type step struct {
 	Kind  string
 	Line  int
 	Col   int
-	Value any // *openPR, *review, ..., *expectation, int (redeliver), time.Duration (advance)
+	Value any // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), time.Duration (advance), stateBranchStep
 }
+
+// stateBranchStep is `state_branch: delete` or `state_branch: protect`.
+type stateBranchStep string
 
 type openPR struct {
 	Number int      `yaml:"number"`
@@ -136,9 +140,11 @@ type commentStep struct {
 // faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:
 // an error status with a message; a rate limit, with retry_after (seconds, a secondary
 // limit) or reset (seconds until the spent primary limit resets); or timeout: true, a
-// request never answered until the run gives up on it.
+// request never answered until the run gives up on it. skip lets that many calls through
+// first.
 type faultStep struct {
 	Operation  string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
+	Skip       int    `yaml:"skip"`
 	Status     int    `yaml:"status"`
 	Message    string `yaml:"message"`
 	RetryAfter int    `yaml:"retry_after"`
@@ -154,6 +160,25 @@ type configStep struct {
 	File string `yaml:"file"`
 }
 
+// togetherStep is `together`: the world changes of all its steps, then all their events
+// delivered at once, each to its own invocation, with the fake holding every invocation's
+// first write until each has read (so that they really race).
+type togetherStep struct {
+	Steps []step
+}
+
+// notTogether are the step kinds `together` does not take: they are not changes of the
+// world (expect), nest (together) or move the clock every invocation shares (advance).
+var notTogether = map[string]string{
+	"together": "together does not nest",
+	"expect":   "expect checks the world between steps; put it after the together",
+	"advance":  "advance moves the clock of every invocation; put it before or after the together",
+}
+
+// stateBranchActions are what `state_branch` does to the branch that holds the state: delete
+// it, or protect it with a ruleset that restricts its creation and updates.
+var stateBranchActions = []string{"delete", "protect"}
+
 type webhookStep struct {
 	Event string `yaml:"event"`
 	File  string `yaml:"file"`
@@ -167,6 +192,15 @@ type expectation struct {
 	Dispatches []map[string]any      `yaml:"dispatches"`
 	// Branches is the exact set of branches of the repository (not of forks).
 	Branches *[]string `yaml:"branches"`
+	// StateBranch is what the branch holding the state (settings.state_branch) holds.
+	StateBranch *stateBranchExpect `yaml:"state_branch"`
+}
+
+// stateBranchExpect checks the state branch: whether it exists, and files that are at its
+// head (a subset: others may be there too).
+type stateBranchExpect struct {
+	Exists *bool    `yaml:"exists"`
+	Files  []string `yaml:"files"`
 }
 
 type subjectExpect struct {
@@ -205,6 +239,8 @@ var stepKinds = map[string]func() any{
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
 	"advance":        nil,
+	"together":       nil,
+	"state_branch":   nil,
 	"report":         nil,
 	"agent_fails":    nil,
 }
@@ -329,6 +365,34 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 				return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", describeNode(v))
 			}
 			s.Value = dur
+		case k.Value == "state_branch":
+			v = deref(v)
+			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+				return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), describeNode(v))
+			}
+			if !slices.Contains(stateBranchActions, v.Value) {
+				return nil, d.unknown(v, "state_branch", "action", stateBranchActions)
+			}
+			s.Value = stateBranchStep(v.Value)
+		case k.Value == "together":
+			if deref(v).Kind != yaml.SequenceNode {
+				return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", describeNode(deref(v)))
+			}
+			for _, item := range deref(v).Content {
+				if item = deref(item); item.Kind == yaml.MappingNode && len(item.Content) == 2 {
+					if why, ok := notTogether[item.Content[0].Value]; ok {
+						return nil, errorAt(d.path, item.Content[0], "%q in together: %s", item.Content[0].Value, why)
+					}
+				}
+			}
+			inner, err := decodeSteps(d, v)
+			if err != nil {
+				return nil, err
+			}
+			if len(inner) == 0 {
+				return nil, errorAt(d.path, v, "\"together\" needs at least one step")
+			}
+			s.Value = &togetherStep{Steps: inner}
 		}
 		out = append(out, s)
 	}

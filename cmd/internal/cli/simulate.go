@@ -107,6 +107,10 @@ type simulation struct {
 	comments map[int]string // last printed state comment per PR, to print only changes
 	checked  int            // expectations checked, passed or not
 	config   []scenarioFile // the config on the default branch now
+	together map[int]bool   // steps that delivered their events at once
+	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
+	// waiting for the others to read.
+	barrierTimeout time.Duration
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -209,7 +213,8 @@ type stepStats struct {
 func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
 	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
-	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config}
+	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
+		together: map[int]bool{}, barrierTimeout: 10 * time.Second}
 	f.SetClock(s.clock.now)
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	for _, c := range config {
@@ -242,31 +247,48 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 			failed += s.check(e)
 			continue
 		}
-		events, label, deliver, err := s.apply(n, st)
-		if err != nil {
-			return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
-		}
-		fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
-		if !deliver {
-			if len(events) > 0 {
-				fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
+		var ds []delivery
+		var label string
+		concurrent := false
+		if tg, ok := st.Value.(*togetherStep); ok {
+			var lines string
+			if ds, lines, err = s.applyTogether(n, tg); err != nil {
+				return failed, err
 			}
-			continue
-		}
-		if st.Kind != "redeliver" {
-			for _, ev := range events {
-				s.runID++
-				s.sent[n] = append(s.sent[n], delivery{event: ev, runID: 1000 + s.runID})
+			label = fmt.Sprintf("together (%d %s)", len(ds), plural(len(ds), "event", "events"))
+			fmt.Fprintf(s.out, "── step %d: %s\n", n, lines)
+			s.sent[n], s.together[n], concurrent = ds, true, true
+		} else {
+			var events []ghfake.Event
+			var deliver bool
+			if events, label, deliver, err = s.apply(n, st); err != nil {
+				return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
 			}
-		}
-		ds := s.sent[n]
-		if st.Kind == "redeliver" {
-			ds = s.sent[st.Value.(int)]
+			fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
+			if !deliver {
+				if len(events) > 0 {
+					fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
+				}
+				continue
+			}
+			if st.Kind != "redeliver" {
+				s.sent[n] = append(s.sent[n], s.fresh(events)...)
+			}
+			ds = s.sent[n]
+			if st.Kind == "redeliver" {
+				ds, concurrent = s.sent[st.Value.(int)], s.together[st.Value.(int)]
+			}
 		}
 		s.fake.ResetStats()
-		for _, d := range ds {
-			if err := s.deliver(ctx, d); err != nil {
+		if concurrent {
+			if err := s.deliverTogether(ctx, ds); err != nil {
 				return failed, err
+			}
+		} else {
+			for _, d := range ds {
+				if err := s.deliver(ctx, d); err != nil {
+					return failed, err
+				}
 			}
 		}
 		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
@@ -420,18 +442,20 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		switch {
 		case v.Operation == "":
 			return nil, "", false, errors.New("fault needs an operation")
+		case v.Skip < 0:
+			return nil, "", false, errors.New("fault: skip is a number of calls, not negative")
 		case v.Timeout && (v.Status != 0 || v.Message != "" || v.RetryAfter != 0 || v.Reset != 0):
 			return nil, "", false, errors.New("fault: timeout answers nothing; it takes no status, message, retry_after or reset")
 		case v.Timeout:
-			f.Inject(v.Operation, ghfake.Fault{Timeout: true})
-			return nil, fmt.Sprintf("fault: the next %s is never answered", v.Operation), false, nil
+			f.Inject(v.Operation, ghfake.Fault{Timeout: true, Skip: v.Skip})
+			return nil, fmt.Sprintf("fault: the next %s%s is never answered", v.Operation, skipped(v.Skip)), false, nil
 		case v.Status < 400:
 			return nil, "", false, errors.New("fault needs a status of 400 or more, or timeout: true")
 		case v.RetryAfter < 0 || v.Reset < 0:
 			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
 		}
-		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset})
-		label := fmt.Sprintf("fault: the next %s answers %d", v.Operation, v.Status)
+		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset, Skip: v.Skip})
+		label := fmt.Sprintf("fault: the next %s%s answers %d", v.Operation, skipped(v.Skip), v.Status)
 		if v.RetryAfter > 0 {
 			label += fmt.Sprintf(", retry-after %ds", v.RetryAfter)
 		}
@@ -439,6 +463,16 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			label += fmt.Sprintf(", rate limit spent until %ds from now", v.Reset)
 		}
 		return nil, label, false, nil
+	case stateBranchStep:
+		name := s.stateBranch()
+		if v == "protect" {
+			f.RestrictBranch(repo, name)
+			return nil, fmt.Sprintf("state_branch: protect %s (a ruleset restricts its creation and updates; GitHub sends no event)", name), false, nil
+		}
+		if !f.DeleteBranch(repo, name) {
+			return nil, fmt.Sprintf("state_branch: delete %s (there was none)", name), false, nil
+		}
+		return nil, fmt.Sprintf("state_branch: delete %s (no event: the action does not listen to deletions)", name), false, nil
 	case int: // redeliver
 		if v >= n || len(s.sent[v]) == 0 {
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
@@ -451,11 +485,127 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
 }
 
+// fresh makes deliveries of new events, each with the next run id.
+func (s *simulation) fresh(events []ghfake.Event) []delivery {
+	var out []delivery
+	for _, ev := range events {
+		s.runID++
+		out = append(out, delivery{event: ev, runID: 1000 + s.runID})
+	}
+	return out
+}
+
+// applyTogether applies the world changes of every step of a together, in order, and
+// returns what they deliver: the events of the steps that deliver theirs (new runs), and
+// the deliveries a redeliver names again (the same runs).
+func (s *simulation) applyTogether(n int, tg *togetherStep) ([]delivery, string, error) {
+	var ds []delivery
+	var labels []string
+	for _, st := range tg.Steps {
+		events, label, deliver, err := s.apply(n, st)
+		if err != nil {
+			return nil, "", &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
+		}
+		switch {
+		case st.Kind == "redeliver":
+			ds = append(ds, s.sent[st.Value.(int)]...)
+		case deliver:
+			ds = append(ds, s.fresh(events)...)
+		case len(events) > 0:
+			label += " (the event is lost: not delivered)"
+		}
+		labels = append(labels, label)
+	}
+	return ds, fmt.Sprintf("together, %d %s at once:\n     · %s", len(ds), plural(len(ds), "event", "events"), strings.Join(labels, "\n     · ")), nil
+}
+
+// stateBranch is the branch that holds the state: settings.state_branch of the config on
+// the default branch now, or the default.
+func (s *simulation) stateBranch() string {
+	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
+		return cfg.Settings.StateBranch
+	}
+	return engine.DefaultStateBranch
+}
+
+// deliverTogether feeds the deliveries through the real run path all at once, one
+// invocation each with its own token, while the fake holds every invocation's writes until
+// each has read (or ended): they read the same world, then race to change it.
+func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	tokens := make([]string, len(ds))
+	for i := range ds {
+		tokens[i] = s.fake.NewBotToken()
+	}
+	bar := s.fake.ArmBarrier(tokens, s.barrierTimeout)
+	results := make([]invocation, len(ds))
+	var wg sync.WaitGroup
+	for i, d := range ds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer bar.Leave(tokens[i])
+			results[i] = s.invoke(ctx, d, tokens[i])
+		}()
+	}
+	wg.Wait()
+	st := bar.Disarm()
+	switch {
+	case st.TimedOut:
+		fmt.Fprintf(s.out, "   %d invocations at once; the fake stopped holding their writes after %s, with %d of them read: they did not all race\n", len(ds), s.barrierTimeout, st.Read)
+	default:
+		fmt.Fprintf(s.out, "   %d invocations at once: %d of them read before any wrote (%d %s held until then)\n", len(ds), st.Read, st.Held, plural(st.Held, "write", "writes"))
+	}
+	for _, res := range results {
+		if err := s.report(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // deliver feeds one event through the real run path, over HTTP, to the fake.
 func (s *simulation) deliver(ctx context.Context, d delivery) error {
+	return s.report(s.invoke(ctx, d, s.fake.BotToken()))
+}
+
+// invocation is what one run of the real run path did.
+type invocation struct {
+	log         string
+	code        int
+	unsupported []string
+	err         error // the run could not be set up
+}
+
+// report prints an invocation's log when asked or when it failed, and turns a run that
+// could not start, or that the engine cannot play, into an error.
+func (s *simulation) report(res invocation) error {
+	if res.err != nil {
+		return res.err
+	}
+	if s.verbose || res.code != 0 {
+		for _, l := range strings.Split(strings.TrimRight(res.log, "\n"), "\n") {
+			fmt.Fprintf(s.out, "   | %s\n", l)
+		}
+	}
+	if res.code == 2 {
+		return errors.New("the run could not start; see its log above")
+	}
+	if len(res.unsupported) > 0 {
+		s.printComments()
+		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(res.unsupported, "; "))
+	}
+	return nil
+}
+
+// invoke runs one delivery through the real run path, authenticated by token; it is safe
+// to call from several goroutines at once.
+func (s *simulation) invoke(ctx context.Context, d delivery, token string) invocation {
 	path := filepath.Join(s.tmp, fmt.Sprintf("event-%d.json", d.runID))
 	if err := os.WriteFile(path, d.event.Payload, 0o600); err != nil {
-		return err
+		return invocation{err: err}
 	}
 	env := map[string]string{
 		"GITHUB_ACTIONS":      "true",
@@ -465,9 +615,9 @@ func (s *simulation) deliver(ctx context.Context, d delivery) error {
 		"GITHUB_API_URL":      s.fake.URL + "/api/v3",
 		"GITHUB_GRAPHQL_URL":  s.fake.URL + "/api/graphql",
 		"GITHUB_RUN_ID":       strconv.Itoa(d.runID),
-		"GITHUB_OUTPUT":       filepath.Join(s.tmp, "output"),
-		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, "summary"),
-		"INPUT_TOKEN":         s.fake.BotToken(),
+		"GITHUB_OUTPUT":       filepath.Join(s.tmp, fmt.Sprintf("output-%d", d.runID)),
+		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, fmt.Sprintf("summary-%d", d.runID)),
+		"INPUT_TOKEN":         token,
 		"INPUT_TIMEOUT":       s.sc.Timeout.String(),
 		// The scenario's clock, not the machine's, bounds rate-limit waits; real time
 		// bounds only a request the fake holds (a timeout fault).
@@ -476,19 +626,7 @@ func (s *simulation) deliver(ctx context.Context, d delivery) error {
 	var log bytes.Buffer
 	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
 	code := r.run(ctx)
-	if s.verbose || code != 0 {
-		for _, l := range strings.Split(strings.TrimRight(log.String(), "\n"), "\n") {
-			fmt.Fprintf(s.out, "   | %s\n", l)
-		}
-	}
-	if code == 2 {
-		return errors.New("the run could not start; see its log above")
-	}
-	if len(r.unsupported) > 0 {
-		s.printComments()
-		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(r.unsupported, "; "))
-	}
-	return nil
+	return invocation{log: log.String(), code: code, unsupported: r.unsupported}
 }
 
 // printComments prints the state comment of every PR whose comment changed.
@@ -540,4 +678,12 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// skipped says how many calls a fault lets through first, for its step's label.
+func skipped(skip int) string {
+	if skip == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" after %d %s served", skip, map[bool]string{true: "call", false: "calls"}[skip == 1])
 }

@@ -218,9 +218,6 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 	data := e.run(op)
 	problems := e.unexpected
 	s.mu.Unlock()
-	if op.Operation == ast.Query {
-		s.noteRead(bearer(r))
-	}
 	for _, p := range problems {
 		s.flag("POST /api/graphql: %s", p)
 	}
@@ -229,6 +226,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		resp["errors"] = e.errors
 	}
 	writeJSON(w, http.StatusOK, resp)
+	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
+		s.noteRead(bearer(r))
+	}
 }
 
 // parseAndValidate parses a document and runs the validator's rules.

@@ -76,7 +76,13 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	if in.MergeMethod == "merge" {
 		parents = append(parents, head.head)
 	}
-	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod).authored(c.login, true)
+	// GitHub makes the commit and signs it; a squash is authored by the PR's author, a merge
+	// by who merged.
+	author := c.login
+	if in.MergeMethod == "squash" {
+		author = pr.author
+	}
+	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod).authored(author, true)
 	base.head = mc.sha
 	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
 	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha

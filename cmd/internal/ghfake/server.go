@@ -45,6 +45,9 @@ type Fault struct {
 	// Timeout answers nothing: the request is held until the client gives up (or the
 	// server closes). Status and the rest are then unused.
 	Timeout bool
+	// Skip lets that many requests for the operation through, served as usual, before the
+	// fault answers one.
+	Skip int
 }
 
 // Documentation URLs of GitHub's rate-limit errors.
@@ -302,6 +305,11 @@ func (s *Server) injected(w *statusRecorder, r *http.Request, kind string) bool 
 	s.mu.Lock()
 	q := s.faults[kind]
 	if len(q) == 0 {
+		s.mu.Unlock()
+		return false
+	}
+	if q[0].Skip > 0 {
+		q[0].Skip--
 		s.mu.Unlock()
 		return false
 	}

@@ -346,6 +346,9 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 		return out, err
 	}
 	d.body = body
+	if c.Intent && !d.forbidden {
+		return out, nil // the save after the effects writes the comment
+	}
 	if v.CommentID == 0 && c.Raced && !d.forbidden && !(wroteFile && d.created) {
 		// Another invocation created the subject's file while this one ran; it posts the
 		// state comment (two would be posted otherwise), and the next event edits it.

@@ -45,6 +45,10 @@ type Change struct {
 	// (the file was absent when this one first read, and present after a conflict):
 	// that invocation posts the state comment, so Dual does not post another.
 	Raced bool
+	// Intent says the state holds write-ahead intents that must be saved before their
+	// effects are performed: what counts is the compare-and-swap on the branch, and the
+	// comment is left for the save after them (unless it is the only store).
+	Intent bool
 }
 
 // Store loads and saves the state of one subject with optimistic concurrency.

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
-	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -174,11 +174,19 @@ func (s *simulation) subjects() []int {
 	return out
 }
 
-// runs decodes every run from the state comments, and the finished runs archived on the
-// state branch (they left the live state).
+// runs decodes every run from the subjects' state: the file on the state branch, or the
+// state comment where there is none (the branch is refused, or was deleted); and the
+// finished runs archived on the branch (they left the live state).
 func (s *simulation) runs() []*engine.Run {
 	var out []*engine.Run
+	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	for _, n := range s.subjects() {
+		if text, ok := files[state.SubjectFile(true, n)]; ok && s.fileTrusted(state.SubjectFile(true, n)) {
+			if st, err := state.DecodeFile(text, s.sc.Repo+"#"+strconv.Itoa(n)); err == nil {
+				out = append(out, st.Runs...)
+				continue
+			}
+		}
 		c := s.stateComment(n)
 		if c == nil {
 			continue
@@ -190,6 +198,22 @@ func (s *simulation) runs() []*engine.Run {
 		out = append(out, st.Runs...)
 	}
 	return append(out, s.archived()...)
+}
+
+// fileTrusted reports whether the commit that last changed path on the state branch was
+// the action's, made through GitHub's API, as the run trusts it (state.TrustFile).
+func (s *simulation) fileTrusted(path string) bool {
+	log := s.fake.BranchLog(s.sc.Repo, s.stateBranch())
+	for i, c := range log {
+		before, had := "", false
+		if i+1 < len(log) {
+			before, had = log[i+1].Files[path]
+		}
+		if now, ok := c.Files[path]; ok != had || now != before {
+			return c.SignedByGitHub && c.Author == ghfake.BotLogin
+		}
+	}
+	return false
 }
 
 // archived are the runs archived on the state branch, by path.
@@ -210,15 +234,6 @@ func (s *simulation) archived() []*engine.Run {
 		}
 	}
 	return out
-}
-
-// stateBranch is the state branch the config on the default branch names.
-func (s *simulation) stateBranch() string {
-	cfg, err := engine.LoadFiles(configSources(s.config), gates.Default())
-	if err != nil || cfg.Settings.StateBranch == "" {
-		return engine.DefaultStateBranch
-	}
-	return cfg.Settings.StateBranch
 }
 
 func matchRun(runs []*engine.Run, want runExpect, repo string) bool {

@@ -233,6 +233,9 @@ type attempt struct {
 	try         int
 	stateBranch string // settings.state_branch, once the config was read
 	firstNoFile bool   // the first round found no state file for the subject
+	// outcomes are the outcomes of the effects earlier rounds performed: a round whose
+	// save conflicted after them hands them to the next (engine.Input.Outcomes).
+	outcomes []engine.Outcome
 }
 
 // backoff is a random wait before round try+1: up to 50ms·2^try, at most 2s.
@@ -306,6 +309,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if err != nil {
 		return nil, err
 	}
+	loaded := st
 	ignored := store.NewlyIgnored()
 	for _, ig := range ignored { // once: the state written below remembers them
 		if ig.Commit != "" {
@@ -317,8 +321,14 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
-	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline}
+	// The outcomes of effects an earlier round performed but could not record (its save
+	// conflicted): Step records them against their intents first.
+	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes}
 	now := r.now()
+	change := func(next *engine.State) state.Change {
+		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
+			Raced: a.firstNoFile && a.try > 1}
+	}
 	res := engine.Step(cfg, st, in, snap.Facts, now)
 	r.logLines(res.Log)
 	var pending error
@@ -327,7 +337,10 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 			pending = fmt.Errorf("effects still pending after %d rounds (does a loop of action stages never wait?); the state was saved as it stands", maxSettleRounds)
 			break
 		}
-		if ver, err = saveIntents(ctx, store, cfg, number, res, ver); err != nil {
+		saved := res.State
+		intent := change(res.State)
+		intent.Intent = true
+		if ver, err = saveIntents(ctx, store, intent, number, res, ver); err != nil {
 			return nil, err
 		}
 		outcomes := make([]engine.Outcome, 0, len(res.Effects))
@@ -341,16 +354,18 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 			}
 			outcomes = append(outcomes, o)
 		}
+		a.outcomes = append(a.outcomes, outcomes...)
+		if engine.HasWriteAhead(res.Effects) {
+			st = saved // the state last saved: what the next commit changes
+		}
 		res = engine.Settle(cfg, res.State, in, outcomes, snap.Facts, now)
 		r.logLines(res.Log)
 	}
 	if len(res.State.Runs) == 0 && len(ignored) == 0 {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
-	stopped := newlyUnsupported(st, res.State)
-	change := state.Change{Config: cfg, Old: st, State: res.State, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
-		Raced: a.firstNoFile && a.try > 1}
-	if _, err := store.Save(ctx, number, change, ver); err != nil {
+	stopped := newlyUnsupported(loaded, res.State)
+	if _, err := store.Save(ctx, number, change(res.State), ver); err != nil {
 		return nil, err
 	}
 	if len(stopped) > 0 {
@@ -371,15 +386,11 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 // one of them is write-ahead (a merge, a comment: the state holds its intent). Only an
 // invocation whose save won may perform them; a failed save, a conflict included, is an
 // error, and nothing is performed.
-func saveIntents(ctx context.Context, store state.Store, cfg *engine.Config, number int, res engine.Result, ver state.Version) (state.Version, error) {
+func saveIntents(ctx context.Context, store state.Store, c state.Change, number int, res engine.Result, ver state.Version) (state.Version, error) {
 	if !engine.HasWriteAhead(res.Effects) {
 		return ver, nil
 	}
-	body, err := state.Body(cfg, res.State)
-	if err != nil {
-		return ver, err
-	}
-	v, err := store.Save(ctx, number, body, ver)
+	v, err := store.Save(ctx, number, c, ver)
 	if err != nil {
 		var keys []string
 		for _, e := range res.Effects {

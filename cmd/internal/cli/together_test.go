@@ -199,6 +199,18 @@ users: {dev: write}
 steps:
   - open_pr: {number: 7, author: dev}
 expect:
+  state_branch: {exists: false, files: [pr-8.json]}
+`), "-q")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "✗ state branch pipeline-action/state exists: want false, found true")
+	assert.Contains(t, out, "✗ state branch pipeline-action/state holds: want pr-8.json, found it is not there")
+	code, out, _ = simulate(t, writeScenario(t, `
+repo: acme/widgets
+users: {dev: write}
+steps:
+  - state_branch: protect
+  - open_pr: {number: 7, author: dev}
+expect:
   state_branch: {exists: true, files: [pr-7.json]}
 `), "-q")
 	assert.Equal(t, 1, code, out)

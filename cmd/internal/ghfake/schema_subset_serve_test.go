@@ -178,11 +178,62 @@ func (b *adapterBigInt) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+type adapterStateCommit struct {
+	Oid           string
+	CommittedDate githubv4.DateTime
+	Author        *struct {
+		Name  string
+		Email string
+		User  *struct{ Login string }
+	}
+	Signature *struct {
+		IsValid           bool
+		WasSignedByGitHub bool
+	}
+}
+
+type adapterStateFile struct {
+	Object *struct {
+		Blob adapterBlobFields `graphql:"... on Blob"`
+	}
+}
+
+type adapterStateRef struct {
+	Target *struct {
+		Oid    string
+		Commit struct {
+			File     *adapterStateFile                    `graphql:"stateFile: file(path: $stateFile)"`
+			FileLog  struct{ Nodes []adapterStateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
+			Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
+			IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+		} `graphql:"... on Commit"`
+	}
+}
+
+type adapterIndexQuery struct {
+	Repository struct {
+		StateRef *struct {
+			Target *struct {
+				Oid    string
+				Commit struct {
+					Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
+					IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+				} `graphql:"... on Commit"`
+			}
+		} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
 type adapterFactsQuery struct {
 	Viewer     adapterActor
 	Repository struct {
-		DefaultBranchRef *struct{ Name string }
-		Config           *struct {
+		Id               string
+		DefaultBranchRef *struct {
+			Name   string
+			Target *struct{ Oid string }
+		}
+		StateRef *adapterStateRef `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
+		Config   *struct {
 			Blob adapterBlobFields `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
 		ConfigDir *struct {
@@ -270,13 +321,43 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	merge := s.SetFile(testRepo, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
 
+	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}\n"}})
+	require.NoError(t, err)
+
 	var q adapterFactsQuery
 	require.NoError(t, gh.Query(context.Background(), &q, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
+		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
+		"stateIndex": githubv4.String("index.json"),
 	}))
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
+	assert.Equal(t, nodeID("Repository", s.repos[testRepo].id), q.Repository.Id)
+	require.NotNil(t, q.Repository.DefaultBranchRef.Target)
+	assert.Equal(t, s.repos[testRepo].branches["main"].head, q.Repository.DefaultBranchRef.Target.Oid)
+	sr := q.Repository.StateRef
+	require.NotNil(t, sr)
+	require.NotNil(t, sr.Target)
+	assert.Equal(t, pushed, sr.Target.Oid)
+	require.NotNil(t, sr.Target.Commit.File)
+	assert.Equal(t, "{}\n", *sr.Target.Commit.File.Object.Blob.Text)
+	require.Len(t, sr.Target.Commit.FileLog.Nodes, 1)
+	last := sr.Target.Commit.FileLog.Nodes[0]
+	assert.Equal(t, pushed, last.Oid)
+	require.NotNil(t, last.Author.User)
+	assert.Equal(t, "alice", last.Author.User.Login)
+	assert.Nil(t, last.Signature, "a push is not signed")
+	assert.Nil(t, sr.Target.Commit.Index)
+	assert.Empty(t, sr.Target.Commit.IndexLog.Nodes)
+
+	var ix adapterIndexQuery
+	require.NoError(t, gh.Query(context.Background(), &ix, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateIndex": githubv4.String("index.json"),
+	}))
+	require.NotNil(t, ix.Repository.StateRef)
+	assert.Nil(t, ix.Repository.StateRef.Target.Commit.Index)
 	require.NotNil(t, q.Repository.Config)
 	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
 	require.NotNil(t, q.Repository.ConfigDir)
@@ -413,12 +494,15 @@ func TestPayloadFields(t *testing.T) {
 // and config.go's.
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
-	for k, v := range typeSpecs(t, "../ghapi/config.go", "") {
-		orig[k] = v
+	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go"} {
+		for k, v := range typeSpecs(t, f, "") {
+			orig[k] = v
+		}
 	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
 	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery",
-		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery"} {
+		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery",
+		"stateCommit", "stateFile", "stateRef", "indexQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -253,10 +253,11 @@ type Dual struct {
 	Comments *CommentStore
 	logf     func(format string, args ...any)
 
-	forbidden bool
-	newly     []engine.IgnoredComment
-	created   bool   // the loaded branch had no file for the subject
-	body      string // the status last rendered by Save
+	forbidden   bool
+	newly       []engine.IgnoredComment
+	created     bool   // the loaded branch had no file for the subject
+	createdFile bool   // a Save created it
+	body        string // the status last rendered by Save
 }
 
 var _ Store = (*Dual)(nil)
@@ -311,6 +312,10 @@ func (d *Dual) NewlyIgnored() []engine.IgnoredComment { return d.newly }
 // what the status shows.
 func (d *Dual) Body() string { return d.body }
 
+// CreatedFile reports whether a Save created the subject's file on the branch: the
+// invocation that did posts the state comment (see Change.Raced).
+func (d *Dual) CreatedFile() bool { return d.createdFile }
+
 // Forbidden reports whether the last Save found the branch refusing the action.
 func (d *Dual) Forbidden() bool { return d.forbidden }
 
@@ -327,6 +332,7 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 		case err == nil:
 			wroteFile = nv.FileCommit != v.FileCommit
 			out, commit = nv, nv.FileCommit
+			d.createdFile = d.createdFile || wroteFile && v.File == "" && d.created
 		case errors.Is(err, ErrForbidden):
 			d.forbidden = true
 			d.logf("the state branch %s may not be written (%v): the state comment is the only store, and serialising events rests on the workflow's concurrency group", d.Branch.read.Name, err)

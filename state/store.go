@@ -42,8 +42,9 @@ type Change struct {
 	State  *engine.State
 	Event  Event
 	// Raced says another invocation created the subject's state file while this one ran
-	// (the file was absent when this one first read, and present after a conflict):
-	// that invocation posts the state comment, so Dual does not post another.
+	// (the file was absent when this one first read, and present after a conflict, and
+	// this one did not create it): that invocation posts the state comment, so Dual
+	// does not post another.
 	Raced bool
 	// Intent says the state holds write-ahead intents that must be saved before their
 	// effects are performed: what counts is the compare-and-swap on the branch, and the

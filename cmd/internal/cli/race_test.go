@@ -21,26 +21,37 @@ import (
 )
 
 // raceConfig: every labeled event starts a run of "count" that completes at once (the PR
-// carries "go"), so each delivery leaves exactly one run, keyed by its delivery; "hello"
-// starts once per PR and waits for an approval, so it stays open (in index.json).
+// carries "go"; count comes first, so no effect of the others holds it back), so each
+// delivery leaves exactly one run, keyed by its delivery; "hello"
+// starts once per PR and waits for an approval, so it stays open (in index.json);
+// "greet" posts one comment per PR and "ship" merges a PR labeled ship: effects that
+// must be performed once, however many invocations decide them at the same moment.
 const raceConfig = `version: 1
 pipelines:
-  hello:
-    trigger: {event: pull_request.opened}
-    stages:
-      - id: review
-        type: gate
-        conditions:
-          - {check: human_approved, count: 1}
-        on_pass: complete
   count:
-    trigger: {event: pull_request.labeled}
+    trigger: {event: pull_request.labeled, conditions: {base_branch: main}}
     stages:
       - id: done
         type: gate
         conditions:
           - {check: label_present, label: go}
         on_pass: complete
+  hello:
+    trigger: {event: pull_request.opened, conditions: {base_branch: main}}
+    stages:
+      - id: review
+        type: gate
+        conditions:
+          - {check: human_approved, count: 1}
+        on_pass: complete
+  greet:
+    trigger: {event: pull_request.opened, conditions: {base_branch: main}}
+    stages:
+      - {id: hi, type: action, action: comment, config: {body: "Welcome!"}}
+  ship:
+    trigger: {event: pull_request.labeled, conditions: {labels: [ship]}}
+    stages:
+      - {id: merge, type: action, action: merge_pr}
 `
 
 // N invocations of run at once, on the same pull request and on several, against one
@@ -79,6 +90,13 @@ func TestRunConcurrentInvocations(t *testing.T) {
 			add(pr, f.Label("acme/widgets", pr, fmt.Sprintf("l%d", i), true))
 		}
 	}
+	// #5, into develop (none of the pipelines above), is labeled ship three times over.
+	f.AddBranch("acme/widgets", "develop")
+	add(5, f.OpenPR("acme/widgets", ghfake.PROptions{Number: 5, Author: "dev", Base: "develop", Head: "feat/5"}))
+	add(5, f.Label("acme/widgets", 5, "ship", true))
+	add(5, f.Label("acme/widgets", 5, "x", true))
+	add(5, f.Label("acme/widgets", 5, "y", true))
+	labeled[5] = nil
 	require.GreaterOrEqual(t, len(ds), 8)
 	require.Len(t, labeled[1], 8, "eight events on one pull request")
 
@@ -120,6 +138,14 @@ func TestRunConcurrentInvocations(t *testing.T) {
 		most = max(most, n)
 	}
 	assert.Positive(t, conflicts, "the invocations raced for the state branch")
+	if os.Getenv("RACE_DEBUG") != "" {
+		for i, d := range ds {
+			t.Logf("#%d %d:\n%s", d.pr, d.runID, logs[i])
+		}
+		for _, c := range f.BranchLog("acme/widgets", engine.DefaultStateBranch) {
+			t.Logf("commit %.7s %s", c.SHA, c.Message)
+		}
+	}
 	t.Logf("%d invocations, %d conflicts (at most %d for one), %d commits on the state branch", len(ds), conflicts, most, len(f.BranchLog("acme/widgets", engine.DefaultStateBranch)))
 	assert.Empty(t, f.Unexpected())
 
@@ -164,7 +190,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 		for _, r := range st.Runs {
 			ids = append(ids, r.ID)
 		}
-		assert.Len(t, ids, len(want)+1)
+		assert.Len(t, ids, len(want)+2, "the count runs, hello and greet")
 		assert.Equal(t, len(ids), len(uniq(ids)), "#%d: run ids are unique: %v", pr, ids)
 		archived := 0
 		for p := range files {
@@ -174,19 +200,41 @@ func TestRunConcurrentInvocations(t *testing.T) {
 		}
 		assert.Equal(t, len(want)-1, archived, "#%d: every finished run but the newest archived", pr)
 
-		// One state comment, the action's, trusted.
-		var mine []ghfake.CommentView
+		// One state comment, the action's, trusted; and greet's comment, once.
+		var mine, greetings []ghfake.CommentView
 		for _, c := range f.Comments("acme/widgets", pr) {
-			if c.Author == ghfake.BotLogin {
+			switch {
+			case c.Author != ghfake.BotLogin:
+			case strings.HasPrefix(c.Body, "Welcome!"):
+				greetings = append(greetings, c)
+			default:
 				mine = append(mine, c)
 			}
 		}
+		assert.Len(t, greetings, 1, "#%d: greeted once", pr)
 		require.Len(t, mine, 1, "#%d: one state comment", pr)
 		cst, why, err := state.Check(trustedComment(mine[0]))
 		require.NoError(t, err)
 		require.Empty(t, why)
 		assert.LessOrEqual(t, cst.Seq, st.Seq, "the comment is the branch's view, never ahead of it")
 	}
+
+	// #5 was merged once, by one invocation; its run completed.
+	assert.True(t, f.PR("acme/widgets", 5).Merged)
+	merges := 0
+	for _, c := range f.Calls() {
+		if c.Kind == "pulls/merge" {
+			merges++
+		}
+	}
+	assert.Equal(t, 1, merges, "one merge request, whatever the number of invocations that decided it")
+	st5, err := state.DecodeFile(files["pr-5.json"], "acme/widgets#5")
+	require.NoError(t, err)
+	require.Len(t, st5.Runs, 1)
+	assert.Equal(t, "ship", st5.Runs[0].Pipeline)
+	assert.Equal(t, engine.RunCompleted, st5.Runs[0].Status)
+	assert.Empty(t, st5.Runs[0].Intents)
+	assert.Empty(t, st5.Past)
 
 	idx, err := state.DecodeIndex(files[state.IndexFile])
 	require.NoError(t, err)
@@ -203,7 +251,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 		}
 		assert.True(t, c.SignedByGitHub, c.Message)
 		assert.Equal(t, ghfake.BotLogin, c.Author)
-		assert.Regexp(t, `^pr-\d+ (hello|count): .* \(pull_request\.(opened|labeled) by dev\)`, c.Message)
+		assert.Regexp(t, `^pr-\d+ (hello|count|greet|ship): .* \(pull_request\.(opened|labeled) by dev\)`, c.Message)
 	}
 }
 

@@ -233,6 +233,7 @@ type attempt struct {
 	try         int
 	stateBranch string // settings.state_branch, once the config was read
 	firstNoFile bool   // the first round found no state file for the subject
+	createdFile bool   // a round created it (and so posts the state comment)
 	// outcomes are the outcomes of the effects earlier rounds performed: a round whose
 	// save conflicted after them hands them to the next (engine.Input.Outcomes).
 	outcomes []engine.Outcome
@@ -327,7 +328,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	now := r.now()
 	change := func(next *engine.State) state.Change {
 		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
-			Raced: a.firstNoFile && a.try > 1}
+			Raced: a.firstNoFile && a.try > 1 && !a.createdFile}
 	}
 	res := engine.Step(cfg, st, in, snap.Facts, now)
 	r.logLines(res.Log)
@@ -340,7 +341,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		saved := res.State
 		intent := change(res.State)
 		intent.Intent = true
-		if ver, err = saveIntents(ctx, store, intent, number, res, ver); err != nil {
+		ver, err = saveIntents(ctx, store, intent, number, res, ver)
+		a.createdFile = a.createdFile || store.CreatedFile()
+		if err != nil {
 			return nil, err
 		}
 		outcomes := make([]engine.Outcome, 0, len(res.Effects))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/org/pipeline-action/engine"
@@ -335,7 +336,8 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 			d.createdFile = d.createdFile || wroteFile && v.File == "" && d.created
 		case errors.Is(err, ErrForbidden):
 			d.forbidden = true
-			d.logf("the state branch %s may not be written (%v): the state comment is the only store, and serialising events rests on the workflow's concurrency group", d.Branch.read.Name, err)
+			d.logf("the state branch %s may not be written (%s): the state comment is the only store, and serialising events rests on the workflow's concurrency group",
+				d.Branch.read.Name, strings.Join(strings.Fields(err.Error()), " "))
 		default:
 			return v, err
 		}

@@ -31,6 +31,20 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
+// maxErrors is how many errors a load reports: past it, the loader and each pass stop
+// looking, and the list ends with a note at the first error not shown.
+const maxErrors = 100
+
+// limit returns the sorted list cut to maxErrors, with the note.
+func (l ErrorList) limit() ErrorList {
+	if len(l) <= maxErrors {
+		return l
+	}
+	note := &Error{Pos: l[maxErrors].Pos, Kind: "limit",
+		Message: fmt.Sprintf("more than %d errors; the rest are not shown (fix these and validate again)", maxErrors)}
+	return append(l[:maxErrors:maxErrors], note)
+}
+
 // Sort orders the list by file, line and column.
 func (l ErrorList) Sort() {
 	sort.SliceStable(l, func(i, j int) bool {

@@ -40,7 +40,7 @@ func Load(file string, src []byte, gates GateRegistry) (*Config, error) {
 // defined in two files is an error at the second. At least one file must say
 // `version: 1`, and together they must define a pipeline.
 func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
-	l := &loader{gates: gates, maxLines: map[string]int{},
+	l := &loader{gates: gates, maxLines: map[string]int{}, nodes: newNodeBudget(),
 		pipelineNames: map[string]Pos{}, agentNames: map[string]Pos{}, groupNames: map[string]Pos{}}
 	if len(files) == 0 {
 		return nil, ErrorList{{Pos: Pos{Line: 1, Col: 1}, Message: "no config file to load", Kind: kindKey}}
@@ -70,7 +70,7 @@ func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
 	if len(l.errs) > 0 {
 		l.clampPositions(l.errs)
 		l.errs.Sort()
-		return nil, l.errs
+		return nil, l.errs.limit()
 	}
 	l.clampPositions(cfg.Warnings)
 	cfg.Warnings.Sort()
@@ -97,11 +97,17 @@ func (l *loader) loadFiles(files []SourceFile) *Config {
 	for _, f := range files {
 		d := &source{path: f.Path, src: f.Src}
 		l.use(d)
-		d.root = l.parse(f.Src)
-		if d.root == nil {
-			continue
+		if d.root = l.parse(f.Src); d.root != nil {
+			docs = append(docs, d)
 		}
-		docs = append(docs, d)
+	}
+	if l.nodes.spent() {
+		// Past the node budget nothing is read: the files would expand without bound.
+		l.topErrs = len(l.errs)
+		return cfg
+	}
+	for _, d := range docs {
+		l.use(d)
 		top := l.fields(d.root, "config", section{
 			where: "the config",
 			known: []string{"version", "settings", "agents", "groups", "pipelines"},
@@ -151,6 +157,9 @@ func (l *loader) loadFiles(files []SourceFile) *Config {
 	for _, d := range docs {
 		l.use(d)
 		for _, pe := range d.pipelines {
+			if l.full() {
+				break
+			}
 			if p := l.pipeline(pe); p != nil {
 				cfg.Pipelines = append(cfg.Pipelines, p)
 			}
@@ -165,14 +174,22 @@ func (l *loader) use(d *source) {
 	l.maxLine = bytes.Count(d.src, []byte("\n")) + 1
 	l.maxLines[d.path] = l.maxLine
 	l.lines = bytes.Split(d.src, []byte("\n"))
-	l.budget = maxValueNodes
 }
 
 // parse returns the root mapping of src, or nil after reporting why there is none.
+// A file past the node budget (see maxConfigNodes) has none; once the budget is spent,
+// later files are not read.
 func (l *loader) parse(src []byte) *yaml.Node {
+	if l.nodes.spent() {
+		return nil
+	}
 	var doc yaml.Node
 	if err := decodeYAML(src, &doc); err != nil {
 		l.syntaxError(err, src)
+		return nil
+	}
+	if over := l.nodes.count(&doc); over != nil {
+		l.errorf(over.at, kindValue, "%s", over.message(l.nodes))
 		return nil
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

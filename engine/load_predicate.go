@@ -29,12 +29,6 @@ func (l *loader) predicate(n *yaml.Node, depth int) *Predicate {
 		l.errorf(n, kindValue, "conditions nest more than %d levels deep", maxPredicateDepth)
 		return nil
 	}
-	if l.budget--; l.budget < 0 {
-		if l.budget == -1 {
-			l.errorf(n, kindValue, "the values of this file are too large (more than %d nodes, counting aliases)", maxValueNodes)
-		}
-		return nil
-	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag == "!!null" {

@@ -78,6 +78,9 @@ func (sl *stageLoader) stages(e entry) []*Stage {
 	}
 	var out []*Stage
 	for _, n := range items {
+		if sl.full() {
+			break
+		}
 		if s := sl.stage(n); s != nil {
 			out = append(out, s)
 		}
@@ -267,6 +270,9 @@ func (sl *stageLoader) target(e entry, dst *string, special ...string) {
 // resolve checks every queued transition target against the pipeline's stage ids.
 func (sl *stageLoader) resolve() {
 	for _, r := range sl.refs {
+		if sl.full() {
+			return
+		}
 		t := *r.target
 		if loadContains(terminalTargets, t) || loadContains(r.special, t) || sl.ids[t] != nil {
 			continue

@@ -9,10 +9,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// maxValueNodes bounds the nodes of the value trees (context, config, request bodies)
-// one file may expand, so that nested aliases cannot blow a load up.
-const maxValueNodes = 20000
-
 // textPos returns the position of the first character of scalar n's text: after the
 // quote of a quoted scalar, on the line after the indicator of a block scalar.
 func (l *loader) textPos(n *yaml.Node) Pos {
@@ -140,9 +136,7 @@ func (l *loader) enum(e entry, allowed []string) (string, bool) {
 func (l *loader) keyValues(e entry, where string) []KeyValue {
 	v := l.value(e.val, e.key.Value, where)
 	if v.Kind != KindMap {
-		if l.budget >= 0 {
-			l.errorf(e.val, kindType, "%q must be a mapping, not %s", e.key.Value, describe(e.val))
-		}
+		l.errorf(e.val, kindType, "%q must be a mapping, not %s", e.key.Value, describe(e.val))
 		return nil
 	}
 	return v.Map
@@ -153,12 +147,6 @@ func (l *loader) keyValues(e entry, where string) []KeyValue {
 func (l *loader) value(n *yaml.Node, name, where string) Value {
 	n = deref(n)
 	out := Value{Pos: l.pos(n)}
-	if l.budget--; l.budget < 0 {
-		if l.budget == -1 {
-			l.errorf(n, kindValue, "the values of this file are too large (more than %d nodes, counting aliases)", maxValueNodes)
-		}
-		return out
-	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		out.Scalar = n.Value

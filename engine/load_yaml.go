@@ -31,7 +31,7 @@ type loader struct {
 	file    string
 	maxLine int      // its last line, to keep positions inside it
 	lines   [][]byte // its lines, for the positions of block scalars
-	budget  int      // value nodes it may still expand
+	nodes   *nodeBudget
 
 	first    string         // the first file, where errors without a file go
 	maxLines map[string]int // the last line of every file
@@ -58,8 +58,15 @@ func (l *loader) pos(n *yaml.Node) Pos {
 }
 
 func (l *loader) errorf(n *yaml.Node, kind, format string, args ...any) {
+	if l.full() {
+		return
+	}
 	l.errs = append(l.errs, &Error{Pos: l.pos(n), Message: fmt.Sprintf(format, args...), Kind: kind})
 }
+
+// full says whether the loader has found more errors than are shown (see maxErrors):
+// it stops looking then, so that a hostile file costs no more than a broken one.
+func (l *loader) full() bool { return len(l.errs) > maxErrors }
 
 // entry is one key and its value in a mapping.
 type entry struct {
@@ -87,6 +94,9 @@ func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry
 }
 
 func (l *loader) unknownKey(k *yaml.Node, sec section) {
+	if l.full() {
+		return
+	}
 	if s := suggest(k.Value, sec.known); s != "" {
 		l.errorf(k, kindKey, "unknown key %q in %s; did you mean %q?", k.Value, sec.where, s)
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -158,13 +159,21 @@ func (p *Params) KeyPos(key string) Pos { return p.kpos[key] }
 // Errors returns what the getters recorded.
 func (p *Params) Errors() []*Error { return p.errs }
 
+// maxListed is how many names a message lists: "a", "b", … and 7 more.
+const maxListed = 50
+
+// quoteList lists xs quoted and comma-separated, the first maxListed of them.
 func quoteList(xs []string) string {
-	s := ""
+	var b strings.Builder
 	for i, x := range xs {
-		if i > 0 {
-			s += ", "
+		if i == maxListed {
+			fmt.Fprintf(&b, " and %d more", len(xs)-maxListed)
+			break
 		}
-		s += strconv.Quote(x)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(x))
 	}
-	return s
+	return b.String()
 }

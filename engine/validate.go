@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // This file holds what the validation passes share. A pass looks at a whole loaded
 // config, once every pipeline, agent and group is known, and returns its errors and
@@ -23,8 +27,15 @@ type findings struct {
 }
 
 func (f *findings) errorf(pos Pos, kind, format string, args ...any) {
+	if f.full() {
+		return
+	}
 	f.errs = append(f.errs, &Error{Pos: pos, Message: fmt.Sprintf(format, args...), Kind: kind})
 }
+
+// full says whether the pass has found more errors than are shown (see maxErrors); a
+// pass checks it before working out a message, and stops.
+func (f *findings) full() bool { return len(f.errs) > maxErrors }
 
 func (f *findings) warnf(pos Pos, format string, args ...any) {
 	f.warnings = append(f.warnings, &Error{Pos: pos, Message: fmt.Sprintf(format, args...), Kind: KindWarning})
@@ -99,14 +110,21 @@ func pipelineNames(cfg *Config) []string {
 	return out
 }
 
-// chain prints names as a path: "a" -> "b" -> "a".
+// chain prints names as a path: "a" -> "b" -> "a". A path longer than maxListed
+// names shows its two ends: "a" -> "b" -> … 96 more … -> "y" -> "a".
 func chain(names []string) string {
-	s := ""
-	for i, n := range names {
+	var b strings.Builder
+	for i := 0; i < len(names); i++ {
 		if i > 0 {
-			s += " -> "
+			b.WriteString(" -> ")
 		}
-		s += fmt.Sprintf("%q", n)
+		if len(names) > maxListed && i == maxListed/2 {
+			skip := len(names) - maxListed
+			fmt.Fprintf(&b, "… %d more …", skip)
+			i += skip - 1
+			continue
+		}
+		b.WriteString(strconv.Quote(names[i]))
 	}
-	return s
+	return b.String()
 }

@@ -26,7 +26,7 @@ func subPipelines(cfg *Config, f *findings) [][]subRef {
 			}
 			j, ok := index[s.Pipeline]
 			if !ok {
-				if f != nil {
+				if f != nil && !f.full() {
 					f.errorf(s.PosOf("pipeline"), kindRef, "%s", unknownName("sub-pipeline", s.Pipeline, inStage("", s, parent), "pipelines", names))
 				}
 				return
@@ -52,24 +52,39 @@ func checkSubPipelines(cfg *Config) (errs, warnings ErrorList) {
 // subCycles finds cycles by breadth-first search from each pipeline r through the
 // pipelines after it in file order, so that each cycle is found once, from its first
 // pipeline, by its shortest path; every stage that runs r from a pipeline so reached
-// closes a cycle and is reported there.
+// closes a cycle and is reported there. A cycle through r stays inside r's strongly
+// connected component, so the search starts only from pipelines in a component with a
+// cycle and stays inside it: a long chain of sub-pipelines costs one pass.
 func subCycles(cfg *Config, out [][]subRef, f *findings) {
+	n := len(cfg.Pipelines)
+	comp, cyclic := components(n, func(i int) []int {
+		to := make([]int, len(out[i]))
+		for k, e := range out[i] {
+			to[k] = e.to
+		}
+		return to
+	})
+	parent := make([]int, n)
+	seen := make([]int, n) // r+1 once the search from r reached the pipeline
+	queue := make([]int, 0, n)
 	for r := range cfg.Pipelines {
-		parent := map[int]int{r: -1}
-		queue := []int{r}
-		for len(queue) > 0 {
-			q := queue[0]
-			queue = queue[1:]
+		if !cyclic[comp[r]] {
+			continue
+		}
+		parent[r], seen[r] = -1, r+1
+		queue = append(queue[:0], r)
+		for head := 0; head < len(queue) && !f.full(); head++ {
+			q := queue[head]
 			for _, e := range out[q] {
 				if e.to == r {
 					path := append(pathFrom(cfg, parent, q), cfg.Pipelines[r].Name)
 					f.errorf(e.stage.PosOf("pipeline"), kindCycle, "sub-pipeline cycle: %s", chain(path))
 					continue
 				}
-				if _, seen := parent[e.to]; seen || e.to < r {
+				if seen[e.to] == r+1 || e.to < r || comp[e.to] != comp[r] {
 					continue
 				}
-				parent[e.to] = q
+				parent[e.to], seen[e.to] = q, r+1
 				queue = append(queue, e.to)
 			}
 		}
@@ -77,7 +92,7 @@ func subCycles(cfg *Config, out [][]subRef, f *findings) {
 }
 
 // pathFrom returns the names of the pipelines from the search's root to q.
-func pathFrom(cfg *Config, parent map[int]int, q int) []string {
+func pathFrom(cfg *Config, parent []int, q int) []string {
 	var rev []string
 	for i := q; i >= 0; i = parent[i] {
 		rev = append(rev, cfg.Pipelines[i].Name)
@@ -88,10 +103,6 @@ func pathFrom(cfg *Config, parent map[int]int, q int) []string {
 	return rev
 }
 
-// subNesting reports the stages that run a sub-pipeline deeper than the limit. A top
-// pipeline (one no other pipeline runs) is level 0 and each sub-pipeline one more; a
-// pipeline's level is the longest chain that reaches it. Edges that close a cycle are
-// left out (subCycles reports them), so the levels are finite.
 func subNesting(cfg *Config, out [][]subRef, f *findings) {
 	limit := cfg.Settings.MaxNesting
 	if limit <= 0 {

@@ -11,11 +11,13 @@ const restartFromCurrent = "current"
 func checkAgents(cfg *Config) (errs, warnings ErrorList) {
 	var f findings
 	known := make([]string, 0, len(cfg.Agents))
+	defined := make(map[string]bool, len(cfg.Agents))
 	for _, a := range cfg.Agents {
 		known = append(known, a.Name)
+		defined[a.Name] = true
 	}
 	check := func(pos Pos, name, where string) {
-		if name != "" && cfg.Agent(name) == nil {
+		if name != "" && !defined[name] && !f.full() {
 			f.errorf(pos, kindRef, "%s", unknownName("agent", name, where, "agents", known))
 		}
 	}
@@ -42,11 +44,13 @@ type groupRef interface {
 func checkGroups(cfg *Config) (errs, warnings ErrorList) {
 	var f findings
 	known := make([]string, 0, len(cfg.Groups))
+	defined := make(map[string]bool, len(cfg.Groups))
 	for _, g := range cfg.Groups {
 		known = append(known, g.Name)
+		defined[g.Name] = true
 	}
 	check := func(pos Pos, name, where string) {
-		if name != "" && cfg.Group(name) == nil {
+		if name != "" && !defined[name] && !f.full() {
 			f.errorf(pos, kindRef, "%s", unknownName("group", name, where, "groups", known))
 		}
 	}
@@ -84,22 +88,28 @@ func checkRestarts(cfg *Config) (errs, warnings ErrorList) {
 	var f findings
 	for _, p := range cfg.Pipelines {
 		var stages, all []string
+		isStage, isAny := map[string]bool{}, map[string]bool{}
 		eachStage(p, func(s, parent *Stage) {
 			if parent == nil {
 				stages = append(stages, s.ID)
+				isStage[s.ID] = true
 			}
 			all = append(all, s.ID)
+			isAny[s.ID] = true
 		})
 		for _, r := range p.OnEvents {
 			if r.Action != ReactInvalidateAndRestart {
 				continue
 			}
 			for _, id := range r.Invalidate {
-				if !loadContains(all, id) {
+				if f.full() {
+					break
+				}
+				if !isAny[id] {
 					f.errorf(r.PosOf("invalidate"), kindRef, "%s", unknownStage(id, "invalidate", p, r, all))
 				}
 			}
-			if r.RestartFrom != "" && r.RestartFrom != restartFromCurrent && !loadContains(stages, r.RestartFrom) {
+			if r.RestartFrom != "" && r.RestartFrom != restartFromCurrent && !isStage[r.RestartFrom] {
 				f.errorf(r.PosOf("restart_from"), kindRef, "%s", unknownStage(r.RestartFrom, "restart_from", p, r,
 					append(append([]string{}, stages...), restartFromCurrent)))
 			}

@@ -267,30 +267,35 @@ func (r *runner) wait(ctx context.Context, d time.Duration) error {
 // state.ErrConflict.
 func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, number int, key string, a *attempt) (*subjectResult, error) {
 	path := r.configPath()
-	snap, err := client.SnapshotState(ctx, number, ev.DefaultBranch, path, a.stateBranch)
-	if err != nil {
-		return nil, err
-	}
-	if snap.Config == nil {
-		r.act.Infof("pipeline-action: no %s on %s; nothing to do", configWhere(path), snap.DefaultBranch)
-		return nil, nil
-	}
-	cfg, err := loadConfig(snap.Config)
-	if err != nil {
-		var list engine.ErrorList
-		if !errors.As(err, &list) {
-			return nil, fmt.Errorf("%w on %s", err, snap.DefaultBranch)
+	var snap *ghapi.Snapshot
+	var cfg *engine.Config
+	for read := 1; ; read++ {
+		var err error
+		if snap, err = client.SnapshotState(ctx, number, ev.DefaultBranch, path, a.stateBranch); err != nil {
+			return nil, err
 		}
-		r.annotate(err)
-		return nil, fmt.Errorf("the config on %s is invalid; nothing was changed", snap.DefaultBranch)
-	}
-	if b := cfg.Settings.StateBranch; b != "" && b != a.stateBranch {
+		if snap.Config == nil {
+			r.act.Infof("pipeline-action: no %s on %s; nothing to do", configWhere(path), snap.DefaultBranch)
+			return nil, nil
+		}
+		if cfg, err = loadConfig(snap.Config); err != nil {
+			var list engine.ErrorList
+			if !errors.As(err, &list) {
+				return nil, fmt.Errorf("%w on %s", err, snap.DefaultBranch)
+			}
+			r.annotate(err)
+			return nil, fmt.Errorf("the config on %s is invalid; nothing was changed", snap.DefaultBranch)
+		}
+		b := cfg.Settings.StateBranch
+		if b == "" || b == a.stateBranch {
+			break
+		}
+		if read == 2 {
+			return nil, fmt.Errorf("the config on %s changed its state_branch while it was read; nothing was changed", snap.DefaultBranch)
+		}
 		// The config names another state branch than the one read with it: read again
 		// (one query more on every event, for a config that names its own branch).
 		a.stateBranch = b
-		if snap, err = client.SnapshotState(ctx, number, ev.DefaultBranch, path, b); err != nil {
-			return nil, err
-		}
 	}
 	if snap.Facts.PR == nil {
 		r.act.Infof("pipeline-action: #%d is not a pull request; issue pipelines are not supported yet", number)

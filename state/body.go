@@ -77,7 +77,7 @@ func ignoredNote(st *engine.State) string {
 			fmt.Fprintf(&b, "- and %d more\n", len(st.Ignored)-maxIgnoredShown)
 			break
 		}
-		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, esc(ig.Why))
+		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, inline(ig.Why))
 	}
 	b.WriteString("\nWhat happens next rests on what can be verified (the config and GitHub's facts), not on those comments, which were left as they are.\n")
 	return b.String()
@@ -111,7 +111,7 @@ func summary(st *engine.State) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	for _, run := range sortedRuns(st) {
-		fmt.Fprintf(&b, "- **%s** · %s\n", esc(run.Pipeline), headline(run))
+		fmt.Fprintf(&b, "- **%s** · %s\n", inline(run.Pipeline), headline(run))
 	}
 	b.WriteString("\nThe full status is too long for a comment.\n")
 	return b.String()

@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // EffectKind says what an effect does on GitHub.
 type EffectKind string
 
@@ -11,8 +13,11 @@ const (
 	EffectComment     EffectKind = "comment"
 )
 
-// Effect is one change to make on GitHub. Performing it twice must be harmless:
-// the shell checks Key against Run.Applied and facts before it acts.
+// Effect is one change to make on GitHub. An effect that GitHub does not deduplicate
+// (a merge, a comment) is WriteAhead: the state Step or Settle returned holds its intent,
+// and the caller must save that state (compare-and-swap) before performing it, and
+// perform it only if its save won. Other effects (labels) are idempotent and may be
+// performed at once.
 type Effect struct {
 	Key     string     `json:"key"` // <run id>/<stage>/<attempt>/<kind>
 	Run     string     `json:"run"`
@@ -20,11 +25,16 @@ type Effect struct {
 	Kind    EffectKind `json:"kind"`
 	Number  int        `json:"number"` // PR or issue number
 	SHA     string     `json:"sha,omitempty"`
-	HeadRef string     `json:"head_ref,omitempty"` // merge_pr with DeleteBranch
-	Method  string     `json:"method,omitempty"`
-	Delete  bool       `json:"delete_branch,omitempty"`
-	Labels  []string   `json:"labels,omitempty"`
-	Body    string     `json:"body,omitempty"`
+	HeadRef string     `json:"head_ref,omitempty"` // merge_pr with Delete
+	// HeadRepo is the repository (owner/name) HeadRef is a branch of. The engine asks for a
+	// deletion only of a branch of the PR's own repository that is not its default branch.
+	HeadRepo string   `json:"head_repo,omitempty"`
+	Method   string   `json:"method,omitempty"`
+	Delete   bool     `json:"delete_branch,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+	Body     string   `json:"body,omitempty"`
+	// WriteAhead: save the returned state before performing the effect; see Intent.
+	WriteAhead bool `json:"write_ahead,omitempty"`
 }
 
 // Outcome is what happened when the shell performed an effect.
@@ -43,4 +53,13 @@ type Input struct {
 	Event  string // "pull_request.opened", "status", "workflow_run.completed"
 	Actor  string
 	Number int // the subject's number
+	// Deadline is when the invocation stops at the latest (its timeout). An intent it
+	// writes is taken to be in flight until then (and IntentGrace); zero means
+	// DefaultIntentLease from now.
+	Deadline time.Time
+	// Outcomes are the outcomes of write-ahead effects this invocation has performed but
+	// whose recording was lost: its save after them conflicted, and it evaluates again on
+	// the state it read anew. Step records each against its intent, if the state still
+	// holds it, before anything else (as Settle would have); others are ignored.
+	Outcomes []Outcome
 }

@@ -17,7 +17,7 @@ var ExprRoots = []string{"branches", "context", "github", "outputs", "run", "sta
 
 // ExprFilters are the filters an expression may apply with `value | name` (or call as
 // `name(value)`), sorted. Each is a pure function of its argument and the Env.
-var ExprFilters = []string{"agent_for_branch", "linked_issue"}
+var ExprFilters = []string{"agent_for_branch", "has_label", "linked_issue"}
 
 // compileEnv types the roots for the compiler: mappings (and "branches" a list) whose
 // members are only known at run time.
@@ -139,7 +139,37 @@ func runEnv(env Env) map[string]any {
 	}
 	out["linked_issue"] = func(n any) any { return linkedIssue(env, n) }
 	out["agent_for_branch"] = func(b any) any { return agentForBranch(env, b) }
+	out["has_label"] = func(name any) any { return hasLabelEnv(env, name) }
 	return out
+}
+
+// hasLabelEnv is the filter `name | has_label`: whether the pull request env describes
+// (github.pr.labels) carries label name, compared as GitHub compares labels (without regard
+// to case: `'security' | has_label` holds on a PR labelled `Security`, where
+// `'security' in github.pr.labels` does not). False when name is not a string or there is
+// no pull request.
+func hasLabelEnv(env Env, name any) any {
+	n, ok := name.(string)
+	if !ok {
+		return false
+	}
+	var labels []string
+	switch l := envLookup(env, "github", "pr", "labels").(type) {
+	case []string:
+		labels = l
+	case []any:
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				labels = append(labels, s)
+			}
+		}
+	}
+	for _, l := range labels {
+		if SameLabel(l, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkedIssue is the filter `pr | linked_issue`: the first issue the pull request

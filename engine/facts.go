@@ -29,18 +29,28 @@ const (
 
 // PullRequest is a pull request as the engine sees it.
 type PullRequest struct {
-	Number    int
-	Title     string
-	State     string // PROpen | PRClosed | PRMerged
-	Draft     bool
-	Author    string
-	BaseRef   string
-	HeadRef   string
+	Number  int
+	Title   string
+	State   string // PROpen | PRClosed | PRMerged
+	Draft   bool
+	Author  string
+	BaseRef string
+	HeadRef string
+	// HeadRepo is the owner/name of the repository the head branch lives in; "" when
+	// GitHub no longer knows it (the fork was deleted).
+	HeadRepo string
+	// CrossRepo: the head branch lives in another repository than the base (a fork).
+	CrossRepo bool
 	HeadSHA   string
 	Mergeable string // Mergeable | Conflicting | Unknown
+	MergedBy  string // who merged it, once merged
 	Labels    []string
 	Reviews   []Review      // oldest first
 	Checks    []CheckResult // check runs and commit statuses on HeadSHA
+	CreatedAt time.Time
+	// Timeline holds the latest events that start pipelines or make approvals stale
+	// (labels added and removed, reopenings, drafts, base changes), oldest first.
+	Timeline []TimelineEvent
 	// Posted holds the keys of the comment effects the action's own comments carry
 	// (see EffectMarker): a comment posted before its state was saved is not posted again.
 	Posted []string
@@ -73,15 +83,56 @@ func PostedEffects(body string) []string {
 	}
 }
 
-// HasLabel reports whether the PR carries label name.
+// HasLabel reports whether the PR carries label name. GitHub compares label names without
+// regard to case (`Security` is the label `security`), and so does every test of a label.
 func (p *PullRequest) HasLabel(name string) bool {
+	_, ok := p.Label(name)
+	return ok
+}
+
+// Label returns the name of label name as the PR carries it (`WIP` for `wip`), and whether
+// the PR carries it.
+func (p *PullRequest) Label(name string) (string, bool) {
 	for _, l := range p.Labels {
-		if l == name {
-			return true
+		if SameLabel(l, name) {
+			return l, true
 		}
 	}
-	return false
+	return "", false
 }
+
+// Kinds of timeline events.
+const (
+	TimelineLabeled          = "labeled"
+	TimelineUnlabeled        = "unlabeled"
+	TimelineReopened         = "reopened"
+	TimelineReadyForReview   = "ready_for_review"
+	TimelineConvertedToDraft = "converted_to_draft"
+	TimelineBaseChanged      = "base_ref_changed"
+)
+
+// TimelineEvent is one event of a PR's timeline.
+type TimelineEvent struct {
+	Kind  string
+	Label string // labeled, unlabeled: the label; base_ref_changed: the new base
+	At    time.Time
+}
+
+// Last returns when the latest event of kind happened (for labels, of that label,
+// compared as GitHub compares label names), or the zero time.
+func (p *PullRequest) Last(kind, label string) time.Time {
+	var at time.Time
+	for _, ev := range p.Timeline {
+		if ev.Kind == kind && (label == "" || strings.EqualFold(ev.Label, label)) && ev.At.After(at) {
+			at = ev.At
+		}
+	}
+	return at
+}
+
+// SameLabel reports whether a and b name the same label, as GitHub compares label names:
+// without regard to case.
+func SameLabel(a, b string) bool { return strings.EqualFold(a, b) }
 
 // Review states, as GitHub names them.
 const (
@@ -110,9 +161,17 @@ const (
 )
 
 // CheckResult is one check run or commit status on the head commit.
+//
+// A check run is identified by its app, its check suite and its name: a later result with
+// all three the same is a re-run of the same check and replaces the earlier one. Check runs
+// of the same name from another app or another suite are other checks, and count too. A
+// commit status is identified by its context alone, as GitHub's combined status does.
 type CheckResult struct {
 	Name       string // check run name or status context
 	Kind       string // "check_run" | "status"
 	State      string // CheckPending | CheckSuccess | CheckFailure
 	Conclusion string // raw: SUCCESS, FAILURE, NEUTRAL, SKIPPED, ERROR, ...
+	App        string // check runs: the node id of the app owning the check suite ("" if unknown)
+	Suite      string // check runs: the node id of the check suite
+	Workflow   string // check runs of an Actions workflow: the workflow's name
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/org/pipeline-action/gates"
 )
 
-// TestLoadReference loads every YAML block of the reference design (seed 000), copied
-// into testdata/reference with the adaptations each file's header names, with the
-// built-in gates: each loads without an error.
+// TestLoadReference loads every YAML block of the "Unified Pipeline System" design the
+// language follows, copied into testdata/reference with the adaptations each file's
+// header names, with the built-in gates: each loads without an error.
 func TestLoadReference(t *testing.T) {
 	files, err := filepath.Glob("testdata/reference/*.yaml")
 	require.NoError(t, err)

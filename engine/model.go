@@ -3,7 +3,7 @@ package engine
 import "time"
 
 // This file holds the parts of the config model beyond the walking skeleton: the whole
-// language of DESIGN §4 and the reference design. Loading fills them; the engine
+// language of docs/language.md. Loading fills them; the engine
 // executes only what Step supports and stops a run loudly at anything else.
 
 // Stage types beyond gate and action.
@@ -212,7 +212,7 @@ type ActionItem struct {
 	Args   Value
 }
 
-// Verdicts an agent report may carry (DESIGN §4).
+// Verdicts an agent report may carry (docs/language.md, agent stages).
 const (
 	VerdictComplete = "complete"
 	VerdictFollowup = "followup"

@@ -62,15 +62,21 @@ type Run struct {
 	Stage      string               `json:"stage,omitempty"` // current stage (last stage once final)
 	Stages     map[string]*StageRun `json:"stages"`
 	TriggerKey string               `json:"trigger_key,omitempty"` // the input that started it
-	StartedAt  time.Time            `json:"started_at"`
-	UpdatedAt  time.Time            `json:"updated_at"`
-	Message    string               `json:"message,omitempty"` // why the run ended as it did
+	// TriggerAt is when the state its trigger names last began (the label was added,
+	// the PR opened), as the facts told when it started; zero for triggers on a happening.
+	TriggerAt time.Time `json:"trigger_at,omitzero"`
+	StartedAt time.Time `json:"started_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Message   string    `json:"message,omitempty"` // why the run ended as it did
 	// VerifiedSHA is the head commit the last gate passed on, and VerifiedBy that gate's id.
 	// A merge only ever merges VerifiedSHA; if the head moved, the run goes back to VerifiedBy.
 	VerifiedSHA string       `json:"verified_sha,omitempty"`
 	VerifiedBy  string       `json:"verified_by,omitempty"`
 	History     []Transition `json:"history,omitempty"`
 	Applied     []string     `json:"applied,omitempty"` // keys of effects known done
+	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
+	// (see Intent). While one is in flight, the run waits.
+	Intents []Intent `json:"intents,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.

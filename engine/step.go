@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -27,11 +28,13 @@ const maxMoves = 32
 // event only decides reactions (on_events) and which pipelines start. Step is pure:
 // st is not modified.
 func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, in.Actor)
+	e := newEval(cfg, st, facts, now, in)
 	if facts == nil || facts.PR == nil {
 		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
 		return e.result(st)
 	}
+	// Before anything else: what became of the effects asked for earlier.
+	e.reconcile()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -46,23 +49,57 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		case r == nil:
 		case unsupportedReaction(r) != "":
 			e.finish(run, RunFailed, TargetFail, "not supported yet: "+unsupportedReaction(r))
+		case r.Action == ReactCancel && e.ownMerge(p, run) != nil:
+			// The closed event of the run's own merge, whose state was not saved: the
+			// merge stage ends the run (completed) when the run is advanced below.
+			if m := e.ownMerge(p, run); m.ID != run.Stage {
+				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.facts.PR.MergedBy))
+			}
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		}
 	}
+	for _, run := range e.st.Runs {
+		if p := cfg.PipelineFor(run); p != nil && !run.Status.Final() {
+			if why := e.noLongerMatches(p); why != "" {
+				e.finish(run, RunCancelled, TargetCancelled, why)
+			}
+		}
+	}
 	for _, p := range cfg.Pipelines {
-		if p.Trigger.Event != in.Event || !e.triggerMatches(p) {
+		if p.Trigger.Event == "" {
+			continue // a sub-pipeline
+		}
+		onEvent := p.Trigger.Event == in.Event
+		since, level := e.triggerSince(p)
+		if !onEvent && since.IsZero() {
+			continue
+		}
+		if !e.triggerMatches(p, onEvent) {
 			continue
 		}
 		if e.started(p.Name, in.Key) {
 			e.logf("pipeline %q: already started by this event; not started again", p.Name)
 			continue
 		}
-		if active := e.active(p.Name); active != nil {
-			e.logf("pipeline %q: run %s is still active; not started again", p.Name, active.ID)
+		if level && e.startedSince(p.Name, since) {
+			if onEvent {
+				e.logf("pipeline %q: already started since its trigger last held (%s); not started again", p.Name, since.UTC().Format(time.RFC3339))
+			}
 			continue
 		}
-		e.start(p, in)
+		if active := e.active(p.Name); active != nil {
+			if onEvent {
+				e.logf("pipeline %q: run %s is still active; not started again", p.Name, active.ID)
+			}
+			continue
+		}
+		why := "started on " + in.Event
+		if !onEvent {
+			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",
+				in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
+		}
+		e.start(p, in, since, why)
 	}
 	e.advanceAll()
 	return e.result(st)
@@ -72,7 +109,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 // it may return further effects. in is the input Step handled (its actor is recorded
 // in history). Like Step, it is pure.
 func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
-	e := newEval(cfg, st, facts, now, in.Actor)
+	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
 		run, stage := e.findEffect(o.Key)
@@ -80,35 +117,41 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
 		}
-		sr := run.Stages[stage.ID]
-		if o.Err == "" {
-			run.Applied = appendOnce(run.Applied, o.Key)
-			sr.Message = ""
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
-			continue
-		}
-		if e.refused == nil {
-			e.refused = map[string]bool{}
-		}
-		e.refused[run.ID] = true
-		sr.Tries++
-		sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-		if o.Permanent && stage.OnFailure != "" {
-			e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
-			continue
-		}
-		if o.Permanent {
-			sr.Status = StageFailed
-			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
-			continue
-		}
-		sr.Message += "; trying again on the next event"
-		sr.Status = StageRetrying
-		run.Status = RunWaiting
-		e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+		e.settle(run, stage, o)
 	}
 	e.advanceAll()
 	return e.result(st)
+}
+
+// settle records outcome o of the effect of run's current stage.
+func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
+	sr := run.Stages[stage.ID]
+	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
+	if o.Err == "" {
+		run.Applied = appendOnce(run.Applied, o.Key)
+		sr.Message = ""
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
+		return
+	}
+	if e.refused == nil {
+		e.refused = map[string]bool{}
+	}
+	e.refused[run.ID] = true
+	sr.Tries++
+	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	if o.Permanent && stage.OnFailure != "" {
+		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
+		return
+	}
+	if o.Permanent {
+		sr.Status = StageFailed
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+		return
+	}
+	sr.Message += "; trying again on the next event"
+	sr.Status = StageRetrying
+	run.Status = RunWaiting
+	e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
@@ -125,12 +168,20 @@ type eval struct {
 	settling bool
 	// refused holds the runs whose effect was refused in this Settle.
 	refused map[string]bool
-	effects []Effect
-	log     []string
+	// deadline is the invocation's (Input.Deadline): intents written now are in flight until then.
+	deadline time.Time
+	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
+	// their invocation has ended, by key: asked for again, their effect gets the next Try.
+	unknown map[string]Intent
+	// outcomes are Input.Outcomes: what this invocation knows of effects it performed.
+	outcomes []Outcome
+	effects  []Effect
+	log      []string
 }
 
-func newEval(cfg *Config, st *State, facts *Facts, now time.Time, actor string) *eval {
-	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: actor}
+func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
+	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
+		unknown: map[string]Intent{}, outcomes: in.Outcomes}
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -150,30 +201,178 @@ func (e *eval) subject() string {
 	return e.facts.Repo + "#" + strconv.Itoa(e.facts.PR.Number)
 }
 
-func (e *eval) triggerMatches(p *Pipeline) bool {
+// ownMerge returns the merge_pr stage of run that the facts show done: the PR is merged
+// and the run stands at that stage, or the action itself merged it and the stage lies
+// ahead of the run (a merge whose state was not saved). Nil otherwise.
+func (e *eval) ownMerge(p *Pipeline, run *Run) *Stage {
+	pr := e.facts.PR
+	if pr.State != PRMerged {
+		return nil
+	}
+	if s := p.Stage(run.Stage); s != nil && s.Type == StageAction && s.Action == ActionMergePR {
+		return s
+	}
+	if pr.MergedBy == "" || !SameIdentity(pr.MergedBy, e.facts.Viewer) {
+		return nil
+	}
+	return reachableMerge(p, run.Stage)
+}
+
+// reachableMerge returns the first merge_pr stage of p reachable from stage from.
+func reachableMerge(p *Pipeline, from string) *Stage {
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	start, ok := index[from]
+	if !ok {
+		return nil
+	}
+	seen := map[int]bool{start: true}
+	for queue := []int{start}; len(queue) > 0; queue = queue[1:] {
+		i := queue[0]
+		if s := p.Stages[i]; s.Type == StageAction && s.Action == ActionMergePR {
+			return s
+		}
+		for _, t := range successors(p, i) {
+			if j, ok := index[t]; ok && !seen[j] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	return nil
+}
+
+// SameIdentity reports whether two logins name the same account, as GitHub spells an
+// app's bot account in REST ("github-actions[bot]") and in GraphQL ("github-actions").
+func SameIdentity(a, b string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.TrimSuffix(s, "[bot]")) }
+	return a != "" && norm(a) == norm(b)
+}
+
+// triggerMatches reports whether the PR meets the conditions of p's trigger. Why it does
+// not is logged when logged is set (the event is the trigger's own).
+func (e *eval) triggerMatches(p *Pipeline, logged bool) bool {
 	pr, t := e.facts.PR, p.Trigger
+	logf := func(format string, args ...any) {
+		if logged {
+			e.logf(format, args...)
+		}
+	}
 	if pr.State != PROpen {
 		return false
 	}
 	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
-		e.logf("pipeline %q: base branch is %q, not %q; not started", p.Name, pr.BaseRef, t.BaseBranch)
+		logf("pipeline %q: base branch is %q, not %q; not started", p.Name, pr.BaseRef, t.BaseBranch)
 		return false
 	}
 	for _, l := range t.Labels {
 		if !pr.HasLabel(l) {
-			e.logf("pipeline %q: label %q is missing; not started", p.Name, l)
+			logf("pipeline %q: label %q is missing; not started", p.Name, l)
 			return false
 		}
 	}
 	if t.Draft != nil && pr.Draft != *t.Draft {
-		e.logf("pipeline %q: draft is %t; not started", p.Name, pr.Draft)
+		logf("pipeline %q: draft is %t; not started", p.Name, pr.Draft)
 		return false
 	}
-	if t.Author != "" && pr.Author != t.Author {
-		e.logf("pipeline %q: author is %q, not %q; not started", p.Name, pr.Author, t.Author)
+	if t.Author != "" && !strings.EqualFold(pr.Author, t.Author) {
+		logf("pipeline %q: author is %q, not %q; not started", p.Name, pr.Author, t.Author)
 		return false
 	}
 	return true
+}
+
+// triggerSince makes triggers level-triggered: for a trigger that names a state of the
+// PR (it is open; it carries its labels; it was reopened, made ready or a draft), it
+// returns when that state last began, from the facts, so that a pipeline whose trigger
+// event was lost still starts on the next event. level is false for triggers that name
+// a happening (a push, a review, an edit), which start only on their own event.
+func (e *eval) triggerSince(p *Pipeline) (since time.Time, level bool) {
+	since, level = e.triggerStateSince(p)
+	// A PR retargeted to the base its trigger takes meets the trigger anew from then on.
+	if b := p.Trigger.BaseBranch; b != "" && !since.IsZero() {
+		if at := e.facts.PR.Last(TimelineBaseChanged, b); at.After(since) {
+			since = at
+		}
+	}
+	return since, level
+}
+
+func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
+	pr, t := e.facts.PR, p.Trigger
+	if pr.State != PROpen {
+		return time.Time{}, true
+	}
+	switch t.Event {
+	case "pull_request.opened":
+		return pr.CreatedAt, true
+	case "pull_request.reopened":
+		return pr.Last(TimelineReopened, ""), true
+	case "pull_request.ready_for_review":
+		if pr.Draft {
+			return time.Time{}, true
+		}
+		return pr.Last(TimelineReadyForReview, ""), true
+	case "pull_request.converted_to_draft":
+		if !pr.Draft {
+			return time.Time{}, true
+		}
+		return pr.Last(TimelineConvertedToDraft, ""), true
+	case "pull_request.labeled":
+		if len(t.Labels) == 0 {
+			return time.Time{}, false // any label: a happening
+		}
+		for _, l := range t.Labels {
+			if !pr.HasLabel(l) {
+				return time.Time{}, true
+			}
+			at := pr.Last(TimelineLabeled, l)
+			if at.IsZero() {
+				at = pr.CreatedAt // on the PR, but its event is beyond what was read
+			}
+			if at.After(since) {
+				since = at
+			}
+		}
+		return since, true
+	}
+	return time.Time{}, false
+}
+
+// startedSince reports whether pipeline has started a run since its trigger last held
+// from since on.
+func (e *eval) startedSince(pipeline string, since time.Time) bool {
+	for _, r := range e.st.Runs {
+		if r.Pipeline != pipeline {
+			continue
+		}
+		at := r.TriggerAt
+		if at.IsZero() {
+			at = r.StartedAt
+		}
+		if !at.Before(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// noLongerMatches says why a run's subject no longer meets the conditions of its
+// pipeline's trigger that must keep holding (its base branch, its author), or "".
+func (e *eval) noLongerMatches(p *Pipeline) string {
+	pr, t := e.facts.PR, p.Trigger
+	if pr.State != PROpen {
+		return ""
+	}
+	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
+		return fmt.Sprintf("the base branch changed to %q; pipeline %q runs on pull requests into %q", pr.BaseRef, p.Name, t.BaseBranch)
+	}
+	if t.Author != "" && !strings.EqualFold(pr.Author, t.Author) {
+		return fmt.Sprintf("the author is %q; pipeline %q runs on pull requests by %q", pr.Author, p.Name, t.Author)
+	}
+	return ""
 }
 
 func (e *eval) started(pipeline, key string) bool {
@@ -194,7 +393,7 @@ func (e *eval) active(pipeline string) *Run {
 	return nil
 }
 
-func (e *eval) start(p *Pipeline, in Input) {
+func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 	n := 1
 	for _, r := range e.st.Runs {
 		if r.Pipeline == p.Name {
@@ -209,6 +408,7 @@ func (e *eval) start(p *Pipeline, in Input) {
 		Status:     RunRunning,
 		Stages:     map[string]*StageRun{},
 		TriggerKey: in.Key,
+		TriggerAt:  since,
 		StartedAt:  e.now,
 		UpdatedAt:  e.now,
 	}
@@ -216,7 +416,7 @@ func (e *eval) start(p *Pipeline, in Input) {
 	if e.st.Subject == "" {
 		e.st.Subject = run.Subject
 	}
-	e.logf("run %s started on %s", run.ID, in.Event)
+	e.logf("run %s %s", run.ID, why)
 	if what := unsupportedPipeline(p); what != "" {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return
@@ -225,7 +425,7 @@ func (e *eval) start(p *Pipeline, in Input) {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
 	}
-	e.enter(run, "", p.Stages[0].ID, "started on "+in.Event)
+	e.enter(run, "", p.Stages[0].ID, why)
 }
 
 // advanceAll moves every unfinished run as far as the facts allow, higher `priority`
@@ -260,6 +460,13 @@ func (e *eval) advanceAll() {
 	for i, en := range order {
 		if e.refused[en.run.ID] {
 			e.logf("runs after %s wait: its effect was refused", en.run.ID)
+			return
+		}
+		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
+		if it, ok := openIntent(en.run); ok {
+			if rest := len(order) - i - 1; rest > 0 {
+				e.logf("%d %s after %s wait for the outcome of %s", rest, plural(rest, "run", "runs"), en.run.ID, it.Key)
+			}
 			return
 		}
 		before := len(e.effects)

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The evaluation of one stage: gates against facts, and the actions they lead to.
 
@@ -41,46 +44,6 @@ func (e *eval) gate(run *Run, stage *Stage) bool {
 	return false
 }
 
-// reverify guards a merge with every gate the run passed on its way: the head must
-// still be the one they passed on (otherwise the run goes back to the earliest of
-// them), and a merge tried before — refused by GitHub, or held for a draft or conflicts —
-// goes ahead only if each of them still holds on today's facts (otherwise back to the
-// first that does not). It reports whether the
-// run moved; hold is set when the gates cannot be checked at all.
-func (e *eval) reverify(p *Pipeline, run *Run, stage *Stage) (moved bool, hold string) {
-	if run.VerifiedBy == "" {
-		return false, "" // no gate before this merge: the pipeline merges unconditionally
-	}
-	if p.Stage(run.VerifiedBy) == nil {
-		// The config changed under the run and the gate is gone: fail closed.
-		return false, fmt.Sprintf("gate %q, which passed, is no longer in pipeline %q; the merge cannot be verified", run.VerifiedBy, p.Name)
-	}
-	var passed []*Stage
-	for _, s := range p.Stages {
-		if sr := run.Stages[s.ID]; s.Type == StageGate && s.ID != stage.ID && sr != nil && sr.Status == StagePassed {
-			passed = append(passed, s)
-		}
-	}
-	pr := e.facts.PR
-	if run.VerifiedSHA != pr.HeadSHA && len(passed) > 0 {
-		e.enter(run, stage.ID, passed[0].ID, fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-			short(run.VerifiedSHA), short(pr.HeadSHA), passed[0].ID))
-		return true, ""
-	}
-	if sr := run.Stages[stage.ID]; sr.Status == StageWaiting && len(sr.Results) == 0 {
-		// First attempt, right after the gates passed on these facts (and on what this
-		// pipeline did since, such as taking off a label its gate wanted).
-		return false, ""
-	}
-	for _, g := range passed {
-		if results, blocked, _ := e.evaluate(g); blocked {
-			e.enter(run, stage.ID, g.ID, fmt.Sprintf("gate %q no longer holds (%s); checking again", g.ID, firstUnmet(results)))
-			return true, ""
-		}
-	}
-	return false, ""
-}
-
 // holdAction keeps an action stage waiting, without calling GitHub, for a reason its
 // facts show (a draft, conflicts).
 func (e *eval) holdAction(run *Run, stage *Stage, why, who string) bool {
@@ -105,12 +68,12 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		if pr.State == PRClosed {
 			return e.actionFailed(run, stage, "the pull request was closed without merging")
 		}
-		moved, hold := e.reverify(p, run, stage)
-		if moved {
+		switch plan := e.guard(p, run, stage); {
+		case plan.back != nil:
+			e.enter(run, stage.ID, plan.back.ID, plan.why)
 			return true
-		}
-		if hold != "" {
-			return e.holdAction(run, stage, hold, "a maintainer (restart the pipeline)")
+		case plan.why != "":
+			return e.holdAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
 		}
 		switch {
 		case pr.Draft:
@@ -118,14 +81,19 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		case pr.Mergeable == Conflicting:
 			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}
-		// Merge exactly the head the gates passed on: if it moved, GitHub refuses (409).
-		eff.SHA, eff.Method, eff.Delete, eff.HeadRef = pr.HeadSHA, stage.Config.Method, stage.Config.DeleteBranch, pr.HeadRef
-		if run.VerifiedSHA != "" {
-			eff.SHA = run.VerifiedSHA
+		// Merge exactly the head the gates hold on: if it moves before GitHub merges,
+		// GitHub refuses (409).
+		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
+		if stage.Config.DeleteBranch {
+			if why := keepHeadBranch(e.facts); why != "" {
+				e.logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
+			} else {
+				eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
+			}
 		}
 	case ActionAddLabel:
 		for _, l := range stage.Config.Labels {
-			if !pr.HasLabel(l) {
+			if !pr.HasLabel(l) && !hasLabel(eff.Labels, l) {
 				eff.Labels = append(eff.Labels, l)
 			}
 		}
@@ -135,8 +103,9 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		}
 	case ActionRemoveLabel:
 		for _, l := range stage.Config.Labels {
-			if pr.HasLabel(l) {
-				eff.Labels = append(eff.Labels, l)
+			// Remove the label by its name on the PR (`WIP` for `wip`).
+			if on, ok := pr.Label(l); ok && !hasLabel(eff.Labels, on) {
+				eff.Labels = append(eff.Labels, on)
 			}
 		}
 		if len(eff.Labels) == 0 {
@@ -158,6 +127,9 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		sr.Status = StageActing
 	}
 	run.Status = RunRunning
+	if eff.Kind.WriteAhead() {
+		e.intend(run, sr, &eff)
+	}
 	e.effects = append(e.effects, eff)
 	return false
 }
@@ -170,5 +142,36 @@ func (e *eval) actionFailed(run *Run, stage *Stage, why string) bool {
 	}
 	run.Stages[stage.ID].Status = StageFailed
 	e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
+	return false
+}
+
+// keepHeadBranch says why delete_branch must not delete the PR's head branch, or "". Only a
+// branch of the repository itself is deleted: a fork's branch is not the action's to delete, and
+// deleting heads/<name> here would delete this repository's branch of the same name. The
+// default branch is never deleted (GitHub refuses anyway).
+func keepHeadBranch(f *Facts) string {
+	pr := f.PR
+	switch {
+	case pr.HeadRef == "":
+		return "its name is unknown"
+	case pr.HeadRepo == "":
+		return "GitHub does not say which repository it lives in (its fork was deleted)"
+	case pr.CrossRepo:
+		return fmt.Sprintf("it is a branch of the fork %s, not of %s", pr.HeadRepo, f.Repo)
+	case !strings.EqualFold(pr.HeadRepo, f.Repo):
+		return fmt.Sprintf("it is a branch of %s, not of %s", pr.HeadRepo, f.Repo)
+	case pr.HeadRef == f.DefaultBranch:
+		return "it is the default branch of " + f.Repo
+	}
+	return ""
+}
+
+// hasLabel reports whether labels holds label name, compared as GitHub compares labels.
+func hasLabel(labels []string, name string) bool {
+	for _, l := range labels {
+		if SameLabel(l, name) {
+			return true
+		}
+	}
 	return false
 }

@@ -379,7 +379,9 @@ func TestPostedEffects(t *testing.T) {
 
 // The config changed under a run whose merge GitHub refused, the gate that passed is
 // gone from it, and the head moved: nothing unverified is merged.
-func TestStepMergeWithItsGateGoneFailsClosed(t *testing.T) {
+// The guard follows the pipeline as written: a gate renamed under a run is checked
+// under its new name, and the stored claim that the old one passed grants nothing.
+func TestStepMergeWithItsGateGoneFollowsTheConfig(t *testing.T) {
 	v1 := stepConfig()
 	res := Step(v1, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	require.Len(t, res.Effects, 1)
@@ -394,9 +396,113 @@ func TestStepMergeWithItsGateGoneFailsClosed(t *testing.T) {
 	moved.PR.HeadSHA = "bbbbbbbbbb"
 	next := Step(v2, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, moved, t0)
 	assert.Empty(t, next.Effects, "an unverified head must not be merged")
-	sr := next.State.Runs[0].Stages["merge"]
-	require.Len(t, sr.Results, 1)
-	assert.Contains(t, sr.Results[0].Message, `gate "ready", which passed, is no longer in pipeline "auto-merge"`)
+	run := next.State.Runs[0]
+	assert.Equal(t, "checks", run.Stage)
+	assert.Equal(t, RunWaiting, run.Status)
+
+	moved.PR.Labels = []string{"ok"}
+	next = Step(v2, next.State, Input{Key: "k3", Event: "pull_request.labeled"}, moved, t0)
+	require.Len(t, next.Effects, 1)
+	assert.Equal(t, "bbbbbbbbbb", next.Effects[0].SHA)
+}
+
+// headCheck passes when the head carries a mark: approvals and CI results belong to
+// a commit.
+func headCheck(name string, marks map[string]bool) Check {
+	return checkFunc(func(f *Facts) GateResult {
+		if marks[f.PR.HeadSHA] {
+			return GateResult{Status: GatePass, Message: name + " on " + f.PR.HeadSHA}
+		}
+		return GateResult{Status: GatePending, Message: "no " + name + " on " + f.PR.HeadSHA}
+	})
+}
+
+// approve (gate) -> ci (gate) -> merge, with a push landing while the run waits at ci:
+// ci passes on the new head, but the approval was on the old one.
+func TestStepMergeGuardRechecksEveryEarlierGate(t *testing.T) {
+	approved, green := map[string]bool{"aaaaaaaaaa": true}, map[string]bool{}
+	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+		Name:    "approve-ci-merge",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		Stages: []*Stage{
+			{ID: "approve", Type: StageGate, OnPass: "ci", Conditions: []Condition{{Check: "approval", Eval: headCheck("approval", approved)}}},
+			{ID: "ci", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ci", Eval: headCheck("ci", green)}}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		},
+	}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	require.Equal(t, "ci", res.State.Runs[0].Stage)
+
+	pushed := prFacts()
+	pushed.PR.HeadSHA = "bbbbbbbbbb"
+	green["bbbbbbbbbb"] = true
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "check_suite.completed"}, pushed, t0.Add(time.Minute))
+	assert.Empty(t, res.Effects, "the approval is on an older head: no merge")
+	run := res.State.Runs[0]
+	assert.Equal(t, "approve", run.Stage)
+	assert.Contains(t, run.History[len(run.History)-1].Why, `gate "approve" no longer holds (approval: no approval on bbbbbbbbbb)`)
+
+	approved["bbbbbbbbbb"] = true
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, pushed, t0.Add(2*time.Minute))
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
+}
+
+// A state that puts the run at its merge stage with every gate marked passed (forged,
+// or left by a lost event) grants nothing: the gates are evaluated on today's facts.
+func TestStepStoredStateNeverGrantsAMerge(t *testing.T) {
+	cfg := stepConfig()
+	forged := &State{Version: 1, Runs: []*Run{{
+		ID: "auto-merge/7/1", Pipeline: "auto-merge", ConfigOID: "blob1", Subject: "acme/widgets#7",
+		Status: RunRunning, Stage: "merge", VerifiedSHA: "aaaaaaaaaa", VerifiedBy: "ready",
+		Stages: map[string]*StageRun{
+			"ready": {Status: StagePassed, Attempt: 1},
+			"merge": {Status: StageWaiting, Attempt: 1},
+		},
+	}}}
+	res := Step(cfg, forged, Input{Key: "k1", Event: "pull_request_review.submitted"}, prFacts(), t0)
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	// Nor does one that claims nothing about the gates at all.
+	forged.Runs[0].VerifiedSHA, forged.Runs[0].VerifiedBy = "", ""
+	delete(forged.Runs[0].Stages, "ready")
+	res = Step(cfg, forged, Input{Key: "k1", Event: "pull_request_review.submitted"}, prFacts(), t0)
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+	assert.Contains(t, res.State.Runs[0].History[0].Why, `gate "ready" does not hold`)
+}
+
+// The guard follows the paths the config allows: a gate's on_fail is a way to the merge
+// only while that gate decidedly fails.
+func TestStepMergeGuardFollowsOnFail(t *testing.T) {
+	fails := checkFunc(func(f *Facts) GateResult {
+		if f.PR.HasLabel("broken") {
+			return GateResult{Status: GateFail, Message: "broken"}
+		}
+		if f.PR.HasLabel("ok") {
+			return GateResult{Status: GatePass, Message: "ok"}
+		}
+		return GateResult{Status: GatePending, Message: "running"}
+	})
+	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+		Name:    "override",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		Stages: []*Stage{
+			{ID: "ci", Type: StageGate, OnPass: "merge", OnFail: "override", Conditions: []Condition{{Check: "ci", Eval: fails}}},
+			{ID: "override", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "override", Eval: labelCheck("override")}}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		},
+	}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("broken", "override"), t0)
+	require.Len(t, res.Effects, 1, "ci failed, the override holds: merged as the config says")
+
+	// The same state, its merge never performed (the invocation that asked for it ended
+	// without a word), but ci is running again now: neither path holds, and the merge is
+	// not asked for again.
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "check_suite.completed"}, prFacts("override"), t0.Add(DefaultIntentLease+IntentGrace))
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, "ci", res.State.Runs[0].Stage)
 }
 
 func TestStepRefusedHoldHoldsLaterRuns(t *testing.T) {
@@ -432,4 +538,132 @@ func TestStepEqualPrioritiesGoInFileOrder(t *testing.T) {
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectAddLabel, res.Effects[0].Kind)
+}
+
+// A moved head sends the run back to the first gate whose verdict depends on the head;
+// a gate on labels alone is not checked again for it.
+func TestStepMovedHeadSkipsHeadIndependentGates(t *testing.T) {
+	green := map[string]bool{"aaaaaaaaaa": true}
+	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+		Name:    "label-ci-merge",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		Stages: []*Stage{
+			{ID: "label", Type: StageGate, OnPass: "ci", Conditions: []Condition{{Check: "label", Eval: headFree{labelCheck("ok")}}}},
+			{ID: "ci", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ci", Eval: headCheck("ci", green)}}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		},
+	}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1)
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "merge refused (409): head branch was modified"}}, prFacts("ok"), t0)
+	moved := prFacts("ok")
+	moved.PR.HeadSHA = "bbbbbbbbbb"
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, moved, t0)
+	assert.Empty(t, res.Effects)
+	run := res.State.Runs[0]
+	assert.Equal(t, "ci", run.Stage)
+	assert.Equal(t, 1, run.Stages["label"].Attempt, "the label gate is not entered again")
+	assert.Contains(t, run.History[len(run.History)-1].Why, "head moved from aaaaaaa to bbbbbbb")
+}
+
+type headFree struct{ Check }
+
+func (headFree) HeadIndependent() bool { return true }
+
+// The merge went out but the state write after it failed; the closed event of that
+// merge arrives next. The run ends completed, not cancelled.
+func TestStepClosedByItsOwnMergeCompletes(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Len(t, res.Effects, 1) // the state holding this is never saved
+	merged := prFacts("ok")
+	merged.PR.State = PRMerged
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, merged, t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, RunCompleted, run.Status)
+	assert.Equal(t, StageSucceeded, run.Stages["merge"].Status)
+	assert.Empty(t, res.Effects)
+
+	// The saved state is older still (the run at its gate), but the action merged it.
+	waiting := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	merged.Viewer, merged.PR.MergedBy = "github-actions", "github-actions"
+	res = Step(cfg, waiting.State, Input{Key: "k2", Event: "pull_request.closed"}, merged, t0)
+	run = res.State.Runs[0]
+	assert.Equal(t, RunCompleted, run.Status)
+	assert.Equal(t, "merge", run.Stage)
+	assert.Contains(t, run.History[len(run.History)-2].Why, "merged by github-actions")
+
+	// Merged by someone else while the run waited at its gate: cancelled, as configured.
+	merged.PR.MergedBy = "alice"
+	res = Step(cfg, waiting.State, Input{Key: "k2", Event: "pull_request.closed"}, merged, t0)
+	assert.Equal(t, RunCancelled, res.State.Runs[0].Status)
+}
+
+func TestSameIdentity(t *testing.T) {
+	assert.True(t, SameIdentity("github-actions[bot]", "github-actions"))
+	assert.True(t, SameIdentity("my-app[bot]", "my-app[bot]"))
+	assert.False(t, SameIdentity("alice", "github-actions"))
+	assert.False(t, SameIdentity("", ""))
+}
+
+func holdConfig() *Config {
+	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+		Name:    "security-hold",
+		Trigger: Trigger{Event: "pull_request.labeled", Labels: []string{"security"}},
+		Stages: []*Stage{
+			{ID: "approval", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		},
+	}}}
+}
+
+// Triggers are level-triggered: a pipeline whose labeled event was lost starts on the
+// next event, late, and says so; once started, it does not start again until its label
+// is added anew, whatever other labels come and go.
+func TestStepLevelTriggeredLabel(t *testing.T) {
+	cfg := holdConfig()
+	f := prFacts("security")
+	f.PR.CreatedAt = t0
+	f.PR.Timeline = []TimelineEvent{{Kind: TimelineLabeled, Label: "Security", At: t0.Add(time.Minute)}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Minute))
+	require.Len(t, res.State.Runs, 1, "started late")
+	run := res.State.Runs[0]
+	assert.Contains(t, run.History[0].Why, "started late on pull_request_review.submitted: its trigger pull_request.labeled holds since 2026-01-05 09:01 UTC")
+	assert.Equal(t, t0.Add(time.Minute), run.TriggerAt)
+
+	// It completes; an unrelated label, and the late delivery of the lost event, start nothing.
+	f.PR.Labels = append(f.PR.Labels, "ok", "docs")
+	f.PR.Timeline = append(f.PR.Timeline, TimelineEvent{Kind: TimelineLabeled, Label: "ok", At: t0.Add(3 * time.Minute)},
+		TimelineEvent{Kind: TimelineLabeled, Label: "docs", At: t0.Add(4 * time.Minute)})
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(4*time.Minute))
+	require.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0.Add(5*time.Minute))
+	res = Step(cfg, res.State, Input{Key: "k0", Event: "pull_request.labeled"}, f, t0.Add(5*time.Minute))
+	assert.Len(t, res.State.Runs, 1, "no flap: the label it waits for has not been added anew")
+
+	// Removed and added again: a new run.
+	f.PR.Timeline = append(f.PR.Timeline, TimelineEvent{Kind: TimelineUnlabeled, Label: "security", At: t0.Add(6 * time.Minute)},
+		TimelineEvent{Kind: TimelineLabeled, Label: "security", At: t0.Add(7 * time.Minute)})
+	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled"}, f, t0.Add(7*time.Minute))
+	require.Len(t, res.State.Runs, 2)
+	assert.Equal(t, "started on pull_request.labeled", res.State.Runs[1].History[0].Why)
+
+	// Without the label, no event starts it.
+	g := prFacts("docs")
+	g.PR.CreatedAt = t0
+	res = Step(cfg, nil, Input{Key: "k5", Event: "pull_request.labeled"}, g, t0)
+	assert.Empty(t, res.State.Runs)
+}
+
+// A run whose PR was retargeted to a base its trigger does not take is cancelled, saying
+// why, whatever event brings the news.
+func TestStepBaseChangeCancels(t *testing.T) {
+	cfg := stepConfig()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	moved := prFacts("ok")
+	moved.PR.BaseRef = "release-1.x"
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.submitted"}, moved, t0)
+	assert.Empty(t, res.Effects)
+	run := res.State.Runs[0]
+	assert.Equal(t, RunCancelled, run.Status)
+	assert.Equal(t, `the base branch changed to "release-1.x"; pipeline "auto-merge" runs on pull requests into "main"`, run.Message)
 }

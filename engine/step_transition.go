@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Moving a run between stages, and the record of it.
 
@@ -35,6 +38,11 @@ func (e *eval) enter(run *Run, from, to, why string) {
 }
 
 func (e *eval) finish(run *Run, status RunStatus, to, why string) {
+	for _, it := range run.Intents {
+		// A final run asks for nothing again; an effect still in flight may yet happen.
+		e.logf("run %s: the outcome of %s asked for at %s is not known; the run ends without it", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))
+	}
+	run.Intents = nil
 	run.Status = status
 	if status != RunCompleted {
 		run.Message = why

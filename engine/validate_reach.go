@@ -126,7 +126,7 @@ func transitions(s *Stage) []string {
 }
 
 // sortedVerdicts returns the keys of m in a fixed order: the verdicts of the
-// language first, in the order DESIGN §4 lists them, then any other in name order.
+// language first, in the order docs/language.md lists them, then any other in name order.
 // A key may be written with or without its "on_" prefix.
 func sortedVerdicts(m map[string]*Rule) []string {
 	order := []string{VerdictComplete, VerdictFollowup, VerdictFailed, VerdictApprove, VerdictReject, VerdictRevise}

@@ -7,11 +7,13 @@ import (
 )
 
 // CIStatus is the `ci_status` check over the check runs and commit statuses on the PR's
-// head: all of them, or only those named in `checks` (or `workflows`, the reference's
-// word for the same list). With `expect: success` (the default) it passes when every one
-// has succeeded; with `expect: failure` or `expect: pending` it passes when CI as a whole
-// is in that state. With `pr` (a template naming another pull request, or "all" of a
-// multi-PR pipeline's) it loads but cannot be evaluated yet.
+// head: all of them, only those named in `checks` (check run names and status contexts),
+// or only the check runs of the Actions workflows named in `workflows`. Every check of a
+// name counts, whichever app reported it, as in GitHub's status rollup. With
+// `expect: success` (the default) it passes when every one has succeeded; with
+// `expect: failure` or `expect: pending` it passes when CI as a whole is in that state.
+// With `pr` (a template naming another pull request, or "all" of a multi-PR pipeline's)
+// it loads but cannot be evaluated yet.
 type CIStatus struct{}
 
 var _ engine.Gate = CIStatus{}
@@ -33,7 +35,7 @@ func (CIStatus) Compile(p *engine.Params) (engine.Check, error) {
 	if p.Has(key) && len(names) == 0 && len(p.Errors()) == before {
 		p.Errorf(key, "%q of check %q must name at least one check", key, ciStatusName)
 	}
-	c := ciStatus{expect: expect, names: names}
+	c := ciStatus{expect: expect, names: names, byWorkflow: key == "workflows"}
 	if pr := p.Template("pr"); pr != nil {
 		return ciStatusOf{ciStatus: c, pr: pr}, nil
 	}
@@ -63,8 +65,9 @@ func (ciStatusOf) Unsupported() string {
 func (c ciStatusOf) Evaluate(*engine.Facts) engine.GateResult { return unsupported(ciStatusName, c) }
 
 type ciStatus struct {
-	expect string
-	names  []string // nil: every check on the head
+	expect     string
+	names      []string // nil: every check (or workflow) on the head
+	byWorkflow bool     // names are workflow names (`workflows`), not check names
 }
 
 var _ engine.Check = ciStatus{}
@@ -73,6 +76,7 @@ const ciStatusName = "ci_status"
 
 // ciView is what CI says about the head, over the checks the condition looks at.
 type ciView struct {
+	noun    string // "check" or "workflow": what the names name
 	failed  []string
 	waiting []string // pending, or named and not reported yet
 	passed  []string
@@ -90,23 +94,74 @@ func (v ciView) state() string {
 	return engine.CheckSuccess
 }
 
-// view collects the checks on the head. When a name appears more than once (a re-run),
-// the later entry wins.
+// ciKey identifies one check on the head: a commit status by its context, a check run by
+// its app, its check suite and its name. Results with the same key are runs of the same
+// check; the later one replaces the earlier (a re-run). Any other result counts on its own.
+type ciKey struct {
+	kind, app, suite, name string
+}
+
+func keyOf(cr engine.CheckResult) ciKey {
+	if cr.Kind == "status" {
+		return ciKey{kind: cr.Kind, name: cr.Name}
+	}
+	return ciKey{kind: cr.Kind, app: cr.App, suite: cr.Suite, name: cr.Name}
+}
+
+// severity orders check states from best to worst; a state we do not know is a failure.
+func severity(state string) int {
+	switch state {
+	case engine.CheckSuccess:
+		return 0
+	case engine.CheckPending:
+		return 1
+	}
+	return 2
+}
+
+// view collects the checks on the head, by name (check run name or status context; the
+// workflow name of a check run's suite for `workflows`). Every check that bears a name
+// counts: a passing status does not hide a failed check run of the same name, nor one app's
+// check run another's. Only a re-run of the same check (same key) replaces a result.
 func (c ciStatus) view(pr *engine.PullRequest) ciView {
-	latest := map[string]string{}
-	var order []string
+	v := ciView{noun: "check"}
+	if c.byWorkflow {
+		v.noun = "workflow"
+	}
+	latest := map[ciKey]int{} // index into results
+	var results []engine.CheckResult
 	for _, cr := range pr.Checks {
-		if _, seen := latest[cr.Name]; !seen {
-			order = append(order, cr.Name)
+		k := keyOf(cr)
+		if i, ok := latest[k]; ok {
+			results[i] = cr
+			continue
 		}
-		latest[cr.Name] = cr.State
+		latest[k] = len(results)
+		results = append(results, cr)
+	}
+	worst := map[string]string{}
+	var order []string
+	for _, cr := range results {
+		name := cr.Name
+		if c.byWorkflow {
+			if cr.Kind != "check_run" || cr.Workflow == "" {
+				continue // not a workflow's job
+			}
+			name = cr.Workflow
+		}
+		prev, seen := worst[name]
+		if !seen {
+			order = append(order, name)
+		}
+		if !seen || severity(cr.State) > severity(prev) {
+			worst[name] = cr.State
+		}
 	}
 	if c.names != nil {
 		order = c.names
 	}
-	var v ciView
 	for _, name := range order {
-		switch st, ok := latest[name]; {
+		switch st, ok := worst[name]; {
 		case !ok || st == engine.CheckPending:
 			v.waiting = append(v.waiting, name)
 		case st == engine.CheckSuccess:
@@ -137,7 +192,7 @@ func (c ciStatus) Evaluate(f *engine.Facts) engine.GateResult {
 		switch state {
 		case engine.CheckFailure:
 			res.Status = engine.GateFail
-			res.Message = fmt.Sprintf("%s %s failed", plural(len(v.failed), "check", "checks"), quoteAnd(v.failed))
+			res.Message = fmt.Sprintf("%s %s failed", plural(len(v.failed), v.noun, v.noun+"s"), quoteAnd(v.failed))
 		case engine.CheckPending:
 			res.Status = engine.GatePending
 			if len(v.waiting) == 0 {
@@ -147,9 +202,9 @@ func (c ciStatus) Evaluate(f *engine.Facts) engine.GateResult {
 			}
 		default:
 			res.Status, res.Who = engine.GatePass, ""
-			res.Message = fmt.Sprintf("all %d checks passed", len(v.passed))
+			res.Message = fmt.Sprintf("all %d %ss passed", len(v.passed), v.noun)
 			if len(v.passed) == 1 {
-				res.Message = fmt.Sprintf("check %q passed", v.passed[0])
+				res.Message = fmt.Sprintf("%s %q passed", v.noun, v.passed[0])
 			}
 		}
 		return res

@@ -149,3 +149,180 @@ func TestCIStatusParams(t *testing.T) {
 		})
 	}
 }
+
+// run adds a check run name in state, reported by app in check suite suite.
+func run(name, state, app, suite string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state, App: app, Suite: suite})
+	}
+}
+
+// job adds a check run name in state, a job of Actions workflow workflow run in suite.
+func job(workflow, name, state, suite string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state,
+			App: "actions", Suite: suite, Workflow: workflow})
+	}
+}
+
+// commitStatus adds a commit status context in state.
+func commitStatus(context, state string) prOpt {
+	return func(pr *engine.PullRequest) {
+		pr.Checks = append(pr.Checks, engine.CheckResult{Name: context, Kind: "status", State: state})
+	}
+}
+
+// TestCIStatusSameName checks that every check bearing a name counts: only a re-run of the
+// same check (same app, same suite) replaces an earlier result, as in GitHub's rollup.
+func TestCIStatusSameName(t *testing.T) {
+	const who = "CI on abc1234"
+	failed := func(name string) engine.GateResult {
+		return engine.GateResult{Status: engine.GateFail, Message: `check "` + name + `" failed`, Who: who}
+	}
+	passed := func(name string) engine.GateResult {
+		return engine.GateResult{Status: engine.GatePass, Message: `check "` + name + `" passed`}
+	}
+	tests := []struct {
+		name   string
+		params string
+		facts  *engine.Facts
+		want   engine.GateResult
+	}{
+		{
+			name:  "a passing status does not hide a failed check run of the same name",
+			facts: facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckFailure, "app-1", "suite-1")),
+			want:  failed("ci"),
+		},
+		{
+			name:  "nor when the check run came first",
+			facts: facts(run("ci", engine.CheckFailure, "app-1", "suite-1"), commitStatus("ci", engine.CheckSuccess)),
+			want:  failed("ci"),
+		},
+		{
+			name:   "nor when the name is asked for",
+			params: "{checks: [ci]}",
+			facts:  facts(run("ci", engine.CheckFailure, "app-1", "suite-1"), commitStatus("ci", engine.CheckSuccess)),
+			want:   failed("ci"),
+		},
+		{
+			name:  "a passing check run does not hide a failed status of the same name",
+			facts: facts(commitStatus("ci", engine.CheckFailure), run("ci", engine.CheckSuccess, "app-1", "suite-1")),
+			want:  failed("ci"),
+		},
+		{
+			name:  "a pending check run of the same name keeps a passing status waiting",
+			facts: facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckPending, "app-1", "suite-1")),
+			want:  engine.GateResult{Status: engine.GatePending, Message: `waiting for "ci"`, Who: who},
+		},
+		{
+			name:  "two apps, one failed",
+			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckSuccess, "app-2", "suite-2")),
+			want:  failed("build"),
+		},
+		{
+			name:  "two apps, the failed one last",
+			facts: facts(run("build", engine.CheckSuccess, "app-2", "suite-2"), run("build", engine.CheckFailure, "app-1", "suite-1")),
+			want:  failed("build"),
+		},
+		{
+			name:  "a re-run in the same suite replaces the failure",
+			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckSuccess, "app-1", "suite-1")),
+			want:  passed("build"),
+		},
+		{
+			name:  "a re-run in the same suite replaces the success",
+			facts: facts(run("build", engine.CheckSuccess, "app-1", "suite-1"), run("build", engine.CheckFailure, "app-1", "suite-1")),
+			want:  failed("build"),
+		},
+		{
+			name:  "same app, another suite: both count",
+			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckSuccess, "app-1", "suite-2")),
+			want:  failed("build"),
+		},
+		{
+			name: "a re-run replaces only its own check",
+			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckFailure, "app-2", "suite-2"),
+				run("build", engine.CheckSuccess, "app-1", "suite-1")),
+			want: failed("build"),
+		},
+		{
+			name:  "the latest status of a context counts",
+			facts: facts(commitStatus("ci", engine.CheckFailure), commitStatus("ci", engine.CheckSuccess)),
+			want:  passed("ci"),
+		},
+		{
+			name: "all of them passed",
+			facts: facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckSuccess, "app-1", "suite-1"),
+				run("ci", engine.CheckSuccess, "app-2", "suite-2")),
+			want: passed("ci"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			params := tt.params
+			if params == "" {
+				params = "{}"
+			}
+			c := mustCompile(t, CIStatus{}, "ci_status", params)
+			tt.want.Check = "ci_status"
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}
+
+// TestCIStatusByWorkflow checks that `workflows` names Actions workflows: the jobs of the
+// workflow's runs count, not check runs or statuses that merely bear the workflow's name.
+func TestCIStatusByWorkflow(t *testing.T) {
+	const who = "CI on abc1234"
+	tests := []struct {
+		name   string
+		params string
+		facts  *engine.Facts
+		want   engine.GateResult
+	}{
+		{
+			name:   "every job passed",
+			params: "{workflows: ci}",
+			facts:  facts(job("ci", "test", engine.CheckSuccess, "s1"), job("ci", "lint", engine.CheckSuccess, "s1")),
+			want:   engine.GateResult{Status: engine.GatePass, Message: `workflow "ci" passed`},
+		},
+		{
+			name:   "one job failed",
+			params: "{workflows: ci}",
+			facts:  facts(job("ci", "test", engine.CheckSuccess, "s1"), job("ci", "lint", engine.CheckFailure, "s1")),
+			want:   engine.GateResult{Status: engine.GateFail, Message: `workflow "ci" failed`, Who: who},
+		},
+		{
+			name:   "a status named after the workflow is not the workflow",
+			params: "{workflows: ci}",
+			facts:  facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckSuccess, "app-1", "suite-1")),
+			want:   engine.GateResult{Status: engine.GatePending, Message: `waiting for "ci"`, Who: who},
+		},
+		{
+			name:   "two runs of the workflow (two suites), one failed",
+			params: "{workflows: ci}",
+			facts:  facts(job("ci", "test", engine.CheckSuccess, "s1"), job("ci", "test", engine.CheckFailure, "s2")),
+			want:   engine.GateResult{Status: engine.GateFail, Message: `workflow "ci" failed`, Who: who},
+		},
+		{
+			name:   "a re-run of the failed job",
+			params: "{workflows: ci}",
+			facts:  facts(job("ci", "test", engine.CheckFailure, "s1"), job("ci", "test", engine.CheckSuccess, "s1")),
+			want:   engine.GateResult{Status: engine.GatePass, Message: `workflow "ci" passed`},
+		},
+		{
+			name:   "other workflows do not count",
+			params: "{workflows: [ci, lint]}",
+			facts: facts(job("ci", "test", engine.CheckSuccess, "s1"), job("lint", "lint", engine.CheckSuccess, "s2"),
+				job("deploy", "test", engine.CheckFailure, "s3")),
+			want: engine.GateResult{Status: engine.GatePass, Message: "all 2 workflows passed"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, CIStatus{}, "ci_status", tt.params)
+			tt.want.Check = "ci_status"
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}

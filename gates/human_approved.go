@@ -78,8 +78,8 @@ func (c humanApprovedFrom) Evaluate(*engine.Facts) engine.GateResult {
 
 const humanApprovedName = "human_approved"
 
-// Evaluate counts each reviewer's latest opinion. An approval given on an older commit
-// is stale; one from a user without write access, from the author, or from an app
+// Evaluate counts each reviewer's latest opinion. An approval given on an older commit,
+// or before the PR's base changed, is stale; one from a user without write access, from the author, or from an app
 // (a bot account) does not count.
 func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 	if f == nil || f.PR == nil {
@@ -100,6 +100,9 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 			notes = append(notes, fmt.Sprintf("%s has no write access", r.Author))
 		case pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA:
 			notes = append(notes, fmt.Sprintf("%s's approval is on an older commit", r.Author))
+		case !r.SubmittedAt.After(pr.Last(engine.TimelineBaseChanged, "")) && !pr.Last(engine.TimelineBaseChanged, "").IsZero():
+			// A new base is a new change to review, as GitHub's "dismiss stale approvals" has it.
+			notes = append(notes, fmt.Sprintf("%s's approval predates the change of base to %s", r.Author, pr.BaseRef))
 		default:
 			approvers = append(approvers, r.Author)
 		}

@@ -2,6 +2,7 @@ package gates
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -126,4 +127,28 @@ func TestHumanApprovedParams(t *testing.T) {
 			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
 		})
 	}
+}
+
+// A new base is a new change to review: approvals given before it are stale, as with
+// GitHub's "dismiss stale approvals".
+func TestHumanApprovedAfterBaseChange(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	approvedAt := func(user string, when time.Time) prOpt {
+		return func(pr *engine.PullRequest) {
+			pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: engine.ReviewApproved, CommitSHA: head, CanPush: true, SubmittedAt: when})
+		}
+	}
+	retargeted := func(pr *engine.PullRequest) {
+		pr.BaseRef = "release-1.x"
+		pr.Timeline = append(pr.Timeline, engine.TimelineEvent{Kind: engine.TimelineBaseChanged, Label: "release-1.x", At: at.Add(time.Hour)})
+	}
+	c := mustCompile(t, HumanApproved{}, "human_approved", "{count: 1}")
+
+	got := c.Evaluate(facts(approvedAt("alice", at), retargeted))
+	assert.Equal(t, engine.GatePending, got.Status)
+	assert.Contains(t, got.Message, "alice's approval predates the change of base to release-1.x")
+
+	got = c.Evaluate(facts(approvedAt("alice", at), approvedAt("bob", at.Add(2*time.Hour)), retargeted))
+	assert.Equal(t, engine.GatePass, got.Status)
+	assert.Equal(t, "approved by bob", got.Message)
 }

@@ -56,3 +56,6 @@ func (c labelPresent) Evaluate(f *engine.Facts) engine.GateResult {
 		Who:     "someone who can label PRs",
 	}
 }
+
+// HeadIndependent: a label stays on the PR when its head moves.
+func (labelPresent) HeadIndependent() bool { return true }

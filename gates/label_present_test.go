@@ -21,6 +21,11 @@ func TestLabelPresent(t *testing.T) {
 			want:  engine.GateResult{Status: engine.GatePass, Message: `label "automerge" is present`},
 		},
 		{
+			name:  "present in another case: GitHub's labels ignore case",
+			facts: facts(labels("AutoMerge")),
+			want:  engine.GateResult{Status: engine.GatePass, Message: `label "automerge" is present`},
+		},
+		{
 			name:  "absent",
 			facts: facts(labels("bug")),
 			want: engine.GateResult{Status: engine.GatePending, Message: `needs label "automerge"`,
@@ -59,4 +64,11 @@ func TestLabelPresentParams(t *testing.T) {
 			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
 		})
 	}
+}
+
+func TestLabelPresentDoesNotDependOnTheHead(t *testing.T) {
+	var c engine.Check = labelPresent{label: "x"}
+	h, ok := c.(engine.HeadIndependent)
+	require.True(t, ok)
+	assert.True(t, h.HeadIndependent())
 }

@@ -149,7 +149,8 @@ func TestNewCheckParams(t *testing.T) {
 
 func TestCIStatusWorkflows(t *testing.T) {
 	c := mustCompile(t, CIStatus{}, "ci_status", `{workflows: ["test", "lint"], expect: success}`)
-	f := facts(check("test", engine.CheckSuccess), check("lint", engine.CheckPending), check("deploy", engine.CheckFailure))
+	f := facts(job("test", "test", engine.CheckSuccess, "s1"), job("lint", "lint", engine.CheckPending, "s2"),
+		job("deploy", "deploy", engine.CheckFailure, "s3"))
 	assert.Equal(t, engine.GateResult{Check: "ci_status", Status: engine.GatePending, Message: `waiting for "lint"`,
 		Who: "CI on abc1234"}, c.Evaluate(f))
 }

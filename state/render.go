@@ -254,14 +254,25 @@ func code(s string) string {
 	return codeSpan(strings.ReplaceAll(strings.TrimSpace(oneLine(s)), "<!", "<\u200b!"))
 }
 
-// esc makes text from the config (a pipeline's description, written by the
-// repository's maintainers, who may use Markdown in it) safe inside a line: no HTML
-// (so no fake state marker), no line breaks, no cell separators.
+// esc makes text from the config (a pipeline's description) inert inside a line: no
+// HTML (so no fake state marker), no line breaks, no cell separators, and no Markdown
+// that does something — no link or image (brackets are escaped), no code span, no
+// entity, no @mention, no issue reference and no autolinked URL (a word joiner,
+// U+2060, which shows as nothing, follows each `@` and `#` and breaks `://` and
+// `www.`). Text from GitHub and contributors goes through inline or cell instead,
+// which keep it exactly as written.
 func esc(s string) string {
 	return escaper.Replace(s)
 }
 
-var escaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
+// wj is the word joiner: invisible, and it stops GitHub from linking what it splits.
+const wj = "\u2060"
+
+var escaper = strings.NewReplacer(
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ",
+	`\`, `\\`, "`", "\\`", "[", `\[`, "]", `\]`,
+	"@", "@"+wj, "#", "#"+wj, "://", ":"+wj+"//", "www.", "www"+wj+".",
+)
 
 // Text that comes from GitHub or from whoever opens a pull request — gate messages
 // (which name checks, labels, users and branches), failure reasons, the events and

@@ -2,6 +2,7 @@ package state
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -415,4 +416,85 @@ func TestInert(t *testing.T) {
 		assert.Equal(t, tt.inline, inline(tt.in), "inline(%q)", tt.in)
 		assert.Equal(t, tt.cell, cell(tt.in), "cell(%q)", tt.in)
 	}
+}
+
+// inertViolation names the first way s could do something when GitHub renders it as
+// Markdown inside a table cell or list item, or "".
+func inertViolation(s string) string {
+	unescaped := func(i int) bool { // s[i] is not preceded by an odd run of backslashes
+		n := 0
+		for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+			n++
+		}
+		return n%2 == 0
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r':
+			return "a line break"
+		case c == '<' || c == '>':
+			return "raw HTML"
+		case (c == '[' || c == ']' || c == '`' || c == '|') && unescaped(i):
+			return fmt.Sprintf("an unescaped %q", c)
+		case c == '&' && !strings.HasPrefix(s[i:], "&amp;") && !strings.HasPrefix(s[i:], "&lt;") && !strings.HasPrefix(s[i:], "&gt;"):
+			return "an entity"
+		case (c == '@' || c == '#') && !strings.HasPrefix(s[i+1:], "\u2060"):
+			return fmt.Sprintf("a live %q", c)
+		}
+	}
+	if strings.Contains(s, "://") || strings.Contains(strings.ToLower(s), "www.") {
+		return "an autolink"
+	}
+	return ""
+}
+
+func TestEscRendersUntrustedTextInert(t *testing.T) {
+	hostile := []string{
+		"@org/security-team please look",
+		"![x](https://evil.example/pixel.png)",
+		"[click](https://evil.example)",
+		"see www.evil.example and https://evil.example/a",
+		"fixes #12 and org/other#34",
+		"mail me at a@b.example",
+		"&#64;org/team &lt;img&gt;",
+		"`code` \\[not a link\\](x) \\",
+		"line1\nline2\r\n| cell |",
+		"<img src=x onerror=alert(1)>",
+	}
+	for _, h := range hostile {
+		got := esc(h)
+		assert.Empty(t, inertViolation(got), "esc(%q) = %q", h, got)
+	}
+	// What is harmless stays as written.
+	assert.Equal(t, "check \"test\" failed (ci_status)", esc("check \"test\" failed (ci_status)"))
+}
+
+// A PR-controlled string (a check name, here) reaches the status through a gate's
+// message and the history, and is inert in both: GitHub acts on nothing of it outside
+// code spans.
+func TestRenderUntrustedGateMessageIsInert(t *testing.T) {
+	evil := "@org/team ![x](https://evil.example/p.png) [go](https://evil.example)"
+	st := &engine.State{Version: 1, Runs: []*engine.Run{{
+		ID: "p/7/1", Pipeline: "p", Status: engine.RunWaiting, Stage: "ready", StartedAt: at(0),
+		Stages: map[string]*engine.StageRun{"ready": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(0),
+			Results: []engine.GateResult{{Check: "ci_status", Status: engine.GateFail, Message: `check "` + evil + `" failed`, Who: evil}}}},
+		History: []engine.Transition{{At: at(0), Actor: "mallory", To: "ready", Why: evil}},
+	}}}
+	out := Render(nil, st)
+	assert.Equal(t, 3, strings.Count(out, "@org/team"), "shown as written, in code spans")
+	live := outsideCode(out)
+	for _, bad := range []string{"@", "](", "![", "://", "<img"} {
+		assert.NotContains(t, live, bad)
+	}
+}
+
+func FuzzEsc(f *testing.F) {
+	for _, s := range []string{"@a", "![x](y)", "https://x", "&#64;", "a\\|b", "www.x", "#1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if v := inertViolation(esc(s)); v != "" {
+			t.Fatalf("esc(%q) = %q has %s", s, esc(s), v)
+		}
+	})
 }

@@ -13,8 +13,9 @@ type Comment struct {
 	Author          string
 	ViewerDidAuthor bool // written by the action's own identity
 	// Edited says GitHub recorded an edit (lastEditedAt or includesCreatedEdit), and
-	// Editor is the login of the last editor, spelt as Author is ("" when GitHub gives
-	// none: a deleted user).
+	// Editor is the login of the last editor ("" when GitHub gives none: a deleted user).
+	// Author and Editor are spelt as REST spells them (ghapi.Login): an app is
+	// "<slug>[bot]", so the Bot github-actions and a User named github-actions differ.
 	Edited bool
 	Editor string
 	Body   string

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -28,4 +29,22 @@ func TestBinarySimulatesTheExample(t *testing.T) {
 	out, _ = cmd.CombinedOutput()
 	assert.Equal(t, 1, cmd.ProcessState.ExitCode())
 	assert.Contains(t, string(out), `did you mean "squash"?`)
+}
+
+// TestBinaryVersionFromLdflags builds the binary as a release does and checks that
+// the -X flag reaches the version (a renamed variable would make -X a silent no-op).
+func TestBinaryVersionFromLdflags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "pipeline-action")
+	build := exec.Command("go", "build", "-trimpath",
+		"-ldflags=-s -w -X github.com/org/pipeline-action/cmd/internal/cli.version=v9.8.7-test", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, string(out))
+
+	out, err = exec.Command(bin, "version").CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Equal(t, "v9.8.7-test\n", string(out))
 }

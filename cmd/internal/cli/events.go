@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // routed is a webhook reduced to what the run path needs: which subjects it concerns
@@ -15,6 +16,9 @@ type routed struct {
 	Actor         string
 	Numbers       []int  // the PRs or issues it concerns
 	SHA           string // for commit events without PR numbers: find the PRs by head
+	// Foreign lists the pull requests a commit event names in another repository
+	// ("owner/name#3", or the API URL when that is all the entry gives), left out of Numbers.
+	Foreign []string
 }
 
 // payload is the union of the webhook fields routing reads. Decoding into one struct
@@ -23,6 +27,7 @@ type payload struct {
 	Action     string `json:"action"`
 	Number     int    `json:"number"`
 	Repository *struct {
+		repoRef
 		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
@@ -43,10 +48,41 @@ type payload struct {
 }
 
 type commitEvent struct {
-	HeadSHA      string `json:"head_sha"`
-	PullRequests []struct {
-		Number int `json:"number"`
-	} `json:"pull_requests"`
+	HeadSHA      string  `json:"head_sha"`
+	PullRequests []prRef `json:"pull_requests"`
+}
+
+// prRef is an entry of a commit event's pull_requests. GitHub lists there the pull
+// requests whose head is the commit, in any repository of the network: a run in a
+// fork names the upstream's PR, whose number means nothing here.
+type prRef struct {
+	Number int    `json:"number"`
+	URL    string `json:"url"`
+	Base   struct {
+		Repo *repoRef `json:"repo"`
+	} `json:"base"`
+}
+
+// repoRef identifies a repository as webhook payloads do: id, API URL and name.
+type repoRef struct {
+	ID   int64  `json:"id"`
+	URL  string `json:"url"`
+	Name string `json:"name"`
+}
+
+// same reports whether r and o are one repository: by id when both have one, else by
+// API URL. The name alone is not enough (a fork has its parent's name), and an entry
+// that cannot be matched is not this repository's.
+func (r *repoRef) same(o *repoRef) bool {
+	switch {
+	case r == nil || o == nil:
+		return false
+	case r.ID != 0 && o.ID != 0:
+		return r.ID == o.ID
+	case r.URL != "" && o.URL != "":
+		return strings.EqualFold(r.URL, o.URL)
+	}
+	return false
 }
 
 // route reads a webhook payload. An event the action never handles is returned with
@@ -95,9 +131,18 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{Event: r.Event}, nil // only a finished check can change a gate
 		}
 		r.SHA = c.HeadSHA
-		for _, pr := range c.PullRequests {
-			r.Numbers = append(r.Numbers, pr.Number)
+		var here *repoRef
+		if p.Repository != nil {
+			here = &p.Repository.repoRef
 		}
+		for _, pr := range c.PullRequests {
+			if here.same(pr.Base.Repo) {
+				r.Numbers = append(r.Numbers, pr.Number)
+			} else {
+				r.Foreign = append(r.Foreign, foreignPR(pr))
+			}
+		}
+		// With none left, the run path finds this repository's PRs by r.SHA.
 	case "status":
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")
@@ -110,4 +155,17 @@ func route(eventName string, raw []byte) (routed, error) {
 		return routed{}, fmt.Errorf("%s payload has no repository.full_name", eventName)
 	}
 	return r, nil
+}
+
+// foreignPR names a pull request of another repository for the log.
+func foreignPR(pr prRef) string {
+	if b := pr.Base.Repo; b != nil && b.URL != "" {
+		if i := strings.Index(b.URL, "/repos/"); i >= 0 {
+			return fmt.Sprintf("%s#%d", b.URL[i+len("/repos/"):], pr.Number)
+		}
+	}
+	if pr.URL != "" {
+		return pr.URL
+	}
+	return fmt.Sprintf("#%d of an unnamed repository", pr.Number)
 }

@@ -12,9 +12,10 @@ import (
 )
 
 // check compares the fake's world with e and prints each expectation; it returns
-// how many failed. Only the keys e gives are checked.
+// how many failed and counts them all in s.checked. Only the keys e gives are checked.
 func (s *simulation) check(e *expectation) (failed int) {
 	report := func(ok bool, what, want, found string) {
+		s.checked++
 		if ok {
 			fmt.Fprintf(s.out, "   ✓ %s: %s\n", what, want)
 			return
@@ -44,10 +45,38 @@ func (s *simulation) check(e *expectation) (failed int) {
 	for _, want := range e.Runs {
 		report(matchRun(runs, want, s.sc.Repo), "run", describeRunExpect(want), describeRuns(runs))
 	}
+	if e.Branches != nil {
+		want := append([]string(nil), *e.Branches...)
+		sort.Strings(want)
+		got := s.fake.Branches(s.sc.Repo)
+		report(strings.Join(want, ",") == strings.Join(got, ","), "branches of "+s.sc.Repo, fmt.Sprint(want), fmt.Sprint(got))
+	}
+	if e.StateBranch != nil {
+		s.checkStateBranch(report, e.StateBranch)
+	}
 	if len(e.Dispatches) > 0 {
 		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
 	}
 	return failed
+}
+
+// checkStateBranch checks the branch that holds the state: whether it exists, and that the
+// files named are at its head.
+func (s *simulation) checkStateBranch(report func(bool, string, string, string), x *stateBranchExpect) {
+	name := s.stateBranch()
+	files := s.fake.BranchFiles(s.sc.Repo, name)
+	exists := files != nil
+	if x.Exists != nil {
+		report(exists == *x.Exists, "state branch "+name+" exists", fmt.Sprint(*x.Exists), fmt.Sprint(exists))
+	}
+	for _, f := range x.Files {
+		found := "it is not there"
+		if !exists {
+			found = "there is no such branch"
+		}
+		_, ok := files[f]
+		report(ok, "state branch "+name+" holds", f, found)
+	}
 }
 
 func (s *simulation) checkSubject(report func(bool, string, string, string), n int, x subjectExpect, merged, closed bool, labels []string) {

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -16,15 +19,20 @@ import (
 
 // forgeSpec is a crafted state: a run of pipeline standing at stage, every stage before
 // it passed on the PR's current head. The forger computes everything the marker needs
-// (the comment id, the binding), as anyone reading the source could.
+// (the comment id, the binding), as anyone reading the source could. With config (a file
+// of the scenario's directory), the run says it started under that config, pinned by its
+// git blob OID (a push can put the file on the PR's branch), and pipeline and stage are
+// that config's; without, it pins nothing and follows the config of the default branch.
 type forgeSpec struct {
 	Pipeline string `yaml:"pipeline"`
 	Stage    string `yaml:"stage"`
+	Config   string `yaml:"config"`
 }
 
 // editCommentStep edits the state comment on a PR as user (GitHub keeps the author and
 // records the editor): find → replace in its text, or forge_state to put a crafted state
-// in it.
+// in it. Without a trusted state comment, it edits the latest comment holding a state
+// marker (the one a comment step forged, say).
 type editCommentStep struct {
 	PR      int        `yaml:"pr"`
 	User    string     `yaml:"user"`
@@ -37,6 +45,9 @@ type editCommentStep struct {
 // editComment applies an edit_comment step.
 func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, error) {
 	c := s.stateComment(v.PR)
+	if c == nil {
+		c = s.markedComment(v.PR)
+	}
 	if c == nil {
 		return ghfake.Event{}, "", fmt.Errorf("edit_comment: #%d has no state comment to edit", v.PR)
 	}
@@ -63,12 +74,35 @@ func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, erro
 	return ev, fmt.Sprintf("edit_comment %d on #%d by %s", c.ID, v.PR, v.User), nil
 }
 
+// markedComment is the latest comment on PR n that holds a state marker, trusted or not.
+func (s *simulation) markedComment(n int) *ghfake.CommentView {
+	var out *ghfake.CommentView
+	s.try(func() {
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
+			if state.HasMarker(c.Body) {
+				c := c
+				out = &c
+			}
+		}
+	})
+	return out
+}
+
 // forge returns the body a forger would write into comment id: a status rendered from
 // the crafted state and its marker, bound to id.
 func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
-	cfg, err := engine.Load(DefaultConfigPath, []byte(s.config), gates.Default())
+	sources, pin := configSources(s.config), ""
+	if f.Config != "" {
+		src, err := os.ReadFile(s.sc.rel(f.Config))
+		if err != nil {
+			return "", fmt.Errorf("forge_state: %w", err)
+		}
+		sources = []engine.SourceFile{{Path: DefaultConfigPath, Src: src}}
+		pin = gitBlobOID(src)
+	}
+	cfg, err := engine.LoadFiles(sources, gates.Default())
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("forge_state: %w", err)
 	}
 	p := cfg.Pipeline(f.Pipeline)
 	if p == nil {
@@ -79,14 +113,14 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 	}
 	subject := fmt.Sprintf("%s#%d", s.sc.Repo, n)
 	run := &engine.Run{ID: fmt.Sprintf("%s/%d/1", p.Name, n), Pipeline: p.Name, Subject: subject,
-		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock, UpdatedAt: s.clock,
-		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA}
+		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock.now(), UpdatedAt: s.clock.now(),
+		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA, ConfigOID: pin}
 	for _, st := range p.Stages {
 		if st.ID == f.Stage {
-			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock}
+			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock.now()}
 			break
 		}
-		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock}
+		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock.now()}
 		if st.Type == engine.StageGate {
 			run.VerifiedBy = st.ID
 		}
@@ -96,6 +130,14 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 		return "", err
 	}
 	return state.Bind(body, id)
+}
+
+// gitBlobOID is git's object id of a file: sha1 of "blob <len>\x00<content>".
+func gitBlobOID(src []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(src))
+	h.Write(src)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // trustedComment converts a comment of the fake for state.Check.

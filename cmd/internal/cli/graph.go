@@ -21,11 +21,11 @@ that cannot be read or an unknown pipeline
 
 // graphMain prints the Mermaid flowcharts of a config's pipelines.
 func graphMain(args []string, stdout, stderr io.Writer) int {
-	fl := newFlagSet("graph", graphUsage, stderr)
+	fl := newFlagSet("graph", stderr)
 	name := fl.String("pipeline", "", "draw only this pipeline")
-	paths, err := parseInterspersed(fl, args)
-	if err != nil {
-		return 2
+	paths, code, ok := parseFlags(fl, graphUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(paths) > 1 {
 		fmt.Fprintf(stderr, "pipeline-action graph: one PATH at most, got %d\n\n%s", len(paths), graphUsage)

@@ -21,6 +21,8 @@ commands:
                           and/or .github/pipelines/*.yaml (default .)
   graph [PATH] [--pipeline NAME]
                           print Mermaid flowcharts of the pipelines (default .)
+  version                 print the version
+  help [COMMAND]          print this, or the usage of COMMAND (as COMMAND --help does)
 
 exit codes: 0 success, 1 failure (reported), 2 bad usage or input
 `
@@ -42,6 +44,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	ctx := context.Background()
 	switch cmd {
 	case "run":
+		rest, code, ok := parseFlags(newFlagSet("run", stderr), runUsage, args, stdout, stderr)
+		if !ok {
+			return code
+		}
+		if len(rest) > 0 {
+			fmt.Fprintf(stderr, "pipeline-action run: takes no arguments, got %q\n\n%s", rest, runUsage)
+			return 2
+		}
 		r := &runner{getenv: getenv, out: stdout, now: time.Now}
 		return r.run(ctx)
 	case "simulate":
@@ -50,9 +60,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return validateMain(args, stdout, stderr)
 	case "graph":
 		return graphMain(args, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+	case "version", "--version":
+		return versionMain(args, stdout, stderr)
+	case "help", "-h", "--help", "-help":
+		return helpMain(args, stdout, stderr)
 	case "":
 		fmt.Fprint(stderr, usage)
 		return 2

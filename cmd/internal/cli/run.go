@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -31,13 +32,25 @@ const DefaultConfigPath = ".github/pipelines.yaml"
 // event — and the job fails, since a config that never stops acting is a mistake.
 const maxSettleRounds = 32
 
+// Defaults of the `timeout` and `request_timeout` inputs: how long one invocation may
+// take, and how long one request to GitHub may go unanswered. Both end the job with an
+// error rather than letting a stalled GitHub hold it until the job's own limit; the
+// next event carries on.
+const (
+	defaultTimeout        = 5 * time.Minute
+	defaultRequestTimeout = ghapi.DefaultRequestTimeout
+)
+
 // runner is one invocation of the run command. Everything it reads from the
-// environment comes through getenv; now and transport are replaceable for simulate.
+// environment comes through getenv; now, sleep and transport are replaceable for
+// simulate.
 type runner struct {
 	getenv    func(string) string
 	out       io.Writer
 	now       func() time.Time
+	sleep     func(context.Context, time.Duration) error // nil: real time
 	transport http.RoundTripper
+	limits    ghapi.Limits
 	act       *githubactions.Action
 	// unsupported collects the "not supported yet" stops of this invocation.
 	unsupported []string
@@ -70,6 +83,25 @@ func (r *runner) run(ctx context.Context) int {
 		r.act.Errorf("%v; event left alone", err)
 		return 1
 	}
+	timeout, err := r.duration("timeout", defaultTimeout)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
+		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
+	defer func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.act.Errorf("pipeline-action: stopped after %s (the `timeout` input) because GitHub answered too slowly or not at all; what was done stands, and the next event carries on", timeout)
+		}
+	}()
 	if !ev.Handled {
 		if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
 			r.act.Infof("pipeline-action: %s concerns an issue; issue-scoped pipelines are not supported yet, nothing to do", ev.Event)
@@ -84,6 +116,9 @@ func (r *runner) run(ctx context.Context) int {
 		return 2
 	}
 	defer func() { r.act.Infof("pipeline-action: API calls: %s", formatCalls(client.Calls())) }()
+	if len(ev.Foreign) > 0 {
+		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
+	}
 	numbers := ev.Numbers
 	if len(numbers) == 0 && ev.SHA != "" {
 		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA); err != nil {
@@ -99,6 +134,10 @@ func (r *runner) run(ctx context.Context) int {
 	code := 0
 	var results []subjectResult
 	for _, n := range numbers {
+		if ctx.Err() != nil {
+			code = 1
+			break
+		}
 		res, err := r.subject(ctx, client, ev, n, key)
 		if err != nil {
 			r.act.Errorf("%s#%d: %v", ev.Repo, n, err)
@@ -127,7 +166,21 @@ func (r *runner) client(repo string) (*ghapi.Client, error) {
 		GraphQLURL: r.getenv("GITHUB_GRAPHQL_URL"),
 		Repository: repo,
 		Transport:  r.transport,
+		Limits:     r.limits,
 	})
+}
+
+// duration reads a duration input ("90s", "5m"), or def when it is not set.
+func (r *runner) duration(name string, def time.Duration) (time.Duration, error) {
+	v := r.act.GetInput(name)
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("input %s: %q is not a positive duration such as 30s or 5m", name, v)
+	}
+	return d, nil
 }
 
 // inputKey identifies the delivery: a re-run of a workflow keeps its run id, so a
@@ -155,18 +208,18 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	if snap.Config == nil {
-		r.act.Infof("pipeline-action: no %s on %s; nothing to do", path, snap.DefaultBranch)
+		r.act.Infof("pipeline-action: no %s on %s; nothing to do", configWhere(path), snap.DefaultBranch)
 		return nil, nil
 	}
-	if snap.Config.Truncated {
-		return nil, fmt.Errorf("%s on %s is too large to read", path, snap.DefaultBranch)
-	}
-	cfg, err := engine.Load(path, []byte(snap.Config.Text), gates.Default())
+	cfg, err := loadConfig(snap.Config)
 	if err != nil {
+		var list engine.ErrorList
+		if !errors.As(err, &list) {
+			return nil, fmt.Errorf("%w on %s", err, snap.DefaultBranch)
+		}
 		r.annotate(err)
 		return nil, fmt.Errorf("the config on %s is invalid; nothing was changed", snap.DefaultBranch)
 	}
-	cfg.BlobOID = snap.Config.OID
 	if snap.Facts.PR == nil {
 		r.act.Infof("pipeline-action: #%d is not a pull request; issue pipelines are not supported yet", number)
 		return nil, nil
@@ -180,10 +233,10 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	for _, ig := range ignored { // once: the state written below remembers them
 		r.act.Warningf("#%d: the state in comment %d was ignored: %s; the runs go on from what can be verified, and that comment is left as it is", number, ig.ID, ig.Why)
 	}
-	if cfg.Pinned, err = r.pinned(ctx, client, path, cfg, st); err != nil {
+	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
-	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number}
+	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline}
 	now := r.now()
 	res := engine.Step(cfg, st, in, snap.Facts, now)
 	r.logLines(res.Log)
@@ -192,6 +245,9 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		if round == maxSettleRounds {
 			pending = fmt.Errorf("effects still pending after %d rounds (does a loop of action stages never wait?); the state was saved as it stands", maxSettleRounds)
 			break
+		}
+		if ver, err = saveIntents(ctx, store, cfg, number, res, ver); err != nil {
+			return nil, err
 		}
 		outcomes := make([]engine.Outcome, 0, len(res.Effects))
 		for _, e := range res.Effects {
@@ -232,12 +288,39 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	return out, nil
 }
 
+// saveIntents saves the state res returned before any of its effects is performed, when
+// one of them is write-ahead (a merge, a comment: the state holds its intent). Only an
+// invocation whose save won may perform them; a failed save, a conflict included, is an
+// error, and nothing is performed.
+func saveIntents(ctx context.Context, store state.Store, cfg *engine.Config, number int, res engine.Result, ver state.Version) (state.Version, error) {
+	if !engine.HasWriteAhead(res.Effects) {
+		return ver, nil
+	}
+	body, err := state.Body(cfg, res.State)
+	if err != nil {
+		return ver, err
+	}
+	v, err := store.Save(ctx, number, body, ver)
+	if err != nil {
+		var keys []string
+		for _, e := range res.Effects {
+			if e.WriteAhead {
+				keys = append(keys, e.Key)
+			}
+		}
+		return ver, fmt.Errorf("saving the intent of %s before performing it: %w; nothing was performed", strings.Join(keys, ", "), err)
+	}
+	return v, nil
+}
+
 // pinned loads the configs that unfinished runs started under, when the default branch
-// has moved on since (snapshot on start): one GraphQL read per such config. A config
-// that is gone or no longer loads is reported, and its runs follow the current one (the
-// engine then merges nothing it cannot verify); a failed read stops the invocation, so
-// the next event tries again.
-func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, cfg *engine.Config, st *engine.State) (map[string]*engine.Config, error) {
+// has moved on since (snapshot on start): one GraphQL read per such config. The ID comes
+// from the stored state, so it only names a config, never makes one: a config that is not
+// a version of the config on the default branch (one of its last 100 changes; an object of
+// a pull request's branch never is), that is gone or that no longer loads is reported, and
+// its runs follow the current one (the engine then merges nothing it cannot verify); a
+// failed read stops the invocation, so the next event tries again.
+func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path, defaultBranch string, cfg *engine.Config, st *engine.State) (map[string]*engine.Config, error) {
 	out := map[string]*engine.Config{}
 	for _, run := range st.Runs {
 		oid := run.ConfigOID
@@ -248,27 +331,50 @@ func (r *runner) pinned(ctx context.Context, client *ghapi.Client, path string, 
 			continue
 		}
 		out[oid] = nil
-		blob, err := client.Blob(ctx, oid)
+		src, err := client.ConfigByID(ctx, oid, path)
 		if err != nil {
 			return nil, fmt.Errorf("reading the config run %s started under: %w", run.ID, err)
 		}
-		if blob == nil {
-			err = errors.New("no such blob")
-		} else if blob.Truncated {
-			err = errors.New("too large to read")
-		}
 		var old *engine.Config
-		if err == nil {
-			old, err = engine.Load(path, []byte(blob.Text), gates.Default())
+		if src == nil {
+			err = fmt.Errorf("it is not one of the last 100 versions of the config on %s, or its files are gone", defaultBranch)
+		} else {
+			old, err = loadConfig(src)
 		}
 		if err != nil {
 			r.act.Warningf("run %s started under config %s, which cannot be used now (%v); it follows the current config", run.ID, oid, err)
 			continue
 		}
-		old.BlobOID = oid
 		out[oid] = old
 	}
 	return out, nil
+}
+
+// configWhere names the files of the config at path, for messages.
+func configWhere(path string) string {
+	if dir := ghapi.ConfigDir(path); dir != "" {
+		return fmt.Sprintf("%s or %s/*.yaml", path, dir)
+	}
+	return path
+}
+
+// loadConfig loads the files of a config as validate loads a directory's: merged, with
+// duplicate names an error at the second and every position naming its file. Its
+// BlobOID is the config's ID, which runs pin.
+func loadConfig(c *ghapi.Config) (*engine.Config, error) {
+	files := make([]engine.SourceFile, 0, len(c.Files))
+	for _, f := range c.Files {
+		if f.Truncated {
+			return nil, fmt.Errorf("%s is too large to read", f.Path)
+		}
+		files = append(files, engine.SourceFile{Path: f.Path, Src: []byte(f.Text)})
+	}
+	cfg, err := engine.LoadFiles(files, gates.Default())
+	if err != nil {
+		return nil, err
+	}
+	cfg.BlobOID = c.ID
+	return cfg, nil
 }
 
 // newlyUnsupported returns the messages of runs that stopped in this invocation at a
@@ -305,7 +411,11 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 	case engine.EffectRemoveLabel:
 		kept := pr.Labels[:0]
 		for _, l := range pr.Labels {
-			if !contains(e.Labels, l) {
+			gone := false
+			for _, r := range e.Labels {
+				gone = gone || engine.SameLabel(l, r)
+			}
+			if !gone {
 				kept = append(kept, l)
 			}
 		}
@@ -327,8 +437,8 @@ func (r *runner) report(results []subjectResult) {
 	if len(results) == 0 {
 		return
 	}
-	r.act.SetOutput("status", results[0].Status)
-	r.act.SetOutput("stage", results[0].Stage)
+	r.setOutput("status", results[0].Status)
+	r.setOutput("stage", results[0].Stage)
 	if r.getenv("GITHUB_STEP_SUMMARY") == "" {
 		return
 	}
@@ -336,7 +446,54 @@ func (r *runner) report(results []subjectResult) {
 	for _, res := range results {
 		fmt.Fprintf(&b, "## #%d\n\n%s\n", res.Number, res.Summary)
 	}
-	r.act.AddStepSummary(b.String())
+	if err := appendEnvFile(r.getenv("GITHUB_STEP_SUMMARY"), b.String()+"\n"); err != nil {
+		r.act.Warningf("pipeline-action: the job summary could not be written (%v)", err)
+	}
+}
+
+// setOutput sets a step output through the GITHUB_OUTPUT file. Without that file (an
+// old runner, a local run) or when it cannot be written, the output goes to the job
+// log instead: the work is done by then, and losing an output must not fail the job.
+func (r *runner) setOutput(name, value string) {
+	path := r.getenv("GITHUB_OUTPUT")
+	if path == "" {
+		r.act.Infof("pipeline-action: output %s=%s (GITHUB_OUTPUT is not set)", name, value)
+		return
+	}
+	delim, err := outputDelimiter(value)
+	if err == nil {
+		err = appendEnvFile(path, name+"<<"+delim+"\n"+value+"\n"+delim+"\n")
+	}
+	if err != nil {
+		r.act.Warningf("pipeline-action: output %s=%s could not be written to GITHUB_OUTPUT (%v)", name, value, err)
+	}
+}
+
+// outputDelimiter returns a heredoc delimiter that does not occur in value, random as
+// the Actions toolkit's is, so no value can end its block early and set other outputs.
+func outputDelimiter(value string) (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	d := "ghadelimiter_" + hex.EncodeToString(b[:])
+	if strings.Contains(value, d) {
+		return "", errors.New("the value contains the delimiter")
+	}
+	return d, nil
+}
+
+// appendEnvFile appends text to one of the runner's environment files.
+func appendEnvFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // annotate turns config errors into annotations on their lines.

@@ -5,23 +5,33 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/engine"
 )
 
-// scenario is the file `simulate` plays (DESIGN §9).
+// scenario is the file `simulate` plays (docs/scenarios.md).
 type scenario struct {
-	Repo          string              `yaml:"repo"`
-	DefaultBranch string              `yaml:"default_branch"`
-	Clock         time.Time           `yaml:"clock"`
-	Config        string              `yaml:"config"`
-	Users         map[string]string   `yaml:"users"`
-	Teams         map[string][]string `yaml:"teams"`
-	Steps         []step              `yaml:"-"`
-	Expect        *expectation        `yaml:"-"`
+	Repo          string            `yaml:"repo"`
+	DefaultBranch string            `yaml:"default_branch"`
+	Clock         time.Time         `yaml:"clock"`
+	Config        string            `yaml:"config"` // a file, or a directory as validate reads one
+	Users         map[string]string `yaml:"users"`
+	// Timeout and RequestTimeout are the run's `timeout` and `request_timeout` inputs
+	// (default 5m and 10s): a short request_timeout keeps a timeout fault quick.
+	Timeout        time.Duration       `yaml:"timeout"`
+	RequestTimeout time.Duration       `yaml:"request_timeout"`
+	Teams          map[string][]string `yaml:"teams"`
+	// Branches the repository has from the start besides the default branch (made from it).
+	Branches []string     `yaml:"branches"`
+	Steps    []step       `yaml:"-"`
+	Expect   *expectation `yaml:"-"`
 
 	path string // of the scenario file, for errors and relative paths
 }
@@ -30,20 +40,27 @@ type scenario struct {
 type step struct {
 	Kind  string
 	Line  int
-	Value any // *openPR, *review, ..., *expectation, int (redeliver), time.Duration (advance)
+	Col   int
+	Value any // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), time.Duration (advance), stateBranchStep
 }
 
+// stateBranchStep is `state_branch: delete` or `state_branch: protect`.
+type stateBranchStep string
+
 type openPR struct {
-	Number  int      `yaml:"number"`
-	Author  string   `yaml:"author"`
-	Base    string   `yaml:"base"`
-	Head    string   `yaml:"head"`
-	Title   string   `yaml:"title"`
-	Body    string   `yaml:"body"`
-	Files   []string `yaml:"files"`
-	Labels  []string `yaml:"labels"`
-	Draft   bool     `yaml:"draft"`
-	Deliver *bool    `yaml:"deliver"`
+	Number int      `yaml:"number"`
+	Author string   `yaml:"author"`
+	Base   string   `yaml:"base"`
+	Head   string   `yaml:"head"`
+	Title  string   `yaml:"title"`
+	Body   string   `yaml:"body"`
+	Files  []string `yaml:"files"`
+	Labels []string `yaml:"labels"`
+	Draft  bool     `yaml:"draft"`
+	// Fork names the owner of the fork the head branch lives in (<fork>/<repo name>); the
+	// head branch is then not a branch of the repository, whatever its name.
+	Fork    string `yaml:"fork"`
+	Deliver *bool  `yaml:"deliver"`
 }
 
 type openIssue struct {
@@ -64,8 +81,20 @@ type reviewStep struct {
 }
 
 type prStep struct { // dismiss_review, push, close_pr, conflict
+	PR   int    `yaml:"pr"`
+	User string `yaml:"user"`
+	// Files (push only) are written by the pushed commit: path in the repository → a file
+	// of the scenario's directory holding the content.
+	Files   map[string]string `yaml:"files"`
+	Deliver *bool             `yaml:"deliver"`
+}
+
+// editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
+// its base branch.
+type editPRStep struct {
 	PR      int    `yaml:"pr"`
 	User    string `yaml:"user"`
+	Base    string `yaml:"base"`
 	Deliver *bool  `yaml:"deliver"`
 }
 
@@ -76,11 +105,16 @@ type labelStep struct {
 	Deliver *bool    `yaml:"deliver"`
 }
 
+// checkStep completes a check run on the PR's head: a job of an Actions workflow (the
+// workflow named `workflow`, or by default one named after the check), or with `app` a
+// check run of that app. A check of the same name in the same suite (same app, or same
+// workflow) is a re-run and replaces the earlier one; any other stays beside it.
 type checkStep struct {
 	PR         int    `yaml:"pr"`
 	Name       string `yaml:"name"`
 	Conclusion string `yaml:"conclusion"`
 	App        string `yaml:"app"`
+	Workflow   string `yaml:"workflow"`
 	Deliver    *bool  `yaml:"deliver"`
 }
 
@@ -103,18 +137,47 @@ type commentStep struct {
 	Deliver *bool      `yaml:"deliver"`
 }
 
-// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does.
+// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:
+// an error status with a message; a rate limit, with retry_after (seconds, a secondary
+// limit) or reset (seconds until the spent primary limit resets); or timeout: true, a
+// request never answered until the run gives up on it. skip lets that many calls through
+// first.
 type faultStep struct {
-	Operation string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
-	Status    int    `yaml:"status"`
-	Message   string `yaml:"message"`
+	Operation  string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
+	Skip       int    `yaml:"skip"`
+	Status     int    `yaml:"status"`
+	Message    string `yaml:"message"`
+	RetryAfter int    `yaml:"retry_after"`
+	Reset      int    `yaml:"reset"`
+	Timeout    bool   `yaml:"timeout"`
 }
 
 // configStep commits a new config to the default branch (no event: the action does not
 // react to pushes of its config; runs already started keep the config they started under).
+// file is a config file, or a directory as `config:` takes one; it replaces every file of
+// the config before it (a file no longer there is deleted).
 type configStep struct {
 	File string `yaml:"file"`
 }
+
+// togetherStep is `together`: the world changes of all its steps, then all their events
+// delivered at once, each to its own invocation, with the fake holding every invocation's
+// first write until each has read (so that they really race).
+type togetherStep struct {
+	Steps []step
+}
+
+// notTogether are the step kinds `together` does not take: they are not changes of the
+// world (expect), nest (together) or move the clock every invocation shares (advance).
+var notTogether = map[string]string{
+	"together": "together does not nest",
+	"expect":   "expect checks the world between steps; put it after the together",
+	"advance":  "advance moves the clock of every invocation; put it before or after the together",
+}
+
+// stateBranchActions are what `state_branch` does to the branch that holds the state: delete
+// it, or protect it with a ruleset that restricts its creation and updates.
+var stateBranchActions = []string{"delete", "protect"}
 
 type webhookStep struct {
 	Event string `yaml:"event"`
@@ -127,6 +190,17 @@ type expectation struct {
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
 	Dispatches []map[string]any      `yaml:"dispatches"`
+	// Branches is the exact set of branches of the repository (not of forks).
+	Branches *[]string `yaml:"branches"`
+	// StateBranch is what the branch holding the state (settings.state_branch) holds.
+	StateBranch *stateBranchExpect `yaml:"state_branch"`
+}
+
+// stateBranchExpect checks the state branch: whether it exists, and files that are at its
+// head (a subset: others may be there too).
+type stateBranchExpect struct {
+	Exists *bool    `yaml:"exists"`
+	Files  []string `yaml:"files"`
 }
 
 type subjectExpect struct {
@@ -150,6 +224,7 @@ var stepKinds = map[string]func() any{
 	"open_issue":     func() any { return &openIssue{} },
 	"review":         func() any { return &reviewStep{} },
 	"dismiss_review": func() any { return &prStep{} },
+	"edit_pr":        func() any { return &editPRStep{} },
 	"push":           func() any { return &prStep{} },
 	"close_pr":       func() any { return &prStep{} },
 	"conflict":       func() any { return &prStep{} },
@@ -164,18 +239,27 @@ var stepKinds = map[string]func() any{
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
 	"advance":        nil,
+	"together":       nil,
+	"state_branch":   nil,
 	"report":         nil,
 	"agent_fails":    nil,
 }
 
 // scenarioError is a mistake in the scenario file, with its position.
 type scenarioError struct {
-	path string
-	line int
-	msg  string
+	path      string
+	line, col int
+	msg       string
 }
 
-func (e *scenarioError) Error() string { return fmt.Sprintf("%s:%d: %s", e.path, e.line, e.msg) }
+func (e *scenarioError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.path, e.line, max(e.col, 1), e.msg)
+}
+
+// errorAt is a mistake at node n of the scenario file.
+func errorAt(path string, n *yaml.Node, format string, args ...any) *scenarioError {
+	return &scenarioError{path, max(n.Line, 1), max(n.Column, 1), fmt.Sprintf(format, args...)}
+}
 
 func loadScenario(path string) (*scenario, error) {
 	src, err := os.ReadFile(path)
@@ -184,130 +268,317 @@ func loadScenario(path string) (*scenario, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, engine.YAMLSyntaxError(path, src, err)
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
-		return nil, &scenarioError{path, 1, "a scenario is a mapping with repo, steps and expect"}
+		at := &root
+		if len(root.Content) > 0 {
+			at = root.Content[0]
+		}
+		return nil, errorAt(path, at, "a scenario is a mapping with repo, steps and expect")
 	}
 	sc := &scenario{path: path, DefaultBranch: "main", Config: "pipelines.yaml"}
+	d := &scenarioDecoder{path: path}
 	top := root.Content[0]
+	known := append(tags(reflect.TypeOf(*sc)), "steps", "expect")
+	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
+		if first, ok := seen[k.Value]; ok {
+			return nil, errorAt(path, k, "duplicate key %q in scenario (first at line %d)", k.Value, first.Line)
+		}
+		seen[k.Value] = k
 		switch k.Value {
 		case "steps":
-			if sc.Steps, err = decodeSteps(path, v); err != nil {
+			if sc.Steps, err = decodeSteps(d, v); err != nil {
 				return nil, err
 			}
 		case "expect":
 			sc.Expect = &expectation{}
-			if err := strictDecode(path, v, sc.Expect); err != nil {
+			if err := d.decode(v, "expect", "", reflect.ValueOf(sc.Expect).Elem()); err != nil {
 				return nil, err
 			}
 		default:
 			f, ok := fieldByTag(reflect.ValueOf(sc).Elem(), k.Value)
 			if !ok {
-				return nil, &scenarioError{path, k.Line, fmt.Sprintf("unknown key %q in scenario", k.Value)}
+				return nil, d.unknown(k, "scenario", "key", known)
 			}
-			if err := v.Decode(f.Addr().Interface()); err != nil {
-				return nil, &scenarioError{path, v.Line, fmt.Sprintf("%q: %v", k.Value, err)}
+			if err := d.decode(v, "scenario", k.Value, f); err != nil {
+				return nil, err
 			}
 		}
 	}
 	if sc.Repo == "" || !strings.Contains(sc.Repo, "/") {
-		return nil, &scenarioError{path, top.Line, "\"repo\" must be owner/name"}
+		at := top
+		if n := seen["repo"]; n != nil {
+			at = n
+		}
+		return nil, errorAt(path, at, "\"repo\" must be owner/name")
 	}
 	if sc.Clock.IsZero() {
 		sc.Clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	}
+	if sc.Timeout == 0 {
+		sc.Timeout = defaultTimeout
+	}
+	if sc.RequestTimeout == 0 {
+		sc.RequestTimeout = 10 * time.Second
+	}
+	if sc.Timeout < 0 || sc.RequestTimeout < 0 {
+		return nil, errorAt(path, top, "timeout and request_timeout must be positive")
+	}
 	return sc, nil
 }
 
-func decodeSteps(path string, n *yaml.Node) ([]step, error) {
+func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
+	n = deref(n)
 	if n.Kind != yaml.SequenceNode {
-		return nil, &scenarioError{path, n.Line, "\"steps\" must be a list"}
+		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", describeNode(n))
 	}
 	var out []step
 	for _, item := range n.Content {
+		item = deref(item)
 		if item.Kind != yaml.MappingNode || len(item.Content) != 2 {
-			return nil, &scenarioError{path, item.Line, "a step is a mapping with one key: its kind"}
+			return nil, errorAt(d.path, item, "a step is a mapping with one key: its kind")
 		}
 		k, v := item.Content[0], item.Content[1]
 		mk, ok := stepKinds[k.Value]
 		if !ok {
-			return nil, &scenarioError{path, k.Line, fmt.Sprintf("unknown step %q; known steps: %s", k.Value, strings.Join(sortedStepKinds(), ", "))}
+			return nil, d.unknown(k, "", "step", sortedStepKinds())
 		}
-		s := step{Kind: k.Value, Line: k.Line}
+		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
 		switch {
 		case mk != nil:
 			s.Value = mk()
-			if err := strictDecode(path, v, s.Value); err != nil {
+			if err := d.decode(v, k.Value, "", reflect.ValueOf(s.Value).Elem()); err != nil {
 				return nil, err
 			}
 		case k.Value == "redeliver":
 			var i int
 			if err := v.Decode(&i); err != nil || i < 1 {
-				return nil, &scenarioError{path, v.Line, "\"redeliver\" takes the number of an earlier step, counting from 1"}
+				return nil, errorAt(d.path, v, "\"redeliver\" takes the number of an earlier step, counting from 1")
 			}
 			s.Value = i
 		case k.Value == "advance":
-			d, err := time.ParseDuration(v.Value)
-			if err != nil || d <= 0 {
-				return nil, &scenarioError{path, v.Line, fmt.Sprintf("\"advance\" takes a duration such as 25h, not %q", v.Value)}
+			dur, err := time.ParseDuration(v.Value)
+			if err != nil || dur <= 0 {
+				return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", describeNode(v))
 			}
-			s.Value = d
+			s.Value = dur
+		case k.Value == "state_branch":
+			v = deref(v)
+			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+				return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), describeNode(v))
+			}
+			if !slices.Contains(stateBranchActions, v.Value) {
+				return nil, d.unknown(v, "state_branch", "action", stateBranchActions)
+			}
+			s.Value = stateBranchStep(v.Value)
+		case k.Value == "together":
+			if deref(v).Kind != yaml.SequenceNode {
+				return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", describeNode(deref(v)))
+			}
+			for _, item := range deref(v).Content {
+				if item = deref(item); item.Kind == yaml.MappingNode && len(item.Content) == 2 {
+					if why, ok := notTogether[item.Content[0].Value]; ok {
+						return nil, errorAt(d.path, item.Content[0], "%q in together: %s", item.Content[0].Value, why)
+					}
+				}
+			}
+			inner, err := decodeSteps(d, v)
+			if err != nil {
+				return nil, err
+			}
+			if len(inner) == 0 {
+				return nil, errorAt(d.path, v, "\"together\" needs at least one step")
+			}
+			s.Value = &togetherStep{Steps: inner}
 		}
 		out = append(out, s)
 	}
 	return out, nil
 }
 
-// strictDecode decodes n into out, refusing keys out's struct does not declare.
-func strictDecode(path string, n *yaml.Node, out any) error {
-	rv := reflect.ValueOf(out).Elem()
-	if n.Kind == yaml.MappingNode && rv.Kind() == reflect.Struct {
+// scenarioDecoder decodes the nodes of a scenario file into its types strictly: an
+// unknown or duplicate key, or a value of the wrong type, is an error at its position,
+// with a suggestion for a misspelt key, as a config's mistakes are.
+type scenarioDecoder struct {
+	path string
+}
+
+var (
+	timeType     = reflect.TypeOf(time.Time{})
+	durationType = reflect.TypeOf(time.Duration(0))
+)
+
+// decode decodes n into out. where names the mapping n lies in ("open_pr",
+// "expect.prs.7") and key the key it is the value of ("" for the value of a step or of
+// expect itself), for messages.
+func (d *scenarioDecoder) decode(n *yaml.Node, where, key string, out reflect.Value) error {
+	n = deref(n)
+	t := out.Type()
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Struct, reflect.Map, reflect.Slice:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && t != timeType {
+			return nil // absent, as if not written
+		}
+	}
+	inner := where
+	if key != "" {
+		inner = where + "." + key
+	}
+	switch {
+	case t.Kind() == reflect.Pointer:
+		v := reflect.New(t.Elem())
+		if err := d.decode(n, where, key, v.Elem()); err != nil {
+			return err
+		}
+		out.Set(v)
+		return nil
+	case t.Kind() == reflect.Struct && t != timeType:
+		if n.Kind != yaml.MappingNode {
+			return d.typeError(n, where, key, t)
+		}
+		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			f, ok := fieldByTag(rv, k.Value)
-			if !ok {
-				return &scenarioError{path, k.Line, fmt.Sprintf("unknown key %q; known keys: %s", k.Value, strings.Join(tags(rv.Type()), ", "))}
+			k := deref(n.Content[i])
+			f, ok := fieldByTag(out, k.Value)
+			if !ok || k.Kind != yaml.ScalarNode {
+				return d.unknown(k, inner, "key", tags(t))
 			}
-			if err := strictDecode(path, n.Content[i+1], f.Addr().Interface()); err != nil {
+			if first, ok := seen[k.Value]; ok {
+				return errorAt(d.path, k, "duplicate key %q in %s (first at line %d)", k.Value, inner, first.Line)
+			}
+			seen[k.Value] = k
+			if err := d.decode(n.Content[i+1], inner, k.Value, f); err != nil {
 				return err
 			}
 		}
 		return nil
-	}
-	if n.Kind == yaml.MappingNode && rv.Kind() == reflect.Map && rv.Type().Elem().Kind() == reflect.Struct {
-		if rv.IsNil() {
-			rv.Set(reflect.MakeMap(rv.Type()))
+	case t.Kind() == reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return d.typeError(n, where, key, t)
+		}
+		if out.IsNil() {
+			out.Set(reflect.MakeMap(t))
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := reflect.New(rv.Type().Key())
-			if err := n.Content[i].Decode(key.Interface()); err != nil {
-				return &scenarioError{path, n.Content[i].Line, err.Error()}
+			k := deref(n.Content[i])
+			kv := reflect.New(t.Key()).Elem()
+			if k.Kind != yaml.ScalarNode || k.Decode(kv.Addr().Interface()) != nil {
+				return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), describeNode(k))
 			}
-			val := reflect.New(rv.Type().Elem())
-			if err := strictDecode(path, n.Content[i+1], val.Interface()); err != nil {
+			if out.MapIndex(kv).IsValid() {
+				return errorAt(d.path, k, "duplicate key %q in %s", k.Value, inner)
+			}
+			vv := reflect.New(t.Elem()).Elem()
+			if err := d.decode(n.Content[i+1], inner, k.Value, vv); err != nil {
 				return err
 			}
-			rv.SetMapIndex(key.Elem(), val.Elem())
+			out.SetMapIndex(kv, vv)
 		}
 		return nil
-	}
-	if n.Kind == yaml.SequenceNode && rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Struct {
+	case t.Kind() == reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return d.typeError(n, where, key, t)
+		}
 		for _, item := range n.Content {
-			val := reflect.New(rv.Type().Elem())
-			if err := strictDecode(path, item, val.Interface()); err != nil {
+			v := reflect.New(t.Elem()).Elem()
+			if err := d.decode(item, inner, "", v); err != nil {
 				return err
 			}
-			rv.Set(reflect.Append(rv, val.Elem()))
+			out.Set(reflect.Append(out, v))
 		}
 		return nil
 	}
-	if err := n.Decode(out); err != nil {
-		return &scenarioError{path, n.Line, strings.TrimPrefix(err.Error(), "yaml: ")}
+	if n.Kind != yaml.ScalarNode && t.Kind() != reflect.Interface {
+		return d.typeError(n, where, key, t)
+	}
+	if err := n.Decode(out.Addr().Interface()); err != nil {
+		return d.typeError(n, where, key, t)
 	}
 	return nil
+}
+
+// typeError says n is not a value of type t.
+func (d *scenarioDecoder) typeError(n *yaml.Node, where, key string, t reflect.Type) error {
+	what := where
+	if key != "" {
+		what = fmt.Sprintf("%q in %s", key, where)
+	}
+	return errorAt(d.path, n, "%s must be %s, not %s", what, typeWord(t, false), describeNode(n))
+}
+
+// unknown reports a key or step kind that is none of known, with the closest as a
+// suggestion, or else the list of them.
+func (d *scenarioDecoder) unknown(k *yaml.Node, where, what string, known []string) error {
+	msg := fmt.Sprintf("unknown %s %q", what, k.Value)
+	if where != "" {
+		msg += " in " + where
+	}
+	if s := engine.Suggest(k.Value, known); s != "" {
+		return errorAt(d.path, k, "%s; did you mean %q?", msg, s)
+	}
+	sorted := append([]string(nil), known...)
+	sort.Strings(sorted)
+	return errorAt(d.path, k, "%s; expected one of %s", msg, strings.Join(sorted, ", "))
+}
+
+// typeWord names the values of type t for messages: "a whole number", "a list of strings".
+func typeWord(t reflect.Type, many bool) string {
+	one, more := "", ""
+	switch {
+	case t == durationType:
+		one, more = "a duration such as 5m", "durations such as 5m"
+	case t == timeType:
+		one, more = "a time such as 2026-01-05T09:00:00Z", "times such as 2026-01-05T09:00:00Z"
+	case t.Kind() == reflect.Pointer:
+		return typeWord(t.Elem(), many)
+	case t.Kind() == reflect.String:
+		one, more = "a string", "strings"
+	case t.Kind() == reflect.Bool:
+		one, more = "true or false", "true or false"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+		one, more = "a whole number", "whole numbers"
+	case t.Kind() == reflect.Slice:
+		one, more = "a list of "+typeWord(t.Elem(), true), "lists"
+	case t.Kind() == reflect.Map || t.Kind() == reflect.Struct:
+		one, more = "a mapping", "mappings"
+	default:
+		one, more = "a value", "values"
+	}
+	if many {
+		return more
+	}
+	return one
+}
+
+// describeNode names a node's value: "a mapping", "a list", "null", or the quoted scalar.
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "null"
+		}
+		v := n.Value
+		if len(v) > 40 {
+			v = v[:40] + "..."
+		}
+		return strconv.Quote(v)
+	}
+	return "nothing"
+}
+
+// deref follows an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
 }
 
 func fieldByTag(rv reflect.Value, tag string) (reflect.Value, bool) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -22,25 +22,28 @@ import (
 )
 
 // simulateMain plays a scenario against the fake GitHub through the real run path.
-// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config.
+// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config, or a
+// scenario that checks nothing (a scenario without expectations would pass whatever
+// the action did).
 func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "the pipelines file (default DIR/pipelines.yaml, or the scenario's config:)")
+	fs := newFlagSet("simulate", stderr)
+	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
 	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
 	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
 	verbose := fs.Bool("v", false, "print the job log of every invocation")
 	quiet := fs.Bool("q", false, "do not print the state comment after each step")
-	// Accept DIR before or after the flags.
-	var dir string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		dir, args = args[0], args[1:]
+	// DIR may stand before, between or after the flags.
+	rest, code, ok := parseFlags(fs, simulateUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
+	if len(rest) > 1 {
+		fmt.Fprintf(stderr, "pipeline-action simulate: one DIR at most, got %d\n\n%s", len(rest), simulateUsage)
 		return 2
 	}
-	if dir == "" && fs.NArg() > 0 {
-		dir = fs.Arg(0)
+	var dir string
+	if len(rest) == 1 {
+		dir = rest[0]
 	}
 	if *scenarioPath == "" {
 		if dir == "" {
@@ -57,16 +60,16 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *configPath == "" {
 		*configPath = sc.rel(sc.Config)
 	}
-	src, err := os.ReadFile(*configPath)
+	files, err := scenarioConfig(*configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
 	}
-	if _, err := engine.Load(*configPath, src, gates.Default()); err != nil {
+	if err := checkConfig(files); err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2
 	}
-	sim := newSimulation(sc, string(src), stdout)
+	sim := newSimulation(sc, files, stdout)
 	defer sim.fake.Close()
 	sim.verbose, sim.quiet = *verbose, *quiet
 	failed, err := sim.play(ctx)
@@ -81,6 +84,10 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "\nFAIL: %d %s did not hold\n", failed, plural(failed, "expectation", "expectations"))
 		return 1
 	}
+	if sim.checked == 0 {
+		fmt.Fprintln(stdout, "\nNO EXPECTATIONS: this scenario checks nothing; add an expect step or a final expect with at least one key")
+		return 2
+	}
 	fmt.Fprintln(stdout, "\nPASS: every expectation holds")
 	return 0
 }
@@ -90,7 +97,7 @@ type simulation struct {
 	sc       *scenario
 	fake     *ghfake.Server
 	out      io.Writer
-	clock    time.Time
+	clock    *simClock
 	verbose  bool
 	quiet    bool
 	tmp      string
@@ -98,7 +105,98 @@ type simulation struct {
 	sent     map[int][]delivery // by step number (from 1): what that step delivered
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
-	config   string         // the config on the default branch now
+	checked  int            // expectations checked, passed or not
+	config   []scenarioFile // the config on the default branch now
+	together map[int]bool   // steps that delivered their events at once
+	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
+	// waiting for the others to read.
+	barrierTimeout time.Duration
+}
+
+// scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
+// the repository.
+type scenarioFile struct {
+	local, repo string
+	src         []byte
+}
+
+// scenarioConfig reads the config a scenario names: a file, which becomes
+// .github/pipelines.yaml, or a directory holding .github/pipelines.yaml and/or
+// .github/pipelines/*.yaml (or else pipelines.yaml), which land at those paths, as
+// validate reads a directory.
+func scenarioConfig(path string) ([]scenarioFile, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return []scenarioFile{{local: path, repo: DefaultConfigPath, src: src}}, nil
+	}
+	read, err := readConfigDir(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]scenarioFile, 0, len(read))
+	for _, f := range read {
+		rel, err := filepath.Rel(path, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		repo := filepath.ToSlash(rel)
+		if repo == "pipelines.yaml" {
+			repo = DefaultConfigPath
+		}
+		out = append(out, scenarioFile{local: f.Path, repo: repo, src: f.Src})
+	}
+	return out, nil
+}
+
+// checkConfig loads the files as validate does, naming them by their local paths.
+func checkConfig(files []scenarioFile) error {
+	src := make([]engine.SourceFile, len(files))
+	for i, f := range files {
+		src[i] = engine.SourceFile{Path: f.local, Src: f.src}
+	}
+	_, err := engine.LoadFiles(src, gates.Default())
+	return err
+}
+
+// configSources are the files as they lie in the repository.
+func configSources(files []scenarioFile) []engine.SourceFile {
+	out := make([]engine.SourceFile, len(files))
+	for i, f := range files {
+		out[i] = engine.SourceFile{Path: f.repo, Src: f.src}
+	}
+	return out
+}
+
+// simClock is the scenario's time: steps advance it, and so do the waits of the run
+// path (a retry-after costs no real time).
+type simClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *simClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *simClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// sleep is the run path's wait: the scenario's time moves on at once.
+func (c *simClock) sleep(ctx context.Context, d time.Duration) error {
+	c.advance(d)
+	return ctx.Err()
 }
 
 type delivery struct {
@@ -112,12 +210,19 @@ type stepStats struct {
 	calls map[string]int
 }
 
-func newSimulation(sc *scenario, config string, out io.Writer) *simulation {
+func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
+	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
-	s := &simulation{sc: sc, fake: f, out: out, clock: sc.Clock, sent: map[int][]delivery{}, comments: map[int]string{}, config: config}
-	f.SetClock(func() time.Time { return s.clock })
+	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
+		together: map[int]bool{}, barrierTimeout: 10 * time.Second}
+	f.SetClock(s.clock.now)
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
-	f.SetFile(sc.Repo, sc.DefaultBranch, DefaultConfigPath, config)
+	for _, c := range config {
+		f.SetFile(sc.Repo, sc.DefaultBranch, c.repo, string(c.src))
+	}
+	for _, b := range sc.Branches {
+		f.AddBranch(sc.Repo, b)
+	}
 	for _, u := range sortedKeys(sc.Users) {
 		f.AddUser(u, sc.Users[u])
 	}
@@ -142,31 +247,48 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 			failed += s.check(e)
 			continue
 		}
-		events, label, deliver, err := s.apply(n, st)
-		if err != nil {
-			return failed, &scenarioError{s.sc.path, st.Line, err.Error()}
-		}
-		fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
-		if !deliver {
-			if len(events) > 0 {
-				fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
+		var ds []delivery
+		var label string
+		concurrent := false
+		if tg, ok := st.Value.(*togetherStep); ok {
+			var lines string
+			if ds, lines, err = s.applyTogether(n, tg); err != nil {
+				return failed, err
 			}
-			continue
-		}
-		if st.Kind != "redeliver" {
-			for _, ev := range events {
-				s.runID++
-				s.sent[n] = append(s.sent[n], delivery{event: ev, runID: 1000 + s.runID})
+			label = fmt.Sprintf("together (%d %s)", len(ds), plural(len(ds), "event", "events"))
+			fmt.Fprintf(s.out, "── step %d: %s\n", n, lines)
+			s.sent[n], s.together[n], concurrent = ds, true, true
+		} else {
+			var events []ghfake.Event
+			var deliver bool
+			if events, label, deliver, err = s.apply(n, st); err != nil {
+				return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
 			}
-		}
-		ds := s.sent[n]
-		if st.Kind == "redeliver" {
-			ds = s.sent[st.Value.(int)]
+			fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
+			if !deliver {
+				if len(events) > 0 {
+					fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
+				}
+				continue
+			}
+			if st.Kind != "redeliver" {
+				s.sent[n] = append(s.sent[n], s.fresh(events)...)
+			}
+			ds = s.sent[n]
+			if st.Kind == "redeliver" {
+				ds, concurrent = s.sent[st.Value.(int)], s.together[st.Value.(int)]
+			}
 		}
 		s.fake.ResetStats()
-		for _, d := range ds {
-			if err := s.deliver(ctx, d); err != nil {
+		if concurrent {
+			if err := s.deliverTogether(ctx, ds); err != nil {
 				return failed, err
+			}
+		} else {
+			for _, d := range ds {
+				if err := s.deliver(ctx, d); err != nil {
+					return failed, err
+				}
 			}
 		}
 		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
@@ -194,8 +316,15 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	switch v := st.Value.(type) {
 	case *openPR:
 		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
-			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft})
-		return []ghfake.Event{ev}, fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch)), on(v.Deliver), nil
+			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
+		label := fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
+		if v.Fork != "" {
+			label += fmt.Sprintf(" from %s's fork", v.Fork)
+		}
+		if v.Head != "" {
+			label += " (branch " + v.Head + ")"
+		}
+		return []ghfake.Event{ev}, label, on(v.Deliver), nil
 	case *openIssue:
 		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
 		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil
@@ -203,17 +332,40 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
 		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")), on(v.Deliver), nil
 	case *prStep:
+		if len(v.Files) > 0 && st.Kind != "push" {
+			return nil, "", false, fmt.Errorf("%s takes no files (push does)", st.Kind)
+		}
 		switch st.Kind {
 		case "dismiss_review":
 			return []ghfake.Event{f.DismissReview(repo, v.PR, v.User)}, fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User), on(v.Deliver), nil
 		case "push":
-			return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
+			if len(v.Files) == 0 {
+				return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
+			}
+			files := map[string]string{}
+			var paths []string
+			for p, local := range v.Files {
+				src, err := os.ReadFile(s.sc.rel(local))
+				if err != nil {
+					return nil, "", false, fmt.Errorf("push: %w", err)
+				}
+				files[p] = string(src)
+				paths = append(paths, p)
+			}
+			sort.Strings(paths)
+			return []ghfake.Event{f.PushFiles(repo, v.PR, files)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")), on(v.Deliver), nil
 		case "close_pr":
 			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
 		case "conflict":
 			f.SetMergeable(repo, v.PR, "conflicting")
 			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR), true, nil
 		}
+	case *editPRStep:
+		if v.Base == "" {
+			return nil, "", false, errors.New("edit_pr needs a base")
+		}
+		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
+		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), on(v.Deliver), nil
 	case *labelStep:
 		for _, l := range v.Add {
 			events = append(events, f.Label(repo, v.PR, l, true))
@@ -223,7 +375,15 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return events, fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove), on(v.Deliver), nil
 	case *checkStep:
-		ev := f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		var ev ghfake.Event
+		switch {
+		case v.Workflow != "" && v.App != "":
+			return nil, "", false, errors.New("check takes an app or a workflow (a job of Actions), not both")
+		case v.Workflow != "":
+			ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, or(v.Conclusion, "success"))
+		default:
+			ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		}
 		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")), on(v.Deliver), nil
 	case *statusStep:
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
@@ -256,39 +416,196 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
 	case *configStep:
-		src, err := os.ReadFile(s.sc.rel(v.File))
+		files, err := scenarioConfig(s.sc.rel(v.File))
 		if err != nil {
-			return nil, "", false, err
-		}
-		if _, err := engine.Load(v.File, src, gates.Default()); err != nil {
 			return nil, "", false, fmt.Errorf("change_config: %w", err)
 		}
-		oid := f.SetFile(repo, s.sc.DefaultBranch, DefaultConfigPath, string(src))
-		s.config = string(src)
-		return nil, fmt.Sprintf("change_config to %s (blob %.7s) on %s", v.File, oid, s.sc.DefaultBranch), false, nil
-	case *faultStep:
-		if v.Operation == "" || v.Status < 400 {
-			return nil, "", false, fmt.Errorf("fault needs an operation and a status of 400 or more")
+		if err := checkConfig(files); err != nil {
+			return nil, "", false, fmt.Errorf("change_config: %w", err)
 		}
-		f.FailNext(v.Operation, v.Status, or(v.Message, http.StatusText(v.Status)))
-		return nil, fmt.Sprintf("fault: the next %s answers %d", v.Operation, v.Status), false, nil
+		kept := map[string]bool{}
+		var written []string
+		for _, c := range files {
+			kept[c.repo] = true
+			oid := f.SetFile(repo, s.sc.DefaultBranch, c.repo, string(c.src))
+			written = append(written, fmt.Sprintf("%s (blob %.7s)", c.repo, oid))
+		}
+		for _, c := range s.config {
+			if !kept[c.repo] {
+				f.DeleteFile(repo, s.sc.DefaultBranch, c.repo)
+				written = append(written, c.repo+" (deleted)")
+			}
+		}
+		s.config = files
+		return nil, fmt.Sprintf("change_config to %s on %s: %s", v.File, s.sc.DefaultBranch, strings.Join(written, ", ")), false, nil
+	case *faultStep:
+		switch {
+		case v.Operation == "":
+			return nil, "", false, errors.New("fault needs an operation")
+		case v.Skip < 0:
+			return nil, "", false, errors.New("fault: skip is a number of calls, not negative")
+		case v.Timeout && (v.Status != 0 || v.Message != "" || v.RetryAfter != 0 || v.Reset != 0):
+			return nil, "", false, errors.New("fault: timeout answers nothing; it takes no status, message, retry_after or reset")
+		case v.Timeout:
+			f.Inject(v.Operation, ghfake.Fault{Timeout: true, Skip: v.Skip})
+			return nil, fmt.Sprintf("fault: the next %s%s is never answered", v.Operation, skipped(v.Skip)), false, nil
+		case v.Status < 400:
+			return nil, "", false, errors.New("fault needs a status of 400 or more, or timeout: true")
+		case v.RetryAfter < 0 || v.Reset < 0:
+			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
+		}
+		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset, Skip: v.Skip})
+		label := fmt.Sprintf("fault: the next %s%s answers %d", v.Operation, skipped(v.Skip), v.Status)
+		if v.RetryAfter > 0 {
+			label += fmt.Sprintf(", retry-after %ds", v.RetryAfter)
+		}
+		if v.Reset > 0 {
+			label += fmt.Sprintf(", rate limit spent until %ds from now", v.Reset)
+		}
+		return nil, label, false, nil
+	case stateBranchStep:
+		name := s.stateBranch()
+		if v == "protect" {
+			f.RestrictBranch(repo, name)
+			return nil, fmt.Sprintf("state_branch: protect %s (a ruleset restricts its creation and updates; GitHub sends no event)", name), false, nil
+		}
+		if !f.DeleteBranch(repo, name) {
+			return nil, fmt.Sprintf("state_branch: delete %s (there was none)", name), false, nil
+		}
+		return nil, fmt.Sprintf("state_branch: delete %s (no event: the action does not listen to deletions)", name), false, nil
 	case int: // redeliver
 		if v >= n || len(s.sent[v]) == 0 {
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
 		}
 		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
 	case time.Duration:
-		s.clock = s.clock.Add(v)
-		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.Format(time.RFC3339)), false, nil
+		s.clock.advance(v)
+		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.now().Format(time.RFC3339)), false, nil
 	}
 	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
 }
 
+// fresh makes deliveries of new events, each with the next run id.
+func (s *simulation) fresh(events []ghfake.Event) []delivery {
+	var out []delivery
+	for _, ev := range events {
+		s.runID++
+		out = append(out, delivery{event: ev, runID: 1000 + s.runID})
+	}
+	return out
+}
+
+// applyTogether applies the world changes of every step of a together, in order, and
+// returns what they deliver: the events of the steps that deliver theirs (new runs), and
+// the deliveries a redeliver names again (the same runs).
+func (s *simulation) applyTogether(n int, tg *togetherStep) ([]delivery, string, error) {
+	var ds []delivery
+	var labels []string
+	for _, st := range tg.Steps {
+		events, label, deliver, err := s.apply(n, st)
+		if err != nil {
+			return nil, "", &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
+		}
+		switch {
+		case st.Kind == "redeliver":
+			ds = append(ds, s.sent[st.Value.(int)]...)
+		case deliver:
+			ds = append(ds, s.fresh(events)...)
+		case len(events) > 0:
+			label += " (the event is lost: not delivered)"
+		}
+		labels = append(labels, label)
+	}
+	return ds, fmt.Sprintf("together, %d %s at once:\n     · %s", len(ds), plural(len(ds), "event", "events"), strings.Join(labels, "\n     · ")), nil
+}
+
+// stateBranch is the branch that holds the state: settings.state_branch of the config on
+// the default branch now, or the default.
+func (s *simulation) stateBranch() string {
+	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
+		return cfg.Settings.StateBranch
+	}
+	return engine.DefaultStateBranch
+}
+
+// deliverTogether feeds the deliveries through the real run path all at once, one
+// invocation each with its own token, while the fake holds every invocation's writes until
+// each has read (or ended): they read the same world, then race to change it.
+func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	tokens := make([]string, len(ds))
+	for i := range ds {
+		tokens[i] = s.fake.NewBotToken()
+	}
+	bar := s.fake.ArmBarrier(tokens, s.barrierTimeout)
+	results := make([]invocation, len(ds))
+	var wg sync.WaitGroup
+	for i, d := range ds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer bar.Leave(tokens[i])
+			results[i] = s.invoke(ctx, d, tokens[i])
+		}()
+	}
+	wg.Wait()
+	st := bar.Disarm()
+	switch {
+	case st.TimedOut:
+		fmt.Fprintf(s.out, "   %d invocations at once; the fake stopped holding their writes after %s, with %d of them read: they did not all race\n", len(ds), s.barrierTimeout, st.Read)
+	default:
+		fmt.Fprintf(s.out, "   %d invocations at once: %d of them read before any wrote (%d %s held until then)\n", len(ds), st.Read, st.Held, plural(st.Held, "write", "writes"))
+	}
+	for _, res := range results {
+		if err := s.report(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // deliver feeds one event through the real run path, over HTTP, to the fake.
 func (s *simulation) deliver(ctx context.Context, d delivery) error {
+	return s.report(s.invoke(ctx, d, s.fake.BotToken()))
+}
+
+// invocation is what one run of the real run path did.
+type invocation struct {
+	log         string
+	code        int
+	unsupported []string
+	err         error // the run could not be set up
+}
+
+// report prints an invocation's log when asked or when it failed, and turns a run that
+// could not start, or that the engine cannot play, into an error.
+func (s *simulation) report(res invocation) error {
+	if res.err != nil {
+		return res.err
+	}
+	if s.verbose || res.code != 0 {
+		for _, l := range strings.Split(strings.TrimRight(res.log, "\n"), "\n") {
+			fmt.Fprintf(s.out, "   | %s\n", l)
+		}
+	}
+	if res.code == 2 {
+		return errors.New("the run could not start; see its log above")
+	}
+	if len(res.unsupported) > 0 {
+		s.printComments()
+		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(res.unsupported, "; "))
+	}
+	return nil
+}
+
+// invoke runs one delivery through the real run path, authenticated by token; it is safe
+// to call from several goroutines at once.
+func (s *simulation) invoke(ctx context.Context, d delivery, token string) invocation {
 	path := filepath.Join(s.tmp, fmt.Sprintf("event-%d.json", d.runID))
 	if err := os.WriteFile(path, d.event.Payload, 0o600); err != nil {
-		return err
+		return invocation{err: err}
 	}
 	env := map[string]string{
 		"GITHUB_ACTIONS":      "true",
@@ -298,26 +615,18 @@ func (s *simulation) deliver(ctx context.Context, d delivery) error {
 		"GITHUB_API_URL":      s.fake.URL + "/api/v3",
 		"GITHUB_GRAPHQL_URL":  s.fake.URL + "/api/graphql",
 		"GITHUB_RUN_ID":       strconv.Itoa(d.runID),
-		"GITHUB_OUTPUT":       filepath.Join(s.tmp, "output"),
-		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, "summary"),
-		"INPUT_TOKEN":         s.fake.BotToken(),
+		"GITHUB_OUTPUT":       filepath.Join(s.tmp, fmt.Sprintf("output-%d", d.runID)),
+		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, fmt.Sprintf("summary-%d", d.runID)),
+		"INPUT_TOKEN":         token,
+		"INPUT_TIMEOUT":       s.sc.Timeout.String(),
+		// The scenario's clock, not the machine's, bounds rate-limit waits; real time
+		// bounds only a request the fake holds (a timeout fault).
+		"INPUT_REQUEST_TIMEOUT": s.sc.RequestTimeout.String(),
 	}
 	var log bytes.Buffer
-	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: func() time.Time { return s.clock }}
+	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
 	code := r.run(ctx)
-	if s.verbose || code != 0 {
-		for _, l := range strings.Split(strings.TrimRight(log.String(), "\n"), "\n") {
-			fmt.Fprintf(s.out, "   | %s\n", l)
-		}
-	}
-	if code == 2 {
-		return errors.New("the run could not start; see its log above")
-	}
-	if len(r.unsupported) > 0 {
-		s.printComments()
-		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(r.unsupported, "; "))
-	}
-	return nil
+	return invocation{log: log.String(), code: code, unsupported: r.unsupported}
 }
 
 // printComments prints the state comment of every PR whose comment changed.
@@ -369,4 +678,12 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// skipped says how many calls a fault lets through first, for its step's label.
+func skipped(skip int) string {
+	if skip == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" after %d %s served", skip, map[bool]string{true: "call", false: "calls"}[skip == 1])
 }

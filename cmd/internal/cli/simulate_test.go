@@ -74,11 +74,20 @@ expect:
   prs: {7: {merged: true}}
   runs: [{pipeline: auto-merge, status: completed}]
 `, 1, "✗ #7 merged: want true, found false"},
+		{"branches are the exact set", `
+repo: acme/widgets
+branches: [develop]
+steps:
+  - open_pr: {number: 7, author: dev, head: feat/a}
+  - open_pr: {number: 8, author: someone, head: topic, fork: someone}
+expect:
+  branches: [main, feat/a]
+`, 1, "✗ branches of acme/widgets: want [feat/a main], found [develop feat/a main]"},
 		{"unknown step", `
 repo: acme/widgets
 steps:
   - open_prr: {number: 7}
-`, 2, `scenario.yaml:4: unknown step "open_prr"`},
+`, 2, `scenario.yaml:4:5: unknown step "open_prr"; did you mean "open_pr"?`},
 		{"unknown key", `
 repo: acme/widgets
 steps:
@@ -88,13 +97,19 @@ steps:
 repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
-`, 2, "scenario.yaml:4: review:"},
+`, 2, "scenario.yaml:4:5: review:"},
 		{"agent reports are not supported yet", `
 repo: acme/widgets
 steps:
   - open_pr: {number: 7, author: dev}
   - report: {pr: 7, stage: x, verdict: approve}
 `, 2, `not supported yet: step "report"`},
+		{"a check of an app and a workflow at once", `
+repo: acme/widgets
+steps:
+  - open_pr: {number: 7, author: dev}
+  - check: {pr: 7, name: test, app: ci-app, workflow: ci}
+`, 2, "check takes an app or a workflow"},
 		{"redeliver of a later step", `
 repo: acme/widgets
 steps:
@@ -109,6 +124,27 @@ steps:
 			assert.Contains(t, out+errOut, tc.want)
 		})
 	}
+}
+
+// A scenario that expects nothing would pass whatever the action did: it is a mistake
+// in the scenario, exit 2, never PASS.
+func TestScenarioWithoutExpectations(t *testing.T) {
+	for name, src := range map[string]string{
+		"no expect at all":                    "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n",
+		"an empty expect":                     "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {}\nexpect:\n",
+		"an expectation on a PR with no keys": "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\nexpect: {prs: {7: {}}}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := simulate(t, writeScenario(t, src), "-q")
+			assert.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+			assert.Contains(t, out, "NO EXPECTATIONS: this scenario checks nothing")
+			assert.NotContains(t, out, "PASS")
+		})
+	}
+	// One expectation, in a step, is enough.
+	code, out, _ := simulate(t, writeScenario(t, "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {prs: {7: {merged: false}}}\n"), "-q")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "PASS: every expectation holds")
 }
 
 func TestSimulateBadConfigExits2(t *testing.T) {
@@ -126,10 +162,10 @@ func play(t *testing.T, scenario string) *simulation {
 	dir := writeScenario(t, scenario)
 	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
 	require.NoError(t, err)
-	cfg, err := os.ReadFile(exampleConfig)
+	cfg, err := scenarioConfig(exampleConfig)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, string(cfg), &out)
+	sim := newSimulation(sc, cfg, &out)
 	t.Cleanup(sim.fake.Close)
 	sim.quiet = true
 	failed, err := sim.play(context.Background())
@@ -166,6 +202,26 @@ expect:
 	}
 	runs := sim.runs()
 	require.Len(t, runs, 1, "the redelivered opening starts no second run")
+}
+
+// A secondary rate limit on the merge is waited out in the scenario's time: the merge is
+// sent again once, the clock moves on by the retry-after, and no real time is spent.
+func TestSecondaryRateLimitWaitsInScenarioTime(t *testing.T) {
+	start := time.Now()
+	sim := play(t, `
+repo: acme/widgets
+users: {alice: write, dev: write}
+steps:
+  - open_pr: {number: 7, author: dev}
+  - check: {pr: 7, name: test}
+  - fault: {operation: pulls/merge, status: 403, message: "You have exceeded a secondary rate limit", retry_after: 45}
+  - review: {pr: 7, user: alice, state: approved}
+expect:
+  prs: {7: {merged: true}}
+`)
+	assert.Less(t, time.Since(start), 20*time.Second)
+	assert.Equal(t, 2, callsOf(sim, 4)["pulls/merge"], "one retry")
+	assert.Equal(t, time.Date(2026, 1, 5, 9, 0, 45, 0, time.UTC), sim.clock.now())
 }
 
 func TestEventThatChangesNothingWritesNothing(t *testing.T) {
@@ -207,13 +263,15 @@ steps:
   - comment: {pr: 7, user: mallory, body: "nothing to see\n`+marker+`"}
   - label: {pr: 7, add: [automerge]}
 expect:
-  prs: {7: {merged: false, comments: 0}}
+  prs: {7: {merged: false, comments: 1}}
+  runs: [{pipeline: auto-merge, subject: "#7", status: waiting, stage: ready}]
 `)
 	code, out, errOut := simulate(t, dir, "-v")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "ignoring state marker in comment")
 	assert.Contains(t, out, "by mallory")
 	assert.NotContains(t, out, "pulls/merge")
+	assert.Contains(t, out, "started late on issue_comment.created", "the lost opened event is made good by a fresh run, not by the forged one")
 }
 
 func TestSimulatePrintsStateCommentAndStats(t *testing.T) {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,7 +19,14 @@ const validateUsage = `usage: pipeline-action validate [PATH...] [--format text|
 PATH is a config file, or a directory holding .github/pipelines.yaml and/or
 .github/pipelines/*.yaml, or else pipelines.yaml (default .). The files of one
 directory load together.
-Every error is printed, sorted, as path:line:col: message [kind], then every warning.
+Every error is printed, sorted, as path:line:col: message [kind], then every warning,
+then a line for each config saying what was checked:
+
+  checked .github/pipelines.yaml and .github/pipelines/extra.yaml: 3 pipelines, 12 stages, no problems
+
+flags:
+  --format text|github  github prints errors and warnings as workflow annotations
+  --strict              fail on warnings too
 
 exit codes: 0 valid (warnings are printed), 1 errors (or warnings with --strict),
 2 bad usage or a path that cannot be read
@@ -29,12 +35,12 @@ exit codes: 0 valid (warnings are printed), 1 errors (or warnings with --strict)
 // validateMain checks configs and prints every mistake as path:line:col: message [kind],
 // errors first, then warnings. --format github prints workflow annotations instead.
 func validateMain(args []string, stdout, stderr io.Writer) int {
-	fl := newFlagSet("validate", validateUsage, stderr)
+	fl := newFlagSet("validate", stderr)
 	format := fl.String("format", "text", "output format: text or github")
 	strict := fl.Bool("strict", false, "fail on warnings too")
-	paths, err := parseInterspersed(fl, args)
-	if err != nil {
-		return 2
+	paths, code, ok := parseFlags(fl, validateUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *format != "text" && *format != "github" {
 		fmt.Fprintf(stderr, "pipeline-action validate: unknown format %q; expected \"text\" or \"github\"\n", *format)
@@ -45,13 +51,17 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 	}
 	sets, code := configSets(paths, stderr)
 	var errs, warnings engine.ErrorList
+	var summaries []string
 	for _, files := range sets {
 		cfg, err := engine.LoadFiles(files, gates.Default())
 		if err != nil {
-			errs = append(errs, asErrorList(err, files[0].Path)...)
+			list := asErrorList(err, files[0].Path)
+			errs = append(errs, list...)
+			summaries = append(summaries, summary(files, nil, len(list)))
 			continue
 		}
 		warnings = append(warnings, cfg.Warnings...)
+		summaries = append(summaries, summary(files, cfg, 0))
 	}
 	errs.Sort()
 	warnings.Sort()
@@ -65,6 +75,9 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 	for _, w := range warnings {
 		print(stdout, "warning", w)
 	}
+	for _, s := range summaries {
+		fmt.Fprintln(stdout, s)
+	}
 	switch {
 	case code != 0:
 		return code
@@ -74,27 +87,45 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newFlagSet returns a flag set that prints usage on stderr and returns errors.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fl := flag.NewFlagSet(name, flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() { fmt.Fprint(stderr, usage) }
-	return fl
+// summary says what validate checked in one config: its files, and how many pipelines
+// and stages it has and how many warnings, or how many errors it has when it does not load.
+func summary(files []engine.SourceFile, cfg *engine.Config, errors int) string {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
+	}
+	checked := "checked " + joinAnd(names) + ": "
+	if cfg == nil {
+		return checked + count(errors, "error", "errors")
+	}
+	stages := 0
+	for _, p := range cfg.Pipelines {
+		stages += countStages(p.Stages)
+	}
+	problems := "no problems"
+	if n := len(cfg.Warnings); n > 0 {
+		problems = count(n, "warning", "warnings")
+	}
+	return fmt.Sprintf("%s%s, %s, %s", checked, count(len(cfg.Pipelines), "pipeline", "pipelines"), count(stages, "stage", "stages"), problems)
 }
 
-// parseInterspersed parses flags wherever they stand among the positional arguments
-// ("validate a.yaml --strict b.yaml") and returns the positional ones.
-func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			return nil, err
-		}
-		if fl.NArg() == 0 {
-			return rest, nil
-		}
-		rest, args = append(rest, fl.Arg(0)), fl.Args()[1:]
+// countStages counts stages and the branches of parallel stages.
+func countStages(stages []*engine.Stage) int {
+	n := len(stages)
+	for _, s := range stages {
+		n += countStages(s.Branches)
 	}
+	return n
+}
+
+func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+
+// joinAnd joins "a", "a and b", "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // asErrorList returns err as positioned errors; an error without positions is

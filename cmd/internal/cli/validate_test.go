@@ -104,6 +104,20 @@ pipelines:
         pipeline: pp
 `
 
+// parallelFile has a parallel stage with two branches: three stages in all.
+const parallelFile = `pipelines:
+  both:
+    trigger:
+      event: pull_request.labeled
+    stages:
+      - id: reviews
+        type: parallel
+        join: all
+        branches:
+          - {id: a, type: pipeline, pipeline: standard-review}
+          - {id: b, type: action, action: merge_pr}
+`
+
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -114,51 +128,67 @@ func TestValidate(t *testing.T) {
 		stderr string // a substring
 	}{
 		{name: "clean directory", files: map[string]string{".github/pipelines.yaml": cleanConfig},
-			args: []string{"validate"}},
+			args: []string{"validate"}, stdout: "checked .github/pipelines.yaml: 1 pipeline, 2 stages, no problems\n"},
 		{name: "clean file", files: map[string]string{"p.yaml": cleanConfig},
-			args: []string{"validate", "p.yaml"}},
+			args: []string{"validate", "p.yaml"}, stdout: "checked p.yaml: 1 pipeline, 2 stages, no problems\n"},
 		{name: "files of a directory load together",
-			files: map[string]string{".github/pipelines.yaml": mainWithSub, ".github/pipelines/review.yaml": subFile},
-			args:  []string{"validate", "."}},
+			files:  map[string]string{".github/pipelines.yaml": mainWithSub, ".github/pipelines/review.yaml": subFile},
+			args:   []string{"validate", "."},
+			stdout: "checked .github/pipelines.yaml and .github/pipelines/review.yaml: 2 pipelines, 2 stages, no problems\n"},
 		{name: "only pipelines/*.yaml",
-			files: map[string]string{".github/pipelines/a.yaml": cleanConfig},
-			args:  []string{"validate"}},
+			files:  map[string]string{".github/pipelines/a.yaml": cleanConfig},
+			args:   []string{"validate"},
+			stdout: "checked .github/pipelines/a.yaml: 1 pipeline, 2 stages, no problems\n"},
 		{name: "files named one by one load with their config",
-			files: map[string]string{".github/pipelines.yaml": mainWithSub, ".github/pipelines/review.yaml": subFile},
-			args:  []string{"validate", ".github/pipelines/review.yaml", ".github/pipelines.yaml"}},
+			files:  map[string]string{".github/pipelines.yaml": mainWithSub, ".github/pipelines/review.yaml": subFile},
+			args:   []string{"validate", ".github/pipelines/review.yaml", ".github/pipelines.yaml"},
+			stdout: "checked .github/pipelines/review.yaml and .github/pipelines.yaml: 2 pipelines, 2 stages, no problems\n"},
+		{name: "three files, and a parallel stage counts its branches",
+			files:  map[string]string{".github/pipelines.yaml": mainWithSub, ".github/pipelines/review.yaml": subFile, ".github/pipelines/par.yaml": parallelFile},
+			args:   []string{"validate"},
+			stdout: "checked .github/pipelines.yaml, .github/pipelines/par.yaml and .github/pipelines/review.yaml: 3 pipelines, 5 stages, no problems\n"},
 		{name: "a file alone misses the other files",
 			files: map[string]string{".github/pipelines.yaml": mainWithSub, "sub.yaml": subFile},
 			args:  []string{"validate", ".github/pipelines.yaml"}, code: 1,
-			stdout: `.github/pipelines.yaml:9:19: unknown sub-pipeline "standard-review" in stage "review"; expected one of "feature" [ref]` + "\n"},
+			stdout: `.github/pipelines.yaml:9:19: unknown sub-pipeline "standard-review" in stage "review"; expected one of "feature" [ref]` + "\n" +
+				"checked .github/pipelines.yaml: 1 error\n"},
 		{name: "warnings do not fail", files: map[string]string{"p.yaml": unreachable},
-			args:   []string{"validate", "p.yaml"},
-			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
+			args: []string{"validate", "p.yaml"},
+			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n" +
+				"checked p.yaml: 1 pipeline, 2 stages, 1 warning\n"},
 		{name: "warnings fail with --strict", files: map[string]string{"p.yaml": unreachable},
 			args: []string{"validate", "--strict", "p.yaml"}, code: 1,
-			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
+			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n" +
+				"checked p.yaml: 1 pipeline, 2 stages, 1 warning\n"},
 		{name: "flags after paths", files: map[string]string{"p.yaml": unreachable},
 			args: []string{"validate", "p.yaml", "--strict"}, code: 1,
-			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
+			stdout: `p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n" +
+				"checked p.yaml: 1 pipeline, 2 stages, 1 warning\n"},
 		{name: "errors sorted, then warnings", files: map[string]string{"b.yaml": badAgent, "a/p.yaml": unreachable},
 			args: []string{"validate", "b.yaml", "a/p.yaml"}, code: 1,
 			stdout: `b.yaml:11:16: unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]` + "\n" +
 				`b.yaml:14:19: unknown sub-pipeline "pp" in stage "sub"; did you mean "p"? [ref]` + "\n" +
-				`a/p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
+				`a/p.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n" +
+				"checked b.yaml: 2 errors\n" +
+				"checked a/p.yaml: 1 pipeline, 2 stages, 1 warning\n"},
 		{name: "github format", files: map[string]string{"b.yaml": badAgent, "a/p.yaml": unreachable},
 			args: []string{"validate", "--format", "github", "b.yaml", "a/p.yaml"}, code: 1,
 			stdout: `::error file=b.yaml,line=11,col=16::unknown agent "pr-reveiw" in stage "review"; did you mean "pr-review"? [ref]` + "\n" +
 				`::error file=b.yaml,line=14,col=19::unknown sub-pipeline "pp" in stage "sub"; did you mean "p"? [ref]` + "\n" +
-				`::warning file=a/p.yaml,line=11,col=9::stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
+				`::warning file=a/p.yaml,line=11,col=9::stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n" +
+				"checked b.yaml: 2 errors\n" +
+				"checked a/p.yaml: 1 pipeline, 2 stages, 1 warning\n"},
 		{name: "a syntax error", files: map[string]string{"p.yaml": "version: 1\npipelines: [\n"},
 			args: []string{"validate", "p.yaml"}, code: 1, stdout: "p.yaml:"},
 		{name: "missing path", args: []string{"validate", "nope.yaml"}, code: 2, stderr: "nope.yaml"},
 		{name: "directory without a config", files: map[string]string{"README.md": "hi"},
 			args: []string{"validate", "."}, code: 2, stderr: "no config found; expected .github/pipelines.yaml, .github/pipelines/*.yaml or pipelines.yaml"},
 		{name: "an example directory", files: map[string]string{"ex/pipelines.yaml": unreachable},
-			args:   []string{"validate", "ex"},
-			stdout: `ex/pipelines.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n"},
+			args: []string{"validate", "ex"},
+			stdout: `ex/pipelines.yaml:11:9: stage "never" is unreachable: no transition leads to it from the first stage "merge" [warning]` + "\n" +
+				"checked ex/pipelines.yaml: 1 pipeline, 2 stages, 1 warning\n"},
 		{name: ".github wins over pipelines.yaml", files: map[string]string{".github/pipelines.yaml": cleanConfig, "pipelines.yaml": unreachable},
-			args: []string{"validate"}},
+			args: []string{"validate"}, stdout: "checked .github/pipelines.yaml: 1 pipeline, 2 stages, no problems\n"},
 		{name: "unknown format", files: map[string]string{"p.yaml": cleanConfig},
 			args: []string{"validate", "--format", "json", "p.yaml"}, code: 2, stderr: `unknown format "json"`},
 		{name: "unknown flag", args: []string{"validate", "--nope"}, code: 2, stderr: "usage: pipeline-action validate"},

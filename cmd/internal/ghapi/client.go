@@ -29,6 +29,7 @@ type Options struct {
 	GraphQLURL string // GITHUB_GRAPHQL_URL, e.g. https://api.github.com/graphql
 	Repository string // owner/name
 	Transport  http.RoundTripper
+	Limits     Limits // timeouts and rate-limit retries; the zero value uses the defaults
 }
 
 // New returns a client for o.Repository.
@@ -42,10 +43,10 @@ func New(o Options) (*Client, error) {
 		base = http.DefaultTransport
 	}
 	calls := &counter{n: map[string]int{}}
-	hc := &http.Client{Transport: &oauth2.Transport{
+	hc := &http.Client{Transport: &limitTransport{limits: o.Limits.withDefaults(), base: &oauth2.Transport{
 		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}),
 		Base:   &countingTransport{base: base, calls: calls},
-	}}
+	}}}
 	rest := github.NewClient(hc)
 	if o.RESTURL != "" && strings.TrimRight(o.RESTURL, "/") != "https://api.github.com" {
 		var err error

@@ -33,9 +33,9 @@ func TestSnapshotCommentEdits(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, plain, int64(1)<<32)
 	assert.Equal(t, []state.Comment{
-		{ID: plain, Author: "github-actions", ViewerDidAuthor: true, Body: "plain\n" + posted},
-		{ID: own, Author: "github-actions", ViewerDidAuthor: true, Edited: true, Editor: "github-actions", Body: "own edit, again"},
-		{ID: theirs, Author: "github-actions", ViewerDidAuthor: true, Edited: true, Editor: "mallory",
+		{ID: plain, Author: ghfake.BotLogin, ViewerDidAuthor: true, Body: "plain\n" + posted},
+		{ID: own, Author: ghfake.BotLogin, ViewerDidAuthor: true, Edited: true, Editor: ghfake.BotLogin, Body: "own edit, again"},
+		{ID: theirs, Author: ghfake.BotLogin, ViewerDidAuthor: true, Edited: true, Editor: "mallory",
 			Body: "after\n" + engine.EffectMarker("p/7/1/other/comment")},
 	}, snap.Comments)
 	assert.Equal(t, []string{"p/7/1/notify/comment"}, snap.Facts.PR.Posted,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -48,7 +49,10 @@ func (c *Client) merge(ctx context.Context, e engine.Effect) error {
 	if err != nil {
 		return fmt.Errorf("merging %s/%s#%d at %s: %w", c.Owner, c.Repo, e.Number, e.SHA, err)
 	}
-	if e.Delete && e.HeadRef != "" {
+	// Only a branch the effect says is this repository's: heads/<name> here is not a fork's
+	// branch of the same name (the engine never asks for that; an effect that does not say
+	// where its branch lives deletes nothing).
+	if e.Delete && e.HeadRef != "" && strings.EqualFold(e.HeadRepo, c.Owner+"/"+c.Repo) {
 		// https://docs.github.com/en/rest/git/refs#delete-a-reference
 		// The merge stands even if the branch cannot be deleted (it may be gone already).
 		_, _ = c.rest.Git.DeleteRef(ctx, c.Owner, c.Repo, "heads/"+e.HeadRef)
@@ -65,14 +69,67 @@ func (c *Client) AddLabels(ctx context.Context, number int, labels []string) err
 	return nil
 }
 
-// RemoveLabel removes a label; a label that is already absent is not an error.
+// RemoveLabel removes a label from an issue or pull request. GitHub answers 404 both when
+// the label is not there (it is gone: the effect is done) and when the request named
+// something else, so a 404 counts as done only when a fresh read of the issue's labels
+// confirms that the label is absent.
 // https://docs.github.com/en/rest/issues/labels#remove-a-label-from-an-issue
 func (c *Client) RemoveLabel(ctx context.Context, number int, label string) error {
-	resp, err := c.rest.Issues.RemoveLabelForIssue(ctx, c.Owner, c.Repo, number, url.PathEscape(label)) // go-github puts the name in the path as is
-	if err != nil && !(resp != nil && resp.StatusCode == http.StatusNotFound) {
+	if label == "" {
+		// An empty segment would make the path .../labels/, which removes every label.
+		return fmt.Errorf("removing a label from %s/%s#%d: the label name is empty", c.Owner, c.Repo, number)
+	}
+	resp, err := c.rest.Issues.RemoveLabelForIssue(ctx, c.Owner, c.Repo, number, pathSegment(label))
+	if err == nil {
+		return nil
+	}
+	if resp == nil || resp.StatusCode != http.StatusNotFound {
 		return fmt.Errorf("removing label %q from %s/%s#%d: %w", label, c.Owner, c.Repo, number, err)
 	}
+	present, lerr := c.hasLabel(ctx, number, label)
+	switch {
+	case lerr != nil:
+		return fmt.Errorf("removing label %q from %s/%s#%d: %w (and the labels could not be read to tell whether it is gone: %v)",
+			label, c.Owner, c.Repo, number, err, lerr)
+	case present:
+		return fmt.Errorf("removing label %q from %s/%s#%d: %w, yet the label is still there", label, c.Owner, c.Repo, number, err)
+	}
 	return nil
+}
+
+// hasLabel reads the labels of an issue or pull request and reports whether label is one of
+// them (compared as GitHub compares labels: without regard to case).
+// https://docs.github.com/en/rest/issues/labels#list-labels-for-an-issue
+func (c *Client) hasLabel(ctx context.Context, number int, label string) (bool, error) {
+	opts := &github.ListOptions{PerPage: 100}
+	for page := 0; ; page++ {
+		if page >= maxPages {
+			return false, fmt.Errorf("more than %d pages of labels", maxPages)
+		}
+		ls, resp, err := c.rest.Issues.ListLabelsByIssue(ctx, c.Owner, c.Repo, number, opts)
+		if err != nil {
+			return false, err
+		}
+		for _, l := range ls {
+			if engine.SameLabel(l.GetName(), label) {
+				return true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return false, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// pathSegment escapes s as one segment of a URL path. Besides url.PathEscape's escapes, the
+// dot segments "." and ".." are spelled %2E and %2E%2E: as they are, a URL parser resolves
+// them (".../labels/." is ".../labels", which removes every label of the issue).
+func pathSegment(s string) string {
+	if s != "" && strings.Trim(s, ".") == "" {
+		return strings.Repeat("%2E", len(s))
+	}
+	return url.PathEscape(s)
 }
 
 // CreateComment posts a comment and returns its id.
@@ -96,15 +153,19 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) error
 
 // describe turns GitHub's refusal into a sentence for the PR comment.
 func describe(kind engine.EffectKind, err error) string {
+	what := map[engine.EffectKind]string{
+		engine.EffectMerge:       "merge",
+		engine.EffectAddLabel:    "adding labels",
+		engine.EffectRemoveLabel: "removing labels",
+		engine.EffectComment:     "comment",
+	}[kind]
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
-		what := map[engine.EffectKind]string{
-			engine.EffectMerge:       "merge refused",
-			engine.EffectAddLabel:    "adding labels refused",
-			engine.EffectRemoveLabel: "removing labels refused",
-			engine.EffectComment:     "comment refused",
-		}[kind]
-		return fmt.Sprintf("%s (%d): %s", what, er.Response.StatusCode, er.Message)
+		return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
+	}
+	var te *TimeoutError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("%s: %v", what, te)
 	}
 	return err.Error()
 }
@@ -120,6 +181,11 @@ func permanent(err error) bool {
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
+		h := er.Response.Header
+		if h.Get("Retry-After") != "" || h.Get("X-RateLimit-Remaining") == "0" ||
+			strings.Contains(strings.ToLower(er.Message), "secondary rate limit") {
+			return false // a rate limit go-github did not recognise (no documentation_url it knows)
+		}
 		return er.Response.StatusCode == http.StatusUnprocessableEntity || er.Response.StatusCode == http.StatusForbidden
 	}
 	return false

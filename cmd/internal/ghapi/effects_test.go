@@ -2,11 +2,15 @@ package ghapi_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 )
@@ -37,7 +41,7 @@ func TestPerformMerge(t *testing.T) {
 			fake, c := setup(t)
 			head := openPR(fake)
 			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
-				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login"})
+				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login", HeadRepo: repoName})
 			assert.Equal(t, engine.Outcome{Key: "r1/merge/1/merge_pr"}, o)
 			pr := fake.PR(repoName, 7)
 			assert.True(t, pr.Merged)
@@ -56,7 +60,7 @@ func TestPerformMergeBranchGone(t *testing.T) {
 	fake, c := setup(t)
 	head := openPR(fake)
 	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7, SHA: head,
-		Method: "squash", Delete: true, HeadRef: "no-such-branch"})
+		Method: "squash", Delete: true, HeadRef: "no-such-branch", HeadRepo: repoName})
 	assert.Empty(t, o.Err)
 	assert.True(t, fake.PR(repoName, 7).Merged)
 	assert.False(t, fake.PR(repoName, 7).BranchDeleted)
@@ -137,7 +141,7 @@ func TestPerformMergeRefused(t *testing.T) {
 				method = "squash"
 			}
 			o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7,
-				SHA: head, Method: method, Delete: true, HeadRef: "feat/login"})
+				SHA: head, Method: method, Delete: true, HeadRef: "feat/login", HeadRepo: repoName})
 			assert.Equal(t, engine.Outcome{Key: "k", Err: tt.wantErr, Permanent: tt.permanent}, o)
 			pr := fake.PR(repoName, 7)
 			assert.False(t, pr.Merged)
@@ -179,18 +183,46 @@ func TestPerformLabels(t *testing.T) {
 			stats:  map[string]int{"issues/remove-label": 1},
 		},
 		{
-			name:   "remove one that is absent",
-			has:    []string{"bug"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"automerge"}},
-			want:   []string{"bug"},
-			stats:  map[string]int{"issues/remove-label": 1},
-		},
-		{
 			name:   "remove several, one absent, one with a space",
 			has:    []string{"bug", "needs review", "wip"},
 			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"wip", "automerge", "needs review"}},
 			want:   []string{"bug"},
-			stats:  map[string]int{"issues/remove-label": 3},
+			stats:  map[string]int{"issues/remove-label": 3, "issues/list-labels-on-issue": 1},
+		},
+		{
+			name:   "remove one that is absent: a 404, and a fresh read confirms it",
+			has:    []string{"bug"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"automerge"}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 1, "issues/list-labels-on-issue": 1},
+		},
+		{
+			name:   "remove a label in another case",
+			has:    []string{"WIP", "bug"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"wip"}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 1},
+		},
+		{
+			name:   "remove the labels . and .., and only them",
+			has:    []string{".", "..", "bug"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{".", ".."}},
+			want:   []string{"bug"},
+			stats:  map[string]int{"issues/remove-label": 2},
+		},
+		{
+			name:   "remove . when it is absent removes nothing else",
+			has:    []string{"bug", "security"},
+			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{".", ".."}},
+			want:   []string{"bug", "security"},
+			stats:  map[string]int{"issues/remove-label": 2, "issues/list-labels-on-issue": 2},
+		},
+		{
+			name:   "add a label present in another case keeps one",
+			has:    []string{"Security"},
+			effect: engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"security"}},
+			want:   []string{"Security"},
+			stats:  map[string]int{"issues/add-labels": 1},
 		},
 		{
 			name:   "remove names that are not path-safe",
@@ -295,4 +327,72 @@ func TestComments(t *testing.T) {
 	assert.Equal(t, map[string]int{"issues/create-comment": 2, "issues/update-comment": 2, "graphql": 1}, fake.Stats())
 	assert.Empty(t, fake.Unexpected(), "every call was a documented operation")
 	assertDocumented(t, fake)
+}
+
+// TestRemoveLabelRawPath checks, on a loopback server that records the request line as sent,
+// that a label name is one escaped path segment: "." and ".." do not resolve to another URL
+// (".../labels/." would be ".../labels", which removes every label).
+func TestRemoveLabelRawPath(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Method+" "+r.RequestURI)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte("[]"))
+	}))
+	defer srv.Close()
+	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: srv.URL + "/api/v3", GraphQLURL: srv.URL + "/api/graphql", Repository: repoName})
+	require.NoError(t, err)
+	const base = "DELETE /api/v3/repos/acme/widgets/issues/7/labels/"
+	tests := []struct{ label, want string }{
+		{".", base + "%2E"},
+		{"..", base + "%2E%2E"},
+		{"...", base + "%2E%2E%2E"},
+		{"../../../pulls/7/merge", base + "..%2F..%2F..%2Fpulls%2F7%2Fmerge"},
+		{"a/b", base + "a%2Fb"},
+		{"needs review", base + "needs%20review"},
+		{"50% done?", base + "50%25%20done%3F"},
+		{".hidden", base + ".hidden"},
+		{"WIP", base + "WIP"},
+	}
+	for _, tt := range tests {
+		got = nil
+		require.NoError(t, c.RemoveLabel(context.Background(), 7, tt.label), tt.label)
+		assert.Equal(t, []string{tt.want}, got, tt.label)
+	}
+	got = nil
+	assert.ErrorContains(t, c.RemoveLabel(context.Background(), 7, ""), "the label name is empty")
+	assert.Empty(t, got, "an empty name sends nothing")
+}
+
+// TestRemoveLabelNotFound checks that a 404 counts as done only when the label is really gone.
+func TestRemoveLabelNotFound(t *testing.T) {
+	remove := engine.Effect{Key: "k", Number: 7, Kind: engine.EffectRemoveLabel, Labels: []string{"wip"}}
+	t.Run("a 404 while the label is still there fails", func(t *testing.T) {
+		fake, c := setup(t)
+		openPR(fake, "WIP")
+		fake.FailNext("issues/remove-label", 404, "Not Found")
+		o := c.Perform(context.Background(), remove)
+		assert.Equal(t, "removing labels refused (404): Not Found", o.Err)
+		assert.False(t, o.Permanent, "a later event tries again")
+		assert.Equal(t, []string{"WIP"}, fake.PR(repoName, 7).Labels)
+	})
+	t.Run("a 404 whose confirmation cannot be read fails", func(t *testing.T) {
+		fake, c := setup(t)
+		openPR(fake, "bug")
+		fake.FailNext("issues/list-labels-on-issue", 502, "Bad Gateway")
+		o := c.Perform(context.Background(), remove)
+		assert.Equal(t, "removing labels refused (404): Label does not exist", o.Err)
+		err := c.RemoveLabel(context.Background(), 7, "wip")
+		require.NoError(t, err, "once the labels can be read, the absent label is done")
+	})
+	t.Run("a 404 for a label that is gone is done", func(t *testing.T) {
+		fake, c := setup(t)
+		openPR(fake, "bug")
+		assert.Equal(t, engine.Outcome{Key: "k"}, c.Perform(context.Background(), remove))
+		assert.Equal(t, []string{"bug"}, fake.PR(repoName, 7).Labels)
+		assertDocumented(t, fake)
+	})
 }

@@ -15,8 +15,8 @@ import (
 type Snapshot struct {
 	Viewer        string
 	DefaultBranch string
-	// Config is the config blob on the default branch; nil when the file is absent.
-	Config   *Blob
+	// Config is the config on the default branch; nil when it has no config file.
+	Config   *Config
 	Facts    *engine.Facts
 	Comments []state.Comment // oldest first
 }
@@ -28,12 +28,26 @@ type Blob struct {
 	Truncated bool
 }
 
-type actor struct{ Login string }
-
-// reviewer is a review's author; its type tells a person (User) from an app (Bot).
-type reviewer struct {
+// actor is a user or an app as GraphQL returns it; its type tells a person (User) from
+// an app (Bot), and login spells it as REST does.
+type actor struct {
 	Login    string
 	Typename string `graphql:"__typename"`
+}
+
+// Login spells an account's login as REST, webhooks and GitHub's pages do, whichever API
+// returned it. GraphQL's Bot.login drops the "[bot]" suffix that the same account has
+// everywhere else (the Actions token is the Bot "github-actions" as a comment's author,
+// and "github-actions[bot]" as the REST author, the webhook sender and GraphQL's
+// viewer; an app installation is "<slug>" and "<slug>[bot]"). So the suffix is added
+// to a Bot's login only: a User named "github-actions" stays "github-actions", another
+// account than the action's. Every login the adapter hands on goes through here, so
+// logins compare as plain strings (gates compare them case-insensitively, as GitHub).
+func Login(login, typename string) string {
+	if typename == "Bot" && login != "" && !strings.HasSuffix(login, "[bot]") {
+		return login + "[bot]"
+	}
+	return login
 }
 
 type checkContext struct {
@@ -42,6 +56,15 @@ type checkContext struct {
 		Name       string
 		Status     string
 		Conclusion string
+		// The suite tells a re-run of the same check (same app, same suite) from another
+		// check of the same name; its workflow run names the Actions workflow.
+		CheckSuite struct {
+			Id          string
+			App         *struct{ Id string }
+			WorkflowRun *struct {
+				Workflow struct{ Name string }
+			}
+		}
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
 		Context string
@@ -50,17 +73,20 @@ type checkContext struct {
 }
 
 type prFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	Mergeable   string
-	Author      *actor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	MergedBy          *actor
+	Mergeable         string
+	Author            *actor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo pageForward
 		Nodes    []labelNode
 	} `graphql:"labels(first: 100)"`
@@ -86,6 +112,57 @@ type prFields struct {
 		PageInfo pageForward
 		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
+	CreatedAt githubv4.DateTime
+	// The latest events that start pipelines or make approvals stale; older ones matter
+	// only as far as newer ones of the same kind do not supersede them.
+	TimelineItems struct {
+		Nodes []timelineNode
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+}
+
+// timelineNode is one of the timeline events the engine reads.
+type timelineNode struct {
+	Typename     string `graphql:"__typename"`
+	LabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     labelNode
+	} `graphql:"... on LabeledEvent"`
+	UnlabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     labelNode
+	} `graphql:"... on UnlabeledEvent"`
+	ReopenedEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReopenedEvent"`
+	ReadyForReviewEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReadyForReviewEvent"`
+	ConvertToDraftEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ConvertToDraftEvent"`
+	BaseRefChangedEvent struct {
+		CreatedAt      githubv4.DateTime
+		CurrentRefName string
+	} `graphql:"... on BaseRefChangedEvent"`
+}
+
+// timelineEvent is what the engine reads of a timeline node.
+func (n timelineNode) event() (engine.TimelineEvent, bool) {
+	switch n.Typename {
+	case "LabeledEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time}, true
+	case "UnlabeledEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time}, true
+	case "ReopenedEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineReopened, At: n.ReopenedEvent.CreatedAt.Time}, true
+	case "ReadyForReviewEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineReadyForReview, At: n.ReadyForReviewEvent.CreatedAt.Time}, true
+	case "ConvertToDraftEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineConvertedToDraft, At: n.ConvertToDraftEvent.CreatedAt.Time}, true
+	case "BaseRefChangedEvent":
+		return engine.TimelineEvent{Kind: engine.TimelineBaseChanged, Label: n.BaseRefChangedEvent.CurrentRefName, At: n.BaseRefChangedEvent.CreatedAt.Time}, true
+	}
+	return engine.TimelineEvent{}, false
 }
 
 // Connections hold 100 items a page; the rare subject with more is read on with the
@@ -103,7 +180,7 @@ type pageBackward struct {
 type labelNode struct{ Name string }
 
 type reviewNode struct {
-	Author                    *reviewer
+	Author                    *actor
 	State                     string
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
@@ -127,44 +204,55 @@ type factsQuery struct {
 	Repository struct {
 		DefaultBranchRef *struct{ Name string }
 		Config           *struct {
-			Blob struct {
-				Oid         string
-				Text        *string
-				IsTruncated bool
-			} `graphql:"... on Blob"`
+			Blob blobFields `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
+		ConfigDir *struct {
+			Tree treeFields `graphql:"... on Tree"`
+		} `graphql:"configDir: object(expression: $configDirExpr)"`
 		PullRequest *prFields `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// Snapshot reads the config at defaultBranch:configPath, the pull request number
-// with its reviews, checks, labels and comments, and the viewer, in one GraphQL query.
+// Snapshot reads the config at defaultBranch:configPath with the *.yaml files of its
+// directory (ConfigDir), the pull request number with its reviews, checks, labels and
+// comments, and the viewer, in one GraphQL query.
 // https://docs.github.com/en/graphql/reference/objects#pullrequest
 func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, configPath string) (*Snapshot, error) {
 	if defaultBranch == "" {
 		return nil, fmt.Errorf("reading %s/%s#%d: the default branch is unknown", c.Owner, c.Repo, number)
 	}
 	var q factsQuery
+	dirExpr := defaultBranch + ":" + ConfigDir(configPath)
+	if ConfigDir(configPath) == "" {
+		dirExpr = defaultBranch + ":" + configPath // a file: the Tree fragment reads nothing
+	}
 	vars := map[string]any{
-		"owner":      githubv4.String(c.Owner),
-		"name":       githubv4.String(c.Repo),
-		"number":     githubv4.Int(number),
-		"configExpr": githubv4.String(defaultBranch + ":" + configPath),
+		"owner":         githubv4.String(c.Owner),
+		"name":          githubv4.String(c.Repo),
+		"number":        githubv4.Int(number),
+		"configExpr":    githubv4.String(defaultBranch + ":" + configPath),
+		"configDirExpr": githubv4.String(dirExpr),
 	}
 	if err := c.gql.Query(ctx, &q, vars); err != nil {
 		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
 	}
-	s := &Snapshot{Viewer: q.Viewer.Login, DefaultBranch: defaultBranch}
+	s := &Snapshot{Viewer: login(&q.Viewer), DefaultBranch: defaultBranch}
 	if q.Repository.DefaultBranchRef != nil {
 		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
-	if cb := q.Repository.Config; cb != nil && cb.Blob.Oid != "" {
-		b := &Blob{OID: cb.Blob.Oid, Truncated: cb.Blob.IsTruncated}
-		if cb.Blob.Text != nil {
-			b.Text = *cb.Blob.Text
-		}
-		s.Config = b
+	var file *blobFields
+	if q.Repository.Config != nil {
+		file = &q.Repository.Config.Blob
 	}
+	var dir *treeFields
+	if q.Repository.ConfigDir != nil {
+		dir = &q.Repository.ConfigDir.Tree
+	}
+	cfg, err := newConfig(configPath, file, dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
+	}
+	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
 	pr := q.Repository.PullRequest
 	if pr == nil {
@@ -205,19 +293,29 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		Author:    login(pr.Author),
 		BaseRef:   pr.BaseRefName,
 		HeadRef:   pr.HeadRefName,
+		CrossRepo: pr.IsCrossRepository,
 		HeadSHA:   pr.HeadRefOid,
 		Mergeable: strings.ToLower(pr.Mergeable),
 	}
+	if pr.HeadRepository != nil {
+		out.HeadRepo = pr.HeadRepository.NameWithOwner
+	}
 	if pr.Merged {
-		out.State = engine.PRMerged
+		out.State, out.MergedBy = engine.PRMerged, login(pr.MergedBy)
 	}
 	for _, l := range pr.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)
 	}
+	out.CreatedAt = pr.CreatedAt.Time
+	for _, n := range pr.TimelineItems.Nodes {
+		if ev, ok := n.event(); ok {
+			out.Timeline = append(out.Timeline, ev)
+		}
+	}
 	for _, r := range pr.Reviews.Nodes {
 		rv := engine.Review{State: r.State, CanPush: r.AuthorCanPushToRepository}
 		if r.Author != nil {
-			rv.Author, rv.IsBot = r.Author.Login, r.Author.Typename == "Bot"
+			rv.Author, rv.IsBot = login(r.Author), r.Author.Typename == "Bot"
 		}
 		if r.Commit != nil {
 			rv.CommitSHA = r.Commit.Oid
@@ -253,7 +351,14 @@ func checkResult(cx checkContext) engine.CheckResult {
 		}
 		return r
 	}
-	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion}
+	cs := cx.CheckRun.CheckSuite
+	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion, Suite: cs.Id}
+	if cs.App != nil {
+		r.App = cs.App.Id
+	}
+	if cs.WorkflowRun != nil {
+		r.Workflow = cs.WorkflowRun.Workflow.Name
+	}
 	switch {
 	case cx.CheckRun.Status != "COMPLETED":
 		r.State = engine.CheckPending
@@ -269,7 +374,7 @@ func login(a *actor) string {
 	if a == nil {
 		return ""
 	}
-	return a.Login
+	return Login(a.Login, a.Typename)
 }
 
 type commitPRsQuery struct {
@@ -311,40 +416,4 @@ func (c *Client) OpenPRsForCommit(ctx context.Context, sha string) ([]int, error
 		}
 	}
 	return out, nil
-}
-
-type blobQuery struct {
-	Repository struct {
-		Object *struct {
-			Blob struct {
-				Oid         string
-				Text        *string
-				IsTruncated bool
-			} `graphql:"... on Blob"`
-		} `graphql:"object(oid: $oid)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
-
-// Blob reads a git blob by its OID: the config a run started under, when the default
-// branch has moved on since. Nil when the repository has no such blob.
-// https://docs.github.com/en/graphql/reference/objects#blob
-func (c *Client) Blob(ctx context.Context, oid string) (*Blob, error) {
-	var q blobQuery
-	vars := map[string]any{
-		"owner": githubv4.String(c.Owner),
-		"name":  githubv4.String(c.Repo),
-		"oid":   githubv4.GitObjectID(oid),
-	}
-	if err := c.gql.Query(ctx, &q, vars); err != nil {
-		return nil, fmt.Errorf("reading blob %s in %s/%s: %w", oid, c.Owner, c.Repo, err)
-	}
-	o := q.Repository.Object
-	if o == nil || o.Blob.Oid == "" {
-		return nil, nil
-	}
-	b := &Blob{OID: o.Blob.Oid, Truncated: o.Blob.IsTruncated}
-	if o.Blob.Text != nil {
-		b.Text = *o.Blob.Text
-	}
-	return b, nil
 }

@@ -64,15 +64,16 @@ func TestSnapshot(t *testing.T) {
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one GraphQL query, no REST call")
 	assert.Equal(t, map[string]int{"graphql": 1}, c.Calls())
 
-	assert.Equal(t, "github-actions", snap.Viewer)
+	assert.Equal(t, ghfake.BotLogin, snap.Viewer)
 	assert.Equal(t, "main", snap.DefaultBranch)
 	require.NotNil(t, snap.Config)
-	assert.Equal(t, &ghapi.Blob{OID: oid, Text: mainConfig}, snap.Config, "the config on the default branch")
+	assert.Equal(t, &ghapi.Config{ID: oid, Files: []ghapi.ConfigFile{{Path: configPath, Blob: ghapi.Blob{OID: oid, Text: mainConfig}}}},
+		snap.Config, "the config on the default branch, identified by its blob as before directories were read")
 
 	require.NotNil(t, snap.Facts)
 	assert.Equal(t, repoName, snap.Facts.Repo)
 	assert.Equal(t, "main", snap.Facts.DefaultBranch)
-	assert.Equal(t, "github-actions", snap.Facts.Viewer)
+	assert.Equal(t, "github-actions[bot]", snap.Facts.Viewer, "the viewer as GitHub spells an installation token's")
 	pr := snap.Facts.PR
 	require.NotNil(t, pr)
 	assert.Equal(t, 7, pr.Number)
@@ -92,25 +93,81 @@ func TestSnapshot(t *testing.T) {
 		{Author: "carol", State: engine.ReviewChangesRequested, CommitSHA: head, SubmittedAt: clock, CanPush: true},
 	}, pr.Reviews)
 
+	// Check runs carry their app and suite (node ids); each workflow's run is its own suite of
+	// the Actions app, and lint-app is another app.
+	apps, suites := map[string]string{}, map[string]bool{}
+	checks := make([]engine.CheckResult, len(pr.Checks))
+	for i, cr := range pr.Checks {
+		if cr.Kind == "check_run" {
+			require.NotEmpty(t, cr.App, cr.Name)
+			require.NotEmpty(t, cr.Suite, cr.Name)
+			assert.False(t, suites[cr.Suite], "%s shares a suite", cr.Name)
+			suites[cr.Suite] = true
+			apps[cr.Name] = cr.App
+		}
+		cr.App, cr.Suite = "", ""
+		checks[i] = cr
+	}
+	assert.Equal(t, apps["test"], apps["slow"], "one app owns every workflow's suite")
+	assert.NotEqual(t, apps["test"], apps["lint"], "lint-app is another app")
 	assert.ElementsMatch(t, []engine.CheckResult{
-		{Name: "test", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
+		{Name: "test", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SUCCESS", Workflow: "test"},
 		{Name: "lint", Kind: "check_run", State: engine.CheckFailure, Conclusion: "FAILURE"},
-		{Name: "docs", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "NEUTRAL"},
-		{Name: "e2e", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SKIPPED"},
-		{Name: "bench", Kind: "check_run", State: engine.CheckFailure, Conclusion: "CANCELLED"},
-		{Name: "slow", Kind: "check_run", State: engine.CheckFailure, Conclusion: "TIMED_OUT"},
+		{Name: "docs", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "NEUTRAL", Workflow: "docs"},
+		{Name: "e2e", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SKIPPED", Workflow: "e2e"},
+		{Name: "bench", Kind: "check_run", State: engine.CheckFailure, Conclusion: "CANCELLED", Workflow: "bench"},
+		{Name: "slow", Kind: "check_run", State: engine.CheckFailure, Conclusion: "TIMED_OUT", Workflow: "slow"},
 		{Name: "ci/legacy", Kind: "status", State: engine.CheckPending, Conclusion: "PENDING"},
 		{Name: "ci/deploy", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
 		{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"},
 		{Name: "ci/broken", Kind: "status", State: engine.CheckFailure, Conclusion: "ERROR"},
 		{Name: "ci/flaky", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
-	}, pr.Checks)
+	}, checks)
 
 	assert.Equal(t, []state.Comment{
-		{ID: botID, Author: "github-actions", ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
+		{ID: botID, Author: ghfake.BotLogin, ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
 		{ID: forgedID, Author: "alice", ViewerDidAuthor: false, Body: "<!-- pipeline-action:state --> forged"},
 	}, snap.Comments)
 
+	assertDocumented(t, fake)
+}
+
+// TestSnapshotCheckIdentity checks that check runs of the same name are told apart by app and
+// suite, as GitHub tells them: a re-run lands in the suite of the run it repeats, another app or
+// another workflow is another suite.
+func TestSnapshotCheckIdentity(t *testing.T) {
+	fake, c := setup(t)
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
+	fake.CompleteCheck(repoName, 7, "build", "failure", "app-one")
+	fake.CompleteCheck(repoName, 7, "build", "success", "app-one") // a re-run: replaces the failure
+	fake.CompleteCheck(repoName, 7, "build", "failure", "app-two")
+	fake.CompleteJob(repoName, 7, "ci", "build", "success")
+	fake.CompleteJob(repoName, 7, "ci", "lint", "success")
+	fake.CompleteJob(repoName, 7, "release", "build", "failure")
+	fake.SetStatus(repoName, 7, "build", "success")
+
+	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	require.NoError(t, err)
+	type run struct{ app, suite, workflow, state string }
+	got := map[string][]run{}
+	for _, cr := range snap.Facts.PR.Checks {
+		got[cr.Kind+" "+cr.Name] = append(got[cr.Kind+" "+cr.Name], run{cr.App, cr.Suite, cr.Workflow, cr.State})
+	}
+	require.Len(t, got["check_run build"], 4, "one build per app and suite: %v", got)
+	require.Len(t, got["check_run lint"], 1)
+	assert.Equal(t, []run{{state: engine.CheckSuccess}}, got["status build"])
+	one, two, ci, release := got["check_run build"][0], got["check_run build"][1], got["check_run build"][2], got["check_run build"][3]
+	lint := got["check_run lint"][0]
+	assert.Equal(t, engine.CheckSuccess, one.state, "the re-run replaced the failure")
+	assert.Equal(t, engine.CheckFailure, two.state)
+	assert.Equal(t, []string{"", "", "ci", "release"}, []string{one.workflow, two.workflow, ci.workflow, release.workflow})
+	assert.Equal(t, "ci", lint.workflow)
+	assert.NotEqual(t, one.app, two.app, "two apps")
+	assert.NotEqual(t, one.app, ci.app)
+	assert.Equal(t, ci.app, release.app, "Actions owns every workflow's suite")
+	assert.Equal(t, ci.suite, lint.suite, "the jobs of one workflow run share its suite")
+	assert.NotEqual(t, ci.suite, release.suite, "each workflow run is its own suite")
+	assert.NotEqual(t, one.suite, two.suite)
 	assertDocumented(t, fake)
 }
 
@@ -149,9 +206,11 @@ func TestSnapshotConfig(t *testing.T) {
 				return
 			}
 			require.NotNil(t, snap.Config)
-			assert.Equal(t, tt.want, snap.Config.Text)
-			assert.Equal(t, oids["main"], snap.Config.OID)
-			assert.False(t, snap.Config.Truncated)
+			require.Len(t, snap.Config.Files, 1)
+			assert.Equal(t, tt.want, snap.Config.Files[0].Text)
+			assert.Equal(t, oids["main"], snap.Config.Files[0].OID)
+			assert.Equal(t, oids["main"], snap.Config.ID)
+			assert.False(t, snap.Config.Files[0].Truncated)
 		})
 	}
 }

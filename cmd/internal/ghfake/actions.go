@@ -2,6 +2,8 @@ package ghfake
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -13,12 +15,15 @@ type Event struct {
 }
 
 // PROptions describes a pull request to open. Zero values: Base is the default branch, Head is
-// "pr-<number>", Title is "PR #<number>".
+// "pr-<number>", Title is "PR #<number>", and the head branch is in the repository itself.
 type PROptions struct {
 	Number int
 	Author string
 	Base   string
 	Head   string
+	// Fork, when set, is the owner of the fork the head branch lives in: "<Fork>/<repo name>",
+	// created from the repository's default branch the first time it is named.
+	Fork   string
 	Title  string
 	Body   string
 	Files  []string
@@ -52,25 +57,31 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		o.Title = fmt.Sprintf("PR #%d", n)
 	}
 	base := s.ensureBranch(r, o.Base)
-	head := s.ensureBranch(r, o.Head)
+	hr := r
+	if o.Fork != "" {
+		hr = s.ensureFork(r, o.Fork)
+	}
+	head := s.ensureBranch(hr, o.Head)
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
 		bl := &blob{oid: blobOID(content), text: content}
 		r.blobs[bl.oid] = bl
 		head.files[f] = bl
 	}
-	c := s.newCommit(r, o.Title, r.fullName(), n, 0)
+	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0).authored(o.Author, false)
 	head.head = c.sha
 	now := s.clock()
 	pr := &issue{
 		repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body, state: "open",
-		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head,
+		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head, headRepo: hr,
 		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
 		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
 	}
+	var labels []string
 	for _, l := range o.Labels {
-		pr.labels = labelSet(pr.labels, l)
+		labels = labelSet(r, labels, l)
 	}
+	s.relabel(pr, labels, o.Author)
 	r.issues[n] = pr
 	return s.prEvent(r, pr, "opened", o.Author, nil)
 }
@@ -87,9 +98,11 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 	now := s.clock()
 	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
 		state: "open", createdAt: now, updatedAt: now}
+	var labels []string
 	for _, l := range o.Labels {
-		is.labels = labelSet(is.labels, l)
+		labels = labelSet(r, labels, l)
 	}
+	s.relabel(is, labels, o.Author)
 	r.issues[n] = is
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
 }
@@ -147,16 +160,37 @@ func (s *Server) DismissReview(repoName string, number int, user string) Event {
 // Push adds a commit to the pull request's head branch and returns pull_request/synchronize with
 // before and after, sent by the author.
 func (s *Server) Push(repoName string, number int) Event {
+	return s.PushFiles(repoName, number, nil)
+}
+
+// PushFiles is Push of a commit that writes files (path → content) on the head branch (in
+// the fork for a fork's pull request), whose objects the repository then holds too.
+func (s *Server) PushFiles(repoName string, number int, files map[string]string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
 	before := pr.headSHA
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), r.fullName(), number, len(pr.commits))
+	head := s.ensureBranch(pr.headRepository(), pr.head)
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		content := files[p]
+		bl := &blob{oid: blobOID(content), text: content}
+		r.blobs[bl.oid] = bl
+		head.files[p] = bl
+		if !slices.Contains(pr.files, p) {
+			pr.files = append(pr.files, p)
+		}
+	}
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits)).authored(pr.author, false)
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()
-	s.ensureBranch(r, pr.head).head = c.sha
+	head.head = c.sha
 	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
 }
 
@@ -168,12 +202,18 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 	r := s.mustRepo(repoName)
 	is := s.mustIssue(r, number)
 	action := "labeled"
+	labels := append([]string(nil), is.labels...)
 	if add {
-		is.labels = labelSet(is.labels, label)
+		label = r.label(label)
+		labels = labelSet(r, labels, label)
 	} else {
-		is.labels, _ = labelDel(is.labels, label)
+		var removed string
+		if labels, removed = labelDel(labels, label); removed != "" {
+			label = removed
+		}
 		action = "unlabeled"
 	}
+	s.relabel(is, labels, is.author)
 	is.updatedAt = s.clock()
 	extra := obj{"label": s.labelJSON(r, label)}
 	if is.isPR {
@@ -204,12 +244,17 @@ func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
 }
 
 // ClosePR closes the pull request without merging and returns pull_request/closed (merged false),
-// sent by its author.
+// sent by its author. For a merged pull request it returns the closed event of the merge
+// (merged true, sent by who merged it), which GitHub sends when the merge was made with a
+// token other than a workflow's GITHUB_TOKEN.
 func (s *Server) ClosePR(repoName string, number int) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
+	if pr.merged {
+		return s.prEvent(r, pr, "closed", pr.mergedBy, nil)
+	}
 	now := s.clock()
 	pr.state, pr.closedAt, pr.updatedAt = "closed", now, now
 	return s.prEvent(r, pr, "closed", pr.author, nil)

@@ -12,13 +12,31 @@ const actionsApp = "github-actions"
 var conclusions = map[string]bool{"success": true, "failure": true, "neutral": true, "cancelled": true,
 	"skipped": true, "timed_out": true, "action_required": true}
 
-// CompleteCheck completes check run name with conclusion on the pull request's current head (a run
-// of the same name and app on that commit is replaced, as a re-run is).
+// CompleteCheck completes check run name with conclusion on the pull request's current head.
 //
-// With app "" the run is an Actions workflow's: its suite belongs to github-actions and the event is
-// workflow_run/completed (GitHub sends no check events for suites Actions created). Otherwise the
-// event is check_suite/completed of that app.
+// With app "" the run is the one job of an Actions workflow of the same name: see CompleteJob.
+// Otherwise the run belongs to that app's check suite on the commit (one per app and commit,
+// as GitHub makes them), and the event is check_suite/completed of that app. A run of the same
+// name in the same suite is replaced, as a re-run is; runs of other apps stay.
 func (s *Server) CompleteCheck(repoName string, number int, name, conclusion, app string) Event {
+	if app == "" {
+		return s.CompleteJob(repoName, number, name, name, conclusion)
+	}
+	return s.completeCheck(repoName, number, app, "", name, conclusion)
+}
+
+// CompleteJob completes job name of Actions workflow workflow with conclusion on the pull
+// request's current head, and returns the workflow_run/completed event (GitHub sends no check
+// events for suites Actions created). Each workflow has its own run, and so its own suite, on a
+// commit; a re-run of the job lands in the same suite and replaces the earlier run.
+func (s *Server) CompleteJob(repoName string, number int, workflow, name, conclusion string) Event {
+	if workflow == "" {
+		panic("ghfake: a job needs the name of its workflow")
+	}
+	return s.completeCheck(repoName, number, actionsApp, workflow, name, conclusion)
+}
+
+func (s *Server) completeCheck(repoName string, number int, app, workflow, name, conclusion string) Event {
 	if !conclusions[conclusion] {
 		panic(fmt.Sprintf("ghfake: check conclusion %q is not one of success, failure, neutral, cancelled, skipped, timed_out, action_required", conclusion))
 	}
@@ -27,23 +45,61 @@ func (s *Server) CompleteCheck(repoName string, number int, name, conclusion, ap
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
 	c := r.commits[pr.headSHA]
-	workflow := app == ""
-	if workflow {
-		app = actionsApp
-	}
-	run := &checkRun{id: s.newBigID(), suiteID: s.newBigID(), name: name, status: "completed",
-		conclusion: conclusion, app: app, completedAt: s.clock()}
+	suite := s.suiteOf(c, app, workflow)
+	run := &checkRun{id: s.newBigID(), suite: suite, name: name, status: "completed",
+		conclusion: conclusion, completedAt: s.clock()}
 	kept := c.checks[:0]
 	for _, old := range c.checks {
-		if old.name != name || old.app != app {
+		if old.name != name || old.suite != suite {
 			kept = append(kept, old)
 		}
 	}
 	c.checks = append(kept, run)
-	if workflow {
-		return s.workflowRunEvent(r, pr, run)
+	if workflow != "" {
+		return s.workflowRunEvent(r, pr, suite)
 	}
-	return s.checkSuiteEvent(r, pr, run)
+	return s.checkSuiteEvent(r, pr, suite)
+}
+
+// suiteOf returns the check suite of app (and, for Actions, of workflow's run) on commit c,
+// creating it on first use. The caller holds s.mu.
+func (s *Server) suiteOf(c *commit, app, workflow string) *checkSuite {
+	for _, cs := range c.suites {
+		if cs.app == app && cs.workflow == workflow {
+			return cs
+		}
+	}
+	cs := &checkSuite{repo: c.repo, id: s.newBigID(), app: app, workflow: workflow}
+	if workflow != "" {
+		cs.runID = s.newBigID()
+	}
+	c.suites = append(c.suites, cs)
+	return cs
+}
+
+// suiteRuns are the check runs of suite cs on commit c.
+func suiteRuns(c *commit, cs *checkSuite) []*checkRun {
+	var out []*checkRun
+	for _, cr := range c.checks {
+		if cr.suite == cs {
+			out = append(out, cr)
+		}
+	}
+	return out
+}
+
+// suiteConclusion is the conclusion of a completed suite: its worst run's, as GitHub sums it
+// up (failure-like conclusions before neutral and skipped, then success).
+func suiteConclusion(runs []*checkRun) string {
+	rank := map[string]int{"success": 0, "skipped": 1, "neutral": 2, "cancelled": 3, "timed_out": 4,
+		"action_required": 5, "failure": 6}
+	worst := "success"
+	for _, cr := range runs {
+		if rank[cr.conclusion] > rank[worst] {
+			worst = cr.conclusion
+		}
+	}
+	return worst
 }
 
 // SetStatus sets commit status context to state (error, failure, pending or success) on the pull

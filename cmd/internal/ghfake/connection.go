@@ -170,6 +170,8 @@ func typeOf(v any) string {
 		return "Commit"
 	case *blob:
 		return "Blob"
+	case *tree:
+		return "Tree"
 	case actor:
 		if isBot(string(x)) {
 			return "Bot"
@@ -181,12 +183,24 @@ func typeOf(v any) string {
 		return "IssueComment"
 	case *checkRun:
 		return "CheckRun"
+	case *checkSuite:
+		return "CheckSuite"
+	case app:
+		return "App"
+	case wfRun:
+		return "WorkflowRun"
+	case workflow:
+		return "Workflow"
 	case *status:
 		return "StatusContext"
 	case label:
 		return "Label"
 	case ref:
 		return "Ref"
+	case *timelineEvent:
+		return x.kind
+	case signature:
+		return "GpgSignature"
 	}
 	return ""
 }

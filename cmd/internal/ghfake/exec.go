@@ -3,6 +3,7 @@ package ghfake
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -81,9 +82,28 @@ func (m *omap) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// gqlError is an error a resolver answers as GitHub does: an entry with a type (NOT_FOUND,
+// STALE_DATA, FORBIDDEN, UNPROCESSABLE...) and a message.
+type gqlError struct{ typ, msg string }
+
+func (g *gqlError) Error() string { return g.msg }
+
+// errorOf is a typed GraphQL error.
+func errorOf(typ, format string, args ...any) error {
+	return &gqlError{typ: typ, msg: fmt.Sprintf(format, args...)}
+}
+
 // fail records an error entry for path; loud ones are also unexpected requests.
 func (e *executor) fail(path []any, msg string, loud bool) {
+	e.failTyped(path, "", msg, loud)
+}
+
+// failTyped records an error entry of type typ ("" for none) for path.
+func (e *executor) failTyped(path []any, typ, msg string, loud bool) {
 	entry := obj{"message": msg}
+	if typ != "" {
+		entry["type"] = typ
+	}
 	if len(path) > 0 {
 		entry["path"] = append([]any(nil), path...)
 	}
@@ -199,6 +219,10 @@ func (e *executor) resolve(typ string, parent any, f *ast.Field, path []any) (an
 		return nil, false
 	}
 	val, err := r(e, parent, f.ArgumentMap(e.vars))
+	if ge := (*gqlError)(nil); errors.As(err, &ge) {
+		e.failTyped(path, ge.typ, ge.msg, false)
+		return nil, false
+	}
 	if err != nil {
 		e.fail(path, err.Error(), false)
 		return nil, false

@@ -55,7 +55,7 @@ func TestGitHubV4Client(t *testing.T) {
 		"number": githubv4.Int(7), "config": githubv4.String("main:.github/pipelines.yaml"),
 	})
 	require.NoError(t, err)
-	assert.Equal(t, "github-actions", q.Viewer.Login)
+	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	assert.Equal(t, "version: 1\n", q.Repository.Config.Blob.Text)
 	pr := q.Repository.PullRequest
 	assert.Equal(t, 7, pr.Number)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2"
@@ -19,13 +20,13 @@ import (
 )
 
 // SchemaEnv names an environment variable that may point at GitHub's schema.graphql. Without it the
-// fake looks for shared/github/graphql/schema.graphql above its source directory and above the
-// working directory, and without that (a checkout of the project alone) it uses its embedded
-// subset of the schema.
+// fake uses the copy this project keeps in testdata/github/graphql/schema.graphql when it runs from
+// a checkout of the project (tests, go run), and its embedded subset of the schema otherwise (a
+// built binary, as in the action's image).
 const SchemaEnv = "GHFAKE_SCHEMA"
 
 // schemaSubset is the part of GitHub's schema the fake serves: the Query and Mutation fields it
-// implements and every type they reach, cut from shared/github/graphql/schema.graphql by
+// implements and every type they reach, cut from testdata/github/graphql/schema.graphql by
 // TestSchemaSubsetUpToDate. Documents the fake can answer validate against it as against the whole.
 //
 //go:embed schema_subset.graphql
@@ -46,7 +47,7 @@ var (
 )
 
 // loadSchema loads GitHub's schema once per process (it is 1.2 MB): $GHFAKE_SCHEMA, else the
-// shared copy found by findSchema, else the embedded subset.
+// project's copy found by findSchema, else the embedded subset.
 func loadSchema() (*ast.Schema, string, error) {
 	schemaOnce.Do(func() {
 		path, ok := findSchema()
@@ -69,6 +70,13 @@ func loadSchema() (*ast.Schema, string, error) {
 	return schema, schemaFrom, schemaErr
 }
 
+// Preload loads the GraphQL schema now, once per process, so that the first GraphQL request
+// is not slower than the others (a client with a short timeout would give up on it).
+func Preload() error {
+	_, _, err := loadSchema()
+	return err
+}
+
 // loadSubset loads the embedded subset once per process.
 func loadSubset() (*ast.Schema, error) {
 	subsetOnce.Do(func() {
@@ -80,35 +88,65 @@ func loadSubset() (*ast.Schema, error) {
 	return subset, subsetErr
 }
 
+// schemaPath is where the project keeps GitHub's schema, relative to the root of its module.
+var schemaPath = filepath.Join("testdata", "github", "graphql", "schema.graphql")
+
+// modulePath is this project's module, as its go.mod declares it.
+const modulePath = "github.com/org/pipeline-action"
+
 // findSchema locates GitHub's full schema.graphql: $GHFAKE_SCHEMA (used as given, so a wrong path
-// is an error rather than a silent fallback), else shared/github/graphql/schema.graphql in a
-// directory above this source file or above the working directory. ok is false when neither is
-// there.
+// is an error rather than a silent fallback), else testdata/github/graphql/schema.graphql at the
+// root of this project's module, found from this source file or from the working directory (the
+// nearest directory above with a go.mod, which must declare this module, so that another
+// project's testdata is never taken). ok is false when neither is there.
 func findSchema() (path string, ok bool) {
 	if p := os.Getenv(SchemaEnv); p != "" {
 		return p, true
 	}
 	var starts []string
-	if _, file, _, ok := runtime.Caller(0); ok {
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
 		starts = append(starts, filepath.Dir(file))
 	}
 	if wd, err := os.Getwd(); err == nil {
 		starts = append(starts, wd)
 	}
 	for _, dir := range starts {
-		for {
-			p := filepath.Join(dir, "shared", "github", "graphql", "schema.graphql")
-			if _, err := os.Stat(p); err == nil {
-				return p, true
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
+		root, ok := moduleRoot(dir)
+		if !ok {
+			continue
+		}
+		p := filepath.Join(root, schemaPath)
+		if _, err := os.Stat(p); err == nil {
+			return p, true
 		}
 	}
 	return "", false
+}
+
+// moduleRoot is the nearest directory at or above dir with a go.mod, if that go.mod declares this
+// project's module.
+func moduleRoot(dir string) (string, bool) {
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, modfileDeclares(b, modulePath)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// modfileDeclares reports whether the go.mod text b declares module mod.
+func modfileDeclares(b []byte, mod string) bool {
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "module" && strings.Trim(f[1], `"`) == mod {
+			return true
+		}
+	}
+	return false
 }
 
 // graphQLSchema is the schema this server validates against: the one set by useSchema (tests), else
@@ -172,6 +210,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		writeJSON(w, http.StatusOK, obj{"errors": out})
 		return
 	}
+	if op.Operation == ast.Mutation {
+		s.holdWrite(r, bearer(r))
+	}
 	s.mu.Lock()
 	e := &executor{s: s, schema: sch, login: login, vars: vars}
 	data := e.run(op)
@@ -185,6 +226,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		resp["errors"] = e.errors
 	}
 	writeJSON(w, http.StatusOK, resp)
+	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
+		s.noteRead(bearer(r))
+	}
 }
 
 // parseAndValidate parses a document and runs the validator's rules.

@@ -57,7 +57,7 @@ func TestGraphQLFacts(t *testing.T) {
 	out := gql(t, s, bot, factsQuery, factsVars())
 	require.Nil(t, out["errors"])
 	data := out["data"]
-	assert.Equal(t, "github-actions", dig(t, data, "viewer", "login"), "a bot's GraphQL login has no [bot]")
+	assert.Equal(t, "github-actions[bot]", dig(t, data, "viewer", "login"), "the viewer (a User) keeps [bot], as with an installation token")
 	assert.EqualValues(t, 1, dig(t, data, "rateLimit", "cost"))
 	repo := dig(t, data, "repository")
 	assert.Equal(t, "acme/widgets", dig(t, repo, "nameWithOwner"))
@@ -90,7 +90,7 @@ func TestGraphQLFacts(t *testing.T) {
 	require.Len(t, comments, 2)
 	assert.Equal(t, false, dig(t, comments[0], "viewerDidAuthor"))
 	assert.Equal(t, true, dig(t, comments[1], "viewerDidAuthor"), "the bot wrote it")
-	assert.Equal(t, "github-actions", dig(t, comments[1], "author", "login"))
+	assert.Equal(t, "github-actions", dig(t, comments[1], "author", "login"), "a Bot's GraphQL login has no [bot]")
 
 	out = gql(t, s, s.Token("alice"), factsQuery, factsVars())
 	comments = dig(t, out, "data", "repository", "pullRequest", "comments", "nodes").([]any)
@@ -234,6 +234,22 @@ func TestGraphQLRollupStates(t *testing.T) {
 		{"a re-run replaces the run", func(s *Server) {
 			s.CompleteCheck(testRepo, 7, "test", "failure", "")
 			s.CompleteCheck(testRepo, 7, "test", "success", "")
+		}, "SUCCESS"},
+		{"a passing status does not hide a failed check run of its name", func(s *Server) {
+			s.CompleteCheck(testRepo, 7, "ci", "failure", "ci-app")
+			s.SetStatus(testRepo, 7, "ci", "success")
+		}, "FAILURE"},
+		{"nor does another app's passing run", func(s *Server) {
+			s.CompleteCheck(testRepo, 7, "build", "failure", "app-one")
+			s.CompleteCheck(testRepo, 7, "build", "success", "app-two")
+		}, "FAILURE"},
+		{"nor another workflow's passing job", func(s *Server) {
+			s.CompleteJob(testRepo, 7, "release", "build", "failure")
+			s.CompleteJob(testRepo, 7, "ci", "build", "success")
+		}, "FAILURE"},
+		{"a re-run of a job replaces it in its workflow run", func(s *Server) {
+			s.CompleteJob(testRepo, 7, "ci", "build", "failure")
+			s.CompleteJob(testRepo, 7, "ci", "build", "success")
 		}, "SUCCESS"},
 		{"an errored status", func(s *Server) {
 			s.CompleteCheck(testRepo, 7, "lint", "failure", "linter")

@@ -14,7 +14,7 @@ import (
 
 const (
 	testRepo  = "acme/widgets"
-	sharedDir = "../../../../shared/github/"
+	githubDir = "../../../testdata/github/"
 )
 
 var testClock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)

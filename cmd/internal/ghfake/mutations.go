@@ -13,6 +13,8 @@ import (
 // (schema_subset.graphql keeps these; TestPayloadFields holds the mutations to them).
 var payloadFields = map[string][]string{
 	"CreateCommitOnBranchPayload": {"clientMutationId", "commit", "ref"},
+	"CreateRefPayload":            {"clientMutationId", "ref"},
+	"DeleteRefPayload":            {"clientMutationId"},
 	"AddCommentPayload":           {"clientMutationId", "commentEdge", "subject"},
 	"UpdateIssueCommentPayload":   {"clientMutationId", "issueComment"},
 }
@@ -20,6 +22,8 @@ var payloadFields = map[string][]string{
 func init() {
 	on("Mutation", map[string]resolver{
 		"createCommitOnBranch": createCommitOnBranch,
+		"createRef":            createRefMutation,
+		"deleteRef":            deleteRefMutation,
 		"addComment":           addCommentMutation,
 		"updateIssueComment":   updateIssueCommentMutation,
 	})
@@ -34,33 +38,37 @@ func input(a map[string]any) map[string]any {
 	return in
 }
 
-// createCommitOnBranch commits file changes on a branch with compare-and-swap on its head, as
-// https://docs.github.com/graphql/reference/mutations#createcommitonbranch does.
+// createCommitOnBranch appends a commit to a branch with compare-and-swap on its head, as
+// https://docs.github.com/graphql/reference/mutations#createcommitonbranch does: the commit is
+// authored by the viewer, committed and signed by GitHub (web-flow), its parent the head the
+// caller expected. Its refusals are GitHub's, in GitHub's order: the branch (by node id, or
+// by repositoryNameWithOwner and branchName), the viewer's permission, expectedHeadOid
+// naming a commit, the deletions naming files, the head still being expectedHeadOid, and
+// the rulesets of the branch.
 func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 	in := input(a)
-	br, _ := in["branch"].(map[string]any)
-	repoName, _ := br["repositoryNameWithOwner"].(string)
-	name, _ := br["branchName"].(string)
-	if repoName == "" || name == "" {
-		return nil, fmt.Errorf("ghfake: createCommitOnBranch needs branch.repositoryNameWithOwner and branch.branchName")
+	r, b, err := e.committableBranch(in["branch"])
+	if err != nil {
+		return nil, err
 	}
-	r := e.s.repos[repoName]
-	if r == nil {
-		return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", repoName)
+	if err := e.mayWrite("CreateCommitOnBranch"); err != nil {
+		return nil, err
 	}
-	b := r.branches[strings.TrimPrefix(name, "refs/heads/")]
-	if b == nil {
-		return nil, fmt.Errorf("A ref named \"refs/heads/%s\" does not exist.", name)
-	}
-	if want, _ := in["expectedHeadOid"].(string); want != b.head {
-		return nil, fmt.Errorf("Expected branch to point to \"%s\" but it did not. Pull and try again.", want)
+	want, _ := in["expectedHeadOid"].(string)
+	if r.commits[want] == nil {
+		return nil, errorOf("NOT_FOUND", "No commit exists with specified expectedHeadOid '%s'.", want)
 	}
 	changes, _ := in["fileChanges"].(map[string]any)
 	adds, _ := changes["additions"].([]any)
 	dels, _ := changes["deletions"].([]any)
-	files := map[string]*blob{}
-	for p, bl := range b.files {
-		files[p] = bl
+	files := copyFiles(b.files)
+	for _, x := range dels {
+		f, _ := x.(map[string]any)
+		path, _ := f["path"].(string)
+		if files[path] == nil {
+			return nil, errorOf("NOT_FOUND", "A path was requested for deletion which does not exist as of commit oid `%s`", b.head)
+		}
+		delete(files, path)
 	}
 	for _, x := range adds {
 		f, _ := x.(map[string]any)
@@ -68,26 +76,114 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		enc, _ := f["contents"].(string)
 		raw, err := base64.StdEncoding.DecodeString(enc)
 		if err != nil {
-			return nil, fmt.Errorf("contents of %q is not base64: %v", path, err)
+			return nil, errorOf("UNPROCESSABLE", "contents of %q is not base64: %v", path, err)
 		}
 		bl := &blob{oid: blobOID(string(raw)), text: string(raw)}
 		r.blobs[bl.oid] = bl
 		files[path] = bl
 	}
-	for _, x := range dels {
-		f, _ := x.(map[string]any)
-		path, _ := f["path"].(string)
-		delete(files, path)
+	if want != b.head {
+		// GitHub's words, with the two spaces before "Pull".
+		return nil, errorOf("STALE_DATA", "Expected branch to point to %q but it did not.  Pull and try again.", want)
+	}
+	if rule := r.refusedBy(b.name, true); rule != "" {
+		return nil, errorOf("FORBIDDEN", "%s", ruleViolation(rule))
 	}
 	msg, _ := in["message"].(map[string]any)
-	headline, _ := msg["headline"].(string)
+	message, _ := msg["headline"].(string)
 	if body, _ := msg["body"].(string); body != "" {
-		headline += "\n\n" + body
+		message += "\n\n" + body
 	}
 	r.pushes++
-	c := e.s.newCommit(r, headline, r.fullName(), b.name, b.head, r.pushes)
+	c := e.s.newCommit(r, message, []string{b.head}, files, r.fullName(), b.name, b.head, r.pushes).authored(e.login, true)
 	b.head, b.files = c.sha, files
 	return obj{"commit": c, "ref": ref{r, b.name}, "clientMutationId": in["clientMutationId"]}, nil
+}
+
+// committableBranch resolves a CommittableBranch: a Ref's node id, or the repository's
+// nameWithOwner and the branch's name (refs/heads/ optional).
+func (e *executor) committableBranch(v any) (*repo, *branch, error) {
+	br, _ := v.(map[string]any)
+	if id, _ := br["id"].(string); id != "" {
+		if x, ok := e.s.findNode(id).(ref); ok {
+			return x.repo, x.repo.branches[x.name], nil
+		}
+		return nil, nil, errorOf("NOT_FOUND", "Could not resolve to a node with the global id of '%s'", id)
+	}
+	repoName, _ := br["repositoryNameWithOwner"].(string)
+	r := e.s.repos[repoName]
+	if r == nil {
+		return nil, nil, errorOf("NOT_FOUND", "Could not resolve to a Repository with the name '%s'.", repoName)
+	}
+	name, _ := br["branchName"].(string)
+	b := r.branches[strings.TrimPrefix(name, "refs/heads/")]
+	if b == nil {
+		return nil, nil, errorOf("NOT_FOUND", "Branch not found")
+	}
+	return r, b, nil
+}
+
+// mayWrite refuses a mutation that writes contents to a viewer who may not push, as GitHub
+// refuses an installation token without contents: write ("Resource not accessible by
+// integration") or a user without write access.
+func (e *executor) mayWrite(mutation string) error {
+	if canPush(e.s.permission(e.login)) {
+		return nil
+	}
+	if isBot(e.login) {
+		return errorOf("FORBIDDEN", "Resource not accessible by integration")
+	}
+	return errorOf("FORBIDDEN", "%s does not have the correct permissions to execute `%s`", e.login, mutation)
+}
+
+// createRefMutation creates a ref (a branch: refs/heads/...) at a commit, as
+// https://docs.github.com/graphql/reference/mutations#createref does.
+func createRefMutation(e *executor, _ any, a map[string]any) (any, error) {
+	in := input(a)
+	id, _ := in["repositoryId"].(string)
+	r, ok := e.s.findNode(id).(*repo)
+	if !ok {
+		return nil, errorOf("NOT_FOUND", "Could not resolve to a node with the global id of '%s'", id)
+	}
+	if err := e.mayWrite("CreateRef"); err != nil {
+		return nil, err
+	}
+	qualified, _ := in["name"].(string)
+	name, ok := strings.CutPrefix(qualified, "refs/heads/")
+	if !ok || name == "" {
+		return nil, fmt.Errorf("ghfake: createRef makes branches only (refs/heads/...), not %q", qualified)
+	}
+	oid, _ := in["oid"].(string)
+	c := r.commits[oid]
+	switch {
+	case r.branches[name] != nil:
+		return nil, errorOf("UNPROCESSABLE", "A ref named %q already exists in the repository.", qualified)
+	case c == nil:
+		return nil, errorOf("UNPROCESSABLE", "Object does not exist")
+	case r.refusedBy(name, false) != "":
+		return nil, errorOf("FORBIDDEN", "%s", ruleViolation(r.refusedBy(name, false)))
+	}
+	r.branches[name] = &branch{name: name, head: oid, files: copyFiles(c.files)}
+	return obj{"ref": ref{r, name}, "clientMutationId": in["clientMutationId"]}, nil
+}
+
+// deleteRefMutation deletes a ref by node id, as
+// https://docs.github.com/graphql/reference/mutations#deleteref does.
+func deleteRefMutation(e *executor, _ any, a map[string]any) (any, error) {
+	in := input(a)
+	id, _ := in["refId"].(string)
+	x, ok := e.s.findNode(id).(ref)
+	if !ok {
+		return nil, errorOf("NOT_FOUND", "Could not resolve to a node with the global id of '%s'", id)
+	}
+	if err := e.mayWrite("DeleteRef"); err != nil {
+		return nil, err
+	}
+	if x.name == x.repo.defaultBranch {
+		return nil, errorOf("UNPROCESSABLE", "Cannot delete this branch")
+	}
+	e.s.deleteBranch(x.repo, x.name)
+	return obj{"clientMutationId": in["clientMutationId"]}, nil
 }
 
 // addCommentMutation comments on an issue or pull request by node id as the viewer.
@@ -116,10 +212,18 @@ func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, erro
 	return obj{"issueComment": c, "clientMutationId": in["clientMutationId"]}, nil
 }
 
-// findNode resolves a global id to an issue, pull request or comment; nil when unknown. The
-// caller holds s.mu.
+// findNode resolves a global id to a repository, a branch's ref, an issue, a pull request or
+// a comment; nil when unknown. The caller holds s.mu.
 func (s *Server) findNode(id string) any {
 	for _, r := range s.repos {
+		if nodeID("Repository", r.id) == id {
+			return r
+		}
+		for name := range r.branches {
+			if refNodeID(r, name) == id {
+				return ref{r, name}
+			}
+		}
 		for _, is := range r.issues {
 			if nodeID("PullRequest", is.id) == id && is.isPR || nodeID("Issue", is.id) == id && !is.isPR {
 				return is

@@ -1,48 +1,11 @@
 package ghfake
 
 import (
-	"encoding/base64"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-const commitMutation = `mutation($input: CreateCommitOnBranchInput!) {
-  createCommitOnBranch(input: $input) { commit { oid } ref { name target { oid } } } }`
-
-func TestCreateCommitOnBranch(t *testing.T) {
-	s := world(t)
-	head := func() string {
-		out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { ref(qualifiedName: "refs/heads/main") { target { oid } } } }`, nil)
-		return dig(t, out, "data", "repository", "ref", "target", "oid").(string)
-	}
-	before := head()
-	input := func(expected string) map[string]any {
-		return map[string]any{"input": map[string]any{
-			"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},
-			"expectedHeadOid": expected,
-			"message":         map[string]any{"headline": "state: pr-7"},
-			"fileChanges": map[string]any{"additions": []any{map[string]any{
-				"path": "pr-7.json", "contents": base64.StdEncoding.EncodeToString([]byte(`{"seq":1}`)),
-			}}},
-		}}
-	}
-	out := gql(t, s, s.BotToken(), commitMutation, input(before))
-	require.Nil(t, out["errors"])
-	after := dig(t, out, "data", "createCommitOnBranch", "commit", "oid")
-	assert.Equal(t, after, head())
-	assert.NotEqual(t, before, after)
-
-	out = gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { object(expression: "main:pr-7.json") { ... on Blob { text } } } }`, nil)
-	assert.Equal(t, `{"seq":1}`, dig(t, out, "data", "repository", "object", "text"))
-
-	out = gql(t, s, s.BotToken(), commitMutation, input(before))
-	require.NotNil(t, out["errors"], "a stale expectedHeadOid is refused")
-	assert.Contains(t, dig(t, out, "errors", 0, "message"), "Expected branch to point to")
-	assert.Nil(t, dig(t, out, "data", "createCommitOnBranch"))
-	assert.Equal(t, after, head())
-}
 
 func TestCommentMutations(t *testing.T) {
 	s := world(t)

@@ -1,4 +1,4 @@
-// Code generated from shared/github/rest/operations.json; DO NOT EDIT.
+// Code generated from testdata/github/rest/operations.json; DO NOT EDIT.
 
 package ghfake
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Webhook payloads follow GitHub's real deliveries (shared/github/webhooks). Deliberately omitted
+// Webhook payloads follow GitHub's real deliveries (testdata/github/webhooks). Deliberately omitted
 // top-level keys: "installation" (Actions delivers events to workflows without an app installation)
 // and "organization" (the fake has no organizations). TestPayloadShapes holds the rest to the real
 // examples. The caller of every builder holds s.mu.
@@ -45,8 +45,13 @@ func (s *Server) reviewEvent(r *repo, pr *issue, rv *review, action, sender stri
 	return s.event(r, "pull_request_review", action, sender, p)
 }
 
-// prRefs is pull_requests as check suites and workflow runs carry them for same-repository PRs.
+// prRefs is pull_requests as check suites and workflow runs carry them: empty for a pull request
+// from a fork ("When the check suite's head_branch is in a forked repository it will be null and
+// the pull_requests array will be empty", GitHub's check_suite webhook reference).
 func (s *Server) prRefs(r *repo, pr *issue) []any {
+	if pr.crossRepo() {
+		return []any{}
+	}
 	repoRef := obj{"id": r.id, "url": s.apiURL("/repos/%s", r.fullName()), "name": r.name}
 	return []any{obj{
 		"id": pr.id, "number": pr.number, "url": s.apiURL("/repos/%s/pulls/%d", r.fullName(), pr.number),
@@ -62,65 +67,79 @@ func (s *Server) headCommitJSON(r *repo, c *commit, author string) obj {
 		"timestamp": ts(c.date), "author": who, "committer": who}
 }
 
+// appID is the id of the GitHub App slug.
+func appID(slug string) int64 { return stableID("app:" + slug) }
+
+// workflowID is the id of the Actions workflow name of repository r.
+func workflowID(r *repo, name string) int64 { return stableID(r.fullName() + ":workflow:" + name) }
+
 // appJSON is a GitHub App object.
 func (s *Server) appJSON(slug string) obj {
-	id := stableID("app:" + slug)
+	id := appID(slug)
 	return obj{"id": id, "slug": slug, "node_id": nodeID("App", id), "name": slug,
 		"owner": s.userJSON(slug), "description": "", "external_url": "https://" + slug + ".example",
 		"html_url": htmlBase + "/apps/" + slug, "created_at": ts(timeZero), "updated_at": ts(timeZero),
 		"permissions": obj{"checks": "write", "metadata": "read"}, "events": []any{}}
 }
 
-// workflowRunEvent is workflow_run/completed for an Actions workflow named after its check run.
-func (s *Server) workflowRunEvent(r *repo, pr *issue, run *checkRun) Event {
+// workflowRunEvent is workflow_run/completed for the run of an Actions workflow that is suite cs.
+func (s *Server) workflowRunEvent(r *repo, pr *issue, cs *checkSuite) Event {
 	fn := r.fullName()
-	wfID := stableID(fn + ":workflow:" + run.name)
-	path := ".github/workflows/" + run.name + ".yml"
-	url := s.apiURL("/repos/%s/actions/runs/%d", fn, run.id)
 	c := r.commits[pr.headSHA]
-	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": run.name, "path": path,
+	runs := suiteRuns(c, cs)
+	done := runs[len(runs)-1].completedAt
+	wfID := workflowID(r, cs.workflow)
+	path := ".github/workflows/" + cs.workflow + ".yml"
+	url := s.apiURL("/repos/%s/actions/runs/%d", fn, cs.runID)
+	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": cs.workflow, "path": path,
 		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
 		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.defaultBranch, path),
-		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, run.name),
+		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, cs.workflow),
 		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
 	wr := obj{
-		"id": run.id, "node_id": nodeID("WorkflowRun", run.id), "name": run.name,
+		"id": cs.runID, "node_id": nodeID("WorkflowRun", cs.runID), "name": cs.workflow,
 		"display_title": pr.title, "path": path, "head_branch": pr.head, "head_sha": pr.headSHA,
-		"run_number": run.id % 1000, "run_attempt": 1, "event": "pull_request", "status": "completed",
-		"conclusion": run.conclusion, "workflow_id": wfID, "check_suite_id": run.suiteID,
-		"check_suite_node_id": nodeID("CheckSuite", run.suiteID), "url": url,
-		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, run.id),
-		"pull_requests": s.prRefs(r, pr), "created_at": ts(run.completedAt),
-		"updated_at": ts(run.completedAt), "run_started_at": ts(run.completedAt),
+		"run_number": cs.runID % 1000, "run_attempt": 1, "event": "pull_request", "status": "completed",
+		"conclusion": suiteConclusion(runs), "workflow_id": wfID, "check_suite_id": cs.id,
+		"check_suite_node_id": nodeID("CheckSuite", cs.id), "url": url,
+		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, cs.runID),
+		"pull_requests": s.prRefs(r, pr), "created_at": ts(done),
+		"updated_at": ts(done), "run_started_at": ts(done),
 		"actor": s.userJSON(pr.author), "triggering_actor": s.userJSON(pr.author),
 		"jobs_url": url + "/jobs", "logs_url": url + "/logs", "artifacts_url": url + "/artifacts",
 		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
-		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, run.suiteID),
+		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, cs.id),
 		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
 		"head_commit":     s.headCommitJSON(r, c, pr.author),
-		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
+		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(pr.headRepository()),
 	}
 	p := obj{"action": "completed", "workflow": workflow, "workflow_run": wr}
 	return s.event(r, "workflow_run", "completed", pr.author, p)
 }
 
-// checkSuiteEvent is check_suite/completed of a third-party app holding one check run.
-func (s *Server) checkSuiteEvent(r *repo, pr *issue, run *checkRun) Event {
+// checkSuiteEvent is check_suite/completed of a third-party app's suite cs.
+func (s *Server) checkSuiteEvent(r *repo, pr *issue, cs *checkSuite) Event {
 	fn := r.fullName()
-	url := s.apiURL("/repos/%s/check-suites/%d", fn, run.suiteID)
+	runs := suiteRuns(r.commits[pr.headSHA], cs)
+	done := runs[len(runs)-1].completedAt
+	url := s.apiURL("/repos/%s/check-suites/%d", fn, cs.id)
 	before := pr.baseSHA
 	if len(pr.commits) > 1 {
 		before = pr.commits[len(pr.commits)-2]
 	}
-	cs := obj{
-		"id": run.suiteID, "node_id": nodeID("CheckSuite", run.suiteID), "head_branch": pr.head,
-		"head_sha": pr.headSHA, "status": "completed", "conclusion": run.conclusion, "url": url,
+	var headBranch any = pr.head
+	if pr.crossRepo() {
+		headBranch = nil // see prRefs
+	}
+	p := obj{
+		"id": cs.id, "node_id": nodeID("CheckSuite", cs.id), "head_branch": headBranch,
+		"head_sha": pr.headSHA, "status": "completed", "conclusion": suiteConclusion(runs), "url": url,
 		"before": before, "after": pr.headSHA, "pull_requests": s.prRefs(r, pr),
-		"app": s.appJSON(run.app), "created_at": ts(run.completedAt), "updated_at": ts(run.completedAt),
-		"latest_check_runs_count": 1, "check_runs_url": url + "/check-runs",
+		"app": s.appJSON(cs.app), "created_at": ts(done), "updated_at": ts(done),
+		"latest_check_runs_count": len(runs), "check_runs_url": url + "/check-runs",
 		"head_commit": s.headCommitJSON(r, r.commits[pr.headSHA], pr.author),
 	}
-	return s.event(r, "check_suite", "completed", run.app+"[bot]", obj{"action": "completed", "check_suite": cs})
+	return s.event(r, "check_suite", "completed", cs.app+"[bot]", obj{"action": "completed", "check_suite": p})
 }
 
 // statusEvent is a status event for a commit status on a pull request's head.

@@ -65,7 +65,7 @@ func TestPayloadShapes(t *testing.T) {
 			assert.Equal(t, tt.wantEv, [2]string{ev.Name, ev.Action})
 			var got, real map[string]any
 			require.NoError(t, json.Unmarshal(ev.Payload, &got))
-			b, err := os.ReadFile(sharedDir + "webhooks/" + tt.real)
+			b, err := os.ReadFile(githubDir + "webhooks/" + tt.real)
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &real))
 

@@ -18,6 +18,12 @@ type (
 		name string
 	} // a branch
 	rollup   struct{ c *commit }
+	app      string                   // a GitHub App, by its slug
+	wfRun    struct{ cs *checkSuite } // the workflow run an Actions check suite is
+	workflow struct {
+		repo *repo
+		name string
+	}
 	prCommit struct{ c *commit }
 	prFile   struct{ path string }
 )
@@ -59,8 +65,15 @@ func init() {
 		"resetAt":   value(func(rateLimit) any { return gqlTime(timeZero.Add(100 * 365 * 24 * time.Hour)) }),
 	})
 	for _, typ := range []string{"User", "Bot", "Actor"} {
+		login := func(a actor) any { return strings.TrimSuffix(string(a), "[bot]") }
+		if typ == "User" {
+			// A field of type User (viewer) holding an app's identity spells its login as
+			// REST does: an installation token's viewer is "github-actions[bot]", while
+			// the same account as an Actor (a comment's author) is the Bot "github-actions".
+			login = func(a actor) any { return string(a) }
+		}
 		on(typ, map[string]resolver{
-			"login":      value(func(a actor) any { return strings.TrimSuffix(string(a), "[bot]") }),
+			"login":      value(login),
 			"id":         value(func(a actor) any { return nodeID(typeOf(a), stableID(string(a))) }),
 			"databaseId": value(func(a actor) any { return stableID(string(a)) }),
 			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
@@ -110,10 +123,15 @@ func init() {
 		},
 	})
 	on("Ref", map[string]resolver{
-		"id":     value(func(r ref) any { return nodeID("Ref", stableID(r.repo.fullName()+":"+r.name)) }),
+		"id":     value(func(r ref) any { return refNodeID(r.repo, r.name) }),
 		"name":   value(func(r ref) any { return r.name }),
 		"prefix": value(func(r ref) any { return "refs/heads/" }),
-		"target": value(func(r ref) any { return r.repo.commits[r.repo.branches[r.name].head] }),
+		"target": value(func(r ref) any {
+			if b := r.repo.branches[r.name]; b != nil {
+				return r.repo.commits[b.head]
+			}
+			return nil // deleted since
+		}),
 	})
 	on("Blob", map[string]resolver{
 		"oid":            value(func(b *blob) any { return b.oid }),
@@ -129,13 +147,17 @@ func init() {
 // rateLimit is the GraphQL rate limit; used counts the GraphQL requests so far.
 type rateLimit struct{ used int }
 
-// repoObject is Repository.object: by oid (a blob or commit), or by expression "<branch>:<path>"
-// (a blob, null when absent) or "<branch>" (its head commit).
+// repoObject is Repository.object: by oid (a blob, tree or commit), or by expression
+// "<branch>:<path>" (the blob or the tree (a directory) at path, null when absent; "<branch>:"
+// is the root tree) or "<branch>" (its head commit).
 func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	r := p.(*repo)
 	if oid := strArg(a, "oid"); oid != "" {
 		if b := r.blobs[oid]; b != nil {
 			return b, nil
+		}
+		if t := r.trees[oid]; t != nil {
+			return t, nil
 		}
 		if c := r.commits[oid]; c != nil {
 			return c, nil
@@ -157,8 +179,12 @@ func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	if !hasPath {
 		return r.commits[b.head], nil
 	}
-	if bl := b.files[strings.TrimPrefix(path, "/")]; bl != nil {
+	path = strings.Trim(path, "/")
+	if bl := b.files[path]; bl != nil {
 		return bl, nil
+	}
+	if t := r.treeAt(b.files, path); t != nil {
+		return t, nil
 	}
 	return nil, nil
 }

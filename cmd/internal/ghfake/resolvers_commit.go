@@ -46,6 +46,35 @@ func init() {
 		"startedAt":   value(func(c *checkRun) any { return gqlTime(c.completedAt) }),
 		"detailsUrl":  value(func(c *checkRun) any { return nil }),
 		"isRequired":  value(func(c *checkRun) any { return false }),
+		"checkSuite":  value(func(c *checkRun) any { return c.suite }),
+	})
+	on("CheckSuite", map[string]resolver{
+		"id":         value(func(cs *checkSuite) any { return nodeID("CheckSuite", cs.id) }),
+		"databaseId": value(func(cs *checkSuite) any { return cs.id }),
+		"app":        value(func(cs *checkSuite) any { return app(cs.app) }),
+		"workflowRun": value(func(cs *checkSuite) any {
+			if cs.workflow == "" {
+				return nil
+			}
+			return wfRun{cs}
+		}),
+	})
+	on("App", map[string]resolver{
+		"id":         value(func(a app) any { return nodeID("App", appID(string(a))) }),
+		"databaseId": value(func(a app) any { return appID(string(a)) }),
+		"slug":       value(func(a app) any { return string(a) }),
+		"name":       value(func(a app) any { return string(a) }),
+	})
+	on("WorkflowRun", map[string]resolver{
+		"id":         value(func(w wfRun) any { return nodeID("WorkflowRun", w.cs.runID) }),
+		"databaseId": value(func(w wfRun) any { return w.cs.runID }),
+		"checkSuite": value(func(w wfRun) any { return w.cs }),
+		"workflow":   value(func(w wfRun) any { return workflow{w.cs.repo, w.cs.workflow} }),
+	})
+	on("Workflow", map[string]resolver{
+		"id":         value(func(w workflow) any { return nodeID("Workflow", workflowID(w.repo, w.name)) }),
+		"databaseId": value(func(w workflow) any { return workflowID(w.repo, w.name) }),
+		"name":       value(func(w workflow) any { return w.name }),
 	})
 	on("StatusContext", map[string]resolver{
 		"id":          value(func(s *status) any { return nodeID("StatusContext", s.id) }),

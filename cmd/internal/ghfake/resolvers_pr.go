@@ -60,24 +60,27 @@ func init() {
 	on("Issue", subjectFields)
 	on("PullRequest", subjectFields)
 	on("PullRequest", map[string]resolver{
-		"isDraft":           value(func(i *issue) any { return i.draft }),
-		"merged":            value(func(i *issue) any { return i.merged }),
-		"mergedAt":          value(func(i *issue) any { return gqlTime(i.mergedAt) }),
-		"mergedBy":          value(func(i *issue) any { return actorOrNil(i.mergedBy) }),
-		"mergeable":         value(func(i *issue) any { return i.mergeable }),
-		"baseRefName":       value(func(i *issue) any { return i.base }),
-		"headRefName":       value(func(i *issue) any { return i.head }),
-		"headRefOid":        value(func(i *issue) any { return i.headSHA }),
-		"baseRefOid":        value(func(i *issue) any { return i.baseSHA }),
-		"isCrossRepository": value(func(i *issue) any { return false }),
-		"changedFiles":      value(func(i *issue) any { return len(i.files) }),
-		"additions":         value(func(i *issue) any { return 10 * len(i.files) }),
-		"deletions":         value(func(i *issue) any { return 2 * len(i.files) }),
+		"isDraft":             value(func(i *issue) any { return i.draft }),
+		"merged":              value(func(i *issue) any { return i.merged }),
+		"mergedAt":            value(func(i *issue) any { return gqlTime(i.mergedAt) }),
+		"mergedBy":            value(func(i *issue) any { return actorOrNil(i.mergedBy) }),
+		"mergeable":           value(func(i *issue) any { return i.mergeable }),
+		"baseRefName":         value(func(i *issue) any { return i.base }),
+		"headRefName":         value(func(i *issue) any { return i.head }),
+		"headRefOid":          value(func(i *issue) any { return i.headSHA }),
+		"baseRefOid":          value(func(i *issue) any { return i.baseSHA }),
+		"isCrossRepository":   value(func(i *issue) any { return i.crossRepo() }),
+		"headRepository":      value(func(i *issue) any { return i.headRepository() }),
+		"headRepositoryOwner": value(func(i *issue) any { return actor(i.headRepository().owner) }),
+		"changedFiles":        value(func(i *issue) any { return len(i.files) }),
+		"additions":           value(func(i *issue) any { return 10 * len(i.files) }),
+		"deletions":           value(func(i *issue) any { return 2 * len(i.files) }),
 		"headRef": value(func(i *issue) any {
-			if i.branchDeleted || i.repo.branches[i.head] == nil {
+			hr := i.headRepository()
+			if i.branchDeleted || hr.branches[i.head] == nil {
 				return nil
 			}
-			return ref{i.repo, i.head}
+			return ref{hr, i.head}
 		}),
 		"baseRef":     value(func(i *issue) any { return ref{i.repo, i.base} }),
 		"mergeCommit": value(func(i *issue) any { return i.repo.commits[i.mergeCommitSHA] }),

@@ -20,10 +20,16 @@ func init() {
 func (s *Server) refJSON(r *repo, b *branch) obj {
 	fn := r.fullName()
 	return obj{
-		"ref": "refs/heads/" + b.name, "node_id": nodeID("Ref", stableID(fn+":"+b.name)),
+		"ref": "refs/heads/" + b.name, "node_id": refNodeID(r, b.name),
 		"url":    s.apiURL("/repos/%s/git/refs/heads/%s", fn, b.name),
 		"object": obj{"type": "commit", "sha": b.head, "url": s.apiURL("/repos/%s/git/commits/%s", fn, b.head)},
 	}
+}
+
+// refBody is the body of a 422 of the git refs operations: the message, the operation's
+// documentation and the status, as GitHub writes them.
+func refBody(message, anchor string) obj {
+	return obj{"message": message, "documentation_url": "https://docs.github.com/rest/git/refs#" + anchor, "status": "422"}
 }
 
 // gitGetRef: https://docs.github.com/rest/git/refs#get-a-reference (branches only)
@@ -46,12 +52,14 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 	case !ok || name == "":
 		return http.StatusUnprocessableEntity, errorBody("Reference name must start with 'refs/heads/' in this fake")
 	case c.repo.branches[name] != nil:
-		return http.StatusUnprocessableEntity, errorBody("Reference already exists")
+		return http.StatusUnprocessableEntity, refBody("Reference already exists", "create-a-reference")
 	case c.repo.commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
+	case c.repo.refusedBy(name, false) != "":
+		return http.StatusUnprocessableEntity, refBody(ruleViolation(c.repo.refusedBy(name, false)), "create-a-reference")
 	}
 	b := s.ensureBranch(c.repo, name)
-	b.head = in.SHA
+	b.head, b.files = in.SHA, copyFiles(c.repo.commits[in.SHA].files)
 	return http.StatusCreated, s.refJSON(c.repo, b)
 }
 
@@ -72,8 +80,10 @@ func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
 	case c.repo.commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
+	case c.repo.refusedBy(name, true) != "":
+		return http.StatusUnprocessableEntity, refBody(ruleViolation(c.repo.refusedBy(name, true)), "update-a-reference")
 	}
-	b.head = in.SHA
+	b.head, b.files = in.SHA, copyFiles(c.repo.commits[in.SHA].files)
 	return http.StatusOK, s.refJSON(c.repo, b)
 }
 

@@ -64,9 +64,11 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	if !ok || len(names) == 0 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo labels given.")
 	}
+	labels := append([]string(nil), is.labels...)
 	for _, n := range names {
-		is.labels = labelSet(is.labels, n)
+		labels = labelSet(c.repo, labels, n)
 	}
+	s.relabel(is, labels, c.login)
 	is.updatedAt = s.clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
 }
@@ -81,10 +83,11 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	if !ok {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.")
 	}
-	is.labels = nil
+	var labels []string
 	for _, n := range names {
-		is.labels = labelSet(is.labels, n)
+		labels = labelSet(c.repo, labels, n)
 	}
+	s.relabel(is, labels, c.login)
 	is.updatedAt = s.clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
 }
@@ -95,11 +98,11 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	var had bool
-	is.labels, had = labelDel(is.labels, c.params["name"])
-	if !had {
+	labels, removed := labelDel(append([]string(nil), is.labels...), c.params["name"])
+	if removed == "" {
 		return http.StatusNotFound, errorBody("Label does not exist")
 	}
+	s.relabel(is, labels, c.login)
 	is.updatedAt = s.clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
 }
@@ -110,7 +113,7 @@ func issuesRemoveAllLabels(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	is.labels = nil
+	s.relabel(is, nil, c.login)
 	return http.StatusNoContent, nil
 }
 

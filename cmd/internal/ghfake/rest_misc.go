@@ -121,7 +121,7 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 		}
 		is.labels = nil
 		for _, n := range names {
-			is.labels = labelSet(is.labels, n)
+			is.labels = labelSet(c.repo, is.labels, n)
 		}
 	}
 	is.updatedAt = now

@@ -57,18 +57,33 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusMethodNotAllowed, errorBody("Pull Request is not mergeable")
 	case in.SHA != "" && in.SHA != pr.headSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
+	case c.repo.refusedBy(pr.base, true) != "":
+		return http.StatusMethodNotAllowed, errorBody(ruleViolation(c.repo.refusedBy(pr.base, true)))
 	}
 	now := s.clock()
 	base := s.ensureBranch(c.repo, pr.base)
 	title := in.CommitTitle
 	if title == "" {
-		title = fmt.Sprintf("Merge pull request #%d from %s", pr.number, pr.head)
+		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.number, pr.headRepository().owner, pr.head)
 	}
-	mc := s.newCommit(c.repo, title, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod)
-	base.head = mc.sha
-	for p, bl := range s.ensureBranch(c.repo, pr.head).files {
+	head := s.ensureBranch(pr.headRepository(), pr.head)
+	for p, bl := range head.files {
 		base.files[p] = bl
 	}
+	// A merge commit has the head as its second parent; squash and rebase make commits on
+	// the base alone (the fake makes one for a rebase too).
+	parents := []string{base.head}
+	if in.MergeMethod == "merge" {
+		parents = append(parents, head.head)
+	}
+	// GitHub makes the commit and signs it; a squash is authored by the PR's author, a merge
+	// by who merged.
+	author := c.login
+	if in.MergeMethod == "squash" {
+		author = pr.author
+	}
+	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod).authored(author, true)
+	base.head = mc.sha
 	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
 	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha
 	return http.StatusOK, obj{"sha": mc.sha, "merged": true, "message": "Pull Request successfully merged"}
@@ -94,7 +109,7 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	fn := c.repo.fullName()
-	files := s.ensureBranch(c.repo, pr.head).files
+	files := s.ensureBranch(pr.headRepository(), pr.head).files
 	var out []any
 	for _, f := range pr.files {
 		sha := ""
@@ -112,24 +127,33 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 	return http.StatusOK, c.paginate(out)
 }
 
-// gitDeleteRef: https://docs.github.com/rest/git/refs#delete-a-reference
+// gitDeleteRef: https://docs.github.com/rest/git/refs#delete-a-reference (branches only). The
+// documented 422 covers "an attempt was made to delete the default branch"; its message here is
+// the one GitHub gives when it refuses to delete a branch ("Cannot delete this branch").
 func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
-	if !ok || c.repo.branches[name] == nil {
+	switch {
+	case !ok || c.repo.branches[name] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
+	case name == c.repo.defaultBranch:
+		return http.StatusUnprocessableEntity, errorBody("Cannot delete this branch")
 	}
-	delete(c.repo.branches, name)
-	for _, is := range c.repo.issues {
-		if is.isPR && is.head == name {
-			is.branchDeleted = true
-		}
-	}
+	s.deleteBranch(c.repo, name)
 	return http.StatusNoContent, nil
 }
 
 // reposGet: https://docs.github.com/rest/repos/repos#get-a-repository
+// A fork's carries its parent and the root of its network (source), as GitHub's does.
 func reposGet(s *Server, c *restCtx) (int, any) {
-	return http.StatusOK, s.repoJSON(c.repo)
+	o := s.repoJSON(c.repo)
+	if p := c.repo.parent; p != nil {
+		root := p
+		for root.parent != nil {
+			root = root.parent
+		}
+		o["parent"], o["source"] = s.repoJSON(p), s.repoJSON(root)
+	}
+	return http.StatusOK, o
 }
 
 // roleNames maps a role to the legacy permission the endpoint reports.

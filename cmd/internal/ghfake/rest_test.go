@@ -2,8 +2,10 @@ package ghfake
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,6 +157,57 @@ func TestLabels(t *testing.T) {
 	assert.Empty(t, expectUnexpected(s))
 }
 
+// TestLabelsIgnoreCase checks that the fake compares label names as GitHub does: adding
+// "SECURITY" where "security" exists attaches "security" once; removing "wip" removes "WIP".
+func TestLabelsIgnoreCase(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	ls, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"SECURITY", "WIP"})
+	require.NoError(t, err)
+	var got []string
+	for _, l := range ls {
+		got = append(got, l.GetName())
+	}
+	assert.Equal(t, []string{"security", "WIP"}, got, "the existing label, once")
+
+	// Another PR labelled "Wip" gets the repository's label "WIP".
+	s.OpenPR(testRepo, PROptions{Number: 8, Author: "dev", Head: "feat/b"})
+	s.Label(testRepo, 8, "Wip", true)
+	assert.Equal(t, []string{"WIP"}, s.PR(testRepo, 8).Labels)
+
+	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "wip")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"security"}, s.PR(testRepo, 7).Labels)
+
+	// The unlabeled event names the label as it was.
+	ev := s.Label(testRepo, 8, "wip", false)
+	var p struct {
+		Label struct{ Name string } `json:"label"`
+	}
+	require.NoError(t, json.Unmarshal(ev.Payload, &p))
+	assert.Equal(t, "WIP", p.Label.Name)
+	assert.Empty(t, s.PR(testRepo, 8).Labels)
+	assert.Empty(t, expectUnexpected(s))
+}
+
+// TestLabelDotSegments checks that a label named "." or "..", escaped as %2E, is one label:
+// removing it removes that label only.
+func TestLabelDotSegments(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	_, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{".", ".."})
+	require.NoError(t, err)
+	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "%2E%2E")
+	require.NoError(t, err)
+	assert.Equal(t, []string{".", "security"}, s.PR(testRepo, 7).Labels)
+	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "%2E")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"security"}, s.PR(testRepo, 7).Labels)
+	assert.Empty(t, expectUnexpected(s))
+}
+
 func TestComments(t *testing.T) {
 	ctx := context.Background()
 	s := world(t)
@@ -264,4 +317,67 @@ func TestDispatches(t *testing.T) {
 		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}},
 		{Repo: testRepo, EventType: "agent-report"},
 	}, s.Dispatches())
+}
+
+// Rate-limit faults carry GitHub's headers and the documentation_url go-github recognises.
+func TestInjectRateLimits(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	s.Inject("pulls/merge", Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 7})
+	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
+	var abuse *github.AbuseRateLimitError
+	require.ErrorAs(t, err, &abuse)
+	assert.Equal(t, "7", resp.Header.Get("Retry-After"))
+	require.NotNil(t, abuse.RetryAfter)
+	assert.Equal(t, 7*time.Second, *abuse.RetryAfter)
+
+	c = client(t, s, s.BotToken()) // go-github sends nothing more until the retry-after
+	s.Inject("issues/add-labels", Fault{Status: 403, Message: "API rate limit exceeded for installation ID 1.", Reset: 60})
+	_, resp, err = c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"x"})
+	var rl *github.RateLimitError
+	require.ErrorAs(t, err, &rl)
+	assert.Equal(t, "0", resp.Header.Get("X-RateLimit-Remaining"))
+	assert.Equal(t, strconv.FormatInt(testClock.Add(time.Minute).Unix(), 10), resp.Header.Get("X-RateLimit-Reset"))
+
+	c = client(t, s, s.BotToken())
+	s.Inject("issues/create-comment", Fault{Status: 403, Message: "Resource not accessible by integration"})
+	_, resp, err = c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
+	require.Error(t, err)
+	assert.Empty(t, resp.Header.Get("Retry-After"), "a refusal is no rate limit")
+	assert.Empty(t, resp.Header.Get("X-RateLimit-Remaining"))
+}
+
+// A timeout fault holds the request until the client gives up; closing the server ends it too.
+func TestInjectTimeout(t *testing.T) {
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	s.Inject("pulls/merge", Fault{Timeout: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.False(t, s.PR(testRepo, 7).Merged)
+	assert.Eventually(t, func() bool { return s.Stats()["pulls/merge"] == 1 }, 5*time.Second, 10*time.Millisecond,
+		"the held request ends when the client leaves")
+
+	s.Inject("pulls/merge", Fault{Timeout: true})
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := c.PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", nil)
+		done <- err
+	}()
+	require.Eventually(t, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.faults["pulls/merge"]) == 0
+	}, 5*time.Second, 10*time.Millisecond)
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waits for the held request")
+	}
+	<-done
 }

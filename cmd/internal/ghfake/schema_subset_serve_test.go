@@ -27,8 +27,8 @@ func (s *Server) useSchema(sch *gqlast.Schema, from string) {
 	s.schema, s.schemaFrom = sch, from
 }
 
-// subsetWorld is world with the fake forced onto the embedded subset, as on a machine without
-// shared/.
+// subsetWorld is world with the fake forced onto the embedded subset, as in a built binary run
+// outside a checkout of the project.
 func subsetWorld(t *testing.T) *Server {
 	t.Helper()
 	sub, err := loadSubset()
@@ -41,9 +41,7 @@ func subsetWorld(t *testing.T) *Server {
 // The adapter's queries, copied from cmd/internal/ghapi/facts.go with an "adapter" prefix (ghfake
 // does not import ghapi); TestAdapterQueriesCopied keeps the copies equal to the originals.
 
-type adapterActor struct{ Login string }
-
-type adapterReviewer struct {
+type adapterActor struct {
 	Login    string
 	Typename string `graphql:"__typename"`
 }
@@ -54,6 +52,15 @@ type adapterCheckContext struct {
 		Name       string
 		Status     string
 		Conclusion string
+		// The suite tells a re-run of the same check (same app, same suite) from another
+		// check of the same name; its workflow run names the Actions workflow.
+		CheckSuite struct {
+			Id          string
+			App         *struct{ Id string }
+			WorkflowRun *struct {
+				Workflow struct{ Name string }
+			}
+		}
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
 		Context string
@@ -62,17 +69,20 @@ type adapterCheckContext struct {
 }
 
 type adapterPrFields struct {
-	Number      int
-	Title       string
-	State       string
-	IsDraft     bool
-	Merged      bool
-	Mergeable   string
-	Author      *adapterActor
-	BaseRefName string
-	HeadRefName string
-	HeadRefOid  string
-	Labels      struct {
+	Number            int
+	Title             string
+	State             string
+	IsDraft           bool
+	Merged            bool
+	MergedBy          *adapterActor
+	Mergeable         string
+	Author            *adapterActor
+	BaseRefName       string
+	HeadRefName       string
+	HeadRefOid        string
+	IsCrossRepository bool
+	HeadRepository    *struct{ NameWithOwner string } // null once a fork is deleted
+	Labels            struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterLabelNode
 	} `graphql:"labels(first: 100)"`
@@ -98,6 +108,35 @@ type adapterPrFields struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+	CreatedAt     githubv4.DateTime
+	TimelineItems struct {
+		Nodes []adapterTimelineNode
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+}
+
+type adapterTimelineNode struct {
+	Typename     string `graphql:"__typename"`
+	LabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     adapterLabelNode
+	} `graphql:"... on LabeledEvent"`
+	UnlabeledEvent struct {
+		CreatedAt githubv4.DateTime
+		Label     adapterLabelNode
+	} `graphql:"... on UnlabeledEvent"`
+	ReopenedEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReopenedEvent"`
+	ReadyForReviewEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ReadyForReviewEvent"`
+	ConvertToDraftEvent struct {
+		CreatedAt githubv4.DateTime
+	} `graphql:"... on ConvertToDraftEvent"`
+	BaseRefChangedEvent struct {
+		CreatedAt      githubv4.DateTime
+		CurrentRefName string
+	} `graphql:"... on BaseRefChangedEvent"`
 }
 
 type adapterPageForward struct {
@@ -113,7 +152,7 @@ type adapterPageBackward struct {
 type adapterLabelNode struct{ Name string }
 
 type adapterReviewNode struct {
-	Author                    *adapterReviewer
+	Author                    *adapterActor
 	State                     string
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
@@ -144,13 +183,63 @@ type adapterFactsQuery struct {
 	Repository struct {
 		DefaultBranchRef *struct{ Name string }
 		Config           *struct {
-			Blob struct {
-				Oid         string
-				Text        *string
-				IsTruncated bool
-			} `graphql:"... on Blob"`
+			Blob adapterBlobFields `graphql:"... on Blob"`
 		} `graphql:"config: object(expression: $configExpr)"`
+		ConfigDir *struct {
+			Tree adapterTreeFields `graphql:"... on Tree"`
+		} `graphql:"configDir: object(expression: $configDirExpr)"`
 		PullRequest *adapterPrFields `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+type adapterBlobFields struct {
+	Oid         string
+	Text        *string
+	IsTruncated bool
+}
+
+type adapterTreeEntryNode struct {
+	Name   string
+	Type   string
+	Mode   int
+	Object *struct {
+		Blob adapterBlobFields `graphql:"... on Blob"`
+	}
+}
+
+type adapterTreeFields struct {
+	Oid     string
+	Entries []adapterTreeEntryNode
+}
+
+type adapterFileVersions struct {
+	Nodes []struct {
+		File *struct{ Oid string } `graphql:"file(path: $filePath)"`
+	}
+}
+
+type adapterDirVersions struct {
+	Nodes []struct {
+		File *struct{ Oid string } `graphql:"file(path: $dirPath)"`
+	}
+}
+
+type adapterConfigByIDQuery struct {
+	Repository struct {
+		File *struct {
+			Blob adapterBlobFields `graphql:"... on Blob"`
+		} `graphql:"file: object(oid: $file)"`
+		Dir *struct {
+			Tree adapterTreeFields `graphql:"... on Tree"`
+		} `graphql:"dir: object(oid: $dir)"`
+		DefaultBranchRef *struct {
+			Target struct {
+				Commit struct {
+					FileVersions adapterFileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
+					DirVersions  adapterDirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
+				} `graphql:"... on Commit"`
+			}
+		}
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -178,16 +267,43 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	s.CompleteCheck(testRepo, 7, "test", "success", "")
 	s.SetStatus(testRepo, 7, "ci/lint", "pending")
 	s.Comment(testRepo, 7, "alice", "/pipeline status")
+	merge := s.SetFile(testRepo, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
 
 	var q adapterFactsQuery
 	require.NoError(t, gh.Query(context.Background(), &q, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
+		"configDirExpr": githubv4.String("main:.github/pipelines"),
 	}))
-	assert.Equal(t, "github-actions", q.Viewer.Login)
+	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	require.NotNil(t, q.Repository.Config)
 	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
+	require.NotNil(t, q.Repository.ConfigDir)
+	require.Len(t, q.Repository.ConfigDir.Tree.Entries, 1)
+	entry := q.Repository.ConfigDir.Tree.Entries[0]
+	assert.Equal(t, "merge.yaml", entry.Name)
+	assert.Equal(t, "blob", entry.Type)
+	require.NotNil(t, entry.Object)
+	assert.Equal(t, merge, entry.Object.Blob.Oid)
+	assert.Equal(t, "pipelines: {}\n", *entry.Object.Blob.Text)
+
+	var byID adapterConfigByIDQuery
+	require.NoError(t, gh.Query(context.Background(), &byID, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"file": githubv4.GitObjectID(q.Repository.Config.Blob.Oid), "dir": githubv4.GitObjectID(q.Repository.ConfigDir.Tree.Oid),
+		"filePath": githubv4.String(".github/pipelines.yaml"), "dirPath": githubv4.String(".github/pipelines"),
+	}))
+	require.NotNil(t, byID.Repository.File)
+	assert.Equal(t, "version: 1\n", *byID.Repository.File.Blob.Text)
+	require.NotNil(t, byID.Repository.Dir)
+	assert.Equal(t, q.Repository.ConfigDir.Tree, byID.Repository.Dir.Tree)
+	require.NotNil(t, byID.Repository.DefaultBranchRef)
+	versions := byID.Repository.DefaultBranchRef.Target.Commit
+	require.Len(t, versions.FileVersions.Nodes, 1)
+	assert.Equal(t, q.Repository.Config.Blob.Oid, versions.FileVersions.Nodes[0].File.Oid)
+	require.Len(t, versions.DirVersions.Nodes, 1)
+	assert.Equal(t, q.Repository.ConfigDir.Tree.Oid, versions.DirVersions.Nodes[0].File.Oid)
 	pr := q.Repository.PullRequest
 	require.NotNil(t, pr)
 	assert.Equal(t, "OPEN", pr.State)
@@ -265,6 +381,8 @@ func TestPayloadFields(t *testing.T) {
 			"expectedHeadOid": r.branches["main"].head,
 			"message":         map[string]any{"headline": "m"},
 		},
+		"createRef":          {"repositoryId": nodeID("Repository", r.id), "name": "refs/heads/new", "oid": r.branches["main"].head},
+		"deleteRef":          {"refId": refNodeID(r, "feat/login")},
 		"addComment":         {"subjectId": nodeID("PullRequest", pr.id), "body": "y"},
 		"updateIssueComment": {"id": nodeID("IssueComment", c.id), "body": "z"},
 	}
@@ -291,11 +409,16 @@ func TestPayloadFields(t *testing.T) {
 	}
 }
 
-// TestAdapterQueriesCopied keeps the adapter structs above equal to cmd/internal/ghapi/facts.go's.
+// TestAdapterQueriesCopied keeps the adapter structs above equal to cmd/internal/ghapi/facts.go's
+// and config.go's.
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
+	for k, v := range typeSpecs(t, "../ghapi/config.go", "") {
+		orig[k] = v
+	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "reviewer", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "factsQuery", "commitPRsQuery"} {
+	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery",
+		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -12,8 +12,10 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,11 +32,29 @@ type Call struct {
 	Status int
 }
 
-// fault is a response injected by FailNext.
-type fault struct {
-	status  int
-	message string
+// Fault is a response the fake gives to one request instead of serving it (Inject).
+type Fault struct {
+	Status  int    // the HTTP status: 403, 429, 502...
+	Message string // the message of the error body
+	// RetryAfter, when positive, sends a retry-after header of that many seconds, as
+	// GitHub does with a secondary rate limit.
+	RetryAfter int
+	// Reset, when positive, sends x-ratelimit-remaining: 0 and an x-ratelimit-reset that
+	// many seconds from the world's clock, as GitHub does when the primary limit is spent.
+	Reset int
+	// Timeout answers nothing: the request is held until the client gives up (or the
+	// server closes). Status and the rest are then unused.
+	Timeout bool
+	// Skip lets that many requests for the operation through, served as usual, before the
+	// fault answers one.
+	Skip int
 }
+
+// Documentation URLs of GitHub's rate-limit errors.
+const (
+	docsSecondaryRateLimit = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+	docsPrimaryRateLimit   = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits"
+)
 
 // Server is the fake GitHub. Its zero value is not usable; call New or NewT. All methods are safe
 // for concurrent use: one mutex guards the world, the counters and the injected faults.
@@ -52,14 +72,19 @@ type Server struct {
 	tokens     map[string]string   // token → login
 	nextID     int64
 	nextBigID  int64 // comments, reviews and check runs: above 2^32, as on github.com
+	commitSeq  int64 // commits made so far (commit.seq)
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
-	faults     map[string][]fault
+	faults     map[string][]Fault
+	stop       chan struct{} // closed by Close: held requests end
+	stopOnce   sync.Once
 	dispatches []Dispatch
 	reactions  map[string]int64 // comment/user/content → reaction id
 	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
 	schemaFrom string
+	barrier    *Barrier // armed by ArmBarrier; nil when none
+	tokenSeq   int      // tokens made by NewBotToken
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
@@ -73,7 +98,8 @@ func New() *Server {
 		nextID:    1000,
 		nextBigID: firstBigID,
 		stats:     map[string]int{},
-		faults:    map[string][]fault{},
+		faults:    map[string][]Fault{},
+		stop:      make(chan struct{}),
 		reactions: map[string]int64{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
@@ -95,8 +121,11 @@ func NewT(t testing.TB) *Server {
 	return s
 }
 
-// Close stops the server.
-func (s *Server) Close() { s.srv.Close() }
+// Close stops the server, ending requests held by a Timeout fault first.
+func (s *Server) Close() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	s.srv.Close()
+}
 
 // Unexpected lists, in order, the requests the fake refused as GitHub would but that a correct
 // client never sends: unknown routes, wrong methods, schema-invalid GraphQL, unimplemented
@@ -131,9 +160,15 @@ func (s *Server) BotToken() string { return s.Token(BotLogin) }
 // FailNext makes the next request for operationID ("pulls/merge", or "graphql") answer status with
 // {"message": message}, once. Several calls queue several faults.
 func (s *Server) FailNext(operationID string, status int, message string) {
+	s.Inject(operationID, Fault{Status: status, Message: message})
+}
+
+// Inject makes the next request for operationID ("pulls/merge", or "graphql") meet f instead of
+// being served, once. Several calls queue several faults.
+func (s *Server) Inject(operationID string, f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults[operationID] = append(s.faults[operationID], fault{status, message})
+	s.faults[operationID] = append(s.faults[operationID], f)
 }
 
 // Stats returns the number of requests by kind: "graphql" or a REST operationId.
@@ -207,7 +242,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, kind) {
+		if s.injected(rec, r, kind) {
 			return
 		}
 		s.serveGraphQL(rec, r, login)
@@ -223,10 +258,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, kind) {
+		if s.injected(rec, r, kind) {
 			return
 		}
+		if isWrite(r.Method) {
+			s.holdWrite(r, bearer(r))
+		}
 		s.serveREST(rec, r, op, params, login)
+		if !isWrite(r.Method) {
+			s.noteRead(bearer(r))
+		}
 	default:
 		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
 		writeJSON(rec, http.StatusNotFound, notFound())
@@ -242,13 +283,7 @@ func (s *Server) flag(format string, args ...any) {
 
 // auth resolves the request's token to a login, or answers 401 as GitHub does.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
-	h := r.Header.Get("Authorization")
-	tok := ""
-	for _, p := range []string{"Bearer ", "bearer ", "token ", "Token "} {
-		if strings.HasPrefix(h, p) {
-			tok = strings.TrimSpace(h[len(p):])
-		}
-	}
+	tok := bearer(r)
 	s.mu.Lock()
 	login, ok := s.tokens[tok]
 	s.mu.Unlock()
@@ -263,21 +298,52 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 	return login, true
 }
 
-// injected answers with a fault queued by FailNext, if any.
-func (s *Server) injected(w http.ResponseWriter, kind string) bool {
+// injected answers with a fault queued by Inject, if any. A rate-limit fault is answered as GitHub
+// answers one: its headers, and the documentation_url go-github recognises; a timeout holds the
+// request until the client disconnects or the server closes, and is recorded with status 0.
+func (s *Server) injected(w *statusRecorder, r *http.Request, kind string) bool {
 	s.mu.Lock()
 	q := s.faults[kind]
 	if len(q) == 0 {
 		s.mu.Unlock()
 		return false
 	}
+	if q[0].Skip > 0 {
+		q[0].Skip--
+		s.mu.Unlock()
+		return false
+	}
 	f := q[0]
 	s.faults[kind] = q[1:]
+	now := s.clock()
 	s.mu.Unlock()
-	if f.status == http.StatusTooManyRequests || f.status == http.StatusForbidden {
-		w.Header().Set("Retry-After", "1")
+	if f.Timeout {
+		// Read the body first: the server notices a client that leaves only once it has.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		w.done = true
+		w.record(0)
+		return true
 	}
-	writeJSON(w, f.status, map[string]any{"message": f.message, "documentation_url": docsURL})
+	docs := docsURL
+	if f.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
+		docs = docsSecondaryRateLimit
+	}
+	if strings.Contains(strings.ToLower(f.Message), "secondary rate limit") {
+		docs = docsSecondaryRateLimit
+	}
+	if f.Reset > 0 {
+		w.Header().Set("X-RateLimit-Limit", "1000")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Used", "1000")
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(now.Add(time.Duration(f.Reset)*time.Second).Unix(), 10))
+		docs = docsPrimaryRateLimit
+	}
+	writeJSON(w, f.Status, map[string]any{"message": f.Message, "documentation_url": docs})
 	return true
 }
 

@@ -20,11 +20,48 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 	r := &repo{
 		owner: owner, name: name, id: stableID(fullName), defaultBranch: defaultBranch,
 		branches: map[string]*branch{}, commits: map[string]*commit{},
-		blobs: map[string]*blob{}, issues: map[int]*issue{},
+		blobs: map[string]*blob{}, trees: map[string]*tree{}, issues: map[int]*issue{},
 	}
 	s.repos[fullName] = r
-	c := s.newCommit(r, "Initial commit", fullName, defaultBranch, 0)
+	c := s.newCommit(r, "Initial commit", nil, nil, fullName, defaultBranch, 0).authored(owner, false)
 	r.branches[defaultBranch] = &branch{name: defaultBranch, head: c.sha, files: map[string]*blob{}}
+}
+
+// ensureFork returns owner's fork of r, "<owner>/<r's name>", creating it with r's default
+// branch as it is now. A fork shares its parent's objects (commits, blobs and trees), as a fork
+// network on GitHub does. The caller holds s.mu.
+func (s *Server) ensureFork(r *repo, owner string) *repo {
+	fullName := owner + "/" + r.name
+	if f, ok := s.repos[fullName]; ok {
+		if f.parent != r {
+			panic(fmt.Sprintf("ghfake: %s exists and is not a fork of %s", fullName, r.fullName()))
+		}
+		return f
+	}
+	if owner == r.owner {
+		panic(fmt.Sprintf("ghfake: %s cannot fork its own repository %s", owner, r.fullName()))
+	}
+	f := &repo{
+		owner: owner, name: r.name, id: stableID(fullName), defaultBranch: r.defaultBranch,
+		branches: map[string]*branch{}, commits: r.commits, blobs: r.blobs, trees: r.trees, issues: map[int]*issue{},
+		parent: r,
+	}
+	def := r.branches[r.defaultBranch]
+	b := &branch{name: def.name, head: def.head, files: map[string]*blob{}}
+	for p, bl := range def.files {
+		b.files[p] = bl
+	}
+	f.branches[b.name] = b
+	s.repos[fullName] = f
+	return f
+}
+
+// AddBranch creates branch name in repoName from the default branch's head (no new commit).
+// Adding an existing branch changes nothing.
+func (s *Server) AddBranch(repoName, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ensureBranch(s.mustRepo(repoName), name)
 }
 
 // SetFile writes content at path on branch (creating the branch from the default branch if needed)
@@ -38,8 +75,23 @@ func (s *Server) SetFile(repoName, branchName, path, content string) string {
 	r.blobs[bl.oid] = bl
 	b.files[path] = bl
 	r.pushes++
-	b.head = s.newCommit(r, "Update "+path, r.fullName(), branchName, r.pushes).sha
+	b.head = s.newCommit(r, "Update "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).authored(r.owner, false).sha
 	return bl.oid
+}
+
+// DeleteFile removes path from branch as a new commit; it reports whether the file was there.
+func (s *Server) DeleteFile(repoName, branchName, path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	b := s.ensureBranch(r, branchName)
+	if b.files[path] == nil {
+		return false
+	}
+	delete(b.files, path)
+	r.pushes++
+	b.head = s.newCommit(r, "Delete "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).authored(r.owner, false).sha
+	return true
 }
 
 // AddUser gives login a permission on every repository: read, triage, write, maintain or admin.
@@ -103,9 +155,23 @@ func (s *Server) ensureBranch(r *repo, name string) *branch {
 	return b
 }
 
-// newCommit records a commit with a deterministic sha made of its parts. The caller holds s.mu.
-func (s *Server) newCommit(r *repo, message string, parts ...any) *commit {
-	c := &commit{repo: r, sha: fakeSHA(append([]any{"commit"}, parts...)...), message: message, date: s.clock()}
+// newCommit records a commit of files (copied: the caller's map may change later) on parents,
+// with a deterministic sha made of its parts. The caller holds s.mu.
+func (s *Server) newCommit(r *repo, message string, parents []string, files map[string]*blob, parts ...any) *commit {
+	s.commitSeq++
+	c := &commit{
+		repo: r, sha: fakeSHA(append([]any{"commit"}, parts...)...), message: message, date: s.clock(),
+		seq: s.commitSeq, parents: append([]string(nil), parents...), files: copyFiles(files),
+	}
 	r.commits[c.sha] = c
 	return c
+}
+
+// copyFiles copies a path → blob map.
+func copyFiles(files map[string]*blob) map[string]*blob {
+	out := make(map[string]*blob, len(files))
+	for p, bl := range files {
+		out[p] = bl
+	}
+	return out
 }

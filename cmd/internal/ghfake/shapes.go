@@ -79,9 +79,9 @@ var repoURLs = map[string]string{
 }
 
 // repoJSON is a repository object (REST repos/get and every webhook's repository). Keys the
-// example has only for forks and templates (parent, source, template_repository) and for
-// organization-owned repositories (organization) are left out: the fake's repositories are
-// neither.
+// example has only for templates (template_repository) and for organization-owned repositories
+// (organization) are left out: the fake's repositories are neither. A fork says "fork": true;
+// repos/get adds its parent and source.
 func (s *Server) repoJSON(r *repo) obj {
 	fn := r.fullName()
 	api := s.apiURL("/repos/%s", fn)
@@ -94,7 +94,7 @@ func (s *Server) repoJSON(r *repo) obj {
 	o := obj{
 		"id": r.id, "node_id": nodeID("Repository", r.id), "name": r.name, "full_name": fn,
 		"private": false, "owner": s.userJSON(r.owner), "html_url": htmlBase + "/" + fn,
-		"description": nil, "fork": false, "url": api, "homepage": nil, "language": "Go",
+		"description": nil, "fork": r.parent != nil, "url": api, "homepage": nil, "language": "Go",
 		"default_branch": r.defaultBranch, "visibility": "public", "archived": false,
 		"disabled": false, "created_at": ts(timeZero), "updated_at": ts(timeZero), "pushed_at": ts(timeZero),
 		"git_url": "git://github.com/" + fn + ".git", "ssh_url": "git@github.com:" + fn + ".git",
@@ -257,7 +257,7 @@ func (s *Server) prJSON(r *repo, pr *issue) obj {
 		"closed_at": ts(pr.closedAt), "merged_at": ts(pr.mergedAt),
 		"merge_commit_sha": nilIfEmpty(pr.mergeCommitSHA), "assignee": nil, "assignees": []any{},
 		"requested_reviewers": s.requestedJSON(pr, false), "requested_teams": s.requestedJSON(pr, true),
-		"head": s.branchRefJSON(r, pr.head, pr.headSHA), "base": s.branchRefJSON(r, pr.base, pr.baseSHA),
+		"head": s.branchRefJSON(pr.headRepository(), pr.head, pr.headSHA), "base": s.branchRefJSON(r, pr.base, pr.baseSHA),
 		"_links": obj{
 			"self": obj{"href": url}, "html": obj{"href": html}, "issue": obj{"href": issueURL},
 			"comments": obj{"href": issueURL + "/comments"}, "review_comments": obj{"href": url + "/comments"},

@@ -16,7 +16,7 @@ import (
 
 // TestOperationsTableMatchesSpec keeps the compiled routing table equal to operations.json.
 func TestOperationsTableMatchesSpec(t *testing.T) {
-	b, err := os.ReadFile(sharedDir + "rest/operations.json")
+	b, err := os.ReadFile(githubDir + "rest/operations.json")
 	require.NoError(t, err)
 	var spec struct {
 		Operations []struct {
@@ -123,7 +123,7 @@ func firstComment(s *Server) string {
 
 // loadExamples reads response-examples.json: operationId → status → example name → value.
 func loadExamples(t *testing.T) map[string]map[string]map[string]struct{ Value any } {
-	b, err := os.ReadFile(sharedDir + "rest/response-examples.json")
+	b, err := os.ReadFile(githubDir + "rest/response-examples.json")
 	require.NoError(t, err)
 	var doc struct {
 		Examples map[string]map[string]map[string]struct{ Value any }

@@ -16,6 +16,7 @@ type PRView struct {
 	Labels        []string
 	HeadSHA       string
 	Head, Base    string
+	HeadRepo      string // owner/name of the repository the head branch lives in
 	Draft         bool
 	Mergeable     string
 	BranchDeleted bool // the head branch was deleted
@@ -60,8 +61,21 @@ func (s *Server) PR(repoName string, number int) PRView {
 		Number: pr.number, State: pr.state, Merged: pr.merged, MergeMethod: pr.mergeMethod,
 		MergedBy: pr.mergedBy, Title: pr.title, Labels: sortedCopy(pr.labels), HeadSHA: pr.headSHA,
 		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: pr.mergeable,
-		BranchDeleted: pr.branchDeleted,
+		BranchDeleted: pr.branchDeleted, HeadRepo: pr.headRepository().fullName(),
 	}
+}
+
+// Branches returns the names of the branches of repoName, sorted.
+func (s *Server) Branches(repoName string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	out := make([]string, 0, len(r.branches))
+	for name := range r.branches {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // IssueView returns issue (or pull request) number of repo; it panics when there is none.

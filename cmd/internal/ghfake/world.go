@@ -22,12 +22,30 @@ type repo struct {
 	branches      map[string]*branch
 	commits       map[string]*commit
 	blobs         map[string]*blob
+	trees         map[string]*tree // every tree served so far, by OID (trees.go)
 	issues        map[int]*issue
 	comments      []*comment
+	labels        []string // the repository's labels, named as first created
 	pushes        int
+	parent        *repo // the repository this one is a fork of; nil for a repository of its own
+	// restricted are the branches a ruleset restricts the creation and the update of, for
+	// everyone (no bypass); see RestrictBranch.
+	restricted map[string]bool
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
+
+// crossRepo reports whether the pull request's head branch lives in another repository
+// (a fork) than its base.
+func (i *issue) crossRepo() bool { return i.headRepo != nil && i.headRepo != i.repo }
+
+// headRepository is the repository of the head branch.
+func (i *issue) headRepository() *repo {
+	if i.headRepo != nil {
+		return i.headRepo
+	}
+	return i.repo
+}
 
 // branch is a ref under refs/heads: its head commit and a flat tree of files.
 type branch struct {
@@ -42,25 +60,45 @@ type blob struct {
 	text string
 }
 
-// commit is a commit with the checks and statuses reported on it.
+// commit is a commit with the checks and statuses reported on it: its parents (the first is
+// the branch it was made on; a merge commit has the pull request's head second) and the
+// files of the repository at that commit, as its tree holds them.
 type commit struct {
 	repo     *repo
 	sha      string
 	message  string
 	date     time.Time
+	seq      int64 // order of creation: the newer of two commits with the same date
+	parents  []string
+	files    map[string]*blob // path → blob at this commit; never changed once made
+	suites   []*checkSuite
 	checks   []*checkRun
 	statuses []*status
+	// author is who the commit names as its author; committer is who made it (the author,
+	// or GitHub's web-flow for a commit made through the web or the API). sig is how it is
+	// signed: "" unsigned, webFlow by GitHub, else by that user's own key.
+	author, committer gitActor
+	sig               string
+	viaWeb            bool
 }
 
-// checkRun is a check run; app is the slug of the app owning its suite ("github-actions" for
-// workflows).
+// checkSuite is a check suite on a commit: one per app, or, for Actions (app
+// "github-actions"), one per workflow run. A re-run of a check lands in its suite.
+type checkSuite struct {
+	repo     *repo
+	id       int64
+	app      string // the slug of the app owning the suite
+	workflow string // the Actions workflow whose run this suite is; "" for other apps
+	runID    int64  // the workflow run's id; 0 for other apps
+}
+
+// checkRun is a check run of a suite.
 type checkRun struct {
 	id          int64
-	suiteID     int64
+	suite       *checkSuite
 	name        string
 	status      string // queued, in_progress, completed
 	conclusion  string // success, failure, ...; "" while not completed
-	app         string
 	completedAt time.Time
 }
 
@@ -88,6 +126,7 @@ type issue struct {
 
 	isPR           bool
 	base, head     string
+	headRepo       *repo // where the head branch lives: the repository itself, or a fork of it
 	baseSHA        string
 	headSHA        string
 	commits        []string
@@ -102,6 +141,7 @@ type issue struct {
 	branchDeleted  bool
 	reviews        []*review
 	requested      []string // requested reviewers; teams as "team:<slug>"
+	timeline       []*timelineEvent
 }
 
 // review is a pull request review; state is GraphQL's spelling (APPROVED, CHANGES_REQUESTED,
@@ -137,8 +177,23 @@ func (c *comment) edit(user, body string, now time.Time) {
 // timeZeroValue is the zero time, for clearing timestamps.
 var timeZeroValue time.Time
 
-// labelSet adds name to labels unless present (case-insensitively, as GitHub compares labels).
-func labelSet(labels []string, name string) []string {
+// label returns the name of repository r's label name, creating the label on first use, as
+// adding a label GitHub does not know creates it. GitHub compares label names without regard to
+// case: adding "security" where "Security" exists attaches "Security".
+func (r *repo) label(name string) string {
+	for _, l := range r.labels {
+		if strings.EqualFold(l, name) {
+			return l
+		}
+	}
+	r.labels = append(r.labels, name)
+	return name
+}
+
+// labelSet adds r's label name to labels unless present (case-insensitively, as GitHub
+// compares labels).
+func labelSet(r *repo, labels []string, name string) []string {
+	name = r.label(name)
 	for _, l := range labels {
 		if strings.EqualFold(l, name) {
 			return labels
@@ -147,14 +202,15 @@ func labelSet(labels []string, name string) []string {
 	return append(labels, name)
 }
 
-// labelDel removes name from labels and reports whether it was there.
-func labelDel(labels []string, name string) ([]string, bool) {
+// labelDel removes name from labels (case-insensitively) and returns the name of the label it
+// removed, "" when it was not there.
+func labelDel(labels []string, name string) ([]string, string) {
 	for i, l := range labels {
 		if strings.EqualFold(l, name) {
-			return append(labels[:i:i], labels[i+1:]...), true
+			return append(labels[:i:i], labels[i+1:]...), l
 		}
 	}
-	return labels, false
+	return labels, ""
 }
 
 // blobOID is git's object id of a blob: sha1 of "blob <len>\x00<content>".

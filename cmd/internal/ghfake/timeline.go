@@ -1,0 +1,116 @@
+package ghfake
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The timeline of a pull request or issue: the events GitHub records on it (labels added
+// and removed, reopenings, drafts, base changes), served as timelineItems.
+
+// timelineEvent is one recorded event; kind is its GraphQL type (LabeledEvent, ...).
+type timelineEvent struct {
+	repo     *repo
+	id       int64
+	kind     string
+	actor    string
+	label    string // LabeledEvent, UnlabeledEvent
+	from, to string // BaseRefChangedEvent: previous and current base
+	at       time.Time
+}
+
+// itemType is the PullRequestTimelineItemsItemType of a kind: LabeledEvent -> LABELED_EVENT.
+func itemType(kind string) string {
+	var b strings.Builder
+	for i, r := range kind {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
+}
+
+// record adds an event to the timeline. The caller holds s.mu.
+func (s *Server) record(is *issue, kind, actor string, set func(*timelineEvent)) {
+	// Event ids come from their own sequence, so that comment ids stay as tests expect.
+	id := int64(stableID(fmt.Sprintf("%s#%d/%d", is.repo.fullName(), is.number, len(is.timeline))))
+	ev := &timelineEvent{repo: is.repo, id: id, kind: kind, actor: actor, at: s.clock()}
+	if set != nil {
+		set(ev)
+	}
+	is.timeline = append(is.timeline, ev)
+}
+
+// relabel sets the labels of is and records a LabeledEvent or UnlabeledEvent for each
+// label added or removed (names compare case-insensitively, as GitHub's do). The caller
+// holds s.mu.
+func (s *Server) relabel(is *issue, labels []string, actor string) {
+	for _, l := range is.labels {
+		if _, still := labelDel(labels, l); still == "" {
+			name := l
+			s.record(is, "UnlabeledEvent", actor, func(e *timelineEvent) { e.label = name })
+		}
+	}
+	for _, l := range labels {
+		if _, had := labelDel(is.labels, l); had == "" {
+			name := l
+			s.record(is, "LabeledEvent", actor, func(e *timelineEvent) { e.label = name })
+		}
+	}
+	is.labels = labels
+}
+
+var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent"}
+
+func init() {
+	timelineItems := func(_ *executor, p any, a map[string]any) (any, error) {
+		is := p.(*issue)
+		want := map[string]bool{}
+		types, _ := a["itemTypes"].([]any)
+		for _, t := range types {
+			want[fmt.Sprint(t)] = true
+		}
+		var items []any
+		for _, ev := range is.timeline {
+			if len(want) == 0 || want[itemType(ev.kind)] {
+				items = append(items, ev)
+			}
+		}
+		return paginate("timelineItems", items, a)
+	}
+	on("PullRequest", map[string]resolver{"timelineItems": timelineItems})
+	common := map[string]resolver{
+		"id":        value(func(e *timelineEvent) any { return nodeID(e.kind, e.id) }),
+		"actor":     value(func(e *timelineEvent) any { return actorOrNil(e.actor) }),
+		"createdAt": value(func(e *timelineEvent) any { return gqlTime(e.at) }),
+	}
+	for _, k := range timelineKinds {
+		on(k, common)
+	}
+	labelOf := value(func(e *timelineEvent) any { return label{e.repo, e.label} })
+	on("LabeledEvent", map[string]resolver{"label": labelOf})
+	on("UnlabeledEvent", map[string]resolver{"label": labelOf})
+	on("BaseRefChangedEvent", map[string]resolver{
+		"previousRefName": value(func(e *timelineEvent) any { return e.from }),
+		"currentRefName":  value(func(e *timelineEvent) any { return e.to }),
+	})
+}
+
+// ChangeBase retargets the pull request to base as user, records a BaseRefChangedEvent
+// and returns pull_request/edited with changes.base, as GitHub sends it.
+func (s *Server) ChangeBase(repoName string, number int, base, user string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	if user == "" {
+		user = pr.author
+	}
+	from, fromSHA := pr.base, pr.baseSHA
+	pr.base, pr.baseSHA, pr.updatedAt = base, s.ensureBranch(r, base).head, s.clock()
+	s.record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.from, e.to = from, base })
+	changes := obj{"base": obj{"ref": obj{"from": from}, "sha": obj{"from": fromSHA}}}
+	return s.prEvent(r, pr, "edited", user, obj{"changes": changes})
+}

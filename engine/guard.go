@@ -1,0 +1,184 @@
+package engine
+
+import "fmt"
+
+// The merge guard. A merge is irreversible, so its right to happen is derived afresh
+// at the moment of the merge from the pipeline as written and today's facts, never
+// from what the stored state says was passed: a state that was forged, or that a lost
+// event left behind, can hold a merge back but never let one through.
+
+// HeadIndependent is implemented by checks whose verdict does not depend on the PR's
+// head commit (a label on the PR, say). A moved head sends a run back to the first
+// gate with a check that does not implement it.
+type HeadIndependent interface {
+	HeadIndependent() bool
+}
+
+// guardPlan is what the guard found: whether the merge is justified, and otherwise
+// the gate the run goes back to and why.
+type guardPlan struct {
+	back *Stage
+	why  string
+}
+
+// guard decides whether the run's merge at stage merge may go ahead. The merge is
+// justified when the pipeline, as written, has a path from its first stage to merge
+// on which every gate left through its pass transition holds on today's facts, and
+// every gate left through on_fail decidedly fails on them (the transitions of other
+// stages are free: they are what the config says to do when an action ends). On top of that, every gate the run itself
+// passed must still hold, and a moved head sends the run back to the first gate whose
+// verdict depends on the head.
+func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
+	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
+	failing := map[string]bool{}      // gates that decidedly fail
+	holds := func(s *Stage) bool {
+		if _, bad := held[s.ID]; bad {
+			return false
+		}
+		results, blocked, failed := e.evaluate(s)
+		if blocked {
+			held[s.ID], failing[s.ID] = results, failed
+			return false
+		}
+		return true
+	}
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	// Breadth-first from the first stage, in config order within a level.
+	seen := map[string]bool{}
+	var order []*Stage // stages reached, in the order reached
+	var frontier []*Stage
+	justified := false
+	queue := []int{0}
+	seen[p.Stages[0].ID] = true
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		s := p.Stages[i]
+		order = append(order, s)
+		if s == merge || s.ID == merge.ID {
+			justified = true
+			continue
+		}
+		free, pass, fail := guardEdges(p, i)
+		if s.Type == StageGate {
+			switch {
+			case holds(s):
+				free = append(free, pass...)
+			case failing[s.ID]:
+				free = append(free, fail...)
+				frontier = append(frontier, s)
+			default:
+				frontier = append(frontier, s)
+			}
+		}
+		for _, t := range free {
+			j, ok := index[t]
+			if ok && !seen[t] {
+				seen[t] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	pr := e.facts.PR
+	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA
+	back := func(g *Stage) guardPlan {
+		if moved {
+			return guardPlan{back: g, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
+				short(run.VerifiedSHA), short(pr.HeadSHA), run.VerifiedBy)}
+		}
+		verb := "does not hold"
+		if sr := run.Stages[g.ID]; sr != nil && sr.Status == StagePassed {
+			verb = "no longer holds"
+		}
+		return guardPlan{back: g, why: fmt.Sprintf("gate %q %s (%s); checking again", g.ID, verb, firstUnmet(held[g.ID]))}
+	}
+	if !justified {
+		if len(frontier) == 0 {
+			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
+		}
+		return back(frontier[0])
+	}
+	// The gates this run passed hold too, whatever other path the config allows.
+	for _, s := range p.Stages {
+		if sr := run.Stages[s.ID]; s.Type == StageGate && s.ID != merge.ID && sr != nil && sr.Status == StagePassed && !holds(s) {
+			return back(s)
+		}
+	}
+	if moved {
+		for _, s := range order {
+			if s.Type == StageGate && headDependent(s) {
+				return back(s)
+			}
+		}
+	}
+	return guardPlan{}
+}
+
+// guardEdges returns the targets stage i of p may move to. For a gate: pass is the
+// target of its pass transition, fail those of its fail transitions; free holds every
+// other target (for any other stage, all of them).
+func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
+	s := p.Stages[i]
+	if s.Type != StageGate {
+		return successors(p, i), nil, nil
+	}
+	next := TargetComplete
+	if i+1 < len(p.Stages) && p.Stages[i+1] != nil {
+		next = p.Stages[i+1].ID
+	}
+	pass = []string{next}
+	if s.OnPass != "" {
+		pass = []string{s.OnPass}
+	}
+	if s.OnFail != "" {
+		fail = append(fail, s.OnFail)
+	}
+	if r := s.OnFailRule; r != nil {
+		for _, t := range []string{r.Goto, r.Then} {
+			if t != "" {
+				fail = append(fail, t)
+			}
+		}
+	}
+	taken := append(append([]string{}, pass...), fail...)
+	for _, t := range transitions(s) {
+		if k := indexOf(taken, t); k >= 0 {
+			taken = append(taken[:k], taken[k+1:]...) // written out above
+			continue
+		}
+		free = append(free, t)
+	}
+	if s.Condition != nil && s.SkipTo == "" {
+		free = append(free, next)
+	}
+	return free, pass, fail
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// headDependent reports whether a gate's verdict may change when the head moves.
+func headDependent(s *Stage) bool {
+	for _, c := range s.Conditions {
+		if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
+			return true
+		}
+	}
+	for _, group := range s.AnyOf {
+		for _, c := range group {
+			if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
+				return true
+			}
+		}
+	}
+	return false
+}

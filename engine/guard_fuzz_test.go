@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// FuzzMergeGuard builds a pipeline of gates, label actions and a merge from the input,
+// a stored state claiming anything at all about its run, and facts; whatever the state
+// says, a merge is asked for only when the pipeline as written has a path from its
+// first stage to the merge on which every gate passes on the facts.
+func FuzzMergeGuard(f *testing.F) {
+	f.Add([]byte{3, 1, 2, 0, 1, 5, 0, 7, 1, 2, 3})
+	f.Add([]byte{5, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, bad := guardCase(data); bad != "" {
+			t.Fatal(bad)
+		}
+	})
+}
+
+// TestMergeGuardSample plays guardCase over a fixed sample: some inputs merge, some do
+// not, and none merges without a path of passing gates.
+func TestMergeGuardSample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	merged := 0
+	for i := 0; i < 3000; i++ {
+		data := make([]byte, 24)
+		for j := range data {
+			data[j] = byte(rng.IntN(256))
+		}
+		m, bad := guardCase(data)
+		if bad != "" {
+			t.Fatal(bad)
+		}
+		if m {
+			merged++
+		}
+	}
+	if merged == 0 || merged == 3000 {
+		t.Fatalf("the sample merged %d of 3000 times: it does not exercise the guard", merged)
+	}
+}
+
+// guardCase reports whether the case built from data merged, and what is wrong if it
+// merged without the right to.
+func guardCase(data []byte) (merged bool, bad string) {
+	{
+		next := func() int {
+			if len(data) == 0 {
+				return 0
+			}
+			b := int(data[0])
+			data = data[1:]
+			return b
+		}
+		n := 2 + next()%5 // stages, the last a merge
+		labels := []string{"a", "b", "c"}
+		p := &Pipeline{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}}
+		for i := 0; i < n; i++ {
+			s := &Stage{ID: fmt.Sprintf("s%d", i)}
+			target := func() string {
+				if k := next() % (n + 1); k < n {
+					return fmt.Sprintf("s%d", k)
+				}
+				return TargetComplete
+			}
+			switch {
+			case i == n-1:
+				s.Type, s.Action, s.OnSuccess = StageAction, ActionMergePR, TargetComplete
+			case next()%3 == 0:
+				s.Type, s.Action, s.Config.Labels, s.OnSuccess = StageAction, ActionAddLabel, []string{labels[next()%3]}, target()
+			default:
+				l := labels[next()%3]
+				s.Type, s.OnPass = StageGate, target()
+				s.Conditions = []Condition{{Check: "label " + l, Eval: labelCheck(l)}}
+			}
+			p.Stages = append(p.Stages, s)
+		}
+		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{p}}
+		facts := prFacts()
+		for _, l := range labels {
+			if next()%2 == 0 {
+				facts.PR.Labels = append(facts.PR.Labels, l)
+			}
+		}
+		// A stored run that claims whatever the input says.
+		run := &Run{ID: "p/7/1", Pipeline: "p", ConfigOID: "blob1", Subject: "acme/widgets#7", Status: RunRunning,
+			Stage: fmt.Sprintf("s%d", next()%n), Stages: map[string]*StageRun{}, VerifiedSHA: facts.PR.HeadSHA}
+		statuses := []StageStatus{StageWaiting, StagePassed, StageSucceeded, StageActing, StageRetrying, StageFailed}
+		for _, s := range p.Stages {
+			run.Stages[s.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
+		}
+		st := &State{Version: 1, Runs: []*Run{run}}
+		res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
+		merges := 0
+		for _, e := range res.Effects {
+			if e.Kind == EffectMerge {
+				merges++
+			}
+		}
+		if merges == 0 {
+			return false, ""
+		}
+		// The oracle: a path of passing gates from the first stage to the merge, on the
+		// facts as they are after this step's label effects are asked for (add_label
+		// effects happen before the merge only in a later invocation, so the facts
+		// read now are what count).
+		if !pathOfPassingGates(p, facts) {
+			return true, fmt.Sprintf("merge asked for without a path of passing gates: stages %s, labels %v, state at %s",
+				describeStages(p), facts.PR.Labels, run.Stage)
+		}
+		return true, ""
+	}
+}
+
+func pathOfPassingGates(p *Pipeline, f *Facts) bool {
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	seen := map[int]bool{0: true}
+	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
+		s := p.Stages[queue[0]]
+		if s.Action == ActionMergePR {
+			return true
+		}
+		var to string
+		switch s.Type {
+		case StageGate:
+			if s.Conditions[0].Eval.Evaluate(f).Status != GatePass {
+				continue
+			}
+			to = s.OnPass
+		default:
+			to = s.OnSuccess
+		}
+		if j, ok := index[to]; ok && !seen[j] {
+			seen[j] = true
+			queue = append(queue, j)
+		}
+	}
+	return false
+}
+
+func describeStages(p *Pipeline) string {
+	out := ""
+	for _, s := range p.Stages {
+		switch s.Type {
+		case StageGate:
+			out += fmt.Sprintf("[%s gate %s -> %s] ", s.ID, s.Conditions[0].Check, s.OnPass)
+		default:
+			out += fmt.Sprintf("[%s %s -> %s] ", s.ID, s.Action, s.OnSuccess)
+		}
+	}
+	return out
+}

@@ -262,8 +262,11 @@ func code(s string) string {
 // `www.`). Text from GitHub and contributors goes through inline or cell instead,
 // which keep it exactly as written.
 func esc(s string) string {
-	return escaper.Replace(s)
+	return wwwDot.ReplaceAllString(escaper.Replace(s), "${1}"+wj+".")
 }
+
+// wwwDot is "www." in any case, which GitHub links as an address.
+var wwwDot = regexp.MustCompile(`(?i)(www)\.`)
 
 // wj is the word joiner: invisible, and it stops GitHub from linking what it splits.
 const wj = "\u2060"
@@ -271,7 +274,7 @@ const wj = "\u2060"
 var escaper = strings.NewReplacer(
 	"<", "&lt;", ">", "&gt;", "&", "&amp;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ",
 	`\`, `\\`, "`", "\\`", "[", `\[`, "]", `\]`,
-	"@", "@"+wj, "#", "#"+wj, "://", ":"+wj+"//", "www.", "www"+wj+".",
+	"@", "@"+wj, "#", "#"+wj, "://", ":"+wj+"//",
 )
 
 // Text that comes from GitHub or from whoever opens a pull request — gate messages

@@ -377,9 +377,11 @@ func mermaidID(s string) string {
 	return b.String()
 }
 
-// mermaidLabel escapes s for use inside a quoted Mermaid label.
+// mermaidLabel escapes s for use inside a quoted Mermaid label: no quote to end it, no
+// HTML, no backtick (a label in backticks is Markdown to Mermaid), no line break.
+// Labels come from the config only (stage ids and settings), never from GitHub.
 func mermaidLabel(s string) string {
 	return mermaidEscaper.Replace(s)
 }
 
-var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ")
+var mermaidEscaper = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "`", "#96;", "\r\n", " ", "\n", " ", "\r", " ")

@@ -67,6 +67,7 @@ func TestMermaid(t *testing.T) {
 			{ID: "a.b", Type: StageAction, OnSuccess: "a-b"},
 			{ID: "a-b", Type: StageAction, OnFailure: "cancel"},
 			{ID: `say "hi"`, Type: StageGate},
+			{ID: "`**md**` <b>x</b>\r\ny", Type: StageGate},
 		}}},
 	}
 	for _, tt := range tests {

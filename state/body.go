@@ -112,10 +112,10 @@ func ignoredNote(st *engine.State) string {
 			break
 		}
 		if ig.Commit != "" {
-			fmt.Fprintf(&b, "- the state file on the state branch was ignored: %s\n", esc(ig.Why))
+			fmt.Fprintf(&b, "- the state file on the state branch was ignored: %s\n", inline(ig.Why))
 			continue
 		}
-		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, esc(ig.Why))
+		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, inline(ig.Why))
 	}
 	b.WriteString("\nWhat happens next rests on what can be verified (the config, GitHub's facts and this action's own copy of the state), not on those, which were left as they are.\n")
 	return b.String()
@@ -149,7 +149,7 @@ func summary(st *engine.State) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	for _, run := range sortedRuns(st) {
-		fmt.Fprintf(&b, "- **%s** · %s\n", esc(run.Pipeline), headline(run))
+		fmt.Fprintf(&b, "- **%s** · %s\n", inline(run.Pipeline), headline(run))
 	}
 	b.WriteString("\nThe full status is too long for a comment.\n")
 	return b.String()

@@ -102,7 +102,7 @@ func TestBodyIgnoredNote(t *testing.T) {
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
 	human := Human(body)
-	assert.Contains(t, human, "a state comment (id 5000000000) was ignored: edited by &lt;b&gt;mallory&lt;/b&gt;")
+	assert.Contains(t, human, "a state comment (id 5000000000) was ignored: `edited by <b>mallory</b>`", "shown inert, in a code span")
 	assert.Contains(t, human, "id 5000000004")
 	assert.NotContains(t, human, "id 5000000005", "at most five listed")
 	assert.Contains(t, human, "- and 2 more")

@@ -2,9 +2,12 @@ package state
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -63,7 +66,7 @@ func sortedRuns(st *engine.State) []*engine.Run {
 }
 
 func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history int) {
-	fmt.Fprintf(b, "**%s** · %s\n", esc(run.Pipeline), headline(run))
+	fmt.Fprintf(b, "**%s** · %s\n", inline(run.Pipeline), headline(run))
 	if p != nil && p.Description != "" {
 		fmt.Fprintf(b, "> %s\n", esc(p.Description))
 	}
@@ -76,10 +79,10 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 	for _, id := range stageOrder(p, run) {
 		sr := run.Stages[id]
 		if sr == nil {
-			fmt.Fprintf(b, "| %s | · | |\n", esc(id))
+			fmt.Fprintf(b, "| %s | · | |\n", cell(id))
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", esc(id), stageStatus(sr), stamp(sr.EnteredAt))
+		fmt.Fprintf(b, "| %s | %s | %s |\n", cell(id), stageStatus(sr), stamp(sr.EnteredAt))
 	}
 	b.WriteString("\n")
 
@@ -108,14 +111,14 @@ func headline(run *engine.Run) string {
 	case engine.RunCancelled:
 		return "🚫 cancelled at " + at + reason(run.Message)
 	}
-	return esc(string(run.Status)) + " at " + at
+	return inline(string(run.Status)) + " at " + at
 }
 
 func reason(msg string) string {
 	if msg == "" {
 		return ""
 	}
-	return " — " + esc(msg)
+	return " — " + inline(msg)
 }
 
 // stageOrder lists the pipeline's stages in file order, then any stage the run
@@ -162,7 +165,7 @@ func stageStatus(sr *engine.StageRun) string {
 	case engine.StageCancelled:
 		return "🚫 cancelled"
 	}
-	return esc(string(sr.Status))
+	return cell(string(sr.Status))
 }
 
 // renderWhy says what the current stage of an unfinished run waits for.
@@ -173,7 +176,7 @@ func renderWhy(b *strings.Builder, run *engine.Run) {
 	}
 	switch sr.Status {
 	case engine.StageRetrying:
-		fmt.Fprintf(b, "**Why it waits** — stage %s: %s\n\n", code(run.Stage), esc(sr.Message))
+		fmt.Fprintf(b, "**Why it waits** — stage %s: %s\n\n", code(run.Stage), inline(sr.Message))
 	case engine.StageActing:
 		fmt.Fprintf(b, "**In progress** — stage %s: the action was requested; its outcome is not known yet.\n\n", code(run.Stage))
 	case engine.StageWaiting:
@@ -202,9 +205,9 @@ func renderResult(b *strings.Builder, r engine.GateResult) {
 			icon = "⬜"
 		}
 	}
-	fmt.Fprintf(b, "- %s **%s**%s — %s", icon, esc(r.Check), opt, esc(r.Message))
+	fmt.Fprintf(b, "- %s **%s**%s — %s", icon, inline(r.Check), opt, inline(r.Message))
 	if r.Status != engine.GatePass && !r.Optional && r.Who != "" {
-		fmt.Fprintf(b, " · *can move it: %s*", esc(r.Who))
+		fmt.Fprintf(b, " · *can move it: %s*", inline(r.Who))
 	}
 	b.WriteString("\n")
 }
@@ -228,11 +231,11 @@ func renderHistory(b *strings.Builder, run *engine.Run, limit int) {
 	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", summary)
 	b.WriteString("| time | from → to | why | actor |\n| --- | --- | --- | --- |\n")
 	for _, t := range h {
-		from := esc(t.From)
+		from := cell(t.From)
 		if from == "" {
 			from = "·"
 		}
-		fmt.Fprintf(b, "| %s | %s → %s | %s | %s |\n", stamp(t.At), from, esc(t.To), esc(t.Why), esc(t.Actor))
+		fmt.Fprintf(b, "| %s | %s → %s | %s | %s |\n", stamp(t.At), from, cell(t.To), cell(t.Why), cell(t.Actor))
 	}
 	b.WriteString("\n</details>\n\n")
 }
@@ -245,20 +248,25 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
-// code shows an identifier as inline code.
+// code shows an identifier (a run id, a stage) as inline code, on one line; "" for
+// none.
 func code(s string) string {
-	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
+	return codeSpan(strings.ReplaceAll(strings.TrimSpace(oneLine(s)), "<!", "<\u200b!"))
 }
 
-// esc makes text from facts and GitHub (PR titles, branch, label and check names,
-// error messages, logins) inert inside a table cell or list item: no HTML (so no fake
-// state marker), no line breaks, no cell separators, and no Markdown that does
-// something — no link or image (brackets are escaped), no code span, no entity, no
-// @mention, no issue reference and no autolinked URL (a word joiner, U+2060, which
-// shows as nothing, follows each `@` and `#` and breaks `://` and `www.`).
+// esc makes text from the config (a pipeline's description) inert inside a line: no
+// HTML (so no fake state marker), no line breaks, no cell separators, and no Markdown
+// that does something — no link or image (brackets are escaped), no code span, no
+// entity, no @mention, no issue reference and no autolinked URL (a word joiner,
+// U+2060, which shows as nothing, follows each `@` and `#` and breaks `://` and
+// `www.`). Text from GitHub and contributors goes through inline or cell instead,
+// which keep it exactly as written.
 func esc(s string) string {
-	return escaper.Replace(s)
+	return wwwDot.ReplaceAllString(escaper.Replace(s), "${1}"+wj+".")
 }
+
+// wwwDot is "www." in any case, which GitHub links as an address.
+var wwwDot = regexp.MustCompile(`(?i)(www)\.`)
 
 // wj is the word joiner: invisible, and it stops GitHub from linking what it splits.
 const wj = "\u2060"
@@ -266,5 +274,107 @@ const wj = "\u2060"
 var escaper = strings.NewReplacer(
 	"<", "&lt;", ">", "&gt;", "&", "&amp;", "|", `\|`, "\r\n", " ", "\n", " ", "\r", " ",
 	`\`, `\\`, "`", "\\`", "[", `\[`, "]", `\]`,
-	"@", "@"+wj, "#", "#"+wj, "://", ":"+wj+"//", "www.", "www"+wj+".",
+	"@", "@"+wj, "#", "#"+wj, "://", ":"+wj+"//",
 )
+
+// Text that comes from GitHub or from whoever opens a pull request — gate messages
+// (which name checks, labels, users and branches), failure reasons, the events and
+// actors of the history — is shown inert: as it is when it holds nothing Markdown or
+// GitHub would act on, else as one code span, where GitHub renders no link, image,
+// HTML, mention (@team), reference (#12) or emphasis. inline is for text in a line,
+// cell for text in a table cell.
+func inline(s string) string { return inert(s, false) }
+
+func cell(s string) string { return inert(s, true) }
+
+func inert(s string, inTable bool) string {
+	s = strings.TrimSpace(oneLine(s))
+	if s == "" || plain(s) {
+		return s
+	}
+	// In a code span nothing is interpreted, but a table still splits a row at "|"
+	// (GitHub's tables take "\|" as a pipe, even in code), and the raw text of the
+	// comment must never hold the start of a state marker.
+	if inTable {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	s = strings.ReplaceAll(s, "<!", "<\u200b!")
+	return codeSpan(s)
+}
+
+// oneLine replaces line breaks, tabs and other control characters with spaces, and
+// drops the characters that reorder text (a right-to-left override would make the
+// rest of the line read backwards).
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u200e' || r == '\u200f' || r == '\u061c' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069'):
+			return -1
+		case unicode.IsControl(r):
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// autolinked matches what GitHub turns into a link or a reference by itself, without
+// any Markdown: URLs, www. addresses and GH-12 issue references.
+var autolinked = regexp.MustCompile(`(?i)://|www\.|gh-[0-9]`)
+
+// plain says whether s can be shown as it is: letters, digits, spaces and punctuation
+// that starts nothing in the middle of a line, underscores only inside words, and no
+// text GitHub links by itself. Anything else — [ ] ( for links, ! for images, < for
+// HTML, @ for mentions, # for references, ` * ~ for code and emphasis, \ and & for
+// escapes, $ for math, | for tables — makes it a code span.
+func plain(s string) bool {
+	if autolinked.MatchString(s) {
+		return false
+	}
+	prev := ' '
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == ' ':
+		case strings.ContainsRune(`,.;:'"=+-/()%?!{}^`, r):
+		case r == '_':
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			if !isWordRune(prev) || !isWordRune(next) {
+				return false
+			}
+		case r > unicode.MaxASCII:
+			if unicode.Is(unicode.Cf, r) && r != '\u200d' && r != '\ufe0f' {
+				return false // invisible characters, other than the joiners of emoji
+			}
+		default:
+			return false
+		}
+		prev = r
+	}
+	return true
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// codeSpan shows s as one CommonMark code span: its delimiters are a run of backticks
+// longer than any in s, and a space pads s when it begins or ends with a backtick (a
+// code span drops one space at each end).
+func codeSpan(s string) string {
+	if s == "" {
+		return ""
+	}
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}

@@ -19,10 +19,6 @@ type Result struct {
 	Log     []string // what happened, for humans reading the job log
 }
 
-// maxMoves bounds the transitions one run makes in one evaluation, so a
-// misconfigured loop can never spin.
-const maxMoves = 32
-
 // Step evaluates one input against the state of its subject. It is level-triggered:
 // whatever the event, every run that is not final is evaluated against facts; the
 // event only decides reactions (on_events) and which pipelines start. Step is pure:
@@ -495,14 +491,16 @@ func (e *eval) advanceAll() {
 	}
 }
 
-// advanceRun moves one run until it waits, asks for effects, or ends.
+// advanceRun moves one run until it waits, asks for effects, or ends. What bounds it
+// is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *Pipeline, run *Run) {
-	for moves := 0; ; moves++ {
-		if moves == maxMoves {
-			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("more than %d transitions in one event; stopped", maxMoves))
+	g := newMoveGuard(p, run)
+	for e.advance(p, run) {
+		if run.Status.Final() {
 			return
 		}
-		if !e.advance(p, run) {
+		if why := g.entered(run); why != "" {
+			e.finish(run, RunFailed, TargetFail, why)
 			return
 		}
 	}

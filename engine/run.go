@@ -122,8 +122,9 @@ type StageRun struct {
 	Attempt   int          `json:"attempt"`         // 1 on first entry, +1 on every re-entry
 	Tries     int          `json:"tries,omitempty"` // effect attempts within this entry
 	EnteredAt time.Time    `json:"entered_at"`
-	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
-	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
+	Results   []GateResult `json:"results,omitempty"`   // last gate evaluation
+	Message   string       `json:"message,omitempty"`   // last effect error, or why it failed
+	Deadlines []Deadline   `json:"deadlines,omitempty"` // what the stage waits for in time (deadline.go)
 }
 
 // Transition is one entry of a run's history.

@@ -108,6 +108,9 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
+		if e.sideOutcome(o) {
+			continue
+		}
 		run, stage := e.findEffect(o.Key)
 		if run == nil {
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
@@ -508,7 +511,7 @@ func (e *eval) advanceRun(p *Pipeline, run *Run) {
 
 // advance evaluates the current stage of run once and reports whether it moved.
 func (e *eval) advance(p *Pipeline, run *Run) bool {
-	if run.Status.Final() {
+	if run.Status.Final() || run.Status == RunEscalated {
 		return false
 	}
 	stage := p.Stage(run.Stage)
@@ -520,8 +523,14 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
 	}
-	if stage.Type == StageGate {
+	if moved, stop := e.due(p, run, stage); stop {
+		return moved
+	}
+	switch stage.Type {
+	case StageGate:
 		return e.gate(run, stage)
+	case StageDelay:
+		return e.delayWait(run, stage)
 	}
 	return e.action(p, run, stage)
 }

@@ -205,8 +205,11 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 			`not supported yet: stage type "agent" (stage "x" at .github/pipelines.yaml:12:9)`},
 		{"action", &Stage{ID: "c", Type: StageAction, Action: ActionCloseIssue, Pos: at}, nil,
 			`not supported yet: action "close_issue" (stage "c" at .github/pipelines.yaml:12:9)`},
-		{"gate timeout", gate(func(s *Stage) { s.Timeout = time.Hour }), nil,
-			`not supported yet: "timeout" of stage "g" at .github/pipelines.yaml:12:9`},
+		{"on_timeout notify", gate(func(s *Stage) {
+			s.Timeout = time.Hour
+			s.OnTimeout = &Rule{Notify: &Notify{Pos: at}, Then: TargetFail}
+		}), nil,
+			`not supported yet: "notify" of "on_timeout" of stage "g" at .github/pipelines.yaml:12:9`},
 		{"gate on_fail rule", gate(func(s *Stage) { s.OnFailRule = &Rule{Goto: "g", MaxIterations: 2} }), nil,
 			`not supported yet: "on_fail" of stage "g"`},
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,

@@ -34,6 +34,7 @@ func (e *eval) enter(run *Run, from, to, why string) {
 	sr.Message = ""
 	run.Stage = to
 	run.Status = RunRunning
+	e.arm(run)
 	e.record(run, from, to, why)
 }
 

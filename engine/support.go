@@ -37,7 +37,7 @@ func unsupportedStage(s *Stage) string {
 		return fmt.Sprintf("%q of stage %q at %s", key, s.ID, at)
 	}
 	switch s.Type {
-	case StageGate, StageAction:
+	case StageGate, StageAction, StageDelay:
 	default:
 		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}
@@ -45,10 +45,8 @@ func unsupportedStage(s *Stage) string {
 		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)
 	}
 	switch {
-	case s.Timeout > 0:
-		return feature("timeout")
-	case s.OnTimeout != nil:
-		return feature("on_timeout")
+	case s.OnTimeout != nil && s.OnTimeout.Notify != nil:
+		return fmt.Sprintf("\"notify\" of \"on_timeout\" of stage %q at %s", s.ID, s.OnTimeout.Notify.Pos)
 	case len(s.AnyOf) > 0:
 		return feature("any_of")
 	case s.OnFailRule != nil:

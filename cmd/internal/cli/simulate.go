@@ -479,8 +479,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
 	case time.Duration:
-		s.clock.advance(v)
-		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.now().Format(time.RFC3339)), false, nil
+		events, label := s.advanceSweep(v)
+		return events, label, true, nil
 	}
 	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
 }
@@ -623,9 +623,16 @@ func (s *simulation) invoke(ctx context.Context, d delivery, token string) invoc
 		// bounds only a request the fake holds (a timeout fault).
 		"INPUT_REQUEST_TIMEOUT": s.sc.RequestTimeout.String(),
 	}
+	if s.sc.SweepBudget != 0 {
+		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
+	}
 	var log bytes.Buffer
 	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
-	code := r.run(ctx)
+	run := r.run
+	if d.event.Name == "schedule" {
+		run = r.sweep // the sweep workflow (`command: sweep`)
+	}
+	code := run(ctx)
 	return invocation{log: log.String(), code: code, unsupported: r.unsupported}
 }
 

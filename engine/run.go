@@ -16,6 +16,9 @@ const (
 	RunCompleted RunStatus = "completed"
 	RunFailed    RunStatus = "failed"
 	RunCancelled RunStatus = "cancelled"
+	// RunEscalated: the run stopped for a person (an `escalate` target); it is not
+	// final, and moves again only on a chat-op command (retry, skip, unblock, restart, cancel).
+	RunEscalated RunStatus = "escalated"
 )
 
 // Final reports whether the run can no longer change.
@@ -119,12 +122,12 @@ type Run struct {
 // StageRun is the record of one stage within a run.
 type StageRun struct {
 	Status    StageStatus  `json:"status"`
+	Deadlines []Deadline   `json:"deadlines,omitempty"`
 	Attempt   int          `json:"attempt"`         // 1 on first entry, +1 on every re-entry
 	Tries     int          `json:"tries,omitempty"` // effect attempts within this entry
 	EnteredAt time.Time    `json:"entered_at"`
-	Results   []GateResult `json:"results,omitempty"`   // last gate evaluation
-	Message   string       `json:"message,omitempty"`   // last effect error, or why it failed
-	Deadlines []Deadline   `json:"deadlines,omitempty"` // what the stage waits for in time (deadline.go)
+	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
+	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
 }
 
 // Transition is one entry of a run's history.

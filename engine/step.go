@@ -512,7 +512,7 @@ func (e *eval) advanceRun(p *Pipeline, run *Run) {
 // advance evaluates the current stage of run once and reports whether it moved.
 func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if run.Status.Final() || run.Status == RunEscalated {
-		return false
+		return false // an escalated run waits for a person's command
 	}
 	stage := p.Stage(run.Stage)
 	if stage == nil {

@@ -9,10 +9,6 @@ import (
 // Time in a run: what happens when a stage's timeout passes (on_timeout), and delay
 // stages with their polls. See deadline.go for how deadlines are kept and found due.
 
-// RunEscalated is the status of a run that stopped to wait for a person (a timeout or a
-// rule went to `escalate`). It is not final: a person moves it on.
-const RunEscalated RunStatus = "escalated"
-
 // timeoutLabelKey is the key of the label effect of on_timeout for stage entry attempt.
 func timeoutLabelKey(run *Run, stage *Stage, attempt int) string {
 	return fmt.Sprintf("%s/%s/%d/on_timeout/add_label", run.ID, stage.ID, attempt)

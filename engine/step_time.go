@@ -50,7 +50,7 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 			}
 		}
 		switch {
-		case r.Then == thenExtend && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
+		case r.Then == thenExtend && r.Extend > 0 && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
 			next := Deadline{Kind: DeadlineTimeout, At: d.At.Add(r.Extend), N: d.N + 1}
 			sr.Deadlines = append(sr.Deadlines, next)
 			limit := "no limit"

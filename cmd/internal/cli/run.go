@@ -104,7 +104,9 @@ func (r *runner) run(ctx context.Context) int {
 		}
 	}()
 	if !ev.Handled {
-		if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
+		if ev.Event == "schedule" {
+			r.act.Infof("pipeline-action: a schedule has no subject; to advance the runs whose deadline passed, give the action `command: sweep`")
+		} else if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
 			r.act.Infof("pipeline-action: %s concerns an issue; issue-scoped pipelines are not supported yet, nothing to do", ev.Event)
 		} else {
 			r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)

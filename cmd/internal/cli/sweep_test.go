@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"testing"
 	"time"
 
@@ -70,4 +71,47 @@ func TestDueSubjectsRefusesAnIndexNotWrittenByTheAction(t *testing.T) {
 		assert.Empty(t, due, name)
 		assert.Contains(t, out.String(), "the index of open runs is not trusted", name)
 	}
+}
+
+func TestSweepEventFindsTheDefaultBranch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := dir + "/" + name
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o600))
+		return p
+	}
+	cases := []struct {
+		name          string
+		env           map[string]string
+		event, branch string
+		err           string
+	}{
+		{"schedule payload without repository: GITHUB_REF_NAME", map[string]string{"GITHUB_EVENT_NAME": "schedule",
+			"GITHUB_EVENT_PATH": write("s.json", `{"schedule":"*/15 * * * *"}`), "GITHUB_REF_NAME": "trunk"}, "schedule", "trunk", ""},
+		{"workflow_dispatch: the payload's default branch, not the ref it runs on", map[string]string{"GITHUB_EVENT_NAME": "workflow_dispatch",
+			"GITHUB_EVENT_PATH": write("d.json", `{"ref":"refs/heads/feat","repository":{"full_name":"acme/widgets","default_branch":"main"}}`),
+			"GITHUB_REF_NAME": "feat"}, "workflow_dispatch", "main", ""},
+		{"workflow_dispatch without repository", map[string]string{"GITHUB_EVENT_NAME": "workflow_dispatch",
+			"GITHUB_EVENT_PATH": write("e.json", `{}`), "GITHUB_REF_NAME": "feat"}, "", "", "the default branch is unknown"},
+	}
+	for _, tc := range cases {
+		tc.env["GITHUB_REPOSITORY"] = "acme/widgets"
+		r := &runner{getenv: func(k string) string { return tc.env[k] }}
+		ev, err := r.sweepEvent()
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err, tc.name)
+			continue
+		}
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.event, ev.Event, tc.name)
+		assert.Equal(t, tc.branch, ev.DefaultBranch, tc.name)
+		assert.Equal(t, "acme/widgets", ev.Repo, tc.name)
+	}
+}
+
+func TestSweepCommandNeedsARepository(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Main([]string{"sweep"}, nil, &out, &errOut, func(k string) string { return map[string]string{"INPUT_TOKEN": "x"}[k] })
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out.String(), "GITHUB_REPOSITORY must be set")
 }

@@ -90,7 +90,7 @@ func TestSweepEventFindsTheDefaultBranch(t *testing.T) {
 			"GITHUB_EVENT_PATH": write("s.json", `{"schedule":"*/15 * * * *"}`), "GITHUB_REF_NAME": "trunk"}, "schedule", "trunk", ""},
 		{"workflow_dispatch: the payload's default branch, not the ref it runs on", map[string]string{"GITHUB_EVENT_NAME": "workflow_dispatch",
 			"GITHUB_EVENT_PATH": write("d.json", `{"ref":"refs/heads/feat","repository":{"full_name":"acme/widgets","default_branch":"main"}}`),
-			"GITHUB_REF_NAME": "feat"}, "workflow_dispatch", "main", ""},
+			"GITHUB_REF_NAME":   "feat"}, "workflow_dispatch", "main", ""},
 		{"workflow_dispatch without repository", map[string]string{"GITHUB_EVENT_NAME": "workflow_dispatch",
 			"GITHUB_EVENT_PATH": write("e.json", `{}`), "GITHUB_REF_NAME": "feat"}, "", "", "the default branch is unknown"},
 	}

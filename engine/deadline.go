@@ -135,3 +135,12 @@ func (e *eval) due(p *Pipeline, run *Run, stage *Stage) (moved, stop bool) {
 		}
 	}
 }
+
+// dropDeadlines forgets the deadlines of a run that can no longer act on them (its
+// pipeline left the config), so that the sweep does not come back for it every time.
+func (e *eval) dropDeadlines(run *Run) {
+	if sr := run.Stages[run.Stage]; sr != nil && len(sr.Deadlines) > 0 {
+		sr.Deadlines = nil
+		e.logf("run %s: its deadlines are dropped: nothing can act on them without its pipeline", run.ID)
+	}
+}

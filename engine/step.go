@@ -38,6 +38,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		p := cfg.PipelineFor(run)
 		if p == nil {
 			e.logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
+			e.dropDeadlines(run)
 			continue
 		}
 		r := p.Reaction(in.Event)

@@ -132,3 +132,13 @@ func TestDelayPollEndsItEarly(t *testing.T) {
 	st = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ready"), t0).State
 	assert.Equal(t, "h", tick(t, cfg, st, prFacts("ready"), t0.Add(10*time.Minute)).State.Runs[0].Stage)
 }
+
+func TestDeadlinesOfARunWhosePipelineLeftAreDropped(t *testing.T) {
+	cfg := timeConfig(waitGate("g", time.Hour, nil))
+	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
+	require.False(t, st.NextDeadline().IsZero())
+	gone := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "other", Trigger: Trigger{Event: "push"}}}}
+	res := tick(t, gone, st, prFacts(), t0.Add(2*time.Hour))
+	assert.Equal(t, RunWaiting, res.State.Runs[0].Status, "left as it is")
+	assert.True(t, res.State.NextDeadline().IsZero(), "no longer due for the sweep")
+}

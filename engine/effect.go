@@ -62,4 +62,7 @@ type Input struct {
 	// the state it read anew. Step records each against its intent, if the state still
 	// holds it, before anything else (as Settle would have); others are ignored.
 	Outcomes []Outcome
+	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
+	// stages entered in this event so far (see moveGuard).
+	Visits map[string]int
 }

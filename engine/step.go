@@ -17,6 +17,9 @@ type Result struct {
 	Effects []Effect
 	Changed bool     // State differs from the state passed in (Seq was bumped)
 	Log     []string // what happened, for humans reading the job log
+	// Visits counts the stages each run entered in this event so far; the caller passes it
+	// on to Settle (Input.Visits), so that a loop is bounded across effect rounds too.
+	Visits map[string]int
 }
 
 // Step evaluates one input against the state of its subject. It is level-triggered:
@@ -177,11 +180,12 @@ type eval struct {
 	outcomes []Outcome
 	effects  []Effect
 	log      []string
+	visits   map[string]int // see moveGuard
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
 	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
-		unknown: map[string]Intent{}, outcomes: in.Outcomes}
+		unknown: map[string]Intent{}, outcomes: in.Outcomes, visits: copyVisits(in.Visits)}
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -194,7 +198,7 @@ func (e *eval) result(old *State) Result {
 	if changed {
 		e.st.Seq++
 	}
-	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log}
+	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log, Visits: e.visits}
 }
 
 func (e *eval) subject() string {
@@ -498,7 +502,7 @@ func (e *eval) advanceAll() {
 // advanceRun moves one run until it waits, asks for effects, or ends. What bounds it
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *Pipeline, run *Run) {
-	g := newMoveGuard(p, run)
+	g := e.newMoveGuard(p, run)
 	for e.advance(p, run) {
 		if run.Status.Final() {
 			return

@@ -42,24 +42,43 @@ func revisitLimit(p *Pipeline, id string) int {
 	return most + 1
 }
 
-// moveGuard counts the stages one run enters in one evaluation.
+// moveGuard counts the stages one run enters in one event: in Step and in the Settle
+// rounds after it (Input.Visits carries the counts from one to the next).
 type moveGuard struct {
 	p      *Pipeline
-	visits map[string]int
+	run    *Run
+	visits map[string]int // by visitKey
 }
 
-func newMoveGuard(p *Pipeline, run *Run) *moveGuard {
-	return &moveGuard{p: p, visits: map[string]int{run.Stage: 1}}
+func (e *eval) newMoveGuard(p *Pipeline, run *Run) *moveGuard {
+	if e.visits == nil {
+		e.visits = map[string]int{}
+	}
+	if k := visitKey(run); e.visits[k] == 0 {
+		e.visits[k] = 1 // the stage the run stands at when this event reaches it
+	}
+	return &moveGuard{p: p, run: run, visits: e.visits}
 }
+
+func visitKey(run *Run) string { return run.ID + "\x00" + run.Stage }
 
 // entered records that run now stands at its current stage again, and says why the
 // run must stop when that is once too often; "" when it may go on.
 func (g *moveGuard) entered(run *Run) string {
-	g.visits[run.Stage]++
+	k := visitKey(run)
+	g.visits[k]++
 	limit := revisitLimit(g.p, run.Stage)
-	if g.visits[run.Stage] <= limit {
+	if g.visits[k] <= limit {
 		return ""
 	}
 	return fmt.Sprintf("stage %q was entered %d times in one event without waiting anywhere (at most %d); a loop that never waits was stopped",
-		run.Stage, g.visits[run.Stage], limit)
+		run.Stage, g.visits[k], limit)
+}
+
+func copyVisits(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

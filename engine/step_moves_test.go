@@ -55,3 +55,30 @@ func TestLoopRuleMaxIterationsBoundsRevisits(t *testing.T) {
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, `stage "b" was entered 4 times`)
 }
+
+// A loop through a gate that holds and an action that acts spins across the effect rounds
+// of one event: the count of stages entered goes from Step to Settle, so it stops there too.
+func TestLoopAcrossEffectRoundsIsStopped(t *testing.T) {
+	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "spin", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
+		{ID: "g", Type: StageGate, OnPass: "say", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		{ID: "say", Type: StageAction, Action: ActionComment, Config: ActionConfig{Body: "again"}, OnSuccess: "g"},
+	}}}}
+	in := Input{Key: "k1", Event: "pull_request.opened"}
+	res := Step(cfg, nil, in, prFacts("ok"), t0)
+	rounds := 0
+	for ; len(res.Effects) > 0 && rounds < 32; rounds++ {
+		var outs []Outcome
+		for _, eff := range res.Effects {
+			outs = append(outs, Outcome{Key: eff.Key})
+		}
+		in.Visits = res.Visits
+		res = Settle(cfg, res.State, in, outs, prFacts("ok"), t0)
+	}
+	run := res.State.Runs[0]
+	assert.Equal(t, RunFailed, run.Status)
+	assert.Contains(t, run.Message, `stage "say" was entered 4 times in one event`)
+	assert.Equal(t, defaultRevisits, rounds, "one comment per round, three at most")
+
+	// The next event starts counting anew.
+	assert.Empty(t, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0).Visits["spin/7/1\x00say"])
+}

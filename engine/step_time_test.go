@@ -142,3 +142,32 @@ func TestDeadlinesOfARunWhosePipelineLeftAreDropped(t *testing.T) {
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status, "left as it is")
 	assert.True(t, res.State.NextDeadline().IsZero(), "no longer due for the sweep")
 }
+
+// Handling the deadlines of an event twice is handling them once: the second evaluation at
+// the same time finds nothing due, and changes nothing.
+func TestDeadlinesTwiceEqualsOnce(t *testing.T) {
+	cond, cerr := CompileExpr("{{ 'ready' in github.pr.labels }}", Pos{})
+	require.Nil(t, cerr)
+	configs := map[string]*Config{
+		"timeout fails":     timeConfig(waitGate("g", time.Hour, nil)),
+		"timeout extends":   timeConfig(waitGate("g", time.Hour, &Rule{Then: thenExtend, Extend: 30 * time.Minute, MaxExtensions: 3})),
+		"timeout labels":    timeConfig(waitGate("g", time.Hour, &Rule{Then: TargetEscalate, Labels: []string{"late"}})),
+		"delay with poll":   timeConfig(delayStage(&Poll{Interval: 7 * time.Minute, Condition: cond, OnReady: PollSkipRemaining}), waitGate("g", 2*time.Hour, nil)),
+		"delay then a gate": timeConfig(delayStage(nil), waitGate("g", time.Hour, &Rule{Goto: TargetCancel})),
+	}
+	for name, cfg := range configs {
+		st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
+		for _, after := range []time.Duration{10 * time.Minute, 59 * time.Minute, time.Hour, 95 * time.Minute, 3 * time.Hour, 30 * time.Hour} {
+			now := t0.Add(after)
+			facts := prFacts()
+			if after > time.Hour {
+				facts = prFacts("ready")
+			}
+			once := tick(t, cfg, st, facts, now)
+			twice := tick(t, cfg, once.State, facts, now)
+			assert.False(t, twice.Changed, "%s at +%s: %v", name, after, twice.Log)
+			assert.Empty(t, twice.Effects, "%s at +%s", name, after)
+			st = once.State
+		}
+	}
+}

@@ -122,7 +122,7 @@ func (e *eval) delayEnded(p *Pipeline, run *Run, stage *Stage, d Deadline) bool 
 func (e *eval) pollDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 	sr := run.Stages[stage.ID]
 	poll := stage.Poll
-	if poll == nil || poll.Condition == nil {
+	if poll == nil || poll.Condition == nil || poll.Interval <= 0 {
 		return false
 	}
 	ok, err := poll.Condition.Bool(Env{"github": FactsEnv(e.facts)})

@@ -9,19 +9,20 @@ import (
 // Time in a run: what happens when a stage's timeout passes (on_timeout), and delay
 // stages with their polls. See deadline.go for how deadlines are kept and found due.
 
-// timeoutLabelKey is the key of the label effect of on_timeout for stage entry attempt.
-func timeoutLabelKey(run *Run, stage *Stage, attempt int) string {
-	return fmt.Sprintf("%s/%s/%d/on_timeout/add_label", run.ID, stage.ID, attempt)
+// timeoutKey is the key of an effect of on_timeout (kind) for timeout d of the stage's
+// entry attempt: each timeout of an entry (the first, then one per extension) has its own.
+func timeoutKey(run *Run, stage *Stage, attempt int, d Deadline, kind EffectKind) string {
+	return fmt.Sprintf("%s/%s/%d/on_timeout/%d/%s", run.ID, stage.ID, attempt, d.N+1, kind)
 }
 
 // sideOutcome reports whether o is the outcome of an effect a deadline asked for (an
 // on_timeout label), which no acting stage waits for: it is logged, nothing more.
 func (e *eval) sideOutcome(o Outcome) bool {
-	if !strings.HasSuffix(o.Key, "/on_timeout/add_label") {
+	if !strings.Contains(o.Key, "/on_timeout/") {
 		return false
 	}
 	if o.Err != "" {
-		e.logf("%s: %s; the label is not added again", o.Key, o.Err)
+		e.logf("%s: %s; it is not tried again", o.Key, o.Err)
 	}
 	return true
 }
@@ -45,7 +46,7 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 				}
 			}
 			if len(missing) > 0 {
-				e.effects = append(e.effects, Effect{Key: timeoutLabelKey(run, stage, sr.Attempt), Run: run.ID, Stage: stage.ID,
+				e.effects = append(e.effects, Effect{Key: timeoutKey(run, stage, sr.Attempt, d, EffectAddLabel), Run: run.ID, Stage: stage.ID,
 					Kind: EffectAddLabel, Number: e.facts.PR.Number, Labels: missing})
 			}
 		}
@@ -57,7 +58,7 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 			if r.MaxExtensions > 0 {
 				limit = fmt.Sprintf("%d of %d", next.N, r.MaxExtensions)
 			}
-			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", r.Extend, next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
+			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", shortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
 			e.logf("run %s: %s; %s", run.ID, why, sr.Message)
 			return false
 		case r.Then == thenExtend:
@@ -113,7 +114,7 @@ func (e *eval) delayWait(run *Run, stage *Stage) bool {
 }
 
 func (e *eval) delayEnded(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
-	e.leave(run, stage, StagePassed, nextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", stage.Duration))
+	e.leave(run, stage, StagePassed, nextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", shortDuration(stage.Duration)))
 	return true
 }
 

@@ -33,6 +33,14 @@ type Effect struct {
 	Delete   bool     `json:"delete_branch,omitempty"`
 	Labels   []string `json:"labels,omitempty"`
 	Body     string   `json:"body,omitempty"`
+	// label: Labels are added, Remove removed.
+	Remove []string `json:"remove,omitempty"`
+	// create_issue: the new issue's title (Body, Labels).
+	Title string `json:"title,omitempty"`
+	// request_reviewers: logins and team slugs; assign: logins.
+	Reviewers []string `json:"reviewers,omitempty"`
+	Teams     []string `json:"teams,omitempty"`
+	Assignees []string `json:"assignees,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
 }

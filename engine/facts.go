@@ -54,6 +54,9 @@ type PullRequest struct {
 	// Posted holds the keys of the comment effects the action's own comments carry
 	// (see EffectMarker): a comment posted before its state was saved is not posted again.
 	Posted []string
+	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
+	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
+	LinkedIssues []int
 }
 
 // EffectMarker is the hidden line a comment posted by a comment effect carries, so that

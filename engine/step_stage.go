@@ -59,7 +59,15 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 	pr := e.facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number}
-	switch stage.Action {
+	action := stage.Action
+	if newActionStage(stage) { // step_actions.go
+		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)
+		if !asked {
+			return moved
+		}
+		eff, action = planned, ""
+	}
+	switch action {
 	case ActionMergePR:
 		if pr.State == PRMerged {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")

@@ -203,8 +203,8 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 	}{
 		{"agent stage", &Stage{ID: "x", Type: StageAgent, Pos: at}, nil,
 			`not supported yet: stage type "agent" (stage "x" at .github/pipelines.yaml:12:9)`},
-		{"action", &Stage{ID: "c", Type: StageAction, Action: ActionCloseIssue, Pos: at}, nil,
-			`not supported yet: action "close_issue" (stage "c" at .github/pipelines.yaml:12:9)`},
+		{"webhook stage", &Stage{ID: "w", Type: StageWebhook, Pos: at}, nil,
+			`not supported yet: stage type "webhook" (stage "w" at .github/pipelines.yaml:12:9)`},
 		{"gate timeout", gate(func(s *Stage) { s.Timeout = time.Hour }), nil,
 			`not supported yet: "timeout" of stage "g" at .github/pipelines.yaml:12:9`},
 		{"gate on_fail rule", gate(func(s *Stage) { s.OnFailRule = &Rule{Goto: "g", MaxIterations: 2} }), nil,

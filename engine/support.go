@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The language loads in full, but Step executes only part of it. These functions name
@@ -12,6 +11,8 @@ import (
 // executedActions are the actions an action stage can perform today.
 var executedActions = map[string]bool{
 	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
+	ActionLabel: true, ActionCloseIssue: true, ActionCreateIssue: true, ActionNotify: true,
+	ActionRequestReviewers: true, ActionAssign: true,
 }
 
 // unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.
@@ -59,8 +60,6 @@ func unsupportedStage(s *Stage) string {
 		return feature("on_ci_failure")
 	case s.Condition != nil:
 		return feature("condition")
-	case s.Config.BodyTemplate != nil && strings.Contains(s.Config.BodyTemplate.Src, "{{"):
-		return feature("body") + " (templates)"
 	}
 	for _, c := range s.Conditions {
 		if u, ok := c.Eval.(Unsupported); ok {

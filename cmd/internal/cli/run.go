@@ -497,6 +497,11 @@ func newlyUnsupported(before, after *engine.State) []string {
 // invocation see it.
 func applyToFacts(f *engine.Facts, e engine.Effect) {
 	pr := f.PR
+	if e.Kind == engine.EffectLabel { // add, then remove
+		applyToFacts(f, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})
+		applyToFacts(f, engine.Effect{Kind: engine.EffectRemoveLabel, Labels: e.Remove})
+		return
+	}
 	switch e.Kind {
 	case engine.EffectMerge:
 		pr.State = engine.PRMerged

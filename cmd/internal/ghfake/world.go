@@ -123,6 +123,7 @@ type issue struct {
 	createdAt time.Time
 	updatedAt time.Time
 	closedAt  time.Time
+	assignees []string
 
 	isPR           bool
 	base, head     string

@@ -1,0 +1,81 @@
+package ghapi_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestPerformLabelAddsAndRemoves(t *testing.T) {
+	fake, c := setup(t)
+	openPR(fake, "wip")
+	o := c.Perform(context.Background(), engine.Effect{Key: "r/l/1/label", Kind: engine.EffectLabel, Number: 7,
+		Labels: []string{"ready"}, Remove: []string{"wip"}})
+	assert.Equal(t, engine.Outcome{Key: "r/l/1/label"}, o)
+	assert.Equal(t, []string{"ready"}, fake.PR(repoName, 7).Labels)
+	assertDocumented(t, fake)
+}
+
+func TestPerformCloseIssue(t *testing.T) {
+	fake, c := setup(t)
+	openPR(fake)
+	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 12, Author: "dev"})
+	o := c.Perform(context.Background(), engine.Effect{Key: "r/c/1/close_issue", Kind: engine.EffectCloseIssue, Number: 12})
+	assert.Equal(t, engine.Outcome{Key: "r/c/1/close_issue"}, o)
+	assert.Equal(t, "closed", fake.IssueView(repoName, 12).State)
+
+	// Closed already: done, without writing.
+	before := fake.Stats()["issues/update"]
+	o = c.Perform(context.Background(), engine.Effect{Key: "r/c/2/close_issue", Kind: engine.EffectCloseIssue, Number: 12})
+	assert.Empty(t, o.Err)
+	assert.Equal(t, before, fake.Stats()["issues/update"])
+
+	// A pull request is not closed by close_issue.
+	o = c.Perform(context.Background(), engine.Effect{Key: "r/c/3/close_issue", Kind: engine.EffectCloseIssue, Number: 7})
+	assert.Contains(t, o.Err, "it is a pull request, not an issue")
+	assert.Equal(t, "open", fake.PR(repoName, 7).State)
+	assertDocumented(t, fake)
+}
+
+func TestPerformCreateIssueCarriesItsMarker(t *testing.T) {
+	fake, c := setup(t)
+	o := c.Perform(context.Background(), engine.Effect{Key: "r/n/1/create_issue", Kind: engine.EffectCreateIssue,
+		Title: "Follow up #7", Body: "details", Labels: []string{"followup"}})
+	assert.Equal(t, engine.Outcome{Key: "r/n/1/create_issue"}, o)
+	issues := fake.Issues(repoName)
+	require.Len(t, issues, 1)
+	assert.Equal(t, "Follow up #7", issues[0].Title)
+	assert.Equal(t, []string{"followup"}, issues[0].Labels)
+	assert.True(t, strings.HasPrefix(issues[0].Body, "details\n\n"))
+	assert.Equal(t, []string{"r/n/1/create_issue"}, engine.PostedEffects(issues[0].Body))
+	assertDocumented(t, fake)
+}
+
+func TestPerformRequestReviewersAndAssign(t *testing.T) {
+	fake, c := setup(t)
+	fake.AddUser("alice", "write")
+	fake.AddUser("bob", "read")
+	openPR(fake)
+	o := c.Perform(context.Background(), engine.Effect{Key: "r/rr/1/request_reviewers", Kind: engine.EffectRequestReviewers, Number: 7,
+		Reviewers: []string{"alice"}, Teams: []string{"core"}})
+	assert.Empty(t, o.Err)
+	assert.Equal(t, []string{"alice", "team:core"}, fake.RequestedReviewers(repoName, 7))
+
+	// The author cannot be asked: GitHub refuses, for good.
+	o = c.Perform(context.Background(), engine.Effect{Key: "r/rr/2/request_reviewers", Kind: engine.EffectRequestReviewers, Number: 7,
+		Reviewers: []string{"dev"}})
+	assert.Contains(t, o.Err, "request_reviewers refused (422)")
+	assert.True(t, o.Permanent)
+
+	o = c.Perform(context.Background(), engine.Effect{Key: "r/a/1/assign", Kind: engine.EffectAssign, Number: 7,
+		Assignees: []string{"alice", "bob", "stranger"}})
+	assert.Empty(t, o.Err)
+	assert.Equal(t, []string{"alice", "bob"}, fake.Assignees(repoName, 7), "who has no access is left out, as GitHub does")
+	assertDocumented(t, fake)
+}

@@ -79,3 +79,12 @@ func TestPerformRequestReviewersAndAssign(t *testing.T) {
 	assert.Equal(t, []string{"alice", "bob"}, fake.Assignees(repoName, 7), "who has no access is left out, as GitHub does")
 	assertDocumented(t, fake)
 }
+
+func TestSnapshotReadsTheIssuesAPullRequestCloses(t *testing.T) {
+	fake, c := setup(t)
+	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 12, Author: "dev"})
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Body: "Fixes #12"})
+	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	require.NoError(t, err)
+	assert.Equal(t, []int{12}, snap.Facts.PR.LinkedIssues)
+}

@@ -121,6 +121,10 @@ type prFields struct {
 	TimelineItems struct {
 		Nodes []timelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+	// The issues it closes when merged (close_issue's linked_issue).
+	ClosingIssuesReferences *struct {
+		Nodes []struct{ Number int }
+	} `graphql:"closingIssuesReferences(first: 10)"`
 }
 
 // timelineNode is one of the timeline events the engine reads.
@@ -329,6 +333,11 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	out.CreatedAt = pr.CreatedAt.Time
+	if pr.ClosingIssuesReferences != nil {
+		for _, n := range pr.ClosingIssuesReferences.Nodes {
+			out.LinkedIssues = append(out.LinkedIssues, n.Number)
+		}
+	}
 	for _, n := range pr.TimelineItems.Nodes {
 		if ev, ok := n.event(); ok {
 			out.Timeline = append(out.Timeline, ev)

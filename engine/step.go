@@ -113,6 +113,9 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e.settling = true
 	for _, o := range outcomes {
 		run, stage := e.findEffect(o.Key)
+		if run == nil && e.listOutcome(o) { // step_lists.go
+			continue
+		}
 		if run == nil {
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue

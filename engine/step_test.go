@@ -213,8 +213,6 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
 		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },
 			`not supported yet: scope "multi-pr" of pipeline "p"`},
-		{"on_complete list", gate(func(*Stage) {}), func(p *Pipeline) { p.OnComplete = []ActionItem{{Action: "label", Pos: at}} },
-			`not supported yet: "on_complete" of pipeline "p" at .github/pipelines.yaml:12:9`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -23,10 +23,6 @@ func unsupportedPipeline(p *Pipeline) string {
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
 	case p.Trigger.If != nil:
 		return fmt.Sprintf("trigger \"if\" of pipeline %q at %s", p.Name, p.Trigger.If.Pos)
-	case len(p.OnComplete) > 0:
-		return fmt.Sprintf("\"on_complete\" of pipeline %q at %s", p.Name, p.OnComplete[0].Pos)
-	case len(p.OnError) > 0:
-		return fmt.Sprintf("\"on_error\" of pipeline %q at %s", p.Name, p.OnError[0].Pos)
 	}
 	return ""
 }

@@ -11,6 +11,12 @@ type Facts struct {
 	DefaultBranch string
 	Viewer        string // the action's own login
 	PR            *PullRequest
+	// Groups are the config's groups by name, as checks that take `from` read them; the
+	// engine sets them from the config when it evaluates a gate.
+	Groups map[string]*Group
+	// TeamMembers are the logins of the members of teams ("org/slug", lower case) as read
+	// from GitHub; a team missing from it was not read.
+	TeamMembers map[string][]string
 }
 
 // PR states.

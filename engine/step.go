@@ -521,6 +521,12 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
+	if what := unsupportedStage(stage); what == "" && stage.Type == StageGate {
+		if what = e.unsupportedGroupRefs(stage); what != "" { // step_groups.go
+			e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
+			return false
+		}
+	}
 	if what := unsupportedStage(stage); what != "" {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false

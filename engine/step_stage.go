@@ -11,8 +11,9 @@ import (
 // condition does not pass; failed: one has decidedly failed.
 func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed bool) {
 	results = make([]GateResult, 0, len(stage.Conditions))
+	facts := e.factsForGates()
 	for _, c := range stage.Conditions {
-		r := c.Eval.Evaluate(e.facts)
+		r := c.Eval.Evaluate(facts)
 		r.Check, r.Optional = c.Check, c.Optional
 		results = append(results, r)
 		if c.Optional || r.Status == GatePass {

@@ -167,6 +167,9 @@ func describe(kind engine.EffectKind, err error) string {
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
+		if why := workflowsPermission(er.Message); why != "" { // effects_workflows.go
+			return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, why)
+		}
 		return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
 	}
 	var te *TimeoutError

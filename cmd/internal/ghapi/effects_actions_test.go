@@ -88,3 +88,14 @@ func TestSnapshotReadsTheIssuesAPullRequestCloses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{12}, snap.Facts.PR.LinkedIssues)
 }
+
+func TestPerformMergeOfAWorkflowChangeNeedsTheWorkflowsPermission(t *testing.T) {
+	fake, c := setup(t)
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "ci/bump", Files: []string{".github/workflows/test.yml"}})
+	pr := fake.PR(repoName, 9)
+	o := c.Perform(context.Background(), engine.Effect{Key: "r/m/1/merge_pr", Kind: engine.EffectMerge, Number: 9, SHA: pr.HeadSHA, Method: "squash"})
+	assert.True(t, o.Permanent, "not retried: no later event gives the token the permission")
+	assert.Contains(t, o.Err, "merge refused (403): the pull request changes .github/workflows/test.yml, and GitHub lets only a token with the `workflows` permission merge such a change")
+	assert.False(t, fake.PR(repoName, 9).Merged)
+	assertDocumented(t, fake)
+}

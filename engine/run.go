@@ -114,6 +114,9 @@ type Run struct {
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
 	// (see Intent). While one is in flight, the run waits.
 	Intents []Intent `json:"intents,omitempty"`
+	// Loops counts the loops back each rule with max_iterations has made, by
+	// "<stage>.<rule>" (on_fail, on_ci_failure).
+	Loops map[string]int `json:"loops,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.

@@ -532,7 +532,7 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return false
 	}
 	if stage.Type == StageGate {
-		return e.gate(run, stage)
+		return e.gate(p, run, stage)
 	}
 	return e.action(p, run, stage)
 }

@@ -156,7 +156,12 @@ func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedA
 // one: it changes nothing (the run is final).
 func (e *eval) listOutcome(o Outcome) bool {
 	parts := strings.Split(o.Key, "/")
-	if len(parts) < 4 || (parts[len(parts)-3] != ListOnComplete && parts[len(parts)-3] != ListOnError) {
+	if len(parts) < 4 {
+		return false
+	}
+	switch parts[len(parts)-3] {
+	case ListOnComplete, ListOnError, ruleOnFail, ruleOnConflict, ruleOnCIFailure: // and step_rules.go's
+	default:
 		return false
 	}
 	if o.Err == "" {

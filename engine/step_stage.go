@@ -27,7 +27,7 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 	return results, blocked, failed
 }
 
-func (e *eval) gate(run *Run, stage *Stage) bool {
+func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
 	results, blocked, failed := e.evaluate(stage)
 	sr.Results = results
@@ -36,6 +36,10 @@ func (e *eval) gate(run *Run, stage *Stage) bool {
 		run.VerifiedSHA, run.VerifiedBy = e.facts.PR.HeadSHA, stage.ID
 		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+short(e.facts.PR.HeadSHA))
 		return true
+	case failed && stage.OnFailRule != nil: // step_rules.go
+		if e.gateOnFail(p, run, stage, results) {
+			return true
+		}
 	case failed && stage.OnFail != "":
 		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+firstFailure(results))
 		return true
@@ -84,9 +88,13 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		case plan.why != "":
 			return e.holdAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
 		}
-		switch {
+		switch failed := failedChecks(pr); {
 		case pr.Draft:
 			return e.holdAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
+		case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
+			return e.mergeOnConflict(p, run, stage)
+		case failed != "" && stage.OnCIFailure != nil:
+			return e.mergeOnCIFailure(p, run, stage, failed)
 		case pr.Mergeable == Conflicting:
 			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}

@@ -207,8 +207,6 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 			`not supported yet: stage type "webhook" (stage "w" at .github/pipelines.yaml:12:9)`},
 		{"gate timeout", gate(func(s *Stage) { s.Timeout = time.Hour }), nil,
 			`not supported yet: "timeout" of stage "g" at .github/pipelines.yaml:12:9`},
-		{"gate on_fail rule", gate(func(s *Stage) { s.OnFailRule = &Rule{Goto: "g", MaxIterations: 2} }), nil,
-			`not supported yet: "on_fail" of stage "g"`},
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
 		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },

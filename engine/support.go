@@ -48,12 +48,6 @@ func unsupportedStage(s *Stage) string {
 		return feature("on_timeout")
 	case len(s.AnyOf) > 0:
 		return feature("any_of")
-	case s.OnFailRule != nil:
-		return feature("on_fail")
-	case s.OnConflict != nil:
-		return feature("on_conflict")
-	case s.OnCIFailure != nil:
-		return feature("on_ci_failure")
 	case s.Condition != nil:
 		return feature("condition")
 	}

@@ -110,6 +110,7 @@ var moreRESTCases = []restCase{
 	{op: "repos/create-commit-status", status: 201, method: "POST", path: func(s *Server) string { return "/repos/acme/widgets/statuses/" + s.PR(testRepo, 7).HeadSHA },
 		body: `{"state":"success","context":"ci/x"}`},
 	{op: "teams/list-members-in-org", status: 200, method: "GET", path: fixed("/orgs/acme/teams/maintainers/members"), setup: aTeam},
+	{op: "repos/compare-commits-with-basehead", status: 200, method: "GET", path: fixed("/repos/acme/widgets/compare/main...feat/login")},
 	{op: "issues/create", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues"), body: `{"title":"Follow up","body":"b","labels":["bug"]}`},
 	{op: "issues/add-assignees", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues/7/assignees"), body: `{"assignees":["alice"]}`},
 	{op: "teams/get-membership-for-user-in-org", status: 200, method: "GET", path: fixed("/orgs/acme/teams/maintainers/memberships/alice"), setup: aTeam},
@@ -162,6 +163,9 @@ var omittedKeys = map[string][]string{
 
 // skippedExamples are examples of responses the fake never gives, by operation.
 var skippedExamples = map[string][]string{
+	// GitHub's one example of a comparison is of the patch media type (a patch's text); the
+	// fake serves the JSON comparison only (its keys are checked in rest_compare_test.go).
+	"repos/compare-commits-with-basehead": {"default"},
 	// The fake serves files only: no directories, symlinks or submodules.
 	"repos/get-content": {"response-if-content-is-a-directory-github-object", "response-if-content-is-a-directory",
 		"response-if-content-is-a-symlink", "response-if-content-is-a-submodule"},

@@ -60,6 +60,10 @@ type PullRequest struct {
 	// Posted holds the keys of the comment effects the action's own comments carry
 	// (see EffectMarker): a comment posted before its state was saved is not posted again.
 	Posted []string
+	// BehindBy is how many commits of the base branch the head does not contain (0: it is up
+	// to date with its base); nil when it was not read (only configs with branch_up_to_date
+	// read it).
+	BehindBy *int
 	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
 	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
 	LinkedIssues []int

@@ -33,8 +33,6 @@ func TestUnsupportedChecks(t *testing.T) {
 			want: `check "command" (commands are not run yet)`},
 		{name: "file_exists", gate: FileExists{}, check: "file_exists", params: "{paths: [CHANGELOG.md]}",
 			want: `check "file_exists" (the facts do not list the pull request's files yet)`},
-		{name: "branch_up_to_date", gate: BranchUpToDate{}, check: "branch_up_to_date", params: "{}",
-			want: `check "branch_up_to_date" (the facts do not compare the head with the base yet)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -327,6 +327,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
+	if err := extraFacts(ctx, client, cfg, snap.Facts); err != nil { // facts_extra.go
+		return nil, err
+	}
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes}

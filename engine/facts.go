@@ -64,6 +64,9 @@ type PullRequest struct {
 	// to date with its base); nil when it was not read (only configs with branch_up_to_date
 	// read it).
 	BehindBy *int
+	// PathsExist says, for each path or pattern a file_exists check names, whether the head
+	// commit holds a file or directory there; nil, or a pattern missing, when not read.
+	PathsExist map[string]bool
 	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
 	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
 	LinkedIssues []int

@@ -31,8 +31,8 @@ func TestUnsupportedChecks(t *testing.T) {
 			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
 		{name: "command", gate: Command{}, check: "command", params: "{run: make test, timeout: 5m}",
 			want: `check "command" (commands are not run yet)`},
-		{name: "file_exists", gate: FileExists{}, check: "file_exists", params: "{paths: [CHANGELOG.md]}",
-			want: `check "file_exists" (the facts do not list the pull request's files yet)`},
+		{name: "file_exists with a deep pattern", gate: FileExists{}, check: "file_exists", params: `{paths: [CHANGELOG.md, "src/**/auth.go"]}`,
+			want: `check "file_exists" with pattern "src/**/auth.go" (only the last segment of a path may hold wildcards)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"sort"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
@@ -9,24 +10,72 @@ import (
 
 // extraFacts reads what only some checks need, when a config in use (cfg, or one a run is
 // pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
-// REST call). Facts of a pull request that is not open are left as they are.
+// REST call); for file_exists, whether the head holds its paths (one GraphQL query). Facts
+// of a pull request that is not open are left as they are.
 func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts) error {
-	if f == nil || f.PR == nil || f.PR.State != engine.PROpen || !usesCheck(cfg, "branch_up_to_date") {
+	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
 		return nil
 	}
-	n, err := client.BehindBy(ctx, f.PR.BaseRef, f.PR.HeadSHA)
-	if err != nil {
-		return err
+	if usesCheck(cfg, "branch_up_to_date") {
+		n, err := client.BehindBy(ctx, f.PR.BaseRef, f.PR.HeadSHA)
+		if err != nil {
+			return err
+		}
+		f.PR.BehindBy = &n
 	}
-	f.PR.BehindBy = &n
+	if paths := checkPaths(cfg); len(paths) > 0 && f.PR.HeadSHA != "" {
+		if len(paths) > ghapi.MaxPathPatterns {
+			paths = paths[:ghapi.MaxPathPatterns] // the others stay unread: their checks fail closed
+		}
+		got, err := client.PathsAt(ctx, f.PR.HeadSHA, paths)
+		if err != nil {
+			return err
+		}
+		f.PR.PathsExist = got
+	}
 	return nil
+}
+
+// pathsCheck is a check that names paths of the repository (file_exists).
+type pathsCheck interface{ Paths() []string }
+
+// checkPaths lists, once each, the readable paths the file_exists checks of the configs in
+// use name (a pattern with wildcards in a directory is not read: its check stops the run).
+func checkPaths(cfg *engine.Config) []string {
+	var out []string
+	seen := map[string]bool{}
+	eachCondition(cfg, func(c engine.Condition) {
+		pc, ok := c.Eval.(pathsCheck)
+		if c.Check != "file_exists" || !ok {
+			return
+		}
+		for _, p := range pc.Paths() {
+			if _, _, _, readable := ghapi.GlobDir(p); readable && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	})
+	return out
 }
 
 // usesCheck reports whether a gate of cfg, or of a config it pins, names check.
 func usesCheck(cfg *engine.Config, check string) bool {
+	found := false
+	eachCondition(cfg, func(c engine.Condition) { found = found || c.Check == check })
+	return found
+}
+
+// eachCondition calls fn with every gate condition of cfg and of the configs it pins.
+func eachCondition(cfg *engine.Config, fn func(engine.Condition)) {
 	configs := []*engine.Config{cfg}
-	for _, c := range cfg.Pinned {
-		if c != nil {
+	oids := make([]string, 0, len(cfg.Pinned))
+	for oid := range cfg.Pinned {
+		oids = append(oids, oid)
+	}
+	sort.Strings(oids)
+	for _, oid := range oids {
+		if c := cfg.Pinned[oid]; c != nil {
 			configs = append(configs, c)
 		}
 	}
@@ -34,19 +83,14 @@ func usesCheck(cfg *engine.Config, check string) bool {
 		for _, p := range c.Pipelines {
 			for _, s := range p.Stages {
 				for _, cond := range s.Conditions {
-					if cond.Check == check {
-						return true
-					}
+					fn(cond)
 				}
 				for _, group := range s.AnyOf {
 					for _, cond := range group {
-						if cond.Check == check {
-							return true
-						}
+						fn(cond)
 					}
 				}
 			}
 		}
 	}
-	return false
 }

@@ -166,6 +166,15 @@ func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) 
 	c := stage.Config
 	switch stage.Action {
 	case ActionComment:
+		if c.Target != nil {
+			to, err := renderStrict(c.Target, env)
+			if err != nil {
+				return plannedAction{err: err.Error()}
+			}
+			if t := strings.TrimSpace(to); t != "pr" {
+				return plannedAction{err: fmt.Sprintf("not supported yet: comment target %q (only the pull request, \"pr\")", t)}
+			}
+		}
 		body := c.Body
 		if c.BodyTemplate != nil {
 			var err error
@@ -431,7 +440,7 @@ func newActionStage(stage *Stage) bool {
 	case ActionLabel, ActionCloseIssue, ActionCreateIssue, ActionNotify, ActionRequestReviewers, ActionAssign:
 		return true
 	case ActionComment:
-		return stage.Config.BodyTemplate != nil
+		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil
 	}
 	return false
 }
@@ -441,6 +450,10 @@ func newActionStage(stage *Stage) bool {
 func (e *eval) stageActionPlanned(p *Pipeline, run *Run, stage *Stage, eff Effect) (moved, asked bool, out Effect) {
 	plan := e.planStageAction(p, run, stage, eff)
 	switch {
+	case strings.HasPrefix(plan.err, "not supported yet"):
+		run.Stages[stage.ID].Status = StageFailed
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("%s (stage %q at %s)", plan.err, stage.ID, stage.Pos))
+		return false, false, Effect{}
 	case plan.err != "":
 		return e.actionFailed(run, stage, plan.err), false, Effect{}
 	case plan.done != "":

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -183,4 +184,16 @@ func TestActionCreateIssueIsWrittenAheadAndNeverTwice(t *testing.T) {
 	done := Settle(cfg, res.State, Input{Key: "k1"}, []Outcome{{Key: eff.Key}}, prFacts(), t0)
 	assert.Equal(t, RunCompleted, done.State.Runs[0].Status)
 	assert.Empty(t, done.Effects)
+}
+
+func TestActionCommentTargets(t *testing.T) {
+	cfg := actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: "hi", Target: mustTemplate("pr")}})
+	res := stepOnce(t, cfg, prFacts())
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "hi", res.Effects[0].Body)
+
+	cfg = actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: "hi", Target: mustTemplate("issue")}})
+	res = stepOnce(t, cfg, prFacts())
+	assert.Empty(t, res.Effects)
+	assert.True(t, strings.HasPrefix(res.State.Runs[0].Message, `not supported yet: comment target "issue"`), res.State.Runs[0].Message)
 }

@@ -57,6 +57,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
+		case r.Action == ReactNotify:
+			e.reactNotify(p, run, r, in) // step_react_notify.go
 		}
 	}
 	for _, run := range e.st.Runs {

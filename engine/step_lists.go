@@ -160,7 +160,7 @@ func (e *eval) listOutcome(o Outcome) bool {
 		return false
 	}
 	switch parts[len(parts)-3] {
-	case ListOnComplete, ListOnError, ruleOnFail, ruleOnConflict, ruleOnCIFailure: // and step_rules.go's
+	case ListOnComplete, ListOnError, ruleOnFail, ruleOnConflict, ruleOnCIFailure, reactOnEvents: // and step_rules.go's, step_react_notify.go's
 	default:
 		return false
 	}

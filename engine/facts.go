@@ -67,9 +67,22 @@ type PullRequest struct {
 	// PathsExist says, for each path or pattern a file_exists check names, whether the head
 	// commit holds a file or directory there; nil, or a pattern missing, when not read.
 	PathsExist map[string]bool
+	// Commands are the results of the `command` checks' commands run on the head, by
+	// command line; nil, or a command missing, when not run.
+	Commands map[string]CommandResult
 	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
 	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
 	LinkedIssues []int
+}
+
+// CommandResult is what running a `command` check's command gave.
+type CommandResult struct {
+	// Err says why the command was not run, or did not finish (its timeout); "" when it
+	// ran to its end.
+	Err      string
+	TimedOut bool
+	ExitCode int
+	Output   string // the end of its output (stdout and stderr), trimmed
 }
 
 // EffectMarker is the hidden line a comment posted by a comment effect carries, so that

@@ -29,8 +29,6 @@ func TestUnsupportedChecks(t *testing.T) {
 			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
 		{name: "ci_status of all PRs", gate: CIStatus{}, check: "ci_status", params: "{pr: all, expect: success}",
 			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
-		{name: "command", gate: Command{}, check: "command", params: "{run: make test, timeout: 5m}",
-			want: `check "command" (commands are not run yet)`},
 		{name: "file_exists with a deep pattern", gate: FileExists{}, check: "file_exists", params: `{paths: [CHANGELOG.md, "src/**/auth.go"]}`,
 			want: `check "file_exists" with pattern "src/**/auth.go" (only the last segment of a path may hold wildcards)`},
 	}

@@ -10,12 +10,14 @@ import (
 
 // extraFacts reads what only some checks need, when a config in use (cfg, or one a run is
 // pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
-// REST call); for file_exists, whether the head holds its paths (one GraphQL query). Facts
+// REST call); for file_exists, whether the head holds its paths (one GraphQL query); for
+// command, the commands' results, run in workspace (see commands.go). Facts
 // of a pull request that is not open are left as they are.
-func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts) error {
+func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
 	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
 		return nil
 	}
+	runCommands(ctx, cfg, f, workspace) // commands.go
 	if usesCheck(cfg, "branch_up_to_date") {
 		n, err := client.BehindBy(ctx, f.PR.BaseRef, f.PR.HeadSHA)
 		if err != nil {

@@ -18,8 +18,14 @@ import (
 // settings.allow_commands, never when the head lives in a fork, and only in a workspace that
 // is a checkout of exactly the head commit (actions/checkout with `ref:` the head SHA) whose
 // git config holds no credentials (`persist-credentials: false`), with an environment that
-// holds no token. Each command has its timeout (default 5 minutes, never past the
+// holds no token, and only when the action acts with the Actions GITHUB_TOKEN: the command
+// runs as the same user as the action and could read its process's environment, so no
+// token with more power than a branch's author has already (a personal or an App's token)
+// may be there. Each command has its timeout (default 5 minutes, never past the
 // invocation's deadline); the end of its output goes into the gate's message.
+
+// actionsBot is the login of the Actions GITHUB_TOKEN.
+const actionsBot = "github-actions[bot]"
 
 // defaultCommandTimeout is a command's timeout when its check gives none.
 const defaultCommandTimeout = 5 * time.Minute
@@ -72,6 +78,11 @@ func commandRefusal(ctx context.Context, cfg *engine.Config, f *engine.Facts, wo
 		return "settings.allow_commands is not set"
 	case pr.CrossRepo || !strings.EqualFold(pr.HeadRepo, f.Repo):
 		return "the pull request's head lives in a fork; commands never run on a fork's code"
+	case !engine.SameIdentity(f.Viewer, actionsBot):
+		// The command runs as the same user as this process, which can read its
+		// environment (/proc): only the Actions token, whose powers an author who can push
+		// a branch already has in the workflows of their pull request, may be there.
+		return fmt.Sprintf("the action acts as %s, not with the Actions GITHUB_TOKEN: a command could read that token", f.Viewer)
 	case workspace == "":
 		return "there is no workspace (GITHUB_WORKSPACE) holding a checkout of the head"
 	}

@@ -46,7 +46,7 @@ func commandConfig(allow bool, cmds ...testCommand) *engine.Config {
 }
 
 func headFacts(head string) *engine.Facts {
-	return &engine.Facts{Repo: "acme/widgets", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, HeadSHA: head, HeadRepo: "acme/widgets"}}
+	return &engine.Facts{Repo: "acme/widgets", Viewer: "github-actions[bot]", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, HeadSHA: head, HeadRepo: "acme/widgets"}}
 }
 
 func TestRunCommandsOnTheHead(t *testing.T) {
@@ -93,6 +93,11 @@ func TestCommandsRefused(t *testing.T) {
 			f.PR.CrossRepo, f.PR.HeadRepo = true, "mallory/widgets"
 			return f
 		}, ws, nil, "commands never run on a fork's code"},
+		{"another token", true, func() *engine.Facts {
+			f := headFacts(head)
+			f.Viewer = "release-bot"
+			return f
+		}, ws, nil, "the action acts as release-bot, not with the Actions GITHUB_TOKEN"},
 		{"no workspace", true, func() *engine.Facts { return headFacts(head) }, "", nil, "there is no workspace"},
 		{"another commit checked out", true, func() *engine.Facts { return headFacts("0123456789abcdef") }, ws, nil, "not the head 0123456"},
 		{"credentials kept", true, func() *engine.Facts { return headFacts(head) }, ws, func() {

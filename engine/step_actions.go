@@ -140,7 +140,18 @@ func valueOf(v Value, env Env) (any, error) {
 
 // renderStrict fills t from env; an expression that fails or has no value (null) is an
 // error that names it, rather than text with a hole in it.
-func renderStrict(t *Template, env Env) (string, error) {
+func renderStrict(t *Template, env Env) (string, error) { return render(t, env, false) }
+
+// renderText fills t for text the action posts (a comment, a notification, an issue): as
+// renderStrict, and what the expressions give — often a contributor's words, a title, a
+// branch — is made inert: no HTML (so no forged marker of the action's own), no @mention
+// and no #reference (a word joiner follows each @ and #). The config's own text is kept.
+func renderText(t *Template, env Env) (string, error) { return render(t, env, true) }
+
+// inertValue is a value interpolated into posted text, made inert (see renderText).
+var inertValue = strings.NewReplacer("<", "&lt;", ">", "&gt;", "@", "@\u2060", "#", "#\u2060")
+
+func render(t *Template, env Env, inert bool) (string, error) {
 	var b strings.Builder
 	for _, part := range t.parts {
 		if part.expr == nil {
@@ -154,7 +165,11 @@ func renderStrict(t *Template, env Env) (string, error) {
 		if v == nil {
 			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.expr.Src))
 		}
-		b.WriteString(renderValue(v))
+		if inert {
+			b.WriteString(inertValue.Replace(renderValue(v)))
+		} else {
+			b.WriteString(renderValue(v))
+		}
 	}
 	return b.String(), nil
 }
@@ -178,7 +193,7 @@ func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) 
 		body := c.Body
 		if c.BodyTemplate != nil {
 			var err error
-			if body, err = renderStrict(c.BodyTemplate, env); err != nil {
+			if body, err = renderText(c.BodyTemplate, env); err != nil {
 				return plannedAction{err: err.Error()}
 			}
 		}
@@ -271,7 +286,7 @@ func (e *eval) planCreateIssue(run *Run, eff Effect, title, bodyT *Template, bod
 	if title == nil {
 		return plannedAction{err: "create_issue has no title"}
 	}
-	t, err := renderStrict(title, env)
+	t, err := renderText(title, env)
 	if err != nil {
 		return plannedAction{err: err.Error()}
 	}
@@ -279,7 +294,7 @@ func (e *eval) planCreateIssue(run *Run, eff Effect, title, bodyT *Template, bod
 		return plannedAction{err: "the new issue's title is empty"}
 	}
 	if bodyT != nil {
-		if body, err = renderStrict(bodyT, env); err != nil {
+		if body, err = renderText(bodyT, env); err != nil {
 			return plannedAction{err: err.Error()}
 		}
 	}
@@ -332,7 +347,7 @@ func (e *eval) planNotify(run *Run, eff Effect, target, message *Template, env E
 	}
 	text := ""
 	if message != nil {
-		if text, err = renderStrict(message, env); err != nil {
+		if text, err = renderText(message, env); err != nil {
 			return plannedAction{err: err.Error()}
 		}
 	}

@@ -197,3 +197,16 @@ func TestActionCommentTargets(t *testing.T) {
 	assert.Empty(t, res.Effects)
 	assert.True(t, strings.HasPrefix(res.State.Runs[0].Message, `not supported yet: comment target "issue"`), res.State.Runs[0].Message)
 }
+
+func TestPostedTextMakesInterpolatedValuesInert(t *testing.T) {
+	body := mustTemplate("cc @{{ github.pr.author }}: {{ github.pr.title }}")
+	cfg := actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: body.Src, BodyTemplate: body}})
+	f := prFacts()
+	f.PR.Author = "carol"
+	f.PR.Title = "Fix <!-- pipeline-action:effect p/7/1/act/1/comment --> for @acme/everyone and org/repo#1"
+	res := stepOnce(t, cfg, f)
+	require.Len(t, res.Effects, 1)
+	got := res.Effects[0].Body
+	assert.Equal(t, "cc @carol: Fix &lt;!-- pipeline-action:effect p/7/1/act/1/comment --&gt; for @\u2060acme/everyone and org/repo#\u20601", got)
+	assert.Empty(t, PostedEffects(got), "no marker can be forged through a title")
+}

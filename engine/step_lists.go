@@ -105,7 +105,7 @@ func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedA
 		if target.Kind != KindNull && strings.TrimSpace(target.Scalar) != "pr" {
 			return plannedAction{err: fmt.Sprintf("not supported yet: comment target %q (only the pull request, \"pr\")", target.Scalar)}
 		}
-		body, err := renderStrict(tmpl(msg), env)
+		body, err := renderText(tmpl(msg), env)
 		if err != nil {
 			return plannedAction{err: err.Error()}
 		}

@@ -44,11 +44,19 @@ func (e *eval) reactNotify(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		return
 	}
 	plan.eff.WriteAhead = true
+	appendBounded(run, key, func(k string) bool { return strings.HasPrefix(k, prefix) })
+	e.logf("run %s: notification on %s asked for (%s)", run.ID, r.Event, fmt.Sprint(r.Pos))
+	e.effects = append(e.effects, plan.eff)
+}
+
+// appendBounded records key in run.Applied, keeping of the keys ours tells apart only the
+// last maxReactionKeys (with key): notifications repeat for every delivery or head commit.
+func appendBounded(run *Run, key string, ours func(string) bool) {
 	var kept []string
 	n := 0
 	for i := len(run.Applied) - 1; i >= 0; i-- {
 		k := run.Applied[i]
-		if strings.HasPrefix(k, prefix) {
+		if ours(k) {
 			if n++; n >= maxReactionKeys {
 				continue
 			}
@@ -56,6 +64,4 @@ func (e *eval) reactNotify(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		kept = append([]string{k}, kept...)
 	}
 	run.Applied = append(kept, key)
-	e.logf("run %s: notification on %s asked for (%s)", run.ID, r.Event, fmt.Sprint(r.Pos))
-	e.effects = append(e.effects, plan.eff)
 }

@@ -51,7 +51,8 @@ func (e *eval) ruleEffects(p *Pipeline, run *Run, stage *Stage, rule *Rule, name
 		sr.Message = fmt.Sprintf("%s: the notification could not be sent: %s", name, plan.err)
 	case plan.eff.Kind != "":
 		plan.eff.WriteAhead = true
-		run.Applied = appendOnce(run.Applied, key)
+		marker := "/" + name + "/"
+		appendBounded(run, key, func(k string) bool { return strings.HasSuffix(k, "/notify") && strings.Contains(k, marker) })
 		e.effects = append(e.effects, plan.eff)
 	}
 }

@@ -26,7 +26,7 @@ func (e *eval) factsForGates() *Facts {
 // unsupportedGroupRefs names a condition of stage whose group has a team whose members the
 // facts did not read (reading them is not supported yet), or "".
 func (e *eval) unsupportedGroupRefs(stage *Stage) string {
-	for _, c := range stage.Conditions {
+	for _, c := range allConditions(stage) {
 		ref, ok := c.Eval.(groupRef)
 		if !ok || ref.Group() == "" {
 			continue

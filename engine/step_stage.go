@@ -24,6 +24,14 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 			failed = true
 		}
 	}
+	for _, group := range stage.AnyOf { // step_anyof.go
+		r := anyOf(group, facts)
+		results = append(results, r)
+		if r.Status != GatePass {
+			blocked = true
+			failed = failed || r.Status == GateFail
+		}
+	}
 	return results, blocked, failed
 }
 

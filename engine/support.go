@@ -46,12 +46,10 @@ func unsupportedStage(s *Stage) string {
 		return feature("timeout")
 	case s.OnTimeout != nil:
 		return feature("on_timeout")
-	case len(s.AnyOf) > 0:
-		return feature("any_of")
 	case s.Condition != nil:
 		return feature("condition")
 	}
-	for _, c := range s.Conditions {
+	for _, c := range allConditions(s) {
 		if u, ok := c.Eval.(Unsupported); ok {
 			return fmt.Sprintf("%s (condition at %s)", u.Unsupported(), c.Pos)
 		}

@@ -114,6 +114,11 @@ type Run struct {
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
 	// (see Intent). While one is in flight, the run waits.
 	Intents []Intent `json:"intents,omitempty"`
+	// Context is the run's context: the pipeline's `context:` computed when it started,
+	// and what verdict rules merged into it since.
+	Context map[string]any `json:"context,omitempty"`
+	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>".
+	Iterations map[string]int `json:"iterations,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.
@@ -124,6 +129,11 @@ type StageRun struct {
 	EnteredAt time.Time    `json:"entered_at"`
 	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
 	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
+	// Agent stages: the outputs and verdict of the last report, and the agent errors
+	// (ended without a report, dispatch refused) since the last report.
+	Outputs map[string]any `json:"outputs,omitempty"`
+	Verdict string         `json:"verdict,omitempty"`
+	Errors  int            `json:"errors,omitempty"`
 }
 
 // Transition is one entry of a run's history.

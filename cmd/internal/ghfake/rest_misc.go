@@ -37,6 +37,9 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if len(in.Inputs) > 25 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nToo many inputs (maximum is 25).")
 	}
+	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
+		return code, body
+	}
 	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil
@@ -58,6 +61,9 @@ func reposDispatch(s *Server, c *restCtx) (int, any) {
 	}
 	if in.EventType == "" || len(in.EventType) > 100 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"event_type\" must be 1 to 100 characters.")
+	}
+	if code, body, ok := checkClientPayload(in.ClientPayload); !ok {
+		return code, body
 	}
 	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), EventType: in.EventType, Inputs: in.ClientPayload})
 	return http.StatusNoContent, nil

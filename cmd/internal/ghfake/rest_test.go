@@ -308,6 +308,7 @@ func TestDispatches(t *testing.T) {
 	ctx := context.Background()
 	s := world(t)
 	c := client(t, s, s.BotToken())
+	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", "agent.yml",
 		github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]interface{}{"run_id": "r1"}})
 	require.NoError(t, err)

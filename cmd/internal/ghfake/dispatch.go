@@ -1,0 +1,171 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Agent dispatches as GitHub checks them: a workflow_dispatch names a workflow file that
+// exists at the ref, has an `on: workflow_dispatch` trigger and declares every input it is
+// given; a repository_dispatch's client_payload has at most 10 top-level properties; an
+// assignee must be someone who can be assigned.
+
+func init() {
+	restHandlers["issues/add-assignees"] = issuesAddAssignees
+}
+
+// checkWorkflowDispatch refuses a workflow_dispatch as GitHub does: 404 when the workflow
+// file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
+// an input. The caller holds s.mu.
+func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
+	b := r.branches[strings.TrimPrefix(ref, "refs/heads/")]
+	var file *blob
+	if b != nil {
+		file = b.files[".github/workflows/"+workflow]
+	}
+	if file == nil {
+		return http.StatusNotFound, notFound(), false
+	}
+	declared, ok := workflowDispatchInputs(file.text)
+	if !ok {
+		return http.StatusUnprocessableEntity, errorBody("Workflow does not have 'workflow_dispatch' trigger"), false
+	}
+	var unexpected []string
+	for k := range inputs {
+		if !declared[k] {
+			unexpected = append(unexpected, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(unexpected) > 0 {
+		sort.Strings(unexpected)
+		return http.StatusUnprocessableEntity, errorBody("Unexpected inputs provided: [" + strings.Join(unexpected, ", ") + "]"), false
+	}
+	return 0, nil, true
+}
+
+// workflowDispatchInputs reads the inputs a workflow declares under on.workflow_dispatch,
+// and whether it has that trigger at all (`on: workflow_dispatch`, `on: [workflow_dispatch]`
+// or a mapping with the key).
+func workflowDispatchInputs(text string) (map[string]bool, bool) {
+	var wf map[string]yaml.Node
+	if yaml.Unmarshal([]byte(text), &wf) != nil {
+		return nil, false
+	}
+	on, ok := wf["on"]
+	if !ok {
+		// yaml.v3 reads a bare `on` key as the string "on" (YAML 1.2), so this is rare.
+		return nil, false
+	}
+	switch on.Kind {
+	case yaml.ScalarNode:
+		return map[string]bool{}, on.Value == "workflow_dispatch"
+	case yaml.SequenceNode:
+		for _, n := range on.Content {
+			if n.Value == "workflow_dispatch" {
+				return map[string]bool{}, true
+			}
+		}
+		return nil, false
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(on.Content); i += 2 {
+			if on.Content[i].Value != "workflow_dispatch" {
+				continue
+			}
+			out := map[string]bool{}
+			wd := on.Content[i+1]
+			for j := 0; wd.Kind == yaml.MappingNode && j+1 < len(wd.Content); j += 2 {
+				if wd.Content[j].Value != "inputs" {
+					continue
+				}
+				in := wd.Content[j+1]
+				for k := 0; in.Kind == yaml.MappingNode && k+1 < len(in.Content); k += 2 {
+					out[in.Content[k].Value] = true
+				}
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// checkClientPayload refuses a client_payload of more than 10 top-level properties, as
+// GitHub does.
+func checkClientPayload(p map[string]any) (int, any, bool) {
+	if len(p) > 10 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo more than 10 properties are allowed; " +
+			fmt.Sprint(len(p)) + " were supplied."), false
+	}
+	if b, err := json.Marshal(p); err == nil && len(b) >= 64*1024 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nclient_payload is too large."), false
+	}
+	return 0, nil, true
+}
+
+// issuesAddAssignees: https://docs.github.com/rest/issues/assignees#add-assignees-to-an-issue
+// A login that cannot be assigned (no access to the repository) is silently left out, as
+// GitHub does; at most 10 assignees.
+func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var in struct {
+		Assignees []json.RawMessage `json:"assignees"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	for _, raw := range in.Assignees {
+		var login string
+		if json.Unmarshal(raw, &login) != nil {
+			var o struct {
+				Login string `json:"login"`
+			}
+			if json.Unmarshal(raw, &o) != nil || o.Login == "" {
+				return http.StatusUnprocessableEntity, errorBody("Invalid request.")
+			}
+			login = o.Login
+		}
+		if _, ok := s.users[login]; !ok && !strings.EqualFold(login, is.author) {
+			continue
+		}
+		if !containsFold(is.assignees, login) && len(is.assignees) < 10 {
+			is.assignees = append(is.assignees, login)
+		}
+	}
+	is.updatedAt = s.clock()
+	return http.StatusCreated, s.issueJSON(c.repo, is)
+}
+
+func containsFold(xs []string, x string) bool {
+	for _, y := range xs {
+		if strings.EqualFold(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// assigneesJSON renders the assignee and assignees of an issue or pull request.
+func (s *Server) assigneesJSON(is *issue) (any, []any) {
+	out := make([]any, 0, len(is.assignees))
+	for _, l := range is.assignees {
+		out = append(out, s.userJSON(l))
+	}
+	if len(out) == 0 {
+		return nil, out
+	}
+	return out[0], out
+}
+
+// Assignees returns the logins assigned to issue or pull request number of repoName.
+func (s *Server) Assignees(repoName string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.mustIssue(s.mustRepo(repoName), number).assignees...)
+}

@@ -91,3 +91,16 @@ func (c *Client) AddAssignees(ctx context.Context, number int, logins []string) 
 type leftOutError struct{ msg string }
 
 func (e *leftOutError) Error() string { return e.msg }
+
+// DefaultBranch reads the name of the repository's default branch.
+// https://docs.github.com/en/rest/repos/repos#get-a-repository
+func (c *Client) DefaultBranch(ctx context.Context) (string, error) {
+	r, _, err := c.rest.Repositories.Get(ctx, c.Owner, c.Repo)
+	if err != nil {
+		return "", fmt.Errorf("reading %s/%s: %w", c.Owner, c.Repo, err)
+	}
+	if r.GetDefaultBranch() == "" {
+		return "", fmt.Errorf("reading %s/%s: GitHub names no default branch", c.Owner, c.Repo)
+	}
+	return r.GetDefaultBranch(), nil
+}

@@ -40,11 +40,12 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
 		return code, body
 	}
-	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
+	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
+	s.dispatches = append(s.dispatches, d)
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil
 	}
-	id := s.newID()
+	id := d.RunID
 	fn := c.repo.fullName()
 	return http.StatusOK, obj{"workflow_run_id": id, "run_url": s.apiURL("/repos/%s/actions/runs/%d", fn, id),
 		"html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, id)}

@@ -40,6 +40,9 @@ type AgentFailure struct {
 // Verdicts lists the verdicts a report may carry.
 var Verdicts = []string{VerdictComplete, VerdictFollowup, VerdictFailed, VerdictApprove, VerdictReject, VerdictRevise}
 
+// MaxOutputs bounds the JSON of a report's outputs: they are kept in the state.
+const MaxOutputs = 16 << 10
+
 // DispatchInputs are the inputs a `dispatch: workflow` agent's workflow must declare
 // (workflow_dispatch refuses inputs a workflow does not declare, and takes at most 10).
 var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context"}
@@ -247,13 +250,17 @@ func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
 // applyReport applies an agent's report: the run must stand at that attempt of that
 // agent stage; anything else is refused and logged.
 func (e *eval) applyReport(r *Report) {
-	run, p, stage, why := e.agentAt(r.Run, r.Stage, r.Attempt)
-	if why != "" {
-		e.logf("report %s for run %s, stage %s, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+	if !contains(Verdicts, r.Verdict) {
+		e.logf("report for run %q, stage %q, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
 		return
 	}
-	if !contains(Verdicts, r.Verdict) {
-		e.logf("report for run %s, stage %s, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
+	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
+		e.logf("report %s for run %q, stage %q, attempt %d refused: its outputs are not JSON or larger than %d bytes", r.Verdict, r.Run, r.Stage, r.Attempt, MaxOutputs)
+		return
+	}
+	run, p, stage, why := e.agentAt(r.Run, r.Stage, r.Attempt)
+	if why != "" {
+		e.logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
 		return
 	}
 	sr := run.Stages[stage.ID]
@@ -334,7 +341,7 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 func (e *eval) applyAgentFailure(f *AgentFailure) {
 	run, _, stage, why := e.agentAt(f.Run, f.Stage, f.Attempt)
 	if why != "" {
-		e.logf("the end of agent run for run %s, stage %s, attempt %d ignored: %s", f.Run, f.Stage, f.Attempt, why)
+		e.logf("the end of the agent's workflow run for run %q, stage %q, attempt %d ignored: %s", f.Run, f.Stage, f.Attempt, why)
 		return
 	}
 	msg := fmt.Sprintf("agent %s ended without a report", stage.Agent)

@@ -37,7 +37,7 @@ func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
 		return nil, 0, false
 	}
 	m := agentRunTitle.FindStringSubmatch(wr.DisplayTitle)
-	if m == nil {
+	if m == nil || !reportRun.MatchString(m[1]) || !reportStage.MatchString(m[2]) {
 		return nil, 0, false
 	}
 	n := runSubject(m[1])

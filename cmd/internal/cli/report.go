@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -44,7 +45,13 @@ exit codes: 0 reported (or refused as stale), 1 the state could not be read or w
 
 // maxOutputsBytes bounds the outputs a report may carry: they are kept in the state,
 // which a comment of at most 65536 characters mirrors.
-const maxOutputsBytes = 16 << 10
+const maxOutputsBytes = engine.MaxOutputs
+
+// reportRun and reportStage are what run and stage ids look like (docs/language.md, names).
+var (
+	reportRun   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*/[1-9][0-9]*/[1-9][0-9]*$`)
+	reportStage = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+)
 
 // reportMain is the report command, from flags or, inside Actions, from the inputs.
 func reportMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -79,6 +86,10 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 	switch {
 	case rep.Run == "" || rep.Stage == "" || *attempt == "" || rep.Verdict == "":
 		return bad("--run, --stage, --attempt and --verdict are required")
+	case !reportRun.MatchString(rep.Run):
+		return bad("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
+	case !reportStage.MatchString(rep.Stage):
+		return bad("--stage %q is not a stage id", rep.Stage)
 	case !contains(engine.Verdicts, rep.Verdict):
 		return bad("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func mustTemplate(t *testing.T, src string) *Template {
+func agentTemplate(t *testing.T, src string) *Template {
 	t.Helper()
 	tpl, err := CompileTemplate(src, Pos{Line: 1, Col: 1})
 	require.Nil(t, err)
@@ -27,7 +27,7 @@ func agentConfig(t *testing.T, dispatch string) *Config {
 			Name:    "loop",
 			Trigger: Trigger{Event: "pull_request.opened"},
 			Context: []KeyValue{
-				{Key: "pr_number", Value: Value{Kind: KindString, Template: mustTemplate(t, "{{ trigger.pull_request.number }}")}},
+				{Key: "pr_number", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
 				{Key: "feedback", Value: Value{Kind: KindString, Scalar: ""}},
 			},
 			Stages: []*Stage{
@@ -36,7 +36,7 @@ func agentConfig(t *testing.T, dispatch string) *Config {
 				{ID: "analyze", Type: StageAgent, Agent: "analyzer", AgentAction: "analyze", OnComplete: "done",
 					Verdicts: map[string]*Rule{
 						VerdictFollowup: {Goto: "implement", MaxIterations: 2, Then: TargetFail, Context: []KeyValue{
-							{Key: "feedback", Value: Value{Kind: KindString, Template: mustTemplate(t, "{{ stages.analyze.outputs.feedback }}")}}}},
+							{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ stages.analyze.outputs.feedback }}")}}}},
 						VerdictReject: {Goto: TargetFail},
 						VerdictRevise: {Goto: "implement"},
 					}},

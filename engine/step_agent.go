@@ -97,6 +97,8 @@ func (e *eval) awaitReport(run *Run, stage *Stage) {
 	if sr.Message == "" {
 		sr.Message = fmt.Sprintf("agent %s dispatched (attempt %d); waiting for its report", stage.Agent, sr.Attempt)
 	}
+	sr.Results = []GateResult{{Check: "report", Status: GatePending, Message: sr.Message,
+		Who: "agent " + stage.Agent}}
 	run.Status = RunWaiting
 }
 

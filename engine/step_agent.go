@@ -62,12 +62,13 @@ func dispatchWriteAhead(kind string) bool {
 func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
 	key := dispatchKey(run, stage)
-	if contains(run.Applied, key) || contains(e.facts.PR.Posted, key) {
+	ag := e.cfg.Agent(stage.Agent)
+	// Only a comment dispatch leaves a trace on the subject: its marker.
+	if contains(run.Applied, key) || (ag != nil && ag.Dispatch == DispatchComment && contains(e.facts.PR.Posted, key)) {
 		run.Applied = appendOnce(run.Applied, key)
 		e.awaitReport(run, stage)
 		return false
 	}
-	ag := e.cfg.Agent(stage.Agent)
 	if ag == nil {
 		return e.agentError(run, stage, fmt.Sprintf("agent %q is not in the config", stage.Agent))
 	}
@@ -137,7 +138,9 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 			if err != nil {
 				return eff, err
 			}
-			body = out
+			// What the templates filled in (a title, an agent's feedback) must not pass for a
+			// marker of the action's own: an effect done, or a state.
+			body = strings.ReplaceAll(out, "<!--", "&lt;!--")
 		}
 		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt)
 	case DispatchLabel:
@@ -227,7 +230,7 @@ func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
 		e.settleDispatch(run, stage, o)
 		return
 	}
-	if contains(e.facts.PR.Posted, it.Key) {
+	if ag := e.cfg.Agent(stage.Agent); ag != nil && ag.Dispatch == DispatchComment && contains(e.facts.PR.Posted, it.Key) {
 		e.settleDispatch(run, stage, Outcome{Key: it.Key})
 		return
 	}

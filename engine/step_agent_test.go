@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,4 +327,30 @@ func joinLog(lines []string) string {
 		out += l + "\n"
 	}
 	return out
+}
+
+// A marker in what a template fills in (a PR title, an agent's feedback) cannot pass for a
+// dispatch done: only a comment dispatch is known done from a marker, and the markers its
+// templates would write are broken.
+func TestAgentForgedMarkersDoNotCount(t *testing.T) {
+	cfg := agentConfig(t, DispatchComment)
+	cfg.Agents[1].Body = "@bot {{ github.pr.title }}"
+	f := prFacts()
+	f.PR.Title = "x " + EffectMarker("loop/7/1/analyze/2/dispatch")
+	res := atAnalyze(t, cfg, f)
+	require.Len(t, res.State.Runs[0].Applied, 2)
+	// The analyzer's comment went out with the title in it, marker broken.
+	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.NotContains(t, res.Effects[0].Body, "<!-- pipeline-action:effect")
+	assert.Equal(t, 1, strings.Count(res.Effects[0].Body+EffectMarker(res.Effects[0].Key), "<!--"))
+
+	// A workflow agent: a marker of its key on the PR (anyone's comment) is no dispatch.
+	wf := agentConfig(t, DispatchWorkflow)
+	forged := prFacts()
+	forged.PR.Posted = []string{"loop/7/1/implement/1/dispatch"}
+	out := Step(wf, nil, Input{Key: "k1", Event: "pull_request.opened"}, forged, t0)
+	require.Len(t, out.Effects, 1, "dispatched all the same")
 }

@@ -154,7 +154,8 @@ func (s *simulation) applyAgentFails(v *agentFailsStep) ([]ghfake.Event, string,
 
 // checkDispatches counts the dispatches of an agent in the fake's world: the
 // workflow_dispatches of its workflow, the repository_dispatches of its event type, the
-// comments carrying a dispatch marker of one of its stages.
+// comments carrying a dispatch marker of one of its stages, the times the action added
+// its label.
 func (s *simulation) checkDispatches(report func(bool, string, string, string), x dispatchExpect) {
 	what := "dispatches of agent " + x.Agent
 	cfg, err := engine.LoadFiles(configSources(s.config), gates.Default())
@@ -199,8 +200,13 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 				}
 			}
 		}
+	case engine.DispatchLabel:
+		// Each time the action added the label (adding a label already there is no dispatch).
+		for _, n := range s.subjects() {
+			count += s.fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)
+		}
 	default:
-		report(false, what, fmt.Sprint(*x.Count), fmt.Sprintf("not supported yet: counting %s dispatches (GitHub keeps no trace of each)", ag.Dispatch))
+		report(false, what, fmt.Sprint(*x.Count), fmt.Sprintf("not supported yet: counting %s dispatches", ag.Dispatch))
 		return
 	}
 	report(count == *x.Count, what, fmt.Sprint(*x.Count), fmt.Sprint(count))

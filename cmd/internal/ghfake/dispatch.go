@@ -258,3 +258,17 @@ func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, i
 	return s.event(r, "workflow_dispatch", "", sender, obj{"inputs": inputs, "ref": "refs/heads/" + ref,
 		"workflow": ".github/workflows/" + workflow})
 }
+
+// Labeled returns how many times actor added label (compared as GitHub compares labels) to
+// issue or pull request number of repoName.
+func (s *Server) Labeled(repoName string, number int, actor, label string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, ev := range s.mustIssue(s.mustRepo(repoName), number).timeline {
+		if ev.kind == "LabeledEvent" && ev.actor == actor && strings.EqualFold(ev.label, label) {
+			n++
+		}
+	}
+	return n
+}

@@ -354,3 +354,18 @@ func TestAgentForgedMarkersDoNotCount(t *testing.T) {
 	out := Step(wf, nil, Input{Key: "k1", Event: "pull_request.opened"}, forged, t0)
 	require.Len(t, out.Effects, 1, "dispatched all the same")
 }
+
+// The same report twice is the same as once: the second finds the stage moved on.
+func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
+	for _, v := range Verdicts {
+		cfg := agentConfig(t, DispatchWorkflow)
+		f := prFacts()
+		res := atAnalyze(t, cfg, f)
+		in := report("loop/7/1", "analyze", 1, v, map[string]any{"feedback": "x"})
+		once := Step(cfg, res.State, in, f, t0.Add(time.Minute))
+		twice := Step(cfg, once.State, in, f, t0.Add(2*time.Minute))
+		assert.False(t, twice.Changed, v)
+		assert.Empty(t, twice.Effects, v)
+		assert.Equal(t, string(mustJSON(once.State)), string(mustJSON(twice.State)), v)
+	}
+}

@@ -134,6 +134,9 @@ type StageRun struct {
 	Outputs map[string]any `json:"outputs,omitempty"`
 	Verdict string         `json:"verdict,omitempty"`
 	Errors  int            `json:"errors,omitempty"`
+	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
+	// what its verdict was given on (an approval counts for that head only).
+	HeadSHA string `json:"head_sha,omitempty"`
 }
 
 // Transition is one entry of a run's history.

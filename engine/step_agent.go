@@ -84,6 +84,8 @@ func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
 		sr.Status = StageActing
 	}
 	run.Status = RunRunning
+	// A new attempt: the last verdict no longer stands, and the next is given on this head.
+	sr.HeadSHA, sr.Verdict = e.facts.PR.HeadSHA, ""
 	if dispatchWriteAhead(ag.Dispatch) {
 		e.intend(run, sr, &eff)
 	}
@@ -275,6 +277,9 @@ func (e *eval) applyReport(r *Report) {
 	run.Applied = appendOnce(run.Applied, key)
 	sr.Outputs = jsonSafe(r.Outputs)
 	sr.Errors = 0
+	if sr.HeadSHA == "" {
+		sr.HeadSHA = e.facts.PR.HeadSHA
+	}
 	sr.Verdict = r.Verdict
 	sr.Message = ""
 	why = fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt)

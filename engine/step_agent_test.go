@@ -185,6 +185,7 @@ func TestAgentVerdicts(t *testing.T) {
 			assert.Equal(t, tc.stage, run.Stage)
 			assert.Equal(t, tc.status, run.Status)
 			assert.Equal(t, tc.verdict, run.Stages["analyze"].Verdict)
+			assert.Equal(t, "aaaaaaaaaa", run.Stages["analyze"].HeadSHA, "the head the verdict was given on")
 			if tc.verdict == VerdictFailed {
 				assert.Contains(t, run.Message, `has no on_failed`)
 			}
@@ -368,4 +369,20 @@ func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
 		assert.Empty(t, twice.Effects, v)
 		assert.Equal(t, string(mustJSON(once.State)), string(mustJSON(twice.State)), v)
 	}
+}
+
+// A new attempt clears the verdict of the last: an approval stands for its own head only.
+func TestAgentNewAttemptClearsTheVerdict(t *testing.T) {
+	cfg := agentConfig(t, DispatchWorkflow)
+	cfg.Pipelines[0].Stages[1].Verdicts[VerdictApprove] = &Rule{Goto: "analyze", MaxIterations: 1, Then: TargetFail}
+	f := prFacts()
+	res := atAnalyze(t, cfg, f)
+	moved := prFacts()
+	moved.PR.HeadSHA = "bbbbbbbbbb"
+	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictApprove, nil), moved, t0)
+	require.Len(t, res.Effects, 1, "approve loops back to a new attempt")
+	sr := res.State.Runs[0].Stages["analyze"]
+	assert.Equal(t, 2, sr.Attempt)
+	assert.Empty(t, sr.Verdict)
+	assert.Equal(t, "bbbbbbbbbb", sr.HeadSHA)
 }

@@ -39,103 +39,13 @@ var (
 	teamPattern  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 )
 
-// templateEnv is what templates of run's actions read: github (the facts), variables, run,
-// subject, the agent names (for agent_for_branch) and context: the pipeline's `context:`
-// computed over the pull request as the trigger's payload gives it
-// (trigger.pull_request.number, .title, .draft, .user.login, .head.ref, .head.sha,
-// .base.ref, .labels[].name).
+// templateEnv is what templates of run's actions read: what env gives (the run's context,
+// variables, stages' outputs, github, run, subject, agents) and `trigger` as the facts tell
+// it (trigger.pull_request.number, .title, .user.login, .head.ref, .base.ref, …).
 func (e *eval) templateEnv(p *Pipeline, run *Run) Env {
-	pr := e.facts.PR
-	labels := make([]any, 0, len(pr.Labels))
-	for _, l := range pr.Labels {
-		labels = append(labels, map[string]any{"name": l})
-	}
-	trigger := map[string]any{"pull_request": map[string]any{
-		"number": pr.Number, "title": pr.Title, "draft": pr.Draft, "state": pr.State,
-		"user":   map[string]any{"login": pr.Author},
-		"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA},
-		"base":   map[string]any{"ref": pr.BaseRef},
-		"labels": labels,
-	}}
-	agents := make([]any, 0, len(e.cfg.Agents))
-	for _, a := range e.cfg.Agents {
-		agents = append(agents, a.Name)
-	}
-	env := Env{
-		"github":    FactsEnv(e.facts),
-		"trigger":   trigger,
-		"agents":    agents,
-		"variables": constValues(p.Variables),
-		"run":       map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage, "status": string(run.Status)},
-		"subject":   map[string]any{"repo": e.facts.Repo, "number": pr.Number},
-	}
-	ctx := map[string]any{}
-	for _, kv := range p.Context {
-		if v, err := valueOf(kv.Value, env); err == nil {
-			ctx[kv.Key] = v
-		}
-	}
-	env["context"] = ctx
+	env := e.env(p, run)
+	env["trigger"] = triggerEnv(e.facts)
 	return env
-}
-
-// constValues turns `variables:` into an env mapping (templates in them are not filled).
-func constValues(kvs []KeyValue) map[string]any {
-	out := map[string]any{}
-	for _, kv := range kvs {
-		if v, err := valueOf(kv.Value, nil); err == nil {
-			out[kv.Key] = v
-		}
-	}
-	return out
-}
-
-// valueOf is the value v holds, its templates filled from env (a nil env leaves them as text).
-func valueOf(v Value, env Env) (any, error) {
-	switch v.Kind {
-	case KindNull:
-		return nil, nil
-	case KindString:
-		if v.Template != nil && env != nil {
-			return v.Template.Value(env)
-		}
-		return v.Scalar, nil
-	case KindInt:
-		n, err := strconv.Atoi(v.Scalar)
-		if err != nil {
-			return v.Scalar, nil
-		}
-		return n, nil
-	case KindFloat:
-		f, err := strconv.ParseFloat(v.Scalar, 64)
-		if err != nil {
-			return v.Scalar, nil
-		}
-		return f, nil
-	case KindBool:
-		return v.Scalar == "true", nil
-	case KindList:
-		out := make([]any, 0, len(v.List))
-		for _, x := range v.List {
-			y, err := valueOf(x, env)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, y)
-		}
-		return out, nil
-	case KindMap:
-		out := map[string]any{}
-		for _, kv := range v.Map {
-			y, err := valueOf(kv.Value, env)
-			if err != nil {
-				return nil, err
-			}
-			out[kv.Key] = y
-		}
-		return out, nil
-	}
-	return nil, nil
 }
 
 // renderStrict fills t from env; an expression that fails or has no value (null) is an

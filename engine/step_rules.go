@@ -9,9 +9,10 @@ import (
 // max_iterations, then} and {when: {check_failed: X}, action: notify_and_wait, notify}), and
 // merge_pr's `on_conflict` ({notify, label, then}) and `on_ci_failure` ({goto, max_iterations,
 // then, notify, label}). A rule's notification and labels are asked for once per stage entry
-// and head commit; its loop back is counted in Run.Loops, for the run's whole life.
+// and head commit; its loop back is counted in Run.Iterations ("<stage>/<rule>"), for the
+// run's whole life.
 
-// Rule names, as keys of Run.Loops and parts of effect keys.
+// Rule names, as parts of Run.Iterations' keys and of effect keys.
 const (
 	ruleOnFail      = "on_fail"
 	ruleOnConflict  = "on_conflict"
@@ -68,8 +69,8 @@ func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
 		e.leave(run, stage, StageFailed, rule.Then, why)
 		return true
 	}
-	counter := stage.ID + "." + name
-	n := run.Loops[counter]
+	counter := stage.ID + "/" + name
+	n := run.Iterations[counter]
 	if rule.MaxIterations > 0 && n >= rule.MaxIterations {
 		then := rule.Then
 		if then == "" {
@@ -78,10 +79,10 @@ func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
 		e.leave(run, stage, StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, plural(n, "time", "times")))
 		return true
 	}
-	if run.Loops == nil {
-		run.Loops = map[string]int{}
+	if run.Iterations == nil {
+		run.Iterations = map[string]int{}
 	}
-	run.Loops[counter] = n + 1
+	run.Iterations[counter] = n + 1
 	if rule.MaxIterations > 0 {
 		why = fmt.Sprintf("%s (loop %d of %d)", why, n+1, rule.MaxIterations)
 	}

@@ -45,7 +45,7 @@ func TestGateOnFailLoopsBackThenGivesUp(t *testing.T) {
 		run := step("k-bad", "bad").State.Runs[0]
 		require.Equal(t, "fix", run.Stage, "loop %d goes back", i)
 		assert.Equal(t, RunWaiting, run.Status)
-		assert.Equal(t, i, run.Loops["review.on_fail"])
+		assert.Equal(t, i, run.Iterations["review/on_fail"])
 	}
 	res := step("k3", "fixed", "bad")
 	run := res.State.Runs[0]
@@ -59,7 +59,7 @@ func TestGateOnFailLoopsWithinOneEventAreBounded(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, prFacts("fixed", "bad"), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
-	assert.Equal(t, 3, run.Loops["review.on_fail"])
+	assert.Equal(t, 3, run.Iterations["review/on_fail"])
 }
 
 func TestGateOnFailNotifyAndWait(t *testing.T) {
@@ -140,7 +140,7 @@ func TestMergeOnCIFailureLoops(t *testing.T) {
 	// The gate passes on "ok", the merge sees CI red and loops back once; the gate passes
 	// again at once, and the second failure spends the loop.
 	assert.Equal(t, RunFailed, run.Status)
-	assert.Equal(t, 1, run.Loops["merge.on_ci_failure"])
+	assert.Equal(t, 1, run.Iterations["merge/on_ci_failure"])
 	assert.Contains(t, run.Message, "CI failed on aaaaaaa: test")
 	assert.Empty(t, res.Effects)
 

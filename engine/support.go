@@ -35,6 +35,10 @@ func unsupportedStage(s *Stage) string {
 	}
 	switch s.Type {
 	case StageGate, StageAction:
+	case StageAgent:
+		if what := unsupportedAgentStage(s); what != "" {
+			return what
+		}
 	default:
 		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}

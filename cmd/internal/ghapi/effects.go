@@ -33,6 +33,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 		}
 	case engine.EffectComment:
 		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
+	case engine.EffectDispatch:
+		return c.dispatch(ctx, e)
 	default:
 		var handled bool
 		if err, handled = c.performAction(ctx, e); !handled { // effects_actions.go

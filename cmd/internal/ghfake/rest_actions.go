@@ -9,7 +9,6 @@ import (
 
 func init() {
 	restHandlers["issues/create"] = issuesCreate
-	restHandlers["issues/add-assignees"] = issuesAddAssignees
 }
 
 // issuesCreate: https://docs.github.com/rest/issues/issues#create-an-issue (title, body,
@@ -55,70 +54,14 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 			}
 		}
 		s.relabel(is, labels, c.login)
-		is.assignees = s.assignable(in.Assignees, nil)
+		for _, u := range in.Assignees {
+			if _, ok := s.users[u]; ok && !containsFold(is.assignees, u) && len(is.assignees) < 10 {
+				is.assignees = append(is.assignees, u)
+			}
+		}
 	}
 	r.issues[n] = is
 	return http.StatusCreated, s.issueJSON(r, is)
-}
-
-// issuesAddAssignees: https://docs.github.com/rest/issues/assignees#add-assignees-to-an-issue
-// Users who cannot be assigned (no access to the repository) are silently left out, as on
-// GitHub; an issue holds at most 10 assignees.
-func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
-	is := c.issue(false)
-	if is == nil {
-		return http.StatusNotFound, notFound()
-	}
-	var in struct {
-		Assignees []string `json:"assignees"`
-	}
-	if code, body, ok := c.decode(&in); !ok {
-		return code, body
-	}
-	if canPush(s.permission(c.login)) {
-		next := s.assignable(in.Assignees, is.assignees)
-		if len(next) > 10 {
-			return http.StatusUnprocessableEntity, errorBody("Validation Failed: an issue may have at most 10 assignees")
-		}
-		is.assignees = next
-		is.updatedAt = s.clock()
-	}
-	return http.StatusCreated, s.issueJSON(c.repo, is)
-}
-
-// assignable adds to have the logins of users that may be assigned (anyone with access to
-// the repository), once each.
-func (s *Server) assignable(users, have []string) []string {
-	out := append([]string(nil), have...)
-	for _, u := range users {
-		if permRank[s.permission(u)] < permRank["read"] {
-			continue
-		}
-		dup := false
-		for _, h := range out {
-			dup = dup || strings.EqualFold(h, u)
-		}
-		if !dup {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
-// assigneesJSON lists the issue's assignees as users.
-func (s *Server) assigneesJSON(is *issue) []any {
-	out := []any{}
-	for _, a := range is.assignees {
-		out = append(out, s.userJSON(a))
-	}
-	return out
-}
-
-// Assignees returns the logins assigned to issue or pull request number, sorted.
-func (s *Server) Assignees(repoName string, number int) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return sortedCopy(s.mustIssue(s.mustRepo(repoName), number).assignees)
 }
 
 // RequestedReviewers returns the reviews requested on pull request number: logins, and
@@ -142,11 +85,4 @@ func (s *Server) Issues(repoName string) []IssueView {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	return out
-}
-
-func firstOrNil(xs []any) any {
-	if len(xs) == 0 {
-		return nil
-	}
-	return xs[0]
 }

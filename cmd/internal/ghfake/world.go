@@ -123,7 +123,6 @@ type issue struct {
 	createdAt time.Time
 	updatedAt time.Time
 	closedAt  time.Time
-	assignees []string
 
 	isPR           bool
 	base, head     string
@@ -142,6 +141,7 @@ type issue struct {
 	branchDeleted  bool
 	reviews        []*review
 	requested      []string // requested reviewers; teams as "team:<slug>"
+	assignees      []string
 	timeline       []*timelineEvent
 }
 

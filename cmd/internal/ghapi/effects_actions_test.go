@@ -95,7 +95,16 @@ func TestPerformMergeOfAWorkflowChangeNeedsTheWorkflowsPermission(t *testing.T) 
 	pr := fake.PR(repoName, 9)
 	o := c.Perform(context.Background(), engine.Effect{Key: "r/m/1/merge_pr", Kind: engine.EffectMerge, Number: 9, SHA: pr.HeadSHA, Method: "squash"})
 	assert.True(t, o.Permanent, "not retried: no later event gives the token the permission")
-	assert.Contains(t, o.Err, "merge refused (403): the pull request changes .github/workflows/test.yml, and GitHub lets only a token with the `workflows` permission merge such a change")
+	assert.Contains(t, o.Err, "merge refused (403): the pull request changes .github/workflows/test.yml, and GitHub lets only a token with the `workflows` permission")
 	assert.False(t, fake.PR(repoName, 9).Merged)
 	assertDocumented(t, fake)
+}
+
+func TestWorkflowRefusalOfAPersonalToken(t *testing.T) {
+	fake, c := setup(t)
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "ci/bump", Files: []string{".github/workflows/test.yml"}})
+	fake.FailNext("pulls/merge", 403, "refusing to allow an OAuth App to create or update workflow `.github/workflows/test.yml` without `workflow` scope")
+	o := c.Perform(context.Background(), engine.Effect{Key: "r/m/1/merge_pr", Kind: engine.EffectMerge, Number: 9, SHA: fake.PR(repoName, 9).HeadSHA})
+	assert.True(t, o.Permanent)
+	assert.Contains(t, o.Err, "the pull request changes .github/workflows/test.yml, and GitHub lets only a token with the `workflows` permission")
 }

@@ -82,8 +82,12 @@ func TestPerformRequestReviewersAndAssign(t *testing.T) {
 
 func TestSnapshotReadsTheIssuesAPullRequestCloses(t *testing.T) {
 	fake, c := setup(t)
+	fake.AddRepo("acme/other", "main")
+	fake.OpenIssue("acme/other", ghfake.IssueOptions{Number: 3, Author: "dev"})
+	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 3, Author: "dev"})
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 12, Author: "dev"})
-	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Body: "Fixes #12"})
+	// The issue of another repository is not this repository's #3.
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Body: "Fixes acme/other#3, fixes #12"})
 	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
 	require.NoError(t, err)
 	assert.Equal(t, []int{12}, snap.Facts.PR.LinkedIssues)

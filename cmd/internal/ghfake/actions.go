@@ -108,8 +108,8 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 }
 
 // claimNumber returns n, or, when n is 0, one more than the highest number so far (as GitHub
-// numbers them); a taken number panics. PRs and
-// issues share the number space. The caller holds s.mu.
+// numbers them); a taken number panics. PRs and issues share the number space. The caller
+// holds s.mu.
 func (s *Server) claimNumber(r *repo, n int) int {
 	if n == 0 {
 		// GitHub numbers issues and pull requests one after the highest so far.

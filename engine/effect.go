@@ -33,6 +33,21 @@ type Effect struct {
 	Delete   bool     `json:"delete_branch,omitempty"`
 	Labels   []string `json:"labels,omitempty"`
 	Body     string   `json:"body,omitempty"`
+	// Agent dispatches: the agent, its dispatch kind and what that kind needs.
+	Agent     string            `json:"agent,omitempty"`
+	Dispatch  string            `json:"dispatch,omitempty"`
+	Workflow  string            `json:"workflow,omitempty"`
+	Ref       string            `json:"ref,omitempty"`
+	EventType string            `json:"event_type,omitempty"`
+	Inputs    map[string]string `json:"inputs,omitempty"`    // workflow inputs; repository_dispatch client_payload
+	Assignees []string          `json:"assignees,omitempty"` // assign dispatches and the assign action
+	// label: Labels are added, Remove removed.
+	Remove []string `json:"remove,omitempty"`
+	// create_issue: the new issue's title (Body, Labels).
+	Title string `json:"title,omitempty"`
+	// request_reviewers: logins and team slugs.
+	Reviewers []string `json:"reviewers,omitempty"`
+	Teams     []string `json:"teams,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
 }
@@ -62,6 +77,10 @@ type Input struct {
 	// the state it read anew. Step records each against its intent, if the state still
 	// holds it, before anything else (as Settle would have); others are ignored.
 	Outcomes []Outcome
+	// Report is an agent's report (the `report` command); AgentFailure says an agent
+	// ended without one. Each applies to the run and stage attempt it names.
+	Report       *Report
+	AgentFailure *AgentFailure
 	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
 	// stages entered in this event so far (see moveGuard).
 	Visits map[string]int

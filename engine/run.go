@@ -117,6 +117,12 @@ type Run struct {
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
 	// (see Intent). While one is in flight, the run waits.
 	Intents []Intent `json:"intents,omitempty"`
+	// Context is the run's context: the pipeline's `context:` computed when it started,
+	// and what verdict rules merged into it since.
+	Context map[string]any `json:"context,omitempty"`
+	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>", and of the
+	// loop rules of gates and merges, by "<stage>/<rule>" (on_fail, on_ci_failure).
+	Iterations map[string]int `json:"iterations,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.
@@ -128,6 +134,14 @@ type StageRun struct {
 	EnteredAt time.Time    `json:"entered_at"`
 	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
 	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
+	// Agent stages: the outputs and verdict of the last report, and the agent errors
+	// (ended without a report, dispatch refused) since the last report.
+	Outputs map[string]any `json:"outputs,omitempty"`
+	Verdict string         `json:"verdict,omitempty"`
+	Errors  int            `json:"errors,omitempty"`
+	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
+	// what its verdict was given on (an approval counts for that head only).
+	HeadSHA string `json:"head_sha,omitempty"`
 }
 
 // Transition is one entry of a run's history.

@@ -57,6 +57,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
+		case r.Action == ReactNotify:
+			e.reactNotify(p, run, r, in) // step_react_notify.go
 		}
 	}
 	for _, run := range e.st.Runs {
@@ -101,6 +103,12 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		}
 		e.start(p, in, since, why)
 	}
+	if in.Report != nil {
+		e.applyReport(in.Report)
+	}
+	if in.AgentFailure != nil {
+		e.applyAgentFailure(in.AgentFailure)
+	}
 	e.advanceAll()
 	return e.result(st)
 }
@@ -116,6 +124,9 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
+		if run == nil && e.listOutcome(o) { // step_lists.go
+			continue
+		}
 		if run == nil {
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
@@ -128,6 +139,10 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 
 // settle records outcome o of the effect of run's current stage.
 func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
+	if stage.Type == StageAgent {
+		e.settleDispatch(run, stage, o)
+		return
+	}
 	sr := run.Stages[stage.ID]
 	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
 	if o.Err == "" {
@@ -440,6 +455,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return
 	}
+	e.initContext(p, run)
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
@@ -524,6 +540,12 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
+	if what := unsupportedStage(stage); what == "" && stage.Type == StageGate {
+		if what = e.unsupportedGroupRefs(stage); what != "" { // step_groups.go
+			e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
+			return false
+		}
+	}
 	if what := unsupportedStage(stage); what != "" {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
@@ -533,7 +555,9 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 	}
 	switch stage.Type {
 	case StageGate:
-		return e.gate(run, stage)
+		return e.gate(p, run, stage)
+	case StageAgent:
+		return e.agent(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
 	}

@@ -16,7 +16,8 @@ func timeoutKey(run *Run, stage *Stage, attempt int, d Deadline, kind EffectKind
 }
 
 // sideOutcome reports whether o is the outcome of an effect a deadline asked for (an
-// on_timeout label), which no acting stage waits for: it is logged, nothing more.
+// on_timeout label or notification), which no acting stage waits for: it is logged,
+// nothing more.
 func (e *eval) sideOutcome(o Outcome) bool {
 	if !strings.Contains(o.Key, "/on_timeout/") {
 		return false
@@ -49,6 +50,9 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 				e.effects = append(e.effects, Effect{Key: timeoutKey(run, stage, sr.Attempt, d, EffectAddLabel), Run: run.ID, Stage: stage.ID,
 					Kind: EffectAddLabel, Number: e.facts.PR.Number, Labels: missing})
 			}
+		}
+		if r.Notify != nil {
+			e.timeoutNotify(p, run, stage, d, why)
 		}
 		switch {
 		case r.Then == thenExtend && r.Extend > 0 && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
@@ -126,7 +130,7 @@ func (e *eval) pollDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 	if poll == nil || poll.Condition == nil || poll.Interval <= 0 {
 		return false
 	}
-	ok, err := poll.Condition.Bool(Env{"github": FactsEnv(e.facts)})
+	ok, err := poll.Condition.Bool(e.env(p, run))
 	if err != nil {
 		e.logf("run %s: the poll condition of stage %q at %s: %v; checked again at the next interval", run.ID, stage.ID, poll.Pos, err)
 	}
@@ -166,4 +170,30 @@ func nextOf(p *Pipeline, stage *Stage, target string) string {
 		}
 	}
 	return TargetComplete
+}
+
+// timeoutNotify posts on_timeout's notification, once per timeout (each extension's
+// timeout notifies again). Like a pipeline's lists, the state that handled the timeout is
+// saved before it is posted (write-ahead), so only the invocation whose save won posts it;
+// its marker keeps a later evaluation from posting it again.
+func (e *eval) timeoutNotify(p *Pipeline, run *Run, stage *Stage, d Deadline, why string) {
+	sr := run.Stages[stage.ID]
+	n := stage.OnTimeout.Notify
+	eff := Effect{Key: timeoutKey(run, stage, sr.Attempt, d, EffectComment), Run: run.ID, Stage: stage.ID, Number: e.facts.PR.Number}
+	msg := n.Message
+	if msg == nil {
+		if t, err := CompileTemplate(why+".", n.Pos); err == nil {
+			msg = t
+		}
+	}
+	plan := e.planNotify(run, eff, n.Target, msg, e.templateEnv(p, run))
+	switch {
+	case plan.err != "":
+		e.logf("run %s: the notification of on_timeout of stage %q (at %s): %s", run.ID, stage.ID, n.Pos, plan.err)
+	case plan.done != "":
+		e.logf("run %s: the notification of on_timeout of stage %q: %s", run.ID, stage.ID, plan.done)
+	default:
+		plan.eff.WriteAhead = true
+		e.effects = append(e.effects, plan.eff)
+	}
 }

@@ -171,3 +171,30 @@ func TestDeadlinesTwiceEqualsOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestStageTimeoutNotifiesItsTargetOncePerTimeout(t *testing.T) {
+	target, cerr := CompileTemplate("maintainers", Pos{})
+	require.Nil(t, cerr)
+	rule := &Rule{Then: thenExtend, Extend: time.Hour, MaxExtensions: 1, Notify: &Notify{Target: target}}
+	cfg := timeConfig(waitGate("g", time.Hour, rule))
+	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
+	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
+
+	first := tick(t, cfg, st, prFacts(), t0.Add(time.Hour))
+	require.Len(t, first.Effects, 1)
+	eff := first.Effects[0]
+	assert.Equal(t, EffectComment, eff.Kind)
+	assert.True(t, eff.WriteAhead, "saved before it is posted: only the invocation whose save won posts it")
+	assert.Equal(t, `@alice @acme/core stage "g" timed out at 2026-01-05 10:00 UTC.`, eff.Body)
+	assert.Equal(t, "p/7/1/g/1/on_timeout/1/comment", eff.Key)
+	settled := Settle(cfg, first.State, Input{}, []Outcome{{Key: eff.Key}}, prFacts(), t0.Add(time.Hour))
+	assert.Empty(t, settled.Effects)
+	assert.NotContains(t, strings.Join(settled.Log, "\n"), "matches no acting stage")
+
+	// The extension's timeout notifies again, with its own key; then the run fails.
+	second := tick(t, cfg, settled.State, prFacts(), t0.Add(2*time.Hour))
+	require.Len(t, second.Effects, 1)
+	assert.NotEqual(t, eff.Key, second.Effects[0].Key)
+	assert.Contains(t, second.Effects[0].Body, "(after 1 extension)")
+	assert.Equal(t, RunFailed, second.State.Runs[0].Status)
+}

@@ -55,8 +55,8 @@ func (s *simulation) check(e *expectation) (failed int) {
 	if e.StateBranch != nil {
 		s.checkStateBranch(report, e.StateBranch)
 	}
-	if len(e.Dispatches) > 0 {
-		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
+	for _, d := range e.Dispatches {
+		s.checkDispatches(report, d)
 	}
 	return failed
 }

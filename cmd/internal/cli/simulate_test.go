@@ -98,12 +98,12 @@ repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
 `, 2, "scenario.yaml:4:5: review:"},
-		{"agent reports are not supported yet", `
+		{"a report to a stage no run stands at", `
 repo: acme/widgets
 steps:
   - open_pr: {number: 7, author: dev}
   - report: {pr: 7, stage: x, verdict: approve}
-`, 2, `not supported yet: step "report"`},
+`, 2, `report: no unfinished run of #7 stands at stage "x"`},
 		{"a check of an app and a workflow at once", `
 repo: acme/widgets
 steps:
@@ -291,9 +291,9 @@ users: {dev: write}
 steps:
   - open_pr: {number: 7, author: dev}
 `)
-	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - id: wait\n        type: gate\n        timeout: 2h\n        on_timeout: {notify: pr}\n        conditions: [{check: label_present, label: go}]\n"
+	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - id: wait\n        type: parallel\n        join: all\n        branches:\n          - {id: a, type: action, action: add_label, config: {label: x}}\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(cfg), 0o600))
 	code, out, errOut := simulate(t, dir, "-q")
 	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, `not supported yet: "notify" of "on_timeout" of stage "wait" at .github/pipelines.yaml:9:30`)
+	assert.Contains(t, errOut, `not supported yet: stage type "parallel" (stage "wait" at .github/pipelines.yaml:6:9)`)
 }

@@ -11,6 +11,8 @@ const (
 	EffectAddLabel    EffectKind = "add_label"
 	EffectRemoveLabel EffectKind = "remove_label"
 	EffectComment     EffectKind = "comment"
+	// EffectRequestReviewers asks Reviewers and TeamReviewers (team slugs) for a review.
+	EffectRequestReviewers EffectKind = "request_reviewers"
 )
 
 // Effect is one change to make on GitHub. An effect that GitHub does not deduplicate
@@ -33,6 +35,9 @@ type Effect struct {
 	Delete   bool     `json:"delete_branch,omitempty"`
 	Labels   []string `json:"labels,omitempty"`
 	Body     string   `json:"body,omitempty"`
+	// request_reviewers: logins and team slugs.
+	Reviewers     []string `json:"reviewers,omitempty"`
+	TeamReviewers []string `json:"team_reviewers,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
 }

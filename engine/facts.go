@@ -11,6 +11,9 @@ type Facts struct {
 	DefaultBranch string
 	Viewer        string // the action's own login
 	PR            *PullRequest
+	// People is what was read of the people a human stage or a chat-op needs: team
+	// members and repository permissions (see PeopleNeeded).
+	People People
 }
 
 // PR states.
@@ -54,6 +57,9 @@ type PullRequest struct {
 	// Posted holds the keys of the comment effects the action's own comments carry
 	// (see EffectMarker): a comment posted before its state was saved is not posted again.
 	Posted []string
+	// Comments are the subject's comments, oldest first: what a human stage waiting for
+	// a comment and chat-op commands read.
+	Comments []IssueComment
 }
 
 // EffectMarker is the hidden line a comment posted by a comment effect carries, so that

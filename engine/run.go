@@ -16,6 +16,9 @@ const (
 	RunCompleted RunStatus = "completed"
 	RunFailed    RunStatus = "failed"
 	RunCancelled RunStatus = "cancelled"
+	// RunEscalated: the run stopped for a person (an `escalate` target); it is not
+	// final, and moves again only on a chat-op command (retry, skip, unblock, restart, cancel).
+	RunEscalated RunStatus = "escalated"
 )
 
 // Final reports whether the run can no longer change.
@@ -35,6 +38,7 @@ const (
 	StageFailed    StageStatus = "failed"    // gate failed, or action failed for good
 	StageSucceeded StageStatus = "succeeded" // action done
 	StageCancelled StageStatus = "cancelled"
+	StageSkipped   StageStatus = "skipped" // left by a `/pipeline skip` command
 )
 
 // State is everything pipeline-action remembers about one subject (a PR or an issue).
@@ -53,6 +57,9 @@ type State struct {
 	// of each pipeline only): not to start a pipeline again for the same trigger, and to
 	// number the next run. Newest last; the store bounds it per pipeline.
 	Past []PastRun `json:"past,omitempty"`
+	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
+	// ids only grow, so each command is acted on once.
+	CommandsSeen int64 `json:"commands_seen,omitempty"`
 }
 
 // PastRun is the record of a finished run that left State.Runs.
@@ -124,6 +131,11 @@ type StageRun struct {
 	EnteredAt time.Time    `json:"entered_at"`
 	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
 	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
+	// Human stages: the `/pipeline approve` commands given in this attempt, the reminders
+	// sent and when the next one is due.
+	Approvals    []Approval `json:"approvals,omitempty"`
+	Reminders    int        `json:"reminders,omitempty"`
+	NextReminder time.Time  `json:"next_reminder,omitzero"`
 }
 
 // Transition is one entry of a run's history.

@@ -35,6 +35,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
+	e.chatops()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -112,6 +113,9 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
+		if e.settleStageEffect(o) || e.settleReply(o) {
+			continue
+		}
 		run, stage := e.findEffect(o.Key)
 		if run == nil {
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
@@ -510,8 +514,8 @@ func (e *eval) advanceRun(p *Pipeline, run *Run) {
 
 // advance evaluates the current stage of run once and reports whether it moved.
 func (e *eval) advance(p *Pipeline, run *Run) bool {
-	if run.Status.Final() {
-		return false
+	if run.Status.Final() || run.Status == RunEscalated {
+		return false // an escalated run waits for a person's command
 	}
 	stage := p.Stage(run.Stage)
 	if stage == nil {
@@ -522,8 +526,11 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
 	}
-	if stage.Type == StageGate {
+	switch stage.Type {
+	case StageGate:
 		return e.gate(run, stage)
+	case StageHuman:
+		return e.human(p, run, stage)
 	}
 	return e.action(p, run, stage)
 }

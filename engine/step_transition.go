@@ -15,6 +15,10 @@ func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why str
 		e.finish(run, RunCompleted, TargetComplete, why)
 	case TargetFail:
 		e.finish(run, RunFailed, TargetFail, why)
+	case TargetEscalate:
+		e.escalate(run, why)
+	case TargetCancel:
+		e.finish(run, RunCancelled, TargetCancelled, why)
 	default:
 		e.enter(run, stage.ID, target, why)
 	}

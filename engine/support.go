@@ -38,6 +38,10 @@ func unsupportedStage(s *Stage) string {
 	}
 	switch s.Type {
 	case StageGate, StageAction:
+	case StageHuman:
+		if what := unsupportedHuman(s); what != "" {
+			return what
+		}
 	default:
 		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// People in the facts: who belongs to a group's teams, and who holds which permission on
+// the repository. The shell reads only what PeopleNeeded asks for; what was not read is
+// not known, and the engine then counts no one (it fails closed).
+
+// IssueComment is one comment on the subject.
+type IssueComment struct {
+	ID        int64
+	Author    string
+	Body      string
+	CreatedAt time.Time
+	IsBot     bool // the author is an app
+	Viewer    bool // the action itself wrote it
+}
+
+// People holds team members and repository permissions read for this evaluation.
+type People struct {
+	// Teams maps "org/slug" (lower case) to the team's members; a team missing from the
+	// map was not read.
+	Teams map[string][]string
+	// Permissions maps a login (lower case) to its role on the repository: read, triage,
+	// write, maintain, admin or none; a login missing from the map was not read.
+	Permissions map[string]string
+}
+
+// Approval is a `/pipeline approve` command counted for a human stage.
+type Approval struct {
+	Login   string    `json:"login"`
+	SHA     string    `json:"sha"` // the head it was given on
+	At      time.Time `json:"at"`
+	Comment int64     `json:"comment"`
+}
+
+// Permission levels, lowest first.
+var permissionRank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
+
+// DefaultChatOpsPermission is the permission `/pipeline` commands need by default.
+const DefaultChatOpsPermission = "write"
+
+// Permission returns login's role as read, and whether it was read.
+func (p People) Permission(login string) (string, bool) {
+	r, ok := p.Permissions[strings.ToLower(login)]
+	return r, ok
+}
+
+// Has reports whether login holds at least permission need (read, triage, write, maintain,
+// admin). A login whose permission was not read holds none.
+func (p People) Has(login, need string) bool {
+	r, ok := p.Permission(login)
+	if !ok {
+		return false
+	}
+	have, ok1 := permissionRank[r]
+	want, ok2 := permissionRank[need]
+	return ok1 && ok2 && have >= want
+}
+
+// InGroup reports whether login is a user of group g or a member of one of its teams.
+func (p People) InGroup(g *Group, login string) bool {
+	if g == nil || login == "" {
+		return false
+	}
+	for _, u := range g.Users {
+		if strings.EqualFold(u, login) {
+			return true
+		}
+	}
+	for _, t := range g.Teams {
+		for _, m := range p.Teams[strings.ToLower(t)] {
+			if strings.EqualFold(m, login) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Needs is what an evaluation needs read of people before Step.
+type Needs struct {
+	Teams       []string // "org/slug"
+	Permissions []string // logins
+}
+
+// Empty reports whether nothing needs reading.
+func (n Needs) Empty() bool { return len(n.Teams) == 0 && len(n.Permissions) == 0 }
+
+// PeopleNeeded says which teams and permissions Step needs for st on facts f: the teams of
+// the groups the current human stages name, and, when `/pipeline` commands wait to be acted
+// on, the permission of their authors and the teams of chatops.from; the permission of
+// the authors of comments a human stage may count. It reads only what a live run can use,
+// so an event on a subject without runs costs nothing more.
+func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
+	if cfg == nil || st == nil || f == nil || f.PR == nil {
+		return Needs{}
+	}
+	teams, logins := map[string]string{}, map[string]string{}
+	addGroup := func(name string) {
+		if g := cfg.Group(name); g != nil {
+			for _, t := range g.Teams {
+				teams[strings.ToLower(t)] = t
+			}
+		}
+	}
+	live := false
+	for _, run := range st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		live = true
+		p := cfg.PipelineFor(run)
+		if p == nil {
+			continue
+		}
+		s := p.Stage(run.Stage)
+		if s == nil || s.Type != StageHuman {
+			continue
+		}
+		addGroup(s.From)
+		if s.WaitFor == WaitComment && s.From == "" {
+			sr := run.Stages[s.ID]
+			for _, c := range f.PR.Comments {
+				if sr != nil && c.CreatedAt.After(sr.EnteredAt) && countsAsHuman(c, f) && !isCommand(c.Body) {
+					logins[strings.ToLower(c.Author)] = c.Author
+				}
+			}
+		}
+	}
+	if live {
+		commands := false
+		for _, c := range f.PR.Comments {
+			if c.ID > st.CommandsSeen && !c.Viewer && isCommand(c.Body) {
+				commands = true
+				logins[strings.ToLower(c.Author)] = c.Author
+			}
+		}
+		if commands {
+			for _, g := range cfg.Settings.ChatOpsFrom {
+				addGroup(g)
+			}
+		}
+	}
+	var n Needs
+	for _, t := range teams {
+		n.Teams = append(n.Teams, t)
+	}
+	for _, l := range logins {
+		if l != "" {
+			n.Permissions = append(n.Permissions, l)
+		}
+	}
+	sort.Strings(n.Teams)
+	sort.Strings(n.Permissions)
+	return n
+}
+
+// countsAsHuman reports whether comment c is a person's: not the action's, not an app's.
+func countsAsHuman(c IssueComment, f *Facts) bool {
+	return !c.Viewer && !c.IsBot && c.Author != "" && !SameIdentity(c.Author, f.Viewer)
+}

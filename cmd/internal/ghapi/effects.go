@@ -33,6 +33,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 		}
 	case engine.EffectComment:
 		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
+	case engine.EffectRequestReviewers:
+		err = c.RequestReviewers(ctx, e.Number, e.Reviewers, e.TeamReviewers)
 	default:
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
 	}
@@ -154,10 +156,11 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) error
 // describe turns GitHub's refusal into a sentence for the PR comment.
 func describe(kind engine.EffectKind, err error) string {
 	what := map[engine.EffectKind]string{
-		engine.EffectMerge:       "merge",
-		engine.EffectAddLabel:    "adding labels",
-		engine.EffectRemoveLabel: "removing labels",
-		engine.EffectComment:     "comment",
+		engine.EffectMerge:            "merge",
+		engine.EffectAddLabel:         "adding labels",
+		engine.EffectRemoveLabel:      "removing labels",
+		engine.EffectComment:          "comment",
+		engine.EffectRequestReviewers: "requesting reviews",
 	}[kind]
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {

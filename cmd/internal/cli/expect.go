@@ -55,6 +55,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	if e.StateBranch != nil {
 		s.checkStateBranch(report, e.StateBranch)
 	}
+	s.checkReminders(report, e.Reminders)
 	if len(e.Dispatches) > 0 {
 		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
 	}

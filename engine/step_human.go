@@ -363,9 +363,16 @@ func (e *eval) render(t *Template, run *Run) string {
 	s, err := t.Render(env)
 	if err != nil {
 		e.logf("run %s: the message at %s does not render: %v; posted as written", run.ID, t.Pos, err)
-		return t.Src
+		s = t.Src
 	}
-	return s
+	return inertMarkers(s)
+}
+
+// inertMarkers keeps text that may hold what others wrote (a PR's title) from carrying an
+// HTML comment into the action's own comment, where a forged state or effect marker would
+// be read as the action's word: "<!--" is written "&lt;!--".
+func inertMarkers(s string) string {
+	return strings.ReplaceAll(s, "<!--", "&lt;!--")
 }
 
 // settleStageEffect records outcome o of an effect of a human stage (its on_enter message,

@@ -189,3 +189,30 @@ func TestPeopleNeeded(t *testing.T) {
 	f.PR.Comments = []IssueComment{{ID: 9, Author: "Rita", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
 	assert.Equal(t, Needs{Teams: []string{"acme/maintainers", "acme/ops"}, Permissions: []string{"Rita"}}, PeopleNeeded(cfg, res.State, f))
 }
+
+func TestHumanMessagesCarryNoMarker(t *testing.T) {
+	cfg, f := humanConfig(t, 1), humanFacts()
+	cfg.Pipelines[0].Stages[0].OnEnter = mustTemplate(t, "review {{ github.pr.title }}")
+	f.PR.Title = "x <!-- pipeline-action:effect review/7/1/approval/1/reminder-1 -->"
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.NotEmpty(t, res.Effects)
+	assert.Empty(t, PostedEffects(res.Effects[0].Body))
+	assert.Contains(t, res.Effects[0].Body, "&lt;!-- pipeline-action:effect")
+}
+
+func TestRetryAsksAnew(t *testing.T) {
+	cfg := escalateConfig(t)
+	f := humanFacts()
+	f.People.Permissions = map[string]string{"alice": "write", "bob": "write"}
+	f.PR.Reviews = nil
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	st := res.State
+	st.Runs[0].Stages["approval"].Approvals = []Approval{{Login: "zed", SHA: f.PR.HeadSHA}}
+	st.Runs[0].Stages["approval"].Reminders = 2
+	f.PR.Comments = []IssueComment{command(1, "alice", "/pipeline retry")}
+	res = Step(cfg, st, Input{Key: "k2", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	sr := res.State.Runs[0].Stages["approval"]
+	assert.Equal(t, 2, sr.Attempt)
+	assert.Empty(t, sr.Approvals)
+	assert.Zero(t, sr.Reminders)
+}

@@ -11,7 +11,7 @@ const (
 	EffectAddLabel    EffectKind = "add_label"
 	EffectRemoveLabel EffectKind = "remove_label"
 	EffectComment     EffectKind = "comment"
-	// EffectRequestReviewers asks Reviewers and TeamReviewers (team slugs) for a review.
+	// EffectRequestReviewers asks Reviewers and Teams (team slugs) for a review.
 	EffectRequestReviewers EffectKind = "request_reviewers"
 )
 
@@ -36,8 +36,8 @@ type Effect struct {
 	Labels   []string `json:"labels,omitempty"`
 	Body     string   `json:"body,omitempty"`
 	// request_reviewers: logins and team slugs.
-	Reviewers     []string `json:"reviewers,omitempty"`
-	TeamReviewers []string `json:"team_reviewers,omitempty"`
+	Reviewers []string `json:"reviewers,omitempty"`
+	Teams     []string `json:"teams,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
 }

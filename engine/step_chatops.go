@@ -206,7 +206,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))
 		}
-		e.leave(run, stage, StageSkipped, nextOf(stage), by)
+		e.leave(run, stage, StageSkipped, doneTarget(stage), by)
 	case CmdCancel:
 		e.finish(run, RunCancelled, TargetCancelled, by)
 	case CmdUnblock:
@@ -233,8 +233,8 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 	return ""
 }
 
-// nextOf is where a stage goes when it is done.
-func nextOf(s *Stage) string {
+// doneTarget is where a stage goes when it is done.
+func doneTarget(s *Stage) string {
 	switch s.Type {
 	case StageGate:
 		return s.OnPass

@@ -71,7 +71,7 @@ func (e *eval) human(p *Pipeline, run *Run, stage *Stage) bool {
 				e.logf("run %s: %s: auto_assign: no one to request a review from (the group names no one but the author, or no group)", run.ID, stage.ID)
 			} else {
 				effects = append(effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectRequestReviewers, Number: pr.Number,
-					Reviewers: users, TeamReviewers: teams})
+					Reviewers: users, Teams: teams})
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func TestHumanStageNotifiesOnceAndCountsTheGroup(t *testing.T) {
 	assert.Equal(t, "PR #7 waits for review", res.Effects[0].Body)
 	assert.True(t, res.Effects[0].WriteAhead)
 	assert.Equal(t, []string{"alice"}, res.Effects[1].Reviewers, "the author is not asked")
-	assert.Equal(t, []string{"maintainers"}, res.Effects[1].TeamReviewers)
+	assert.Equal(t, []string{"maintainers"}, res.Effects[1].Teams)
 	res = settleAll(t, cfg, res, f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunWaiting, run.Status)

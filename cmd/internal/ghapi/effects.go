@@ -34,7 +34,7 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	case engine.EffectComment:
 		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
 	case engine.EffectRequestReviewers:
-		err = c.RequestReviewers(ctx, e.Number, e.Reviewers, e.TeamReviewers)
+		err = c.RequestReviewers(ctx, e.Number, e.Reviewers, e.Teams)
 	default:
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
 	}

@@ -34,7 +34,7 @@ func TestPerformRequestReviewers(t *testing.T) {
 	fake.AddUser("alice", "write")
 	openPR(fake)
 	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectRequestReviewers, Number: 7,
-		Reviewers: []string{"alice"}, TeamReviewers: []string{"maintainers"}})
+		Reviewers: []string{"alice"}, Teams: []string{"maintainers"}})
 	assert.Equal(t, engine.Outcome{Key: "k"}, o)
 	assert.Equal(t, []string{"alice", "team:maintainers"}, fake.PR(repoName, 7).Requested)
 

@@ -91,21 +91,37 @@ type Needs struct {
 // Empty reports whether nothing needs reading.
 func (n Needs) Empty() bool { return len(n.Teams) == 0 && len(n.Permissions) == 0 }
 
-// PeopleNeeded says which teams and permissions Step needs for st on facts f: the teams of
-// the groups the current human stages name, and, when `/pipeline` commands wait to be acted
-// on, the permission of their authors and the teams of chatops.from; the permission of
-// the authors of comments a human stage may count. It reads only what a live run can use,
-// so an event on a subject without runs costs nothing more.
+// PeopleNeeded says which teams and permissions Step needs for st on facts f: for a run at
+// a human stage, the teams of its group when someone who is not one of the group's users
+// gave what the stage waits for (an approval of the head, a comment), and the permission
+// of comment authors a stage without a group may count; when `/pipeline` commands wait to
+// be acted on, their authors' permissions, and the teams of chatops.from and of the stages
+// they may approve for. It asks only for what can change the outcome, so an event with
+// nothing new from people costs no request.
 func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 	if cfg == nil || st == nil || f == nil || f.PR == nil {
 		return Needs{}
 	}
 	teams, logins := map[string]string{}, map[string]string{}
-	addGroup := func(name string) {
-		if g := cfg.Group(name); g != nil {
-			for _, t := range g.Teams {
-				teams[strings.ToLower(t)] = t
+	// addGroup asks for the teams of group name when one of who is not a user of it.
+	addGroup := func(name string, who []string) {
+		g := cfg.Group(name)
+		if g == nil || len(g.Teams) == 0 {
+			return
+		}
+		for _, w := range who {
+			if !containsFold(g.Users, w) {
+				for _, t := range g.Teams {
+					teams[strings.ToLower(t)] = t
+				}
+				return
 			}
+		}
+	}
+	var commanders []string
+	for _, c := range f.PR.Comments {
+		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && isCommand(c.Body) {
+			commanders = append(commanders, c.Author)
 		}
 	}
 	live := false
@@ -119,31 +135,37 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 			continue
 		}
 		s := p.Stage(run.Stage)
-		if s == nil || s.Type != StageHuman {
+		sr := run.Stages[run.Stage]
+		if s == nil || sr == nil || s.Type != StageHuman {
 			continue
 		}
-		addGroup(s.From)
-		if s.WaitFor == WaitComment && s.From == "" {
-			sr := run.Stages[s.ID]
+		var who []string
+		switch s.WaitFor {
+		case WaitApproval:
+			for _, r := range latestReviews(f.PR.Reviews) {
+				if r.State == ReviewApproved && r.CommitSHA == f.PR.HeadSHA && !r.IsBot && !strings.EqualFold(r.Author, f.PR.Author) {
+					who = append(who, r.Author)
+				}
+			}
+			who = append(who, commanders...)
+		case WaitComment:
 			for _, c := range f.PR.Comments {
-				if sr != nil && c.CreatedAt.After(sr.EnteredAt) && countsAsHuman(c, f) && !isCommand(c.Body) {
-					logins[strings.ToLower(c.Author)] = c.Author
+				if c.CreatedAt.After(sr.EnteredAt) && countsAsHuman(c, f) && !isCommand(c.Body) && !strings.EqualFold(c.Author, f.PR.Author) {
+					who = append(who, c.Author)
+					if s.From == "" {
+						logins[strings.ToLower(c.Author)] = c.Author
+					}
 				}
 			}
 		}
+		addGroup(s.From, who)
 	}
 	if live {
-		commands := false
-		for _, c := range f.PR.Comments {
-			if c.ID > st.CommandsSeen && !c.Viewer && isCommand(c.Body) {
-				commands = true
-				logins[strings.ToLower(c.Author)] = c.Author
-			}
+		for _, l := range commanders {
+			logins[strings.ToLower(l)] = l
 		}
-		if commands {
-			for _, g := range cfg.Settings.ChatOpsFrom {
-				addGroup(g)
-			}
+		for _, g := range cfg.Settings.ChatOpsFrom {
+			addGroup(g, commanders)
 		}
 	}
 	var n Needs
@@ -158,6 +180,15 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 	sort.Strings(n.Teams)
 	sort.Strings(n.Permissions)
 	return n
+}
+
+func containsFold(xs []string, x string) bool {
+	for _, y := range xs {
+		if strings.EqualFold(x, y) {
+			return true
+		}
+	}
+	return false
 }
 
 // countsAsHuman reports whether comment c is a person's: not the action's, not an app's.

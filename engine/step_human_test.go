@@ -185,9 +185,19 @@ func TestPeopleNeeded(t *testing.T) {
 	cfg.Groups = append(cfg.Groups, &Group{Name: "ops", Teams: []string{"acme/ops"}})
 	assert.True(t, PeopleNeeded(cfg, nil, f).Empty())
 	res := settleAll(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "no one gave anything: nothing to read")
+	// alice is a user of the group: no team needs reading for her approval; the author's never counts.
+	f.PR.Reviews = []Review{{Author: "alice", State: ReviewApproved, CommitSHA: f.PR.HeadSHA}, {Author: "dev", State: ReviewApproved, CommitSHA: f.PR.HeadSHA}}
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty())
+	f.PR.Reviews = append(f.PR.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: "old"})
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "an approval of an older head cannot count")
+	f.PR.Reviews = append(f.PR.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: f.PR.HeadSHA})
 	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}}, PeopleNeeded(cfg, res.State, f))
+	f.PR.Reviews = nil
 	f.PR.Comments = []IssueComment{{ID: 9, Author: "Rita", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
 	assert.Equal(t, Needs{Teams: []string{"acme/maintainers", "acme/ops"}, Permissions: []string{"Rita"}}, PeopleNeeded(cfg, res.State, f))
+	res.State.CommandsSeen = 9
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "a command acted on is not read again")
 }
 
 func TestHumanMessagesCarryNoMarker(t *testing.T) {

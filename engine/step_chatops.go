@@ -264,7 +264,7 @@ func (e *eval) runStatus(run *Run) string {
 // reply posts a one-line answer to command comment c (once: its key names the comment).
 func (e *eval) reply(c IssueComment, text string) {
 	e.effects = append(e.effects, Effect{Key: fmt.Sprintf("chatops/%d", c.ID), Kind: EffectComment,
-		Number: e.facts.PR.Number, Body: "@" + c.Author + " " + oneLine(text), WriteAhead: true})
+		Number: e.facts.PR.Number, Body: "@" + c.Author + " " + inertMarkers(oneLine(text)), WriteAhead: true})
 }
 
 // settleReply records the outcome of a reply, and reports whether o was one.

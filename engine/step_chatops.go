@@ -121,7 +121,14 @@ func (e *eval) command(c IssueComment) {
 		e.reply(c, fmt.Sprintf("`%s` refused: %s. Nothing was changed.", text, why))
 		return
 	}
+	if strings.EqualFold(c.Author, e.facts.PR.Author) && bypasses(verb, arg) {
+		e.logf("comment %d: %s by the pull request's author refused", c.ID, text)
+		e.reply(c, fmt.Sprintf("`%s` refused: the author of the pull request cannot move its own runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
+		return
+	}
+	actor := e.actor
 	e.actor = c.Author
+	defer func() { e.actor = actor }()
 	var notes []string
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
@@ -134,6 +141,12 @@ func (e *eval) command(c IssueComment) {
 	if verb == CmdStatus || len(notes) > 0 {
 		e.reply(c, strings.Join(notes, " "))
 	}
+}
+
+// bypasses reports whether command verb (with arg) moves a run past a stage without its
+// conditions: skip, unblock, a restart at a stage of one's choosing.
+func bypasses(verb, arg string) bool {
+	return verb == CmdSkip || verb == CmdUnblock || verb == CmdRestart && arg != ""
 }
 
 // mayCommand says why c's author may not use commands, or "".

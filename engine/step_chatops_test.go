@@ -111,6 +111,14 @@ func TestCommandsEach(t *testing.T) {
 	res = run("/pipeline approve", "dev")
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
 	assert.Contains(t, res.Effects[0].Body, "@dev's approval does not count")
+	// The author may not move their own runs past a stage.
+	for _, body := range []string{"/pipeline skip", "/pipeline unblock approval", "/pipeline restart approval"} {
+		res = run(body, "dev")
+		assert.Equal(t, "approval", res.State.Runs[0].Stage, body)
+		assert.Equal(t, 1, res.State.Runs[0].Stages["approval"].Attempt, body)
+		assert.Contains(t, res.Effects[0].Body, "the author of the pull request cannot", body)
+	}
+	assert.Equal(t, 2, run("/pipeline retry", "dev").State.Runs[0].Stages["approval"].Attempt)
 	// carol has write but is not in the group.
 	res = run("/pipeline approve", "carol")
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)

@@ -110,7 +110,7 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 			return
 		}
 		for _, w := range who {
-			if !containsFold(g.Users, w) {
+			if !hasLogin(g.Users, w) {
 				for _, t := range g.Teams {
 					teams[strings.ToLower(t)] = t
 				}
@@ -182,7 +182,7 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 	return n
 }
 
-func containsFold(xs []string, x string) bool {
+func hasLogin(xs []string, x string) bool {
 	for _, y := range xs {
 		if strings.EqualFold(x, y) {
 			return true

@@ -114,15 +114,15 @@ func (e *eval) reminderDue(run *Run, stage *Stage, sr *StageRun) (Effect, bool) 
 	if stage.Reminder.Message != nil {
 		msg = e.render(stage.Reminder.Message, run)
 	}
-	if mention := e.mentions(stage); mention != "" {
+	if mention := e.groupMentions(stage); mention != "" {
 		msg = mention + " " + msg
 	}
 	key := humanKey(run, stage, sr.Attempt, fmt.Sprintf("%s%d", noticeReminder, n))
 	return Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectComment, Number: e.facts.PR.Number, Body: msg}, true
 }
 
-// mentions is "@user @org/team" for the stage's group (the author left out), or "".
-func (e *eval) mentions(stage *Stage) string {
+// groupMentions is "@user @org/team" for the stage's group (the author left out), or "".
+func (e *eval) groupMentions(stage *Stage) string {
 	g := e.cfg.Group(stage.From)
 	if g == nil {
 		return ""

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func mustTemplate(t *testing.T, src string) *Template {
+func humanTemplate(t *testing.T, src string) *Template {
 	t.Helper()
 	tpl, err := CompileTemplate(src, Pos{Line: 1, Col: 1})
 	require.Nil(t, err)
@@ -26,7 +26,7 @@ func humanConfig(t *testing.T, count int) *Config {
 			Trigger: Trigger{Event: "pull_request.opened"},
 			Stages: []*Stage{
 				{ID: "approval", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: count,
-					OnEnter:  mustTemplate(t, "PR #{{ context.pr_number }} waits for review"),
+					OnEnter:  humanTemplate(t, "PR #{{ context.pr_number }} waits for review"),
 					Reminder: &Reminder{Interval: 24 * time.Hour, MaxReminders: 2}, AutoAssign: true,
 					OnComplete: "merge"},
 				{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
@@ -202,7 +202,7 @@ func TestPeopleNeeded(t *testing.T) {
 
 func TestHumanMessagesCarryNoMarker(t *testing.T) {
 	cfg, f := humanConfig(t, 1), humanFacts()
-	cfg.Pipelines[0].Stages[0].OnEnter = mustTemplate(t, "review {{ github.pr.title }}")
+	cfg.Pipelines[0].Stages[0].OnEnter = humanTemplate(t, "review {{ github.pr.title }}")
 	f.PR.Title = "x <!-- pipeline-action:effect review/7/1/approval/1/reminder-1 -->"
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.NotEmpty(t, res.Effects)

@@ -38,6 +38,14 @@ type Effect struct {
 	// request_reviewers: logins and team slugs.
 	Reviewers []string `json:"reviewers,omitempty"`
 	Teams     []string `json:"teams,omitempty"`
+	// Agent dispatches: the agent, its dispatch kind and what that kind needs.
+	Agent     string            `json:"agent,omitempty"`
+	Dispatch  string            `json:"dispatch,omitempty"`
+	Workflow  string            `json:"workflow,omitempty"`
+	Ref       string            `json:"ref,omitempty"`
+	EventType string            `json:"event_type,omitempty"`
+	Inputs    map[string]string `json:"inputs,omitempty"` // workflow inputs; repository_dispatch client_payload
+	Assignees []string          `json:"assignees,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
 }
@@ -67,4 +75,8 @@ type Input struct {
 	// the state it read anew. Step records each against its intent, if the state still
 	// holds it, before anything else (as Settle would have); others are ignored.
 	Outcomes []Outcome
+	// Report is an agent's report (the `report` command); AgentFailure says an agent
+	// ended without one. Each applies to the run and stage attempt it names.
+	Report       *Report
+	AgentFailure *AgentFailure
 }

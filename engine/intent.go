@@ -123,6 +123,10 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	if p := e.cfg.PipelineFor(run); p != nil {
 		stage = p.Stage(it.Stage)
 	}
+	if stage != nil && stage.Type == StageAgent {
+		e.reconcileDispatch(run, stage, it)
+		return
+	}
 	sr := run.Stages[it.Stage]
 	if stage == nil || stage.Type != StageAction || run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")

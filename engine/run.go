@@ -121,6 +121,11 @@ type Run struct {
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
 	// (see Intent). While one is in flight, the run waits.
 	Intents []Intent `json:"intents,omitempty"`
+	// Context is the run's context: the pipeline's `context:` computed when it started,
+	// and what verdict rules merged into it since.
+	Context map[string]any `json:"context,omitempty"`
+	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>".
+	Iterations map[string]int `json:"iterations,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.
@@ -136,6 +141,14 @@ type StageRun struct {
 	Approvals    []Approval `json:"approvals,omitempty"`
 	Reminders    int        `json:"reminders,omitempty"`
 	NextReminder time.Time  `json:"next_reminder,omitzero"`
+	// Agent stages: the outputs and verdict of the last report, and the agent errors
+	// (ended without a report, dispatch refused) since the last report.
+	Outputs map[string]any `json:"outputs,omitempty"`
+	Verdict string         `json:"verdict,omitempty"`
+	Errors  int            `json:"errors,omitempty"`
+	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
+	// what its verdict was given on (an approval counts for that head only).
+	HeadSHA string `json:"head_sha,omitempty"`
 }
 
 // Transition is one entry of a run's history.

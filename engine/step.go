@@ -102,6 +102,12 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		}
 		e.start(p, in, since, why)
 	}
+	if in.Report != nil {
+		e.applyReport(in.Report)
+	}
+	if in.AgentFailure != nil {
+		e.applyAgentFailure(in.AgentFailure)
+	}
 	e.advanceAll()
 	return e.result(st)
 }
@@ -129,6 +135,10 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 
 // settle records outcome o of the effect of run's current stage.
 func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
+	if stage.Type == StageAgent {
+		e.settleDispatch(run, stage, o)
+		return
+	}
 	sr := run.Stages[stage.ID]
 	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
 	if o.Err == "" {
@@ -440,6 +450,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return
 	}
+	e.initContext(p, run)
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
@@ -531,6 +542,9 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.gate(run, stage)
 	case StageHuman:
 		return e.human(p, run, stage)
+	}
+	if stage.Type == StageAgent {
+		return e.agent(p, run, stage)
 	}
 	return e.action(p, run, stage)
 }

@@ -351,15 +351,25 @@ func humanDone(stage *Stage, who []string) string {
 	return strings.Join(who, ", ")
 }
 
-// render renders a message template for run. The templates of human stages read
-// `context.pr_number`, `context.head_branch`, `context.base_branch`, `context.author`,
-// `context.pr_title` and `github.*`; a template that does not render is shown as written,
-// with why.
+// render renders a message template for run, over the run's env (see env) where the
+// run's context lacks them, `context.pr_number`, `head_branch`, `base_branch`, `author` and
+// `pr_title` are the pull request's. A template that does not render is shown as written,
+// with why in the log.
 func (e *eval) render(t *Template, run *Run) string {
 	pr := e.facts.PR
-	env := Env{"github": FactsEnv(e.facts), "context": map[string]any{
-		"pr_number": pr.Number, "head_branch": pr.HeadRef, "base_branch": pr.BaseRef, "author": pr.Author, "pr_title": pr.Title,
-	}, "run": map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage}}
+	var env Env
+	if p := e.cfg.PipelineFor(run); p != nil {
+		env = e.env(p, run)
+	} else {
+		env = Env{"github": FactsEnv(e.facts), "run": map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage}}
+	}
+	ctx := map[string]any{"pr_number": pr.Number, "head_branch": pr.HeadRef, "base_branch": pr.BaseRef, "author": pr.Author, "pr_title": pr.Title}
+	if have, ok := env["context"].(map[string]any); ok {
+		for k, v := range have {
+			ctx[k] = v
+		}
+	}
+	env["context"] = ctx
 	s, err := t.Render(env)
 	if err != nil {
 		e.logf("run %s: the message at %s does not render: %v; posted as written", run.ID, t.Pos, err)

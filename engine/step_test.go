@@ -201,8 +201,8 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 		pipe  func(*Pipeline)
 		want  string
 	}{
-		{"agent stage", &Stage{ID: "x", Type: StageAgent, Pos: at}, nil,
-			`not supported yet: stage type "agent" (stage "x" at .github/pipelines.yaml:12:9)`},
+		{"parallel stage", &Stage{ID: "x", Type: StageParallel, Pos: at}, nil,
+			`not supported yet: stage type "parallel" (stage "x" at .github/pipelines.yaml:12:9)`},
 		{"action", &Stage{ID: "c", Type: StageAction, Action: ActionCloseIssue, Pos: at}, nil,
 			`not supported yet: action "close_issue" (stage "c" at .github/pipelines.yaml:12:9)`},
 		{"gate timeout", gate(func(s *Stage) { s.Timeout = time.Hour }), nil,

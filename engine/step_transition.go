@@ -77,6 +77,9 @@ func (e *eval) findEffect(key string) (*Run, *Stage) {
 			continue
 		}
 		stage := p.Stage(run.Stage)
+		if stage != nil && stage.Type == StageAgent && dispatchKey(run, stage) == key {
+			return run, stage
+		}
 		if stage == nil || stage.Type != StageAction {
 			continue
 		}

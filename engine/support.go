@@ -42,6 +42,10 @@ func unsupportedStage(s *Stage) string {
 		if what := unsupportedHuman(s); what != "" {
 			return what
 		}
+	case StageAgent:
+		if what := unsupportedAgentStage(s); what != "" {
+			return what
+		}
 	default:
 		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}

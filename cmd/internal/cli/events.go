@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine"
 )
 
 // routed is a webhook reduced to what the run path needs: which subjects it concerns
@@ -19,6 +21,10 @@ type routed struct {
 	// Foreign lists the pull requests a commit event names in another repository
 	// ("owner/name#3", or the API URL when that is all the entry gives), left out of Numbers.
 	Foreign []string
+	// Report is an agent's report (the report command); AgentFailure an agent's workflow
+	// that ended without one.
+	Report       *engine.Report
+	AgentFailure *engine.AgentFailure
 }
 
 // payload is the union of the webhook fields routing reads. Decoding into one struct
@@ -50,6 +56,12 @@ type payload struct {
 type commitEvent struct {
 	HeadSHA      string  `json:"head_sha"`
 	PullRequests []prRef `json:"pull_requests"`
+	// workflow_run: what started it, its display title (run-name) and conclusion; an
+	// agent's workflow is recognised by them (agentRun).
+	Event          string   `json:"event"`
+	DisplayTitle   string   `json:"display_title"`
+	Conclusion     string   `json:"conclusion"`
+	HeadRepository *repoRef `json:"head_repository"`
 }
 
 // prRef is an entry of a commit event's pull_requests. GitHub lists there the pull
@@ -129,6 +141,10 @@ func route(eventName string, raw []byte) (routed, error) {
 		}
 		if p.Action != "completed" {
 			return routed{Event: r.Event}, nil // only a finished check can change a gate
+		}
+		if f, n, ok := agentRun(name, p); ok {
+			r.Numbers, r.AgentFailure = []int{n}, f
+			break
 		}
 		r.SHA = c.HeadSHA
 		var here *repoRef

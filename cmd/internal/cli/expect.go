@@ -56,8 +56,8 @@ func (s *simulation) check(e *expectation) (failed int) {
 		s.checkStateBranch(report, e.StateBranch)
 	}
 	s.checkReminders(report, e.Reminders)
-	if len(e.Dispatches) > 0 {
-		report(false, "dispatches", "checked", "not supported yet: agent dispatch")
+	for _, d := range e.Dispatches {
+		s.checkDispatches(report, d)
 	}
 	return failed
 }

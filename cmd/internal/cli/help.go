@@ -44,6 +44,7 @@ wrong (a mistake in either, or a scenario that expects nothing)
 var commandUsage = map[string]string{
 	"run":      runUsage,
 	"simulate": simulateUsage,
+	"report":   reportUsage,
 	"validate": validateUsage,
 	"graph":    graphUsage,
 	"status":   statusUsage,

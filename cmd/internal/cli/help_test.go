@@ -28,7 +28,7 @@ func TestHelpListsTheCommands(t *testing.T) {
 // Every command prints its own usage on stdout and exits 0 for -h, --help and help
 // COMMAND, wherever the flag stands among its arguments.
 func TestEveryCommandHasHelp(t *testing.T) {
-	for _, cmd := range []string{"run", "simulate", "validate", "graph", "version"} {
+	for _, cmd := range []string{"run", "simulate", "validate", "graph", "version", "report"} {
 		want := commandUsage[cmd]
 		assert.True(t, strings.HasPrefix(want, "usage: pipeline-action "+cmd), cmd)
 		for _, args := range [][]string{{cmd, "--help"}, {cmd, "-h"}, {"help", cmd}, {cmd, "some/path", "--help"}} {

@@ -14,6 +14,8 @@ const usage = `usage: pipeline-action [command] [flags]
 
 commands:
   run                     handle the event of GITHUB_EVENT_NAME (the default inside GitHub Actions)
+  report --run ID --stage ID --attempt N --verdict V [--outputs FILE] [--pr N]
+                          report an agent's verdict back to its run
   simulate DIR            play DIR/scenario.yaml against DIR/pipelines.yaml on a fake GitHub
   simulate --config F --scenario S
   validate [PATH...] [--format text|github] [--strict]
@@ -58,6 +60,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return r.run(ctx)
 	case "simulate":
 		return simulateMain(ctx, args, stdout, stderr)
+	case "report":
+		return reportMain(ctx, args, stdin, stdout, stderr, getenv)
 	case "validate":
 		return validateMain(args, stdout, stderr)
 	case "graph":

@@ -329,7 +329,8 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	}
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
-	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes}
+	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
+		Report: ev.Report, AgentFailure: ev.AgentFailure}
 	now := r.now()
 	change := func(next *engine.State) state.Change {
 		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
@@ -503,7 +504,7 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 	switch e.Kind {
 	case engine.EffectMerge:
 		pr.State = engine.PRMerged
-	case engine.EffectAddLabel:
+	case engine.EffectAddLabel, engine.EffectDispatch: // a label dispatch adds its label
 		for _, l := range e.Labels {
 			if !pr.HasLabel(l) {
 				pr.Labels = append(pr.Labels, l)

@@ -29,9 +29,12 @@ type scenario struct {
 	RequestTimeout time.Duration       `yaml:"request_timeout"`
 	Teams          map[string][]string `yaml:"teams"`
 	// Branches the repository has from the start besides the default branch (made from it).
-	Branches []string     `yaml:"branches"`
-	Steps    []step       `yaml:"-"`
-	Expect   *expectation `yaml:"-"`
+	Branches []string `yaml:"branches"`
+	// Files are written on the default branch at the start: path in the repository → a
+	// file of the scenario's directory (an agent's workflow, say).
+	Files  map[string]string `yaml:"files"`
+	Steps  []step            `yaml:"-"`
+	Expect *expectation      `yaml:"-"`
 
 	path string // of the scenario file, for errors and relative paths
 }
@@ -189,7 +192,7 @@ type expectation struct {
 	PRs        map[int]subjectExpect `yaml:"prs"`
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
-	Dispatches []map[string]any      `yaml:"dispatches"`
+	Dispatches []dispatchExpect      `yaml:"dispatches"`
 	// Branches is the exact set of branches of the repository (not of forks).
 	Branches *[]string `yaml:"branches"`
 	// StateBranch is what the branch holding the state (settings.state_branch) holds.
@@ -243,8 +246,8 @@ var stepKinds = map[string]func() any{
 	"advance":        nil,
 	"together":       nil,
 	"state_branch":   nil,
-	"report":         nil,
-	"agent_fails":    nil,
+	"report":         func() any { return &reportStep{} },
+	"agent_fails":    func() any { return &agentFailsStep{} },
 }
 
 // scenarioError is a mistake in the scenario file, with its position.

@@ -111,6 +111,9 @@ type simulation struct {
 	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
 	// waiting for the others to read.
 	barrierTimeout time.Duration
+	// with holds the action inputs of the agent workflows that report steps play, by the
+	// payload of their workflow_dispatch event.
+	with map[string]map[string]string
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -240,6 +243,9 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 	}
 	defer os.RemoveAll(tmp)
 	s.tmp = tmp
+	if err := s.writeFiles(); err != nil {
+		return 0, err
+	}
 	for i, st := range s.sc.Steps {
 		n := i + 1
 		if e, ok := st.Value.(*expectation); ok {
@@ -478,6 +484,10 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
 		}
 		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
+	case *reportStep:
+		return s.applyReport(v)
+	case *agentFailsStep:
+		return s.applyAgentFails(v)
 	case time.Duration:
 		s.clock.advance(v)
 		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.now().Format(time.RFC3339)), false, nil
@@ -625,7 +635,16 @@ func (s *simulation) invoke(ctx context.Context, d delivery, token string) invoc
 	}
 	var log bytes.Buffer
 	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
-	code := r.run(ctx)
+	with, agent := s.with[string(d.event.Payload)]
+	for k, v := range with {
+		env["INPUT_"+strings.ToUpper(k)] = v
+	}
+	var code int
+	if agent {
+		code = r.reportCommand(ctx, nil, strings.NewReader(""), &log, &log)
+	} else {
+		code = r.run(ctx)
+	}
 	return invocation{log: log.String(), code: code, unsupported: r.unsupported}
 }
 

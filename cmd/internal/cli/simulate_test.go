@@ -98,12 +98,12 @@ repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
 `, 2, "scenario.yaml:4:5: review:"},
-		{"agent reports are not supported yet", `
+		{"a report to a stage no run stands at", `
 repo: acme/widgets
 steps:
   - open_pr: {number: 7, author: dev}
   - report: {pr: 7, stage: x, verdict: approve}
-`, 2, `not supported yet: step "report"`},
+`, 2, `report: no unfinished run of #7 stands at stage "x"`},
 		{"a check of an app and a workflow at once", `
 repo: acme/widgets
 steps:

@@ -35,6 +35,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
 	case engine.EffectRequestReviewers:
 		err = c.RequestReviewers(ctx, e.Number, e.Reviewers, e.Teams)
+	case engine.EffectDispatch:
+		return c.dispatch(ctx, e)
 	default:
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
 	}

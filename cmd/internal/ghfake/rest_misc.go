@@ -37,11 +37,15 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if len(in.Inputs) > 25 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nToo many inputs (maximum is 25).")
 	}
-	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
+	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
+		return code, body
+	}
+	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
+	s.dispatches = append(s.dispatches, d)
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil
 	}
-	id := s.newID()
+	id := d.RunID
 	fn := c.repo.fullName()
 	return http.StatusOK, obj{"workflow_run_id": id, "run_url": s.apiURL("/repos/%s/actions/runs/%d", fn, id),
 		"html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, id)}
@@ -58,6 +62,9 @@ func reposDispatch(s *Server, c *restCtx) (int, any) {
 	}
 	if in.EventType == "" || len(in.EventType) > 100 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"event_type\" must be 1 to 100 characters.")
+	}
+	if code, body, ok := checkClientPayload(in.ClientPayload); !ok {
+		return code, body
 	}
 	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), EventType: in.EventType, Inputs: in.ClientPayload})
 	return http.StatusNoContent, nil

@@ -308,15 +308,20 @@ func TestDispatches(t *testing.T) {
 	ctx := context.Background()
 	s := world(t)
 	c := client(t, s, s.BotToken())
+	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", "agent.yml",
 		github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]interface{}{"run_id": "r1"}})
 	require.NoError(t, err)
 	_, _, err = c.Repositories.Dispatch(ctx, "acme", "widgets", github.DispatchRequestOptions{EventType: "agent-report"})
 	require.NoError(t, err)
+	d := s.Dispatches()
+	require.Len(t, d, 2)
+	assert.NotZero(t, d[0].RunID)
+	d[0].RunID = 0
 	assert.Equal(t, []Dispatch{
-		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}},
+		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}, Name: "agent", RunName: "agent"},
 		{Repo: testRepo, EventType: "agent-report"},
-	}, s.Dispatches())
+	}, d)
 }
 
 // Rate-limit faults carry GitHub's headers and the documentation_url go-github recognises.

@@ -176,6 +176,7 @@ func (s *Server) issueJSON(r *repo, is *issue) obj {
 			ncomments++
 		}
 	}
+	assignee, assignees := s.assigneesJSON(is)
 	o := obj{
 		"id": is.id, "node_id": nodeID("Issue", is.id), "url": url,
 		"repository_url": s.apiURL("/repos/%s", fn), "labels_url": url + "/labels{/name}",
@@ -183,7 +184,7 @@ func (s *Server) issueJSON(r *repo, is *issue) obj {
 		"html_url": fmt.Sprintf("%s/%s/issues/%d", htmlBase, fn, is.number),
 		"number":   is.number, "title": is.title, "body": is.body, "user": s.userJSON(is.author),
 		"labels": s.labelsJSON(r, is.labels), "state": is.state, "state_reason": nil, "locked": false,
-		"assignee": nil, "assignees": []any{}, "milestone": nil, "comments": ncomments,
+		"assignee": assignee, "assignees": assignees, "milestone": nil, "comments": ncomments,
 		"created_at": ts(is.createdAt), "updated_at": ts(is.updatedAt), "closed_at": ts(is.closedAt),
 		"author_association": s.association(r, is.author), "active_lock_reason": nil, "draft": is.draft,
 		"reactions": s.reactionsJSON(url), "performed_via_github_app": nil, "closed_by": nil,
@@ -239,6 +240,7 @@ func (s *Server) prJSON(r *repo, pr *issue) obj {
 			ncomments++
 		}
 	}
+	assignee, assignees := s.assigneesJSON(pr)
 	var mergedBy any
 	if pr.merged {
 		mergedBy = s.userJSON(pr.mergedBy)
@@ -255,7 +257,7 @@ func (s *Server) prJSON(r *repo, pr *issue) obj {
 		"milestone": nil, "active_lock_reason": nil,
 		"created_at": ts(pr.createdAt), "updated_at": ts(pr.updatedAt),
 		"closed_at": ts(pr.closedAt), "merged_at": ts(pr.mergedAt),
-		"merge_commit_sha": nilIfEmpty(pr.mergeCommitSHA), "assignee": nil, "assignees": []any{},
+		"merge_commit_sha": nilIfEmpty(pr.mergeCommitSHA), "assignee": assignee, "assignees": assignees,
 		"requested_reviewers": s.requestedJSON(pr, false), "requested_teams": s.requestedJSON(pr, true),
 		"head": s.branchRefJSON(pr.headRepository(), pr.head, pr.headSHA), "base": s.branchRefJSON(r, pr.base, pr.baseSHA),
 		"_links": obj{

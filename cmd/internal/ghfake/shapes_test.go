@@ -91,6 +91,7 @@ var restCases = []restCase{
 
 // moreRESTCases cover the operations beyond the adapter's core set.
 var moreRESTCases = []restCase{
+	{op: "issues/add-assignees", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues/7/assignees"), body: `{"assignees":["alice"]}`},
 	{op: "git/get-ref", status: 200, method: "GET", path: fixed("/repos/acme/widgets/git/ref/heads/feat/login")},
 	{op: "git/create-ref", status: 201, method: "POST", path: fixed("/repos/acme/widgets/git/refs"),
 		body: `{"ref":"refs/heads/pipeline-action/state","sha":"` + "%HEAD%" + `"}`},
@@ -98,7 +99,8 @@ var moreRESTCases = []restCase{
 	{op: "repos/get-branch", status: 200, method: "GET", path: fixed("/repos/acme/widgets/branches/main")},
 	{op: "repos/get-content", status: 200, method: "GET", path: fixed("/repos/acme/widgets/contents/.github/pipelines.yaml?ref=main")},
 	{op: "actions/create-workflow-dispatch", status: 200, method: "POST", path: fixed("/repos/acme/widgets/actions/workflows/agent.yml/dispatches"),
-		body: `{"ref":"main","inputs":{"run":"r1"},"return_run_details":true}`},
+		body:  `{"ref":"main","inputs":{"run":"r1"},"return_run_details":true}`,
+		setup: func(s *Server) { s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow) }},
 	{op: "rate-limit/get", status: 200, method: "GET", path: fixed("/rate_limit")},
 	{op: "issues/update", status: 200, method: "PATCH", path: fixed("/repos/acme/widgets/issues/7"), body: `{"state":"closed"}`},
 	{op: "pulls/request-reviewers", status: 201, method: "POST", path: fixed("/repos/acme/widgets/pulls/7/requested_reviewers"),

@@ -52,6 +52,11 @@ type Dispatch struct {
 	Ref       string         // (workflow_dispatch)
 	EventType string         // (repository_dispatch)
 	Inputs    map[string]any // inputs, or client_payload for repository_dispatch
+	// The workflow run a workflow_dispatch started: its id, its name (the workflow's
+	// `name:`) and its display title (the workflow's `run-name:` over the inputs).
+	RunID   int64
+	Name    string
+	RunName string
 }
 
 // PR returns pull request number of repo; it panics when there is none.

@@ -141,6 +141,7 @@ type issue struct {
 	branchDeleted  bool
 	reviews        []*review
 	requested      []string // requested reviewers; teams as "team:<slug>"
+	assignees      []string
 	timeline       []*timelineEvent
 }
 

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+)
+
+// An agent's workflow names the run, stage and attempt it works for in its run-name, so
+// that its workflow_run.completed event can tell an agent that ended without reporting:
+//
+//	run-name: "agent: run ${{ inputs.run }} stage ${{ inputs.stage }} attempt ${{ inputs.attempt }}"
+var agentRunTitle = regexp.MustCompile(`(?:^|\s)run (\S+) stage (\S+) attempt (\d+)(?:\s|$)`)
+
+// agentRun recognises the workflow_run.completed of an agent's workflow: started by a
+// workflow_dispatch or repository_dispatch (which only those with write access, and the
+// action, can send) of this repository, whose display title names a run, stage and
+// attempt. It returns the agent failure to apply — an agent's run that ended after its
+// report finds its stage moved on, and is ignored — and the pull request.
+func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
+	wr := p.WorkflowRun
+	if name != "workflow_run" || wr == nil || p.Action != "completed" {
+		return nil, 0, false
+	}
+	if wr.Event != "workflow_dispatch" && wr.Event != "repository_dispatch" {
+		return nil, 0, false
+	}
+	if p.Repository == nil || (wr.HeadRepository != nil && !wr.HeadRepository.same(&p.Repository.repoRef)) {
+		return nil, 0, false
+	}
+	m := agentRunTitle.FindStringSubmatch(wr.DisplayTitle)
+	if m == nil || !reportRun.MatchString(m[1]) || !reportStage.MatchString(m[2]) {
+		return nil, 0, false
+	}
+	n := runSubject(m[1])
+	attempt, err := strconv.Atoi(m[3])
+	if n == 0 || err != nil || attempt < 1 {
+		return nil, 0, false
+	}
+	why := fmt.Sprintf("its workflow run %q concluded %s", wr.DisplayTitle, wr.Conclusion)
+	return &engine.AgentFailure{Run: m[1], Stage: m[2], Attempt: attempt, Why: why}, n, true
+}
+
+// reportStep is what an agent's `report` call does: the agent's workflow (a
+// workflow_dispatch run) runs the action with command: report. The run and attempt
+// default to those of the run of the PR standing at the stage.
+type reportStep struct {
+	PR      int            `yaml:"pr"`
+	Stage   string         `yaml:"stage"`
+	Verdict string         `yaml:"verdict"`
+	Outputs map[string]any `yaml:"outputs"`
+	Run     string         `yaml:"run"`
+	Attempt int            `yaml:"attempt"`
+}
+
+// agentFailsStep ends the workflow run of the agent dispatched for the stage's current
+// attempt without a report: GitHub sends its workflow_run.completed.
+type agentFailsStep struct {
+	PR         int    `yaml:"pr"`
+	Stage      string `yaml:"stage"`
+	Conclusion string `yaml:"conclusion"` // default failure
+}
+
+// dispatchExpect is an expectation on the dispatches of one agent, by any kind.
+type dispatchExpect struct {
+	Agent string `yaml:"agent"`
+	Count *int   `yaml:"count"`
+}
+
+// writeFiles writes the scenario's files on the default branch.
+func (s *simulation) writeFiles() error {
+	for _, p := range sortedKeys(s.sc.Files) {
+		src, err := os.ReadFile(s.sc.rel(s.sc.Files[p]))
+		if err != nil {
+			return fmt.Errorf("%s: files: %w", s.sc.path, err)
+		}
+		s.fake.SetFile(s.sc.Repo, s.sc.DefaultBranch, p, string(src))
+	}
+	return nil
+}
+
+// at finds the run of pull request pr standing at stage (unfinished), and its attempt.
+func (s *simulation) at(pr int, stage string) (*engine.Run, int, error) {
+	subject := s.sc.Repo + "#" + strconv.Itoa(pr)
+	for _, run := range s.runs() {
+		if run.Subject == subject && run.Stage == stage && !run.Status.Final() {
+			return run, run.Stages[stage].Attempt, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("no unfinished run of #%d stands at stage %q", pr, stage)
+}
+
+// applyReport plays an agent's workflow that reports: a workflow_dispatch event whose
+// job runs the action with command: report.
+func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, error) {
+	if v.PR == 0 || v.Stage == "" || v.Verdict == "" {
+		return nil, "", false, errors.New("report needs pr, stage and verdict")
+	}
+	runID, attempt := v.Run, v.Attempt
+	if runID == "" || attempt == 0 {
+		run, n, err := s.at(v.PR, v.Stage)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("report: %w (give run and attempt to report to a run that moved on)", err)
+		}
+		runID = or(runID, run.ID)
+		if attempt == 0 {
+			attempt = n
+		}
+	}
+	with := map[string]string{"command": "report", "run": runID, "stage": v.Stage,
+		"attempt": strconv.Itoa(attempt), "verdict": v.Verdict}
+	if v.Outputs != nil {
+		b, err := json.Marshal(v.Outputs)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("report: outputs: %w", err)
+		}
+		with["outputs"] = string(b)
+	}
+	inputs := map[string]any{"run": runID, "stage": v.Stage, "attempt": strconv.Itoa(attempt)}
+	ev := s.fake.WorkflowDispatchEvent(s.sc.Repo, "agent.yml", s.sc.DefaultBranch, ghfake.BotLogin, inputs)
+	if s.with == nil {
+		s.with = map[string]map[string]string{}
+	}
+	s.with[string(ev.Payload)] = with
+	label := fmt.Sprintf("report %s from the agent of %s on #%d (run %s, attempt %d)", v.Verdict, v.Stage, v.PR, runID, attempt)
+	return []ghfake.Event{ev}, label, true, nil
+}
+
+// applyAgentFails ends the workflow run the stage's current attempt dispatched.
+func (s *simulation) applyAgentFails(v *agentFailsStep) ([]ghfake.Event, string, bool, error) {
+	run, attempt, err := s.at(v.PR, v.Stage)
+	if err != nil {
+		return nil, "", false, fmt.Errorf("agent_fails: %w", err)
+	}
+	ds := s.fake.Dispatches()
+	for i := len(ds) - 1; i >= 0; i-- {
+		d := ds[i]
+		if d.Workflow != "" && d.Inputs["run"] == run.ID && d.Inputs["stage"] == v.Stage && d.Inputs["attempt"] == strconv.Itoa(attempt) {
+			conclusion := or(v.Conclusion, "failure")
+			ev := s.fake.CompleteDispatch(s.sc.Repo, i, conclusion)
+			return []ghfake.Event{ev}, fmt.Sprintf("agent_fails: the workflow run %q of %s on #%d ends %s without a report", d.RunName, v.Stage, v.PR, conclusion), true, nil
+		}
+	}
+	return nil, "", false, fmt.Errorf("agent_fails: no workflow_dispatch for run %s, stage %s, attempt %d (agent_fails ends the run of an agent dispatched as a workflow)", run.ID, v.Stage, attempt)
+}
+
+// checkDispatches counts the dispatches of an agent in the fake's world: the
+// workflow_dispatches of its workflow, the repository_dispatches of its event type, the
+// comments carrying a dispatch marker of one of its stages, the times the action added
+// its label.
+func (s *simulation) checkDispatches(report func(bool, string, string, string), x dispatchExpect) {
+	what := "dispatches of agent " + x.Agent
+	cfg, err := engine.LoadFiles(configSources(s.config), gates.Default())
+	if err != nil {
+		report(false, what, "a config that loads", err.Error())
+		return
+	}
+	ag := cfg.Agent(x.Agent)
+	if ag == nil || x.Count == nil {
+		report(false, what, "an agent of the config and a count", fmt.Sprintf("agent %q, count %v", x.Agent, x.Count))
+		return
+	}
+	count := 0
+	switch ag.Dispatch {
+	case engine.DispatchWorkflow:
+		for _, d := range s.fake.Dispatches() {
+			if d.Workflow == ag.Workflow {
+				count++
+			}
+		}
+	case engine.DispatchRepositoryDispatch:
+		for _, d := range s.fake.Dispatches() {
+			if d.EventType == ag.EventType {
+				count++
+			}
+		}
+	case engine.DispatchComment:
+		stages := map[string]bool{}
+		for _, p := range cfg.Pipelines {
+			for _, st := range p.Stages {
+				if st.Type == engine.StageAgent && st.Agent == ag.Name {
+					stages[st.ID] = true
+				}
+			}
+		}
+		for _, n := range s.subjects() {
+			for _, c := range s.fake.Comments(s.sc.Repo, n) {
+				for _, key := range engine.PostedEffects(c.Body) {
+					if parts := strings.Split(key, "/"); len(parts) == 6 && parts[5] == string(engine.EffectDispatch) && stages[parts[3]] {
+						count++
+					}
+				}
+			}
+		}
+	case engine.DispatchLabel:
+		// Each time the action added the label (adding a label already there is no dispatch).
+		for _, n := range s.subjects() {
+			count += s.fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)
+		}
+	default:
+		report(false, what, fmt.Sprint(*x.Count), fmt.Sprintf("not supported yet: counting %s dispatches", ag.Dispatch))
+		return
+	}
+	report(count == *x.Count, what, fmt.Sprint(*x.Count), fmt.Sprint(count))
+}

@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+)
+
+const reportUsage = `usage: pipeline-action report --run ID --stage ID --attempt N --verdict V [flags]
+
+Reports an agent's verdict back to its run: what an agent's workflow calls when it is
+done (inside GitHub Actions, the action with command: report and the inputs run, stage,
+attempt, verdict and outputs). The run, stage and attempt are the inputs the dispatch
+gave the agent. The state of the pull request is read, the report applied and the
+state written back with compare-and-swap, as run does.
+
+flags:
+  --run ID        the run (the dispatch's "run" input: <pipeline>/<pr>/<n>)
+  --stage ID      the agent stage (the "stage" input)
+  --attempt N     the attempt (the "attempt" input)
+  --verdict V     complete, followup, failed, approve, reject or revise
+  --outputs FILE  a JSON object: the stage's outputs (stages.<id>.outputs); - reads stdin
+  --pr N          the pull request (default: the number in the run id)
+  --repo O/N      the repository (default GITHUB_REPOSITORY)
+
+A report for a run that has moved on (another stage, a later attempt, a finished run)
+is refused and logged; that is not the agent's fault, so the command still exits 0.
+
+exit codes: 0 reported (or refused as stale), 1 the state could not be read or written,
+2 bad usage
+`
+
+// maxOutputsBytes bounds the outputs a report may carry: they are kept in the state,
+// which a comment of at most 65536 characters mirrors.
+const maxOutputsBytes = engine.MaxOutputs
+
+// reportRun and reportStage are what run and stage ids look like (docs/language.md, names).
+var (
+	reportRun   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*/[1-9][0-9]*/[1-9][0-9]*$`)
+	reportStage = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+)
+
+// reportMain is the report command, from flags or, inside Actions, from the inputs.
+func reportMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	r := &runner{getenv: getenv, out: stdout, now: time.Now}
+	return r.reportCommand(ctx, args, stdin, stdout, stderr)
+}
+
+// reportCommand is the report command run by r.
+func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	getenv := r.getenv
+	fs := newFlagSet("report", stderr)
+	input := func(name string) string { return strings.TrimSpace(getenv("INPUT_" + strings.ToUpper(name))) }
+	runID := fs.String("run", input("run"), "")
+	stage := fs.String("stage", input("stage"), "")
+	attempt := fs.String("attempt", input("attempt"), "")
+	verdict := fs.String("verdict", input("verdict"), "")
+	outputsFile := fs.String("outputs", "", "")
+	pr := fs.String("pr", input("pr"), "")
+	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "")
+	rest, code, ok := parseFlags(fs, reportUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "pipeline-action report: "+format+"\n\n%s", append(a, reportUsage)...)
+		return 2
+	}
+	if len(rest) > 0 {
+		return bad("takes no arguments, got %q", rest)
+	}
+	rep := engine.Report{Run: *runID, Stage: *stage, Verdict: strings.ToLower(*verdict)}
+	switch {
+	case rep.Run == "" || rep.Stage == "" || *attempt == "" || rep.Verdict == "":
+		return bad("--run, --stage, --attempt and --verdict are required")
+	case !reportRun.MatchString(rep.Run):
+		return bad("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
+	case !reportStage.MatchString(rep.Stage):
+		return bad("--stage %q is not a stage id", rep.Stage)
+	case !contains(engine.Verdicts, rep.Verdict):
+		return bad("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
+	}
+	n, err := strconv.Atoi(*attempt)
+	if err != nil || n < 1 {
+		return bad("--attempt %q is not a positive number", *attempt)
+	}
+	rep.Attempt = n
+	number := runSubject(rep.Run)
+	if *pr != "" {
+		p, err := strconv.Atoi(strings.TrimPrefix(*pr, "#"))
+		if err != nil || p < 1 {
+			return bad("--pr %q is not a pull request number", *pr)
+		}
+		if number != 0 && p != number {
+			return bad("run %s is a run of #%d, not #%d", rep.Run, number, p)
+		}
+		number = p
+	}
+	if number == 0 {
+		return bad("run %q names no pull request (<pipeline>/<pr>/<n>); give --pr", rep.Run)
+	}
+	var raw []byte
+	switch {
+	case *outputsFile == "-":
+		raw, err = io.ReadAll(io.LimitReader(stdin, maxOutputsBytes+1))
+	case *outputsFile != "":
+		raw, err = os.ReadFile(*outputsFile)
+	default:
+		raw = []byte(getenv("INPUT_OUTPUTS"))
+	}
+	if err != nil {
+		return bad("reading the outputs: %v", err)
+	}
+	if rep.Outputs, err = decodeOutputs(raw); err != nil {
+		return bad("%v", err)
+	}
+	if *repo == "" {
+		return bad("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY")
+	}
+	return r.runReport(ctx, *repo, number, rep)
+}
+
+// runSubject is the pull request number of a run id (<pipeline>/<number>/<n>), or 0.
+func runSubject(id string) int {
+	parts := strings.Split(id, "/")
+	if len(parts) != 3 {
+		return 0
+	}
+	n, err := strconv.Atoi(parts[1])
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
+}
+
+// decodeOutputs reads a report's outputs: a JSON object, at most maxOutputsBytes; empty
+// text is no outputs.
+func decodeOutputs(raw []byte) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if len(raw) > maxOutputsBytes {
+		return nil, fmt.Errorf("the outputs are larger than %d bytes; keep them small (they are kept in the state), and link to anything larger", maxOutputsBytes)
+	}
+	var out map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&out); err != nil || out == nil {
+		return nil, fmt.Errorf("the outputs must be a JSON object such as {\"feedback\": \"…\"}")
+	}
+	if dec.More() {
+		return nil, errors.New("the outputs must be one JSON object")
+	}
+	return out, nil
+}
+
+// runReport applies rep to the state of pull request number of repo: the read-evaluate-
+// write rounds of run, with the report as the input.
+func (r *runner) runReport(ctx context.Context, repo string, number int, rep engine.Report) int {
+	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	timeout, err := r.duration("timeout", defaultTimeout)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
+		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
+	ev := routed{Handled: true, Event: "report", Repo: repo, Numbers: []int{number}, Report: &rep, Actor: r.getenv("GITHUB_ACTOR")}
+	// The agent's workflow runs on workflow_dispatch or repository_dispatch, whose payload
+	// names the repository and its default branch.
+	var raw []byte
+	if path := r.getenv("GITHUB_EVENT_PATH"); path != "" {
+		if raw, err = os.ReadFile(path); err == nil {
+			var p payload
+			if json.Unmarshal(raw, &p) == nil && p.Repository != nil && strings.EqualFold(p.Repository.FullName, repo) {
+				ev.DefaultBranch = p.Repository.DefaultBranch
+				if p.Sender != nil && ev.Actor == "" {
+					ev.Actor = p.Sender.Login
+				}
+			}
+		}
+	}
+	client, err := r.client(repo)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 2
+	}
+	defer func() { r.act.Infof("pipeline-action: API calls: %s", formatCalls(client.Calls())) }()
+	if ev.DefaultBranch == "" {
+		if ev.DefaultBranch, err = client.DefaultBranch(ctx); err != nil {
+			r.act.Errorf("%v", err)
+			return 1
+		}
+	}
+	r.act.Infof("pipeline-action: report %s for run %s, stage %s, attempt %d", rep.Verdict, rep.Run, rep.Stage, rep.Attempt)
+	key := "report-" + rep.Run + "/" + rep.Stage + "/" + strconv.Itoa(rep.Attempt) + "/" + rep.Verdict
+	if id := r.getenv("GITHUB_RUN_ID"); id != "" {
+		key = "run-" + id
+	}
+	res, err := r.subject(ctx, client, ev, number, key)
+	if err != nil {
+		r.act.Errorf("%s#%d: %v", repo, number, err)
+		return 1
+	}
+	if res != nil {
+		r.report([]subjectResult{*res})
+	}
+	return 0
+}

@@ -1,0 +1,106 @@
+package ghapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// dispatch starts the agent of a dispatch effect, by its dispatch kind. GitHub's 404 (no
+// such workflow at that ref, or no access) cannot pass on a later event either, so it is
+// permanent here: the agent stage's on_error applies.
+func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
+	var err error
+	switch e.Dispatch {
+	case engine.DispatchWorkflow:
+		// https://docs.github.com/en/rest/actions/workflows#create-a-workflow-dispatch-event
+		inputs := make(map[string]any, len(e.Inputs))
+		for k, v := range e.Inputs {
+			inputs[k] = v
+		}
+		_, err = c.rest.Actions.CreateWorkflowDispatchEventByFileName(ctx, c.Owner, c.Repo, pathSegment(e.Workflow),
+			github.CreateWorkflowDispatchEventRequest{Ref: e.Ref, Inputs: inputs})
+		if err != nil {
+			err = fmt.Errorf("dispatching workflow %s at %s in %s/%s: %w", e.Workflow, e.Ref, c.Owner, c.Repo, err)
+		}
+	case engine.DispatchRepositoryDispatch:
+		// https://docs.github.com/en/rest/repos/repos#create-a-repository-dispatch-event
+		raw, merr := json.Marshal(e.Inputs)
+		if merr != nil {
+			return engine.Outcome{Key: e.Key, Err: merr.Error(), Permanent: true}
+		}
+		payload := json.RawMessage(raw)
+		_, _, err = c.rest.Repositories.Dispatch(ctx, c.Owner, c.Repo, github.DispatchRequestOptions{EventType: e.EventType, ClientPayload: &payload})
+		if err != nil {
+			err = fmt.Errorf("sending repository_dispatch %s to %s/%s: %w", e.EventType, c.Owner, c.Repo, err)
+		}
+	case engine.DispatchComment:
+		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
+	case engine.DispatchLabel:
+		err = c.AddLabels(ctx, e.Number, e.Labels)
+	case engine.DispatchAssign:
+		if err = c.AddAssignees(ctx, e.Number, e.Assignees); errors.As(err, new(*leftOutError)) {
+			return engine.Outcome{Key: e.Key, Err: err.Error(), Permanent: true}
+		}
+	default:
+		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: dispatch %q", e.Dispatch), Permanent: true}
+	}
+	if err == nil {
+		return engine.Outcome{Key: e.Key}
+	}
+	what := "dispatching agent " + e.Agent
+	var er *github.ErrorResponse
+	msg := err.Error()
+	if errors.As(err, &er) && er.Response != nil {
+		msg = fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
+		if er.Response.StatusCode == http.StatusNotFound {
+			return engine.Outcome{Key: e.Key, Err: msg, Permanent: true}
+		}
+	}
+	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err)}
+}
+
+// AddAssignees assigns logins to an issue or pull request. GitHub silently leaves out a
+// login that cannot be assigned, so the answer is read: a login missing from it is an error.
+// https://docs.github.com/en/rest/issues/assignees#add-assignees-to-an-issue
+func (c *Client) AddAssignees(ctx context.Context, number int, logins []string) error {
+	is, _, err := c.rest.Issues.AddAssignees(ctx, c.Owner, c.Repo, number, logins)
+	if err != nil {
+		return fmt.Errorf("assigning %s to %s/%s#%d: %w", strings.Join(logins, ", "), c.Owner, c.Repo, number, err)
+	}
+	for _, l := range logins {
+		found := false
+		for _, a := range is.Assignees {
+			found = found || strings.EqualFold(a.GetLogin(), l)
+		}
+		if !found {
+			return &leftOutError{fmt.Sprintf("assigning %s to %s/%s#%d: GitHub left %s out (it cannot be assigned here)", strings.Join(logins, ", "), c.Owner, c.Repo, number, l)}
+		}
+	}
+	return nil
+}
+
+// leftOutError is an assignee GitHub left out: trying again cannot help.
+type leftOutError struct{ msg string }
+
+func (e *leftOutError) Error() string { return e.msg }
+
+// DefaultBranch reads the name of the repository's default branch.
+// https://docs.github.com/en/rest/repos/repos#get-a-repository
+func (c *Client) DefaultBranch(ctx context.Context) (string, error) {
+	r, _, err := c.rest.Repositories.Get(ctx, c.Owner, c.Repo)
+	if err != nil {
+		return "", fmt.Errorf("reading %s/%s: %w", c.Owner, c.Repo, err)
+	}
+	if r.GetDefaultBranch() == "" {
+		return "", fmt.Errorf("reading %s/%s: GitHub names no default branch", c.Owner, c.Repo)
+	}
+	return r.GetDefaultBranch(), nil
+}

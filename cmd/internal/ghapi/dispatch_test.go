@@ -1,0 +1,96 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+const agentWorkflow = `on:
+  workflow_dispatch:
+    inputs: {run: {}, stage: {}, attempt: {}, subject: {}, action: {}, context: {}}
+jobs: {}
+`
+
+func dispatchEffect(kind string) engine.Effect {
+	return engine.Effect{Key: "p/7/1/review/1/dispatch", Kind: engine.EffectDispatch, Number: 7, Agent: "reviewer", Dispatch: kind,
+		Workflow: "agent.yml", Ref: "main", EventType: "review",
+		Inputs: map[string]string{"run": "p/7/1", "stage": "review", "attempt": "1", "subject": repoName + "#7", "action": "review", "context": "{}"},
+		Body:   "@bot review", Labels: []string{"agent:review"}, Assignees: []string{"alice"}}
+}
+
+func TestPerformDispatchByKind(t *testing.T) {
+	cases := []struct {
+		kind  string
+		stats map[string]int
+		check func(t *testing.T, fake *ghfake.Server)
+	}{
+		{engine.DispatchWorkflow, map[string]int{"actions/create-workflow-dispatch": 1}, func(t *testing.T, fake *ghfake.Server) {
+			d := fake.Dispatches()
+			require.Len(t, d, 1)
+			assert.Equal(t, "agent.yml", d[0].Workflow)
+			assert.Equal(t, "main", d[0].Ref)
+			assert.Equal(t, "p/7/1", d[0].Inputs["run"])
+			assert.Equal(t, "1", d[0].Inputs["attempt"])
+		}},
+		{engine.DispatchRepositoryDispatch, map[string]int{"repos/create-dispatch-event": 1}, func(t *testing.T, fake *ghfake.Server) {
+			d := fake.Dispatches()
+			require.Len(t, d, 1)
+			assert.Equal(t, "review", d[0].EventType)
+			assert.Equal(t, "review", d[0].Inputs["stage"], "the same data as client_payload")
+		}},
+		{engine.DispatchComment, map[string]int{"issues/create-comment": 1}, func(t *testing.T, fake *ghfake.Server) {
+			cs := fake.Comments(repoName, 7)
+			require.Len(t, cs, 1)
+			assert.Contains(t, cs[0].Body, "@bot review")
+			assert.Contains(t, cs[0].Body, engine.EffectMarker("p/7/1/review/1/dispatch"))
+		}},
+		{engine.DispatchLabel, map[string]int{"issues/add-labels": 1}, func(t *testing.T, fake *ghfake.Server) {
+			assert.Contains(t, fake.PR(repoName, 7).Labels, "agent:review")
+		}},
+		{engine.DispatchAssign, map[string]int{"issues/add-assignees": 1}, func(t *testing.T, fake *ghfake.Server) {
+			assert.Equal(t, []string{"alice"}, fake.Assignees(repoName, 7))
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.kind, func(t *testing.T) {
+			fake, c := setup(t)
+			fake.AddUser("alice", "write")
+			fake.SetFile(repoName, "main", ".github/workflows/agent.yml", agentWorkflow)
+			openPR(fake)
+			fake.ResetStats()
+			o := c.Perform(context.Background(), dispatchEffect(tc.kind))
+			assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o)
+			assert.Equal(t, tc.stats, fake.Stats())
+			tc.check(t, fake)
+			assertDocumented(t, fake)
+		})
+	}
+}
+
+func TestPerformDispatchRefusals(t *testing.T) {
+	fake, c := setup(t)
+	openPR(fake)
+	o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	assert.True(t, o.Permanent, "no such workflow: trying again cannot help")
+	assert.Contains(t, o.Err, "dispatching agent reviewer refused (404)")
+
+	fake.SetFile(repoName, "main", ".github/workflows/agent.yml", "on:\n  workflow_dispatch:\n    inputs: {run: {}}\njobs: {}\n")
+	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	assert.True(t, o.Permanent)
+	assert.Contains(t, o.Err, "Unexpected inputs provided")
+
+	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchAssign))
+	assert.NotEmpty(t, o.Err, "alice has no access: GitHub leaves her out, and that is an error")
+	assert.True(t, o.Permanent)
+
+	fake.FailNext("repos/create-dispatch-event", 502, "Server Error")
+	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchRepositoryDispatch))
+	assert.False(t, o.Permanent, "a 5xx may pass on a later event")
+	assert.Empty(t, fake.Dispatches())
+}

@@ -1,0 +1,274 @@
+package ghfake
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Agent dispatches as GitHub checks them: a workflow_dispatch names a workflow file that
+// exists at the ref, has an `on: workflow_dispatch` trigger and declares every input it is
+// given; a repository_dispatch's client_payload has at most 10 top-level properties; an
+// assignee must be someone who can be assigned.
+
+func init() {
+	restHandlers["issues/add-assignees"] = issuesAddAssignees
+}
+
+// checkWorkflowDispatch refuses a workflow_dispatch as GitHub does: 404 when the workflow
+// file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
+// an input. The caller holds s.mu.
+func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
+	b := r.branches[strings.TrimPrefix(ref, "refs/heads/")]
+	var file *blob
+	if b != nil {
+		file = b.files[".github/workflows/"+workflow]
+	}
+	if file == nil {
+		return http.StatusNotFound, notFound(), false
+	}
+	declared, ok := workflowDispatchInputs(file.text)
+	if !ok {
+		return http.StatusUnprocessableEntity, errorBody("Workflow does not have 'workflow_dispatch' trigger"), false
+	}
+	var unexpected []string
+	for k := range inputs {
+		if !declared[k] {
+			unexpected = append(unexpected, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(unexpected) > 0 {
+		sort.Strings(unexpected)
+		return http.StatusUnprocessableEntity, errorBody("Unexpected inputs provided: [" + strings.Join(unexpected, ", ") + "]"), false
+	}
+	return 0, nil, true
+}
+
+// workflowDispatchInputs reads the inputs a workflow declares under on.workflow_dispatch,
+// and whether it has that trigger at all (`on: workflow_dispatch`, `on: [workflow_dispatch]`
+// or a mapping with the key).
+func workflowDispatchInputs(text string) (map[string]bool, bool) {
+	var wf map[string]yaml.Node
+	if yaml.Unmarshal([]byte(text), &wf) != nil {
+		return nil, false
+	}
+	on, ok := wf["on"]
+	if !ok {
+		// yaml.v3 reads a bare `on` key as the string "on" (YAML 1.2), so this is rare.
+		return nil, false
+	}
+	switch on.Kind {
+	case yaml.ScalarNode:
+		return map[string]bool{}, on.Value == "workflow_dispatch"
+	case yaml.SequenceNode:
+		for _, n := range on.Content {
+			if n.Value == "workflow_dispatch" {
+				return map[string]bool{}, true
+			}
+		}
+		return nil, false
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(on.Content); i += 2 {
+			if on.Content[i].Value != "workflow_dispatch" {
+				continue
+			}
+			out := map[string]bool{}
+			wd := on.Content[i+1]
+			for j := 0; wd.Kind == yaml.MappingNode && j+1 < len(wd.Content); j += 2 {
+				if wd.Content[j].Value != "inputs" {
+					continue
+				}
+				in := wd.Content[j+1]
+				for k := 0; in.Kind == yaml.MappingNode && k+1 < len(in.Content); k += 2 {
+					out[in.Content[k].Value] = true
+				}
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// checkClientPayload refuses a client_payload of more than 10 top-level properties, as
+// GitHub does.
+func checkClientPayload(p map[string]any) (int, any, bool) {
+	if len(p) > 10 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo more than 10 properties are allowed; " +
+			fmt.Sprint(len(p)) + " were supplied."), false
+	}
+	if b, err := json.Marshal(p); err == nil && len(b) >= 64*1024 {
+		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nclient_payload is too large."), false
+	}
+	return 0, nil, true
+}
+
+// issuesAddAssignees: https://docs.github.com/rest/issues/assignees#add-assignees-to-an-issue
+// A login that cannot be assigned (no access to the repository) is silently left out, as
+// GitHub does; at most 10 assignees.
+func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
+	is := c.issue(false)
+	if is == nil {
+		return http.StatusNotFound, notFound()
+	}
+	var in struct {
+		Assignees []json.RawMessage `json:"assignees"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	for _, raw := range in.Assignees {
+		var login string
+		if json.Unmarshal(raw, &login) != nil {
+			var o struct {
+				Login string `json:"login"`
+			}
+			if json.Unmarshal(raw, &o) != nil || o.Login == "" {
+				return http.StatusUnprocessableEntity, errorBody("Invalid request.")
+			}
+			login = o.Login
+		}
+		if _, ok := s.users[login]; !ok && !strings.EqualFold(login, is.author) {
+			continue
+		}
+		if !containsFold(is.assignees, login) && len(is.assignees) < 10 {
+			is.assignees = append(is.assignees, login)
+		}
+	}
+	is.updatedAt = s.clock()
+	return http.StatusCreated, s.issueJSON(c.repo, is)
+}
+
+func containsFold(xs []string, x string) bool {
+	for _, y := range xs {
+		if strings.EqualFold(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// assigneesJSON renders the assignee and assignees of an issue or pull request.
+func (s *Server) assigneesJSON(is *issue) (any, []any) {
+	out := make([]any, 0, len(is.assignees))
+	for _, l := range is.assignees {
+		out = append(out, s.userJSON(l))
+	}
+	if len(out) == 0 {
+		return nil, out
+	}
+	return out[0], out
+}
+
+// Assignees returns the logins assigned to issue or pull request number of repoName.
+func (s *Server) Assignees(repoName string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.mustIssue(s.mustRepo(repoName), number).assignees...)
+}
+
+// workflowRun gives dispatch d the workflow run it starts: an id, and the name and display
+// title GitHub gives it (the workflow's `name:`, or its path; its `run-name:` with the
+// `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
+// caller holds s.mu.
+func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
+	d.RunID = s.newBigID()
+	d.Name = ".github/workflows/" + d.Workflow
+	d.RunName = ""
+	if b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
+		if f := b.files[".github/workflows/"+d.Workflow]; f != nil {
+			var wf struct {
+				Name    string `yaml:"name"`
+				RunName string `yaml:"run-name"`
+			}
+			if yaml.Unmarshal([]byte(f.text), &wf) == nil {
+				if wf.Name != "" {
+					d.Name = wf.Name
+				}
+				d.RunName = inputsExpr.ReplaceAllStringFunc(wf.RunName, func(m string) string {
+					return fmt.Sprint(d.Inputs[inputsExpr.FindStringSubmatch(m)[1]])
+				})
+			}
+		}
+	}
+	if d.RunName == "" {
+		d.RunName = d.Name
+	}
+	return d
+}
+
+var inputsExpr = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}`)
+
+// CompleteDispatch ends the workflow run that dispatch i (an index of Dispatches, a
+// workflow_dispatch) started, with conclusion, and returns its workflow_run/completed
+// event: event workflow_dispatch, no pull requests, the head of its ref.
+func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	if i < 0 || i >= len(s.dispatches) || s.dispatches[i].Workflow == "" {
+		panic(fmt.Sprintf("ghfake: no workflow dispatch %d", i))
+	}
+	d := s.dispatches[i]
+	b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
+	if b == nil {
+		panic(fmt.Sprintf("ghfake: no branch %s", d.Ref))
+	}
+	fn := r.fullName()
+	now := s.clock()
+	path := ".github/workflows/" + d.Workflow
+	wfID := workflowID(r, d.Workflow)
+	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
+	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": d.Name, "path": path,
+		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
+		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.defaultBranch, path),
+		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, d.Workflow),
+		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
+	suite := stableID(fmt.Sprintf("suite:%d", d.RunID))
+	wr := obj{
+		"id": d.RunID, "node_id": nodeID("WorkflowRun", d.RunID), "name": d.Name,
+		"display_title": d.RunName, "path": path, "head_branch": b.name, "head_sha": b.head,
+		"run_number": d.RunID % 1000, "run_attempt": 1, "event": "workflow_dispatch", "status": "completed",
+		"conclusion": conclusion, "workflow_id": wfID, "check_suite_id": suite,
+		"check_suite_node_id": nodeID("CheckSuite", suite), "url": url,
+		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
+		"pull_requests": []any{}, "created_at": ts(now), "updated_at": ts(now), "run_started_at": ts(now),
+		"actor": s.userJSON(BotLogin), "triggering_actor": s.userJSON(BotLogin),
+		"jobs_url": url + "/jobs", "logs_url": url + "/logs", "artifacts_url": url + "/artifacts",
+		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
+		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, suite),
+		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
+		"head_commit":     s.headCommitJSON(r, r.commits[b.head], BotLogin),
+		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
+	}
+	return s.event(r, "workflow_run", "completed", BotLogin, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
+}
+
+// WorkflowDispatchEvent is the workflow_dispatch event of a run of workflow (a file of
+// .github/workflows) on ref, dispatched by sender with inputs: the payload the run reads
+// from GITHUB_EVENT_PATH. GitHub sends no webhook for it to other workflows.
+func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, inputs map[string]any) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	return s.event(r, "workflow_dispatch", "", sender, obj{"inputs": inputs, "ref": "refs/heads/" + ref,
+		"workflow": ".github/workflows/" + workflow})
+}
+
+// Labeled returns how many times actor added label (compared as GitHub compares labels) to
+// issue or pull request number of repoName.
+func (s *Server) Labeled(repoName string, number int, actor, label string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, ev := range s.mustIssue(s.mustRepo(repoName), number).timeline {
+		if ev.kind == "LabeledEvent" && ev.actor == actor && strings.EqualFold(ev.label, label) {
+			n++
+		}
+	}
+	return n
+}

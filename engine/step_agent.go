@@ -1,0 +1,556 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Agent stages. Entering one asks for a dispatch effect by the agent's `dispatch` kind;
+// the stage then waits for the agent's report (Input.Report), whose verdict picks the
+// transition. A dispatch GitHub does not deduplicate (a workflow_dispatch, a
+// repository_dispatch, a comment) is write-ahead, like a merge: it is never performed
+// twice. An agent that ends without a report (Input.AgentFailure) is an agent error,
+// which `on_error: {retry, then}` handles.
+
+// EffectDispatch starts an agent.
+const EffectDispatch EffectKind = "dispatch"
+
+// Report is what an agent sends back when it is done: the verdict for one attempt of
+// one agent stage of one run, and its outputs (`stages.<id>.outputs`).
+type Report struct {
+	Run     string         `json:"run"`
+	Stage   string         `json:"stage"`
+	Attempt int            `json:"attempt"`
+	Verdict string         `json:"verdict"`
+	Outputs map[string]any `json:"outputs,omitempty"`
+}
+
+// AgentFailure says that the agent dispatched for one attempt of an agent stage ended
+// without a report (its workflow failed or was cancelled).
+type AgentFailure struct {
+	Run     string `json:"run"`
+	Stage   string `json:"stage"`
+	Attempt int    `json:"attempt"`
+	Why     string `json:"why"` // e.g. "workflow run 42 concluded failure"
+}
+
+// Verdicts lists the verdicts a report may carry.
+var Verdicts = []string{VerdictComplete, VerdictFollowup, VerdictFailed, VerdictApprove, VerdictReject, VerdictRevise}
+
+// MaxOutputs bounds the JSON of a report's outputs: they are kept in the state.
+const MaxOutputs = 16 << 10
+
+// DispatchInputs are the inputs a `dispatch: workflow` agent's workflow must declare
+// (workflow_dispatch refuses inputs a workflow does not declare, and takes at most 10).
+var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context"}
+
+// dispatchKey is the key of the dispatch effect of run's current attempt of stage.
+func dispatchKey(run *Run, stage *Stage) string {
+	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, run.Stages[stage.ID].Attempt, EffectDispatch)
+}
+
+// dispatchWriteAhead reports whether a dispatch of kind must be saved as an intent
+// before it is performed: GitHub deduplicates adding a label or an assignee, nothing else.
+func dispatchWriteAhead(kind string) bool {
+	return kind != DispatchLabel && kind != DispatchAssign
+}
+
+// agent evaluates agent stage of run: dispatches it once per attempt, then waits.
+func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	key := dispatchKey(run, stage)
+	ag := e.cfg.Agent(stage.Agent)
+	// Only a comment dispatch leaves a trace on the subject: its marker.
+	if contains(run.Applied, key) || (ag != nil && ag.Dispatch == DispatchComment && contains(e.facts.PR.Posted, key)) {
+		run.Applied = appendOnce(run.Applied, key)
+		e.awaitReport(run, stage)
+		return false
+	}
+	if ag == nil {
+		return e.agentError(run, stage, fmt.Sprintf("agent %q is not in the config", stage.Agent))
+	}
+	eff, err := e.dispatchEffect(p, run, stage, ag, key)
+	if err != nil {
+		return e.agentError(run, stage, fmt.Sprintf("dispatching agent %q: %v", ag.Name, err))
+	}
+	if sr.Status == StageRetrying && e.settling {
+		run.Status = RunWaiting
+		return false
+	}
+	if sr.Status != StageRetrying {
+		sr.Status = StageActing
+	}
+	run.Status = RunRunning
+	// A new attempt: the last verdict no longer stands, and the next is given on this head.
+	sr.HeadSHA, sr.Verdict = e.facts.PR.HeadSHA, ""
+	if dispatchWriteAhead(ag.Dispatch) {
+		e.intend(run, sr, &eff)
+	}
+	e.effects = append(e.effects, eff)
+	return false
+}
+
+// awaitReport leaves an agent stage whose dispatch is done waiting for the report.
+func (e *eval) awaitReport(run *Run, stage *Stage) {
+	sr := run.Stages[stage.ID]
+	sr.Status = StageWaiting
+	if sr.Message == "" {
+		sr.Message = fmt.Sprintf("agent %s dispatched (attempt %d); waiting for its report", stage.Agent, sr.Attempt)
+	}
+	sr.Results = []GateResult{{Check: "report", Status: GatePending, Message: sr.Message,
+		Who: "agent " + stage.Agent}}
+	run.Status = RunWaiting
+}
+
+// dispatchEffect builds the effect that starts ag for run's stage.
+func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, key string) (Effect, error) {
+	sr := run.Stages[stage.ID]
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectDispatch, Number: e.facts.PR.Number,
+		Agent: ag.Name, Dispatch: ag.Dispatch}
+	env := e.env(p, run)
+	switch ag.Dispatch {
+	case DispatchWorkflow, DispatchRepositoryDispatch:
+		ctx, err := e.agentContext(stage, env)
+		if err != nil {
+			return eff, err
+		}
+		b, err := json.Marshal(ctx)
+		if err != nil {
+			return eff, fmt.Errorf("the context does not encode as JSON: %v", err)
+		}
+		eff.Inputs = map[string]string{
+			"run": run.ID, "stage": stage.ID, "attempt": strconv.Itoa(sr.Attempt),
+			"subject": e.subject(), "action": stage.AgentAction, "context": string(b),
+		}
+		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
+		if ag.Dispatch == DispatchWorkflow && eff.Ref == "" {
+			eff.Ref = e.facts.DefaultBranch
+		}
+	case DispatchComment:
+		body := ag.Body
+		if strings.Contains(body, "{{") {
+			t, cerr := CompileTemplate(body, ag.Pos)
+			if cerr != nil {
+				return eff, fmt.Errorf("its body: %s", cerr.Message)
+			}
+			out, err := t.Render(env)
+			if err != nil {
+				return eff, err
+			}
+			// What the templates filled in (a title, an agent's feedback) must not pass for a
+			// marker of the action's own: an effect done, or a state.
+			body = strings.ReplaceAll(out, "<!--", "&lt;!--")
+		}
+		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt)
+	case DispatchLabel:
+		eff.Labels = []string{ag.Label}
+	case DispatchAssign:
+		eff.Assignees = []string{ag.Assignee}
+	default:
+		return eff, fmt.Errorf("unknown dispatch kind %q", ag.Dispatch)
+	}
+	return eff, nil
+}
+
+// reportHint is the line a comment dispatch ends with: how the agent reports back.
+func reportHint(run *Run, stage *Stage, attempt int) string {
+	return fmt.Sprintf("<sub>Report back with `pipeline-action report --run %s --stage %s --attempt %d --verdict <verdict>`.</sub>",
+		run.ID, stage.ID, attempt)
+}
+
+// agentContext is what the `context` input of a dispatch holds: the run's context, the
+// stage's `context:` over it, and the stage's `config:` under "config".
+func (e *eval) agentContext(stage *Stage, env Env) (map[string]any, error) {
+	out := map[string]any{}
+	if c, ok := env["context"].(map[string]any); ok {
+		for k, v := range c {
+			out[k] = v
+		}
+	}
+	for _, kv := range stage.Context {
+		v, err := valueOf(kv.Value, env)
+		if err != nil {
+			return nil, fmt.Errorf("context %q: %v", kv.Key, err)
+		}
+		out[kv.Key] = v
+	}
+	if len(stage.Values) > 0 {
+		cfg := map[string]any{}
+		for _, kv := range stage.Values {
+			v, err := valueOf(kv.Value, env)
+			if err != nil {
+				return nil, fmt.Errorf("config %q: %v", kv.Key, err)
+			}
+			cfg[kv.Key] = v
+		}
+		out["config"] = cfg
+	}
+	return out, nil
+}
+
+// settleDispatch records the outcome of a dispatch effect.
+func (e *eval) settleDispatch(run *Run, stage *Stage, o Outcome) {
+	sr := run.Stages[stage.ID]
+	run.Intents = dropIntent(run.Intents, o.Key)
+	if o.Err == "" {
+		run.Applied = appendOnce(run.Applied, o.Key)
+		sr.Message = ""
+		e.logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
+		e.awaitReport(run, stage)
+		return
+	}
+	if e.refused == nil {
+		e.refused = map[string]bool{}
+	}
+	e.refused[run.ID] = true
+	sr.Tries++
+	if o.Permanent {
+		e.agentError(run, stage, fmt.Sprintf("dispatching agent %s: %s", stage.Agent, o.Err))
+		return
+	}
+	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	sr.Status = StageRetrying
+	run.Status = RunWaiting
+	e.logf("run %s: %s", run.ID, sr.Message)
+}
+
+// reconcileDispatch settles a dispatch intent found in the state. A comment dispatch
+// is known done from its marker; a workflow or repository dispatch leaves no trace to
+// read, so one whose outcome stayed unknown is taken as done — never dispatched twice —
+// and the stage waits for the report (or the agent's failure, or its timeout).
+func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
+	sr := run.Stages[it.Stage]
+	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
+		run.Intents = dropIntent(run.Intents, it.Key)
+		e.logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
+		return
+	}
+	if o, ok := e.outcome(it.Key); ok {
+		e.settleDispatch(run, stage, o)
+		return
+	}
+	if ag := e.cfg.Agent(stage.Agent); ag != nil && ag.Dispatch == DispatchComment && contains(e.facts.PR.Posted, it.Key) {
+		e.settleDispatch(run, stage, Outcome{Key: it.Key})
+		return
+	}
+	if e.now.Before(it.inFlightUntil()) {
+		e.inFlight(run, it)
+		return
+	}
+	run.Intents = dropIntent(run.Intents, it.Key)
+	if it.Kind == EffectDispatch && stage.Type == StageAgent {
+		if ag := e.cfg.Agent(stage.Agent); ag != nil && ag.Dispatch == DispatchComment {
+			// The comment carrying the marker is not there: it was not posted.
+			e.unknown[it.Key] = it
+			e.logf("run %s: %s asked for at %s: the comment carrying its marker is not there, and the invocation that asked for it has ended", run.ID, it.Key, it.At.UTC().Format("2006-01-02T15:04:05Z07:00"))
+			return
+		}
+	}
+	run.Applied = appendOnce(run.Applied, it.Key)
+	sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known (the invocation that sent it ended without recording it); it is not sent twice: waiting for the report, or `/pipeline retry`", stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"))
+	e.logf("run %s: %s", run.ID, sr.Message)
+}
+
+// applyReport applies an agent's report: the run must stand at that attempt of that
+// agent stage; anything else is refused and logged.
+func (e *eval) applyReport(r *Report) {
+	if !contains(Verdicts, r.Verdict) {
+		e.logf("report for run %q, stage %q, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
+		return
+	}
+	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
+		e.logf("report %s for run %q, stage %q, attempt %d refused: its outputs are not JSON or larger than %d bytes", r.Verdict, r.Run, r.Stage, r.Attempt, MaxOutputs)
+		return
+	}
+	run, p, stage, why := e.agentAt(r.Run, r.Stage, r.Attempt)
+	if why != "" {
+		e.logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+		return
+	}
+	sr := run.Stages[stage.ID]
+	// The report proves the dispatch reached the agent.
+	key := dispatchKey(run, stage)
+	run.Intents = dropIntent(run.Intents, key)
+	run.Applied = appendOnce(run.Applied, key)
+	sr.Outputs = jsonSafe(r.Outputs)
+	sr.Errors = 0
+	if sr.HeadSHA == "" {
+		sr.HeadSHA = e.facts.PR.HeadSHA
+	}
+	sr.Verdict = r.Verdict
+	sr.Message = ""
+	why = fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt)
+	e.logf("run %s: %s", run.ID, why)
+	switch r.Verdict {
+	case VerdictComplete:
+		e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
+		return
+	case VerdictApprove:
+		if stage.Verdicts[VerdictApprove] == nil {
+			e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
+			return
+		}
+	}
+	rule := stage.Verdicts[r.Verdict]
+	if rule == nil {
+		sr.Status = StageFailed
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("%s, and stage %q has no on_%s", why, stage.ID, r.Verdict))
+		return
+	}
+	e.followRule(p, run, stage, r.Verdict, rule, why)
+}
+
+// followRule follows a verdict's loop rule: its context is merged into the run's, and it
+// goes to goto while iterations remain, then to then.
+func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, rule *Rule, why string) {
+	env := e.env(p, run)
+	if len(rule.Context) > 0 {
+		if run.Context == nil {
+			run.Context = map[string]any{}
+		}
+		for _, kv := range rule.Context {
+			v, err := valueOf(kv.Value, env)
+			if err != nil {
+				e.logf("run %s: context %q of on_%s of stage %q: %v; left as it was", run.ID, kv.Key, verdict, stage.ID, err)
+				continue
+			}
+			run.Context[kv.Key] = jsonValue(v)
+		}
+	}
+	status := StageSucceeded
+	if verdict == VerdictFailed || verdict == VerdictReject {
+		status = StageFailed
+	}
+	target := rule.Goto
+	if rule.MaxIterations > 0 {
+		if run.Iterations == nil {
+			run.Iterations = map[string]int{}
+		}
+		k := stage.ID + "/" + verdict
+		if run.Iterations[k] >= rule.MaxIterations {
+			target = rule.Then
+			if target == "" {
+				target = TargetFail
+			}
+			why = fmt.Sprintf("%s; on_%s has looped %d of %d times", why, verdict, run.Iterations[k], rule.MaxIterations)
+		} else {
+			run.Iterations[k]++
+			why = fmt.Sprintf("%s; on_%s: iteration %d of %d", why, verdict, run.Iterations[k], rule.MaxIterations)
+		}
+	}
+	if target == "" {
+		target = rule.Then
+	}
+	e.leave(run, stage, status, target, why)
+}
+
+// applyAgentFailure handles an agent that ended without a report.
+func (e *eval) applyAgentFailure(f *AgentFailure) {
+	run, _, stage, why := e.agentAt(f.Run, f.Stage, f.Attempt)
+	if why != "" {
+		e.logf("the end of the agent's workflow run for run %q, stage %q, attempt %d ignored: %s", f.Run, f.Stage, f.Attempt, why)
+		return
+	}
+	msg := fmt.Sprintf("agent %s ended without a report", stage.Agent)
+	if f.Why != "" {
+		msg += " (" + f.Why + ")"
+	}
+	e.agentError(run, stage, msg)
+}
+
+// agentError applies the stage's on_error policy: a new attempt while retries remain,
+// then its `then` (default fail). It reports whether the run moved.
+func (e *eval) agentError(run *Run, stage *Stage, why string) bool {
+	sr := run.Stages[stage.ID]
+	sr.Errors++
+	pol := stage.OnError
+	if pol == nil {
+		pol = &ErrorPolicy{Then: TargetFail}
+	}
+	if sr.Errors <= pol.Retry {
+		sr.Status = StageFailed
+		e.logf("run %s: %s; retrying (%d of %d)", run.ID, why, sr.Errors, pol.Retry)
+		e.enter(run, stage.ID, stage.ID, fmt.Sprintf("%s; retry %d of %d", why, sr.Errors, pol.Retry))
+		return true
+	}
+	then := pol.Then
+	if then == "" {
+		then = TargetFail
+	}
+	sr.Message = why
+	if pol.Retry > 0 {
+		why = fmt.Sprintf("%s; %d %s spent", why, pol.Retry, plural(pol.Retry, "retry", "retries"))
+	}
+	e.leave(run, stage, StageFailed, then, why)
+	return !run.Status.Final()
+}
+
+// agentAt finds the run standing at attempt of agent stage, or says why none does.
+func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *Stage, string) {
+	var run *Run
+	for _, r := range e.st.Runs {
+		if r.ID == runID {
+			run = r
+		}
+	}
+	if run == nil {
+		for _, past := range e.st.Past {
+			if past.ID == runID {
+				return nil, nil, nil, fmt.Sprintf("the run is %s", past.Status)
+			}
+		}
+		return nil, nil, nil, "no such run on " + e.subject()
+	}
+	if run.Status.Final() {
+		return nil, nil, nil, fmt.Sprintf("the run is %s", run.Status)
+	}
+	p := e.cfg.PipelineFor(run)
+	if p == nil {
+		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
+	}
+	if run.Stage != stageID {
+		return nil, nil, nil, fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stageID)
+	}
+	stage := p.Stage(stageID)
+	if stage == nil || stage.Type != StageAgent {
+		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
+	}
+	if sr := run.Stages[stageID]; sr == nil || sr.Attempt != attempt {
+		cur := 0
+		if sr != nil {
+			cur = sr.Attempt
+		}
+		return nil, nil, nil, fmt.Sprintf("the stage is at attempt %d, not %d", cur, attempt)
+	}
+	return run, p, stage, ""
+}
+
+// env is what templates of run read: its context, the pipeline's variables, the stages'
+// outputs, the facts, the run and its subject.
+func (e *eval) env(p *Pipeline, run *Run) Env {
+	stages := map[string]any{}
+	for id, sr := range run.Stages {
+		outs := sr.Outputs
+		if outs == nil {
+			outs = map[string]any{}
+		}
+		stages[id] = map[string]any{"outputs": outs, "status": string(sr.Status), "attempt": sr.Attempt, "verdict": sr.Verdict}
+	}
+	ctx := map[string]any{}
+	for k, v := range run.Context {
+		ctx[k] = v
+	}
+	env := Env{"github": FactsEnv(e.facts), "context": ctx, "stages": stages,
+		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
+		"subject": map[string]any{"repo": e.facts.Repo, "number": e.facts.PR.Number}}
+	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
+		env["outputs"] = sr.Outputs
+	}
+	vars := map[string]any{}
+	for _, kv := range p.Variables {
+		if v, err := valueOf(kv.Value, env); err == nil {
+			vars[kv.Key] = v
+		}
+	}
+	env["variables"] = vars
+	names := make([]any, len(e.cfg.Agents))
+	for i, a := range e.cfg.Agents {
+		names[i] = a.Name
+	}
+	env["agents"] = names
+	return env
+}
+
+// valueOf turns a config value into data, filling its templates from env.
+func valueOf(v Value, env Env) (any, error) {
+	switch v.Kind {
+	case KindNull:
+		return nil, nil
+	case KindString:
+		if v.Template != nil {
+			return v.Template.Value(env)
+		}
+		return v.Scalar, nil
+	case KindInt:
+		n, err := strconv.ParseInt(v.Scalar, 0, 64)
+		if err != nil {
+			return v.Scalar, nil
+		}
+		return int(n), nil
+	case KindFloat:
+		f, err := strconv.ParseFloat(v.Scalar, 64)
+		if err != nil {
+			return v.Scalar, nil
+		}
+		return f, nil
+	case KindBool:
+		return v.Scalar == "true", nil
+	case KindList:
+		out := make([]any, 0, len(v.List))
+		for _, x := range v.List {
+			y, err := valueOf(x, env)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, y)
+		}
+		return out, nil
+	case KindMap:
+		out := map[string]any{}
+		for _, kv := range v.Map {
+			y, err := valueOf(kv.Value, env)
+			if err != nil {
+				return nil, err
+			}
+			out[kv.Key] = y
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("value of unknown kind at %s", v.Pos)
+}
+
+// jsonValue keeps v as the state will read it back (numbers as float64, structs as maps).
+func jsonValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return fmt.Sprint(v)
+	}
+	return out
+}
+
+func jsonSafe(m map[string]any) map[string]any {
+	if len(m) == 0 {
+		return nil
+	}
+	out, _ := jsonValue(m).(map[string]any)
+	return out
+}
+
+// unsupportedAgentStage names what an agent stage uses that Step cannot execute yet, or "".
+func unsupportedAgentStage(s *Stage) string {
+	verdicts := make([]string, 0, len(s.Verdicts))
+	for v := range s.Verdicts {
+		verdicts = append(verdicts, v)
+	}
+	sort.Strings(verdicts)
+	for _, v := range verdicts {
+		r := s.Verdicts[v]
+		if r.Notify != nil {
+			return fmt.Sprintf("\"notify\" of on_%s of stage %q at %s", v, s.ID, r.Pos)
+		}
+		if len(r.Labels) > 0 {
+			return fmt.Sprintf("\"label\" of on_%s of stage %q at %s", v, s.ID, r.Pos)
+		}
+	}
+	if s.ContinueSession {
+		return fmt.Sprintf("\"continue_session\" of stage %q at %s", s.ID, s.PosOf("continue_session"))
+	}
+	return ""
+}

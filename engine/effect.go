@@ -11,8 +11,6 @@ const (
 	EffectAddLabel    EffectKind = "add_label"
 	EffectRemoveLabel EffectKind = "remove_label"
 	EffectComment     EffectKind = "comment"
-	// EffectRequestReviewers asks Reviewers and Teams (team slugs) for a review.
-	EffectRequestReviewers EffectKind = "request_reviewers"
 )
 
 // Effect is one change to make on GitHub. An effect that GitHub does not deduplicate
@@ -35,17 +33,21 @@ type Effect struct {
 	Delete   bool     `json:"delete_branch,omitempty"`
 	Labels   []string `json:"labels,omitempty"`
 	Body     string   `json:"body,omitempty"`
-	// request_reviewers: logins and team slugs.
-	Reviewers []string `json:"reviewers,omitempty"`
-	Teams     []string `json:"teams,omitempty"`
 	// Agent dispatches: the agent, its dispatch kind and what that kind needs.
 	Agent     string            `json:"agent,omitempty"`
 	Dispatch  string            `json:"dispatch,omitempty"`
 	Workflow  string            `json:"workflow,omitempty"`
 	Ref       string            `json:"ref,omitempty"`
 	EventType string            `json:"event_type,omitempty"`
-	Inputs    map[string]string `json:"inputs,omitempty"` // workflow inputs; repository_dispatch client_payload
-	Assignees []string          `json:"assignees,omitempty"`
+	Inputs    map[string]string `json:"inputs,omitempty"`    // workflow inputs; repository_dispatch client_payload
+	Assignees []string          `json:"assignees,omitempty"` // assign dispatches and the assign action
+	// label: Labels are added, Remove removed.
+	Remove []string `json:"remove,omitempty"`
+	// create_issue: the new issue's title (Body, Labels).
+	Title string `json:"title,omitempty"`
+	// request_reviewers: logins and team slugs.
+	Reviewers []string `json:"reviewers,omitempty"`
+	Teams     []string `json:"teams,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
 }

@@ -6,7 +6,7 @@ package engine
 //	github.pr.number, title, state ("open" | "closed" | "merged"), draft, author,
 //	          base, head (branch names), head_sha, labels (names),
 //	          mergeable (true, false, or null while GitHub is still computing it),
-//	          linked_issues (issue numbers; empty until the facts carry them),
+//	          linked_issues (the issue numbers it closes when merged),
 //	          checks  [{name, kind, state, conclusion}],
 //	          reviews [{author, state, commit_sha, submitted_at, can_push, is_bot}] (oldest first)
 //
@@ -44,6 +44,10 @@ func FactsEnv(f *Facts) map[string]any {
 		reviews[i] = map[string]any{"author": r.Author, "state": r.State, "commit_sha": r.CommitSHA,
 			"submitted_at": r.SubmittedAt, "can_push": r.CanPush, "is_bot": r.IsBot}
 	}
+	linked := make([]any, len(pr.LinkedIssues))
+	for i, n := range pr.LinkedIssues {
+		linked[i] = n
+	}
 	gh["pr"] = map[string]any{
 		"number":        pr.Number,
 		"title":         pr.Title,
@@ -55,7 +59,7 @@ func FactsEnv(f *Facts) map[string]any {
 		"head_sha":      pr.HeadSHA,
 		"mergeable":     mergeable,
 		"labels":        labels,
-		"linked_issues": []any{},
+		"linked_issues": linked,
 		"checks":        checks,
 		"reviews":       reviews,
 	}

@@ -14,6 +14,12 @@ type Facts struct {
 	// People is what was read of the people a human stage or a chat-op needs: team
 	// members and repository permissions (see PeopleNeeded).
 	People People
+	// Groups are the config's groups by name, as checks that take `from` read them; the
+	// engine sets them from the config when it evaluates a gate.
+	Groups map[string]*Group
+	// TeamMembers are the logins of the members of teams ("org/slug", lower case) as read
+	// from GitHub; a team missing from it was not read.
+	TeamMembers map[string][]string
 }
 
 // PR states.
@@ -60,6 +66,29 @@ type PullRequest struct {
 	// Comments are the subject's comments, oldest first: what a human stage waiting for
 	// a comment and chat-op commands read.
 	Comments []IssueComment
+	// BehindBy is how many commits of the base branch the head does not contain (0: it is up
+	// to date with its base); nil when it was not read (only configs with branch_up_to_date
+	// read it).
+	BehindBy *int
+	// PathsExist says, for each path or pattern a file_exists check names, whether the head
+	// commit holds a file or directory there; nil, or a pattern missing, when not read.
+	PathsExist map[string]bool
+	// Commands are the results of the `command` checks' commands run on the head, by
+	// command line; nil, or a command missing, when not run.
+	Commands map[string]CommandResult
+	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
+	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
+	LinkedIssues []int
+}
+
+// CommandResult is what running a `command` check's command gave.
+type CommandResult struct {
+	// Err says why the command was not run, or did not finish (its timeout); "" when it
+	// ran to its end.
+	Err      string
+	TimedOut bool
+	ExitCode int
+	Output   string // the end of its output (stdout and stderr), trimmed
 }
 
 // EffectMarker is the hidden line a comment posted by a comment effect carries, so that

@@ -37,7 +37,7 @@ type Intent struct {
 // WriteAhead reports whether an effect of kind k must be written into the state as an
 // intent, and that state saved, before it is performed.
 func (k EffectKind) WriteAhead() bool {
-	return k == EffectMerge || k == EffectComment
+	return k == EffectMerge || k == EffectComment || k == EffectCreateIssue
 }
 
 // IntentGrace is how long after an invocation's deadline a request it sent may still
@@ -148,6 +148,13 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	}
 	if e.now.Before(it.inFlightUntil()) {
 		e.inFlight(run, it)
+		return
+	}
+	if it.Kind == EffectCreateIssue {
+		// Nothing in the facts tells whether the issue was opened; opening it again could
+		// open it twice.
+		run.Intents = dropIntent(run.Intents, it.Key)
+		e.actionFailed(run, stage, fmt.Sprintf("the outcome of opening the issue, asked for at %s, is unknown; it is not opened again, so that it is not opened twice", it.At.UTC().Format(time.RFC3339)))
 		return
 	}
 	e.unknown[it.Key] = it

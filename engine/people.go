@@ -20,11 +20,9 @@ type IssueComment struct {
 	Viewer    bool // the action itself wrote it
 }
 
-// People holds team members and repository permissions read for this evaluation.
+// People holds the repository permissions read for this evaluation (team members are
+// Facts.TeamMembers).
 type People struct {
-	// Teams maps "org/slug" (lower case) to the team's members; a team missing from the
-	// map was not read.
-	Teams map[string][]string
 	// Permissions maps a login (lower case) to its role on the repository: read, triage,
 	// write, maintain, admin or none; a login missing from the map was not read.
 	Permissions map[string]string
@@ -62,21 +60,18 @@ func (p People) Has(login, need string) bool {
 	return ok1 && ok2 && have >= want
 }
 
-// InGroup reports whether login is a user of group g or a member of one of its teams.
-func (p People) InGroup(g *Group, login string) bool {
+// InGroup reports whether login is a user of group g or a member of one of its teams as
+// read (Facts.TeamMembers; a team not read counts no one).
+func (f *Facts) InGroup(g *Group, login string) bool {
 	if g == nil || login == "" {
 		return false
 	}
-	for _, u := range g.Users {
-		if strings.EqualFold(u, login) {
-			return true
-		}
+	if hasLogin(g.Users, login) {
+		return true
 	}
 	for _, t := range g.Teams {
-		for _, m := range p.Teams[strings.ToLower(t)] {
-			if strings.EqualFold(m, login) {
-				return true
-			}
+		if hasLogin(f.TeamMembers[strings.ToLower(t)], login) {
+			return true
 		}
 	}
 	return false
@@ -136,6 +131,18 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 		}
 		s := p.Stage(run.Stage)
 		sr := run.Stages[run.Stage]
+		if s != nil && s.Type == StageGate {
+			// A check with `from` fails closed on a team not read: read them all.
+			for _, c := range allConditions(s) {
+				if ref, ok := c.Eval.(groupRef); ok && ref.Group() != "" {
+					if g := cfg.Group(ref.Group()); g != nil {
+						for _, t := range g.Teams {
+							teams[strings.ToLower(t)] = t
+						}
+					}
+				}
+			}
+		}
 		if s == nil || sr == nil || s.Type != StageHuman {
 			continue
 		}

@@ -124,7 +124,8 @@ type Run struct {
 	// Context is the run's context: the pipeline's `context:` computed when it started,
 	// and what verdict rules merged into it since.
 	Context map[string]any `json:"context,omitempty"`
-	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>".
+	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>", and of the
+	// loop rules of gates and merges, by "<stage>/<rule>" (on_fail, on_ci_failure).
 	Iterations map[string]int `json:"iterations,omitempty"`
 }
 

@@ -58,6 +58,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
+		case r.Action == ReactNotify:
+			e.reactNotify(p, run, r, in) // step_react_notify.go
 		}
 	}
 	for _, run := range e.st.Runs {
@@ -123,6 +125,9 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
+		if run == nil && e.listOutcome(o) { // step_lists.go
+			continue
+		}
 		if run == nil {
 			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
@@ -539,7 +544,7 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 	}
 	switch stage.Type {
 	case StageGate:
-		return e.gate(run, stage)
+		return e.gate(p, run, stage)
 	case StageHuman:
 		return e.human(p, run, stage)
 	}

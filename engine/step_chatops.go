@@ -167,7 +167,7 @@ func (e *eval) mayCommand(c IssueComment) string {
 	}
 	if from := e.cfg.Settings.ChatOpsFrom; len(from) > 0 {
 		for _, name := range from {
-			if e.facts.People.InGroup(e.cfg.Group(name), c.Author) {
+			if e.facts.InGroup(e.cfg.Group(name), c.Author) {
 				return ""
 			}
 		}

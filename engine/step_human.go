@@ -169,7 +169,7 @@ func (e *eval) allowed(stage *Stage, login string, canPush bool) bool {
 		return false
 	}
 	if stage.From != "" {
-		return e.facts.People.InGroup(e.cfg.Group(stage.From), login)
+		return e.facts.InGroup(e.cfg.Group(stage.From), login)
 	}
 	return canPush || e.facts.People.Has(login, "write")
 }

@@ -39,7 +39,8 @@ func humanFacts() *Facts {
 	f.Repo = "acme/widgets"
 	f.PR.Author = "dev"
 	f.Viewer = "pipeline-bot[bot]"
-	f.People = People{Teams: map[string][]string{"acme/maintainers": {"bob"}}, Permissions: map[string]string{}}
+	f.TeamMembers = map[string][]string{"acme/maintainers": {"bob"}}
+	f.People = People{Permissions: map[string]string{}}
 	return f
 }
 
@@ -102,7 +103,7 @@ func TestHumanStageNotifiesOnceAndCountsTheGroup(t *testing.T) {
 
 	// Without the team's members read, bob does not count (fail closed).
 	f2 := humanFacts()
-	f2.People.Teams = nil
+	f2.TeamMembers = nil
 	f2.PR.Reviews = f.PR.Reviews
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f2, t0)
 	assert.Equal(t, "approval", res.State.Runs[0].Stage)

@@ -11,8 +11,9 @@ import (
 // condition does not pass; failed: one has decidedly failed.
 func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed bool) {
 	results = make([]GateResult, 0, len(stage.Conditions))
+	facts := e.factsForGates()
 	for _, c := range stage.Conditions {
-		r := c.Eval.Evaluate(e.facts)
+		r := c.Eval.Evaluate(facts)
 		r.Check, r.Optional = c.Check, c.Optional
 		results = append(results, r)
 		if c.Optional || r.Status == GatePass {
@@ -23,10 +24,18 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 			failed = true
 		}
 	}
+	for _, group := range stage.AnyOf { // step_anyof.go
+		r := anyOf(group, facts)
+		results = append(results, r)
+		if r.Status != GatePass {
+			blocked = true
+			failed = failed || r.Status == GateFail
+		}
+	}
 	return results, blocked, failed
 }
 
-func (e *eval) gate(run *Run, stage *Stage) bool {
+func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
 	results, blocked, failed := e.evaluate(stage)
 	sr.Results = results
@@ -35,6 +44,10 @@ func (e *eval) gate(run *Run, stage *Stage) bool {
 		run.VerifiedSHA, run.VerifiedBy = e.facts.PR.HeadSHA, stage.ID
 		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+short(e.facts.PR.HeadSHA))
 		return true
+	case failed && stage.OnFailRule != nil: // step_rules.go
+		if e.gateOnFail(p, run, stage, results) {
+			return true
+		}
 	case failed && stage.OnFail != "":
 		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+firstFailure(results))
 		return true
@@ -59,7 +72,15 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 	pr := e.facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number}
-	switch stage.Action {
+	action := stage.Action
+	if newActionStage(stage) { // step_actions.go
+		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)
+		if !asked {
+			return moved
+		}
+		eff, action = planned, ""
+	}
+	switch action {
 	case ActionMergePR:
 		if pr.State == PRMerged {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
@@ -75,9 +96,13 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		case plan.why != "":
 			return e.holdAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
 		}
-		switch {
+		switch failed := failedChecks(pr); {
 		case pr.Draft:
 			return e.holdAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
+		case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
+			return e.mergeOnConflict(p, run, stage)
+		case failed != "" && stage.OnCIFailure != nil:
+			return e.mergeOnCIFailure(p, run, stage, failed)
 		case pr.Mergeable == Conflicting:
 			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}

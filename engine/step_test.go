@@ -203,18 +203,14 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 	}{
 		{"parallel stage", &Stage{ID: "x", Type: StageParallel, Pos: at}, nil,
 			`not supported yet: stage type "parallel" (stage "x" at .github/pipelines.yaml:12:9)`},
-		{"action", &Stage{ID: "c", Type: StageAction, Action: ActionCloseIssue, Pos: at}, nil,
-			`not supported yet: action "close_issue" (stage "c" at .github/pipelines.yaml:12:9)`},
+		{"webhook stage", &Stage{ID: "w", Type: StageWebhook, Pos: at}, nil,
+			`not supported yet: stage type "webhook" (stage "w" at .github/pipelines.yaml:12:9)`},
 		{"gate timeout", gate(func(s *Stage) { s.Timeout = time.Hour }), nil,
 			`not supported yet: "timeout" of stage "g" at .github/pipelines.yaml:12:9`},
-		{"gate on_fail rule", gate(func(s *Stage) { s.OnFailRule = &Rule{Goto: "g", MaxIterations: 2} }), nil,
-			`not supported yet: "on_fail" of stage "g"`},
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
 		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },
 			`not supported yet: scope "multi-pr" of pipeline "p"`},
-		{"on_complete list", gate(func(*Stage) {}), func(p *Pipeline) { p.OnComplete = []ActionItem{{Action: "label", Pos: at}} },
-			`not supported yet: "on_complete" of pipeline "p" at .github/pipelines.yaml:12:9`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

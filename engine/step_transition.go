@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -57,6 +58,14 @@ func (e *eval) finish(run *Run, status RunStatus, to, why string) {
 	}
 	e.record(run, run.Stage, to, why)
 	e.logf("run %s %s: %s", run.ID, status, why)
+	switch { // step_lists.go
+	case strings.HasPrefix(why, "not supported yet"):
+		// The action cannot run the pipeline; the run did not fail as the pipeline says.
+	case status == RunCompleted:
+		e.runList(run, ListOnComplete)
+	case status == RunFailed:
+		e.runList(run, ListOnError)
+	}
 }
 
 func (e *eval) record(run *Run, from, to, why string) {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 )
 
 // The language loads in full, but Step executes only part of it. These functions name
@@ -12,6 +11,8 @@ import (
 // executedActions are the actions an action stage can perform today.
 var executedActions = map[string]bool{
 	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
+	ActionLabel: true, ActionCloseIssue: true, ActionCreateIssue: true, ActionNotify: true,
+	ActionRequestReviewers: true, ActionAssign: true,
 }
 
 // unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.
@@ -22,10 +23,6 @@ func unsupportedPipeline(p *Pipeline) string {
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
 	case p.Trigger.If != nil:
 		return fmt.Sprintf("trigger \"if\" of pipeline %q at %s", p.Name, p.Trigger.If.Pos)
-	case len(p.OnComplete) > 0:
-		return fmt.Sprintf("\"on_complete\" of pipeline %q at %s", p.Name, p.OnComplete[0].Pos)
-	case len(p.OnError) > 0:
-		return fmt.Sprintf("\"on_error\" of pipeline %q at %s", p.Name, p.OnError[0].Pos)
 	}
 	return ""
 }
@@ -57,20 +54,10 @@ func unsupportedStage(s *Stage) string {
 		return feature("timeout")
 	case s.OnTimeout != nil:
 		return feature("on_timeout")
-	case len(s.AnyOf) > 0:
-		return feature("any_of")
-	case s.OnFailRule != nil:
-		return feature("on_fail")
-	case s.OnConflict != nil:
-		return feature("on_conflict")
-	case s.OnCIFailure != nil:
-		return feature("on_ci_failure")
 	case s.Condition != nil:
 		return feature("condition")
-	case s.Config.BodyTemplate != nil && strings.Contains(s.Config.BodyTemplate.Src, "{{"):
-		return feature("body") + " (templates)"
 	}
-	for _, c := range s.Conditions {
+	for _, c := range allConditions(s) {
 		if u, ok := c.Eval.(Unsupported); ok {
 			return fmt.Sprintf("%s (condition at %s)", u.Unsupported(), c.Pos)
 		}
@@ -81,7 +68,7 @@ func unsupportedStage(s *Stage) string {
 // unsupportedReaction names a reaction Step cannot execute, or "".
 func unsupportedReaction(r *EventReaction) string {
 	switch r.Action {
-	case ReactCancel, ReactReevaluate:
+	case ReactCancel, ReactReevaluate, ReactNotify:
 		return ""
 	}
 	return fmt.Sprintf("on_events action %q for %q at %s", r.Action, r.Event, r.Pos)

@@ -1,10 +1,13 @@
 package gates
 
-import "github.com/org/pipeline-action/engine"
+import (
+	"fmt"
 
-// BranchUpToDate is the `branch_up_to_date` check of the reference: the head branch
-// holds every commit of the base. The facts do not compare the two yet, so a run that
-// reaches it stops.
+	"github.com/org/pipeline-action/engine"
+)
+
+// BranchUpToDate is the `branch_up_to_date` check of the reference: the head holds every
+// commit of the base branch (GitHub's comparison of base...head is behind by none).
 type BranchUpToDate struct{}
 
 var _ engine.Gate = BranchUpToDate{}
@@ -14,19 +17,28 @@ func (BranchUpToDate) Compile(*engine.Params) (engine.Check, error) { return bra
 
 type branchUpToDate struct{}
 
-var (
-	_ engine.Check       = branchUpToDate{}
-	_ engine.Unsupported = branchUpToDate{}
-)
+var _ engine.Check = branchUpToDate{}
 
 const branchUpToDateName = "branch_up_to_date"
 
-// Unsupported says what evaluating the check lacks.
-func (branchUpToDate) Unsupported() string {
-	return `check "branch_up_to_date" (the facts do not compare the head with the base yet)`
-}
-
-// Evaluate fails closed: the comparison is not in the facts.
-func (c branchUpToDate) Evaluate(*engine.Facts) engine.GateResult {
-	return unsupported(branchUpToDateName, c)
+// Evaluate passes when the head is behind its base by no commit; it waits for the author
+// to update the branch otherwise, and fails closed when the comparison was not read.
+func (c branchUpToDate) Evaluate(f *engine.Facts) engine.GateResult {
+	if f == nil || f.PR == nil {
+		return noPR(branchUpToDateName)
+	}
+	pr := f.PR
+	res := engine.GateResult{Check: branchUpToDateName}
+	switch {
+	case pr.BehindBy == nil:
+		res.Status, res.Message = engine.GateError, fmt.Sprintf("whether the head contains %s was not read", pr.BaseRef)
+	case *pr.BehindBy == 0:
+		res.Status, res.Message = engine.GatePass, fmt.Sprintf("the head contains every commit of %s", pr.BaseRef)
+	default:
+		n := *pr.BehindBy
+		res.Status = engine.GatePending
+		res.Message = fmt.Sprintf("the head is %d %s behind %s", n, plural(n, "commit", "commits"), pr.BaseRef)
+		res.Who = "its author (update the branch)"
+	}
+	return res
 }

@@ -1,14 +1,17 @@
 package gates
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/org/pipeline-action/engine"
 )
 
-// Command is the `command` check of the reference: a shell command (`run`) exits 0
-// within `timeout`. Commands are not run yet (and will run only when the config sets
-// settings.allow_commands, never on a fork's code), so a run that reaches it stops.
+// Command is the `command` check of the reference: a shell command (`run`) exits 0 within
+// `timeout`. It runs only when the config sets settings.allow_commands, never on a fork's
+// code, in a checkout of exactly the pull request's head (see the action's run); the facts
+// carry its result (Facts.PR.Commands).
 type Command struct{}
 
 var _ engine.Gate = Command{}
@@ -38,12 +41,12 @@ type command struct {
 	timeout time.Duration // 0: none given
 }
 
-var (
-	_ engine.Check       = command{}
-	_ engine.Unsupported = command{}
-)
+var _ engine.Check = command{}
 
 const commandName = "command"
+
+// DefaultCommandTimeout is how long a command may run when its check gives no timeout.
+const DefaultCommandTimeout = 5 * time.Minute
 
 // Run returns the command line.
 func (c command) Run() string { return c.run }
@@ -51,8 +54,36 @@ func (c command) Run() string { return c.run }
 // Timeout returns the `timeout`, or 0 when none is given.
 func (c command) Timeout() time.Duration { return c.timeout }
 
-// Unsupported says what evaluating the check lacks.
-func (command) Unsupported() string { return `check "command" (commands are not run yet)` }
+// Evaluate passes when the command exited 0; it fails when it exited otherwise or ran out
+// of time, and fails closed when it was not run (the message says why).
+func (c command) Evaluate(f *engine.Facts) engine.GateResult {
+	if f == nil || f.PR == nil {
+		return noPR(commandName)
+	}
+	res := engine.GateResult{Check: commandName}
+	r, ran := f.PR.Commands[c.run]
+	switch {
+	case !ran:
+		res.Status, res.Message = engine.GateError, fmt.Sprintf("%q was not run", c.run)
+	case r.TimedOut:
+		res.Status, res.Message = engine.GateFail, fmt.Sprintf("%q ran out of time (%s)%s", c.run, r.Err, tail(r.Output))
+		res.Who = "its author"
+	case r.Err != "":
+		res.Status, res.Message = engine.GateError, fmt.Sprintf("%q was not run: %s", c.run, r.Err)
+		res.Who = "a maintainer"
+	case r.ExitCode == 0:
+		res.Status, res.Message = engine.GatePass, fmt.Sprintf("%q exited 0 on %s", c.run, shortSHA(f.PR.HeadSHA))
+	default:
+		res.Status, res.Message = engine.GateFail, fmt.Sprintf("%q exited %d on %s%s", c.run, r.ExitCode, shortSHA(f.PR.HeadSHA), tail(r.Output))
+		res.Who = "its author"
+	}
+	return res
+}
 
-// Evaluate fails closed: nothing runs the command yet.
-func (c command) Evaluate(*engine.Facts) engine.GateResult { return unsupported(commandName, c) }
+func tail(out string) string {
+	out = strings.TrimSpace(out)
+	if out == "" {
+		return ""
+	}
+	return ": " + out
+}

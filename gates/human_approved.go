@@ -9,8 +9,8 @@ import (
 
 // HumanApproved is the `human_approved` check: at least `count` (default 1) approving
 // reviews on the current head, from users with write access other than the PR's author.
-// With `from` (a group of `groups:`) only the group's members count; that needs group
-// membership in the facts, so such a check loads but cannot be evaluated yet.
+// With `from` (a group of `groups:`) only the group's members count: its users, and the
+// members of its teams as the facts read them (Facts.TeamMembers).
 type HumanApproved struct{}
 
 var _ engine.Gate = HumanApproved{}
@@ -58,22 +58,41 @@ type humanApprovedFrom struct {
 }
 
 var (
-	_ engine.Check       = humanApprovedFrom{}
-	_ engine.Unsupported = humanApprovedFrom{}
-	_ GroupRef           = humanApprovedFrom{}
+	_ engine.Check = humanApprovedFrom{}
+	_ GroupRef     = humanApprovedFrom{}
 )
 
 // Group returns the group named by `from`.
 func (c humanApprovedFrom) Group() string { return c.group }
 
-// Unsupported says what evaluating the check lacks.
-func (humanApprovedFrom) Unsupported() string {
-	return `check "human_approved" with "from" (group membership is not in the facts yet)`
-}
-
-// Evaluate fails closed: who belongs to the group is not known.
-func (c humanApprovedFrom) Evaluate(*engine.Facts) engine.GateResult {
-	return unsupported(humanApprovedName, c)
+// Evaluate counts the approvals of the group's members only. A group the facts do not
+// describe (it is not in the config), or a team of it whose members were not read, fails
+// closed.
+func (c humanApprovedFrom) Evaluate(f *engine.Facts) engine.GateResult {
+	if f == nil || f.PR == nil {
+		return noPR(humanApprovedName)
+	}
+	g, ok := f.Groups[c.group]
+	if !ok {
+		return engine.GateResult{Check: humanApprovedName, Status: engine.GateError,
+			Message: fmt.Sprintf("group %q is not in the config", c.group), Who: "a maintainer (fix the pipeline)"}
+	}
+	members := map[string]bool{}
+	for _, u := range g.Users {
+		members[strings.ToLower(u)] = true
+	}
+	for _, t := range g.Teams {
+		logins, read := f.TeamMembers[strings.ToLower(t)]
+		if !read {
+			return engine.GateResult{Check: humanApprovedName, Status: engine.GateError,
+				Message: fmt.Sprintf("the members of team %s were not read", t), Who: "a maintainer"}
+		}
+		for _, u := range logins {
+			members[strings.ToLower(u)] = true
+		}
+	}
+	return c.humanApproved.evaluate(f, func(login string) bool { return members[strings.ToLower(login)] },
+		"a member of "+c.group)
 }
 
 const humanApprovedName = "human_approved"
@@ -85,6 +104,12 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(humanApprovedName) // fail closed
 	}
+	return c.evaluate(f, nil, "someone with write access")
+}
+
+// evaluate counts approvals; with member set, only those of the logins it accepts. whom
+// says who may approve, for the message.
+func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom string) engine.GateResult {
 	pr := f.PR
 	var approvers, notes []string
 	for _, r := range latestOpinions(pr.Reviews) {
@@ -92,6 +117,8 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 			continue
 		}
 		switch {
+		case member != nil && !member(r.Author):
+			notes = append(notes, fmt.Sprintf("%s is not %s", r.Author, whom))
 		case sameLogin(r.Author, pr.Author):
 			notes = append(notes, fmt.Sprintf("%s is the author", r.Author))
 		case r.IsBot:
@@ -114,11 +141,22 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 		return res
 	}
 	res.Status = engine.GatePending
-	res.Message = fmt.Sprintf("needs %d approving %s from someone with write access; has %d",
-		c.count, plural(c.count, "review", "reviews"), len(approvers))
+	res.Message = fmt.Sprintf("needs %d approving %s from %s; has %d",
+		c.count, plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
 	if len(notes) > 0 {
 		res.Message += " (" + strings.Join(notes, "; ") + ")"
 	}
 	res.Who = "a reviewer with write access"
+	if member != nil {
+		res.Who = whom + " with write access"
+	}
 	return res
+}
+
+// whomWithAccess is who may approve, for the message: members also need write access.
+func whomWithAccess(whom string) string {
+	if strings.HasPrefix(whom, "a member of ") {
+		return whom + " with write access"
+	}
+	return whom
 }

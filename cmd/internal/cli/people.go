@@ -16,21 +16,24 @@ import (
 // subject whose runs need no one.
 func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
 	read := func(needs engine.Needs) error {
-		needs = unread(f.People, needs)
+		needs = unread(f, needs)
 		if needs.Empty() {
 			return nil
 		}
-		got, err := client.People(ctx, needs, warn)
+		teams, people, err := client.People(ctx, needs, warn)
 		if err != nil {
 			return err
 		}
-		if f.People.Teams == nil {
-			f.People = engine.People{Teams: map[string][]string{}, Permissions: map[string]string{}}
+		if f.TeamMembers == nil {
+			f.TeamMembers = map[string][]string{}
 		}
-		for k, v := range got.Teams {
-			f.People.Teams[k] = v
+		if f.People.Permissions == nil {
+			f.People.Permissions = map[string]string{}
 		}
-		for k, v := range got.Permissions {
+		for k, v := range teams {
+			f.TeamMembers[k] = v
+		}
+		for k, v := range people.Permissions {
 			f.People.Permissions[k] = v
 		}
 		return nil
@@ -39,7 +42,7 @@ func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Confi
 		return engine.Result{}, err
 	}
 	res := engine.Step(cfg, st, in, f, now)
-	if more := unread(f.People, engine.PeopleNeeded(cfg, res.State, f)); !more.Empty() {
+	if more := unread(f, engine.PeopleNeeded(cfg, res.State, f)); !more.Empty() {
 		if err := read(more); err != nil {
 			return engine.Result{}, err
 		}
@@ -48,16 +51,16 @@ func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Confi
 	return res, nil
 }
 
-// unread is what of needs p does not hold yet.
-func unread(p engine.People, needs engine.Needs) engine.Needs {
+// unread is what of needs the facts do not hold yet.
+func unread(f *engine.Facts, needs engine.Needs) engine.Needs {
 	var out engine.Needs
 	for _, t := range needs.Teams {
-		if _, ok := p.Teams[strings.ToLower(t)]; !ok {
+		if _, ok := f.TeamMembers[strings.ToLower(t)]; !ok {
 			out.Teams = append(out.Teams, t)
 		}
 	}
 	for _, l := range needs.Permissions {
-		if _, ok := p.Permissions[strings.ToLower(l)]; !ok {
+		if _, ok := f.People.Permissions[strings.ToLower(l)]; !ok {
 			out.Permissions = append(out.Permissions, l)
 		}
 	}

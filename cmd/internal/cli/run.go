@@ -327,6 +327,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
+	if err := extraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE")); err != nil { // facts_extra.go
+		return nil, err
+	}
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
@@ -501,6 +504,11 @@ func newlyUnsupported(before, after *engine.State) []string {
 // invocation see it.
 func applyToFacts(f *engine.Facts, e engine.Effect) {
 	pr := f.PR
+	if e.Kind == engine.EffectLabel { // add, then remove
+		applyToFacts(f, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})
+		applyToFacts(f, engine.Effect{Kind: engine.EffectRemoveLabel, Labels: e.Remove})
+		return
+	}
 	switch e.Kind {
 	case engine.EffectMerge:
 		pr.State = engine.PRMerged

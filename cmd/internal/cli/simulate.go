@@ -217,7 +217,7 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
 	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
-		together: map[int]bool{}, barrierTimeout: 10 * time.Second}
+		together: map[int]bool{}, barrierTimeout: 60 * time.Second}
 	f.SetClock(s.clock.now)
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	for _, c := range config {
@@ -557,7 +557,8 @@ func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
 		go func() {
 			defer wg.Done()
 			defer bar.Leave(tokens[i])
-			results[i] = s.invoke(ctx, d, tokens[i])
+			// A write the fake holds for the others' reads must not time out meanwhile.
+			results[i] = s.invokeWithin(ctx, d, tokens[i], s.sc.RequestTimeout+s.barrierTimeout)
 		}()
 	}
 	wg.Wait()
@@ -613,6 +614,11 @@ func (s *simulation) report(res invocation) error {
 // invoke runs one delivery through the real run path, authenticated by token; it is safe
 // to call from several goroutines at once.
 func (s *simulation) invoke(ctx context.Context, d delivery, token string) invocation {
+	return s.invokeWithin(ctx, d, token, s.sc.RequestTimeout)
+}
+
+// invokeWithin is invoke with the run's request_timeout input set to requestTimeout.
+func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string, requestTimeout time.Duration) invocation {
 	path := filepath.Join(s.tmp, fmt.Sprintf("event-%d.json", d.runID))
 	if err := os.WriteFile(path, d.event.Payload, 0o600); err != nil {
 		return invocation{err: err}
@@ -631,7 +637,7 @@ func (s *simulation) invoke(ctx context.Context, d delivery, token string) invoc
 		"INPUT_TIMEOUT":       s.sc.Timeout.String(),
 		// The scenario's clock, not the machine's, bounds rate-limit waits; real time
 		// bounds only a request the fake holds (a timeout fault).
-		"INPUT_REQUEST_TIMEOUT": s.sc.RequestTimeout.String(),
+		"INPUT_REQUEST_TIMEOUT": requestTimeout.String(),
 	}
 	var log bytes.Buffer
 	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}

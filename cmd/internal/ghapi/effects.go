@@ -33,12 +33,13 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 		}
 	case engine.EffectComment:
 		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
-	case engine.EffectRequestReviewers:
-		err = c.RequestReviewers(ctx, e.Number, e.Reviewers, e.Teams)
 	case engine.EffectDispatch:
 		return c.dispatch(ctx, e)
 	default:
-		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
+		var handled bool
+		if err, handled = c.performAction(ctx, e); !handled { // effects_actions.go
+			return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
+		}
 	}
 	if err == nil {
 		return engine.Outcome{Key: e.Key}
@@ -158,14 +159,19 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) error
 // describe turns GitHub's refusal into a sentence for the PR comment.
 func describe(kind engine.EffectKind, err error) string {
 	what := map[engine.EffectKind]string{
-		engine.EffectMerge:            "merge",
-		engine.EffectAddLabel:         "adding labels",
-		engine.EffectRemoveLabel:      "removing labels",
-		engine.EffectComment:          "comment",
-		engine.EffectRequestReviewers: "requesting reviews",
+		engine.EffectMerge:       "merge",
+		engine.EffectAddLabel:    "adding labels",
+		engine.EffectRemoveLabel: "removing labels",
+		engine.EffectComment:     "comment",
 	}[kind]
+	if what == "" {
+		what = string(kind)
+	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
+		if why := workflowsPermission(er.Message); why != "" { // effects_workflows.go
+			return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, why)
+		}
 		return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
 	}
 	var te *TimeoutError

@@ -289,8 +289,8 @@ func TestPerformComment(t *testing.T) {
 
 func TestPerformUnsupported(t *testing.T) {
 	fake, c := setup(t)
-	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: "no_such_effect", Number: 7})
-	assert.Equal(t, engine.Outcome{Key: "k", Err: `not supported yet: effect "no_such_effect"`, Permanent: true}, o)
+	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: "wake_agent", Number: 7})
+	assert.Equal(t, engine.Outcome{Key: "k", Err: `not supported yet: effect "wake_agent"`, Permanent: true}, o)
 	assert.Empty(t, fake.Stats(), "nothing sent")
 }
 

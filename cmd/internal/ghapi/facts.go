@@ -121,6 +121,13 @@ type prFields struct {
 	TimelineItems struct {
 		Nodes []timelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+	// The issues it closes when merged (close_issue's linked_issue).
+	ClosingIssuesReferences *struct {
+		Nodes []struct {
+			Number     int
+			Repository struct{ NameWithOwner string }
+		}
+	} `graphql:"closingIssuesReferences(first: 10)"`
 }
 
 // timelineNode is one of the timeline events the engine reads.
@@ -284,7 +291,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 	if err := c.readRest(ctx, number, pr); err != nil {
 		return nil, err
 	}
-	s.Facts.PR = pullRequest(pr)
+	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
 	for _, n := range pr.Comments.Nodes {
 		c := stateComment(n)
 		s.Comments = append(s.Comments, c)
@@ -308,7 +315,7 @@ func stateComment(n commentNode) state.Comment {
 	}
 }
 
-func pullRequest(pr *prFields) *engine.PullRequest {
+func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 	out := &engine.PullRequest{
 		Number:    pr.Number,
 		Title:     pr.Title,
@@ -331,6 +338,14 @@ func pullRequest(pr *prFields) *engine.PullRequest {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	out.CreatedAt = pr.CreatedAt.Time
+	if pr.ClosingIssuesReferences != nil {
+		for _, n := range pr.ClosingIssuesReferences.Nodes {
+			// An issue of another repository ("Fixes other/repo#3") is not this one's #3.
+			if strings.EqualFold(n.Repository.NameWithOwner, repo) {
+				out.LinkedIssues = append(out.LinkedIssues, n.Number)
+			}
+		}
+	}
 	for _, n := range pr.TimelineItems.Nodes {
 		if ev, ok := n.event(); ok {
 			out.Timeline = append(out.Timeline, ev)

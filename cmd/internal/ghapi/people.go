@@ -14,36 +14,37 @@ import (
 )
 
 // People reads what the engine needs of people (engine.PeopleNeeded): the members of
-// teams, one REST list a team (teams/list-members-in-org), and repository permissions, one
+// teams (Facts.TeamMembers), one REST list a team (teams/list-members-in-org), and repository permissions, one
 // REST read a login (repos/get-collaborator-permission-level, whose role_name tells
 // triage and maintain apart). GraphQL's authorAssociation is not a permission, so
 // permissions are read here; the query of facts reads no team (it needs read:org for
 // teams, and most subjects name none). A team GitHub does not show (404: it does not
 // exist, or the token cannot see it) has no members as far as the engine knows, and the
 // job log says so.
-func (c *Client) People(ctx context.Context, needs engine.Needs, warn func(string, ...any)) (engine.People, error) {
-	p := engine.People{Teams: map[string][]string{}, Permissions: map[string]string{}}
+func (c *Client) People(ctx context.Context, needs engine.Needs, warn func(string, ...any)) (teams map[string][]string, p engine.People, err error) {
+	teams = map[string][]string{}
+	p = engine.People{Permissions: map[string]string{}}
 	for _, team := range needs.Teams {
 		members, err := c.TeamMembers(ctx, team)
 		if err != nil {
 			var er *github.ErrorResponse
 			if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound {
 				warn("team %s is not visible to the action's token (it needs read access to the organization's members); it counts no one", team)
-				p.Teams[strings.ToLower(team)] = nil
+				teams[strings.ToLower(team)] = []string{}
 				continue
 			}
-			return p, err
+			return teams, p, err
 		}
-		p.Teams[strings.ToLower(team)] = members
+		teams[strings.ToLower(team)] = members
 	}
 	for _, login := range needs.Permissions {
 		role, err := c.Permission(ctx, login)
 		if err != nil {
-			return p, err
+			return teams, p, err
 		}
 		p.Permissions[strings.ToLower(login)] = role
 	}
-	return p, nil
+	return teams, p, nil
 }
 
 // TeamMembers lists the members of team "org/slug".
@@ -95,16 +96,6 @@ func (c *Client) Permission(ctx context.Context, login string) (string, error) {
 	}
 	// A custom role: the legacy permission it maps to (admin, write, read or none).
 	return strings.ToLower(lvl.Permission), nil
-}
-
-// RequestReviewers asks users and teams (slugs) of the repository's organization for a review.
-// https://docs.github.com/en/rest/pulls/review-requests#request-reviewers-for-a-pull-request
-func (c *Client) RequestReviewers(ctx context.Context, number int, users, teams []string) error {
-	_, _, err := c.rest.PullRequests.RequestReviewers(ctx, c.Owner, c.Repo, number, github.ReviewersRequest{Reviewers: users, TeamReviewers: teams})
-	if err != nil {
-		return fmt.Errorf("requesting reviews on %s/%s#%d: %w", c.Owner, c.Repo, number, err)
-	}
-	return nil
 }
 
 // issueComment is what the engine reads of a comment.

@@ -15,13 +15,13 @@ func TestPeople(t *testing.T) {
 	fake.AddUser("alice", "maintain")
 	fake.AddUser("rita", "read")
 	fake.AddTeam("acme/maintainers", "bob", "carol")
-	p, err := c.People(context.Background(), engine.Needs{
+	teams, p, err := c.People(context.Background(), engine.Needs{
 		Teams:       []string{"acme/maintainers", "acme/ghosts"},
 		Permissions: []string{"alice", "rita", "stranger"},
 	}, func(string, ...any) {})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"bob", "carol"}, p.Teams["acme/maintainers"])
-	_, read := p.Teams["acme/ghosts"]
+	assert.Equal(t, []string{"bob", "carol"}, teams["acme/maintainers"])
+	_, read := teams["acme/ghosts"]
 	assert.True(t, read, "a team GitHub does not show is read as empty")
 	assert.Equal(t, map[string]string{"alice": "maintain", "rita": "read", "stranger": "none"}, p.Permissions)
 	assert.True(t, p.Has("alice", "write"))
@@ -39,7 +39,7 @@ func TestPerformRequestReviewers(t *testing.T) {
 	assert.Equal(t, []string{"alice", "team:maintainers"}, fake.PR(repoName, 7).Requested)
 
 	o = c.Perform(context.Background(), engine.Effect{Key: "k2", Kind: engine.EffectRequestReviewers, Number: 7, Reviewers: []string{"dev"}})
-	assert.Contains(t, o.Err, "requesting reviews refused (422)")
+	assert.Contains(t, o.Err, "request_reviewers refused (422)")
 	assert.True(t, o.Permanent)
 	o = c.Perform(context.Background(), engine.Effect{Key: "k3", Kind: engine.EffectRequestReviewers, Number: 7, Reviewers: []string{"nobody"}})
 	assert.Contains(t, o.Err, "only be requested from collaborators")

@@ -107,14 +107,16 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
 }
 
-// claimNumber returns n, or the next free number when n is 0; a taken number panics. PRs and
-// issues share the number space. The caller holds s.mu.
+// claimNumber returns n, or, when n is 0, one more than the highest number so far (as GitHub
+// numbers them); a taken number panics. PRs and issues share the number space. The caller
+// holds s.mu.
 func (s *Server) claimNumber(r *repo, n int) int {
 	if n == 0 {
-		n = 1
-		for r.issues[n] != nil {
-			n++
+		// GitHub numbers issues and pull requests one after the highest so far.
+		for k := range r.issues {
+			n = max(n, k)
 		}
+		n++
 	}
 	if r.issues[n] != nil {
 		panic(fmt.Sprintf("ghfake: %s#%d already exists", r.fullName(), n))

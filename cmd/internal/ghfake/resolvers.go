@@ -169,21 +169,25 @@ func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	if rev == "" || rev == "HEAD" {
 		rev = r.defaultBranch
 	}
-	b := r.branches[strings.TrimPrefix(rev, "refs/heads/")]
-	if b == nil {
-		if c := r.commits[rev]; c != nil && !hasPath {
+	var files map[string]*blob
+	if b := r.branches[strings.TrimPrefix(rev, "refs/heads/")]; b != nil {
+		if !hasPath {
+			return r.commits[b.head], nil
+		}
+		files = b.files
+	} else if c := r.commits[rev]; c != nil {
+		if !hasPath {
 			return c, nil
 		}
+		files = c.files // <commit sha>:<path>, the files at that commit
+	} else {
 		return nil, nil
 	}
-	if !hasPath {
-		return r.commits[b.head], nil
-	}
 	path = strings.Trim(path, "/")
-	if bl := b.files[path]; bl != nil {
+	if bl := files[path]; bl != nil {
 		return bl, nil
 	}
-	if t := r.treeAt(b.files, path); t != nil {
+	if t := r.treeAt(files, path); t != nil {
 		return t, nil
 	}
 	return nil, nil

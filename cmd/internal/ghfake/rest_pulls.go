@@ -59,6 +59,8 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
 	case c.repo.refusedBy(pr.base, true) != "":
 		return http.StatusMethodNotAllowed, errorBody(ruleViolation(c.repo.refusedBy(pr.base, true)))
+	case c.login == BotLogin && workflowFile(pr.files) != "": // rest_workflows.go
+		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.files)))
 	}
 	now := s.clock()
 	base := s.ensureBranch(c.repo, pr.base)

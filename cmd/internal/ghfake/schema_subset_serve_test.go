@@ -112,6 +112,13 @@ type adapterPrFields struct {
 	TimelineItems struct {
 		Nodes []adapterTimelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+	// The issues it closes when merged (close_issue's linked_issue).
+	ClosingIssuesReferences *struct {
+		Nodes []struct {
+			Number     int
+			Repository struct{ NameWithOwner string }
+		}
+	} `graphql:"closingIssuesReferences(first: 10)"`
 }
 
 type adapterTimelineNode struct {

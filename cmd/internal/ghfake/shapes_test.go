@@ -112,6 +112,8 @@ var moreRESTCases = []restCase{
 	{op: "repos/create-commit-status", status: 201, method: "POST", path: func(s *Server) string { return "/repos/acme/widgets/statuses/" + s.PR(testRepo, 7).HeadSHA },
 		body: `{"state":"success","context":"ci/x"}`},
 	{op: "teams/list-members-in-org", status: 200, method: "GET", path: fixed("/orgs/acme/teams/maintainers/members"), setup: aTeam},
+	{op: "repos/compare-commits-with-basehead", status: 200, method: "GET", path: fixed("/repos/acme/widgets/compare/main...feat/login")},
+	{op: "issues/create", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues"), body: `{"title":"Follow up","body":"b","labels":["bug"]}`},
 	{op: "teams/get-membership-for-user-in-org", status: 200, method: "GET", path: fixed("/orgs/acme/teams/maintainers/memberships/alice"), setup: aTeam},
 }
 
@@ -155,10 +157,16 @@ var omittedKeys = map[string][]string{
 	// The fake's repositories are not forks, not made from templates, and not owned by an
 	// organization: GitHub sends these keys only for such repositories.
 	"repos/get": {"organization", "parent", "source", "template_repository"},
+	// A new issue is not a pull request; GitHub sends pull_request only for pull requests
+	// (its example for creating an issue carries it anyway).
+	"issues/create": {"pull_request"},
 }
 
 // skippedExamples are examples of responses the fake never gives, by operation.
 var skippedExamples = map[string][]string{
+	// GitHub's one example of a comparison is of the patch media type (a patch's text); the
+	// fake serves the JSON comparison only (its keys are checked in rest_compare_test.go).
+	"repos/compare-commits-with-basehead": {"default"},
 	// The fake serves files only: no directories, symlinks or submodules.
 	"repos/get-content": {"response-if-content-is-a-directory-github-object", "response-if-content-is-a-directory",
 		"response-if-content-is-a-symlink", "response-if-content-is-a-submodule"},

@@ -31,6 +31,8 @@ type IssueView struct {
 	Title  string
 	Labels []string
 	IsPR   bool
+	Body   string
+	Author string
 }
 
 // CommentView is an issue or pull-request comment. Editor and LastEditedAt are set once

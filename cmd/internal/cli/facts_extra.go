@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"sort"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+)
+
+// extraFacts reads what only some checks need, when a config in use (cfg, or one a run is
+// pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
+// REST call); for file_exists, whether the head holds its paths (one GraphQL query); for
+// command, the commands' results, run in workspace (see commands.go). Facts
+// of a pull request that is not open are left as they are.
+func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
+	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
+		return nil
+	}
+	runCommands(ctx, cfg, f, workspace) // commands.go
+	if usesCheck(cfg, "branch_up_to_date") {
+		n, err := client.BehindBy(ctx, f.PR.BaseRef, f.PR.HeadSHA)
+		if err != nil {
+			return err
+		}
+		f.PR.BehindBy = &n
+	}
+	if paths := checkPaths(cfg); len(paths) > 0 && f.PR.HeadSHA != "" {
+		if len(paths) > ghapi.MaxPathPatterns {
+			paths = paths[:ghapi.MaxPathPatterns] // the others stay unread: their checks fail closed
+		}
+		got, err := client.PathsAt(ctx, f.PR.HeadSHA, paths)
+		if err != nil {
+			return err
+		}
+		f.PR.PathsExist = got
+	}
+	return nil
+}
+
+// pathsCheck is a check that names paths of the repository (file_exists).
+type pathsCheck interface{ Paths() []string }
+
+// checkPaths lists, once each, the readable paths the file_exists checks of the configs in
+// use name (a pattern with wildcards in a directory is not read: its check stops the run).
+func checkPaths(cfg *engine.Config) []string {
+	var out []string
+	seen := map[string]bool{}
+	eachCondition(cfg, func(c engine.Condition) {
+		pc, ok := c.Eval.(pathsCheck)
+		if c.Check != "file_exists" || !ok {
+			return
+		}
+		for _, p := range pc.Paths() {
+			if _, _, _, readable := ghapi.GlobDir(p); readable && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	})
+	return out
+}
+
+// usesCheck reports whether a gate of cfg, or of a config it pins, names check.
+func usesCheck(cfg *engine.Config, check string) bool {
+	found := false
+	eachCondition(cfg, func(c engine.Condition) { found = found || c.Check == check })
+	return found
+}
+
+// eachCondition calls fn with every gate condition of cfg and of the configs it pins.
+func eachCondition(cfg *engine.Config, fn func(engine.Condition)) {
+	configs := []*engine.Config{cfg}
+	oids := make([]string, 0, len(cfg.Pinned))
+	for oid := range cfg.Pinned {
+		oids = append(oids, oid)
+	}
+	sort.Strings(oids)
+	for _, oid := range oids {
+		if c := cfg.Pinned[oid]; c != nil {
+			configs = append(configs, c)
+		}
+	}
+	for _, c := range configs {
+		for _, p := range c.Pipelines {
+			for _, s := range p.Stages {
+				for _, cond := range s.Conditions {
+					fn(cond)
+				}
+				for _, group := range s.AnyOf {
+					for _, cond := range group {
+						fn(cond)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package ghfake
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+func init() {
+	restHandlers["issues/create"] = issuesCreate
+}
+
+// issuesCreate: https://docs.github.com/rest/issues/issues#create-an-issue (title, body,
+// labels, assignees). Labels and assignees are set only when the caller may push, as
+// GitHub silently drops them otherwise.
+func issuesCreate(s *Server, c *restCtx) (int, any) {
+	var in struct {
+		Title     any      `json:"title"`
+		Body      *string  `json:"body"`
+		Labels    []any    `json:"labels"`
+		Assignees []string `json:"assignees"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	var title string
+	switch t := in.Title.(type) {
+	case string:
+		title = t
+	case float64:
+		title = strconv.FormatFloat(t, 'f', -1, 64)
+	}
+	if strings.TrimSpace(title) == "" {
+		return http.StatusUnprocessableEntity, errorBody("Validation Failed: title is missing")
+	}
+	r := c.repo
+	n := s.claimNumber(r, 0)
+	now := s.clock()
+	is := &issue{repo: r, number: n, id: s.newID(), author: c.login, title: title, state: "open", createdAt: now, updatedAt: now}
+	if in.Body != nil {
+		is.body = *in.Body
+	}
+	if canPush(s.permission(c.login)) {
+		var labels []string
+		for _, l := range in.Labels {
+			switch x := l.(type) {
+			case string:
+				labels = labelSet(r, labels, x)
+			case map[string]any:
+				if name, ok := x["name"].(string); ok {
+					labels = labelSet(r, labels, name)
+				}
+			}
+		}
+		s.relabel(is, labels, c.login)
+		for _, u := range in.Assignees {
+			if _, ok := s.users[u]; ok && !containsFold(is.assignees, u) && len(is.assignees) < 10 {
+				is.assignees = append(is.assignees, u)
+			}
+		}
+	}
+	r.issues[n] = is
+	return http.StatusCreated, s.issueJSON(r, is)
+}
+
+// RequestedReviewers returns the reviews requested on pull request number: logins, and
+// teams as "team:<slug>", sorted.
+func (s *Server) RequestedReviewers(repoName string, number int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return sortedCopy(s.mustPR(s.mustRepo(repoName), number).requested)
+}
+
+// Issues returns the issues (not pull requests) of repoName, by number.
+func (s *Server) Issues(repoName string) []IssueView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	var out []IssueView
+	for _, is := range r.issues {
+		if !is.isPR {
+			out = append(out, IssueView{Number: is.number, State: is.state, Title: is.title, Labels: sortedCopy(is.labels), Body: is.body, Author: is.author})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	return out
+}

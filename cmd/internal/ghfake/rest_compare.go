@@ -1,0 +1,146 @@
+package ghfake
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+func init() {
+	restHandlers["repos/compare-commits-with-basehead"] = reposCompare
+}
+
+// reposCompare: https://docs.github.com/rest/commits/commits#compare-two-commits
+// {basehead} is BASE...HEAD, each a commit SHA, a branch, or owner:branch of a fork. ahead_by
+// counts the commits of HEAD that BASE does not hold, behind_by those of BASE that HEAD does
+// not; commits lists HEAD's (oldest first). Files are not listed.
+func reposCompare(s *Server, c *restCtx) (int, any) {
+	base, head, ok := strings.Cut(c.params["basehead"], "...")
+	if !ok {
+		return http.StatusNotFound, notFound()
+	}
+	b, h := s.resolveCommit(c.repo, base), s.resolveCommit(c.repo, head)
+	if b == nil || h == nil {
+		return http.StatusNotFound, notFound()
+	}
+	inBase, inHead := ancestors(c.repo, b.sha), ancestors(c.repo, h.sha)
+	var ahead []any
+	behind := 0
+	for sha := range inBase {
+		if !inHead[sha] {
+			behind++
+		}
+	}
+	var aheadCommits []*commit
+	for sha := range inHead {
+		if !inBase[sha] {
+			aheadCommits = append(aheadCommits, c.repo.commits[sha])
+		}
+	}
+	sortCommits(aheadCommits)
+	for _, cm := range aheadCommits {
+		ahead = append(ahead, s.compareCommitJSON(c.repo, cm))
+	}
+	status := "identical"
+	switch {
+	case len(ahead) > 0 && behind > 0:
+		status = "diverged"
+	case len(ahead) > 0:
+		status = "ahead"
+	case behind > 0:
+		status = "behind"
+	}
+	mergeBase := b
+	for _, cm := range newestFirst(c.repo, inBase) {
+		if inHead[cm.sha] {
+			mergeBase = cm
+			break
+		}
+	}
+	fn := c.repo.fullName()
+	if ahead == nil {
+		ahead = []any{}
+	}
+	return http.StatusOK, obj{
+		"url":               s.apiURL("/repos/%s/compare/%s...%s", fn, base, head),
+		"html_url":          fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, base, head),
+		"permalink_url":     fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, b.sha, h.sha),
+		"diff_url":          fmt.Sprintf("%s/%s/compare/%s...%s.diff", htmlBase, fn, base, head),
+		"patch_url":         fmt.Sprintf("%s/%s/compare/%s...%s.patch", htmlBase, fn, base, head),
+		"base_commit":       s.compareCommitJSON(c.repo, b),
+		"merge_base_commit": s.compareCommitJSON(c.repo, mergeBase),
+		"status":            status, "ahead_by": len(ahead), "behind_by": behind, "total_commits": len(ahead),
+		"commits": ahead, "files": []any{},
+	}
+}
+
+// resolveCommit finds a commit by SHA, branch of r, or owner:branch of a fork of r.
+func (s *Server) resolveCommit(r *repo, ref string) *commit {
+	if cm := r.commits[ref]; cm != nil {
+		return cm
+	}
+	hr := r
+	if owner, branch, ok := strings.Cut(ref, ":"); ok {
+		hr = s.repos[owner+"/"+r.name]
+		if hr == nil {
+			return nil
+		}
+		ref = branch
+	}
+	if b := hr.branches[ref]; b != nil {
+		return r.commits[b.head]
+	}
+	return nil
+}
+
+// ancestors returns sha and every commit it descends from.
+func ancestors(r *repo, sha string) map[string]bool {
+	seen := map[string]bool{}
+	for queue := []string{sha}; len(queue) > 0; queue = queue[1:] {
+		cm := r.commits[queue[0]]
+		if cm == nil || seen[cm.sha] {
+			continue
+		}
+		seen[cm.sha] = true
+		queue = append(queue, cm.parents...)
+	}
+	return seen
+}
+
+// newestFirst lists the commits of set, newest first.
+func newestFirst(r *repo, set map[string]bool) []*commit {
+	var out []*commit
+	for sha := range set {
+		out = append(out, r.commits[sha])
+	}
+	sortCommits(out)
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// sortCommits orders commits oldest first.
+func sortCommits(cs []*commit) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].seq < cs[j-1].seq; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+// compareCommitJSON is a commit as the compare operation lists it.
+func (s *Server) compareCommitJSON(r *repo, cm *commit) obj {
+	fn := r.fullName()
+	parents := []any{}
+	for _, p := range cm.parents {
+		parents = append(parents, obj{"sha": p, "url": s.apiURL("/repos/%s/commits/%s", fn, p)})
+	}
+	return obj{
+		"sha": cm.sha, "node_id": nodeID("Commit", stableID(cm.sha)),
+		"url":      s.apiURL("/repos/%s/commits/%s", fn, cm.sha),
+		"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, cm.sha),
+		"commit":   obj{"message": cm.message, "tree": obj{"sha": fakeSHA("tree", cm.sha)}},
+		"parents":  parents,
+	}
+}

@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"strings"
+)
+
+// A gate's `any_of` groups: one condition of each must pass. A group is shown as one result,
+// named after its checks; it passes when one of them passes, has failed when every one has
+// decidedly failed, and is pending otherwise. `optional` means nothing inside a group.
+
+// anyOf evaluates one group against facts.
+func anyOf(group []Condition, facts *Facts) GateResult {
+	names := make([]string, 0, len(group))
+	msgs := make([]string, 0, len(group))
+	allFailed := true
+	var who []string
+	for _, c := range group {
+		r := c.Eval.Evaluate(facts)
+		names = append(names, c.Check)
+		if r.Status == GatePass {
+			return GateResult{Check: "any_of(" + strings.Join(namesOf(group), ", ") + ")", Status: GatePass,
+				Message: c.Check + ": " + r.Message}
+		}
+		allFailed = allFailed && r.Status == GateFail
+		msgs = append(msgs, c.Check+": "+r.Message)
+		if r.Who != "" && !contains(who, r.Who) {
+			who = append(who, r.Who)
+		}
+	}
+	res := GateResult{Check: "any_of(" + strings.Join(names, ", ") + ")", Status: GatePending,
+		Message: "one of these must hold: " + strings.Join(msgs, "; "), Who: strings.Join(who, ", or ")}
+	if allFailed && len(group) > 0 {
+		res.Status = GateFail
+	}
+	return res
+}
+
+func namesOf(group []Condition) []string {
+	out := make([]string, len(group))
+	for i, c := range group {
+		out[i] = c.Check
+	}
+	return out
+}
+
+// allConditions lists the conditions of a gate stage, those of its any_of groups included.
+func allConditions(s *Stage) []Condition {
+	out := append([]Condition(nil), s.Conditions...)
+	for _, g := range s.AnyOf {
+		out = append(out, g...)
+	}
+	return out
+}

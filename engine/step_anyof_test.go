@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func anyOfConfig(group ...Condition) *Config {
+	return &Config{Version: 1, Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
+		{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetFail,
+			Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}},
+			AnyOf:      [][]Condition{group}},
+	}}}}
+}
+
+func TestGateAnyOf(t *testing.T) {
+	cfg := anyOfConfig(Condition{Check: "approved", Eval: labelCheck("approved")}, Condition{Check: "agents", Eval: labelCheck("agents-ok")})
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	run := res.State.Runs[0]
+	require.Equal(t, RunWaiting, run.Status, "none of the group holds")
+	results := run.Stages["g"].Results
+	require.Len(t, results, 2)
+	assert.Equal(t, GateResult{Check: "any_of(approved, agents)", Status: GatePending,
+		Message: "one of these must hold: approved: needs approved; agents: needs agents-ok"}, results[1])
+
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok", "agents-ok"), t0)
+	assert.Equal(t, RunCompleted, res.State.Runs[0].Status, "one of the group is enough")
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("agents-ok"), t0)
+	assert.Equal(t, RunWaiting, res.State.Runs[0].Status, "the conditions outside the group still hold the gate")
+
+	// Every member decidedly failed: the gate fails (on_fail).
+	cfg = anyOfConfig(Condition{Check: "a", Eval: failingOn("bad")}, Condition{Check: "b", Eval: failingOn("bad")})
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok", "bad"), t0)
+	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+
+	// A check that cannot be evaluated yet, inside a group, stops the run loudly.
+	cfg = anyOfConfig(Condition{Check: "file_exists", Eval: unsupportedCheck{}, Pos: Pos{Line: 3, Col: 5}})
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	assert.Contains(t, res.State.Runs[0].Message, `not supported yet: check "file_exists" (condition at 3:5)`)
+}

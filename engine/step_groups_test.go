@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// membersCheck passes when a member of its group's users approved; it records the facts.
+type membersCheck struct {
+	group string
+	saw   **Facts
+}
+
+func (c membersCheck) Group() string { return c.group }
+func (c membersCheck) Evaluate(f *Facts) GateResult {
+	*c.saw = f
+	for _, u := range f.Groups[c.group].Users {
+		for _, r := range f.PR.Reviews {
+			if r.Author == u && r.State == ReviewApproved {
+				return GateResult{Status: GatePass}
+			}
+		}
+	}
+	return GateResult{Status: GatePending}
+}
+
+func TestGateChecksReadTheConfigsGroups(t *testing.T) {
+	var saw *Facts
+	cfg := &Config{Version: 1,
+		Groups: []*Group{{Name: "maintainers", Users: []string{"alice"}}, {Name: "core", Users: []string{"bob"}, Teams: []string{"Acme/Core"}}},
+		Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
+			{ID: "g", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "human_approved", Eval: membersCheck{"maintainers", &saw}}}},
+		}}}}
+	f := prFacts()
+	f.PR.Reviews = []Review{{Author: "alice", State: ReviewApproved}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	require.NotNil(t, saw)
+	assert.Len(t, saw.Groups, 2)
+	assert.Nil(t, f.Groups, "the facts passed in are not changed")
+
+	// A run at a gate whose group has a team needs the team's members read.
+	cfg.Pipelines[0].Stages[0].Conditions[0].Eval = membersCheck{"core", &saw}
+	f.PR.Reviews = nil
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
+	assert.Equal(t, Needs{Teams: []string{"Acme/Core"}}, PeopleNeeded(cfg, res.State, f))
+
+	// Read, it is evaluated.
+	f.TeamMembers = map[string][]string{"acme/core": {"carol"}}
+	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved}}
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+}

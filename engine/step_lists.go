@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A pipeline's `on_complete` and `on_error` lists: actions run once, when a run completes,
+// or fails (an escalated run runs on_error too). They are asked for in the evaluation that
+// ends the run. The run is final by then and holds no intent, so a posted comment or a new
+// issue of a list is performed only by the invocation whose save of that final state won
+// (Effect.WriteAhead): at most once. Labels, assignees, review requests and closing an
+// issue are idempotent. What an item cannot do is logged and said in the run's message.
+
+// Keys of the list effects: <run>/<list>/<item>/<action>.
+const (
+	ListOnComplete = "on_complete"
+	ListOnError    = "on_error"
+)
+
+// runList asks for the effects of the items of list (ListOnComplete or ListOnError) of
+// run's pipeline.
+func (e *eval) runList(run *Run, list string) {
+	p := e.cfg.PipelineFor(run)
+	if p == nil {
+		return
+	}
+	items := p.OnComplete
+	if list == ListOnError {
+		items = p.OnError
+	}
+	env := Env(nil)
+	for i, item := range items {
+		if env == nil {
+			env = e.templateEnv(p, run)
+		}
+		eff := Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
+			Kind: EffectKind(item.Action), Number: e.facts.PR.Number}
+		plan := e.planItem(run, item, eff, env)
+		what := fmt.Sprintf("run %s: %s item %d (%s at %s)", run.ID, list, i+1, item.Action, item.Pos)
+		switch {
+		case plan.err != "":
+			e.logf("%s: %s", what, plan.err)
+			msg := fmt.Sprintf("%s item %d (%s): %s", list, i+1, item.Action, plan.err)
+			if run.Message == "" {
+				run.Message = msg
+			} else {
+				run.Message += "; " + msg
+			}
+		case plan.done != "":
+			e.logf("%s: %s", what, plan.done)
+		default:
+			if plan.eff.Kind.WriteAhead() {
+				plan.eff.WriteAhead = true
+			}
+			e.logf("%s: asked for", what)
+			e.effects = append(e.effects, plan.eff)
+		}
+	}
+}
+
+// planItem plans one item of a list.
+func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedAction {
+	a := item.Args
+	field := func(key string) (Value, bool) {
+		for _, kv := range a.Map {
+			if kv.Key == key {
+				return kv.Value, true
+			}
+		}
+		return Value{}, false
+	}
+	tmpl := func(v Value) *Template {
+		if v.Template != nil {
+			return v.Template
+		}
+		t, _ := CompileTemplate(v.Scalar, v.Pos) // plain text: no `{{`
+		return t
+	}
+	strs := func(v Value) []string {
+		if v.Kind == KindList {
+			var out []string
+			for _, x := range v.List {
+				out = append(out, x.Scalar)
+			}
+			return out
+		}
+		if v.Kind == KindNull {
+			return nil
+		}
+		return []string{v.Scalar}
+	}
+	switch item.Action {
+	case ActionCloseIssue:
+		if a.Kind == KindNull {
+			return plannedAction{done: "no issue to close (none given)"}
+		}
+		return e.planCloseIssue(eff, tmpl(a), env)
+	case ActionComment:
+		msg, target := a, Value{}
+		if a.Kind == KindMap {
+			msg, _ = field("message")
+			target, _ = field("target")
+		}
+		if target.Kind != KindNull && strings.TrimSpace(target.Scalar) != "pr" {
+			return plannedAction{err: fmt.Sprintf("not supported yet: comment target %q (only the pull request, \"pr\")", target.Scalar)}
+		}
+		body, err := renderText(tmpl(msg), env)
+		if err != nil {
+			return plannedAction{err: err.Error()}
+		}
+		eff.Kind = EffectComment
+		return e.planComment(run, eff, body)
+	case ActionLabel:
+		return e.planLabel(eff, strs(a), nil)
+	case ActionNotify:
+		target, message := a, Value{}
+		if a.Kind == KindMap {
+			target, _ = field("target")
+			message, _ = field("message")
+		}
+		var m *Template
+		if message.Kind != KindNull {
+			m = tmpl(message)
+		}
+		return e.planNotify(run, eff, tmpl(target), m, env)
+	case ActionCreateIssue:
+		title, _ := field("title")
+		body, hasBody := field("body")
+		labels, _ := field("labels")
+		var bt *Template
+		if hasBody && body.Kind != KindNull {
+			bt = tmpl(body)
+		}
+		return e.planCreateIssue(run, eff, tmpl(title), bt, "", strs(labels), env)
+	case ActionRequestReviewers:
+		if a.Kind != KindMap {
+			return e.planRequestReviewers(eff, strs(a), nil, "")
+		}
+		rs, _ := field("reviewers")
+		ts, _ := field("teams")
+		g, _ := field("group")
+		return e.planRequestReviewers(eff, strs(rs), strs(ts), g.Scalar)
+	case ActionAssign:
+		if a.Kind != KindMap {
+			return e.planAssign(eff, strs(a), "")
+		}
+		as, _ := field("assignees")
+		g, _ := field("group")
+		return e.planAssign(eff, strs(as), g.Scalar)
+	}
+	return plannedAction{err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
+}
+
+// listOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
+// one: it changes nothing (the run is final).
+func (e *eval) listOutcome(o Outcome) bool {
+	parts := strings.Split(o.Key, "/")
+	if len(parts) < 4 {
+		return false
+	}
+	switch parts[len(parts)-3] {
+	case ListOnComplete, ListOnError, ruleOnFail, ruleOnConflict, ruleOnCIFailure, reactOnEvents: // and step_rules.go's, step_react_notify.go's
+	default:
+		return false
+	}
+	if o.Err == "" {
+		e.logf("%s done", o.Key)
+	} else {
+		e.logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
+	}
+	return true
+}

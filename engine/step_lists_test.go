@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func strValue(s string) Value {
+	v := Value{Kind: KindString, Scalar: s}
+	if t := mustTemplate(s); !t.IsConstant() {
+		v.Template = t
+	}
+	return v
+}
+
+func mapValue(kvs ...string) Value {
+	v := Value{Kind: KindMap}
+	for i := 0; i < len(kvs); i += 2 {
+		v.Map = append(v.Map, KeyValue{Key: kvs[i], Value: strValue(kvs[i+1])})
+	}
+	return v
+}
+
+// listConfig is a gate on label "ok" then complete, or fail on label "bad", with lists.
+func listConfig(onComplete, onError []ActionItem) *Config {
+	return &Config{Version: 1,
+		Groups: []*Group{{Name: "maintainers", Users: []string{"alice"}}},
+		Pipelines: []*Pipeline{{
+			Name: "p", Trigger: Trigger{Event: "pull_request.opened"},
+			Context: []KeyValue{{Key: "pr_number", Value: strValue("{{ trigger.pull_request.number }}")}},
+			Stages: []*Stage{{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetFail, Conditions: []Condition{
+				{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
+					switch {
+					case f.PR.HasLabel("bad"):
+						return GateResult{Status: GateFail, Message: "bad"}
+					case f.PR.HasLabel("ok"):
+						return GateResult{Status: GatePass}
+					}
+					return GateResult{Status: GatePending}
+				})},
+			}}},
+			OnComplete: onComplete,
+			OnError:    onError,
+		}}}
+}
+
+func TestOnCompleteListRunsOnceWhenTheRunCompletes(t *testing.T) {
+	cfg := listConfig([]ActionItem{
+		{Action: ActionCloseIssue, Args: strValue("{{ context.pr_number | linked_issue }}")},
+		{Action: ActionComment, Args: mapValue("target", "pr", "message", "Merged into {{ github.pr.base }}.")},
+		{Action: ActionLabel, Args: Value{Kind: KindList, List: []Value{strValue("done")}}},
+	}, []ActionItem{{Action: ActionNotify, Args: strValue("maintainers")}})
+
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	assert.Empty(t, res.Effects, "the run waits: no list yet")
+
+	f := prFacts("ok")
+	f.PR.LinkedIssues = []int{12}
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0)
+	require.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	require.Len(t, res.Effects, 3)
+	assert.Equal(t, Effect{Key: "p/7/1/on_complete/1/close_issue", Run: "p/7/1", Stage: "on_complete", Kind: EffectCloseIssue, Number: 12}, res.Effects[0])
+	assert.Equal(t, EffectComment, res.Effects[1].Kind)
+	assert.Equal(t, "Merged into main.", res.Effects[1].Body)
+	assert.True(t, res.Effects[1].WriteAhead, "posted only by the invocation whose save of the final state won")
+	assert.Equal(t, EffectLabel, res.Effects[2].Kind)
+	assert.Equal(t, []string{"done"}, res.Effects[2].Labels)
+	assert.Empty(t, res.State.Runs[0].Intents)
+
+	// The outcomes do not move the finished run, and a later event asks for nothing again.
+	settled := Settle(cfg, res.State, Input{Key: "k2"}, []Outcome{{Key: res.Effects[1].Key}}, f, t0)
+	assert.Empty(t, settled.Effects)
+	again := Step(cfg, settled.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0)
+	assert.Empty(t, again.Effects)
+}
+
+func TestOnCompleteCloseIssueOnAPullRequestThatClosesNone(t *testing.T) {
+	cfg := listConfig([]ActionItem{{Action: ActionCloseIssue, Args: strValue("{{ context.pr_number | linked_issue }}")}}, nil)
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	require.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	assert.Empty(t, res.Effects)
+	assert.Contains(t, res.Log, "run p/7/1: on_complete item 1 (close_issue at 0:0): no issue to close ({{ context.pr_number | linked_issue }} gives none: the pull request closes no issue)")
+}
+
+func TestOnErrorListRunsWhenTheRunFails(t *testing.T) {
+	cfg := listConfig(nil, []ActionItem{
+		{Action: ActionLabel, Args: strValue("needs-human")},
+		{Action: ActionNotify, Args: mapValue("target", "maintainers", "message", "run {{ run.id }} failed")},
+		{Action: ActionNotify, Args: strValue("nobody here")},
+	})
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("bad"), t0)
+	run := res.State.Runs[0]
+	require.Equal(t, RunFailed, run.Status)
+	require.Len(t, res.Effects, 2)
+	assert.Equal(t, []string{"needs-human"}, res.Effects[0].Labels)
+	assert.Equal(t, "@alice run p/7/1 failed", res.Effects[1].Body)
+	assert.Contains(t, run.Message, `on_error item 3 (notify): notification target "nobody here" is neither`)
+}
+
+func TestListsDoNotRunForUnsupportedConstructs(t *testing.T) {
+	cfg := listConfig(nil, []ActionItem{{Action: ActionLabel, Args: strValue("needs-human")}})
+	cfg.Pipelines[0].Stages[0].Type = StageWebhook
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	assert.Empty(t, res.Effects)
+}

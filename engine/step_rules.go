@@ -1,0 +1,163 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Rules in mapping form where a gate or a merge meets trouble: a gate's `on_fail` ({goto,
+// max_iterations, then} and {when: {check_failed: X}, action: notify_and_wait, notify}), and
+// merge_pr's `on_conflict` ({notify, label, then}) and `on_ci_failure` ({goto, max_iterations,
+// then, notify, label}). A rule's notification and labels are asked for once per stage entry
+// and head commit; its loop back is counted in Run.Iterations ("<stage>/<rule>"), for the
+// run's whole life.
+
+// Rule names, as parts of Run.Iterations' keys and of effect keys.
+const (
+	ruleOnFail      = "on_fail"
+	ruleOnConflict  = "on_conflict"
+	ruleOnCIFailure = "on_ci_failure"
+)
+
+// ActionNotifyAndWait is the `action` of an on_fail handler that notifies and keeps the gate
+// waiting.
+const ActionNotifyAndWait = "notify_and_wait"
+
+// ruleEffects asks for the notification and labels of rule, applied by stage of run for
+// the reason name (a rule name), once per stage entry and head commit. A notification is
+// performed at most once: its key is recorded as applied when it is asked for, and only the
+// invocation whose save of that state won performs it.
+func (e *eval) ruleEffects(p *Pipeline, run *Run, stage *Stage, rule *Rule, name string) {
+	sr := run.Stages[stage.ID]
+	pr := e.facts.PR
+	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, short(pr.HeadSHA))
+	if len(rule.Labels) > 0 {
+		eff := Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
+		if plan := e.planLabel(eff, rule.Labels, nil); plan.eff.Kind != "" {
+			e.effects = append(e.effects, plan.eff)
+		}
+	}
+	if rule.Notify == nil {
+		return
+	}
+	key := base + "/notify"
+	if contains(run.Applied, key) || contains(pr.Posted, key) {
+		return
+	}
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Number: pr.Number}
+	plan := e.planNotify(run, eff, rule.Notify.Target, rule.Notify.Message, e.templateEnv(p, run))
+	switch {
+	case plan.err != "":
+		e.logf("run %s: %s: %s notification: %s", run.ID, stage.ID, name, plan.err)
+		sr.Message = fmt.Sprintf("%s: the notification could not be sent: %s", name, plan.err)
+	case plan.eff.Kind != "":
+		plan.eff.WriteAhead = true
+		marker := "/" + name + "/"
+		appendBounded(run, key, func(k string) bool { return strings.HasSuffix(k, "/notify") && strings.Contains(k, marker) })
+		e.effects = append(e.effects, plan.eff)
+	}
+}
+
+// loop follows a loop rule from stage: back to rule.Goto while fewer than MaxIterations
+// loops were made (any number without a maximum), else to rule.Then (fail when it names
+// none). It reports whether the run moved.
+func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
+	if rule.Goto == "" {
+		if rule.Then == "" {
+			return false
+		}
+		e.leave(run, stage, StageFailed, rule.Then, why)
+		return true
+	}
+	counter := stage.ID + "/" + name
+	n := run.Iterations[counter]
+	if rule.MaxIterations > 0 && n >= rule.MaxIterations {
+		then := rule.Then
+		if then == "" {
+			then = TargetFail
+		}
+		e.leave(run, stage, StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, plural(n, "time", "times")))
+		return true
+	}
+	if run.Iterations == nil {
+		run.Iterations = map[string]int{}
+	}
+	run.Iterations[counter] = n + 1
+	if rule.MaxIterations > 0 {
+		why = fmt.Sprintf("%s (loop %d of %d)", why, n+1, rule.MaxIterations)
+	}
+	e.leave(run, stage, StageFailed, rule.Goto, why)
+	return true
+}
+
+// gateOnFail applies a gate's on_fail rule once a required check has decidedly failed. It
+// reports whether the run moved; when it did not, the gate keeps waiting.
+func (e *eval) gateOnFail(p *Pipeline, run *Run, stage *Stage, results []GateResult) bool {
+	rule := stage.OnFailRule
+	why := "gate failed: " + firstFailure(results)
+	if x := rule.WhenCheckFailed; x != "" {
+		failed := false
+		for _, r := range results {
+			failed = failed || (r.Check == x && r.Status == GateFail)
+		}
+		if !failed {
+			return false // another check failed: the gate waits, as without on_fail
+		}
+		why = fmt.Sprintf("gate failed: check %s failed: %s", x, failedMessage(results, x))
+	}
+	e.ruleEffects(p, run, stage, rule, ruleOnFail)
+	if rule.Action == ActionNotifyAndWait {
+		return false
+	}
+	return e.loop(run, stage, rule, ruleOnFail, why)
+}
+
+func failedMessage(rs []GateResult, check string) string {
+	for _, r := range rs {
+		if r.Check == check && r.Status == GateFail {
+			return r.Message
+		}
+	}
+	return ""
+}
+
+// mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
+// notify and label, then go to `then` (or its target), else keep waiting for the conflicts
+// to be resolved.
+func (e *eval) mergeOnConflict(p *Pipeline, run *Run, stage *Stage) bool {
+	rule := stage.OnConflict
+	e.ruleEffects(p, run, stage, rule, ruleOnConflict)
+	target := rule.Then
+	if target == "" {
+		target = rule.Goto
+	}
+	if target == "" {
+		return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
+	}
+	e.leave(run, stage, StageFailed, target, "the pull request has conflicts with its base branch")
+	return true
+}
+
+// failedChecks names the checks on the head that failed, or "".
+func failedChecks(pr *PullRequest) string {
+	var names []string
+	for _, c := range pr.Checks {
+		if c.State == CheckFailure && !contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// mergeOnCIFailure applies merge_pr's on_ci_failure when a check on the head has failed. It
+// reports whether the run moved; when it did not (a rule of notify and label alone), the
+// stage waits.
+func (e *eval) mergeOnCIFailure(p *Pipeline, run *Run, stage *Stage, failed string) bool {
+	rule := stage.OnCIFailure
+	e.ruleEffects(p, run, stage, rule, ruleOnCIFailure)
+	why := "CI failed on " + short(e.facts.PR.HeadSHA) + ": " + failed
+	if e.loop(run, stage, rule, ruleOnCIFailure, why) {
+		return true
+	}
+	return e.holdAction(run, stage, why, "its author (fix the failing checks)")
+}

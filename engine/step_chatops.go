@@ -39,12 +39,13 @@ var ChatOpsCommands = []string{CmdApprove, CmdRetry, CmdSkip, CmdCancel, CmdUnbl
 
 const commandPrefix = "/pipeline"
 
-// escalate stops run for a person.
+// escalate stops run for a person, and asks for its pipeline's on_error list.
 func (e *eval) escalate(run *Run, why string) {
 	run.Status = RunEscalated
 	run.Message = why
 	e.record(run, run.Stage, TargetEscalate, why)
 	e.logf("run %s escalated at %s: %s; it waits for a person (/pipeline retry, skip, unblock, restart or cancel)", run.ID, run.Stage, why)
+	e.runList(run, ListOnError) // step_lists.go
 }
 
 // isCommand reports whether a comment body is a `/pipeline` command: its first

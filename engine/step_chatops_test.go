@@ -162,3 +162,22 @@ func TestParseCommand(t *testing.T) {
 		assert.False(t, ok, body)
 	}
 }
+
+func TestEscalateRunsOnError(t *testing.T) {
+	cfg := escalateConfig(t)
+	cfg.Pipelines[0].OnError = []ActionItem{{Action: ActionLabel, Args: Value{Kind: KindString, Scalar: "needs-human"}}}
+	f := humanFacts()
+	f.PR.Labels = []string{"broken"}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, RunEscalated, res.State.Runs[0].Status)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "review/7/1/on_error/1/label", res.Effects[0].Key)
+	assert.Equal(t, []string{"needs-human"}, res.Effects[0].Labels)
+	// Settled, and at the next event, nothing more is asked for.
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key}}, f, t0)
+	assert.Empty(t, res.Effects)
+	f.PR.Labels = append(f.PR.Labels, "needs-human")
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute))
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, RunEscalated, res.State.Runs[0].Status)
+}

@@ -13,7 +13,7 @@ import (
 //	/pipeline retry            a new attempt of the current stage
 //	/pipeline skip             on to the current stage's next stage
 //	/pipeline cancel           cancels the run
-//	/pipeline unblock [stage]  an escalated run goes on at stage (default: where it stopped)
+//	/pipeline unblock [stage]  an escalated run goes on where it stopped (the same attempt), or at stage
 //	/pipeline restart [stage]  starts again at stage (default: the first)
 //	/pipeline status           replies with where the runs are
 //
@@ -226,6 +226,16 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 	case CmdUnblock:
 		if run.Status != RunEscalated && arg == "" {
 			return fmt.Sprintf("Run %s is not escalated; nothing to unblock.", run.ID)
+		}
+		if arg == "" {
+			// The same attempt goes on: what it was given (approvals, reminders) still counts.
+			run.Status = RunRunning
+			if sr := run.Stages[run.Stage]; sr != nil && !isDone(sr.Status) {
+				sr.Status = StageWaiting
+			}
+			run.Message = ""
+			e.record(run, run.Stage, run.Stage, by)
+			return ""
 		}
 		to, bad := target(run.Stage)
 		if bad != "" {

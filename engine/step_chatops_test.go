@@ -181,3 +181,24 @@ func TestEscalateRunsOnError(t *testing.T) {
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunEscalated, res.State.Runs[0].Status)
 }
+
+func TestUnblockKeepsTheAttempt(t *testing.T) {
+	cfg := escalateConfig(t)
+	f := humanFacts()
+	f.People.Permissions = map[string]string{"alice": "write", "bob": "write"}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	st := res.State
+	run := st.Runs[0]
+	require.Equal(t, "approval", run.Stage)
+	e := newEval(cfg, st, f, t0, Input{})
+	e.escalate(e.st.Runs[0], "nobody answered")
+	st = e.st
+	f.PR.Comments = []IssueComment{command(1, "bob", "/pipeline approve")}
+	res = Step(cfg, st, Input{Key: "k2", Event: "issue_comment.created"}, f, t0.Add(time.Minute))
+	require.Equal(t, RunEscalated, res.State.Runs[0].Status, "approved, but escalated")
+	assert.Contains(t, res.Effects[0].Body, "approval recorded")
+	f.PR.Comments = append(f.PR.Comments, command(2, "alice", "/pipeline unblock"))
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "issue_comment.created"}, f, t0.Add(2*time.Minute))
+	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	assert.Equal(t, 1, res.State.Runs[0].Stages["approval"].Attempt)
+}

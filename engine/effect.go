@@ -81,4 +81,7 @@ type Input struct {
 	// ended without one. Each applies to the run and stage attempt it names.
 	Report       *Report
 	AgentFailure *AgentFailure
+	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
+	// stages entered in this event so far (see moveGuard).
+	Visits map[string]int
 }

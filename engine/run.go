@@ -132,16 +132,16 @@ type Run struct {
 // StageRun is the record of one stage within a run.
 type StageRun struct {
 	Status    StageStatus  `json:"status"`
+	Deadlines []Deadline   `json:"deadlines,omitempty"`
 	Attempt   int          `json:"attempt"`         // 1 on first entry, +1 on every re-entry
 	Tries     int          `json:"tries,omitempty"` // effect attempts within this entry
 	EnteredAt time.Time    `json:"entered_at"`
 	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
 	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
-	// Human stages: the `/pipeline approve` commands given in this attempt, the reminders
-	// sent and when the next one is due.
-	Approvals    []Approval `json:"approvals,omitempty"`
-	Reminders    int        `json:"reminders,omitempty"`
-	NextReminder time.Time  `json:"next_reminder,omitzero"`
+	// Human stages: the `/pipeline approve` commands given in this attempt, and the
+	// reminders sent (the next one is a deadline).
+	Approvals []Approval `json:"approvals,omitempty"`
+	Reminders int        `json:"reminders,omitempty"`
 	// Agent stages: the outputs and verdict of the last report, and the agent errors
 	// (ended without a report, dispatch refused) since the last report.
 	Outputs map[string]any `json:"outputs,omitempty"`

@@ -17,11 +17,10 @@ type Result struct {
 	Effects []Effect
 	Changed bool     // State differs from the state passed in (Seq was bumped)
 	Log     []string // what happened, for humans reading the job log
+	// Visits counts the stages each run entered in this event so far; the caller passes it
+	// on to Settle (Input.Visits), so that a loop is bounded across effect rounds too.
+	Visits map[string]int
 }
-
-// maxMoves bounds the transitions one run makes in one evaluation, so a
-// misconfigured loop can never spin.
-const maxMoves = 32
 
 // Step evaluates one input against the state of its subject. It is level-triggered:
 // whatever the event, every run that is not final is evaluated against facts; the
@@ -43,6 +42,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		p := cfg.PipelineFor(run)
 		if p == nil {
 			e.logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
+			e.dropDeadlines(run)
 			continue
 		}
 		r := p.Reaction(in.Event)
@@ -121,7 +121,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.settleStageEffect(o) || e.settleReply(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -196,11 +196,12 @@ type eval struct {
 	outcomes []Outcome
 	effects  []Effect
 	log      []string
+	visits   map[string]int // see moveGuard
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
 	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
-		unknown: map[string]Intent{}, outcomes: in.Outcomes}
+		unknown: map[string]Intent{}, outcomes: in.Outcomes, visits: copyVisits(in.Visits)}
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -213,7 +214,7 @@ func (e *eval) result(old *State) Result {
 	if changed {
 		e.st.Seq++
 	}
-	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log}
+	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log, Visits: e.visits}
 }
 
 func (e *eval) subject() string {
@@ -515,14 +516,16 @@ func (e *eval) advanceAll() {
 	}
 }
 
-// advanceRun moves one run until it waits, asks for effects, or ends.
+// advanceRun moves one run until it waits, asks for effects, or ends. What bounds it
+// is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *Pipeline, run *Run) {
-	for moves := 0; ; moves++ {
-		if moves == maxMoves {
-			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("more than %d transitions in one event; stopped", maxMoves))
+	g := e.newMoveGuard(p, run)
+	for e.advance(p, run) {
+		if run.Status.Final() {
 			return
 		}
-		if !e.advance(p, run) {
+		if why := g.entered(run); why != "" {
+			e.finish(run, RunFailed, TargetFail, why)
 			return
 		}
 	}
@@ -542,14 +545,18 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
 	}
+	if moved, stop := e.due(p, run, stage); stop {
+		return moved
+	}
 	switch stage.Type {
 	case StageGate:
 		return e.gate(p, run, stage)
+	case StageAgent:
+		return e.agent(p, run, stage)
 	case StageHuman:
 		return e.human(p, run, stage)
-	}
-	if stage.Type == StageAgent {
-		return e.agent(p, run, stage)
+	case StageDelay:
+		return e.delayWait(run, stage)
 	}
 	return e.action(p, run, stage)
 }

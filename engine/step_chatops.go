@@ -41,6 +41,9 @@ const commandPrefix = "/pipeline"
 
 // escalate stops run for a person, and asks for its pipeline's on_error list.
 func (e *eval) escalate(run *Run, why string) {
+	if sr := run.Stages[run.Stage]; sr != nil {
+		sr.Deadlines = nil // it waits for a person, not for time
+	}
 	run.Status = RunEscalated
 	run.Message = why
 	e.record(run, run.Stage, TargetEscalate, why)

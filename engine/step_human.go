@@ -40,9 +40,6 @@ func humanKey(run *Run, stage *Stage, attempt int, suffix string) string {
 // human evaluates human stage of run once and reports whether the run moved.
 func (e *eval) human(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
-	if stage.Reminder != nil && sr.NextReminder.IsZero() && sr.Reminders == 0 {
-		sr.NextReminder = sr.EnteredAt.Add(stage.Reminder.Interval)
-	}
 	who, need, notes := e.humanCount(run, stage, sr)
 	if len(who) >= need {
 		e.leave(run, stage, StagePassed, stage.OnComplete, humanDone(stage, who))
@@ -75,9 +72,6 @@ func (e *eval) human(p *Pipeline, run *Run, stage *Stage) bool {
 			}
 		}
 	}
-	if eff, ok := e.reminderDue(run, stage, sr); ok && len(effects) == 0 {
-		effects = append(effects, eff)
-	}
 	for i := range effects {
 		if effects[i].Kind.WriteAhead() {
 			e.intend(run, sr, &effects[i])
@@ -87,38 +81,49 @@ func (e *eval) human(p *Pipeline, run *Run, stage *Stage) bool {
 	return false
 }
 
-// HumanDue returns when human stage s of run next needs evaluating without an event (its
-// next reminder), or the zero time. A deadline sweep can call it.
-func HumanDue(s *Stage, sr *StageRun) time.Time {
-	if s == nil || sr == nil || s.Type != StageHuman || s.Reminder == nil {
-		return time.Time{}
-	}
-	if m := s.Reminder.MaxReminders; m > 0 && sr.Reminders >= m {
-		return time.Time{}
-	}
-	if sr.NextReminder.IsZero() {
-		return sr.EnteredAt.Add(s.Reminder.Interval)
-	}
-	return sr.NextReminder
+func init() {
+	deadlineArmers = append(deadlineArmers, armReminder)
+	deadlineHandlers[DeadlineReminder] = (*eval).remind
 }
 
-// reminderDue returns the reminder effect of a waiting human stage whose reminder time has
-// come (at any event from then on), if any.
-func (e *eval) reminderDue(run *Run, stage *Stage, sr *StageRun) (Effect, bool) {
-	due := HumanDue(stage, sr)
-	if due.IsZero() || e.now.Before(due) {
-		return Effect{}, false
+// armReminder arms the first reminder of a human stage with `notify.reminder`.
+func armReminder(stage *Stage, sr *StageRun, now time.Time) {
+	if stage.Type == StageHuman && stage.Reminder != nil && stage.Reminder.Interval > 0 {
+		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineReminder, At: now.Add(stage.Reminder.Interval)})
 	}
-	n := sr.Reminders + 1
+}
+
+// remind posts reminder d.N+1 of a human stage that still waits, and arms the next one
+// while max_reminders allows. The run does not move.
+func (e *eval) remind(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+	r := stage.Reminder
+	sr := run.Stages[stage.ID]
+	if r == nil || stage.Type != StageHuman || r.MaxReminders > 0 && d.N >= r.MaxReminders {
+		return false
+	}
+	if who, need, _ := e.humanCount(run, stage, sr); len(who) >= need {
+		return false // the stage holds: it moves on when evaluated, and reminds no one
+	}
+	n := d.N + 1
+	if r.MaxReminders == 0 || n < r.MaxReminders {
+		next := d.At.Add(r.Interval)
+		for !next.After(e.now) {
+			next = next.Add(r.Interval)
+		}
+		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineReminder, At: next, N: n})
+	}
 	msg := fmt.Sprintf("Reminder: stage %q still waits for %s.", stage.ID, e.waitsFor(stage, 0))
-	if stage.Reminder.Message != nil {
-		msg = e.render(stage.Reminder.Message, run)
+	if r.Message != nil {
+		msg = e.render(r.Message, run)
 	}
 	if mention := e.groupMentions(stage); mention != "" {
 		msg = mention + " " + msg
 	}
-	key := humanKey(run, stage, sr.Attempt, fmt.Sprintf("%s%d", noticeReminder, n))
-	return Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectComment, Number: e.facts.PR.Number, Body: msg}, true
+	eff := Effect{Key: humanKey(run, stage, sr.Attempt, fmt.Sprintf("%s%d", noticeReminder, n)), Run: run.ID, Stage: stage.ID,
+		Kind: EffectComment, Number: e.facts.PR.Number, Body: msg}
+	e.intend(run, sr, &eff)
+	e.effects = append(e.effects, eff)
+	return false
 }
 
 // groupMentions is "@user @org/team" for the stage's group (the author left out), or "".
@@ -333,8 +338,11 @@ func (e *eval) humanResults(run *Run, stage *Stage, sr *StageRun, who []string, 
 		if r.MaxReminders > 0 {
 			m = fmt.Sprintf("%d of %d sent", sr.Reminders, r.MaxReminders)
 		}
-		if due := HumanDue(stage, sr); !due.IsZero() {
-			m += "; next at or after " + due.UTC().Format("2006-01-02 15:04 UTC") + " (every " + FormatDuration(r.Interval) + ")"
+		m += " (every " + FormatDuration(r.Interval) + ")"
+		for _, d := range sr.Deadlines {
+			if d.Kind == DeadlineReminder {
+				m += "; next at or after " + d.At.UTC().Format("2006-01-02 15:04 UTC")
+			}
 		}
 		out = append(out, GateResult{Check: "reminders", Status: GatePass, Message: m})
 	}
@@ -418,7 +426,6 @@ func (e *eval) stageEffectDone(run *Run, stage *Stage, sr *StageRun, suffix stri
 		fmt.Sscanf(n, "%d", &k)
 		if k > sr.Reminders {
 			sr.Reminders = k
-			sr.NextReminder = e.now.Add(stage.Reminder.Interval)
 		}
 	}
 }

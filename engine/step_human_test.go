@@ -114,8 +114,8 @@ func TestHumanStageReminders(t *testing.T) {
 	cfg.Pipelines[0].Stages[0].AutoAssign = false
 	res := settleAll(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
 	sr := res.State.Runs[0].Stages["approval"]
-	assert.Equal(t, t0.Add(24*time.Hour), sr.NextReminder)
-	assert.Equal(t, t0.Add(24*time.Hour), HumanDue(cfg.Pipelines[0].Stages[0], sr))
+	assert.Equal(t, []Deadline{{Kind: DeadlineReminder, At: t0.Add(24 * time.Hour)}}, sr.Deadlines)
+	assert.Equal(t, t0.Add(24*time.Hour), res.State.NextDeadline(), "the sweep finds it")
 
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(23*time.Hour))
 	assert.Empty(t, res.Effects, "not due yet")
@@ -132,7 +132,7 @@ func TestHumanStageReminders(t *testing.T) {
 	}
 	sr = res.State.Runs[0].Stages["approval"]
 	assert.Equal(t, 2, sr.Reminders)
-	assert.True(t, HumanDue(cfg.Pipelines[0].Stages[0], sr).IsZero(), "max_reminders reached")
+	assert.Empty(t, sr.Deadlines, "max_reminders reached")
 	res = Step(cfg, res.State, Input{Key: "k9", Event: "status"}, f, t0.Add(200*time.Hour))
 	assert.Empty(t, res.Effects)
 	assert.Contains(t, res.State.Runs[0].Stages["approval"].Results[2].Message, "2 of 2 sent")

@@ -37,9 +37,10 @@ func (e *eval) enter(run *Run, from, to, why string) {
 	sr.EnteredAt = e.now
 	sr.Results = nil
 	sr.Message = ""
-	sr.Approvals, sr.Reminders, sr.NextReminder = nil, 0, time.Time{} // a new attempt asks anew
+	sr.Approvals, sr.Reminders = nil, 0 // a new attempt asks anew
 	run.Stage = to
 	run.Status = RunRunning
+	e.arm(run)
 	e.record(run, from, to, why)
 }
 

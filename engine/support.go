@@ -34,7 +34,7 @@ func unsupportedStage(s *Stage) string {
 		return fmt.Sprintf("%q of stage %q at %s", key, s.ID, at)
 	}
 	switch s.Type {
-	case StageGate, StageAction:
+	case StageGate, StageAction, StageDelay:
 	case StageHuman:
 		if what := unsupportedHuman(s); what != "" {
 			return what
@@ -50,10 +50,6 @@ func unsupportedStage(s *Stage) string {
 		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)
 	}
 	switch {
-	case s.Timeout > 0:
-		return feature("timeout")
-	case s.OnTimeout != nil:
-		return feature("on_timeout")
 	case s.Condition != nil:
 		return feature("condition")
 	}

@@ -129,7 +129,7 @@ func checkState(st *engine.State) error {
 const indexVersion = 1
 
 // Index is index.json: every open run on the branch, what `pipeline-action status` lists
-// (and, once stages have deadlines, what a schedule sweep reads).
+// and, through each run's next deadline, what a schedule sweep reads.
 type Index struct {
 	Version int          `json:"version"`
 	Runs    []IndexEntry `json:"runs"`
@@ -144,6 +144,9 @@ type IndexEntry struct {
 	Status   engine.RunStatus `json:"status"`
 	Stage    string           `json:"stage"`
 	Updated  time.Time        `json:"updated_at"`
+	// NextDeadline is the earliest deadline of the run's current stage (a timeout, the
+	// end of a delay, a poll, a reminder): what a sweep reads. Zero when it waits for no time.
+	NextDeadline time.Time `json:"next_deadline,omitzero"`
 }
 
 // DecodeIndex reads index.json, strictly.
@@ -194,7 +197,7 @@ func (idx *Index) WithSubject(file string, st *engine.State) *Index {
 			continue
 		}
 		out.Runs = append(out.Runs, IndexEntry{Run: r.ID, Pipeline: r.Pipeline, Subject: r.Subject, File: file,
-			Status: r.Status, Stage: r.Stage, Updated: r.UpdatedAt})
+			Status: r.Status, Stage: r.Stage, Updated: r.UpdatedAt, NextDeadline: r.NextDeadline()})
 	}
 	return out
 }

@@ -201,3 +201,21 @@ func TestMessage(t *testing.T) {
 	h, _ = Message("issue-3.json", sampleState(), sampleState(), Event{}, nil)
 	assert.Equal(t, "issue-3: state updated (no event)", h)
 }
+
+func TestIndexListsNextDeadline(t *testing.T) {
+	due := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
+	st := sampleState()
+	sr := st.Runs[0].Stages[st.Runs[0].Stage]
+	sr.Deadlines = []engine.Deadline{{Kind: engine.DeadlineReminder, At: due.Add(time.Hour)}, {Kind: engine.DeadlineTimeout, At: due}}
+	text, err := EncodeIndex((&Index{}).WithSubject("pr-7.json", st))
+	require.NoError(t, err)
+	assert.Contains(t, text, `"next_deadline": "2026-01-06T09:00:00Z"`)
+	got, err := DecodeIndex(text)
+	require.NoError(t, err)
+	assert.Equal(t, due, got.Runs[0].NextDeadline)
+
+	sr.Deadlines = nil
+	text, err = EncodeIndex((&Index{}).WithSubject("pr-7.json", st))
+	require.NoError(t, err)
+	assert.NotContains(t, text, "next_deadline", "a run that waits for no time has none")
+}

@@ -87,6 +87,7 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 	b.WriteString("\n")
 
 	renderWhy(b, run)
+	renderTime(b, run)
 
 	if p != nil {
 		fmt.Fprintf(b, "```mermaid\n%s```\n\n", engine.Mermaid(p, run))

@@ -45,6 +45,7 @@ var commandUsage = map[string]string{
 	"run":      runUsage,
 	"simulate": simulateUsage,
 	"report":   reportUsage,
+	"sweep":    sweepUsage,
 	"validate": validateUsage,
 	"graph":    graphUsage,
 	"status":   statusUsage,

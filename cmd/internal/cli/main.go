@@ -16,6 +16,7 @@ commands:
   run                     handle the event of GITHUB_EVENT_NAME (the default inside GitHub Actions)
   report --run ID --stage ID --attempt N --verdict V [--outputs FILE] [--pr N]
                           report an agent's verdict back to its run
+  sweep                   advance the runs whose deadline passed (on a schedule; reads index.json)
   simulate DIR            play DIR/scenario.yaml against DIR/pipelines.yaml on a fake GitHub
   simulate --config F --scenario S
   validate [PATH...] [--format text|github] [--strict]
@@ -58,6 +59,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		}
 		r := &runner{getenv: getenv, out: stdout, now: time.Now}
 		return r.run(ctx)
+	case "sweep":
+		return sweepMain(ctx, args, stdout, stderr, getenv)
 	case "simulate":
 		return simulateMain(ctx, args, stdout, stderr)
 	case "report":

@@ -28,10 +28,12 @@ import (
 const DefaultConfigPath = ".github/pipelines.yaml"
 
 // maxSettleRounds bounds effect → outcome → further effect rounds in one invocation
-// (runs act one after another, so a round per acting run is normal). Past it, the state
-// is saved as it stands — the effects not yet performed are asked for again on the next
-// event — and the job fails, since a config that never stops acting is a mistake.
-const maxSettleRounds = 32
+// (runs act one after another, and a run acts once per action stage it reaches, so a
+// round per action stage is normal). Loops are bounded by the engine (a stage is entered
+// at most a few times per event, Input.Visits); this is only a safety net. Past it, the
+// state is saved as it stands — the effects not yet performed are asked for again on the
+// next event — and the job fails.
+const maxSettleRounds = 256
 
 // Defaults of the `timeout` and `request_timeout` inputs: how long one invocation may
 // take, and how long one request to GitHub may go unanswered. Both end the job with an
@@ -104,7 +106,9 @@ func (r *runner) run(ctx context.Context) int {
 		}
 	}()
 	if !ev.Handled {
-		if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
+		if ev.Event == "schedule" {
+			r.act.Infof("pipeline-action: a schedule has no subject; to advance the runs whose deadline passed, give the action `command: sweep`")
+		} else if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
 			r.act.Infof("pipeline-action: %s concerns an issue; issue-scoped pipelines are not supported yet, nothing to do", ev.Event)
 		} else {
 			r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
@@ -347,7 +351,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	var pending error
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == maxSettleRounds {
-			pending = fmt.Errorf("effects still pending after %d rounds (does a loop of action stages never wait?); the state was saved as it stands", maxSettleRounds)
+			pending = fmt.Errorf("effects still pending after %d rounds; the state was saved as it stands, and the next event carries on", maxSettleRounds)
 			break
 		}
 		saved := res.State
@@ -373,6 +377,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		if engine.HasWriteAhead(res.Effects) {
 			st = saved // the state last saved: what the next commit changes
 		}
+		in.Visits = res.Visits // a loop is bounded within the whole event, across rounds
 		res = engine.Settle(cfg, res.State, in, outcomes, snap.Facts, now)
 		r.logLines(res.Log)
 	}

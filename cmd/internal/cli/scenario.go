@@ -28,6 +28,7 @@ type scenario struct {
 	Timeout        time.Duration       `yaml:"timeout"`
 	RequestTimeout time.Duration       `yaml:"request_timeout"`
 	Teams          map[string][]string `yaml:"teams"`
+	SweepBudget    int                 `yaml:"sweep_budget"` // the sweep's `sweep_budget` input (default 20)
 	// Branches the repository has from the start besides the default branch (made from it).
 	Branches []string `yaml:"branches"`
 	// Files are written on the default branch at the start: path in the repository → a

@@ -489,8 +489,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	case *agentFailsStep:
 		return s.applyAgentFails(v)
 	case time.Duration:
-		s.clock.advance(v)
-		return nil, fmt.Sprintf("advance %s to %s (nothing in this language has a deadline yet: no sweep)", v, s.clock.now().Format(time.RFC3339)), false, nil
+		events, label := s.advanceSweep(v)
+		return events, label, true, nil
 	}
 	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
 }
@@ -639,6 +639,9 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 		// bounds only a request the fake holds (a timeout fault).
 		"INPUT_REQUEST_TIMEOUT": requestTimeout.String(),
 	}
+	if s.sc.SweepBudget != 0 {
+		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
+	}
 	var log bytes.Buffer
 	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
 	with, agent := s.with[string(d.event.Payload)]
@@ -646,9 +649,12 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
 	var code int
-	if agent {
+	switch {
+	case agent:
 		code = r.reportCommand(ctx, nil, strings.NewReader(""), &log, &log)
-	} else {
+	case d.event.Name == "schedule":
+		code = r.sweep(ctx) // the sweep workflow (`command: sweep`)
+	default:
 		code = r.run(ctx)
 	}
 	return invocation{log: log.String(), code: code, unsupported: r.unsupported}

@@ -291,9 +291,9 @@ users: {dev: write}
 steps:
   - open_pr: {number: 7, author: dev}
 `)
-	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - id: wait\n        type: gate\n        timeout: 2h\n        conditions: [{check: label_present, label: go}]\n"
+	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - id: wait\n        type: parallel\n        join: all\n        branches:\n          - {id: a, type: action, action: add_label, config: {label: x}}\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(cfg), 0o600))
 	code, out, errOut := simulate(t, dir, "-q")
 	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, `not supported yet: "timeout" of stage "wait" at .github/pipelines.yaml:6:9`)
+	assert.Contains(t, errOut, `not supported yet: stage type "parallel" (stage "wait" at .github/pipelines.yaml:6:9)`)
 }

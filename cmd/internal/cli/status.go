@@ -17,7 +17,8 @@ const statusUsage = `usage: pipeline-action status [--repo OWNER/NAME] [--branch
 
 Lists the open runs of a repository: index.json at the head of its state branch, read
 in one GraphQL query. One line per run: subject, pipeline, status, stage, when it last
-changed, and its id; then who last wrote the index.
+changed, its next deadline (what the sweep acts on; "-" when it waits for no time), and
+its id; then who last wrote the index.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN); GITHUB_GRAPHQL_URL
 and GITHUB_API_URL name another GitHub than github.com.
@@ -100,10 +101,14 @@ func printIndex(w io.Writer, idx *state.Index) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SUBJECT\tPIPELINE\tSTATUS\tSTAGE\tUPDATED\tRUN")
+	fmt.Fprintln(tw, "SUBJECT\tPIPELINE\tSTATUS\tSTAGE\tUPDATED\tNEXT DEADLINE\tRUN")
 	for _, e := range idx.Runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(e.Subject), oneLine(e.Pipeline), oneLine(string(e.Status)),
-			oneLine(e.Stage), e.Updated.UTC().Format(time.DateTime), oneLine(e.Run))
+		due := "-"
+		if !e.NextDeadline.IsZero() {
+			due = e.NextDeadline.UTC().Format(time.DateTime)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(e.Subject), oneLine(e.Pipeline), oneLine(string(e.Status)),
+			oneLine(e.Stage), e.Updated.UTC().Format(time.DateTime), due, oneLine(e.Run))
 	}
 	tw.Flush()
 }

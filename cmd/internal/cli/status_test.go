@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/state"
 )
 
 // status prints the open runs of index.json in one query, and says who wrote it.
@@ -35,8 +37,8 @@ func TestStatusListsOpenRuns(t *testing.T) {
 	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats(), "one query")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 5, out)
-	assert.Regexp(t, `^SUBJECT\s+PIPELINE\s+STATUS\s+STAGE\s+UPDATED\s+RUN$`, lines[0])
-	assert.Regexp(t, `^acme/widgets#7\s+auto-merge\s+waiting\s+ready\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+auto-merge/7/1$`, lines[1])
+	assert.Regexp(t, `^SUBJECT\s+PIPELINE\s+STATUS\s+STAGE\s+UPDATED\s+NEXT DEADLINE\s+RUN$`, lines[0])
+	assert.Regexp(t, `^acme/widgets#7\s+auto-merge\s+waiting\s+ready\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-\s+auto-merge/7/1$`, lines[1])
 	assert.Regexp(t, `^acme/widgets#8\s+auto-merge\s+waiting\s+ready\s+`, lines[2])
 	assert.Regexp(t, `^2 open runs, from index.json on pipeline-action/state at [0-9a-f]{7}, last written by github-actions\[bot\] \(signed by GitHub\)\.$`, lines[4])
 
@@ -67,4 +69,12 @@ func TestStatusNeedsATokenAndARepository(t *testing.T) {
 
 func TestOneLine(t *testing.T) {
 	assert.Equal(t, "a?b?c", oneLine("a\nb\tc"))
+}
+
+func TestStatusShowsTheNextDeadline(t *testing.T) {
+	at := time.Date(2026, 1, 6, 9, 30, 0, 0, time.UTC)
+	var out bytes.Buffer
+	printIndex(&out, &state.Index{Runs: []state.IndexEntry{{Run: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", File: "pr-7.json",
+		Status: "waiting", Stage: "signoff", Updated: at.Add(-time.Hour), NextDeadline: at}}})
+	assert.Regexp(t, `acme/widgets#7\s+p\s+waiting\s+signoff\s+2026-01-06 08:30:00\s+2026-01-06 09:30:00\s+p/7/1`, out.String())
 }

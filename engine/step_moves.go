@@ -1,0 +1,84 @@
+package engine
+
+import "fmt"
+
+// What bounds one run's moves in one evaluation. A run may pass through any number of
+// distinct stages in one event (forty gates that all hold complete at once); what can
+// really spin is coming back to a stage it already visited in this evaluation without
+// waiting anywhere. So each stage may be entered at most revisitLimit times per
+// evaluation: one more than the largest max_iterations of a loop rule that leads to it,
+// or defaultRevisits when no loop rule bounds it.
+
+// defaultRevisits is how often a stage may be entered in one evaluation when no loop
+// rule says how often it may be looped back to.
+const defaultRevisits = 3
+
+// revisitLimit is how many times stage id of p may be entered in one evaluation.
+func revisitLimit(p *Pipeline, id string) int {
+	most := 0
+	var visit func(s *Stage)
+	consider := func(r *Rule) {
+		if r != nil && r.Goto == id && r.MaxIterations > most {
+			most = r.MaxIterations
+		}
+	}
+	visit = func(s *Stage) {
+		for _, r := range s.Verdicts {
+			consider(r)
+		}
+		consider(s.OnFailRule)
+		consider(s.OnAnyReject)
+		consider(s.OnCIFailure)
+		for _, b := range s.Branches {
+			visit(b)
+		}
+	}
+	for _, s := range p.Stages {
+		visit(s)
+	}
+	if most == 0 {
+		return defaultRevisits
+	}
+	return most + 1
+}
+
+// moveGuard counts the stages one run enters in one event: in Step and in the Settle
+// rounds after it (Input.Visits carries the counts from one to the next).
+type moveGuard struct {
+	p      *Pipeline
+	run    *Run
+	visits map[string]int // by visitKey
+}
+
+func (e *eval) newMoveGuard(p *Pipeline, run *Run) *moveGuard {
+	if e.visits == nil {
+		e.visits = map[string]int{}
+	}
+	if k := visitKey(run); e.visits[k] == 0 {
+		e.visits[k] = 1 // the stage the run stands at when this event reaches it
+	}
+	return &moveGuard{p: p, run: run, visits: e.visits}
+}
+
+func visitKey(run *Run) string { return run.ID + "\x00" + run.Stage }
+
+// entered records that run now stands at its current stage again, and says why the
+// run must stop when that is once too often; "" when it may go on.
+func (g *moveGuard) entered(run *Run) string {
+	k := visitKey(run)
+	g.visits[k]++
+	limit := revisitLimit(g.p, run.Stage)
+	if g.visits[k] <= limit {
+		return ""
+	}
+	return fmt.Sprintf("stage %q was entered %d times in one event without waiting anywhere (at most %d); a loop that never waits was stopped",
+		run.Stage, g.visits[k], limit)
+}
+
+func copyVisits(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

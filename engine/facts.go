@@ -11,6 +11,9 @@ type Facts struct {
 	DefaultBranch string
 	Viewer        string // the action's own login
 	PR            *PullRequest
+	// People is what was read of the people a human stage or a chat-op needs: team
+	// members and repository permissions (see PeopleNeeded).
+	People People
 	// Groups are the config's groups by name, as checks that take `from` read them; the
 	// engine sets them from the config when it evaluates a gate.
 	Groups map[string]*Group
@@ -60,6 +63,9 @@ type PullRequest struct {
 	// Posted holds the keys of the comment effects the action's own comments carry
 	// (see EffectMarker): a comment posted before its state was saved is not posted again.
 	Posted []string
+	// Comments are the subject's comments, oldest first: what a human stage waiting for
+	// a comment and chat-op commands read.
+	Comments []IssueComment
 	// BehindBy is how many commits of the base branch the head does not contain (0: it is up
 	// to date with its base); nil when it was not read (only configs with branch_up_to_date
 	// read it).

@@ -116,6 +116,9 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		drop("the run is %s; dropped", run.Status)
 		return
 	}
+	if e.reconcileStageEffect(run, it) {
+		return
+	}
 	var stage *Stage
 	if p := e.cfg.PipelineFor(run); p != nil {
 		stage = p.Stage(it.Stage)

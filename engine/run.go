@@ -38,6 +38,7 @@ const (
 	StageFailed    StageStatus = "failed"    // gate failed, or action failed for good
 	StageSucceeded StageStatus = "succeeded" // action done
 	StageCancelled StageStatus = "cancelled"
+	StageSkipped   StageStatus = "skipped" // left by a `/pipeline skip` command
 )
 
 // State is everything pipeline-action remembers about one subject (a PR or an issue).
@@ -56,6 +57,9 @@ type State struct {
 	// of each pipeline only): not to start a pipeline again for the same trigger, and to
 	// number the next run. Newest last; the store bounds it per pipeline.
 	Past []PastRun `json:"past,omitempty"`
+	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
+	// ids only grow, so each command is acted on once.
+	CommandsSeen int64 `json:"commands_seen,omitempty"`
 }
 
 // PastRun is the record of a finished run that left State.Runs.
@@ -134,6 +138,10 @@ type StageRun struct {
 	EnteredAt time.Time    `json:"entered_at"`
 	Results   []GateResult `json:"results,omitempty"` // last gate evaluation
 	Message   string       `json:"message,omitempty"` // last effect error, or why it failed
+	// Human stages: the `/pipeline approve` commands given in this attempt, and the
+	// reminders sent (the next one is a deadline).
+	Approvals []Approval `json:"approvals,omitempty"`
+	Reminders int        `json:"reminders,omitempty"`
 	// Agent stages: the outputs and verdict of the last report, and the agent errors
 	// (ended without a report, dispatch refused) since the last report.
 	Outputs map[string]any `json:"outputs,omitempty"`

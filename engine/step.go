@@ -34,6 +34,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
+	e.chatops()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -120,7 +121,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -540,12 +541,6 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
-	if what := unsupportedStage(stage); what == "" && stage.Type == StageGate {
-		if what = e.unsupportedGroupRefs(stage); what != "" { // step_groups.go
-			e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
-			return false
-		}
-	}
 	if what := unsupportedStage(stage); what != "" {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
@@ -558,6 +553,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.gate(p, run, stage)
 	case StageAgent:
 		return e.agent(p, run, stage)
+	case StageHuman:
+		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
 	}

@@ -1,12 +1,8 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Checks that take a group (`from`) read it from Facts.Groups; its teams' members from
-// Facts.TeamMembers.
+// Facts.TeamMembers, which the shell reads for the gates runs are at (PeopleNeeded). A team
+// not read counts no one: the check says so and fails closed.
 
 // factsForGates returns the facts with the config's groups set, for checks that read them.
 // The facts passed to Step are not changed.
@@ -21,26 +17,4 @@ func (e *eval) factsForGates() *Facts {
 	}
 	e.facts = &f
 	return e.facts
-}
-
-// unsupportedGroupRefs names a condition of stage whose group has a team whose members the
-// facts did not read (reading them is not supported yet), or "".
-func (e *eval) unsupportedGroupRefs(stage *Stage) string {
-	for _, c := range allConditions(stage) {
-		ref, ok := c.Eval.(groupRef)
-		if !ok || ref.Group() == "" {
-			continue
-		}
-		g := e.cfg.Group(ref.Group())
-		if g == nil {
-			continue
-		}
-		for _, t := range g.Teams {
-			if _, read := e.facts.TeamMembers[strings.ToLower(t)]; !read {
-				return fmt.Sprintf("check %q with \"from\" group %q, which has team %s: the members of teams are not read yet (condition at %s)",
-					c.Check, g.Name, t, c.Pos)
-			}
-		}
-	}
-	return ""
 }

@@ -41,11 +41,12 @@ func TestGateChecksReadTheConfigsGroups(t *testing.T) {
 	assert.Len(t, saw.Groups, 2)
 	assert.Nil(t, f.Groups, "the facts passed in are not changed")
 
-	// A group with a team whose members were not read stops the run loudly.
+	// A run at a gate whose group has a team needs the team's members read.
 	cfg.Pipelines[0].Stages[0].Conditions[0].Eval = membersCheck{"core", &saw}
+	f.PR.Reviews = nil
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
-	assert.Contains(t, res.State.Runs[0].Message, `not supported yet: check "human_approved" with "from" group "core", which has team Acme/Core: the members of teams are not read yet`)
+	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
+	assert.Equal(t, Needs{Teams: []string{"Acme/Core"}}, PeopleNeeded(cfg, res.State, f))
 
 	// Read, it is evaluated.
 	f.TeamMembers = map[string][]string{"acme/core": {"carol"}}

@@ -86,16 +86,8 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 	return true
 }
 
-// escalateRun stops run to wait for a person.
-func (e *eval) escalateRun(run *Run, why string) {
-	if sr := run.Stages[run.Stage]; sr != nil {
-		sr.Deadlines = nil
-	}
-	run.Status = RunEscalated
-	run.Message = why
-	e.record(run, run.Stage, TargetEscalate, why)
-	e.logf("run %s escalated: %s", run.ID, why)
-}
+// escalateRun stops run to wait for a person (see escalate).
+func (e *eval) escalateRun(run *Run, why string) { e.escalate(run, why) }
 
 // armDelay arms a delay stage: its end, and its first poll.
 func armDelay(stage *Stage, sr *StageRun, now time.Time) {

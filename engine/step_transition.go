@@ -16,6 +16,10 @@ func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why str
 		e.finish(run, RunCompleted, TargetComplete, why)
 	case TargetFail:
 		e.finish(run, RunFailed, TargetFail, why)
+	case TargetEscalate:
+		e.escalate(run, why)
+	case TargetCancel:
+		e.finish(run, RunCancelled, TargetCancelled, why)
 	default:
 		e.enter(run, stage.ID, target, why)
 	}
@@ -33,6 +37,7 @@ func (e *eval) enter(run *Run, from, to, why string) {
 	sr.EnteredAt = e.now
 	sr.Results = nil
 	sr.Message = ""
+	sr.Approvals, sr.Reminders = nil, 0 // a new attempt asks anew
 	run.Stage = to
 	run.Status = RunRunning
 	e.arm(run)

@@ -35,6 +35,10 @@ func unsupportedStage(s *Stage) string {
 	}
 	switch s.Type {
 	case StageGate, StageAction, StageDelay:
+	case StageHuman:
+		if what := unsupportedHuman(s); what != "" {
+			return what
+		}
 	case StageAgent:
 		if what := unsupportedAgentStage(s); what != "" {
 			return what

@@ -111,6 +111,9 @@ func headline(run *engine.Run) string {
 		return "❌ failed at " + at + reason(run.Message)
 	case engine.RunCancelled:
 		return "🚫 cancelled at " + at + reason(run.Message)
+	case engine.RunEscalated:
+		return "🙋 escalated at " + at + reason(run.Message) +
+			" · *waits for a maintainer: `/pipeline retry`, `skip`, `unblock`, `restart` or `cancel`*"
 	}
 	return inline(string(run.Status)) + " at " + at
 }
@@ -165,6 +168,8 @@ func stageStatus(sr *engine.StageRun) string {
 		return "❌ failed"
 	case engine.StageCancelled:
 		return "🚫 cancelled"
+	case engine.StageSkipped:
+		return "⏭️ skipped"
 	}
 	return cell(string(sr.Status))
 }

@@ -55,6 +55,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	if e.StateBranch != nil {
 		s.checkStateBranch(report, e.StateBranch)
 	}
+	s.checkReminders(report, e.Reminders)
 	for _, d := range e.Dispatches {
 		s.checkDispatches(report, d)
 	}

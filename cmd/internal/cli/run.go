@@ -343,7 +343,10 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
 			Raced: a.firstNoFile && a.try > 1 && !a.createdFile}
 	}
-	res := engine.Step(cfg, st, in, snap.Facts, now)
+	res, err := stepWithPeople(ctx, client, cfg, st, in, snap.Facts, now, warn)
+	if err != nil {
+		return nil, err
+	}
 	r.logLines(res.Log)
 	var pending error
 	for round := 0; len(res.Effects) > 0; round++ {

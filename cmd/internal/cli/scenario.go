@@ -198,6 +198,8 @@ type expectation struct {
 	Branches *[]string `yaml:"branches"`
 	// StateBranch is what the branch holding the state (settings.state_branch) holds.
 	StateBranch *stateBranchExpect `yaml:"state_branch"`
+	// Reminders counts the reminder comments a human stage posted, by subject number.
+	Reminders map[int]int `yaml:"reminders"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its

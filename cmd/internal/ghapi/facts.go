@@ -207,6 +207,7 @@ type commentNode struct {
 	LastEditedAt        *githubv4.DateTime
 	IncludesCreatedEdit bool
 	Body                string
+	CreatedAt           githubv4.DateTime
 }
 
 type factsQuery struct {
@@ -297,6 +298,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		if c.ViewerDidAuthor && !c.EditedByOther() { // only the action's own word counts
 			s.Facts.PR.Posted = append(s.Facts.PR.Posted, engine.PostedEffects(n.Body)...)
 		}
+		s.Facts.PR.Comments = append(s.Facts.PR.Comments, issueComment(n))
 	}
 	return s, nil
 }

@@ -155,6 +155,11 @@ func pullsRequestReviewers(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Review cannot be requested from pull request author.")
 	}
 	for _, r := range in.Reviewers {
+		if s.permission(r) == "none" {
+			return http.StatusUnprocessableEntity, errorBody("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " + c.repo.fullName() + " repository.")
+		}
+	}
+	for _, r := range in.Reviewers {
 		if !slices.Contains(pr.requested, r) {
 			pr.requested = append(pr.requested, r)
 		}

@@ -174,6 +174,7 @@ type adapterCommentNode struct {
 	LastEditedAt        *githubv4.DateTime
 	IncludesCreatedEdit bool
 	Body                string
+	CreatedAt           githubv4.DateTime
 }
 
 // adapterBigInt stands for ghapi's bigInt (a BigInt, served as a decimal string).

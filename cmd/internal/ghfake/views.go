@@ -20,6 +20,8 @@ type PRView struct {
 	Draft         bool
 	Mergeable     string
 	BranchDeleted bool // the head branch was deleted
+	// Requested are the requested reviewers, sorted; teams as "team:<slug>".
+	Requested []string
 }
 
 // IssueView is an issue as tests and scenarios assert on it.
@@ -69,6 +71,7 @@ func (s *Server) PR(repoName string, number int) PRView {
 		MergedBy: pr.mergedBy, Title: pr.title, Labels: sortedCopy(pr.labels), HeadSHA: pr.headSHA,
 		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: pr.mergeable,
 		BranchDeleted: pr.branchDeleted, HeadRepo: pr.headRepository().fullName(),
+		Requested: sortedCopy(pr.requested),
 	}
 }
 

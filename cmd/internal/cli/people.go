@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+)
+
+// stepWithPeople is engine.Step with the people it needs read first (engine.PeopleNeeded: team
+// members and permissions for human stages and /pipeline commands). A run that Step
+// starts or moves to a human stage may need more than the state before it named: those
+// are read too, and Step is evaluated again on them (it is pure). Nothing is read for a
+// subject whose runs need no one.
+func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
+	read := func(needs engine.Needs) error {
+		needs = unread(f, needs)
+		if needs.Empty() {
+			return nil
+		}
+		teams, people, err := client.People(ctx, needs, warn)
+		if err != nil {
+			return err
+		}
+		if f.TeamMembers == nil {
+			f.TeamMembers = map[string][]string{}
+		}
+		if f.People.Permissions == nil {
+			f.People.Permissions = map[string]string{}
+		}
+		for k, v := range teams {
+			f.TeamMembers[k] = v
+		}
+		for k, v := range people.Permissions {
+			f.People.Permissions[k] = v
+		}
+		return nil
+	}
+	if err := read(engine.PeopleNeeded(cfg, st, f)); err != nil {
+		return engine.Result{}, err
+	}
+	res := engine.Step(cfg, st, in, f, now)
+	if more := unread(f, engine.PeopleNeeded(cfg, res.State, f)); !more.Empty() {
+		if err := read(more); err != nil {
+			return engine.Result{}, err
+		}
+		res = engine.Step(cfg, st, in, f, now)
+	}
+	return res, nil
+}
+
+// unread is what of needs the facts do not hold yet.
+func unread(f *engine.Facts, needs engine.Needs) engine.Needs {
+	var out engine.Needs
+	for _, t := range needs.Teams {
+		if _, ok := f.TeamMembers[strings.ToLower(t)]; !ok {
+			out.Teams = append(out.Teams, t)
+		}
+	}
+	for _, l := range needs.Permissions {
+		if _, ok := f.People.Permissions[strings.ToLower(l)]; !ok {
+			out.Permissions = append(out.Permissions, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// People in the facts: who belongs to a group's teams, and who holds which permission on
+// the repository. The shell reads only what PeopleNeeded asks for; what was not read is
+// not known, and the engine then counts no one (it fails closed).
+
+// IssueComment is one comment on the subject.
+type IssueComment struct {
+	ID        int64
+	Author    string
+	Body      string
+	CreatedAt time.Time
+	IsBot     bool // the author is an app
+	Viewer    bool // the action itself wrote it
+}
+
+// People holds the repository permissions read for this evaluation (team members are
+// Facts.TeamMembers).
+type People struct {
+	// Permissions maps a login (lower case) to its role on the repository: read, triage,
+	// write, maintain, admin or none; a login missing from the map was not read.
+	Permissions map[string]string
+}
+
+// Approval is a `/pipeline approve` command counted for a human stage.
+type Approval struct {
+	Login   string    `json:"login"`
+	SHA     string    `json:"sha"` // the head it was given on
+	At      time.Time `json:"at"`
+	Comment int64     `json:"comment"`
+}
+
+// Permission levels, lowest first.
+var permissionRank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
+
+// DefaultChatOpsPermission is the permission `/pipeline` commands need by default.
+const DefaultChatOpsPermission = "write"
+
+// Permission returns login's role as read, and whether it was read.
+func (p People) Permission(login string) (string, bool) {
+	r, ok := p.Permissions[strings.ToLower(login)]
+	return r, ok
+}
+
+// Has reports whether login holds at least permission need (read, triage, write, maintain,
+// admin). A login whose permission was not read holds none.
+func (p People) Has(login, need string) bool {
+	r, ok := p.Permission(login)
+	if !ok {
+		return false
+	}
+	have, ok1 := permissionRank[r]
+	want, ok2 := permissionRank[need]
+	return ok1 && ok2 && have >= want
+}
+
+// InGroup reports whether login is a user of group g or a member of one of its teams as
+// read (Facts.TeamMembers; a team not read counts no one).
+func (f *Facts) InGroup(g *Group, login string) bool {
+	if g == nil || login == "" {
+		return false
+	}
+	if hasLogin(g.Users, login) {
+		return true
+	}
+	for _, t := range g.Teams {
+		if hasLogin(f.TeamMembers[strings.ToLower(t)], login) {
+			return true
+		}
+	}
+	return false
+}
+
+// Needs is what an evaluation needs read of people before Step.
+type Needs struct {
+	Teams       []string // "org/slug"
+	Permissions []string // logins
+}
+
+// Empty reports whether nothing needs reading.
+func (n Needs) Empty() bool { return len(n.Teams) == 0 && len(n.Permissions) == 0 }
+
+// PeopleNeeded says which teams and permissions Step needs for st on facts f: for a run at
+// a human stage, the teams of its group when someone who is not one of the group's users
+// gave what the stage waits for (an approval of the head, a comment), and the permission
+// of comment authors a stage without a group may count; when `/pipeline` commands wait to
+// be acted on, their authors' permissions, and the teams of chatops.from and of the stages
+// they may approve for. It asks only for what can change the outcome, so an event with
+// nothing new from people costs no request.
+func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
+	if cfg == nil || st == nil || f == nil || f.PR == nil {
+		return Needs{}
+	}
+	teams, logins := map[string]string{}, map[string]string{}
+	// addGroup asks for the teams of group name when one of who is not a user of it.
+	addGroup := func(name string, who []string) {
+		g := cfg.Group(name)
+		if g == nil || len(g.Teams) == 0 {
+			return
+		}
+		for _, w := range who {
+			if !hasLogin(g.Users, w) {
+				for _, t := range g.Teams {
+					teams[strings.ToLower(t)] = t
+				}
+				return
+			}
+		}
+	}
+	var commanders []string
+	for _, c := range f.PR.Comments {
+		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && isCommand(c.Body) {
+			commanders = append(commanders, c.Author)
+		}
+	}
+	live := false
+	for _, run := range st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		live = true
+		p := cfg.PipelineFor(run)
+		if p == nil {
+			continue
+		}
+		s := p.Stage(run.Stage)
+		sr := run.Stages[run.Stage]
+		if s != nil && s.Type == StageGate {
+			// A check with `from` fails closed on a team not read: read them all.
+			for _, c := range allConditions(s) {
+				if ref, ok := c.Eval.(groupRef); ok && ref.Group() != "" {
+					if g := cfg.Group(ref.Group()); g != nil {
+						for _, t := range g.Teams {
+							teams[strings.ToLower(t)] = t
+						}
+					}
+				}
+			}
+		}
+		if s == nil || sr == nil || s.Type != StageHuman {
+			continue
+		}
+		var who []string
+		switch s.WaitFor {
+		case WaitApproval:
+			for _, r := range latestReviews(f.PR.Reviews) {
+				if r.State == ReviewApproved && r.CommitSHA == f.PR.HeadSHA && !r.IsBot && !strings.EqualFold(r.Author, f.PR.Author) {
+					who = append(who, r.Author)
+				}
+			}
+			who = append(who, commanders...)
+		case WaitComment:
+			for _, c := range f.PR.Comments {
+				if c.CreatedAt.After(sr.EnteredAt) && countsAsHuman(c, f) && !isCommand(c.Body) && !strings.EqualFold(c.Author, f.PR.Author) {
+					who = append(who, c.Author)
+					if s.From == "" {
+						logins[strings.ToLower(c.Author)] = c.Author
+					}
+				}
+			}
+		}
+		addGroup(s.From, who)
+	}
+	if live {
+		for _, l := range commanders {
+			logins[strings.ToLower(l)] = l
+		}
+		for _, g := range cfg.Settings.ChatOpsFrom {
+			addGroup(g, commanders)
+		}
+	}
+	var n Needs
+	for _, t := range teams {
+		n.Teams = append(n.Teams, t)
+	}
+	for _, l := range logins {
+		if l != "" {
+			n.Permissions = append(n.Permissions, l)
+		}
+	}
+	sort.Strings(n.Teams)
+	sort.Strings(n.Permissions)
+	return n
+}
+
+func hasLogin(xs []string, x string) bool {
+	for _, y := range xs {
+		if strings.EqualFold(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsAsHuman reports whether comment c is a person's: not the action's, not an app's.
+func countsAsHuman(c IssueComment, f *Facts) bool {
+	return !c.Viewer && !c.IsBot && c.Author != "" && !SameIdentity(c.Author, f.Viewer)
+}

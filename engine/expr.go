@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -20,10 +21,14 @@ type Env = map[string]any
 // Expr is a compiled expression (`condition:`, `if:`, `poll.condition`, `check: expr`).
 // CompileExpr fills it; the zero value does not run.
 type Expr struct {
-	Src  string
-	Pos  Pos
-	prog *vm.Program
+	Src   string
+	Pos   Pos
+	prog  *vm.Program
+	roots []string // the roots (github, stages, context, …) the expression reads
 }
+
+// Roots returns the roots the expression reads (`github`, `stages`, `context`, …), sorted.
+func (e *Expr) Roots() []string { return slices.Clone(e.roots) }
 
 // Template is a compiled string with `{{ … }}` parts. CompileTemplate fills it.
 type Template struct {
@@ -97,7 +102,7 @@ func compileExpr(whole string, start int, code string, pos Pos) (e *Expr, cerr *
 		}
 		return nil, &Error{Pos: at(0), Message: lowerMessage(err.Error()), Kind: kindExpr}
 	}
-	return &Expr{Src: strings.TrimSpace(code), Pos: at(exprLeadingSpace(code)), prog: prog}, nil
+	return &Expr{Src: strings.TrimSpace(code), Pos: at(exprLeadingSpace(code)), prog: prog, roots: exprRoots(text)}, nil
 }
 
 func exprLeadingSpace(s string) int {

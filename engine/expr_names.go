@@ -101,6 +101,22 @@ func checkNames(text string) *nameError {
 	return first
 }
 
+// exprRoots returns the known roots text reads, sorted and once each.
+func exprRoots(text string) []string {
+	tree, err := parser.Parse(text)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	ast.Walk(&tree.Node, nodeFunc(func(n ast.Node) {
+		if id, ok := n.(*ast.IdentifierNode); ok && slices.Contains(ExprRoots, id.Value) && !slices.Contains(out, id.Value) {
+			out = append(out, id.Value)
+		}
+	}))
+	slices.Sort(out)
+	return out
+}
+
 // isPiped reports whether the name at rune offset from follows a pipe `|`.
 func isPiped(text string, from int) bool {
 	rs := []rune(text)

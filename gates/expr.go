@@ -27,7 +27,26 @@ func (Expr) Compile(p *engine.Params) (engine.Check, error) {
 	if e == nil {
 		return nil, nil // the error is recorded
 	}
+	for _, r := range e.Roots() {
+		if r != "github" {
+			// The check sees the facts only: an expression over the run's stages or
+			// context would read nothing and wait forever. Stop loudly instead.
+			return exprOverRun{exprCheck{expr: e, message: msg}, r}, nil
+		}
+	}
 	return exprCheck{expr: e, message: msg}, nil
+}
+
+// exprOverRun is an expr check that reads a root other than the facts (`stages`,
+// `context`, …): it loads, and a run that reaches it stops as not supported yet.
+type exprOverRun struct {
+	exprCheck
+	root string
+}
+
+// Unsupported names what is missing.
+func (c exprOverRun) Unsupported() string {
+	return fmt.Sprintf("check %q over %q (a gate's expression reads only \"github\" today)", exprName, c.root+".*")
 }
 
 type exprCheck struct {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -97,4 +98,17 @@ func TestExprParams(t *testing.T) {
 			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
 		})
 	}
+}
+
+// An expr check over the run's stages or context would read nothing (the check sees the
+// facts only) and wait forever: it loads, and a run that reaches it stops loudly.
+func TestExprOverRunIsUnsupported(t *testing.T) {
+	c := mustCompile(t, Expr{}, "expr", `{expr: "stages.plan.outputs.risk > 3"}`)
+	u, ok := c.(engine.Unsupported)
+	require.True(t, ok, "%T", c)
+	assert.Contains(t, u.Unsupported(), `"stages.*"`)
+
+	c = mustCompile(t, Expr{}, "expr", `{expr: "!github.pr.draft"}`)
+	_, ok = c.(engine.Unsupported)
+	assert.False(t, ok)
 }

@@ -20,6 +20,9 @@ type Facts struct {
 	// TeamMembers are the logins of the members of teams ("org/slug", lower case) as read
 	// from GitHub; a team missing from it was not read.
 	TeamMembers map[string][]string
+	// Ledger is the approvals of the run whose gates are evaluated (step_ledger.go); the
+	// engine sets it, nil elsewhere.
+	Ledger *Ledger
 }
 
 // PR states.

@@ -37,7 +37,9 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 
 func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
+	restore := e.withLedger(p, run) // step_ledger.go
 	results, blocked, failed := e.evaluate(stage)
+	restore()
 	sr.Results = results
 	switch {
 	case !blocked:

@@ -1,11 +1,16 @@
 package gates
 
-import "github.com/org/pipeline-action/engine"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/org/pipeline-action/engine"
+)
 
 // PRApprovalsMet is the `pr_approvals_met` check of the reference: every review the
 // pipeline requires, from agents, humans or both (`scope`), has approved the pull
 // request (`pr`, a template, in multi-PR pipelines). It loads and validates; it cannot
-// be evaluated until agent approvals are recorded, so a run that reaches it stops.
+// is evaluated against the run's approvals ledger (Facts.Ledger).
 type PRApprovalsMet struct{}
 
 var _ engine.Gate = PRApprovalsMet{}
@@ -19,10 +24,30 @@ const (
 
 // Compile reads `scope` (agents | humans | all, default all) and `pr` (a template).
 func (PRApprovalsMet) Compile(p *engine.Params) (engine.Check, error) {
-	return prApprovalsMet{
+	c := prApprovalsMet{
 		scope: p.Enum("scope", ScopeAll, ScopeAgents, ScopeHumans, ScopeAll),
 		pr:    p.Template("pr"),
-	}, nil
+	}
+	if c.pr != nil {
+		return prApprovalsMetOther{c}, nil
+	}
+	return c, nil
+}
+
+// prApprovalsMetOther is pr_approvals_met with `pr`: the ledger covers only the run's
+// own pull request, so it loads and validates but a run that reaches it stops.
+type prApprovalsMetOther struct{ prApprovalsMet }
+
+var _ engine.Unsupported = prApprovalsMetOther{}
+
+// Unsupported says what evaluating the check lacks.
+func (prApprovalsMetOther) Unsupported() string {
+	return `check "pr_approvals_met" with "pr" (the ledger covers only the pipeline's own pull request)`
+}
+
+// Evaluate fails closed.
+func (c prApprovalsMetOther) Evaluate(*engine.Facts) engine.GateResult {
+	return unsupported(prApprovalsMetName, c)
 }
 
 type prApprovalsMet struct {
@@ -30,10 +55,7 @@ type prApprovalsMet struct {
 	pr    *engine.Template // nil: the pipeline's own pull request
 }
 
-var (
-	_ engine.Check       = prApprovalsMet{}
-	_ engine.Unsupported = prApprovalsMet{}
-)
+var _ engine.Check = prApprovalsMet{}
 
 const prApprovalsMetName = "pr_approvals_met"
 
@@ -43,12 +65,41 @@ func (c prApprovalsMet) Scope() string { return c.scope }
 // PR returns the `pr` template, or nil for the pipeline's own pull request.
 func (c prApprovalsMet) PR() *engine.Template { return c.pr }
 
-// Unsupported says what evaluating the check lacks.
-func (prApprovalsMet) Unsupported() string {
-	return `check "pr_approvals_met" (agent approvals are not recorded yet)`
+// Evaluate reads the run's approvals ledger (Facts.Ledger): every review stage in scope
+// the run entered and did not skip must be met on the current head. It fails closed
+// without a ledger, with a `pr` other than the run's own, and when no stage is in scope.
+func (c prApprovalsMet) Evaluate(f *engine.Facts) engine.GateResult {
+	r := engine.GateResult{Check: prApprovalsMetName}
+	switch {
+	case f == nil || f.Ledger == nil || f.PR == nil:
+		r.Status, r.Message = engine.GateFail, "no approvals ledger for this run"
+		return r
+	}
+	var missing []string
+	n := 0
+	for _, s := range f.Ledger.Stages {
+		if (c.scope == ScopeAgents && s.Kind != engine.StageAgent) || (c.scope == ScopeHumans && s.Kind != engine.StageHuman) {
+			continue
+		}
+		n++
+		if !s.Met {
+			missing = append(missing, s.Why)
+		}
+	}
+	switch {
+	case n == 0:
+		r.Status, r.Message = engine.GateFail, "no "+c.scopeWord()+"review stage has run"
+	case len(missing) > 0:
+		r.Status, r.Message = engine.GatePending, strings.Join(missing, "; ")
+	default:
+		r.Status, r.Message = engine.GatePass, fmt.Sprintf("%d review stage(s) approved %s", n, shortSHA(f.PR.HeadSHA))
+	}
+	return r
 }
 
-// Evaluate fails closed: the approvals it needs are not recorded yet.
-func (c prApprovalsMet) Evaluate(*engine.Facts) engine.GateResult {
-	return unsupported(prApprovalsMetName, c)
+func (c prApprovalsMet) scopeWord() string {
+	if c.scope == ScopeAll {
+		return ""
+	}
+	return strings.TrimSuffix(c.scope, "s") + " "
 }

@@ -20,11 +20,9 @@ func TestUnsupportedChecks(t *testing.T) {
 		params string
 		want   string
 	}{
-		{name: "pr_approvals_met", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: "{scope: agents}",
-			want: `check "pr_approvals_met" (agent approvals are not recorded yet)`},
 		{name: "pr_approvals_met of another PR", gate: PRApprovalsMet{}, check: "pr_approvals_met",
 			params: `{pr: "{{ context.prs[0] }}", scope: all}`,
-			want:   `check "pr_approvals_met" (agent approvals are not recorded yet)`},
+			want:   `check "pr_approvals_met" with "pr" (the ledger covers only the pipeline's own pull request)`},
 		{name: "ci_status of another PR", gate: CIStatus{}, check: "ci_status", params: `{pr: "{{ context.prs[1] }}"}`,
 			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
 		{name: "ci_status of all PRs", gate: CIStatus{}, check: "ci_status", params: "{pr: all, expect: success}",
@@ -57,6 +55,7 @@ func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 		{HumanApproved{}, "human_approved", "{count: 1}"},
 		{HumanApproved{}, "human_approved", "{from: maintainers, count: 2}"},
 		{Expr{}, "expr", "{expr: github.pr.draft}"},
+		{PRApprovalsMet{}, "pr_approvals_met", "{scope: agents}"},
 	} {
 		c := mustCompile(t, tt.gate, tt.check, tt.params)
 		_, ok := c.(engine.Unsupported)
@@ -66,7 +65,7 @@ func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 
 func TestUnsupportedChecksRecordParams(t *testing.T) {
 	c := mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{scope: humans, pr: "{{ context.prs[0] }}"}`)
-	pam := c.(prApprovalsMet)
+	pam := c.(prApprovalsMetOther)
 	assert.Equal(t, ScopeHumans, pam.Scope())
 	require.NotNil(t, pam.PR())
 	assert.Equal(t, "{{ context.prs[0] }}", pam.PR().Src)

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The approvals ledger: what the run's review stages approved, and on which head.
+// An agent's verdict is recorded as "agent:<name>", a person's review (or /pipeline
+// approve) as "human:<login>", each with the head SHA it was given on. The engine sets
+// Facts.Ledger while it evaluates the gates of a run; checks read it and never change it.
+
+// Ledger is a read-only view of one run's approvals.
+type Ledger struct {
+	Entries []LedgerEntry // every approve/reject recorded, in stage order
+	Stages  []LedgerStage // the review stages the run entered and did not skip
+}
+
+// LedgerEntry is one approval or rejection.
+type LedgerEntry struct {
+	Stage   string
+	Who     string // "agent:<name>" or "human:<login>"
+	Verdict string // VerdictApprove or VerdictReject
+	SHA     string // the head it was given on
+}
+
+// LedgerStage says whether one review stage is met on the current head.
+type LedgerStage struct {
+	Stage string
+	Kind  StageType // StageAgent or StageHuman
+	Met   bool
+	Why   string // when not met
+}
+
+// Ledger kinds of entry.
+const (
+	LedgerAgent = "agent:"
+	LedgerHuman = "human:"
+)
+
+// isReviewStage says whether an agent stage reviews: its action is `review`, or it has
+// a rule for approve, reject or revise.
+func isReviewStage(s *Stage) bool {
+	if s.Type != StageAgent {
+		return false
+	}
+	if strings.EqualFold(s.AgentAction, "review") {
+		return true
+	}
+	for _, v := range []string{VerdictApprove, VerdictReject, VerdictRevise} {
+		if s.Verdicts[v] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ledger builds the run's ledger against the current facts. Stages the run has not
+// entered, or left by `/pipeline skip`, are not required.
+func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
+	l := &Ledger{Entries: []LedgerEntry{}, Stages: []LedgerStage{}}
+	head := ""
+	if e.facts.PR != nil {
+		head = e.facts.PR.HeadSHA
+	}
+	for _, s := range p.Stages {
+		sr := run.Stages[s.ID]
+		if sr == nil || sr.Status == StageSkipped {
+			continue
+		}
+		switch {
+		case isReviewStage(s):
+			ls := LedgerStage{Stage: s.ID, Kind: StageAgent}
+			if sr.Verdict == VerdictApprove || sr.Verdict == VerdictReject {
+				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerAgent + s.Agent, Verdict: sr.Verdict, SHA: sr.HeadSHA})
+			}
+			switch {
+			case sr.Verdict != VerdictApprove:
+				ls.Why = "agent " + s.Agent + " has not approved"
+			case head == "" || sr.HeadSHA != head:
+				ls.Why = "agent " + s.Agent + " approved an older commit"
+			default:
+				ls.Met = true
+			}
+			l.Stages = append(l.Stages, ls)
+		case s.Type == StageHuman && s.WaitFor == WaitApproval && e.facts.PR != nil:
+			who, need, _ := e.humanCount(run, s, sr)
+			for _, w := range who {
+				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerHuman + w, Verdict: VerdictApprove, SHA: head})
+			}
+			ls := LedgerStage{Stage: s.ID, Kind: StageHuman, Met: len(who) >= need}
+			if !ls.Met {
+				ls.Why = s.ID + " has " + strconv.Itoa(len(who)) + " of " + strconv.Itoa(need) + " approvals"
+			}
+			l.Stages = append(l.Stages, ls)
+		}
+	}
+	return l
+}
+
+// withLedger sets Facts.Ledger to the run's ledger (on a copy of the facts) and returns
+// the function that puts the facts back.
+func (e *eval) withLedger(p *Pipeline, run *Run) func() {
+	old := e.facts
+	f := *e.facts
+	f.Ledger = e.ledger(p, run)
+	e.facts = &f
+	return func() { e.facts = old }
+}

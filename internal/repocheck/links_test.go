@@ -136,7 +136,7 @@ func TestProblems(t *testing.T) {
 	}{
 		{"links inside", "docs/a.md", "See [the language](language.md#trigger), [home](../README.md), [ex](../examples/auto-merge), [top](/README.md) and [web](https://example.com/../x).\n", nil},
 		{"anchor and mail", "docs/a.md", "[up](#top) [me](mailto:a@b.c)\n", nil},
-		{"link out", "docs/a.md", "The [design](../../shared/x.md).\n", []string{`the link "../../shared/x.md" leads out`}},
+		{"link out", "docs/a.md", "The [design](../../outside/x.md).\n", []string{`the link "../../outside/x.md" leads out`}},
 		{"link to nothing", "README.md", "[gone](docs/missing.md)\n", []string{`points at docs/missing.md, which is not in the repository`}},
 		{"reference link out", "README.md", "[d]: ../DESIGN.txt\n", []string{`the link "../DESIGN.txt" leads out`}},
 		{"html link out", "README.md", `<a href="../x.md">x</a>` + "\n", []string{`the link "../x.md" leads out`}},

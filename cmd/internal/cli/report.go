@@ -15,7 +15,6 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -171,20 +170,13 @@ func decodeOutputs(raw []byte) (map[string]any, error) {
 // write rounds of run, with the report as the input.
 func (r *runner) runReport(ctx context.Context, repo string, number int, rep engine.Report) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
-	timeout, err := r.duration("timeout", defaultTimeout)
-	if err != nil {
-		r.act.Errorf("%v", err)
-		return 2
-	}
-	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	timeout, err := r.timeLimits()
 	if err != nil {
 		r.act.Errorf("%v", err)
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
-		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
 	ev := routed{Handled: true, Event: "report", Repo: repo, Numbers: []int{number}, Report: &rep, Actor: r.getenv("GITHUB_ACTOR")}
 	// The agent's workflow runs on workflow_dispatch or repository_dispatch, whose payload
 	// names the repository and its default branch.

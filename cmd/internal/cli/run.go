@@ -86,20 +86,13 @@ func (r *runner) run(ctx context.Context) int {
 		r.act.Errorf("%v; event left alone", err)
 		return 1
 	}
-	timeout, err := r.duration("timeout", defaultTimeout)
-	if err != nil {
-		r.act.Errorf("%v", err)
-		return 2
-	}
-	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	timeout, err := r.timeLimits()
 	if err != nil {
 		r.act.Errorf("%v", err)
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
-		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
 	defer func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			r.act.Errorf("pipeline-action: stopped after %s (the `timeout` input) because GitHub answered too slowly or not at all; what was done stands, and the next event carries on", timeout)
@@ -176,6 +169,22 @@ func (r *runner) client(repo string) (*ghapi.Client, error) {
 }
 
 // duration reads a duration input ("90s", "5m"), or def when it is not set.
+// timeLimits reads the `timeout` and `request_timeout` inputs, sets r.limits from them (the
+// invocation's deadline counts from now) and returns the invocation's timeout.
+func (r *runner) timeLimits() (time.Duration, error) {
+	timeout, err := r.duration("timeout", defaultTimeout)
+	if err != nil {
+		return 0, err
+	}
+	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	if err != nil {
+		return 0, err
+	}
+	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
+		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
+	return timeout, nil
+}
+
 func (r *runner) duration(name string, def time.Duration) (time.Duration, error) {
 	v := r.act.GetInput(name)
 	if v == "" {

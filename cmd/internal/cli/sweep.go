@@ -56,12 +56,7 @@ func (r *runner) sweep(ctx context.Context) int {
 		r.act.Errorf("%v", err)
 		return 2
 	}
-	timeout, err := r.duration("timeout", defaultTimeout)
-	if err != nil {
-		r.act.Errorf("%v", err)
-		return 2
-	}
-	requestTimeout, err := r.duration("request_timeout", defaultRequestTimeout)
+	timeout, err := r.timeLimits()
 	if err != nil {
 		r.act.Errorf("%v", err)
 		return 2
@@ -75,8 +70,6 @@ func (r *runner) sweep(ctx context.Context) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.now().Add(timeout), Now: r.now, Sleep: r.sleep,
-		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
 	client, err := r.client(ev.Repo)
 	if err != nil {
 		r.act.Errorf("%v", err)

@@ -1,6 +1,10 @@
 package engine
 
-import "bytes"
+import (
+	"bytes"
+
+	"gopkg.in/yaml.v3"
+)
 
 // Suggest returns the candidate closest to got, for a "did you mean" hint, or "" when
 // none is close enough: the rule config mistakes follow, for other files of the command
@@ -14,3 +18,7 @@ func YAMLSyntaxError(file string, src []byte, err error) *Error {
 	l.syntaxError(err, src)
 	return l.errs[0]
 }
+
+// DescribeNode names a node's value for a type error, as config errors do: "a mapping",
+// "a list", "null", or the quoted scalar.
+func DescribeNode(n *yaml.Node) string { return describe(n) }

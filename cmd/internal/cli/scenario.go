@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -339,7 +338,7 @@ func loadScenario(path string) (*scenario, error) {
 func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 	n = deref(n)
 	if n.Kind != yaml.SequenceNode {
-		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", describeNode(n))
+		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", engine.DescribeNode(n))
 	}
 	var out []step
 	for _, item := range n.Content {
@@ -368,13 +367,13 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 		case k.Value == "advance":
 			dur, err := time.ParseDuration(v.Value)
 			if err != nil || dur <= 0 {
-				return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", describeNode(v))
+				return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", engine.DescribeNode(v))
 			}
 			s.Value = dur
 		case k.Value == "state_branch":
 			v = deref(v)
 			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-				return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), describeNode(v))
+				return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), engine.DescribeNode(v))
 			}
 			if !slices.Contains(stateBranchActions, v.Value) {
 				return nil, d.unknown(v, "state_branch", "action", stateBranchActions)
@@ -382,7 +381,7 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 			s.Value = stateBranchStep(v.Value)
 		case k.Value == "together":
 			if deref(v).Kind != yaml.SequenceNode {
-				return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", describeNode(deref(v)))
+				return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", engine.DescribeNode(deref(v)))
 			}
 			for _, item := range deref(v).Content {
 				if item = deref(item); item.Kind == yaml.MappingNode && len(item.Content) == 2 {
@@ -472,7 +471,7 @@ func (d *scenarioDecoder) decode(n *yaml.Node, where, key string, out reflect.Va
 			k := deref(n.Content[i])
 			kv := reflect.New(t.Key()).Elem()
 			if k.Kind != yaml.ScalarNode || k.Decode(kv.Addr().Interface()) != nil {
-				return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), describeNode(k))
+				return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), engine.DescribeNode(k))
 			}
 			if out.MapIndex(kv).IsValid() {
 				return errorAt(d.path, k, "duplicate key %q in %s", k.Value, inner)
@@ -512,7 +511,7 @@ func (d *scenarioDecoder) typeError(n *yaml.Node, where, key string, t reflect.T
 	if key != "" {
 		what = fmt.Sprintf("%q in %s", key, where)
 	}
-	return errorAt(d.path, n, "%s must be %s, not %s", what, typeWord(t, false), describeNode(n))
+	return errorAt(d.path, n, "%s must be %s, not %s", what, typeWord(t, false), engine.DescribeNode(n))
 }
 
 // unknown reports a key or step kind that is none of known, with the closest as a
@@ -557,26 +556,6 @@ func typeWord(t reflect.Type, many bool) string {
 		return more
 	}
 	return one
-}
-
-// describeNode names a node's value: "a mapping", "a list", "null", or the quoted scalar.
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "null"
-		}
-		v := n.Value
-		if len(v) > 40 {
-			v = v[:40] + "..."
-		}
-		return strconv.Quote(v)
-	}
-	return "nothing"
 }
 
 // deref follows an alias to the node it names.

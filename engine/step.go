@@ -121,7 +121,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -557,6 +557,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StageWebhook:
+		return e.webhook(p, run, stage) // step_webhook.go
 	}
 	return e.action(p, run, stage)
 }

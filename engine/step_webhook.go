@@ -246,7 +246,7 @@ func (e *eval) webhookOutcome(run *Run, stage *Stage, o Outcome) {
 	}
 	if o.Err == "" {
 		sr.Message = ""
-		why := fmt.Sprintf("webhook %s answered", stage.Request.Method)
+		why := fmt.Sprintf("webhook %s %s answered", stage.Request.Method, WebhookHost(stage.Request.URL.Src))
 		if o.Response != nil {
 			why = fmt.Sprintf("%s %d", why, o.Response.Status)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"strings"
 	"syscall"
 )
 
@@ -94,36 +93,48 @@ func embedded(a netip.Addr) (netip.Addr, bool) {
 
 // Check says why a call may not reach address a, or nil.
 func (g *Guard) Check(a netip.Addr) error {
+	return g.refuse(a.String()+" is", a)
+}
+
+// refuse says why a call may not reach a, or nil; subject starts the sentence.
+func (g *Guard) refuse(subject string, a netip.Addr) error {
+	class, private := classify(a)
+	switch {
+	case class == "" || private && g.AllowPrivate:
+		return nil
+	case private:
+		return &RefusedError{Why: fmt.Sprintf("%s %s; settings.webhooks.allow_private: true allows it", subject, class)}
+	}
+	return &RefusedError{Why: fmt.Sprintf("%s %s, which webhooks never call", subject, class)}
+}
+
+// classify names the kind of special address a is ("a private address"), and whether
+// allow_private allows it; "" for an ordinary public address.
+func classify(a netip.Addr) (class string, private bool) {
 	a = a.WithZone("")
 	if v4, ok := embedded(a); ok {
-		if err := g.Check(v4); err != nil {
-			return &RefusedError{Why: fmt.Sprintf("%s stands for %s: %s", a, v4, strings.TrimPrefix(err.Error(), "refused: "))}
+		class, private = classify(v4)
+		if class == "" {
+			return "", false
 		}
-		return nil
+		return fmt.Sprintf("an address standing for %s, %s", v4, class), private
 	}
 	if a == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
-		return &RefusedError{Why: fmt.Sprintf("%s is the broadcast address", a)}
+		return "the broadcast address", false
 	}
 	for _, c := range classes {
-		if !c.prefix.Contains(a) {
-			continue
+		if c.prefix.Contains(a) {
+			return c.class, c.private
 		}
-		if c.private && g.AllowPrivate {
-			return nil
-		}
-		if c.private {
-			return &RefusedError{Why: fmt.Sprintf("%s is %s; settings.webhooks.allow_private: true allows it", a, c.class)}
-		}
-		return &RefusedError{Why: fmt.Sprintf("%s is %s, which webhooks never call", a, c.class)}
 	}
-	return nil
+	return "", false
 }
 
 // Resolve returns the addresses of host, each checked; any forbidden address refuses the
 // whole host (a name that resolves to a public and a private address is refused).
 func (g *Guard) Resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
-		if err := g.Check(a); err != nil {
+		if err := g.refuse(host+" is", a); err != nil {
 			return nil, err
 		}
 		return []netip.Addr{a}, nil
@@ -145,9 +156,9 @@ func (g *Guard) Resolve(ctx context.Context, host string) ([]netip.Addr, error) 
 		if !ok {
 			return nil, &RefusedError{Why: fmt.Sprintf("%s resolves to %q, not an IP address", host, ia.IP)}
 		}
-		a = a.Unmap()
-		if err := g.Check(a); err != nil {
-			return nil, &RefusedError{Why: fmt.Sprintf("%s resolves to %s", host, strings.TrimPrefix(err.Error(), "refused: "))}
+		a = a.Unmap() // a 4-byte address read as 16 bytes
+		if err := g.refuse(fmt.Sprintf("%s resolves to %s,", host, a), a); err != nil {
+			return nil, err
 		}
 		out = append(out, a)
 	}
@@ -161,7 +172,7 @@ func (g *Guard) control(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return &RefusedError{Why: fmt.Sprintf("connecting to %q, which is not an address", address)}
 	}
-	return g.Check(ap.Addr().Unmap())
+	return g.refuse("connecting to "+ap.Addr().String()+":", ap.Addr())
 }
 
 // DialContext resolves and checks addr's host, then dials the checked addresses in turn

@@ -60,10 +60,10 @@ func TestGuardCheck(t *testing.T) {
 		{addr: "ff02::1", refused: true, evenPrivate: true, wantFragment: "multicast"},
 		{addr: "255.255.255.255", refused: true, evenPrivate: true, wantFragment: "broadcast"},
 		{addr: "240.0.0.1", refused: true, evenPrivate: true, wantFragment: "reserved"},
-		{addr: "::ffff:169.254.169.254", refused: true, evenPrivate: true, wantFragment: "stands for 169.254.169.254"},
-		{addr: "::ffff:10.0.0.1", refused: true, wantFragment: "stands for 10.0.0.1"},
-		{addr: "64:ff9b::a9fe:a9fe", refused: true, evenPrivate: true, wantFragment: "stands for 169.254.169.254"},
-		{addr: "2002:a9fe:a9fe::1", refused: true, evenPrivate: true, wantFragment: "stands for 169.254.169.254"},
+		{addr: "::ffff:169.254.169.254", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
+		{addr: "::ffff:10.0.0.1", refused: true, wantFragment: "standing for 10.0.0.1"},
+		{addr: "64:ff9b::a9fe:a9fe", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
+		{addr: "2002:a9fe:a9fe::1", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
 		{addr: "::ffff:203.0.113.10"},
 	}
 	for _, tc := range cases {
@@ -92,9 +92,9 @@ func TestGuardResolveRefusesAnyForbiddenAddress(t *testing.T) {
 		"public.example":   {"203.0.113.10", "2001:db8::1"},
 	}}
 	_, err := g.Resolve(context.Background(), "mixed.example")
-	assert.EqualError(t, err, "refused: mixed.example resolves to 10.0.0.5 is a private address; settings.webhooks.allow_private: true allows it")
+	assert.EqualError(t, err, "refused: mixed.example resolves to 10.0.0.5, a private address; settings.webhooks.allow_private: true allows it")
 	_, err = g.Resolve(context.Background(), "metadata.example")
-	assert.ErrorContains(t, err, "metadata.example resolves to 169.254.169.254 is a link-local address")
+	assert.ErrorContains(t, err, "metadata.example resolves to 169.254.169.254, a link-local address (where cloud metadata services answer), which webhooks never call")
 	addrs, err := g.Resolve(context.Background(), "public.example")
 	require.NoError(t, err)
 	assert.Len(t, addrs, 2)
@@ -196,7 +196,7 @@ func TestDoRefusesLoopbackByDefault(t *testing.T) {
 	_, err := c.Do(context.Background(), Request{Method: "POST", URL: "https://" + host + "/x", Host: host})
 	var refused *RefusedError
 	require.ErrorAs(t, err, &refused)
-	assert.Contains(t, err.Error(), "example.com resolves to 127.0.0.1 is a loopback address")
+	assert.Contains(t, err.Error(), "example.com resolves to 127.0.0.1, a loopback address; settings.webhooks.allow_private: true allows it")
 	// By address too, with no name to resolve.
 	addr := srv.Listener.Addr().String()
 	_, err = New(Options{}).Do(context.Background(), Request{Method: "POST", URL: "https://" + addr + "/x", Host: addr})

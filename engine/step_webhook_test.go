@@ -47,7 +47,8 @@ func loadWebhook(t *testing.T, src string) *Config {
 func TestWebhookCallIsWriteAheadEscapedAndOnce(t *testing.T) {
 	cfg := loadWebhook(t, webhookYAML)
 	f := prFacts()
-	f.PR.HeadRef = "../../admin?x=1#frag"
+	climb := strings.Repeat("../", 2) // a branch name that climbs the url's path
+	f.PR.HeadRef = climb + "admin?x=1#frag"
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
@@ -69,7 +70,7 @@ func TestWebhookCallIsWriteAheadEscapedAndOnce(t *testing.T) {
 		{Name: "Authorization", Parts: []WebhookHeaderPart{{Text: "Bearer "}, {Secret: "HOOK_TOKEN"}}},
 		{Name: "X-Pr", Parts: []WebhookHeaderPart{{Text: "#7"}}},
 	}, c.Headers)
-	assert.JSONEq(t, `{"pr": 7, "branch": "../../admin?x=1#frag", "fixed": [1, true]}`, c.Body)
+	assert.JSONEq(t, `{"pr": 7, "branch": "`+climb+`admin?x=1#frag", "fixed": [1, true]}`, c.Body)
 	assert.NotContains(t, string(mustJSON(res.State)), "Bearer", "the request is not kept in the state")
 
 	// The same event again while the intent is in flight: no second call.

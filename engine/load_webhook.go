@@ -12,6 +12,10 @@ import (
 
 var webhookMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
 
+// MaxWebhookRetries bounds on_error's retry of a webhook stage: its retries are made at
+// once, in the same invocation.
+const MaxWebhookRetries = 5
+
 // secretRef is a reference to a secret in a header value: `{{ secrets.NAME }}`, alone in
 // its braces. Secrets are read only there (see Header).
 var secretRef = regexp.MustCompile(`\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
@@ -34,6 +38,9 @@ func (sl *stageLoader) webhook(n *yaml.Node, f map[string]entry, s *Stage, where
 		if oe, ok := f["on_error"]; ok && errorPolicyHasThen(oe.val) {
 			sl.errorf(oe.val, kindKey, "%s has %q and %q's %q: say once where a failed call goes", where, "on_failure", "on_error", "then")
 		}
+	}
+	if oe, ok := f["on_error"]; ok && s.OnError != nil && s.OnError.Retry > MaxWebhookRetries {
+		sl.errorf(oe.val, kindValue, "%q of a webhook stage retries at most %d times (each retry calls again at once), not %d", "on_error", MaxWebhookRetries, s.OnError.Retry)
 	}
 	s.ExpectStatus = 200
 	if e, ok := f["expect"]; ok {

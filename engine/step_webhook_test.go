@@ -216,3 +216,17 @@ func replaceOnce(t *testing.T, s, from, to string) string {
 	require.Contains(t, s, from)
 	return strings.Replace(s, from, to, 1)
 }
+
+func TestWebhookConditionSkipsTheCall(t *testing.T) {
+	src := replaceOnce(t, webhookYAML, "        type: webhook\n", "        type: webhook\n        condition: {labels_include: [notify]}\n        skip_to: after\n")
+	cfg := loadWebhook(t, src)
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	for _, e := range res.Effects {
+		assert.NotEqual(t, EffectWebhook, e.Kind)
+	}
+	assert.Equal(t, "after", res.State.Runs[0].Stage)
+
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("notify"), t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectWebhook, res.Effects[0].Kind)
+}

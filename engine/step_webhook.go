@@ -235,6 +235,7 @@ func (e *eval) webhookOutcome(run *Run, stage *Stage, o Outcome) {
 	sr := run.Stages[stage.ID]
 	run.Intents = dropIntent(run.Intents, o.Key)
 	run.Applied = appendOnce(run.Applied, o.Key)
+	sr.Outputs = nil // the outputs are those of the last call: none when it got no answer
 	if o.Response != nil {
 		out := map[string]any{"status": o.Response.Status}
 		if o.Response.Body != nil {

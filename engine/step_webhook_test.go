@@ -111,12 +111,13 @@ func TestWebhookWrongStatusRetriesThenFails(t *testing.T) {
 	assert.Contains(t, sr.Message, "retry 1 of 1")
 	assert.Equal(t, map[string]any{"status": float64(500)}, sr.Outputs)
 
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: second.Key, Err: "answered 503, not 202", Response: &WebhookResponse{Status: 503}}}, f, t0)
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: second.Key, Err: "no answer within 45s"}}, f, t0)
 	assert.Empty(t, res.Effects)
 	run := res.State.Runs[0]
+	assert.Nil(t, run.Stages["notify"].Outputs, "the outputs are the last call's: it got no answer")
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Equal(t, StageFailed, run.Stages["notify"].Status)
-	assert.Contains(t, run.Message, `webhook stage "notify" failed: answered 503, not 202; 1 retry spent`)
+	assert.Contains(t, run.Message, `webhook stage "notify" failed: no answer within 45s; 1 retry spent`)
 }
 
 func TestWebhookRefusedCallIsNotRetried(t *testing.T) {

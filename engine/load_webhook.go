@@ -84,6 +84,9 @@ func (sl *stageLoader) webhook(n *yaml.Node, f map[string]entry, s *Stage, where
 		r.Headers = sl.webhookHeaders(x, where)
 	}
 	if x, ok := rf["body"]; ok {
+		if r.Method == "GET" {
+			sl.errorf(x.key, kindKey, "a GET request has no %q; use POST, PUT or PATCH, or move the values into the url's query", "body")
+		}
 		if !sl.hasSecrets(x.val, "body") {
 			r.Body = sl.value(x.val, "body", where)
 		}

@@ -60,6 +60,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
 			e.reactNotify(p, run, r, in) // step_react_notify.go
+		case r.Action == ReactInvalidateAndRestart:
+			e.reactRestart(p, run, r, in) // step_react_restart.go
 		}
 	}
 	for _, run := range e.st.Runs {

@@ -170,6 +170,11 @@ func stageStatus(sr *engine.StageRun) string {
 		return "🚫 cancelled"
 	case engine.StageSkipped:
 		return "⏭️ skipped"
+	case engine.StageStale:
+		if sr.Stale != nil {
+			return "♻️ stale — " + cell(sr.Stale.Why)
+		}
+		return "♻️ stale"
 	}
 	return cell(string(sr.Status))
 }

@@ -29,7 +29,7 @@ type guardPlan struct {
 // passed must still hold, and a moved head sends the run back to the first gate whose
 // verdict depends on the head.
 func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
-	defer e.withLedger(p, run)() // pr_approvals_met reads the run's approvals
+	defer e.withLedger(p, run)()      // pr_approvals_met reads the run's approvals
 	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
 	failing := map[string]bool{}      // gates that decidedly fail
 	holds := func(s *Stage) bool {

@@ -62,6 +62,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.reactNotify(p, run, r, in) // step_react_notify.go
 		case r.Action == ReactInvalidateAndRestart:
 			e.reactRestart(p, run, r, in) // step_react_restart.go
+		case r.Action == ReactWakeAgent:
+			e.reactWake(p, run, r, in) // step_react_wake.go
 		}
 	}
 	for _, run := range e.st.Runs {

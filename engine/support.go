@@ -64,7 +64,7 @@ func unsupportedStage(s *Stage) string {
 // unsupportedReaction names a reaction Step cannot execute, or "".
 func unsupportedReaction(r *EventReaction) string {
 	switch r.Action {
-	case ReactCancel, ReactReevaluate, ReactNotify, ReactInvalidateAndRestart:
+	case ReactCancel, ReactReevaluate, ReactNotify, ReactInvalidateAndRestart, ReactWakeAgent:
 		return ""
 	}
 	return fmt.Sprintf("on_events action %q for %q at %s", r.Action, r.Event, r.Pos)

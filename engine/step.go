@@ -461,6 +461,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		return
 	}
 	e.initContext(p, run)
+	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return

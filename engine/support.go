@@ -12,7 +12,7 @@ import (
 var executedActions = map[string]bool{
 	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
 	ActionLabel: true, ActionCloseIssue: true, ActionCreateIssue: true, ActionNotify: true,
-	ActionRequestReviewers: true, ActionAssign: true,
+	ActionRequestReviewers: true, ActionAssign: true, ActionSetVariable: true, ActionSetShared: true,
 }
 
 // unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.

@@ -47,6 +47,7 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		}
 		renderRun(&b, p, run, history)
 	}
+	renderShared(&b, st) // render_variables.go
 	b.WriteString("Status updates on every event.\n")
 	return b.String()
 }
@@ -88,6 +89,7 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 
 	renderWhy(b, run)
 	renderTime(b, run)
+	renderVariables(b, "Variables", run.Variables) // render_variables.go
 
 	if p != nil {
 		fmt.Fprintf(b, "```mermaid\n%s```\n\n", engine.Mermaid(p, run))

@@ -157,6 +157,8 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
+	ConditionChecked bool `json:"condition_checked,omitempty"`
 	// Stale is set when an invalidate_and_restart reaction took the stage's approvals and
 	// results (step_react_restart.go).
 	Stale *Stale `json:"stale,omitempty"`

@@ -204,7 +204,7 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 				notes = append(notes, r.Author+" does not count here")
 			case r.CommitSHA != pr.HeadSHA:
 				notes = append(notes, r.Author+"'s approval is on an older commit")
-			case staleApproval(sr, r.SubmittedAt): // step_react_restart.go
+			case staleReview(sr, r): // step_react_restart.go
 				notes = append(notes, r.Author+"'s approval is stale ("+sr.Stale.Why+")")
 			default:
 				add(r.Author)

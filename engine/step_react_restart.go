@@ -25,14 +25,23 @@ import (
 const StageStale StageStatus = "stale"
 
 // Stale records what an invalidate_and_restart reaction took from a stage: when, why,
-// and the verdict and outputs it had. Approvals (reviews, `/pipeline approve`) given up
-// to At do not count for the stage again.
+// the verdict and outputs it had, and the approving reviews on the pull request then,
+// which do not count for the stage again (a review given since does).
 type Stale struct {
 	At      time.Time      `json:"at"`
 	Why     string         `json:"why"`
 	Verdict string         `json:"verdict,omitempty"`
 	SHA     string         `json:"sha,omitempty"` // the head the verdict was given on
 	Outputs map[string]any `json:"outputs,omitempty"`
+	Reviews []string       `json:"reviews,omitempty"` // reviewKey of each
+}
+
+// maxStaleReviews bounds Stale.Reviews (the latest review of each reviewer is what counts).
+const maxStaleReviews = 100
+
+// reviewKey names one review: its author, the commit it was given on, and when.
+func reviewKey(r Review) string {
+	return strings.ToLower(r.Author) + "@" + r.CommitSHA + "@" + r.SubmittedAt.UTC().Format(time.RFC3339Nano)
 }
 
 // reactionKey is the key that makes reaction r of run act once for the event of in:
@@ -107,12 +116,17 @@ func (e *eval) invalidate(run *Run, id, why string) bool {
 		return false
 	}
 	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA, Outputs: sr.Outputs}
+	for _, r := range latestReviews(e.facts.PR.Reviews) {
+		if r.State == ReviewApproved && len(sr.Stale.Reviews) < maxStaleReviews {
+			sr.Stale.Reviews = append(sr.Stale.Reviews, reviewKey(r))
+		}
+	}
 	sr.Verdict, sr.Outputs, sr.Approvals, sr.Results = "", nil, nil, nil
 	sr.Status = StageStale
 	return true
 }
 
-// staleApproval says whether an approval given at at for the stage of sr was made stale.
-func staleApproval(sr *StageRun, at time.Time) bool {
-	return sr != nil && sr.Stale != nil && !at.After(sr.Stale.At)
+// staleReview says whether review r was made stale for the stage of sr.
+func staleReview(sr *StageRun, r Review) bool {
+	return sr != nil && sr.Stale != nil && contains(sr.Stale.Reviews, reviewKey(r))
 }

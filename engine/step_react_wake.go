@@ -14,6 +14,9 @@ import (
 // inputs of DispatchInputs. The run does not move: the woken agent works on the attempt
 // the run is at, and reports for it as usual.
 //
+// An event by an app (a login ending in [bot], or the action's own identity) wakes no
+// agent: an agent's comment or push would otherwise wake agents again, in a loop.
+//
 // Like a notification, the dispatch is write-ahead: its key is recorded in Run.Applied
 // when it is asked for, and only the invocation whose save of that state won performs
 // it; its outcome is logged (listOutcome).
@@ -35,6 +38,11 @@ func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
 	ag := e.cfg.Agent(name)
 	if ag == nil {
 		e.logf("run %s: on_events %s wake_agent at %s: agent %q is not in the config; nothing dispatched", run.ID, r.Event, r.Pos, name)
+		return
+	}
+	if a := in.Actor; strings.HasSuffix(strings.ToLower(a), "[bot]") || SameIdentity(a, e.facts.Viewer) {
+		// An agent's own comment or push must not wake agents again, in a loop.
+		e.logf("run %s: on_events %s wake_agent: the event is by %s, an app; no agent is woken by an app's event", run.ID, r.Event, a)
 		return
 	}
 	key, prefix := e.reactionKey(run, r, in, "wake")

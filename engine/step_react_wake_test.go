@@ -109,3 +109,18 @@ func TestWakeAgentOldStateAndFinishedRun(t *testing.T) {
 	done := Step(cfg, &st, Input{Key: "c2", Event: "issue_comment.created"}, prFacts(), t0)
 	assert.Empty(t, done.Effects, "a finished run is not woken")
 }
+
+func TestWakeAgentNotByAnApp(t *testing.T) {
+	cfg := wakeConfig(t, DispatchWorkflow)
+	f := prFacts()
+	f.Viewer = "github-actions[bot]"
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	for _, actor := range []string{"claude[bot]", "github-actions", "GitHub-Actions[bot]"} {
+		r := Step(cfg, res.State, Input{Key: "c-" + actor, Event: "issue_comment.created", Actor: actor}, f, t0.Add(time.Minute))
+		assert.Empty(t, r.Effects, actor)
+		assert.Contains(t, r.Log[len(r.Log)-1], "no agent is woken by an app's event", actor)
+	}
+	r := Step(cfg, res.State, Input{Key: "c-alice", Event: "issue_comment.created", Actor: "alice"}, f, t0.Add(time.Minute))
+	assert.Len(t, r.Effects, 1)
+}

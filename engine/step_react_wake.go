@@ -14,6 +14,11 @@ import (
 // inputs of DispatchInputs. The run does not move: the woken agent works on the attempt
 // the run is at, and reports for it as usual.
 //
+// Only an event by someone with the chat-ops permission (settings.chatops.permission,
+// default write) wakes an agent: a dispatch costs, and the agent reads the event, so
+// anyone who can comment on a public repository must not be able to start one.
+// WakeNeeds names the permission to read for that.
+//
 // An event by an app (a login ending in [bot], or the action's own identity) wakes no
 // agent: an agent's comment or push would otherwise wake agents again, in a loop.
 //
@@ -43,6 +48,14 @@ func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
 	if a := in.Actor; strings.HasSuffix(strings.ToLower(a), "[bot]") || SameIdentity(a, e.facts.Viewer) {
 		// An agent's own comment or push must not wake agents again, in a loop.
 		e.logf("run %s: on_events %s wake_agent: the event is by %s, an app; no agent is woken by an app's event", run.ID, r.Event, a)
+		return
+	}
+	if need := wakePermission(e.cfg); !e.facts.People.Has(in.Actor, need) {
+		have, ok := e.facts.People.Permission(in.Actor)
+		if !ok {
+			have = "not known"
+		}
+		e.logf("run %s: on_events %s wake_agent: the event is by @%s, whose permission is %s; waking an agent needs %s (settings.chatops.permission)", run.ID, r.Event, in.Actor, have, need)
 		return
 	}
 	key, prefix := e.reactionKey(run, r, in, "wake")
@@ -98,4 +111,31 @@ func wakeEffect(eff *Effect, event map[string]any, message string) error {
 		}
 	}
 	return nil
+}
+
+// wakePermission is the permission an event's actor needs to wake an agent.
+func wakePermission(cfg *Config) string {
+	if cfg.Settings.ChatOpsPermission != "" {
+		return cfg.Settings.ChatOpsPermission
+	}
+	return DefaultChatOpsPermission
+}
+
+// WakeNeeds is what a wake_agent reaction to in needs read: the permission of its actor,
+// when a run on st reacts to in.Event with wake_agent.
+func WakeNeeds(cfg *Config, st *State, in Input) Needs {
+	if cfg == nil || st == nil || in.Actor == "" || strings.HasSuffix(strings.ToLower(in.Actor), "[bot]") {
+		return Needs{}
+	}
+	for _, run := range st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		if p := cfg.PipelineFor(run); p != nil {
+			if r := p.Reaction(in.Event); r != nil && r.Action == ReactWakeAgent {
+				return Needs{Permissions: []string{in.Actor}}
+			}
+		}
+	}
+	return Needs{}
 }

@@ -64,6 +64,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
 			e.reactNotify(p, run, r, in) // step_react_notify.go
+		case r.Action == ReactInvalidateAndRestart:
+			e.reactRestart(p, run, r, in) // step_react_restart.go
+		case r.Action == ReactWakeAgent:
+			e.reactWake(p, run, r, in) // step_react_wake.go
 		}
 	}
 	for _, run := range e.st.Runs {
@@ -468,6 +472,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		return
 	}
 	e.initContext(p, run)
+	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return

@@ -150,6 +150,10 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// Branches of a parallel stage (step_parallel.go): Parent is the parallel stage a
+	// branch belongs to, and ParentAttempt the attempt of that stage its record is of.
+	Parent        string `json:"parent,omitempty"`
+	ParentAttempt int    `json:"parent_attempt,omitempty"`
 }
 
 // Transition is one entry of a run's history.

@@ -158,7 +158,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	e.refused[run.ID] = true
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-	if o.Permanent && stage.OnFailure != "" {
+	if o.Permanent && (stage.OnFailure != "" || isBranch(run, stage.ID)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
 	}
@@ -557,6 +557,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StageParallel:
+		return e.parallel(p, run, stage) // step_parallel.go
 	}
 	return e.action(p, run, stage)
 }

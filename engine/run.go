@@ -150,6 +150,8 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
+	ConditionChecked bool `json:"condition_checked,omitempty"`
 	// Branches of a parallel stage (step_parallel.go): Parent is the parallel stage a
 	// branch belongs to, and ParentAttempt the attempt of that stage its record is of.
 	Parent        string `json:"parent,omitempty"`

@@ -127,9 +127,6 @@ func unsupportedParallel(s *Stage) string {
 				return what
 			}
 		}
-		if b.Condition != nil && !branchConditions {
-			return fmt.Sprintf("%q of %s", "condition", where)
-		}
 	}
 	if r := s.OnAnyReject; r != nil {
 		if r.Notify != nil {
@@ -140,14 +137,6 @@ func unsupportedParallel(s *Stage) string {
 		}
 	}
 	return ""
-}
-
-// branchConditions says whether a branch's condition is evaluated (see branchCondition).
-const branchConditions = false
-
-// branchCondition evaluates the condition of branch b.
-func (e *eval) branchCondition(p *Pipeline, run *Run, b *Stage) (bool, error) {
-	return false, fmt.Errorf("not supported yet: %q of branch %q at %s", "condition", b.ID, b.Pos)
 }
 
 // branchesStarted reports whether the branches of par belong to the run's current entry.
@@ -163,7 +152,9 @@ func branchesStarted(run *Run, par *Stage) bool {
 }
 
 // startBranches starts every branch of par for the run's current entry of it, but those
-// in keep, whose result (from the entry before) stands.
+// in keep, whose result (from the entry before) stands. A branch's condition is decided
+// here, once per entry (step_condition.go); one that cannot be decided stops the run, as
+// a stage's does.
 func (e *eval) startBranches(p *Pipeline, run *Run, par *Stage, keep map[string]bool) {
 	sr := run.Stages[par.ID]
 	var started, skipped, kept []string
@@ -183,14 +174,17 @@ func (e *eval) startBranches(p *Pipeline, run *Run, par *Stage, keep map[string]
 		bsr.Status = StageWaiting
 		bsr.EnteredAt = e.now
 		bsr.Results, bsr.Message, bsr.Outputs, bsr.Verdict, bsr.HeadSHA, bsr.Deadlines = nil, "", nil, "", "", nil
+		bsr.ConditionChecked = false
 		if b.Condition != nil {
-			holds, err := e.branchCondition(p, run, b)
+			holds, why, err := e.conditionHolds(p, run, b.Condition)
 			if err != nil {
-				bsr.Status, bsr.Message = StageFailed, "its condition could not be evaluated: "+err.Error()
-				continue
+				bsr.Status, bsr.Message = StageFailed, err.Error()
+				e.finish(run, RunFailed, TargetFail, fmt.Sprintf("branch %q of stage %q: %v", b.ID, par.ID, err))
+				return
 			}
+			bsr.ConditionChecked = holds
 			if !holds {
-				bsr.Status, bsr.Message = StageSkipped, "its condition does not hold"
+				bsr.Status, bsr.Message = StageSkipped, "condition does not hold ("+why+"); skipped"
 				skipped = append(skipped, b.ID)
 				continue
 			}
@@ -214,7 +208,9 @@ func (e *eval) startBranches(p *Pipeline, run *Run, par *Stage, keep map[string]
 // moves each open branch as its type does, then applies the join.
 func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 	if !branchesStarted(run, par) {
-		e.startBranches(p, run, par, nil)
+		if e.startBranches(p, run, par, nil); run.Status.Final() {
+			return false
+		}
 	}
 	for _, b := range par.Branches {
 		if !branchPending(run.Stages[b.ID].Status) {

@@ -323,7 +323,6 @@ func TestParallelUnsupportedBranchesStopLoudly(t *testing.T) {
 	for name, b := range map[string]*Stage{
 		"a pipeline branch":             {ID: "sub", Type: StagePipeline, Pipeline: "other"},
 		`action "merge_pr" in a branch`: {ID: "m", Type: StageAction, Action: ActionMergePR},
-		`"condition" of branch "c"`:     {ID: "c", Type: StageAgent, Agent: "sec", Condition: &Predicate{}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg := parallelConfig(t, JoinAll, "sec")
@@ -377,4 +376,41 @@ func TestParallelStageDoesNotOpenAPathAroundAGate(t *testing.T) {
 	res = Step(cfg, res.State, report("loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+}
+
+func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
+	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	review := cfg.Pipelines[0].Stages[1]
+	review.Branches[0].Condition = &Predicate{LabelsInclude: []string{"security"}}
+	f := prFacts()
+	res := atReview(t, cfg, f)
+	require.Len(t, res.Effects, 1, "the skipped branch is not dispatched")
+	assert.Equal(t, "loop/7/1/perf-review/1/dispatch", res.Effects[0].Key)
+	run := res.State.Runs[0]
+	assert.Equal(t, StageSkipped, run.Stages["sec-review"].Status)
+	assert.Contains(t, run.Stages["sec-review"].Message, `label "security" is not on the pull request`)
+	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
+	// A report for the skipped branch is refused.
+	late := Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	assert.True(t, logged(late, `branch "sec-review" of stage "review" was skipped`), late.Log)
+	// join all does not wait for the skipped branch.
+	res = Step(cfg, late.State, report("loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	run = res.State.Runs[0]
+	assert.Equal(t, "done", run.Stage)
+	assert.Contains(t, run.History[len(run.History)-1].Why, "1 of 1 branch succeeded, 1 skipped")
+
+	// With the label, both branches run.
+	f = prFacts("security")
+	res = atReview(t, cfg, f)
+	assert.Len(t, res.Effects, 2)
+	assert.True(t, res.State.Runs[0].Stages["sec-review"].ConditionChecked)
+
+	// Every branch skipped: nothing to wait for, the join is met.
+	review.Branches[1].Condition = &Predicate{LabelsInclude: []string{"perf"}}
+	f = prFacts()
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	assert.Equal(t, "done", res.State.Runs[0].Stage)
+	assert.Empty(t, res.Effects)
 }

@@ -333,7 +333,9 @@ func branchResult(b *Stage, bsr *StageRun) GateResult {
 	if bsr.Verdict != "" {
 		msg += ", verdict " + bsr.Verdict
 	}
-	msg += " · " + who
+	if r.Who == "" {
+		msg += " · " + who
+	}
 	if bsr.Message != "" {
 		msg += ": " + bsr.Message
 	}

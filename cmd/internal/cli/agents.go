@@ -87,11 +87,12 @@ func (s *simulation) writeFiles() error {
 	return nil
 }
 
-// at finds the run of pull request pr standing at stage (unfinished), and its attempt.
+// at finds the run of pull request pr standing at stage (unfinished) — or at a parallel
+// stage whose branch stage is open — and its attempt.
 func (s *simulation) at(pr int, stage string) (*engine.Run, int, error) {
 	subject := s.sc.Repo + "#" + strconv.Itoa(pr)
 	for _, run := range s.runs() {
-		if run.Subject == subject && run.Stage == stage && !run.Status.Final() {
+		if run.Subject == subject && run.At(stage) && !run.Status.Final() { // a stage, or an open branch of it
 			return run, run.Stages[stage].Attempt, nil
 		}
 	}

@@ -500,3 +500,17 @@ func branchesEnv(p *Pipeline, run *Run) []any {
 	}
 	return out
 }
+
+// branchLedger records the review branches of parallel stage par in l, as review stages:
+// those of its last entry that were neither skipped nor cancelled. A branch cancelled once
+// the join was met is not required; one that rejected is, so `pr_approvals_met` never
+// passes on a review that was given and was not an approval.
+func branchLedger(l *Ledger, run *Run, par *Stage, head string) {
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if bsr == nil || bsr.Parent != par.ID || bsr.Status == StageSkipped || bsr.Status == StageCancelled || !isReviewStage(b) {
+			continue
+		}
+		agentLedger(l, b, bsr, head)
+	}
+}

@@ -414,3 +414,29 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 	assert.Empty(t, res.Effects)
 }
+
+// The approvals ledger counts the review branches of a parallel stage: those that ran, not
+// those skipped or cancelled once the join was met; a rejecting branch keeps it unmet.
+func TestParallelBranchesInTheLedger(t *testing.T) {
+	cfg := parallelConfig(t, JoinAny, "sec", "perf", "style")
+	p := cfg.Pipelines[0]
+	run := &Run{ID: "loop/7/1", Pipeline: "loop", Stage: "done", Status: RunRunning, Stages: map[string]*StageRun{
+		"review":       {Status: StageSucceeded, Attempt: 1},
+		"sec-review":   {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: VerdictApprove, HeadSHA: "aaaaaaaaaa"},
+		"perf-review":  {Status: StageCancelled, Attempt: 1, Parent: "review", ParentAttempt: 1},
+		"style-review": {Status: StageSkipped, Attempt: 1, Parent: "review", ParentAttempt: 1},
+	}}
+	e := &eval{cfg: cfg, facts: prFacts()}
+	l := e.ledger(p, run)
+	assert.Equal(t, []LedgerStage{{Stage: "sec-review", Kind: StageAgent, Met: true}}, l.Stages)
+	assert.Equal(t, []LedgerEntry{{Stage: "sec-review", Who: "agent:sec", Verdict: VerdictApprove, SHA: "aaaaaaaaaa"}}, l.Entries)
+
+	run.Stages["perf-review"] = &StageRun{Status: StageFailed, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: VerdictReject, HeadSHA: "aaaaaaaaaa"}
+	l = e.ledger(p, run)
+	require.Len(t, l.Stages, 2)
+	assert.Equal(t, LedgerStage{Stage: "perf-review", Kind: StageAgent, Why: "agent perf has not approved"}, l.Stages[1])
+
+	e.facts.PR.HeadSHA = "bbbbbbbbbb"
+	l = e.ledger(p, run)
+	assert.Equal(t, "agent sec approved an older commit", l.Stages[0].Why)
+}

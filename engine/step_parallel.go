@@ -395,6 +395,16 @@ func (e *eval) cancelBranches(run *Run, par *Stage, why string) {
 			continue
 		}
 		bsr.Status, bsr.Message, bsr.Results = StageCancelled, "cancelled: "+why, nil
+		// What this evaluation asked for the branch is not asked for any more.
+		kept := e.effects[:0]
+		for _, eff := range e.effects {
+			if eff.Run == run.ID && eff.Stage == b.ID {
+				e.logf("run %s: %s is not asked for: branch %s is cancelled", run.ID, eff.Key, b.ID)
+				continue
+			}
+			kept = append(kept, eff)
+		}
+		e.effects = kept
 		for _, it := range run.Intents {
 			if it.Stage == b.ID {
 				run.Intents = dropIntent(run.Intents, it.Key)
@@ -482,6 +492,9 @@ func (e *eval) retryParallel(p *Pipeline, run *Run, par *Stage) {
 // stage: one entry per branch, in file order, with its id, status, verdict, attempt,
 // agent, outputs, and feedback (outputs.feedback, or null). Nil elsewhere.
 func branchesEnv(p *Pipeline, run *Run) []any {
+	if p == nil {
+		return nil
+	}
 	par := p.Stage(run.Stage)
 	if par == nil || par.Type != StageParallel {
 		return nil

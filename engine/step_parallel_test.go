@@ -440,3 +440,22 @@ func TestParallelBranchesInTheLedger(t *testing.T) {
 	l = e.ledger(p, run)
 	assert.Equal(t, "agent sec approved an older commit", l.Stages[0].Why)
 }
+
+// A branch that fails at once (its agent is not in the config) decides join all before the
+// other branches' dispatches are sent: nothing is asked for the cancelled branches.
+func TestParallelJoinDecidedAtOnceAsksNothingForCancelledBranches(t *testing.T) {
+	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg.Pipelines[0].Stages[1].Branches[0].Agent = "gone"
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	run := res.State.Runs[0]
+	assert.Equal(t, RunFailed, run.Status)
+	assert.Contains(t, run.Message, "sec-review failed")
+	assert.Equal(t, StageFailed, run.Stages["sec-review"].Status)
+	assert.Contains(t, run.Stages["sec-review"].Message, `agent "gone" is not in the config`)
+	assert.Equal(t, StageCancelled, run.Stages["perf-review"].Status)
+	assert.Empty(t, res.Effects, "the cancelled branch's dispatch is not sent")
+	assert.Empty(t, run.Intents)
+}

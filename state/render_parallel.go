@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -83,10 +84,15 @@ func withBranches(p *engine.Pipeline, run *engine.Run, ids []string) []string {
 		}
 		out = append(out, kids...)
 	}
-	for parent, kids := range children {
-		if !listed[parent] { // a branch whose stage is not listed: shown as it is
-			out = append(out, kids...)
+	var orphans []string
+	for parent := range children {
+		if !listed[parent] {
+			orphans = append(orphans, parent)
 		}
+	}
+	sort.Strings(orphans)
+	for _, parent := range orphans { // branches whose stage is not listed: shown as they are
+		out = append(out, children[parent]...)
 	}
 	return out
 }

@@ -162,7 +162,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	e.refused[run.ID] = true
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-	if o.Permanent && (stage.OnFailure != "" || isBranch(run, stage.ID)) {
+	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
 	}

@@ -414,7 +414,7 @@ func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *St
 	if p == nil {
 		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
 	}
-	if !run.At(stageID) {
+	if !run.At(stageID) || run.Stage != stageID && branchOf(p.Stage(run.Stage), stageID) == nil {
 		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
 	}
 	stage := stageOrBranch(p, stageID)

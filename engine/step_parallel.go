@@ -71,10 +71,15 @@ func branchPending(s StageStatus) bool {
 	return s == StageWaiting || s == StageActing || s == StageRetrying
 }
 
-// isBranch reports whether the record of stage id in run is a branch's.
-func isBranch(run *Run, id string) bool {
-	sr := run.Stages[id]
-	return sr != nil && sr.Parent != ""
+// isBranch reports whether stage is a branch of the parallel stage its record in run
+// names as its parent — in the config, not on the record's word alone.
+func (e *eval) isBranch(run *Run, stage *Stage) bool {
+	sr := run.Stages[stage.ID]
+	if sr == nil || sr.Parent == "" {
+		return false
+	}
+	p := e.cfg.PipelineFor(run)
+	return p != nil && branchOf(p.Stage(sr.Parent), stage.ID) != nil
 }
 
 // At reports whether the run stands at stage: its current stage, or a branch of its
@@ -347,10 +352,10 @@ func branchResult(b *Stage, bsr *StageRun) GateResult {
 // leave it for a target: a branch has no transitions; the join decides. It reports
 // whether stage is a branch (and so was handled).
 func (e *eval) leaveBranch(run *Run, stage *Stage, status StageStatus, why string) bool {
-	sr := run.Stages[stage.ID]
-	if sr == nil || sr.Parent == "" {
+	if !e.isBranch(run, stage) {
 		return false
 	}
+	sr := run.Stages[stage.ID]
 	sr.Status, sr.Message, sr.Results = status, why, nil
 	if par := run.Stages[sr.Parent]; par != nil {
 		par.Deadlines = dropBranchDeadline(par.Deadlines, stage.ID)
@@ -372,7 +377,7 @@ func dropBranchDeadline(ds []Deadline, branch string) []Deadline {
 // branchVerdict applies the verdict of a report to branch stage of run; it reports
 // whether stage is a branch (and so was handled).
 func (e *eval) branchVerdict(run *Run, stage *Stage, verdict, why string) bool {
-	if !isBranch(run, stage.ID) {
+	if !e.isBranch(run, stage) {
 		return false
 	}
 	status := StageFailed

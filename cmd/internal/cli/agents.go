@@ -187,8 +187,10 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 		stages := map[string]bool{}
 		for _, p := range cfg.Pipelines {
 			for _, st := range p.Stages {
-				if st.Type == engine.StageAgent && st.Agent == ag.Name {
-					stages[st.ID] = true
+				for _, b := range append([]*engine.Stage{st}, st.Branches...) { // a parallel stage's branches too
+					if b.Type == engine.StageAgent && b.Agent == ag.Name {
+						stages[b.ID] = true
+					}
 				}
 			}
 		}

@@ -101,6 +101,9 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 			continue
 		}
+		if !e.triggerIfHolds(p, in, onEvent) { // step_trigger_if.go
+			continue
+		}
 		why := "started on " + in.Event
 		if !onEvent {
 			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",

@@ -21,8 +21,6 @@ func unsupportedPipeline(p *Pipeline) string {
 	switch {
 	case p.Scope != "" && p.Scope != ScopeSinglePR:
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
-	case p.Trigger.If != nil:
-		return fmt.Sprintf("trigger \"if\" of pipeline %q at %s", p.Name, p.Trigger.If.Pos)
 	}
 	return ""
 }

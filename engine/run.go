@@ -70,11 +70,12 @@ type PastRun struct {
 	TriggerKey string    `json:"trigger_key,omitempty"`
 	TriggerAt  time.Time `json:"trigger_at,omitzero"`
 	StartedAt  time.Time `json:"started_at"`
+	Parent     string    `json:"parent,omitempty"` // a sub-pipeline's run: Run.Parent
 }
 
 // Past returns the record State.Past keeps of a finished run.
 func (r *Run) Past() PastRun {
-	return PastRun{ID: r.ID, Pipeline: r.Pipeline, Status: r.Status, TriggerKey: r.TriggerKey, TriggerAt: r.TriggerAt, StartedAt: r.StartedAt}
+	return PastRun{ID: r.ID, Pipeline: r.Pipeline, Status: r.Status, TriggerKey: r.TriggerKey, TriggerAt: r.TriggerAt, StartedAt: r.StartedAt, Parent: r.Parent}
 }
 
 // RunNumber is the number that ends a run id (<pipeline>/<subject number>/<n>); 0 when
@@ -127,6 +128,12 @@ type Run struct {
 	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>", and of the
 	// loop rules of gates and merges, by "<stage>/<rule>" (on_fail, on_ci_failure).
 	Iterations map[string]int `json:"iterations,omitempty"`
+	// Parent is set on a sub-pipeline's run: "<parent run id>/<stage id>", the stage of
+	// the parent that started it, at attempt ParentAttempt; Depth is how deep it nests
+	// (1 for a child of a run started by a trigger). See step_pipeline.go.
+	Parent        string `json:"parent,omitempty"`
+	ParentAttempt int    `json:"parent_attempt,omitempty"`
+	Depth         int    `json:"depth,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.
@@ -150,6 +157,8 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// Child is the id of the sub-pipeline run this attempt of a pipeline stage started.
+	Child string `json:"child,omitempty"`
 }
 
 // Transition is one entry of a run's history.

@@ -34,7 +34,7 @@ func unsupportedStage(s *Stage) string {
 		return fmt.Sprintf("%q of stage %q at %s", key, s.ID, at)
 	}
 	switch s.Type {
-	case StageGate, StageAction, StageDelay:
+	case StageGate, StageAction, StageDelay, StagePipeline:
 	case StageHuman:
 		if what := unsupportedHuman(s); what != "" {
 			return what

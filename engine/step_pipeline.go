@@ -378,3 +378,11 @@ func (e *eval) innermost(run *Run) *Run {
 	}
 	return run
 }
+
+// commandSkips reports whether a chat-op command passes over run: every command but
+// cancel and status acts on the innermost live run of a chain, so a parent standing at a
+// pipeline stage whose child is live is left to its child. cancel cancels every run of
+// the subject (parents and children), and status reports on each.
+func (e *eval) commandSkips(run *Run, verb string) bool {
+	return verb != CmdCancel && verb != CmdStatus && e.liveChild(run) != nil
+}

@@ -157,6 +157,8 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
+	ConditionChecked bool `json:"condition_checked,omitempty"`
 	// Child is the id of the sub-pipeline run this attempt of a pipeline stage started.
 	Child string `json:"child,omitempty"`
 }

@@ -197,6 +197,8 @@ type eval struct {
 	effects  []Effect
 	log      []string
 	visits   map[string]int // see moveGuard
+	// gateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
+	gateEnv func() Env
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
@@ -550,6 +552,9 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if what := unsupportedStage(stage); what != "" {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
+	}
+	if e.enterCondition(p, run, stage) { // step_condition.go
+		return true
 	}
 	if moved, stop := e.due(p, run, stage); stop {
 		return moved

@@ -300,7 +300,7 @@ func mergeChildConfig() *Config {
 	}}}
 }
 
-func merges(effs []Effect) []Effect {
+func mergeEffects(effs []Effect) []Effect {
 	var out []Effect
 	for _, e := range effs {
 		if e.Kind == EffectKind(ActionMergePR) {
@@ -314,7 +314,7 @@ func TestSubPipelineMergeInChildNeedsBothGates(t *testing.T) {
 	cfg := mergeChildConfig()
 	f := prFacts("approved", "ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-	m := merges(res.Effects)
+	m := mergeEffects(res.Effects)
 	require.Len(t, m, 1, "both gates hold: the child merges")
 	assert.Equal(t, "inner/7/1", m[0].Run)
 }
@@ -323,12 +323,12 @@ func TestSubPipelineMergeCannotSkipParentGate(t *testing.T) {
 	cfg := mergeChildConfig()
 	f := prFacts("approved", "ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-	require.Len(t, merges(res.Effects), 1)
+	require.Len(t, mergeEffects(res.Effects), 1)
 	// The merge did not happen; later the parent's gate no longer holds (its label was
 	// removed), while the stored state has the child at its merge.
 	f.PR.Labels = []string{"ok"}
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(MaxIntentLease+time.Hour))
-	assert.Empty(t, merges(res.Effects), "a merge in the child needs the parent's gate")
+	assert.Empty(t, mergeEffects(res.Effects), "a merge in the child needs the parent's gate")
 	parent := runOf(res.State, "outer/7/1")
 	assert.Equal(t, "approved", parent.Stage, "the parent goes back to its gate")
 	assert.Equal(t, RunCancelled, runOf(res.State, "inner/7/1").Status)
@@ -343,14 +343,14 @@ func TestSubPipelineMergeCannotSkipParentGate(t *testing.T) {
 			Stages: map[string]*StageRun{"ok": {Status: StagePassed, Attempt: 1}, "merge": {Status: StageWaiting, Attempt: 1}}},
 	}}
 	res = Step(cfg, forged, Input{Key: "k3", Event: "status"}, f, t0.Add(time.Minute))
-	assert.Empty(t, merges(res.Effects))
+	assert.Empty(t, mergeEffects(res.Effects))
 	assert.Equal(t, "approved", runOf(res.State, "outer/7/1").Stage)
 
 	// A forged run of the trigger-less pipeline alone, at its merge: refused.
 	lone := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{forged.Runs[1]}}
 	lone.Runs[0].Parent = ""
 	res = Step(cfg, lone, Input{Key: "k4", Event: "status"}, f, t0.Add(time.Minute))
-	assert.Empty(t, merges(res.Effects))
+	assert.Empty(t, mergeEffects(res.Effects))
 	assert.Contains(t, runOf(res.State, "inner/7/1").Stages["merge"].Results[0].Message, "has no parent run")
 
 	// A forged parent link to a stage that does not run the child's pipeline: refused.
@@ -362,7 +362,7 @@ func TestSubPipelineMergeCannotSkipParentGate(t *testing.T) {
 			Stages: map[string]*StageRun{"merge": {Status: StageWaiting, Attempt: 1}}},
 	}}
 	res = Step(cfg, wrong, Input{Key: "k5", Event: "status"}, f, t0.Add(time.Minute))
-	assert.Empty(t, merges(res.Effects))
+	assert.Empty(t, mergeEffects(res.Effects))
 }
 
 func TestSubPipelineParentMergeNeedsParentGates(t *testing.T) {
@@ -378,13 +378,13 @@ func TestSubPipelineParentMergeNeedsParentGates(t *testing.T) {
 		cfg.Pipelines[0].Stages...)
 	f := prFacts("approved", "ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-	m := merges(res.Effects)
+	m := mergeEffects(res.Effects)
 	require.Len(t, m, 1)
 	assert.Equal(t, "outer/7/1", m[0].Run)
 	// The parent's gate no longer holds at its merge: back to it, whatever the child passed.
 	f.PR.Labels = []string{"ok"}
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(MaxIntentLease+time.Hour))
-	assert.Empty(t, merges(res.Effects))
+	assert.Empty(t, mergeEffects(res.Effects))
 	assert.Equal(t, "approved", runOf(res.State, "outer/7/1").Stage)
 }
 

@@ -224,6 +224,8 @@ type runExpect struct {
 	Subject  string `yaml:"subject"`
 	Status   string `yaml:"status"`
 	Stage    string `yaml:"stage"`
+	// Parent: the run is a sub-pipeline's, started by this "<run id>/<stage id>".
+	Parent string `yaml:"parent"`
 }
 
 // stepKinds maps each step kind to a constructor of its value; nil means a scalar.

@@ -90,21 +90,37 @@ func (e *eval) parentOf(child *Run) (*Run, string) {
 	return e.runByID(id), stage
 }
 
-// liveChild returns run's child when run stands at a pipeline stage whose child is not
-// final, or nil. Chat-op commands act on the innermost live run.
-func (e *eval) liveChild(run *Run) *Run {
+// liveChildren returns the children of run that are not final and that run still waits
+// for (at its current stage, or at an open branch of it).
+func (e *eval) liveChildren(run *Run) []*Run {
 	if run.Status.Final() {
 		return nil
 	}
-	sr := run.Stages[run.Stage]
-	if sr == nil || sr.Child == "" {
-		return nil
+	var out []*Run
+	for _, c := range e.st.Runs {
+		if c.Parent == "" || c.Status.Final() {
+			continue
+		}
+		id, stage := splitParent(c.Parent)
+		if id != run.ID || !e.standsAt(run, stage) {
+			continue
+		}
+		if sr := run.Stages[stage]; sr != nil && sr.Child == c.ID && sr.Attempt == c.ParentAttempt {
+			out = append(out, c)
+		}
 	}
-	c := e.runByID(sr.Child)
-	if c == nil || c.Status.Final() || c.Parent != ParentRef(run.ID, run.Stage) || c.ParentAttempt != sr.Attempt {
-		return nil
+	return out
+}
+
+// descends reports whether r is run or a run below it (its child, its child's child …).
+func (e *eval) descends(r, run *Run) bool {
+	for n := 0; r != nil && n <= 64; n++ {
+		if r == run || r.ID == run.ID {
+			return true
+		}
+		r, _ = e.parentOf(r)
 	}
-	return c
+	return false
 }
 
 // startChild starts the child run for run's current attempt of stage, a `type: pipeline`
@@ -192,26 +208,28 @@ func subjectNumber(subject string) string {
 	return subject
 }
 
-// subPipeline evaluates pipeline stage of run: starts its child on entry, advances the
-// child, and follows the child's end. It reports whether run moved.
-func (e *eval) subPipeline(p *Pipeline, run *Run, stage *Stage) bool {
+// runChild starts — once per attempt — and advances the child run of run's stage, a
+// `type: pipeline` stage of p or a parallel branch of type pipeline (whose StageRun,
+// run.Stages[branch.ID], holds its attempt), and returns the child as it stands after
+// this evaluation: the caller follows its end (completed: childOutputs; failed,
+// cancelled or escalated: the stage's on_error; an escalated child is ended with
+// endEscalatedChild). When no child could start it returns nil, why, and whether that is
+// fatal for the run (the nesting limit, an unknown pipeline, a construct not supported
+// yet: the run fails loudly) rather than an error on_error handles (a context template
+// that does not render).
+func (e *eval) runChild(p *Pipeline, run *Run, stage *Stage) (child *Run, why string, fatal bool) {
 	sr := run.Stages[stage.ID]
-	child := e.childOf(run, stage)
+	child = e.childOf(run, stage)
 	if child == nil {
-		if sr.Child != "" && e.runByID(sr.Child) == nil {
+		if sr != nil && sr.Child != "" && e.runByID(sr.Child) == nil {
 			// The child left the live state before its end reached the parent (it cannot
 			// in normal operation: a child's end is followed in the evaluation it happens in).
-			return e.childError(run, stage, fmt.Sprintf("the sub-pipeline run %s is no longer in the state", sr.Child))
+			return nil, fmt.Sprintf("the sub-pipeline run %s is no longer in the state", sr.Child), false
 		}
-		var why string
 		child, why = e.startChild(p, run, stage)
 		if child == nil {
-			if strings.Contains(why, "max_nesting") || strings.HasPrefix(why, "not supported yet") || strings.Contains(why, "not in the config") {
-				sr.Status, sr.Message = StageFailed, why
-				e.finish(run, RunFailed, TargetFail, why)
-				return false
-			}
-			return e.childError(run, stage, why)
+			fatal = strings.Contains(why, "max_nesting") || strings.HasPrefix(why, "not supported yet") || strings.Contains(why, "not in the config")
+			return nil, why, fatal
 		}
 	}
 	if !child.Status.Final() && child.Status != RunEscalated {
@@ -223,7 +241,29 @@ func (e *eval) subPipeline(p *Pipeline, run *Run, stage *Stage) bool {
 			}
 		}
 	}
+	return child, "", false
+}
+
+// subPipeline evaluates pipeline stage of run: starts its child on entry, advances the
+// child, and follows the child's end. It reports whether run moved.
+func (e *eval) subPipeline(p *Pipeline, run *Run, stage *Stage) bool {
+	child, why, fatal := e.runChild(p, run, stage)
+	switch {
+	case child == nil && fatal:
+		sr := run.Stages[stage.ID]
+		sr.Status, sr.Message = StageFailed, why
+		e.finish(run, RunFailed, TargetFail, why)
+		return false
+	case child == nil:
+		return e.childError(run, stage, why)
+	}
 	return e.followChild(run, stage, child)
+}
+
+// endEscalatedChild ends a child that escalated: its escalation goes to its parent's
+// stage (on_error), so it stops waiting for a person itself.
+func (e *eval) endEscalatedChild(child *Run, run *Run, stage *Stage) {
+	e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation goes to stage %q of run %s (on_error)", stage.ID, run.ID))
 }
 
 // followChild makes run's pipeline stage follow where its child stands.
@@ -242,7 +282,7 @@ func (e *eval) followChild(run *Run, stage *Stage, child *Run) bool {
 		if child.Message != "" {
 			why += ": " + child.Message
 		}
-		e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation goes to stage %q of run %s (on_error)", stage.ID, run.ID))
+		e.endEscalatedChild(child, run, stage)
 		return e.childError(run, stage, why)
 	case RunFailed, RunCancelled:
 		why := fmt.Sprintf("sub-pipeline run %s %s at %s", child.ID, child.Status, child.Stage)
@@ -314,7 +354,7 @@ func (e *eval) reapChildren() {
 				continue
 			}
 			parent, stageID := e.parentOf(child)
-			waits := parent != nil && !parent.Status.Final() && parent.Status != RunEscalated && parent.Stage == stageID
+			waits := parent != nil && !parent.Status.Final() && parent.Status != RunEscalated && e.standsAt(parent, stageID)
 			if waits {
 				sr := parent.Stages[stageID]
 				waits = sr != nil && sr.Child == child.ID && sr.Attempt == child.ParentAttempt && !isDone(sr.Status) &&
@@ -325,8 +365,11 @@ func (e *eval) reapChildren() {
 				why := "its parent run is no longer in the state"
 				if parent != nil {
 					why = fmt.Sprintf("its parent run %s is %s at %s", parent.ID, parent.Status, parent.Stage)
-					if parent.Stage == stageID && !parent.Status.Final() && parent.Status != RunEscalated {
-						why = fmt.Sprintf("its parent run %s left attempt %d of stage %q", parent.ID, child.ParentAttempt, stageID)
+					if sr := parent.Stages[stageID]; sr != nil && !parent.Status.Final() && parent.Status != RunEscalated {
+						why = fmt.Sprintf("its parent run %s left attempt %d of %q", parent.ID, child.ParentAttempt, stageID)
+						if sr.Status == StageCancelled && sr.Message != "" {
+							why += " (" + sr.Message + ")"
+						}
 					}
 				}
 				e.finish(child, RunCancelled, TargetCancelled, why)
@@ -343,9 +386,46 @@ func (e *eval) reapChildren() {
 	}
 }
 
-// openIntentDeep reports an intent in flight of run or of its live children.
+// standsAt reports whether run stands at stage id: its current stage, or a branch of its
+// current (parallel) stage that is still open.
+func (e *eval) standsAt(run *Run, id string) bool {
+	if run.Stage == id {
+		return true
+	}
+	p := e.cfg.PipelineFor(run)
+	if p == nil {
+		return false
+	}
+	if b := branchIn(p.Stage(run.Stage), id); b != nil {
+		sr := run.Stages[id]
+		return sr != nil && (sr.Status == StageWaiting || sr.Status == StageActing || sr.Status == StageRetrying)
+	}
+	return false
+}
+
+// branchIn returns the branch id of parallel stage s, or nil.
+func branchIn(s *Stage, id string) *Stage {
+	if s == nil || s.Type != StageParallel {
+		return nil
+	}
+	for _, b := range s.Branches {
+		if b != nil && b.ID == id {
+			return b
+		}
+	}
+	return nil
+}
+
+// openIntentDeep reports an intent in flight of run or of a run below it: the run, and
+// the runs after it, wait for its outcome.
 func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
-	for r, n := run, 0; r != nil && n <= 64; r, n = e.liveChild(r), n+1 {
+	if it, ok := openIntent(run); ok {
+		return it, true
+	}
+	for _, r := range e.st.Runs {
+		if r.Parent == "" || r.Status.Final() || !e.descends(r, run) {
+			continue
+		}
 		if it, ok := openIntent(r); ok {
 			return it, true
 		}
@@ -353,30 +433,14 @@ func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
 	return Intent{}, false
 }
 
-// refusedDeep reports whether run or one of its live children had an effect refused in
-// this Settle.
+// refusedDeep reports whether run or a run below it had an effect refused in this Settle.
 func (e *eval) refusedDeep(run *Run) bool {
-	for r, n := run, 0; r != nil && n <= 64; r, n = e.liveChild(r), n+1 {
-		if e.refused[r.ID] {
+	for id := range e.refused {
+		if r := e.runByID(id); r != nil && e.descends(r, run) {
 			return true
 		}
 	}
-	if sr := run.Stages[run.Stage]; sr != nil && sr.Child != "" {
-		return e.refused[sr.Child]
-	}
 	return false
-}
-
-// innermost returns the innermost live run of run's chain of children.
-func (e *eval) innermost(run *Run) *Run {
-	for n := 0; n <= 64; n++ {
-		c := e.liveChild(run)
-		if c == nil {
-			break
-		}
-		run = c
-	}
-	return run
 }
 
 // commandSkips reports whether a chat-op command passes over run: every command but
@@ -384,5 +448,5 @@ func (e *eval) innermost(run *Run) *Run {
 // pipeline stage whose child is live is left to its child. cancel cancels every run of
 // the subject (parents and children), and status reports on each.
 func (e *eval) commandSkips(run *Run, verb string) bool {
-	return verb != CmdCancel && verb != CmdStatus && e.liveChild(run) != nil
+	return verb != CmdCancel && verb != CmdStatus && len(e.liveChildren(run)) > 0
 }

@@ -38,17 +38,23 @@ func (e *eval) guardChain(p *Pipeline, run *Run, merge *Stage) guardPlan {
 			return guardPlan{why: fmt.Sprintf("the parent run of run %s is not in the state; the merge cannot be verified", child.ID)}
 		}
 		pp := e.cfg.PipelineFor(parent)
-		var stage *Stage
+		// link is the stage or branch that started the child; stage is the stage of the
+		// parent it belongs to (the parallel stage of a branch), the guard's target.
+		var link, stage *Stage
 		if pp != nil {
-			stage = pp.Stage(stageID)
+			link, stage = pp.Stage(stageID), pp.Stage(stageID)
+			if link == nil {
+				stage = pp.Stage(parent.Stage)
+				link = branchIn(stage, stageID)
+			}
 		}
 		sr := parent.Stages[stageID]
 		switch {
 		case pp == nil:
 			return guardPlan{why: fmt.Sprintf("pipeline %q of the parent run %s is not in the config; the merge cannot be verified", parent.Pipeline, parent.ID)}
-		case stage == nil || stage.Type != StagePipeline || stage.Pipeline != cp.Name:
+		case link == nil || link.Type != StagePipeline || link.Pipeline != cp.Name:
 			return guardPlan{why: fmt.Sprintf("run %s claims stage %q of run %s as its parent, which does not run pipeline %q; the merge cannot be verified", child.ID, stageID, parent.ID, cp.Name)}
-		case parent.Status.Final() || parent.Stage != stageID || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
+		case parent.Status.Final() || parent.Status == RunEscalated || !e.standsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
 			return guardPlan{why: fmt.Sprintf("the parent run %s does not stand at the attempt of stage %q that started run %s; the merge cannot be verified", parent.ID, stageID, child.ID)}
 		}
 		view := *parent

@@ -400,3 +400,40 @@ func TestSubPipelineTriggeredPipelineAlsoUsedAsChildStillStarts(t *testing.T) {
 	require.NotNil(t, top, "the child does not count as the pipeline's own active run")
 	assert.Empty(t, top.Parent)
 }
+
+// The parallel stages' side: a branch of type pipeline starts its child with startChild
+// and advances it with runChild; the child lives while its branch is open.
+func TestSubPipelineChildOfBranch(t *testing.T) {
+	cfg := subConfig(t)
+	branch := &Stage{ID: "deep-review", Type: StagePipeline, Pipeline: "standard-review",
+		Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Scalar: "branch"}}}}
+	par := &Stage{ID: "reviews", Type: StageParallel, Join: "all", Branches: []*Stage{branch}}
+	p := cfg.Pipelines[0]
+	p.Stages = append([]*Stage{par}, p.Stages...)
+	run := &Run{ID: parentID, Pipeline: p.Name, Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
+		Context: map[string]any{"pr_number": 7.0},
+		Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1}, "deep-review": {Status: StageWaiting, Attempt: 2}}}
+	e := newEval(cfg, &State{Version: 1, Runs: []*Run{run}}, prFacts(), t0, Input{})
+	run = e.st.Runs[0]
+
+	child, why, fatal := e.runChild(p, run, branch)
+	require.NotNil(t, child, why)
+	assert.False(t, fatal)
+	assert.Equal(t, "review-merge/7/1/deep-review", child.Parent)
+	assert.Equal(t, 2, child.ParentAttempt, "the branch's attempt")
+	assert.Equal(t, "branch", child.Context["focus"])
+	assert.Equal(t, "security", child.Stage)
+	require.Len(t, e.effects, 1, "the child was advanced: its first agent is dispatched")
+	again, _, _ := e.runChild(p, run, branch)
+	assert.Same(t, child, again, "one child per attempt of the branch")
+	assert.Len(t, e.st.Runs, 2)
+	assert.Equal(t, []*Run{child}, e.liveChildren(run))
+	assert.True(t, e.commandSkips(run, CmdRetry))
+
+	e.reapChildren()
+	assert.False(t, child.Status.Final(), "its branch is open")
+	run.Stages["deep-review"].Status = StageCancelled // the join cancelled the branch
+	e.reapChildren()
+	assert.Equal(t, RunCancelled, child.Status)
+	assert.Contains(t, child.Message, "left attempt 2 of \"deep-review\"")
+}

@@ -56,6 +56,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			if m := e.ownMerge(p, run); m.ID != run.Stage {
 				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.facts.PR.MergedBy))
 			}
+		case r.Action == ReactCancel && e.childMerged(run): // step_pipeline.go
+			e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:

@@ -450,3 +450,34 @@ func (e *eval) refusedDeep(run *Run) bool {
 func (e *eval) commandSkips(run *Run, verb string) bool {
 	return verb != CmdCancel && verb != CmdStatus && len(e.liveChildren(run)) > 0
 }
+
+// childMerged reports whether the pull request was merged by a live run below run (its
+// merge stage done, or ahead of it with the state after the merge not saved): the closed
+// event of that merge does not cancel run, whose child ends completed when advanced.
+func (e *eval) childMerged(run *Run) bool {
+	if e.facts.PR.State != PRMerged {
+		return false
+	}
+	for _, r := range e.st.Runs {
+		if r == run || r.Parent == "" || !e.descends(r, run) {
+			continue
+		}
+		p := e.cfg.PipelineFor(r)
+		if p == nil {
+			continue
+		}
+		if !r.Status.Final() && e.ownMerge(p, r) != nil {
+			return true
+		}
+		// Completed by its merge (its intent reconciled in this evaluation), and its parent
+		// has not followed it yet.
+		if s := p.Stage(r.Stage); r.Status != RunCompleted || s == nil || s.Type != StageAction || s.Action != ActionMergePR {
+			continue
+		}
+		if parent, link := e.parentOf(r); parent != nil && e.standsAt(parent, link) &&
+			parent.Stages[link] != nil && parent.Stages[link].Child == r.ID {
+			return true
+		}
+	}
+	return false
+}

@@ -437,3 +437,25 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 	assert.Equal(t, RunCancelled, child.Status)
 	assert.Contains(t, child.Message, "left attempt 2 of \"deep-review\"")
 }
+
+func TestSubPipelineMergeByChildCompletesParentOnClosed(t *testing.T) {
+	cfg := mergeChildConfig()
+	cfg.Pipelines[0].OnEvents = []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}}
+	f := prFacts("approved", "ok")
+	f.Viewer = "github-actions"
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Len(t, mergeEffects(res.Effects), 1)
+	// The merge happened, but the state after it was not saved; the closed event comes.
+	f.PR.State, f.PR.MergedBy = PRMerged, "github-actions[bot]"
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, f, t0.Add(time.Minute))
+	assert.Equal(t, RunCompleted, runOf(res.State, "inner/7/1").Status)
+	assert.Equal(t, RunCompleted, runOf(res.State, "outer/7/1").Status, "not cancelled: its child merged")
+	assert.Empty(t, res.Effects)
+
+	// Closed without a merge: both are cancelled.
+	g := prFacts("approved")
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, g, t0)
+	g.PR.State = PRClosed
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, g, t0.Add(time.Minute))
+	assert.Equal(t, RunCancelled, runOf(res.State, "outer/7/1").Status)
+}

@@ -412,7 +412,7 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 	p.Stages = append([]*Stage{par}, p.Stages...)
 	run := &Run{ID: parentID, Pipeline: p.Name, Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
 		Context: map[string]any{"pr_number": 7.0},
-		Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1}, "deep-review": {Status: StageWaiting, Attempt: 2}}}
+		Stages:  map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1}, "deep-review": {Status: StageWaiting, Attempt: 2}}}
 	e := newEval(cfg, &State{Version: 1, Runs: []*Run{run}}, prFacts(), t0, Input{})
 	run = e.st.Runs[0]
 

@@ -20,6 +20,10 @@ type Result struct {
 	// Visits counts the stages each run entered in this event so far; the caller passes it
 	// on to Settle (Input.Visits), so that a loop is bounded across effect rounds too.
 	Visits map[string]int
+	// NeedsFiles: a condition tested the changed files (paths_match) and the facts did
+	// not hold them; the run it decided stopped for want of them. The caller reads them
+	// (Facts.PR.Files) and evaluates again: Step and Settle are pure.
+	NeedsFiles bool
 }
 
 // Step evaluates one input against the state of its subject. It is level-triggered:
@@ -201,6 +205,8 @@ type eval struct {
 	visits   map[string]int // see moveGuard
 	// gateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
 	gateEnv func() Env
+	// needsFiles: a condition needed the changed files, which the facts do not hold.
+	needsFiles bool
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
@@ -218,7 +224,7 @@ func (e *eval) result(old *State) Result {
 	if changed {
 		e.st.Seq++
 	}
-	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log, Visits: e.visits}
+	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log, Visits: e.visits, NeedsFiles: e.needsFiles}
 }
 
 func (e *eval) subject() string {

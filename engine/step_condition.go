@@ -48,6 +48,9 @@ func (e *eval) predicate(c *Predicate, env func() Env) (bool, string, error) {
 		}
 	}
 	if len(c.PathsMatch) > 0 {
+		if pr != nil && !pr.FilesRead {
+			e.needsFiles = true
+		}
 		if pr == nil || !pr.FilesRead {
 			return false, "", fmt.Errorf("condition at %s: the changed files of the pull request were not read", c.Pos)
 		}
@@ -156,51 +159,4 @@ func factsOnly(c *Predicate) bool {
 		}
 	}
 	return true
-}
-
-// UsesPaths reports whether a stage or branch condition of cfg, or of a config it pins,
-// tests the changed files (paths_match): only then are they read.
-func UsesPaths(cfg *Config) bool {
-	configs := []*Config{cfg}
-	for _, c := range cfg.Pinned {
-		configs = append(configs, c)
-	}
-	for _, c := range configs {
-		if c == nil {
-			continue
-		}
-		for _, p := range c.Pipelines {
-			for _, s := range p.Stages {
-				if predicateUsesPaths(s.Condition) {
-					return true
-				}
-				for _, b := range s.Branches {
-					if predicateUsesPaths(b.Condition) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
-
-func predicateUsesPaths(c *Predicate) bool {
-	if c == nil {
-		return false
-	}
-	if len(c.PathsMatch) > 0 {
-		return true
-	}
-	for i := range c.All {
-		if predicateUsesPaths(&c.All[i]) {
-			return true
-		}
-	}
-	for i := range c.Any {
-		if predicateUsesPaths(&c.Any[i]) {
-			return true
-		}
-	}
-	return false
 }

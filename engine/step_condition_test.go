@@ -78,6 +78,7 @@ func TestStageConditionUndecidableStopsTheRun(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "changed files of the pull request were not read")
+	assert.True(t, res.NeedsFiles, "the caller is told to read them and evaluate again")
 
 	// GitHub listed only the first files and none of those matches: it cannot be decided.
 	f := prFacts()
@@ -90,6 +91,7 @@ func TestStageConditionUndecidableStopsTheRun(t *testing.T) {
 	f.PR.Files = []string{"src/x.go"}
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	assert.Equal(t, "security", res.State.Runs[0].Stage)
+	assert.False(t, res.NeedsFiles)
 
 	// An expression that fails to run stops the run too.
 	e, cerr := CompileExpr("context.missing.deep == 1", Pos{Line: 4, Col: 7})

@@ -11,8 +11,7 @@ import (
 // extraFacts reads what only some checks need, when a config in use (cfg, or one a run is
 // pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
 // REST call); for file_exists, whether the head holds its paths (one GraphQL query); for
-// command, the commands' results, run in workspace (see commands.go); for a condition's
-// paths_match, the files the pull request changes (REST, 100 a page). Facts
+// command, the commands' results, run in workspace (see commands.go). Facts
 // of a pull request that is not open are left as they are.
 func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
 	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
@@ -25,13 +24,6 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f
 			return err
 		}
 		f.PR.BehindBy = &n
-	}
-	if engine.UsesPaths(cfg) { // a condition's paths_match
-		files, truncated, err := client.ChangedFiles(ctx, f.PR.Number)
-		if err != nil {
-			return err
-		}
-		f.PR.Files, f.PR.FilesRead, f.PR.FilesTruncated = files, true, truncated
 	}
 	if paths := checkPaths(cfg); len(paths) > 0 && f.PR.HeadSHA != "" {
 		if len(paths) > ghapi.MaxPathPatterns {
@@ -103,4 +95,20 @@ func eachCondition(cfg *engine.Config, fn func(engine.Condition)) {
 			}
 		}
 	}
+}
+
+// readFilesIfNeeded reads the files the pull request changes (REST, 100 a page) when res
+// says a condition needed them (paths_match) and f does not hold them yet; it reports
+// whether it read them, so that the caller evaluates again. Only an invocation that
+// enters a stage with such a condition pays for them.
+func readFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
+	if !res.NeedsFiles || f == nil || f.PR == nil || f.PR.FilesRead {
+		return false, nil
+	}
+	files, truncated, err := client.ChangedFiles(ctx, f.PR.Number)
+	if err != nil {
+		return false, err
+	}
+	f.PR.Files, f.PR.FilesRead, f.PR.FilesTruncated = files, true, truncated
+	return true, nil
 }

@@ -4,8 +4,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -56,4 +58,26 @@ func TestRenderNestsChildUnderItsStage(t *testing.T) {
 	// A child whose parent is not in the state is shown as a run of its own.
 	alone := &engine.State{Version: 1, Runs: st.Runs[1:]}
 	assert.Contains(t, Render(subConfig(), alone), "**standard-review** · waiting at `quality`")
+}
+
+// A finished sub-pipeline run stays in the live state while its parent is open, even
+// when a newer run of its pipeline exists; once the parent is finished it is archived.
+func TestCompactKeepsChildrenOfOpenParents(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	parent := finishedRun("p", 1, engine.RunWaiting, at)
+	parent.Stages = map[string]*engine.StageRun{"a": {Child: "c/7/1"}, "b": {Child: "c/7/2"}}
+	first := finishedRun("c", 1, engine.RunCompleted, at)
+	first.Parent = "p/7/1/a"
+	second := finishedRun("c", 2, engine.RunCompleted, at.Add(time.Minute))
+	second.Parent = "p/7/1/b"
+	st := &engine.State{Version: 1, Runs: []*engine.Run{parent, first, second}}
+	live, archived := Compact(st)
+	assert.Empty(t, archived)
+	assert.Len(t, live.Runs, 3)
+
+	parent.Status = engine.RunCompleted
+	live, archived = Compact(st)
+	require.Len(t, archived, 1)
+	assert.Equal(t, "c/7/1", archived[0].ID)
+	assert.Equal(t, "p/7/1/a", live.Past[0].Parent, "the record keeps the link")
 }

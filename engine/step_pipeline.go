@@ -192,6 +192,7 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 	for k, v := range passed {
 		child.Context[k] = v
 	}
+	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
 	if len(cp.Stages) == 0 {
 		e.finish(child, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return child, ""

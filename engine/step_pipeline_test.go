@@ -39,6 +39,7 @@ func subConfig(t *testing.T) *Config {
 				{Key: "focus", Value: Value{Kind: KindString, Scalar: "everything"}},
 				{Key: "depth", Value: Value{Kind: KindString, Scalar: "full"}},
 			},
+			Variables: []KeyValue{{Key: "about", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ context.focus }}")}}},
 			Stages: []*Stage{
 				{ID: "security", Type: StageAgent, Agent: "security", AgentAction: "review", OnComplete: "quality"},
 				{ID: "quality", Type: StageAgent, Agent: "quality", AgentAction: "review"},
@@ -78,6 +79,7 @@ func TestSubPipelineStartsOneChildOnEntry(t *testing.T) {
 	assert.Empty(t, child.TriggerKey, "a child is not started by a trigger")
 	assert.Equal(t, map[string]any{"pr_number": 7.0, "team": "core", "focus": "pr-7", "depth": "full"}, child.Context,
 		"the child's own context, the parent's over it, the stage's over that")
+	assert.Equal(t, map[string]any{"about": "pr-7"}, child.Variables, "its own pipeline's variables, over the context it was given")
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, childID+"/security/1/dispatch", res.Effects[0].Key)
 

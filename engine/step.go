@@ -60,6 +60,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			if m := e.ownMerge(p, run); m.ID != run.Stage {
 				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.facts.PR.MergedBy))
 			}
+		case r.Action == ReactCancel && e.childMerged(run): // step_pipeline.go
+			e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
@@ -380,6 +382,9 @@ func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
 // from since on.
 func (e *eval) startedSince(pipeline string, since time.Time) bool {
 	for _, r := range e.runsOf(pipeline) {
+		if r.Parent != "" {
+			continue // a sub-pipeline's run was not started by the trigger
+		}
 		at := r.TriggerAt
 		if at.IsZero() {
 			at = r.StartedAt
@@ -435,7 +440,7 @@ func (e *eval) started(pipeline, key string) bool {
 
 func (e *eval) active(pipeline string) *Run {
 	for _, r := range e.st.Runs {
-		if r.Pipeline == pipeline && !r.Status.Final() {
+		if r.Pipeline == pipeline && !r.Status.Final() && r.Parent == "" {
 			return r
 		}
 	}
@@ -490,6 +495,8 @@ func (e *eval) advanceAll() {
 		run *Run
 		p   *Pipeline
 	}
+	e.reapChildren() // step_pipeline.go
+	defer e.reapChildren()
 	rank := map[string]int{}
 	for i, p := range e.cfg.Pipelines {
 		rank[p.Name] = i
@@ -498,7 +505,8 @@ func (e *eval) advanceAll() {
 	for _, run := range e.st.Runs {
 		// Final runs stay in the order only to hold back the runs after one whose
 		// effect was just refused.
-		if p := e.cfg.PipelineFor(run); p != nil && (!run.Status.Final() || e.refused[run.ID]) {
+		// A sub-pipeline's run is advanced by its parent's stage (step_pipeline.go).
+		if p := e.cfg.PipelineFor(run); p != nil && run.Parent == "" && (!run.Status.Final() || e.refusedDeep(run)) {
 			order = append(order, entry{run, p})
 		}
 	}
@@ -510,12 +518,12 @@ func (e *eval) advanceAll() {
 		return rank[a.Name] < rank[b.Name]
 	})
 	for i, en := range order {
-		if e.refused[en.run.ID] {
+		if e.refusedDeep(en.run) {
 			e.logf("runs after %s wait: its effect was refused", en.run.ID)
 			return
 		}
 		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
-		if it, ok := openIntent(en.run); ok {
+		if it, ok := e.openIntentDeep(en.run); ok {
 			if rest := len(order) - i - 1; rest > 0 {
 				e.logf("%d %s after %s wait for the outcome of %s", rest, plural(rest, "run", "runs"), en.run.ID, it.Key)
 			}
@@ -576,6 +584,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StagePipeline:
+		return e.subPipeline(p, run, stage) // step_pipeline.go
 	case StageWebhook:
 		return e.webhook(p, run, stage) // step_webhook.go
 	case StageParallel:

@@ -135,7 +135,7 @@ func (e *eval) command(c IssueComment) {
 	defer func() { e.actor = actor }()
 	var notes []string
 	for _, run := range e.st.Runs {
-		if run.Status.Final() {
+		if run.Status.Final() || e.commandSkips(run, verb) { // step_pipeline.go
 			continue
 		}
 		if note := e.commandRun(run, c, verb, arg); note != "" {

@@ -29,7 +29,7 @@ func unsupportedPipeline(p *Pipeline) string {
 func unsupportedStage(s *Stage) string {
 	at := s.Pos.String()
 	switch s.Type {
-	case StageGate, StageAction, StageDelay, StageWebhook:
+	case StageGate, StageAction, StageDelay, StageWebhook, StagePipeline:
 	case StageHuman:
 		if what := unsupportedHuman(s); what != "" {
 			return what

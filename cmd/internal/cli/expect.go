@@ -254,7 +254,8 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 		if (want.Pipeline == "" || r.Pipeline == want.Pipeline) &&
 			(subject == "" || r.Subject == subject) &&
 			(want.Status == "" || string(r.Status) == want.Status) &&
-			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) { // parallel.go
+			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) && // parallel.go
+			(want.Parent == "" || r.Parent == want.Parent) {
 			return true
 		}
 	}
@@ -263,7 +264,7 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 
 func describeRunExpect(w runExpect) string {
 	var parts []string
-	for _, kv := range [][2]string{{"pipeline", w.Pipeline}, {"subject", w.Subject}, {"status", w.Status}, {"stage", w.Stage}} {
+	for _, kv := range [][2]string{{"pipeline", w.Pipeline}, {"subject", w.Subject}, {"status", w.Status}, {"stage", w.Stage}, {"parent", w.Parent}} {
 		if kv[1] != "" {
 			parts = append(parts, kv[0]+"="+kv[1])
 		}

@@ -235,6 +235,8 @@ type runExpect struct {
 	Stage    string `yaml:"stage"`
 	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
 	Stages map[string]string `yaml:"stages"`
+	// Parent: the run is a sub-pipeline's, started by this "<run id>/<stage id>".
+	Parent string `yaml:"parent"`
 }
 
 // stepKinds maps each step kind to a constructor of its value; nil means a scalar.

@@ -60,6 +60,9 @@ type State struct {
 	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
 	// ids only grow, so each command is acted on once.
 	CommandsSeen int64 `json:"commands_seen,omitempty"`
+	// Followers are, in a pull request's state, the runs of issues that follow it (their
+	// context.prs holds it): an event on the pull request moves them too (step_issue.go).
+	Followers []Follower `json:"followers,omitempty"`
 }
 
 // PastRun is the record of a finished run that left State.Runs.

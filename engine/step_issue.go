@@ -323,3 +323,54 @@ func (e *eval) commentTarget(run *Run, target string, eff *Effect) string {
 	}
 	return ""
 }
+
+// Follower is a run of an issue that follows a pull request (State.Followers).
+type Follower struct {
+	Issue int    `json:"issue"`
+	Run   string `json:"run"`
+}
+
+// AddFollower adds f to st.Followers unless it is there; it reports whether it added it.
+func AddFollower(st *State, f Follower) bool {
+	for _, have := range st.Followers {
+		if have == f {
+			return false
+		}
+	}
+	st.Followers = append(st.Followers, f)
+	return true
+}
+
+// NewAssociations returns, for each run of after, the pull requests its context.prs holds
+// and before's run of the same id did not: what the caller records on those pull requests'
+// states (Followers).
+func NewAssociations(before, after *State) map[int][]Follower {
+	had := map[string]map[int]bool{}
+	if before != nil {
+		for _, r := range before.Runs {
+			had[r.ID] = map[int]bool{}
+			for _, n := range RunPRs(r) {
+				had[r.ID][n] = true
+			}
+		}
+	}
+	out := map[int][]Follower{}
+	for _, r := range after.Runs {
+		for _, n := range RunPRs(r) {
+			if !had[r.ID][n] {
+				out[n] = append(out[n], Follower{Issue: subjectNumber(r.Subject), Run: r.ID})
+			}
+		}
+	}
+	return out
+}
+
+// subjectNumber is N of owner/name#N; 0 when s ends otherwise.
+func subjectNumber(s string) int {
+	i := strings.LastIndexByte(s, '#')
+	var n int
+	if _, err := fmt.Sscanf(s[i+1:], "%d", &n); err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

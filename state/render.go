@@ -34,7 +34,8 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	runs := sortedRuns(st)
-	if len(runs) == 0 {
+	renderFollowers(&b, st) // render_followers.go
+	if len(runs) == 0 && (st == nil || len(st.Followers) == 0) {
 		b.WriteString("No pipeline has run here yet.\n\n")
 	}
 	for i, run := range runs {

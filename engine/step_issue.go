@@ -374,3 +374,39 @@ func subjectNumber(s string) int {
 	}
 	return n
 }
+
+// headOf is the head of run's pull request: what an approval is given on. "" in an issue's
+// run without a pull request.
+func (e *eval) headOf(run *Run) string {
+	if pr := e.runPR(run); pr != nil {
+		return pr.HeadSHA
+	}
+	return ""
+}
+
+// reviewsOf are the reviews of run's pull request (none while an issue's run has none).
+func (e *eval) reviewsOf(run *Run) []Review {
+	if pr := e.runPR(run); pr != nil {
+		return pr.Reviews
+	}
+	return nil
+}
+
+// subjectView is f with the issue as its PR, as an evaluation of an issue sees it.
+func subjectView(f *Facts) *Facts {
+	e := &eval{facts: f}
+	e.issueView()
+	return e.facts
+}
+
+// runPRIn is run's pull request in facts f as PeopleNeeded reads them (f.PR is the subject:
+// in an issue's evaluation, its view); an empty pull request when it has none.
+func runPRIn(f *Facts, run *Run) *PullRequest {
+	if f.Issue == nil {
+		return f.PR
+	}
+	if pr := f.PRs[RunPR(run)]; pr != nil {
+		return pr
+	}
+	return &PullRequest{}
+}

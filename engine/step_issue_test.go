@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -220,4 +221,36 @@ func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 		Config: ActionConfig{Target: agentTemplate(t, "issue"), Body: "x"}}}
 	res = Step(pcfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.True(t, strings.HasPrefix(res.State.Runs[0].Message, "not supported yet: comment target \"issue\""), res.State.Runs[0].Message)
+}
+
+// TestIssueRunHumanStageReadsItsPullRequest: a human stage of an issue's run counts the
+// approving reviews of the run's pull request on its head, and /pipeline approve on the
+// issue given on that head.
+func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
+	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	pr := ownPR(9)
+	f := issueFacts(pr)
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	// A review on an older head does not count; one on the head does.
+	pr.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "0000000000", SubmittedAt: t0}}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request_review.submitted"}, f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(time.Minute)})
+	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request_review.submitted"}, f, t0)
+	assert.Equal(t, "merge", res.State.Runs[0].Stage)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, 9, res.Effects[0].Number)
+
+	// The people a human stage of an issue's run needs are read from the run's pull request.
+	pr.Reviews = []Review{{Author: "dave", State: ReviewApproved, CommitSHA: pr.HeadSHA}}
+	cfg.Groups[0].Teams = []string{"acme/maintainers"}
+	st := startIssueRun(t, cfg, f).State
+	st = Step(cfg, st, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0).State
+	needs := PeopleNeeded(cfg, st, f)
+	assert.Contains(t, needs.Teams, "acme/maintainers")
 }

@@ -151,6 +151,8 @@ func (e *eval) issueStage(p *Pipeline, run *Run, stage *Stage) (moved, done bool
 		why := NoPullRequestYet
 		if n := RunPR(run); n != 0 {
 			why = fmt.Sprintf("pull request #%d was not read", n)
+		} else if strings.HasPrefix(run.Message, "outputs.pr ") {
+			why += "; " + run.Message // a refused association says why
 		}
 		if isMerge {
 			return e.holdAction(run, stage, why, "the agent that opens the pull request"), true
@@ -218,11 +220,14 @@ func (e *eval) issueTriggerSince(p *Pipeline) (time.Time, bool) {
 // associate applies the outputs.pr of an accepted report of run: the pull request it names
 // becomes the run's (see above). A pull request run ignores it (it has its own).
 func (e *eval) associate(run *Run, outputs map[string]any) {
-	if e.issue == nil || outputs == nil {
-		return
-	}
 	v, ok := outputs["pr"]
 	if !ok {
+		return
+	}
+	if e.issue == nil {
+		if n := contextInt(v); n != e.facts.PR.Number {
+			e.logf("run %s: outputs.pr %v ignored: a pull request's run follows its own pull request, #%d", run.ID, v, e.facts.PR.Number)
+		}
 		return
 	}
 	n := contextInt(v)

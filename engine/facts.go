@@ -87,6 +87,12 @@ type PullRequest struct {
 	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
 	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
 	LinkedIssues []int
+	// Files are the paths the pull request changes, read only when a condition tests them
+	// (paths_match): FilesRead says they were read, FilesTruncated that GitHub listed only
+	// the first of them (it lists at most 3,000).
+	Files          []string
+	FilesRead      bool
+	FilesTruncated bool
 }
 
 // CommandResult is what running a `command` check's command gave.

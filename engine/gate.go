@@ -25,6 +25,13 @@ type Check interface {
 	Evaluate(f *Facts) GateResult
 }
 
+// RunCheck is implemented by checks that read the run as well as the facts (an `expr`
+// over `stages.*` or `context.*`): the engine evaluates them with the env of the run
+// whose gate it evaluates (its context, the stages' outputs and verdicts, the facts).
+type RunCheck interface {
+	EvaluateRun(f *Facts, env Env) GateResult
+}
+
 // Gate compiles the parameters of a condition (`check: <name>` and its other keys).
 // It reads them through p, which records type errors and unknown keys with positions.
 type Gate interface {

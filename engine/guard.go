@@ -29,6 +29,8 @@ type guardPlan struct {
 // passed must still hold, and a moved head sends the run back to the first gate whose
 // verdict depends on the head.
 func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
+	// Gates read the run's approvals ledger and env as they do when the run reaches them.
+	defer e.withRun(p, run)()
 	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
 	failing := map[string]bool{}      // gates that decidedly fail
 	holds := func(s *Stage) bool {
@@ -63,7 +65,10 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 			continue
 		}
 		free, pass, fail := guardEdges(p, i)
-		if s.Type == StageGate {
+		if s.Type == StageGate && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
+			// The gate's condition decidedly does not hold today: the run skips it.
+			free = append(free, s.SkipTo)
+		} else if s.Type == StageGate {
 			switch {
 			case holds(s):
 				free = append(free, pass...)
@@ -144,15 +149,16 @@ func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
 		}
 	}
 	taken := append(append([]string{}, pass...), fail...)
+	if s.Condition != nil && s.SkipTo != "" {
+		// The skip edge is the guard's to decide, from today's facts (guardSkips).
+		taken = append(taken, s.SkipTo)
+	}
 	for _, t := range transitions(s) {
 		if k := indexOf(taken, t); k >= 0 {
 			taken = append(taken[:k], taken[k+1:]...) // written out above
 			continue
 		}
 		free = append(free, t)
-	}
-	if s.Condition != nil && s.SkipTo == "" {
-		free = append(free, next)
 	}
 	return free, pass, fail
 }

@@ -76,6 +76,9 @@ func guardCase(data []byte) (merged bool, bad string) {
 				l := labels[next()%3]
 				s.Type, s.OnPass = StageGate, target()
 				s.Conditions = []Condition{{Check: "label " + l, Eval: labelCheck(l)}}
+				if next()%4 == 0 { // a gate run only when a label is on the PR
+					s.Condition, s.SkipTo = &Predicate{LabelsInclude: []string{labels[next()%3]}}, target()
+				}
 			}
 			p.Stages = append(p.Stages, s)
 		}
@@ -130,6 +133,10 @@ func pathOfPassingGates(p *Pipeline, f *Facts) bool {
 		var to string
 		switch s.Type {
 		case StageGate:
+			if c := s.Condition; c != nil && !f.PR.HasLabel(c.LabelsInclude[0]) {
+				to = s.SkipTo // its condition does not hold: the gate is skipped
+				break
+			}
 			if s.Conditions[0].Eval.Evaluate(f).Status != GatePass {
 				continue
 			}
@@ -150,7 +157,11 @@ func describeStages(p *Pipeline) string {
 	for _, s := range p.Stages {
 		switch s.Type {
 		case StageGate:
-			out += fmt.Sprintf("[%s gate %s -> %s] ", s.ID, s.Conditions[0].Check, s.OnPass)
+			out += fmt.Sprintf("[%s gate %s -> %s", s.ID, s.Conditions[0].Check, s.OnPass)
+			if s.Condition != nil {
+				out += fmt.Sprintf(" if %s else -> %s", s.Condition.LabelsInclude[0], s.SkipTo)
+			}
+			out += "] "
 		default:
 			out += fmt.Sprintf("[%s %s -> %s] ", s.ID, s.Action, s.OnSuccess)
 		}

@@ -153,6 +153,8 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
+	ConditionChecked bool `json:"condition_checked,omitempty"`
 }
 
 // Transition is one entry of a run's history.

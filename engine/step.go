@@ -20,6 +20,10 @@ type Result struct {
 	// Visits counts the stages each run entered in this event so far; the caller passes it
 	// on to Settle (Input.Visits), so that a loop is bounded across effect rounds too.
 	Visits map[string]int
+	// NeedsFiles: a condition tested the changed files (paths_match) and the facts did
+	// not hold them; the run it decided stopped for want of them. The caller reads them
+	// (Facts.PR.Files) and evaluates again: Step and Settle are pure.
+	NeedsFiles bool
 }
 
 // Step evaluates one input against the state of its subject. It is level-triggered:
@@ -200,6 +204,10 @@ type eval struct {
 	effects  []Effect
 	log      []string
 	visits   map[string]int // see moveGuard
+	// gateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
+	gateEnv func() Env
+	// needsFiles: a condition needed the changed files, which the facts do not hold.
+	needsFiles bool
 	// issue is set when the subject is an issue (step_issue.go).
 	issue *issueSubject
 }
@@ -221,7 +229,7 @@ func (e *eval) result(old *State) Result {
 	if changed {
 		e.st.Seq++
 	}
-	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log, Visits: e.visits}
+	return Result{State: e.st, Effects: e.effects, Changed: changed, Log: e.log, Visits: e.visits, NeedsFiles: e.needsFiles}
 }
 
 func (e *eval) subject() string {
@@ -554,6 +562,9 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if what := unsupportedStage(stage); what != "" {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return false
+	}
+	if e.enterCondition(p, run, stage) { // step_condition.go
+		return true
 	}
 	if moved, stop := e.due(p, run, stage); stop {
 		return moved

@@ -9,13 +9,13 @@ import (
 // decidedly failed, and is pending otherwise. `optional` means nothing inside a group.
 
 // anyOf evaluates one group against facts.
-func anyOf(group []Condition, facts *Facts) GateResult {
+func (e *eval) anyOf(group []Condition, facts *Facts) GateResult {
 	names := make([]string, 0, len(group))
 	msgs := make([]string, 0, len(group))
 	allFailed := true
 	var who []string
 	for _, c := range group {
-		r := c.Eval.Evaluate(facts)
+		r := e.check(c, facts)
 		names = append(names, c.Check)
 		if r.Status == GatePass {
 			return GateResult{Check: "any_of(" + strings.Join(namesOf(group), ", ") + ")", Status: GatePass,

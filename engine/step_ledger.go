@@ -107,3 +107,29 @@ func (e *eval) withLedger(p *Pipeline, run *Run) func() {
 	e.facts = &f
 	return func() { e.facts = old }
 }
+
+// withRun makes the gates evaluated until the returned function is called see run: its
+// approvals ledger (withLedger) and its env (RunCheck).
+func (e *eval) withRun(p *Pipeline, run *Run) func() {
+	restore := e.withLedger(p, run)
+	oldEnv := e.gateEnv
+	var env Env
+	e.gateEnv = func() Env {
+		if env == nil {
+			env = e.env(p, run)
+		}
+		return env
+	}
+	return func() { restore(); e.gateEnv = oldEnv }
+}
+
+// check evaluates one condition: a RunCheck with the env of the run in scope.
+func (e *eval) check(c Condition, facts *Facts) GateResult {
+	if rc, ok := c.Eval.(RunCheck); ok {
+		if e.gateEnv == nil {
+			return GateResult{Check: c.Check, Status: GateError, Message: "the check reads the run, and no run is in scope"}
+		}
+		return rc.EvaluateRun(facts, e.gateEnv())
+	}
+	return c.Eval.Evaluate(facts)
+}

@@ -94,7 +94,7 @@ func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
 // reports whether the run moved; when it did not, the gate keeps waiting.
 func (e *eval) gateOnFail(p *Pipeline, run *Run, stage *Stage, results []GateResult) bool {
 	rule := stage.OnFailRule
-	why := "gate failed: " + firstFailure(results)
+	why := "gate failed: " + failures(results)
 	if x := rule.WhenCheckFailed; x != "" {
 		failed := false
 		for _, r := range results {

@@ -13,7 +13,7 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 	results = make([]GateResult, 0, len(stage.Conditions))
 	facts := e.factsForGates()
 	for _, c := range stage.Conditions {
-		r := c.Eval.Evaluate(facts)
+		r := e.check(c, facts)
 		r.Check, r.Optional = c.Check, c.Optional
 		results = append(results, r)
 		if c.Optional || r.Status == GatePass {
@@ -25,7 +25,7 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 		}
 	}
 	for _, group := range stage.AnyOf { // step_anyof.go
-		r := anyOf(group, facts)
+		r := e.anyOf(group, facts)
 		results = append(results, r)
 		if r.Status != GatePass {
 			blocked = true
@@ -37,7 +37,7 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 
 func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
-	restore := e.withLedger(p, run) // step_ledger.go
+	restore := e.withRun(p, run) // step_ledger.go
 	results, blocked, failed := e.evaluate(stage)
 	restore()
 	sr.Results = results
@@ -51,7 +51,7 @@ func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
 			return true
 		}
 	case failed && stage.OnFail != "":
-		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+firstFailure(results))
+		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+failures(results))
 		return true
 	}
 	sr.Status = StageWaiting

@@ -38,6 +38,7 @@ func (e *eval) enter(run *Run, from, to, why string) {
 	sr.Results = nil
 	sr.Message = ""
 	sr.Approvals, sr.Reminders = nil, 0 // a new attempt asks anew
+	sr.ConditionChecked = false         // and decides its condition anew
 	run.Stage = to
 	run.Status = RunRunning
 	e.arm(run)
@@ -125,13 +126,16 @@ func firstUnmet(rs []GateResult) string {
 	return ""
 }
 
-func firstFailure(rs []GateResult) string {
+// failures lists the messages of every required condition that decidedly failed, so
+// that a gate failing for several reasons says them all in one place.
+func failures(rs []GateResult) string {
+	var out []string
 	for _, r := range rs {
 		if !r.Optional && r.Status == GateFail {
-			return r.Message
+			out = append(out, r.Message)
 		}
 	}
-	return ""
+	return strings.Join(out, "; ")
 }
 
 func isDone(s StageStatus) bool {

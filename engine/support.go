@@ -30,9 +30,6 @@ func unsupportedPipeline(p *Pipeline) string {
 // unsupportedStage names what s uses that Step cannot execute, or "".
 func unsupportedStage(s *Stage) string {
 	at := s.Pos.String()
-	feature := func(key string) string {
-		return fmt.Sprintf("%q of stage %q at %s", key, s.ID, at)
-	}
 	switch s.Type {
 	case StageGate, StageAction, StageDelay:
 	case StageHuman:
@@ -48,10 +45,6 @@ func unsupportedStage(s *Stage) string {
 	}
 	if s.Type == StageAction && !executedActions[s.Action] {
 		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)
-	}
-	switch {
-	case s.Condition != nil:
-		return feature("condition")
 	}
 	for _, c := range allConditions(s) {
 		if u, ok := c.Eval.(Unsupported); ok {

@@ -2,6 +2,7 @@ package gates
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -9,7 +10,8 @@ import (
 // Expr is the `expr` check, the language's custom gate: an expression over the facts
 // (`expr: github.pr.mergeable == true && !github.pr.draft`), compiled at load. It
 // passes while the expression is true and waits, showing `message`, while it is false.
-// The expression reads the "github" root (engine.FactsEnv); the other roots are empty.
+// The expression reads the "github" root (engine.FactsEnv) and, at a run's gate, the
+// run: `stages.<id>.outputs`, `context`, `variables` (see exprRunCheck).
 type Expr struct{}
 
 var _ engine.Gate = Expr{}
@@ -29,24 +31,40 @@ func (Expr) Compile(p *engine.Params) (engine.Check, error) {
 	}
 	for _, r := range e.Roots() {
 		if r != "github" {
-			// The check sees the facts only: an expression over the run's stages or
-			// context would read nothing and wait forever. Stop loudly instead.
-			return exprOverRun{exprCheck{expr: e, message: msg}, r}, nil
+			return exprRunCheck{exprCheck{expr: e, message: msg}, slices.Contains(e.Roots(), "github")}, nil
 		}
 	}
 	return exprCheck{expr: e, message: msg}, nil
 }
 
-// exprOverRun is an expr check that reads a root other than the facts (`stages`,
-// `context`, …): it loads, and a run that reaches it stops as not supported yet.
-type exprOverRun struct {
+// exprRunCheck is an expr check that reads the run (`stages.<id>.outputs`, `context`,
+// `variables` …) as well as, maybe, the facts. What the run recorded does not change while
+// its gate waits, so an expression over the run alone is decided when it is evaluated:
+// false, or an error (an output missing), fails the gate — its on_fail applies — instead
+// of waiting for ever. One that also reads the facts waits while false, as exprCheck does.
+type exprRunCheck struct {
 	exprCheck
-	root string
+	readsFacts bool
 }
 
-// Unsupported names what is missing.
-func (c exprOverRun) Unsupported() string {
-	return fmt.Sprintf("check %q over %q (a gate's expression reads only \"github\" today)", exprName, c.root+".*")
+var _ engine.RunCheck = exprRunCheck{}
+
+// EvaluateRun runs the expression over env, the run's.
+func (c exprRunCheck) EvaluateRun(_ *engine.Facts, env engine.Env) engine.GateResult {
+	res := c.eval(env)
+	if !c.readsFacts && res.Status != engine.GatePass {
+		if res.Status == engine.GateError {
+			res.Message = fmt.Sprintf("%q cannot be evaluated: %s", c.expr.Src, res.Message)
+		}
+		res.Status = engine.GateFail
+	}
+	return res
+}
+
+// Evaluate without a run: the expression reads the run, so it cannot be decided.
+func (c exprRunCheck) Evaluate(*engine.Facts) engine.GateResult {
+	return engine.GateResult{Check: exprName, Status: engine.GateError,
+		Message: fmt.Sprintf("%q reads the run; it is evaluated only at a run's gate", c.expr.Src)}
 }
 
 type exprCheck struct {
@@ -61,7 +79,10 @@ const exprName = "expr"
 // Evaluate runs the expression over the facts. An expression that fails to run, or
 // gives anything but true or false, is an error: the gate fails closed.
 func (c exprCheck) Evaluate(f *engine.Facts) engine.GateResult {
-	env := engine.Env{"github": engine.FactsEnv(f)}
+	return c.eval(engine.Env{"github": engine.FactsEnv(f)})
+}
+
+func (c exprCheck) eval(env engine.Env) engine.GateResult {
 	res := engine.GateResult{Check: exprName}
 	ok, err := c.expr.Bool(env)
 	switch {

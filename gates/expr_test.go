@@ -100,15 +100,32 @@ func TestExprParams(t *testing.T) {
 	}
 }
 
-// An expr check over the run's stages or context would read nothing (the check sees the
-// facts only) and wait forever: it loads, and a run that reaches it stops loudly.
-func TestExprOverRunIsUnsupported(t *testing.T) {
-	c := mustCompile(t, Expr{}, "expr", `{expr: "stages.plan.outputs.risk > 3"}`)
-	u, ok := c.(engine.Unsupported)
+// An expr check over the run's stages or context reads the run's env at its gate: an
+// expression over the run alone is decided (false or an error fails), one that also reads
+// the facts waits while false.
+func TestExprOverRun(t *testing.T) {
+	c := mustCompile(t, Expr{}, "expr", `{expr: "stages.plan.outputs.risk < 3", message: "risk {{ stages.plan.outputs.risk }}"}`)
+	rc, ok := c.(engine.RunCheck)
 	require.True(t, ok, "%T", c)
-	assert.Contains(t, u.Unsupported(), `"stages.*"`)
+	env := func(risk any) engine.Env {
+		return engine.Env{"github": engine.FactsEnv(nil), "stages": map[string]any{"plan": map[string]any{"outputs": map[string]any{"risk": risk}}}}
+	}
+	assert.Equal(t, engine.GatePass, rc.EvaluateRun(nil, env(1)).Status)
+	r := rc.EvaluateRun(nil, env(5))
+	assert.Equal(t, engine.GateFail, r.Status, "nothing the gate waits for can change the run's outputs")
+	assert.Equal(t, "risk 5", r.Message)
+	r = rc.EvaluateRun(nil, engine.Env{"github": engine.FactsEnv(nil)})
+	assert.Equal(t, engine.GateFail, r.Status, "a missing output fails closed: %s", r.Message)
+	assert.Equal(t, engine.GateError, c.Evaluate(nil).Status, "without a run it cannot be decided")
+
+	c = mustCompile(t, Expr{}, "expr", `{expr: "stages.plan.outputs.risk < 3 && !github.pr.draft"}`)
+	rc = c.(engine.RunCheck)
+	f := &engine.Facts{PR: &engine.PullRequest{Draft: true}}
+	e := env(1)
+	e["github"] = engine.FactsEnv(f)
+	assert.Equal(t, engine.GatePending, rc.EvaluateRun(f, e).Status, "a draft can become ready: it waits")
 
 	c = mustCompile(t, Expr{}, "expr", `{expr: "!github.pr.draft"}`)
-	_, ok = c.(engine.Unsupported)
-	assert.False(t, ok)
+	_, ok = c.(engine.RunCheck)
+	assert.False(t, ok, "an expression over the facts alone is a plain check")
 }

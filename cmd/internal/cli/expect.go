@@ -105,6 +105,13 @@ func (s *simulation) checkSubject(report func(bool, string, string, string), n i
 		}
 		report(count == *x.Comments, who+" comments by the action", fmt.Sprint(*x.Comments), fmt.Sprint(count))
 	}
+	for _, want := range x.CommentsContain {
+		found := false
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
+			found = found || (c.Author == ghfake.BotLogin && strings.Contains(c.Body, want))
+		}
+		report(found, who+" a comment by the action contains", fmt.Sprintf("%q", want), "none does")
+	}
 	if len(x.CommentContains) > 0 {
 		body := ""
 		if c := s.stateComment(n); c != nil {

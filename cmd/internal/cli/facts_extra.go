@@ -96,3 +96,19 @@ func eachCondition(cfg *engine.Config, fn func(engine.Condition)) {
 		}
 	}
 }
+
+// readFilesIfNeeded reads the files the pull request changes (REST, 100 a page) when res
+// says a condition needed them (paths_match) and f does not hold them yet; it reports
+// whether it read them, so that the caller evaluates again. Only an invocation that
+// enters a stage with such a condition pays for them.
+func readFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
+	if !res.NeedsFiles || f == nil || f.PR == nil || f.PR.FilesRead {
+		return false, nil
+	}
+	files, truncated, err := client.ChangedFiles(ctx, f.PR.Number)
+	if err != nil {
+		return false, err
+	}
+	f.PR.Files, f.PR.FilesRead, f.PR.FilesTruncated = files, true, truncated
+	return true, nil
+}

@@ -42,6 +42,11 @@ func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Confi
 		return engine.Result{}, err
 	}
 	res := engine.Step(cfg, st, in, f, now)
+	if read, err := readFilesIfNeeded(ctx, client, res, f); err != nil { // facts_extra.go
+		return engine.Result{}, err
+	} else if read {
+		res = engine.Step(cfg, st, in, f, now)
+	}
 	if more := unread(f, engine.PeopleNeeded(cfg, res.State, f)); !more.Empty() {
 		if err := read(more); err != nil {
 			return engine.Result{}, err

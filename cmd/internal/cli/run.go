@@ -396,7 +396,13 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 			st = saved // the state last saved: what the next commit changes
 		}
 		in.Visits = res.Visits // a loop is bounded within the whole event, across rounds
-		res = engine.Settle(cfg, res.State, in, outcomes, snap.Facts, now)
+		settled := res.State
+		res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
+		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil { // facts_extra.go
+			return nil, err
+		} else if read {
+			res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
+		}
 		r.logLines(res.Log)
 	}
 	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go

@@ -216,6 +216,9 @@ type subjectExpect struct {
 	Labels          *[]string `yaml:"labels"`
 	Comments        *int      `yaml:"comments"`
 	CommentContains []string  `yaml:"comment_contains"`
+	// CommentsContain: some comment the action posted (the state comment included)
+	// contains each of these.
+	CommentsContain []string `yaml:"comments_contain"`
 }
 
 type runExpect struct {

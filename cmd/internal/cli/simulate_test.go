@@ -27,16 +27,18 @@ func TestScenarios(t *testing.T) {
 	dirs = append(dirs, more...)
 	require.NotEmpty(t, dirs)
 	for _, dir := range dirs {
-		if _, err := os.Stat(filepath.Join(dir, "scenario.yaml")); err != nil {
-			continue
+		// scenario.yaml, and the other paths of an example: scenario-<name>.yaml.
+		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
+		require.NoError(t, err)
+		for _, file := range files {
+			t.Run(file, func(t *testing.T) {
+				var out, errOut bytes.Buffer
+				code := simulateMain(context.Background(), []string{"--scenario", file, dir}, &out, &errOut)
+				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+				assert.Contains(t, out.String(), "PASS: every expectation holds")
+				assert.NotContains(t, out.String(), "✗")
+			})
 		}
-		t.Run(dir, func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			code := simulateMain(context.Background(), []string{dir}, &out, &errOut)
-			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-			assert.Contains(t, out.String(), "PASS: every expectation holds")
-			assert.NotContains(t, out.String(), "✗")
-		})
 	}
 }
 

@@ -113,7 +113,10 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 	fn := c.repo.fullName()
 	files := s.ensureBranch(pr.headRepository(), pr.head).files
 	var out []any
-	for _, f := range pr.files {
+	for i, f := range pr.files {
+		if i == maxListedFiles {
+			break // GitHub lists the first 3,000 files of a pull request only
+		}
 		sha := ""
 		if bl := files[f]; bl != nil {
 			sha = bl.oid
@@ -128,6 +131,9 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 	}
 	return http.StatusOK, c.paginate(out)
 }
+
+// maxListedFiles is how many files GitHub lists for a pull request at most.
+const maxListedFiles = 3000
 
 // gitDeleteRef: https://docs.github.com/rest/git/refs#delete-a-reference (branches only). The
 // documented 422 covers "an attempt was made to delete the default branch"; its message here is

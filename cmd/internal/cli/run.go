@@ -352,6 +352,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if err := extraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE")); err != nil { // facts_extra.go
 		return nil, err
 	}
+	if err := issueExtraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE")); err != nil { // run_issue.go
+		return nil, err
+	}
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,

@@ -190,3 +190,55 @@ func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
 	applyToFacts(&g, e)
 	is.Labels = g.PR.Labels
 }
+
+// issueExtraFacts reads for the open pull requests of an issue's runs what only some checks
+// need (extraFacts): how far behind its base each is, the paths file_exists names, and the
+// `command` checks' results — which run only on a pull request whose head the workspace
+// holds (runCommands checks it), as in a pull request's own run.
+func issueExtraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
+	if f.Issue == nil {
+		return nil
+	}
+	for _, n := range sortedPRs(f) {
+		pr := f.PRs[n]
+		if pr.State != engine.PROpen {
+			continue
+		}
+		g := *f
+		g.PR, g.Issue = pr, nil
+		if err := extraFacts(ctx, client, cfg, &g, workspace); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readIssueFilesIfNeeded is readFilesIfNeeded for the pull requests of an issue's runs.
+func readIssueFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
+	if !res.NeedsFiles {
+		return false, nil
+	}
+	read := false
+	for _, n := range sortedPRs(f) {
+		pr := f.PRs[n]
+		if pr.FilesRead {
+			continue
+		}
+		files, truncated, err := client.ChangedFiles(ctx, n)
+		if err != nil {
+			return false, err
+		}
+		pr.Files, pr.FilesRead, pr.FilesTruncated = files, true, truncated
+		read = true
+	}
+	return read, nil
+}
+
+func sortedPRs(f *engine.Facts) []int {
+	out := make([]int, 0, len(f.PRs))
+	for n := range f.PRs {
+		out = append(out, n)
+	}
+	sort.Ints(out)
+	return out
+}

@@ -63,10 +63,16 @@ func (e *eval) issueView() {
 	e.facts = &v
 }
 
-// scopeFits reports whether pipeline p runs on the subject evaluated: `scope: issue`
-// pipelines on issues, the others on pull requests.
+// scopeFits reports whether pipeline p runs on the subject evaluated: pipelines on issues
+// (OnIssues) on issues, the others on pull requests.
 func (e *eval) scopeFits(p *Pipeline) bool {
-	return (e.issue != nil) == (p.Scope == ScopeIssue)
+	return (e.issue != nil) == p.OnIssues()
+}
+
+// OnIssues reports whether p's runs have an issue as their subject: it says `scope: issue`,
+// or its trigger is an issues.* event (as feature-dev's is, without a scope).
+func (p *Pipeline) OnIssues() bool {
+	return p.Scope == ScopeIssue || strings.HasPrefix(p.Trigger.Event, "issues.")
 }
 
 // RunPR is the run's pull request, context.pr_number; 0 when it has none.

@@ -71,6 +71,13 @@ func TestIssueRunStartsOnIssuesEventsOnly(t *testing.T) {
 	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	assert.Empty(t, res.State.Runs)
 
+	// Without scope: issue, an issues.* trigger runs on issues too (as feature-dev's).
+	unscoped := issueConfig()
+	unscoped.Pipelines[0].Scope = ScopeSinglePR
+	res = Step(unscoped, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
+	require.Len(t, res.State.Runs, 1)
+	assert.Equal(t, "feature/4/1", res.State.Runs[0].ID)
+
 	// A single-pr pipeline does not start on an issue.
 	res = Step(stepConfig(), nil, Input{Key: "k1", Event: "pull_request.opened"}, issueFacts(), t0)
 	assert.Empty(t, res.State.Runs)
@@ -253,4 +260,23 @@ func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	st = Step(cfg, st, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0).State
 	needs := PeopleNeeded(cfg, st, f)
 	assert.Contains(t, needs.Teams, "acme/maintainers")
+}
+
+func TestCheckIssueScopes(t *testing.T) {
+	draft := false
+	p1 := pipe("prs", 1)
+	p1.Scope, p1.Trigger = ScopeIssue, Trigger{Event: "pull_request.opened", Pos: at(2)}
+	p2 := pipe("issues", 5)
+	p2.Trigger = Trigger{Event: "issues.labeled", Pos: at(6), BaseBranch: "main", Draft: &draft}
+	p3 := pipe("fine", 9)
+	p3.Scope, p3.Trigger = ScopeIssue, Trigger{Event: "issues.opened", Pos: at(10), Labels: []string{"x"}}
+	errs, warnings := checkIssueScopes(&Config{Pipelines: []*Pipeline{p1, p2, p3}})
+	assert.Empty(t, warnings)
+	assert.Equal(t, []string{
+		`2:3: pipeline "prs" has scope: issue, so it starts on issues: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
+		`6:3: pipeline "issues" starts on issues, which have no base_branch or draft: its trigger cannot ask for it [value]`,
+	}, lines(errs))
+	assert.True(t, p2.OnIssues(), "an issues.* trigger runs on issues without scope: issue")
+	assert.True(t, p1.OnIssues(), "scope: issue runs on issues")
+	assert.False(t, pipe("plain", 12).OnIssues())
 }

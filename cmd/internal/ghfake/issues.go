@@ -1,6 +1,9 @@
 package ghfake
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Issues in GraphQL: an issue's timelineItems, as a pull request's (the IssueTimelineItems
 // union holds labels added and removed and reopenings; the fake records those on issues too).
@@ -20,4 +23,16 @@ func init() {
 		}
 		return paginate("timelineItems", items, a)
 	}})
+}
+
+// closeLinkedIssues closes the issues a merged pull request closes (closingIssues: closing
+// keywords in its body, when it targets the default branch), as GitHub does on the merge.
+// The caller holds s.mu.
+func (s *Server) closeLinkedIssues(pr *issue, now time.Time) {
+	for _, is := range s.closingIssues(pr) {
+		if is.state == "closed" {
+			continue
+		}
+		is.state, is.closedAt, is.updatedAt = "closed", now, now
+	}
 }

@@ -114,3 +114,17 @@ func TestAdapterIssueQueriesCopied(t *testing.T) {
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}
 }
+
+// TestMergeClosesLinkedIssues: a pull request into the default branch whose body says
+// "Fixes #4" closes #4 when merged, as GitHub does; an issue it only mentions stays open.
+func TestMergeClosesLinkedIssues(t *testing.T) {
+	s := world(t)
+	s.OpenIssue(testRepo, IssueOptions{Number: 4, Author: "alice"})
+	s.OpenIssue(testRepo, IssueOptions{Number: 5, Author: "alice"})
+	s.OpenPR(testRepo, PROptions{Number: 9, Author: "dev", Head: "feat-4", Body: "Fixes #4, see #5"})
+	c := client(t, s, s.BotToken())
+	_, _, err := c.PullRequests.Merge(context.Background(), "acme", "widgets", 9, "", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "closed", s.IssueView(testRepo, 4).State)
+	assert.Equal(t, "open", s.IssueView(testRepo, 5).State)
+}

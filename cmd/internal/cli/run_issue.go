@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
 )
 
 // Issues as subjects (`scope: issue` pipelines), and the pull requests their runs follow.
@@ -241,4 +243,18 @@ func sortedPRs(f *engine.Facts) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// issueSubjectNumber is subjectNumber for an index entry of an issue's runs, kept in the
+// issue's file (issue-N.json).
+func issueSubjectNumber(e state.IndexEntry, repo string) (int, bool) {
+	i := strings.LastIndexByte(e.Subject, '#')
+	if i < 0 || !strings.EqualFold(e.Subject[:i], repo) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(e.Subject[i+1:])
+	if err != nil || n <= 0 || e.File != state.SubjectFile(false, n) {
+		return 0, false
+	}
+	return n, true
 }

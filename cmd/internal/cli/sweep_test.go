@@ -39,11 +39,11 @@ func TestDueSubjectsOldestFirstAndOnlyThisRepository(t *testing.T) {
 		entry("p/7/1", "acme/widgets#7", "pr-7.json", now.Add(-time.Hour)),
 		entry("q/7/1", "acme/widgets#7", "pr-7.json", now.Add(-3*time.Hour)), // the same subject: its oldest counts
 		entry("p/9/1", "acme/widgets#9", "pr-9.json", now.Add(-2*time.Hour)),
-		entry("p/8/1", "acme/widgets#8", "pr-8.json", now.Add(time.Hour)),   // not due
-		entry("p/5/1", "acme/widgets#5", "pr-5.json", time.Time{}),          // waits for no time
-		entry("p/3/1", "evil/other#3", "pr-3.json", now.Add(-time.Hour)),    // another repository
-		entry("p/4/1", "acme/widgets#4", "pr-40.json", now.Add(-time.Hour)), // a file that is not #4's
-		entry("p/6/1", "acme/widgets#6", "issue-6.json", now.Add(-time.Hour)), // an issue's runs
+		entry("p/8/1", "acme/widgets#8", "pr-8.json", now.Add(time.Hour)),      // not due
+		entry("p/5/1", "acme/widgets#5", "pr-5.json", time.Time{}),             // waits for no time
+		entry("p/3/1", "evil/other#3", "pr-3.json", now.Add(-time.Hour)),       // another repository
+		entry("p/4/1", "acme/widgets#4", "pr-40.json", now.Add(-time.Hour)),    // a file that is not #4's
+		entry("p/6/1", "acme/widgets#6", "issue-6.json", now.Add(-time.Hour)),  // an issue's runs
 		entry("p/2/1", "acme/widgets#2", "issue-20.json", now.Add(-time.Hour)), // a file that is not #2's
 	)
 	r, out := sweepRunner(now)

@@ -421,3 +421,16 @@ func runPRIn(f *Facts, run *Run) *PullRequest {
 	}
 	return &PullRequest{}
 }
+
+// issueTriggerEnv is the `trigger` root of an issue's run: the issue in the shape of an
+// issues event's payload (trigger.issue.number, title, state, user.login, labels[].name).
+func issueTriggerEnv(is *Issue) map[string]any {
+	labels := make([]any, len(is.Labels))
+	for i, l := range is.Labels {
+		labels[i] = map[string]any{"name": l}
+	}
+	return map[string]any{"issue": map[string]any{
+		"number": is.Number, "title": is.Title, "state": is.State,
+		"user": map[string]any{"login": is.Author}, "labels": labels,
+	}}
+}

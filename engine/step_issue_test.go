@@ -280,3 +280,19 @@ func TestCheckIssueScopes(t *testing.T) {
 	assert.True(t, p1.OnIssues(), "scope: issue runs on issues")
 	assert.False(t, pipe("plain", 12).OnIssues())
 }
+
+func TestIssueRunContextReadsTheIssue(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Pipelines[0].Context = []KeyValue{
+		{Key: "issue", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.issue.number }}")}},
+		{Key: "title", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.issue.title }}")}},
+		{Key: "pr", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
+	}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, 4, contextInt(run.Context["issue"]))
+	assert.Equal(t, "Add a widget", run.Context["title"])
+	_, has := run.Context["pr"]
+	assert.False(t, has, "an issue's trigger has no pull_request: left out, with why in the log")
+	assert.Equal(t, 0, RunPR(run))
+}

@@ -64,6 +64,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
 			e.reactNotify(p, run, r, in) // step_react_notify.go
+		case r.Action == ReactInvalidateAndRestart:
+			e.reactRestart(p, run, r, in) // step_react_restart.go
+		case r.Action == ReactWakeAgent:
+			e.reactWake(p, run, r, in) // step_react_wake.go
 		}
 	}
 	for _, run := range e.st.Runs {
@@ -104,6 +108,9 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 			continue
 		}
+		if !e.triggerIfHolds(p, in, onEvent) { // step_trigger_if.go
+			continue
+		}
 		why := "started on " + in.Event
 		if !onEvent {
 			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",
@@ -128,7 +135,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -475,6 +482,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		return
 	}
 	e.initContext(p, run)
+	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
@@ -581,6 +589,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StageWebhook:
+		return e.webhook(p, run, stage) // step_webhook.go
 	}
 	return e.action(p, run, stage)
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -321,6 +320,7 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 			run.Context[kv.Key] = jsonValue(v)
 		}
 	}
+	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt (step_rules.go)
 	status := StageSucceeded
 	if verdict == VerdictFailed || verdict == VerdictReject {
 		status = StageFailed
@@ -451,13 +451,8 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}
-	vars := map[string]any{}
-	for _, kv := range p.Variables {
-		if v, err := valueOf(kv.Value, env); err == nil {
-			vars[kv.Key] = v
-		}
-	}
-	env["variables"] = vars
+	env["variables"] = e.runVariables(p, run, env) // step_variables.go
+	env["shared"] = e.sharedVariables()
 	names := make([]any, len(e.cfg.Agents))
 	for i, a := range e.cfg.Agents {
 		names[i] = a.Name
@@ -537,20 +532,6 @@ func jsonSafe(m map[string]any) map[string]any {
 
 // unsupportedAgentStage names what an agent stage uses that Step cannot execute yet, or "".
 func unsupportedAgentStage(s *Stage) string {
-	verdicts := make([]string, 0, len(s.Verdicts))
-	for v := range s.Verdicts {
-		verdicts = append(verdicts, v)
-	}
-	sort.Strings(verdicts)
-	for _, v := range verdicts {
-		r := s.Verdicts[v]
-		if r.Notify != nil {
-			return fmt.Sprintf("\"notify\" of on_%s of stage %q at %s", v, s.ID, r.Pos)
-		}
-		if len(r.Labels) > 0 {
-			return fmt.Sprintf("\"label\" of on_%s of stage %q at %s", v, s.ID, r.Pos)
-		}
-	}
 	if s.ContinueSession {
 		return fmt.Sprintf("\"continue_session\" of stage %q at %s", s.ID, s.PosOf("continue_session"))
 	}

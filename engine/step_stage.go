@@ -154,7 +154,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		sr.Status = StageActing
 	}
 	run.Status = RunRunning
-	if eff.Kind.WriteAhead() {
+	if eff.Kind.WriteAhead() || (eff.Kind == EffectDispatch && dispatchWriteAhead(eff.Dispatch)) { // notifying an agent
 		e.intend(run, sr, &eff)
 	}
 	e.effects = append(e.effects, eff)

@@ -235,6 +235,8 @@ type runExpect struct {
 	Subject  string `yaml:"subject"`
 	Status   string `yaml:"status"`
 	Stage    string `yaml:"stage"`
+	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
+	Stages map[string]string `yaml:"stages"`
 }
 
 // stepKinds maps each step kind to a constructor of its value; nil means a scalar.

@@ -171,7 +171,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	e.refused[run.ID] = true
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-	if o.Permanent && stage.OnFailure != "" {
+	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
 	}
@@ -588,6 +588,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.subPipeline(p, run, stage) // step_pipeline.go
 	case StageWebhook:
 		return e.webhook(p, run, stage) // step_webhook.go
+	case StageParallel:
+		return e.parallel(p, run, stage) // step_parallel.go
 	}
 	return e.action(p, run, stage)
 }

@@ -38,6 +38,10 @@ func unsupportedStage(s *Stage) string {
 		if what := unsupportedAgentStage(s); what != "" {
 			return what
 		}
+	case StageParallel:
+		if what := unsupportedParallel(s); what != "" { // step_parallel.go
+			return what
+		}
 	default:
 		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}

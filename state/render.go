@@ -84,13 +84,17 @@ func renderRun(b *strings.Builder, cfg *engine.Config, st *engine.State, p *engi
 	}
 
 	b.WriteString("| stage | status | since |\n| --- | --- | --- |\n")
-	for _, id := range stageOrder(p, run) {
+	for _, id := range withBranches(p, run, stageOrder(p, run)) { // render_parallel.go
 		sr := run.Stages[id]
 		if sr == nil {
-			fmt.Fprintf(b, "| %s | · | |\n", cell(id))
+			fmt.Fprintf(b, "| %s | · | |\n", stageLabel(p, run, id))
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", cell(id), stageStatus(sr), stamp(sr.EnteredAt))
+		status := stageStatus(sr)
+		if sr.Parent != "" {
+			status = branchRow(p, run, id)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", stageLabel(p, run, id), status, stamp(sr.EnteredAt))
 		childRows(b, cfg, st, sr, 1) // render_sub.go
 	}
 	b.WriteString("\n")

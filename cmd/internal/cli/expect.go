@@ -254,7 +254,7 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 		if (want.Pipeline == "" || r.Pipeline == want.Pipeline) &&
 			(subject == "" || r.Subject == subject) &&
 			(want.Status == "" || string(r.Status) == want.Status) &&
-			(want.Stage == "" || r.Stage == want.Stage) &&
+			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) && // parallel.go
 			(want.Parent == "" || r.Parent == want.Parent) {
 			return true
 		}
@@ -269,6 +269,7 @@ func describeRunExpect(w runExpect) string {
 			parts = append(parts, kv[0]+"="+kv[1])
 		}
 	}
+	parts = append(parts, describeStages(w.Stages)...)
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
@@ -278,7 +279,7 @@ func describeRuns(runs []*engine.Run) string {
 	}
 	var parts []string
 	for _, r := range runs {
-		parts = append(parts, fmt.Sprintf("{pipeline=%s subject=%s status=%s stage=%s}", r.Pipeline, r.Subject, r.Status, r.Stage))
+		parts = append(parts, fmt.Sprintf("{pipeline=%s subject=%s status=%s stage=%s%s}", r.Pipeline, r.Subject, r.Status, r.Stage, runStages(r)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -233,6 +233,8 @@ type runExpect struct {
 	Subject  string `yaml:"subject"`
 	Status   string `yaml:"status"`
 	Stage    string `yaml:"stage"`
+	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
+	Stages map[string]string `yaml:"stages"`
 	// Parent: the run is a sub-pipeline's, started by this "<run id>/<stage id>".
 	Parent string `yaml:"parent"`
 }

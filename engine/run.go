@@ -63,6 +63,9 @@ type State struct {
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
 	Shared map[string]any `json:"shared,omitempty"`
+	// Followers are, in a pull request's state, the runs of issues that follow it (their
+	// context.prs holds it): an event on the pull request moves them too (step_issue.go).
+	Followers []Follower `json:"followers,omitempty"`
 }
 
 // PastRun is the record of a finished run that left State.Runs.

@@ -32,7 +32,7 @@ type Result struct {
 // st is not modified.
 func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
-	if facts == nil || facts.PR == nil {
+	if e.facts == nil || e.facts.PR == nil {
 		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
 		return e.result(st)
 	}
@@ -58,7 +58,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			// The closed event of the run's own merge, whose state was not saved: the
 			// merge stage ends the run (completed) when the run is advanced below.
 			if m := e.ownMerge(p, run); m.ID != run.Stage {
-				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.facts.PR.MergedBy))
+				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.runPR(run).MergedBy))
 			}
 		case r.Action == ReactCancel && e.childMerged(run): // step_pipeline.go
 			e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
@@ -82,6 +82,9 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	for _, p := range cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline
+		}
+		if !e.scopeFits(p) { // step_issue.go
+			continue
 		}
 		onEvent := p.Trigger.Event == in.Event
 		since, level := e.triggerSince(p)
@@ -214,11 +217,15 @@ type eval struct {
 	gateEnv func() Env
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
 	needsFiles bool
+	// issue is set when the subject is an issue (step_issue.go).
+	issue *issueSubject
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
-	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
+	e := &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
 		unknown: map[string]Intent{}, outcomes: in.Outcomes, visits: copyVisits(in.Visits)}
+	e.issueView() // step_issue.go
+	return e
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -242,8 +249,8 @@ func (e *eval) subject() string {
 // and the run stands at that stage, or the action itself merged it and the stage lies
 // ahead of the run (a merge whose state was not saved). Nil otherwise.
 func (e *eval) ownMerge(p *Pipeline, run *Run) *Stage {
-	pr := e.facts.PR
-	if pr.State != PRMerged {
+	pr := e.runPR(run) // step_issue.go
+	if pr == nil || pr.State != PRMerged {
 		return nil
 	}
 	if s := p.Stage(run.Stage); s != nil && s.Type == StageAction && s.Action == ActionMergePR {
@@ -341,6 +348,9 @@ func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
 	pr, t := e.facts.PR, p.Trigger
 	if pr.State != PROpen {
 		return time.Time{}, true
+	}
+	if e.issue != nil {
+		return e.issueTriggerSince(p) // step_issue.go
 	}
 	switch t.Event {
 	case "pull_request.opened":
@@ -573,6 +583,9 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return true
 	}
 	if moved, stop := e.due(p, run, stage); stop {
+		return moved
+	}
+	if moved, done := e.issueStage(p, run, stage); done { // step_issue.go
 		return moved
 	}
 	switch stage.Type {

@@ -169,7 +169,7 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 		}
 	}
 	child := &Run{
-		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, subjectNumber(run.Subject), n),
+		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, subjectNumberText(run.Subject), n),
 		Pipeline:      cp.Name,
 		ConfigOID:     run.ConfigOID,
 		Subject:       run.Subject,
@@ -201,8 +201,8 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 	return child, ""
 }
 
-// subjectNumber is the number of an "owner/repo#N" subject.
-func subjectNumber(subject string) string {
+// subjectNumberText is the number of an "owner/repo#N" subject, as written.
+func subjectNumberText(subject string) string {
 	if i := strings.LastIndexByte(subject, '#'); i >= 0 {
 		return subject[i+1:]
 	}

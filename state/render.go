@@ -41,7 +41,8 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		}
 	}
 	runs = top
-	if len(runs) == 0 {
+	renderFollowers(&b, st) // render_followers.go
+	if len(runs) == 0 && (st == nil || len(st.Followers) == 0) {
 		b.WriteString("No pipeline has run here yet.\n\n")
 	}
 	for i, run := range runs {

@@ -190,7 +190,11 @@ func (s *simulation) runs() []*engine.Run {
 	var out []*engine.Run
 	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	for _, n := range s.subjects() {
-		if text, ok := files[state.SubjectFile(true, n)]; ok && s.fileTrusted(state.SubjectFile(true, n)) {
+		name := state.SubjectFile(true, n)
+		if _, ok := files[name]; !ok {
+			name = state.SubjectFile(false, n) // an issue's
+		}
+		if text, ok := files[name]; ok && s.fileTrusted(name) {
 			if st, err := state.DecodeFile(text, s.sc.Repo+"#"+strconv.Itoa(n)); err == nil {
 				out = append(out, st.Runs...)
 				continue

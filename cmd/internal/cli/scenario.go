@@ -110,6 +110,7 @@ type editPRStep struct {
 
 type labelStep struct {
 	PR      int      `yaml:"pr"`
+	Issue   int      `yaml:"issue"` // an issue: as pr (which GitHub numbers alike)
 	Add     []string `yaml:"add"`
 	Remove  []string `yaml:"remove"`
 	Deliver *bool    `yaml:"deliver"`
@@ -141,6 +142,7 @@ type statusStep struct {
 // state comment bound to the id the comment gets.
 type commentStep struct {
 	PR      int        `yaml:"pr"`
+	Issue   int        `yaml:"issue"` // an issue: as pr
 	User    string     `yaml:"user"`
 	Body    string     `yaml:"body"`
 	Forge   *forgeSpec `yaml:"forge_state"`

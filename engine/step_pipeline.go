@@ -380,6 +380,9 @@ func (e *eval) reapChildren() {
 					if stage := p.Stage(stageID); stage != nil && stage.Type == StagePipeline {
 						e.followChild(parent, stage, child)
 						changed = true
+					} else if b := branchIn(p.Stage(parent.Stage), stageID); b != nil && b.Type == StagePipeline {
+						e.followBranchChild(parent, b, child)
+						changed = true
 					}
 				}
 			}
@@ -481,4 +484,50 @@ func (e *eval) childMerged(run *Run) bool {
 		}
 	}
 	return false
+}
+
+// pipelineBranch evaluates branch b, of type pipeline, of run's current parallel stage:
+// it starts the branch's child once per attempt of the branch, advances it, and ends the
+// branch as the child ends (leaveBranch: succeeded with the child's outputs, or failed);
+// the join decides from there. Branches have no on_error: a child that fails, is
+// cancelled or escalates fails its branch. The parallel stage's evaluation calls it for
+// each open pipeline branch.
+func (e *eval) pipelineBranch(p *Pipeline, run *Run, b *Stage) {
+	child, why, fatal := e.runChild(p, run, b)
+	switch {
+	case child == nil && fatal:
+		if bsr := run.Stages[b.ID]; bsr != nil {
+			bsr.Status, bsr.Message = StageFailed, why
+		}
+		e.finish(run, RunFailed, TargetFail, why)
+	case child == nil:
+		e.leaveBranch(run, b, StageFailed, why)
+	default:
+		e.followBranchChild(run, b, child)
+	}
+}
+
+// followBranchChild makes pipeline branch b of run follow where its child stands.
+func (e *eval) followBranchChild(run *Run, b *Stage, child *Run) {
+	bsr := run.Stages[b.ID]
+	switch child.Status {
+	case RunCompleted:
+		bsr.Outputs = childOutputs(child)
+		e.leaveBranch(run, b, StageSucceeded, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
+		return
+	case RunEscalated:
+		why := fmt.Sprintf("sub-pipeline run %s escalated at %s", child.ID, child.Stage)
+		e.endEscalatedChild(child, run, b)
+		e.leaveBranch(run, b, StageFailed, why)
+		return
+	case RunFailed, RunCancelled:
+		why := fmt.Sprintf("sub-pipeline run %s %s at %s", child.ID, child.Status, child.Stage)
+		if child.Message != "" {
+			why += ": " + child.Message
+		}
+		e.leaveBranch(run, b, StageFailed, why)
+		return
+	}
+	bsr.Status = StageWaiting
+	bsr.Message = fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
 }

@@ -563,3 +563,49 @@ func TestSubPipelineProperties(t *testing.T) {
 	require.Greater(t, again, 10, "pipeline stages entered again (a new child)")
 	require.Greater(t, followed, 30, "parents that moved on after their child")
 }
+
+// pipelineBranch: a pipeline branch ends as its child ends, for the join to decide.
+func TestSubPipelineBranchFollowsChild(t *testing.T) {
+	leaf := &Pipeline{Name: "leaf", Stages: []*Stage{{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetEscalate,
+		Conditions: []Condition{{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
+			switch {
+			case f.PR.HasLabel("broken"):
+				return GateResult{Status: GateFail, Message: "broken"}
+			case f.PR.HasLabel("ok"):
+				return GateResult{Status: GatePass, Message: "ok"}
+			}
+			return GateResult{Status: GatePending, Message: "needs ok"}
+		})}}}}}
+	branch := &Stage{ID: "deep", Type: StagePipeline, Pipeline: "leaf"}
+	par := &Stage{ID: "reviews", Type: StageParallel, Join: "all", Branches: []*Stage{branch}}
+	top := &Pipeline{Name: "top", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{par}}
+	cfg := &Config{Version: 1, Pipelines: []*Pipeline{top, leaf}}
+	state := func() *State {
+		return &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
+			Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1},
+				"deep": {Status: StageWaiting, Attempt: 1, Parent: "reviews", ParentAttempt: 1}}}}}
+	}
+	for _, tc := range []struct {
+		label, status, child, msg string
+	}{
+		{"", string(StageWaiting), string(RunWaiting), "sub-pipeline run leaf/7/1 is waiting at g"},
+		{"ok", string(StageSucceeded), string(RunCompleted), "sub-pipeline run leaf/7/1 completed"},
+		{"broken", string(StageFailed), string(RunCancelled), "sub-pipeline run leaf/7/1 escalated at g"},
+	} {
+		f := prFacts()
+		if tc.label != "" {
+			f.PR.Labels = []string{tc.label}
+		}
+		e := newEval(cfg, state(), f, t0, Input{})
+		run := e.st.Runs[0]
+		e.pipelineBranch(top, run, branch)
+		child := e.runByID("leaf/7/1")
+		require.NotNil(t, child, tc.label)
+		assert.Equal(t, "top/7/1/deep", child.Parent)
+		assert.Equal(t, tc.status, string(run.Stages["deep"].Status), tc.label)
+		assert.Equal(t, tc.child, string(child.Status), tc.label)
+		assert.Equal(t, tc.msg, run.Stages["deep"].Message, tc.label)
+		e.pipelineBranch(top, run, branch)
+		assert.Len(t, e.st.Runs, 2, "one child per attempt of the branch")
+	}
+}

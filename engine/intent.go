@@ -127,6 +127,10 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		e.reconcileDispatch(run, stage, it)
 		return
 	}
+	if stage != nil && stage.Type == StageWebhook {
+		e.reconcileWebhook(run, stage, it) // step_webhook.go
+		return
+	}
 	sr := run.Stages[it.Stage]
 	if stage == nil || stage.Type != StageAction || !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")

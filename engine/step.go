@@ -64,6 +64,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
 			e.reactNotify(p, run, r, in) // step_react_notify.go
+		case r.Action == ReactInvalidateAndRestart:
+			e.reactRestart(p, run, r, in) // step_react_restart.go
+		case r.Action == ReactWakeAgent:
+			e.reactWake(p, run, r, in) // step_react_wake.go
 		}
 	}
 	for _, run := range e.st.Runs {
@@ -128,7 +132,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -468,6 +472,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		return
 	}
 	e.initContext(p, run)
+	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
@@ -573,6 +578,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.delayWait(run, stage)
 	case StageParallel:
 		return e.parallel(p, run, stage) // step_parallel.go
+	case StageWebhook:
+		return e.webhook(p, run, stage) // step_webhook.go
 	}
 	return e.action(p, run, stage)
 }

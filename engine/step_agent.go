@@ -452,13 +452,8 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}
-	vars := map[string]any{}
-	for _, kv := range p.Variables {
-		if v, err := valueOf(kv.Value, env); err == nil {
-			vars[kv.Key] = v
-		}
-	}
-	env["variables"] = vars
+	env["variables"] = e.runVariables(p, run, env) // step_variables.go
+	env["shared"] = e.sharedVariables()
 	if b := branchesEnv(p, run); b != nil { // step_parallel.go
 		env["branches"] = b
 	}

@@ -95,6 +95,8 @@ func agentLedger(l *Ledger, s *Stage, sr *StageRun, head string) {
 		l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerAgent + s.Agent, Verdict: sr.Verdict, SHA: sr.HeadSHA})
 	}
 	switch {
+	case sr.Verdict == "" && sr.Stale != nil && sr.Stale.Verdict == VerdictApprove:
+		ls.Why = "agent " + s.Agent + "'s approval is stale (" + sr.Stale.Why + ")"
 	case sr.Verdict != VerdictApprove:
 		ls.Why = "agent " + s.Agent + " has not approved"
 	case head == "" || sr.HeadSHA != head:

@@ -47,6 +47,7 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		}
 		renderRun(&b, p, run, history)
 	}
+	renderShared(&b, st) // render_variables.go
 	b.WriteString("Status updates on every event.\n")
 	return b.String()
 }
@@ -92,6 +93,7 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 
 	renderWhy(b, run)
 	renderTime(b, run)
+	renderVariables(b, "Variables", run.Variables) // render_variables.go
 
 	if p != nil {
 		fmt.Fprintf(b, "```mermaid\n%s```\n\n", engine.Mermaid(p, run))
@@ -174,6 +176,11 @@ func stageStatus(sr *engine.StageRun) string {
 		return "🚫 cancelled"
 	case engine.StageSkipped:
 		return "⏭️ skipped"
+	case engine.StageStale:
+		if sr.Stale != nil {
+			return "♻️ stale — " + cell(sr.Stale.Why)
+		}
+		return "♻️ stale"
 	}
 	return cell(string(sr.Status))
 }

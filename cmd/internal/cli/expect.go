@@ -59,6 +59,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	for _, d := range e.Dispatches {
 		s.checkDispatches(report, d)
 	}
+	s.checkRequests(report, e.Requests) // simulate_http.go
 	return failed
 }
 

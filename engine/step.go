@@ -576,10 +576,10 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
-	case StageParallel:
-		return e.parallel(p, run, stage) // step_parallel.go
 	case StageWebhook:
 		return e.webhook(p, run, stage) // step_webhook.go
+	case StageParallel:
+		return e.parallel(p, run, stage) // step_parallel.go
 	}
 	return e.action(p, run, stage)
 }

@@ -101,8 +101,7 @@ func TestOnErrorListRunsWhenTheRunFails(t *testing.T) {
 
 func TestListsDoNotRunForUnsupportedConstructs(t *testing.T) {
 	cfg := listConfig(nil, []ActionItem{{Action: ActionLabel, Args: strValue("needs-human")}})
-	cfg.Pipelines[0].Stages[0].Type = StageParallel // with a pipeline branch, which does not run yet
-	cfg.Pipelines[0].Stages[0].Branches = []*Stage{{ID: "sub", Type: StagePipeline, Pipeline: "other"}}
+	cfg.Pipelines[0].Stages[0].Conditions[0].Eval = unsupportedCheck{}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Empty(t, res.Effects)

@@ -14,6 +14,10 @@ import (
 // merge guard or expressions — and the run restarts from `restart_from` (a stage id) or,
 // with `current`, with a new attempt of the stage it is at.
 //
+// A push restarts the run whoever pushed; any other event only when it is by someone with
+// the chat-ops permission (settings.chatops.permission, default write), so that anyone who
+// can comment cannot keep a run from its merge.
+//
 // Once per event: for a push, once per head commit (a redelivered or repeated
 // synchronize for the same head does not restart twice); for other events, once per
 // delivery (Input.Key). The key is kept in Run.Applied among the last maxReactionKeys
@@ -61,6 +65,12 @@ func (e *eval) reactionKey(run *Run, r *EventReaction, in Input, what string) (k
 
 // reactRestart applies an invalidate_and_restart reaction to run.
 func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
+	if reactsOnPermission(r) { // step_react_wake.go
+		if why := e.actorRefused(in); why != "" {
+			e.logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
+			return
+		}
+	}
 	key, prefix := e.reactionKey(run, r, in, "restart")
 	if contains(run.Applied, key) {
 		e.logf("run %s: %s was reacted to already (%s); not restarted again", run.ID, r.Event, e.eventWhat(r))

@@ -169,9 +169,14 @@ func TestInvalidateHumanApprovalsOnSameHead(t *testing.T) {
 	}}}
 	f := headFacts("aaaaaaaaaa")
 	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}}
+	f.People.Permissions = map[string]string{"maint": "maintain", "rando": "read"}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, "lead", res.State.Runs[0].Stage)
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	// Someone without write permission comments: nothing is invalidated.
+	rando := Step(cfg, res.State, Input{Key: "c0", Event: "issue_comment.created", Actor: "rando"}, f, t0.Add(time.Hour))
+	assert.False(t, rando.Changed)
+	assert.Contains(t, rando.Log, "run hr/7/1: on_events issue_comment.created invalidate_and_restart: the event is by @rando, whose permission is read; it needs write (settings.chatops.permission); not restarted")
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created", Actor: "maint"}, f, t0.Add(time.Hour))
 	run := res.State.Runs[0]
 	assert.Equal(t, 2, run.Stages["lead"].Attempt, "restart_from current: a new attempt")
 	assert.Contains(t, lastWhy(run), "issue_comment.created (delivery): the approvals and results of lead are stale; restarting from lead")
@@ -194,7 +199,7 @@ func TestInvalidateHumanApprovalsOnSameHead(t *testing.T) {
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 
 	// The same comment delivery again: not restarted twice.
-	again := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(3*time.Hour))
+	again := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created", Actor: "maint"}, f, t0.Add(3*time.Hour))
 	assert.Equal(t, "merge", again.State.Runs[0].Stage)
 }
 

@@ -147,6 +147,13 @@ pipelines:
 `)
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", MaxVariableBytes)), t0)
 	run := res.State.Runs[0]
+	// The pipeline's variables are bounded alike.
+	cfg.Pipelines[0].Variables = []KeyValue{{Key: "title", Value: Value{Kind: KindString, Template: mustTemplate("{{ trigger.pull_request.title }}")}}}
+	big := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", MaxVariableBytes)), t0)
+	assert.Contains(t, big.Log, `run p/7/1: variable "title": the value is 2050 bytes of JSON, more than 2048; left out`)
+	assert.Empty(t, big.State.Runs[0].Variables)
+	assert.Empty(t, (&eval{cfg: cfg, st: big.State, facts: titled(strings.Repeat("x", MaxVariableBytes))}).env(cfg.Pipelines[0], big.State.Runs[0])["variables"],
+		"nor computed when read")
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, `set_shared "body": the value is 2050 bytes of JSON, more than 2048`)
 	assert.Nil(t, res.State.Shared)

@@ -231,3 +231,20 @@ func TestInvalidateAndRestartFinishedRunAndOldState(t *testing.T) {
 	late := Step(cfg, res.State, report("review/7/1", "review", 1, VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
 	assert.Equal(t, "", late.State.Runs[0].Stages["review"].Verdict)
 }
+
+func TestValidateReactionWarnings(t *testing.T) {
+	cfg := loadYAML(t, `version: 1
+pipelines:
+  p:
+    trigger: {event: pull_request.opened}
+    on_events:
+      pull_request.synchronize: {action: invalidate_and_restart, invalidate: [a, c], restart_from: b}
+    stages:
+      - {id: a, type: gate, conditions: [{check: no_changes_requested}]}
+      - {id: b, type: gate, conditions: [{check: no_changes_requested}]}
+      - {id: c, type: action, action: merge_pr}
+`)
+	require.Len(t, cfg.Warnings, 1)
+	assert.Equal(t, `the "pull_request.synchronize" reaction of pipeline "p" makes stage "a" stale but restarts from "b", after it: its approval is not asked for again`,
+		cfg.Warnings[0].Message)
+}

@@ -79,7 +79,7 @@ func ValidGlob(pattern string) error {
 			return errors.New("a glob must not hold an empty segment (\"//\")")
 		}
 		if _, err := parseSegment(seg); err != nil {
-			return fmt.Errorf("malformed segment %q (an unclosed \"[\" or a trailing \"\\\")", seg)
+			return fmt.Errorf("segment %q is malformed", seg)
 		}
 	}
 	return nil

@@ -121,14 +121,18 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	}
 	var stage *Stage
 	if p := e.cfg.PipelineFor(run); p != nil {
-		stage = p.Stage(it.Stage)
+		stage = stageOrBranch(p, it.Stage)
 	}
 	if stage != nil && stage.Type == StageAgent {
 		e.reconcileDispatch(run, stage, it)
 		return
 	}
+	if stage != nil && stage.Type == StageWebhook {
+		e.reconcileWebhook(run, stage, it) // step_webhook.go
+		return
+	}
 	sr := run.Stages[it.Stage]
-	if stage == nil || stage.Type != StageAction || run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
+	if stage == nil || stage.Type != StageAction || !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")
 		return
 	}
@@ -157,6 +161,9 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		e.actionFailed(run, stage, fmt.Sprintf("the outcome of opening the issue, asked for at %s, is unknown; it is not opened again, so that it is not opened twice", it.At.UTC().Format(time.RFC3339)))
 		return
 	}
+	if it.Kind == EffectDispatch && !contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
+		return
+	}
 	e.unknown[it.Key] = it
 	why := "the comment carrying its marker is not there"
 	if it.Kind == EffectMerge {
@@ -183,7 +190,7 @@ func (e *eval) performed(it Intent) string {
 		if pr.State == PRMerged {
 			return "the pull request is merged"
 		}
-	case EffectComment:
+	case EffectComment, EffectDispatch:
 		if contains(pr.Posted, it.Key) {
 			return "the comment carrying its marker exists"
 		}

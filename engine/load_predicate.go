@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"path"
-
 	"gopkg.in/yaml.v3"
 )
 
@@ -74,8 +72,8 @@ func (l *loader) predicate(n *yaml.Node, depth int) *Predicate {
 		if e, ok := f["paths_match"]; ok {
 			globs, _ := l.strs(e)
 			for _, g := range l.nonEmpty(e, globs) {
-				if _, err := path.Match(g, ""); err != nil {
-					l.errorf(e.val, kindValue, "%q holds a malformed glob %q", "paths_match", g)
+				if err := ValidGlob(g); err != nil {
+					l.errorf(e.val, kindValue, "%q holds a malformed glob %q: %v", "paths_match", g, err)
 					continue
 				}
 				p.PathsMatch = append(p.PathsMatch, g)

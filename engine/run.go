@@ -162,6 +162,10 @@ type StageRun struct {
 	// Stale is set when an invalidate_and_restart reaction took the stage's approvals and
 	// results (step_react_restart.go).
 	Stale *Stale `json:"stale,omitempty"`
+	// Branches of a parallel stage (step_parallel.go): Parent is the parallel stage a
+	// branch belongs to, and ParentAttempt the attempt of that stage its record is of.
+	Parent        string `json:"parent,omitempty"`
+	ParentAttempt int    `json:"parent_attempt,omitempty"`
 }
 
 // Transition is one entry of a run's history.

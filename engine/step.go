@@ -105,6 +105,9 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 			continue
 		}
+		if !e.triggerIfHolds(p, in, onEvent) { // step_trigger_if.go
+			continue
+		}
 		why := "started on " + in.Event
 		if !onEvent {
 			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",
@@ -129,7 +132,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -166,7 +169,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	e.refused[run.ID] = true
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-	if o.Permanent && stage.OnFailure != "" {
+	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
 	}
@@ -573,6 +576,10 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StageWebhook:
+		return e.webhook(p, run, stage) // step_webhook.go
+	case StageParallel:
+		return e.parallel(p, run, stage) // step_parallel.go
 	}
 	return e.action(p, run, stage)
 }

@@ -216,7 +216,7 @@ func (e *eval) planCreateIssue(run *Run, eff Effect, title, bodyT *Template, bod
 
 // mentions resolves a notification target to the accounts to mention: a group's users
 // and teams, or a login. "pr" (the pull request itself) mentions no one. An agent is
-// notified through its dispatch, which this does not do yet.
+// notified through its dispatch (planNotifyAgent), not here.
 func (e *eval) mentions(target string) ([]string, error) {
 	target = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "@"))
 	switch {
@@ -235,9 +235,6 @@ func (e *eval) mentions(target string) ([]string, error) {
 		}
 		return out, nil
 	}
-	if a := e.cfg.Agent(target); a != nil {
-		return nil, fmt.Errorf("not supported yet: notifying agent %q (through its %s dispatch)", target, a.Dispatch)
-	}
 	if loginPattern.MatchString(target) || teamPattern.MatchString(target) {
 		return []string{"@" + target}, nil
 	}
@@ -253,10 +250,6 @@ func (e *eval) planNotify(run *Run, eff Effect, target, message *Template, env E
 	if err != nil {
 		return plannedAction{err: err.Error()}
 	}
-	who, err := e.mentions(to)
-	if err != nil {
-		return plannedAction{err: err.Error()}
-	}
 	text := ""
 	if message != nil {
 		if text, err = renderText(message, env); err != nil {
@@ -265,6 +258,13 @@ func (e *eval) planNotify(run *Run, eff Effect, target, message *Template, env E
 	}
 	if strings.TrimSpace(text) == "" {
 		text = fmt.Sprintf("Pipeline %q, run %s, is at stage %q.", run.Pipeline, run.ID, run.Stage)
+	}
+	if ag := e.notifiedAgent(to); ag != nil {
+		return e.planNotifyAgent(run, eff, ag, text, env) // step_notify_agent.go
+	}
+	who, err := e.mentions(to)
+	if err != nil {
+		return plannedAction{err: err.Error()}
 	}
 	body := text
 	if len(who) > 0 {

@@ -105,7 +105,6 @@ func TestActionNotifyMentionsTheTarget(t *testing.T) {
 		{"dave", "@dave Please look", ""},
 		{"@dave", "@dave Please look", ""},
 		{"pr", "Please look", ""},
-		{"feat-dev", "", `not supported yet: notifying agent "feat-dev"`},
 		{"<img src=x>", "", "is neither a group"},
 	}
 	for _, tc := range cases {

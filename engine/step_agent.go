@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -223,7 +222,7 @@ func (e *eval) settleDispatch(run *Run, stage *Stage, o Outcome) {
 // and the stage waits for the report (or the agent's failure, or its timeout).
 func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
 	sr := run.Stages[it.Stage]
-	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
+	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		run.Intents = dropIntent(run.Intents, it.Key)
 		e.logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
 		return
@@ -284,6 +283,9 @@ func (e *eval) applyReport(r *Report) {
 	sr.Message = ""
 	why = fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt)
 	e.logf("run %s: %s", run.ID, why)
+	if e.branchVerdict(run, stage, r.Verdict, why) { // step_parallel.go
+		return
+	}
 	switch r.Verdict {
 	case VerdictComplete:
 		e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
@@ -320,8 +322,9 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 			run.Context[kv.Key] = jsonValue(v)
 		}
 	}
+	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt (step_rules.go)
 	status := StageSucceeded
-	if verdict == VerdictFailed || verdict == VerdictReject {
+	if verdict == VerdictFailed || verdict == VerdictReject || verdict == ruleOnAnyReject {
 		status = StageFailed
 	}
 	target := rule.Goto
@@ -411,10 +414,10 @@ func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *St
 	if p == nil {
 		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
 	}
-	if run.Stage != stageID {
-		return nil, nil, nil, fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stageID)
+	if !run.At(stageID) || run.Stage != stageID && branchOf(p.Stage(run.Stage), stageID) == nil {
+		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
 	}
-	stage := p.Stage(stageID)
+	stage := stageOrBranch(p, stageID)
 	if stage == nil || stage.Type != StageAgent {
 		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
 	}
@@ -451,6 +454,9 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	}
 	env["variables"] = e.runVariables(p, run, env) // step_variables.go
 	env["shared"] = e.sharedVariables()
+	if b := branchesEnv(p, run); b != nil { // step_parallel.go
+		env["branches"] = b
+	}
 	names := make([]any, len(e.cfg.Agents))
 	for i, a := range e.cfg.Agents {
 		names[i] = a.Name
@@ -530,20 +536,6 @@ func jsonSafe(m map[string]any) map[string]any {
 
 // unsupportedAgentStage names what an agent stage uses that Step cannot execute yet, or "".
 func unsupportedAgentStage(s *Stage) string {
-	verdicts := make([]string, 0, len(s.Verdicts))
-	for v := range s.Verdicts {
-		verdicts = append(verdicts, v)
-	}
-	sort.Strings(verdicts)
-	for _, v := range verdicts {
-		r := s.Verdicts[v]
-		if r.Notify != nil {
-			return fmt.Sprintf("\"notify\" of on_%s of stage %q at %s", v, s.ID, r.Pos)
-		}
-		if len(r.Labels) > 0 {
-			return fmt.Sprintf("\"label\" of on_%s of stage %q at %s", v, s.ID, r.Pos)
-		}
-	}
 	if s.ContinueSession {
 		return fmt.Sprintf("\"continue_session\" of stage %q at %s", s.ID, s.PosOf("continue_session"))
 	}

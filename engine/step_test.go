@@ -201,10 +201,9 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 		pipe  func(*Pipeline)
 		want  string
 	}{
-		{"parallel stage", &Stage{ID: "x", Type: StageParallel, Pos: at}, nil,
-			`not supported yet: stage type "parallel" (stage "x" at .github/pipelines.yaml:12:9)`},
-		{"webhook stage", &Stage{ID: "w", Type: StageWebhook, Pos: at}, nil,
-			`not supported yet: stage type "webhook" (stage "w" at .github/pipelines.yaml:12:9)`},
+		{"pipeline branch", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
+			Branches: []*Stage{{ID: "sub", Type: StagePipeline, Pipeline: "q", Pos: at}}}, nil,
+			`not supported yet: a pipeline branch (branch "sub" of stage "x" at .github/pipelines.yaml:12:9)`},
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
 		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },

@@ -21,8 +21,6 @@ func unsupportedPipeline(p *Pipeline) string {
 	switch {
 	case p.Scope != "" && p.Scope != ScopeSinglePR:
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
-	case p.Trigger.If != nil:
-		return fmt.Sprintf("trigger \"if\" of pipeline %q at %s", p.Name, p.Trigger.If.Pos)
 	}
 	return ""
 }
@@ -31,13 +29,17 @@ func unsupportedPipeline(p *Pipeline) string {
 func unsupportedStage(s *Stage) string {
 	at := s.Pos.String()
 	switch s.Type {
-	case StageGate, StageAction, StageDelay:
+	case StageGate, StageAction, StageDelay, StageWebhook:
 	case StageHuman:
 		if what := unsupportedHuman(s); what != "" {
 			return what
 		}
 	case StageAgent:
 		if what := unsupportedAgentStage(s); what != "" {
+			return what
+		}
+	case StageParallel:
+		if what := unsupportedParallel(s); what != "" { // step_parallel.go
 			return what
 		}
 	default:

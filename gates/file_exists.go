@@ -2,16 +2,17 @@ package gates
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
 )
 
 // FileExists is the `file_exists` check of the reference: every one of `paths` exists on
-// the pull request's head commit (a file or a directory). A path may end in a pattern
-// (`docs/*.md`: some entry of docs matches); a wildcard in a directory, or `**`, is not read
-// yet, and a run that reaches such a check stops.
+// the pull request's head commit (a file or a directory). A path may be a glob
+// (engine.MatchGlob: `docs/*.md`, `src/*/auth/*.go`, `src/**/auth/*_test.go`): some file or
+// directory of the head matches it. A `**` is read some directories deep below its literal
+// prefix (ghapi.MaxGlobDepth); when nothing matched above and the tree goes deeper, whether
+// it exists is not known and the check fails closed.
 type FileExists struct{}
 
 var _ engine.Gate = FileExists{}
@@ -37,28 +38,13 @@ func (FileExists) Compile(p *engine.Params) (engine.Check, error) {
 			return nil, nil
 		}
 	}
-	for _, p := range paths {
-		if !readablePattern(p) {
-			return fileExistsDeep{fileExists{paths: paths}, p}, nil
+	for _, path := range paths {
+		if err := engine.ValidGlob(strings.Trim(path, "/")); err != nil {
+			p.Errorf("paths", "%q of check %q holds a malformed path %q: %v", "paths", fileExistsName, path, err)
+			return nil, nil
 		}
 	}
 	return fileExists{paths: paths}, nil
-}
-
-// readablePattern reports whether only the last segment of p holds wildcards (and no `**`).
-func readablePattern(p string) bool {
-	if !strings.ContainsAny(p, "*?[") {
-		return true
-	}
-	if strings.Contains(p, "**") {
-		return false
-	}
-	dir, name := "", p
-	if i := strings.LastIndex(p, "/"); i >= 0 {
-		dir, name = p[:i], p[i+1:]
-	}
-	_, err := path.Match(name, "")
-	return !strings.ContainsAny(dir, "*?[") && err == nil
 }
 
 type fileExists struct {
@@ -98,25 +84,4 @@ func (c fileExists) Evaluate(f *engine.Facts) engine.GateResult {
 	res.Message = fmt.Sprintf("%s %s not on the head %s", joinAnd(missing), plural(len(missing), "is", "are"), shortSHA(f.PR.HeadSHA))
 	res.Who = "its author (add " + plural(len(missing), "it", "them") + ")"
 	return res
-}
-
-// fileExistsDeep is file_exists with a pattern whose directories hold wildcards.
-type fileExistsDeep struct {
-	fileExists
-	pattern string
-}
-
-var (
-	_ engine.Check       = fileExistsDeep{}
-	_ engine.Unsupported = fileExistsDeep{}
-)
-
-// Unsupported says what evaluating the check lacks.
-func (c fileExistsDeep) Unsupported() string {
-	return fmt.Sprintf("check \"file_exists\" with pattern %q (only the last segment of a path may hold wildcards)", c.pattern)
-}
-
-// Evaluate fails closed.
-func (c fileExistsDeep) Evaluate(*engine.Facts) engine.GateResult {
-	return unsupported(fileExistsName, c)
 }

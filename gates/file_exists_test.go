@@ -22,8 +22,17 @@ func TestFileExists(t *testing.T) {
 	assert.False(t, unsupported)
 }
 
-func TestReadablePattern(t *testing.T) {
-	for p, want := range map[string]bool{"a/b.md": true, "docs/*.md": true, "*.md": true, "src/**/x": false, "s*/x": false, "a/[": false} {
-		assert.Equal(t, want, readablePattern(p), p)
+// Globs with wildcards in directories and `**` load; a malformed one does not.
+func TestFileExistsPatterns(t *testing.T) {
+	c := mustCompile(t, FileExists{}, "file_exists", `{paths: ["src/*/auth/*.go", "src/**/auth/*_test.go", "docs/"]}`)
+	_, unsupported := c.(engine.Unsupported)
+	assert.False(t, unsupported)
+	assert.Equal(t, []string{"src/*/auth/*.go", "src/**/auth/*_test.go", "docs/"}, c.(interface{ Paths() []string }).Paths())
+	assert.Equal(t, engine.GatePass, c.Evaluate(facts(func(pr *engine.PullRequest) {
+		pr.PathsExist = map[string]bool{"src/*/auth/*.go": true, "src/**/auth/*_test.go": true, "docs/": true}
+	})).Status)
+	for _, bad := range []string{`{paths: ["src/[auth/*.go"]}`, `{paths: ["a//b"]}`, `{paths: ['x\']}`} {
+		_, errs := compile(t, FileExists{}, "file_exists", bad)
+		assert.NotEmpty(t, errs, bad)
 	}
 }

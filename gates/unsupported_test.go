@@ -27,8 +27,6 @@ func TestUnsupportedChecks(t *testing.T) {
 			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
 		{name: "ci_status of all PRs", gate: CIStatus{}, check: "ci_status", params: "{pr: all, expect: success}",
 			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
-		{name: "file_exists with a deep pattern", gate: FileExists{}, check: "file_exists", params: `{paths: [CHANGELOG.md, "src/**/auth.go"]}`,
-			want: `check "file_exists" with pattern "src/**/auth.go" (only the last segment of a path may hold wildcards)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +54,7 @@ func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 		{HumanApproved{}, "human_approved", "{from: maintainers, count: 2}"},
 		{Expr{}, "expr", "{expr: github.pr.draft}"},
 		{PRApprovalsMet{}, "pr_approvals_met", "{scope: agents}"},
+		{FileExists{}, "file_exists", `{paths: [CHANGELOG.md, "src/**/auth.go", "s*/x/*.go"]}`},
 	} {
 		c := mustCompile(t, tt.gate, tt.check, tt.params)
 		_, ok := c.(engine.Unsupported)
@@ -124,6 +123,8 @@ func TestNewCheckParams(t *testing.T) {
 			want: `t.yaml:1:9: "paths" of check "file_exists" must not hold an empty path [gate]`},
 		{name: "file_exists with a mapping", gate: FileExists{}, check: "file_exists", params: "{paths: {a: b}}",
 			want: `t.yaml:1:9: "paths" of check "file_exists" must be a list of strings [gate]`},
+		{name: "file_exists with a malformed glob", gate: FileExists{}, check: "file_exists", params: `{paths: ["src/[x/*.go"]}`,
+			want: `t.yaml:1:9: "paths" of check "file_exists" holds a malformed path "src/[x/*.go": segment "[x" is malformed [gate]`},
 		{name: "human_approved from nothing", gate: HumanApproved{}, check: "human_approved", params: `{from: ""}`,
 			want: `t.yaml:1:8: "from" of check "human_approved" must name a group [gate]`},
 		{name: "human_approved from a list", gate: HumanApproved{}, check: "human_approved", params: "{from: [a]}",

@@ -77,13 +77,17 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 	}
 
 	b.WriteString("| stage | status | since |\n| --- | --- | --- |\n")
-	for _, id := range stageOrder(p, run) {
+	for _, id := range withBranches(p, run, stageOrder(p, run)) { // render_parallel.go
 		sr := run.Stages[id]
 		if sr == nil {
-			fmt.Fprintf(b, "| %s | · | |\n", cell(id))
+			fmt.Fprintf(b, "| %s | · | |\n", stageLabel(p, run, id))
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", cell(id), stageStatus(sr), stamp(sr.EnteredAt))
+		status := stageStatus(sr)
+		if sr.Parent != "" {
+			status = branchRow(p, run, id)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", stageLabel(p, run, id), status, stamp(sr.EnteredAt))
 	}
 	b.WriteString("\n")
 

@@ -41,8 +41,8 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f
 // pathsCheck is a check that names paths of the repository (file_exists).
 type pathsCheck interface{ Paths() []string }
 
-// checkPaths lists, once each, the readable paths the file_exists checks of the configs in
-// use name (a pattern with wildcards in a directory is not read: its check stops the run).
+// checkPaths lists, once each, the paths and patterns the file_exists checks of the configs
+// in use name (a malformed pattern, which a check does not load with, is not read).
 func checkPaths(cfg *engine.Config) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -52,7 +52,7 @@ func checkPaths(cfg *engine.Config) []string {
 			return
 		}
 		for _, p := range pc.Paths() {
-			if _, _, _, readable := ghapi.GlobDir(p); readable && !seen[p] {
+			if engine.ValidGlob(p) == nil && !seen[p] {
 				seen[p] = true
 				out = append(out, p)
 			}

@@ -2,56 +2,50 @@ package ghapi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"path"
 	"reflect"
 	"strings"
 
 	"github.com/shurcooL/githubv4"
+
+	"github.com/org/pipeline-action/engine"
 )
 
 // MaxPathPatterns bounds the paths one PathsAt reads (one object of the repository each).
 const MaxPathPatterns = 50
 
-// pathObject is what PathsAt reads of one object: its type, and a tree's entries.
-type pathObject struct {
-	Typename string `graphql:"__typename"`
-	Tree     struct {
-		Entries []struct {
-			Name string
-			Type string
-		}
-	} `graphql:"... on Tree"`
-}
+// MaxGlobDepth bounds how many directories below a pattern's literal prefix PathsAt reads for
+// a pattern with wildcards (`src/**/auth/*.go` reads src to that depth). A `**` that could
+// match deeper than what was read, where nothing read matched, leaves the pattern unread: its
+// check then fails closed rather than say the path is missing.
+const MaxGlobDepth = 8
 
-// GlobDir splits pattern into its directory and the pattern of names in it, when only its last
-// segment holds a wildcard (`docs/*.md`); ok is false for a pattern with a wildcard in a
-// directory or `**`, which PathsAt does not read.
-func GlobDir(pattern string) (dir, name string, glob, ok bool) {
-	if !strings.ContainsAny(pattern, "*?[") {
-		return "", pattern, false, true
+// GlobPrefix splits a pattern into its literal prefix (the leading segments without a
+// wildcard, "" for none) and the depth of directories below it that the rest can reach: the
+// number of remaining segments, or -1 when one of them is `**` (any depth). A path without
+// wildcards is all prefix (depth 0).
+func GlobPrefix(pattern string) (prefix string, depth int) {
+	segs := strings.Split(pattern, "/")
+	for i, seg := range segs {
+		if strings.ContainsAny(seg, "*?[\\") {
+			for _, rest := range segs[i:] {
+				if rest == "**" {
+					return strings.Join(segs[:i], "/"), -1
+				}
+			}
+			return strings.Join(segs[:i], "/"), len(segs) - i
+		}
 	}
-	if strings.Contains(pattern, "**") {
-		return "", "", true, false
-	}
-	i := strings.LastIndex(pattern, "/")
-	dir, name = "", pattern
-	if i >= 0 {
-		dir, name = pattern[:i], pattern[i+1:]
-	}
-	if strings.ContainsAny(dir, "*?[") {
-		return "", "", true, false
-	}
-	if _, err := path.Match(name, ""); err != nil {
-		return "", "", true, false
-	}
-	return dir, name, true, true
+	return pattern, 0
 }
 
 // PathsAt reports, for each pattern, whether commit sha holds a file or directory there: a
-// path names itself; a pattern whose last segment holds wildcards (`docs/*.md`) matches the
-// entries of its directory. All are read in one GraphQL query, an object expression
-// "<sha>:<path>" each.
+// path names itself; a pattern with wildcards (engine.MatchGlob: `docs/*.md`,
+// `src/**/auth/*.go`) matches some entry under its literal prefix, read to the depth the
+// pattern reaches (at most MaxGlobDepth directories). All are read in one GraphQL query, an
+// object expression "<sha>:<prefix>" each. A pattern that could not be read wholly (a `**`
+// below the depth read, with no match above it) is left out of the result.
 // https://docs.github.com/en/graphql/reference/objects#repository (object)
 func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (map[string]bool, error) {
 	if len(patterns) == 0 {
@@ -62,18 +56,21 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	}
 	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
 	fields := make([]reflect.StructField, len(patterns))
+	levels := make([]int, len(patterns))
 	for i, p := range patterns {
-		dir, _, glob, ok := GlobDir(p)
-		if !ok {
-			return nil, fmt.Errorf("pattern %q: only the last segment of a path may hold wildcards", p)
+		if err := engine.ValidGlob(strings.Trim(p, "/")); err != nil {
+			return nil, fmt.Errorf("pattern %q: %v", p, err)
 		}
-		target := strings.Trim(p, "/")
-		if glob {
-			target = dir
+		prefix, depth := GlobPrefix(strings.Trim(p, "/"))
+		switch {
+		case depth < 0 || depth > MaxGlobDepth:
+			levels[i] = MaxGlobDepth
+		default:
+			levels[i] = depth
 		}
 		v := fmt.Sprintf("e%d", i)
-		vars[v] = githubv4.String(sha + ":" + target)
-		fields[i] = reflect.StructField{Name: fmt.Sprintf("P%d", i), Type: reflect.TypeOf((*pathObject)(nil)),
+		vars[v] = githubv4.String(sha + ":" + prefix)
+		fields[i] = reflect.StructField{Name: fmt.Sprintf("P%d", i), Type: reflect.PointerTo(pathObjectType(levels[i])),
 			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"p%d: object(expression: $%s)"`, i, v))}
 	}
 	repoType := reflect.StructOf(fields)
@@ -84,25 +81,100 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	}
 	repo := q.Elem().Field(0)
 	out := make(map[string]bool, len(patterns))
-	for i, p := range patterns {
-		obj, _ := repo.Field(i).Interface().(*pathObject)
-		_, name, glob, _ := GlobDir(p)
-		switch {
-		case obj == nil:
-			out[p] = false
-		case !glob:
-			out[p] = true
-		default:
-			for _, e := range obj.Tree.Entries {
-				if m, _ := path.Match(name, e.Name); m {
-					out[p] = true
-					break
+	for i, key := range patterns {
+		p := strings.Trim(key, "/") // "docs/" is the directory docs
+		field := repo.Field(i)
+		if field.IsNil() {
+			out[key] = false
+			continue
+		}
+		prefix, depth := GlobPrefix(p)
+		if depth == 0 {
+			out[key] = true
+			continue
+		}
+		// The object read, as plain data: its typename and its tree's entries, nested.
+		raw, err := json.Marshal(field.Interface())
+		if err != nil {
+			return nil, fmt.Errorf("reading paths at %s: %w", sha, err)
+		}
+		var obj struct {
+			Typename string
+			Tree     struct{ Entries []pathEntry }
+		}
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("reading paths at %s: %w", sha, err)
+		}
+		if obj.Typename != "Tree" {
+			out[key] = false // the prefix is a file: nothing lies under it
+			continue
+		}
+		found, cut := false, false
+		if prefix != "" && engine.MatchGlob(p, prefix) { // `src/**` matches src itself
+			found = true
+		}
+		var walk func(dir string, entries []pathEntry, level int)
+		walk = func(dir string, entries []pathEntry, level int) {
+			for _, e := range entries {
+				if found {
+					return
+				}
+				full := e.Name
+				if dir != "" {
+					full = dir + "/" + e.Name
+				}
+				if engine.MatchGlob(p, full) {
+					found = true
+					return
+				}
+				if e.Type != "tree" {
+					continue
+				}
+				if level == levels[i] {
+					cut = true // a directory whose entries were not read
+					continue
+				}
+				if e.Object != nil {
+					walk(full, e.Object.Tree.Entries, level+1)
 				}
 			}
-			if _, ok := out[p]; !ok {
-				out[p] = false
-			}
+		}
+		walk(prefix, obj.Tree.Entries, 1)
+		if found || !cut || (depth > 0 && depth <= levels[i]) {
+			out[key] = found
 		}
 	}
 	return out, nil
+}
+
+// pathEntry is an entry of a tree as PathsAt reads it, with a directory's own entries when
+// they were read.
+type pathEntry struct {
+	Name   string
+	Type   string
+	Object *struct{ Tree struct{ Entries []pathEntry } }
+}
+
+// pathObjectType is the shape PathsAt reads of one object: its type, and a tree's entries
+// (name and type) to levels deep, each directory's entries nested in it.
+func pathObjectType(levels int) reflect.Type {
+	str := reflect.TypeOf("")
+	if levels == 0 {
+		return reflect.StructOf([]reflect.StructField{{Name: "Typename", Type: str, Tag: `graphql:"__typename"`}})
+	}
+	var entries reflect.Type // []entry of the deepest level read
+	for l := 1; l <= levels; l++ {
+		fields := []reflect.StructField{{Name: "Name", Type: str}, {Name: "Type", Type: str}}
+		if entries != nil {
+			tree := reflect.StructOf([]reflect.StructField{{Name: "Entries", Type: entries}})
+			obj := reflect.StructOf([]reflect.StructField{{Name: "Tree", Type: tree, Tag: `graphql:"... on Tree"`}})
+			fields = append(fields, reflect.StructField{Name: "Object", Type: reflect.PointerTo(obj)})
+		}
+		entries = reflect.SliceOf(reflect.StructOf(fields))
+	}
+	tree := reflect.StructOf([]reflect.StructField{{Name: "Entries", Type: entries}})
+	return reflect.StructOf([]reflect.StructField{
+		{Name: "Typename", Type: str, Tag: `graphql:"__typename"`},
+		{Name: "Tree", Type: tree, Tag: `graphql:"... on Tree"`},
+	})
 }

@@ -179,7 +179,9 @@ pipelines:
 // envCheck is a check over the run's env, as an expr gate over shared.* or variables.* is.
 type envCheck func(Env) bool
 
-func (c envCheck) Evaluate(*Facts) GateResult { return GateResult{Status: GateError, Message: "needs the run"} }
+func (c envCheck) Evaluate(*Facts) GateResult {
+	return GateResult{Status: GateError, Message: "needs the run"}
+}
 func (c envCheck) EvaluateRun(_ *Facts, env Env) GateResult {
 	if c(env) {
 		return GateResult{Status: GatePass}

@@ -96,9 +96,9 @@ func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		why += fmt.Sprintf(": the approvals and results of %s are stale", strings.Join(stale, ", "))
 	}
 	if it, ok := openIntent(run); ok && it.Kind == EffectMerge {
-		e.record(run, run.Stage, run.Stage, why+fmt.Sprintf("; not restarted: the merge asked for at %s is in flight", it.At.UTC().Format(time.RFC3339)))
-		e.logf("run %s: %s; not restarted while its merge is in flight", run.ID, why)
-		return
+		// It merges the head it was asked for, or nothing: after a push GitHub refuses it. If
+		// it went through, the closed event finds the run's own merge (ownMerge).
+		e.logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, short(it.SHA), it.At.UTC().Format(time.RFC3339))
 	}
 	if run.Status == RunEscalated {
 		e.record(run, run.Stage, run.Stage, why+"; not restarted: the run is escalated and waits for a maintainer's command")

@@ -248,3 +248,27 @@ pipelines:
 	assert.Equal(t, `the "pull_request.synchronize" reaction of pipeline "p" makes stage "a" stale but restarts from "b", after it: its approval is not asked for again`,
 		cfg.Warnings[0].Message)
 }
+
+func TestInvalidateAndRestartWhileMergeInFlight(t *testing.T) {
+	cfg := restartConfig("review")
+	st := approvedRun(t, cfg)
+	ok := headFacts("aaaaaaaaaa", "ok")
+	res := Step(cfg, st, Input{Key: "l1", Event: "pull_request.labeled"}, ok, t0.Add(time.Minute))
+	require.Len(t, res.Effects, 1)
+	require.Equal(t, EffectMerge, res.Effects[0].Kind)
+	require.Len(t, res.State.Runs[0].Intents, 1, "the merge is in flight")
+
+	// A push arrives while the merge is in flight: the run restarts all the same (GitHub
+	// refuses a merge of the old head); the review waits for the intent's outcome.
+	pushed := headFacts("bbbbbbbbbb", "ok")
+	res = Step(cfg, res.State, Input{Key: "p1", Event: "pull_request.synchronize"}, pushed, t0.Add(2*time.Minute))
+	run := res.State.Runs[0]
+	assert.Equal(t, "review", run.Stage)
+	assert.Empty(t, res.Effects, "nothing more while the merge's outcome is unknown")
+	// Its outcome arrives refused (the head moved): the review is dispatched.
+	res = Settle(cfg, res.State, Input{Key: "p1"}, []Outcome{{Key: "review/7/1/merge/1/merge_pr", Err: "409 head moved", Permanent: true}}, pushed, t0.Add(2*time.Minute))
+	next := Step(cfg, res.State, Input{Key: "s1", Event: "status"}, pushed, t0.Add(3*time.Minute))
+	require.Len(t, next.Effects, 1)
+	assert.Equal(t, "review/7/1/review/2/dispatch", next.Effects[0].Key)
+	assert.NotEqual(t, RunCompleted, next.State.Runs[0].Status)
+}

@@ -29,14 +29,14 @@ import (
 const StageStale StageStatus = "stale"
 
 // Stale records what an invalidate_and_restart reaction took from a stage: when, why,
-// the verdict and outputs it had, and the approving reviews on the pull request then,
-// which do not count for the stage again (a review given since does).
+// the verdict it had (its outputs are dropped: the state stays small), and the approving
+// reviews on the pull request then, which do not count for the stage again (a review
+// given since does).
 type Stale struct {
 	At      time.Time      `json:"at"`
 	Why     string         `json:"why"`
 	Verdict string         `json:"verdict,omitempty"`
 	SHA     string         `json:"sha,omitempty"` // the head the verdict was given on
-	Outputs map[string]any `json:"outputs,omitempty"`
 	Reviews []string       `json:"reviews,omitempty"` // reviewKey of each
 }
 
@@ -125,7 +125,7 @@ func (e *eval) invalidate(run *Run, id, why string) bool {
 	if sr == nil {
 		return false
 	}
-	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA, Outputs: sr.Outputs}
+	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA}
 	for _, r := range latestReviews(e.facts.PR.Reviews) {
 		if r.State == ReviewApproved && len(sr.Stale.Reviews) < maxStaleReviews {
 			sr.Stale.Reviews = append(sr.Stale.Reviews, reviewKey(r))

@@ -33,11 +33,11 @@ const StageStale StageStatus = "stale"
 // reviews on the pull request then, which do not count for the stage again (a review
 // given since does).
 type Stale struct {
-	At      time.Time      `json:"at"`
-	Why     string         `json:"why"`
-	Verdict string         `json:"verdict,omitempty"`
-	SHA     string         `json:"sha,omitempty"` // the head the verdict was given on
-	Reviews []string       `json:"reviews,omitempty"` // reviewKey of each
+	At      time.Time `json:"at"`
+	Why     string    `json:"why"`
+	Verdict string    `json:"verdict,omitempty"`
+	SHA     string    `json:"sha,omitempty"`     // the head the verdict was given on
+	Reviews []string  `json:"reviews,omitempty"` // reviewKey of each
 }
 
 // maxStaleReviews bounds Stale.Reviews (the latest review of each reviewer is what counts).

@@ -285,6 +285,8 @@ type ActionConfig struct {
 	Teams        []string  // request_reviewers: team slugs
 	Group        string    // request_reviewers, assign: a group name
 	Assignees    []string  // assign
+	Name         string    // set_variable, set_shared: the variable
+	Value        Value     // set_variable, set_shared: its value (templates filled when set)
 }
 
 // Condition is one check of a gate stage, compiled at load.

@@ -27,6 +27,8 @@ type Deadline struct {
 	// N counts the deadlines of this kind acted on before it in this stage entry: the
 	// extensions of a timeout, the polls, the reminders sent.
 	N int `json:"n,omitempty"`
+	// Branch is the branch of a parallel stage a DeadlineBranch is the timeout of.
+	Branch string `json:"branch,omitempty"`
 }
 
 // deadlineArmer adds the deadlines of stage to sr, which was just entered at now.

@@ -50,6 +50,8 @@ type Effect struct {
 	Teams     []string `json:"teams,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
+	// Webhook is the request of a webhook stage (step_webhook.go).
+	Webhook *WebhookCall `json:"webhook,omitempty"`
 }
 
 // Outcome is what happened when the shell performed an effect.
@@ -60,6 +62,8 @@ type Outcome struct {
 	// Permanent marks a refusal that trying again cannot fix (the stage's on_failure applies);
 	// otherwise the stage is retried on the next event.
 	Permanent bool
+	// Response is what a webhook call got back, when it got an answer (step_webhook.go).
+	Response *WebhookResponse
 }
 
 // Input is the event an invocation handles, reduced to what the engine needs.

@@ -13,7 +13,7 @@ import (
 // ExprRoots are the names an expression may start from, sorted. What lies below them
 // (the event payload under "trigger", the run's "context", a stage's "outputs") is only
 // known when the run is, so member names are not checked at load.
-var ExprRoots = []string{"branches", "context", "github", "outputs", "run", "stages", "subject", "trigger", "variables"}
+var ExprRoots = []string{"branches", "context", "github", "outputs", "run", "shared", "stages", "subject", "trigger", "variables"}
 
 // ExprFilters are the filters an expression may apply with `value | name` (or call as
 // `name(value)`), sorted. Each is a pure function of its argument and the Env.

@@ -10,7 +10,7 @@ import (
 // exprAt is where the test expressions are written: line 4, column 12 of p.yaml.
 var exprAt = Pos{File: "p.yaml", Line: 4, Col: 12}
 
-const knownNames = `known names: "branches", "context", "github", "outputs", "run", "stages", "subject", "trigger", "variables"`
+const knownNames = `known names: "branches", "context", "github", "outputs", "run", "shared", "stages", "subject", "trigger", "variables"`
 
 func TestCompileExprErrors(t *testing.T) {
 	tests := []struct {

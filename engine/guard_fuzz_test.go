@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// FuzzMergeGuard builds a pipeline of gates, label actions and a merge from the input,
+// FuzzMergeGuard builds a pipeline of gates, label actions, parallel stages and a merge from the input,
 // a stored state claiming anything at all about its run, and facts; whatever the state
 // says, a merge is asked for only when the pipeline as written has a path from its
 // first stage to the merge on which every gate passes on the facts.
@@ -72,6 +72,10 @@ func guardCase(data []byte) (merged bool, bad string) {
 				s.Type, s.Action, s.OnSuccess = StageAction, ActionMergePR, TargetComplete
 			case next()%3 == 0:
 				s.Type, s.Action, s.Config.Labels, s.OnSuccess = StageAction, ActionAddLabel, []string{labels[next()%3]}, target()
+			case next()%4 == 0: // a parallel stage of one review branch; a rejection goes elsewhere
+				s.Type, s.Join, s.OnComplete = StageParallel, JoinAll, target()
+				s.Branches = []*Stage{{ID: s.ID + "-b", Type: StageAgent, Agent: "rev", AgentAction: "review"}}
+				s.OnAnyReject = &Rule{Goto: target()}
 			default:
 				l := labels[next()%3]
 				s.Type, s.OnPass = StageGate, target()
@@ -82,7 +86,8 @@ func guardCase(data []byte) (merged bool, bad string) {
 			}
 			p.Stages = append(p.Stages, s)
 		}
-		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{p}}
+		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{p},
+			Agents: []*Agent{{Name: "rev", Dispatch: DispatchLabel, Label: "review-me"}}}
 		facts := prFacts()
 		for _, l := range labels {
 			if next()%2 == 0 {
@@ -95,6 +100,10 @@ func guardCase(data []byte) (merged bool, bad string) {
 		statuses := []StageStatus{StageWaiting, StagePassed, StageSucceeded, StageActing, StageRetrying, StageFailed}
 		for _, s := range p.Stages {
 			run.Stages[s.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
+			for _, b := range s.Branches {
+				run.Stages[b.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1,
+					Verdict: []string{VerdictApprove, VerdictReject, ""}[next()%3]}
+			}
 		}
 		st := &State{Version: 1, Runs: []*Run{run}}
 		res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
@@ -131,6 +140,7 @@ func pathOfPassingGates(p *Pipeline, f *Facts) bool {
 			return true
 		}
 		var to string
+		var also []string // further free edges
 		switch s.Type {
 		case StageGate:
 			if c := s.Condition; c != nil && !f.PR.HasLabel(c.LabelsInclude[0]) {
@@ -141,12 +151,16 @@ func pathOfPassingGates(p *Pipeline, f *Facts) bool {
 				continue
 			}
 			to = s.OnPass
+		case StageParallel:
+			to, also = s.OnComplete, []string{s.OnAnyReject.Goto}
 		default:
 			to = s.OnSuccess
 		}
-		if j, ok := index[to]; ok && !seen[j] {
-			seen[j] = true
-			queue = append(queue, j)
+		for _, t := range append([]string{to}, also...) {
+			if j, ok := index[t]; ok && !seen[j] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
 		}
 	}
 	return false
@@ -162,6 +176,8 @@ func describeStages(p *Pipeline) string {
 				out += fmt.Sprintf(" if %s else -> %s", s.Condition.LabelsInclude[0], s.SkipTo)
 			}
 			out += "] "
+		case StageParallel:
+			out += fmt.Sprintf("[%s parallel -> %s, any reject -> %s] ", s.ID, s.OnComplete, s.OnAnyReject.Goto)
 		default:
 			out += fmt.Sprintf("[%s %s -> %s] ", s.ID, s.Action, s.OnSuccess)
 		}

@@ -121,14 +121,18 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	}
 	var stage *Stage
 	if p := e.cfg.PipelineFor(run); p != nil {
-		stage = p.Stage(it.Stage)
+		stage = stageOrBranch(p, it.Stage)
 	}
 	if stage != nil && stage.Type == StageAgent {
 		e.reconcileDispatch(run, stage, it)
 		return
 	}
+	if stage != nil && stage.Type == StageWebhook {
+		e.reconcileWebhook(run, stage, it) // step_webhook.go
+		return
+	}
 	sr := run.Stages[it.Stage]
-	if stage == nil || stage.Type != StageAction || run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
+	if stage == nil || stage.Type != StageAction || !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")
 		return
 	}

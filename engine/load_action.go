@@ -8,7 +8,7 @@ import (
 
 var (
 	actions = []string{ActionMergePR, ActionAddLabel, ActionRemoveLabel, ActionComment, ActionCloseIssue,
-		ActionCreateIssue, ActionLabel, ActionNotify, ActionRequestReviewers, ActionAssign}
+		ActionCreateIssue, ActionLabel, ActionNotify, ActionRequestReviewers, ActionAssign, ActionSetVariable, ActionSetShared}
 	mergeMethods = []string{"merge", "squash", "rebase"}
 	// actionConfigKeys are the keys of each action's config; configRequired says which
 	// actions cannot do without one.
@@ -23,6 +23,8 @@ var (
 		ActionNotify:           {"target", "message"},
 		ActionRequestReviewers: {"reviewers", "teams", "group"},
 		ActionAssign:           {"assignees", "group"},
+		ActionSetVariable:      {"name", "value"},
+		ActionSetShared:        {"name", "value"},
 	}
 )
 
@@ -96,6 +98,8 @@ var configNeeds = map[string][]string{
 	ActionNotify:           {"target"},
 	ActionRequestReviewers: {"reviewers", "teams", "group"},
 	ActionAssign:           {"assignees", "group"},
+	ActionSetVariable:      {"name"},
+	ActionSetShared:        {"name"},
 }
 
 // requiredConfig says what the config of action a must hold, for messages:

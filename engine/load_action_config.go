@@ -69,6 +69,8 @@ func (sl *stageLoader) actionConfig(c entry, f map[string]entry, a string, out *
 		if e, ok := f["remove"]; ok {
 			out.Remove = sl.labelList(e)
 		}
+	case ActionSetVariable, ActionSetShared: // step_variables.go
+		sl.variableConfig(c, f, out, where)
 	case ActionNotify:
 		if e, ok := f["target"]; ok {
 			out.Target = sl.template(e)

@@ -26,11 +26,13 @@ var itemActions = map[string][]string{
 	ActionCreateIssue:      {"title", "body", "labels"},
 	ActionRequestReviewers: {"reviewers", "teams", "group"},
 	ActionAssign:           {"assignees", "group"},
+	ActionSetVariable:      {"name", "value"},
+	ActionSetShared:        {"name", "value"},
 }
 
 // itemActionNames lists itemActions in a stable order, for messages.
 var itemActionNames = []string{ActionCloseIssue, ActionComment, ActionLabel, ActionNotify,
-	ActionCreateIssue, ActionRequestReviewers, ActionAssign}
+	ActionCreateIssue, ActionRequestReviewers, ActionAssign, ActionSetVariable, ActionSetShared}
 
 // actionItems loads a pipeline's `on_complete` or `on_error` list.
 func (l *loader) actionItems(e entry, where string) []ActionItem {
@@ -75,7 +77,7 @@ func (l *loader) actionItem(e entry, keys []string, where string) (ActionItem, b
 	v := e.val
 	switch {
 	case v.Kind == yaml.ScalarNode && v.Tag != "!!null":
-		if a == ActionCreateIssue {
+		if a == ActionCreateIssue || a == ActionSetVariable || a == ActionSetShared {
 			l.errorf(v, kindType, "%q takes a mapping with %s, not %s", a, quoteList(keys), describe(v))
 			return item, false
 		}
@@ -96,6 +98,11 @@ func (l *loader) actionItem(e entry, keys []string, where string) (ActionItem, b
 		if need := requiredItemKey(a); need != "" {
 			if _, ok := f[need]; !ok {
 				l.errorf(v, kindKey, "missing required key %q in %q of %s", need, a, where)
+				return item, false
+			}
+		}
+		if a == ActionSetVariable || a == ActionSetShared { // load_variables.go
+			if !l.variableItem(v, f, a, where) {
 				return item, false
 			}
 		}
@@ -128,6 +135,8 @@ func requiredItemKey(a string) string {
 		return "target"
 	case ActionCreateIssue:
 		return "title"
+	case ActionSetVariable, ActionSetShared:
+		return "name"
 	}
 	return ""
 }

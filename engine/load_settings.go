@@ -38,7 +38,10 @@ func (l *loader) settings(e entry) {
 		s.AllowCommand, _ = l.boolean(v)
 	}
 	if v, ok := f["webhooks"]; ok {
-		wf := l.fields(v.val, "webhooks", section{where: `"settings.webhooks"`, known: []string{"allow"}})
+		wf := l.fields(v.val, "webhooks", section{where: `"settings.webhooks"`, known: []string{"allow", "allow_private"}})
+		if a, ok := wf["allow_private"]; ok {
+			s.WebhookAllowPrivate, _ = l.boolean(a)
+		}
 		if a, ok := wf["allow"]; ok {
 			hosts, _ := l.strs(a)
 			for _, h := range hosts {

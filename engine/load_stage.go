@@ -25,7 +25,7 @@ var (
 			"on_any_reject"},
 		StageDelay:    {"duration", "poll", "on_complete"},
 		StageAction:   {"action", "config", "condition", "skip_to", "on_success", "on_failure", "on_conflict", "on_ci_failure"},
-		StageWebhook:  {"request", "expect", "condition", "skip_to", "timeout", "on_timeout", "on_success", "on_failure"},
+		StageWebhook:  {"request", "expect", "condition", "skip_to", "timeout", "on_timeout", "on_success", "on_failure", "on_error"},
 		StagePipeline: {"pipeline", "context", "condition", "skip_to", "timeout", "on_timeout", "on_complete", "on_error"},
 	}
 	stageTypeNames = func() []string {

@@ -65,12 +65,16 @@ type Settings struct {
 	StateBranch  string // default "pipeline-action/state"
 	AllowCommand bool   // `allow_commands`: the `command` gate may run (never on fork code)
 	// WebhookHosts are the hosts webhook stages may call (`webhooks: {allow: [...]}`);
-	// empty means webhook stages are refused at load.
+	// empty means any host written literally in a stage's url (the address guard still
+	// applies).
 	WebhookHosts []string
 	// ChatOps says who may use `/pipeline` commands (`chatops: {permission: write, from: [group]}`).
 	ChatOpsPermission string   // read | triage | write | maintain | admin; default write
 	ChatOpsFrom       []string // group names; empty = anyone with the permission
 	ChatOpsFromPos    Pos      // where ChatOpsFrom is written
+	// WebhookAllowPrivate (`webhooks: {allow_private: true}`) lets webhook stages reach
+	// loopback, private and shared (CGNAT) addresses; never link-local or other special ones.
+	WebhookAllowPrivate bool
 }
 
 // Default settings.
@@ -191,8 +195,22 @@ type Request struct {
 	Pos     Pos
 	URL     *Template
 	Method  string // default POST
-	Headers []KeyValue
+	Headers []Header
 	Body    Value
+}
+
+// Header is one request header of a webhook stage: its value is text with templates and
+// references to secrets (`{{ secrets.NAME }}`), which only the shell fills in.
+type Header struct {
+	Key   string
+	Pos   Pos
+	Parts []HeaderPart
+}
+
+// HeaderPart is a piece of a header's value: text (templates allowed), or a secret.
+type HeaderPart struct {
+	Text   *Template
+	Secret string // the secret's name, upper case
 }
 
 // Poll is `poll:` of a delay stage.

@@ -60,6 +60,9 @@ type State struct {
 	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
 	// ids only grow, so each command is acted on once.
 	CommandsSeen int64 `json:"commands_seen,omitempty"`
+	// Shared are the subject's shared variables, `shared.*`: one namespace for every
+	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
+	Shared map[string]any `json:"shared,omitempty"`
 }
 
 // PastRun is the record of a finished run that left State.Runs.
@@ -127,6 +130,10 @@ type Run struct {
 	// Iterations counts the loops of verdict rules, by "<stage>/<verdict>", and of the
 	// loop rules of gates and merges, by "<stage>/<rule>" (on_fail, on_ci_failure).
 	Iterations map[string]int `json:"iterations,omitempty"`
+	// Variables are the run's variables: the pipeline's `variables:` computed when it
+	// started, and what set_variable set since (step_variables.go). A run started before
+	// they were kept has none: its `variables:` are computed when read.
+	Variables map[string]any `json:"variables,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.
@@ -152,6 +159,13 @@ type StageRun struct {
 	HeadSHA string `json:"head_sha,omitempty"`
 	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
 	ConditionChecked bool `json:"condition_checked,omitempty"`
+	// Stale is set when an invalidate_and_restart reaction took the stage's approvals and
+	// results (step_react_restart.go).
+	Stale *Stale `json:"stale,omitempty"`
+	// Branches of a parallel stage (step_parallel.go): Parent is the parallel stage a
+	// branch belongs to, and ParentAttempt the attempt of that stage its record is of.
+	Parent        string `json:"parent,omitempty"`
+	ParentAttempt int    `json:"parent_attempt,omitempty"`
 }
 
 // Transition is one entry of a run's history.

@@ -64,6 +64,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
 			e.reactNotify(p, run, r, in) // step_react_notify.go
+		case r.Action == ReactInvalidateAndRestart:
+			e.reactRestart(p, run, r, in) // step_react_restart.go
+		case r.Action == ReactWakeAgent:
+			e.reactWake(p, run, r, in) // step_react_wake.go
 		}
 	}
 	for _, run := range e.st.Runs {
@@ -128,7 +132,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) {
+		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -165,7 +169,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	e.refused[run.ID] = true
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
-	if o.Permanent && stage.OnFailure != "" {
+	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
 	}
@@ -468,6 +472,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		return
 	}
 	e.initContext(p, run)
+	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return
@@ -571,6 +576,10 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StageWebhook:
+		return e.webhook(p, run, stage) // step_webhook.go
+	case StageParallel:
+		return e.parallel(p, run, stage) // step_parallel.go
 	}
 	return e.action(p, run, stage)
 }

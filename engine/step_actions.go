@@ -120,6 +120,8 @@ func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) 
 		return e.planRequestReviewers(eff, c.Reviewers, c.Teams, c.Group)
 	case ActionAssign:
 		return e.planAssign(eff, c.Assignees, c.Group)
+	case ActionSetVariable, ActionSetShared: // step_variables.go
+		return e.planSetVariable(run, stage.Action, c.Name, c.Value, env)
 	}
 	return plannedAction{err: fmt.Sprintf("not supported yet: action %q", stage.Action)}
 }
@@ -362,7 +364,8 @@ func containsFold(xs []string, x string) bool {
 // newActionStage reports whether the action of stage is planned by planStageAction.
 func newActionStage(stage *Stage) bool {
 	switch stage.Action {
-	case ActionLabel, ActionCloseIssue, ActionCreateIssue, ActionNotify, ActionRequestReviewers, ActionAssign:
+	case ActionLabel, ActionCloseIssue, ActionCreateIssue, ActionNotify, ActionRequestReviewers, ActionAssign,
+		ActionSetVariable, ActionSetShared:
 		return true
 	case ActionComment:
 		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil

@@ -226,7 +226,7 @@ func (e *eval) settleDispatch(run *Run, stage *Stage, o Outcome) {
 // and the stage waits for the report (or the agent's failure, or its timeout).
 func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
 	sr := run.Stages[it.Stage]
-	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt {
+	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		run.Intents = dropIntent(run.Intents, it.Key)
 		e.logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
 		return
@@ -287,6 +287,9 @@ func (e *eval) applyReport(r *Report) {
 	sr.Message = ""
 	why = fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt)
 	e.logf("run %s: %s", run.ID, why)
+	if e.branchVerdict(run, stage, r.Verdict, why) { // step_parallel.go
+		return
+	}
 	switch r.Verdict {
 	case VerdictComplete:
 		e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
@@ -325,7 +328,7 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 	}
 	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt (step_rules.go)
 	status := StageSucceeded
-	if verdict == VerdictFailed || verdict == VerdictReject {
+	if verdict == VerdictFailed || verdict == VerdictReject || verdict == ruleOnAnyReject {
 		status = StageFailed
 	}
 	target := rule.Goto
@@ -415,10 +418,10 @@ func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *St
 	if p == nil {
 		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
 	}
-	if run.Stage != stageID {
-		return nil, nil, nil, fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stageID)
+	if !run.At(stageID) || run.Stage != stageID && branchOf(p.Stage(run.Stage), stageID) == nil {
+		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
 	}
-	stage := p.Stage(stageID)
+	stage := stageOrBranch(p, stageID)
 	if stage == nil || stage.Type != StageAgent {
 		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
 	}
@@ -453,13 +456,11 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}
-	vars := map[string]any{}
-	for _, kv := range p.Variables {
-		if v, err := valueOf(kv.Value, env); err == nil {
-			vars[kv.Key] = v
-		}
+	env["variables"] = e.runVariables(p, run, env) // step_variables.go
+	env["shared"] = e.sharedVariables()
+	if b := branchesEnv(p, run); b != nil { // step_parallel.go
+		env["branches"] = b
 	}
-	env["variables"] = vars
 	names := make([]any, len(e.cfg.Agents))
 	for i, a := range e.cfg.Agents {
 		names[i] = a.Name

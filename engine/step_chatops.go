@@ -219,6 +219,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))
 		}
 		e.enter(run, run.Stage, run.Stage, by)
+		e.retryParallel(p, run, stage) // step_parallel.go: keeps the branches that succeeded
 	case CmdSkip:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))

@@ -200,6 +200,8 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 				notes = append(notes, r.Author+" does not count here")
 			case r.CommitSHA != pr.HeadSHA:
 				notes = append(notes, r.Author+"'s approval is on an older commit")
+			case staleReview(sr, r): // step_react_restart.go
+				notes = append(notes, r.Author+"'s approval is stale ("+sr.Stale.Why+")")
 			default:
 				add(r.Author)
 			}

@@ -70,19 +70,9 @@ func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
 		}
 		switch {
 		case isReviewStage(s):
-			ls := LedgerStage{Stage: s.ID, Kind: StageAgent}
-			if sr.Verdict == VerdictApprove || sr.Verdict == VerdictReject {
-				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerAgent + s.Agent, Verdict: sr.Verdict, SHA: sr.HeadSHA})
-			}
-			switch {
-			case sr.Verdict != VerdictApprove:
-				ls.Why = "agent " + s.Agent + " has not approved"
-			case head == "" || sr.HeadSHA != head:
-				ls.Why = "agent " + s.Agent + " approved an older commit"
-			default:
-				ls.Met = true
-			}
-			l.Stages = append(l.Stages, ls)
+			agentLedger(l, s, sr, head)
+		case s.Type == StageParallel:
+			branchLedger(l, run, s, head) // step_parallel.go
 		case s.Type == StageHuman && s.WaitFor == WaitApproval && e.facts.PR != nil:
 			who, need, _ := e.humanCount(run, s, sr)
 			for _, w := range who {
@@ -96,6 +86,25 @@ func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
 		}
 	}
 	return l
+}
+
+// agentLedger records review stage s (an agent's), whose record is sr, in l.
+func agentLedger(l *Ledger, s *Stage, sr *StageRun, head string) {
+	ls := LedgerStage{Stage: s.ID, Kind: StageAgent}
+	if sr.Verdict == VerdictApprove || sr.Verdict == VerdictReject {
+		l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerAgent + s.Agent, Verdict: sr.Verdict, SHA: sr.HeadSHA})
+	}
+	switch {
+	case sr.Verdict == "" && sr.Stale != nil && sr.Stale.Verdict == VerdictApprove:
+		ls.Why = "agent " + s.Agent + "'s approval is stale (" + sr.Stale.Why + ")"
+	case sr.Verdict != VerdictApprove:
+		ls.Why = "agent " + s.Agent + " has not approved"
+	case head == "" || sr.HeadSHA != head:
+		ls.Why = "agent " + s.Agent + " approved an older commit"
+	default:
+		ls.Met = true
+	}
+	l.Stages = append(l.Stages, ls)
 }
 
 // withLedger sets Facts.Ledger to the run's ledger (on a copy of the facts) and returns

@@ -37,6 +37,9 @@ func (e *eval) runList(run *Run, list string) {
 		eff := Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
 			Kind: EffectKind(item.Action), Number: e.facts.PR.Number}
 		plan := e.planItem(run, item, eff, env)
+		if item.Action == ActionSetVariable || item.Action == ActionSetShared {
+			env = nil // the items after it read the new value
+		}
 		what := fmt.Sprintf("run %s: %s item %d (%s at %s)", run.ID, list, i+1, item.Action, item.Pos)
 		switch {
 		case plan.err != "":
@@ -148,6 +151,10 @@ func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedA
 		as, _ := field("assignees")
 		g, _ := field("group")
 		return e.planAssign(eff, strs(as), g.Scalar)
+	case ActionSetVariable, ActionSetShared: // step_variables.go
+		name, _ := field("name")
+		value, _ := field("value")
+		return e.planSetVariable(run, item.Action, name.Scalar, value, env)
 	}
 	return plannedAction{err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
 }

@@ -101,7 +101,7 @@ func TestOnErrorListRunsWhenTheRunFails(t *testing.T) {
 
 func TestListsDoNotRunForUnsupportedConstructs(t *testing.T) {
 	cfg := listConfig(nil, []ActionItem{{Action: ActionLabel, Args: strValue("needs-human")}})
-	cfg.Pipelines[0].Stages[0].Type = StageWebhook
+	cfg.Pipelines[0].Stages[0].Conditions[0].Eval = unsupportedCheck{}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Empty(t, res.Effects)

@@ -163,7 +163,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 
 func (e *eval) actionFailed(run *Run, stage *Stage, why string) bool {
 	run.Stages[stage.ID].Message = why
-	if stage.OnFailure != "" {
+	if stage.OnFailure != "" || e.isBranch(run, stage) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, why)
 		return true
 	}

@@ -201,10 +201,9 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 		pipe  func(*Pipeline)
 		want  string
 	}{
-		{"parallel stage", &Stage{ID: "x", Type: StageParallel, Pos: at}, nil,
-			`not supported yet: stage type "parallel" (stage "x" at .github/pipelines.yaml:12:9)`},
-		{"webhook stage", &Stage{ID: "w", Type: StageWebhook, Pos: at}, nil,
-			`not supported yet: stage type "webhook" (stage "w" at .github/pipelines.yaml:12:9)`},
+		{"pipeline branch", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
+			Branches: []*Stage{{ID: "sub", Type: StagePipeline, Pipeline: "q", Pos: at}}}, nil,
+			`not supported yet: a pipeline branch (branch "sub" of stage "x" at .github/pipelines.yaml:12:9)`},
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
 		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },
@@ -229,12 +228,12 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 func TestStepUnsupportedReactionFailsLoudly(t *testing.T) {
 	cfg := stepConfig()
 	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, EventReaction{
-		Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart, Pos: Pos{File: "f.yaml", Line: 7, Col: 7}})
+		Event: "pull_request.synchronize", Action: "rebuild", Pos: Pos{File: "f.yaml", Line: 7, Col: 7}})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, prFacts(), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
-	assert.Contains(t, run.Message, `not supported yet: on_events action "invalidate_and_restart" for "pull_request.synchronize" at f.yaml:7:7`)
+	assert.Contains(t, run.Message, `not supported yet: on_events action "rebuild" for "pull_request.synchronize" at f.yaml:7:7`)
 }
 
 func TestStepRunFollowsTheConfigItStartedUnder(t *testing.T) {

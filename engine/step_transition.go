@@ -10,6 +10,9 @@ import (
 
 // leave closes the current stage with status and follows the transition to target.
 func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why string) {
+	if e.leaveBranch(run, stage, status, why) { // step_parallel.go: the join decides
+		return
+	}
 	run.Stages[stage.ID].Status = status
 	switch target {
 	case TargetComplete, "":
@@ -26,6 +29,7 @@ func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why str
 }
 
 func (e *eval) enter(run *Run, from, to, why string) {
+	e.closeBranches(run, why) // step_parallel.go
 	sr := run.Stages[to]
 	if sr == nil {
 		sr = &StageRun{}
@@ -46,6 +50,7 @@ func (e *eval) enter(run *Run, from, to, why string) {
 }
 
 func (e *eval) finish(run *Run, status RunStatus, to, why string) {
+	e.closeBranches(run, why) // step_parallel.go
 	for _, it := range run.Intents {
 		// A final run asks for nothing again; an effect still in flight may yet happen.
 		e.logf("run %s: the outcome of %s asked for at %s is not known; the run ends without it", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))
@@ -90,6 +95,11 @@ func (e *eval) findEffect(key string) (*Run, *Stage) {
 		stage := p.Stage(run.Stage)
 		if stage != nil && stage.Type == StageAgent && dispatchKey(run, stage) == key {
 			return run, stage
+		}
+		if stage != nil && stage.Type == StageParallel {
+			if b := branchEffect(run, stage, key); b != nil { // step_parallel.go
+				return run, b
+			}
 		}
 		if stage == nil || stage.Type != StageAction {
 			continue

@@ -12,7 +12,7 @@ import (
 var executedActions = map[string]bool{
 	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
 	ActionLabel: true, ActionCloseIssue: true, ActionCreateIssue: true, ActionNotify: true,
-	ActionRequestReviewers: true, ActionAssign: true,
+	ActionRequestReviewers: true, ActionAssign: true, ActionSetVariable: true, ActionSetShared: true,
 }
 
 // unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.
@@ -29,13 +29,17 @@ func unsupportedPipeline(p *Pipeline) string {
 func unsupportedStage(s *Stage) string {
 	at := s.Pos.String()
 	switch s.Type {
-	case StageGate, StageAction, StageDelay:
+	case StageGate, StageAction, StageDelay, StageWebhook:
 	case StageHuman:
 		if what := unsupportedHuman(s); what != "" {
 			return what
 		}
 	case StageAgent:
 		if what := unsupportedAgentStage(s); what != "" {
+			return what
+		}
+	case StageParallel:
+		if what := unsupportedParallel(s); what != "" { // step_parallel.go
 			return what
 		}
 	default:
@@ -55,7 +59,7 @@ func unsupportedStage(s *Stage) string {
 // unsupportedReaction names a reaction Step cannot execute, or "".
 func unsupportedReaction(r *EventReaction) string {
 	switch r.Action {
-	case ReactCancel, ReactReevaluate, ReactNotify:
+	case ReactCancel, ReactReevaluate, ReactNotify, ReactInvalidateAndRestart, ReactWakeAgent:
 		return ""
 	}
 	return fmt.Sprintf("on_events action %q for %q at %s", r.Action, r.Event, r.Pos)

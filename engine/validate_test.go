@@ -343,9 +343,11 @@ func TestCheckWebhooks(t *testing.T) {
 		{name: "no host", cfg: hook("/validate"), errs: []string{
 			`4:3: webhook url "/validate" has no host; write an absolute https:// url [webhook]`,
 		}},
-		{name: "nothing allowed", cfg: &Config{Pipelines: []*Pipeline{pipe("p", 1, &Stage{ID: "w", Type: StageWebhook, Pos: at(2),
-			Request: &Request{Pos: at(3), URL: &Template{Src: "https://api.example.com/"}}})}}, errs: []string{
-			`3:3: webhook host "api.example.com" is not allowed; list it under settings.webhooks.allow [webhook]`,
+		{name: "no allow list: any host written literally", cfg: &Config{Pipelines: []*Pipeline{pipe("p", 1, &Stage{ID: "w", Type: StageWebhook, Pos: at(2),
+			Request: &Request{Pos: at(3), URL: &Template{Src: "https://api.example.com/{{ context.x }}"}}})}}},
+		{name: "no allow list, templated host", cfg: &Config{Pipelines: []*Pipeline{pipe("p", 1, &Stage{ID: "w", Type: StageWebhook, Pos: at(2),
+			Request: &Request{Pos: at(3), URL: &Template{Src: "https://{{ context.host }}/x"}}})}}, errs: []string{
+			`3:3: webhook url must have a constant host; move the templates after the host [webhook]`,
 		}},
 	})
 }

@@ -5,11 +5,13 @@ import (
 	"strings"
 )
 
-// checkWebhooks reports webhook stages whose URL calls a host that
-// settings.webhooks.allow does not list, and those whose host is not a constant (a
-// template in the scheme or host could send the request anywhere). An entry of the
-// allow list matches the host exactly (case-insensitively, with or without the
-// port), and "*.example.com" matches any subdomain of example.com.
+// checkWebhooks reports webhook stages whose host is not a constant (a template in the
+// scheme or host could send the request anywhere: the data of a pull request would
+// choose it), and, when settings.webhooks.allow is given, those whose URL calls a host it
+// does not list. An entry of the allow list matches the host exactly
+// (case-insensitively, with or without the port), and "*.example.com" matches any
+// subdomain of example.com. Which addresses a host may resolve to is checked when the
+// call is made (the shell's address guard).
 func checkWebhooks(cfg *Config) (errs, warnings ErrorList) {
 	var f findings
 	for _, p := range cfg.Pipelines {
@@ -32,7 +34,6 @@ func checkWebhooks(cfg *Config) (errs, warnings ErrorList) {
 			case host == "":
 				f.errorf(pos, kindWebhook, "webhook url %q has no host; write an absolute https:// url", u.Src)
 			case len(cfg.Settings.WebhookHosts) == 0:
-				f.errorf(pos, kindWebhook, "webhook host %q is not allowed; list it under settings.webhooks.allow", host)
 			case !hostAllowed(host, cfg.Settings.WebhookHosts):
 				f.errorf(pos, kindWebhook, "webhook host %q is not allowed; settings.webhooks.allow lists %s",
 					host, quoteList(cfg.Settings.WebhookHosts))
@@ -69,6 +70,22 @@ func webhookHost(src string) (string, bool) {
 		return "", true
 	}
 	return strings.ToLower(u.Host), true
+}
+
+// WebhookHost returns the host (and port) a webhook url names, as written, lower case; ""
+// when a template lies in its scheme or host.
+func WebhookHost(src string) string {
+	host, ok := webhookHost(src)
+	if !ok {
+		return ""
+	}
+	return host
+}
+
+// WebhookHostAllowed reports whether host (maybe with a port) matches an entry of allow
+// (settings.webhooks.allow); an empty list allows every host.
+func WebhookHostAllowed(host string, allow []string) bool {
+	return len(allow) == 0 || hostAllowed(strings.ToLower(host), allow)
 }
 
 // hostAllowed reports whether host (maybe with a port) matches an entry of allow.

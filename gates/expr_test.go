@@ -85,7 +85,7 @@ func TestExprParams(t *testing.T) {
 	}{
 		{name: "missing", params: "{message: hi}", want: `t.yaml:1:1: missing required key "expr" for check "expr" [gate]`},
 		{name: "unknown root", params: "{expr: pr.draft}",
-			want: `t.yaml:1:8: unknown name "pr" in expression; known names: "branches", "context", "github", "outputs", "run", "stages", "subject", "trigger", "variables" [expr]`},
+			want: `t.yaml:1:8: unknown name "pr" in expression; known names: "branches", "context", "github", "outputs", "run", "shared", "stages", "subject", "trigger", "variables" [expr]`},
 		{name: "syntax error inside quotes", params: `{expr: "github.pr.draft &&"}`,
 			want: `t.yaml:1:27: unexpected end of expression [expr]`},
 		{name: "not a string", params: "{expr: [a]}", want: `t.yaml:1:8: "expr" of check "expr" must be an expression [gate]`},

@@ -102,7 +102,7 @@ func TestNewCheckParams(t *testing.T) {
 		{name: "scope misspelt", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: "{scope: agent}",
 			want: `t.yaml:1:9: "scope" of check "pr_approvals_met" must be one of "agents", "humans", "all", not "agent" [gate]`},
 		{name: "pr with a bad template", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: `{pr: "{{ contxt.prs[0] }}"}`,
-			want: `t.yaml:1:10: unknown name "contxt" in expression; known names: "branches", "context", "github", "outputs", "run", "stages", "subject", "trigger", "variables"; did you mean "context"? [expr]`},
+			want: `t.yaml:1:10: unknown name "contxt" in expression; known names: "branches", "context", "github", "outputs", "run", "shared", "stages", "subject", "trigger", "variables"; did you mean "context"? [expr]`},
 		{name: "pr not a string", gate: PRApprovalsMet{}, check: "pr_approvals_met", params: "{pr: [1]}",
 			want: `t.yaml:1:6: "pr" of check "pr_approvals_met" must be a string [gate]`},
 		{name: "command without run", gate: Command{}, check: "command", params: "{timeout: 5m}",

@@ -455,6 +455,14 @@ pipelines:
         type: action
         action: remove_label
         config: {label: x}
+      - id: keep
+        type: action
+        action: set_variable
+        config: {name: tries, value: "{{ variables.tries }}"}
+      - id: share
+        type: action
+        action: set_shared
+        config: {name: reviewed_by, value: {by: "{{ run.pipeline }}", at: [1, 2]}}
       - id: merge
         type: action
         action: merge_pr
@@ -478,6 +486,8 @@ pipelines:
       - request_reviewers: {group: maintainers}
       - assign: alice
       - assign: {assignees: [alice], group: solo}
+      - set_variable: {name: done, value: true}
+      - set_shared: {name: last_title, value: "{{ shared.last_title }}"}
     on_error:
       - label: needs-human
       - notify: maintainers
@@ -821,6 +831,21 @@ pipelines:
   p:
     stages:
       - {id: m, type: action, action: rebase_pr}
+`},
+	{name: "set_shared without a value", at: "/pipelines/p/stages/0/config", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: m, type: action, action: set_shared, config: {name: x}}
+`},
+	{name: "set_variable with a bad name", at: "/pipelines/p/on_complete/0/set_variable/name", line: 7, yaml: `
+version: 1
+pipelines:
+  p:
+    stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
+    on_complete:
+      - set_variable: {name: 9lives, value: 1}
 `},
 	{name: "unknown trigger event", at: "/pipelines/p/trigger/event", line: 5, yaml: `
 version: 1

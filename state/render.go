@@ -47,6 +47,7 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		}
 		renderRun(&b, p, run, history)
 	}
+	renderShared(&b, st) // render_variables.go
 	b.WriteString("Status updates on every event.\n")
 	return b.String()
 }
@@ -76,18 +77,23 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 	}
 
 	b.WriteString("| stage | status | since |\n| --- | --- | --- |\n")
-	for _, id := range stageOrder(p, run) {
+	for _, id := range withBranches(p, run, stageOrder(p, run)) { // render_parallel.go
 		sr := run.Stages[id]
 		if sr == nil {
-			fmt.Fprintf(b, "| %s | · | |\n", cell(id))
+			fmt.Fprintf(b, "| %s | · | |\n", stageLabel(p, run, id))
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |\n", cell(id), stageStatus(sr), stamp(sr.EnteredAt))
+		status := stageStatus(sr)
+		if sr.Parent != "" {
+			status = branchRow(p, run, id)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", stageLabel(p, run, id), status, stamp(sr.EnteredAt))
 	}
 	b.WriteString("\n")
 
 	renderWhy(b, run)
 	renderTime(b, run)
+	renderVariables(b, "Variables", run.Variables) // render_variables.go
 
 	if p != nil {
 		fmt.Fprintf(b, "```mermaid\n%s```\n\n", engine.Mermaid(p, run))
@@ -170,6 +176,11 @@ func stageStatus(sr *engine.StageRun) string {
 		return "🚫 cancelled"
 	case engine.StageSkipped:
 		return "⏭️ skipped"
+	case engine.StageStale:
+		if sr.Stale != nil {
+			return "♻️ stale — " + cell(sr.Stale.Why)
+		}
+		return "♻️ stale"
 	}
 	return cell(string(sr.Status))
 }

@@ -32,6 +32,9 @@ func renderTime(b *strings.Builder, run *engine.Run) {
 	fmt.Fprintf(b, "**Deadlines** — stage %s:\n", code(run.Stage))
 	for _, d := range ds {
 		what := deadlineWords[d.Kind]
+		if w := deadlineWhat(d); w != "" { // render_parallel.go
+			what = w
+		}
 		if what == "" {
 			what = inline(d.Kind)
 		}

@@ -87,11 +87,12 @@ func (s *simulation) writeFiles() error {
 	return nil
 }
 
-// at finds the run of pull request pr standing at stage (unfinished), and its attempt.
+// at finds the run of pull request pr standing at stage (unfinished) — or at a parallel
+// stage whose branch stage is open — and its attempt.
 func (s *simulation) at(pr int, stage string) (*engine.Run, int, error) {
 	subject := s.sc.Repo + "#" + strconv.Itoa(pr)
 	for _, run := range s.runs() {
-		if run.Subject == subject && run.Stage == stage && !run.Status.Final() {
+		if run.Subject == subject && run.At(stage) && !run.Status.Final() { // a stage, or an open branch of it
 			return run, run.Stages[stage].Attempt, nil
 		}
 	}
@@ -186,8 +187,10 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 		stages := map[string]bool{}
 		for _, p := range cfg.Pipelines {
 			for _, st := range p.Stages {
-				if st.Type == engine.StageAgent && st.Agent == ag.Name {
-					stages[st.ID] = true
+				for _, b := range append([]*engine.Stage{st}, st.Branches...) { // a parallel stage's branches too
+					if b.Type == engine.StageAgent && b.Agent == ag.Name {
+						stages[b.ID] = true
+					}
 				}
 			}
 		}

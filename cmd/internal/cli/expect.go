@@ -59,6 +59,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	for _, d := range e.Dispatches {
 		s.checkDispatches(report, d)
 	}
+	s.checkRequests(report, e.Requests) // simulate_http.go
 	return failed
 }
 
@@ -253,7 +254,7 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 		if (want.Pipeline == "" || r.Pipeline == want.Pipeline) &&
 			(subject == "" || r.Subject == subject) &&
 			(want.Status == "" || string(r.Status) == want.Status) &&
-			(want.Stage == "" || r.Stage == want.Stage) {
+			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) { // parallel.go
 			return true
 		}
 	}
@@ -267,6 +268,7 @@ func describeRunExpect(w runExpect) string {
 			parts = append(parts, kv[0]+"="+kv[1])
 		}
 	}
+	parts = append(parts, describeStages(w.Stages)...)
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
@@ -276,7 +278,7 @@ func describeRuns(runs []*engine.Run) string {
 	}
 	var parts []string
 	for _, r := range runs {
-		parts = append(parts, fmt.Sprintf("{pipeline=%s subject=%s status=%s stage=%s}", r.Pipeline, r.Subject, r.Status, r.Stage))
+		parts = append(parts, fmt.Sprintf("{pipeline=%s subject=%s status=%s stage=%s%s}", r.Pipeline, r.Subject, r.Status, r.Stage, runStages(r)))
 	}
 	return strings.Join(parts, ", ")
 }

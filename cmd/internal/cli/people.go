@@ -38,7 +38,9 @@ func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Confi
 		}
 		return nil
 	}
-	if err := read(engine.PeopleNeeded(cfg, st, f)); err != nil {
+	needs := engine.PeopleNeeded(cfg, st, f)
+	needs.Permissions = append(needs.Permissions, engine.WakeNeeds(cfg, st, in).Permissions...) // step_react_wake.go
+	if err := read(needs); err != nil {
 		return engine.Result{}, err
 	}
 	res := engine.Step(cfg, st, in, f, now)

@@ -57,6 +57,8 @@ type runner struct {
 	act       *githubactions.Action
 	// unsupported collects the "not supported yet" stops of this invocation.
 	unsupported []string
+	// webhooks carries webhook calls in simulate (webhooks.go); nil: the network.
+	webhooks *webhookEnv
 }
 
 // subjectResult is what one subject ended as, for outputs and the job summary.
@@ -373,7 +375,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		}
 		outcomes := make([]engine.Outcome, 0, len(res.Effects))
 		for _, e := range res.Effects {
-			o := client.Perform(ctx, e)
+			o := r.perform(ctx, client, e) // webhooks.go
 			if o.Err == "" {
 				r.act.Infof("pipeline-action: %s done", e.Key)
 				applyToFacts(snap.Facts, e)

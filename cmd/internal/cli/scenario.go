@@ -37,6 +37,13 @@ type scenario struct {
 	Expect *expectation      `yaml:"-"`
 
 	path string // of the scenario file, for errors and relative paths
+
+	// HTTP stubs the webhook calls ("METHOD URL": {status, body}), DNS says what a host
+	// resolves to (default DefaultSimAddress), and Secrets are the secrets webhook headers
+	// read (simulate_http.go).
+	HTTP    httpStubs         `yaml:"http"`
+	DNS     map[string]string `yaml:"dns"`
+	Secrets map[string]string `yaml:"secrets"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -202,6 +209,8 @@ type expectation struct {
 	StateBranch *stateBranchExpect `yaml:"state_branch"`
 	// Reminders counts the reminder comments a human stage posted, by subject number.
 	Reminders map[int]int `yaml:"reminders"`
+	// Requests counts the webhook calls made (simulate_http.go).
+	Requests []requestExpect `yaml:"requests"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its
@@ -227,6 +236,8 @@ type runExpect struct {
 	Subject  string `yaml:"subject"`
 	Status   string `yaml:"status"`
 	Stage    string `yaml:"stage"`
+	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
+	Stages map[string]string `yaml:"stages"`
 }
 
 // stepKinds maps each step kind to a constructor of its value; nil means a scalar.
@@ -254,6 +265,7 @@ var stepKinds = map[string]func() any{
 	"state_branch":   nil,
 	"report":         func() any { return &reportStep{} },
 	"agent_fails":    func() any { return &agentFailsStep{} },
+	"http":           func() any { return &httpStubs{} },
 }
 
 // scenarioError is a mistake in the scenario file, with its position.

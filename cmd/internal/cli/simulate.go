@@ -114,6 +114,8 @@ type simulation struct {
 	// with holds the action inputs of the agent workflows that report steps play, by the
 	// payload of their workflow_dispatch event.
 	with map[string]map[string]string
+	// http answers webhook calls from the scenario's stubs (simulate_http.go).
+	http *simHTTP
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -217,7 +219,7 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
 	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
-		together: map[int]bool{}, barrierTimeout: 60 * time.Second}
+		together: map[int]bool{}, barrierTimeout: 60 * time.Second, http: newSimHTTP(sc)}
 	f.SetClock(s.clock.now)
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	for _, c := range config {
@@ -300,6 +302,9 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
 		if bad := s.fake.Unexpected(); len(bad) > 0 {
 			return failed, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
+		}
+		if bad := s.http.takeUnexpected(); len(bad) > 0 {
+			return failed, fmt.Errorf("step %d: a webhook call that no stub answers:\n  %s", n, strings.Join(bad, "\n  "))
 		}
 		s.printComments()
 	}
@@ -495,6 +500,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
 		}
 		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
+	case *httpStubs:
+		return nil, s.applyHTTP(v), false, nil
 	case *reportStep:
 		return s.applyReport(v)
 	case *agentFailsStep:
@@ -654,7 +661,10 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
 	}
 	var log bytes.Buffer
-	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep}
+	for k, v := range s.sc.Secrets {
+		env[SecretEnvPrefix+strings.ToUpper(k)] = v
+	}
+	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep, webhooks: s.http.env()}
 	with, agent := s.with[string(d.event.Payload)]
 	for k, v := range with {
 		env["INPUT_"+strings.ToUpper(k)] = v

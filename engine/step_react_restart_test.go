@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// approvalsCheck passes when the run's ledger has review stages and all are met, as
+// pr_approvals_met does.
+func approvalsCheck() Check {
+	return checkFunc(func(f *Facts) GateResult {
+		if f.Ledger == nil || len(f.Ledger.Stages) == 0 {
+			return GateResult{Status: GatePending, Message: "no ledger"}
+		}
+		for _, s := range f.Ledger.Stages {
+			if !s.Met {
+				return GateResult{Status: GatePending, Message: s.Why}
+			}
+		}
+		return GateResult{Status: GatePass, Message: "approved"}
+	})
+}
+
+// restartConfig is review (agent) → approved (approvals, label "ok") → merge, restarted
+// from review on a push.
+func restartConfig(restartFrom string) *Config {
+	return &Config{Version: 1, BlobOID: "blob1",
+		Agents: []*Agent{{Name: "reviewer", Dispatch: DispatchWorkflow, Workflow: "review.yml"}},
+		Pipelines: []*Pipeline{{
+			Name:    "review",
+			Trigger: Trigger{Event: "pull_request.opened"},
+			OnEvents: []EventReaction{
+				{Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart, Invalidate: []string{"review"}, RestartFrom: restartFrom},
+				{Event: "pull_request.closed", Action: ReactCancel},
+			},
+			Stages: []*Stage{
+				{ID: "review", Type: StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "approved"},
+				{ID: "approved", Type: StageGate, OnPass: "merge", Conditions: []Condition{
+					{Check: "approvals", Eval: approvalsCheck()}, {Check: "ok", Eval: labelCheck("ok")}}},
+				{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+			},
+		}}}
+}
+
+func headFacts(sha string, labels ...string) *Facts {
+	f := prFacts(labels...)
+	f.PR.HeadSHA = sha
+	return f
+}
+
+// approvedRun plays the run to the approvals gate: review dispatched, approved on head aaaa.
+func approvedRun(t *testing.T, cfg *Config) *State {
+	t.Helper()
+	f := headFacts("aaaaaaaaaa")
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("review/7/1", "review", 1, VerdictApprove, map[string]any{"notes": "fine"}), f, t0.Add(time.Minute))
+	require.Empty(t, res.Effects)
+	run := res.State.Runs[0]
+	require.Equal(t, "approved", run.Stage, "waits for the label")
+	return res.State
+}
+
+func lastWhy(run *Run) string { return run.History[len(run.History)-1].Why }
+
+func TestInvalidateAndRestartOnPush(t *testing.T) {
+	cfg := restartConfig("review")
+	st := approvedRun(t, cfg)
+	pushed := headFacts("bbbbbbbbbb", "ok")
+	res := Step(cfg, st, Input{Key: "push-1", Event: "pull_request.synchronize"}, pushed, t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	assert.Equal(t, "review", run.Stage, "restarted from review")
+	sr := run.Stages["review"]
+	assert.Equal(t, 2, sr.Attempt)
+	assert.Equal(t, "", sr.Verdict)
+	assert.Nil(t, sr.Outputs)
+	require.NotNil(t, sr.Stale)
+	assert.Equal(t, VerdictApprove, sr.Stale.Verdict)
+	assert.Equal(t, "aaaaaaaaaa", sr.Stale.SHA)
+	assert.Equal(t, map[string]any{"notes": "fine"}, sr.Stale.Outputs)
+	assert.Equal(t, StageCancelled, run.Stages["approved"].Status, "the stage it was at is left")
+	assert.Contains(t, lastWhy(run), "pull_request.synchronize (head bbbbbbb)")
+	assert.Contains(t, lastWhy(run), "the approvals and results of review are stale; restarting from review")
+	require.Len(t, res.Effects, 1, "the review is dispatched again, not merged")
+	assert.Equal(t, "review/7/1/review/2/dispatch", res.Effects[0].Key)
+
+	// The same push delivered again, or another delivery for the same head: once.
+	for _, key := range []string{"push-1", "push-1b"} {
+		again := Step(cfg, res.State, Input{Key: key, Event: "pull_request.synchronize"}, pushed, t0.Add(2*time.Hour))
+		assert.Equal(t, 2, again.State.Runs[0].Stages["review"].Attempt, key)
+		for _, e := range again.Effects {
+			assert.NotContains(t, e.Key, "/review/3/", key)
+		}
+	}
+
+	// The new review approves: the gate holds on the new head and the merge goes ahead.
+	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
+	res = Step(cfg, res.State, report("review/7/1", "review", 2, VerdictApprove, nil), pushed, t0.Add(3*time.Hour))
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
+
+	// Another push: restarted again (attempt 3).
+	third := Step(cfg, res.State, Input{Key: "push-2", Event: "pull_request.synchronize"}, headFacts("cccccccccc", "ok"), t0.Add(4*time.Hour))
+	assert.Equal(t, 3, third.State.Runs[0].Stages["review"].Attempt)
+}
+
+func TestInvalidateStaleApprovalDoesNotMerge(t *testing.T) {
+	// A stale approval without a restart (the run escalated): the gate does not hold on it.
+	cfg := restartConfig("review")
+	st := approvedRun(t, cfg)
+	st.Runs[0].Status = RunEscalated
+	res := Step(cfg, st, Input{Key: "push-1", Event: "pull_request.synchronize"}, headFacts("aaaaaaaaaa", "ok"), t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	assert.Equal(t, RunEscalated, run.Status, "an escalated run waits for a person")
+	assert.Equal(t, "approved", run.Stage)
+	assert.Equal(t, StageStale, run.Stages["review"].Status)
+	assert.Contains(t, lastWhy(run), "not restarted: the run is escalated")
+	assert.Empty(t, res.Effects)
+	l := (&eval{cfg: cfg, facts: headFacts("aaaaaaaaaa")}).ledger(cfg.Pipelines[0], run)
+	require.Len(t, l.Stages, 1)
+	assert.False(t, l.Stages[0].Met, "the head did not move, and still the approval is stale")
+	assert.Contains(t, l.Stages[0].Why, "approval is stale (invalidated on pull_request.synchronize")
+}
+
+func TestMergeGuardReadsLedger(t *testing.T) {
+	// A run at its merge stage: the guard evaluates the approvals gate against the ledger.
+	cfg := restartConfig("review")
+	f := headFacts("aaaaaaaaaa", "ok")
+	run := &Run{ID: "review/7/1", Pipeline: "review", Subject: "acme/widgets#7", Status: RunRunning, Stage: "merge",
+		VerifiedSHA: "aaaaaaaaaa", VerifiedBy: "approved", Stages: map[string]*StageRun{
+			"review":   {Status: StageSucceeded, Attempt: 1, Verdict: VerdictApprove, HeadSHA: "aaaaaaaaaa"},
+			"approved": {Status: StagePassed, Attempt: 1},
+			"merge":    {Status: StageWaiting, Attempt: 1},
+		}}
+	st := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{run}}
+	res := Step(cfg, st, Input{Key: "s1", Event: "status"}, f, t0)
+	require.Len(t, res.Effects, 1, "an approval that holds lets the merge through")
+	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+
+	// The same run whose review was marked stale (a state saved mid-restart, or forged):
+	// the guard sends it back, no merge.
+	run.Stages["review"].Stale = &Stale{At: t0, Why: "invalidated", Verdict: VerdictApprove}
+	run.Stages["review"].Verdict = ""
+	res = Step(cfg, st, Input{Key: "s2", Event: "status"}, f, t0)
+	for _, e := range res.Effects {
+		assert.NotEqual(t, EffectMerge, e.Kind)
+	}
+	assert.NotEqual(t, RunCompleted, res.State.Runs[0].Status)
+}
+
+func TestInvalidateHumanApprovalsOnSameHead(t *testing.T) {
+	// invalidate_and_restart on a comment: the head does not move, and the reviews given
+	// before it no longer count; a review given after it does.
+	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{
+		Name:    "hr",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		OnEvents: []EventReaction{{Event: "issue_comment.created", Action: ReactInvalidateAndRestart,
+			Invalidate: []string{"lead"}, RestartFrom: "current"}},
+		Stages: []*Stage{
+			{ID: "lead", Type: StageHuman, WaitFor: WaitApproval, Count: 2, OnComplete: "merge"},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+		},
+	}}}
+	f := headFacts("aaaaaaaaaa")
+	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, "lead", res.State.Runs[0].Stage)
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	assert.Equal(t, 2, run.Stages["lead"].Attempt, "restart_from current: a new attempt")
+	assert.Contains(t, lastWhy(run), "issue_comment.created (delivery): the approvals and results of lead are stale; restarting from lead")
+
+	f.PR.Reviews = append(f.PR.Reviews, Review{Author: "carol", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(2 * time.Hour)})
+	res = Step(cfg, res.State, Input{Key: "r1", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Hour))
+	run = res.State.Runs[0]
+	assert.Equal(t, "lead", run.Stage, "bob's approval is stale: one of two")
+	assert.Empty(t, res.Effects)
+	msgs := ""
+	for _, r := range run.Stages["lead"].Results {
+		msgs += r.Message + "\n"
+	}
+	assert.Contains(t, msgs, "bob's approval is stale")
+
+	// bob approves again after the invalidation: two of two, the merge goes ahead.
+	f.PR.Reviews[0].SubmittedAt = t0.Add(3 * time.Hour)
+	res = Step(cfg, res.State, Input{Key: "r2", Event: "pull_request_review.submitted"}, f, t0.Add(3*time.Hour))
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+
+	// The same comment delivery again: not restarted twice.
+	again := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(3*time.Hour))
+	assert.Equal(t, "merge", again.State.Runs[0].Stage)
+}
+
+func TestInvalidateAndRestartFinishedRunAndOldState(t *testing.T) {
+	cfg := restartConfig("current")
+	// A finished run is not restarted.
+	done := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{{ID: "review/7/1", Pipeline: "review",
+		Subject: "acme/widgets#7", Status: RunCompleted, Stage: "merge", Stages: map[string]*StageRun{
+			"review": {Status: StageSucceeded, Attempt: 1, Verdict: VerdictApprove}}}}}
+	res := Step(cfg, done, Input{Key: "p1", Event: "pull_request.synchronize"}, headFacts("bbbbbbbbbb"), t0)
+	assert.False(t, res.Changed)
+	assert.Empty(t, res.Effects)
+
+	// A state written before reactions restarted runs (no stale, no applied keys): the run
+	// at its review restarts with a new attempt of it (restart_from: current).
+	old := `{"version":1,"subject":"acme/widgets#7","seq":3,"runs":[{"id":"review/7/1","pipeline":"review",
+	"subject":"acme/widgets#7","status":"waiting","stage":"review","stages":{"review":{"status":"waiting",
+	"attempt":1,"entered_at":"2026-01-05T09:00:00Z","head_sha":"aaaaaaaaaa"}},"started_at":"2026-01-05T09:00:00Z",
+	"updated_at":"2026-01-05T09:00:00Z","applied":["review/7/1/review/1/dispatch"]}]}`
+	var st State
+	require.NoError(t, json.Unmarshal([]byte(old), &st))
+	res = Step(cfg, &st, Input{Key: "p2", Event: "pull_request.synchronize"}, headFacts("bbbbbbbbbb"), t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	assert.Equal(t, 2, run.Stages["review"].Attempt)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "review/7/1/review/2/dispatch", res.Effects[0].Key)
+	assert.True(t, strings.HasSuffix(lastWhy(run), "restarting from review"))
+	// A late report for the first attempt is refused.
+	late := Step(cfg, res.State, report("review/7/1", "review", 1, VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
+	assert.Equal(t, "", late.State.Runs[0].Stages["review"].Verdict)
+}

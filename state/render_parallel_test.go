@@ -1,0 +1,46 @@
+package state
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestRenderParallelBranches(t *testing.T) {
+	review := &engine.Stage{ID: "review", Type: engine.StageParallel, Join: engine.JoinAny, Branches: []*engine.Stage{
+		{ID: "sec", Type: engine.StageAgent, Agent: "security-review"},
+		{ID: "tag", Type: engine.StageAction, Action: engine.ActionAddLabel},
+		{ID: "perf", Type: engine.StageAgent, Agent: "perf-review"},
+	}}
+	cfg := &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{{Name: "p", Stages: []*engine.Stage{
+		review, {ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR},
+	}}}}
+	run := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "review", StartedAt: t0,
+		Stages: map[string]*engine.StageRun{
+			"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1), Deadlines: []engine.Deadline{
+				{Kind: engine.DeadlineBranch, At: at(31), Branch: "perf"}, {Kind: engine.DeadlineTimeout, At: at(61)}}},
+			"sec":  {Status: engine.StageFailed, Attempt: 2, Verdict: engine.VerdictReject, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"tag":  {Status: engine.StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"perf": {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+		}}
+	out := Render(cfg, &engine.State{Version: 1, Runs: []*engine.Run{run}})
+	assert.Contains(t, out, "| review | ⏳ waiting | 2026-01-05 09:01 UTC |\n"+
+		"| ↳ sec | ❌ failed · verdict reject · agent security-review · attempt 2 | 2026-01-05 09:01 UTC |\n"+
+		"| ↳ tag | ✅ succeeded · action add_label | 2026-01-05 09:01 UTC |\n"+
+		"| ↳ perf | ⏳ waiting · agent perf-review | 2026-01-05 09:01 UTC |\n"+
+		"| merge | · | |\n", out)
+	assert.Contains(t, out, "- ⏰ branch `perf` times out 2026-01-05 09:31 UTC\n- ⏰ times out 2026-01-05 10:01 UTC\n")
+
+	// Before the stage is entered, its branches are listed under it all the same.
+	fresh := &engine.Run{ID: "p/7/2", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "x", StartedAt: t0.Add(time.Hour),
+		Stages: map[string]*engine.StageRun{}}
+	out = Render(cfg, &engine.State{Version: 1, Runs: []*engine.Run{fresh}})
+	assert.Contains(t, out, "| review | · | |\n| ↳ sec | · | |\n| ↳ tag | · | |\n| ↳ perf | · | |\n| merge | · | |\n", out)
+
+	// Without its pipeline, a run's branches still show under their stage.
+	out = Render(&engine.Config{}, &engine.State{Version: 1, Runs: []*engine.Run{run}})
+	assert.Contains(t, out, "| review | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ perf | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ sec | ❌ failed · verdict reject · attempt 2 |", out)
+}

@@ -1,0 +1,55 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// Variables in the status comment: a run's variables under the run, the subject's shared
+// variables once, after the runs. Their values may come from a pull request's text, so each
+// is shown inert, on one line, cut short.
+
+const (
+	shownVariables     = 20 // names shown per namespace
+	shownVariableRunes = 60 // runes of a value's JSON shown
+)
+
+// renderVariables writes one line of vars, titled, or nothing when there are none.
+func renderVariables(b *strings.Builder, title string, vars map[string]any) {
+	if len(vars) == 0 {
+		return
+	}
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for i, k := range names {
+		if i == shownVariables {
+			parts = append(parts, fmt.Sprintf("and %d more", len(names)-i))
+			break
+		}
+		v, err := json.Marshal(vars[k])
+		if err != nil {
+			v = []byte("?")
+		}
+		s := []rune(string(v))
+		if len(s) > shownVariableRunes {
+			s = append(s[:shownVariableRunes], '…')
+		}
+		parts = append(parts, code(k)+" = "+code(string(s)))
+	}
+	fmt.Fprintf(b, "<sub>%s: %s</sub>\n\n", title, strings.Join(parts, " · "))
+}
+
+// renderShared writes the subject's shared variables.
+func renderShared(b *strings.Builder, st *engine.State) {
+	if st != nil {
+		renderVariables(b, "Shared variables", st.Shared)
+	}
+}

@@ -10,6 +10,10 @@ package engine
 //	          checks  [{name, kind, state, conclusion}],
 //	          reviews [{author, state, commit_sha, submitted_at, can_push, is_bot}] (oldest first)
 //
+//	github.issue.number, title, state ("open" | "closed"), author, labels (names): the
+//	          subject, when it is an issue (a `scope: issue` run; github.pr is then the
+//	          run's pull request, context.pr_number, or null while it has none)
+//
 // github.pr is null when the facts hold no pull request. Numbers are ints; the Env
 // holds no pointer into facts.
 func FactsEnv(f *Facts) map[string]any {
@@ -20,6 +24,9 @@ func FactsEnv(f *Facts) map[string]any {
 	gh["repo"] = f.Repo
 	gh["default_branch"] = f.DefaultBranch
 	gh["viewer"] = f.Viewer
+	if f.Issue != nil {
+		gh["issue"] = issueEnv(f.Issue) // step_issue.go
+	}
 	if f.PR == nil {
 		return gh
 	}

@@ -23,6 +23,11 @@ type Facts struct {
 	// Ledger is the approvals of the run whose gates are evaluated (step_ledger.go); the
 	// engine sets it, nil elsewhere.
 	Ledger *Ledger
+	// Issue is the subject when it is an issue (PR is then nil): the runs of `scope: issue`
+	// pipelines. PRs are the pull requests associated with its runs, by number, as read in
+	// the same query (facts_issue.go, step_issue.go).
+	Issue *Issue
+	PRs   map[int]*PullRequest
 }
 
 // PR states.

@@ -136,6 +136,9 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")
 		return
 	}
+	if restore := e.intentOnRunPR(run, it); restore != nil { // step_issue.go
+		defer restore()
+	}
 	pr := e.facts.PR
 	if o, ok := e.outcome(it.Key); ok && e.performed(it) == "" {
 		e.logf("run %s: %s asked for at %s: its outcome, known to this invocation, is recorded", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))

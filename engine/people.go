@@ -94,6 +94,9 @@ func (n Needs) Empty() bool { return len(n.Teams) == 0 && len(n.Permissions) == 
 // they may approve for. It asks only for what can change the outcome, so an event with
 // nothing new from people costs no request.
 func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
+	if f != nil && f.PR == nil && f.Issue != nil {
+		f = subjectView(f) // step_issue.go: the issue as the subject
+	}
 	if cfg == nil || st == nil || f == nil || f.PR == nil {
 		return Needs{}
 	}
@@ -149,8 +152,9 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 		var who []string
 		switch s.WaitFor {
 		case WaitApproval:
-			for _, r := range latestReviews(f.PR.Reviews) {
-				if r.State == ReviewApproved && r.CommitSHA == f.PR.HeadSHA && !r.IsBot && !strings.EqualFold(r.Author, f.PR.Author) {
+			rp := runPRIn(f, run) // step_issue.go
+			for _, r := range latestReviews(rp.Reviews) {
+				if r.State == ReviewApproved && r.CommitSHA == rp.HeadSHA && !r.IsBot && !strings.EqualFold(r.Author, f.PR.Author) {
 					who = append(who, r.Author)
 				}
 			}

@@ -63,6 +63,9 @@ type State struct {
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
 	Shared map[string]any `json:"shared,omitempty"`
+	// Followers are, in a pull request's state, the runs of issues that follow it (their
+	// context.prs holds it): an event on the pull request moves them too (step_issue.go).
+	Followers []Follower `json:"followers,omitempty"`
 }
 
 // PastRun is the record of a finished run that left State.Runs.
@@ -73,11 +76,12 @@ type PastRun struct {
 	TriggerKey string    `json:"trigger_key,omitempty"`
 	TriggerAt  time.Time `json:"trigger_at,omitzero"`
 	StartedAt  time.Time `json:"started_at"`
+	Parent     string    `json:"parent,omitempty"` // a sub-pipeline's run: Run.Parent
 }
 
 // Past returns the record State.Past keeps of a finished run.
 func (r *Run) Past() PastRun {
-	return PastRun{ID: r.ID, Pipeline: r.Pipeline, Status: r.Status, TriggerKey: r.TriggerKey, TriggerAt: r.TriggerAt, StartedAt: r.StartedAt}
+	return PastRun{ID: r.ID, Pipeline: r.Pipeline, Status: r.Status, TriggerKey: r.TriggerKey, TriggerAt: r.TriggerAt, StartedAt: r.StartedAt, Parent: r.Parent}
 }
 
 // RunNumber is the number that ends a run id (<pipeline>/<subject number>/<n>); 0 when
@@ -134,6 +138,12 @@ type Run struct {
 	// started, and what set_variable set since (step_variables.go). A run started before
 	// they were kept has none: its `variables:` are computed when read.
 	Variables map[string]any `json:"variables,omitempty"`
+	// Parent is set on a sub-pipeline's run: "<parent run id>/<stage id>", the stage of
+	// the parent that started it, at attempt ParentAttempt; Depth is how deep it nests
+	// (1 for a child of a run started by a trigger). See step_pipeline.go.
+	Parent        string `json:"parent,omitempty"`
+	ParentAttempt int    `json:"parent_attempt,omitempty"`
+	Depth         int    `json:"depth,omitempty"`
 }
 
 // StageRun is the record of one stage within a run.
@@ -166,6 +176,8 @@ type StageRun struct {
 	// branch belongs to, and ParentAttempt the attempt of that stage its record is of.
 	Parent        string `json:"parent,omitempty"`
 	ParentAttempt int    `json:"parent_attempt,omitempty"`
+	// Child is the id of the sub-pipeline run this attempt of a pipeline stage started.
+	Child string `json:"child,omitempty"`
 }
 
 // Transition is one entry of a run's history.

@@ -32,7 +32,7 @@ type Result struct {
 // st is not modified.
 func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
-	if facts == nil || facts.PR == nil {
+	if e.facts == nil || e.facts.PR == nil {
 		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
 		return e.result(st)
 	}
@@ -58,8 +58,10 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			// The closed event of the run's own merge, whose state was not saved: the
 			// merge stage ends the run (completed) when the run is advanced below.
 			if m := e.ownMerge(p, run); m.ID != run.Stage {
-				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.facts.PR.MergedBy))
+				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.runPR(run).MergedBy))
 			}
+		case r.Action == ReactCancel && e.childMerged(run): // step_pipeline.go
+			e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
 		case r.Action == ReactCancel:
 			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 		case r.Action == ReactNotify:
@@ -80,6 +82,9 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	for _, p := range cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline
+		}
+		if !e.scopeFits(p) { // step_issue.go
+			continue
 		}
 		onEvent := p.Trigger.Event == in.Event
 		since, level := e.triggerSince(p)
@@ -212,11 +217,15 @@ type eval struct {
 	gateEnv func() Env
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
 	needsFiles bool
+	// issue is set when the subject is an issue (step_issue.go).
+	issue *issueSubject
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
-	return &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
+	e := &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
 		unknown: map[string]Intent{}, outcomes: in.Outcomes, visits: copyVisits(in.Visits)}
+	e.issueView() // step_issue.go
+	return e
 }
 
 func (e *eval) logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -240,8 +249,8 @@ func (e *eval) subject() string {
 // and the run stands at that stage, or the action itself merged it and the stage lies
 // ahead of the run (a merge whose state was not saved). Nil otherwise.
 func (e *eval) ownMerge(p *Pipeline, run *Run) *Stage {
-	pr := e.facts.PR
-	if pr.State != PRMerged {
+	pr := e.runPR(run) // step_issue.go
+	if pr == nil || pr.State != PRMerged {
 		return nil
 	}
 	if s := p.Stage(run.Stage); s != nil && s.Type == StageAction && s.Action == ActionMergePR {
@@ -340,6 +349,9 @@ func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
 	if pr.State != PROpen {
 		return time.Time{}, true
 	}
+	if e.issue != nil {
+		return e.issueTriggerSince(p) // step_issue.go
+	}
 	switch t.Event {
 	case "pull_request.opened":
 		return pr.CreatedAt, true
@@ -380,6 +392,9 @@ func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
 // from since on.
 func (e *eval) startedSince(pipeline string, since time.Time) bool {
 	for _, r := range e.runsOf(pipeline) {
+		if r.Parent != "" {
+			continue // a sub-pipeline's run was not started by the trigger
+		}
 		at := r.TriggerAt
 		if at.IsZero() {
 			at = r.StartedAt
@@ -435,7 +450,7 @@ func (e *eval) started(pipeline, key string) bool {
 
 func (e *eval) active(pipeline string) *Run {
 	for _, r := range e.st.Runs {
-		if r.Pipeline == pipeline && !r.Status.Final() {
+		if r.Pipeline == pipeline && !r.Status.Final() && r.Parent == "" {
 			return r
 		}
 	}
@@ -490,6 +505,8 @@ func (e *eval) advanceAll() {
 		run *Run
 		p   *Pipeline
 	}
+	e.reapChildren() // step_pipeline.go
+	defer e.reapChildren()
 	rank := map[string]int{}
 	for i, p := range e.cfg.Pipelines {
 		rank[p.Name] = i
@@ -498,7 +515,8 @@ func (e *eval) advanceAll() {
 	for _, run := range e.st.Runs {
 		// Final runs stay in the order only to hold back the runs after one whose
 		// effect was just refused.
-		if p := e.cfg.PipelineFor(run); p != nil && (!run.Status.Final() || e.refused[run.ID]) {
+		// A sub-pipeline's run is advanced by its parent's stage (step_pipeline.go).
+		if p := e.cfg.PipelineFor(run); p != nil && run.Parent == "" && (!run.Status.Final() || e.refusedDeep(run)) {
 			order = append(order, entry{run, p})
 		}
 	}
@@ -510,12 +528,12 @@ func (e *eval) advanceAll() {
 		return rank[a.Name] < rank[b.Name]
 	})
 	for i, en := range order {
-		if e.refused[en.run.ID] {
+		if e.refusedDeep(en.run) {
 			e.logf("runs after %s wait: its effect was refused", en.run.ID)
 			return
 		}
 		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
-		if it, ok := openIntent(en.run); ok {
+		if it, ok := e.openIntentDeep(en.run); ok {
 			if rest := len(order) - i - 1; rest > 0 {
 				e.logf("%d %s after %s wait for the outcome of %s", rest, plural(rest, "run", "runs"), en.run.ID, it.Key)
 			}
@@ -567,6 +585,9 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 	if moved, stop := e.due(p, run, stage); stop {
 		return moved
 	}
+	if moved, done := e.issueStage(p, run, stage); done { // step_issue.go
+		return moved
+	}
 	switch stage.Type {
 	case StageGate:
 		return e.gate(p, run, stage)
@@ -576,6 +597,8 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return e.human(p, run, stage)
 	case StageDelay:
 		return e.delayWait(run, stage)
+	case StagePipeline:
+		return e.subPipeline(p, run, stage) // step_pipeline.go
 	case StageWebhook:
 		return e.webhook(p, run, stage) // step_webhook.go
 	case StageParallel:

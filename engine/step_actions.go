@@ -96,8 +96,8 @@ func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) 
 			if err != nil {
 				return plannedAction{err: err.Error()}
 			}
-			if t := strings.TrimSpace(to); t != "pr" {
-				return plannedAction{err: fmt.Sprintf("not supported yet: comment target %q (only the pull request, \"pr\")", t)}
+			if why := e.commentTarget(run, strings.TrimSpace(to), &eff); why != "" { // step_issue.go
+				return plannedAction{err: why}
 			}
 		}
 		body := c.Body
@@ -183,7 +183,7 @@ func (e *eval) planCloseIssue(eff Effect, t *Template, env Env) plannedAction {
 	if err != nil || n <= 0 {
 		return plannedAction{err: fmt.Sprintf("close_issue: %q is not an issue number", text)}
 	}
-	if n == e.facts.PR.Number {
+	if n == e.facts.PR.Number && e.issue == nil {
 		return plannedAction{err: fmt.Sprintf("close_issue: #%d is the pull request itself, not an issue", n)}
 	}
 	eff.Kind, eff.Number = EffectCloseIssue, n

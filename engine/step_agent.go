@@ -279,6 +279,7 @@ func (e *eval) applyReport(r *Report) {
 	run.Intents = dropIntent(run.Intents, key)
 	run.Applied = appendOnce(run.Applied, key)
 	sr.Outputs = jsonSafe(r.Outputs)
+	e.associate(run, sr.Outputs) // step_issue.go
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
 		sr.HeadSHA = e.facts.PR.HeadSHA
@@ -453,6 +454,7 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	env := Env{"github": FactsEnv(e.facts), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
 		"subject": map[string]any{"repo": e.facts.Repo, "number": e.facts.PR.Number}}
+	e.issueEnv(run, env) // step_issue.go
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}

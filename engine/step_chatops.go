@@ -135,7 +135,7 @@ func (e *eval) command(c IssueComment) {
 	defer func() { e.actor = actor }()
 	var notes []string
 	for _, run := range e.st.Runs {
-		if run.Status.Final() {
+		if run.Status.Final() || e.commandSkips(run, verb) { // step_pipeline.go
 			continue
 		}
 		if note := e.commandRun(run, c, verb, arg); note != "" {
@@ -208,8 +208,8 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.whoCan(stage))
 		}
 		sr := run.Stages[stage.ID]
-		sr.Approvals = append(sr.Approvals, Approval{Login: c.Author, SHA: e.facts.PR.HeadSHA, At: e.now, Comment: c.ID})
-		e.logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, short(e.facts.PR.HeadSHA))
+		sr.Approvals = append(sr.Approvals, Approval{Login: c.Author, SHA: e.headOf(run), At: e.now, Comment: c.ID}) // step_issue.go
+		e.logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, short(e.headOf(run)))
 		if run.Status == RunEscalated {
 			return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
 		}

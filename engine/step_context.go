@@ -28,6 +28,9 @@ func (e *eval) initContext(p *Pipeline, run *Run) {
 // of a pull_request event's payload (number, title, draft, state, user.login, head.ref,
 // head.sha, base.ref, labels[].name).
 func triggerEnv(f *Facts) map[string]any {
+	if f != nil && f.Issue != nil {
+		return issueTriggerEnv(f.Issue) // step_issue.go
+	}
 	if f == nil || f.PR == nil {
 		return map[string]any{}
 	}

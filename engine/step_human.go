@@ -189,7 +189,8 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 	}
 	switch stage.WaitFor {
 	case WaitApproval:
-		for _, r := range latestReviews(pr.Reviews) {
+		head, reviews := e.headOf(run), e.reviewsOf(run) // step_issue.go: the run's pull request
+		for _, r := range latestReviews(reviews) {
 			if r.State != ReviewApproved {
 				continue
 			}
@@ -198,7 +199,7 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 				notes = append(notes, r.Author+" is an app")
 			case !e.allowed(stage, r.Author, r.CanPush):
 				notes = append(notes, r.Author+" does not count here")
-			case r.CommitSHA != pr.HeadSHA:
+			case r.CommitSHA != head:
 				notes = append(notes, r.Author+"'s approval is on an older commit")
 			case staleReview(sr, r): // step_react_restart.go
 				notes = append(notes, r.Author+"'s approval is stale ("+sr.Stale.Why+")")
@@ -207,7 +208,7 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 			}
 		}
 		for _, a := range sr.Approvals {
-			if a.SHA == pr.HeadSHA {
+			if a.SHA == head {
 				add(a.Login)
 			} else {
 				notes = append(notes, a.Login+"'s /pipeline approve was given on an older commit")

@@ -523,11 +523,21 @@ func branchesEnv(p *Pipeline, run *Run) []any {
 // those of its last entry that were neither skipped nor cancelled. A branch cancelled once
 // the join was met is not required; one that rejected is, so `pr_approvals_met` never
 // passes on a review that was given and was not an approval.
+//
+// When an invalidate_and_restart reaction made the parallel stage itself stale, the
+// verdicts of its branches are stale with it (until the stage runs them again).
 func branchLedger(l *Ledger, run *Run, par *Stage, head string) {
+	psr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
 		if bsr == nil || bsr.Parent != par.ID || bsr.Status == StageSkipped || bsr.Status == StageCancelled || !isReviewStage(b) {
 			continue
+		}
+		if psr != nil && psr.Status == StageStale && psr.Stale != nil && bsr.Verdict != "" {
+			view := *bsr
+			view.Stale = &Stale{At: psr.Stale.At, Why: psr.Stale.Why, Verdict: bsr.Verdict, SHA: bsr.HeadSHA}
+			view.Verdict = ""
+			bsr = &view
 		}
 		agentLedger(l, b, bsr, head)
 	}

@@ -439,6 +439,14 @@ func TestParallelBranchesInTheLedger(t *testing.T) {
 	e.facts.PR.HeadSHA = "bbbbbbbbbb"
 	l = e.ledger(p, run)
 	assert.Equal(t, "agent sec approved an older commit", l.Stages[0].Why)
+
+	// The parallel stage made stale by invalidate_and_restart: its branches' approvals are stale.
+	e.facts.PR.HeadSHA = "aaaaaaaaaa"
+	run.Stages["review"].Status, run.Stages["review"].Stale = StageStale, &Stale{At: t0, Why: "invalidated on pull_request.labeled (delivery)"}
+	l = e.ledger(p, run)
+	assert.Equal(t, LedgerStage{Stage: "sec-review", Kind: StageAgent, Why: "agent sec's approval is stale (invalidated on pull_request.labeled (delivery))"}, l.Stages[0])
+	assert.Empty(t, l.Entries)
+	assert.Equal(t, VerdictApprove, run.Stages["sec-review"].Verdict, "the ledger reads the run, it does not change it")
 }
 
 // A branch that fails at once (its agent is not in the config) decides join all before the

@@ -14,6 +14,10 @@ import (
 // merge guard or expressions — and the run restarts from `restart_from` (a stage id) or,
 // with `current`, with a new attempt of the stage it is at.
 //
+// A push restarts the run whoever pushed; any other event only when it is by someone with
+// the chat-ops permission (settings.chatops.permission, default write), so that anyone who
+// can comment cannot keep a run from its merge.
+//
 // Once per event: for a push, once per head commit (a redelivered or repeated
 // synchronize for the same head does not restart twice); for other events, once per
 // delivery (Input.Key). The key is kept in Run.Applied among the last maxReactionKeys
@@ -25,15 +29,15 @@ import (
 const StageStale StageStatus = "stale"
 
 // Stale records what an invalidate_and_restart reaction took from a stage: when, why,
-// the verdict and outputs it had, and the approving reviews on the pull request then,
-// which do not count for the stage again (a review given since does).
+// the verdict it had (its outputs are dropped: the state stays small), and the approving
+// reviews on the pull request then, which do not count for the stage again (a review
+// given since does).
 type Stale struct {
-	At      time.Time      `json:"at"`
-	Why     string         `json:"why"`
-	Verdict string         `json:"verdict,omitempty"`
-	SHA     string         `json:"sha,omitempty"` // the head the verdict was given on
-	Outputs map[string]any `json:"outputs,omitempty"`
-	Reviews []string       `json:"reviews,omitempty"` // reviewKey of each
+	At      time.Time `json:"at"`
+	Why     string    `json:"why"`
+	Verdict string    `json:"verdict,omitempty"`
+	SHA     string    `json:"sha,omitempty"`     // the head the verdict was given on
+	Reviews []string  `json:"reviews,omitempty"` // reviewKey of each
 }
 
 // maxStaleReviews bounds Stale.Reviews (the latest review of each reviewer is what counts).
@@ -61,6 +65,12 @@ func (e *eval) reactionKey(run *Run, r *EventReaction, in Input, what string) (k
 
 // reactRestart applies an invalidate_and_restart reaction to run.
 func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
+	if reactsOnPermission(r) { // step_react_wake.go
+		if why := e.actorRefused(in); why != "" {
+			e.logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
+			return
+		}
+	}
 	key, prefix := e.reactionKey(run, r, in, "restart")
 	if contains(run.Applied, key) {
 		e.logf("run %s: %s was reacted to already (%s); not restarted again", run.ID, r.Event, e.eventWhat(r))
@@ -86,9 +96,9 @@ func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		why += fmt.Sprintf(": the approvals and results of %s are stale", strings.Join(stale, ", "))
 	}
 	if it, ok := openIntent(run); ok && it.Kind == EffectMerge {
-		e.record(run, run.Stage, run.Stage, why+fmt.Sprintf("; not restarted: the merge asked for at %s is in flight", it.At.UTC().Format(time.RFC3339)))
-		e.logf("run %s: %s; not restarted while its merge is in flight", run.ID, why)
-		return
+		// It merges the head it was asked for, or nothing: after a push GitHub refuses it. If
+		// it went through, the closed event finds the run's own merge (ownMerge).
+		e.logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, short(it.SHA), it.At.UTC().Format(time.RFC3339))
 	}
 	if run.Status == RunEscalated {
 		e.record(run, run.Stage, run.Stage, why+"; not restarted: the run is escalated and waits for a maintainer's command")
@@ -115,7 +125,7 @@ func (e *eval) invalidate(run *Run, id, why string) bool {
 	if sr == nil {
 		return false
 	}
-	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA, Outputs: sr.Outputs}
+	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA}
 	for _, r := range latestReviews(e.facts.PR.Reviews) {
 		if r.State == ReviewApproved && len(sr.Stale.Reviews) < maxStaleReviews {
 			sr.Stale.Reviews = append(sr.Stale.Reviews, reviewKey(r))

@@ -82,7 +82,6 @@ func TestInvalidateAndRestartOnPush(t *testing.T) {
 	require.NotNil(t, sr.Stale)
 	assert.Equal(t, VerdictApprove, sr.Stale.Verdict)
 	assert.Equal(t, "aaaaaaaaaa", sr.Stale.SHA)
-	assert.Equal(t, map[string]any{"notes": "fine"}, sr.Stale.Outputs)
 	assert.Equal(t, StageCancelled, run.Stages["approved"].Status, "the stage it was at is left")
 	assert.Contains(t, lastWhy(run), "pull_request.synchronize (head bbbbbbb)")
 	assert.Contains(t, lastWhy(run), "the approvals and results of review are stale; restarting from review")
@@ -169,9 +168,14 @@ func TestInvalidateHumanApprovalsOnSameHead(t *testing.T) {
 	}}}
 	f := headFacts("aaaaaaaaaa")
 	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}}
+	f.People.Permissions = map[string]string{"maint": "maintain", "rando": "read"}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, "lead", res.State.Runs[0].Stage)
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	// Someone without write permission comments: nothing is invalidated.
+	rando := Step(cfg, res.State, Input{Key: "c0", Event: "issue_comment.created", Actor: "rando"}, f, t0.Add(time.Hour))
+	assert.False(t, rando.Changed)
+	assert.Contains(t, rando.Log, "run hr/7/1: on_events issue_comment.created invalidate_and_restart: the event is by @rando, whose permission is read; it needs write (settings.chatops.permission); not restarted")
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created", Actor: "maint"}, f, t0.Add(time.Hour))
 	run := res.State.Runs[0]
 	assert.Equal(t, 2, run.Stages["lead"].Attempt, "restart_from current: a new attempt")
 	assert.Contains(t, lastWhy(run), "issue_comment.created (delivery): the approvals and results of lead are stale; restarting from lead")
@@ -194,7 +198,7 @@ func TestInvalidateHumanApprovalsOnSameHead(t *testing.T) {
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 
 	// The same comment delivery again: not restarted twice.
-	again := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(3*time.Hour))
+	again := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created", Actor: "maint"}, f, t0.Add(3*time.Hour))
 	assert.Equal(t, "merge", again.State.Runs[0].Stage)
 }
 
@@ -225,4 +229,45 @@ func TestInvalidateAndRestartFinishedRunAndOldState(t *testing.T) {
 	// A late report for the first attempt is refused.
 	late := Step(cfg, res.State, report("review/7/1", "review", 1, VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
 	assert.Equal(t, "", late.State.Runs[0].Stages["review"].Verdict)
+}
+
+func TestValidateReactionWarnings(t *testing.T) {
+	cfg := loadYAML(t, `version: 1
+pipelines:
+  p:
+    trigger: {event: pull_request.opened}
+    on_events:
+      pull_request.synchronize: {action: invalidate_and_restart, invalidate: [a, c], restart_from: b}
+    stages:
+      - {id: a, type: gate, conditions: [{check: no_changes_requested}]}
+      - {id: b, type: gate, conditions: [{check: no_changes_requested}]}
+      - {id: c, type: action, action: merge_pr}
+`)
+	require.Len(t, cfg.Warnings, 1)
+	assert.Equal(t, `the "pull_request.synchronize" reaction of pipeline "p" makes stage "a" stale but restarts from "b", after it: its approval is not asked for again`,
+		cfg.Warnings[0].Message)
+}
+
+func TestInvalidateAndRestartWhileMergeInFlight(t *testing.T) {
+	cfg := restartConfig("review")
+	st := approvedRun(t, cfg)
+	ok := headFacts("aaaaaaaaaa", "ok")
+	res := Step(cfg, st, Input{Key: "l1", Event: "pull_request.labeled"}, ok, t0.Add(time.Minute))
+	require.Len(t, res.Effects, 1)
+	require.Equal(t, EffectMerge, res.Effects[0].Kind)
+	require.Len(t, res.State.Runs[0].Intents, 1, "the merge is in flight")
+
+	// A push arrives while the merge is in flight: the run restarts all the same (GitHub
+	// refuses a merge of the old head); the review waits for the intent's outcome.
+	pushed := headFacts("bbbbbbbbbb", "ok")
+	res = Step(cfg, res.State, Input{Key: "p1", Event: "pull_request.synchronize"}, pushed, t0.Add(2*time.Minute))
+	run := res.State.Runs[0]
+	assert.Equal(t, "review", run.Stage)
+	assert.Empty(t, res.Effects, "nothing more while the merge's outcome is unknown")
+	// Its outcome arrives refused (the head moved): the review is dispatched.
+	res = Settle(cfg, res.State, Input{Key: "p1"}, []Outcome{{Key: "review/7/1/merge/1/merge_pr", Err: "409 head moved", Permanent: true}}, pushed, t0.Add(2*time.Minute))
+	next := Step(cfg, res.State, Input{Key: "s1", Event: "status"}, pushed, t0.Add(3*time.Minute))
+	require.Len(t, next.Effects, 1)
+	assert.Equal(t, "review/7/1/review/2/dispatch", next.Effects[0].Key)
+	assert.NotEqual(t, RunCompleted, next.State.Runs[0].Status)
 }

@@ -50,12 +50,8 @@ func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		e.logf("run %s: on_events %s wake_agent: the event is by %s, an app; no agent is woken by an app's event", run.ID, r.Event, a)
 		return
 	}
-	if need := wakePermission(e.cfg); !e.facts.People.Has(in.Actor, need) {
-		have, ok := e.facts.People.Permission(in.Actor)
-		if !ok {
-			have = "not known"
-		}
-		e.logf("run %s: on_events %s wake_agent: the event is by @%s, whose permission is %s; waking an agent needs %s (settings.chatops.permission)", run.ID, r.Event, in.Actor, have, need)
+	if why := e.actorRefused(in); why != "" {
+		e.logf("run %s: on_events %s wake_agent: %s; no agent woken", run.ID, r.Event, why)
 		return
 	}
 	key, prefix := e.reactionKey(run, r, in, "wake")
@@ -65,14 +61,22 @@ func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
 	}
 	env := e.templateEnv(p, run)
 	event := map[string]any{"name": in.Event, "delivery": in.Key, "actor": in.Actor, "head_sha": e.facts.PR.HeadSHA}
+	if c := e.eventComment(in); c != nil {
+		event["comment"] = c
+		if tr, ok := env["trigger"].(map[string]any); ok {
+			tr["comment"] = c
+		}
+	}
 	message := ""
 	if r.Message != nil {
 		var err error
 		if message, err = renderText(r.Message, env); err != nil {
-			e.logf("run %s: on_events %s wake_agent at %s: %v; nothing dispatched", run.ID, r.Event, r.Pos, err)
-			return
+			// The agent is woken all the same: the event is what it needs.
+			e.logf("run %s: on_events %s wake_agent: its message at %s: %v; woken without it", run.ID, r.Event, r.Message.Pos, err)
+			message = ""
+		} else {
+			event["message"] = message
 		}
-		event["message"] = message
 	}
 	eff, err := e.dispatchEffect(p, run, stage, ag, key)
 	if err == nil {
@@ -113,17 +117,66 @@ func wakeEffect(eff *Effect, event map[string]any, message string) error {
 	return nil
 }
 
-// wakePermission is the permission an event's actor needs to wake an agent.
-func wakePermission(cfg *Config) string {
+// maxEventComment bounds the body of the event's comment a wake-up carries (workflow_dispatch
+// inputs are bounded in all).
+const maxEventComment = 4000
+
+// eventComment is the comment of an issue_comment event — the newest comment on the pull
+// request by the event's actor, as the facts read it — as the wake-up carries it
+// ({id, body, user: {login}}), or nil.
+func (e *eval) eventComment(in Input) map[string]any {
+	if !strings.HasPrefix(in.Event, "issue_comment.") || in.Actor == "" {
+		return nil
+	}
+	var found *IssueComment
+	for i := range e.facts.PR.Comments {
+		c := &e.facts.PR.Comments[i]
+		if strings.EqualFold(c.Author, in.Actor) && !c.Viewer && (found == nil || c.ID > found.ID) {
+			found = c
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	body := []rune(found.Body)
+	if len(body) > maxEventComment {
+		body = append(body[:maxEventComment], '…')
+	}
+	return map[string]any{"id": found.ID, "body": string(body), "user": map[string]any{"login": found.Author}}
+}
+
+// actorPermission is the permission an event's actor needs for a reaction to act on it.
+func actorPermission(cfg *Config) string {
 	if cfg.Settings.ChatOpsPermission != "" {
 		return cfg.Settings.ChatOpsPermission
 	}
 	return DefaultChatOpsPermission
 }
 
-// WakeNeeds is what a wake_agent reaction to in needs read: the permission of its actor,
-// when a run on st reacts to in.Event with wake_agent.
-func WakeNeeds(cfg *Config, st *State, in Input) Needs {
+// actorRefused says why the actor of in may not move a reaction (wake an agent, restart a
+// run), or "": it needs the chat-ops permission (settings.chatops.permission, default write).
+func (e *eval) actorRefused(in Input) string {
+	need := actorPermission(e.cfg)
+	if e.facts.People.Has(in.Actor, need) {
+		return ""
+	}
+	have, ok := e.facts.People.Permission(in.Actor)
+	if !ok {
+		have = "not known"
+	}
+	return fmt.Sprintf("the event is by @%s, whose permission is %s; it needs %s (settings.chatops.permission)", in.Actor, have, need)
+}
+
+// reactsOnPermission reports whether reaction r acts only on events by people with the
+// chat-ops permission: wake_agent always; invalidate_and_restart except on a push, which
+// makes approvals stale whoever pushed.
+func reactsOnPermission(r *EventReaction) bool {
+	return r.Action == ReactWakeAgent || r.Action == ReactInvalidateAndRestart && r.Event != "pull_request.synchronize"
+}
+
+// ReactionNeeds is what the reactions to in need read: the permission of its actor, when a
+// run on st reacts to in.Event with a reaction that needs it (reactsOnPermission).
+func ReactionNeeds(cfg *Config, st *State, in Input) Needs {
 	if cfg == nil || st == nil || in.Actor == "" || strings.HasSuffix(strings.ToLower(in.Actor), "[bot]") {
 		return Needs{}
 	}
@@ -132,7 +185,7 @@ func WakeNeeds(cfg *Config, st *State, in Input) Needs {
 			continue
 		}
 		if p := cfg.PipelineFor(run); p != nil {
-			if r := p.Reaction(in.Event); r != nil && r.Action == ReactWakeAgent {
+			if r := p.Reaction(in.Event); r != nil && reactsOnPermission(r) {
 				return Needs{Permissions: []string{in.Actor}}
 			}
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,7 +141,7 @@ func TestWakeAgentNeedsThePermission(t *testing.T) {
 	for actor, have := range map[string]string{"rita": "read", "mallory": "not known"} {
 		r := Step(cfg, res.State, Input{Key: "c-" + actor, Event: "issue_comment.created", Actor: actor}, f, t0.Add(time.Minute))
 		assert.Empty(t, r.Effects, actor)
-		assert.Contains(t, r.Log[len(r.Log)-1], "the event is by @"+actor+", whose permission is "+have+"; waking an agent needs write", actor)
+		assert.Contains(t, r.Log[len(r.Log)-1], "the event is by @"+actor+", whose permission is "+have+"; it needs write", actor)
 	}
 	// settings.chatops.permission lowers (or raises) what it needs.
 	cfg.Settings.ChatOpsPermission = "read"
@@ -148,8 +149,37 @@ func TestWakeAgentNeedsThePermission(t *testing.T) {
 	assert.Len(t, r.Effects, 1)
 
 	// What the shell must read first: the actor's permission, when a live run wakes on the event.
-	assert.Equal(t, Needs{Permissions: []string{"mallory"}}, WakeNeeds(cfg, res.State, Input{Event: "issue_comment.created", Actor: "mallory"}))
-	assert.Equal(t, Needs{}, WakeNeeds(cfg, res.State, Input{Event: "pull_request.edited", Actor: "mallory"}))
-	assert.Equal(t, Needs{}, WakeNeeds(cfg, res.State, Input{Event: "issue_comment.created", Actor: "claude[bot]"}))
-	assert.Equal(t, Needs{}, WakeNeeds(cfg, nil, Input{Event: "issue_comment.created", Actor: "mallory"}))
+	assert.Equal(t, Needs{Permissions: []string{"mallory"}}, ReactionNeeds(cfg, res.State, Input{Event: "issue_comment.created", Actor: "mallory"}))
+	assert.Equal(t, Needs{}, ReactionNeeds(cfg, res.State, Input{Event: "pull_request.edited", Actor: "mallory"}))
+	assert.Equal(t, Needs{}, ReactionNeeds(cfg, res.State, Input{Event: "issue_comment.created", Actor: "claude[bot]"}))
+	assert.Equal(t, Needs{}, ReactionNeeds(cfg, nil, Input{Event: "issue_comment.created", Actor: "mallory"}))
+}
+
+func TestWakeAgentCarriesTheComment(t *testing.T) {
+	cfg := wakeConfig(t, DispatchWorkflow)
+	// The reference's form: the comment's body as the message.
+	cfg.Pipelines[0].OnEvents[0].Message = agentTemplate(t, "{{ trigger.comment.body }}")
+	f := wakeFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	f.PR.Comments = []IssueComment{
+		{ID: 4, Author: "alice", Body: "an older one"},
+		{ID: 5, Author: "alice", Body: "please ask @bob <!-- x -->"},
+		{ID: 6, Author: "bob", Body: "not the event's"},
+	}
+	r := Step(cfg, res.State, Input{Key: "c5", Event: "issue_comment.created", Actor: "alice"}, f, t0.Add(time.Minute))
+	require.Len(t, r.Effects, 1)
+	var ctx map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.Effects[0].Inputs["context"]), &ctx))
+	ev := ctx["event"].(map[string]any)
+	assert.Equal(t, map[string]any{"id": float64(5), "body": "please ask @bob <!-- x -->", "user": map[string]any{"login": "alice"}}, ev["comment"])
+	assert.Equal(t, "please ask @\u2060bob &lt;!-- x --&gt;", ev["message"], "the message is made inert")
+
+	// A message that cannot be filled (no comment: a push) does not stop the wake-up.
+	cfg.Pipelines[0].OnEvents[1].Message = agentTemplate(t, "{{ trigger.comment.body }}")
+	l := Step(cfg, res.State, Input{Key: "l1", Event: "pull_request.labeled", Actor: "alice"}, wakeFacts("x"), t0.Add(time.Minute))
+	require.Len(t, l.Effects, 1)
+	require.NoError(t, json.Unmarshal([]byte(l.Effects[0].Inputs["context"]), &ctx))
+	assert.NotContains(t, ctx["event"], "message")
+	assert.Contains(t, strings.Join(l.Log, "\n"), "woken without it")
 }

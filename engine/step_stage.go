@@ -91,7 +91,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		if pr.State == PRClosed {
 			return e.actionFailed(run, stage, "the pull request was closed without merging")
 		}
-		switch plan := e.guard(p, run, stage); {
+		switch plan := e.guardChain(p, run, stage); {
 		case plan.back != nil:
 			e.enter(run, stage.ID, plan.back.ID, plan.why)
 			return true

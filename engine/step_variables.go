@@ -43,7 +43,12 @@ func (e *eval) initVariables(p *Pipeline, run *Run) {
 			e.logf("run %s: variable %q: %v; left out", run.ID, kv.Key, err)
 			continue
 		}
-		vars[kv.Key] = jsonValue(v)
+		v = jsonValue(v)
+		if b, _ := json.Marshal(v); len(b) > MaxVariableBytes {
+			e.logf("run %s: variable %q: the value is %d bytes of JSON, more than %d; left out", run.ID, kv.Key, len(b), MaxVariableBytes)
+			continue
+		}
+		vars[kv.Key] = v
 	}
 	run.Variables = vars
 }
@@ -67,7 +72,9 @@ func (e *eval) runVariables(p *Pipeline, run *Run, env Env) map[string]any {
 	}
 	for _, kv := range p.Variables {
 		if v, err := valueOf(kv.Value, with); err == nil {
-			vars[kv.Key] = v
+			if b, _ := json.Marshal(v); len(b) <= MaxVariableBytes {
+				vars[kv.Key] = v
+			}
 		}
 	}
 	return vars

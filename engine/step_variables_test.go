@@ -147,6 +147,13 @@ pipelines:
 `)
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", MaxVariableBytes)), t0)
 	run := res.State.Runs[0]
+	// The pipeline's variables are bounded alike.
+	cfg.Pipelines[0].Variables = []KeyValue{{Key: "title", Value: Value{Kind: KindString, Template: mustTemplate("{{ trigger.pull_request.title }}")}}}
+	big := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", MaxVariableBytes)), t0)
+	assert.Contains(t, big.Log, `run p/7/1: variable "title": the value is 2050 bytes of JSON, more than 2048; left out`)
+	assert.Empty(t, big.State.Runs[0].Variables)
+	assert.Empty(t, (&eval{cfg: cfg, st: big.State, facts: titled(strings.Repeat("x", MaxVariableBytes))}).env(cfg.Pipelines[0], big.State.Runs[0])["variables"],
+		"nor computed when read")
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, `set_shared "body": the value is 2050 bytes of JSON, more than 2048`)
 	assert.Nil(t, res.State.Shared)
@@ -167,4 +174,44 @@ pipelines:
 	assert.Equal(t, RunCompleted, res.State.Runs[0].Status, "a name already kept may be set again")
 	assert.Equal(t, "short", res.State.Shared["body"])
 	assert.Len(t, res.State.Shared, MaxVariables)
+}
+
+// envCheck is a check over the run's env, as an expr gate over shared.* or variables.* is.
+type envCheck func(Env) bool
+
+func (c envCheck) Evaluate(*Facts) GateResult {
+	return GateResult{Status: GateError, Message: "needs the run"}
+}
+func (c envCheck) EvaluateRun(_ *Facts, env Env) GateResult {
+	if c(env) {
+		return GateResult{Status: GatePass}
+	}
+	return GateResult{Status: GatePending, Message: "not yet"}
+}
+
+func TestGatesReadSharedAndRunVariables(t *testing.T) {
+	cfg := loadYAML(t, variablesYAML)
+	// release waits for triage's shared value and its own variable, as an expr gate would.
+	rel := cfg.Pipelines[1]
+	rel.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: "say", Conditions: []Condition{{Check: "expr",
+		Eval: envCheck(func(env Env) bool {
+			shared, _ := env["shared"].(map[string]any)
+			vars, _ := env["variables"].(map[string]any)
+			return shared["triaged_by"] == "triage:1" && vars["tries"] == float64(100)
+		})}}}}, rel.Stages...)
+	// Labelled before triage ran: release waits at its gate.
+	st := &State{Version: 1}
+	res := Step(cfg, st, Input{Key: "k0", Event: "pull_request.labeled"}, titled("Add caching", "release"), t0)
+	require.Len(t, res.State.Runs, 1)
+	assert.Equal(t, "wait", res.State.Runs[0].Stage)
+	// triage runs and shares; the next event lets release through.
+	res = Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.opened"}, titled("Add caching", "release"), t0.Add(time.Minute))
+	var release *Run
+	for _, r := range res.State.Runs {
+		if r.Pipeline == "release" {
+			release = r
+		}
+	}
+	require.NotNil(t, release)
+	assert.Equal(t, "say", release.Stage, "the gate read shared.triaged_by and variables.tries")
 }

@@ -19,7 +19,7 @@ var executedActions = map[string]bool{
 func unsupportedPipeline(p *Pipeline) string {
 	at := p.Pos.String()
 	switch {
-	case p.Scope != "" && p.Scope != ScopeSinglePR:
+	case p.Scope != "" && p.Scope != ScopeSinglePR && p.Scope != ScopeIssue:
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
 	}
 	return ""
@@ -29,7 +29,7 @@ func unsupportedPipeline(p *Pipeline) string {
 func unsupportedStage(s *Stage) string {
 	at := s.Pos.String()
 	switch s.Type {
-	case StageGate, StageAction, StageDelay, StageWebhook:
+	case StageGate, StageAction, StageDelay, StageWebhook, StagePipeline:
 	case StageHuman:
 		if what := unsupportedHuman(s); what != "" {
 			return what

@@ -8,6 +8,7 @@ func init() {
 		checkAgents,
 		checkGroups,
 		checkRestarts,
+		checkReactions, // validate_reactions.go
 		checkActionLoops,
 		checkWebhooks,
 		checkReachable,

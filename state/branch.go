@@ -220,11 +220,23 @@ func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
 			newest[r.Pipeline] = r
 		}
 	}
+	// A sub-pipeline's run stays while its parent is open: the parent reads its end, and
+	// the status shows it under the parent's stage.
+	held := map[string]bool{}
+	for _, r := range st.Runs {
+		if !r.Status.Final() {
+			for _, sr := range r.Stages {
+				if sr != nil && sr.Child != "" {
+					held[sr.Child] = true
+				}
+			}
+		}
+	}
 	out := *st
 	out.Runs = nil
 	out.Past = append([]engine.PastRun(nil), st.Past...)
 	for _, r := range st.Runs {
-		if !r.Status.Final() || newest[r.Pipeline] == r {
+		if !r.Status.Final() || newest[r.Pipeline] == r || held[r.ID] {
 			out.Runs = append(out.Runs, r)
 			continue
 		}

@@ -34,7 +34,15 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	runs := sortedRuns(st)
-	if len(runs) == 0 {
+	top := runs[:0:0]
+	for _, r := range runs {
+		if !nested(st, r) { // render_sub.go: shown under its parent's stage
+			top = append(top, r)
+		}
+	}
+	runs = top
+	renderFollowers(&b, st) // render_followers.go
+	if len(runs) == 0 && (st == nil || len(st.Followers) == 0) {
 		b.WriteString("No pipeline has run here yet.\n\n")
 	}
 	for i, run := range runs {
@@ -45,7 +53,7 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		if cfg != nil {
 			p = cfg.PipelineFor(run)
 		}
-		renderRun(&b, p, run, history)
+		renderRun(&b, cfg, st, p, run, history)
 	}
 	renderShared(&b, st) // render_variables.go
 	b.WriteString("Status updates on every event.\n")
@@ -66,7 +74,7 @@ func sortedRuns(st *engine.State) []*engine.Run {
 	return runs
 }
 
-func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history int) {
+func renderRun(b *strings.Builder, cfg *engine.Config, st *engine.State, p *engine.Pipeline, run *engine.Run, history int) {
 	fmt.Fprintf(b, "**%s** · %s\n", inline(run.Pipeline), headline(run))
 	if p != nil && p.Description != "" {
 		fmt.Fprintf(b, "> %s\n", esc(p.Description))
@@ -88,6 +96,7 @@ func renderRun(b *strings.Builder, p *engine.Pipeline, run *engine.Run, history 
 			status = branchRow(p, run, id)
 		}
 		fmt.Fprintf(b, "| %s | %s | %s |\n", stageLabel(p, run, id), status, stamp(sr.EnteredAt))
+		childRows(b, cfg, st, sr, 1) // render_sub.go
 	}
 	b.WriteString("\n")
 

@@ -54,6 +54,7 @@ func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
 // default to those of the run of the PR standing at the stage.
 type reportStep struct {
 	PR      int            `yaml:"pr"`
+	Issue   int            `yaml:"issue"` // an issue's run: as pr
 	Stage   string         `yaml:"stage"`
 	Verdict string         `yaml:"verdict"`
 	Outputs map[string]any `yaml:"outputs"`
@@ -102,6 +103,9 @@ func (s *simulation) at(pr int, stage string) (*engine.Run, int, error) {
 // applyReport plays an agent's workflow that reports: a workflow_dispatch event whose
 // job runs the action with command: report.
 func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, error) {
+	if err := issueAlias(&v.PR, v.Issue, "report"); err != nil {
+		return nil, "", false, err
+	}
 	if v.PR == 0 || v.Stage == "" || v.Verdict == "" {
 		return nil, "", false, errors.New("report needs pr, stage and verdict")
 	}

@@ -25,6 +25,13 @@ type routed struct {
 	// that ended without one.
 	Report       *engine.Report
 	AgentFailure *engine.AgentFailure
+	// Issue: Numbers are issues, not pull requests (issues events, a comment on an issue):
+	// the subjects of `scope: issue` pipelines (run_issue.go).
+	Issue bool
+	// follow are pull requests an issue's invocation reads at once (it follows an event on
+	// them); follower is recorded on a pull request's state (run_issue.go).
+	follow   []int
+	follower *engine.Follower
 }
 
 // payload is the union of the webhook fields routing reads. Decoding into one struct
@@ -130,10 +137,12 @@ func route(eventName string, raw []byte) (routed, error) {
 		if p.Issue == nil {
 			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
 		}
-		if p.Issue.PullRequest == nil {
-			return routed{Event: r.Event}, nil // a comment on an issue: issue pipelines are not supported yet
+		r.Numbers, r.Issue = []int{p.Issue.Number}, p.Issue.PullRequest == nil // a comment on an issue: its runs' chat-ops
+	case "issues":
+		if p.Issue == nil {
+			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
 		}
-		r.Numbers = []int{p.Issue.Number}
+		r.Numbers, r.Issue = []int{p.Issue.Number}, true
 	case "workflow_run", "check_suite", "check_run":
 		c := map[string]*commitEvent{"workflow_run": p.WorkflowRun, "check_suite": p.CheckSuite, "check_run": p.CheckRun}[name]
 		if c == nil {
@@ -164,7 +173,7 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{}, fmt.Errorf("status payload has no sha")
 		}
 		r.SHA = p.SHA
-	default: // issues (issue-scoped pipelines are not supported yet), push, ...
+	default: // push, ...
 		return routed{Event: r.Event}, nil
 	}
 	if r.Repo == "" {

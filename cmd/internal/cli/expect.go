@@ -190,7 +190,11 @@ func (s *simulation) runs() []*engine.Run {
 	var out []*engine.Run
 	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	for _, n := range s.subjects() {
-		if text, ok := files[state.SubjectFile(true, n)]; ok && s.fileTrusted(state.SubjectFile(true, n)) {
+		name := state.SubjectFile(true, n)
+		if _, ok := files[name]; !ok {
+			name = state.SubjectFile(false, n) // an issue's
+		}
+		if text, ok := files[name]; ok && s.fileTrusted(name) {
 			if st, err := state.DecodeFile(text, s.sc.Repo+"#"+strconv.Itoa(n)); err == nil {
 				out = append(out, st.Runs...)
 				continue
@@ -254,7 +258,8 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 		if (want.Pipeline == "" || r.Pipeline == want.Pipeline) &&
 			(subject == "" || r.Subject == subject) &&
 			(want.Status == "" || string(r.Status) == want.Status) &&
-			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) { // parallel.go
+			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) && // parallel.go
+			(want.Parent == "" || r.Parent == want.Parent) {
 			return true
 		}
 	}
@@ -263,7 +268,7 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 
 func describeRunExpect(w runExpect) string {
 	var parts []string
-	for _, kv := range [][2]string{{"pipeline", w.Pipeline}, {"subject", w.Subject}, {"status", w.Status}, {"stage", w.Stage}} {
+	for _, kv := range [][2]string{{"pipeline", w.Pipeline}, {"subject", w.Subject}, {"status", w.Status}, {"stage", w.Stage}, {"parent", w.Parent}} {
 		if kv[1] != "" {
 			parts = append(parts, kv[0]+"="+kv[1])
 		}

@@ -122,6 +122,9 @@ func eachCondition(cfg *engine.Config, fn func(engine.Condition)) {
 // whether it read them, so that the caller evaluates again. Only an invocation that
 // enters a stage with such a condition pays for them.
 func readFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
+	if f != nil && f.PR == nil && f.Issue != nil {
+		return readIssueFilesIfNeeded(ctx, client, res, f) // run_issue.go
+	}
 	if !res.NeedsFiles || f == nil || f.PR == nil || f.PR.FilesRead {
 		return false, nil
 	}

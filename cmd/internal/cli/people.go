@@ -39,7 +39,7 @@ func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Confi
 		return nil
 	}
 	needs := engine.PeopleNeeded(cfg, st, f)
-	needs.Permissions = append(needs.Permissions, engine.WakeNeeds(cfg, st, in).Permissions...) // step_react_wake.go
+	needs.Permissions = append(needs.Permissions, engine.ReactionNeeds(cfg, st, in).Permissions...) // step_react_wake.go
 	if err := read(needs); err != nil {
 		return engine.Result{}, err
 	}

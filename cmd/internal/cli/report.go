@@ -32,7 +32,9 @@ flags:
   --attempt N     the attempt (the "attempt" input)
   --verdict V     complete, followup, failed, approve, reject or revise
   --outputs FILE  a JSON object: the stage's outputs (stages.<id>.outputs); - reads stdin
-  --pr N          the pull request (default: the number in the run id)
+  --pr N          the pull request: of a pull request's run, its number (the number in the
+                  run id, the default); of an issue's run, the pull request the agent opened,
+                  which the run then follows (as outputs {"pr": N})
   --repo O/N      the repository (default GITHUB_REPOSITORY)
 
 A report for a run that has moved on (another stage, a later attempt, a finished run)
@@ -98,15 +100,17 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 	}
 	rep.Attempt = n
 	number := runSubject(rep.Run)
+	associated := 0 // --pr of an issue's run (run_issue.go)
 	if *pr != "" {
 		p, err := strconv.Atoi(strings.TrimPrefix(*pr, "#"))
 		if err != nil || p < 1 {
 			return bad("--pr %q is not a pull request number", *pr)
 		}
 		if number != 0 && p != number {
-			return bad("run %s is a run of #%d, not #%d", rep.Run, number, p)
+			associated = p // the run's subject is an issue, or the engine refuses it as such
+		} else {
+			number = p
 		}
-		number = p
 	}
 	if number == 0 {
 		return bad("run %q names no pull request (<pipeline>/<pr>/<n>); give --pr", rep.Run)
@@ -125,6 +129,15 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 	}
 	if rep.Outputs, err = decodeOutputs(raw); err != nil {
 		return bad("%v", err)
+	}
+	if associated != 0 {
+		if n := reportPR(&rep); n != 0 && n != associated {
+			return bad("--pr %d and outputs.pr %d name different pull requests", associated, n)
+		}
+		if rep.Outputs == nil {
+			rep.Outputs = map[string]any{}
+		}
+		rep.Outputs["pr"] = associated
 	}
 	if *repo == "" {
 		return bad("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY")

@@ -38,7 +38,7 @@ func TestReportUsageMistakes(t *testing.T) {
 		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "0", "--verdict", "complete"}, "", `--attempt "0" is not a positive number`},
 		{[]string{"--run", "loop/7/1\n::error::x", "--stage", "s", "--attempt", "1", "--verdict", "complete"}, "", "is not a run id"},
 		{[]string{"--run", "loop/7/1", "--stage", "S s", "--attempt", "1", "--verdict", "complete"}, "", "is not a stage id"},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--pr", "8"}, "", "run loop/7/1 is a run of #7, not #8"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--pr", "8", "--outputs", "-"}, `{"pr": 9}`, "--pr 8 and outputs.pr 9 name different pull requests"},
 		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--outputs", "-"}, `["a"]`, "must be a JSON object"},
 		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--outputs", "-"}, `{"a":1} {"b":2}`, "one JSON object"},
 		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--outputs", big}, "", "larger than 16384 bytes"},

@@ -103,8 +103,6 @@ func (r *runner) run(ctx context.Context) int {
 	if !ev.Handled {
 		if ev.Event == "schedule" {
 			r.act.Infof("pipeline-action: a schedule has no subject; to advance the runs whose deadline passed, give the action `command: sweep`")
-		} else if strings.HasPrefix(ev.Event, "issues.") || strings.HasPrefix(ev.Event, "issue_comment.") {
-			r.act.Infof("pipeline-action: %s concerns an issue; issue-scoped pipelines are not supported yet, nothing to do", ev.Event)
 		} else {
 			r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
 		}
@@ -230,6 +228,9 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	for try := 1; ; try++ {
 		a.try = try
 		out, err := r.attempt(ctx, client, ev, number, key, a)
+		if err == nil {
+			err = r.follow(ctx, client, ev, number, key, a) // run_issue.go
+		}
 		if !errors.Is(err, state.ErrConflict) {
 			return out, err
 		}
@@ -252,6 +253,11 @@ type attempt struct {
 	// outcomes are the outcomes of the effects earlier rounds performed: a round whose
 	// save conflicted after them hands them to the next (engine.Input.Outcomes).
 	outcomes []engine.Outcome
+	// issue: the subject is an issue (run_issue.go); followers and associated are what the
+	// saved state asks of other subjects.
+	issue      bool
+	followers  []engine.Follower
+	associated map[int][]engine.Follower
 }
 
 // backoff is a random wait before round try+1: up to 50ms·2^try, at most 2s.
@@ -286,7 +292,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	var cfg *engine.Config
 	for read := 1; ; read++ {
 		var err error
-		if snap, err = client.SnapshotState(ctx, number, ev.DefaultBranch, path, a.stateBranch); err != nil {
+		if snap, err = r.snapshot(ctx, client, ev, number, path, a); err != nil { // run_issue.go
 			return nil, err
 		}
 		if snap.Config == nil {
@@ -312,8 +318,8 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		// (one query more on every event, for a config that names its own branch).
 		a.stateBranch = b
 	}
-	if snap.Facts.PR == nil {
-		r.act.Infof("pipeline-action: #%d is not a pull request; issue pipelines are not supported yet", number)
+	if snap.Facts.PR == nil && snap.Facts.Issue == nil {
+		r.act.Infof("pipeline-action: #%d is neither a pull request nor an issue of %s; nothing to do", number, snap.Facts.Repo)
 		return nil, nil
 	}
 	if a.try == 1 {
@@ -324,13 +330,16 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		r.act.Warningf("pipeline-action: #%d: "+f, append([]any{number}, args...)...)
 	}
 	subject := snap.Facts.Repo + "#" + strconv.Itoa(number)
-	branch := state.NewBranchStore(client, snap.State, state.SubjectFile(true, number), subject, snap.Viewer, warn)
+	branch := state.NewBranchStore(client, snap.State, state.SubjectFile(snap.Facts.Issue == nil, number), subject, snap.Viewer, warn)
 	store := state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
 	st, ver, err := store.Load(ctx, number)
 	if err != nil {
 		return nil, err
 	}
 	loaded := st
+	if err := r.issuePRs(ctx, client, snap.Facts, st); err != nil { // run_issue.go
+		return nil, err
+	}
 	ignored := store.NewlyIgnored()
 	for _, ig := range ignored { // once: the state written below remembers them
 		if ig.Commit != "" {
@@ -343,6 +352,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	if err := extraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE"), warn); err != nil { // facts_extra.go
+		return nil, err
+	}
+	if err := issueExtraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE")); err != nil { // run_issue.go
 		return nil, err
 	}
 	// The outcomes of effects an earlier round performed but could not record (its save
@@ -398,13 +410,17 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		}
 		r.logLines(res.Log)
 	}
-	if len(res.State.Runs) == 0 && len(ignored) == 0 {
+	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go
+		res.State.Seq++
+	}
+	if len(res.State.Runs) == 0 && len(ignored) == 0 && len(res.State.Followers) == 0 {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	stopped := newlyUnsupported(loaded, res.State)
 	if _, err := store.Save(ctx, number, change(res.State), ver); err != nil {
 		return nil, err
 	}
+	a.saved(loaded, res.State) // run_issue.go
 	if len(stopped) > 0 {
 		r.unsupported = append(r.unsupported, stopped...)
 		return nil, fmt.Errorf("%s", strings.Join(stopped, "; "))
@@ -525,6 +541,10 @@ func newlyUnsupported(before, after *engine.State) []string {
 // applyToFacts records what a performed effect changed, so later stages of the same
 // invocation see it.
 func applyToFacts(f *engine.Facts, e engine.Effect) {
+	if f.PR == nil {
+		applyToIssueFacts(f, e) // run_issue.go
+		return
+	}
 	pr := f.PR
 	if e.Kind == engine.EffectLabel { // add, then remove
 		applyToFacts(f, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})

@@ -112,6 +112,7 @@ type editPRStep struct {
 
 type labelStep struct {
 	PR      int      `yaml:"pr"`
+	Issue   int      `yaml:"issue"` // an issue: as pr (which GitHub numbers alike)
 	Add     []string `yaml:"add"`
 	Remove  []string `yaml:"remove"`
 	Deliver *bool    `yaml:"deliver"`
@@ -144,6 +145,7 @@ type statusStep struct {
 // state comment bound to the id the comment gets.
 type commentStep struct {
 	PR      int        `yaml:"pr"`
+	Issue   int        `yaml:"issue"` // an issue: as pr
 	User    string     `yaml:"user"`
 	Body    string     `yaml:"body"`
 	Forge   *forgeSpec `yaml:"forge_state"`
@@ -238,6 +240,8 @@ type runExpect struct {
 	Stage    string `yaml:"stage"`
 	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
 	Stages map[string]string `yaml:"stages"`
+	// Parent: the run is a sub-pipeline's, started by this "<run id>/<stage id>".
+	Parent string `yaml:"parent"`
 }
 
 // stepKinds maps each step kind to a constructor of its value; nil means a scalar.

@@ -385,6 +385,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
 		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), on(v.Deliver), nil
 	case *labelStep:
+		if err := issueAlias(&v.PR, v.Issue, "label"); err != nil {
+			return nil, "", false, err
+		}
 		for _, l := range v.Add {
 			events = append(events, f.LabelAs(repo, v.PR, l, true, v.User))
 		}
@@ -411,6 +414,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
 		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), on(v.Deliver), nil
 	case *commentStep:
+		if err := issueAlias(&v.PR, v.Issue, "comment"); err != nil {
+			return nil, "", false, err
+		}
 		body := v.Body
 		if v.Forge != nil {
 			if body != "" {

@@ -44,6 +44,7 @@ const SweepEvent = "schedule"
 // dueSubject is one subject the sweep may advance.
 type dueSubject struct {
 	number int
+	issue  bool      // an issue's runs (issue-N.json)
 	at     time.Time // its runs' earliest deadline
 	runs   []string
 }
@@ -124,7 +125,9 @@ func (r *runner) sweep(ctx context.Context) int {
 			break
 		}
 		r.act.Infof("pipeline-action: sweep: #%d, due since %s (%s)", d.number, d.at.UTC().Format(time.RFC3339), strings.Join(d.runs, ", "))
-		res, err := r.subject(ctx, client, ev, d.number, key)
+		sev := ev
+		sev.Issue = d.issue
+		res, err := r.subject(ctx, client, sev, d.number, key)
 		done++
 		if err != nil {
 			r.act.Errorf("%s#%d: %v", ev.Repo, d.number, err)
@@ -218,14 +221,19 @@ func (r *runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 			continue
 		}
 		n, ok := subjectNumber(e, repo)
+		issue := false
 		if !ok {
-			r.act.Warningf("pipeline-action: sweep: index entry of run %q names %q in %q, not a pull request of %s; skipped",
+			n, ok = issueSubjectNumber(e, repo) // run_issue.go
+			issue = ok
+		}
+		if !ok {
+			r.act.Warningf("pipeline-action: sweep: index entry of run %q names %q in %q, not a pull request or an issue of %s; skipped",
 				oneLine(e.Run), oneLine(e.Subject), oneLine(e.File), repo)
 			continue
 		}
 		d := bySubject[n]
 		if d == nil {
-			d = &dueSubject{number: n, at: e.NextDeadline}
+			d = &dueSubject{number: n, issue: issue, at: e.NextDeadline}
 			bySubject[n] = d
 		}
 		if e.NextDeadline.Before(d.at) {

@@ -39,22 +39,26 @@ func TestDueSubjectsOldestFirstAndOnlyThisRepository(t *testing.T) {
 		entry("p/7/1", "acme/widgets#7", "pr-7.json", now.Add(-time.Hour)),
 		entry("q/7/1", "acme/widgets#7", "pr-7.json", now.Add(-3*time.Hour)), // the same subject: its oldest counts
 		entry("p/9/1", "acme/widgets#9", "pr-9.json", now.Add(-2*time.Hour)),
-		entry("p/8/1", "acme/widgets#8", "pr-8.json", now.Add(time.Hour)),   // not due
-		entry("p/5/1", "acme/widgets#5", "pr-5.json", time.Time{}),          // waits for no time
-		entry("p/3/1", "evil/other#3", "pr-3.json", now.Add(-time.Hour)),    // another repository
-		entry("p/4/1", "acme/widgets#4", "pr-40.json", now.Add(-time.Hour)), // a file that is not #4's
-		entry("p/6/1", "acme/widgets#6", "issue-6.json", now.Add(-time.Hour)),
+		entry("p/8/1", "acme/widgets#8", "pr-8.json", now.Add(time.Hour)),      // not due
+		entry("p/5/1", "acme/widgets#5", "pr-5.json", time.Time{}),             // waits for no time
+		entry("p/3/1", "evil/other#3", "pr-3.json", now.Add(-time.Hour)),       // another repository
+		entry("p/4/1", "acme/widgets#4", "pr-40.json", now.Add(-time.Hour)),    // a file that is not #4's
+		entry("p/6/1", "acme/widgets#6", "issue-6.json", now.Add(-time.Hour)),  // an issue's runs
+		entry("p/2/1", "acme/widgets#2", "issue-20.json", now.Add(-time.Hour)), // a file that is not #2's
 	)
 	r, out := sweepRunner(now)
 	due, later, ok := r.dueSubjects(snap, "acme/widgets")
 	require.True(t, ok)
-	require.Len(t, due, 2, out.String())
+	require.Len(t, due, 3, out.String())
 	assert.Equal(t, 7, due[0].number)
 	assert.Equal(t, now.Add(-3*time.Hour), due[0].at)
 	assert.ElementsMatch(t, []string{"p/7/1", "q/7/1"}, due[0].runs)
 	assert.Equal(t, 9, due[1].number)
+	assert.False(t, due[1].issue)
+	assert.Equal(t, 6, due[2].number)
+	assert.True(t, due[2].issue, "issue-6.json holds an issue's runs")
 	assert.Equal(t, now.Add(time.Hour), later)
-	assert.Equal(t, 3, bytes.Count(out.Bytes(), []byte("not a pull request of acme/widgets; skipped")), out.String())
+	assert.Equal(t, 3, bytes.Count(out.Bytes(), []byte("not a pull request or an issue of acme/widgets; skipped")), out.String())
 }
 
 func TestDueSubjectsRefusesAnIndexNotWrittenByTheAction(t *testing.T) {

@@ -22,6 +22,8 @@ type Snapshot struct {
 	// State is what was read of the state branch: its head, the subject's file and
 	// index.json, each with the commit that last changed it.
 	State state.BranchRead
+	// Warnings are what was not read in full (SnapshotIssue), for the job log.
+	Warnings []string
 }
 
 // Blob is a file read from git.

@@ -225,10 +225,10 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 	if len(e.errors) > 0 {
 		resp["errors"] = e.errors
 	}
-	writeJSON(w, http.StatusOK, resp)
 	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
-		s.noteRead(bearer(r))
+		s.noteRead(bearer(r)) // and counted before its client sees the answer and may end
 	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // parseAndValidate parses a document and runs the validator's rules.

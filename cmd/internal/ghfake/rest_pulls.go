@@ -88,6 +88,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	base.head = mc.sha
 	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
 	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha
+	s.closeLinkedIssues(pr, now) // issues.go
 	return http.StatusOK, obj{"sha": mc.sha, "merged": true, "message": "Pull Request successfully merged"}
 }
 

@@ -203,11 +203,17 @@ type statusRecorder struct {
 	http.ResponseWriter
 	record func(status int)
 	done   bool
+	// before runs once, before the status is sent: a read is counted by the barrier
+	// before its client can see the answer (and end, leaving the barrier).
+	before func()
 }
 
 func (w *statusRecorder) WriteHeader(code int) {
 	if !w.done {
 		w.done = true
+		if w.before != nil {
+			w.before()
+		}
 		w.record(code)
 	}
 	w.ResponseWriter.WriteHeader(code)
@@ -264,10 +270,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if isWrite(r.Method) {
 			s.holdWrite(r, bearer(r))
 		}
-		s.serveREST(rec, r, op, params, login)
 		if !isWrite(r.Method) {
-			s.noteRead(bearer(r))
+			rec.before = func() { s.noteRead(bearer(r)) }
 		}
+		s.serveREST(rec, r, op, params, login)
 	default:
 		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
 		writeJSON(rec, http.StatusNotFound, notFound())

@@ -1,0 +1,70 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+// TestSnapshotIssue reads an issue with its labels, timeline and comments, the state branch
+// and two associated pull requests under aliases, in one GraphQL request that the fake
+// validates against GitHub's schema.
+func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.SetClock(func() time.Time { return clock })
+	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice", Title: "Add a widget"})
+	fake.Label(repoName, 4, "feature", true)
+	fake.Comment(repoName, 4, "bob", "me too")
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"ok"}})
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 10, Author: "dev", Head: "feat-4b"})
+	fake.Review(repoName, 9, "carol", "approved", "")
+	fake.ResetStats()
+
+	s, err := c.SnapshotIssue(ctx, 4, []int{10, 9, 9}, "main", configPath, engine.DefaultStateBranch)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+	assertDocumented(t, fake)
+	require.Nil(t, s.Facts.PR)
+	is := s.Facts.Issue
+	require.NotNil(t, is)
+	assert.Equal(t, 4, is.Number)
+	assert.Equal(t, "Add a widget", is.Title)
+	assert.Equal(t, engine.IssueOpen, is.State)
+	assert.Equal(t, "alice", is.Author)
+	assert.Equal(t, []string{"feature"}, is.Labels)
+	require.Len(t, is.Timeline, 1)
+	assert.Equal(t, engine.TimelineLabeled, is.Timeline[0].Kind)
+	require.Len(t, is.Comments, 1)
+	assert.Equal(t, "me too", is.Comments[0].Body)
+	require.Len(t, s.Comments, 1)
+	assert.Nil(t, s.State.File, "no state branch yet")
+	require.Len(t, s.Facts.PRs, 2)
+	pr := s.Facts.PRs[9]
+	assert.Equal(t, 9, pr.Number)
+	assert.Equal(t, fake.PR(repoName, 9).HeadSHA, pr.HeadSHA)
+	assert.Equal(t, []string{"ok"}, pr.Labels)
+	require.Len(t, pr.Reviews, 1)
+	assert.Equal(t, "carol", pr.Reviews[0].Author)
+	assert.Equal(t, "acme/widgets", pr.HeadRepo)
+	assert.Equal(t, 10, s.Facts.PRs[10].Number)
+
+	// The pull requests alone, as the state of the issue names them.
+	fake.ResetStats()
+	prs, err := c.ReadPRs(ctx, []int{9})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+	require.Len(t, prs, 1)
+	assert.Equal(t, []string{"ok"}, prs[9].Labels)
+
+	// A number that is an issue, not a pull request, fails the query as GitHub fails it.
+	_, err = c.SnapshotIssue(ctx, 4, []int{4}, "main", configPath, engine.DefaultStateBranch)
+	require.ErrorContains(t, err, "Could not resolve to a PullRequest with the number of 4.")
+}

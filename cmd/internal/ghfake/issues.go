@@ -1,0 +1,38 @@
+package ghfake
+
+import (
+	"fmt"
+	"time"
+)
+
+// Issues in GraphQL: an issue's timelineItems, as a pull request's (the IssueTimelineItems
+// union holds labels added and removed and reopenings; the fake records those on issues too).
+func init() {
+	on("Issue", map[string]resolver{"timelineItems": func(_ *executor, p any, a map[string]any) (any, error) {
+		is := p.(*issue)
+		want := map[string]bool{}
+		types, _ := a["itemTypes"].([]any)
+		for _, t := range types {
+			want[fmt.Sprint(t)] = true
+		}
+		var items []any
+		for _, ev := range is.timeline {
+			if len(want) == 0 || want[itemType(ev.kind)] {
+				items = append(items, ev)
+			}
+		}
+		return paginate("timelineItems", items, a)
+	}})
+}
+
+// closeLinkedIssues closes the issues a merged pull request closes (closingIssues: closing
+// keywords in its body, when it targets the default branch), as GitHub does on the merge.
+// The caller holds s.mu.
+func (s *Server) closeLinkedIssues(pr *issue, now time.Time) {
+	for _, is := range s.closingIssues(pr) {
+		if is.state == "closed" {
+			continue
+		}
+		is.state, is.closedAt, is.updatedAt = "closed", now, now
+	}
+}

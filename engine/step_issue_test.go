@@ -1,0 +1,298 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// issueConfig is feature-dev without its sub-pipeline: an issue labelled `feature` → an
+// agent (a comment dispatch) → a gate on the run's pull request (label "ok" on the PR) →
+// merge.
+func issueConfig() *Config {
+	return &Config{Version: 1, BlobOID: "blob1",
+		Agents: []*Agent{{Name: "dev", Dispatch: DispatchComment, Body: "@dev implement this"}},
+		Pipelines: []*Pipeline{{
+			Name:    "feature",
+			Scope:   ScopeIssue,
+			Trigger: Trigger{Event: "issues.labeled", Labels: []string{"feature"}},
+			Stages: []*Stage{
+				{ID: "implement", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "ready"},
+				{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+				{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash"}, OnSuccess: TargetComplete},
+			},
+		}}}
+}
+
+// issueFacts is issue #4 labelled feature, with the pull requests prs read beside it.
+func issueFacts(prs ...*PullRequest) *Facts {
+	f := &Facts{Repo: "acme/widgets", DefaultBranch: "main", Issue: &Issue{
+		Number: 4, Title: "Add a widget", State: IssueOpen, Author: "alice", Labels: []string{"feature"}, CreatedAt: t0,
+	}, PRs: map[int]*PullRequest{}}
+	for _, pr := range prs {
+		f.PRs[pr.Number] = pr
+	}
+	return f
+}
+
+func ownPR(n int, labels ...string) *PullRequest {
+	return &PullRequest{Number: n, State: PROpen, BaseRef: "main", HeadRef: "feat-4", HeadRepo: "acme/widgets",
+		HeadSHA: "bbbbbbbbbb", Mergeable: Mergeable, Labels: labels}
+}
+
+// startIssueRun starts the run on issue #4 and settles its dispatch.
+func startIssueRun(t *testing.T, cfg *Config, f *Facts) Result {
+	t.Helper()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	require.Len(t, res.State.Runs, 1)
+	run := res.State.Runs[0]
+	assert.Equal(t, "feature/4/1", run.ID)
+	assert.Equal(t, "acme/widgets#4", run.Subject)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectDispatch, res.Effects[0].Kind)
+	assert.Equal(t, 4, res.Effects[0].Number, "the comment dispatch goes on the issue")
+	return dispatched(t, cfg, res, f, t0)
+}
+
+func TestIssueRunStartsOnIssuesEventsOnly(t *testing.T) {
+	cfg := issueConfig()
+	startIssueRun(t, cfg, issueFacts())
+
+	// A pull request labelled feature does not start the issue pipeline.
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, prFacts("feature"), t0)
+	assert.Empty(t, res.State.Runs)
+
+	// Without the label, nothing starts.
+	f := issueFacts()
+	f.Issue.Labels = nil
+	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	assert.Empty(t, res.State.Runs)
+
+	// Without scope: issue, an issues.* trigger runs on issues too (as feature-dev's).
+	unscoped := issueConfig()
+	unscoped.Pipelines[0].Scope = ScopeSinglePR
+	res = Step(unscoped, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
+	require.Len(t, res.State.Runs, 1)
+	assert.Equal(t, "feature/4/1", res.State.Runs[0].ID)
+
+	// A single-pr pipeline does not start on an issue.
+	res = Step(stepConfig(), nil, Input{Key: "k1", Event: "pull_request.opened"}, issueFacts(), t0)
+	assert.Empty(t, res.State.Runs)
+}
+
+func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
+	cfg := issueConfig()
+	res := startIssueRun(t, cfg, issueFacts())
+
+	// The agent reports without a pull request: the gate waits, saying so.
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, nil), issueFacts(), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, RunWaiting, run.Status)
+	require.Len(t, run.Stages["ready"].Results, 1)
+	assert.Contains(t, run.Stages["ready"].Results[0].Message, "no pull request yet")
+	assert.Empty(t, res.Effects)
+
+	// Another run, where the agent reports pull request #9: associated, the gate reads #9.
+	res = startIssueRun(t, cfg, issueFacts())
+	pr := ownPR(9)
+	f := issueFacts(pr)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	run = res.State.Runs[0]
+	assert.Equal(t, 9, RunPR(run))
+	assert.Equal(t, []int{9}, RunPRs(run))
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, "needs ok", run.Stages["ready"].Results[0].Message)
+
+	// The issue carrying the label is not the pull request carrying it.
+	f.Issue.Labels = append(f.Issue.Labels, "ok")
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "issues.labeled"}, f, t0)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+	assert.Empty(t, res.Effects)
+
+	// #9 labelled ok: the gate passes on #9's head, and #9 is merged at that head.
+	pr.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled"}, f, t0)
+	run = res.State.Runs[0]
+	assert.Equal(t, "merge", run.Stage)
+	assert.Equal(t, "bbbbbbbbbb", run.VerifiedSHA)
+	require.Len(t, res.Effects, 1)
+	eff := res.Effects[0]
+	assert.Equal(t, EffectMerge, eff.Kind)
+	assert.Equal(t, 9, eff.Number, "merge_pr merges the run's pull request, not the issue")
+	assert.Equal(t, "bbbbbbbbbb", eff.SHA)
+
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: eff.Key}}, f, t0)
+	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+}
+
+func TestIssueRunRefusesAFork(t *testing.T) {
+	cfg := issueConfig()
+	fork := ownPR(9, "ok")
+	fork.CrossRepo, fork.HeadRepo = true, "mallory/widgets"
+	closed := ownPR(10, "ok")
+	closed.State = PRClosed
+	for _, c := range []struct {
+		name    string
+		outputs map[string]any
+		why     string
+	}{
+		{"fork", map[string]any{"pr": 9}, "not a branch of acme/widgets"},
+		{"closed", map[string]any{"pr": 10}, "#10 is closed"},
+		{"unknown", map[string]any{"pr": 11}, "#11 is not a pull request"},
+		{"not a number", map[string]any{"pr": "x"}, "not a pull request number"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := issueFacts(fork, closed)
+			res := startIssueRun(t, cfg, f)
+			res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, c.outputs), f, t0)
+			run := res.State.Runs[0]
+			assert.Equal(t, 0, RunPR(run))
+			assert.Contains(t, run.Message, c.why)
+			assert.Equal(t, "ready", run.Stage)
+			assert.Contains(t, run.Stages["ready"].Results[0].Message, "no pull request yet")
+			assert.Empty(t, res.Effects, "nothing is merged")
+		})
+	}
+}
+
+func TestIssueRunNeverMergesWithoutAPullRequest(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Pipelines[0].Stages = cfg.Pipelines[0].Stages[2:] // merge first
+	f := issueFacts(ownPR(9, "ok"))
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	run := res.State.Runs[0]
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, "merge", run.Stage)
+	assert.Equal(t, RunWaiting, run.Status)
+	assert.Contains(t, run.Stages["merge"].Results[0].Message, "no pull request yet")
+}
+
+func TestIssueRunGuardReadsThePullRequest(t *testing.T) {
+	cfg := issueConfig()
+	pr := ownPR(9, "ok")
+	f := issueFacts(pr)
+	res := startIssueRun(t, cfg, f)
+	pr.Labels = nil
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": "#9"}), f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	// A forged state at the merge stage: the guard reads #9, where "ok" is missing.
+	st := res.State
+	st.Runs[0].Stage = "merge"
+	st.Runs[0].Stages["merge"] = &StageRun{Status: StageActing, Attempt: 1, EnteredAt: t0}
+	res = Step(cfg, st, Input{Key: "k5", Event: "pull_request.synchronize"}, f, t0)
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	// #9's head moves after the gate passed: back to the gate.
+	pr.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request.labeled"}, f, t0)
+	require.Len(t, res.Effects, 1)
+	pr.HeadSHA = "cccccccccc"
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "Head branch was modified"}}, f, t0)
+	assert.Empty(t, res.Effects)
+	res = Step(cfg, res.State, Input{Key: "k7", Event: "pull_request.synchronize"}, f, t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, "cccccccccc", run.VerifiedSHA, "the gate passed again on the new head before the merge")
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "cccccccccc", res.Effects[0].SHA)
+}
+
+func TestIssueRunEnvAndCommentTargets(t *testing.T) {
+	cfg := issueConfig()
+	bodyT := agentTemplate(t, "issue {{ github.issue.number }} pr {{ github.pr.number }}")
+	cfg.Pipelines[0].Stages = []*Stage{
+		{ID: "implement", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "tell-issue"},
+		{ID: "tell-issue", Type: StageAction, Action: ActionComment, OnSuccess: "tell-pr",
+			Config: ActionConfig{Target: agentTemplate(t, "issue"), BodyTemplate: bodyT}},
+		{ID: "tell-pr", Type: StageAction, Action: ActionComment, OnSuccess: TargetComplete,
+			Config: ActionConfig{Target: agentTemplate(t, "pr"), Body: "on the pr"}},
+	}
+	f := issueFacts(ownPR(9))
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, 4, res.Effects[0].Number)
+	assert.Equal(t, "issue 4 pr 9", res.Effects[0].Body)
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key}}, f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, 9, res.Effects[0].Number, `target "pr" is the run's pull request`)
+
+	// In a pull request's run, target "issue" is not supported.
+	pcfg := stepConfig()
+	pcfg.Pipelines[0].Stages = []*Stage{{ID: "c", Type: StageAction, Action: ActionComment,
+		Config: ActionConfig{Target: agentTemplate(t, "issue"), Body: "x"}}}
+	res = Step(pcfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	assert.True(t, strings.HasPrefix(res.State.Runs[0].Message, "not supported yet: comment target \"issue\""), res.State.Runs[0].Message)
+}
+
+// TestIssueRunHumanStageReadsItsPullRequest: a human stage of an issue's run counts the
+// approving reviews of the run's pull request on its head, and /pipeline approve on the
+// issue given on that head.
+func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
+	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	pr := ownPR(9)
+	f := issueFacts(pr)
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	// A review on an older head does not count; one on the head does.
+	pr.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "0000000000", SubmittedAt: t0}}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request_review.submitted"}, f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(time.Minute)})
+	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request_review.submitted"}, f, t0)
+	assert.Equal(t, "merge", res.State.Runs[0].Stage)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, 9, res.Effects[0].Number)
+
+	// The people a human stage of an issue's run needs are read from the run's pull request.
+	pr.Reviews = []Review{{Author: "dave", State: ReviewApproved, CommitSHA: pr.HeadSHA}}
+	cfg.Groups[0].Teams = []string{"acme/maintainers"}
+	st := startIssueRun(t, cfg, f).State
+	st = Step(cfg, st, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0).State
+	needs := PeopleNeeded(cfg, st, f)
+	assert.Contains(t, needs.Teams, "acme/maintainers")
+}
+
+func TestCheckIssueScopes(t *testing.T) {
+	draft := false
+	p1 := pipe("prs", 1)
+	p1.Scope, p1.Trigger = ScopeIssue, Trigger{Event: "pull_request.opened", Pos: at(2)}
+	p2 := pipe("issues", 5)
+	p2.Trigger = Trigger{Event: "issues.labeled", Pos: at(6), BaseBranch: "main", Draft: &draft}
+	p3 := pipe("fine", 9)
+	p3.Scope, p3.Trigger = ScopeIssue, Trigger{Event: "issues.opened", Pos: at(10), Labels: []string{"x"}}
+	errs, warnings := checkIssueScopes(&Config{Pipelines: []*Pipeline{p1, p2, p3}})
+	assert.Empty(t, warnings)
+	assert.Equal(t, []string{
+		`2:3: pipeline "prs" has scope: issue, so it starts on issues: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
+		`6:3: pipeline "issues" starts on issues, which have no base_branch or draft: its trigger cannot ask for it [value]`,
+	}, lines(errs))
+	assert.True(t, p2.OnIssues(), "an issues.* trigger runs on issues without scope: issue")
+	assert.True(t, p1.OnIssues(), "scope: issue runs on issues")
+	assert.False(t, pipe("plain", 12).OnIssues())
+}
+
+func TestIssueRunContextReadsTheIssue(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Pipelines[0].Context = []KeyValue{
+		{Key: "issue", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.issue.number }}")}},
+		{Key: "title", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.issue.title }}")}},
+		{Key: "pr", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
+	}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, 4, contextInt(run.Context["issue"]))
+	assert.Equal(t, "Add a widget", run.Context["title"])
+	_, has := run.Context["pr"]
+	assert.False(t, has, "an issue's trigger has no pull_request: left out, with why in the log")
+	assert.Equal(t, 0, RunPR(run))
+}

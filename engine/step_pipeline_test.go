@@ -1,0 +1,611 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// subConfig: pipeline "review-merge" (on opened) runs sub-pipeline "standard-review" (two
+// agent stages) at its stage review, then waits at gate ready (label ok) and merges.
+func subConfig(t *testing.T) *Config {
+	return &Config{Version: 1, BlobOID: "blob1",
+		Agents: []*Agent{
+			{Name: "security", Dispatch: DispatchWorkflow, Workflow: "security.yml"},
+			{Name: "quality", Dispatch: DispatchWorkflow, Workflow: "quality.yml"},
+		},
+		Pipelines: []*Pipeline{{
+			Name:     "review-merge",
+			Trigger:  Trigger{Event: "pull_request.opened"},
+			OnEvents: []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}},
+			Context: []KeyValue{
+				{Key: "pr_number", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
+				{Key: "team", Value: Value{Kind: KindString, Scalar: "core"}},
+			},
+			Stages: []*Stage{
+				{ID: "review", Type: StagePipeline, Pipeline: "standard-review", OnComplete: "ready",
+					Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Template: agentTemplate(t, "pr-{{ context.pr_number }}")}}},
+					OnError: &ErrorPolicy{Retry: 1, Then: TargetEscalate}},
+				{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+				{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+			},
+		}, {
+			Name: "standard-review",
+			Context: []KeyValue{
+				{Key: "focus", Value: Value{Kind: KindString, Scalar: "everything"}},
+				{Key: "depth", Value: Value{Kind: KindString, Scalar: "full"}},
+			},
+			Variables: []KeyValue{{Key: "about", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ context.focus }}")}}},
+			Stages: []*Stage{
+				{ID: "security", Type: StageAgent, Agent: "security", AgentAction: "review", OnComplete: "quality"},
+				{ID: "quality", Type: StageAgent, Agent: "quality", AgentAction: "review"},
+			},
+		}}}
+}
+
+func runOf(st *State, id string) *Run {
+	for _, r := range st.Runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+const (
+	parentID = "review-merge/7/1"
+	childID  = "standard-review/7/1"
+)
+
+func TestSubPipelineStartsOneChildOnEntry(t *testing.T) {
+	cfg := subConfig(t)
+	f := prFacts()
+	open := Input{Key: "k1", Event: "pull_request.opened"}
+	res := Step(cfg, nil, open, f, t0)
+	require.Len(t, res.State.Runs, 2)
+	parent, child := runOf(res.State, parentID), runOf(res.State, childID)
+	require.NotNil(t, parent)
+	require.NotNil(t, child)
+	assert.Equal(t, "review", parent.Stage)
+	assert.Equal(t, childID, parent.Stages["review"].Child)
+	assert.Equal(t, "review-merge/7/1/review", child.Parent)
+	assert.Equal(t, 1, child.ParentAttempt)
+	assert.Equal(t, 1, child.Depth)
+	assert.Equal(t, "acme/widgets#7", child.Subject)
+	assert.Empty(t, child.TriggerKey, "a child is not started by a trigger")
+	assert.Equal(t, map[string]any{"pr_number": 7.0, "team": "core", "focus": "pr-7", "depth": "full"}, child.Context,
+		"the child's own context, the parent's over it, the stage's over that")
+	assert.Equal(t, map[string]any{"about": "pr-7"}, child.Variables, "its own pipeline's variables, over the context it was given")
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, childID+"/security/1/dispatch", res.Effects[0].Key)
+
+	// The same event again, on the state before it was saved and after: one child only.
+	again := Step(cfg, res.State, open, f, t0.Add(time.Second))
+	assert.Len(t, again.State.Runs, 2)
+	assert.Empty(t, again.Effects, "the dispatch is in flight")
+	res = dispatched(t, cfg, res, f, t0)
+	for i := range 3 {
+		res = Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.opened"}, f, t0.Add(time.Duration(i+2)*time.Minute))
+		assert.Len(t, res.State.Runs, 2)
+		assert.Empty(t, res.Effects)
+	}
+	// Another event of another kind does not start one either.
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, f, t0.Add(time.Hour))
+	assert.Len(t, res.State.Runs, 2)
+	assert.Equal(t, RunWaiting, runOf(res.State, parentID).Status)
+	assert.Contains(t, runOf(res.State, parentID).Stages["review"].Message, "standard-review/7/1 is waiting at security")
+}
+
+func TestSubPipelineCompletesAndParentMovesOn(t *testing.T) {
+	cfg := subConfig(t)
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report(childID, "security", 1, VerdictApprove, map[string]any{"summary": "no findings"}), f, t0.Add(time.Minute))
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, childID+"/quality/1/dispatch", res.Effects[0].Key)
+	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report(childID, "quality", 1, VerdictComplete, map[string]any{"score": 9}), f, t0.Add(2*time.Minute))
+
+	child, parent := runOf(res.State, childID), runOf(res.State, parentID)
+	assert.Equal(t, RunCompleted, child.Status)
+	assert.Equal(t, "ready", parent.Stage, "the parent moved on in the same evaluation")
+	assert.Equal(t, RunWaiting, parent.Status)
+	assert.Equal(t, StageSucceeded, parent.Stages["review"].Status)
+	assert.Equal(t, map[string]any{"security": map[string]any{"summary": "no findings"}, "quality": map[string]any{"score": 9.0}},
+		parent.Stages["review"].Outputs)
+	// The parent's templates read the child's outputs by child stage.
+	tpl := agentTemplate(t, "{{ stages.review.outputs.security.summary }} / {{ stages.review.outputs.quality.score }}")
+	out, err := tpl.Render(newEval(cfg, res.State, f, t0, Input{}).env(cfg.Pipelines[0], parent))
+	require.NoError(t, err)
+	assert.Equal(t, "no findings / 9", out)
+
+	// The gate holds: the parent merges (its own gates justify it).
+	f.PR.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0.Add(3*time.Minute))
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectKind(ActionMergePR), res.Effects[0].Kind)
+	assert.Equal(t, parentID, res.Effects[0].Run)
+}
+
+func TestSubPipelineFailureTakesOnError(t *testing.T) {
+	cfg := subConfig(t)
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	fail := func(run string, at time.Time) Input {
+		return Input{Key: "wf-" + run, Event: "workflow_run.completed", AgentFailure: &AgentFailure{Run: run, Stage: "security", Attempt: 1, Why: "workflow failed"}}
+	}
+	res = Step(cfg, res.State, fail(childID, t0), f, t0.Add(time.Minute))
+	assert.Equal(t, RunFailed, runOf(res.State, childID).Status)
+	parent := runOf(res.State, parentID)
+	assert.Equal(t, "review", parent.Stage)
+	assert.Equal(t, 2, parent.Stages["review"].Attempt, "retry: a new attempt")
+	second := runOf(res.State, "standard-review/7/2")
+	require.NotNil(t, second, "a new attempt starts a new child")
+	assert.Equal(t, 2, second.ParentAttempt)
+	assert.Equal(t, "standard-review/7/2", parent.Stages["review"].Child)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, "standard-review/7/2/security/1/dispatch", res.Effects[0].Key)
+	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
+
+	// The retry is spent: the parent escalates (then: escalate).
+	res = Step(cfg, res.State, fail("standard-review/7/2", t0), f, t0.Add(2*time.Minute))
+	parent = runOf(res.State, parentID)
+	assert.Equal(t, RunEscalated, parent.Status)
+	assert.Contains(t, parent.Message, "standard-review/7/2 failed at security")
+	assert.Len(t, res.State.Runs, 3)
+}
+
+func TestSubPipelineEscalationGoesToParent(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*Rule{VerdictReject: {Goto: TargetEscalate}}
+	cfg.Pipelines[0].Stages[0].OnError = &ErrorPolicy{Then: "ready"}
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report(childID, "security", 1, VerdictReject, nil), f, t0.Add(time.Minute))
+	child, parent := runOf(res.State, childID), runOf(res.State, parentID)
+	assert.Equal(t, RunCancelled, child.Status, "an escalated child hands its escalation to the parent and ends")
+	assert.Equal(t, "ready", parent.Stage, "the parent's on_error target")
+	assert.Equal(t, StageFailed, parent.Stages["review"].Status)
+}
+
+func TestSubPipelineCancelledWithParent(t *testing.T) {
+	cfg := subConfig(t)
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	f.PR.State = PRClosed
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, f, t0.Add(time.Minute))
+	assert.Equal(t, RunCancelled, runOf(res.State, parentID).Status)
+	child := runOf(res.State, childID)
+	assert.Equal(t, RunCancelled, child.Status, "the standard-review pipeline has no on_events of its own")
+	assert.Contains(t, child.Message, "parent run review-merge/7/1 is cancelled")
+	assert.Empty(t, res.Effects)
+}
+
+func TestSubPipelineChildCancelledByItsOwnReactionDoesNotHangParent(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Pipelines[1].OnEvents = []EventReaction{{Event: "pull_request.labeled", Action: ReactCancel}}
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(time.Minute))
+	assert.Equal(t, RunCancelled, runOf(res.State, childID).Status)
+	parent := runOf(res.State, parentID)
+	assert.Equal(t, 2, parent.Stages["review"].Attempt, "on_error retries with a new child")
+	assert.NotNil(t, runOf(res.State, "standard-review/7/2"))
+}
+
+func TestSubPipelineParentTimeoutCancelsChild(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Pipelines[0].Stages[0].Timeout = time.Hour
+	cfg.Pipelines[0].Stages[0].OnTimeout = &Rule{Goto: TargetFail}
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	assert.Equal(t, t0.Add(time.Hour), res.State.NextDeadline())
+	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
+	assert.Equal(t, RunFailed, runOf(res.State, parentID).Status)
+	assert.Equal(t, RunCancelled, runOf(res.State, childID).Status)
+}
+
+func TestSubPipelineChildDeadlineActedOn(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Pipelines[1].Stages[0].Timeout = 30 * time.Minute
+	cfg.Pipelines[1].Stages[0].OnTimeout = &Rule{Goto: TargetFail}
+	cfg.Pipelines[0].Stages[0].OnError = &ErrorPolicy{Then: TargetFail}
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	assert.Equal(t, t0.Add(30*time.Minute), res.State.NextDeadline(), "the child's deadline is the subject's next")
+	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(31*time.Minute))
+	assert.Equal(t, RunFailed, runOf(res.State, childID).Status)
+	parent := runOf(res.State, parentID)
+	assert.Equal(t, RunFailed, parent.Status)
+	assert.Contains(t, parent.Message, "standard-review/7/1 failed at security")
+}
+
+func TestSubPipelineNestingLimitAtRunTime(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Settings.MaxNesting = 1
+	// standard-review runs a third pipeline: two levels below review-merge.
+	cfg.Pipelines[1].Stages = []*Stage{{ID: "inner", Type: StagePipeline, Pipeline: "leaf"}}
+	cfg.Pipelines = append(cfg.Pipelines, &Pipeline{Name: "leaf", Stages: []*Stage{{ID: "g", Type: StageGate, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}}})
+	cfg.Pipelines[0].Stages[0].OnError = &ErrorPolicy{Then: TargetFail}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	child := runOf(res.State, childID)
+	require.NotNil(t, child)
+	assert.Equal(t, RunFailed, child.Status)
+	assert.Contains(t, child.Message, "more than settings.max_nesting (1)")
+	assert.Len(t, res.State.Runs, 2, "no run of leaf")
+	assert.Equal(t, RunFailed, runOf(res.State, parentID).Status)
+}
+
+func TestSubPipelineWithoutTriggerNeverStartsAlone(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Pipelines = cfg.Pipelines[1:] // standard-review alone
+	f := prFacts("ok")
+	var st *State
+	for i, ev := range []string{"pull_request.opened", "pull_request.labeled", "pull_request.synchronize", "sweep", "status"} {
+		res := Step(cfg, st, Input{Key: ev, Event: ev}, f, t0.Add(time.Duration(i)*time.Minute))
+		assert.Empty(t, res.State.Runs, ev)
+		st = res.State
+	}
+}
+
+func TestSubPipelineCommandsActOnInnermostRun(t *testing.T) {
+	cfg := subConfig(t)
+	f := prFacts()
+	f.People.Permissions = map[string]string{"alice": "write"}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+
+	f.PR.Comments = []IssueComment{command(1, "alice", "/pipeline retry")}
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Minute))
+	assert.Equal(t, 2, runOf(res.State, childID).Stages["security"].Attempt, "retry acts on the child's stage")
+	assert.Equal(t, 1, runOf(res.State, parentID).Stages["review"].Attempt, "not on the parent's")
+	assert.Len(t, res.State.Runs, 2)
+	res = settleAll(t, cfg, res, f, t0.Add(time.Minute))
+
+	f.PR.Comments = append(f.PR.Comments, command(2, "alice", "/pipeline skip"))
+	res = Step(cfg, res.State, Input{Key: "c2", Event: "issue_comment.created"}, f, t0.Add(2*time.Minute))
+	assert.Equal(t, "quality", runOf(res.State, childID).Stage, "skip moves the child on")
+	assert.Equal(t, "review", runOf(res.State, parentID).Stage)
+	res = settleAll(t, cfg, res, f, t0.Add(2*time.Minute))
+
+	f.PR.Comments = append(f.PR.Comments, command(3, "alice", "/pipeline cancel"))
+	res = Step(cfg, res.State, Input{Key: "c3", Event: "issue_comment.created"}, f, t0.Add(3*time.Minute))
+	assert.Equal(t, RunCancelled, runOf(res.State, parentID).Status, "cancel cancels every run")
+	assert.Equal(t, RunCancelled, runOf(res.State, childID).Status)
+}
+
+// mergeChildConfig: "outer" (on opened) waits at gate approved (label approved), then runs
+// "inner", whose only stages are a gate on label ok and a merge.
+func mergeChildConfig() *Config {
+	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+		Name:    "outer",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		Stages: []*Stage{
+			{ID: "approved", Type: StageGate, OnPass: "land", Conditions: []Condition{{Check: "approved", Eval: labelCheck("approved")}}},
+			{ID: "land", Type: StagePipeline, Pipeline: "inner"},
+		},
+	}, {
+		Name: "inner",
+		Stages: []*Stage{
+			{ID: "ok", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		},
+	}}}
+}
+
+func mergeEffects(effs []Effect) []Effect {
+	var out []Effect
+	for _, e := range effs {
+		if e.Kind == EffectKind(ActionMergePR) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestSubPipelineMergeInChildNeedsBothGates(t *testing.T) {
+	cfg := mergeChildConfig()
+	f := prFacts("approved", "ok")
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	m := mergeEffects(res.Effects)
+	require.Len(t, m, 1, "both gates hold: the child merges")
+	assert.Equal(t, "inner/7/1", m[0].Run)
+}
+
+func TestSubPipelineMergeCannotSkipParentGate(t *testing.T) {
+	cfg := mergeChildConfig()
+	f := prFacts("approved", "ok")
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Len(t, mergeEffects(res.Effects), 1)
+	// The merge did not happen; later the parent's gate no longer holds (its label was
+	// removed), while the stored state has the child at its merge.
+	f.PR.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(MaxIntentLease+time.Hour))
+	assert.Empty(t, mergeEffects(res.Effects), "a merge in the child needs the parent's gate")
+	parent := runOf(res.State, "outer/7/1")
+	assert.Equal(t, "approved", parent.Stage, "the parent goes back to its gate")
+	assert.Equal(t, RunCancelled, runOf(res.State, "inner/7/1").Status)
+
+	// A forged state: the parent stands at land without ever passing its gate, and the
+	// child at its merge.
+	forged := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{
+		{ID: "outer/7/1", Pipeline: "outer", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "land", StartedAt: t0, TriggerKey: "k1",
+			Stages: map[string]*StageRun{"land": {Status: StageWaiting, Attempt: 1, Child: "inner/7/1"}}},
+		{ID: "inner/7/1", Pipeline: "inner", Subject: "acme/widgets#7", Status: RunRunning, Stage: "merge", StartedAt: t0,
+			Parent: "outer/7/1/land", ParentAttempt: 1, Depth: 1, VerifiedSHA: f.PR.HeadSHA, VerifiedBy: "ok",
+			Stages: map[string]*StageRun{"ok": {Status: StagePassed, Attempt: 1}, "merge": {Status: StageWaiting, Attempt: 1}}},
+	}}
+	res = Step(cfg, forged, Input{Key: "k3", Event: "status"}, f, t0.Add(time.Minute))
+	assert.Empty(t, mergeEffects(res.Effects))
+	assert.Equal(t, "approved", runOf(res.State, "outer/7/1").Stage)
+
+	// A forged run of the trigger-less pipeline alone, at its merge: refused.
+	lone := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{forged.Runs[1]}}
+	lone.Runs[0].Parent = ""
+	res = Step(cfg, lone, Input{Key: "k4", Event: "status"}, f, t0.Add(time.Minute))
+	assert.Empty(t, mergeEffects(res.Effects))
+	assert.Contains(t, runOf(res.State, "inner/7/1").Stages["merge"].Results[0].Message, "has no parent run")
+
+	// A forged parent link to a stage that does not run the child's pipeline: refused.
+	wrong := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{
+		{ID: "outer/7/1", Pipeline: "outer", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "approved", StartedAt: t0, TriggerKey: "k1",
+			Stages: map[string]*StageRun{"approved": {Status: StageWaiting, Attempt: 1, Child: "inner/7/1"}}},
+		{ID: "inner/7/1", Pipeline: "inner", Subject: "acme/widgets#7", Status: RunRunning, Stage: "merge", StartedAt: t0,
+			Parent: "outer/7/1/approved", ParentAttempt: 1, Depth: 1,
+			Stages: map[string]*StageRun{"merge": {Status: StageWaiting, Attempt: 1}}},
+	}}
+	res = Step(cfg, wrong, Input{Key: "k5", Event: "status"}, f, t0.Add(time.Minute))
+	assert.Empty(t, mergeEffects(res.Effects))
+}
+
+func TestSubPipelineParentMergeNeedsParentGates(t *testing.T) {
+	// outer: inner (which has a gate on ok) then merge; the parent has no gate of its own.
+	cfg := mergeChildConfig()
+	cfg.Pipelines[0].Stages = []*Stage{
+		{ID: "land", Type: StagePipeline, Pipeline: "inner", OnComplete: "merge"},
+		{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+	}
+	cfg.Pipelines[1].Stages = cfg.Pipelines[1].Stages[:1]
+	cfg.Pipelines[1].Stages[0].OnPass = TargetComplete
+	cfg.Pipelines[0].Stages = append([]*Stage{{ID: "approved", Type: StageGate, OnPass: "land", Conditions: []Condition{{Check: "approved", Eval: labelCheck("approved")}}}},
+		cfg.Pipelines[0].Stages...)
+	f := prFacts("approved", "ok")
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	m := mergeEffects(res.Effects)
+	require.Len(t, m, 1)
+	assert.Equal(t, "outer/7/1", m[0].Run)
+	// The parent's gate no longer holds at its merge: back to it, whatever the child passed.
+	f.PR.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(MaxIntentLease+time.Hour))
+	assert.Empty(t, mergeEffects(res.Effects))
+	assert.Equal(t, "approved", runOf(res.State, "outer/7/1").Stage)
+}
+
+func TestSubPipelineTriggeredPipelineAlsoUsedAsChildStillStarts(t *testing.T) {
+	cfg := subConfig(t)
+	cfg.Pipelines[1].Trigger = Trigger{Event: "pull_request.labeled", Labels: []string{"review"}}
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	f.PR.Labels = []string{"review"}
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(time.Minute))
+	top := runOf(res.State, "standard-review/7/2")
+	require.NotNil(t, top, "the child does not count as the pipeline's own active run")
+	assert.Empty(t, top.Parent)
+}
+
+// The parallel stages' side: a branch of type pipeline starts its child with startChild
+// and advances it with runChild; the child lives while its branch is open.
+func TestSubPipelineChildOfBranch(t *testing.T) {
+	cfg := subConfig(t)
+	branch := &Stage{ID: "deep-review", Type: StagePipeline, Pipeline: "standard-review",
+		Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Scalar: "branch"}}}}
+	par := &Stage{ID: "reviews", Type: StageParallel, Join: "all", Branches: []*Stage{branch}}
+	p := cfg.Pipelines[0]
+	p.Stages = append([]*Stage{par}, p.Stages...)
+	run := &Run{ID: parentID, Pipeline: p.Name, Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
+		Context: map[string]any{"pr_number": 7.0},
+		Stages:  map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1}, "deep-review": {Status: StageWaiting, Attempt: 2}}}
+	e := newEval(cfg, &State{Version: 1, Runs: []*Run{run}}, prFacts(), t0, Input{})
+	run = e.st.Runs[0]
+
+	child, why, fatal := e.runChild(p, run, branch)
+	require.NotNil(t, child, why)
+	assert.False(t, fatal)
+	assert.Equal(t, "review-merge/7/1/deep-review", child.Parent)
+	assert.Equal(t, 2, child.ParentAttempt, "the branch's attempt")
+	assert.Equal(t, "branch", child.Context["focus"])
+	assert.Equal(t, "security", child.Stage)
+	require.Len(t, e.effects, 1, "the child was advanced: its first agent is dispatched")
+	again, _, _ := e.runChild(p, run, branch)
+	assert.Same(t, child, again, "one child per attempt of the branch")
+	assert.Len(t, e.st.Runs, 2)
+	assert.Equal(t, []*Run{child}, e.liveChildren(run))
+	assert.True(t, e.commandSkips(run, CmdRetry))
+
+	e.reapChildren()
+	assert.False(t, child.Status.Final(), "its branch is open")
+	run.Stages["deep-review"].Status = StageCancelled // the join cancelled the branch
+	e.reapChildren()
+	assert.Equal(t, RunCancelled, child.Status)
+	assert.Contains(t, child.Message, "left attempt 2 of \"deep-review\"")
+}
+
+func TestSubPipelineMergeByChildCompletesParentOnClosed(t *testing.T) {
+	cfg := mergeChildConfig()
+	cfg.Pipelines[0].OnEvents = []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}}
+	f := prFacts("approved", "ok")
+	f.Viewer = "github-actions"
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Len(t, mergeEffects(res.Effects), 1)
+	// The merge happened, but the state after it was not saved; the closed event comes.
+	f.PR.State, f.PR.MergedBy = PRMerged, "github-actions[bot]"
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, f, t0.Add(time.Minute))
+	assert.Equal(t, RunCompleted, runOf(res.State, "inner/7/1").Status)
+	assert.Equal(t, RunCompleted, runOf(res.State, "outer/7/1").Status, "not cancelled: its child merged")
+	assert.Empty(t, res.Effects)
+
+	// Closed without a merge: both are cancelled.
+	g := prFacts("approved")
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, g, t0)
+	g.PR.State = PRClosed
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.closed"}, g, t0.Add(time.Minute))
+	assert.Equal(t, RunCancelled, runOf(res.State, "outer/7/1").Status)
+}
+
+// TestSubPipelineProperties runs random parents with a pipeline stage over random
+// children through random inputs and outcomes, and checks after every Step and Settle:
+// the invariants of TestStepProperties, at most one child per attempt of a pipeline
+// stage, no live child its parent does not wait for, and the same input twice equals once.
+func TestSubPipelineProperties(t *testing.T) {
+	children, followed, again, closedMid := 0, 0, 0, 0
+	for seed := range uint64(200) {
+		r := rand.New(rand.NewPCG(seed, 17))
+		parent, child := propPipeline(r), propPipeline(r)
+		child.Name, child.Trigger, child.OnEvents = "kid", Trigger{}, nil
+		// The child waits a while: a gate on a label the random facts carry half the time.
+		child.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: child.Stages[0].ID,
+			Conditions: []Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
+		at := r.IntN(len(parent.Stages))
+		onErr := []string{TargetFail, TargetEscalate, parent.Stages[0].ID, ""}[r.IntN(4)]
+		sub := &Stage{ID: "sub", Type: StagePipeline, Pipeline: "kid", OnError: &ErrorPolicy{Retry: r.IntN(2), Then: onErr}}
+		if onErr == "" {
+			sub.OnError = nil
+		}
+		parent.Stages = append(parent.Stages[:at], append([]*Stage{sub}, parent.Stages[at:]...)...)
+		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{parent, child}}
+		st := &State{}
+		attempts := map[string]int{}
+		now := t0
+		check := func(st *State, where string) {
+			checkInvariants(t, cfg, st, attempts, where)
+			seen := map[string]string{}
+			for _, c := range st.Runs {
+				if c.Parent == "" {
+					continue
+				}
+				k := fmt.Sprintf("%s#%d", c.Parent, c.ParentAttempt)
+				require.Empty(t, seen[k], "%s: two children of %s: %s and %s", where, k, seen[k], c.ID)
+				seen[k] = c.ID
+				if c.Status.Final() {
+					continue
+				}
+				pid, _ := splitParent(c.Parent)
+				p := runOf(st, pid)
+				require.NotNil(t, p, where)
+				require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
+				require.Equal(t, "sub", p.Stage, "%s: live child %s of a parent at %s", where, c.ID, p.Stage)
+				require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
+			}
+		}
+		for i := range 12 {
+			now = now.Add(time.Minute)
+			in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
+			if i == 0 {
+				in.Event = "pull_request.opened"
+			}
+			facts := propFacts(r)
+			if i > 1 && r.IntN(5) == 0 {
+				in.Event, facts.PR.State = "pull_request.closed", PRClosed // cancels the parent
+				for _, c := range st.Runs {
+					if c.Parent != "" && !c.Status.Final() {
+						closedMid++
+					}
+				}
+			}
+			where := fmt.Sprintf("seed %d input %d (%s)", seed, i, in.Event)
+			res := Step(cfg, st, in, facts, now)
+			check(res.State, where)
+			again := Step(cfg, res.State, in, facts, now)
+			require.False(t, again.Changed, "%s: applied twice changed the state", where)
+			st = res.State
+			for round := 0; len(res.Effects) > 0 && round < 4; round++ {
+				var outs []Outcome
+				for _, e := range res.Effects {
+					o := Outcome{Key: e.Key}
+					if r.IntN(4) == 0 {
+						o.Err, o.Permanent = "refused", r.IntN(2) == 0
+					}
+					outs = append(outs, o)
+				}
+				res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
+				check(res.State, fmt.Sprintf("%s settle %d", where, round))
+				st = res.State
+			}
+		}
+		for _, run := range st.Runs {
+			if run.Parent != "" {
+				children++
+			}
+			if sr := run.Stages["sub"]; run.Parent == "" && sr != nil && sr.Status == StageSucceeded {
+				followed++
+			}
+			if sr := run.Stages["sub"]; run.Parent == "" && sr != nil && sr.Attempt > 1 {
+				again++
+			}
+		}
+	}
+	t.Logf("%d children started, %d parents followed a completed child, %d entered their pipeline stage again, %d closed mid-child",
+		children, followed, again, closedMid)
+	require.Greater(t, closedMid, 5, "pull requests closed while a child ran")
+	require.Greater(t, children, 60, "children started")
+	require.Greater(t, again, 10, "pipeline stages entered again (a new child)")
+	require.Greater(t, followed, 30, "parents that moved on after their child")
+}
+
+// pipelineBranch: a pipeline branch ends as its child ends, for the join to decide.
+func TestSubPipelineBranchFollowsChild(t *testing.T) {
+	leaf := &Pipeline{Name: "leaf", Stages: []*Stage{{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetEscalate,
+		Conditions: []Condition{{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
+			switch {
+			case f.PR.HasLabel("broken"):
+				return GateResult{Status: GateFail, Message: "broken"}
+			case f.PR.HasLabel("ok"):
+				return GateResult{Status: GatePass, Message: "ok"}
+			}
+			return GateResult{Status: GatePending, Message: "needs ok"}
+		})}}}}}
+	branch := &Stage{ID: "deep", Type: StagePipeline, Pipeline: "leaf"}
+	par := &Stage{ID: "reviews", Type: StageParallel, Join: "all", Branches: []*Stage{branch}}
+	top := &Pipeline{Name: "top", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{par}}
+	cfg := &Config{Version: 1, Pipelines: []*Pipeline{top, leaf}}
+	state := func() *State {
+		return &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
+			Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1},
+				"deep": {Status: StageWaiting, Attempt: 1, Parent: "reviews", ParentAttempt: 1}}}}}
+	}
+	for _, tc := range []struct {
+		label, status, child, msg string
+	}{
+		{"", string(StageWaiting), string(RunWaiting), "sub-pipeline run leaf/7/1 is waiting at g"},
+		{"ok", string(StageSucceeded), string(RunCompleted), "sub-pipeline run leaf/7/1 completed"},
+		{"broken", string(StageFailed), string(RunCancelled), "sub-pipeline run leaf/7/1 escalated at g"},
+	} {
+		f := prFacts()
+		if tc.label != "" {
+			f.PR.Labels = []string{tc.label}
+		}
+		e := newEval(cfg, state(), f, t0, Input{})
+		run := e.st.Runs[0]
+		e.pipelineBranch(top, run, branch)
+		child := e.runByID("leaf/7/1")
+		require.NotNil(t, child, tc.label)
+		assert.Equal(t, "top/7/1/deep", child.Parent)
+		assert.Equal(t, tc.status, string(run.Stages["deep"].Status), tc.label)
+		assert.Equal(t, tc.child, string(child.Status), tc.label)
+		assert.Equal(t, tc.msg, run.Stages["deep"].Message, tc.label)
+		e.pipelineBranch(top, run, branch)
+		assert.Len(t, e.st.Runs, 2, "one child per attempt of the branch")
+	}
+}

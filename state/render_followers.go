@@ -1,0 +1,31 @@
+package state
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// runIDPattern is what a run id looks like; a follower whose id does not is shown without it.
+var runIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*/[1-9][0-9]*/[1-9][0-9]*$`)
+
+// renderFollowers shows, on a pull request's state comment, the issues' runs that follow it:
+// "Followed by run `feature/4/1` of #4." The issue is a plain reference (#4) that GitHub
+// links; nothing of it is markup read from the pull request.
+func renderFollowers(b *strings.Builder, st *engine.State) {
+	if st == nil {
+		return
+	}
+	for _, f := range st.Followers {
+		if f.Issue <= 0 {
+			continue
+		}
+		if runIDPattern.MatchString(f.Run) {
+			fmt.Fprintf(b, "Followed by run `%s` of #%d: its state is on the issue.\n\n", f.Run, f.Issue)
+		} else {
+			fmt.Fprintf(b, "Followed by a run of #%d: its state is on the issue.\n\n", f.Issue)
+		}
+	}
+}

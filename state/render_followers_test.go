@@ -1,0 +1,26 @@
+package state
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestRenderFollowers(t *testing.T) {
+	st := &engine.State{Version: 1, Subject: "acme/widgets#9", Followers: []engine.Follower{
+		{Issue: 4, Run: "feature/4/1"},
+		{Issue: 5, Run: "x/5/1`<img src=x>@mallory"}, // not a run id: shown without it
+		{Issue: 0, Run: "feature/0/1"},               // no issue: not shown
+	}}
+	out := Render(nil, st)
+	assert.Contains(t, out, "Followed by run `feature/4/1` of #4: its state is on the issue.")
+	assert.Contains(t, out, "Followed by a run of #5: its state is on the issue.")
+	assert.NotContains(t, out, "mallory")
+	assert.NotContains(t, out, "<img")
+	assert.NotContains(t, out, "#0")
+	assert.NotContains(t, out, "No pipeline has run here yet")
+	assert.Equal(t, 2, strings.Count(out, "Followed by"))
+}

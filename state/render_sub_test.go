@@ -1,0 +1,83 @@
+package state
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+func subConfig() *engine.Config {
+	return &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{
+		{Name: "review-merge", Stages: []*engine.Stage{
+			{ID: "review", Type: engine.StagePipeline, Pipeline: "standard-review"},
+			{ID: "ready", Type: engine.StageGate},
+			{ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR},
+		}},
+		{Name: "standard-review", Stages: []*engine.Stage{
+			{ID: "security", Type: engine.StageAgent, Agent: "security"},
+			{ID: "quality", Type: engine.StageAgent, Agent: "quality"},
+		}},
+	}}
+}
+
+func subState() *engine.State {
+	parent := &engine.Run{ID: "review-merge/7/1", Pipeline: "review-merge", Subject: "acme/widgets#7",
+		Status: engine.RunWaiting, Stage: "review", StartedAt: t0, UpdatedAt: at(3),
+		Stages: map[string]*engine.StageRun{"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0,
+			Child: "standard-review/7/1",
+			Results: []engine.GateResult{{Check: "sub-pipeline", Status: engine.GatePending,
+				Message: "sub-pipeline run standard-review/7/1 is waiting at quality", Who: "agent quality"}}}}}
+	child := &engine.Run{ID: "standard-review/7/1", Pipeline: "standard-review", Subject: "acme/widgets#7",
+		Status: engine.RunWaiting, Stage: "quality", StartedAt: at(1), UpdatedAt: at(3),
+		Parent: "review-merge/7/1/review", ParentAttempt: 1, Depth: 1,
+		Stages: map[string]*engine.StageRun{
+			"security": {Status: engine.StageSucceeded, Attempt: 1, EnteredAt: at(1)},
+			"quality":  {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(2)},
+		}}
+	return &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{parent, child}}
+}
+
+func TestRenderNestsChildUnderItsStage(t *testing.T) {
+	st := subState()
+	got := Render(subConfig(), st)
+	checkGolden(t, filepath.Join("testdata", "sub_pipeline.md"), got)
+	assert.Equal(t, 1, strings.Count(got, "**review-merge** ·"), "one top-level section")
+	assert.NotContains(t, got, "\n**standard-review** · ", "the child has no section of its own")
+	assert.Contains(t, got, "| \u00a0\u00a0↳ **standard-review** · run `standard-review/7/1` | ⏳ waiting at `quality` |")
+	assert.Contains(t, got, "| \u00a0\u00a0\u00a0\u00a0· quality | ⏳ waiting |")
+	// The child rows follow the review row, before the next stage of the parent.
+	assert.Less(t, strings.Index(got, "| review |"), strings.Index(got, "· security"))
+	assert.Less(t, strings.Index(got, "· quality"), strings.Index(got, "| ready |"))
+
+	// A child whose parent is not in the state is shown as a run of its own.
+	alone := &engine.State{Version: 1, Runs: st.Runs[1:]}
+	assert.Contains(t, Render(subConfig(), alone), "**standard-review** · waiting at `quality`")
+}
+
+// A finished sub-pipeline run stays in the live state while its parent is open, even
+// when a newer run of its pipeline exists; once the parent is finished it is archived.
+func TestCompactKeepsChildrenOfOpenParents(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	parent := finishedRun("p", 1, engine.RunWaiting, at)
+	parent.Stages = map[string]*engine.StageRun{"a": {Child: "c/7/1"}, "b": {Child: "c/7/2"}}
+	first := finishedRun("c", 1, engine.RunCompleted, at)
+	first.Parent = "p/7/1/a"
+	second := finishedRun("c", 2, engine.RunCompleted, at.Add(time.Minute))
+	second.Parent = "p/7/1/b"
+	st := &engine.State{Version: 1, Runs: []*engine.Run{parent, first, second}}
+	live, archived := Compact(st)
+	assert.Empty(t, archived)
+	assert.Len(t, live.Runs, 3)
+
+	parent.Status = engine.RunCompleted
+	live, archived = Compact(st)
+	require.Len(t, archived, 1)
+	assert.Equal(t, "c/7/1", archived[0].ID)
+	assert.Equal(t, "p/7/1/a", live.Past[0].Parent, "the record keeps the link")
+}

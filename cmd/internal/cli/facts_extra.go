@@ -9,14 +9,19 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// extraFacts reads what only some checks need, when a config in use (cfg, or one a run is
+// extraFacts is extraFactsWarn without a warning for the job log.
+func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
+	return extraFactsWarn(ctx, client, cfg, f, workspace, func(string, ...any) {})
+}
+
+// extraFactsWarn reads what only some checks need, when a config in use (cfg, or one a run is
 // pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
 // REST call); for file_exists, whether the head holds its paths (one GraphQL query, and one
 // more for patterns with wildcards in directories, which read a tree in depth: when that
 // one fails, warn says why and those patterns stay unread, so that only their checks fail
 // closed); for command, the commands' results, run in workspace (see commands.go). Facts
 // of a pull request that is not open are left as they are.
-func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
+func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
 	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
 		return nil
 	}

@@ -31,7 +31,10 @@ func (Expr) Compile(p *engine.Params) (engine.Check, error) {
 	}
 	for _, r := range e.Roots() {
 		if r != "github" {
-			return exprRunCheck{exprCheck{expr: e, message: msg}, slices.Contains(e.Roots(), "github")}, nil
+			// The facts and the subject's shared variables (another pipeline may set
+			// them) can change while the gate waits; the run's own record cannot.
+			changes := slices.Contains(e.Roots(), "github") || slices.Contains(e.Roots(), "shared")
+			return exprRunCheck{exprCheck{expr: e, message: msg}, changes}, nil
 		}
 	}
 	return exprCheck{expr: e, message: msg}, nil
@@ -41,7 +44,8 @@ func (Expr) Compile(p *engine.Params) (engine.Check, error) {
 // `variables` …) as well as, maybe, the facts. What the run recorded does not change while
 // its gate waits, so an expression over the run alone is decided when it is evaluated:
 // false, or an error (an output missing), fails the gate — its on_fail applies — instead
-// of waiting for ever. One that also reads the facts waits while false, as exprCheck does.
+// of waiting for ever. One that also reads the facts or `shared.*` (which can change while
+// it waits) waits while false, as exprCheck does.
 type exprRunCheck struct {
 	exprCheck
 	readsFacts bool

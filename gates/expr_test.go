@@ -125,6 +125,11 @@ func TestExprOverRun(t *testing.T) {
 	e["github"] = engine.FactsEnv(f)
 	assert.Equal(t, engine.GatePending, rc.EvaluateRun(f, e).Status, "a draft can become ready: it waits")
 
+	c = mustCompile(t, Expr{}, "expr", `{expr: "shared.release_ok == true"}`)
+	rc = c.(engine.RunCheck)
+	assert.Equal(t, engine.GatePending, rc.EvaluateRun(nil, engine.Env{"shared": map[string]any{}}).Status,
+		"another pipeline may set a shared variable: it waits")
+
 	c = mustCompile(t, Expr{}, "expr", `{expr: "!github.pr.draft"}`)
 	_, ok = c.(engine.RunCheck)
 	assert.False(t, ok, "an expression over the facts alone is a plain check")

@@ -158,13 +158,15 @@ const (
 	TimelineReadyForReview   = "ready_for_review"
 	TimelineConvertedToDraft = "converted_to_draft"
 	TimelineBaseChanged      = "base_ref_changed"
+	TimelineReviewDismissed  = "review_dismissed"
 )
 
 // TimelineEvent is one event of a PR's timeline.
 type TimelineEvent struct {
 	Kind  string
-	Label string // labeled, unlabeled: the label; base_ref_changed: the new base
+	Label string // labeled, unlabeled: the label; base_ref_changed: the new base; review_dismissed: the review's author
 	At    time.Time
+	Actor string // labeled, review_dismissed: who did it ("" when GitHub does not say)
 }
 
 // Last returns when the latest event of kind happened (for labels, of that label,

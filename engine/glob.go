@@ -178,15 +178,23 @@ func matchSegment(toks []globToken, seg string) bool {
 	at[0] = true
 	for _, t := range toks {
 		next := make([]bool, len(name)+1)
+		if t.kind == '*' { // from the first place reached on, every place is
+			for j, reached := range at {
+				if reached {
+					for k := j; k <= len(name); k++ {
+						next[k] = true
+					}
+					break
+				}
+			}
+			at = next
+			continue
+		}
 		for j := range at {
 			if !at[j] {
 				continue
 			}
 			switch t.kind {
-			case '*':
-				for k := j; k <= len(name); k++ {
-					next[k] = true
-				}
 			case '?':
 				if j < len(name) {
 					next[j+1] = true

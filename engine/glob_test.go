@@ -5,7 +5,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestMatchGlob(t *testing.T) {
@@ -164,4 +167,17 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// Many stars and many `**` take time proportional to the pattern times the path, not
+// exponential: the longest pattern against the longest path returns at once.
+func TestMatchGlobLong(t *testing.T) {
+	name := strings.Repeat("a", 4000)
+	pattern := strings.Repeat("*a", 1000) + "b"
+	start := time.Now()
+	assert.False(t, MatchGlob(pattern, name))
+	deep := strings.Repeat("**/", 1000) + "x"
+	assert.True(t, MatchGlob(deep, strings.Repeat("d/", 1000)+"x"))
+	assert.False(t, MatchGlob(deep, strings.Repeat("d/", 1000)+"y"))
+	assert.Less(t, time.Since(start), 5*time.Second)
 }

@@ -46,6 +46,16 @@ func (l *loader) trigger(e entry, name string) Trigger {
 	}
 	if x, ok := f["if"]; ok {
 		t.If = l.expr(x)
+		if t.If != nil {
+			for _, r := range t.If.Roots() {
+				if r != "trigger" && r != "github" {
+					// No run exists yet: its context, stages and variables are empty.
+					l.errorf(x.val, kindExpr, "a trigger's %q reads only %q and %q (no run exists yet), not %q", "if", "trigger", "github", r)
+					t.If = nil
+					break
+				}
+			}
+		}
 	}
 	c, ok := f["conditions"]
 	if !ok {

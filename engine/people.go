@@ -168,6 +168,8 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 					}
 				}
 			}
+		case WaitLabel, WaitDismiss:
+			who = humanFromActors(s, f.PR) // step_human_from.go
 		}
 		addGroup(s.From, who)
 	}

@@ -116,6 +116,7 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 		if err != nil {
 			return eff, err
 		}
+		e.continueSession(run, stage, ag, &eff, ctx) // step_session.go
 		b, err := json.Marshal(ctx)
 		if err != nil {
 			return eff, fmt.Errorf("the context does not encode as JSON: %v", err)
@@ -144,10 +145,13 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 			body = strings.ReplaceAll(out, "<!--", "&lt;!--")
 		}
 		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt)
+		e.continueSession(run, stage, ag, &eff, nil)
 	case DispatchLabel:
 		eff.Labels = []string{ag.Label}
+		e.continueSession(run, stage, ag, &eff, nil)
 	case DispatchAssign:
 		eff.Assignees = []string{ag.Assignee}
+		e.continueSession(run, stage, ag, &eff, nil)
 	default:
 		return eff, fmt.Errorf("unknown dispatch kind %q", ag.Dispatch)
 	}
@@ -538,8 +542,5 @@ func jsonSafe(m map[string]any) map[string]any {
 
 // unsupportedAgentStage names what an agent stage uses that Step cannot execute yet, or "".
 func unsupportedAgentStage(s *Stage) string {
-	if s.ContinueSession {
-		return fmt.Sprintf("\"continue_session\" of stage %q at %s", s.ID, s.PosOf("continue_session"))
-	}
 	return ""
 }

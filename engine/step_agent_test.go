@@ -313,15 +313,6 @@ func TestAgentDispatchRefusedIsAnAgentError(t *testing.T) {
 	require.Len(t, res.Effects, 1, "tried again on the next event")
 }
 
-func TestAgentStageUnsupportedPartsFailLoudly(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
-	cfg.Pipelines[0].Stages[0].ContinueSession = true
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
-	assert.Contains(t, res.State.Runs[0].Message, `not supported yet: "continue_session"`)
-	assert.Empty(t, res.Effects)
-}
-
 func joinLog(lines []string) string {
 	out := ""
 	for _, l := range lines {

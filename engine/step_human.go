@@ -26,10 +26,6 @@ const (
 
 // unsupportedHuman names what a human stage uses that Step cannot execute, or "".
 func unsupportedHuman(s *Stage) string {
-	if s.From != "" && (s.WaitFor == WaitLabel || s.WaitFor == WaitDismiss) {
-		return fmt.Sprintf("%q with \"wait_for: %s\" (who added the label or dismissed the review is not in the facts) of stage %q at %s",
-			"from", s.WaitFor, s.ID, s.PosOf("from"))
-	}
 	return ""
 }
 
@@ -236,11 +232,17 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 		}
 	case WaitLabel:
 		need = 1
-		if l, ok := pr.Label(stage.WaitLabel); ok {
+		if stage.From != "" {
+			notes = e.humanLabelFrom(stage, add) // step_human_from.go
+		} else if l, ok := pr.Label(stage.WaitLabel); ok {
 			add("label " + l)
 		}
 	case WaitDismiss:
 		need = 1
+		if stage.From != "" {
+			notes = e.humanDismissFrom(stage, add) // step_human_from.go
+			break
+		}
 		blocked := false
 		dismissed := ""
 		for _, r := range latestReviews(pr.Reviews) {
@@ -308,7 +310,7 @@ func (e *eval) waitsFor(stage *Stage, n int) string {
 
 // whoCan says who can give what the stage waits for.
 func (e *eval) whoCan(stage *Stage) string {
-	if stage.WaitFor == WaitLabel || stage.WaitFor == WaitDismiss {
+	if (stage.WaitFor == WaitLabel || stage.WaitFor == WaitDismiss) && stage.From == "" {
 		return "someone with write access"
 	}
 	g := e.cfg.Group(stage.From)

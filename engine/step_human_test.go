@@ -174,10 +174,11 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	fd.PR.Reviews[0].State = ReviewDismissed
 	assert.Equal(t, RunCompleted, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.dismissed"}, fd, t0).State.Runs[0].Status)
 
+	// With `from`, who dismissed it must be of the group (step_human_from_test.go).
 	dismiss.From = "maintainers"
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, fd, t0)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
-	assert.Contains(t, res.State.Runs[0].Message, "not supported yet")
+	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
+	assert.Contains(t, res.State.Runs[0].Stages["h"].Results[0].Message, "who dismissed the review of alice is not known")
 }
 
 func TestPeopleNeeded(t *testing.T) {

@@ -69,7 +69,9 @@ func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *Agent, text string, env
 		eff.Body = strings.TrimSpace(body + "\n\n" + text)
 	case DispatchLabel:
 		if e.facts.PR.HasLabel(ag.Label) {
-			return plannedAction{done: fmt.Sprintf("agent %s not notified: its label %q is on the pull request already, and adding it again wakes no one", ag.Name, ag.Label)}
+			why := fmt.Sprintf("agent %s not notified: its label %q is on the pull request already, and adding it again wakes no one", ag.Name, ag.Label)
+			e.logf("run %s: %s: %s", run.ID, eff.Key, why)
+			return plannedAction{done: why}
 		}
 		eff.Labels = []string{ag.Label}
 	case DispatchAssign:

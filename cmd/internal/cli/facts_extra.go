@@ -3,17 +3,25 @@ package cli
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 )
 
-// extraFacts reads what only some checks need, when a config in use (cfg, or one a run is
-// pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
-// REST call); for file_exists, whether the head holds its paths (one GraphQL query); for
-// command, the commands' results, run in workspace (see commands.go). Facts
-// of a pull request that is not open are left as they are.
+// extraFacts is extraFactsWarn without a warning for the job log.
 func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
+	return extraFactsWarn(ctx, client, cfg, f, workspace, func(string, ...any) {})
+}
+
+// extraFactsWarn reads what only some checks need, when a config in use (cfg, or one a run is
+// pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
+// REST call); for file_exists, whether the head holds its paths (one GraphQL query, and one
+// more for patterns with wildcards in directories, which read a tree in depth: when that
+// one fails, warn says why and those patterns stay unread, so that only their checks fail
+// closed); for command, the commands' results, run in workspace (see commands.go). Facts
+// of a pull request that is not open are left as they are.
+func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
 	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
 		return nil
 	}
@@ -29,9 +37,26 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f
 		if len(paths) > ghapi.MaxPathPatterns {
 			paths = paths[:ghapi.MaxPathPatterns] // the others stay unread: their checks fail closed
 		}
-		got, err := client.PathsAt(ctx, f.PR.HeadSHA, paths)
+		var shallow, deep []string
+		for _, p := range paths {
+			if _, depth := ghapi.GlobPrefix(strings.Trim(p, "/")); depth < 0 || depth > 1 {
+				deep = append(deep, p)
+			} else {
+				shallow = append(shallow, p)
+			}
+		}
+		got, err := client.PathsAt(ctx, f.PR.HeadSHA, shallow)
 		if err != nil {
 			return err
+		}
+		if len(deep) > 0 {
+			more, err := client.PathsAt(ctx, f.PR.HeadSHA, deep)
+			if err != nil {
+				warn("file_exists: %s not read: %v", strings.Join(deep, ", "), err)
+			}
+			for p, ok := range more {
+				got[p] = ok
+			}
 		}
 		f.PR.PathsExist = got
 	}

@@ -351,7 +351,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if cfg.Pinned, err = r.pinned(ctx, client, path, snap.DefaultBranch, cfg, st); err != nil {
 		return nil, err
 	}
-	if err := extraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE")); err != nil { // facts_extra.go
+	if err := extraFactsWarn(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE"), warn); err != nil { // facts_extra.go
 		return nil, err
 	}
 	if err := issueExtraFacts(ctx, client, cfg, snap.Facts, r.getenv("GITHUB_WORKSPACE")); err != nil { // run_issue.go

@@ -97,6 +97,8 @@ type prStep struct { // dismiss_review, push, close_pr, conflict
 	// of the scenario's directory holding the content.
 	Files   map[string]string `yaml:"files"`
 	Deliver *bool             `yaml:"deliver"`
+	// By (dismiss_review only) is who dismisses the review; the repository's owner by default.
+	By string `yaml:"by"`
 }
 
 // editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
@@ -114,6 +116,7 @@ type labelStep struct {
 	Add     []string `yaml:"add"`
 	Remove  []string `yaml:"remove"`
 	Deliver *bool    `yaml:"deliver"`
+	User    string   `yaml:"user"` // who adds and removes them; the author by default
 }
 
 // checkStep completes a check run on the PR's head: a job of an Actions workflow (the

@@ -346,9 +346,16 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		if len(v.Files) > 0 && st.Kind != "push" {
 			return nil, "", false, fmt.Errorf("%s takes no files (push does)", st.Kind)
 		}
+		if v.By != "" && st.Kind != "dismiss_review" {
+			return nil, "", false, fmt.Errorf("%s takes no by (dismiss_review does)", st.Kind)
+		}
 		switch st.Kind {
 		case "dismiss_review":
-			return []ghfake.Event{f.DismissReview(repo, v.PR, v.User)}, fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User), on(v.Deliver), nil
+			label := fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User)
+			if v.By != "" {
+				label += " by " + v.By
+			}
+			return []ghfake.Event{f.DismissReviewAs(repo, v.PR, v.User, v.By)}, label, on(v.Deliver), nil
 		case "push":
 			if len(v.Files) == 0 {
 				return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
@@ -382,12 +389,16 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, "", false, err
 		}
 		for _, l := range v.Add {
-			events = append(events, f.Label(repo, v.PR, l, true))
+			events = append(events, f.LabelAs(repo, v.PR, l, true, v.User))
 		}
 		for _, l := range v.Remove {
-			events = append(events, f.Label(repo, v.PR, l, false))
+			events = append(events, f.LabelAs(repo, v.PR, l, false, v.User))
 		}
-		return events, fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove), on(v.Deliver), nil
+		label := fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove)
+		if v.User != "" {
+			label += " by " + v.User
+		}
+		return events, label, on(v.Deliver), nil
 	case *checkStep:
 		var ev ghfake.Event
 		switch {

@@ -122,7 +122,7 @@ type prFields struct {
 	// only as far as newer ones of the same kind do not supersede them.
 	TimelineItems struct {
 		Nodes []timelineNode
-	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
 	// The issues it closes when merged (close_issue's linked_issue).
 	ClosingIssuesReferences *struct {
 		Nodes []struct {
@@ -138,6 +138,7 @@ type timelineNode struct {
 	LabeledEvent struct {
 		CreatedAt githubv4.DateTime
 		Label     labelNode
+		Actor     *actor // who added the label (a human stage's `from` with wait_for: label)
 	} `graphql:"... on LabeledEvent"`
 	UnlabeledEvent struct {
 		CreatedAt githubv4.DateTime
@@ -156,13 +157,20 @@ type timelineNode struct {
 		CreatedAt      githubv4.DateTime
 		CurrentRefName string
 	} `graphql:"... on BaseRefChangedEvent"`
+	// https://docs.github.com/en/graphql/reference/objects#reviewdismissedevent
+	ReviewDismissedEvent struct {
+		CreatedAt githubv4.DateTime
+		Actor     *actor // who dismissed it (a human stage's `from` with wait_for: dismiss)
+		Review    *struct{ Author *actor }
+	} `graphql:"... on ReviewDismissedEvent"`
 }
 
 // timelineEvent is what the engine reads of a timeline node.
 func (n timelineNode) event() (engine.TimelineEvent, bool) {
 	switch n.Typename {
 	case "LabeledEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time}, true
+		return engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time,
+			Actor: login(n.LabeledEvent.Actor)}, true
 	case "UnlabeledEvent":
 		return engine.TimelineEvent{Kind: engine.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time}, true
 	case "ReopenedEvent":
@@ -173,6 +181,12 @@ func (n timelineNode) event() (engine.TimelineEvent, bool) {
 		return engine.TimelineEvent{Kind: engine.TimelineConvertedToDraft, At: n.ConvertToDraftEvent.CreatedAt.Time}, true
 	case "BaseRefChangedEvent":
 		return engine.TimelineEvent{Kind: engine.TimelineBaseChanged, Label: n.BaseRefChangedEvent.CurrentRefName, At: n.BaseRefChangedEvent.CreatedAt.Time}, true
+	case "ReviewDismissedEvent":
+		ev := engine.TimelineEvent{Kind: engine.TimelineReviewDismissed, At: n.ReviewDismissedEvent.CreatedAt.Time, Actor: login(n.ReviewDismissedEvent.Actor)}
+		if r := n.ReviewDismissedEvent.Review; r != nil {
+			ev.Label = login(r.Author)
+		}
+		return ev, true
 	}
 	return engine.TimelineEvent{}, false
 }

@@ -145,15 +145,27 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 // DismissReview dismisses user's latest approving or changes-requested review (it becomes
 // DISMISSED) and returns pull_request_review/dismissed, sent by the repository owner.
 func (s *Server) DismissReview(repoName string, number int, user string) Event {
+	return s.DismissReviewAs(repoName, number, user, "")
+}
+
+// DismissReviewAs dismisses user's latest approving or blocking review as by (the
+// repository's owner when empty): the review becomes DISMISSED, the timeline records a
+// ReviewDismissedEvent whose actor is by, and pull_request_review/dismissed is sent by by.
+func (s *Server) DismissReviewAs(repoName string, number int, user, by string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
+	if by == "" {
+		by = r.owner
+	}
 	for i := len(pr.reviews) - 1; i >= 0; i-- {
 		rv := pr.reviews[i]
 		if rv.user == user && (rv.state == "APPROVED" || rv.state == "CHANGES_REQUESTED") {
+			previous := rv.state
 			rv.state = "DISMISSED"
-			return s.reviewEvent(r, pr, rv, "dismissed", r.owner)
+			s.record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.review, e.previous = rv, previous })
+			return s.reviewEvent(r, pr, rv, "dismissed", by)
 		}
 	}
 	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.fullName(), number, user))
@@ -199,6 +211,12 @@ func (s *Server) PushFiles(repoName string, number int, files map[string]string)
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,
 // labeled or unlabeled.
 func (s *Server) Label(repoName string, number int, label string, add bool) Event {
+	return s.LabelAs(repoName, number, label, add, "")
+}
+
+// LabelAs adds or removes label as user (the issue's author when empty): the timeline's
+// LabeledEvent or UnlabeledEvent names user as its actor, and user sends the event.
+func (s *Server) LabelAs(repoName string, number int, label string, add bool, user string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
@@ -215,13 +233,16 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 		}
 		action = "unlabeled"
 	}
-	s.relabel(is, labels, is.author)
+	if user == "" {
+		user = is.author
+	}
+	s.relabel(is, labels, user)
 	is.updatedAt = s.clock()
 	extra := obj{"label": s.labelJSON(r, label)}
 	if is.isPR {
-		return s.prEvent(r, is, action, is.author, extra)
+		return s.prEvent(r, is, action, user, extra)
 	}
-	return s.issuesEvent(r, is, action, is.author, extra)
+	return s.issuesEvent(r, is, action, user, extra)
 }
 
 // Comment adds user's comment to an issue or pull request and returns issue_comment/created and the

@@ -111,7 +111,7 @@ type adapterPrFields struct {
 	CreatedAt     githubv4.DateTime
 	TimelineItems struct {
 		Nodes []adapterTimelineNode
-	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT])"`
+	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
 	// The issues it closes when merged (close_issue's linked_issue).
 	ClosingIssuesReferences *struct {
 		Nodes []struct {
@@ -126,6 +126,7 @@ type adapterTimelineNode struct {
 	LabeledEvent struct {
 		CreatedAt githubv4.DateTime
 		Label     adapterLabelNode
+		Actor     *adapterActor
 	} `graphql:"... on LabeledEvent"`
 	UnlabeledEvent struct {
 		CreatedAt githubv4.DateTime
@@ -144,6 +145,11 @@ type adapterTimelineNode struct {
 		CreatedAt      githubv4.DateTime
 		CurrentRefName string
 	} `graphql:"... on BaseRefChangedEvent"`
+	ReviewDismissedEvent struct {
+		CreatedAt githubv4.DateTime
+		Actor     *adapterActor
+		Review    *struct{ Author *adapterActor }
+	} `graphql:"... on ReviewDismissedEvent"`
 }
 
 type adapterPageForward struct {

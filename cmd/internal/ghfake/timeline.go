@@ -15,8 +15,10 @@ type timelineEvent struct {
 	id       int64
 	kind     string
 	actor    string
-	label    string // LabeledEvent, UnlabeledEvent
-	from, to string // BaseRefChangedEvent: previous and current base
+	label    string  // LabeledEvent, UnlabeledEvent
+	from, to string  // BaseRefChangedEvent: previous and current base
+	review   *review // ReviewDismissedEvent: the review dismissed
+	previous string  // ReviewDismissedEvent: the review's state before
 	at       time.Time
 }
 
@@ -62,7 +64,7 @@ func (s *Server) relabel(is *issue, labels []string, actor string) {
 	is.labels = labels
 }
 
-var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent"}
+var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent", "ReviewDismissedEvent"}
 
 func init() {
 	timelineItems := func(_ *executor, p any, a map[string]any) (any, error) {
@@ -92,6 +94,11 @@ func init() {
 	labelOf := value(func(e *timelineEvent) any { return label{e.repo, e.label} })
 	on("LabeledEvent", map[string]resolver{"label": labelOf})
 	on("UnlabeledEvent", map[string]resolver{"label": labelOf})
+	// https://docs.github.com/en/graphql/reference/objects#reviewdismissedevent
+	on("ReviewDismissedEvent", map[string]resolver{
+		"review":              value(func(e *timelineEvent) any { return e.review }),
+		"previousReviewState": value(func(e *timelineEvent) any { return e.previous }),
+	})
 	on("BaseRefChangedEvent", map[string]resolver{
 		"previousRefName": value(func(e *timelineEvent) any { return e.from }),
 		"currentRefName":  value(func(e *timelineEvent) any { return e.to }),

@@ -1,0 +1,33 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+// The timeline read with the facts says who added a label and who dismissed whose review
+// (a human stage's `from` with wait_for: label or dismiss).
+func TestTimelineActors(t *testing.T) {
+	fake, c := setup(t)
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
+	fake.LabelAs(repoName, 7, "ship-it", true, "alice")
+	fake.Label(repoName, 7, "docs", true)
+	fake.Review(repoName, 7, "carol", "CHANGES_REQUESTED", "no")
+	fake.DismissReviewAs(repoName, 7, "carol", "bob")
+
+	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	require.NoError(t, err)
+	var got []engine.TimelineEvent
+	for _, ev := range snap.Facts.PR.Timeline {
+		got = append(got, engine.TimelineEvent{Kind: ev.Kind, Label: ev.Label, Actor: ev.Actor})
+	}
+	assert.Contains(t, got, engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: "ship-it", Actor: "alice"})
+	assert.Contains(t, got, engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: "docs", Actor: "dev"})
+	assert.Contains(t, got, engine.TimelineEvent{Kind: engine.TimelineReviewDismissed, Label: "carol", Actor: "bob"})
+}

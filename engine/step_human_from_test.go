@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func humanFromConfig(t *testing.T, stage *Stage) *Config {
+	cfg := humanConfig(t, 1)
+	stage.ID, stage.Type, stage.From, stage.Count, stage.OnComplete = "h", StageHuman, "maintainers", 1, TargetComplete
+	cfg.Pipelines[0].Stages = []*Stage{stage}
+	return cfg
+}
+
+// wait_for: label with `from`: the label counts only when a member of the group added it
+// last, as the timeline tells.
+func TestHumanLabelFrom(t *testing.T) {
+	cfg := humanFromConfig(t, &Stage{WaitFor: WaitLabel, WaitLabel: "qa-ok"})
+	f := humanFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, RunWaiting, res.State.Runs[0].Status)
+	step := func(f *Facts) Result {
+		return Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(time.Hour))
+	}
+	message := func(r Result) string { return r.State.Runs[0].Stages["h"].Results[0].Message }
+
+	cases := []struct {
+		name     string
+		timeline []TimelineEvent
+		done     bool
+		note     string
+	}{
+		{"by a user of the group", []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "alice", At: t0}}, true, ""},
+		{"by a member of its team", []TimelineEvent{{Kind: TimelineLabeled, Label: "QA-OK", Actor: "bob", At: t0}}, true, ""},
+		{"by someone else", []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "mallory", At: t0}}, false,
+			"the label QA-OK was added by mallory, who does not count here"},
+		{"by the author, who is in the group", []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "dev", At: t0}}, false,
+			"added by dev, who does not count here"},
+		{"by the action itself", []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "pipeline-bot[bot]", At: t0}}, false,
+			"who does not count here"},
+		{"re-added by someone else after a member", []TimelineEvent{
+			{Kind: TimelineLabeled, Label: "qa-ok", Actor: "alice", At: t0},
+			{Kind: TimelineUnlabeled, Label: "qa-ok", Actor: "alice", At: t0.Add(time.Minute)},
+			{Kind: TimelineLabeled, Label: "qa-ok", Actor: "mallory", At: t0.Add(2 * time.Minute)},
+		}, false, "added by mallory"},
+		{"not in the timeline read", nil, false, "who added the label QA-OK is not known"},
+		{"no actor", []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", At: t0}}, false, "is not known"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := humanFacts()
+			f.PR.Labels = []string{"QA-OK"}
+			f.PR.Timeline = tc.timeline
+			r := step(f)
+			if tc.done {
+				assert.Equal(t, RunCompleted, r.State.Runs[0].Status)
+				return
+			}
+			assert.Equal(t, RunWaiting, r.State.Runs[0].Status)
+			assert.Contains(t, message(r), tc.note)
+			assert.Contains(t, r.State.Runs[0].Stages["h"].Results[0].Who, "group maintainers")
+		})
+	}
+	// The label gone, a member's earlier adding does not count.
+	f = humanFacts()
+	f.PR.Timeline = []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "alice", At: t0}}
+	assert.Equal(t, RunWaiting, step(f).State.Runs[0].Status)
+}
+
+// wait_for: dismiss with `from`: the blocking review must be dismissed by a member.
+func TestHumanDismissFrom(t *testing.T) {
+	cfg := humanFromConfig(t, &Stage{WaitFor: WaitDismiss})
+	f := humanFacts()
+	f.PR.Reviews = []Review{{Author: "carol", State: ReviewChangesRequested}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, RunWaiting, res.State.Runs[0].Status)
+
+	cases := []struct {
+		name     string
+		reviews  []Review
+		timeline []TimelineEvent
+		done     bool
+		note     string
+	}{
+		{"by a member", []Review{{Author: "carol", State: ReviewDismissed}},
+			[]TimelineEvent{{Kind: TimelineReviewDismissed, Label: "carol", Actor: "bob", At: t0}}, true, ""},
+		{"by someone else", []Review{{Author: "carol", State: ReviewDismissed}},
+			[]TimelineEvent{{Kind: TimelineReviewDismissed, Label: "carol", Actor: "mallory", At: t0}}, false,
+			"the review of carol was dismissed by mallory, who does not count here"},
+		{"by the author", []Review{{Author: "carol", State: ReviewDismissed}},
+			[]TimelineEvent{{Kind: TimelineReviewDismissed, Label: "carol", Actor: "dev", At: t0}}, false, "dismissed by dev"},
+		{"another still blocks", []Review{{Author: "carol", State: ReviewDismissed}, {Author: "erin", State: ReviewChangesRequested}},
+			[]TimelineEvent{{Kind: TimelineReviewDismissed, Label: "carol", Actor: "alice", At: t0}}, false, ""},
+		{"who is not known", []Review{{Author: "carol", State: ReviewDismissed}}, nil, false, "who dismissed the review of carol is not known"},
+		{"the latest dismissal counts", []Review{{Author: "carol", State: ReviewDismissed}}, []TimelineEvent{
+			{Kind: TimelineReviewDismissed, Label: "carol", Actor: "alice", At: t0},
+			{Kind: TimelineReviewDismissed, Label: "carol", Actor: "mallory", At: t0.Add(time.Minute)},
+		}, false, "dismissed by mallory"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := humanFacts()
+			f.PR.Reviews, f.PR.Timeline = tc.reviews, tc.timeline
+			r := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.dismissed"}, f, t0.Add(time.Hour))
+			if tc.done {
+				assert.Equal(t, RunCompleted, r.State.Runs[0].Status)
+				return
+			}
+			assert.Equal(t, RunWaiting, r.State.Runs[0].Status)
+			assert.Contains(t, r.State.Runs[0].Stages["h"].Results[0].Message, tc.note)
+		})
+	}
+}
+
+// The teams of the group are read when someone outside its users added the label or
+// dismissed the review.
+func TestPeopleNeededLabelAndDismissFrom(t *testing.T) {
+	cfg := humanFromConfig(t, &Stage{WaitFor: WaitLabel, WaitLabel: "qa-ok"})
+	f := humanFacts()
+	f.TeamMembers = nil
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty())
+	f.PR.Labels = []string{"qa-ok"}
+	f.PR.Timeline = []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "alice", At: t0}}
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "alice is a user of the group")
+	f.PR.Timeline[0].Actor = "bob"
+	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}}, PeopleNeeded(cfg, res.State, f))
+
+	cfg = humanFromConfig(t, &Stage{WaitFor: WaitDismiss})
+	f = humanFacts()
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	f.PR.Reviews = []Review{{Author: "carol", State: ReviewDismissed}}
+	f.PR.Timeline = []TimelineEvent{{Kind: TimelineReviewDismissed, Label: "carol", Actor: "bob", At: t0}}
+	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}}, PeopleNeeded(cfg, res.State, f))
+}

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func dispatchContext(t *testing.T, eff Effect) map[string]any {
+	t.Helper()
+	var ctx map[string]any
+	require.NoError(t, json.Unmarshal([]byte(eff.Inputs["context"]), &ctx))
+	return ctx
+}
+
+// continue_session: every attempt's dispatch says so; from the second on it names the
+// session the stage's last report gave.
+func TestContinueSessionWorkflow(t *testing.T) {
+	cfg := agentConfig(t, DispatchWorkflow)
+	cfg.Pipelines[0].Stages[0].ContinueSession = true
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Len(t, res.Effects, 1)
+	ctx := dispatchContext(t, res.Effects[0])
+	assert.Equal(t, true, ctx["continue_session"])
+	assert.NotContains(t, ctx, "session_id", "no report yet: no session to name")
+
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, map[string]any{"session_id": "sess-42"}), f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
+	var again *Effect
+	for i, eff := range res.Effects {
+		if eff.Stage == "implement" {
+			again = &res.Effects[i]
+		}
+	}
+	require.NotNil(t, again, "implement dispatched again")
+	assert.Equal(t, "loop/7/1/implement/2/dispatch", again.Key)
+	ctx = dispatchContext(t, *again)
+	assert.Equal(t, true, ctx["continue_session"])
+	assert.Equal(t, "sess-42", ctx["session_id"])
+
+	// A stage without continue_session says nothing of sessions.
+	plain := agentConfig(t, DispatchWorkflow)
+	res = Step(plain, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	ctx = dispatchContext(t, res.Effects[0])
+	assert.NotContains(t, ctx, "continue_session")
+}
+
+func TestSessionID(t *testing.T) {
+	assert.Equal(t, "", sessionID(nil))
+	assert.Equal(t, "", sessionID(&StageRun{Outputs: map[string]any{"session_id": 42.0}}), "not a string")
+	assert.Equal(t, "", sessionID(&StageRun{Outputs: map[string]any{"session_id": strings.Repeat("x", MaxSessionID+1)}}))
+	assert.Equal(t, "abc", sessionID(&StageRun{Outputs: map[string]any{"session_id": "abc"}}))
+}
+
+// A comment dispatch ends with a line naming the session, made inert.
+func TestContinueSessionComment(t *testing.T) {
+	cfg := agentConfig(t, DispatchComment)
+	cfg.Pipelines[0].Stages[1].ContinueSession = true
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session.</sub>"), res.Effects[0].Body)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictFollowup, map[string]any{"session_id": "s-1 @admin `x`"}), f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session (`s-1 @\u2060admin 'x'`).</sub>"), res.Effects[0].Body)
+}
+
+// A label dispatch carries no session: the job log says so.
+func TestContinueSessionLabel(t *testing.T) {
+	cfg := agentConfig(t, DispatchLabel)
+	cfg.Pipelines[0].Stages[1].ContinueSession = true
+	f := prFacts()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, []string{"analyze-me"}, res.Effects[0].Labels)
+	assert.Contains(t, joinLog(res.Log), "continue_session: a label dispatch carries no session")
+}

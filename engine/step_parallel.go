@@ -120,8 +120,6 @@ func unsupportedParallel(s *Stage) string {
 	for _, b := range s.Branches {
 		where := fmt.Sprintf("branch %q of stage %q at %s", b.ID, s.ID, b.Pos)
 		switch b.Type {
-		case StagePipeline:
-			return "a pipeline branch (" + where + ")"
 		case StageAction:
 			// A merge belongs after the join, behind the gates the merge guard checks.
 			if !executedActions[b.Action] || b.Action == ActionMergePR {
@@ -226,6 +224,8 @@ func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 			e.agent(p, run, b)
 		case StageAction:
 			e.action(p, run, b)
+		case StagePipeline:
+			e.pipelineBranch(p, run, b) // step_pipeline.go
 		default:
 			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
 		}
@@ -495,8 +495,9 @@ func (e *eval) retryParallel(p *Pipeline, run *Run, par *Stage) {
 
 // branchesEnv is `branches` in expressions and templates while run stands at a parallel
 // stage: one entry per branch, in file order, with its id, status, verdict, attempt,
-// agent, outputs, and feedback (outputs.feedback, or null). Nil elsewhere.
-func branchesEnv(p *Pipeline, run *Run) []any {
+// agent, outputs, and feedback (outputs.feedback, or null; of a pipeline branch whose
+// child rejected, the rejecting child stage's outputs.feedback). Nil elsewhere.
+func (e *eval) branchesEnv(p *Pipeline, run *Run) []any {
 	if p == nil {
 		return nil
 	}
@@ -513,10 +514,29 @@ func branchesEnv(p *Pipeline, run *Run) []any {
 				m["outputs"] = bsr.Outputs
 				m["feedback"] = bsr.Outputs["feedback"]
 			}
+			if b.Type == StagePipeline {
+				m["pipeline"], m["feedback"] = b.Pipeline, e.childFeedback(bsr)
+			}
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// childFeedback is the feedback of a pipeline branch: the outputs.feedback of the stage
+// its child rejected at (followBranchChild), or nil.
+func (e *eval) childFeedback(bsr *StageRun) any {
+	if !rejects(bsr.Verdict) || bsr.Child == "" {
+		return nil
+	}
+	child := e.runByID(bsr.Child)
+	if child == nil {
+		return nil
+	}
+	if stage, _ := rejectingStage(child); stage != "" {
+		return child.Stages[stage].Outputs["feedback"]
+	}
+	return nil
 }
 
 // branchLedger records the review branches of parallel stage par in l, as review stages:

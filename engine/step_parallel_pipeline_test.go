@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pipelineBranchConfig is parallelConfig with reviewer "sec" and a second branch, "deep",
+// of type pipeline: it runs pipeline "inner" (one agent stage, check), with the branch's
+// context ("focus") passed in.
+func pipelineBranchConfig(t *testing.T, join string) *Config {
+	cfg := parallelConfig(t, join, "sec")
+	cfg.Agents = append(cfg.Agents, &Agent{Name: "checker", Dispatch: DispatchRepositoryDispatch, EventType: "check"})
+	review := cfg.Pipelines[0].Stages[1]
+	review.Branches = append(review.Branches, &Stage{ID: "deep", Type: StagePipeline, Pipeline: "inner",
+		Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Template: agentTemplate(t, "pr-{{ subject.number }}")}}}})
+	cfg.Pipelines = append(cfg.Pipelines, &Pipeline{Name: "inner", Stages: []*Stage{
+		{ID: "check", Type: StageAgent, Agent: "checker", AgentAction: "review", OnComplete: TargetComplete},
+	}})
+	return cfg
+}
+
+const innerID = "inner/7/1"
+
+func effectKeys(res Result) []string {
+	var keys []string
+	for _, e := range res.Effects {
+		keys = append(keys, e.Key)
+	}
+	return keys
+}
+
+func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAll)
+	f := prFacts()
+	res := atReview(t, cfg, f)
+	assert.ElementsMatch(t, []string{"loop/7/1/sec-review/1/dispatch", innerID + "/check/1/dispatch"}, effectKeys(res),
+		"the agent branch and the child's first agent are dispatched at once")
+	child := runOf(res.State, innerID)
+	require.NotNil(t, child)
+	assert.Equal(t, "loop/7/1/deep", child.Parent)
+	assert.Equal(t, 1, child.ParentAttempt)
+	assert.Equal(t, "pr-7", child.Context["focus"], "the branch's context goes in")
+	run := runOf(res.State, "loop/7/1")
+	assert.Equal(t, innerID, run.Stages["deep"].Child)
+	assert.Equal(t, StageWaiting, run.Stages["deep"].Status)
+	assert.Contains(t, run.Stages["deep"].Message, "sub-pipeline run inner/7/1 is")
+
+	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	assert.Equal(t, RunCompleted, runOf(res.State, innerID).Status)
+	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status, "the child completing is the branch succeeding")
+	assert.Equal(t, map[string]any{"check": map[string]any{"summary": "fine"}}, run.Stages["deep"].Outputs)
+	assert.Equal(t, "review", run.Stage, "join all waits for sec")
+
+	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	assert.Equal(t, "done", run.Stage)
+	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
+	// The join's templates read the child's outputs through the branch.
+	tpl := agentTemplate(t, "{{ stages.deep.outputs.check.summary }}")
+	out, err := tpl.Render(newEval(cfg, res.State, f, t0, Input{}).env(cfg.Pipelines[0], run))
+	require.NoError(t, err)
+	assert.Equal(t, "fine", out)
+}
+
+func TestParallelPipelineBranchJoinAnyCancelsTheChild(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAny)
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+	assert.Equal(t, "done", run.Stage)
+	assert.Equal(t, StageCancelled, run.Stages["deep"].Status)
+	assert.Equal(t, RunCancelled, child.Status, "the child of a cancelled branch is cancelled")
+	assert.Contains(t, child.Message, `left attempt 1 of "deep"`)
+	late := Step(cfg, res.State, report(innerID, "check", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	assert.True(t, logged(late, "refused"), late.Log)
+	assert.Equal(t, "done", runOf(late.State, "loop/7/1").Stage)
+}
+
+func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAll)
+	review := cfg.Pipelines[0].Stages[1]
+	review.OnAnyReject = &Rule{Goto: "implement", MaxIterations: 2, Then: TargetEscalate, Context: []KeyValue{
+		{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	// The child's agent rejects; its pipeline has no on_reject: the child fails on it.
+	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
+	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+	assert.Equal(t, RunFailed, child.Status)
+	assert.Equal(t, VerdictReject, run.Stages["deep"].Verdict, "the branch takes the child's rejecting verdict")
+	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+	assert.Equal(t, "implement", run.Stage, "on_any_reject applies to a rejecting child")
+	assert.Equal(t, []any{"add tests"}, run.Context["feedback"])
+	assert.Equal(t, 1, run.Iterations["review/any_reject"])
+
+	// Back at review: a new attempt of the branch starts a new child.
+	res = dispatched(t, cfg, res, f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	require.Equal(t, "review", run.Stage)
+	assert.Equal(t, 2, run.Stages["deep"].Attempt)
+	assert.Equal(t, "inner/7/2", run.Stages["deep"].Child)
+	assert.Empty(t, run.Stages["deep"].Verdict)
+	assert.Contains(t, effectKeys(res), "inner/7/2/check/1/dispatch")
+}
+
+func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		onError *ErrorPolicy
+		child   RunStatus
+	}{
+		{"failed", nil, RunFailed},
+		{"escalated", &ErrorPolicy{Then: TargetEscalate}, RunCancelled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := pipelineBranchConfig(t, JoinAll)
+			review := cfg.Pipelines[0].Stages[1]
+			review.OnAnyReject = &Rule{Goto: "implement"} // not for a failure
+			cfg.Pipelines[1].Stages[0].OnError = tc.onError
+			f := prFacts()
+			res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+			res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
+				AgentFailure: &AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"}}, f, t0.Add(2*time.Minute))
+			run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+			assert.Equal(t, tc.child, child.Status, "an escalated child hands its escalation to the branch and ends")
+			assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+			assert.Empty(t, run.Stages["deep"].Verdict)
+			assert.Contains(t, run.Stages["deep"].Message, "agent checker ended without a report")
+			assert.Equal(t, RunFailed, run.Status, "join all can no longer be met")
+			assert.Contains(t, run.Message, "deep failed")
+			assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+		})
+	}
+}
+
+func TestParallelPipelineBranchTimeoutCancelsTheChild(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAny)
+	cfg.Pipelines[0].Stages[1].Branches[1].Timeout = 30 * time.Minute
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(40*time.Minute))
+	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+	assert.Contains(t, run.Stages["deep"].Message, "timed out")
+	assert.Equal(t, RunCancelled, child.Status)
+	assert.Equal(t, "review", run.Stage, "join any: sec may still succeed")
+}
+
+func TestParallelPipelineBranchCancelledWithTheRun(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAll)
+	f := prFacts()
+	f.People.Permissions = map[string]string{"alice": "write"}
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline cancel", CreatedAt: t0.Add(time.Hour)}}
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	assert.Equal(t, RunCancelled, runOf(res.State, "loop/7/1").Status)
+	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func agentTemplate(t *testing.T, src string) *Template {
+func agentTemplate(t testing.TB, src string) *Template {
 	t.Helper()
 	tpl, err := CompileTemplate(src, Pos{Line: 1, Col: 1})
 	require.Nil(t, err)

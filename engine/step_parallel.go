@@ -131,14 +131,6 @@ func unsupportedParallel(s *Stage) string {
 			}
 		}
 	}
-	if r := s.OnAnyReject; r != nil {
-		if r.Notify != nil {
-			return fmt.Sprintf("\"notify\" of on_any_reject of stage %q at %s", s.ID, r.Pos)
-		}
-		if len(r.Labels) > 0 {
-			return fmt.Sprintf("\"label\" of on_any_reject of stage %q at %s", s.ID, r.Pos)
-		}
-	}
 	return ""
 }
 

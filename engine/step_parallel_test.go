@@ -11,7 +11,7 @@ import (
 
 // parallelConfig is implement (agent) → review (parallel: one agent branch per reviewer)
 // → done (a gate on label "ok") → merge.
-func parallelConfig(t *testing.T, join string, reviewers ...string) *Config {
+func parallelConfig(t testing.TB, join string, reviewers ...string) *Config {
 	cfg := &Config{Version: 1, BlobOID: "blob1",
 		Agents: []*Agent{{Name: "implementer", Dispatch: DispatchWorkflow, Workflow: "agent-implement.yml"}}}
 	review := &Stage{ID: "review", Type: StageParallel, Join: JoinAll, OnComplete: "done"}

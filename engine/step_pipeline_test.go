@@ -12,7 +12,7 @@ import (
 
 // subConfig: pipeline "review-merge" (on opened) runs sub-pipeline "standard-review" (two
 // agent stages) at its stage review, then waits at gate ready (label ok) and merges.
-func subConfig(t *testing.T) *Config {
+func subConfig(t testing.TB) *Config {
 	return &Config{Version: 1, BlobOID: "blob1",
 		Agents: []*Agent{
 			{Name: "security", Dispatch: DispatchWorkflow, Workflow: "security.yml"},

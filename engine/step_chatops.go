@@ -239,6 +239,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			}
 			run.Message = ""
 			e.record(run, run.Stage, run.Stage, by)
+			e.unblockBranches(run, stage) // step_parallel.go
 			return ""
 		}
 		to, bad := target(run.Stage)

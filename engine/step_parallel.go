@@ -554,3 +554,37 @@ func branchLedger(l *Ledger, run *Run, par *Stage, head string) {
 		agentLedger(l, b, bsr, head)
 	}
 }
+
+// unblockBranches, after `/pipeline unblock` let a run escalated at parallel stage par go
+// on with the same attempt, gives each branch still open what the escalation took from it:
+// its timeout, counted from the unblock (escalating dropped the stage's deadlines: the run
+// waited for a person, not for time; the stage's own timeout is not armed again, as for
+// any stage), and, for a pipeline branch, its child run — cancelled when its parent
+// escalated — which a new attempt of the branch starts anew.
+func (e *eval) unblockBranches(run *Run, par *Stage) {
+	if par == nil || par.Type != StageParallel {
+		return
+	}
+	sr := run.Stages[par.ID]
+	if sr == nil || !branchesStarted(run, par) {
+		return
+	}
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if !branchPending(bsr.Status) {
+			continue
+		}
+		if b.Type == StagePipeline && bsr.Child != "" {
+			if c := e.runByID(bsr.Child); c == nil || c.Status.Final() {
+				ended := bsr.Child
+				bsr.Attempt++
+				bsr.Child, bsr.Outputs, bsr.Verdict = "", nil, ""
+				bsr.EnteredAt = e.now
+				e.logf("run %s: branch %s of %s starts attempt %d: its sub-pipeline run %s ended while the run was escalated", run.ID, b.ID, par.ID, bsr.Attempt, ended)
+			}
+		}
+		if b.Timeout > 0 {
+			sr.Deadlines = append(dropBranchDeadline(sr.Deadlines, b.ID), Deadline{Kind: DeadlineBranch, At: e.now.Add(b.Timeout), Branch: b.ID})
+		}
+	}
+}

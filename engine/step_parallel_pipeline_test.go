@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -163,4 +165,106 @@ func TestParallelPipelineBranchCancelledWithTheRun(t *testing.T) {
 	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	assert.Equal(t, RunCancelled, runOf(res.State, "loop/7/1").Status)
 	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+}
+
+// TestParallelPipelineBranchProperties runs random parents with a parallel stage whose
+// branches are a pipeline branch (a child that waits on a label, then random stages) and an
+// action branch, through random inputs and outcomes, and checks after every Step and
+// Settle: the invariants of TestStepProperties, at most one child per attempt of the
+// branch, no live child whose branch is not open in its parent's current entry of the
+// parallel stage, and the same input twice equals once.
+func TestParallelPipelineBranchProperties(t *testing.T) {
+	children, joined, cancelled := 0, 0, 0
+	for seed := range uint64(250) {
+		r := rand.New(rand.NewPCG(seed, 29))
+		parent, child := propPipeline(r), propPipeline(r)
+		child.Name, child.Trigger, child.OnEvents = "kid", Trigger{}, nil
+		child.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: child.Stages[0].ID,
+			Conditions: []Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
+		at := r.IntN(len(parent.Stages))
+		join := []string{JoinAll, JoinAny}[r.IntN(2)]
+		par := &Stage{ID: "par", Type: StageParallel, Join: join, Branches: []*Stage{
+			{ID: "sub", Type: StagePipeline, Pipeline: "kid"},
+			{ID: "tag", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"b"}}},
+		}}
+		if r.IntN(2) == 0 {
+			par.Branches[0].Timeout = time.Duration(1+r.IntN(6)) * time.Minute
+		}
+		if r.IntN(2) == 0 {
+			par.OnAnyReject = &Rule{Goto: parent.Stages[0].ID, MaxIterations: 1, Then: TargetFail}
+		}
+		parent.Stages = append(parent.Stages[:at], append([]*Stage{par}, parent.Stages[at:]...)...)
+		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{parent, child}}
+		st := &State{}
+		attempts := map[string]int{}
+		now := t0
+		check := func(st *State, where string) {
+			checkInvariants(t, cfg, st, attempts, where)
+			seen := map[string]string{}
+			for _, c := range st.Runs {
+				if c.Parent == "" {
+					continue
+				}
+				k := fmt.Sprintf("%s#%d", c.Parent, c.ParentAttempt)
+				require.Empty(t, seen[k], "%s: two children of %s: %s and %s", where, k, seen[k], c.ID)
+				seen[k] = c.ID
+				if c.Status.Final() {
+					continue
+				}
+				pid, link := splitParent(c.Parent)
+				require.Equal(t, "sub", link, where)
+				p := runOf(st, pid)
+				require.NotNil(t, p, where)
+				require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
+				require.NotEqual(t, RunEscalated, p.Status, "%s: child %s of an escalated parent is live", where, c.ID)
+				require.True(t, p.At("sub"), "%s: live child %s of a parent at %s whose branch is %s", where, c.ID, p.Stage, p.Stages["sub"].Status)
+				require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
+			}
+		}
+		for i := range 14 {
+			now = now.Add(time.Duration(1+r.IntN(3)) * time.Minute)
+			in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
+			if i == 0 {
+				in.Event = "pull_request.opened"
+			}
+			facts := propFacts(r)
+			if i > 1 && r.IntN(6) == 0 {
+				in.Event, facts.PR.State = "pull_request.closed", PRClosed
+			}
+			where := fmt.Sprintf("seed %d input %d (%s)", seed, i, in.Event)
+			res := Step(cfg, st, in, facts, now)
+			check(res.State, where)
+			again := Step(cfg, res.State, in, facts, now)
+			require.False(t, again.Changed, "%s: applied twice changed the state", where)
+			st = res.State
+			for round := 0; len(res.Effects) > 0 && round < 4; round++ {
+				var outs []Outcome
+				for _, e := range res.Effects {
+					o := Outcome{Key: e.Key}
+					if r.IntN(4) == 0 {
+						o.Err, o.Permanent = "refused", r.IntN(2) == 0
+					}
+					outs = append(outs, o)
+				}
+				res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
+				check(res.State, fmt.Sprintf("%s settle %d", where, round))
+				st = res.State
+			}
+		}
+		for _, run := range st.Runs {
+			if run.Parent != "" {
+				children++
+				if run.Status == RunCancelled {
+					cancelled++
+				}
+			}
+			if sr := run.Stages["par"]; run.Parent == "" && sr != nil && sr.Status == StageSucceeded {
+				joined++
+			}
+		}
+	}
+	t.Logf("%d children started (%d cancelled), %d parents met their join", children, cancelled, joined)
+	require.Greater(t, children, 60, "children started")
+	require.Greater(t, cancelled, 10, "children cancelled")
+	require.Greater(t, joined, 20, "joins met")
 }

@@ -268,3 +268,26 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 	require.Greater(t, cancelled, 10, "children cancelled")
 	require.Greater(t, joined, 20, "joins met")
 }
+
+// A merge inside the child of a pipeline branch is not made: the other branches (here a
+// security review still to report, with join all) have not been joined, and a merge
+// belongs after the join. The child holds, saying why.
+func TestParallelPipelineBranchChildDoesNotMerge(t *testing.T) {
+	cfg := mergeChildConfig()
+	outer := cfg.Pipelines[0]
+	cfg.Agents = []*Agent{{Name: "sec", Dispatch: DispatchRepositoryDispatch, EventType: "sec"}}
+	outer.Stages[0].OnPass = "par"
+	outer.Stages[1] = &Stage{ID: "par", Type: StageParallel, Join: JoinAll, Branches: []*Stage{
+		{ID: "land", Type: StagePipeline, Pipeline: "inner"},
+		{ID: "sec-review", Type: StageAgent, Agent: "sec", AgentAction: "review"},
+	}}
+	f := prFacts("approved", "ok")
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.Empty(t, mergeEffects(res.Effects), "no merge inside a branch")
+	assert.Equal(t, []string{"outer/7/1/sec-review/1/dispatch"}, effectKeys(res))
+	child := runOf(res.State, "inner/7/1")
+	require.NotNil(t, child)
+	assert.Equal(t, "merge", child.Stage)
+	assert.NotEqual(t, RunCompleted, child.Status)
+	assert.Contains(t, child.Stages["merge"].Results[0].Message, `runs branch "land" of parallel stage "par" of run outer/7/1: a merge belongs after the join`)
+}

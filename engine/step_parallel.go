@@ -313,8 +313,15 @@ func (e *eval) join(p *Pipeline, run *Run, par *Stage) bool {
 func branchResult(b *Stage, bsr *StageRun) GateResult {
 	r := GateResult{Check: "branch " + b.ID}
 	who := "action " + b.Action
-	if b.Type == StageAgent {
+	switch b.Type {
+	case StageAgent:
 		who = "agent " + b.Agent
+	case StagePipeline:
+		// Whom its child waits for (followBranchChild), else the sub-pipeline.
+		who = "the sub-pipeline " + b.Pipeline
+		if len(bsr.Results) > 0 && bsr.Results[0].Who != "" && branchPending(bsr.Status) {
+			who = bsr.Results[0].Who
+		}
 	}
 	switch {
 	case bsr.Status == StageSucceeded:

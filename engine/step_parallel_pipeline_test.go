@@ -133,6 +133,9 @@ func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing
 				AgentFailure: &AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"}}, f, t0.Add(2*time.Minute))
 			run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 			assert.Equal(t, tc.child, child.Status, "an escalated child hands its escalation to the branch and ends")
+			if tc.child == RunCancelled {
+				assert.Equal(t, `its escalation fails branch "deep" of run loop/7/1 (the join decides)`, child.Message)
+			}
 			assert.Equal(t, StageFailed, run.Stages["deep"].Status)
 			assert.Empty(t, run.Stages["deep"].Verdict)
 			assert.Contains(t, run.Stages["deep"].Message, "agent checker ended without a report")

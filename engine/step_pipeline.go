@@ -529,13 +529,24 @@ func (e *eval) followBranchChild(run *Run, b *Stage, child *Run) {
 		_, bsr.Verdict = rejectingStage(child)
 		bsr.Outputs = childOutputs(child)
 		if child.Status == RunEscalated {
-			e.endEscalatedChild(child, run, b)
+			// Its escalation fails its branch; the join decides for the parent.
+			e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation fails branch %q of run %s (the join decides)", b.ID, run.ID))
 		}
 		e.leaveBranch(run, b, StageFailed, why)
 		return
 	}
 	bsr.Status = StageWaiting
 	bsr.Message = fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
+	who := "the sub-pipeline " + b.Pipeline
+	if csr := child.Stages[child.Stage]; csr != nil {
+		for _, r := range csr.Results {
+			if !r.Optional && r.Status != GatePass && r.Who != "" {
+				who = r.Who
+				break
+			}
+		}
+	}
+	bsr.Results = []GateResult{{Check: "sub-pipeline", Status: GatePending, Message: bsr.Message, Who: who}}
 }
 
 // rejectingStage returns the stage a child that did not complete ended at, and its

@@ -294,3 +294,24 @@ func TestParallelPipelineBranchChildDoesNotMerge(t *testing.T) {
 	assert.NotEqual(t, RunCompleted, child.Status)
 	assert.Contains(t, child.Stages["merge"].Results[0].Message, `runs branch "land" of parallel stage "par" of run outer/7/1: a merge belongs after the join`)
 }
+
+// A child whose own rule escalates on a rejection hands the rejection to its branch all
+// the same: the branch is rejected with the child's verdict, and on_any_reject applies.
+func TestParallelPipelineBranchChildEscalatingOnRejectRejects(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAny)
+	review := cfg.Pipelines[0].Stages[1]
+	review.OnAnyReject = &Rule{Goto: "implement"}
+	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*Rule{VerdictRevise: {Goto: TargetEscalate}}
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
+	run := runOf(res.State, "loop/7/1")
+	assert.Equal(t, VerdictRevise, run.Stages["deep"].Verdict)
+	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+	assert.Equal(t, "review", run.Stage, "join any: sec may still approve")
+	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	assert.Equal(t, "implement", run.Stage, "both rejected: on_any_reject")
+	assert.Contains(t, run.History[len(run.History)-1].Why, "sec-review, deep rejected")
+}

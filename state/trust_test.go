@@ -40,7 +40,7 @@ func FuzzTrust(f *testing.F) {
 	f.Add(good+"tail", int64(5_000_000_001), viewer, true, true)
 	f.Add("x\n"+mustEncode(f), int64(0), viewer, true, true)
 	f.Add(sealMarker("", 3, "!!!!"), int64(3), viewer, true, true)
-	f.Add(markerPrefix+"v4 1 a b -->", int64(1), viewer, true, false)
+	f.Add(markerPrefix+"v5 1 a b -->", int64(1), viewer, true, false)
 	f.Add(markerPrefix+"v3 1 - a b -->", int64(1), viewer, true, false)
 	f.Fuzz(func(t *testing.T, body string, id int64, editor string, edited, ownAuthor bool) {
 		c := Comment{ID: id, Author: viewer, ViewerDidAuthor: ownAuthor, Edited: edited, Editor: editor, Body: body}

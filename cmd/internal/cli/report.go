@@ -183,6 +183,9 @@ func decodeOutputs(raw []byte) (map[string]any, error) {
 // write rounds of run, with the report as the input.
 func (r *runner) runReport(ctx context.Context, repo string, number int, rep engine.Report) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	if !r.stateKeyOK() { // statekey.go
+		return 2
+	}
 	timeout, err := r.timeLimits()
 	if err != nil {
 		r.act.Errorf("%v", err)

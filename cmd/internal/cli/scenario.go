@@ -44,6 +44,9 @@ type scenario struct {
 	HTTP    httpStubs         `yaml:"http"`
 	DNS     map[string]string `yaml:"dns"`
 	Secrets map[string]string `yaml:"secrets"`
+	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
+	// and agents' reports): states are signed with it (statekey.go).
+	StateKey string `yaml:"state_key"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.

@@ -666,6 +666,9 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	if s.sc.SweepBudget != 0 {
 		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
 	}
+	if s.sc.StateKey != "" {
+		env["INPUT_STATE_KEY"] = s.sc.StateKey
+	}
 	var log bytes.Buffer
 	for k, v := range s.sc.Secrets {
 		env[SecretEnvPrefix+strings.ToUpper(k)] = v

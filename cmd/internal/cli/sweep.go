@@ -52,6 +52,9 @@ type dueSubject struct {
 // sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
 func (r *runner) sweep(ctx context.Context) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	if !r.stateKeyOK() { // statekey.go
+		return 2
+	}
 	ev, err := r.sweepEvent()
 	if err != nil {
 		r.act.Errorf("%v", err)

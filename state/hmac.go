@@ -24,7 +24,9 @@ import (
 //     the file's path and every byte of the file but the HMAC itself.
 //
 // A nil *Keys is no key: states are trusted on the action's identity alone, as before,
-// and a state that carries an HMAC is read without checking it.
+// except a signed one: it was written by an action that has a key, and an invocation
+// without it (a workflow not given the secret, or a forger) must neither go on from it
+// nor overwrite it; it is ignored, as any state it cannot verify.
 type Keys struct {
 	current  []byte
 	previous [][]byte
@@ -94,6 +96,7 @@ func isHexSum(s string) bool {
 const (
 	whyUnsigned = "it carries no signature made with the state key (state_key is set: it was written without the key, or before the key was configured)"
 	whyBadSig   = "its signature does not verify with the state key (it was signed with another key, or changed after it was signed)"
+	whyNoKey    = "it is signed with a state key, and this workflow was given none (pass the same state_key secret to every workflow that runs the action)"
 )
 
 // The state file's signature: the file's JSON object with one more member at its end,
@@ -142,14 +145,14 @@ func splitFileMAC(text string) (unsigned, sum string) {
 }
 
 // VerifyFile says why subject's state file at path is not trusted under the keys k, ""
-// when it is: with a key, its signature must verify; without one, any file passes (its
-// signature, if any, unchecked).
+// when it is: with a key, its signature must verify; without one, it must carry none.
 func VerifyFile(text, path, subject string, k *Keys) string {
-	if !k.Set() {
-		return ""
-	}
 	unsigned, sum := splitFileMAC(text)
 	switch {
+	case !k.Set() && sum != "":
+		return path + ": " + whyNoKey
+	case !k.Set():
+		return ""
 	case sum == "":
 		return path + ": " + whyUnsigned
 	case !k.verify(fileMessage(subject, path, unsigned), sum):
@@ -161,10 +164,11 @@ func VerifyFile(text, path, subject string, k *Keys) string {
 // checkMarkerKey says why marker m, found after before, is not trusted under the keys k,
 // "" when it is (its binding already verified).
 func checkMarkerKey(m marker, before string, k *Keys) string {
-	if !k.Set() {
-		return ""
-	}
 	switch {
+	case !k.Set() && m.version == markerV4:
+		return whyNoKey
+	case !k.Set():
+		return ""
 	case m.version != markerV4:
 		return whyUnsigned
 	case !k.verify(bindingMessage(m.version, before, m.id, m.commit, m.payload), m.mac):

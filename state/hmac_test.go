@@ -64,11 +64,12 @@ func TestMarkerSignedRoundTrip(t *testing.T) {
 	require.Empty(t, why)
 	assert.Equal(t, sampleState(), st)
 
-	// Without a key, a signed state is read on the action's identity, as before.
+	// Without a key, a signed state is not trusted: a workflow not given the key (or a
+	// forger) neither goes on from it nor overwrites it. Decode still reads it.
 	st, why, err = Check(ours(6_000_000_001, body))
 	require.NoError(t, err)
-	require.Empty(t, why)
-	assert.Equal(t, sampleState(), st)
+	assert.Equal(t, whyNoKey, why)
+	assert.Nil(t, st)
 	dst, found, err := Decode(body)
 	require.NoError(t, err)
 	require.True(t, found)
@@ -184,7 +185,8 @@ func TestFileSignedRoundTrip(t *testing.T) {
 	assert.NotContains(t, signed, keyA)
 
 	assert.Empty(t, VerifyFile(signed, "pr-7.json", "acme/widgets#7", a))
-	assert.Empty(t, VerifyFile(signed, "pr-7.json", "acme/widgets#7", nil), "no key: not checked")
+	assert.Equal(t, "pr-7.json: "+whyNoKey, VerifyFile(signed, "pr-7.json", "acme/widgets#7", nil), "no key: a signed file is not trusted")
+	assert.Empty(t, VerifyFile(text, "pr-7.json", "acme/widgets#7", nil), "no key, no signature: as before")
 	assert.Empty(t, VerifyFile(signed, "pr-7.json", "acme/widgets#7", mustKeys(t, keyB, keyA)), "a previous key verifies")
 	st, err := DecodeFile(signed, "acme/widgets#7")
 	require.NoError(t, err, "the signature is not an unknown field")
@@ -256,12 +258,27 @@ func TestDualSignedRoundTrip(t *testing.T) {
 	assert.Equal(t, "pr-7.json: "+whyBadSig, d.NewlyIgnored()[1].Why)
 	assert.Equal(t, m.last["pr-7.json"], d.NewlyIgnored()[1].Commit)
 
-	// Without a key: read as before.
+	// Without a key (a workflow not given the secret): neither is trusted, and a Save
+	// writes a fresh comment, leaving the signed one alone.
 	d = subjectStores(m, w, commentsOf(w), &logs)
+	st, v, err = d.Load(ctx, 7)
+	require.NoError(t, err)
+	assert.Empty(t, st.Runs)
+	require.Len(t, d.NewlyIgnored(), 2)
+	assert.Equal(t, engine.IgnoredComment{ID: 1, Why: whyNoKey}, d.NewlyIgnored()[0])
+	signedComment := w.bodies[1]
+	w.nextID = 2
+	_, err = d.Save(ctx, 7, change(st, st), v)
+	require.NoError(t, err)
+	assert.Equal(t, signedComment, w.bodies[1], "the signed comment is left as it is")
+	assert.Contains(t, w.bodies[2], markerPrefix+"v3 2 ")
+
+	// The keyed action next: the file the keyless one wrote is not trusted; the signed
+	// comment is, and the runs go on from it.
+	d = keyedStores(m, w, commentsOf(w), &logs, a)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
-	assert.Equal(t, next, st)
-	assert.Empty(t, d.NewlyIgnored())
+	assert.Equal(t, next.Runs, st.Runs)
 }
 
 // A file written by the action's identity (signed by GitHub) but without the key: with a

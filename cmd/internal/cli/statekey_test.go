@@ -172,6 +172,8 @@ func TestStateKeyReports(t *testing.T) {
 			require.Equal(t, 0, code, out)
 			if tc.reportKey != "" {
 				assertMasked(t, out, tc.reportKey)
+			} else {
+				assert.Contains(t, out, "the state in comment 5000000001 was ignored: it is signed with a state key, and this workflow was given none")
 			}
 			assert.Contains(t, out, "agent reviewer reported complete (attempt 1)")
 			keys, err := state.NewKeys(testStateKey)
@@ -196,6 +198,7 @@ func TestStateKeyReports(t *testing.T) {
 				assert.NotContains(t, log, "was ignored")
 			} else {
 				assert.Contains(t, log, "the state file on pipeline-action/state was ignored: pr-7.json: "+tc.nextLog)
+				assert.NotContains(t, log, "the state in comment 5000000001 was ignored", "the action's own signed comment was left alone, and is gone on from")
 			}
 		})
 	}

@@ -57,6 +57,9 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
 	}
+	if sc.StateKey == "" {
+		sc.StateKey = defaultSimStateKey // statekey.go
+	}
 	if *configPath == "" {
 		*configPath = sc.rel(sc.Config)
 	}

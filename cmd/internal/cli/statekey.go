@@ -44,3 +44,7 @@ func (s *simulation) stateKeys() *state.Keys {
 	}
 	return k
 }
+
+// defaultSimStateKey is the state_key of the scenarios that give none: "" but in a test
+// that plays the examples again with a key, to show that a key changes no outcome.
+var defaultSimStateKey string

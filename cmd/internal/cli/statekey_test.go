@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -201,5 +204,31 @@ func TestStateKeyReports(t *testing.T) {
 				assert.NotContains(t, log, "the state in comment 5000000001 was ignored", "the action's own signed comment was left alone, and is gone on from")
 			}
 		})
+	}
+}
+
+// TestExamplesWithStateKey plays every example again with a state key: every state is
+// signed and verified, and no outcome changes (agents' reports, sweeps, parallel and
+// sub-pipelines, a deleted or refused state branch).
+func TestExamplesWithStateKey(t *testing.T) {
+	defaultSimStateKey = testStateKey
+	t.Cleanup(func() { defaultSimStateKey = "" })
+	dirs, err := filepath.Glob("../../../examples/*")
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
+		require.NoError(t, err)
+		for _, file := range files {
+			t.Run(file, func(t *testing.T) {
+				var out, errOut bytes.Buffer
+				code := simulateMain(context.Background(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
+				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+				assert.Contains(t, out.String(), "PASS: every expectation holds")
+				assert.NotContains(t, out.String(), "✗")
+				assert.NotContains(t, out.String(), "was ignored", "every state the action wrote verifies")
+				assertMasked(t, strings.ReplaceAll(out.String(), "   | ", ""), testStateKey)
+			})
+		}
 	}
 }

@@ -75,7 +75,7 @@ func ParsePRRef(v any) (PRRef, bool) {
 // validRepoName reports whether s is "owner/name" as GitHub spells them.
 func validRepoName(s string) bool {
 	owner, name, ok := strings.Cut(s, "/")
-	if !ok || owner == "" || name == "" || len(s) > 140 {
+	if !ok || owner == "" || name == "" || len(s) > 140 || strings.Trim(owner, ".") == "" || strings.Trim(name, ".") == "" {
 		return false
 	}
 	for _, c := range owner + name {
@@ -340,11 +340,14 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 			continue
 		}
 		notMerged = append(notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
-		if bsr.Status == StageActing || bsr.Status == StageFailed {
-			if bsr.Status == StageFailed {
-				blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
-			}
-			continue // its merge was asked for: the outcome decides
+		if bsr.Status == StageActing {
+			// Its merge was asked for and may be going in: nothing is decided before its
+			// outcome is known.
+			return false, false
+		}
+		if bsr.Status == StageFailed {
+			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
+			continue
 		}
 		restore := e.onPR(pr, ref)
 		plan := e.guard(p, run, b)

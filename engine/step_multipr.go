@@ -319,7 +319,7 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 	if len(merges) == 0 || e.issue == nil {
 		return false, false
 	}
-	var merged, notMerged, blocked, waiting []string
+	var merged, notMerged, blocked, waiting, inFlight []string
 	for _, b := range merges {
 		bsr := run.Stages[b.ID]
 		if bsr == nil || bsr.Status == StageSkipped {
@@ -341,9 +341,9 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 		}
 		notMerged = append(notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
 		if bsr.Status == StageActing {
-			// Its merge was asked for and may be going in: nothing is decided before its
-			// outcome is known.
-			return false, false
+			// Its merge was asked for and may be going in: what is merged is not known
+			// before its outcome is. What its facts show still holds the others back.
+			inFlight = append(inFlight, name)
 		}
 		if bsr.Status == StageFailed {
 			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
@@ -371,6 +371,13 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 	}
 	sr := run.Stages[par.ID]
 	switch {
+	case len(blocked) > 0 && len(inFlight) > 0:
+		// No other merge is asked for; the outcome of those in flight decides what to say.
+		sr.Status = StageWaiting
+		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Who: "GitHub",
+			Message: fmt.Sprintf("the merge of %s is in flight; %s", strings.Join(inFlight, ", "), strings.Join(blocked, "; "))}}
+		run.Status = RunWaiting
+		return true, false
 	case len(blocked) > 0 && len(merged) == 0:
 		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(blocked, "; "))
 		e.cancelBranches(run, par, "none is merged")

@@ -267,6 +267,7 @@ func TestMultiPRRunWaitsForAMergeInFlightBeforeDeciding(t *testing.T) {
 	assert.Equal(t, "merge-all", run.Stage)
 	assert.NotEqual(t, RunEscalated, run.Status, run.Message)
 	assert.Equal(t, StageActing, run.Stages["merge-api"].Status)
+	assert.Empty(t, res.Effects)
 }
 
 func TestMultiPRMergeNamesOnlyTheRunsPullRequests(t *testing.T) {

@@ -337,7 +337,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	loaded := st
-	if err := r.issuePRs(ctx, client, snap.Facts, st); err != nil { // run_issue.go
+	if err := r.issuePRsWith(ctx, client, cfg, snap.Facts, st, ev.Report); err != nil { // run_multipr.go
 		return nil, err
 	}
 	ignored := store.NewlyIgnored()

@@ -177,6 +177,10 @@ func (r *runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 // applyToIssueFacts is applyToFacts for an issue's invocation: a merge or a label on one of
 // its pull requests, or a label on the issue.
 func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
+	if e.Repo != "" { // run_multipr.go: a pull request of another repository
+		applyToOtherFacts(f, e)
+		return
+	}
 	if pr := f.PRs[e.Number]; pr != nil {
 		g := *f
 		g.PR = pr

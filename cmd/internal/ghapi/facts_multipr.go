@@ -136,3 +136,34 @@ func (c *Client) performIn(ctx context.Context, e engine.Effect) engine.Outcome 
 	}
 	return out
 }
+
+// ReadPRsWith is ReadPRs that also reads others, pull requests of other repositories, in
+// the same query: for an issue whose state names pull requests the snapshot did not read.
+func (c *Client) ReadPRsWith(ctx context.Context, prs []int, others []engine.PRRef) (map[int]*engine.PullRequest, map[string]*engine.PullRequest, error) {
+	prs = uniquePRs(prs)
+	repos := otherRepos(c.Owner+"/"+c.Repo, others)
+	if len(repos) == 0 {
+		got, err := c.ReadPRs(ctx, prs)
+		return got, map[string]*engine.PullRequest{}, err
+	}
+	vars := map[string]any{}
+	fields := otherAliases(repos, vars)
+	if len(prs) > 0 {
+		vars["owner"], vars["name"] = githubv4.String(c.Owner), githubv4.String(c.Repo)
+		fields = append(fields, reflect.StructField{Name: "Repository", Type: prAliases(nil, prs, vars),
+			Tag: `graphql:"repository(owner: $owner, name: $name)"`})
+	}
+	qv := reflect.New(reflect.StructOf(fields))
+	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {
+		return nil, nil, fmt.Errorf("reading pull requests %v of %s/%s and %v: %w", prs, c.Owner, c.Repo, others, err)
+	}
+	own := map[int]*engine.PullRequest{}
+	if len(prs) > 0 {
+		var err error
+		if own, err = c.readAliases(ctx, qv.Elem().FieldByName("Repository"), prs); err != nil {
+			return nil, nil, err
+		}
+	}
+	out, err := c.readOthers(ctx, qv.Elem(), repos)
+	return own, out, err
+}

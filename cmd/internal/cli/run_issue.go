@@ -85,41 +85,6 @@ func reportPR(rep *engine.Report) int {
 	return 0
 }
 
-// issuePRs reads the pull requests the unfinished runs of an issue's state follow that the
-// snapshot did not read, in one query.
-func (r *runner) issuePRs(ctx context.Context, client *ghapi.Client, f *engine.Facts, st *engine.State) error {
-	if f.Issue == nil {
-		return nil
-	}
-	if f.PRs == nil {
-		f.PRs = map[int]*engine.PullRequest{}
-	}
-	var missing []int
-	want := map[int]bool{}
-	for _, run := range st.Runs {
-		if run.Status.Final() {
-			continue
-		}
-		for _, n := range append(engine.RunPRs(run), engine.RunPR(run)) {
-			if _, ok := f.PRs[n]; n > 0 && !ok && !want[n] {
-				want[n] = true
-				missing = append(missing, n)
-			}
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	got, err := client.ReadPRs(ctx, missing)
-	if err != nil {
-		return err
-	}
-	for n, pr := range got {
-		f.PRs[n] = pr
-	}
-	return nil
-}
-
 // saved records what the state just saved asks of other subjects.
 func (a *attempt) saved(before, after *engine.State) {
 	a.followers = append([]engine.Follower(nil), after.Followers...)

@@ -460,7 +460,7 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	}
 	env["variables"] = e.runVariables(p, run, env) // step_variables.go
 	env["shared"] = e.sharedVariables()
-	if b := branchesEnv(p, run); b != nil { // step_parallel.go
+	if b := e.branchesEnv(p, run); b != nil { // step_parallel.go
 		env["branches"] = b
 	}
 	names := make([]any, len(e.cfg.Agents))

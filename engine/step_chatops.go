@@ -204,7 +204,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		if stage == nil || stage.Type != StageHuman || stage.WaitFor != WaitApproval {
 			return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
 		}
-		if !e.allowed(stage, c.Author, false) {
+		if !e.allowed(run, stage, c.Author, false) {
 			return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.whoCan(stage))
 		}
 		sr := run.Stages[stage.ID]
@@ -239,6 +239,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			}
 			run.Message = ""
 			e.record(run, run.Stage, run.Stage, by)
+			e.unblockBranches(run, stage) // step_parallel.go
 			return ""
 		}
 		to, bad := target(run.Stage)

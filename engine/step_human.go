@@ -162,11 +162,17 @@ func (e *eval) reviewersOf(stage *Stage) (users, teams []string) {
 	return users, teams
 }
 
-// allowed reports whether login's action counts for stage: a member of its group, or,
-// without a group, someone with write access (canPush, or the permission read for them).
-func (e *eval) allowed(stage *Stage, login string, canPush bool) bool {
+// allowed reports whether login's action counts for stage of run: a member of its group,
+// or, without a group, someone with write access (canPush, or the permission read for
+// them). The subject's author never counts, nor the action itself; nor, in an issue's run,
+// the author of the run's pull request (mayHaveAuthoredRunPR): no one approves their own
+// change.
+func (e *eval) allowed(run *Run, stage *Stage, login string, canPush bool) bool {
 	pr := e.facts.PR
 	if login == "" || strings.EqualFold(login, pr.Author) || SameIdentity(login, e.facts.Viewer) {
+		return false
+	}
+	if e.mayHaveAuthoredRunPR(run, login) { // step_issue.go
 		return false
 	}
 	if stage.From != "" {
@@ -197,7 +203,7 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 			switch {
 			case r.IsBot:
 				notes = append(notes, r.Author+" is an app")
-			case !e.allowed(stage, r.Author, r.CanPush):
+			case !e.allowed(run, stage, r.Author, r.CanPush):
 				notes = append(notes, r.Author+" does not count here")
 			case r.CommitSHA != head:
 				notes = append(notes, r.Author+"'s approval is on an older commit")
@@ -226,21 +232,21 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 			if re != nil && !re.MatchString(c.Body) {
 				continue
 			}
-			if e.allowed(stage, c.Author, false) {
+			if e.allowed(run, stage, c.Author, false) {
 				add(c.Author)
 			}
 		}
 	case WaitLabel:
 		need = 1
 		if stage.From != "" {
-			notes = e.humanLabelFrom(stage, add) // step_human_from.go
+			notes = e.humanLabelFrom(run, stage, add) // step_human_from.go
 		} else if l, ok := pr.Label(stage.WaitLabel); ok {
 			add("label " + l)
 		}
 	case WaitDismiss:
 		need = 1
 		if stage.From != "" {
-			notes = e.humanDismissFrom(stage, add) // step_human_from.go
+			notes = e.humanDismissFrom(run, stage, add) // step_human_from.go
 			break
 		}
 		blocked := false

@@ -38,7 +38,7 @@ func dismisser(pr *PullRequest, reviewer string) string {
 }
 
 // humanLabelFrom counts a label that a member of the stage's group added.
-func (e *eval) humanLabelFrom(stage *Stage, add func(string)) (notes []string) {
+func (e *eval) humanLabelFrom(run *Run, stage *Stage, add func(string)) (notes []string) {
 	l, ok := e.facts.PR.Label(stage.WaitLabel)
 	if !ok {
 		return nil
@@ -47,7 +47,7 @@ func (e *eval) humanLabelFrom(stage *Stage, add func(string)) (notes []string) {
 	switch {
 	case !found || by == "":
 		return []string{fmt.Sprintf("who added the label %s is not known (the timeline read does not show it)", l)}
-	case !e.allowed(stage, by, false):
+	case !e.allowed(run, stage, by, false):
 		return []string{fmt.Sprintf("the label %s was added by %s, who does not count here", l, by)}
 	}
 	add(fmt.Sprintf("label %s added by %s", l, by))
@@ -56,7 +56,7 @@ func (e *eval) humanLabelFrom(stage *Stage, add func(string)) (notes []string) {
 
 // humanDismissFrom counts a dismissal by a member of the stage's group, once no review
 // still requests changes.
-func (e *eval) humanDismissFrom(stage *Stage, add func(string)) (notes []string) {
+func (e *eval) humanDismissFrom(run *Run, stage *Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
 	for _, r := range latestReviews(e.facts.PR.Reviews) {
@@ -75,7 +75,7 @@ func (e *eval) humanDismissFrom(stage *Stage, add func(string)) (notes []string)
 		switch {
 		case by == "":
 			notes = append(notes, fmt.Sprintf("who dismissed the review of %s is not known", reviewer))
-		case !e.allowed(stage, by, false):
+		case !e.allowed(run, stage, by, false):
 			notes = append(notes, fmt.Sprintf("the review of %s was dismissed by %s, who does not count here", reviewer, by))
 		default:
 			add(fmt.Sprintf("the review of %s dismissed by %s", reviewer, by))

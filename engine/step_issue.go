@@ -396,6 +396,18 @@ func (e *eval) headOf(run *Run) string {
 	return ""
 }
 
+// mayHaveAuthoredRunPR reports whether login is, or may be, the author of the pull request
+// of an issue's run: its author as read, or anyone when the run's pull request was not read
+// (its author is not known). False in a pull request's run (its author is the subject's)
+// and while the issue's run has no pull request.
+func (e *eval) mayHaveAuthoredRunPR(run *Run, login string) bool {
+	if e.issue == nil || RunPR(run) == 0 {
+		return false
+	}
+	pr := e.runPR(run)
+	return pr == nil || strings.EqualFold(login, pr.Author)
+}
+
 // reviewsOf are the reviews of run's pull request (none while an issue's run has none).
 func (e *eval) reviewsOf(run *Run) []Review {
 	if pr := e.runPR(run); pr != nil {

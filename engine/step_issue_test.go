@@ -296,3 +296,55 @@ func TestIssueRunContextReadsTheIssue(t *testing.T) {
 	assert.False(t, has, "an issue's trigger has no pull_request: left out, with why in the log")
 	assert.Equal(t, 0, RunPR(run))
 }
+
+// In an issue's run, the author of the run's pull request does not approve their own
+// change: neither their review nor their `/pipeline approve` on the issue counts. The
+// issue's author does not count either (the subject's author, as in a pull request's run).
+func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice", "bob", "dev"}}}
+	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	pr := ownPR(9)
+	pr.Author = "dev"
+	f := issueFacts(pr)
+	f.People.Permissions = map[string]string{"alice": "write", "bob": "write", "dev": "write"}
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	pr.Reviews = []Review{
+		{Author: "dev", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0},
+		{Author: "alice", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0},
+	}
+	f.Issue.Comments = []IssueComment{{ID: 1, Author: "dev", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Minute))
+	run := res.State.Runs[0]
+	require.Equal(t, "ready", run.Stage, "neither the PR's author nor the issue's counts")
+	assert.Empty(t, run.Stages["ready"].Approvals)
+	msg := run.Stages["ready"].Results[0].Message
+	assert.Contains(t, msg, "dev does not count here")
+	assert.Contains(t, msg, "alice does not count here")
+	var reply string
+	for _, e := range res.Effects {
+		if e.Kind == EffectComment {
+			reply = e.Body
+		}
+	}
+	assert.Contains(t, reply, "@dev's approval does not count for stage ready")
+
+	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(2 * time.Minute)})
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Minute))
+	assert.Equal(t, "merge", res.State.Runs[0].Stage)
+
+	// While the run's pull request was not read, its author is not known: no approval counts.
+	f = issueFacts(ownPR(9))
+	res = startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+	g := issueFacts()
+	g.People.Permissions = map[string]string{"bob": "write"}
+	g.Issue.Comments = []IssueComment{{ID: 1, Author: "bob", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, g, t0.Add(time.Minute))
+	assert.Empty(t, res.State.Runs[0].Stages["ready"].Approvals)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+}

@@ -120,8 +120,6 @@ func unsupportedParallel(s *Stage) string {
 	for _, b := range s.Branches {
 		where := fmt.Sprintf("branch %q of stage %q at %s", b.ID, s.ID, b.Pos)
 		switch b.Type {
-		case StagePipeline:
-			return "a pipeline branch (" + where + ")"
 		case StageAction:
 			// A merge belongs after the join, behind the gates the merge guard checks.
 			if !executedActions[b.Action] {
@@ -228,6 +226,8 @@ func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 			if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
 				e.action(p, run, b)
 			}
+		case StagePipeline:
+			e.pipelineBranch(p, run, b) // step_pipeline.go
 		default:
 			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
 		}
@@ -323,8 +323,15 @@ func (e *eval) join(p *Pipeline, run *Run, par *Stage) bool {
 func branchResult(b *Stage, bsr *StageRun) GateResult {
 	r := GateResult{Check: "branch " + b.ID}
 	who := "action " + b.Action
-	if b.Type == StageAgent {
+	switch b.Type {
+	case StageAgent:
 		who = "agent " + b.Agent
+	case StagePipeline:
+		// Whom its child waits for (followBranchChild), else the sub-pipeline.
+		who = "the sub-pipeline " + b.Pipeline
+		if len(bsr.Results) > 0 && bsr.Results[0].Who != "" && branchPending(bsr.Status) {
+			who = bsr.Results[0].Who
+		}
 	}
 	switch {
 	case bsr.Status == StageSucceeded:
@@ -497,8 +504,9 @@ func (e *eval) retryParallel(p *Pipeline, run *Run, par *Stage) {
 
 // branchesEnv is `branches` in expressions and templates while run stands at a parallel
 // stage: one entry per branch, in file order, with its id, status, verdict, attempt,
-// agent, outputs, and feedback (outputs.feedback, or null). Nil elsewhere.
-func branchesEnv(p *Pipeline, run *Run) []any {
+// agent, outputs, and feedback (outputs.feedback, or null; of a pipeline branch whose
+// child rejected, the rejecting child stage's outputs.feedback). Nil elsewhere.
+func (e *eval) branchesEnv(p *Pipeline, run *Run) []any {
 	if p == nil {
 		return nil
 	}
@@ -515,10 +523,29 @@ func branchesEnv(p *Pipeline, run *Run) []any {
 				m["outputs"] = bsr.Outputs
 				m["feedback"] = bsr.Outputs["feedback"]
 			}
+			if b.Type == StagePipeline {
+				m["pipeline"], m["feedback"] = b.Pipeline, e.childFeedback(bsr)
+			}
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// childFeedback is the feedback of a pipeline branch: the outputs.feedback of the stage
+// its child rejected at (followBranchChild), or nil.
+func (e *eval) childFeedback(bsr *StageRun) any {
+	if !rejects(bsr.Verdict) || bsr.Child == "" {
+		return nil
+	}
+	child := e.runByID(bsr.Child)
+	if child == nil {
+		return nil
+	}
+	if stage, _ := rejectingStage(child); stage != "" {
+		return child.Stages[stage].Outputs["feedback"]
+	}
+	return nil
 }
 
 // branchLedger records the review branches of parallel stage par in l, as review stages:
@@ -542,5 +569,39 @@ func branchLedger(l *Ledger, run *Run, par *Stage, head string) {
 			bsr = &view
 		}
 		agentLedger(l, b, bsr, head)
+	}
+}
+
+// unblockBranches, after `/pipeline unblock` let a run escalated at parallel stage par go
+// on with the same attempt, gives each branch still open what the escalation took from it:
+// its timeout, counted from the unblock (escalating dropped the stage's deadlines: the run
+// waited for a person, not for time; the stage's own timeout is not armed again, as for
+// any stage), and, for a pipeline branch, its child run — cancelled when its parent
+// escalated — which a new attempt of the branch starts anew.
+func (e *eval) unblockBranches(run *Run, par *Stage) {
+	if par == nil || par.Type != StageParallel {
+		return
+	}
+	sr := run.Stages[par.ID]
+	if sr == nil || !branchesStarted(run, par) {
+		return
+	}
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if !branchPending(bsr.Status) {
+			continue
+		}
+		if b.Type == StagePipeline && bsr.Child != "" {
+			if c := e.runByID(bsr.Child); c == nil || c.Status.Final() {
+				ended := bsr.Child
+				bsr.Attempt++
+				bsr.Child, bsr.Outputs, bsr.Verdict = "", nil, ""
+				bsr.EnteredAt = e.now
+				e.logf("run %s: branch %s of %s starts attempt %d: its sub-pipeline run %s ended while the run was escalated", run.ID, b.ID, par.ID, bsr.Attempt, ended)
+			}
+		}
+		if b.Timeout > 0 {
+			sr.Deadlines = append(dropBranchDeadline(sr.Deadlines, b.ID), Deadline{Kind: DeadlineBranch, At: e.now.Add(b.Timeout), Branch: b.ID})
+		}
 	}
 }

@@ -321,7 +321,6 @@ func TestParallelSkipAndCancelCloseTheBranches(t *testing.T) {
 
 func TestParallelUnsupportedBranchesStopLoudly(t *testing.T) {
 	for name, b := range map[string]*Stage{
-		"a pipeline branch":             {ID: "sub", Type: StagePipeline, Pipeline: "other"},
 		`action "merge_pr" in a branch`: {ID: "m", Type: StageAction, Action: ActionMergePR},
 	} {
 		t.Run(name, func(t *testing.T) {

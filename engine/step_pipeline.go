@@ -488,10 +488,8 @@ func (e *eval) childMerged(run *Run) bool {
 
 // pipelineBranch evaluates branch b, of type pipeline, of run's current parallel stage:
 // it starts the branch's child once per attempt of the branch, advances it, and ends the
-// branch as the child ends (leaveBranch: succeeded with the child's outputs, or failed);
-// the join decides from there. Branches have no on_error: a child that fails, is
-// cancelled or escalates fails its branch. The parallel stage's evaluation calls it for
-// each open pipeline branch.
+// branch as the child ends (followBranchChild); the join decides from there. The
+// parallel stage's evaluation calls it for each open pipeline branch.
 func (e *eval) pipelineBranch(p *Pipeline, run *Run, b *Stage) {
 	child, why, fatal := e.runChild(p, run, b)
 	switch {
@@ -508,6 +506,14 @@ func (e *eval) pipelineBranch(p *Pipeline, run *Run, b *Stage) {
 }
 
 // followBranchChild makes pipeline branch b of run follow where its child stands.
+// Branches have no on_error: the child completing is the branch succeeding, with the
+// child's outputs (by child stage id, as a pipeline stage's); a child that fails, is
+// cancelled or escalates fails its branch (an escalated child is ended: the join
+// decides for its parent). A child that ended on a rejecting verdict — the stage it
+// ended at recorded reject, revise or followup, which its pipeline had no rule for or
+// whose rule failed or escalated the run — makes its branch rejected, with that verdict,
+// so the parallel stage's on_any_reject applies; its `feedback` in `branches` is that
+// stage's outputs.feedback (rejectingStage).
 func (e *eval) followBranchChild(run *Run, b *Stage, child *Run) {
 	bsr := run.Stages[b.ID]
 	switch child.Status {
@@ -515,19 +521,43 @@ func (e *eval) followBranchChild(run *Run, b *Stage, child *Run) {
 		bsr.Outputs = childOutputs(child)
 		e.leaveBranch(run, b, StageSucceeded, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
 		return
-	case RunEscalated:
-		why := fmt.Sprintf("sub-pipeline run %s escalated at %s", child.ID, child.Stage)
-		e.endEscalatedChild(child, run, b)
-		e.leaveBranch(run, b, StageFailed, why)
-		return
-	case RunFailed, RunCancelled:
+	case RunEscalated, RunFailed, RunCancelled:
 		why := fmt.Sprintf("sub-pipeline run %s %s at %s", child.ID, child.Status, child.Stage)
 		if child.Message != "" {
 			why += ": " + child.Message
+		}
+		_, bsr.Verdict = rejectingStage(child)
+		bsr.Outputs = childOutputs(child)
+		if child.Status == RunEscalated {
+			// Its escalation fails its branch; the join decides for the parent.
+			e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation fails branch %q of run %s (the join decides)", b.ID, run.ID))
 		}
 		e.leaveBranch(run, b, StageFailed, why)
 		return
 	}
 	bsr.Status = StageWaiting
 	bsr.Message = fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
+	who := "the sub-pipeline " + b.Pipeline
+	if csr := child.Stages[child.Stage]; csr != nil {
+		for _, r := range csr.Results {
+			if !r.Optional && r.Status != GatePass && r.Who != "" {
+				who = r.Who
+				break
+			}
+		}
+	}
+	bsr.Results = []GateResult{{Check: "sub-pipeline", Status: GatePending, Message: bsr.Message, Who: who}}
+}
+
+// rejectingStage returns the stage a child that did not complete ended at, and its
+// verdict, when that verdict rejects (reject, revise, followup); else "", "". A child
+// ended by the escalation it handed to its parent is judged by the stage it escalated at.
+func rejectingStage(child *Run) (stage, verdict string) {
+	if child.Status == RunCompleted {
+		return "", ""
+	}
+	if sr := child.Stages[child.Stage]; sr != nil && rejects(sr.Verdict) {
+		return child.Stage, sr.Verdict
+	}
+	return "", ""
 }

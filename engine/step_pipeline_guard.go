@@ -14,6 +14,9 @@ import "fmt"
 // parent's). A merge in a parent after a child needs the parent's own gates: a gate
 // inside the child counts for merges inside the child only.
 //
+// A merge inside the child of a parallel stage's pipeline branch is never made: its
+// sibling branches have not been joined yet, and a merge belongs after the join.
+//
 // A moved head is judged as in one run: against the innermost run of the chain that
 // passed a gate (the last verification before the merge); an ancestor whose gate no
 // longer holds goes back to it, which ends the chain below it.
@@ -56,6 +59,10 @@ func (e *eval) guardChain(p *Pipeline, run *Run, merge *Stage) guardPlan {
 			return guardPlan{why: fmt.Sprintf("run %s claims stage %q of run %s as its parent, which does not run pipeline %q; the merge cannot be verified", child.ID, stageID, parent.ID, cp.Name)}
 		case parent.Status.Final() || parent.Status == RunEscalated || !e.standsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
 			return guardPlan{why: fmt.Sprintf("the parent run %s does not stand at the attempt of stage %q that started run %s; the merge cannot be verified", parent.ID, stageID, child.ID)}
+		case link != stage:
+			// The other branches of the parallel stage are still to be joined: a merge
+			// belongs after the join (as an action branch may not merge).
+			return guardPlan{why: fmt.Sprintf("run %s runs branch %q of parallel stage %q of run %s: a merge belongs after the join, not inside a branch; the merge is not made", child.ID, stageID, stage.ID, parent.ID)}
 		}
 		view := *parent
 		if verified {

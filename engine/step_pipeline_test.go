@@ -590,7 +590,7 @@ func TestSubPipelineBranchFollowsChild(t *testing.T) {
 	}{
 		{"", string(StageWaiting), string(RunWaiting), "sub-pipeline run leaf/7/1 is waiting at g"},
 		{"ok", string(StageSucceeded), string(RunCompleted), "sub-pipeline run leaf/7/1 completed"},
-		{"broken", string(StageFailed), string(RunCancelled), "sub-pipeline run leaf/7/1 escalated at g"},
+		{"broken", string(StageFailed), string(RunCancelled), "sub-pipeline run leaf/7/1 escalated at g: gate failed: broken"},
 	} {
 		f := prFacts()
 		if tc.label != "" {

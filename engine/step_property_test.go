@@ -77,7 +77,7 @@ func checkInvariants(t *testing.T, cfg *Config, st *State, attempts map[string]i
 			require.NotNil(t, p.Stage(run.Stage), "%s: run %s at missing stage %q", where, run.ID, run.Stage)
 		}
 		for id, sr := range run.Stages {
-			require.NotNil(t, p.Stage(id), "%s: run %s records missing stage %q", where, run.ID, id)
+			require.NotNil(t, stageOrBranch(p, id), "%s: run %s records missing stage or branch %q", where, run.ID, id)
 			k := run.ID + "/" + id
 			require.GreaterOrEqual(t, sr.Attempt, attempts[k], "%s: %s attempt went back", where, k)
 			require.GreaterOrEqual(t, sr.Attempt, 1, "%s: %s has no attempt", where, k)

@@ -201,9 +201,6 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 		pipe  func(*Pipeline)
 		want  string
 	}{
-		{"pipeline branch", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
-			Branches: []*Stage{{ID: "sub", Type: StagePipeline, Pipeline: "q", Pos: at}}}, nil,
-			`not supported yet: a pipeline branch (branch "sub" of stage "x" at .github/pipelines.yaml:12:9)`},
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
 		{"merge branch without pr_number", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,

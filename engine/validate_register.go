@@ -13,6 +13,7 @@ func init() {
 		checkWebhooks,
 		checkReachable,
 		checkUnusedPipelines,
+		checkBranchMerges, // validate_branch_merge.go
 	)
 }
 

@@ -91,12 +91,12 @@ func renderRun(b *strings.Builder, cfg *engine.Config, st *engine.State, p *engi
 			fmt.Fprintf(b, "| %s | · | |\n", stageLabel(p, run, id))
 			continue
 		}
-		status := stageStatus(sr)
+		status, depth := stageStatus(sr), 1
 		if sr.Parent != "" {
-			status = branchRow(p, run, id)
+			status, depth = branchRow(p, run, id), 2 // a branch's child nests under the branch
 		}
 		fmt.Fprintf(b, "| %s | %s | %s |\n", stageLabel(p, run, id), status, stamp(sr.EnteredAt))
-		childRows(b, cfg, st, sr, 1) // render_sub.go
+		childRows(b, cfg, st, sr, depth) // render_sub.go
 	}
 	b.WriteString("\n")
 

@@ -9,7 +9,8 @@ import (
 
 // The branches of parallel stages in the state comment: each branch is a row of the stage
 // table right under its parallel stage ("↳ id"), with its status, its verdict and who works
-// on it (the agent, or the action).
+// on it (the agent, the action, or the sub-pipeline, whose child run is nested under the
+// branch's row one level deeper than a pipeline stage's).
 
 // branchRow is the status cell of branch id of run: its status, verdict and agent.
 func branchRow(p *engine.Pipeline, run *engine.Run, id string) string {
@@ -24,6 +25,8 @@ func branchRow(p *engine.Pipeline, run *engine.Run, id string) string {
 			out += " · agent " + cell(b.Agent)
 		case engine.StageAction:
 			out += " · action " + cell(b.Action)
+		case engine.StagePipeline:
+			out += " · pipeline " + cell(b.Pipeline)
 		}
 	}
 	if sr.Attempt > 1 {

@@ -44,3 +44,32 @@ func TestRenderParallelBranches(t *testing.T) {
 	out = Render(&engine.Config{}, &engine.State{Version: 1, Runs: []*engine.Run{run}})
 	assert.Contains(t, out, "| review | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ perf | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ sec | ❌ failed · verdict reject · attempt 2 |", out)
 }
+
+// A pipeline branch names its sub-pipeline, and its child run is nested under it.
+func TestRenderParallelPipelineBranchNestsItsChild(t *testing.T) {
+	review := &engine.Stage{ID: "review", Type: engine.StageParallel, Join: engine.JoinAll, Branches: []*engine.Stage{
+		{ID: "sec", Type: engine.StageAgent, Agent: "security-review"},
+		{ID: "deep", Type: engine.StagePipeline, Pipeline: "inner"},
+	}}
+	cfg := &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{
+		{Name: "p", Stages: []*engine.Stage{review, {ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR}}},
+		{Name: "inner", Stages: []*engine.Stage{{ID: "check", Type: engine.StageAgent, Agent: "checker"}, {ID: "tests", Type: engine.StageAgent, Agent: "tester"}}},
+	}}
+	run := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "review", StartedAt: t0,
+		Stages: map[string]*engine.StageRun{
+			"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1)},
+			"sec":    {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"deep":   {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1), Child: "inner/7/1"},
+		}}
+	child := &engine.Run{ID: "inner/7/1", Pipeline: "inner", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "check", StartedAt: at(1),
+		Parent: "p/7/1/deep", ParentAttempt: 1, Depth: 1,
+		Stages: map[string]*engine.StageRun{"check": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1)}}}
+	out := Render(cfg, &engine.State{Version: 1, Runs: []*engine.Run{run, child}})
+	assert.Contains(t, out, "| ↳ sec | ⏳ waiting · agent security-review | 2026-01-05 09:01 UTC |\n"+
+		"| ↳ deep | ⏳ waiting · pipeline inner | 2026-01-05 09:01 UTC |\n"+
+		"| \u00a0\u00a0\u00a0\u00a0↳ **inner** · run `inner/7/1` | ⏳ waiting at `check` | 2026-01-05 09:01 UTC |\n"+
+		"| \u00a0\u00a0\u00a0\u00a0\u00a0\u00a0· check | ⏳ waiting | 2026-01-05 09:01 UTC |\n"+
+		"| \u00a0\u00a0\u00a0\u00a0\u00a0\u00a0· tests | · | |\n"+
+		"| merge | · | |\n", out)
+	assert.NotContains(t, out, "\n**inner** · ", "the child has no section of its own")
+}

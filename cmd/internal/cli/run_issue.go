@@ -32,10 +32,11 @@ import (
 func (r *runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, number int, path string, a *attempt) (*ghapi.Snapshot, error) {
 	if !ev.Issue && !a.issue {
 		snap, err := client.SnapshotState(ctx, number, ev.DefaultBranch, path, a.stateBranch)
-		if err == nil || ev.Report == nil || !notAPullRequest(err) {
+		if err == nil || (ev.Report == nil && ev.AgentFailure == nil) || !notAPullRequest(err) {
 			return snap, err
 		}
-		// A report of an issue's run: its run id names the issue.
+		// A report, or the end of an agent's workflow run, of an issue's run: its run id
+		// names the issue.
 		r.act.Infof("pipeline-action: #%d is not a pull request; reading it as an issue", number)
 		a.issue = true
 	}

@@ -293,9 +293,9 @@ users: {dev: write}
 steps:
   - open_pr: {number: 7, author: dev}
 `)
-	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - id: wait\n        type: parallel\n        join: all\n        branches:\n          - {id: a, type: pipeline, pipeline: child}\n  child:\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n"
+	cfg := "version: 1\npipelines:\n  p:\n    scope: multi-pr\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(cfg), 0o600))
 	code, out, errOut := simulate(t, dir, "-q")
 	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, `not supported yet: a pipeline branch (branch "a" of stage "wait" at .github/pipelines.yaml:10:13)`)
+	assert.Contains(t, errOut, `not supported yet: scope "multi-pr" of pipeline "p"`)
 }

@@ -1,0 +1,317 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pipelineBranchConfig is parallelConfig with reviewer "sec" and a second branch, "deep",
+// of type pipeline: it runs pipeline "inner" (one agent stage, check), with the branch's
+// context ("focus") passed in.
+func pipelineBranchConfig(t *testing.T, join string) *Config {
+	cfg := parallelConfig(t, join, "sec")
+	cfg.Agents = append(cfg.Agents, &Agent{Name: "checker", Dispatch: DispatchRepositoryDispatch, EventType: "check"})
+	review := cfg.Pipelines[0].Stages[1]
+	review.Branches = append(review.Branches, &Stage{ID: "deep", Type: StagePipeline, Pipeline: "inner",
+		Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Template: agentTemplate(t, "pr-{{ subject.number }}")}}}})
+	cfg.Pipelines = append(cfg.Pipelines, &Pipeline{Name: "inner", Stages: []*Stage{
+		{ID: "check", Type: StageAgent, Agent: "checker", AgentAction: "review", OnComplete: TargetComplete},
+	}})
+	return cfg
+}
+
+const innerID = "inner/7/1"
+
+func effectKeys(res Result) []string {
+	var keys []string
+	for _, e := range res.Effects {
+		keys = append(keys, e.Key)
+	}
+	return keys
+}
+
+func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAll)
+	f := prFacts()
+	res := atReview(t, cfg, f)
+	assert.ElementsMatch(t, []string{"loop/7/1/sec-review/1/dispatch", innerID + "/check/1/dispatch"}, effectKeys(res),
+		"the agent branch and the child's first agent are dispatched at once")
+	child := runOf(res.State, innerID)
+	require.NotNil(t, child)
+	assert.Equal(t, "loop/7/1/deep", child.Parent)
+	assert.Equal(t, 1, child.ParentAttempt)
+	assert.Equal(t, "pr-7", child.Context["focus"], "the branch's context goes in")
+	run := runOf(res.State, "loop/7/1")
+	assert.Equal(t, innerID, run.Stages["deep"].Child)
+	assert.Equal(t, StageWaiting, run.Stages["deep"].Status)
+	assert.Contains(t, run.Stages["deep"].Message, "sub-pipeline run inner/7/1 is")
+
+	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	assert.Equal(t, RunCompleted, runOf(res.State, innerID).Status)
+	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status, "the child completing is the branch succeeding")
+	assert.Equal(t, map[string]any{"check": map[string]any{"summary": "fine"}}, run.Stages["deep"].Outputs)
+	assert.Equal(t, "review", run.Stage, "join all waits for sec")
+
+	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	assert.Equal(t, "done", run.Stage)
+	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
+	// The join's templates read the child's outputs through the branch.
+	tpl := agentTemplate(t, "{{ stages.deep.outputs.check.summary }}")
+	out, err := tpl.Render(newEval(cfg, res.State, f, t0, Input{}).env(cfg.Pipelines[0], run))
+	require.NoError(t, err)
+	assert.Equal(t, "fine", out)
+}
+
+func TestParallelPipelineBranchJoinAnyCancelsTheChild(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAny)
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+	assert.Equal(t, "done", run.Stage)
+	assert.Equal(t, StageCancelled, run.Stages["deep"].Status)
+	assert.Equal(t, RunCancelled, child.Status, "the child of a cancelled branch is cancelled")
+	assert.Contains(t, child.Message, `left attempt 1 of "deep"`)
+	late := Step(cfg, res.State, report(innerID, "check", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	assert.True(t, logged(late, "refused"), late.Log)
+	assert.Equal(t, "done", runOf(late.State, "loop/7/1").Stage)
+}
+
+func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAll)
+	review := cfg.Pipelines[0].Stages[1]
+	review.OnAnyReject = &Rule{Goto: "implement", MaxIterations: 2, Then: TargetEscalate, Context: []KeyValue{
+		{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	// The child's agent rejects; its pipeline has no on_reject: the child fails on it.
+	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
+	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+	assert.Equal(t, RunFailed, child.Status)
+	assert.Equal(t, VerdictReject, run.Stages["deep"].Verdict, "the branch takes the child's rejecting verdict")
+	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+	assert.Equal(t, "implement", run.Stage, "on_any_reject applies to a rejecting child")
+	assert.Equal(t, []any{"add tests"}, run.Context["feedback"])
+	assert.Equal(t, 1, run.Iterations["review/any_reject"])
+
+	// Back at review: a new attempt of the branch starts a new child.
+	res = dispatched(t, cfg, res, f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	require.Equal(t, "review", run.Stage)
+	assert.Equal(t, 2, run.Stages["deep"].Attempt)
+	assert.Equal(t, "inner/7/2", run.Stages["deep"].Child)
+	assert.Empty(t, run.Stages["deep"].Verdict)
+	assert.Contains(t, effectKeys(res), "inner/7/2/check/1/dispatch")
+}
+
+func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		onError *ErrorPolicy
+		child   RunStatus
+	}{
+		{"failed", nil, RunFailed},
+		{"escalated", &ErrorPolicy{Then: TargetEscalate}, RunCancelled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := pipelineBranchConfig(t, JoinAll)
+			review := cfg.Pipelines[0].Stages[1]
+			review.OnAnyReject = &Rule{Goto: "implement"} // not for a failure
+			cfg.Pipelines[1].Stages[0].OnError = tc.onError
+			f := prFacts()
+			res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+			res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
+				AgentFailure: &AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"}}, f, t0.Add(2*time.Minute))
+			run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+			assert.Equal(t, tc.child, child.Status, "an escalated child hands its escalation to the branch and ends")
+			if tc.child == RunCancelled {
+				assert.Equal(t, `its escalation fails branch "deep" of run loop/7/1 (the join decides)`, child.Message)
+			}
+			assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+			assert.Empty(t, run.Stages["deep"].Verdict)
+			assert.Contains(t, run.Stages["deep"].Message, "agent checker ended without a report")
+			assert.Equal(t, RunFailed, run.Status, "join all can no longer be met")
+			assert.Contains(t, run.Message, "deep failed")
+			assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+		})
+	}
+}
+
+func TestParallelPipelineBranchTimeoutCancelsTheChild(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAny)
+	cfg.Pipelines[0].Stages[1].Branches[1].Timeout = 30 * time.Minute
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(40*time.Minute))
+	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
+	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+	assert.Contains(t, run.Stages["deep"].Message, "timed out")
+	assert.Equal(t, RunCancelled, child.Status)
+	assert.Equal(t, "review", run.Stage, "join any: sec may still succeed")
+}
+
+func TestParallelPipelineBranchCancelledWithTheRun(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAll)
+	f := prFacts()
+	f.People.Permissions = map[string]string{"alice": "write"}
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline cancel", CreatedAt: t0.Add(time.Hour)}}
+	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	assert.Equal(t, RunCancelled, runOf(res.State, "loop/7/1").Status)
+	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+}
+
+// TestParallelPipelineBranchProperties runs random parents with a parallel stage whose
+// branches are a pipeline branch (a child that waits on a label, then random stages) and an
+// action branch, through random inputs and outcomes, and checks after every Step and
+// Settle: the invariants of TestStepProperties, at most one child per attempt of the
+// branch, no live child whose branch is not open in its parent's current entry of the
+// parallel stage, and the same input twice equals once.
+func TestParallelPipelineBranchProperties(t *testing.T) {
+	children, joined, cancelled := 0, 0, 0
+	for seed := range uint64(250) {
+		r := rand.New(rand.NewPCG(seed, 29))
+		parent, child := propPipeline(r), propPipeline(r)
+		child.Name, child.Trigger, child.OnEvents = "kid", Trigger{}, nil
+		child.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: child.Stages[0].ID,
+			Conditions: []Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
+		at := r.IntN(len(parent.Stages))
+		join := []string{JoinAll, JoinAny}[r.IntN(2)]
+		par := &Stage{ID: "par", Type: StageParallel, Join: join, Branches: []*Stage{
+			{ID: "sub", Type: StagePipeline, Pipeline: "kid"},
+			{ID: "tag", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"b"}}},
+		}}
+		if r.IntN(2) == 0 {
+			par.Branches[0].Timeout = time.Duration(1+r.IntN(6)) * time.Minute
+		}
+		if r.IntN(2) == 0 {
+			par.OnAnyReject = &Rule{Goto: parent.Stages[0].ID, MaxIterations: 1, Then: TargetFail}
+		}
+		parent.Stages = append(parent.Stages[:at], append([]*Stage{par}, parent.Stages[at:]...)...)
+		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{parent, child}}
+		st := &State{}
+		attempts := map[string]int{}
+		now := t0
+		check := func(st *State, where string) {
+			checkInvariants(t, cfg, st, attempts, where)
+			seen := map[string]string{}
+			for _, c := range st.Runs {
+				if c.Parent == "" {
+					continue
+				}
+				k := fmt.Sprintf("%s#%d", c.Parent, c.ParentAttempt)
+				require.Empty(t, seen[k], "%s: two children of %s: %s and %s", where, k, seen[k], c.ID)
+				seen[k] = c.ID
+				if c.Status.Final() {
+					continue
+				}
+				pid, link := splitParent(c.Parent)
+				require.Equal(t, "sub", link, where)
+				p := runOf(st, pid)
+				require.NotNil(t, p, where)
+				require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
+				require.NotEqual(t, RunEscalated, p.Status, "%s: child %s of an escalated parent is live", where, c.ID)
+				require.True(t, p.At("sub"), "%s: live child %s of a parent at %s whose branch is %s", where, c.ID, p.Stage, p.Stages["sub"].Status)
+				require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
+			}
+		}
+		for i := range 14 {
+			now = now.Add(time.Duration(1+r.IntN(3)) * time.Minute)
+			in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
+			if i == 0 {
+				in.Event = "pull_request.opened"
+			}
+			facts := propFacts(r)
+			if i > 1 && r.IntN(6) == 0 {
+				in.Event, facts.PR.State = "pull_request.closed", PRClosed
+			}
+			where := fmt.Sprintf("seed %d input %d (%s)", seed, i, in.Event)
+			res := Step(cfg, st, in, facts, now)
+			check(res.State, where)
+			again := Step(cfg, res.State, in, facts, now)
+			require.False(t, again.Changed, "%s: applied twice changed the state", where)
+			st = res.State
+			for round := 0; len(res.Effects) > 0 && round < 4; round++ {
+				var outs []Outcome
+				for _, e := range res.Effects {
+					o := Outcome{Key: e.Key}
+					if r.IntN(4) == 0 {
+						o.Err, o.Permanent = "refused", r.IntN(2) == 0
+					}
+					outs = append(outs, o)
+				}
+				res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
+				check(res.State, fmt.Sprintf("%s settle %d", where, round))
+				st = res.State
+			}
+		}
+		for _, run := range st.Runs {
+			if run.Parent != "" {
+				children++
+				if run.Status == RunCancelled {
+					cancelled++
+				}
+			}
+			if sr := run.Stages["par"]; run.Parent == "" && sr != nil && sr.Status == StageSucceeded {
+				joined++
+			}
+		}
+	}
+	t.Logf("%d children started (%d cancelled), %d parents met their join", children, cancelled, joined)
+	require.Greater(t, children, 60, "children started")
+	require.Greater(t, cancelled, 10, "children cancelled")
+	require.Greater(t, joined, 20, "joins met")
+}
+
+// A merge inside the child of a pipeline branch is not made: the other branches (here a
+// security review still to report, with join all) have not been joined, and a merge
+// belongs after the join. The child holds, saying why.
+func TestParallelPipelineBranchChildDoesNotMerge(t *testing.T) {
+	cfg := mergeChildConfig()
+	outer := cfg.Pipelines[0]
+	cfg.Agents = []*Agent{{Name: "sec", Dispatch: DispatchRepositoryDispatch, EventType: "sec"}}
+	outer.Stages[0].OnPass = "par"
+	outer.Stages[1] = &Stage{ID: "par", Type: StageParallel, Join: JoinAll, Branches: []*Stage{
+		{ID: "land", Type: StagePipeline, Pipeline: "inner"},
+		{ID: "sec-review", Type: StageAgent, Agent: "sec", AgentAction: "review"},
+	}}
+	f := prFacts("approved", "ok")
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.Empty(t, mergeEffects(res.Effects), "no merge inside a branch")
+	assert.Equal(t, []string{"outer/7/1/sec-review/1/dispatch"}, effectKeys(res))
+	child := runOf(res.State, "inner/7/1")
+	require.NotNil(t, child)
+	assert.Equal(t, "merge", child.Stage)
+	assert.NotEqual(t, RunCompleted, child.Status)
+	assert.Contains(t, child.Stages["merge"].Results[0].Message, `runs branch "land" of parallel stage "par" of run outer/7/1: a merge belongs after the join`)
+}
+
+// A child whose own rule escalates on a rejection hands the rejection to its branch all
+// the same: the branch is rejected with the child's verdict, and on_any_reject applies.
+func TestParallelPipelineBranchChildEscalatingOnRejectRejects(t *testing.T) {
+	cfg := pipelineBranchConfig(t, JoinAny)
+	review := cfg.Pipelines[0].Stages[1]
+	review.OnAnyReject = &Rule{Goto: "implement"}
+	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*Rule{VerdictRevise: {Goto: TargetEscalate}}
+	f := prFacts()
+	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
+	run := runOf(res.State, "loop/7/1")
+	assert.Equal(t, VerdictRevise, run.Stages["deep"].Verdict)
+	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+	assert.Equal(t, "review", run.Stage, "join any: sec may still approve")
+	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
+	run = runOf(res.State, "loop/7/1")
+	assert.Equal(t, "implement", run.Stage, "both rejected: on_any_reject")
+	assert.Contains(t, run.History[len(run.History)-1].Why, "sec-review, deep rejected")
+}

@@ -301,3 +301,19 @@ func TestParsePRRef(t *testing.T) {
 	}
 	assert.Equal(t, "acme/web#30", PRRef{"Acme/Web", 30}.Key())
 }
+
+func TestCheckMultiPRScopes(t *testing.T) {
+	p1 := pipe("prs", 1)
+	p1.Scope, p1.Trigger = ScopeMultiPR, Trigger{Event: "pull_request.opened", Pos: at(2)}
+	p2 := multiConfig().Pipelines[0]
+	p3 := multiConfig().Pipelines[0]
+	p3.Name = "bare"
+	p3.Stages[3].Branches[1].Config.PR = nil
+	p3.Stages[3].Branches[1].Pos = at(20)
+	errs, warnings := checkMultiPRScopes(&Config{Pipelines: []*Pipeline{p1, p2, p3}})
+	assert.Empty(t, warnings)
+	assert.Equal(t, []string{
+		`2:3: pipeline "prs" has scope: multi-pr, whose runs start on an issue and follow its pull requests: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
+	}, lines(errs))
+	assert.True(t, p1.OnIssues(), "a multi-pr run's subject is an issue")
+}

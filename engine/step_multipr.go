@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Multi-PR runs (`scope: multi-pr`). Their subject is an issue, as that of an issue's run
@@ -529,4 +530,52 @@ func (e *eval) otherRepo() string {
 		return ""
 	}
 	return e.facts.Repo
+}
+
+// DeadlineFollow is when a multi-PR run waiting on the facts of a pull request of another
+// repository reads them again: events there do not reach this repository's workflow, so
+// the sweep comes back for the run every FollowInterval (an event on the issue moves it
+// sooner).
+const DeadlineFollow = "follow_prs"
+
+// FollowInterval is how often the sweep reads again the pull requests of other
+// repositories a waiting multi-PR run depends on.
+const FollowInterval = 15 * time.Minute
+
+func init() { deadlineHandlers[DeadlineFollow] = (*eval).followDue }
+
+// followDue: the run is evaluated on the facts just read; nothing else to do.
+func (e *eval) followDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+	e.logf("run %s: the pull requests of other repositories are read again (%s)", run.ID, stage.ID)
+	return false
+}
+
+// followOthers arms DeadlineFollow on the run's current stage when a multi-PR run waits at
+// stage, a gate or a merge, and has a pull request in another repository.
+func (e *eval) followOthers(p *Pipeline, run *Run) {
+	if e.issue == nil || !p.IsMultiPR() || run.Status != RunWaiting {
+		return
+	}
+	sr := run.Stages[run.Stage]
+	stage := p.Stage(run.Stage)
+	if sr == nil || stage == nil {
+		return
+	}
+	waitsOnPRs := stage.Type == StageGate || (stage.Type == StageAction && stage.Action == ActionMergePR) || len(mergeBranches(stage)) > 0
+	if !waitsOnPRs {
+		return
+	}
+	other := false
+	for _, ref := range RunPRRefs(run, e.issue.base.Repo) {
+		other = other || !ref.own(e.issue.base.Repo)
+	}
+	if !other {
+		return
+	}
+	for _, d := range sr.Deadlines {
+		if d.Kind == DeadlineFollow {
+			return
+		}
+	}
+	sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineFollow, At: e.now.Add(FollowInterval)})
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -316,4 +317,37 @@ func TestCheckMultiPRScopes(t *testing.T) {
 		`2:3: pipeline "prs" has scope: multi-pr, whose runs start on an issue and follow its pull requests: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
 	}, lines(errs))
 	assert.True(t, p1.OnIssues(), "a multi-pr run's subject is an issue")
+}
+
+func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
+	// Events on acme/web#30 do not reach acme/api's workflow: a run waiting on it carries a
+	// deadline the sweep comes back for, and reads it then.
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	run := res.State.Runs[0]
+	require.Equal(t, RunWaiting, run.Status)
+	require.Len(t, run.Stages["ready"].Deadlines, 1)
+	d := run.Stages["ready"].Deadlines[0]
+	assert.Equal(t, DeadlineFollow, d.Kind)
+	assert.Equal(t, t0.Add(FollowInterval), d.At)
+
+	// Another event before then: no second deadline.
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "issue_comment.created"}, multiFacts(web, api), t0.Add(time.Minute))
+	assert.Len(t, res.State.Runs[0].Stages["ready"].Deadlines, 1)
+
+	// The sweep, once it is due: both now carry ok; the run moves on and merges.
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "sweep", Event: "schedule"}, multiFacts(web, api), t0.Add(FollowInterval))
+	run = res.State.Runs[0]
+	assert.Equal(t, "merge-all", run.Stage)
+	assert.Len(t, res.Effects, 2)
+
+	// A run whose pull requests are all in its own repository needs none (their events reach it).
+	cfg = multiConfig()
+	cfg.Pipelines[0].Stages[1].Values = nil
+	web2 := &PullRequest{Number: 30, State: PROpen, HeadRepo: "acme/api", HeadSHA: "ee", Mergeable: Mergeable}
+	res = startMulti(t, cfg, multiFacts(nil, apiPR(), web2))
+	assert.Equal(t, []any{"acme/api#12", "acme/api#30"}, res.State.Runs[0].Context["prs"])
+	assert.Empty(t, res.State.Runs[0].Stages["ready"].Deadlines)
 }

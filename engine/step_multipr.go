@@ -157,48 +157,45 @@ func (e *eval) onPR(pr *PullRequest, ref PRRef) func() {
 	return func() { e.facts = old }
 }
 
-// agentRepo is the repository an agent stage's pull request will be in (`config.repo`), or
-// "" for the subject's.
-func (e *eval) agentRepo(p *Pipeline, run *Run, stage *Stage) string {
+// agentRepo is the repository an agent stage's pull request will be in (`config.repo`), ""
+// for the subject's. It must be written literally: a templated repo could be chosen by what
+// an issue or a report says, and so could the repository whose pull request the run merges.
+func agentRepo(stage *Stage) (repo string, templated bool) {
 	if stage == nil {
-		return ""
+		return "", false
 	}
 	for _, kv := range stage.Values {
-		if kv.Key != "repo" {
-			continue
+		if kv.Key == "repo" {
+			return strings.TrimSpace(kv.Value.Scalar), kv.Value.Template != nil
 		}
-		s := kv.Value.Scalar
-		if kv.Value.Template != nil {
-			s = e.render(kv.Value.Template, run)
-		}
-		return strings.TrimSpace(s)
 	}
-	return ""
+	return "", false
 }
 
 // associateMulti applies outputs.pr of an accepted report of stage in a multi-PR run: the
 // pull request is that of the stage's `config.repo` (or the subject's repository).
 func (e *eval) associateMulti(p *Pipeline, run *Run, stage *Stage, v any) {
+	own := e.issue.base.Repo
+	want, templated := agentRepo(stage)
+	if want == "" {
+		want = own
+	}
 	ref, ok := ParsePRRef(v)
 	if ok && ref.Repo == "" {
-		ref.Repo = e.agentRepo(p, run, stage)
-	}
-	own := e.issue.base.Repo
-	if ok && ref.Repo == "" {
-		ref.Repo = own
+		ref.Repo = want
 	}
 	why := ""
 	switch {
 	case !ok:
 		why = "not a pull request number or owner/name#N"
-	case !validRepoName(ref.Repo):
-		why = fmt.Sprintf("%q (config.repo of stage %q) is not owner/name", ref.Repo, stage.ID)
+	case templated:
+		why = fmt.Sprintf("config.repo of stage %q is a template; a repository whose pull request a run merges is written literally", stage.ID)
+	case !validRepoName(ref.Repo) || !validRepoName(want):
+		why = fmt.Sprintf("%q is not owner/name", want)
+	case !strings.EqualFold(want, ref.Repo):
+		why = fmt.Sprintf("stage %q opens its pull request in %s, not %s", stage.ID, want, ref.Repo)
 	default:
-		if want := e.agentRepo(p, run, stage); want != "" && !strings.EqualFold(want, ref.Repo) {
-			why = fmt.Sprintf("stage %q opens its pull request in %s, not %s", stage.ID, want, ref.Repo)
-		} else {
-			why = e.refuseRef(ref)
-		}
+		why = e.refuseRef(ref)
 	}
 	if why != "" {
 		msg := fmt.Sprintf("outputs.pr %v refused: %s", v, why)
@@ -489,6 +486,12 @@ func (e *eval) checkPR(c Condition, facts *Facts, t *Template) GateResult {
 		}
 		if ref.Repo == "" {
 			ref.Repo = own
+		}
+		ctx, _ := env["context"].(map[string]any)
+		if e.issue != nil && !e.runHasPR(&Run{Context: ctx}, ref) {
+			// Only the run's own pull requests: whatever a template renders, a gate does not
+			// pass on a pull request the run did not associate.
+			return GateResult{Check: c.Check, Status: GateFail, Message: fmt.Sprintf("%s is not a pull request of the run (context.prs)", ref)}
 		}
 		refs = []PRRef{ref}
 	}

@@ -351,3 +351,41 @@ func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
 	assert.Equal(t, []any{"acme/api#12", "acme/api#30"}, res.State.Runs[0].Context["prs"])
 	assert.Empty(t, res.State.Runs[0].Stages["ready"].Deadlines)
 }
+
+func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
+	// A stage without config.repo takes pull requests of the subject's repository only.
+	cfg := multiConfig()
+	cfg.Pipelines[0].Stages[0].Values = nil
+	f := multiFacts(webPR(), apiPR())
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	run := res.State.Runs[0]
+	assert.Nil(t, run.Context["prs"])
+	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
+
+	// A templated config.repo is refused: what the issue says must not choose the repository.
+	cfg = multiConfig()
+	cfg.Pipelines[0].Stages[0].Values = []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "{{ trigger.issue.title }}", Template: mustTemplate("{{ trigger.issue.title }}")}}}
+	f = multiFacts(webPR(), apiPR())
+	f.Issue.Title = "acme/api"
+	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	run = res.State.Runs[0]
+	assert.Nil(t, run.Context["prs"])
+	assert.Contains(t, run.Message, `config.repo of stage "api" is a template`)
+
+	// A gate's pr that renders a pull request the run does not have fails.
+	cfg = multiConfig()
+	cfg.Pipelines[0].Stages[2].Conditions[0].Eval = prLabel{label: "ok", pr: mustTemplate("acme/web#31")}
+	api, web := apiPR(), webPR()
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	f = multiFacts(web, api)
+	f.Others["acme/web#31"] = &PullRequest{Number: 31, State: PROpen, HeadRepo: "acme/web", Labels: []string{"ok"}}
+	res = startMulti(t, cfg, f)
+	run = res.State.Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, GateFail, run.Stages["ready"].Results[0].Status)
+	assert.Equal(t, "acme/web#31 is not a pull request of the run (context.prs)", run.Stages["ready"].Results[0].Message)
+}

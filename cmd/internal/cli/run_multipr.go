@@ -81,9 +81,11 @@ func reportRef(cfg *engine.Config, st *engine.State, rep *engine.Report) (engine
 		return engine.PRRef{}, false
 	}
 	ref, ok := engine.ParsePRRef(rep.Outputs["pr"])
-	if !ok || ref.Repo != "" {
-		return ref, ok
+	if !ok {
+		return ref, false
 	}
+	named := ref.Repo
+	ref.Repo = ""
 	for _, run := range st.Runs {
 		if run.ID != rep.Run {
 			continue
@@ -103,7 +105,12 @@ func reportRef(cfg *engine.Config, st *engine.State, rep *engine.Report) (engine
 			}
 		}
 	}
-	return ref, ref.Repo != ""
+	// Only a pull request of the stage's own repository is read (the engine refuses any
+	// other): a report cannot make the action read a repository the config does not name.
+	if ref.Repo == "" || (named != "" && !strings.EqualFold(named, ref.Repo)) {
+		return engine.PRRef{}, false
+	}
+	return ref, true
 }
 
 // applyToOtherFacts records a performed merge of a pull request of another repository.

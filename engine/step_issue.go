@@ -340,6 +340,9 @@ func (e *eval) commentTarget(run *Run, target string, eff *Effect) string {
 type Follower struct {
 	Issue int    `json:"issue"`
 	Run   string `json:"run"`
+	// Repo is the issue's repository when it is not the pull request's: a multi-PR run of
+	// another repository follows it (step_multipr.go).
+	Repo string `json:"repo,omitempty"`
 }
 
 // AddFollower adds f to st.Followers unless it is there; it reports whether it added it.

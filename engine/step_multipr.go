@@ -582,3 +582,40 @@ func (e *eval) followOthers(p *Pipeline, run *Run) {
 	}
 	sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineFollow, At: e.now.Add(FollowInterval)})
 }
+
+// NewRefAssociations returns, for each run of after, the pull requests its context.prs
+// names as "owner/name#N" (multi-PR runs) that before's run of the same id did not: what
+// the caller records on those pull requests' states (Followers; for a pull request of
+// another repository, with the issue's repository in Follower.Repo).
+func NewRefAssociations(before, after *State) map[PRRef][]Follower {
+	had := map[string]map[string]bool{}
+	if before != nil {
+		for _, r := range before.Runs {
+			had[r.ID] = map[string]bool{}
+			for _, ref := range namedRefs(r) {
+				had[r.ID][ref.Key()] = true
+			}
+		}
+	}
+	out := map[PRRef][]Follower{}
+	for _, r := range after.Runs {
+		for _, ref := range namedRefs(r) {
+			if !had[r.ID][ref.Key()] {
+				k := PRRef{Repo: strings.ToLower(ref.Repo), Number: ref.Number}
+				out[k] = append(out[k], Follower{Issue: subjectNumber(r.Subject), Run: r.ID})
+			}
+		}
+	}
+	return out
+}
+
+// namedRefs are the entries of run's context.prs written "owner/name#N".
+func namedRefs(run *Run) []PRRef {
+	var out []PRRef
+	for _, ref := range RunPRRefs(run, "") {
+		if ref.Repo != "" {
+			out = append(out, ref)
+		}
+	}
+	return out
+}

@@ -389,3 +389,16 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	assert.Equal(t, GateFail, run.Stages["ready"].Results[0].Status)
 	assert.Equal(t, "acme/web#31 is not a pull request of the run (context.prs)", run.Stages["ready"].Results[0].Message)
 }
+
+func TestNewRefAssociations(t *testing.T) {
+	before := &State{Runs: []*Run{{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12"}}}}}
+	after := &State{Runs: []*Run{
+		{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12", "Acme/Web#30", 9}}},
+		{ID: "xr/4/2", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/web#30"}}},
+	}}
+	got := NewRefAssociations(before, after)
+	assert.Equal(t, map[PRRef][]Follower{
+		{Repo: "acme/web", Number: 30}: {{Issue: 4, Run: "xr/4/1"}, {Issue: 4, Run: "xr/4/2"}},
+	}, got, "only pull requests named owner/name#N that are new; a number is left to NewAssociations")
+	assert.Empty(t, NewRefAssociations(after, after))
+}

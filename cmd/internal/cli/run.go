@@ -258,6 +258,7 @@ type attempt struct {
 	issue      bool
 	followers  []engine.Follower
 	associated map[int][]engine.Follower
+	refs       map[engine.PRRef][]engine.Follower // run_multipr.go
 }
 
 // backoff is a random wait before round try+1: up to 50ms·2^try, at most 2s.

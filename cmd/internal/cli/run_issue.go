@@ -46,10 +46,10 @@ func (r *runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 	if reported > 0 {
 		prs = append(prs, reported)
 	}
-	snap, err := client.SnapshotIssue(ctx, number, prs, ev.DefaultBranch, path, a.stateBranch)
+	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch) // run_multipr.go
 	if err != nil && reported > 0 && notAPullRequest(err) {
 		r.act.Warningf("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s", number, reported, ev.Repo)
-		snap, err = client.SnapshotIssue(ctx, number, ev.follow, ev.DefaultBranch, path, a.stateBranch)
+		snap, err = client.SnapshotIssueWith(ctx, number, ev.follow, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
 	}
 	if err != nil {
 		return nil, err
@@ -91,6 +91,7 @@ func (a *attempt) saved(before, after *engine.State) {
 	a.followers = append([]engine.Follower(nil), after.Followers...)
 	if a.issue {
 		a.associated = engine.NewAssociations(before, after)
+		a.refs = engine.NewRefAssociations(before, after) // run_multipr.go
 	}
 }
 
@@ -101,7 +102,7 @@ func (r *runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	if ev.follower != nil {
 		return nil // recording a follower: the issue is being evaluated already
 	}
-	var errs []string
+	errs := r.followRefs(ctx, client, ev, number, key, a) // run_multipr.go
 	if a.issue {
 		prs := make([]int, 0, len(a.associated))
 		for n := range a.associated {
@@ -122,7 +123,7 @@ func (r *runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	} else {
 		seen := map[int]bool{}
 		for _, f := range a.followers {
-			if seen[f.Issue] || f.Issue == number {
+			if seen[f.Issue] || f.Issue == number || f.Repo != "" { // another repository's: run_multipr.go
 				continue
 			}
 			seen[f.Issue] = true

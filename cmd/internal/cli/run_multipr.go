@@ -2,6 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
@@ -119,4 +122,87 @@ func applyToOtherFacts(f *engine.Facts, e engine.Effect) {
 	if pr != nil && e.Kind == engine.EffectMerge {
 		pr.State = engine.PRMerged
 	}
+}
+
+// followRefs carries the event on across repositories (multi-PR runs):
+//
+//   - from an issue's invocation whose runs gained pull requests named owner/name#N: each
+//     pull request's own state records the follower — with the issue's repository when the
+//     pull request is in another one, written there with the same token (which must reach
+//     it; a repository that has no config of the action records nothing: it does not run
+//     the action, and the sweep follows the run instead);
+//   - from a pull request's invocation whose state names followers of another repository:
+//     each such issue is evaluated there, with this invocation's token, reading this pull
+//     request in the issue's one query.
+//
+// It returns what failed, for the job log; the event's own subject is done.
+func (r *runner) followRefs(ctx context.Context, client *ghapi.Client, ev routed, number int, key string, a *attempt) []string {
+	if ev.follower != nil {
+		return nil
+	}
+	var errs []string
+	own := client.Owner + "/" + client.Repo
+	if a.issue {
+		refs := make([]engine.PRRef, 0, len(a.refs))
+		for ref := range a.refs {
+			refs = append(refs, ref)
+		}
+		sort.Slice(refs, func(i, j int) bool { return refs[i].Key() < refs[j].Key() })
+		for _, ref := range refs {
+			c, next, err := r.otherSubject(ctx, client, ev, ref.Repo)
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("%s: recording its followers: %v", ref, err))
+				continue
+			}
+			for _, f := range a.refs[ref] {
+				fl := f
+				if !strings.EqualFold(ref.Repo, own) {
+					fl.Repo = own
+				}
+				n := next
+				n.follower = &fl
+				r.act.Infof("pipeline-action: #%d: run %s follows %s; recording it there", number, f.Run, ref)
+				if _, err := r.subject(ctx, c, n, ref.Number, key+"/follow"); err != nil {
+					errs = append(errs, fmt.Sprintf("%s: recording that run %s follows it: %v", ref, f.Run, err))
+				}
+			}
+		}
+		return errs
+	}
+	seen := map[string]bool{}
+	for _, f := range a.followers {
+		if f.Repo == "" || strings.EqualFold(f.Repo, own) || seen[strings.ToLower(f.Repo)+"#"+strconv.Itoa(f.Issue)] {
+			continue
+		}
+		seen[strings.ToLower(f.Repo)+"#"+strconv.Itoa(f.Issue)] = true
+		c, next, err := r.otherSubject(ctx, client, ev, f.Repo)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s#%d (following #%d): %v", f.Repo, f.Issue, number, err))
+			continue
+		}
+		next.Issue, next.followRefs = true, []engine.PRRef{{Repo: own, Number: number}}
+		r.act.Infof("pipeline-action: #%d is followed by run %s of %s#%d; evaluating it there", number, f.Run, f.Repo, f.Issue)
+		if _, err := r.subject(ctx, c, next, f.Issue, key); err != nil {
+			errs = append(errs, fmt.Sprintf("%s#%d (following #%d): %v", f.Repo, f.Issue, number, err))
+		}
+	}
+	return errs
+}
+
+// otherSubject is the client and the routed event of a subject of repository repo (this
+// one, or another: then its default branch is read, one request).
+func (r *runner) otherSubject(ctx context.Context, client *ghapi.Client, ev routed, repo string) (*ghapi.Client, routed, error) {
+	next := routed{Handled: true, Event: ev.Event, Repo: ev.Repo, DefaultBranch: ev.DefaultBranch, Actor: ev.Actor}
+	if strings.EqualFold(repo, client.Owner+"/"+client.Repo) {
+		return client, next, nil
+	}
+	c, err := client.In(repo)
+	if err != nil {
+		return nil, next, err
+	}
+	if next.DefaultBranch, err = c.DefaultBranch(ctx); err != nil {
+		return nil, next, err
+	}
+	next.Repo = c.Owner + "/" + c.Repo
+	return c, next, nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,6 +93,11 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	st, err := state.DecodeFile(text, "acme/web#30")
 	require.NoError(t, err)
 	assert.Equal(t, []engine.Follower{{Issue: 4, Run: "xr/4/1", Repo: "acme/widgets"}}, st.Followers)
+	var shown bool
+	for _, c := range h.fake.Comments("acme/web", 30) {
+		shown = shown || strings.Contains(c.Body, "Followed by run `xr/4/1` of acme/widgets#4")
+	}
+	assert.True(t, shown, "#30's state comment says which run follows it")
 
 	// CI passes on #30: acme/web's workflow gets the event, and moves acme/widgets#4's run.
 	code, log, _, _ = h.deliverWith(h.fake.CompleteCheck("acme/web", 30, "test", "success", ""), func(env map[string]string) {

@@ -86,8 +86,11 @@ func otherAliases(repos []otherRepo, vars map[string]any) []reflect.StructField 
 // In returns a client of the same token and API for repository repo (owner/name): what
 // reads and merges a pull request of another repository.
 func (c *Client) In(repo string) (*Client, error) {
-	owner, name, ok := strings.Cut(repo, "/")
-	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+	// As GitHub spells them: a name read from a state or a report never reaches a URL path
+	// other than the repository's own (no "..", no "/", no "?").
+	ref, ok := engine.ParsePRRef(repo + "#1")
+	owner, name, _ := strings.Cut(ref.Repo, "/")
+	if !ok || ref.Repo == "" {
 		return nil, fmt.Errorf("repository %q is not owner/name", repo)
 	}
 	o := *c

@@ -92,3 +92,16 @@ func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	assert.Contains(t, out.Err, `not supported yet: effect "add_label" in another repository (acme/web)`)
 	assert.True(t, out.Permanent)
 }
+
+func TestInTakesOnlyRepositoryNames(t *testing.T) {
+	_, c := setup(t)
+	o, err := c.In("acme/web")
+	require.NoError(t, err)
+	assert.Equal(t, "acme", o.Owner)
+	assert.Equal(t, "web", o.Repo)
+	assert.Equal(t, "widgets", c.Repo, "the client itself is unchanged")
+	for _, bad := range []string{"", "acme", "acme/", "/web", "acme/web/x", "../..", "acme/..", "acme/web?x=1", "acme/we b", "acme/web#3"} {
+		_, err := c.In(bad)
+		assert.Error(t, err, "%q", bad)
+	}
+}

@@ -52,6 +52,10 @@ type Effect struct {
 	WriteAhead bool `json:"write_ahead,omitempty"`
 	// Webhook is the request of a webhook stage (step_webhook.go).
 	Webhook *WebhookCall `json:"webhook,omitempty"`
+	// Repo is the repository (owner/name) of pull request Number when it is not the
+	// subject's: a merge of a multi-PR run's pull request in another repository
+	// (step_multipr.go). "" means the subject's repository.
+	Repo string `json:"repo,omitempty"`
 }
 
 // Outcome is what happened when the shell performed an effect.

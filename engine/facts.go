@@ -28,6 +28,9 @@ type Facts struct {
 	// the same query (facts_issue.go, step_issue.go).
 	Issue *Issue
 	PRs   map[int]*PullRequest
+	// Others are the pull requests of multi-PR runs that live in other repositories, keyed
+	// by PRRef.Key ("owner/name#n", lower case), read in the same query (step_multipr.go).
+	Others map[string]*PullRequest
 }
 
 // PR states.

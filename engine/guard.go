@@ -31,6 +31,8 @@ type guardPlan struct {
 func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
+	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
+	merge = guardTarget(p, merge)
 	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
 	failing := map[string]bool{}      // gates that decidedly fail
 	holds := func(s *Stage) bool {
@@ -88,7 +90,10 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 		}
 	}
 	pr := e.facts.PR
-	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA
+	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
+	// gates on the way to a merge of another of a multi-PR run's pull requests are all
+	// evaluated afresh on that pull request's facts above.
+	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.runPR(run) == pr
 	back := func(g *Stage) guardPlan {
 		if moved {
 			return guardPlan{back: g, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",

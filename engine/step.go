@@ -554,6 +554,7 @@ func (e *eval) advanceAll() {
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *Pipeline, run *Run) {
 	g := e.newMoveGuard(p, run)
+	defer e.followOthers(p, run) // step_multipr.go
 	for e.advance(p, run) {
 		if run.Status.Final() {
 			return

@@ -279,7 +279,7 @@ func (e *eval) applyReport(r *Report) {
 	run.Intents = dropIntent(run.Intents, key)
 	run.Applied = appendOnce(run.Applied, key)
 	sr.Outputs = jsonSafe(r.Outputs)
-	e.associate(run, sr.Outputs) // step_issue.go
+	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
 		sr.HeadSHA = e.facts.PR.HeadSHA

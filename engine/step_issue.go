@@ -72,7 +72,7 @@ func (e *eval) scopeFits(p *Pipeline) bool {
 // OnIssues reports whether p's runs have an issue as their subject: it says `scope: issue`,
 // or its trigger is an issues.* event (as feature-dev's is, without a scope).
 func (p *Pipeline) OnIssues() bool {
-	return p.Scope == ScopeIssue || strings.HasPrefix(p.Trigger.Event, "issues.")
+	return p.Scope == ScopeIssue || p.Scope == ScopeMultiPR || strings.HasPrefix(p.Trigger.Event, "issues.")
 }
 
 // RunPR is the run's pull request, context.pr_number; 0 when it has none.
@@ -121,11 +121,11 @@ func (e *eval) runPR(run *Run) *PullRequest {
 	if e.issue == nil {
 		return e.facts.PR
 	}
-	n := RunPR(run)
-	if n == 0 {
+	ref, ok := runPRRef(run) // step_multipr.go: N, or owner/name#N
+	if !ok {
 		return nil
 	}
-	return e.issue.base.PRs[n]
+	return e.prOf(ref)
 }
 
 // onRunPR makes pr the PR of e.facts until the returned function is called.
@@ -147,21 +147,16 @@ func (e *eval) issueStage(p *Pipeline, run *Run, stage *Stage) (moved, done bool
 	if stage.Type != StageGate && !isMerge {
 		return false, false
 	}
-	if isMerge && stage.Config.PR != nil {
-		run.Stages[stage.ID].Status = StageFailed
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: merge_pr with pr_number in an issue's run (stage %q at %s); it merges the run's pull request, context.pr_number", stage.ID, stage.Pos))
-		return false, true
+	if isMerge {
+		return e.issueMerge(p, run, stage), true // step_multipr.go
 	}
 	pr := e.runPR(run)
 	if pr == nil {
 		why := NoPullRequestYet
-		if n := RunPR(run); n != 0 {
-			why = fmt.Sprintf("pull request #%d was not read", n)
+		if ref, ok := runPRRef(run); ok {
+			why = fmt.Sprintf("pull request %s was not read", ref)
 		} else if strings.HasPrefix(run.Message, "outputs.pr ") {
 			why += "; " + run.Message // a refused association says why
-		}
-		if isMerge {
-			return e.holdAction(run, stage, why, "the agent that opens the pull request"), true
 		}
 		sr := run.Stages[stage.ID]
 		sr.Results = []GateResult{{Check: "pull_request", Status: GatePending, Message: why, Who: "the agent that opens the pull request"}}
@@ -169,11 +164,9 @@ func (e *eval) issueStage(p *Pipeline, run *Run, stage *Stage) (moved, done bool
 		run.Status = RunWaiting
 		return false, true
 	}
-	restore := e.onRunPR(pr)
+	ref, _ := runPRRef(run)
+	restore := e.onPR(pr, ref)
 	defer restore()
-	if isMerge {
-		return e.action(p, run, stage), true
-	}
 	return e.gate(p, run, stage), true
 }
 
@@ -182,6 +175,14 @@ func (e *eval) issueStage(p *Pipeline, run *Run, stage *Stage) (moved, done bool
 func (e *eval) intentOnRunPR(run *Run, it Intent) func() {
 	if e.issue == nil || it.Kind != EffectMerge {
 		return nil
+	}
+	if p := e.cfg.PipelineFor(run); p != nil { // step_multipr.go: a merge with pr_number
+		if stage := stageOrBranch(p, it.Stage); stage != nil && stage.Config.PR != nil {
+			if pr, ref, _ := e.mergeTarget(p, run, stage); pr != nil {
+				return e.onPR(pr, ref)
+			}
+			return nil
+		}
 	}
 	pr := e.runPR(run)
 	if pr == nil {
@@ -339,6 +340,9 @@ func (e *eval) commentTarget(run *Run, target string, eff *Effect) string {
 type Follower struct {
 	Issue int    `json:"issue"`
 	Run   string `json:"run"`
+	// Repo is the issue's repository when it is not the pull request's: a multi-PR run of
+	// another repository follows it (step_multipr.go).
+	Repo string `json:"repo,omitempty"`
 }
 
 // AddFollower adds f to st.Followers unless it is there; it reports whether it added it.

@@ -134,6 +134,9 @@ func (e *eval) withRun(p *Pipeline, run *Run) func() {
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.
 func (e *eval) check(c Condition, facts *Facts) GateResult {
+	if pc, ok := c.Eval.(PRCheck); ok && pc.PR() != nil { // step_multipr.go
+		return e.checkPR(c, facts, pc.PR())
+	}
 	if rc, ok := c.Eval.(RunCheck); ok {
 		if e.gateEnv == nil {
 			return GateResult{Check: c.Check, Status: GateError, Message: "the check reads the run, and no run is in scope"}

@@ -122,8 +122,13 @@ func unsupportedParallel(s *Stage) string {
 		switch b.Type {
 		case StageAction:
 			// A merge belongs after the join, behind the gates the merge guard checks.
-			if !executedActions[b.Action] || b.Action == ActionMergePR {
+			if !executedActions[b.Action] {
 				return fmt.Sprintf("action %q in a branch (%s)", b.Action, where)
+			}
+			if b.Action == ActionMergePR { // step_multipr.go
+				if what := unsupportedMergeBranch(b, where); what != "" {
+					return what
+				}
 			}
 		case StageAgent:
 			if what := unsupportedAgentStage(b); what != "" {
@@ -207,6 +212,9 @@ func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 			return false
 		}
 	}
+	if stop, moved := e.mergeAll(p, run, par); stop { // step_multipr.go
+		return moved
+	}
 	for _, b := range par.Branches {
 		if !branchPending(run.Stages[b.ID].Status) {
 			continue
@@ -215,7 +223,9 @@ func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 		case StageAgent:
 			e.agent(p, run, b)
 		case StageAction:
-			e.action(p, run, b)
+			if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
+				e.action(p, run, b)
+			}
 		case StagePipeline:
 			e.pipelineBranch(p, run, b) // step_pipeline.go
 		default:

@@ -73,7 +73,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 	sr := run.Stages[stage.ID]
 	pr := e.facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number}
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number, Repo: e.otherRepo()}
 	action := stage.Action
 	if newActionStage(stage) { // step_actions.go
 		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)

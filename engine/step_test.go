@@ -203,8 +203,12 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 	}{
 		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
-		{"issue scope", gate(func(*Stage) {}), func(p *Pipeline) { p.Scope = ScopeMultiPR },
-			`not supported yet: scope "multi-pr" of pipeline "p"`},
+		{"merge branch without pr_number", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
+			Branches: []*Stage{{ID: "m", Type: StageAction, Action: ActionMergePR, Pos: at}}}, nil,
+			`not supported yet: action "merge_pr" in a branch without pr_number (branch "m" of stage "x" at .github/pipelines.yaml:12:9)`},
+		{"merge branch of a pull request's run", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
+			Branches: []*Stage{{ID: "m", Type: StageAction, Action: ActionMergePR, Pos: at, Config: ActionConfig{PR: mustTemplate("{{ context.pr_number }}")}}}}, nil,
+			`not supported yet: merge_pr in a branch of a pull request's run (branch "m" at .github/pipelines.yaml:12:9)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

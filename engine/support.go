@@ -19,7 +19,7 @@ var executedActions = map[string]bool{
 func unsupportedPipeline(p *Pipeline) string {
 	at := p.Pos.String()
 	switch {
-	case p.Scope != "" && p.Scope != ScopeSinglePR && p.Scope != ScopeIssue:
+	case p.Scope != "" && p.Scope != ScopeSinglePR && p.Scope != ScopeIssue && p.Scope != ScopeMultiPR:
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
 	}
 	return ""

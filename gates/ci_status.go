@@ -12,8 +12,8 @@ import (
 // name counts, whichever app reported it, as in GitHub's status rollup. With
 // `expect: success` (the default) it passes when every one has succeeded; with
 // `expect: failure` or `expect: pending` it passes when CI as a whole is in that state.
-// With `pr` (a template naming another pull request, or "all" of a multi-PR pipeline's)
-// it loads but cannot be evaluated yet.
+// With `pr` (a template naming a pull request of the run: N or owner/name#N, or "all" of
+// them) the engine evaluates it on that pull request's facts (engine.PRCheck).
 type CIStatus struct{}
 
 var _ engine.Gate = CIStatus{}
@@ -49,20 +49,15 @@ type ciStatusOf struct {
 }
 
 var (
-	_ engine.Check       = ciStatusOf{}
-	_ engine.Unsupported = ciStatusOf{}
+	_ engine.Check   = ciStatusOf{}
+	_ engine.PRCheck = ciStatusOf{}
 )
 
-// PR returns the `pr` template.
+// PR returns the `pr` template: the engine puts the pull request it names in f.PR.
 func (c ciStatusOf) PR() *engine.Template { return c.pr }
 
-// Unsupported says what evaluating the check lacks.
-func (ciStatusOf) Unsupported() string {
-	return `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`
-}
-
-// Evaluate fails closed: the facts hold no other pull request.
-func (c ciStatusOf) Evaluate(*engine.Facts) engine.GateResult { return unsupported(ciStatusName, c) }
+// Evaluate reads f.PR, the pull request `pr` names.
+func (c ciStatusOf) Evaluate(f *engine.Facts) engine.GateResult { return c.ciStatus.Evaluate(f) }
 
 type ciStatus struct {
 	expect     string

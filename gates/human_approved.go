@@ -25,7 +25,7 @@ type GroupRef interface {
 func (HumanApproved) Compile(p *engine.Params) (engine.Check, error) {
 	c := humanApproved{count: p.Int("count", 1, 1)}
 	if !p.Has("from") {
-		return c, nil
+		return withPR(p, c), nil // pr.go
 	}
 	before := len(p.Errors())
 	group := p.String("from", "")
@@ -36,7 +36,7 @@ func (HumanApproved) Compile(p *engine.Params) (engine.Check, error) {
 		p.Errorf("from", "%q of check %q must name a group", "from", humanApprovedName)
 		return c, nil
 	}
-	return humanApprovedFrom{humanApproved: c, group: group}, nil
+	return withPR(p, humanApprovedFrom{humanApproved: c, group: group}), nil // pr.go
 }
 
 type humanApproved struct {

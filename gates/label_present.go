@@ -26,7 +26,7 @@ func (LabelPresent) Compile(p *engine.Params) (engine.Check, error) {
 		p.Errorf("label", "%q of check %q must not be empty", "label", labelPresentName)
 		return nil, nil
 	}
-	return labelPresent{label: label}, nil
+	return withPR(p, labelPresent{label: label}), nil // pr.go
 }
 
 type labelPresent struct {

@@ -86,9 +86,9 @@ func TestLoadGateParamErrors(t *testing.T) {
 			want:      `pipelines.yaml:9:13: missing required key "label" for check "label_present" [gate]`,
 		},
 		{
-			name:      "no_changes_requested takes no params",
+			name:      "no_changes_requested takes only pr",
 			condition: "- check: no_changes_requested\n  count: 1",
-			want:      `pipelines.yaml:10:13: unknown key "count" for check "no_changes_requested"; it takes no parameters [key]`,
+			want:      `pipelines.yaml:10:13: unknown key "count" for check "no_changes_requested"; it takes "pr" [key]`,
 		},
 		{
 			name:      "misspelt param",

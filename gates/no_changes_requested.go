@@ -13,9 +13,9 @@ type NoChangesRequested struct{}
 
 var _ engine.Gate = NoChangesRequested{}
 
-// Compile takes no parameters.
-func (NoChangesRequested) Compile(*engine.Params) (engine.Check, error) {
-	return noChangesRequested{}, nil
+// Compile takes `pr` (pr.go) and no other parameter.
+func (NoChangesRequested) Compile(p *engine.Params) (engine.Check, error) {
+	return withPR(p, noChangesRequested{}), nil
 }
 
 type noChangesRequested struct{}

@@ -23,10 +23,6 @@ func TestUnsupportedChecks(t *testing.T) {
 		{name: "pr_approvals_met of another PR", gate: PRApprovalsMet{}, check: "pr_approvals_met",
 			params: `{pr: "{{ context.prs[0] }}", scope: all}`,
 			want:   `check "pr_approvals_met" with "pr" (the ledger covers only the pipeline's own pull request)`},
-		{name: "ci_status of another PR", gate: CIStatus{}, check: "ci_status", params: `{pr: "{{ context.prs[1] }}"}`,
-			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
-		{name: "ci_status of all PRs", gate: CIStatus{}, check: "ci_status", params: "{pr: all, expect: success}",
-			want: `check "ci_status" with "pr" (the facts cover only the pipeline's own pull request)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,6 +46,8 @@ func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 		check, params string
 	}{
 		{CIStatus{}, "ci_status", "{workflows: [test]}"},
+		{CIStatus{}, "ci_status", `{pr: "{{ context.prs[1] }}"}`},
+		{CIStatus{}, "ci_status", "{pr: all, expect: success}"},
 		{HumanApproved{}, "human_approved", "{count: 1}"},
 		{HumanApproved{}, "human_approved", "{from: maintainers, count: 2}"},
 		{Expr{}, "expr", "{expr: github.pr.draft}"},
@@ -148,4 +146,20 @@ func TestCIStatusWorkflows(t *testing.T) {
 		job("deploy", "deploy", engine.CheckFailure, "s3"))
 	assert.Equal(t, engine.GateResult{Check: "ci_status", Status: engine.GatePending, Message: `waiting for "lint"`,
 		Who: "CI on abc1234"}, c.Evaluate(f))
+}
+
+// TestCIStatusOfAnotherPRReadsThePRItIsGiven: with `pr`, the check is a PRCheck whose
+// template the engine renders; it evaluates the facts' PR as ci_status does (the engine puts
+// the named pull request there).
+func TestCIStatusOfAnotherPRReadsThePRItIsGiven(t *testing.T) {
+	c := mustCompile(t, CIStatus{}, "ci_status", `{pr: "{{ context.prs[0] }}"}`)
+	pc, ok := c.(engine.PRCheck)
+	require.True(t, ok)
+	require.NotNil(t, pc.PR())
+	assert.Equal(t, "{{ context.prs[0] }}", pc.PR().Src)
+	assert.Equal(t, engine.GatePass, c.Evaluate(facts(check("test", engine.CheckSuccess))).Status)
+	assert.Equal(t, engine.GateFail, c.Evaluate(facts(check("test", engine.CheckFailure))).Status)
+	own := mustCompile(t, CIStatus{}, "ci_status", `{}`)
+	_, ok = own.(engine.PRCheck)
+	assert.False(t, ok, "without pr, ci_status reads the run's own pull request")
 }

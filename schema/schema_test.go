@@ -347,6 +347,11 @@ pipelines:
             label: ok
           - check: label_present
             label: fine
+            pr: all
+          - check: no_changes_requested
+            pr: "{{ context.prs[0] }}"
+          - check: human_approved
+            pr: all
         on_pass: human
         on_fail:
           when: {check_failed: no_changes_requested}

@@ -22,10 +22,18 @@ func renderFollowers(b *strings.Builder, st *engine.State) {
 		if f.Issue <= 0 {
 			continue
 		}
+		issue := fmt.Sprintf("#%d", f.Issue)
+		if f.Repo != "" { // a multi-PR run of another repository: owner/name#N, which GitHub links too
+			ref, ok := engine.ParsePRRef(fmt.Sprintf("%s#%d", f.Repo, f.Issue))
+			if !ok || ref.Repo == "" {
+				continue
+			}
+			issue = ref.String()
+		}
 		if runIDPattern.MatchString(f.Run) {
-			fmt.Fprintf(b, "Followed by run `%s` of #%d: its state is on the issue.\n\n", f.Run, f.Issue)
+			fmt.Fprintf(b, "Followed by run `%s` of %s: its state is on the issue.\n\n", f.Run, issue)
 		} else {
-			fmt.Fprintf(b, "Followed by a run of #%d: its state is on the issue.\n\n", f.Issue)
+			fmt.Fprintf(b, "Followed by a run of %s: its state is on the issue.\n\n", issue)
 		}
 	}
 }

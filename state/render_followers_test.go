@@ -24,3 +24,16 @@ func TestRenderFollowers(t *testing.T) {
 	assert.NotContains(t, out, "No pipeline has run here yet")
 	assert.Equal(t, 2, strings.Count(out, "Followed by"))
 }
+
+// TestRenderFollowersOfAnotherRepository: a multi-PR run of another repository is shown as
+// owner/name#N; a repository that is not owner/name is not shown at all.
+func TestRenderFollowersOfAnotherRepository(t *testing.T) {
+	st := &engine.State{Version: 1, Subject: "acme/web#30", Followers: []engine.Follower{
+		{Issue: 4, Run: "xr/4/1", Repo: "acme/widgets"},
+		{Issue: 5, Run: "xr/5/1", Repo: "acme/x <img src=x>"},
+	}}
+	out := Render(nil, st)
+	assert.Contains(t, out, "Followed by run `xr/4/1` of acme/widgets#4: its state is on the issue.")
+	assert.NotContains(t, out, "<img")
+	assert.Equal(t, 1, strings.Count(out, "Followed by"))
+}

@@ -14,6 +14,7 @@ var deadlineWords = map[string]string{
 	engine.DeadlineDelay:    "the delay ends",
 	engine.DeadlinePoll:     "next poll",
 	engine.DeadlineReminder: "next reminder",
+	engine.DeadlineFollow:   "the pull requests in other repositories are read again",
 }
 
 // renderTime says what the current stage of a run waits for in time (its deadlines,

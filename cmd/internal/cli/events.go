@@ -32,6 +32,9 @@ type routed struct {
 	// them); follower is recorded on a pull request's state (run_issue.go).
 	follow   []int
 	follower *engine.Follower
+	// followRefs are pull requests of other repositories an issue's invocation reads at
+	// once (run_multipr.go).
+	followRefs []engine.PRRef
 }
 
 // payload is the union of the webhook fields routing reads. Decoding into one struct

@@ -60,6 +60,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 		s.checkDispatches(report, d)
 	}
 	s.checkRequests(report, e.Requests) // simulate_http.go
+	s.checkRepos(report, e.Repos)       // scenario_multipr.go
 	return failed
 }
 

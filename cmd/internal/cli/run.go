@@ -263,6 +263,7 @@ type attempt struct {
 	issue      bool
 	followers  []engine.Follower
 	associated map[int][]engine.Follower
+	refs       map[engine.PRRef][]engine.Follower // run_multipr.go
 }
 
 // backoff is a random wait before round try+1: up to 50ms·2^try, at most 2s.
@@ -343,7 +344,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	loaded := st
-	if err := r.issuePRs(ctx, client, snap.Facts, st); err != nil { // run_issue.go
+	if err := r.issuePRsWith(ctx, client, cfg, snap.Facts, st, ev.Report); err != nil { // run_multipr.go
 		return nil, err
 	}
 	ignored := store.NewlyIgnored()

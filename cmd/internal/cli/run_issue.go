@@ -46,10 +46,10 @@ func (r *runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 	if reported > 0 {
 		prs = append(prs, reported)
 	}
-	snap, err := client.SnapshotIssue(ctx, number, prs, ev.DefaultBranch, path, a.stateBranch)
+	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch) // run_multipr.go
 	if err != nil && reported > 0 && notAPullRequest(err) {
 		r.act.Warningf("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s", number, reported, ev.Repo)
-		snap, err = client.SnapshotIssue(ctx, number, ev.follow, ev.DefaultBranch, path, a.stateBranch)
+		snap, err = client.SnapshotIssueWith(ctx, number, ev.follow, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
 	}
 	if err != nil {
 		return nil, err
@@ -86,46 +86,12 @@ func reportPR(rep *engine.Report) int {
 	return 0
 }
 
-// issuePRs reads the pull requests the unfinished runs of an issue's state follow that the
-// snapshot did not read, in one query.
-func (r *runner) issuePRs(ctx context.Context, client *ghapi.Client, f *engine.Facts, st *engine.State) error {
-	if f.Issue == nil {
-		return nil
-	}
-	if f.PRs == nil {
-		f.PRs = map[int]*engine.PullRequest{}
-	}
-	var missing []int
-	want := map[int]bool{}
-	for _, run := range st.Runs {
-		if run.Status.Final() {
-			continue
-		}
-		for _, n := range append(engine.RunPRs(run), engine.RunPR(run)) {
-			if _, ok := f.PRs[n]; n > 0 && !ok && !want[n] {
-				want[n] = true
-				missing = append(missing, n)
-			}
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	got, err := client.ReadPRs(ctx, missing)
-	if err != nil {
-		return err
-	}
-	for n, pr := range got {
-		f.PRs[n] = pr
-	}
-	return nil
-}
-
 // saved records what the state just saved asks of other subjects.
 func (a *attempt) saved(before, after *engine.State) {
 	a.followers = append([]engine.Follower(nil), after.Followers...)
 	if a.issue {
 		a.associated = engine.NewAssociations(before, after)
+		a.refs = engine.NewRefAssociations(before, after) // run_multipr.go
 	}
 }
 
@@ -136,7 +102,7 @@ func (r *runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	if ev.follower != nil {
 		return nil // recording a follower: the issue is being evaluated already
 	}
-	var errs []string
+	errs := r.followRefs(ctx, client, ev, number, key, a) // run_multipr.go
 	if a.issue {
 		prs := make([]int, 0, len(a.associated))
 		for n := range a.associated {
@@ -157,7 +123,7 @@ func (r *runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	} else {
 		seen := map[int]bool{}
 		for _, f := range a.followers {
-			if seen[f.Issue] || f.Issue == number {
+			if seen[f.Issue] || f.Issue == number || f.Repo != "" { // another repository's: run_multipr.go
 				continue
 			}
 			seen[f.Issue] = true
@@ -178,6 +144,10 @@ func (r *runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 // applyToIssueFacts is applyToFacts for an issue's invocation: a merge or a label on one of
 // its pull requests, or a label on the issue.
 func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
+	if e.Repo != "" { // run_multipr.go: a pull request of another repository
+		applyToOtherFacts(f, e)
+		return
+	}
 	if pr := f.PRs[e.Number]; pr != nil {
 		g := *f
 		g.PR = pr

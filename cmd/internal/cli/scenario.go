@@ -44,6 +44,9 @@ type scenario struct {
 	HTTP    httpStubs         `yaml:"http"`
 	DNS     map[string]string `yaml:"dns"`
 	Secrets map[string]string `yaml:"secrets"`
+	// Repos are other repositories (owner/name, default branch main) whose pull requests a
+	// multi-PR run follows; they do not run the action (scenario_multipr.go).
+	Repos []string `yaml:"repos"`
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
 	// and agents' reports): states are signed with it (statekey.go).
 	StateKey string `yaml:"state_key"`
@@ -74,6 +77,7 @@ type openPR struct {
 	// head branch is then not a branch of the repository, whatever its name.
 	Fork    string `yaml:"fork"`
 	Deliver *bool  `yaml:"deliver"`
+	Repo    string `yaml:"repo"` // one of repos: its event is not delivered (scenario_multipr.go)
 }
 
 type openIssue struct {
@@ -91,6 +95,7 @@ type reviewStep struct {
 	State   string `yaml:"state"`
 	Body    string `yaml:"body"`
 	Deliver *bool  `yaml:"deliver"`
+	Repo    string `yaml:"repo"` // scenario_multipr.go
 }
 
 type prStep struct { // dismiss_review, push, close_pr, conflict
@@ -101,7 +106,8 @@ type prStep struct { // dismiss_review, push, close_pr, conflict
 	Files   map[string]string `yaml:"files"`
 	Deliver *bool             `yaml:"deliver"`
 	// By (dismiss_review only) is who dismisses the review; the repository's owner by default.
-	By string `yaml:"by"`
+	By   string `yaml:"by"`
+	Repo string `yaml:"repo"` // scenario_multipr.go
 }
 
 // editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
@@ -133,6 +139,7 @@ type checkStep struct {
 	App        string `yaml:"app"`
 	Workflow   string `yaml:"workflow"`
 	Deliver    *bool  `yaml:"deliver"`
+	Repo       string `yaml:"repo"` // scenario_multipr.go
 }
 
 type statusStep struct {
@@ -216,6 +223,8 @@ type expectation struct {
 	Reminders map[int]int `yaml:"reminders"`
 	// Requests counts the webhook calls made (simulate_http.go).
 	Requests []requestExpect `yaml:"requests"`
+	// Repos checks the pull requests of other repositories (scenario_multipr.go).
+	Repos map[string]repoExpect `yaml:"repos"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its

@@ -23,7 +23,7 @@ func TestScenarioMistakes(t *testing.T) {
 		{"misspelt key in a step", head + "  - open_pr: {number: 7, autor: dev}\n",
 			`3:26: unknown key "autor" in open_pr; did you mean "author"?`},
 		{"unknown key in a step", head + "  - review:\n      pr: 7\n      approve: yes\n",
-			`5:7: unknown key "approve" in review; expected one of body, deliver, pr, state, user`},
+			`5:7: unknown key "approve" in review; expected one of body, deliver, pr, repo, state, user`},
 		{"key of a nested mapping", head + "  - comment: {pr: 7, user: x, forge_state: {pipline: p}}\n",
 			`3:45: unknown key "pipline" in comment.forge_state; did you mean "pipeline"?`},
 		{"key of an expectation", head + "  - open_pr: {number: 7}\nexpect:\n  prs:\n    7: {merge: true}\n",

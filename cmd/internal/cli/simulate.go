@@ -231,6 +231,9 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, b := range sc.Branches {
 		f.AddBranch(sc.Repo, b)
 	}
+	for _, r := range sc.Repos { // scenario_multipr.go
+		f.AddRepo(r, "main")
+	}
 	for _, u := range sortedKeys(sc.Users) {
 		f.AddUser(u, sc.Users[u])
 	}
@@ -329,6 +332,10 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	on := func(d *bool) bool { return d == nil || *d }
 	switch v := st.Value.(type) {
 	case *openPR:
+		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+		if err != nil {
+			return nil, "", false, err
+		}
 		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
 			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
 		label := fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
@@ -338,14 +345,21 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		if v.Head != "" {
 			label += " (branch " + v.Head + ")"
 		}
-		return []ghfake.Event{ev}, label, on(v.Deliver), nil
+		return []ghfake.Event{ev}, label + elsewhere(repo, here), on(v.Deliver) && here, nil
 	case *openIssue:
 		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
 		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil
 	case *reviewStep:
+		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+		if err != nil {
+			return nil, "", false, err
+		}
 		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
-		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), on(v.Deliver) && here, nil
 	case *prStep:
+		if v.Repo != "" && st.Kind != "conflict" { // scenario_multipr.go
+			return nil, "", false, fmt.Errorf("%s takes no repo (open_pr, review, check and conflict do)", st.Kind)
+		}
 		if len(v.Files) > 0 && st.Kind != "push" {
 			return nil, "", false, fmt.Errorf("%s takes no files (push does)", st.Kind)
 		}
@@ -378,8 +392,12 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		case "close_pr":
 			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
 		case "conflict":
+			repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+			if err != nil {
+				return nil, "", false, err
+			}
 			f.SetMergeable(repo, v.PR, "conflicting")
-			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR), true, nil
+			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR) + elsewhere(repo, here), true, nil
 		}
 	case *editPRStep:
 		if v.Base == "" {
@@ -403,6 +421,10 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 		return events, label, on(v.Deliver), nil
 	case *checkStep:
+		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+		if err != nil {
+			return nil, "", false, err
+		}
 		var ev ghfake.Event
 		switch {
 		case v.Workflow != "" && v.App != "":
@@ -412,7 +434,7 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		default:
 			ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
 		}
-		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")) + elsewhere(repo, here), on(v.Deliver) && here, nil
 	case *statusStep:
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
 		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), on(v.Deliver), nil

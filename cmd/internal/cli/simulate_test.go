@@ -293,9 +293,9 @@ users: {dev: write}
 steps:
   - open_pr: {number: 7, author: dev}
 `)
-	cfg := "version: 1\npipelines:\n  p:\n    scope: multi-pr\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n"
+	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: c, type: gate, conditions: [{check: pr_approvals_met, pr: \"{{ context.prs[0] }}\"}]}\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(cfg), 0o600))
 	code, out, errOut := simulate(t, dir, "-q")
 	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, `not supported yet: scope "multi-pr" of pipeline "p"`)
+	assert.Contains(t, errOut, `not supported yet: check "pr_approvals_met" with "pr"`)
 }

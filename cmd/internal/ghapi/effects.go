@@ -19,6 +19,9 @@ var _ state.CommentWriter = (*Client)(nil)
 // Perform carries out one effect and says how it went. It never panics on a refusal:
 // GitHub's answer becomes the outcome's message.
 func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
+	if e.Repo != "" && !strings.EqualFold(e.Repo, c.Owner+"/"+c.Repo) { // facts_multipr.go
+		return c.performIn(ctx, e)
+	}
 	var err error
 	switch e.Kind {
 	case engine.EffectMerge:

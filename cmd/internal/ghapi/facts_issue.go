@@ -137,6 +137,13 @@ func uniquePRs(prs []int) []int {
 // one GraphQL query. A pull request of prs that does not exist is left out of Facts.PRs;
 // the query fails as GitHub fails it (a number that is not a pull request is an error).
 func (c *Client) SnapshotIssue(ctx context.Context, number int, prs []int, defaultBranch, configPath, stateBranch string) (*Snapshot, error) {
+	return c.SnapshotIssueWith(ctx, number, prs, nil, defaultBranch, configPath, stateBranch)
+}
+
+// SnapshotIssueWith is SnapshotIssue that also reads others, pull requests of other
+// repositories (those of multi-PR runs), in the same query (facts_multipr.go): into
+// Facts.Others.
+func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, others []engine.PRRef, defaultBranch, configPath, stateBranch string) (*Snapshot, error) {
 	if defaultBranch == "" {
 		return nil, fmt.Errorf("reading %s/%s#%d: the default branch is unknown", c.Owner, c.Repo, number)
 	}
@@ -155,10 +162,11 @@ func (c *Client) SnapshotIssue(ctx context.Context, number int, prs []int, defau
 	stateVars(vars, stateBranch, subjectFile)
 	prs = uniquePRs(prs)
 	repoType := prAliases(reflect.TypeOf(issueRepoFields{}), prs, vars)
-	qType := reflect.StructOf([]reflect.StructField{
+	repos := otherRepos(c.Owner+"/"+c.Repo, others)
+	qType := reflect.StructOf(append([]reflect.StructField{
 		{Name: "Viewer", Type: reflect.TypeOf(actor{})},
 		{Name: "Repository", Type: repoType, Tag: `graphql:"repository(owner: $owner, name: $name)"`},
-	})
+	}, otherAliases(repos, vars)...))
 	qv := reflect.New(qType)
 	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {
 		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
@@ -194,6 +202,9 @@ func (c *Client) SnapshotIssue(ctx context.Context, number int, prs []int, defau
 	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
 	if s.Facts.PRs, err = c.readAliases(ctx, repoV, prs); err != nil {
+		return nil, err
+	}
+	if s.Facts.Others, err = c.readOthers(ctx, qv.Elem(), repos); err != nil {
 		return nil, err
 	}
 	is := repo.Issue

@@ -50,7 +50,7 @@ func init() {
 		},
 		"repository": func(e *executor, _ any, a map[string]any) (any, error) {
 			name := strArg(a, "owner") + "/" + strArg(a, "name")
-			if r := e.s.repos[name]; r != nil {
+			if r := e.s.repos[name]; r != nil && e.s.reaches(e.login, name) { // scopes.go
 				return r, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", name)

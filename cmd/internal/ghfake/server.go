@@ -67,9 +67,10 @@ type Server struct {
 	mu         sync.Mutex
 	now        func() time.Time
 	repos      map[string]*repo
-	users      map[string]string   // login → permission, for every repository
-	teams      map[string][]string // org/slug → members
-	tokens     map[string]string   // token → login
+	users      map[string]string          // login → permission, for every repository
+	teams      map[string][]string        // org/slug → members
+	tokens     map[string]string          // token → login
+	scopes     map[string]map[string]bool // login → the repositories it reaches (scopes.go); none: all
 	nextID     int64
 	nextBigID  int64 // comments, reviews and check runs: above 2^32, as on github.com
 	commitSeq  int64 // commits made so far (commit.seq)

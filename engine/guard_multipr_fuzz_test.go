@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// FuzzMultiPRMergeGuard is FuzzMergeGuard for a multi-PR run's merge-all stage: gates over
+// the run's pull request, one of context.prs or all of them, then a parallel stage merging
+// acme/api#12 and acme/web#30; a stored state claiming anything; facts of both pull
+// requests. Whatever the state says, a merge is asked for only when (1) the pull request is
+// open, not a draft, not in conflict; (2) so is every other pull request of the stage not
+// merged yet (all or none); (3) for each of them, the pipeline as written has a path to the
+// merge-all stage on which every gate passes on that pull request's facts.
+func FuzzMultiPRMergeGuard(f *testing.F) {
+	f.Add([]byte{3, 1, 2, 0, 1, 5, 0, 7, 1, 2, 3})
+	f.Add([]byte{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, bad := multiGuardCase(data); bad != "" {
+			t.Fatal(bad)
+		}
+	})
+}
+
+func TestMultiPRMergeGuardSample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	merged := 0
+	for i := 0; i < 3000; i++ {
+		data := make([]byte, 32)
+		for j := range data {
+			data[j] = byte(rng.IntN(256))
+		}
+		m, bad := multiGuardCase(data)
+		if bad != "" {
+			t.Fatal(bad)
+		}
+		if m {
+			merged++
+		}
+	}
+	if merged == 0 || merged == 3000 {
+		t.Fatalf("the sample merged %d of 3000 times: it does not exercise the guard", merged)
+	}
+}
+
+// multiGate is a gate of the case: label l on the pull request pr names ("" for the run's
+// own, "0" and "1" for context.prs[i], "all").
+type multiGate struct{ pr, label string }
+
+func multiGuardCase(data []byte) (merged bool, bad string) {
+	next := func() int {
+		if len(data) == 0 {
+			return 0
+		}
+		b := int(data[0])
+		data = data[1:]
+		return b
+	}
+	n := 1 + next()%4 // gates, then the merge-all stage
+	labels := []string{"a", "b"}
+	prChoices := []string{"", "0", "1", "all"}
+	p := &Pipeline{Name: "xr", Scope: ScopeMultiPR, Trigger: Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}}}
+	gates := map[string]multiGate{}
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("g%d", i)
+		target := func() string {
+			if k := next() % (n + 2); k < n {
+				return fmt.Sprintf("g%d", k)
+			} else if k == n {
+				return "merge-all"
+			}
+			return TargetComplete
+		}
+		g := multiGate{pr: prChoices[next()%4], label: labels[next()%2]}
+		gates[id] = g
+		var eval Check = labelCheck(g.label)
+		switch g.pr {
+		case "0", "1":
+			eval = prLabel{label: g.label, pr: mustTemplate("{{ context.prs[" + g.pr + "] }}")}
+		case "all":
+			eval = prLabel{label: g.label, pr: mustTemplate("all")}
+		}
+		p.Stages = append(p.Stages, &Stage{ID: id, Type: StageGate, OnPass: target(), Conditions: []Condition{{Check: id, Eval: eval}}})
+	}
+	p.Stages = append(p.Stages, &Stage{ID: "merge-all", Type: StageParallel, Join: JoinAll, OnComplete: TargetComplete, Branches: []*Stage{
+		{ID: "merge-api", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{PR: mustTemplate("{{ context.prs[0] }}")}},
+		{ID: "merge-web", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{PR: mustTemplate("{{ context.prs[1] }}")}},
+	}})
+	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{p}}
+	api, web := apiPR(), webPR()
+	prs := []*PullRequest{api, web}
+	for _, pr := range prs {
+		for _, l := range labels {
+			if next()%3 != 0 {
+				pr.Labels = append(pr.Labels, l)
+			}
+		}
+		pr.Mergeable = []string{Mergeable, Mergeable, Mergeable, Conflicting, Unknown}[next()%5]
+		pr.Draft = next()%6 == 0
+		pr.State = []string{PROpen, PROpen, PROpen, PROpen, PRMerged, PRClosed}[next()%6]
+	}
+	facts := multiFacts(web, api)
+	run := &Run{ID: "xr/4/1", Pipeline: "xr", ConfigOID: "blob1", Subject: "acme/api#4", Status: RunRunning,
+		Stage: p.Stages[next()%len(p.Stages)].ID, Stages: map[string]*StageRun{},
+		Context:     map[string]any{"pr_number": "acme/api#12", "prs": []any{"acme/api#12", "acme/web#30"}},
+		VerifiedSHA: []string{"", api.HeadSHA, "0000000000"}[next()%3]}
+	statuses := []StageStatus{StageWaiting, StagePassed, StageSucceeded, StageActing, StageRetrying, StageFailed}
+	for _, s := range p.Stages {
+		run.Stages[s.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
+		for _, b := range s.Branches {
+			run.Stages[b.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1}
+		}
+	}
+	st := &State{Version: 1, Runs: []*Run{run}}
+	res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
+	byNumber := map[int]*PullRequest{12: api, 30: web}
+	for _, e := range res.Effects {
+		if e.Kind != EffectMerge {
+			continue
+		}
+		merged = true
+		pr := byNumber[e.Number]
+		if pr == nil || (e.Number == 30) != (e.Repo == "acme/web") {
+			return true, fmt.Sprintf("merge of %s#%d, not a pull request of the run", e.Repo, e.Number)
+		}
+		for _, other := range prs {
+			if other.State == PRMerged {
+				continue
+			}
+			if other.State != PROpen || other.Draft || other.Mergeable == Conflicting {
+				return true, fmt.Sprintf("merge of #%d asked for while #%d is %s (draft %v, %s): all or none; stages %s",
+					e.Number, other.Number, other.State, other.Draft, other.Mergeable, describeMulti(p, gates))
+			}
+			if !multiPath(p, gates, other, prs) {
+				return true, fmt.Sprintf("merge of #%d asked for without a path of passing gates for #%d: stages %s, labels %v %v, state at %s",
+					e.Number, other.Number, describeMulti(p, gates), api.Labels, web.Labels, run.Stage)
+			}
+		}
+	}
+	return merged, ""
+}
+
+// multiPath reports whether p has a path from its first stage to merge-all on which every
+// gate passes with `on` as the pull request merged.
+func multiPath(p *Pipeline, gates map[string]multiGate, on *PullRequest, prs []*PullRequest) bool {
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	holds := func(g multiGate) bool {
+		switch g.pr {
+		case "":
+			return on.HasLabel(g.label)
+		case "0":
+			return prs[0].HasLabel(g.label)
+		case "1":
+			return prs[1].HasLabel(g.label)
+		}
+		return prs[0].HasLabel(g.label) && prs[1].HasLabel(g.label)
+	}
+	seen := map[int]bool{0: true}
+	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
+		s := p.Stages[queue[0]]
+		if s.ID == "merge-all" {
+			return true
+		}
+		if !holds(gates[s.ID]) {
+			continue
+		}
+		if j, ok := index[s.OnPass]; ok && !seen[j] {
+			seen[j] = true
+			queue = append(queue, j)
+		}
+	}
+	return false
+}
+
+func describeMulti(p *Pipeline, gates map[string]multiGate) string {
+	out := ""
+	for _, s := range p.Stages {
+		if g, ok := gates[s.ID]; ok {
+			out += fmt.Sprintf("[%s label %s on pr %q -> %s] ", s.ID, g.label, g.pr, s.OnPass)
+		}
+	}
+	return out
+}

@@ -1,0 +1,404 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// prLabel is a check reading the pull request its `pr` names (a PRCheck): it passes when
+// that pull request carries label.
+type prLabel struct {
+	label string
+	pr    *Template
+}
+
+func (c prLabel) PR() *Template { return c.pr }
+func (c prLabel) Evaluate(f *Facts) GateResult {
+	if f.PR.HasLabel(c.label) {
+		return GateResult{Status: GatePass, Message: "has " + c.label + " in " + f.Repo}
+	}
+	return GateResult{Status: GatePending, Message: "needs " + c.label + " in " + f.Repo}
+}
+
+// multiConfig is cross-repo-feature with a gate in place of its reviews: issue #4 of
+// acme/api labelled cross-repo → an agent opens a pull request in acme/api, another in
+// acme/web → a gate wants label ok on all of them → both are merged, or neither.
+func multiConfig() *Config {
+	return &Config{Version: 1, BlobOID: "blob1",
+		Agents: []*Agent{{Name: "dev", Dispatch: DispatchComment, Body: "@dev implement this"}},
+		Pipelines: []*Pipeline{{
+			Name:    "xr",
+			Scope:   ScopeMultiPR,
+			Trigger: Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}},
+			Stages: []*Stage{
+				{ID: "api", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "web",
+					Values: []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "acme/api"}}}},
+				{ID: "web", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "ready",
+					Values: []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "acme/web"}}}},
+				{ID: "ready", Type: StageGate, OnPass: "merge-all",
+					Conditions: []Condition{{Check: "ok", Eval: prLabel{label: "ok", pr: mustTemplate("all")}}}},
+				{ID: "merge-all", Type: StageParallel, Join: JoinAll, OnComplete: TargetComplete, Branches: []*Stage{
+					{ID: "merge-api", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash", PR: mustTemplate("{{ context.prs[0] }}")}},
+					{ID: "merge-web", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash", PR: mustTemplate("{{ context.prs[1] }}")}},
+				}},
+			},
+		}}}
+}
+
+// multiFacts is issue #4 of acme/api labelled cross-repo, with api's pull requests prs and
+// acme/web's #30 (web) read beside it.
+func multiFacts(web *PullRequest, prs ...*PullRequest) *Facts {
+	f := &Facts{Repo: "acme/api", DefaultBranch: "main", Issue: &Issue{
+		Number: 4, Title: "Cross-repo feature", State: IssueOpen, Author: "alice", Labels: []string{"cross-repo"}, CreatedAt: t0,
+	}, PRs: map[int]*PullRequest{}, Others: map[string]*PullRequest{}}
+	for _, pr := range prs {
+		f.PRs[pr.Number] = pr
+	}
+	if web != nil {
+		f.Others["acme/web#30"] = web
+	}
+	return f
+}
+
+func apiPR() *PullRequest {
+	return &PullRequest{Number: 12, State: PROpen, BaseRef: "main", HeadRef: "feat/issue-4", HeadRepo: "acme/api",
+		HeadSHA: "aaaaaaaaaa", Mergeable: Mergeable}
+}
+
+func webPR() *PullRequest {
+	return &PullRequest{Number: 30, State: PROpen, BaseRef: "main", HeadRef: "feat/issue-4", HeadRepo: "acme/web",
+		HeadSHA: "cccccccccc", Mergeable: Mergeable}
+}
+
+// startMulti runs xr up to its gate: both agents report their pull requests.
+func startMulti(t *testing.T, cfg *Config, f *Facts) Result {
+	t.Helper()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	require.Len(t, res.State.Runs, 1)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, 4, res.Effects[0].Number, "the dispatch goes on the issue")
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+	run := res.State.Runs[0]
+	require.Equal(t, "ready", run.Stage, run.Message)
+	return res
+}
+
+func TestMultiPRRunAssociatesPullRequestsOfEachStagesRepository(t *testing.T) {
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	run := res.State.Runs[0]
+	assert.Equal(t, []any{"acme/api#12", "acme/web#30"}, run.Context["prs"], "in the order associated, named owner/name#N")
+	assert.Equal(t, "acme/api#12", run.Context["pr_number"])
+	assert.Equal(t, []PRRef{{"acme/api", 12}, {"acme/web", 30}}, RunPRRefs(run, "acme/api"))
+	// The gate reads every pull request: neither carries ok.
+	require.Len(t, run.Stages["ready"].Results, 1)
+	msg := run.Stages["ready"].Results[0].Message
+	assert.Contains(t, msg, "acme/api#12: needs ok in acme/api")
+	assert.Contains(t, msg, "acme/web#30: needs ok in acme/web")
+
+	// One of them carrying ok is not enough for `pr: all`.
+	api.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+	assert.Empty(t, res.Effects)
+}
+
+func TestMultiPRRunRefusesWhatIsNotItsStagesPullRequest(t *testing.T) {
+	cfg := multiConfig()
+	fork := webPR()
+	fork.CrossRepo, fork.HeadRepo = true, "mallory/web"
+	f := multiFacts(fork, apiPR())
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	// api's stage names a pull request of another repository than its config.repo.
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	run := res.State.Runs[0]
+	assert.Nil(t, run.Context["prs"])
+	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
+
+	res = startMulti(t, cfg, multiFacts(nil, apiPR()))
+	run = res.State.Runs[0]
+	assert.Equal(t, []any{"acme/api#12"}, run.Context["prs"], "#30 of acme/web was not read: not associated")
+	assert.Contains(t, run.Message, "acme/web#30 is not a pull request (or it was not read)")
+
+	res = startMulti(t, cfg, multiFacts(fork, apiPR()))
+	run = res.State.Runs[0]
+	assert.Equal(t, []any{"acme/api#12"}, run.Context["prs"])
+	assert.Contains(t, run.Message, "the head branch of acme/web#30 is not a branch of acme/web")
+}
+
+func TestMultiPRRunMergesBothInTheirRepositories(t *testing.T) {
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	f := multiFacts(web, api)
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, "merge-all", run.Stage)
+	require.Len(t, res.Effects, 2, run.Message)
+	byStage := map[string]Effect{}
+	for _, e := range res.Effects {
+		assert.Equal(t, EffectMerge, e.Kind)
+		assert.True(t, e.WriteAhead)
+		byStage[e.Stage] = e
+	}
+	assert.Equal(t, 12, byStage["merge-api"].Number)
+	assert.Equal(t, "", byStage["merge-api"].Repo, "the subject's repository")
+	assert.Equal(t, "aaaaaaaaaa", byStage["merge-api"].SHA)
+	assert.Equal(t, 30, byStage["merge-web"].Number)
+	assert.Equal(t, "acme/web", byStage["merge-web"].Repo)
+	assert.Equal(t, "cccccccccc", byStage["merge-web"].SHA)
+	assert.Equal(t, "squash", byStage["merge-web"].Method)
+
+	// Both merges went in: the run completes.
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: byStage["merge-api"].Key}, {Key: byStage["merge-web"].Key}}, f, t0)
+	api.State, web.State = PRMerged, PRMerged
+	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request.closed"}, multiFacts(web, api), t0)
+	run = res.State.Runs[0]
+	assert.Equal(t, RunCompleted, run.Status, run.Message)
+}
+
+func TestMultiPRRunMergesNoneWhenOneCannotBeMerged(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		web  func(*PullRequest)
+		want string
+	}{
+		{"conflict", func(p *PullRequest) { p.Mergeable = Conflicting }, "acme/web#30 (branch merge-web): it has conflicts with its base branch"},
+		{"draft", func(p *PullRequest) { p.Draft = true }, "acme/web#30 (branch merge-web): it is a draft"},
+		{"closed", func(p *PullRequest) { p.State = PRClosed }, "acme/web#30 (branch merge-web): it was closed without merging"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := multiConfig()
+			api, web := apiPR(), webPR()
+			res := startMulti(t, cfg, multiFacts(web, api))
+			api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+			tc.web(web)
+			res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+			run := res.State.Runs[0]
+			for _, e := range res.Effects {
+				assert.NotEqual(t, EffectMerge, e.Kind, "nothing is merged")
+			}
+			assert.Equal(t, RunEscalated, run.Status)
+			assert.Contains(t, run.Message, `stage "merge-all" merges all of its pull requests or none; none is merged: `+tc.want)
+			assert.NotContains(t, run.Message, "acme/api#12 (branch", "the mergeable one is not named as blocked")
+		})
+	}
+}
+
+func TestMultiPRRunGuardHoldsForEachMerge(t *testing.T) {
+	// web lost its label after the gate passed (the state says passed): the guard, on web's
+	// facts, stops the merge-all before either merge.
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+	require.Len(t, res.Effects, 2)
+	// The merges were not performed (their intents' invocation ended); web loses ok.
+	st := res.State
+	st.Runs[0].Intents = nil
+	for _, id := range []string{"merge-api", "merge-web"} {
+		st.Runs[0].Stages[id].Status = StageWaiting
+	}
+	web.Labels = nil
+	res = Step(cfg, st, Input{Key: "k6", Event: "pull_request.unlabeled"}, multiFacts(web, api), t0)
+	for _, e := range res.Effects {
+		assert.NotEqual(t, EffectMerge, e.Kind)
+	}
+	run := res.State.Runs[0]
+	assert.Equal(t, RunEscalated, run.Status)
+	assert.Contains(t, run.Message, "none is merged")
+	assert.Contains(t, run.Message, `acme/web#30 (branch merge-web): the merge guard does not hold: gate "ready" no longer holds`)
+}
+
+func TestMultiPRRunSaysWhichIsMergedWhenGitHubRefusesTheSecond(t *testing.T) {
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	f := multiFacts(web, api)
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
+	require.Len(t, res.Effects, 2)
+	var outs []Outcome
+	for _, e := range res.Effects {
+		o := Outcome{Key: e.Key}
+		if e.Stage == "merge-web" {
+			o.Err, o.Permanent = "Base branch was modified. Review and try the merge again.", true
+		}
+		outs = append(outs, o)
+	}
+	api.State = PRMerged
+	res = Settle(cfg, res.State, Input{}, outs, multiFacts(web, api), t0)
+	// The outcomes are recorded; the next invocation decides.
+	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request.closed"}, multiFacts(web, api), t0)
+	run := res.State.Runs[0]
+	assert.Empty(t, res.Effects)
+	assert.Equal(t, RunEscalated, run.Status, run.Message)
+	assert.Contains(t, run.Message, "merged acme/api#12 (branch merge-api); not merged acme/web#30 (branch merge-web)")
+	assert.Contains(t, run.Message, "Base branch was modified")
+}
+
+func TestMultiPRRunWaitsForAMergeInFlightBeforeDeciding(t *testing.T) {
+	// web's merge was refused for good while api's is still in flight: nothing is said
+	// about api until its outcome is known.
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+	require.Len(t, res.Effects, 2)
+	var webKey string
+	for _, e := range res.Effects {
+		if e.Stage == "merge-web" {
+			webKey = e.Key
+		}
+	}
+	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: webKey, Err: "Pull Request is not mergeable", Permanent: true}}, multiFacts(web, api), t0)
+	res = Step(cfg, res.State, Input{Key: "k6", Event: "check_run.completed"}, multiFacts(web, api), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, "merge-all", run.Stage)
+	assert.NotEqual(t, RunEscalated, run.Status, run.Message)
+	assert.Equal(t, StageActing, run.Stages["merge-api"].Status)
+	assert.Empty(t, res.Effects)
+}
+
+func TestMultiPRMergeNamesOnlyTheRunsPullRequests(t *testing.T) {
+	// A pr_number that renders a pull request the run does not have is not merged.
+	cfg := multiConfig()
+	cfg.Pipelines[0].Stages[3].Branches[1].Config.PR = mustTemplate("acme/web#31")
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	f := multiFacts(web, api)
+	f.Others["acme/web#31"] = &PullRequest{Number: 31, State: PROpen, HeadRepo: "acme/web", HeadSHA: "dd", Mergeable: Mergeable, Labels: []string{"ok"}}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
+	assert.Empty(t, res.Effects)
+	run := res.State.Runs[0]
+	assert.Equal(t, RunEscalated, run.Status)
+	assert.Contains(t, run.Message, "acme/web#31 is not a pull request of the run (context.prs); it is not merged")
+}
+
+func TestParsePRRef(t *testing.T) {
+	for in, want := range map[any]PRRef{
+		12: {Number: 12}, float64(7): {Number: 7}, "#9": {Number: 9}, " 3 ": {Number: 3},
+		"acme/web#30": {Repo: "acme/web", Number: 30}, "Acme/Web.js#1": {Repo: "Acme/Web.js", Number: 1},
+	} {
+		got, ok := ParsePRRef(in)
+		assert.True(t, ok, "%v", in)
+		assert.Equal(t, want, got, "%v", in)
+	}
+	for _, bad := range []any{0, -1, "", "#", "acme#3", "acme/web#x", "a/b/c#1", "acme/we b#1", "../x#1", nil, 1.5} {
+		_, ok := ParsePRRef(bad)
+		assert.False(t, ok, "%v", bad)
+	}
+	assert.Equal(t, "acme/web#30", PRRef{"Acme/Web", 30}.Key())
+}
+
+func TestCheckMultiPRScopes(t *testing.T) {
+	p1 := pipe("prs", 1)
+	p1.Scope, p1.Trigger = ScopeMultiPR, Trigger{Event: "pull_request.opened", Pos: at(2)}
+	p2 := multiConfig().Pipelines[0]
+	p3 := multiConfig().Pipelines[0]
+	p3.Name = "bare"
+	p3.Stages[3].Branches[1].Config.PR = nil
+	p3.Stages[3].Branches[1].Pos = at(20)
+	errs, warnings := checkMultiPRScopes(&Config{Pipelines: []*Pipeline{p1, p2, p3}})
+	assert.Empty(t, warnings)
+	assert.Equal(t, []string{
+		`2:3: pipeline "prs" has scope: multi-pr, whose runs start on an issue and follow its pull requests: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
+	}, lines(errs))
+	assert.True(t, p1.OnIssues(), "a multi-pr run's subject is an issue")
+}
+
+func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
+	// Events on acme/web#30 do not reach acme/api's workflow: a run waiting on it carries a
+	// deadline the sweep comes back for, and reads it then.
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	res := startMulti(t, cfg, multiFacts(web, api))
+	run := res.State.Runs[0]
+	require.Equal(t, RunWaiting, run.Status)
+	require.Len(t, run.Stages["ready"].Deadlines, 1)
+	d := run.Stages["ready"].Deadlines[0]
+	assert.Equal(t, DeadlineFollow, d.Kind)
+	assert.Equal(t, t0.Add(FollowInterval), d.At)
+
+	// Another event before then: no second deadline.
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "issue_comment.created"}, multiFacts(web, api), t0.Add(time.Minute))
+	assert.Len(t, res.State.Runs[0].Stages["ready"].Deadlines, 1)
+
+	// The sweep, once it is due: both now carry ok; the run moves on and merges.
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "sweep", Event: "schedule"}, multiFacts(web, api), t0.Add(FollowInterval))
+	run = res.State.Runs[0]
+	assert.Equal(t, "merge-all", run.Stage)
+	assert.Len(t, res.Effects, 2)
+
+	// A run whose pull requests are all in its own repository needs none (their events reach it).
+	cfg = multiConfig()
+	cfg.Pipelines[0].Stages[1].Values = nil
+	web2 := &PullRequest{Number: 30, State: PROpen, HeadRepo: "acme/api", HeadSHA: "ee", Mergeable: Mergeable}
+	res = startMulti(t, cfg, multiFacts(nil, apiPR(), web2))
+	assert.Equal(t, []any{"acme/api#12", "acme/api#30"}, res.State.Runs[0].Context["prs"])
+	assert.Empty(t, res.State.Runs[0].Stages["ready"].Deadlines)
+}
+
+func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
+	// A stage without config.repo takes pull requests of the subject's repository only.
+	cfg := multiConfig()
+	cfg.Pipelines[0].Stages[0].Values = nil
+	f := multiFacts(webPR(), apiPR())
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	run := res.State.Runs[0]
+	assert.Nil(t, run.Context["prs"])
+	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
+
+	// A templated config.repo is refused: what the issue says must not choose the repository.
+	cfg = multiConfig()
+	cfg.Pipelines[0].Stages[0].Values = []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "{{ trigger.issue.title }}", Template: mustTemplate("{{ trigger.issue.title }}")}}}
+	f = multiFacts(webPR(), apiPR())
+	f.Issue.Title = "acme/api"
+	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	run = res.State.Runs[0]
+	assert.Nil(t, run.Context["prs"])
+	assert.Contains(t, run.Message, `config.repo of stage "api" is a template`)
+
+	// A gate's pr that renders a pull request the run does not have fails.
+	cfg = multiConfig()
+	cfg.Pipelines[0].Stages[2].Conditions[0].Eval = prLabel{label: "ok", pr: mustTemplate("acme/web#31")}
+	api, web := apiPR(), webPR()
+	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
+	f = multiFacts(web, api)
+	f.Others["acme/web#31"] = &PullRequest{Number: 31, State: PROpen, HeadRepo: "acme/web", Labels: []string{"ok"}}
+	res = startMulti(t, cfg, f)
+	run = res.State.Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, GateFail, run.Stages["ready"].Results[0].Status)
+	assert.Equal(t, "acme/web#31 is not a pull request of the run (context.prs)", run.Stages["ready"].Results[0].Message)
+}
+
+func TestNewRefAssociations(t *testing.T) {
+	before := &State{Runs: []*Run{{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12"}}}}}
+	after := &State{Runs: []*Run{
+		{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12", "Acme/Web#30", 9}}},
+		{ID: "xr/4/2", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/web#30"}}},
+	}}
+	got := NewRefAssociations(before, after)
+	assert.Equal(t, map[PRRef][]Follower{
+		{Repo: "acme/web", Number: 30}: {{Issue: 4, Run: "xr/4/1"}, {Issue: 4, Run: "xr/4/2"}},
+	}, got, "only pull requests named owner/name#N that are new; a number is left to NewAssociations")
+	assert.Empty(t, NewRefAssociations(after, after))
+}

@@ -310,3 +310,46 @@ func TestDualUnsignedFileUnderKey(t *testing.T) {
 	require.Len(t, d.NewlyIgnored(), 1)
 	assert.Equal(t, "pr-7.json: "+whyUnsigned, d.NewlyIgnored()[0].Why)
 }
+
+// FuzzVerifyFile holds VerifyFile to its promise: it never panics, and under a key it
+// trusts a file only when the file is exactly what SignFile makes of its unsigned bytes
+// for this subject and path; without a key, only a file that carries no signature.
+func FuzzVerifyFile(f *testing.F) {
+	key := mustKeys(f, keyA)
+	text, err := EncodeFile(sampleState())
+	require.NoError(f, err)
+	signed, err := SignFile(text, "pr-7.json", "acme/widgets#7", key)
+	require.NoError(f, err)
+	for _, keyed := range []bool{false, true} {
+		f.Add(text, "pr-7.json", "acme/widgets#7", keyed)
+		f.Add(signed, "pr-7.json", "acme/widgets#7", keyed)
+		f.Add(signed, "pr-8.json", "acme/widgets#8", keyed)
+		f.Add(signed+"\n", "pr-7.json", "acme/widgets#7", keyed)
+		f.Add(",\n  \"state_hmac\": \""+strings.Repeat("a", 64)+"\"\n}\n", "pr-7.json", "acme/widgets#7", keyed)
+	}
+	f.Fuzz(func(t *testing.T, text, path, subject string, keyed bool) {
+		var k *Keys
+		if keyed {
+			k = key
+		}
+		why := VerifyFile(text, path, subject, k)
+		unsigned, sum := splitFileMAC(text)
+		if why != "" {
+			return
+		}
+		if !keyed {
+			require.Empty(t, sum, "without a key, a signed file is not trusted")
+			require.Equal(t, text, unsigned)
+			return
+		}
+		require.NotEmpty(t, sum)
+		again, err := SignFile(unsigned, path, subject, key)
+		require.NoError(t, err)
+		require.Equal(t, text, again, "trusted only as SignFile wrote it")
+		if len(unsigned) > 0 {
+			b := []byte(text)
+			b[len(unsigned)/2] ^= 0x01
+			assert.NotEmpty(t, VerifyFile(string(b), path, subject, k), "a changed byte breaks the signature")
+		}
+	})
+}

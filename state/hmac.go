@@ -50,6 +50,8 @@ func NewKeys(current string, previous ...string) (*Keys, error) {
 		prev = append(prev, []byte(p))
 	}
 	switch {
+	case strings.ContainsAny(current, " \t\r\n"):
+		return nil, errors.New("the state key holds white space; give one word (`openssl rand -hex 32`)")
 	case current == "" && len(prev) > 0:
 		return nil, errors.New("a previous state key is given without a current one (state_key): the previous key only verifies states while the current one signs them")
 	case current == "":

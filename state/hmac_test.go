@@ -43,6 +43,8 @@ func TestNewKeys(t *testing.T) {
 	_, err = NewKeys("short")
 	assert.ErrorContains(t, err, "at least 16")
 	assert.NotContains(t, err.Error(), "short", "the key is never in an error")
+	_, err = NewKeys(keyA + "\n" + keyB)
+	assert.ErrorContains(t, err, "white space")
 	_, err = NewKeys("", keyA)
 	assert.ErrorContains(t, err, "without a current one")
 	_, err = NewKeys(keyA, "tiny")

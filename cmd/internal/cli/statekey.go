@@ -17,11 +17,9 @@ import (
 func (r *runner) stateKeyOK() bool {
 	current := strings.TrimSpace(r.act.GetInput("state_key"))
 	previous := strings.Fields(r.act.GetInput("state_key_previous"))
-	if current != "" {
-		r.act.AddMask(current)
-	}
-	for _, p := range previous {
-		r.act.AddMask(p)
+	// A mask is one line: a key that spans lines is masked line by line (and refused).
+	for _, part := range append(strings.Fields(current), previous...) {
+		r.act.AddMask(part)
 	}
 	keys, err := state.NewKeys(current, previous...)
 	if err != nil {

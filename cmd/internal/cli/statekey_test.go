@@ -88,6 +88,13 @@ func TestStateKeyInvalidIsRefusedUnprinted(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assertMasked(t, log, otherStateKey)
 	assert.Contains(t, log, "without a current one")
+
+	// A key of two lines: each line masked before anything else, then refused.
+	code, log, _, _ = h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 9, Author: "dev"}), withKey(testStateKey+"\n"+otherStateKey))
+	assert.Equal(t, 2, code)
+	assertMasked(t, log, testStateKey)
+	assertMasked(t, log, otherStateKey)
+	assert.Contains(t, log, "the state key holds white space")
 }
 
 // Adopting a key: the state written without it is not trusted any more (reported, left

@@ -428,3 +428,20 @@ func TestIssueRunMergesThePullRequestItsPRNumberNames(t *testing.T) {
 	assert.Equal(t, "cccccccccc", res.Effects[0].SHA)
 	assert.Empty(t, res.Effects[0].Repo)
 }
+
+func TestMultiPRRunAuthorsOfAnyPullRequestDoNotApprove(t *testing.T) {
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	api.Author, web.Author = "dev", "mallory"
+	f := multiFacts(web, api)
+	res := startMulti(t, cfg, f)
+	run := res.State.Runs[0]
+	e := &eval{cfg: cfg, facts: f}
+	e.issueView()
+	assert.True(t, e.mayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
+	assert.True(t, e.mayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
+	assert.False(t, e.mayHaveAuthoredRunPR(run, "bob"))
+	delete(f.Others, "acme/web#30")
+	assert.True(t, e.mayHaveAuthoredRunPR(run, "bob"), "a pull request not read: its author is not known")
+	assert.Same(t, api, runPRIn(f, run), "PeopleNeeded reads the run's pull request")
+}

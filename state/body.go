@@ -28,7 +28,7 @@ func Body(cfg *engine.Config, st *engine.State, notes ...string) (string, error)
 		return "", err
 	}
 	// The marker once bound: the longest id, and the newline between the two parts.
-	room := MaxCommentLen - len(sealMarker("", 0, payload)) - maxIDDigits - maxCommitLen - 1
+	room := MaxCommentLen - len(sealMarker("", 0, payload)) - maxIDDigits - maxCommitLen - macRoom - 1
 	if room < 0 {
 		return "", fmt.Errorf("state of %s is %d characters encoded; a comment holds at most %d", subject(st), len(payload), MaxCommentLen)
 	}
@@ -49,7 +49,10 @@ func Body(cfg *engine.Config, st *engine.State, notes ...string) (string, error)
 
 // Bind returns body (as Body wrote it) with its marker bound to comment id. It is an
 // error when body holds no marker or text after it.
-func Bind(body string, id int64) (string, error) {
+func Bind(body string, id int64) (string, error) { return BindKeyed(body, id, nil) }
+
+// BindKeyed is Bind, signing the marker with the current key of k when one is set.
+func BindKeyed(body string, id int64, k *Keys) (string, error) {
 	m, found, err := parseMarker(body)
 	if err != nil {
 		return "", fmt.Errorf("binding state comment %d: %w", id, err)
@@ -61,7 +64,7 @@ func Bind(body string, id int64) (string, error) {
 		return "", fmt.Errorf("binding state comment %d: text after the state marker", id)
 	}
 	before := body[:m.start]
-	return before + seal(before, id, m.Commit(), m.payload), nil
+	return before + sealKeyed(before, id, m.Commit(), m.payload, k), nil
 }
 
 // WithCommit returns body (as Body or Bind wrote it) with its marker saying that its

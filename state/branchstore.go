@@ -86,6 +86,7 @@ type BranchStore struct {
 	viewer  string
 	logf    func(format string, args ...any)
 	newly   []engine.IgnoredComment
+	keys    *Keys // the state keys (SetKeys); nil: none
 }
 
 // NewBranchStore returns a store over what the facts query read of the branch; Load
@@ -116,6 +117,10 @@ func (s *BranchStore) state() (*engine.State, error) {
 	}
 	if f.Truncated {
 		return nil, fmt.Errorf("reading %s on %s: too large for GitHub to give its text", f.Path, s.read.Name)
+	}
+	if why := VerifyFile(f.Text, s.file, s.subject, s.keys); why != "" {
+		s.newly = []engine.IgnoredComment{{Commit: f.Commit, Why: why}}
+		return nil, nil
 	}
 	st, err := DecodeFile(f.Text, s.subject)
 	if err != nil {
@@ -190,6 +195,9 @@ func (s *BranchStore) Save(ctx context.Context, _ int, c Change, v Version) (Ver
 func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version) (Version, error) {
 	text, err := EncodeFile(live)
 	if err != nil {
+		return v, err
+	}
+	if text, err = SignFile(text, s.file, s.subject, s.keys); err != nil {
 		return v, err
 	}
 	base, keep, err := s.index()

@@ -34,17 +34,28 @@ import (
 // none: the branch could not be written), so that a lost or reset branch is told from
 // a subject never stored there. v2, written before the state branch, has no commit;
 // it is still read.
+//
+// v4 is v3 signed with the state key (Keys): one more field, the HMAC-SHA256 with the key
+// of what the binding covers, after the binding:
+//
+//	<!-- pipeline-action:state v4 <comment id> <commit> <binding> <hmac> <payload> -->
+//
+// The action writes v4 only when a key is set, and then trusts nothing else.
 const (
 	markerPrefix  = "<!-- pipeline-action:state "
 	markerSuffix  = " -->"
 	markerVersion = "v3"
 	markerV2      = "v2"
+	markerV4      = "v4"
 	noCommit      = "-"
 	stateVersion  = 1
 	// maxIDDigits is the longest comment id in decimal (int64); Body keeps room for it.
 	maxIDDigits = 19
 	// maxCommitLen is the longest commit id (SHA-256 in hex); Body keeps room for it.
 	maxCommitLen = 64
+	// macRoom is what the HMAC of a v4 marker adds (a space and 64 hex digits); Body
+	// keeps room for it.
+	macRoom = 65
 )
 
 // maxStateJSON caps the decompressed payload. A comment holds at most 65,536
@@ -92,33 +103,54 @@ func sealMarker(before string, id int64, payload string) string {
 // seal returns the marker for payload, bound to comment id and to before, matching
 // the state-branch commit commit ("" for none).
 func seal(before string, id int64, commit, payload string) string {
+	return sealKeyed(before, id, commit, payload, nil)
+}
+
+// sealKeyed is seal, signed with the current key of k (a v4 marker) when one is set.
+func sealKeyed(before string, id int64, commit, payload string, k *Keys) string {
 	if commit == "" {
 		commit = noCommit
 	}
-	return markerPrefix + markerVersion + " " + strconv.FormatInt(id, 10) + " " + commit + " " +
-		binding(markerVersion, before, id, commit, payload) + " " + payload + markerSuffix
+	version := markerVersion
+	if k.Set() {
+		version = markerV4
+	}
+	msg := bindingMessage(version, before, id, commit, payload)
+	sum := sha256.Sum256(msg)
+	fields := version + " " + strconv.FormatInt(id, 10) + " " + commit + " " + hex.EncodeToString(sum[:])
+	if k.Set() {
+		fields += " " + k.sign(msg)
+	}
+	return markerPrefix + fields + " " + payload + markerSuffix
 }
 
 // binding is the digest that ties a marker's parts to each other and to the text before it.
 func binding(version, before string, id int64, commit, payload string) string {
-	h := sha256.New()
+	sum := sha256.Sum256(bindingMessage(version, before, id, commit, payload))
+	return hex.EncodeToString(sum[:])
+}
+
+// bindingMessage is what a marker's binding (and, in v4, its HMAC) covers.
+func bindingMessage(version, before string, id int64, commit, payload string) []byte {
+	var b bytes.Buffer
 	if version == markerV2 {
-		fmt.Fprintf(h, "pipeline-action:state %s\x00%d\x00%d\x00%s\x00", version, id, len(payload), payload)
+		fmt.Fprintf(&b, "pipeline-action:state %s\x00%d\x00%d\x00%s\x00", version, id, len(payload), payload)
 	} else {
-		fmt.Fprintf(h, "pipeline-action:state %s\x00%d\x00%s\x00%d\x00%s\x00", version, id, commit, len(payload), payload)
+		fmt.Fprintf(&b, "pipeline-action:state %s\x00%d\x00%s\x00%d\x00%s\x00", version, id, commit, len(payload), payload)
 	}
-	h.Write([]byte(before))
-	return hex.EncodeToString(h.Sum(nil))
+	b.WriteString(before)
+	return b.Bytes()
 }
 
 // marker is a parsed state marker.
 type marker struct {
 	start   int    // where it begins in the body: the text before it is body[:start]
 	end     int    // just after its closing "-->"
-	version string // "v3" or "v2"; anything else fails before the fields below are read
+	version string // "v4", "v3" or "v2"; anything else fails before the fields below are read
 	id      int64  // the comment the marker says it is in; 0 before it is bound
 	commit  string // the state-branch commit; "-" for none (always, in v2)
 	binding string
+	mac     string // v4: the HMAC with the state key; "" otherwise
 	payload string
 }
 
@@ -153,6 +185,18 @@ func parseMarker(body string) (m marker, found bool, err error) {
 		m.version = fields[0]
 	}
 	switch m.version {
+	case markerV4:
+		if len(fields) != 6 {
+			return m, true, fmt.Errorf("decoding state marker: %d fields, want 6 (version, comment id, commit, binding, hmac, payload)", len(fields))
+		}
+		if !validCommit(fields[2]) {
+			return m, true, fmt.Errorf("decoding state marker: commit %q is not a commit id", fields[2])
+		}
+		if !isHexSum(fields[4]) {
+			return m, true, fmt.Errorf("decoding state marker: hmac %q is not a SHA-256 in hex", fields[4])
+		}
+		m.commit, m.mac = fields[2], fields[4]
+		fields = []string{fields[0], fields[1], fields[3], fields[5]}
 	case markerVersion:
 		if len(fields) != 5 {
 			return m, true, fmt.Errorf("decoding state marker: %d fields, want 5 (version, comment id, commit, binding, payload)", len(fields))
@@ -167,7 +211,7 @@ func parseMarker(body string) (m marker, found bool, err error) {
 			return m, true, fmt.Errorf("decoding state marker: %d fields, want 4 (version, comment id, binding, payload)", len(fields))
 		}
 	default:
-		return m, true, fmt.Errorf("decoding state marker: unsupported version %q (this action reads %q and %q; another version of the action wrote it)", m.version, markerVersion, markerV2)
+		return m, true, fmt.Errorf("decoding state marker: unsupported version %q (this action reads %q, %q and %q; another version of the action wrote it)", m.version, markerV4, markerVersion, markerV2)
 	}
 	if m.id, err = strconv.ParseInt(fields[1], 10, 64); err != nil || m.id < 0 || fields[1] != strconv.FormatInt(m.id, 10) {
 		return m, true, fmt.Errorf("decoding state marker: comment id %q is not a number", fields[1])

@@ -105,7 +105,7 @@ func TestDecodeCorrupt(t *testing.T) {
 		body string
 		want string
 	}{
-		{name: "unknown version", body: markerPrefix + "v4 0 - " + fields[3] + " " + payload + markerSuffix, want: `unsupported version "v4"`},
+		{name: "unknown version", body: markerPrefix + "v5 0 - " + fields[3] + " " + payload + markerSuffix, want: `unsupported version "v5"`},
 		{name: "older version", body: markerPrefix + "v1 " + payload + markerSuffix, want: `unsupported version "v1"`},
 		{name: "no version", body: markerPrefix + "-->", want: "unsupported version"},
 		{name: "unclosed", body: good[:len(good)-10], want: "no closing"},
@@ -152,7 +152,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(markerPrefix + "v1 -->")
 	f.Add(markerPrefix + "v2 0 abc -->")
 	f.Add(markerPrefix + "v3 abc -->")
-	f.Add(markerPrefix + "v4 abc -->")
+	f.Add(markerPrefix + "v5 abc -->")
 	f.Add(rawMarker(f, `{"version":1,"runs":[{"stages":{"a":null}}]}`))
 	f.Fuzz(func(t *testing.T, body string) {
 		st, found, err := Decode(body)

@@ -85,6 +85,7 @@ type CommentStore struct {
 	logf     func(format string, args ...any)
 	known    int64 // the trusted state comment, once loaded or created
 	newly    []engine.IgnoredComment
+	keys     *Keys // the state keys (SetKeys); nil: none
 }
 
 // maxIgnored bounds State.Ignored; the oldest entries go first.
@@ -117,7 +118,7 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 		if !HasMarker(c.Body) {
 			continue
 		}
-		got, why, err := Check(c)
+		got, why, err := CheckKeyed(c, s.keys)
 		if err != nil {
 			// Fail closed: starting over would forget runs and repeat their effects.
 			return nil, Version{}, fmt.Errorf("reading state comment %d on #%d: %w", c.ID, number, err)
@@ -216,7 +217,7 @@ func (s *CommentStore) Write(ctx context.Context, number int, body string, v Ver
 		s.known = id
 		v.CommentID, v.Body = id, placeholder
 	}
-	bound, err := Bind(body, v.CommentID)
+	bound, err := BindKeyed(body, v.CommentID, s.keys)
 	if err != nil {
 		return Version{}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
 	}

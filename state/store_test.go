@@ -118,7 +118,7 @@ func TestCommentStoreLoad(t *testing.T) {
 		{name: "two trusted: the oldest wins", comments: []Comment{ours(11, forged), ours(big, good)}, wantSeq: 99, wantID: 11, wantNewly: 1,
 			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "it also holds a state; the oldest trusted state comment (id 11) is the one used"}}},
 		{name: "corrupt but bound", comments: []Comment{ours(9, sealMarker("", 9, "!!!!"))}, wantErr: "reading state comment 9 on #7"},
-		{name: "newer version", comments: []Comment{ours(9, markerPrefix+"v4 9 abc xyz -->")}, wantErr: `unsupported version "v4"`},
+		{name: "newer version", comments: []Comment{ours(9, markerPrefix+"v5 9 abc xyz -->")}, wantErr: `unsupported version "v5"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,8 +47,15 @@ func (c Comment) EditedByOther() bool {
 // Nothing here is secret: a workflow of the same repository that uses the same token
 // can still write a comment passing these checks by posting and then editing it. The
 // checks stop edits by people and comments that merely carry a marker; a merge never
-// rests on the stored state alone.
-func Check(c Comment) (st *engine.State, why string, err error) {
+// rests on the stored state alone. A state key (CheckKeyed) closes that gap: such a
+// workflow has the identity but not the key.
+func Check(c Comment) (st *engine.State, why string, err error) { return CheckKeyed(c, nil) }
+
+// CheckKeyed is Check under the state keys k: with a key set, the marker must also be
+// signed with it (v4, its HMAC verifying with the current or a previous key). Without a
+// key it is Check, except that a signed marker is not trusted: an action with a key wrote
+// it, and an invocation without the key must not go on from it (nor overwrite it).
+func CheckKeyed(c Comment, k *Keys) (st *engine.State, why string, err error) {
 	switch {
 	case !c.ViewerDidAuthor:
 		return nil, fmt.Sprintf("not written by this action (written by %s)", orUnknown(c.Author)), nil
@@ -65,7 +72,7 @@ func Check(c Comment) (st *engine.State, why string, err error) {
 		return nil, "written by an older version of this action, whose marker is not bound to its comment", nil
 	case err != nil && (m.version == "" || !strings.HasPrefix(m.version, "v")):
 		return nil, "its state marker is malformed", nil
-	case err != nil && m.version != markerVersion && m.version != markerV2:
+	case err != nil && m.version != markerV4 && m.version != markerVersion && m.version != markerV2:
 		// Another version of the action wrote it, and its author checks passed: stop.
 		return nil, "", err
 	case err != nil:
@@ -78,6 +85,9 @@ func Check(c Comment) (st *engine.State, why string, err error) {
 		return nil, fmt.Sprintf("its state marker belongs to comment %d (copied)", m.id), nil
 	case !m.verifies(c.Body[:m.start]):
 		return nil, "its text does not match its state marker (changed after this action wrote it)", nil
+	}
+	if why := checkMarkerKey(m, c.Body[:m.start], k); why != "" {
+		return nil, why, nil
 	}
 	st, err = decodePayload(m.payload)
 	if err != nil {

@@ -60,6 +60,8 @@ type reportStep struct {
 	Outputs map[string]any `yaml:"outputs"`
 	Run     string         `yaml:"run"`
 	Attempt int            `yaml:"attempt"`
+	// StateKey is the state_key the agent's workflow passes; default the scenario's.
+	StateKey *string `yaml:"state_key"`
 }
 
 // agentFailsStep ends the workflow run of the agent dispatched for the stage's current
@@ -128,6 +130,9 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 			return nil, "", false, fmt.Errorf("report: outputs: %w", err)
 		}
 		with["outputs"] = string(b)
+	}
+	if v.StateKey != nil {
+		with["state_key"] = *v.StateKey
 	}
 	inputs := map[string]any{"run": runID, "stage": v.Stage, "attempt": strconv.Itoa(attempt)}
 	ev := s.fake.WorkflowDispatchEvent(s.sc.Repo, "agent.yml", s.sc.DefaultBranch, ghfake.BotLogin, inputs)

@@ -146,7 +146,7 @@ func (s *simulation) stateComment(n int) *ghfake.CommentView {
 			if !state.HasMarker(c.Body) {
 				continue
 			}
-			if _, why, err := state.Check(trustedComment(c)); err == nil && why == "" {
+			if _, why, err := state.CheckKeyed(trustedComment(c), s.stateKeys()); err == nil && why == "" {
 				c := c
 				out = &c
 				return
@@ -195,8 +195,9 @@ func (s *simulation) runs() []*engine.Run {
 		if _, ok := files[name]; !ok {
 			name = state.SubjectFile(false, n) // an issue's
 		}
-		if text, ok := files[name]; ok && s.fileTrusted(name) {
-			if st, err := state.DecodeFile(text, s.sc.Repo+"#"+strconv.Itoa(n)); err == nil {
+		subject := s.sc.Repo + "#" + strconv.Itoa(n)
+		if text, ok := files[name]; ok && s.fileTrusted(name) && state.VerifyFile(text, name, subject, s.stateKeys()) == "" {
+			if st, err := state.DecodeFile(text, subject); err == nil {
 				out = append(out, st.Runs...)
 				continue
 			}

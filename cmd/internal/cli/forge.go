@@ -27,6 +27,9 @@ type forgeSpec struct {
 	Pipeline string `yaml:"pipeline"`
 	Stage    string `yaml:"stage"`
 	Config   string `yaml:"config"`
+	// Key is the state key the forger signs the marker with: one it guessed, or the
+	// action's own when it leaked. Without, the marker is not signed.
+	Key string `yaml:"key"`
 }
 
 // editCommentStep edits the state comment on a PR as user (GitHub keeps the author and
@@ -129,7 +132,11 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return state.Bind(body, id)
+	keys, err := state.NewKeys(f.Key)
+	if err != nil {
+		return "", fmt.Errorf("forge_state: key: %w", err)
+	}
+	return state.BindKeyed(body, id, keys)
 }
 
 // gitBlobOID is git's object id of a file: sha1 of "blob <len>\x00<content>".

@@ -37,6 +37,10 @@ flags:
                   which the run then follows (as outputs {"pr": N})
   --repo O/N      the repository (default GITHUB_REPOSITORY)
 
+The state key, when the action has one, comes from INPUT_STATE_KEY (the state_key input,
+and INPUT_STATE_KEY_PREVIOUS during a rotation), never from a flag: the report signs the
+state it writes with it. It must be the secret the pipelines workflow uses.
+
 A report for a run that has moved on (another stage, a later attempt, a finished run)
 is refused and logged; that is not the agent's fault, so the command still exits 0.
 
@@ -183,6 +187,9 @@ func decodeOutputs(raw []byte) (map[string]any, error) {
 // write rounds of run, with the report as the input.
 func (r *runner) runReport(ctx context.Context, repo string, number int, rep engine.Report) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	if !r.stateKeyOK() { // statekey.go
+		return 2
+	}
 	timeout, err := r.timeLimits()
 	if err != nil {
 		r.act.Errorf("%v", err)

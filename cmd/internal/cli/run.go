@@ -59,6 +59,8 @@ type runner struct {
 	unsupported []string
 	// webhooks carries webhook calls in simulate (webhooks.go); nil: the network.
 	webhooks *webhookEnv
+	// stateKeys are the state key inputs (statekey.go); nil: none.
+	stateKeys *state.Keys
 }
 
 // subjectResult is what one subject ended as, for outputs and the job summary.
@@ -73,6 +75,9 @@ type subjectResult struct {
 // (including "nothing to do"), 1 something failed and was reported, 2 bad environment.
 func (r *runner) run(ctx context.Context) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	if !r.stateKeyOK() { // statekey.go
+		return 2
+	}
 	name, path := r.getenv("GITHUB_EVENT_NAME"), r.getenv("GITHUB_EVENT_PATH")
 	if name == "" || path == "" {
 		r.act.Errorf("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (run inside GitHub Actions, or use simulate)")
@@ -333,6 +338,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	subject := snap.Facts.Repo + "#" + strconv.Itoa(number)
 	branch := state.NewBranchStore(client, snap.State, state.SubjectFile(snap.Facts.Issue == nil, number), subject, snap.Viewer, warn)
 	store := state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
+	store.SetKeys(r.stateKeys) // statekey.go
 	st, ver, err := store.Load(ctx, number)
 	if err != nil {
 		return nil, err

@@ -180,7 +180,7 @@ func TestRunCorruptStateCommentIsLeftAlone(t *testing.T) {
 
 	// A newer version of the action wrote a marker this one cannot read (or someone with
 	// the bot's token wrote one in its name): the next run must not start over.
-	broken := fmt.Sprintf("### pipeline-action\n<!-- pipeline-action:state v4 %d abc !!!not-base64!!! -->", comments[0].ID)
+	broken := fmt.Sprintf("### pipeline-action\n<!-- pipeline-action:state v5 %d abc !!!not-base64!!! -->", comments[0].ID)
 	bot, err := ghapi.New(ghapi.Options{Token: h.fake.BotToken(), RESTURL: h.fake.URL + "/api/v3", GraphQLURL: h.fake.URL + "/api/graphql", Repository: "acme/widgets"})
 	require.NoError(t, err)
 	require.NoError(t, bot.UpdateComment(context.Background(), comments[0].ID, broken))

@@ -47,6 +47,9 @@ type scenario struct {
 	// Repos are other repositories (owner/name, default branch main) whose pull requests a
 	// multi-PR run follows; they do not run the action (scenario_multipr.go).
 	Repos []string `yaml:"repos"`
+	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
+	// and agents' reports): states are signed with it (statekey.go).
+	StateKey string `yaml:"state_key"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.

@@ -57,6 +57,9 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
 	}
+	if sc.StateKey == "" {
+		sc.StateKey = defaultSimStateKey // statekey.go
+	}
 	if *configPath == "" {
 		*configPath = sc.rel(sc.Config)
 	}
@@ -687,6 +690,9 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	}
 	if s.sc.SweepBudget != 0 {
 		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
+	}
+	if s.sc.StateKey != "" {
+		env["INPUT_STATE_KEY"] = s.sc.StateKey
 	}
 	var log bytes.Buffer
 	for k, v := range s.sc.Secrets {

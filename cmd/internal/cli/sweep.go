@@ -27,7 +27,8 @@ oldest deadline first, as an event for each would: at most sweep_budget subjects
 sweep (default 20); the rest stay due for the next one. Run it from a workflow on
 "schedule:" (and "workflow_dispatch:") with the action's "command: sweep". It takes no
 arguments; the inputs arrive as INPUT_TOKEN, INPUT_CONFIG, INPUT_TIMEOUT,
-INPUT_REQUEST_TIMEOUT and INPUT_SWEEP_BUDGET, the repository as GITHUB_REPOSITORY.
+INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET and INPUT_STATE_KEY (with
+INPUT_STATE_KEY_PREVIOUS), the repository as GITHUB_REPOSITORY.
 
 exit codes: 0 swept (nothing due included), 1 a subject failed (reported in the job
 log), 2 bad environment
@@ -52,6 +53,9 @@ type dueSubject struct {
 // sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
 func (r *runner) sweep(ctx context.Context) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.getenv), githubactions.WithWriter(r.out))
+	if !r.stateKeyOK() { // statekey.go
+		return 2
+	}
 	ev, err := r.sweepEvent()
 	if err != nil {
 		r.act.Errorf("%v", err)

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/org/pipeline-action/state"
+)
+
+// The state key: the `state_key` input (and, during a rotation, `state_key_previous`,
+// which verifies only). With it, every state the action writes is signed, and only
+// signed states are trusted (state.Keys); the agent workflows that report with
+// `command: report` pass the same secret.
+
+// stateKeyOK reads the state key inputs, masks them at once (before anything else can
+// log them) and keeps the keys in r.stateKeys. false: they are invalid (reported; the
+// value is never printed).
+func (r *runner) stateKeyOK() bool {
+	current := strings.TrimSpace(r.act.GetInput("state_key"))
+	previous := strings.Fields(r.act.GetInput("state_key_previous"))
+	if current != "" {
+		r.act.AddMask(current)
+	}
+	for _, p := range previous {
+		r.act.AddMask(p)
+	}
+	keys, err := state.NewKeys(current, previous...)
+	if err != nil {
+		r.act.Errorf("input state_key: %v", err)
+		return false
+	}
+	r.stateKeys = keys
+	if keys.Set() {
+		r.act.Infof("pipeline-action: a state key is set: states are signed with it, and only states it verifies are trusted")
+	}
+	return true
+}
+
+// stateKeys are the keys of the scenario's state_key, with which the simulation tells the
+// state the action trusts (nil: none, or an invalid key, which the action refuses).
+func (s *simulation) stateKeys() *state.Keys {
+	k, err := state.NewKeys(s.sc.StateKey)
+	if err != nil {
+		return nil
+	}
+	return k
+}
+
+// defaultSimStateKey is the state_key of the scenarios that give none: "" but in a test
+// that plays the examples again with a key, to show that a key changes no outcome.
+var defaultSimStateKey string

@@ -404,7 +404,10 @@ func (e *eval) headOf(run *Run) string {
 // (its author is not known). False in a pull request's run (its author is the subject's)
 // and while the issue's run has no pull request.
 func (e *eval) mayHaveAuthoredRunPR(run *Run, login string) bool {
-	if e.issue == nil || RunPR(run) == 0 {
+	if e.mayHaveAuthoredRunPRs(run, login) { // step_multipr.go: any of a multi-PR run's
+		return true
+	}
+	if _, has := runPRRef(run); e.issue == nil || !has {
 		return false
 	}
 	pr := e.runPR(run)
@@ -432,8 +435,11 @@ func runPRIn(f *Facts, run *Run) *PullRequest {
 	if f.Issue == nil {
 		return f.PR
 	}
-	if pr := f.PRs[RunPR(run)]; pr != nil {
-		return pr
+	if ref, ok := runPRRef(run); ok { // N, or owner/name#N (step_multipr.go)
+		e := &eval{facts: f, issue: &issueSubject{base: f}}
+		if pr := e.prOf(ref); pr != nil {
+			return pr
+		}
 	}
 	return &PullRequest{}
 }

@@ -619,3 +619,23 @@ func namedRefs(run *Run) []PRRef {
 	}
 	return out
 }
+
+// mayHaveAuthoredRunPRs reports whether login is, or may be, the author of any pull request
+// of a multi-PR run (one not read: its author is not known): a human stage's approval is
+// for all of them, so none of their authors approves it.
+func (e *eval) mayHaveAuthoredRunPRs(run *Run, login string) bool {
+	if e.issue == nil {
+		return false
+	}
+	p := e.cfg.PipelineFor(run)
+	if !p.IsMultiPR() {
+		return false
+	}
+	for _, ref := range RunPRRefs(run, e.issue.base.Repo) {
+		pr := e.prOf(ref)
+		if pr == nil || strings.EqualFold(login, pr.Author) {
+			return true
+		}
+	}
+	return false
+}

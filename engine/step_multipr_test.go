@@ -402,3 +402,46 @@ func TestNewRefAssociations(t *testing.T) {
 	}, got, "only pull requests named owner/name#N that are new; a number is left to NewAssociations")
 	assert.Empty(t, NewRefAssociations(after, after))
 }
+
+func TestIssueRunMergesThePullRequestItsPRNumberNames(t *testing.T) {
+	// An issue's run with two pull requests of its repository: merge_pr with pr_number
+	// merges the one it names, behind the guard on that pull request's facts.
+	cfg := issueConfig()
+	cfg.Pipelines[0].Stages[2].Config.PR = mustTemplate("{{ context.prs[1] }}")
+	cfg.Pipelines[0].Stages[1].Conditions[0].Eval = prLabel{label: "ok", pr: mustTemplate("all")}
+	a, b := ownPR(9), ownPR(10)
+	b.HeadSHA = "cccccccccc"
+	f := issueFacts(a, b)
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	run.Context["prs"] = append(run.Context["prs"].([]any), 10) // a second association, as a later report makes
+	a.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage, "#10 lacks ok")
+	b.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled"}, f, t0)
+	require.Len(t, res.Effects, 1)
+	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+	assert.Equal(t, 10, res.Effects[0].Number)
+	assert.Equal(t, "cccccccccc", res.Effects[0].SHA)
+	assert.Empty(t, res.Effects[0].Repo)
+}
+
+func TestMultiPRRunAuthorsOfAnyPullRequestDoNotApprove(t *testing.T) {
+	cfg := multiConfig()
+	api, web := apiPR(), webPR()
+	api.Author, web.Author = "dev", "mallory"
+	f := multiFacts(web, api)
+	res := startMulti(t, cfg, f)
+	run := res.State.Runs[0]
+	e := &eval{cfg: cfg, facts: f}
+	e.issueView()
+	assert.True(t, e.mayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
+	assert.True(t, e.mayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
+	assert.False(t, e.mayHaveAuthoredRunPR(run, "bob"))
+	delete(f.Others, "acme/web#30")
+	assert.True(t, e.mayHaveAuthoredRunPR(run, "bob"), "a pull request not read: its author is not known")
+	assert.Same(t, api, runPRIn(f, run), "PeopleNeeded reads the run's pull request")
+}

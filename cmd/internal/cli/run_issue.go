@@ -48,7 +48,7 @@ func (r *runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 	}
 	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch) // run_multipr.go
 	if err != nil && reported > 0 && notAPullRequest(err) {
-		r.act.Warningf("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s", number, reported, ev.Repo)
+		r.act.Infof("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s (in a multi-pr run, it may be one of its stage's config.repo: read next)", number, reported, ev.Repo)
 		snap, err = client.SnapshotIssueWith(ctx, number, ev.follow, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
 	}
 	if err != nil {

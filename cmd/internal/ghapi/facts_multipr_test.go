@@ -105,3 +105,34 @@ func TestInTakesOnlyRepositoryNames(t *testing.T) {
 		assert.Error(t, err, "%q", bad)
 	}
 }
+
+// TestReadPRsWithReadsBothRepositoriesInOneQuery: the pull requests an issue's state names
+// that the snapshot did not read — of its repository and of others — in one query.
+func TestReadPRsWithReadsBothRepositoriesInOneQuery(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.AddRepo("acme/web", "main")
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"own"}})
+	fake.OpenPR("acme/web", ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"web"}})
+	fake.ResetStats()
+	own, others, err := c.ReadPRsWith(ctx, []int{9}, []engine.PRRef{{Repo: "acme/web", Number: 9}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+	assertDocumented(t, fake)
+	assert.Equal(t, []string{"own"}, own[9].Labels)
+	assert.Equal(t, []string{"web"}, others["acme/web#9"].Labels)
+
+	// Only other repositories' (no alias of its own repository in the query).
+	fake.ResetStats()
+	own, others, err = c.ReadPRsWith(ctx, nil, []engine.PRRef{{Repo: "acme/web", Number: 9}})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
+	assert.Empty(t, own)
+	assert.Len(t, others, 1)
+
+	// Only its own: as ReadPRs.
+	own, others, err = c.ReadPRsWith(ctx, []int{9}, nil)
+	require.NoError(t, err)
+	assert.Len(t, own, 1)
+	assert.Empty(t, others)
+}

@@ -329,9 +329,10 @@ func (e *eval) commentTarget(run *Run, target string, eff *Effect) string {
 		}
 		eff.Number = pr.Number
 	case target == "issue":
-		return `not supported yet: comment target "issue" in a pull request's run (only "pr")`
+		// Only a sub-pipeline run on a pull request gets here: validate refuses it elsewhere.
+		return `comment target "issue" in a pull request's run: there is no issue to comment on; use "pr"`
 	default:
-		return fmt.Sprintf(`not supported yet: comment target %q (only "pr" and, in an issue's run, "issue")`, target)
+		return fmt.Sprintf(`comment target %q: a comment goes to "pr" or, in an issue's run, "issue"`, target)
 	}
 	return ""
 }

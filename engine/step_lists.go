@@ -105,8 +105,10 @@ func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedA
 			msg, _ = field("message")
 			target, _ = field("target")
 		}
-		if target.Kind != KindNull && strings.TrimSpace(target.Scalar) != "pr" {
-			return plannedAction{err: fmt.Sprintf("not supported yet: comment target %q (only the pull request, \"pr\")", target.Scalar)}
+		if t := strings.TrimSpace(target.Scalar); target.Kind != KindNull && t != "" {
+			if why := e.commentTarget(run, t, &eff); why != "" { // step_issue.go
+				return plannedAction{err: why}
+			}
 		}
 		body, err := renderText(tmpl(msg), env)
 		if err != nil {

@@ -441,7 +441,8 @@ func (e *eval) branchMerge(p *Pipeline, run *Run, b *Stage) (moved, done bool) {
 	}
 	if e.issue == nil {
 		run.Stages[b.ID].Status = StageFailed
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: merge_pr in a branch of a pull request's run (branch %q at %s); it runs in issue and multi-pr runs", b.ID, b.Pos))
+		// Only a sub-pipeline run on a pull request gets here: validate refuses it elsewhere.
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("merge_pr as a branch (branch %q at %s) in a pull request's run: a branch merges one of an issue's or multi-PR run's pull requests; merge a pull request's own change after the join", b.ID, b.Pos))
 		return false, true
 	}
 	return e.issueMerge(p, run, b), true

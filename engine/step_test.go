@@ -208,7 +208,7 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 			`not supported yet: action "merge_pr" in a branch without pr_number (branch "m" of stage "x" at .github/pipelines.yaml:12:9)`},
 		{"merge branch of a pull request's run", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
 			Branches: []*Stage{{ID: "m", Type: StageAction, Action: ActionMergePR, Pos: at, Config: ActionConfig{PR: mustTemplate("{{ context.pr_number }}")}}}}, nil,
-			`not supported yet: merge_pr in a branch of a pull request's run (branch "m" at .github/pipelines.yaml:12:9)`},
+			`merge_pr as a branch (branch "m" at .github/pipelines.yaml:12:9) in a pull request's run`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

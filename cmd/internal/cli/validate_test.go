@@ -115,7 +115,7 @@ const parallelFile = `pipelines:
         join: all
         branches:
           - {id: a, type: pipeline, pipeline: standard-review}
-          - {id: b, type: action, action: merge_pr}
+          - {id: b, type: action, action: add_label, config: {label: reviewed}}
 `
 
 func TestValidate(t *testing.T) {

@@ -215,6 +215,10 @@ type eval struct {
 	visits   map[string]int // see moveGuard
 	// gateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
 	gateEnv func() Env
+	// gateRun and gatePipeline are the run whose gates are evaluated (withRun), for
+	// checks that read another of its pull requests' ledger (step_ledger_pr.go).
+	gateRun      *Run
+	gatePipeline *Pipeline
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
 	needsFiles bool
 	// issue is set when the subject is an issue (step_issue.go).

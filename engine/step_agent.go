@@ -84,7 +84,7 @@ func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
 	}
 	run.Status = RunRunning
 	// A new attempt: the last verdict no longer stands, and the next is given on this head.
-	sr.HeadSHA, sr.Verdict = e.facts.PR.HeadSHA, ""
+	sr.HeadSHA, sr.Verdict = e.headOf(run), "" // step_issue.go: the run's pull request's head
 	if dispatchWriteAhead(ag.Dispatch) {
 		e.intend(run, sr, &eff)
 	}
@@ -282,7 +282,7 @@ func (e *eval) applyReport(r *Report) {
 	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
-		sr.HeadSHA = e.facts.PR.HeadSHA
+		sr.HeadSHA = e.headOf(run)
 	}
 	sr.Verdict = r.Verdict
 	sr.Message = ""

@@ -121,7 +121,8 @@ func (e *eval) withLedger(p *Pipeline, run *Run) func() {
 // approvals ledger (withLedger) and its env (RunCheck).
 func (e *eval) withRun(p *Pipeline, run *Run) func() {
 	restore := e.withLedger(p, run)
-	oldEnv := e.gateEnv
+	oldEnv, oldRun, oldPipeline := e.gateEnv, e.gateRun, e.gatePipeline
+	e.gateRun, e.gatePipeline = run, p
 	var env Env
 	e.gateEnv = func() Env {
 		if env == nil {
@@ -129,7 +130,7 @@ func (e *eval) withRun(p *Pipeline, run *Run) func() {
 		}
 		return env
 	}
-	return func() { restore(); e.gateEnv = oldEnv }
+	return func() { restore(); e.gateEnv, e.gateRun, e.gatePipeline = oldEnv, oldRun, oldPipeline }
 }
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.

@@ -508,6 +508,12 @@ func (e *eval) checkPR(c Condition, facts *Facts, t *Template) GateResult {
 		if !ref.own(own) {
 			f.Repo = ref.Repo
 		}
+		if lc, ok := c.Eval.(LedgerCheck); ok && lc.ReadsLedger() { // step_ledger_pr.go
+			f.Ledger = nil // never the run's own ledger: the approvals given on this pull request
+			if e.gateRun != nil {
+				f.Ledger = e.ledgerForPR(e.gatePipeline, e.gateRun, ref, pr, own)
+			}
+		}
 		r := c.Eval.Evaluate(&f)
 		line := ref.String() + ": " + r.Message
 		switch r.Status {

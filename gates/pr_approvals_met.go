@@ -9,8 +9,9 @@ import (
 
 // PRApprovalsMet is the `pr_approvals_met` check of the reference: every review the
 // pipeline requires, from agents, humans or both (`scope`), has approved the pull
-// request (`pr`, a template, in multi-PR pipelines). It loads and validates; it cannot
-// is evaluated against the run's approvals ledger (Facts.Ledger).
+// request (`pr`, a template, in multi-PR pipelines: the approvals given on that pull
+// request, by the run's review stages and its child runs' whose pull request it is). It is
+// evaluated against the approvals ledger the engine gives it (Facts.Ledger).
 type PRApprovalsMet struct{}
 
 var _ engine.Gate = PRApprovalsMet{}
@@ -28,26 +29,7 @@ func (PRApprovalsMet) Compile(p *engine.Params) (engine.Check, error) {
 		scope: p.Enum("scope", ScopeAll, ScopeAgents, ScopeHumans, ScopeAll),
 		pr:    p.Template("pr"),
 	}
-	if c.pr != nil {
-		return prApprovalsMetOther{c}, nil
-	}
 	return c, nil
-}
-
-// prApprovalsMetOther is pr_approvals_met with `pr`: the ledger covers only the run's
-// own pull request, so it loads and validates but a run that reaches it stops.
-type prApprovalsMetOther struct{ prApprovalsMet }
-
-var _ engine.Unsupported = prApprovalsMetOther{}
-
-// Unsupported says what evaluating the check lacks.
-func (prApprovalsMetOther) Unsupported() string {
-	return `check "pr_approvals_met" with "pr" (the ledger covers only the pipeline's own pull request)`
-}
-
-// Evaluate fails closed.
-func (c prApprovalsMetOther) Evaluate(*engine.Facts) engine.GateResult {
-	return unsupported(prApprovalsMetName, c)
 }
 
 type prApprovalsMet struct {
@@ -64,6 +46,10 @@ func (c prApprovalsMet) Scope() string { return c.scope }
 
 // PR returns the `pr` template, or nil for the pipeline's own pull request.
 func (c prApprovalsMet) PR() *engine.Template { return c.pr }
+
+// ReadsLedger says the check reads the approvals ledger: on another pull request of the
+// run (`pr`), the engine gives it that pull request's ledger.
+func (prApprovalsMet) ReadsLedger() bool { return true }
 
 // Evaluate reads the run's approvals ledger (Facts.Ledger): every review stage in scope
 // the run entered and did not skip must be met on the current head. It fails closed

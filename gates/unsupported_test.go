@@ -10,35 +10,6 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// TestUnsupportedChecks covers the checks that load but cannot be evaluated yet: each
-// says what it lacks, and fails closed whatever the facts say.
-func TestUnsupportedChecks(t *testing.T) {
-	tests := []struct {
-		name   string
-		gate   engine.Gate
-		check  string
-		params string
-		want   string
-	}{
-		{name: "pr_approvals_met of another PR", gate: PRApprovalsMet{}, check: "pr_approvals_met",
-			params: `{pr: "{{ context.prs[0] }}", scope: all}`,
-			want:   `check "pr_approvals_met" with "pr" (the ledger covers only the pipeline's own pull request)`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := mustCompile(t, tt.gate, tt.check, tt.params)
-			u, ok := c.(engine.Unsupported)
-			require.True(t, ok, "implements engine.Unsupported")
-			assert.Equal(t, tt.want, u.Unsupported())
-			all := facts(review("alice", engine.ReviewApproved, head), check("test", engine.CheckSuccess), labels("ok"))
-			for _, f := range []*engine.Facts{all, nil} {
-				assert.Equal(t, engine.GateResult{Check: tt.check, Status: engine.GateError,
-					Message: "not supported yet: " + tt.want}, c.Evaluate(f))
-			}
-		})
-	}
-}
-
 // TestSupportedChecksAreNotUnsupported keeps the evaluated forms free of the marker.
 func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 	for _, tt := range []struct {
@@ -62,7 +33,7 @@ func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 
 func TestUnsupportedChecksRecordParams(t *testing.T) {
 	c := mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{scope: humans, pr: "{{ context.prs[0] }}"}`)
-	pam := c.(prApprovalsMetOther)
+	pam := c.(prApprovalsMet)
 	assert.Equal(t, ScopeHumans, pam.Scope())
 	require.NotNil(t, pam.PR())
 	assert.Equal(t, "{{ context.prs[0] }}", pam.PR().Src)

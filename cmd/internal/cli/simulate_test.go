@@ -285,17 +285,3 @@ func TestSimulatePrintsStateCommentAndStats(t *testing.T) {
 	assert.True(t, strings.Contains(out, "API calls by step:") && strings.Contains(out, "pulls/merge 1"), out)
 	assert.NotContains(t, out, "<!-- pipeline-action:state", "the hidden state is not printed")
 }
-
-func TestSimulateStopsAtUnsupportedConstruct(t *testing.T) {
-	dir := writeScenario(t, `
-repo: acme/widgets
-users: {dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-`)
-	cfg := "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: c, type: gate, conditions: [{check: pr_approvals_met, pr: \"{{ context.prs[0] }}\"}]}\n"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(cfg), 0o600))
-	code, out, errOut := simulate(t, dir, "-q")
-	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, `not supported yet: check "pr_approvals_met" with "pr"`)
-}

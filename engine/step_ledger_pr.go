@@ -1,0 +1,72 @@
+package engine
+
+import "strings"
+
+// The approvals ledger of one pull request of a run (pr_approvals_met with `pr`): the
+// review stages that reviewed that pull request — the run's own when it is the run's pull
+// request, and those of its child runs (sub-pipelines, pipeline branches) whose pull request
+// it is — each judged on that pull request's current head. An approval given on another
+// pull request never counts for it.
+
+// LedgerCheck is implemented by checks that read the approvals ledger (pr_approvals_met):
+// evaluated on another pull request of the run, they get that pull request's ledger.
+type LedgerCheck interface {
+	ReadsLedger() bool
+}
+
+// ledgerForPR builds the ledger of pull request pr (ref, in repository own unless it names
+// another) for run of p.
+func (e *eval) ledgerForPR(p *Pipeline, run *Run, ref PRRef, pr *PullRequest, own string) *Ledger {
+	l := &Ledger{Entries: []LedgerEntry{}, Stages: []LedgerStage{}}
+	old := e.facts
+	f := *e.facts
+	f.PR = pr
+	e.facts = &f
+	defer func() { e.facts = old }()
+	seen := map[string]bool{}
+	var add func(p *Pipeline, r *Run, depth int)
+	add = func(p *Pipeline, r *Run, depth int) {
+		if p == nil || r == nil || seen[r.ID] || depth > MaxLedgerDepth {
+			return
+		}
+		seen[r.ID] = true
+		mine, ok := runPRRef(r)
+		if e.issue == nil && old.PR != nil { // a pull request's run: its subject
+			mine, ok = PRRef{Repo: own, Number: old.PR.Number}, true
+		}
+		if ok && samePR(mine, ref, own) {
+			sub := e.ledger(p, r)
+			l.Entries = append(l.Entries, sub.Entries...)
+			l.Stages = append(l.Stages, sub.Stages...)
+		}
+		// The current child of each pipeline stage and pipeline branch.
+		for _, sr := range r.Stages {
+			if sr == nil || sr.Child == "" || sr.Status == StageSkipped || sr.Status == StageCancelled {
+				continue
+			}
+			for _, c := range e.st.Runs {
+				if c.ID == sr.Child && c.Status != RunCancelled {
+					add(e.cfg.PipelineFor(c), c, depth+1)
+				}
+			}
+		}
+	}
+	add(p, run, 0)
+	return l
+}
+
+// MaxLedgerDepth bounds how deep ledgerForPR follows child runs (a forged state cannot make
+// it loop: each run is visited once).
+const MaxLedgerDepth = 16
+
+// samePR reports whether a and b name the same pull request, a reference without a
+// repository meaning one of own.
+func samePR(a, b PRRef, own string) bool {
+	if a.Repo == "" {
+		a.Repo = own
+	}
+	if b.Repo == "" {
+		b.Repo = own
+	}
+	return a.Number == b.Number && strings.EqualFold(a.Repo, b.Repo)
+}

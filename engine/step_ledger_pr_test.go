@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ledgerOK is pr_approvals_met in small: a PRCheck that reads the ledger it is given, and
+// passes when it holds review stages and every one is met.
+type ledgerOK struct{ pr *Template }
+
+func (c ledgerOK) PR() *Template   { return c.pr }
+func (ledgerOK) ReadsLedger() bool { return true }
+func (ledgerOK) Evaluate(f *Facts) GateResult {
+	switch {
+	case f.Ledger == nil || len(f.Ledger.Stages) == 0:
+		return GateResult{Status: GateFail, Message: "no review stage has run"}
+	}
+	for _, s := range f.Ledger.Stages {
+		if !s.Met {
+			return GateResult{Status: GatePending, Message: s.Why}
+		}
+	}
+	return GateResult{Status: GatePass, Message: "approved " + f.PR.HeadSHA}
+}
+
+// ledgerConfig: both agents open their pull requests, a review agent reviews the run's pull
+// request (context.pr_number: acme/api#12), and a gate asks for approvals on the pull
+// request pr names.
+func ledgerConfig(pr string) *Config {
+	cfg := multiConfig()
+	cfg.Agents = append(cfg.Agents, &Agent{Name: "reviewer", Dispatch: DispatchComment, Body: "@reviewer review"})
+	p := cfg.Pipelines[0]
+	p.Stages[1].OnComplete = "review"
+	review := &Stage{ID: "review", Type: StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "ready"}
+	p.Stages = append(p.Stages[:2], append([]*Stage{review}, p.Stages[2:]...)...)
+	p.Stages[3].Conditions = []Condition{{Check: "pr_approvals_met", Eval: ledgerOK{pr: mustTemplate(pr)}}}
+	p.Stages[3].OnFail = ""
+	return cfg
+}
+
+func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
+	for _, tc := range []struct {
+		pr     string
+		merges int
+		why    string
+	}{
+		{"{{ context.prs[0] }}", 2, "the review approved acme/api#12's head"},
+		{"{{ context.prs[1] }}", 0, "nothing reviewed acme/web#30: the approval of #12 does not count for it"},
+		{"all", 0, "every pull request needs its own approvals"},
+	} {
+		t.Run(tc.pr, func(t *testing.T) {
+			cfg := ledgerConfig(tc.pr)
+			api, web := apiPR(), webPR()
+			f := multiFacts(web, api)
+			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+			res = dispatched(t, cfg, res, f, t0)
+			res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+			res = dispatched(t, cfg, res, f, t0)
+			res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+			res = dispatched(t, cfg, res, f, t0)
+			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
+			res = Step(cfg, res.State, report("xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
+			merges := 0
+			for _, e := range res.Effects {
+				if e.Kind == EffectMerge {
+					merges++
+				}
+			}
+			assert.Equal(t, tc.merges, merges, tc.why)
+			if tc.merges == 0 {
+				assert.Equal(t, "ready", res.State.Runs[0].Stage)
+			}
+		})
+	}
+}

@@ -539,8 +539,3 @@ func jsonSafe(m map[string]any) map[string]any {
 	out, _ := jsonValue(m).(map[string]any)
 	return out
 }
-
-// unsupportedAgentStage names what an agent stage uses that Step cannot execute yet, or "".
-func unsupportedAgentStage(s *Stage) string {
-	return ""
-}

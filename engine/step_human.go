@@ -24,11 +24,6 @@ const (
 	noticeReminder = "reminder-" // + the reminder's number
 )
 
-// unsupportedHuman names what a human stage uses that Step cannot execute, or "".
-func unsupportedHuman(s *Stage) string {
-	return ""
-}
-
 func humanKey(run *Run, stage *Stage, attempt int, suffix string) string {
 	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, attempt, suffix)
 }

@@ -130,10 +130,6 @@ func unsupportedParallel(s *Stage) string {
 					return what
 				}
 			}
-		case StageAgent:
-			if what := unsupportedAgentStage(b); what != "" {
-				return what
-			}
 		}
 	}
 	return ""

@@ -29,15 +29,7 @@ func unsupportedPipeline(p *Pipeline) string {
 func unsupportedStage(s *Stage) string {
 	at := s.Pos.String()
 	switch s.Type {
-	case StageGate, StageAction, StageDelay, StageWebhook, StagePipeline:
-	case StageHuman:
-		if what := unsupportedHuman(s); what != "" {
-			return what
-		}
-	case StageAgent:
-		if what := unsupportedAgentStage(s); what != "" {
-			return what
-		}
+	case StageGate, StageAction, StageDelay, StageWebhook, StagePipeline, StageHuman, StageAgent:
 	case StageParallel:
 		if what := unsupportedParallel(s); what != "" { // step_parallel.go
 			return what

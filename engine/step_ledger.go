@@ -85,6 +85,9 @@ func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
 			l.Stages = append(l.Stages, ls)
 		}
 	}
+	if why := e.reviewedAnother(run); why != "" { // step_ledger_pr.go
+		notOn(l, why)
+	}
 	return l
 }
 

@@ -1,6 +1,9 @@
 package engine
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // The approvals ledger of one pull request of a run (pr_approvals_met with `pr`): the
 // review stages that reviewed that pull request — the run's own when it is the run's pull
@@ -69,4 +72,34 @@ func samePR(a, b PRRef, own string) bool {
 		b.Repo = own
 	}
 	return a.Number == b.Number && strings.EqualFold(a.Repo, b.Repo)
+}
+
+// reviewedAnother says why the review stages of run, an issue's run, were not given on the
+// pull request of the facts (e.facts.PR): the run's pull request (context.pr_number) is
+// another one, or it has none. The head SHA alone cannot tell: one commit can head two pull
+// requests (against two bases, or in two repositories), and an approval of one is not an
+// approval of the other. "" when they were given on it, and in a pull request's run (its
+// review stages review its subject).
+func (e *eval) reviewedAnother(run *Run) string {
+	if e.issue == nil || e.facts.PR == nil {
+		return ""
+	}
+	ref, ok := runPRRef(run)
+	switch {
+	case !ok:
+		return fmt.Sprintf("run %s has no pull request; its reviews were not given on pull request #%d", run.ID, e.facts.PR.Number)
+	case e.prOf(ref) != e.facts.PR:
+		return fmt.Sprintf("run %s reviewed %s, not this pull request (#%d)", run.ID, ref, e.facts.PR.Number)
+	}
+	return ""
+}
+
+// notOn marks every review stage of l unmet (why) and drops its entries: they were given on
+// another pull request than the one l is read for.
+func notOn(l *Ledger, why string) {
+	l.Entries = l.Entries[:0]
+	for i := range l.Stages {
+		l.Stages[i].Met = false
+		l.Stages[i].Why = l.Stages[i].Stage + ": " + why
+	}
 }

@@ -76,3 +76,43 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeGuardNeverCountsAnotherPullRequestsApprovals: the review agent approved the
+// run's pull request (acme/api#12) and nothing reviewed acme/web#30. The gate before the
+// merges reads the run's ledger (pr_approvals_met without pr) and passes on #12; the merge
+// guard of #30 judges the same gate on #30's facts, where the approval of #12 is not one:
+// neither is merged. Even when #30's head is the very commit the agent approved on #12 (one
+// commit can head two pull requests, against different bases), the approval was given on
+// #12, not on #30.
+func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		webHead string
+	}{
+		{"another head", "cccccccccc"},
+		{"the same head", "aaaaaaaaaa"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := ledgerConfig("")
+			cfg.Pipelines[0].Stages[3].Conditions = []Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
+			api, web := apiPR(), webPR()
+			web.HeadSHA = tc.webHead
+			f := multiFacts(web, api)
+			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+			res = dispatched(t, cfg, res, f, t0)
+			res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+			res = dispatched(t, cfg, res, f, t0)
+			res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+			res = dispatched(t, cfg, res, f, t0)
+			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
+			res = Step(cfg, res.State, report("xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
+			run := res.State.Runs[0]
+			require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "the gate reads the run's pull request, #12, which the agent approved")
+			for _, e := range res.Effects {
+				assert.NotEqual(t, EffectMerge, e.Kind, "no merge: #30 has no approval of its own (%+v)", e)
+			}
+			assert.Contains(t, run.Stages["merge-all"].Message, "acme/web#30 (branch merge-web)")
+			assert.Contains(t, run.Stages["merge-all"].Message, "none is merged")
+		})
+	}
+}

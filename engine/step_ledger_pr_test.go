@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,6 +51,8 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 		{"{{ context.prs[0] }}", 2, "the review approved acme/api#12's head"},
 		{"{{ context.prs[1] }}", 0, "nothing reviewed acme/web#30: the approval of #12 does not count for it"},
 		{"all", 0, "every pull request needs its own approvals"},
+		{"acme/api#99", 0, "a pull request that is not the run's fails the gate"},
+		{"acme/other#12", 0, "the same number in another repository is another pull request"},
 	} {
 		t.Run(tc.pr, func(t *testing.T) {
 			cfg := ledgerConfig(tc.pr)
@@ -72,6 +75,12 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 			assert.Equal(t, tc.merges, merges, tc.why)
 			if tc.merges == 0 {
 				assert.Equal(t, "ready", res.State.Runs[0].Stage)
+			}
+			if strings.HasPrefix(tc.pr, "acme/") {
+				r := res.State.Runs[0].Stages["ready"].Results
+				require.Len(t, r, 1)
+				assert.Equal(t, GateFail, r[0].Status)
+				assert.Contains(t, r[0].Message, "is not a pull request of the run")
 			}
 		})
 	}

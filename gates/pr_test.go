@@ -22,6 +22,8 @@ func TestChecksTakePR(t *testing.T) {
 		{HumanApproved{}, "human_approved", `{count: 1, pr: all}`},
 		{HumanApproved{}, "human_approved", `{from: maintainers, pr: "{{ context.prs[0] }}"}`},
 		{CIStatus{}, "ci_status", `{pr: all}`},
+		{PRApprovalsMet{}, "pr_approvals_met", `{pr: all, scope: agents}`},
+		{PRApprovalsMet{}, "pr_approvals_met", `{pr: "{{ context.prs[1] }}"}`},
 	} {
 		c := mustCompile(t, tt.gate, tt.check, tt.params)
 		pc, ok := c.(engine.PRCheck)
@@ -36,7 +38,11 @@ func TestChecksTakePR(t *testing.T) {
 	assert.Equal(t, "maintainers", h.(GroupRef).Group())
 	n := mustCompile(t, NoChangesRequested{}, "no_changes_requested", `{pr: all}`)
 	assert.Equal(t, engine.GateFail, n.Evaluate(facts(review("bob", engine.ReviewChangesRequested, head))).Status)
+	// pr_approvals_met with pr is given the ledger of the pull request it names.
+	a := mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{pr: all}`)
+	assert.True(t, a.(engine.LedgerCheck).ReadsLedger())
 	// Without pr, they read the run's own pull request.
+	assert.Nil(t, mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{}`).(engine.PRCheck).PR())
 	_, ok := mustCompile(t, LabelPresent{}, "label_present", `{label: ok}`).(engine.PRCheck)
 	assert.False(t, ok)
 }

@@ -51,9 +51,11 @@ func (c prApprovalsMet) PR() *engine.Template { return c.pr }
 // run (`pr`), the engine gives it that pull request's ledger.
 func (prApprovalsMet) ReadsLedger() bool { return true }
 
-// Evaluate reads the run's approvals ledger (Facts.Ledger): every review stage in scope
-// the run entered and did not skip must be met on the current head. It fails closed
-// without a ledger, with a `pr` other than the run's own, and when no stage is in scope.
+// Evaluate reads the approvals ledger it is given (Facts.Ledger): the run's, or with `pr`
+// the ledger of the pull request named (the engine builds it: the review stages whose run's
+// pull request it is). Every review stage in scope must be met on the current head. It
+// fails closed without a ledger and when no stage is in scope; a `pr` that names no pull
+// request of the run fails before it is evaluated (engine.checkPR).
 func (c prApprovalsMet) Evaluate(f *engine.Facts) engine.GateResult {
 	r := engine.GateResult{Check: prApprovalsMetName}
 	switch {

@@ -125,3 +125,33 @@ func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeGuardNeverCountsAnotherPullRequestsHumanApprovals: a person approved the run's
+// pull request (acme/api#12) at its human stage; acme/web#30, heading the same commit, has no
+// review. The merge guard of #30 reads the run's human stage against #30: it was met by
+// reviews of #12, so it is not met for #30, and neither is merged.
+func TestMergeGuardNeverCountsAnotherPullRequestsHumanApprovals(t *testing.T) {
+	cfg := multiConfig()
+	p := cfg.Pipelines[0]
+	p.Stages[1].OnComplete = "sign"
+	sign := &Stage{ID: "sign", Type: StageHuman, WaitFor: WaitApproval, Count: 1, OnComplete: "ready"}
+	p.Stages = append(p.Stages[:2], append([]*Stage{sign}, p.Stages[2:]...)...)
+	p.Stages[3].Conditions = []Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
+	api, web := apiPR(), webPR()
+	web.HeadSHA = api.HeadSHA
+	api.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: api.HeadSHA, SubmittedAt: t0, CanPush: true}}
+	f := multiFacts(web, api)
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+	run := res.State.Runs[0]
+	require.NotNil(t, run.Stages["ready"], run.Message)
+	require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "bob approved #12, the run's pull request")
+	for _, e := range res.Effects {
+		assert.NotEqual(t, EffectMerge, e.Kind, "no merge: nobody approved #30 (%+v)", e)
+	}
+	assert.Contains(t, run.Stages["merge-all"].Message, "acme/web#30 (branch merge-web)")
+	assert.Contains(t, run.Stages["merge-all"].Message, "reviewed acme/api#12, not this pull request")
+}

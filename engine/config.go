@@ -233,6 +233,10 @@ type Stage struct {
 	AutoAssign bool
 	Pattern    string // wait_for comment: a regular expression the comment must match
 	WaitLabel  string // wait_for label: the label
+	// KeepOnPush is `dismiss_stale: false`: what people gave at the stage still counts
+	// after a push (never after a change of base). By default a push makes it stale, as
+	// GitHub's "dismiss stale approvals" does.
+	KeepOnPush bool
 
 	// parallel
 	Join        string // "all" | "any" | a number N

@@ -27,7 +27,9 @@ type guardPlan struct {
 // every gate left through on_fail decidedly fails on them (the transitions of other
 // stages are free: they are what the config says to do when an action ends). On top of that, every gate the run itself
 // passed must still hold, and a moved head sends the run back to the first gate whose
-// verdict depends on the head.
+// verdict depends on the head. Human stages are judged as gates are: a path through one's
+// on_complete needs what people gave there to count today (humanHolds), and every human
+// stage the run passed or skipped must still hold.
 func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
@@ -67,9 +69,15 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 			continue
 		}
 		free, pass, fail := guardEdges(p, i)
-		if s.Type == StageGate && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
-			// The gate's condition decidedly does not hold today: the run skips it.
+		if (s.Type == StageGate || s.Type == StageHuman) && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
+			// The stage's condition decidedly does not hold today: the run skips it.
 			free = append(free, s.SkipTo)
+		} else if s.Type == StageHuman {
+			if ok, _ := e.humanHolds(run, s); ok {
+				free = append(free, pass...)
+			} else {
+				frontier = append(frontier, s)
+			}
 		} else if s.Type == StageGate {
 			switch {
 			case holds(s):
@@ -95,6 +103,10 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 	// evaluated afresh on that pull request's facts above.
 	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.runPR(run) == pr
 	back := func(g *Stage) guardPlan {
+		if g.Type == StageHuman {
+			_, why := e.humanHolds(run, g)
+			return guardPlan{back: g, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", g.ID, short(pr.HeadSHA), why)}
+		}
 		if moved {
 			return guardPlan{back: g, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
 				short(run.VerifiedSHA), short(pr.HeadSHA), run.VerifiedBy)}
@@ -111,10 +123,20 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 		}
 		return back(frontier[0])
 	}
-	// The gates this run passed hold too, whatever other path the config allows.
+	// The gates and human stages this run passed hold too, whatever other path the config
+	// allows.
 	for _, s := range p.Stages {
-		if sr := run.Stages[s.ID]; s.Type == StageGate && s.ID != merge.ID && sr != nil && sr.Status == StagePassed && !holds(s) {
+		sr := run.Stages[s.ID]
+		if s.ID == merge.ID || sr == nil {
+			continue
+		}
+		if s.Type == StageGate && sr.Status == StagePassed && !holds(s) {
 			return back(s)
+		}
+		if s.Type == StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
+			if ok, _ := e.humanHolds(run, s); !ok {
+				return back(s)
+			}
 		}
 	}
 	if moved {
@@ -128,11 +150,12 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 }
 
 // guardEdges returns the targets stage i of p may move to. For a gate: pass is the
-// target of its pass transition, fail those of its fail transitions; free holds every
-// other target (for any other stage, all of them).
+// target of its pass transition, fail those of its fail transitions; for a human stage:
+// pass is the target of on_complete. free holds every other target (for any other
+// stage, all of them).
 func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
 	s := p.Stages[i]
-	if s.Type != StageGate {
+	if s.Type != StageGate && s.Type != StageHuman {
 		return successors(p, i), nil, nil
 	}
 	next := TargetComplete
@@ -142,6 +165,9 @@ func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
 	pass = []string{next}
 	if s.OnPass != "" {
 		pass = []string{s.OnPass}
+	}
+	if s.Type == StageHuman && s.OnComplete != "" {
+		pass = []string{s.OnComplete}
 	}
 	if s.OnFail != "" {
 		fail = append(fail, s.OnFail)

@@ -37,6 +37,11 @@ func (sl *stageLoader) human(n *yaml.Node, f map[string]entry, s *Stage, where s
 	if e, ok := f["auto_assign"]; ok {
 		s.AutoAssign, _ = sl.boolean(e)
 	}
+	if e, ok := f["dismiss_stale"]; ok {
+		if dismiss, ok := sl.boolean(e); ok {
+			s.KeepOnPush = !dismiss
+		}
+	}
 	if e, ok := f["pattern"]; ok {
 		if s.WaitFor != "" && s.WaitFor != WaitComment {
 			sl.errorf(e.key, kindKey, "%q applies only to \"wait_for: %s\", not %q", "pattern", WaitComment, s.WaitFor)

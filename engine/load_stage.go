@@ -20,7 +20,7 @@ var (
 		StageAgent: append([]string{"agent", "action", "continue_session", "condition", "skip_to", "timeout",
 			"on_timeout", "on_complete", "on_error", "config", "context"}, verdictKeys...),
 		StageGate:  {"conditions", "any_of", "on_pass", "on_fail", "timeout", "on_timeout"},
-		StageHuman: {"wait_for", "from", "count", "notify", "auto_assign", "pattern", "label", "condition", "skip_to", "timeout", "on_timeout", "on_complete"},
+		StageHuman: {"wait_for", "from", "count", "notify", "auto_assign", "dismiss_stale", "pattern", "label", "condition", "skip_to", "timeout", "on_timeout", "on_complete"},
 		StageParallel: {"join", "branches", "condition", "skip_to", "timeout", "on_timeout", "on_complete",
 			"on_any_reject"},
 		StageDelay:    {"duration", "poll", "on_complete"},

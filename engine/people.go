@@ -18,7 +18,22 @@ type IssueComment struct {
 	CreatedAt time.Time
 	IsBot     bool // the author is an app
 	Viewer    bool // the action itself wrote it
+	// EditedBy is who last edited the comment when that was not its author (GitHub lets
+	// anyone with write access edit any comment and keeps the author); "" when it is
+	// unedited or its author edited it last. An editor GitHub no longer names is "ghost".
+	EditedBy string
 }
+
+// EditedByOther reports whether a comment that was edited (edited) was last edited by
+// someone other than its author: the editor GitHub names differs from the author, or
+// GitHub names none. Logins are spelt as GitHub spells them (an app is "<slug>[bot]").
+func EditedByOther(edited bool, author, editor string) bool {
+	return edited && (editor == "" || editor != author)
+}
+
+// Disowned reports whether c is no longer its author's word: someone else edited it. It
+// is then neither a command nor a human action.
+func (c IssueComment) Disowned() bool { return c.EditedBy != "" }
 
 // People holds the repository permissions read for this evaluation (team members are
 // Facts.TeamMembers).
@@ -28,11 +43,12 @@ type People struct {
 	Permissions map[string]string
 }
 
-// Approval is a `/pipeline approve` command counted for a human stage.
+// Approval is a `/pipeline approve` (or skip) command counted for a human stage. Who gave
+// it is judged again, on today's permissions, whenever it is counted.
 type Approval struct {
 	Login   string    `json:"login"`
 	SHA     string    `json:"sha"` // the head it was given on
-	At      time.Time `json:"at"`
+	At      time.Time `json:"at"`  // when the comment was written, as GitHub tells
 	Comment int64     `json:"comment"`
 }
 
@@ -86,13 +102,15 @@ type Needs struct {
 // Empty reports whether nothing needs reading.
 func (n Needs) Empty() bool { return len(n.Teams) == 0 && len(n.Permissions) == 0 }
 
-// PeopleNeeded says which teams and permissions Step needs for st on facts f: for a run at
-// a human stage, the teams of its group when someone who is not one of the group's users
-// gave what the stage waits for (an approval of the head, a comment), and the permission
-// of comment authors a stage without a group may count; when `/pipeline` commands wait to
-// be acted on, their authors' permissions, and the teams of chatops.from and of the stages
-// they may approve for. It asks only for what can change the outcome, so an event with
-// nothing new from people costs no request.
+// PeopleNeeded says which teams and permissions Step needs for st on facts f: for every
+// human stage of an open run's pipeline (the merge guard judges them all), the teams of
+// its group when someone who is not one of the group's users did what the stage waits
+// for, and the permissions of everyone whose action may count there without a review
+// that tells it (commenters, who added the label or dismissed the review, who gave a
+// stored `/pipeline approve` or skip); when `/pipeline` commands wait to be acted on,
+// their authors' permissions, and the teams of chatops.from and of the stage they may
+// approve for. It asks only for what can change the outcome, so an event with nothing new
+// from people costs no request.
 func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 	if f != nil && f.PR == nil && f.Issue != nil {
 		f = subjectView(f) // step_issue.go: the issue as the subject
@@ -118,7 +136,7 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 	}
 	var commanders []string
 	for _, c := range f.PR.Comments {
-		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && isCommand(c.Body) {
+		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && !c.Disowned() && isCommand(c.Body) {
 			commanders = append(commanders, c.Author)
 		}
 	}
@@ -133,7 +151,6 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 			continue
 		}
 		s := p.Stage(run.Stage)
-		sr := run.Stages[run.Stage]
 		if s != nil && s.Type == StageGate {
 			// A check with `from` fails closed on a team not read: read them all.
 			for _, c := range allConditions(s) {
@@ -146,32 +163,22 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 				}
 			}
 		}
-		if s == nil || sr == nil || s.Type != StageHuman {
-			continue
-		}
-		var who []string
-		switch s.WaitFor {
-		case WaitApproval:
-			rp := runPRIn(f, run) // step_issue.go
-			for _, r := range latestReviews(rp.Reviews) {
-				if r.State == ReviewApproved && r.CommitSHA == rp.HeadSHA && !r.IsBot && !strings.EqualFold(r.Author, f.PR.Author) {
-					who = append(who, r.Author)
+		// Every human stage of the pipeline: the merge guard judges them all again.
+		for _, hs := range p.Stages {
+			if hs.Type != StageHuman {
+				continue
+			}
+			who, perms := humanActors(hs, run.Stages[hs.ID], f, run) // step_human_from.go
+			for _, l := range perms {
+				if l != "" && !strings.EqualFold(l, f.PR.Author) {
+					logins[strings.ToLower(l)] = l
 				}
 			}
-			who = append(who, commanders...)
-		case WaitComment:
-			for _, c := range f.PR.Comments {
-				if c.CreatedAt.After(sr.EnteredAt) && countsAsHuman(c, f) && !isCommand(c.Body) && !strings.EqualFold(c.Author, f.PR.Author) {
-					who = append(who, c.Author)
-					if s.From == "" {
-						logins[strings.ToLower(c.Author)] = c.Author
-					}
-				}
-			}
-		case WaitLabel, WaitDismiss:
-			who = humanFromActors(s, f.PR) // step_human_from.go
+			addGroup(hs.From, who)
 		}
-		addGroup(s.From, who)
+		if s != nil && s.Type == StageHuman && s.WaitFor == WaitApproval {
+			addGroup(s.From, commanders)
+		}
 	}
 	if live {
 		for _, l := range commanders {

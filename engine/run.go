@@ -57,6 +57,9 @@ type State struct {
 	// of each pipeline only): not to start a pipeline again for the same trigger, and to
 	// number the next run. Newest last; the store bounds it per pipeline.
 	Past []PastRun `json:"past,omitempty"`
+	// Disowned lists the newest `/pipeline` comments that someone other than their author
+	// edited (at most MaxDisowned): they were not acted on, and the status says so.
+	Disowned []DisownedComment `json:"disowned,omitempty"`
 	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
 	// ids only grow, so each command is acted on once.
 	CommandsSeen int64 `json:"commands_seen,omitempty"`
@@ -67,6 +70,17 @@ type State struct {
 	// context.prs holds it): an event on the pull request moves them too (step_issue.go).
 	Followers []Follower `json:"followers,omitempty"`
 }
+
+// DisownedComment is a command comment that was not acted on because someone other than
+// its author edited it.
+type DisownedComment struct {
+	ID     int64  `json:"id"`
+	Author string `json:"author"`
+	Editor string `json:"editor"`
+}
+
+// MaxDisowned bounds State.Disowned; the oldest go first.
+const MaxDisowned = 5
 
 // PastRun is the record of a finished run that left State.Runs.
 type PastRun struct {
@@ -121,10 +135,18 @@ type Run struct {
 	Message   string    `json:"message,omitempty"` // why the run ended as it did
 	// VerifiedSHA is the head commit the last gate passed on, and VerifiedBy that gate's id.
 	// A merge only ever merges VerifiedSHA; if the head moved, the run goes back to VerifiedBy.
-	VerifiedSHA string       `json:"verified_sha,omitempty"`
-	VerifiedBy  string       `json:"verified_by,omitempty"`
-	History     []Transition `json:"history,omitempty"`
-	Applied     []string     `json:"applied,omitempty"` // keys of effects known done
+	VerifiedSHA string `json:"verified_sha,omitempty"`
+	VerifiedBy  string `json:"verified_by,omitempty"`
+	// Head is the head of the run's pull request as the run last saw it, and HeadSince
+	// when the run first saw that head after seeing another (zero while it has seen one
+	// head only). GitHub tells when a comment, a label or a dismissal was made but not
+	// when a commit was pushed, so what people did before HeadSince may have been done on
+	// an older head: at a human stage it counts for the head it was given on only
+	// (authority.go). Seeing a head late only makes more of it stale, never less.
+	Head      string       `json:"head,omitempty"`
+	HeadSince time.Time    `json:"head_since,omitzero"`
+	History   []Transition `json:"history,omitempty"`
+	Applied   []string     `json:"applied,omitempty"` // keys of effects known done
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
 	// (see Intent). While one is in flight, the run waits.
 	Intents []Intent `json:"intents,omitempty"`
@@ -159,6 +181,10 @@ type StageRun struct {
 	// reminders sent (the next one is a deadline).
 	Approvals []Approval `json:"approvals,omitempty"`
 	Reminders int        `json:"reminders,omitempty"`
+	// Skipped is the `/pipeline skip` that left this attempt of a human stage: the merge
+	// guard counts it as the stage held only while its author may still use commands and
+	// the head and base it was given on are the pull request's (authority.go).
+	Skipped *Approval `json:"skipped,omitempty"`
 	// Agent stages: the outputs and verdict of the last report, and the agent errors
 	// (ended without a report, dispatch refused) since the last report.
 	Outputs map[string]any `json:"outputs,omitempty"`

@@ -38,6 +38,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
+	e.noteHeads() // authority.go: before anything people did is counted
 	e.chatops()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
@@ -127,6 +128,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 		e.applyAgentFailure(in.AgentFailure)
 	}
 	e.advanceAll()
+	e.noteHeads() // a pull request a run came to name in this step
 	return e.result(st)
 }
 
@@ -490,6 +492,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
 		return
 	}
+	e.noteHead(run)
 	e.initContext(p, run)
 	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {

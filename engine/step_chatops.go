@@ -101,11 +101,26 @@ func (e *eval) chatops() {
 			continue
 		}
 		e.st.CommandsSeen = c.ID
+		if c.Disowned() {
+			e.disown(c)
+			continue
+		}
 		if !c.CreatedAt.IsZero() && c.CreatedAt.Before(oldest) {
 			e.logf("comment %d: %q was written before the runs it could act on started; not acted on", c.ID, firstLine(c.Body))
 			continue
 		}
 		e.command(c)
+	}
+}
+
+// disown records that command comment c, which someone other than its author edited, is
+// not acted on: GitHub lets anyone with write access edit any comment and keeps its
+// author, so its text is not its author's word.
+func (e *eval) disown(c IssueComment) {
+	e.logf("%s; not acted on", disowned(c))
+	e.st.Disowned = append(e.st.Disowned, DisownedComment{ID: c.ID, Author: c.Author, Editor: c.EditedBy})
+	if n := len(e.st.Disowned); n > MaxDisowned {
+		e.st.Disowned = e.st.Disowned[n-MaxDisowned:]
 	}
 }
 
@@ -125,9 +140,9 @@ func (e *eval) command(c IssueComment) {
 		e.reply(c, fmt.Sprintf("`%s` refused: %s. Nothing was changed.", text, why))
 		return
 	}
-	if strings.EqualFold(c.Author, e.facts.PR.Author) && bypasses(verb, arg) {
-		e.logf("comment %d: %s by the pull request's author refused", c.ID, text)
-		e.reply(c, fmt.Sprintf("`%s` refused: the author of the pull request cannot move its own runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
+	if bypasses(verb, arg) && e.authorOfLive(c.Author) {
+		e.logf("comment %d: %s by an author of the runs' pull requests refused", c.ID, text)
+		e.reply(c, fmt.Sprintf("`%s` refused: an author of a pull request cannot move its runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
 		return
 	}
 	actor := e.actor
@@ -153,25 +168,42 @@ func bypasses(verb, arg string) bool {
 	return verb == CmdSkip || verb == CmdUnblock || verb == CmdRestart && arg != ""
 }
 
+// authorOfLive reports whether login is an author of a change an open run would merge.
+func (e *eval) authorOfLive(login string) bool {
+	for _, run := range e.st.Runs {
+		if !run.Status.Final() && e.isAuthor(run, login) { // authority.go
+			return true
+		}
+	}
+	return strings.EqualFold(login, e.facts.PR.Author)
+}
+
 // mayCommand says why c's author may not use commands, or "".
 func (e *eval) mayCommand(c IssueComment) string {
+	if c.IsBot {
+		return "commands are taken from people, not apps"
+	}
+	return e.mayCommandAs(c.Author)
+}
+
+// mayCommandAs says why login may not use commands today, or "": the permission
+// settings.chatops.permission names (default write), read now, and membership now of a
+// group of settings.chatops.from when it is set.
+func (e *eval) mayCommandAs(login string) string {
 	need := e.cfg.Settings.ChatOpsPermission
 	if need == "" {
 		need = DefaultChatOpsPermission
 	}
-	if c.IsBot {
-		return "commands are taken from people, not apps"
-	}
-	if !e.facts.People.Has(c.Author, need) {
-		have, ok := e.facts.People.Permission(c.Author)
+	if !e.facts.People.Has(login, need) {
+		have, ok := e.facts.People.Permission(login)
 		if !ok {
 			have = "not known"
 		}
-		return fmt.Sprintf("it needs %s permission on this repository, and @%s's is %s", need, c.Author, have)
+		return fmt.Sprintf("it needs %s permission on this repository, and @%s's is %s", need, login, have)
 	}
 	if from := e.cfg.Settings.ChatOpsFrom; len(from) > 0 {
 		for _, name := range from {
-			if e.facts.InGroup(e.cfg.Group(name), c.Author) {
+			if e.facts.InGroup(e.cfg.Group(name), login) {
 				return ""
 			}
 		}
@@ -208,7 +240,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.whoCan(stage))
 		}
 		sr := run.Stages[stage.ID]
-		sr.Approvals = append(sr.Approvals, Approval{Login: c.Author, SHA: e.headOf(run), At: e.now, Comment: c.ID}) // step_issue.go
+		sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))
 		e.logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, short(e.headOf(run)))
 		if run.Status == RunEscalated {
 			return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
@@ -223,6 +255,11 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 	case CmdSkip:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))
+		}
+		if stage.Type == StageHuman {
+			// The merge guard counts the skip as the stage held while it still counts.
+			a := e.commandApproval(run, c)
+			run.Stages[stage.ID].Skipped = &a
 		}
 		e.leave(run, stage, StageSkipped, doneTarget(stage), by)
 	case CmdCancel:
@@ -260,6 +297,16 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		e.enter(run, run.Stage, to, by)
 	}
 	return ""
+}
+
+// commandApproval is command comment c as an action at run's current human stage: who,
+// on the head the run's pull request has now, when GitHub says it was written.
+func (e *eval) commandApproval(run *Run, c IssueComment) Approval {
+	at := c.CreatedAt
+	if at.IsZero() {
+		at = e.now
+	}
+	return Approval{Login: c.Author, SHA: e.headOf(run), At: at, Comment: c.ID} // step_issue.go
 }
 
 // doneTarget is where a stage goes when it is done.

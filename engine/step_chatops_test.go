@@ -116,7 +116,7 @@ func TestCommandsEach(t *testing.T) {
 		res = run(body, "dev")
 		assert.Equal(t, "approval", res.State.Runs[0].Stage, body)
 		assert.Equal(t, 1, res.State.Runs[0].Stages["approval"].Attempt, body)
-		assert.Contains(t, res.Effects[0].Body, "the author of the pull request cannot", body)
+		assert.Contains(t, res.Effects[0].Body, "an author of a pull request cannot", body)
 	}
 	assert.Equal(t, 2, run("/pipeline retry", "dev").State.Runs[0].Stages["approval"].Attempt)
 	// carol has write but is not in the group.

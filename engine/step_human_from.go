@@ -3,18 +3,20 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
-// A human stage's `from` with `wait_for: label` or `dismiss`: what the stage waits for
-// counts only when a member of the group did it, as the pull request's timeline tells —
-// the actor of the latest LabeledEvent of the label, the actor of the latest
-// ReviewDismissedEvent of a review. The pull request's author and the action itself never
-// count, as for approvals. Who did it unknown (the event is older than the timeline read,
-// or GitHub names no actor) does not count either.
+// A human stage waiting for a label or a dismissed review: what it waits for counts only
+// when someone who counts did it (a member of the stage's group, or without `from` anyone
+// with write access; never an author of the run's changes), as the pull request's
+// timeline tells — the actor of the latest LabeledEvent of the label, the actor of the
+// latest ReviewDismissedEvent of a review — on the current head and base. Who did it
+// unknown (the event is older than the timeline read, or GitHub names no actor) does not
+// count either.
 
-// labelAdder returns who added label last, as the timeline tells, and whether the
-// timeline holds such an event.
-func labelAdder(pr *PullRequest, label string) (string, bool) {
+// labelAdder returns who added label last and when, as the timeline tells, and whether
+// the timeline holds such an event.
+func labelAdder(pr *PullRequest, label string) (string, time.Time, bool) {
 	at := pr.Last(TimelineLabeled, label)
 	actor, found := "", false
 	for _, ev := range pr.Timeline {
@@ -22,41 +24,44 @@ func labelAdder(pr *PullRequest, label string) (string, bool) {
 			actor, found = ev.Actor, true
 		}
 	}
-	return actor, found
+	return actor, at, found
 }
 
-// dismisser returns who last dismissed a review of reviewer, as the timeline tells.
-func dismisser(pr *PullRequest, reviewer string) string {
-	actor := ""
+// dismisser returns who last dismissed a review of reviewer and when, as the timeline
+// tells.
+func dismisser(pr *PullRequest, reviewer string) (string, time.Time) {
 	var last TimelineEvent
 	for _, ev := range pr.Timeline {
 		if ev.Kind == TimelineReviewDismissed && strings.EqualFold(ev.Label, reviewer) && !ev.At.Before(last.At) {
-			last, actor = ev, ev.Actor
+			last = ev
 		}
 	}
-	return actor
+	return last.Actor, last.At
 }
 
-// humanLabelFrom counts a label that a member of the stage's group added.
-func (e *eval) humanLabelFrom(run *Run, stage *Stage, add func(string)) (notes []string) {
+// humanLabel counts the stage's label when someone who counts added it.
+func (e *eval) humanLabel(run *Run, stage *Stage, add func(string)) (notes []string) {
 	l, ok := e.facts.PR.Label(stage.WaitLabel)
 	if !ok {
 		return nil
 	}
-	by, found := labelAdder(e.facts.PR, l)
+	by, at, found := labelAdder(e.facts.PR, l)
 	switch {
 	case !found || by == "":
 		return []string{fmt.Sprintf("who added the label %s is not known (the timeline read does not show it)", l)}
 	case !e.allowed(run, stage, by, false):
 		return []string{fmt.Sprintf("the label %s was added by %s, who does not count here", l, by)}
 	}
+	if why := e.outdatedAt(run, stage, at); why != "" {
+		return []string{fmt.Sprintf("the label %s added by %s was %s (remove it and add it again)", l, by, why)}
+	}
 	add(fmt.Sprintf("label %s added by %s", l, by))
 	return nil
 }
 
-// humanDismissFrom counts a dismissal by a member of the stage's group, once no review
-// still requests changes.
-func (e *eval) humanDismissFrom(run *Run, stage *Stage, add func(string)) (notes []string) {
+// humanDismiss counts a dismissal by someone who counts, once no review still requests
+// changes.
+func (e *eval) humanDismiss(run *Run, stage *Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
 	for _, r := range latestReviews(e.facts.PR.Reviews) {
@@ -71,12 +76,14 @@ func (e *eval) humanDismissFrom(run *Run, stage *Stage, add func(string)) (notes
 		return nil
 	}
 	for _, reviewer := range dismissed {
-		by := dismisser(e.facts.PR, reviewer)
-		switch {
+		by, at := dismisser(e.facts.PR, reviewer)
+		switch why := e.outdatedAt(run, stage, at); {
 		case by == "":
 			notes = append(notes, fmt.Sprintf("who dismissed the review of %s is not known", reviewer))
 		case !e.allowed(run, stage, by, false):
 			notes = append(notes, fmt.Sprintf("the review of %s was dismissed by %s, who does not count here", reviewer, by))
+		case why != "":
+			notes = append(notes, fmt.Sprintf("the review of %s was dismissed by %s %s", reviewer, by, why))
 		default:
 			add(fmt.Sprintf("the review of %s dismissed by %s", reviewer, by))
 			return nil
@@ -85,25 +92,47 @@ func (e *eval) humanDismissFrom(run *Run, stage *Stage, add func(string)) (notes
 	return notes
 }
 
-// humanFromActors returns who did what a `from` stage waiting for a label or a dismissal
-// waits for, for reading the teams of its group (PeopleNeeded).
-func humanFromActors(s *Stage, pr *PullRequest) []string {
-	var who []string
+// humanActors returns the people whose action at human stage s (whose record is sr, nil
+// if not entered) may count on facts f: who, for reading the teams of the stage's group,
+// and perms, those of them whose permission must be read (a review tells its author's).
+func humanActors(s *Stage, sr *StageRun, f *Facts, run *Run) (who, perms []string) {
 	switch s.WaitFor {
+	case WaitApproval:
+		rp := runPRIn(f, run) // step_issue.go
+		for _, r := range latestReviews(rp.Reviews) {
+			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
+			if r.State == ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {
+				who = append(who, r.Author)
+			}
+		}
+	case WaitComment:
+		for _, c := range f.PR.Comments {
+			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && countsAsHuman(c, f) && !c.Disowned() && !isCommand(c.Body) {
+				perms = append(perms, c.Author)
+			}
+		}
 	case WaitLabel:
-		if l, ok := pr.Label(s.WaitLabel); ok {
-			if by, _ := labelAdder(pr, l); by != "" {
-				who = append(who, by)
+		if l, ok := f.PR.Label(s.WaitLabel); ok {
+			if by, _, _ := labelAdder(f.PR, l); by != "" {
+				perms = append(perms, by)
 			}
 		}
 	case WaitDismiss:
-		for _, r := range latestReviews(pr.Reviews) {
+		for _, r := range latestReviews(f.PR.Reviews) {
 			if r.State == ReviewDismissed {
-				if by := dismisser(pr, r.Author); by != "" {
-					who = append(who, by)
+				if by, _ := dismisser(f.PR, r.Author); by != "" {
+					perms = append(perms, by)
 				}
 			}
 		}
 	}
-	return who
+	if sr != nil {
+		for _, a := range sr.Approvals {
+			perms = append(perms, a.Login)
+		}
+		if sr.Skipped != nil {
+			perms = append(perms, sr.Skipped.Login)
+		}
+	}
+	return append(who, perms...), perms
 }

@@ -125,14 +125,14 @@ func TestPeopleNeededLabelAndDismissFrom(t *testing.T) {
 	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty())
 	f.PR.Labels = []string{"qa-ok"}
 	f.PR.Timeline = []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: "alice", At: t0}}
-	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "alice is a user of the group")
+	assert.Equal(t, Needs{Permissions: []string{"alice"}}, PeopleNeeded(cfg, res.State, f), "alice is a user of the group; her permission today counts")
 	f.PR.Timeline[0].Actor = "bob"
-	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}}, PeopleNeeded(cfg, res.State, f))
+	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}, Permissions: []string{"bob"}}, PeopleNeeded(cfg, res.State, f))
 
 	cfg = humanFromConfig(t, &Stage{WaitFor: WaitDismiss})
 	f = humanFacts()
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	f.PR.Reviews = []Review{{Author: "carol", State: ReviewDismissed}}
 	f.PR.Timeline = []TimelineEvent{{Kind: TimelineReviewDismissed, Label: "carol", Actor: "bob", At: t0}}
-	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}}, PeopleNeeded(cfg, res.State, f))
+	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}, Permissions: []string{"bob"}}, PeopleNeeded(cfg, res.State, f))
 }

@@ -40,7 +40,7 @@ func humanFacts() *Facts {
 	f.PR.Author = "dev"
 	f.Viewer = "pipeline-bot[bot]"
 	f.TeamMembers = map[string][]string{"acme/maintainers": {"bob"}}
-	f.People = People{Permissions: map[string]string{}}
+	f.People = People{Permissions: map[string]string{"alice": "write", "bob": "maintain", "carol": "write", "dev": "write", "mallory": "read"}}
 	return f
 }
 
@@ -161,9 +161,20 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	cfg.Pipelines[0].Stages = []*Stage{label}
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, humanFacts(), t0)
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
-	fl := humanFacts()
-	fl.PR.Labels = []string{"QA-OK"}
-	assert.Equal(t, RunCompleted, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, fl, t0).State.Runs[0].Status)
+	// Without `from`, who added the label must have write access and not be the author.
+	for _, tc := range []struct {
+		actor string
+		done  bool
+	}{{"alice", true}, {"", false}, {"dev", false}, {"rita", false}} {
+		fl := humanFacts()
+		fl.People.Permissions["rita"] = "triage"
+		fl.PR.Labels = []string{"QA-OK"}
+		if tc.actor != "" {
+			fl.PR.Timeline = []TimelineEvent{{Kind: TimelineLabeled, Label: "qa-ok", Actor: tc.actor, At: t0}}
+		}
+		want := map[bool]RunStatus{true: RunCompleted, false: RunWaiting}[tc.done]
+		assert.Equal(t, want, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, fl, t0).State.Runs[0].Status, "labelled by %q", tc.actor)
+	}
 
 	dismiss := &Stage{ID: "h", Type: StageHuman, WaitFor: WaitDismiss, Count: 1, OnComplete: TargetComplete}
 	cfg.Pipelines[0].Stages = []*Stage{dismiss}
@@ -172,7 +183,12 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, fd, t0)
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
 	fd.PR.Reviews[0].State = ReviewDismissed
+	fd.PR.Timeline = []TimelineEvent{{Kind: TimelineReviewDismissed, Label: "alice", Actor: "dev", At: t0}}
+	assert.Equal(t, RunWaiting, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.dismissed"}, fd, t0).State.Runs[0].Status,
+		"the author dismissed the review that blocked them")
+	fd.PR.Timeline[0].Actor = "carol"
 	assert.Equal(t, RunCompleted, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.dismissed"}, fd, t0).State.Runs[0].Status)
+	fd.PR.Timeline = nil
 
 	// With `from`, who dismissed it must be of the group (step_human_from_test.go).
 	dismiss.From = "maintainers"

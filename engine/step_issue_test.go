@@ -243,10 +243,10 @@ func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// A review on an older head does not count; one on the head does.
-	pr.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "0000000000", SubmittedAt: t0}}
+	pr.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "0000000000", SubmittedAt: t0, CanPush: true}}
 	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request_review.submitted"}, f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
-	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(time.Minute)})
+	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(time.Minute), CanPush: true})
 	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request_review.submitted"}, f, t0)
 	assert.Equal(t, "merge", res.State.Runs[0].Stage)
 	require.Len(t, res.Effects, 1)

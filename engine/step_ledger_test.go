@@ -28,6 +28,9 @@ func TestLedger(t *testing.T) {
 		"gate": {Status: StageWaiting, Attempt: 1},
 	}}
 	e := &eval{cfg: &Config{Pipelines: []*Pipeline{p}}, facts: f}
+	f.People = People{Permissions: map[string]string{"carol": "read"}}
+	assert.False(t, e.ledger(p, run).Stages[2].Met, "carol's /pipeline approve counts only while she has write access")
+	f.People = People{Permissions: map[string]string{"carol": "write"}}
 	l := e.ledger(p, run)
 	require.NotNil(t, l)
 	assert.Equal(t, []LedgerStage{

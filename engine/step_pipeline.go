@@ -180,6 +180,8 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 		Parent:        ParentRef(run.ID, stage.ID),
 		ParentAttempt: sr.Attempt,
 		Depth:         run.Depth + 1,
+		Head:          run.Head, // what people did before the parent saw its head stays stale
+		HeadSince:     run.HeadSince,
 	}
 	e.st.Runs = append(e.st.Runs, child)
 	sr.Child = child.ID
@@ -193,6 +195,7 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 		child.Context[k] = v
 	}
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
+	e.noteHead(child)          // authority.go
 	if len(cp.Stages) == 0 {
 		e.finish(child, RunCompleted, TargetComplete, "the pipeline has no stages")
 		return child, ""

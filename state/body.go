@@ -32,7 +32,7 @@ func Body(cfg *engine.Config, st *engine.State, notes ...string) (string, error)
 	if room < 0 {
 		return "", fmt.Errorf("state of %s is %d characters encoded; a comment holds at most %d", subject(st), len(payload), MaxCommentLen)
 	}
-	note := ignoredNote(st) + strings.Join(notes, "")
+	note := ignoredNote(st) + disownedNote(st) + strings.Join(notes, "")
 	rendered := Render(cfg, st) + note
 	if len(rendered) > room {
 		rendered = trimHistory(cfg, st, room-len(note)) + note
@@ -121,6 +121,20 @@ func ignoredNote(st *engine.State) string {
 		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, inline(ig.Why))
 	}
 	b.WriteString("\nWhat happens next rests on what can be verified (the config, GitHub's facts and this action's own copy of the state), not on those, which were left as they are.\n")
+	return b.String()
+}
+
+// disownedNote tells, under the status, which command comments were not acted on because
+// someone other than their author edited them. Empty when there are none.
+func disownedNote(st *engine.State) string {
+	if st == nil || len(st.Disowned) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n⚠️ **Edited comments ignored.** A comment edited by someone other than its author is neither a command nor its author's action:\n\n")
+	for _, d := range st.Disowned {
+		fmt.Fprintf(&b, "- comment %d by %s, edited by %s\n", d.ID, inline(d.Author), inline(d.Editor))
+	}
 	return b.String()
 }
 

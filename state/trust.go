@@ -24,7 +24,7 @@ type Comment struct {
 // EditedByOther reports whether someone other than the comment's author edited it
 // last (or an editor GitHub no longer names).
 func (c Comment) EditedByOther() bool {
-	return c.Edited && (c.Editor == "" || c.Editor != c.Author)
+	return engine.EditedByOther(c.Edited, c.Author, c.Editor)
 }
 
 // Check says whether the state in comment c can be trusted, and returns it if so.

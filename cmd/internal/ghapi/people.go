@@ -1,6 +1,7 @@
 package ghapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -104,6 +105,9 @@ func issueComment(n commentNode) engine.IssueComment {
 		CreatedAt: n.CreatedAt.Time, Viewer: n.ViewerDidAuthor}
 	if n.Author != nil && n.Author.Typename == "Bot" {
 		c.IsBot = true
+	}
+	if engine.EditedByOther(n.LastEditedAt != nil || n.IncludesCreatedEdit, c.Author, login(n.Editor)) {
+		c.EditedBy = cmp.Or(login(n.Editor), "ghost")
 	}
 	return c
 }

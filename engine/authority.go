@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"strings"
+	"time"
+)
+
+// Who may move a run, and for which head and base their word counts. One rule for every
+// way people act at a human stage — reviews, `/pipeline approve` and `skip`, comments,
+// labels, dismissals — judged on the facts read in this invocation whenever it is
+// counted, by the merge guard too: never on what the state says was allowed once.
+
+// isAuthor reports whether login authored, or may have authored, a change run would
+// merge: the subject's author, the author of an issue run's pull request, any author of
+// a multi-PR run's pull requests. No one approves their own change.
+func (e *eval) isAuthor(run *Run, login string) bool {
+	if e.facts.PR != nil && strings.EqualFold(login, e.facts.PR.Author) {
+		return true
+	}
+	return run != nil && e.mayHaveAuthoredRunPR(run, login) // step_issue.go
+}
+
+// allowed reports whether login's action counts for stage of run today: someone with write
+// access (canPush as GitHub read it with a review, or the permission read for them now)
+// who, when the stage names a group, is a member of it now. The authors of the run's
+// changes never count, nor the action itself.
+func (e *eval) allowed(run *Run, stage *Stage, login string, canPush bool) bool {
+	if login == "" || SameIdentity(login, e.facts.Viewer) || e.isAuthor(run, login) {
+		return false
+	}
+	if !canPush && !e.facts.People.Has(login, "write") {
+		return false
+	}
+	if stage.From != "" {
+		return e.facts.InGroup(e.cfg.Group(stage.From), login)
+	}
+	return true
+}
+
+// noteHeads records the head of every open run's pull request as seen now, and when a
+// run first saw it after another (Run.HeadSince).
+func (e *eval) noteHeads() {
+	for _, run := range e.st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		e.noteHead(run)
+	}
+}
+
+func (e *eval) noteHead(run *Run) {
+	head := e.headOf(run) // step_issue.go
+	if head == "" || head == run.Head {
+		return
+	}
+	if run.Head != "" {
+		run.HeadSince = e.now
+	}
+	run.Head = head
+}
+
+// outdatedAt says why what a person did at time at no longer counts at stage of run, or "":
+// it was done before the pull request's last change of base, or, unless the stage keeps
+// it on a push (dismiss_stale: false), before the run saw the current head — it may have
+// been given on an older commit.
+func (e *eval) outdatedAt(run *Run, stage *Stage, at time.Time) string {
+	pr := e.runPR(run)
+	if pr == nil {
+		return ""
+	}
+	if base := pr.Last(TimelineBaseChanged, ""); !base.IsZero() && !at.After(base) {
+		return "given before the base changed to " + pr.BaseRef
+	}
+	if !stage.KeepOnPush && !run.HeadSince.IsZero() && at.Before(run.HeadSince) {
+		return "given before the head moved to " + short(run.Head)
+	}
+	return ""
+}
+
+// reviewOutdated says why approving review r no longer counts at stage of run, or "": it
+// was given on another commit than the head (unless the stage keeps approvals on a push),
+// or before the last change of base, as GitHub's "dismiss stale approvals" has it.
+func (e *eval) reviewOutdated(run *Run, stage *Stage, r Review) string {
+	pr := e.runPR(run)
+	if pr == nil {
+		return "there is no pull request"
+	}
+	if !stage.KeepOnPush && (pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA) {
+		return "is on an older commit"
+	}
+	if base := pr.Last(TimelineBaseChanged, ""); !base.IsZero() && !r.SubmittedAt.After(base) {
+		return "predates the change of base to " + pr.BaseRef
+	}
+	return ""
+}
+
+// approvalOutdated says why a stored `/pipeline approve` (or skip) a no longer counts at
+// stage of run, or "": it names another head than the current one (unless the stage
+// keeps approvals on a push), or its comment is older than the base or the head.
+func (e *eval) approvalOutdated(run *Run, stage *Stage, a Approval) string {
+	if !stage.KeepOnPush && a.SHA != e.headOf(run) {
+		return "was given on an older commit"
+	}
+	return e.outdatedAt(run, stage, a.At)
+}

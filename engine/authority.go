@@ -62,7 +62,7 @@ func (e *eval) noteHead(run *Run) {
 // outdatedAt says why what a person did at time at no longer counts at stage of run, or "":
 // it was done before the pull request's last change of base, or, unless the stage keeps
 // it on a push (dismiss_stale: false), before the run saw the current head — it may have
-// been given on an older commit.
+// been given on an older commit (in the same second, too: GitHub keeps seconds).
 func (e *eval) outdatedAt(run *Run, stage *Stage, at time.Time) string {
 	pr := e.runPR(run)
 	if pr == nil {
@@ -71,7 +71,7 @@ func (e *eval) outdatedAt(run *Run, stage *Stage, at time.Time) string {
 	if base := pr.Last(TimelineBaseChanged, ""); !base.IsZero() && !at.After(base) {
 		return "given before the base changed to " + pr.BaseRef
 	}
-	if !stage.KeepOnPush && !run.HeadSince.IsZero() && at.Before(run.HeadSince) {
+	if !stage.KeepOnPush && !run.HeadSince.IsZero() && !at.After(run.HeadSince) {
 		return "given before the head moved to " + short(run.Head)
 	}
 	return ""

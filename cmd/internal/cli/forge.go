@@ -36,8 +36,11 @@ type forgeSpec struct {
 // records the editor): find → replace in its text, or forge_state to put a crafted state
 // in it. Without a trusted state comment, it edits the latest comment holding a state
 // marker (the one a comment step forged, say).
+//
+// With author, it edits the latest comment that login wrote instead (scenario_people.go).
 type editCommentStep struct {
 	PR      int        `yaml:"pr"`
+	Author  string     `yaml:"author"`
 	User    string     `yaml:"user"`
 	Find    string     `yaml:"find"`
 	Replace string     `yaml:"replace"`
@@ -47,6 +50,9 @@ type editCommentStep struct {
 
 // editComment applies an edit_comment step.
 func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, error) {
+	if v.Author != "" {
+		return s.editCommentBy(v) // scenario_people.go
+	}
 	c := s.stateComment(v.PR)
 	if c == nil {
 		c = s.markedComment(v.PR)

@@ -271,6 +271,7 @@ var stepKinds = map[string]func() any{
 	"status":         func() any { return &statusStep{} },
 	"comment":        func() any { return &commentStep{} },
 	"edit_comment":   func() any { return &editCommentStep{} },
+	"access":         func() any { return &accessStep{} }, // scenario_people.go
 	"webhook":        func() any { return &webhookStep{} },
 	"fault":          func() any { return &faultStep{} },
 	"change_config":  func() any { return &configStep{} },

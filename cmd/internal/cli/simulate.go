@@ -375,7 +375,7 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return []ghfake.Event{f.DismissReviewAs(repo, v.PR, v.User, v.By)}, label, on(v.Deliver), nil
 		case "push":
 			if len(v.Files) == 0 {
-				return []ghfake.Event{f.Push(repo, v.PR)}, fmt.Sprintf("push to #%d", v.PR), on(v.Deliver), nil
+				return []ghfake.Event{f.PushAs(repo, v.PR, nil, v.User)}, fmt.Sprintf("push to #%d", v.PR) + by(v.User), on(v.Deliver), nil
 			}
 			files := map[string]string{}
 			var paths []string
@@ -388,7 +388,7 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 				paths = append(paths, p)
 			}
 			sort.Strings(paths)
-			return []ghfake.Event{f.PushFiles(repo, v.PR, files)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")), on(v.Deliver), nil
+			return []ghfake.Event{f.PushAs(repo, v.PR, files, v.User)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")) + by(v.User), on(v.Deliver), nil
 		case "close_pr":
 			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
 		case "conflict":
@@ -456,6 +456,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", v.PR, v.User), false, nil
 		}
 		return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s", v.PR, v.User), on(v.Deliver), nil
+	case *accessStep:
+		label, err := s.access(v) // scenario_people.go
+		return nil, label, true, err
 	case *editCommentStep:
 		ev, label, err := s.editComment(v)
 		if err != nil {

@@ -180,6 +180,12 @@ func (s *Server) Push(repoName string, number int) Event {
 // PushFiles is Push of a commit that writes files (path → content) on the head branch (in
 // the fork for a fork's pull request), whose objects the repository then holds too.
 func (s *Server) PushFiles(repoName string, number int, files map[string]string) Event {
+	return s.PushAs(repoName, number, files, "")
+}
+
+// PushAs is PushFiles by user (the pull request's author when ""): the commit's author
+// and committer, and the sender of the synchronize event.
+func (s *Server) PushAs(repoName string, number int, files map[string]string, user string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
@@ -200,12 +206,15 @@ func (s *Server) PushFiles(repoName string, number int, files map[string]string)
 			pr.files = append(pr.files, p)
 		}
 	}
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits)).authored(pr.author, false)
+	if user == "" {
+		user = pr.author
+	}
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits)).authored(user, false)
 	pr.headSHA = c.sha
 	pr.commits = append(pr.commits, c.sha)
 	pr.updatedAt = s.clock()
 	head.head = c.sha
-	return s.prEvent(r, pr, "synchronize", pr.author, obj{"before": before, "after": c.sha})
+	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
 }
 
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,

@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -110,6 +111,32 @@ func (s *Server) AddTeam(team string, members ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.teams[team] = append([]string(nil), members...)
+}
+
+// Permission returns login's permission on the repositories, as GitHub would answer it.
+func (s *Server) Permission(login string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.permission(login)
+}
+
+// ChangeTeam adds members to team "org/slug" and removes others from it, as an owner of
+// the organization does; GitHub starts no workflow for it.
+func (s *Server) ChangeTeam(team string, add, remove []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var members []string
+	for _, m := range s.teams[team] {
+		if !slices.ContainsFunc(remove, func(r string) bool { return strings.EqualFold(r, m) }) {
+			members = append(members, m)
+		}
+	}
+	for _, a := range add {
+		if !slices.ContainsFunc(members, func(m string) bool { return strings.EqualFold(a, m) }) {
+			members = append(members, a)
+		}
+	}
+	s.teams[team] = members
 }
 
 // mustRepo returns the repository or panics: the Go API is driven by tests and scenarios, where an

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// In an issue's run the author of the run's pull request is an author everywhere: their
+// `/pipeline skip` of the maintainers' stage, written on the issue, is refused. A
+// maintainer's skip moves the run on, and the merge guard counts it only while its author
+// may still use commands and the head it was given on is the pull request's.
+func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
+	cfg := issueConfig()
+	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
+	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	pr := ownPR(9)
+	pr.Author = "mallory"
+	f := issueFacts(pr)
+	f.People = People{Permissions: map[string]string{"mallory": "write", "bob": "write"}}
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	f.Issue.Comments = []IssueComment{command(5, "mallory", "/pipeline skip")}
+	res = Step(cfg, res.State, Input{Key: "k5", Event: "issue_comment.created"}, f, t0.Add(10*time.Minute))
+	assert.Equal(t, "ready", res.State.Runs[0].Stage, "the pull request's author skips nothing from the issue")
+	require.Len(t, res.Effects, 1)
+	assert.Contains(t, res.Effects[0].Body, "an author of a pull request cannot move its runs past a stage")
+
+	f.Issue.Comments = append(f.Issue.Comments, command(6, "bob", "/pipeline skip"))
+	skipped := Step(cfg, res.State, Input{Key: "k6", Event: "issue_comment.created"}, f, t0.Add(10*time.Minute))
+	assert.Equal(t, StageSkipped, skipped.State.Runs[0].Stages["ready"].Status)
+	assert.Equal(t, "bob", skipped.State.Runs[0].Stages["ready"].Skipped.Login)
+	require.Len(t, skipped.Effects, 1)
+	assert.Equal(t, EffectMerge, skipped.Effects[0].Kind, "bob's skip counts for the merge while he may use commands")
+
+	// Suppose the merge had not been asked for at once: bob lost write access, or the head
+	// moved, and the guard no longer counts his skip.
+	st := clone(skipped.State)
+	st.Runs[0].Intents = nil
+	f.People.Permissions["bob"] = "read"
+	res = Step(cfg, st, Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+	assert.Contains(t, res.State.Runs[0].History[len(res.State.Runs[0].History)-1].Why, "the /pipeline skip by bob no longer counts")
+	f.People.Permissions["bob"] = "write"
+	pr.HeadSHA = "cccccccccc"
+	res = Step(cfg, st, Input{Key: "k8", Event: "pull_request.synchronize"}, f, t0.Add(30*time.Minute))
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+	assert.Contains(t, res.State.Runs[0].History[len(res.State.Runs[0].History)-1].Why, "was given on an older commit")
+}
+
+// A `/pipeline` comment someone other than its author edited is not acted on, and the
+// state lists it for the status; a comment its author edited is theirs.
+func TestDisownedCommandIsNotActedOn(t *testing.T) {
+	cfg, f := humanConfig(t, 1), humanFacts()
+	res := settleAll(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
+	edited := command(3, "alice", "/pipeline approve")
+	edited.EditedBy = "dev"
+	f.PR.Comments = []IssueComment{edited}
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "issue_comment.edited"}, f, t0.Add(time.Hour))
+	assert.Equal(t, "approval", res.State.Runs[0].Stage)
+	assert.Empty(t, res.State.Runs[0].Stages["approval"].Approvals)
+	assert.Equal(t, []DisownedComment{{ID: 3, Author: "alice", Editor: "dev"}}, res.State.Disowned)
+	assert.Equal(t, int64(3), res.State.CommandsSeen, "acted on once: not again when its author edits it back")
+	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "nothing to read for a disowned comment")
+
+	own := command(4, "alice", "/pipeline approve")
+	f.PR.Comments = append(f.PR.Comments, own)
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	assert.Equal(t, "merge", res.State.Runs[0].Stage)
+}
+
+// Time ties what people did to a head and a base: what was given before the run
+// saw the head it has now, or before the last change of base, is stale; a stage with
+// dismiss_stale: false keeps it across pushes but never across a change of base.
+func TestOutdatedAt(t *testing.T) {
+	f := humanFacts()
+	e := &eval{facts: f, now: t0}
+	run := &Run{Head: f.PR.HeadSHA}
+	stage := &Stage{}
+	assert.Empty(t, e.outdatedAt(run, stage, t0), "a run that saw one head only")
+	run.HeadSince = t0.Add(time.Hour)
+	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
+	assert.Empty(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
+	stage.KeepOnPush = true
+	assert.Empty(t, e.outdatedAt(run, stage, t0))
+	f.PR.Timeline = []TimelineEvent{{Kind: TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
+	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
+}

@@ -12,9 +12,13 @@ import (
 
 // isAuthor reports whether login authored, or may have authored, a change run would
 // merge: the subject's author, the author of an issue run's pull request, any author of
-// a multi-PR run's pull requests. No one approves their own change.
+// a multi-PR run's pull requests, or (unless the config allows it) someone who wrote
+// commits of the run's pull request. No one approves their own change.
 func (e *eval) isAuthor(run *Run, login string) bool {
 	if e.facts.PR != nil && strings.EqualFold(login, e.facts.PR.Author) {
+		return true
+	}
+	if e.facts.Contributed(e.facts.PR, login) || run != nil && e.facts.Contributed(e.runPR(run), login) {
 		return true
 	}
 	return run != nil && e.mayHaveAuthoredRunPR(run, login) // step_issue.go

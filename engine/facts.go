@@ -28,6 +28,9 @@ type Facts struct {
 	// the same query (facts_issue.go, step_issue.go).
 	Issue *Issue
 	PRs   map[int]*PullRequest
+	// ContributorsApprove is settings.approvals.allow_contributors, which the engine sets:
+	// the authors and committers of a pull request's commits may approve it.
+	ContributorsApprove bool
 	// Others are the pull requests of multi-PR runs that live in other repositories, keyed
 	// by PRRef.Key ("owner/name#n", lower case), read in the same query (step_multipr.go).
 	Others map[string]*PullRequest
@@ -96,6 +99,10 @@ type PullRequest struct {
 	Files          []string
 	FilesRead      bool
 	FilesTruncated bool
+	// Contributors are the GitHub users its commits name as their authors and committers
+	// (GitHub's web-flow left out): people who wrote the change, who do not approve it
+	// (Facts.Contributed).
+	Contributors []string
 }
 
 // CommandResult is what running a `command` check's command gave.
@@ -182,6 +189,20 @@ func (p *PullRequest) Last(kind, label string) time.Time {
 		}
 	}
 	return at
+}
+
+// Contributed reports whether login wrote part of pr (an author or committer of one of
+// its commits) and so does not approve it, unless the config allows contributors to.
+func (f *Facts) Contributed(pr *PullRequest, login string) bool {
+	if f == nil || pr == nil || f.ContributorsApprove {
+		return false
+	}
+	for _, c := range pr.Contributors {
+		if strings.EqualFold(c, login) {
+			return true
+		}
+	}
+	return false
 }
 
 // SameLabel reports whether a and b name the same label, as GitHub compares label names:

@@ -79,6 +79,8 @@ func (e *eval) countApprovals(run *Run, stage *Stage, sr *StageRun, add func(str
 		switch {
 		case r.IsBot:
 			notes = append(notes, r.Author+" is an app")
+		case e.facts.Contributed(e.runPR(run), r.Author):
+			notes = append(notes, r.Author+" wrote commits of it, so does not approve it")
 		case !e.allowed(run, stage, r.Author, r.CanPush):
 			notes = append(notes, r.Author+" does not count here")
 		case e.reviewOutdated(run, stage, r) != "":

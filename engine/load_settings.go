@@ -18,7 +18,7 @@ func (l *loader) settings(e entry) {
 	s.Pos = l.pos(e.key)
 	f := l.fields(e.val, "settings", section{
 		where: `"settings"`,
-		known: []string{"max_nesting", "state_branch", "allow_commands", "webhooks", "chatops"},
+		known: []string{"max_nesting", "state_branch", "allow_commands", "webhooks", "chatops", "approvals"},
 	})
 	if v, ok := f["max_nesting"]; ok {
 		if n, ok := l.integer(v, 1); ok {
@@ -51,6 +51,12 @@ func (l *loader) settings(e entry) {
 				}
 				s.WebhookHosts = append(s.WebhookHosts, strings.ToLower(h))
 			}
+		}
+	}
+	if v, ok := f["approvals"]; ok {
+		af := l.fields(v.val, "approvals", section{where: `"settings.approvals"`, known: []string{"allow_contributors"}})
+		if a, ok := af["allow_contributors"]; ok {
+			s.AllowContributors, _ = l.boolean(a)
 		}
 	}
 	if v, ok := f["chatops"]; ok {

@@ -75,6 +75,9 @@ type Settings struct {
 	// WebhookAllowPrivate (`webhooks: {allow_private: true}`) lets webhook stages reach
 	// loopback, private and shared (CGNAT) addresses; never link-local or other special ones.
 	WebhookAllowPrivate bool
+	// AllowContributors (`approvals: {allow_contributors: true}`) lets the authors and
+	// committers of a pull request's commits approve it; by default they do not.
+	AllowContributors bool
 }
 
 // Default settings.

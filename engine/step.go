@@ -228,6 +228,11 @@ type eval struct {
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
+	if facts != nil && cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors {
+		f := *facts // the caller's facts are not changed
+		f.ContributorsApprove = cfg.Settings.AllowContributors
+		facts = &f
+	}
 	e := &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
 		unknown: map[string]Intent{}, outcomes: in.Outcomes, visits: copyVisits(in.Visits)}
 	e.issueView() // step_issue.go

@@ -54,6 +54,18 @@ func TestHumanApproved(t *testing.T) {
 				Who:     "a reviewer with write access"},
 		},
 		{
+			name:  "someone who pushed commits to it",
+			facts: withContributors(facts(review("bob", engine.ReviewApproved, head)), "Bob", false),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (bob wrote commits of it)",
+				Who:     "a reviewer with write access"},
+		},
+		{
+			name:  "a contributor, with allow_contributors",
+			facts: withContributors(facts(review("bob", engine.ReviewApproved, head)), "bob", true),
+			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by bob"},
+		},
+		{
 			name:  "the author's own approval",
 			facts: facts(review("Author", engine.ReviewApproved, head)),
 			want: engine.GateResult{Status: engine.GatePending,
@@ -151,4 +163,12 @@ func TestHumanApprovedAfterBaseChange(t *testing.T) {
 	got = c.Evaluate(facts(approvedAt("alice", at), approvedAt("bob", at.Add(2*time.Hour)), retargeted))
 	assert.Equal(t, engine.GatePass, got.Status)
 	assert.Equal(t, "approved by bob", got.Message)
+}
+
+// withContributors makes login a writer of commits of f's pull request; allowed is
+// settings.approvals.allow_contributors.
+func withContributors(f *engine.Facts, login string, allowed bool) *engine.Facts {
+	f.PR.Contributors = append(f.PR.Contributors, login)
+	f.ContributorsApprove = allowed
+	return f
 }

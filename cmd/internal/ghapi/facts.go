@@ -113,7 +113,8 @@ type prFields struct {
 			}
 		}
 	} `graphql:"commits(last: 1)"`
-	Comments struct {
+	Contributors contributorsConn `graphql:"contributors: commits(last: 100)"` // contributors.go
+	Comments     struct {
 		PageInfo pageForward
 		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
@@ -354,6 +355,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	out.CreatedAt = pr.CreatedAt.Time
+	out.Contributors = contributors(pr.Contributors) // contributors.go
 	if pr.ClosingIssuesReferences != nil {
 		for _, n := range pr.ClosingIssuesReferences.Nodes {
 			// An issue of another repository ("Fixes other/repo#3") is not this one's #3.

@@ -102,6 +102,9 @@ func (c *Client) readRest(ctx context.Context, number int, pr *prFields) error {
 		pr.Comments.Nodes = append(pr.Comments.Nodes, q.Repository.PullRequest.Comments.Nodes...)
 		pr.Comments.PageInfo = q.Repository.PullRequest.Comments.PageInfo
 	}
+	if err := c.readContributors(ctx, number, pr); err != nil { // contributors.go
+		return err
+	}
 	for i := range pr.Commits.Nodes {
 		commit := &pr.Commits.Nodes[i].Commit
 		if commit.StatusCheckRollup == nil {

@@ -1,0 +1,77 @@
+package ghapi
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shurcooL/githubv4"
+)
+
+// Who wrote a pull request: the GitHub users its commits name as their authors and
+// committers. They do not approve it (engine.Facts.Contributed). GitHub's web-flow, the
+// committer of commits made through the web or the API, wrote nothing.
+
+// contributorsConn is a page of a pull request's commits, newest last, with the users
+// behind their authors and committers (null for an email GitHub does not know).
+type contributorsConn struct {
+	PageInfo pageBackward
+	Nodes    []struct {
+		Commit struct {
+			Author    *gitActorNode
+			Committer *gitActorNode
+		}
+	}
+}
+
+type gitActorNode struct {
+	User *struct{ Login string }
+}
+
+type contributorsPage struct {
+	Repository struct {
+		PullRequest *struct {
+			Contributors contributorsConn `graphql:"contributors: commits(last: 100, before: $cursor)"`
+		} `graphql:"pullRequest(number: $number)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+}
+
+// readContributors completes the commits of pr that the first read did not reach (a pull
+// request of more than 100 commits).
+func (c *Client) readContributors(ctx context.Context, number int, pr *prFields) error {
+	for page := 0; pr.Contributors.PageInfo.HasPreviousPage; page++ {
+		var q contributorsPage
+		vars := map[string]any{
+			"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo),
+			"number": githubv4.Int(number), "cursor": githubv4.String(pr.Contributors.PageInfo.StartCursor),
+		}
+		if err := c.more(ctx, &q, vars, page, "commits", number); err != nil {
+			return err
+		}
+		if q.Repository.PullRequest == nil {
+			break
+		}
+		got := q.Repository.PullRequest.Contributors
+		pr.Contributors.Nodes = append(got.Nodes, pr.Contributors.Nodes...)
+		pr.Contributors.PageInfo = got.PageInfo
+	}
+	return nil
+}
+
+// contributors lists the users behind the authors and committers of conn's commits, each
+// once, web-flow left out.
+func contributors(conn contributorsConn) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range conn.Nodes {
+		for _, a := range []*gitActorNode{n.Commit.Author, n.Commit.Committer} {
+			if a == nil || a.User == nil || a.User.Login == "" || strings.EqualFold(a.User.Login, "web-flow") {
+				continue
+			}
+			if k := strings.ToLower(a.User.Login); !seen[k] {
+				seen[k] = true
+				out = append(out, a.User.Login)
+			}
+		}
+	}
+	return out
+}

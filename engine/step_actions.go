@@ -50,18 +50,20 @@ func (e *eval) templateEnv(p *Pipeline, run *Run) Env {
 
 // renderStrict fills t from env; an expression that fails or has no value (null) is an
 // error that names it, rather than text with a hole in it.
-func renderStrict(t *Template, env Env) (string, error) { return render(t, env, false) }
+func renderStrict(t *Template, env Env) (string, error) { return render(t, env, false, true) }
 
 // renderText fills t for text the action posts (a comment, a notification, an issue): as
 // renderStrict, and what the expressions give — often a contributor's words, a title, a
-// branch — is made inert: no HTML (so no forged marker of the action's own), no @mention
-// and no #reference (a word joiner follows each @ and #). The config's own text is kept.
-func renderText(t *Template, env Env) (string, error) { return render(t, env, true) }
+// branch, an agent's outputs — goes through the one renderer of posted text (InertText,
+// markdown.go): no HTML (so no forged marker of the action's own), no link, image,
+// @mention or #reference. The config's own text is kept live.
+func renderText(t *Template, env Env) (string, error) { return render(t, env, true, true) }
 
-// inertValue is a value interpolated into posted text, made inert (see renderText).
-var inertValue = strings.NewReplacer("<", "&lt;", ">", "&gt;", "@", "@\u2060", "#", "#\u2060")
+// renderMessage is renderText where a value that is null renders as nothing (the messages
+// of human stages and dispatch comments, which say what they can rather than fail).
+func renderMessage(t *Template, env Env) (string, error) { return render(t, env, true, false) }
 
-func render(t *Template, env Env, inert bool) (string, error) {
+func render(t *Template, env Env, inert, strict bool) (string, error) {
 	var b strings.Builder
 	for _, part := range t.parts {
 		if part.expr == nil {
@@ -72,11 +74,11 @@ func render(t *Template, env Env, inert bool) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("template at %s: %v", t.Pos, err)
 		}
-		if v == nil {
+		if v == nil && strict {
 			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.expr.Src))
 		}
 		if inert {
-			b.WriteString(inertValue.Replace(renderValue(v)))
+			b.WriteString(InertText(renderValue(v)))
 		} else {
 			b.WriteString(renderValue(v))
 		}

@@ -207,6 +207,17 @@ func TestPostedTextMakesInterpolatedValuesInert(t *testing.T) {
 	res := stepOnce(t, cfg, f)
 	require.Len(t, res.Effects, 1)
 	got := res.Effects[0].Body
-	assert.Equal(t, "cc @carol: Fix &lt;!-- pipeline-action:effect p/7/1/act/1/comment --&gt; for @\u2060acme/everyone and org/repo#\u20601", got)
+	assert.Equal(t, "cc @carol: `Fix <\u200b!-- pipeline-action:effect p/7/1/act/1/comment --> for @acme/everyone and org/repo#1`", got)
 	assert.Empty(t, PostedEffects(got), "no marker can be forged through a title")
+
+	// Images and links in a title are shown as written, not rendered; a plain title is
+	// shown as it is; an agent's feedback of several lines is a code block of its own.
+	for title, want := range map[string]string{
+		"![x](https://evil.example/p.png) [see](https://evil.example)": "cc @carol: `![x](https://evil.example/p.png) [see](https://evil.example)`",
+		"Add a login page":          "cc @carol: Add a login page",
+		"line one\n@team line two": "cc @carol: \n```text\nline one\n@team line two\n```\n",
+	} {
+		f.PR.Title = title
+		assert.Equal(t, want, stepOnce(t, cfg, f).Effects[0].Body)
+	}
 }

@@ -136,13 +136,13 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 			if cerr != nil {
 				return eff, fmt.Errorf("its body: %s", cerr.Message)
 			}
-			out, err := t.Render(env)
+			// What the templates fill in (a title, an agent's feedback) is inert: no marker of
+			// the action's own, no link, image or mention.
+			out, err := renderMessage(t, env) // step_actions.go
 			if err != nil {
 				return eff, err
 			}
-			// What the templates filled in (a title, an agent's feedback) must not pass for a
-			// marker of the action's own: an effect done, or a state.
-			body = strings.ReplaceAll(out, "<!--", "&lt;!--")
+			body = out
 		}
 		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt)
 		e.continueSession(run, stage, ag, &eff, nil)

@@ -326,13 +326,13 @@ func (e *eval) runStatus(run *Run) string {
 	if sr := run.Stages[run.Stage]; sr != nil && run.Status != RunEscalated {
 		for _, r := range sr.Results {
 			if r.Status != GatePass && !r.Optional {
-				s += ": " + r.Check + " " + r.Message
+				s += ": " + InertInline(r.Check+" "+r.Message) // names of checks, labels, people
 				break
 			}
 		}
 	}
 	if run.Status == RunEscalated && run.Message != "" {
-		s += ": " + run.Message
+		s += ": " + InertInline(run.Message)
 	}
 	return s + "."
 }

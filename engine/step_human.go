@@ -253,12 +253,12 @@ func (e *eval) render(t *Template, run *Run) string {
 		}
 	}
 	env["context"] = ctx
-	s, err := t.Render(env)
+	s, err := renderMessage(t, env) // step_actions.go: what it fills in is inert
 	if err != nil {
 		e.logf("run %s: the message at %s does not render: %v; posted as written", run.ID, t.Pos, err)
-		s = t.Src
+		s = inertMarkers(t.Src)
 	}
-	return inertMarkers(s)
+	return s
 }
 
 // inertMarkers keeps text that may hold what others wrote (a PR's title) from carrying an

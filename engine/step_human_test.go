@@ -225,7 +225,7 @@ func TestHumanMessagesCarryNoMarker(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.NotEmpty(t, res.Effects)
 	assert.Empty(t, PostedEffects(res.Effects[0].Body))
-	assert.Contains(t, res.Effects[0].Body, "&lt;!-- pipeline-action:effect")
+	assert.Contains(t, res.Effects[0].Body, "`x <\u200b!-- pipeline-action:effect")
 }
 
 func TestRetryAsksAnew(t *testing.T) {

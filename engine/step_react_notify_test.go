@@ -21,7 +21,7 @@ func TestReactionNotifyOncePerDelivery(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
 	assert.Equal(t, EffectComment, eff.Kind)
-	assert.Equal(t, `@alice @acme/core labels now: ["x"]`, eff.Body)
+	assert.Equal(t, "@alice @acme/core labels now: `[\"x\"]`", eff.Body)
 	assert.True(t, eff.WriteAhead)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage, "the run carries on")
 

@@ -173,7 +173,7 @@ func TestWakeAgentCarriesTheComment(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.Effects[0].Inputs["context"]), &ctx))
 	ev := ctx["event"].(map[string]any)
 	assert.Equal(t, map[string]any{"id": float64(5), "body": "please ask @bob <!-- x -->", "user": map[string]any{"login": "alice"}}, ev["comment"])
-	assert.Equal(t, "please ask @\u2060bob &lt;!-- x --&gt;", ev["message"], "the message is made inert")
+	assert.Equal(t, "`please ask @bob <\u200b!-- x -->`", ev["message"], "the message is made inert")
 
 	// A message that cannot be filled (no comment: a push) does not stop the wake-up.
 	cfg.Pipelines[0].OnEvents[1].Message = agentTemplate(t, "{{ trigger.comment.body }}")

@@ -51,7 +51,7 @@ func (e *eval) continueSession(run *Run, stage *Stage, ag *Agent, eff *Effect, c
 	case DispatchComment:
 		line := "<sub>Continue your previous session.</sub>"
 		if id != "" {
-			line = fmt.Sprintf("<sub>Continue your previous session (`%s`).</sub>", strings.ReplaceAll(inertValue.Replace(id), "`", "'"))
+			line = fmt.Sprintf("<sub>Continue your previous session (%s).</sub>", CodeSpan(strings.ReplaceAll(OneLine(id), "<!", "<\u200b!")))
 		}
 		eff.Body += "\n" + line
 	default:

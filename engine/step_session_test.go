@@ -73,7 +73,7 @@ func TestContinueSessionComment(t *testing.T) {
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
-	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session (`s-1 @\u2060admin 'x'`).</sub>"), res.Effects[0].Body)
+	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session (`` s-1 @admin `x` ``).</sub>"), res.Effects[0].Body)
 }
 
 // A label dispatch carries no session: the job log says so.

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -309,98 +307,10 @@ var escaper = strings.NewReplacer(
 // GitHub would act on, else as one code span, where GitHub renders no link, image,
 // HTML, mention (@team), reference (#12) or emphasis. inline is for text in a line,
 // cell for text in a table cell.
-func inline(s string) string { return inert(s, false) }
+func inline(s string) string { return engine.InertInline(s) }
 
-func cell(s string) string { return inert(s, true) }
+func cell(s string) string { return engine.InertCell(s) }
 
-func inert(s string, inTable bool) string {
-	s = strings.TrimSpace(oneLine(s))
-	if s == "" || plain(s) {
-		return s
-	}
-	// In a code span nothing is interpreted, but a table still splits a row at "|"
-	// (GitHub's tables take "\|" as a pipe, even in code), and the raw text of the
-	// comment must never hold the start of a state marker.
-	if inTable {
-		s = strings.ReplaceAll(s, "|", `\|`)
-	}
-	s = strings.ReplaceAll(s, "<!", "<\u200b!")
-	return codeSpan(s)
-}
+func oneLine(s string) string { return engine.OneLine(s) }
 
-// oneLine replaces line breaks, tabs and other control characters with spaces, and
-// drops the characters that reorder text (a right-to-left override would make the
-// rest of the line read backwards).
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\u200e' || r == '\u200f' || r == '\u061c' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069'):
-			return -1
-		case unicode.IsControl(r):
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// autolinked matches what GitHub turns into a link or a reference by itself, without
-// any Markdown: URLs, www. addresses and GH-12 issue references.
-var autolinked = regexp.MustCompile(`(?i)://|www\.|gh-[0-9]`)
-
-// plain says whether s can be shown as it is: letters, digits, spaces and punctuation
-// that starts nothing in the middle of a line, underscores only inside words, and no
-// text GitHub links by itself. Anything else — [ ] ( for links, ! for images, < for
-// HTML, @ for mentions, # for references, ` * ~ for code and emphasis, \ and & for
-// escapes, $ for math, | for tables — makes it a code span.
-func plain(s string) bool {
-	if autolinked.MatchString(s) {
-		return false
-	}
-	prev := ' '
-	for i, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == ' ':
-		case strings.ContainsRune(`,.;:'"=+-/()%?!{}^`, r):
-		case r == '_':
-			next, _ := utf8.DecodeRuneInString(s[i+1:])
-			if !isWordRune(prev) || !isWordRune(next) {
-				return false
-			}
-		case r > unicode.MaxASCII:
-			if unicode.Is(unicode.Cf, r) && r != '\u200d' && r != '\ufe0f' {
-				return false // invisible characters, other than the joiners of emoji
-			}
-		default:
-			return false
-		}
-		prev = r
-	}
-	return true
-}
-
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-// codeSpan shows s as one CommonMark code span: its delimiters are a run of backticks
-// longer than any in s, and a space pads s when it begins or ends with a backtick (a
-// code span drops one space at each end).
-func codeSpan(s string) string {
-	if s == "" {
-		return ""
-	}
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
-}
+func codeSpan(s string) string { return engine.CodeSpan(s) }

@@ -214,7 +214,7 @@ func TestPostedTextMakesInterpolatedValuesInert(t *testing.T) {
 	// shown as it is; an agent's feedback of several lines is a code block of its own.
 	for title, want := range map[string]string{
 		"![x](https://evil.example/p.png) [see](https://evil.example)": "cc @carol: `![x](https://evil.example/p.png) [see](https://evil.example)`",
-		"Add a login page":          "cc @carol: Add a login page",
+		"Add a login page":         "cc @carol: Add a login page",
 		"line one\n@team line two": "cc @carol: \n```text\nline one\n@team line two\n```\n",
 	} {
 		f.PR.Title = title

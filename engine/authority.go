@@ -24,6 +24,26 @@ func (e *eval) isAuthor(run *Run, login string) bool {
 	return run != nil && e.mayHaveAuthoredRunPR(run, login) // step_issue.go
 }
 
+// runAuthors lists the authors of the pull requests run would merge when it is an issue's
+// or a multi-PR run (a pull request's own run has its subject's author only).
+func (e *eval) runAuthors(run *Run) []string {
+	if run == nil || e.issue == nil {
+		return nil
+	}
+	var out []string
+	if pr := e.runPR(run); pr != nil { // step_issue.go
+		out = append(out, pr.Author)
+	}
+	if p := e.cfg.PipelineFor(run); p.IsMultiPR() {
+		for _, ref := range RunPRRefs(run, e.issue.base.Repo) { // step_multipr.go
+			if pr := e.prOf(ref); pr != nil {
+				out = append(out, pr.Author)
+			}
+		}
+	}
+	return out
+}
+
 // allowed reports whether login's action counts for stage of run today: someone with write
 // access (canPush as GitHub read it with a review, or the permission read for them now)
 // who, when the stage names a group, is a member of it now. The authors of the run's

@@ -90,3 +90,24 @@ func TestOutdatedAt(t *testing.T) {
 	f.PR.Timeline = []TimelineEvent{{Kind: TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
 	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
 }
+
+// A gate of an issue's run sees the authors of the run's pull requests, so that none of
+// them approves any of them (gates' human_approved reads Facts.Authored).
+func TestGatesSeeTheRunsAuthors(t *testing.T) {
+	var seen []string
+	cfg := issueConfig()
+	cfg.Pipelines[0].Stages[1].Conditions = []Condition{{Check: "who", Eval: checkFunc(func(f *Facts) GateResult {
+		seen = f.RunAuthors
+		if f.Authored(f.PR, "mallory") {
+			return GateResult{Status: GatePending, Message: "mallory is an author"}
+		}
+		return GateResult{Status: GatePass}
+	})}}
+	pr := ownPR(9)
+	pr.Author = "mallory"
+	f := issueFacts(pr)
+	res := startIssueRun(t, cfg, f)
+	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	assert.Equal(t, []string{"mallory"}, seen)
+	assert.Equal(t, "ready", res.State.Runs[0].Stage)
+}

@@ -28,6 +28,10 @@ type Facts struct {
 	// the same query (facts_issue.go, step_issue.go).
 	Issue *Issue
 	PRs   map[int]*PullRequest
+	// RunAuthors are, while the gates of an issue's or a multi-PR run are evaluated, the
+	// authors of the pull requests the run would merge (the engine sets them): none of them
+	// approves any of them.
+	RunAuthors []string
 	// ContributorsApprove is settings.approvals.allow_contributors, which the engine sets:
 	// the authors and committers of a pull request's commits may approve it.
 	ContributorsApprove bool
@@ -189,6 +193,20 @@ func (p *PullRequest) Last(kind, label string) time.Time {
 		}
 	}
 	return at
+}
+
+// Authored reports whether login is the author of pr or of another pull request the run
+// being evaluated would merge (RunAuthors).
+func (f *Facts) Authored(pr *PullRequest, login string) bool {
+	if pr != nil && strings.EqualFold(pr.Author, login) {
+		return true
+	}
+	for _, a := range f.RunAuthors {
+		if strings.EqualFold(a, login) {
+			return true
+		}
+	}
+	return false
 }
 
 // Contributed reports whether login wrote part of pr (an author or committer of one of

@@ -138,6 +138,11 @@ func (e *eval) withRun(p *Pipeline, run *Run) func() {
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.
 func (e *eval) check(c Condition, facts *Facts) GateResult {
+	if authors := e.runAuthors(e.gateRun); len(authors) > 0 {
+		f := *facts // authority.go: no author of the run's pull requests approves any of them
+		f.RunAuthors = authors
+		facts = &f
+	}
 	if pc, ok := c.Eval.(PRCheck); ok && pc.PR() != nil { // step_multipr.go
 		return e.checkPR(c, facts, pc.PR())
 	}

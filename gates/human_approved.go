@@ -122,6 +122,8 @@ func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom 
 			notes = append(notes, fmt.Sprintf("%s is not %s", r.Author, whom))
 		case sameLogin(r.Author, pr.Author):
 			notes = append(notes, fmt.Sprintf("%s is the author", r.Author))
+		case f.Authored(pr, r.Author):
+			notes = append(notes, fmt.Sprintf("%s is the author of another pull request of the run", r.Author))
 		case f.Contributed(pr, r.Author):
 			notes = append(notes, fmt.Sprintf("%s wrote commits of it", r.Author))
 		case r.IsBot:

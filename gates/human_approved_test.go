@@ -61,6 +61,17 @@ func TestHumanApproved(t *testing.T) {
 				Who:     "a reviewer with write access"},
 		},
 		{
+			name: "the author of another pull request the run would merge",
+			facts: func() *engine.Facts {
+				f := facts(review("bob", engine.ReviewApproved, head))
+				f.RunAuthors = []string{"Bob"}
+				return f
+			}(),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (bob is the author of another pull request of the run)",
+				Who:     "a reviewer with write access"},
+		},
+		{
 			name:  "a contributor, with allow_contributors",
 			facts: withContributors(facts(review("bob", engine.ReviewApproved, head)), "bob", true),
 			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by bob"},

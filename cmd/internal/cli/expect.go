@@ -61,6 +61,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	}
 	s.checkRequests(report, e.Requests) // simulate_http.go
 	s.checkRepos(report, e.Repos)       // scenario_multipr.go
+	s.checkNowhere(report, e.Nowhere)   // expect_nowhere.go
 	return failed
 }
 

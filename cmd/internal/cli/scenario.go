@@ -225,6 +225,8 @@ type expectation struct {
 	Requests []requestExpect `yaml:"requests"`
 	// Repos checks the pull requests of other repositories (scenario_multipr.go).
 	Repos map[string]repoExpect `yaml:"repos"`
+	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
+	Nowhere []string `yaml:"nowhere"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its

@@ -9,7 +9,8 @@ import (
 // The state key: the `state_key` input (and, during a rotation, `state_key_previous`,
 // which verifies only). With it, every state the action writes is signed, and only
 // signed states are trusted (state.Keys); the agent workflows that report with
-// `command: report` pass the same secret.
+// `command: report` pass the same secret. An invocation without it that finds a signed
+// state stops before writing anything (state.SignedStateError).
 
 // stateKeyOK reads the state key inputs, masks them at once (before anything else can
 // log them) and keeps the keys in r.stateKeys. false: they are invalid (reported; the

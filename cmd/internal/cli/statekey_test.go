@@ -154,17 +154,18 @@ pipelines:
       - {id: merge, type: action, action: merge_pr}
 `
 
-// A report made with the key is signed; one made without it (a workflow that cannot read
-// the environment's secret) writes a state the keyed action does not trust. (Such a
-// workflow holds a token that may write: what it can do with the token directly, as
-// merging through the API, no key stops; see docs/security.md.)
+// A report made with the key is signed; one made with another key writes a state the
+// keyed action does not trust; one made without a key (a workflow that cannot read the
+// environment's secret) finds the state signed and stops, writing nothing
+// (TestStateKeyMissingWritesNothing). (Such a workflow holds a token that may write: what
+// it can do with the token directly, as merging through the API, no key stops; see
+// docs/security.md.)
 func TestStateKeyReports(t *testing.T) {
 	for _, tc := range []struct {
 		name, reportKey string
 		nextLog         string // what the keyed action logs on the next event
 	}{
 		{name: "with the key", reportKey: testStateKey},
-		{name: "without the key", reportKey: "", nextLog: "it carries no signature made with the state key"},
 		{name: "with another key", reportKey: otherStateKey, nextLog: "its signature does not verify with the state key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,11 +181,7 @@ func TestStateKeyReports(t *testing.T) {
 			}
 			code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--verdict", "complete")
 			require.Equal(t, 0, code, out)
-			if tc.reportKey != "" {
-				assertMasked(t, out, tc.reportKey)
-			} else {
-				assert.Contains(t, out, "the state in comment 5000000001 was ignored: it is signed with a state key, and this workflow was given none")
-			}
+			assertMasked(t, out, tc.reportKey)
 			assert.Contains(t, out, "agent reviewer reported complete (attempt 1)")
 			keys, err := state.NewKeys(testStateKey)
 			require.NoError(t, err)

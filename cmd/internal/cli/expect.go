@@ -74,6 +74,10 @@ func (s *simulation) checkStateBranch(report func(bool, string, string, string),
 	if x.Exists != nil {
 		report(exists == *x.Exists, "state branch "+name+" exists", fmt.Sprint(*x.Exists), fmt.Sprint(exists))
 	}
+	if x.Commits != nil {
+		n := len(s.fake.BranchLog(s.sc.Repo, name))
+		report(n == *x.Commits, "commits on state branch "+name, fmt.Sprint(*x.Commits), fmt.Sprint(n))
+	}
 	for _, f := range x.Files {
 		found := "it is not there"
 		if !exists {

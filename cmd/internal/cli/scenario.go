@@ -234,6 +234,8 @@ type expectation struct {
 type stateBranchExpect struct {
 	Exists *bool    `yaml:"exists"`
 	Files  []string `yaml:"files"`
+	// Commits is how many commits the branch has (following first parents).
+	Commits *int `yaml:"commits"`
 }
 
 type subjectExpect struct {
@@ -284,6 +286,7 @@ var stepKinds = map[string]func() any{
 	"report":         func() any { return &reportStep{} },
 	"agent_fails":    func() any { return &agentFailsStep{} },
 	"http":           func() any { return &httpStubs{} },
+	"state_key":      func() any { return &stateKeyStep{} },
 }
 
 // scenarioError is a mistake in the scenario file, with its position.

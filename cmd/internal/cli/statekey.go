@@ -34,16 +34,6 @@ func (r *runner) stateKeyOK() bool {
 	return true
 }
 
-// stateKeys are the keys of the scenario's state_key, with which the simulation tells the
-// state the action trusts (nil: none, or an invalid key, which the action refuses).
-func (s *simulation) stateKeys() *state.Keys {
-	k, err := state.NewKeys(s.sc.StateKey)
-	if err != nil {
-		return nil
-	}
-	return k
-}
-
 // defaultSimStateKey is the state_key of the scenarios that give none: "" but in a test
 // that plays the examples again with a key, to show that a key changes no outcome.
 var defaultSimStateKey string

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -235,4 +236,32 @@ func TestExamplesWithStateKey(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Every invocation without the key that finds the state signed — an event, a report, the
+// sweep — fails with the error naming state_key, and the scenario shows that nothing was
+// written (state-key-missing).
+func TestStateKeyMissingStopsEveryInvocation(t *testing.T) {
+	_, out, failed := playExample(t, "testdata/scenarios/state-key-missing", nil)
+	require.Zero(t, failed, out)
+	const stop = "::error::acme/widgets#7: the state of acme/widgets#7 (comment 5000000002; pr-7.json at commit "
+	assert.Equal(t, 4, strings.Count(out, stop), out)
+	assert.Equal(t, 4, strings.Count(out, "is signed with a state key, and this workflow was given none: give it the `state_key` input"))
+	assert.NotContains(t, out, "was ignored", "nothing is ignored and started over")
+}
+
+// A state_key step that the action would refuse is a mistake in the scenario.
+func TestStateKeyStepRefusesAnInvalidKey(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(exampleYAML(t)), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
+users: {dev: write}
+steps:
+  - state_key: {key: "", previous: [the-old-key-0123456789abcdef]}
+expect:
+  prs: {7: {merged: false}}
+`), 0o600))
+	code, out, errOut := simulate(t, dir)
+	assert.Equal(t, 2, code, out)
+	assert.Contains(t, errOut, "scenario.yaml:4:5: state_key: a previous state key is given without a current one")
 }

@@ -126,15 +126,20 @@ func TestGuardNeverReachesMetadataWhateverTheSettings(t *testing.T) {
 		t.Fatalf("a request for %s reached the transport", r.URL.Host)
 		return nil, nil
 	})})
+	// The network client: the guard resolves through the stub and refuses before dialling.
+	network := New(Options{Guard: g})
 	for i, f := range forms {
 		a := netip.MustParseAddr(f)
 		assert.Error(t, g.Check(a), f)
+		assert.Error(t, g.control("tcp", netip.AddrPortFrom(a, 443).String(), nil), "the socket check, %s", f)
 		host := fmt.Sprintf("h%d.example", i)
 		_, err := g.Resolve(context.Background(), host)
 		assert.ErrorContains(t, err, "which webhooks never call", f)
-		_, err = c.Do(context.Background(), Request{Method: "POST", URL: "https://" + host + "/x", Host: host})
 		var refused *RefusedError
-		assert.ErrorAs(t, err, &refused, f)
+		for _, client := range []*Client{c, network} {
+			_, err = client.Do(context.Background(), Request{Method: "POST", URL: "https://" + host + "/x", Host: host})
+			assert.ErrorAs(t, err, &refused, f)
+		}
 	}
 }
 

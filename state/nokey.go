@@ -30,7 +30,8 @@ func (e *SignedStateError) Error() string {
 	return fmt.Sprintf("the state of %s (%s) is signed with a state key, and this workflow was given none: "+
 		"give it the `state_key` input, the same secret as the pipelines workflow's "+
 		"(`state_key: ${{ secrets.PIPELINE_STATE_KEY }}`, in a job that names the environment holding it). "+
-		"Without the key it can neither go on from that state nor replace it, so it stopped and wrote nothing",
+		"Without the key it can neither go on from that state nor replace it, so it stopped and wrote nothing "+
+		"(in a repository that uses no state key, no workflow of its own wrote that state: delete it to start the runs over)",
 		e.Subject, strings.Join(where, "; "))
 }
 

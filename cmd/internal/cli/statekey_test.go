@@ -265,3 +265,37 @@ expect:
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, errOut, "scenario.yaml:4:5: state_key: a previous state key is given without a current one")
 }
+
+// In a repository without a key, a state comment forged with a key of the forger's own
+// stops the keyless action as a genuine signed state would (it cannot tell them apart):
+// nothing is merged or written, and the error says to delete it.
+func TestStateKeyForgedSignedStateStopsAKeylessAction(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
+config: `+filepath.Join(mustAbs(t, "../../../examples/agent-verdict-loop"), "pipelines.yaml")+`
+users: {dev: write}
+files:
+  .github/workflows/agent-implement.yml: `+filepath.Join(mustAbs(t, "../../../examples/agent-verdict-loop"), "agent-implement.yml")+`
+steps:
+  - open_pr: {number: 7, author: dev}
+  - label: {pr: 7, add: [agent-pipeline]}
+  - state_branch: delete
+  - edit_comment: {pr: 7, user: "github-actions[bot]", forge_state: {pipeline: loop, stage: merge, key: a-guessed-key-0123456789}, deliver: false}
+  - label: {pr: 7, add: [unrelated]}
+expect:
+  prs: {7: {merged: false, comments: 1}}
+  dispatches: [{agent: implementer, count: 1}]
+  state_branch: {exists: false}
+`), 0o600))
+	code, out, errOut := simulate(t, dir)
+	require.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, "is signed with a state key, and this workflow was given none")
+	assert.Contains(t, out, "in a repository that uses no state key, no workflow of its own wrote that state: delete it to start the runs over")
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	abs, err := filepath.Abs(p)
+	require.NoError(t, err)
+	return abs
+}

@@ -73,7 +73,8 @@ type Settings struct {
 	ChatOpsFrom       []string // group names; empty = anyone with the permission
 	ChatOpsFromPos    Pos      // where ChatOpsFrom is written
 	// WebhookAllowPrivate (`webhooks: {allow_private: true}`) lets webhook stages reach
-	// loopback, private and shared (CGNAT) addresses; never link-local or other special ones.
+	// loopback, private and shared (CGNAT) addresses; never link-local, a cloud metadata
+	// service or other special ones.
 	WebhookAllowPrivate bool
 	// AllowContributors (`approvals: {allow_contributors: true}`) lets the authors and
 	// committers of a pull request's commits approve it; by default they do not.

@@ -104,7 +104,8 @@ func (s *BranchStore) File() string { return s.file }
 
 // state returns the subject's state on the branch: nil when there is none, or when the
 // file is not trusted (then it is in s.newly). A trusted file that does not decode is
-// an error: the caller must stop rather than start over.
+// an error: the caller must stop rather than start over. So is, without a state key, a
+// file the action wrote signed with a key (a *SignedStateError).
 func (s *BranchStore) state() (*engine.State, error) {
 	s.newly = nil
 	f := s.read.File
@@ -117,6 +118,9 @@ func (s *BranchStore) state() (*engine.State, error) {
 	}
 	if f.Truncated {
 		return nil, fmt.Errorf("reading %s on %s: too large for GitHub to give its text", f.Path, s.read.Name)
+	}
+	if _, sum := splitFileMAC(f.Text); sum != "" && !s.keys.Set() {
+		return nil, &SignedStateError{Subject: s.subject, File: f.Path, Commit: f.Commit}
 	}
 	if why := VerifyFile(f.Text, s.file, s.subject, s.keys); why != "" {
 		s.newly = []engine.IgnoredComment{{Commit: f.Commit, Why: why}}
@@ -283,12 +287,18 @@ func NewDual(branch *BranchStore, comments *CommentStore, logf func(format strin
 // Load returns the state to go on from; see Dual.
 func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, error) {
 	cst, cv, err := d.Comments.Load(ctx, number)
-	if err != nil {
+	var signed *SignedStateError
+	if err != nil && !errors.As(err, &signed) {
 		return nil, Version{}, fmt.Errorf("%w; the state comment was left as it is", err)
 	}
 	bst, err := d.Branch.state()
-	if err != nil {
+	var signedFile *SignedStateError
+	if err != nil && !errors.As(err, &signedFile) {
 		return nil, Version{}, err
+	}
+	if signed = signed.merge(signedFile); signed != nil {
+		signed.Subject = d.Branch.subject
+		return nil, Version{}, signed
 	}
 	v := d.Branch.version()
 	v.CommentID, v.Body, v.Commit = cv.CommentID, cv.Body, cv.Commit

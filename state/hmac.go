@@ -26,7 +26,8 @@ import (
 // A nil *Keys is no key: states are trusted on the action's identity alone, as before,
 // except a signed one: it was written by an action that has a key, and an invocation
 // without it (a workflow not given the secret, or a forger) must neither go on from it
-// nor overwrite it; it is ignored, as any state it cannot verify.
+// nor overwrite it, nor start over beside it: the stores' Load stops with a
+// *SignedStateError (nokey.go).
 type Keys struct {
 	current  []byte
 	previous [][]byte

@@ -260,23 +260,12 @@ func TestDualSignedRoundTrip(t *testing.T) {
 	assert.Equal(t, "pr-7.json: "+whyBadSig, d.NewlyIgnored()[1].Why)
 	assert.Equal(t, m.last["pr-7.json"], d.NewlyIgnored()[1].Commit)
 
-	// Without a key (a workflow not given the secret): neither is trusted, and a Save
-	// writes a fresh comment, leaving the signed one alone.
+	// Without a key (a workflow not given the secret): it stops, and writes nothing
+	// (nokey_test.go); the keyed action goes on from its signed state.
 	d = subjectStores(m, w, commentsOf(w), &logs)
-	st, v, err = d.Load(ctx, 7)
-	require.NoError(t, err)
-	assert.Empty(t, st.Runs)
-	require.Len(t, d.NewlyIgnored(), 2)
-	assert.Equal(t, engine.IgnoredComment{ID: 1, Why: whyNoKey}, d.NewlyIgnored()[0])
-	signedComment := w.bodies[1]
-	w.nextID = 2
-	_, err = d.Save(ctx, 7, change(st, st), v)
-	require.NoError(t, err)
-	assert.Equal(t, signedComment, w.bodies[1], "the signed comment is left as it is")
-	assert.Contains(t, w.bodies[2], markerPrefix+"v3 2 ")
-
-	// The keyed action next: the file the keyless one wrote is not trusted; the signed
-	// comment is, and the runs go on from it.
+	_, _, err = d.Load(ctx, 7)
+	var signed *SignedStateError
+	require.ErrorAs(t, err, &signed)
 	d = keyedStores(m, w, commentsOf(w), &logs, a)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)

@@ -109,11 +109,13 @@ func NewCommentStore(w CommentWriter, comments []Comment, logf func(format strin
 // comment is trusted.
 //
 // A comment that passes every check but whose state does not decode is an error; the
-// caller must stop and leave the comment alone.
+// caller must stop and leave the comment alone. So is, without a state key, a comment
+// that passes every check but is signed with a key (a *SignedStateError).
 func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Version, error) {
 	var chosen *Comment
 	var st *engine.State
 	var ignored []engine.IgnoredComment
+	var signed []int64
 	for i, c := range s.comments {
 		if !HasMarker(c.Body) {
 			continue
@@ -128,6 +130,8 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 			// Anyone may comment: a marker there is not a state comment, and listing
 			// it in the status would let anyone write into it.
 			s.logf("ignoring state marker in comment %d by %s: not written by this action", c.ID, c.Author)
+		case why == whyNoKey:
+			signed = append(signed, c.ID)
 		case why != "":
 			ignored = append(ignored, engine.IgnoredComment{ID: c.ID, Why: why})
 		case chosen != nil:
@@ -136,6 +140,9 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 		default:
 			chosen, st = &s.comments[i], got
 		}
+	}
+	if len(signed) > 0 {
+		return nil, Version{}, &SignedStateError{Subject: fmt.Sprintf("#%d", number), Comments: signed}
 	}
 	v := Version{}
 	if chosen == nil {

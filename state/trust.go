@@ -53,8 +53,9 @@ func Check(c Comment) (st *engine.State, why string, err error) { return CheckKe
 
 // CheckKeyed is Check under the state keys k: with a key set, the marker must also be
 // signed with it (v4, its HMAC verifying with the current or a previous key). Without a
-// key it is Check, except that a signed marker is not trusted: an action with a key wrote
-// it, and an invocation without the key must not go on from it (nor overwrite it).
+// key it is Check, except that a signed marker is not trusted (whyNoKey): an action with a
+// key wrote it, and an invocation without the key must not go on from it (nor overwrite
+// it); CommentStore.Load stops on it.
 func CheckKeyed(c Comment, k *Keys) (st *engine.State, why string, err error) {
 	switch {
 	case !c.ViewerDidAuthor:

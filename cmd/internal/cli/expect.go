@@ -61,6 +61,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	}
 	s.checkRequests(report, e.Requests) // simulate_http.go
 	s.checkRepos(report, e.Repos)       // scenario_multipr.go
+	s.checkNowhere(report, e.Nowhere)   // expect_nowhere.go
 	return failed
 }
 
@@ -72,6 +73,10 @@ func (s *simulation) checkStateBranch(report func(bool, string, string, string),
 	exists := files != nil
 	if x.Exists != nil {
 		report(exists == *x.Exists, "state branch "+name+" exists", fmt.Sprint(*x.Exists), fmt.Sprint(exists))
+	}
+	if x.Commits != nil {
+		n := len(s.fake.BranchLog(s.sc.Repo, name))
+		report(n == *x.Commits, "commits on state branch "+name, fmt.Sprint(*x.Commits), fmt.Sprint(n))
 	}
 	for _, f := range x.Files {
 		found := "it is not there"

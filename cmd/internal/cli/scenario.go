@@ -225,6 +225,8 @@ type expectation struct {
 	Requests []requestExpect `yaml:"requests"`
 	// Repos checks the pull requests of other repositories (scenario_multipr.go).
 	Repos map[string]repoExpect `yaml:"repos"`
+	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
+	Nowhere []string `yaml:"nowhere"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its
@@ -232,6 +234,8 @@ type expectation struct {
 type stateBranchExpect struct {
 	Exists *bool    `yaml:"exists"`
 	Files  []string `yaml:"files"`
+	// Commits is how many commits the branch has (following first parents).
+	Commits *int `yaml:"commits"`
 }
 
 type subjectExpect struct {
@@ -283,6 +287,7 @@ var stepKinds = map[string]func() any{
 	"report":         func() any { return &reportStep{} },
 	"agent_fails":    func() any { return &agentFailsStep{} },
 	"http":           func() any { return &httpStubs{} },
+	"state_key":      func() any { return &stateKeyStep{} },
 }
 
 // scenarioError is a mistake in the scenario file, with its position.

@@ -119,6 +119,8 @@ type simulation struct {
 	with map[string]map[string]string
 	// http answers webhook calls from the scenario's stubs (simulate_http.go).
 	http *simHTTP
+	// keys are the state key inputs the invocations are given (scenario_statekey.go).
+	keys invocationKeys
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -536,6 +538,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
 	case *httpStubs:
 		return nil, s.applyHTTP(v), false, nil
+	case *stateKeyStep:
+		return s.applyStateKey(v) // scenario_statekey.go
 	case *reportStep:
 		return s.applyReport(v)
 	case *agentFailsStep:
@@ -694,9 +698,6 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	if s.sc.SweepBudget != 0 {
 		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
 	}
-	if s.sc.StateKey != "" {
-		env["INPUT_STATE_KEY"] = s.sc.StateKey
-	}
 	var log bytes.Buffer
 	for k, v := range s.sc.Secrets {
 		env[SecretEnvPrefix+strings.ToUpper(k)] = v
@@ -706,6 +707,7 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	for k, v := range with {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
+	s.keyEnv(env, with) // scenario_statekey.go
 	var code int
 	switch {
 	case agent:

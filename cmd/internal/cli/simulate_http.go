@@ -26,10 +26,12 @@ import (
 const DefaultSimAddress = "203.0.113.10"
 
 // httpStub is the answer of one stub: `"POST https://api.example.com/x": {status, body}`.
-// body is sent as JSON (a string as it is).
+// body is sent as JSON (a string as it is). echo: true answers with the request itself
+// (echoAnswer), as a debugging endpoint or an error page that quotes its request would.
 type httpStub struct {
-	Status int `yaml:"status"`
-	Body   any `yaml:"body"`
+	Status int  `yaml:"status"`
+	Body   any  `yaml:"body"`
+	Echo   bool `yaml:"echo"`
 }
 
 // httpStubs is the `http:` map of a scenario, and of an `http:` step that replaces it.
@@ -108,7 +110,15 @@ func (h *simHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 		status = http.StatusOK
 	}
 	var out []byte
-	switch b := stub.Body.(type) {
+	answer := stub.Body
+	if stub.Echo && stub.Body != nil {
+		h.unexpected = append(h.unexpected, fmt.Sprintf("the stub %s %s has both echo and body; an echoing stub answers with the request", req.Method, u))
+		return nil, fmt.Errorf("simulate: the stub %s %s has both echo and body", req.Method, u)
+	}
+	if stub.Echo {
+		answer = echoAnswer(req, u, body)
+	}
+	switch b := answer.(type) {
 	case nil:
 	case string:
 		out = []byte(b)
@@ -122,6 +132,21 @@ func (h *simHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: http.Header{"Content-Type": {"application/json"}},
 		Body: io.NopCloser(bytes.NewReader(out)), ContentLength: int64(len(out)), Request: req}
 	return resp, nil
+}
+
+// echoAnswer is the answer of an echoing stub: the request as it arrived — its method,
+// url, every header (by its canonical name; several values joined by ", ") and its body
+// (the JSON sent, or the text when it is not JSON).
+func echoAnswer(req *http.Request, u string, sent []byte) map[string]any {
+	headers := map[string]any{}
+	for k, vs := range req.Header {
+		headers[k] = strings.Join(vs, ", ")
+	}
+	var body any
+	if len(sent) > 0 && json.Unmarshal(sent, &body) != nil {
+		body = string(sent)
+	}
+	return map[string]any{"method": req.Method, "url": u, "headers": headers, "body": body}
 }
 
 func (h *simHTTP) stubKeys() []string {

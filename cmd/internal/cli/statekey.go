@@ -9,7 +9,8 @@ import (
 // The state key: the `state_key` input (and, during a rotation, `state_key_previous`,
 // which verifies only). With it, every state the action writes is signed, and only
 // signed states are trusted (state.Keys); the agent workflows that report with
-// `command: report` pass the same secret.
+// `command: report` pass the same secret. An invocation without it that finds a signed
+// state stops before writing anything (state.SignedStateError).
 
 // stateKeyOK reads the state key inputs, masks them at once (before anything else can
 // log them) and keeps the keys in r.stateKeys. false: they are invalid (reported; the
@@ -31,16 +32,6 @@ func (r *runner) stateKeyOK() bool {
 		r.act.Infof("pipeline-action: a state key is set: states are signed with it, and only states it verifies are trusted")
 	}
 	return true
-}
-
-// stateKeys are the keys of the scenario's state_key, with which the simulation tells the
-// state the action trusts (nil: none, or an invalid key, which the action refuses).
-func (s *simulation) stateKeys() *state.Keys {
-	k, err := state.NewKeys(s.sc.StateKey)
-	if err != nil {
-		return nil
-	}
-	return k
 }
 
 // defaultSimStateKey is the state_key of the scenarios that give none: "" but in a test

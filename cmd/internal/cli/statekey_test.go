@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,17 +155,18 @@ pipelines:
       - {id: merge, type: action, action: merge_pr}
 `
 
-// A report made with the key is signed; one made without it (a workflow that cannot read
-// the environment's secret) writes a state the keyed action does not trust. (Such a
-// workflow holds a token that may write: what it can do with the token directly, as
-// merging through the API, no key stops; see docs/security.md.)
+// A report made with the key is signed; one made with another key writes a state the
+// keyed action does not trust; one made without a key (a workflow that cannot read the
+// environment's secret) finds the state signed and stops, writing nothing
+// (TestStateKeyMissingWritesNothing). (Such a workflow holds a token that may write: what
+// it can do with the token directly, as merging through the API, no key stops; see
+// docs/security.md.)
 func TestStateKeyReports(t *testing.T) {
 	for _, tc := range []struct {
 		name, reportKey string
 		nextLog         string // what the keyed action logs on the next event
 	}{
 		{name: "with the key", reportKey: testStateKey},
-		{name: "without the key", reportKey: "", nextLog: "it carries no signature made with the state key"},
 		{name: "with another key", reportKey: otherStateKey, nextLog: "its signature does not verify with the state key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,11 +182,7 @@ func TestStateKeyReports(t *testing.T) {
 			}
 			code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--verdict", "complete")
 			require.Equal(t, 0, code, out)
-			if tc.reportKey != "" {
-				assertMasked(t, out, tc.reportKey)
-			} else {
-				assert.Contains(t, out, "the state in comment 5000000001 was ignored: it is signed with a state key, and this workflow was given none")
-			}
+			assertMasked(t, out, tc.reportKey)
 			assert.Contains(t, out, "agent reviewer reported complete (attempt 1)")
 			keys, err := state.NewKeys(testStateKey)
 			require.NoError(t, err)
@@ -238,4 +236,66 @@ func TestExamplesWithStateKey(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Every invocation without the key that finds the state signed — an event, a report, the
+// sweep — fails with the error naming state_key, and the scenario shows that nothing was
+// written (state-key-missing).
+func TestStateKeyMissingStopsEveryInvocation(t *testing.T) {
+	_, out, failed := playExample(t, "testdata/scenarios/state-key-missing", nil)
+	require.Zero(t, failed, out)
+	const stop = "::error::acme/widgets#7: the state of acme/widgets#7 (comment 5000000002; pr-7.json at commit "
+	assert.Equal(t, 4, strings.Count(out, stop), out)
+	assert.Equal(t, 4, strings.Count(out, "is signed with a state key, and this workflow was given none: give it the `state_key` input"))
+	assert.NotContains(t, out, "was ignored", "nothing is ignored and started over")
+}
+
+// A state_key step that the action would refuse is a mistake in the scenario.
+func TestStateKeyStepRefusesAnInvalidKey(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(exampleYAML(t)), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
+users: {dev: write}
+steps:
+  - state_key: {key: "", previous: [the-old-key-0123456789abcdef]}
+expect:
+  prs: {7: {merged: false}}
+`), 0o600))
+	code, out, errOut := simulate(t, dir)
+	assert.Equal(t, 2, code, out)
+	assert.Contains(t, errOut, "scenario.yaml:4:5: state_key: a previous state key is given without a current one")
+}
+
+// In a repository without a key, a state comment forged with a key of the forger's own
+// stops the keyless action as a genuine signed state would (it cannot tell them apart):
+// nothing is merged or written, and the error says to delete it.
+func TestStateKeyForgedSignedStateStopsAKeylessAction(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
+config: `+filepath.Join(mustAbs(t, "../../../examples/agent-verdict-loop"), "pipelines.yaml")+`
+users: {dev: write}
+files:
+  .github/workflows/agent-implement.yml: `+filepath.Join(mustAbs(t, "../../../examples/agent-verdict-loop"), "agent-implement.yml")+`
+steps:
+  - open_pr: {number: 7, author: dev}
+  - label: {pr: 7, add: [agent-pipeline]}
+  - state_branch: delete
+  - edit_comment: {pr: 7, user: "github-actions[bot]", forge_state: {pipeline: loop, stage: merge, key: a-guessed-key-0123456789}, deliver: false}
+  - label: {pr: 7, add: [unrelated]}
+expect:
+  prs: {7: {merged: false, comments: 1}}
+  dispatches: [{agent: implementer, count: 1}]
+  state_branch: {exists: false}
+`), 0o600))
+	code, out, errOut := simulate(t, dir)
+	require.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, "is signed with a state key, and this workflow was given none")
+	assert.Contains(t, out, "in a repository that uses no state key, no workflow of its own wrote that state: delete it to start the runs over")
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	abs, err := filepath.Abs(p)
+	require.NoError(t, err)
+	return abs
 }

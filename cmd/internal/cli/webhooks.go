@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -42,6 +41,7 @@ func (r *runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcom
 	}
 	where := c.Method + " " + c.URL // no secret: a url cannot read one
 	header := http.Header{}
+	var sent []string // the secret values sent, masked in the answer
 	for _, h := range c.Headers {
 		var b strings.Builder
 		for _, p := range h.Parts {
@@ -56,6 +56,7 @@ func (r *runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcom
 					where, p.Secret, SecretEnvPrefix, p.Secret, p.Secret)}
 			}
 			r.act.AddMask(v)
+			sent = append(sent, v)
 			b.WriteString(v)
 		}
 		header.Add(h.Name, b.String())
@@ -78,10 +79,11 @@ func (r *runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcom
 		}
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("%s: %v", where, err)}
 	}
+	// The answer is masked here, as it comes back, before anything keeps or shows it:
+	// the engine stores it in the run's outputs, which the state and comments carry.
 	out := &engine.WebhookResponse{Status: resp.Status}
 	if !resp.Truncated && len(resp.Body) > 0 && len(resp.Body) <= engine.MaxWebhookOutput {
-		var v any
-		if json.Unmarshal(resp.Body, &v) == nil {
+		if v, ok := webhook.NewMasker(sent).JSON(resp.Body); ok {
 			out.Body = v
 		}
 	}

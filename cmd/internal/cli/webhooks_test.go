@@ -99,3 +99,49 @@ expect:
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, errOut, "step 2: a webhook call that no stub answers:\n  POST https://builds.example.com/previews/feat%2Fpreview?pr=7 has no stub under http: (stubs: POST https://builds.example.com/elsewhere)")
 }
+
+const echoScenario = "testdata/scenarios/webhook-echo-secret"
+
+// `nowhere` looks in every place the action keeps or shows text: what the echoed answer
+// left in the comments, the marker's state and the state files, and the job summary.
+func TestNowhereFindsWhatTheActionKept(t *testing.T) {
+	_, out, failed := playExample(t, echoScenario, func(sc *scenario) {
+		sc.Expect = &expectation{Nowhere: []string{"BEARER ***", "## #7"}}
+	})
+	assert.Equal(t, 2, failed, out)
+	assert.Contains(t, out, `✗ "BEARER ***" appears nowhere the action kept or showed`)
+	assert.Contains(t, out, "the state in the marker of comment")
+	assert.Contains(t, out, "pr-7.json at commit")
+	assert.Regexp(t, `✗ "## #7" appears nowhere .*found in summary-\d+`, out)
+}
+
+// The secrets reach the endpoint as configured; only the answer is masked.
+func TestWebhookEchoSendsSecretsAndMasksTheAnswer(t *testing.T) {
+	sim, out, failed := playExample(t, echoScenario, nil)
+	require.Zero(t, failed, out)
+	require.Len(t, sim.http.calls, 1)
+	assert.Equal(t, "Bearer s3cretBuildsToken", sim.http.calls[0].header.Get("Authorization"))
+	assert.Equal(t, "key=k3yForTheApi; team=t34mId0042", sim.http.calls[0].header.Get("X-Api-Key"))
+}
+
+// A stub that both echoes and gives a body is a mistake in the scenario: the step fails
+// loudly rather than answering with one of them.
+func TestWebhookEchoWithBodyIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := os.ReadFile(filepath.Join(echoScenario, "pipelines.yaml"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), cfg, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
+users: {dev: write}
+secrets: {BUILDS_TOKEN: a, API_KEY: b, TEAM_ID: c}
+http:
+  "POST https://builds.example.com/previews?pr=7": {status: 201, echo: true, body: {id: 1}}
+steps:
+  - open_pr: {number: 7, author: dev, base: main, head: feat/a}
+expect:
+  prs: {7: {merged: false}}
+`), 0o600))
+	code, out, errOut := simulate(t, dir)
+	assert.Equal(t, 2, code, out)
+	assert.Contains(t, errOut, "the stub POST https://builds.example.com/previews?pr=7 has both echo and body; an echoing stub answers with the request")
+}

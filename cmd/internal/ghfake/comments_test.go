@@ -56,3 +56,29 @@ func TestEditComment(t *testing.T) {
 	assert.Equal(t, "github-actions", dig(t, node, "editor", "login"), "the last editor counts")
 	assert.Equal(t, "status, again", dig(t, node, "body"))
 }
+
+// A comment's earlier bodies stay readable, as GitHub's edit history keeps them, and a
+// deleted comment's text stays among AllComments: it was notified before it was deleted.
+func TestCommentHistoryAndDeletedComments(t *testing.T) {
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	created, _, err := c.Issues.CreateComment(t.Context(), "acme", "widgets", 7, ghComment("first"))
+	require.NoError(t, err)
+	_, _, err = c.Issues.EditComment(t.Context(), "acme", "widgets", created.GetID(), ghComment("second"))
+	require.NoError(t, err)
+	s.EditComment(testRepo, created.GetID(), "alice", "third")
+	got := s.Comments(testRepo, 7)
+	require.Len(t, got, 1)
+	assert.Equal(t, "third", got[0].Body)
+	assert.Equal(t, []string{"first", "second"}, got[0].Edits)
+
+	other, _, err := c.Issues.CreateComment(t.Context(), "acme", "widgets", 7, ghComment("gone"))
+	require.NoError(t, err)
+	_, err = c.Issues.DeleteComment(t.Context(), "acme", "widgets", other.GetID())
+	require.NoError(t, err)
+	assert.Len(t, s.Comments(testRepo, 7), 1, "the API no longer serves it")
+	all := s.AllComments(testRepo)
+	require.Len(t, all, 2)
+	assert.Equal(t, "third", all[0].Body)
+	assert.Equal(t, "gone", all[1].Body)
+}

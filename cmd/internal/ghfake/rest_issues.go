@@ -207,6 +207,7 @@ func issuesDeleteComment(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	c.repo.comments = kept
+	c.repo.deleted = append(c.repo.deleted, cm)
 	return http.StatusNoContent, nil
 }
 

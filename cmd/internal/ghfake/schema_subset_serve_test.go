@@ -104,7 +104,8 @@ type adapterPrFields struct {
 			}
 		}
 	} `graphql:"commits(last: 1)"`
-	Comments struct {
+	Contributors adapterContributorsConn `graphql:"contributors: commits(last: 100)"` // contributors.go
+	Comments     struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
@@ -155,6 +156,20 @@ type adapterTimelineNode struct {
 type adapterPageForward struct {
 	HasNextPage bool
 	EndCursor   string
+}
+
+type adapterContributorsConn struct {
+	PageInfo adapterPageBackward
+	Nodes    []struct {
+		Commit struct {
+			Author    *adapterGitActorNode
+			Committer *adapterGitActorNode
+		}
+	}
+}
+
+type adapterGitActorNode struct {
+	User *struct{ Login string }
 }
 
 type adapterPageBackward struct {
@@ -508,13 +523,13 @@ func TestPayloadFields(t *testing.T) {
 // and config.go's.
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
-	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go"} {
+	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go", "../ghapi/contributors.go"} {
 		for k, v := range typeSpecs(t, f, "") {
 			orig[k] = v
 		}
 	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery",
+	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "gitActorNode",
 		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery",
 		"stateCommit", "stateFile", "stateRef", "indexQuery"} {
 		require.Contains(t, orig, name)

@@ -45,6 +45,8 @@ type CommentView struct {
 	UpdatedAt    time.Time
 	Editor       string
 	LastEditedAt time.Time
+	// Edits are the comment's earlier bodies, oldest first, as its edit history keeps them.
+	Edits []string
 }
 
 // Dispatch is a workflow_dispatch or repository_dispatch the code under test sent.
@@ -104,11 +106,28 @@ func (s *Server) Comments(repoName string, number int) []CommentView {
 	var out []CommentView
 	for _, c := range r.comments {
 		if c.issue == number {
-			out = append(out, CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt,
-				Editor: c.editor, LastEditedAt: c.lastEditedAt})
+			out = append(out, commentView(c))
 		}
 	}
 	return out
+}
+
+// AllComments returns every comment of repoName, on any issue or pull request, oldest
+// first, and then the deleted ones (their text was notified before they were deleted).
+func (s *Server) AllComments(repoName string) []CommentView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	var out []CommentView
+	for _, c := range append(append([]*comment(nil), r.comments...), r.deleted...) {
+		out = append(out, commentView(c))
+	}
+	return out
+}
+
+func commentView(c *comment) CommentView {
+	return CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt,
+		Editor: c.editor, LastEditedAt: c.lastEditedAt, Edits: append([]string(nil), c.edits...)}
 }
 
 // Dispatches returns the dispatches received, in order.

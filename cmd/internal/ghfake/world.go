@@ -25,9 +25,12 @@ type repo struct {
 	trees         map[string]*tree // every tree served so far, by OID (trees.go)
 	issues        map[int]*issue
 	comments      []*comment
-	labels        []string // the repository's labels, named as first created
-	pushes        int
-	parent        *repo // the repository this one is a fork of; nil for a repository of its own
+	// deleted are the comments deleted so far: gone from the API, but GitHub had already
+	// sent their text to the subscribers' notifications.
+	deleted []*comment
+	labels  []string // the repository's labels, named as first created
+	pushes  int
+	parent  *repo // the repository this one is a fork of; nil for a repository of its own
 	// restricted are the branches a ruleset restricts the creation and the update of, for
 	// everyone (no bypass); see RestrictBranch.
 	restricted map[string]bool
@@ -168,10 +171,14 @@ type comment struct {
 	updatedAt    time.Time
 	editor       string    // the last editor; "" until edited
 	lastEditedAt time.Time // zero until edited
+	// edits are the earlier bodies, oldest first: GitHub keeps a comment's edit history
+	// (userContentEdits), readable by anyone who can read the comment.
+	edits []string
 }
 
 // edit replaces the body as user, at now.
 func (c *comment) edit(user, body string, now time.Time) {
+	c.edits = append(c.edits, c.body)
 	c.body, c.editor, c.lastEditedAt, c.updatedAt = body, user, now, now
 }
 

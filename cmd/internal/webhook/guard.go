@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -24,7 +25,8 @@ type Resolver interface {
 // Guard decides which addresses a call may reach.
 type Guard struct {
 	// AllowPrivate lets calls reach loopback, private and shared (CGNAT) addresses
-	// (settings.webhooks.allow_private). Other special addresses stay refused.
+	// (settings.webhooks.allow_private). Other special addresses, and cloud metadata
+	// services inside those ranges, stay refused.
 	AllowPrivate bool
 	// Resolver resolves host names; nil is net.DefaultResolver.
 	Resolver Resolver
@@ -47,6 +49,14 @@ var classes = func() []prefixClass {
 		cidr, class string
 		private     bool
 	}{
+		// Cloud metadata services come first: some answer inside ranges allow_private
+		// opens (a unique local or a shared address), and a webhook that reached one
+		// could read the runner's cloud credentials.
+		{"fd00:ec2::254/128", "AWS's metadata service address", false},
+		{"fd20:ce::254/128", "Google Cloud's metadata service address", false},
+		{"100.100.100.200/32", "Alibaba Cloud's metadata service address", false},
+		{"192.0.0.192/32", "Oracle Cloud's metadata service address", false},
+		{"168.63.129.16/32", "Azure's host (WireServer) address", false},
 		{"0.0.0.0/8", "an unspecified (\"this network\") address", false},
 		{"10.0.0.0/8", "a private address", true},
 		{"100.64.0.0/10", "a shared (carrier-grade NAT) address", true},
@@ -75,20 +85,43 @@ var classes = func() []prefixClass {
 	return out
 }()
 
-// embedded returns the IPv4 address an IPv6 address stands for (IPv4-mapped, NAT64,
-// 6to4), if it is one of those.
-func embedded(a netip.Addr) (netip.Addr, bool) {
+var (
+	nat64        = netip.MustParsePrefix("64:ff9b::/96")
+	nat64Local   = netip.MustParsePrefix("64:ff9b:1::/48")
+	sixToFour    = netip.MustParsePrefix("2002::/16")
+	v4Translated = netip.MustParsePrefix("::ffff:0:0:0/96")
+)
+
+// embedded returns the IPv4 addresses an IPv6 address may stand for (IPv4-mapped and
+// -translated, NAT64, 6to4), none if it is none of those. A local-use NAT64 prefix
+// (64:ff9b:1::/48) may be cut at any length RFC 6052 allows from /48 on, which puts the
+// IPv4 address at different places; the guard cannot know which one the network's
+// translator reads, so every place whose suffix is zero, as RFC 6052 requires, is a
+// candidate.
+func embedded(a netip.Addr) []netip.Addr {
 	if a.Is4In6() {
-		return a.Unmap(), true
+		return []netip.Addr{a.Unmap()}
 	}
 	b := a.As16()
+	at := func(i, j, k, l int) netip.Addr { return netip.AddrFrom4([4]byte{b[i], b[j], b[k], b[l]}) }
 	switch {
-	case netip.MustParsePrefix("64:ff9b::/96").Contains(a), netip.MustParsePrefix("64:ff9b:1::/48").Contains(a):
-		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}), true
-	case netip.MustParsePrefix("2002::/16").Contains(a):
-		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}), true
+	case nat64.Contains(a), v4Translated.Contains(a):
+		return []netip.Addr{at(12, 13, 14, 15)}
+	case nat64Local.Contains(a):
+		zeroFrom := func(i int) bool { return bytes.Count(b[i:], []byte{0}) == 16-i }
+		var out []netip.Addr
+		for _, c := range []struct {
+			i, j, k, l, suffix int
+		}{{6, 7, 9, 10, 11}, {7, 9, 10, 11, 12}, {9, 10, 11, 12, 13}} {
+			if zeroFrom(c.suffix) {
+				out = append(out, at(c.i, c.j, c.k, c.l))
+			}
+		}
+		return append(out, at(12, 13, 14, 15))
+	case sixToFour.Contains(a):
+		return []netip.Addr{at(2, 3, 4, 5)}
 	}
-	return netip.Addr{}, false
+	return nil
 }
 
 // Check says why a call may not reach address a, or nil.
@@ -112,12 +145,8 @@ func (g *Guard) refuse(subject string, a netip.Addr) error {
 // allow_private allows it; "" for an ordinary public address.
 func classify(a netip.Addr) (class string, private bool) {
 	a = a.WithZone("")
-	if v4, ok := embedded(a); ok {
-		class, private = classify(v4)
-		if class == "" {
-			return "", false
-		}
-		return fmt.Sprintf("an address standing for %s, %s", v4, class), private
+	if v4s := embedded(a); v4s != nil {
+		return classifyEmbedded(v4s)
 	}
 	if a == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {
 		return "the broadcast address", false
@@ -128,6 +157,22 @@ func classify(a netip.Addr) (class string, private bool) {
 		}
 	}
 	return "", false
+}
+
+// classifyEmbedded classifies an IPv6 address by the IPv4 addresses it may stand for: the
+// strictest of them decides (one never called refuses it even with allow_private).
+func classifyEmbedded(v4s []netip.Addr) (class string, private bool) {
+	for _, v4 := range v4s {
+		c, p := classify(v4)
+		if c == "" || (class != "" && p) {
+			continue // public, or no stricter than what was found
+		}
+		class, private = fmt.Sprintf("an address standing for %s, %s", v4, c), p
+		if !p {
+			break
+		}
+	}
+	return class, private
 }
 
 // Resolve returns the addresses of host, each checked; any forbidden address refuses the

@@ -65,6 +65,23 @@ func TestGuardCheck(t *testing.T) {
 		{addr: "64:ff9b::a9fe:a9fe", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
 		{addr: "2002:a9fe:a9fe::1", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
 		{addr: "::ffff:203.0.113.10"},
+		{addr: "fd00:ec2::254", refused: true, evenPrivate: true, wantFragment: "AWS's metadata service address, which webhooks never call"},
+		{addr: "fd20:ce::254", refused: true, evenPrivate: true, wantFragment: "Google Cloud's metadata service address"},
+		{addr: "100.100.100.200", refused: true, evenPrivate: true, wantFragment: "Alibaba Cloud's metadata service address"},
+		{addr: "192.0.0.192", refused: true, evenPrivate: true, wantFragment: "Oracle Cloud's metadata service address"},
+		{addr: "168.63.129.16", refused: true, evenPrivate: true, wantFragment: "Azure's host (WireServer) address"},
+		// Their neighbours are what they were: allow_private opens them.
+		{addr: "fd00:ec2::253", refused: true, wantFragment: "unique local"},
+		{addr: "fd20:ce::1", refused: true, wantFragment: "unique local"},
+		{addr: "100.100.100.199", refused: true, wantFragment: "carrier-grade NAT"},
+		{addr: "fe80::1%eth0", refused: true, evenPrivate: true, wantFragment: "link-local"},
+		{addr: "::a9fe:a9fe", refused: true, evenPrivate: true, wantFragment: "IPv4-compatible"},
+		{addr: "::ffff:0:a9fe:a9fe", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
+		{addr: "64:ff9b::6464:64c8", refused: true, evenPrivate: true, wantFragment: "standing for 100.100.100.200, Alibaba"},
+		// A local-use NAT64 prefix cut at /48 puts the IPv4 address in bytes 6-7 and 9-10.
+		{addr: "64:ff9b:1:a9fe:a9:fe00::", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
+		{addr: "64:ff9b:1::a9fe:a9fe", refused: true, evenPrivate: true, wantFragment: "standing for 169.254.169.254"},
+		{addr: "64:ff9b:1::cb00:710a"},
 	}
 	for _, tc := range cases {
 		a := netip.MustParseAddr(tc.addr)
@@ -81,6 +98,47 @@ func TestGuardCheck(t *testing.T) {
 			assert.Error(t, err, "%s with allow_private", tc.addr)
 		} else {
 			assert.NoError(t, err, "%s with allow_private", tc.addr)
+		}
+	}
+}
+
+// Every metadata address, in every IPv6 form that embeds an IPv4 address, is refused
+// with allow_private: by Check, when a name resolves to it, and before a request reaches
+// the transport.
+func TestGuardNeverReachesMetadataWhateverTheSettings(t *testing.T) {
+	v4 := []string{"169.254.169.254", "169.254.170.2", "100.100.100.200", "192.0.0.192", "168.63.129.16"}
+	var forms []string
+	for _, s := range v4 {
+		b := netip.MustParseAddr(s).As4()
+		hi, lo := uint16(b[0])<<8|uint16(b[1]), uint16(b[2])<<8|uint16(b[3])
+		forms = append(forms, s,
+			fmt.Sprintf("::ffff:%s", s), fmt.Sprintf("::ffff:0:%x:%x", hi, lo), fmt.Sprintf("::%x:%x", hi, lo),
+			fmt.Sprintf("64:ff9b::%x:%x", hi, lo), fmt.Sprintf("64:ff9b:1::%x:%x", hi, lo),
+			fmt.Sprintf("2002:%x:%x::1", hi, lo))
+	}
+	forms = append(forms, "fd00:ec2::254", "fd20:ce::254", "fe80::a9fe:a9fe", "febf::1")
+	resolver := stubResolver{}
+	for i, f := range forms {
+		resolver[fmt.Sprintf("h%d.example", i)] = []string{"203.0.113.10", f}
+	}
+	g := Guard{AllowPrivate: true, Resolver: resolver}
+	c := New(Options{Guard: g, Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		t.Fatalf("a request for %s reached the transport", r.URL.Host)
+		return nil, nil
+	})})
+	// The network client: the guard resolves through the stub and refuses before dialling.
+	network := New(Options{Guard: g})
+	for i, f := range forms {
+		a := netip.MustParseAddr(f)
+		assert.Error(t, g.Check(a), f)
+		assert.Error(t, g.control("tcp", netip.AddrPortFrom(a, 443).String(), nil), "the socket check, %s", f)
+		host := fmt.Sprintf("h%d.example", i)
+		_, err := g.Resolve(context.Background(), host)
+		assert.ErrorContains(t, err, "which webhooks never call", f)
+		var refused *RefusedError
+		for _, client := range []*Client{c, network} {
+			_, err = client.Do(context.Background(), Request{Method: "POST", URL: "https://" + host + "/x", Host: host})
+			assert.ErrorAs(t, err, &refused, f)
 		}
 	}
 }

@@ -276,6 +276,7 @@ var stepKinds = map[string]func() any{
 	"comment":        func() any { return &commentStep{} },
 	"edit_comment":   func() any { return &editCommentStep{} },
 	"access":         func() any { return &accessStep{} }, // scenario_people.go
+	"update_branch":  func() any { return &prStep{} },
 	"webhook":        func() any { return &webhookStep{} },
 	"fault":          func() any { return &faultStep{} },
 	"change_config":  func() any { return &configStep{} },

@@ -391,6 +391,11 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			}
 			sort.Strings(paths)
 			return []ghfake.Event{f.PushAs(repo, v.PR, files, v.User)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")) + by(v.User), on(v.Deliver), nil
+		case "update_branch":
+			if v.User == "" {
+				return nil, "", false, errors.New("update_branch needs a user (who presses GitHub's \"Update branch\")")
+			}
+			return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), on(v.Deliver), nil
 		case "close_pr":
 			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
 		case "conflict":

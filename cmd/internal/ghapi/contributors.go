@@ -9,18 +9,29 @@ import (
 
 // Who wrote a pull request: the GitHub users its commits name as their authors and
 // committers. They do not approve it (engine.Facts.Contributed). GitHub's web-flow, the
-// committer of commits made through the web or the API, wrote nothing.
+// committer of commits made through the web or the API, wrote nothing; nor did whoever
+// pressed "Update branch": a merge commit (two parents) that GitHub itself committed and
+// signed brings in the base branch, not a change of theirs.
 
 // contributorsConn is a page of a pull request's commits, newest last, with the users
 // behind their authors and committers (null for an email GitHub does not know).
 type contributorsConn struct {
 	PageInfo pageBackward
-	Nodes    []struct {
-		Commit struct {
-			Author    *gitActorNode
-			Committer *gitActorNode
-		}
+	Nodes    []contributorNode
+}
+
+type contributorNode struct {
+	Commit struct {
+		Author    *gitActorNode
+		Committer *gitActorNode
+		Parents   struct{ TotalCount int } `graphql:"parents(first: 1)"`
+		Signature *signatureNode
 	}
+}
+
+type signatureNode struct {
+	IsValid           bool
+	WasSignedByGitHub bool
 }
 
 type gitActorNode struct {
@@ -63,6 +74,9 @@ func contributors(conn contributorsConn) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, n := range conn.Nodes {
+		if updateMerge(n.Commit.Parents.TotalCount, n.Commit.Committer, n.Commit.Signature != nil && n.Commit.Signature.IsValid && n.Commit.Signature.WasSignedByGitHub) {
+			continue
+		}
 		for _, a := range []*gitActorNode{n.Commit.Author, n.Commit.Committer} {
 			if a == nil || a.User == nil || a.User.Login == "" || strings.EqualFold(a.User.Login, "web-flow") {
 				continue
@@ -74,4 +88,10 @@ func contributors(conn contributorsConn) []string {
 		}
 	}
 	return out
+}
+
+// updateMerge reports whether a commit is GitHub's "Update branch" merge: two parents,
+// committed by web-flow and signed by GitHub (nobody else can make that signature).
+func updateMerge(parents int, committer *gitActorNode, signedByGitHub bool) bool {
+	return parents >= 2 && signedByGitHub && committer != nil && committer.User != nil && strings.EqualFold(committer.User.Login, "web-flow")
 }

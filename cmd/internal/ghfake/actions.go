@@ -217,6 +217,32 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
 }
 
+// UpdateBranch merges the head of the base branch into the pull request's head branch, as
+// GitHub's "Update branch" button does for user: a merge commit authored by user, committed
+// and signed by GitHub (web-flow), whose parents are the old head and the base's head. It
+// sends synchronize from user. Conflicts are not modelled: the head's files win.
+func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	pr := s.mustPR(r, number)
+	before := pr.headSHA
+	head := s.ensureBranch(pr.headRepository(), pr.head)
+	base := s.ensureBranch(r, pr.base)
+	files := copyFiles(base.files)
+	for p, bl := range head.files {
+		files[p] = bl
+	}
+	head.files = files
+	msg := fmt.Sprintf("Merge branch '%s' into %s", pr.base, pr.head)
+	c := s.newCommit(r, msg, []string{head.head, base.head}, files, r.fullName(), number, "update", len(pr.commits)).authored(user, true)
+	pr.headSHA = c.sha
+	pr.commits = append(pr.commits, c.sha)
+	pr.updatedAt = s.clock()
+	head.head = c.sha
+	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
+}
+
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,
 // labeled or unlabeled.
 func (s *Server) Label(repoName string, number int, label string, add bool) Event {

@@ -160,12 +160,21 @@ type adapterPageForward struct {
 
 type adapterContributorsConn struct {
 	PageInfo adapterPageBackward
-	Nodes    []struct {
-		Commit struct {
-			Author    *adapterGitActorNode
-			Committer *adapterGitActorNode
-		}
+	Nodes    []adapterContributorNode
+}
+
+type adapterContributorNode struct {
+	Commit struct {
+		Author    *adapterGitActorNode
+		Committer *adapterGitActorNode
+		Parents   struct{ TotalCount int } `graphql:"parents(first: 1)"`
+		Signature *adapterSignatureNode
 	}
+}
+
+type adapterSignatureNode struct {
+	IsValid           bool
+	WasSignedByGitHub bool
 }
 
 type adapterGitActorNode struct {
@@ -529,7 +538,7 @@ func TestAdapterQueriesCopied(t *testing.T) {
 		}
 	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "gitActorNode",
+	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "contributorNode", "signatureNode", "gitActorNode",
 		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery",
 		"stateCommit", "stateFile", "stateRef", "indexQuery"} {
 		require.Contains(t, orig, name)

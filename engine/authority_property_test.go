@@ -137,40 +137,53 @@ func (w *authorityWorld) mayMerge(head string) bool {
 // TestAuthorityProperty plays random stories: the merge guard never lets a head merge
 // that lacks an approval, valid today, of each human stage on its path.
 func TestAuthorityProperty(t *testing.T) {
-	gate := &Stage{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "label ready", Eval: labelCheck("ready")}}}
 	merges := 0
 	for seed := uint64(0); seed < 400; seed++ {
-		cfg := humanConfig(t, 1)
-		p := cfg.Pipelines[0]
-		p.Stages[0].OnEnter, p.Stages[0].Reminder, p.Stages[0].AutoAssign = nil, nil, false
-		p.Stages[0].OnComplete = "ready"
-		cfg.Groups[0].Users = []string{"alice"}
-		p.Stages = []*Stage{p.Stages[0], gate, p.Stages[1]}
-		w := newAuthorityWorld(seed)
-		w.refresh()
-		res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, w.facts, w.now)
-		for i := 1; i < 40; i++ {
-			ev := w.act()
-			w.refresh()
-			res = Step(cfg, res.State, Input{Key: fmt.Sprintf("k%d", i), Event: ev}, w.facts, w.now)
-			merged := false
-			for _, e := range res.Effects {
-				if e.Kind != EffectMerge {
-					continue
-				}
-				if !w.mayMerge(e.SHA) {
-					t.Fatalf("seed %d: merge of %s without a valid approval; story:\n  %s", seed, e.SHA, strings.Join(w.log, "\n  "))
-				}
-				merged = true
-			}
-			if merged {
-				merges++
-				break
-			}
+		if authorityStory(t, seed) {
+			merges++
 		}
 	}
 	t.Logf("%d of 400 stories merged", merges)
 	if merges < 20 {
 		t.Fatalf("only %d of 400 stories merged: the property is not exercised", merges)
 	}
+}
+
+// FuzzAuthority plays the story of a seed the fuzzer picks.
+func FuzzAuthority(f *testing.F) {
+	f.Add(uint64(1))
+	f.Add(uint64(1 << 40))
+	f.Fuzz(func(t *testing.T, seed uint64) { authorityStory(t, seed) })
+}
+
+// authorityStory plays the story of seed against a pipeline of a human stage of the
+// maintainers, a label gate and a merge, fails t on a merge the oracle does not allow, and
+// reports whether it merged.
+func authorityStory(t *testing.T, seed uint64) bool {
+	t.Helper()
+	gate := &Stage{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "label ready", Eval: labelCheck("ready")}}}
+	cfg := humanConfig(t, 1)
+	p := cfg.Pipelines[0]
+	p.Stages[0].OnEnter, p.Stages[0].Reminder, p.Stages[0].AutoAssign = nil, nil, false
+	p.Stages[0].OnComplete = "ready"
+	cfg.Groups[0].Users = []string{"alice"}
+	p.Stages = []*Stage{p.Stages[0], gate, p.Stages[1]}
+	w := newAuthorityWorld(seed)
+	w.refresh()
+	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, w.facts, w.now)
+	for i := 1; i < 40; i++ {
+		ev := w.act()
+		w.refresh()
+		res = Step(cfg, res.State, Input{Key: fmt.Sprintf("k%d", i), Event: ev}, w.facts, w.now)
+		for _, e := range res.Effects {
+			if e.Kind != EffectMerge {
+				continue
+			}
+			if !w.mayMerge(e.SHA) {
+				t.Fatalf("seed %d: merge of %s without a valid approval; story:\n  %s", seed, e.SHA, strings.Join(w.log, "\n  "))
+			}
+			return true
+		}
+	}
+	return false
 }

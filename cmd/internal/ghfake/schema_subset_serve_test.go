@@ -220,7 +220,16 @@ type adapterStateRef struct {
 			FileLog  struct{ Nodes []adapterStateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
 			IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			Outputs  *adapterStateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
 		} `graphql:"... on Commit"`
+	}
+}
+
+type adapterStateDir struct {
+	Object *struct {
+		Tree struct {
+			Entries []adapterTreeEntryNode
+		} `graphql:"... on Tree"`
 	}
 }
 
@@ -335,7 +344,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	merge := s.SetFile(testRepo, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
 
-	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}\n"}})
+	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}\n", "outputs/pr-7/ab.json": "{\"a\":1}\n"}})
 	require.NoError(t, err)
 
 	var q adapterFactsQuery
@@ -344,7 +353,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
 		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
-		"stateIndex": githubv4.String("index.json"),
+		"stateIndex": githubv4.String("index.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
 	}))
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	assert.Equal(t, nodeID("Repository", s.repos[testRepo].id), q.Repository.Id)
@@ -356,6 +365,12 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Equal(t, pushed, sr.Target.Oid)
 	require.NotNil(t, sr.Target.Commit.File)
 	assert.Equal(t, "{}\n", *sr.Target.Commit.File.Object.Blob.Text)
+	require.NotNil(t, sr.Target.Commit.Outputs, "a directory read by its path")
+	require.NotNil(t, sr.Target.Commit.Outputs.Object)
+	entries := sr.Target.Commit.Outputs.Object.Tree.Entries
+	require.Len(t, entries, 1)
+	assert.Equal(t, "ab.json", entries[0].Name)
+	assert.Equal(t, "{\"a\":1}\n", *entries[0].Object.Blob.Text)
 	require.Len(t, sr.Target.Commit.FileLog.Nodes, 1)
 	last := sr.Target.Commit.FileLog.Nodes[0]
 	assert.Equal(t, pushed, last.Oid)

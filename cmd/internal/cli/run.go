@@ -349,6 +349,10 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	}
 	ignored := store.NewlyIgnored()
 	for _, ig := range ignored { // once: the state written below remembers them
+		if ig.File != "" {
+			r.act.Warningf("#%d: %s", number, ig.Why)
+			continue
+		}
 		if ig.Commit != "" {
 			r.act.Warningf("#%d: the state file on %s was ignored: %s; the runs go on from the state comment, or from what can be verified, and the file is written anew", number, a.stateBranch, ig.Why)
 			continue
@@ -378,6 +382,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	r.logLines(res.Log)
+	if err := reportBudget(ev.Report, store, res.State); err != nil { // budget.go
+		return nil, err
+	}
 	var pending error
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == maxSettleRounds {

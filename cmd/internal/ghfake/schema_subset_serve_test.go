@@ -108,6 +108,10 @@ type adapterPrFields struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+	Recent struct {
+		PageInfo adapterPageBackward
+		Nodes    []adapterCommentNode
+	} `graphql:"recent: comments(last: 100)"`
 	CreatedAt     githubv4.DateTime
 	TimelineItems struct {
 		Nodes []adapterTimelineNode
@@ -173,6 +177,7 @@ type adapterReviewNode struct {
 }
 
 type adapterCommentNode struct {
+	Id                  string
 	FullDatabaseId      adapterBigInt
 	Author              *adapterActor
 	ViewerDidAuthor     bool
@@ -460,8 +465,16 @@ func TestSchemaSubsetServesOwnQueries(t *testing.T) {
 	require.Nil(t, out["errors"])
 	assert.Equal(t, "Bug", dig(t, out, "data", "repository", "issueOrPullRequest", "title"))
 
-	out = gql(t, s, s.BotToken(), `{ node(id: "x") { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`, nil)
+	_, id := s.Comment(testRepo, 7, "alice", "hello")
+	out = gql(t, s, s.BotToken(), `query($id: ID!) { node(id: $id) { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`,
+		map[string]any{"id": nodeID("IssueComment", id)})
 	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")
+	assert.Equal(t, "hello", dig(t, out, "data", "node", "body"))
+
+	// An id that names nothing is an error, as GitHub answers it, and node is null.
+	out = gql(t, s, s.BotToken(), `{ node(id: "x") { ... on Comment { body } } }`, nil)
+	assert.Equal(t, "Could not resolve to a node with the global id of 'x'", dig(t, out, "errors", 0, "message"))
+	assert.Nil(t, dig(t, out, "data", "node"))
 }
 
 // TestSchemaSubsetRefusal: a field the fake does not implement fails validation under the subset,

@@ -60,6 +60,17 @@ type State struct {
 	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
 	// ids only grow, so each command is acted on once.
 	CommandsSeen int64 `json:"commands_seen,omitempty"`
+	// CommentsRead is the id of the newest comment an event read whose state was saved:
+	// every comment up to it was evaluated, so an event reads only the newer ones (and
+	// those a waiting stage still counts). StateComment is the node id of the subject's
+	// state comment, to read it wherever it is. The store's reader keeps both; the engine
+	// only carries them (cmd/internal/ghapi/comments.go).
+	CommentsRead int64  `json:"comments_read,omitempty"`
+	StateComment string `json:"state_comment,omitempty"`
+	// Refused are the people last answered that a command of theirs was refused, and
+	// how the runs stood then: another refusal before the runs move gets no reply
+	// (step_chatops_refuse.go). Oldest first, at most MaxRefused.
+	Refused []Refusal `json:"refused,omitempty"`
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
 	Shared map[string]any `json:"shared,omitempty"`

@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/shurcooL/githubv4"
@@ -24,6 +25,9 @@ type Snapshot struct {
 	State state.BranchRead
 	// Warnings are what was not read in full (SnapshotIssue), for the job log.
 	Warnings []string
+
+	commentNodes map[int64]string // the comments read: id → node id
+	gap          *gap             // the comments not read between the oldest and the newest
 }
 
 // Blob is a file read from git.
@@ -113,10 +117,17 @@ type prFields struct {
 			}
 		}
 	} `graphql:"commits(last: 1)"`
+	// The oldest comments, where the state comment is (the action posts it on the first
+	// event that concerns the subject), and the newest; those between are read only back
+	// to what the state has read (comments.go).
 	Comments struct {
 		PageInfo pageForward
 		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
+	Recent struct {
+		PageInfo pageBackward
+		Nodes    []commentNode
+	} `graphql:"recent: comments(last: 100)"`
 	CreatedAt githubv4.DateTime
 	// The latest events that start pipelines or make approvals stale; older ones matter
 	// only as far as newer ones of the same kind do not supersede them.
@@ -216,6 +227,7 @@ type reviewNode struct {
 // commentNode is an issue comment: fullDatabaseId, not databaseId (an Int, which
 // comment ids outgrew), and who last edited it, for state.Check.
 type commentNode struct {
+	Id                  string // the node id: the state remembers its state comment's (comments.go)
 	FullDatabaseId      bigInt
 	Author              *actor
 	ViewerDidAuthor     bool
@@ -308,7 +320,24 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
-	for _, n := range pr.Comments.Nodes {
+	s.addComments(pr.Comments.Nodes)
+	s.addComments(pr.Recent.Nodes)
+	s.gap = commentsGap(pr)
+	return s, nil
+}
+
+// addComments adds comments read to s (its Comments, the facts' comments and the
+// effects the action's own comments record), oldest first, each once.
+func (s *Snapshot) addComments(nodes []commentNode) {
+	if s.commentNodes == nil {
+		s.commentNodes = map[int64]string{}
+	}
+	for _, n := range nodes {
+		id := int64(n.FullDatabaseId)
+		if _, seen := s.commentNodes[id]; seen {
+			continue
+		}
+		s.commentNodes[id] = n.Id
 		c := stateComment(n)
 		s.Comments = append(s.Comments, c)
 		if c.ViewerDidAuthor && !c.EditedByOther() { // only the action's own word counts
@@ -316,7 +345,9 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		}
 		s.Facts.PR.Comments = append(s.Facts.PR.Comments, issueComment(n))
 	}
-	return s, nil
+	sort.SliceStable(s.Comments, func(i, j int) bool { return s.Comments[i].ID < s.Comments[j].ID })
+	cs := s.Facts.PR.Comments
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].ID < cs[j].ID })
 }
 
 // stateComment is what the state store reads of a comment.

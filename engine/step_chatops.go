@@ -117,17 +117,17 @@ func (e *eval) command(c IssueComment) {
 		text += " " + oneWord(arg)
 	}
 	if !contains(ChatOpsCommands, verb) {
-		e.reply(c, fmt.Sprintf("`/pipeline %s` is not a command; the commands are %s. Nothing was changed.", oneWord(verb), strings.Join(ChatOpsCommands, ", ")))
+		e.refuse(c, fmt.Sprintf("`/pipeline %s` is not a command; the commands are %s. Nothing was changed.", oneWord(verb), strings.Join(ChatOpsCommands, ", ")))
 		return
 	}
 	if why := e.mayCommand(c); why != "" {
 		e.logf("comment %d: %s by %s refused: %s", c.ID, text, c.Author, why)
-		e.reply(c, fmt.Sprintf("`%s` refused: %s. Nothing was changed.", text, why))
+		e.refuse(c, fmt.Sprintf("`%s` refused: %s. Nothing was changed.", text, why))
 		return
 	}
 	if strings.EqualFold(c.Author, e.facts.PR.Author) && bypasses(verb, arg) {
 		e.logf("comment %d: %s by the pull request's author refused", c.ID, text)
-		e.reply(c, fmt.Sprintf("`%s` refused: the author of the pull request cannot move its own runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
+		e.refuse(c, fmt.Sprintf("`%s` refused: the author of the pull request cannot move its own runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
 		return
 	}
 	actor := e.actor

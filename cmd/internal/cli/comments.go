@@ -53,15 +53,13 @@ func (r *runner) loadState(ctx context.Context, client *ghapi.Client, cfg *engin
 
 // commentsNeed is how far back the comments must be read for st, loaded as ver: back to
 // what it has read, and to the entry of its oldest waiting `wait_for: comment` stage
-// (which counts every comment since). A state whose comment was not found, and that does
-// not name it, is read in full: its comment is somewhere among them.
+// (which counts every comment since); and its state comment, wherever it is, so that the
+// oldest trusted state comment is still the one used. A state whose comment was not found,
+// and that does not name it, is read in full: its comment is somewhere among them.
 func commentsNeed(cfg *engine.Config, st *engine.State, ver state.Version) ghapi.CommentsNeed {
-	need := ghapi.CommentsNeed{Since: st.CommentsRead, From: waitingForComments(cfg, st)}
-	if ver.CommentID == 0 && (st.Seq > 0 || len(st.Runs) > 0) {
-		if st.StateComment == "" {
-			need.Since = 0
-		}
-		need.StateComment = st.StateComment
+	need := ghapi.CommentsNeed{Since: st.CommentsRead, From: waitingForComments(cfg, st), StateComment: st.StateComment}
+	if ver.CommentID == 0 && st.StateComment == "" && (st.Seq > 0 || len(st.Runs) > 0) {
+		need.Since = 0
 	}
 	return need
 }

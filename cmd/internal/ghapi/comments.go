@@ -3,9 +3,12 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/shurcooL/githubv4"
+
+	"github.com/org/pipeline-action/engine"
 )
 
 // Comments are read so that the cost of an event does not grow with the comments on a
@@ -137,4 +140,28 @@ func (s *Snapshot) hasNode(id string) bool {
 		}
 	}
 	return false
+}
+
+// addComments adds comments read to s (its Comments, the facts' comments and the
+// effects the action's own comments record), oldest first, each once.
+func (s *Snapshot) addComments(nodes []commentNode) {
+	if s.commentNodes == nil {
+		s.commentNodes = map[int64]string{}
+	}
+	for _, n := range nodes {
+		id := int64(n.FullDatabaseId)
+		if _, seen := s.commentNodes[id]; seen {
+			continue
+		}
+		s.commentNodes[id] = n.Id
+		c := stateComment(n)
+		s.Comments = append(s.Comments, c)
+		if c.ViewerDidAuthor && !c.EditedByOther() { // only the action's own word counts
+			s.Facts.PR.Posted = append(s.Facts.PR.Posted, engine.PostedEffects(n.Body)...)
+		}
+		s.Facts.PR.Comments = append(s.Facts.PR.Comments, issueComment(n))
+	}
+	sort.SliceStable(s.Comments, func(i, j int) bool { return s.Comments[i].ID < s.Comments[j].ID })
+	cs := s.Facts.PR.Comments
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].ID < cs[j].ID })
 }

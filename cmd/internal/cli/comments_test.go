@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -52,4 +57,32 @@ func TestCommentFloodIsReadOnceAndAnsweredOnce(t *testing.T) {
 		assert.Equal(t, 1, got["issues/update-comment"], "step %d", step)
 		assert.Zero(t, got["issues/create-comment"], "step %d: no reply", step)
 	}
+}
+
+// How far back an event reads: to what the state read, and to the entry of a waiting
+// wait_for: comment stage (not of a stage waiting for anything else); a state whose
+// comment was not found and that does not name it reads every comment.
+func TestCommentsNeed(t *testing.T) {
+	src, err := os.ReadFile("testdata/scenarios/comment-flood/pipelines.yaml")
+	require.NoError(t, err)
+	cfg, err := engine.Load("p.yaml", src, gates.Default())
+	require.NoError(t, err)
+	entered := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	st := &engine.State{Version: 1, Seq: 4, CommentsRead: 900, StateComment: "IC_1", Runs: []*engine.Run{{
+		ID: "review/7/1", Pipeline: "review", Status: engine.RunWaiting, Stage: "approval",
+		Stages: map[string]*engine.StageRun{"approval": {Status: engine.StageWaiting, EnteredAt: entered}},
+	}}}
+	found := state.Version{CommentID: 5}
+	assert.Equal(t, ghapi.CommentsNeed{Since: 900, StateComment: "IC_1"}, commentsNeed(cfg, st, found),
+		"an approval stage counts no comments")
+
+	st.Runs[0].Stage = "go-ahead"
+	st.Runs[0].Stages["go-ahead"] = &engine.StageRun{Status: engine.StageWaiting, EnteredAt: entered.Add(time.Hour)}
+	st.Runs[0].Stages["approval"].Status = engine.StagePassed
+	assert.Equal(t, ghapi.CommentsNeed{Since: 900, From: entered.Add(time.Hour), StateComment: "IC_1"}, commentsNeed(cfg, st, found))
+
+	st.StateComment = ""
+	assert.Equal(t, int64(0), commentsNeed(cfg, st, state.Version{}).Since, "its comment is somewhere: read them all")
+	assert.Equal(t, int64(900), commentsNeed(cfg, st, found).Since)
+	assert.Equal(t, int64(0), commentsNeed(cfg, &engine.State{Version: 1}, state.Version{}).Since, "nothing read yet")
 }

@@ -108,7 +108,7 @@ func ignoredNote(st *engine.State) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state on its state branch and in this comment; it did not trust the state found in:\n\n")
+	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state on its state branch and in this comment; it did not trust or could not find the state in:\n\n")
 	for i, ig := range st.Ignored {
 		if i == maxIgnoredShown {
 			fmt.Fprintf(&b, "- and %d more\n", len(st.Ignored)-maxIgnoredShown)

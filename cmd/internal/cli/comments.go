@@ -52,8 +52,8 @@ func (r *runner) loadState(ctx context.Context, client *ghapi.Client, cfg *engin
 }
 
 // commentsNeed is how far back the comments must be read for st, loaded as ver: back to
-// what it has read, and to the entry of its oldest waiting `wait_for: comment` stage
-// (which counts every comment since); and its state comment, wherever it is, so that the
+// what it has read, and to the entry of its oldest waiting `wait_for: comment` stage of a
+// count above one (which counts every comment since); and its state comment, wherever it is, so that the
 // oldest trusted state comment is still the one used. A state whose comment was not found,
 // and that does not name it, is read in full: its comment is somewhere among them.
 func commentsNeed(cfg *engine.Config, st *engine.State, ver state.Version) ghapi.CommentsNeed {
@@ -64,8 +64,11 @@ func commentsNeed(cfg *engine.Config, st *engine.State, ver state.Version) ghapi
 	return need
 }
 
-// waitingForComments is when the oldest human stage waiting for a comment was entered;
-// zero when none waits. A stage the config no longer describes counts as one.
+// waitingForComments is when the oldest human stage waiting for more than one comment
+// was entered; zero when none waits. A stage that waits for one comment needs none older
+// than what the state has read: each of those was read by an event while the stage
+// waited, and one that counted would have moved it on then. A stage the config no longer
+// describes counts as waiting for several.
 func waitingForComments(cfg *engine.Config, st *engine.State) time.Time {
 	var from time.Time
 	for _, run := range st.Runs {
@@ -77,7 +80,7 @@ func waitingForComments(cfg *engine.Config, st *engine.State) time.Time {
 				continue
 			}
 			if p := cfg.PipelineFor(run); p != nil {
-				if s := p.Stage(id); s != nil && (s.Type != engine.StageHuman || s.WaitFor != engine.WaitComment) {
+				if s := p.Stage(id); s != nil && (s.Type != engine.StageHuman || s.WaitFor != engine.WaitComment || s.Count <= 1) {
 					continue
 				}
 			}

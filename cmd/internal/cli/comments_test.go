@@ -60,7 +60,8 @@ func TestCommentFloodIsReadOnceAndAnsweredOnce(t *testing.T) {
 }
 
 // How far back an event reads: to what the state read, and to the entry of a waiting
-// wait_for: comment stage (not of a stage waiting for anything else); a state whose
+// wait_for: comment stage that counts several comments (not of a stage waiting for one,
+// or for anything else); a state whose
 // comment was not found and that does not name it reads every comment.
 func TestCommentsNeed(t *testing.T) {
 	src, err := os.ReadFile("testdata/scenarios/comment-flood/pipelines.yaml")
@@ -79,7 +80,11 @@ func TestCommentsNeed(t *testing.T) {
 	st.Runs[0].Stage = "go-ahead"
 	st.Runs[0].Stages["go-ahead"] = &engine.StageRun{Status: engine.StageWaiting, EnteredAt: entered.Add(time.Hour)}
 	st.Runs[0].Stages["approval"].Status = engine.StagePassed
-	assert.Equal(t, ghapi.CommentsNeed{Since: 900, From: entered.Add(time.Hour), StateComment: "IC_1"}, commentsNeed(cfg, st, found))
+	assert.Equal(t, ghapi.CommentsNeed{Since: 900, StateComment: "IC_1"}, commentsNeed(cfg, st, found),
+		"one comment moves the stage: any older one that counted would have moved it already")
+	cfg.Pipeline("review").Stage("go-ahead").Count = 2
+	assert.Equal(t, ghapi.CommentsNeed{Since: 900, From: entered.Add(time.Hour), StateComment: "IC_1"}, commentsNeed(cfg, st, found),
+		"two comments: every comment since the stage was entered")
 
 	st.StateComment = ""
 	assert.Equal(t, int64(0), commentsNeed(cfg, st, state.Version{}).Since, "its comment is somewhere: read them all")

@@ -16,8 +16,9 @@ import (
 // action posts it on the first event that concerns the subject) and the newest 100.
 // The comments between, when there are any, are read newest first only back to where the
 // state says it has read (State.CommentsRead: every comment up to it was evaluated by an
-// event whose state was saved) and to the oldest that a waiting stage still counts
-// (a `wait_for: comment` stage counts the comments since it was entered): ReadComments.
+// event whose state was saved) and to the oldest that a waiting stage still counts (a
+// `wait_for: comment` stage of a count above one counts the comments since it was
+// entered): ReadComments.
 // A state comment that lies between and is older than that is read by its node id, which
 // the state remembers (State.StateComment).
 
@@ -45,8 +46,8 @@ func commentsGap(pr *prFields) *gap {
 type CommentsNeed struct {
 	// Since is the newest comment the state has read; 0 reads every comment.
 	Since int64
-	// From is when the oldest waiting `wait_for: comment` stage was entered: comments
-	// created after it are read whatever their id. Zero for none.
+	// From is when the oldest waiting `wait_for: comment` stage of a count above one was
+	// entered: comments created after it are read whatever their id. Zero for none.
 	From time.Time
 	// StateComment is the node id of the state comment, when the state names one that
 	// was not read; "" for none.

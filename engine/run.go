@@ -63,6 +63,17 @@ type State struct {
 	// CommandsSeen is the id of the newest `/pipeline` command comment acted on: comment
 	// ids only grow, so each command is acted on once.
 	CommandsSeen int64 `json:"commands_seen,omitempty"`
+	// CommentsRead is the id of the newest comment an event read whose state was saved:
+	// every comment up to it was evaluated, so an event reads only the newer ones (and
+	// those a waiting stage still counts). StateComment is the node id of the subject's
+	// state comment, to read it wherever it is. The store's reader keeps both; the engine
+	// only carries them (cmd/internal/ghapi/comments.go).
+	CommentsRead int64  `json:"comments_read,omitempty"`
+	StateComment string `json:"state_comment,omitempty"`
+	// Refused are the people last answered that a command of theirs was refused, and
+	// how the runs stood then: another refusal before the runs move gets no reply
+	// (step_chatops_refuse.go). Oldest first, at most MaxRefused.
+	Refused []Refusal `json:"refused,omitempty"`
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
 	Shared map[string]any `json:"shared,omitempty"`
@@ -110,10 +121,13 @@ func RunNumber(id string) int {
 }
 
 // IgnoredComment is a comment whose state was not trusted, and why; or, with Commit
-// set (and ID 0), a state-branch file whose last change, that commit, was not trusted.
+// set (and ID 0), a state-branch file whose last change, that commit, was not trusted;
+// or, with File set, a file of a stage's outputs that is missing or not the one the
+// state's digest names (the stage goes on without those outputs).
 type IgnoredComment struct {
 	ID     int64  `json:"id"`
 	Commit string `json:"commit,omitempty"`
+	File   string `json:"file,omitempty"`
 	Why    string `json:"why"`
 }
 
@@ -188,8 +202,12 @@ type StageRun struct {
 	// Agent stages: the outputs and verdict of the last report, and the agent errors
 	// (ended without a report, dispatch refused) since the last report.
 	Outputs map[string]any `json:"outputs,omitempty"`
-	Verdict string         `json:"verdict,omitempty"`
-	Errors  int            `json:"errors,omitempty"`
+	// OutputsFile stands for Outputs in the stored state when they are too large to keep
+	// inline: the store writes them to their own file on the state branch and puts them
+	// back when it loads the state (state/outputs.go). The engine reads Outputs only.
+	OutputsFile *OutputsFile `json:"outputs_file,omitempty"`
+	Verdict     string       `json:"verdict,omitempty"`
+	Errors      int          `json:"errors,omitempty"`
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
@@ -204,6 +222,17 @@ type StageRun struct {
 	ParentAttempt int    `json:"parent_attempt,omitempty"`
 	// Child is the id of the sub-pipeline run this attempt of a pipeline stage started.
 	Child string `json:"child,omitempty"`
+}
+
+// OutputsFile names the file on the state branch that holds a stage's outputs, and binds
+// its content: Digest is the SHA-256 of the file's text, so a file changed or swapped on
+// the branch is told from the one the action wrote. Bytes and Keys summarise the outputs
+// for whoever reads the state without the file.
+type OutputsFile struct {
+	Path   string   `json:"path"`
+	Digest string   `json:"sha256"`
+	Bytes  int      `json:"bytes"`
+	Keys   []string `json:"keys,omitempty"`
 }
 
 // Transition is one entry of a run's history.

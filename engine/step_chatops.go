@@ -132,17 +132,17 @@ func (e *eval) command(c IssueComment) {
 		text += " " + oneWord(arg)
 	}
 	if !contains(ChatOpsCommands, verb) {
-		e.reply(c, fmt.Sprintf("`/pipeline %s` is not a command; the commands are %s. Nothing was changed.", oneWord(verb), strings.Join(ChatOpsCommands, ", ")))
+		e.refuse(c, fmt.Sprintf("`/pipeline %s` is not a command; the commands are %s. Nothing was changed.", oneWord(verb), strings.Join(ChatOpsCommands, ", ")))
 		return
 	}
 	if why := e.mayCommand(c); why != "" {
 		e.logf("comment %d: %s by %s refused: %s", c.ID, text, c.Author, why)
-		e.reply(c, fmt.Sprintf("`%s` refused: %s. Nothing was changed.", text, why))
+		e.refuse(c, fmt.Sprintf("`%s` refused: %s. Nothing was changed.", text, why))
 		return
 	}
 	if bypasses(verb, arg) && e.authorOfLive(c.Author) {
 		e.logf("comment %d: %s by an author of the runs' pull requests refused", c.ID, text)
-		e.reply(c, fmt.Sprintf("`%s` refused: an author of a pull request cannot move its runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
+		e.refuse(c, fmt.Sprintf("`%s` refused: an author of a pull request cannot move its runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed.", text))
 		return
 	}
 	actor := e.actor

@@ -28,7 +28,7 @@ func Body(cfg *engine.Config, st *engine.State, notes ...string) (string, error)
 		return "", err
 	}
 	// The marker once bound: the longest id, and the newline between the two parts.
-	room := MaxCommentLen - len(sealMarker("", 0, payload)) - maxIDDigits - maxCommitLen - macRoom - 1
+	room := MaxCommentLen - markerRoom(payload)
 	if room < 0 {
 		return "", fmt.Errorf("state of %s is %d characters encoded; a comment holds at most %d", subject(st), len(payload), MaxCommentLen)
 	}
@@ -108,7 +108,7 @@ func ignoredNote(st *engine.State) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state on its state branch and in this comment; it did not trust the state found in:\n\n")
+	b.WriteString("\n⚠️ **State ignored.** pipeline-action keeps its state on its state branch and in this comment; it did not trust or could not find the state in:\n\n")
 	for i, ig := range st.Ignored {
 		if i == maxIgnoredShown {
 			fmt.Fprintf(&b, "- and %d more\n", len(st.Ignored)-maxIgnoredShown)
@@ -116,6 +116,10 @@ func ignoredNote(st *engine.State) string {
 		}
 		if ig.Commit != "" {
 			fmt.Fprintf(&b, "- the state file on the state branch was ignored: %s\n", inline(ig.Why))
+			continue
+		}
+		if ig.File != "" {
+			fmt.Fprintf(&b, "- %s\n", inline(ig.Why))
 			continue
 		}
 		fmt.Fprintf(&b, "- a state comment (id %d) was ignored: %s\n", ig.ID, inline(ig.Why))

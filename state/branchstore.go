@@ -35,16 +35,20 @@ type BranchRead struct {
 	Head   string      // the head commit; "" when the branch does not exist
 	File   *BranchFile // the subject's file; nil when absent
 	Index  *BranchFile // index.json; nil when absent
+	// Outputs are the files of the subject's outputs directory (OutputsDir): path → text,
+	// "" for a file GitHub gave no whole text of. Their digests in the state vouch for them.
+	Outputs map[string]string
 	// What creating the branch takes: the repository's node id and the default
 	// branch's head, which the state branch starts from.
 	RepoID      string
 	DefaultHead string
 }
 
-// FileChange is a file a commit on the state branch writes.
+// FileChange is a file a commit on the state branch writes, or deletes.
 type FileChange struct {
-	Path string
-	Text string
+	Path   string
+	Text   string
+	Delete bool
 }
 
 // BranchWriter is what the branch store needs from GitHub; the adapter satisfies it.
@@ -142,6 +146,7 @@ func (s *BranchStore) version() Version {
 	if f := s.read.Index; f != nil {
 		v.Index = f.Text
 	}
+	v.Outputs = s.read.Outputs
 	return v
 }
 
@@ -155,6 +160,7 @@ func (s *BranchStore) Load(_ context.Context, _ int) (*engine.State, Version, er
 	if st == nil {
 		st = &engine.State{Version: stateVersion}
 	}
+	s.newly = append(s.newly, resolve(st, s.read.Outputs)...)
 	addIgnored(st, s.newly)
 	return st, s.version(), nil
 }
@@ -197,7 +203,11 @@ func (s *BranchStore) Save(ctx context.Context, _ int, c Change, v Version) (Ver
 }
 
 func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version) (Version, error) {
-	text, err := EncodeFile(live)
+	kept, outputs, err := externalize(live, s.file)
+	if err != nil {
+		return v, err
+	}
+	text, err := EncodeFile(kept)
 	if err != nil {
 		return v, err
 	}
@@ -228,6 +238,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 		}
 		files = append(files, FileChange{Path: ArchiveFile(s.file, r.ID), Text: a})
 	}
+	files = append(files, outputChanges(live, outputs, v.Outputs)...)
 	if len(files) == 0 {
 		return v, nil // nothing changed, nothing written
 	}
@@ -247,7 +258,14 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if err != nil {
 		return v, fmt.Errorf("writing %s on %s: %w", s.file, s.read.Name, err)
 	}
+	present := v.Outputs
 	v.Head, v.File, v.Index, v.FileCommit = commit, text, idx, commit
+	v.Outputs = outputs
+	for _, p := range unresolvedFiles(live) {
+		if t, ok := present[p]; ok {
+			v.Outputs[p] = t
+		}
+	}
 	return v, nil
 }
 
@@ -267,6 +285,7 @@ type Dual struct {
 	logf     func(format string, args ...any)
 
 	forbidden   bool
+	commentOnly bool // the state loaded is the comment's, matching no commit of the branch
 	newly       []engine.IgnoredComment
 	created     bool   // the loaded branch had no file for the subject
 	createdFile bool   // a Save created it
@@ -303,6 +322,7 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 	v := d.Branch.version()
 	v.CommentID, v.Body, v.Commit = cv.CommentID, cv.Body, cv.Commit
 	d.created = d.Branch.read.File == nil
+	d.commentOnly = d.created && cv.CommentID != 0 && cv.Commit == ""
 	file := d.Branch.file
 	st := bst
 	switch {
@@ -319,6 +339,7 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 		st = &engine.State{Version: stateVersion}
 	}
 	d.newly = append(append([]engine.IgnoredComment(nil), d.Comments.NewlyIgnored()...), d.Branch.newly...)
+	d.newly = append(d.newly, resolve(st, d.Branch.read.Outputs)...)
 	d.newly = addIgnored(st, d.newly)
 	return st, v, nil
 }
@@ -337,6 +358,14 @@ func (d *Dual) CreatedFile() bool { return d.createdFile }
 
 // Forbidden reports whether the last Save found the branch refusing the action.
 func (d *Dual) Forbidden() bool { return d.forbidden }
+
+// Budget says whether st, saved by d, keeps to the state's budget (see Budget). Its
+// outputs count in the comment when the branch refused the action, or when the state
+// loaded was kept by the comment alone (the branch refused it then): a branch that has
+// just become writable is assumed not to be.
+func (d *Dual) Budget(st *engine.State) error {
+	return Budget(st, d.Branch.file, d.forbidden || d.commentOnly)
+}
 
 // Save writes the branch, then the comment; see Dual. A conflict on the branch is
 // ErrConflict, and nothing was written.
@@ -364,10 +393,16 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 		commit = ""
 	}
 	var notes []string
+	kept := live // where the branch may not be written, the outputs stay in the comment
 	if d.forbidden {
 		notes = append(notes, forbiddenNote(d.Branch.read.Name))
+	} else {
+		var err error
+		if kept, _, err = externalize(live, d.Branch.file); err != nil {
+			return out, err
+		}
 	}
-	body, err := Body(c.Config, live, notes...)
+	body, err := Body(c.Config, kept, notes...)
 	if err != nil {
 		return out, err
 	}

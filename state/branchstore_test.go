@@ -69,6 +69,11 @@ func (m *memBranch) push(author string, signed bool, files []FileChange, msg str
 	c := m.commitID()
 	m.author[c], m.signed[c] = author, signed
 	for _, f := range files {
+		if f.Delete {
+			delete(m.files, f.Path)
+			delete(m.last, f.Path)
+			continue
+		}
 		m.files[f.Path] = f.Text
 		m.last[f.Path] = c
 	}
@@ -93,6 +98,14 @@ func (m *memBranch) read(file string) BranchRead {
 		return &BranchFile{Path: p, Text: text, Commit: c, Author: m.author[c], Signed: m.signed[c]}
 	}
 	r.File, r.Index = at(file), at(IndexFile)
+	for p, text := range m.files {
+		if strings.HasPrefix(p, OutputsDir(file)+"/") {
+			if r.Outputs == nil {
+				r.Outputs = map[string]string{}
+			}
+			r.Outputs[p] = text
+		}
+	}
 	return r
 }
 

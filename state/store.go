@@ -32,6 +32,8 @@ type Version struct {
 	File       string
 	Index      string
 	FileCommit string
+	// Outputs are the subject's outputs files at Head (state/outputs.go): path → text.
+	Outputs map[string]string
 }
 
 // Change is what Save stores: the state the engine returned (Save compacts it: see
@@ -177,7 +179,7 @@ func (s *CommentStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
 
 func hasIgnored(list []engine.IgnoredComment, x engine.IgnoredComment) bool {
 	for _, ig := range list {
-		if ig.ID == x.ID && ig.Commit == x.Commit {
+		if ig.ID == x.ID && ig.Commit == x.Commit && ig.File == x.File {
 			return true
 		}
 	}

@@ -62,6 +62,9 @@ type reportStep struct {
 	Attempt int            `yaml:"attempt"`
 	// StateKey is the state_key the agent's workflow passes; default the scenario's.
 	StateKey *string `yaml:"state_key"`
+	// Noise adds to the outputs, per key, a string of that many characters that do not
+	// compress: large outputs without pages of YAML (noise.go).
+	Noise map[string]int `yaml:"noise"`
 }
 
 // agentFailsStep ends the workflow run of the agent dispatched for the stage's current
@@ -124,8 +127,12 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 	}
 	with := map[string]string{"command": "report", "run": runID, "stage": v.Stage,
 		"attempt": strconv.Itoa(attempt), "verdict": v.Verdict}
-	if v.Outputs != nil {
-		b, err := json.Marshal(v.Outputs)
+	outputs, err := withNoise(v, runID, attempt) // noise.go
+	if err != nil {
+		return nil, "", false, err
+	}
+	if outputs != nil {
+		b, err := json.Marshal(outputs)
 		if err != nil {
 			return nil, "", false, fmt.Errorf("report: outputs: %w", err)
 		}

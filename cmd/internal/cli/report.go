@@ -44,8 +44,12 @@ state it writes with it. It must be the secret the pipelines workflow uses.
 A report for a run that has moved on (another stage, a later attempt, a finished run)
 is refused and logged; that is not the agent's fault, so the command still exits 0.
 
-exit codes: 0 reported (or refused as stale), 1 the state could not be read or written,
-2 bad usage
+Outputs over 1 KiB of JSON are kept in their own file on the state branch. A report whose
+outputs would take the state past its budget is refused with exit 1 and says why; nothing
+is recorded, and the stage still waits for a report.
+
+exit codes: 0 reported (or refused as stale), 1 the state could not be read or written, or
+the report would break the state's budget, 2 bad usage
 `
 
 // maxOutputsBytes bounds the outputs a report may carry: they are kept in the state,

@@ -336,10 +336,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		r.act.Warningf("pipeline-action: #%d: "+f, append([]any{number}, args...)...)
 	}
 	subject := snap.Facts.Repo + "#" + strconv.Itoa(number)
-	branch := state.NewBranchStore(client, snap.State, state.SubjectFile(snap.Facts.Issue == nil, number), subject, snap.Viewer, warn)
-	store := state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
-	store.SetKeys(r.stateKeys) // statekey.go
-	st, ver, err := store.Load(ctx, number)
+	store, st, ver, read, err := r.loadState(ctx, client, cfg, snap, number, subject, info, warn) // comments.go
 	if err != nil {
 		return nil, err
 	}
@@ -349,6 +346,10 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	}
 	ignored := store.NewlyIgnored()
 	for _, ig := range ignored { // once: the state written below remembers them
+		if ig.File != "" {
+			r.act.Warningf("#%d: %s", number, ig.Why)
+			continue
+		}
 		if ig.Commit != "" {
 			r.act.Warningf("#%d: the state file on %s was ignored: %s; the runs go on from the state comment, or from what can be verified, and the file is written anew", number, a.stateBranch, ig.Why)
 			continue
@@ -378,6 +379,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, err
 	}
 	r.logLines(res.Log)
+	if err := reportBudget(ev.Report, store, res.State); err != nil { // budget.go
+		return nil, err
+	}
 	var pending error
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == maxSettleRounds {
@@ -424,6 +428,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	stopped := newlyUnsupported(loaded, res.State)
+	recordComments(snap, loaded, res.State, read, ver.CommentID) // comments.go
 	if _, err := store.Save(ctx, number, change(res.State), ver); err != nil {
 		return nil, err
 	}

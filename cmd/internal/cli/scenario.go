@@ -160,6 +160,9 @@ type commentStep struct {
 	Body    string     `yaml:"body"`
 	Forge   *forgeSpec `yaml:"forge_state"`
 	Deliver *bool      `yaml:"deliver"`
+	// Count posts that many comments at once; only the last one's event is delivered
+	// (scenario_flood.go).
+	Count int `yaml:"count"`
 }
 
 // faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:

@@ -449,6 +449,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		if err := issueAlias(&v.PR, v.Issue, "comment"); err != nil {
 			return nil, "", false, err
 		}
+		if v.Count != 0 {
+			return s.commentFlood(v) // scenario_flood.go
+		}
 		body := v.Body
 		if v.Forge != nil {
 			if body != "" {

@@ -24,6 +24,9 @@ type Snapshot struct {
 	State state.BranchRead
 	// Warnings are what was not read in full (SnapshotIssue), for the job log.
 	Warnings []string
+
+	commentNodes map[int64]string // the comments read: id → node id
+	gap          *gap             // the comments not read between the oldest and the newest
 }
 
 // Blob is a file read from git.
@@ -114,10 +117,17 @@ type prFields struct {
 		}
 	} `graphql:"commits(last: 1)"`
 	Contributors contributorsConn `graphql:"contributors: commits(last: 100)"` // contributors.go
-	Comments     struct {
+	// The oldest comments, where the state comment is (the action posts it on the first
+	// event that concerns the subject), and the newest; those between are read only back
+	// to what the state has read (comments.go).
+	Comments struct {
 		PageInfo pageForward
 		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
+	Recent struct {
+		PageInfo pageBackward
+		Nodes    []commentNode
+	} `graphql:"recent: comments(last: 100)"`
 	CreatedAt githubv4.DateTime
 	// The latest events that start pipelines or make approvals stale; older ones matter
 	// only as far as newer ones of the same kind do not supersede them.
@@ -217,6 +227,7 @@ type reviewNode struct {
 // commentNode is an issue comment: fullDatabaseId, not databaseId (an Int, which
 // comment ids outgrew), and who last edited it, for state.Check.
 type commentNode struct {
+	Id                  string // the node id: the state remembers its state comment's (comments.go)
 	FullDatabaseId      bigInt
 	Author              *actor
 	ViewerDidAuthor     bool
@@ -309,14 +320,9 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
-	for _, n := range pr.Comments.Nodes {
-		c := stateComment(n)
-		s.Comments = append(s.Comments, c)
-		if c.ViewerDidAuthor && !c.EditedByOther() { // only the action's own word counts
-			s.Facts.PR.Posted = append(s.Facts.PR.Posted, engine.PostedEffects(n.Body)...)
-		}
-		s.Facts.PR.Comments = append(s.Facts.PR.Comments, issueComment(n))
-	}
+	s.addComments(pr.Comments.Nodes)
+	s.addComments(pr.Recent.Nodes)
+	s.gap = commentsGap(pr)
 	return s, nil
 }
 

@@ -37,9 +37,9 @@ type commentsPage struct {
 	Repository struct {
 		PullRequest *struct {
 			Comments struct {
-				PageInfo pageForward
+				PageInfo pageBackward
 				Nodes    []commentNode
-			} `graphql:"comments(first: 100, after: $cursor)"`
+			} `graphql:"comments(last: 100, before: $cursor)"`
 		} `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
@@ -59,8 +59,9 @@ type contextsPage struct {
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// readRest completes pr's labels, reviews, checks and comments where the first read
-// stopped at 100. It costs nothing for the usual subject, which has fewer.
+// readRest completes pr's labels, reviews and checks where the first read stopped at
+// 100. It costs nothing for the usual subject, which has fewer. Comments are read
+// otherwise: only back to what the state has read (comments.go).
 func (c *Client) readRest(ctx context.Context, number int, pr *prFields) error {
 	vars := func(cursor string) map[string]any {
 		return map[string]any{
@@ -90,17 +91,6 @@ func (c *Client) readRest(ctx context.Context, number int, pr *prFields) error {
 		got := q.Repository.PullRequest.Reviews
 		pr.Reviews.Nodes = append(got.Nodes, pr.Reviews.Nodes...) // older reviews come first
 		pr.Reviews.PageInfo = got.PageInfo
-	}
-	for page := 0; pr.Comments.PageInfo.HasNextPage; page++ {
-		var q commentsPage
-		if err := c.more(ctx, &q, vars(pr.Comments.PageInfo.EndCursor), page, "comments", number); err != nil {
-			return err
-		}
-		if q.Repository.PullRequest == nil {
-			break
-		}
-		pr.Comments.Nodes = append(pr.Comments.Nodes, q.Repository.PullRequest.Comments.Nodes...)
-		pr.Comments.PageInfo = q.Repository.PullRequest.Comments.PageInfo
 	}
 	if err := c.readContributors(ctx, number, pr); err != nil { // contributors.go
 		return err

@@ -12,9 +12,9 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// A PR with more than 100 reviews, checks, labels or comments is read in full: what
-// lies past the first page (an old changes request, the one failing check, the state
-// comment) still counts.
+// A PR with more than 100 reviews, checks or labels is read in full: what lies past the
+// first page (an old changes request, the one failing check) still counts. Comments are
+// read from both ends (comments_test.go).
 func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 	ctx := context.Background()
 	fake, c := setup(t)
@@ -50,9 +50,10 @@ func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 	require.Len(t, pr.Checks, 111)
 	assert.Equal(t, engine.CheckResult{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"}, pr.Checks[110])
 	assert.Len(t, pr.Labels, 105)
-	require.Len(t, snap.Comments, 131)
+	require.Len(t, snap.Comments, 131, "the oldest and the newest 100 comments")
 	assert.True(t, snap.Comments[130].ViewerDidAuthor)
-	// One query, plus one more page of each connection that had more than 100.
-	assert.Equal(t, map[string]int{"graphql": 5}, fake.Stats())
+	assert.False(t, snap.CommentGap())
+	// One query, plus one more page of reviews, checks and labels.
+	assert.Equal(t, map[string]int{"graphql": 4}, fake.Stats())
 	assertDocumented(t, fake)
 }

@@ -47,7 +47,18 @@ type stateRef struct {
 			FileLog  struct{ Nodes []stateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
 			IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			Outputs  *stateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
 		} `graphql:"... on Commit"`
+	}
+}
+
+// stateDir is the subject's outputs directory at the state branch's head: its files'
+// text, which the digests in the state vouch for (state/outputs.go).
+type stateDir struct {
+	Object *struct {
+		Tree struct {
+			Entries []treeEntryNode
+		} `graphql:"... on Tree"`
 	}
 }
 
@@ -56,6 +67,7 @@ func stateVars(vars map[string]any, branch, file string) {
 	vars["stateRef"] = githubv4.String("refs/heads/" + branch)
 	vars["stateFile"] = githubv4.String(file)
 	vars["stateIndex"] = githubv4.String(state.IndexFile)
+	vars["stateOutputs"] = githubv4.String(state.OutputsDir(file))
 }
 
 // branchRead turns what a query read of the state branch into a state.BranchRead.
@@ -68,7 +80,28 @@ func branchRead(name, file string, ref *stateRef) state.BranchRead {
 	c := ref.Target.Commit
 	r.File = branchFile(file, c.File, c.FileLog.Nodes)
 	r.Index = branchFile(state.IndexFile, c.Index, c.IndexLog.Nodes)
+	r.Outputs = outputFiles(state.OutputsDir(file), c.Outputs)
 	return r
+}
+
+// outputFiles are the files of an outputs directory: path → text, "" for a file GitHub
+// gave no whole text of (its digest does not match then). nil when there is none.
+func outputFiles(dir string, d *stateDir) map[string]string {
+	if d == nil || d.Object == nil || len(d.Object.Tree.Entries) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for _, e := range d.Object.Tree.Entries {
+		if e.Object == nil || e.Object.Blob.Oid == "" {
+			continue // a directory: never written there
+		}
+		b := e.Object.Blob.blob()
+		if b.Truncated || e.Object.Blob.Text == nil {
+			b.Text = ""
+		}
+		out[dir+"/"+e.Name] = b.Text
+	}
+	return out
 }
 
 func branchFile(path string, f *stateFile, log []stateCommit) *state.BranchFile {
@@ -129,9 +162,18 @@ func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, f
 			Commit *struct{ Oid string }
 		} `graphql:"createCommitOnBranch(input: $input)"`
 	}
-	adds := make([]githubv4.FileAddition, len(files))
-	for i, f := range files {
-		adds[i] = githubv4.FileAddition{Path: githubv4.String(f.Path), Contents: githubv4.Base64String(base64.StdEncoding.EncodeToString([]byte(f.Text)))}
+	adds := []githubv4.FileAddition{}
+	var dels []githubv4.FileDeletion
+	for _, f := range files {
+		if f.Delete {
+			dels = append(dels, githubv4.FileDeletion{Path: githubv4.String(f.Path)})
+			continue
+		}
+		adds = append(adds, githubv4.FileAddition{Path: githubv4.String(f.Path), Contents: githubv4.Base64String(base64.StdEncoding.EncodeToString([]byte(f.Text)))})
+	}
+	changes := &githubv4.FileChanges{Additions: &adds}
+	if len(dels) > 0 {
+		changes.Deletions = &dels
 	}
 	msg := githubv4.CommitMessage{Headline: githubv4.String(headline)}
 	if body != "" {
@@ -144,7 +186,7 @@ func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, f
 		},
 		Message:         msg,
 		ExpectedHeadOid: githubv4.GitObjectID(expectedHead),
-		FileChanges:     &githubv4.FileChanges{Additions: &adds},
+		FileChanges:     changes,
 	}
 	if err := c.gql.Mutate(ctx, &m, in, nil); err != nil {
 		return "", fmt.Errorf("createCommitOnBranch on %s: %w", branch, classifyWrite(err))

@@ -55,6 +55,15 @@ func init() {
 			}
 			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", name)
 		},
+		// node serves the objects findNode knows (a comment, an issue, a pull request, a
+		// repository, a branch's ref), as GitHub does for a token that may read them.
+		"node": func(e *executor, _ any, a map[string]any) (any, error) {
+			id := strArg(a, "id")
+			if n := e.s.findNode(id); n != nil && e.s.nodeReachable(e.login, n) {
+				return n, nil
+			}
+			return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
+		},
 	})
 	on("RateLimit", map[string]resolver{
 		"cost":      value(func(rateLimit) any { return 1 }),

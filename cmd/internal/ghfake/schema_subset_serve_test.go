@@ -109,6 +109,10 @@ type adapterPrFields struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+	Recent struct {
+		PageInfo adapterPageBackward
+		Nodes    []adapterCommentNode
+	} `graphql:"recent: comments(last: 100)"`
 	CreatedAt     githubv4.DateTime
 	TimelineItems struct {
 		Nodes []adapterTimelineNode
@@ -197,6 +201,7 @@ type adapterReviewNode struct {
 }
 
 type adapterCommentNode struct {
+	Id                  string
 	FullDatabaseId      adapterBigInt
 	Author              *adapterActor
 	ViewerDidAuthor     bool
@@ -244,7 +249,16 @@ type adapterStateRef struct {
 			FileLog  struct{ Nodes []adapterStateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
 			IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			Outputs  *adapterStateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
 		} `graphql:"... on Commit"`
+	}
+}
+
+type adapterStateDir struct {
+	Object *struct {
+		Tree struct {
+			Entries []adapterTreeEntryNode
+		} `graphql:"... on Tree"`
 	}
 }
 
@@ -359,7 +373,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	merge := s.SetFile(testRepo, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
 
-	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}\n"}})
+	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}\n", "outputs/pr-7/ab.json": "{\"a\":1}\n"}})
 	require.NoError(t, err)
 
 	var q adapterFactsQuery
@@ -368,7 +382,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
 		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
-		"stateIndex": githubv4.String("index.json"),
+		"stateIndex": githubv4.String("index.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
 	}))
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	assert.Equal(t, nodeID("Repository", s.repos[testRepo].id), q.Repository.Id)
@@ -380,6 +394,12 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Equal(t, pushed, sr.Target.Oid)
 	require.NotNil(t, sr.Target.Commit.File)
 	assert.Equal(t, "{}\n", *sr.Target.Commit.File.Object.Blob.Text)
+	require.NotNil(t, sr.Target.Commit.Outputs, "a directory read by its path")
+	require.NotNil(t, sr.Target.Commit.Outputs.Object)
+	entries := sr.Target.Commit.Outputs.Object.Tree.Entries
+	require.Len(t, entries, 1)
+	assert.Equal(t, "ab.json", entries[0].Name)
+	assert.Equal(t, "{\"a\":1}\n", *entries[0].Object.Blob.Text)
 	require.Len(t, sr.Target.Commit.FileLog.Nodes, 1)
 	last := sr.Target.Commit.FileLog.Nodes[0]
 	assert.Equal(t, pushed, last.Oid)
@@ -469,8 +489,16 @@ func TestSchemaSubsetServesOwnQueries(t *testing.T) {
 	require.Nil(t, out["errors"])
 	assert.Equal(t, "Bug", dig(t, out, "data", "repository", "issueOrPullRequest", "title"))
 
-	out = gql(t, s, s.BotToken(), `{ node(id: "x") { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`, nil)
+	_, id := s.Comment(testRepo, 7, "alice", "hello")
+	out = gql(t, s, s.BotToken(), `query($id: ID!) { node(id: $id) { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`,
+		map[string]any{"id": nodeID("IssueComment", id)})
 	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")
+	assert.Equal(t, "hello", dig(t, out, "data", "node", "body"))
+
+	// An id that names nothing is an error, as GitHub answers it, and node is null.
+	out = gql(t, s, s.BotToken(), `{ node(id: "x") { ... on Comment { body } } }`, nil)
+	assert.Equal(t, "Could not resolve to a node with the global id of 'x'", dig(t, out, "errors", 0, "message"))
+	assert.Nil(t, dig(t, out, "data", "node"))
 }
 
 // TestSchemaSubsetRefusal: a field the fake does not implement fails validation under the subset,

@@ -1,0 +1,36 @@
+package ghfake
+
+// nodeReachable reports whether login's token may read node n (as findNode returns it):
+// GitHub resolves a node of a repository the token does not reach as it resolves an
+// unknown id. The caller holds s.mu.
+func (s *Server) nodeReachable(login string, n any) bool {
+	for _, r := range s.repos {
+		if s.holds(r, n) {
+			return s.reaches(login, r.fullName())
+		}
+	}
+	return false
+}
+
+// holds reports whether n is r or one of its objects.
+func (s *Server) holds(r *repo, n any) bool {
+	switch v := n.(type) {
+	case *repo:
+		return v == r
+	case ref:
+		return v.repo == r
+	case *comment:
+		for _, c := range r.comments {
+			if c == v {
+				return true
+			}
+		}
+	default:
+		for _, is := range r.issues {
+			if any(is) == n {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -53,6 +53,21 @@ func TestPayloadShapes(t *testing.T) {
 		{"workflow run completed", "workflow_run/requested.json", func(s *Server) Event {
 			return s.CompleteCheck(testRepo, 7, "test", "success", "")
 		}, [2]string{"workflow_run", "completed"}},
+		{"dispatched workflow run completed", "workflow_run/requested.json", func(s *Server) Event {
+			s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
+			s.mu.Lock()
+			s.dispatches = append(s.dispatches, s.workflowRun(s.mustRepo(testRepo), Dispatch{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Actor: BotLogin}))
+			s.mu.Unlock()
+			return s.CompleteDispatch(testRepo, 0, "failure")
+		}, [2]string{"workflow_run", "completed"}},
+		{"someone's workflow run completed", "workflow_run/requested.json", func(s *Server) Event {
+			s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
+			ev, err := s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "workflow_dispatch", Actor: "alice", Conclusion: "failure"})
+			if err != nil {
+				panic(err)
+			}
+			return ev
+		}, [2]string{"workflow_run", "completed"}},
 		{"check suite completed", "check_suite/completed.json", func(s *Server) Event {
 			return s.CompleteCheck(testRepo, 7, "lint", "failure", "octo-lint")
 		}, [2]string{"check_suite", "completed"}},

@@ -368,6 +368,9 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
 		Report: ev.Report, AgentFailure: ev.AgentFailure}
+	if r.stateKeys.Set() {
+		in.Nonces = r.stateKeys // the dispatches' nonces are signed with the state key
+	}
 	now := r.now()
 	change := func(next *engine.State) state.Change {
 		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},

@@ -13,14 +13,14 @@ import (
 
 const agentWorkflow = `on:
   workflow_dispatch:
-    inputs: {run: {}, stage: {}, attempt: {}, subject: {}, action: {}, context: {}}
+    inputs: {run: {}, stage: {}, attempt: {}, subject: {}, action: {}, context: {}, nonce: {}}
 jobs: {}
 `
 
 func dispatchEffect(kind string) engine.Effect {
 	return engine.Effect{Key: "p/7/1/review/1/dispatch", Kind: engine.EffectDispatch, Number: 7, Agent: "reviewer", Dispatch: kind,
 		Workflow: "agent.yml", Ref: "main", EventType: "review",
-		Inputs: map[string]string{"run": "p/7/1", "stage": "review", "attempt": "1", "subject": repoName + "#7", "action": "review", "context": "{}"},
+		Inputs: map[string]string{"run": "p/7/1", "stage": "review", "attempt": "1", "subject": repoName + "#7", "action": "review", "context": "{}", "nonce": "1-00ff00ff00ff00ff"},
 		Body:   "@bot review", Labels: []string{"agent:review"}, Assignees: []string{"alice"}}
 }
 
@@ -65,7 +65,14 @@ func TestPerformDispatchByKind(t *testing.T) {
 			openPR(fake)
 			fake.ResetStats()
 			o := c.Perform(context.Background(), dispatchEffect(tc.kind))
-			assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o)
+			want := engine.Outcome{Key: "p/7/1/review/1/dispatch"}
+			if tc.kind == engine.DispatchWorkflow {
+				// GitHub, asked, tells the workflow run the dispatch started.
+				require.Len(t, fake.Dispatches(), 1)
+				want.WorkflowRun = fake.Dispatches()[0].RunID
+				assert.NotZero(t, want.WorkflowRun)
+			}
+			assert.Equal(t, want, o)
 			assert.Equal(t, tc.stats, fake.Stats())
 			tc.check(t, fake)
 			assertDocumented(t, fake)

@@ -42,8 +42,9 @@ type WorkflowRun struct {
 }
 
 // RunWorkflow plays workflow run w, started and ended, and returns its
-// workflow_run.completed event. As on GitHub, the workflow file must be on the branch,
-// and only someone with write access can dispatch a workflow or push to a branch.
+// workflow_run.completed event. As on GitHub, the workflow file must be on the branch and
+// have a trigger for the event, and only someone with write access can dispatch a
+// workflow or push to a branch.
 func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -56,6 +57,9 @@ func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
 	f := b.files[path]
 	if f == nil {
 		return Event{}, fmt.Errorf("no workflow %s on branch %s: GitHub runs only a workflow file that is there", path, w.Branch)
+	}
+	if !workflowOn(f.text)[w.Event] {
+		return Event{}, fmt.Errorf("workflow %s on branch %s has no %s trigger", path, w.Branch, w.Event)
 	}
 	if p := s.permission(w.Actor); p != "write" && p != "maintain" && p != "admin" {
 		return Event{}, fmt.Errorf("%s has %s access to %s: starting a workflow run (a dispatch, a push) takes write access", w.Actor, p, repoName)
@@ -109,4 +113,28 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
 	}
 	return s.event(r, "workflow_run", "completed", actor, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
+}
+
+// workflowOn lists the events of a workflow's `on:` (a name, a list of names, or a
+// mapping keyed by them).
+func workflowOn(text string) map[string]bool {
+	var wf map[string]yaml.Node
+	out := map[string]bool{}
+	if yaml.Unmarshal([]byte(text), &wf) != nil {
+		return out
+	}
+	on := wf["on"]
+	switch on.Kind {
+	case yaml.ScalarNode:
+		out[on.Value] = true
+	case yaml.SequenceNode:
+		for _, n := range on.Content {
+			out[n.Value] = true
+		}
+	case yaml.MappingNode:
+		for i := 0; i < len(on.Content); i += 2 {
+			out[on.Content[i].Value] = true
+		}
+	}
+	return out
 }

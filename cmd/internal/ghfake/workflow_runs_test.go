@@ -3,6 +3,7 @@ package ghfake
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
@@ -35,7 +36,7 @@ func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
 	assert.Equal(t, "alice", dig(t, p, "sender", "login"))
 	assert.EqualValues(t, s.Dispatches()[0].RunID, dig(t, p, "workflow_run", "id"))
 
-	s.AddBranch(testRepo, "alice/agent")
+	s.SetFile(testRepo, "alice/agent", ".github/workflows/agent.yml", strings.Replace(agentWorkflow, "on:\n", "on:\n  push: {}\n", 1))
 	ev, err := s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "alice/agent", Event: "push", Actor: "alice",
 		Title: "agent: run p/7/1 stage s attempt 1", Conclusion: "failure"})
 	require.NoError(t, err)
@@ -53,4 +54,6 @@ func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
 	assert.ErrorContains(t, err, `no branch "nope"`)
 	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "workflow_dispatch", Actor: "mallory"})
 	assert.ErrorContains(t, err, "mallory has read access")
+	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "push", Actor: "alice"})
+	assert.ErrorContains(t, err, "has no push trigger")
 }

@@ -8,6 +8,15 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
+// nonces signs the nonces of the dispatches with the state key, and verifies those the
+// reports echo; nil without a key.
+func (r *runner) nonces() engine.NonceSigner {
+	if r.stateKeys.Set() {
+		return r.stateKeys
+	}
+	return nil
+}
+
 // dispatchedNonce is the nonce the dispatch of attempt of stage of run runID gave its
 // agent, as the agent read it: the `nonce` input of that workflow or repository dispatch
 // in the fake's record; for another kind of dispatch (a comment, a label), the one the

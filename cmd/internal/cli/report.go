@@ -93,26 +93,10 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 	if len(rest) > 0 {
 		return bad("takes no arguments, got %q", rest)
 	}
-	rep := engine.Report{Run: *runID, Stage: *stage, Verdict: strings.ToLower(*verdict), Nonce: *nonce}
-	switch {
-	case rep.Run == "" || rep.Stage == "" || *attempt == "" || rep.Verdict == "":
-		return bad("--run, --stage, --attempt and --verdict are required")
-	case rep.Nonce == "":
-		return bad("--nonce is required: pass the dispatch's nonce input (nonce: ${{ inputs.nonce }}), as the run, stage and attempt")
-	case !reportNonce.MatchString(rep.Nonce):
-		return bad("--nonce %q is not a dispatch's nonce (<attempt>-<16 hex digits>, signed with the state key: .<64 hex digits>)", rep.Nonce)
-	case !reportRun.MatchString(rep.Run):
-		return bad("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
-	case !reportStage.MatchString(rep.Stage):
-		return bad("--stage %q is not a stage id", rep.Stage)
-	case !contains(engine.Verdicts, rep.Verdict):
-		return bad("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
+	rep, why := reportOf(*runID, *stage, *attempt, *verdict, *nonce)
+	if why != "" {
+		return bad("%s", why)
 	}
-	n, err := strconv.Atoi(*attempt)
-	if err != nil || n < 1 {
-		return bad("--attempt %q is not a positive number", *attempt)
-	}
-	rep.Attempt = n
 	number := runSubject(rep.Run)
 	associated := 0 // --pr of an issue's run (run_issue.go)
 	if *pr != "" {
@@ -130,6 +114,7 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 		return bad("run %q names no pull request (<pipeline>/<pr>/<n>); give --pr", rep.Run)
 	}
 	var raw []byte
+	var err error
 	switch {
 	case *outputsFile == "-":
 		raw, err = io.ReadAll(io.LimitReader(stdin, maxOutputsBytes+1))
@@ -157,6 +142,31 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 		return bad("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY")
 	}
 	return r.runReport(ctx, *repo, number, rep)
+}
+
+// reportOf is the report the flags give, or what is wrong with them.
+func reportOf(runID, stage, attempt, verdict, nonce string) (engine.Report, string) {
+	rep := engine.Report{Run: runID, Stage: stage, Verdict: strings.ToLower(verdict), Nonce: nonce}
+	switch {
+	case rep.Run == "" || rep.Stage == "" || attempt == "" || rep.Verdict == "":
+		return rep, "--run, --stage, --attempt and --verdict are required"
+	case rep.Nonce == "":
+		return rep, "--nonce is required: pass the dispatch's nonce input (nonce: ${{ inputs.nonce }}), as the run, stage and attempt"
+	case !reportNonce.MatchString(rep.Nonce):
+		return rep, fmt.Sprintf("--nonce %q is not a dispatch's nonce (<attempt>-<16 hex digits>, signed with the state key: .<64 hex digits>)", rep.Nonce)
+	case !reportRun.MatchString(rep.Run):
+		return rep, fmt.Sprintf("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
+	case !reportStage.MatchString(rep.Stage):
+		return rep, fmt.Sprintf("--stage %q is not a stage id", rep.Stage)
+	case !contains(engine.Verdicts, rep.Verdict):
+		return rep, fmt.Sprintf("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
+	}
+	n, err := strconv.Atoi(attempt)
+	if err != nil || n < 1 {
+		return rep, fmt.Sprintf("--attempt %q is not a positive number", attempt)
+	}
+	rep.Attempt = n
+	return rep, ""
 }
 
 // runSubject is the pull request number of a run id (<pipeline>/<number>/<n>), or 0.

@@ -367,10 +367,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
-		Report: ev.Report, AgentFailure: ev.AgentFailure}
-	if r.stateKeys.Set() {
-		in.Nonces = r.stateKeys // the dispatches' nonces are signed with the state key
-	}
+		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces()}
 	now := r.now()
 	change := func(next *engine.State) state.Change {
 		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},

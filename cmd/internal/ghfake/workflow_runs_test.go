@@ -57,3 +57,17 @@ func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
 	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "push", Actor: "alice"})
 	assert.ErrorContains(t, err, "has no push trigger")
 }
+
+// The workflow_run of a dispatched run, and of one someone started, carry every key of a
+// real delivery.
+func TestWorkflowRunPayloadShapes(t *testing.T) {
+	s := world(t)
+	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
+	_, err := client(t, s, s.BotToken()).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
+		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main"})
+	require.NoError(t, err)
+	assertShape(t, s.CompleteDispatch(testRepo, 0, "failure"), "workflow_run/requested.json", [2]string{"workflow_run", "completed"})
+	ev, err := s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "workflow_dispatch", Actor: "alice", Conclusion: "failure"})
+	require.NoError(t, err)
+	assertShape(t, ev, "workflow_run/requested.json", [2]string{"workflow_run", "completed"})
+}

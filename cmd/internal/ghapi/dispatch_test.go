@@ -2,11 +2,16 @@ package ghapi_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 )
@@ -100,4 +105,28 @@ func TestPerformDispatchRefusals(t *testing.T) {
 	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchRepositoryDispatch))
 	assert.False(t, o.Permanent, "a 5xx may pass on a later event")
 	assert.Empty(t, fake.Dispatches())
+}
+
+// A GitHub that predates return_run_details answers 204 with no body: the dispatch is done,
+// and no run id is known. What is sent asks for the run's details.
+func TestDispatchWorkflowWithoutRunDetails(t *testing.T) {
+	var mu sync.Mutex
+	var body map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		assert.Equal(t, "POST /api/v3/repos/acme/widgets/actions/workflows/agent.yml/dispatches", r.Method+" "+r.RequestURI)
+		mu.Lock()
+		defer mu.Unlock()
+		assert.NoError(t, json.NewDecoder(r.Body).Decode(&body))
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: srv.URL + "/api/v3", GraphQLURL: srv.URL + "/api/graphql", Repository: repoName})
+	require.NoError(t, err)
+	o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o, "done, its run not known")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, true, body["return_run_details"])
+	assert.Equal(t, "main", body["ref"])
+	assert.Equal(t, "1-00ff00ff00ff00ff", body["inputs"].(map[string]any)["nonce"])
 }

@@ -131,7 +131,9 @@ func TestAgentRunRouting(t *testing.T) {
 			"repository": map[string]any{"id": 1, "url": "https://api.github.com/repos/acme/widgets", "full_name": "acme/widgets", "default_branch": "main"},
 			"sender":     map[string]any{"login": "github-actions[bot]"},
 			"workflow_run": map[string]any{"event": event, "display_title": title, "conclusion": "failure", "head_sha": "abc",
-				"pull_requests": []any{}, "head_repository": map[string]any{"id": 1, "url": headRepoURL}},
+				"pull_requests": []any{}, "head_repository": map[string]any{"id": 1, "url": headRepoURL},
+				"id": 5000000001, "path": ".github/workflows/agent-implement.yml", "head_branch": "main",
+				"actor": map[string]any{"login": "github-actions[bot]"}, "triggering_actor": map[string]any{"login": "mallory"}},
 		})
 		require.NoError(t, err)
 		return b
@@ -145,6 +147,10 @@ func TestAgentRunRouting(t *testing.T) {
 	assert.Equal(t, "implement", ev.AgentFailure.Stage)
 	assert.Equal(t, 2, ev.AgentFailure.Attempt)
 	assert.Contains(t, ev.AgentFailure.Why, "concluded failure")
+	// What GitHub says of the run, for the engine to tell the agent's own from one posing as it.
+	assert.Equal(t, engine.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 2, Why: ev.AgentFailure.Why,
+		RunID: 5000000001, Path: ".github/workflows/agent-implement.yml", Branch: "main", Event: "workflow_dispatch",
+		Actor: "github-actions[bot]", TriggeringActor: "mallory"}, *ev.AgentFailure)
 
 	for name, p := range map[string][]byte{
 		"a pull_request run names a run": payload("pull_request", "agent: run loop/7/1 stage implement attempt 2", here),

@@ -52,6 +52,14 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 	out := Step(cfg, res.State, with(live), f, t0.Add(time.Minute))
 	assert.Equal(t, StageSucceeded, out.State.Runs[0].Stages["analyze"].Status)
 
+	// A report that arrives with the event that starts the run (its state was lost): the
+	// attempt it names has not been dispatched, so the report answers another dispatch.
+	in := report("loop/7/1", "implement", 1, VerdictComplete, nil)
+	in.Report.Nonce, in.Event = earlier, "pull_request.opened"
+	out = Step(cfg, nil, in, f, t0.Add(time.Hour))
+	assert.Contains(t, joinLog(out.Log), "refused: this attempt's agent has not been dispatched yet")
+	assert.Equal(t, "implement", out.State.Runs[0].Stage)
+
 	// An attempt dispatched by a version of the action without nonces takes no report.
 	old := clone(res.State)
 	old.Runs[0].Stages["analyze"].Nonce = ""

@@ -21,7 +21,7 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 	f := issueFacts(pr)
 	f.People = People{Permissions: map[string]string{"mallory": "write", "bob": "write"}}
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	f.Issue.Comments = []IssueComment{command(5, "mallory", "/pipeline skip")}
@@ -107,7 +107,7 @@ func TestGatesSeeTheRunsAuthors(t *testing.T) {
 	pr.Author = "mallory"
 	f := issueFacts(pr)
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	assert.Equal(t, []string{"mallory"}, seen)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 }

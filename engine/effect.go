@@ -68,6 +68,9 @@ type Outcome struct {
 	Permanent bool
 	// Response is what a webhook call got back, when it got an answer (step_webhook.go).
 	Response *WebhookResponse
+	// WorkflowRun is the id of the workflow run a workflow dispatch started, when GitHub
+	// returned it (step_agent_failure.go).
+	WorkflowRun int64
 }
 
 // Input is the event an invocation handles, reduced to what the engine needs.
@@ -89,6 +92,9 @@ type Input struct {
 	// ended without one. Each applies to the run and stage attempt it names.
 	Report       *Report
 	AgentFailure *AgentFailure
+	// Nonces signs dispatch nonces and verifies those reports echo, with the state key
+	// (step_agent_nonce.go); nil without a key.
+	Nonces NonceSigner
 	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
 	// stages entered in this event so far (see moveGuard).
 	Visits map[string]int

@@ -10,7 +10,8 @@ import (
 
 // A finished run that left State.Runs for State.Past still keeps its pipeline from
 // starting again for the same trigger (the same delivery, or a label that was not added
-// anew), and the next run's number follows the highest so far.
+// anew), and the next run's number follows the highest so far — and the seconds since
+// the pull request was created, in minutes (run_number.go).
 func TestStepPastRunsCount(t *testing.T) {
 	cfg := holdConfig()
 	f := prFacts("security", "ok")
@@ -20,7 +21,7 @@ func TestStepPastRunsCount(t *testing.T) {
 	require.Len(t, res.State.Runs, 1)
 	run := res.State.Runs[0]
 	require.Equal(t, RunCompleted, run.Status)
-	assert.Equal(t, "security-hold/7/1", run.ID)
+	assert.Equal(t, "security-hold/7/2", run.ID, "a minute after the pull request was opened")
 
 	// The store moves the finished run out of Runs.
 	st := res.State
@@ -45,7 +46,7 @@ func TestStepPastRunsCount(t *testing.T) {
 		TimelineEvent{Kind: TimelineLabeled, Label: "security", At: t0.Add(4 * time.Minute)})
 	res = Step(cfg, st, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0.Add(4*time.Minute))
 	require.Len(t, res.State.Runs, 1)
-	assert.Equal(t, "security-hold/7/2", res.State.Runs[0].ID)
+	assert.Equal(t, "security-hold/7/5", res.State.Runs[0].ID, "four minutes after")
 }
 
 func TestRunNumber(t *testing.T) {

@@ -211,6 +211,11 @@ type StageRun struct {
 	// HeadSHA is the head of the pull request when this attempt's agent was dispatched:
 	// what its verdict was given on (an approval counts for that head only).
 	HeadSHA string `json:"head_sha,omitempty"`
+	// Nonce is this attempt's dispatch nonce ("<attempt>-<hex>"), which the agent's report
+	// must echo; AgentRun the id of the workflow run its dispatch started, when GitHub
+	// told it (step_agent_nonce.go, step_agent_failure.go).
+	Nonce    string `json:"nonce,omitempty"`
+	AgentRun int64  `json:"agent_run,omitempty"`
 	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
 	ConditionChecked bool `json:"condition_checked,omitempty"`
 	// Stale is set when an invalidate_and_restart reaction took the stage's approvals and

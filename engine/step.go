@@ -207,6 +207,10 @@ type eval struct {
 	refused map[string]bool
 	// deadline is the invocation's (Input.Deadline): intents written now are in flight until then.
 	deadline time.Time
+	// delivery is the event's key (Input.Key) and nonces the state key's signer
+	// (Input.Nonces): what a dispatch's nonce is made from and signed with.
+	delivery string
+	nonces   NonceSigner
 	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
 	// their invocation has ended, by key: asked for again, their effect gets the next Try.
 	unknown map[string]Intent
@@ -234,6 +238,7 @@ func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eva
 		facts = &f
 	}
 	e := &eval{cfg: cfg, st: clone(st), facts: facts, now: now, actor: in.Actor, deadline: in.Deadline,
+		delivery: in.Key, nonces: in.Nonces,
 		unknown: map[string]Intent{}, outcomes: in.Outcomes, visits: copyVisits(in.Visits)}
 	e.issueView() // step_issue.go
 	return e
@@ -469,13 +474,7 @@ func (e *eval) active(pipeline string) *Run {
 }
 
 func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
-	// One more than the highest number so far: finished runs leave State.Runs.
-	n := 1
-	for _, r := range e.runsOf(p.Name) {
-		if k := RunNumber(r.ID); k >= n {
-			n = k + 1
-		}
-	}
+	n := e.nextRunNumber(p.Name) // run_number.go
 	run := &Run{
 		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.facts.PR.Number, n),
 		Pipeline:   p.Name,

@@ -25,15 +25,29 @@ type Report struct {
 	Attempt int            `json:"attempt"`
 	Verdict string         `json:"verdict"`
 	Outputs map[string]any `json:"outputs,omitempty"`
+	// Nonce echoes the dispatch's `nonce` input: only the live attempt's counts
+	// (step_agent_nonce.go).
+	Nonce string `json:"nonce,omitempty"`
 }
 
-// AgentFailure says that the agent dispatched for one attempt of an agent stage ended
-// without a report (its workflow failed or was cancelled).
+// AgentFailure says that a workflow run which names one attempt of an agent stage (in its
+// run-name) ended without a report (it failed or was cancelled). Anyone with write access
+// can start a workflow run with such a name, so what GitHub says of the run — which file,
+// branch, event and identity started it, and its id — decides whether it is the agent's
+// (step_agent_failure.go).
 type AgentFailure struct {
 	Run     string `json:"run"`
 	Stage   string `json:"stage"`
 	Attempt int    `json:"attempt"`
 	Why     string `json:"why"` // e.g. "workflow run 42 concluded failure"
+	// The workflow run, as its workflow_run event describes it: its id, workflow file
+	// path, head_branch, event, actor and triggering_actor.
+	RunID           int64  `json:"run_id,omitempty"`
+	Path            string `json:"path,omitempty"`
+	Branch          string `json:"branch,omitempty"`
+	Event           string `json:"event,omitempty"`
+	Actor           string `json:"actor,omitempty"`
+	TriggeringActor string `json:"triggering_actor,omitempty"`
 }
 
 // Verdicts lists the verdicts a report may carry.
@@ -44,7 +58,7 @@ const MaxOutputs = 16 << 10
 
 // DispatchInputs are the inputs a `dispatch: workflow` agent's workflow must declare
 // (workflow_dispatch refuses inputs a workflow does not declare, and takes at most 10).
-var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context"}
+var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context", "nonce"}
 
 // dispatchKey is the key of the dispatch effect of run's current attempt of stage.
 func dispatchKey(run *Run, stage *Stage) string {
@@ -85,6 +99,7 @@ func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
 	run.Status = RunRunning
 	// A new attempt: the last verdict no longer stands, and the next is given on this head.
 	sr.HeadSHA, sr.Verdict = e.headOf(run), "" // step_issue.go: the run's pull request's head
+	sr.AgentRun = 0                            // until GitHub tells the new dispatch's
 	if dispatchWriteAhead(ag.Dispatch) {
 		e.intend(run, sr, &eff)
 	}
@@ -98,6 +113,10 @@ func (e *eval) awaitReport(run *Run, stage *Stage) {
 	sr.Status = StageWaiting
 	if sr.Message == "" {
 		sr.Message = fmt.Sprintf("agent %s dispatched (attempt %d); waiting for its report", stage.Agent, sr.Attempt)
+		if ag := e.cfg.Agent(stage.Agent); ag != nil && (ag.Dispatch == DispatchLabel || ag.Dispatch == DispatchAssign) {
+			// A label or an assignee carries nothing: the agent reads its nonce here.
+			sr.Message += fmt.Sprintf(" (`--run %s --stage %s --attempt %d --nonce %s`)", run.ID, stage.ID, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
+		}
 	}
 	sr.Results = []GateResult{{Check: "report", Status: GatePending, Message: sr.Message,
 		Who: "agent " + stage.Agent}}
@@ -124,6 +143,7 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 		eff.Inputs = map[string]string{
 			"run": run.ID, "stage": stage.ID, "attempt": strconv.Itoa(sr.Attempt),
 			"subject": e.subject(), "action": stage.AgentAction, "context": string(b),
+			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
 		if ag.Dispatch == DispatchWorkflow && eff.Ref == "" {
@@ -144,14 +164,16 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 			}
 			body = out
 		}
-		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt)
+		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
 		e.continueSession(run, stage, ag, &eff, nil)
 	case DispatchLabel:
 		eff.Labels = []string{ag.Label}
 		e.continueSession(run, stage, ag, &eff, nil)
+		e.attemptNonce(run, stage.ID, sr) // shown in the status: awaitReport
 	case DispatchAssign:
 		eff.Assignees = []string{ag.Assignee}
 		e.continueSession(run, stage, ag, &eff, nil)
+		e.attemptNonce(run, stage.ID, sr)
 	default:
 		return eff, fmt.Errorf("unknown dispatch kind %q", ag.Dispatch)
 	}
@@ -159,9 +181,9 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 }
 
 // reportHint is the line a comment dispatch ends with: how the agent reports back.
-func reportHint(run *Run, stage *Stage, attempt int) string {
-	return fmt.Sprintf("<sub>Report back with `pipeline-action report --run %s --stage %s --attempt %d --verdict <verdict>`.</sub>",
-		run.ID, stage.ID, attempt)
+func reportHint(run *Run, stage *Stage, attempt int, nonce string) string {
+	return fmt.Sprintf("<sub>Report back with `pipeline-action report --run %s --stage %s --attempt %d --nonce %s --verdict <verdict>`.</sub>",
+		run.ID, stage.ID, attempt, nonce)
 }
 
 // agentContext is what the `context` input of a dispatch holds: the run's context, the
@@ -201,6 +223,7 @@ func (e *eval) settleDispatch(run *Run, stage *Stage, o Outcome) {
 	if o.Err == "" {
 		run.Applied = appendOnce(run.Applied, o.Key)
 		sr.Message = ""
+		sr.AgentRun = o.WorkflowRun // step_agent_failure.go
 		e.logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
 		e.awaitReport(run, stage)
 		return
@@ -269,6 +292,9 @@ func (e *eval) applyReport(r *Report) {
 		return
 	}
 	run, p, stage, why := e.agentAt(r.Run, r.Stage, r.Attempt)
+	if why == "" {
+		why = e.wrongNonce(run, stage, run.Stages[stage.ID], r.Nonce) // step_agent_nonce.go
+	}
 	if why != "" {
 		e.logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
 		return
@@ -355,47 +381,6 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 	e.leave(run, stage, status, target, why)
 }
 
-// applyAgentFailure handles an agent that ended without a report.
-func (e *eval) applyAgentFailure(f *AgentFailure) {
-	run, _, stage, why := e.agentAt(f.Run, f.Stage, f.Attempt)
-	if why != "" {
-		e.logf("the end of the agent's workflow run for run %q, stage %q, attempt %d ignored: %s", f.Run, f.Stage, f.Attempt, why)
-		return
-	}
-	msg := fmt.Sprintf("agent %s ended without a report", stage.Agent)
-	if f.Why != "" {
-		msg += " (" + f.Why + ")"
-	}
-	e.agentError(run, stage, msg)
-}
-
-// agentError applies the stage's on_error policy: a new attempt while retries remain,
-// then its `then` (default fail). It reports whether the run moved.
-func (e *eval) agentError(run *Run, stage *Stage, why string) bool {
-	sr := run.Stages[stage.ID]
-	sr.Errors++
-	pol := stage.OnError
-	if pol == nil {
-		pol = &ErrorPolicy{Then: TargetFail}
-	}
-	if sr.Errors <= pol.Retry {
-		sr.Status = StageFailed
-		e.logf("run %s: %s; retrying (%d of %d)", run.ID, why, sr.Errors, pol.Retry)
-		e.enter(run, stage.ID, stage.ID, fmt.Sprintf("%s; retry %d of %d", why, sr.Errors, pol.Retry))
-		return true
-	}
-	then := pol.Then
-	if then == "" {
-		then = TargetFail
-	}
-	sr.Message = why
-	if pol.Retry > 0 {
-		why = fmt.Sprintf("%s; %d %s spent", why, pol.Retry, plural(pol.Retry, "retry", "retries"))
-	}
-	e.leave(run, stage, StageFailed, then, why)
-	return !run.Status.Final()
-}
-
 // agentAt finds the run standing at attempt of agent stage, or says why none does.
 func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *Stage, string) {
 	var run *Run
@@ -469,73 +454,4 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	}
 	env["agents"] = names
 	return env
-}
-
-// valueOf turns a config value into data, filling its templates from env.
-func valueOf(v Value, env Env) (any, error) {
-	switch v.Kind {
-	case KindNull:
-		return nil, nil
-	case KindString:
-		if v.Template != nil {
-			return v.Template.Value(env)
-		}
-		return v.Scalar, nil
-	case KindInt:
-		n, err := strconv.ParseInt(v.Scalar, 0, 64)
-		if err != nil {
-			return v.Scalar, nil
-		}
-		return int(n), nil
-	case KindFloat:
-		f, err := strconv.ParseFloat(v.Scalar, 64)
-		if err != nil {
-			return v.Scalar, nil
-		}
-		return f, nil
-	case KindBool:
-		return v.Scalar == "true", nil
-	case KindList:
-		out := make([]any, 0, len(v.List))
-		for _, x := range v.List {
-			y, err := valueOf(x, env)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, y)
-		}
-		return out, nil
-	case KindMap:
-		out := map[string]any{}
-		for _, kv := range v.Map {
-			y, err := valueOf(kv.Value, env)
-			if err != nil {
-				return nil, err
-			}
-			out[kv.Key] = y
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("value of unknown kind at %s", v.Pos)
-}
-
-// jsonValue keeps v as the state will read it back (numbers as float64, structs as maps).
-func jsonValue(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return fmt.Sprint(v)
-	}
-	return out
-}
-
-func jsonSafe(m map[string]any) map[string]any {
-	if len(m) == 0 {
-		return nil
-	}
-	out, _ := jsonValue(m).(map[string]any)
-	return out
 }

@@ -61,6 +61,18 @@ func report(run, stage string, attempt int, verdict string, outputs map[string]a
 	return Input{Key: "report-" + stage + verdict, Event: "report", Report: &Report{Run: run, Stage: stage, Attempt: attempt, Verdict: verdict, Outputs: outputs}}
 }
 
+// reportOn is report with the nonce that st holds for the stage's attempt: what the
+// agent's dispatch gave it.
+func reportOn(st *State, run, stage string, attempt int, verdict string, outputs map[string]any) Input {
+	in := report(run, stage, attempt, verdict, outputs)
+	for _, r := range st.Runs {
+		if sr := r.Stages[stage]; r.ID == run && sr != nil {
+			in.Report.Nonce = sr.Nonce
+		}
+	}
+	return in
+}
+
 func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
 	cfg := agentConfig(t, DispatchWorkflow)
 	f := prFacts()
@@ -72,8 +84,10 @@ func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
 	assert.True(t, eff.WriteAhead, "a workflow dispatch is saved as an intent first")
 	assert.Equal(t, "agent-implement.yml", eff.Workflow)
 	assert.Equal(t, "agents", eff.Ref)
+	nonce := res.State.Runs[0].Stages["implement"].Nonce
+	assert.Regexp(t, `^1-[0-9a-f]{16}$`, nonce, "the attempt's nonce, kept in the state")
 	assert.Equal(t, map[string]string{"run": "loop/7/1", "stage": "implement", "attempt": "1", "subject": "acme/widgets#7",
-		"action": "implement", "context": `{"feedback":"","pr_number":7}`}, eff.Inputs)
+		"action": "implement", "context": `{"feedback":"","pr_number":7}`, "nonce": nonce}, eff.Inputs)
 	assert.LessOrEqual(t, len(eff.Inputs), 10)
 	require.Len(t, res.State.Runs[0].Intents, 1)
 
@@ -113,7 +127,7 @@ func TestAgentCommentDispatchReconciledFromMarker(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
 	assert.True(t, eff.WriteAhead)
@@ -139,7 +153,7 @@ func TestAgentLabelAndAssignDispatchAreNotWriteAhead(t *testing.T) {
 		f := prFacts()
 		res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 		res = dispatched(t, cfg, res, f, t0)
-		res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
 		require.Len(t, res.Effects, 1, kind)
 		eff := res.Effects[0]
 		assert.False(t, eff.WriteAhead, kind)
@@ -156,7 +170,7 @@ func TestAgentLabelAndAssignDispatchAreNotWriteAhead(t *testing.T) {
 func atAnalyze(t *testing.T, cfg *Config, f *Facts) Result {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, map[string]any{"commit": "abc"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, map[string]any{"commit": "abc"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	require.Equal(t, "analyze", res.State.Runs[0].Stage)
 	return res
@@ -180,7 +194,7 @@ func TestAgentVerdicts(t *testing.T) {
 			cfg := agentConfig(t, DispatchWorkflow)
 			f := prFacts()
 			res := atAnalyze(t, cfg, f)
-			res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, tc.verdict, nil), f, t0.Add(time.Minute))
+			res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, tc.verdict, nil), f, t0.Add(time.Minute))
 			run := res.State.Runs[0]
 			assert.Equal(t, tc.stage, run.Stage)
 			assert.Equal(t, tc.status, run.Status)
@@ -202,7 +216,7 @@ func TestAgentFollowupLoopCountsAndMergesContext(t *testing.T) {
 	f := prFacts()
 	res := atAnalyze(t, cfg, f)
 	for i := 1; i <= 2; i++ {
-		res = Step(cfg, res.State, report("loop/7/1", "analyze", i, VerdictFollowup, map[string]any{"feedback": "fix " + string(rune('0'+i))}), f, t0)
+		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", i, VerdictFollowup, map[string]any{"feedback": "fix " + string(rune('0'+i))}), f, t0)
 		run := res.State.Runs[0]
 		require.Equal(t, "implement", run.Stage, "iteration %d", i)
 		assert.Equal(t, i, run.Iterations["analyze/followup"])
@@ -212,11 +226,11 @@ func TestAgentFollowupLoopCountsAndMergesContext(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(res.Effects[0].Inputs["context"]), &ctx))
 		assert.Equal(t, "fix "+string(rune('0'+i)), ctx["feedback"], "the implementer is given the feedback")
 		res = dispatched(t, cfg, res, f, t0)
-		res = Step(cfg, res.State, report("loop/7/1", "implement", i+1, VerdictComplete, nil), f, t0)
+		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", i+1, VerdictComplete, nil), f, t0)
 		res = dispatched(t, cfg, res, f, t0)
 	}
 	// The third followup: iterations are spent, `then` applies.
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 3, VerdictFollowup, map[string]any{"feedback": "still"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 3, VerdictFollowup, map[string]any{"feedback": "still"}), f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "on_followup has looped 2 of 2 times")
@@ -246,9 +260,9 @@ func TestAgentStaleReportsAreRefused(t *testing.T) {
 		})
 	}
 	// A finished run.
-	done := Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictReject, nil), f, t0)
+	done := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictReject, nil), f, t0)
 	require.Equal(t, RunFailed, done.State.Runs[0].Status)
-	out := Step(cfg, done.State, report("loop/7/1", "analyze", 1, VerdictComplete, nil), f, t0)
+	out := Step(cfg, done.State, reportOn(done.State, "loop/7/1", "analyze", 1, VerdictComplete, nil), f, t0)
 	assert.False(t, out.Changed)
 	assert.Contains(t, joinLog(out.Log), "the run is failed")
 }
@@ -259,7 +273,7 @@ func TestAgentErrorRetriesThenFollowsThen(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	fail := func(attempt int) Input {
-		return Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: &AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: attempt, Why: "workflow run concluded failure"}}
+		return Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: attempt, Why: "workflow run concluded failure"})}
 	}
 	res = Step(cfg, res.State, fail(1), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
@@ -286,9 +300,9 @@ func TestAgentReportResetsErrors(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, Input{Key: "wf", AgentFailure: &AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 1}}, f, t0)
+	res = Step(cfg, res.State, Input{Key: "wf", AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 1})}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
 	assert.Equal(t, 0, res.State.Runs[0].Stages["implement"].Errors)
 	assert.Equal(t, "analyze", res.State.Runs[0].Stage)
 }
@@ -332,9 +346,9 @@ func TestAgentForgedMarkersDoNotCount(t *testing.T) {
 	res := atAnalyze(t, cfg, f)
 	require.Len(t, res.State.Runs[0].Applied, 2)
 	// The analyzer's comment went out with the title in it, marker broken.
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.NotContains(t, res.Effects[0].Body, "<!-- pipeline-action:effect")
 	assert.Equal(t, 1, strings.Count(res.Effects[0].Body+EffectMarker(res.Effects[0].Key), "<!--"))
@@ -353,7 +367,7 @@ func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
 		cfg := agentConfig(t, DispatchWorkflow)
 		f := prFacts()
 		res := atAnalyze(t, cfg, f)
-		in := report("loop/7/1", "analyze", 1, v, map[string]any{"feedback": "x"})
+		in := reportOn(res.State, "loop/7/1", "analyze", 1, v, map[string]any{"feedback": "x"})
 		once := Step(cfg, res.State, in, f, t0.Add(time.Minute))
 		twice := Step(cfg, once.State, in, f, t0.Add(2*time.Minute))
 		assert.False(t, twice.Changed, v)
@@ -370,7 +384,7 @@ func TestAgentNewAttemptClearsTheVerdict(t *testing.T) {
 	res := atAnalyze(t, cfg, f)
 	moved := prFacts()
 	moved.PR.HeadSHA = "bbbbbbbbbb"
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictApprove, nil), moved, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictApprove, nil), moved, t0)
 	require.Len(t, res.Effects, 1, "approve loops back to a new attempt")
 	sr := res.State.Runs[0].Stages["analyze"]
 	assert.Equal(t, 2, sr.Attempt)

@@ -12,9 +12,9 @@ func BenchmarkStepParallelReport(b *testing.B) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = settled(cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	st := settled(cfg, res, f, t0.Add(time.Minute)).State
-	in := report("loop/7/1", "sec-review", 1, VerdictApprove, nil)
+	in := reportOn(st, "loop/7/1", "sec-review", 1, VerdictApprove, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

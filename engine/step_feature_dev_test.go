@@ -26,7 +26,7 @@ func TestFeatureDevChildSeesTheRunsPullRequest(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number, "feat-dev is asked on the issue")
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("feature-dev/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature-dev/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 
 	parent, child := runOf(res.State, "feature-dev/4/1"), runOf(res.State, "standard-review/4/1")
 	require.NotNil(t, child, res.Log)

@@ -87,7 +87,7 @@ func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
 	res := startIssueRun(t, cfg, issueFacts())
 
 	// The agent reports without a pull request: the gate waits, saying so.
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, nil), issueFacts(), t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, nil), issueFacts(), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "ready", run.Stage)
 	assert.Equal(t, RunWaiting, run.Status)
@@ -99,7 +99,7 @@ func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
 	res = startIssueRun(t, cfg, issueFacts())
 	pr := ownPR(9)
 	f := issueFacts(pr)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	run = res.State.Runs[0]
 	assert.Equal(t, 9, RunPR(run))
 	assert.Equal(t, []int{9}, RunPRs(run))
@@ -147,7 +147,7 @@ func TestIssueRunRefusesAFork(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := issueFacts(fork, closed)
 			res := startIssueRun(t, cfg, f)
-			res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, c.outputs), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, c.outputs), f, t0)
 			run := res.State.Runs[0]
 			assert.Equal(t, 0, RunPR(run))
 			assert.Contains(t, run.Message, c.why)
@@ -176,7 +176,7 @@ func TestIssueRunGuardReadsThePullRequest(t *testing.T) {
 	f := issueFacts(pr)
 	res := startIssueRun(t, cfg, f)
 	pr.Labels = nil
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": "#9"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": "#9"}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// A forged state at the merge stage: the guard reads #9, where "ok" is missing.
@@ -213,7 +213,7 @@ func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 	}
 	f := issueFacts(ownPR(9))
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number)
 	assert.Equal(t, "issue 4 pr 9", res.Effects[0].Body)
@@ -239,7 +239,7 @@ func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	pr := ownPR(9)
 	f := issueFacts(pr)
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// A review on an older head does not count; one on the head does.
@@ -256,7 +256,7 @@ func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	pr.Reviews = []Review{{Author: "dave", State: ReviewApproved, CommitSHA: pr.HeadSHA}}
 	cfg.Groups[0].Teams = []string{"acme/maintainers"}
 	st := startIssueRun(t, cfg, f).State
-	st = Step(cfg, st, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0).State
+	st = Step(cfg, st, reportOn(st, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0).State
 	needs := PeopleNeeded(cfg, st, f)
 	assert.Contains(t, needs.Teams, "acme/maintainers")
 }
@@ -308,7 +308,7 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	f := issueFacts(pr)
 	f.People.Permissions = map[string]string{"alice": "write", "bob": "write", "dev": "write"}
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	pr.Reviews = []Review{
@@ -338,7 +338,7 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	// While the run's pull request was not read, its author is not known: no approval counts.
 	f = issueFacts(ownPR(9))
 	res = startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 	g := issueFacts()
 	g.People.Permissions = map[string]string{"bob": "write"}

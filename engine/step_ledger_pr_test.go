@@ -60,12 +60,12 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 			f := multiFacts(web, api)
 			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
-			res = Step(cfg, res.State, report("xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
 			merges := 0
 			for _, e := range res.Effects {
 				if e.Kind == EffectMerge {
@@ -109,12 +109,12 @@ func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
 			f := multiFacts(web, api)
 			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
-			res = Step(cfg, res.State, report("xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
 			run := res.State.Runs[0]
 			require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "the gate reads the run's pull request, #12, which the agent approved")
 			for _, e := range res.Effects {
@@ -143,9 +143,9 @@ func TestMergeGuardNeverCountsAnotherPullRequestsHumanApprovals(t *testing.T) {
 	f := multiFacts(web, api)
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
 	run := res.State.Runs[0]
 	require.NotNil(t, run.Stages["ready"], run.Message)
 	require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "bob approved #12, the run's pull request")

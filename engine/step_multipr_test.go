@@ -81,9 +81,9 @@ func startMulti(t *testing.T, cfg *Config, f *Facts) Result {
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number, "the dispatch goes on the issue")
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
 	run := res.State.Runs[0]
 	require.Equal(t, "ready", run.Stage, run.Message)
 	return res
@@ -118,7 +118,7 @@ func TestMultiPRRunRefusesWhatIsNotItsStagesPullRequest(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	// api's stage names a pull request of another repository than its config.repo.
-	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
 	run := res.State.Runs[0]
 	assert.Nil(t, run.Context["prs"])
 	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
@@ -359,7 +359,7 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	f := multiFacts(webPR(), apiPR())
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
 	run := res.State.Runs[0]
 	assert.Nil(t, run.Context["prs"])
 	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
@@ -371,7 +371,7 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	f.Issue.Title = "acme/api"
 	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	run = res.State.Runs[0]
 	assert.Nil(t, run.Context["prs"])
 	assert.Contains(t, run.Message, `config.repo of stage "api" is a template`)
@@ -413,7 +413,7 @@ func TestIssueRunMergesThePullRequestItsPRNumberNames(t *testing.T) {
 	b.HeadSHA = "cccccccccc"
 	f := issueFacts(a, b)
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, report("feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "ready", run.Stage)
 	run.Context["prs"] = append(run.Context["prs"].([]any), 10) // a second association, as a later report makes

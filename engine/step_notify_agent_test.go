@@ -115,9 +115,9 @@ func TestNotifyAgentFromRule(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "split it"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "split it"}), f, t0)
 	var notes []Effect
 	for _, eff := range res.Effects {
 		if eff.Agent == "helper" {

@@ -52,14 +52,14 @@ func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
 	assert.Contains(t, run.Stages["deep"].Message, "sub-pipeline run inner/7/1 is")
 
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, RunCompleted, runOf(res.State, innerID).Status)
 	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status, "the child completing is the branch succeeding")
 	assert.Equal(t, map[string]any{"check": map[string]any{"summary": "fine"}}, run.Stages["deep"].Outputs)
 	assert.Equal(t, "review", run.Stage, "join all waits for sec")
 
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
@@ -74,13 +74,13 @@ func TestParallelPipelineBranchJoinAnyCancelsTheChild(t *testing.T) {
 	cfg := pipelineBranchConfig(t, JoinAny)
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageCancelled, run.Stages["deep"].Status)
 	assert.Equal(t, RunCancelled, child.Status, "the child of a cancelled branch is cancelled")
 	assert.Contains(t, child.Message, `left attempt 1 of "deep"`)
-	late := Step(cfg, res.State, report(innerID, "check", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, "refused"), late.Log)
 	assert.Equal(t, "done", runOf(late.State, "loop/7/1").Stage)
 }
@@ -93,7 +93,7 @@ func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	// The child's agent rejects; its pipeline has no on_reject: the child fails on it.
-	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 	assert.Equal(t, RunFailed, child.Status)
 	assert.Equal(t, VerdictReject, run.Stages["deep"].Verdict, "the branch takes the child's rejecting verdict")
@@ -104,7 +104,7 @@ func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
 
 	// Back at review: a new attempt of the branch starts a new child.
 	res = dispatched(t, cfg, res, f, t0.Add(3*time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	require.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["deep"].Attempt)
@@ -127,10 +127,12 @@ func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing
 			review := cfg.Pipelines[0].Stages[1]
 			review.OnAnyReject = &Rule{Goto: "implement"} // not for a failure
 			cfg.Pipelines[1].Stages[0].OnError = tc.onError
+			// Only an agent dispatched as a workflow has a workflow run that can end it.
+			cfg.Agent("checker").Dispatch, cfg.Agent("checker").Workflow = DispatchWorkflow, "check.yml"
 			f := prFacts()
 			res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 			res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
-				AgentFailure: &AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"}}, f, t0.Add(2*time.Minute))
+				AgentFailure: ownRun(cfg, f, AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"})}, f, t0.Add(2*time.Minute))
 			run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 			assert.Equal(t, tc.child, child.Status, "an escalated child hands its escalation to the branch and ends")
 			if tc.child == RunCancelled {
@@ -304,13 +306,13 @@ func TestParallelPipelineBranchChildEscalatingOnRejectRejects(t *testing.T) {
 	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*Rule{VerdictRevise: {Goto: TargetEscalate}}
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report(innerID, "check", 1, VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
 	run := runOf(res.State, "loop/7/1")
 	assert.Equal(t, VerdictRevise, run.Stages["deep"].Verdict)
 	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
 	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
 	assert.Equal(t, "review", run.Stage, "join any: sec may still approve")
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "implement", run.Stage, "both rejected: on_any_reject")
 	assert.Contains(t, run.History[len(run.History)-1].Why, "sec-review, deep rejected")

@@ -19,7 +19,7 @@ func TestParallelOnAnyRejectNotifiesAndLabels(t *testing.T) {
 	require.Empty(t, unsupportedStage(review))
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	require.Equal(t, "implement", run.Stage)
 	byKind := map[EffectKind]Effect{}
@@ -34,7 +34,7 @@ func TestParallelOnAnyRejectNotifiesAndLabels(t *testing.T) {
 	assert.Contains(t, run.Applied, note.Key, "recorded when asked for: never posted twice")
 
 	// The same rejection delivered again is refused: nothing is posted again.
-	again := Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(3*time.Minute))
+	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(3*time.Minute))
 	for _, eff := range again.Effects {
 		assert.NotEqual(t, EffectComment, eff.Kind)
 		assert.NotEqual(t, EffectLabel, eff.Kind)

@@ -45,7 +45,7 @@ func atReview(t *testing.T, cfg *Config, f *Facts) Result {
 	t.Helper()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	require.Equal(t, "review", res.State.Runs[0].Stage)
 	return res
 }
@@ -95,19 +95,19 @@ func TestParallelJoinAll(t *testing.T) {
 	cfg := parallelConfig(t, JoinAll, "sec", "perf")
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, map[string]any{"note": "fine"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, map[string]any{"note": "fine"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage, "join all waits for every branch")
 	assert.Equal(t, StageSucceeded, run.Stages["sec-review"].Status)
 	assert.Equal(t, VerdictApprove, run.Stages["sec-review"].Verdict)
 
 	// The same report delivered again: handled once, refused the second time.
-	again := Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, nil), f, t0.Add(3*time.Minute))
+	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(again, `branch "sec-review" of stage "review" has already succeeded with verdict approve`), again.Log)
 	assert.Equal(t, "review", again.State.Runs[0].Stage)
 	assert.Equal(t, StageSucceeded, again.State.Runs[0].Stages["sec-review"].Status)
 
-	res = Step(cfg, again.State, report("loop/7/1", "perf-review", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, again.State, reportOn(again.State, "loop/7/1", "perf-review", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
@@ -118,14 +118,14 @@ func TestParallelJoinAnyCancelsTheOthers(t *testing.T) {
 	cfg := parallelConfig(t, JoinAny, "sec", "perf")
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, "join: any met")
 
 	// The cancelled branch reports late: refused with its reason, nothing moves.
-	late := Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, `report reject for run "loop/7/1", stage "sec-review", attempt 1 refused: branch "sec-review" of stage "review" was cancelled: join: any met`), late.Log)
 	assert.Equal(t, "done", late.State.Runs[0].Stage)
 	assert.Equal(t, StageCancelled, late.State.Runs[0].Stages["sec-review"].Status)
@@ -136,10 +136,10 @@ func TestParallelJoinAnyWaitsWhileItCanStillBeMet(t *testing.T) {
 	cfg := parallelConfig(t, JoinAny, "sec", "perf")
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "perf-review", 1, VerdictFailed, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictFailed, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage, "one branch may still succeed")
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictFailed, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictFailed, nil), f, t0.Add(3*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "join: any can no longer be met: sec-review, perf-review failed")
@@ -150,19 +150,19 @@ func TestParallelJoinN(t *testing.T) {
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	require.Len(t, res.State.Runs[0].Stages["review"].Results, 3)
-	res = Step(cfg, res.State, report("loop/7/1", "a-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "b-review", 1, VerdictReject, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "a-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "b-review", 1, VerdictReject, nil), f, t0.Add(3*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage, "2 of 3 may still be met")
-	res = Step(cfg, res.State, report("loop/7/1", "c-review", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "join: 2 of 3 met")
 
 	// Two failures of three: 2 of 3 can no longer be met; without on_any_reject the run fails.
 	res = dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "a-review", 1, VerdictReject, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "a-review", 1, VerdictReject, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage)
-	res = Step(cfg, res.State, report("loop/7/1", "c-review", 1, VerdictFailed, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, VerdictFailed, nil), f, t0.Add(3*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Equal(t, StageCancelled, run.Stages["b-review"].Status)
@@ -176,7 +176,7 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 		{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "implement", run.Stage, "with join all, the first rejection decides")
 	assert.Equal(t, []any{"validate the input"}, run.Context["feedback"])
@@ -188,12 +188,12 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 	assert.Contains(t, res.Effects[0].Inputs["context"], "validate the input", "the implementer gets the feedback")
 
 	// The perf reviewer's late report is refused: its branch was cancelled.
-	late := Step(cfg, res.State, report("loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, "refused"), late.Log)
 
 	// Back at review: every branch starts anew (attempt 2); a second rejection spends the loop.
 	res = dispatched(t, cfg, res, f, t0.Add(3*time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = res.State.Runs[0]
 	require.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["perf-review"].Attempt)
@@ -201,7 +201,7 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 	assert.Nil(t, run.Stages["sec-review"].Outputs, "a new entry forgets the outputs of the last")
 	require.Len(t, res.Effects, 2)
 	res = dispatched(t, cfg, res, f, t0.Add(4*time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "perf-review", 2, VerdictRevise, map[string]any{"feedback": "too slow"}), f, t0.Add(5*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, VerdictRevise, map[string]any{"feedback": "too slow"}), f, t0.Add(5*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, RunEscalated, run.Status)
 	assert.Contains(t, run.Message, "on_any_reject has looped 1 of 1 times")
@@ -220,7 +220,7 @@ func TestParallelActionBranch(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, StageSucceeded, run.Stages["tag"].Status)
 	assert.Equal(t, "review", run.Stage)
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 
 	// An action refused for good fails its branch, and join all with it.
@@ -246,6 +246,8 @@ func TestParallelBranchTimeoutAndAgentError(t *testing.T) {
 	cfg := parallelConfig(t, JoinAny, "sec", "perf")
 	review := cfg.Pipelines[0].Stages[1]
 	review.Branches[0].Timeout = 30 * time.Minute
+	// Only an agent dispatched as a workflow has a workflow run that can end it.
+	cfg.Agent("perf").Dispatch, cfg.Agent("perf").Workflow = DispatchWorkflow, "perf.yml"
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
@@ -259,7 +261,7 @@ func TestParallelBranchTimeoutAndAgentError(t *testing.T) {
 	assert.True(t, run.NextDeadline().IsZero())
 
 	res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
-		AgentFailure: &AgentFailure{Run: "loop/7/1", Stage: "perf-review", Attempt: 1, Why: "concluded failure"}}, f, t0.Add(41*time.Minute))
+		AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "perf-review", Attempt: 1, Why: "concluded failure"})}, f, t0.Add(41*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Equal(t, StageFailed, run.Stages["perf-review"].Status)
@@ -273,7 +275,7 @@ func TestParallelRetryRestartsTheBranchesNotCompleted(t *testing.T) {
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
 	require.Equal(t, RunEscalated, res.State.Runs[0].Status)
 
@@ -293,7 +295,7 @@ func TestParallelRetryRestartsTheBranchesNotCompleted(t *testing.T) {
 	assert.NotContains(t, keys, "loop/7/1/sec-review/2/dispatch")
 
 	res = dispatched(t, cfg, res, f, t0.Add(3*time.Hour))
-	res = Step(cfg, res.State, report("loop/7/1", "perf-review", 2, VerdictApprove, nil), f, t0.Add(3*time.Hour+30*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, VerdictApprove, nil), f, t0.Add(3*time.Hour+30*time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage, res.Log)
 }
 
@@ -315,7 +317,7 @@ func TestParallelSkipAndCancelCloseTheBranches(t *testing.T) {
 	run = cancelled.State.Runs[0]
 	assert.Equal(t, RunCancelled, run.Status)
 	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
-	late := Step(cfg, cancelled.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Hour))
+	late := Step(cfg, cancelled.State, reportOn(cancelled.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Hour))
 	assert.True(t, logged(late, "refused: the run is cancelled"), late.Log)
 }
 
@@ -330,7 +332,7 @@ func TestParallelUnsupportedBranchesStopLoudly(t *testing.T) {
 			f := prFacts()
 			res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+			res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 			run := res.State.Runs[0]
 			assert.Equal(t, RunFailed, run.Status)
 			assert.Contains(t, run.Message, "not supported yet: "+name)
@@ -372,7 +374,7 @@ func TestParallelStageDoesNotOpenAPathAroundAGate(t *testing.T) {
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, "review", res.State.Runs[0].Stage)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 }
@@ -390,10 +392,10 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	assert.Contains(t, run.Stages["sec-review"].Message, `label "security" is not on the pull request`)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	// A report for the skipped branch is refused.
-	late := Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	assert.True(t, logged(late, `branch "sec-review" of stage "review" was skipped`), late.Log)
 	// join all does not wait for the skipped branch.
-	res = Step(cfg, late.State, report("loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, late.State, reportOn(late.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "1 of 1 branch succeeded, 1 skipped")
@@ -409,7 +411,7 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	f = prFacts()
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 	assert.Empty(t, res.Effects)
 }
@@ -456,7 +458,7 @@ func TestParallelJoinDecidedAtOnceAsksNothingForCancelledBranches(t *testing.T) 
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "sec-review failed")

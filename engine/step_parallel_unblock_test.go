@@ -75,8 +75,8 @@ func TestParallelUnblockStartsThePipelineBranchesChildAgain(t *testing.T) {
 
 	// The new child completes; sec approves: the join is met.
 	res = dispatched(t, cfg, res, f, unblockAt)
-	res = Step(cfg, res.State, report("inner/7/2", "check", 1, VerdictApprove, nil), f, unblockAt.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "sec-review", 1, VerdictApprove, nil), f, unblockAt.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "inner/7/2", "check", 1, VerdictApprove, nil), f, unblockAt.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, unblockAt.Add(2*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "done", run.Stage, res.Log)
 	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status)

@@ -162,12 +162,7 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 		}
 		passed[kv.Key] = jsonValue(v)
 	}
-	n := 1
-	for _, r := range e.runsOf(cp.Name) {
-		if k := RunNumber(r.ID); k >= n {
-			n = k + 1
-		}
-	}
+	n := e.nextRunNumber(cp.Name) // run_number.go
 	child := &Run{
 		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, subjectNumberText(run.Subject), n),
 		Pipeline:      cp.Name,

@@ -105,11 +105,11 @@ func TestSubPipelineCompletesAndParentMovesOn(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report(childID, "security", 1, VerdictApprove, map[string]any{"summary": "no findings"}), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, childID, "security", 1, VerdictApprove, map[string]any{"summary": "no findings"}), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, childID+"/quality/1/dispatch", res.Effects[0].Key)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report(childID, "quality", 1, VerdictComplete, map[string]any{"score": 9}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, childID, "quality", 1, VerdictComplete, map[string]any{"score": 9}), f, t0.Add(2*time.Minute))
 
 	child, parent := runOf(res.State, childID), runOf(res.State, parentID)
 	assert.Equal(t, RunCompleted, child.Status)
@@ -138,7 +138,7 @@ func TestSubPipelineFailureTakesOnError(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	fail := func(run string, at time.Time) Input {
-		return Input{Key: "wf-" + run, Event: "workflow_run.completed", AgentFailure: &AgentFailure{Run: run, Stage: "security", Attempt: 1, Why: "workflow failed"}}
+		return Input{Key: "wf-" + run, Event: "workflow_run.completed", AgentFailure: ownRun(cfg, f, AgentFailure{Run: run, Stage: "security", Attempt: 1, Why: "workflow failed"})}
 	}
 	res = Step(cfg, res.State, fail(childID, t0), f, t0.Add(time.Minute))
 	assert.Equal(t, RunFailed, runOf(res.State, childID).Status)
@@ -168,7 +168,7 @@ func TestSubPipelineEscalationGoesToParent(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report(childID, "security", 1, VerdictReject, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, childID, "security", 1, VerdictReject, nil), f, t0.Add(time.Minute))
 	child, parent := runOf(res.State, childID), runOf(res.State, parentID)
 	assert.Equal(t, RunCancelled, child.Status, "an escalated child hands its escalation to the parent and ends")
 	assert.Equal(t, "ready", parent.Stage, "the parent's on_error target")

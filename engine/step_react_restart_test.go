@@ -59,7 +59,7 @@ func approvedRun(t *testing.T, cfg *Config) *State {
 	f := headFacts("aaaaaaaaaa")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("review/7/1", "review", 1, VerdictApprove, map[string]any{"notes": "fine"}), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 1, VerdictApprove, map[string]any{"notes": "fine"}), f, t0.Add(time.Minute))
 	require.Empty(t, res.Effects)
 	run := res.State.Runs[0]
 	require.Equal(t, "approved", run.Stage, "waits for the label")
@@ -99,7 +99,7 @@ func TestInvalidateAndRestartOnPush(t *testing.T) {
 
 	// The new review approves: the gate holds on the new head and the merge goes ahead.
 	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
-	res = Step(cfg, res.State, report("review/7/1", "review", 2, VerdictApprove, nil), pushed, t0.Add(3*time.Hour))
+	res = Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 2, VerdictApprove, nil), pushed, t0.Add(3*time.Hour))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
@@ -227,7 +227,7 @@ func TestInvalidateAndRestartFinishedRunAndOldState(t *testing.T) {
 	assert.Equal(t, "review/7/1/review/2/dispatch", res.Effects[0].Key)
 	assert.True(t, strings.HasSuffix(lastWhy(run), "restarting from review"))
 	// A late report for the first attempt is refused.
-	late := Step(cfg, res.State, report("review/7/1", "review", 1, VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
+	late := Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 1, VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
 	assert.Equal(t, "", late.State.Runs[0].Stages["review"].Verdict)
 }
 

@@ -82,7 +82,7 @@ func TestWakeAgentCommentAndNoAgent(t *testing.T) {
 	f := wakeFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	require.Equal(t, "analyze", res.State.Runs[0].Stage)
 	wake := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created", Actor: "alice"}, f, t0.Add(2*time.Minute))
@@ -95,7 +95,7 @@ func TestWakeAgentCommentAndNoAgent(t *testing.T) {
 	assert.Empty(t, again.Effects)
 
 	// At a gate, with no agent named: nothing dispatched, said in the log.
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	require.Equal(t, "done", res.State.Runs[0].Stage)
 	gate := Step(cfg, res.State, Input{Key: "c9", Event: "issue_comment.created", Actor: "alice"}, f, t0.Add(5*time.Minute))
 	assert.Empty(t, gate.Effects)

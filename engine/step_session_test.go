@@ -29,9 +29,9 @@ func TestContinueSessionWorkflow(t *testing.T) {
 	assert.NotContains(t, ctx, "session_id", "no report yet: no session to name")
 
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, map[string]any{"session_id": "sess-42"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, map[string]any{"session_id": "sess-42"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
 	var again *Effect
 	for i, eff := range res.Effects {
 		if eff.Stage == "implement" {
@@ -65,13 +65,13 @@ func TestContinueSessionComment(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session.</sub>"), res.Effects[0].Body)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictFollowup, map[string]any{"session_id": "s-1 @admin `x`"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictFollowup, map[string]any{"session_id": "s-1 @admin `x`"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session (`` s-1 @admin `x` ``).</sub>"), res.Effects[0].Body)
 }
@@ -83,7 +83,7 @@ func TestContinueSessionLabel(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, []string{"analyze-me"}, res.Effects[0].Labels)
 	assert.Contains(t, joinLog(res.Log), "continue_session: a label dispatch carries no session")

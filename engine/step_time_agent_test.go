@@ -26,7 +26,7 @@ func TestAgentStageTimeout(t *testing.T) {
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageFailed, run.Stages["implement"].Status)
 
-	out := Step(cfg, late.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(32*time.Minute))
+	out := Step(cfg, late.State, reportOn(late.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(32*time.Minute))
 	assert.False(t, out.Changed, "the report of an attempt the run has left changes nothing")
 	assert.Equal(t, "done", out.State.Runs[0].Stage)
 }

@@ -19,11 +19,11 @@ func TestVerdictRuleNotifyAndLabel(t *testing.T) {
 	f := prFacts("ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	require.Equal(t, "analyze", res.State.Runs[0].Stage)
 
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
 	byKind := map[EffectKind]Effect{}
 	for _, eff := range res.Effects {
 		byKind[eff.Kind] = eff
@@ -42,7 +42,7 @@ func TestVerdictRuleNotifyAndLabel(t *testing.T) {
 	assert.Contains(t, run.Applied, note.Key, "recorded when asked for: never posted twice")
 
 	// The same report again is refused (the run has moved on): nothing is posted again.
-	again := Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(3*time.Minute))
+	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(3*time.Minute))
 	for _, eff := range again.Effects {
 		assert.NotEqual(t, EffectComment, eff.Kind)
 	}
@@ -58,9 +58,9 @@ func TestVerdictRuleNotifyError(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, report("loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, report("loop/7/1", "analyze", 1, VerdictReject, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictReject, nil), f, t0.Add(2*time.Minute))
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Stages["analyze"].Message, "on_reject: the notification could not be sent")

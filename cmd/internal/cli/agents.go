@@ -20,11 +20,13 @@ import (
 //	run-name: "agent: run ${{ inputs.run }} stage ${{ inputs.stage }} attempt ${{ inputs.attempt }}"
 var agentRunTitle = regexp.MustCompile(`(?:^|\s)run (\S+) stage (\S+) attempt (\d+)(?:\s|$)`)
 
-// agentRun recognises the workflow_run.completed of an agent's workflow: started by a
-// workflow_dispatch or repository_dispatch (which only those with write access, and the
-// action, can send) of this repository, whose display title names a run, stage and
-// attempt. It returns the agent failure to apply — an agent's run that ended after its
-// report finds its stage moved on, and is ignored — and the pull request.
+// agentRun recognises the workflow_run.completed of what poses as an agent's workflow:
+// started by a workflow_dispatch or repository_dispatch of this repository, whose display
+// title names a run, stage and attempt. Anyone with write access can start such a run, so
+// it returns the run as GitHub describes it (its id, workflow file, branch, event and who
+// started it), for the engine to judge whether it is the one the action dispatched — an
+// agent's run that ended after its report finds its stage moved on, and is ignored — and
+// the pull request.
 func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
 	wr := p.WorkflowRun
 	if name != "workflow_run" || wr == nil || p.Action != "completed" {
@@ -46,7 +48,10 @@ func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
 		return nil, 0, false
 	}
 	why := fmt.Sprintf("its workflow run %q concluded %s", wr.DisplayTitle, wr.Conclusion)
-	return &engine.AgentFailure{Run: m[1], Stage: m[2], Attempt: attempt, Why: why}, n, true
+	// Whether the run is the agent's own, the engine judges from what GitHub says of it.
+	return &engine.AgentFailure{Run: m[1], Stage: m[2], Attempt: attempt, Why: why,
+		RunID: wr.ID, Path: wr.Path, Branch: wr.HeadBranch, Event: wr.Event,
+		Actor: loginOf(wr.Actor), TriggeringActor: loginOf(wr.TriggeringActor)}, n, true
 }
 
 // reportStep is what an agent's `report` call does: the agent's workflow (a
@@ -65,6 +70,9 @@ type reportStep struct {
 	// Noise adds to the outputs, per key, a string of that many characters that do not
 	// compress: large outputs without pages of YAML (noise.go).
 	Noise map[string]int `yaml:"noise"`
+	// Nonce is the nonce the report echoes; default the one the dispatch of that attempt
+	// gave the agent (agents_nonce.go).
+	Nonce string `yaml:"nonce"`
 }
 
 // agentFailsStep ends the workflow run of the agent dispatched for the stage's current
@@ -125,8 +133,12 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 			attempt = n
 		}
 	}
+	nonce := v.Nonce
+	if nonce == "" {
+		nonce = s.dispatchedNonce(runID, v.Stage, attempt)
+	}
 	with := map[string]string{"command": "report", "run": runID, "stage": v.Stage,
-		"attempt": strconv.Itoa(attempt), "verdict": v.Verdict}
+		"attempt": strconv.Itoa(attempt), "verdict": v.Verdict, "nonce": nonce}
 	outputs, err := withNoise(v, runID, attempt) // noise.go
 	if err != nil {
 		return nil, "", false, err
@@ -141,7 +153,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 	if v.StateKey != nil {
 		with["state_key"] = *v.StateKey
 	}
-	inputs := map[string]any{"run": runID, "stage": v.Stage, "attempt": strconv.Itoa(attempt)}
+	inputs := map[string]any{"run": runID, "stage": v.Stage, "attempt": strconv.Itoa(attempt), "nonce": nonce}
 	ev := s.fake.WorkflowDispatchEvent(s.sc.Repo, "agent.yml", s.sc.DefaultBranch, ghfake.BotLogin, inputs)
 	if s.with == nil {
 		s.with = map[string]map[string]string{}

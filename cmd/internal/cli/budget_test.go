@@ -27,6 +27,22 @@ pipelines:
 `
 
 // stateComment is the body of the action's state comment on #n.
+// liveNonce is the nonce the dispatch of stage's live attempt gave its agent, as the state
+// comment on #7 holds it (no state key: the nonce is sent unsigned).
+func liveNonce(t *testing.T, h *harness, stage string) string {
+	t.Helper()
+	st, found, err := state.Decode(stateComment(t, h, 7))
+	require.NoError(t, err)
+	require.True(t, found)
+	for _, r := range st.Runs {
+		if sr := r.Stages[stage]; sr != nil && sr.Nonce != "" {
+			return sr.Nonce
+		}
+	}
+	t.Fatalf("no nonce for stage %s", stage)
+	return ""
+}
+
 func stateComment(t *testing.T, h *harness, n int) string {
 	t.Helper()
 	for _, c := range h.fake.Comments("acme/widgets", n) {
@@ -54,19 +70,19 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 		return string(b)
 	}
 	for _, stage := range []string{"one", "two"} {
-		code, out := reportOut(t, env, big(stage), "--run", "three/7/1", "--stage", stage, "--attempt", "1", "--verdict", "complete", "--outputs", "-")
+		code, out := reportOut(t, env, big(stage), "--run", "three/7/1", "--stage", stage, "--attempt", "1", "--nonce", liveNonce(t, h, stage), "--verdict", "complete", "--outputs", "-")
 		require.Equal(t, 0, code, out)
 	}
 	before := stateComment(t, h, 7)
 	require.Contains(t, before, "waiting at")
 
-	code, out := reportOut(t, env, big("three"), "--run", "three/7/1", "--stage", "three", "--attempt", "1", "--verdict", "complete", "--outputs", "-")
+	code, out := reportOut(t, env, big("three"), "--run", "three/7/1", "--stage", "three", "--attempt", "1", "--nonce", liveNonce(t, h, "three"), "--verdict", "complete", "--outputs", "-")
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "report complete for run three/7/1, stage three, attempt 1 refused: with its outputs (16010 bytes of JSON)")
 	assert.Contains(t, out, "over its budget of 49152; nothing was recorded")
 	assert.Equal(t, before, stateComment(t, h, 7), "nothing written")
 
-	code, out = reportOut(t, env, `{"log": "https://example.com/log"}`, "--run", "three/7/1", "--stage", "three", "--attempt", "1", "--verdict", "complete", "--outputs", "-")
+	code, out = reportOut(t, env, `{"log": "https://example.com/log"}`, "--run", "three/7/1", "--stage", "three", "--attempt", "1", "--nonce", liveNonce(t, h, "three"), "--verdict", "complete", "--outputs", "-")
 	require.Equal(t, 0, code, out)
 	st, found, err := state.Decode(stateComment(t, h, 7))
 	require.NoError(t, err)
@@ -87,7 +103,7 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	for _, stage := range []string{"one", "two", "three"} {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)
-		code, out := reportOut(t, env, string(b), "--run", "three/7/1", "--stage", stage, "--attempt", "1", "--verdict", "complete", "--outputs", "-")
+		code, out := reportOut(t, env, string(b), "--run", "three/7/1", "--stage", stage, "--attempt", "1", "--nonce", liveNonce(t, h, stage), "--verdict", "complete", "--outputs", "-")
 		require.Equal(t, 0, code, out)
 	}
 	runs := h.stateRuns(7)

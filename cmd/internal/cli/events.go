@@ -67,11 +67,30 @@ type commitEvent struct {
 	HeadSHA      string  `json:"head_sha"`
 	PullRequests []prRef `json:"pull_requests"`
 	// workflow_run: what started it, its display title (run-name) and conclusion; an
-	// agent's workflow is recognised by them (agentRun).
-	Event          string   `json:"event"`
-	DisplayTitle   string   `json:"display_title"`
-	Conclusion     string   `json:"conclusion"`
-	HeadRepository *repoRef `json:"head_repository"`
+	// agent's workflow is recognised by them (agentRun), and told from a run someone else
+	// started by its id, workflow file, branch and who started it.
+	Event           string   `json:"event"`
+	DisplayTitle    string   `json:"display_title"`
+	Conclusion      string   `json:"conclusion"`
+	HeadRepository  *repoRef `json:"head_repository"`
+	ID              int64    `json:"id"`
+	Path            string   `json:"path"`
+	HeadBranch      string   `json:"head_branch"`
+	Actor           *account `json:"actor"`
+	TriggeringActor *account `json:"triggering_actor"`
+}
+
+// account is a user or bot of a payload.
+type account struct {
+	Login string `json:"login"`
+}
+
+// loginOf is a's login, or "".
+func loginOf(a *account) string {
+	if a == nil {
+		return ""
+	}
+	return a.Login
 }
 
 // prRef is an entry of a commit event's pull_requests. GitHub lists there the pull

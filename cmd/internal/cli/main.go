@@ -14,7 +14,7 @@ const usage = `usage: pipeline-action [command] [flags]
 
 commands:
   run                     handle the event of GITHUB_EVENT_NAME (the default inside GitHub Actions)
-  report --run ID --stage ID --attempt N --verdict V [--outputs FILE] [--pr N]
+  report --run ID --stage ID --attempt N --nonce N --verdict V [--outputs FILE] [--pr N]
                           report an agent's verdict back to its run
   sweep                   advance the runs whose deadline passed (on a schedule; reads index.json)
   simulate DIR            play DIR/scenario.yaml against DIR/pipelines.yaml on a fake GitHub

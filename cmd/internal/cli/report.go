@@ -18,18 +18,20 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-const reportUsage = `usage: pipeline-action report --run ID --stage ID --attempt N --verdict V [flags]
+const reportUsage = `usage: pipeline-action report --run ID --stage ID --attempt N --nonce N --verdict V [flags]
 
 Reports an agent's verdict back to its run: what an agent's workflow calls when it is
 done (inside GitHub Actions, the action with command: report and the inputs run, stage,
-attempt, verdict and outputs). The run, stage and attempt are the inputs the dispatch
-gave the agent. The state of the pull request is read, the report applied and the
+attempt, nonce, verdict and outputs). The run, stage, attempt and nonce are the inputs
+the dispatch gave the agent. The state of the pull request is read, the report applied and the
 state written back with compare-and-swap, as run does.
 
 flags:
   --run ID        the run (the dispatch's "run" input: <pipeline>/<pr>/<n>)
   --stage ID      the agent stage (the "stage" input)
   --attempt N     the attempt (the "attempt" input)
+  --nonce N       the dispatch's nonce (the "nonce" input): a report counts only for the
+                  dispatch that gave it
   --verdict V     complete, followup, failed, approve, reject or revise
   --outputs FILE  a JSON object: the stage's outputs (stages.<id>.outputs); - reads stdin
   --pr N          the pull request: of a pull request's run, its number (the number in the
@@ -41,8 +43,10 @@ The state key, when the action has one, comes from INPUT_STATE_KEY (the state_ke
 and INPUT_STATE_KEY_PREVIOUS during a rotation), never from a flag: the report signs the
 state it writes with it. It must be the secret the pipelines workflow uses.
 
-A report for a run that has moved on (another stage, a later attempt, a finished run)
-is refused and logged; that is not the agent's fault, so the command still exits 0.
+A report for a run that has moved on (another stage, a later attempt, a finished run),
+or whose nonce is not the one of the stage's live attempt (a report of an earlier
+dispatch, re-run), is refused and logged, and counts for nothing; the command still
+exits 0.
 
 Outputs over 1 KiB of JSON are kept in their own file on the state branch. A report whose
 outputs would take the state past its budget is refused with exit 1 and says why; nothing
@@ -60,6 +64,7 @@ const maxOutputsBytes = engine.MaxOutputs
 var (
 	reportRun   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*/[1-9][0-9]*/[1-9][0-9]*$`)
 	reportStage = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	reportNonce = regexp.MustCompile(`^[1-9][0-9]*-[0-9a-f]{16}(\.[0-9a-f]{64})?$`)
 )
 
 // reportMain is the report command, from flags or, inside Actions, from the inputs.
@@ -76,6 +81,7 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 	runID := fs.String("run", input("run"), "")
 	stage := fs.String("stage", input("stage"), "")
 	attempt := fs.String("attempt", input("attempt"), "")
+	nonce := fs.String("nonce", input("nonce"), "")
 	verdict := fs.String("verdict", input("verdict"), "")
 	outputsFile := fs.String("outputs", "", "")
 	pr := fs.String("pr", input("pr"), "")
@@ -91,22 +97,10 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 	if len(rest) > 0 {
 		return bad("takes no arguments, got %q", rest)
 	}
-	rep := engine.Report{Run: *runID, Stage: *stage, Verdict: strings.ToLower(*verdict)}
-	switch {
-	case rep.Run == "" || rep.Stage == "" || *attempt == "" || rep.Verdict == "":
-		return bad("--run, --stage, --attempt and --verdict are required")
-	case !reportRun.MatchString(rep.Run):
-		return bad("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
-	case !reportStage.MatchString(rep.Stage):
-		return bad("--stage %q is not a stage id", rep.Stage)
-	case !contains(engine.Verdicts, rep.Verdict):
-		return bad("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
+	rep, why := reportOf(*runID, *stage, *attempt, *verdict, *nonce)
+	if why != "" {
+		return bad("%s", why)
 	}
-	n, err := strconv.Atoi(*attempt)
-	if err != nil || n < 1 {
-		return bad("--attempt %q is not a positive number", *attempt)
-	}
-	rep.Attempt = n
 	number := runSubject(rep.Run)
 	associated := 0 // --pr of an issue's run (run_issue.go)
 	if *pr != "" {
@@ -124,6 +118,7 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 		return bad("run %q names no pull request (<pipeline>/<pr>/<n>); give --pr", rep.Run)
 	}
 	var raw []byte
+	var err error
 	switch {
 	case *outputsFile == "-":
 		raw, err = io.ReadAll(io.LimitReader(stdin, maxOutputsBytes+1))
@@ -151,6 +146,31 @@ func (r *runner) reportCommand(ctx context.Context, args []string, stdin io.Read
 		return bad("no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY")
 	}
 	return r.runReport(ctx, *repo, number, rep)
+}
+
+// reportOf is the report the flags give, or what is wrong with them.
+func reportOf(runID, stage, attempt, verdict, nonce string) (engine.Report, string) {
+	rep := engine.Report{Run: runID, Stage: stage, Verdict: strings.ToLower(verdict), Nonce: nonce}
+	switch {
+	case rep.Run == "" || rep.Stage == "" || attempt == "" || rep.Verdict == "":
+		return rep, "--run, --stage, --attempt and --verdict are required"
+	case rep.Nonce == "":
+		return rep, "--nonce is required: pass the dispatch's nonce input (nonce: ${{ inputs.nonce }}), as the run, stage and attempt"
+	case !reportNonce.MatchString(rep.Nonce):
+		return rep, fmt.Sprintf("--nonce %q is not a dispatch's nonce (<attempt>-<16 hex digits>, signed with the state key: .<64 hex digits>)", rep.Nonce)
+	case !reportRun.MatchString(rep.Run):
+		return rep, fmt.Sprintf("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
+	case !reportStage.MatchString(rep.Stage):
+		return rep, fmt.Sprintf("--stage %q is not a stage id", rep.Stage)
+	case !contains(engine.Verdicts, rep.Verdict):
+		return rep, fmt.Sprintf("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
+	}
+	n, err := strconv.Atoi(attempt)
+	if err != nil || n < 1 {
+		return rep, fmt.Sprintf("--attempt %q is not a positive number", attempt)
+	}
+	rep.Attempt = n
+	return rep, ""
 }
 
 // runSubject is the pull request number of a run id (<pipeline>/<number>/<n>), or 0.

@@ -34,14 +34,17 @@ func TestReportUsageMistakes(t *testing.T) {
 		want  string
 	}{
 		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1"}, "", "--verdict are required"},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "lgtm"}, "", `unknown verdict "lgtm"`},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "0", "--verdict", "complete"}, "", `--attempt "0" is not a positive number`},
-		{[]string{"--run", "loop/7/1\n::error::x", "--stage", "s", "--attempt", "1", "--verdict", "complete"}, "", "is not a run id"},
-		{[]string{"--run", "loop/7/1", "--stage", "S s", "--attempt", "1", "--verdict", "complete"}, "", "is not a stage id"},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--pr", "8", "--outputs", "-"}, `{"pr": 9}`, "--pr 8 and outputs.pr 9 name different pull requests"},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--outputs", "-"}, `["a"]`, "must be a JSON object"},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--outputs", "-"}, `{"a":1} {"b":2}`, "one JSON object"},
-		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--outputs", big}, "", "larger than 16384 bytes"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete"}, "", "--nonce is required: pass the dispatch's nonce input"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--nonce", "1-abc"}, "", `--nonce "1-abc" is not a dispatch's nonce`},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--nonce", "1-00ff00ff00ff00ff.xyz"}, "", "is not a dispatch's nonce"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "lgtm"}, "", `unknown verdict "lgtm"`},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "0", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete"}, "", `--attempt "0" is not a positive number`},
+		{[]string{"--run", "loop/7/1\n::error::x", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete"}, "", "is not a run id"},
+		{[]string{"--run", "loop/7/1", "--stage", "S s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete"}, "", "is not a stage id"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--pr", "8", "--outputs", "-"}, `{"pr": 9}`, "--pr 8 and outputs.pr 9 name different pull requests"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--outputs", "-"}, `["a"]`, "must be a JSON object"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--outputs", "-"}, `{"a":1} {"b":2}`, "one JSON object"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--outputs", big}, "", "larger than 16384 bytes"},
 		{[]string{"extra"}, "", "takes no arguments"},
 	}
 	for _, tc := range cases {
@@ -71,18 +74,27 @@ pipelines:
 
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
+	comments := h.fake.Comments("acme/widgets", 7)
+	require.NotEmpty(t, comments)
+	assert.Contains(t, comments[0].Body, "--nonce "+nonce, "a label carries nothing: the status says the nonce")
 	h.fake.ResetStats()
 	code, out := reportOut(t, env, `{"feedback": "more tests"}`, "--run", "review/7/1", "--stage", "review", "--attempt", "1",
-		"--verdict", "followup", "--outputs", "-")
+		"--nonce", nonce, "--verdict", "followup", "--outputs", "-")
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, "agent reviewer reported followup (attempt 1)")
 	assert.Contains(t, out, "agent reviewer dispatched for review (attempt 2)")
 	assert.Equal(t, 1, h.fake.Stats()["repos/get"], "the default branch read once")
 
 	// The same report again: the stage is at attempt 2 now; refused, and still exit 0.
-	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--verdict", "followup")
+	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "followup")
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, "refused: the stage is at attempt 2, not 1")
+	// Attempt 2, with attempt 1's nonce: a report of the earlier dispatch.
+	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "2", "--nonce", nonce, "--verdict", "complete")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "refused: its nonce is not the one of the stage's live attempt")
+	assert.Equal(t, engine.RunWaiting, h.stateRuns(7)[0].Status, "a refused report counts for nothing")
 
 	// Inside Actions, from the inputs and the workflow_dispatch payload.
 	ev := h.fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
@@ -90,7 +102,7 @@ pipelines:
 	require.NoError(t, os.WriteFile(path, ev.Payload, 0o600))
 	env["GITHUB_ACTIONS"], env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = "true", "workflow_dispatch", path
 	env["INPUT_COMMAND"], env["INPUT_RUN"], env["INPUT_STAGE"], env["INPUT_ATTEMPT"], env["INPUT_VERDICT"] = "report", "review/7/1", "review", "2", "complete"
-	env["INPUT_OUTPUTS"] = `{"summary": "ok"}`
+	env["INPUT_OUTPUTS"], env["INPUT_NONCE"] = `{"summary": "ok"}`, h.stateRuns(7)[0].Stages["review"].Nonce
 	h.fake.ResetStats()
 	var buf bytes.Buffer
 	code = Main(nil, strings.NewReader(""), &buf, &buf, func(k string) string { return env[k] })
@@ -119,7 +131,9 @@ func TestAgentRunRouting(t *testing.T) {
 			"repository": map[string]any{"id": 1, "url": "https://api.github.com/repos/acme/widgets", "full_name": "acme/widgets", "default_branch": "main"},
 			"sender":     map[string]any{"login": "github-actions[bot]"},
 			"workflow_run": map[string]any{"event": event, "display_title": title, "conclusion": "failure", "head_sha": "abc",
-				"pull_requests": []any{}, "head_repository": map[string]any{"id": 1, "url": headRepoURL}},
+				"pull_requests": []any{}, "head_repository": map[string]any{"id": 1, "url": headRepoURL},
+				"id": 5000000001, "path": ".github/workflows/agent-implement.yml", "head_branch": "main",
+				"actor": map[string]any{"login": "github-actions[bot]"}, "triggering_actor": map[string]any{"login": "mallory"}},
 		})
 		require.NoError(t, err)
 		return b
@@ -133,6 +147,10 @@ func TestAgentRunRouting(t *testing.T) {
 	assert.Equal(t, "implement", ev.AgentFailure.Stage)
 	assert.Equal(t, 2, ev.AgentFailure.Attempt)
 	assert.Contains(t, ev.AgentFailure.Why, "concluded failure")
+	// What GitHub says of the run, for the engine to tell the agent's own from one posing as it.
+	assert.Equal(t, engine.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 2, Why: ev.AgentFailure.Why,
+		RunID: 5000000001, Path: ".github/workflows/agent-implement.yml", Branch: "main", Event: "workflow_dispatch",
+		Actor: "github-actions[bot]", TriggeringActor: "mallory"}, *ev.AgentFailure)
 
 	for name, p := range map[string][]byte{
 		"a pull_request run names a run": payload("pull_request", "agent: run loop/7/1 stage implement attempt 2", here),

@@ -368,7 +368,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
-		Report: ev.Report, AgentFailure: ev.AgentFailure}
+		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces()}
 	now := r.now()
 	change := func(next *engine.State) state.Change {
 		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},

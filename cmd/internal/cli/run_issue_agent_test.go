@@ -31,6 +31,7 @@ on:
       subject: {required: true}
       action: {required: false}
       context: {required: false}
+      nonce: {required: false}
 jobs:
   work:
     runs-on: ubuntu-latest

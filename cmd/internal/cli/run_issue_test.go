@@ -51,7 +51,7 @@ func TestReportPRAssociatesAnIssuesRun(t *testing.T) {
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
 	code, out := reportOut(t, env, "", "--run", "implement/4/1", "--stage", "implement", "--attempt", "1",
-		"--verdict", "complete", "--pr", "9")
+		"--nonce", h.issueState(4).Runs[0].Stages["implement"].Nonce, "--verdict", "complete", "--pr", "9")
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, "pull request #9 is associated with it")
 	run := h.issueState(4).Runs[0]

@@ -82,7 +82,8 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
-	code, out := reportOut(t, env, "", "--run", "xr/4/1", "--stage", "web", "--attempt", "1", "--verdict", "complete", "--pr", "30")
+	code, out := reportOut(t, env, "", "--run", "xr/4/1", "--stage", "web", "--attempt", "1",
+		"--nonce", h.issueState(4).Runs[0].Stages["web"].Nonce, "--verdict", "complete", "--pr", "30")
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, "pull request acme/web#30 is associated with it")
 	run := h.issueState(4).Runs[0]

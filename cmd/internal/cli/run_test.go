@@ -31,7 +31,9 @@ type harness struct {
 func newHarness(t *testing.T, config string) *harness {
 	t.Helper()
 	f := ghfake.NewT(t)
-	f.SetClock(func() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) })
+	// GitHub's clock and the runner's are one: a run's number counts the minutes since
+	// the pull request was created (engine/run_number.go).
+	f.SetClock(time.Now)
 	f.AddRepo("acme/widgets", "main")
 	f.AddUser("alice", "write")
 	f.AddUser("dev", "write")

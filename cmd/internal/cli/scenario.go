@@ -290,6 +290,7 @@ var stepKinds = map[string]func() any{
 	"state_branch":   nil,
 	"report":         func() any { return &reportStep{} },
 	"agent_fails":    func() any { return &agentFailsStep{} },
+	"workflow_run":   func() any { return &workflowRunStep{} },
 	"http":           func() any { return &httpStubs{} },
 	"state_key":      func() any { return &stateKeyStep{} },
 }

@@ -552,6 +552,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		return s.applyReport(v)
 	case *agentFailsStep:
 		return s.applyAgentFails(v)
+	case *workflowRunStep:
+		return s.applyWorkflowRun(v) // agents_runs.go
 	case time.Duration:
 		events, label := s.advanceSweep(v)
 		return events, label, true, nil

@@ -106,6 +106,18 @@ steps:
   - open_pr: {number: 7, author: dev}
   - report: {pr: 7, stage: x, verdict: approve}
 `, 2, `report: no unfinished run of #7 stands at stage "x"`},
+		{"a workflow run without its user", `
+repo: acme/widgets
+steps:
+  - open_pr: {number: 7, author: dev}
+  - workflow_run: {pr: 7, stage: x}
+`, 2, "workflow_run needs pr, stage and user"},
+		{"a workflow run posing as the agent of a stage no run stands at", `
+repo: acme/widgets
+steps:
+  - open_pr: {number: 7, author: dev}
+  - workflow_run: {pr: 7, stage: x, user: dev}
+`, 2, `workflow_run: no unfinished run of #7 stands at stage "x"`},
 		{"a check of an app and a workflow at once", `
 repo: acme/widgets
 steps:

@@ -180,12 +180,22 @@ func TestStateKeyReports(t *testing.T) {
 			if tc.reportKey != "" {
 				env["INPUT_STATE_KEY"] = tc.reportKey
 			}
-			code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--verdict", "complete")
-			require.Equal(t, 0, code, out)
-			assertMasked(t, out, tc.reportKey)
-			assert.Contains(t, out, "agent reviewer reported complete (attempt 1)")
 			keys, err := state.NewKeys(testStateKey)
 			require.NoError(t, err)
+			// The nonce the dispatch gave the agent: signed with the key.
+			st, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
+			require.NoError(t, err)
+			nonce := engine.SignedNonce(keys, "acme/widgets#7", "review/7/1", "review", st.Runs[0].Stages["review"].Nonce)
+			code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
+			require.Equal(t, 0, code, out)
+			assertMasked(t, out, tc.reportKey)
+			if tc.nextLog == "" {
+				assert.Contains(t, out, "agent reviewer reported complete (attempt 1)")
+			} else {
+				// The state signed with the key unseen, the run started again from the facts,
+				// under a new nonce: the report answers a dispatch it did not make.
+				assert.Contains(t, out, "refused: this attempt's agent has not been dispatched yet")
+			}
 			text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
 			comments := h.fake.Comments("acme/widgets", 7)
 			require.NotEmpty(t, comments)

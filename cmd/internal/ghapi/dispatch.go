@@ -18,18 +18,10 @@ import (
 // permanent here: the agent stage's on_error applies.
 func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 	var err error
+	var runID int64
 	switch e.Dispatch {
 	case engine.DispatchWorkflow:
-		// https://docs.github.com/en/rest/actions/workflows#create-a-workflow-dispatch-event
-		inputs := make(map[string]any, len(e.Inputs))
-		for k, v := range e.Inputs {
-			inputs[k] = v
-		}
-		_, err = c.rest.Actions.CreateWorkflowDispatchEventByFileName(ctx, c.Owner, c.Repo, pathSegment(e.Workflow),
-			github.CreateWorkflowDispatchEventRequest{Ref: e.Ref, Inputs: inputs})
-		if err != nil {
-			err = fmt.Errorf("dispatching workflow %s at %s in %s/%s: %w", e.Workflow, e.Ref, c.Owner, c.Repo, err)
-		}
+		runID, err = c.dispatchWorkflow(ctx, e)
 	case engine.DispatchRepositoryDispatch:
 		// https://docs.github.com/en/rest/repos/repos#create-a-repository-dispatch-event
 		raw, merr := json.Marshal(e.Inputs)
@@ -53,7 +45,7 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: dispatch %q", e.Dispatch), Permanent: true}
 	}
 	if err == nil {
-		return engine.Outcome{Key: e.Key}
+		return engine.Outcome{Key: e.Key, WorkflowRun: runID}
 	}
 	what := "dispatching agent " + e.Agent
 	var er *github.ErrorResponse
@@ -65,6 +57,32 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 		}
 	}
 	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err)}
+}
+
+// dispatchWorkflow sends a workflow_dispatch and returns the id of the workflow run it
+// started, which GitHub tells when asked (return_run_details) — only that run may end
+// the agent's attempt (engine/step_agent_failure.go). A GitHub that answers 204 without
+// it (one that predates the parameter) gives 0: the run is then told by its workflow
+// file, branch, event and actor alone.
+// https://docs.github.com/en/rest/actions/workflows#create-a-workflow-dispatch-event
+func (c *Client) dispatchWorkflow(ctx context.Context, e engine.Effect) (int64, error) {
+	body := struct {
+		Ref              string            `json:"ref"`
+		Inputs           map[string]string `json:"inputs,omitempty"`
+		ReturnRunDetails bool              `json:"return_run_details"`
+	}{e.Ref, e.Inputs, true}
+	u := fmt.Sprintf("repos/%s/%s/actions/workflows/%s/dispatches", c.Owner, c.Repo, pathSegment(e.Workflow))
+	req, err := c.rest.NewRequest(http.MethodPost, u, body)
+	if err != nil {
+		return 0, err
+	}
+	var out struct {
+		WorkflowRunID int64 `json:"workflow_run_id"`
+	}
+	if _, err = c.rest.Do(ctx, req, &out); err != nil { // a 204's empty body decodes to nothing
+		return 0, fmt.Errorf("dispatching workflow %s at %s in %s/%s: %w", e.Workflow, e.Ref, c.Owner, c.Repo, err)
+	}
+	return out.WorkflowRunID, nil
 }
 
 // AddAssignees assigns logins to an issue or pull request. GitHub silently leaves out a

@@ -2,25 +2,30 @@ package ghapi_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 )
 
 const agentWorkflow = `on:
   workflow_dispatch:
-    inputs: {run: {}, stage: {}, attempt: {}, subject: {}, action: {}, context: {}}
+    inputs: {run: {}, stage: {}, attempt: {}, subject: {}, action: {}, context: {}, nonce: {}}
 jobs: {}
 `
 
 func dispatchEffect(kind string) engine.Effect {
 	return engine.Effect{Key: "p/7/1/review/1/dispatch", Kind: engine.EffectDispatch, Number: 7, Agent: "reviewer", Dispatch: kind,
 		Workflow: "agent.yml", Ref: "main", EventType: "review",
-		Inputs: map[string]string{"run": "p/7/1", "stage": "review", "attempt": "1", "subject": repoName + "#7", "action": "review", "context": "{}"},
+		Inputs: map[string]string{"run": "p/7/1", "stage": "review", "attempt": "1", "subject": repoName + "#7", "action": "review", "context": "{}", "nonce": "1-00ff00ff00ff00ff"},
 		Body:   "@bot review", Labels: []string{"agent:review"}, Assignees: []string{"alice"}}
 }
 
@@ -65,7 +70,14 @@ func TestPerformDispatchByKind(t *testing.T) {
 			openPR(fake)
 			fake.ResetStats()
 			o := c.Perform(context.Background(), dispatchEffect(tc.kind))
-			assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o)
+			want := engine.Outcome{Key: "p/7/1/review/1/dispatch"}
+			if tc.kind == engine.DispatchWorkflow {
+				// GitHub, asked, tells the workflow run the dispatch started.
+				require.Len(t, fake.Dispatches(), 1)
+				want.WorkflowRun = fake.Dispatches()[0].RunID
+				assert.NotZero(t, want.WorkflowRun)
+			}
+			assert.Equal(t, want, o)
 			assert.Equal(t, tc.stats, fake.Stats())
 			tc.check(t, fake)
 			assertDocumented(t, fake)
@@ -93,4 +105,28 @@ func TestPerformDispatchRefusals(t *testing.T) {
 	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchRepositoryDispatch))
 	assert.False(t, o.Permanent, "a 5xx may pass on a later event")
 	assert.Empty(t, fake.Dispatches())
+}
+
+// A GitHub that predates return_run_details answers 204 with no body: the dispatch is done,
+// and no run id is known. What is sent asks for the run's details.
+func TestDispatchWorkflowWithoutRunDetails(t *testing.T) {
+	var mu sync.Mutex
+	var body map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		assert.Equal(t, "POST /api/v3/repos/acme/widgets/actions/workflows/agent.yml/dispatches", r.Method+" "+r.RequestURI)
+		mu.Lock()
+		defer mu.Unlock()
+		assert.NoError(t, json.NewDecoder(r.Body).Decode(&body))
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: srv.URL + "/api/v3", GraphQLURL: srv.URL + "/api/graphql", Repository: repoName})
+	require.NoError(t, err)
+	o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o, "done, its run not known")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, true, body["return_run_details"])
+	assert.Equal(t, "main", body["ref"])
+	assert.Equal(t, "1-00ff00ff00ff00ff", body["inputs"].(map[string]any)["nonce"])
 }

@@ -203,51 +203,6 @@ func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
 
 var inputsExpr = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}`)
 
-// CompleteDispatch ends the workflow run that dispatch i (an index of Dispatches, a
-// workflow_dispatch) started, with conclusion, and returns its workflow_run/completed
-// event: event workflow_dispatch, no pull requests, the head of its ref.
-func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	if i < 0 || i >= len(s.dispatches) || s.dispatches[i].Workflow == "" {
-		panic(fmt.Sprintf("ghfake: no workflow dispatch %d", i))
-	}
-	d := s.dispatches[i]
-	b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
-	if b == nil {
-		panic(fmt.Sprintf("ghfake: no branch %s", d.Ref))
-	}
-	fn := r.fullName()
-	now := s.clock()
-	path := ".github/workflows/" + d.Workflow
-	wfID := workflowID(r, d.Workflow)
-	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
-	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": d.Name, "path": path,
-		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.defaultBranch, path),
-		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, d.Workflow),
-		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
-	suite := stableID(fmt.Sprintf("suite:%d", d.RunID))
-	wr := obj{
-		"id": d.RunID, "node_id": nodeID("WorkflowRun", d.RunID), "name": d.Name,
-		"display_title": d.RunName, "path": path, "head_branch": b.name, "head_sha": b.head,
-		"run_number": d.RunID % 1000, "run_attempt": 1, "event": "workflow_dispatch", "status": "completed",
-		"conclusion": conclusion, "workflow_id": wfID, "check_suite_id": suite,
-		"check_suite_node_id": nodeID("CheckSuite", suite), "url": url,
-		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
-		"pull_requests": []any{}, "created_at": ts(now), "updated_at": ts(now), "run_started_at": ts(now),
-		"actor": s.userJSON(BotLogin), "triggering_actor": s.userJSON(BotLogin),
-		"jobs_url": url + "/jobs", "logs_url": url + "/logs", "artifacts_url": url + "/artifacts",
-		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
-		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, suite),
-		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"head_commit":     s.headCommitJSON(r, r.commits[b.head], BotLogin),
-		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
-	}
-	return s.event(r, "workflow_run", "completed", BotLogin, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
-}
-
 // WorkflowDispatchEvent is the workflow_dispatch event of a run of workflow (a file of
 // .github/workflows) on ref, dispatched by sender with inputs: the payload the run reads
 // from GITHUB_EVENT_PATH. GitHub sends no webhook for it to other workflows.

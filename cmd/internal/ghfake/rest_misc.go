@@ -40,7 +40,7 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
 		return code, body
 	}
-	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs})
+	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs, Actor: c.login})
 	s.dispatches = append(s.dispatches, d)
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil

@@ -319,7 +319,7 @@ func TestDispatches(t *testing.T) {
 	assert.NotZero(t, d[0].RunID)
 	d[0].RunID = 0
 	assert.Equal(t, []Dispatch{
-		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}, Name: "agent", RunName: "agent"},
+		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}, Name: "agent", RunName: "agent", Actor: BotLogin},
 		{Repo: testRepo, EventType: "agent-report"},
 	}, d)
 }

@@ -61,6 +61,8 @@ type Dispatch struct {
 	RunID   int64
 	Name    string
 	RunName string
+	// Actor is who dispatched it (the token's account): the run's actor and triggering_actor.
+	Actor string
 }
 
 // PR returns pull request number of repo; it panics when there is none.

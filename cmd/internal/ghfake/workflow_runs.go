@@ -1,0 +1,140 @@
+package ghfake
+
+import (
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The end of workflow runs: those the action dispatched (CompleteDispatch) and those
+// people start themselves (RunWorkflow). Their workflow_run.completed payloads carry what
+// GitHub's do: the workflow file's path, the branch it ran on (head_branch), the event
+// that started it, and who did (actor, and triggering_actor, who started this attempt).
+
+// CompleteDispatch ends the workflow run that dispatch i (an index of Dispatches, a
+// workflow_dispatch) started, with conclusion, and returns its workflow_run/completed
+// event: event workflow_dispatch, no pull requests, the head of its ref, started by the
+// account whose token dispatched it.
+func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	if i < 0 || i >= len(s.dispatches) || s.dispatches[i].Workflow == "" {
+		panic(fmt.Sprintf("ghfake: no workflow dispatch %d", i))
+	}
+	d := s.dispatches[i]
+	if r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")] == nil {
+		panic(fmt.Sprintf("ghfake: no branch %s", d.Ref))
+	}
+	return s.workflowRunCompleted(r, d, "workflow_dispatch", conclusion)
+}
+
+// WorkflowRun is a workflow run someone started themselves: a workflow file on a branch,
+// run by an event, as a user.
+type WorkflowRun struct {
+	Workflow   string // the file's name under .github/workflows/
+	Branch     string
+	Event      string // workflow_dispatch, push, …
+	Actor      string
+	Title      string // its display title: the run-name as that run filled it in
+	Conclusion string
+}
+
+// RunWorkflow plays workflow run w, started and ended, and returns its
+// workflow_run.completed event. As on GitHub, the workflow file must be on the branch and
+// have a trigger for the event, and only someone with write access can dispatch a
+// workflow or push to a branch.
+func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	b := r.branches[w.Branch]
+	if b == nil {
+		return Event{}, fmt.Errorf("no branch %q in %s", w.Branch, repoName)
+	}
+	path := ".github/workflows/" + w.Workflow
+	f := b.files[path]
+	if f == nil {
+		return Event{}, fmt.Errorf("no workflow %s on branch %s: GitHub runs only a workflow file that is there", path, w.Branch)
+	}
+	if !workflowOn(f.text)[w.Event] {
+		return Event{}, fmt.Errorf("workflow %s on branch %s has no %s trigger", path, w.Branch, w.Event)
+	}
+	if p := s.permission(w.Actor); p != "write" && p != "maintain" && p != "admin" {
+		return Event{}, fmt.Errorf("%s has %s access to %s: starting a workflow run (a dispatch, a push) takes write access", w.Actor, p, repoName)
+	}
+	d := Dispatch{Repo: r.fullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.newBigID(), Name: path, RunName: w.Title}
+	var wf struct {
+		Name string `yaml:"name"`
+	}
+	if yaml.Unmarshal([]byte(f.text), &wf) == nil && wf.Name != "" {
+		d.Name = wf.Name
+	}
+	if d.RunName == "" {
+		d.RunName = d.Name
+	}
+	return s.workflowRunCompleted(r, d, w.Event, w.Conclusion), nil
+}
+
+// workflowRunCompleted is the workflow_run/completed event of run d, started by event,
+// ended with conclusion. The caller holds s.mu.
+func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion string) Event {
+	b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
+	actor := d.Actor
+	if actor == "" {
+		actor = BotLogin
+	}
+	fn := r.fullName()
+	now := s.clock()
+	path := ".github/workflows/" + d.Workflow
+	wfID := workflowID(r, d.Workflow)
+	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
+	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": d.Name, "path": path,
+		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
+		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.defaultBranch, path),
+		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, d.Workflow),
+		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
+	suite := stableID(fmt.Sprintf("suite:%d", d.RunID))
+	wr := obj{
+		"id": d.RunID, "node_id": nodeID("WorkflowRun", d.RunID), "name": d.Name,
+		"display_title": d.RunName, "path": path, "head_branch": b.name, "head_sha": b.head,
+		"run_number": d.RunID % 1000, "run_attempt": 1, "event": event, "status": "completed",
+		"conclusion": conclusion, "workflow_id": wfID, "check_suite_id": suite,
+		"check_suite_node_id": nodeID("CheckSuite", suite), "url": url,
+		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
+		"pull_requests": []any{}, "created_at": ts(now), "updated_at": ts(now), "run_started_at": ts(now),
+		"actor": s.userJSON(actor), "triggering_actor": s.userJSON(actor),
+		"jobs_url": url + "/jobs", "logs_url": url + "/logs", "artifacts_url": url + "/artifacts",
+		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
+		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, suite),
+		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
+		"head_commit":     s.headCommitJSON(r, r.commits[b.head], actor),
+		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
+	}
+	return s.event(r, "workflow_run", "completed", actor, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
+}
+
+// workflowOn lists the events of a workflow's `on:` (a name, a list of names, or a
+// mapping keyed by them).
+func workflowOn(text string) map[string]bool {
+	var wf map[string]yaml.Node
+	out := map[string]bool{}
+	if yaml.Unmarshal([]byte(text), &wf) != nil {
+		return out
+	}
+	on := wf["on"]
+	switch on.Kind {
+	case yaml.ScalarNode:
+		out[on.Value] = true
+	case yaml.SequenceNode:
+		for _, n := range on.Content {
+			out[n.Value] = true
+		}
+	case yaml.MappingNode:
+		for i := 0; i < len(on.Content); i += 2 {
+			out[on.Content[i].Value] = true
+		}
+	}
+	return out
+}

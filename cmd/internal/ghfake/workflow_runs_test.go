@@ -1,0 +1,73 @@
+package ghfake
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The run a workflow_dispatch started names the workflow file, the branch it ran on, the
+// event and the account whose token dispatched it, as GitHub's workflow_run does; a run
+// someone starts themselves names theirs.
+func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
+	s := world(t)
+	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
+	_, err := client(t, s, s.Token("alice")).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
+		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]any{"run": "r", "stage": "s"}})
+	require.NoError(t, err)
+	require.Len(t, s.Dispatches(), 1)
+	assert.Equal(t, "alice", s.Dispatches()[0].Actor)
+	run := func(ev Event) map[string]any {
+		var p map[string]any
+		require.NoError(t, json.Unmarshal(ev.Payload, &p))
+		return p
+	}
+	p := run(s.CompleteDispatch(testRepo, 0, "failure"))
+	assert.Equal(t, ".github/workflows/agent.yml", dig(t, p, "workflow_run", "path"))
+	assert.Equal(t, "main", dig(t, p, "workflow_run", "head_branch"))
+	assert.Equal(t, "workflow_dispatch", dig(t, p, "workflow_run", "event"))
+	assert.Equal(t, "alice", dig(t, p, "workflow_run", "actor", "login"))
+	assert.Equal(t, "alice", dig(t, p, "workflow_run", "triggering_actor", "login"))
+	assert.Equal(t, "alice", dig(t, p, "sender", "login"))
+	assert.EqualValues(t, s.Dispatches()[0].RunID, dig(t, p, "workflow_run", "id"))
+
+	s.SetFile(testRepo, "alice/agent", ".github/workflows/agent.yml", strings.Replace(agentWorkflow, "on:\n", "on:\n  push: {}\n", 1))
+	ev, err := s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "alice/agent", Event: "push", Actor: "alice",
+		Title: "agent: run p/7/1 stage s attempt 1", Conclusion: "failure"})
+	require.NoError(t, err)
+	p = run(ev)
+	assert.Equal(t, "alice/agent", dig(t, p, "workflow_run", "head_branch"))
+	assert.Equal(t, "push", dig(t, p, "workflow_run", "event"))
+	assert.Equal(t, "agent: run p/7/1 stage s attempt 1", dig(t, p, "workflow_run", "display_title"))
+	assert.Equal(t, "agent", dig(t, p, "workflow_run", "name"), "the workflow's name")
+	assert.Equal(t, "alice", dig(t, p, "workflow_run", "triggering_actor", "login"))
+	assert.Len(t, s.Dispatches(), 1, "a run someone started is no dispatch of the action")
+
+	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "other.yml", Branch: "main", Event: "workflow_dispatch", Actor: "alice"})
+	assert.ErrorContains(t, err, "no workflow .github/workflows/other.yml on branch main")
+	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "nope", Event: "workflow_dispatch", Actor: "alice"})
+	assert.ErrorContains(t, err, `no branch "nope"`)
+	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "workflow_dispatch", Actor: "mallory"})
+	assert.ErrorContains(t, err, "mallory has read access")
+	_, err = s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "push", Actor: "alice"})
+	assert.ErrorContains(t, err, "has no push trigger")
+}
+
+// The workflow_run of a dispatched run, and of one someone started, carry every key of a
+// real delivery.
+func TestWorkflowRunPayloadShapes(t *testing.T) {
+	s := world(t)
+	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
+	_, err := client(t, s, s.BotToken()).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
+		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main"})
+	require.NoError(t, err)
+	assertShape(t, s.CompleteDispatch(testRepo, 0, "failure"), "workflow_run/requested.json", [2]string{"workflow_run", "completed"})
+	ev, err := s.RunWorkflow(testRepo, WorkflowRun{Workflow: "agent.yml", Branch: "main", Event: "workflow_dispatch", Actor: "alice", Conclusion: "failure"})
+	require.NoError(t, err)
+	assertShape(t, ev, "workflow_run/requested.json", [2]string{"workflow_run", "completed"})
+}

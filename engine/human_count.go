@@ -72,7 +72,7 @@ func (e *eval) humanHolds(run *Run, s *Stage) (bool, string) {
 // countApprovals counts the approving reviews of the run's pull request and the
 // `/pipeline approve` commands given at this attempt of the stage.
 func (e *eval) countApprovals(run *Run, stage *Stage, sr *StageRun, add func(string)) (notes []string) {
-	for _, r := range latestReviews(e.reviewsOf(run)) { // step_issue.go: the run's pull request
+	for _, r := range LatestReviews(e.reviewsOf(run)) { // step_issue.go: the run's pull request
 		if r.State != ReviewApproved {
 			continue
 		}
@@ -137,8 +137,12 @@ func disowned(c IssueComment) string {
 	return fmt.Sprintf("comment %d by %s was edited by %s, so it is neither a command nor %s's action", c.ID, c.Author, c.EditedBy, c.Author)
 }
 
-// latestReviews is each reviewer's latest review that states an opinion.
-func latestReviews(reviews []Review) []Review {
+// LatestReviews returns each reviewer's latest review that states an opinion (APPROVED,
+// CHANGES_REQUESTED or DISMISSED), in the order reviewers first appear: the one rule of
+// which review counts, for human stages and gates alike. A later COMMENTED review does not
+// undo an approval or a request for changes. Logins compare without case, as GitHub's do;
+// reviews without an author (deleted users) are skipped.
+func LatestReviews(reviews []Review) []Review {
 	idx := map[string]int{}
 	var out []Review
 	for _, r := range reviews {

@@ -29,16 +29,7 @@ func InertText(s string) string {
 	if !strings.ContainsAny(s, "\r\n") {
 		return InertInline(s)
 	}
-	longest, run := 2, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
+	fence := strings.Repeat("`", max(longestBackticks(s), 2)+1)
 	return "\n" + fence + "text\n" + strings.ReplaceAll(s, "<!", "<\u200b!") + "\n" + fence + "\n"
 }
 
@@ -118,6 +109,16 @@ func CodeSpan(s string) string {
 	if s == "" {
 		return ""
 	}
+	fence := strings.Repeat("`", longestBackticks(s)+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// longestBackticks is the length of the longest run of backticks in s: a code span or
+// block is delimited by a longer one.
+func longestBackticks(s string) int {
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '`' {
@@ -127,9 +128,5 @@ func CodeSpan(s string) string {
 			run = 0
 		}
 	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
+	return longest
 }

@@ -64,7 +64,7 @@ func (e *eval) humanLabel(run *Run, stage *Stage, add func(string)) (notes []str
 func (e *eval) humanDismiss(run *Run, stage *Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
-	for _, r := range latestReviews(e.facts.PR.Reviews) {
+	for _, r := range LatestReviews(e.facts.PR.Reviews) {
 		switch r.State {
 		case ReviewChangesRequested:
 			blocked = true
@@ -99,7 +99,7 @@ func humanActors(s *Stage, sr *StageRun, f *Facts, run *Run) (who, perms []strin
 	switch s.WaitFor {
 	case WaitApproval:
 		rp := runPRIn(f, run) // step_issue.go
-		for _, r := range latestReviews(rp.Reviews) {
+		for _, r := range LatestReviews(rp.Reviews) {
 			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
 			if r.State == ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {
 				who = append(who, r.Author)
@@ -118,7 +118,7 @@ func humanActors(s *Stage, sr *StageRun, f *Facts, run *Run) (who, perms []strin
 			}
 		}
 	case WaitDismiss:
-		for _, r := range latestReviews(f.PR.Reviews) {
+		for _, r := range LatestReviews(f.PR.Reviews) {
 			if r.State == ReviewDismissed {
 				if by, _ := dismisser(f.PR, r.Author); by != "" {
 					perms = append(perms, by)

@@ -126,7 +126,7 @@ func (e *eval) invalidate(run *Run, id, why string) bool {
 		return false
 	}
 	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA}
-	for _, r := range latestReviews(e.facts.PR.Reviews) {
+	for _, r := range LatestReviews(e.facts.PR.Reviews) {
 		if r.State == ReviewApproved && len(sr.Stale.Reviews) < maxStaleReviews {
 			sr.Stale.Reviews = append(sr.Stale.Reviews, reviewKey(r))
 		}

@@ -113,7 +113,7 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom string) engine.GateResult {
 	pr := f.PR
 	var approvers, notes []string
-	for _, r := range latestOpinions(pr.Reviews) {
+	for _, r := range engine.LatestReviews(pr.Reviews) {
 		if r.State != engine.ReviewApproved {
 			continue
 		}

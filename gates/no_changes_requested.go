@@ -30,7 +30,7 @@ func (noChangesRequested) Evaluate(f *engine.Facts) engine.GateResult {
 		return noPR(noChangesRequestedName) // fail closed
 	}
 	var blocking, ignored []string
-	for _, r := range latestOpinions(f.PR.Reviews) {
+	for _, r := range engine.LatestReviews(f.PR.Reviews) {
 		if r.State != engine.ReviewChangesRequested {
 			continue
 		}

@@ -7,33 +7,6 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// latestOpinions returns each reviewer's latest review that states an opinion (APPROVED,
-// CHANGES_REQUESTED or DISMISSED), in the order reviewers first appear. A later COMMENTED
-// review does not undo an approval or a request for changes. Logins compare without case,
-// as GitHub's do; reviews without an author (deleted users) are skipped.
-func latestOpinions(reviews []engine.Review) []engine.Review {
-	idx := map[string]int{}
-	var out []engine.Review
-	for _, r := range reviews {
-		switch r.State {
-		case engine.ReviewApproved, engine.ReviewChangesRequested, engine.ReviewDismissed:
-		default:
-			continue
-		}
-		if r.Author == "" {
-			continue
-		}
-		key := strings.ToLower(r.Author)
-		if i, ok := idx[key]; ok {
-			out[i] = r
-			continue
-		}
-		idx[key] = len(out)
-		out = append(out, r)
-	}
-	return out
-}
-
 // sameLogin reports whether two GitHub logins name the same user.
 func sameLogin(a, b string) bool { return strings.EqualFold(a, b) }
 

@@ -233,19 +233,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 	case CmdStatus:
 		return e.runStatus(run)
 	case CmdApprove:
-		if stage == nil || stage.Type != StageHuman || stage.WaitFor != WaitApproval {
-			return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
-		}
-		if !e.allowed(run, stage, c.Author, false) {
-			return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.whoCan(stage))
-		}
-		sr := run.Stages[stage.ID]
-		sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))
-		e.logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, short(e.headOf(run)))
-		if run.Status == RunEscalated {
-			return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
-		}
-		return ""
+		return e.commandApprove(run, stage, c, by)
 	case CmdRetry:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))
@@ -295,6 +283,25 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		}
 		run.VerifiedSHA, run.VerifiedBy = "", ""
 		e.enter(run, run.Stage, to, by)
+	}
+	return ""
+}
+
+// commandApprove records `/pipeline approve` c at run's current stage, when that is a
+// human stage waiting for approval and c's author counts there; it returns a sentence
+// for the reply, or "".
+func (e *eval) commandApprove(run *Run, stage *Stage, c IssueComment, by string) string {
+	if stage == nil || stage.Type != StageHuman || stage.WaitFor != WaitApproval {
+		return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
+	}
+	if !e.allowed(run, stage, c.Author, false) {
+		return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.whoCan(stage))
+	}
+	sr := run.Stages[stage.ID]
+	sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))
+	e.logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, short(e.headOf(run)))
+	if run.Status == RunEscalated {
+		return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
 	}
 	return ""
 }

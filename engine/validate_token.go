@@ -15,7 +15,8 @@ import (
 //     those close_issue closes, on pull_request.closed the merges of merge_pr;
 //   - a trigger on pull_request.labeled or issues.labeled never sees a label the config
 //     adds (an action, an `on_*: {label: …}` rule, a label dispatch), when it names that
-//     label or names none.
+//     label or names none; a pull_request.labeled trigger that names the label is
+//     level-triggered, and starts late, on the pull request's next event, if one comes.
 //
 // An app's installation token lifts all of this, which the config cannot know: these are
 // warnings, each saying so. Reactions (`on_events`) are not checked: they act on a run that
@@ -42,7 +43,13 @@ func checkTokenEvents(cfg *Config) (errs, warnings ErrorList) {
 					p.Name, t.Event, w, fix)
 			}
 		case "pull_request.labeled", "issues.labeled":
-			if w := writes.labelled(t.Labels); w != "" {
+			w := writes.labelled(t.Labels)
+			switch {
+			case w == "":
+			case len(t.Labels) > 0 && t.Event == "pull_request.labeled": // level-triggered (docs/language.md)
+				f.warnf(t.Pos, "pipeline %q starts on %s, and %s: GitHub starts no workflow for an event caused by the action's GITHUB_TOKEN, so this pipeline starts only late, on the pull request's next event from someone else, if one comes, %s",
+					p.Name, t.Event, w, fix)
+			default:
 				f.warnf(t.Pos, "pipeline %q starts on %s, and %s: GitHub starts no workflow for an event caused by the action's GITHUB_TOKEN, so that label never starts this pipeline %s",
 					p.Name, t.Event, w, fix)
 			}

@@ -61,8 +61,8 @@ pipelines:
 		`.github/pipelines.yaml:4:3: agent "triage" is dispatched by a label that a GitHub Actions workflow receives`,
 		`.github/pipelines.yaml:18:14: pipeline "on-issue" starts on issues.opened, and the action opens issues itself (create_issue of pipeline "lands" at .github/pipelines.yaml:14:9)`,
 		`.github/pipelines.yaml:22:14: pipeline "after-merge" starts on pull_request.closed, and the action merges pull requests itself (stage "m" of pipeline "lands" at .github/pipelines.yaml:12:9)`,
-		`.github/pipelines.yaml:26:14: pipeline "on-reviewed" starts on pull_request.labeled, and the action adds label "Reviewed" itself (stage "tag" of pipeline "lands" at .github/pipelines.yaml:11:9)`,
-		`.github/pipelines.yaml:30:14: pipeline "on-any-label" starts on pull_request.labeled, and the action adds label`,
+		`.github/pipelines.yaml:26:14: pipeline "on-reviewed" starts on pull_request.labeled, and the action adds label "Reviewed" itself (stage "tag" of pipeline "lands" at .github/pipelines.yaml:11:9): GitHub starts no workflow for an event caused by the action's GITHUB_TOKEN, so this pipeline starts only late`,
+		`.github/pipelines.yaml:30:14: pipeline "on-any-label" starts on pull_request.labeled, and the action adds label "triage" itself (to dispatch agent "triage" at .github/pipelines.yaml:4:3): GitHub starts no workflow for an event caused by the action's GITHUB_TOKEN, so that label never starts this pipeline`,
 	} {
 		assert.Contains(t, all, want)
 	}

@@ -74,3 +74,19 @@ func TestScenarioToken(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `"token" must be "github" (the workflow's GITHUB_TOKEN, the default) or "app" (a GitHub App's installation token), not "pat"`)
 }
+
+// TestLabelByGitHubToken: a label another workflow adds with GITHUB_TOKEN starts no
+// workflow, so the pipeline triggered on it does not start.
+func TestLabelByGitHubToken(t *testing.T) {
+	code, out, errOut := simulate(t, writeScenario(t, `repo: acme/widgets
+users: {alice: write, dev: write}
+steps:
+  - open_pr: {number: 7, author: dev, head: feat/a, deliver: false}
+  - label: {pr: 7, add: [automerge], user: "github-actions[bot]"}
+expect:
+  prs: {7: {labels: [automerge], comments: 0}}
+`))
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	assert.Contains(t, out, "label #7 +[automerge] -[] by github-actions[bot] (another workflow's GITHUB_TOKEN: GitHub starts no workflow)")
+	assert.Contains(t, out, "(the event is lost: not delivered)")
+}

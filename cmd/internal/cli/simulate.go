@@ -430,6 +430,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		if v.User != "" {
 			label += " by " + v.User
 		}
+		if v.User == ghfake.BotLogin { // scenario_token.go
+			return events, label + " (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", false, nil
+		}
 		return events, label, on(v.Deliver), nil
 	case *checkStep:
 		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go

@@ -13,8 +13,8 @@ var (
 	dispatchKeys  = map[string][]string{
 		DispatchWorkflow:           {"workflow", "ref"},
 		DispatchRepositoryDispatch: {"event_type"},
-		DispatchComment:            {"body"},
-		DispatchLabel:              {"label"},
+		DispatchComment:            {"body", "listener"},
+		DispatchLabel:              {"label", "listener"},
 		DispatchAssign:             {"assignee"},
 	}
 )
@@ -37,7 +37,11 @@ func (l *loader) agent(e entry) *Agent {
 	where := fmt.Sprintf("agent %q", a.Name)
 	known := []string{"dispatch"}
 	for _, k := range dispatchKinds {
-		known = append(known, dispatchKeys[k]...)
+		for _, key := range dispatchKeys[k] {
+			if !loadContains(known, key) {
+				known = append(known, key)
+			}
+		}
 	}
 	f := l.fields(e.val, a.Name, section{where: where, known: known})
 	if e.val.Kind != yaml.MappingNode {
@@ -89,8 +93,14 @@ func (l *loader) agent(e entry) *Agent {
 	case DispatchAssign:
 		a.Assignee = s
 	}
+	if v, ok := f["listener"]; ok {
+		a.Listener, _ = l.enum(v, listenerKinds)
+	}
 	return a
 }
+
+// listenerKinds are what may receive a comment or label dispatch (Agent.Listener).
+var listenerKinds = []string{ListenerWorkflow, ListenerApp}
 
 // groups loads the top-level `groups:` into l.cfg.Groups.
 func (l *loader) groups(e entry) {

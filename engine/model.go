@@ -98,7 +98,16 @@ type Agent struct {
 	Body      string // comment: the comment text (a mention such as "@claude implement this")
 	Label     string // label: the label to add
 	Assignee  string // assign: the login to assign
+	// Listener is what receives a comment or label dispatch: ListenerWorkflow (also when
+	// "") or ListenerApp (validate_token.go).
+	Listener string
 }
+
+// What receives an agent's comment or label dispatch.
+const (
+	ListenerWorkflow = "workflow" // a GitHub Actions workflow: not started by GITHUB_TOKEN's events
+	ListenerApp      = "app"      // a GitHub App: receives the event whatever token caused it
+)
 
 // Group is one entry of `groups:`: named humans.
 type Group struct {

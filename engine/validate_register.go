@@ -14,6 +14,7 @@ func init() {
 		checkReachable,
 		checkUnusedPipelines,
 		checkBranchMerges, // validate_branch_merge.go
+		checkTokenEvents,  // validate_token.go
 	)
 }
 

@@ -122,6 +122,9 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 	if v.PR == 0 || v.Stage == "" || v.Verdict == "" {
 		return nil, "", false, errors.New("report needs pr, stage and verdict")
 	}
+	if err := s.agentCanRun(v.Stage); err != nil { // scenario_token.go
+		return nil, "", false, err
+	}
 	runID, attempt := v.Run, v.Attempt
 	if runID == "" || attempt == 0 {
 		run, n, err := s.at(v.PR, v.Stage)

@@ -18,6 +18,10 @@ type routed struct {
 	Actor         string
 	Numbers       []int  // the PRs or issues it concerns
 	SHA           string // for commit events without PR numbers: find the PRs by head
+	// HeadRepo and HeadBranch are where a commit event says SHA is the head (a fork's
+	// "owner/name" and branch), when it says: a fork's PR is found by them, since GitHub
+	// lists no fork PR in the event and associates no fork commit with a PR of the base.
+	HeadRepo, HeadBranch string
 	// Foreign lists the pull requests a commit event names in another repository
 	// ("owner/name#3", or the API URL when that is all the entry gives), left out of Numbers.
 	Foreign []string
@@ -44,7 +48,6 @@ type payload struct {
 	Number     int    `json:"number"`
 	Repository *struct {
 		repoRef
-		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
 	Sender *struct {
@@ -106,9 +109,10 @@ type prRef struct {
 
 // repoRef identifies a repository as webhook payloads do: id, API URL and name.
 type repoRef struct {
-	ID   int64  `json:"id"`
-	URL  string `json:"url"`
-	Name string `json:"name"`
+	ID       int64  `json:"id"`
+	URL      string `json:"url"`
+	Name     string `json:"name"`
+	FullName string `json:"full_name"` // absent from pull_requests entries
 }
 
 // same reports whether r and o are one repository: by id when both have one, else by
@@ -177,7 +181,10 @@ func route(eventName string, raw []byte) (routed, error) {
 			r.Numbers, r.AgentFailure = []int{n}, f
 			break
 		}
-		r.SHA = c.HeadSHA
+		r.SHA, r.HeadBranch = c.HeadSHA, c.HeadBranch
+		if c.HeadRepository != nil {
+			r.HeadRepo = c.HeadRepository.FullName
+		}
 		var here *repoRef
 		if p.Repository != nil {
 			here = &p.Repository.repoRef
@@ -189,7 +196,8 @@ func route(eventName string, raw []byte) (routed, error) {
 				r.Foreign = append(r.Foreign, foreignPR(pr))
 			}
 		}
-		// With none left, the run path finds this repository's PRs by r.SHA.
+		// With none left, the run path finds this repository's PRs by r.SHA (and a fork's
+		// by r.HeadRepo and r.HeadBranch).
 	case "status":
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")

@@ -64,7 +64,7 @@ const saysNoSubject = "concerns no open pull request; nothing to do"
 var webhookCases = map[string]webhookCase{
 	"check_run/created.json": {route: routed{Event: "check_run.created"}},
 	"check_suite/completed.json": {route: routed{Handled: true, Event: "check_suite.completed", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, SHA: helloHeadSHA}, late: true},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, SHA: helloHeadSHA, HeadBranch: "changes"}, late: true},
 	"deployment_status/created.json": {route: routed{Event: "deployment_status.created"}},
 	// A comment on a plain issue and issues events: the subjects of issue pipelines.
 	"issue_comment/created.json": {route: routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld,
@@ -501,8 +501,12 @@ func TestRouteCommitEventForeignPRs(t *testing.T) {
 				body["pull_requests"] = list
 				got, err := route(event, marshal(t, p))
 				require.NoError(t, err)
-				assert.Equal(t, routed{Handled: true, Event: event + ".completed", Repo: octo, DefaultBranch: "master",
-					Actor: "Codertocat", Numbers: tt.numbers, SHA: sha, Foreign: tt.foreign}, got, event)
+				want := routed{Handled: true, Event: event + ".completed", Repo: octo, DefaultBranch: "master",
+					Actor: "Codertocat", Numbers: tt.numbers, SHA: sha, Foreign: tt.foreign}
+				if event == "workflow_run" { // the real run names its head's repository and branch
+					want.HeadRepo, want.HeadBranch = octo, "master"
+				}
+				assert.Equal(t, want, got, event)
 			}
 		})
 	}

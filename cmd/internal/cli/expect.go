@@ -165,7 +165,7 @@ func (s *simulation) stateComment(n int) *ghfake.CommentView {
 func (s *simulation) subjects() []int {
 	var out []int
 	seen := map[int]bool{}
-	for step := 1; step <= len(s.sc.Steps); step++ {
+	for step := 0; step <= len(s.sc.Steps); step++ { // 0: what the action's events caused
 		for _, d := range s.sent[step] {
 			var p struct {
 				Number int `json:"number"`

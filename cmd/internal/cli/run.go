@@ -124,7 +124,7 @@ func (r *runner) run(ctx context.Context) int {
 	}
 	numbers := ev.Numbers
 	if len(numbers) == 0 && ev.SHA != "" {
-		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA); err != nil {
+		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA, ghapi.CommitHead{Repo: ev.HeadRepo, Branch: ev.HeadBranch}); err != nil {
 			r.act.Errorf("%v", err)
 			return 1
 		}

@@ -50,6 +50,9 @@ type scenario struct {
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
 	// and agents' reports): states are signed with it (statekey.go).
 	StateKey string `yaml:"state_key"`
+	// Token is what the action runs with: "github" (GITHUB_TOKEN, the default) or "app"
+	// (scenario_token.go).
+	Token string `yaml:"token"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -364,6 +367,9 @@ func loadScenario(path string) (*scenario, error) {
 			at = n
 		}
 		return nil, errorAt(path, at, "\"repo\" must be owner/name")
+	}
+	if err := checkScenarioToken(path, sc, seen["token"]); err != nil {
+		return nil, err
 	}
 	if sc.Clock.IsZero() {
 		sc.Clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)

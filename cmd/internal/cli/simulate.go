@@ -105,7 +105,7 @@ type simulation struct {
 	quiet    bool
 	tmp      string
 	runID    int
-	sent     map[int][]delivery // by step number (from 1): what that step delivered
+	sent     map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
 	stats    []stepStats
 	comments map[int]string // last printed state comment per PR, to print only changes
 	checked  int            // expectations checked, passed or not
@@ -296,6 +296,7 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 			}
 		}
 		s.fake.ResetStats()
+		mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
 		if concurrent {
 			if err := s.deliverTogether(ctx, ds); err != nil {
 				return failed, err
@@ -306,6 +307,9 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 					return failed, err
 				}
 			}
+		}
+		if err := s.deliverCaused(ctx, mark); err != nil {
+			return failed, err
 		}
 		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
 		if bad := s.fake.Unexpected(); len(bad) > 0 {
@@ -397,7 +401,7 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			}
 			return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), on(v.Deliver), nil
 		case "close_pr":
-			return []ghfake.Event{f.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), on(v.Deliver), nil
+			return s.closePR(repo, v, on(v.Deliver)) // scenario_token.go
 		case "conflict":
 			repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
 			if err != nil {
@@ -425,6 +429,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		label := fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove)
 		if v.User != "" {
 			label += " by " + v.User
+		}
+		if v.User == ghfake.BotLogin { // scenario_token.go
+			return events, label + " (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", false, nil
 		}
 		return events, label, on(v.Deliver), nil
 	case *checkStep:

@@ -108,7 +108,7 @@ pipelines:
 const parallelFile = `pipelines:
   both:
     trigger:
-      event: pull_request.labeled
+      event: pull_request.opened
     stages:
       - id: reviews
         type: parallel

@@ -308,15 +308,25 @@ func TestSnapshotIssue(t *testing.T) {
 }
 
 func TestOpenPRsForCommit(t *testing.T) {
+	head := func(n int) func(f *ghfake.Server) string {
+		return func(f *ghfake.Server) string { return f.PR(repoName, n).HeadSHA }
+	}
 	tests := []struct {
 		name string
 		sha  func(fake *ghfake.Server) string
+		head ghapi.CommitHead
 		want []int
 	}{
-		{name: "the head of an open PR", sha: func(f *ghfake.Server) string { return f.PR(repoName, 7).HeadSHA }, want: []int{7}},
-		{name: "a commit pushed over", sha: func(f *ghfake.Server) string { return f.PR(repoName, 8).HeadSHA }},
-		{name: "the head of a closed PR", sha: func(f *ghfake.Server) string { return f.PR(repoName, 9).HeadSHA }},
+		{name: "the head of an open PR", sha: head(7), want: []int{7}},
+		{name: "a commit pushed over", sha: head(8)},
+		{name: "the head of a closed PR", sha: head(9)},
 		{name: "an unknown commit", sha: func(*ghfake.Server) string { return "6113728f27ae82c7b1a177c8d03f9e96e0adf246" }},
+		// GitHub associates a fork's head commit with no PR of the base: found by branch.
+		{name: "a fork's head by its repository and branch", sha: head(10), head: ghapi.CommitHead{Repo: "eve/widgets", Branch: "feature"}, want: []int{10}},
+		{name: "a fork's head named by another fork", sha: head(10), head: ghapi.CommitHead{Repo: "mallory/widgets", Branch: "feature"}},
+		{name: "a fork's head on another branch", sha: head(10), head: ghapi.CommitHead{Repo: "eve/widgets", Branch: "other"}},
+		{name: "a fork's head, no branch named (a status)", sha: head(10), want: []int{10}},
+		{name: "the other fork's head of the same branch name", sha: head(11), head: ghapi.CommitHead{Repo: "mallory/widgets", Branch: "feature"}, want: []int{11}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -324,13 +334,15 @@ func TestOpenPRsForCommit(t *testing.T) {
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 8, Author: "dev"})
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev"})
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 10, Author: "eve", Fork: "eve", Head: "feature"})
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 11, Author: "mallory", Fork: "mallory", Head: "feature"})
 			fake.ClosePR(repoName, 9)
 			sha := tt.sha(fake)
 			if tt.name == "a commit pushed over" {
 				fake.Push(repoName, 8) // sha is still one of #8's commits, no longer its head
 			}
 			fake.ResetStats()
-			got, err := c.OpenPRsForCommit(context.Background(), sha)
+			got, err := c.OpenPRsForCommit(context.Background(), sha, tt.head)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())

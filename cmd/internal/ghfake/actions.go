@@ -314,7 +314,7 @@ func (s *Server) ClosePR(repoName string, number int) Event {
 		return s.prEvent(r, pr, "closed", pr.mergedBy, nil)
 	}
 	now := s.clock()
-	pr.state, pr.closedAt, pr.updatedAt = "closed", now, now
+	pr.state, pr.closedAt, pr.updatedAt, pr.closedBy = "closed", now, now, pr.author
 	return s.prEvent(r, pr, "closed", pr.author, nil)
 }
 

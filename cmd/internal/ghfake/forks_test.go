@@ -99,12 +99,66 @@ func TestForkChecks(t *testing.T) {
 	assert.Equal(t, []any{}, dig(t, p, "check_suite", "pull_requests"))
 	assert.Nil(t, dig(t, p, "check_suite", "head_branch"))
 
-	// The run's head commit finds the PR through the base repository.
-	out := gql(t, s, s.BotToken(), `query($sha: GitObjectID!) { repository(owner: "acme", name: "widgets") {
-	  object(oid: $sha) { ... on Commit { associatedPullRequests(first: 10) { nodes { number } } } } } }`,
-		map[string]any{"sha": s.PR(testRepo, 8).HeadSHA})
+	// The head commit is only in the fork: the base repository associates it with no pull
+	// request (GraphQL and REST).
+	sha := s.PR(testRepo, 8).HeadSHA
+	assoc := func(owner string) []any {
+		out := gql(t, s, s.BotToken(), `query($owner: String!, $sha: GitObjectID!) { repository(owner: $owner, name: "widgets") {
+		  object(oid: $sha) { ... on Commit { associatedPullRequests(first: 10) { nodes { number } } } } } }`,
+			map[string]any{"owner": owner, "sha": sha})
+		require.Nil(t, out["errors"])
+		return dig(t, out, "data", "repository", "object", "associatedPullRequests", "nodes").([]any)
+	}
+	assert.Empty(t, assoc("acme"))
+	c := client(t, s, s.BotToken())
+	pulls, _, err := c.PullRequests.ListPullRequestsWithCommit(context.Background(), "acme", "widgets", sha, nil)
+	require.NoError(t, err)
+	assert.Empty(t, pulls)
+	// A same-repository PR's head is associated as before.
+	own, _, err := c.PullRequests.ListPullRequestsWithCommit(context.Background(), "acme", "widgets", s.PR(testRepo, 7).HeadSHA, nil)
+	require.NoError(t, err)
+	require.Len(t, own, 1)
+	assert.Equal(t, 7, own[0].GetNumber())
+
+	// The open pull requests by head branch find it, naming the fork and the head commit.
+	out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") {
+	  pullRequests(states: OPEN, headRefName: "develop", first: 10) { nodes { number headRefOid headRepository { nameWithOwner } } } } }`, nil)
 	require.Nil(t, out["errors"])
-	assert.EqualValues(t, 8, dig(t, out, "data", "repository", "object", "associatedPullRequests", "nodes", 0, "number"))
+	nodes := dig(t, out, "data", "repository", "pullRequests", "nodes").([]any)
+	require.Len(t, nodes, 1)
+	assert.EqualValues(t, 8, dig(t, nodes[0], "number"))
+	assert.Equal(t, sha, dig(t, nodes[0], "headRefOid"))
+	assert.Equal(t, "someone/widgets", dig(t, nodes[0], "headRepository", "nameWithOwner"))
+
+	// Once merged, the commit is the base's too, and so is the association.
+	_, _, err = c.PullRequests.Merge(context.Background(), "acme", "widgets", 8, "", nil)
+	require.NoError(t, err)
+	require.Len(t, assoc("acme"), 1)
+	assert.EqualValues(t, 8, dig(t, assoc("acme")[0], "number"))
+}
+
+// TestRepositoryPullRequests: the list filters by state and branches, and orders as asked.
+func TestRepositoryPullRequests(t *testing.T) {
+	s, _ := forkWorld(t)
+	s.OpenPR(testRepo, PROptions{Number: 9, Author: "dev", Head: "develop"})
+	s.ClosePR(testRepo, 7)
+	q := func(args string) []any {
+		out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequests(`+args+`) { nodes { number } } } }`, nil)
+		require.Nil(t, out["errors"], "%v", out["errors"])
+		var got []any
+		for _, n := range dig(t, out, "data", "repository", "pullRequests", "nodes").([]any) {
+			got = append(got, dig(t, n, "number"))
+		}
+		return got
+	}
+	assert.Equal(t, []any{7.0, 8.0, 9.0}, q("first: 10"))
+	assert.Equal(t, []any{8.0, 9.0}, q("states: OPEN, first: 10"))
+	assert.Equal(t, []any{7.0}, q("states: [CLOSED, MERGED], first: 10"))
+	assert.Equal(t, []any{8.0, 9.0}, q(`headRefName: "develop", first: 10`))
+	assert.Equal(t, []any{9.0, 8.0}, q(`headRefName: "develop", orderBy: {field: CREATED_AT, direction: DESC}, first: 10`))
+	assert.Empty(t, q(`baseRefName: "develop", first: 10`))
+	out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequests(first: 101) { nodes { number } } } }`, nil)
+	assert.NotNil(t, out["errors"], "more than 100 a page is refused")
 }
 
 // TestDeleteRefDefaultBranch: GitHub refuses to delete the default branch with a 422 (the REST

@@ -109,7 +109,7 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 			}
 		case "closed":
 			if is.state != "closed" {
-				is.state, is.closedAt = "closed", now
+				is.state, is.closedAt, is.closedBy = "closed", now, c.login
 			}
 		default:
 			return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not open or closed")

@@ -185,24 +185,6 @@ func reposPullsOfCommit(s *Server, c *restCtx) (int, any) {
 	return http.StatusOK, c.paginate(out)
 }
 
-// prsOfCommit are the pull requests whose commits include sha, by number.
-func prsOfCommit(r *repo, sha string) []*issue {
-	var out []*issue
-	for n := 1; n <= maxNumber(r); n++ {
-		pr := r.issues[n]
-		if pr == nil || !pr.isPR {
-			continue
-		}
-		for _, c := range pr.commits {
-			if c == sha {
-				out = append(out, pr)
-				break
-			}
-		}
-	}
-	return out
-}
-
 func maxNumber(r *repo) int {
 	m := 0
 	for n := range r.issues {

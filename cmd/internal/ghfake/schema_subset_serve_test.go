@@ -359,6 +359,17 @@ type adapterCommitPRsQuery struct {
 				} `graphql:"associatedPullRequests(first: 10)"`
 			} `graphql:"... on Commit"`
 		} `graphql:"object(oid: $sha)"`
+		PullRequests struct {
+			Nodes []struct {
+				Number            int
+				HeadRefName       string
+				HeadRefOid        string
+				IsCrossRepository bool
+				HeadRepository    *struct {
+					NameWithOwner string
+				}
+			}
+		} `graphql:"pullRequests(states: OPEN, headRefName: $branch, first: $first, orderBy: {field: UPDATED_AT, direction: DESC})"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -459,7 +470,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	var c adapterCommitPRsQuery
 	require.NoError(t, gh.Query(context.Background(), &c, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
-		"sha": githubv4.GitObjectID(pr.HeadRefOid),
+		"sha": githubv4.GitObjectID(pr.HeadRefOid), "branch": (*githubv4.String)(nil), "first": githubv4.Int(50),
 	}))
 	require.NotNil(t, c.Repository.Object)
 	assert.Equal(t, 7, c.Repository.Object.Commit.AssociatedPullRequests.Nodes[0].Number)

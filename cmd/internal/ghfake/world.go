@@ -126,6 +126,7 @@ type issue struct {
 	createdAt time.Time
 	updatedAt time.Time
 	closedAt  time.Time
+	closedBy  string // who closed it (for a merged pull request, who merged it: mergedBy)
 
 	isPR           bool
 	base, head     string

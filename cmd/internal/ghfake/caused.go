@@ -1,0 +1,95 @@
+package ghfake
+
+import "sort"
+
+// What the action's own writes cause. GitHub sends webhooks for the action's merges, labels,
+// issues and comments as for anyone's; whether a workflow starts on them depends on the token
+// that made them (GITHUB_TOKEN starts none), which is the simulator's business. The fake tells
+// what changed between a Mark and now, as the events GitHub would send, of the kinds the
+// action's workflow listens to (docs/workflow.yml) and the action causes: pull_request
+// labeled, unlabeled and closed; issues opened, labeled, unlabeled and closed;
+// issue_comment created. Each payload shows its subject as it is when asked (a label added
+// before the merge shows the merged pull request): the action reads what is true from the
+// API, not from the payload.
+
+// Mark is the state of a repository's issues, pull requests and comments at one moment.
+type Mark struct {
+	repo     string
+	issues   map[int]issueMark
+	comments map[int64]bool
+}
+
+type issueMark struct {
+	timeline int
+	state    string
+}
+
+// Mark records repoName's issues, pull requests and comments as they are now.
+func (s *Server) Mark(repoName string) Mark {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(repoName)
+	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}}
+	for n, is := range r.issues {
+		m.issues[n] = issueMark{timeline: len(is.timeline), state: is.state}
+	}
+	for _, c := range r.comments {
+		m.comments[c.id] = true
+	}
+	return m
+}
+
+// CausedSince returns the events that login's changes since m would make GitHub send, by
+// issue or pull request in number order: its opening, the labels added and removed, the
+// comments created, then its closing (a merge: by who merged it).
+func (s *Server) CausedSince(m Mark, login string) []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(m.repo)
+	numbers := make([]int, 0, len(r.issues))
+	for n := range r.issues {
+		numbers = append(numbers, n)
+	}
+	sort.Ints(numbers)
+	var out []Event
+	for _, n := range numbers {
+		is := r.issues[n]
+		was, existed := m.issues[n]
+		if !existed {
+			if is.author != login {
+				continue
+			}
+			out = append(out, s.causedEvent(r, is, "opened", login, nil))
+			was = issueMark{state: "open"}
+		}
+		for _, ev := range is.timeline[was.timeline:] {
+			if ev.actor != login || (ev.kind != "LabeledEvent" && ev.kind != "UnlabeledEvent") {
+				continue
+			}
+			action := map[string]string{"LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled"}[ev.kind]
+			out = append(out, s.causedEvent(r, is, action, login, obj{"label": s.labelJSON(r, ev.label)}))
+		}
+		for _, c := range r.comments {
+			if c.issue == n && c.author == login && !m.comments[c.id] {
+				p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
+				out = append(out, s.event(r, "issue_comment", "created", login, p))
+			}
+		}
+		closer := is.closedBy
+		if is.merged {
+			closer = is.mergedBy
+		}
+		if was.state == "open" && is.state == "closed" && closer == login {
+			out = append(out, s.causedEvent(r, is, "closed", login, nil))
+		}
+	}
+	return out
+}
+
+// causedEvent is the pull_request or issues event of is.
+func (s *Server) causedEvent(r *repo, is *issue, action, login string, extra obj) Event {
+	if is.isPR {
+		return s.prEvent(r, is, action, login, extra)
+	}
+	return s.issuesEvent(r, is, action, login, extra)
+}

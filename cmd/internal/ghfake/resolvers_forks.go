@@ -1,0 +1,122 @@
+package ghfake
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The association of a commit with pull requests, and the list of a repository's pull
+// requests, as GitHub answers them for forks: a commit that only a fork's branches reach
+// is no object of the base repository, so asking the base about it (REST
+// commits/{sha}/pulls, GraphQL Commit.associatedPullRequests) lists no pull request. What
+// finds a fork's pull request from the base is the list of open pull requests by head branch.
+
+func init() {
+	on("Repository", map[string]resolver{
+		"pullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
+			items, err := repoPulls(p.(*repo), a)
+			if err != nil {
+				return nil, err
+			}
+			return paginate("pullRequests", items, a)
+		},
+	})
+}
+
+// prsOfCommit are the pull requests associated with commit sha as seen from repository r,
+// by number: r's pull requests whose commits include sha, leaving out a fork's pull
+// request while the commit is only in the fork.
+func prsOfCommit(r *repo, sha string) []*issue {
+	var out []*issue
+	inRepo := reachable(r)[sha]
+	for _, pr := range prsOf(r) {
+		if hasCommit(pr, sha) && (!pr.crossRepo() || inRepo) {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// prsOf are r's pull requests by number.
+func prsOf(r *repo) []*issue {
+	var out []*issue
+	for n := 1; n <= maxNumber(r); n++ {
+		if pr := r.issues[n]; pr != nil && pr.isPR {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+func hasCommit(pr *issue, sha string) bool {
+	for _, c := range pr.commits {
+		if c == sha {
+			return true
+		}
+	}
+	return false
+}
+
+// reachable are the commits that some branch of r reaches through parents: the objects of
+// r. (A fork shares its parent's object store in the fake; reachability tells them apart.)
+func reachable(r *repo) map[string]bool {
+	seen := map[string]bool{}
+	var stack []string
+	for _, b := range r.branches {
+		stack = append(stack, b.head)
+	}
+	for len(stack) > 0 {
+		sha := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if sha == "" || seen[sha] {
+			continue
+		}
+		seen[sha] = true
+		if c := r.commits[sha]; c != nil {
+			stack = append(stack, c.parents...)
+		}
+	}
+	return seen
+}
+
+// repoPulls are the pull requests of Repository.pullRequests: filtered by states,
+// headRefName and baseRefName, ordered by orderBy (default: creation, ascending). The
+// labels filter is refused rather than guessed at: nothing here needs it.
+func repoPulls(r *repo, a map[string]any) ([]any, error) {
+	states, _ := a["states"].([]any)
+	if one, ok := a["states"].(string); ok { // GraphQL takes one value for a list of one
+		states = []any{one}
+	}
+	head, base := strArg(a, "headRefName"), strArg(a, "baseRefName")
+	if a["labels"] != nil {
+		return nil, fmt.Errorf("ghfake: pullRequests(labels:) is not served by the fake")
+	}
+	var prs []*issue
+	for _, pr := range prsOf(r) {
+		if matchState(states, prState(pr)) && (head == "" || pr.head == head) && (base == "" || pr.base == base) {
+			prs = append(prs, pr)
+		}
+	}
+	if o, ok := a["orderBy"].(map[string]any); ok {
+		field, _ := o["field"].(string)
+		dir, _ := o["direction"].(string)
+		key := map[string]func(*issue) int64{
+			"CREATED_AT": func(i *issue) int64 { return i.createdAt.UnixNano()*1000 + int64(i.number) },
+			"UPDATED_AT": func(i *issue) int64 { return i.updatedAt.UnixNano()*1000 + int64(i.number) },
+		}[field]
+		if key == nil {
+			return nil, fmt.Errorf("Argument 'field' on InputObject 'IssueOrder' has an invalid value (%q)", field)
+		}
+		sort.SliceStable(prs, func(i, j int) bool {
+			if dir == "DESC" {
+				return key(prs[i]) > key(prs[j])
+			}
+			return key(prs[i]) < key(prs[j])
+		})
+	}
+	items := make([]any, len(prs))
+	for i, pr := range prs {
+		items[i] = pr
+	}
+	return items, nil
+}

@@ -70,6 +70,10 @@ type PullRequest struct {
 	CrossRepo bool
 	HeadSHA   string
 	Mergeable string // Mergeable | Conflicting | Unknown
+	// MergeState is GitHub's mergeStateStatus: why the pull request cannot merge (BEHIND,
+	// BLOCKED, DIRTY, UNSTABLE, UNKNOWN, DRAFT) or that it can (CLEAN, HAS_HOOKS); "" when
+	// not read.
+	MergeState string
 	MergedBy  string // who merged it, once merged
 	Labels    []string
 	Reviews   []Review      // oldest first

@@ -50,6 +50,10 @@ type scenario struct {
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
 	// and agents' reports): states are signed with it (statekey.go).
 	StateKey string `yaml:"state_key"`
+	// Mergeability and Protection are how GitHub computes and enforces merges
+	// (scenario_protection.go).
+	Mergeability *mergeabilitySetting         `yaml:"mergeability"`
+	Protection   map[string]protectionSetting `yaml:"protection"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.

@@ -88,6 +88,7 @@ type prFields struct {
 	Merged            bool
 	MergedBy          *actor
 	Mergeable         string
+	MergeStateStatus  string
 	Author            *actor
 	BaseRefName       string
 	HeadRefName       string
@@ -350,6 +351,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		CrossRepo: pr.IsCrossRepository,
 		HeadSHA:   pr.HeadRefOid,
 		Mergeable: strings.ToLower(pr.Mergeable),
+		MergeState: pr.MergeStateStatus,
 	}
 	if pr.HeadRepository != nil {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner

@@ -142,7 +142,7 @@ type issue struct {
 	mergedBy       string
 	mergeMethod    string
 	mergeCommitSHA string
-	mergeable      string // MERGEABLE, CONFLICTING, UNKNOWN
+	mergeable      string    // MERGEABLE, CONFLICTING, UNKNOWN
 	calc           mergeCalc // GitHub's late computation of mergeable (mergeability.go)
 	branchDeleted  bool
 	reviews        []*review

@@ -14,17 +14,17 @@ import (
 // ActionUpdateBranch merges the base branch's head into the pull request's head branch
 // (GitHub's update-branch call); EffectUpdateBranch is its effect. SHA is the head it expects.
 const (
-	ActionUpdateBranch                = "update_branch"
-	EffectUpdateBranch     EffectKind = "update_branch"
-	WhenBehindUpdate                  = "update"
-	WhenBehindEscalate                = "escalate"
-	mergeStateBehind                  = "BEHIND"
-	mergeStateUnknown                 = "UNKNOWN"
-	ruleWhenBehind                    = "when_behind"
-	mergeUnknownWhy                   = "GitHub has not computed whether the pull request can be merged yet"
-	mergeUnknownWho                   = "GitHub (computing mergeability; checked again on the next event or sweep)"
-	updateBranchWho                   = "GitHub (bringing the branch up to date with its base)"
-	updateBranchUpToDateDone          = "the branch is up to date with its base"
+	ActionUpdateBranch                  = "update_branch"
+	EffectUpdateBranch       EffectKind = "update_branch"
+	WhenBehindUpdate                    = "update"
+	WhenBehindEscalate                  = "escalate"
+	mergeStateBehind                    = "BEHIND"
+	mergeStateUnknown                   = "UNKNOWN"
+	ruleWhenBehind                      = "when_behind"
+	mergeUnknownWhy                     = "GitHub has not computed whether the pull request can be merged yet"
+	mergeUnknownWho                     = "GitHub (computing mergeability; checked again on the next event or sweep)"
+	updateBranchWho                     = "GitHub (bringing the branch up to date with its base)"
+	updateBranchUpToDateDone            = "the branch is up to date with its base"
 )
 
 var whenBehind = []string{WhenBehindUpdate, WhenBehindEscalate}

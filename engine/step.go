@@ -177,7 +177,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
 	if o.Escalate { // step_merge_refusal.go
-		e.mergeRefused(run, o)
+		e.mergeRefused(run, stage, o)
 		return
 	}
 	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
@@ -233,6 +233,8 @@ type eval struct {
 	needsFiles bool
 	// issue is set when the subject is an issue (step_issue.go).
 	issue *issueSubject
+	// mergePolls are the mergeability polls due in this evaluation, by run (step_merge_poll.go).
+	mergePolls map[string]Deadline
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {

@@ -34,10 +34,16 @@ var whenBehind = []string{WhenBehindUpdate, WhenBehindEscalate}
 // (when_behind: escalate). It reports whether it held the stage, and whether the run moved.
 func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
 	pr := e.facts.PR
-	switch {
-	case pr.Mergeable == Unknown || pr.MergeState == mergeStateUnknown:
+	sr := run.Stages[stage.ID]
+	if pr.Mergeable == Unknown || pr.MergeState == mergeStateUnknown {
 		// A merge now would be refused (405) or, worse, race GitHub's computation.
+		if e.waitMergeability(run, sr, fmt.Sprintf("#%d", pr.Number)) { // step_merge_poll.go
+			return true, false
+		}
 		return true, e.holdAction(run, stage, mergeUnknownWhy, mergeUnknownWho)
+	}
+	mergeabilityKnown(sr)
+	switch {
 	case pr.MergeState != mergeStateBehind:
 		return false, false
 	case stage.Config.WhenBehind == WhenBehindEscalate:
@@ -45,7 +51,6 @@ func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
 			"update the branch (or set when_behind: update on stage %q), then /pipeline retry", pr.Number, pr.BaseRef, stage.ID))
 		return true, false
 	}
-	sr := run.Stages[stage.ID]
 	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, ruleWhenBehind, short(pr.HeadSHA))
 	if !contains(run.Applied, key) {
 		// Once per head: the update moves the head, and the run's gates check the new one.
@@ -90,11 +95,12 @@ func dropApplied(xs []string, key string) []string {
 	return out
 }
 
-// mergeRefused escalates run once: GitHub refused its merge for a setting of the repository
-// the config does not meet, and the same merge would be refused on every event.
-func (e *eval) mergeRefused(run *Run, o Outcome) {
-	if sr := run.Stages[run.Stage]; sr != nil {
-		sr.Status = StageFailed
+// mergeRefused escalates run once: GitHub refused the merge of stage (or branch) for a
+// setting of the repository the config does not meet, and the same merge would be refused on
+// every event. /pipeline retry tries it again once the setting or the config is fixed.
+func (e *eval) mergeRefused(run *Run, stage *Stage, o Outcome) {
+	if sr := run.Stages[stage.ID]; sr != nil {
+		sr.Status, sr.Message = StageFailed, o.Err
 	}
 	e.escalate(run, o.Err)
 }
@@ -104,6 +110,9 @@ func (e *eval) mergeRefused(run *Run, o Outcome) {
 // done: the shell counts GitHub's "no new commits" as success).
 func (e *eval) planUpdateBranch(eff Effect) plannedAction {
 	pr := e.facts.PR
+	if e.issue != nil || pr == nil {
+		return plannedAction{err: "update_branch updates a pull request's branch; this run's subject is an issue"}
+	}
 	if pr.BehindBy != nil && *pr.BehindBy == 0 {
 		return plannedAction{done: updateBranchUpToDateDone}
 	}

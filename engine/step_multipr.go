@@ -390,6 +390,9 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 		e.escalate(run, why)
 		return true, true
 	case len(waiting) > 0 && len(merged) == 0:
+		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) { // step_merge_poll.go
+			return true, true
+		}
 		sr.Status = StageWaiting
 		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(waiting, "; "), Who: "GitHub"}}
 		run.Status = RunWaiting

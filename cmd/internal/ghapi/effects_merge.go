@@ -58,6 +58,17 @@ func (c *Client) updateBranch(ctx context.Context, e engine.Effect) error {
 	case errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusUnprocessableEntity &&
 		strings.Contains(er.Message, "no new commits"):
 		return nil
+	case errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusUnprocessableEntity &&
+		strings.Contains(er.Message, "expected head sha"):
+		// The head moved since the facts were read: the next event sees the new head.
+		return &headMovedError{err}
 	}
 	return fmt.Errorf("updating the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err)
+}
+
+// headMovedError is a refusal because the head moved: not permanent (its 422 is not wrapped).
+type headMovedError struct{ err error }
+
+func (h *headMovedError) Error() string {
+	return "the head moved before the branch could be updated (" + h.err.Error() + "); the next event sees the new head"
 }

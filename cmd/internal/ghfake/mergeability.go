@@ -40,7 +40,11 @@ type mergeCalc struct {
 func (s *Server) SetUnknownReads(repoName string, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mustRepo(repoName).settings.unknownReads = n
+	r := s.mustRepo(repoName)
+	r.settings.unknownReads = n
+	for _, is := range r.issues {
+		is.calc = mergeCalc{} // computed again, under the new setting
+	}
 }
 
 // SetProtection protects branch of repoName.
@@ -55,14 +59,18 @@ func (s *Server) SetProtection(repoName, branch string, p Protection) {
 }
 
 // computing reports whether GitHub is still computing pr's mergeability for request req (a
-// read counts once per request). The caller holds s.mu.
+// GraphQL read counts once per request); a nil req (REST and webhook payloads) only looks. The
+// caller holds s.mu.
 func (s *Server) computing(req any, pr *issue) bool {
 	c := &pr.calc
 	key := pr.headSHA + ".." + s.baseHead(pr)
 	if c.key != key {
 		*c = mergeCalc{key: key, left: pr.repo.settings.unknownReads}
 	}
-	if req != nil && c.lastReq == req {
+	if req == nil {
+		return c.left > 0
+	}
+	if c.lastReq == req {
 		return c.unknown
 	}
 	c.lastReq, c.unknown = req, c.left > 0

@@ -363,7 +363,7 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 				w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
 			}
 			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
-		case pr.Mergeable != Mergeable:
+		case pr.Mergeable != Mergeable || pr.MergeState == mergeStateUnknown:
 			waiting = append(waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
 		}
 	}

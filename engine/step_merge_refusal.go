@@ -53,8 +53,9 @@ func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
 	}
 	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, ruleWhenBehind, short(pr.HeadSHA))
 	if !contains(run.Applied, key) {
-		// Once per head: the update moves the head, and the run's gates check the new one.
-		run.Applied = appendOnce(run.Applied, key)
+		// Until GitHub accepts it (settleUpdateBehind records it): the update moves the head,
+		// and the run's gates check the new one. Asked again meanwhile, GitHub answers that
+		// there is nothing to merge, or that the head moved.
 		e.effects = append(e.effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectUpdateBranch,
 			Number: pr.Number, SHA: pr.HeadSHA, Repo: e.otherRepo()})
 	}
@@ -68,14 +69,14 @@ func (e *eval) settleUpdateBehind(o Outcome) bool {
 	if !strings.Contains(o.Key, "/"+ruleWhenBehind+"/") {
 		return false
 	}
-	if o.Err == "" {
-		return true
-	}
 	for _, run := range e.st.Runs {
 		if !strings.HasPrefix(o.Key, run.ID+"/") || run.Status.Final() || run.Status == RunEscalated {
 			continue
 		}
-		run.Applied = dropApplied(run.Applied, o.Key)
+		if o.Err == "" {
+			run.Applied = appendOnce(run.Applied, o.Key)
+			continue
+		}
 		if o.Permanent || o.Escalate {
 			e.escalate(run, fmt.Sprintf("the head is behind its base branch and could not be brought up to date: %s", o.Err))
 		} else {
@@ -83,16 +84,6 @@ func (e *eval) settleUpdateBehind(o Outcome) bool {
 		}
 	}
 	return true
-}
-
-func dropApplied(xs []string, key string) []string {
-	out := xs[:0:0]
-	for _, x := range xs {
-		if x != key {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // mergeRefused escalates run once: GitHub refused the merge of stage (or branch) for a

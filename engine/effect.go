@@ -66,6 +66,10 @@ type Outcome struct {
 	// Permanent marks a refusal that trying again cannot fix (the stage's on_failure applies);
 	// otherwise the stage is retried on the next event.
 	Permanent bool
+	// Escalate marks a refusal only a person can lift: a setting of the repository (branch
+	// protection, allowed merge methods, the merge queue) the config does not meet. The run
+	// escalates once with Err rather than trying again on every event.
+	Escalate bool
 	// Response is what a webhook call got back, when it got an answer (step_webhook.go).
 	Response *WebhookResponse
 	// WorkflowRun is the id of the workflow run a workflow dispatch started, when GitHub

@@ -70,11 +70,15 @@ type PullRequest struct {
 	CrossRepo bool
 	HeadSHA   string
 	Mergeable string // Mergeable | Conflicting | Unknown
-	MergedBy  string // who merged it, once merged
-	Labels    []string
-	Reviews   []Review      // oldest first
-	Checks    []CheckResult // check runs and commit statuses on HeadSHA
-	CreatedAt time.Time
+	// MergeState is GitHub's mergeStateStatus: why the pull request cannot merge (BEHIND,
+	// BLOCKED, DIRTY, UNSTABLE, UNKNOWN, DRAFT) or that it can (CLEAN, HAS_HOOKS); "" when
+	// not read.
+	MergeState string
+	MergedBy   string // who merged it, once merged
+	Labels     []string
+	Reviews    []Review      // oldest first
+	Checks     []CheckResult // check runs and commit statuses on HeadSHA
+	CreatedAt  time.Time
 	// Timeline holds the latest events that start pipelines or make approvals stale
 	// (labels added and removed, reopenings, drafts, base changes), oldest first.
 	Timeline []TimelineEvent

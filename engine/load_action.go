@@ -8,12 +8,13 @@ import (
 
 var (
 	actions = []string{ActionMergePR, ActionAddLabel, ActionRemoveLabel, ActionComment, ActionCloseIssue,
-		ActionCreateIssue, ActionLabel, ActionNotify, ActionRequestReviewers, ActionAssign, ActionSetVariable, ActionSetShared}
+		ActionCreateIssue, ActionLabel, ActionNotify, ActionRequestReviewers, ActionAssign, ActionSetVariable, ActionSetShared, ActionUpdateBranch}
 	mergeMethods = []string{"merge", "squash", "rebase"}
 	// actionConfigKeys are the keys of each action's config; configRequired says which
 	// actions cannot do without one.
 	actionConfigKeys = map[string][]string{
-		ActionMergePR:          {"method", "delete_branch", "pr_number"},
+		ActionMergePR:          {"method", "delete_branch", "pr_number", "when_behind"},
+		ActionUpdateBranch:     {},
 		ActionAddLabel:         {"label", "labels"},
 		ActionRemoveLabel:      {"label", "labels"},
 		ActionComment:          {"body", "target"},

@@ -19,6 +19,11 @@ func (sl *stageLoader) actionConfig(c entry, f map[string]entry, a string, out *
 		if e, ok := f["pr_number"]; ok {
 			out.PR = sl.template(e)
 		}
+		if e, ok := f["when_behind"]; ok {
+			if w, ok := sl.enum(e, whenBehind); ok {
+				out.WhenBehind = w
+			}
+		}
 	case ActionAddLabel, ActionRemoveLabel:
 		one, hasOne := f["label"]
 		many, hasMany := f["labels"]

@@ -139,7 +139,7 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
-		if e.sideOutcome(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
+		if e.sideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.findEffect(o.Key)
@@ -176,6 +176,10 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	e.refused[run.ID] = true
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	if o.Escalate { // step_merge_refusal.go
+		e.mergeRefused(run, stage, o)
+		return
+	}
 	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
@@ -229,6 +233,8 @@ type eval struct {
 	needsFiles bool
 	// issue is set when the subject is an issue (step_issue.go).
 	issue *issueSubject
+	// mergePolls are the mergeability polls due in this evaluation, by run (step_merge_poll.go).
+	mergePolls map[string]Deadline
 }
 
 func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {

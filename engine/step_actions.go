@@ -124,6 +124,8 @@ func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) 
 		return e.planAssign(eff, c.Assignees, c.Group)
 	case ActionSetVariable, ActionSetShared: // step_variables.go
 		return e.planSetVariable(run, stage.Action, c.Name, c.Value, env)
+	case ActionUpdateBranch: // step_merge_refusal.go
+		return e.planUpdateBranch(eff)
 	}
 	return plannedAction{err: fmt.Sprintf("not supported yet: action %q", stage.Action)}
 }
@@ -367,7 +369,7 @@ func containsFold(xs []string, x string) bool {
 func newActionStage(stage *Stage) bool {
 	switch stage.Action {
 	case ActionLabel, ActionCloseIssue, ActionCreateIssue, ActionNotify, ActionRequestReviewers, ActionAssign,
-		ActionSetVariable, ActionSetShared:
+		ActionSetVariable, ActionSetShared, ActionUpdateBranch:
 		return true
 	case ActionComment:
 		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil

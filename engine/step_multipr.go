@@ -363,7 +363,7 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 				w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
 			}
 			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
-		case pr.Mergeable != Mergeable:
+		case pr.Mergeable != Mergeable || pr.MergeState == mergeStateUnknown:
 			waiting = append(waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
 		}
 	}
@@ -390,6 +390,9 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 		e.escalate(run, why)
 		return true, true
 	case len(waiting) > 0 && len(merged) == 0:
+		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) { // step_merge_poll.go
+			return true, true
+		}
 		sr.Status = StageWaiting
 		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(waiting, "; "), Who: "GitHub"}}
 		run.Status = RunWaiting

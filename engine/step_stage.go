@@ -108,6 +108,9 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		case pr.Mergeable == Conflicting:
 			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}
+		if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
+			return moved
+		}
 		// Merge exactly the head the gates hold on: if it moves before GitHub merges,
 		// GitHub refuses (409).
 		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method

@@ -13,6 +13,7 @@ var executedActions = map[string]bool{
 	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
 	ActionLabel: true, ActionCloseIssue: true, ActionCreateIssue: true, ActionNotify: true,
 	ActionRequestReviewers: true, ActionAssign: true, ActionSetVariable: true, ActionSetShared: true,
+	ActionUpdateBranch: true,
 }
 
 // unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.

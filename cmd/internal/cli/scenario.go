@@ -53,6 +53,10 @@ type scenario struct {
 	// Token is what the action runs with: "github" (GITHUB_TOKEN, the default) or "app"
 	// (scenario_token.go).
 	Token string `yaml:"token"`
+	// Mergeability and Protection are how GitHub computes and enforces merges
+	// (scenario_protection.go).
+	Mergeability *mergeabilitySetting         `yaml:"mergeability"`
+	Protection   map[string]protectionSetting `yaml:"protection"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.

@@ -242,6 +242,7 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, t := range sortedKeys(sc.Teams) {
 		f.AddTeam(t, sc.Teams[t]...)
 	}
+	applyProtection(f, sc) // scenario_protection.go
 	return s
 }
 

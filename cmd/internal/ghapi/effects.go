@@ -25,7 +25,11 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	var err error
 	switch e.Kind {
 	case engine.EffectMerge:
-		err = c.merge(ctx, e)
+		if err = c.merge(ctx, e); err != nil && mergeNeedsPerson(err) != "" { // effects_merge.go
+			return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err) + ". " + mergeNeedsPerson(err), Escalate: true}
+		}
+	case engine.EffectUpdateBranch:
+		err = c.updateBranch(ctx, e)
 	case engine.EffectAddLabel:
 		err = c.AddLabels(ctx, e.Number, e.Labels)
 	case engine.EffectRemoveLabel:

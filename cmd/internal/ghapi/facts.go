@@ -89,6 +89,7 @@ type prFields struct {
 	Merged            bool
 	MergedBy          *actor
 	Mergeable         string
+	MergeStateStatus  string
 	Author            *actor
 	BaseRefName       string
 	HeadRefName       string
@@ -341,16 +342,17 @@ func stateComment(n commentNode) state.Comment {
 
 func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 	out := &engine.PullRequest{
-		Number:    pr.Number,
-		Title:     pr.Title,
-		State:     strings.ToLower(pr.State),
-		Draft:     pr.IsDraft,
-		Author:    login(pr.Author),
-		BaseRef:   pr.BaseRefName,
-		HeadRef:   pr.HeadRefName,
-		CrossRepo: pr.IsCrossRepository,
-		HeadSHA:   pr.HeadRefOid,
-		Mergeable: strings.ToLower(pr.Mergeable),
+		Number:     pr.Number,
+		Title:      pr.Title,
+		State:      strings.ToLower(pr.State),
+		Draft:      pr.IsDraft,
+		Author:     login(pr.Author),
+		BaseRef:    pr.BaseRefName,
+		HeadRef:    pr.HeadRefName,
+		CrossRepo:  pr.IsCrossRepository,
+		HeadSHA:    pr.HeadRefOid,
+		Mergeable:  strings.ToLower(pr.Mergeable),
+		MergeState: pr.MergeStateStatus,
 	}
 	if pr.HeadRepository != nil {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner

@@ -124,7 +124,7 @@ func (c *Client) readOthers(ctx context.Context, q reflect.Value, repos []otherR
 // performIn performs an effect on a pull request of another repository (e.Repo): only a
 // merge of a multi-PR run's pull request goes there; anything else is refused.
 func (c *Client) performIn(ctx context.Context, e engine.Effect) engine.Outcome {
-	if e.Kind != engine.EffectMerge {
+	if e.Kind != engine.EffectMerge && e.Kind != engine.EffectUpdateBranch {
 		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q in another repository (%s)", e.Kind, e.Repo), Permanent: true}
 	}
 	oc, err := c.In(e.Repo)

@@ -225,7 +225,12 @@ func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	return s.updateBranch(r, s.mustPR(r, number), user)
+}
+
+// updateBranch is UpdateBranch with s.mu held (the REST route's too, mergeability.go).
+func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
+	number := pr.number
 	before := pr.headSHA
 	head := s.ensureBranch(pr.headRepository(), pr.head)
 	base := s.ensureBranch(r, pr.base)

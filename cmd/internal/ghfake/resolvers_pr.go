@@ -60,11 +60,14 @@ func init() {
 	on("Issue", subjectFields)
 	on("PullRequest", subjectFields)
 	on("PullRequest", map[string]resolver{
-		"isDraft":             value(func(i *issue) any { return i.draft }),
-		"merged":              value(func(i *issue) any { return i.merged }),
-		"mergedAt":            value(func(i *issue) any { return gqlTime(i.mergedAt) }),
-		"mergedBy":            value(func(i *issue) any { return actorOrNil(i.mergedBy) }),
-		"mergeable":           value(func(i *issue) any { return i.mergeable }),
+		"isDraft":   value(func(i *issue) any { return i.draft }),
+		"merged":    value(func(i *issue) any { return i.merged }),
+		"mergedAt":  value(func(i *issue) any { return gqlTime(i.mergedAt) }),
+		"mergedBy":  value(func(i *issue) any { return actorOrNil(i.mergedBy) }),
+		"mergeable": func(e *executor, p any, _ map[string]any) (any, error) { return e.s.mergeableFor(e, p.(*issue)), nil },
+		"mergeStateStatus": func(e *executor, p any, _ map[string]any) (any, error) {
+			return e.s.mergeStateStatus(e, p.(*issue)), nil
+		},
 		"baseRefName":         value(func(i *issue) any { return i.base }),
 		"headRefName":         value(func(i *issue) any { return i.head }),
 		"headRefOid":          value(func(i *issue) any { return i.headSHA }),

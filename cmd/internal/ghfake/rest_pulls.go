@@ -53,10 +53,13 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 			"documentation_url": docsURL}
 	case !canPush(s.permission(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
-	case pr.merged || pr.state != "open" || pr.draft || pr.mergeable != "MERGEABLE":
-		return http.StatusMethodNotAllowed, errorBody("Pull Request is not mergeable")
+	case s.mergeBlocked(c, pr): // mergeability.go
+		return http.StatusMethodNotAllowed, errorBody(unknownRefusal)
 	case in.SHA != "" && in.SHA != pr.headSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
+	case s.refusesMerge(c, pr, in.MergeMethod):
+		code, msg := s.mergeRefusal(c, pr, in.MergeMethod)
+		return code, errorBody(msg)
 	case c.repo.refusedBy(pr.base, true) != "":
 		return http.StatusMethodNotAllowed, errorBody(ruleViolation(c.repo.refusedBy(pr.base, true)))
 	case c.login == BotLogin && workflowFile(pr.files) != "": // rest_workflows.go

@@ -25,7 +25,7 @@ func TestRouting(t *testing.T) {
 		{"unknown route", "GET", "/api/v3/repos/acme/widgets/pulls/7/nonsense", 404, true},
 		{"wrong method", "PATCH", "/api/v3/repos/acme/widgets/pulls/7/merge", 404, true},
 		{"absolute URL without prefix", "GET", "/repos/acme/widgets/pulls/7", 404, true},
-		{"documented but not implemented", "PUT", "/api/v3/repos/acme/widgets/pulls/7/update-branch", 501, true},
+		{"documented but not implemented", "POST", "/api/v3/repos/acme/widgets/git/blobs", 501, true},
 		{"unknown repository", "GET", "/api/v3/repos/acme/nope/pulls/7", 404, false},
 		{"ref with slashes", "DELETE", "/api/v3/repos/acme/widgets/git/refs/heads/feat/login", 204, false},
 	}

@@ -76,6 +76,7 @@ type adapterPrFields struct {
 	Merged            bool
 	MergedBy          *adapterActor
 	Mergeable         string
+	MergeStateStatus  string
 	Author            *adapterActor
 	BaseRefName       string
 	HeadRefName       string

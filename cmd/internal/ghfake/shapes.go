@@ -212,8 +212,9 @@ func (s *Server) branchRefJSON(r *repo, ref, sha string) obj {
 		"repo": s.repoJSON(r)}
 }
 
-// mergeableJSON maps the GraphQL mergeable state to REST's mergeable and mergeable_state.
-func mergeableJSON(pr *issue) (any, string) {
+// mergeableJSON maps the GraphQL mergeable state to REST's mergeable and mergeable_state
+// (mergeStateStatus in lower case, mergeability.go).
+func (s *Server) mergeableJSON(pr *issue) (any, string) {
 	switch {
 	case pr.merged || pr.state == "closed":
 		return nil, "unknown"
@@ -221,10 +222,10 @@ func mergeableJSON(pr *issue) (any, string) {
 		return true, "draft"
 	case pr.mergeable == "CONFLICTING":
 		return false, "dirty"
-	case pr.mergeable == "UNKNOWN":
+	case pr.mergeable == "UNKNOWN" || s.computing(nil, pr):
 		return nil, "unknown"
 	}
-	return true, "clean"
+	return true, strings.ToLower(s.mergeStateStatus(nil, pr))
 }
 
 // prJSON is a pull-request object (REST pulls/get and the pull_request webhooks).
@@ -233,7 +234,7 @@ func (s *Server) prJSON(r *repo, pr *issue) obj {
 	url := s.apiURL("/repos/%s/pulls/%d", fn, pr.number)
 	issueURL := s.apiURL("/repos/%s/issues/%d", fn, pr.number)
 	html := fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, pr.number)
-	mergeable, mstate := mergeableJSON(pr)
+	mergeable, mstate := s.mergeableJSON(pr)
 	ncomments := 0
 	for _, c := range r.comments {
 		if c.issue == pr.number {

@@ -70,6 +70,8 @@ var restCases = []restCase{
 	{op: "pulls/merge", status: 405, method: "PUT", path: fixed("/repos/acme/widgets/pulls/7/merge"), body: `{}`,
 		setup: func(s *Server) { s.SetMergeable(testRepo, 7, "CONFLICTING") }},
 	{op: "pulls/merge", status: 409, method: "PUT", path: fixed("/repos/acme/widgets/pulls/7/merge"), body: `{"sha":"1234567890123456789012345678901234567890"}`},
+	{op: "pulls/update-branch", status: 202, method: "PUT", path: fixed("/repos/acme/widgets/pulls/7/update-branch"), body: `{}`,
+		setup: func(s *Server) { s.SetFile(testRepo, "main", "NEWS.md", "news") }},
 	{op: "pulls/list-reviews", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls/7/reviews"),
 		setup: func(s *Server) { s.Review(testRepo, 7, "alice", "approved", "") }},
 	{op: "pulls/list-files", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls/7/files")},

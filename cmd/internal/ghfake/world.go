@@ -34,6 +34,8 @@ type repo struct {
 	// restricted are the branches a ruleset restricts the creation and the update of, for
 	// everyone (no bypass); see RestrictBranch.
 	restricted map[string]bool
+	// settings are its mergeability and branch protection (mergeability.go).
+	settings repoSettings
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -141,7 +143,8 @@ type issue struct {
 	mergedBy       string
 	mergeMethod    string
 	mergeCommitSHA string
-	mergeable      string // MERGEABLE, CONFLICTING, UNKNOWN
+	mergeable      string    // MERGEABLE, CONFLICTING, UNKNOWN
+	calc           mergeCalc // GitHub's late computation of mergeable (mergeability.go)
 	branchDeleted  bool
 	reviews        []*review
 	requested      []string // requested reviewers; teams as "team:<slug>"

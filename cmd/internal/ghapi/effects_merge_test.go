@@ -1,0 +1,100 @@
+package ghapi_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+func TestPerformMergeClassifiesRefusals(t *testing.T) {
+	tests := []struct {
+		name     string
+		p        ghfake.Protection
+		unknown  int
+		escalate bool
+		err      []string
+	}{
+		{name: "merge queue", p: ghfake.Protection{MergeQueue: true}, escalate: true,
+			err: []string{"merge refused (405): Changes must be made through the merge queue", "through the merge queue"}},
+		{name: "method", p: ghfake.Protection{MergeMethods: []string{"merge"}}, escalate: true,
+			err: []string{"Squash merges are not allowed on this repository.", "config.method"}},
+		{name: "reviews", p: ghfake.Protection{RequiredReviews: 1}, escalate: true,
+			err: []string{"At least 1 approving review is required by reviewers with write access.", "add a gate"}},
+		{name: "check never reported", p: ghfake.Protection{RequiredChecks: []string{"test"}}, escalate: true,
+			err: []string{`Required status check "test" is expected.`, "ci_passed"}},
+		{name: "mergeability not computed", unknown: 1,
+			err: []string{"merge refused (405): Pull Request is not mergeable"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			head := openPR(fake)
+			fake.SetProtection(repoName, "main", tt.p)
+			fake.SetUnknownReads(repoName, tt.unknown)
+			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
+				Number: 7, SHA: head, Method: "squash"})
+			for _, s := range tt.err {
+				assert.Contains(t, o.Err, s)
+			}
+			assert.Equal(t, tt.escalate, o.Escalate)
+			assert.False(t, o.Permanent, "a 405 is never the stage's on_failure")
+			assert.False(t, fake.PR(repoName, 7).Merged)
+		})
+	}
+}
+
+func TestPerformUpdateBranch(t *testing.T) {
+	fake, c := setup(t)
+	head := openPR(fake)
+	eff := engine.Effect{Key: "r1/up/1/update_branch", Kind: engine.EffectUpdateBranch, Number: 7, SHA: head}
+	// Up to date already: done.
+	assert.Equal(t, engine.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
+
+	fake.SetFile(repoName, "main", "NEWS.md", "news")
+	assert.Equal(t, engine.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	moved := fake.PR(repoName, 7).HeadSHA
+	require.NotEqual(t, head, moved, "GitHub merged main into the head")
+
+	// The head the effect expects moved: not permanent, the next event sees the new head.
+	fake.SetFile(repoName, "main", "NEWS.md", "more news")
+	o := c.Perform(context.Background(), eff)
+	assert.Contains(t, o.Err, "expected head sha didn't match current head ref.")
+	assert.False(t, o.Permanent)
+	assert.Equal(t, moved, fake.PR(repoName, 7).HeadSHA)
+	assertDocumented(t, fake)
+}
+
+func TestSnapshotReadsMergeState(t *testing.T) {
+	tests := []struct {
+		name      string
+		change    func(fake *ghfake.Server)
+		mergeable string
+		state     string
+	}{
+		{"clean", func(*ghfake.Server) {}, engine.Mergeable, "CLEAN"},
+		{"not computed yet", func(f *ghfake.Server) { f.SetUnknownReads(repoName, 1) }, engine.Unknown, "UNKNOWN"},
+		{"blocked", func(f *ghfake.Server) { f.SetProtection(repoName, "main", ghfake.Protection{RequiredReviews: 1}) }, engine.Mergeable, "BLOCKED"},
+		{"behind", func(f *ghfake.Server) {
+			f.SetProtection(repoName, "main", ghfake.Protection{Strict: true})
+			f.SetFile(repoName, "main", "NEWS.md", "news")
+		}, engine.Mergeable, "BEHIND"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, c := setup(t)
+			fake.SetFile(repoName, "main", configPath, "version: 1\n")
+			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev"})
+			tt.change(fake)
+			snap, err := c.Snapshot(context.Background(), 5, "main", configPath)
+			require.NoError(t, err)
+			assert.Equal(t, tt.mergeable, snap.Facts.PR.Mergeable)
+			assert.Equal(t, tt.state, snap.Facts.PR.MergeState)
+		})
+	}
+}

@@ -50,6 +50,8 @@ type scenario struct {
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
 	// and agents' reports): states are signed with it (statekey.go).
 	StateKey string `yaml:"state_key"`
+	// Permissions are the scopes of the action's tokens (scenario_permissions.go).
+	Permissions map[string]any `yaml:"permissions"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -230,6 +232,8 @@ type expectation struct {
 	Repos map[string]repoExpect `yaml:"repos"`
 	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
 	Nowhere []string `yaml:"nowhere"`
+	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
+	JobErrors *[]string `yaml:"job_errors"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its
@@ -364,6 +368,9 @@ func loadScenario(path string) (*scenario, error) {
 			at = n
 		}
 		return nil, errorAt(path, at, "\"repo\" must be owner/name")
+	}
+	if err := sc.checkPermissions(seen["permissions"]); err != nil {
+		return nil, err
 	}
 	if sc.Clock.IsZero() {
 		sc.Clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)

@@ -114,7 +114,7 @@ var pathScopes = []struct{ field, scope string }{
 	{"checkSuite", "`checks: read`"},
 	{"checkSuites", "`checks: read`"},
 	{"checkRuns", "`checks: read`"},
-	{"contexts", "`statuses: read` (commit statuses) and `checks: read` (check runs)"},
+	{"contexts", "`statuses: read` (for a commit status) or `checks: read` (for a check run)"},
 	{"statusCheckRollup", "`statuses: read` and `checks: read`"},
 	{"createCommitOnBranch", "`contents: write`"},
 	{"createRef", "`contents: write`"},

@@ -2,9 +2,11 @@ package ghfake
 
 // What each REST operation and GraphQL type or field needs of an installation token, as
 // GitHub's "Permissions required for GitHub Apps" page lists it
-// (https://docs.github.com/en/rest/authentication/permissions-required-for-github-apps; a
-// machine-readable copy is octokit/app-permissions' generated/api.github.com.json), written
-// as GitHub's X-Accepted-GitHub-Permissions header writes it (see need). Where the page
+// (https://docs.github.com/en/rest/authentication/permissions-required-for-github-apps),
+// written as GitHub's X-Accepted-GitHub-Permissions header writes it (see need).
+// octokit/app-permissions' machine-readable scrape of that page keeps one permission per
+// endpoint, the last listed, so it is not the source here: it gives workflow runs and
+// check runs as contents, which the page lists under Actions and Checks. Where the page
 // lists an endpoint under two permissions, either one suffices (issue comments and labels:
 // issues or pull_requests). TestEveryOperationHasAPermission keeps restPermissions
 // complete.

@@ -59,9 +59,10 @@ func (s *simulation) check(e *expectation) (failed int) {
 	for _, d := range e.Dispatches {
 		s.checkDispatches(report, d)
 	}
-	s.checkRequests(report, e.Requests) // simulate_http.go
-	s.checkRepos(report, e.Repos)       // scenario_multipr.go
-	s.checkNowhere(report, e.Nowhere)   // expect_nowhere.go
+	s.checkRequests(report, e.Requests)   // simulate_http.go
+	s.checkRepos(report, e.Repos)         // scenario_multipr.go
+	s.checkNowhere(report, e.Nowhere)     // expect_nowhere.go
+	s.checkJobErrors(report, e.JobErrors) // scenario_permissions.go
 	return failed
 }
 

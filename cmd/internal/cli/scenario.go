@@ -57,6 +57,8 @@ type scenario struct {
 	// (scenario_protection.go).
 	Mergeability *mergeabilitySetting         `yaml:"mergeability"`
 	Protection   map[string]protectionSetting `yaml:"protection"`
+	// Permissions are the scopes of the action's tokens (scenario_permissions.go).
+	Permissions map[string]any `yaml:"permissions"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -237,6 +239,8 @@ type expectation struct {
 	Repos map[string]repoExpect `yaml:"repos"`
 	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
 	Nowhere []string `yaml:"nowhere"`
+	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
+	JobErrors *[]string `yaml:"job_errors"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its
@@ -373,6 +377,9 @@ func loadScenario(path string) (*scenario, error) {
 		return nil, errorAt(path, at, "\"repo\" must be owner/name")
 	}
 	if err := checkScenarioToken(path, sc, seen["token"]); err != nil {
+		return nil, err
+	}
+	if err := sc.checkPermissions(seen["permissions"]); err != nil {
 		return nil, err
 	}
 	if sc.Clock.IsZero() {

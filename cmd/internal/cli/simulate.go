@@ -97,20 +97,21 @@ func simulateMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 // simulation is a scenario being played.
 type simulation struct {
-	sc       *scenario
-	fake     *ghfake.Server
-	out      io.Writer
-	clock    *simClock
-	verbose  bool
-	quiet    bool
-	tmp      string
-	runID    int
-	sent     map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
-	stats    []stepStats
-	comments map[int]string // last printed state comment per PR, to print only changes
-	checked  int            // expectations checked, passed or not
-	config   []scenarioFile // the config on the default branch now
-	together map[int]bool   // steps that delivered their events at once
+	sc        *scenario
+	fake      *ghfake.Server
+	out       io.Writer
+	clock     *simClock
+	verbose   bool
+	quiet     bool
+	tmp       string
+	runID     int
+	sent      map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
+	stats     []stepStats
+	comments  map[int]string // last printed state comment per PR, to print only changes
+	checked   int            // expectations checked, passed or not
+	jobErrors []string       // the ::error:: lines of the action's jobs (scenario_permissions.go)
+	config    []scenarioFile // the config on the default branch now
+	together  map[int]bool   // steps that delivered their events at once
 	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
 	// waiting for the others to read.
 	barrierTimeout time.Duration
@@ -670,6 +671,7 @@ func (s *simulation) report(res invocation) error {
 	if res.err != nil {
 		return res.err
 	}
+	s.noteJobErrors(res) // scenario_permissions.go
 	if s.verbose || res.code != 0 {
 		for _, l := range strings.Split(strings.TrimRight(res.log, "\n"), "\n") {
 			fmt.Fprintf(s.out, "   | %s\n", l)
@@ -722,6 +724,7 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	}
 	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep, webhooks: s.http.env()}
 	with, agent := s.with[string(d.event.Payload)]
+	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
 	for k, v := range with {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}

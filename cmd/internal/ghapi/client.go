@@ -45,7 +45,7 @@ func New(o Options) (*Client, error) {
 	calls := &counter{n: map[string]int{}}
 	hc := &http.Client{Transport: &limitTransport{limits: o.Limits.withDefaults(), base: &oauth2.Transport{
 		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}),
-		Base:   &countingTransport{base: base, calls: calls},
+		Base:   &countingTransport{base: &scopeTransport{base: base}, calls: calls}, // scopes.go
 	}}}
 	rest := github.NewClient(hc)
 	if o.RESTURL != "" && strings.TrimRight(o.RESTURL, "/") != "https://api.github.com" {

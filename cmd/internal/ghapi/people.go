@@ -34,6 +34,11 @@ func (c *Client) People(ctx context.Context, needs engine.Needs, warn func(strin
 				teams[strings.ToLower(team)] = []string{}
 				continue
 			}
+			if errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusForbidden {
+				warn("%s", teamRefused(team))
+				teams[strings.ToLower(team)] = []string{}
+				continue
+			}
 			return teams, p, err
 		}
 		teams[strings.ToLower(team)] = members
@@ -46,6 +51,16 @@ func (c *Client) People(ctx context.Context, needs engine.Needs, warn func(strin
 		p.Permissions[strings.ToLower(login)] = role
 	}
 	return teams, p, nil
+}
+
+// teamRefused says why a team counts no one when GitHub refuses to list it: reading a
+// team needs the organization permission members: read, which a workflow's GITHUB_TOKEN
+// cannot hold (its permissions: block grants repository scopes only). Counting no one
+// fails closed: an approval the action cannot attribute to the team does not count.
+func teamRefused(team string) string {
+	return fmt.Sprintf("team %s cannot be read with the action's token: GitHub needs the organization permission `members: read`, "+
+		"which a workflow's GITHUB_TOKEN cannot have; give the action a GitHub App token with Members: read (the `token` input) "+
+		"or name the people instead; until then the team counts no one", team)
 }
 
 // TeamMembers lists the members of team "org/slug".

@@ -26,6 +26,7 @@ type executor struct {
 	s          *Server
 	schema     *ast.Schema
 	login      string
+	perms      Permissions // the token's scopes (permissions.go); nil: every scope
 	vars       map[string]any
 	errors     []any
 	unexpected []string
@@ -203,6 +204,9 @@ func (e *executor) selectionSet(typ string, parent any, sel ast.SelectionSet, pa
 // resolve runs the resolver of typ.field; ok is false after an error.
 func (e *executor) resolve(typ string, parent any, f *ast.Field, path []any) (any, bool) {
 	name := typ + "." + f.Name
+	if e.forbidden(typ, f.Name, path) {
+		return nil, false
+	}
 	if m, ok := parent.(obj); ok {
 		if v, ok := m[f.Name]; ok {
 			return v, true
@@ -262,6 +266,9 @@ func (e *executor) complete(t *ast.Type, val any, fields []*ast.Field, path []an
 	var sub ast.SelectionSet
 	for _, f := range fields {
 		sub = append(sub, f.SelectionSet...)
+	}
+	if e.forbidden(typ, "", path) {
+		return nil
 	}
 	return e.selectionSet(typ, val, sub, path)
 }

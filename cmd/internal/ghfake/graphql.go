@@ -214,7 +214,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		s.holdWrite(r, bearer(r))
 	}
 	s.mu.Lock()
-	e := &executor{s: s, schema: sch, login: login, vars: vars}
+	e := &executor{s: s, schema: sch, login: login, vars: vars, perms: s.granted(bearer(r))}
 	data := e.run(op)
 	problems := e.unexpected
 	s.mu.Unlock()

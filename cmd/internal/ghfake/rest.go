@@ -56,6 +56,9 @@ func (s *Server) runHandler(h restHandler, c *restCtx) (int, any) {
 			return http.StatusNotFound, notFound()
 		}
 	}
+	if code, body, refused := s.refuseScope(c); refused { // permissions.go
+		return code, body
+	}
 	return h(s, c)
 }
 

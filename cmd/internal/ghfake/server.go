@@ -84,8 +84,9 @@ type Server struct {
 	reactions  map[string]int64 // comment/user/content → reaction id
 	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
 	schemaFrom string
-	barrier    *Barrier // armed by ArmBarrier; nil when none
-	tokenSeq   int      // tokens made by NewBotToken
+	barrier    *Barrier               // armed by ArmBarrier; nil when none
+	tokenSeq   int                    // tokens made by NewBotToken
+	grants     map[string]Permissions // token → its scopes (permissions.go); none: every scope
 }
 
 // New starts a fake GitHub on a local port. Close it when done.

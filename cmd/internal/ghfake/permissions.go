@@ -1,0 +1,145 @@
+package ghfake
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Token permissions. A GitHub App installation token (a workflow's GITHUB_TOKEN is one)
+// carries scopes, each none, read or write: a workflow's `permissions:` block sets every
+// scope it leaves out to none. GitHub refuses a REST endpoint whose scope the token lacks
+// with 403 "Resource not accessible by integration" and an X-Accepted-GitHub-Permissions
+// header naming what it needs, and answers a GraphQL field it may not show with null and a
+// FORBIDDEN error at its path (the rest of the answer stands). By default a token has every
+// scope (Grant restricts one); the requirements are data: restPermissions and
+// graphQLPermissions (permissions_table.go).
+
+// Permissions are a token's scopes by GitHub App permission name (pull_requests, not the
+// workflow's pull-requests) → "read" or "write"; a scope not named is none. metadata is
+// always read, as for every installation token.
+type Permissions map[string]string
+
+// Grant gives token exactly the scopes p; nil lifts the restriction (every scope write).
+func (s *Server) Grant(token string, p Permissions) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.grants == nil {
+		s.grants = map[string]Permissions{}
+	}
+	if p == nil {
+		delete(s.grants, token)
+		return
+	}
+	cp := Permissions{}
+	for k, v := range p {
+		cp[k] = v
+	}
+	s.grants[token] = cp
+}
+
+// granted is the scopes of token, nil for every scope. The caller holds s.mu.
+func (s *Server) granted(token string) Permissions { return s.grants[token] }
+
+// level orders none < read < write.
+func level(v string) int {
+	switch v {
+	case "write":
+		return 2
+	case "read":
+		return 1
+	}
+	return 0
+}
+
+// has reports whether p holds scope at access or above.
+func (p Permissions) has(scope, access string) bool {
+	if p == nil {
+		return true
+	}
+	if scope == "metadata" && access == "read" {
+		return true
+	}
+	return level(p[scope]) >= level(access)
+}
+
+// need is a requirement as GitHub writes it in X-Accepted-GitHub-Permissions: sets of
+// scope=access separated by "; ", any one of which suffices; within a set, every
+// scope=access separated by "," is needed. "" needs nothing.
+type need string
+
+// alternatives splits n into its sets, dropping those drop rejects.
+func (n need) alternatives(drop func(set string) bool) []string {
+	var out []string
+	for _, set := range strings.Split(string(n), ";") {
+		set = strings.TrimSpace(set)
+		if set != "" && (drop == nil || !drop(set)) {
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// satisfied reports whether p meets one of the sets.
+func satisfied(p Permissions, sets []string) bool {
+	if p == nil || len(sets) == 0 {
+		return true
+	}
+	for _, set := range sets {
+		ok := true
+		for _, item := range strings.Split(set, ",") {
+			scope, access, _ := strings.Cut(strings.TrimSpace(item), "=")
+			ok = ok && p.has(scope, access)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// refuseScope answers a REST request whose token lacks the operation's scope as GitHub
+// does. An issue that is not a pull request is reached through issues only: the
+// pull_requests alternative of the issues/* endpoints holds for pull requests alone. The
+// caller holds s.mu.
+func (s *Server) refuseScope(c *restCtx) (int, any, bool) {
+	p := s.granted(bearer(c.r))
+	if p == nil {
+		return 0, nil, false
+	}
+	n, known := restPermissions[c.op.OperationID]
+	if !known {
+		s.unexpected = append(s.unexpected, "ghfake: no permission is recorded for "+c.op.OperationID+" (permissions_table.go)")
+		return 0, nil, false
+	}
+	var drop func(string) bool
+	if _, ok := c.params["issue_number"]; ok && c.repo != nil {
+		if is := c.issue(false); is != nil && !is.isPR {
+			drop = func(set string) bool { return strings.Contains(set, "pull_requests=") }
+		}
+	}
+	sets := n.alternatives(drop)
+	if satisfied(p, sets) {
+		return 0, nil, false
+	}
+	c.w.Header().Set("X-Accepted-GitHub-Permissions", strings.Join(sets, "; "))
+	return http.StatusForbidden, map[string]any{
+		"message":           "Resource not accessible by integration",
+		"documentation_url": "https://docs.github.com/rest",
+		"status":            "403",
+	}, true
+}
+
+// forbidden reports whether the executor's token may not see an object of type typ, or
+// field typ.field (field "" for the object itself), recording GitHub's error at path.
+func (e *executor) forbidden(typ, field string, path []any) bool {
+	key := typ
+	if field != "" {
+		key = typ + "." + field
+	}
+	n, ok := graphQLPermissions[key]
+	if !ok || satisfied(e.perms, n.alternatives(nil)) {
+		return false
+	}
+	e.failTyped(path, "FORBIDDEN", "Resource not accessible by integration", false)
+	return true
+}

@@ -64,7 +64,7 @@ func init() {
 		"merged":              value(func(i *issue) any { return i.merged }),
 		"mergedAt":            value(func(i *issue) any { return gqlTime(i.mergedAt) }),
 		"mergedBy":            value(func(i *issue) any { return actorOrNil(i.mergedBy) }),
-		"mergeable":           value(func(i *issue) any { return i.mergeable }),
+		"mergeable":           value(func(i *issue) any { return mergeableNow(i) }), // merge3.go
 		"baseRefName":         value(func(i *issue) any { return i.base }),
 		"headRefName":         value(func(i *issue) any { return i.head }),
 		"headRefOid":          value(func(i *issue) any { return i.headSHA }),

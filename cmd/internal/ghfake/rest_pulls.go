@@ -53,7 +53,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 			"documentation_url": docsURL}
 	case !canPush(s.permission(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
-	case pr.merged || pr.state != "open" || pr.draft || pr.mergeable != "MERGEABLE":
+	case pr.merged || pr.state != "open" || pr.draft || mergeableNow(pr) != "MERGEABLE":
 		return http.StatusMethodNotAllowed, errorBody("Pull Request is not mergeable")
 	case in.SHA != "" && in.SHA != pr.headSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
@@ -69,9 +69,8 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.number, pr.headRepository().owner, pr.head)
 	}
 	head := s.ensureBranch(pr.headRepository(), pr.head)
-	for p, bl := range head.files {
-		base.files[p] = bl
-	}
+	files, _ := mergedFiles(pr) // merge3.go; a conflict was refused above
+	base.files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
 	// the base alone (the fake makes one for a rebase too).
 	parents := []string{base.head}

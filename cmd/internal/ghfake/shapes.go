@@ -219,7 +219,7 @@ func mergeableJSON(pr *issue) (any, string) {
 		return nil, "unknown"
 	case pr.draft:
 		return true, "draft"
-	case pr.mergeable == "CONFLICTING":
+	case mergeableNow(pr) == "CONFLICTING":
 		return false, "dirty"
 	case pr.mergeable == "UNKNOWN":
 		return nil, "unknown"

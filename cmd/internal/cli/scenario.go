@@ -50,6 +50,8 @@ type scenario struct {
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
 	// and agents' reports): states are signed with it (statekey.go).
 	StateKey string `yaml:"state_key"`
+	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
+	SecondaryLimits bool `yaml:"secondary_limits"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.

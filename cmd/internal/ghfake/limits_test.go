@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/assert"
@@ -95,4 +96,52 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 	code, msg = dispatch(many)
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
 	assert.Contains(t, msg, "Too many inputs (maximum is 25)")
+}
+
+func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
+	ctx := context.Background()
+	s := world(t)
+	c := client(t, s, s.BotToken())
+	for range secondaryPerMinute {
+		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
+		require.NoError(t, err, "not enforced yet")
+	}
+	s.EnforceSecondaryLimits()
+	for i := range secondaryPerMinute {
+		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
+		require.NoError(t, err, "comment %d", i+1)
+		_, _, err = c.PullRequests.Get(ctx, "acme", "widgets", 7)
+		require.NoError(t, err, "reads are not content-creating")
+	}
+	_, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
+	require.Error(t, err)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Equal(t, "60", resp.Header.Get("Retry-After"))
+	assert.Contains(t, err.Error(), "secondary rate limit")
+	out := gql(t, s, s.BotToken(), `query{viewer{login}}`, nil)
+	assert.Nil(t, out["errors"], "a query is not content-creating")
+}
+
+func TestSecondaryWait(t *testing.T) {
+	now := testClock
+	at := func(ago time.Duration, n int) []time.Time {
+		out := make([]time.Time, n)
+		for i := range out {
+			out[i] = now.Add(-ago)
+		}
+		return out
+	}
+	assert.Zero(t, secondaryWait(at(time.Second, 79), now))
+	assert.Equal(t, 59*time.Second, secondaryWait(at(time.Second, 80), now))
+	assert.Zero(t, secondaryWait(at(time.Minute, 80), now), "a minute later the minute's 80 are over")
+	assert.Equal(t, 30*time.Minute, secondaryWait(at(30*time.Minute, 500), now))
+}
+
+func TestGraphQLRateLimitedFaultAnswersAsGitHub(t *testing.T) {
+	s := world(t)
+	s.Inject("graphql", Fault{Status: http.StatusOK, Message: "API rate limit already exceeded for installation ID 1."})
+	out := gql(t, s, s.BotToken(), `query{viewer{login}}`, nil)
+	assert.Nil(t, out["data"])
+	assert.Equal(t, []any{map[string]any{"type": "RATE_LIMITED", "code": "graphql_rate_limit",
+		"message": "API rate limit already exceeded for installation ID 1."}}, out["errors"])
 }

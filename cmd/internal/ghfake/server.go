@@ -84,8 +84,9 @@ type Server struct {
 	reactions  map[string]int64 // comment/user/content → reaction id
 	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
 	schemaFrom string
-	barrier    *Barrier // armed by ArmBarrier; nil when none
-	tokenSeq   int      // tokens made by NewBotToken
+	barrier    *Barrier               // armed by ArmBarrier; nil when none
+	tokenSeq   int                    // tokens made by NewBotToken
+	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
@@ -249,7 +250,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, r, kind) {
+		if s.injected(rec, r, kind) || s.secondaryLimited(rec, r, login) {
 			return
 		}
 		s.serveGraphQL(rec, r, login)
@@ -265,7 +266,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, r, kind) {
+		if s.injected(rec, r, kind) || s.secondaryLimited(rec, r, login) {
 			return
 		}
 		if isWrite(r.Method) {
@@ -349,6 +350,10 @@ func (s *Server) injected(w *statusRecorder, r *http.Request, kind string) bool 
 		w.Header().Set("X-RateLimit-Used", "1000")
 		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(now.Add(time.Duration(f.Reset)*time.Second).Unix(), 10))
 		docs = docsPrimaryRateLimit
+	}
+	if f.Status == http.StatusOK { // GraphQL's rate limit: a 200 carrying the error (secondary.go)
+		writeJSON(w, f.Status, rateLimitedGraphQL(f.Message))
+		return true
 	}
 	writeJSON(w, f.Status, map[string]any{"message": f.Message, "documentation_url": docs})
 	return true

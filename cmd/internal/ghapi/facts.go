@@ -83,6 +83,7 @@ type checkContext struct {
 type prFields struct {
 	Number            int
 	Title             string
+	Body              string // closing keywords, where GitHub links no issue (closing.go)
 	State             string
 	IsDraft           bool
 	Merged            bool
@@ -320,6 +321,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
+	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch) // closing.go
 	s.addComments(pr.Comments.Nodes)
 	s.addComments(pr.Recent.Nodes)
 	s.gap = commentsGap(pr)

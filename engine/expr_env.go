@@ -59,20 +59,20 @@ func FactsEnv(f *Facts) map[string]any {
 		linked[i] = n
 	}
 	gh["pr"] = map[string]any{
-		"number":        pr.Number,
-		"title":         pr.Title,
-		"state":         pr.State,
-		"draft":         pr.Draft,
-		"author":        pr.Author,
-		"base":          pr.BaseRef,
-		"head":          pr.HeadRef,
-		"head_sha":      pr.HeadSHA,
-		"mergeable":     mergeable,
-		"labels":        labels,
-		"linked_issues": linked,
+		"number":             pr.Number,
+		"title":              pr.Title,
+		"state":              pr.State,
+		"draft":              pr.Draft,
+		"author":             pr.Author,
+		"base":               pr.BaseRef,
+		"head":               pr.HeadRef,
+		"head_sha":           pr.HeadSHA,
+		"mergeable":          mergeable,
+		"labels":             labels,
+		"linked_issues":      linked,
 		"linked_issues_from": linkedFrom(pr), // step_close_issue.go
-		"checks":        checks,
-		"reviews":       reviews,
+		"checks":             checks,
+		"reviews":            reviews,
 	}
 	return gh
 }

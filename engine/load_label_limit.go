@@ -17,6 +17,11 @@ const MaxLabelName = 50
 // agent's label, a condition's `labels_include`.
 var labelKeys = map[string]bool{"label": true, "labels": true, "labels_include": true}
 
+// freeKeys hold the user's own data (a run's context, a webhook's body, a variable's value),
+// where a key named label is theirs, not a label; so does an agent stage's config.
+var freeKeys = map[string]bool{"context": true, "variables": true, "value": true, "body": true,
+	"headers": true, "request": true, "outputs": true, "message": true}
+
 // labelLengths reports every literal label name under n longer than MaxLabelName. A name
 // holding a template is filled at run time and checked by GitHub then.
 func (l *loader) labelLengths(n *yaml.Node) {
@@ -26,15 +31,16 @@ func (l *loader) labelLengths(n *yaml.Node) {
 			l.labelLengths(c)
 		}
 	case yaml.MappingNode:
-		isLabelAction := false
+		isLabelAction, isAgent := false, false
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k, v := n.Content[i], n.Content[i+1]; k.Value == "action" && v.Value == ActionLabel {
-				isLabelAction = true
-			}
+			k, v := n.Content[i], n.Content[i+1]
+			isLabelAction = isLabelAction || (k.Value == "action" && v.Value == ActionLabel)
+			isAgent = isAgent || k.Value == "agent" || (k.Value == "type" && v.Value == string(StageAgent))
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			switch {
+			case freeKeys[k.Value] || (k.Value == "config" && isAgent):
 			case labelKeys[k.Value]:
 				l.labelNames(v)
 			case k.Value == "config" && isLabelAction && v.Kind == yaml.MappingNode:

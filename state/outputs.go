@@ -41,6 +41,9 @@ const (
 	// GitHubBlobText is the most bytes of a file's text GitHub's GraphQL gives (Blob.text);
 	// a longer file comes cut, with isTruncated, and is not decoded.
 	GitHubBlobText = 512_000
+	// IndexWarning is the size of index.json past which each write warns: the index grows
+	// with the open runs of the repository, and one cut by GitHub is no longer read.
+	IndexWarning = GitHubBlobText / 2
 	// maxSummaryKeys and maxSummaryKey bound the keys an OutputsFile lists.
 	maxSummaryKeys = 16
 	maxSummaryKey  = 64

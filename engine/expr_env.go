@@ -7,6 +7,9 @@ package engine
 //	          base, head (branch names), head_sha, labels (names),
 //	          mergeable (true, false, or null while GitHub is still computing it),
 //	          linked_issues (the issue numbers it closes when merged),
+//	          linked_issues_from ("github": GitHub's links; "body": the closing keywords of
+//	          its body, read by the action for a PR into another branch than the default
+//	          one, where GitHub links none; "" when it links none),
 //	          checks  [{name, kind, state, conclusion}],
 //	          reviews [{author, state, commit_sha, submitted_at, can_push, is_bot}] (oldest first)
 //
@@ -56,19 +59,20 @@ func FactsEnv(f *Facts) map[string]any {
 		linked[i] = n
 	}
 	gh["pr"] = map[string]any{
-		"number":        pr.Number,
-		"title":         pr.Title,
-		"state":         pr.State,
-		"draft":         pr.Draft,
-		"author":        pr.Author,
-		"base":          pr.BaseRef,
-		"head":          pr.HeadRef,
-		"head_sha":      pr.HeadSHA,
-		"mergeable":     mergeable,
-		"labels":        labels,
-		"linked_issues": linked,
-		"checks":        checks,
-		"reviews":       reviews,
+		"number":             pr.Number,
+		"title":              pr.Title,
+		"state":              pr.State,
+		"draft":              pr.Draft,
+		"author":             pr.Author,
+		"base":               pr.BaseRef,
+		"head":               pr.HeadRef,
+		"head_sha":           pr.HeadSHA,
+		"mergeable":          mergeable,
+		"labels":             labels,
+		"linked_issues":      linked,
+		"linked_issues_from": linkedFrom(pr), // step_close_issue.go
+		"checks":             checks,
+		"reviews":            reviews,
 	}
 	return gh
 }

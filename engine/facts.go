@@ -54,6 +54,9 @@ const (
 	Unknown     = "unknown"
 )
 
+// LinkedFromBody is PullRequest.LinkedFrom for issues read from closing keywords in the body.
+const LinkedFromBody = "body"
+
 // PullRequest is a pull request as the engine sees it.
 type PullRequest struct {
 	Number  int
@@ -101,6 +104,10 @@ type PullRequest struct {
 	// LinkedIssues are the issues the pull request closes when it is merged (GitHub's
 	// closingIssuesReferences: closing keywords in its body, and issues linked by hand).
 	LinkedIssues []int
+	// LinkedFrom says where LinkedIssues come from: "" GitHub's links, LinkedFromBody the
+	// closing keywords of the body, read by the action for a pull request into another
+	// branch than the default one (GitHub links none there).
+	LinkedFrom string
 	// Files are the paths the pull request changes, read only when a condition tests them
 	// (paths_match): FilesRead says they were read, FilesTruncated that GitHub listed only
 	// the first of them (it lists at most 3,000).

@@ -150,7 +150,7 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		run.Applied = appendOnce(run.Applied, it.Key)
 		sr.Message = ""
 		e.logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, it.At.UTC().Format(time.RFC3339), done)
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.actionDoneWhy(stage))
 		return
 	}
 	if e.now.Before(it.inFlightUntil()) {

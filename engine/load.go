@@ -99,6 +99,7 @@ func (l *loader) loadFiles(files []SourceFile) *Config {
 		l.use(d)
 		if d.root = l.parse(f.Src); d.root != nil {
 			docs = append(docs, d)
+			l.labelLengths(d.root) // load_label_limit.go
 		}
 	}
 	if l.nodes.spent() {

@@ -167,7 +167,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	if o.Err == "" {
 		run.Applied = appendOnce(run.Applied, o.Key)
 		sr.Message = ""
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, actionDone(stage))
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.actionDoneWhy(stage))
 		return
 	}
 	if e.refused == nil {

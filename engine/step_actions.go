@@ -191,6 +191,9 @@ func (e *eval) planCloseIssue(eff Effect, t *Template, env Env) plannedAction {
 		return plannedAction{err: fmt.Sprintf("close_issue: #%d is the pull request itself, not an issue", n)}
 	}
 	eff.Kind, eff.Number = EffectCloseIssue, n
+	if why := e.linkedFromBody(n); why != "" { // step_close_issue.go
+		e.logf("close_issue #%d: %s", n, why)
+	}
 	return plannedAction{eff: eff}
 }
 

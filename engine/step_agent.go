@@ -57,7 +57,8 @@ var Verdicts = []string{VerdictComplete, VerdictFollowup, VerdictFailed, Verdict
 const MaxOutputs = 16 << 10
 
 // DispatchInputs are the inputs a `dispatch: workflow` agent's workflow must declare
-// (workflow_dispatch refuses inputs a workflow does not declare, and takes at most 10).
+// (workflow_dispatch refuses inputs a workflow does not declare, and takes at most
+// MaxDispatchInputs).
 var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context", "nonce"}
 
 // dispatchKey is the key of the dispatch effect of run's current attempt of stage.
@@ -146,6 +147,9 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
+		if err := checkDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == DispatchWorkflow { // dispatch_limits.go
+			return eff, err
+		}
 		if ag.Dispatch == DispatchWorkflow && eff.Ref == "" {
 			eff.Ref = e.facts.DefaultBranch
 		}

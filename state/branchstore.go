@@ -223,6 +223,11 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 		if idx, err = EncodeIndex(base.WithSubject(s.file, live)); err != nil {
 			return v, err
 		}
+		if len(idx) > IndexWarning { // outputs.go
+			s.logf("%s on %s is %d bytes, half-way to the %d bytes GitHub's GraphQL gives of a file: an index cut there "+
+				"is no longer read and the sweep stops; finish or cancel open runs (pipeline-action status lists them)",
+				IndexFile, s.read.Name, len(idx), GitHubBlobText)
+		}
 	}
 	var files []FileChange
 	if text != v.File {

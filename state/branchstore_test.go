@@ -420,3 +420,27 @@ func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
 	assert.Contains(t, m.files, "pr-7.json")
 	assert.Contains(t, strings.Join(logs, "\n"), "too large")
 }
+
+// An index growing toward what GitHub gives of a file is written, with a warning each time.
+func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
+	ctx := context.Background()
+	m := newMemBranch()
+	idx := &Index{Version: indexVersion}
+	for i := 0; len(idx.Runs)*200 < IndexWarning; i++ {
+		idx.Runs = append(idx.Runs, IndexEntry{Run: fmt.Sprintf("p/%d/1", 100+i), Pipeline: "p", Subject: fmt.Sprintf("acme/widgets#%d", 100+i),
+			File: fmt.Sprintf("pr-%d.json", 100+i), Status: engine.RunWaiting, Stage: "review"})
+	}
+	text, err := EncodeIndex(idx)
+	require.NoError(t, err)
+	require.Greater(t, len(text), IndexWarning)
+	m.push(viewer, true, []FileChange{{Path: IndexFile, Text: text}}, "big")
+	var logs []string
+	b := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) })
+	st, v, err := b.Load(ctx, 7)
+	require.NoError(t, err)
+	_, err = b.Save(ctx, 7, change(st, sampleState()), v)
+	require.NoError(t, err)
+	assert.Contains(t, m.files, "pr-7.json")
+	assert.Greater(t, len(m.files[IndexFile]), len(text), "the index is written, with #7's runs")
+	assert.Contains(t, strings.Join(logs, "\n"), "half-way to the 512000 bytes")
+}

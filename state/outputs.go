@@ -35,8 +35,15 @@ const (
 	InlineOutputs = 1 << 10
 	// StateBudget is the most characters a state's marker may take in its comment.
 	StateBudget = 48 << 10
-	// OutputsBudget is the most bytes the outputs files of one subject may hold.
-	OutputsBudget = 512 << 10
+	// OutputsBudget is the most bytes the outputs files of one subject may hold: well below
+	// GitHubBlobText, so that no file of them is ever cut when the facts query reads it.
+	OutputsBudget = 256 << 10
+	// GitHubBlobText is the most bytes of a file's text GitHub's GraphQL gives (Blob.text);
+	// a longer file comes cut, with isTruncated, and is not decoded.
+	GitHubBlobText = 512_000
+	// IndexWarning is the size of index.json past which each write warns: the index grows
+	// with the open runs of the repository, and one cut by GitHub is no longer read.
+	IndexWarning = GitHubBlobText / 2
 	// maxSummaryKeys and maxSummaryKey bound the keys an OutputsFile lists.
 	maxSummaryKeys = 16
 	maxSummaryKey  = 64

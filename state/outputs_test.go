@@ -173,3 +173,11 @@ func TestSummaryKeysAreBounded(t *testing.T) {
 		assert.LessOrEqual(t, len(k), maxSummaryKey+len("…"))
 	}
 }
+
+// Every file the action writes on the state branch stays well below what GitHub's GraphQL
+// gives of a file, so none is ever read truncated: a subject's state file is its marker's
+// payload (StateBudget), its outputs files together at most OutputsBudget.
+func TestBudgetsAreWellBelowGitHubsBlobLimit(t *testing.T) {
+	assert.LessOrEqual(t, OutputsBudget, GitHubBlobText/2+GitHubBlobText/50)
+	assert.LessOrEqual(t, StateBudget, GitHubBlobText/10)
+}

@@ -59,6 +59,8 @@ type scenario struct {
 	Protection   map[string]protectionSetting `yaml:"protection"`
 	// Permissions are the scopes of the action's tokens (scenario_permissions.go).
 	Permissions map[string]any `yaml:"permissions"`
+	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
+	SecondaryLimits bool `yaml:"secondary_limits"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.

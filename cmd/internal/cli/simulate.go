@@ -244,6 +244,9 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 		f.AddTeam(t, sc.Teams[t]...)
 	}
 	applyProtection(f, sc) // scenario_protection.go
+	if sc.SecondaryLimits {
+		f.EnforceSecondaryLimits()
+	}
 	return s
 }
 
@@ -524,8 +527,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		case v.Timeout:
 			f.Inject(v.Operation, ghfake.Fault{Timeout: true, Skip: v.Skip})
 			return nil, fmt.Sprintf("fault: the next %s%s is never answered", v.Operation, skipped(v.Skip)), false, nil
-		case v.Status < 400:
-			return nil, "", false, errors.New("fault needs a status of 400 or more, or timeout: true")
+		case v.Status < 400 && (v.Status != 200 || v.Operation != "graphql"): // 200: GraphQL's RATE_LIMITED
+			return nil, "", false, errors.New("fault needs a status of 400 or more (200 for graphql: a RATE_LIMITED error), or timeout: true")
 		case v.RetryAfter < 0 || v.Reset < 0:
 			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
 		}

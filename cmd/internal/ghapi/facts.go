@@ -84,6 +84,7 @@ type checkContext struct {
 type prFields struct {
 	Number            int
 	Title             string
+	Body              string // closing keywords, where GitHub links no issue (closing.go)
 	State             string
 	IsDraft           bool
 	Merged            bool
@@ -134,15 +135,11 @@ type prFields struct {
 	// The latest events that start pipelines or make approvals stale; older ones matter
 	// only as far as newer ones of the same kind do not supersede them.
 	TimelineItems struct {
-		Nodes []timelineNode
+		PageInfo pageBackward // older pages: pages_more.go
+		Nodes    []timelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
 	// The issues it closes when merged (close_issue's linked_issue).
-	ClosingIssuesReferences *struct {
-		Nodes []struct {
-			Number     int
-			Repository struct{ NameWithOwner string }
-		}
-	} `graphql:"closingIssuesReferences(first: 10)"`
+	ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 10)"` // more: pages_more.go
 }
 
 // timelineNode is one of the timeline events the engine reads.
@@ -322,6 +319,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
+	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch) // closing.go
 	s.addComments(pr.Comments.Nodes)
 	s.addComments(pr.Recent.Nodes)
 	s.gap = commentsGap(pr)

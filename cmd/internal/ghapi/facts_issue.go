@@ -34,8 +34,13 @@ type issueFields struct {
 		PageInfo pageForward
 		Nodes    []commentNode
 	} `graphql:"comments(first: 100)"`
+	Recent struct {
+		PageInfo pageBackward
+		Nodes    []commentNode
+	} `graphql:"recent: comments(last: 100)"`
 	TimelineItems struct {
-		Nodes []issueTimelineNode
+		PageInfo pageBackward
+		Nodes    []issueTimelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT])"`
 }
 
@@ -211,9 +216,11 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 	if is == nil {
 		return s, nil
 	}
-	if is.Labels.PageInfo.HasNextPage || is.Comments.PageInfo.HasNextPage {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("#%d has more than 100 labels or comments; only the first 100 are read (not supported yet: reading an issue's further pages)", number))
+	warnings, err := c.readIssueRest(ctx, number, is) // facts_issue_pages.go
+	if err != nil {
+		return nil, err
 	}
+	s.Warnings = append(s.Warnings, warnings...)
 	out := &engine.Issue{Number: is.Number, Title: is.Title, State: strings.ToLower(is.State), Author: login(is.Author), CreatedAt: is.CreatedAt.Time}
 	for _, l := range is.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)

@@ -122,6 +122,9 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		limit := rateLimited(resp)
 		if limit == nil {
+			limit = graphqlRateLimited(resp) // limits_graphql.go
+		}
+		if limit == nil {
 			return resp, nil
 		}
 		wait, why := t.wait(limit, attempt, last)

@@ -95,6 +95,9 @@ func (c *Client) readRest(ctx context.Context, number int, pr *prFields) error {
 	if err := c.readContributors(ctx, number, pr); err != nil { // contributors.go
 		return err
 	}
+	if err := c.readMore(ctx, number, pr); err != nil { // pages_more.go
+		return err
+	}
 	for i := range pr.Commits.Nodes {
 		commit := &pr.Commits.Nodes[i].Commit
 		if commit.StatusCheckRollup == nil {

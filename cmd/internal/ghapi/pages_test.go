@@ -50,10 +50,32 @@ func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 	require.Len(t, pr.Checks, 111)
 	assert.Equal(t, engine.CheckResult{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"}, pr.Checks[110])
 	assert.Len(t, pr.Labels, 105)
+	require.Len(t, pr.Timeline, 105, "every labeled event, past the newest 100")
+	assert.Equal(t, "area-000", pr.Timeline[0].Label, "the oldest event comes first")
 	require.Len(t, snap.Comments, 131, "the oldest and the newest 100 comments")
 	assert.True(t, snap.Comments[130].ViewerDidAuthor)
 	assert.False(t, snap.CommentGap())
-	// One query, plus one more page of reviews, checks and labels.
-	assert.Equal(t, map[string]int{"graphql": 4}, fake.Stats())
+	// One query, plus one more page of reviews, checks, labels and timeline events.
+	assert.Equal(t, map[string]int{"graphql": 5}, fake.Stats())
 	assertDocumented(t, fake)
+}
+
+// GitHub links a pull request to more than ten issues when its body names them: every one
+// is read, past the first ten the facts query asks for.
+func TestSnapshotReadsEveryClosingReference(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	body := ""
+	for i := 1; i <= 12; i++ {
+		fake.OpenIssue(repoName, ghfake.IssueOptions{Number: i, Author: "dev"})
+		body += fmt.Sprintf("Fixes #%d\n", i)
+	}
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 20, Author: "dev", Body: body})
+	fake.ResetStats()
+	snap, err := c.Snapshot(ctx, 20, "main", configPath)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, snap.Facts.PR.LinkedIssues)
+	assert.Empty(t, snap.Facts.PR.LinkedFrom, "GitHub's links")
+	assert.Equal(t, map[string]int{"graphql": 2}, fake.Stats())
 }

@@ -61,7 +61,13 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	if o.Fork != "" {
 		hr = s.ensureFork(r, o.Fork)
 	}
-	head := s.ensureBranch(hr, o.Head)
+	// A branch of the repository itself is cut from the base it will merge into.
+	var head *branch
+	if hr == r {
+		head = s.ensureBranchFrom(r, o.Head, base)
+	} else {
+		head = s.ensureBranch(hr, o.Head)
+	}
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
 		bl := &blob{oid: blobOID(content), text: content}

@@ -29,8 +29,13 @@ type adapterIssueFields struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
 	} `graphql:"comments(first: 100)"`
+	Recent struct {
+		PageInfo adapterPageBackward
+		Nodes    []adapterCommentNode
+	} `graphql:"recent: comments(last: 100)"`
 	TimelineItems struct {
-		Nodes []adapterIssueTimelineNode
+		PageInfo adapterPageBackward
+		Nodes    []adapterIssueTimelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT])"`
 }
 

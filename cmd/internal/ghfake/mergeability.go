@@ -89,10 +89,11 @@ func (s *Server) baseHead(pr *issue) string {
 
 // mergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
 func (s *Server) mergeableFor(req any, pr *issue) string {
-	if pr.mergeable == "MERGEABLE" && pr.state == "open" && s.computing(req, pr) {
+	m := mergeableNow(pr) // merge3.go: a change both sides made differently conflicts
+	if m == "MERGEABLE" && pr.state == "open" && s.computing(req, pr) {
 		return "UNKNOWN"
 	}
-	return pr.mergeable
+	return m
 }
 
 // mergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req reads it.
@@ -254,7 +255,7 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("expected head sha didn't match current head ref.")
 	case !s.behind(pr):
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
-	case pr.mergeable == "CONFLICTING":
+	case mergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
 	}
 	s.updateBranch(c.repo, pr, c.login)

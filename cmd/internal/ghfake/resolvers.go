@@ -145,9 +145,9 @@ func init() {
 	on("Blob", map[string]resolver{
 		"oid":            value(func(b *blob) any { return b.oid }),
 		"id":             value(func(b *blob) any { return nodeID("Blob", stableID(b.oid)) }),
-		"text":           value(func(b *blob) any { return b.text }),
+		"text":           value(func(b *blob) any { t, _ := blobText(b); return t }), // limits.go
 		"byteSize":       value(func(b *blob) any { return len(b.text) }),
-		"isTruncated":    value(func(b *blob) any { return false }),
+		"isTruncated":    value(func(b *blob) any { _, cut := blobText(b); return cut }),
 		"isBinary":       value(func(b *blob) any { return false }),
 		"abbreviatedOid": value(func(b *blob) any { return b.oid[:7] }),
 	})

@@ -34,6 +34,18 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 	if strings.TrimSpace(title) == "" {
 		return http.StatusUnprocessableEntity, errorBody("Validation Failed: title is missing")
 	}
+	var names []string
+	for _, l := range in.Labels {
+		if x, ok := l.(string); ok {
+			names = append(names, x)
+		} else if x, ok := l.(map[string]any); ok {
+			name, _ := x["name"].(string)
+			names = append(names, name)
+		}
+	}
+	if body, long := labelTooLong(names); long && canPush(s.permission(c.login)) { // limits.go
+		return http.StatusUnprocessableEntity, body
+	}
 	r := c.repo
 	n := s.claimNumber(r, 0)
 	now := s.clock()

@@ -64,6 +64,9 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	if !ok || len(names) == 0 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo labels given.")
 	}
+	if body, long := labelTooLong(names); long { // limits.go
+		return http.StatusUnprocessableEntity, body
+	}
 	labels := append([]string(nil), is.labels...)
 	for _, n := range names {
 		labels = labelSet(c.repo, labels, n)
@@ -82,6 +85,9 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	names, ok := labelNames(c.body)
 	if !ok {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.")
+	}
+	if body, long := labelTooLong(names); long {
+		return http.StatusUnprocessableEntity, body
 	}
 	var labels []string
 	for _, n := range names {

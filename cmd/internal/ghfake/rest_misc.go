@@ -34,8 +34,8 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if in.Ref == "" {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"ref\" wasn't supplied.")
 	}
-	if len(in.Inputs) > 25 {
-		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nToo many inputs (maximum is 25).")
+	if code, body, ok := checkDispatchInputs(in.Inputs); !ok { // limits.go
+		return code, body
 	}
 	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
 		return code, body
@@ -125,6 +125,9 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 		names, ok := labelNames(in.Labels)
 		if !ok {
 			return http.StatusUnprocessableEntity, errorBody("Validation Failed: labels")
+		}
+		if body, long := labelTooLong(names); long { // limits.go
+			return http.StatusUnprocessableEntity, body
 		}
 		is.labels = nil
 		for _, n := range names {

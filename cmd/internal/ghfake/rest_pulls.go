@@ -72,9 +72,8 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.number, pr.headRepository().owner, pr.head)
 	}
 	head := s.ensureBranch(pr.headRepository(), pr.head)
-	for p, bl := range head.files {
-		base.files[p] = bl
-	}
+	files, _ := mergedFiles(pr) // merge3.go; a conflict was refused above
+	base.files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
 	// the base alone (the fake makes one for a rebase too).
 	parents := []string{base.head}

@@ -71,6 +71,7 @@ type adapterCheckContext struct {
 type adapterPrFields struct {
 	Number            int
 	Title             string
+	Body              string // closing keywords, where GitHub links no issue (closing.go)
 	State             string
 	IsDraft           bool
 	Merged            bool
@@ -116,15 +117,19 @@ type adapterPrFields struct {
 	} `graphql:"recent: comments(last: 100)"`
 	CreatedAt     githubv4.DateTime
 	TimelineItems struct {
-		Nodes []adapterTimelineNode
+		PageInfo adapterPageBackward // older pages: pages_more.go
+		Nodes    []adapterTimelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
 	// The issues it closes when merged (close_issue's linked_issue).
-	ClosingIssuesReferences *struct {
-		Nodes []struct {
-			Number     int
-			Repository struct{ NameWithOwner string }
-		}
-	} `graphql:"closingIssuesReferences(first: 10)"`
+	ClosingIssuesReferences *adapterClosingRefs `graphql:"closingIssuesReferences(first: 10)"` // more: pages_more.go
+}
+
+type adapterClosingRefs struct {
+	PageInfo adapterPageForward
+	Nodes    []struct {
+		Number     int
+		Repository struct{ NameWithOwner string }
+	}
 }
 
 type adapterTimelineNode struct {
@@ -572,13 +577,13 @@ func TestPayloadFields(t *testing.T) {
 // and config.go's.
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
-	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go", "../ghapi/contributors.go"} {
+	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go", "../ghapi/contributors.go", "../ghapi/pages_more.go"} {
 		for k, v := range typeSpecs(t, f, "") {
 			orig[k] = v
 		}
 	}
 	copied := typeSpecs(t, "schema_subset_serve_test.go", "adapter")
-	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "contributorNode", "signatureNode", "gitActorNode",
+	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "contributorNode", "closingRefs", "signatureNode", "gitActorNode",
 		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery",
 		"stateCommit", "stateFile", "stateRef", "indexQuery"} {
 		require.Contains(t, orig, name)

@@ -87,6 +87,7 @@ type Server struct {
 	barrier    *Barrier               // armed by ArmBarrier; nil when none
 	tokenSeq   int                    // tokens made by NewBotToken
 	grants     map[string]Permissions // token → its scopes (permissions.go); none: every scope
+	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
@@ -250,7 +251,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, r, kind) {
+		if s.injected(rec, r, kind) || s.secondaryLimited(rec, r, login) {
 			return
 		}
 		s.serveGraphQL(rec, r, login)
@@ -266,7 +267,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, r, kind) {
+		if s.injected(rec, r, kind) || s.secondaryLimited(rec, r, login) {
 			return
 		}
 		if isWrite(r.Method) {
@@ -350,6 +351,10 @@ func (s *Server) injected(w *statusRecorder, r *http.Request, kind string) bool 
 		w.Header().Set("X-RateLimit-Used", "1000")
 		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(now.Add(time.Duration(f.Reset)*time.Second).Unix(), 10))
 		docs = docsPrimaryRateLimit
+	}
+	if f.Status == http.StatusOK { // GraphQL's rate limit: a 200 carrying the error (secondary.go)
+		writeJSON(w, f.Status, rateLimitedGraphQL(f.Message))
+		return true
 	}
 	writeJSON(w, f.Status, map[string]any{"message": f.Message, "documentation_url": docs})
 	return true

@@ -182,6 +182,17 @@ func (s *Server) ensureBranch(r *repo, name string) *branch {
 	return b
 }
 
+// ensureBranchFrom returns branch name, creating it at from's head with from's files. The
+// caller holds s.mu.
+func (s *Server) ensureBranchFrom(r *repo, name string, from *branch) *branch {
+	if b, ok := r.branches[name]; ok {
+		return b
+	}
+	b := &branch{name: name, head: from.head, files: copyFiles(from.files)}
+	r.branches[name] = b
+	return b
+}
+
 // newCommit records a commit of files (copied: the caller's map may change later) on parents,
 // with a deterministic sha made of its parts. The caller holds s.mu.
 func (s *Server) newCommit(r *repo, message string, parents []string, files map[string]*blob, parts ...any) *commit {

@@ -220,7 +220,7 @@ func (s *Server) mergeableJSON(pr *issue) (any, string) {
 		return nil, "unknown"
 	case pr.draft:
 		return true, "draft"
-	case pr.mergeable == "CONFLICTING":
+	case mergeableNow(pr) == "CONFLICTING":
 		return false, "dirty"
 	case pr.mergeable == "UNKNOWN" || s.computing(nil, pr):
 		return nil, "unknown"

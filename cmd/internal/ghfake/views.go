@@ -73,7 +73,7 @@ func (s *Server) PR(repoName string, number int) PRView {
 	return PRView{
 		Number: pr.number, State: pr.state, Merged: pr.merged, MergeMethod: pr.mergeMethod,
 		MergedBy: pr.mergedBy, Title: pr.title, Labels: sortedCopy(pr.labels), HeadSHA: pr.headSHA,
-		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: pr.mergeable,
+		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: mergeableNow(pr),
 		BranchDeleted: pr.branchDeleted, HeadRepo: pr.headRepository().fullName(),
 		Requested: sortedCopy(pr.requested),
 	}

@@ -10,15 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReportFromUnstartedAgent: the agent of issue-to-pr is dispatched by a comment that a
-// GitHub Actions workflow receives. With GITHUB_TOKEN that comment starts no workflow, so a
-// report from it cannot happen and the scenario says so at the step; with an app token it
-// plays.
+// TestReportFromUnstartedAgent: issue-to-pr with its agent dispatched by a comment that a
+// GitHub Actions workflow receives (the example's says an app receives it). With
+// GITHUB_TOKEN that comment starts no workflow, so a report from it cannot happen and the
+// scenario says so at the step; with an app token it plays.
 func TestReportFromUnstartedAgent(t *testing.T) {
 	src, err := os.ReadFile("../../../examples/issue-to-pr/scenario.yaml")
 	require.NoError(t, err)
-	cfg, err := os.ReadFile("../../../examples/issue-to-pr/pipelines.yaml")
+	example, err := os.ReadFile("../../../examples/issue-to-pr/pipelines.yaml")
 	require.NoError(t, err)
+	require.Contains(t, string(example), ", listener: app}")
+	cfg := []byte(strings.Replace(string(example), ", listener: app}", "}", 1))
 	require.Contains(t, string(src), "\ntoken: app")
 	for _, tc := range []struct {
 		name, scenario string

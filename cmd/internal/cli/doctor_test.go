@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// doctor runs the doctor command against the harness's fake with token.
+func (h *harness) doctor(token string, args ...string) (int, string, string) {
+	h.t.Helper()
+	env := map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "acme/widgets",
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	var out, errOut bytes.Buffer
+	code := Main(append([]string{"doctor"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
+	return code, out.String(), errOut.String()
+}
+
+// assertReadOnly fails when a call since the last ResetStats could have changed anything.
+func assertReadOnly(t *testing.T, f *ghfake.Server) {
+	t.Helper()
+	calls := f.Calls()
+	require.NotEmpty(t, calls, "doctor read nothing")
+	for _, c := range calls {
+		switch {
+		case c.Kind == "graphql":
+			assert.False(t, c.Mutation, "a GraphQL mutation: %+v", c)
+		default:
+			assert.Equal(t, http.MethodGet, c.Method, "a REST call that is not a read: %+v", c)
+		}
+	}
+	assert.Empty(t, f.Unexpected())
+}
+
+func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetStatus("acme/widgets", 7, "ci/build", "success")
+	h.fake.ResetStats()
+
+	code, out, errOut := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 0, code, out+errOut)
+	assert.NotContains(t, out, "\nproblem ")
+	for _, want := range []string{
+		"ok          repository acme/widgets, default branch main",
+		"ok          config .github/pipelines.yaml on main validates: 1 pipeline",
+		"ok          token scope `statuses: read`: GitHub answered GET /repos/{owner}/{repo}/commits/main/status",
+		"ok          merge method squash: allowed by the repository's settings",
+		"ok          state branch pipeline-action/state: no branch protection",
+		"unverified  token scope `contents: write`",
+		"unverified  rulesets on pipeline-action/state",
+		"no problem.",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assertReadOnly(t, h.fake)
+	writes := 0
+	for _, c := range h.fake.Calls() {
+		if c.Method != http.MethodGet && c.Kind != "graphql" {
+			writes++
+		}
+	}
+	assert.Zero(t, writes)
+}
+
+// The assertion of read-only calls catches a write: it is not vacuous.
+func TestDoctorReadOnlyAssertionSeesWrites(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	h.fake.ResetStats()
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	mutations, writes := 0, 0
+	for _, c := range h.fake.Calls() {
+		if c.Mutation {
+			mutations++
+		}
+		if c.Kind != "graphql" && c.Method != http.MethodGet {
+			writes++
+		}
+	}
+	assert.Positive(t, mutations+writes, "a run writes, and the fake records it")
+}
+
+func TestDoctorNamesAMissingReadScope(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	token := h.fake.BotToken()
+	h.fake.Grant(token, ghfake.Permissions{"contents": "write", "pull_requests": "write", "issues": "write",
+		"checks": "read", "actions": "write"})
+	h.fake.ResetStats()
+	code, out, _ := h.doctor(token)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     token scope `statuses: read` (commit statuses among a pull request's checks): GET /repos/{owner}/{repo}/commits/main/status:")
+	assert.Contains(t, out, "the token lacks `statuses: read`")
+	assert.Contains(t, out, "fix: grant `statuses: read`")
+	assert.Contains(t, out, "ok          token scope `checks: read`")
+	assert.Contains(t, out, "\n1 problem.\n")
+	assertReadOnly(t, h.fake)
+}
+
+func TestDoctorMergeMethodTheRepositoryForbids(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	h.fake.SetProtection("acme/widgets", "main", ghfake.Protection{MergeMethods: []string{"merge", "rebase"}})
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `problem     merge method squash, used at \.github/pipelines\.yaml:\d+:\d+ \(auto-merge\.merge\): the repository's settings do not allow it`, out)
+	assert.Contains(t, out, "fix: allow squash merging in Settings → General → Pull Requests, or set merge_pr's method: to one the repository allows (merge, rebase)")
+}
+
+func TestDoctorProtectedStateBranch(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetProtection("acme/widgets", "pipeline-action/state", ghfake.Protection{RequiredReviews: 1})
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     state branch pipeline-action/state is protected")
+}
+
+func TestDoctorReportsConfigErrorsWithTheirPosition(t *testing.T) {
+	h := newHarness(t, "version: 1\npipelines:\n  p:\n    stages:\n      - id: a\n        type: nope\n")
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `problem     config: \.github/pipelines\.yaml:6:\d+: `, out)
+	assert.Contains(t, out, "unverified  the checks that depend on the config")
+
+	h = newHarness(t, "")
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     no config on main: .github/pipelines.yaml or .github/pipelines/*.yaml")
+}
+
+func TestDoctorUsage(t *testing.T) {
+	h := newHarness(t, exampleYAML(t))
+	code, _, errOut := h.doctor(h.fake.BotToken(), "extra")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "takes no arguments")
+	code, _, errOut = h.doctor("", "--pr", "7")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "no token")
+	code, _, errOut = h.doctor(h.fake.BotToken(), "--pr", "-1")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--pr must be")
+	var out bytes.Buffer
+	assert.Equal(t, 0, Main([]string{"doctor", "--help"}, nil, &out, &out, func(string) string { return "" }))
+	assert.True(t, strings.HasPrefix(out.String(), "usage: pipeline-action doctor"))
+}

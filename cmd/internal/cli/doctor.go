@@ -26,7 +26,12 @@ refusals (X-Accepted-GitHub-Permissions, the GraphQL errors' paths); which write
 scopes the config needs (GitHub has no API that shows a workflow token's scopes, and
 a write cannot be tried without writing: these are listed as unverified); that the
 repository's settings allow the merge methods the config uses; and that the state
-branch is not protected.
+branch is not protected; that the workflows on the default branch listen to the events
+the pipelines need (workflow_run naming the CI workflows of ci_status and the agents'
+workflows, issue_comment for wait_for: comment, issues for issue pipelines, a
+schedule running command: sweep when a pipeline has deadlines), and that every
+dispatch: workflow agent's workflow exists on its ref with workflow_dispatch and the
+inputs the action sends.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN; locally:
 GITHUB_TOKEN=$(gh auth token)); GITHUB_GRAPHQL_URL and GITHUB_API_URL name another
@@ -131,6 +136,7 @@ func (d *doctor) check(ctx context.Context) {
 	d.checkWriteScopes()
 	d.checkMergeMethods()
 	d.checkStateBranch(ctx)
+	d.checkWorkflows(ctx)
 }
 
 // print writes the findings and returns the exit code: 1 when one is a problem.

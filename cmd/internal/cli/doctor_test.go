@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -22,6 +23,24 @@ func (h *harness) doctor(token string, args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
+// docWorkflow is the README's workflow, which runs the action.
+func docWorkflow(t *testing.T) string {
+	b, err := os.ReadFile("../../../docs/workflow.yml")
+	require.NoError(t, err)
+	return string(b)
+}
+
+// newDoctorHarness is a harness whose default branch holds config and the README's
+// workflow, and workflows (path → text) besides.
+func newDoctorHarness(t *testing.T, config string, workflows map[string]string) *harness {
+	h := newHarness(t, config)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", docWorkflow(t))
+	for p, text := range workflows {
+		h.fake.SetFile("acme/widgets", "main", p, text)
+	}
+	return h
+}
+
 // assertReadOnly fails when a call since the last ResetStats could have changed anything.
 func assertReadOnly(t *testing.T, f *ghfake.Server) {
 	t.Helper()
@@ -39,7 +58,7 @@ func assertReadOnly(t *testing.T, f *ghfake.Server) {
 }
 
 func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
-	h := newHarness(t, exampleYAML(t))
+	h := newDoctorHarness(t, exampleYAML(t), nil)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	h.fake.SetStatus("acme/widgets", 7, "ci/build", "success")
@@ -72,7 +91,7 @@ func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
 
 // The assertion of read-only calls catches a write: it is not vacuous.
 func TestDoctorReadOnlyAssertionSeesWrites(t *testing.T) {
-	h := newHarness(t, exampleYAML(t))
+	h := newDoctorHarness(t, exampleYAML(t), nil)
 	h.fake.ResetStats()
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
@@ -89,7 +108,7 @@ func TestDoctorReadOnlyAssertionSeesWrites(t *testing.T) {
 }
 
 func TestDoctorNamesAMissingReadScope(t *testing.T) {
-	h := newHarness(t, exampleYAML(t))
+	h := newDoctorHarness(t, exampleYAML(t), nil)
 	token := h.fake.BotToken()
 	h.fake.Grant(token, ghfake.Permissions{"contents": "write", "pull_requests": "write", "issues": "write",
 		"checks": "read", "actions": "write"})
@@ -105,7 +124,7 @@ func TestDoctorNamesAMissingReadScope(t *testing.T) {
 }
 
 func TestDoctorMergeMethodTheRepositoryForbids(t *testing.T) {
-	h := newHarness(t, exampleYAML(t))
+	h := newDoctorHarness(t, exampleYAML(t), nil)
 	h.fake.SetProtection("acme/widgets", "main", ghfake.Protection{MergeMethods: []string{"merge", "rebase"}})
 	code, out, _ := h.doctor(h.fake.BotToken())
 	assert.Equal(t, 1, code, out)
@@ -114,7 +133,7 @@ func TestDoctorMergeMethodTheRepositoryForbids(t *testing.T) {
 }
 
 func TestDoctorProtectedStateBranch(t *testing.T) {
-	h := newHarness(t, exampleYAML(t))
+	h := newDoctorHarness(t, exampleYAML(t), nil)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	h.fake.SetProtection("acme/widgets", "pipeline-action/state", ghfake.Protection{RequiredReviews: 1})
@@ -137,7 +156,7 @@ func TestDoctorReportsConfigErrorsWithTheirPosition(t *testing.T) {
 }
 
 func TestDoctorUsage(t *testing.T) {
-	h := newHarness(t, exampleYAML(t))
+	h := newDoctorHarness(t, exampleYAML(t), nil)
 	code, _, errOut := h.doctor(h.fake.BotToken(), "extra")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "takes no arguments")
@@ -150,4 +169,53 @@ func TestDoctorUsage(t *testing.T) {
 	var out bytes.Buffer
 	assert.Equal(t, 0, Main([]string{"doctor", "--help"}, nil, &out, &out, func(string) string { return "" }))
 	assert.True(t, strings.HasPrefix(out.String(), "usage: pipeline-action doctor"))
+}
+
+func TestDoctorChecksTheWorkflows(t *testing.T) {
+	dir := "../../../examples/agent-verdict-loop/"
+	config, err := os.ReadFile(dir + "pipelines.yaml")
+	require.NoError(t, err)
+	agent, err := os.ReadFile(dir + "agent-implement.yml")
+	require.NoError(t, err)
+	h := newDoctorHarness(t, string(config), map[string]string{".github/workflows/agent-implement.yml": string(agent)})
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "ok          agent implementer: .github/workflows/agent-implement.yml on main takes workflow_dispatch with the inputs the action sends")
+	assert.Contains(t, out, `problem     workflow_run does not list "agent-implement" (an agent's workflow, whose end the action must see)`)
+	assert.Contains(t, out, `fix: add "agent-implement" to `+"`on.workflow_run.workflows`"+` of .github/workflows/pipelines.yml`)
+	assert.Contains(t, out, "ok          event pull_request_target")
+	assert.Contains(t, out, "\n1 problem.\n")
+
+	// Listed, it holds; an agent workflow without an input the action sends is refused.
+	listed := strings.Replace(docWorkflow(t), "workflows: [ci]", "workflows: [ci, agent-implement]", 1)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", listed)
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, `ok          workflow_run lists "agent-implement"`)
+	noNonce := strings.Replace(string(agent), "      nonce:", "      other:", 1)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-implement.yml", noNonce)
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     agent implementer: .github/workflows/agent-implement.yml on main does not declare the inputs nonce")
+
+	// Without the file, and without any workflow running the action.
+	h = newHarness(t, string(config))
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     no workflow on main runs the action")
+}
+
+func TestDoctorNeedsTheSweepForDeadlines(t *testing.T) {
+	config, err := os.ReadFile("../../../examples/human-timeout/pipelines.yaml")
+	require.NoError(t, err)
+	h := newDoctorHarness(t, string(config), nil)
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `problem     sweep: a pipeline has deadlines \(\.github/pipelines\.yaml:\d+:\d+ `, out)
+	sweep, err := os.ReadFile("../../../docs/sweep-workflow.yml")
+	require.NoError(t, err)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/sweep.yml", string(sweep))
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Contains(t, out, "ok          sweep: .github/workflows/sweep.yml runs command: sweep on a schedule")
+	assert.Equal(t, 0, code, out)
 }

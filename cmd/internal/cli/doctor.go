@@ -31,7 +31,10 @@ the pipelines need (workflow_run naming the CI workflows of ci_status and the ag
 workflows, issue_comment for wait_for: comment, issues for issue pipelines, a
 schedule running command: sweep when a pipeline has deadlines), and that every
 dispatch: workflow agent's workflow exists on its ref with workflow_dispatch and the
-inputs the action sends.
+inputs the action sends. With --pr, it makes the query every run makes for that pull
+request, prints what it read (head, base, mergeability, checks, reviews, labels), and
+evaluates its runs as an event would — without a trigger, so no pipeline starts — and
+prints the runs and the effects they would ask for, performing none.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN; locally:
 GITHUB_TOKEN=$(gh auth token)); GITHUB_GRAPHQL_URL and GITHUB_API_URL name another
@@ -137,6 +140,9 @@ func (d *doctor) check(ctx context.Context) {
 	d.checkMergeMethods()
 	d.checkStateBranch(ctx)
 	d.checkWorkflows(ctx)
+	if d.pr > 0 {
+		d.checkPR(ctx)
+	}
 }
 
 // print writes the findings and returns the exit code: 1 when one is a problem.

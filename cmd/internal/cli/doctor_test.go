@@ -219,3 +219,28 @@ func TestDoctorNeedsTheSweepForDeadlines(t *testing.T) {
 	assert.Contains(t, out, "ok          sweep: .github/workflows/sweep.yml runs command: sweep on a schedule")
 	assert.Equal(t, 0, code, out)
 }
+
+func TestDoctorReadsAPullRequestAndEvaluatesItsRuns(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetStatus("acme/widgets", 7, "ci/build", "success")
+	h.fake.Review("acme/widgets", 7, "alice", "approved", "")
+	h.fake.ResetStats()
+	code, out, _ := h.doctor(h.fake.BotToken(), "--pr", "7")
+	assert.Equal(t, 0, code, out)
+	assert.Regexp(t, `ok          #7: the query every run makes answers: open, head \S+ at [0-9a-f]{7}, base main, mergeable \S+ \(\S+\), checks \[ci/build=\S+\], reviews \[alice=APPROVED\], labels \[\]`, out)
+	// Approved and green: the run would merge, and doctor only says so.
+	assert.Contains(t, out, "ok          #7: run auto-merge/7/1 (auto-merge) would be")
+	assert.Regexp(t, `ok          #7: would ask for merge\S* \(auto-merge/7/1/merge/`, out)
+	assertReadOnly(t, h.fake)
+	assert.Equal(t, "open", h.fake.PR("acme/widgets", 7).State, "not merged")
+
+	// Without statuses: read, the query every run makes is refused, and doctor says why.
+	token := h.fake.BotToken()
+	h.fake.Grant(token, ghfake.Permissions{"contents": "write", "pull_requests": "write", "checks": "read", "actions": "write"})
+	code, out, _ = h.doctor(token, "--pr", "7")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     #7: the query every run makes fails:")
+	assert.Contains(t, out, "statusCheckRollup")
+}

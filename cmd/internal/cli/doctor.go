@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
 )
 
 const doctorUsage = `usage: pipeline-action doctor [--repo OWNER/NAME] [--pr N] [--config PATH]
@@ -38,7 +39,8 @@ prints the runs and the effects they would ask for, performing none.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN; locally:
 GITHUB_TOKEN=$(gh auth token)); GITHUB_GRAPHQL_URL and GITHUB_API_URL name another
-GitHub than github.com. As a workflow step: the action with command: doctor.
+GitHub than github.com; INPUT_STATE_KEY (the action's state_key input) reads a signed
+state with --pr. As a workflow step: the action with command: doctor.
 
 flags:
   --repo OWNER/NAME   the repository (default GITHUB_REPOSITORY)
@@ -71,6 +73,7 @@ type doctor struct {
 	branch   string // the default branch
 	settings *ghapi.RepoSettings
 	cfg      *engine.Config
+	keys     *state.Keys // the state key inputs, to read a signed state
 	found    []finding
 }
 
@@ -117,7 +120,20 @@ func doctorMain(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		fmt.Fprintf(stderr, "pipeline-action doctor: %v\n", err)
 		return 2
 	}
-	d := &doctor{client: client, cfgPath: *cfgPath, pr: *pr}
+	current, previous := strings.TrimSpace(getenv("INPUT_STATE_KEY")), strings.Fields(getenv("INPUT_STATE_KEY_PREVIOUS"))
+	if getenv("GITHUB_ACTIONS") == "true" {
+		// As a workflow step, the keys are masked before anything else can log them, as
+		// the action's own commands do (statekey.go).
+		for _, part := range append(strings.Fields(current), previous...) {
+			fmt.Fprintf(stdout, "::add-mask::%s\n", part)
+		}
+	}
+	keys, err := state.NewKeys(current, previous...)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action doctor: INPUT_STATE_KEY: %v\n", err)
+		return 2
+	}
+	d := &doctor{client: client, cfgPath: *cfgPath, pr: *pr, keys: keys}
 	d.check(ctx)
 	fmt.Fprintf(stdout, "doctor %s\n", *repo)
 	return d.print(stdout)

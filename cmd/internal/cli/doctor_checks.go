@@ -132,7 +132,9 @@ func (d *doctor) checkReadScopes(ctx context.Context) {
 		}
 		asked, err := d.client.ProbeRead(ctx, n.scope, d.branch)
 		if err != nil {
-			d.add(findingProblem, fmt.Sprintf("token scope `%s: read` (%s): %s: %v", n.scope, n.why, asked, err),
+			// go-github ends its message with the list of field errors, empty here.
+			msg := strings.TrimSuffix(err.Error(), " []")
+			d.add(findingProblem, fmt.Sprintf("token scope `%s: read` (%s): %s: %s", n.scope, n.why, asked, msg),
 				fmt.Sprintf("grant `%s: %s`: %s", n.scope, n.level, grantFix))
 			continue
 		}

@@ -32,10 +32,11 @@ func (d *doctor) checkPR(ctx context.Context) {
 	subject := snap.Facts.Repo + "#" + strconv.Itoa(n)
 	branch := state.NewBranchStore(d.client, snap.State, state.SubjectFile(true, n), subject, snap.Viewer, warn)
 	store := state.NewDual(branch, state.NewCommentStore(d.client, snap.Comments, warn), warn)
+	store.SetKeys(d.keys)
 	st, _, err := store.Load(ctx, n) // a read: Load writes nothing
 	if err != nil {
 		d.add(findingUnverified, fmt.Sprintf("#%d: its state cannot be loaded, so what the pipelines would do is not shown: %v", n, err),
-			"with signing_key, give doctor the same key (INPUT_SIGNING_KEY) to read a signed state")
+			"with a state_key, give doctor the same key (INPUT_STATE_KEY) to read a signed state")
 		return
 	}
 	for _, w := range warnings {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
@@ -44,7 +45,8 @@ state with --pr. As a workflow step: the action with command: doctor.
 
 flags:
   --repo OWNER/NAME   the repository (default GITHUB_REPOSITORY)
-  --pr N              also read what the action reads for pull request N
+  --pr N              also read what the action reads for pull request N (default
+                      the action's pr input)
   --config PATH       the config file (default the action's config input, else
                       .github/pipelines.yaml)
 
@@ -85,7 +87,16 @@ func (d *doctor) add(status, what, fix string) {
 func doctorMain(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := newFlagSet("doctor", stderr)
 	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "the repository, OWNER/NAME")
-	pr := fs.Int("pr", 0, "a pull request to read as the action does")
+	defPR := 0
+	if v := getenv("INPUT_PR"); v != "" { // the action's `pr` input, as a workflow step
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			fmt.Fprintf(stderr, "pipeline-action doctor: input pr: %q is not a number\n", v)
+			return 2
+		}
+		defPR = n
+	}
+	pr := fs.Int("pr", defPR, "a pull request to read as the action does")
 	defPath := getenv("INPUT_CONFIG")
 	if defPath == "" {
 		defPath = DefaultConfigPath

@@ -244,3 +244,39 @@ func TestDoctorReadsAPullRequestAndEvaluatesItsRuns(t *testing.T) {
 	assert.Contains(t, out, "problem     #7: the query every run makes fails:")
 	assert.Contains(t, out, "statusCheckRollup")
 }
+
+// A doctor step whose expectation does not hold fails the scenario: the step checks.
+func TestDoctorStepFailsWhenItsExpectationDoesNot(t *testing.T) {
+	src, err := os.ReadFile("../../../examples/doctor/scenario-merge-method.yaml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, f := range []string{"pipelines.yaml", "pipelines-workflow.yml", "agent-implement.yml"} {
+		b, err := os.ReadFile("../../../examples/doctor/" + f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(dir+"/"+f, b, 0o600))
+	}
+	wrong := strings.Replace(string(src), "ok: false", "ok: true", 1)
+	require.NoError(t, os.WriteFile(dir+"/scenario.yaml", []byte(wrong), 0o600))
+	var out, errOut bytes.Buffer
+	code := Main([]string{"simulate", dir}, nil, &out, &errOut, func(string) string { return "" })
+	assert.Equal(t, 1, code, out.String()+errOut.String())
+	assert.Contains(t, out.String(), "✗ doctor ok: want true, found exit code 1")
+}
+
+// As a workflow step: the action's command input picks doctor, its token and pr inputs
+// are read, and the state key is masked before anything is printed.
+func TestDoctorAsAWorkflowStep(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	env := map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "doctor", "INPUT_TOKEN": h.fake.BotToken(), "INPUT_PR": "7",
+		"INPUT_STATE_KEY": "a-state-key-of-the-test-0123", "GITHUB_REPOSITORY": "acme/widgets",
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	var out, errOut bytes.Buffer
+	code = Main(nil, nil, &out, &errOut, func(k string) string { return env[k] })
+	assert.Equal(t, 0, code, out.String()+errOut.String())
+	assert.True(t, strings.HasPrefix(out.String(), "::add-mask::a-state-key-of-the-test-0123\n"), out.String())
+	assert.Contains(t, out.String(), "ok          #7: the query every run makes answers: open")
+	env["INPUT_PR"] = "seven"
+	assert.Equal(t, 2, Main(nil, nil, &out, &errOut, func(k string) string { return env[k] }))
+}

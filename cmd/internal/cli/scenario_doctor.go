@@ -59,6 +59,8 @@ func (s *simulation) runDoctor(ctx context.Context, n int, v *doctorStep) (faile
 		}
 	}
 	report(len(writes) == 0, "doctor writes", "nothing", strings.Join(writes, ", "))
+	bad := s.fake.Unexpected()
+	report(len(bad) == 0, "doctor's requests", "all of them ones GitHub answers", strings.Join(bad, "; "))
 	if v.OK != nil {
 		report((code == 0) == *v.OK, "doctor ok", fmt.Sprint(*v.OK), fmt.Sprintf("exit code %d", code))
 	}

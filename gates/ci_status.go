@@ -222,3 +222,8 @@ var ciWord = map[string]string{
 	engine.CheckFailure: "failing",
 	engine.CheckPending: "pending",
 }
+
+// Watches says what the condition waits for: the workflow names of `workflows`
+// (byWorkflow), or the check names of `checks` (nil: every check on the head). doctor
+// compares the workflow names with what the action's workflow listens to.
+func (c ciStatus) Watches() (names []string, byWorkflow bool) { return c.names, c.byWorkflow }

@@ -49,6 +49,7 @@ var commandUsage = map[string]string{
 	"validate": validateUsage,
 	"graph":    graphUsage,
 	"status":   statusUsage,
+	"doctor":   doctorUsage,
 	"version":  versionUsage,
 }
 

@@ -24,6 +24,8 @@ commands:
                           and/or .github/pipelines/*.yaml (default .)
   status [--repo OWNER/NAME] [--branch BRANCH]
                           list the open runs (index.json on the state branch)
+  doctor [--repo OWNER/NAME] [--pr N]
+                          check a live repository: config, token scopes, settings (writes nothing)
   graph [PATH] [--pipeline NAME]
                           print Mermaid flowcharts of the pipelines (default .)
   version                 print the version
@@ -71,6 +73,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return graphMain(args, stdout, stderr)
 	case "status":
 		return statusMain(ctx, args, stdout, stderr, getenv)
+	case "doctor":
+		return doctorMain(ctx, args, stdout, stderr, getenv)
 	case "version", "--version":
 		return versionMain(args, stdout, stderr)
 	case "help", "-h", "--help", "-help":

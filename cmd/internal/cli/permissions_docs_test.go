@@ -91,6 +91,7 @@ func withMembers(run, sweep, report map[string]any) map[string]any {
 // ownPermissions are the scenarios that set their own permissions: they play a token
 // other than the documented workflows' on purpose.
 var ownPermissions = []string{
+	"../../../examples/doctor/scenario-scopes.yaml",
 	"testdata/scenarios/missing-statuses-read/scenario.yaml",
 }
 

@@ -306,6 +306,7 @@ var stepKinds = map[string]func() any{
 	"workflow_run":   func() any { return &workflowRunStep{} },
 	"http":           func() any { return &httpStubs{} },
 	"state_key":      func() any { return &stateKeyStep{} },
+	"doctor":         func() any { return &doctorStep{} }, // scenario_doctor.go
 }
 
 // scenarioError is a mistake in the scenario file, with its position.

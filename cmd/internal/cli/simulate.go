@@ -268,6 +268,10 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 			failed += s.check(e)
 			continue
 		}
+		if d, ok := st.Value.(*doctorStep); ok {
+			failed += s.runDoctor(ctx, n, d) // scenario_doctor.go
+			continue
+		}
 		var ds []delivery
 		var label string
 		concurrent := false

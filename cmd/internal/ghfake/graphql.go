@@ -211,6 +211,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		return
 	}
 	if op.Operation == ast.Mutation {
+		if rec, ok := w.(*statusRecorder); ok {
+			rec.mutation = true
+		}
 		s.holdWrite(r, bearer(r))
 	}
 	s.mu.Lock()

@@ -95,9 +95,19 @@ func reposGetBranch(s *Server, c *restCtx) (int, any) {
 	}
 	fn := c.repo.fullName()
 	api := s.apiURL("/repos/%s/branches/%s", fn, b.name)
+	p := c.repo.settings.protection[b.name]
+	checks, level := []any{}, "off"
+	if p != nil {
+		for _, name := range p.RequiredChecks {
+			checks = append(checks, name)
+		}
+		if len(checks) > 0 {
+			level = "non_admins"
+		}
+	}
 	return http.StatusOK, obj{
-		"name": b.name, "protected": false, "protection_url": api + "/protection",
-		"protection": obj{"enabled": false, "required_status_checks": obj{"enforcement_level": "off", "contexts": []any{}}},
+		"name": b.name, "protected": p != nil, "protection_url": api + "/protection",
+		"protection": obj{"enabled": p != nil, "required_status_checks": obj{"enforcement_level": level, "contexts": checks}},
 		"commit":     obj{"sha": b.head, "url": s.apiURL("/repos/%s/commits/%s", fn, b.head)},
 		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", htmlBase, fn, b.name)},
 	}

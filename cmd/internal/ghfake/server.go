@@ -30,6 +30,9 @@ type Call struct {
 	Path   string
 	Kind   string // "graphql", the REST operationId, or "unknown"
 	Status int
+	// Mutation is true for a GraphQL request whose operation is a mutation: what a
+	// read-only command (doctor) must never send.
+	Mutation bool
 }
 
 // Fault is a response the fake gives to one request instead of serving it (Inject).
@@ -204,8 +207,9 @@ func (s *Server) Calls() []Call {
 // the client, so that Stats and Calls include a request as soon as its response arrives.
 type statusRecorder struct {
 	http.ResponseWriter
-	record func(status int)
-	done   bool
+	record   func(status int)
+	done     bool
+	mutation bool // a GraphQL mutation, known before the status is written
 	// before runs once, before the status is sent: a read is counted by the barrier
 	// before its client can see the answer (and end, leaving the barrier).
 	before func()
@@ -232,10 +236,11 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 // serveHTTP authenticates, routes and records every request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	kind := "unknown"
-	rec := &statusRecorder{ResponseWriter: w, record: func(status int) {
+	var rec *statusRecorder
+	rec = &statusRecorder{ResponseWriter: w, record: func(status int) {
 		s.mu.Lock()
 		s.stats[kind]++
-		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: status})
+		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: status, Mutation: rec.mutation})
 		s.mu.Unlock()
 	}}
 

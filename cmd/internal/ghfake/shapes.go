@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -82,6 +83,14 @@ var repoURLs = map[string]string{
 // example has only for templates (template_repository) and for organization-owned repositories
 // (organization) are left out: the fake's repositories are neither. A fork says "fork": true;
 // repos/get adds its parent and source.
+// allowsMethod is the repository's setting for a merge method. The fake keeps one list of
+// merge methods, on a branch's protection; GitHub's settings are the repository's, so the
+// default branch's list stands for them (every method when it lists none).
+func (r *repo) allowsMethod(method string) bool {
+	p := r.settings.protection[r.defaultBranch]
+	return p == nil || len(p.MergeMethods) == 0 || slices.Contains(p.MergeMethods, method)
+}
+
 func (s *Server) repoJSON(r *repo) obj {
 	fn := r.fullName()
 	api := s.apiURL("/repos/%s", fn)
@@ -104,8 +113,9 @@ func (s *Server) repoJSON(r *repo) obj {
 		"subscribers_count": 0, "has_issues": true, "has_projects": false, "has_wiki": false,
 		"has_pages": false, "has_downloads": false, "has_discussions": false, "is_template": false,
 		"license": nil, "topics": []any{}, "temp_clone_token": nil,
-		"allow_merge_commit": true, "allow_squash_merge": true, "allow_rebase_merge": true,
-		"allow_auto_merge": false, "delete_branch_on_merge": false, "allow_forking": true,
+		"allow_merge_commit": r.allowsMethod("merge"), "allow_squash_merge": r.allowsMethod("squash"),
+		"allow_rebase_merge": r.allowsMethod("rebase"),
+		"allow_auto_merge":   false, "delete_branch_on_merge": false, "allow_forking": true,
 		"web_commit_signoff_required": false, "custom_properties": obj{},
 		"permissions": obj{"admin": false, "maintain": false, "push": true, "triage": true, "pull": true},
 	}

@@ -93,6 +93,11 @@ var restCases = []restCase{
 
 // moreRESTCases cover the operations beyond the adapter's core set.
 var moreRESTCases = []restCase{
+	{op: "pulls/list", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls")},
+	{op: "repos/get-combined-status-for-ref", status: 200, method: "GET", path: func(s *Server) string { return "/repos/acme/widgets/commits/" + s.PR(testRepo, 7).HeadSHA + "/status" },
+		setup: func(s *Server) { s.SetStatus(testRepo, 7, "ci/build", "success") }},
+	{op: "checks/list-for-ref", status: 200, method: "GET", path: fixed("/repos/acme/widgets/commits/main/check-runs")},
+	{op: "actions/list-workflow-runs-for-repo", status: 200, method: "GET", path: fixed("/repos/acme/widgets/actions/runs")},
 	{op: "issues/add-assignees", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues/7/assignees"), body: `{"assignees":["alice"]}`},
 	{op: "git/get-ref", status: 200, method: "GET", path: fixed("/repos/acme/widgets/git/ref/heads/feat/login")},
 	{op: "git/create-ref", status: 201, method: "POST", path: fixed("/repos/acme/widgets/git/refs"),

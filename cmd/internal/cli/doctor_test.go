@@ -1,0 +1,282 @@
+package cli
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// doctor runs the doctor command against the harness's fake with token.
+func (h *harness) doctor(token string, args ...string) (int, string, string) {
+	h.t.Helper()
+	env := map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "acme/widgets",
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	var out, errOut bytes.Buffer
+	code := Main(append([]string{"doctor"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
+	return code, out.String(), errOut.String()
+}
+
+// docWorkflow is the README's workflow, which runs the action.
+func docWorkflow(t *testing.T) string {
+	b, err := os.ReadFile("../../../docs/workflow.yml")
+	require.NoError(t, err)
+	return string(b)
+}
+
+// newDoctorHarness is a harness whose default branch holds config and the README's
+// workflow, and workflows (path → text) besides.
+func newDoctorHarness(t *testing.T, config string, workflows map[string]string) *harness {
+	h := newHarness(t, config)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", docWorkflow(t))
+	for p, text := range workflows {
+		h.fake.SetFile("acme/widgets", "main", p, text)
+	}
+	return h
+}
+
+// assertReadOnly fails when a call since the last ResetStats could have changed anything.
+func assertReadOnly(t *testing.T, f *ghfake.Server) {
+	t.Helper()
+	calls := f.Calls()
+	require.NotEmpty(t, calls, "doctor read nothing")
+	for _, c := range calls {
+		switch {
+		case c.Kind == "graphql":
+			assert.False(t, c.Mutation, "a GraphQL mutation: %+v", c)
+		default:
+			assert.Equal(t, http.MethodGet, c.Method, "a REST call that is not a read: %+v", c)
+		}
+	}
+	assert.Empty(t, f.Unexpected())
+}
+
+func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetStatus("acme/widgets", 7, "ci/build", "success")
+	h.fake.ResetStats()
+
+	code, out, errOut := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 0, code, out+errOut)
+	assert.NotContains(t, out, "\nproblem ")
+	for _, want := range []string{
+		"ok          repository acme/widgets, default branch main",
+		"ok          config .github/pipelines.yaml on main validates: 1 pipeline",
+		"ok          token scope `statuses: read`: GitHub answered GET /repos/{owner}/{repo}/commits/main/status",
+		"ok          merge method squash: allowed by the repository's settings",
+		"ok          state branch pipeline-action/state: no branch protection",
+		"unverified  token scope `contents: write`",
+		"unverified  rulesets on pipeline-action/state",
+		"no problem.",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assertReadOnly(t, h.fake)
+	writes := 0
+	for _, c := range h.fake.Calls() {
+		if c.Method != http.MethodGet && c.Kind != "graphql" {
+			writes++
+		}
+	}
+	assert.Zero(t, writes)
+}
+
+// The assertion of read-only calls catches a write: it is not vacuous.
+func TestDoctorReadOnlyAssertionSeesWrites(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	h.fake.ResetStats()
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	mutations, writes := 0, 0
+	for _, c := range h.fake.Calls() {
+		if c.Mutation {
+			mutations++
+		}
+		if c.Kind != "graphql" && c.Method != http.MethodGet {
+			writes++
+		}
+	}
+	assert.Positive(t, mutations+writes, "a run writes, and the fake records it")
+}
+
+func TestDoctorNamesAMissingReadScope(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	token := h.fake.BotToken()
+	h.fake.Grant(token, ghfake.Permissions{"contents": "write", "pull_requests": "write", "issues": "write",
+		"checks": "read", "actions": "write"})
+	h.fake.ResetStats()
+	code, out, _ := h.doctor(token)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     token scope `statuses: read` (commit statuses among a pull request's checks): GET /repos/{owner}/{repo}/commits/main/status:")
+	assert.Contains(t, out, "the token lacks `statuses: read`")
+	assert.Contains(t, out, "fix: grant `statuses: read`")
+	assert.Contains(t, out, "ok          token scope `checks: read`")
+	assert.Contains(t, out, "\n1 problem.\n")
+	assertReadOnly(t, h.fake)
+}
+
+func TestDoctorMergeMethodTheRepositoryForbids(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	h.fake.SetProtection("acme/widgets", "main", ghfake.Protection{MergeMethods: []string{"merge", "rebase"}})
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `problem     merge method squash, used at \.github/pipelines\.yaml:\d+:\d+ \(auto-merge\.merge\): the repository's settings do not allow it`, out)
+	assert.Contains(t, out, "fix: allow squash merging in Settings → General → Pull Requests, or set merge_pr's method: to one the repository allows (merge, rebase)")
+}
+
+func TestDoctorProtectedStateBranch(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetProtection("acme/widgets", "pipeline-action/state", ghfake.Protection{RequiredReviews: 1})
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     state branch pipeline-action/state is protected")
+}
+
+func TestDoctorReportsConfigErrorsWithTheirPosition(t *testing.T) {
+	h := newHarness(t, "version: 1\npipelines:\n  p:\n    stages:\n      - id: a\n        type: nope\n")
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `problem     config: \.github/pipelines\.yaml:6:\d+: `, out)
+	assert.Contains(t, out, "unverified  the checks that depend on the config")
+
+	h = newHarness(t, "")
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     no config on main: .github/pipelines.yaml or .github/pipelines/*.yaml")
+}
+
+func TestDoctorUsage(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, _, errOut := h.doctor(h.fake.BotToken(), "extra")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "takes no arguments")
+	code, _, errOut = h.doctor("", "--pr", "7")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "no token")
+	code, _, errOut = h.doctor(h.fake.BotToken(), "--pr", "-1")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "--pr must be")
+	var out bytes.Buffer
+	assert.Equal(t, 0, Main([]string{"doctor", "--help"}, nil, &out, &out, func(string) string { return "" }))
+	assert.True(t, strings.HasPrefix(out.String(), "usage: pipeline-action doctor"))
+}
+
+func TestDoctorChecksTheWorkflows(t *testing.T) {
+	dir := "../../../examples/agent-verdict-loop/"
+	config, err := os.ReadFile(dir + "pipelines.yaml")
+	require.NoError(t, err)
+	agent, err := os.ReadFile(dir + "agent-implement.yml")
+	require.NoError(t, err)
+	h := newDoctorHarness(t, string(config), map[string]string{".github/workflows/agent-implement.yml": string(agent)})
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "ok          agent implementer: .github/workflows/agent-implement.yml on main takes workflow_dispatch with the inputs the action sends")
+	assert.Contains(t, out, `problem     workflow_run does not list "agent-implement" (an agent's workflow, whose end the action must see)`)
+	assert.Contains(t, out, `fix: add "agent-implement" to `+"`on.workflow_run.workflows`"+` of .github/workflows/pipelines.yml`)
+	assert.Contains(t, out, "ok          event pull_request_target")
+	assert.Contains(t, out, "\n1 problem.\n")
+
+	// Listed, it holds; an agent workflow without an input the action sends is refused.
+	listed := strings.Replace(docWorkflow(t), "workflows: [ci]", "workflows: [ci, agent-implement]", 1)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", listed)
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, `ok          workflow_run lists "agent-implement"`)
+	noNonce := strings.Replace(string(agent), "      nonce:", "      other:", 1)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-implement.yml", noNonce)
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     agent implementer: .github/workflows/agent-implement.yml on main does not declare the inputs nonce")
+
+	// Without the file, and without any workflow running the action.
+	h = newHarness(t, string(config))
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     no workflow on main runs the action")
+}
+
+func TestDoctorNeedsTheSweepForDeadlines(t *testing.T) {
+	config, err := os.ReadFile("../../../examples/human-timeout/pipelines.yaml")
+	require.NoError(t, err)
+	h := newDoctorHarness(t, string(config), nil)
+	code, out, _ := h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Regexp(t, `problem     sweep: a pipeline has deadlines \(\.github/pipelines\.yaml:\d+:\d+ `, out)
+	sweep, err := os.ReadFile("../../../docs/sweep-workflow.yml")
+	require.NoError(t, err)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/sweep.yml", string(sweep))
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Contains(t, out, "ok          sweep: .github/workflows/sweep.yml runs command: sweep on a schedule")
+	assert.Equal(t, 0, code, out)
+}
+
+func TestDoctorReadsAPullRequestAndEvaluatesItsRuns(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetStatus("acme/widgets", 7, "ci/build", "success")
+	h.fake.Review("acme/widgets", 7, "alice", "approved", "")
+	h.fake.ResetStats()
+	code, out, _ := h.doctor(h.fake.BotToken(), "--pr", "7")
+	assert.Equal(t, 0, code, out)
+	assert.Regexp(t, `ok          #7: the query every run makes answers: open, head \S+ at [0-9a-f]{7}, base main, mergeable \S+ \(\S+\), checks \[ci/build=\S+\], reviews \[alice=APPROVED\], labels \[\]`, out)
+	// Approved and green: the run would merge, and doctor only says so.
+	assert.Contains(t, out, "ok          #7: run auto-merge/7/1 (auto-merge) would be")
+	assert.Regexp(t, `ok          #7: would ask for merge\S* \(auto-merge/7/1/merge/`, out)
+	assertReadOnly(t, h.fake)
+	assert.Equal(t, "open", h.fake.PR("acme/widgets", 7).State, "not merged")
+
+	// Without statuses: read, the query every run makes is refused, and doctor says why.
+	token := h.fake.BotToken()
+	h.fake.Grant(token, ghfake.Permissions{"contents": "write", "pull_requests": "write", "checks": "read", "actions": "write"})
+	code, out, _ = h.doctor(token, "--pr", "7")
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     #7: the query every run makes fails:")
+	assert.Contains(t, out, "statusCheckRollup")
+}
+
+// A doctor step whose expectation does not hold fails the scenario: the step checks.
+func TestDoctorStepFailsWhenItsExpectationDoesNot(t *testing.T) {
+	src, err := os.ReadFile("../../../examples/doctor/scenario-merge-method.yaml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, f := range []string{"pipelines.yaml", "pipelines-workflow.yml", "agent-implement.yml"} {
+		b, err := os.ReadFile("../../../examples/doctor/" + f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(dir+"/"+f, b, 0o600))
+	}
+	wrong := strings.Replace(string(src), "ok: false", "ok: true", 1)
+	require.NoError(t, os.WriteFile(dir+"/scenario.yaml", []byte(wrong), 0o600))
+	var out, errOut bytes.Buffer
+	code := Main([]string{"simulate", dir}, nil, &out, &errOut, func(string) string { return "" })
+	assert.Equal(t, 1, code, out.String()+errOut.String())
+	assert.Contains(t, out.String(), "✗ doctor ok: want true, found exit code 1")
+}
+
+// As a workflow step: the action's command input picks doctor, its token and pr inputs
+// are read, and the state key is masked before anything is printed.
+func TestDoctorAsAWorkflowStep(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	env := map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "doctor", "INPUT_TOKEN": h.fake.BotToken(), "INPUT_PR": "7",
+		"INPUT_STATE_KEY": "a-state-key-of-the-test-0123", "GITHUB_REPOSITORY": "acme/widgets",
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	var out, errOut bytes.Buffer
+	code = Main(nil, nil, &out, &errOut, func(k string) string { return env[k] })
+	assert.Equal(t, 0, code, out.String()+errOut.String())
+	assert.True(t, strings.HasPrefix(out.String(), "::add-mask::a-state-key-of-the-test-0123\n"), out.String())
+	assert.Contains(t, out.String(), "ok          #7: the query every run makes answers: open")
+	env["INPUT_PR"] = "seven"
+	assert.Equal(t, 2, Main(nil, nil, &out, &errOut, func(k string) string { return env[k] }))
+}

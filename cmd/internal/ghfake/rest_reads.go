@@ -1,0 +1,107 @@
+package ghfake
+
+import (
+	"net/http"
+	"sort"
+)
+
+// Reads that `doctor` makes to see whether a token holds a read scope: each is refused
+// by refuseScope (permissions_table.go) before its handler runs, as GitHub refuses it
+// whatever the repository holds.
+
+func init() {
+	restHandlers["pulls/list"] = pullsList
+	restHandlers["repos/get-combined-status-for-ref"] = reposCombinedStatus
+	restHandlers["checks/list-for-ref"] = checksListForRef
+	restHandlers["actions/list-workflow-runs-for-repo"] = actionsListRunsForRepo
+}
+
+// pullsList: https://docs.github.com/rest/pulls/pulls#list-pull-requests (state open, the
+// default; newest first, GitHub's default order).
+func pullsList(s *Server, c *restCtx) (int, any) {
+	state := c.r.URL.Query().Get("state")
+	if state == "" {
+		state = "open"
+	}
+	var prs []*issue
+	for _, is := range c.repo.issues {
+		if is.isPR && (state == "all" || is.state == state) {
+			prs = append(prs, is)
+		}
+	}
+	sort.Slice(prs, func(i, j int) bool { return prs[i].number > prs[j].number })
+	out := make([]any, 0, len(prs))
+	for _, pr := range prs {
+		out = append(out, s.prJSON(c.repo, pr))
+	}
+	return http.StatusOK, c.paginate(out)
+}
+
+// reposCombinedStatus: https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference
+func reposCombinedStatus(s *Server, c *restCtx) (int, any) {
+	cm := s.resolveCommit(c.repo, c.params["ref"])
+	if cm == nil {
+		return http.StatusNotFound, notFound()
+	}
+	latest := map[string]*status{}
+	var order []string
+	for _, st := range cm.statuses {
+		if _, ok := latest[st.context]; !ok {
+			order = append(order, st.context)
+		}
+		latest[st.context] = st
+	}
+	combined := "success"
+	statuses := []any{}
+	for _, name := range order {
+		st := latest[name]
+		switch {
+		case st.state == "error" || st.state == "failure":
+			combined = "failure"
+		case st.state == "pending" && combined == "success":
+			combined = "pending"
+		}
+		statuses = append(statuses, obj{"id": st.id, "context": st.context, "state": st.state,
+			"created_at": ts(st.createdAt), "updated_at": ts(st.createdAt)})
+	}
+	if len(order) == 0 {
+		combined = "pending" // GitHub's answer for a commit without statuses
+	}
+	return http.StatusOK, obj{"state": combined, "sha": cm.sha, "total_count": len(statuses), "statuses": statuses,
+		"repository": s.repoJSON(c.repo), "url": s.apiURL("/repos/%s/commits/%s/status", c.repo.fullName(), cm.sha),
+		"commit_url": s.apiURL("/repos/%s/commits/%s", c.repo.fullName(), cm.sha)}
+}
+
+// checksListForRef: https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference
+func checksListForRef(s *Server, c *restCtx) (int, any) {
+	cm := s.resolveCommit(c.repo, c.params["ref"])
+	if cm == nil {
+		return http.StatusNotFound, notFound()
+	}
+	runs := []any{}
+	for _, cr := range cm.checks {
+		var conclusion any
+		if cr.conclusion != "" {
+			conclusion = cr.conclusion
+		}
+		runs = append(runs, obj{"id": cr.id, "name": cr.name, "head_sha": cm.sha, "status": cr.status,
+			"conclusion": conclusion, "completed_at": ts(cr.completedAt)})
+	}
+	return http.StatusOK, obj{"total_count": len(runs), "check_runs": c.paginate(runs)}
+}
+
+// actionsListRunsForRepo: https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository
+// The runs are those of the Actions check suites on the repository's commits.
+func actionsListRunsForRepo(s *Server, c *restCtx) (int, any) {
+	runs := []any{}
+	for _, cm := range c.repo.commits {
+		for _, su := range cm.suites {
+			if su.runID != 0 {
+				runs = append(runs, obj{"id": su.runID, "name": su.workflow, "head_sha": cm.sha,
+					"path": ".github/workflows/" + su.workflow, "check_suite_id": su.id})
+			}
+		}
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].(obj)["id"].(int64) > runs[j].(obj)["id"].(int64) })
+	return http.StatusOK, obj{"total_count": len(runs), "workflow_runs": c.paginate(runs)}
+}

@@ -89,6 +89,7 @@ OPERATIONS = [
     "checks/create",
     "reactions/create-for-issue-comment",
     "rate-limit/get",
+    "repos/get-branch-rules",
 ]
 
 # Octokit's build (scripts/overrides/index.mjs in octokit/openapi) alters these parts of these

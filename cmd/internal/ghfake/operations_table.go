@@ -62,4 +62,5 @@ var operations = []operation{
 	{"checks/create", "POST", "/repos/{owner}/{repo}/check-runs", []int{201}},
 	{"reactions/create-for-issue-comment", "POST", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", []int{200, 201, 422}},
 	{"rate-limit/get", "GET", "/rate_limit", []int{200, 304, 404}},
+	{"repos/get-branch-rules", "GET", "/repos/{owner}/{repo}/rules/branches/{branch}", []int{200}},
 }

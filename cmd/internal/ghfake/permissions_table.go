@@ -77,7 +77,8 @@ var restPermissions = map[string]need{
 
 	"repos/get": "metadata=read",
 	"repos/get-collaborator-permission-level": "metadata=read",
-	"rate-limit/get": "",
+	"repos/get-branch-rules":                  "metadata=read",
+	"rate-limit/get":                          "",
 }
 
 // graphQLPermissions are the scopes GraphQL needs to show an object of a type (key "Type")

@@ -66,7 +66,7 @@ func ruleViolation(rule string) string {
 // refusedBy is the rule that refuses creating (exists false) or updating branch name of r,
 // "" when none does. The caller holds s.mu.
 func (r *repo) refusedBy(name string, exists bool) string {
-	if !r.restricted[name] {
+	if r.restricted[name] == 0 {
 		return ""
 	}
 	if exists {
@@ -138,9 +138,24 @@ func (s *Server) RestrictBranch(repoName, name string) {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	if r.restricted == nil {
-		r.restricted = map[string]bool{}
+		r.restricted = map[string]int{}
 	}
-	r.restricted[name] = true
+	if r.restricted[name] == 0 {
+		r.restricted[name] = len(r.restricted) + 1
+	}
+}
+
+// branchRules are the rules that apply to branch name of r, as "Get rules for a branch"
+// lists them: a restricting ruleset's "creation" and "update" rules (RestrictBranch), none
+// otherwise. The branch need not exist. The caller holds s.mu.
+func (r *repo) branchRules(name string) []any {
+	rules := []any{}
+	if id := r.restricted[name]; id != 0 {
+		for _, typ := range []string{"creation", "update"} {
+			rules = append(rules, obj{"type": typ, "ruleset_source_type": "Repository", "ruleset_source": r.fullName(), "ruleset_id": id})
+		}
+	}
+	return rules
 }
 
 // DeleteBranch deletes branch name of repoName, as someone with write access does in

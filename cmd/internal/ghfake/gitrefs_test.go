@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
@@ -318,4 +319,29 @@ func TestPushCommitClaimsAnAuthor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "b", s.BranchFiles(testRepo, "other")["a"])
 	assert.Nil(t, s.BranchFiles(testRepo, "none"))
+}
+
+// "Get rules for a branch" lists a restricting ruleset's rules for the branch, existing or not,
+// and nothing for a branch no ruleset targets.
+func TestBranchRules(t *testing.T) {
+	ctx := context.Background()
+	s, _ := stateWorld(t)
+	s.RestrictBranch(testRepo, "guarded")
+	s.RestrictBranch(testRepo, stateBranch)
+	c := client(t, s, s.BotToken())
+	rules := func(branch string) []map[string]any {
+		req, err := c.NewRequest("GET", "repos/acme/widgets/rules/branches/"+url.PathEscape(branch), nil)
+		require.NoError(t, err)
+		var out []map[string]any
+		resp, err := c.Do(ctx, req, &out)
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusOK, resp.StatusCode)
+		return out
+	}
+	assert.Equal(t, []map[string]any{
+		{"type": "creation", "ruleset_source_type": "Repository", "ruleset_source": "acme/widgets", "ruleset_id": float64(2)},
+		{"type": "update", "ruleset_source_type": "Repository", "ruleset_source": "acme/widgets", "ruleset_id": float64(2)},
+	}, rules(stateBranch))
+	assert.Len(t, rules("guarded"), 2, "a branch that does not exist yet")
+	assert.Empty(t, rules("main"))
 }

@@ -13,6 +13,7 @@ func init() {
 	restHandlers["git/create-ref"] = gitCreateRef
 	restHandlers["git/update-ref"] = gitUpdateRef
 	restHandlers["repos/get-branch"] = reposGetBranch
+	restHandlers["repos/get-branch-rules"] = reposGetBranchRules
 	restHandlers["repos/get-content"] = reposGetContent
 }
 
@@ -111,6 +112,12 @@ func reposGetBranch(s *Server, c *restCtx) (int, any) {
 		"commit":     obj{"sha": b.head, "url": s.apiURL("/repos/%s/commits/%s", fn, b.head)},
 		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", htmlBase, fn, b.name)},
 	}
+}
+
+// reposGetBranchRules: https://docs.github.com/rest/repos/rules#get-rules-for-a-branch. The
+// fake's rulesets are repository rulesets without bypass (RestrictBranch); one page holds them.
+func reposGetBranchRules(s *Server, c *restCtx) (int, any) {
+	return http.StatusOK, c.repo.branchRules(c.params["branch"])
 }
 
 // reposGetContent: https://docs.github.com/rest/repos/contents#get-repository-content (files

@@ -122,6 +122,8 @@ var moreRESTCases = []restCase{
 	{op: "repos/compare-commits-with-basehead", status: 200, method: "GET", path: fixed("/repos/acme/widgets/compare/main...feat/login")},
 	{op: "issues/create", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues"), body: `{"title":"Follow up","body":"b","labels":["bug"]}`},
 	{op: "teams/get-membership-for-user-in-org", status: 200, method: "GET", path: fixed("/orgs/acme/teams/maintainers/memberships/alice"), setup: aTeam},
+	{op: "repos/get-branch-rules", status: 200, method: "GET", path: fixed("/repos/acme/widgets/rules/branches/pipeline-action%2Fstate"),
+		setup: func(s *Server) { s.RestrictBranch(testRepo, "pipeline-action/state") }},
 }
 
 func aTeam(s *Server) { s.AddTeam("acme/maintainers", "alice", "bob") }
@@ -167,6 +169,10 @@ var omittedKeys = map[string][]string{
 	// A new issue is not a pull request; GitHub sends pull_request only for pull requests
 	// (its example for creating an issue carries it anyway).
 	"issues/create": {"pull_request"},
+	// The fake's rulesets restrict creations and updates: GitHub's creation rule has no
+	// parameters, and its update rule's one parameter is optional (the examples are of
+	// pattern rules, which have them).
+	"repos/get-branch-rules": {"parameters"},
 }
 
 // skippedExamples are examples of responses the fake never gives, by operation.

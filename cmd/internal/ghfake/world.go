@@ -32,8 +32,8 @@ type repo struct {
 	pushes  int
 	parent  *repo // the repository this one is a fork of; nil for a repository of its own
 	// restricted are the branches a ruleset restricts the creation and the update of, for
-	// everyone (no bypass); see RestrictBranch.
-	restricted map[string]bool
+	// everyone (no bypass), each with its ruleset's id; see RestrictBranch.
+	restricted map[string]int
 	// settings are its mergeability and branch protection (mergeability.go).
 	settings repoSettings
 }

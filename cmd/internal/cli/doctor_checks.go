@@ -222,6 +222,51 @@ func (d *doctor) checkStateBranch(ctx context.Context) {
 	default:
 		d.add(findingOK, "state branch "+b+": no branch protection", "")
 	}
-	d.add(findingUnverified, "rulesets on "+b+": not read (GET /repos/{owner}/{repo}/rules/branches/{branch} is not among the operations this action is tested against)",
-		"check in Settings → Rules → Rulesets that no ruleset targeting "+b+" restricts updates or requires pull requests")
+	d.checkStateBranchRules(ctx, b)
+}
+
+// writeRules are the ruleset rules that refuse the action's writes to the state branch
+// (creating it, committing to it, deleting it, moving it), unless it may bypass the ruleset.
+var writeRules = map[string]bool{"creation": true, "update": true, "deletion": true, "non_fast_forward": true}
+
+// checkStateBranchRules reads the rules that apply to the state branch. GitHub lists the
+// rules, not who may bypass their rulesets, so a restricting rule is a problem unless the
+// action's identity is on the bypass list, which the fix says.
+func (d *doctor) checkStateBranchRules(ctx context.Context, b string) {
+	rules, err := d.client.BranchRules(ctx, b)
+	if err != nil {
+		d.add(findingProblem, "rulesets on "+b+": "+err.Error(), grantFix)
+		return
+	}
+	type ruleset struct {
+		source string
+		id     int64
+	}
+	var order []ruleset
+	restricting := map[ruleset][]string{}
+	var others []string
+	for _, r := range rules {
+		rs := ruleset{r.RulesetSource, r.RulesetID}
+		if !writeRules[r.Type] {
+			others = append(others, fmt.Sprintf("%s (ruleset %d of %s)", r.Type, r.RulesetID, r.RulesetSource))
+			continue
+		}
+		if restricting[rs] == nil {
+			order = append(order, rs)
+		}
+		restricting[rs] = append(restricting[rs], r.Type)
+	}
+	for _, rs := range order {
+		d.add(findingProblem, fmt.Sprintf("rulesets on %s: ruleset %d of %s has the rules %s: the action cannot write the state branch unless its identity may bypass the ruleset",
+			b, rs.id, rs.source, strings.Join(restricting[rs], ", ")),
+			"add the action's app to the ruleset's bypass list, or exclude "+b+" from it; the action then falls back to the comment store "+
+				"(GitHub does not show through GET /repos/{owner}/{repo}/rules/branches/{branch} who may bypass a ruleset: if the action already may, ignore this)")
+	}
+	if len(order) == 0 {
+		d.add(findingOK, "rulesets on "+b+": no rule restricts creating, updating or deleting it", "")
+	}
+	if len(others) > 0 {
+		d.add(findingUnverified, "rulesets on "+b+": other rules apply, not checked: "+strings.Join(others, ", "),
+			"check in Settings → Rules → Rulesets that these rules let the action commit to "+b)
+	}
 }

@@ -74,7 +74,7 @@ func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
 		"ok          merge method squash: allowed by the repository's settings",
 		"ok          state branch pipeline-action/state: no branch protection",
 		"unverified  token scope `contents: write`",
-		"unverified  rulesets on pipeline-action/state",
+		"ok          rulesets on pipeline-action/state: no rule restricts creating, updating or deleting it",
 		"no problem.",
 	} {
 		assert.Contains(t, out, want)
@@ -140,6 +140,30 @@ func TestDoctorProtectedStateBranch(t *testing.T) {
 	code, out, _ := h.doctor(h.fake.BotToken())
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "problem     state branch pipeline-action/state is protected")
+}
+
+// A ruleset that restricts the state branch is a problem naming the ruleset and its rules,
+// whether or not the branch exists yet; GitHub does not say whether the action may bypass it.
+func TestDoctorRulesetOnTheStateBranch(t *testing.T) {
+	for _, exists := range []bool{true, false} {
+		h := newDoctorHarness(t, exampleYAML(t), nil)
+		if exists {
+			code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+			require.Equal(t, 0, code, log)
+			require.Contains(t, h.fake.Branches("acme/widgets"), "pipeline-action/state")
+		}
+		h.fake.RestrictBranch("acme/widgets", "pipeline-action/state")
+		h.fake.ResetStats()
+		code, out, _ := h.doctor(h.fake.BotToken())
+		assert.Equal(t, 1, code, out)
+		assert.Contains(t, out, "problem     rulesets on pipeline-action/state: ruleset 1 of acme/widgets has the rules creation, update: "+
+			"the action cannot write the state branch unless its identity may bypass the ruleset")
+		assert.Contains(t, out, "fix: add the action's app to the ruleset's bypass list, or exclude pipeline-action/state from it; "+
+			"the action then falls back to the comment store (GitHub does not show")
+		assert.Contains(t, out, "\n1 problem.\n")
+		assert.NotContains(t, out, "unverified  rulesets")
+		assertReadOnly(t, h.fake)
+	}
 }
 
 func TestDoctorReportsConfigErrorsWithTheirPosition(t *testing.T) {

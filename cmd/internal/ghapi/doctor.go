@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"net/url"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/shurcooL/githubv4"
@@ -76,6 +77,37 @@ func (c *Client) BranchProtected(ctx context.Context, branch string) (exists, pr
 		return false, false, fmt.Errorf("reading branch %s of %s/%s: %w", branch, c.Owner, c.Repo, err)
 	}
 	return true, b.GetProtected(), nil
+}
+
+// BranchRule is one rule that applies to a branch, with the ruleset it comes from.
+type BranchRule struct {
+	Type              string `json:"type"` // update, creation, deletion, non_fast_forward, pull_request, ...
+	RulesetSourceType string `json:"ruleset_source_type"`
+	RulesetSource     string `json:"ruleset_source"` // owner/name of a repository, or an organization
+	RulesetID         int64  `json:"ruleset_id"`
+}
+
+// BranchRules reads the rules of the active rulesets that apply to branch, whether or not it
+// exists (GET .../rules/branches/{branch}). GitHub does not say whether the caller may bypass
+// them. go-github's GetRulesForBranch neither escapes the branch nor keeps the rulesets.
+// https://docs.github.com/rest/repos/rules#get-rules-for-a-branch
+func (c *Client) BranchRules(ctx context.Context, branch string) ([]BranchRule, error) {
+	var all []BranchRule
+	for page := 1; page != 0; {
+		u := fmt.Sprintf("repos/%s/%s/rules/branches/%s?per_page=100&page=%d", c.Owner, c.Repo, url.PathEscape(branch), page)
+		req, err := c.rest.NewRequest("GET", u, nil)
+		if err != nil {
+			return nil, err
+		}
+		var rules []BranchRule
+		resp, err := c.rest.Do(ctx, req, &rules)
+		if err != nil {
+			return nil, fmt.Errorf("reading the rules of branch %s of %s/%s: %w", branch, c.Owner, c.Repo, err)
+		}
+		all = append(all, rules...)
+		page = resp.NextPage
+	}
+	return all, nil
 }
 
 // WorkflowFile is one file of .github/workflows on a branch.

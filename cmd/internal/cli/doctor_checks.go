@@ -256,11 +256,13 @@ func (d *doctor) checkStateBranchRules(ctx context.Context, b string) {
 		}
 		restricting[rs] = append(restricting[rs], r.Type)
 	}
+	// A ruleset the action may bypass is the setup the docs recommend (only the action writes
+	// the state branch), and GitHub does not say through this endpoint who may bypass one:
+	// the check cannot tell that setup from one that shuts the action out, so it says so.
 	for _, rs := range order {
-		d.add(findingProblem, fmt.Sprintf("rulesets on %s: ruleset %d of %s has the rules %s: the action cannot write the state branch unless its identity may bypass the ruleset",
+		d.add(findingUnverified, fmt.Sprintf("rulesets on %s: ruleset %d of %s has the rules %s: the action writes the state branch only if its identity may bypass the ruleset (GitHub does not show who may), else it keeps its state in the comment alone",
 			b, rs.id, rs.source, strings.Join(restricting[rs], ", ")),
-			"add the action's app to the ruleset's bypass list, or exclude "+b+" from it; the action then falls back to the comment store "+
-				"(GitHub does not show through GET /repos/{owner}/{repo}/rules/branches/{branch} who may bypass a ruleset: if the action already may, ignore this)")
+			"check that the action's app is on the ruleset's bypass list (Settings → Rules → Rulesets), or exclude "+b+" from the ruleset")
 	}
 	if len(order) == 0 {
 		d.add(findingOK, "rulesets on "+b+": no rule restricts creating, updating or deleting it", "")

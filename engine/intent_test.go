@@ -192,12 +192,13 @@ func TestIntentAbandonedMergeIsGuardedAgain(t *testing.T) {
 	assert.Equal(t, "ready", next.State.Runs[0].Stage)
 	assert.Empty(t, next.State.Runs[0].Intents)
 
-	// Closed without merging: the merge cannot happen.
+	// Closed without merging, its closed event lost: the merge cannot happen, and the run is
+	// cancelled by the next event (step_closed.go).
 	closed := prFacts("ok")
 	closed.PR.State = PRClosed
 	next = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, closed, until)
 	assert.Empty(t, next.Effects)
-	assert.Equal(t, RunFailed, next.State.Runs[0].Status)
+	assert.Equal(t, RunCancelled, next.State.Runs[0].Status)
 	assert.Empty(t, next.State.Runs[0].Intents)
 }
 

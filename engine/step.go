@@ -80,6 +80,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			}
 		}
 	}
+	e.closedSubject() // step_closed.go: whatever events were lost
 	for _, p := range cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline

@@ -296,6 +296,11 @@ func (e *eval) applyReport(r *Report) {
 		return
 	}
 	run, p, stage, why := e.agentAt(r.Run, r.Stage, r.Attempt)
+	if why == "" && run.Status == RunEscalated {
+		// A person stopped it (or its retries ran out): a late report moves nothing until
+		// someone says so.
+		why = "the run is escalated: it moves on only after a /pipeline command (unblock, retry, skip, restart)"
+	}
 	if why == "" {
 		why = e.wrongNonce(run, stage, run.Stages[stage.ID], r.Nonce) // step_agent_nonce.go
 	}

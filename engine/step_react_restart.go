@@ -88,7 +88,7 @@ func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
 	why := fmt.Sprintf("%s (%s)", r.Event, e.eventWhat(r))
 	var stale []string
 	for _, id := range r.Invalidate {
-		if e.invalidate(run, id, "invalidated on "+why) {
+		if e.invalidate(run, id, "invalidated on "+why, r.Event == "pull_request.synchronize") {
 			stale = append(stale, id)
 		}
 	}
@@ -120,14 +120,16 @@ func (e *eval) eventWhat(r *EventReaction) string {
 }
 
 // invalidate marks stage id of run stale. It reports whether the stage had been entered.
-func (e *eval) invalidate(run *Run, id, why string) bool {
+// On a push (push), an approval of the head it pushed is not stale: the push's job may run
+// after a quick review of the new head, and only approvals of older heads are made stale.
+func (e *eval) invalidate(run *Run, id, why string, push bool) bool {
 	sr := run.Stages[id]
 	if sr == nil {
 		return false
 	}
 	sr.Stale = &Stale{At: e.now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA}
 	for _, r := range LatestReviews(e.facts.PR.Reviews) {
-		if r.State == ReviewApproved && len(sr.Stale.Reviews) < maxStaleReviews {
+		if r.State == ReviewApproved && !(push && r.CommitSHA == e.facts.PR.HeadSHA) && len(sr.Stale.Reviews) < maxStaleReviews {
 			sr.Stale.Reviews = append(sr.Stale.Reviews, reviewKey(r))
 		}
 	}

@@ -271,3 +271,33 @@ func TestInvalidateAndRestartWhileMergeInFlight(t *testing.T) {
 	assert.Equal(t, "review/7/1/review/2/dispatch", next.Effects[0].Key)
 	assert.NotEqual(t, RunCompleted, next.State.Runs[0].Status)
 }
+
+// A push's restart makes only approvals of older heads stale: when its job runs after a
+// quick review of the new head, that review still counts.
+func TestPushRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
+	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{
+		Name:    "hr",
+		Trigger: Trigger{Event: "pull_request.opened"},
+		OnEvents: []EventReaction{{Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart,
+			Invalidate: []string{"lead"}, RestartFrom: "lead"}},
+		Stages: []*Stage{
+			{ID: "lead", Type: StageHuman, WaitFor: WaitApproval, Count: 2, OnComplete: "merge"},
+			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+		},
+	}}}
+	f := headFacts("aaaaaaaaaa")
+	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, "lead", res.State.Runs[0].Stage)
+
+	pushed := headFacts("bbbbbbbbbb")
+	pushed.PR.Reviews = []Review{
+		{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)},
+		{Author: "carol", State: ReviewApproved, CommitSHA: "bbbbbbbbbb", CanPush: true, SubmittedAt: t0.Add(2 * time.Hour)},
+	}
+	res = Step(cfg, res.State, Input{Key: "push-1", Event: "pull_request.synchronize"}, pushed, t0.Add(3*time.Hour))
+	stale := res.State.Runs[0].Stages["lead"].Stale
+	require.NotNil(t, stale)
+	assert.Len(t, stale.Reviews, 1, "bob's approval of the old head only")
+	assert.Equal(t, reviewKey(pushed.PR.Reviews[0]), stale.Reviews[0])
+}

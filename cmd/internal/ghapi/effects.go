@@ -192,18 +192,11 @@ func describe(kind engine.EffectKind, err error) string {
 // (422) or the token may not do it (403 without a rate limit). A 405 (not mergeable
 // now), 409 (head moved), rate limits and 5xx may pass on a later event.
 func permanent(err error) bool {
-	var rl *github.RateLimitError
-	var ab *github.AbuseRateLimitError
-	if errors.As(err, &rl) || errors.As(err, &ab) {
+	if IsRateLimit(err) { // limits_error.go
 		return false
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
-		h := er.Response.Header
-		if h.Get("Retry-After") != "" || h.Get("X-RateLimit-Remaining") == "0" ||
-			strings.Contains(strings.ToLower(er.Message), "secondary rate limit") {
-			return false // a rate limit go-github did not recognise (no documentation_url it knows)
-		}
 		return er.Response.StatusCode == http.StatusUnprocessableEntity || er.Response.StatusCode == http.StatusForbidden
 	}
 	return false

@@ -130,6 +130,10 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		wait, why := t.wait(limit, attempt, last)
 		if why != "" {
 			t.limits.Logf("%s %s: %s; %s", req.Method, req.URL.Path, limit, why)
+			if isGraphQL(req) { // limits_error.go
+				resp.Body.Close()
+				return nil, &RateLimitError{Limit: limit.String(), Why: why}
+			}
 			return resp, nil
 		}
 		if attempt == 0 && req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {

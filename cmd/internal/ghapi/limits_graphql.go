@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -20,7 +19,7 @@ const graphqlPeek = 4 << 10
 // the reset when one is given, else as a secondary limit. Nil when resp is none; the body
 // is put back for the caller either way.
 func graphqlRateLimited(resp *http.Response) *rateLimit {
-	if resp.StatusCode != http.StatusOK || resp.Request == nil || !strings.HasSuffix(resp.Request.URL.Path, "/graphql") {
+	if resp.StatusCode != http.StatusOK || resp.Request == nil || !isGraphQL(resp.Request) {
 		return nil
 	}
 	head := make([]byte, graphqlPeek)

@@ -200,10 +200,16 @@ func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, f
 // classifyWrite tells a write to the state branch that lost a race (state.ErrConflict:
 // the head moved, the branch is gone or was just created by another invocation) and
 // one that GitHub refuses for good (state.ErrForbidden: a ruleset, a branch
-// protection, a token without contents: write) from other failures (a timeout, a
-// server error), which stay as they are. githubv4 gives GraphQL errors by their
-// message only.
+// protection, a token without contents: write, each of which GitHub says in its
+// message) from other failures, which stay as they are: a rate limit (a 403 too, but
+// one that passes: taking it for a refusal would drop compare-and-swap while another
+// invocation holds it), a timeout, a server error, a 403 or 422 that names no rule.
+// githubv4 gives GraphQL errors by their message only; the transport gives rate limits
+// their own type (limits_error.go).
 func classifyWrite(err error) error {
+	if IsRateLimit(err) {
+		return err
+	}
 	msg := strings.ToLower(err.Error())
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -214,10 +220,12 @@ func classifyWrite(err error) error {
 		return false
 	}
 	switch {
+	case has("rate limit"):
+		return err
 	case has("expected branch to point to", "branch not found", "does not exist", "no commit exists", "already exists"):
 		return fmt.Errorf("%w: %v", state.ErrConflict, err)
 	case has("repository rule violations", "protected branch", "protected ref", "resource not accessible",
-		"does not have the correct permissions", "non-200 ok status code: 403", "non-200 ok status code: 422"):
+		"does not have the correct permissions"):
 		return fmt.Errorf("%w: %v", state.ErrForbidden, err)
 	}
 	return err

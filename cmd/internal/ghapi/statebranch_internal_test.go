@@ -2,6 +2,7 @@ package ghapi
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,10 +42,20 @@ func TestClassifyWrite(t *testing.T) {
 		`A ref named "refs/heads/pipeline-action/state" already exists in the repository.`: state.ErrConflict,
 		"Repository rule violations found\n\nCannot update this protected ref.\n\n":        state.ErrForbidden,
 		"Resource not accessible by integration":                                           state.ErrForbidden,
-		"non-200 OK status code: 403 Forbidden body: \"\"":                                 state.ErrForbidden,
 	} {
 		assert.ErrorIs(t, classifyWrite(errors.New(msg)), want, msg)
 	}
-	other := errors.New("non-200 OK status code: 502 Bad Gateway")
-	assert.Equal(t, other, classifyWrite(other))
+	// A rate limit, a server error and a 403 or 422 that names no rule pass: they are
+	// neither a lost race nor a branch the action may never write.
+	for _, other := range []error{
+		errors.New("non-200 OK status code: 502 Bad Gateway"),
+		errors.New("non-200 OK status code: 403 Forbidden body: \"\""),
+		errors.New("non-200 OK status code: 422 Unprocessable Entity body: \"\""),
+		fmt.Errorf("Post \"https://api.github.com/graphql\": %w", &RateLimitError{Limit: "GitHub's rate limit (API rate limit exceeded for installation ID 1.)", Why: "not waiting 1h0m1s for it (at most 1m0s)"}),
+		errors.New("API rate limit already exceeded for installation ID 1."),
+	} {
+		got := classifyWrite(other)
+		assert.Equal(t, other, got)
+		assert.NotErrorIs(t, got, state.ErrForbidden)
+	}
 }

@@ -39,7 +39,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
 	e.noteHeads()       // authority.go: before anything people did is counted
-	e.reactLevelAll(in) // step_react_level.go: a push whose event was not seen came first
+	e.reactLevelAll(in) // step_react_level.go: a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {

@@ -22,7 +22,7 @@ import "fmt"
 
 const eventPush = "pull_request.synchronize"
 
-// reactLevelAll applies the reactions of open runs to a push whose event was not seen. It
+// reactLevelAll applies the reactions of open runs to a push whose event is missing. It
 // runs before commands and gates are evaluated for this event: the push came first, so a
 // command applies to the restarted run, and no gate passes on the results it made stale.
 func (e *eval) reactLevelAll(in Input) {
@@ -33,7 +33,7 @@ func (e *eval) reactLevelAll(in Input) {
 	}
 }
 
-// reactLevel applies run's reaction to a push whose event was not seen, when this event
+// reactLevel applies run's reaction to a push whose event is missing, when this event
 // (in) finds the pull request at a head the run has not reacted to.
 func (e *eval) reactLevel(p *Pipeline, run *Run, in Input) {
 	r := p.Reaction(eventPush)

@@ -18,7 +18,7 @@ func noMerge(t *testing.T, effects []Effect, why string) {
 	}
 }
 
-// A push whose synchronize event was lost: the next event of any kind finds the new head
+// A push whose synchronize event is lost: the next event of any kind finds the new head
 // and restarts the run once, before the gate is evaluated on the stale review; later
 // events and the synchronize delivered late restart nothing more.
 func TestLostPushRestartsOnTheNextEvent(t *testing.T) {

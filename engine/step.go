@@ -38,7 +38,8 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
-	e.noteHeads() // authority.go: before anything people did is counted
+	e.noteHeads()       // authority.go: before anything people did is counted
+	e.reactLevelAll(in) // step_react_level.go: a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
@@ -50,28 +51,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 			e.dropDeadlines(run)
 			continue
 		}
-		r := p.Reaction(in.Event)
-		switch {
-		case r == nil:
-		case unsupportedReaction(r) != "":
-			e.finish(run, RunFailed, TargetFail, "not supported yet: "+unsupportedReaction(r))
-		case r.Action == ReactCancel && e.ownMerge(p, run) != nil:
-			// The closed event of the run's own merge, whose state was not saved: the
-			// merge stage ends the run (completed) when the run is advanced below.
-			if m := e.ownMerge(p, run); m.ID != run.Stage {
-				e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.runPR(run).MergedBy))
-			}
-		case r.Action == ReactCancel && e.childMerged(run): // step_pipeline.go
-			e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
-		case r.Action == ReactCancel:
-			e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
-		case r.Action == ReactNotify:
-			e.reactNotify(p, run, r, in) // step_react_notify.go
-		case r.Action == ReactInvalidateAndRestart:
-			e.reactRestart(p, run, r, in) // step_react_restart.go
-		case r.Action == ReactWakeAgent:
-			e.reactWake(p, run, r, in) // step_react_wake.go
-		}
+		e.react(p, run, in) // step_react.go
 	}
 	for _, run := range e.st.Runs {
 		if p := cfg.PipelineFor(run); p != nil && !run.Status.Final() {

@@ -44,7 +44,7 @@ func (e *eval) reactNotify(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		return
 	}
 	plan.eff.WriteAhead = true
-	appendBounded(run, key, func(k string) bool { return strings.HasPrefix(k, prefix) })
+	appendBounded(run, key, sameReaction(prefix, key))
 	e.logf("run %s: notification on %s asked for (%s)", run.ID, r.Event, fmt.Sprint(r.Pos))
 	e.effects = append(e.effects, plan.eff)
 }
@@ -64,4 +64,13 @@ func appendBounded(run *Run, key string, ours func(string) bool) {
 		kept = append([]string{k}, kept...)
 	}
 	run.Applied = append(kept, key)
+}
+
+// sameReaction tells apart the keys of the reactions of on_events of the kind of key (the
+// same prefix and last segment: notify, wake, restart). Each kind is bounded apart, so that
+// many notifications never push out the key of the restart for the current head, which keeps
+// the run from restarting again for it (step_react_level.go).
+func sameReaction(prefix, key string) func(string) bool {
+	kind := key[strings.LastIndex(key, "/"):]
+	return func(k string) bool { return strings.HasPrefix(k, prefix) && strings.HasSuffix(k, kind) }
 }

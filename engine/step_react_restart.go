@@ -76,7 +76,13 @@ func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		e.logf("run %s: %s was reacted to already (%s); not restarted again", run.ID, r.Event, e.eventWhat(r))
 		return
 	}
-	appendBounded(run, key, func(k string) bool { return strings.HasPrefix(k, prefix) })
+	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (%s)", r.Event, e.eventWhat(r)))
+}
+
+// restart restarts run for reaction r, recording key (of prefix) as reacted to; why names
+// the event for history.
+func (e *eval) restart(p *Pipeline, run *Run, r *EventReaction, key, prefix, why string) {
+	appendBounded(run, key, sameReaction(prefix, key))
 	target := r.RestartFrom
 	if target == "" || target == "current" {
 		target = run.Stage
@@ -85,10 +91,9 @@ func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
 		return
 	}
-	why := fmt.Sprintf("%s (%s)", r.Event, e.eventWhat(r))
 	var stale []string
 	for _, id := range r.Invalidate {
-		if e.invalidate(run, id, "invalidated on "+why, r.Event == "pull_request.synchronize") {
+		if e.invalidate(run, id, "invalidated on "+why, r.Event == eventPush) {
 			stale = append(stale, id)
 		}
 	}

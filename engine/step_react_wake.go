@@ -87,7 +87,7 @@ func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
 		return
 	}
 	eff.WriteAhead = true
-	appendBounded(run, key, func(k string) bool { return strings.HasPrefix(k, prefix) })
+	appendBounded(run, key, sameReaction(prefix, key))
 	e.record(run, run.Stage, run.Stage, fmt.Sprintf("agent %s woken on %s (%s)", name, r.Event, e.eventWhat(r)))
 	e.logf("run %s: agent %s woken on %s", run.ID, name, r.Event)
 	e.effects = append(e.effects, eff)

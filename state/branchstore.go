@@ -225,20 +225,35 @@ func (s *BranchStore) fileText(kept *engine.State, claim *Claim) (string, error)
 	return SignFile(text, s.file, s.subject, s.keys)
 }
 
+// claimedText is the subject's file holding kept as fw says, over v: without the claim
+// when fw drops it and the file changes anyway; fw's headline says so when a fresh claim
+// is all that changes.
+func (s *BranchStore) claimedText(kept *engine.State, v Version, fw fileWrite) (string, fileWrite, error) {
+	text, err := s.fileText(kept, fw.claim)
+	if err != nil {
+		return "", fw, err
+	}
+	if fw.drop && fw.claim != nil && text != v.File {
+		fw.claim = nil
+		text, err = s.fileText(kept, nil)
+		return text, fw, err
+	}
+	if fw.fresh && fw.headline == "" {
+		if unclaimed, err := s.fileText(kept, s.claim); err == nil && unclaimed == v.File {
+			fw.headline = subjectName(s.file) + ": claim to post the state comment"
+		}
+	}
+	return text, fw, nil
+}
+
 func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version, fw fileWrite) (Version, error) {
 	kept, outputs, err := externalize(live, s.file)
 	if err != nil {
 		return v, err
 	}
-	text, err := s.fileText(kept, fw.claim)
+	text, fw, err := s.claimedText(kept, v, fw)
 	if err != nil {
 		return v, err
-	}
-	if fw.drop && fw.claim != nil && text != v.File {
-		fw.claim = nil
-		if text, err = s.fileText(kept, nil); err != nil {
-			return v, err
-		}
 	}
 	base, keep, err := s.index()
 	if err != nil {

@@ -207,3 +207,17 @@ func TestClaimInFile(t *testing.T) {
 	assert.Equal(t, "abc", placeholderNonce("status\n\n"+placeholderMarker("abc")))
 	assert.Empty(t, placeholderNonce("status <!-- pipeline-action:placeholder a b -->"))
 }
+
+// A state that did not change still takes a commit to claim its comment, which says so.
+func TestClaimOnlyCommit(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	m, w := newMemBranch(), &fakeWriter{nextID: 1}
+	_, err := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, nil).
+		Save(context.Background(), 7, change(nil, withSeq(2)), Version{})
+	require.NoError(t, err)
+	_, err = saved(t, m, w, nil, now, withSeq(2))
+	require.NoError(t, err)
+	assert.Equal(t, "pr-7: claim to post the state comment (pull_request.opened by dev)", m.messages[len(m.messages)-1])
+	assert.NotNil(t, claimOf(t, m))
+	assert.Equal(t, []string{"create #7", "update 1"}, w.calls)
+}

@@ -50,11 +50,14 @@ func ArchiveFile(file, runID string) string {
 
 // EncodeFile returns a subject's state file: engine.State as indented JSON (diffs of
 // the branch stay readable), ending in a newline.
-func EncodeFile(st *engine.State) (string, error) {
+func EncodeFile(st *engine.State) (string, error) { return encodeFile(st, nil) }
+
+// encodeFile is EncodeFile, with claim (nil: none) in the file.
+func encodeFile(st *engine.State, claim *Claim) (string, error) {
 	if st == nil {
 		return "", errors.New("encoding state file: nil state")
 	}
-	js, err := json.MarshalIndent(st, "", "  ")
+	js, err := json.MarshalIndent(claimedFile{State: st, Claim: claim}, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encoding state file: %w", err)
 	}
@@ -66,11 +69,26 @@ func EncodeFile(st *engine.State) (string, error) {
 // what it knows), no null run or stage, every run of subject (owner/repo#N). A file
 // that fails is an error, never an empty state.
 func DecodeFile(text, subject string) (*engine.State, error) {
+	st, _, err := decodeFile(text, subject)
+	return st, err
+}
+
+// decodeFile is DecodeFile, with the file's claim to post the state comment (nil for none).
+func decodeFile(text, subject string) (*engine.State, *Claim, error) {
 	text, _ = splitFileMAC(text) // a signature is checked by VerifyFile, not here
-	var st *engine.State
-	if err := strictJSON(text, &st); err != nil {
-		return nil, err
+	var f claimedFile
+	if err := strictJSON(text, &f); err != nil {
+		return nil, nil, err
 	}
+	st, err := checkFile(f.State, subject)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, f.Claim, nil
+}
+
+// checkFile holds a decoded state file to what DecodeFile promises.
+func checkFile(st *engine.State, subject string) (*engine.State, error) {
 	if st == nil {
 		return nil, errors.New("json: null state")
 	}

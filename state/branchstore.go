@@ -2,9 +2,7 @@ package state
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/org/pipeline-action/engine"
@@ -91,6 +89,9 @@ type BranchStore struct {
 	logf    func(format string, args ...any)
 	newly   []engine.IgnoredComment
 	keys    *Keys // the state keys (SetKeys); nil: none
+	// claim is the claim to post the state comment (claim.go) that the subject's file
+	// holds, as read or last written; nil for none.
+	claim *Claim
 }
 
 // NewBranchStore returns a store over what the facts query read of the branch; Load
@@ -130,10 +131,11 @@ func (s *BranchStore) state() (*engine.State, error) {
 		s.newly = []engine.IgnoredComment{{Commit: f.Commit, Why: why}}
 		return nil, nil
 	}
-	st, err := DecodeFile(f.Text, s.subject)
+	st, claim, err := decodeFile(f.Text, s.subject)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s on %s at %.7s: %w", f.Path, s.read.Name, f.Commit, err)
 	}
+	s.claim = claim
 	return st, nil
 }
 
@@ -199,19 +201,58 @@ func (s *BranchStore) index() (idx *Index, keep bool, err error) {
 // would not change.
 func (s *BranchStore) Save(ctx context.Context, _ int, c Change, v Version) (Version, error) {
 	live, archived := Compact(c.State)
-	return s.write(ctx, c, live, archived, v)
+	return s.write(ctx, c, live, archived, v, fileWrite{claim: s.claim})
 }
 
-func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version) (Version, error) {
+// fileWrite is what a write puts in the subject's file besides its state.
+type fileWrite struct {
+	claim *Claim
+	// drop says to write no claim when the file is written anyway: the state comment
+	// is known, and the claim is not worth a commit of its own.
+	drop bool
+	// headline replaces the commit message Message makes; "" keeps it.
+	headline string
+	// fresh says claim is this save's own (Dual.fileWrite).
+	fresh bool
+}
+
+// fileText is the subject's file holding kept and claim, signed.
+func (s *BranchStore) fileText(kept *engine.State, claim *Claim) (string, error) {
+	text, err := encodeFile(kept, claim)
+	if err != nil {
+		return "", err
+	}
+	return SignFile(text, s.file, s.subject, s.keys)
+}
+
+// claimedText is the subject's file holding kept as fw says, over v: without the claim
+// when fw drops it and the file changes anyway; fw's headline says so when a fresh claim
+// is all that changes.
+func (s *BranchStore) claimedText(kept *engine.State, v Version, fw fileWrite) (string, fileWrite, error) {
+	text, err := s.fileText(kept, fw.claim)
+	if err != nil {
+		return "", fw, err
+	}
+	if fw.drop && fw.claim != nil && text != v.File {
+		fw.claim = nil
+		text, err = s.fileText(kept, nil)
+		return text, fw, err
+	}
+	if fw.fresh && fw.headline == "" {
+		if unclaimed, err := s.fileText(kept, s.claim); err == nil && unclaimed == v.File {
+			fw.headline = subjectName(s.file) + ": claim to post the state comment"
+		}
+	}
+	return text, fw, nil
+}
+
+func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version, fw fileWrite) (Version, error) {
 	kept, outputs, err := externalize(live, s.file)
 	if err != nil {
 		return v, err
 	}
-	text, err := EncodeFile(kept)
+	text, fw, err := s.claimedText(kept, v, fw)
 	if err != nil {
-		return v, err
-	}
-	if text, err = SignFile(text, s.file, s.subject, s.keys); err != nil {
 		return v, err
 	}
 	base, keep, err := s.index()
@@ -247,21 +288,20 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if len(files) == 0 {
 		return v, nil // nothing changed, nothing written
 	}
-	head := v.Head
-	if head == "" {
-		if s.read.DefaultHead == "" || s.read.RepoID == "" {
-			return v, fmt.Errorf("creating the state branch %s: the default branch's head is unknown", s.read.Name)
-		}
-		if err := s.w.CreateBranch(ctx, s.read.RepoID, s.read.Name, s.read.DefaultHead); err != nil {
-			return v, fmt.Errorf("creating the state branch %s: %w", s.read.Name, err)
-		}
-		s.logf("created the state branch %s", s.read.Name)
-		head = s.read.DefaultHead
+	head, err := s.head(ctx, v)
+	if err != nil {
+		return v, err
 	}
 	headline, body := Message(s.file, c.Old, live, c.Event, archived)
+	if fw.headline != "" {
+		headline, body = fw.headline+" ("+c.Event.String()+")", ""
+	}
 	commit, err := s.w.CommitFiles(ctx, s.read.Name, head, files, headline, body)
 	if err != nil {
 		return v, fmt.Errorf("writing %s on %s: %w", s.file, s.read.Name, err)
+	}
+	if text != v.File {
+		s.claim = fw.claim
 	}
 	present := v.Outputs
 	v.Head, v.File, v.Index, v.FileCommit = commit, text, idx, commit
@@ -274,164 +314,18 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	return v, nil
 }
 
-// Dual keeps a subject's state on the state branch, the source of truth, and its
-// status in the state comment, the view and the spare copy: the comment's marker holds
-// the state too, and the branch commit it matches.
-//
-// Load goes on from the branch's file when it is trusted and not older than the
-// comment's state; else from the comment when that is trusted (the branch was lost,
-// reset, written by someone else, or never written: rebuilt from the comment); else
-// from nothing (what the facts show). Save writes the branch first — a conflict stops
-// there, before the comment is touched — then the comment. When the branch refuses the
-// action (ErrForbidden), the comment is the only store: the status says so.
-type Dual struct {
-	Branch   *BranchStore
-	Comments *CommentStore
-	logf     func(format string, args ...any)
-
-	forbidden   bool
-	commentOnly bool // the state loaded is the comment's, matching no commit of the branch
-	newly       []engine.IgnoredComment
-	created     bool   // the loaded branch had no file for the subject
-	createdFile bool   // a Save created it
-	body        string // the status last rendered by Save
-}
-
-var _ Store = (*Dual)(nil)
-
-// NewDual returns a store over both; logf receives what happened to them (a rebuilt
-// file, a branch the action may not write).
-func NewDual(branch *BranchStore, comments *CommentStore, logf func(format string, args ...any)) *Dual {
-	if logf == nil {
-		logf = func(string, ...any) {}
+// head is the head to commit on: v's, or the default branch's head once the state
+// branch is created from it when v read none.
+func (s *BranchStore) head(ctx context.Context, v Version) (string, error) {
+	if v.Head != "" {
+		return v.Head, nil
 	}
-	return &Dual{Branch: branch, Comments: comments, logf: logf}
-}
-
-// Load returns the state to go on from; see Dual.
-func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, error) {
-	cst, cv, err := d.Comments.Load(ctx, number)
-	var signed *SignedStateError
-	if err != nil && !errors.As(err, &signed) {
-		return nil, Version{}, fmt.Errorf("%w; the state comment was left as it is", err)
+	if s.read.DefaultHead == "" || s.read.RepoID == "" {
+		return "", fmt.Errorf("creating the state branch %s: the default branch's head is unknown", s.read.Name)
 	}
-	bst, err := d.Branch.state()
-	var signedFile *SignedStateError
-	if err != nil && !errors.As(err, &signedFile) {
-		return nil, Version{}, err
+	if err := s.w.CreateBranch(ctx, s.read.RepoID, s.read.Name, s.read.DefaultHead); err != nil {
+		return "", fmt.Errorf("creating the state branch %s: %w", s.read.Name, err)
 	}
-	if signed = signed.merge(signedFile); signed != nil {
-		signed.Subject = d.Branch.subject
-		return nil, Version{}, signed
-	}
-	v := d.Branch.version()
-	v.CommentID, v.Body, v.Commit = cv.CommentID, cv.Body, cv.Commit
-	d.created = d.Branch.read.File == nil
-	d.commentOnly = d.created && cv.CommentID != 0 && cv.Commit == ""
-	file := d.Branch.file
-	st := bst
-	switch {
-	case bst != nil && (cv.CommentID == 0 || bst.Seq >= cst.Seq):
-	case cv.CommentID != 0 && bst != nil:
-		st = cst
-		d.logf("%s on %s holds an older state (seq %d) than the state comment (seq %d): the branch was reset or not written; going on from the comment", file, d.Branch.read.Name, bst.Seq, cst.Seq)
-	case cv.CommentID != 0 && d.Branch.read.File == nil && cv.Commit != "":
-		st = cst
-		d.logf("%s is not on %s any more (the branch was deleted or reset); rebuilt from the state comment, which matched commit %.7s", file, d.Branch.read.Name, cv.Commit)
-	case cv.CommentID != 0:
-		st = cst
-	default:
-		st = &engine.State{Version: stateVersion}
-	}
-	d.newly = append(append([]engine.IgnoredComment(nil), d.Comments.NewlyIgnored()...), d.Branch.newly...)
-	d.newly = append(d.newly, resolve(st, d.Branch.read.Outputs)...)
-	d.newly = addIgnored(st, d.newly)
-	return st, v, nil
-}
-
-// NewlyIgnored returns the comments and files the last Load ignored for the first time,
-// for the caller to report (they are in the loaded State.Ignored as well).
-func (d *Dual) NewlyIgnored() []engine.IgnoredComment { return d.newly }
-
-// Body returns the state comment the last Save rendered (whether it wrote it or not):
-// what the status shows.
-func (d *Dual) Body() string { return d.body }
-
-// CreatedFile reports whether a Save created the subject's file on the branch: the
-// invocation that did posts the state comment (see Change.Raced).
-func (d *Dual) CreatedFile() bool { return d.createdFile }
-
-// Forbidden reports whether the last Save found the branch refusing the action.
-func (d *Dual) Forbidden() bool { return d.forbidden }
-
-// Budget says whether st, saved by d, keeps to the state's budget (see Budget). Its
-// outputs count in the comment when the branch refused the action, or when the state
-// loaded was kept by the comment alone (the branch refused it then): a branch that has
-// just become writable is assumed not to be.
-func (d *Dual) Budget(st *engine.State) error {
-	return Budget(st, d.Branch.file, d.forbidden || d.commentOnly)
-}
-
-// Save writes the branch, then the comment; see Dual. A conflict on the branch is
-// ErrConflict, and nothing was written.
-func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Version, error) {
-	live, archived := Compact(c.State)
-	out := v
-	commit := v.FileCommit
-	wroteFile := false
-	if !d.forbidden {
-		nv, err := d.Branch.write(ctx, c, live, archived, v)
-		switch {
-		case err == nil:
-			wroteFile = nv.FileCommit != v.FileCommit
-			out, commit = nv, nv.FileCommit
-			d.createdFile = d.createdFile || wroteFile && v.File == "" && d.created
-		case errors.Is(err, ErrForbidden):
-			d.forbidden = true
-			d.logf("the state branch %s may not be written (%s): the state comment is the only store, and serialising events rests on the workflow's concurrency group",
-				d.Branch.read.Name, strings.Join(strings.Fields(err.Error()), " "))
-		default:
-			return v, err
-		}
-	}
-	if d.forbidden {
-		commit = ""
-	}
-	var notes []string
-	kept := live // where the branch may not be written, the outputs stay in the comment
-	if d.forbidden {
-		notes = append(notes, forbiddenNote(d.Branch.read.Name))
-	} else {
-		var err error
-		if kept, _, err = externalize(live, d.Branch.file); err != nil {
-			return out, err
-		}
-	}
-	body, err := Body(c.Config, kept, notes...)
-	if err != nil {
-		return out, err
-	}
-	d.body = body
-	if c.Intent && !d.forbidden {
-		return out, nil // the save after the effects writes the comment
-	}
-	if v.CommentID == 0 && c.Raced && !d.forbidden && !(wroteFile && d.created) {
-		// Another invocation created the subject's file while this one ran; it posts the
-		// state comment (two would be posted otherwise), and the next event edits it.
-		return out, nil
-	}
-	if body, err = WithCommit(body, commit); err != nil {
-		return out, err
-	}
-	cv, err := d.Comments.Write(ctx, number, body, v)
-	if err != nil {
-		return out, fmt.Errorf("writing the state comment: %w", err)
-	}
-	out.CommentID, out.Body, out.Commit = cv.CommentID, cv.Body, cv.Commit
-	return out, nil
-}
-
-// forbiddenNote is the status's word on a state branch the action may not write.
-func forbiddenNote(branch string) string {
-	return fmt.Sprintf("\n⚠️ **State branch refused.** The state branch %s may not be created or written by this action (a ruleset or branch protection refuses it), so this comment is the only place its state is kept, and events for this pull request must not run at the same time (the workflow's concurrency group serialises them).\n", code(branch))
+	s.logf("created the state branch %s", s.read.Name)
+	return s.read.DefaultHead, nil
 }

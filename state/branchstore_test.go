@@ -194,8 +194,8 @@ func TestDualConflict(t *testing.T) {
 	assert.Equal(t, []string{"update 1"}, w.calls)
 }
 
-// Two invocations race on a subject with no file yet: only the one whose commit created
-// the file posts the state comment.
+// Two invocations race on a subject with no file yet: only the one whose commit claimed
+// the state comment posts it; the other finds the claim in flight and leaves it.
 func TestDualRaceCreatesOneComment(t *testing.T) {
 	ctx := context.Background()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
@@ -216,9 +216,7 @@ func TestDualRaceCreatesOneComment(t *testing.T) {
 	a = subjectStores(m, w, nil, &logs)
 	sa, va, err = a.Load(ctx, 7)
 	require.NoError(t, err)
-	c := change(sa, withSeq(4))
-	c.Raced = true
-	_, err = a.Save(ctx, 7, c, va)
+	_, err = a.Save(ctx, 7, change(sa, withSeq(4)), va)
 	require.NoError(t, err)
 	assert.Empty(t, w.calls)
 	assert.Len(t, w.bodies, 1)

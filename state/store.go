@@ -43,11 +43,6 @@ type Change struct {
 	Old    *engine.State // the state as loaded, for the commit message
 	State  *engine.State
 	Event  Event
-	// Raced says another invocation created the subject's state file while this one ran
-	// (the file was absent when this one first read, and present after a conflict, and
-	// this one did not create it): that invocation posts the state comment, so Dual
-	// does not post another.
-	Raced bool
 	// Intent says the state holds write-ahead intents that must be saved before their
 	// effects are performed: what counts is the compare-and-swap on the branch, and the
 	// comment is left for the save after them (unless it is the only store).
@@ -205,9 +200,15 @@ func (s *CommentStore) Save(ctx context.Context, number int, c Change, v Version
 // edits in the marker bound to the id. (The cost is one more API call, once per
 // subject. The gain: a comment that was never edited cannot pass Check, so a comment
 // merely posted by another workflow with the same token, marker and all, is never
-// taken for the state.) If the edit fails the comment holds no state, and the next
-// event writes a fresh one.
+// taken for the state.) The placeholder carries a hidden marker with a random nonce: if
+// the edit fails, the comment holds no state, and the next event adopts the placeholder
+// when the claim it was posted under names that nonce (claim.go).
 func (s *CommentStore) Write(ctx context.Context, number int, body string, v Version) (Version, error) {
+	return s.write(ctx, number, body, v, "")
+}
+
+// write is Write, the placeholder carrying nonce (a fresh one when "").
+func (s *CommentStore) write(ctx context.Context, number int, body string, v Version, nonce string) (Version, error) {
 	if v.CommentID == 0 && s.known != 0 {
 		return Version{}, fmt.Errorf("creating state comment on #%d: comment %d already holds the state: %w", number, s.known, ErrConflict)
 	}
@@ -219,6 +220,10 @@ func (s *CommentStore) Write(ctx context.Context, number int, body string, v Ver
 		if strings.TrimSpace(placeholder) == "" {
 			placeholder = "### pipeline-action"
 		}
+		if nonce == "" {
+			nonce = newNonce()
+		}
+		placeholder += "\n\n" + placeholderMarker(nonce) // claim.go
 		id, err := s.w.CreateComment(ctx, number, placeholder)
 		if err != nil {
 			return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
@@ -234,7 +239,7 @@ func (s *CommentStore) Write(ctx context.Context, number int, body string, v Ver
 		return v, nil // nothing changed, nothing written
 	}
 	if err := s.w.UpdateComment(ctx, v.CommentID, bound); err != nil {
-		return Version{}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
+		return Version{CommentID: v.CommentID}, fmt.Errorf("updating state comment %d on #%d: %w", v.CommentID, number, err)
 	}
 	v.Body, v.Commit = bound, MarkerCommit(bound)
 	return v, nil

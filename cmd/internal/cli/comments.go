@@ -25,6 +25,7 @@ func (r *runner) loadState(ctx context.Context, client *ghapi.Client, cfg *engin
 		branch := state.NewBranchStore(client, snap.State, state.SubjectFile(snap.Facts.Issue == nil, number), subject, snap.Viewer, warn)
 		store = state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
 		store.SetKeys(r.stateKeys) // statekey.go
+		store.SetClock(r.now, r.limits.Deadline)
 		st, ver, err = store.Load(ctx, number)
 		return err
 	}

@@ -253,8 +253,6 @@ func (r *runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 type attempt struct {
 	try         int
 	stateBranch string // settings.state_branch, once the config was read
-	firstNoFile bool   // the first round found no state file for the subject
-	createdFile bool   // a round created it (and so posts the state comment)
 	// outcomes are the outcomes of the effects earlier rounds performed: a round whose
 	// save conflicted after them hands them to the next (engine.Input.Outcomes).
 	outcomes []engine.Outcome
@@ -328,9 +326,6 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		r.act.Infof("pipeline-action: #%d is neither a pull request nor an issue of %s; nothing to do", number, snap.Facts.Repo)
 		return nil, nil
 	}
-	if a.try == 1 {
-		a.firstNoFile = snap.State.File == nil
-	}
 	info := func(f string, args ...any) { r.act.Infof("pipeline-action: "+f, args...) }
 	warn := func(f string, args ...any) {
 		r.act.Warningf("pipeline-action: #%d: "+f, append([]any{number}, args...)...)
@@ -371,8 +366,7 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces()}
 	now := r.now()
 	change := func(next *engine.State) state.Change {
-		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor},
-			Raced: a.firstNoFile && a.try > 1 && !a.createdFile}
+		return state.Change{Config: cfg, Old: st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor}}
 	}
 	res, err := stepWithPeople(ctx, client, cfg, st, in, snap.Facts, now, warn)
 	if err != nil {
@@ -392,7 +386,6 @@ func (r *runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 		intent := change(res.State)
 		intent.Intent = true
 		ver, err = saveIntents(ctx, store, intent, number, res, ver)
-		a.createdFile = a.createdFile || store.CreatedFile()
 		if err != nil {
 			return nil, err
 		}

@@ -61,6 +61,8 @@ type scenario struct {
 	Permissions map[string]any `yaml:"permissions"`
 	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
 	SecondaryLimits bool `yaml:"secondary_limits"`
+	// Tick moves the scenario's clock before each step (scenario_held.go).
+	Tick time.Duration `yaml:"tick"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -68,7 +70,8 @@ type step struct {
 	Kind  string
 	Line  int
 	Col   int
-	Value any // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), time.Duration (advance), stateBranchStep
+	Value any  // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), heldRef, time.Duration (advance), stateBranchStep
+	Later bool // `deliver: later`: the events are held for a deliver_held step (scenario_held.go)
 }
 
 // stateBranchStep is `state_branch: delete` or `state_branch: protect`.
@@ -176,21 +179,6 @@ type commentStep struct {
 	Count int `yaml:"count"`
 }
 
-// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:
-// an error status with a message; a rate limit, with retry_after (seconds, a secondary
-// limit) or reset (seconds until the spent primary limit resets); or timeout: true, a
-// request never answered until the run gives up on it. skip lets that many calls through
-// first.
-type faultStep struct {
-	Operation  string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
-	Skip       int    `yaml:"skip"`
-	Status     int    `yaml:"status"`
-	Message    string `yaml:"message"`
-	RetryAfter int    `yaml:"retry_after"`
-	Reset      int    `yaml:"reset"`
-	Timeout    bool   `yaml:"timeout"`
-}
-
 // configStep commits a new config to the default branch (no event: the action does not
 // react to pushes of its config; runs already started keep the config they started under).
 // file is a config file, or a directory as `config:` takes one; it replaces every file of
@@ -207,11 +195,10 @@ type togetherStep struct {
 }
 
 // notTogether are the step kinds `together` does not take: they are not changes of the
-// world (expect), nest (together) or move the clock every invocation shares (advance).
+// world (expect) or nest (together).
 var notTogether = map[string]string{
 	"together": "together does not nest",
 	"expect":   "expect checks the world between steps; put it after the together",
-	"advance":  "advance moves the clock of every invocation; put it before or after the together",
 }
 
 // stateBranchActions are what `state_branch` does to the branch that holds the state: delete
@@ -228,7 +215,7 @@ type expectation struct {
 	PRs        map[int]subjectExpect `yaml:"prs"`
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
-	Dispatches []dispatchExpect      `yaml:"dispatches"`
+	Dispatches []dispatchBound       `yaml:"dispatches"` // expect_bounds.go
 	// Branches is the exact set of branches of the repository (not of forks).
 	Branches *[]string `yaml:"branches"`
 	// StateBranch is what the branch holding the state (settings.state_branch) holds.
@@ -255,11 +242,13 @@ type stateBranchExpect struct {
 }
 
 type subjectExpect struct {
-	Merged          *bool     `yaml:"merged"`
-	Closed          *bool     `yaml:"closed"`
-	Labels          *[]string `yaml:"labels"`
-	Comments        *int      `yaml:"comments"`
-	CommentContains []string  `yaml:"comment_contains"`
+	Merged   *bool     `yaml:"merged"`
+	Closed   *bool     `yaml:"closed"`
+	Labels   *[]string `yaml:"labels"`
+	Comments *int      `yaml:"comments"`
+	// CommentsAtMost bounds the action's state comments on the subject (expect_bounds.go).
+	CommentsAtMost  *int     `yaml:"comments_at_most"`
+	CommentContains []string `yaml:"comment_contains"`
 	// CommentsContain: some comment the action posted (the state comment included)
 	// contains each of these.
 	CommentsContain []string `yaml:"comments_contain"`
@@ -298,6 +287,7 @@ var stepKinds = map[string]func() any{
 	"change_config":  func() any { return &configStep{} },
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
+	"deliver_held":   nil, // scenario_held.go
 	"advance":        nil,
 	"together":       nil,
 	"state_branch":   nil,
@@ -385,6 +375,9 @@ func loadScenario(path string) (*scenario, error) {
 	if err := sc.checkPermissions(seen["permissions"]); err != nil {
 		return nil, err
 	}
+	if err := sc.checkHeld(seen["tick"]); err != nil { // scenario_held.go
+		return nil, err
+	}
 	if sc.Clock.IsZero() {
 		sc.Clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	}
@@ -417,7 +410,14 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 			return nil, d.unknown(k, "", "step", sortedStepKinds())
 		}
 		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
+		v, s.Later = deliverLater(v, mk) // scenario_held.go
 		switch {
+		case k.Value == "deliver_held":
+			ref, err := decodeHeld(d, v)
+			if err != nil {
+				return nil, err
+			}
+			s.Value = ref
 		case mk != nil:
 			s.Value = mk()
 			if err := d.decode(v, k.Value, "", reflect.ValueOf(s.Value).Elem()); err != nil {

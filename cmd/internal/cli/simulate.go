@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -122,6 +121,12 @@ type simulation struct {
 	http *simHTTP
 	// keys are the state key inputs the invocations are given (scenario_statekey.go).
 	keys invocationKeys
+	// pendingFaults tag the faults to drop after the next step that delivers events
+	// (scenario_fault.go); held and heldTaken are the events of `deliver: later` steps, by
+	// step, and the ones a deliver_held took (simulate_held.go).
+	pendingFaults []string
+	held          map[int][]delivery
+	heldTaken     map[int]bool
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -262,72 +267,12 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 		return 0, err
 	}
 	for i, st := range s.sc.Steps {
-		n := i + 1
-		if e, ok := st.Value.(*expectation); ok {
-			fmt.Fprintf(s.out, "── step %d: expect\n", n)
-			failed += s.check(e)
-			continue
-		}
-		if d, ok := st.Value.(*doctorStep); ok {
-			failed += s.runDoctor(ctx, n, d) // scenario_doctor.go
-			continue
-		}
-		var ds []delivery
-		var label string
-		concurrent := false
-		if tg, ok := st.Value.(*togetherStep); ok {
-			var lines string
-			if ds, lines, err = s.applyTogether(n, tg); err != nil {
-				return failed, err
-			}
-			label = fmt.Sprintf("together (%d %s)", len(ds), plural(len(ds), "event", "events"))
-			fmt.Fprintf(s.out, "── step %d: %s\n", n, lines)
-			s.sent[n], s.together[n], concurrent = ds, true, true
-		} else {
-			var events []ghfake.Event
-			var deliver bool
-			if events, label, deliver, err = s.apply(n, st); err != nil {
-				return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
-			}
-			fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
-			if !deliver {
-				if len(events) > 0 {
-					fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
-				}
-				continue
-			}
-			if st.Kind != "redeliver" {
-				s.sent[n] = append(s.sent[n], s.fresh(events)...)
-			}
-			ds = s.sent[n]
-			if st.Kind == "redeliver" {
-				ds, concurrent = s.sent[st.Value.(int)], s.together[st.Value.(int)]
-			}
-		}
-		s.fake.ResetStats()
-		mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
-		if concurrent {
-			if err := s.deliverTogether(ctx, ds); err != nil {
-				return failed, err
-			}
-		} else {
-			for _, d := range ds {
-				if err := s.deliver(ctx, d); err != nil {
-					return failed, err
-				}
-			}
-		}
-		if err := s.deliverCaused(ctx, mark); err != nil {
+		s.clock.advance(s.sc.Tick)
+		k, err := s.playStep(ctx, i+1, st) // simulate_step.go
+		failed += k
+		if err != nil {
 			return failed, err
 		}
-		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
-		if bad := s.fake.Unexpected(); len(bad) > 0 {
-			return failed, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
-		}
-		if bad := s.http.takeUnexpected(); len(bad) > 0 {
-			return failed, fmt.Errorf("step %d: a webhook call that no stub answers:\n  %s", n, strings.Join(bad, "\n  "))
-		}
-		s.printComments()
 	}
 	if s.sc.Expect != nil {
 		fmt.Fprintln(s.out, "── expect")
@@ -521,30 +466,8 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		s.config = files
 		return nil, fmt.Sprintf("change_config to %s on %s: %s", v.File, s.sc.DefaultBranch, strings.Join(written, ", ")), false, nil
 	case *faultStep:
-		switch {
-		case v.Operation == "":
-			return nil, "", false, errors.New("fault needs an operation")
-		case v.Skip < 0:
-			return nil, "", false, errors.New("fault: skip is a number of calls, not negative")
-		case v.Timeout && (v.Status != 0 || v.Message != "" || v.RetryAfter != 0 || v.Reset != 0):
-			return nil, "", false, errors.New("fault: timeout answers nothing; it takes no status, message, retry_after or reset")
-		case v.Timeout:
-			f.Inject(v.Operation, ghfake.Fault{Timeout: true, Skip: v.Skip})
-			return nil, fmt.Sprintf("fault: the next %s%s is never answered", v.Operation, skipped(v.Skip)), false, nil
-		case v.Status < 400 && (v.Status != 200 || v.Operation != "graphql"): // 200: GraphQL's RATE_LIMITED
-			return nil, "", false, errors.New("fault needs a status of 400 or more (200 for graphql: a RATE_LIMITED error), or timeout: true")
-		case v.RetryAfter < 0 || v.Reset < 0:
-			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
-		}
-		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset, Skip: v.Skip})
-		label := fmt.Sprintf("fault: the next %s%s answers %d", v.Operation, skipped(v.Skip), v.Status)
-		if v.RetryAfter > 0 {
-			label += fmt.Sprintf(", retry-after %ds", v.RetryAfter)
-		}
-		if v.Reset > 0 {
-			label += fmt.Sprintf(", rate limit spent until %ds from now", v.Reset)
-		}
-		return nil, label, false, nil
+		label, err := s.applyFault(n, v) // scenario_fault.go
+		return nil, label, false, err
 	case stateBranchStep:
 		name := s.stateBranch()
 		if v == "protect" {
@@ -555,6 +478,9 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 			return nil, fmt.Sprintf("state_branch: delete %s (there was none)", name), false, nil
 		}
 		return nil, fmt.Sprintf("state_branch: delete %s (no event: the action does not listen to deletions)", name), false, nil
+	case heldRef:
+		label, err := s.applyHeld(n, v) // simulate_held.go
+		return nil, label, true, err
 	case int: // redeliver
 		if v >= n || len(s.sent[v]) == 0 {
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
@@ -587,30 +513,6 @@ func (s *simulation) fresh(events []ghfake.Event) []delivery {
 	return out
 }
 
-// applyTogether applies the world changes of every step of a together, in order, and
-// returns what they deliver: the events of the steps that deliver theirs (new runs), and
-// the deliveries a redeliver names again (the same runs).
-func (s *simulation) applyTogether(n int, tg *togetherStep) ([]delivery, string, error) {
-	var ds []delivery
-	var labels []string
-	for _, st := range tg.Steps {
-		events, label, deliver, err := s.apply(n, st)
-		if err != nil {
-			return nil, "", &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
-		}
-		switch {
-		case st.Kind == "redeliver":
-			ds = append(ds, s.sent[st.Value.(int)]...)
-		case deliver:
-			ds = append(ds, s.fresh(events)...)
-		case len(events) > 0:
-			label += " (the event is lost: not delivered)"
-		}
-		labels = append(labels, label)
-	}
-	return ds, fmt.Sprintf("together, %d %s at once:\n     · %s", len(ds), plural(len(ds), "event", "events"), strings.Join(labels, "\n     · ")), nil
-}
-
 // stateBranch is the branch that holds the state: settings.state_branch of the config on
 // the default branch now, or the default.
 func (s *simulation) stateBranch() string {
@@ -618,45 +520,6 @@ func (s *simulation) stateBranch() string {
 		return cfg.Settings.StateBranch
 	}
 	return engine.DefaultStateBranch
-}
-
-// deliverTogether feeds the deliveries through the real run path all at once, one
-// invocation each with its own token, while the fake holds every invocation's writes until
-// each has read (or ended): they read the same world, then race to change it.
-func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
-	if len(ds) == 0 {
-		return nil
-	}
-	tokens := make([]string, len(ds))
-	for i := range ds {
-		tokens[i] = s.fake.NewBotToken()
-	}
-	bar := s.fake.ArmBarrier(tokens, s.barrierTimeout)
-	results := make([]invocation, len(ds))
-	var wg sync.WaitGroup
-	for i, d := range ds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer bar.Leave(tokens[i])
-			// A write the fake holds for the others' reads must not time out meanwhile.
-			results[i] = s.invokeWithin(ctx, d, tokens[i], s.sc.RequestTimeout+s.barrierTimeout)
-		}()
-	}
-	wg.Wait()
-	st := bar.Disarm()
-	switch {
-	case st.TimedOut:
-		fmt.Fprintf(s.out, "   %d invocations at once; the fake stopped holding their writes after %s, with %d of them read: they did not all race\n", len(ds), s.barrierTimeout, st.Read)
-	default:
-		fmt.Fprintf(s.out, "   %d invocations at once: %d of them read before any wrote (%d %s held until then)\n", len(ds), st.Read, st.Held, plural(st.Held, "write", "writes"))
-	}
-	for _, res := range results {
-		if err := s.report(res); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // deliver feeds one event through the real run path, over HTTP, to the fake.
@@ -797,12 +660,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// skipped says how many calls a fault lets through first, for its step's label.
-func skipped(skip int) string {
-	if skip == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" after %d %s served", skip, map[bool]string{true: "call", false: "calls"}[skip == 1])
 }

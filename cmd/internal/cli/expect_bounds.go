@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -26,6 +28,10 @@ func (s *simulation) checkDispatchBound(report func(bool, string, string, string
 		return
 	}
 	want := fmt.Sprintf("at most %d", *x.AtMost)
+	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Agent(x.Agent) == nil {
+		report(false, "dispatches of agent "+x.Agent, want, "no such agent in the config")
+		return
+	}
 	unreachable := -1
 	s.checkDispatches(func(_ bool, what, _, found string) {
 		n, err := strconv.Atoi(found)

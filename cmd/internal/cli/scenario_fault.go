@@ -116,19 +116,20 @@ func faultLabel(v *faultStep, f ghfake.Fault) string {
 		which += " selecting " + v.Field
 	}
 	which += skipped(v.Skip)
+	one := func(singular, many string) string { return map[bool]string{true: singular, false: many}[v.Count <= 1] }
 	var answer string
 	switch {
 	case v.Timeout:
-		answer = "is never answered"
+		answer = one("is", "are") + " never answered"
 	case len(v.Errors) > 0 && v.Partial:
-		answer = fmt.Sprintf("answers its data with the errors %s", strings.Join(v.Errors, ", "))
+		answer = fmt.Sprintf("%s its data with the errors %s", one("answers", "answer"), strings.Join(v.Errors, ", "))
 	case len(v.Errors) > 0:
-		answer = fmt.Sprintf("answers 200 with the errors %s", strings.Join(v.Errors, ", "))
+		answer = fmt.Sprintf("%s 200 with the errors %s", one("answers", "answer"), strings.Join(v.Errors, ", "))
 	default:
-		answer = fmt.Sprintf("answers %d", v.Status)
+		answer = fmt.Sprintf("%s %d", one("answers", "answer"), v.Status)
 	}
 	if v.Performed {
-		answer = "is performed, then " + answer
+		answer = one("is", "are") + " performed, then " + strings.Replace(answer, one("is", "are")+" never answered", "never answered", 1)
 	}
 	label := "fault: " + which + " " + answer
 	if v.RetryAfter > 0 {
@@ -148,7 +149,7 @@ func faultLabel(v *faultStep, f ghfake.Fault) string {
 func (s *simulation) dropFaults() {
 	for _, tag := range s.pendingFaults {
 		if k := s.fake.DropFaults(tag); k > 0 {
-			fmt.Fprintf(s.out, "   (the fault of %s met no call: dropped)\n", tag)
+			fmt.Fprintf(s.out, "   (the fault of %s is dropped: the calls after it did not use it up)\n", tag)
 		}
 	}
 	s.pendingFaults = nil

@@ -74,4 +74,3 @@ func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
 	}
 	return nil
 }
-

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -391,82 +390,6 @@ func loadScenario(path string) (*scenario, error) {
 		return nil, errorAt(path, top, "timeout and request_timeout must be positive")
 	}
 	return sc, nil
-}
-
-func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
-	n = deref(n)
-	if n.Kind != yaml.SequenceNode {
-		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", engine.DescribeNode(n))
-	}
-	var out []step
-	for _, item := range n.Content {
-		item = deref(item)
-		if item.Kind != yaml.MappingNode || len(item.Content) != 2 {
-			return nil, errorAt(d.path, item, "a step is a mapping with one key: its kind")
-		}
-		k, v := item.Content[0], item.Content[1]
-		mk, ok := stepKinds[k.Value]
-		if !ok {
-			return nil, d.unknown(k, "", "step", sortedStepKinds())
-		}
-		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
-		v, s.Later = deliverLater(v, mk) // scenario_held.go
-		switch {
-		case k.Value == "deliver_held":
-			ref, err := decodeHeld(d, v)
-			if err != nil {
-				return nil, err
-			}
-			s.Value = ref
-		case mk != nil:
-			s.Value = mk()
-			if err := d.decode(v, k.Value, "", reflect.ValueOf(s.Value).Elem()); err != nil {
-				return nil, err
-			}
-		case k.Value == "redeliver":
-			var i int
-			if err := v.Decode(&i); err != nil || i < 1 {
-				return nil, errorAt(d.path, v, "\"redeliver\" takes the number of an earlier step, counting from 1")
-			}
-			s.Value = i
-		case k.Value == "advance":
-			dur, err := time.ParseDuration(v.Value)
-			if err != nil || dur <= 0 {
-				return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", engine.DescribeNode(v))
-			}
-			s.Value = dur
-		case k.Value == "state_branch":
-			v = deref(v)
-			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-				return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), engine.DescribeNode(v))
-			}
-			if !slices.Contains(stateBranchActions, v.Value) {
-				return nil, d.unknown(v, "state_branch", "action", stateBranchActions)
-			}
-			s.Value = stateBranchStep(v.Value)
-		case k.Value == "together":
-			if deref(v).Kind != yaml.SequenceNode {
-				return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", engine.DescribeNode(deref(v)))
-			}
-			for _, item := range deref(v).Content {
-				if item = deref(item); item.Kind == yaml.MappingNode && len(item.Content) == 2 {
-					if why, ok := notTogether[item.Content[0].Value]; ok {
-						return nil, errorAt(d.path, item.Content[0], "%q in together: %s", item.Content[0].Value, why)
-					}
-				}
-			}
-			inner, err := decodeSteps(d, v)
-			if err != nil {
-				return nil, err
-			}
-			if len(inner) == 0 {
-				return nil, errorAt(d.path, v, "\"together\" needs at least one step")
-			}
-			s.Value = &togetherStep{Steps: inner}
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // scenarioDecoder decodes the nodes of a scenario file into its types strictly: an

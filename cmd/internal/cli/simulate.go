@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -289,144 +287,36 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 	}()
 	repo, f := s.sc.Repo, s.fake
-	on := func(d *bool) bool { return d == nil || *d }
 	switch v := st.Value.(type) {
 	case *openPR:
-		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-		if err != nil {
-			return nil, "", false, err
-		}
-		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
-			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
-		label := fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
-		if v.Fork != "" {
-			label += fmt.Sprintf(" from %s's fork", v.Fork)
-		}
-		if v.Head != "" {
-			label += " (branch " + v.Head + ")"
-		}
-		return []ghfake.Event{ev}, label + elsewhere(repo, here), on(v.Deliver) && here, nil
+		return s.applyOpenPR(v) // simulate_apply.go
 	case *openIssue:
 		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
-		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), deliverOn(v.Deliver), nil
 	case *reviewStep:
 		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
 		if err != nil {
 			return nil, "", false, err
 		}
 		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
-		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), on(v.Deliver) && here, nil
+		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
 	case *prStep:
-		if v.Repo != "" && st.Kind != "conflict" { // scenario_multipr.go
-			return nil, "", false, fmt.Errorf("%s takes no repo (open_pr, review, check and conflict do)", st.Kind)
-		}
-		if len(v.Files) > 0 && st.Kind != "push" {
-			return nil, "", false, fmt.Errorf("%s takes no files (push does)", st.Kind)
-		}
-		if v.By != "" && st.Kind != "dismiss_review" {
-			return nil, "", false, fmt.Errorf("%s takes no by (dismiss_review does)", st.Kind)
-		}
-		switch st.Kind {
-		case "dismiss_review":
-			label := fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User)
-			if v.By != "" {
-				label += " by " + v.By
-			}
-			return []ghfake.Event{f.DismissReviewAs(repo, v.PR, v.User, v.By)}, label, on(v.Deliver), nil
-		case "push":
-			if len(v.Files) == 0 {
-				return []ghfake.Event{f.PushAs(repo, v.PR, nil, v.User)}, fmt.Sprintf("push to #%d", v.PR) + by(v.User), on(v.Deliver), nil
-			}
-			files := map[string]string{}
-			var paths []string
-			for p, local := range v.Files {
-				src, err := os.ReadFile(s.sc.rel(local))
-				if err != nil {
-					return nil, "", false, fmt.Errorf("push: %w", err)
-				}
-				files[p] = string(src)
-				paths = append(paths, p)
-			}
-			sort.Strings(paths)
-			return []ghfake.Event{f.PushAs(repo, v.PR, files, v.User)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")) + by(v.User), on(v.Deliver), nil
-		case "update_branch":
-			if v.User == "" {
-				return nil, "", false, errors.New("update_branch needs a user (who presses GitHub's \"Update branch\")")
-			}
-			return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), on(v.Deliver), nil
-		case "close_pr":
-			return s.closePR(repo, v, on(v.Deliver)) // scenario_token.go
-		case "conflict":
-			repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-			if err != nil {
-				return nil, "", false, err
-			}
-			f.SetMergeable(repo, v.PR, "conflicting")
-			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR) + elsewhere(repo, here), true, nil
-		}
+		return s.applyPRStep(st, v) // simulate_apply.go
 	case *editPRStep:
 		if v.Base == "" {
 			return nil, "", false, errors.New("edit_pr needs a base")
 		}
 		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
-		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), deliverOn(v.Deliver), nil
 	case *labelStep:
-		if err := issueAlias(&v.PR, v.Issue, "label"); err != nil {
-			return nil, "", false, err
-		}
-		for _, l := range v.Add {
-			events = append(events, f.LabelAs(repo, v.PR, l, true, v.User))
-		}
-		for _, l := range v.Remove {
-			events = append(events, f.LabelAs(repo, v.PR, l, false, v.User))
-		}
-		label := fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove)
-		if v.User != "" {
-			label += " by " + v.User
-		}
-		if v.User == ghfake.BotLogin { // scenario_token.go
-			return events, label + " (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", false, nil
-		}
-		return events, label, on(v.Deliver), nil
+		return s.applyLabel(v) // simulate_apply.go
 	case *checkStep:
-		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-		if err != nil {
-			return nil, "", false, err
-		}
-		var ev ghfake.Event
-		switch {
-		case v.Workflow != "" && v.App != "":
-			return nil, "", false, errors.New("check takes an app or a workflow (a job of Actions), not both")
-		case v.Workflow != "":
-			ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, or(v.Conclusion, "success"))
-		default:
-			ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
-		}
-		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")) + elsewhere(repo, here), on(v.Deliver) && here, nil
+		return s.applyCheck(v) // simulate_apply.go
 	case *statusStep:
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
-		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), deliverOn(v.Deliver), nil
 	case *commentStep:
-		if err := issueAlias(&v.PR, v.Issue, "comment"); err != nil {
-			return nil, "", false, err
-		}
-		if v.Count != 0 {
-			return s.commentFlood(v) // scenario_flood.go
-		}
-		body := v.Body
-		if v.Forge != nil {
-			if body != "" {
-				return nil, "", false, errors.New("comment takes a body or forge_state, not both")
-			}
-			if body, err = s.forge(v.PR, v.Forge, f.NextCommentID()); err != nil {
-				return nil, "", false, fmt.Errorf("comment: %w", err)
-			}
-		}
-		ev, _ := f.Comment(repo, v.PR, v.User, body)
-		if v.User == ghfake.BotLogin {
-			return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", v.PR, v.User), false, nil
-		}
-		return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s", v.PR, v.User), on(v.Deliver), nil
+		return s.applyComment(v) // simulate_apply.go
 	case *accessStep:
 		label, err := s.access(v) // scenario_people.go
 		return nil, label, true, err
@@ -435,49 +325,16 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		if err != nil {
 			return nil, "", false, err
 		}
-		return []ghfake.Event{ev}, label, on(v.Deliver), nil
+		return []ghfake.Event{ev}, label, deliverOn(v.Deliver), nil
 	case *webhookStep:
-		raw, err := os.ReadFile(s.sc.rel(v.File))
-		if err != nil {
-			return nil, "", false, err
-		}
-		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
+		return s.applyWebhook(v) // simulate_apply.go
 	case *configStep:
-		files, err := scenarioConfig(s.sc.rel(v.File))
-		if err != nil {
-			return nil, "", false, fmt.Errorf("change_config: %w", err)
-		}
-		if err := checkConfig(files); err != nil {
-			return nil, "", false, fmt.Errorf("change_config: %w", err)
-		}
-		kept := map[string]bool{}
-		var written []string
-		for _, c := range files {
-			kept[c.repo] = true
-			oid := f.SetFile(repo, s.sc.DefaultBranch, c.repo, string(c.src))
-			written = append(written, fmt.Sprintf("%s (blob %.7s)", c.repo, oid))
-		}
-		for _, c := range s.config {
-			if !kept[c.repo] {
-				f.DeleteFile(repo, s.sc.DefaultBranch, c.repo)
-				written = append(written, c.repo+" (deleted)")
-			}
-		}
-		s.config = files
-		return nil, fmt.Sprintf("change_config to %s on %s: %s", v.File, s.sc.DefaultBranch, strings.Join(written, ", ")), false, nil
+		return s.applyConfig(v) // simulate_apply.go
 	case *faultStep:
 		label, err := s.applyFault(n, v) // scenario_fault.go
 		return nil, label, false, err
 	case stateBranchStep:
-		name := s.stateBranch()
-		if v == "protect" {
-			f.RestrictBranch(repo, name)
-			return nil, fmt.Sprintf("state_branch: protect %s (a ruleset restricts its creation and updates; GitHub sends no event)", name), false, nil
-		}
-		if !f.DeleteBranch(repo, name) {
-			return nil, fmt.Sprintf("state_branch: delete %s (there was none)", name), false, nil
-		}
-		return nil, fmt.Sprintf("state_branch: delete %s (no event: the action does not listen to deletions)", name), false, nil
+		return s.applyStateBranch(v) // simulate_apply.go
 	case heldRef:
 		label, err := s.applyHeld(n, v) // simulate_held.go
 		return nil, label, true, err
@@ -520,95 +377,6 @@ func (s *simulation) stateBranch() string {
 		return cfg.Settings.StateBranch
 	}
 	return engine.DefaultStateBranch
-}
-
-// deliver feeds one event through the real run path, over HTTP, to the fake.
-func (s *simulation) deliver(ctx context.Context, d delivery) error {
-	return s.report(s.invoke(ctx, d, s.fake.BotToken()))
-}
-
-// invocation is what one run of the real run path did.
-type invocation struct {
-	log         string
-	code        int
-	unsupported []string
-	err         error // the run could not be set up
-}
-
-// report prints an invocation's log when asked or when it failed, and turns a run that
-// could not start, or that the engine cannot play, into an error.
-func (s *simulation) report(res invocation) error {
-	if res.err != nil {
-		return res.err
-	}
-	s.noteJobErrors(res) // scenario_permissions.go
-	if s.verbose || res.code != 0 {
-		for _, l := range strings.Split(strings.TrimRight(res.log, "\n"), "\n") {
-			fmt.Fprintf(s.out, "   | %s\n", l)
-		}
-	}
-	if res.code == 2 {
-		return errors.New("the run could not start; see its log above")
-	}
-	if len(res.unsupported) > 0 {
-		s.printComments()
-		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(res.unsupported, "; "))
-	}
-	return nil
-}
-
-// invoke runs one delivery through the real run path, authenticated by token; it is safe
-// to call from several goroutines at once.
-func (s *simulation) invoke(ctx context.Context, d delivery, token string) invocation {
-	return s.invokeWithin(ctx, d, token, s.sc.RequestTimeout)
-}
-
-// invokeWithin is invoke with the run's request_timeout input set to requestTimeout.
-func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string, requestTimeout time.Duration) invocation {
-	path := filepath.Join(s.tmp, fmt.Sprintf("event-%d.json", d.runID))
-	if err := os.WriteFile(path, d.event.Payload, 0o600); err != nil {
-		return invocation{err: err}
-	}
-	env := map[string]string{
-		"GITHUB_ACTIONS":      "true",
-		"GITHUB_EVENT_NAME":   d.event.Name,
-		"GITHUB_EVENT_PATH":   path,
-		"GITHUB_REPOSITORY":   s.sc.Repo,
-		"GITHUB_API_URL":      s.fake.URL + "/api/v3",
-		"GITHUB_GRAPHQL_URL":  s.fake.URL + "/api/graphql",
-		"GITHUB_RUN_ID":       strconv.Itoa(d.runID),
-		"GITHUB_OUTPUT":       filepath.Join(s.tmp, fmt.Sprintf("output-%d", d.runID)),
-		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, fmt.Sprintf("summary-%d", d.runID)),
-		"INPUT_TOKEN":         token,
-		"INPUT_TIMEOUT":       s.sc.Timeout.String(),
-		// The scenario's clock, not the machine's, bounds rate-limit waits; real time
-		// bounds only a request the fake holds (a timeout fault).
-		"INPUT_REQUEST_TIMEOUT": requestTimeout.String(),
-	}
-	if s.sc.SweepBudget != 0 {
-		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
-	}
-	var log bytes.Buffer
-	for k, v := range s.sc.Secrets {
-		env[SecretEnvPrefix+strings.ToUpper(k)] = v
-	}
-	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep, webhooks: s.http.env()}
-	with, agent := s.with[string(d.event.Payload)]
-	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
-	for k, v := range with {
-		env["INPUT_"+strings.ToUpper(k)] = v
-	}
-	s.keyEnv(env, with) // scenario_statekey.go
-	var code int
-	switch {
-	case agent:
-		code = r.reportCommand(ctx, nil, strings.NewReader(""), &log, &log)
-	case d.event.Name == "schedule":
-		code = r.sweep(ctx) // the sweep workflow (`command: sweep`)
-	default:
-		code = r.run(ctx)
-	}
-	return invocation{log: log.String(), code: code, unsupported: r.unsupported}
 }
 
 // printComments prints the state comment of every PR whose comment changed.

@@ -6,27 +6,38 @@ import (
 	"slices"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/engine"
 )
 
 // deliverLater takes `deliver: later` out of a step's mapping, for a step kind that has a
 // deliver field: the step then delivers as usual, but its events are held (step.Later)
-// until a `deliver_held` step names it.
-func deliverLater(v *yaml.Node, mk func() any) (*yaml.Node, bool) {
+// until a `deliver_held` step names it. Any other deliver that is not true or false is an
+// error.
+func (d *scenarioDecoder) deliverLater(kind string, v *yaml.Node, mk func() any) (*yaml.Node, bool, error) {
 	m := deref(v)
 	if mk == nil || m.Kind != yaml.MappingNode {
-		return v, false
+		return v, false, nil
 	}
 	if t := reflect.TypeOf(mk()).Elem(); t.Kind() != reflect.Struct || !slices.Contains(tags(t), "deliver") {
-		return v, false
+		return v, false, nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if k, val := m.Content[i], deref(m.Content[i+1]); k.Value == "deliver" && val.Kind == yaml.ScalarNode && val.Value == "later" {
+		k, val := m.Content[i], deref(m.Content[i+1])
+		if k.Value != "deliver" {
+			continue
+		}
+		var b bool
+		if val.Kind == yaml.ScalarNode && val.Value == "later" {
 			out := *m
 			out.Content = slices.Concat(m.Content[:i], m.Content[i+2:])
-			return &out, true
+			return &out, true, nil
+		}
+		if val.Kind != yaml.ScalarNode || val.Decode(&b) != nil {
+			return nil, false, errorAt(d.path, val, "\"deliver\" in %s must be true, false or later, not %s", kind, engine.DescribeNode(val))
 		}
 	}
-	return v, false
+	return v, false, nil
 }
 
 // decodeHeld decodes the value of `deliver_held: N`.

@@ -29,8 +29,11 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 			return nil, d.unknown(k, "", "step", sortedStepKinds())
 		}
 		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
-		v, s.Later = deliverLater(v, mk) // scenario_held.go
-		var err error
+		v, later, err := d.deliverLater(k.Value, v, mk) // scenario_held.go
+		if err != nil {
+			return nil, err
+		}
+		s.Later = later
 		if mk != nil {
 			s.Value = mk()
 			err = d.decode(v, k.Value, "", reflect.ValueOf(s.Value).Elem())

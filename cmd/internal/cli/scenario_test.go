@@ -41,7 +41,7 @@ func TestScenarioMistakes(t *testing.T) {
 		{"a string in a list", head + "  - label: {pr: 7, add: [ok, {a: b}]}\n",
 			`3:30: label.add must be a string, not a mapping`},
 		{"a boolean", head + "  - review: {pr: 7, user: a, deliver: maybe}\n",
-			`3:39: "deliver" in review must be true or false, not "maybe"`},
+			`3:39: "deliver" in review must be true, false or later, not "maybe"`},
 		{"a duration", "repo: acme/widgets\ntimeout: soon\n",
 			`2:10: "timeout" in scenario must be a duration such as 5m, not "soon"`},
 		{"a step's value", head + "  - open_pr: 7\n",

@@ -86,7 +86,10 @@ func TestFaultCountUntilDrop(t *testing.T) {
 	ctx := context.Background()
 	s := world(t)
 	now := testClock
-	s.SetClock(func() time.Time { return now })
+	setNow := func(t time.Time) { // through SetClock, which the fake's lock orders with its reads
+		now = t
+		s.SetClock(func() time.Time { return t })
+	}
 	c := client(t, s, s.BotToken())
 	create := func() int {
 		_, resp, _ := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
@@ -97,9 +100,9 @@ func TestFaultCountUntilDrop(t *testing.T) {
 
 	s.Inject("issues/create-comment", Fault{Status: 502, Until: now.Add(10 * time.Minute)})
 	assert.Equal(t, []int{502, 502}, []int{create(), create()})
-	now = now.Add(10 * time.Minute)
+	setNow(now.Add(10 * time.Minute))
 	assert.Equal(t, 502, create(), "until the clock passes it")
-	now = now.Add(time.Second)
+	setNow(now.Add(time.Second))
 	assert.Equal(t, 201, create())
 
 	s.Inject("issues/create-comment", Fault{Status: 500, Count: 3, Tag: "step 4"})

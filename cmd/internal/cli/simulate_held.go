@@ -10,7 +10,7 @@ import (
 type heldRef int
 
 // hold keeps the events of step n, which says `deliver: later`, for a deliver_held step;
-// each gets its run id now.
+// each gets its run id when held.
 func (s *simulation) hold(n int, events []ghfake.Event) {
 	if s.held == nil {
 		s.held = map[int][]delivery{}

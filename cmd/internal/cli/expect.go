@@ -57,7 +57,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	}
 	s.checkReminders(report, e.Reminders)
 	for _, d := range e.Dispatches {
-		s.checkDispatches(report, d)
+		s.checkDispatchBound(report, d) // expect_bounds.go
 	}
 	s.checkRequests(report, e.Requests)   // simulate_http.go
 	s.checkRepos(report, e.Repos)         // scenario_multipr.go
@@ -113,6 +113,7 @@ func (s *simulation) checkSubject(report func(bool, string, string, string), n i
 		}
 		report(count == *x.Comments, who+" comments by the action", fmt.Sprint(*x.Comments), fmt.Sprint(count))
 	}
+	s.checkStateCommentBound(report, who, n, x.CommentsAtMost) // expect_bounds.go
 	for _, want := range x.CommentsContain {
 		found := false
 		for _, c := range s.fake.Comments(s.sc.Repo, n) {

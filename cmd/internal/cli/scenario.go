@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -61,6 +60,8 @@ type scenario struct {
 	Permissions map[string]any `yaml:"permissions"`
 	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
 	SecondaryLimits bool `yaml:"secondary_limits"`
+	// Tick moves the scenario's clock before each step (scenario_held.go).
+	Tick time.Duration `yaml:"tick"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -68,213 +69,12 @@ type step struct {
 	Kind  string
 	Line  int
 	Col   int
-	Value any // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), time.Duration (advance), stateBranchStep
+	Value any  // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), heldRef, time.Duration (advance), stateBranchStep
+	Later bool // `deliver: later`: the events are held for a deliver_held step (scenario_held.go)
 }
 
 // stateBranchStep is `state_branch: delete` or `state_branch: protect`.
 type stateBranchStep string
-
-type openPR struct {
-	Number int      `yaml:"number"`
-	Author string   `yaml:"author"`
-	Base   string   `yaml:"base"`
-	Head   string   `yaml:"head"`
-	Title  string   `yaml:"title"`
-	Body   string   `yaml:"body"`
-	Files  []string `yaml:"files"`
-	Labels []string `yaml:"labels"`
-	Draft  bool     `yaml:"draft"`
-	// Fork names the owner of the fork the head branch lives in (<fork>/<repo name>); the
-	// head branch is then not a branch of the repository, whatever its name.
-	Fork    string `yaml:"fork"`
-	Deliver *bool  `yaml:"deliver"`
-	Repo    string `yaml:"repo"` // one of repos: its event is not delivered (scenario_multipr.go)
-}
-
-type openIssue struct {
-	Number  int      `yaml:"number"`
-	Author  string   `yaml:"author"`
-	Title   string   `yaml:"title"`
-	Body    string   `yaml:"body"`
-	Labels  []string `yaml:"labels"`
-	Deliver *bool    `yaml:"deliver"`
-}
-
-type reviewStep struct {
-	PR      int    `yaml:"pr"`
-	User    string `yaml:"user"`
-	State   string `yaml:"state"`
-	Body    string `yaml:"body"`
-	Deliver *bool  `yaml:"deliver"`
-	Repo    string `yaml:"repo"` // scenario_multipr.go
-}
-
-type prStep struct { // dismiss_review, push, close_pr, conflict
-	PR   int    `yaml:"pr"`
-	User string `yaml:"user"`
-	// Files (push only) are written by the pushed commit: path in the repository → a file
-	// of the scenario's directory holding the content.
-	Files   map[string]string `yaml:"files"`
-	Deliver *bool             `yaml:"deliver"`
-	// By (dismiss_review only) is who dismisses the review; the repository's owner by default.
-	By   string `yaml:"by"`
-	Repo string `yaml:"repo"` // scenario_multipr.go
-}
-
-// editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
-// its base branch.
-type editPRStep struct {
-	PR      int    `yaml:"pr"`
-	User    string `yaml:"user"`
-	Base    string `yaml:"base"`
-	Deliver *bool  `yaml:"deliver"`
-}
-
-type labelStep struct {
-	PR      int      `yaml:"pr"`
-	Issue   int      `yaml:"issue"` // an issue: as pr (which GitHub numbers alike)
-	Add     []string `yaml:"add"`
-	Remove  []string `yaml:"remove"`
-	Deliver *bool    `yaml:"deliver"`
-	User    string   `yaml:"user"` // who adds and removes them; the author by default
-}
-
-// checkStep completes a check run on the PR's head: a job of an Actions workflow (the
-// workflow named `workflow`, or by default one named after the check), or with `app` a
-// check run of that app. A check of the same name in the same suite (same app, or same
-// workflow) is a re-run and replaces the earlier one; any other stays beside it.
-type checkStep struct {
-	PR         int    `yaml:"pr"`
-	Name       string `yaml:"name"`
-	Conclusion string `yaml:"conclusion"`
-	App        string `yaml:"app"`
-	Workflow   string `yaml:"workflow"`
-	Deliver    *bool  `yaml:"deliver"`
-	Repo       string `yaml:"repo"` // scenario_multipr.go
-}
-
-type statusStep struct {
-	PR      int    `yaml:"pr"`
-	Context string `yaml:"context"`
-	State   string `yaml:"state"`
-	Deliver *bool  `yaml:"deliver"`
-}
-
-// commentStep posts a comment. As the action's identity (user: github-actions[bot]) it
-// plays another workflow of the repository commenting with GITHUB_TOKEN: GitHub starts no
-// workflow for that, so no event is delivered; forge_state then makes the body a crafted
-// state comment bound to the id the comment gets.
-type commentStep struct {
-	PR      int        `yaml:"pr"`
-	Issue   int        `yaml:"issue"` // an issue: as pr
-	User    string     `yaml:"user"`
-	Body    string     `yaml:"body"`
-	Forge   *forgeSpec `yaml:"forge_state"`
-	Deliver *bool      `yaml:"deliver"`
-	// Count posts that many comments at once; only the last one's event is delivered
-	// (scenario_flood.go).
-	Count int `yaml:"count"`
-}
-
-// faultStep makes the fake refuse the next call to an operation, as GitHub sometimes does:
-// an error status with a message; a rate limit, with retry_after (seconds, a secondary
-// limit) or reset (seconds until the spent primary limit resets); or timeout: true, a
-// request never answered until the run gives up on it. skip lets that many calls through
-// first.
-type faultStep struct {
-	Operation  string `yaml:"operation"` // a REST operationId (pulls/merge) or "graphql"
-	Skip       int    `yaml:"skip"`
-	Status     int    `yaml:"status"`
-	Message    string `yaml:"message"`
-	RetryAfter int    `yaml:"retry_after"`
-	Reset      int    `yaml:"reset"`
-	Timeout    bool   `yaml:"timeout"`
-}
-
-// configStep commits a new config to the default branch (no event: the action does not
-// react to pushes of its config; runs already started keep the config they started under).
-// file is a config file, or a directory as `config:` takes one; it replaces every file of
-// the config before it (a file no longer there is deleted).
-type configStep struct {
-	File string `yaml:"file"`
-}
-
-// togetherStep is `together`: the world changes of all its steps, then all their events
-// delivered at once, each to its own invocation, with the fake holding every invocation's
-// first write until each has read (so that they really race).
-type togetherStep struct {
-	Steps []step
-}
-
-// notTogether are the step kinds `together` does not take: they are not changes of the
-// world (expect), nest (together) or move the clock every invocation shares (advance).
-var notTogether = map[string]string{
-	"together": "together does not nest",
-	"expect":   "expect checks the world between steps; put it after the together",
-	"advance":  "advance moves the clock of every invocation; put it before or after the together",
-}
-
-// stateBranchActions are what `state_branch` does to the branch that holds the state: delete
-// it, or protect it with a ruleset that restricts its creation and updates.
-var stateBranchActions = []string{"delete", "protect"}
-
-type webhookStep struct {
-	Event string `yaml:"event"`
-	File  string `yaml:"file"`
-}
-
-// expectation is the form of `expect`, at the end or as a step. Every key is optional.
-type expectation struct {
-	PRs        map[int]subjectExpect `yaml:"prs"`
-	Issues     map[int]subjectExpect `yaml:"issues"`
-	Runs       []runExpect           `yaml:"runs"`
-	Dispatches []dispatchExpect      `yaml:"dispatches"`
-	// Branches is the exact set of branches of the repository (not of forks).
-	Branches *[]string `yaml:"branches"`
-	// StateBranch is what the branch holding the state (settings.state_branch) holds.
-	StateBranch *stateBranchExpect `yaml:"state_branch"`
-	// Reminders counts the reminder comments a human stage posted, by subject number.
-	Reminders map[int]int `yaml:"reminders"`
-	// Requests counts the webhook calls made (simulate_http.go).
-	Requests []requestExpect `yaml:"requests"`
-	// Repos checks the pull requests of other repositories (scenario_multipr.go).
-	Repos map[string]repoExpect `yaml:"repos"`
-	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
-	Nowhere []string `yaml:"nowhere"`
-	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
-	JobErrors *[]string `yaml:"job_errors"`
-}
-
-// stateBranchExpect checks the state branch: whether it exists, and files that are at its
-// head (a subset: others may be there too).
-type stateBranchExpect struct {
-	Exists *bool    `yaml:"exists"`
-	Files  []string `yaml:"files"`
-	// Commits is how many commits the branch has (following first parents).
-	Commits *int `yaml:"commits"`
-}
-
-type subjectExpect struct {
-	Merged          *bool     `yaml:"merged"`
-	Closed          *bool     `yaml:"closed"`
-	Labels          *[]string `yaml:"labels"`
-	Comments        *int      `yaml:"comments"`
-	CommentContains []string  `yaml:"comment_contains"`
-	// CommentsContain: some comment the action posted (the state comment included)
-	// contains each of these.
-	CommentsContain []string `yaml:"comments_contain"`
-}
-
-type runExpect struct {
-	Pipeline string `yaml:"pipeline"`
-	Subject  string `yaml:"subject"`
-	Status   string `yaml:"status"`
-	Stage    string `yaml:"stage"`
-	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
-	Stages map[string]string `yaml:"stages"`
-	// Parent: the run is a sub-pipeline's, started by this "<run id>/<stage id>".
-	Parent string `yaml:"parent"`
-}
 
 // stepKinds maps each step kind to a constructor of its value; nil means a scalar.
 var stepKinds = map[string]func() any{
@@ -298,6 +98,7 @@ var stepKinds = map[string]func() any{
 	"change_config":  func() any { return &configStep{} },
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
+	"deliver_held":   nil, // scenario_held.go
 	"advance":        nil,
 	"together":       nil,
 	"state_branch":   nil,
@@ -385,6 +186,9 @@ func loadScenario(path string) (*scenario, error) {
 	if err := sc.checkPermissions(seen["permissions"]); err != nil {
 		return nil, err
 	}
+	if err := sc.checkHeld(seen["tick"]); err != nil { // scenario_held.go
+		return nil, err
+	}
 	if sc.Clock.IsZero() {
 		sc.Clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	}
@@ -398,75 +202,6 @@ func loadScenario(path string) (*scenario, error) {
 		return nil, errorAt(path, top, "timeout and request_timeout must be positive")
 	}
 	return sc, nil
-}
-
-func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
-	n = deref(n)
-	if n.Kind != yaml.SequenceNode {
-		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", engine.DescribeNode(n))
-	}
-	var out []step
-	for _, item := range n.Content {
-		item = deref(item)
-		if item.Kind != yaml.MappingNode || len(item.Content) != 2 {
-			return nil, errorAt(d.path, item, "a step is a mapping with one key: its kind")
-		}
-		k, v := item.Content[0], item.Content[1]
-		mk, ok := stepKinds[k.Value]
-		if !ok {
-			return nil, d.unknown(k, "", "step", sortedStepKinds())
-		}
-		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
-		switch {
-		case mk != nil:
-			s.Value = mk()
-			if err := d.decode(v, k.Value, "", reflect.ValueOf(s.Value).Elem()); err != nil {
-				return nil, err
-			}
-		case k.Value == "redeliver":
-			var i int
-			if err := v.Decode(&i); err != nil || i < 1 {
-				return nil, errorAt(d.path, v, "\"redeliver\" takes the number of an earlier step, counting from 1")
-			}
-			s.Value = i
-		case k.Value == "advance":
-			dur, err := time.ParseDuration(v.Value)
-			if err != nil || dur <= 0 {
-				return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", engine.DescribeNode(v))
-			}
-			s.Value = dur
-		case k.Value == "state_branch":
-			v = deref(v)
-			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-				return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), engine.DescribeNode(v))
-			}
-			if !slices.Contains(stateBranchActions, v.Value) {
-				return nil, d.unknown(v, "state_branch", "action", stateBranchActions)
-			}
-			s.Value = stateBranchStep(v.Value)
-		case k.Value == "together":
-			if deref(v).Kind != yaml.SequenceNode {
-				return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", engine.DescribeNode(deref(v)))
-			}
-			for _, item := range deref(v).Content {
-				if item = deref(item); item.Kind == yaml.MappingNode && len(item.Content) == 2 {
-					if why, ok := notTogether[item.Content[0].Value]; ok {
-						return nil, errorAt(d.path, item.Content[0], "%q in together: %s", item.Content[0].Value, why)
-					}
-				}
-			}
-			inner, err := decodeSteps(d, v)
-			if err != nil {
-				return nil, err
-			}
-			if len(inner) == 0 {
-				return nil, errorAt(d.path, v, "\"together\" needs at least one step")
-			}
-			s.Value = &togetherStep{Steps: inner}
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // scenarioDecoder decodes the nodes of a scenario file into its types strictly: an

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -122,6 +119,12 @@ type simulation struct {
 	http *simHTTP
 	// keys are the state key inputs the invocations are given (scenario_statekey.go).
 	keys invocationKeys
+	// pendingFaults tag the faults to drop after the next step that delivers events
+	// (scenario_fault.go); held and heldTaken are the events of `deliver: later` steps, by
+	// step, and the ones a deliver_held took (simulate_held.go).
+	pendingFaults []string
+	held          map[int][]delivery
+	heldTaken     map[int]bool
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -262,72 +265,12 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 		return 0, err
 	}
 	for i, st := range s.sc.Steps {
-		n := i + 1
-		if e, ok := st.Value.(*expectation); ok {
-			fmt.Fprintf(s.out, "── step %d: expect\n", n)
-			failed += s.check(e)
-			continue
-		}
-		if d, ok := st.Value.(*doctorStep); ok {
-			failed += s.runDoctor(ctx, n, d) // scenario_doctor.go
-			continue
-		}
-		var ds []delivery
-		var label string
-		concurrent := false
-		if tg, ok := st.Value.(*togetherStep); ok {
-			var lines string
-			if ds, lines, err = s.applyTogether(n, tg); err != nil {
-				return failed, err
-			}
-			label = fmt.Sprintf("together (%d %s)", len(ds), plural(len(ds), "event", "events"))
-			fmt.Fprintf(s.out, "── step %d: %s\n", n, lines)
-			s.sent[n], s.together[n], concurrent = ds, true, true
-		} else {
-			var events []ghfake.Event
-			var deliver bool
-			if events, label, deliver, err = s.apply(n, st); err != nil {
-				return failed, &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
-			}
-			fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
-			if !deliver {
-				if len(events) > 0 {
-					fmt.Fprintln(s.out, "   (the event is lost: not delivered)")
-				}
-				continue
-			}
-			if st.Kind != "redeliver" {
-				s.sent[n] = append(s.sent[n], s.fresh(events)...)
-			}
-			ds = s.sent[n]
-			if st.Kind == "redeliver" {
-				ds, concurrent = s.sent[st.Value.(int)], s.together[st.Value.(int)]
-			}
-		}
-		s.fake.ResetStats()
-		mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
-		if concurrent {
-			if err := s.deliverTogether(ctx, ds); err != nil {
-				return failed, err
-			}
-		} else {
-			for _, d := range ds {
-				if err := s.deliver(ctx, d); err != nil {
-					return failed, err
-				}
-			}
-		}
-		if err := s.deliverCaused(ctx, mark); err != nil {
+		s.clock.advance(s.sc.Tick)
+		k, err := s.playStep(ctx, i+1, st) // simulate_step.go
+		failed += k
+		if err != nil {
 			return failed, err
 		}
-		s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
-		if bad := s.fake.Unexpected(); len(bad) > 0 {
-			return failed, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
-		}
-		if bad := s.http.takeUnexpected(); len(bad) > 0 {
-			return failed, fmt.Errorf("step %d: a webhook call that no stub answers:\n  %s", n, strings.Join(bad, "\n  "))
-		}
-		s.printComments()
 	}
 	if s.sc.Expect != nil {
 		fmt.Fprintln(s.out, "── expect")
@@ -344,144 +287,36 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		}
 	}()
 	repo, f := s.sc.Repo, s.fake
-	on := func(d *bool) bool { return d == nil || *d }
 	switch v := st.Value.(type) {
 	case *openPR:
-		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-		if err != nil {
-			return nil, "", false, err
-		}
-		ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
-			Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
-		label := fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
-		if v.Fork != "" {
-			label += fmt.Sprintf(" from %s's fork", v.Fork)
-		}
-		if v.Head != "" {
-			label += " (branch " + v.Head + ")"
-		}
-		return []ghfake.Event{ev}, label + elsewhere(repo, here), on(v.Deliver) && here, nil
+		return s.applyOpenPR(v) // simulate_apply.go
 	case *openIssue:
 		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
-		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), deliverOn(v.Deliver), nil
 	case *reviewStep:
 		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
 		if err != nil {
 			return nil, "", false, err
 		}
 		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
-		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), on(v.Deliver) && here, nil
+		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
 	case *prStep:
-		if v.Repo != "" && st.Kind != "conflict" { // scenario_multipr.go
-			return nil, "", false, fmt.Errorf("%s takes no repo (open_pr, review, check and conflict do)", st.Kind)
-		}
-		if len(v.Files) > 0 && st.Kind != "push" {
-			return nil, "", false, fmt.Errorf("%s takes no files (push does)", st.Kind)
-		}
-		if v.By != "" && st.Kind != "dismiss_review" {
-			return nil, "", false, fmt.Errorf("%s takes no by (dismiss_review does)", st.Kind)
-		}
-		switch st.Kind {
-		case "dismiss_review":
-			label := fmt.Sprintf("dismiss_review #%d of %s", v.PR, v.User)
-			if v.By != "" {
-				label += " by " + v.By
-			}
-			return []ghfake.Event{f.DismissReviewAs(repo, v.PR, v.User, v.By)}, label, on(v.Deliver), nil
-		case "push":
-			if len(v.Files) == 0 {
-				return []ghfake.Event{f.PushAs(repo, v.PR, nil, v.User)}, fmt.Sprintf("push to #%d", v.PR) + by(v.User), on(v.Deliver), nil
-			}
-			files := map[string]string{}
-			var paths []string
-			for p, local := range v.Files {
-				src, err := os.ReadFile(s.sc.rel(local))
-				if err != nil {
-					return nil, "", false, fmt.Errorf("push: %w", err)
-				}
-				files[p] = string(src)
-				paths = append(paths, p)
-			}
-			sort.Strings(paths)
-			return []ghfake.Event{f.PushAs(repo, v.PR, files, v.User)}, fmt.Sprintf("push to #%d writing %s", v.PR, strings.Join(paths, ", ")) + by(v.User), on(v.Deliver), nil
-		case "update_branch":
-			if v.User == "" {
-				return nil, "", false, errors.New("update_branch needs a user (who presses GitHub's \"Update branch\")")
-			}
-			return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), on(v.Deliver), nil
-		case "close_pr":
-			return s.closePR(repo, v, on(v.Deliver)) // scenario_token.go
-		case "conflict":
-			repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-			if err != nil {
-				return nil, "", false, err
-			}
-			f.SetMergeable(repo, v.PR, "conflicting")
-			return nil, fmt.Sprintf("conflict on #%d (GitHub sends no event)", v.PR) + elsewhere(repo, here), true, nil
-		}
+		return s.applyPRStep(st, v) // simulate_apply.go
 	case *editPRStep:
 		if v.Base == "" {
 			return nil, "", false, errors.New("edit_pr needs a base")
 		}
 		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
-		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), deliverOn(v.Deliver), nil
 	case *labelStep:
-		if err := issueAlias(&v.PR, v.Issue, "label"); err != nil {
-			return nil, "", false, err
-		}
-		for _, l := range v.Add {
-			events = append(events, f.LabelAs(repo, v.PR, l, true, v.User))
-		}
-		for _, l := range v.Remove {
-			events = append(events, f.LabelAs(repo, v.PR, l, false, v.User))
-		}
-		label := fmt.Sprintf("label #%d +%v -%v", v.PR, v.Add, v.Remove)
-		if v.User != "" {
-			label += " by " + v.User
-		}
-		if v.User == ghfake.BotLogin { // scenario_token.go
-			return events, label + " (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", false, nil
-		}
-		return events, label, on(v.Deliver), nil
+		return s.applyLabel(v) // simulate_apply.go
 	case *checkStep:
-		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-		if err != nil {
-			return nil, "", false, err
-		}
-		var ev ghfake.Event
-		switch {
-		case v.Workflow != "" && v.App != "":
-			return nil, "", false, errors.New("check takes an app or a workflow (a job of Actions), not both")
-		case v.Workflow != "":
-			ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, or(v.Conclusion, "success"))
-		default:
-			ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
-		}
-		return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")) + elsewhere(repo, here), on(v.Deliver) && here, nil
+		return s.applyCheck(v) // simulate_apply.go
 	case *statusStep:
 		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
-		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), on(v.Deliver), nil
+		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), deliverOn(v.Deliver), nil
 	case *commentStep:
-		if err := issueAlias(&v.PR, v.Issue, "comment"); err != nil {
-			return nil, "", false, err
-		}
-		if v.Count != 0 {
-			return s.commentFlood(v) // scenario_flood.go
-		}
-		body := v.Body
-		if v.Forge != nil {
-			if body != "" {
-				return nil, "", false, errors.New("comment takes a body or forge_state, not both")
-			}
-			if body, err = s.forge(v.PR, v.Forge, f.NextCommentID()); err != nil {
-				return nil, "", false, fmt.Errorf("comment: %w", err)
-			}
-		}
-		ev, _ := f.Comment(repo, v.PR, v.User, body)
-		if v.User == ghfake.BotLogin {
-			return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", v.PR, v.User), false, nil
-		}
-		return []ghfake.Event{ev}, fmt.Sprintf("comment on #%d by %s", v.PR, v.User), on(v.Deliver), nil
+		return s.applyComment(v) // simulate_apply.go
 	case *accessStep:
 		label, err := s.access(v) // scenario_people.go
 		return nil, label, true, err
@@ -490,71 +325,19 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 		if err != nil {
 			return nil, "", false, err
 		}
-		return []ghfake.Event{ev}, label, on(v.Deliver), nil
+		return []ghfake.Event{ev}, label, deliverOn(v.Deliver), nil
 	case *webhookStep:
-		raw, err := os.ReadFile(s.sc.rel(v.File))
-		if err != nil {
-			return nil, "", false, err
-		}
-		return []ghfake.Event{{Name: v.Event, Payload: raw}}, fmt.Sprintf("webhook %s from %s", v.Event, v.File), true, nil
+		return s.applyWebhook(v) // simulate_apply.go
 	case *configStep:
-		files, err := scenarioConfig(s.sc.rel(v.File))
-		if err != nil {
-			return nil, "", false, fmt.Errorf("change_config: %w", err)
-		}
-		if err := checkConfig(files); err != nil {
-			return nil, "", false, fmt.Errorf("change_config: %w", err)
-		}
-		kept := map[string]bool{}
-		var written []string
-		for _, c := range files {
-			kept[c.repo] = true
-			oid := f.SetFile(repo, s.sc.DefaultBranch, c.repo, string(c.src))
-			written = append(written, fmt.Sprintf("%s (blob %.7s)", c.repo, oid))
-		}
-		for _, c := range s.config {
-			if !kept[c.repo] {
-				f.DeleteFile(repo, s.sc.DefaultBranch, c.repo)
-				written = append(written, c.repo+" (deleted)")
-			}
-		}
-		s.config = files
-		return nil, fmt.Sprintf("change_config to %s on %s: %s", v.File, s.sc.DefaultBranch, strings.Join(written, ", ")), false, nil
+		return s.applyConfig(v) // simulate_apply.go
 	case *faultStep:
-		switch {
-		case v.Operation == "":
-			return nil, "", false, errors.New("fault needs an operation")
-		case v.Skip < 0:
-			return nil, "", false, errors.New("fault: skip is a number of calls, not negative")
-		case v.Timeout && (v.Status != 0 || v.Message != "" || v.RetryAfter != 0 || v.Reset != 0):
-			return nil, "", false, errors.New("fault: timeout answers nothing; it takes no status, message, retry_after or reset")
-		case v.Timeout:
-			f.Inject(v.Operation, ghfake.Fault{Timeout: true, Skip: v.Skip})
-			return nil, fmt.Sprintf("fault: the next %s%s is never answered", v.Operation, skipped(v.Skip)), false, nil
-		case v.Status < 400 && (v.Status != 200 || v.Operation != "graphql"): // 200: GraphQL's RATE_LIMITED
-			return nil, "", false, errors.New("fault needs a status of 400 or more (200 for graphql: a RATE_LIMITED error), or timeout: true")
-		case v.RetryAfter < 0 || v.Reset < 0:
-			return nil, "", false, errors.New("fault: retry_after and reset are seconds, not negative")
-		}
-		f.Inject(v.Operation, ghfake.Fault{Status: v.Status, Message: or(v.Message, http.StatusText(v.Status)), RetryAfter: v.RetryAfter, Reset: v.Reset, Skip: v.Skip})
-		label := fmt.Sprintf("fault: the next %s%s answers %d", v.Operation, skipped(v.Skip), v.Status)
-		if v.RetryAfter > 0 {
-			label += fmt.Sprintf(", retry-after %ds", v.RetryAfter)
-		}
-		if v.Reset > 0 {
-			label += fmt.Sprintf(", rate limit spent until %ds from now", v.Reset)
-		}
-		return nil, label, false, nil
+		label, err := s.applyFault(n, v) // scenario_fault.go
+		return nil, label, false, err
 	case stateBranchStep:
-		name := s.stateBranch()
-		if v == "protect" {
-			f.RestrictBranch(repo, name)
-			return nil, fmt.Sprintf("state_branch: protect %s (a ruleset restricts its creation and updates; GitHub sends no event)", name), false, nil
-		}
-		if !f.DeleteBranch(repo, name) {
-			return nil, fmt.Sprintf("state_branch: delete %s (there was none)", name), false, nil
-		}
-		return nil, fmt.Sprintf("state_branch: delete %s (no event: the action does not listen to deletions)", name), false, nil
+		return s.applyStateBranch(v) // simulate_apply.go
+	case heldRef:
+		label, err := s.applyHeld(n, v) // simulate_held.go
+		return nil, label, true, err
 	case int: // redeliver
 		if v >= n || len(s.sent[v]) == 0 {
 			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
@@ -587,30 +370,6 @@ func (s *simulation) fresh(events []ghfake.Event) []delivery {
 	return out
 }
 
-// applyTogether applies the world changes of every step of a together, in order, and
-// returns what they deliver: the events of the steps that deliver theirs (new runs), and
-// the deliveries a redeliver names again (the same runs).
-func (s *simulation) applyTogether(n int, tg *togetherStep) ([]delivery, string, error) {
-	var ds []delivery
-	var labels []string
-	for _, st := range tg.Steps {
-		events, label, deliver, err := s.apply(n, st)
-		if err != nil {
-			return nil, "", &scenarioError{s.sc.path, st.Line, st.Col, err.Error()}
-		}
-		switch {
-		case st.Kind == "redeliver":
-			ds = append(ds, s.sent[st.Value.(int)]...)
-		case deliver:
-			ds = append(ds, s.fresh(events)...)
-		case len(events) > 0:
-			label += " (the event is lost: not delivered)"
-		}
-		labels = append(labels, label)
-	}
-	return ds, fmt.Sprintf("together, %d %s at once:\n     · %s", len(ds), plural(len(ds), "event", "events"), strings.Join(labels, "\n     · ")), nil
-}
-
 // stateBranch is the branch that holds the state: settings.state_branch of the config on
 // the default branch now, or the default.
 func (s *simulation) stateBranch() string {
@@ -618,134 +377,6 @@ func (s *simulation) stateBranch() string {
 		return cfg.Settings.StateBranch
 	}
 	return engine.DefaultStateBranch
-}
-
-// deliverTogether feeds the deliveries through the real run path all at once, one
-// invocation each with its own token, while the fake holds every invocation's writes until
-// each has read (or ended): they read the same world, then race to change it.
-func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
-	if len(ds) == 0 {
-		return nil
-	}
-	tokens := make([]string, len(ds))
-	for i := range ds {
-		tokens[i] = s.fake.NewBotToken()
-	}
-	bar := s.fake.ArmBarrier(tokens, s.barrierTimeout)
-	results := make([]invocation, len(ds))
-	var wg sync.WaitGroup
-	for i, d := range ds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer bar.Leave(tokens[i])
-			// A write the fake holds for the others' reads must not time out meanwhile.
-			results[i] = s.invokeWithin(ctx, d, tokens[i], s.sc.RequestTimeout+s.barrierTimeout)
-		}()
-	}
-	wg.Wait()
-	st := bar.Disarm()
-	switch {
-	case st.TimedOut:
-		fmt.Fprintf(s.out, "   %d invocations at once; the fake stopped holding their writes after %s, with %d of them read: they did not all race\n", len(ds), s.barrierTimeout, st.Read)
-	default:
-		fmt.Fprintf(s.out, "   %d invocations at once: %d of them read before any wrote (%d %s held until then)\n", len(ds), st.Read, st.Held, plural(st.Held, "write", "writes"))
-	}
-	for _, res := range results {
-		if err := s.report(res); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// deliver feeds one event through the real run path, over HTTP, to the fake.
-func (s *simulation) deliver(ctx context.Context, d delivery) error {
-	return s.report(s.invoke(ctx, d, s.fake.BotToken()))
-}
-
-// invocation is what one run of the real run path did.
-type invocation struct {
-	log         string
-	code        int
-	unsupported []string
-	err         error // the run could not be set up
-}
-
-// report prints an invocation's log when asked or when it failed, and turns a run that
-// could not start, or that the engine cannot play, into an error.
-func (s *simulation) report(res invocation) error {
-	if res.err != nil {
-		return res.err
-	}
-	s.noteJobErrors(res) // scenario_permissions.go
-	if s.verbose || res.code != 0 {
-		for _, l := range strings.Split(strings.TrimRight(res.log, "\n"), "\n") {
-			fmt.Fprintf(s.out, "   | %s\n", l)
-		}
-	}
-	if res.code == 2 {
-		return errors.New("the run could not start; see its log above")
-	}
-	if len(res.unsupported) > 0 {
-		s.printComments()
-		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(res.unsupported, "; "))
-	}
-	return nil
-}
-
-// invoke runs one delivery through the real run path, authenticated by token; it is safe
-// to call from several goroutines at once.
-func (s *simulation) invoke(ctx context.Context, d delivery, token string) invocation {
-	return s.invokeWithin(ctx, d, token, s.sc.RequestTimeout)
-}
-
-// invokeWithin is invoke with the run's request_timeout input set to requestTimeout.
-func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string, requestTimeout time.Duration) invocation {
-	path := filepath.Join(s.tmp, fmt.Sprintf("event-%d.json", d.runID))
-	if err := os.WriteFile(path, d.event.Payload, 0o600); err != nil {
-		return invocation{err: err}
-	}
-	env := map[string]string{
-		"GITHUB_ACTIONS":      "true",
-		"GITHUB_EVENT_NAME":   d.event.Name,
-		"GITHUB_EVENT_PATH":   path,
-		"GITHUB_REPOSITORY":   s.sc.Repo,
-		"GITHUB_API_URL":      s.fake.URL + "/api/v3",
-		"GITHUB_GRAPHQL_URL":  s.fake.URL + "/api/graphql",
-		"GITHUB_RUN_ID":       strconv.Itoa(d.runID),
-		"GITHUB_OUTPUT":       filepath.Join(s.tmp, fmt.Sprintf("output-%d", d.runID)),
-		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, fmt.Sprintf("summary-%d", d.runID)),
-		"INPUT_TOKEN":         token,
-		"INPUT_TIMEOUT":       s.sc.Timeout.String(),
-		// The scenario's clock, not the machine's, bounds rate-limit waits; real time
-		// bounds only a request the fake holds (a timeout fault).
-		"INPUT_REQUEST_TIMEOUT": requestTimeout.String(),
-	}
-	if s.sc.SweepBudget != 0 {
-		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
-	}
-	var log bytes.Buffer
-	for k, v := range s.sc.Secrets {
-		env[SecretEnvPrefix+strings.ToUpper(k)] = v
-	}
-	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: s.clock.now, sleep: s.clock.sleep, webhooks: s.http.env()}
-	with, agent := s.with[string(d.event.Payload)]
-	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
-	for k, v := range with {
-		env["INPUT_"+strings.ToUpper(k)] = v
-	}
-	s.keyEnv(env, with) // scenario_statekey.go
-	var code int
-	switch {
-	case agent:
-		code = r.reportCommand(ctx, nil, strings.NewReader(""), &log, &log)
-	case d.event.Name == "schedule":
-		code = r.sweep(ctx) // the sweep workflow (`command: sweep`)
-	default:
-		code = r.run(ctx)
-	}
-	return invocation{log: log.String(), code: code, unsupported: r.unsupported}
 }
 
 // printComments prints the state comment of every PR whose comment changed.
@@ -797,12 +428,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// skipped says how many calls a fault lets through first, for its step's label.
-func skipped(skip int) string {
-	if skip == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" after %d %s served", skip, map[bool]string{true: "call", false: "calls"}[skip == 1])
 }

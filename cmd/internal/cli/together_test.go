@@ -31,8 +31,6 @@ func TestTogetherAndStateBranchMistakes(t *testing.T) {
 			`5:9: "expect" in together: expect checks the world between steps; put it after the together`},
 		{"nested together", head + "  - together:\n      - together: []\n",
 			`4:9: "together" in together: together does not nest`},
-		{"advance in together", head + "  - together:\n      - advance: 1h\n",
-			`4:9: "advance" in together: advance moves the clock of every invocation; put it before or after the together`},
 		{"together of nothing", head + "  - together: []\n",
 			`3:15: "together" needs at least one step`},
 		{"together of a mapping", head + "  - together: {review: {pr: 7}}\n",

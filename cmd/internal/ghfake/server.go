@@ -12,10 +12,8 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -33,24 +31,6 @@ type Call struct {
 	// Mutation is true for a GraphQL request whose operation is a mutation: what a
 	// read-only command (doctor) must never send.
 	Mutation bool
-}
-
-// Fault is a response the fake gives to one request instead of serving it (Inject).
-type Fault struct {
-	Status  int    // the HTTP status: 403, 429, 502...
-	Message string // the message of the error body
-	// RetryAfter, when positive, sends a retry-after header of that many seconds, as
-	// GitHub does with a secondary rate limit.
-	RetryAfter int
-	// Reset, when positive, sends x-ratelimit-remaining: 0 and an x-ratelimit-reset that
-	// many seconds from the world's clock, as GitHub does when the primary limit is spent.
-	Reset int
-	// Timeout answers nothing: the request is held until the client gives up (or the
-	// server closes). Status and the rest are then unused.
-	Timeout bool
-	// Skip lets that many requests for the operation through, served as usual, before the
-	// fault answers one.
-	Skip int
 }
 
 // Documentation URLs of GitHub's rate-limit errors.
@@ -163,20 +143,6 @@ func (s *Server) Token(login string) string {
 // in GraphQL).
 func (s *Server) BotToken() string { return s.Token(BotLogin) }
 
-// FailNext makes the next request for operationID ("pulls/merge", or "graphql") answer status with
-// {"message": message}, once. Several calls queue several faults.
-func (s *Server) FailNext(operationID string, status int, message string) {
-	s.Inject(operationID, Fault{Status: status, Message: message})
-}
-
-// Inject makes the next request for operationID ("pulls/merge", or "graphql") meet f instead of
-// being served, once. Several calls queue several faults.
-func (s *Server) Inject(operationID string, f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults[operationID] = append(s.faults[operationID], f)
-}
-
 // Stats returns the number of requests by kind: "graphql" or a REST operationId.
 func (s *Server) Stats() map[string]int {
 	s.mu.Lock()
@@ -256,10 +222,14 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, r, kind) || s.secondaryLimited(rec, r, login) {
-			return
+		serve := func(w *statusRecorder) {
+			if !s.secondaryLimited(w, r, login) {
+				s.serveGraphQL(w, r, login)
+			}
 		}
-		s.serveGraphQL(rec, r, login)
+		if !s.faulted(rec, r, kind, serve) {
+			serve(rec)
+		}
 	case strings.HasPrefix(r.URL.Path, restPrefix):
 		op, params, err := route(r)
 		if err != nil {
@@ -272,16 +242,20 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if s.injected(rec, r, kind) || s.secondaryLimited(rec, r, login) {
-			return
+		serve := func(w *statusRecorder) {
+			if s.secondaryLimited(w, r, login) {
+				return
+			}
+			if isWrite(r.Method) {
+				s.holdWrite(r, bearer(r))
+			} else {
+				w.before = func() { s.noteRead(bearer(r)) }
+			}
+			s.serveREST(w, r, op, params, login)
 		}
-		if isWrite(r.Method) {
-			s.holdWrite(r, bearer(r))
+		if !s.faulted(rec, r, kind, serve) {
+			serve(rec)
 		}
-		if !isWrite(r.Method) {
-			rec.before = func() { s.noteRead(bearer(r)) }
-		}
-		s.serveREST(rec, r, op, params, login)
 	default:
 		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
 		writeJSON(rec, http.StatusNotFound, notFound())
@@ -310,59 +284,6 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return login, true
-}
-
-// injected answers with a fault queued by Inject, if any. A rate-limit fault is answered as GitHub
-// answers one: its headers, and the documentation_url go-github recognises; a timeout holds the
-// request until the client disconnects or the server closes, and is recorded with status 0.
-func (s *Server) injected(w *statusRecorder, r *http.Request, kind string) bool {
-	s.mu.Lock()
-	q := s.faults[kind]
-	if len(q) == 0 {
-		s.mu.Unlock()
-		return false
-	}
-	if q[0].Skip > 0 {
-		q[0].Skip--
-		s.mu.Unlock()
-		return false
-	}
-	f := q[0]
-	s.faults[kind] = q[1:]
-	now := s.clock()
-	s.mu.Unlock()
-	if f.Timeout {
-		// Read the body first: the server notices a client that leaves only once it has.
-		_, _ = io.Copy(io.Discard, r.Body)
-		select {
-		case <-r.Context().Done():
-		case <-s.stop:
-		}
-		w.done = true
-		w.record(0)
-		return true
-	}
-	docs := docsURL
-	if f.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
-		docs = docsSecondaryRateLimit
-	}
-	if strings.Contains(strings.ToLower(f.Message), "secondary rate limit") {
-		docs = docsSecondaryRateLimit
-	}
-	if f.Reset > 0 {
-		w.Header().Set("X-RateLimit-Limit", "1000")
-		w.Header().Set("X-RateLimit-Remaining", "0")
-		w.Header().Set("X-RateLimit-Used", "1000")
-		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(now.Add(time.Duration(f.Reset)*time.Second).Unix(), 10))
-		docs = docsPrimaryRateLimit
-	}
-	if f.Status == http.StatusOK { // GraphQL's rate limit: a 200 carrying the error (secondary.go)
-		writeJSON(w, f.Status, rateLimitedGraphQL(f.Message))
-		return true
-	}
-	writeJSON(w, f.Status, map[string]any{"message": f.Message, "documentation_url": docs})
-	return true
 }
 
 // clock returns the world's current time, truncated to seconds as GitHub's timestamps are.

@@ -206,3 +206,7 @@ func answered(err error) bool {
 	var ue *url.Error
 	return !errors.As(err, &ue) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
+
+// IsPlaceholder reports whether body is a placeholder of a state comment: posted, not yet
+// bound to its state.
+func IsPlaceholder(body string) bool { return placeholderNonce(body) != "" }

@@ -56,7 +56,7 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 			return engine.Outcome{Key: e.Key, Err: msg, Permanent: true}
 		}
 	}
-	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err)}
+	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
 }
 
 // dispatchWorkflow sends a workflow_dispatch and returns the id of the workflow run it

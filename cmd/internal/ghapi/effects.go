@@ -51,7 +51,7 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	if err == nil {
 		return engine.Outcome{Key: e.Key}
 	}
-	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err)}
+	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
 }
 
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.

@@ -11,14 +11,21 @@ import "fmt"
 // certainly was not (reconcile; dispatch_unknown.go for agents). An agent's label or
 // assign dispatch holds no intent (adding either twice changes nothing on GitHub); one is
 // written now, in flight no longer than this moment, so that the next event looks before
-// sending it again. An effect without an intent otherwise is idempotent, and o is
-// settled as a refusal: tried again on the next event.
+// sending it again. A merge is settled as a refusal, tried again on the next event: a
+// pull request merges once, so GitHub refuses a second merge, and the facts show the
+// first. So is an effect without an intent otherwise: it is idempotent.
 func (e *eval) unanswered(o Outcome) bool {
 	if !o.Unknown {
 		return false
 	}
 	for _, run := range e.st.Runs {
-		if !run.Status.Final() && hasIntent(run, o.Key) {
+		for _, it := range run.Intents {
+			if it.Key != o.Key || run.Status.Final() {
+				continue
+			}
+			if it.Kind == EffectMerge {
+				return false
+			}
 			e.answerLost(run, o)
 			return true
 		}

@@ -32,21 +32,21 @@ pipelines:
       - {id: implement, type: agent, agent: coder, on_complete: complete, on_error: escalate}
 `
 
-// lossyTransport plays a GitHub whose answer to the first request matching lose is lost:
-// the request reaches GitHub (performed) and then the answer is replaced by a 502 or a
-// cut connection; with refuse, the request never leaves (the connection is refused).
+// lossyTransport plays a GitHub whose answer to the first POST whose path ends with lose
+// is lost: the request reaches GitHub (performed) and then the answer is replaced by a
+// 502 ("502") or a cut connection ("cut"); or the request never reaches GitHub and a 502
+// comes back ("drop"); or the connection is refused ("refuse").
 type lossyTransport struct {
-	base   http.RoundTripper
-	lose   string // a path suffix
-	mode   string // "502", "cut" or "refuse"
-	mu     sync.Mutex
-	done   bool
-	served int
+	base http.RoundTripper
+	lose string
+	mode string
+	mu   sync.Mutex
+	done bool
 }
 
 func (t *lossyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
-	hit := !t.done && strings.HasSuffix(req.URL.Path, t.lose)
+	hit := !t.done && req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, t.lose)
 	if hit {
 		t.done = true
 	}
@@ -57,12 +57,14 @@ func (t *lossyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if t.mode == "refuse" {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 	}
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
+	if t.mode != "drop" {
+		resp, err := t.base.RoundTrip(req)
+		if err != nil {
+			return nil, err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
 	if t.mode == "cut" {
 		return nil, io.ErrUnexpectedEOF
 	}
@@ -79,11 +81,26 @@ type lossyHarness struct {
 }
 
 func newLossyHarness(t *testing.T, mode string) *lossyHarness {
-	h := &lossyHarness{harness: newHarness(t, workflowAgentConfig), now: time.Now().UTC()}
-	h.fake.SetClock(func() time.Time { return h.now })
+	h := newLossyHarnessWith(t, workflowAgentConfig, "/actions/workflows/agent-coder.yml/dispatches", mode)
 	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", coderWorkflow)
-	h.rt = &lossyTransport{base: http.DefaultTransport, lose: "/actions/workflows/agent-coder.yml/dispatches", mode: mode}
 	return h
+}
+
+func newLossyHarnessWith(t *testing.T, config, lose, mode string) *lossyHarness {
+	h := &lossyHarness{harness: newHarness(t, config), now: time.Now().UTC()}
+	h.fake.SetClock(func() time.Time { return h.now })
+	h.rt = &lossyTransport{base: http.DefaultTransport, lose: lose, mode: mode}
+	return h
+}
+
+// next delivers a comment on #7 after d: an event that evaluates its runs again.
+func (h *lossyHarness) next(d time.Duration) string {
+	h.t.Helper()
+	h.now = h.now.Add(d)
+	ev, _ := h.fake.Comment("acme/widgets", 7, "alice", "any news?")
+	code, log := h.deliver(ev)
+	require.Equal(h.t, 0, code, log)
+	return log
 }
 
 // deliver runs ev through the run path with the lossy transport.
@@ -122,10 +139,7 @@ func TestUnansweredWorkflowDispatchIsNotResent(t *testing.T) {
 			require.Equal(t, 0, code, log)
 			require.Len(t, h.fake.Dispatches(), 1, log)
 			for i := 0; i < 3; i++ {
-				h.now = h.now.Add(4 * time.Minute) // past the invocation's deadline from the second on
-				ev, _ := h.fake.Comment("acme/widgets", 7, "alice", "any news?")
-				code, log = h.deliver(ev)
-				require.Equal(t, 0, code, log)
+				log = h.next(4 * time.Minute) // past the invocation's deadline from the second on
 			}
 			assert.Len(t, h.fake.Dispatches(), 1, "dispatched once: %s", log)
 			sr := h.stage()
@@ -142,9 +156,60 @@ func TestRefusedWorkflowDispatchIsResent(t *testing.T) {
 	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	require.Empty(t, h.fake.Dispatches(), log)
-	ev, _ := h.fake.Comment("acme/widgets", 7, "alice", "any news?")
-	code, log = h.deliver(ev)
-	require.Equal(t, 0, code, log)
+	log = h.next(time.Minute)
 	assert.Len(t, h.fake.Dispatches(), 1, log)
 	assert.Equal(t, engine.StageWaiting, h.stage().Status, log)
+}
+
+// A workflow_dispatch whose answer was lost before it reached GitHub is not sent again
+// while it may still be performed; once its invocation has surely ended and no run of
+// the workflow names it, it is sent again, once.
+func TestUnansweredWorkflowDispatchNotPerformedIsResentOnce(t *testing.T) {
+	h := newLossyHarness(t, "drop")
+	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	log = h.next(time.Minute)
+	assert.Empty(t, h.fake.Dispatches(), "not sent again while it may be in flight: %s", log)
+	assert.Equal(t, engine.StageActing, h.stage().Status)
+	log = h.next(6 * time.Minute) // the invocation's deadline (5m) and a minute have passed
+	assert.Len(t, h.fake.Dispatches(), 1, log)
+	assert.Contains(t, log, "was not performed (no run of workflow agent-coder.yml")
+	log = h.next(time.Minute)
+	assert.Len(t, h.fake.Dispatches(), 1, log)
+	assert.Equal(t, engine.StageWaiting, h.stage().Status, log)
+}
+
+// A run of the agent's workflow whose title names no attempt (a workflow without the
+// run-name) may be the lost dispatch's: it is taken as performed, never sent twice, and the
+// status says why.
+func TestUnansweredDispatchOfAWorkflowWithoutRunName(t *testing.T) {
+	h := newLossyHarness(t, "502")
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", strings.Replace(coderWorkflow, "run-name:", "# run-name:", 1))
+	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	for i := 0; i < 3; i++ {
+		log = h.next(4 * time.Minute)
+	}
+	assert.Len(t, h.fake.Dispatches(), 1, log)
+	sr := h.stage()
+	assert.Equal(t, engine.StageWaiting, sr.Status, log)
+	assert.Contains(t, sr.Message, "names no run, stage and attempt in its title")
+	assert.Contains(t, sr.Message, "it is not sent twice")
+}
+
+// A look-up that fails decides nothing: the dispatch is neither taken as done nor sent
+// again, and the next event looks again.
+func TestFailedLookUpOfAnUnansweredDispatch(t *testing.T) {
+	h := newLossyHarness(t, "drop")
+	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	for i := 0; i < 2; i++ {
+		h.fake.Inject("actions/list-workflow-runs", ghfake.Fault{Status: 404, Message: "Not Found"})
+		log = h.next(7 * time.Minute)
+		assert.Empty(t, h.fake.Dispatches(), log)
+		assert.Contains(t, log, "listing the runs of workflow agent-coder.yml")
+		assert.Contains(t, h.stage().Message, "is not known yet", log)
+	}
+	log = h.next(time.Minute)
+	assert.Len(t, h.fake.Dispatches(), 1, "looked up, certainly absent, sent: %s", log)
 }

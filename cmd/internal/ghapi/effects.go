@@ -179,6 +179,9 @@ func describe(kind engine.EffectKind, err error) string {
 		if why := workflowsPermission(er.Message); why != "" { // effects_workflows.go
 			return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, why)
 		}
+		if unanswered(err) {
+			return fmt.Sprintf("%s: GitHub answered %d (%s)", what, er.Response.StatusCode, er.Message)
+		}
 		return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
 	}
 	var te *TimeoutError

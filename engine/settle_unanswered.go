@@ -10,7 +10,7 @@ import "fmt"
 // shows — done if that shows it performed, asked for again only when that shows it
 // certainly was not (reconcile; dispatch_unknown.go for agents). An agent's label or
 // assign dispatch holds no intent (adding either twice changes nothing on GitHub); one is
-// written now, in flight no longer than this moment, so that the next event looks before
+// written here, in flight no longer than this moment, so that the next event looks before
 // sending it again. A merge is settled as a refusal, tried again on the next event: a
 // pull request merges once, so GitHub refuses a second merge, and the facts show the
 // first. So is an effect without an intent otherwise: it is idempotent.

@@ -48,7 +48,7 @@ func TestDispatchOutcomeSaysWhetherItMayHaveBeenPerformed(t *testing.T) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
 		addr := l.Addr().String()
-		require.NoError(t, l.Close()) // nothing listens there now
+		require.NoError(t, l.Close()) // nothing listens there any more
 		c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: "http://" + addr + "/api/v3", GraphQLURL: "http://" + addr + "/api/graphql", Repository: repoName})
 		require.NoError(t, err)
 		o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))

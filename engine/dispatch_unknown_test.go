@@ -179,3 +179,19 @@ func TestUnknownCommentOutcomeKeepsItsIntent(t *testing.T) {
 	later = Step(cfg, res.State, Input{Key: "k2", Event: "issue_comment.created"}, prFacts(), t0.Add(time.Hour))
 	assert.Len(t, later.Effects, 1, "certainly not posted: posted now")
 }
+
+// An issue whose opening GitHub did not answer is not opened again: nothing tells whether
+// it was, so the stage fails once its invocation has surely ended.
+func TestUnknownCreateIssueIsNotOpenedAgain(t *testing.T) {
+	cfg := actionPipeline(&Stage{Action: ActionCreateIssue, Config: ActionConfig{Title: mustTemplate("Follow up")}})
+	res := stepOnce(t, cfg, prFacts())
+	require.Len(t, res.Effects, 1)
+	res = Settle(cfg, res.State, Input{Key: "k1"}, []Outcome{{Key: res.Effects[0].Key, Err: "GitHub answered 504", Unknown: true}}, prFacts(), t0)
+	require.Len(t, res.State.Runs[0].Intents, 1)
+	again := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts(), t0.Add(time.Second))
+	assert.Empty(t, again.Effects)
+	later := Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, prFacts(), t0.Add(time.Hour))
+	assert.Empty(t, later.Effects)
+	assert.Equal(t, RunFailed, later.State.Runs[0].Status)
+	assert.Contains(t, later.State.Runs[0].Message, "it is not opened again")
+}

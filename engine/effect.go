@@ -66,6 +66,12 @@ type Outcome struct {
 	// Permanent marks a refusal that trying again cannot fix (the stage's on_failure applies);
 	// otherwise the stage is retried on the next event.
 	Permanent bool
+	// Unknown marks an error after which the request may still have been performed: no
+	// answer in time, a 5xx, a connection cut after the request left. An effect held by an
+	// intent is then not asked for again blindly: the intent stays, and later events
+	// reconcile it from what GitHub shows (settle_unanswered.go). Without Unknown, an error
+	// means GitHub did not perform the request.
+	Unknown bool
 	// Escalate marks a refusal only a person can lift: a setting of the repository (branch
 	// protection, allowed merge methods, the merge queue) the config does not meet. The run
 	// escalates once with Err rather than trying again on every event.

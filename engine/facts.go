@@ -38,6 +38,10 @@ type Facts struct {
 	// Others are the pull requests of multi-PR runs that live in other repositories, keyed
 	// by PRRef.Key ("owner/name#n", lower case), read in the same query (step_multipr.go).
 	Others map[string]*PullRequest
+	// Dispatches is what GitHub shows of the dispatches the state holds an intent of, by
+	// the dispatch's effect key, read only for those that need a look-up of their own (a
+	// workflow_dispatch, an assignee: dispatch_unknown.go). A key missing was not read.
+	Dispatches map[string]DispatchTrace
 }
 
 // PR states.

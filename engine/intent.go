@@ -32,6 +32,10 @@ type Intent struct {
 	// Until is when the invocation that asked for it has certainly stopped (its deadline
 	// and IntentGrace). Before then, the effect may still be being performed.
 	Until time.Time `json:"until"`
+	// Dispatch and Target say, for an agent's dispatch, what to look for when its outcome
+	// is unknown: its kind, and the workflow file, label or assignee it names.
+	Dispatch string `json:"dispatch,omitempty"`
+	Target   string `json:"target,omitempty"`
 }
 
 // WriteAhead reports whether an effect of kind k must be written into the state as an
@@ -83,6 +87,9 @@ func (e *eval) intend(run *Run, sr *StageRun, eff *Effect) {
 	}
 	it := Intent{Key: eff.Key, Kind: eff.Kind, Stage: eff.Stage, Attempt: sr.Attempt, SHA: e.facts.PR.HeadSHA,
 		Try: try, At: e.now, Until: e.until()}
+	if eff.Kind == EffectDispatch {
+		it.Dispatch, it.Target = eff.Dispatch, dispatchTarget(*eff)
+	}
 	run.Intents = append(dropIntent(run.Intents, eff.Key), it)
 	eff.WriteAhead = true
 	if try > 1 {
@@ -175,10 +182,11 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	drop("asked for at %s, its outcome is unknown (%s) and the invocation that asked for it has ended", it.At.UTC().Format(time.RFC3339), why)
 }
 
-// outcome returns the outcome of the effect of key that the input carries, if any.
+// outcome returns the outcome of the effect of key that the input carries, if any. An
+// outcome that does not tell whether the effect was performed (Unknown) is none.
 func (e *eval) outcome(key string) (Outcome, bool) {
 	for _, o := range e.outcomes {
-		if o.Key == key {
+		if o.Key == key && !o.Unknown {
 			return o, true
 		}
 	}
@@ -196,6 +204,9 @@ func (e *eval) performed(it Intent) string {
 	case EffectComment, EffectDispatch:
 		if contains(pr.Posted, it.Key) {
 			return "the comment carrying its marker exists"
+		}
+		if tr, ok := e.facts.Dispatches[it.Key]; ok && tr.Seen {
+			return tr.Why
 		}
 	}
 	return ""

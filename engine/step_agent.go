@@ -247,43 +247,6 @@ func (e *eval) settleDispatch(run *Run, stage *Stage, o Outcome) {
 	e.logf("run %s: %s", run.ID, sr.Message)
 }
 
-// reconcileDispatch settles a dispatch intent found in the state. A comment dispatch
-// is known done from its marker; a workflow or repository dispatch leaves no trace to
-// read, so one whose outcome stayed unknown is taken as done — never dispatched twice —
-// and the stage waits for the report (or the agent's failure, or its timeout).
-func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
-	sr := run.Stages[it.Stage]
-	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
-		run.Intents = dropIntent(run.Intents, it.Key)
-		e.logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
-		return
-	}
-	if o, ok := e.outcome(it.Key); ok {
-		e.settleDispatch(run, stage, o)
-		return
-	}
-	if ag := e.cfg.Agent(stage.Agent); ag != nil && ag.Dispatch == DispatchComment && contains(e.facts.PR.Posted, it.Key) {
-		e.settleDispatch(run, stage, Outcome{Key: it.Key})
-		return
-	}
-	if e.now.Before(it.inFlightUntil()) {
-		e.inFlight(run, it)
-		return
-	}
-	run.Intents = dropIntent(run.Intents, it.Key)
-	if it.Kind == EffectDispatch && stage.Type == StageAgent {
-		if ag := e.cfg.Agent(stage.Agent); ag != nil && ag.Dispatch == DispatchComment {
-			// The comment carrying the marker is not there: it was not posted.
-			e.unknown[it.Key] = it
-			e.logf("run %s: %s asked for at %s: the comment carrying its marker is not there, and the invocation that asked for it has ended", run.ID, it.Key, it.At.UTC().Format("2006-01-02T15:04:05Z07:00"))
-			return
-		}
-	}
-	run.Applied = appendOnce(run.Applied, it.Key)
-	sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known (the invocation that sent it ended without recording it); it is not sent twice: waiting for the report, or `/pipeline retry`", stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"))
-	e.logf("run %s: %s", run.ID, sr.Message)
-}
-
 // applyReport applies an agent's report: the run must stand at that attempt of that
 // agent stage; anything else is refused and logged.
 func (e *eval) applyReport(r *Report) {

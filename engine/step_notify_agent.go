@@ -83,13 +83,17 @@ func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *Agent, text string, env
 }
 
 // notifyAgentUnknown settles the intent of an action stage's notification of an agent whose
-// outcome stayed unknown. A workflow or repository dispatch leaves nothing to read, so it
-// is taken as sent — never sent twice — and the stage moves on, saying so. A comment is
-// known from its marker: one not there was not posted, and false lets it be asked again.
+// outcome stayed unknown. A comment is known from its marker, a workflow dispatch from the
+// workflow's runs (Facts.Dispatches): one certainly not sent gives false, which lets it be
+// asked again. Otherwise nothing tells (a repository_dispatch leaves nothing to read), so
+// it is taken as sent — never sent twice — and the stage moves on, saying so.
 func (e *eval) notifyAgentUnknown(run *Run, stage *Stage, it Intent) bool {
 	ag := e.notifiedAgentOf(run, stage)
 	if ag != nil && ag.Dispatch == DispatchComment {
 		return false
+	}
+	if tr, ok := e.facts.Dispatches[it.Key]; ok && tr.Err == "" && !tr.Seen && !tr.Unsure {
+		return false // GitHub shows it certainly not sent (dispatch_unknown.go)
 	}
 	name := "an agent"
 	if ag != nil {

@@ -44,6 +44,7 @@ func (d *doctor) agentWorkflowNames(ctx context.Context) []string {
 		w := all[i]
 		names = append(names, w.name)
 		d.checkAgentWorkflow(a, w, ref)
+		d.checkAgentRunName(a, w, ref) // doctor_runname.go
 	}
 	return names
 }

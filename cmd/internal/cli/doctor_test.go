@@ -220,6 +220,14 @@ func TestDoctorChecksTheWorkflows(t *testing.T) {
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "problem     agent implementer: .github/workflows/agent-implement.yml on main does not declare the inputs nonce")
 
+	// An agent workflow whose run-name does not name the run, stage and attempt.
+	assert.Contains(t, out, "ok          agent implementer: the run-name of .github/workflows/agent-implement.yml on main names the run, stage and attempt")
+	noTitle := strings.Replace(string(agent), "run-name:", "# run-name:", 1)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-implement.yml", noTitle)
+	code, out, _ = h.doctor(h.fake.BotToken())
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "problem     agent implementer: the run-name of .github/workflows/agent-implement.yml on main does not name the run, stage and attempt")
+
 	// Without the file, and without any workflow running the action.
 	h = newHarness(t, string(config))
 	code, out, _ = h.doctor(h.fake.BotToken())

@@ -19,6 +19,7 @@ import (
 type workflow struct {
 	path     string
 	name     string               // `name:`, else the path, as workflow_run's workflows name it
+	runName  string               // `run-name:`, as written
 	on       map[string]yaml.Node // event → its settings (a null node when none)
 	commands []string             // the `command` of each step that runs the action ("run" when not given)
 }
@@ -26,9 +27,10 @@ type workflow struct {
 // parseWorkflow reads a workflow file; an error when it is not one.
 func parseWorkflow(f ghapi.WorkflowFile) (*workflow, error) {
 	var doc struct {
-		Name string    `yaml:"name"`
-		On   yaml.Node `yaml:"on"`
-		Jobs map[string]struct {
+		Name    string    `yaml:"name"`
+		RunName string    `yaml:"run-name"`
+		On      yaml.Node `yaml:"on"`
+		Jobs    map[string]struct {
 			Steps []struct {
 				Uses string         `yaml:"uses"`
 				With map[string]any `yaml:"with"`
@@ -41,7 +43,7 @@ func parseWorkflow(f ghapi.WorkflowFile) (*workflow, error) {
 	if err := yaml.Unmarshal([]byte(f.Text), &doc); err != nil {
 		return nil, err
 	}
-	w := &workflow{path: f.Path, name: doc.Name, on: map[string]yaml.Node{}}
+	w := &workflow{path: f.Path, name: doc.Name, runName: doc.RunName, on: map[string]yaml.Node{}}
 	if w.name == "" {
 		w.name = f.Path
 	}

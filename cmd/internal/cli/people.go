@@ -13,7 +13,8 @@ import (
 // members and permissions for human stages and /pipeline commands). A run that Step
 // starts or moves to a human stage may need more than the state before it named: those
 // are read too, and Step is evaluated again on them (it is pure). Nothing is read for a
-// subject whose runs need no one.
+// subject whose runs need no one. What GitHub shows of the dispatches whose outcome the
+// state does not hold yet is read first too (dispatch_lookup.go).
 func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
 	read := func(needs engine.Needs) error {
 		needs = unread(f, needs)
@@ -38,6 +39,7 @@ func stepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Confi
 		}
 		return nil
 	}
+	lookUpDispatches(ctx, client, st, f, warn) // dispatch_lookup.go
 	needs := engine.PeopleNeeded(cfg, st, f)
 	needs.Permissions = append(needs.Permissions, engine.ReactionNeeds(cfg, st, in).Permissions...) // step_react_wake.go
 	if err := read(needs); err != nil {

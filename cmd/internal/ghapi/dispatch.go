@@ -52,11 +52,14 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 	msg := err.Error()
 	if errors.As(err, &er) && er.Response != nil {
 		msg = fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
+		if unanswered(err) {
+			msg = fmt.Sprintf("%s: GitHub answered %d (%s)", what, er.Response.StatusCode, er.Message)
+		}
 		if er.Response.StatusCode == http.StatusNotFound {
 			return engine.Outcome{Key: e.Key, Err: msg, Permanent: true}
 		}
 	}
-	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err)}
+	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
 }
 
 // dispatchWorkflow sends a workflow_dispatch and returns the id of the workflow run it

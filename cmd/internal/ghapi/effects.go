@@ -51,7 +51,7 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	if err == nil {
 		return engine.Outcome{Key: e.Key}
 	}
-	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err)}
+	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
 }
 
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.
@@ -178,6 +178,9 @@ func describe(kind engine.EffectKind, err error) string {
 	if errors.As(err, &er) && er.Response != nil {
 		if why := workflowsPermission(er.Message); why != "" { // effects_workflows.go
 			return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, why)
+		}
+		if unanswered(err) {
+			return fmt.Sprintf("%s: GitHub answered %d (%s)", what, er.Response.StatusCode, er.Message)
 		}
 		return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, er.Message)
 	}

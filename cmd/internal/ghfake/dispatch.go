@@ -176,7 +176,7 @@ func (s *Server) Assignees(repoName string, number int) []string {
 // `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
 // caller holds s.mu.
 func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
-	d.RunID = s.newBigID()
+	d.RunID, d.Created = s.newBigID(), s.clock()
 	d.Name = ".github/workflows/" + d.Workflow
 	d.RunName = ""
 	if b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {

@@ -317,7 +317,8 @@ func TestDispatches(t *testing.T) {
 	d := s.Dispatches()
 	require.Len(t, d, 2)
 	assert.NotZero(t, d[0].RunID)
-	d[0].RunID = 0
+	assert.False(t, d[0].Created.IsZero())
+	d[0].RunID, d[0].Created = 0, time.Time{}
 	assert.Equal(t, []Dispatch{
 		{Repo: testRepo, Workflow: "agent.yml", Ref: "main", Inputs: map[string]any{"run_id": "r1"}, Name: "agent", RunName: "agent", Actor: BotLogin},
 		{Repo: testRepo, EventType: "agent-report"},

@@ -98,6 +98,7 @@ var moreRESTCases = []restCase{
 		setup: func(s *Server) { s.SetStatus(testRepo, 7, "ci/build", "success") }},
 	{op: "checks/list-for-ref", status: 200, method: "GET", path: fixed("/repos/acme/widgets/commits/main/check-runs")},
 	{op: "actions/list-workflow-runs-for-repo", status: 200, method: "GET", path: fixed("/repos/acme/widgets/actions/runs")},
+	{op: "actions/list-workflow-runs", status: 200, method: "GET", path: fixed("/repos/acme/widgets/actions/workflows/agent.yml/runs")},
 	{op: "issues/add-assignees", status: 201, method: "POST", path: fixed("/repos/acme/widgets/issues/7/assignees"), body: `{"assignees":["alice"]}`},
 	{op: "git/get-ref", status: 200, method: "GET", path: fixed("/repos/acme/widgets/git/ref/heads/feat/login")},
 	{op: "git/create-ref", status: 201, method: "POST", path: fixed("/repos/acme/widgets/git/refs"),

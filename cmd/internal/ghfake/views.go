@@ -63,6 +63,8 @@ type Dispatch struct {
 	RunName string
 	// Actor is who dispatched it (the token's account): the run's actor and triggering_actor.
 	Actor string
+	// Created is when its workflow run was created (the fake's clock).
+	Created time.Time
 }
 
 // PR returns pull request number of repo; it panics when there is none.

@@ -1,0 +1,112 @@
+package ghfake
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The workflow runs the action's workflow_dispatches started, as GitHub lists them per
+// workflow: newest first, filtered by event and by creation time, each with its display
+// title (the workflow's run-name over the inputs it was given).
+
+func init() {
+	restHandlers["actions/list-workflow-runs"] = actionsListWorkflowRuns
+}
+
+// actionsListWorkflowRuns: https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow
+// {workflow_id} is the workflow's file name or its id. Filters: event, created (`>=T`,
+// `>T`, `<=T`, `<T`, `T..T`, or a day; T a date or an RFC 3339 time).
+func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
+	q := c.r.URL.Query()
+	within, ok := createdFilter(q.Get("created"))
+	if !ok {
+		return http.StatusUnprocessableEntity, errorBody("Validation Failed: created is not a date range")
+	}
+	id := c.params["workflow_id"]
+	var runs []Dispatch
+	for _, d := range s.dispatches {
+		if d.Workflow == "" || !strings.EqualFold(d.Repo, c.repo.fullName()) {
+			continue
+		}
+		if d.Workflow != id && strconv.FormatInt(workflowID(c.repo, d.Workflow), 10) != id {
+			continue
+		}
+		if e := q.Get("event"); (e != "" && e != "workflow_dispatch") || !within(d.Created) {
+			continue
+		}
+		runs = append(runs, d)
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Created.After(runs[j].Created) })
+	out := make([]any, 0, len(runs))
+	for _, d := range runs {
+		out = append(out, s.dispatchRunJSON(c.repo, d))
+	}
+	return http.StatusOK, obj{"total_count": len(out), "workflow_runs": c.paginate(out)}
+}
+
+// dispatchRunJSON is the workflow run object of the run dispatch d started (queued: the
+// fake runs nothing by itself).
+func (s *Server) dispatchRunJSON(r *repo, d Dispatch) obj {
+	fn := r.fullName()
+	wfID := workflowID(r, d.Workflow)
+	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
+	head := ""
+	if b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
+		head = b.head
+	}
+	actor := d.Actor
+	if actor == "" {
+		actor = BotLogin
+	}
+	return obj{"id": d.RunID, "node_id": nodeID("WorkflowRun", d.RunID), "name": d.Name, "display_title": d.RunName,
+		"path": ".github/workflows/" + d.Workflow, "head_branch": strings.TrimPrefix(d.Ref, "refs/heads/"), "head_sha": head,
+		"run_number": d.RunID % 1000, "run_attempt": 1, "event": "workflow_dispatch", "status": "queued", "conclusion": nil,
+		"workflow_id": wfID, "url": url, "html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
+		"pull_requests": []any{}, "created_at": ts(d.Created), "updated_at": ts(d.Created), "run_started_at": ts(d.Created),
+		"actor": s.userJSON(actor), "triggering_actor": s.userJSON(actor),
+		"workflow_url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID)}
+}
+
+// createdFilter reads GitHub's `created` range; "" holds every time.
+func createdFilter(v string) (func(time.Time) bool, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return func(time.Time) bool { return true }, true
+	}
+	if lo, hi, ok := strings.Cut(v, ".."); ok {
+		a, okA := parseWhen(lo)
+		b, okB := parseWhen(hi)
+		return func(t time.Time) bool { return !t.Before(a) && !t.After(b) }, okA && okB
+	}
+	for _, op := range []string{">=", "<=", ">", "<"} {
+		if rest, ok := strings.CutPrefix(v, op); ok {
+			at, ok := parseWhen(rest)
+			return func(t time.Time) bool {
+				switch op {
+				case ">=":
+					return !t.Before(at)
+				case "<=":
+					return !t.After(at)
+				case ">":
+					return t.After(at)
+				}
+				return t.Before(at)
+			}, ok
+		}
+	}
+	day, ok := parseWhen(v)
+	return func(t time.Time) bool { return !t.Before(day) && t.Before(day.Add(24*time.Hour)) }, ok
+}
+
+func parseWhen(v string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, strings.TrimSpace(v)); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}

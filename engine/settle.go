@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Settle applies the outcomes of performed effects and advances the runs again;
+// it may return further effects. in is the input Step handled (its actor is recorded
+// in history). Like Step, it is pure.
+func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
+	e := newEval(cfg, st, facts, now, in)
+	e.settling = true
+	for _, o := range outcomes {
+		if e.unanswered(o) || e.sideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) { // unanswered: settle_unanswered.go
+			continue
+		}
+		run, stage := e.findEffect(o.Key)
+		if run == nil && e.listOutcome(o) { // step_lists.go
+			continue
+		}
+		if run == nil {
+			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
+			continue
+		}
+		e.settle(run, stage, o)
+	}
+	e.advanceAll()
+	return e.result(st)
+}
+
+// settle records outcome o of the effect of run's current stage.
+func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
+	if stage.Type == StageAgent {
+		e.settleDispatch(run, stage, o)
+		return
+	}
+	sr := run.Stages[stage.ID]
+	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
+	if o.Err == "" {
+		run.Applied = appendOnce(run.Applied, o.Key)
+		sr.Message = ""
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.actionDoneWhy(stage))
+		return
+	}
+	if e.refused == nil {
+		e.refused = map[string]bool{}
+	}
+	e.refused[run.ID] = true
+	sr.Tries++
+	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	if o.Escalate { // step_merge_refusal.go
+		e.mergeRefused(run, stage, o)
+		return
+	}
+	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
+		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
+		return
+	}
+	if o.Permanent {
+		sr.Status = StageFailed
+		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+		return
+	}
+	sr.Message += "; trying again on the next event"
+	sr.Status = StageRetrying
+	run.Status = RunWaiting
+	e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+}

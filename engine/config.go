@@ -40,15 +40,23 @@ type Config struct {
 	Pinned map[string]*Config
 }
 
+// PipelineRef names the definition a run follows; the evaluator's runs implement it.
+type PipelineRef interface {
+	// PipelineRef returns the blob id of the config the run started under ("" when
+	// none is pinned) and the name of its pipeline.
+	PipelineRef() (configOID, pipeline string)
+}
+
 // PipelineFor returns the definition run follows: its pipeline in the config it started
 // under when that is pinned, else in c. Nil if neither has it.
-func (c *Config) PipelineFor(run *Run) *Pipeline {
-	if run.ConfigOID != "" && run.ConfigOID != c.BlobOID {
-		if old := c.Pinned[run.ConfigOID]; old != nil {
-			return old.Pipeline(run.Pipeline)
+func (c *Config) PipelineFor(run PipelineRef) *Pipeline {
+	oid, name := run.PipelineRef()
+	if oid != "" && oid != c.BlobOID {
+		if old := c.Pinned[oid]; old != nil {
+			return old.Pipeline(name)
 		}
 	}
-	return c.Pipeline(run.Pipeline)
+	return c.Pipeline(name)
 }
 
 // Pipeline returns the pipeline called name, or nil.

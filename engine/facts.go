@@ -238,10 +238,6 @@ func (f *Facts) Contributed(pr *PullRequest, login string) bool {
 	return false
 }
 
-// SameLabel reports whether a and b name the same label, as GitHub compares label names:
-// without regard to case.
-func SameLabel(a, b string) bool { return strings.EqualFold(a, b) }
-
 // Review states, as GitHub names them.
 const (
 	ReviewApproved         = "APPROVED"

@@ -10,7 +10,7 @@ import "gopkg.in/yaml.v3"
 func (sl *stageLoader) variableConfig(c entry, f map[string]entry, out *ActionConfig, where string) {
 	if e, ok := f["name"]; ok {
 		if name, ok := sl.str(e); ok {
-			if !variableName.MatchString(name) {
+			if !VariableName.MatchString(name) {
 				sl.errorf(e.val, kindValue, "%q is not a variable name; use letters, digits and %q, starting with a letter or %q", name, "_", "_")
 			}
 			out.Name = name
@@ -28,7 +28,7 @@ func (sl *stageLoader) variableConfig(c entry, f map[string]entry, out *ActionCo
 func (l *loader) variableItem(v *yaml.Node, f map[string]entry, a, where string) bool {
 	before := len(l.errs)
 	if e, ok := f["name"]; ok {
-		if name, ok := l.str(e); ok && !variableName.MatchString(name) {
+		if name, ok := l.str(e); ok && !VariableName.MatchString(name) {
 			l.errorf(e.val, kindValue, "%q is not a variable name; use letters, digits and %q, starting with a letter or %q", name, "_", "_")
 		}
 	}

@@ -153,7 +153,7 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 		s := p.Stage(run.Stage)
 		if s != nil && s.Type == StageGate {
 			// A check with `from` fails closed on a team not read: read them all.
-			for _, c := range allConditions(s) {
+			for _, c := range s.AllConditions() {
 				if ref, ok := c.Eval.(groupRef); ok && ref.Group() != "" {
 					if g := cfg.Group(ref.Group()); g != nil {
 						for _, t := range g.Teams {

@@ -42,12 +42,3 @@ func namesOf(group []Condition) []string {
 	}
 	return out
 }
-
-// allConditions lists the conditions of a gate stage, those of its any_of groups included.
-func allConditions(s *Stage) []Condition {
-	out := append([]Condition(nil), s.Conditions...)
-	for _, g := range s.AnyOf {
-		out = append(out, g...)
-	}
-	return out
-}

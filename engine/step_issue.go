@@ -69,12 +69,6 @@ func (e *eval) scopeFits(p *Pipeline) bool {
 	return (e.issue != nil) == p.OnIssues()
 }
 
-// OnIssues reports whether p's runs have an issue as their subject: it says `scope: issue`,
-// or its trigger is an issues.* event (as feature-dev's is, without a scope).
-func (p *Pipeline) OnIssues() bool {
-	return p.Scope == ScopeIssue || p.Scope == ScopeMultiPR || strings.HasPrefix(p.Trigger.Event, "issues.")
-}
-
 // RunPR is the run's pull request, context.pr_number; 0 when it has none.
 func RunPR(run *Run) int {
 	if run == nil {

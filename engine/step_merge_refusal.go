@@ -11,13 +11,9 @@ import (
 // (branch protection or repository settings the config does not meet), which escalate the run
 // once instead of being tried again on every event.
 
-// ActionUpdateBranch merges the base branch's head into the pull request's head branch
-// (GitHub's update-branch call); EffectUpdateBranch is its effect. SHA is the head it expects.
+// EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
 const (
-	ActionUpdateBranch                  = "update_branch"
 	EffectUpdateBranch       EffectKind = "update_branch"
-	WhenBehindUpdate                    = "update"
-	WhenBehindEscalate                  = "escalate"
 	mergeStateBehind                    = "BEHIND"
 	mergeStateUnknown                   = "UNKNOWN"
 	ruleWhenBehind                      = "when_behind"
@@ -26,8 +22,6 @@ const (
 	updateBranchWho                     = "GitHub (bringing the branch up to date with its base)"
 	updateBranchUpToDateDone            = "the branch is up to date with its base"
 )
-
-var whenBehind = []string{WhenBehindUpdate, WhenBehindEscalate}
 
 // mergeWaits holds merge_pr's stage while GitHub cannot merge yet for a reason it will lift,
 // or brings a head that is behind its base up to date (when_behind: update) or escalates

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 )
 
 // Variables (seed 002's two namespaces). A pipeline's `variables:` are computed once, when
@@ -14,20 +13,11 @@ import (
 // `set_shared` action; they persist across runs in the subject's state. The two are kept
 // apart: writing `variables.x` never changes `shared.x`.
 
-// Actions that set variables.
-const (
-	ActionSetVariable = "set_variable"
-	ActionSetShared   = "set_shared"
-)
-
 // Bounds on what set_variable and set_shared keep in the state (which a comment holds too).
 const (
 	MaxVariableBytes = 2048 // the JSON of one value
 	MaxVariables     = 50   // names in one namespace
 )
-
-// variableName is the spelling of a variable's name: what `variables.<name>` can read.
-var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 // initVariables computes p's `variables:` into run.Variables when the run starts. A value
 // whose template cannot be filled is left out, and the job log says why.
@@ -92,7 +82,7 @@ func (e *eval) sharedVariables() map[string]any {
 // planSetVariable sets a run variable (set_variable) or a shared one (set_shared) to value
 // computed over env. It asks GitHub for nothing: the plan is done, or an error.
 func (e *eval) planSetVariable(run *Run, action, name string, value Value, env Env) plannedAction {
-	if !variableName.MatchString(name) {
+	if !VariableName.MatchString(name) {
 		return plannedAction{err: fmt.Sprintf("%s: %q is not a variable name (letters, digits and _, starting with a letter or _)", action, name)}
 	}
 	v, err := valueOf(value, env)

@@ -41,7 +41,7 @@ func unsupportedStage(s *Stage) string {
 	if s.Type == StageAction && !executedActions[s.Action] {
 		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)
 	}
-	for _, c := range allConditions(s) {
+	for _, c := range s.AllConditions() {
 		if u, ok := c.Eval.(Unsupported); ok {
 			return fmt.Sprintf("%s (condition at %s)", u.Unsupported(), c.Pos)
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // What GitHub decides about a merge besides the pipeline: whether it has computed the pull
@@ -26,7 +28,7 @@ const (
 // mergeWaits holds merge_pr's stage while GitHub cannot merge yet for a reason it will lift,
 // or brings a head that is behind its base up to date (when_behind: update) or escalates
 // (when_behind: escalate). It reports whether it held the stage, and whether the run moved.
-func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
+func (e *eval) mergeWaits(run *Run, stage *lang.Stage) (held, moved bool) {
 	pr := e.facts.PR
 	sr := run.Stages[stage.ID]
 	if pr.Mergeable == Unknown || pr.MergeState == mergeStateUnknown {
@@ -40,7 +42,7 @@ func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
 	switch {
 	case pr.MergeState != mergeStateBehind:
 		return false, false
-	case stage.Config.WhenBehind == WhenBehindEscalate:
+	case stage.Config.WhenBehind == lang.WhenBehindEscalate:
 		e.escalate(run, fmt.Sprintf("the head of #%d is behind its base branch %q, which branch protection requires to be up to date; "+
 			"update the branch (or set when_behind: update on stage %q), then /pipeline retry", pr.Number, pr.BaseRef, stage.ID))
 		return true, false
@@ -83,7 +85,7 @@ func (e *eval) settleUpdateBehind(o Outcome) bool {
 // mergeRefused escalates run once: GitHub refused the merge of stage (or branch) for a
 // setting of the repository the config does not meet, and the same merge would be refused on
 // every event. /pipeline retry tries it again once the setting or the config is fixed.
-func (e *eval) mergeRefused(run *Run, stage *Stage, o Outcome) {
+func (e *eval) mergeRefused(run *Run, stage *lang.Stage, o Outcome) {
 	if sr := run.Stages[stage.ID]; sr != nil {
 		sr.Status, sr.Message = StageFailed, o.Err
 	}

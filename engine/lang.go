@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// This file is the evaluator's view of the language (package engine/lang) for the
+// packages that reach the config through engine: the same types, constants and
+// functions under their engine names, and loading with the evaluator's gate registry.
+
+// The config model and what loading reports, as the evaluator sees them.
+type (
+	ActionItem  = lang.ActionItem
+	Agent       = lang.Agent
+	Condition   = lang.Condition
+	Config      = lang.Config
+	Env         = lang.Env
+	Error       = lang.Error
+	ErrorList   = lang.ErrorList
+	Expr        = lang.Expr
+	Group       = lang.Group
+	Params      = lang.Params
+	Pipeline    = lang.Pipeline
+	Pos         = lang.Pos
+	Settings    = lang.Settings
+	SourceFile  = lang.SourceFile
+	Stage       = lang.Stage
+	Template    = lang.Template
+	Trigger     = lang.Trigger
+	Unsupported = lang.Unsupported
+)
+
+// The language's names for stage types, actions, dispatches, scopes, joins and targets.
+const (
+	ActionAddLabel             = lang.ActionAddLabel
+	ActionCloseIssue           = lang.ActionCloseIssue
+	ActionCreateIssue          = lang.ActionCreateIssue
+	ActionMergePR              = lang.ActionMergePR
+	DefaultStateBranch         = lang.DefaultStateBranch
+	DispatchAssign             = lang.DispatchAssign
+	DispatchComment            = lang.DispatchComment
+	DispatchLabel              = lang.DispatchLabel
+	DispatchRepositoryDispatch = lang.DispatchRepositoryDispatch
+	DispatchWorkflow           = lang.DispatchWorkflow
+	JoinAll                    = lang.JoinAll
+	JoinAny                    = lang.JoinAny
+	ListenerApp                = lang.ListenerApp
+	ScopeIssue                 = lang.ScopeIssue
+	StageAction                = lang.StageAction
+	StageAgent                 = lang.StageAgent
+	StageDelay                 = lang.StageDelay
+	StageGate                  = lang.StageGate
+	StageHuman                 = lang.StageHuman
+	StageParallel              = lang.StageParallel
+	StagePipeline              = lang.StagePipeline
+	TargetFail                 = lang.TargetFail
+	VerdictApprove             = lang.VerdictApprove
+	VerdictReject              = lang.VerdictReject
+	WaitComment                = lang.WaitComment
+)
+
+// Load reads a pipeline config from one file with the gates of gates (lang.Load).
+func Load(file string, src []byte, gates GateRegistry) (*Config, error) {
+	return lang.Load(file, src, langGates(gates))
+}
+
+// LoadFiles reads a config split over several files with the gates of gates
+// (lang.LoadFiles).
+func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
+	return lang.LoadFiles(files, langGates(gates))
+}
+
+// NewParams is lang.NewParams: the parameters of one condition, for a gate to compile.
+func NewParams(file, check string, pos Pos, keys map[string]*yaml.Node, kpos map[string]Pos) *Params {
+	return lang.NewParams(file, check, pos, keys, kpos)
+}
+
+// MatchGlob is lang.MatchGlob.
+func MatchGlob(pattern, name string) bool { return lang.MatchGlob(pattern, name) }
+
+// ValidGlob is lang.ValidGlob.
+func ValidGlob(pattern string) error { return lang.ValidGlob(pattern) }
+
+// TriggerEvents is lang.TriggerEvents.
+func TriggerEvents() []string { return lang.TriggerEvents() }
+
+// ReactionEvents is lang.ReactionEvents.
+func ReactionEvents() []string { return lang.ReactionEvents() }
+
+// SameLabel is lang.SameLabel.
+func SameLabel(a, b string) bool { return lang.SameLabel(a, b) }
+
+// Suggest is lang.Suggest.
+func Suggest(got string, candidates []string) string { return lang.Suggest(got, candidates) }
+
+// YAMLSyntaxError is lang.YAMLSyntaxError.
+func YAMLSyntaxError(file string, src []byte, err error) *Error {
+	return lang.YAMLSyntaxError(file, src, err)
+}
+
+// DescribeNode is lang.DescribeNode.
+func DescribeNode(n *yaml.Node) string { return lang.DescribeNode(n) }
+
+// UnknownPipeline is lang.UnknownPipeline.
+func UnknownPipeline(cfg *Config, name string) string { return lang.UnknownPipeline(cfg, name) }

@@ -1,0 +1,50 @@
+package lang
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+)
+
+// PollSkipRemaining is the `on_ready` of a delay's poll that ends the delay early and
+// moves on to on_complete.
+const PollSkipRemaining = "skip_remaining_delay"
+
+// delay loads the keys of a delay stage: how long, and an optional poll that may end
+// it early.
+func (sl *stageLoader) delay(n *yaml.Node, f map[string]entry, s *Stage, where string) {
+	if e, ok := f["duration"]; ok {
+		s.Duration, _ = sl.duration(e)
+	} else {
+		sl.errorf(n, kindKey, "missing required key %q in %s", "duration", where)
+	}
+	e, ok := f["poll"]
+	if !ok {
+		return
+	}
+	where = fmt.Sprintf("%q of %s", "poll", where)
+	pf := sl.fields(e.val, "poll", section{where: where, known: []string{"interval", "condition", "on_ready"}})
+	if e.val.Kind != yaml.MappingNode {
+		return
+	}
+	p := &Poll{Pos: sl.pos(e.val), OnReady: PollSkipRemaining}
+	if x, ok := pf["interval"]; ok {
+		if d, ok := sl.duration(x); ok {
+			p.Interval = d
+			if s.Duration > 0 && d > s.Duration {
+				sl.errorf(x.val, kindValue, "%q (%s) must not be longer than the delay's %q (%s)", "interval", x.val.Value, "duration", f["duration"].val.Value)
+			}
+		}
+	} else {
+		sl.errorf(e.val, kindKey, "missing required key %q in %s", "interval", where)
+	}
+	if x, ok := pf["condition"]; ok {
+		p.Condition = sl.expr(x)
+	} else {
+		sl.errorf(e.val, kindKey, "missing required key %q in %s", "condition", where)
+	}
+	if x, ok := pf["on_ready"]; ok {
+		sl.target(x, &p.OnReady, PollSkipRemaining)
+	}
+	s.Poll = p
+}

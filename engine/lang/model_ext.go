@@ -1,0 +1,50 @@
+package lang
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This file holds the parts of the language that the evaluator's files use too: action
+// names, the spelling of variable names and questions a pipeline or stage answers.
+
+// Actions that set variables.
+const (
+	ActionSetVariable = "set_variable"
+	ActionSetShared   = "set_shared"
+)
+
+// ActionUpdateBranch merges the base branch's head into the pull request's head branch
+// (GitHub's update-branch call); merge_pr's `when_behind` says whether it does that itself.
+const (
+	ActionUpdateBranch = "update_branch"
+	WhenBehindUpdate   = "update"
+	WhenBehindEscalate = "escalate"
+)
+
+var whenBehind = []string{WhenBehindUpdate, WhenBehindEscalate}
+
+// VariableName is the spelling of a variable's name: what `variables.<name>` can read.
+var VariableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
+// SameLabel reports whether a and b name the same label, as GitHub compares label names:
+// without regard to case.
+func SameLabel(a, b string) bool { return strings.EqualFold(a, b) }
+
+// OnIssues reports whether p's runs have an issue as their subject: it says `scope: issue`,
+// or its trigger is an issues.* event (as feature-dev's is, without a scope).
+func (p *Pipeline) OnIssues() bool {
+	return p.Scope == ScopeIssue || p.Scope == ScopeMultiPR || strings.HasPrefix(p.Trigger.Event, "issues.")
+}
+
+// AllConditions lists the conditions of a gate stage, those of its any_of groups included.
+func (s *Stage) AllConditions() []Condition {
+	out := append([]Condition(nil), s.Conditions...)
+	for _, g := range s.AnyOf {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// IsMultiPR reports whether p's runs are multi-PR runs.
+func (p *Pipeline) IsMultiPR() bool { return p != nil && p.Scope == ScopeMultiPR }

@@ -1,0 +1,22 @@
+package lang
+
+func init() { validators = append(validators, checkUpdateBranch) }
+
+// checkUpdateBranch: update_branch brings a pull request's head up to date with its base, so
+// it belongs to a pipeline whose subject is a pull request; in one that starts on issues it
+// would have no branch to update.
+func checkUpdateBranch(cfg *Config) (errs, warnings ErrorList) {
+	f := &findings{}
+	for _, p := range cfg.Pipelines {
+		if !p.OnIssues() {
+			continue
+		}
+		for _, s := range p.Stages {
+			if s.Type == StageAction && s.Action == ActionUpdateBranch {
+				f.errorf(s.Pos, kindValue, "stage %q of pipeline %q: action %q updates a pull request's branch, and this pipeline's runs start on issues",
+					s.ID, p.Name, ActionUpdateBranch)
+			}
+		}
+	}
+	return f.errs, f.warnings
+}

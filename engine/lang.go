@@ -4,11 +4,13 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 )
 
-// This file is the evaluator's view of the language (package engine/lang) for the
-// packages that reach the config through engine: the same types, constants and
-// functions under their engine names, and loading with the evaluator's gate registry.
+// This file is the evaluator's view of the language (packages engine/lang and
+// engine/lang/load) for the packages that reach the config through engine: the same
+// types, constants and functions under their engine names, and loading with the
+// evaluator's gate registry.
 
 // The config model and what loading reports, as the evaluator sees them.
 type (
@@ -25,7 +27,7 @@ type (
 	Pipeline    = lang.Pipeline
 	Pos         = lang.Pos
 	Settings    = lang.Settings
-	SourceFile  = lang.SourceFile
+	SourceFile  = load.SourceFile
 	Stage       = lang.Stage
 	Template    = lang.Template
 	Trigger     = lang.Trigger
@@ -61,15 +63,15 @@ const (
 	WaitComment                = lang.WaitComment
 )
 
-// Load reads a pipeline config from one file with the gates of gates (lang.Load).
+// Load reads a pipeline config from one file with the gates of gates (load.Load).
 func Load(file string, src []byte, gates GateRegistry) (*Config, error) {
-	return lang.Load(file, src, langGates(gates))
+	return load.Load(file, src, langGates(gates))
 }
 
 // LoadFiles reads a config split over several files with the gates of gates
-// (lang.LoadFiles).
+// (load.LoadFiles).
 func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
-	return lang.LoadFiles(files, langGates(gates))
+	return load.LoadFiles(files, langGates(gates))
 }
 
 // NewParams is lang.NewParams: the parameters of one condition, for a gate to compile.
@@ -83,11 +85,11 @@ func MatchGlob(pattern, name string) bool { return lang.MatchGlob(pattern, name)
 // ValidGlob is lang.ValidGlob.
 func ValidGlob(pattern string) error { return lang.ValidGlob(pattern) }
 
-// TriggerEvents is lang.TriggerEvents.
-func TriggerEvents() []string { return lang.TriggerEvents() }
+// TriggerEvents is load.TriggerEvents.
+func TriggerEvents() []string { return load.TriggerEvents() }
 
-// ReactionEvents is lang.ReactionEvents.
-func ReactionEvents() []string { return lang.ReactionEvents() }
+// ReactionEvents is load.ReactionEvents.
+func ReactionEvents() []string { return load.ReactionEvents() }
 
 // SameLabel is lang.SameLabel.
 func SameLabel(a, b string) bool { return lang.SameLabel(a, b) }
@@ -95,13 +97,13 @@ func SameLabel(a, b string) bool { return lang.SameLabel(a, b) }
 // Suggest is lang.Suggest.
 func Suggest(got string, candidates []string) string { return lang.Suggest(got, candidates) }
 
-// YAMLSyntaxError is lang.YAMLSyntaxError.
+// YAMLSyntaxError is load.YAMLSyntaxError.
 func YAMLSyntaxError(file string, src []byte, err error) *Error {
-	return lang.YAMLSyntaxError(file, src, err)
+	return load.YAMLSyntaxError(file, src, err)
 }
 
-// DescribeNode is lang.DescribeNode.
-func DescribeNode(n *yaml.Node) string { return lang.DescribeNode(n) }
+// DescribeNode is load.DescribeNode.
+func DescribeNode(n *yaml.Node) string { return load.DescribeNode(n) }
 
-// UnknownPipeline is lang.UnknownPipeline.
-func UnknownPipeline(cfg *Config, name string) string { return lang.UnknownPipeline(cfg, name) }
+// UnknownPipeline is load.UnknownPipeline.
+func UnknownPipeline(cfg *Config, name string) string { return load.UnknownPipeline(cfg, name) }

@@ -30,8 +30,8 @@ const (
 // exampleGlobs name every config that must pass both the schema and the loader.
 var exampleGlobs = []string{
 	"../examples/*/pipelines.yaml",
-	"../engine/lang/testdata/reference/*.yaml",
-	"../engine/lang/testdata/load/*.yaml",
+	"../engine/lang/load/testdata/reference/*.yaml",
+	"../engine/lang/load/testdata/load/*.yaml",
 }
 
 // rejectMarker on the first line of a golden error case says its mistake is a schema matter.
@@ -1164,7 +1164,7 @@ func locations(ve *jsonschema.ValidationError) []string {
 // are rejected by the schema as well as by the loader.
 func TestGoldenSchemaRejects(t *testing.T) {
 	sch := compile(t)
-	files, err := filepath.Glob("../engine/lang/testdata/err/*.yaml")
+	files, err := filepath.Glob("../engine/lang/load/testdata/err/*.yaml")
 	require.NoError(t, err)
 	n := 0
 	for _, file := range files {

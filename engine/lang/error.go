@@ -31,18 +31,18 @@ func (l ErrorList) Error() string {
 	return b.String()
 }
 
-// maxErrors is how many errors a load reports: past it, the loader and each pass stop
+// MaxErrors is how many errors a load reports: past it, the loader and each pass stop
 // looking, and the list ends with a note at the first error not shown.
-const maxErrors = 100
+const MaxErrors = 100
 
-// limit returns the sorted list cut to maxErrors, with the note.
-func (l ErrorList) limit() ErrorList {
-	if len(l) <= maxErrors {
+// Limit returns the sorted list cut to MaxErrors, with the note.
+func (l ErrorList) Limit() ErrorList {
+	if len(l) <= MaxErrors {
 		return l
 	}
-	note := &Error{Pos: l[maxErrors].Pos, Kind: "limit",
-		Message: fmt.Sprintf("more than %d errors; the rest are not shown (fix these and validate again)", maxErrors)}
-	return append(l[:maxErrors:maxErrors], note)
+	note := &Error{Pos: l[MaxErrors].Pos, Kind: "limit",
+		Message: fmt.Sprintf("more than %d errors; the rest are not shown (fix these and validate again)", MaxErrors)}
+	return append(l[:MaxErrors:MaxErrors], note)
 }
 
 // Sort orders the list by file, line and column.

@@ -47,7 +47,7 @@ type TemplatePart struct {
 	Expr *Expr
 }
 
-const kindExpr = "expr"
+const KindExpr = "expr"
 
 // CompileExpr compiles the condition src, written at pos (the position of the text's
 // first character; for a quoted YAML scalar, the caller adds 1 for the quote). A
@@ -81,18 +81,18 @@ func exprWrapped(src string) (string, int, bool) {
 func compileExpr(whole string, start int, code string, pos Pos) (e *Expr, cerr *Error) {
 	defer func() {
 		if r := recover(); r != nil { // fail closed: an expression the compiler cannot take is an error
-			e, cerr = nil, &Error{Pos: pos, Message: fmt.Sprintf("invalid expression %q: %v", code, r), Kind: kindExpr}
+			e, cerr = nil, &Error{Pos: pos, Message: fmt.Sprintf("invalid expression %q: %v", code, r), Kind: KindExpr}
 		}
 	}()
 	at := func(off int) Pos { return exprPosAt(pos, whole, start+off) }
 	end := len([]rune(code))
 	if strings.TrimSpace(code) == "" {
-		return nil, &Error{Pos: at(0), Message: "empty expression", Kind: kindExpr}
+		return nil, &Error{Pos: at(0), Message: "empty expression", Kind: KindExpr}
 	}
 	rw := rewrite(code)
 	text := string(rw.text)
 	if ne := checkNames(text); ne != nil {
-		return nil, &Error{Pos: at(rw.origin(ne.from, end)), Message: ne.msg, Kind: kindExpr}
+		return nil, &Error{Pos: at(rw.origin(ne.from, end)), Message: ne.msg, Kind: KindExpr}
 	}
 	prog, err := expr.Compile(text, expr.Env(compileEnv), expr.Patch(nullPatch{}))
 	if err != nil {
@@ -100,11 +100,11 @@ func compileExpr(whole string, start int, code string, pos Pos) (e *Expr, cerr *
 		if errors.As(err, &fe) {
 			if fe.Message == "unexpected token EOF" { // at the end of the text, not at its last token
 				return nil, &Error{Pos: at(len([]rune(strings.TrimRightFunc(code, unicode.IsSpace)))),
-					Message: "unexpected end of expression", Kind: kindExpr}
+					Message: "unexpected end of expression", Kind: KindExpr}
 			}
-			return nil, &Error{Pos: at(rw.origin(fe.From, end)), Message: lowerMessage(fe.Message), Kind: kindExpr}
+			return nil, &Error{Pos: at(rw.origin(fe.From, end)), Message: lowerMessage(fe.Message), Kind: KindExpr}
 		}
-		return nil, &Error{Pos: at(0), Message: lowerMessage(err.Error()), Kind: kindExpr}
+		return nil, &Error{Pos: at(0), Message: lowerMessage(err.Error()), Kind: KindExpr}
 	}
 	return &Expr{Src: strings.TrimSpace(code), Pos: at(exprLeadingSpace(code)), prog: prog, roots: exprRoots(text)}, nil
 }

@@ -72,8 +72,8 @@ func checkNames(text string) *nameError {
 		if isPiped(text, id.Location().From) {
 			word = "filter"
 		}
-		msg := fmt.Sprintf("unknown %s %q; known filters: %s", word, id.Value, quoteList(ExprFilters))
-		if s := suggest(id.Value, append(slices.Clone(ExprFilters), builtin.Names...)); s != "" {
+		msg := fmt.Sprintf("unknown %s %q; known filters: %s", word, id.Value, QuoteList(ExprFilters))
+		if s := Suggest(id.Value, append(slices.Clone(ExprFilters), builtin.Names...)); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		errs = append(errs, &nameError{from: id.Location().From, msg: msg})
@@ -83,8 +83,8 @@ func checkNames(text string) *nameError {
 			slices.Contains(ExprRoots, id.Value) || slices.Contains(ExprFilters, id.Value) {
 			continue
 		}
-		msg := fmt.Sprintf("unknown name %q in expression; known names: %s", id.Value, quoteList(ExprRoots))
-		if s := suggest(id.Value, ExprRoots); s != "" {
+		msg := fmt.Sprintf("unknown name %q in expression; known names: %s", id.Value, QuoteList(ExprRoots))
+		if s := Suggest(id.Value, ExprRoots); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		errs = append(errs, &nameError{from: id.Location().From, msg: msg})

@@ -1,8 +1,6 @@
 package lang
 
-import (
-	"gopkg.in/yaml.v3"
-)
+import "gopkg.in/yaml.v3"
 
 // This file holds the Params getters for expressions and templates, so a gate compiles
 // its expressions while the config loads, with positions inside the file.

@@ -30,12 +30,12 @@ func CompileTemplate(src string, pos Pos) (*Template, *Error) {
 		open := i
 		end := closeBraces(rs, i+2)
 		if end < 0 {
-			return nil, &Error{Pos: exprPosAt(pos, src, open), Kind: kindExpr,
+			return nil, &Error{Pos: exprPosAt(pos, src, open), Kind: KindExpr,
 				Message: `unclosed "{{" in template; end the expression with "}}"`}
 		}
 		code := string(rs[open+2 : end])
 		if strings.TrimSpace(code) == "" {
-			return nil, &Error{Pos: exprPosAt(pos, src, open), Kind: kindExpr, Message: `empty "{{ }}" in template`}
+			return nil, &Error{Pos: exprPosAt(pos, src, open), Kind: KindExpr, Message: `empty "{{ }}" in template`}
 		}
 		e, err := compileExpr(src, open+2, code, pos)
 		if err != nil {

@@ -22,8 +22,6 @@ const (
 	WhenBehindEscalate = "escalate"
 )
 
-var whenBehind = []string{WhenBehindUpdate, WhenBehindEscalate}
-
 // VariableName is the spelling of a variable's name: what `variables.<name>` can read.
 var VariableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
@@ -48,3 +46,30 @@ func (s *Stage) AllConditions() []Condition {
 
 // IsMultiPR reports whether p's runs are multi-PR runs.
 func (p *Pipeline) IsMultiPR() bool { return p != nil && p.Scope == ScopeMultiPR }
+
+// PollSkipRemaining is the `on_ready` of a delay's poll that ends the delay early and
+// moves on to on_complete.
+const PollSkipRemaining = "skip_remaining_delay"
+
+// Human actions a human stage waits for.
+const (
+	WaitApproval = "approval" // an approving review from the group
+	WaitComment  = "comment"  // a comment (matching `pattern`, if set)
+	WaitLabel    = "label"    // `label` added to the subject
+	WaitDismiss  = "dismiss"  // a blocking review dismissed
+)
+
+// Joins of a parallel stage besides a number of branches.
+const (
+	JoinAll = "all"
+	JoinAny = "any"
+)
+
+// ThenExtend is the `then` of on_timeout that extends the timeout.
+const ThenExtend = "extend"
+
+// GroupRef is implemented by compiled gate checks that name a group of `groups:`
+// (`check: human_approved` with `from:`); gates.GroupRef is the same interface.
+type GroupRef interface {
+	Group() string // "" when the check names none
+}

@@ -72,7 +72,7 @@ func (p *Params) Enum(key, def string, allowed ...string) string {
 			return v
 		}
 	}
-	p.errorf(p.keys[key], "%q of check %q must be one of %s, not %q", key, p.Check, quoteList(allowed), v)
+	p.errorf(p.keys[key], "%q of check %q must be one of %s, not %q", key, p.Check, QuoteList(allowed), v)
 	return def
 }
 
@@ -159,15 +159,15 @@ func (p *Params) KeyPos(key string) Pos { return p.kpos[key] }
 // Errors returns what the getters recorded.
 func (p *Params) Errors() []*Error { return p.errs }
 
-// maxListed is how many names a message lists: "a", "b", … and 7 more.
-const maxListed = 50
+// MaxListed is how many names a message lists: "a", "b", … and 7 more.
+const MaxListed = 50
 
-// quoteList lists xs quoted and comma-separated, the first maxListed of them.
-func quoteList(xs []string) string {
+// quoteList lists xs quoted and comma-separated, the first MaxListed of them.
+func QuoteList(xs []string) string {
 	var b strings.Builder
 	for i, x := range xs {
-		if i == maxListed {
-			fmt.Fprintf(&b, " and %d more", len(xs)-maxListed)
+		if i == MaxListed {
+			fmt.Fprintf(&b, " and %d more", len(xs)-MaxListed)
 			break
 		}
 		if i > 0 {

@@ -1,6 +1,0 @@
-package lang
-
-import "flag"
-
-// update makes golden-file tests rewrite their files: go test ./engine/lang -update
-var update = flag.Bool("update", false, "rewrite golden files")

@@ -99,7 +99,7 @@ type Agent struct {
 	Label     string // label: the label to add
 	Assignee  string // assign: the login to assign
 	// Listener is what receives a comment or label dispatch: ListenerWorkflow (also when
-	// "") or ListenerApp (validate_token.go).
+	// "") or ListenerApp (load/validate_token.go).
 	Listener string
 }
 

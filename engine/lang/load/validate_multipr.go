@@ -9,7 +9,7 @@ import (
 func init() { validators = append(validators, checkMultiPRScopes) }
 
 // checkMultiPRScopes: a `scope: multi-pr` pipeline's runs have an issue as their subject
-// (step_multipr.go), so its trigger is an issues.* event.
+// (engine/step_multipr.go), so its trigger is an issues.* event.
 func checkMultiPRScopes(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	f := &findings{}
 	for _, p := range cfg.Pipelines {

@@ -29,7 +29,7 @@ func (g gateRegistry) Names() []string { return g.r.Names() }
 
 type compiler struct{ g Gate }
 
-func (c compiler) Compile(p *Params) (lang.Check, error) {
+func (c compiler) Compile(p *lang.Params) (lang.Check, error) {
 	check, err := c.g.Compile(p)
 	if check == nil {
 		return nil, err

@@ -14,24 +14,18 @@ import (
 
 // The config model and what loading reports, as the evaluator sees them.
 type (
-	ActionItem  = lang.ActionItem
-	Agent       = lang.Agent
-	Condition   = lang.Condition
-	Config      = lang.Config
-	Env         = lang.Env
-	Error       = lang.Error
-	ErrorList   = lang.ErrorList
-	Expr        = lang.Expr
-	Group       = lang.Group
-	Params      = lang.Params
-	Pipeline    = lang.Pipeline
-	Pos         = lang.Pos
-	Settings    = lang.Settings
-	SourceFile  = load.SourceFile
-	Stage       = lang.Stage
-	Template    = lang.Template
-	Trigger     = lang.Trigger
-	Unsupported = lang.Unsupported
+	ActionItem = lang.ActionItem
+	Agent      = lang.Agent
+	Condition  = lang.Condition
+	Config     = lang.Config
+	Error      = lang.Error
+	ErrorList  = lang.ErrorList
+	Pipeline   = lang.Pipeline
+	Pos        = lang.Pos
+	Settings   = lang.Settings
+	SourceFile = load.SourceFile
+	Stage      = lang.Stage
+	Trigger    = lang.Trigger
 )
 
 // The language's names for stage types, actions, dispatches, scopes, joins and targets.
@@ -74,22 +68,11 @@ func LoadFiles(files []SourceFile, gates GateRegistry) (*Config, error) {
 	return load.LoadFiles(files, langGates(gates))
 }
 
-// NewParams is lang.NewParams: the parameters of one condition, for a gate to compile.
-func NewParams(file, check string, pos Pos, keys map[string]*yaml.Node, kpos map[string]Pos) *Params {
-	return lang.NewParams(file, check, pos, keys, kpos)
-}
-
 // MatchGlob is lang.MatchGlob.
 func MatchGlob(pattern, name string) bool { return lang.MatchGlob(pattern, name) }
 
 // ValidGlob is lang.ValidGlob.
 func ValidGlob(pattern string) error { return lang.ValidGlob(pattern) }
-
-// TriggerEvents is load.TriggerEvents.
-func TriggerEvents() []string { return load.TriggerEvents() }
-
-// ReactionEvents is load.ReactionEvents.
-func ReactionEvents() []string { return load.ReactionEvents() }
 
 // SameLabel is lang.SameLabel.
 func SameLabel(a, b string) bool { return lang.SameLabel(a, b) }

@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// This file holds the parts of the language that the evaluator's files use too: action
-// names, the spelling of variable names and questions a pipeline or stage answers.
+// This file holds the parts of the language that the evaluator reads as well as the
+// loader: action names, joins, waits, the spelling of variable names and questions a
+// pipeline or stage answers.
 
 // Actions that set variables.
 const (

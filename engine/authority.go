@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Who may move a run, and for which head and base their word counts. One rule for every
@@ -48,7 +50,7 @@ func (e *eval) runAuthors(run *Run) []string {
 // access (canPush as GitHub read it with a review, or the permission read for them now)
 // who, when the stage names a group, is a member of it now. The authors of the run's
 // changes never count, nor the action itself.
-func (e *eval) allowed(run *Run, stage *Stage, login string, canPush bool) bool {
+func (e *eval) allowed(run *Run, stage *lang.Stage, login string, canPush bool) bool {
 	if login == "" || SameIdentity(login, e.facts.Viewer) || e.isAuthor(run, login) {
 		return false
 	}
@@ -87,7 +89,7 @@ func (e *eval) noteHead(run *Run) {
 // it was done before the pull request's last change of base, or, unless the stage keeps
 // it on a push (dismiss_stale: false), before the run saw the current head — it may have
 // been given on an older commit (in the same second, too: GitHub keeps seconds).
-func (e *eval) outdatedAt(run *Run, stage *Stage, at time.Time) string {
+func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 	pr := e.runPR(run)
 	if pr == nil {
 		return ""
@@ -104,7 +106,7 @@ func (e *eval) outdatedAt(run *Run, stage *Stage, at time.Time) string {
 // reviewOutdated says why approving review r no longer counts at stage of run, or "": it
 // was given on another commit than the head (unless the stage keeps approvals on a push),
 // or before the last change of base, as GitHub's "dismiss stale approvals" has it.
-func (e *eval) reviewOutdated(run *Run, stage *Stage, r Review) string {
+func (e *eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
 	pr := e.runPR(run)
 	if pr == nil {
 		return "there is no pull request"
@@ -121,7 +123,7 @@ func (e *eval) reviewOutdated(run *Run, stage *Stage, r Review) string {
 // approvalOutdated says why a stored `/pipeline approve` (or skip) a no longer counts at
 // stage of run, or "": it names another head than the current one (unless the stage
 // keeps approvals on a push), or its comment is older than the base or the head.
-func (e *eval) approvalOutdated(run *Run, stage *Stage, a Approval) string {
+func (e *eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval) string {
 	if !stage.KeepOnPush && a.SHA != e.headOf(run) {
 		return "was given on an older commit"
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // authorityWorld is a story of one pull request told to Step event by event: people
@@ -161,13 +163,13 @@ func FuzzAuthority(f *testing.F) {
 // reports whether it merged.
 func authorityStory(t *testing.T, seed uint64) bool {
 	t.Helper()
-	gate := &Stage{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "label ready", Eval: labelCheck("ready")}}}
+	gate := &lang.Stage{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "label ready", Eval: labelCheck("ready")}}}
 	cfg := humanConfig(t, 1)
 	p := cfg.Pipelines[0]
 	p.Stages[0].OnEnter, p.Stages[0].Reminder, p.Stages[0].AutoAssign = nil, nil, false
 	p.Stages[0].OnComplete = "ready"
 	cfg.Groups[0].Users = []string{"alice"}
-	p.Stages = []*Stage{p.Stages[0], gate, p.Stages[1]}
+	p.Stages = []*lang.Stage{p.Stages[0], gate, p.Stages[1]}
 	w := newAuthorityWorld(seed)
 	w.refresh()
 	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, w.facts, w.now)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // In an issue's run the author of the run's pull request is an author everywhere: their
@@ -14,14 +16,14 @@ import (
 // may still use commands and the head it was given on is the pull request's.
 func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 	cfg := issueConfig()
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
-	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
+	cfg.Pipelines[0].Stages[1] = &lang.Stage{ID: "ready", Type: lang.StageHuman, WaitFor: lang.WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
 	pr := ownPR(9)
 	pr.Author = "mallory"
 	f := issueFacts(pr)
 	f.People = People{Permissions: map[string]string{"mallory": "write", "bob": "write"}}
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	f.Issue.Comments = []IssueComment{command(5, "mallory", "/pipeline skip")}
@@ -80,7 +82,7 @@ func TestOutdatedAt(t *testing.T) {
 	f := humanFacts()
 	e := &eval{facts: f, now: t0}
 	run := &Run{Head: f.PR.HeadSHA}
-	stage := &Stage{}
+	stage := &lang.Stage{}
 	assert.Empty(t, e.outdatedAt(run, stage, t0), "a run that saw one head only")
 	run.HeadSince = t0.Add(time.Hour)
 	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
@@ -96,7 +98,7 @@ func TestOutdatedAt(t *testing.T) {
 func TestGatesSeeTheRunsAuthors(t *testing.T) {
 	var seen []string
 	cfg := issueConfig()
-	cfg.Pipelines[0].Stages[1].Conditions = []Condition{{Check: "who", Eval: checkFunc(func(f *Facts) GateResult {
+	cfg.Pipelines[0].Stages[1].Conditions = []lang.Condition{{Check: "who", Eval: checkFunc(func(f *Facts) GateResult {
 		seen = f.RunAuthors
 		if f.Authored(f.PR, "mallory") {
 			return GateResult{Status: GatePending, Message: "mallory is an author"}
@@ -107,7 +109,7 @@ func TestGatesSeeTheRunsAuthors(t *testing.T) {
 	pr.Author = "mallory"
 	f := issueFacts(pr)
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	assert.Equal(t, []string{"mallory"}, seen)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 }

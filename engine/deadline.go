@@ -3,6 +3,8 @@ package engine
 import (
 	"sort"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Deadlines are the absolute times a run's current stage waits for: its timeout, the end
@@ -32,12 +34,12 @@ type Deadline struct {
 }
 
 // deadlineArmer adds the deadlines of stage to sr, which was just entered at now.
-type deadlineArmer func(stage *Stage, sr *StageRun, now time.Time)
+type deadlineArmer func(stage *lang.Stage, sr *StageRun, now time.Time)
 
 // deadlineHandler acts on deadline d of run's current stage, which is due. It reports
 // whether the run moved (another stage, or a new status); a handler that only acted
 // (a reminder, an extension) returns false, and the stage is evaluated as usual.
-type deadlineHandler func(e *eval, p *Pipeline, run *Run, stage *Stage, d Deadline) bool
+type deadlineHandler func(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool
 
 // deadlineArmers run in order on every stage entry; deadlineHandlers by kind. Stage kinds
 // with deadlines of their own register here (an init of their file).
@@ -103,7 +105,7 @@ func (e *eval) arm(run *Run) {
 	}
 }
 
-func armTimeout(stage *Stage, sr *StageRun, now time.Time) {
+func armTimeout(stage *lang.Stage, sr *StageRun, now time.Time) {
 	if stage.Timeout > 0 {
 		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineTimeout, At: now.Add(stage.Timeout)})
 	}
@@ -111,7 +113,7 @@ func armTimeout(stage *Stage, sr *StageRun, now time.Time) {
 
 // due acts on the deadlines of run's current stage that now has reached, oldest first,
 // each once. stop says the run moved, and whether it did is moved (advance's result).
-func (e *eval) due(p *Pipeline, run *Run, stage *Stage) (moved, stop bool) {
+func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop bool) {
 	sr := run.Stages[stage.ID]
 	if sr == nil {
 		return false, false
@@ -128,7 +130,7 @@ func (e *eval) due(p *Pipeline, run *Run, stage *Stage) (moved, stop bool) {
 		}
 		h := deadlineHandlers[d.Kind]
 		if h == nil {
-			e.finish(run, RunFailed, TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+stage.ID)
+			e.finish(run, RunFailed, lang.TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+stage.ID)
 			return false, true
 		}
 		at, attempt := run.Stage, sr.Attempt
@@ -145,4 +147,26 @@ func (e *eval) dropDeadlines(run *Run) {
 		sr.Deadlines = nil
 		e.logf("run %s: its deadlines are dropped: nothing can act on them without its pipeline", run.ID)
 	}
+}
+
+// dropBranchDeadline drops the deadline of branch from ds.
+func dropBranchDeadline(ds []Deadline, branch string) []Deadline {
+	var out []Deadline
+	for _, d := range ds {
+		if d.Kind != DeadlineBranch || d.Branch != branch {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// dropKind drops the deadlines of that kind from ds.
+func dropKind(ds []Deadline, kind string) []Deadline {
+	var out []Deadline
+	for _, d := range ds {
+		if d.Kind != kind {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A context too large for a workflow_dispatch fails the stage with the reason instead of
@@ -20,7 +22,7 @@ func TestWorkflowDispatchOverGitHubsPayloadLimitIsNotSent(t *testing.T) {
 		{name: "too large", size: MaxDispatchPayload, sent: false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := agentConfig(t, DispatchWorkflow)
+			cfg := agentConfig(t, lang.DispatchWorkflow)
 			cfg.Pipelines[0].Context[1].Value.Scalar = strings.Repeat("x", tt.size)
 			res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 			if tt.sent {

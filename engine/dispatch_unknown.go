@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A dispatch whose outcome is unknown — its invocation ended without recording one, or
@@ -53,11 +55,11 @@ const (
 // file, its label or its assignee.
 func dispatchTarget(eff Effect) string {
 	switch {
-	case eff.Dispatch == DispatchWorkflow:
+	case eff.Dispatch == lang.DispatchWorkflow:
 		return eff.Workflow
-	case eff.Dispatch == DispatchLabel && len(eff.Labels) > 0:
+	case eff.Dispatch == lang.DispatchLabel && len(eff.Labels) > 0:
 		return eff.Labels[0]
-	case eff.Dispatch == DispatchAssign && len(eff.Assignees) > 0:
+	case eff.Dispatch == lang.DispatchAssign && len(eff.Assignees) > 0:
 		return eff.Assignees[0]
 	}
 	return ""
@@ -65,7 +67,7 @@ func dispatchTarget(eff Effect) string {
 
 // dispatchTrace says what the facts show of the dispatch of intent it of agent stage
 // stage, the workflow run it started (when known), and why.
-func (e *eval) dispatchTrace(stage *Stage, it Intent) (trace, int64, string) {
+func (e *eval) dispatchTrace(stage *lang.Stage, it Intent) (trace, int64, string) {
 	kind := it.Dispatch
 	if kind == "" {
 		if ag := e.cfg.Agent(stage.Agent); ag != nil {
@@ -74,19 +76,19 @@ func (e *eval) dispatchTrace(stage *Stage, it Intent) (trace, int64, string) {
 	}
 	pr := e.facts.PR
 	switch kind {
-	case DispatchComment:
+	case lang.DispatchComment:
 		if contains(pr.Posted, it.Key) {
 			return traceSeen, 0, "the comment carrying its marker exists"
 		}
 		return traceAbsent, 0, "the comment carrying its marker is not there"
-	case DispatchLabel:
+	case lang.DispatchLabel:
 		if it.Target != "" && pr.HasLabel(it.Target) {
 			return traceSeen, 0, fmt.Sprintf("label %q is on #%d", it.Target, pr.Number)
 		}
 		if it.Target != "" {
 			return traceAbsent, 0, fmt.Sprintf("label %q is not on #%d", it.Target, pr.Number)
 		}
-	case DispatchRepositoryDispatch:
+	case lang.DispatchRepositoryDispatch:
 		return traceUnsure, 0, "a repository_dispatch leaves nothing on GitHub to look at"
 	}
 	if it.Target == "" {
@@ -107,7 +109,7 @@ func (e *eval) dispatchTrace(stage *Stage, it Intent) (trace, int64, string) {
 }
 
 // reconcileDispatch settles the dispatch intent of an agent stage found in the state.
-func (e *eval) reconcileDispatch(run *Run, stage *Stage, it Intent) {
+func (e *eval) reconcileDispatch(run *Run, stage *lang.Stage, it Intent) {
 	sr := run.Stages[it.Stage]
 	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		run.Intents = dropIntent(run.Intents, it.Key)

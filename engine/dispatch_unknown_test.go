@@ -6,20 +6,22 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // oneAgentConfig is a pipeline of one agent stage whose agent dispatches by kind.
-func oneAgentConfig(kind string) *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "coder", Dispatch: kind, Workflow: "agent.yml", EventType: "code",
+func oneAgentConfig(kind string) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "coder", Dispatch: kind, Workflow: "agent.yml", EventType: "code",
 			Body: "@bot code", Label: "code-me", Assignee: "copilot"}},
-		Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"},
-			Stages: []*Stage{{ID: "code", Type: StageAgent, Agent: "coder", OnComplete: TargetComplete}}}}}
+		Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Stages: []*lang.Stage{{ID: "code", Type: lang.StageAgent, Agent: "coder", OnComplete: lang.TargetComplete}}}}}
 }
 
 // lostAnswer starts the run and settles its dispatch with an outcome that does not tell
 // whether it was performed; it returns the state and the dispatch's key.
-func lostAnswer(t *testing.T, cfg *Config) (*State, string) {
+func lostAnswer(t *testing.T, cfg *lang.Config) (*State, string) {
 	t.Helper()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	require.Len(t, res.Effects, 1)
@@ -34,10 +36,10 @@ func lostAnswer(t *testing.T, cfg *Config) (*State, string) {
 }
 
 func TestUnknownWorkflowDispatchIsLookedUpBeforeItIsSentAgain(t *testing.T) {
-	cfg := oneAgentConfig(DispatchWorkflow)
+	cfg := oneAgentConfig(lang.DispatchWorkflow)
 	st, key := lostAnswer(t, cfg)
 	it := st.Runs[0].Intents[0]
-	assert.Equal(t, DispatchWorkflow, it.Dispatch)
+	assert.Equal(t, lang.DispatchWorkflow, it.Dispatch)
 	assert.Equal(t, "agent.yml", it.Target)
 	inFlight, after := t0.Add(time.Minute), it.Until.Add(time.Minute)
 	for _, tc := range []struct {
@@ -88,10 +90,10 @@ func TestUnknownWorkflowDispatchIsLookedUpBeforeItIsSentAgain(t *testing.T) {
 // A label dispatch holds no intent, yet one whose answer was lost is not sent again while
 // the label is there; an assignee is looked up as a workflow's runs are.
 func TestUnknownLabelAndAssignDispatch(t *testing.T) {
-	cfg := oneAgentConfig(DispatchLabel)
+	cfg := oneAgentConfig(lang.DispatchLabel)
 	st, key := lostAnswer(t, cfg)
 	assert.Equal(t, Intent{Key: key, Kind: EffectDispatch, Stage: "code", Attempt: 1, SHA: "aaaaaaaaaa", Try: 1, At: t0, Until: t0,
-		Dispatch: DispatchLabel, Target: "code-me"}, st.Runs[0].Intents[0])
+		Dispatch: lang.DispatchLabel, Target: "code-me"}, st.Runs[0].Intents[0])
 	res := Step(cfg, st, Input{Key: "k2", Event: "issue_comment.created"}, prFacts("code-me"), t0.Add(time.Second))
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, StageWaiting, res.State.Runs[0].Stages["code"].Status)
@@ -99,7 +101,7 @@ func TestUnknownLabelAndAssignDispatch(t *testing.T) {
 	require.Len(t, res.Effects, 1, "certainly not added: added now")
 	assert.Equal(t, []string{"code-me"}, res.Effects[0].Labels)
 
-	cfg = oneAgentConfig(DispatchAssign)
+	cfg = oneAgentConfig(lang.DispatchAssign)
 	st, key = lostAnswer(t, cfg)
 	assert.Equal(t, "copilot", st.Runs[0].Intents[0].Target)
 	f := prFacts()
@@ -112,7 +114,7 @@ func TestUnknownLabelAndAssignDispatch(t *testing.T) {
 // A comment dispatch is known from its marker; a repository_dispatch leaves nothing to
 // look at and is taken as performed once its invocation has surely ended, saying so.
 func TestUnknownCommentAndRepositoryDispatch(t *testing.T) {
-	cfg := oneAgentConfig(DispatchComment)
+	cfg := oneAgentConfig(lang.DispatchComment)
 	st, key := lostAnswer(t, cfg)
 	f := prFacts()
 	f.PR.Posted = []string{key}
@@ -122,7 +124,7 @@ func TestUnknownCommentAndRepositoryDispatch(t *testing.T) {
 	res = Step(cfg, st, Input{Key: "k2", Event: "issue_comment.created"}, prFacts(), t0.Add(time.Hour))
 	require.Len(t, res.Effects, 1, "the marker is not there: posted again")
 
-	cfg = oneAgentConfig(DispatchRepositoryDispatch)
+	cfg = oneAgentConfig(lang.DispatchRepositoryDispatch)
 	st, _ = lostAnswer(t, cfg)
 	res = Step(cfg, st, Input{Key: "k2", Event: "issue_comment.created"}, prFacts(), t0.Add(time.Minute))
 	assert.Empty(t, res.Effects)
@@ -136,7 +138,7 @@ func TestUnknownCommentAndRepositoryDispatch(t *testing.T) {
 
 // A dispatch GitHub refused was not performed: it is tried again on the next event.
 func TestRefusedDispatchIsSentAgain(t *testing.T) {
-	cfg := oneAgentConfig(DispatchWorkflow)
+	cfg := oneAgentConfig(lang.DispatchWorkflow)
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	require.Len(t, res.Effects, 1)
 	res = Settle(cfg, res.State, Input{Key: "k1"}, []Outcome{{Key: res.Effects[0].Key, Err: "refused (409)"}}, prFacts(), t0)
@@ -183,7 +185,7 @@ func TestUnknownCommentOutcomeKeepsItsIntent(t *testing.T) {
 // An issue whose opening GitHub did not answer is not opened again: nothing tells whether
 // it was, so the stage fails once its invocation has surely ended.
 func TestUnknownCreateIssueIsNotOpenedAgain(t *testing.T) {
-	cfg := actionPipeline(&Stage{Action: ActionCreateIssue, Config: ActionConfig{Title: mustTemplate("Follow up")}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionCreateIssue, Config: lang.ActionConfig{Title: mustTemplate("Follow up")}})
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	res = Settle(cfg, res.State, Input{Key: "k1"}, []Outcome{{Key: res.Effects[0].Key, Err: "GitHub answered 504", Unknown: true}}, prFacts(), t0)

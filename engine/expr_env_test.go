@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestFactsEnv(t *testing.T) {
@@ -27,13 +30,21 @@ func TestFactsEnv(t *testing.T) {
 		assert.Equal(t, want, FactsEnv(f)["pr"].(map[string]any)["mergeable"], m)
 	}
 
-	e, cerr := CompileExpr("github.pr.reviews[0].author == 'bob' && github.pr.head == 'feat/x' && "+
-		"len(filter(github.pr.reviews, !.is_bot && .state == 'APPROVED')) == 1", exprAt)
+	e, cerr := lang.CompileExpr("github.pr.reviews[0].author == 'bob' && github.pr.head == 'feat/x' && "+
+		"len(filter(github.pr.reviews, !.is_bot && .state == 'APPROVED')) == 1", lang.Pos{File: "p.yaml", Line: 4, Col: 12})
 	assert.Nil(t, cerr)
-	ok, err := e.Bool(Env{"github": gh})
+	ok, err := e.Bool(lang.Env{"github": gh})
 	assert.NoError(t, err)
 	assert.True(t, ok)
 
 	assert.Equal(t, map[string]any{"pr": nil}, FactsEnv(nil))
 	assert.Nil(t, FactsEnv(&Facts{Repo: "org/repo"})["pr"])
+}
+
+func TestHasLabelOverTheFacts(t *testing.T) {
+	e, cerr := lang.CompileExpr("'security' | has_label", lang.Pos{File: "p.yaml", Line: 4, Col: 12})
+	require.Nil(t, cerr)
+	got, err := e.Eval(lang.Env{"github": FactsEnv(&Facts{PR: &PullRequest{Labels: []string{"Security"}}})})
+	require.NoError(t, err)
+	assert.Equal(t, true, got)
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Facts is what is true about a subject now, read from GitHub in one query.
@@ -16,7 +18,7 @@ type Facts struct {
 	People People
 	// Groups are the config's groups by name, as checks that take `from` read them; the
 	// engine sets them from the config when it evaluates a gate.
-	Groups map[string]*Group
+	Groups map[string]*lang.Group
 	// TeamMembers are the logins of the members of teams ("org/slug", lower case) as read
 	// from GitHub; a team missing from it was not read.
 	TeamMembers map[string][]string
@@ -172,7 +174,7 @@ func (p *PullRequest) HasLabel(name string) bool {
 // the PR carries it.
 func (p *PullRequest) Label(name string) (string, bool) {
 	for _, l := range p.Labels {
-		if SameLabel(l, name) {
+		if lang.SameLabel(l, name) {
 			return l, true
 		}
 	}
@@ -237,10 +239,6 @@ func (f *Facts) Contributed(pr *PullRequest, login string) bool {
 	}
 	return false
 }
-
-// SameLabel reports whether a and b name the same label, as GitHub compares label names:
-// without regard to case.
-func SameLabel(a, b string) bool { return strings.EqualFold(a, b) }
 
 // Review states, as GitHub names them.
 const (

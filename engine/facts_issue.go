@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // Issue states.
 const (
@@ -30,7 +34,7 @@ type Issue struct {
 // HasLabel reports whether the issue carries label name (compared as GitHub compares labels).
 func (i *Issue) HasLabel(name string) bool {
 	for _, l := range i.Labels {
-		if SameLabel(l, name) {
+		if lang.SameLabel(l, name) {
 			return true
 		}
 	}

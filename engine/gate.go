@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/org/pipeline-action/engine/lang"
+
 // GateStatus is the outcome of one gate condition.
 type GateStatus string
 
@@ -29,13 +31,13 @@ type Check interface {
 // over `stages.*` or `context.*`): the engine evaluates them with the env of the run
 // whose gate it evaluates (its context, the stages' outputs and verdicts, the facts).
 type RunCheck interface {
-	EvaluateRun(f *Facts, env Env) GateResult
+	EvaluateRun(f *Facts, env lang.Env) GateResult
 }
 
 // Gate compiles the parameters of a condition (`check: <name>` and its other keys).
 // It reads them through p, which records type errors and unknown keys with positions.
 type Gate interface {
-	Compile(p *Params) (Check, error)
+	Compile(p *lang.Params) (Check, error)
 }
 
 // GateRegistry finds gates by their check name.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Mermaid returns a Mermaid `flowchart LR` of p: one node per stage, one edge per
@@ -29,7 +31,7 @@ import (
 // Node ids are derived from stage ids so that any stage id is safe in Mermaid;
 // labels are quoted. The output is deterministic: stages in file order, then end
 // nodes in order of first reference. A nil pipeline gives "".
-func Mermaid(p *Pipeline, run *Run) string {
+func Mermaid(p *lang.Pipeline, run *Run) string {
 	if p == nil {
 		return ""
 	}
@@ -61,7 +63,7 @@ func Mermaid(p *Pipeline, run *Run) string {
 
 // node writes the declaration of stage s (a subgraph for a parallel stage with
 // branches), indented by indent.
-func (g *graph) node(b *strings.Builder, s *Stage, indent string) {
+func (g *graph) node(b *strings.Builder, s *lang.Stage, indent string) {
 	id, ok := g.branches[s]
 	if !ok {
 		id = g.ids[s.ID]
@@ -70,7 +72,7 @@ func (g *graph) node(b *strings.Builder, s *Stage, indent string) {
 	if d := stageDetail(s); d != "" {
 		label += "<br/>" + mermaidLabel(d)
 	}
-	if s.Type == StageParallel && len(s.Branches) > 0 {
+	if s.Type == lang.StageParallel && len(s.Branches) > 0 {
 		fmt.Fprintf(b, "%ssubgraph %s [\"%s\"]\n", indent, id, mermaidLabel(s.ID+" ("+joinNote(s)+")"))
 		for _, br := range s.Branches {
 			g.node(b, br, indent+"    ")
@@ -80,17 +82,17 @@ func (g *graph) node(b *strings.Builder, s *Stage, indent string) {
 	}
 	open, closing := "[", "]"
 	switch s.Type {
-	case StageGate:
+	case lang.StageGate:
 		open, closing = "{", "}"
-	case StageAgent:
+	case lang.StageAgent:
 		open, closing = "(", ")"
-	case StageHuman:
+	case lang.StageHuman:
 		open, closing = "{{", "}}"
-	case StageDelay:
+	case lang.StageDelay:
 		open, closing = "[/", "/]"
-	case StageWebhook:
+	case lang.StageWebhook:
 		open, closing = ">", "]"
-	case StagePipeline:
+	case lang.StagePipeline:
 		open, closing = "[[", "]]"
 	}
 	fmt.Fprintf(b, "%s%s%s\"%s\"%s\n", indent, id, open, label, closing)
@@ -100,15 +102,15 @@ func (g *graph) node(b *strings.Builder, s *Stage, indent string) {
 const endKey = "\x00"
 
 type graph struct {
-	p        *Pipeline
-	ids      map[string]string // stage id (or endKey+target) -> node id
-	branches map[*Stage]string // branch of a parallel stage -> node id
-	used     map[string]bool   // node ids taken
-	ends     []string          // terminal targets, in order of first reference
+	p        *lang.Pipeline
+	ids      map[string]string      // stage id (or endKey+target) -> node id
+	branches map[*lang.Stage]string // branch of a parallel stage -> node id
+	used     map[string]bool        // node ids taken
+	ends     []string               // terminal targets, in order of first reference
 }
 
-func newGraph(p *Pipeline) *graph {
-	g := &graph{p: p, ids: map[string]string{}, branches: map[*Stage]string{}, used: map[string]bool{}}
+func newGraph(p *lang.Pipeline) *graph {
+	g := &graph{p: p, ids: map[string]string{}, branches: map[*lang.Stage]string{}, used: map[string]bool{}}
 	for _, s := range p.Stages {
 		if _, ok := g.ids[s.ID]; !ok {
 			g.ids[s.ID] = g.unique("s_" + mermaidID(s.ID))
@@ -142,20 +144,20 @@ func (g *graph) next(i int, target string) string {
 	if i+1 < len(g.p.Stages) {
 		return g.p.Stages[i+1].ID
 	}
-	return TargetComplete
+	return lang.TargetComplete
 }
 
 // stageEdges returns the edges of the stage at index i, in a fixed order: its
 // main outcome, then the other transitions, then those of its branches.
-func (g *graph) stageEdges(i int, s *Stage) []string {
+func (g *graph) stageEdges(i int, s *lang.Stage) []string {
 	from := g.ids[s.ID]
 	var out []string
 	switch s.Type {
-	case StageGate:
+	case lang.StageGate:
 		out = append(out, g.edge(from, "pass", g.next(i, s.OnPass)), g.edge(from, "fail", s.OnFail))
-	case StageAction, StageWebhook:
+	case lang.StageAction, lang.StageWebhook:
 		out = append(out, g.edge(from, "success", g.next(i, s.OnSuccess)), g.edge(from, "failure", s.OnFailure))
-	case StageAgent, StageHuman, StageParallel, StageDelay, StagePipeline:
+	case lang.StageAgent, lang.StageHuman, lang.StageParallel, lang.StageDelay, lang.StagePipeline:
 		out = append(out, g.edge(from, "complete", g.next(i, s.OnComplete)))
 	}
 	skip := s.SkipTo
@@ -173,9 +175,9 @@ func (g *graph) stageEdges(i int, s *Stage) []string {
 }
 
 // ruleEdges returns the edges of the rich transitions of s, drawn from node from.
-func (g *graph) ruleEdges(from string, s *Stage) []string {
+func (g *graph) ruleEdges(from string, s *lang.Stage) []string {
 	var out []string
-	rule := func(label string, r *Rule) {
+	rule := func(label string, r *lang.Rule) {
 		if r == nil {
 			return
 		}
@@ -190,8 +192,8 @@ func (g *graph) ruleEdges(from string, s *Stage) []string {
 		out = append(out, g.edge(from, then, r.Then))
 	}
 	rule("fail", s.OnFailRule)
-	for _, v := range sortedVerdicts(s.Verdicts) {
-		rule(verdictName(v), s.Verdicts[v])
+	for _, v := range lang.SortedVerdicts(s.Verdicts) {
+		rule(lang.VerdictName(v), s.Verdicts[v])
 	}
 	rule("any reject", s.OnAnyReject)
 	rule("conflict", s.OnConflict)
@@ -200,7 +202,7 @@ func (g *graph) ruleEdges(from string, s *Stage) []string {
 	if s.OnError != nil {
 		then := s.OnError.Then
 		if then == "" {
-			then = TargetFail
+			then = lang.TargetFail
 		}
 		out = append(out, g.edge(from, "error", then))
 	}
@@ -233,7 +235,7 @@ func (g *graph) end(t string) string {
 		return id
 	}
 	id := mermaidID(t)
-	if t != TargetComplete && t != TargetFail {
+	if t != lang.TargetComplete && t != lang.TargetFail {
 		id = "t_" + id
 	}
 	g.ids[endKey+t] = g.unique(id)
@@ -243,15 +245,15 @@ func (g *graph) end(t string) string {
 
 // stageDetail is the second line of a node of the new stage types: what it runs or
 // waits for. Gates and actions show their id alone.
-func stageDetail(s *Stage) string {
+func stageDetail(s *lang.Stage) string {
 	switch s.Type {
-	case StageAgent:
+	case lang.StageAgent:
 		d := "agent: " + s.Agent
 		if s.AgentAction != "" {
 			d += " · " + s.AgentAction
 		}
 		return d
-	case StageHuman:
+	case lang.StageHuman:
 		d := "human: " + s.WaitFor
 		if s.From != "" {
 			d += " from " + s.From
@@ -260,13 +262,13 @@ func stageDetail(s *Stage) string {
 			d += fmt.Sprintf(" ×%d", s.Count)
 		}
 		return d
-	case StageDelay:
+	case lang.StageDelay:
 		d := "delay: " + shortDuration(s.Duration)
 		if s.Poll != nil {
 			d += ", poll every " + shortDuration(s.Poll.Interval)
 		}
 		return d
-	case StageWebhook:
+	case lang.StageWebhook:
 		d := "webhook"
 		if s.Request != nil {
 			method := s.Request.Method
@@ -275,15 +277,15 @@ func stageDetail(s *Stage) string {
 			}
 			d += ": " + method
 			if s.Request.URL != nil {
-				if host, ok := webhookHost(s.Request.URL.Src); ok && host != "" {
+				if host, ok := lang.ParseWebhookHost(s.Request.URL.Src); ok && host != "" {
 					d += " " + host
 				}
 			}
 		}
 		return d
-	case StagePipeline:
+	case lang.StagePipeline:
 		return "pipeline: " + s.Pipeline
-	case StageParallel:
+	case lang.StageParallel:
 		return "parallel, " + joinNote(s)
 	}
 	return ""
@@ -291,7 +293,7 @@ func stageDetail(s *Stage) string {
 
 // joinNote says how a parallel stage joins its branches: "join: all", "join: any",
 // "join: 2 of 3".
-func joinNote(s *Stage) string {
+func joinNote(s *lang.Stage) string {
 	switch {
 	case s.JoinCount > 0:
 		return fmt.Sprintf("join: %d of %d", s.JoinCount, len(s.Branches))
@@ -347,10 +349,10 @@ func (g *graph) style(b *strings.Builder, run *Run) {
 			mark(g.branches[b], b.ID)
 		}
 	}
-	if id, ok := g.ids[endKey+TargetComplete]; ok && run.Status == RunCompleted {
+	if id, ok := g.ids[endKey+lang.TargetComplete]; ok && run.Status == RunCompleted {
 		classes["done"] = append(classes["done"], id)
 	}
-	if id, ok := g.ids[endKey+TargetFail]; ok && run.Status == RunFailed {
+	if id, ok := g.ids[endKey+lang.TargetFail]; ok && run.Status == RunFailed {
 		classes["failed"] = append(classes["failed"], id)
 	}
 	for _, c := range []string{"current", "done", "failed"} {

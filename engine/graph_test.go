@@ -7,28 +7,30 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // autoMerge is the reference pipeline: wait for review and CI, then merge.
-func autoMerge() *Pipeline {
-	return &Pipeline{
+func autoMerge() *lang.Pipeline {
+	return &lang.Pipeline{
 		Name: "auto-merge",
-		Stages: []*Stage{
-			{ID: "ready", Type: StageGate},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		Stages: []*lang.Stage{
+			{ID: "ready", Type: lang.StageGate},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		},
 	}
 }
 
 // review is a pipeline with hyphenated ids, explicit terminals and a loop.
-func review() *Pipeline {
-	return &Pipeline{
+func review() *lang.Pipeline {
+	return &lang.Pipeline{
 		Name: "review-loop",
-		Stages: []*Stage{
-			{ID: "ci-green", Type: StageGate, OnFail: TargetFail},
-			{ID: "code-review", Type: StageGate, OnPass: "label-ready", OnFail: "ci-green"},
-			{ID: "label-ready", Type: StageAction, Action: ActionAddLabel, OnFailure: TargetFail},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete, OnFailure: "code-review"},
+		Stages: []*lang.Stage{
+			{ID: "ci-green", Type: lang.StageGate, OnFail: lang.TargetFail},
+			{ID: "code-review", Type: lang.StageGate, OnPass: "label-ready", OnFail: "ci-green"},
+			{ID: "label-ready", Type: lang.StageAction, Action: lang.ActionAddLabel, OnFailure: lang.TargetFail},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete, OnFailure: "code-review"},
 		},
 	}
 }
@@ -36,7 +38,7 @@ func review() *Pipeline {
 func TestMermaid(t *testing.T) {
 	tests := []struct {
 		name string
-		p    *Pipeline
+		p    *lang.Pipeline
 		run  *Run
 	}{
 		{name: "plain", p: autoMerge()},
@@ -62,12 +64,12 @@ func TestMermaid(t *testing.T) {
 			Status: RunFailed, Stage: "ci-green",
 			Stages: map[string]*StageRun{"ci-green": {Status: StageFailed}},
 		}},
-		{name: "odd_ids", p: &Pipeline{Name: "odd", Stages: []*Stage{
-			{ID: "end", Type: StageGate, OnFail: "escalate"},
-			{ID: "a.b", Type: StageAction, OnSuccess: "a-b"},
-			{ID: "a-b", Type: StageAction, OnFailure: "cancel"},
-			{ID: `say "hi"`, Type: StageGate},
-			{ID: "`**md**` <b>x</b>\r\ny", Type: StageGate},
+		{name: "odd_ids", p: &lang.Pipeline{Name: "odd", Stages: []*lang.Stage{
+			{ID: "end", Type: lang.StageGate, OnFail: "escalate"},
+			{ID: "a.b", Type: lang.StageAction, OnSuccess: "a-b"},
+			{ID: "a-b", Type: lang.StageAction, OnFailure: "cancel"},
+			{ID: `say "hi"`, Type: lang.StageGate},
+			{ID: "`**md**` <b>x</b>\r\ny", Type: lang.StageGate},
 		}}},
 	}
 	for _, tt := range tests {
@@ -84,9 +86,9 @@ func TestMermaidNil(t *testing.T) {
 }
 
 func TestMermaidIDs(t *testing.T) {
-	got := Mermaid(&Pipeline{Stages: []*Stage{
-		{ID: "a-b", Type: StageGate},
-		{ID: "a_b", Type: StageGate},
+	got := Mermaid(&lang.Pipeline{Stages: []*lang.Stage{
+		{ID: "a-b", Type: lang.StageGate},
+		{ID: "a_b", Type: lang.StageGate},
 	}}, nil)
 	assert.Contains(t, got, `s_a_b{"a-b"}`)
 	assert.Contains(t, got, `s_a_b_2{"a_b"}`)

@@ -6,86 +6,88 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // TestMermaidStageTypes pins the drawing of each stage type and transition kind.
 func TestMermaidStageTypes(t *testing.T) {
 	tests := []struct {
 		name string
-		p    *Pipeline
+		p    *lang.Pipeline
 		run  *Run
 	}{
-		{name: "agent", p: &Pipeline{Name: "dev", Stages: []*Stage{
-			{ID: "implement", Type: StageAgent, Agent: "feat-dev", AgentAction: "implement",
-				OnError: &ErrorPolicy{Retry: 2, Then: TargetEscalate}},
-			{ID: "security", Type: StageAgent, Agent: "security-review", AgentAction: "review",
-				Condition: &Predicate{LabelsInclude: []string{"security"}}, SkipTo: "analyze",
-				OnTimeout: &Rule{Then: TargetFail}},
-			{ID: "analyze", Type: StageAgent, Agent: "analyst", OnError: &ErrorPolicy{},
-				Verdicts: map[string]*Rule{
-					"on_followup": {Goto: "implement", MaxIterations: 3, Then: TargetEscalate},
-					"on_failed":   {Goto: TargetFail},
+		{name: "agent", p: &lang.Pipeline{Name: "dev", Stages: []*lang.Stage{
+			{ID: "implement", Type: lang.StageAgent, Agent: "feat-dev", AgentAction: "implement",
+				OnError: &lang.ErrorPolicy{Retry: 2, Then: lang.TargetEscalate}},
+			{ID: "security", Type: lang.StageAgent, Agent: "security-review", AgentAction: "review",
+				Condition: &lang.Predicate{LabelsInclude: []string{"security"}}, SkipTo: "analyze",
+				OnTimeout: &lang.Rule{Then: lang.TargetFail}},
+			{ID: "analyze", Type: lang.StageAgent, Agent: "analyst", OnError: &lang.ErrorPolicy{},
+				Verdicts: map[string]*lang.Rule{
+					"on_followup": {Goto: "implement", MaxIterations: 3, Then: lang.TargetEscalate},
+					"on_failed":   {Goto: lang.TargetFail},
 					"on_revise":   {Goto: "implement"},
-					"on_reject":   {Goto: TargetCancel},
+					"on_reject":   {Goto: lang.TargetCancel},
 				}},
 		}}},
-		{name: "human", p: &Pipeline{Name: "approve", Stages: []*Stage{
-			{ID: "maintainer-approval", Type: StageHuman, WaitFor: "approval", From: "maintainers", Count: 2,
-				OnTimeout: &Rule{Labels: []string{"needs-attention"}, Then: TargetEscalate}},
-			{ID: "ack", Type: StageHuman, WaitFor: "comment", OnTimeout: &Rule{Then: "extend", Extend: 24 * time.Hour}},
+		{name: "human", p: &lang.Pipeline{Name: "approve", Stages: []*lang.Stage{
+			{ID: "maintainer-approval", Type: lang.StageHuman, WaitFor: "approval", From: "maintainers", Count: 2,
+				OnTimeout: &lang.Rule{Labels: []string{"needs-attention"}, Then: lang.TargetEscalate}},
+			{ID: "ack", Type: lang.StageHuman, WaitFor: "comment", OnTimeout: &lang.Rule{Then: "extend", Extend: 24 * time.Hour}},
 		}}},
-		{name: "parallel", p: &Pipeline{Name: "reviews", Stages: []*Stage{
-			{ID: "review", Type: StageParallel, Join: "all", OnComplete: "approval-gate",
-				OnAnyReject: &Rule{Goto: "review"},
-				Branches: []*Stage{
-					{ID: "test-review", Type: StageAgent, Agent: "test-coverage", AgentAction: "review"},
-					{ID: "security-review", Type: StageAgent, Agent: "security-review", AgentAction: "review",
-						Condition: &Predicate{LabelsInclude: []string{"security"}}},
-					{ID: "api", Type: StagePipeline, Pipeline: "standard-review", OnError: &ErrorPolicy{Then: TargetEscalate}},
-					{ID: "merge-api", Type: StageAction, Action: ActionMergePR},
+		{name: "parallel", p: &lang.Pipeline{Name: "reviews", Stages: []*lang.Stage{
+			{ID: "review", Type: lang.StageParallel, Join: "all", OnComplete: "approval-gate",
+				OnAnyReject: &lang.Rule{Goto: "review"},
+				Branches: []*lang.Stage{
+					{ID: "test-review", Type: lang.StageAgent, Agent: "test-coverage", AgentAction: "review"},
+					{ID: "security-review", Type: lang.StageAgent, Agent: "security-review", AgentAction: "review",
+						Condition: &lang.Predicate{LabelsInclude: []string{"security"}}},
+					{ID: "api", Type: lang.StagePipeline, Pipeline: "standard-review", OnError: &lang.ErrorPolicy{Then: lang.TargetEscalate}},
+					{ID: "merge-api", Type: lang.StageAction, Action: lang.ActionMergePR},
 				}},
-			{ID: "approval-gate", Type: StageGate},
-			{ID: "two-of", Type: StageParallel, Join: "2", JoinCount: 2, Branches: []*Stage{
-				{ID: "a", Type: StageAgent, Agent: "x"},
-				{ID: "b", Type: StageAgent, Agent: "y"},
-				{ID: "c", Type: StageAgent, Agent: "z"},
+			{ID: "approval-gate", Type: lang.StageGate},
+			{ID: "two-of", Type: lang.StageParallel, Join: "2", JoinCount: 2, Branches: []*lang.Stage{
+				{ID: "a", Type: lang.StageAgent, Agent: "x"},
+				{ID: "b", Type: lang.StageAgent, Agent: "y"},
+				{ID: "c", Type: lang.StageAgent, Agent: "z"},
 			}},
-			{ID: "empty", Type: StageParallel, Join: "any"},
+			{ID: "empty", Type: lang.StageParallel, Join: "any"},
 		}}},
-		{name: "delay", p: &Pipeline{Name: "wait", Stages: []*Stage{
-			{ID: "wait-for-ci", Type: StageDelay, Duration: 30 * time.Second,
-				Poll: &Poll{Interval: 5 * time.Second, OnReady: pollSkipRemaining}},
-			{ID: "cool-off", Type: StageDelay, Duration: 90 * time.Minute,
-				Poll: &Poll{Interval: time.Minute, OnReady: "merge"}},
-			{ID: "long", Type: StageDelay, Duration: 72 * time.Hour},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		{name: "delay", p: &lang.Pipeline{Name: "wait", Stages: []*lang.Stage{
+			{ID: "wait-for-ci", Type: lang.StageDelay, Duration: 30 * time.Second,
+				Poll: &lang.Poll{Interval: 5 * time.Second, OnReady: pollSkipRemaining}},
+			{ID: "cool-off", Type: lang.StageDelay, Duration: 90 * time.Minute,
+				Poll: &lang.Poll{Interval: time.Minute, OnReady: "merge"}},
+			{ID: "long", Type: lang.StageDelay, Duration: 72 * time.Hour},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		}}},
-		{name: "webhook", p: &Pipeline{Name: "hooks", Stages: []*Stage{
-			{ID: "external-check", Type: StageWebhook, OnFailure: TargetEscalate,
-				Request: &Request{URL: &Template{Src: "https://api.example.com/validate"}}},
-			{ID: "templated", Type: StageWebhook, OnSuccess: TargetComplete,
-				Request: &Request{Method: "PUT", URL: &Template{Src: "{{ context.url }}"}}},
+		{name: "webhook", p: &lang.Pipeline{Name: "hooks", Stages: []*lang.Stage{
+			{ID: "external-check", Type: lang.StageWebhook, OnFailure: lang.TargetEscalate,
+				Request: &lang.Request{URL: &lang.Template{Src: "https://api.example.com/validate"}}},
+			{ID: "templated", Type: lang.StageWebhook, OnSuccess: lang.TargetComplete,
+				Request: &lang.Request{Method: "PUT", URL: &lang.Template{Src: "{{ context.url }}"}}},
 		}}},
-		{name: "pipeline", p: &Pipeline{Name: "feature-dev", Stages: []*Stage{
-			{ID: "implement", Type: StageAgent, Agent: "feat-dev", OnComplete: "review"},
-			{ID: "review", Type: StagePipeline, Pipeline: "standard-review", OnComplete: "merge",
-				OnError: &ErrorPolicy{Then: TargetEscalate}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		{name: "pipeline", p: &lang.Pipeline{Name: "feature-dev", Stages: []*lang.Stage{
+			{ID: "implement", Type: lang.StageAgent, Agent: "feat-dev", OnComplete: "review"},
+			{ID: "review", Type: lang.StagePipeline, Pipeline: "standard-review", OnComplete: "merge",
+				OnError: &lang.ErrorPolicy{Then: lang.TargetEscalate}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		}}},
-		{name: "action_rules", p: &Pipeline{Name: "merge", Stages: []*Stage{
-			{ID: "approval-gate", Type: StageGate, Timeout: 24 * time.Hour,
-				OnFailRule: &Rule{Goto: "fix", MaxIterations: 3, Then: TargetEscalate},
-				OnTimeout:  &Rule{Notify: &Notify{}, Then: TargetEscalate}},
-			{ID: "auto-merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete,
-				OnConflict:  &Rule{Labels: []string{"merge-conflict"}},
-				OnCIFailure: &Rule{Goto: "approval-gate", MaxIterations: 2, Then: TargetEscalate}},
-			{ID: "fix", Type: StageAgent, Agent: "feat-dev", OnComplete: "approval-gate"},
+		{name: "action_rules", p: &lang.Pipeline{Name: "merge", Stages: []*lang.Stage{
+			{ID: "approval-gate", Type: lang.StageGate, Timeout: 24 * time.Hour,
+				OnFailRule: &lang.Rule{Goto: "fix", MaxIterations: 3, Then: lang.TargetEscalate},
+				OnTimeout:  &lang.Rule{Notify: &lang.Notify{}, Then: lang.TargetEscalate}},
+			{ID: "auto-merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete,
+				OnConflict:  &lang.Rule{Labels: []string{"merge-conflict"}},
+				OnCIFailure: &lang.Rule{Goto: "approval-gate", MaxIterations: 2, Then: lang.TargetEscalate}},
+			{ID: "fix", Type: lang.StageAgent, Agent: "feat-dev", OnComplete: "approval-gate"},
 		}}},
-		{name: "parallel_run", p: &Pipeline{Name: "reviews", Stages: []*Stage{
-			{ID: "implement", Type: StageAgent, Agent: "dev"},
-			{ID: "review", Type: StageParallel, Branches: []*Stage{
-				{ID: "one", Type: StageAgent, Agent: "x"},
-				{ID: "two", Type: StageAgent, Agent: "y"},
+		{name: "parallel_run", p: &lang.Pipeline{Name: "reviews", Stages: []*lang.Stage{
+			{ID: "implement", Type: lang.StageAgent, Agent: "dev"},
+			{ID: "review", Type: lang.StageParallel, Branches: []*lang.Stage{
+				{ID: "one", Type: lang.StageAgent, Agent: "x"},
+				{ID: "two", Type: lang.StageAgent, Agent: "y"},
 			}},
 		}}, run: &Run{Status: RunRunning, Stage: "review", Stages: map[string]*StageRun{
 			"implement": {Status: StageSucceeded},

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // The merge guard. A merge is irreversible, so its right to happen is derived afresh
 // at the moment of the merge from the pipeline as written and today's facts, never
@@ -17,7 +21,7 @@ type HeadIndependent interface {
 // guardPlan is what the guard found: whether the merge is justified, and otherwise
 // the gate the run goes back to and why.
 type guardPlan struct {
-	back *Stage
+	back *lang.Stage
 	why  string
 }
 
@@ -30,14 +34,14 @@ type guardPlan struct {
 // verdict depends on the head. Human stages are judged as gates are: a path through one's
 // on_complete needs what people gave there to count today (humanHolds), and every human
 // stage the run passed or skipped must still hold.
-func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
+func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
 	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
 	merge = guardTarget(p, merge)
 	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
 	failing := map[string]bool{}      // gates that decidedly fail
-	holds := func(s *Stage) bool {
+	holds := func(s *lang.Stage) bool {
 		if _, bad := held[s.ID]; bad {
 			return false
 		}
@@ -54,8 +58,8 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 	}
 	// Breadth-first from the first stage, in config order within a level.
 	seen := map[string]bool{}
-	var order []*Stage // stages reached, in the order reached
-	var frontier []*Stage
+	var order []*lang.Stage // stages reached, in the order reached
+	var frontier []*lang.Stage
 	justified := false
 	queue := []int{0}
 	seen[p.Stages[0].ID] = true
@@ -69,16 +73,16 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 			continue
 		}
 		free, pass, fail := guardEdges(p, i)
-		if (s.Type == StageGate || s.Type == StageHuman) && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
+		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
 			// The stage's condition decidedly does not hold today: the run skips it.
 			free = append(free, s.SkipTo)
-		} else if s.Type == StageHuman {
+		} else if s.Type == lang.StageHuman {
 			if ok, _ := e.humanHolds(run, s); ok {
 				free = append(free, pass...)
 			} else {
 				frontier = append(frontier, s)
 			}
-		} else if s.Type == StageGate {
+		} else if s.Type == lang.StageGate {
 			switch {
 			case holds(s):
 				free = append(free, pass...)
@@ -102,8 +106,8 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 	// gates on the way to a merge of another of a multi-PR run's pull requests are all
 	// evaluated afresh on that pull request's facts above.
 	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.runPR(run) == pr
-	back := func(g *Stage) guardPlan {
-		if g.Type == StageHuman {
+	back := func(g *lang.Stage) guardPlan {
+		if g.Type == lang.StageHuman {
 			_, why := e.humanHolds(run, g)
 			return guardPlan{back: g, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", g.ID, short(pr.HeadSHA), why)}
 		}
@@ -130,10 +134,10 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 		if s.ID == merge.ID || sr == nil {
 			continue
 		}
-		if s.Type == StageGate && sr.Status == StagePassed && !holds(s) {
+		if s.Type == lang.StageGate && sr.Status == StagePassed && !holds(s) {
 			return back(s)
 		}
-		if s.Type == StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
+		if s.Type == lang.StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
 			if ok, _ := e.humanHolds(run, s); !ok {
 				return back(s)
 			}
@@ -141,7 +145,7 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 	}
 	if moved {
 		for _, s := range order {
-			if s.Type == StageGate && headDependent(s) {
+			if s.Type == lang.StageGate && headDependent(s) {
 				return back(s)
 			}
 		}
@@ -153,12 +157,12 @@ func (e *eval) guard(p *Pipeline, run *Run, merge *Stage) guardPlan {
 // target of its pass transition, fail those of its fail transitions; for a human stage:
 // pass is the target of on_complete. free holds every other target (for any other
 // stage, all of them).
-func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
+func guardEdges(p *lang.Pipeline, i int) (free, pass, fail []string) {
 	s := p.Stages[i]
-	if s.Type != StageGate && s.Type != StageHuman {
-		return successors(p, i), nil, nil
+	if s.Type != lang.StageGate && s.Type != lang.StageHuman {
+		return lang.Successors(p, i), nil, nil
 	}
-	next := TargetComplete
+	next := lang.TargetComplete
 	if i+1 < len(p.Stages) && p.Stages[i+1] != nil {
 		next = p.Stages[i+1].ID
 	}
@@ -166,7 +170,7 @@ func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
 	if s.OnPass != "" {
 		pass = []string{s.OnPass}
 	}
-	if s.Type == StageHuman && s.OnComplete != "" {
+	if s.Type == lang.StageHuman && s.OnComplete != "" {
 		pass = []string{s.OnComplete}
 	}
 	if s.OnFail != "" {
@@ -184,7 +188,7 @@ func guardEdges(p *Pipeline, i int) (free, pass, fail []string) {
 		// The skip edge is the guard's to decide, from today's facts (guardSkips).
 		taken = append(taken, s.SkipTo)
 	}
-	for _, t := range transitions(s) {
+	for _, t := range lang.Transitions(s) {
 		if k := indexOf(taken, t); k >= 0 {
 			taken = append(taken[:k], taken[k+1:]...) // written out above
 			continue
@@ -204,7 +208,7 @@ func indexOf(xs []string, x string) int {
 }
 
 // headDependent reports whether a gate's verdict may change when the head moves.
-func headDependent(s *Stage) bool {
+func headDependent(s *lang.Stage) bool {
 	for _, c := range s.Conditions {
 		if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
 			return true

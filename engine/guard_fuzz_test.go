@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // FuzzMergeGuard builds a pipeline of gates, label actions, parallel stages and a merge from the input,
@@ -58,36 +60,36 @@ func guardCase(data []byte) (merged bool, bad string) {
 		}
 		n := 2 + next()%5 // stages, the last a merge
 		labels := []string{"a", "b", "c"}
-		p := &Pipeline{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}}
+		p := &lang.Pipeline{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}}
 		for i := 0; i < n; i++ {
-			s := &Stage{ID: fmt.Sprintf("s%d", i)}
+			s := &lang.Stage{ID: fmt.Sprintf("s%d", i)}
 			target := func() string {
 				if k := next() % (n + 1); k < n {
 					return fmt.Sprintf("s%d", k)
 				}
-				return TargetComplete
+				return lang.TargetComplete
 			}
 			switch {
 			case i == n-1:
-				s.Type, s.Action, s.OnSuccess = StageAction, ActionMergePR, TargetComplete
+				s.Type, s.Action, s.OnSuccess = lang.StageAction, lang.ActionMergePR, lang.TargetComplete
 			case next()%3 == 0:
-				s.Type, s.Action, s.Config.Labels, s.OnSuccess = StageAction, ActionAddLabel, []string{labels[next()%3]}, target()
+				s.Type, s.Action, s.Config.Labels, s.OnSuccess = lang.StageAction, lang.ActionAddLabel, []string{labels[next()%3]}, target()
 			case next()%4 == 0: // a parallel stage of one review branch; a rejection goes elsewhere
-				s.Type, s.Join, s.OnComplete = StageParallel, JoinAll, target()
-				s.Branches = []*Stage{{ID: s.ID + "-b", Type: StageAgent, Agent: "rev", AgentAction: "review"}}
-				s.OnAnyReject = &Rule{Goto: target()}
+				s.Type, s.Join, s.OnComplete = lang.StageParallel, lang.JoinAll, target()
+				s.Branches = []*lang.Stage{{ID: s.ID + "-b", Type: lang.StageAgent, Agent: "rev", AgentAction: "review"}}
+				s.OnAnyReject = &lang.Rule{Goto: target()}
 			default:
 				l := labels[next()%3]
-				s.Type, s.OnPass = StageGate, target()
-				s.Conditions = []Condition{{Check: "label " + l, Eval: labelCheck(l)}}
+				s.Type, s.OnPass = lang.StageGate, target()
+				s.Conditions = []lang.Condition{{Check: "label " + l, Eval: labelCheck(l)}}
 				if next()%4 == 0 { // a gate run only when a label is on the PR
-					s.Condition, s.SkipTo = &Predicate{LabelsInclude: []string{labels[next()%3]}}, target()
+					s.Condition, s.SkipTo = &lang.Predicate{LabelsInclude: []string{labels[next()%3]}}, target()
 				}
 			}
 			p.Stages = append(p.Stages, s)
 		}
-		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{p},
-			Agents: []*Agent{{Name: "rev", Dispatch: DispatchLabel, Label: "review-me"}}}
+		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{p},
+			Agents: []*lang.Agent{{Name: "rev", Dispatch: lang.DispatchLabel, Label: "review-me"}}}
 		facts := prFacts()
 		for _, l := range labels {
 			if next()%2 == 0 {
@@ -102,7 +104,7 @@ func guardCase(data []byte) (merged bool, bad string) {
 			run.Stages[s.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
 			for _, b := range s.Branches {
 				run.Stages[b.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1,
-					Verdict: []string{VerdictApprove, VerdictReject, ""}[next()%3]}
+					Verdict: []string{lang.VerdictApprove, lang.VerdictReject, ""}[next()%3]}
 			}
 		}
 		st := &State{Version: 1, Runs: []*Run{run}}
@@ -128,7 +130,7 @@ func guardCase(data []byte) (merged bool, bad string) {
 	}
 }
 
-func pathOfPassingGates(p *Pipeline, f *Facts) bool {
+func pathOfPassingGates(p *lang.Pipeline, f *Facts) bool {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
@@ -136,22 +138,22 @@ func pathOfPassingGates(p *Pipeline, f *Facts) bool {
 	seen := map[int]bool{0: true}
 	for queue := []int{0}; len(queue) > 0; queue = queue[1:] {
 		s := p.Stages[queue[0]]
-		if s.Action == ActionMergePR {
+		if s.Action == lang.ActionMergePR {
 			return true
 		}
 		var to string
 		var also []string // further free edges
 		switch s.Type {
-		case StageGate:
+		case lang.StageGate:
 			if c := s.Condition; c != nil && !f.PR.HasLabel(c.LabelsInclude[0]) {
 				to = s.SkipTo // its condition does not hold: the gate is skipped
 				break
 			}
-			if s.Conditions[0].Eval.Evaluate(f).Status != GatePass {
+			if s.Conditions[0].Eval.(Check).Evaluate(f).Status != GatePass {
 				continue
 			}
 			to = s.OnPass
-		case StageParallel:
+		case lang.StageParallel:
 			to, also = s.OnComplete, []string{s.OnAnyReject.Goto}
 		default:
 			to = s.OnSuccess
@@ -166,17 +168,17 @@ func pathOfPassingGates(p *Pipeline, f *Facts) bool {
 	return false
 }
 
-func describeStages(p *Pipeline) string {
+func describeStages(p *lang.Pipeline) string {
 	out := ""
 	for _, s := range p.Stages {
 		switch s.Type {
-		case StageGate:
+		case lang.StageGate:
 			out += fmt.Sprintf("[%s gate %s -> %s", s.ID, s.Conditions[0].Check, s.OnPass)
 			if s.Condition != nil {
 				out += fmt.Sprintf(" if %s else -> %s", s.Condition.LabelsInclude[0], s.SkipTo)
 			}
 			out += "] "
-		case StageParallel:
+		case lang.StageParallel:
 			out += fmt.Sprintf("[%s parallel -> %s, any reject -> %s] ", s.ID, s.OnComplete, s.OnAnyReject.Goto)
 		default:
 			out += fmt.Sprintf("[%s %s -> %s] ", s.ID, s.Action, s.OnSuccess)

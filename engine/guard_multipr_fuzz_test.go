@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // FuzzMultiPRMergeGuard is FuzzMergeGuard for a multi-PR run's merge-all stage: gates over
@@ -61,7 +63,7 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 	n := 1 + next()%4 // gates, then the merge-all stage
 	labels := []string{"a", "b"}
 	prChoices := []string{"", "0", "1", "all"}
-	p := &Pipeline{Name: "xr", Scope: ScopeMultiPR, Trigger: Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}}}
+	p := &lang.Pipeline{Name: "xr", Scope: lang.ScopeMultiPR, Trigger: lang.Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}}}
 	gates := map[string]multiGate{}
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("g%d", i)
@@ -71,7 +73,7 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 			} else if k == n {
 				return "merge-all"
 			}
-			return TargetComplete
+			return lang.TargetComplete
 		}
 		g := multiGate{pr: prChoices[next()%4], label: labels[next()%2]}
 		gates[id] = g
@@ -82,13 +84,13 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 		case "all":
 			eval = prLabel{label: g.label, pr: mustTemplate("all")}
 		}
-		p.Stages = append(p.Stages, &Stage{ID: id, Type: StageGate, OnPass: target(), Conditions: []Condition{{Check: id, Eval: eval}}})
+		p.Stages = append(p.Stages, &lang.Stage{ID: id, Type: lang.StageGate, OnPass: target(), Conditions: []lang.Condition{{Check: id, Eval: eval}}})
 	}
-	p.Stages = append(p.Stages, &Stage{ID: "merge-all", Type: StageParallel, Join: JoinAll, OnComplete: TargetComplete, Branches: []*Stage{
-		{ID: "merge-api", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{PR: mustTemplate("{{ context.prs[0] }}")}},
-		{ID: "merge-web", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{PR: mustTemplate("{{ context.prs[1] }}")}},
+	p.Stages = append(p.Stages, &lang.Stage{ID: "merge-all", Type: lang.StageParallel, Join: lang.JoinAll, OnComplete: lang.TargetComplete, Branches: []*lang.Stage{
+		{ID: "merge-api", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{PR: mustTemplate("{{ context.prs[0] }}")}},
+		{ID: "merge-web", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{PR: mustTemplate("{{ context.prs[1] }}")}},
 	}})
-	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{p}}
+	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{p}}
 	api, web := apiPR(), webPR()
 	prs := []*PullRequest{api, web}
 	for _, pr := range prs {
@@ -144,7 +146,7 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 
 // multiPath reports whether p has a path from its first stage to merge-all on which every
 // gate passes with `on` as the pull request merged.
-func multiPath(p *Pipeline, gates map[string]multiGate, on *PullRequest, prs []*PullRequest) bool {
+func multiPath(p *lang.Pipeline, gates map[string]multiGate, on *PullRequest, prs []*PullRequest) bool {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
@@ -177,7 +179,7 @@ func multiPath(p *Pipeline, gates map[string]multiGate, on *PullRequest, prs []*
 	return false
 }
 
-func describeMulti(p *Pipeline, gates map[string]multiGate) string {
+func describeMulti(p *lang.Pipeline, gates map[string]multiGate) string {
 	out := ""
 	for _, s := range p.Stages {
 		if g, ok := gates[s.ID]; ok {

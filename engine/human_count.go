@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // What counts at a human stage now. Each way people act is judged on today's facts by the
@@ -13,7 +15,7 @@ import (
 // humanCount returns the people whose action counts for the stage now, how many it needs,
 // and notes on actions that do not count. sr is the stage's record (its approvals, when it
 // was entered); the merge guard passes an empty one for a stage the run has not entered.
-func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, need int, notes []string) {
+func (e *eval) humanCount(run *Run, stage *lang.Stage, sr *StageRun) (who []string, need int, notes []string) {
 	need = max(stage.Count, 1)
 	seen := map[string]bool{}
 	add := func(login string) {
@@ -23,14 +25,14 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 		}
 	}
 	switch stage.WaitFor {
-	case WaitApproval:
+	case lang.WaitApproval:
 		notes = e.countApprovals(run, stage, sr, add)
-	case WaitComment:
+	case lang.WaitComment:
 		notes = e.countComments(run, stage, sr, add)
-	case WaitLabel:
+	case lang.WaitLabel:
 		need = 1
 		notes = e.humanLabel(run, stage, add) // step_human_from.go
-	case WaitDismiss:
+	case lang.WaitDismiss:
 		need = 1
 		notes = e.humanDismiss(run, stage, add) // step_human_from.go
 	}
@@ -40,7 +42,7 @@ func (e *eval) humanCount(run *Run, stage *Stage, sr *StageRun) (who []string, n
 // humanHolds reports whether human stage s of run holds on today's facts, as the merge
 // guard asks, and otherwise why not: what people gave there counts now, or the stage's
 // attempt was left by a `/pipeline skip` that still counts.
-func (e *eval) humanHolds(run *Run, s *Stage) (bool, string) {
+func (e *eval) humanHolds(run *Run, s *lang.Stage) (bool, string) {
 	sr := run.Stages[s.ID]
 	if sr == nil {
 		sr = &StageRun{EnteredAt: e.now} // not entered: nothing given at it counts by time
@@ -71,7 +73,7 @@ func (e *eval) humanHolds(run *Run, s *Stage) (bool, string) {
 
 // countApprovals counts the approving reviews of the run's pull request and the
 // `/pipeline approve` commands given at this attempt of the stage.
-func (e *eval) countApprovals(run *Run, stage *Stage, sr *StageRun, add func(string)) (notes []string) {
+func (e *eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add func(string)) (notes []string) {
 	for _, r := range LatestReviews(e.reviewsOf(run)) { // step_issue.go: the run's pull request
 		if r.State != ReviewApproved {
 			continue
@@ -107,7 +109,7 @@ func (e *eval) countApprovals(run *Run, stage *Stage, sr *StageRun, add func(str
 // countComments counts the comments written since the stage was entered (matching its
 // pattern) by people who count, on the current head and base. A comment someone else
 // edited is not its author's word.
-func (e *eval) countComments(run *Run, stage *Stage, sr *StageRun, add func(string)) (notes []string) {
+func (e *eval) countComments(run *Run, stage *lang.Stage, sr *StageRun, add func(string)) (notes []string) {
 	var re *regexp.Regexp
 	if stage.Pattern != "" {
 		re, _ = regexp.Compile(stage.Pattern) // checked at load

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Write-ahead effects. A merge or a posted comment cannot be undone, and GitHub does
@@ -126,20 +128,20 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	if e.reconcileStageEffect(run, it) {
 		return
 	}
-	var stage *Stage
+	var stage *lang.Stage
 	if p := e.cfg.PipelineFor(run); p != nil {
 		stage = stageOrBranch(p, it.Stage)
 	}
-	if stage != nil && stage.Type == StageAgent {
+	if stage != nil && stage.Type == lang.StageAgent {
 		e.reconcileDispatch(run, stage, it)
 		return
 	}
-	if stage != nil && stage.Type == StageWebhook {
+	if stage != nil && stage.Type == lang.StageWebhook {
 		e.reconcileWebhook(run, stage, it) // step_webhook.go
 		return
 	}
 	sr := run.Stages[it.Stage]
-	if stage == nil || stage.Type != StageAction || !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
+	if stage == nil || stage.Type != lang.StageAction || !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")
 		return
 	}

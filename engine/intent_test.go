@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // decideMerge starts the auto-merge run of stepConfig on a PR whose gate holds: the
@@ -35,9 +37,9 @@ func TestIntentWrittenWithTheMerge(t *testing.T) {
 }
 
 func TestIntentNotWrittenForLabels(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{{Name: "hold", Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-		{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: "drop"},
-		{ID: "drop", Type: StageAction, Action: ActionRemoveLabel, Config: ActionConfig{Labels: []string{"wip"}}},
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{{Name: "hold", Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+		{ID: "hold", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"hold"}}, OnSuccess: "drop"},
+		{ID: "drop", Type: lang.StageAction, Action: lang.ActionRemoveLabel, Config: lang.ActionConfig{Labels: []string{"wip"}}},
 	}}}}
 	in := Input{Key: "k1", Event: "pull_request.labeled"}
 	res := Step(cfg, nil, in, prFacts("wip"), t0)
@@ -202,10 +204,10 @@ func TestIntentAbandonedMergeIsGuardedAgain(t *testing.T) {
 	assert.Empty(t, next.State.Runs[0].Intents)
 }
 
-func commentConfig() *Config {
-	return &Config{Pipelines: []*Pipeline{{
-		Name: "thank", Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{{ID: "say", Type: StageAction, Action: ActionComment, Config: ActionConfig{Body: "Thanks!"}, OnSuccess: TargetComplete}},
+func commentConfig() *lang.Config {
+	return &lang.Config{Pipelines: []*lang.Pipeline{{
+		Name: "thank", Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{{ID: "say", Type: lang.StageAction, Action: lang.ActionComment, Config: lang.ActionConfig{Body: "Thanks!"}, OnSuccess: lang.TargetComplete}},
 	}}}
 }
 
@@ -284,13 +286,13 @@ func TestIntentDroppedWhenTheRunEnds(t *testing.T) {
 // While a run's effect is in flight, the lower-priority runs after it wait, as they wait
 // for an effect asked for in the same evaluation.
 func TestIntentInFlightHoldsLaterRuns(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{
-		{Name: "notice", Priority: 10, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-			{ID: "say", Type: StageAction, Action: ActionComment, Config: ActionConfig{Body: "Held."}, OnSuccess: TargetComplete},
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{
+		{Name: "notice", Priority: 10, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+			{ID: "say", Type: lang.StageAction, Action: lang.ActionComment, Config: lang.ActionConfig{Body: "Held."}, OnSuccess: lang.TargetComplete},
 		}},
-		{Name: "merge", Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		{Name: "merge", Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		}},
 	}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("ok"), t0)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Labels compare as GitHub compares them: without regard to case.
@@ -24,30 +26,30 @@ func TestLabelsIgnoreCase(t *testing.T) {
 }
 
 func TestStepLabelEffectsIgnoreCase(t *testing.T) {
-	action := func(kind string, labels ...string) *Config {
-		return &Config{Pipelines: []*Pipeline{{
+	action := func(kind string, labels ...string) *lang.Config {
+		return &lang.Config{Pipelines: []*lang.Pipeline{{
 			Name:    "label",
-			Trigger: Trigger{Event: "pull_request.opened"},
-			Stages: []*Stage{
-				{ID: "tag", Type: StageAction, Action: kind, Config: ActionConfig{Labels: labels}, OnSuccess: TargetComplete},
+			Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Stages: []*lang.Stage{
+				{ID: "tag", Type: lang.StageAction, Action: kind, Config: lang.ActionConfig{Labels: labels}, OnSuccess: lang.TargetComplete},
 			},
 		}}}
 	}
 	tests := []struct {
 		name   string
-		config *Config
+		config *lang.Config
 		labels []string // on the PR
 		want   []string // the effect's labels; nil: none, the stage is done
 	}{
-		{name: "a label present in another case is not added", config: action(ActionAddLabel, "security"),
+		{name: "a label present in another case is not added", config: action(lang.ActionAddLabel, "security"),
 			labels: []string{"Security"}},
-		{name: "a label named twice in two cases is added once", config: action(ActionAddLabel, "hold", "HOLD"),
+		{name: "a label named twice in two cases is added once", config: action(lang.ActionAddLabel, "hold", "HOLD"),
 			want: []string{"hold"}},
-		{name: "remove sends the name the PR carries", config: action(ActionRemoveLabel, "wip"),
+		{name: "remove sends the name the PR carries", config: action(lang.ActionRemoveLabel, "wip"),
 			labels: []string{"WIP", "bug"}, want: []string{"WIP"}},
-		{name: "remove of a label named twice sends it once", config: action(ActionRemoveLabel, "wip", "Wip"),
+		{name: "remove of a label named twice sends it once", config: action(lang.ActionRemoveLabel, "wip", "Wip"),
 			labels: []string{"WIP"}, want: []string{"WIP"}},
-		{name: "remove of an absent label is done", config: action(ActionRemoveLabel, "wip"),
+		{name: "remove of an absent label is done", config: action(lang.ActionRemoveLabel, "wip"),
 			labels: []string{"bug"}},
 	}
 	for _, tt := range tests {
@@ -66,11 +68,11 @@ func TestStepLabelEffectsIgnoreCase(t *testing.T) {
 }
 
 func TestStepTriggerLabelIgnoresCase(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{{
 		Name:    "security-hold",
-		Trigger: Trigger{Event: "pull_request.labeled", Labels: []string{"security"}},
-		Stages: []*Stage{
-			{ID: "wait", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		Trigger: lang.Trigger{Event: "pull_request.labeled", Labels: []string{"security"}},
+		Stages: []*lang.Stage{
+			{ID: "wait", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 		},
 	}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("Security"), t0)

@@ -13,10 +13,10 @@ import (
 )
 
 // TestLoadReference loads every YAML block of the "Unified Pipeline System" design the
-// language follows, copied into testdata/reference with the adaptations each file's
+// language follows, copied into lang/load/testdata/reference with the adaptations each file's
 // header names, with the built-in gates: each loads without an error.
 func TestLoadReference(t *testing.T) {
-	files, err := filepath.Glob("testdata/reference/*.yaml")
+	files, err := filepath.Glob("lang/load/testdata/reference/*.yaml")
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(files), 12)
 	for _, file := range files {
@@ -34,7 +34,7 @@ func TestLoadReference(t *testing.T) {
 // a repository would: the sub-pipeline in .github/pipelines/, the rest in
 // .github/pipelines.yaml.
 func TestLoadFilesReference(t *testing.T) {
-	src, err := os.ReadFile("testdata/reference/10_sub_pipelines.yaml")
+	src, err := os.ReadFile("lang/load/testdata/reference/10_sub_pipelines.yaml")
 	require.NoError(t, err)
 	whole := string(src)
 	i := strings.Index(whole, "  # Reusable review sub-pipeline")

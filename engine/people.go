@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // People in the facts: who belongs to a group's teams, and who holds which permission on
@@ -78,7 +80,7 @@ func (p People) Has(login, need string) bool {
 
 // InGroup reports whether login is a user of group g or a member of one of its teams as
 // read (Facts.TeamMembers; a team not read counts no one).
-func (f *Facts) InGroup(g *Group, login string) bool {
+func (f *Facts) InGroup(g *lang.Group, login string) bool {
 	if g == nil || login == "" {
 		return false
 	}
@@ -111,7 +113,7 @@ func (n Needs) Empty() bool { return len(n.Teams) == 0 && len(n.Permissions) == 
 // their authors' permissions, and the teams of chatops.from and of the stage they may
 // approve for. It asks only for what can change the outcome, so an event with nothing new
 // from people costs no request.
-func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
+func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 	if f != nil && f.PR == nil && f.Issue != nil {
 		f = subjectView(f) // step_issue.go: the issue as the subject
 	}
@@ -151,10 +153,10 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 			continue
 		}
 		s := p.Stage(run.Stage)
-		if s != nil && s.Type == StageGate {
+		if s != nil && s.Type == lang.StageGate {
 			// A check with `from` fails closed on a team not read: read them all.
-			for _, c := range allConditions(s) {
-				if ref, ok := c.Eval.(groupRef); ok && ref.Group() != "" {
+			for _, c := range s.AllConditions() {
+				if ref, ok := c.Eval.(lang.GroupRef); ok && ref.Group() != "" {
 					if g := cfg.Group(ref.Group()); g != nil {
 						for _, t := range g.Teams {
 							teams[strings.ToLower(t)] = t
@@ -165,7 +167,7 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 		}
 		// Every human stage of the pipeline: the merge guard judges them all again.
 		for _, hs := range p.Stages {
-			if hs.Type != StageHuman {
+			if hs.Type != lang.StageHuman {
 				continue
 			}
 			who, perms := humanActors(hs, run.Stages[hs.ID], f, run) // step_human_from.go
@@ -176,7 +178,7 @@ func PeopleNeeded(cfg *Config, st *State, f *Facts) Needs {
 			}
 			addGroup(hs.From, who)
 		}
-		if s != nil && s.Type == StageHuman && s.WaitFor == WaitApproval {
+		if s != nil && s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval {
 			addGroup(s.From, commanders)
 		}
 	}

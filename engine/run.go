@@ -109,6 +109,10 @@ func (r *Run) Past() PastRun {
 	return PastRun{ID: r.ID, Pipeline: r.Pipeline, Status: r.Status, TriggerKey: r.TriggerKey, TriggerAt: r.TriggerAt, StartedAt: r.StartedAt, Parent: r.Parent}
 }
 
+// PipelineRef names the definition r follows, for Config.PipelineFor: the config it
+// started under and its pipeline.
+func (r *Run) PipelineRef() (configOID, pipeline string) { return r.ConfigOID, r.Pipeline }
+
 // RunNumber is the number that ends a run id (<pipeline>/<subject number>/<n>); 0 when
 // the id ends otherwise.
 func RunNumber(id string) int {

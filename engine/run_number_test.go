@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A new run's number: one more than the highest the state knows, and at least one more
@@ -33,7 +35,7 @@ func TestNextRunNumber(t *testing.T) {
 			for _, id := range tc.known {
 				st.Past = append(st.Past, PastRun{ID: id, Pipeline: "p"})
 			}
-			e := newEval(&Config{}, st, f, tc.now, Input{})
+			e := newEval(&lang.Config{}, st, f, tc.now, Input{})
 			assert.Equal(t, tc.want, e.nextRunNumber("p"))
 		})
 	}

@@ -3,12 +3,14 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Settle applies the outcomes of performed effects and advances the runs again;
 // it may return further effects. in is the input Step handled (its actor is recorded
 // in history). Like Step, it is pure.
-func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
+func Settle(cfg *lang.Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
 	e.settling = true
 	for _, o := range outcomes {
@@ -30,8 +32,8 @@ func Settle(cfg *Config, st *State, in Input, outcomes []Outcome, facts *Facts, 
 }
 
 // settle records outcome o of the effect of run's current stage.
-func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
-	if stage.Type == StageAgent {
+func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
+	if stage.Type == lang.StageAgent {
 		e.settleDispatch(run, stage, o)
 		return
 	}
@@ -59,7 +61,7 @@ func (e *eval) settle(run *Run, stage *Stage, o Outcome) {
 	}
 	if o.Permanent {
 		sr.Status = StageFailed
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
 		return
 	}
 	sr.Message += "; trying again on the next event"

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // unanswered settles an outcome that does not tell whether its effect was performed
 // (Outcome.Unknown: GitHub did not answer in time, answered 5xx, or the connection was
@@ -31,7 +35,7 @@ func (e *eval) unanswered(o Outcome) bool {
 		}
 	}
 	run, stage := e.findEffect(o.Key)
-	if run == nil || stage.Type != StageAgent {
+	if run == nil || stage.Type != lang.StageAgent {
 		return false
 	}
 	ag := e.cfg.Agent(stage.Agent)
@@ -40,7 +44,7 @@ func (e *eval) unanswered(o Outcome) bool {
 		return false
 	}
 	target := ag.Label
-	if ag.Dispatch == DispatchAssign {
+	if ag.Dispatch == lang.DispatchAssign {
 		target = ag.Assignee
 	}
 	run.Intents = append(run.Intents, Intent{Key: o.Key, Kind: EffectDispatch, Stage: stage.ID, Attempt: sr.Attempt,

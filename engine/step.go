@@ -2,12 +2,13 @@ package engine
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Result is what Step and Settle return: the subject's new state, the effects to
@@ -30,7 +31,7 @@ type Result struct {
 // whatever the event, every run that is not final is evaluated against facts; the
 // event only decides reactions (on_events) and which pipelines start. Step is pure:
 // st is not modified.
-func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result {
+func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
 	if e.facts == nil || e.facts.PR == nil {
 		e.logf("no pull request facts for %s; nothing to evaluate", in.Event)
@@ -117,7 +118,7 @@ func Step(cfg *Config, st *State, in Input, facts *Facts, now time.Time) Result 
 const TargetCancelled = "cancelled"
 
 type eval struct {
-	cfg   *Config
+	cfg   *lang.Config
 	st    *State
 	facts *Facts
 	now   time.Time
@@ -142,11 +143,11 @@ type eval struct {
 	log      []string
 	visits   map[string]int // see moveGuard
 	// gateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
-	gateEnv func() Env
+	gateEnv func() lang.Env
 	// gateRun and gatePipeline are the run whose gates are evaluated (withRun), for
 	// checks that read another of its pull requests' ledger (step_ledger_pr.go).
 	gateRun      *Run
-	gatePipeline *Pipeline
+	gatePipeline *lang.Pipeline
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
 	needsFiles bool
 	// issue is set when the subject is an issue (step_issue.go).
@@ -155,7 +156,7 @@ type eval struct {
 	mergePolls map[string]Deadline
 }
 
-func newEval(cfg *Config, st *State, facts *Facts, now time.Time, in Input) *eval {
+func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input) *eval {
 	if facts != nil && cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors {
 		f := *facts // the caller's facts are not changed
 		f.ContributorsApprove = cfg.Settings.AllowContributors
@@ -188,12 +189,12 @@ func (e *eval) subject() string {
 // ownMerge returns the merge_pr stage of run that the facts show done: the PR is merged
 // and the run stands at that stage, or the action itself merged it and the stage lies
 // ahead of the run (a merge whose state was not saved). Nil otherwise.
-func (e *eval) ownMerge(p *Pipeline, run *Run) *Stage {
+func (e *eval) ownMerge(p *lang.Pipeline, run *Run) *lang.Stage {
 	pr := e.runPR(run) // step_issue.go
 	if pr == nil || pr.State != PRMerged {
 		return nil
 	}
-	if s := p.Stage(run.Stage); s != nil && s.Type == StageAction && s.Action == ActionMergePR {
+	if s := p.Stage(run.Stage); s != nil && s.Type == lang.StageAction && s.Action == lang.ActionMergePR {
 		return s
 	}
 	if pr.MergedBy == "" || !SameIdentity(pr.MergedBy, e.facts.Viewer) {
@@ -203,7 +204,7 @@ func (e *eval) ownMerge(p *Pipeline, run *Run) *Stage {
 }
 
 // reachableMerge returns the first merge_pr stage of p reachable from stage from.
-func reachableMerge(p *Pipeline, from string) *Stage {
+func reachableMerge(p *lang.Pipeline, from string) *lang.Stage {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
@@ -215,10 +216,10 @@ func reachableMerge(p *Pipeline, from string) *Stage {
 	seen := map[int]bool{start: true}
 	for queue := []int{start}; len(queue) > 0; queue = queue[1:] {
 		i := queue[0]
-		if s := p.Stages[i]; s.Type == StageAction && s.Action == ActionMergePR {
+		if s := p.Stages[i]; s.Type == lang.StageAction && s.Action == lang.ActionMergePR {
 			return s
 		}
-		for _, t := range successors(p, i) {
+		for _, t := range lang.Successors(p, i) {
 			if j, ok := index[t]; ok && !seen[j] {
 				seen[j] = true
 				queue = append(queue, j)
@@ -237,7 +238,7 @@ func SameIdentity(a, b string) bool {
 
 // triggerMatches reports whether the PR meets the conditions of p's trigger. Why it does
 // not is logged when logged is set (the event is the trigger's own).
-func (e *eval) triggerMatches(p *Pipeline, logged bool) bool {
+func (e *eval) triggerMatches(p *lang.Pipeline, logged bool) bool {
 	pr, t := e.facts.PR, p.Trigger
 	logf := func(format string, args ...any) {
 		if logged {
@@ -273,7 +274,7 @@ func (e *eval) triggerMatches(p *Pipeline, logged bool) bool {
 // returns when that state last began, from the facts, so that a pipeline whose trigger
 // event was lost still starts on the next event. level is false for triggers that name
 // a happening (a push, a review, an edit), which start only on their own event.
-func (e *eval) triggerSince(p *Pipeline) (since time.Time, level bool) {
+func (e *eval) triggerSince(p *lang.Pipeline) (since time.Time, level bool) {
 	since, level = e.triggerStateSince(p)
 	// A PR retargeted to the base its trigger takes meets the trigger anew from then on.
 	if b := p.Trigger.BaseBranch; b != "" && !since.IsZero() {
@@ -284,7 +285,7 @@ func (e *eval) triggerSince(p *Pipeline) (since time.Time, level bool) {
 	return since, level
 }
 
-func (e *eval) triggerStateSince(p *Pipeline) (since time.Time, level bool) {
+func (e *eval) triggerStateSince(p *lang.Pipeline) (since time.Time, level bool) {
 	pr, t := e.facts.PR, p.Trigger
 	if pr.State != PROpen {
 		return time.Time{}, true
@@ -365,7 +366,7 @@ func (e *eval) runsOf(pipeline string) []PastRun {
 
 // noLongerMatches says why a run's subject no longer meets the conditions of its
 // pipeline's trigger that must keep holding (its base branch, its author), or "".
-func (e *eval) noLongerMatches(p *Pipeline) string {
+func (e *eval) noLongerMatches(p *lang.Pipeline) string {
 	pr, t := e.facts.PR, p.Trigger
 	if pr.State != PROpen {
 		return ""
@@ -397,7 +398,7 @@ func (e *eval) active(pipeline string) *Run {
 	return nil
 }
 
-func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
+func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
 	n := e.nextRunNumber(p.Name) // run_number.go
 	run := &Run{
 		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.facts.PR.Number, n),
@@ -417,14 +418,14 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 	}
 	e.logf("run %s %s", run.ID, why)
 	if what := unsupportedPipeline(p); what != "" {
-		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
+		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+what)
 		return
 	}
 	e.noteHead(run)
 	e.initContext(p, run)
 	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
-		e.finish(run, RunCompleted, TargetComplete, "the pipeline has no stages")
+		e.finish(run, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return
 	}
 	e.enter(run, "", p.Stages[0].ID, why)
@@ -438,7 +439,7 @@ func (e *eval) start(p *Pipeline, in Input, since time.Time, why string) {
 func (e *eval) advanceAll() {
 	type entry struct {
 		run *Run
-		p   *Pipeline
+		p   *lang.Pipeline
 	}
 	e.reapChildren() // step_pipeline.go
 	defer e.reapChildren()
@@ -487,7 +488,7 @@ func (e *eval) advanceAll() {
 
 // advanceRun moves one run until it waits, asks for effects, or ends. What bounds it
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
-func (e *eval) advanceRun(p *Pipeline, run *Run) {
+func (e *eval) advanceRun(p *lang.Pipeline, run *Run) {
 	g := e.newMoveGuard(p, run)
 	defer e.followOthers(p, run) // step_multipr.go
 	for e.advance(p, run) {
@@ -495,24 +496,24 @@ func (e *eval) advanceRun(p *Pipeline, run *Run) {
 			return
 		}
 		if why := g.entered(run); why != "" {
-			e.finish(run, RunFailed, TargetFail, why)
+			e.finish(run, RunFailed, lang.TargetFail, why)
 			return
 		}
 	}
 }
 
 // advance evaluates the current stage of run once and reports whether it moved.
-func (e *eval) advance(p *Pipeline, run *Run) bool {
+func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 	if run.Status.Final() || run.Status == RunEscalated {
 		return false // an escalated run waits for a person's command
 	}
 	stage := p.Stage(run.Stage)
 	if stage == nil {
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
 	if what := unsupportedStage(stage); what != "" {
-		e.finish(run, RunFailed, TargetFail, "not supported yet: "+what)
+		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+what)
 		return false
 	}
 	if e.enterCondition(p, run, stage) { // step_condition.go
@@ -525,40 +526,20 @@ func (e *eval) advance(p *Pipeline, run *Run) bool {
 		return moved
 	}
 	switch stage.Type {
-	case StageGate:
+	case lang.StageGate:
 		return e.gate(p, run, stage)
-	case StageAgent:
+	case lang.StageAgent:
 		return e.agent(p, run, stage)
-	case StageHuman:
+	case lang.StageHuman:
 		return e.human(p, run, stage)
-	case StageDelay:
+	case lang.StageDelay:
 		return e.delayWait(run, stage)
-	case StagePipeline:
+	case lang.StagePipeline:
 		return e.subPipeline(p, run, stage) // step_pipeline.go
-	case StageWebhook:
+	case lang.StageWebhook:
 		return e.webhook(p, run, stage) // step_webhook.go
-	case StageParallel:
+	case lang.StageParallel:
 		return e.parallel(p, run, stage) // step_parallel.go
 	}
 	return e.action(p, run, stage)
-}
-
-func mustJSON(st *State) []byte {
-	b, err := json.Marshal(st)
-	if err != nil {
-		panic(fmt.Sprintf("engine: state does not marshal: %v", err))
-	}
-	return b
-}
-
-// clone deep-copies a state through its JSON form, which is what is persisted anyway.
-func clone(st *State) *State {
-	if st == nil {
-		return &State{Version: 1}
-	}
-	var out State
-	if err := json.Unmarshal(mustJSON(st), &out); err != nil {
-		panic(fmt.Sprintf("engine: state does not unmarshal: %v", err))
-	}
-	return &out
 }

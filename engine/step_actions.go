@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The actions beyond merging, labelling and commenting: close_issue, create_issue, label
@@ -42,7 +44,7 @@ var (
 // templateEnv is what templates of run's actions read: what env gives (the run's context,
 // variables, stages' outputs, github, run, subject, agents) and `trigger` as the facts tell
 // it (trigger.pull_request.number, .title, .user.login, .head.ref, .base.ref, …).
-func (e *eval) templateEnv(p *Pipeline, run *Run) Env {
+func (e *eval) templateEnv(p *lang.Pipeline, run *Run) lang.Env {
 	env := e.env(p, run)
 	env["trigger"] = triggerEnv(e.facts)
 	return env
@@ -50,37 +52,39 @@ func (e *eval) templateEnv(p *Pipeline, run *Run) Env {
 
 // renderStrict fills t from env; an expression that fails or has no value (null) is an
 // error that names it, rather than text with a hole in it.
-func renderStrict(t *Template, env Env) (string, error) { return render(t, env, false, true) }
+func renderStrict(t *lang.Template, env lang.Env) (string, error) { return render(t, env, false, true) }
 
 // renderText fills t for text the action posts (a comment, a notification, an issue): as
 // renderStrict, and what the expressions give — often a contributor's words, a title, a
 // branch, an agent's outputs — goes through the one renderer of posted text (InertText,
 // markdown.go): no HTML (so no forged marker of the action's own), no link, image,
 // @mention or #reference. The config's own text is kept live.
-func renderText(t *Template, env Env) (string, error) { return render(t, env, true, true) }
+func renderText(t *lang.Template, env lang.Env) (string, error) { return render(t, env, true, true) }
 
 // renderMessage is renderText where a value that is null renders as nothing (the messages
 // of human stages and dispatch comments, which say what they can rather than fail).
-func renderMessage(t *Template, env Env) (string, error) { return render(t, env, true, false) }
+func renderMessage(t *lang.Template, env lang.Env) (string, error) {
+	return render(t, env, true, false)
+}
 
-func render(t *Template, env Env, inert, strict bool) (string, error) {
+func render(t *lang.Template, env lang.Env, inert, strict bool) (string, error) {
 	var b strings.Builder
-	for _, part := range t.parts {
-		if part.expr == nil {
-			b.WriteString(part.text)
+	for _, part := range t.Parts() {
+		if part.Expr == nil {
+			b.WriteString(part.Text)
 			continue
 		}
-		v, err := part.expr.Eval(env)
+		v, err := part.Expr.Eval(env)
 		if err != nil {
 			return "", fmt.Errorf("template at %s: %v", t.Pos, err)
 		}
 		if v == nil && strict {
-			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.expr.Src))
+			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.Expr.Src))
 		}
 		if inert {
-			b.WriteString(InertText(renderValue(v)))
+			b.WriteString(InertText(lang.RenderValue(v)))
 		} else {
-			b.WriteString(renderValue(v))
+			b.WriteString(lang.RenderValue(v))
 		}
 	}
 	return b.String(), nil
@@ -88,11 +92,11 @@ func render(t *Template, env Env, inert, strict bool) (string, error) {
 
 // planStageAction plans the action of an action stage other than merge_pr, add_label,
 // remove_label and a comment without templates (see action).
-func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) plannedAction {
+func (e *eval) planStageAction(p *lang.Pipeline, run *Run, stage *lang.Stage, eff Effect) plannedAction {
 	env := e.templateEnv(p, run)
 	c := stage.Config
 	switch stage.Action {
-	case ActionComment:
+	case lang.ActionComment:
 		if c.Target != nil {
 			to, err := renderStrict(c.Target, env)
 			if err != nil {
@@ -110,21 +114,21 @@ func (e *eval) planStageAction(p *Pipeline, run *Run, stage *Stage, eff Effect) 
 			}
 		}
 		return e.planComment(run, eff, body)
-	case ActionLabel:
+	case lang.ActionLabel:
 		return e.planLabel(eff, c.Labels, c.Remove)
-	case ActionCloseIssue:
+	case lang.ActionCloseIssue:
 		return e.planCloseIssue(eff, c.Issue, env)
-	case ActionCreateIssue:
+	case lang.ActionCreateIssue:
 		return e.planCreateIssue(run, eff, c.Title, c.BodyTemplate, c.Body, c.Labels, env)
-	case ActionNotify:
+	case lang.ActionNotify:
 		return e.planNotify(run, eff, c.Target, c.Message, env)
-	case ActionRequestReviewers:
+	case lang.ActionRequestReviewers:
 		return e.planRequestReviewers(eff, c.Reviewers, c.Teams, c.Group)
-	case ActionAssign:
+	case lang.ActionAssign:
 		return e.planAssign(eff, c.Assignees, c.Group)
-	case ActionSetVariable, ActionSetShared: // step_variables.go
+	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
 		return e.planSetVariable(run, stage.Action, c.Name, c.Value, env)
-	case ActionUpdateBranch: // step_merge_refusal.go
+	case lang.ActionUpdateBranch: // step_merge_refusal.go
 		return e.planUpdateBranch(eff)
 	}
 	return plannedAction{err: fmt.Sprintf("not supported yet: action %q", stage.Action)}
@@ -171,7 +175,7 @@ func (e *eval) planLabel(eff Effect, add, remove []string) plannedAction {
 
 // planCloseIssue closes the issue the template names. No value (a pull request that closes
 // no issue: `{{ context.pr_number | linked_issue }}` is null), "" or 0 is nothing to do.
-func (e *eval) planCloseIssue(eff Effect, t *Template, env Env) plannedAction {
+func (e *eval) planCloseIssue(eff Effect, t *lang.Template, env lang.Env) plannedAction {
 	if t == nil {
 		return plannedAction{err: `close_issue names no issue`}
 	}
@@ -179,7 +183,7 @@ func (e *eval) planCloseIssue(eff Effect, t *Template, env Env) plannedAction {
 	if err != nil {
 		return plannedAction{err: fmt.Sprintf("template at %s: %v", t.Pos, err)}
 	}
-	text := strings.TrimPrefix(strings.TrimSpace(renderValue(v)), "#")
+	text := strings.TrimPrefix(strings.TrimSpace(lang.RenderValue(v)), "#")
 	if text == "" || text == "0" {
 		return plannedAction{done: fmt.Sprintf("no issue to close (%s gives none: the pull request closes no issue)", strings.TrimSpace(t.Src))}
 	}
@@ -198,7 +202,7 @@ func (e *eval) planCloseIssue(eff Effect, t *Template, env Env) plannedAction {
 }
 
 // planCreateIssue opens an issue once (write-ahead; its body carries the effect's marker).
-func (e *eval) planCreateIssue(run *Run, eff Effect, title, bodyT *Template, body string, labels []string, env Env) plannedAction {
+func (e *eval) planCreateIssue(run *Run, eff Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) plannedAction {
 	if contains(run.Applied, eff.Key) {
 		return plannedAction{done: "issue created"}
 	}
@@ -249,7 +253,7 @@ func (e *eval) mentions(target string) ([]string, error) {
 }
 
 // planNotify posts a comment on the pull request mentioning the target, once.
-func (e *eval) planNotify(run *Run, eff Effect, target, message *Template, env Env) plannedAction {
+func (e *eval) planNotify(run *Run, eff Effect, target, message *lang.Template, env lang.Env) plannedAction {
 	if target == nil {
 		return plannedAction{err: "notify has no target"}
 	}
@@ -369,12 +373,12 @@ func containsFold(xs []string, x string) bool {
 }
 
 // newActionStage reports whether the action of stage is planned by planStageAction.
-func newActionStage(stage *Stage) bool {
+func newActionStage(stage *lang.Stage) bool {
 	switch stage.Action {
-	case ActionLabel, ActionCloseIssue, ActionCreateIssue, ActionNotify, ActionRequestReviewers, ActionAssign,
-		ActionSetVariable, ActionSetShared, ActionUpdateBranch:
+	case lang.ActionLabel, lang.ActionCloseIssue, lang.ActionCreateIssue, lang.ActionNotify, lang.ActionRequestReviewers, lang.ActionAssign,
+		lang.ActionSetVariable, lang.ActionSetShared, lang.ActionUpdateBranch:
 		return true
-	case ActionComment:
+	case lang.ActionComment:
 		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil
 	}
 	return false
@@ -382,12 +386,12 @@ func newActionStage(stage *Stage) bool {
 
 // stageActionPlanned asks for the effect planned for an action stage, or moves the stage on
 // when there is nothing to do or it cannot be done. It reports whether the run moved.
-func (e *eval) stageActionPlanned(p *Pipeline, run *Run, stage *Stage, eff Effect) (moved, asked bool, out Effect) {
+func (e *eval) stageActionPlanned(p *lang.Pipeline, run *Run, stage *lang.Stage, eff Effect) (moved, asked bool, out Effect) {
 	plan := e.planStageAction(p, run, stage, eff)
 	switch {
 	case strings.HasPrefix(plan.err, "not supported yet"):
 		run.Stages[stage.ID].Status = StageFailed
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("%s (stage %q at %s)", plan.err, stage.ID, stage.Pos))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("%s (stage %q at %s)", plan.err, stage.ID, stage.Pos))
 		return false, false, Effect{}
 	case plan.err != "":
 		return e.actionFailed(run, stage, plan.err), false, Effect{}

@@ -5,30 +5,32 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // actionPipeline is a pipeline of one action stage that completes the run.
-func actionPipeline(stage *Stage) *Config {
-	stage.ID, stage.Type, stage.OnSuccess = "act", StageAction, TargetComplete
-	return &Config{Version: 1,
-		Groups: []*Group{{Name: "maintainers", Users: []string{"alice", "bob"}, Teams: []string{"acme/core"}}},
-		Agents: []*Agent{{Name: "feat-dev", Dispatch: DispatchComment, Body: "@claude"}},
-		Pipelines: []*Pipeline{{
-			Name: "p", Trigger: Trigger{Event: "pull_request.opened"},
-			Context: []KeyValue{{Key: "pr_number", Value: Value{Kind: KindString, Template: mustTemplate("{{ trigger.pull_request.number }}")}}},
-			Stages:  []*Stage{stage},
+func actionPipeline(stage *lang.Stage) *lang.Config {
+	stage.ID, stage.Type, stage.OnSuccess = "act", lang.StageAction, lang.TargetComplete
+	return &lang.Config{Version: 1,
+		Groups: []*lang.Group{{Name: "maintainers", Users: []string{"alice", "bob"}, Teams: []string{"acme/core"}}},
+		Agents: []*lang.Agent{{Name: "feat-dev", Dispatch: lang.DispatchComment, Body: "@claude"}},
+		Pipelines: []*lang.Pipeline{{
+			Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Context: []lang.KeyValue{{Key: "pr_number", Value: lang.Value{Kind: lang.KindString, Template: mustTemplate("{{ trigger.pull_request.number }}")}}},
+			Stages:  []*lang.Stage{stage},
 		}}}
 }
 
-func mustTemplate(src string) *Template {
-	t, err := CompileTemplate(src, Pos{Line: 1, Col: 1})
+func mustTemplate(src string) *lang.Template {
+	t, err := lang.CompileTemplate(src, lang.Pos{Line: 1, Col: 1})
 	if err != nil {
 		panic(err)
 	}
 	return t
 }
 
-func stepOnce(t *testing.T, cfg *Config, f *Facts) Result {
+func stepOnce(t *testing.T, cfg *lang.Config, f *Facts) Result {
 	t.Helper()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
@@ -36,7 +38,7 @@ func stepOnce(t *testing.T, cfg *Config, f *Facts) Result {
 }
 
 func TestActionLabelAddsAndRemovesWhatIsNotDone(t *testing.T) {
-	cfg := actionPipeline(&Stage{Action: ActionLabel, Config: ActionConfig{Labels: []string{"ready", "Shipped"}, Remove: []string{"wip", "gone"}}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionLabel, Config: lang.ActionConfig{Labels: []string{"ready", "Shipped"}, Remove: []string{"wip", "gone"}}})
 	res := stepOnce(t, cfg, prFacts("WIP", "shipped"))
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
@@ -52,7 +54,7 @@ func TestActionLabelAddsAndRemovesWhatIsNotDone(t *testing.T) {
 
 func TestActionCommentTemplateIsRenderedAndWrittenAhead(t *testing.T) {
 	body := mustTemplate("PR #{{ context.pr_number }} by {{ github.pr.author }} into {{ trigger.pull_request.base.ref }}")
-	cfg := actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: body.Src, BodyTemplate: body}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionComment, Config: lang.ActionConfig{Body: body.Src, BodyTemplate: body}})
 	f := prFacts()
 	f.PR.Author = "carol"
 	res := stepOnce(t, cfg, f)
@@ -64,7 +66,7 @@ func TestActionCommentTemplateIsRenderedAndWrittenAhead(t *testing.T) {
 
 	// A template with no value fails the stage, naming it, rather than posting a hole.
 	bad := mustTemplate("hello {{ context.nothing }}")
-	cfg = actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: bad.Src, BodyTemplate: bad}})
+	cfg = actionPipeline(&lang.Stage{Action: lang.ActionComment, Config: lang.ActionConfig{Body: bad.Src, BodyTemplate: bad}})
 	res = stepOnce(t, cfg, prFacts())
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
@@ -73,7 +75,7 @@ func TestActionCommentTemplateIsRenderedAndWrittenAhead(t *testing.T) {
 
 func TestActionCloseIssue(t *testing.T) {
 	linked := mustTemplate("{{ context.pr_number | linked_issue }}")
-	cfg := actionPipeline(&Stage{Action: ActionCloseIssue, Config: ActionConfig{Issue: linked}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionCloseIssue, Config: lang.ActionConfig{Issue: linked}})
 
 	// A pull request that closes no issue: nothing to do, and the log says so.
 	res := stepOnce(t, cfg, prFacts())
@@ -90,7 +92,7 @@ func TestActionCloseIssue(t *testing.T) {
 	assert.False(t, res.Effects[0].WriteAhead, "closing is idempotent")
 
 	self := mustTemplate("{{ github.pr.number }}")
-	res = stepOnce(t, actionPipeline(&Stage{Action: ActionCloseIssue, Config: ActionConfig{Issue: self}}), prFacts())
+	res = stepOnce(t, actionPipeline(&lang.Stage{Action: lang.ActionCloseIssue, Config: lang.ActionConfig{Issue: self}}), prFacts())
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, "is the pull request itself")
@@ -108,7 +110,7 @@ func TestActionNotifyMentionsTheTarget(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.target, func(t *testing.T) {
-			cfg := actionPipeline(&Stage{Action: ActionNotify, Config: ActionConfig{
+			cfg := actionPipeline(&lang.Stage{Action: lang.ActionNotify, Config: lang.ActionConfig{
 				Target: mustTemplate(tc.target), Message: mustTemplate("Please look")}})
 			res := stepOnce(t, cfg, prFacts())
 			if tc.err != "" {
@@ -125,7 +127,7 @@ func TestActionNotifyMentionsTheTarget(t *testing.T) {
 }
 
 func TestActionNotifyPostedOnceAcrossEvents(t *testing.T) {
-	cfg := actionPipeline(&Stage{Action: ActionNotify, Config: ActionConfig{Target: mustTemplate("dave")}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionNotify, Config: lang.ActionConfig{Target: mustTemplate("dave")}})
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	key := res.Effects[0].Key
@@ -138,7 +140,7 @@ func TestActionNotifyPostedOnceAcrossEvents(t *testing.T) {
 }
 
 func TestActionRequestReviewersAndAssign(t *testing.T) {
-	cfg := actionPipeline(&Stage{Action: ActionRequestReviewers, Config: ActionConfig{Reviewers: []string{"carol", "Alice"}, Group: "maintainers"}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionRequestReviewers, Config: lang.ActionConfig{Reviewers: []string{"carol", "Alice"}, Group: "maintainers"}})
 	f := prFacts()
 	f.PR.Author = "carol"
 	res := stepOnce(t, cfg, f)
@@ -149,11 +151,11 @@ func TestActionRequestReviewersAndAssign(t *testing.T) {
 	assert.Equal(t, []string{"core"}, eff.Teams)
 	assert.False(t, eff.WriteAhead)
 
-	cfg = actionPipeline(&Stage{Action: ActionRequestReviewers, Config: ActionConfig{Teams: []string{"other/x"}}})
+	cfg = actionPipeline(&lang.Stage{Action: lang.ActionRequestReviewers, Config: lang.ActionConfig{Teams: []string{"other/x"}}})
 	res = stepOnce(t, cfg, prFacts())
 	assert.Contains(t, res.State.Runs[0].Message, "not of acme")
 
-	cfg = actionPipeline(&Stage{Action: ActionAssign, Config: ActionConfig{Assignees: []string{"dave"}, Group: "maintainers"}})
+	cfg = actionPipeline(&lang.Stage{Action: lang.ActionAssign, Config: lang.ActionConfig{Assignees: []string{"dave"}, Group: "maintainers"}})
 	res = stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectAssign, res.Effects[0].Kind)
@@ -162,7 +164,7 @@ func TestActionRequestReviewersAndAssign(t *testing.T) {
 }
 
 func TestActionCreateIssueIsWrittenAheadAndNeverTwice(t *testing.T) {
-	cfg := actionPipeline(&Stage{Action: ActionCreateIssue, Config: ActionConfig{
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionCreateIssue, Config: lang.ActionConfig{
 		Title: mustTemplate("Follow up #{{ github.pr.number }}"), Labels: []string{"followup"}}})
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
@@ -185,12 +187,12 @@ func TestActionCreateIssueIsWrittenAheadAndNeverTwice(t *testing.T) {
 }
 
 func TestActionCommentTargets(t *testing.T) {
-	cfg := actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: "hi", Target: mustTemplate("pr")}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionComment, Config: lang.ActionConfig{Body: "hi", Target: mustTemplate("pr")}})
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, "hi", res.Effects[0].Body)
 
-	cfg = actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: "hi", Target: mustTemplate("issue")}})
+	cfg = actionPipeline(&lang.Stage{Action: lang.ActionComment, Config: lang.ActionConfig{Body: "hi", Target: mustTemplate("issue")}})
 	res = stepOnce(t, cfg, prFacts())
 	assert.Empty(t, res.Effects)
 	// validate refuses it in a pipeline on pull requests; a sub-pipeline run on a pull
@@ -200,7 +202,7 @@ func TestActionCommentTargets(t *testing.T) {
 
 func TestPostedTextMakesInterpolatedValuesInert(t *testing.T) {
 	body := mustTemplate("cc @{{ github.pr.author }}: {{ github.pr.title }}")
-	cfg := actionPipeline(&Stage{Action: ActionComment, Config: ActionConfig{Body: body.Src, BodyTemplate: body}})
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionComment, Config: lang.ActionConfig{Body: body.Src, BodyTemplate: body}})
 	f := prFacts()
 	f.PR.Author = "carol"
 	f.PR.Title = "Fix <!-- pipeline-action:effect p/7/1/act/1/comment --> for @acme/everyone and org/repo#1"

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Agent stages. Entering one asks for a dispatch effect by the agent's `dispatch` kind;
@@ -51,7 +53,7 @@ type AgentFailure struct {
 }
 
 // Verdicts lists the verdicts a report may carry.
-var Verdicts = []string{VerdictComplete, VerdictFollowup, VerdictFailed, VerdictApprove, VerdictReject, VerdictRevise}
+var Verdicts = []string{lang.VerdictComplete, lang.VerdictFollowup, lang.VerdictFailed, lang.VerdictApprove, lang.VerdictReject, lang.VerdictRevise}
 
 // MaxOutputs bounds the JSON of a report's outputs: they are kept in the state.
 const MaxOutputs = 16 << 10
@@ -62,23 +64,23 @@ const MaxOutputs = 16 << 10
 var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context", "nonce"}
 
 // dispatchKey is the key of the dispatch effect of run's current attempt of stage.
-func dispatchKey(run *Run, stage *Stage) string {
+func dispatchKey(run *Run, stage *lang.Stage) string {
 	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, run.Stages[stage.ID].Attempt, EffectDispatch)
 }
 
 // dispatchWriteAhead reports whether a dispatch of kind must be saved as an intent
 // before it is performed: GitHub deduplicates adding a label or an assignee, nothing else.
 func dispatchWriteAhead(kind string) bool {
-	return kind != DispatchLabel && kind != DispatchAssign
+	return kind != lang.DispatchLabel && kind != lang.DispatchAssign
 }
 
 // agent evaluates agent stage of run: dispatches it once per attempt, then waits.
-func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	key := dispatchKey(run, stage)
 	ag := e.cfg.Agent(stage.Agent)
 	// Only a comment dispatch leaves a trace on the subject: its marker.
-	if contains(run.Applied, key) || (ag != nil && ag.Dispatch == DispatchComment && contains(e.facts.PR.Posted, key)) {
+	if contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && contains(e.facts.PR.Posted, key)) {
 		run.Applied = appendOnce(run.Applied, key)
 		e.awaitReport(run, stage)
 		return false
@@ -109,12 +111,12 @@ func (e *eval) agent(p *Pipeline, run *Run, stage *Stage) bool {
 }
 
 // awaitReport leaves an agent stage whose dispatch is done waiting for the report.
-func (e *eval) awaitReport(run *Run, stage *Stage) {
+func (e *eval) awaitReport(run *Run, stage *lang.Stage) {
 	sr := run.Stages[stage.ID]
 	sr.Status = StageWaiting
 	if sr.Message == "" {
 		sr.Message = fmt.Sprintf("agent %s dispatched (attempt %d); waiting for its report", stage.Agent, sr.Attempt)
-		if ag := e.cfg.Agent(stage.Agent); ag != nil && (ag.Dispatch == DispatchLabel || ag.Dispatch == DispatchAssign) {
+		if ag := e.cfg.Agent(stage.Agent); ag != nil && (ag.Dispatch == lang.DispatchLabel || ag.Dispatch == lang.DispatchAssign) {
 			// A label or an assignee carries nothing: the agent reads its nonce here.
 			sr.Message += fmt.Sprintf(" (`--run %s --stage %s --attempt %d --nonce %s`)", run.ID, stage.ID, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
 		}
@@ -125,13 +127,13 @@ func (e *eval) awaitReport(run *Run, stage *Stage) {
 }
 
 // dispatchEffect builds the effect that starts ag for run's stage.
-func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, key string) (Effect, error) {
+func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag *lang.Agent, key string) (Effect, error) {
 	sr := run.Stages[stage.ID]
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectDispatch, Number: e.facts.PR.Number,
 		Agent: ag.Name, Dispatch: ag.Dispatch}
 	env := e.env(p, run)
 	switch ag.Dispatch {
-	case DispatchWorkflow, DispatchRepositoryDispatch:
+	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx, err := e.agentContext(stage, env)
 		if err != nil {
 			return eff, err
@@ -147,16 +149,16 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
-		if err := checkDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == DispatchWorkflow { // dispatch_limits.go
+		if err := checkDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // dispatch_limits.go
 			return eff, err
 		}
-		if ag.Dispatch == DispatchWorkflow && eff.Ref == "" {
+		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {
 			eff.Ref = e.facts.DefaultBranch
 		}
-	case DispatchComment:
+	case lang.DispatchComment:
 		body := ag.Body
 		if strings.Contains(body, "{{") {
-			t, cerr := CompileTemplate(body, ag.Pos)
+			t, cerr := lang.CompileTemplate(body, ag.Pos)
 			if cerr != nil {
 				return eff, fmt.Errorf("its body: %s", cerr.Message)
 			}
@@ -170,11 +172,11 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 		}
 		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
 		e.continueSession(run, stage, ag, &eff, nil)
-	case DispatchLabel:
+	case lang.DispatchLabel:
 		eff.Labels = []string{ag.Label}
 		e.continueSession(run, stage, ag, &eff, nil)
 		e.attemptNonce(run, stage.ID, sr) // shown in the status: awaitReport
-	case DispatchAssign:
+	case lang.DispatchAssign:
 		eff.Assignees = []string{ag.Assignee}
 		e.continueSession(run, stage, ag, &eff, nil)
 		e.attemptNonce(run, stage.ID, sr)
@@ -185,14 +187,14 @@ func (e *eval) dispatchEffect(p *Pipeline, run *Run, stage *Stage, ag *Agent, ke
 }
 
 // reportHint is the line a comment dispatch ends with: how the agent reports back.
-func reportHint(run *Run, stage *Stage, attempt int, nonce string) string {
+func reportHint(run *Run, stage *lang.Stage, attempt int, nonce string) string {
 	return fmt.Sprintf("<sub>Report back with `pipeline-action report --run %s --stage %s --attempt %d --nonce %s --verdict <verdict>`.</sub>",
 		run.ID, stage.ID, attempt, nonce)
 }
 
 // agentContext is what the `context` input of a dispatch holds: the run's context, the
 // stage's `context:` over it, and the stage's `config:` under "config".
-func (e *eval) agentContext(stage *Stage, env Env) (map[string]any, error) {
+func (e *eval) agentContext(stage *lang.Stage, env lang.Env) (map[string]any, error) {
 	out := map[string]any{}
 	if c, ok := env["context"].(map[string]any); ok {
 		for k, v := range c {
@@ -200,7 +202,7 @@ func (e *eval) agentContext(stage *Stage, env Env) (map[string]any, error) {
 		}
 	}
 	for _, kv := range stage.Context {
-		v, err := valueOf(kv.Value, env)
+		v, err := lang.ValueOf(kv.Value, env)
 		if err != nil {
 			return nil, fmt.Errorf("context %q: %v", kv.Key, err)
 		}
@@ -209,7 +211,7 @@ func (e *eval) agentContext(stage *Stage, env Env) (map[string]any, error) {
 	if len(stage.Values) > 0 {
 		cfg := map[string]any{}
 		for _, kv := range stage.Values {
-			v, err := valueOf(kv.Value, env)
+			v, err := lang.ValueOf(kv.Value, env)
 			if err != nil {
 				return nil, fmt.Errorf("config %q: %v", kv.Key, err)
 			}
@@ -221,7 +223,7 @@ func (e *eval) agentContext(stage *Stage, env Env) (map[string]any, error) {
 }
 
 // settleDispatch records the outcome of a dispatch effect.
-func (e *eval) settleDispatch(run *Run, stage *Stage, o Outcome) {
+func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 	sr := run.Stages[stage.ID]
 	run.Intents = dropIntent(run.Intents, o.Key)
 	if o.Err == "" {
@@ -276,7 +278,7 @@ func (e *eval) applyReport(r *Report) {
 	key := dispatchKey(run, stage)
 	run.Intents = dropIntent(run.Intents, key)
 	run.Applied = appendOnce(run.Applied, key)
-	sr.Outputs = jsonSafe(r.Outputs)
+	sr.Outputs = lang.JSONSafe(r.Outputs)
 	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
@@ -290,11 +292,11 @@ func (e *eval) applyReport(r *Report) {
 		return
 	}
 	switch r.Verdict {
-	case VerdictComplete:
+	case lang.VerdictComplete:
 		e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
 		return
-	case VerdictApprove:
-		if stage.Verdicts[VerdictApprove] == nil {
+	case lang.VerdictApprove:
+		if stage.Verdicts[lang.VerdictApprove] == nil {
 			e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
 			return
 		}
@@ -302,7 +304,7 @@ func (e *eval) applyReport(r *Report) {
 	rule := stage.Verdicts[r.Verdict]
 	if rule == nil {
 		sr.Status = StageFailed
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("%s, and stage %q has no on_%s", why, stage.ID, r.Verdict))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("%s, and stage %q has no on_%s", why, stage.ID, r.Verdict))
 		return
 	}
 	e.followRule(p, run, stage, r.Verdict, rule, why)
@@ -310,24 +312,24 @@ func (e *eval) applyReport(r *Report) {
 
 // followRule follows a verdict's loop rule: its context is merged into the run's, and it
 // goes to goto while iterations remain, then to then.
-func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, rule *Rule, why string) {
+func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict string, rule *lang.Rule, why string) {
 	env := e.env(p, run)
 	if len(rule.Context) > 0 {
 		if run.Context == nil {
 			run.Context = map[string]any{}
 		}
 		for _, kv := range rule.Context {
-			v, err := valueOf(kv.Value, env)
+			v, err := lang.ValueOf(kv.Value, env)
 			if err != nil {
 				e.logf("run %s: context %q of on_%s of stage %q: %v; left as it was", run.ID, kv.Key, verdict, stage.ID, err)
 				continue
 			}
-			run.Context[kv.Key] = jsonValue(v)
+			run.Context[kv.Key] = lang.JSONValue(v)
 		}
 	}
 	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt (step_rules.go)
 	status := StageSucceeded
-	if verdict == VerdictFailed || verdict == VerdictReject || verdict == ruleOnAnyReject {
+	if verdict == lang.VerdictFailed || verdict == lang.VerdictReject || verdict == ruleOnAnyReject {
 		status = StageFailed
 	}
 	target := rule.Goto
@@ -339,7 +341,7 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 		if run.Iterations[k] >= rule.MaxIterations {
 			target = rule.Then
 			if target == "" {
-				target = TargetFail
+				target = lang.TargetFail
 			}
 			why = fmt.Sprintf("%s; on_%s has looped %d of %d times", why, verdict, run.Iterations[k], rule.MaxIterations)
 		} else {
@@ -354,7 +356,7 @@ func (e *eval) followRule(p *Pipeline, run *Run, stage *Stage, verdict string, r
 }
 
 // agentAt finds the run standing at attempt of agent stage, or says why none does.
-func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *Stage, string) {
+func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *lang.Pipeline, *lang.Stage, string) {
 	var run *Run
 	for _, r := range e.st.Runs {
 		if r.ID == runID {
@@ -380,7 +382,7 @@ func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *St
 		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
 	}
 	stage := stageOrBranch(p, stageID)
-	if stage == nil || stage.Type != StageAgent {
+	if stage == nil || stage.Type != lang.StageAgent {
 		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
 	}
 	if sr := run.Stages[stageID]; sr == nil || sr.Attempt != attempt {
@@ -395,7 +397,7 @@ func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *Pipeline, *St
 
 // env is what templates of run read: its context, the pipeline's variables, the stages'
 // outputs, the facts, the run and its subject.
-func (e *eval) env(p *Pipeline, run *Run) Env {
+func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
 	stages := map[string]any{}
 	for id, sr := range run.Stages {
 		outs := sr.Outputs
@@ -408,7 +410,7 @@ func (e *eval) env(p *Pipeline, run *Run) Env {
 	for k, v := range run.Context {
 		ctx[k] = v
 	}
-	env := Env{"github": FactsEnv(e.facts), "context": ctx, "stages": stages,
+	env := lang.Env{"github": FactsEnv(e.facts), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
 		"subject": map[string]any{"repo": e.facts.Repo, "number": e.facts.PR.Number}}
 	e.issueEnv(run, env) // step_issue.go

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // An agent that ends without a report. The pipelines workflow learns of it from a
@@ -34,9 +36,9 @@ func (e *eval) applyAgentFailure(f *AgentFailure) {
 
 // notAgentsRun says why the workflow run f describes is not the one the action
 // dispatched for sr's attempt of stage; "" when it is.
-func (e *eval) notAgentsRun(stage *Stage, sr *StageRun, f *AgentFailure) string {
+func (e *eval) notAgentsRun(stage *lang.Stage, sr *StageRun, f *AgentFailure) string {
 	ag := e.cfg.Agent(stage.Agent)
-	if ag == nil || ag.Dispatch != DispatchWorkflow {
+	if ag == nil || ag.Dispatch != lang.DispatchWorkflow {
 		return fmt.Sprintf("agent %s is not dispatched as a workflow, so no workflow run is its own (its stage waits for its report or its timeout)", stage.Agent)
 	}
 	if want := ".github/workflows/" + ag.Workflow; f.Path != want {
@@ -77,12 +79,12 @@ func runRef(id int64) string {
 
 // agentError applies the stage's on_error policy: a new attempt while retries remain,
 // then its `then` (default fail). It reports whether the run moved.
-func (e *eval) agentError(run *Run, stage *Stage, why string) bool {
+func (e *eval) agentError(run *Run, stage *lang.Stage, why string) bool {
 	sr := run.Stages[stage.ID]
 	sr.Errors++
 	pol := stage.OnError
 	if pol == nil {
-		pol = &ErrorPolicy{Then: TargetFail}
+		pol = &lang.ErrorPolicy{Then: lang.TargetFail}
 	}
 	if sr.Errors <= pol.Retry {
 		sr.Status = StageFailed
@@ -92,7 +94,7 @@ func (e *eval) agentError(run *Run, stage *Stage, why string) bool {
 	}
 	then := pol.Then
 	if then == "" {
-		then = TargetFail
+		then = lang.TargetFail
 	}
 	sr.Message = why
 	if pol.Retry > 0 {

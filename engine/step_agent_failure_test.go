@@ -6,17 +6,19 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // ownRun is af as the end of the workflow run the action dispatched for af's stage: the
 // agent's workflow file, on the ref it is dispatched on, by workflow_dispatch, started by
 // the action's identity (which it gives f when f names none).
-func ownRun(cfg *Config, f *Facts, af AgentFailure) *AgentFailure {
+func ownRun(cfg *lang.Config, f *Facts, af AgentFailure) *AgentFailure {
 	if f.Viewer == "" {
 		f.Viewer = "github-actions[bot]"
 	}
 	for _, p := range cfg.Pipelines {
-		if st := stageOrBranch(p, af.Stage); st != nil && st.Type == StageAgent {
+		if st := stageOrBranch(p, af.Stage); st != nil && st.Type == lang.StageAgent {
 			if ag := cfg.Agent(st.Agent); ag != nil {
 				af.Path = ".github/workflows/" + ag.Workflow
 				af.Branch = ag.Ref
@@ -34,7 +36,7 @@ func ownRun(cfg *Config, f *Facts, af AgentFailure) *AgentFailure {
 // another branch, started by another event or by a person (a re-run too), or another
 // run than the one GitHub said the dispatch started, is ignored and logged.
 func TestAgentFailureOnlyFromTheAgentsOwnRun(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
@@ -76,7 +78,7 @@ func TestAgentFailureOnlyFromTheAgentsOwnRun(t *testing.T) {
 // whose outcome was lost), the other checks decide; an agent dispatched otherwise than
 // as a workflow has no workflow run of its own.
 func TestAgentFailureWithoutARecordedRunID(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := dispatched(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
 	af := ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 1, RunID: 77})
@@ -88,7 +90,7 @@ func TestAgentFailureWithoutARecordedRunID(t *testing.T) {
 	assert.False(t, out.Changed)
 	assert.Contains(t, joinLog(out.Log), "the action's own identity is not known")
 
-	cfg = agentConfig(t, DispatchRepositoryDispatch)
+	cfg = agentConfig(t, lang.DispatchRepositoryDispatch)
 	f = prFacts()
 	res = atAnalyze(t, cfg, f)
 	af = ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "analyze", Attempt: 1})

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A report is for one dispatch, once. Each attempt of an agent stage has a nonce, made
@@ -61,7 +63,7 @@ func nonceMessage(subject, run, stage, nonce string) string {
 
 // wrongNonce says why got, the nonce a report carries, is not the one of sr's live
 // attempt of stage of run; "" when it is.
-func (e *eval) wrongNonce(run *Run, stage *Stage, sr *StageRun, got string) string {
+func (e *eval) wrongNonce(run *Run, stage *lang.Stage, sr *StageRun, got string) string {
 	stageID := stage.ID
 	if !strings.HasPrefix(sr.Nonce, strconv.Itoa(sr.Attempt)+"-") {
 		if key := dispatchKey(run, stage); !contains(run.Applied, key) && !hasIntent(run, key) {

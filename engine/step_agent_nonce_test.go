@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // testSigner signs nonces as state.Keys does: HMAC-SHA256 with a key.
@@ -28,7 +30,7 @@ func (s testSigner) VerifyNonce(msg, tag string) bool {
 // A report counts only with the nonce of the stage's live attempt: none, another
 // attempt's, or one made up is refused and logged, and changes nothing.
 func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := atAnalyze(t, cfg, f)
 	live := res.State.Runs[0].Stages["analyze"].Nonce
@@ -36,7 +38,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 	require.Regexp(t, `^1-[0-9a-f]{16}$`, live)
 	require.NotEqual(t, live, earlier)
 	with := func(nonce string) Input {
-		in := report("loop/7/1", "analyze", 1, VerdictComplete, nil)
+		in := report("loop/7/1", "analyze", 1, lang.VerdictComplete, nil)
 		in.Report.Nonce = nonce
 		return in
 	}
@@ -54,7 +56,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 
 	// A report that arrives with the event that starts the run (its state was lost): the
 	// attempt it names has not been dispatched, so the report answers another dispatch.
-	in := report("loop/7/1", "implement", 1, VerdictComplete, nil)
+	in := report("loop/7/1", "implement", 1, lang.VerdictComplete, nil)
 	in.Report.Nonce, in.Event = earlier, "pull_request.opened"
 	out = Step(cfg, nil, in, f, t0.Add(time.Hour))
 	assert.Contains(t, joinLog(out.Log), "refused: this attempt's agent has not been dispatched yet")
@@ -71,7 +73,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 // With the state key, the nonce a dispatch carries is signed; a report must echo it
 // signed with the key (the current one, or one it replaces).
 func TestAgentNonceSignedWithTheStateKey(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	key := testSigner{"0123456789abcdef-key"}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0)
@@ -83,7 +85,7 @@ func TestAgentNonceSignedWithTheStateKey(t *testing.T) {
 	res = dispatched(t, cfg, res, f, t0)
 
 	with := func(nonce string, signer NonceSigner) Input {
-		in := report("loop/7/1", "implement", 1, VerdictComplete, nil)
+		in := report("loop/7/1", "implement", 1, lang.VerdictComplete, nil)
 		in.Report.Nonce, in.Nonces = nonce, signer
 		return in
 	}
@@ -105,13 +107,13 @@ func TestAgentNonceSignedWithTheStateKey(t *testing.T) {
 // under a run id never used on the pull request, and the earlier dispatch's report —
 // genuinely signed, re-run — counts for nothing.
 func TestAgentReportReplayedAfterTheStateIsLost(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	f.PR.CreatedAt = t0
 	key := testSigner{"0123456789abcdef-key"}
 	first := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0)
 	require.Len(t, first.Effects, 1)
-	replay := report("loop/7/1", "implement", 1, VerdictComplete, nil)
+	replay := report("loop/7/1", "implement", 1, lang.VerdictComplete, nil)
 	replay.Report.Nonce, replay.Nonces = first.Effects[0].Inputs["nonce"], key
 	first = dispatched(t, cfg, first, f, t0)
 	old := first.State.Runs[0]
@@ -141,15 +143,15 @@ func TestAgentReportReplayedAfterTheStateIsLost(t *testing.T) {
 // A comment dispatch says the nonce in its report line; a label or an assignee carries
 // nothing, so the status says it.
 func TestAgentNonceOfCommentLabelAndAssignDispatches(t *testing.T) {
-	cfg := agentConfig(t, DispatchComment)
+	cfg := agentConfig(t, lang.DispatchComment)
 	f := prFacts()
 	res := dispatched(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	nonce := res.State.Runs[0].Stages["analyze"].Nonce
 	require.NotEmpty(t, nonce)
 	assert.Contains(t, res.Effects[0].Body, "pipeline-action report --run loop/7/1 --stage analyze --attempt 1 --nonce "+nonce+" --verdict <verdict>")
-	for _, kind := range []string{DispatchLabel, DispatchAssign} {
+	for _, kind := range []string{lang.DispatchLabel, lang.DispatchAssign} {
 		cfg := agentConfig(t, kind)
 		res := atAnalyze(t, cfg, f)
 		sr := res.State.Runs[0].Stages["analyze"]

@@ -8,46 +8,48 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func agentTemplate(t testing.TB, src string) *Template {
+func agentTemplate(t testing.TB, src string) *lang.Template {
 	t.Helper()
-	tpl, err := CompileTemplate(src, Pos{Line: 1, Col: 1})
+	tpl, err := lang.CompileTemplate(src, lang.Pos{Line: 1, Col: 1})
 	require.Nil(t, err)
 	return tpl
 }
 
 // agentConfig is implement → analyze → done(gate on label "ok"), the verdict loop of
 // examples/verdict-loop in small.
-func agentConfig(t *testing.T, dispatch string) *Config {
-	ag := &Agent{Name: "analyzer", Dispatch: dispatch, Workflow: "agent-analyze.yml", EventType: "analyze",
+func agentConfig(t *testing.T, dispatch string) *lang.Config {
+	ag := &lang.Agent{Name: "analyzer", Dispatch: dispatch, Workflow: "agent-analyze.yml", EventType: "analyze",
 		Body: "@bot analyze #{{ subject.number }}", Label: "analyze-me", Assignee: "copilot"}
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "implementer", Dispatch: DispatchWorkflow, Workflow: "agent-implement.yml", Ref: "agents"}, ag},
-		Pipelines: []*Pipeline{{
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "implementer", Dispatch: lang.DispatchWorkflow, Workflow: "agent-implement.yml", Ref: "agents"}, ag},
+		Pipelines: []*lang.Pipeline{{
 			Name:    "loop",
-			Trigger: Trigger{Event: "pull_request.opened"},
-			Context: []KeyValue{
-				{Key: "pr_number", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
-				{Key: "feedback", Value: Value{Kind: KindString, Scalar: ""}},
+			Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Context: []lang.KeyValue{
+				{Key: "pr_number", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
+				{Key: "feedback", Value: lang.Value{Kind: lang.KindString, Scalar: ""}},
 			},
-			Stages: []*Stage{
-				{ID: "implement", Type: StageAgent, Agent: "implementer", AgentAction: "implement", OnComplete: "analyze",
-					OnError: &ErrorPolicy{Retry: 1, Then: TargetFail}},
-				{ID: "analyze", Type: StageAgent, Agent: "analyzer", AgentAction: "analyze", OnComplete: "done",
-					Verdicts: map[string]*Rule{
-						VerdictFollowup: {Goto: "implement", MaxIterations: 2, Then: TargetFail, Context: []KeyValue{
-							{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ stages.analyze.outputs.feedback }}")}}}},
-						VerdictReject: {Goto: TargetFail},
-						VerdictRevise: {Goto: "implement"},
+			Stages: []*lang.Stage{
+				{ID: "implement", Type: lang.StageAgent, Agent: "implementer", AgentAction: "implement", OnComplete: "analyze",
+					OnError: &lang.ErrorPolicy{Retry: 1, Then: lang.TargetFail}},
+				{ID: "analyze", Type: lang.StageAgent, Agent: "analyzer", AgentAction: "analyze", OnComplete: "done",
+					Verdicts: map[string]*lang.Rule{
+						lang.VerdictFollowup: {Goto: "implement", MaxIterations: 2, Then: lang.TargetFail, Context: []lang.KeyValue{
+							{Key: "feedback", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ stages.analyze.outputs.feedback }}")}}}},
+						lang.VerdictReject: {Goto: lang.TargetFail},
+						lang.VerdictRevise: {Goto: "implement"},
 					}},
-				{ID: "done", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+				{ID: "done", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 			},
 		}}}
 }
 
 // dispatched performs the effects of res successfully and returns the settled result.
-func dispatched(t *testing.T, cfg *Config, res Result, f *Facts, at time.Time) Result {
+func dispatched(t *testing.T, cfg *lang.Config, res Result, f *Facts, at time.Time) Result {
 	t.Helper()
 	require.NotEmpty(t, res.Effects)
 	var outs []Outcome
@@ -74,7 +76,7 @@ func reportOn(st *State, run, stage string, attempt int, verdict string, outputs
 }
 
 func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
@@ -109,7 +111,7 @@ func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
 }
 
 func TestAgentDispatchOutcomeUnknownIsNotRepeated(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
@@ -123,11 +125,11 @@ func TestAgentDispatchOutcomeUnknownIsNotRepeated(t *testing.T) {
 }
 
 func TestAgentCommentDispatchReconciledFromMarker(t *testing.T) {
-	cfg := agentConfig(t, DispatchComment)
+	cfg := agentConfig(t, lang.DispatchComment)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
 	assert.True(t, eff.WriteAhead)
@@ -148,17 +150,17 @@ func TestAgentCommentDispatchReconciledFromMarker(t *testing.T) {
 }
 
 func TestAgentLabelAndAssignDispatchAreNotWriteAhead(t *testing.T) {
-	for _, kind := range []string{DispatchLabel, DispatchAssign} {
+	for _, kind := range []string{lang.DispatchLabel, lang.DispatchAssign} {
 		cfg := agentConfig(t, kind)
 		f := prFacts()
 		res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 		res = dispatched(t, cfg, res, f, t0)
-		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 		require.Len(t, res.Effects, 1, kind)
 		eff := res.Effects[0]
 		assert.False(t, eff.WriteAhead, kind)
 		assert.Empty(t, res.State.Runs[0].Intents, kind)
-		if kind == DispatchLabel {
+		if kind == lang.DispatchLabel {
 			assert.Equal(t, []string{"analyze-me"}, eff.Labels)
 		} else {
 			assert.Equal(t, []string{"copilot"}, eff.Assignees)
@@ -167,10 +169,10 @@ func TestAgentLabelAndAssignDispatchAreNotWriteAhead(t *testing.T) {
 }
 
 // atAnalyze runs the loop config up to the analyzer waiting for its report.
-func atAnalyze(t *testing.T, cfg *Config, f *Facts) Result {
+func atAnalyze(t *testing.T, cfg *lang.Config, f *Facts) Result {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, map[string]any{"commit": "abc"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, map[string]any{"commit": "abc"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	require.Equal(t, "analyze", res.State.Runs[0].Stage)
 	return res
@@ -182,16 +184,16 @@ func TestAgentVerdicts(t *testing.T) {
 		stage   string
 		status  RunStatus
 	}{
-		{VerdictComplete, "done", RunWaiting},
-		{VerdictApprove, "done", RunWaiting}, // no on_approve: on_complete
-		{VerdictFollowup, "implement", RunRunning},
-		{VerdictRevise, "implement", RunRunning},
-		{VerdictReject, "analyze", RunFailed},
-		{VerdictFailed, "analyze", RunFailed}, // no on_failed: the run fails
+		{lang.VerdictComplete, "done", RunWaiting},
+		{lang.VerdictApprove, "done", RunWaiting}, // no on_approve: on_complete
+		{lang.VerdictFollowup, "implement", RunRunning},
+		{lang.VerdictRevise, "implement", RunRunning},
+		{lang.VerdictReject, "analyze", RunFailed},
+		{lang.VerdictFailed, "analyze", RunFailed}, // no on_failed: the run fails
 	}
 	for _, tc := range cases {
 		t.Run(tc.verdict, func(t *testing.T) {
-			cfg := agentConfig(t, DispatchWorkflow)
+			cfg := agentConfig(t, lang.DispatchWorkflow)
 			f := prFacts()
 			res := atAnalyze(t, cfg, f)
 			res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, tc.verdict, nil), f, t0.Add(time.Minute))
@@ -200,7 +202,7 @@ func TestAgentVerdicts(t *testing.T) {
 			assert.Equal(t, tc.status, run.Status)
 			assert.Equal(t, tc.verdict, run.Stages["analyze"].Verdict)
 			assert.Equal(t, "aaaaaaaaaa", run.Stages["analyze"].HeadSHA, "the head the verdict was given on")
-			if tc.verdict == VerdictFailed {
+			if tc.verdict == lang.VerdictFailed {
 				assert.Contains(t, run.Message, `has no on_failed`)
 			}
 			if tc.stage == "implement" {
@@ -212,11 +214,11 @@ func TestAgentVerdicts(t *testing.T) {
 }
 
 func TestAgentFollowupLoopCountsAndMergesContext(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := atAnalyze(t, cfg, f)
 	for i := 1; i <= 2; i++ {
-		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", i, VerdictFollowup, map[string]any{"feedback": "fix " + string(rune('0'+i))}), f, t0)
+		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", i, lang.VerdictFollowup, map[string]any{"feedback": "fix " + string(rune('0'+i))}), f, t0)
 		run := res.State.Runs[0]
 		require.Equal(t, "implement", run.Stage, "iteration %d", i)
 		assert.Equal(t, i, run.Iterations["analyze/followup"])
@@ -226,11 +228,11 @@ func TestAgentFollowupLoopCountsAndMergesContext(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(res.Effects[0].Inputs["context"]), &ctx))
 		assert.Equal(t, "fix "+string(rune('0'+i)), ctx["feedback"], "the implementer is given the feedback")
 		res = dispatched(t, cfg, res, f, t0)
-		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", i+1, VerdictComplete, nil), f, t0)
+		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", i+1, lang.VerdictComplete, nil), f, t0)
 		res = dispatched(t, cfg, res, f, t0)
 	}
 	// The third followup: iterations are spent, `then` applies.
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 3, VerdictFollowup, map[string]any{"feedback": "still"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 3, lang.VerdictFollowup, map[string]any{"feedback": "still"}), f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "on_followup has looped 2 of 2 times")
@@ -238,7 +240,7 @@ func TestAgentFollowupLoopCountsAndMergesContext(t *testing.T) {
 }
 
 func TestAgentStaleReportsAreRefused(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := atAnalyze(t, cfg, f)
 	cases := []struct {
@@ -246,9 +248,9 @@ func TestAgentStaleReportsAreRefused(t *testing.T) {
 		in   Input
 		want string
 	}{
-		{"another stage", report("loop/7/1", "implement", 1, VerdictComplete, nil), `the run is at stage "analyze", not "implement"`},
-		{"older attempt", report("loop/7/1", "analyze", 0, VerdictComplete, nil), "the stage is at attempt 1, not 0"},
-		{"unknown run", report("loop/7/9", "analyze", 1, VerdictComplete, nil), "no such run"},
+		{"another stage", report("loop/7/1", "implement", 1, lang.VerdictComplete, nil), `the run is at stage "analyze", not "implement"`},
+		{"older attempt", report("loop/7/1", "analyze", 0, lang.VerdictComplete, nil), "the stage is at attempt 1, not 0"},
+		{"unknown run", report("loop/7/9", "analyze", 1, lang.VerdictComplete, nil), "no such run"},
 		{"unknown verdict", report("loop/7/1", "analyze", 1, "lgtm", nil), `unknown verdict "lgtm"`},
 	}
 	for _, tc := range cases {
@@ -260,15 +262,15 @@ func TestAgentStaleReportsAreRefused(t *testing.T) {
 		})
 	}
 	// A finished run.
-	done := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictReject, nil), f, t0)
+	done := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictReject, nil), f, t0)
 	require.Equal(t, RunFailed, done.State.Runs[0].Status)
-	out := Step(cfg, done.State, reportOn(done.State, "loop/7/1", "analyze", 1, VerdictComplete, nil), f, t0)
+	out := Step(cfg, done.State, reportOn(done.State, "loop/7/1", "analyze", 1, lang.VerdictComplete, nil), f, t0)
 	assert.False(t, out.Changed)
 	assert.Contains(t, joinLog(out.Log), "the run is failed")
 }
 
 func TestAgentErrorRetriesThenFollowsThen(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -296,19 +298,19 @@ func TestAgentErrorRetriesThenFollowsThen(t *testing.T) {
 }
 
 func TestAgentReportResetsErrors(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, Input{Key: "wf", AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 1})}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0)
 	assert.Equal(t, 0, res.State.Runs[0].Stages["implement"].Errors)
 	assert.Equal(t, "analyze", res.State.Runs[0].Stage)
 }
 
 func TestAgentDispatchRefusedIsAnAgentError(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
@@ -339,22 +341,22 @@ func joinLog(lines []string) string {
 // dispatch done: only a comment dispatch is known done from a marker, and the markers its
 // templates would write are broken.
 func TestAgentForgedMarkersDoNotCount(t *testing.T) {
-	cfg := agentConfig(t, DispatchComment)
+	cfg := agentConfig(t, lang.DispatchComment)
 	cfg.Agents[1].Body = "@bot {{ github.pr.title }}"
 	f := prFacts()
 	f.PR.Title = "x " + EffectMarker("loop/7/1/analyze/2/dispatch")
 	res := atAnalyze(t, cfg, f)
 	require.Len(t, res.State.Runs[0].Applied, 2)
 	// The analyzer's comment went out with the title in it, marker broken.
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, nil), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.NotContains(t, res.Effects[0].Body, "<!-- pipeline-action:effect")
 	assert.Equal(t, 1, strings.Count(res.Effects[0].Body+EffectMarker(res.Effects[0].Key), "<!--"))
 
 	// A workflow agent: a marker of its key on the PR (anyone's comment) is no dispatch.
-	wf := agentConfig(t, DispatchWorkflow)
+	wf := agentConfig(t, lang.DispatchWorkflow)
 	forged := prFacts()
 	forged.PR.Posted = []string{"loop/7/1/implement/1/dispatch"}
 	out := Step(wf, nil, Input{Key: "k1", Event: "pull_request.opened"}, forged, t0)
@@ -364,7 +366,7 @@ func TestAgentForgedMarkersDoNotCount(t *testing.T) {
 // The same report twice is the same as once: the second finds the stage moved on.
 func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
 	for _, v := range Verdicts {
-		cfg := agentConfig(t, DispatchWorkflow)
+		cfg := agentConfig(t, lang.DispatchWorkflow)
 		f := prFacts()
 		res := atAnalyze(t, cfg, f)
 		in := reportOn(res.State, "loop/7/1", "analyze", 1, v, map[string]any{"feedback": "x"})
@@ -378,13 +380,13 @@ func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
 
 // A new attempt clears the verdict of the last: an approval stands for its own head only.
 func TestAgentNewAttemptClearsTheVerdict(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
-	cfg.Pipelines[0].Stages[1].Verdicts[VerdictApprove] = &Rule{Goto: "analyze", MaxIterations: 1, Then: TargetFail}
+	cfg := agentConfig(t, lang.DispatchWorkflow)
+	cfg.Pipelines[0].Stages[1].Verdicts[lang.VerdictApprove] = &lang.Rule{Goto: "analyze", MaxIterations: 1, Then: lang.TargetFail}
 	f := prFacts()
 	res := atAnalyze(t, cfg, f)
 	moved := prFacts()
 	moved.PR.HeadSHA = "bbbbbbbbbb"
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictApprove, nil), moved, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictApprove, nil), moved, t0)
 	require.Len(t, res.Effects, 1, "approve loops back to a new attempt")
 	sr := res.State.Runs[0].Stages["analyze"]
 	assert.Equal(t, 2, sr.Attempt)

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A gate's `any_of` groups: one condition of each must pass. A group is shown as one result,
@@ -9,7 +11,7 @@ import (
 // decidedly failed, and is pending otherwise. `optional` means nothing inside a group.
 
 // anyOf evaluates one group against facts.
-func (e *eval) anyOf(group []Condition, facts *Facts) GateResult {
+func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 	names := make([]string, 0, len(group))
 	msgs := make([]string, 0, len(group))
 	allFailed := true
@@ -35,19 +37,10 @@ func (e *eval) anyOf(group []Condition, facts *Facts) GateResult {
 	return res
 }
 
-func namesOf(group []Condition) []string {
+func namesOf(group []lang.Condition) []string {
 	out := make([]string, len(group))
 	for i, c := range group {
 		out[i] = c.Check
-	}
-	return out
-}
-
-// allConditions lists the conditions of a gate stage, those of its any_of groups included.
-func allConditions(s *Stage) []Condition {
-	out := append([]Condition(nil), s.Conditions...)
-	for _, g := range s.AnyOf {
-		out = append(out, g...)
 	}
 	return out
 }

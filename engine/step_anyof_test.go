@@ -5,18 +5,20 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func anyOfConfig(group ...Condition) *Config {
-	return &Config{Version: 1, Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
-		{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetFail,
-			Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}},
-			AnyOf:      [][]Condition{group}},
+func anyOfConfig(group ...lang.Condition) *lang.Config {
+	return &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{
+		{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFail: lang.TargetFail,
+			Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}},
+			AnyOf:      [][]lang.Condition{group}},
 	}}}}
 }
 
 func TestGateAnyOf(t *testing.T) {
-	cfg := anyOfConfig(Condition{Check: "approved", Eval: labelCheck("approved")}, Condition{Check: "agents", Eval: labelCheck("agents-ok")})
+	cfg := anyOfConfig(lang.Condition{Check: "approved", Eval: labelCheck("approved")}, lang.Condition{Check: "agents", Eval: labelCheck("agents-ok")})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
 	require.Equal(t, RunWaiting, run.Status, "none of the group holds")
@@ -31,12 +33,12 @@ func TestGateAnyOf(t *testing.T) {
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status, "the conditions outside the group still hold the gate")
 
 	// Every member decidedly failed: the gate fails (on_fail).
-	cfg = anyOfConfig(Condition{Check: "a", Eval: failingOn("bad")}, Condition{Check: "b", Eval: failingOn("bad")})
+	cfg = anyOfConfig(lang.Condition{Check: "a", Eval: failingOn("bad")}, lang.Condition{Check: "b", Eval: failingOn("bad")})
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok", "bad"), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 
 	// A check that cannot be evaluated yet, inside a group, stops the run loudly.
-	cfg = anyOfConfig(Condition{Check: "file_exists", Eval: unsupportedCheck{}, Pos: Pos{Line: 3, Col: 5}})
+	cfg = anyOfConfig(lang.Condition{Check: "file_exists", Eval: unsupportedCheck{}, Pos: lang.Pos{Line: 3, Col: 5}})
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, `not supported yet: check "file_exists" (condition at 3:5)`)

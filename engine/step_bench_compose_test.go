@@ -3,18 +3,20 @@ package engine
 import (
 	"testing"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // BenchmarkStepParallelReport measures an agent's report to one branch of a parallel stage of
 // three review branches, which the join does not decide yet.
 func BenchmarkStepParallelReport(b *testing.B) {
-	cfg := parallelConfig(b, JoinAll, "sec", "perf", "docs")
+	cfg := parallelConfig(b, lang.JoinAll, "sec", "perf", "docs")
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = settled(cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	st := settled(cfg, res, f, t0.Add(time.Minute)).State
-	in := reportOn(st, "loop/7/1", "sec-review", 1, VerdictApprove, nil)
+	in := reportOn(st, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -41,7 +43,7 @@ func BenchmarkStepSubPipelineWaiting(b *testing.B) {
 }
 
 // settled performs every effect of res successfully and returns the settled result.
-func settled(cfg *Config, res Result, f *Facts, at time.Time) Result {
+func settled(cfg *lang.Config, res Result, f *Facts, at time.Time) Result {
 	var outs []Outcome
 	for _, e := range res.Effects {
 		outs = append(outs, Outcome{Key: e.Key})

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Escalation and chat-ops. `escalate` stops a run for a person: the run is `escalated`
@@ -46,7 +48,7 @@ func (e *eval) escalate(run *Run, why string) {
 	}
 	run.Status = RunEscalated
 	run.Message = why
-	e.record(run, run.Stage, TargetEscalate, why)
+	e.record(run, run.Stage, lang.TargetEscalate, why)
 	e.logf("run %s escalated at %s: %s; it waits for a person (/pipeline retry, skip, unblock, restart or cancel)", run.ID, run.Stage, why)
 	e.runList(run, ListOnError) // step_lists.go
 }
@@ -244,7 +246,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))
 		}
-		if stage.Type == StageHuman {
+		if stage.Type == lang.StageHuman {
 			// The merge guard counts the skip as the stage held while it still counts.
 			a := e.commandApproval(run, c)
 			run.Stages[stage.ID].Skipped = &a
@@ -290,8 +292,8 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 // commandApprove records `/pipeline approve` c at run's current stage, when that is a
 // human stage waiting for approval and c's author counts there; it returns a sentence
 // for the reply, or "".
-func (e *eval) commandApprove(run *Run, stage *Stage, c IssueComment, by string) string {
-	if stage == nil || stage.Type != StageHuman || stage.WaitFor != WaitApproval {
+func (e *eval) commandApprove(run *Run, stage *lang.Stage, c IssueComment, by string) string {
+	if stage == nil || stage.Type != lang.StageHuman || stage.WaitFor != lang.WaitApproval {
 		return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
 	}
 	if !e.allowed(run, stage, c.Author, false) {
@@ -317,11 +319,11 @@ func (e *eval) commandApproval(run *Run, c IssueComment) Approval {
 }
 
 // doneTarget is where a stage goes when it is done.
-func doneTarget(s *Stage) string {
+func doneTarget(s *lang.Stage) string {
 	switch s.Type {
-	case StageGate:
+	case lang.StageGate:
 		return s.OnPass
-	case StageAction, StageWebhook:
+	case lang.StageAction, lang.StageWebhook:
 		return s.OnSuccess
 	}
 	return s.OnComplete

@@ -6,23 +6,25 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // escalateConfig: a gate that escalates when it fails, then a human approval, then done.
-func escalateConfig(t *testing.T) *Config {
+func escalateConfig(t *testing.T) *lang.Config {
 	cfg := humanConfig(t, 1)
 	p := cfg.Pipelines[0]
 	approval := p.Stages[0]
 	approval.OnEnter, approval.Reminder, approval.AutoAssign = nil, nil, false
-	approval.OnComplete = TargetComplete
-	gate := &Stage{ID: "checks", Type: StageGate, OnPass: "approval", OnFail: TargetEscalate, Conditions: []Condition{{
+	approval.OnComplete = lang.TargetComplete
+	gate := &lang.Stage{ID: "checks", Type: lang.StageGate, OnPass: "approval", OnFail: lang.TargetEscalate, Conditions: []lang.Condition{{
 		Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
 			if f.PR.HasLabel("broken") {
 				return GateResult{Status: GateFail, Message: "broken"}
 			}
 			return GateResult{Status: GatePass, Message: "fine"}
 		})}}}
-	p.Stages = []*Stage{gate, approval}
+	p.Stages = []*lang.Stage{gate, approval}
 	return cfg
 }
 
@@ -40,7 +42,7 @@ func TestEscalateAndCommands(t *testing.T) {
 	require.Equal(t, RunEscalated, run.Status)
 	assert.False(t, run.Status.Final())
 	assert.Equal(t, "checks", run.Stage)
-	assert.Equal(t, TargetEscalate, run.History[len(run.History)-1].To)
+	assert.Equal(t, lang.TargetEscalate, run.History[len(run.History)-1].To)
 
 	// An escalated run does not move on its own, even when the facts change.
 	f.PR.Labels = nil
@@ -136,7 +138,7 @@ func TestCommandsEach(t *testing.T) {
 	assert.Empty(t, res.Effects)
 	// chatops.from: alice is not in ops.
 	cfg.Settings.ChatOpsFrom = []string{"ops"}
-	cfg.Groups = append(cfg.Groups, &Group{Name: "ops", Users: []string{"carol"}})
+	cfg.Groups = append(cfg.Groups, &lang.Group{Name: "ops", Users: []string{"carol"}})
 	res = run("/pipeline skip", "alice")
 	assert.Equal(t, "approval", res.State.Runs[0].Stage)
 	assert.Contains(t, res.Effects[0].Body, "only members of ops may use commands")
@@ -165,7 +167,7 @@ func TestParseCommand(t *testing.T) {
 
 func TestEscalateRunsOnError(t *testing.T) {
 	cfg := escalateConfig(t)
-	cfg.Pipelines[0].OnError = []ActionItem{{Action: ActionLabel, Args: Value{Kind: KindString, Scalar: "needs-human"}}}
+	cfg.Pipelines[0].OnError = []lang.ActionItem{{Action: lang.ActionLabel, Args: lang.Value{Kind: lang.KindString, Scalar: "needs-human"}}}
 	f := humanFacts()
 	f.PR.Labels = []string{"broken"}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)

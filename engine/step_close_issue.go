@@ -1,6 +1,11 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // linkedFrom is github.pr.linked_issues_from: where pr's linked issues come from.
 func linkedFrom(pr *PullRequest) string {
@@ -17,7 +22,7 @@ func linkedFrom(pr *PullRequest) string {
 // keywords of its body (GitHub linked none), so; "" otherwise.
 func (e *eval) linkedFromBody(n int) string {
 	pr := e.facts.PR
-	if pr == nil || pr.LinkedFrom != LinkedFromBody || !containsInt(pr.LinkedIssues, n) {
+	if pr == nil || pr.LinkedFrom != LinkedFromBody || !slices.Contains(pr.LinkedIssues, n) {
 		return ""
 	}
 	return "linked by a closing keyword in the body of " + e.linkNote(pr)
@@ -34,9 +39,9 @@ func (e *eval) linkNote(pr *PullRequest) string {
 
 // actionDoneWhy is the history's reason for an action stage done: actionDone, and for a
 // close_issue while the pull request's links come from its body, that they do.
-func (e *eval) actionDoneWhy(stage *Stage) string {
+func (e *eval) actionDoneWhy(stage *lang.Stage) string {
 	why := actionDone(stage)
-	if stage.Action != ActionCloseIssue || e.facts.PR == nil || e.facts.PR.LinkedFrom != LinkedFromBody {
+	if stage.Action != lang.ActionCloseIssue || e.facts.PR == nil || e.facts.PR.LinkedFrom != LinkedFromBody {
 		return why
 	}
 	return why + "; the linked issues come from closing keywords in the body of " + e.linkNote(e.facts.PR)

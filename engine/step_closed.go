@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // A closed pull request ends its runs, whatever events were lost. GitHub drops the
 // pending job of a concurrency group and a job can fail, so the closed event may never
@@ -33,7 +37,7 @@ func (e *eval) closedSubject() {
 			if by == "" {
 				by = "someone"
 			}
-			e.finish(run, RunCompleted, TargetComplete, fmt.Sprintf("the pull request was merged by %s, outside this run", by))
+			e.finish(run, RunCompleted, lang.TargetComplete, fmt.Sprintf("the pull request was merged by %s, outside this run", by))
 		}
 	}
 }

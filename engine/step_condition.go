@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A stage's `condition:` is decided once, when the stage is entered: a stage whose
@@ -15,12 +17,12 @@ import (
 // conditionHolds decides c for run: labels_include against the subject's labels,
 // paths_match against the pull request's changed files, and an expression over the
 // run's env (github, context, stages, variables, trigger …). why says what decided it.
-func (e *eval) conditionHolds(p *Pipeline, run *Run, c *Predicate) (holds bool, why string, err error) {
-	return e.predicate(c, func() Env { return e.env(p, run) })
+func (e *eval) conditionHolds(p *lang.Pipeline, run *Run, c *lang.Predicate) (holds bool, why string, err error) {
+	return e.predicate(c, func() lang.Env { return e.env(p, run) })
 }
 
 // predicate decides c; env is called for expressions only.
-func (e *eval) predicate(c *Predicate, env func() Env) (bool, string, error) {
+func (e *eval) predicate(c *lang.Predicate, env func() lang.Env) (bool, string, error) {
 	if c == nil {
 		return true, "no condition", nil
 	}
@@ -57,7 +59,7 @@ func (e *eval) predicate(c *Predicate, env func() Env) (bool, string, error) {
 		hit := ""
 		for _, f := range pr.Files {
 			for _, g := range c.PathsMatch {
-				if MatchGlob(g, f) {
+				if lang.MatchGlob(g, f) {
 					hit = f
 					break
 				}
@@ -109,14 +111,14 @@ func (e *eval) predicate(c *Predicate, env func() Env) (bool, string, error) {
 
 // enterCondition decides the condition of the stage run is at, once per attempt. It
 // reports whether it moved the run (skipped the stage, or stopped the run).
-func (e *eval) enterCondition(p *Pipeline, run *Run, stage *Stage) (moved bool) {
+func (e *eval) enterCondition(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved bool) {
 	sr := run.Stages[stage.ID]
 	if stage.Condition == nil || sr == nil || sr.ConditionChecked {
 		return false
 	}
 	ok, why, err := e.conditionHolds(p, run, stage.Condition)
 	if err != nil {
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q: %v", stage.ID, err))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q: %v", stage.ID, err))
 		return true
 	}
 	sr.ConditionChecked = true
@@ -131,16 +133,16 @@ func (e *eval) enterCondition(p *Pipeline, run *Run, stage *Stage) (moved bool) 
 // alone, the condition decidedly does not hold (so the gate may be skipped). A condition
 // that reads anything but the facts (the run's context or outputs, which the state
 // holds) never lets a merge skip a gate, nor does one that cannot be decided.
-func (e *eval) guardSkips(c *Predicate) bool {
+func (e *eval) guardSkips(c *lang.Predicate) bool {
 	if c == nil || !factsOnly(c) {
 		return false
 	}
-	ok, _, err := e.predicate(c, func() Env { return Env{"github": FactsEnv(e.facts)} })
+	ok, _, err := e.predicate(c, func() lang.Env { return lang.Env{"github": FactsEnv(e.facts)} })
 	return err == nil && !ok
 }
 
 // factsOnly reports whether c reads only the facts (labels, files, the "github" root).
-func factsOnly(c *Predicate) bool {
+func factsOnly(c *lang.Predicate) bool {
 	if c.Expr != nil {
 		for _, r := range c.Expr.Roots() {
 			if r != "github" {

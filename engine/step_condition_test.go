@@ -5,26 +5,28 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // conditionConfig: a security review run only when the PR carries `security` or touches
 // auth code, then a review, then a gate on label "ok".
-func conditionConfig(t *testing.T, cond *Predicate) *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "sec", Dispatch: DispatchLabel, Label: "sec-review"}, {Name: "rev", Dispatch: DispatchLabel, Label: "review"}},
-		Pipelines: []*Pipeline{{
+func conditionConfig(t *testing.T, cond *lang.Predicate) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "sec", Dispatch: lang.DispatchLabel, Label: "sec-review"}, {Name: "rev", Dispatch: lang.DispatchLabel, Label: "review"}},
+		Pipelines: []*lang.Pipeline{{
 			Name:    "p",
-			Trigger: Trigger{Event: "pull_request.opened"},
-			Stages: []*Stage{
-				{ID: "security", Type: StageAgent, Agent: "sec", AgentAction: "review", Condition: cond, SkipTo: "review", OnComplete: "review"},
-				{ID: "review", Type: StageAgent, Agent: "rev", AgentAction: "review", OnComplete: "done"},
-				{ID: "done", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Stages: []*lang.Stage{
+				{ID: "security", Type: lang.StageAgent, Agent: "sec", AgentAction: "review", Condition: cond, SkipTo: "review", OnComplete: "review"},
+				{ID: "review", Type: lang.StageAgent, Agent: "rev", AgentAction: "review", OnComplete: "done"},
+				{ID: "done", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 			},
 		}}}
 }
 
-func securityCondition() *Predicate {
-	return &Predicate{Any: []Predicate{
+func securityCondition() *lang.Predicate {
+	return &lang.Predicate{Any: []lang.Predicate{
 		{LabelsInclude: []string{"security"}},
 		{PathsMatch: []string{"src/**/auth/**", "**/security/**"}},
 	}}
@@ -61,7 +63,7 @@ func TestStageConditionHoldsOrSkips(t *testing.T) {
 }
 
 func TestStageConditionDecidedOncePerAttempt(t *testing.T) {
-	cfg := conditionConfig(t, &Predicate{LabelsInclude: []string{"security"}})
+	cfg := conditionConfig(t, &lang.Predicate{LabelsInclude: []string{"security"}})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("security"), t0)
 	require.Equal(t, "security", res.State.Runs[0].Stage)
 	// The label goes away while the agent works: the stage that started is not skipped.
@@ -72,7 +74,7 @@ func TestStageConditionDecidedOncePerAttempt(t *testing.T) {
 }
 
 func TestStageConditionUndecidableStopsTheRun(t *testing.T) {
-	cfg := conditionConfig(t, &Predicate{PathsMatch: []string{"src/**"}})
+	cfg := conditionConfig(t, &lang.Predicate{PathsMatch: []string{"src/**"}})
 	// The changed files were not read.
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	run := res.State.Runs[0]
@@ -94,17 +96,17 @@ func TestStageConditionUndecidableStopsTheRun(t *testing.T) {
 	assert.False(t, res.NeedsFiles)
 
 	// An expression that fails to run stops the run too.
-	e, cerr := CompileExpr("context.missing.deep == 1", Pos{Line: 4, Col: 7})
+	e, cerr := lang.CompileExpr("context.missing.deep == 1", lang.Pos{Line: 4, Col: 7})
 	require.Nil(t, cerr)
-	res = Step(conditionConfig(t, &Predicate{Expr: e, Pos: Pos{Line: 4, Col: 7}}), nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res = Step(conditionConfig(t, &lang.Predicate{Expr: e, Pos: lang.Pos{Line: 4, Col: 7}}), nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, `condition "context.missing.deep == 1" at 4:7`)
 }
 
 func TestStageConditionExpressionOverTheRun(t *testing.T) {
-	e, cerr := CompileExpr("github.pr.draft == false && len(github.pr.labels) > 0", Pos{Line: 1, Col: 1})
+	e, cerr := lang.CompileExpr("github.pr.draft == false && len(github.pr.labels) > 0", lang.Pos{Line: 1, Col: 1})
 	require.Nil(t, cerr)
-	cfg := conditionConfig(t, &Predicate{Expr: e})
+	cfg := conditionConfig(t, &lang.Predicate{Expr: e})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("x"), t0)
 	assert.Equal(t, "security", res.State.Runs[0].Stage)
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
@@ -113,14 +115,14 @@ func TestStageConditionExpressionOverTheRun(t *testing.T) {
 
 // guardConditionConfig: a gate on label "approved" run only for PRs labelled "risky";
 // others go straight to the merge.
-func guardConditionConfig(cond *Predicate) *Config {
-	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+func guardConditionConfig(cond *lang.Predicate) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "p",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{
-			{ID: "risk", Type: StageGate, Condition: cond, SkipTo: "merge", OnPass: "merge",
-				Conditions: []Condition{{Check: "approved", Eval: labelCheck("approved")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{
+			{ID: "risk", Type: lang.StageGate, Condition: cond, SkipTo: "merge", OnPass: "merge",
+				Conditions: []lang.Condition{{Check: "approved", Eval: labelCheck("approved")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		},
 	}}}
 }
@@ -136,7 +138,7 @@ func merges(res Result) int {
 }
 
 func TestGuardDecidesASkippedGateFromToday(t *testing.T) {
-	cfg := guardConditionConfig(&Predicate{LabelsInclude: []string{"risky"}})
+	cfg := guardConditionConfig(&lang.Predicate{LabelsInclude: []string{"risky"}})
 	open := Input{Key: "k1", Event: "pull_request.opened"}
 	// Not risky: the gate is skipped and the merge goes ahead.
 	res := Step(cfg, nil, open, prFacts(), t0)
@@ -156,9 +158,9 @@ func TestGuardDecidesASkippedGateFromToday(t *testing.T) {
 
 	// A condition over the run's own context never lets a merge skip a gate: the context
 	// is stored state.
-	e, cerr := CompileExpr("context.risky == true", Pos{Line: 1, Col: 1})
+	e, cerr := lang.CompileExpr("context.risky == true", lang.Pos{Line: 1, Col: 1})
 	require.Nil(t, cerr)
-	cfg = guardConditionConfig(&Predicate{Expr: e})
+	cfg = guardConditionConfig(&lang.Predicate{Expr: e})
 	res = Step(cfg, nil, open, prFacts(), t0)
 	assert.Equal(t, 0, merges(res), "the guard does not take the run's word for a skip")
 }

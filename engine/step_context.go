@@ -1,11 +1,13 @@
 package engine
 
+import "github.com/org/pipeline-action/engine/lang"
+
 // The run's context: a pipeline's `context:` is computed when a run starts, over the
 // event as the facts describe it (`trigger.pull_request.*`) and the facts themselves.
 
 // initContext computes p's `context:` into run.Context. A value whose template cannot
 // be filled is left out, and the job log says why.
-func (e *eval) initContext(p *Pipeline, run *Run) {
+func (e *eval) initContext(p *lang.Pipeline, run *Run) {
 	if len(p.Context) == 0 {
 		return
 	}
@@ -13,12 +15,12 @@ func (e *eval) initContext(p *Pipeline, run *Run) {
 	env["trigger"] = triggerEnv(e.facts)
 	ctx := map[string]any{}
 	for _, kv := range p.Context {
-		v, err := valueOf(kv.Value, env)
+		v, err := lang.ValueOf(kv.Value, env)
 		if err != nil {
 			e.logf("run %s: context %q: %v; left out", run.ID, kv.Key, err)
 			continue
 		}
-		ctx[kv.Key] = jsonValue(v)
+		ctx[kv.Key] = lang.JSONValue(v)
 		env["context"] = ctx
 	}
 	run.Context = ctx

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // examples/feature-dev as written: an issue's run whose review stage runs standard-review.
@@ -26,7 +28,7 @@ func TestFeatureDevChildSeesTheRunsPullRequest(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number, "feat-dev is asked on the issue")
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "feature-dev/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature-dev/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 
 	parent, child := runOf(res.State, "feature-dev/4/1"), runOf(res.State, "standard-review/4/1")
 	require.NotNil(t, child, res.Log)
@@ -36,7 +38,7 @@ func TestFeatureDevChildSeesTheRunsPullRequest(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
 	assert.Equal(t, "standard-review/4/1/test-coverage/1/dispatch", eff.Key)
-	assert.Equal(t, DispatchWorkflow, eff.Dispatch)
+	assert.Equal(t, lang.DispatchWorkflow, eff.Dispatch)
 	assert.Equal(t, "acme/widgets#4", eff.Inputs["subject"])
 	var ctx map[string]any
 	require.NoError(t, json.Unmarshal([]byte(eff.Inputs["context"]), &ctx))

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/org/pipeline-action/engine/lang"
+
 // Checks that take a group (`from`) read it from Facts.Groups; its teams' members from
 // Facts.TeamMembers, which the shell reads for the gates runs are at (PeopleNeeded). A team
 // not read counts no one: the check says so and fails closed.
@@ -11,7 +13,7 @@ func (e *eval) factsForGates() *Facts {
 		return e.facts
 	}
 	f := *e.facts
-	f.Groups = make(map[string]*Group, len(e.cfg.Groups))
+	f.Groups = make(map[string]*lang.Group, len(e.cfg.Groups))
 	for _, g := range e.cfg.Groups {
 		f.Groups[g.Name] = g
 	}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // membersCheck passes when a member of its group's users approved; it records the facts.
@@ -28,10 +30,10 @@ func (c membersCheck) Evaluate(f *Facts) GateResult {
 
 func TestGateChecksReadTheConfigsGroups(t *testing.T) {
 	var saw *Facts
-	cfg := &Config{Version: 1,
-		Groups: []*Group{{Name: "maintainers", Users: []string{"alice"}}, {Name: "core", Users: []string{"bob"}, Teams: []string{"Acme/Core"}}},
-		Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
-			{ID: "g", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "human_approved", Eval: membersCheck{"maintainers", &saw}}}},
+	cfg := &lang.Config{Version: 1,
+		Groups: []*lang.Group{{Name: "maintainers", Users: []string{"alice"}}, {Name: "core", Users: []string{"bob"}, Teams: []string{"Acme/Core"}}},
+		Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{
+			{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "human_approved", Eval: membersCheck{"maintainers", &saw}}}},
 		}}}}
 	f := prFacts()
 	f.PR.Reviews = []Review{{Author: "alice", State: ReviewApproved}}

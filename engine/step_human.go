@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Human stages: a run waits for people — approvals, comments, a label, a dismissed
@@ -23,12 +25,12 @@ const (
 	noticeReminder = "reminder-" // + the reminder's number
 )
 
-func humanKey(run *Run, stage *Stage, attempt int, suffix string) string {
+func humanKey(run *Run, stage *lang.Stage, attempt int, suffix string) string {
 	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, attempt, suffix)
 }
 
 // human evaluates human stage of run once and reports whether the run moved.
-func (e *eval) human(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	who, need, notes := e.humanCount(run, stage, sr)
 	if len(who) >= need {
@@ -77,18 +79,18 @@ func init() {
 }
 
 // armReminder arms the first reminder of a human stage with `notify.reminder`.
-func armReminder(stage *Stage, sr *StageRun, now time.Time) {
-	if stage.Type == StageHuman && stage.Reminder != nil && stage.Reminder.Interval > 0 {
+func armReminder(stage *lang.Stage, sr *StageRun, now time.Time) {
+	if stage.Type == lang.StageHuman && stage.Reminder != nil && stage.Reminder.Interval > 0 {
 		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineReminder, At: now.Add(stage.Reminder.Interval)})
 	}
 }
 
 // remind posts reminder d.N+1 of a human stage that still waits, and arms the next one
 // while max_reminders allows. The run does not move.
-func (e *eval) remind(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+func (e *eval) remind(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
 	r := stage.Reminder
 	sr := run.Stages[stage.ID]
-	if r == nil || stage.Type != StageHuman || r.MaxReminders > 0 && d.N >= r.MaxReminders {
+	if r == nil || stage.Type != lang.StageHuman || r.MaxReminders > 0 && d.N >= r.MaxReminders {
 		return false
 	}
 	if who, need, _ := e.humanCount(run, stage, sr); len(who) >= need {
@@ -117,7 +119,7 @@ func (e *eval) remind(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 }
 
 // groupMentions is "@user @org/team" for the stage's group (the author left out), or "".
-func (e *eval) groupMentions(stage *Stage) string {
+func (e *eval) groupMentions(stage *lang.Stage) string {
 	g := e.cfg.Group(stage.From)
 	if g == nil {
 		return ""
@@ -137,7 +139,7 @@ func (e *eval) groupMentions(stage *Stage) string {
 // reviewersOf returns whom auto_assign asks for a review: the group's users but the PR's
 // author and the action itself, and its teams that belong to the repository's owner
 // (GitHub requests reviews only from teams of the repository's organization), by slug.
-func (e *eval) reviewersOf(stage *Stage) (users, teams []string) {
+func (e *eval) reviewersOf(stage *lang.Stage) (users, teams []string) {
 	g := e.cfg.Group(stage.From)
 	if g == nil {
 		return nil, nil
@@ -157,30 +159,30 @@ func (e *eval) reviewersOf(stage *Stage) (users, teams []string) {
 }
 
 // waitsFor says what the stage waits for, with count n (0: the stage's count).
-func (e *eval) waitsFor(stage *Stage, n int) string {
+func (e *eval) waitsFor(stage *lang.Stage, n int) string {
 	if n == 0 {
 		n = max(stage.Count, 1)
 	}
 	switch stage.WaitFor {
-	case WaitApproval:
+	case lang.WaitApproval:
 		return fmt.Sprintf("%d %s on the current head", n, plural(n, "approval", "approvals"))
-	case WaitComment:
+	case lang.WaitComment:
 		what := plural(n, "comment", "comments")
 		if stage.Pattern != "" {
 			what += " matching " + stage.Pattern
 		}
 		return fmt.Sprintf("%d %s", n, what)
-	case WaitLabel:
+	case lang.WaitLabel:
 		return "the label " + stage.WaitLabel
-	case WaitDismiss:
+	case lang.WaitDismiss:
 		return "the blocking review to be dismissed"
 	}
 	return stage.WaitFor
 }
 
 // whoCan says who can give what the stage waits for.
-func (e *eval) whoCan(stage *Stage) string {
-	if (stage.WaitFor == WaitLabel || stage.WaitFor == WaitDismiss) && stage.From == "" {
+func (e *eval) whoCan(stage *lang.Stage) string {
+	if (stage.WaitFor == lang.WaitLabel || stage.WaitFor == lang.WaitDismiss) && stage.From == "" {
 		return "someone with write access"
 	}
 	g := e.cfg.Group(stage.From)
@@ -195,7 +197,7 @@ func (e *eval) whoCan(stage *Stage) string {
 	return fmt.Sprintf("group %s (%s; not the author)", g.Name, strings.Join(names, ", "))
 }
 
-func (e *eval) humanResults(run *Run, stage *Stage, sr *StageRun, who []string, need int, notes []string) []GateResult {
+func (e *eval) humanResults(run *Run, stage *lang.Stage, sr *StageRun, who []string, need int, notes []string) []GateResult {
 	msg := fmt.Sprintf("waits for %s; has %d", e.waitsFor(stage, need), len(who))
 	if len(who) > 0 {
 		msg += " (" + strings.Join(who, ", ") + ")"
@@ -224,11 +226,11 @@ func (e *eval) humanResults(run *Run, stage *Stage, sr *StageRun, who []string, 
 	return out
 }
 
-func humanDone(stage *Stage, who []string) string {
+func humanDone(stage *lang.Stage, who []string) string {
 	switch stage.WaitFor {
-	case WaitApproval:
+	case lang.WaitApproval:
 		return "approved by " + strings.Join(who, ", ")
-	case WaitComment:
+	case lang.WaitComment:
 		return "commented by " + strings.Join(who, ", ")
 	}
 	return strings.Join(who, ", ")
@@ -238,13 +240,13 @@ func humanDone(stage *Stage, who []string) string {
 // run's context lacks them, `context.pr_number`, `head_branch`, `base_branch`, `author` and
 // `pr_title` are the pull request's. A template that does not render is shown as written,
 // with why in the log.
-func (e *eval) render(t *Template, run *Run) string {
+func (e *eval) render(t *lang.Template, run *Run) string {
 	pr := e.facts.PR
-	var env Env
+	var env lang.Env
 	if p := e.cfg.PipelineFor(run); p != nil {
 		env = e.env(p, run)
 	} else {
-		env = Env{"github": FactsEnv(e.facts), "run": map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage}}
+		env = lang.Env{"github": FactsEnv(e.facts), "run": map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage}}
 	}
 	ctx := map[string]any{"pr_number": pr.Number, "head_branch": pr.HeadRef, "base_branch": pr.BaseRef, "author": pr.Author, "pr_title": pr.Title}
 	if have, ok := env["context"].(map[string]any); ok {
@@ -280,7 +282,7 @@ func (e *eval) settleStageEffect(o Outcome) bool {
 	return true
 }
 
-func (e *eval) stageEffectDone(run *Run, stage *Stage, sr *StageRun, suffix string, o Outcome) {
+func (e *eval) stageEffectDone(run *Run, stage *lang.Stage, sr *StageRun, suffix string, o Outcome) {
 	switch {
 	case o.Err == "":
 	case suffix == noticeRequest || o.Permanent:
@@ -306,7 +308,7 @@ func (e *eval) stageEffectDone(run *Run, stage *Stage, sr *StageRun, suffix stri
 }
 
 // findStageEffect finds the live human stage whose current attempt key belongs to.
-func (e *eval) findStageEffect(key string) (*Run, *Stage, *StageRun, string) {
+func (e *eval) findStageEffect(key string) (*Run, *lang.Stage, *StageRun, string) {
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -317,7 +319,7 @@ func (e *eval) findStageEffect(key string) (*Run, *Stage, *StageRun, string) {
 		}
 		stage := p.Stage(run.Stage)
 		sr := run.Stages[run.Stage]
-		if stage == nil || stage.Type != StageHuman || sr == nil {
+		if stage == nil || stage.Type != lang.StageHuman || sr == nil {
 			continue
 		}
 		if suffix, ok := strings.CutPrefix(key, fmt.Sprintf("%s/%s/%d/", run.ID, stage.ID, sr.Attempt)); ok {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A human stage waiting for a label or a dismissed review: what it waits for counts only
@@ -20,7 +22,7 @@ func labelAdder(pr *PullRequest, label string) (string, time.Time, bool) {
 	at := pr.Last(TimelineLabeled, label)
 	actor, found := "", false
 	for _, ev := range pr.Timeline {
-		if ev.Kind == TimelineLabeled && SameLabel(ev.Label, label) && ev.At.Equal(at) {
+		if ev.Kind == TimelineLabeled && lang.SameLabel(ev.Label, label) && ev.At.Equal(at) {
 			actor, found = ev.Actor, true
 		}
 	}
@@ -40,7 +42,7 @@ func dismisser(pr *PullRequest, reviewer string) (string, time.Time) {
 }
 
 // humanLabel counts the stage's label when someone who counts added it.
-func (e *eval) humanLabel(run *Run, stage *Stage, add func(string)) (notes []string) {
+func (e *eval) humanLabel(run *Run, stage *lang.Stage, add func(string)) (notes []string) {
 	l, ok := e.facts.PR.Label(stage.WaitLabel)
 	if !ok {
 		return nil
@@ -61,7 +63,7 @@ func (e *eval) humanLabel(run *Run, stage *Stage, add func(string)) (notes []str
 
 // humanDismiss counts a dismissal by someone who counts, once no review still requests
 // changes.
-func (e *eval) humanDismiss(run *Run, stage *Stage, add func(string)) (notes []string) {
+func (e *eval) humanDismiss(run *Run, stage *lang.Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
 	for _, r := range LatestReviews(e.facts.PR.Reviews) {
@@ -95,9 +97,9 @@ func (e *eval) humanDismiss(run *Run, stage *Stage, add func(string)) (notes []s
 // humanActors returns the people whose action at human stage s (whose record is sr, nil
 // if not entered) may count on facts f: who, for reading the teams of the stage's group,
 // and perms, those of them whose permission must be read (a review tells its author's).
-func humanActors(s *Stage, sr *StageRun, f *Facts, run *Run) (who, perms []string) {
+func humanActors(s *lang.Stage, sr *StageRun, f *Facts, run *Run) (who, perms []string) {
 	switch s.WaitFor {
-	case WaitApproval:
+	case lang.WaitApproval:
 		rp := runPRIn(f, run) // step_issue.go
 		for _, r := range LatestReviews(rp.Reviews) {
 			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
@@ -105,19 +107,19 @@ func humanActors(s *Stage, sr *StageRun, f *Facts, run *Run) (who, perms []strin
 				who = append(who, r.Author)
 			}
 		}
-	case WaitComment:
+	case lang.WaitComment:
 		for _, c := range f.PR.Comments {
 			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && countsAsHuman(c, f) && !c.Disowned() && !isCommand(c.Body) {
 				perms = append(perms, c.Author)
 			}
 		}
-	case WaitLabel:
+	case lang.WaitLabel:
 		if l, ok := f.PR.Label(s.WaitLabel); ok {
 			if by, _, _ := labelAdder(f.PR, l); by != "" {
 				perms = append(perms, by)
 			}
 		}
-	case WaitDismiss:
+	case lang.WaitDismiss:
 		for _, r := range LatestReviews(f.PR.Reviews) {
 			if r.State == ReviewDismissed {
 				if by, _ := dismisser(f.PR, r.Author); by != "" {

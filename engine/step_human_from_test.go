@@ -6,19 +6,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func humanFromConfig(t *testing.T, stage *Stage) *Config {
+func humanFromConfig(t *testing.T, stage *lang.Stage) *lang.Config {
 	cfg := humanConfig(t, 1)
-	stage.ID, stage.Type, stage.From, stage.Count, stage.OnComplete = "h", StageHuman, "maintainers", 1, TargetComplete
-	cfg.Pipelines[0].Stages = []*Stage{stage}
+	stage.ID, stage.Type, stage.From, stage.Count, stage.OnComplete = "h", lang.StageHuman, "maintainers", 1, lang.TargetComplete
+	cfg.Pipelines[0].Stages = []*lang.Stage{stage}
 	return cfg
 }
 
 // wait_for: label with `from`: the label counts only when a member of the group added it
 // last, as the timeline tells.
 func TestHumanLabelFrom(t *testing.T) {
-	cfg := humanFromConfig(t, &Stage{WaitFor: WaitLabel, WaitLabel: "qa-ok"})
+	cfg := humanFromConfig(t, &lang.Stage{WaitFor: lang.WaitLabel, WaitLabel: "qa-ok"})
 	f := humanFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, RunWaiting, res.State.Runs[0].Status)
@@ -72,7 +74,7 @@ func TestHumanLabelFrom(t *testing.T) {
 
 // wait_for: dismiss with `from`: the blocking review must be dismissed by a member.
 func TestHumanDismissFrom(t *testing.T) {
-	cfg := humanFromConfig(t, &Stage{WaitFor: WaitDismiss})
+	cfg := humanFromConfig(t, &lang.Stage{WaitFor: lang.WaitDismiss})
 	f := humanFacts()
 	f.PR.Reviews = []Review{{Author: "carol", State: ReviewChangesRequested}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -118,7 +120,7 @@ func TestHumanDismissFrom(t *testing.T) {
 // The teams of the group are read when someone outside its users added the label or
 // dismissed the review.
 func TestPeopleNeededLabelAndDismissFrom(t *testing.T) {
-	cfg := humanFromConfig(t, &Stage{WaitFor: WaitLabel, WaitLabel: "qa-ok"})
+	cfg := humanFromConfig(t, &lang.Stage{WaitFor: lang.WaitLabel, WaitLabel: "qa-ok"})
 	f := humanFacts()
 	f.TeamMembers = nil
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -129,7 +131,7 @@ func TestPeopleNeededLabelAndDismissFrom(t *testing.T) {
 	f.PR.Timeline[0].Actor = "bob"
 	assert.Equal(t, Needs{Teams: []string{"acme/maintainers"}, Permissions: []string{"bob"}}, PeopleNeeded(cfg, res.State, f))
 
-	cfg = humanFromConfig(t, &Stage{WaitFor: WaitDismiss})
+	cfg = humanFromConfig(t, &lang.Stage{WaitFor: lang.WaitDismiss})
 	f = humanFacts()
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	f.PR.Reviews = []Review{{Author: "carol", State: ReviewDismissed}}

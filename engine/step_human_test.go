@@ -7,29 +7,31 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func humanTemplate(t *testing.T, src string) *Template {
+func humanTemplate(t *testing.T, src string) *lang.Template {
 	t.Helper()
-	tpl, err := CompileTemplate(src, Pos{Line: 1, Col: 1})
+	tpl, err := lang.CompileTemplate(src, lang.Pos{Line: 1, Col: 1})
 	require.Nil(t, err)
 	return tpl
 }
 
 // humanConfig: a human stage waiting for count approvals from maintainers (alice and
 // team acme/maintainers), then a merge.
-func humanConfig(t *testing.T, count int) *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Groups: []*Group{{Name: "maintainers", Users: []string{"alice", "dev"}, Teams: []string{"acme/maintainers"}}},
-		Pipelines: []*Pipeline{{
+func humanConfig(t *testing.T, count int) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Groups: []*lang.Group{{Name: "maintainers", Users: []string{"alice", "dev"}, Teams: []string{"acme/maintainers"}}},
+		Pipelines: []*lang.Pipeline{{
 			Name:    "review",
-			Trigger: Trigger{Event: "pull_request.opened"},
-			Stages: []*Stage{
-				{ID: "approval", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: count,
+			Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Stages: []*lang.Stage{
+				{ID: "approval", Type: lang.StageHuman, WaitFor: lang.WaitApproval, From: "maintainers", Count: count,
 					OnEnter:  humanTemplate(t, "PR #{{ context.pr_number }} waits for review"),
-					Reminder: &Reminder{Interval: 24 * time.Hour, MaxReminders: 2}, AutoAssign: true,
+					Reminder: &lang.Reminder{Interval: 24 * time.Hour, MaxReminders: 2}, AutoAssign: true,
 					OnComplete: "merge"},
-				{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+				{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 			},
 		}}}
 }
@@ -45,7 +47,7 @@ func humanFacts() *Facts {
 }
 
 // settleAll performs every effect of res successfully and settles them.
-func settleAll(t *testing.T, cfg *Config, res Result, f *Facts, now time.Time) Result {
+func settleAll(t *testing.T, cfg *lang.Config, res Result, f *Facts, now time.Time) Result {
 	t.Helper()
 	for i := 0; len(res.Effects) > 0; i++ {
 		require.Less(t, i, 5, "effects never stop")
@@ -141,8 +143,8 @@ func TestHumanStageReminders(t *testing.T) {
 func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	f := humanFacts()
 	f.People.Permissions = map[string]string{"alice": "write", "rita": "read"}
-	comment := &Stage{ID: "h", Type: StageHuman, WaitFor: WaitComment, Pattern: "^LGTM", Count: 1, OnComplete: TargetComplete}
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{comment}}}}
+	comment := &lang.Stage{ID: "h", Type: lang.StageHuman, WaitFor: lang.WaitComment, Pattern: "^LGTM", Count: 1, OnComplete: lang.TargetComplete}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{comment}}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, RunWaiting, res.State.Runs[0].Status)
 	f.PR.Comments = []IssueComment{
@@ -157,8 +159,8 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	res2 = Step(cfg, res.State, Input{Key: "k3", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	assert.Equal(t, RunCompleted, res2.State.Runs[0].Status)
 
-	label := &Stage{ID: "h", Type: StageHuman, WaitFor: WaitLabel, WaitLabel: "qa-ok", Count: 1, OnComplete: TargetComplete}
-	cfg.Pipelines[0].Stages = []*Stage{label}
+	label := &lang.Stage{ID: "h", Type: lang.StageHuman, WaitFor: lang.WaitLabel, WaitLabel: "qa-ok", Count: 1, OnComplete: lang.TargetComplete}
+	cfg.Pipelines[0].Stages = []*lang.Stage{label}
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, humanFacts(), t0)
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
 	// Without `from`, who added the label must have write access and not be the author.
@@ -176,8 +178,8 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 		assert.Equal(t, want, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, fl, t0).State.Runs[0].Status, "labelled by %q", tc.actor)
 	}
 
-	dismiss := &Stage{ID: "h", Type: StageHuman, WaitFor: WaitDismiss, Count: 1, OnComplete: TargetComplete}
-	cfg.Pipelines[0].Stages = []*Stage{dismiss}
+	dismiss := &lang.Stage{ID: "h", Type: lang.StageHuman, WaitFor: lang.WaitDismiss, Count: 1, OnComplete: lang.TargetComplete}
+	cfg.Pipelines[0].Stages = []*lang.Stage{dismiss}
 	fd := humanFacts()
 	fd.PR.Reviews = []Review{{Author: "alice", State: ReviewChangesRequested}}
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, fd, t0)
@@ -200,7 +202,7 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 func TestPeopleNeeded(t *testing.T) {
 	cfg, f := humanConfig(t, 1), humanFacts()
 	cfg.Settings.ChatOpsFrom = []string{"ops"}
-	cfg.Groups = append(cfg.Groups, &Group{Name: "ops", Teams: []string{"acme/ops"}})
+	cfg.Groups = append(cfg.Groups, &lang.Group{Name: "ops", Teams: []string{"acme/ops"}})
 	assert.True(t, PeopleNeeded(cfg, nil, f).Empty())
 	res := settleAll(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
 	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "no one gave anything: nothing to read")

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Runs of `scope: issue` pipelines. Their subject is an issue (Facts.Issue): they start on
@@ -65,14 +67,8 @@ func (e *eval) issueView() {
 
 // scopeFits reports whether pipeline p runs on the subject evaluated: pipelines on issues
 // (OnIssues) on issues, the others on pull requests.
-func (e *eval) scopeFits(p *Pipeline) bool {
+func (e *eval) scopeFits(p *lang.Pipeline) bool {
 	return (e.issue != nil) == p.OnIssues()
-}
-
-// OnIssues reports whether p's runs have an issue as their subject: it says `scope: issue`,
-// or its trigger is an issues.* event (as feature-dev's is, without a scope).
-func (p *Pipeline) OnIssues() bool {
-	return p.Scope == ScopeIssue || p.Scope == ScopeMultiPR || strings.HasPrefix(p.Trigger.Event, "issues.")
 }
 
 // RunPR is the run's pull request, context.pr_number; 0 when it has none.
@@ -139,12 +135,12 @@ func (e *eval) onRunPR(pr *PullRequest) func() {
 
 // issueStage evaluates the stages of an issue's run that read its pull request: gates and
 // merge_pr. done is false for every other stage, and in a pull request's run.
-func (e *eval) issueStage(p *Pipeline, run *Run, stage *Stage) (moved, done bool) {
+func (e *eval) issueStage(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, done bool) {
 	if e.issue == nil {
 		return false, false
 	}
-	isMerge := stage.Type == StageAction && stage.Action == ActionMergePR
-	if stage.Type != StageGate && !isMerge {
+	isMerge := stage.Type == lang.StageAction && stage.Action == lang.ActionMergePR
+	if stage.Type != lang.StageGate && !isMerge {
 		return false, false
 	}
 	if isMerge {
@@ -194,7 +190,7 @@ func (e *eval) intentOnRunPR(run *Run, it Intent) func() {
 // issueTriggerSince is triggerStateSince for an issue: issues.opened holds since the issue
 // was opened, issues.reopened since it was last reopened, issues.labeled with labels since
 // the last of them was added; other issue events are happenings.
-func (e *eval) issueTriggerSince(p *Pipeline) (time.Time, bool) {
+func (e *eval) issueTriggerSince(p *lang.Pipeline) (time.Time, bool) {
 	is, t := e.issue.issue, p.Trigger
 	view := e.issue.view.PR
 	switch t.Event {
@@ -288,7 +284,7 @@ func (e *eval) refuseAssociation(n int) string {
 
 // issueEnv completes an issue run's env: github.pr is the run's pull request (null while it
 // has none), github.issue the issue.
-func (e *eval) issueEnv(run *Run, env Env) {
+func (e *eval) issueEnv(run *Run, env lang.Env) {
 	if e.issue == nil {
 		return
 	}

@@ -6,22 +6,24 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // issueConfig is feature-dev without its sub-pipeline: an issue labelled `feature` → an
 // agent (a comment dispatch) → a gate on the run's pull request (label "ok" on the PR) →
 // merge.
-func issueConfig() *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "dev", Dispatch: DispatchComment, Body: "@dev implement this"}},
-		Pipelines: []*Pipeline{{
+func issueConfig() *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "dev", Dispatch: lang.DispatchComment, Body: "@dev implement this"}},
+		Pipelines: []*lang.Pipeline{{
 			Name:    "feature",
-			Scope:   ScopeIssue,
-			Trigger: Trigger{Event: "issues.labeled", Labels: []string{"feature"}},
-			Stages: []*Stage{
-				{ID: "implement", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "ready"},
-				{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-				{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash"}, OnSuccess: TargetComplete},
+			Scope:   lang.ScopeIssue,
+			Trigger: lang.Trigger{Event: "issues.labeled", Labels: []string{"feature"}},
+			Stages: []*lang.Stage{
+				{ID: "implement", Type: lang.StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "ready"},
+				{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+				{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "squash"}, OnSuccess: lang.TargetComplete},
 			},
 		}}}
 }
@@ -43,7 +45,7 @@ func ownPR(n int, labels ...string) *PullRequest {
 }
 
 // startIssueRun starts the run on issue #4 and settles its dispatch.
-func startIssueRun(t *testing.T, cfg *Config, f *Facts) Result {
+func startIssueRun(t *testing.T, cfg *lang.Config, f *Facts) Result {
 	t.Helper()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
@@ -72,7 +74,7 @@ func TestIssueRunStartsOnIssuesEventsOnly(t *testing.T) {
 
 	// Without scope: issue, an issues.* trigger runs on issues too (as feature-dev's).
 	unscoped := issueConfig()
-	unscoped.Pipelines[0].Scope = ScopeSinglePR
+	unscoped.Pipelines[0].Scope = lang.ScopeSinglePR
 	res = Step(unscoped, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
 	require.Len(t, res.State.Runs, 1)
 	assert.Equal(t, "feature/4/1", res.State.Runs[0].ID)
@@ -87,7 +89,7 @@ func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
 	res := startIssueRun(t, cfg, issueFacts())
 
 	// The agent reports without a pull request: the gate waits, saying so.
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, nil), issueFacts(), t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, nil), issueFacts(), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "ready", run.Stage)
 	assert.Equal(t, RunWaiting, run.Status)
@@ -99,7 +101,7 @@ func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
 	res = startIssueRun(t, cfg, issueFacts())
 	pr := ownPR(9)
 	f := issueFacts(pr)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	run = res.State.Runs[0]
 	assert.Equal(t, 9, RunPR(run))
 	assert.Equal(t, []int{9}, RunPRs(run))
@@ -147,7 +149,7 @@ func TestIssueRunRefusesAFork(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := issueFacts(fork, closed)
 			res := startIssueRun(t, cfg, f)
-			res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, c.outputs), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, c.outputs), f, t0)
 			run := res.State.Runs[0]
 			assert.Equal(t, 0, RunPR(run))
 			assert.Contains(t, run.Message, c.why)
@@ -176,7 +178,7 @@ func TestIssueRunGuardReadsThePullRequest(t *testing.T) {
 	f := issueFacts(pr)
 	res := startIssueRun(t, cfg, f)
 	pr.Labels = nil
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": "#9"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": "#9"}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// A forged state at the merge stage: the guard reads #9, where "ok" is missing.
@@ -204,16 +206,16 @@ func TestIssueRunGuardReadsThePullRequest(t *testing.T) {
 func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 	cfg := issueConfig()
 	bodyT := agentTemplate(t, "issue {{ github.issue.number }} pr {{ github.pr.number }}")
-	cfg.Pipelines[0].Stages = []*Stage{
-		{ID: "implement", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "tell-issue"},
-		{ID: "tell-issue", Type: StageAction, Action: ActionComment, OnSuccess: "tell-pr",
-			Config: ActionConfig{Target: agentTemplate(t, "issue"), BodyTemplate: bodyT}},
-		{ID: "tell-pr", Type: StageAction, Action: ActionComment, OnSuccess: TargetComplete,
-			Config: ActionConfig{Target: agentTemplate(t, "pr"), Body: "on the pr"}},
+	cfg.Pipelines[0].Stages = []*lang.Stage{
+		{ID: "implement", Type: lang.StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "tell-issue"},
+		{ID: "tell-issue", Type: lang.StageAction, Action: lang.ActionComment, OnSuccess: "tell-pr",
+			Config: lang.ActionConfig{Target: agentTemplate(t, "issue"), BodyTemplate: bodyT}},
+		{ID: "tell-pr", Type: lang.StageAction, Action: lang.ActionComment, OnSuccess: lang.TargetComplete,
+			Config: lang.ActionConfig{Target: agentTemplate(t, "pr"), Body: "on the pr"}},
 	}
 	f := issueFacts(ownPR(9))
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number)
 	assert.Equal(t, "issue 4 pr 9", res.Effects[0].Body)
@@ -223,8 +225,8 @@ func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 
 	// In a pull request's run there is no issue: validate refuses it, and a run fails on it.
 	pcfg := stepConfig()
-	pcfg.Pipelines[0].Stages = []*Stage{{ID: "c", Type: StageAction, Action: ActionComment,
-		Config: ActionConfig{Target: agentTemplate(t, "issue"), Body: "x"}}}
+	pcfg.Pipelines[0].Stages = []*lang.Stage{{ID: "c", Type: lang.StageAction, Action: lang.ActionComment,
+		Config: lang.ActionConfig{Target: agentTemplate(t, "issue"), Body: "x"}}}
 	res = Step(pcfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Contains(t, res.State.Runs[0].Stages["c"].Message, `comment target "issue" in a pull request's run: there is no issue`)
 }
@@ -234,12 +236,12 @@ func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 // issue given on that head.
 func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	cfg := issueConfig()
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
-	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"bob", "carol"}}}
+	cfg.Pipelines[0].Stages[1] = &lang.Stage{ID: "ready", Type: lang.StageHuman, WaitFor: lang.WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
 	pr := ownPR(9)
 	f := issueFacts(pr)
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// A review on an older head does not count; one on the head does.
@@ -256,36 +258,17 @@ func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	pr.Reviews = []Review{{Author: "dave", State: ReviewApproved, CommitSHA: pr.HeadSHA}}
 	cfg.Groups[0].Teams = []string{"acme/maintainers"}
 	st := startIssueRun(t, cfg, f).State
-	st = Step(cfg, st, reportOn(st, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0).State
+	st = Step(cfg, st, reportOn(st, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0).State
 	needs := PeopleNeeded(cfg, st, f)
 	assert.Contains(t, needs.Teams, "acme/maintainers")
 }
 
-func TestCheckIssueScopes(t *testing.T) {
-	draft := false
-	p1 := pipe("prs", 1)
-	p1.Scope, p1.Trigger = ScopeIssue, Trigger{Event: "pull_request.opened", Pos: at(2)}
-	p2 := pipe("issues", 5)
-	p2.Trigger = Trigger{Event: "issues.labeled", Pos: at(6), BaseBranch: "main", Draft: &draft}
-	p3 := pipe("fine", 9)
-	p3.Scope, p3.Trigger = ScopeIssue, Trigger{Event: "issues.opened", Pos: at(10), Labels: []string{"x"}}
-	errs, warnings := checkIssueScopes(&Config{Pipelines: []*Pipeline{p1, p2, p3}})
-	assert.Empty(t, warnings)
-	assert.Equal(t, []string{
-		`2:3: pipeline "prs" has scope: issue, so it starts on issues: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
-		`6:3: pipeline "issues" starts on issues, which have no base_branch or draft: its trigger cannot ask for it [value]`,
-	}, lines(errs))
-	assert.True(t, p2.OnIssues(), "an issues.* trigger runs on issues without scope: issue")
-	assert.True(t, p1.OnIssues(), "scope: issue runs on issues")
-	assert.False(t, pipe("plain", 12).OnIssues())
-}
-
 func TestIssueRunContextReadsTheIssue(t *testing.T) {
 	cfg := issueConfig()
-	cfg.Pipelines[0].Context = []KeyValue{
-		{Key: "issue", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.issue.number }}")}},
-		{Key: "title", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.issue.title }}")}},
-		{Key: "pr", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
+	cfg.Pipelines[0].Context = []lang.KeyValue{
+		{Key: "issue", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.issue.number }}")}},
+		{Key: "title", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.issue.title }}")}},
+		{Key: "pr", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
 	}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
 	run := res.State.Runs[0]
@@ -301,14 +284,14 @@ func TestIssueRunContextReadsTheIssue(t *testing.T) {
 // issue's author does not count either (the subject's author, as in a pull request's run).
 func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	cfg := issueConfig()
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice", "bob", "dev"}}}
-	cfg.Pipelines[0].Stages[1] = &Stage{ID: "ready", Type: StageHuman, WaitFor: WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"alice", "bob", "dev"}}}
+	cfg.Pipelines[0].Stages[1] = &lang.Stage{ID: "ready", Type: lang.StageHuman, WaitFor: lang.WaitApproval, From: "maintainers", Count: 1, OnComplete: "merge"}
 	pr := ownPR(9)
 	pr.Author = "dev"
 	f := issueFacts(pr)
 	f.People.Permissions = map[string]string{"alice": "write", "bob": "write", "dev": "write"}
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	pr.Reviews = []Review{
@@ -338,7 +321,7 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	// While the run's pull request was not read, its author is not known: no approval counts.
 	f = issueFacts(ownPR(9))
 	res = startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 	g := issueFacts()
 	g.People.Permissions = map[string]string{"bob": "write"}

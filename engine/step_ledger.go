@@ -3,6 +3,8 @@ package engine
 import (
 	"strconv"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The approvals ledger: what the run's review stages approved, and on which head.
@@ -27,7 +29,7 @@ type LedgerEntry struct {
 // LedgerStage says whether one review stage is met on the current head.
 type LedgerStage struct {
 	Stage string
-	Kind  StageType // StageAgent or StageHuman
+	Kind  lang.StageType // StageAgent or StageHuman
 	Met   bool
 	Why   string // when not met
 }
@@ -40,14 +42,14 @@ const (
 
 // isReviewStage says whether an agent stage reviews: its action is `review`, or it has
 // a rule for approve, reject or revise.
-func isReviewStage(s *Stage) bool {
-	if s.Type != StageAgent {
+func isReviewStage(s *lang.Stage) bool {
+	if s.Type != lang.StageAgent {
 		return false
 	}
 	if strings.EqualFold(s.AgentAction, "review") {
 		return true
 	}
-	for _, v := range []string{VerdictApprove, VerdictReject, VerdictRevise} {
+	for _, v := range []string{lang.VerdictApprove, lang.VerdictReject, lang.VerdictRevise} {
 		if s.Verdicts[v] != nil {
 			return true
 		}
@@ -57,7 +59,7 @@ func isReviewStage(s *Stage) bool {
 
 // ledger builds the run's ledger against the current facts. Stages the run has not
 // entered, or left by `/pipeline skip`, are not required.
-func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
+func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 	l := &Ledger{Entries: []LedgerEntry{}, Stages: []LedgerStage{}}
 	head := ""
 	if e.facts.PR != nil {
@@ -71,14 +73,14 @@ func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
 		switch {
 		case isReviewStage(s):
 			agentLedger(l, s, sr, head)
-		case s.Type == StageParallel:
+		case s.Type == lang.StageParallel:
 			branchLedger(l, run, s, head) // step_parallel.go
-		case s.Type == StageHuman && s.WaitFor == WaitApproval && e.facts.PR != nil:
+		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.facts.PR != nil:
 			who, need, _ := e.humanCount(run, s, sr)
 			for _, w := range who {
-				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerHuman + w, Verdict: VerdictApprove, SHA: head})
+				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerHuman + w, Verdict: lang.VerdictApprove, SHA: head})
 			}
-			ls := LedgerStage{Stage: s.ID, Kind: StageHuman, Met: len(who) >= need}
+			ls := LedgerStage{Stage: s.ID, Kind: lang.StageHuman, Met: len(who) >= need}
 			if !ls.Met {
 				ls.Why = s.ID + " has " + strconv.Itoa(len(who)) + " of " + strconv.Itoa(need) + " approvals"
 			}
@@ -92,15 +94,15 @@ func (e *eval) ledger(p *Pipeline, run *Run) *Ledger {
 }
 
 // agentLedger records review stage s (an agent's), whose record is sr, in l.
-func agentLedger(l *Ledger, s *Stage, sr *StageRun, head string) {
-	ls := LedgerStage{Stage: s.ID, Kind: StageAgent}
-	if sr.Verdict == VerdictApprove || sr.Verdict == VerdictReject {
+func agentLedger(l *Ledger, s *lang.Stage, sr *StageRun, head string) {
+	ls := LedgerStage{Stage: s.ID, Kind: lang.StageAgent}
+	if sr.Verdict == lang.VerdictApprove || sr.Verdict == lang.VerdictReject {
 		l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerAgent + s.Agent, Verdict: sr.Verdict, SHA: sr.HeadSHA})
 	}
 	switch {
-	case sr.Verdict == "" && sr.Stale != nil && sr.Stale.Verdict == VerdictApprove:
+	case sr.Verdict == "" && sr.Stale != nil && sr.Stale.Verdict == lang.VerdictApprove:
 		ls.Why = "agent " + s.Agent + "'s approval is stale (" + sr.Stale.Why + ")"
-	case sr.Verdict != VerdictApprove:
+	case sr.Verdict != lang.VerdictApprove:
 		ls.Why = "agent " + s.Agent + " has not approved"
 	case head == "" || sr.HeadSHA != head:
 		ls.Why = "agent " + s.Agent + " approved an older commit"
@@ -112,7 +114,7 @@ func agentLedger(l *Ledger, s *Stage, sr *StageRun, head string) {
 
 // withLedger sets Facts.Ledger to the run's ledger (on a copy of the facts) and returns
 // the function that puts the facts back.
-func (e *eval) withLedger(p *Pipeline, run *Run) func() {
+func (e *eval) withLedger(p *lang.Pipeline, run *Run) func() {
 	old := e.facts
 	f := *e.facts
 	f.Ledger = e.ledger(p, run)
@@ -122,12 +124,12 @@ func (e *eval) withLedger(p *Pipeline, run *Run) func() {
 
 // withRun makes the gates evaluated until the returned function is called see run: its
 // approvals ledger (withLedger) and its env (RunCheck).
-func (e *eval) withRun(p *Pipeline, run *Run) func() {
+func (e *eval) withRun(p *lang.Pipeline, run *Run) func() {
 	restore := e.withLedger(p, run)
 	oldEnv, oldRun, oldPipeline := e.gateEnv, e.gateRun, e.gatePipeline
 	e.gateRun, e.gatePipeline = run, p
-	var env Env
-	e.gateEnv = func() Env {
+	var env lang.Env
+	e.gateEnv = func() lang.Env {
 		if env == nil {
 			env = e.env(p, run)
 		}
@@ -137,7 +139,7 @@ func (e *eval) withRun(p *Pipeline, run *Run) func() {
 }
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.
-func (e *eval) check(c Condition, facts *Facts) GateResult {
+func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
 	if authors := e.runAuthors(e.gateRun); len(authors) > 0 {
 		f := *facts // authority.go: no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
@@ -152,5 +154,5 @@ func (e *eval) check(c Condition, facts *Facts) GateResult {
 		}
 		return rc.EvaluateRun(facts, e.gateEnv())
 	}
-	return c.Eval.Evaluate(facts)
+	return c.Eval.(Check).Evaluate(facts)
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The approvals ledger of one pull request of a run (pr_approvals_met with `pr`): the
@@ -19,7 +21,7 @@ type LedgerCheck interface {
 
 // ledgerForPR builds the ledger of pull request pr (ref, in repository own unless it names
 // another) for run of p.
-func (e *eval) ledgerForPR(p *Pipeline, run *Run, ref PRRef, pr *PullRequest, own string) *Ledger {
+func (e *eval) ledgerForPR(p *lang.Pipeline, run *Run, ref PRRef, pr *PullRequest, own string) *Ledger {
 	l := &Ledger{Entries: []LedgerEntry{}, Stages: []LedgerStage{}}
 	old := e.facts
 	f := *e.facts
@@ -27,8 +29,8 @@ func (e *eval) ledgerForPR(p *Pipeline, run *Run, ref PRRef, pr *PullRequest, ow
 	e.facts = &f
 	defer func() { e.facts = old }()
 	seen := map[string]bool{}
-	var add func(p *Pipeline, r *Run, depth int)
-	add = func(p *Pipeline, r *Run, depth int) {
+	var add func(p *lang.Pipeline, r *Run, depth int)
+	add = func(p *lang.Pipeline, r *Run, depth int) {
 		if p == nil || r == nil || seen[r.ID] || depth > MaxLedgerDepth {
 			return
 		}

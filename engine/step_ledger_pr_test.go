@@ -6,14 +6,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // ledgerOK is pr_approvals_met in small: a PRCheck that reads the ledger it is given, and
 // passes when it holds review stages and every one is met.
-type ledgerOK struct{ pr *Template }
+type ledgerOK struct{ pr *lang.Template }
 
-func (c ledgerOK) PR() *Template   { return c.pr }
-func (ledgerOK) ReadsLedger() bool { return true }
+func (c ledgerOK) PR() *lang.Template { return c.pr }
+func (ledgerOK) ReadsLedger() bool    { return true }
 func (ledgerOK) Evaluate(f *Facts) GateResult {
 	switch {
 	case f.Ledger == nil || len(f.Ledger.Stages) == 0:
@@ -30,14 +32,14 @@ func (ledgerOK) Evaluate(f *Facts) GateResult {
 // ledgerConfig: both agents open their pull requests, a review agent reviews the run's pull
 // request (context.pr_number: acme/api#12), and a gate asks for approvals on the pull
 // request pr names.
-func ledgerConfig(pr string) *Config {
+func ledgerConfig(pr string) *lang.Config {
 	cfg := multiConfig()
-	cfg.Agents = append(cfg.Agents, &Agent{Name: "reviewer", Dispatch: DispatchComment, Body: "@reviewer review"})
+	cfg.Agents = append(cfg.Agents, &lang.Agent{Name: "reviewer", Dispatch: lang.DispatchComment, Body: "@reviewer review"})
 	p := cfg.Pipelines[0]
 	p.Stages[1].OnComplete = "review"
-	review := &Stage{ID: "review", Type: StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "ready"}
-	p.Stages = append(p.Stages[:2], append([]*Stage{review}, p.Stages[2:]...)...)
-	p.Stages[3].Conditions = []Condition{{Check: "pr_approvals_met", Eval: ledgerOK{pr: mustTemplate(pr)}}}
+	review := &lang.Stage{ID: "review", Type: lang.StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "ready"}
+	p.Stages = append(p.Stages[:2], append([]*lang.Stage{review}, p.Stages[2:]...)...)
+	p.Stages[3].Conditions = []lang.Condition{{Check: "pr_approvals_met", Eval: ledgerOK{pr: mustTemplate(pr)}}}
 	p.Stages[3].OnFail = ""
 	return cfg
 }
@@ -60,12 +62,12 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 			f := multiFacts(web, api)
 			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, lang.VerdictComplete, map[string]any{"pr": 30}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
-			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, lang.VerdictApprove, nil), f, t0)
 			merges := 0
 			for _, e := range res.Effects {
 				if e.Kind == EffectMerge {
@@ -103,18 +105,18 @@ func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := ledgerConfig("")
-			cfg.Pipelines[0].Stages[3].Conditions = []Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
+			cfg.Pipelines[0].Stages[3].Conditions = []lang.Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
 			api, web := apiPR(), webPR()
 			web.HeadSHA = tc.webHead
 			f := multiFacts(web, api)
 			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, lang.VerdictComplete, map[string]any{"pr": 30}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
-			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, VerdictApprove, nil), f, t0)
+			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, lang.VerdictApprove, nil), f, t0)
 			run := res.State.Runs[0]
 			require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "the gate reads the run's pull request, #12, which the agent approved")
 			for _, e := range res.Effects {
@@ -134,18 +136,18 @@ func TestMergeGuardNeverCountsAnotherPullRequestsHumanApprovals(t *testing.T) {
 	cfg := multiConfig()
 	p := cfg.Pipelines[0]
 	p.Stages[1].OnComplete = "sign"
-	sign := &Stage{ID: "sign", Type: StageHuman, WaitFor: WaitApproval, Count: 1, OnComplete: "ready"}
-	p.Stages = append(p.Stages[:2], append([]*Stage{sign}, p.Stages[2:]...)...)
-	p.Stages[3].Conditions = []Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
+	sign := &lang.Stage{ID: "sign", Type: lang.StageHuman, WaitFor: lang.WaitApproval, Count: 1, OnComplete: "ready"}
+	p.Stages = append(p.Stages[:2], append([]*lang.Stage{sign}, p.Stages[2:]...)...)
+	p.Stages[3].Conditions = []lang.Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
 	api, web := apiPR(), webPR()
 	web.HeadSHA = api.HeadSHA
 	api.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: api.HeadSHA, SubmittedAt: t0, CanPush: true}}
 	f := multiFacts(web, api)
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, lang.VerdictComplete, map[string]any{"pr": 30}), f, t0)
 	run := res.State.Runs[0]
 	require.NotNil(t, run.Stages["ready"], run.Message)
 	require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "bob approved #12, the run's pull request")

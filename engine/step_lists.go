@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A pipeline's `on_complete` and `on_error` lists: actions run once, when a run completes,
@@ -29,7 +31,7 @@ func (e *eval) runList(run *Run, list string) {
 	if list == ListOnError {
 		items = p.OnError
 	}
-	env := Env(nil)
+	env := lang.Env(nil)
 	for i, item := range items {
 		if env == nil {
 			env = e.templateEnv(p, run)
@@ -37,7 +39,7 @@ func (e *eval) runList(run *Run, list string) {
 		eff := Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
 			Kind: EffectKind(item.Action), Number: e.facts.PR.Number}
 		plan := e.planItem(run, item, eff, env)
-		if item.Action == ActionSetVariable || item.Action == ActionSetShared {
+		if item.Action == lang.ActionSetVariable || item.Action == lang.ActionSetShared {
 			env = nil // the items after it read the new value
 		}
 		what := fmt.Sprintf("run %s: %s item %d (%s at %s)", run.ID, list, i+1, item.Action, item.Pos)
@@ -63,49 +65,49 @@ func (e *eval) runList(run *Run, list string) {
 }
 
 // planItem plans one item of a list.
-func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedAction {
+func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env) plannedAction {
 	a := item.Args
-	field := func(key string) (Value, bool) {
+	field := func(key string) (lang.Value, bool) {
 		for _, kv := range a.Map {
 			if kv.Key == key {
 				return kv.Value, true
 			}
 		}
-		return Value{}, false
+		return lang.Value{}, false
 	}
-	tmpl := func(v Value) *Template {
+	tmpl := func(v lang.Value) *lang.Template {
 		if v.Template != nil {
 			return v.Template
 		}
-		t, _ := CompileTemplate(v.Scalar, v.Pos) // plain text: no `{{`
+		t, _ := lang.CompileTemplate(v.Scalar, v.Pos) // plain text: no `{{`
 		return t
 	}
-	strs := func(v Value) []string {
-		if v.Kind == KindList {
+	strs := func(v lang.Value) []string {
+		if v.Kind == lang.KindList {
 			var out []string
 			for _, x := range v.List {
 				out = append(out, x.Scalar)
 			}
 			return out
 		}
-		if v.Kind == KindNull {
+		if v.Kind == lang.KindNull {
 			return nil
 		}
 		return []string{v.Scalar}
 	}
 	switch item.Action {
-	case ActionCloseIssue:
-		if a.Kind == KindNull {
+	case lang.ActionCloseIssue:
+		if a.Kind == lang.KindNull {
 			return plannedAction{done: "no issue to close (none given)"}
 		}
 		return e.planCloseIssue(eff, tmpl(a), env)
-	case ActionComment:
-		msg, target := a, Value{}
-		if a.Kind == KindMap {
+	case lang.ActionComment:
+		msg, target := a, lang.Value{}
+		if a.Kind == lang.KindMap {
 			msg, _ = field("message")
 			target, _ = field("target")
 		}
-		if t := strings.TrimSpace(target.Scalar); target.Kind != KindNull && t != "" {
+		if t := strings.TrimSpace(target.Scalar); target.Kind != lang.KindNull && t != "" {
 			if why := e.commentTarget(run, t, &eff); why != "" { // step_issue.go
 				return plannedAction{err: why}
 			}
@@ -116,44 +118,44 @@ func (e *eval) planItem(run *Run, item ActionItem, eff Effect, env Env) plannedA
 		}
 		eff.Kind = EffectComment
 		return e.planComment(run, eff, body)
-	case ActionLabel:
+	case lang.ActionLabel:
 		return e.planLabel(eff, strs(a), nil)
-	case ActionNotify:
-		target, message := a, Value{}
-		if a.Kind == KindMap {
+	case lang.ActionNotify:
+		target, message := a, lang.Value{}
+		if a.Kind == lang.KindMap {
 			target, _ = field("target")
 			message, _ = field("message")
 		}
-		var m *Template
-		if message.Kind != KindNull {
+		var m *lang.Template
+		if message.Kind != lang.KindNull {
 			m = tmpl(message)
 		}
 		return e.planNotify(run, eff, tmpl(target), m, env)
-	case ActionCreateIssue:
+	case lang.ActionCreateIssue:
 		title, _ := field("title")
 		body, hasBody := field("body")
 		labels, _ := field("labels")
-		var bt *Template
-		if hasBody && body.Kind != KindNull {
+		var bt *lang.Template
+		if hasBody && body.Kind != lang.KindNull {
 			bt = tmpl(body)
 		}
 		return e.planCreateIssue(run, eff, tmpl(title), bt, "", strs(labels), env)
-	case ActionRequestReviewers:
-		if a.Kind != KindMap {
+	case lang.ActionRequestReviewers:
+		if a.Kind != lang.KindMap {
 			return e.planRequestReviewers(eff, strs(a), nil, "")
 		}
 		rs, _ := field("reviewers")
 		ts, _ := field("teams")
 		g, _ := field("group")
 		return e.planRequestReviewers(eff, strs(rs), strs(ts), g.Scalar)
-	case ActionAssign:
-		if a.Kind != KindMap {
+	case lang.ActionAssign:
+		if a.Kind != lang.KindMap {
 			return e.planAssign(eff, strs(a), "")
 		}
 		as, _ := field("assignees")
 		g, _ := field("group")
 		return e.planAssign(eff, strs(as), g.Scalar)
-	case ActionSetVariable, ActionSetShared: // step_variables.go
+	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
 		name, _ := field("name")
 		value, _ := field("value")
 		return e.planSetVariable(run, item.Action, name.Scalar, value, env)

@@ -5,32 +5,34 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func strValue(s string) Value {
-	v := Value{Kind: KindString, Scalar: s}
+func strValue(s string) lang.Value {
+	v := lang.Value{Kind: lang.KindString, Scalar: s}
 	if t := mustTemplate(s); !t.IsConstant() {
 		v.Template = t
 	}
 	return v
 }
 
-func mapValue(kvs ...string) Value {
-	v := Value{Kind: KindMap}
+func mapValue(kvs ...string) lang.Value {
+	v := lang.Value{Kind: lang.KindMap}
 	for i := 0; i < len(kvs); i += 2 {
-		v.Map = append(v.Map, KeyValue{Key: kvs[i], Value: strValue(kvs[i+1])})
+		v.Map = append(v.Map, lang.KeyValue{Key: kvs[i], Value: strValue(kvs[i+1])})
 	}
 	return v
 }
 
 // listConfig is a gate on label "ok" then complete, or fail on label "bad", with lists.
-func listConfig(onComplete, onError []ActionItem) *Config {
-	return &Config{Version: 1,
-		Groups: []*Group{{Name: "maintainers", Users: []string{"alice"}}},
-		Pipelines: []*Pipeline{{
-			Name: "p", Trigger: Trigger{Event: "pull_request.opened"},
-			Context: []KeyValue{{Key: "pr_number", Value: strValue("{{ trigger.pull_request.number }}")}},
-			Stages: []*Stage{{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetFail, Conditions: []Condition{
+func listConfig(onComplete, onError []lang.ActionItem) *lang.Config {
+	return &lang.Config{Version: 1,
+		Groups: []*lang.Group{{Name: "maintainers", Users: []string{"alice"}}},
+		Pipelines: []*lang.Pipeline{{
+			Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Context: []lang.KeyValue{{Key: "pr_number", Value: strValue("{{ trigger.pull_request.number }}")}},
+			Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFail: lang.TargetFail, Conditions: []lang.Condition{
 				{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
 					switch {
 					case f.PR.HasLabel("bad"):
@@ -47,11 +49,11 @@ func listConfig(onComplete, onError []ActionItem) *Config {
 }
 
 func TestOnCompleteListRunsOnceWhenTheRunCompletes(t *testing.T) {
-	cfg := listConfig([]ActionItem{
-		{Action: ActionCloseIssue, Args: strValue("{{ context.pr_number | linked_issue }}")},
-		{Action: ActionComment, Args: mapValue("target", "pr", "message", "Merged into {{ github.pr.base }}.")},
-		{Action: ActionLabel, Args: Value{Kind: KindList, List: []Value{strValue("done")}}},
-	}, []ActionItem{{Action: ActionNotify, Args: strValue("maintainers")}})
+	cfg := listConfig([]lang.ActionItem{
+		{Action: lang.ActionCloseIssue, Args: strValue("{{ context.pr_number | linked_issue }}")},
+		{Action: lang.ActionComment, Args: mapValue("target", "pr", "message", "Merged into {{ github.pr.base }}.")},
+		{Action: lang.ActionLabel, Args: lang.Value{Kind: lang.KindList, List: []lang.Value{strValue("done")}}},
+	}, []lang.ActionItem{{Action: lang.ActionNotify, Args: strValue("maintainers")}})
 
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Empty(t, res.Effects, "the run waits: no list yet")
@@ -77,7 +79,7 @@ func TestOnCompleteListRunsOnceWhenTheRunCompletes(t *testing.T) {
 }
 
 func TestOnCompleteCloseIssueOnAPullRequestThatClosesNone(t *testing.T) {
-	cfg := listConfig([]ActionItem{{Action: ActionCloseIssue, Args: strValue("{{ context.pr_number | linked_issue }}")}}, nil)
+	cfg := listConfig([]lang.ActionItem{{Action: lang.ActionCloseIssue, Args: strValue("{{ context.pr_number | linked_issue }}")}}, nil)
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	require.Equal(t, RunCompleted, res.State.Runs[0].Status)
 	assert.Empty(t, res.Effects)
@@ -85,10 +87,10 @@ func TestOnCompleteCloseIssueOnAPullRequestThatClosesNone(t *testing.T) {
 }
 
 func TestOnErrorListRunsWhenTheRunFails(t *testing.T) {
-	cfg := listConfig(nil, []ActionItem{
-		{Action: ActionLabel, Args: strValue("needs-human")},
-		{Action: ActionNotify, Args: mapValue("target", "maintainers", "message", "run {{ run.id }} failed")},
-		{Action: ActionNotify, Args: strValue("nobody here")},
+	cfg := listConfig(nil, []lang.ActionItem{
+		{Action: lang.ActionLabel, Args: strValue("needs-human")},
+		{Action: lang.ActionNotify, Args: mapValue("target", "maintainers", "message", "run {{ run.id }} failed")},
+		{Action: lang.ActionNotify, Args: strValue("nobody here")},
 	})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("bad"), t0)
 	run := res.State.Runs[0]
@@ -100,7 +102,7 @@ func TestOnErrorListRunsWhenTheRunFails(t *testing.T) {
 }
 
 func TestListsDoNotRunForUnsupportedConstructs(t *testing.T) {
-	cfg := listConfig(nil, []ActionItem{{Action: ActionLabel, Args: strValue("needs-human")}})
+	cfg := listConfig(nil, []lang.ActionItem{{Action: lang.ActionLabel, Args: strValue("needs-human")}})
 	cfg.Pipelines[0].Stages[0].Conditions[0].Eval = unsupportedCheck{}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)

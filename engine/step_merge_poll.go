@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // GitHub computes a pull request's mergeability after a push or a base change, and answers
@@ -23,7 +25,7 @@ func init() { deadlineHandlers[DeadlineMergeability] = (*eval).mergeabilityDue }
 
 // mergeabilityDue records that the poll is due; the stage's evaluation, which knows whether
 // it still waits on GitHub, decides what to do (waitMergeability).
-func (e *eval) mergeabilityDue(_ *Pipeline, run *Run, _ *Stage, d Deadline) bool {
+func (e *eval) mergeabilityDue(_ *lang.Pipeline, run *Run, _ *lang.Stage, d Deadline) bool {
 	if e.mergePolls == nil {
 		e.mergePolls = map[string]Deadline{}
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // What GitHub decides about a merge besides the pipeline: whether it has computed the pull
@@ -11,13 +13,9 @@ import (
 // (branch protection or repository settings the config does not meet), which escalate the run
 // once instead of being tried again on every event.
 
-// ActionUpdateBranch merges the base branch's head into the pull request's head branch
-// (GitHub's update-branch call); EffectUpdateBranch is its effect. SHA is the head it expects.
+// EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
 const (
-	ActionUpdateBranch                  = "update_branch"
 	EffectUpdateBranch       EffectKind = "update_branch"
-	WhenBehindUpdate                    = "update"
-	WhenBehindEscalate                  = "escalate"
 	mergeStateBehind                    = "BEHIND"
 	mergeStateUnknown                   = "UNKNOWN"
 	ruleWhenBehind                      = "when_behind"
@@ -27,12 +25,10 @@ const (
 	updateBranchUpToDateDone            = "the branch is up to date with its base"
 )
 
-var whenBehind = []string{WhenBehindUpdate, WhenBehindEscalate}
-
 // mergeWaits holds merge_pr's stage while GitHub cannot merge yet for a reason it will lift,
 // or brings a head that is behind its base up to date (when_behind: update) or escalates
 // (when_behind: escalate). It reports whether it held the stage, and whether the run moved.
-func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
+func (e *eval) mergeWaits(run *Run, stage *lang.Stage) (held, moved bool) {
 	pr := e.facts.PR
 	sr := run.Stages[stage.ID]
 	if pr.Mergeable == Unknown || pr.MergeState == mergeStateUnknown {
@@ -46,7 +42,7 @@ func (e *eval) mergeWaits(run *Run, stage *Stage) (held, moved bool) {
 	switch {
 	case pr.MergeState != mergeStateBehind:
 		return false, false
-	case stage.Config.WhenBehind == WhenBehindEscalate:
+	case stage.Config.WhenBehind == lang.WhenBehindEscalate:
 		e.escalate(run, fmt.Sprintf("the head of #%d is behind its base branch %q, which branch protection requires to be up to date; "+
 			"update the branch (or set when_behind: update on stage %q), then /pipeline retry", pr.Number, pr.BaseRef, stage.ID))
 		return true, false
@@ -89,7 +85,7 @@ func (e *eval) settleUpdateBehind(o Outcome) bool {
 // mergeRefused escalates run once: GitHub refused the merge of stage (or branch) for a
 // setting of the repository the config does not meet, and the same merge would be refused on
 // every event. /pipeline retry tries it again once the setting or the config is fixed.
-func (e *eval) mergeRefused(run *Run, stage *Stage, o Outcome) {
+func (e *eval) mergeRefused(run *Run, stage *lang.Stage, o Outcome) {
 	if sr := run.Stages[stage.ID]; sr != nil {
 		sr.Status, sr.Message = StageFailed, o.Err
 	}

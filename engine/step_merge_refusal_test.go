@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestMergeWaitsWhileMergeabilityIsUnknownAndPollsThroughTheSweep(t *testing.T) {
@@ -73,7 +75,7 @@ func TestMergeBehindIsUpdatedOncePerHead(t *testing.T) {
 	assert.Contains(t, refused.State.Runs[0].Message, "could not be brought up to date: update_branch refused (403): no")
 
 	// when_behind: escalate asks a person instead.
-	cfg.Pipelines[0].Stages[1].Config.WhenBehind = WhenBehindEscalate
+	cfg.Pipelines[0].Stages[1].Config.WhenBehind = lang.WhenBehindEscalate
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunEscalated, res.State.Runs[0].Status)
@@ -93,7 +95,7 @@ func TestMergeRefusedForASettingEscalatesOnce(t *testing.T) {
 	assert.Equal(t, why, run.Message)
 	escalations := 0
 	for _, h := range run.History {
-		if h.To == TargetEscalate {
+		if h.To == lang.TargetEscalate {
 			escalations++
 		}
 	}
@@ -108,7 +110,7 @@ func TestMergeRefusedForASettingEscalatesOnce(t *testing.T) {
 
 func TestUpdateBranchAction(t *testing.T) {
 	cfg := stepConfig()
-	cfg.Pipelines[0].Stages[1] = &Stage{ID: "merge", Type: StageAction, Action: ActionUpdateBranch, OnSuccess: TargetComplete}
+	cfg.Pipelines[0].Stages[1] = &lang.Stage{ID: "merge", Type: lang.StageAction, Action: lang.ActionUpdateBranch, OnSuccess: lang.TargetComplete}
 	f := prFacts("ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
@@ -123,16 +125,4 @@ func TestUpdateBranchAction(t *testing.T) {
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
-}
-
-func TestUpdateBranchIsRefusedInIssuePipelines(t *testing.T) {
-	p := &Pipeline{Name: "triage", Scope: ScopeIssue, Trigger: Trigger{Event: "issues.opened"}, Stages: []*Stage{
-		{ID: "up", Type: StageAction, Action: ActionUpdateBranch, Pos: at(4)},
-	}}
-	errs, _ := checkUpdateBranch(&Config{Pipelines: []*Pipeline{p}})
-	require.Len(t, errs, 1)
-	assert.Contains(t, errs[0].Error(), `action "update_branch" updates a pull request's branch`)
-	p.Scope, p.Trigger.Event = ScopeSinglePR, "pull_request.opened"
-	errs, _ = checkUpdateBranch(&Config{Pipelines: []*Pipeline{p}})
-	assert.Empty(t, errs)
 }

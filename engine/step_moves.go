@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // What bounds one run's moves in one evaluation. A run may pass through any number of
 // distinct stages in one event (forty gates that all hold complete at once); what can
@@ -14,15 +18,15 @@ import "fmt"
 const defaultRevisits = 3
 
 // revisitLimit is how many times stage id of p may be entered in one evaluation.
-func revisitLimit(p *Pipeline, id string) int {
+func revisitLimit(p *lang.Pipeline, id string) int {
 	most := 0
-	var visit func(s *Stage)
-	consider := func(r *Rule) {
+	var visit func(s *lang.Stage)
+	consider := func(r *lang.Rule) {
 		if r != nil && r.Goto == id && r.MaxIterations > most {
 			most = r.MaxIterations
 		}
 	}
-	visit = func(s *Stage) {
+	visit = func(s *lang.Stage) {
 		for _, r := range s.Verdicts {
 			consider(r)
 		}
@@ -45,12 +49,12 @@ func revisitLimit(p *Pipeline, id string) int {
 // moveGuard counts the stages one run enters in one event: in Step and in the Settle
 // rounds after it (Input.Visits carries the counts from one to the next).
 type moveGuard struct {
-	p      *Pipeline
+	p      *lang.Pipeline
 	run    *Run
 	visits map[string]int // by visitKey
 }
 
-func (e *eval) newMoveGuard(p *Pipeline, run *Run) *moveGuard {
+func (e *eval) newMoveGuard(p *lang.Pipeline, run *Run) *moveGuard {
 	if e.visits == nil {
 		e.visits = map[string]int{}
 	}

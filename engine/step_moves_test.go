@@ -6,19 +6,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestLongPipelineOfHoldingGatesCompletesInOneEvent(t *testing.T) {
-	var stages []*Stage
+	var stages []*lang.Stage
 	for i := 1; i <= 40; i++ {
 		next := fmt.Sprintf("g%d", i+1)
 		if i == 40 {
-			next = TargetComplete
+			next = lang.TargetComplete
 		}
-		stages = append(stages, &Stage{ID: fmt.Sprintf("g%d", i), Type: StageGate, OnPass: next,
-			Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}})
+		stages = append(stages, &lang.Stage{ID: fmt.Sprintf("g%d", i), Type: lang.StageGate, OnPass: next,
+			Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}})
 	}
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "long", Trigger: Trigger{Event: "pull_request.opened"}, Stages: stages}}}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "long", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: stages}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	require.Len(t, res.State.Runs, 1)
 	run := res.State.Runs[0]
@@ -30,11 +32,11 @@ func TestLongPipelineOfHoldingGatesCompletesInOneEvent(t *testing.T) {
 }
 
 func TestLoopThatNeverWaitsIsStopped(t *testing.T) {
-	gate := func(id, next string) *Stage {
-		return &Stage{ID: id, Type: StageGate, OnPass: next, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}
+	gate := func(id, next string) *lang.Stage {
+		return &lang.Stage{ID: id, Type: lang.StageGate, OnPass: next, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}}
 	}
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "spin", Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{gate("a", "b"), gate("b", "a")}}}}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "spin", Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{gate("a", "b"), gate("b", "a")}}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
@@ -43,14 +45,14 @@ func TestLoopThatNeverWaitsIsStopped(t *testing.T) {
 }
 
 func TestLoopRuleMaxIterationsBoundsRevisits(t *testing.T) {
-	a := &Stage{ID: "a", Type: StageGate, OnPass: "b", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}
-	b := &Stage{ID: "b", Type: StageGate, OnPass: "a", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}
+	a := &lang.Stage{ID: "a", Type: lang.StageGate, OnPass: "b", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}}
+	b := &lang.Stage{ID: "b", Type: lang.StageGate, OnPass: "a", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}}
 	// c is never reached; its loop rule says a may be looped back to five times.
-	c := &Stage{ID: "c", Type: StageAgent, Verdicts: map[string]*Rule{VerdictRevise: {Goto: "a", MaxIterations: 5, Then: TargetFail}}}
-	p := &Pipeline{Name: "spin", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{a, b, c}}
+	c := &lang.Stage{ID: "c", Type: lang.StageAgent, Verdicts: map[string]*lang.Rule{lang.VerdictRevise: {Goto: "a", MaxIterations: 5, Then: lang.TargetFail}}}
+	p := &lang.Pipeline{Name: "spin", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{a, b, c}}
 	assert.Equal(t, 6, revisitLimit(p, "a"))
 	assert.Equal(t, defaultRevisits, revisitLimit(p, "b"))
-	res := Step(&Config{Version: 1, Pipelines: []*Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	res := Step(&lang.Config{Version: 1, Pipelines: []*lang.Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, `stage "b" was entered 4 times`)
@@ -59,9 +61,9 @@ func TestLoopRuleMaxIterationsBoundsRevisits(t *testing.T) {
 // A loop through a gate that holds and an action that acts spins across the effect rounds
 // of one event: the count of stages entered goes from Step to Settle, so it stops there too.
 func TestLoopAcrossEffectRoundsIsStopped(t *testing.T) {
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "spin", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
-		{ID: "g", Type: StageGate, OnPass: "say", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-		{ID: "say", Type: StageAction, Action: ActionComment, Config: ActionConfig{Body: "again"}, OnSuccess: "g"},
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "spin", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{
+		{ID: "g", Type: lang.StageGate, OnPass: "say", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		{ID: "say", Type: lang.StageAction, Action: lang.ActionComment, Config: lang.ActionConfig{Body: "again"}, OnSuccess: "g"},
 	}}}}
 	in := Input{Key: "k1", Event: "pull_request.opened"}
 	res := Step(cfg, nil, in, prFacts("ok"), t0)

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Multi-PR runs (`scope: multi-pr`). Their subject is an issue, as that of an issue's run
@@ -111,9 +113,6 @@ func RunPRRefs(run *Run, repo string) []PRRef {
 	return out
 }
 
-// IsMultiPR reports whether p's runs are multi-PR runs.
-func (p *Pipeline) IsMultiPR() bool { return p != nil && p.Scope == ScopeMultiPR }
-
 // prOf is the pull request ref names in the facts read (nil when it was not read).
 func (e *eval) prOf(ref PRRef) *PullRequest {
 	base := e.facts
@@ -160,7 +159,7 @@ func (e *eval) onPR(pr *PullRequest, ref PRRef) func() {
 // agentRepo is the repository an agent stage's pull request will be in (`config.repo`), ""
 // for the subject's. It must be written literally: a templated repo could be chosen by what
 // an issue or a report says, and so could the repository whose pull request the run merges.
-func agentRepo(stage *Stage) (repo string, templated bool) {
+func agentRepo(stage *lang.Stage) (repo string, templated bool) {
 	if stage == nil {
 		return "", false
 	}
@@ -174,7 +173,7 @@ func agentRepo(stage *Stage) (repo string, templated bool) {
 
 // associateMulti applies outputs.pr of an accepted report of stage in a multi-PR run: the
 // pull request is that of the stage's `config.repo` (or the subject's repository).
-func (e *eval) associateMulti(p *Pipeline, run *Run, stage *Stage, v any) {
+func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v any) {
 	own := e.issue.base.Repo
 	want, templated := agentRepo(stage)
 	if want == "" {
@@ -236,7 +235,7 @@ func (e *eval) refuseRef(ref PRRef) string {
 
 // mergeTarget is the pull request merge_pr stage of run merges: its `pr_number` rendered,
 // or the run's own. why says why there is none to merge.
-func (e *eval) mergeTarget(p *Pipeline, run *Run, stage *Stage) (pr *PullRequest, ref PRRef, why string) {
+func (e *eval) mergeTarget(p *lang.Pipeline, run *Run, stage *lang.Stage) (pr *PullRequest, ref PRRef, why string) {
 	if stage.Config.PR == nil {
 		if r, ok := runPRRef(run); ok {
 			ref = r
@@ -282,7 +281,7 @@ func (e *eval) runHasPR(run *Run, ref PRRef) bool {
 }
 
 // issueMerge evaluates a merge_pr stage (or branch) of an issue's or a multi-PR run.
-func (e *eval) issueMerge(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) issueMerge(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	pr, ref, why := e.mergeTarget(p, run, stage)
 	if pr == nil {
 		if why == "" {
@@ -299,10 +298,10 @@ func (e *eval) issueMerge(p *Pipeline, run *Run, stage *Stage) bool {
 }
 
 // mergeBranches are the merge_pr branches of parallel stage par.
-func mergeBranches(par *Stage) []*Stage {
-	var out []*Stage
+func mergeBranches(par *lang.Stage) []*lang.Stage {
+	var out []*lang.Stage
 	for _, b := range par.Branches {
-		if b.Type == StageAction && b.Action == ActionMergePR {
+		if b.Type == lang.StageAction && b.Action == lang.ActionMergePR {
 			out = append(out, b)
 		}
 	}
@@ -312,7 +311,7 @@ func mergeBranches(par *Stage) []*Stage {
 // mergeAll checks, before a parallel stage with merge branches merges anything, that every
 // one of its pull requests can be merged now. stop: the run does not go on to the branches
 // (it waits, or escalated); moved: it escalated.
-func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
+func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, moved bool) {
 	merges := mergeBranches(par)
 	if len(merges) == 0 || e.issue == nil {
 		return false, false
@@ -403,7 +402,7 @@ func (e *eval) mergeAll(p *Pipeline, run *Run, par *Stage) (stop, moved bool) {
 
 // unsupportedMergeBranch names what a parallel branch that merges lacks: a merge branch merges
 // the pull request its pr_number names.
-func unsupportedMergeBranch(b *Stage, where string) string {
+func unsupportedMergeBranch(b *lang.Stage, where string) string {
 	if b.Config.PR == nil {
 		return fmt.Sprintf("action %q in a branch without pr_number (%s): a branch merges the pull request its pr_number names, in an issue's or a multi-PR run", b.Action, where)
 	}
@@ -412,7 +411,7 @@ func unsupportedMergeBranch(b *Stage, where string) string {
 
 // guardTarget is the stage the guard looks for a path to when merge is a branch: its
 // parallel stage.
-func guardTarget(p *Pipeline, merge *Stage) *Stage {
+func guardTarget(p *lang.Pipeline, merge *lang.Stage) *lang.Stage {
 	if p.Stage(merge.ID) != nil {
 		return merge
 	}
@@ -426,7 +425,7 @@ func guardTarget(p *Pipeline, merge *Stage) *Stage {
 
 // associateFrom applies outputs.pr of an accepted report of stage: in a multi-PR run, a pull
 // request of the stage's `config.repo`; otherwise as associate does.
-func (e *eval) associateFrom(p *Pipeline, run *Run, stage *Stage, outputs map[string]any) {
+func (e *eval) associateFrom(p *lang.Pipeline, run *Run, stage *lang.Stage, outputs map[string]any) {
 	v, ok := outputs["pr"]
 	if !ok || e.issue == nil || !p.IsMultiPR() {
 		e.associate(run, outputs)
@@ -438,14 +437,14 @@ func (e *eval) associateFrom(p *Pipeline, run *Run, stage *Stage, outputs map[st
 // branchMerge evaluates a merge_pr branch of a parallel stage: in an issue's or a multi-PR
 // run it merges the pull request its pr_number names (issueMerge). done is false for other
 // branches.
-func (e *eval) branchMerge(p *Pipeline, run *Run, b *Stage) (moved, done bool) {
-	if b.Type != StageAction || b.Action != ActionMergePR {
+func (e *eval) branchMerge(p *lang.Pipeline, run *Run, b *lang.Stage) (moved, done bool) {
+	if b.Type != lang.StageAction || b.Action != lang.ActionMergePR {
 		return false, false
 	}
 	if e.issue == nil {
 		run.Stages[b.ID].Status = StageFailed
 		// Only a sub-pipeline run on a pull request gets here: validate refuses it elsewhere.
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("merge_pr as a branch (branch %q at %s) in a pull request's run: a branch merges one of an issue's or multi-PR run's pull requests; merge a pull request's own change after the join", b.ID, b.Pos))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("merge_pr as a branch (branch %q at %s) in a pull request's run: a branch merges one of an issue's or multi-PR run's pull requests; merge a pull request's own change after the join", b.ID, b.Pos))
 		return false, true
 	}
 	return e.issueMerge(p, run, b), true
@@ -455,11 +454,11 @@ func (e *eval) branchMerge(p *Pipeline, run *Run, b *Stage) (moved, done bool) {
 // template (nil: the run's pull request). It renders to N, owner/name#N, or "all": every
 // pull request of context.prs.
 type PRCheck interface {
-	PR() *Template
+	PR() *lang.Template
 }
 
 // checkPR evaluates check c on the pull request(s) its `pr` names.
-func (e *eval) checkPR(c Condition, facts *Facts, t *Template) GateResult {
+func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateResult {
 	if e.gateEnv == nil {
 		return GateResult{Check: c.Check, Status: GateError, Message: "the check reads a pull request of the run, and no run is in scope"}
 	}
@@ -517,7 +516,7 @@ func (e *eval) checkPR(c Condition, facts *Facts, t *Template) GateResult {
 				f.Ledger = e.ledgerForPR(e.gatePipeline, e.gateRun, ref, pr, own)
 			}
 		}
-		r := c.Eval.Evaluate(&f)
+		r := c.Eval.(Check).Evaluate(&f)
 		line := ref.String() + ": " + r.Message
 		switch r.Status {
 		case GatePass:
@@ -558,14 +557,14 @@ const FollowInterval = 15 * time.Minute
 func init() { deadlineHandlers[DeadlineFollow] = (*eval).followDue }
 
 // followDue: the run is evaluated on the facts just read; nothing else to do.
-func (e *eval) followDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+func (e *eval) followDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
 	e.logf("run %s: the pull requests of other repositories are read again (%s)", run.ID, stage.ID)
 	return false
 }
 
 // followOthers arms DeadlineFollow on the run's current stage when a multi-PR run waits at
 // stage, a gate or a merge, and has a pull request in another repository.
-func (e *eval) followOthers(p *Pipeline, run *Run) {
+func (e *eval) followOthers(p *lang.Pipeline, run *Run) {
 	if e.issue == nil || !p.IsMultiPR() || run.Status != RunWaiting {
 		return
 	}
@@ -574,7 +573,7 @@ func (e *eval) followOthers(p *Pipeline, run *Run) {
 	if sr == nil || stage == nil {
 		return
 	}
-	waitsOnPRs := stage.Type == StageGate || (stage.Type == StageAction && stage.Action == ActionMergePR) || len(mergeBranches(stage)) > 0
+	waitsOnPRs := stage.Type == lang.StageGate || (stage.Type == lang.StageAction && stage.Action == lang.ActionMergePR) || len(mergeBranches(stage)) > 0
 	if !waitsOnPRs {
 		return
 	}

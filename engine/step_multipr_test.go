@@ -6,16 +6,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // prLabel is a check reading the pull request its `pr` names (a PRCheck): it passes when
 // that pull request carries label.
 type prLabel struct {
 	label string
-	pr    *Template
+	pr    *lang.Template
 }
 
-func (c prLabel) PR() *Template { return c.pr }
+func (c prLabel) PR() *lang.Template { return c.pr }
 func (c prLabel) Evaluate(f *Facts) GateResult {
 	if f.PR.HasLabel(c.label) {
 		return GateResult{Status: GatePass, Message: "has " + c.label + " in " + f.Repo}
@@ -26,23 +28,23 @@ func (c prLabel) Evaluate(f *Facts) GateResult {
 // multiConfig is cross-repo-feature with a gate in place of its reviews: issue #4 of
 // acme/api labelled cross-repo → an agent opens a pull request in acme/api, another in
 // acme/web → a gate wants label ok on all of them → both are merged, or neither.
-func multiConfig() *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "dev", Dispatch: DispatchComment, Body: "@dev implement this"}},
-		Pipelines: []*Pipeline{{
+func multiConfig() *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "dev", Dispatch: lang.DispatchComment, Body: "@dev implement this"}},
+		Pipelines: []*lang.Pipeline{{
 			Name:    "xr",
-			Scope:   ScopeMultiPR,
-			Trigger: Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}},
-			Stages: []*Stage{
-				{ID: "api", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "web",
-					Values: []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "acme/api"}}}},
-				{ID: "web", Type: StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "ready",
-					Values: []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "acme/web"}}}},
-				{ID: "ready", Type: StageGate, OnPass: "merge-all",
-					Conditions: []Condition{{Check: "ok", Eval: prLabel{label: "ok", pr: mustTemplate("all")}}}},
-				{ID: "merge-all", Type: StageParallel, Join: JoinAll, OnComplete: TargetComplete, Branches: []*Stage{
-					{ID: "merge-api", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash", PR: mustTemplate("{{ context.prs[0] }}")}},
-					{ID: "merge-web", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash", PR: mustTemplate("{{ context.prs[1] }}")}},
+			Scope:   lang.ScopeMultiPR,
+			Trigger: lang.Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}},
+			Stages: []*lang.Stage{
+				{ID: "api", Type: lang.StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "web",
+					Values: []lang.KeyValue{{Key: "repo", Value: lang.Value{Kind: lang.KindString, Scalar: "acme/api"}}}},
+				{ID: "web", Type: lang.StageAgent, Agent: "dev", AgentAction: "implement", OnComplete: "ready",
+					Values: []lang.KeyValue{{Key: "repo", Value: lang.Value{Kind: lang.KindString, Scalar: "acme/web"}}}},
+				{ID: "ready", Type: lang.StageGate, OnPass: "merge-all",
+					Conditions: []lang.Condition{{Check: "ok", Eval: prLabel{label: "ok", pr: mustTemplate("all")}}}},
+				{ID: "merge-all", Type: lang.StageParallel, Join: lang.JoinAll, OnComplete: lang.TargetComplete, Branches: []*lang.Stage{
+					{ID: "merge-api", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "squash", PR: mustTemplate("{{ context.prs[0] }}")}},
+					{ID: "merge-web", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "squash", PR: mustTemplate("{{ context.prs[1] }}")}},
 				}},
 			},
 		}}}
@@ -74,16 +76,16 @@ func webPR() *PullRequest {
 }
 
 // startMulti runs xr up to its gate: both agents report their pull requests.
-func startMulti(t *testing.T, cfg *Config, f *Facts) Result {
+func startMulti(t *testing.T, cfg *lang.Config, f *Facts) Result {
 	t.Helper()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number, "the dispatch goes on the issue")
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, VerdictComplete, map[string]any{"pr": 30}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, lang.VerdictComplete, map[string]any{"pr": 30}), f, t0)
 	run := res.State.Runs[0]
 	require.Equal(t, "ready", run.Stage, run.Message)
 	return res
@@ -118,7 +120,7 @@ func TestMultiPRRunRefusesWhatIsNotItsStagesPullRequest(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	// api's stage names a pull request of another repository than its config.repo.
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
 	run := res.State.Runs[0]
 	assert.Nil(t, run.Context["prs"])
 	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
@@ -303,22 +305,6 @@ func TestParsePRRef(t *testing.T) {
 	assert.Equal(t, "acme/web#30", PRRef{"Acme/Web", 30}.Key())
 }
 
-func TestCheckMultiPRScopes(t *testing.T) {
-	p1 := pipe("prs", 1)
-	p1.Scope, p1.Trigger = ScopeMultiPR, Trigger{Event: "pull_request.opened", Pos: at(2)}
-	p2 := multiConfig().Pipelines[0]
-	p3 := multiConfig().Pipelines[0]
-	p3.Name = "bare"
-	p3.Stages[3].Branches[1].Config.PR = nil
-	p3.Stages[3].Branches[1].Pos = at(20)
-	errs, warnings := checkMultiPRScopes(&Config{Pipelines: []*Pipeline{p1, p2, p3}})
-	assert.Empty(t, warnings)
-	assert.Equal(t, []string{
-		`2:3: pipeline "prs" has scope: multi-pr, whose runs start on an issue and follow its pull requests: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not pull_request.opened [value]`,
-	}, lines(errs))
-	assert.True(t, p1.OnIssues(), "a multi-pr run's subject is an issue")
-}
-
 func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
 	// Events on acme/web#30 do not reach acme/api's workflow: a run waiting on it carries a
 	// deadline the sweep comes back for, and reads it then.
@@ -359,19 +345,19 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	f := multiFacts(webPR(), apiPR())
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
 	run := res.State.Runs[0]
 	assert.Nil(t, run.Context["prs"])
 	assert.Contains(t, run.Message, `stage "api" opens its pull request in acme/api, not acme/web`)
 
 	// A templated config.repo is refused: what the issue says must not choose the repository.
 	cfg = multiConfig()
-	cfg.Pipelines[0].Stages[0].Values = []KeyValue{{Key: "repo", Value: Value{Kind: KindString, Scalar: "{{ trigger.issue.title }}", Template: mustTemplate("{{ trigger.issue.title }}")}}}
+	cfg.Pipelines[0].Stages[0].Values = []lang.KeyValue{{Key: "repo", Value: lang.Value{Kind: lang.KindString, Scalar: "{{ trigger.issue.title }}", Template: mustTemplate("{{ trigger.issue.title }}")}}}
 	f = multiFacts(webPR(), apiPR())
 	f.Issue.Title = "acme/api"
 	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, VerdictComplete, map[string]any{"pr": 12}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	run = res.State.Runs[0]
 	assert.Nil(t, run.Context["prs"])
 	assert.Contains(t, run.Message, `config.repo of stage "api" is a template`)
@@ -413,7 +399,7 @@ func TestIssueRunMergesThePullRequestItsPRNumberNames(t *testing.T) {
 	b.HeadSHA = "cccccccccc"
 	f := issueFacts(a, b)
 	res := startIssueRun(t, cfg, f)
-	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, VerdictComplete, map[string]any{"pr": 9}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "ready", run.Stage)
 	run.Context["prs"] = append(run.Context["prs"].([]any), 10) // a second association, as a later report makes

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Notifying an agent (`notify: <agent>` in an action, a rule, on_timeout, on_events or a
@@ -24,18 +26,18 @@ import (
 const ActionNotifyAgent = "notify"
 
 // notifiedAgent returns the agent the rendered notification target names, or nil.
-func (e *eval) notifiedAgent(target string) *Agent {
+func (e *eval) notifiedAgent(target string) *lang.Agent {
 	return e.cfg.Agent(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "@")))
 }
 
 // planNotifyAgent plans the dispatch that hands text to ag.
-func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *Agent, text string, env Env) plannedAction {
+func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *lang.Agent, text string, env lang.Env) plannedAction {
 	if contains(run.Applied, eff.Key) || contains(e.facts.PR.Posted, eff.Key) {
 		return plannedAction{done: "agent " + ag.Name + " notified"}
 	}
 	eff.Kind, eff.Agent, eff.Dispatch = EffectDispatch, ag.Name, ag.Dispatch
 	switch ag.Dispatch {
-	case DispatchWorkflow, DispatchRepositoryDispatch:
+	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx := map[string]any{}
 		for k, v := range run.Context {
 			ctx[k] = v
@@ -50,13 +52,13 @@ func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *Agent, text string, env
 			"action": ActionNotifyAgent, "context": string(b),
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
-		if ag.Dispatch == DispatchWorkflow && eff.Ref == "" {
+		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {
 			eff.Ref = e.facts.DefaultBranch
 		}
-	case DispatchComment:
+	case lang.DispatchComment:
 		body := ag.Body
 		if strings.Contains(body, "{{") {
-			t, cerr := CompileTemplate(body, ag.Pos)
+			t, cerr := lang.CompileTemplate(body, ag.Pos)
 			if cerr != nil {
 				return plannedAction{err: fmt.Sprintf("notifying agent %s: its body: %s", ag.Name, cerr.Message)}
 			}
@@ -67,14 +69,14 @@ func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *Agent, text string, env
 			body = out
 		}
 		eff.Body = strings.TrimSpace(body + "\n\n" + text)
-	case DispatchLabel:
+	case lang.DispatchLabel:
 		if e.facts.PR.HasLabel(ag.Label) {
 			why := fmt.Sprintf("agent %s not notified: its label %q is on the pull request already, and adding it again wakes no one", ag.Name, ag.Label)
 			e.logf("run %s: %s: %s", run.ID, eff.Key, why)
 			return plannedAction{done: why}
 		}
 		eff.Labels = []string{ag.Label}
-	case DispatchAssign:
+	case lang.DispatchAssign:
 		eff.Assignees = []string{ag.Assignee}
 	default:
 		return plannedAction{err: fmt.Sprintf("notifying agent %s: unknown dispatch kind %q", ag.Name, ag.Dispatch)}
@@ -87,9 +89,9 @@ func (e *eval) planNotifyAgent(run *Run, eff Effect, ag *Agent, text string, env
 // workflow's runs (Facts.Dispatches): one certainly not sent gives false, which lets it be
 // asked again. Otherwise nothing tells (a repository_dispatch leaves nothing to read), so
 // it is taken as sent — never sent twice — and the stage moves on, saying so.
-func (e *eval) notifyAgentUnknown(run *Run, stage *Stage, it Intent) bool {
+func (e *eval) notifyAgentUnknown(run *Run, stage *lang.Stage, it Intent) bool {
 	ag := e.notifiedAgentOf(run, stage)
-	if ag != nil && ag.Dispatch == DispatchComment {
+	if ag != nil && ag.Dispatch == lang.DispatchComment {
 		return false
 	}
 	if tr, ok := e.facts.Dispatches[it.Key]; ok && tr.Err == "" && !tr.Seen && !tr.Unsure {
@@ -108,9 +110,9 @@ func (e *eval) notifyAgentUnknown(run *Run, stage *Stage, it Intent) bool {
 }
 
 // notifiedAgentOf returns the agent a notify action stage of run names, or nil.
-func (e *eval) notifiedAgentOf(run *Run, stage *Stage) *Agent {
+func (e *eval) notifiedAgentOf(run *Run, stage *lang.Stage) *lang.Agent {
 	p := e.cfg.PipelineFor(run)
-	if stage.Action != ActionNotify || stage.Config.Target == nil || p == nil {
+	if stage.Action != lang.ActionNotify || stage.Config.Target == nil || p == nil {
 		return nil
 	}
 	to, err := renderStrict(stage.Config.Target, e.templateEnv(p, run))

@@ -7,25 +7,27 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func notifyAgentConfig(ag *Agent) *Config {
+func notifyAgentConfig(ag *lang.Agent) *lang.Config {
 	ag.Name = "feat-dev"
-	cfg := actionPipeline(&Stage{Action: ActionNotify, Config: ActionConfig{
+	cfg := actionPipeline(&lang.Stage{Action: lang.ActionNotify, Config: lang.ActionConfig{
 		Target: mustTemplate("feat-dev"), Message: mustTemplate("Please rebase #{{ context.pr_number }} onto {{ trigger.pull_request.base.ref }}")}})
-	cfg.Agents = []*Agent{ag}
+	cfg.Agents = []*lang.Agent{ag}
 	return cfg
 }
 
 // Notifying an agent goes through its dispatch kind, with the message.
 func TestNotifyAgentByDispatchKind(t *testing.T) {
 	t.Run("workflow", func(t *testing.T) {
-		cfg := notifyAgentConfig(&Agent{Dispatch: DispatchWorkflow, Workflow: "agent.yml"})
+		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchWorkflow, Workflow: "agent.yml"})
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		eff := res.Effects[0]
 		assert.Equal(t, EffectDispatch, eff.Kind)
-		assert.Equal(t, DispatchWorkflow, eff.Dispatch)
+		assert.Equal(t, lang.DispatchWorkflow, eff.Dispatch)
 		assert.Equal(t, "feat-dev", eff.Agent)
 		assert.Equal(t, "p/7/1/act/1/notify", eff.Key)
 		assert.True(t, eff.WriteAhead, "a workflow dispatch is saved as an intent first")
@@ -43,7 +45,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
 	})
 	t.Run("repository_dispatch", func(t *testing.T) {
-		cfg := notifyAgentConfig(&Agent{Dispatch: DispatchRepositoryDispatch, EventType: "wake"})
+		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchRepositoryDispatch, EventType: "wake"})
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		assert.Equal(t, "wake", res.Effects[0].EventType)
@@ -51,7 +53,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		assert.True(t, res.Effects[0].WriteAhead)
 	})
 	t.Run("comment", func(t *testing.T) {
-		cfg := notifyAgentConfig(&Agent{Dispatch: DispatchComment, Body: "@claude on #{{ subject.number }}"})
+		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchComment, Body: "@claude on #{{ subject.number }}"})
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		eff := res.Effects[0]
@@ -66,7 +68,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
 	})
 	t.Run("label", func(t *testing.T) {
-		cfg := notifyAgentConfig(&Agent{Dispatch: DispatchLabel, Label: "agent:go"})
+		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchLabel, Label: "agent:go"})
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		assert.Equal(t, []string{"agent:go"}, res.Effects[0].Labels)
@@ -78,7 +80,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		assert.Contains(t, joinLog(res.Log), "adding it again wakes no one")
 	})
 	t.Run("assign", func(t *testing.T) {
-		cfg := notifyAgentConfig(&Agent{Dispatch: DispatchAssign, Assignee: "copilot"})
+		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchAssign, Assignee: "copilot"})
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		assert.Equal(t, []string{"copilot"}, res.Effects[0].Assignees)
@@ -88,7 +90,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 // A workflow dispatch whose outcome stayed unknown is never sent twice: once the invocation
 // that asked for it has surely ended, it is taken as sent.
 func TestNotifyAgentUnknownOutcomeNotSentTwice(t *testing.T) {
-	cfg := notifyAgentConfig(&Agent{Dispatch: DispatchWorkflow, Workflow: "agent.yml"})
+	cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchWorkflow, Workflow: "agent.yml"})
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	in := Step(cfg, res.State, Input{Key: "k2", Event: "status"}, prFacts(), t0.Add(time.Minute))
@@ -99,7 +101,7 @@ func TestNotifyAgentUnknownOutcomeNotSentTwice(t *testing.T) {
 	assert.Contains(t, joinLog(later.Log), "not sent twice")
 
 	// A comment whose marker is not there was not posted: it is asked for again.
-	cfg = notifyAgentConfig(&Agent{Dispatch: DispatchComment, Body: "@claude"})
+	cfg = notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchComment, Body: "@claude"})
 	res = stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	later = Step(cfg, res.State, Input{Key: "k3", Event: "status"}, prFacts(), t0.Add(3*time.Hour))
@@ -109,15 +111,15 @@ func TestNotifyAgentUnknownOutcomeNotSentTwice(t *testing.T) {
 
 // A rule's notification of an agent (here a verdict rule's) is a dispatch too, once.
 func TestNotifyAgentFromRule(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
-	cfg.Agents = append(cfg.Agents, &Agent{Name: "helper", Dispatch: DispatchRepositoryDispatch, EventType: "help"})
-	cfg.Pipelines[0].Stages[1].Verdicts[VerdictRevise].Notify = &Notify{Target: agentTemplate(t, "helper"), Message: agentTemplate(t, "{{ outputs.feedback }}")}
+	cfg := agentConfig(t, lang.DispatchWorkflow)
+	cfg.Agents = append(cfg.Agents, &lang.Agent{Name: "helper", Dispatch: lang.DispatchRepositoryDispatch, EventType: "help"})
+	cfg.Pipelines[0].Stages[1].Verdicts[lang.VerdictRevise].Notify = &lang.Notify{Target: agentTemplate(t, "helper"), Message: agentTemplate(t, "{{ outputs.feedback }}")}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "split it"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, map[string]any{"feedback": "split it"}), f, t0)
 	var notes []Effect
 	for _, eff := range res.Effects {
 		if eff.Agent == "helper" {

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Parallel stages. Entering one starts all its branches at once: each branch is an agent
@@ -39,7 +41,7 @@ const ruleOnAnyReject = "any_reject"
 func init() { deadlineHandlers[DeadlineBranch] = (*eval).branchTimedOut }
 
 // branchOf returns the branch id of stage par, or nil.
-func branchOf(par *Stage, id string) *Stage {
+func branchOf(par *lang.Stage, id string) *lang.Stage {
 	if par == nil {
 		return nil
 	}
@@ -53,7 +55,7 @@ func branchOf(par *Stage, id string) *Stage {
 
 // stageOrBranch returns the stage of p called id, or the branch of one of its parallel
 // stages called so, or nil.
-func stageOrBranch(p *Pipeline, id string) *Stage {
+func stageOrBranch(p *lang.Pipeline, id string) *lang.Stage {
 	if s := p.Stage(id); s != nil {
 		return s
 	}
@@ -73,7 +75,7 @@ func branchPending(s StageStatus) bool {
 
 // isBranch reports whether stage is a branch of the parallel stage its record in run
 // names as its parent — in the config, not on the record's word alone.
-func (e *eval) isBranch(run *Run, stage *Stage) bool {
+func (e *eval) isBranch(run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	if sr == nil || sr.Parent == "" {
 		return false
@@ -116,16 +118,16 @@ func notAt(run *Run, stage string) string {
 }
 
 // unsupportedParallel names what a parallel stage uses that Step cannot execute yet, or "".
-func unsupportedParallel(s *Stage) string {
+func unsupportedParallel(s *lang.Stage) string {
 	for _, b := range s.Branches {
 		where := fmt.Sprintf("branch %q of stage %q at %s", b.ID, s.ID, b.Pos)
 		switch b.Type {
-		case StageAction:
+		case lang.StageAction:
 			// A merge belongs after the join, behind the gates the merge guard checks.
 			if !executedActions[b.Action] {
 				return fmt.Sprintf("action %q in a branch (%s)", b.Action, where)
 			}
-			if b.Action == ActionMergePR { // step_multipr.go
+			if b.Action == lang.ActionMergePR { // step_multipr.go
 				if what := unsupportedMergeBranch(b, where); what != "" {
 					return what
 				}
@@ -136,7 +138,7 @@ func unsupportedParallel(s *Stage) string {
 }
 
 // branchesStarted reports whether the branches of par belong to the run's current entry.
-func branchesStarted(run *Run, par *Stage) bool {
+func branchesStarted(run *Run, par *lang.Stage) bool {
 	sr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
@@ -151,7 +153,7 @@ func branchesStarted(run *Run, par *Stage) bool {
 // in keep, whose result (from the entry before) stands. A branch's condition is decided
 // here, once per entry (step_condition.go); one that cannot be decided stops the run, as
 // a stage's does.
-func (e *eval) startBranches(p *Pipeline, run *Run, par *Stage, keep map[string]bool) {
+func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep map[string]bool) {
 	sr := run.Stages[par.ID]
 	var started, skipped, kept []string
 	for _, b := range par.Branches {
@@ -175,7 +177,7 @@ func (e *eval) startBranches(p *Pipeline, run *Run, par *Stage, keep map[string]
 			holds, why, err := e.conditionHolds(p, run, b.Condition)
 			if err != nil {
 				bsr.Status, bsr.Message = StageFailed, err.Error()
-				e.finish(run, RunFailed, TargetFail, fmt.Sprintf("branch %q of stage %q: %v", b.ID, par.ID, err))
+				e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("branch %q of stage %q: %v", b.ID, par.ID, err))
 				return
 			}
 			bsr.ConditionChecked = holds
@@ -202,7 +204,7 @@ func (e *eval) startBranches(p *Pipeline, run *Run, par *Stage, keep map[string]
 
 // parallel evaluates parallel stage par of run: starts its branches on a new entry,
 // moves each open branch as its type does, then applies the join.
-func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
+func (e *eval) parallel(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 	if !branchesStarted(run, par) {
 		if e.startBranches(p, run, par, nil); run.Status.Final() {
 			return false
@@ -216,16 +218,16 @@ func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 			continue
 		}
 		switch b.Type {
-		case StageAgent:
+		case lang.StageAgent:
 			e.agent(p, run, b)
-		case StageAction:
+		case lang.StageAction:
 			if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
 				e.action(p, run, b)
 			}
-		case StagePipeline:
+		case lang.StagePipeline:
 			e.pipelineBranch(p, run, b) // step_pipeline.go
 		default:
-			e.finish(run, RunFailed, TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
+			e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
 		}
 		if run.Status.Final() || run.Stage != par.ID {
 			return false
@@ -235,12 +237,12 @@ func (e *eval) parallel(p *Pipeline, run *Run, par *Stage) bool {
 }
 
 // joinNeed is how many branches of par must succeed, of ran that were not skipped.
-func joinNeed(par *Stage, ran int) int {
+func joinNeed(par *lang.Stage, ran int) int {
 	need := ran
 	switch {
 	case par.JoinCount > 0:
 		need = min(par.JoinCount, ran)
-	case par.Join == JoinAny:
+	case par.Join == lang.JoinAny:
 		need = min(1, ran)
 	}
 	return need
@@ -248,11 +250,11 @@ func joinNeed(par *Stage, ran int) int {
 
 // rejects reports whether verdict asks for changes (on_any_reject applies).
 func rejects(verdict string) bool {
-	return verdict == VerdictReject || verdict == VerdictRevise || verdict == VerdictFollowup
+	return verdict == lang.VerdictReject || verdict == lang.VerdictRevise || verdict == lang.VerdictFollowup
 }
 
 // join applies the join of par to its branches, and reports whether the run moved.
-func (e *eval) join(p *Pipeline, run *Run, par *Stage) bool {
+func (e *eval) join(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 	sr := run.Stages[par.ID]
 	var ok, open, skipped, rejected, acting int
 	var rejecting, failing []string
@@ -304,7 +306,7 @@ func (e *eval) join(p *Pipeline, run *Run, par *Stage) bool {
 			return true
 		}
 		sr.Message = why
-		e.leave(run, par, StageFailed, TargetFail, why)
+		e.leave(run, par, StageFailed, lang.TargetFail, why)
 		return true
 	}
 	sr.Status = StageWaiting
@@ -316,13 +318,13 @@ func (e *eval) join(p *Pipeline, run *Run, par *Stage) bool {
 }
 
 // branchResult is how a branch shows in its parallel stage's results (the status comment).
-func branchResult(b *Stage, bsr *StageRun) GateResult {
+func branchResult(b *lang.Stage, bsr *StageRun) GateResult {
 	r := GateResult{Check: "branch " + b.ID}
 	who := "action " + b.Action
 	switch b.Type {
-	case StageAgent:
+	case lang.StageAgent:
 		who = "agent " + b.Agent
-	case StagePipeline:
+	case lang.StagePipeline:
 		// Whom its child waits for (followBranchChild), else the sub-pipeline.
 		who = "the sub-pipeline " + b.Pipeline
 		if len(bsr.Results) > 0 && bsr.Results[0].Who != "" && branchPending(bsr.Status) {
@@ -356,7 +358,7 @@ func branchResult(b *Stage, bsr *StageRun) GateResult {
 // leaveBranch ends branch stage of run with status where the machinery of its type would
 // leave it for a target: a branch has no transitions; the join decides. It reports
 // whether stage is a branch (and so was handled).
-func (e *eval) leaveBranch(run *Run, stage *Stage, status StageStatus, why string) bool {
+func (e *eval) leaveBranch(run *Run, stage *lang.Stage, status StageStatus, why string) bool {
 	if !e.isBranch(run, stage) {
 		return false
 	}
@@ -369,24 +371,14 @@ func (e *eval) leaveBranch(run *Run, stage *Stage, status StageStatus, why strin
 	return true
 }
 
-func dropBranchDeadline(ds []Deadline, branch string) []Deadline {
-	var out []Deadline
-	for _, d := range ds {
-		if d.Kind != DeadlineBranch || d.Branch != branch {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // branchVerdict applies the verdict of a report to branch stage of run; it reports
 // whether stage is a branch (and so was handled).
-func (e *eval) branchVerdict(run *Run, stage *Stage, verdict, why string) bool {
+func (e *eval) branchVerdict(run *Run, stage *lang.Stage, verdict, why string) bool {
 	if !e.isBranch(run, stage) {
 		return false
 	}
 	status := StageFailed
-	if verdict == VerdictComplete || verdict == VerdictApprove {
+	if verdict == lang.VerdictComplete || verdict == lang.VerdictApprove {
 		status = StageSucceeded
 	}
 	return e.leaveBranch(run, stage, status, why)
@@ -394,7 +386,7 @@ func (e *eval) branchVerdict(run *Run, stage *Stage, verdict, why string) bool {
 
 // cancelBranches cancels the branches of par still open in the run's current entry of
 // it: their reports are refused from now on, and their effects in flight forgotten.
-func (e *eval) cancelBranches(run *Run, par *Stage, why string) {
+func (e *eval) cancelBranches(run *Run, par *lang.Stage, why string) {
 	sr := run.Stages[par.ID]
 	if sr == nil {
 		return
@@ -426,16 +418,6 @@ func (e *eval) cancelBranches(run *Run, par *Stage, why string) {
 	sr.Deadlines = dropKind(sr.Deadlines, DeadlineBranch)
 }
 
-func dropKind(ds []Deadline, kind string) []Deadline {
-	var out []Deadline
-	for _, d := range ds {
-		if d.Kind != kind {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // closeBranches cancels the open branches of the run's current stage when the run leaves
 // it (a timeout, a chat-op, the end of the run): called as the run moves.
 func (e *eval) closeBranches(run *Run, why string) {
@@ -447,13 +429,13 @@ func (e *eval) closeBranches(run *Run, why string) {
 	if p == nil {
 		return
 	}
-	if par := p.Stage(run.Stage); par != nil && par.Type == StageParallel {
+	if par := p.Stage(run.Stage); par != nil && par.Type == lang.StageParallel {
 		e.cancelBranches(run, par, fmt.Sprintf("stage %s was left (%s)", par.ID, why))
 	}
 }
 
 // branchTimedOut ends a branch whose timeout passed: it fails, and the join decides.
-func (e *eval) branchTimedOut(p *Pipeline, run *Run, par *Stage, d Deadline) bool {
+func (e *eval) branchTimedOut(p *lang.Pipeline, run *Run, par *lang.Stage, d Deadline) bool {
 	b := branchOf(par, d.Branch)
 	if b == nil || !run.At(b.ID) {
 		return false
@@ -463,17 +445,17 @@ func (e *eval) branchTimedOut(p *Pipeline, run *Run, par *Stage, d Deadline) boo
 }
 
 // branchEffect returns the branch of parallel stage par whose current effect has key.
-func branchEffect(run *Run, par *Stage, key string) *Stage {
+func branchEffect(run *Run, par *lang.Stage, key string) *lang.Stage {
 	for _, b := range par.Branches {
 		if !run.At(b.ID) {
 			continue
 		}
 		switch b.Type {
-		case StageAgent:
+		case lang.StageAgent:
 			if dispatchKey(run, b) == key {
 				return b
 			}
-		case StageAction:
+		case lang.StageAction:
 			if fmt.Sprintf("%s/%s/%d/%s", run.ID, b.ID, run.Stages[b.ID].Attempt, b.Action) == key {
 				return b
 			}
@@ -484,8 +466,8 @@ func branchEffect(run *Run, par *Stage, key string) *Stage {
 
 // retryParallel, after `/pipeline retry` entered parallel stage par anew, starts again
 // the branches that had not succeeded; those that had keep their result.
-func (e *eval) retryParallel(p *Pipeline, run *Run, par *Stage) {
-	if par == nil || par.Type != StageParallel {
+func (e *eval) retryParallel(p *lang.Pipeline, run *Run, par *lang.Stage) {
+	if par == nil || par.Type != lang.StageParallel {
 		return
 	}
 	sr := run.Stages[par.ID]
@@ -502,12 +484,12 @@ func (e *eval) retryParallel(p *Pipeline, run *Run, par *Stage) {
 // stage: one entry per branch, in file order, with its id, status, verdict, attempt,
 // agent, outputs, and feedback (outputs.feedback, or null; of a pipeline branch whose
 // child rejected, the rejecting child stage's outputs.feedback). Nil elsewhere.
-func (e *eval) branchesEnv(p *Pipeline, run *Run) []any {
+func (e *eval) branchesEnv(p *lang.Pipeline, run *Run) []any {
 	if p == nil {
 		return nil
 	}
 	par := p.Stage(run.Stage)
-	if par == nil || par.Type != StageParallel {
+	if par == nil || par.Type != lang.StageParallel {
 		return nil
 	}
 	out := make([]any, 0, len(par.Branches))
@@ -519,7 +501,7 @@ func (e *eval) branchesEnv(p *Pipeline, run *Run) []any {
 				m["outputs"] = bsr.Outputs
 				m["feedback"] = bsr.Outputs["feedback"]
 			}
-			if b.Type == StagePipeline {
+			if b.Type == lang.StagePipeline {
 				m["pipeline"], m["feedback"] = b.Pipeline, e.childFeedback(bsr)
 			}
 		}
@@ -551,7 +533,7 @@ func (e *eval) childFeedback(bsr *StageRun) any {
 //
 // When an invalidate_and_restart reaction made the parallel stage itself stale, the
 // verdicts of its branches are stale with it (until the stage runs them again).
-func branchLedger(l *Ledger, run *Run, par *Stage, head string) {
+func branchLedger(l *Ledger, run *Run, par *lang.Stage, head string) {
 	psr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
@@ -574,8 +556,8 @@ func branchLedger(l *Ledger, run *Run, par *Stage, head string) {
 // waited for a person, not for time; the stage's own timeout is not armed again, as for
 // any stage), and, for a pipeline branch, its child run — cancelled when its parent
 // escalated — which a new attempt of the branch starts anew.
-func (e *eval) unblockBranches(run *Run, par *Stage) {
-	if par == nil || par.Type != StageParallel {
+func (e *eval) unblockBranches(run *Run, par *lang.Stage) {
+	if par == nil || par.Type != lang.StageParallel {
 		return
 	}
 	sr := run.Stages[par.ID]
@@ -587,7 +569,7 @@ func (e *eval) unblockBranches(run *Run, par *Stage) {
 		if !branchPending(bsr.Status) {
 			continue
 		}
-		if b.Type == StagePipeline && bsr.Child != "" {
+		if b.Type == lang.StagePipeline && bsr.Child != "" {
 			if c := e.runByID(bsr.Child); c == nil || c.Status.Final() {
 				ended := bsr.Child
 				bsr.Attempt++

@@ -8,19 +8,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // pipelineBranchConfig is parallelConfig with reviewer "sec" and a second branch, "deep",
 // of type pipeline: it runs pipeline "inner" (one agent stage, check), with the branch's
 // context ("focus") passed in.
-func pipelineBranchConfig(t *testing.T, join string) *Config {
+func pipelineBranchConfig(t *testing.T, join string) *lang.Config {
 	cfg := parallelConfig(t, join, "sec")
-	cfg.Agents = append(cfg.Agents, &Agent{Name: "checker", Dispatch: DispatchRepositoryDispatch, EventType: "check"})
+	cfg.Agents = append(cfg.Agents, &lang.Agent{Name: "checker", Dispatch: lang.DispatchRepositoryDispatch, EventType: "check"})
 	review := cfg.Pipelines[0].Stages[1]
-	review.Branches = append(review.Branches, &Stage{ID: "deep", Type: StagePipeline, Pipeline: "inner",
-		Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Template: agentTemplate(t, "pr-{{ subject.number }}")}}}})
-	cfg.Pipelines = append(cfg.Pipelines, &Pipeline{Name: "inner", Stages: []*Stage{
-		{ID: "check", Type: StageAgent, Agent: "checker", AgentAction: "review", OnComplete: TargetComplete},
+	review.Branches = append(review.Branches, &lang.Stage{ID: "deep", Type: lang.StagePipeline, Pipeline: "inner",
+		Context: []lang.KeyValue{{Key: "focus", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "pr-{{ subject.number }}")}}}})
+	cfg.Pipelines = append(cfg.Pipelines, &lang.Pipeline{Name: "inner", Stages: []*lang.Stage{
+		{ID: "check", Type: lang.StageAgent, Agent: "checker", AgentAction: "review", OnComplete: lang.TargetComplete},
 	}})
 	return cfg
 }
@@ -36,7 +38,7 @@ func effectKeys(res Result) []string {
 }
 
 func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAll)
+	cfg := pipelineBranchConfig(t, lang.JoinAll)
 	f := prFacts()
 	res := atReview(t, cfg, f)
 	assert.ElementsMatch(t, []string{"loop/7/1/sec-review/1/dispatch", innerID + "/check/1/dispatch"}, effectKeys(res),
@@ -52,14 +54,14 @@ func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
 	assert.Contains(t, run.Stages["deep"].Message, "sub-pipeline run inner/7/1 is")
 
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, RunCompleted, runOf(res.State, innerID).Status)
 	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status, "the child completing is the branch succeeding")
 	assert.Equal(t, map[string]any{"check": map[string]any{"summary": "fine"}}, run.Stages["deep"].Outputs)
 	assert.Equal(t, "review", run.Stage, "join all waits for sec")
 
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
@@ -71,32 +73,32 @@ func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
 }
 
 func TestParallelPipelineBranchJoinAnyCancelsTheChild(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAny)
+	cfg := pipelineBranchConfig(t, lang.JoinAny)
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageCancelled, run.Stages["deep"].Status)
 	assert.Equal(t, RunCancelled, child.Status, "the child of a cancelled branch is cancelled")
 	assert.Contains(t, child.Message, `left attempt 1 of "deep"`)
-	late := Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, "refused"), late.Log)
 	assert.Equal(t, "done", runOf(late.State, "loop/7/1").Stage)
 }
 
 func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAll)
+	cfg := pipelineBranchConfig(t, lang.JoinAll)
 	review := cfg.Pipelines[0].Stages[1]
-	review.OnAnyReject = &Rule{Goto: "implement", MaxIterations: 2, Then: TargetEscalate, Context: []KeyValue{
-		{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
+	review.OnAnyReject = &lang.Rule{Goto: "implement", MaxIterations: 2, Then: lang.TargetEscalate, Context: []lang.KeyValue{
+		{Key: "feedback", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	// The child's agent rejects; its pipeline has no on_reject: the child fails on it.
-	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 	assert.Equal(t, RunFailed, child.Status)
-	assert.Equal(t, VerdictReject, run.Stages["deep"].Verdict, "the branch takes the child's rejecting verdict")
+	assert.Equal(t, lang.VerdictReject, run.Stages["deep"].Verdict, "the branch takes the child's rejecting verdict")
 	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
 	assert.Equal(t, "implement", run.Stage, "on_any_reject applies to a rejecting child")
 	assert.Equal(t, []any{"add tests"}, run.Context["feedback"])
@@ -104,7 +106,7 @@ func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
 
 	// Back at review: a new attempt of the branch starts a new child.
 	res = dispatched(t, cfg, res, f, t0.Add(3*time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	require.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["deep"].Attempt)
@@ -116,19 +118,19 @@ func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
 func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		onError *ErrorPolicy
+		onError *lang.ErrorPolicy
 		child   RunStatus
 	}{
 		{"failed", nil, RunFailed},
-		{"escalated", &ErrorPolicy{Then: TargetEscalate}, RunCancelled},
+		{"escalated", &lang.ErrorPolicy{Then: lang.TargetEscalate}, RunCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := pipelineBranchConfig(t, JoinAll)
+			cfg := pipelineBranchConfig(t, lang.JoinAll)
 			review := cfg.Pipelines[0].Stages[1]
-			review.OnAnyReject = &Rule{Goto: "implement"} // not for a failure
+			review.OnAnyReject = &lang.Rule{Goto: "implement"} // not for a failure
 			cfg.Pipelines[1].Stages[0].OnError = tc.onError
 			// Only an agent dispatched as a workflow has a workflow run that can end it.
-			cfg.Agent("checker").Dispatch, cfg.Agent("checker").Workflow = DispatchWorkflow, "check.yml"
+			cfg.Agent("checker").Dispatch, cfg.Agent("checker").Workflow = lang.DispatchWorkflow, "check.yml"
 			f := prFacts()
 			res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 			res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
@@ -149,7 +151,7 @@ func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing
 }
 
 func TestParallelPipelineBranchTimeoutCancelsTheChild(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAny)
+	cfg := pipelineBranchConfig(t, lang.JoinAny)
 	cfg.Pipelines[0].Stages[1].Branches[1].Timeout = 30 * time.Minute
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
@@ -162,7 +164,7 @@ func TestParallelPipelineBranchTimeoutCancelsTheChild(t *testing.T) {
 }
 
 func TestParallelPipelineBranchCancelledWithTheRun(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAll)
+	cfg := pipelineBranchConfig(t, lang.JoinAll)
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
@@ -183,23 +185,23 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 	for seed := range uint64(250) {
 		r := rand.New(rand.NewPCG(seed, 29))
 		parent, child := propPipeline(r), propPipeline(r)
-		child.Name, child.Trigger, child.OnEvents = "kid", Trigger{}, nil
-		child.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: child.Stages[0].ID,
-			Conditions: []Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
+		child.Name, child.Trigger, child.OnEvents = "kid", lang.Trigger{}, nil
+		child.Stages = append([]*lang.Stage{{ID: "wait", Type: lang.StageGate, OnPass: child.Stages[0].ID,
+			Conditions: []lang.Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
 		at := r.IntN(len(parent.Stages))
-		join := []string{JoinAll, JoinAny}[r.IntN(2)]
-		par := &Stage{ID: "par", Type: StageParallel, Join: join, Branches: []*Stage{
-			{ID: "sub", Type: StagePipeline, Pipeline: "kid"},
-			{ID: "tag", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"b"}}},
+		join := []string{lang.JoinAll, lang.JoinAny}[r.IntN(2)]
+		par := &lang.Stage{ID: "par", Type: lang.StageParallel, Join: join, Branches: []*lang.Stage{
+			{ID: "sub", Type: lang.StagePipeline, Pipeline: "kid"},
+			{ID: "tag", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"b"}}},
 		}}
 		if r.IntN(2) == 0 {
 			par.Branches[0].Timeout = time.Duration(1+r.IntN(6)) * time.Minute
 		}
 		if r.IntN(2) == 0 {
-			par.OnAnyReject = &Rule{Goto: parent.Stages[0].ID, MaxIterations: 1, Then: TargetFail}
+			par.OnAnyReject = &lang.Rule{Goto: parent.Stages[0].ID, MaxIterations: 1, Then: lang.TargetFail}
 		}
-		parent.Stages = append(parent.Stages[:at], append([]*Stage{par}, parent.Stages[at:]...)...)
-		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{parent, child}}
+		parent.Stages = append(parent.Stages[:at], append([]*lang.Stage{par}, parent.Stages[at:]...)...)
+		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{parent, child}}
 		st := &State{}
 		attempts := map[string]int{}
 		now := t0
@@ -280,11 +282,11 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 func TestParallelPipelineBranchChildDoesNotMerge(t *testing.T) {
 	cfg := mergeChildConfig()
 	outer := cfg.Pipelines[0]
-	cfg.Agents = []*Agent{{Name: "sec", Dispatch: DispatchRepositoryDispatch, EventType: "sec"}}
+	cfg.Agents = []*lang.Agent{{Name: "sec", Dispatch: lang.DispatchRepositoryDispatch, EventType: "sec"}}
 	outer.Stages[0].OnPass = "par"
-	outer.Stages[1] = &Stage{ID: "par", Type: StageParallel, Join: JoinAll, Branches: []*Stage{
-		{ID: "land", Type: StagePipeline, Pipeline: "inner"},
-		{ID: "sec-review", Type: StageAgent, Agent: "sec", AgentAction: "review"},
+	outer.Stages[1] = &lang.Stage{ID: "par", Type: lang.StageParallel, Join: lang.JoinAll, Branches: []*lang.Stage{
+		{ID: "land", Type: lang.StagePipeline, Pipeline: "inner"},
+		{ID: "sec-review", Type: lang.StageAgent, Agent: "sec", AgentAction: "review"},
 	}}
 	f := prFacts("approved", "ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -300,19 +302,19 @@ func TestParallelPipelineBranchChildDoesNotMerge(t *testing.T) {
 // A child whose own rule escalates on a rejection hands the rejection to its branch all
 // the same: the branch is rejected with the child's verdict, and on_any_reject applies.
 func TestParallelPipelineBranchChildEscalatingOnRejectRejects(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAny)
+	cfg := pipelineBranchConfig(t, lang.JoinAny)
 	review := cfg.Pipelines[0].Stages[1]
-	review.OnAnyReject = &Rule{Goto: "implement"}
-	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*Rule{VerdictRevise: {Goto: TargetEscalate}}
+	review.OnAnyReject = &lang.Rule{Goto: "implement"}
+	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*lang.Rule{lang.VerdictRevise: {Goto: lang.TargetEscalate}}
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
 	run := runOf(res.State, "loop/7/1")
-	assert.Equal(t, VerdictRevise, run.Stages["deep"].Verdict)
+	assert.Equal(t, lang.VerdictRevise, run.Stages["deep"].Verdict)
 	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
 	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
 	assert.Equal(t, "review", run.Stage, "join any: sec may still approve")
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "implement", run.Stage, "both rejected: on_any_reject")
 	assert.Contains(t, run.History[len(run.History)-1].Why, "sec-review, deep rejected")

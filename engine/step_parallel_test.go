@@ -7,45 +7,47 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // parallelConfig is implement (agent) → review (parallel: one agent branch per reviewer)
 // → done (a gate on label "ok") → merge.
-func parallelConfig(t testing.TB, join string, reviewers ...string) *Config {
-	cfg := &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "implementer", Dispatch: DispatchWorkflow, Workflow: "agent-implement.yml"}}}
-	review := &Stage{ID: "review", Type: StageParallel, Join: JoinAll, OnComplete: "done"}
+func parallelConfig(t testing.TB, join string, reviewers ...string) *lang.Config {
+	cfg := &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "implementer", Dispatch: lang.DispatchWorkflow, Workflow: "agent-implement.yml"}}}
+	review := &lang.Stage{ID: "review", Type: lang.StageParallel, Join: lang.JoinAll, OnComplete: "done"}
 	switch join {
-	case JoinAll, JoinAny:
+	case lang.JoinAll, lang.JoinAny:
 		review.Join = join
 	default:
 		review.Join = join
 		review.JoinCount = int(join[0] - '0')
 	}
 	for _, r := range reviewers {
-		cfg.Agents = append(cfg.Agents, &Agent{Name: r, Dispatch: DispatchRepositoryDispatch, EventType: r})
-		review.Branches = append(review.Branches, &Stage{ID: r + "-review", Type: StageAgent, Agent: r, AgentAction: "review"})
+		cfg.Agents = append(cfg.Agents, &lang.Agent{Name: r, Dispatch: lang.DispatchRepositoryDispatch, EventType: r})
+		review.Branches = append(review.Branches, &lang.Stage{ID: r + "-review", Type: lang.StageAgent, Agent: r, AgentAction: "review"})
 	}
-	cfg.Pipelines = []*Pipeline{{
+	cfg.Pipelines = []*lang.Pipeline{{
 		Name:    "loop",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Context: []KeyValue{{Key: "feedback", Value: Value{Kind: KindString, Scalar: ""}}},
-		Stages: []*Stage{
-			{ID: "implement", Type: StageAgent, Agent: "implementer", AgentAction: "implement", OnComplete: "review"},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Context: []lang.KeyValue{{Key: "feedback", Value: lang.Value{Kind: lang.KindString, Scalar: ""}}},
+		Stages: []*lang.Stage{
+			{ID: "implement", Type: lang.StageAgent, Agent: "implementer", AgentAction: "implement", OnComplete: "review"},
 			review,
-			{ID: "done", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+			{ID: "done", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		},
 	}}
 	return cfg
 }
 
 // atReview starts a run of cfg and brings it to the parallel stage, its branches dispatched.
-func atReview(t *testing.T, cfg *Config, f *Facts) Result {
+func atReview(t *testing.T, cfg *lang.Config, f *Facts) Result {
 	t.Helper()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	require.Equal(t, "review", res.State.Runs[0].Stage)
 	return res
 }
@@ -60,7 +62,7 @@ func logged(res Result, part string) bool {
 }
 
 func TestParallelStartsEveryBranchAtOnce(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	f := prFacts()
 	res := atReview(t, cfg, f)
 	require.Len(t, res.Effects, 2, "one dispatch per branch")
@@ -92,22 +94,22 @@ func TestParallelStartsEveryBranchAtOnce(t *testing.T) {
 }
 
 func TestParallelJoinAll(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, map[string]any{"note": "fine"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, map[string]any{"note": "fine"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage, "join all waits for every branch")
 	assert.Equal(t, StageSucceeded, run.Stages["sec-review"].Status)
-	assert.Equal(t, VerdictApprove, run.Stages["sec-review"].Verdict)
+	assert.Equal(t, lang.VerdictApprove, run.Stages["sec-review"].Verdict)
 
 	// The same report delivered again: handled once, refused the second time.
-	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, nil), f, t0.Add(3*time.Minute))
+	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(again, `branch "sec-review" of stage "review" has already succeeded with verdict approve`), again.Log)
 	assert.Equal(t, "review", again.State.Runs[0].Stage)
 	assert.Equal(t, StageSucceeded, again.State.Runs[0].Stages["sec-review"].Status)
 
-	res = Step(cfg, again.State, reportOn(again.State, "loop/7/1", "perf-review", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, again.State, reportOn(again.State, "loop/7/1", "perf-review", 1, lang.VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
@@ -115,17 +117,17 @@ func TestParallelJoinAll(t *testing.T) {
 }
 
 func TestParallelJoinAnyCancelsTheOthers(t *testing.T) {
-	cfg := parallelConfig(t, JoinAny, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAny, "sec", "perf")
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, "join: any met")
 
 	// The cancelled branch reports late: refused with its reason, nothing moves.
-	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, `report reject for run "loop/7/1", stage "sec-review", attempt 1 refused: branch "sec-review" of stage "review" was cancelled: join: any met`), late.Log)
 	assert.Equal(t, "done", late.State.Runs[0].Stage)
 	assert.Equal(t, StageCancelled, late.State.Runs[0].Stages["sec-review"].Status)
@@ -133,13 +135,13 @@ func TestParallelJoinAnyCancelsTheOthers(t *testing.T) {
 }
 
 func TestParallelJoinAnyWaitsWhileItCanStillBeMet(t *testing.T) {
-	cfg := parallelConfig(t, JoinAny, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAny, "sec", "perf")
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictFailed, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictFailed, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage, "one branch may still succeed")
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictFailed, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictFailed, nil), f, t0.Add(3*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "join: any can no longer be met: sec-review, perf-review failed")
@@ -150,19 +152,19 @@ func TestParallelJoinN(t *testing.T) {
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	require.Len(t, res.State.Runs[0].Stages["review"].Results, 3)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "a-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "b-review", 1, VerdictReject, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "a-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "b-review", 1, lang.VerdictReject, nil), f, t0.Add(3*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage, "2 of 3 may still be met")
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, lang.VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "join: 2 of 3 met")
 
 	// Two failures of three: 2 of 3 can no longer be met; without on_any_reject the run fails.
 	res = dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "a-review", 1, VerdictReject, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "a-review", 1, lang.VerdictReject, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, VerdictFailed, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, lang.VerdictFailed, nil), f, t0.Add(3*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Equal(t, StageCancelled, run.Stages["b-review"].Status)
@@ -170,13 +172,13 @@ func TestParallelJoinN(t *testing.T) {
 }
 
 func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	review := cfg.Pipelines[0].Stages[1]
-	review.OnAnyReject = &Rule{Goto: "implement", MaxIterations: 1, Then: TargetEscalate, Context: []KeyValue{
-		{Key: "feedback", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
+	review.OnAnyReject = &lang.Rule{Goto: "implement", MaxIterations: 1, Then: lang.TargetEscalate, Context: []lang.KeyValue{
+		{Key: "feedback", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ filter(branches.*.feedback, # != nil) }}")}}}}
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "implement", run.Stage, "with join all, the first rejection decides")
 	assert.Equal(t, []any{"validate the input"}, run.Context["feedback"])
@@ -188,12 +190,12 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 	assert.Contains(t, res.Effects[0].Inputs["context"], "validate the input", "the implementer gets the feedback")
 
 	// The perf reviewer's late report is refused: its branch was cancelled.
-	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, "refused"), late.Log)
 
 	// Back at review: every branch starts anew (attempt 2); a second rejection spends the loop.
 	res = dispatched(t, cfg, res, f, t0.Add(3*time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = res.State.Runs[0]
 	require.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["perf-review"].Attempt)
@@ -201,16 +203,16 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 	assert.Nil(t, run.Stages["sec-review"].Outputs, "a new entry forgets the outputs of the last")
 	require.Len(t, res.Effects, 2)
 	res = dispatched(t, cfg, res, f, t0.Add(4*time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, VerdictRevise, map[string]any{"feedback": "too slow"}), f, t0.Add(5*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, lang.VerdictRevise, map[string]any{"feedback": "too slow"}), f, t0.Add(5*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, RunEscalated, run.Status)
 	assert.Contains(t, run.Message, "on_any_reject has looped 1 of 1 times")
 }
 
 func TestParallelActionBranch(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec")
+	cfg := parallelConfig(t, lang.JoinAll, "sec")
 	review := cfg.Pipelines[0].Stages[1]
-	review.Branches = append(review.Branches, &Stage{ID: "tag", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"in-review"}}})
+	review.Branches = append(review.Branches, &lang.Stage{ID: "tag", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"in-review"}}})
 	f := prFacts()
 	res := atReview(t, cfg, f)
 	require.Len(t, res.Effects, 2)
@@ -220,7 +222,7 @@ func TestParallelActionBranch(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, StageSucceeded, run.Stages["tag"].Status)
 	assert.Equal(t, "review", run.Stage)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 
 	// An action refused for good fails its branch, and join all with it.
@@ -243,11 +245,11 @@ func TestParallelActionBranch(t *testing.T) {
 }
 
 func TestParallelBranchTimeoutAndAgentError(t *testing.T) {
-	cfg := parallelConfig(t, JoinAny, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAny, "sec", "perf")
 	review := cfg.Pipelines[0].Stages[1]
 	review.Branches[0].Timeout = 30 * time.Minute
 	// Only an agent dispatched as a workflow has a workflow run that can end it.
-	cfg.Agent("perf").Dispatch, cfg.Agent("perf").Workflow = DispatchWorkflow, "perf.yml"
+	cfg.Agent("perf").Dispatch, cfg.Agent("perf").Workflow = lang.DispatchWorkflow, "perf.yml"
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
@@ -268,14 +270,14 @@ func TestParallelBranchTimeoutAndAgentError(t *testing.T) {
 }
 
 func TestParallelRetryRestartsTheBranchesNotCompleted(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	review := cfg.Pipelines[0].Stages[1]
 	review.Timeout = time.Hour
-	review.OnTimeout = &Rule{Then: TargetEscalate}
+	review.OnTimeout = &lang.Rule{Then: lang.TargetEscalate}
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
 	require.Equal(t, RunEscalated, res.State.Runs[0].Status)
 
@@ -295,12 +297,12 @@ func TestParallelRetryRestartsTheBranchesNotCompleted(t *testing.T) {
 	assert.NotContains(t, keys, "loop/7/1/sec-review/2/dispatch")
 
 	res = dispatched(t, cfg, res, f, t0.Add(3*time.Hour))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, VerdictApprove, nil), f, t0.Add(3*time.Hour+30*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, lang.VerdictApprove, nil), f, t0.Add(3*time.Hour+30*time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage, res.Log)
 }
 
 func TestParallelSkipAndCancelCloseTheBranches(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
@@ -317,22 +319,22 @@ func TestParallelSkipAndCancelCloseTheBranches(t *testing.T) {
 	run = cancelled.State.Runs[0]
 	assert.Equal(t, RunCancelled, run.Status)
 	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
-	late := Step(cfg, cancelled.State, reportOn(cancelled.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Hour))
+	late := Step(cfg, cancelled.State, reportOn(cancelled.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Hour))
 	assert.True(t, logged(late, "refused: the run is cancelled"), late.Log)
 }
 
 func TestParallelUnsupportedBranchesStopLoudly(t *testing.T) {
-	for name, b := range map[string]*Stage{
-		`action "merge_pr" in a branch`: {ID: "m", Type: StageAction, Action: ActionMergePR},
+	for name, b := range map[string]*lang.Stage{
+		`action "merge_pr" in a branch`: {ID: "m", Type: lang.StageAction, Action: lang.ActionMergePR},
 	} {
 		t.Run(name, func(t *testing.T) {
-			cfg := parallelConfig(t, JoinAll, "sec")
+			cfg := parallelConfig(t, lang.JoinAll, "sec")
 			review := cfg.Pipelines[0].Stages[1]
 			review.Branches = append(review.Branches, b)
 			f := prFacts()
 			res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
-			res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+			res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 			run := res.State.Runs[0]
 			assert.Equal(t, RunFailed, run.Status)
 			assert.Contains(t, run.Message, "not supported yet: "+name)
@@ -344,21 +346,21 @@ func TestParallelUnsupportedBranchesStopLoudly(t *testing.T) {
 // The merge guard: a parallel stage between a gate and the merge opens no way around the
 // gate. A state forged to stand at the merge, with the gate failing today, is sent back.
 func TestParallelStageDoesNotOpenAPathAroundAGate(t *testing.T) {
-	cfg := parallelConfig(t, JoinAny, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAny, "sec", "perf")
 	p := cfg.Pipelines[0]
 	review := p.Stages[1]
 	// gate first, then review (whose on_any_reject goes back to the gate), then merge.
-	gate := &Stage{ID: "done", Type: StageGate, OnPass: "review", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}
+	gate := &lang.Stage{ID: "done", Type: lang.StageGate, OnPass: "review", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}}
 	review.OnComplete = "merge"
-	review.OnAnyReject = &Rule{Goto: "done"}
-	p.Stages = []*Stage{gate, review, p.Stages[3]}
+	review.OnAnyReject = &lang.Rule{Goto: "done"}
+	p.Stages = []*lang.Stage{gate, review, p.Stages[3]}
 	f := prFacts() // no "ok" label: the gate does not hold
 	forged := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{{
 		ID: "loop/7/1", Pipeline: "loop", ConfigOID: "blob1", Subject: "acme/widgets#7", Status: RunRunning, Stage: "merge",
 		Stages: map[string]*StageRun{
 			"done":       {Status: StagePassed, Attempt: 1},
 			"review":     {Status: StageSucceeded, Attempt: 1},
-			"sec-review": {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: VerdictApprove},
+			"sec-review": {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictApprove},
 			"merge":      {Status: StageWaiting, Attempt: 1},
 		},
 		VerifiedSHA: f.PR.HeadSHA, VerifiedBy: "done", StartedAt: t0, UpdatedAt: t0,
@@ -374,15 +376,15 @@ func TestParallelStageDoesNotOpenAPathAroundAGate(t *testing.T) {
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, "review", res.State.Runs[0].Stage)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictApprove, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 }
 
 func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	review := cfg.Pipelines[0].Stages[1]
-	review.Branches[0].Condition = &Predicate{LabelsInclude: []string{"security"}}
+	review.Branches[0].Condition = &lang.Predicate{LabelsInclude: []string{"security"}}
 	f := prFacts()
 	res := atReview(t, cfg, f)
 	require.Len(t, res.Effects, 1, "the skipped branch is not dispatched")
@@ -392,10 +394,10 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	assert.Contains(t, run.Stages["sec-review"].Message, `label "security" is not on the pull request`)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	// A report for the skipped branch is refused.
-	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, t0.Add(2*time.Minute))
+	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	assert.True(t, logged(late, `branch "sec-review" of stage "review" was skipped`), late.Log)
 	// join all does not wait for the skipped branch.
-	res = Step(cfg, late.State, reportOn(late.State, "loop/7/1", "perf-review", 1, VerdictApprove, nil), f, t0.Add(3*time.Minute))
+	res = Step(cfg, late.State, reportOn(late.State, "loop/7/1", "perf-review", 1, lang.VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "1 of 1 branch succeeded, 1 skipped")
@@ -407,11 +409,11 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	assert.True(t, res.State.Runs[0].Stages["sec-review"].ConditionChecked)
 
 	// Every branch skipped: nothing to wait for, the join is met.
-	review.Branches[1].Condition = &Predicate{LabelsInclude: []string{"perf"}}
+	review.Branches[1].Condition = &lang.Predicate{LabelsInclude: []string{"perf"}}
 	f = prFacts()
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 	assert.Empty(t, res.Effects)
 }
@@ -419,23 +421,23 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 // The approvals ledger counts the review branches of a parallel stage: those that ran, not
 // those skipped or cancelled once the join was met; a rejecting branch keeps it unmet.
 func TestParallelBranchesInTheLedger(t *testing.T) {
-	cfg := parallelConfig(t, JoinAny, "sec", "perf", "style")
+	cfg := parallelConfig(t, lang.JoinAny, "sec", "perf", "style")
 	p := cfg.Pipelines[0]
 	run := &Run{ID: "loop/7/1", Pipeline: "loop", Stage: "done", Status: RunRunning, Stages: map[string]*StageRun{
 		"review":       {Status: StageSucceeded, Attempt: 1},
-		"sec-review":   {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: VerdictApprove, HeadSHA: "aaaaaaaaaa"},
+		"sec-review":   {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
 		"perf-review":  {Status: StageCancelled, Attempt: 1, Parent: "review", ParentAttempt: 1},
 		"style-review": {Status: StageSkipped, Attempt: 1, Parent: "review", ParentAttempt: 1},
 	}}
 	e := &eval{cfg: cfg, facts: prFacts()}
 	l := e.ledger(p, run)
-	assert.Equal(t, []LedgerStage{{Stage: "sec-review", Kind: StageAgent, Met: true}}, l.Stages)
-	assert.Equal(t, []LedgerEntry{{Stage: "sec-review", Who: "agent:sec", Verdict: VerdictApprove, SHA: "aaaaaaaaaa"}}, l.Entries)
+	assert.Equal(t, []LedgerStage{{Stage: "sec-review", Kind: lang.StageAgent, Met: true}}, l.Stages)
+	assert.Equal(t, []LedgerEntry{{Stage: "sec-review", Who: "agent:sec", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}}, l.Entries)
 
-	run.Stages["perf-review"] = &StageRun{Status: StageFailed, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: VerdictReject, HeadSHA: "aaaaaaaaaa"}
+	run.Stages["perf-review"] = &StageRun{Status: StageFailed, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictReject, HeadSHA: "aaaaaaaaaa"}
 	l = e.ledger(p, run)
 	require.Len(t, l.Stages, 2)
-	assert.Equal(t, LedgerStage{Stage: "perf-review", Kind: StageAgent, Why: "agent perf has not approved"}, l.Stages[1])
+	assert.Equal(t, LedgerStage{Stage: "perf-review", Kind: lang.StageAgent, Why: "agent perf has not approved"}, l.Stages[1])
 
 	e.facts.PR.HeadSHA = "bbbbbbbbbb"
 	l = e.ledger(p, run)
@@ -445,20 +447,20 @@ func TestParallelBranchesInTheLedger(t *testing.T) {
 	e.facts.PR.HeadSHA = "aaaaaaaaaa"
 	run.Stages["review"].Status, run.Stages["review"].Stale = StageStale, &Stale{At: t0, Why: "invalidated on pull_request.labeled (delivery)"}
 	l = e.ledger(p, run)
-	assert.Equal(t, LedgerStage{Stage: "sec-review", Kind: StageAgent, Why: "agent sec's approval is stale (invalidated on pull_request.labeled (delivery))"}, l.Stages[0])
+	assert.Equal(t, LedgerStage{Stage: "sec-review", Kind: lang.StageAgent, Why: "agent sec's approval is stale (invalidated on pull_request.labeled (delivery))"}, l.Stages[0])
 	assert.Empty(t, l.Entries)
-	assert.Equal(t, VerdictApprove, run.Stages["sec-review"].Verdict, "the ledger reads the run, it does not change it")
+	assert.Equal(t, lang.VerdictApprove, run.Stages["sec-review"].Verdict, "the ledger reads the run, it does not change it")
 }
 
 // A branch that fails at once (its agent is not in the config) decides join all before the
 // other branches' dispatches are sent: nothing is asked for the cancelled branches.
 func TestParallelJoinDecidedAtOnceAsksNothingForCancelledBranches(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	cfg.Pipelines[0].Stages[1].Branches[0].Agent = "gone"
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "sec-review failed")

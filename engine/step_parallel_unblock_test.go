@@ -6,16 +6,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A run escalated at a parallel stage (its timeout) and unblocked goes on with the same
 // attempt: each branch still open gets its timeout again, counted from the unblock (the
 // escalation dropped the stage's deadlines: it waited for a person, not for time).
 func TestParallelUnblockRearmsTheOpenBranchesTimeouts(t *testing.T) {
-	cfg := parallelConfig(t, JoinAll, "sec", "perf")
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	review := cfg.Pipelines[0].Stages[1]
 	review.Timeout = time.Hour
-	review.OnTimeout = &Rule{Then: TargetEscalate}
+	review.OnTimeout = &lang.Rule{Then: lang.TargetEscalate}
 	review.Branches[0].Timeout = 3 * time.Hour // sec: longer than the stage's timeout
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
@@ -47,10 +49,10 @@ func TestParallelUnblockRearmsTheOpenBranchesTimeouts(t *testing.T) {
 // A pipeline branch's child is cancelled when its parent escalates (it does not run while
 // its parent waits for a person); unblocking starts the branch again, with a new child.
 func TestParallelUnblockStartsThePipelineBranchesChildAgain(t *testing.T) {
-	cfg := pipelineBranchConfig(t, JoinAll)
+	cfg := pipelineBranchConfig(t, lang.JoinAll)
 	review := cfg.Pipelines[0].Stages[1]
 	review.Timeout = time.Hour
-	review.OnTimeout = &Rule{Then: TargetEscalate}
+	review.OnTimeout = &lang.Rule{Then: lang.TargetEscalate}
 	review.Branches[1].Timeout = 2 * time.Hour
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
@@ -75,8 +77,8 @@ func TestParallelUnblockStartsThePipelineBranchesChildAgain(t *testing.T) {
 
 	// The new child completes; sec approves: the join is met.
 	res = dispatched(t, cfg, res, f, unblockAt)
-	res = Step(cfg, res.State, reportOn(res.State, "inner/7/2", "check", 1, VerdictApprove, nil), f, unblockAt.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, VerdictApprove, nil), f, unblockAt.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "inner/7/2", "check", 1, lang.VerdictApprove, nil), f, unblockAt.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, unblockAt.Add(2*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "done", run.Stage, res.Log)
 	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Sub-pipelines. Entering a `type: pipeline` stage starts a child run of the named
@@ -27,20 +29,8 @@ import (
 // The nesting limit (settings.max_nesting) holds at run time: a child that would nest
 // deeper fails its parent loudly.
 
-// ParentRef is Run.Parent of a child started by stage of parent run.
-func ParentRef(parentRun, stage string) string { return parentRun + "/" + stage }
-
-// splitParent splits Run.Parent into the parent run's id and the stage id.
-func splitParent(ref string) (run, stage string) {
-	i := strings.LastIndexByte(ref, '/')
-	if i < 0 {
-		return "", ref
-	}
-	return ref[:i], ref[i+1:]
-}
-
 // configFor returns the config run follows: the pinned one it started under, or e.cfg.
-func (e *eval) configFor(run *Run) *Config {
+func (e *eval) configFor(run *Run) *lang.Config {
 	if run.ConfigOID != "" && run.ConfigOID != e.cfg.BlobOID {
 		if old := e.cfg.Pinned[run.ConfigOID]; old != nil {
 			return old
@@ -50,11 +40,11 @@ func (e *eval) configFor(run *Run) *Config {
 }
 
 // maxNesting is the run-time nesting limit of cfg.
-func maxNesting(cfg *Config) int {
+func maxNesting(cfg *lang.Config) int {
 	if cfg.Settings.MaxNesting > 0 {
 		return cfg.Settings.MaxNesting
 	}
-	return DefaultMaxNesting
+	return lang.DefaultMaxNesting
 }
 
 // runByID returns the run of the state with that id, or nil.
@@ -68,7 +58,7 @@ func (e *eval) runByID(id string) *Run {
 }
 
 // childOf returns the child run of run's current attempt of stage, or nil.
-func (e *eval) childOf(run *Run, stage *Stage) *Run {
+func (e *eval) childOf(run *Run, stage *lang.Stage) *Run {
 	sr := run.Stages[stage.ID]
 	if sr == nil || sr.Child == "" {
 		return nil
@@ -129,7 +119,7 @@ func (e *eval) descends(r, run *Run) bool {
 // (the caller applies the stage's on_error, or fails the run). The child's context is
 // its pipeline's own `context:`, the parent's context over it, and stage's `context:`
 // (rendered over the parent's env) over that.
-func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
+func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, string) {
 	sr := run.Stages[stage.ID]
 	if sr == nil {
 		return nil, fmt.Sprintf("stage %q has not been entered", stage.ID)
@@ -156,11 +146,11 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 		passed[k] = v
 	}
 	for _, kv := range stage.Context {
-		v, err := valueOf(kv.Value, env)
+		v, err := lang.ValueOf(kv.Value, env)
 		if err != nil {
 			return nil, fmt.Sprintf("context %q of stage %q: %v", kv.Key, stage.ID, err)
 		}
-		passed[kv.Key] = jsonValue(v)
+		passed[kv.Key] = lang.JSONValue(v)
 	}
 	n := e.nextRunNumber(cp.Name) // run_number.go
 	child := &Run{
@@ -192,7 +182,7 @@ func (e *eval) startChild(p *Pipeline, run *Run, stage *Stage) (*Run, string) {
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
 	e.noteHead(child)          // authority.go
 	if len(cp.Stages) == 0 {
-		e.finish(child, RunCompleted, TargetComplete, "the pipeline has no stages")
+		e.finish(child, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return child, ""
 	}
 	e.enter(child, "", cp.Stages[0].ID, why)
@@ -216,7 +206,7 @@ func subjectNumberText(subject string) string {
 // fatal for the run (the nesting limit, an unknown pipeline, a construct not supported
 // yet: the run fails loudly) rather than an error on_error handles (a context template
 // that does not render).
-func (e *eval) runChild(p *Pipeline, run *Run, stage *Stage) (child *Run, why string, fatal bool) {
+func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *Run, why string, fatal bool) {
 	sr := run.Stages[stage.ID]
 	child = e.childOf(run, stage)
 	if child == nil {
@@ -236,7 +226,7 @@ func (e *eval) runChild(p *Pipeline, run *Run, stage *Stage) (child *Run, why st
 			if cp := e.cfg.PipelineFor(child); cp != nil {
 				e.advanceRun(cp, child)
 			} else {
-				e.finish(child, RunFailed, TargetFail, fmt.Sprintf("pipeline %q is no longer in the config", child.Pipeline))
+				e.finish(child, RunFailed, lang.TargetFail, fmt.Sprintf("pipeline %q is no longer in the config", child.Pipeline))
 			}
 		}
 	}
@@ -245,13 +235,13 @@ func (e *eval) runChild(p *Pipeline, run *Run, stage *Stage) (child *Run, why st
 
 // subPipeline evaluates pipeline stage of run: starts its child on entry, advances the
 // child, and follows the child's end. It reports whether run moved.
-func (e *eval) subPipeline(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) subPipeline(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	child, why, fatal := e.runChild(p, run, stage)
 	switch {
 	case child == nil && fatal:
 		sr := run.Stages[stage.ID]
 		sr.Status, sr.Message = StageFailed, why
-		e.finish(run, RunFailed, TargetFail, why)
+		e.finish(run, RunFailed, lang.TargetFail, why)
 		return false
 	case child == nil:
 		return e.childError(run, stage, why)
@@ -261,12 +251,12 @@ func (e *eval) subPipeline(p *Pipeline, run *Run, stage *Stage) bool {
 
 // endEscalatedChild ends a child that escalated: its escalation goes to its parent's
 // stage (on_error), so it stops waiting for a person itself.
-func (e *eval) endEscalatedChild(child *Run, run *Run, stage *Stage) {
+func (e *eval) endEscalatedChild(child *Run, run *Run, stage *lang.Stage) {
 	e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation goes to stage %q of run %s (on_error)", stage.ID, run.ID))
 }
 
 // followChild makes run's pipeline stage follow where its child stands.
-func (e *eval) followChild(run *Run, stage *Stage, child *Run) bool {
+func (e *eval) followChild(run *Run, stage *lang.Stage, child *Run) bool {
 	sr := run.Stages[stage.ID]
 	switch child.Status {
 	case RunCompleted:
@@ -315,7 +305,7 @@ func (e *eval) followChild(run *Run, stage *Stage, child *Run) bool {
 
 // childError applies the on_error of run's pipeline stage to a child that did not
 // complete: a new attempt (a new child) while retries remain, then its `then`.
-func (e *eval) childError(run *Run, stage *Stage, why string) bool {
+func (e *eval) childError(run *Run, stage *lang.Stage, why string) bool {
 	return e.agentError(run, stage, why) // the policy is the same as an agent's
 }
 
@@ -336,7 +326,7 @@ func childOutputs(child *Run) map[string]any {
 	if len(out) == 0 {
 		return nil
 	}
-	return jsonSafe(out)
+	return lang.JSONSafe(out)
 }
 
 // reapChildren cancels every unfinished child whose parent no longer waits for it: the
@@ -375,10 +365,10 @@ func (e *eval) reapChildren() {
 				changed = true
 			case waits && (child.Status.Final() || child.Status == RunEscalated):
 				if p := e.cfg.PipelineFor(parent); p != nil {
-					if stage := p.Stage(stageID); stage != nil && stage.Type == StagePipeline {
+					if stage := p.Stage(stageID); stage != nil && stage.Type == lang.StagePipeline {
 						e.followChild(parent, stage, child)
 						changed = true
-					} else if b := branchIn(p.Stage(parent.Stage), stageID); b != nil && b.Type == StagePipeline {
+					} else if b := branchIn(p.Stage(parent.Stage), stageID); b != nil && b.Type == lang.StagePipeline {
 						e.followBranchChild(parent, b, child)
 						changed = true
 					}
@@ -406,8 +396,8 @@ func (e *eval) standsAt(run *Run, id string) bool {
 }
 
 // branchIn returns the branch id of parallel stage s, or nil.
-func branchIn(s *Stage, id string) *Stage {
-	if s == nil || s.Type != StageParallel {
+func branchIn(s *lang.Stage, id string) *lang.Stage {
+	if s == nil || s.Type != lang.StageParallel {
 		return nil
 	}
 	for _, b := range s.Branches {
@@ -473,7 +463,7 @@ func (e *eval) childMerged(run *Run) bool {
 		}
 		// Completed by its merge (its intent reconciled in this evaluation), and its parent
 		// has not followed it yet.
-		if s := p.Stage(r.Stage); r.Status != RunCompleted || s == nil || s.Type != StageAction || s.Action != ActionMergePR {
+		if s := p.Stage(r.Stage); r.Status != RunCompleted || s == nil || s.Type != lang.StageAction || s.Action != lang.ActionMergePR {
 			continue
 		}
 		if parent, link := e.parentOf(r); parent != nil && e.standsAt(parent, link) &&
@@ -488,14 +478,14 @@ func (e *eval) childMerged(run *Run) bool {
 // it starts the branch's child once per attempt of the branch, advances it, and ends the
 // branch as the child ends (followBranchChild); the join decides from there. The
 // parallel stage's evaluation calls it for each open pipeline branch.
-func (e *eval) pipelineBranch(p *Pipeline, run *Run, b *Stage) {
+func (e *eval) pipelineBranch(p *lang.Pipeline, run *Run, b *lang.Stage) {
 	child, why, fatal := e.runChild(p, run, b)
 	switch {
 	case child == nil && fatal:
 		if bsr := run.Stages[b.ID]; bsr != nil {
 			bsr.Status, bsr.Message = StageFailed, why
 		}
-		e.finish(run, RunFailed, TargetFail, why)
+		e.finish(run, RunFailed, lang.TargetFail, why)
 	case child == nil:
 		e.leaveBranch(run, b, StageFailed, why)
 	default:
@@ -512,7 +502,7 @@ func (e *eval) pipelineBranch(p *Pipeline, run *Run, b *Stage) {
 // whose rule failed or escalated the run — makes its branch rejected, with that verdict,
 // so the parallel stage's on_any_reject applies; its `feedback` in `branches` is that
 // stage's outputs.feedback (rejectingStage).
-func (e *eval) followBranchChild(run *Run, b *Stage, child *Run) {
+func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 	bsr := run.Stages[b.ID]
 	switch child.Status {
 	case RunCompleted:

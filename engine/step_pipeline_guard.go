@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // The merge guard across sub-pipelines. A merge inside a child run needs, besides a path
 // of holding gates from the child pipeline's start to the merge (guard), a path of
@@ -22,7 +26,7 @@ import "fmt"
 // longer holds goes back to it, which ends the chain below it.
 
 // guardChain is the guard of run's merge at stage merge of p, sub-pipelines included.
-func (e *eval) guardChain(p *Pipeline, run *Run, merge *Stage) guardPlan {
+func (e *eval) guardChain(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	plan := e.guard(p, run, merge)
 	if plan.back != nil || plan.why != "" {
 		return plan
@@ -43,7 +47,7 @@ func (e *eval) guardChain(p *Pipeline, run *Run, merge *Stage) guardPlan {
 		pp := e.cfg.PipelineFor(parent)
 		// link is the stage or branch that started the child; stage is the stage of the
 		// parent it belongs to (the parallel stage of a branch), the guard's target.
-		var link, stage *Stage
+		var link, stage *lang.Stage
 		if pp != nil {
 			link, stage = pp.Stage(stageID), pp.Stage(stageID)
 			if link == nil {
@@ -55,7 +59,7 @@ func (e *eval) guardChain(p *Pipeline, run *Run, merge *Stage) guardPlan {
 		switch {
 		case pp == nil:
 			return guardPlan{why: fmt.Sprintf("pipeline %q of the parent run %s is not in the config; the merge cannot be verified", parent.Pipeline, parent.ID)}
-		case link == nil || link.Type != StagePipeline || link.Pipeline != cp.Name:
+		case link == nil || link.Type != lang.StagePipeline || link.Pipeline != cp.Name:
 			return guardPlan{why: fmt.Sprintf("run %s claims stage %q of run %s as its parent, which does not run pipeline %q; the merge cannot be verified", child.ID, stageID, parent.ID, cp.Name)}
 		case parent.Status.Final() || parent.Status == RunEscalated || !e.standsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
 			return guardPlan{why: fmt.Sprintf("the parent run %s does not stand at the attempt of stage %q that started run %s; the merge cannot be verified", parent.ID, stageID, child.ID)}

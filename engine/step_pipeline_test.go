@@ -8,41 +8,43 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // subConfig: pipeline "review-merge" (on opened) runs sub-pipeline "standard-review" (two
 // agent stages) at its stage review, then waits at gate ready (label ok) and merges.
-func subConfig(t testing.TB) *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{
-			{Name: "security", Dispatch: DispatchWorkflow, Workflow: "security.yml"},
-			{Name: "quality", Dispatch: DispatchWorkflow, Workflow: "quality.yml"},
+func subConfig(t testing.TB) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{
+			{Name: "security", Dispatch: lang.DispatchWorkflow, Workflow: "security.yml"},
+			{Name: "quality", Dispatch: lang.DispatchWorkflow, Workflow: "quality.yml"},
 		},
-		Pipelines: []*Pipeline{{
+		Pipelines: []*lang.Pipeline{{
 			Name:     "review-merge",
-			Trigger:  Trigger{Event: "pull_request.opened"},
-			OnEvents: []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}},
-			Context: []KeyValue{
-				{Key: "pr_number", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
-				{Key: "team", Value: Value{Kind: KindString, Scalar: "core"}},
+			Trigger:  lang.Trigger{Event: "pull_request.opened"},
+			OnEvents: []lang.EventReaction{{Event: "pull_request.closed", Action: lang.ReactCancel}},
+			Context: []lang.KeyValue{
+				{Key: "pr_number", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
+				{Key: "team", Value: lang.Value{Kind: lang.KindString, Scalar: "core"}},
 			},
-			Stages: []*Stage{
-				{ID: "review", Type: StagePipeline, Pipeline: "standard-review", OnComplete: "ready",
-					Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Template: agentTemplate(t, "pr-{{ context.pr_number }}")}}},
-					OnError: &ErrorPolicy{Retry: 1, Then: TargetEscalate}},
-				{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-				{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+			Stages: []*lang.Stage{
+				{ID: "review", Type: lang.StagePipeline, Pipeline: "standard-review", OnComplete: "ready",
+					Context: []lang.KeyValue{{Key: "focus", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "pr-{{ context.pr_number }}")}}},
+					OnError: &lang.ErrorPolicy{Retry: 1, Then: lang.TargetEscalate}},
+				{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+				{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 			},
 		}, {
 			Name: "standard-review",
-			Context: []KeyValue{
-				{Key: "focus", Value: Value{Kind: KindString, Scalar: "everything"}},
-				{Key: "depth", Value: Value{Kind: KindString, Scalar: "full"}},
+			Context: []lang.KeyValue{
+				{Key: "focus", Value: lang.Value{Kind: lang.KindString, Scalar: "everything"}},
+				{Key: "depth", Value: lang.Value{Kind: lang.KindString, Scalar: "full"}},
 			},
-			Variables: []KeyValue{{Key: "about", Value: Value{Kind: KindString, Template: agentTemplate(t, "{{ context.focus }}")}}},
-			Stages: []*Stage{
-				{ID: "security", Type: StageAgent, Agent: "security", AgentAction: "review", OnComplete: "quality"},
-				{ID: "quality", Type: StageAgent, Agent: "quality", AgentAction: "review"},
+			Variables: []lang.KeyValue{{Key: "about", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ context.focus }}")}}},
+			Stages: []*lang.Stage{
+				{ID: "security", Type: lang.StageAgent, Agent: "security", AgentAction: "review", OnComplete: "quality"},
+				{ID: "quality", Type: lang.StageAgent, Agent: "quality", AgentAction: "review"},
 			},
 		}}}
 }
@@ -105,11 +107,11 @@ func TestSubPipelineCompletesAndParentMovesOn(t *testing.T) {
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, childID, "security", 1, VerdictApprove, map[string]any{"summary": "no findings"}), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, childID, "security", 1, lang.VerdictApprove, map[string]any{"summary": "no findings"}), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, childID+"/quality/1/dispatch", res.Effects[0].Key)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, childID, "quality", 1, VerdictComplete, map[string]any{"score": 9}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, childID, "quality", 1, lang.VerdictComplete, map[string]any{"score": 9}), f, t0.Add(2*time.Minute))
 
 	child, parent := runOf(res.State, childID), runOf(res.State, parentID)
 	assert.Equal(t, RunCompleted, child.Status)
@@ -128,7 +130,7 @@ func TestSubPipelineCompletesAndParentMovesOn(t *testing.T) {
 	f.PR.Labels = []string{"ok"}
 	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0.Add(3*time.Minute))
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectKind(ActionMergePR), res.Effects[0].Kind)
+	assert.Equal(t, EffectKind(lang.ActionMergePR), res.Effects[0].Kind)
 	assert.Equal(t, parentID, res.Effects[0].Run)
 }
 
@@ -163,12 +165,12 @@ func TestSubPipelineFailureTakesOnError(t *testing.T) {
 
 func TestSubPipelineEscalationGoesToParent(t *testing.T) {
 	cfg := subConfig(t)
-	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*Rule{VerdictReject: {Goto: TargetEscalate}}
-	cfg.Pipelines[0].Stages[0].OnError = &ErrorPolicy{Then: "ready"}
+	cfg.Pipelines[1].Stages[0].Verdicts = map[string]*lang.Rule{lang.VerdictReject: {Goto: lang.TargetEscalate}}
+	cfg.Pipelines[0].Stages[0].OnError = &lang.ErrorPolicy{Then: "ready"}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, childID, "security", 1, VerdictReject, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, childID, "security", 1, lang.VerdictReject, nil), f, t0.Add(time.Minute))
 	child, parent := runOf(res.State, childID), runOf(res.State, parentID)
 	assert.Equal(t, RunCancelled, child.Status, "an escalated child hands its escalation to the parent and ends")
 	assert.Equal(t, "ready", parent.Stage, "the parent's on_error target")
@@ -191,7 +193,7 @@ func TestSubPipelineCancelledWithParent(t *testing.T) {
 
 func TestSubPipelineChildCancelledByItsOwnReactionDoesNotHangParent(t *testing.T) {
 	cfg := subConfig(t)
-	cfg.Pipelines[1].OnEvents = []EventReaction{{Event: "pull_request.labeled", Action: ReactCancel}}
+	cfg.Pipelines[1].OnEvents = []lang.EventReaction{{Event: "pull_request.labeled", Action: lang.ReactCancel}}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -205,7 +207,7 @@ func TestSubPipelineChildCancelledByItsOwnReactionDoesNotHangParent(t *testing.T
 func TestSubPipelineParentTimeoutCancelsChild(t *testing.T) {
 	cfg := subConfig(t)
 	cfg.Pipelines[0].Stages[0].Timeout = time.Hour
-	cfg.Pipelines[0].Stages[0].OnTimeout = &Rule{Goto: TargetFail}
+	cfg.Pipelines[0].Stages[0].OnTimeout = &lang.Rule{Goto: lang.TargetFail}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -218,8 +220,8 @@ func TestSubPipelineParentTimeoutCancelsChild(t *testing.T) {
 func TestSubPipelineChildDeadlineActedOn(t *testing.T) {
 	cfg := subConfig(t)
 	cfg.Pipelines[1].Stages[0].Timeout = 30 * time.Minute
-	cfg.Pipelines[1].Stages[0].OnTimeout = &Rule{Goto: TargetFail}
-	cfg.Pipelines[0].Stages[0].OnError = &ErrorPolicy{Then: TargetFail}
+	cfg.Pipelines[1].Stages[0].OnTimeout = &lang.Rule{Goto: lang.TargetFail}
+	cfg.Pipelines[0].Stages[0].OnError = &lang.ErrorPolicy{Then: lang.TargetFail}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -235,9 +237,9 @@ func TestSubPipelineNestingLimitAtRunTime(t *testing.T) {
 	cfg := subConfig(t)
 	cfg.Settings.MaxNesting = 1
 	// standard-review runs a third pipeline: two levels below review-merge.
-	cfg.Pipelines[1].Stages = []*Stage{{ID: "inner", Type: StagePipeline, Pipeline: "leaf"}}
-	cfg.Pipelines = append(cfg.Pipelines, &Pipeline{Name: "leaf", Stages: []*Stage{{ID: "g", Type: StageGate, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}}})
-	cfg.Pipelines[0].Stages[0].OnError = &ErrorPolicy{Then: TargetFail}
+	cfg.Pipelines[1].Stages = []*lang.Stage{{ID: "inner", Type: lang.StagePipeline, Pipeline: "leaf"}}
+	cfg.Pipelines = append(cfg.Pipelines, &lang.Pipeline{Name: "leaf", Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}}}})
+	cfg.Pipelines[0].Stages[0].OnError = &lang.ErrorPolicy{Then: lang.TargetFail}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	child := runOf(res.State, childID)
 	require.NotNil(t, child)
@@ -287,31 +289,21 @@ func TestSubPipelineCommandsActOnInnermostRun(t *testing.T) {
 
 // mergeChildConfig: "outer" (on opened) waits at gate approved (label approved), then runs
 // "inner", whose only stages are a gate on label ok and a merge.
-func mergeChildConfig() *Config {
-	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+func mergeChildConfig() *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "outer",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{
-			{ID: "approved", Type: StageGate, OnPass: "land", Conditions: []Condition{{Check: "approved", Eval: labelCheck("approved")}}},
-			{ID: "land", Type: StagePipeline, Pipeline: "inner"},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{
+			{ID: "approved", Type: lang.StageGate, OnPass: "land", Conditions: []lang.Condition{{Check: "approved", Eval: labelCheck("approved")}}},
+			{ID: "land", Type: lang.StagePipeline, Pipeline: "inner"},
 		},
 	}, {
 		Name: "inner",
-		Stages: []*Stage{
-			{ID: "ok", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		Stages: []*lang.Stage{
+			{ID: "ok", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		},
 	}}}
-}
-
-func mergeEffects(effs []Effect) []Effect {
-	var out []Effect
-	for _, e := range effs {
-		if e.Kind == EffectKind(ActionMergePR) {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func TestSubPipelineMergeInChildNeedsBothGates(t *testing.T) {
@@ -372,13 +364,13 @@ func TestSubPipelineMergeCannotSkipParentGate(t *testing.T) {
 func TestSubPipelineParentMergeNeedsParentGates(t *testing.T) {
 	// outer: inner (which has a gate on ok) then merge; the parent has no gate of its own.
 	cfg := mergeChildConfig()
-	cfg.Pipelines[0].Stages = []*Stage{
-		{ID: "land", Type: StagePipeline, Pipeline: "inner", OnComplete: "merge"},
-		{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+	cfg.Pipelines[0].Stages = []*lang.Stage{
+		{ID: "land", Type: lang.StagePipeline, Pipeline: "inner", OnComplete: "merge"},
+		{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 	}
 	cfg.Pipelines[1].Stages = cfg.Pipelines[1].Stages[:1]
-	cfg.Pipelines[1].Stages[0].OnPass = TargetComplete
-	cfg.Pipelines[0].Stages = append([]*Stage{{ID: "approved", Type: StageGate, OnPass: "land", Conditions: []Condition{{Check: "approved", Eval: labelCheck("approved")}}}},
+	cfg.Pipelines[1].Stages[0].OnPass = lang.TargetComplete
+	cfg.Pipelines[0].Stages = append([]*lang.Stage{{ID: "approved", Type: lang.StageGate, OnPass: "land", Conditions: []lang.Condition{{Check: "approved", Eval: labelCheck("approved")}}}},
 		cfg.Pipelines[0].Stages...)
 	f := prFacts("approved", "ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -394,7 +386,7 @@ func TestSubPipelineParentMergeNeedsParentGates(t *testing.T) {
 
 func TestSubPipelineTriggeredPipelineAlsoUsedAsChildStillStarts(t *testing.T) {
 	cfg := subConfig(t)
-	cfg.Pipelines[1].Trigger = Trigger{Event: "pull_request.labeled", Labels: []string{"review"}}
+	cfg.Pipelines[1].Trigger = lang.Trigger{Event: "pull_request.labeled", Labels: []string{"review"}}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -409,11 +401,11 @@ func TestSubPipelineTriggeredPipelineAlsoUsedAsChildStillStarts(t *testing.T) {
 // and advances it with runChild; the child lives while its branch is open.
 func TestSubPipelineChildOfBranch(t *testing.T) {
 	cfg := subConfig(t)
-	branch := &Stage{ID: "deep-review", Type: StagePipeline, Pipeline: "standard-review",
-		Context: []KeyValue{{Key: "focus", Value: Value{Kind: KindString, Scalar: "branch"}}}}
-	par := &Stage{ID: "reviews", Type: StageParallel, Join: "all", Branches: []*Stage{branch}}
+	branch := &lang.Stage{ID: "deep-review", Type: lang.StagePipeline, Pipeline: "standard-review",
+		Context: []lang.KeyValue{{Key: "focus", Value: lang.Value{Kind: lang.KindString, Scalar: "branch"}}}}
+	par := &lang.Stage{ID: "reviews", Type: lang.StageParallel, Join: "all", Branches: []*lang.Stage{branch}}
 	p := cfg.Pipelines[0]
-	p.Stages = append([]*Stage{par}, p.Stages...)
+	p.Stages = append([]*lang.Stage{par}, p.Stages...)
 	run := &Run{ID: parentID, Pipeline: p.Name, Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
 		Context: map[string]any{"pr_number": 7.0},
 		Stages:  map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1}, "deep-review": {Status: StageWaiting, Attempt: 2}}}
@@ -444,7 +436,7 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 
 func TestSubPipelineMergeByChildCompletesParentOnClosed(t *testing.T) {
 	cfg := mergeChildConfig()
-	cfg.Pipelines[0].OnEvents = []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}}
+	cfg.Pipelines[0].OnEvents = []lang.EventReaction{{Event: "pull_request.closed", Action: lang.ReactCancel}}
 	f := prFacts("approved", "ok")
 	f.Viewer = "github-actions"
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -473,18 +465,18 @@ func TestSubPipelineProperties(t *testing.T) {
 	for seed := range uint64(200) {
 		r := rand.New(rand.NewPCG(seed, 17))
 		parent, child := propPipeline(r), propPipeline(r)
-		child.Name, child.Trigger, child.OnEvents = "kid", Trigger{}, nil
+		child.Name, child.Trigger, child.OnEvents = "kid", lang.Trigger{}, nil
 		// The child waits a while: a gate on a label the random facts carry half the time.
-		child.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: child.Stages[0].ID,
-			Conditions: []Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
+		child.Stages = append([]*lang.Stage{{ID: "wait", Type: lang.StageGate, OnPass: child.Stages[0].ID,
+			Conditions: []lang.Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
 		at := r.IntN(len(parent.Stages))
-		onErr := []string{TargetFail, TargetEscalate, parent.Stages[0].ID, ""}[r.IntN(4)]
-		sub := &Stage{ID: "sub", Type: StagePipeline, Pipeline: "kid", OnError: &ErrorPolicy{Retry: r.IntN(2), Then: onErr}}
+		onErr := []string{lang.TargetFail, lang.TargetEscalate, parent.Stages[0].ID, ""}[r.IntN(4)]
+		sub := &lang.Stage{ID: "sub", Type: lang.StagePipeline, Pipeline: "kid", OnError: &lang.ErrorPolicy{Retry: r.IntN(2), Then: onErr}}
 		if onErr == "" {
 			sub.OnError = nil
 		}
-		parent.Stages = append(parent.Stages[:at], append([]*Stage{sub}, parent.Stages[at:]...)...)
-		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{parent, child}}
+		parent.Stages = append(parent.Stages[:at], append([]*lang.Stage{sub}, parent.Stages[at:]...)...)
+		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{parent, child}}
 		st := &State{}
 		attempts := map[string]int{}
 		now := t0
@@ -566,8 +558,8 @@ func TestSubPipelineProperties(t *testing.T) {
 
 // pipelineBranch: a pipeline branch ends as its child ends, for the join to decide.
 func TestSubPipelineBranchFollowsChild(t *testing.T) {
-	leaf := &Pipeline{Name: "leaf", Stages: []*Stage{{ID: "g", Type: StageGate, OnPass: TargetComplete, OnFail: TargetEscalate,
-		Conditions: []Condition{{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
+	leaf := &lang.Pipeline{Name: "leaf", Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFail: lang.TargetEscalate,
+		Conditions: []lang.Condition{{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
 			switch {
 			case f.PR.HasLabel("broken"):
 				return GateResult{Status: GateFail, Message: "broken"}
@@ -576,10 +568,10 @@ func TestSubPipelineBranchFollowsChild(t *testing.T) {
 			}
 			return GateResult{Status: GatePending, Message: "needs ok"}
 		})}}}}}
-	branch := &Stage{ID: "deep", Type: StagePipeline, Pipeline: "leaf"}
-	par := &Stage{ID: "reviews", Type: StageParallel, Join: "all", Branches: []*Stage{branch}}
-	top := &Pipeline{Name: "top", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{par}}
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{top, leaf}}
+	branch := &lang.Stage{ID: "deep", Type: lang.StagePipeline, Pipeline: "leaf"}
+	par := &lang.Stage{ID: "reviews", Type: lang.StageParallel, Join: "all", Branches: []*lang.Stage{branch}}
+	top := &lang.Pipeline{Name: "top", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{par}}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{top, leaf}}
 	state := func() *State {
 		return &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
 			Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1},

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Property tests of Step and Settle over small random pipelines of gates and label and
@@ -17,7 +19,7 @@ var propLabels = []string{"a", "b", "c"}
 
 // propPipeline builds a pipeline of 2 to 5 stages whose transitions point at random
 // stages, complete or fail.
-func propPipeline(r *rand.Rand) *Pipeline {
+func propPipeline(r *rand.Rand) *lang.Pipeline {
 	n := 2 + r.IntN(4)
 	id := func(i int) string { return fmt.Sprintf("s%d", i) }
 	target := func() string {
@@ -25,28 +27,28 @@ func propPipeline(r *rand.Rand) *Pipeline {
 		case k < n:
 			return id(k)
 		case k == n:
-			return TargetComplete
+			return lang.TargetComplete
 		case k == n+1:
-			return TargetFail
+			return lang.TargetFail
 		default:
 			return "" // the next stage
 		}
 	}
-	p := &Pipeline{Name: "prop", Trigger: Trigger{Event: "pull_request.opened"},
-		OnEvents: []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}}}
+	p := &lang.Pipeline{Name: "prop", Trigger: lang.Trigger{Event: "pull_request.opened"},
+		OnEvents: []lang.EventReaction{{Event: "pull_request.closed", Action: lang.ReactCancel}}}
 	for i := range n {
 		lbl := propLabels[r.IntN(len(propLabels))]
-		var s *Stage
+		var s *lang.Stage
 		switch r.IntN(3) {
 		case 0:
-			s = &Stage{Type: StageGate, OnPass: target(), Conditions: []Condition{{Check: "has-" + lbl, Eval: labelCheck(lbl)}}}
+			s = &lang.Stage{Type: lang.StageGate, OnPass: target(), Conditions: []lang.Condition{{Check: "has-" + lbl, Eval: labelCheck(lbl)}}}
 			if r.IntN(2) == 0 {
 				s.OnFail = target()
 			}
 		case 1:
-			s = &Stage{Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{lbl}}, OnSuccess: target()}
+			s = &lang.Stage{Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{lbl}}, OnSuccess: target()}
 		default:
-			s = &Stage{Type: StageAction, Action: ActionRemoveLabel, Config: ActionConfig{Labels: []string{lbl}}, OnSuccess: target(), OnFailure: target()}
+			s = &lang.Stage{Type: lang.StageAction, Action: lang.ActionRemoveLabel, Config: lang.ActionConfig{Labels: []string{lbl}}, OnSuccess: target(), OnFailure: target()}
 		}
 		s.ID = id(i)
 		p.Stages = append(p.Stages, s)
@@ -68,7 +70,7 @@ var propEvents = []string{"pull_request.opened", "pull_request.labeled", "pull_r
 
 // checkInvariants asserts (a) a run that is not final is at a stage of its pipeline and
 // (b) each stage has one record whose attempt only grows.
-func checkInvariants(t *testing.T, cfg *Config, st *State, attempts map[string]int, where string) {
+func checkInvariants(t *testing.T, cfg *lang.Config, st *State, attempts map[string]int, where string) {
 	t.Helper()
 	for _, run := range st.Runs {
 		p := cfg.PipelineFor(run)
@@ -93,7 +95,7 @@ func TestStepProperties(t *testing.T) {
 	moved, looped, settled := 0, 0, 0
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 9))
-		cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{propPipeline(r)}}
+		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{propPipeline(r)}}
 		st := &State{}
 		attempts := map[string]int{}
 		now := t0
@@ -158,7 +160,7 @@ func TestStepProperties(t *testing.T) {
 // TestPropertyChecksCanFail makes sure the invariant check catches a run at a missing
 // stage and an attempt that goes back.
 func TestPropertyChecksCanFail(t *testing.T) {
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "prop", Stages: []*Stage{{ID: "s0", Type: StageGate}}}}}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "prop", Stages: []*lang.Stage{{ID: "s0", Type: lang.StageGate}}}}}
 	bad := []*State{
 		{Runs: []*Run{{ID: "prop/7/1", Pipeline: "prop", Status: RunRunning, Stage: "gone", Stages: map[string]*StageRun{}}}},
 		{Runs: []*Run{{ID: "prop/7/1", Pipeline: "prop", Status: RunRunning, Stage: "s0", Stages: map[string]*StageRun{"s0": {Attempt: 1}}}}},

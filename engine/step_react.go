@@ -1,29 +1,33 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // react applies run's reaction (on_events of pipeline p) to the event of input in.
-func (e *eval) react(p *Pipeline, run *Run, in Input) {
+func (e *eval) react(p *lang.Pipeline, run *Run, in Input) {
 	r := p.Reaction(in.Event)
 	switch {
 	case r == nil:
 	case unsupportedReaction(r) != "":
-		e.finish(run, RunFailed, TargetFail, "not supported yet: "+unsupportedReaction(r))
-	case r.Action == ReactCancel && e.ownMerge(p, run) != nil:
+		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+unsupportedReaction(r))
+	case r.Action == lang.ReactCancel && e.ownMerge(p, run) != nil:
 		// The closed event of the run's own merge, whose state was not saved: the
 		// merge stage ends the run (completed) when the run is advanced below.
 		if m := e.ownMerge(p, run); m.ID != run.Stage {
 			e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.runPR(run).MergedBy))
 		}
-	case r.Action == ReactCancel && e.childMerged(run): // step_pipeline.go
+	case r.Action == lang.ReactCancel && e.childMerged(run): // step_pipeline.go
 		e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
-	case r.Action == ReactCancel:
+	case r.Action == lang.ReactCancel:
 		e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
-	case r.Action == ReactNotify:
+	case r.Action == lang.ReactNotify:
 		e.reactNotify(p, run, r, in) // step_react_notify.go
-	case r.Action == ReactInvalidateAndRestart:
+	case r.Action == lang.ReactInvalidateAndRestart:
 		e.reactRestart(p, run, r, in) // step_react_restart.go
-	case r.Action == ReactWakeAgent:
+	case r.Action == lang.ReactWakeAgent:
 		e.reactWake(p, run, r, in) // step_react_wake.go
 	}
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // Reactions are level-triggered, as triggers and gates are: GitHub may never deliver the
 // event of a push (it cancels the pending job of a concurrency group when a newer one
@@ -35,9 +39,9 @@ func (e *eval) reactLevelAll(in Input) {
 
 // reactLevel applies run's reaction to a push whose event is missing, when this event
 // (in) finds the pull request at a head the run has not reacted to.
-func (e *eval) reactLevel(p *Pipeline, run *Run, in Input) {
+func (e *eval) reactLevel(p *lang.Pipeline, run *Run, in Input) {
 	r := p.Reaction(eventPush)
-	if r == nil || r.Action != ReactInvalidateAndRestart || in.Event == eventPush {
+	if r == nil || r.Action != lang.ReactInvalidateAndRestart || in.Event == eventPush {
 		return
 	}
 	if e.issue != nil || p.IsMultiPR() || e.facts.PR.State != PROpen || !e.pushedSinceStart(run) {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // noMerge fails the test when effects merge.
@@ -51,7 +53,7 @@ func TestLostPushRestartsOnTheNextEvent(t *testing.T) {
 	}
 
 	// The new review approves: the merge goes ahead on the new head.
-	res = Step(cfg, next.State, reportOn(next.State, "review/7/1", "review", 2, VerdictApprove, nil), pushed, t0.Add(7*time.Hour))
+	res = Step(cfg, next.State, reportOn(next.State, "review/7/1", "review", 2, lang.VerdictApprove, nil), pushed, t0.Add(7*time.Hour))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
@@ -121,15 +123,15 @@ func TestLevelRestartEscalatedAndFinished(t *testing.T) {
 // A review of the new head given before the event that finds the lost push still counts:
 // only approvals of older heads are made stale, and it merges the new head at once.
 func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{
 		Name:    "hr",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		OnEvents: []EventReaction{{Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart,
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		OnEvents: []lang.EventReaction{{Event: "pull_request.synchronize", Action: lang.ReactInvalidateAndRestart,
 			Invalidate: []string{"lead"}, RestartFrom: "lead"}},
-		Stages: []*Stage{
-			{ID: "lead", Type: StageHuman, WaitFor: WaitApproval, Count: 1, OnComplete: "ready"},
-			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+		Stages: []*lang.Stage{
+			{ID: "lead", Type: lang.StageHuman, WaitFor: lang.WaitApproval, Count: 1, OnComplete: "ready"},
+			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "merge"}, OnSuccess: lang.TargetComplete},
 		},
 	}}}
 	bob := Review{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}
@@ -181,10 +183,10 @@ func TestLevelPushSinceStartOfASubPipelineRun(t *testing.T) {
 // which would restart it again for that head.
 func TestLevelRestartKeyKeptAmongNotifications(t *testing.T) {
 	cfg := restartConfig("review")
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice"}}}
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"alice"}}}
 	p := cfg.Pipelines[0]
-	p.OnEvents = append(p.OnEvents, EventReaction{Event: "issue_comment.created", Action: ReactNotify,
-		Notify: &Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("commented")}})
+	p.OnEvents = append(p.OnEvents, lang.EventReaction{Event: "issue_comment.created", Action: lang.ReactNotify,
+		Notify: &lang.Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("commented")}})
 	st := approvedRun(t, cfg)
 	pushed := headFacts("bbbbbbbbbb", "ok")
 	res := Step(cfg, st, Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))

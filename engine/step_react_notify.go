@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The `notify` reaction of on_events: a comment on the pull request mentioning the target,
@@ -19,7 +21,7 @@ const (
 )
 
 // reactNotify asks for the notification of reaction r of run to input in.
-func (e *eval) reactNotify(p *Pipeline, run *Run, r *EventReaction, in Input) {
+func (e *eval) reactNotify(p *lang.Pipeline, run *Run, r *lang.EventReaction, in Input) {
 	if r.Notify == nil {
 		return
 	}

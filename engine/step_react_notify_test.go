@@ -6,14 +6,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestReactionNotifyOncePerDelivery(t *testing.T) {
 	cfg := stepConfig()
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
-	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, EventReaction{
-		Event: "pull_request.labeled", Action: ReactNotify,
-		Notify: &Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("labels now: {{ github.pr.labels }}")}})
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
+	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, lang.EventReaction{
+		Event: "pull_request.labeled", Action: lang.ReactNotify,
+		Notify: &lang.Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("labels now: {{ github.pr.labels }}")}})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Empty(t, res.Effects)
 

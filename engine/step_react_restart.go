@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The `invalidate_and_restart` reaction of on_events: on its event (a push, typically:
@@ -50,7 +52,7 @@ func reviewKey(r Review) string {
 
 // reactionKey is the key that makes reaction r of run act once for the event of in:
 // per head commit for a push, per delivery otherwise.
-func (e *eval) reactionKey(run *Run, r *EventReaction, in Input, what string) (key, prefix string) {
+func (e *eval) reactionKey(run *Run, r *lang.EventReaction, in Input, what string) (key, prefix string) {
 	delivery := in.Key
 	switch {
 	case r.Event == "pull_request.synchronize" && e.facts.PR.HeadSHA != "":
@@ -64,7 +66,7 @@ func (e *eval) reactionKey(run *Run, r *EventReaction, in Input, what string) (k
 }
 
 // reactRestart applies an invalidate_and_restart reaction to run.
-func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
+func (e *eval) reactRestart(p *lang.Pipeline, run *Run, r *lang.EventReaction, in Input) {
 	if reactsOnPermission(r) { // step_react_wake.go
 		if why := e.actorRefused(in); why != "" {
 			e.logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
@@ -81,14 +83,14 @@ func (e *eval) reactRestart(p *Pipeline, run *Run, r *EventReaction, in Input) {
 
 // restart restarts run for reaction r, recording key (of prefix) as reacted to; why names
 // the event for history.
-func (e *eval) restart(p *Pipeline, run *Run, r *EventReaction, key, prefix, why string) {
+func (e *eval) restart(p *lang.Pipeline, run *Run, r *lang.EventReaction, key, prefix, why string) {
 	appendBounded(run, key, sameReaction(prefix, key))
 	target := r.RestartFrom
 	if target == "" || target == "current" {
 		target = run.Stage
 	}
 	if p.Stage(target) == nil {
-		e.finish(run, RunFailed, TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
 		return
 	}
 	var stale []string
@@ -117,7 +119,7 @@ func (e *eval) restart(p *Pipeline, run *Run, r *EventReaction, key, prefix, why
 }
 
 // eventWhat describes the event a reaction acts on, for history: the head of a push.
-func (e *eval) eventWhat(r *EventReaction) string {
+func (e *eval) eventWhat(r *lang.EventReaction) string {
 	if r.Event == "pull_request.synchronize" {
 		return "head " + short(e.facts.PR.HeadSHA)
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // approvalsCheck passes when the run's ledger has review stages and all are met, as
@@ -28,21 +30,21 @@ func approvalsCheck() Check {
 
 // restartConfig is review (agent) → approved (approvals, label "ok") → merge, restarted
 // from review on a push.
-func restartConfig(restartFrom string) *Config {
-	return &Config{Version: 1, BlobOID: "blob1",
-		Agents: []*Agent{{Name: "reviewer", Dispatch: DispatchWorkflow, Workflow: "review.yml"}},
-		Pipelines: []*Pipeline{{
+func restartConfig(restartFrom string) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "reviewer", Dispatch: lang.DispatchWorkflow, Workflow: "review.yml"}},
+		Pipelines: []*lang.Pipeline{{
 			Name:    "review",
-			Trigger: Trigger{Event: "pull_request.opened"},
-			OnEvents: []EventReaction{
-				{Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart, Invalidate: []string{"review"}, RestartFrom: restartFrom},
-				{Event: "pull_request.closed", Action: ReactCancel},
+			Trigger: lang.Trigger{Event: "pull_request.opened"},
+			OnEvents: []lang.EventReaction{
+				{Event: "pull_request.synchronize", Action: lang.ReactInvalidateAndRestart, Invalidate: []string{"review"}, RestartFrom: restartFrom},
+				{Event: "pull_request.closed", Action: lang.ReactCancel},
 			},
-			Stages: []*Stage{
-				{ID: "review", Type: StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "approved"},
-				{ID: "approved", Type: StageGate, OnPass: "merge", Conditions: []Condition{
+			Stages: []*lang.Stage{
+				{ID: "review", Type: lang.StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "approved"},
+				{ID: "approved", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{
 					{Check: "approvals", Eval: approvalsCheck()}, {Check: "ok", Eval: labelCheck("ok")}}},
-				{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+				{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "merge"}, OnSuccess: lang.TargetComplete},
 			},
 		}}}
 }
@@ -54,12 +56,12 @@ func headFacts(sha string, labels ...string) *Facts {
 }
 
 // approvedRun plays the run to the approvals gate: review dispatched, approved on head aaaa.
-func approvedRun(t *testing.T, cfg *Config) *State {
+func approvedRun(t *testing.T, cfg *lang.Config) *State {
 	t.Helper()
 	f := headFacts("aaaaaaaaaa")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 1, VerdictApprove, map[string]any{"notes": "fine"}), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 1, lang.VerdictApprove, map[string]any{"notes": "fine"}), f, t0.Add(time.Minute))
 	require.Empty(t, res.Effects)
 	run := res.State.Runs[0]
 	require.Equal(t, "approved", run.Stage, "waits for the label")
@@ -80,7 +82,7 @@ func TestInvalidateAndRestartOnPush(t *testing.T) {
 	assert.Equal(t, "", sr.Verdict)
 	assert.Nil(t, sr.Outputs)
 	require.NotNil(t, sr.Stale)
-	assert.Equal(t, VerdictApprove, sr.Stale.Verdict)
+	assert.Equal(t, lang.VerdictApprove, sr.Stale.Verdict)
 	assert.Equal(t, "aaaaaaaaaa", sr.Stale.SHA)
 	assert.Equal(t, StageCancelled, run.Stages["approved"].Status, "the stage it was at is left")
 	assert.Contains(t, lastWhy(run), "pull_request.synchronize (head bbbbbbb)")
@@ -99,7 +101,7 @@ func TestInvalidateAndRestartOnPush(t *testing.T) {
 
 	// The new review approves: the gate holds on the new head and the merge goes ahead.
 	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
-	res = Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 2, VerdictApprove, nil), pushed, t0.Add(3*time.Hour))
+	res = Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 2, lang.VerdictApprove, nil), pushed, t0.Add(3*time.Hour))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
@@ -133,7 +135,7 @@ func TestMergeGuardReadsLedger(t *testing.T) {
 	f := headFacts("aaaaaaaaaa", "ok")
 	run := &Run{ID: "review/7/1", Pipeline: "review", Subject: "acme/widgets#7", Status: RunRunning, Stage: "merge",
 		VerifiedSHA: "aaaaaaaaaa", VerifiedBy: "approved", Stages: map[string]*StageRun{
-			"review":   {Status: StageSucceeded, Attempt: 1, Verdict: VerdictApprove, HeadSHA: "aaaaaaaaaa"},
+			"review":   {Status: StageSucceeded, Attempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
 			"approved": {Status: StagePassed, Attempt: 1},
 			"merge":    {Status: StageWaiting, Attempt: 1},
 		}}
@@ -144,7 +146,7 @@ func TestMergeGuardReadsLedger(t *testing.T) {
 
 	// The same run whose review was marked stale (a state saved mid-restart, or forged):
 	// the guard sends it back, no merge.
-	run.Stages["review"].Stale = &Stale{At: t0, Why: "invalidated", Verdict: VerdictApprove}
+	run.Stages["review"].Stale = &Stale{At: t0, Why: "invalidated", Verdict: lang.VerdictApprove}
 	run.Stages["review"].Verdict = ""
 	res = Step(cfg, st, Input{Key: "s2", Event: "status"}, f, t0)
 	for _, e := range res.Effects {
@@ -156,14 +158,14 @@ func TestMergeGuardReadsLedger(t *testing.T) {
 func TestInvalidateHumanApprovalsOnSameHead(t *testing.T) {
 	// invalidate_and_restart on a comment: the head does not move, and the reviews given
 	// before it no longer count; a review given after it does.
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{
 		Name:    "hr",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		OnEvents: []EventReaction{{Event: "issue_comment.created", Action: ReactInvalidateAndRestart,
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		OnEvents: []lang.EventReaction{{Event: "issue_comment.created", Action: lang.ReactInvalidateAndRestart,
 			Invalidate: []string{"lead"}, RestartFrom: "current"}},
-		Stages: []*Stage{
-			{ID: "lead", Type: StageHuman, WaitFor: WaitApproval, Count: 2, OnComplete: "merge"},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+		Stages: []*lang.Stage{
+			{ID: "lead", Type: lang.StageHuman, WaitFor: lang.WaitApproval, Count: 2, OnComplete: "merge"},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "merge"}, OnSuccess: lang.TargetComplete},
 		},
 	}}}
 	f := headFacts("aaaaaaaaaa")
@@ -207,7 +209,7 @@ func TestInvalidateAndRestartFinishedRunAndOldState(t *testing.T) {
 	// A finished run is not restarted.
 	done := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{{ID: "review/7/1", Pipeline: "review",
 		Subject: "acme/widgets#7", Status: RunCompleted, Stage: "merge", Stages: map[string]*StageRun{
-			"review": {Status: StageSucceeded, Attempt: 1, Verdict: VerdictApprove}}}}}
+			"review": {Status: StageSucceeded, Attempt: 1, Verdict: lang.VerdictApprove}}}}}
 	res := Step(cfg, done, Input{Key: "p1", Event: "pull_request.synchronize"}, headFacts("bbbbbbbbbb"), t0)
 	assert.False(t, res.Changed)
 	assert.Empty(t, res.Effects)
@@ -227,7 +229,7 @@ func TestInvalidateAndRestartFinishedRunAndOldState(t *testing.T) {
 	assert.Equal(t, "review/7/1/review/2/dispatch", res.Effects[0].Key)
 	assert.True(t, strings.HasSuffix(lastWhy(run), "restarting from review"))
 	// A late report for the first attempt is refused.
-	late := Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 1, VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
+	late := Step(cfg, res.State, reportOn(res.State, "review/7/1", "review", 1, lang.VerdictApprove, nil), headFacts("bbbbbbbbbb"), t0.Add(2*time.Hour))
 	assert.Equal(t, "", late.State.Runs[0].Stages["review"].Verdict)
 }
 
@@ -275,14 +277,14 @@ func TestInvalidateAndRestartWhileMergeInFlight(t *testing.T) {
 // A push's restart makes only approvals of older heads stale: when its job runs after a
 // quick review of the new head, that review still counts.
 func TestPushRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
-	cfg := &Config{Version: 1, Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{
 		Name:    "hr",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		OnEvents: []EventReaction{{Event: "pull_request.synchronize", Action: ReactInvalidateAndRestart,
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		OnEvents: []lang.EventReaction{{Event: "pull_request.synchronize", Action: lang.ReactInvalidateAndRestart,
 			Invalidate: []string{"lead"}, RestartFrom: "lead"}},
-		Stages: []*Stage{
-			{ID: "lead", Type: StageHuman, WaitFor: WaitApproval, Count: 2, OnComplete: "merge"},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "merge"}, OnSuccess: TargetComplete},
+		Stages: []*lang.Stage{
+			{ID: "lead", Type: lang.StageHuman, WaitFor: lang.WaitApproval, Count: 2, OnComplete: "merge"},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "merge"}, OnSuccess: lang.TargetComplete},
 		},
 	}}}
 	f := headFacts("aaaaaaaaaa")

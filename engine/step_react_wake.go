@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The `wake_agent` reaction of on_events: a dispatch of the reaction's `agent` (by default
@@ -30,10 +32,10 @@ import (
 const WakeAction = "wake"
 
 // reactWake asks for the dispatch of wake_agent reaction r of run to input in.
-func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
+func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in Input) {
 	stage := p.Stage(run.Stage)
 	name := r.Agent
-	if name == "" && stage != nil && stage.Type == StageAgent {
+	if name == "" && stage != nil && stage.Type == lang.StageAgent {
 		name = stage.Agent
 	}
 	if name == "" || stage == nil {
@@ -97,7 +99,7 @@ func (e *eval) reactWake(p *Pipeline, run *Run, r *EventReaction, in Input) {
 // input (workflow, repository_dispatch) or before the comment (comment).
 func wakeEffect(eff *Effect, event map[string]any, message string) error {
 	switch eff.Dispatch {
-	case DispatchWorkflow, DispatchRepositoryDispatch:
+	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx := map[string]any{}
 		if err := json.Unmarshal([]byte(eff.Inputs["context"]), &ctx); err != nil {
 			return fmt.Errorf("the context does not decode: %v", err)
@@ -109,7 +111,7 @@ func wakeEffect(eff *Effect, event map[string]any, message string) error {
 		}
 		eff.Inputs["context"] = string(b)
 		eff.Inputs["action"] = WakeAction
-	case DispatchComment:
+	case lang.DispatchComment:
 		if message != "" {
 			eff.Body = message + "\n\n" + eff.Body
 		}
@@ -146,7 +148,7 @@ func (e *eval) eventComment(in Input) map[string]any {
 }
 
 // actorPermission is the permission an event's actor needs for a reaction to act on it.
-func actorPermission(cfg *Config) string {
+func actorPermission(cfg *lang.Config) string {
 	if cfg.Settings.ChatOpsPermission != "" {
 		return cfg.Settings.ChatOpsPermission
 	}
@@ -170,13 +172,13 @@ func (e *eval) actorRefused(in Input) string {
 // reactsOnPermission reports whether reaction r acts only on events by people with the
 // chat-ops permission: wake_agent always; invalidate_and_restart except on a push, which
 // makes approvals stale whoever pushed.
-func reactsOnPermission(r *EventReaction) bool {
-	return r.Action == ReactWakeAgent || r.Action == ReactInvalidateAndRestart && r.Event != "pull_request.synchronize"
+func reactsOnPermission(r *lang.EventReaction) bool {
+	return r.Action == lang.ReactWakeAgent || r.Action == lang.ReactInvalidateAndRestart && r.Event != "pull_request.synchronize"
 }
 
 // ReactionNeeds is what the reactions to in need read: the permission of its actor, when a
 // run on st reacts to in.Event with a reaction that needs it (reactsOnPermission).
-func ReactionNeeds(cfg *Config, st *State, in Input) Needs {
+func ReactionNeeds(cfg *lang.Config, st *State, in Input) Needs {
 	if cfg == nil || st == nil || in.Actor == "" || strings.HasSuffix(strings.ToLower(in.Actor), "[bot]") {
 		return Needs{}
 	}

@@ -8,13 +8,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func wakeConfig(t *testing.T, dispatch string) *Config {
+func wakeConfig(t *testing.T, dispatch string) *lang.Config {
 	cfg := agentConfig(t, dispatch)
-	cfg.Pipelines[0].OnEvents = []EventReaction{
-		{Event: "issue_comment.created", Action: ReactWakeAgent, Message: agentTemplate(t, "new comment on #{{ subject.number }}")},
-		{Event: "pull_request.labeled", Action: ReactWakeAgent, Agent: "analyzer"},
+	cfg.Pipelines[0].OnEvents = []lang.EventReaction{
+		{Event: "issue_comment.created", Action: lang.ReactWakeAgent, Message: agentTemplate(t, "new comment on #{{ subject.number }}")},
+		{Event: "pull_request.labeled", Action: lang.ReactWakeAgent, Agent: "analyzer"},
 	}
 	return cfg
 }
@@ -27,7 +29,7 @@ func wakeFacts(labels ...string) *Facts {
 }
 
 func TestWakeAgentDispatchesWithTheEventOncePerDelivery(t *testing.T) {
-	cfg := wakeConfig(t, DispatchWorkflow)
+	cfg := wakeConfig(t, lang.DispatchWorkflow)
 	f := wakeFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -78,11 +80,11 @@ func TestWakeAgentDispatchesWithTheEventOncePerDelivery(t *testing.T) {
 }
 
 func TestWakeAgentCommentAndNoAgent(t *testing.T) {
-	cfg := wakeConfig(t, DispatchComment)
+	cfg := wakeConfig(t, lang.DispatchComment)
 	f := wakeFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	require.Equal(t, "analyze", res.State.Runs[0].Stage)
 	wake := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created", Actor: "alice"}, f, t0.Add(2*time.Minute))
@@ -95,7 +97,7 @@ func TestWakeAgentCommentAndNoAgent(t *testing.T) {
 	assert.Empty(t, again.Effects)
 
 	// At a gate, with no agent named: nothing dispatched, said in the log.
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictComplete, nil), f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	require.Equal(t, "done", res.State.Runs[0].Stage)
 	gate := Step(cfg, res.State, Input{Key: "c9", Event: "issue_comment.created", Actor: "alice"}, f, t0.Add(5*time.Minute))
 	assert.Empty(t, gate.Effects)
@@ -103,7 +105,7 @@ func TestWakeAgentCommentAndNoAgent(t *testing.T) {
 }
 
 func TestWakeAgentOldStateAndFinishedRun(t *testing.T) {
-	cfg := wakeConfig(t, DispatchWorkflow)
+	cfg := wakeConfig(t, lang.DispatchWorkflow)
 	old := `{"version":1,"subject":"acme/widgets#7","runs":[{"id":"loop/7/1","pipeline":"loop","subject":"acme/widgets#7",
 	"status":"waiting","stage":"implement","stages":{"implement":{"status":"waiting","attempt":1,"entered_at":"2026-01-05T09:00:00Z"}},
 	"started_at":"2026-01-05T09:00:00Z","updated_at":"2026-01-05T09:00:00Z","applied":["loop/7/1/implement/1/dispatch"]}]}`
@@ -119,7 +121,7 @@ func TestWakeAgentOldStateAndFinishedRun(t *testing.T) {
 }
 
 func TestWakeAgentNotByAnApp(t *testing.T) {
-	cfg := wakeConfig(t, DispatchWorkflow)
+	cfg := wakeConfig(t, lang.DispatchWorkflow)
 	f := wakeFacts()
 	f.Viewer = "github-actions[bot]"
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -134,7 +136,7 @@ func TestWakeAgentNotByAnApp(t *testing.T) {
 }
 
 func TestWakeAgentNeedsThePermission(t *testing.T) {
-	cfg := wakeConfig(t, DispatchWorkflow)
+	cfg := wakeConfig(t, lang.DispatchWorkflow)
 	f := wakeFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -156,7 +158,7 @@ func TestWakeAgentNeedsThePermission(t *testing.T) {
 }
 
 func TestWakeAgentCarriesTheComment(t *testing.T) {
-	cfg := wakeConfig(t, DispatchWorkflow)
+	cfg := wakeConfig(t, lang.DispatchWorkflow)
 	// The reference's form: the comment's body as the message.
 	cfg.Pipelines[0].OnEvents[0].Message = agentTemplate(t, "{{ trigger.comment.body }}")
 	f := wakeFacts()

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Rules in mapping form where a gate or a merge meets trouble: a gate's `on_fail` ({goto,
@@ -27,7 +29,7 @@ const ActionNotifyAndWait = "notify_and_wait"
 // the reason name (a rule name), once per stage entry and head commit. A notification is
 // performed at most once: its key is recorded as applied when it is asked for, and only the
 // invocation whose save of that state won performs it.
-func (e *eval) ruleEffects(p *Pipeline, run *Run, stage *Stage, rule *Rule, name string) {
+func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *lang.Rule, name string) {
 	sr := run.Stages[stage.ID]
 	pr := e.facts.PR
 	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, short(pr.HeadSHA))
@@ -61,7 +63,7 @@ func (e *eval) ruleEffects(p *Pipeline, run *Run, stage *Stage, rule *Rule, name
 // loop follows a loop rule from stage: back to rule.Goto while fewer than MaxIterations
 // loops were made (any number without a maximum), else to rule.Then (fail when it names
 // none). It reports whether the run moved.
-func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
+func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why string) bool {
 	if rule.Goto == "" {
 		if rule.Then == "" {
 			return false
@@ -74,7 +76,7 @@ func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
 	if rule.MaxIterations > 0 && n >= rule.MaxIterations {
 		then := rule.Then
 		if then == "" {
-			then = TargetFail
+			then = lang.TargetFail
 		}
 		e.leave(run, stage, StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, plural(n, "time", "times")))
 		return true
@@ -92,7 +94,7 @@ func (e *eval) loop(run *Run, stage *Stage, rule *Rule, name, why string) bool {
 
 // gateOnFail applies a gate's on_fail rule once a required check has decidedly failed. It
 // reports whether the run moved; when it did not, the gate keeps waiting.
-func (e *eval) gateOnFail(p *Pipeline, run *Run, stage *Stage, results []GateResult) bool {
+func (e *eval) gateOnFail(p *lang.Pipeline, run *Run, stage *lang.Stage, results []GateResult) bool {
 	rule := stage.OnFailRule
 	why := "gate failed: " + failures(results)
 	if x := rule.WhenCheckFailed; x != "" {
@@ -124,7 +126,7 @@ func failedMessage(rs []GateResult, check string) string {
 // mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
 // notify and label, then go to `then` (or its target), else keep waiting for the conflicts
 // to be resolved.
-func (e *eval) mergeOnConflict(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) mergeOnConflict(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	rule := stage.OnConflict
 	e.ruleEffects(p, run, stage, rule, ruleOnConflict)
 	target := rule.Then
@@ -152,7 +154,7 @@ func failedChecks(pr *PullRequest) string {
 // mergeOnCIFailure applies merge_pr's on_ci_failure when a check on the head has failed. It
 // reports whether the run moved; when it did not (a rule of notify and label alone), the
 // stage waits.
-func (e *eval) mergeOnCIFailure(p *Pipeline, run *Run, stage *Stage, failed string) bool {
+func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *Run, stage *lang.Stage, failed string) bool {
 	rule := stage.OnCIFailure
 	e.ruleEffects(p, run, stage, rule, ruleOnCIFailure)
 	why := "CI failed on " + short(e.facts.PR.HeadSHA) + ": " + failed

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // failingOn fails when the PR carries label, else pends.
@@ -19,12 +21,12 @@ func failingOn(label string) Check {
 
 // ruleConfig: fix (a gate on label "fixed") → review (a gate that fails on "bad", with
 // on_fail rule) → complete.
-func ruleConfig(rule *Rule) *Config {
-	return &Config{Version: 1,
-		Groups: []*Group{{Name: "maintainers", Users: []string{"alice"}}},
-		Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
-			{ID: "fix", Type: StageGate, OnPass: "review", Conditions: []Condition{{Check: "fixed", Eval: labelCheck("fixed")}}},
-			{ID: "review", Type: StageGate, OnPass: TargetComplete, OnFailRule: rule, Conditions: []Condition{
+func ruleConfig(rule *lang.Rule) *lang.Config {
+	return &lang.Config{Version: 1,
+		Groups: []*lang.Group{{Name: "maintainers", Users: []string{"alice"}}},
+		Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{
+			{ID: "fix", Type: lang.StageGate, OnPass: "review", Conditions: []lang.Condition{{Check: "fixed", Eval: labelCheck("fixed")}}},
+			{ID: "review", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFailRule: rule, Conditions: []lang.Condition{
 				{Check: "no_changes_requested", Eval: failingOn("bad")},
 				{Check: "other", Eval: failingOn("other-bad")},
 			}},
@@ -32,7 +34,7 @@ func ruleConfig(rule *Rule) *Config {
 }
 
 func TestGateOnFailLoopsBackThenGivesUp(t *testing.T) {
-	cfg := ruleConfig(&Rule{Goto: "fix", MaxIterations: 2, Then: TargetFail})
+	cfg := ruleConfig(&lang.Rule{Goto: "fix", MaxIterations: 2, Then: lang.TargetFail})
 	var st *State
 	step := func(key string, labels ...string) Result {
 		res := Step(cfg, st, Input{Key: key, Event: "pull_request.labeled"}, prFacts(labels...), t0)
@@ -55,7 +57,7 @@ func TestGateOnFailLoopsBackThenGivesUp(t *testing.T) {
 
 func TestGateOnFailLoopsWithinOneEventAreBounded(t *testing.T) {
 	// The gate looped back to passes at once: the loops are made in one event, up to the maximum.
-	cfg := ruleConfig(&Rule{Goto: "fix", MaxIterations: 3, Then: TargetFail})
+	cfg := ruleConfig(&lang.Rule{Goto: "fix", MaxIterations: 3, Then: lang.TargetFail})
 	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, prFacts("fixed", "bad"), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
@@ -63,8 +65,8 @@ func TestGateOnFailLoopsWithinOneEventAreBounded(t *testing.T) {
 }
 
 func TestGateOnFailNotifyAndWait(t *testing.T) {
-	cfg := ruleConfig(&Rule{WhenCheckFailed: "no_changes_requested", Action: ActionNotifyAndWait,
-		Notify: &Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("Changes requested on #{{ github.pr.number }}")}})
+	cfg := ruleConfig(&lang.Rule{WhenCheckFailed: "no_changes_requested", Action: ActionNotifyAndWait,
+		Notify: &lang.Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("Changes requested on #{{ github.pr.number }}")}})
 	// Another check failing: the gate just waits.
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("fixed", "other-bad"), t0)
 	require.Equal(t, "review", res.State.Runs[0].Stage)
@@ -92,16 +94,16 @@ func TestGateOnFailNotifyAndWait(t *testing.T) {
 }
 
 // mergeConfig: a gate on "ok" then merge_pr with the given rules.
-func mergeConfig(onConflict, onCI *Rule) *Config {
+func mergeConfig(onConflict, onCI *lang.Rule) *lang.Config {
 	cfg := stepConfig()
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice"}}}
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"alice"}}}
 	cfg.Pipelines[0].Stages[1].OnConflict = onConflict
 	cfg.Pipelines[0].Stages[1].OnCIFailure = onCI
 	return cfg
 }
 
 func TestMergeOnConflictNotifiesAndLabelsOnce(t *testing.T) {
-	cfg := mergeConfig(&Rule{Notify: &Notify{Target: mustTemplate("maintainers")}, Labels: []string{"merge-conflict"}}, nil)
+	cfg := mergeConfig(&lang.Rule{Notify: &lang.Notify{Target: mustTemplate("maintainers")}, Labels: []string{"merge-conflict"}}, nil)
 	f := prFacts("ok")
 	f.PR.Mergeable = Conflicting
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -125,14 +127,14 @@ func TestMergeOnConflictNotifiesAndLabelsOnce(t *testing.T) {
 	assert.Equal(t, EffectMerge, resolved.Effects[0].Kind)
 
 	// With a target, the run goes there.
-	cfg = mergeConfig(&Rule{Goto: TargetFail}, nil)
+	cfg = mergeConfig(&lang.Rule{Goto: lang.TargetFail}, nil)
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, "conflicts with its base branch")
 }
 
 func TestMergeOnCIFailureLoops(t *testing.T) {
-	cfg := mergeConfig(nil, &Rule{Goto: "ready", MaxIterations: 1, Then: TargetFail})
+	cfg := mergeConfig(nil, &lang.Rule{Goto: "ready", MaxIterations: 1, Then: lang.TargetFail})
 	red := prFacts("ok")
 	red.PR.Checks = []CheckResult{{Name: "test", State: CheckFailure}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, red, t0)

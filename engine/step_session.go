@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // continue_session on an agent stage: each new attempt of the stage asks the agent to wake
@@ -36,19 +38,19 @@ func sessionID(sr *StageRun) string {
 
 // continueSession adds what continue_session passes to the dispatch effect eff of stage,
 // whose context (for a workflow or repository dispatch) is ctx.
-func (e *eval) continueSession(run *Run, stage *Stage, ag *Agent, eff *Effect, ctx map[string]any) {
+func (e *eval) continueSession(run *Run, stage *lang.Stage, ag *lang.Agent, eff *Effect, ctx map[string]any) {
 	if !stage.ContinueSession {
 		return
 	}
 	sr := run.Stages[stage.ID]
 	id := sessionID(sr)
 	switch ag.Dispatch {
-	case DispatchWorkflow, DispatchRepositoryDispatch:
+	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx["continue_session"] = true
 		if id != "" {
 			ctx["session_id"] = id
 		}
-	case DispatchComment:
+	case lang.DispatchComment:
 		line := "<sub>Continue your previous session.</sub>"
 		if id != "" {
 			line = fmt.Sprintf("<sub>Continue your previous session (%s).</sub>", CodeSpan(strings.ReplaceAll(OneLine(id), "<!", "<\u200b!")))

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func dispatchContext(t *testing.T, eff Effect) map[string]any {
@@ -19,7 +21,7 @@ func dispatchContext(t *testing.T, eff Effect) map[string]any {
 // continue_session: every attempt's dispatch says so; from the second on it names the
 // session the stage's last report gave.
 func TestContinueSessionWorkflow(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	cfg.Pipelines[0].Stages[0].ContinueSession = true
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
@@ -29,9 +31,9 @@ func TestContinueSessionWorkflow(t *testing.T) {
 	assert.NotContains(t, ctx, "session_id", "no report yet: no session to name")
 
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, map[string]any{"session_id": "sess-42"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, map[string]any{"session_id": "sess-42"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, nil), f, t0)
 	var again *Effect
 	for i, eff := range res.Effects {
 		if eff.Stage == "implement" {
@@ -45,7 +47,7 @@ func TestContinueSessionWorkflow(t *testing.T) {
 	assert.Equal(t, "sess-42", ctx["session_id"])
 
 	// A stage without continue_session says nothing of sessions.
-	plain := agentConfig(t, DispatchWorkflow)
+	plain := agentConfig(t, lang.DispatchWorkflow)
 	res = Step(plain, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	ctx = dispatchContext(t, res.Effects[0])
 	assert.NotContains(t, ctx, "continue_session")
@@ -60,30 +62,30 @@ func TestSessionID(t *testing.T) {
 
 // A comment dispatch ends with a line naming the session, made inert.
 func TestContinueSessionComment(t *testing.T) {
-	cfg := agentConfig(t, DispatchComment)
+	cfg := agentConfig(t, lang.DispatchComment)
 	cfg.Pipelines[0].Stages[1].ContinueSession = true
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session.</sub>"), res.Effects[0].Body)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictFollowup, map[string]any{"session_id": "s-1 @admin `x`"}), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictFollowup, map[string]any{"session_id": "s-1 @admin `x`"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.True(t, strings.HasSuffix(res.Effects[0].Body, "\n<sub>Continue your previous session (`` s-1 @admin `x` ``).</sub>"), res.Effects[0].Body)
 }
 
 // A label dispatch carries no session: the job log says so.
 func TestContinueSessionLabel(t *testing.T) {
-	cfg := agentConfig(t, DispatchLabel)
+	cfg := agentConfig(t, lang.DispatchLabel)
 	cfg.Pipelines[0].Stages[1].ContinueSession = true
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0)
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, []string{"analyze-me"}, res.Effects[0].Labels)
 	assert.Contains(t, joinLog(res.Log), "continue_session: a label dispatch carries no session")

@@ -3,13 +3,15 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The evaluation of one stage: gates against facts, and the actions they lead to.
 
 // evaluate runs the conditions of gate stage against the facts. blocked: a required
 // condition does not pass; failed: one has decidedly failed.
-func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed bool) {
+func (e *eval) evaluate(stage *lang.Stage) (results []GateResult, blocked, failed bool) {
 	results = make([]GateResult, 0, len(stage.Conditions))
 	facts := e.factsForGates()
 	for _, c := range stage.Conditions {
@@ -35,7 +37,7 @@ func (e *eval) evaluate(stage *Stage) (results []GateResult, blocked, failed boo
 	return results, blocked, failed
 }
 
-func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	restore := e.withRun(p, run) // step_ledger.go
 	results, blocked, failed := e.evaluate(stage)
@@ -61,7 +63,7 @@ func (e *eval) gate(p *Pipeline, run *Run, stage *Stage) bool {
 
 // holdAction keeps an action stage waiting, without calling GitHub, for a reason its
 // facts show (a draft, conflicts).
-func (e *eval) holdAction(run *Run, stage *Stage, why, who string) bool {
+func (e *eval) holdAction(run *Run, stage *lang.Stage, why, who string) bool {
 	sr := run.Stages[stage.ID]
 	sr.Status = StageWaiting
 	sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: why, Who: who}}
@@ -69,7 +71,7 @@ func (e *eval) holdAction(run *Run, stage *Stage, why, who string) bool {
 	return false
 }
 
-func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	pr := e.facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
@@ -83,7 +85,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 		eff, action = planned, ""
 	}
 	switch action {
-	case ActionMergePR:
+	case lang.ActionMergePR:
 		if pr.State == PRMerged {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
 			return true
@@ -121,7 +123,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 				eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
 			}
 		}
-	case ActionAddLabel:
+	case lang.ActionAddLabel:
 		for _, l := range stage.Config.Labels {
 			if !pr.HasLabel(l) && !hasLabel(eff.Labels, l) {
 				eff.Labels = append(eff.Labels, l)
@@ -131,7 +133,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels present")
 			return true
 		}
-	case ActionRemoveLabel:
+	case lang.ActionRemoveLabel:
 		for _, l := range stage.Config.Labels {
 			// Remove the label by its name on the PR (`WIP` for `wip`).
 			if on, ok := pr.Label(l); ok && !hasLabel(eff.Labels, on) {
@@ -142,7 +144,7 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels absent")
 			return true
 		}
-	case ActionComment:
+	case lang.ActionComment:
 		if contains(run.Applied, key) || contains(pr.Posted, key) {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
 			return true
@@ -164,14 +166,14 @@ func (e *eval) action(p *Pipeline, run *Run, stage *Stage) bool {
 	return false
 }
 
-func (e *eval) actionFailed(run *Run, stage *Stage, why string) bool {
+func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
 	run.Stages[stage.ID].Message = why
 	if stage.OnFailure != "" || e.isBranch(run, stage) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, why)
 		return true
 	}
 	run.Stages[stage.ID].Status = StageFailed
-	e.finish(run, RunFailed, TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
+	e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
 	return false
 }
 
@@ -199,7 +201,7 @@ func keepHeadBranch(f *Facts) string {
 // hasLabel reports whether labels holds label name, compared as GitHub compares labels.
 func hasLabel(labels []string, name string) bool {
 	for _, l := range labels {
-		if SameLabel(l, name) {
+		if lang.SameLabel(l, name) {
 			return true
 		}
 	}

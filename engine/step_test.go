@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // checkFunc adapts a function to Check, for tests that need no real gates.
@@ -25,17 +27,17 @@ func labelCheck(label string) Check {
 
 var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 
-func stepConfig() *Config {
-	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+func stepConfig() *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:     "auto-merge",
-		Trigger:  Trigger{Event: "pull_request.opened", BaseBranch: "main"},
-		OnEvents: []EventReaction{{Event: "pull_request.closed", Action: ReactCancel}},
-		Stages: []*Stage{
-			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{
+		Trigger:  lang.Trigger{Event: "pull_request.opened", BaseBranch: "main"},
+		OnEvents: []lang.EventReaction{{Event: "pull_request.closed", Action: lang.ReactCancel}},
+		Stages: []*lang.Stage{
+			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{
 				{Check: "ok", Eval: labelCheck("ok")},
 				{Check: "nice", Optional: true, Eval: labelCheck("nice")},
 			}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, Config: ActionConfig{Method: "squash"}, OnSuccess: TargetComplete},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "squash"}, OnSuccess: lang.TargetComplete},
 		},
 	}}}
 }
@@ -163,11 +165,11 @@ func TestStepDoesNotModifyInput(t *testing.T) {
 }
 
 func TestStepActionLabelsReconcile(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{{
 		Name:    "label",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{
-			{ID: "tag", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"a", "b"}}, OnSuccess: TargetComplete},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{
+			{ID: "tag", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"a", "b"}}, OnSuccess: lang.TargetComplete},
 		},
 	}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("a"), t0)
@@ -179,44 +181,36 @@ func TestStepActionLabelsReconcile(t *testing.T) {
 	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
 }
 
-// unsupportedCheck is a check that loads but cannot be evaluated yet.
-type unsupportedCheck struct{}
-
-func (unsupportedCheck) Evaluate(*Facts) GateResult {
-	return GateResult{Status: GateError, Message: "cannot evaluate"}
-}
-func (unsupportedCheck) Unsupported() string { return `check "file_exists"` }
-
 func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
-	at := Pos{File: ".github/pipelines.yaml", Line: 12, Col: 9}
-	gate := func(mod func(*Stage)) *Stage {
-		s := &Stage{ID: "g", Type: StageGate, Pos: at, OnPass: TargetComplete,
-			Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok"), Pos: at}}}
+	at := lang.Pos{File: ".github/pipelines.yaml", Line: 12, Col: 9}
+	gate := func(mod func(*lang.Stage)) *lang.Stage {
+		s := &lang.Stage{ID: "g", Type: lang.StageGate, Pos: at, OnPass: lang.TargetComplete,
+			Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok"), Pos: at}}}
 		mod(s)
 		return s
 	}
 	cases := []struct {
 		name  string
-		stage *Stage
-		pipe  func(*Pipeline)
+		stage *lang.Stage
+		pipe  func(*lang.Pipeline)
 		want  string
 	}{
-		{"unsupported check", gate(func(s *Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
+		{"unsupported check", gate(func(s *lang.Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
 			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
-		{"merge branch without pr_number", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
-			Branches: []*Stage{{ID: "m", Type: StageAction, Action: ActionMergePR, Pos: at}}}, nil,
+		{"merge branch without pr_number", &lang.Stage{ID: "x", Type: lang.StageParallel, Pos: at, Join: lang.JoinAll,
+			Branches: []*lang.Stage{{ID: "m", Type: lang.StageAction, Action: lang.ActionMergePR, Pos: at}}}, nil,
 			`not supported yet: action "merge_pr" in a branch without pr_number (branch "m" of stage "x" at .github/pipelines.yaml:12:9)`},
-		{"merge branch of a pull request's run", &Stage{ID: "x", Type: StageParallel, Pos: at, Join: JoinAll,
-			Branches: []*Stage{{ID: "m", Type: StageAction, Action: ActionMergePR, Pos: at, Config: ActionConfig{PR: mustTemplate("{{ context.pr_number }}")}}}}, nil,
+		{"merge branch of a pull request's run", &lang.Stage{ID: "x", Type: lang.StageParallel, Pos: at, Join: lang.JoinAll,
+			Branches: []*lang.Stage{{ID: "m", Type: lang.StageAction, Action: lang.ActionMergePR, Pos: at, Config: lang.ActionConfig{PR: mustTemplate("{{ context.pr_number }}")}}}}, nil,
 			`merge_pr as a branch (branch "m" at .github/pipelines.yaml:12:9) in a pull request's run`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Pipeline{Name: "p", Pos: at, Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{tc.stage}}
+			p := &lang.Pipeline{Name: "p", Pos: at, Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{tc.stage}}
 			if tc.pipe != nil {
 				tc.pipe(p)
 			}
-			res := Step(&Config{Pipelines: []*Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+			res := Step(&lang.Config{Pipelines: []*lang.Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 			require.Len(t, res.State.Runs, 1)
 			run := res.State.Runs[0]
 			assert.Equal(t, RunFailed, run.Status)
@@ -228,8 +222,8 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 
 func TestStepUnsupportedReactionFailsLoudly(t *testing.T) {
 	cfg := stepConfig()
-	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, EventReaction{
-		Event: "pull_request.synchronize", Action: "rebuild", Pos: Pos{File: "f.yaml", Line: 7, Col: 7}})
+	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, lang.EventReaction{
+		Event: "pull_request.synchronize", Action: "rebuild", Pos: lang.Pos{File: "f.yaml", Line: 7, Col: 7}})
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, prFacts(), t0)
 	run := res.State.Runs[0]
@@ -244,14 +238,14 @@ func TestStepRunFollowsTheConfigItStartedUnder(t *testing.T) {
 
 	v2 := stepConfig() // the new config needs label "go" instead
 	v2.BlobOID = "blob2"
-	v2.Pipelines[0].Stages[0].Conditions[0] = Condition{Check: "go", Eval: labelCheck("go")}
+	v2.Pipelines[0].Stages[0].Conditions[0] = lang.Condition{Check: "go", Eval: labelCheck("go")}
 
 	// Without the old config at hand, the run follows the new one.
 	moved := Step(v2, res.State, Input{Key: "k2", Event: "status"}, prFacts("go"), t0)
 	require.Len(t, moved.Effects, 1)
 
 	// With it pinned, the run keeps the rule it started with.
-	v2.Pinned = map[string]*Config{"blob1": v1}
+	v2.Pinned = map[string]*lang.Config{"blob1": v1}
 	held := Step(v2, res.State, Input{Key: "k2", Event: "status"}, prFacts("go"), t0)
 	assert.Empty(t, held.Effects)
 	assert.Equal(t, "ok", held.State.Runs[0].Stages["ready"].Results[0].Check)
@@ -324,14 +318,14 @@ func absentLabel(label string) Check {
 }
 
 func TestStepHigherPriorityActsFirst(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{
-		{Name: "merge", Priority: 0, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{
+		{Name: "merge", Priority: 0, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		}},
-		{Name: "hold", Priority: 10, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-			{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: "wait"},
-			{ID: "wait", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		{Name: "hold", Priority: 10, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+			{ID: "hold", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"hold"}}, OnSuccess: "wait"},
+			{ID: "wait", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 		}},
 	}}
 	in := Input{Key: "k1", Event: "pull_request.labeled"}
@@ -348,9 +342,9 @@ func TestStepHigherPriorityActsFirst(t *testing.T) {
 }
 
 func TestStepCommentAlreadyPostedIsNotPostedAgain(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{{
-		Name: "thank", Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{{ID: "say", Type: StageAction, Action: ActionComment, Config: ActionConfig{Body: "Thanks!"}, OnSuccess: TargetComplete}},
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{{
+		Name: "thank", Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{{ID: "say", Type: lang.StageAction, Action: lang.ActionComment, Config: lang.ActionConfig{Body: "Thanks!"}, OnSuccess: lang.TargetComplete}},
 	}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	require.Len(t, res.Effects, 1)
@@ -415,13 +409,13 @@ func headCheck(name string, marks map[string]bool) Check {
 // ci passes on the new head, but the approval was on the old one.
 func TestStepMergeGuardRechecksEveryEarlierGate(t *testing.T) {
 	approved, green := map[string]bool{"aaaaaaaaaa": true}, map[string]bool{}
-	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "approve-ci-merge",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{
-			{ID: "approve", Type: StageGate, OnPass: "ci", Conditions: []Condition{{Check: "approval", Eval: headCheck("approval", approved)}}},
-			{ID: "ci", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ci", Eval: headCheck("ci", green)}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{
+			{ID: "approve", Type: lang.StageGate, OnPass: "ci", Conditions: []lang.Condition{{Check: "approval", Eval: headCheck("approval", approved)}}},
+			{ID: "ci", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ci", Eval: headCheck("ci", green)}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		},
 	}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
@@ -479,13 +473,13 @@ func TestStepMergeGuardFollowsOnFail(t *testing.T) {
 		}
 		return GateResult{Status: GatePending, Message: "running"}
 	})
-	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "override",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{
-			{ID: "ci", Type: StageGate, OnPass: "merge", OnFail: "override", Conditions: []Condition{{Check: "ci", Eval: fails}}},
-			{ID: "override", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "override", Eval: labelCheck("override")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{
+			{ID: "ci", Type: lang.StageGate, OnPass: "merge", OnFail: "override", Conditions: []lang.Condition{{Check: "ci", Eval: fails}}},
+			{ID: "override", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "override", Eval: labelCheck("override")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		},
 	}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("broken", "override"), t0)
@@ -500,13 +494,13 @@ func TestStepMergeGuardFollowsOnFail(t *testing.T) {
 }
 
 func TestStepRefusedHoldHoldsLaterRuns(t *testing.T) {
-	cfg := &Config{Pipelines: []*Pipeline{
-		{Name: "hold", Priority: 10, Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-			{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: TargetComplete},
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{
+		{Name: "hold", Priority: 10, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+			{ID: "hold", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"hold"}}, OnSuccess: lang.TargetComplete},
 		}},
-		{Name: "merge", Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-			{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+		{Name: "merge", Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		}},
 	}}
 	in := Input{Key: "k1", Event: "pull_request.labeled"}
@@ -519,14 +513,14 @@ func TestStepRefusedHoldHoldsLaterRuns(t *testing.T) {
 }
 
 func TestStepEqualPrioritiesGoInFileOrder(t *testing.T) {
-	hold := &Pipeline{Name: "hold", Trigger: Trigger{Event: "pull_request.labeled"}, Stages: []*Stage{
-		{ID: "hold", Type: StageAction, Action: ActionAddLabel, Config: ActionConfig{Labels: []string{"hold"}}, OnSuccess: TargetComplete},
+	hold := &lang.Pipeline{Name: "hold", Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+		{ID: "hold", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"hold"}}, OnSuccess: lang.TargetComplete},
 	}}
-	merge := &Pipeline{Name: "merge", Trigger: Trigger{Event: "pull_request.opened"}, Stages: []*Stage{
-		{ID: "ready", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "no-hold", Eval: absentLabel("hold")}, {Check: "ok", Eval: labelCheck("ok")}}},
-		{ID: "merge", Type: StageAction, Action: ActionMergePR, OnSuccess: TargetComplete},
+	merge := &lang.Pipeline{Name: "merge", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{
+		{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "no-hold", Eval: absentLabel("hold")}, {Check: "ok", Eval: labelCheck("ok")}}},
+		{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 	}}
-	cfg := &Config{Pipelines: []*Pipeline{hold, merge}}
+	cfg := &lang.Config{Pipelines: []*lang.Pipeline{hold, merge}}
 	// The merge run started first (on opened); the hold, first in the file, still acts first.
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0)
@@ -538,13 +532,13 @@ func TestStepEqualPrioritiesGoInFileOrder(t *testing.T) {
 // a gate on labels alone is not checked again for it.
 func TestStepMovedHeadSkipsHeadIndependentGates(t *testing.T) {
 	green := map[string]bool{"aaaaaaaaaa": true}
-	cfg := &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "label-ci-merge",
-		Trigger: Trigger{Event: "pull_request.opened"},
-		Stages: []*Stage{
-			{ID: "label", Type: StageGate, OnPass: "ci", Conditions: []Condition{{Check: "label", Eval: headFree{labelCheck("ok")}}}},
-			{ID: "ci", Type: StageGate, OnPass: "merge", Conditions: []Condition{{Check: "ci", Eval: headCheck("ci", green)}}},
-			{ID: "merge", Type: StageAction, Action: ActionMergePR},
+		Trigger: lang.Trigger{Event: "pull_request.opened"},
+		Stages: []*lang.Stage{
+			{ID: "label", Type: lang.StageGate, OnPass: "ci", Conditions: []lang.Condition{{Check: "label", Eval: headFree{labelCheck("ok")}}}},
+			{ID: "ci", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ci", Eval: headCheck("ci", green)}}},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		},
 	}}}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
@@ -559,10 +553,6 @@ func TestStepMovedHeadSkipsHeadIndependentGates(t *testing.T) {
 	assert.Equal(t, 1, run.Stages["label"].Attempt, "the label gate is not entered again")
 	assert.Contains(t, run.History[len(run.History)-1].Why, "head moved from aaaaaaa to bbbbbbb")
 }
-
-type headFree struct{ Check }
-
-func (headFree) HeadIndependent() bool { return true }
 
 // The merge went out but the state write after it failed; the closed event of that
 // merge arrives next. The run ends completed, not cancelled.
@@ -600,12 +590,12 @@ func TestSameIdentity(t *testing.T) {
 	assert.False(t, SameIdentity("", ""))
 }
 
-func holdConfig() *Config {
-	return &Config{Version: 1, BlobOID: "blob1", Pipelines: []*Pipeline{{
+func holdConfig() *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "security-hold",
-		Trigger: Trigger{Event: "pull_request.labeled", Labels: []string{"security"}},
-		Stages: []*Stage{
-			{ID: "approval", Type: StageGate, OnPass: TargetComplete, Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		Trigger: lang.Trigger{Event: "pull_request.labeled", Labels: []string{"security"}},
+		Stages: []*lang.Stage{
+			{ID: "approval", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 		},
 	}}}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Time in a run: what happens when a stage's timeout passes (on_timeout), and delay
@@ -11,7 +13,7 @@ import (
 
 // timeoutKey is the key of an effect of on_timeout (kind) for timeout d of the stage's
 // entry attempt: each timeout of an entry (the first, then one per extension) has its own.
-func timeoutKey(run *Run, stage *Stage, attempt int, d Deadline, kind EffectKind) string {
+func timeoutKey(run *Run, stage *lang.Stage, attempt int, d Deadline, kind EffectKind) string {
 	return fmt.Sprintf("%s/%s/%d/on_timeout/%d/%s", run.ID, stage.ID, attempt, d.N+1, kind)
 }
 
@@ -30,14 +32,14 @@ func (e *eval) sideOutcome(o Outcome) bool {
 
 // timedOut applies the stage's on_timeout: label, then extend, or go to its target
 // (fail by default).
-func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
 	sr := run.Stages[stage.ID]
 	r := stage.OnTimeout
 	why := fmt.Sprintf("stage %q timed out at %s", stage.ID, d.At.UTC().Format("2006-01-02 15:04 UTC"))
 	if d.N > 0 {
 		why += fmt.Sprintf(" (after %d %s)", d.N, plural(d.N, "extension", "extensions"))
 	}
-	target := TargetFail
+	target := lang.TargetFail
 	if r != nil {
 		if len(r.Labels) > 0 {
 			var missing []string
@@ -55,7 +57,7 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 			e.timeoutNotify(p, run, stage, d, why)
 		}
 		switch {
-		case r.Then == thenExtend && r.Extend > 0 && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
+		case r.Then == lang.ThenExtend && r.Extend > 0 && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
 			next := Deadline{Kind: DeadlineTimeout, At: d.At.Add(r.Extend), N: d.N + 1}
 			sr.Deadlines = append(sr.Deadlines, next)
 			limit := "no limit"
@@ -65,7 +67,7 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", shortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
 			e.logf("run %s: %s; %s", run.ID, why, sr.Message)
 			return false
-		case r.Then == thenExtend:
+		case r.Then == lang.ThenExtend:
 			why += fmt.Sprintf("; extended %d %s, the most on_timeout allows", d.N, plural(d.N, "time", "times"))
 		case r.Then != "":
 			target = r.Then
@@ -75,10 +77,10 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 	}
 	sr.Message = why
 	switch target {
-	case TargetEscalate:
+	case lang.TargetEscalate:
 		sr.Status = StageFailed
 		e.escalateRun(run, why)
-	case TargetCancel:
+	case lang.TargetCancel:
 		e.finish(run, RunCancelled, TargetCancelled, why)
 	default:
 		e.leave(run, stage, StageFailed, target, why)
@@ -90,8 +92,8 @@ func (e *eval) timedOut(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 func (e *eval) escalateRun(run *Run, why string) { e.escalate(run, why) }
 
 // armDelay arms a delay stage: its end, and its first poll.
-func armDelay(stage *Stage, sr *StageRun, now time.Time) {
-	if stage.Type != StageDelay {
+func armDelay(stage *lang.Stage, sr *StageRun, now time.Time) {
+	if stage.Type != lang.StageDelay {
 		return
 	}
 	end := now.Add(stage.Duration)
@@ -102,21 +104,21 @@ func armDelay(stage *Stage, sr *StageRun, now time.Time) {
 }
 
 // delayWait keeps a delay stage waiting until one of its deadlines moves it.
-func (e *eval) delayWait(run *Run, stage *Stage) bool {
+func (e *eval) delayWait(run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	sr.Status = StageWaiting
 	run.Status = RunWaiting
 	return false
 }
 
-func (e *eval) delayEnded(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+func (e *eval) delayEnded(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
 	e.leave(run, stage, StagePassed, nextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", shortDuration(stage.Duration)))
 	return true
 }
 
 // pollDue checks a delay's poll condition: when it holds, the delay ends early (or goes
 // to on_ready's stage); otherwise the next check is one interval on, before the end.
-func (e *eval) pollDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
+func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
 	sr := run.Stages[stage.ID]
 	poll := stage.Poll
 	if poll == nil || poll.Condition == nil || poll.Interval <= 0 {
@@ -127,7 +129,7 @@ func (e *eval) pollDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 		e.logf("run %s: the poll condition of stage %q at %s: %v; checked again at the next interval", run.ID, stage.ID, poll.Pos, err)
 	}
 	if ok {
-		if poll.OnReady == PollSkipRemaining || poll.OnReady == "" {
+		if poll.OnReady == lang.PollSkipRemaining || poll.OnReady == "" {
 			e.leave(run, stage, StagePassed, nextOf(p, stage, stage.OnComplete), "the poll condition holds; the rest of the delay is skipped")
 		} else {
 			e.leave(run, stage, StagePassed, poll.OnReady, "the poll condition holds")
@@ -152,7 +154,7 @@ func (e *eval) pollDue(p *Pipeline, run *Run, stage *Stage, d Deadline) bool {
 
 // nextOf is where a stage goes on by default: target when set, else the next stage in
 // the pipeline, else complete.
-func nextOf(p *Pipeline, stage *Stage, target string) string {
+func nextOf(p *lang.Pipeline, stage *lang.Stage, target string) string {
 	if target != "" {
 		return target
 	}
@@ -161,20 +163,20 @@ func nextOf(p *Pipeline, stage *Stage, target string) string {
 			return p.Stages[i+1].ID
 		}
 	}
-	return TargetComplete
+	return lang.TargetComplete
 }
 
 // timeoutNotify posts on_timeout's notification, once per timeout (each extension's
 // timeout notifies again). Like a pipeline's lists, the state that handled the timeout is
 // saved before it is posted (write-ahead), so only the invocation whose save won posts it;
 // its marker keeps a later evaluation from posting it again.
-func (e *eval) timeoutNotify(p *Pipeline, run *Run, stage *Stage, d Deadline, why string) {
+func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline, why string) {
 	sr := run.Stages[stage.ID]
 	n := stage.OnTimeout.Notify
 	eff := Effect{Key: timeoutKey(run, stage, sr.Attempt, d, EffectComment), Run: run.ID, Stage: stage.ID, Number: e.facts.PR.Number}
 	msg := n.Message
 	if msg == nil {
-		if t, err := CompileTemplate(why+".", n.Pos); err == nil {
+		if t, err := lang.CompileTemplate(why+".", n.Pos); err == nil {
 			msg = t
 		}
 	}

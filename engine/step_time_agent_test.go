@@ -6,15 +6,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // An agent that does not report within its stage's timeout: on_timeout applies once its
 // dispatch is done, and the late report, for an attempt the run has left, is refused.
 func TestAgentStageTimeout(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
+	cfg := agentConfig(t, lang.DispatchWorkflow)
 	p := cfg.Pipelines[0]
 	p.Stages[0].Timeout = 30 * time.Minute
-	p.Stages[0].OnTimeout = &Rule{Goto: "done"}
+	p.Stages[0].OnTimeout = &lang.Rule{Goto: "done"}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -26,7 +28,7 @@ func TestAgentStageTimeout(t *testing.T) {
 	assert.Equal(t, "done", run.Stage)
 	assert.Equal(t, StageFailed, run.Stages["implement"].Status)
 
-	out := Step(cfg, late.State, reportOn(late.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(32*time.Minute))
+	out := Step(cfg, late.State, reportOn(late.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(32*time.Minute))
 	assert.False(t, out.Changed, "the report of an attempt the run has left changes nothing")
 	assert.Equal(t, "done", out.State.Runs[0].Stage)
 }

@@ -7,19 +7,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func timeConfig(stages ...*Stage) *Config {
-	return &Config{Version: 1, Pipelines: []*Pipeline{{Name: "p", Trigger: Trigger{Event: "pull_request.opened"}, Stages: stages}}}
+func timeConfig(stages ...*lang.Stage) *lang.Config {
+	return &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: stages}}}
 }
 
-func waitGate(id string, timeout time.Duration, rule *Rule) *Stage {
-	return &Stage{ID: id, Type: StageGate, OnPass: TargetComplete, Timeout: timeout, OnTimeout: rule,
-		Conditions: []Condition{{Check: "ok", Eval: labelCheck("ok")}}}
+func waitGate(id string, timeout time.Duration, rule *lang.Rule) *lang.Stage {
+	return &lang.Stage{ID: id, Type: lang.StageGate, OnPass: lang.TargetComplete, Timeout: timeout, OnTimeout: rule,
+		Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}}
 }
 
 // tick evaluates a later event (or sweep) at now.
-func tick(t *testing.T, cfg *Config, st *State, facts *Facts, now time.Time) Result {
+func tick(t *testing.T, cfg *lang.Config, st *State, facts *Facts, now time.Time) Result {
 	t.Helper()
 	return Step(cfg, st, Input{Key: "tick-" + now.Format(time.RFC3339), Event: "sweep"}, facts, now)
 }
@@ -43,7 +45,7 @@ func TestStageTimeoutDefaultsToFail(t *testing.T) {
 }
 
 func TestStageTimeoutEscalatesAndLabelsOnce(t *testing.T) {
-	cfg := timeConfig(waitGate("g", time.Hour, &Rule{Then: TargetEscalate, Labels: []string{"needs-attention"}}))
+	cfg := timeConfig(waitGate("g", time.Hour, &lang.Rule{Then: lang.TargetEscalate, Labels: []string{"needs-attention"}}))
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	late := tick(t, cfg, res.State, prFacts(), t0.Add(3*time.Hour))
 	run := late.State.Runs[0]
@@ -62,11 +64,11 @@ func TestStageTimeoutEscalatesAndLabelsOnce(t *testing.T) {
 }
 
 func TestStageTimeoutCancelAndGoto(t *testing.T) {
-	cfg := timeConfig(waitGate("g", time.Hour, &Rule{Goto: TargetCancel}))
+	cfg := timeConfig(waitGate("g", time.Hour, &lang.Rule{Goto: lang.TargetCancel}))
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, RunCancelled, tick(t, cfg, res.State, prFacts(), t0.Add(time.Hour)).State.Runs[0].Status)
 
-	cfg = timeConfig(waitGate("g", time.Hour, &Rule{Goto: "h"}), waitGate("h", 0, nil))
+	cfg = timeConfig(waitGate("g", time.Hour, &lang.Rule{Goto: "h"}), waitGate("h", 0, nil))
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	run := tick(t, cfg, res.State, prFacts(), t0.Add(time.Hour)).State.Runs[0]
 	assert.Equal(t, "h", run.Stage)
@@ -74,7 +76,7 @@ func TestStageTimeoutCancelAndGoto(t *testing.T) {
 }
 
 func TestStageTimeoutExtendsUpToMaxExtensions(t *testing.T) {
-	cfg := timeConfig(waitGate("g", 48*time.Hour, &Rule{Then: thenExtend, Extend: 24 * time.Hour, MaxExtensions: 2}))
+	cfg := timeConfig(waitGate("g", 48*time.Hour, &lang.Rule{Then: lang.ThenExtend, Extend: 24 * time.Hour, MaxExtensions: 2}))
 	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
 	st = tick(t, cfg, st, prFacts(), t0.Add(49*time.Hour)).State
 	run := st.Runs[0]
@@ -91,15 +93,15 @@ func TestStageTimeoutExtendsUpToMaxExtensions(t *testing.T) {
 func TestSweepLongAfterSeveralDeadlinesActsOnEachOnce(t *testing.T) {
 	// Two extensions are due at once when nothing looked for four days: both are used up,
 	// then the timeout fails the run.
-	cfg := timeConfig(waitGate("g", time.Hour, &Rule{Then: thenExtend, Extend: time.Hour, MaxExtensions: 2}))
+	cfg := timeConfig(waitGate("g", time.Hour, &lang.Rule{Then: lang.ThenExtend, Extend: time.Hour, MaxExtensions: 2}))
 	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
 	run := tick(t, cfg, st, prFacts(), t0.Add(96*time.Hour)).State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "after 2 extensions")
 }
 
-func delayStage(poll *Poll) *Stage {
-	return &Stage{ID: "wait", Type: StageDelay, Duration: 30 * time.Minute, Poll: poll}
+func delayStage(poll *lang.Poll) *lang.Stage {
+	return &lang.Stage{ID: "wait", Type: lang.StageDelay, Duration: 30 * time.Minute, Poll: poll}
 }
 
 func TestDelayWaitsItsDuration(t *testing.T) {
@@ -115,9 +117,9 @@ func TestDelayWaitsItsDuration(t *testing.T) {
 }
 
 func TestDelayPollEndsItEarly(t *testing.T) {
-	cond, cerr := CompileExpr("{{ 'ready' in github.pr.labels }}", Pos{})
+	cond, cerr := lang.CompileExpr("{{ 'ready' in github.pr.labels }}", lang.Pos{})
 	require.Nil(t, cerr)
-	cfg := timeConfig(delayStage(&Poll{Interval: 10 * time.Minute, Condition: cond, OnReady: PollSkipRemaining}), waitGate("g", 0, nil))
+	cfg := timeConfig(delayStage(&lang.Poll{Interval: 10 * time.Minute, Condition: cond, OnReady: lang.PollSkipRemaining}), waitGate("g", 0, nil))
 	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
 	assert.Equal(t, t0.Add(10*time.Minute), st.NextDeadline())
 	st = tick(t, cfg, st, prFacts(), t0.Add(11*time.Minute)).State
@@ -128,7 +130,7 @@ func TestDelayPollEndsItEarly(t *testing.T) {
 	assert.Contains(t, st.Runs[0].History[len(st.Runs[0].History)-1].Why, "the rest of the delay is skipped")
 
 	// on_ready naming a stage goes there instead.
-	cfg = timeConfig(delayStage(&Poll{Interval: 10 * time.Minute, Condition: cond, OnReady: "h"}), waitGate("g", 0, nil), waitGate("h", 0, nil))
+	cfg = timeConfig(delayStage(&lang.Poll{Interval: 10 * time.Minute, Condition: cond, OnReady: "h"}), waitGate("g", 0, nil), waitGate("h", 0, nil))
 	st = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ready"), t0).State
 	assert.Equal(t, "h", tick(t, cfg, st, prFacts("ready"), t0.Add(10*time.Minute)).State.Runs[0].Stage)
 }
@@ -137,7 +139,7 @@ func TestDeadlinesOfARunWhosePipelineLeftAreDropped(t *testing.T) {
 	cfg := timeConfig(waitGate("g", time.Hour, nil))
 	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
 	require.False(t, st.NextDeadline().IsZero())
-	gone := &Config{Version: 1, Pipelines: []*Pipeline{{Name: "other", Trigger: Trigger{Event: "push"}}}}
+	gone := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "other", Trigger: lang.Trigger{Event: "push"}}}}
 	res := tick(t, gone, st, prFacts(), t0.Add(2*time.Hour))
 	assert.Equal(t, RunWaiting, res.State.Runs[0].Status, "left as it is")
 	assert.True(t, res.State.NextDeadline().IsZero(), "no longer due for the sweep")
@@ -146,14 +148,14 @@ func TestDeadlinesOfARunWhosePipelineLeftAreDropped(t *testing.T) {
 // Handling the deadlines of an event twice is handling them once: the second evaluation at
 // the same time finds nothing due, and changes nothing.
 func TestDeadlinesTwiceEqualsOnce(t *testing.T) {
-	cond, cerr := CompileExpr("{{ 'ready' in github.pr.labels }}", Pos{})
+	cond, cerr := lang.CompileExpr("{{ 'ready' in github.pr.labels }}", lang.Pos{})
 	require.Nil(t, cerr)
-	configs := map[string]*Config{
+	configs := map[string]*lang.Config{
 		"timeout fails":     timeConfig(waitGate("g", time.Hour, nil)),
-		"timeout extends":   timeConfig(waitGate("g", time.Hour, &Rule{Then: thenExtend, Extend: 30 * time.Minute, MaxExtensions: 3})),
-		"timeout labels":    timeConfig(waitGate("g", time.Hour, &Rule{Then: TargetEscalate, Labels: []string{"late"}})),
-		"delay with poll":   timeConfig(delayStage(&Poll{Interval: 7 * time.Minute, Condition: cond, OnReady: PollSkipRemaining}), waitGate("g", 2*time.Hour, nil)),
-		"delay then a gate": timeConfig(delayStage(nil), waitGate("g", time.Hour, &Rule{Goto: TargetCancel})),
+		"timeout extends":   timeConfig(waitGate("g", time.Hour, &lang.Rule{Then: lang.ThenExtend, Extend: 30 * time.Minute, MaxExtensions: 3})),
+		"timeout labels":    timeConfig(waitGate("g", time.Hour, &lang.Rule{Then: lang.TargetEscalate, Labels: []string{"late"}})),
+		"delay with poll":   timeConfig(delayStage(&lang.Poll{Interval: 7 * time.Minute, Condition: cond, OnReady: lang.PollSkipRemaining}), waitGate("g", 2*time.Hour, nil)),
+		"delay then a gate": timeConfig(delayStage(nil), waitGate("g", time.Hour, &lang.Rule{Goto: lang.TargetCancel})),
 	}
 	for name, cfg := range configs {
 		st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
@@ -173,11 +175,11 @@ func TestDeadlinesTwiceEqualsOnce(t *testing.T) {
 }
 
 func TestStageTimeoutNotifiesItsTargetOncePerTimeout(t *testing.T) {
-	target, cerr := CompileTemplate("maintainers", Pos{})
+	target, cerr := lang.CompileTemplate("maintainers", lang.Pos{})
 	require.Nil(t, cerr)
-	rule := &Rule{Then: thenExtend, Extend: time.Hour, MaxExtensions: 1, Notify: &Notify{Target: target}}
+	rule := &lang.Rule{Then: lang.ThenExtend, Extend: time.Hour, MaxExtensions: 1, Notify: &lang.Notify{Target: target}}
 	cfg := timeConfig(waitGate("g", time.Hour, rule))
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
 	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0).State
 
 	first := tick(t, cfg, st, prFacts(), t0.Add(time.Hour))

@@ -4,24 +4,26 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Moving a run between stages, and the record of it.
 
 // leave closes the current stage with status and follows the transition to target.
-func (e *eval) leave(run *Run, stage *Stage, status StageStatus, target, why string) {
+func (e *eval) leave(run *Run, stage *lang.Stage, status StageStatus, target, why string) {
 	if e.leaveBranch(run, stage, status, why) { // step_parallel.go: the join decides
 		return
 	}
 	run.Stages[stage.ID].Status = status
 	switch target {
-	case TargetComplete, "":
-		e.finish(run, RunCompleted, TargetComplete, why)
-	case TargetFail:
-		e.finish(run, RunFailed, TargetFail, why)
-	case TargetEscalate:
+	case lang.TargetComplete, "":
+		e.finish(run, RunCompleted, lang.TargetComplete, why)
+	case lang.TargetFail:
+		e.finish(run, RunFailed, lang.TargetFail, why)
+	case lang.TargetEscalate:
 		e.escalate(run, why)
-	case TargetCancel:
+	case lang.TargetCancel:
 		e.finish(run, RunCancelled, TargetCancelled, why)
 	default:
 		e.enter(run, stage.ID, target, why)
@@ -83,7 +85,7 @@ func (e *eval) record(run *Run, from, to, why string) {
 	}
 }
 
-func (e *eval) findEffect(key string) (*Run, *Stage) {
+func (e *eval) findEffect(key string) (*Run, *lang.Stage) {
 	for _, run := range e.st.Runs {
 		if run.Status.Final() {
 			continue
@@ -93,15 +95,15 @@ func (e *eval) findEffect(key string) (*Run, *Stage) {
 			continue
 		}
 		stage := p.Stage(run.Stage)
-		if stage != nil && stage.Type == StageAgent && dispatchKey(run, stage) == key {
+		if stage != nil && stage.Type == lang.StageAgent && dispatchKey(run, stage) == key {
 			return run, stage
 		}
-		if stage != nil && stage.Type == StageParallel {
+		if stage != nil && stage.Type == lang.StageParallel {
 			if b := branchEffect(run, stage, key); b != nil { // step_parallel.go
 				return run, b
 			}
 		}
-		if stage == nil || stage.Type != StageAction {
+		if stage == nil || stage.Type != lang.StageAction {
 			continue
 		}
 		sr := run.Stages[stage.ID]
@@ -112,15 +114,15 @@ func (e *eval) findEffect(key string) (*Run, *Stage) {
 	return nil, nil
 }
 
-func actionDone(s *Stage) string {
+func actionDone(s *lang.Stage) string {
 	switch s.Action {
-	case ActionMergePR:
+	case lang.ActionMergePR:
 		return "merged"
-	case ActionAddLabel:
+	case lang.ActionAddLabel:
 		return "labels added"
-	case ActionRemoveLabel:
+	case lang.ActionRemoveLabel:
 		return "labels removed"
-	case ActionComment:
+	case lang.ActionComment:
 		return "comment posted"
 	}
 	return s.Action + " done"

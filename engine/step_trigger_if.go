@@ -2,6 +2,8 @@ package engine
 
 import (
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // triggerIfHolds evaluates p's trigger `if` (when it has one) over the event as the facts
@@ -11,7 +13,7 @@ import (
 // root. The pipeline starts only when the expression gives true: false, anything that is
 // not a boolean, and an error all keep it from starting, and the job log says which. As a
 // trigger is level-triggered, a later event evaluates it again.
-func (e *eval) triggerIfHolds(p *Pipeline, in Input, onEvent bool) bool {
+func (e *eval) triggerIfHolds(p *lang.Pipeline, in Input, onEvent bool) bool {
 	x := p.Trigger.If
 	if x == nil {
 		return true
@@ -30,7 +32,7 @@ func (e *eval) triggerIfHolds(p *Pipeline, in Input, onEvent bool) bool {
 	return true
 }
 
-func (e *eval) triggerIfEnv(p *Pipeline, in Input, onEvent bool) Env {
+func (e *eval) triggerIfEnv(p *lang.Pipeline, in Input, onEvent bool) lang.Env {
 	trig := triggerEnv(e.facts)
 	if _, action, ok := strings.Cut(p.Trigger.Event, "."); ok {
 		trig["action"] = action
@@ -40,5 +42,5 @@ func (e *eval) triggerIfEnv(p *Pipeline, in Input, onEvent bool) Env {
 		sender = map[string]any{"login": in.Actor}
 	}
 	trig["sender"] = sender
-	return Env{"trigger": trig, "github": FactsEnv(e.facts)}
+	return lang.Env{"trigger": trig, "github": FactsEnv(e.facts)}
 }

@@ -7,12 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func triggerIfConfig(t *testing.T, src string) *Config {
+func triggerIfConfig(t *testing.T, src string) *lang.Config {
 	t.Helper()
 	cfg := stepConfig()
-	x, err := CompileExpr(src, Pos{File: "p.yaml", Line: 4, Col: 9})
+	x, err := lang.CompileExpr(src, lang.Pos{File: "p.yaml", Line: 4, Col: 9})
 	require.Nil(t, err)
 	cfg.Pipelines[0].Trigger.If = x
 	return cfg

@@ -3,7 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Variables (seed 002's two namespaces). A pipeline's `variables:` are computed once, when
@@ -14,36 +15,27 @@ import (
 // `set_shared` action; they persist across runs in the subject's state. The two are kept
 // apart: writing `variables.x` never changes `shared.x`.
 
-// Actions that set variables.
-const (
-	ActionSetVariable = "set_variable"
-	ActionSetShared   = "set_shared"
-)
-
 // Bounds on what set_variable and set_shared keep in the state (which a comment holds too).
 const (
 	MaxVariableBytes = 2048 // the JSON of one value
 	MaxVariables     = 50   // names in one namespace
 )
 
-// variableName is the spelling of a variable's name: what `variables.<name>` can read.
-var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
-
 // initVariables computes p's `variables:` into run.Variables when the run starts. A value
 // whose template cannot be filled is left out, and the job log says why.
-func (e *eval) initVariables(p *Pipeline, run *Run) {
+func (e *eval) initVariables(p *lang.Pipeline, run *Run) {
 	if len(p.Variables) == 0 {
 		return
 	}
 	env := e.templateEnv(p, run)
 	vars := map[string]any{}
 	for _, kv := range p.Variables {
-		v, err := valueOf(kv.Value, env)
+		v, err := lang.ValueOf(kv.Value, env)
 		if err != nil {
 			e.logf("run %s: variable %q: %v; left out", run.ID, kv.Key, err)
 			continue
 		}
-		v = jsonValue(v)
+		v = lang.JSONValue(v)
 		if b, _ := json.Marshal(v); len(b) > MaxVariableBytes {
 			e.logf("run %s: variable %q: the value is %d bytes of JSON, more than %d; left out", run.ID, kv.Key, len(b), MaxVariableBytes)
 			continue
@@ -55,7 +47,7 @@ func (e *eval) initVariables(p *Pipeline, run *Run) {
 
 // runVariables is what `variables` reads for run: the values kept in the run, or — for a
 // run started before they were kept — p's `variables:` computed over env and the trigger.
-func (e *eval) runVariables(p *Pipeline, run *Run, env Env) map[string]any {
+func (e *eval) runVariables(p *lang.Pipeline, run *Run, env lang.Env) map[string]any {
 	vars := map[string]any{}
 	if run.Variables != nil {
 		for k, v := range run.Variables {
@@ -66,12 +58,12 @@ func (e *eval) runVariables(p *Pipeline, run *Run, env Env) map[string]any {
 	if len(p.Variables) == 0 {
 		return vars
 	}
-	with := Env{"trigger": triggerEnv(e.facts)}
+	with := lang.Env{"trigger": triggerEnv(e.facts)}
 	for k, v := range env {
 		with[k] = v
 	}
 	for _, kv := range p.Variables {
-		if v, err := valueOf(kv.Value, with); err == nil {
+		if v, err := lang.ValueOf(kv.Value, with); err == nil {
 			if b, _ := json.Marshal(v); len(b) <= MaxVariableBytes {
 				vars[kv.Key] = v
 			}
@@ -91,30 +83,30 @@ func (e *eval) sharedVariables() map[string]any {
 
 // planSetVariable sets a run variable (set_variable) or a shared one (set_shared) to value
 // computed over env. It asks GitHub for nothing: the plan is done, or an error.
-func (e *eval) planSetVariable(run *Run, action, name string, value Value, env Env) plannedAction {
-	if !variableName.MatchString(name) {
+func (e *eval) planSetVariable(run *Run, action, name string, value lang.Value, env lang.Env) plannedAction {
+	if !lang.VariableName.MatchString(name) {
 		return plannedAction{err: fmt.Sprintf("%s: %q is not a variable name (letters, digits and _, starting with a letter or _)", action, name)}
 	}
-	v, err := valueOf(value, env)
+	v, err := lang.ValueOf(value, env)
 	if err != nil {
 		return plannedAction{err: fmt.Sprintf("%s %q: %v", action, name, err)}
 	}
-	v = jsonValue(v)
+	v = lang.JSONValue(v)
 	b, _ := json.Marshal(v)
 	if len(b) > MaxVariableBytes {
 		return plannedAction{err: fmt.Sprintf("%s %q: the value is %d bytes of JSON, more than %d", action, name, len(b), MaxVariableBytes)}
 	}
 	target := &run.Variables
 	scope := "variable"
-	if action == ActionSetShared {
+	if action == lang.ActionSetShared {
 		target, scope = &e.st.Shared, "shared variable"
 	}
-	if *target == nil && action == ActionSetVariable {
+	if *target == nil && action == lang.ActionSetVariable {
 		// A run started before its variables were kept: keep what it reads now.
 		vars, _ := env["variables"].(map[string]any)
 		run.Variables = map[string]any{}
 		for k, x := range vars {
-			run.Variables[k] = jsonValue(x)
+			run.Variables[k] = lang.JSONValue(x)
 		}
 	}
 	if *target == nil {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // variablesYAML: triage keeps a run variable from the trigger, sets another, and shares
@@ -49,7 +51,7 @@ pipelines:
         on_success: complete
 `
 
-func loadYAML(t *testing.T, src string) *Config {
+func loadYAML(t *testing.T, src string) *lang.Config {
 	t.Helper()
 	cfg, err := Load("p.yaml", []byte(src), fakeRegistry{})
 	require.NoError(t, err)
@@ -148,7 +150,7 @@ pipelines:
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", MaxVariableBytes)), t0)
 	run := res.State.Runs[0]
 	// The pipeline's variables are bounded alike.
-	cfg.Pipelines[0].Variables = []KeyValue{{Key: "title", Value: Value{Kind: KindString, Template: mustTemplate("{{ trigger.pull_request.title }}")}}}
+	cfg.Pipelines[0].Variables = []lang.KeyValue{{Key: "title", Value: lang.Value{Kind: lang.KindString, Template: mustTemplate("{{ trigger.pull_request.title }}")}}}
 	big := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", MaxVariableBytes)), t0)
 	assert.Contains(t, big.Log, `run p/7/1: variable "title": the value is 2050 bytes of JSON, more than 2048; left out`)
 	assert.Empty(t, big.State.Runs[0].Variables)
@@ -177,12 +179,12 @@ pipelines:
 }
 
 // envCheck is a check over the run's env, as an expr gate over shared.* or variables.* is.
-type envCheck func(Env) bool
+type envCheck func(lang.Env) bool
 
 func (c envCheck) Evaluate(*Facts) GateResult {
 	return GateResult{Status: GateError, Message: "needs the run"}
 }
-func (c envCheck) EvaluateRun(_ *Facts, env Env) GateResult {
+func (c envCheck) EvaluateRun(_ *Facts, env lang.Env) GateResult {
 	if c(env) {
 		return GateResult{Status: GatePass}
 	}
@@ -193,8 +195,8 @@ func TestGatesReadSharedAndRunVariables(t *testing.T) {
 	cfg := loadYAML(t, variablesYAML)
 	// release waits for triage's shared value and its own variable, as an expr gate would.
 	rel := cfg.Pipelines[1]
-	rel.Stages = append([]*Stage{{ID: "wait", Type: StageGate, OnPass: "say", Conditions: []Condition{{Check: "expr",
-		Eval: envCheck(func(env Env) bool {
+	rel.Stages = append([]*lang.Stage{{ID: "wait", Type: lang.StageGate, OnPass: "say", Conditions: []lang.Condition{{Check: "expr",
+		Eval: envCheck(func(env lang.Env) bool {
 			shared, _ := env["shared"].(map[string]any)
 			vars, _ := env["variables"].(map[string]any)
 			return shared["triaged_by"] == "triage:1" && vars["tries"] == float64(100)

@@ -6,24 +6,26 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // A verdict rule's notify and label are asked for once, with the report's outputs in
 // reach, before the rule's goto is followed.
 func TestVerdictRuleNotifyAndLabel(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
-	cfg.Groups = []*Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
-	rule := cfg.Pipelines[0].Stages[1].Verdicts[VerdictRevise]
-	rule.Notify = &Notify{Target: agentTemplate(t, "maintainers"), Message: agentTemplate(t, "revise: {{ outputs.feedback }}")}
+	cfg := agentConfig(t, lang.DispatchWorkflow)
+	cfg.Groups = []*lang.Group{{Name: "maintainers", Users: []string{"alice"}, Teams: []string{"acme/core"}}}
+	rule := cfg.Pipelines[0].Stages[1].Verdicts[lang.VerdictRevise]
+	rule.Notify = &lang.Notify{Target: agentTemplate(t, "maintainers"), Message: agentTemplate(t, "revise: {{ outputs.feedback }}")}
 	rule.Labels = []string{"needs-work", "ok"}
 	f := prFacts("ok")
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	require.Equal(t, "analyze", res.State.Runs[0].Stage)
 
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
 	byKind := map[EffectKind]Effect{}
 	for _, eff := range res.Effects {
 		byKind[eff.Kind] = eff
@@ -42,7 +44,7 @@ func TestVerdictRuleNotifyAndLabel(t *testing.T) {
 	assert.Contains(t, run.Applied, note.Key, "recorded when asked for: never posted twice")
 
 	// The same report again is refused (the run has moved on): nothing is posted again.
-	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(3*time.Minute))
+	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, map[string]any{"feedback": "add tests"}), f, t0.Add(3*time.Minute))
 	for _, eff := range again.Effects {
 		assert.NotEqual(t, EffectComment, eff.Kind)
 	}
@@ -52,15 +54,15 @@ func TestVerdictRuleNotifyAndLabel(t *testing.T) {
 // A notification whose target cannot be resolved does not stop the rule: the run follows
 // it, and the stage says why no one was notified.
 func TestVerdictRuleNotifyError(t *testing.T) {
-	cfg := agentConfig(t, DispatchWorkflow)
-	rule := cfg.Pipelines[0].Stages[1].Verdicts[VerdictReject]
-	rule.Notify = &Notify{Target: agentTemplate(t, "no such group!")}
+	cfg := agentConfig(t, lang.DispatchWorkflow)
+	rule := cfg.Pipelines[0].Stages[1].Verdicts[lang.VerdictReject]
+	rule.Notify = &lang.Notify{Target: agentTemplate(t, "no such group!")}
 	f := prFacts()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, VerdictComplete, nil), f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, VerdictReject, nil), f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictReject, nil), f, t0.Add(2*time.Minute))
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Stages["analyze"].Message, "on_reject: the notification could not be sent")

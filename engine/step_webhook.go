@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Webhook stages. Entering one asks the shell for one HTTP call (EffectWebhook), written
@@ -69,13 +71,13 @@ type WebhookResponse struct {
 }
 
 // webhookKey is the key of call number sr.Tries+1 of run's current attempt of stage.
-func webhookKey(run *Run, stage *Stage) string {
+func webhookKey(run *Run, stage *lang.Stage) string {
 	sr := run.Stages[stage.ID]
 	return fmt.Sprintf("%s/%s/%d/%s/%d", run.ID, stage.ID, sr.Attempt, EffectWebhook, sr.Tries+1)
 }
 
 // webhook evaluates webhook stage of run: asks for its next call.
-func (e *eval) webhook(p *Pipeline, run *Run, stage *Stage) bool {
+func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	key := webhookKey(run, stage)
 	if contains(run.Applied, key) {
@@ -96,16 +98,16 @@ func (e *eval) webhook(p *Pipeline, run *Run, stage *Stage) bool {
 }
 
 // webhookCall renders the request of stage for run.
-func (e *eval) webhookCall(p *Pipeline, run *Run, stage *Stage) (*WebhookCall, error) {
+func (e *eval) webhookCall(p *lang.Pipeline, run *Run, stage *lang.Stage) (*WebhookCall, error) {
 	r := stage.Request
 	if r == nil || r.URL == nil {
 		return nil, fmt.Errorf("webhook stage %q has no url", stage.ID)
 	}
-	host, ok := webhookHost(r.URL.Src)
+	host, ok := lang.ParseWebhookHost(r.URL.Src)
 	if !ok || host == "" {
 		return nil, fmt.Errorf("the url of webhook stage %q must name its host literally", stage.ID)
 	}
-	if !WebhookHostAllowed(host, e.cfg.Settings.WebhookHosts) {
+	if !lang.WebhookHostAllowed(host, e.cfg.Settings.WebhookHosts) {
 		return nil, fmt.Errorf("webhook host %q is not in settings.webhooks.allow", host)
 	}
 	env := e.templateEnv(p, run)
@@ -142,8 +144,8 @@ func (e *eval) webhookCall(p *Pipeline, run *Run, stage *Stage) (*WebhookCall, e
 		}
 		call.Headers = append(call.Headers, wh)
 	}
-	if r.Body.Kind != KindNull {
-		v, err := valueOf(r.Body, env)
+	if r.Body.Kind != lang.KindNull {
+		v, err := lang.ValueOf(r.Body, env)
 		if err != nil {
 			return nil, fmt.Errorf("body: %v", err)
 		}
@@ -162,25 +164,25 @@ func (e *eval) webhookCall(p *Pipeline, run *Run, stage *Stage) (*WebhookCall, e
 // renderWebhookURL fills the templates of url t from env: a value in the path is escaped
 // as one path segment (a "/" in it is %2F; "." and ".." are escaped too), a value after
 // "?" as a query value. The result must be an https url naming host.
-func renderWebhookURL(t *Template, env Env, host string) (string, error) {
+func renderWebhookURL(t *lang.Template, env lang.Env, host string) (string, error) {
 	var b strings.Builder
 	query := false
-	for _, part := range t.parts {
-		if part.expr == nil {
-			b.WriteString(part.text)
-			if strings.ContainsAny(part.text, "?#") {
+	for _, part := range t.Parts() {
+		if part.Expr == nil {
+			b.WriteString(part.Text)
+			if strings.ContainsAny(part.Text, "?#") {
 				query = true
 			}
 			continue
 		}
-		v, err := part.expr.Eval(env)
+		v, err := part.Expr.Eval(env)
 		if err != nil {
 			return "", fmt.Errorf("url template at %s: %v", t.Pos, err)
 		}
 		if v == nil {
-			return "", fmt.Errorf("url template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.expr.Src))
+			return "", fmt.Errorf("url template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.Expr.Src))
 		}
-		s := renderValue(v)
+		s := lang.RenderValue(v)
 		switch {
 		case query:
 			s = url.QueryEscape(s)
@@ -220,7 +222,7 @@ func (e *eval) settleWebhook(o Outcome) bool {
 			continue
 		}
 		stage := p.Stage(run.Stage)
-		if stage == nil || stage.Type != StageWebhook || run.Stages[stage.ID] == nil || webhookKey(run, stage) != o.Key {
+		if stage == nil || stage.Type != lang.StageWebhook || run.Stages[stage.ID] == nil || webhookKey(run, stage) != o.Key {
 			continue
 		}
 		e.webhookOutcome(run, stage, o)
@@ -231,7 +233,7 @@ func (e *eval) settleWebhook(o Outcome) bool {
 
 // webhookOutcome records what call o.Key got: the call was made, whatever came back, and
 // is never made again.
-func (e *eval) webhookOutcome(run *Run, stage *Stage, o Outcome) {
+func (e *eval) webhookOutcome(run *Run, stage *lang.Stage, o Outcome) {
 	sr := run.Stages[stage.ID]
 	run.Intents = dropIntent(run.Intents, o.Key)
 	run.Applied = appendOnce(run.Applied, o.Key)
@@ -243,11 +245,11 @@ func (e *eval) webhookOutcome(run *Run, stage *Stage, o Outcome) {
 				out["body"] = o.Response.Body
 			}
 		}
-		sr.Outputs = jsonSafe(out)
+		sr.Outputs = lang.JSONSafe(out)
 	}
 	if o.Err == "" {
 		sr.Message = ""
-		why := fmt.Sprintf("webhook %s %s answered", stage.Request.Method, WebhookHost(stage.Request.URL.Src))
+		why := fmt.Sprintf("webhook %s %s answered", stage.Request.Method, lang.WebhookHost(stage.Request.URL.Src))
 		if o.Response != nil {
 			why = fmt.Sprintf("%s %d", why, o.Response.Status)
 		}
@@ -261,7 +263,7 @@ func (e *eval) webhookOutcome(run *Run, stage *Stage, o Outcome) {
 // webhookFailed handles a failed call: another call while on_error's retries remain
 // (unless final: calling again cannot help, or could call twice), then on_failure, or
 // on_error's then, or fail. It reports whether the run moved.
-func (e *eval) webhookFailed(run *Run, stage *Stage, why string, final bool) bool {
+func (e *eval) webhookFailed(run *Run, stage *lang.Stage, why string, final bool) bool {
 	sr := run.Stages[stage.ID]
 	sr.Tries++
 	retries := 0
@@ -280,7 +282,7 @@ func (e *eval) webhookFailed(run *Run, stage *Stage, why string, final bool) boo
 		target = stage.OnError.Then
 	}
 	if target == "" {
-		target = TargetFail
+		target = lang.TargetFail
 	}
 	if retries > 0 && !final {
 		why = fmt.Sprintf("%s; %d %s spent", why, retries, plural(retries, "retry", "retries"))
@@ -296,7 +298,7 @@ func (e *eval) webhookFailed(run *Run, stage *Stage, why string, final bool) boo
 // whether the call was made: once the invocation that asked for it has surely ended, its
 // outcome is unknown, and the call is not made again (it could be made twice): the stage
 // fails.
-func (e *eval) reconcileWebhook(run *Run, stage *Stage, it Intent) {
+func (e *eval) reconcileWebhook(run *Run, stage *lang.Stage, it Intent) {
 	sr := run.Stages[it.Stage]
 	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt || webhookKey(run, stage) != it.Key {
 		run.Intents = dropIntent(run.Intents, it.Key)
@@ -315,7 +317,7 @@ func (e *eval) reconcileWebhook(run *Run, stage *Stage, it Intent) {
 	run.Applied = appendOnce(run.Applied, it.Key)
 	host := ""
 	if stage.Request != nil && stage.Request.URL != nil {
-		host = WebhookHost(stage.Request.URL.Src)
+		host = lang.WebhookHost(stage.Request.URL.Src)
 	}
 	e.webhookFailed(run, stage, fmt.Sprintf("whether the call to %s asked for at %s was made is not known (the invocation that made it ended without recording its answer); it is not made again, so that it is not made twice",
 		host, it.At.UTC().Format("2006-01-02 15:04 UTC")), true)

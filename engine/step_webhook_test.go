@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 const webhookYAML = `version: 1
@@ -37,7 +39,7 @@ pipelines:
         config: {body: "build {{ stages.notify.outputs.body.id }} answered {{ stages.notify.outputs.status }}"}
 `
 
-func loadWebhook(t *testing.T, src string) *Config {
+func loadWebhook(t *testing.T, src string) *lang.Config {
 	t.Helper()
 	cfg, err := Load("pipelines.yaml", []byte(src), fakeRegistry{})
 	require.NoError(t, err)
@@ -189,7 +191,7 @@ func TestWebhookHostMustBeAllowed(t *testing.T) {
 }
 
 func TestRenderWebhookURL(t *testing.T) {
-	env := Env{"context": map[string]any{"v": "a/b", "dot": "..", "n": 7, "at": "@evil.example"}}
+	env := lang.Env{"context": map[string]any{"v": "a/b", "dot": "..", "n": 7, "at": "@evil.example"}}
 	cases := []struct{ src, want, err string }{
 		{src: "https://h.example/x/{{ context.v }}", want: "https://h.example/x/a%2Fb"},
 		{src: "https://h.example/{{ context.dot }}/y", want: "https://h.example/%2E%2E/y"},
@@ -199,7 +201,7 @@ func TestRenderWebhookURL(t *testing.T) {
 		{src: "http://h.example/{{ context.v }}", err: "not https"},
 	}
 	for _, tc := range cases {
-		tpl, cerr := CompileTemplate(tc.src, Pos{Line: 1, Col: 1})
+		tpl, cerr := lang.CompileTemplate(tc.src, lang.Pos{Line: 1, Col: 1})
 		require.Nil(t, cerr)
 		got, err := renderWebhookURL(tpl, env, "h.example")
 		if tc.err != "" {

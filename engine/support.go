@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The language loads in full, but Step executes only part of it. These functions name
@@ -10,39 +12,39 @@ import (
 
 // executedActions are the actions an action stage can perform today.
 var executedActions = map[string]bool{
-	ActionMergePR: true, ActionAddLabel: true, ActionRemoveLabel: true, ActionComment: true,
-	ActionLabel: true, ActionCloseIssue: true, ActionCreateIssue: true, ActionNotify: true,
-	ActionRequestReviewers: true, ActionAssign: true, ActionSetVariable: true, ActionSetShared: true,
-	ActionUpdateBranch: true,
+	lang.ActionMergePR: true, lang.ActionAddLabel: true, lang.ActionRemoveLabel: true, lang.ActionComment: true,
+	lang.ActionLabel: true, lang.ActionCloseIssue: true, lang.ActionCreateIssue: true, lang.ActionNotify: true,
+	lang.ActionRequestReviewers: true, lang.ActionAssign: true, lang.ActionSetVariable: true, lang.ActionSetShared: true,
+	lang.ActionUpdateBranch: true,
 }
 
 // unsupportedPipeline names what p uses at the pipeline level that Step cannot execute.
-func unsupportedPipeline(p *Pipeline) string {
+func unsupportedPipeline(p *lang.Pipeline) string {
 	at := p.Pos.String()
 	switch {
-	case p.Scope != "" && p.Scope != ScopeSinglePR && p.Scope != ScopeIssue && p.Scope != ScopeMultiPR:
+	case p.Scope != "" && p.Scope != lang.ScopeSinglePR && p.Scope != lang.ScopeIssue && p.Scope != lang.ScopeMultiPR:
 		return fmt.Sprintf("scope %q of pipeline %q at %s", p.Scope, p.Name, at)
 	}
 	return ""
 }
 
 // unsupportedStage names what s uses that Step cannot execute, or "".
-func unsupportedStage(s *Stage) string {
+func unsupportedStage(s *lang.Stage) string {
 	at := s.Pos.String()
 	switch s.Type {
-	case StageGate, StageAction, StageDelay, StageWebhook, StagePipeline, StageHuman, StageAgent:
-	case StageParallel:
+	case lang.StageGate, lang.StageAction, lang.StageDelay, lang.StageWebhook, lang.StagePipeline, lang.StageHuman, lang.StageAgent:
+	case lang.StageParallel:
 		if what := unsupportedParallel(s); what != "" { // step_parallel.go
 			return what
 		}
 	default:
 		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}
-	if s.Type == StageAction && !executedActions[s.Action] {
+	if s.Type == lang.StageAction && !executedActions[s.Action] {
 		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)
 	}
-	for _, c := range allConditions(s) {
-		if u, ok := c.Eval.(Unsupported); ok {
+	for _, c := range s.AllConditions() {
+		if u, ok := c.Eval.(lang.Unsupported); ok {
 			return fmt.Sprintf("%s (condition at %s)", u.Unsupported(), c.Pos)
 		}
 	}
@@ -50,9 +52,9 @@ func unsupportedStage(s *Stage) string {
 }
 
 // unsupportedReaction names a reaction Step cannot execute, or "".
-func unsupportedReaction(r *EventReaction) string {
+func unsupportedReaction(r *lang.EventReaction) string {
 	switch r.Action {
-	case ReactCancel, ReactReevaluate, ReactNotify, ReactInvalidateAndRestart, ReactWakeAgent:
+	case lang.ReactCancel, lang.ReactReevaluate, lang.ReactNotify, lang.ReactInvalidateAndRestart, lang.ReactWakeAgent:
 		return ""
 	}
 	return fmt.Sprintf("on_events action %q for %q at %s", r.Action, r.Event, r.Pos)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // BranchUpToDate is the `branch_up_to_date` check of the reference: the head holds every
@@ -13,7 +14,7 @@ type BranchUpToDate struct{}
 var _ engine.Gate = BranchUpToDate{}
 
 // Compile takes no parameters.
-func (BranchUpToDate) Compile(*engine.Params) (engine.Check, error) { return branchUpToDate{}, nil }
+func (BranchUpToDate) Compile(*lang.Params) (engine.Check, error) { return branchUpToDate{}, nil }
 
 type branchUpToDate struct{}
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // CIStatus is the `ci_status` check over the check runs and commit statuses on the PR's
@@ -20,7 +21,7 @@ var _ engine.Gate = CIStatus{}
 
 // Compile reads `expect` (success | failure | pending), `checks` or `workflows` (a name
 // or a list; not both) and `pr` (a template).
-func (CIStatus) Compile(p *engine.Params) (engine.Check, error) {
+func (CIStatus) Compile(p *lang.Params) (engine.Check, error) {
 	expect := p.Enum("expect", engine.CheckSuccess, engine.CheckSuccess, engine.CheckFailure, engine.CheckPending)
 	key := "checks"
 	if p.Has("workflows") {
@@ -45,7 +46,7 @@ func (CIStatus) Compile(p *engine.Params) (engine.Check, error) {
 // ciStatusOf is ci_status over another pull request (`pr`).
 type ciStatusOf struct {
 	ciStatus
-	pr *engine.Template
+	pr *lang.Template
 }
 
 var (
@@ -54,7 +55,7 @@ var (
 )
 
 // PR returns the `pr` template: the engine puts the pull request it names in f.PR.
-func (c ciStatusOf) PR() *engine.Template { return c.pr }
+func (c ciStatusOf) PR() *lang.Template { return c.pr }
 
 // Evaluate reads f.PR, the pull request `pr` names.
 func (c ciStatusOf) Evaluate(f *engine.Facts) engine.GateResult { return c.ciStatus.Evaluate(f) }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestCIStatus(t *testing.T) {
@@ -145,7 +146,7 @@ func TestCIStatusParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs := compile(t, CIStatus{}, "ci_status", tt.params)
-			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Command is the `command` check of the reference: a shell command (`run`) exits 0 within
@@ -17,7 +18,7 @@ type Command struct{}
 var _ engine.Gate = Command{}
 
 // Compile reads `run`, a non-empty string, which is required, and `timeout`, a duration.
-func (Command) Compile(p *engine.Params) (engine.Check, error) {
+func (Command) Compile(p *lang.Params) (engine.Check, error) {
 	if !p.Has("run") {
 		p.Errorf("run", "missing required key %q for check %q", "run", commandName)
 		p.Duration("timeout", 0)

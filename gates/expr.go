@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Expr is the `expr` check, the language's custom gate: an expression over the facts
@@ -18,7 +19,7 @@ var _ engine.Gate = Expr{}
 
 // Compile reads `expr`, an expression, which is required, and `message`, a template
 // shown while the expression is false.
-func (Expr) Compile(p *engine.Params) (engine.Check, error) {
+func (Expr) Compile(p *lang.Params) (engine.Check, error) {
 	if !p.Has("expr") {
 		p.Errorf("expr", "missing required key %q for check %q", "expr", exprName)
 		p.Template("message")
@@ -50,7 +51,7 @@ type exprRunCheck struct {
 var _ engine.RunCheck = exprRunCheck{}
 
 // EvaluateRun runs the expression over env, the run's.
-func (c exprRunCheck) EvaluateRun(_ *engine.Facts, env engine.Env) engine.GateResult {
+func (c exprRunCheck) EvaluateRun(_ *engine.Facts, env lang.Env) engine.GateResult {
 	res := c.eval(env)
 	if !c.readsFacts && res.Status != engine.GatePass {
 		if res.Status == engine.GateError {
@@ -68,8 +69,8 @@ func (c exprRunCheck) Evaluate(*engine.Facts) engine.GateResult {
 }
 
 type exprCheck struct {
-	expr    *engine.Expr
-	message *engine.Template // nil: a sentence naming the expression
+	expr    *lang.Expr
+	message *lang.Template // nil: a sentence naming the expression
 }
 
 var _ engine.Check = exprCheck{}
@@ -79,10 +80,10 @@ const exprName = "expr"
 // Evaluate runs the expression over the facts. An expression that fails to run, or
 // gives anything but true or false, is an error: the gate fails closed.
 func (c exprCheck) Evaluate(f *engine.Facts) engine.GateResult {
-	return c.eval(engine.Env{"github": engine.FactsEnv(f)})
+	return c.eval(lang.Env{"github": engine.FactsEnv(f)})
 }
 
-func (c exprCheck) eval(env engine.Env) engine.GateResult {
+func (c exprCheck) eval(env lang.Env) engine.GateResult {
 	res := engine.GateResult{Check: exprName}
 	ok, err := c.expr.Bool(env)
 	switch {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestExpr(t *testing.T) {
@@ -95,7 +96,7 @@ func TestExprParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs := compile(t, Expr{}, "expr", tt.params)
-			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
 		})
 	}
 }
@@ -107,14 +108,14 @@ func TestExprOverRun(t *testing.T) {
 	c := mustCompile(t, Expr{}, "expr", `{expr: "stages.plan.outputs.risk < 3", message: "risk {{ stages.plan.outputs.risk }}"}`)
 	rc, ok := c.(engine.RunCheck)
 	require.True(t, ok, "%T", c)
-	env := func(risk any) engine.Env {
-		return engine.Env{"github": engine.FactsEnv(nil), "stages": map[string]any{"plan": map[string]any{"outputs": map[string]any{"risk": risk}}}}
+	env := func(risk any) lang.Env {
+		return lang.Env{"github": engine.FactsEnv(nil), "stages": map[string]any{"plan": map[string]any{"outputs": map[string]any{"risk": risk}}}}
 	}
 	assert.Equal(t, engine.GatePass, rc.EvaluateRun(nil, env(1)).Status)
 	r := rc.EvaluateRun(nil, env(5))
 	assert.Equal(t, engine.GateFail, r.Status, "nothing the gate waits for can change the run's outputs")
 	assert.Equal(t, "risk 5", r.Message)
-	r = rc.EvaluateRun(nil, engine.Env{"github": engine.FactsEnv(nil)})
+	r = rc.EvaluateRun(nil, lang.Env{"github": engine.FactsEnv(nil)})
 	assert.Equal(t, engine.GateFail, r.Status, "a missing output fails closed: %s", r.Message)
 	assert.Equal(t, engine.GateError, c.Evaluate(nil).Status, "without a run it cannot be decided")
 

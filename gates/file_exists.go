@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // FileExists is the `file_exists` check of the reference: every one of `paths` exists on
 // the pull request's head commit (a file or a directory). A path may be a glob
-// (engine.MatchGlob: `docs/*.md`, `src/*/auth/*.go`, `src/**/auth/*_test.go`): some file or
+// (lang.MatchGlob: `docs/*.md`, `src/*/auth/*.go`, `src/**/auth/*_test.go`): some file or
 // directory of the head matches it. A `**` is read some directories deep below its literal
 // prefix (ghapi.MaxGlobDepth); when nothing matched above and the tree goes deeper, whether
 // it exists is not known and the check fails closed.
@@ -18,7 +19,7 @@ type FileExists struct{}
 var _ engine.Gate = FileExists{}
 
 // Compile reads `paths` (a path or a list of them), which is required and not empty.
-func (FileExists) Compile(p *engine.Params) (engine.Check, error) {
+func (FileExists) Compile(p *lang.Params) (engine.Check, error) {
 	if !p.Has("paths") {
 		p.Errorf("paths", "missing required key %q for check %q", "paths", fileExistsName)
 		return nil, nil
@@ -39,7 +40,7 @@ func (FileExists) Compile(p *engine.Params) (engine.Check, error) {
 		}
 	}
 	for _, path := range paths {
-		if err := engine.ValidGlob(strings.Trim(path, "/")); err != nil {
+		if err := lang.ValidGlob(strings.Trim(path, "/")); err != nil {
 			p.Errorf("paths", "%q of check %q holds a malformed path %q: %v", "paths", fileExistsName, path, err)
 			return nil, nil
 		}

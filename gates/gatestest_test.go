@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 const (
@@ -58,18 +59,18 @@ func check(name, state string) prOpt {
 }
 
 // compile compiles gate g over the condition given as YAML flow mapping params ("{count: 2}").
-func compile(t *testing.T, g engine.Gate, check, params string) (engine.Check, []*engine.Error) {
+func compile(t *testing.T, g engine.Gate, check, params string) (engine.Check, []*lang.Error) {
 	t.Helper()
 	var n yaml.Node
 	require.NoError(t, yaml.Unmarshal([]byte(params), &n))
 	m := n.Content[0]
 	keys := map[string]*yaml.Node{}
-	kpos := map[string]engine.Pos{}
+	kpos := map[string]lang.Pos{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		keys[m.Content[i].Value] = m.Content[i+1]
-		kpos[m.Content[i].Value] = engine.Pos{Line: m.Content[i].Line, Col: m.Content[i].Column}
+		kpos[m.Content[i].Value] = lang.Pos{Line: m.Content[i].Line, Col: m.Content[i].Column}
 	}
-	p := engine.NewParams("t.yaml", check, engine.Pos{File: "t.yaml", Line: 1, Col: 1}, keys, kpos)
+	p := lang.NewParams("t.yaml", check, lang.Pos{File: "t.yaml", Line: 1, Col: 1}, keys, kpos)
 	c, err := g.Compile(p)
 	require.NoError(t, err)
 	require.Empty(t, p.Unused(), "every parameter is read")

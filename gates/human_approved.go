@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // HumanApproved is the `human_approved` check: at least `count` (default 1) approving
@@ -22,7 +23,7 @@ type GroupRef interface {
 }
 
 // Compile reads `count`, an integer of at least 1, and `from`, a group name.
-func (HumanApproved) Compile(p *engine.Params) (engine.Check, error) {
+func (HumanApproved) Compile(p *lang.Params) (engine.Check, error) {
 	c := humanApproved{count: p.Int("count", 1, 1)}
 	if !p.Has("from") {
 		return withPR(p, c), nil // pr.go

@@ -6,10 +6,11 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func withGroups(f *engine.Facts, teams map[string][]string) *engine.Facts {
-	f.Groups = map[string]*engine.Group{"maintainers": {Name: "maintainers", Users: []string{"Alice"}, Teams: []string{"acme/core"}}}
+	f.Groups = map[string]*lang.Group{"maintainers": {Name: "maintainers", Users: []string{"Alice"}, Teams: []string{"acme/core"}}}
 	f.TeamMembers = teams
 	return f
 }

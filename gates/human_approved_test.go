@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestHumanApproved(t *testing.T) {
@@ -147,7 +148,7 @@ func TestHumanApprovedParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs := compile(t, HumanApproved{}, "human_approved", tt.params)
-			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
 		})
 	}
 }

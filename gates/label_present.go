@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // LabelPresent is the `label_present` check: the PR carries `label`.
@@ -12,7 +13,7 @@ type LabelPresent struct{}
 var _ engine.Gate = LabelPresent{}
 
 // Compile reads `label`, a non-empty string, which is required.
-func (LabelPresent) Compile(p *engine.Params) (engine.Check, error) {
+func (LabelPresent) Compile(p *lang.Params) (engine.Check, error) {
 	if !p.Has("label") {
 		p.Errorf("label", "missing required key %q for check %q", "label", labelPresentName)
 		return nil, nil

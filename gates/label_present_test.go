@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestLabelPresent(t *testing.T) {
@@ -61,7 +62,7 @@ func TestLabelPresentParams(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, errs := compile(t, LabelPresent{}, "label_present", tt.params)
 			require.Nil(t, c)
-			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
 		})
 	}
 }

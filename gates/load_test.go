@@ -54,7 +54,7 @@ func TestLoadWithDefaultGates(t *testing.T) {
 	var got []engine.GateStatus
 	for _, c := range conds {
 		require.NotNil(t, c.Eval, c.Check)
-		got = append(got, c.Eval.Evaluate(f).Status)
+		got = append(got, c.Eval.(engine.Check).Evaluate(f).Status)
 	}
 	assert.Equal(t, []engine.GateStatus{engine.GatePending, engine.GatePass, engine.GatePass, engine.GatePending}, got)
 }

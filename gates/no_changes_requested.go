@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // NoChangesRequested is the `no_changes_requested` check: no user with write access has,
@@ -14,7 +15,7 @@ type NoChangesRequested struct{}
 var _ engine.Gate = NoChangesRequested{}
 
 // Compile takes `pr` (pr.go) and no other parameter.
-func (NoChangesRequested) Compile(p *engine.Params) (engine.Check, error) {
+func (NoChangesRequested) Compile(p *lang.Params) (engine.Check, error) {
 	return withPR(p, noChangesRequested{}), nil
 }
 

@@ -1,6 +1,9 @@
 package gates
 
-import "github.com/org/pipeline-action/engine"
+import (
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+)
 
 // The `pr` parameter of the checks that read one pull request's reviews, labels or checks
 // (ci_status, label_present, no_changes_requested, human_approved): in an issue's or a
@@ -11,16 +14,16 @@ import "github.com/org/pipeline-action/engine"
 // onPR is a check with `pr`.
 type onPR struct {
 	engine.Check
-	pr *engine.Template
+	pr *lang.Template
 }
 
 var _ engine.PRCheck = onPR{}
 
 // PR returns the `pr` template.
-func (c onPR) PR() *engine.Template { return c.pr }
+func (c onPR) PR() *lang.Template { return c.pr }
 
 // withPR reads `pr` and wraps c with it; c as it is without one.
-func withPR(p *engine.Params, c engine.Check) engine.Check {
+func withPR(p *lang.Params, c engine.Check) engine.Check {
 	t := p.Template("pr")
 	if t == nil || c == nil {
 		return c

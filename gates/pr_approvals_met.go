@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // PRApprovalsMet is the `pr_approvals_met` check of the reference: every review the
@@ -24,7 +25,7 @@ const (
 )
 
 // Compile reads `scope` (agents | humans | all, default all) and `pr` (a template).
-func (PRApprovalsMet) Compile(p *engine.Params) (engine.Check, error) {
+func (PRApprovalsMet) Compile(p *lang.Params) (engine.Check, error) {
 	c := prApprovalsMet{
 		scope: p.Enum("scope", ScopeAll, ScopeAgents, ScopeHumans, ScopeAll),
 		pr:    p.Template("pr"),
@@ -34,7 +35,7 @@ func (PRApprovalsMet) Compile(p *engine.Params) (engine.Check, error) {
 
 type prApprovalsMet struct {
 	scope string
-	pr    *engine.Template // nil: the pipeline's own pull request
+	pr    *lang.Template // nil: the pipeline's own pull request
 }
 
 var _ engine.Check = prApprovalsMet{}
@@ -45,7 +46,7 @@ const prApprovalsMetName = "pr_approvals_met"
 func (c prApprovalsMet) Scope() string { return c.scope }
 
 // PR returns the `pr` template, or nil for the pipeline's own pull request.
-func (c prApprovalsMet) PR() *engine.Template { return c.pr }
+func (c prApprovalsMet) PR() *lang.Template { return c.pr }
 
 // ReadsLedger says the check reads the approvals ledger: on another pull request of the
 // run (`pr`), the engine gives it that pull request's ledger.
@@ -66,7 +67,7 @@ func (c prApprovalsMet) Evaluate(f *engine.Facts) engine.GateResult {
 	var missing []string
 	n := 0
 	for _, s := range f.Ledger.Stages {
-		if (c.scope == ScopeAgents && s.Kind != engine.StageAgent) || (c.scope == ScopeHumans && s.Kind != engine.StageHuman) {
+		if (c.scope == ScopeAgents && s.Kind != lang.StageAgent) || (c.scope == ScopeHumans && s.Kind != lang.StageHuman) {
 			continue
 		}
 		n++

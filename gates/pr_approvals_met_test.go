@@ -6,13 +6,14 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestPRApprovalsMet(t *testing.T) {
-	agentOK := engine.LedgerStage{Stage: "sec", Kind: engine.StageAgent, Met: true}
-	agentOld := engine.LedgerStage{Stage: "arch", Kind: engine.StageAgent, Why: "agent arch approved an older commit"}
-	humanOK := engine.LedgerStage{Stage: "lead", Kind: engine.StageHuman, Met: true}
-	humanNo := engine.LedgerStage{Stage: "lead", Kind: engine.StageHuman, Why: "lead has 0 of 1 approvals"}
+	agentOK := engine.LedgerStage{Stage: "sec", Kind: lang.StageAgent, Met: true}
+	agentOld := engine.LedgerStage{Stage: "arch", Kind: lang.StageAgent, Why: "agent arch approved an older commit"}
+	humanOK := engine.LedgerStage{Stage: "lead", Kind: lang.StageHuman, Met: true}
+	humanNo := engine.LedgerStage{Stage: "lead", Kind: lang.StageHuman, Why: "lead has 0 of 1 approvals"}
 	tests := []struct {
 		name, scope string
 		stages      []engine.LedgerStage

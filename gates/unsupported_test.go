@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // TestSupportedChecksAreNotUnsupported keeps the evaluated forms free of the marker.
@@ -26,7 +27,7 @@ func TestSupportedChecksAreNotUnsupported(t *testing.T) {
 		{FileExists{}, "file_exists", `{paths: [CHANGELOG.md, "src/**/auth.go", "s*/x/*.go"]}`},
 	} {
 		c := mustCompile(t, tt.gate, tt.check, tt.params)
-		_, ok := c.(engine.Unsupported)
+		_, ok := c.(lang.Unsupported)
 		assert.False(t, ok, tt.check)
 	}
 }
@@ -37,7 +38,7 @@ func TestUnsupportedChecksRecordParams(t *testing.T) {
 	assert.Equal(t, ScopeHumans, pam.Scope())
 	require.NotNil(t, pam.PR())
 	assert.Equal(t, "{{ context.prs[0] }}", pam.PR().Src)
-	assert.Equal(t, engine.Pos{File: "t.yaml", Line: 1, Col: 22}, pam.PR().Pos, "inside the quotes")
+	assert.Equal(t, lang.Pos{File: "t.yaml", Line: 1, Col: 22}, pam.PR().Pos, "inside the quotes")
 
 	c = mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", "{}")
 	assert.Equal(t, ScopeAll, c.(prApprovalsMet).Scope())
@@ -106,7 +107,7 @@ func TestNewCheckParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errs := compile(t, tt.gate, tt.check, tt.params)
-			assert.Equal(t, tt.want, engine.ErrorList(errs).Error())
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
 		})
 	}
 }

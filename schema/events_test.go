@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang/load"
 )
 
 // The events the schema offers are exactly those the loader accepts.
@@ -42,6 +42,6 @@ func TestSchemaEventsMatchLoader(t *testing.T) {
 		sort.Strings(out)
 		return out
 	}
-	assert.Equal(t, sorted(engine.TriggerEvents()), sorted(doc.Defs.Trigger.Properties.Event.Enum), "trigger events")
-	assert.Equal(t, sorted(engine.ReactionEvents()), sorted(doc.Defs.Pipeline.Properties.OnEvents.PropertyNames.Enum), "on_events events")
+	assert.Equal(t, sorted(load.TriggerEvents()), sorted(doc.Defs.Trigger.Properties.Event.Enum), "trigger events")
+	assert.Equal(t, sorted(load.ReactionEvents()), sorted(doc.Defs.Pipeline.Properties.OnEvents.PropertyNames.Enum), "on_events events")
 }

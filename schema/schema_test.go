@@ -19,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -30,8 +31,8 @@ const (
 // exampleGlobs name every config that must pass both the schema and the loader.
 var exampleGlobs = []string{
 	"../examples/*/pipelines.yaml",
-	"../engine/testdata/reference/*.yaml",
-	"../engine/testdata/load/*.yaml",
+	"../engine/lang/load/testdata/reference/*.yaml",
+	"../engine/lang/load/testdata/load/*.yaml",
 }
 
 // rejectMarker on the first line of a golden error case says its mistake is a schema matter.
@@ -101,15 +102,15 @@ func validate(sch *jsonschema.Schema, src []byte) error {
 // show the loader is still growing into the language: a construct "not supported yet", a
 // check the schema knows that no gate registers, or a parameter of such a check that its
 // gate does not read yet.
-func loaderVerdict(t *testing.T, file string, src []byte) (all, pending engine.ErrorList) {
+func loaderVerdict(t *testing.T, file string, src []byte) (all, pending lang.ErrorList) {
 	t.Helper()
 	_, err := engine.Load(file, src, gates.Default())
 	if err == nil {
 		return nil, nil
 	}
-	var list engine.ErrorList
+	var list lang.ErrorList
 	if !errors.As(err, &list) {
-		return engine.ErrorList{{Message: err.Error(), Kind: "?"}}, nil
+		return lang.ErrorList{{Message: err.Error(), Kind: "?"}}, nil
 	}
 	params := checkParams(t)
 	for _, e := range list {
@@ -1164,7 +1165,7 @@ func locations(ve *jsonschema.ValidationError) []string {
 // are rejected by the schema as well as by the loader.
 func TestGoldenSchemaRejects(t *testing.T) {
 	sch := compile(t)
-	files, err := filepath.Glob("../engine/testdata/err/*.yaml")
+	files, err := filepath.Glob("../engine/lang/load/testdata/err/*.yaml")
 	require.NoError(t, err)
 	n := 0
 	for _, file := range files {

@@ -25,7 +25,7 @@ func TestBinarySimulatesTheExample(t *testing.T) {
 	assert.Contains(t, string(out), "PASS: every expectation holds")
 	assert.Contains(t, string(out), "pulls/merge 1")
 
-	cmd := exec.Command(bin, "validate", "../../engine/testdata/err/bad_method.yaml")
+	cmd := exec.Command(bin, "validate", "../../engine/lang/load/testdata/err/bad_method.yaml")
 	out, _ = cmd.CombinedOutput()
 	assert.Equal(t, 1, cmd.ProcessState.ExitCode())
 	assert.Contains(t, string(out), `did you mean "squash"?`)

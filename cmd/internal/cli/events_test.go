@@ -17,6 +17,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
 )
@@ -271,7 +272,7 @@ func webhookWorld(t *testing.T, f webhookFile) *ghfake.Server {
 	var p webhookSubjects
 	require.NoError(t, json.Unmarshal(f.raw, &p))
 	require.NotNil(t, p.Repository, "every payload names its repository")
-	fake := ghfake.NewT(t)
+	fake := faketest.New(t)
 	repo := p.Repository.FullName
 	fake.AddRepo(repo, p.Repository.DefaultBranch)
 	fake.SetFile(repo, p.Repository.DefaultBranch, DefaultConfigPath, webhookConfig)
@@ -372,7 +373,7 @@ func TestRunMalformedPayload(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake := ghfake.NewT(t)
+			fake := faketest.New(t)
 			fake.AddRepo(helloWorld, "master")
 			fake.SetFile(helloWorld, "master", DefaultConfigPath, webhookConfig)
 			fake.OpenPR(helloWorld, ghfake.PROptions{Number: 2, Author: "Codertocat", Labels: []string{"bug"}})
@@ -518,7 +519,7 @@ func TestRouteCommitEventForeignPRs(t *testing.T) {
 // head SHA and completes, #1 is not touched, and the log says why.
 func TestRunWorkflowRunForeignPR(t *testing.T) {
 	const octo = "octo-org/octo-repo"
-	fake := ghfake.NewT(t)
+	fake := faketest.New(t)
 	fake.AddRepo(octo, "master")
 	fake.SetFile(octo, "master", DefaultConfigPath, webhookConfig)
 	fake.AddUser("alice", "write")

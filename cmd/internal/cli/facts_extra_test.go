@@ -10,6 +10,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
 )
@@ -18,7 +19,7 @@ import (
 // only they stay unread (their checks fail closed), the others are read, and the job log
 // says why.
 func TestExtraFactsDeepPatternsFailAlone(t *testing.T) {
-	fake := ghfake.NewT(t)
+	fake := faketest.New(t)
 	fake.AddRepo("acme/widgets", "main")
 	fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x", Files: []string{"src/a/auth/x_test.go", "CHANGELOG.md"}})
 	client, err := ghapi.New(ghapi.Options{Token: fake.BotToken(), RESTURL: fake.URL + "/api/v3", GraphQLURL: fake.URL + "/api/graphql", Repository: "acme/widgets"})

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -60,7 +61,7 @@ pipelines:
 // state exactly once, no subject's file was lost, every subject has one state comment,
 // and index.json lists every open run.
 func TestRunConcurrentInvocations(t *testing.T) {
-	f := ghfake.NewT(t)
+	f := faketest.New(t)
 	f.AddRepo("acme/widgets", "main")
 	f.AddUser("dev", "write")
 	f.SetFile("acme/widgets", "main", DefaultConfigPath, raceConfig)

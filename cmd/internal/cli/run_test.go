@@ -18,6 +18,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 )
 
 // harness is a fake GitHub with acme/widgets and the run path pointed at it.
@@ -30,7 +31,7 @@ type harness struct {
 
 func newHarness(t *testing.T, config string) *harness {
 	t.Helper()
-	f := ghfake.NewT(t)
+	f := faketest.New(t)
 	// GitHub's clock and the runner's are one: a run's number counts the minutes since
 	// the pull request was created (engine/run_number.go).
 	f.SetClock(time.Now)

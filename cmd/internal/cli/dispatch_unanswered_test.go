@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -117,8 +118,8 @@ func (h *lossyHarness) deliver(ev ghfake.Event) (int, string) {
 		"INPUT_TOKEN": h.fake.BotToken(),
 	}
 	var log bytes.Buffer
-	r := &runner{getenv: func(k string) string { return env[k] }, out: &log, now: func() time.Time { return h.now }, transport: h.rt}
-	return r.run(context.Background()), log.String()
+	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return h.now }, Transport: h.rt}
+	return r.Run(context.Background()), log.String()
 }
 
 func (h *lossyHarness) stage() *engine.StageRun {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -25,7 +26,7 @@ func workflowPermissions(t *testing.T, what string, text []byte) map[string]any 
 	require.NotEmpty(t, wf.Permissions, "%s has no permissions: block", what)
 	out := map[string]any{}
 	for k, v := range wf.Permissions {
-		require.NoError(t, checkScope(k, v), what)
+		require.NoError(t, sim.CheckScope(k, v), what)
 		out[k] = v
 	}
 	return out
@@ -92,7 +93,7 @@ func withMembers(run, sweep, report map[string]any) map[string]any {
 // other than the documented workflows' on purpose.
 var ownPermissions = []string{
 	"../../../examples/doctor/scenario-scopes.yaml",
-	"testdata/scenarios/missing-statuses-read/scenario.yaml",
+	"../sim/testdata/scenarios/missing-statuses-read/scenario.yaml",
 }
 
 // TestDocumentedPermissionsSuffice plays every example and every test scenario with the
@@ -109,7 +110,7 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 	}
 	dirs, err := filepath.Glob("../../../examples/*")
 	require.NoError(t, err)
-	more, err := filepath.Glob("testdata/scenarios/*")
+	more, err := filepath.Glob("../sim/testdata/scenarios/*")
 	require.NoError(t, err)
 	var declared []string
 	for _, dir := range append(dirs, more...) {
@@ -132,7 +133,7 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 			}
 		}
 		for _, file := range files {
-			sc, err := loadScenario(file)
+			sc, err := sim.LoadScenario(file)
 			require.NoError(t, err, file)
 			if sc.Permissions != nil {
 				declared = append(declared, filepath.ToSlash(file))
@@ -150,20 +151,17 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 }
 
 // playAsDocumented plays sc as simulate does and requires every expectation to hold.
-func playAsDocumented(t *testing.T, sc *scenario) {
+func playAsDocumented(t *testing.T, sc *sim.Scenario) {
 	t.Helper()
-	if sc.StateKey == "" {
-		sc.StateKey = defaultSimStateKey
-	}
-	files, err := scenarioConfig(sc.rel(sc.Config))
+	files, err := sim.ScenarioConfig(sc.Rel(sc.Config))
 	require.NoError(t, err)
-	require.NoError(t, checkConfig(files))
+	require.NoError(t, sim.CheckConfig(files))
 	var out bytes.Buffer
-	sim := newSimulation(sc, files, &out)
-	defer sim.fake.Close()
-	sim.quiet = true
-	failed, err := sim.play(context.Background())
+	sim := sim.NewSimulation(sc, files, &out)
+	defer sim.Fake.Close()
+	sim.Quiet = true
+	failed, err := sim.Play(context.Background())
 	require.NoError(t, err, out.String())
 	assert.Zero(t, failed, out.String())
-	assert.NotZero(t, sim.checked, "the scenario checks something")
+	assert.NotZero(t, sim.Checked, "the scenario checks something")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -139,7 +140,7 @@ func TestAgentRunRouting(t *testing.T) {
 		return b
 	}
 	here := "https://api.github.com/repos/acme/widgets"
-	ev, err := route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
+	ev, err := run.Route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
 	require.NoError(t, err)
 	assert.Equal(t, []int{7}, ev.Numbers)
 	require.NotNil(t, ev.AgentFailure)
@@ -157,7 +158,7 @@ func TestAgentRunRouting(t *testing.T) {
 		"another title":                  payload("workflow_dispatch", "nightly", here),
 		"not a run id":                   payload("workflow_dispatch", "agent: run x stage implement attempt 2", here),
 	} {
-		ev, err := route("workflow_run", p)
+		ev, err := run.Route("workflow_run", p)
 		require.NoError(t, err, name)
 		assert.Nil(t, ev.AgentFailure, name)
 	}
@@ -165,7 +166,7 @@ func TestAgentRunRouting(t *testing.T) {
 	b, _ := json.Marshal(map[string]any{"action": "completed",
 		"repository":   map[string]any{"id": 1, "full_name": "acme/widgets"},
 		"workflow_run": map[string]any{"event": "workflow_dispatch", "display_title": "agent: run loop/7/1 stage s attempt 1", "head_repository": map[string]any{"id": 2}}})
-	ev, err = route("workflow_run", b)
+	ev, err = run.Route("workflow_run", b)
 	require.NoError(t, err)
 	assert.Nil(t, ev.AgentFailure)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
+	"github.com/org/pipeline-action/cmd/internal/run"
 )
 
 // harness is a fake GitHub with acme/widgets and the run path pointed at it.
@@ -39,10 +40,13 @@ func newHarness(t *testing.T, config string) *harness {
 	f.AddUser("alice", "write")
 	f.AddUser("dev", "write")
 	if config != "" {
-		f.SetFile("acme/widgets", "main", DefaultConfigPath, config)
+		f.SetFile("acme/widgets", "main", run.DefaultConfigPath, config)
 	}
 	return &harness{t: t, fake: f, dir: t.TempDir()}
 }
+
+// exampleConfig is the config of an example, the config most tests run with.
+const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
 func exampleYAML(t *testing.T) string {
 	b, err := os.ReadFile(exampleConfig)
@@ -124,9 +128,9 @@ func TestRunWithUnwritableOutputFileWarns(t *testing.T) {
 }
 
 func TestOutputDelimiterIsFreshAndAbsentFromTheValue(t *testing.T) {
-	a, err := outputDelimiter("x")
+	a, err := run.OutputDelimiter("x")
 	require.NoError(t, err)
-	b, err := outputDelimiter("x")
+	b, err := run.OutputDelimiter("x")
 	require.NoError(t, err)
 	assert.NotEqual(t, a, b)
 	assert.True(t, strings.HasPrefix(a, "ghadelimiter_"))
@@ -200,7 +204,7 @@ func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 	h := newHarness(t, "") // no config on main
 	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
 	// The PR's own branch carries a config that would merge it at once.
-	h.fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
+	h.fake.SetFile("acme/widgets", "feat/x", run.DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
 	h.fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/yolo.yaml", "version: 1\npipelines:\n  yolo2:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
 	code, log, _, _ := h.deliver(ev)
 	require.Equal(t, 0, code, log)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -71,7 +72,7 @@ func (h *harness) botComments(pr int) (all, trusted []ghfake.CommentView) {
 			continue
 		}
 		all = append(all, c)
-		if _, why, err := state.Check(trustedComment(c)); err == nil && why == "" {
+		if _, why, err := state.Check(sim.TrustedComment(c)); err == nil && why == "" {
 			trusted = append(trusted, c)
 		}
 	}

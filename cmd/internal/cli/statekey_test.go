@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/run"
+	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -58,7 +56,7 @@ func TestStateKeyMaskedAndSigns(t *testing.T) {
 	require.Len(t, comments, 1)
 	assert.Contains(t, comments[0].Body, "pipeline-action:state v4 ", "the marker is signed")
 	assert.NotContains(t, comments[0].Body, testStateKey)
-	_, why, err := state.CheckKeyed(trustedComment(comments[0]), keys)
+	_, why, err := state.CheckKeyed(sim.TrustedComment(comments[0]), keys)
 	require.NoError(t, err)
 	assert.Empty(t, why)
 	text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
@@ -129,7 +127,7 @@ func TestStateKeyRotation(t *testing.T) {
 	require.NoError(t, err)
 	comments := h.fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
-	_, why, err := state.CheckKeyed(trustedComment(comments[0]), current)
+	_, why, err := state.CheckKeyed(sim.TrustedComment(comments[0]), current)
 	require.NoError(t, err)
 	assert.Empty(t, why, "signed anew with the current key")
 	text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
@@ -173,7 +171,7 @@ func TestStateKeyReports(t *testing.T) {
 			h := newHarness(t, keyedReportConfig)
 			code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(testStateKey))
 			require.Equal(t, 0, code, log)
-			h.fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
+			h.fake.SetFile("acme/widgets", "main", run.DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
 
 			env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 				"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
@@ -199,7 +197,7 @@ func TestStateKeyReports(t *testing.T) {
 			text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
 			comments := h.fake.Comments("acme/widgets", 7)
 			require.NotEmpty(t, comments)
-			_, why, err := state.CheckKeyed(trustedComment(comments[len(comments)-1]), keys)
+			_, why, err := state.CheckKeyed(sim.TrustedComment(comments[len(comments)-1]), keys)
 			require.NoError(t, err)
 			if tc.nextLog == "" {
 				assert.Empty(t, state.VerifyFile(text, "pr-7.json", "acme/widgets#7", keys), "the report's state is signed")
@@ -220,92 +218,4 @@ func TestStateKeyReports(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestExamplesWithStateKey plays every example again with a state key: every state is
-// signed and verified, and no outcome changes (agents' reports, sweeps, parallel and
-// sub-pipelines, a deleted or refused state branch).
-func TestExamplesWithStateKey(t *testing.T) {
-	defaultSimStateKey = testStateKey
-	t.Cleanup(func() { defaultSimStateKey = "" })
-	dirs, err := filepath.Glob("../../../examples/*")
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			t.Run(file, func(t *testing.T) {
-				var out, errOut bytes.Buffer
-				code := simulateMain(context.Background(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
-				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-				assert.Contains(t, out.String(), "PASS: every expectation holds")
-				assert.NotContains(t, out.String(), "✗")
-				assert.NotContains(t, out.String(), "was ignored", "every state the action wrote verifies")
-				assertMasked(t, strings.ReplaceAll(out.String(), "   | ", ""), testStateKey)
-			})
-		}
-	}
-}
-
-// Every invocation without the key that finds the state signed — an event, a report, the
-// sweep — fails with the error naming state_key, and the scenario shows that nothing was
-// written (state-key-missing).
-func TestStateKeyMissingStopsEveryInvocation(t *testing.T) {
-	_, out, failed := playExample(t, "testdata/scenarios/state-key-missing", nil)
-	require.Zero(t, failed, out)
-	const stop = "::error::acme/widgets#7: the state of acme/widgets#7 (comment 5000000002; pr-7.json at commit "
-	assert.Equal(t, 4, strings.Count(out, stop), out)
-	assert.Equal(t, 4, strings.Count(out, "is signed with a state key, and this workflow was given none: give it the `state_key` input"))
-	assert.NotContains(t, out, "was ignored", "nothing is ignored and started over")
-}
-
-// A state_key step that the action would refuse is a mistake in the scenario.
-func TestStateKeyStepRefusesAnInvalidKey(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(exampleYAML(t)), 0o600))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
-users: {dev: write}
-steps:
-  - state_key: {key: "", previous: [the-old-key-0123456789abcdef]}
-expect:
-  prs: {7: {merged: false}}
-`), 0o600))
-	code, out, errOut := simulate(t, dir)
-	assert.Equal(t, 2, code, out)
-	assert.Contains(t, errOut, "scenario.yaml:4:5: state_key: a previous state key is given without a current one")
-}
-
-// In a repository without a key, a state comment forged with a key of the forger's own
-// stops the keyless action as a genuine signed state would (it cannot tell them apart):
-// nothing is merged or written, and the error says to delete it.
-func TestStateKeyForgedSignedStateStopsAKeylessAction(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(`repo: acme/widgets
-config: `+filepath.Join(mustAbs(t, "../../../examples/agent-verdict-loop"), "pipelines.yaml")+`
-users: {dev: write}
-files:
-  .github/workflows/agent-implement.yml: `+filepath.Join(mustAbs(t, "../../../examples/agent-verdict-loop"), "agent-implement.yml")+`
-steps:
-  - open_pr: {number: 7, author: dev}
-  - label: {pr: 7, add: [agent-pipeline]}
-  - state_branch: delete
-  - edit_comment: {pr: 7, user: "github-actions[bot]", forge_state: {pipeline: loop, stage: merge, key: a-guessed-key-0123456789}, deliver: false}
-  - label: {pr: 7, add: [unrelated]}
-expect:
-  prs: {7: {merged: false, comments: 1}}
-  dispatches: [{agent: implementer, count: 1}]
-  state_branch: {exists: false}
-`), 0o600))
-	code, out, errOut := simulate(t, dir)
-	require.Equal(t, 0, code, out+errOut)
-	assert.Contains(t, out, "is signed with a state key, and this workflow was given none")
-	assert.Contains(t, out, "in a repository that uses no state key, no workflow of its own wrote that state: delete it to start the runs over")
-}
-
-func mustAbs(t *testing.T, p string) string {
-	t.Helper()
-	abs, err := filepath.Abs(p)
-	require.NoError(t, err)
-	return abs
 }

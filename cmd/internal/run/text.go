@@ -1,0 +1,23 @@
+package run
+
+import (
+	"strings"
+)
+
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// oneLine keeps a value of the index on its line and in its column: whoever can write
+// the branch writes the index.
+func OneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\t' {
+			return '?'
+		}
+		return r
+	}, s)
+}

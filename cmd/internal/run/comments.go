@@ -52,7 +52,7 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *engin
 	return store, st, ver, read, err
 }
 
-// commentsNeed is how far back the comments must be read for st, loaded as ver: back to
+// CommentsNeed is how far back the comments must be read for st, loaded as ver: back to
 // what it has read, and to the entry of its oldest waiting `wait_for: comment` stage of a
 // count above one (which counts every comment since); and its state comment, wherever it is, so that the
 // oldest trusted state comment is still the one used. A state whose comment was not found,

@@ -12,7 +12,7 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// readConfigDir reads the config files of directory dir: `.github/pipelines.yaml`
+// ReadConfigDir reads the config files of directory dir: `.github/pipelines.yaml`
 // and `.github/pipelines/*.yaml` in name order, or else `pipelines.yaml` (as in an
 // example or scenario directory). It is an error when there are none.
 func ReadConfigDir(dir string) ([]engine.SourceFile, error) {
@@ -48,7 +48,7 @@ func ReadConfigDir(dir string) ([]engine.SourceFile, error) {
 	return files, nil
 }
 
-// joinAnd joins "a", "a and b", "a, b and c".
+// JoinAnd joins "a", "a and b", "a, b and c".
 func JoinAnd(s []string) string {
 	if len(s) <= 1 {
 		return strings.Join(s, "")
@@ -56,7 +56,7 @@ func JoinAnd(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
-// asErrorList returns err as positioned errors; an error without positions is
+// AsErrorList returns err as positioned errors; an error without positions is
 // placed at the start of file.
 func AsErrorList(err error, file string) engine.ErrorList {
 	var list engine.ErrorList

@@ -130,7 +130,7 @@ func (r *repoRef) same(o *repoRef) bool {
 	return false
 }
 
-// route reads a webhook payload. An event the action never handles is returned with
+// Route reads a webhook payload. An event the action never handles is returned with
 // Handled false and costs no API call; a payload that is not what GitHub sends for
 // that event is an error.
 func Route(eventName string, raw []byte) (routed, error) {

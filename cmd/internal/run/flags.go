@@ -7,7 +7,7 @@ import (
 	"io"
 )
 
-// newFlagSet returns a flag set that prints its errors on stderr and leaves the usage
+// NewFlagSet returns a flag set that prints its errors on stderr and leaves the usage
 // to parseFlags.
 func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -16,7 +16,7 @@ func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fl
 }
 
-// parseFlags parses args with fl, flags wherever they stand among the positional
+// ParseFlags parses args with fl, flags wherever they stand among the positional
 // arguments ("validate a.yaml --strict b.yaml"), and returns the positional ones. With
 // -h or --help it prints usage on stdout and returns exit code 0; with a bad flag, the
 // error and usage on stderr and exit code 2; ok is false in both cases.

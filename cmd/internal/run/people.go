@@ -9,7 +9,7 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// stepWithPeople is engine.Step with the people it needs read first (engine.PeopleNeeded: team
+// StepWithPeople is engine.Step with the people it needs read first (engine.PeopleNeeded: team
 // members and permissions for human stages and /pipeline commands). A run that Step
 // starts or moves to a human stage may need more than the state before it named: those
 // are read too, and Step is evaluated again on them (it is pure). Nothing is read for a

@@ -12,8 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sethvargo/go-githubactions"
-
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -66,7 +65,7 @@ var (
 	reportNonce = regexp.MustCompile(`^[1-9][0-9]*-[0-9a-f]{16}(\.[0-9a-f]{64})?$`)
 )
 
-// reportCommand is the report command run by r.
+// ReportCommand is the report command run by r.
 func (r *Runner) ReportCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	getenv := r.Getenv
 	fs := NewFlagSet("report", stderr)
@@ -203,56 +202,52 @@ func decodeOutputs(raw []byte) (map[string]any, error) {
 // runReport applies rep to the state of pull request number of repo: the read-evaluate-
 // write rounds of run, with the report as the input.
 func (r *Runner) runReport(ctx context.Context, repo string, number int, rep engine.Report) int {
-	r.Act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
-	if !r.stateKeyOK() { // statekey.go
-		return 2
+	prepare := func() (routed, int) {
+		return r.reportEvent(repo, number, &rep), proceed
 	}
-	timeout, err := r.timeLimits()
-	if err != nil {
-		r.Act.Errorf("%v", err)
-		return 2
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	ev := routed{Handled: true, Event: "report", Repo: repo, Numbers: []int{number}, Report: &rep, Actor: r.Getenv("GITHUB_ACTOR")}
-	// The agent's workflow runs on workflow_dispatch or repository_dispatch, whose payload
-	// names the repository and its default branch.
-	var raw []byte
-	if path := r.Getenv("GITHUB_EVENT_PATH"); path != "" {
-		if raw, err = os.ReadFile(path); err == nil {
-			var p payload
-			if json.Unmarshal(raw, &p) == nil && p.Repository != nil && strings.EqualFold(p.Repository.FullName, repo) {
-				ev.DefaultBranch = p.Repository.DefaultBranch
-				if p.Sender != nil && ev.Actor == "" {
-					ev.Actor = p.Sender.Login
-				}
+	return r.invoke(ctx, prepare, func(ctx context.Context, client *ghapi.Client, ev routed) int {
+		if ev.DefaultBranch == "" {
+			var err error
+			if ev.DefaultBranch, err = client.DefaultBranch(ctx); err != nil {
+				r.Act.Errorf("%v", err)
+				return 1
 			}
 		}
-	}
-	client, err := r.client(repo)
-	if err != nil {
-		r.Act.Errorf("%v", err)
-		return 2
-	}
-	defer func() { r.Act.Infof("pipeline-action: API calls: %s", FormatCalls(client.Calls())) }()
-	if ev.DefaultBranch == "" {
-		if ev.DefaultBranch, err = client.DefaultBranch(ctx); err != nil {
-			r.Act.Errorf("%v", err)
+		r.Act.Infof("pipeline-action: report %s for run %s, stage %s, attempt %d", rep.Verdict, rep.Run, rep.Stage, rep.Attempt)
+		key := "report-" + rep.Run + "/" + rep.Stage + "/" + strconv.Itoa(rep.Attempt) + "/" + rep.Verdict
+		if id := r.Getenv("GITHUB_RUN_ID"); id != "" {
+			key = "run-" + id
+		}
+		res, err := r.subject(ctx, client, ev, number, key)
+		if err != nil {
+			r.Act.Errorf("%s#%d: %v", repo, number, err)
 			return 1
 		}
+		if res != nil {
+			r.report([]subjectResult{*res})
+		}
+		return 0
+	})
+}
+
+// reportEvent is the event a report is: the agent's workflow runs on workflow_dispatch or
+// repository_dispatch, whose payload names the repository and its default branch.
+func (r *Runner) reportEvent(repo string, number int, rep *engine.Report) routed {
+	ev := routed{Handled: true, Event: "report", Repo: repo, Numbers: []int{number}, Report: rep, Actor: r.Getenv("GITHUB_ACTOR")}
+	path := r.Getenv("GITHUB_EVENT_PATH")
+	if path == "" {
+		return ev
 	}
-	r.Act.Infof("pipeline-action: report %s for run %s, stage %s, attempt %d", rep.Verdict, rep.Run, rep.Stage, rep.Attempt)
-	key := "report-" + rep.Run + "/" + rep.Stage + "/" + strconv.Itoa(rep.Attempt) + "/" + rep.Verdict
-	if id := r.Getenv("GITHUB_RUN_ID"); id != "" {
-		key = "run-" + id
-	}
-	res, err := r.subject(ctx, client, ev, number, key)
+	raw, err := os.ReadFile(path)
 	if err != nil {
-		r.Act.Errorf("%s#%d: %v", repo, number, err)
-		return 1
+		return ev
 	}
-	if res != nil {
-		r.report([]subjectResult{*res})
+	var p payload
+	if json.Unmarshal(raw, &p) == nil && p.Repository != nil && strings.EqualFold(p.Repository.FullName, repo) {
+		ev.DefaultBranch = p.Repository.DefaultBranch
+		if p.Sender != nil && ev.Actor == "" {
+			ev.Actor = p.Sender.Login
+		}
 	}
-	return 0
+	return ev
 }

@@ -77,7 +77,7 @@ func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *en
 	return nil
 }
 
-// reportRef is the pull request a report of a multi-PR run names in another repository: its
+// ReportRef is the pull request a report of a multi-PR run names in another repository: its
 // outputs.pr, "owner/name#N", or N of its stage's `config.repo` (written literally).
 func ReportRef(cfg *engine.Config, st *engine.State, rep *engine.Report) (engine.PRRef, bool) {
 	if rep == nil || rep.Outputs == nil || cfg == nil || st == nil {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sethvargo/go-githubactions"
-
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
@@ -50,37 +48,30 @@ type dueSubject struct {
 	Runs   []string
 }
 
-// sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
+// Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
 func (r *Runner) Sweep(ctx context.Context) int {
-	r.Act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
-	if !r.stateKeyOK() { // statekey.go
-		return 2
-	}
-	ev, err := r.SweepEvent()
-	if err != nil {
-		r.Act.Errorf("%v", err)
-		return 2
-	}
-	timeout, err := r.timeLimits()
-	if err != nil {
-		r.Act.Errorf("%v", err)
-		return 2
-	}
 	budget := defaultSweepBudget
-	if v := r.Act.GetInput("sweep_budget"); v != "" {
-		if budget, err = strconv.Atoi(v); err != nil || budget < 1 {
-			r.Act.Errorf("input sweep_budget: %q is not a positive number of subjects", v)
-			return 2
+	prepare := func() (routed, int) {
+		ev, err := r.SweepEvent()
+		if err != nil {
+			r.Act.Errorf("%v", err)
+			return ev, 2
 		}
+		if v := r.Act.GetInput("sweep_budget"); v != "" {
+			if budget, err = strconv.Atoi(v); err != nil || budget < 1 {
+				r.Act.Errorf("input sweep_budget: %q is not a positive number of subjects", v)
+				return ev, 2
+			}
+		}
+		return ev, proceed
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	client, err := r.client(ev.Repo)
-	if err != nil {
-		r.Act.Errorf("%v", err)
-		return 2
-	}
-	defer func() { r.Act.Infof("pipeline-action: API calls: %s", FormatCalls(client.Calls())) }()
+	return r.invoke(ctx, prepare, func(ctx context.Context, client *ghapi.Client, ev routed) int {
+		return r.sweep(ctx, client, ev, budget)
+	})
+}
+
+// sweep advances, within budget, the subjects of ev.Repo whose deadlines have passed.
+func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget int) int {
 	path := r.configPath()
 	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, engine.DefaultStateBranch)
 	if err != nil {
@@ -149,7 +140,7 @@ func (r *Runner) Sweep(ctx context.Context) int {
 	return code
 }
 
-// sweepEvent is what the sweep knows of the workflow that started it: the repository,
+// SweepEvent is what the sweep knows of the workflow that started it: the repository,
 // its default branch and who started it.
 func (r *Runner) SweepEvent() (routed, error) {
 	ev := routed{Handled: true, Event: SweepEvent, Repo: r.Getenv("GITHUB_REPOSITORY")}
@@ -189,7 +180,7 @@ func (r *Runner) SweepEvent() (routed, error) {
 	return ev, nil
 }
 
-// dueSubjects reads the index and returns the subjects with a run whose deadline has
+// DueSubjects reads the index and returns the subjects with a run whose deadline has
 // passed, oldest deadline first, and the earliest deadline still ahead (zero if none).
 // ok is false when the index cannot be read (reported).
 func (r *Runner) DueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueSubject, later time.Time, ok bool) {
@@ -271,7 +262,7 @@ func subjectNumber(e state.IndexEntry, repo string) (int, bool) {
 	return n, true
 }
 
-// sweepMain is the sweep command run by r.
+// SweepMain is the sweep command run by r.
 func (r *Runner) SweepMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	rest, code, ok := ParseFlags(NewFlagSet("sweep", stderr), SweepUsage, args, stdout, stderr)
 	if !ok {

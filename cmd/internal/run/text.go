@@ -11,7 +11,7 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-// oneLine keeps a value of the index on its line and in its column: whoever can write
+// OneLine keeps a value of the index on its line and in its column: whoever can write
 // the branch writes the index.
 func OneLine(s string) string {
 	return strings.Map(func(r rune) rune {

@@ -16,7 +16,7 @@ import (
 // is read from: PIPELINE_SECRET_NAME, set on the action's step from `${{ secrets.NAME }}`.
 const SecretEnvPrefix = "PIPELINE_SECRET_"
 
-// webhookEnv is what webhook calls go through: in simulate, a transport of stubs and a
+// WebhookEnv is what webhook calls go through: in simulate, a transport of stubs and a
 // resolver of the scenario's names, so that no call leaves the machine; nil for the network.
 type WebhookEnv struct {
 	Transport http.RoundTripper

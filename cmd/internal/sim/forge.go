@@ -154,7 +154,7 @@ func gitBlobOID(src []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// trustedComment converts a comment of the fake for state.Check.
+// TrustedComment converts a comment of the fake for state.Check.
 func TrustedComment(c ghfake.CommentView) state.Comment {
 	return state.Comment{ID: c.ID, Author: c.Author, ViewerDidAuthor: c.Author == ghfake.BotLogin,
 		Edited: !c.LastEditedAt.IsZero(), Editor: c.Editor, Body: c.Body}

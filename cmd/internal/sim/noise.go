@@ -39,7 +39,7 @@ func withNoise(v *reportStep, runID string, attempt int) (map[string]any, error)
 	return outputs, nil
 }
 
-// noise is n characters of noiseAlphabet drawn from a SHA-256 chain seeded with seed.
+// Noise is n characters of noiseAlphabet drawn from a SHA-256 chain seeded with seed.
 func Noise(seed string, n int) string {
 	out := make([]byte, 0, n)
 	sum := sha256.Sum256([]byte(seed))

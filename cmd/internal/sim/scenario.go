@@ -15,7 +15,7 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// scenario is the file `simulate` plays (docs/scenarios.md).
+// Scenario is the file `simulate` plays (docs/scenarios.md).
 type Scenario struct {
 	Repo          string            `yaml:"repo"`
 	DefaultBranch string            `yaml:"default_branch"`
@@ -395,7 +395,7 @@ func sortedStepKinds() []string {
 	return out
 }
 
-// rel resolves a path written in the scenario relative to the scenario's directory.
+// Rel resolves a path written in the scenario relative to the scenario's directory.
 func (sc *Scenario) Rel(p string) string {
 	if filepath.IsAbs(p) {
 		return p

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +18,7 @@ import (
 	"github.com/org/pipeline-action/state"
 )
 
-// simulateMain plays a scenario against the fake GitHub through the real run path.
+// Main plays a scenario against the fake GitHub through the real run path.
 // Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config, or a
 // scenario that checks nothing (a scenario without expectations would pass whatever
 // the action did).
@@ -135,7 +134,7 @@ type scenarioFile struct {
 	src         []byte
 }
 
-// scenarioConfig reads the config a scenario names: a file, which becomes
+// ScenarioConfig reads the config a scenario names: a file, which becomes
 // .github/pipelines.yaml, or a directory holding .github/pipelines.yaml and/or
 // .github/pipelines/*.yaml (or else pipelines.yaml), which land at those paths, as
 // validate reads a directory.
@@ -170,7 +169,7 @@ func ScenarioConfig(path string) ([]scenarioFile, error) {
 	return out, nil
 }
 
-// checkConfig loads the files as validate does, naming them by their local paths.
+// CheckConfig loads the files as validate does, naming them by their local paths.
 func CheckConfig(files []scenarioFile) error {
 	src := make([]engine.SourceFile, len(files))
 	for i, f := range files {
@@ -254,7 +253,7 @@ func NewSimulation(sc *Scenario, config []scenarioFile, out io.Writer) *simulati
 	return s
 }
 
-// play runs every step, then the final expectations; it returns how many failed.
+// Play runs every step, then the final expectations; it returns how many failed.
 func (s *simulation) Play(ctx context.Context) (failed int, err error) {
 	tmp, err := os.MkdirTemp("", "pipeline-action-simulate-")
 	if err != nil {
@@ -281,52 +280,43 @@ func (s *simulation) Play(ctx context.Context) (failed int, err error) {
 }
 
 // apply changes the fake's world as the step says and returns the events GitHub would send.
+// The fake panics on a pull request or repository that does not exist: that is a mistake
+// in the scenario, reported as the step's error.
 func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string, deliver bool, err error) {
 	defer func() {
-		if r := recover(); r != nil { // the fake panics on a PR or repository that does not exist
+		if r := recover(); r != nil {
 			err = fmt.Errorf("%s: %v", st.Kind, r)
 		}
 	}()
-	repo, f := s.sc.Repo, s.Fake
+	return s.applyStep(n, st)
+}
+
+// applyStep is apply without the recovery: one case per kind of step that changes the world.
+func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, error) {
 	switch v := st.Value.(type) {
 	case *openPR:
 		return s.applyOpenPR(v) // simulate_apply.go
 	case *openIssue:
-		ev := f.OpenIssue(repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
-		return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), deliverOn(v.Deliver), nil
+		return s.applyOpenIssue(v) // simulate_apply_small.go
 	case *reviewStep:
-		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
-		if err != nil {
-			return nil, "", false, err
-		}
-		ev := f.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
-		return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
+		return s.applyReview(v) // simulate_apply_small.go
 	case *prStep:
 		return s.applyPRStep(st, v) // simulate_apply.go
 	case *editPRStep:
-		if v.Base == "" {
-			return nil, "", false, errors.New("edit_pr needs a base")
-		}
-		ev := f.ChangeBase(repo, v.PR, v.Base, v.User)
-		return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), deliverOn(v.Deliver), nil
+		return s.applyEditPR(v) // simulate_apply_small.go
 	case *labelStep:
 		return s.applyLabel(v) // simulate_apply.go
 	case *checkStep:
 		return s.applyCheck(v) // simulate_apply.go
 	case *statusStep:
-		ev := f.SetStatus(repo, v.PR, v.Context, v.State)
-		return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), deliverOn(v.Deliver), nil
+		return s.applyStatus(v) // simulate_apply_small.go
 	case *commentStep:
 		return s.applyComment(v) // simulate_apply.go
 	case *accessStep:
 		label, err := s.access(v) // scenario_people.go
 		return nil, label, true, err
 	case *editCommentStep:
-		ev, label, err := s.editComment(v)
-		if err != nil {
-			return nil, "", false, err
-		}
-		return []ghfake.Event{ev}, label, deliverOn(v.Deliver), nil
+		return s.applyEditComment(v) // simulate_apply_small.go
 	case *webhookStep:
 		return s.applyWebhook(v) // simulate_apply.go
 	case *configStep:
@@ -339,19 +329,16 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 	case heldRef:
 		label, err := s.applyHeld(n, v) // simulate_held.go
 		return nil, label, true, err
-	case int: // redeliver
-		if v >= n || len(s.sent[v]) == 0 {
-			return nil, "", false, fmt.Errorf("redeliver %d: step %d delivered no event before this step", v, v)
-		}
-		return nil, fmt.Sprintf("redeliver the event of step %d (a re-run)", v), true, nil
+	case int:
+		return s.applyRedeliver(n, v) // simulate_apply_small.go
 	case *httpStubs:
 		return nil, s.applyHTTP(v), false, nil
 	case *stateKeyStep:
 		return s.applyStateKey(v) // scenario_statekey.go
 	case *reportStep:
-		return s.applyReport(v)
+		return s.applyReport(v) // agents_steps.go
 	case *agentFailsStep:
-		return s.applyAgentFails(v)
+		return s.applyAgentFails(v) // agents_steps.go
 	case *workflowRunStep:
 		return s.applyWorkflowRun(v) // agents_runs.go
 	case time.Duration:

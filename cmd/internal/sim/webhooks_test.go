@@ -14,7 +14,7 @@ import (
 
 const notifyExample = "../../../examples/webhook-notify"
 
-// playExample plays the scenario of dir, changed by edit, and returns the simulation and its
+// PlayExample plays the scenario of dir, changed by edit, and returns the simulation and its
 // printed output (job logs included).
 func PlayExample(t *testing.T, dir string, edit func(*Scenario)) (*simulation, string, int) {
 	t.Helper()

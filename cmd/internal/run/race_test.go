@@ -1,10 +1,12 @@
-package cli
+package run
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +19,6 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
-	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -66,7 +66,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	f := faketest.New(t)
 	f.AddRepo("acme/widgets", "main")
 	f.AddUser("dev", "write")
-	f.SetFile("acme/widgets", "main", run.DefaultConfigPath, raceConfig)
+	f.SetFile("acme/widgets", "main", DefaultConfigPath, raceConfig)
 	dir := t.TempDir()
 
 	type delivery struct {
@@ -85,10 +85,10 @@ func TestRunConcurrentInvocations(t *testing.T) {
 		}
 	}
 	prs := map[int]int{1: 8, 2: 2, 3: 2, 4: 2} // PR → labeled events
-	for _, pr := range sim.SortedInts(prs) {
+	for _, pr := range slices.Sorted(maps.Keys(prs)) {
 		add(pr, f.OpenPR("acme/widgets", ghfake.PROptions{Number: pr, Author: "dev", Head: fmt.Sprintf("feat/%d", pr), Labels: []string{"go"}}))
 	}
-	for _, pr := range sim.SortedInts(prs) {
+	for _, pr := range slices.Sorted(maps.Keys(prs)) {
 		for i := 1; i <= prs[pr]; i++ {
 			add(pr, f.Label("acme/widgets", pr, fmt.Sprintf("l%d", i), true))
 		}
@@ -125,7 +125,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 			defer wg.Done()
 			defer barrier.Leave(tokens[i])
 			var buf bytes.Buffer
-			codes[i] = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
+			codes[i] = testMain(nil, nil, &buf, &buf, func(k string) string { return env[k] })
 			logs[i] = buf.String()
 		}(i)
 	}
@@ -155,7 +155,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	files := f.BranchFiles("acme/widgets", engine.DefaultStateBranch)
 	require.NotNil(t, files, "the state branch exists")
 	var open []string
-	for _, pr := range sim.SortedInts(prs) {
+	for _, pr := range slices.Sorted(maps.Keys(prs)) {
 		subject := fmt.Sprintf("acme/widgets#%d", pr)
 		text, ok := files[state.SubjectFile(true, pr)]
 		require.True(t, ok, "the state file of #%d is on the branch", pr)
@@ -216,7 +216,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 		}
 		assert.Len(t, greetings, 1, "#%d: greeted once", pr)
 		require.Len(t, mine, 1, "#%d: one state comment", pr)
-		cst, why, err := state.Check(sim.TrustedComment(mine[0]))
+		cst, why, err := state.Check(trustedComment(mine[0]))
 		require.NoError(t, err)
 		require.Empty(t, why)
 		assert.LessOrEqual(t, cst.Seq, st.Seq, "the comment is the branch's view, never ahead of it")

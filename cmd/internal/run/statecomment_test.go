@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -45,7 +44,7 @@ func (h *harness) deliverTogether(evs []ghfake.Event) (codes []int, logs []strin
 			defer wg.Done()
 			defer barrier.Leave(tokens[i])
 			var buf bytes.Buffer
-			codes[i] = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
+			codes[i] = testMain(nil, nil, &buf, &buf, func(k string) string { return env[k] })
 			logs[i] = buf.String()
 		}(i)
 	}
@@ -72,7 +71,7 @@ func (h *harness) botComments(pr int) (all, trusted []ghfake.CommentView) {
 			continue
 		}
 		all = append(all, c)
-		if _, why, err := state.Check(sim.TrustedComment(c)); err == nil && why == "" {
+		if _, why, err := state.Check(trustedComment(c)); err == nil && why == "" {
 			trusted = append(trusted, c)
 		}
 	}

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -21,7 +20,7 @@ import (
 func reportOut(t *testing.T, env map[string]string, stdin string, args ...string) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
-	code := Main(append([]string{"report"}, args...), strings.NewReader(stdin), &out, &out, func(k string) string { return env[k] })
+	code := testMain(append([]string{"report"}, args...), strings.NewReader(stdin), &out, &out, func(k string) string { return env[k] })
 	return code, out.String()
 }
 
@@ -106,7 +105,7 @@ pipelines:
 	env["INPUT_OUTPUTS"], env["INPUT_NONCE"] = `{"summary": "ok"}`, h.stateRuns(7)[0].Stages["review"].Nonce
 	h.fake.ResetStats()
 	var buf bytes.Buffer
-	code = Main(nil, strings.NewReader(""), &buf, &buf, func(k string) string { return env[k] })
+	code = testMain(nil, strings.NewReader(""), &buf, &buf, func(k string) string { return env[k] })
 	require.Equal(t, 0, code, buf.String())
 	assert.Zero(t, h.fake.Stats()["repos/get"], "the payload names the default branch")
 	runs := h.stateRuns(7)
@@ -140,7 +139,7 @@ func TestAgentRunRouting(t *testing.T) {
 		return b
 	}
 	here := "https://api.github.com/repos/acme/widgets"
-	ev, err := run.Route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
+	ev, err := Route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
 	require.NoError(t, err)
 	assert.Equal(t, []int{7}, ev.Numbers)
 	require.NotNil(t, ev.AgentFailure)
@@ -158,7 +157,7 @@ func TestAgentRunRouting(t *testing.T) {
 		"another title":                  payload("workflow_dispatch", "nightly", here),
 		"not a run id":                   payload("workflow_dispatch", "agent: run x stage implement attempt 2", here),
 	} {
-		ev, err := run.Route("workflow_run", p)
+		ev, err := Route("workflow_run", p)
 		require.NoError(t, err, name)
 		assert.Nil(t, ev.AgentFailure, name)
 	}
@@ -166,7 +165,7 @@ func TestAgentRunRouting(t *testing.T) {
 	b, _ := json.Marshal(map[string]any{"action": "completed",
 		"repository":   map[string]any{"id": 1, "full_name": "acme/widgets"},
 		"workflow_run": map[string]any{"event": "workflow_dispatch", "display_title": "agent: run loop/7/1 stage s attempt 1", "head_repository": map[string]any{"id": 2}}})
-	ev, err = run.Route("workflow_run", b)
+	ev, err = Route("workflow_run", b)
 	require.NoError(t, err)
 	assert.Nil(t, ev.AgentFailure)
 }

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"strings"
@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -56,7 +54,7 @@ func TestStateKeyMaskedAndSigns(t *testing.T) {
 	require.Len(t, comments, 1)
 	assert.Contains(t, comments[0].Body, "pipeline-action:state v4 ", "the marker is signed")
 	assert.NotContains(t, comments[0].Body, testStateKey)
-	_, why, err := state.CheckKeyed(sim.TrustedComment(comments[0]), keys)
+	_, why, err := state.CheckKeyed(trustedComment(comments[0]), keys)
 	require.NoError(t, err)
 	assert.Empty(t, why)
 	text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
@@ -127,7 +125,7 @@ func TestStateKeyRotation(t *testing.T) {
 	require.NoError(t, err)
 	comments := h.fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
-	_, why, err := state.CheckKeyed(sim.TrustedComment(comments[0]), current)
+	_, why, err := state.CheckKeyed(trustedComment(comments[0]), current)
 	require.NoError(t, err)
 	assert.Empty(t, why, "signed anew with the current key")
 	text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
@@ -171,7 +169,7 @@ func TestStateKeyReports(t *testing.T) {
 			h := newHarness(t, keyedReportConfig)
 			code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(testStateKey))
 			require.Equal(t, 0, code, log)
-			h.fake.SetFile("acme/widgets", "main", run.DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
+			h.fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
 
 			env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 				"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
@@ -197,7 +195,7 @@ func TestStateKeyReports(t *testing.T) {
 			text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
 			comments := h.fake.Comments("acme/widgets", 7)
 			require.NotEmpty(t, comments)
-			_, why, err := state.CheckKeyed(sim.TrustedComment(comments[len(comments)-1]), keys)
+			_, why, err := state.CheckKeyed(trustedComment(comments[len(comments)-1]), keys)
 			require.NoError(t, err)
 			if tc.nextLog == "" {
 				assert.Empty(t, state.VerifyFile(text, "pr-7.json", "acme/widgets#7", keys), "the report's state is signed")

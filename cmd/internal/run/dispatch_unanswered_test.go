@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -19,7 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -118,7 +117,7 @@ func (h *lossyHarness) deliver(ev ghfake.Event) (int, string) {
 		"INPUT_TOKEN": h.fake.BotToken(),
 	}
 	var log bytes.Buffer
-	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return h.now }, Transport: h.rt}
+	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return h.now }, Transport: h.rt}
 	return r.Run(context.Background()), log.String()
 }
 

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -66,7 +65,7 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
 	big := func(stage string) string {
-		b, err := json.Marshal(map[string]any{"log": sim.Noise(stage, 16000)})
+		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)
 		return string(b)
 	}
@@ -90,7 +89,7 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 	require.True(t, found)
 	require.Len(t, st.Runs, 1)
 	assert.Equal(t, engine.RunCompleted, st.Runs[0].Status)
-	assert.Equal(t, sim.Noise("one", 16000), st.Runs[0].Stages["one"].Outputs["log"], "inline in the comment")
+	assert.Equal(t, noise("one", 16000), st.Runs[0].Stages["one"].Outputs["log"], "inline in the comment")
 }
 
 // With a writable state branch the same reports fit: each large output is a file of the
@@ -102,7 +101,7 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
 	for _, stage := range []string{"one", "two", "three"} {
-		b, err := json.Marshal(map[string]any{"log": sim.Noise(stage, 16000)})
+		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)
 		code, out := reportOut(t, env, string(b), "--run", "three/7/1", "--stage", stage, "--attempt", "1", "--nonce", liveNonce(t, h, stage), "--verdict", "complete", "--outputs", "-")
 		require.Equal(t, 0, code, out)
@@ -118,6 +117,6 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	assert.Equal(t, ref.Path, "outputs/pr-7/"+ref.Digest+".json")
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(files[ref.Path]), &got))
-	assert.Equal(t, sim.Noise("one", 16000), got["log"])
+	assert.Equal(t, noise("one", 16000), got["log"])
 	assert.Less(t, len(stateComment(t, h, 7)), 16<<10, "the comment holds references, not the outputs")
 }

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"strings"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -32,19 +31,19 @@ pipelines:
 	rep := func(stage string, pr any) *engine.Report {
 		return &engine.Report{Run: "xr/4/1", Stage: stage, Outputs: map[string]any{"pr": pr}}
 	}
-	ref, ok := run.ReportRef(cfg, st, rep("api", float64(12)))
+	ref, ok := ReportRef(cfg, st, rep("api", float64(12)))
 	assert.True(t, ok)
 	assert.Equal(t, engine.PRRef{Repo: "acme/api", Number: 12}, ref)
-	ref, ok = run.ReportRef(cfg, st, rep("api", "Acme/API#12"))
+	ref, ok = ReportRef(cfg, st, rep("api", "Acme/API#12"))
 	assert.True(t, ok)
 	assert.Equal(t, engine.PRRef{Repo: "acme/api", Number: 12}, ref)
-	_, ok = run.ReportRef(cfg, st, rep("api", "evil/repo#1"))
+	_, ok = ReportRef(cfg, st, rep("api", "evil/repo#1"))
 	assert.False(t, ok, "not the stage's repository: not read")
-	_, ok = run.ReportRef(cfg, st, rep("own", "evil/repo#1"))
+	_, ok = ReportRef(cfg, st, rep("own", "evil/repo#1"))
 	assert.False(t, ok, "a stage without config.repo reads no other repository")
-	_, ok = run.ReportRef(cfg, st, rep("own", float64(3)))
+	_, ok = ReportRef(cfg, st, rep("own", float64(3)))
 	assert.False(t, ok, "the subject's own pull requests are read by the snapshot")
-	_, ok = run.ReportRef(cfg, st, nil)
+	_, ok = ReportRef(cfg, st, nil)
 	assert.False(t, ok)
 }
 
@@ -75,7 +74,7 @@ pipelines:
 func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	h := newHarness(t, crossRepoConfig)
 	h.fake.AddRepo("acme/web", "trunk")
-	h.fake.SetFile("acme/web", "trunk", run.DefaultConfigPath, "version: 1\npipelines:\n  other:\n    trigger: {event: pull_request.labeled, conditions: {label: never}}\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n")
+	h.fake.SetFile("acme/web", "trunk", DefaultConfigPath, "version: 1\npipelines:\n  other:\n    trigger: {event: pull_request.labeled, conditions: {label: never}}\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n")
 	h.fake.OpenIssue("acme/widgets", ghfake.IssueOptions{Number: 4, Author: "alice"})
 	code, log, _, _ := h.deliver(h.fake.Label("acme/widgets", 4, "cross-repo", true))
 	require.Equal(t, 0, code, log)

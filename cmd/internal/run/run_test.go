@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -19,7 +19,6 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
-	"github.com/org/pipeline-action/cmd/internal/run"
 )
 
 // harness is a fake GitHub with acme/widgets and the run path pointed at it.
@@ -40,7 +39,7 @@ func newHarness(t *testing.T, config string) *harness {
 	f.AddUser("alice", "write")
 	f.AddUser("dev", "write")
 	if config != "" {
-		f.SetFile("acme/widgets", "main", run.DefaultConfigPath, config)
+		f.SetFile("acme/widgets", "main", DefaultConfigPath, config)
 	}
 	return &harness{t: t, fake: f, dir: t.TempDir()}
 }
@@ -81,7 +80,7 @@ func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string))
 		edit(env)
 	}
 	var buf bytes.Buffer
-	code = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
+	code = testMain(nil, nil, &buf, &buf, func(k string) string { return env[k] })
 	o, err := os.ReadFile(out)
 	require.NoError(h.t, err)
 	s, err := os.ReadFile(sum)
@@ -128,9 +127,9 @@ func TestRunWithUnwritableOutputFileWarns(t *testing.T) {
 }
 
 func TestOutputDelimiterIsFreshAndAbsentFromTheValue(t *testing.T) {
-	a, err := run.OutputDelimiter("x")
+	a, err := OutputDelimiter("x")
 	require.NoError(t, err)
-	b, err := run.OutputDelimiter("x")
+	b, err := OutputDelimiter("x")
 	require.NoError(t, err)
 	assert.NotEqual(t, a, b)
 	assert.True(t, strings.HasPrefix(a, "ghadelimiter_"))
@@ -204,28 +203,13 @@ func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 	h := newHarness(t, "") // no config on main
 	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
 	// The PR's own branch carries a config that would merge it at once.
-	h.fake.SetFile("acme/widgets", "feat/x", run.DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
+	h.fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
 	h.fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/yolo.yaml", "version: 1\npipelines:\n  yolo2:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
 	code, log, _, _ := h.deliver(ev)
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "no .github/pipelines.yaml or .github/pipelines/*.yaml on main")
 	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
 	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
-}
-
-func TestRunWithoutEventIsAUsageError(t *testing.T) {
-	var buf bytes.Buffer
-	code := Main([]string{"run"}, nil, &buf, &buf, func(string) string { return "" })
-	assert.Equal(t, 2, code)
-	assert.Contains(t, buf.String(), "GITHUB_EVENT_NAME")
-}
-
-func TestMainUsage(t *testing.T) {
-	var out, errOut bytes.Buffer
-	assert.Equal(t, 2, Main(nil, nil, &out, &errOut, func(string) string { return "" }))
-	assert.Contains(t, errOut.String(), "usage:")
-	assert.Equal(t, 2, Main([]string{"frobnicate"}, nil, &out, &errOut, func(string) string { return "" }))
-	assert.Contains(t, errOut.String(), `unknown command "frobnicate"`)
 }
 
 // stalledGitHub is a loopback server that accepts connections and never answers.

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bytes"
@@ -11,14 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/state"
 )
 
-func sweepRunner(now time.Time) (*run.Runner, *bytes.Buffer) {
+func sweepRunner(now time.Time) (*Runner, *bytes.Buffer) {
 	var out bytes.Buffer
 	env := func(string) string { return "" }
-	r := &run.Runner{Getenv: env, Out: &out, Now: func() time.Time { return now }}
+	r := &Runner{Getenv: env, Out: &out, Now: func() time.Time { return now }}
 	r.Act = githubactions.New(githubactions.WithGetenv(env), githubactions.WithWriter(&out))
 	return r, &out
 }
@@ -101,7 +100,7 @@ func TestSweepEventFindsTheDefaultBranch(t *testing.T) {
 	}
 	for _, tc := range cases {
 		tc.env["GITHUB_REPOSITORY"] = "acme/widgets"
-		r := &run.Runner{Getenv: func(k string) string { return tc.env[k] }}
+		r := &Runner{Getenv: func(k string) string { return tc.env[k] }}
 		ev, err := r.SweepEvent()
 		if tc.err != "" {
 			assert.ErrorContains(t, err, tc.err, tc.name)
@@ -116,7 +115,7 @@ func TestSweepEventFindsTheDefaultBranch(t *testing.T) {
 
 func TestSweepCommandNeedsARepository(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := Main([]string{"sweep"}, nil, &out, &errOut, func(k string) string { return map[string]string{"INPUT_TOKEN": "x"}[k] })
+	code := testMain([]string{"sweep"}, nil, &out, &errOut, func(k string) string { return map[string]string{"INPUT_TOKEN": "x"}[k] })
 	assert.Equal(t, 2, code)
 	assert.Contains(t, out.String(), "GITHUB_REPOSITORY must be set")
 }

@@ -57,12 +57,12 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 	}
 	snap, cfg := rd.snap, rd.cfg
 	if snap.Facts.PR == nil && snap.Facts.Issue == nil {
-		r.Act.Infof("pipeline-action: #%d is neither a pull request nor an issue of %s; nothing to do", number, snap.Facts.Repo)
+		r.act.Infof("pipeline-action: #%d is neither a pull request nor an issue of %s; nothing to do", number, snap.Facts.Repo)
 		return nil, nil
 	}
-	info := func(f string, args ...any) { r.Act.Infof("pipeline-action: "+f, args...) }
+	info := func(f string, args ...any) { r.act.Infof("pipeline-action: "+f, args...) }
 	rd.warn = func(f string, args ...any) {
-		r.Act.Warningf("pipeline-action: #%d: "+f, append([]any{number}, args...)...)
+		r.act.Warningf("pipeline-action: #%d: "+f, append([]any{number}, args...)...)
 	}
 	subject := snap.Facts.Repo + "#" + strconv.Itoa(number)
 	var err error
@@ -99,7 +99,7 @@ func (r *Runner) readConfig(ctx context.Context, client *ghapi.Client, ev routed
 		}
 		rd.snap = snap
 		if snap.Config == nil {
-			r.Act.Infof("pipeline-action: no %s on %s; nothing to do", ConfigWhere(rd.path), snap.DefaultBranch)
+			r.act.Infof("pipeline-action: no %s on %s; nothing to do", ConfigWhere(rd.path), snap.DefaultBranch)
 			return nil
 		}
 		cfg, err := LoadConfig(snap.Config)
@@ -131,11 +131,11 @@ func (r *Runner) warnIgnored(number int, a *attempt, ignored []engine.IgnoredCom
 	for _, ig := range ignored {
 		switch {
 		case ig.File != "":
-			r.Act.Warningf("#%d: %s", number, ig.Why)
+			r.act.Warningf("#%d: %s", number, ig.Why)
 		case ig.Commit != "":
-			r.Act.Warningf("#%d: the state file on %s was ignored: %s; the runs go on from the state comment, or from what can be verified, and the file is written anew", number, a.stateBranch, ig.Why)
+			r.act.Warningf("#%d: the state file on %s was ignored: %s; the runs go on from the state comment, or from what can be verified, and the file is written anew", number, a.stateBranch, ig.Why)
 		default:
-			r.Act.Warningf("#%d: the state in comment %d was ignored: %s; the runs go on from what can be verified, and that comment is left as it is", number, ig.ID, ig.Why)
+			r.act.Warningf("#%d: the state in comment %d was ignored: %s; the runs go on from what can be verified, and that comment is left as it is", number, ig.ID, ig.Why)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func (r *Runner) configPath() string {
-	if p := r.Act.GetInput("config"); p != "" {
+	if p := r.act.GetInput("config"); p != "" {
 		return p
 	}
 	return DefaultConfigPath
@@ -45,7 +45,7 @@ func (r *Runner) pinned(ctx context.Context, client *ghapi.Client, path, default
 			old, err = LoadConfig(src)
 		}
 		if err != nil {
-			r.Act.Warningf("run %s started under config %s, which cannot be used now (%v); it follows the current config", run.ID, oid, err)
+			r.act.Warningf("run %s started under config %s, which cannot be used now (%v); it follows the current config", run.ID, oid, err)
 			continue
 		}
 		out[oid] = old

@@ -62,10 +62,10 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *en
 	for _, e := range effects {
 		o := r.perform(ctx, client, e) // webhooks.go
 		if o.Err == "" {
-			r.Act.Infof("pipeline-action: %s done", e.Key)
+			r.act.Infof("pipeline-action: %s done", e.Key)
 			applyToFacts(facts, e)
 		} else {
-			r.Act.Warningf("%s: %s", e.Key, o.Err)
+			r.act.Warningf("%s: %s", e.Key, o.Err)
 		}
 		outcomes = append(outcomes, o)
 	}

@@ -130,10 +130,10 @@ func (r *repoRef) same(o *repoRef) bool {
 	return false
 }
 
-// Route reads a webhook payload. An event the action never handles is returned with
+// route reads a webhook payload. An event the action never handles is returned with
 // Handled false and costs no API call; a payload that is not what GitHub sends for
 // that event is an error.
-func Route(eventName string, raw []byte) (routed, error) {
+func route(eventName string, raw []byte) (routed, error) {
 	var p payload
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return routed{}, fmt.Errorf("reading %s payload: %w", eventName, err)

@@ -147,7 +147,7 @@ func webhookFiles(t *testing.T) []webhookFile {
 func TestRouteWebhooks(t *testing.T) {
 	for _, f := range webhookFiles(t) {
 		t.Run(f.rel, func(t *testing.T) {
-			got, err := Route(f.event, f.raw)
+			got, err := route(f.event, f.raw)
 			require.NoError(t, err)
 			assert.Equal(t, webhookCases[f.rel].route, got)
 		})
@@ -164,9 +164,9 @@ func TestRoutePullRequestTarget(t *testing.T) {
 		}
 		n++
 		t.Run(f.rel, func(t *testing.T) {
-			want, err := Route("pull_request", f.raw)
+			want, err := route("pull_request", f.raw)
 			require.NoError(t, err)
-			got, err := Route("pull_request_target", f.raw)
+			got, err := route("pull_request_target", f.raw)
 			require.NoError(t, err)
 			assert.Equal(t, want, got)
 			assert.True(t, got.Handled)
@@ -207,7 +207,7 @@ func TestRouteMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Route(tt.event, []byte(tt.payload))
+			got, err := route(tt.event, []byte(tt.payload))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantErr)
 			assert.Equal(t, routed{}, got)
@@ -405,7 +405,7 @@ func TestIssueCommentOnPullRequest(t *testing.T) {
 	raw, err = json.Marshal(p)
 	require.NoError(t, err)
 
-	got, err := Route("issue_comment", raw)
+	got, err := route("issue_comment", raw)
 	require.NoError(t, err)
 	assert.Equal(t, routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld, DefaultBranch: "master",
 		Actor: "Codertocat", Numbers: []int{1}}, got)
@@ -500,7 +500,7 @@ func TestRouteCommitEventForeignPRs(t *testing.T) {
 					list = append(list, e)
 				}
 				body["pull_requests"] = list
-				got, err := Route(event, marshal(t, p))
+				got, err := route(event, marshal(t, p))
 				require.NoError(t, err)
 				want := routed{Handled: true, Event: event + ".completed", Repo: octo, DefaultBranch: "master",
 					Actor: "Codertocat", Numbers: tt.numbers, SHA: sha, Foreign: tt.foreign}
@@ -548,7 +548,7 @@ func TestRunWorkflowRunForeignPR(t *testing.T) {
 	wr["head_sha"], wr["status"], wr["conclusion"] = head, "completed", "success"
 	upstream := map[string]any{"id": 186853002, "url": "https://api.github.com/repos/Codertocat/Hello-World", "name": "Hello-World"}
 	wr["pull_requests"] = []any{prEntry(t, 1, upstream)}
-	ev, err := Route("workflow_run", marshal(t, p))
+	ev, err := route("workflow_run", marshal(t, p))
 	require.NoError(t, err)
 	assert.Empty(t, ev.Numbers, "another repository's #1 is not this repository's #1")
 

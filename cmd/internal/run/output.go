@@ -37,7 +37,7 @@ func (r *Runner) report(results []subjectResult) {
 		fmt.Fprintf(&b, "## #%d\n\n%s\n", res.Number, res.Summary)
 	}
 	if err := appendEnvFile(r.Getenv("GITHUB_STEP_SUMMARY"), b.String()+"\n"); err != nil {
-		r.Act.Warningf("pipeline-action: the job summary could not be written (%v)", err)
+		r.act.Warningf("pipeline-action: the job summary could not be written (%v)", err)
 	}
 }
 
@@ -47,21 +47,21 @@ func (r *Runner) report(results []subjectResult) {
 func (r *Runner) setOutput(name, value string) {
 	path := r.Getenv("GITHUB_OUTPUT")
 	if path == "" {
-		r.Act.Infof("pipeline-action: output %s=%s (GITHUB_OUTPUT is not set)", name, value)
+		r.act.Infof("pipeline-action: output %s=%s (GITHUB_OUTPUT is not set)", name, value)
 		return
 	}
-	delim, err := OutputDelimiter(value)
+	delim, err := outputDelimiter(value)
 	if err == nil {
 		err = appendEnvFile(path, name+"<<"+delim+"\n"+value+"\n"+delim+"\n")
 	}
 	if err != nil {
-		r.Act.Warningf("pipeline-action: output %s=%s could not be written to GITHUB_OUTPUT (%v)", name, value, err)
+		r.act.Warningf("pipeline-action: output %s=%s could not be written to GITHUB_OUTPUT (%v)", name, value, err)
 	}
 }
 
-// OutputDelimiter returns a heredoc delimiter that does not occur in value, random as
+// outputDelimiter returns a heredoc delimiter that does not occur in value, random as
 // the Actions toolkit's is, so no value can end its block early and set other outputs.
-func OutputDelimiter(value string) (string, error) {
+func outputDelimiter(value string) (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -90,11 +90,11 @@ func appendEnvFile(path, text string) error {
 func (r *Runner) annotate(err error) {
 	var list engine.ErrorList
 	if !errors.As(err, &list) {
-		r.Act.Errorf("%v", err)
+		r.act.Errorf("%v", err)
 		return
 	}
 	for _, e := range list {
-		r.Act.WithFieldsMap(map[string]string{
+		r.act.WithFieldsMap(map[string]string{
 			"file": e.Pos.File, "line": strconv.Itoa(e.Pos.Line), "col": strconv.Itoa(e.Pos.Col),
 		}).Errorf("%s [%s]", e.Message, e.Kind)
 	}
@@ -102,7 +102,7 @@ func (r *Runner) annotate(err error) {
 
 func (r *Runner) logLines(lines []string) {
 	for _, l := range lines {
-		r.Act.Infof("pipeline-action: %s", l)
+		r.act.Infof("pipeline-action: %s", l)
 	}
 }
 

@@ -209,18 +209,18 @@ func (r *Runner) runReport(ctx context.Context, repo string, number int, rep eng
 		if ev.DefaultBranch == "" {
 			var err error
 			if ev.DefaultBranch, err = client.DefaultBranch(ctx); err != nil {
-				r.Act.Errorf("%v", err)
+				r.act.Errorf("%v", err)
 				return 1
 			}
 		}
-		r.Act.Infof("pipeline-action: report %s for run %s, stage %s, attempt %d", rep.Verdict, rep.Run, rep.Stage, rep.Attempt)
+		r.act.Infof("pipeline-action: report %s for run %s, stage %s, attempt %d", rep.Verdict, rep.Run, rep.Stage, rep.Attempt)
 		key := "report-" + rep.Run + "/" + rep.Stage + "/" + strconv.Itoa(rep.Attempt) + "/" + rep.Verdict
 		if id := r.Getenv("GITHUB_RUN_ID"); id != "" {
 			key = "run-" + id
 		}
 		res, err := r.subject(ctx, client, ev, number, key)
 		if err != nil {
-			r.Act.Errorf("%s#%d: %v", repo, number, err)
+			r.act.Errorf("%s#%d: %v", repo, number, err)
 			return 1
 		}
 		if res != nil {

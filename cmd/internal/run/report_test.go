@@ -139,7 +139,7 @@ func TestAgentRunRouting(t *testing.T) {
 		return b
 	}
 	here := "https://api.github.com/repos/acme/widgets"
-	ev, err := Route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
+	ev, err := route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
 	require.NoError(t, err)
 	assert.Equal(t, []int{7}, ev.Numbers)
 	require.NotNil(t, ev.AgentFailure)
@@ -157,7 +157,7 @@ func TestAgentRunRouting(t *testing.T) {
 		"another title":                  payload("workflow_dispatch", "nightly", here),
 		"not a run id":                   payload("workflow_dispatch", "agent: run x stage implement attempt 2", here),
 	} {
-		ev, err := Route("workflow_run", p)
+		ev, err := route("workflow_run", p)
 		require.NoError(t, err, name)
 		assert.Nil(t, ev.AgentFailure, name)
 	}
@@ -165,7 +165,7 @@ func TestAgentRunRouting(t *testing.T) {
 	b, _ := json.Marshal(map[string]any{"action": "completed",
 		"repository":   map[string]any{"id": 1, "full_name": "acme/widgets"},
 		"workflow_run": map[string]any{"event": "workflow_dispatch", "display_title": "agent: run loop/7/1 stage s attempt 1", "head_repository": map[string]any{"id": 2}}})
-	ev, err = Route("workflow_run", b)
+	ev, err = route("workflow_run", b)
 	require.NoError(t, err)
 	assert.Nil(t, ev.AgentFailure)
 }

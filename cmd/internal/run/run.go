@@ -50,7 +50,7 @@ type Runner struct {
 	Sleep     func(context.Context, time.Duration) error // nil: real time
 	Transport http.RoundTripper
 	limits    ghapi.Limits
-	Act       *githubactions.Action
+	act       *githubactions.Action
 	// Unsupported collects the "not supported yet" stops of this invocation.
 	Unsupported []string
 	// Webhooks carries webhook calls in simulate (webhooks.go); nil: the network.
@@ -78,24 +78,24 @@ func (r *Runner) Run(ctx context.Context) int {
 		var path string
 		name, path = r.Getenv("GITHUB_EVENT_NAME"), r.Getenv("GITHUB_EVENT_PATH")
 		if name == "" || path == "" {
-			r.Act.Errorf("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (run inside GitHub Actions, or use simulate)")
+			r.act.Errorf("GITHUB_EVENT_NAME and GITHUB_EVENT_PATH must be set (run inside GitHub Actions, or use simulate)")
 			return routed{}, 2
 		}
 		var err error
 		if raw, err = os.ReadFile(path); err != nil {
-			r.Act.Errorf("reading the event: %v", err)
+			r.act.Errorf("reading the event: %v", err)
 			return routed{}, 2
 		}
-		ev, err := Route(name, raw)
+		ev, err := route(name, raw)
 		if err != nil {
-			r.Act.Errorf("%v; event left alone", err)
+			r.act.Errorf("%v; event left alone", err)
 			return ev, 1
 		}
 		if !ev.Handled {
 			if ev.Event == "schedule" {
-				r.Act.Infof("pipeline-action: a schedule has no subject; to advance the runs whose deadline passed, give the action `command: sweep`")
+				r.act.Infof("pipeline-action: a schedule has no subject; to advance the runs whose deadline passed, give the action `command: sweep`")
 			} else {
-				r.Act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
+				r.act.Infof("pipeline-action: %s is not an event pipelines react to; nothing to do", ev.Event)
 			}
 			return ev, 0
 		}
@@ -110,18 +110,18 @@ func (r *Runner) Run(ctx context.Context) int {
 // after another.
 func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, key string) int {
 	if len(ev.Foreign) > 0 {
-		r.Act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
+		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
 	}
 	numbers := ev.Numbers
 	if len(numbers) == 0 && ev.SHA != "" {
 		var err error
 		if numbers, err = client.OpenPRsForCommit(ctx, ev.SHA, ghapi.CommitHead{Repo: ev.HeadRepo, Branch: ev.HeadBranch}); err != nil {
-			r.Act.Errorf("%v", err)
+			r.act.Errorf("%v", err)
 			return 1
 		}
 	}
 	if len(numbers) == 0 {
-		r.Act.Infof("pipeline-action: %s concerns no open pull request; nothing to do", ev.Event)
+		r.act.Infof("pipeline-action: %s concerns no open pull request; nothing to do", ev.Event)
 		return 0
 	}
 	code := 0
@@ -133,7 +133,7 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 		}
 		res, err := r.subject(ctx, client, ev, n, key)
 		if err != nil {
-			r.Act.Errorf("%s#%d: %v", ev.Repo, n, err)
+			r.act.Errorf("%s#%d: %v", ev.Repo, n, err)
 			code = 1
 			continue
 		}
@@ -147,7 +147,7 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 
 // duration reads a duration input ("90s", "5m"), or def when it is not set.
 func (r *Runner) duration(name string, def time.Duration) (time.Duration, error) {
-	v := r.Act.GetInput(name)
+	v := r.act.GetInput(name)
 	if v == "" {
 		return def, nil
 	}
@@ -191,7 +191,7 @@ func (r *Runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		if try == maxStateTries {
 			return nil, fmt.Errorf("the state branch %s moved %d times while this event was handled (other events wrote it meanwhile); gave up without saving the state (%v): the next event carries on", a.stateBranch, try, err)
 		}
-		r.Act.Infof("pipeline-action: #%d: the state branch %s moved since it was read (another event wrote it); reading and evaluating again (%d of %d)", number, a.stateBranch, try+1, maxStateTries)
+		r.act.Infof("pipeline-action: #%d: the state branch %s moved since it was read (another event wrote it); reading and evaluating again (%d of %d)", number, a.stateBranch, try+1, maxStateTries)
 		if err := r.wait(ctx, backoff(try)); err != nil {
 			return nil, err
 		}

@@ -37,7 +37,7 @@ func (r *Runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 		}
 		// A report, or the end of an agent's workflow run, of an issue's run: its run id
 		// names the issue.
-		r.Act.Infof("pipeline-action: #%d is not a pull request; reading it as an issue", number)
+		r.act.Infof("pipeline-action: #%d is not a pull request; reading it as an issue", number)
 		a.issue = true
 	}
 	a.issue = true
@@ -48,14 +48,14 @@ func (r *Runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 	}
 	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch) // run_multipr.go
 	if err != nil && reported > 0 && notAPullRequest(err) {
-		r.Act.Infof("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s (in a multi-pr run, it may be one of its stage's config.repo: read next)", number, reported, ev.Repo)
+		r.act.Infof("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s (in a multi-pr run, it may be one of its stage's config.repo: read next)", number, reported, ev.Repo)
 		snap, err = client.SnapshotIssueWith(ctx, number, ev.follow, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
 	}
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range snap.Warnings {
-		r.Act.Warningf("pipeline-action: %s", w)
+		r.act.Warningf("pipeline-action: %s", w)
 	}
 	return snap, nil
 }
@@ -114,7 +114,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 				next := routed{Handled: true, Event: ev.Event, Repo: ev.Repo, DefaultBranch: ev.DefaultBranch, Actor: ev.Actor}
 				fl := f
 				next.follower = &fl
-				r.Act.Infof("pipeline-action: #%d: run %s follows #%d; recording it on #%d", number, f.Run, n, n)
+				r.act.Infof("pipeline-action: #%d: run %s follows #%d; recording it on #%d", number, f.Run, n, n)
 				if _, err := r.subject(ctx, client, next, n, key+"/follow"); err != nil {
 					errs = append(errs, fmt.Sprintf("#%d: recording that run %s follows it: %v", n, f.Run, err))
 				}
@@ -129,7 +129,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 			seen[f.Issue] = true
 			next := routed{Handled: true, Event: ev.Event, Repo: ev.Repo, DefaultBranch: ev.DefaultBranch, Actor: ev.Actor,
 				Issue: true, follow: []int{number}}
-			r.Act.Infof("pipeline-action: #%d is followed by run %s of #%d; evaluating #%d", number, f.Run, f.Issue, f.Issue)
+			r.act.Infof("pipeline-action: #%d is followed by run %s of #%d; evaluating #%d", number, f.Run, f.Issue, f.Issue)
 			if _, err := r.subject(ctx, client, next, f.Issue, key); err != nil {
 				errs = append(errs, fmt.Sprintf("#%d (following #%d): %v", f.Issue, number, err))
 			}

@@ -58,7 +58,7 @@ func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *en
 			need(ref)
 		}
 	}
-	if ref, ok := ReportRef(cfg, st, rep); ok {
+	if ref, ok := reportRef(cfg, st, rep); ok {
 		need(ref)
 	}
 	if len(missing) == 0 && len(others) == 0 {
@@ -77,9 +77,9 @@ func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *en
 	return nil
 }
 
-// ReportRef is the pull request a report of a multi-PR run names in another repository: its
+// reportRef is the pull request a report of a multi-PR run names in another repository: its
 // outputs.pr, "owner/name#N", or N of its stage's `config.repo` (written literally).
-func ReportRef(cfg *engine.Config, st *engine.State, rep *engine.Report) (engine.PRRef, bool) {
+func reportRef(cfg *engine.Config, st *engine.State, rep *engine.Report) (engine.PRRef, bool) {
 	if rep == nil || rep.Outputs == nil || cfg == nil || st == nil {
 		return engine.PRRef{}, false
 	}
@@ -161,7 +161,7 @@ func (r *Runner) followRefs(ctx context.Context, client *ghapi.Client, ev routed
 				}
 				n := next
 				n.follower = &fl
-				r.Act.Infof("pipeline-action: #%d: run %s follows %s; recording it there", number, f.Run, ref)
+				r.act.Infof("pipeline-action: #%d: run %s follows %s; recording it there", number, f.Run, ref)
 				if _, err := r.subject(ctx, c, n, ref.Number, key+"/follow"); err != nil {
 					errs = append(errs, fmt.Sprintf("%s: recording that run %s follows it: %v", ref, f.Run, err))
 				}
@@ -181,7 +181,7 @@ func (r *Runner) followRefs(ctx context.Context, client *ghapi.Client, ev routed
 			continue
 		}
 		next.Issue, next.followRefs = true, []engine.PRRef{{Repo: own, Number: number}}
-		r.Act.Infof("pipeline-action: #%d is followed by run %s of %s#%d; evaluating it there", number, f.Run, f.Repo, f.Issue)
+		r.act.Infof("pipeline-action: #%d is followed by run %s of %s#%d; evaluating it there", number, f.Run, f.Repo, f.Issue)
 		if _, err := r.subject(ctx, c, next, f.Issue, key); err != nil {
 			errs = append(errs, fmt.Sprintf("%s#%d (following #%d): %v", f.Repo, f.Issue, number, err))
 		}

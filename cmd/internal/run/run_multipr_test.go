@@ -31,19 +31,19 @@ pipelines:
 	rep := func(stage string, pr any) *engine.Report {
 		return &engine.Report{Run: "xr/4/1", Stage: stage, Outputs: map[string]any{"pr": pr}}
 	}
-	ref, ok := ReportRef(cfg, st, rep("api", float64(12)))
+	ref, ok := reportRef(cfg, st, rep("api", float64(12)))
 	assert.True(t, ok)
 	assert.Equal(t, engine.PRRef{Repo: "acme/api", Number: 12}, ref)
-	ref, ok = ReportRef(cfg, st, rep("api", "Acme/API#12"))
+	ref, ok = reportRef(cfg, st, rep("api", "Acme/API#12"))
 	assert.True(t, ok)
 	assert.Equal(t, engine.PRRef{Repo: "acme/api", Number: 12}, ref)
-	_, ok = ReportRef(cfg, st, rep("api", "evil/repo#1"))
+	_, ok = reportRef(cfg, st, rep("api", "evil/repo#1"))
 	assert.False(t, ok, "not the stage's repository: not read")
-	_, ok = ReportRef(cfg, st, rep("own", "evil/repo#1"))
+	_, ok = reportRef(cfg, st, rep("own", "evil/repo#1"))
 	assert.False(t, ok, "a stage without config.repo reads no other repository")
-	_, ok = ReportRef(cfg, st, rep("own", float64(3)))
+	_, ok = reportRef(cfg, st, rep("own", float64(3)))
 	assert.False(t, ok, "the subject's own pull requests are read by the snapshot")
-	_, ok = ReportRef(cfg, st, nil)
+	_, ok = reportRef(cfg, st, nil)
 	assert.False(t, ok)
 }
 

@@ -127,9 +127,9 @@ func TestRunWithUnwritableOutputFileWarns(t *testing.T) {
 }
 
 func TestOutputDelimiterIsFreshAndAbsentFromTheValue(t *testing.T) {
-	a, err := OutputDelimiter("x")
+	a, err := outputDelimiter("x")
 	require.NoError(t, err)
-	b, err := OutputDelimiter("x")
+	b, err := outputDelimiter("x")
 	require.NoError(t, err)
 	assert.NotEqual(t, a, b)
 	assert.True(t, strings.HasPrefix(a, "ghadelimiter_"))

@@ -19,7 +19,7 @@ const proceed = -1
 // `timeout` and `request_timeout` inputs bound it, and body runs with a client of the
 // event's repository. Exit code 2 is a bad environment.
 func (r *Runner) invoke(ctx context.Context, prepare func() (routed, int), body func(context.Context, *ghapi.Client, routed) int) int {
-	r.Act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
+	r.act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
 	if !r.stateKeyOK() { // statekey.go
 		return 2
 	}
@@ -29,27 +29,27 @@ func (r *Runner) invoke(ctx context.Context, prepare func() (routed, int), body 
 	}
 	timeout, err := r.timeLimits()
 	if err != nil {
-		r.Act.Errorf("%v", err)
+		r.act.Errorf("%v", err)
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	defer func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			r.Act.Errorf("pipeline-action: stopped after %s (the `timeout` input) because GitHub answered too slowly or not at all; what was done stands, and the next event carries on", timeout)
+			r.act.Errorf("pipeline-action: stopped after %s (the `timeout` input) because GitHub answered too slowly or not at all; what was done stands, and the next event carries on", timeout)
 		}
 	}()
 	client, err := r.client(ev.Repo)
 	if err != nil {
-		r.Act.Errorf("%v", err)
+		r.act.Errorf("%v", err)
 		return 2
 	}
-	defer func() { r.Act.Infof("pipeline-action: API calls: %s", FormatCalls(client.Calls())) }()
+	defer func() { r.act.Infof("pipeline-action: API calls: %s", FormatCalls(client.Calls())) }()
 	return body(ctx, client, ev)
 }
 
 func (r *Runner) client(repo string) (*ghapi.Client, error) {
-	token := r.Act.GetInput("token")
+	token := r.act.GetInput("token")
 	if token == "" {
 		token = r.Getenv("GITHUB_TOKEN")
 	}
@@ -78,6 +78,6 @@ func (r *Runner) timeLimits() (time.Duration, error) {
 		return 0, err
 	}
 	r.limits = ghapi.Limits{RequestTimeout: requestTimeout, Deadline: r.Now().Add(timeout), Now: r.Now, Sleep: r.Sleep,
-		Logf: func(f string, a ...any) { r.Act.Warningf("pipeline-action: "+f, a...) }}
+		Logf: func(f string, a ...any) { r.act.Warningf("pipeline-action: "+f, a...) }}
 	return timeout, nil
 }

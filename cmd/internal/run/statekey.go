@@ -16,20 +16,20 @@ import (
 // log them) and keeps the keys in r.stateKeys. false: they are invalid (reported; the
 // value is never printed).
 func (r *Runner) stateKeyOK() bool {
-	current := strings.TrimSpace(r.Act.GetInput("state_key"))
-	previous := strings.Fields(r.Act.GetInput("state_key_previous"))
+	current := strings.TrimSpace(r.act.GetInput("state_key"))
+	previous := strings.Fields(r.act.GetInput("state_key_previous"))
 	// A mask is one line: a key that spans lines is masked line by line (and refused).
 	for _, part := range append(strings.Fields(current), previous...) {
-		r.Act.AddMask(part)
+		r.act.AddMask(part)
 	}
 	keys, err := state.NewKeys(current, previous...)
 	if err != nil {
-		r.Act.Errorf("input state_key: %v", err)
+		r.act.Errorf("input state_key: %v", err)
 		return false
 	}
 	r.stateKeys = keys
 	if keys.Set() {
-		r.Act.Infof("pipeline-action: a state key is set: states are signed with it, and only states it verifies are trusted")
+		r.act.Infof("pipeline-action: a state key is set: states are signed with it, and only states it verifies are trusted")
 	}
 	return true
 }

@@ -42,24 +42,24 @@ const SweepEvent = "schedule"
 
 // dueSubject is one subject the sweep may advance.
 type dueSubject struct {
-	Number int
-	Issue  bool      // an issue's runs (issue-N.json)
-	At     time.Time // its runs' earliest deadline
-	Runs   []string
+	number int
+	issue  bool      // an issue's runs (issue-N.json)
+	at     time.Time // its runs' earliest deadline
+	runs   []string
 }
 
 // Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
 func (r *Runner) Sweep(ctx context.Context) int {
 	budget := defaultSweepBudget
 	prepare := func() (routed, int) {
-		ev, err := r.SweepEvent()
+		ev, err := r.sweepEvent()
 		if err != nil {
-			r.Act.Errorf("%v", err)
+			r.act.Errorf("%v", err)
 			return ev, 2
 		}
-		if v := r.Act.GetInput("sweep_budget"); v != "" {
+		if v := r.act.GetInput("sweep_budget"); v != "" {
 			if budget, err = strconv.Atoi(v); err != nil || budget < 1 {
-				r.Act.Errorf("input sweep_budget: %q is not a positive number of subjects", v)
+				r.act.Errorf("input sweep_budget: %q is not a positive number of subjects", v)
 				return ev, 2
 			}
 		}
@@ -75,27 +75,27 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	path := r.configPath()
 	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, engine.DefaultStateBranch)
 	if err != nil {
-		r.Act.Errorf("%v", err)
+		r.act.Errorf("%v", err)
 		return 1
 	}
 	if snap.Config == nil {
-		r.Act.Infof("pipeline-action: sweep: no %s on %s; nothing to do", ConfigWhere(path), snap.DefaultBranch)
+		r.act.Infof("pipeline-action: sweep: no %s on %s; nothing to do", ConfigWhere(path), snap.DefaultBranch)
 		return 0
 	}
 	cfg, err := LoadConfig(snap.Config)
 	if err != nil {
 		r.annotate(err)
-		r.Act.Errorf("sweep: the config on %s is invalid; nothing was swept", snap.DefaultBranch)
+		r.act.Errorf("sweep: the config on %s is invalid; nothing was swept", snap.DefaultBranch)
 		return 1
 	}
 	if b := cfg.Settings.StateBranch; b != "" && b != engine.DefaultStateBranch {
 		if snap, err = client.SweepState(ctx, ev.DefaultBranch, path, b); err != nil {
-			r.Act.Errorf("%v", err)
+			r.act.Errorf("%v", err)
 			return 1
 		}
 	}
 	ev.DefaultBranch = snap.DefaultBranch
-	due, later, ok := r.DueSubjects(snap, ev.Repo)
+	due, later, ok := r.dueSubjects(snap, ev.Repo)
 	if !ok {
 		return 1
 	}
@@ -104,11 +104,11 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		if !later.IsZero() {
 			msg += "; the next deadline is " + later.UTC().Format(time.RFC3339)
 		}
-		r.Act.Infof("pipeline-action: sweep: %s", msg)
+		r.act.Infof("pipeline-action: sweep: %s", msg)
 		return 0
 	}
 	take := min(budget, len(due))
-	r.Act.Infof("pipeline-action: sweep: %d %s due; advancing %d (sweep_budget %d), oldest deadline first",
+	r.act.Infof("pipeline-action: sweep: %d %s due; advancing %d (sweep_budget %d), oldest deadline first",
 		len(due), Plural(len(due), "subject is", "subjects are"), take, budget)
 	key := r.inputKey(ev.Event, []byte("sweep"))
 	code := 0
@@ -119,13 +119,13 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 			code = 1
 			break
 		}
-		r.Act.Infof("pipeline-action: sweep: #%d, due since %s (%s)", d.Number, d.At.UTC().Format(time.RFC3339), strings.Join(d.Runs, ", "))
+		r.act.Infof("pipeline-action: sweep: #%d, due since %s (%s)", d.number, d.at.UTC().Format(time.RFC3339), strings.Join(d.runs, ", "))
 		sev := ev
-		sev.Issue = d.Issue
-		res, err := r.subject(ctx, client, sev, d.Number, key)
+		sev.Issue = d.issue
+		res, err := r.subject(ctx, client, sev, d.number, key)
 		done++
 		if err != nil {
-			r.Act.Errorf("%s#%d: %v", ev.Repo, d.Number, err)
+			r.act.Errorf("%s#%d: %v", ev.Repo, d.number, err)
 			code = 1
 			continue
 		}
@@ -134,15 +134,15 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		}
 	}
 	if rest := len(due) - done; rest > 0 {
-		r.Act.Infof("pipeline-action: sweep: %d %s left due for the next sweep", rest, Plural(rest, "subject", "subjects"))
+		r.act.Infof("pipeline-action: sweep: %d %s left due for the next sweep", rest, Plural(rest, "subject", "subjects"))
 	}
 	r.report(results)
 	return code
 }
 
-// SweepEvent is what the sweep knows of the workflow that started it: the repository,
+// sweepEvent is what the sweep knows of the workflow that started it: the repository,
 // its default branch and who started it.
-func (r *Runner) SweepEvent() (routed, error) {
+func (r *Runner) sweepEvent() (routed, error) {
 	ev := routed{Handled: true, Event: SweepEvent, Repo: r.Getenv("GITHUB_REPOSITORY")}
 	name := r.Getenv("GITHUB_EVENT_NAME")
 	if name == "schedule" || name == "workflow_dispatch" {
@@ -180,27 +180,27 @@ func (r *Runner) SweepEvent() (routed, error) {
 	return ev, nil
 }
 
-// DueSubjects reads the index and returns the subjects with a run whose deadline has
+// dueSubjects reads the index and returns the subjects with a run whose deadline has
 // passed, oldest deadline first, and the earliest deadline still ahead (zero if none).
 // ok is false when the index cannot be read (reported).
-func (r *Runner) DueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueSubject, later time.Time, ok bool) {
+func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueSubject, later time.Time, ok bool) {
 	f := snap.State.Index
 	switch {
 	case !snap.State.Exists || f == nil:
 		return nil, time.Time{}, true
 	case f.Truncated:
-		r.Act.Errorf("sweep: %s on %s is too large for GitHub to give its text; nothing was swept", state.IndexFile, snap.State.Name)
+		r.act.Errorf("sweep: %s on %s is too large for GitHub to give its text; nothing was swept", state.IndexFile, snap.State.Name)
 		return nil, time.Time{}, false
 	}
 	if why := state.TrustFile(f, snap.Viewer); why != "" {
 		// Whoever can push to the branch could list any subject in it: only what the action
 		// wrote is swept. The next event of each subject writes the index anew.
-		r.Act.Warningf("pipeline-action: sweep: the index of open runs is not trusted (%s); nothing was swept", why)
+		r.act.Warningf("pipeline-action: sweep: the index of open runs is not trusted (%s); nothing was swept", why)
 		return nil, time.Time{}, true
 	}
 	idx, err := state.DecodeIndex(f.Text)
 	if err != nil {
-		r.Act.Errorf("sweep: reading %s on %s at %.7s: %v", state.IndexFile, snap.State.Name, f.Commit, err)
+		r.act.Errorf("sweep: reading %s on %s at %.7s: %v", state.IndexFile, snap.State.Name, f.Commit, err)
 		return nil, time.Time{}, false
 	}
 	now := r.Now()
@@ -222,28 +222,28 @@ func (r *Runner) DueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 			issue = ok
 		}
 		if !ok {
-			r.Act.Warningf("pipeline-action: sweep: index entry of run %q names %q in %q, not a pull request or an issue of %s; skipped",
+			r.act.Warningf("pipeline-action: sweep: index entry of run %q names %q in %q, not a pull request or an issue of %s; skipped",
 				OneLine(e.Run), OneLine(e.Subject), OneLine(e.File), repo)
 			continue
 		}
 		d := bySubject[n]
 		if d == nil {
-			d = &dueSubject{Number: n, Issue: issue, At: e.NextDeadline}
+			d = &dueSubject{number: n, issue: issue, at: e.NextDeadline}
 			bySubject[n] = d
 		}
-		if e.NextDeadline.Before(d.At) {
-			d.At = e.NextDeadline
+		if e.NextDeadline.Before(d.at) {
+			d.at = e.NextDeadline
 		}
-		d.Runs = append(d.Runs, e.Run)
+		d.runs = append(d.runs, e.Run)
 	}
 	for _, d := range bySubject {
 		due = append(due, *d)
 	}
 	sort.Slice(due, func(i, j int) bool {
-		if !due[i].At.Equal(due[j].At) {
-			return due[i].At.Before(due[j].At)
+		if !due[i].at.Equal(due[j].at) {
+			return due[i].at.Before(due[j].at)
 		}
-		return due[i].Number < due[j].Number
+		return due[i].number < due[j].number
 	})
 	return due, later, true
 }

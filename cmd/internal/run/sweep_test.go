@@ -18,7 +18,7 @@ func sweepRunner(now time.Time) (*Runner, *bytes.Buffer) {
 	var out bytes.Buffer
 	env := func(string) string { return "" }
 	r := &Runner{Getenv: env, Out: &out, Now: func() time.Time { return now }}
-	r.Act = githubactions.New(githubactions.WithGetenv(env), githubactions.WithWriter(&out))
+	r.act = githubactions.New(githubactions.WithGetenv(env), githubactions.WithWriter(&out))
 	return r, &out
 }
 
@@ -47,16 +47,16 @@ func TestDueSubjectsOldestFirstAndOnlyThisRepository(t *testing.T) {
 		entry("p/2/1", "acme/widgets#2", "issue-20.json", now.Add(-time.Hour)), // a file that is not #2's
 	)
 	r, out := sweepRunner(now)
-	due, later, ok := r.DueSubjects(snap, "acme/widgets")
+	due, later, ok := r.dueSubjects(snap, "acme/widgets")
 	require.True(t, ok)
 	require.Len(t, due, 3, out.String())
-	assert.Equal(t, 7, due[0].Number)
-	assert.Equal(t, now.Add(-3*time.Hour), due[0].At)
-	assert.ElementsMatch(t, []string{"p/7/1", "q/7/1"}, due[0].Runs)
-	assert.Equal(t, 9, due[1].Number)
-	assert.False(t, due[1].Issue)
-	assert.Equal(t, 6, due[2].Number)
-	assert.True(t, due[2].Issue, "issue-6.json holds an issue's runs")
+	assert.Equal(t, 7, due[0].number)
+	assert.Equal(t, now.Add(-3*time.Hour), due[0].at)
+	assert.ElementsMatch(t, []string{"p/7/1", "q/7/1"}, due[0].runs)
+	assert.Equal(t, 9, due[1].number)
+	assert.False(t, due[1].issue)
+	assert.Equal(t, 6, due[2].number)
+	assert.True(t, due[2].issue, "issue-6.json holds an issue's runs")
 	assert.Equal(t, now.Add(time.Hour), later)
 	assert.Equal(t, 3, bytes.Count(out.Bytes(), []byte("not a pull request or an issue of acme/widgets; skipped")), out.String())
 }
@@ -70,7 +70,7 @@ func TestDueSubjectsRefusesAnIndexNotWrittenByTheAction(t *testing.T) {
 		"signed as a person": sweepSnapshot(t, "mallory", true, e),
 	} {
 		r, out := sweepRunner(now)
-		due, _, ok := r.DueSubjects(snap, "acme/widgets")
+		due, _, ok := r.dueSubjects(snap, "acme/widgets")
 		assert.True(t, ok, name)
 		assert.Empty(t, due, name)
 		assert.Contains(t, out.String(), "the index of open runs is not trusted", name)
@@ -101,7 +101,7 @@ func TestSweepEventFindsTheDefaultBranch(t *testing.T) {
 	for _, tc := range cases {
 		tc.env["GITHUB_REPOSITORY"] = "acme/widgets"
 		r := &Runner{Getenv: func(k string) string { return tc.env[k] }}
-		ev, err := r.SweepEvent()
+		ev, err := r.sweepEvent()
 		if tc.err != "" {
 			assert.ErrorContains(t, err, tc.err, tc.name)
 			continue

@@ -55,7 +55,7 @@ func (r *Runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcom
 					"%s: secret %s is not set; give the action's step the environment variable %s%s (from ${{ secrets.%s }})",
 					where, p.Secret, SecretEnvPrefix, p.Secret, p.Secret)}
 			}
-			r.Act.AddMask(v)
+			r.act.AddMask(v)
 			sent = append(sent, v)
 			b.WriteString(v)
 		}

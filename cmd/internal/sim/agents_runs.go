@@ -35,7 +35,7 @@ func (s *simulation) applyWorkflowRun(v *workflowRunStep) ([]ghfake.Event, strin
 		return nil, "", false, fmt.Errorf("workflow_run: %w", err)
 	}
 	var agent *ghfake.Dispatch
-	ds := s.Fake.Dispatches()
+	ds := s.fake.Dispatches()
 	for i := len(ds) - 1; i >= 0 && agent == nil; i-- {
 		d := ds[i]
 		if d.Workflow != "" && d.Inputs["run"] == run.ID && d.Inputs["stage"] == v.Stage && d.Inputs["attempt"] == strconv.Itoa(attempt) {
@@ -48,8 +48,8 @@ func (s *simulation) applyWorkflowRun(v *workflowRunStep) ([]ghfake.Event, strin
 	w := ghfake.WorkflowRun{Workflow: or(v.Workflow, agent.Workflow), Branch: or(v.Branch, agent.Ref), Event: or(v.Event, "workflow_dispatch"),
 		Actor: v.User, Title: or(v.Title, agent.RunName), Conclusion: or(v.Conclusion, "failure")}
 	// A branch of the user's own is pushed from the default branch (no event the action hears).
-	s.Fake.AddBranch(s.sc.Repo, w.Branch)
-	ev, err := s.Fake.RunWorkflow(s.sc.Repo, w)
+	s.fake.AddBranch(s.sc.Repo, w.Branch)
+	ev, err := s.fake.RunWorkflow(s.sc.Repo, w)
 	if err != nil {
 		return nil, "", false, fmt.Errorf("workflow_run: %w", err)
 	}

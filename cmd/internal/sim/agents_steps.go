@@ -55,7 +55,7 @@ func (s *simulation) writeFiles() error {
 		if err != nil {
 			return fmt.Errorf("%s: files: %w", s.sc.path, err)
 		}
-		s.Fake.SetFile(s.sc.Repo, s.sc.DefaultBranch, p, string(src))
+		s.fake.SetFile(s.sc.Repo, s.sc.DefaultBranch, p, string(src))
 	}
 	return nil
 }
@@ -116,7 +116,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 		with["state_key"] = *v.StateKey
 	}
 	inputs := map[string]any{"run": runID, "stage": v.Stage, "attempt": strconv.Itoa(attempt), "nonce": nonce}
-	ev := s.Fake.WorkflowDispatchEvent(s.sc.Repo, "agent.yml", s.sc.DefaultBranch, ghfake.BotLogin, inputs)
+	ev := s.fake.WorkflowDispatchEvent(s.sc.Repo, "agent.yml", s.sc.DefaultBranch, ghfake.BotLogin, inputs)
 	if s.with == nil {
 		s.with = map[string]map[string]string{}
 	}
@@ -131,12 +131,12 @@ func (s *simulation) applyAgentFails(v *agentFailsStep) ([]ghfake.Event, string,
 	if err != nil {
 		return nil, "", false, fmt.Errorf("agent_fails: %w", err)
 	}
-	ds := s.Fake.Dispatches()
+	ds := s.fake.Dispatches()
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := ds[i]
 		if d.Workflow != "" && d.Inputs["run"] == run.ID && d.Inputs["stage"] == v.Stage && d.Inputs["attempt"] == strconv.Itoa(attempt) {
 			conclusion := or(v.Conclusion, "failure")
-			ev := s.Fake.CompleteDispatch(s.sc.Repo, i, conclusion)
+			ev := s.fake.CompleteDispatch(s.sc.Repo, i, conclusion)
 			return []ghfake.Event{ev}, fmt.Sprintf("agent_fails: the workflow run %q of %s on #%d ends %s without a report", d.RunName, v.Stage, v.PR, conclusion), true, nil
 		}
 	}
@@ -162,13 +162,13 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 	count := 0
 	switch ag.Dispatch {
 	case engine.DispatchWorkflow:
-		for _, d := range s.Fake.Dispatches() {
+		for _, d := range s.fake.Dispatches() {
 			if d.Workflow == ag.Workflow {
 				count++
 			}
 		}
 	case engine.DispatchRepositoryDispatch:
-		for _, d := range s.Fake.Dispatches() {
+		for _, d := range s.fake.Dispatches() {
 			if d.EventType == ag.EventType {
 				count++
 			}
@@ -185,7 +185,7 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 			}
 		}
 		for _, n := range s.subjects() {
-			for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+			for _, c := range s.fake.Comments(s.sc.Repo, n) {
 				for _, key := range engine.PostedEffects(c.Body) {
 					if parts := strings.Split(key, "/"); len(parts) == 6 && parts[5] == string(engine.EffectDispatch) && stages[parts[3]] {
 						count++
@@ -196,7 +196,7 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 	case engine.DispatchLabel:
 		// Each time the action added the label (adding a label already there is no dispatch).
 		for _, n := range s.subjects() {
-			count += s.Fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)
+			count += s.fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)
 		}
 	default:
 		report(false, what, fmt.Sprint(*x.Count), fmt.Sprintf("not supported yet: counting %s dispatches", ag.Dispatch))
@@ -211,7 +211,7 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 // state holds for that attempt, signed with the scenario's state key when it has one.
 // "" when there is none (the report then carries none, and is refused).
 func (s *simulation) dispatchedNonce(runID, stage string, attempt int) string {
-	ds := s.Fake.Dispatches()
+	ds := s.fake.Dispatches()
 	for i := len(ds) - 1; i >= 0; i-- {
 		in := ds[i].Inputs
 		if in["run"] == runID && in["stage"] == stage && in["attempt"] == strconv.Itoa(attempt) {

@@ -17,15 +17,15 @@ import (
 func playDir(t *testing.T, name string) *simulation {
 	t.Helper()
 	dir := filepath.Join("testdata", "scenarios", name)
-	sc, err := LoadScenario(filepath.Join(dir, "scenario.yaml"))
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
 	require.NoError(t, err)
-	cfg, err := ScenarioConfig(filepath.Join(dir, sc.Config))
+	cfg, err := scenarioConfig(filepath.Join(dir, sc.Config))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := NewSimulation(sc, cfg, &out)
-	t.Cleanup(sim.Fake.Close)
-	sim.Quiet = true
-	failed, err := sim.Play(context.Background())
+	sim := newSimulation(sc, cfg, &out)
+	t.Cleanup(sim.fake.Close)
+	sim.quiet = true
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	return sim
@@ -36,7 +36,7 @@ func playDir(t *testing.T, name string) *simulation {
 func TestChatOpsReplies(t *testing.T) {
 	sim := playDir(t, "escalate-chatops")
 	var replies []string
-	for _, c := range sim.Fake.Comments(sim.sc.Repo, 7) {
+	for _, c := range sim.fake.Comments(sim.sc.Repo, 7) {
 		if c.Author == ghfake.BotLogin && strings.HasPrefix(c.Body, "@") {
 			replies = append(replies, strings.SplitN(c.Body, "\n", 2)[0])
 		}
@@ -49,7 +49,7 @@ func TestChatOpsReplies(t *testing.T) {
 
 	sim = playDir(t, "human-reminders-chatops")
 	var bodies []string
-	for _, c := range sim.Fake.Comments(sim.sc.Repo, 7) {
+	for _, c := range sim.fake.Comments(sim.sc.Repo, 7) {
 		if c.Author == ghfake.BotLogin && !strings.Contains(c.Body, "### pipeline-action") {
 			bodies = append(bodies, strings.SplitN(c.Body, "\n", 2)[0])
 		}
@@ -60,5 +60,5 @@ func TestChatOpsReplies(t *testing.T) {
 		"@alice @acme/maintainers still waiting for a maintainer's approval",
 		"@rita `/pipeline approve` refused: it needs write permission on this repository, and @rita's is read. Nothing was changed.",
 	}, bodies)
-	assert.Equal(t, []string{"alice", "team:maintainers"}, sim.Fake.PR(sim.sc.Repo, 7).Requested)
+	assert.Equal(t, []string{"alice", "team:maintainers"}, sim.fake.PR(sim.sc.Repo, 7).Requested)
 }

@@ -24,7 +24,7 @@ func TestCommentFloodIsReadOnceAndAnsweredOnce(t *testing.T) {
 	sim := playDir(t, "comment-flood")
 	var replies int
 	var st string
-	for _, c := range sim.Fake.Comments(sim.sc.Repo, 7) {
+	for _, c := range sim.fake.Comments(sim.sc.Repo, 7) {
 		if c.Author != ghfake.BotLogin {
 			continue
 		}

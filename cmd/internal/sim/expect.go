@@ -16,7 +16,7 @@ import (
 // how many failed and counts them all in s.checked. Only the keys e gives are checked.
 func (s *simulation) check(e *expectation) (failed int) {
 	report := func(ok bool, what, want, found string) {
-		s.Checked++
+		s.checked++
 		if ok {
 			fmt.Fprintf(s.out, "   ✓ %s: %s\n", what, want)
 			return
@@ -24,19 +24,19 @@ func (s *simulation) check(e *expectation) (failed int) {
 		failed++
 		fmt.Fprintf(s.out, "   ✗ %s: want %s, found %s\n", what, want, found)
 	}
-	for _, n := range SortedInts(e.PRs) {
+	for _, n := range sortedInts(e.PRs) {
 		x := e.PRs[n]
 		var pr ghfake.PRView
-		if !s.try(func() { pr = s.Fake.PR(s.sc.Repo, n) }) {
+		if !s.try(func() { pr = s.fake.PR(s.sc.Repo, n) }) {
 			report(false, fmt.Sprintf("#%d", n), "a pull request", "none")
 			continue
 		}
 		s.checkSubject(report, n, x, pr.Merged, pr.State == "closed", pr.Labels)
 	}
-	for _, n := range SortedInts(e.Issues) {
+	for _, n := range sortedInts(e.Issues) {
 		x := e.Issues[n]
 		var is ghfake.IssueView
-		if !s.try(func() { is = s.Fake.IssueView(s.sc.Repo, n) }) {
+		if !s.try(func() { is = s.fake.IssueView(s.sc.Repo, n) }) {
 			report(false, fmt.Sprintf("#%d", n), "an issue", "none")
 			continue
 		}
@@ -49,7 +49,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	if e.Branches != nil {
 		want := append([]string(nil), *e.Branches...)
 		sort.Strings(want)
-		got := s.Fake.Branches(s.sc.Repo)
+		got := s.fake.Branches(s.sc.Repo)
 		report(strings.Join(want, ",") == strings.Join(got, ","), "branches of "+s.sc.Repo, fmt.Sprint(want), fmt.Sprint(got))
 	}
 	if e.StateBranch != nil {
@@ -70,13 +70,13 @@ func (s *simulation) check(e *expectation) (failed int) {
 // files named are at its head.
 func (s *simulation) checkStateBranch(report func(bool, string, string, string), x *stateBranchExpect) {
 	name := s.stateBranch()
-	files := s.Fake.BranchFiles(s.sc.Repo, name)
+	files := s.fake.BranchFiles(s.sc.Repo, name)
 	exists := files != nil
 	if x.Exists != nil {
 		report(exists == *x.Exists, "state branch "+name+" exists", fmt.Sprint(*x.Exists), fmt.Sprint(exists))
 	}
 	if x.Commits != nil {
-		n := len(s.Fake.BranchLog(s.sc.Repo, name))
+		n := len(s.fake.BranchLog(s.sc.Repo, name))
 		report(n == *x.Commits, "commits on state branch "+name, fmt.Sprint(*x.Commits), fmt.Sprint(n))
 	}
 	for _, f := range x.Files {
@@ -106,7 +106,7 @@ func (s *simulation) checkSubject(report func(bool, string, string, string), n i
 	}
 	if x.Comments != nil {
 		count := 0
-		for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
 			if c.Author == ghfake.BotLogin {
 				count++
 			}
@@ -116,7 +116,7 @@ func (s *simulation) checkSubject(report func(bool, string, string, string), n i
 	s.checkStateCommentBound(report, who, n, x.CommentsAtMost) // expect_bounds.go
 	for _, want := range x.CommentsContain {
 		found := false
-		for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
 			found = found || (c.Author == ghfake.BotLogin && strings.Contains(c.Body, want))
 		}
 		report(found, who+" a comment by the action contains", fmt.Sprintf("%q", want), "none does")
@@ -149,11 +149,11 @@ func (s *simulation) try(f func()) (ok bool) {
 func (s *simulation) stateComment(n int) *ghfake.CommentView {
 	var out *ghfake.CommentView
 	s.try(func() {
-		for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
 			if !state.HasMarker(c.Body) {
 				continue
 			}
-			if _, why, err := state.CheckKeyed(TrustedComment(c), s.stateKeys()); err == nil && why == "" {
+			if _, why, err := state.CheckKeyed(trustedComment(c), s.stateKeys()); err == nil && why == "" {
 				c := c
 				out = &c
 				return
@@ -196,7 +196,7 @@ func (s *simulation) subjects() []int {
 // finished runs archived on the branch (they left the live state).
 func (s *simulation) runs() []*engine.Run {
 	var out []*engine.Run
-	files := s.Fake.BranchFiles(s.sc.Repo, s.stateBranch())
+	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	for _, n := range s.subjects() {
 		name := state.SubjectFile(true, n)
 		if _, ok := files[name]; !ok {
@@ -225,7 +225,7 @@ func (s *simulation) runs() []*engine.Run {
 // fileTrusted reports whether the commit that last changed path on the state branch was
 // the action's, made through GitHub's API, as the run trusts it (state.TrustFile).
 func (s *simulation) fileTrusted(path string) bool {
-	log := s.Fake.BranchLog(s.sc.Repo, s.stateBranch())
+	log := s.fake.BranchLog(s.sc.Repo, s.stateBranch())
 	for i, c := range log {
 		before, had := "", false
 		if i+1 < len(log) {
@@ -241,7 +241,7 @@ func (s *simulation) fileTrusted(path string) bool {
 // archived are the runs archived on the state branch, by path.
 func (s *simulation) archived() []*engine.Run {
 	var out []*engine.Run
-	files := s.Fake.BranchFiles(s.sc.Repo, s.stateBranch())
+	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		if strings.HasPrefix(p, "archive/") {
@@ -297,7 +297,7 @@ func describeRuns(runs []*engine.Run) string {
 	return strings.Join(parts, ", ")
 }
 
-func SortedInts[V any](m map[int]V) []int {
+func sortedInts[V any](m map[int]V) []int {
 	out := make([]int, 0, len(m))
 	for k := range m {
 		out = append(out, k)

@@ -51,7 +51,7 @@ func (s *simulation) checkStateCommentBound(report func(bool, string, string, st
 		return
 	}
 	count := 0
-	for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+	for _, c := range s.fake.Comments(s.sc.Repo, n) {
 		if c.Author == ghfake.BotLogin && (state.HasMarker(c.Body) || state.IsPlaceholder(c.Body)) {
 			count++
 		}

@@ -26,7 +26,7 @@ expect:
   prs: {7: {comments_at_most: 1}}
   dispatches: [{agent: triage, at_most: 1}, {agent: triage, at_most: 0}, {agent: triage, count: 1, at_most: 5}, {agent: nobody, at_most: 1}]
 `, string(cfg))
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, 3, failed, out.String())
 	assert.Contains(t, out.String(), "   ✓ dispatches of agent triage: at most 1\n")

@@ -11,10 +11,10 @@ import (
 // checkReminders checks `reminders: {N: count}`: the comments of the action on subject N
 // that carry the marker of a human stage's reminder effect (<run>/<stage>/<attempt>/reminder-<k>).
 func (s *simulation) checkReminders(report func(bool, string, string, string), want map[int]int) {
-	for _, n := range SortedInts(want) {
+	for _, n := range sortedInts(want) {
 		count := 0
 		s.try(func() {
-			for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+			for _, c := range s.fake.Comments(s.sc.Repo, n) {
 				if c.Author != ghfake.BotLogin {
 					continue
 				}

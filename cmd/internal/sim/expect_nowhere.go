@@ -54,7 +54,7 @@ func (s *simulation) checkNowhere(report func(bool, string, string, string), xs 
 func (s *simulation) keptTexts() []nowhereText {
 	var out []nowhereText
 	for _, repo := range append([]string{s.sc.Repo}, s.sc.Repos...) {
-		for _, c := range s.Fake.AllComments(repo) {
+		for _, c := range s.fake.AllComments(repo) {
 			for i, body := range append(append([]string(nil), c.Edits...), c.Body) {
 				where := fmt.Sprintf("comment %d (version %d) on %s", c.ID, i+1, repo)
 				out = append(out, nowhereText{where, body})
@@ -63,19 +63,19 @@ func (s *simulation) keptTexts() []nowhereText {
 				}
 			}
 		}
-		for _, is := range s.Fake.Issues(repo) {
+		for _, is := range s.fake.Issues(repo) {
 			out = append(out, nowhereText{fmt.Sprintf("#%d on %s", is.Number, repo),
 				is.Title + "\n" + is.Body + "\n" + strings.Join(is.Labels, "\n")})
 		}
 	}
 	branch := s.stateBranch()
-	for _, c := range s.Fake.BranchLog(s.sc.Repo, branch) {
+	for _, c := range s.fake.BranchLog(s.sc.Repo, branch) {
 		out = append(out, nowhereText{fmt.Sprintf("commit %.7s of %s", c.SHA, branch), c.Message})
 		for _, p := range sortedPaths(c.Files) {
 			out = append(out, nowhereText{fmt.Sprintf("%s at commit %.7s of %s", p, c.SHA, branch), c.Files[p]})
 		}
 	}
-	for i, d := range s.Fake.Dispatches() {
+	for i, d := range s.fake.Dispatches() {
 		out = append(out, nowhereText{fmt.Sprintf("dispatch %d", i+1), noEscapeJSON(d)})
 	}
 	for _, pattern := range []string{"output-*", "summary-*"} {

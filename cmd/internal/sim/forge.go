@@ -80,7 +80,7 @@ func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, erro
 	default:
 		return ghfake.Event{}, "", errors.New("edit_comment takes find (and replace), or forge_state")
 	}
-	ev := s.Fake.EditComment(s.sc.Repo, c.ID, v.User, body)
+	ev := s.fake.EditComment(s.sc.Repo, c.ID, v.User, body)
 	return ev, fmt.Sprintf("edit_comment %d on #%d by %s", c.ID, v.PR, v.User), nil
 }
 
@@ -88,7 +88,7 @@ func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, erro
 func (s *simulation) markedComment(n int) *ghfake.CommentView {
 	var out *ghfake.CommentView
 	s.try(func() {
-		for _, c := range s.Fake.Comments(s.sc.Repo, n) {
+		for _, c := range s.fake.Comments(s.sc.Repo, n) {
 			if state.HasMarker(c.Body) {
 				c := c
 				out = &c
@@ -124,7 +124,7 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 	subject := fmt.Sprintf("%s#%d", s.sc.Repo, n)
 	run := &engine.Run{ID: fmt.Sprintf("%s/%d/1", p.Name, n), Pipeline: p.Name, Subject: subject,
 		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock.now(), UpdatedAt: s.clock.now(),
-		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.Fake.PR(s.sc.Repo, n).HeadSHA, ConfigOID: pin}
+		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA, ConfigOID: pin}
 	for _, st := range p.Stages {
 		if st.ID == f.Stage {
 			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock.now()}
@@ -154,8 +154,8 @@ func gitBlobOID(src []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// TrustedComment converts a comment of the fake for state.Check.
-func TrustedComment(c ghfake.CommentView) state.Comment {
+// trustedComment converts a comment of the fake for state.Check.
+func trustedComment(c ghfake.CommentView) state.Comment {
 	return state.Comment{ID: c.ID, Author: c.Author, ViewerDidAuthor: c.Author == ghfake.BotLogin,
 		Edited: !c.LastEditedAt.IsZero(), Editor: c.Editor, Body: c.Body}
 }

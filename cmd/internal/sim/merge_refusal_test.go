@@ -22,7 +22,7 @@ func TestMergeRefusalsAreNotRetried(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
-			code, out, _ := Simulate(t, "../../../examples/"+tt.dir, "--stats")
+			code, out, _ := simulate(t, "../../../examples/"+tt.dir, "--stats")
 			require.Equal(t, 0, code, out)
 			total := regexp.MustCompile(`(?m)^  total .*$`).FindString(out)
 			require.NotEmpty(t, total, out)
@@ -32,6 +32,6 @@ func TestMergeRefusalsAreNotRetried(t *testing.T) {
 		})
 	}
 	// While GitHub computes mergeability, no merge is tried: the only one is the sweep's.
-	_, out, _ := Simulate(t, "../../../examples/merge-unknown-mergeability", "--stats")
+	_, out, _ := simulate(t, "../../../examples/merge-unknown-mergeability", "--stats")
 	assert.Regexp(t, `(?m)^  step  5  advance .*pulls/merge 1`, out)
 }

@@ -34,13 +34,13 @@ func withNoise(v *reportStep, runID string, attempt int) (map[string]any, error)
 		if _, ok := outputs[k]; ok {
 			return nil, fmt.Errorf("report: %q is in both outputs and noise", k)
 		}
-		outputs[k] = Noise(fmt.Sprintf("%s/%s/%d/%s", runID, v.Stage, attempt, k), n)
+		outputs[k] = noise(fmt.Sprintf("%s/%s/%d/%s", runID, v.Stage, attempt, k), n)
 	}
 	return outputs, nil
 }
 
-// Noise is n characters of noiseAlphabet drawn from a SHA-256 chain seeded with seed.
-func Noise(seed string, n int) string {
+// noise is n characters of noiseAlphabet drawn from a SHA-256 chain seeded with seed.
+func noise(seed string, n int) string {
 	out := make([]byte, 0, n)
 	sum := sha256.Sum256([]byte(seed))
 	for len(out) < n {

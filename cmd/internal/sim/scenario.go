@@ -15,8 +15,8 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// Scenario is the file `simulate` plays (docs/scenarios.md).
-type Scenario struct {
+// scenario is the file `simulate` plays (docs/scenarios.md).
+type scenario struct {
 	Repo          string            `yaml:"repo"`
 	DefaultBranch string            `yaml:"default_branch"`
 	Clock         time.Time         `yaml:"clock"`
@@ -127,7 +127,7 @@ func errorAt(path string, n *yaml.Node, format string, args ...any) *scenarioErr
 	return &scenarioError{path, max(n.Line, 1), max(n.Column, 1), fmt.Sprintf(format, args...)}
 }
 
-func LoadScenario(path string) (*Scenario, error) {
+func loadScenario(path string) (*scenario, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func LoadScenario(path string) (*Scenario, error) {
 		}
 		return nil, errorAt(path, at, "a scenario is a mapping with repo, steps and expect")
 	}
-	sc := &Scenario{path: path, DefaultBranch: "main", Config: "pipelines.yaml"}
+	sc := &scenario{path: path, DefaultBranch: "main", Config: "pipelines.yaml"}
 	d := &scenarioDecoder{path: path}
 	top := root.Content[0]
 	known := append(tags(reflect.TypeOf(*sc)), "steps", "expect")
@@ -396,7 +396,7 @@ func sortedStepKinds() []string {
 }
 
 // Rel resolves a path written in the scenario relative to the scenario's directory.
-func (sc *Scenario) Rel(p string) string {
+func (sc *scenario) Rel(p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}

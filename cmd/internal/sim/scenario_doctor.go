@@ -34,19 +34,19 @@ func (s *simulation) runDoctor(ctx context.Context, n int, v *doctorStep) (faile
 		args = append(args, "--pr", strconv.Itoa(v.PR))
 	}
 	fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
-	token := s.Fake.BotToken()
-	s.Fake.Grant(token, s.sc.tokenPermissions("run")) // scenario_permissions.go
+	token := s.fake.BotToken()
+	s.fake.Grant(token, s.sc.tokenPermissions("run")) // scenario_permissions.go
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_TOKEN": token, "GITHUB_REPOSITORY": s.sc.Repo,
-		"GITHUB_API_URL": s.Fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": s.Fake.URL + "/api/graphql"}
+		"GITHUB_API_URL": s.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": s.fake.URL + "/api/graphql"}
 	s.keyEnv(env, nil) // scenario_statekey.go
-	s.Fake.ResetStats()
+	s.fake.ResetStats()
 	var out bytes.Buffer
 	code := doctor.Main(ctx, args[1:], &out, &out, func(k string) string { return env[k] })
 	for _, l := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
 		fmt.Fprintf(s.out, "   | %s\n", l) // as a job log
 	}
 	report := func(ok bool, what, want, found string) {
-		s.Checked++
+		s.checked++
 		if ok {
 			fmt.Fprintf(s.out, "   ✓ %s: %s\n", what, want)
 			return
@@ -55,13 +55,13 @@ func (s *simulation) runDoctor(ctx context.Context, n int, v *doctorStep) (faile
 		fmt.Fprintf(s.out, "   ✗ %s: want %s, found %s\n", what, want, found)
 	}
 	var writes []string
-	for _, c := range s.Fake.Calls() {
+	for _, c := range s.fake.Calls() {
 		if c.Mutation || c.Kind != "graphql" && c.Method != http.MethodGet {
 			writes = append(writes, c.Method+" "+c.Path)
 		}
 	}
 	report(len(writes) == 0, "doctor writes", "nothing", strings.Join(writes, ", "))
-	bad := s.Fake.Unexpected()
+	bad := s.fake.Unexpected()
 	report(len(bad) == 0, "doctor's requests", "all of them ones GitHub answers", strings.Join(bad, "; "))
 	if v.OK != nil {
 		report((code == 0) == *v.OK, "doctor ok", fmt.Sprint(*v.OK), fmt.Sprintf("exit code %d", code))

@@ -99,7 +99,7 @@ func (s *simulation) applyFault(n int, v *faultStep) (string, error) {
 		f.Tag = fmt.Sprintf("step %d", n)
 		s.pendingFaults = append(s.pendingFaults, f.Tag)
 	}
-	s.Fake.Inject(v.Operation, f)
+	s.fake.Inject(v.Operation, f)
 	return faultLabel(v, f), nil
 }
 
@@ -148,7 +148,7 @@ func faultLabel(v *faultStep, f ghfake.Fault) string {
 // a fault meets the calls of the step after it, not a later step's.
 func (s *simulation) dropFaults() {
 	for _, tag := range s.pendingFaults {
-		if k := s.Fake.DropFaults(tag); k > 0 {
+		if k := s.fake.DropFaults(tag); k > 0 {
 			fmt.Fprintf(s.out, "   (the fault of %s is dropped: the calls after it did not use it up)\n", tag)
 		}
 	}

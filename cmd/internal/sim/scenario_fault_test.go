@@ -29,7 +29,7 @@ expect:
 		merged bool
 	}{{"", true}, {", keep: true", false}} {
 		sim, out := newSim(t, fmt.Sprintf(story, tc.keep, tc.merged), "")
-		failed, err := sim.Play(context.Background())
+		failed, err := sim.play(context.Background())
 		require.NoError(t, err, out.String())
 		require.Zero(t, failed, out.String())
 		if tc.keep == "" {
@@ -54,7 +54,7 @@ steps:
   - check: {pr: 7, name: test}
   - expect: {prs: {7: {merged: %t}}}
 `, performed, performed), "")
-		failed, err := sim.Play(context.Background())
+		failed, err := sim.play(context.Background())
 		require.NoError(t, err, out.String())
 		require.Zero(t, failed, out.String())
 	}
@@ -71,9 +71,9 @@ steps:
   - open_pr: {number: 7, author: dev}
 `, "")
 	sim.verbose = true
-	_, err := sim.Play(context.Background())
+	_, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
-	assert.NotContains(t, sim.Fake.BranchFiles("acme/widgets", "pipeline-action/state"), "pr-7.json")
+	assert.NotContains(t, sim.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "pr-7.json")
 	assert.Contains(t, out.String(), "── step 1: fault: the next 2 graphql calls selecting createCommitOnBranch answer 200 with the errors SERVICE_UNAVAILABLE")
 	assert.Contains(t, out.String(), "run auto-merge/7/1 started", "the reads were served")
 	assert.Contains(t, out.String(), "createCommitOnBranch on pipeline-action/state: Something went wrong")
@@ -98,7 +98,7 @@ steps:
 expect:
   prs: {7: {merged: true}}
 `, "")
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Contains(t, out.String(), "── step 1: fault: every pulls/merge until 2026-01-05T09:10:00Z answers 503")
@@ -116,7 +116,7 @@ func TestFaultMistakes(t *testing.T) {
 		{"{operation: pulls/merge, performed: true}", "fault needs a status of 400 or more"},
 	} {
 		dir := writeScenario(t, "repo: acme/widgets\nsteps:\n  - fault: "+tc.fault+"\nexpect: {prs: {7: {merged: true}}}\n")
-		code, _, errOut := Simulate(t, dir, "-q")
+		code, _, errOut := simulate(t, dir, "-q")
 		assert.Equal(t, 2, code, tc.fault)
 		assert.Contains(t, errOut, filepath.Join(dir, "scenario.yaml")+":3:5: ", tc.fault)
 		assert.Contains(t, errOut, tc.want, tc.fault)

@@ -26,7 +26,7 @@ func (s *simulation) commentFlood(v *commentStep) ([]ghfake.Event, string, bool,
 	}
 	var last ghfake.Event
 	for i := 1; i <= v.Count; i++ {
-		last, _ = s.Fake.Comment(s.sc.Repo, v.PR, v.User, strings.ReplaceAll(v.Body, "{n}", strconv.Itoa(i)))
+		last, _ = s.fake.Comment(s.sc.Repo, v.PR, v.User, strings.ReplaceAll(v.Body, "{n}", strconv.Itoa(i)))
 	}
 	label := fmt.Sprintf("%d comments on #%d by %s (the last one's event delivered)", v.Count, v.PR, v.User)
 	return []ghfake.Event{last}, label, v.Deliver == nil || *v.Deliver, nil

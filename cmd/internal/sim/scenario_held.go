@@ -52,7 +52,7 @@ func decodeHeld(d *scenarioDecoder, v *yaml.Node) (heldRef, error) {
 // checkHeld checks tick, and that every deliver_held names an earlier step that holds
 // events (it says `deliver: later`, or is a together holding some), and that no two name
 // the same one.
-func (sc *Scenario) checkHeld(tick *yaml.Node) error {
+func (sc *scenario) checkHeld(tick *yaml.Node) error {
 	if sc.Tick < 0 {
 		return errorAt(sc.path, tick, "\"tick\" must not be negative")
 	}

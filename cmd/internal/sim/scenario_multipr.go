@@ -50,14 +50,14 @@ func (s *simulation) checkRepos(report func(bool, string, string, string), repos
 			report(false, name, "a repository of the scenario", err.Error())
 			continue
 		}
-		for _, n := range SortedInts(x.PRs) {
+		for _, n := range sortedInts(x.PRs) {
 			want := x.PRs[n]
 			if want.Comments != nil || len(want.CommentContains) > 0 || len(want.CommentsContain) > 0 {
 				report(false, fmt.Sprintf("%s#%d", repo, n), "merged, closed or labels", "comment expectations, which only the scenario's repo takes")
 				continue
 			}
 			var pr ghfake.PRView
-			if !s.try(func() { pr = s.Fake.PR(repo, n) }) {
+			if !s.try(func() { pr = s.fake.PR(repo, n) }) {
 				report(false, fmt.Sprintf("%s#%d", repo, n), "a pull request", "none")
 				continue
 			}

@@ -34,13 +34,13 @@ func (s *simulation) access(v *accessStep) (string, error) {
 		if len(v.Add)+len(v.Remove) > 0 {
 			return "", errors.New("access: add and remove go with team, not user")
 		}
-		s.Fake.AddUser(v.User, v.Permission)
+		s.fake.AddUser(v.User, v.Permission)
 		return fmt.Sprintf("access: %s now has %s permission (no event)", v.User, v.Permission), nil
 	case v.Team != "" && v.User == "":
 		if v.Permission != "" || len(v.Add)+len(v.Remove) == 0 {
 			return "", errors.New("access: a team takes add and/or remove, not permission")
 		}
-		s.Fake.ChangeTeam(v.Team, v.Add, v.Remove)
+		s.fake.ChangeTeam(v.Team, v.Add, v.Remove)
 		return fmt.Sprintf("access: team %s +%v -%v (no event)", v.Team, v.Add, v.Remove), nil
 	}
 	return "", errors.New("access takes user and permission, or team with add and/or remove")
@@ -55,7 +55,7 @@ func (s *simulation) editCommentBy(v *editCommentStep) (ghfake.Event, string, er
 	}
 	var c *ghfake.CommentView
 	s.try(func() {
-		for _, cm := range s.Fake.Comments(s.sc.Repo, v.PR) {
+		for _, cm := range s.fake.Comments(s.sc.Repo, v.PR) {
 			if strings.EqualFold(cm.Author, v.Author) {
 				cm := cm
 				c = &cm
@@ -65,13 +65,13 @@ func (s *simulation) editCommentBy(v *editCommentStep) (ghfake.Event, string, er
 	if c == nil {
 		return ghfake.Event{}, "", fmt.Errorf("edit_comment: %s wrote no comment on #%d", v.Author, v.PR)
 	}
-	if !strings.EqualFold(v.User, c.Author) && !run.Contains([]string{"write", "maintain", "admin"}, s.Fake.Permission(v.User)) {
+	if !strings.EqualFold(v.User, c.Author) && !run.Contains([]string{"write", "maintain", "admin"}, s.fake.Permission(v.User)) {
 		return ghfake.Event{}, "", fmt.Errorf("edit_comment: GitHub lets %s edit only their own comments (they have no write access)", v.User)
 	}
 	if !strings.Contains(c.Body, v.Find) {
 		return ghfake.Event{}, "", fmt.Errorf("edit_comment: %s's comment on #%d does not contain %q", v.Author, v.PR, v.Find)
 	}
-	ev := s.Fake.EditComment(s.sc.Repo, c.ID, v.User, strings.Replace(c.Body, v.Find, v.Replace, 1))
+	ev := s.fake.EditComment(s.sc.Repo, c.ID, v.User, strings.Replace(c.Body, v.Find, v.Replace, 1))
 	return ev, fmt.Sprintf("edit_comment %d (by %s) on #%d by %s", c.ID, c.Author, v.PR, v.User), nil
 }
 

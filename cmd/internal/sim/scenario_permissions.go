@@ -29,7 +29,7 @@ var invocationKinds = []string{"run", "report", "sweep"}
 
 // checkPermissions refuses a `permissions:` that names an unknown scope or level; at is
 // the key, for the position of the message.
-func (sc *Scenario) checkPermissions(at *yaml.Node) error {
+func (sc *scenario) checkPermissions(at *yaml.Node) error {
 	if sc.Permissions == nil {
 		return nil
 	}
@@ -40,20 +40,20 @@ func (sc *Scenario) checkPermissions(at *yaml.Node) error {
 				return errorAt(sc.path, at, "permissions.%s must be a map of scope → read, write or none", k)
 			}
 			for scope, lvl := range m {
-				if err := CheckScope(scope, lvl); err != nil {
+				if err := checkScope(scope, lvl); err != nil {
 					return errorAt(sc.path, at, "permissions.%s: %v", k, err)
 				}
 			}
 			continue
 		}
-		if err := CheckScope(k, v); err != nil {
+		if err := checkScope(k, v); err != nil {
 			return errorAt(sc.path, at, "permissions: %v", err)
 		}
 	}
 	return nil
 }
 
-func CheckScope(scope string, lvl any) error {
+func checkScope(scope string, lvl any) error {
 	if !slices.Contains(workflowScopes, scope) {
 		return fmt.Errorf("unknown scope %q (one of %s, or run, report, sweep holding a map)", scope, strings.Join(workflowScopes, ", "))
 	}
@@ -76,7 +76,7 @@ func invocationKind(event string, agent bool) string {
 
 // tokenPermissions are the scopes of an invocation's token, as the fake names them
 // (pull_requests); nil when the scenario sets none (every scope write).
-func (sc *Scenario) tokenPermissions(kind string) ghfake.Permissions {
+func (sc *scenario) tokenPermissions(kind string) ghfake.Permissions {
 	if sc.Permissions == nil {
 		return nil
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 )
 
-func loadPermissions(t *testing.T, src string) (*Scenario, error) {
+func loadPermissions(t *testing.T, src string) (*scenario, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("repo: acme/widgets\n"+src), 0o600))
-	return LoadScenario(path)
+	return loadScenario(path)
 }
 
 // TestScenarioPermissions: a flat permissions: is every invocation's token, a map under

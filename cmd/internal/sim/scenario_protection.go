@@ -19,7 +19,7 @@ type protectionSetting struct {
 	MergeQueue      bool     `yaml:"merge_queue"`
 }
 
-func applyProtection(f *ghfake.Server, sc *Scenario) {
+func applyProtection(f *ghfake.Server, sc *scenario) {
 	if m := sc.Mergeability; m != nil {
 		f.SetUnknownReads(sc.Repo, m.UnknownReads)
 	}

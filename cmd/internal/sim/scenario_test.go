@@ -65,7 +65,7 @@ func TestScenarioMistakes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s.yaml")
 			require.NoError(t, os.WriteFile(path, []byte(tt.src), 0o600))
-			_, err := LoadScenario(path)
+			_, err := loadScenario(path)
 			require.Error(t, err)
 			assert.Equal(t, path+":"+tt.want, err.Error())
 		})

@@ -29,7 +29,7 @@ const (
 )
 
 // checkScenarioToken checks the top-level `token:` (n is its node, nil when absent).
-func checkScenarioToken(path string, sc *Scenario, n *yaml.Node) error {
+func checkScenarioToken(path string, sc *scenario, n *yaml.Node) error {
 	switch sc.Token {
 	case "", scenarioTokenGitHub, scenarioTokenApp:
 		return nil
@@ -45,7 +45,7 @@ func (s *simulation) appToken() bool { return s.sc.Token == scenarioTokenApp }
 // started no workflow for.
 func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error {
 	for round := 1; ; round++ {
-		events := s.Fake.CausedSince(mark, ghfake.BotLogin)
+		events := s.fake.CausedSince(mark, ghfake.BotLogin)
 		if len(events) == 0 {
 			return nil
 		}
@@ -58,7 +58,7 @@ func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error 
 			return fmt.Errorf("the action's own events still cause events after %d rounds (%s): it keeps answering itself", maxCausedRounds, what)
 		}
 		fmt.Fprintf(s.out, "   the action's own %s, delivered (token: app)\n", what)
-		mark = s.Fake.Mark(s.sc.Repo)
+		mark = s.fake.Mark(s.sc.Repo)
 		ds := s.fresh(events)
 		s.sent[0] = append(s.sent[0], ds...) // their subjects are the scenario's too (subjects)
 		for _, d := range ds {
@@ -97,9 +97,9 @@ func describeEvents(events []ghfake.Event) string {
 // GITHUB_TOKEN GitHub started no workflow for its closing, and with an app token its closed
 // event was delivered when it merged.
 func (s *simulation) closePR(repo string, v *prStep, deliver bool) ([]ghfake.Event, string, bool, error) {
-	pr := s.Fake.PR(repo, v.PR)
+	pr := s.fake.PR(repo, v.PR)
 	if !pr.Merged || pr.MergedBy != ghfake.BotLogin {
-		return []ghfake.Event{s.Fake.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), deliver, nil
+		return []ghfake.Event{s.fake.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), deliver, nil
 	}
 	if s.appToken() {
 		return nil, "", false, fmt.Errorf("close_pr: #%d was merged by the action; with token: app its pull_request.closed was delivered then", v.PR)

@@ -33,7 +33,7 @@ func TestReportFromUnstartedAgent(t *testing.T) {
 			dir := t.TempDir()
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), cfg, 0o600))
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(tc.scenario), 0o600))
-			code, out, errOut := Simulate(t, dir)
+			code, out, errOut := simulate(t, dir)
 			require.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 			if tc.code == 0 {
 				assert.Contains(t, out, "PASS: every expectation holds")
@@ -60,19 +60,19 @@ expect:
   prs: {7: {merged: true}}
   runs: [{pipeline: auto-merge, subject: "#7", status: completed}]
 `
-	code, out, errOut := Simulate(t, writeScenario(t, body))
+	code, out, errOut := simulate(t, writeScenario(t, body))
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "(GitHub starts no workflow for the action's own pull_request.closed #7: it ran with GITHUB_TOKEN)")
 	assert.Contains(t, out, "close_pr #7: the action merged it with GITHUB_TOKEN, so GitHub starts no workflow for its closing")
 
-	code, out, errOut = Simulate(t, writeScenario(t, strings.Replace(body, "repo: acme/widgets\n", "repo: acme/widgets\ntoken: app\n", 1)))
+	code, out, errOut = simulate(t, writeScenario(t, strings.Replace(body, "repo: acme/widgets\n", "repo: acme/widgets\ntoken: app\n", 1)))
 	require.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "the action's own pull_request.closed #7, delivered (token: app)")
 	assert.Contains(t, errOut, "scenario.yaml:8:5: close_pr: #7 was merged by the action; with token: app its pull_request.closed was delivered then")
 }
 
 func TestScenarioToken(t *testing.T) {
-	code, _, errOut := Simulate(t, writeScenario(t, "repo: acme/widgets\ntoken: pat\nsteps: []\n"))
+	code, _, errOut := simulate(t, writeScenario(t, "repo: acme/widgets\ntoken: pat\nsteps: []\n"))
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `"token" must be "github" (the workflow's GITHUB_TOKEN, the default) or "app" (a GitHub App's installation token), not "pat"`)
 }
@@ -80,7 +80,7 @@ func TestScenarioToken(t *testing.T) {
 // TestLabelByGitHubToken: a label another workflow adds with GITHUB_TOKEN starts no
 // workflow, so the pipeline triggered on it does not start.
 func TestLabelByGitHubToken(t *testing.T) {
-	code, out, errOut := Simulate(t, writeScenario(t, `repo: acme/widgets
+	code, out, errOut := simulate(t, writeScenario(t, `repo: acme/widgets
 users: {alice: write, dev: write}
 steps:
   - open_pr: {number: 7, author: dev, head: feat/a, deliver: false}

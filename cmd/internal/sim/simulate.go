@@ -49,7 +49,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		*scenarioPath = filepath.Join(dir, "scenario.yaml")
 	}
-	sc, err := LoadScenario(*scenarioPath)
+	sc, err := loadScenario(*scenarioPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
@@ -60,19 +60,19 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *configPath == "" {
 		*configPath = sc.Rel(sc.Config)
 	}
-	files, err := ScenarioConfig(*configPath)
+	files, err := scenarioConfig(*configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
 	}
-	if err := CheckConfig(files); err != nil {
+	if err := checkConfig(files); err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2
 	}
-	sim := NewSimulation(sc, files, stdout)
-	defer sim.Fake.Close()
-	sim.verbose, sim.Quiet = *verbose, *quiet
-	failed, err := sim.Play(ctx)
+	sim := newSimulation(sc, files, stdout)
+	defer sim.fake.Close()
+	sim.verbose, sim.quiet = *verbose, *quiet
+	failed, err := sim.play(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
 		return 2
@@ -84,7 +84,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nFAIL: %d %s did not hold\n", failed, run.Plural(failed, "expectation", "expectations"))
 		return 1
 	}
-	if sim.Checked == 0 {
+	if sim.checked == 0 {
 		fmt.Fprintln(stdout, "\nNO EXPECTATIONS: this scenario checks nothing; add an expect step or a final expect with at least one key")
 		return 2
 	}
@@ -94,18 +94,18 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // simulation is a scenario being played.
 type simulation struct {
-	sc        *Scenario
-	Fake      *ghfake.Server
+	sc        *scenario
+	fake      *ghfake.Server
 	out       io.Writer
 	clock     *simClock
 	verbose   bool
-	Quiet     bool
+	quiet     bool
 	tmp       string
 	runID     int
 	sent      map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
 	stats     []stepStats
 	comments  map[int]string // last printed state comment per PR, to print only changes
-	Checked   int            // expectations checked, passed or not
+	checked   int            // expectations checked, passed or not
 	jobErrors []string       // the ::error:: lines of the action's jobs (scenario_permissions.go)
 	config    []scenarioFile // the config on the default branch now
 	together  map[int]bool   // steps that delivered their events at once
@@ -134,11 +134,11 @@ type scenarioFile struct {
 	src         []byte
 }
 
-// ScenarioConfig reads the config a scenario names: a file, which becomes
+// scenarioConfig reads the config a scenario names: a file, which becomes
 // .github/pipelines.yaml, or a directory holding .github/pipelines.yaml and/or
 // .github/pipelines/*.yaml (or else pipelines.yaml), which land at those paths, as
 // validate reads a directory.
-func ScenarioConfig(path string) ([]scenarioFile, error) {
+func scenarioConfig(path string) ([]scenarioFile, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -169,8 +169,8 @@ func ScenarioConfig(path string) ([]scenarioFile, error) {
 	return out, nil
 }
 
-// CheckConfig loads the files as validate does, naming them by their local paths.
-func CheckConfig(files []scenarioFile) error {
+// checkConfig loads the files as validate does, naming them by their local paths.
+func checkConfig(files []scenarioFile) error {
 	src := make([]engine.SourceFile, len(files))
 	for i, f := range files {
 		src[i] = engine.SourceFile{Path: f.local, Src: f.src}
@@ -224,10 +224,10 @@ type stepStats struct {
 	calls map[string]int
 }
 
-func NewSimulation(sc *Scenario, config []scenarioFile, out io.Writer) *simulation {
+func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
 	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
-	s := &simulation{sc: sc, Fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
+	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
 		together: map[int]bool{}, barrierTimeout: 60 * time.Second, http: newSimHTTP(sc)}
 	f.SetClock(s.clock.now)
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
@@ -253,8 +253,8 @@ func NewSimulation(sc *Scenario, config []scenarioFile, out io.Writer) *simulati
 	return s
 }
 
-// Play runs every step, then the final expectations; it returns how many failed.
-func (s *simulation) Play(ctx context.Context) (failed int, err error) {
+// play runs every step, then the final expectations; it returns how many failed.
+func (s *simulation) play(ctx context.Context) (failed int, err error) {
 	tmp, err := os.MkdirTemp("", "pipeline-action-simulate-")
 	if err != nil {
 		return 0, err
@@ -371,7 +371,7 @@ func (s *simulation) stateBranch() string {
 func (s *simulation) printComments() {
 	for _, n := range s.subjects() {
 		c := s.stateComment(n)
-		if c == nil || s.comments[n] == c.Body || s.Quiet {
+		if c == nil || s.comments[n] == c.Body || s.quiet {
 			continue
 		}
 		s.comments[n] = c.Body

@@ -15,7 +15,7 @@ func deliverOn(d *bool) bool { return d == nil || *d }
 
 // applyOpenPR opens a pull request (open_pr).
 func (s *simulation) applyOpenPR(v *openPR) (events []ghfake.Event, label string, deliver bool, err error) {
-	f := s.Fake
+	f := s.fake
 	repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
 	if err != nil {
 		return nil, "", false, err
@@ -35,7 +35,7 @@ func (s *simulation) applyOpenPR(v *openPR) (events []ghfake.Event, label string
 // applyPRStep plays the steps on a pull request that share prStep: dismiss_review, push,
 // update_branch, close_pr and conflict.
 func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, label string, deliver bool, err error) {
-	repo, f := s.sc.Repo, s.Fake
+	repo, f := s.sc.Repo, s.fake
 	if v.Repo != "" && st.Kind != "conflict" { // scenario_multipr.go
 		return nil, "", false, fmt.Errorf("%s takes no repo (open_pr, review, check and conflict do)", st.Kind)
 	}
@@ -88,7 +88,7 @@ func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, lab
 
 // applyLabel adds and removes labels (label).
 func (s *simulation) applyLabel(v *labelStep) (events []ghfake.Event, label string, deliver bool, err error) {
-	repo, f := s.sc.Repo, s.Fake
+	repo, f := s.sc.Repo, s.fake
 	if err := issueAlias(&v.PR, v.Issue, "label"); err != nil {
 		return nil, "", false, err
 	}
@@ -110,7 +110,7 @@ func (s *simulation) applyLabel(v *labelStep) (events []ghfake.Event, label stri
 
 // applyCheck completes a check run or a job of a workflow (check).
 func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label string, deliver bool, err error) {
-	repo, f := s.sc.Repo, s.Fake
+	repo, f := s.sc.Repo, s.fake
 	repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
 	if err != nil {
 		return nil, "", false, err
@@ -129,7 +129,7 @@ func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label stri
 
 // applyComment posts a comment, or several (comment).
 func (s *simulation) applyComment(v *commentStep) (events []ghfake.Event, label string, deliver bool, err error) {
-	repo, f := s.sc.Repo, s.Fake
+	repo, f := s.sc.Repo, s.fake
 	if err := issueAlias(&v.PR, v.Issue, "comment"); err != nil {
 		return nil, "", false, err
 	}
@@ -154,12 +154,12 @@ func (s *simulation) applyComment(v *commentStep) (events []ghfake.Event, label 
 
 // applyConfig commits a new config to the default branch (change_config).
 func (s *simulation) applyConfig(v *configStep) (events []ghfake.Event, label string, deliver bool, err error) {
-	repo, f := s.sc.Repo, s.Fake
-	files, err := ScenarioConfig(s.sc.Rel(v.File))
+	repo, f := s.sc.Repo, s.fake
+	files, err := scenarioConfig(s.sc.Rel(v.File))
 	if err != nil {
 		return nil, "", false, fmt.Errorf("change_config: %w", err)
 	}
-	if err := CheckConfig(files); err != nil {
+	if err := checkConfig(files); err != nil {
 		return nil, "", false, fmt.Errorf("change_config: %w", err)
 	}
 	kept := map[string]bool{}
@@ -181,7 +181,7 @@ func (s *simulation) applyConfig(v *configStep) (events []ghfake.Event, label st
 
 // applyStateBranch deletes or protects the state branch (state_branch).
 func (s *simulation) applyStateBranch(v stateBranchStep) (events []ghfake.Event, label string, deliver bool, err error) {
-	repo, f := s.sc.Repo, s.Fake
+	repo, f := s.sc.Repo, s.fake
 	name := s.stateBranch()
 	if v == "protect" {
 		f.RestrictBranch(repo, name)

@@ -10,7 +10,7 @@ import (
 // The steps that change one thing of the world and send one event.
 
 func (s *simulation) applyOpenIssue(v *openIssue) ([]ghfake.Event, string, bool, error) {
-	ev := s.Fake.OpenIssue(s.sc.Repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
+	ev := s.fake.OpenIssue(s.sc.Repo, ghfake.IssueOptions{Number: v.Number, Author: v.Author, Title: v.Title, Body: v.Body, Labels: v.Labels})
 	return []ghfake.Event{ev}, fmt.Sprintf("open_issue #%d by %s", v.Number, v.Author), deliverOn(v.Deliver), nil
 }
 
@@ -19,7 +19,7 @@ func (s *simulation) applyReview(v *reviewStep) ([]ghfake.Event, string, bool, e
 	if err != nil {
 		return nil, "", false, err
 	}
-	ev := s.Fake.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
+	ev := s.fake.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
 	return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
 }
 
@@ -27,12 +27,12 @@ func (s *simulation) applyEditPR(v *editPRStep) ([]ghfake.Event, string, bool, e
 	if v.Base == "" {
 		return nil, "", false, errors.New("edit_pr needs a base")
 	}
-	ev := s.Fake.ChangeBase(s.sc.Repo, v.PR, v.Base, v.User)
+	ev := s.fake.ChangeBase(s.sc.Repo, v.PR, v.Base, v.User)
 	return []ghfake.Event{ev}, fmt.Sprintf("edit_pr #%d: base changed to %s", v.PR, v.Base), deliverOn(v.Deliver), nil
 }
 
 func (s *simulation) applyStatus(v *statusStep) ([]ghfake.Event, string, bool, error) {
-	ev := s.Fake.SetStatus(s.sc.Repo, v.PR, v.Context, v.State)
+	ev := s.fake.SetStatus(s.sc.Repo, v.PR, v.Context, v.State)
 	return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), deliverOn(v.Deliver), nil
 }
 

@@ -29,7 +29,7 @@ steps:
 expect:
   prs: {7: {merged: true, comments: 1}}
 `, "")
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, 1, failed, "no run before the opening event is delivered:\n%s", out.String())
 	assert.Contains(t, out.String(), "── step 1: open_pr #7 by dev into main\n   (held: deliver_held: 1 delivers it)\n")
@@ -56,7 +56,7 @@ func TestDeliverHeldMistakes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s.yaml")
 			require.NoError(t, os.WriteFile(path, []byte(tc.src), 0o600))
-			_, err := LoadScenario(path)
+			_, err := loadScenario(path)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), path+":"+tc.want)
 		})
@@ -75,7 +75,7 @@ steps:
   - review: {pr: 7, user: alice, state: approved}
   - review: {pr: 7, user: alice, state: approved}
 `, "")
-	_, err := sim.Play(context.Background())
+	_, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, sim.sc.Clock.Add(3*time.Second), sim.clock.now())
 }
@@ -93,7 +93,7 @@ steps:
 expect:
   runs: [{pipeline: auto-merge, status: waiting}]
 `, "")
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Contains(t, out.String(), "     · advance 1h0m0s to 2026-01-05T10:00:00Z; the sweep runs\n")

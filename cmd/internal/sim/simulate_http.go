@@ -61,7 +61,7 @@ type simCall struct {
 	body        string
 }
 
-func newSimHTTP(sc *Scenario) *simHTTP {
+func newSimHTTP(sc *scenario) *simHTTP {
 	return &simHTTP{stubs: sc.HTTP, dns: sc.DNS}
 }
 

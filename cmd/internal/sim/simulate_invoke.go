@@ -16,7 +16,7 @@ import (
 
 // deliver feeds one event through the real run path, over HTTP, to the fake.
 func (s *simulation) deliver(ctx context.Context, d delivery) error {
-	return s.report(s.invoke(ctx, d, s.Fake.BotToken()))
+	return s.report(s.invoke(ctx, d, s.fake.BotToken()))
 }
 
 // invocation is what one run of the real run path did.
@@ -66,8 +66,8 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 		"GITHUB_EVENT_NAME":   d.event.Name,
 		"GITHUB_EVENT_PATH":   path,
 		"GITHUB_REPOSITORY":   s.sc.Repo,
-		"GITHUB_API_URL":      s.Fake.URL + "/api/v3",
-		"GITHUB_GRAPHQL_URL":  s.Fake.URL + "/api/graphql",
+		"GITHUB_API_URL":      s.fake.URL + "/api/v3",
+		"GITHUB_GRAPHQL_URL":  s.fake.URL + "/api/graphql",
 		"GITHUB_RUN_ID":       strconv.Itoa(d.runID),
 		"GITHUB_OUTPUT":       filepath.Join(s.tmp, fmt.Sprintf("output-%d", d.runID)),
 		"GITHUB_STEP_SUMMARY": filepath.Join(s.tmp, fmt.Sprintf("summary-%d", d.runID)),
@@ -86,7 +86,7 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	}
 	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: s.clock.now, Sleep: s.clock.sleep, Webhooks: s.http.env()}
 	with, agent := s.with[string(d.event.Payload)]
-	s.Fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
+	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
 	for k, v := range with {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}

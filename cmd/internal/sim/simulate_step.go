@@ -22,8 +22,8 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 	if err != nil || !deliver {
 		return 0, err
 	}
-	s.Fake.ResetStats()
-	mark := s.Fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
+	s.fake.ResetStats()
+	mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
 	if concurrent {
 		if err := s.deliverTogether(ctx, ds); err != nil {
 			return 0, err
@@ -41,8 +41,8 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 	if len(ds) > 0 {
 		s.dropFaults() // scenario_fault.go
 	}
-	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.Fake.Stats()})
-	if bad := s.Fake.Unexpected(); len(bad) > 0 {
+	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
+	if bad := s.fake.Unexpected(); len(bad) > 0 {
 		return 0, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
 	}
 	if bad := s.http.takeUnexpected(); len(bad) > 0 {

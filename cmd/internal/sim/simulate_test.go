@@ -53,7 +53,7 @@ func writeScenario(t *testing.T, scenario string) string {
 	return dir
 }
 
-func Simulate(t *testing.T, dir string, args ...string) (int, string, string) {
+func simulate(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := Main(context.Background(), append([]string{dir}, args...), &out, &errOut)
@@ -133,7 +133,7 @@ steps:
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := Simulate(t, writeScenario(t, tc.scenario), "-q")
+			code, out, errOut := simulate(t, writeScenario(t, tc.scenario), "-q")
 			assert.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 			assert.Contains(t, out+errOut, tc.want)
 		})
@@ -149,14 +149,14 @@ func TestScenarioWithoutExpectations(t *testing.T) {
 		"an expectation on a PR with no keys": "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\nexpect: {prs: {7: {}}}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			code, out, errOut := Simulate(t, writeScenario(t, src), "-q")
+			code, out, errOut := simulate(t, writeScenario(t, src), "-q")
 			assert.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 			assert.Contains(t, out, "NO EXPECTATIONS: this scenario checks nothing")
 			assert.NotContains(t, out, "PASS")
 		})
 	}
 	// One expectation, in a step, is enough.
-	code, out, _ := Simulate(t, writeScenario(t, "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {prs: {7: {merged: false}}}\n"), "-q")
+	code, out, _ := simulate(t, writeScenario(t, "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n  - expect: {prs: {7: {merged: false}}}\n"), "-q")
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, "PASS: every expectation holds")
 }
@@ -164,7 +164,7 @@ func TestScenarioWithoutExpectations(t *testing.T) {
 func TestSimulateBadConfigExits2(t *testing.T) {
 	dir := writeScenario(t, "repo: acme/widgets\nsteps: []\n")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte("version: 1\npipelines:\n  p:\n    stages: [{id: a, type: gate, conditions: [{check: nope}]}]\n"), 0o600))
-	code, _, errOut := Simulate(t, dir)
+	code, _, errOut := simulate(t, dir)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "pipelines.yaml:4:")
 }
@@ -174,15 +174,15 @@ func TestSimulateBadConfigExits2(t *testing.T) {
 func play(t *testing.T, scenario string) *simulation {
 	t.Helper()
 	dir := writeScenario(t, scenario)
-	sc, err := LoadScenario(filepath.Join(dir, "scenario.yaml"))
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
 	require.NoError(t, err)
-	cfg, err := ScenarioConfig(exampleConfig)
+	cfg, err := scenarioConfig(exampleConfig)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := NewSimulation(sc, cfg, &out)
-	t.Cleanup(sim.Fake.Close)
-	sim.Quiet = true
-	failed, err := sim.Play(context.Background())
+	sim := newSimulation(sc, cfg, &out)
+	t.Cleanup(sim.fake.Close)
+	sim.quiet = true
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	return sim
@@ -280,7 +280,7 @@ expect:
   prs: {7: {merged: false, comments: 1}}
   runs: [{pipeline: auto-merge, subject: "#7", status: waiting, stage: ready}]
 `)
-	code, out, errOut := Simulate(t, dir, "-v")
+	code, out, errOut := simulate(t, dir, "-v")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Contains(t, out, "ignoring state marker in comment")
 	assert.Contains(t, out, "by mallory")
@@ -289,7 +289,7 @@ expect:
 }
 
 func TestSimulatePrintsStateCommentAndStats(t *testing.T) {
-	code, out, _ := Simulate(t, "../../../examples/auto-merge", "--stats")
+	code, out, _ := simulate(t, "../../../examples/auto-merge", "--stats")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "needs 1 approving review from someone with write access; has 0")
 	assert.Contains(t, out, "```mermaid")

@@ -47,9 +47,9 @@ func (s *simulation) deliverTogether(ctx context.Context, ds []delivery) error {
 	}
 	tokens := make([]string, len(ds))
 	for i := range ds {
-		tokens[i] = s.Fake.NewBotToken()
+		tokens[i] = s.fake.NewBotToken()
 	}
-	bar := s.Fake.ArmBarrier(tokens, s.barrierTimeout)
+	bar := s.fake.ArmBarrier(tokens, s.barrierTimeout)
 	results := make([]invocation, len(ds))
 	var wg sync.WaitGroup
 	for i, d := range ds {

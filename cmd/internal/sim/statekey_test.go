@@ -57,7 +57,7 @@ func TestExamplesWithStateKey(t *testing.T) {
 // sweep — fails with the error naming state_key, and the scenario shows that nothing was
 // written (state-key-missing).
 func TestStateKeyMissingStopsEveryInvocation(t *testing.T) {
-	_, out, failed := PlayExample(t, "testdata/scenarios/state-key-missing", nil)
+	_, out, failed := playExample(t, "testdata/scenarios/state-key-missing", nil)
 	require.Zero(t, failed, out)
 	const stop = "::error::acme/widgets#7: the state of acme/widgets#7 (comment 5000000002; pr-7.json at commit "
 	assert.Equal(t, 4, strings.Count(out, stop), out)
@@ -76,7 +76,7 @@ steps:
 expect:
   prs: {7: {merged: false}}
 `), 0o600))
-	code, out, errOut := Simulate(t, dir)
+	code, out, errOut := simulate(t, dir)
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, errOut, "scenario.yaml:4:5: state_key: a previous state key is given without a current one")
 }
@@ -102,7 +102,7 @@ expect:
   dispatches: [{agent: implementer, count: 1}]
   state_branch: {exists: false}
 `), 0o600))
-	code, out, errOut := Simulate(t, dir)
+	code, out, errOut := simulate(t, dir)
 	require.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "is signed with a state key, and this workflow was given none")
 	assert.Contains(t, out, "in a repository that uses no state key, no workflow of its own wrote that state: delete it to start the runs over")

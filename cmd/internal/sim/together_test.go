@@ -50,7 +50,7 @@ func TestTogetherAndStateBranchMistakes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s.yaml")
 			require.NoError(t, os.WriteFile(path, []byte(tt.src), 0o600))
-			_, err := LoadScenario(path)
+			_, err := loadScenario(path)
 			require.Error(t, err)
 			assert.Equal(t, path+":"+tt.want, err.Error())
 		})
@@ -65,14 +65,14 @@ func newSim(t *testing.T, scenario, config string) (*simulation, *bytes.Buffer) 
 	if config != "" {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), []byte(config), 0o600))
 	}
-	sc, err := LoadScenario(filepath.Join(dir, "scenario.yaml"))
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
 	require.NoError(t, err)
-	cfg, err := ScenarioConfig(filepath.Join(dir, "pipelines.yaml"))
+	cfg, err := scenarioConfig(filepath.Join(dir, "pipelines.yaml"))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := NewSimulation(sc, cfg, &out)
-	t.Cleanup(sim.Fake.Close)
-	sim.Quiet = true
+	sim := newSimulation(sc, cfg, &out)
+	t.Cleanup(sim.fake.Close)
+	sim.quiet = true
 	return sim, &out
 }
 
@@ -97,7 +97,7 @@ expect:
 `, "")
 	sim.barrierTimeout = 20 * time.Second
 	start := time.Now()
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Less(t, time.Since(start), sim.barrierTimeout, "no write waited for the timeout")
@@ -113,7 +113,7 @@ expect:
 	assert.True(t, sim.together[2])
 
 	// The five invocations' reads were answered before the step's first REST write.
-	calls := sim.Fake.Calls()
+	calls := sim.fake.Calls()
 	firstWrite := -1
 	for i, c := range calls {
 		if c.Method != "GET" && c.Kind != "graphql" {
@@ -141,7 +141,7 @@ steps:
 expect:
   prs: {7: {merged: true, comments: 1}}
 `, "")
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Equal(t, 2, strings.Count(out.String(), "2 invocations at once: 2 of them read before any wrote"), out.String())
@@ -171,19 +171,19 @@ steps:
 expect:
   state_branch: {exists: false}
 `, tc.config)
-			_, err := sim.Fake.PushCommit("acme/widgets", tc.branch, ghfake.GitPush{Pusher: "alice",
+			_, err := sim.fake.PushCommit("acme/widgets", tc.branch, ghfake.GitPush{Pusher: "alice",
 				Files: map[string]string{"pr-7.json": "{}", "index.json": "[]"}})
 			require.NoError(t, err)
-			failed, err := sim.Play(context.Background())
+			failed, err := sim.play(context.Background())
 			require.NoError(t, err, out.String())
 			require.Zero(t, failed, out.String())
 			assert.Contains(t, out.String(), "✓ state branch "+tc.branch+" holds: pr-7.json")
 			assert.Contains(t, out.String(), "── step 3: state_branch: delete "+tc.branch+" (no event")
 			assert.Contains(t, out.String(), "── step 5: state_branch: delete "+tc.branch+" (there was none)")
 			assert.Contains(t, out.String(), "── step 6: state_branch: protect "+tc.branch)
-			assert.NotContains(t, sim.Fake.Branches("acme/widgets"), tc.branch)
+			assert.NotContains(t, sim.fake.Branches("acme/widgets"), tc.branch)
 
-			_, err = sim.Fake.PushCommit("acme/widgets", tc.branch, ghfake.GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}"}})
+			_, err = sim.fake.PushCommit("acme/widgets", tc.branch, ghfake.GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}"}})
 			assert.True(t, errors.Is(err, ghfake.ErrRuleViolation), "creating the branch is refused: %v", err)
 		})
 	}
@@ -191,7 +191,7 @@ expect:
 
 // A state_branch expectation that does not hold says what was found.
 func TestStateBranchExpectationFails(t *testing.T) {
-	code, out, _ := Simulate(t, writeScenario(t, `
+	code, out, _ := simulate(t, writeScenario(t, `
 repo: acme/widgets
 users: {dev: write}
 steps:
@@ -202,7 +202,7 @@ expect:
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "✗ state branch pipeline-action/state exists: want false, found true")
 	assert.Contains(t, out, "✗ state branch pipeline-action/state holds: want pr-8.json, found it is not there")
-	code, out, _ = Simulate(t, writeScenario(t, `
+	code, out, _ = simulate(t, writeScenario(t, `
 repo: acme/widgets
 users: {dev: write}
 steps:

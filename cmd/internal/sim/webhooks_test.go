@@ -14,22 +14,22 @@ import (
 
 const notifyExample = "../../../examples/webhook-notify"
 
-// PlayExample plays the scenario of dir, changed by edit, and returns the simulation and its
+// playExample plays the scenario of dir, changed by edit, and returns the simulation and its
 // printed output (job logs included).
-func PlayExample(t *testing.T, dir string, edit func(*Scenario)) (*simulation, string, int) {
+func playExample(t *testing.T, dir string, edit func(*scenario)) (*simulation, string, int) {
 	t.Helper()
-	sc, err := LoadScenario(filepath.Join(dir, "scenario.yaml"))
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
 	require.NoError(t, err)
 	if edit != nil {
 		edit(sc)
 	}
-	files, err := ScenarioConfig(sc.Rel(sc.Config))
+	files, err := scenarioConfig(sc.Rel(sc.Config))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := NewSimulation(sc, files, &out)
-	t.Cleanup(sim.Fake.Close)
+	sim := newSimulation(sc, files, &out)
+	t.Cleanup(sim.fake.Close)
 	sim.verbose = true
-	failed, err := sim.Play(context.Background())
+	failed, err := sim.play(context.Background())
 	require.NoError(t, err, out.String())
 	return sim, out.String(), failed
 }
@@ -38,7 +38,7 @@ func PlayExample(t *testing.T, dir string, edit func(*Scenario)) (*simulation, s
 // is logged, and is written nowhere: not in the log, the comments or the state.
 func TestWebhookSecretIsSentMaskedAndKeptNowhere(t *testing.T) {
 	const secret = "s3cret-builds-token"
-	sim, out, failed := PlayExample(t, notifyExample, nil)
+	sim, out, failed := playExample(t, notifyExample, nil)
 	require.Zero(t, failed, out)
 
 	require.Len(t, sim.http.calls, 1)
@@ -50,12 +50,12 @@ func TestWebhookSecretIsSentMaskedAndKeptNowhere(t *testing.T) {
 	assert.Contains(t, out, "::add-mask::"+secret)
 	assert.Equal(t, 1, strings.Count(out, secret), "the secret is in the job log only in its mask command")
 	var quoted bool
-	for _, c := range sim.Fake.Comments(sim.sc.Repo, 7) {
+	for _, c := range sim.fake.Comments(sim.sc.Repo, 7) {
 		assert.NotContains(t, c.Body, secret)
 		quoted = quoted || strings.Contains(c.Body, "Preview build b-42 queued (201).")
 	}
 	assert.True(t, quoted, "the next stage quotes the answer (stages.announce.outputs)")
-	files := sim.Fake.BranchFiles(sim.sc.Repo, "pipeline-action/state")
+	files := sim.fake.BranchFiles(sim.sc.Repo, "pipeline-action/state")
 	require.NotEmpty(t, files)
 	states := 0
 	for name, content := range files {
@@ -69,7 +69,7 @@ func TestWebhookSecretIsSentMaskedAndKeptNowhere(t *testing.T) {
 }
 
 func TestWebhookMissingSecretIsNotCalled(t *testing.T) {
-	sim, out, failed := PlayExample(t, notifyExample, func(sc *Scenario) { sc.Secrets = nil })
+	sim, out, failed := playExample(t, notifyExample, func(sc *scenario) { sc.Secrets = nil })
 	assert.NotZero(t, failed)
 	assert.Empty(t, sim.http.calls)
 	c := sim.stateComment(7)
@@ -95,7 +95,7 @@ steps:
 expect:
   prs: {7: {merged: false}}
 `), 0o600))
-	code, out, errOut := Simulate(t, dir)
+	code, out, errOut := simulate(t, dir)
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, errOut, "step 2: a webhook call that no stub answers:\n  POST https://builds.example.com/previews/feat%2Fpreview?pr=7 has no stub under http: (stubs: POST https://builds.example.com/elsewhere)")
 }
@@ -105,7 +105,7 @@ const echoScenario = "testdata/scenarios/webhook-echo-secret"
 // `nowhere` looks in every place the action keeps or shows text: what the echoed answer
 // left in the comments, the marker's state and the state files, and the job summary.
 func TestNowhereFindsWhatTheActionKept(t *testing.T) {
-	_, out, failed := PlayExample(t, echoScenario, func(sc *Scenario) {
+	_, out, failed := playExample(t, echoScenario, func(sc *scenario) {
 		sc.Expect = &expectation{Nowhere: []string{"BEARER ***", "## #7"}}
 	})
 	assert.Equal(t, 2, failed, out)
@@ -117,7 +117,7 @@ func TestNowhereFindsWhatTheActionKept(t *testing.T) {
 
 // The secrets reach the endpoint as configured; only the answer is masked.
 func TestWebhookEchoSendsSecretsAndMasksTheAnswer(t *testing.T) {
-	sim, out, failed := PlayExample(t, echoScenario, nil)
+	sim, out, failed := playExample(t, echoScenario, nil)
 	require.Zero(t, failed, out)
 	require.Len(t, sim.http.calls, 1)
 	assert.Equal(t, "Bearer s3cretBuildsToken", sim.http.calls[0].header.Get("Authorization"))
@@ -141,7 +141,7 @@ steps:
 expect:
   prs: {7: {merged: false}}
 `), 0o600))
-	code, out, errOut := Simulate(t, dir)
+	code, out, errOut := simulate(t, dir)
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, errOut, "the stub POST https://builds.example.com/previews?pr=7 has both echo and body; an echoing stub answers with the request")
 }

@@ -1,4 +1,4 @@
-package cli
+package sim
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/org/pipeline-action/cmd/internal/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -26,7 +25,7 @@ func workflowPermissions(t *testing.T, what string, text []byte) map[string]any 
 	require.NotEmpty(t, wf.Permissions, "%s has no permissions: block", what)
 	out := map[string]any{}
 	for k, v := range wf.Permissions {
-		require.NoError(t, sim.CheckScope(k, v), what)
+		require.NoError(t, checkScope(k, v), what)
 		out[k] = v
 	}
 	return out
@@ -93,7 +92,7 @@ func withMembers(run, sweep, report map[string]any) map[string]any {
 // other than the documented workflows' on purpose.
 var ownPermissions = []string{
 	"../../../examples/doctor/scenario-scopes.yaml",
-	"../sim/testdata/scenarios/missing-statuses-read/scenario.yaml",
+	"testdata/scenarios/missing-statuses-read/scenario.yaml",
 }
 
 // TestDocumentedPermissionsSuffice plays every example and every test scenario with the
@@ -110,7 +109,7 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 	}
 	dirs, err := filepath.Glob("../../../examples/*")
 	require.NoError(t, err)
-	more, err := filepath.Glob("../sim/testdata/scenarios/*")
+	more, err := filepath.Glob("testdata/scenarios/*")
 	require.NoError(t, err)
 	var declared []string
 	for _, dir := range append(dirs, more...) {
@@ -133,7 +132,7 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 			}
 		}
 		for _, file := range files {
-			sc, err := sim.LoadScenario(file)
+			sc, err := loadScenario(file)
 			require.NoError(t, err, file)
 			if sc.Permissions != nil {
 				declared = append(declared, filepath.ToSlash(file))
@@ -151,17 +150,17 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 }
 
 // playAsDocumented plays sc as simulate does and requires every expectation to hold.
-func playAsDocumented(t *testing.T, sc *sim.Scenario) {
+func playAsDocumented(t *testing.T, sc *scenario) {
 	t.Helper()
-	files, err := sim.ScenarioConfig(sc.Rel(sc.Config))
+	files, err := scenarioConfig(sc.Rel(sc.Config))
 	require.NoError(t, err)
-	require.NoError(t, sim.CheckConfig(files))
+	require.NoError(t, checkConfig(files))
 	var out bytes.Buffer
-	sim := sim.NewSimulation(sc, files, &out)
-	defer sim.Fake.Close()
-	sim.Quiet = true
-	failed, err := sim.Play(context.Background())
+	s := newSimulation(sc, files, &out)
+	defer s.fake.Close()
+	s.quiet = true
+	failed, err := s.play(context.Background())
 	require.NoError(t, err, out.String())
 	assert.Zero(t, failed, out.String())
-	assert.NotZero(t, sim.Checked, "the scenario checks something")
+	assert.NotZero(t, s.checked, "the scenario checks something")
 }

@@ -1,5 +1,8 @@
 package run
 
+// The command line's flag handling, shared by every command: those of one invocation
+// (report, sweep) parse theirs here, and so do cli and sim.
+
 import (
 	"errors"
 	"flag"
@@ -8,7 +11,7 @@ import (
 )
 
 // NewFlagSet returns a flag set that prints its errors on stderr and leaves the usage
-// to parseFlags.
+// to ParseFlags.
 func NewFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
 	fl.SetOutput(stderr)

@@ -67,19 +67,53 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	f.AddRepo("acme/widgets", "main")
 	f.AddUser("dev", "write")
 	f.SetFile("acme/widgets", "main", DefaultConfigPath, raceConfig)
-	dir := t.TempDir()
+	ds, labeled, prs := raceDeliveries(t, f)
+	runAtOnce(t, f, ds)
 
-	type delivery struct {
-		pr    int
-		ev    ghfake.Event
-		runID int
+	files := f.BranchFiles("acme/widgets", engine.DefaultStateBranch)
+	require.NotNil(t, files, "the state branch exists")
+	var open []string
+	for _, pr := range prs {
+		open = append(open, checkRaceSubject(t, f, files, pr, labeled[pr])...)
 	}
-	var ds []delivery
+	checkMergedOnce(t, f, files)
+
+	idx, err := state.DecodeIndex(files[state.IndexFile])
+	require.NoError(t, err)
+	var listed []string
+	for _, e := range idx.Runs {
+		listed = append(listed, e.Run)
+	}
+	sort.Strings(open)
+	assert.Equal(t, open, listed, "index.json lists every open run, and only those")
+
+	for _, c := range f.BranchLog("acme/widgets", engine.DefaultStateBranch) {
+		if c.SHA == mustHead(t, f, "main") {
+			break
+		}
+		assert.True(t, c.SignedByGitHub, c.Message)
+		assert.Equal(t, ghfake.BotLogin, c.Author)
+		assert.Regexp(t, `^pr-\d+ (hello|count|greet|ship): .* \(pull_request\.(opened|labeled) by dev\)`, c.Message)
+	}
+}
+
+// raceDelivery is one event of the race and the workflow run that delivers it.
+type raceDelivery struct {
+	pr    int
+	ev    ghfake.Event
+	runID int
+}
+
+// raceDeliveries makes the events of the race: #1 to #4 opened and labeled (#1 eight
+// times), #5 into develop labeled ship among others. It returns them, the delivery keys of
+// the labeled events of #1 to #4, and those pull requests in order.
+func raceDeliveries(t *testing.T, f *ghfake.Server) ([]raceDelivery, map[int][]string, []int) {
+	var ds []raceDelivery
 	labeled := map[int][]string{} // PR → the delivery keys of its labeled events
 	id := 5000
 	add := func(pr int, ev ghfake.Event) {
 		id++
-		ds = append(ds, delivery{pr, ev, id})
+		ds = append(ds, raceDelivery{pr, ev, id})
 		if ev.Name == "pull_request" && strings.Contains(string(ev.Payload), `"action":"labeled"`) {
 			labeled[pr] = append(labeled[pr], "run-"+strconv.Itoa(id))
 		}
@@ -102,7 +136,14 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	labeled[5] = nil
 	require.GreaterOrEqual(t, len(ds), 8)
 	require.Len(t, labeled[1], 8, "eight events on one pull request")
+	return ds, labeled, slices.Sorted(maps.Keys(prs))
+}
 
+// runAtOnce runs every delivery at once, each with its own token; the fake holds every
+// first write until all have read. Every invocation must succeed, and some must have
+// raced for the state branch.
+func runAtOnce(t *testing.T, f *ghfake.Server, ds []raceDelivery) {
+	dir := t.TempDir()
 	tokens := make([]string, len(ds))
 	for i := range ds {
 		tokens[i] = f.NewBotToken()
@@ -151,78 +192,84 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	}
 	t.Logf("%d invocations, %d conflicts (at most %d for one), %d commits on the state branch", len(ds), conflicts, most, len(f.BranchLog("acme/widgets", engine.DefaultStateBranch)))
 	assert.Empty(t, f.Unexpected())
+}
 
-	files := f.BranchFiles("acme/widgets", engine.DefaultStateBranch)
-	require.NotNil(t, files, "the state branch exists")
-	var open []string
-	for _, pr := range slices.Sorted(maps.Keys(prs)) {
-		subject := fmt.Sprintf("acme/widgets#%d", pr)
-		text, ok := files[state.SubjectFile(true, pr)]
-		require.True(t, ok, "the state file of #%d is on the branch", pr)
-		st, err := state.DecodeFile(text, subject)
-		require.NoError(t, err)
+// checkRaceSubject checks the state of pr after the race, whose labeled events were
+// delivered as labeled, and returns its open runs.
+func checkRaceSubject(t *testing.T, f *ghfake.Server, files map[string]string, pr int, labeled []string) (open []string) {
+	subject := fmt.Sprintf("acme/widgets#%d", pr)
+	text, ok := files[state.SubjectFile(true, pr)]
+	require.True(t, ok, "the state file of #%d is on the branch", pr)
+	st, err := state.DecodeFile(text, subject)
+	require.NoError(t, err)
 
-		// Every labeled event's run, exactly once; hello once.
-		var keys []string
-		hello := 0
-		for _, r := range st.Runs {
-			switch r.Pipeline {
-			case "count":
-				keys = append(keys, r.TriggerKey)
-				assert.Equal(t, engine.RunCompleted, r.Status)
-			case "hello":
-				hello++
-				assert.Equal(t, engine.RunWaiting, r.Status)
-				open = append(open, r.ID)
-			}
+	// Every labeled event's run, exactly once; hello once.
+	var keys []string
+	hello := 0
+	for _, r := range st.Runs {
+		switch r.Pipeline {
+		case "count":
+			keys = append(keys, r.TriggerKey)
+			assert.Equal(t, engine.RunCompleted, r.Status)
+		case "hello":
+			hello++
+			assert.Equal(t, engine.RunWaiting, r.Status)
+			open = append(open, r.ID)
 		}
-		for _, p := range st.Past {
-			if p.Pipeline == "count" {
-				keys = append(keys, p.TriggerKey)
-			}
-		}
-		sort.Strings(keys)
-		want := append([]string(nil), labeled[pr]...)
-		sort.Strings(want)
-		assert.Equal(t, want, keys, "#%d: one run per labeled event, none twice", pr)
-		assert.Equal(t, 1, hello, "#%d: hello started once", pr)
-		var ids []string
-		for _, p := range st.Past {
-			ids = append(ids, p.ID)
-		}
-		for _, r := range st.Runs {
-			ids = append(ids, r.ID)
-		}
-		assert.Len(t, ids, len(want)+2, "the count runs, hello and greet")
-		assert.Equal(t, len(ids), len(uniq(ids)), "#%d: run ids are unique: %v", pr, ids)
-		archived := 0
-		for p := range files {
-			if strings.HasPrefix(p, fmt.Sprintf("archive/pr-%d/", pr)) {
-				archived++
-			}
-		}
-		assert.Equal(t, len(want)-1, archived, "#%d: every finished run but the newest archived", pr)
-
-		// One state comment, the action's, trusted; and greet's comment, once.
-		var mine, greetings []ghfake.CommentView
-		for _, c := range f.Comments("acme/widgets", pr) {
-			switch {
-			case c.Author != ghfake.BotLogin:
-			case strings.HasPrefix(c.Body, "Welcome!"):
-				greetings = append(greetings, c)
-			default:
-				mine = append(mine, c)
-			}
-		}
-		assert.Len(t, greetings, 1, "#%d: greeted once", pr)
-		require.Len(t, mine, 1, "#%d: one state comment", pr)
-		cst, why, err := state.Check(trustedComment(mine[0]))
-		require.NoError(t, err)
-		require.Empty(t, why)
-		assert.LessOrEqual(t, cst.Seq, st.Seq, "the comment is the branch's view, never ahead of it")
 	}
+	for _, p := range st.Past {
+		if p.Pipeline == "count" {
+			keys = append(keys, p.TriggerKey)
+		}
+	}
+	sort.Strings(keys)
+	want := append([]string(nil), labeled...)
+	sort.Strings(want)
+	assert.Equal(t, want, keys, "#%d: one run per labeled event, none twice", pr)
+	assert.Equal(t, 1, hello, "#%d: hello started once", pr)
+	var ids []string
+	for _, p := range st.Past {
+		ids = append(ids, p.ID)
+	}
+	for _, r := range st.Runs {
+		ids = append(ids, r.ID)
+	}
+	assert.Len(t, ids, len(want)+2, "the count runs, hello and greet")
+	assert.Equal(t, len(ids), len(uniq(ids)), "#%d: run ids are unique: %v", pr, ids)
+	archived := 0
+	for p := range files {
+		if strings.HasPrefix(p, fmt.Sprintf("archive/pr-%d/", pr)) {
+			archived++
+		}
+	}
+	assert.Equal(t, len(want)-1, archived, "#%d: every finished run but the newest archived", pr)
+	checkOneStateComment(t, f, pr, st.Seq)
+	return open
+}
 
-	// #5 was merged once, by one invocation; its run completed.
+// checkOneStateComment: one state comment on pr, the action's, trusted and never ahead of
+// the branch (seq); and greet's comment, once.
+func checkOneStateComment(t *testing.T, f *ghfake.Server, pr, seq int) {
+	var mine, greetings []ghfake.CommentView
+	for _, c := range f.Comments("acme/widgets", pr) {
+		switch {
+		case c.Author != ghfake.BotLogin:
+		case strings.HasPrefix(c.Body, "Welcome!"):
+			greetings = append(greetings, c)
+		default:
+			mine = append(mine, c)
+		}
+	}
+	assert.Len(t, greetings, 1, "#%d: greeted once", pr)
+	require.Len(t, mine, 1, "#%d: one state comment", pr)
+	cst, why, err := state.Check(trustedComment(mine[0]))
+	require.NoError(t, err)
+	require.Empty(t, why)
+	assert.LessOrEqual(t, cst.Seq, seq, "the comment is the branch's view, never ahead of it")
+}
+
+// checkMergedOnce: #5 was merged once, by one invocation; its run completed.
+func checkMergedOnce(t *testing.T, f *ghfake.Server, files map[string]string) {
 	assert.True(t, f.PR("acme/widgets", 5).Merged)
 	merges := 0
 	for _, c := range f.Calls() {
@@ -238,24 +285,6 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	assert.Equal(t, engine.RunCompleted, st5.Runs[0].Status)
 	assert.Empty(t, st5.Runs[0].Intents)
 	assert.Empty(t, st5.Past)
-
-	idx, err := state.DecodeIndex(files[state.IndexFile])
-	require.NoError(t, err)
-	var listed []string
-	for _, e := range idx.Runs {
-		listed = append(listed, e.Run)
-	}
-	sort.Strings(open)
-	assert.Equal(t, open, listed, "index.json lists every open run, and only those")
-
-	for _, c := range f.BranchLog("acme/widgets", engine.DefaultStateBranch) {
-		if c.SHA == mustHead(t, f, "main") {
-			break
-		}
-		assert.True(t, c.SignedByGitHub, c.Message)
-		assert.Equal(t, ghfake.BotLogin, c.Author)
-		assert.Regexp(t, `^pr-\d+ (hello|count|greet|ship): .* \(pull_request\.(opened|labeled) by dev\)`, c.Message)
-	}
 }
 
 func mustHead(t *testing.T, f *ghfake.Server, branch string) string {

@@ -40,15 +40,16 @@ const (
 	defaultRequestTimeout = ghapi.DefaultRequestTimeout
 )
 
-// Runner is one invocation of the run command. Everything it reads from the
-// environment comes through getenv; now, sleep and transport are replaceable for
-// simulate.
+// Runner is one invocation of the action: its Run, ReportCommand and SweepMain are the
+// run, report and sweep commands. Everything it reads from the environment comes through
+// Getenv, and its job log goes to Out; Now, Sleep, Transport and Webhooks are replaced by
+// the simulator.
 type Runner struct {
 	Getenv    func(string) string
 	Out       io.Writer
 	Now       func() time.Time
 	Sleep     func(context.Context, time.Duration) error // nil: real time
-	Transport http.RoundTripper
+	Transport http.RoundTripper                          // nil: the network
 	limits    ghapi.Limits
 	act       *githubactions.Action
 	// Unsupported collects the "not supported yet" stops of this invocation.

@@ -4,6 +4,7 @@ import (
 	"strings"
 )
 
+// Plural is one when n is 1, else many.
 func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one

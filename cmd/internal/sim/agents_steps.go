@@ -30,7 +30,7 @@ type reportStep struct {
 	// compress: large outputs without pages of YAML (noise.go).
 	Noise map[string]int `yaml:"noise"`
 	// Nonce is the nonce the report echoes; default the one the dispatch of that attempt
-	// gave the agent (agents_nonce.go).
+	// gave the agent (run/agents_nonce.go).
 	Nonce string `yaml:"nonce"`
 }
 

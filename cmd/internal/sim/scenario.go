@@ -48,7 +48,7 @@ type scenario struct {
 	// multi-PR run follows; they do not run the action (scenario_multipr.go).
 	Repos []string `yaml:"repos"`
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
-	// and agents' reports): states are signed with it (statekey.go).
+	// and agents' reports): states are signed with it (run/statekey.go).
 	StateKey string `yaml:"state_key"`
 	// Token is what the action runs with: "github" (GITHUB_TOKEN, the default) or "app"
 	// (scenario_token.go).

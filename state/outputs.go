@@ -25,7 +25,7 @@ import (
 // The whole state has a budget: its marker at most StateBudget characters (the rest of
 // the comment's 65,536 is the status), and the subject's outputs files at most
 // OutputsBudget bytes (each event reads them). Budget says whether a state keeps to it;
-// a report that would break it is refused before anything is written (cmd/internal/cli),
+// a report that would break it is refused before anything is written (cmd/internal/run),
 // so a state once saved can always be saved again.
 //
 // Where the branch may not be written (Dual.Forbidden), the comment is the only store and

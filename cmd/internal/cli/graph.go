@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
 )
@@ -21,9 +22,9 @@ that cannot be read or an unknown pipeline
 
 // graphMain prints the Mermaid flowcharts of a config's pipelines.
 func graphMain(args []string, stdout, stderr io.Writer) int {
-	fl := newFlagSet("graph", stderr)
+	fl := run.NewFlagSet("graph", stderr)
 	name := fl.String("pipeline", "", "draw only this pipeline")
-	paths, code, ok := parseFlags(fl, graphUsage, args, stdout, stderr)
+	paths, code, ok := run.ParseFlags(fl, graphUsage, args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -40,7 +41,7 @@ func graphMain(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg, err := engine.LoadFiles(sets[0], gates.Default())
 	if err != nil {
-		for _, e := range asErrorList(err, sets[0][0].Path) {
+		for _, e := range run.AsErrorList(err, sets[0][0].Path) {
 			fmt.Fprintln(stderr, e.Error())
 		}
 		return 1

@@ -1,10 +1,12 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+
+	"github.com/org/pipeline-action/cmd/internal/doctor"
+	"github.com/org/pipeline-action/cmd/internal/run"
+	"github.com/org/pipeline-action/cmd/internal/sim"
 )
 
 const runUsage = `usage: pipeline-action run
@@ -20,36 +22,16 @@ exit codes: 0 handled, 1 the run failed (reported in the job log), 2 no event to
 or bad usage
 `
 
-const simulateUsage = `usage: pipeline-action simulate DIR [flags]
-       pipeline-action simulate --config F --scenario S [flags]
-
-Plays DIR/scenario.yaml against DIR/pipelines.yaml (or the scenario's config:) on a
-fake GitHub, through the same code path as run: prints what each step did and the
-state comment after it, then checks the expectations (expect steps and the final
-expect).
-
-flags:
-  --config F     the config: a file, or a directory holding .github/pipelines.yaml
-                 and/or .github/pipelines/*.yaml, or else pipelines.yaml
-  --scenario S   the scenario file (default DIR/scenario.yaml)
-  --stats        print the API calls of every step, by kind
-  -v             print the job log of every invocation
-  -q             do not print the state comment after each step
-
-exit codes: 0 every expectation holds, 1 one does not, 2 the scenario or config is
-wrong (a mistake in either, or a scenario that expects nothing)
-`
-
 // commandUsage is the usage of each command, for "help COMMAND" and "COMMAND --help".
 var commandUsage = map[string]string{
 	"run":      runUsage,
-	"simulate": simulateUsage,
-	"report":   reportUsage,
-	"sweep":    sweepUsage,
+	"simulate": sim.Usage,
+	"report":   run.ReportUsage,
+	"sweep":    run.SweepUsage,
 	"validate": validateUsage,
 	"graph":    graphUsage,
 	"status":   statusUsage,
-	"doctor":   doctorUsage,
+	"doctor":   doctor.Usage,
 	"version":  versionUsage,
 }
 
@@ -69,35 +51,4 @@ func helpMain(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "pipeline-action help: one command at most\n\n%s", usage)
 	return 2
-}
-
-// newFlagSet returns a flag set that prints its errors on stderr and leaves the usage
-// to parseFlags.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fl := flag.NewFlagSet(name, flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	fl.Usage = func() {}
-	return fl
-}
-
-// parseFlags parses args with fl, flags wherever they stand among the positional
-// arguments ("validate a.yaml --strict b.yaml"), and returns the positional ones. With
-// -h or --help it prints usage on stdout and returns exit code 0; with a bad flag, the
-// error and usage on stderr and exit code 2; ok is false in both cases.
-func parseFlags(fl *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (rest []string, code int, ok bool) {
-	for {
-		err := fl.Parse(args)
-		switch {
-		case errors.Is(err, flag.ErrHelp):
-			fmt.Fprint(stdout, usage)
-			return nil, 0, false
-		case err != nil:
-			fmt.Fprint(stderr, usage)
-			return nil, 2, false
-		}
-		if fl.NArg() == 0 {
-			return rest, 0, true
-		}
-		rest, args = append(rest, fl.Arg(0)), fl.Args()[1:]
-	}
 }

@@ -1,6 +1,6 @@
-// Package cli is the command line of pipeline-action: run (the default inside
-// GitHub Actions), simulate and validate. It wires the engine, the gates, the state
-// store and the GitHub adapter together.
+// Package cli is the command line of pipeline-action: it parses the command and its flags,
+// prints help and the version, and runs validate, graph and status itself; run, report and
+// sweep are one invocation of package run, doctor is package doctor and simulate package sim.
 package cli
 
 import (
@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/doctor"
+	"github.com/org/pipeline-action/cmd/internal/run"
+	"github.com/org/pipeline-action/cmd/internal/sim"
 )
 
 const usage = `usage: pipeline-action [command] [flags]
@@ -51,7 +55,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	ctx := context.Background()
 	switch cmd {
 	case "run":
-		rest, code, ok := parseFlags(newFlagSet("run", stderr), runUsage, args, stdout, stderr)
+		rest, code, ok := run.ParseFlags(run.NewFlagSet("run", stderr), runUsage, args, stdout, stderr)
 		if !ok {
 			return code
 		}
@@ -59,14 +63,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			fmt.Fprintf(stderr, "pipeline-action run: takes no arguments, got %q\n\n%s", rest, runUsage)
 			return 2
 		}
-		r := &runner{getenv: getenv, out: stdout, now: time.Now}
-		return r.run(ctx)
+		return newRunner(getenv, stdout).Run(ctx)
 	case "sweep":
-		return sweepMain(ctx, args, stdout, stderr, getenv)
+		return newRunner(getenv, stdout).SweepMain(ctx, args, stdout, stderr)
 	case "simulate":
-		return simulateMain(ctx, args, stdout, stderr)
+		return sim.Main(ctx, args, stdout, stderr)
 	case "report":
-		return reportMain(ctx, args, stdin, stdout, stderr, getenv)
+		return newRunner(getenv, stdout).ReportCommand(ctx, args, stdin, stdout, stderr)
 	case "validate":
 		return validateMain(args, stdout, stderr)
 	case "graph":
@@ -74,7 +77,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	case "status":
 		return statusMain(ctx, args, stdout, stderr, getenv)
 	case "doctor":
-		return doctorMain(ctx, args, stdout, stderr, getenv)
+		return doctor.Main(ctx, args, stdout, stderr, getenv)
 	case "version", "--version":
 		return versionMain(args, stdout, stderr)
 	case "help", "-h", "--help", "-help":
@@ -86,4 +89,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		fmt.Fprintf(stderr, "pipeline-action: unknown command %q\n\n%s", cmd, usage)
 		return 2
 	}
+}
+
+// newRunner is one invocation of the action by this binary.
+func newRunner(getenv func(string) string, out io.Writer) *run.Runner {
+	return &run.Runner{Getenv: getenv, Out: out, Now: time.Now, Version: Version()}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
@@ -34,10 +34,10 @@ usage or no token
 
 // statusMain prints the open runs of index.json on the state branch.
 func statusMain(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := newFlagSet("status", stderr)
+	fs := run.NewFlagSet("status", stderr)
 	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "the repository, OWNER/NAME")
 	branch := fs.String("branch", engine.DefaultStateBranch, "the state branch")
-	rest, code, ok := parseFlags(fs, statusUsage, args, stdout, stderr)
+	rest, code, ok := run.ParseFlags(fs, statusUsage, args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -91,7 +91,7 @@ func statusMain(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		signed = "NOT signed by GitHub: not written by the action through GitHub's API, do not trust it"
 	}
 	fmt.Fprintf(stdout, "\n%d open %s, from %s on %s at %.7s, last written by %s (%s).\n",
-		len(idx.Runs), plural(len(idx.Runs), "run", "runs"), state.IndexFile, *branch, f.Commit, orNobody(f.Author), signed)
+		len(idx.Runs), run.Plural(len(idx.Runs), "run", "runs"), state.IndexFile, *branch, f.Commit, orNobody(f.Author), signed)
 	return 0
 }
 
@@ -107,21 +107,10 @@ func printIndex(w io.Writer, idx *state.Index) {
 		if !e.NextDeadline.IsZero() {
 			due = e.NextDeadline.UTC().Format(time.DateTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(e.Subject), oneLine(e.Pipeline), oneLine(string(e.Status)),
-			oneLine(e.Stage), e.Updated.UTC().Format(time.DateTime), due, oneLine(e.Run))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", run.OneLine(e.Subject), run.OneLine(e.Pipeline), run.OneLine(string(e.Status)),
+			run.OneLine(e.Stage), e.Updated.UTC().Format(time.DateTime), due, run.OneLine(e.Run))
 	}
 	tw.Flush()
-}
-
-// oneLine keeps a value of the index on its line and in its column: whoever can write
-// the branch writes the index.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\t' {
-			return '?'
-		}
-		return r
-	}, s)
 }
 
 func orNobody(login string) string {

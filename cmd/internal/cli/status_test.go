@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -68,7 +69,7 @@ func TestStatusNeedsATokenAndARepository(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
-	assert.Equal(t, "a?b?c", oneLine("a\nb\tc"))
+	assert.Equal(t, "a?b?c", run.OneLine("a\nb\tc"))
 }
 
 func TestStatusShowsTheNextDeadline(t *testing.T) {

@@ -1,15 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
 )
@@ -35,10 +33,10 @@ exit codes: 0 valid (warnings are printed), 1 errors (or warnings with --strict)
 // validateMain checks configs and prints every mistake as path:line:col: message [kind],
 // errors first, then warnings. --format github prints workflow annotations instead.
 func validateMain(args []string, stdout, stderr io.Writer) int {
-	fl := newFlagSet("validate", stderr)
+	fl := run.NewFlagSet("validate", stderr)
 	format := fl.String("format", "text", "output format: text or github")
 	strict := fl.Bool("strict", false, "fail on warnings too")
-	paths, code, ok := parseFlags(fl, validateUsage, args, stdout, stderr)
+	paths, code, ok := run.ParseFlags(fl, validateUsage, args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -55,7 +53,7 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 	for _, files := range sets {
 		cfg, err := engine.LoadFiles(files, gates.Default())
 		if err != nil {
-			list := asErrorList(err, files[0].Path)
+			list := run.AsErrorList(err, files[0].Path)
 			errs = append(errs, list...)
 			summaries = append(summaries, summary(files, nil, len(list)))
 			continue
@@ -94,7 +92,7 @@ func summary(files []engine.SourceFile, cfg *engine.Config, errors int) string {
 	for i, f := range files {
 		names[i] = f.Path
 	}
-	checked := "checked " + joinAnd(names) + ": "
+	checked := "checked " + run.JoinAnd(names) + ": "
 	if cfg == nil {
 		return checked + count(errors, "error", "errors")
 	}
@@ -118,25 +116,7 @@ func countStages(stages []*engine.Stage) int {
 	return n
 }
 
-func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
-
-// joinAnd joins "a", "a and b", "a, b and c".
-func joinAnd(s []string) string {
-	if len(s) <= 1 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
-// asErrorList returns err as positioned errors; an error without positions is
-// placed at the start of file.
-func asErrorList(err error, file string) engine.ErrorList {
-	var list engine.ErrorList
-	if errors.As(err, &list) {
-		return list
-	}
-	return engine.ErrorList{{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: err.Error(), Kind: "load"}}
-}
+func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, run.Plural(n, one, many)) }
 
 func printText(w io.Writer, _ string, e *engine.Error) {
 	fmt.Fprintln(w, e.Error())
@@ -156,12 +136,6 @@ var (
 
 func escapeData(s string) string     { return dataEscaper.Replace(s) }
 func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
-
-// Config file locations inside a directory.
-const (
-	configFile = ".github/pipelines.yaml"
-	configDir  = ".github/pipelines"
-)
 
 // configSets turns the paths of the command line into the file sets to load: a
 // directory gives its `.github/pipelines.yaml` and `.github/pipelines/*.yaml`; files
@@ -201,7 +175,7 @@ func configSets(paths []string, stderr io.Writer) ([][]engine.SourceFile, int) {
 			add("file:"+configRoot(path), engine.SourceFile{Path: path, Src: src})
 			continue
 		}
-		files, err := readConfigDir(path)
+		files, err := run.ReadConfigDir(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "pipeline-action: %v\n", err)
 			code = 2
@@ -229,40 +203,4 @@ func configRoot(path string) string {
 		return filepath.Dir(filepath.Dir(dir))
 	}
 	return dir
-}
-
-// readConfigDir reads the config files of directory dir: `.github/pipelines.yaml`
-// and `.github/pipelines/*.yaml` in name order, or else `pipelines.yaml` (as in an
-// example or scenario directory). It is an error when there are none.
-func readConfigDir(dir string) ([]engine.SourceFile, error) {
-	var paths []string
-	main := filepath.Join(dir, configFile)
-	if _, err := os.Stat(main); err == nil {
-		paths = append(paths, main)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	more, err := filepath.Glob(filepath.Join(dir, configDir, "*.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(more)
-	paths = append(paths, more...)
-	if len(paths) == 0 {
-		// An example or scenario directory holds its config as pipelines.yaml.
-		plain := filepath.Join(dir, "pipelines.yaml")
-		if _, err := os.Stat(plain); err != nil {
-			return nil, fmt.Errorf("%s: no config found; expected %s, %s/*.yaml or pipelines.yaml", dir, configFile, configDir)
-		}
-		paths = append(paths, plain)
-	}
-	files := make([]engine.SourceFile, 0, len(paths))
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, engine.SourceFile{Path: p, Src: src})
-	}
-	return files, nil
 }

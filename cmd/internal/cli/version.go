@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/org/pipeline-action/cmd/internal/run"
 )
 
 // version is set when a release is built:
@@ -63,7 +65,7 @@ Print the version of pipeline-action and exit.
 `
 
 func versionMain(args []string, stdout, stderr io.Writer) int {
-	rest, code, ok := parseFlags(newFlagSet("version", stderr), versionUsage, args, stdout, stderr)
+	rest, code, ok := run.ParseFlags(run.NewFlagSet("version", stderr), versionUsage, args, stdout, stderr)
 	if !ok {
 		return code
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 )
 
 // repoName is the repository every adapter test talks to.
@@ -20,7 +21,7 @@ const configPath = ".github/pipelines.yaml"
 // client that talks to it over HTTP as the action's identity.
 func setup(t *testing.T) (*ghfake.Server, *ghapi.Client) {
 	t.Helper()
-	fake := ghfake.NewT(t)
+	fake := faketest.New(t)
 	fake.AddRepo(repoName, "main")
 	return fake, newClient(t, fake)
 }

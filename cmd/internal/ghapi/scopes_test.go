@@ -10,6 +10,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -19,7 +20,7 @@ import (
 // counts no one and says why, rather than failing the run).
 func TestMissingScopeSaysWhichAndHow(t *testing.T) {
 	ctx := context.Background()
-	fake := ghfake.NewT(t)
+	fake := faketest.New(t)
 	fake.AddRepo(repoName, "main")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login"})

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,7 +106,7 @@ func (s *Server) faulted(w *statusRecorder, r *http.Request, kind string, serve 
 	}
 	var served []byte
 	if f.Performed || f.Partial {
-		inner := httptest.NewRecorder()
+		inner := newBufferWriter()
 		lost := &statusRecorder{ResponseWriter: inner, record: func(int) {}}
 		serve(lost)
 		w.mutation = lost.mutation

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,10 +38,24 @@ func client(t testing.TB, s *Server, token string) *github.Client {
 	return c
 }
 
+// newT starts a fake that closes when t ends and fails t on any unexpected request; the
+// package's own tests cannot import faketest, which imports this package.
+func newT(t testing.TB) *Server {
+	t.Helper()
+	s := New()
+	t.Cleanup(func() {
+		if u := s.Unexpected(); len(u) > 0 {
+			t.Errorf("ghfake: %d unexpected request(s):\n  %s", len(u), strings.Join(u, "\n  "))
+		}
+		s.Close()
+	})
+	return s
+}
+
 // world is a fake with acme/widgets, a config file, users and PR #7 by dev.
 func world(t testing.TB) *Server {
 	t.Helper()
-	s := NewT(t)
+	s := newT(t)
 	s.SetClock(func() time.Time { return testClock })
 	s.AddRepo(testRepo, "main")
 	s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 1\n")
@@ -120,7 +135,7 @@ func dig(t testing.TB, v any, path ...any) any {
 	return v
 }
 
-// expectUnexpected drains the unexpected requests a test provoked on purpose, so NewT's check
+// expectUnexpected drains the unexpected requests a test provoked on purpose, so newT's check
 // passes, and returns them.
 func expectUnexpected(s *Server) []string {
 	s.mu.Lock()

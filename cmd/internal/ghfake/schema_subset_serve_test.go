@@ -38,7 +38,7 @@ func subsetWorld(t *testing.T) *Server {
 }
 
 // TestSchemaSubsetServesAdapter runs the adapter's queries through githubv4 against a fake that
-// has only the embedded subset (NewT fails the test on any document the subset rejects).
+// has only the embedded subset (newT fails the test on any document the subset rejects).
 func TestSchemaSubsetServesAdapter(t *testing.T) {
 	s := subsetWorld(t)
 	s.Review(testRepo, 7, "alice", "approved", "")

@@ -5,7 +5,7 @@
 //
 // The fake is loud: a request for a route that is not a documented operation, a GraphQL document
 // that GitHub's schema rejects, or a field the fake does not implement is answered as GitHub would
-// (404, a GraphQL error) and recorded in Unexpected, which fails tests built with NewT.
+// (404, a GraphQL error) and recorded in Unexpected, which fails tests built with faketest.New.
 package ghfake
 
 import (
@@ -13,10 +13,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -39,13 +37,13 @@ const (
 	docsPrimaryRateLimit   = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits"
 )
 
-// Server is the fake GitHub. Its zero value is not usable; call New or NewT. All methods are safe
+// Server is the fake GitHub. Its zero value is not usable; call New (or faketest.New in tests). All methods are safe
 // for concurrent use: one mutex guards the world, the counters and the injected faults.
 type Server struct {
 	// URL is the base URL of the server, e.g. http://127.0.0.1:4321; REST clients use URL+"/api/v3/".
 	URL string
 
-	srv *httptest.Server
+	srv *listener // the loopback HTTP server (listen.go)
 
 	mu         sync.Mutex
 	now        func() time.Time
@@ -88,29 +86,15 @@ func New() *Server {
 		stop:      make(chan struct{}),
 		reactions: map[string]int64{},
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	s.URL = s.srv.URL
-	return s
-}
-
-// NewT starts a fake GitHub that closes when t ends and fails t if any unexpected request (unknown
-// route, schema-invalid GraphQL, unimplemented operation or field) reached it.
-func NewT(t testing.TB) *Server {
-	t.Helper()
-	s := New()
-	t.Cleanup(func() {
-		if u := s.Unexpected(); len(u) > 0 {
-			t.Errorf("ghfake: %d unexpected request(s):\n  %s", len(u), strings.Join(u, "\n  "))
-		}
-		s.Close()
-	})
+	s.srv = listen(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.srv.url
 	return s
 }
 
 // Close stops the server, ending requests held by a Timeout fault first.
 func (s *Server) Close() {
 	s.stopOnce.Do(func() { close(s.stop) })
-	s.srv.Close()
+	s.srv.close()
 }
 
 // Unexpected lists, in order, the requests the fake refused as GitHub would but that a correct

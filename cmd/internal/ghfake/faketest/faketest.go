@@ -1,0 +1,24 @@
+// Package faketest starts the fake GitHub for a Go test. It lives apart from ghfake so that
+// the binaries embedding the fake link no test machinery.
+package faketest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// New starts a fake GitHub that closes when t ends and fails t if any unexpected request
+// (unknown route, schema-invalid GraphQL, unimplemented operation or field) reached it.
+func New(t testing.TB) *ghfake.Server {
+	t.Helper()
+	s := ghfake.New()
+	t.Cleanup(func() {
+		if u := s.Unexpected(); len(u) > 0 {
+			t.Errorf("ghfake: %d unexpected request(s):\n  %s", len(u), strings.Join(u, "\n  "))
+		}
+		s.Close()
+	})
+	return s
+}

@@ -1,0 +1,110 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+)
+
+// decideAndAct lets the engine evaluate the event for the subject rd read, then performs
+// the effects it asks for and settles their outcomes, round after round, until it asks
+// for none. Write-ahead effects are saved as intents first (rd.ver and rd.st follow each
+// save). pending is set when the rounds were cut short at maxSettleRounds.
+func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev routed, number int, key string, a *attempt, rd *reading) (res engine.Result, pending error, err error) {
+	// The outcomes of effects an earlier round performed but could not record (its save
+	// conflicted): Step records them against their intents first.
+	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
+		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces()}
+	now := r.Now()
+	snap, cfg := rd.snap, rd.cfg
+	res, err = StepWithPeople(ctx, client, cfg, rd.st, in, snap.Facts, now, rd.warn)
+	if err != nil {
+		return res, nil, err
+	}
+	r.logLines(res.Log)
+	if err := reportBudget(ev.Report, rd.store, res.State); err != nil { // budget.go
+		return res, nil, err
+	}
+	for round := 0; len(res.Effects) > 0; round++ {
+		if round == maxSettleRounds {
+			return res, fmt.Errorf("effects still pending after %d rounds; the state was saved as it stands, and the next event carries on", maxSettleRounds), nil
+		}
+		saved := res.State
+		intent := rd.change(ev, res.State)
+		intent.Intent = true
+		if rd.ver, err = saveIntents(ctx, rd.store, intent, number, res, rd.ver); err != nil {
+			return res, nil, err
+		}
+		outcomes := r.performAll(ctx, client, snap.Facts, res.Effects)
+		a.outcomes = append(a.outcomes, outcomes...)
+		if engine.HasWriteAhead(res.Effects) {
+			rd.st = saved // the state last saved: what the next commit changes
+		}
+		in.Visits = res.Visits // a loop is bounded within the whole event, across rounds
+		settled := res.State
+		res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
+		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil { // facts_extra.go
+			return res, nil, err
+		} else if read {
+			res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
+		}
+		r.logLines(res.Log)
+	}
+	return res, nil, nil
+}
+
+// performAll performs effects in order and returns their outcomes; what one did is
+// recorded in the facts, so later stages of the same invocation see it.
+func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *engine.Facts, effects []engine.Effect) []engine.Outcome {
+	outcomes := make([]engine.Outcome, 0, len(effects))
+	for _, e := range effects {
+		o := r.perform(ctx, client, e) // webhooks.go
+		if o.Err == "" {
+			r.act.Infof("pipeline-action: %s done", e.Key)
+			applyToFacts(facts, e)
+		} else {
+			r.act.Warningf("%s: %s", e.Key, o.Err)
+		}
+		outcomes = append(outcomes, o)
+	}
+	return outcomes
+}
+
+// applyToFacts records what a performed effect changed, so later stages of the same
+// invocation see it.
+func applyToFacts(f *engine.Facts, e engine.Effect) {
+	if f.PR == nil {
+		applyToIssueFacts(f, e) // run_issue.go
+		return
+	}
+	pr := f.PR
+	if e.Kind == engine.EffectLabel { // add, then remove
+		applyToFacts(f, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})
+		applyToFacts(f, engine.Effect{Kind: engine.EffectRemoveLabel, Labels: e.Remove})
+		return
+	}
+	switch e.Kind {
+	case engine.EffectMerge:
+		pr.State = engine.PRMerged
+	case engine.EffectAddLabel, engine.EffectDispatch: // a label dispatch adds its label
+		for _, l := range e.Labels {
+			if !pr.HasLabel(l) {
+				pr.Labels = append(pr.Labels, l)
+			}
+		}
+	case engine.EffectRemoveLabel:
+		kept := pr.Labels[:0]
+		for _, l := range pr.Labels {
+			gone := false
+			for _, r := range e.Labels {
+				gone = gone || engine.SameLabel(l, r)
+			}
+			if !gone {
+				kept = append(kept, l)
+			}
+		}
+		pr.Labels = kept
+	}
+}

@@ -1,0 +1,563 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+)
+
+// webhooksDir holds real deliveries, <event>/<action>.json.
+const webhooksDir = "../../../testdata/github/webhooks"
+
+// webhookConfig starts a run when a pull request opens; nothing else starts one.
+const webhookConfig = `version: 1
+pipelines:
+  review:
+    description: Wait for an approval
+    trigger:
+      event: pull_request.opened
+    on_events:
+      pull_request.closed: {action: cancel}
+    stages:
+      - id: approved
+        type: gate
+        conditions:
+          - check: human_approved
+            count: 1
+        on_pass: complete
+`
+
+const (
+	helloWorld   = "Codertocat/Hello-World"
+	helloHeadSHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+)
+
+// webhookCase is what a payload file routes to, whether running it starts a pipeline run (and
+// so writes the state comment), and what the job log says when that is worth checking.
+type webhookCase struct {
+	route  routed
+	starts bool
+	says   string
+	// late: the PR is open and has no run yet, so the pipeline its opened event would
+	// have started starts now, late (triggers are level-triggered).
+	late bool
+}
+
+const saysNoSubject = "concerns no open pull request; nothing to do"
+
+// webhookCases has one entry per file under webhooksDir, by path relative to it.
+var webhookCases = map[string]webhookCase{
+	"check_run/created.json": {route: routed{Event: "check_run.created"}},
+	"check_suite/completed.json": {route: routed{Handled: true, Event: "check_suite.completed", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, SHA: helloHeadSHA, HeadBranch: "changes"}, late: true},
+	"deployment_status/created.json": {route: routed{Event: "deployment_status.created"}},
+	// A comment on a plain issue and issues events: the subjects of issue pipelines.
+	"issue_comment/created.json": {route: routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
+	"issues/closed.json": {route: routed{Handled: true, Event: "issues.closed", Repo: "codinasion/codinasion-bot",
+		DefaultBranch: "master", Actor: "harshraj8843", Numbers: []int{2}, Issue: true}},
+	"issues/labeled.json": {route: routed{Handled: true, Event: "issues.labeled", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
+	"issues/opened.json": {route: routed{Handled: true, Event: "issues.opened", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
+	"merge_group/checks_requested.json": {route: routed{Event: "merge_group.checks_requested"}},
+	"pull_request/closed.json": {route: routed{Handled: true, Event: "pull_request.closed", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}},
+	"pull_request/closed.merged.json": {route: routed{Handled: true, Event: "pull_request.closed",
+		Repo: "codinasion/codinasion-bot-try", DefaultBranch: "master", Actor: "harshraj8843", Numbers: []int{14}}},
+	"pull_request/edited.json": {route: routed{Handled: true, Event: "pull_request.edited",
+		Repo: "bradrydzewski/drone-test-go", DefaultBranch: "master", Actor: "bradrydzewski", Numbers: []int{1}}, late: true},
+	"pull_request/labeled.json": {route: routed{Handled: true, Event: "pull_request.labeled", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
+	"pull_request/opened.json": {route: routed{Handled: true, Event: "pull_request.opened", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, starts: true},
+	"pull_request/synchronize.json": {route: routed{Handled: true, Event: "pull_request.synchronize", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
+	"pull_request/unlabeled.json": {route: routed{Handled: true, Event: "pull_request.unlabeled", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
+	"pull_request_review/submitted.json": {route: routed{Handled: true, Event: "pull_request_review.submitted",
+		Repo: helloWorld, DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
+	"pull_request_review_comment/created.json": {route: routed{Event: "pull_request_review_comment.created"}},
+	"push/payload.json":                        {route: routed{Event: "push"}},
+	"repository_dispatch/on-demand-test.json":  {route: routed{Event: "repository_dispatch.on-demand-test"}},
+	"status/payload.json": {route: routed{Handled: true, Event: "status", Repo: helloWorld, DefaultBranch: "master",
+		Actor: "Codertocat", SHA: "6113728f27ae82c7b1a177c8d03f9e96e0adf246"}, says: saysNoSubject},
+	"workflow_dispatch/payload.json": {route: routed{Event: "workflow_dispatch"}},
+	"workflow_run/requested.json":    {route: routed{Event: "workflow_run.requested"}},
+}
+
+// webhookFile is one delivery under webhooksDir.
+type webhookFile struct {
+	rel   string // path relative to webhooksDir
+	event string // the X-GitHub-Event: the folder name
+	path  string
+	raw   []byte
+}
+
+// webhookFiles walks webhooksDir and checks that webhookCases covers exactly its files.
+func webhookFiles(t *testing.T) []webhookFile {
+	t.Helper()
+	var out []webhookFile
+	err := filepath.WalkDir(webhooksDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".json" {
+			return err
+		}
+		rel, err := filepath.Rel(webhooksDir, path)
+		if err != nil {
+			return err
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		out = append(out, webhookFile{rel: rel, event: strings.SplitN(rel, "/", 2)[0], path: path, raw: raw})
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, out, "no payloads under %s", webhooksDir)
+	var found, listed []string
+	for _, f := range out {
+		found = append(found, f.rel)
+	}
+	for rel := range webhookCases {
+		listed = append(listed, rel)
+	}
+	sort.Strings(listed)
+	require.Equal(t, listed, found, "webhookCases must list every payload file, and only those")
+	return out
+}
+
+func TestRouteWebhooks(t *testing.T) {
+	for _, f := range webhookFiles(t) {
+		t.Run(f.rel, func(t *testing.T) {
+			got, err := route(f.event, f.raw)
+			require.NoError(t, err)
+			assert.Equal(t, webhookCases[f.rel].route, got)
+		})
+	}
+}
+
+// TestRoutePullRequestTarget checks that pull_request_target, which carries the same payload,
+// routes as pull_request does.
+func TestRoutePullRequestTarget(t *testing.T) {
+	n := 0
+	for _, f := range webhookFiles(t) {
+		if f.event != "pull_request" {
+			continue
+		}
+		n++
+		t.Run(f.rel, func(t *testing.T) {
+			want, err := route("pull_request", f.raw)
+			require.NoError(t, err)
+			got, err := route("pull_request_target", f.raw)
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+			assert.True(t, got.Handled)
+			assert.True(t, strings.HasPrefix(got.Event, "pull_request."), got.Event)
+		})
+	}
+	require.NotZero(t, n, "no pull_request payloads")
+}
+
+func TestRouteMalformed(t *testing.T) {
+	tests := []struct {
+		name    string
+		event   string
+		payload string
+		wantErr string
+	}{
+		{name: "not JSON", event: "pull_request", payload: "{not json", wantErr: "reading pull_request payload: "},
+		{name: "empty", event: "push", payload: "", wantErr: "reading push payload: "},
+		{name: "a JSON array", event: "issues", payload: "[]", wantErr: "reading issues payload: "},
+		{name: "wrong type", event: "pull_request", payload: `{"action": "opened", "pull_request": {"number": "2"}}`,
+			wantErr: "reading pull_request payload: "},
+		{name: "pull_request without pull_request", event: "pull_request", payload: `{"action": "opened"}`,
+			wantErr: "pull_request payload has no pull_request"},
+		{name: "pull_request_target without pull_request", event: "pull_request_target", payload: `{"action": "opened"}`,
+			wantErr: "pull_request_target payload has no pull_request"},
+		{name: "review without pull_request", event: "pull_request_review", payload: `{"action": "submitted"}`,
+			wantErr: "pull_request_review payload has no pull_request"},
+		{name: "issue_comment without issue", event: "issue_comment", payload: `{"action": "created"}`,
+			wantErr: "issue_comment payload has no issue"},
+		{name: "workflow_run without workflow_run", event: "workflow_run", payload: `{"action": "completed"}`,
+			wantErr: "workflow_run payload has no workflow_run"},
+		{name: "check_suite without check_suite", event: "check_suite", payload: `{"action": "completed"}`,
+			wantErr: "check_suite payload has no check_suite"},
+		{name: "status without sha", event: "status", payload: `{"state": "success"}`,
+			wantErr: "status payload has no sha"},
+		{name: "pull_request without repository", event: "pull_request", payload: `{"action": "opened", "pull_request": {"number": 2}}`,
+			wantErr: "pull_request payload has no repository.full_name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := route(tt.event, []byte(tt.payload))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			assert.Equal(t, routed{}, got)
+		})
+	}
+}
+
+// webhookRun runs one delivery through the real run path against fake, as simulate does, and
+// returns the exit code and the job log.
+func webhookRun(t *testing.T, fake *ghfake.Server, event, path string) (int, string) {
+	t.Helper()
+	dir := t.TempDir()
+	env := map[string]string{
+		"GITHUB_ACTIONS":      "true",
+		"GITHUB_EVENT_NAME":   event,
+		"GITHUB_EVENT_PATH":   path,
+		"GITHUB_API_URL":      fake.URL + "/api/v3",
+		"GITHUB_GRAPHQL_URL":  fake.URL + "/api/graphql",
+		"GITHUB_RUN_ID":       "4242",
+		"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
+		"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+		"INPUT_TOKEN":         fake.BotToken(),
+	}
+	var log bytes.Buffer
+	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log,
+		Now: func() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) }}
+	return r.Run(context.Background()), log.String()
+}
+
+// webhookSubjects is what a payload says about the repository and the subjects it names.
+type webhookSubjects struct {
+	Repository *struct {
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+	PullRequest *struct {
+		Number int    `json:"number"`
+		State  string `json:"state"`
+		Merged bool   `json:"merged"`
+		Title  string `json:"title"`
+		User   struct {
+			Login string `json:"login"`
+		} `json:"user"`
+	} `json:"pull_request"`
+	Issue *struct {
+		Number      int             `json:"number"`
+		Title       string          `json:"title"`
+		PullRequest json.RawMessage `json:"pull_request"`
+		User        struct {
+			Login string `json:"login"`
+		} `json:"user"`
+	} `json:"issue"`
+	WorkflowRun *commitEvent `json:"workflow_run"`
+	CheckSuite  *commitEvent `json:"check_suite"`
+	CheckRun    *commitEvent `json:"check_run"`
+}
+
+// webhookWorld builds the world a delivery comes from: its repository with the config on the
+// default branch, and the pull requests or issues it names, as far as the fake can make them.
+func webhookWorld(t *testing.T, f webhookFile) *ghfake.Server {
+	t.Helper()
+	var p webhookSubjects
+	require.NoError(t, json.Unmarshal(f.raw, &p))
+	require.NotNil(t, p.Repository, "every payload names its repository")
+	fake := faketest.New(t)
+	repo := p.Repository.FullName
+	fake.AddRepo(repo, p.Repository.DefaultBranch)
+	fake.SetFile(repo, p.Repository.DefaultBranch, DefaultConfigPath, webhookConfig)
+	opened := map[int]bool{}
+	openPR := func(n int, author, title string) {
+		if !opened[n] {
+			opened[n] = true
+			fake.OpenPR(repo, ghfake.PROptions{Number: n, Author: author, Title: title})
+		}
+	}
+	if pr := p.PullRequest; pr != nil {
+		openPR(pr.Number, pr.User.Login, pr.Title)
+		switch {
+		case pr.Merged:
+			c, err := ghapi.New(ghapi.Options{Token: fake.BotToken(), RESTURL: fake.URL + "/api/v3",
+				GraphQLURL: fake.URL + "/api/graphql", Repository: repo})
+			require.NoError(t, err)
+			o := c.Perform(context.Background(), engine.Effect{Kind: engine.EffectMerge, Number: pr.Number,
+				SHA: fake.PR(repo, pr.Number).HeadSHA, Method: "merge"})
+			require.Empty(t, o.Err)
+		case pr.State == "closed":
+			fake.ClosePR(repo, pr.Number)
+		}
+	}
+	if is := p.Issue; is != nil {
+		if len(is.PullRequest) > 0 && string(is.PullRequest) != "null" {
+			openPR(is.Number, is.User.Login, is.Title)
+		} else {
+			fake.OpenIssue(repo, ghfake.IssueOptions{Number: is.Number, Author: is.User.Login, Title: is.Title})
+		}
+	}
+	for _, c := range []*commitEvent{p.WorkflowRun, p.CheckSuite, p.CheckRun} {
+		if c != nil {
+			for _, pr := range c.PullRequests {
+				openPR(pr.Number, "", "")
+			}
+		}
+	}
+	fake.ResetStats()
+	return fake
+}
+
+// TestRunWebhooks delivers every real payload through the run path to a fake GitHub holding the
+// payload's repository and subjects.
+func TestRunWebhooks(t *testing.T) {
+	_, err := engine.Load(DefaultConfigPath, []byte(webhookConfig), gates.Default())
+	require.NoError(t, err, "the test's config is valid")
+	for _, f := range webhookFiles(t) {
+		t.Run(f.rel, func(t *testing.T) {
+			tc := webhookCases[f.rel]
+			fake := webhookWorld(t, f)
+			code, log := webhookRun(t, fake, f.event, f.path)
+			require.Equal(t, 0, code, "exit code; log:\n%s", log)
+			lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+			if !tc.route.Handled {
+				assert.Len(t, lines, 1, "one line for an event the action never handles; log:\n%s", log)
+				assert.Contains(t, log, "nothing to do")
+				assert.Empty(t, fake.Stats(), "an event the action never handles costs no call")
+				return
+			}
+			assert.Empty(t, fake.Unexpected(), "requests GitHub would refuse")
+			assert.Contains(t, log, "pipeline-action: API calls: ")
+			assert.NotContains(t, log, "::error", "log:\n%s", log)
+			assert.Contains(t, log, tc.says)
+			stats := fake.Stats()
+			assert.LessOrEqual(t, stats["graphql"], 1+1+2*len(tc.route.Numbers),
+				"one read per subject (and one lookup by SHA), the state branch created once, one commit per subject")
+			for _, n := range tc.route.Numbers {
+				if tc.starts || tc.late {
+					comments := fake.Comments(tc.route.Repo, n)
+					require.Len(t, comments, 1, "the state comment of the new run; log:\n%s", log)
+					assert.Equal(t, ghfake.BotLogin, comments[0].Author)
+					assert.Contains(t, comments[0].Body, "review")
+					if tc.late {
+						assert.Contains(t, comments[0].Body, "started late on "+tc.route.Event)
+					}
+				} else {
+					assert.Empty(t, fake.Comments(tc.route.Repo, n), "no run, nothing written")
+				}
+			}
+		})
+	}
+}
+
+// TestRunMalformedPayload checks that a payload that is not what GitHub sends is a reported
+// failure (exit 1) that reads and writes nothing.
+func TestRunMalformedPayload(t *testing.T) {
+	tests := []struct {
+		name    string
+		event   string
+		payload string
+	}{
+		{name: "not JSON", event: "pull_request", payload: `{"action": "opened", "pull_request": {"number": 2`},
+		{name: "no pull_request", event: "pull_request", payload: `{"action": "opened", "repository": {"full_name": "Codertocat/Hello-World", "default_branch": "master"}}`},
+		{name: "no repository", event: "pull_request", payload: `{"action": "opened", "pull_request": {"number": 2}}`},
+		{name: "comment without issue", event: "issue_comment", payload: `{"action": "created", "repository": {"full_name": "Codertocat/Hello-World"}}`},
+		{name: "status without sha", event: "status", payload: `{"state": "success", "repository": {"full_name": "Codertocat/Hello-World"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := faketest.New(t)
+			fake.AddRepo(helloWorld, "master")
+			fake.SetFile(helloWorld, "master", DefaultConfigPath, webhookConfig)
+			fake.OpenPR(helloWorld, ghfake.PROptions{Number: 2, Author: "Codertocat", Labels: []string{"bug"}})
+			before := fake.PR(helloWorld, 2)
+			fake.ResetStats()
+			path := filepath.Join(t.TempDir(), "event.json")
+			require.NoError(t, os.WriteFile(path, []byte(tt.payload), 0o600))
+			code, log := webhookRun(t, fake, tt.event, path)
+			assert.Equal(t, 1, code, "log:\n%s", log)
+			assert.Contains(t, log, "::error::")
+			assert.Contains(t, log, "event left alone")
+			assert.Empty(t, fake.Stats(), "no call made")
+			assert.Equal(t, before, fake.PR(helloWorld, 2), "the pull request is unchanged")
+			assert.Empty(t, fake.Comments(helloWorld, 2))
+		})
+	}
+}
+
+// TestIssueCommentOnPullRequest takes the real issue_comment delivery and makes its issue a pull
+// request, as GitHub marks one with issue.pull_request: that comment is routed to the PR and read.
+func TestIssueCommentOnPullRequest(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(webhooksDir, "issue_comment", "created.json"))
+	require.NoError(t, err)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(raw, &p))
+	p["issue"].(map[string]any)["pull_request"] = map[string]any{
+		"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1",
+	}
+	raw, err = json.Marshal(p)
+	require.NoError(t, err)
+
+	got, err := route("issue_comment", raw)
+	require.NoError(t, err)
+	assert.Equal(t, routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld, DefaultBranch: "master",
+		Actor: "Codertocat", Numbers: []int{1}}, got)
+
+	path := filepath.Join(t.TempDir(), "event.json")
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	fake := webhookWorld(t, webhookFile{rel: "issue_comment/on-pr.json", event: "issue_comment", path: path, raw: raw})
+	assert.Equal(t, "open", fake.PR(helloWorld, 1).State, "the world has #1 as a pull request")
+	code, log := webhookRun(t, fake, "issue_comment", path)
+	require.Equal(t, 0, code, "log:\n%s", log)
+	assert.Equal(t, map[string]int{"graphql": 3, "issues/create-comment": 1, "issues/update-comment": 1}, fake.Stats(),
+		"one read; #1 is open and has no run, so its pipeline starts late: the state branch is created (createRef), "+
+			"the state committed (createCommitOnBranch) and the state comment written")
+	comments := fake.Comments(helloWorld, 1)
+	require.Len(t, comments, 1)
+	assert.Contains(t, comments[0].Body, "started late on issue_comment.created")
+}
+
+// realPayload reads a delivery under webhooksDir as a JSON object, to make variants of it.
+func realPayload(t *testing.T, rel string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(webhooksDir, rel))
+	require.NoError(t, err)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(raw, &p))
+	return p
+}
+
+// prEntry is a pull_requests entry of a commit event, in the shape of the real check_suite
+// delivery's, with base.repo set to repo (nil: no repo).
+func prEntry(t *testing.T, number int, repo map[string]any) map[string]any {
+	t.Helper()
+	cs := realPayload(t, "check_suite/completed.json")["check_suite"].(map[string]any)
+	e := cs["pull_requests"].([]any)[0].(map[string]any)
+	e["number"] = number
+	base := e["base"].(map[string]any)
+	if repo == nil {
+		delete(base, "repo")
+	} else {
+		base["repo"] = repo
+	}
+	return e
+}
+
+func marshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
+}
+
+// TestRouteCommitEventForeignPRs holds routing to the pull_requests entries of this
+// repository: GitHub lists there the PRs of any repository of the network whose head is
+// the commit (a run in a fork names the upstream's PR), and their numbers mean nothing here.
+func TestRouteCommitEventForeignPRs(t *testing.T) {
+	const octo = "octo-org/octo-repo"
+	here := map[string]any{"id": 300029405, "url": "https://api.github.com/repos/octo-org/octo-repo", "name": "octo-repo"}
+	upstream := map[string]any{"id": 186853002, "url": "https://api.github.com/repos/Codertocat/Hello-World", "name": "Hello-World"}
+	sameName := map[string]any{"id": 999, "url": "https://api.github.com/repos/someone/octo-repo", "name": "octo-repo"}
+	urlOnly := map[string]any{"url": "https://api.github.com/repos/Octo-Org/octo-repo"}
+	nameOnly := map[string]any{"name": "octo-repo"}
+	const sha = "3484a3fb816e0859fd6e1cea078d76385ff50625" // the real run's head_sha
+	tests := []struct {
+		name    string
+		entries []map[string]any
+		numbers []int
+		foreign []string
+	}{
+		{"another repository's PR only", []map[string]any{prEntry(t, 2, upstream)}, nil, []string{"Codertocat/Hello-World#2"}},
+		{"this repository's PR kept, another's left out",
+			[]map[string]any{prEntry(t, 2, upstream), prEntry(t, 5, here)}, []int{5}, []string{"Codertocat/Hello-World#2"}},
+		{"a fork with the same name is another repository", []map[string]any{prEntry(t, 5, sameName)}, nil, []string{"someone/octo-repo#5"}},
+		{"matched by API URL when the entry has no id", []map[string]any{prEntry(t, 5, urlOnly)}, []int{5}, nil},
+		{"a name alone does not match", []map[string]any{prEntry(t, 5, nameOnly)}, nil,
+			[]string{"https://api.github.com/repos/Codertocat/Hello-World/pulls/2"}},
+		{"an entry without base repository does not match", []map[string]any{prEntry(t, 5, nil)}, nil,
+			[]string{"https://api.github.com/repos/Codertocat/Hello-World/pulls/2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, event := range []string{"workflow_run", "check_suite", "check_run"} {
+				p := realPayload(t, "workflow_run/requested.json")
+				p["action"] = "completed"
+				body := p["workflow_run"].(map[string]any)
+				if event != "workflow_run" {
+					delete(p, "workflow_run")
+					body = map[string]any{"head_sha": sha}
+					p[event] = body
+				}
+				var list []any
+				for _, e := range tt.entries {
+					list = append(list, e)
+				}
+				body["pull_requests"] = list
+				got, err := route(event, marshal(t, p))
+				require.NoError(t, err)
+				want := routed{Handled: true, Event: event + ".completed", Repo: octo, DefaultBranch: "master",
+					Actor: "Codertocat", Numbers: tt.numbers, SHA: sha, Foreign: tt.foreign}
+				if event == "workflow_run" { // the real run names its head's repository and branch
+					want.HeadRepo, want.HeadBranch = octo, "master"
+				}
+				assert.Equal(t, want, got, event)
+			}
+		})
+	}
+}
+
+// TestRunWorkflowRunForeignPR delivers the real workflow_run, completed and listing another
+// repository's PR #1, to a repository whose own #1 has another head and whose #2 has the
+// run's head, both waiting for an approval they have got meanwhile: #2 is found by the
+// head SHA and completes, #1 is not touched, and the log says why.
+func TestRunWorkflowRunForeignPR(t *testing.T) {
+	const octo = "octo-org/octo-repo"
+	fake := faketest.New(t)
+	fake.AddRepo(octo, "master")
+	fake.SetFile(octo, "master", DefaultConfigPath, webhookConfig)
+	fake.AddUser("alice", "write")
+	deliver := func(ev ghfake.Event) (int, string) {
+		path := filepath.Join(t.TempDir(), "event.json")
+		require.NoError(t, os.WriteFile(path, ev.Payload, 0o600))
+		return webhookRun(t, fake, ev.Name, path)
+	}
+	for _, n := range []int{1, 2} {
+		code, log := deliver(fake.OpenPR(octo, ghfake.PROptions{Number: n, Author: "dev"}))
+		require.Equal(t, 0, code, "log:\n%s", log)
+		fake.Review(octo, n, "alice", "approved", "") // not delivered
+	}
+	stateOf := func(n int) string {
+		cs := fake.Comments(octo, n)
+		require.Len(t, cs, 1, "the state comment of #%d", n)
+		return cs[0].Body
+	}
+	before1 := stateOf(1)
+	head := fake.PR(octo, 2).HeadSHA
+	require.NotEqual(t, head, fake.PR(octo, 1).HeadSHA)
+
+	p := realPayload(t, "workflow_run/requested.json")
+	p["action"] = "completed"
+	wr := p["workflow_run"].(map[string]any)
+	wr["head_sha"], wr["status"], wr["conclusion"] = head, "completed", "success"
+	upstream := map[string]any{"id": 186853002, "url": "https://api.github.com/repos/Codertocat/Hello-World", "name": "Hello-World"}
+	wr["pull_requests"] = []any{prEntry(t, 1, upstream)}
+	ev, err := route("workflow_run", marshal(t, p))
+	require.NoError(t, err)
+	assert.Empty(t, ev.Numbers, "another repository's #1 is not this repository's #1")
+
+	fake.ResetStats()
+	code, log := deliver(ghfake.Event{Name: "workflow_run", Payload: marshal(t, p)})
+	require.Equal(t, 0, code, "log:\n%s", log)
+	assert.Contains(t, log, "workflow_run.completed lists Codertocat/Hello-World#1 of another repository; left out")
+	assert.NotContains(t, log, "::error", "log:\n%s", log)
+	assert.Equal(t, 3, fake.Stats()["graphql"], "one lookup by the head SHA, one snapshot and one commit of #2's state; log:\n%s", log)
+	assert.Contains(t, stateOf(2), "completed", "#2, whose head the run is, was evaluated")
+	assert.Equal(t, before1, stateOf(1), "#1 was not touched")
+}

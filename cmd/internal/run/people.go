@@ -1,0 +1,77 @@
+package run
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+)
+
+// StepWithPeople is engine.Step with the people it needs read first (engine.PeopleNeeded: team
+// members and permissions for human stages and /pipeline commands). A run that Step
+// starts or moves to a human stage may need more than the state before it named: those
+// are read too, and Step is evaluated again on them (it is pure). Nothing is read for a
+// subject whose runs need no one. What GitHub shows of the dispatches whose outcome the
+// state does not hold yet is read first too (dispatch_lookup.go).
+func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
+	read := func(needs engine.Needs) error {
+		needs = unread(f, needs)
+		if needs.Empty() {
+			return nil
+		}
+		teams, people, err := client.People(ctx, needs, warn)
+		if err != nil {
+			return err
+		}
+		if f.TeamMembers == nil {
+			f.TeamMembers = map[string][]string{}
+		}
+		if f.People.Permissions == nil {
+			f.People.Permissions = map[string]string{}
+		}
+		for k, v := range teams {
+			f.TeamMembers[k] = v
+		}
+		for k, v := range people.Permissions {
+			f.People.Permissions[k] = v
+		}
+		return nil
+	}
+	lookUpDispatches(ctx, client, st, f, warn) // dispatch_lookup.go
+	needs := engine.PeopleNeeded(cfg, st, f)
+	needs.Permissions = append(needs.Permissions, engine.ReactionNeeds(cfg, st, in).Permissions...) // step_react_wake.go
+	if err := read(needs); err != nil {
+		return engine.Result{}, err
+	}
+	res := engine.Step(cfg, st, in, f, now)
+	if read, err := readFilesIfNeeded(ctx, client, res, f); err != nil { // facts_extra.go
+		return engine.Result{}, err
+	} else if read {
+		res = engine.Step(cfg, st, in, f, now)
+	}
+	if more := unread(f, engine.PeopleNeeded(cfg, res.State, f)); !more.Empty() {
+		if err := read(more); err != nil {
+			return engine.Result{}, err
+		}
+		res = engine.Step(cfg, st, in, f, now)
+	}
+	return res, nil
+}
+
+// unread is what of needs the facts do not hold yet.
+func unread(f *engine.Facts, needs engine.Needs) engine.Needs {
+	var out engine.Needs
+	for _, t := range needs.Teams {
+		if _, ok := f.TeamMembers[strings.ToLower(t)]; !ok {
+			out.Teams = append(out.Teams, t)
+		}
+	}
+	for _, l := range needs.Permissions {
+		if _, ok := f.People.Permissions[strings.ToLower(l)]; !ok {
+			out.Permissions = append(out.Permissions, l)
+		}
+	}
+	return out
+}

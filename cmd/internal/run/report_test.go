@@ -1,0 +1,171 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+func reportOut(t *testing.T, env map[string]string, stdin string, args ...string) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	code := testMain(append([]string{"report"}, args...), strings.NewReader(stdin), &out, &out, func(k string) string { return env[k] })
+	return code, out.String()
+}
+
+func TestReportUsageMistakes(t *testing.T) {
+	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets"}
+	big := filepath.Join(t.TempDir(), "big.json")
+	require.NoError(t, os.WriteFile(big, []byte(`{"x":"`+strings.Repeat("a", engine.MaxOutputs)+`"}`), 0o600))
+	cases := []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1"}, "", "--verdict are required"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete"}, "", "--nonce is required: pass the dispatch's nonce input"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--nonce", "1-abc"}, "", `--nonce "1-abc" is not a dispatch's nonce`},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--verdict", "complete", "--nonce", "1-00ff00ff00ff00ff.xyz"}, "", "is not a dispatch's nonce"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "lgtm"}, "", `unknown verdict "lgtm"`},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "0", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete"}, "", `--attempt "0" is not a positive number`},
+		{[]string{"--run", "loop/7/1\n::error::x", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete"}, "", "is not a run id"},
+		{[]string{"--run", "loop/7/1", "--stage", "S s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete"}, "", "is not a stage id"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--pr", "8", "--outputs", "-"}, `{"pr": 9}`, "--pr 8 and outputs.pr 9 name different pull requests"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--outputs", "-"}, `["a"]`, "must be a JSON object"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--outputs", "-"}, `{"a":1} {"b":2}`, "one JSON object"},
+		{[]string{"--run", "loop/7/1", "--stage", "s", "--attempt", "1", "--nonce", "1-00ff00ff00ff00ff", "--verdict", "complete", "--outputs", big}, "", "larger than 16384 bytes"},
+		{[]string{"extra"}, "", "takes no arguments"},
+	}
+	for _, tc := range cases {
+		code, out := reportOut(t, env, tc.stdin, tc.args...)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, out)
+		assert.Contains(t, out, tc.want, "%v", tc.args)
+		assert.Contains(t, out, "usage: pipeline-action report", "%v", tc.args)
+	}
+}
+
+// An agent's workflow reports with command: report; outside Actions, the command reads
+// the default branch itself (one REST call more).
+func TestReportCommandAppliesTheReport(t *testing.T) {
+	cfg := `version: 1
+agents:
+  reviewer: {dispatch: label, label: review-me}
+pipelines:
+  review:
+    trigger: {event: pull_request.opened}
+    stages:
+      - {id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}
+`
+	h := newHarness(t, cfg)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	assert.Contains(t, h.fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
+
+	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
+	comments := h.fake.Comments("acme/widgets", 7)
+	require.NotEmpty(t, comments)
+	assert.Contains(t, comments[0].Body, "--nonce "+nonce, "a label carries nothing: the status says the nonce")
+	h.fake.ResetStats()
+	code, out := reportOut(t, env, `{"feedback": "more tests"}`, "--run", "review/7/1", "--stage", "review", "--attempt", "1",
+		"--nonce", nonce, "--verdict", "followup", "--outputs", "-")
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "agent reviewer reported followup (attempt 1)")
+	assert.Contains(t, out, "agent reviewer dispatched for review (attempt 2)")
+	assert.Equal(t, 1, h.fake.Stats()["repos/get"], "the default branch read once")
+
+	// The same report again: the stage is at attempt 2 now; refused, and still exit 0.
+	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "followup")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "refused: the stage is at attempt 2, not 1")
+	// Attempt 2, with attempt 1's nonce: a report of the earlier dispatch.
+	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "2", "--nonce", nonce, "--verdict", "complete")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "refused: its nonce is not the one of the stage's live attempt")
+	assert.Equal(t, engine.RunWaiting, h.stateRuns(7)[0].Status, "a refused report counts for nothing")
+
+	// Inside Actions, from the inputs and the workflow_dispatch payload.
+	ev := h.fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
+	path := filepath.Join(t.TempDir(), "event.json")
+	require.NoError(t, os.WriteFile(path, ev.Payload, 0o600))
+	env["GITHUB_ACTIONS"], env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = "true", "workflow_dispatch", path
+	env["INPUT_COMMAND"], env["INPUT_RUN"], env["INPUT_STAGE"], env["INPUT_ATTEMPT"], env["INPUT_VERDICT"] = "report", "review/7/1", "review", "2", "complete"
+	env["INPUT_OUTPUTS"], env["INPUT_NONCE"] = `{"summary": "ok"}`, h.stateRuns(7)[0].Stages["review"].Nonce
+	h.fake.ResetStats()
+	var buf bytes.Buffer
+	code = testMain(nil, strings.NewReader(""), &buf, &buf, func(k string) string { return env[k] })
+	require.Equal(t, 0, code, buf.String())
+	assert.Zero(t, h.fake.Stats()["repos/get"], "the payload names the default branch")
+	runs := h.stateRuns(7)
+	require.Len(t, runs, 1)
+	assert.Equal(t, engine.RunCompleted, runs[0].Status)
+	assert.Equal(t, map[string]any{"summary": "ok"}, runs[0].Stages["review"].Outputs)
+}
+
+// stateRuns reads the runs of PR n from the state branch.
+func (h *harness) stateRuns(n int) []*engine.Run {
+	h.t.Helper()
+	text, ok := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)[state.SubjectFile(true, n)]
+	require.True(h.t, ok, "the state file of #%d", n)
+	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
+	require.NoError(h.t, err)
+	return st.Runs
+}
+
+func TestAgentRunRouting(t *testing.T) {
+	payload := func(event, title, headRepoURL string) []byte {
+		b, err := json.Marshal(map[string]any{
+			"action":     "completed",
+			"repository": map[string]any{"id": 1, "url": "https://api.github.com/repos/acme/widgets", "full_name": "acme/widgets", "default_branch": "main"},
+			"sender":     map[string]any{"login": "github-actions[bot]"},
+			"workflow_run": map[string]any{"event": event, "display_title": title, "conclusion": "failure", "head_sha": "abc",
+				"pull_requests": []any{}, "head_repository": map[string]any{"id": 1, "url": headRepoURL},
+				"id": 5000000001, "path": ".github/workflows/agent-implement.yml", "head_branch": "main",
+				"actor": map[string]any{"login": "github-actions[bot]"}, "triggering_actor": map[string]any{"login": "mallory"}},
+		})
+		require.NoError(t, err)
+		return b
+	}
+	here := "https://api.github.com/repos/acme/widgets"
+	ev, err := route("workflow_run", payload("workflow_dispatch", "agent: run loop/7/1 stage implement attempt 2", here))
+	require.NoError(t, err)
+	assert.Equal(t, []int{7}, ev.Numbers)
+	require.NotNil(t, ev.AgentFailure)
+	assert.Equal(t, "loop/7/1", ev.AgentFailure.Run)
+	assert.Equal(t, "implement", ev.AgentFailure.Stage)
+	assert.Equal(t, 2, ev.AgentFailure.Attempt)
+	assert.Contains(t, ev.AgentFailure.Why, "concluded failure")
+	// What GitHub says of the run, for the engine to tell the agent's own from one posing as it.
+	assert.Equal(t, engine.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 2, Why: ev.AgentFailure.Why,
+		RunID: 5000000001, Path: ".github/workflows/agent-implement.yml", Branch: "main", Event: "workflow_dispatch",
+		Actor: "github-actions[bot]", TriggeringActor: "mallory"}, *ev.AgentFailure)
+
+	for name, p := range map[string][]byte{
+		"a pull_request run names a run": payload("pull_request", "agent: run loop/7/1 stage implement attempt 2", here),
+		"another title":                  payload("workflow_dispatch", "nightly", here),
+		"not a run id":                   payload("workflow_dispatch", "agent: run x stage implement attempt 2", here),
+	} {
+		ev, err := route("workflow_run", p)
+		require.NoError(t, err, name)
+		assert.Nil(t, ev.AgentFailure, name)
+	}
+	// A head repository that is not this one (ids differ).
+	b, _ := json.Marshal(map[string]any{"action": "completed",
+		"repository":   map[string]any{"id": 1, "full_name": "acme/widgets"},
+		"workflow_run": map[string]any{"event": "workflow_dispatch", "display_title": "agent: run loop/7/1 stage s attempt 1", "head_repository": map[string]any{"id": 2}}})
+	ev, err = route("workflow_run", b)
+	require.NoError(t, err)
+	assert.Nil(t, ev.AgentFailure)
+}

@@ -1,0 +1,78 @@
+package run
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+const issueRunConfig = `version: 1
+agents:
+  dev-bot: {dispatch: comment, body: "@dev-bot implement"}
+pipelines:
+  implement:
+    trigger: {event: issues.labeled, conditions: {label: feature}}
+    stages:
+      - {id: implement, type: agent, agent: dev-bot, on_complete: ready}
+      - id: ready
+        type: gate
+        conditions: [{check: label_present, label: ship-it}]
+        on_pass: merge
+      - {id: merge, type: action, action: merge_pr}
+`
+
+// issueState reads the state file of issue n from the state branch.
+func (h *harness) issueState(n int) *engine.State {
+	h.t.Helper()
+	text, ok := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)[state.SubjectFile(false, n)]
+	require.True(h.t, ok, "the state file of issue #%d", n)
+	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
+	require.NoError(h.t, err)
+	return st
+}
+
+// TestReportPRAssociatesAnIssuesRun: `report --pr 9` of an issue's run associates #9; #9's
+// state records the follower, and a label on #9 then moves the issue's run to the merge
+// of #9, in one query for #9 and one for the issue.
+func TestReportPRAssociatesAnIssuesRun(t *testing.T) {
+	h := newHarness(t, issueRunConfig)
+	h.fake.OpenIssue("acme/widgets", ghfake.IssueOptions{Number: 4, Author: "alice"})
+	code, log, _, _ := h.deliver(h.fake.Label("acme/widgets", 4, "feature", true))
+	require.Equal(t, 0, code, log)
+	assert.Equal(t, "implement", h.issueState(4).Runs[0].Stage)
+	h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4"})
+
+	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	code, out := reportOut(t, env, "", "--run", "implement/4/1", "--stage", "implement", "--attempt", "1",
+		"--nonce", h.issueState(4).Runs[0].Stages["implement"].Nonce, "--verdict", "complete", "--pr", "9")
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "pull request #9 is associated with it")
+	run := h.issueState(4).Runs[0]
+	assert.Equal(t, "ready", run.Stage)
+	assert.Equal(t, 9, engine.RunPR(run))
+	assert.Equal(t, []engine.Follower{{Issue: 4, Run: "implement/4/1"}}, h.stateOf(9).Followers)
+
+	h.fake.ResetStats()
+	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 9, "ship-it", true))
+	require.Equal(t, 0, code, log)
+	assert.True(t, h.fake.PR("acme/widgets", 9).Merged, log)
+	assert.Equal(t, engine.RunCompleted, h.issueState(4).Runs[0].Status)
+	assert.Equal(t, 1, h.fake.Stats()["pulls/merge"])
+}
+
+// stateOf reads the state of PR n from the state branch.
+func (h *harness) stateOf(n int) *engine.State {
+	h.t.Helper()
+	text, ok := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)[state.SubjectFile(true, n)]
+	require.True(h.t, ok, "the state file of #%d", n)
+	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
+	require.NoError(h.t, err)
+	return st
+}

@@ -1,0 +1,276 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/state"
+)
+
+const SweepUsage = `usage: pipeline-action sweep
+
+Advances the runs whose deadline has passed (a stage's timeout, the end of a delay, a
+poll, a reminder) when no event comes for them. It reads index.json on the state branch
+with the config in one GraphQL query, then handles the subjects whose runs are due,
+oldest deadline first, as an event for each would: at most sweep_budget subjects per
+sweep (default 20); the rest stay due for the next one. Run it from a workflow on
+"schedule:" (and "workflow_dispatch:") with the action's "command: sweep". It takes no
+arguments; the inputs arrive as INPUT_TOKEN, INPUT_CONFIG, INPUT_TIMEOUT,
+INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET and INPUT_STATE_KEY (with
+INPUT_STATE_KEY_PREVIOUS), the repository as GITHUB_REPOSITORY.
+
+exit codes: 0 swept (nothing due included), 1 a subject failed (reported in the job
+log), 2 bad environment
+`
+
+// defaultSweepBudget is how many subjects one sweep advances at most (the sweep_budget
+// input): each costs about one query and one commit, like an event.
+const defaultSweepBudget = 20
+
+// SweepEvent is the engine's name for the evaluation a sweep makes of a subject when
+// the workflow was started by neither schedule nor workflow_dispatch.
+const SweepEvent = "schedule"
+
+// dueSubject is one subject the sweep may advance.
+type dueSubject struct {
+	number int
+	issue  bool      // an issue's runs (issue-N.json)
+	at     time.Time // its runs' earliest deadline
+	runs   []string
+}
+
+// Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
+func (r *Runner) Sweep(ctx context.Context) int {
+	budget := defaultSweepBudget
+	prepare := func() (routed, int) {
+		ev, err := r.sweepEvent()
+		if err != nil {
+			r.act.Errorf("%v", err)
+			return ev, 2
+		}
+		if v := r.act.GetInput("sweep_budget"); v != "" {
+			if budget, err = strconv.Atoi(v); err != nil || budget < 1 {
+				r.act.Errorf("input sweep_budget: %q is not a positive number of subjects", v)
+				return ev, 2
+			}
+		}
+		return ev, proceed
+	}
+	return r.invoke(ctx, prepare, func(ctx context.Context, client *ghapi.Client, ev routed) int {
+		return r.sweep(ctx, client, ev, budget)
+	})
+}
+
+// sweep advances, within budget, the subjects of ev.Repo whose deadlines have passed.
+func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget int) int {
+	path := r.configPath()
+	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, engine.DefaultStateBranch)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return 1
+	}
+	if snap.Config == nil {
+		r.act.Infof("pipeline-action: sweep: no %s on %s; nothing to do", ConfigWhere(path), snap.DefaultBranch)
+		return 0
+	}
+	cfg, err := LoadConfig(snap.Config)
+	if err != nil {
+		r.annotate(err)
+		r.act.Errorf("sweep: the config on %s is invalid; nothing was swept", snap.DefaultBranch)
+		return 1
+	}
+	if b := cfg.Settings.StateBranch; b != "" && b != engine.DefaultStateBranch {
+		if snap, err = client.SweepState(ctx, ev.DefaultBranch, path, b); err != nil {
+			r.act.Errorf("%v", err)
+			return 1
+		}
+	}
+	ev.DefaultBranch = snap.DefaultBranch
+	due, later, ok := r.dueSubjects(snap, ev.Repo)
+	if !ok {
+		return 1
+	}
+	if len(due) == 0 {
+		msg := "no run is due"
+		if !later.IsZero() {
+			msg += "; the next deadline is " + later.UTC().Format(time.RFC3339)
+		}
+		r.act.Infof("pipeline-action: sweep: %s", msg)
+		return 0
+	}
+	take := min(budget, len(due))
+	r.act.Infof("pipeline-action: sweep: %d %s due; advancing %d (sweep_budget %d), oldest deadline first",
+		len(due), Plural(len(due), "subject is", "subjects are"), take, budget)
+	key := r.inputKey(ev.Event, []byte("sweep"))
+	code := 0
+	var results []subjectResult
+	done := 0
+	for _, d := range due[:take] {
+		if ctx.Err() != nil {
+			code = 1
+			break
+		}
+		r.act.Infof("pipeline-action: sweep: #%d, due since %s (%s)", d.number, d.at.UTC().Format(time.RFC3339), strings.Join(d.runs, ", "))
+		sev := ev
+		sev.Issue = d.issue
+		res, err := r.subject(ctx, client, sev, d.number, key)
+		done++
+		if err != nil {
+			r.act.Errorf("%s#%d: %v", ev.Repo, d.number, err)
+			code = 1
+			continue
+		}
+		if res != nil {
+			results = append(results, *res)
+		}
+	}
+	if rest := len(due) - done; rest > 0 {
+		r.act.Infof("pipeline-action: sweep: %d %s left due for the next sweep", rest, Plural(rest, "subject", "subjects"))
+	}
+	r.report(results)
+	return code
+}
+
+// sweepEvent is what the sweep knows of the workflow that started it: the repository,
+// its default branch and who started it.
+func (r *Runner) sweepEvent() (routed, error) {
+	ev := routed{Handled: true, Event: SweepEvent, Repo: r.Getenv("GITHUB_REPOSITORY")}
+	name := r.Getenv("GITHUB_EVENT_NAME")
+	if name == "schedule" || name == "workflow_dispatch" {
+		ev.Event = name
+	}
+	if path := r.Getenv("GITHUB_EVENT_PATH"); path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return ev, fmt.Errorf("reading the event: %w", err)
+		}
+		var p payload
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return ev, fmt.Errorf("reading the %s payload: %w", name, err)
+		}
+		if p.Repository != nil {
+			if ev.Repo == "" {
+				ev.Repo = p.Repository.FullName
+			}
+			ev.DefaultBranch = p.Repository.DefaultBranch
+		}
+		if p.Sender != nil {
+			ev.Actor = p.Sender.Login
+		}
+	}
+	if ev.DefaultBranch == "" && name == "schedule" {
+		// A schedule runs on the default branch: GITHUB_REF_NAME names it.
+		ev.DefaultBranch = r.Getenv("GITHUB_REF_NAME")
+	}
+	switch {
+	case ev.Repo == "":
+		return ev, fmt.Errorf("GITHUB_REPOSITORY must be set (run inside GitHub Actions)")
+	case ev.DefaultBranch == "":
+		return ev, fmt.Errorf("the default branch is unknown: the %q payload names none (run the sweep on schedule or workflow_dispatch)", name)
+	}
+	return ev, nil
+}
+
+// dueSubjects reads the index and returns the subjects with a run whose deadline has
+// passed, oldest deadline first, and the earliest deadline still ahead (zero if none).
+// ok is false when the index cannot be read (reported).
+func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueSubject, later time.Time, ok bool) {
+	f := snap.State.Index
+	switch {
+	case !snap.State.Exists || f == nil:
+		return nil, time.Time{}, true
+	case f.Truncated:
+		r.act.Errorf("sweep: %s on %s is too large for GitHub to give its text; nothing was swept", state.IndexFile, snap.State.Name)
+		return nil, time.Time{}, false
+	}
+	if why := state.TrustFile(f, snap.Viewer); why != "" {
+		// Whoever can push to the branch could list any subject in it: only what the action
+		// wrote is swept. The next event of each subject writes the index anew.
+		r.act.Warningf("pipeline-action: sweep: the index of open runs is not trusted (%s); nothing was swept", why)
+		return nil, time.Time{}, true
+	}
+	idx, err := state.DecodeIndex(f.Text)
+	if err != nil {
+		r.act.Errorf("sweep: reading %s on %s at %.7s: %v", state.IndexFile, snap.State.Name, f.Commit, err)
+		return nil, time.Time{}, false
+	}
+	now := r.Now()
+	bySubject := map[int]*dueSubject{}
+	for _, e := range idx.Runs {
+		if e.NextDeadline.IsZero() {
+			continue
+		}
+		if e.NextDeadline.After(now) {
+			if later.IsZero() || e.NextDeadline.Before(later) {
+				later = e.NextDeadline
+			}
+			continue
+		}
+		n, ok := subjectNumber(e, repo)
+		issue := false
+		if !ok {
+			n, ok = issueSubjectNumber(e, repo) // run_issue.go
+			issue = ok
+		}
+		if !ok {
+			r.act.Warningf("pipeline-action: sweep: index entry of run %q names %q in %q, not a pull request or an issue of %s; skipped",
+				OneLine(e.Run), OneLine(e.Subject), OneLine(e.File), repo)
+			continue
+		}
+		d := bySubject[n]
+		if d == nil {
+			d = &dueSubject{number: n, issue: issue, at: e.NextDeadline}
+			bySubject[n] = d
+		}
+		if e.NextDeadline.Before(d.at) {
+			d.at = e.NextDeadline
+		}
+		d.runs = append(d.runs, e.Run)
+	}
+	for _, d := range bySubject {
+		due = append(due, *d)
+	}
+	sort.Slice(due, func(i, j int) bool {
+		if !due[i].at.Equal(due[j].at) {
+			return due[i].at.Before(due[j].at)
+		}
+		return due[i].number < due[j].number
+	})
+	return due, later, true
+}
+
+// subjectNumber is the pull request number an index entry is about, when its subject is
+// a pull request of repo kept in that pull request's file.
+func subjectNumber(e state.IndexEntry, repo string) (int, bool) {
+	i := strings.LastIndexByte(e.Subject, '#')
+	if i < 0 || !strings.EqualFold(e.Subject[:i], repo) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(e.Subject[i+1:])
+	if err != nil || n <= 0 || e.File != state.SubjectFile(true, n) {
+		return 0, false
+	}
+	return n, true
+}
+
+// SweepMain is the sweep command run by r.
+func (r *Runner) SweepMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	rest, code, ok := ParseFlags(NewFlagSet("sweep", stderr), SweepUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "pipeline-action sweep: takes no arguments, got %q\n\n%s", rest, SweepUsage)
+		return 2
+	}
+	return r.Sweep(ctx)
+}

@@ -1,0 +1,64 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// playDir plays the scenario of a directory under testdata/scenarios and returns it.
+func playDir(t *testing.T, name string) *simulation {
+	t.Helper()
+	dir := filepath.Join("testdata", "scenarios", name)
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
+	require.NoError(t, err)
+	cfg, err := scenarioConfig(filepath.Join(dir, sc.Config))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	sim := newSimulation(sc, cfg, &out)
+	t.Cleanup(sim.fake.Close)
+	sim.quiet = true
+	failed, err := sim.play(context.Background())
+	require.NoError(t, err, out.String())
+	require.Zero(t, failed, out.String())
+	return sim
+}
+
+// The replies to commands: one line each, saying why; the status; nothing for the
+// redelivered status command; and what each reminder and the on_enter message say.
+func TestChatOpsReplies(t *testing.T) {
+	sim := playDir(t, "escalate-chatops")
+	var replies []string
+	for _, c := range sim.fake.Comments(sim.sc.Repo, 7) {
+		if c.Author == ghfake.BotLogin && strings.HasPrefix(c.Body, "@") {
+			replies = append(replies, strings.SplitN(c.Body, "\n", 2)[0])
+		}
+	}
+	assert.Equal(t, []string{
+		"@rita `/pipeline unblock` refused: it needs write permission on this repository, and @rita's is read. Nothing was changed.",
+		"@bob `/pipeline unblock` refused: only members of maintainers may use commands. Nothing was changed.",
+		"@alice Run auto-merge/7/1 is escalated at ready: gate failed: check \"test\" failed.",
+	}, replies)
+
+	sim = playDir(t, "human-reminders-chatops")
+	var bodies []string
+	for _, c := range sim.fake.Comments(sim.sc.Repo, 7) {
+		if c.Author == ghfake.BotLogin && !strings.Contains(c.Body, "### pipeline-action") {
+			bodies = append(bodies, strings.SplitN(c.Body, "\n", 2)[0])
+		}
+	}
+	assert.Equal(t, []string{
+		"PR #7 is ready for a maintainer's review",
+		"@alice @acme/maintainers still waiting for a maintainer's approval",
+		"@alice @acme/maintainers still waiting for a maintainer's approval",
+		"@rita `/pipeline approve` refused: it needs write permission on this repository, and @rita's is read. Nothing was changed.",
+	}, bodies)
+	assert.Equal(t, []string{"alice", "team:maintainers"}, sim.fake.PR(sim.sc.Repo, 7).Requested)
+}

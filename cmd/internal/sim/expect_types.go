@@ -1,0 +1,56 @@
+package sim
+
+// expectation is the form of `expect`, at the end or as a step. Every key is optional.
+type expectation struct {
+	PRs        map[int]subjectExpect `yaml:"prs"`
+	Issues     map[int]subjectExpect `yaml:"issues"`
+	Runs       []runExpect           `yaml:"runs"`
+	Dispatches []dispatchBound       `yaml:"dispatches"` // expect_bounds.go
+	// Branches is the exact set of branches of the repository (not of forks).
+	Branches *[]string `yaml:"branches"`
+	// StateBranch is what the branch holding the state (settings.state_branch) holds.
+	StateBranch *stateBranchExpect `yaml:"state_branch"`
+	// Reminders counts the reminder comments a human stage posted, by subject number.
+	Reminders map[int]int `yaml:"reminders"`
+	// Requests counts the webhook calls made (simulate_http.go).
+	Requests []requestExpect `yaml:"requests"`
+	// Repos checks the pull requests of other repositories (scenario_multipr.go).
+	Repos map[string]repoExpect `yaml:"repos"`
+	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
+	Nowhere []string `yaml:"nowhere"`
+	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
+	JobErrors *[]string `yaml:"job_errors"`
+}
+
+// stateBranchExpect checks the state branch: whether it exists, and files that are at its
+// head (a subset: others may be there too).
+type stateBranchExpect struct {
+	Exists *bool    `yaml:"exists"`
+	Files  []string `yaml:"files"`
+	// Commits is how many commits the branch has (following first parents).
+	Commits *int `yaml:"commits"`
+}
+
+type subjectExpect struct {
+	Merged   *bool     `yaml:"merged"`
+	Closed   *bool     `yaml:"closed"`
+	Labels   *[]string `yaml:"labels"`
+	Comments *int      `yaml:"comments"`
+	// CommentsAtMost bounds the action's state comments on the subject (expect_bounds.go).
+	CommentsAtMost  *int     `yaml:"comments_at_most"`
+	CommentContains []string `yaml:"comment_contains"`
+	// CommentsContain: some comment the action posted (the state comment included)
+	// contains each of these.
+	CommentsContain []string `yaml:"comments_contain"`
+}
+
+type runExpect struct {
+	Pipeline string `yaml:"pipeline"`
+	Subject  string `yaml:"subject"`
+	Status   string `yaml:"status"`
+	Stage    string `yaml:"stage"`
+	// Stages: the status of stages and branches of the run (succeeded, cancelled, …).
+	Stages map[string]string `yaml:"stages"`
+	// Parent: the run is a sub-pipeline's, started by this "<run id>/<stage id>".
+	Parent string `yaml:"parent"`
+}

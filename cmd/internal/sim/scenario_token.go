@@ -1,0 +1,136 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+)
+
+// The token the simulated action runs with (scenario top-level `token:`). GitHub starts no
+// workflow for an event caused by a workflow's GITHUB_TOKEN, except workflow_dispatch and
+// repository_dispatch: with `token: github` (the default) nothing the action does — its
+// merges, labels, issues, comments — reaches the action again or wakes an agent that a
+// GitHub Actions workflow receives. With `token: app` (an installation token of a GitHub
+// App, docs/scenarios.md) GitHub delivers those events as anyone's, and so does the
+// simulator, right after the invocation that caused them.
+const (
+	scenarioTokenGitHub = "github"
+	scenarioTokenApp    = "app"
+	// maxCausedRounds bounds the events the action's own events cause in turn: past it the
+	// action is answering itself forever.
+	maxCausedRounds = 10
+)
+
+// checkScenarioToken checks the top-level `token:` (n is its node, nil when absent).
+func checkScenarioToken(path string, sc *scenario, n *yaml.Node) error {
+	switch sc.Token {
+	case "", scenarioTokenGitHub, scenarioTokenApp:
+		return nil
+	}
+	return errorAt(path, n, "\"token\" must be %q (the workflow's GITHUB_TOKEN, the default) or %q (a GitHub App's installation token), not %q",
+		scenarioTokenGitHub, scenarioTokenApp, sc.Token)
+}
+
+func (s *simulation) appToken() bool { return s.sc.Token == scenarioTokenApp }
+
+// deliverCaused delivers, with an app token, the events the action's invocations caused
+// since mark, and those that these cause in turn; with GITHUB_TOKEN it says what GitHub
+// started no workflow for.
+func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error {
+	for round := 1; ; round++ {
+		events := s.fake.CausedSince(mark, ghfake.BotLogin)
+		if len(events) == 0 {
+			return nil
+		}
+		what := describeEvents(events)
+		if !s.appToken() {
+			fmt.Fprintf(s.out, "   (GitHub starts no workflow for the action's own %s: it ran with GITHUB_TOKEN)\n", what)
+			return nil
+		}
+		if round > maxCausedRounds {
+			return fmt.Errorf("the action's own events still cause events after %d rounds (%s): it keeps answering itself", maxCausedRounds, what)
+		}
+		fmt.Fprintf(s.out, "   the action's own %s, delivered (token: app)\n", what)
+		mark = s.fake.Mark(s.sc.Repo)
+		ds := s.fresh(events)
+		s.sent[0] = append(s.sent[0], ds...) // their subjects are the scenario's too (subjects)
+		for _, d := range ds {
+			if err := s.deliver(ctx, d); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// describeEvents names events as "pull_request.closed #7, issue_comment.created #7".
+func describeEvents(events []ghfake.Event) string {
+	var parts []string
+	for _, ev := range events {
+		var p struct {
+			PullRequest *struct{ Number int } `json:"pull_request"`
+			Issue       *struct{ Number int } `json:"issue"`
+		}
+		_ = json.Unmarshal(ev.Payload, &p)
+		name := ev.Name
+		if ev.Action != "" {
+			name += "." + ev.Action
+		}
+		switch {
+		case p.PullRequest != nil:
+			name += fmt.Sprintf(" #%d", p.PullRequest.Number)
+		case p.Issue != nil:
+			name += fmt.Sprintf(" #%d", p.Issue.Number)
+		}
+		parts = append(parts, name)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// closePR is the close_pr step. A pull request the action merged is closed already: with
+// GITHUB_TOKEN GitHub started no workflow for its closing, and with an app token its closed
+// event was delivered when it merged.
+func (s *simulation) closePR(repo string, v *prStep, deliver bool) ([]ghfake.Event, string, bool, error) {
+	pr := s.fake.PR(repo, v.PR)
+	if !pr.Merged || pr.MergedBy != ghfake.BotLogin {
+		return []ghfake.Event{s.fake.ClosePR(repo, v.PR)}, fmt.Sprintf("close_pr #%d", v.PR), deliver, nil
+	}
+	if s.appToken() {
+		return nil, "", false, fmt.Errorf("close_pr: #%d was merged by the action; with token: app its pull_request.closed was delivered then", v.PR)
+	}
+	return nil, fmt.Sprintf("close_pr #%d: the action merged it with GITHUB_TOKEN, so GitHub starts no workflow for its closing", v.PR), false, nil
+}
+
+// agentCanRun refuses a report from the agent of stage when that agent cannot have run:
+// its dispatch is a comment or label that a GitHub Actions workflow receives, written by
+// the action with GITHUB_TOKEN, which starts no workflow.
+func (s *simulation) agentCanRun(stage string) error {
+	if s.appToken() {
+		return nil
+	}
+	cfg, err := engine.LoadFiles(configSources(s.config), gates.Default())
+	if err != nil {
+		return nil // the run path reports a config that does not load
+	}
+	for _, p := range cfg.Pipelines {
+		for _, st := range p.Stages {
+			for _, b := range append([]*engine.Stage{st}, st.Branches...) {
+				ag := cfg.Agent(b.Agent)
+				if b.ID != stage || b.Type != engine.StageAgent || ag == nil {
+					continue
+				}
+				if (ag.Dispatch == engine.DispatchComment || ag.Dispatch == engine.DispatchLabel) && ag.Listener != engine.ListenerApp {
+					return fmt.Errorf("report: agent %q of stage %q is dispatched by a %s that a GitHub Actions workflow receives; the action made it with GITHUB_TOKEN, which starts no workflow, so the agent never ran (give the scenario `token: app`, or the agent `listener: app` if a GitHub App receives it)",
+						ag.Name, stage, ag.Dispatch)
+				}
+			}
+		}
+	}
+	return nil
+}

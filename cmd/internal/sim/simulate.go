@@ -1,0 +1,432 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/run"
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/gates"
+	"github.com/org/pipeline-action/state"
+)
+
+// Main plays a scenario against the fake GitHub through the real run path.
+// Exit 0: every expectation holds; 1: one does not; 2: bad scenario or config, or a
+// scenario that checks nothing (a scenario without expectations would pass whatever
+// the action did).
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := run.NewFlagSet("simulate", stderr)
+	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
+	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
+	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
+	verbose := fs.Bool("v", false, "print the job log of every invocation")
+	quiet := fs.Bool("q", false, "do not print the state comment after each step")
+	// DIR may stand before, between or after the flags.
+	rest, code, ok := run.ParseFlags(fs, Usage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(rest) > 1 {
+		fmt.Fprintf(stderr, "pipeline-action simulate: one DIR at most, got %d\n\n%s", len(rest), Usage)
+		return 2
+	}
+	var dir string
+	if len(rest) == 1 {
+		dir = rest[0]
+	}
+	if *scenarioPath == "" {
+		if dir == "" {
+			fmt.Fprintln(stderr, "pipeline-action simulate: give DIR, or --scenario FILE")
+			return 2
+		}
+		*scenarioPath = filepath.Join(dir, "scenario.yaml")
+	}
+	sc, err := loadScenario(*scenarioPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		return 2
+	}
+	if sc.StateKey == "" {
+		sc.StateKey = defaultStateKey // scenario_statekey.go
+	}
+	if *configPath == "" {
+		*configPath = sc.Rel(sc.Config)
+	}
+	files, err := scenarioConfig(*configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		return 2
+	}
+	if err := checkConfig(files); err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	sim := newSimulation(sc, files, stdout)
+	defer sim.fake.Close()
+	sim.verbose, sim.quiet = *verbose, *quiet
+	failed, err := sim.play(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		return 2
+	}
+	if *stats {
+		sim.printStats()
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "\nFAIL: %d %s did not hold\n", failed, run.Plural(failed, "expectation", "expectations"))
+		return 1
+	}
+	if sim.checked == 0 {
+		fmt.Fprintln(stdout, "\nNO EXPECTATIONS: this scenario checks nothing; add an expect step or a final expect with at least one key")
+		return 2
+	}
+	fmt.Fprintln(stdout, "\nPASS: every expectation holds")
+	return 0
+}
+
+// simulation is a scenario being played.
+type simulation struct {
+	sc        *scenario
+	fake      *ghfake.Server
+	out       io.Writer
+	clock     *simClock
+	verbose   bool
+	quiet     bool
+	tmp       string
+	runID     int
+	sent      map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
+	stats     []stepStats
+	comments  map[int]string // last printed state comment per PR, to print only changes
+	checked   int            // expectations checked, passed or not
+	jobErrors []string       // the ::error:: lines of the action's jobs (scenario_permissions.go)
+	config    []scenarioFile // the config on the default branch now
+	together  map[int]bool   // steps that delivered their events at once
+	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
+	// waiting for the others to read.
+	barrierTimeout time.Duration
+	// with holds the action inputs of the agent workflows that report steps play, by the
+	// payload of their workflow_dispatch event.
+	with map[string]map[string]string
+	// http answers webhook calls from the scenario's stubs (simulate_http.go).
+	http *simHTTP
+	// keys are the state key inputs the invocations are given (scenario_statekey.go).
+	keys invocationKeys
+	// pendingFaults tag the faults to drop after the next step that delivers events
+	// (scenario_fault.go); held and heldTaken are the events of `deliver: later` steps, by
+	// step, and the ones a deliver_held took (simulate_held.go).
+	pendingFaults []string
+	held          map[int][]delivery
+	heldTaken     map[int]bool
+}
+
+// scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
+// the repository.
+type scenarioFile struct {
+	local, repo string
+	src         []byte
+}
+
+// scenarioConfig reads the config a scenario names: a file, which becomes
+// .github/pipelines.yaml, or a directory holding .github/pipelines.yaml and/or
+// .github/pipelines/*.yaml (or else pipelines.yaml), which land at those paths, as
+// validate reads a directory.
+func scenarioConfig(path string) ([]scenarioFile, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return []scenarioFile{{local: path, repo: run.DefaultConfigPath, src: src}}, nil
+	}
+	read, err := run.ReadConfigDir(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]scenarioFile, 0, len(read))
+	for _, f := range read {
+		rel, err := filepath.Rel(path, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		repo := filepath.ToSlash(rel)
+		if repo == "pipelines.yaml" {
+			repo = run.DefaultConfigPath
+		}
+		out = append(out, scenarioFile{local: f.Path, repo: repo, src: f.Src})
+	}
+	return out, nil
+}
+
+// checkConfig loads the files as validate does, naming them by their local paths.
+func checkConfig(files []scenarioFile) error {
+	src := make([]engine.SourceFile, len(files))
+	for i, f := range files {
+		src[i] = engine.SourceFile{Path: f.local, Src: f.src}
+	}
+	_, err := engine.LoadFiles(src, gates.Default())
+	return err
+}
+
+// configSources are the files as they lie in the repository.
+func configSources(files []scenarioFile) []engine.SourceFile {
+	out := make([]engine.SourceFile, len(files))
+	for i, f := range files {
+		out[i] = engine.SourceFile{Path: f.repo, Src: f.src}
+	}
+	return out
+}
+
+// simClock is the scenario's time: steps advance it, and so do the waits of the run
+// path (a retry-after costs no real time).
+type simClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *simClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *simClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// sleep is the run path's wait: the scenario's time moves on at once.
+func (c *simClock) sleep(ctx context.Context, d time.Duration) error {
+	c.advance(d)
+	return ctx.Err()
+}
+
+type delivery struct {
+	event ghfake.Event
+	runID int
+}
+
+type stepStats struct {
+	step  int
+	label string
+	calls map[string]int
+}
+
+func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
+	_ = ghfake.Preload() // an error shows on the first GraphQL request
+	f := ghfake.New()
+	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
+		together: map[int]bool{}, barrierTimeout: 60 * time.Second, http: newSimHTTP(sc)}
+	f.SetClock(s.clock.now)
+	f.AddRepo(sc.Repo, sc.DefaultBranch)
+	for _, c := range config {
+		f.SetFile(sc.Repo, sc.DefaultBranch, c.repo, string(c.src))
+	}
+	for _, b := range sc.Branches {
+		f.AddBranch(sc.Repo, b)
+	}
+	for _, r := range sc.Repos { // scenario_multipr.go
+		f.AddRepo(r, "main")
+	}
+	for _, u := range sortedKeys(sc.Users) {
+		f.AddUser(u, sc.Users[u])
+	}
+	for _, t := range sortedKeys(sc.Teams) {
+		f.AddTeam(t, sc.Teams[t]...)
+	}
+	applyProtection(f, sc) // scenario_protection.go
+	if sc.SecondaryLimits {
+		f.EnforceSecondaryLimits()
+	}
+	return s
+}
+
+// play runs every step, then the final expectations; it returns how many failed.
+func (s *simulation) play(ctx context.Context) (failed int, err error) {
+	tmp, err := os.MkdirTemp("", "pipeline-action-simulate-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	s.tmp = tmp
+	if err := s.writeFiles(); err != nil {
+		return 0, err
+	}
+	for i, st := range s.sc.Steps {
+		s.clock.advance(s.sc.Tick)
+		k, err := s.playStep(ctx, i+1, st) // simulate_step.go
+		failed += k
+		if err != nil {
+			return failed, err
+		}
+	}
+	if s.sc.Expect != nil {
+		fmt.Fprintln(s.out, "── expect")
+		failed += s.check(s.sc.Expect)
+	}
+	return failed, nil
+}
+
+// apply changes the fake's world as the step says and returns the events GitHub would send.
+// The fake panics on a pull request or repository that does not exist: that is a mistake
+// in the scenario, reported as the step's error.
+func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string, deliver bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: %v", st.Kind, r)
+		}
+	}()
+	return s.applyStep(n, st)
+}
+
+// applyStep is apply without the recovery: one case per kind of step that changes the world.
+func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, error) {
+	switch v := st.Value.(type) {
+	case *openPR:
+		return s.applyOpenPR(v) // simulate_apply.go
+	case *openIssue:
+		return s.applyOpenIssue(v) // simulate_apply_small.go
+	case *reviewStep:
+		return s.applyReview(v) // simulate_apply_small.go
+	case *prStep:
+		return s.applyPRStep(st, v) // simulate_apply.go
+	case *editPRStep:
+		return s.applyEditPR(v) // simulate_apply_small.go
+	case *labelStep:
+		return s.applyLabel(v) // simulate_apply.go
+	case *checkStep:
+		return s.applyCheck(v) // simulate_apply.go
+	case *statusStep:
+		return s.applyStatus(v) // simulate_apply_small.go
+	case *commentStep:
+		return s.applyComment(v) // simulate_apply.go
+	case *accessStep:
+		label, err := s.access(v) // scenario_people.go
+		return nil, label, true, err
+	case *editCommentStep:
+		return s.applyEditComment(v) // simulate_apply_small.go
+	case *webhookStep:
+		return s.applyWebhook(v) // simulate_apply.go
+	case *configStep:
+		return s.applyConfig(v) // simulate_apply.go
+	case *faultStep:
+		label, err := s.applyFault(n, v) // scenario_fault.go
+		return nil, label, false, err
+	case stateBranchStep:
+		return s.applyStateBranch(v) // simulate_apply.go
+	case heldRef:
+		label, err := s.applyHeld(n, v) // simulate_held.go
+		return nil, label, true, err
+	case int:
+		return s.applyRedeliver(n, v) // simulate_apply_small.go
+	case *httpStubs:
+		return nil, s.applyHTTP(v), false, nil
+	case *stateKeyStep:
+		return s.applyStateKey(v) // scenario_statekey.go
+	case *reportStep:
+		return s.applyReport(v) // agents_steps.go
+	case *agentFailsStep:
+		return s.applyAgentFails(v) // agents_steps.go
+	case *workflowRunStep:
+		return s.applyWorkflowRun(v) // agents_runs.go
+	case time.Duration:
+		events, label := s.advanceSweep(v)
+		return events, label, true, nil
+	}
+	return nil, "", false, fmt.Errorf("not supported yet: step %q", st.Kind)
+}
+
+// fresh makes deliveries of new events, each with the next run id.
+func (s *simulation) fresh(events []ghfake.Event) []delivery {
+	var out []delivery
+	for _, ev := range events {
+		s.runID++
+		out = append(out, delivery{event: ev, runID: 1000 + s.runID})
+	}
+	return out
+}
+
+// stateBranch is the branch that holds the state: settings.state_branch of the config on
+// the default branch now, or the default.
+func (s *simulation) stateBranch() string {
+	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
+		return cfg.Settings.StateBranch
+	}
+	return engine.DefaultStateBranch
+}
+
+// printComments prints the state comment of every PR whose comment changed.
+func (s *simulation) printComments() {
+	for _, n := range s.subjects() {
+		c := s.stateComment(n)
+		if c == nil || s.comments[n] == c.Body || s.quiet {
+			continue
+		}
+		s.comments[n] = c.Body
+		text := state.Human(c.Body)
+		fmt.Fprintf(s.out, "   state comment on #%d:\n", n)
+		for _, l := range strings.Split(text, "\n") {
+			fmt.Fprintf(s.out, "   │ %s\n", l)
+		}
+	}
+}
+
+func (s *simulation) printStats() {
+	fmt.Fprintln(s.out, "\nAPI calls by step:")
+	total := map[string]int{}
+	for _, st := range s.stats {
+		fmt.Fprintf(s.out, "  step %2d  %-60s %s\n", st.step, st.label, run.FormatCalls(st.calls))
+		for k, v := range st.calls {
+			total[k] += v
+		}
+	}
+	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", run.FormatCalls(total))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+const Usage = `usage: pipeline-action simulate DIR [flags]
+       pipeline-action simulate --config F --scenario S [flags]
+
+Plays DIR/scenario.yaml against DIR/pipelines.yaml (or the scenario's config:) on a
+fake GitHub, through the same code path as run: prints what each step did and the
+state comment after it, then checks the expectations (expect steps and the final
+expect).
+
+flags:
+  --config F     the config: a file, or a directory holding .github/pipelines.yaml
+                 and/or .github/pipelines/*.yaml, or else pipelines.yaml
+  --scenario S   the scenario file (default DIR/scenario.yaml)
+  --stats        print the API calls of every step, by kind
+  -v             print the job log of every invocation
+  -q             do not print the state comment after each step
+
+exit codes: 0 every expectation holds, 1 one does not, 2 the scenario or config is
+wrong (a mistake in either, or a scenario that expects nothing)
+`

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Flags of TestChaos: `go test ./cmd/internal/cli -run TestChaos -chaos.stories 5000` plays
+// thousands of stories; -chaos.seed starts from another seed.
+var (
+	chaosStories  = flag.Int("chaos.stories", chaosDefaultStories, "how many chaos stories TestChaos plays")
+	chaosLog      = flag.Bool("chaos.log", false, "TestChaos prints the end of simulate's output of each minimal story")
+	chaosLogLines = flag.Int("chaos.loglines", 150, "how many lines of it -chaos.log prints")
+	chaosSeed     = flag.Uint64("chaos.seed", 1, "the seed of TestChaos's first story (story i has seed+i)")
+)
+
+// chaosDefaultStories is the budget of a plain `go test`: it keeps TestChaos near a minute
+// under -race on a small shared machine.
+const chaosDefaultStories = 40
+
+// TestChaos plays randomized stories over the chaos configs — lost, repeated and concurrent
+// events, faults on reads and writes, pushes, late reports, sweeps — and holds each to the
+// promises of chaos_check_test.go. The first failing story of each broken promise is shrunk
+// to a minimal scenario, written out and printed, to replay with `simulate DIR`.
+func TestChaos(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	start := time.Now()
+	failed := map[string]int{}
+	first := map[string]chaosCase{}
+	for i := 0; i < *chaosStories; i++ {
+		seed := *chaosSeed + uint64(i)
+		cfg := &chaosConfigs[i%len(chaosConfigs)]
+		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed)}
+		_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
+		for _, inv := range failedInvariants(fs) {
+			failed[inv]++
+			if _, ok := first[inv]; !ok {
+				first[inv] = c
+			}
+		}
+	}
+	t.Logf("%d stories in %s", *chaosStories, time.Since(start).Round(time.Millisecond))
+	for _, inv := range chaosInvariants {
+		if failed[inv] == 0 {
+			continue
+		}
+		c := first[inv]
+		dir := filepath.Join(tmp, "minimal-"+inv)
+		small, run, fs := c.shrink(ctx, filepath.Join(tmp, "shrink-"+inv), inv)
+		text := minimalScenario(small, run, inv, fs)
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			_ = writeChaosDir(dir, small.cfg, text)
+		}
+		t.Errorf("%s: broken in %d of %d stories; the first (config %s, seed %d), shrunk to %d steps, is %s/scenario.yaml:\n%s\n%s%s",
+			inv, failed[inv], *chaosStories, c.cfg.name, c.seed, len(small.steps), dir, text, details(fs, inv), logTail(run))
+	}
+}
+
+func details(fs []chaosFailure, inv string) string {
+	var b strings.Builder
+	for _, f := range fs {
+		if f.invariant == inv {
+			fmt.Fprintf(&b, "  ✗ %s\n", f.detail)
+		}
+	}
+	return b.String()
+}
+
+// logTail is the end of a story's simulate output, with -chaos.log.
+func logTail(run *chaosRun) string {
+	if !*chaosLog || run.log == nil {
+		return ""
+	}
+	lines := strings.Split(run.log.String(), "\n")
+	return "simulate's output:\n" + strings.Join(lines[max(0, len(lines)-*chaosLogLines):], "\n")
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -14,18 +15,19 @@ import (
 // (the merges, the comments, the dispatches) and from the state between steps, never by
 // working out what the action should have done.
 const (
-	invPlay        = "plays"                   // the story plays: no step refused, no request GitHub would refuse
-	invApproved    = "merged-approved-green"   // a merge had a write approval of the merged head and green CI on it
-	invClosed      = "never-merged-closed"     // no merge after the pull request was closed
-	invOneComment  = "one-state-comment"       // exactly one state comment (at most one if the story closes the pull request)
-	invDispatch    = "one-dispatch-attempt"    // at most one dispatch per run, stage and attempt
-	invConverges   = "merges-after-faults"     // after the faults, CI, an approval and a few events merge it
-	invEscalated   = "escalated-until-command" // an escalated run moves only on a command (or the pull request's close)
+	invPlay        = "plays"                      // the story plays: no step refused, no request GitHub would refuse
+	invApproved    = "merged-approved-green"      // a merge had a write approval of the merged head and green CI on it
+	invClosed      = "never-merged-closed"        // no merge after the pull request was closed
+	invOneComment  = "one-state-comment"          // exactly one state comment (at most one if the story closes the pull request)
+	invDispatch    = "one-dispatch-attempt"       // at most one dispatch per run, stage and attempt
+	invConverges   = "merges-after-faults"        // after the faults, CI, an approval and a few events merge it
+	invEscalated   = "escalated-until-command"    // an escalated run moves only on a command (or the pull request's close)
+	invAgentHead   = "merged-head-agent-reviewed" // where a push restarts the reviews, the review a merge rests on was dispatched for the merged head
 	chaosWritePerm = "write maintain admin"
 )
 
 // chaosInvariants lists them in the order the report gives them.
-var chaosInvariants = []string{invPlay, invApproved, invClosed, invOneComment, invDispatch, invConverges, invEscalated}
+var chaosInvariants = []string{invPlay, invApproved, invClosed, invOneComment, invDispatch, invConverges, invEscalated, invAgentHead}
 
 // chaosFailure is a broken promise: which, and what shows it.
 type chaosFailure struct {
@@ -67,6 +69,7 @@ func judge(run *chaosRun) []chaosFailure {
 		fail(invConverges, "not merged after the tail; runs: %v", last.runs)
 	}
 	judgeEscalations(run, fail)
+	judgeAgentHead(run, fail)
 	return out
 }
 
@@ -139,22 +142,42 @@ func judgeDispatches(run *chaosRun, fail func(string, string, ...any)) {
 }
 
 // judgeEscalations: between two snapshots, a run escalated before is still escalated after,
-// unless the step between carried a /pipeline command from someone with write access, or
-// the pull request was closed or merged (which end the runs).
+// unless a /pipeline command from someone with write access was posted since the step that
+// escalated it (or was posted and its event lost before: the action reads the commands it
+// missed), or the pull request was closed or merged (which end the runs).
 func judgeEscalations(run *chaosRun, fail func(string, string, ...any)) {
+	since := map[string]int{} // run id → the step that escalated it
 	for i := 0; i+1 < len(run.snaps) && i < len(run.steps); i++ {
 		before, after := run.snaps[i], run.snaps[i+1]
 		st := run.steps[i]
-		if stepCommands(st) || after.closed || after.merged {
+		for _, id := range sortedKeys(after.runs) {
+			if after.runs[id] == engine.RunEscalated && before.runs[id] != engine.RunEscalated {
+				since[id] = i
+			}
+		}
+		if after.closed || after.merged {
 			continue
 		}
-		ids := sortedKeys(before.runs)
-		for _, id := range ids {
-			if before.runs[id] == engine.RunEscalated && after.runs[id] != "" && after.runs[id] != engine.RunEscalated {
-				fail(invEscalated, "run %s escalated before step %d (%s), %s after it", id, i+1, st.kind, after.runs[id])
+		for _, id := range sortedKeys(before.runs) {
+			if before.runs[id] != engine.RunEscalated || after.runs[id] == "" || after.runs[id] == engine.RunEscalated {
+				continue
+			}
+			if !commandedSince(run.steps, since[id], i) {
+				fail(invEscalated, "run %s escalated by step %d, %s after step %d (%s) with no command since", id, since[id]+1, after.runs[id], i+1, st.kind)
 			}
 		}
 	}
+}
+
+// commandedSince reports whether a step from..to carried a command, or one before them
+// carried a command whose event was lost.
+func commandedSince(steps []*chaosStep, from, to int) bool {
+	for j := 0; j <= to; j++ {
+		if stepCommands(steps[j]) && (j >= from || strings.Contains(steps[j].body, "deliver: false")) {
+			return true
+		}
+	}
+	return false
 }
 
 // stepCommands reports whether a step delivers a /pipeline command from someone with write
@@ -186,4 +209,30 @@ func failedInvariants(fs []chaosFailure) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// judgeAgentHead: under a config whose pushes restart the reviews, the attempt of each agent
+// stage that the first run ends on was dispatched while the pull request's head was the head
+// it merged. When a dispatch was sent is read from the snapshots (the dispatches the fake had
+// received by each step), the head from the pull request then.
+func judgeAgentHead(run *chaosRun, fail func(string, string, ...any)) {
+	last := run.snaps[len(run.snaps)-1]
+	if !run.cfg.restart || !last.merged {
+		return
+	}
+	ds := run.fake.Dispatches()
+	for _, stage := range run.cfg.agents {
+		attempt := strconv.Itoa(last.attempts[stage])
+		for k, d := range ds {
+			if d.Inputs["run"] != chaosRunID || d.Inputs["stage"] != stage || d.Inputs["attempt"] != attempt {
+				continue
+			}
+			for i := 0; i+1 < len(run.snaps); i++ {
+				if run.snaps[i].dispatches <= k && k < run.snaps[i+1].dispatches && run.snaps[i].head != last.head {
+					fail(invAgentHead, "stage %s ended on attempt %s, dispatched during step %d for head %s; merged head %s",
+						stage, attempt, i+1, run.snaps[i].head[:7], last.head[:7])
+				}
+			}
+		}
+	}
 }

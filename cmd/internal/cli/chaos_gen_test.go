@@ -14,6 +14,9 @@ type chaosConfig struct {
 	agents []string
 	// human is the human stage waiting for a maintainer's approval, if any.
 	human string
+	// restart: a push makes the agents' reviews stale and starts them again, so the review
+	// that let a merge through must be of the merged head.
+	restart bool
 	// faultOps are the operations the action calls under this config: where faults go.
 	faultOps []string
 }
@@ -32,7 +35,7 @@ var chaosBaseOps = []string{"graphql", "graphql", "graphql", "issues/create-comm
 
 var chaosConfigs = []chaosConfig{
 	{name: "gate-merge", faultOps: chaosBaseOps},
-	{name: "agent-gate-merge", agents: []string{"review"}, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
 	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
 	{name: "human-timeout", human: "maintainer", faultOps: chaosBaseOps},
 }
@@ -126,6 +129,9 @@ func (g *chaosGen) event(kind, body string) *chaosStep {
 func (g *chaosGen) review() *chaosStep {
 	user := g.pick("alice", "alice", "bob", "carol", chaosAuthor)
 	state := g.pick("approved", "approved", "approved", "changes_requested", "commented")
+	if user == chaosAuthor { // GitHub lets an author only comment on their own pull request
+		state = "commented"
+	}
 	return g.event("review", fmt.Sprintf("{pr: %d, user: %s, state: %s%s}", chaosPR, user, state, g.deliver()))
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
@@ -19,6 +20,9 @@ import (
 type chaosSnap struct {
 	runs           map[string]engine.RunStatus // run id → status
 	merged, closed bool
+	head           string         // the pull request's head
+	dispatches     int            // how many dispatches the fake had received
+	attempts       map[string]int // the agent stages' attempts in the first run
 }
 
 // chaosRun is a story played: every step (the story's and the tail's), the snapshots, and
@@ -58,16 +62,21 @@ func (w *snapWriter) Write(p []byte) (int, error) {
 // snapshot reads the runs of the story's pull request from the state the action wrote, and
 // whether the pull request is merged or closed.
 func snapshot(s *simulation) chaosSnap {
-	snap := chaosSnap{runs: map[string]engine.RunStatus{}}
+	snap := chaosSnap{runs: map[string]engine.RunStatus{}, attempts: map[string]int{}, dispatches: len(s.fake.Dispatches())}
 	subject := s.sc.Repo + "#" + strconv.Itoa(chaosPR)
 	for _, r := range s.runs() {
 		if r.Subject == subject && r.Parent == "" {
 			snap.runs[r.ID] = r.Status
 		}
+		if r.ID == chaosRunID {
+			for id, sr := range r.Stages {
+				snap.attempts[id] = sr.Attempt
+			}
+		}
 	}
 	s.try(func() {
 		pr := s.fake.PR(s.sc.Repo, chaosPR)
-		snap.merged, snap.closed = pr.Merged, pr.State == "closed"
+		snap.merged, snap.closed, snap.head = pr.Merged, pr.State == "closed", pr.HeadSHA
 	})
 	return snap
 }
@@ -115,6 +124,9 @@ func playChaos(ctx context.Context, dir string, cfg *chaosConfig, steps []*chaos
 		return run
 	}
 	p.sim = newSimulation(sc, files, w)
+	// An invocation of a together that a fault stops before it reads holds the others' writes
+	// until the barrier gives up: a short wait keeps such a story quick.
+	p.sim.barrierTimeout = 2 * time.Second
 	run.fake, p.sim.quiet = p.sim.fake, true
 	if _, run.err = p.sim.play(ctx); run.err != nil { // the files on the default branch
 		return run
@@ -150,9 +162,11 @@ type chaosPlayer struct {
 func (p *chaosPlayer) tail(ctx context.Context) {
 	first := []*chaosStep{
 		{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", chaosPR), delivers: true, tail: true},
+		{kind: "review", body: fmt.Sprintf("{pr: %d, user: carol, state: approved}", chaosPR), delivers: true, tail: true},
+		{kind: "review", body: fmt.Sprintf("{pr: %d, user: bob, state: approved}", chaosPR), delivers: true, tail: true},
 		{kind: "review", body: fmt.Sprintf("{pr: %d, user: alice, state: approved}", chaosPR), delivers: true, tail: true},
 	}
-	for i := 0; i < 10 && p.run.err == nil; i++ {
+	for i := 0; i < 12 && p.run.err == nil; i++ {
 		var st *chaosStep
 		if i < len(first) {
 			st = first[i]

@@ -86,6 +86,14 @@ func chaosExpect(cfg *chaosConfig, invariant string, run *chaosRun) string {
 	switch invariant {
 	case invApproved, invClosed:
 		return fmt.Sprintf("  prs: {%d: {merged: false}}\n", chaosPR)
+	case invAgentHead:
+		heads := map[string]bool{}
+		for _, s := range run.snaps {
+			if s.head != "" {
+				heads[s.head] = true
+			}
+		}
+		return fmt.Sprintf("  dispatches: [{agent: reviewer, count: %d}]  # a review of every head the pull request had\n", len(heads))
 	case invConverges:
 		return fmt.Sprintf("  prs: {%d: {merged: true}}\n", chaosPR)
 	case invDispatch:

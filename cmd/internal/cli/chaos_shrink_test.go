@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/state"
 )
 
 // A story that plays longer than chaosStoryTimeout hangs (it plays in a second or so); a
@@ -103,8 +106,23 @@ func chaosExpect(cfg *chaosConfig, invariant string, run *chaosRun) string {
 				attempts[fmt.Sprint(d.Inputs["run"], d.Inputs["stage"], d.Inputs["attempt"])] = true
 			}
 		}
-		agent := "reviewer"
-		return fmt.Sprintf("  dispatches: [{agent: %s, count: %d}]  # one per attempt; of every agent when there are two\n", agent, len(attempts))
+		return fmt.Sprintf("  dispatches: [{agent: reviewer, count: %d}]  # one per attempt (agent.yml: of both agents where there are two)\n", len(attempts))
+	case invOneComment:
+		all, states := 0, 0
+		if run.fake != nil {
+			for _, c := range run.fake.Comments(chaosRepo, chaosPR) {
+				if c.Author == ghfake.BotLogin {
+					all++
+					if state.HasMarker(c.Body) {
+						states++
+					}
+				}
+			}
+		}
+		return fmt.Sprintf("  prs: {%d: {comments: %d}}  # the action's comments with one state comment among them\n", chaosPR, all-states+1)
 	}
-	return fmt.Sprintf("  prs: {%d: {comments: 1}}\n", chaosPR)
+	// The format cannot say this promise: the expectation states what happened, and TestChaos
+	// judges the story.
+	merged := len(run.snaps) > 0 && run.snaps[len(run.snaps)-1].merged
+	return fmt.Sprintf("  prs: {%d: {merged: %t}}\n", chaosPR, merged)
 }

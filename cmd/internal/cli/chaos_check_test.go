@@ -220,6 +220,12 @@ func judgeAgentHead(run *chaosRun, fail func(string, string, ...any)) {
 	if !run.cfg.restart || !last.merged {
 		return
 	}
+	merged := last.head
+	for _, m := range run.fake.Merges() {
+		if m.Number == chaosPR {
+			merged = m.HeadSHA // a push after the merge moves the branch, not what merged
+		}
+	}
 	ds := run.fake.Dispatches()
 	for _, stage := range run.cfg.agents {
 		attempt := strconv.Itoa(last.attempts[stage])
@@ -228,9 +234,9 @@ func judgeAgentHead(run *chaosRun, fail func(string, string, ...any)) {
 				continue
 			}
 			for i := 0; i+1 < len(run.snaps); i++ {
-				if run.snaps[i].dispatches <= k && k < run.snaps[i+1].dispatches && run.snaps[i].head != last.head {
+				if run.snaps[i].dispatches <= k && k < run.snaps[i+1].dispatches && run.snaps[i].head != merged {
 					fail(invAgentHead, "stage %s ended on attempt %s, dispatched during step %d for head %s; merged head %s",
-						stage, attempt, i+1, run.snaps[i].head[:7], last.head[:7])
+						stage, attempt, i+1, run.snaps[i].head[:7], merged[:7])
 				}
 			}
 		}

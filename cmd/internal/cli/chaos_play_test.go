@@ -223,6 +223,9 @@ func (p *chaosPlayer) resolve(st *chaosStep, i int) *chaosStep {
 	switch {
 	case st.tail:
 		return st
+	case st.kind == "redeliver" && len(p.sent[p.as[st.ref]]) == 0:
+		// The step sent nothing (a close of a merged pull request): there is no job to re-run.
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"nothing to re-run\"}", chaosPR), delivers: true}
 	case st.kind == "redeliver":
 		return &chaosStep{kind: "redeliver", ref: p.as[st.ref]}
 	case st.kind == "together":

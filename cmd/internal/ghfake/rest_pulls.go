@@ -65,6 +65,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	case c.login == BotLogin && workflowFile(pr.files) != "": // rest_workflows.go
 		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.files)))
 	}
+	s.recordMerge(c.repo, pr) // merges.go
 	now := s.clock()
 	base := s.ensureBranch(c.repo, pr.base)
 	title := in.CommitTitle

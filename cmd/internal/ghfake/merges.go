@@ -1,0 +1,58 @@
+package ghfake
+
+import "time"
+
+// MergeRecord is what GitHub knew of a pull request when it merged it: the head it merged,
+// when, and the reviews, check runs and commit statuses that stood then. Tests judge a merge
+// by it (was it approved, was CI green) without replaying how the merge came about.
+type MergeRecord struct {
+	Repo    string
+	Number  int
+	Author  string
+	HeadSHA string
+	At      time.Time
+	// Reviews are every review of the pull request then, oldest first.
+	Reviews []ReviewRecord
+	// Checks are the check runs on the head then; Statuses its commit statuses, oldest first.
+	Checks   []CheckRecord
+	Statuses []StatusRecord
+}
+
+// ReviewRecord is a review as it stood at a merge, with its author's permission then.
+type ReviewRecord struct {
+	User, Permission, State, CommitID string
+}
+
+// CheckRecord is a check run on a merged head.
+type CheckRecord struct {
+	Name, Status, Conclusion string
+}
+
+// StatusRecord is a commit status on a merged head.
+type StatusRecord struct {
+	Context, State string
+}
+
+// recordMerge keeps what stands as pr is merged. The caller holds s.mu.
+func (s *Server) recordMerge(r *repo, pr *issue) {
+	m := MergeRecord{Repo: r.fullName(), Number: pr.number, Author: pr.author, HeadSHA: pr.headSHA, At: s.clock()}
+	for _, rv := range pr.reviews {
+		m.Reviews = append(m.Reviews, ReviewRecord{User: rv.user, Permission: s.permission(rv.user), State: rv.state, CommitID: rv.commitID})
+	}
+	if c := r.commits[pr.headSHA]; c != nil {
+		for _, cr := range c.checks {
+			m.Checks = append(m.Checks, CheckRecord{Name: cr.name, Status: cr.status, Conclusion: cr.conclusion})
+		}
+		for _, st := range c.statuses {
+			m.Statuses = append(m.Statuses, StatusRecord{Context: st.context, State: st.state})
+		}
+	}
+	s.merges = append(s.merges, m)
+}
+
+// Merges returns what stood at each merge of a pull request, in order.
+func (s *Server) Merges() []MergeRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]MergeRecord(nil), s.merges...)
+}

@@ -1,0 +1,312 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// chaosConfig is one of the configs the chaos stories run under (testdata/chaos/<name>).
+type chaosConfig struct {
+	name string
+	// agents are the stages (or parallel branches) whose agents report, dispatched as
+	// workflows of agent.yml; none for a config without agents.
+	agents []string
+	// human is the human stage waiting for a maintainer's approval, if any.
+	human string
+	// restart: a push makes the agents' reviews stale and starts them again, so the review
+	// that let a merge through must be of the merged head.
+	restart bool
+	// faultOps are the operations the action calls under this config: where faults go.
+	faultOps []string
+}
+
+const (
+	chaosPR       = 7
+	chaosRepo     = "acme/widgets"
+	chaosPipeline = "ship"
+	chaosAuthor   = "dev"
+)
+
+// chaosRunID is the id of the first run of the pipeline on the story's pull request.
+var chaosRunID = fmt.Sprintf("%s/%d/1", chaosPipeline, chaosPR)
+
+var chaosBaseOps = []string{"graphql", "graphql", "graphql", "issues/create-comment", "issues/update-comment", "issues/update-comment", "pulls/merge"}
+
+var chaosConfigs = []chaosConfig{
+	{name: "gate-merge", faultOps: chaosBaseOps},
+	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "human-timeout", human: "maintainer", faultOps: chaosBaseOps},
+}
+
+// chaosStep is one step of a story: a line of its scenario.
+type chaosStep struct {
+	kind string
+	// body is what follows "kind: ": a flow mapping or a scalar; empty for together and
+	// redeliver, which render sub and ref.
+	body string
+	// delivers: the step sends an event (a redeliver may name it).
+	delivers bool
+	// command: the step carries a /pipeline command from someone with write access.
+	command bool
+	sub     []*chaosStep // together
+	ref     *chaosStep   // redeliver
+	tail    bool         // played after the faults stop, to show that the story ends merged
+}
+
+// chaosStepKinds are the kinds of steps a story mixes, with their weights. A new kind of
+// the scenario format (a fault that is performed and then unanswered, a delivery held for
+// later, a tick of the clock) is one more entry here.
+var chaosStepKinds = []struct {
+	kind   string
+	weight int
+	gen    func(g *chaosGen) *chaosStep
+}{
+	{"review", 12, (*chaosGen).review},
+	{"check", 10, (*chaosGen).check},
+	{"push", 5, (*chaosGen).push},
+	{"comment", 8, (*chaosGen).comment},
+	{"label", 3, (*chaosGen).label},
+	{"report", 10, (*chaosGen).report},
+	{"redeliver", 6, (*chaosGen).redeliver},
+	{"together", 8, (*chaosGen).together},
+	{"advance", 6, (*chaosGen).advance},
+	{"fault", 20, (*chaosGen).fault},
+	{"close_pr", 1, (*chaosGen).closePR},
+}
+
+// chaosTogetherKinds are the kinds a `together` mixes: events that may race.
+var chaosTogetherKinds = []string{"review", "check", "push", "comment", "label", "report"}
+
+// chaosGen draws the steps of one story.
+type chaosGen struct {
+	r      *rand.Rand
+	cfg    *chaosConfig
+	steps  []*chaosStep
+	closed bool
+}
+
+// generateStory draws a story under cfg from seed: the pull request opened, then a mix of
+// events (lost, repeated, at once), faults, pushes, late reports and sweeps.
+func generateStory(cfg *chaosConfig, seed uint64) []*chaosStep {
+	g := &chaosGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cfg: cfg}
+	g.steps = append(g.steps, &chaosStep{kind: "open_pr",
+		body: fmt.Sprintf("{number: %d, author: %s, head: feat/x%s}", chaosPR, chaosAuthor, g.deliver()), delivers: true})
+	total := 0
+	for _, k := range chaosStepKinds {
+		total += k.weight
+	}
+	n := 6 + g.r.IntN(15)
+	for len(g.steps) < n {
+		x := g.r.IntN(total)
+		for _, k := range chaosStepKinds {
+			if x -= k.weight; x < 0 {
+				if st := k.gen(g); st != nil {
+					g.steps = append(g.steps, st)
+				}
+				break
+			}
+		}
+	}
+	return g.steps
+}
+
+func (g *chaosGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+
+// deliver is ", deliver: false" for one event in six: a lost event.
+func (g *chaosGen) deliver() string {
+	if g.r.IntN(6) == 0 {
+		return ", deliver: false"
+	}
+	return ""
+}
+
+func (g *chaosGen) event(kind, body string) *chaosStep {
+	return &chaosStep{kind: kind, body: body, delivers: true}
+}
+
+func (g *chaosGen) review() *chaosStep {
+	user := g.pick("alice", "alice", "bob", "carol", chaosAuthor)
+	state := g.pick("approved", "approved", "approved", "changes_requested", "commented")
+	if user == chaosAuthor { // GitHub lets an author only comment on their own pull request
+		state = "commented"
+	}
+	return g.event("review", fmt.Sprintf("{pr: %d, user: %s, state: %s%s}", chaosPR, user, state, g.deliver()))
+}
+
+func (g *chaosGen) check() *chaosStep {
+	c := g.pick("success", "success", "success", "failure")
+	return g.event("check", fmt.Sprintf("{pr: %d, name: test, conclusion: %s%s}", chaosPR, c, g.deliver()))
+}
+
+func (g *chaosGen) push() *chaosStep {
+	if g.closed {
+		return nil
+	}
+	return g.event("push", fmt.Sprintf("{pr: %d%s}", chaosPR, g.deliver()))
+}
+
+func (g *chaosGen) comment() *chaosStep {
+	user := g.pick("alice", "bob", "carol")
+	body := g.pick("/pipeline retry", "/pipeline unblock", "/pipeline approve", "looks fine")
+	st := g.event("comment", fmt.Sprintf("{pr: %d, user: %s, body: %q%s}", chaosPR, user, body, g.deliver()))
+	st.command = user != "carol" && strings.HasPrefix(body, "/pipeline")
+	return st
+}
+
+func (g *chaosGen) label() *chaosStep {
+	return g.event("label", fmt.Sprintf("{pr: %d, add: [%s]%s}", chaosPR, g.pick("docs", "backend"), g.deliver()))
+}
+
+// report plays an agent's report of an attempt named outright: the current one, a late one
+// or one never dispatched; the action tells them apart.
+func (g *chaosGen) report() *chaosStep {
+	if len(g.cfg.agents) == 0 {
+		return g.comment()
+	}
+	stage := g.cfg.agents[g.r.IntN(len(g.cfg.agents))]
+	return g.event("report", fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}",
+		chaosPR, stage, chaosRunID, 1+g.r.IntN(3)))
+}
+
+// redeliver re-runs the job of an earlier step that delivered its events.
+func (g *chaosGen) redeliver() *chaosStep {
+	var can []*chaosStep
+	for _, st := range g.steps {
+		if st.delivers && !strings.Contains(st.body, "deliver: false") {
+			can = append(can, st)
+		}
+	}
+	if len(can) == 0 {
+		return nil
+	}
+	return &chaosStep{kind: "redeliver", ref: can[g.r.IntN(len(can))]}
+}
+
+func (g *chaosGen) together() *chaosStep {
+	st := &chaosStep{kind: "together", delivers: true}
+	for n := 2 + g.r.IntN(2); len(st.sub) < n; {
+		var s *chaosStep
+		switch g.pick(chaosTogetherKinds...) {
+		case "review":
+			s = g.review()
+		case "check":
+			s = g.check()
+		case "push":
+			s = g.push()
+		case "comment":
+			s = g.comment()
+		case "label":
+			s = g.label()
+		case "report":
+			s = g.report()
+		}
+		if s != nil {
+			s.body = strings.Replace(s.body, ", deliver: false", "", 1)
+			st.command = st.command || s.command
+			st.sub = append(st.sub, s)
+		}
+	}
+	return st
+}
+
+func (g *chaosGen) advance() *chaosStep {
+	return &chaosStep{kind: "advance", body: g.pick("1m", "30m", "3h", "25h")}
+}
+
+// fault makes the next call (or one a few calls later) to an operation fail: a server
+// error, a secondary or a primary rate limit, or no answer at all.
+func (g *chaosGen) fault() *chaosStep {
+	op := g.pick(g.cfg.faultOps...)
+	var what string
+	switch g.r.IntN(5) {
+	case 0:
+		what = fmt.Sprintf("status: %d", []int{500, 502, 503}[g.r.IntN(3)])
+	case 1:
+		what = fmt.Sprintf("status: 403, message: \"You have exceeded a secondary rate limit\", retry_after: %d", 1+g.r.IntN(60))
+	case 2:
+		what = fmt.Sprintf("status: 403, message: \"API rate limit exceeded for installation ID 1.\", reset: %d", []int{5, 60, 3600}[g.r.IntN(3)])
+	case 3:
+		what = "timeout: true"
+	default:
+		what = "status: 502"
+	}
+	skip := ""
+	if n := g.r.IntN(4); n > 0 {
+		skip = fmt.Sprintf(", skip: %d", n)
+	}
+	return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", op, what, skip)}
+}
+
+func (g *chaosGen) closePR() *chaosStep {
+	if g.closed || len(g.steps) < 4 {
+		return nil
+	}
+	g.closed = true
+	return g.event("close_pr", fmt.Sprintf("{pr: %d%s}", chaosPR, g.deliver()))
+}
+
+// storyClosed reports whether a story closes its pull request.
+func storyClosed(steps []*chaosStep) bool {
+	for _, st := range steps {
+		if st.kind == "close_pr" {
+			return true
+		}
+	}
+	return false
+}
+
+// renderStory writes the scenario of a story: the header (the repository, its people, the
+// agents' workflow), the steps, and the expectations that hold when the promises do.
+func renderStory(cfg *chaosConfig, title string, steps []*chaosStep, expect string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(title), "\n") {
+		fmt.Fprintf(&b, "# %s\n", line)
+	}
+	fmt.Fprintf(&b, "repo: %s\nclock: 2026-01-05T09:00:00Z\nrequest_timeout: 300ms\n", chaosRepo)
+	b.WriteString("users: {alice: write, bob: write, carol: read, dev: write}\n")
+	if len(cfg.agents) > 0 {
+		b.WriteString("files:\n  .github/workflows/agent.yml: agent.yml\n")
+	}
+	if len(steps) == 0 {
+		b.WriteString("steps: []\n")
+	} else {
+		b.WriteString("steps:\n")
+	}
+	number := map[*chaosStep]int{}
+	for i, st := range steps {
+		number[st] = i + 1
+		switch st.kind {
+		case "together":
+			b.WriteString("  - together:\n")
+			for _, s := range st.sub {
+				fmt.Fprintf(&b, "      - %s: %s\n", s.kind, s.body)
+			}
+		case "redeliver":
+			if st.ref == nil { // a step number given outright
+				fmt.Fprintf(&b, "  - redeliver: %s\n", st.body)
+				break
+			}
+			fmt.Fprintf(&b, "  - redeliver: %d\n", number[st.ref])
+		default:
+			fmt.Fprintf(&b, "  - %s: %s\n", st.kind, st.body)
+		}
+	}
+	if expect != "" {
+		b.WriteString("expect:\n" + expect)
+	}
+	return b.String()
+}
+
+// withoutStep is steps without the i-th, and without the redeliveries of it.
+func withoutStep(steps []*chaosStep, i int) []*chaosStep {
+	out := make([]*chaosStep, 0, len(steps))
+	for j, st := range steps {
+		if j == i || (st.kind == "redeliver" && st.ref == steps[i]) {
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}

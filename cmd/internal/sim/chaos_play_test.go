@@ -1,0 +1,300 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+// chaosSnap is the world between two steps, as the state and the pull request show it: taken
+// as a step begins (after the previous one's events were handled), and once more at the end.
+type chaosSnap struct {
+	runs           map[string]engine.RunStatus // run id → status
+	merged, closed bool
+	head           string         // the pull request's head
+	dispatches     int            // how many dispatches the fake had received
+	attempts       map[string]int // the agent stages' attempts in the first run
+}
+
+// chaosRun is a story played: every step (the story's and the tail's), the snapshots, and
+// the fake's world at the end.
+type chaosRun struct {
+	cfg   *chaosConfig
+	steps []*chaosStep
+	snaps []chaosSnap
+	fake  *ghfake.Server
+	err   error // the scenario could not be played: a step refused, a request GitHub would refuse
+	log   *bytes.Buffer
+}
+
+// snapWriter is the simulation's output: it keeps the log and takes a snapshot as each step
+// begins.
+type snapWriter struct {
+	mu   sync.Mutex
+	sim  *simulation
+	run  *chaosRun
+	log  bytes.Buffer
+	skip bool // the next step printed is the empty expectation before a redelivery
+}
+
+func (w *snapWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if bytes.HasPrefix(p, []byte("── step ")) && w.sim != nil {
+		if w.skip {
+			w.skip = false
+		} else {
+			w.run.snaps = append(w.run.snaps, snapshot(w.sim))
+		}
+	}
+	return w.log.Write(p)
+}
+
+// snapshot reads the runs of the story's pull request from the state the action wrote, and
+// whether the pull request is merged or closed.
+func snapshot(s *simulation) chaosSnap {
+	snap := chaosSnap{runs: map[string]engine.RunStatus{}, attempts: map[string]int{}, dispatches: len(s.fake.Dispatches())}
+	subject := s.sc.Repo + "#" + strconv.Itoa(chaosPR)
+	for _, r := range s.runs() {
+		if r.Subject == subject && r.Parent == "" {
+			snap.runs[r.ID] = r.Status
+		}
+		if r.ID == chaosRunID {
+			for id, sr := range r.Stages {
+				snap.attempts[id] = sr.Attempt
+			}
+		}
+	}
+	s.try(func() {
+		pr := s.fake.PR(s.sc.Repo, chaosPR)
+		snap.merged, snap.closed, snap.head = pr.Merged, pr.State == "closed", pr.HeadSHA
+	})
+	return snap
+}
+
+// writeChaosDir writes a story's scenario beside its config and the agents' workflow, so that
+// `simulate DIR` plays it.
+func writeChaosDir(dir string, cfg *chaosConfig, scenarioText string) error {
+	src := filepath.Join("testdata", "chaos")
+	for _, f := range [][2]string{{filepath.Join(src, cfg.name, "pipelines.yaml"), "pipelines.yaml"}, {filepath.Join(src, "agent.yml"), "agent.yml"}} {
+		b, err := os.ReadFile(f[0])
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o600); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(scenarioText), 0o600)
+}
+
+// playChaos plays the story's steps one at a time, then, unless the story closes its pull
+// request, a tail drawn from where the run stands: CI green and a write approval on the final
+// head, then what the run waits for (an agent's report, a maintainer's word, a command to an
+// escalated run, any event), a step at a time, until it merges or the tail is spent. A
+// report is drawn as it is played, among the attempts that were dispatched. The caller
+// closes the returned run's fake.
+func playChaos(ctx context.Context, dir string, cfg *chaosConfig, steps []*chaosStep) *chaosRun {
+	run := &chaosRun{cfg: cfg}
+	w := &snapWriter{run: run}
+	run.log = &w.log
+	p := &chaosPlayer{dir: dir, cfg: cfg, w: w, run: run, sent: map[*chaosStep][]delivery{}, together: map[*chaosStep]bool{}, as: map[*chaosStep]*chaosStep{}}
+	path := filepath.Join(dir, "scenario.yaml")
+	if run.err = writeChaosDir(dir, cfg, renderStory(cfg, "chaos story", nil, "")); run.err != nil {
+		return run
+	}
+	sc, err := loadScenario(path)
+	if err != nil {
+		run.err = err
+		return run
+	}
+	sc.StateKey = defaultStateKey
+	files, err := scenarioConfig(sc.Rel(sc.Config))
+	if err != nil {
+		run.err = err
+		return run
+	}
+	p.sim = newSimulation(sc, files, w)
+	// An invocation of a together that a fault stops before it reads holds the others' writes
+	// until the barrier gives up: a short wait keeps such a story quick.
+	p.sim.barrierTimeout = 2 * time.Second
+	run.fake, p.sim.quiet = p.sim.fake, true
+	if _, run.err = p.sim.play(ctx); run.err != nil { // the files on the default branch
+		return run
+	}
+	w.mu.Lock()
+	w.sim = p.sim
+	w.mu.Unlock()
+	for i, st := range steps {
+		if run.err = p.step(ctx, st, i); run.err != nil {
+			break
+		}
+	}
+	if run.err == nil && !storyClosed(steps) {
+		p.tail(ctx)
+	}
+	run.snaps = append(run.snaps, snapshot(p.sim))
+	return run
+}
+
+// chaosPlayer plays a story a step at a time in one simulation.
+type chaosPlayer struct {
+	dir      string
+	cfg      *chaosConfig
+	sim      *simulation
+	w        *snapWriter
+	run      *chaosRun
+	sent     map[*chaosStep][]delivery // what each step played delivered, for its redeliveries
+	together map[*chaosStep]bool
+	as       map[*chaosStep]*chaosStep // a step of the story → the step played for it
+}
+
+// tail plays CI and an approval on the head, then what the run waits for.
+func (p *chaosPlayer) tail(ctx context.Context) {
+	first := []*chaosStep{
+		{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", chaosPR), delivers: true, tail: true},
+		{kind: "review", body: fmt.Sprintf("{pr: %d, user: carol, state: approved}", chaosPR), delivers: true, tail: true},
+		{kind: "review", body: fmt.Sprintf("{pr: %d, user: bob, state: approved}", chaosPR), delivers: true, tail: true},
+		{kind: "review", body: fmt.Sprintf("{pr: %d, user: alice, state: approved}", chaosPR), delivers: true, tail: true},
+	}
+	for i := 0; i < 12 && p.run.err == nil; i++ {
+		var st *chaosStep
+		if i < len(first) {
+			st = first[i]
+		} else if st = tailStep(p.sim, p.cfg); st == nil {
+			return
+		}
+		p.run.err = p.step(ctx, st, len(p.run.steps))
+	}
+}
+
+// step draws what is left to draw of st (a report's attempt), plays it, and keeps what it
+// delivered.
+func (p *chaosPlayer) step(ctx context.Context, st *chaosStep, i int) error {
+	played := p.resolve(st, i)
+	p.as[st] = played
+	p.run.steps = append(p.run.steps, played)
+	s := p.sim
+	var before []delivery
+	for n := 0; n <= len(s.sc.Steps); n++ {
+		before = append(before, s.sent[n]...)
+	}
+	s.sent, s.together = map[int][]delivery{0: before}, map[int]bool{}
+	text := []*chaosStep{played}
+	if played.kind == "redeliver" {
+		// The step redelivered is step 1 of this play, an expectation that checks nothing.
+		s.sent[1], s.together[1] = p.sent[played.ref], p.together[played.ref]
+		text = []*chaosStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
+	}
+	path := filepath.Join(p.dir, "step.yaml")
+	if err := os.WriteFile(path, []byte(renderStory(p.cfg, "step", text, "")), 0o600); err != nil {
+		return err
+	}
+	more, err := loadScenario(path)
+	if err != nil {
+		return err
+	}
+	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
+	p.w.mu.Lock()
+	p.w.skip = played.kind == "redeliver"
+	p.w.mu.Unlock()
+	if _, err := s.play(ctx); err != nil {
+		return err
+	}
+	if played.kind != "redeliver" {
+		p.sent[played], p.together[played] = s.sent[1], s.together[1]
+	}
+	return nil
+}
+
+// resolve is the step to play for st: a report drawn among the attempts dispatched so far
+// (the live one mostly, else a late one), a ping when there is none; a redelivery of the
+// step played for the one it names; st itself otherwise.
+func (p *chaosPlayer) resolve(st *chaosStep, i int) *chaosStep {
+	switch {
+	case st.tail:
+		return st
+	case st.kind == "redeliver" && len(p.sent[p.as[st.ref]]) == 0:
+		// The step sent nothing (a close of a merged pull request): there is no job to re-run.
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"nothing to re-run\"}", chaosPR), delivers: true}
+	case st.kind == "redeliver":
+		return &chaosStep{kind: "redeliver", ref: p.as[st.ref]}
+	case st.kind == "together":
+		out := *st
+		out.sub = nil
+		for j, s := range st.sub {
+			out.sub = append(out.sub, p.resolve(s, i*10+j))
+		}
+		return &out
+	case st.kind == "report":
+		return p.report(st, i)
+	}
+	return st
+}
+
+// report draws the attempt a report names: the live attempt of its stage when the run stands
+// there (two times in three), else an attempt dispatched before.
+func (p *chaosPlayer) report(st *chaosStep, i int) *chaosStep {
+	var stage string
+	if _, err := fmt.Sscanf(st.body[strings.Index(st.body, "stage: ")+len("stage: "):], "%s", &stage); err != nil {
+		return st
+	}
+	stage = strings.TrimSuffix(stage, ",")
+	live, _, err := p.sim.at(chaosPR, stage)
+	var attempts []int
+	runID := chaosRunID
+	if err == nil && (i%3 != 0) {
+		runID, attempts = live.ID, []int{live.Stages[stage].Attempt}
+	} else {
+		for a := 1; a <= 5; a++ {
+			if p.sim.dispatchedNonce(chaosRunID, stage, a) != "" {
+				attempts = append(attempts, a)
+			}
+		}
+	}
+	if len(attempts) == 0 || p.sim.dispatchedNonce(runID, stage, attempts[len(attempts)-1]) == "" {
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"no report to give\"}", chaosPR), delivers: true, tail: st.tail}
+	}
+	a := attempts[i%len(attempts)]
+	return &chaosStep{kind: "report", delivers: true, tail: st.tail,
+		body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}", chaosPR, stage, runID, a)}
+}
+
+// tailStep is the next step of the tail: nil once the pull request is merged.
+func tailStep(s *simulation, cfg *chaosConfig) *chaosStep {
+	snap := snapshot(s)
+	if snap.merged || snap.closed {
+		return nil
+	}
+	comment := func(user, body string, command bool) *chaosStep {
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: %s, body: %q}", chaosPR, user, body), delivers: true, command: command, tail: true}
+	}
+	subject := s.sc.Repo + "#" + strconv.Itoa(chaosPR)
+	for _, r := range s.runs() {
+		if r.Subject != subject || r.Parent != "" || r.Status == engine.RunCompleted || r.Status == engine.RunCancelled {
+			continue
+		}
+		if r.Status == engine.RunEscalated || r.Status == engine.RunFailed {
+			return comment("alice", "/pipeline retry", true)
+		}
+		for _, a := range cfg.agents {
+			if sr := r.Stages[a]; sr != nil && r.At(a) {
+				return &chaosStep{kind: "report", delivers: true, tail: true,
+					body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}", chaosPR, a, r.ID, sr.Attempt)}
+			}
+		}
+		if cfg.human != "" && r.At(cfg.human) {
+			return comment("alice", "/pipeline approve", true)
+		}
+	}
+	return comment("bob", "ping", false)
+}

@@ -1,0 +1,88 @@
+package sim
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Flags of TestChaos: `go test ./cmd/internal/sim -run TestChaos -chaos.stories 5000` plays
+// thousands of stories; -chaos.seed starts from another seed.
+var (
+	chaosStories  = flag.Int("chaos.stories", chaosDefaultStories, "how many chaos stories TestChaos plays")
+	chaosLog      = flag.Bool("chaos.log", false, "TestChaos prints the end of simulate's output of each minimal story")
+	chaosLogLines = flag.Int("chaos.loglines", 150, "how many lines of it -chaos.log prints")
+	chaosSeed     = flag.Uint64("chaos.seed", 1, "the seed of TestChaos's first story (story i has seed+i)")
+)
+
+// chaosDefaultStories is the budget of a plain `go test`: it keeps TestChaos near a minute
+// under -race on a small shared machine.
+const chaosDefaultStories = 32
+
+// TestChaos plays randomized stories over the chaos configs — lost, repeated and concurrent
+// events, faults on reads and writes, pushes, late reports, sweeps — and holds each to the
+// promises of chaos_check_test.go. The first failing story of each broken promise is shrunk
+// to a minimal scenario, written out and printed, to replay with `simulate DIR`.
+func TestChaos(t *testing.T) {
+	ctx := context.Background()
+	tmp := t.TempDir()
+	start := time.Now()
+	failed := map[string]int{}
+	first := map[string]chaosCase{}
+	for i := 0; i < *chaosStories; i++ {
+		seed := *chaosSeed + uint64(i)
+		cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
+		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed)}
+		_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
+		for _, inv := range failedInvariants(fs) {
+			failed[inv]++
+			if _, ok := first[inv]; !ok {
+				first[inv] = c
+			}
+		}
+	}
+	t.Logf("%d stories in %s", *chaosStories, time.Since(start).Round(time.Millisecond))
+	for _, inv := range chaosInvariants {
+		if failed[inv] == 0 {
+			continue
+		}
+		c := first[inv]
+		small, run, fs := c.shrink(ctx, filepath.Join(tmp, "shrink-"+inv), inv)
+		text := minimalScenario(small, run, inv, fs)
+		// Outside the test's temporary directory, which goes with the test: the failure names
+		// it to replay with simulate.
+		dir, err := os.MkdirTemp("", "pipeline-action-chaos-"+inv+"-")
+		if err == nil {
+			err = writeChaosDir(dir, small.cfg, text)
+		}
+		if err != nil {
+			dir = fmt.Sprintf("(not written: %v)", err)
+		}
+		t.Errorf("%s: broken in %d of %d stories; the first (config %s, seed %d), shrunk to %d steps of its own (then the tail), is %s/scenario.yaml:\n%s\n%s%s",
+			inv, failed[inv], *chaosStories, c.cfg.name, c.seed, len(small.steps), dir, text, details(fs, inv), logTail(run))
+	}
+}
+
+func details(fs []chaosFailure, inv string) string {
+	var b strings.Builder
+	for _, f := range fs {
+		if f.invariant == inv {
+			fmt.Fprintf(&b, "  ✗ %s\n", f.detail)
+		}
+	}
+	return b.String()
+}
+
+// logTail is the end of a story's simulate output, with -chaos.log.
+func logTail(run *chaosRun) string {
+	if !*chaosLog || run.log == nil {
+		return ""
+	}
+	lines := strings.Split(run.log.String(), "\n")
+	return "simulate's output:\n" + strings.Join(lines[max(0, len(lines)-*chaosLogLines):], "\n")
+}

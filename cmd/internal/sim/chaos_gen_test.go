@@ -216,11 +216,13 @@ func (g *chaosGen) advance() *chaosStep {
 }
 
 // fault makes the next call (or one a few calls later) to an operation fail: a server
-// error, a secondary or a primary rate limit, or no answer at all.
+// error, a secondary or a primary rate limit, or no answer at all; or serves it and loses
+// the answer (performed); for GraphQL, an error inside a 200, aimed at the state commit or
+// at any request; sometimes for a few calls in a row.
 func (g *chaosGen) fault() *chaosStep {
 	op := g.pick(g.cfg.faultOps...)
 	var what string
-	switch g.r.IntN(5) {
+	switch g.r.IntN(8) {
 	case 0:
 		what = fmt.Sprintf("status: %d", []int{500, 502, 503}[g.r.IntN(3)])
 	case 1:
@@ -229,14 +231,28 @@ func (g *chaosGen) fault() *chaosStep {
 		what = fmt.Sprintf("status: 403, message: \"API rate limit exceeded for installation ID 1.\", reset: %d", []int{5, 60, 3600}[g.r.IntN(3)])
 	case 3:
 		what = "timeout: true"
+	case 4, 5:
+		what = g.pick("status: 502, performed: true", "timeout: true, performed: true")
+	case 6:
+		if op == "graphql" {
+			what = "errors: [" + g.pick("RATE_LIMITED", "SERVICE_UNAVAILABLE", "INTERNAL") + "]"
+			break
+		}
+		what = "status: 502"
 	default:
 		what = "status: 502"
 	}
-	skip := ""
-	if n := g.r.IntN(4); n > 0 {
-		skip = fmt.Sprintf(", skip: %d", n)
+	if op == "graphql" && g.r.IntN(2) == 0 {
+		what += ", field: " + g.pick("createCommitOnBranch", "createRef", "repository")
 	}
-	return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", op, what, skip)}
+	more := ""
+	if n := g.r.IntN(4); n > 0 {
+		more = fmt.Sprintf(", skip: %d", n)
+	}
+	if g.r.IntN(5) == 0 {
+		more += fmt.Sprintf(", count: %d", 2+g.r.IntN(2))
+	}
+	return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", op, what, more)}
 }
 
 func (g *chaosGen) closePR() *chaosStep {

@@ -70,6 +70,7 @@ var chaosStepKinds = []struct {
 	{"label", 3, (*chaosGen).label},
 	{"report", 10, (*chaosGen).report},
 	{"redeliver", 6, (*chaosGen).redeliver},
+	{"deliver_held", 5, (*chaosGen).deliverHeld},
 	{"together", 8, (*chaosGen).together},
 	{"advance", 6, (*chaosGen).advance},
 	{"fault", 20, (*chaosGen).fault},
@@ -85,6 +86,8 @@ type chaosGen struct {
 	cfg    *chaosConfig
 	steps  []*chaosStep
 	closed bool
+	// heldTaken are the `deliver: later` steps a deliver_held step delivers already.
+	heldTaken map[*chaosStep]bool
 }
 
 // generateStory draws a story under cfg from seed: the pull request opened, then a mix of
@@ -114,10 +117,14 @@ func generateStory(cfg *chaosConfig, seed uint64) []*chaosStep {
 
 func (g *chaosGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 
-// deliver is ", deliver: false" for one event in six: a lost event.
+// deliver is ", deliver: false" for one event in six (a lost event) and ", deliver: later"
+// for one in ten (a job that runs late, after others: see deliverHeld).
 func (g *chaosGen) deliver() string {
-	if g.r.IntN(6) == 0 {
+	switch g.r.IntN(30) {
+	case 0, 1, 2, 3, 4:
 		return ", deliver: false"
+	case 5, 6, 7:
+		return ", deliver: later"
 	}
 	return ""
 }
@@ -174,7 +181,7 @@ func (g *chaosGen) report() *chaosStep {
 func (g *chaosGen) redeliver() *chaosStep {
 	var can []*chaosStep
 	for _, st := range g.steps {
-		if st.delivers && !strings.Contains(st.body, "deliver: false") {
+		if st.delivers && !strings.Contains(st.body, "deliver: false") && !strings.Contains(st.body, "deliver: later") {
 			can = append(can, st)
 		}
 	}
@@ -182,6 +189,25 @@ func (g *chaosGen) redeliver() *chaosStep {
 		return nil
 	}
 	return &chaosStep{kind: "redeliver", ref: can[g.r.IntN(len(can))]}
+}
+
+// deliverHeld runs the late job of an earlier step that said `deliver: later`, once.
+func (g *chaosGen) deliverHeld() *chaosStep {
+	var can []*chaosStep
+	for _, st := range g.steps {
+		if strings.Contains(st.body, "deliver: later") && !g.heldTaken[st] {
+			can = append(can, st)
+		}
+	}
+	if len(can) == 0 {
+		return nil
+	}
+	st := can[g.r.IntN(len(can))]
+	if g.heldTaken == nil {
+		g.heldTaken = map[*chaosStep]bool{}
+	}
+	g.heldTaken[st] = true
+	return &chaosStep{kind: "deliver_held", ref: st, delivers: true}
 }
 
 func (g *chaosGen) together() *chaosStep {
@@ -203,7 +229,7 @@ func (g *chaosGen) together() *chaosStep {
 			s = g.report()
 		}
 		if s != nil {
-			s.body = strings.Replace(s.body, ", deliver: false", "", 1)
+			s.body = strings.Replace(strings.Replace(s.body, ", deliver: false", "", 1), ", deliver: later", "", 1)
 			st.command = st.command || s.command
 			st.sub = append(st.sub, s)
 		}
@@ -299,12 +325,12 @@ func renderStory(cfg *chaosConfig, title string, steps []*chaosStep, expect stri
 			for _, s := range st.sub {
 				fmt.Fprintf(&b, "      - %s: %s\n", s.kind, s.body)
 			}
-		case "redeliver":
+		case "redeliver", "deliver_held":
 			if st.ref == nil { // a step number given outright
-				fmt.Fprintf(&b, "  - redeliver: %s\n", st.body)
+				fmt.Fprintf(&b, "  - %s: %s\n", st.kind, st.body)
 				break
 			}
-			fmt.Fprintf(&b, "  - redeliver: %d\n", number[st.ref])
+			fmt.Fprintf(&b, "  - %s: %d\n", st.kind, number[st.ref])
 		default:
 			fmt.Fprintf(&b, "  - %s: %s\n", st.kind, st.body)
 		}
@@ -315,11 +341,12 @@ func renderStory(cfg *chaosConfig, title string, steps []*chaosStep, expect stri
 	return b.String()
 }
 
-// withoutStep is steps without the i-th, and without the redeliveries of it.
+// withoutStep is steps without the i-th, and without the redeliveries and late deliveries
+// of it.
 func withoutStep(steps []*chaosStep, i int) []*chaosStep {
 	out := make([]*chaosStep, 0, len(steps))
 	for j, st := range steps {
-		if j == i || (st.kind == "redeliver" && st.ref == steps[i]) {
+		if j == i || ((st.kind == "redeliver" || st.kind == "deliver_held") && st.ref == steps[i]) {
 			continue
 		}
 		out = append(out, st)

@@ -107,7 +107,7 @@ func playChaos(ctx context.Context, dir string, cfg *chaosConfig, steps []*chaos
 	run := &chaosRun{cfg: cfg}
 	w := &snapWriter{run: run}
 	run.log = &w.log
-	p := &chaosPlayer{dir: dir, cfg: cfg, w: w, run: run, sent: map[*chaosStep][]delivery{}, together: map[*chaosStep]bool{}, as: map[*chaosStep]*chaosStep{}}
+	p := &chaosPlayer{dir: dir, cfg: cfg, w: w, run: run, sent: map[*chaosStep][]delivery{}, held: map[*chaosStep][]delivery{}, together: map[*chaosStep]bool{}, as: map[*chaosStep]*chaosStep{}}
 	path := filepath.Join(dir, "scenario.yaml")
 	if run.err = writeChaosDir(dir, cfg, renderStory(cfg, "chaos story", nil, "")); run.err != nil {
 		return run
@@ -154,6 +154,7 @@ type chaosPlayer struct {
 	w        *snapWriter
 	run      *chaosRun
 	sent     map[*chaosStep][]delivery // what each step played delivered, for its redeliveries
+	held     map[*chaosStep][]delivery // what a `deliver: later` step played holds, until delivered
 	together map[*chaosStep]bool
 	as       map[*chaosStep]*chaosStep // a step of the story → the step played for it
 }
@@ -189,10 +190,18 @@ func (p *chaosPlayer) step(ctx context.Context, st *chaosStep, i int) error {
 		before = append(before, s.sent[n]...)
 	}
 	s.sent, s.together = map[int][]delivery{0: before}, map[int]bool{}
+	s.held, s.heldTaken = map[int][]delivery{}, map[int]bool{}
 	text := []*chaosStep{played}
-	if played.kind == "redeliver" {
+	switch played.kind {
+	case "redeliver":
 		// The step redelivered is step 1 of this play, an expectation that checks nothing.
 		s.sent[1], s.together[1] = p.sent[played.ref], p.together[played.ref]
+		text = []*chaosStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
+	case "deliver_held":
+		// Played as the first delivery of what the step held: the same events, with the run
+		// ids they got when held (the scenario written out says deliver_held).
+		s.sent[1] = p.held[played.ref]
+		delete(p.held, played.ref)
 		text = []*chaosStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
 	}
 	path := filepath.Join(p.dir, "step.yaml")
@@ -205,13 +214,16 @@ func (p *chaosPlayer) step(ctx context.Context, st *chaosStep, i int) error {
 	}
 	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
 	p.w.mu.Lock()
-	p.w.skip = played.kind == "redeliver"
+	p.w.skip = played.kind == "redeliver" || played.kind == "deliver_held"
 	p.w.mu.Unlock()
 	if _, err := s.play(ctx); err != nil {
 		return err
 	}
-	if played.kind != "redeliver" {
+	if played.kind != "redeliver" && played.kind != "deliver_held" {
 		p.sent[played], p.together[played] = s.sent[1], s.together[1]
+		if len(s.held[1]) > 0 {
+			p.held[played] = s.held[1]
+		}
 	}
 	return nil
 }
@@ -228,6 +240,10 @@ func (p *chaosPlayer) resolve(st *chaosStep, i int) *chaosStep {
 		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"nothing to re-run\"}", chaosPR), delivers: true}
 	case st.kind == "redeliver":
 		return &chaosStep{kind: "redeliver", ref: p.as[st.ref]}
+	case st.kind == "deliver_held" && len(p.held[p.as[st.ref]]) == 0:
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"nothing held\"}", chaosPR), delivers: true}
+	case st.kind == "deliver_held":
+		return &chaosStep{kind: "deliver_held", ref: p.as[st.ref]}
 	case st.kind == "together":
 		out := *st
 		out.sub = nil

@@ -240,6 +240,9 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, oneWord(run.Stage))
 		}
+		if e.restartDeferred(p, run, by) { // step_react_deferred.go
+			return ""
+		}
 		e.enter(run, run.Stage, run.Stage, by)
 		e.retryParallel(p, run, stage) // step_parallel.go: keeps the branches that succeeded
 	case CmdSkip:
@@ -257,6 +260,9 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 	case CmdUnblock:
 		if run.Status != RunEscalated && arg == "" {
 			return fmt.Sprintf("Run %s is not escalated; nothing to unblock.", run.ID)
+		}
+		if arg == "" && e.restartDeferred(p, run, by) { // step_react_deferred.go
+			return ""
 		}
 		if arg == "" {
 			// The same attempt goes on: what it was given (approvals, reminders) still counts.

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// An escalated run is not restarted by an invalidate_and_restart reaction: a person decides
+// what it does next. The reaction still marks the stages it invalidates stale, and its
+// restart is owed: when a person lets the run go on (`/pipeline unblock` or `retry`), it restarts where
+// the reaction says, so that an agent's attempt dispatched for an older head — whose report
+// may still come — is not what the run goes on with.
+
+// deferredRestart is the stage an invalidate_and_restart reaction of p would have restarted
+// run from while it was escalated — one of the stages it invalidates is still stale — or "".
+func deferredRestart(p *lang.Pipeline, run *Run) string {
+	if p == nil {
+		return ""
+	}
+	for i := range p.OnEvents {
+		r := &p.OnEvents[i]
+		if r.Action != lang.ReactInvalidateAndRestart {
+			continue
+		}
+		for _, id := range r.Invalidate {
+			if sr := run.Stages[id]; sr != nil && sr.Status == StageStale {
+				if r.RestartFrom == "" || r.RestartFrom == "current" {
+					return run.Stage
+				}
+				return r.RestartFrom
+			}
+		}
+	}
+	return ""
+}
+
+// restartDeferred restarts run, unblocked by `by`, where a reaction deferred while it was
+// escalated says; false when none was deferred.
+func (e *eval) restartDeferred(p *lang.Pipeline, run *Run, by string) bool {
+	target := deferredRestart(p, run)
+	if target == "" || p.Stage(target) == nil {
+		return false
+	}
+	run.Status = RunRunning
+	run.Message = ""
+	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !isDone(cur.Status) && cur.Status != StageStale {
+		cur.Status = StageCancelled
+	}
+	e.enter(run, run.Stage, target, fmt.Sprintf("%s; restarting from %s: on_events made results stale while the run was escalated", by, target))
+	return true
+}

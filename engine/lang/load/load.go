@@ -23,11 +23,6 @@ type SourceFile struct {
 	Src  []byte
 }
 
-// validators are the passes over a whole config (sub-pipeline cycles, nesting, dangling
-// references, unreachable stages) that Load runs once the config has built without
-// errors. Each returns its errors and its warnings; warnings go to Config.Warnings.
-var validators []func(*lang.Config) (errs, warnings lang.ErrorList)
-
 // Load reads a pipeline config from one file. file names the source in error
 // positions; gates compiles the conditions of gate stages. It returns the config, or
 // nil and an ErrorList holding every mistake found, sorted by position. Load never

@@ -75,7 +75,7 @@ func (r *repo) refusedBy(name string, exists bool) string {
 	return ruleCreation
 }
 
-func init() {
+func gitObjectResolvers() {
 	on("Commit", map[string]resolver{
 		"author":              value(func(c *commit) any { return c.author }),
 		"committer":           value(func(c *commit) any { return c.committer }),

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/org/pipeline-action/engine"
@@ -73,12 +74,12 @@ func withBranches(p *engine.Pipeline, run *engine.Run, ids []string) []string {
 				// Every branch of the config, recorded or not yet, in the config's order.
 				var ordered []string
 				for _, b := range par.Branches {
-					if b != nil && (containsString(kids, b.ID) || run.Stages[b.ID] == nil) {
+					if b != nil && (slices.Contains(kids, b.ID) || run.Stages[b.ID] == nil) {
 						ordered = append(ordered, b.ID)
 					}
 				}
 				for _, k := range kids {
-					if !containsString(ordered, k) {
+					if !slices.Contains(ordered, k) {
 						ordered = append(ordered, k)
 					}
 				}
@@ -121,13 +122,4 @@ func deadlineWhat(d engine.Deadline) string {
 		return "branch " + code(d.Branch) + " times out"
 	}
 	return ""
-}
-
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

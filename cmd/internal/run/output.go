@@ -121,12 +121,3 @@ func FormatCalls(m map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-func Contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}

@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,7 +53,7 @@ type dispatchExpect struct {
 
 // writeFiles writes the scenario's files on the default branch.
 func (s *simulation) writeFiles() error {
-	for _, p := range sortedKeys(s.sc.Files) {
+	for _, p := range slices.Sorted(maps.Keys(s.sc.Files)) {
 		src, err := os.ReadFile(s.sc.Rel(s.sc.Files[p]))
 		if err != nil {
 			return fmt.Errorf("%s: files: %w", s.sc.path, err)
@@ -90,7 +93,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 		if err != nil {
 			return nil, "", false, fmt.Errorf("report: %w (give run and attempt to report to a run that moved on)", err)
 		}
-		runID = or(runID, run.ID)
+		runID = cmp.Or(runID, run.ID)
 		if attempt == 0 {
 			attempt = n
 		}
@@ -135,7 +138,7 @@ func (s *simulation) applyAgentFails(v *agentFailsStep) ([]ghfake.Event, string,
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := ds[i]
 		if d.Workflow != "" && d.Inputs["run"] == run.ID && d.Inputs["stage"] == v.Stage && d.Inputs["attempt"] == strconv.Itoa(attempt) {
-			conclusion := or(v.Conclusion, "failure")
+			conclusion := cmp.Or(v.Conclusion, "failure")
 			ev := s.fake.CompleteDispatch(s.sc.Repo, i, conclusion)
 			return []ghfake.Event{ev}, fmt.Sprintf("agent_fails: the workflow run %q of %s on #%d ends %s without a report", d.RunName, v.Stage, v.PR, conclusion), true, nil
 		}

@@ -386,15 +386,6 @@ func tags(t reflect.Type) []string {
 	return out
 }
 
-func sortedStepKinds() []string {
-	out := make([]string, 0, len(stepKinds))
-	for k := range stepKinds {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Rel resolves a path written in the scenario relative to the scenario's directory.
 func (sc *scenario) Rel(p string) string {
 	if filepath.IsAbs(p) {

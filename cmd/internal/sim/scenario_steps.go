@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 		k, v := item.Content[0], item.Content[1]
 		mk, ok := stepKinds[k.Value]
 		if !ok {
-			return nil, d.unknown(k, "", "step", sortedStepKinds())
+			return nil, d.unknown(k, "", "step", slices.Sorted(maps.Keys(stepKinds)))
 		}
 		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
 		v, later, err := d.deliverLater(k.Value, v, mk) // scenario_held.go

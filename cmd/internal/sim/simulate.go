@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -240,10 +241,10 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, r := range sc.Repos { // scenario_multipr.go
 		f.AddRepo(r, "main")
 	}
-	for _, u := range sortedKeys(sc.Users) {
+	for _, u := range slices.Sorted(maps.Keys(sc.Users)) {
 		f.AddUser(u, sc.Users[u])
 	}
-	for _, t := range sortedKeys(sc.Teams) {
+	for _, t := range slices.Sorted(maps.Keys(sc.Teams)) {
 		f.AddTeam(t, sc.Teams[t]...)
 	}
 	applyProtection(f, sc) // scenario_protection.go
@@ -393,22 +394,6 @@ func (s *simulation) printStats() {
 		}
 	}
 	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", run.FormatCalls(total))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 const Usage = `usage: pipeline-action simulate DIR [flags]

@@ -16,9 +16,9 @@ import (
 // (".github/pipelines.yaml") and the *.yaml files of the directory of the same name
 // (".github/pipelines/"), which load together as `validate` loads them.
 type Config struct {
-	// ID is what a run pins of the config it started under (engine.Config.BlobOID). A
-	// config of the file alone is identified by its blob OID, as before directories were
-	// read, so the runs of existing states keep their config. With files of the
+	// ID is what a run pins of the config it started under (lang.Config.BlobOID). A
+	// config of the file alone is identified by its blob OID, so the runs of states written
+	// by versions that read only the file keep their config. With files of the
 	// directory it is "<blob OID>+tree:<tree OID>" ("tree:<tree OID>" without the file):
 	// git objects either way, so ConfigByID reads the same files back. The directory's
 	// tree covers every file in it, so a change to a file that is not part of the config

@@ -13,6 +13,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -164,24 +165,24 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 	}
 	count := 0
 	switch ag.Dispatch {
-	case engine.DispatchWorkflow:
+	case lang.DispatchWorkflow:
 		for _, d := range s.fake.Dispatches() {
 			if d.Workflow == ag.Workflow {
 				count++
 			}
 		}
-	case engine.DispatchRepositoryDispatch:
+	case lang.DispatchRepositoryDispatch:
 		for _, d := range s.fake.Dispatches() {
 			if d.EventType == ag.EventType {
 				count++
 			}
 		}
-	case engine.DispatchComment:
+	case lang.DispatchComment:
 		stages := map[string]bool{}
 		for _, p := range cfg.Pipelines {
 			for _, st := range p.Stages {
-				for _, b := range append([]*engine.Stage{st}, st.Branches...) { // a parallel stage's branches too
-					if b.Type == engine.StageAgent && b.Agent == ag.Name {
+				for _, b := range append([]*lang.Stage{st}, st.Branches...) { // a parallel stage's branches too
+					if b.Type == lang.StageAgent && b.Agent == ag.Name {
 						stages[b.ID] = true
 					}
 				}
@@ -196,7 +197,7 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 				}
 			}
 		}
-	case engine.DispatchLabel:
+	case lang.DispatchLabel:
 		// Each time the action added the label (adding a label already there is no dispatch).
 		for _, n := range s.subjects() {
 			count += s.fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)

@@ -15,6 +15,8 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
@@ -172,19 +174,19 @@ func scenarioConfig(path string) ([]scenarioFile, error) {
 
 // checkConfig loads the files as validate does, naming them by their local paths.
 func checkConfig(files []scenarioFile) error {
-	src := make([]engine.SourceFile, len(files))
+	src := make([]load.SourceFile, len(files))
 	for i, f := range files {
-		src[i] = engine.SourceFile{Path: f.local, Src: f.src}
+		src[i] = load.SourceFile{Path: f.local, Src: f.src}
 	}
 	_, err := engine.LoadFiles(src, gates.Default())
 	return err
 }
 
 // configSources are the files as they lie in the repository.
-func configSources(files []scenarioFile) []engine.SourceFile {
-	out := make([]engine.SourceFile, len(files))
+func configSources(files []scenarioFile) []load.SourceFile {
+	out := make([]load.SourceFile, len(files))
 	for i, f := range files {
-		out[i] = engine.SourceFile{Path: f.repo, Src: f.src}
+		out[i] = load.SourceFile{Path: f.repo, Src: f.src}
 	}
 	return out
 }
@@ -365,7 +367,7 @@ func (s *simulation) stateBranch() string {
 	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
 		return cfg.Settings.StateBranch
 	}
-	return engine.DefaultStateBranch
+	return lang.DefaultStateBranch
 }
 
 // printComments prints the state comment of every PR whose comment changed.

@@ -149,24 +149,22 @@ type dirVersions struct {
 	}
 }
 
-type configByIDQuery struct {
-	Repository struct {
-		File *struct {
-			Blob blobFields `graphql:"... on Blob"`
-		} `graphql:"file: object(oid: $file)"`
-		Dir *struct {
-			Tree treeFields `graphql:"... on Tree"`
-		} `graphql:"dir: object(oid: $dir)"`
-		DefaultBranchRef *struct {
-			Target struct {
-				Commit struct {
-					FileVersions fileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
-					DirVersions  dirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
-				} `graphql:"... on Commit"`
-			}
+type configByIDQuery inRepo[struct {
+	File *struct {
+		Blob blobFields `graphql:"... on Blob"`
+	} `graphql:"file: object(oid: $file)"`
+	Dir *struct {
+		Tree treeFields `graphql:"... on Tree"`
+	} `graphql:"dir: object(oid: $dir)"`
+	DefaultBranchRef *struct {
+		Target struct {
+			Commit struct {
+				FileVersions fileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
+				DirVersions  dirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
+			} `graphql:"... on Commit"`
 		}
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+	}
+}]
 
 // ConfigByID reads back the config a run pinned (Config.ID), in one query: the config a run
 // started under, when the default branch has moved on since. The ID comes from stored state,

@@ -75,7 +75,7 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	}
 	repoType := reflect.StructOf(fields)
 	q := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "Repository", Type: repoType,
-		Tag: `graphql:"repository(owner: $owner, name: $name)"`}}))
+		Tag: repoTag}}))
 	if err := c.gql.Query(ctx, q.Interface(), vars); err != nil {
 		return nil, fmt.Errorf("reading paths at %s in %s/%s: %w", sha, c.Owner, c.Repo, err)
 	}

@@ -4,7 +4,8 @@
 package gates
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -48,10 +49,5 @@ func (r *Registry) Lookup(name string) (engine.Gate, bool) {
 
 // Names returns the check names, sorted.
 func (r *Registry) Names() []string {
-	names := make([]string, 0, len(r.gates))
-	for n := range r.gates {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(r.gates))
 }

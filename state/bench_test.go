@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func benchState() *engine.State {
@@ -44,9 +45,9 @@ func BenchmarkDecode(b *testing.B) {
 
 // manyRuns returns the live state of a PR on which a pipeline ran n times, each run
 // archived by Compact as the next one finished, as the store does on every save.
-func manyRuns(tb testing.TB, n int) (*engine.Config, *engine.State) {
+func manyRuns(tb testing.TB, n int) (*lang.Config, *engine.State) {
 	tb.Helper()
-	cfg := &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{{Name: "count", Trigger: engine.Trigger{Event: "pull_request.labeled"}}}}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "count", Trigger: lang.Trigger{Event: "pull_request.labeled"}}}}
 	facts := &engine.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	var st *engine.State

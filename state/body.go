@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // MaxCommentLen is the most characters GitHub accepts in a comment body. Body
@@ -22,7 +23,7 @@ const MaxCommentLen = 65536
 // alone does not fit.
 //
 // notes are paragraphs shown under the status (after the ignored ones), as they are.
-func Body(cfg *engine.Config, st *engine.State, notes ...string) (string, error) {
+func Body(cfg *lang.Config, st *engine.State, notes ...string) (string, error) {
 	payload, err := encodePayload(st)
 	if err != nil {
 		return "", err
@@ -145,7 +146,7 @@ func disownedNote(st *engine.State) string {
 // trimHistory renders with the most history entries per run that fit in room, or
 // without history when none fit. The rendered length grows with the limit, so a
 // binary search finds it.
-func trimHistory(cfg *engine.Config, st *engine.State, room int) string {
+func trimHistory(cfg *lang.Config, st *engine.State, room int) string {
 	longest := 0
 	for _, r := range st.Runs {
 		if r != nil && len(r.History) > longest {

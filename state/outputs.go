@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -218,7 +220,7 @@ func markerRoom(payload string) int {
 // OutputsFile stays in live), which are left as they are.
 func outputChanges(live *engine.State, outputs, present map[string]string) []FileChange {
 	var changes []FileChange
-	for _, p := range sortedKeys(outputs) {
+	for _, p := range slices.Sorted(maps.Keys(outputs)) {
 		if t, ok := present[p]; !ok || t != outputs[p] {
 			changes = append(changes, FileChange{Path: p, Text: outputs[p]})
 		}
@@ -227,7 +229,7 @@ func outputChanges(live *engine.State, outputs, present map[string]string) []Fil
 	for _, p := range unresolvedFiles(live) {
 		keep[p] = true
 	}
-	for _, p := range sortedKeys(present) {
+	for _, p := range slices.Sorted(maps.Keys(present)) {
 		if _, ok := outputs[p]; !ok && !keep[p] {
 			changes = append(changes, FileChange{Path: p, Delete: true})
 		}
@@ -246,13 +248,4 @@ func unresolvedFiles(st *engine.State) []string {
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // allHistory asks render for every history entry.
@@ -22,13 +23,13 @@ const allHistory = -1
 //
 // A run whose pipeline is no longer in cfg is shown from the stages it recorded,
 // without a diagram. A nil cfg has no pipelines; a nil st has no runs.
-func Render(cfg *engine.Config, st *engine.State) string {
+func Render(cfg *lang.Config, st *engine.State) string {
 	return render(cfg, st, allHistory)
 }
 
 // render shows at most history entries of each run's history (the newest ones);
 // allHistory shows them all and 0 none.
-func render(cfg *engine.Config, st *engine.State, history int) string {
+func render(cfg *lang.Config, st *engine.State, history int) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	runs := sortedRuns(st)
@@ -47,7 +48,7 @@ func render(cfg *engine.Config, st *engine.State, history int) string {
 		if i > 0 {
 			b.WriteString("---\n\n")
 		}
-		var p *engine.Pipeline
+		var p *lang.Pipeline
 		if cfg != nil {
 			p = cfg.PipelineFor(run)
 		}
@@ -72,7 +73,7 @@ func sortedRuns(st *engine.State) []*engine.Run {
 	return runs
 }
 
-func renderRun(b *strings.Builder, cfg *engine.Config, st *engine.State, p *engine.Pipeline, run *engine.Run, history int) {
+func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.Pipeline, run *engine.Run, history int) {
 	fmt.Fprintf(b, "**%s** · %s\n", inline(run.Pipeline), headline(run))
 	if p != nil && p.Description != "" {
 		fmt.Fprintf(b, "> %s\n", esc(p.Description))
@@ -140,7 +141,7 @@ func reason(msg string) string {
 
 // stageOrder lists the pipeline's stages in file order, then any stage the run
 // recorded that the pipeline no longer has, by entry time and id.
-func stageOrder(p *engine.Pipeline, run *engine.Run) []string {
+func stageOrder(p *lang.Pipeline, run *engine.Run) []string {
 	var ids []string
 	listed := map[string]bool{}
 	if p != nil {

@@ -2,9 +2,11 @@ package state
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The branches of parallel stages in the state comment: each branch is a row of the stage
@@ -13,7 +15,7 @@ import (
 // branch's row one level deeper than a pipeline stage's).
 
 // branchRow is the status cell of branch id of run: its status, verdict and agent.
-func branchRow(p *engine.Pipeline, run *engine.Run, id string) string {
+func branchRow(p *lang.Pipeline, run *engine.Run, id string) string {
 	sr := run.Stages[id]
 	out := stageStatus(sr)
 	if sr.Verdict != "" {
@@ -21,11 +23,11 @@ func branchRow(p *engine.Pipeline, run *engine.Run, id string) string {
 	}
 	if b := branchStage(p, sr.Parent, id); b != nil {
 		switch b.Type {
-		case engine.StageAgent:
+		case lang.StageAgent:
 			out += " · agent " + cell(b.Agent)
-		case engine.StageAction:
+		case lang.StageAction:
 			out += " · action " + cell(b.Action)
-		case engine.StagePipeline:
+		case lang.StagePipeline:
 			out += " · pipeline " + cell(b.Pipeline)
 		}
 	}
@@ -36,7 +38,7 @@ func branchRow(p *engine.Pipeline, run *engine.Run, id string) string {
 }
 
 // branchStage returns branch id of stage parent of p, or nil.
-func branchStage(p *engine.Pipeline, parent, id string) *engine.Stage {
+func branchStage(p *lang.Pipeline, parent, id string) *lang.Stage {
 	if p == nil {
 		return nil
 	}
@@ -52,7 +54,7 @@ func branchStage(p *engine.Pipeline, parent, id string) *engine.Stage {
 
 // withBranches places the branches the run recorded (stages with a parent) right after
 // their parallel stage in ids, in the pipeline's branch order (else by id as ids lists them).
-func withBranches(p *engine.Pipeline, run *engine.Run, ids []string) []string {
+func withBranches(p *lang.Pipeline, run *engine.Run, ids []string) []string {
 	children := map[string][]string{}
 	listed := map[string]bool{}
 	var rest []string
@@ -73,12 +75,12 @@ func withBranches(p *engine.Pipeline, run *engine.Run, ids []string) []string {
 				// Every branch of the config, recorded or not yet, in the config's order.
 				var ordered []string
 				for _, b := range par.Branches {
-					if b != nil && (containsString(kids, b.ID) || run.Stages[b.ID] == nil) {
+					if b != nil && (slices.Contains(kids, b.ID) || run.Stages[b.ID] == nil) {
 						ordered = append(ordered, b.ID)
 					}
 				}
 				for _, k := range kids {
-					if !containsString(ordered, k) {
+					if !slices.Contains(ordered, k) {
 						ordered = append(ordered, k)
 					}
 				}
@@ -101,7 +103,7 @@ func withBranches(p *engine.Pipeline, run *engine.Run, ids []string) []string {
 }
 
 // stageLabel is the first cell of a row: a branch is shown under its stage as "↳ id".
-func stageLabel(p *engine.Pipeline, run *engine.Run, id string) string {
+func stageLabel(p *lang.Pipeline, run *engine.Run, id string) string {
 	if sr := run.Stages[id]; sr != nil && sr.Parent != "" {
 		return "↳ " + cell(id)
 	}
@@ -121,13 +123,4 @@ func deadlineWhat(d engine.Deadline) string {
 		return "branch " + code(d.Branch) + " times out"
 	}
 	return ""
-}
-
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -7,22 +7,23 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestRenderParallelBranches(t *testing.T) {
-	review := &engine.Stage{ID: "review", Type: engine.StageParallel, Join: engine.JoinAny, Branches: []*engine.Stage{
-		{ID: "sec", Type: engine.StageAgent, Agent: "security-review"},
-		{ID: "tag", Type: engine.StageAction, Action: engine.ActionAddLabel},
-		{ID: "perf", Type: engine.StageAgent, Agent: "perf-review"},
+	review := &lang.Stage{ID: "review", Type: lang.StageParallel, Join: lang.JoinAny, Branches: []*lang.Stage{
+		{ID: "sec", Type: lang.StageAgent, Agent: "security-review"},
+		{ID: "tag", Type: lang.StageAction, Action: lang.ActionAddLabel},
+		{ID: "perf", Type: lang.StageAgent, Agent: "perf-review"},
 	}}
-	cfg := &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{{Name: "p", Stages: []*engine.Stage{
-		review, {ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR},
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "p", Stages: []*lang.Stage{
+		review, {ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 	}}}}
 	run := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "review", StartedAt: t0,
 		Stages: map[string]*engine.StageRun{
 			"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1), Deadlines: []engine.Deadline{
 				{Kind: engine.DeadlineBranch, At: at(31), Branch: "perf"}, {Kind: engine.DeadlineTimeout, At: at(61)}}},
-			"sec":  {Status: engine.StageFailed, Attempt: 2, Verdict: engine.VerdictReject, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"sec":  {Status: engine.StageFailed, Attempt: 2, Verdict: lang.VerdictReject, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
 			"tag":  {Status: engine.StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
 			"perf": {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
 		}}
@@ -41,19 +42,19 @@ func TestRenderParallelBranches(t *testing.T) {
 	assert.Contains(t, out, "| review | · | |\n| ↳ sec | · | |\n| ↳ tag | · | |\n| ↳ perf | · | |\n| merge | · | |\n", out)
 
 	// Without its pipeline, a run's branches still show under their stage.
-	out = Render(&engine.Config{}, &engine.State{Version: 1, Runs: []*engine.Run{run}})
+	out = Render(&lang.Config{}, &engine.State{Version: 1, Runs: []*engine.Run{run}})
 	assert.Contains(t, out, "| review | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ perf | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ sec | ❌ failed · verdict reject · attempt 2 |", out)
 }
 
 // A pipeline branch names its sub-pipeline, and its child run is nested under it.
 func TestRenderParallelPipelineBranchNestsItsChild(t *testing.T) {
-	review := &engine.Stage{ID: "review", Type: engine.StageParallel, Join: engine.JoinAll, Branches: []*engine.Stage{
-		{ID: "sec", Type: engine.StageAgent, Agent: "security-review"},
-		{ID: "deep", Type: engine.StagePipeline, Pipeline: "inner"},
+	review := &lang.Stage{ID: "review", Type: lang.StageParallel, Join: lang.JoinAll, Branches: []*lang.Stage{
+		{ID: "sec", Type: lang.StageAgent, Agent: "security-review"},
+		{ID: "deep", Type: lang.StagePipeline, Pipeline: "inner"},
 	}}
-	cfg := &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{
-		{Name: "p", Stages: []*engine.Stage{review, {ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR}}},
-		{Name: "inner", Stages: []*engine.Stage{{ID: "check", Type: engine.StageAgent, Agent: "checker"}, {ID: "tests", Type: engine.StageAgent, Agent: "tester"}}},
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{
+		{Name: "p", Stages: []*lang.Stage{review, {ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR}}},
+		{Name: "inner", Stages: []*lang.Stage{{ID: "check", Type: lang.StageAgent, Agent: "checker"}, {ID: "tests", Type: lang.StageAgent, Agent: "tester"}}},
 	}}
 	run := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "review", StartedAt: t0,
 		Stages: map[string]*engine.StageRun{

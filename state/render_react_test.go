@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestRenderStaleStageAndRoundTrip(t *testing.T) {
@@ -14,7 +15,7 @@ func TestRenderStaleStageAndRoundTrip(t *testing.T) {
 		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "merge",
 		StartedAt: t0, Stages: map[string]*engine.StageRun{
 			"ready": {Status: engine.StageStale, Attempt: 1, EnteredAt: t0, Stale: &engine.Stale{At: at(5),
-				Why: "invalidated on pull_request.synchronize (head bbbbbbb)", Verdict: engine.VerdictApprove, SHA: "aaaa"}},
+				Why: "invalidated on pull_request.synchronize (head bbbbbbb)", Verdict: lang.VerdictApprove, SHA: "aaaa"}},
 			"merge": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0},
 		}}}}
 	out := Render(testConfig(), st)
@@ -26,7 +27,7 @@ func TestRenderStaleStageAndRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, found)
 	require.NotNil(t, back.Runs[0].Stages["ready"].Stale)
-	assert.Equal(t, engine.VerdictApprove, back.Runs[0].Stages["ready"].Stale.Verdict)
+	assert.Equal(t, lang.VerdictApprove, back.Runs[0].Stages["ready"].Stale.Verdict)
 	assert.True(t, back.Runs[0].Stages["ready"].Stale.At.Equal(at(5)))
 }
 

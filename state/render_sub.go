@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Sub-pipelines in the status: a child run is shown under the stage of its parent that
@@ -42,7 +43,7 @@ func findRun(st *engine.State, id string) *engine.Run {
 
 // childRows writes the rows of the child run of sr (a pipeline stage's attempt) under
 // its stage row, depth levels deep.
-func childRows(b *strings.Builder, cfg *engine.Config, st *engine.State, sr *engine.StageRun, depth int) {
+func childRows(b *strings.Builder, cfg *lang.Config, st *engine.State, sr *engine.StageRun, depth int) {
 	if sr == nil || sr.Child == "" || depth > maxNestedRows {
 		return
 	}
@@ -54,7 +55,7 @@ func childRows(b *strings.Builder, cfg *engine.Config, st *engine.State, sr *eng
 		return
 	}
 	fmt.Fprintf(b, "| %s**%s** · run %s | %s | %s |\n", indent, cell(child.Pipeline), code(child.ID), childHeadline(child), stamp(child.StartedAt))
-	var p *engine.Pipeline
+	var p *lang.Pipeline
 	if cfg != nil {
 		p = cfg.PipelineFor(child)
 	}

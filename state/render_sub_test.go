@@ -10,18 +10,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
-func subConfig() *engine.Config {
-	return &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{
-		{Name: "review-merge", Stages: []*engine.Stage{
-			{ID: "review", Type: engine.StagePipeline, Pipeline: "standard-review"},
-			{ID: "ready", Type: engine.StageGate},
-			{ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR},
+func subConfig() *lang.Config {
+	return &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{
+		{Name: "review-merge", Stages: []*lang.Stage{
+			{ID: "review", Type: lang.StagePipeline, Pipeline: "standard-review"},
+			{ID: "ready", Type: lang.StageGate},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		}},
-		{Name: "standard-review", Stages: []*engine.Stage{
-			{ID: "security", Type: engine.StageAgent, Agent: "security"},
-			{ID: "quality", Type: engine.StageAgent, Agent: "quality"},
+		{Name: "standard-review", Stages: []*lang.Stage{
+			{ID: "security", Type: lang.StageAgent, Agent: "security"},
+			{ID: "quality", Type: lang.StageAgent, Agent: "quality"},
 		}},
 	}}
 }

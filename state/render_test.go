@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -23,20 +24,20 @@ var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 
 func at(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
 
-func testConfig() *engine.Config {
-	return &engine.Config{Version: 1, Pipelines: []*engine.Pipeline{
+func testConfig() *lang.Config {
+	return &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{
 		{
 			Name: "auto-merge", Description: "Merge reviewed, green PRs into main",
-			Stages: []*engine.Stage{
-				{ID: "ready", Type: engine.StageGate},
-				{ID: "merge", Type: engine.StageAction, Action: engine.ActionMergePR},
+			Stages: []*lang.Stage{
+				{ID: "ready", Type: lang.StageGate},
+				{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 			},
 		},
 		{
 			Name: "label-sync",
-			Stages: []*engine.Stage{
-				{ID: "has-label", Type: engine.StageGate, OnFail: engine.TargetFail},
-				{ID: "mark", Type: engine.StageAction, Action: engine.ActionAddLabel},
+			Stages: []*lang.Stage{
+				{ID: "has-label", Type: lang.StageGate, OnFail: lang.TargetFail},
+				{ID: "mark", Type: lang.StageAction, Action: lang.ActionAddLabel},
 			},
 		},
 	}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // ErrConflict says the stored state changed since the caller read it: read again,
@@ -39,7 +40,7 @@ type Version struct {
 // Change is what Save stores: the state the engine returned (Save compacts it: see
 // Compact), with what the commit message and the status need.
 type Change struct {
-	Config *engine.Config
+	Config *lang.Config
 	Old    *engine.State // the state as loaded, for the commit message
 	State  *engine.State
 	Event  Event

@@ -6,6 +6,8 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -50,10 +52,10 @@ func graphMain(args []string, stdout, stderr io.Writer) int {
 	if *name != "" {
 		p := cfg.Pipeline(*name)
 		if p == nil {
-			fmt.Fprintf(stderr, "pipeline-action graph: %s\n", engine.UnknownPipeline(cfg, *name))
+			fmt.Fprintf(stderr, "pipeline-action graph: %s\n", load.UnknownPipeline(cfg, *name))
 			return 2
 		}
-		pipelines = []*engine.Pipeline{p}
+		pipelines = []*lang.Pipeline{p}
 	}
 	for i, p := range pipelines {
 		if i > 0 {

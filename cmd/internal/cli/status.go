@@ -9,7 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -36,7 +36,7 @@ usage or no token
 func statusMain(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := run.NewFlagSet("status", stderr)
 	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "the repository, OWNER/NAME")
-	branch := fs.String("branch", engine.DefaultStateBranch, "the state branch")
+	branch := fs.String("branch", lang.DefaultStateBranch, "the state branch")
 	rest, code, ok := run.ParseFlags(fs, statusUsage, args, stdout, stderr)
 	if !ok {
 		return code

@@ -9,6 +9,8 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -48,7 +50,7 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	sets, code := configSets(paths, stderr)
-	var errs, warnings engine.ErrorList
+	var errs, warnings lang.ErrorList
 	var summaries []string
 	for _, files := range sets {
 		cfg, err := engine.LoadFiles(files, gates.Default())
@@ -87,7 +89,7 @@ func validateMain(args []string, stdout, stderr io.Writer) int {
 
 // summary says what validate checked in one config: its files, and how many pipelines
 // and stages it has and how many warnings, or how many errors it has when it does not load.
-func summary(files []engine.SourceFile, cfg *engine.Config, errors int) string {
+func summary(files []load.SourceFile, cfg *lang.Config, errors int) string {
 	names := make([]string, len(files))
 	for i, f := range files {
 		names[i] = f.Path
@@ -108,7 +110,7 @@ func summary(files []engine.SourceFile, cfg *engine.Config, errors int) string {
 }
 
 // countStages counts stages and the branches of parallel stages.
-func countStages(stages []*engine.Stage) int {
+func countStages(stages []*lang.Stage) int {
 	n := len(stages)
 	for _, s := range stages {
 		n += countStages(s.Branches)
@@ -118,13 +120,13 @@ func countStages(stages []*engine.Stage) int {
 
 func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, run.Plural(n, one, many)) }
 
-func printText(w io.Writer, _ string, e *engine.Error) {
+func printText(w io.Writer, _ string, e *lang.Error) {
 	fmt.Fprintln(w, e.Error())
 }
 
 // printGitHub prints e as a workflow command, escaped as the Actions toolkit does
 // (github.com/actions/toolkit, packages/core/src/command.ts).
-func printGitHub(w io.Writer, level string, e *engine.Error) {
+func printGitHub(w io.Writer, level string, e *lang.Error) {
 	fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d::%s\n", level,
 		escapeProperty(e.Pos.File), e.Pos.Line, e.Pos.Col, escapeData(e.Message+" ["+e.Kind+"]"))
 }
@@ -143,11 +145,11 @@ func escapeProperty(s string) string { return propertyEscaper.Replace(s) }
 // directory, or the same repository when they lie under its `.github`). Sets come in
 // the order of the paths. A path that cannot be read is reported on stderr and makes
 // the exit code 2.
-func configSets(paths []string, stderr io.Writer) ([][]engine.SourceFile, int) {
+func configSets(paths []string, stderr io.Writer) ([][]load.SourceFile, int) {
 	code := 0
 	var order []string
-	sets := map[string][]engine.SourceFile{}
-	add := func(key string, f engine.SourceFile) {
+	sets := map[string][]load.SourceFile{}
+	add := func(key string, f load.SourceFile) {
 		if _, ok := sets[key]; !ok {
 			order = append(order, key)
 		}
@@ -172,7 +174,7 @@ func configSets(paths []string, stderr io.Writer) ([][]engine.SourceFile, int) {
 				code = 2
 				continue
 			}
-			add("file:"+configRoot(path), engine.SourceFile{Path: path, Src: src})
+			add("file:"+configRoot(path), load.SourceFile{Path: path, Src: src})
 			continue
 		}
 		files, err := run.ReadConfigDir(path)
@@ -185,7 +187,7 @@ func configSets(paths []string, stderr io.Writer) ([][]engine.SourceFile, int) {
 			add("dir:"+filepath.Clean(path), f)
 		}
 	}
-	out := make([][]engine.SourceFile, 0, len(order))
+	out := make([][]load.SourceFile, 0, len(order))
 	for _, k := range order {
 		out = append(out, sets[k])
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -75,7 +75,7 @@ type doctor struct {
 	pr       int
 	branch   string // the default branch
 	settings *ghapi.RepoSettings
-	cfg      *engine.Config
+	cfg      *lang.Config
 	keys     *state.Keys // the state key inputs, to read a signed state
 	found    []finding
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // agentWorkflowNames checks the workflow of every `dispatch: workflow` agent on its ref:
@@ -16,7 +17,7 @@ func (d *doctor) agentWorkflowNames(ctx context.Context) []string {
 	var names []string
 	byRef := map[string][]*workflow{}
 	for _, a := range d.cfg.Agents {
-		if a.Dispatch != engine.DispatchWorkflow {
+		if a.Dispatch != lang.DispatchWorkflow {
 			continue
 		}
 		ref := a.Ref
@@ -51,7 +52,7 @@ func (d *doctor) agentWorkflowNames(ctx context.Context) []string {
 
 // checkAgentWorkflow checks that an agent's workflow can be dispatched with the inputs
 // the action sends: GitHub refuses a dispatch with an input the workflow does not declare.
-func (d *doctor) checkAgentWorkflow(a *engine.Agent, w *workflow, ref string) {
+func (d *doctor) checkAgentWorkflow(a *lang.Agent, w *workflow, ref string) {
 	if _, ok := w.on["workflow_dispatch"]; !ok {
 		d.add(findingProblem, fmt.Sprintf("agent %s: %s on %s does not listen to workflow_dispatch", a.Name, w.path, ref),
 			fmt.Sprintf("add `workflow_dispatch:` with the inputs %s to its `on:`", strings.Join(engine.DispatchInputs, ", ")))
@@ -75,11 +76,11 @@ func (d *doctor) checkAgentWorkflow(a *engine.Agent, w *workflow, ref string) {
 
 // hasDeadlines reports where a pipeline has a deadline only the sweep acts on when no
 // event comes: a stage timeout, a reminder, a delay or a poll.
-func hasDeadlines(cfg *engine.Config) (string, bool) {
+func hasDeadlines(cfg *lang.Config) (string, bool) {
 	where := ""
 	for _, p := range cfg.Pipelines {
-		walkStages(p.Stages, func(s *engine.Stage) {
-			if where == "" && (s.Timeout > 0 || s.Reminder != nil || s.Type == engine.StageDelay || s.Poll != nil) {
+		walkStages(p.Stages, func(s *lang.Stage) {
+			if where == "" && (s.Timeout > 0 || s.Reminder != nil || s.Type == lang.StageDelay || s.Poll != nil) {
 				where = fmt.Sprintf("%s:%d:%d (%s.%s)", s.Pos.File, s.Pos.Line, s.Pos.Col, p.Name, s.ID)
 			}
 		})

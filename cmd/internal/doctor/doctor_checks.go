@@ -9,7 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 const grantFix = "grant it in the `permissions:` block of the workflow that runs the action (and of the sweep's and every agent workflow that reports; see the README's permissions table)"
@@ -31,7 +31,7 @@ func (d *doctor) checkRepository(ctx context.Context) bool {
 // checkConfig reads the config on the default branch with the query a sweep makes, and
 // loads it as validate does. It reports whether a config was loaded.
 func (d *doctor) checkConfig(ctx context.Context) bool {
-	snap, err := d.client.SweepState(ctx, d.branch, d.cfgPath, engine.DefaultStateBranch)
+	snap, err := d.client.SweepState(ctx, d.branch, d.cfgPath, lang.DefaultStateBranch)
 	if err != nil {
 		d.add(findingProblem, "the config and the state branch cannot be read (the sweep's query): "+err.Error(), grantFix)
 		return false
@@ -72,7 +72,7 @@ type scopeNeed struct {
 // scopesNeeded are the scopes the action needs for cfg (nil: for any config). Every run
 // reads the pull request, its checks (statusCheckRollup: statuses and check runs, and the
 // workflow run of each check suite) and writes the state branch and the state comment.
-func scopesNeeded(cfg *engine.Config) []scopeNeed {
+func scopesNeeded(cfg *lang.Config) []scopeNeed {
 	needs := []scopeNeed{
 		{"contents", "write", "the state branch, merges, deleting a merged branch"},
 		{"pull-requests", "write", "reading pull requests and reviews; the state comment, labels, review requests"},
@@ -83,7 +83,7 @@ func scopesNeeded(cfg *engine.Config) []scopeNeed {
 	if cfg == nil {
 		return needs
 	}
-	if slices.ContainsFunc(cfg.Agents, func(a *engine.Agent) bool { return a.Dispatch == engine.DispatchWorkflow }) {
+	if slices.ContainsFunc(cfg.Agents, func(a *lang.Agent) bool { return a.Dispatch == lang.DispatchWorkflow }) {
 		needs[4] = scopeNeed{"actions", "write", "dispatching the workflows of agents with dispatch: workflow"}
 	}
 	if usesIssues(cfg) {
@@ -93,20 +93,20 @@ func scopesNeeded(cfg *engine.Config) []scopeNeed {
 }
 
 // usesIssues reports whether a pipeline runs on issues or acts on them.
-func usesIssues(cfg *engine.Config) bool {
+func usesIssues(cfg *lang.Config) bool {
 	for _, p := range cfg.Pipelines {
-		if p.Scope == engine.ScopeIssue {
+		if p.Scope == lang.ScopeIssue {
 			return true
 		}
 		issues := false
-		walkStages(p.Stages, func(s *engine.Stage) {
-			if s.Action == engine.ActionCreateIssue || s.Action == engine.ActionCloseIssue {
+		walkStages(p.Stages, func(s *lang.Stage) {
+			if s.Action == lang.ActionCreateIssue || s.Action == lang.ActionCloseIssue {
 				issues = true
 			}
 		})
-		for _, items := range [][]engine.ActionItem{p.OnComplete, p.OnError} {
+		for _, items := range [][]lang.ActionItem{p.OnComplete, p.OnError} {
 			for _, a := range items {
-				issues = issues || a.Action == engine.ActionCreateIssue || a.Action == engine.ActionCloseIssue
+				issues = issues || a.Action == lang.ActionCreateIssue || a.Action == lang.ActionCloseIssue
 			}
 		}
 		if issues {
@@ -117,7 +117,7 @@ func usesIssues(cfg *engine.Config) bool {
 }
 
 // walkStages calls f on every stage of stages and of their parallel branches.
-func walkStages(stages []*engine.Stage, f func(*engine.Stage)) {
+func walkStages(stages []*lang.Stage, f func(*lang.Stage)) {
 	for _, s := range stages {
 		f(s)
 		walkStages(s.Branches, f)
@@ -160,8 +160,8 @@ func (d *doctor) checkWriteScopes() {
 func (d *doctor) checkMergeMethods() {
 	uses := map[string][]string{} // method → where
 	for _, p := range d.cfg.Pipelines {
-		walkStages(p.Stages, func(s *engine.Stage) {
-			if s.Action != engine.ActionMergePR {
+		walkStages(p.Stages, func(s *lang.Stage) {
+			if s.Action != lang.ActionMergePR {
 				return
 			}
 			m := s.Config.Method

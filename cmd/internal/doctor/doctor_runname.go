@@ -5,7 +5,7 @@ import (
 	"regexp"
 
 	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // runNameInput is an input a run-name reads: `${{ inputs.X }}` or `${{ github.event.inputs.X }}`.
@@ -16,7 +16,7 @@ var runNameInput = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-
 // reported is told by that title, and so is whether a dispatch whose answer was lost started
 // a run. A run whose title names none may be any dispatch's, so such a dispatch is never
 // sent again (engine/dispatch_unknown.go).
-func (d *doctor) checkAgentRunName(a *engine.Agent, w *workflow, ref string) {
+func (d *doctor) checkAgentRunName(a *lang.Agent, w *workflow, ref string) {
 	if !dispatchedByStages(d.cfg, a.Name) {
 		return
 	}
@@ -34,10 +34,10 @@ func (d *doctor) checkAgentRunName(a *engine.Agent, w *workflow, ref string) {
 
 // dispatchedByStages reports whether an agent stage of cfg (or a branch of a parallel one)
 // dispatches agent.
-func dispatchedByStages(cfg *engine.Config, agent string) bool {
+func dispatchedByStages(cfg *lang.Config, agent string) bool {
 	found := false
 	for _, p := range cfg.Pipelines {
-		walkStages(p.Stages, func(s *engine.Stage) { found = found || (s.Type == engine.StageAgent && s.Agent == agent) })
+		walkStages(p.Stages, func(s *lang.Stage) { found = found || (s.Type == lang.StageAgent && s.Agent == agent) })
 	}
 	return found
 }

@@ -10,7 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // workflow is what doctor reads of a workflow file: its name, the events it listens to
@@ -170,17 +170,17 @@ func (d *doctor) checkWorkflows(ctx context.Context) {
 type needEvent struct{ event, why string }
 
 // eventsNeeded are the events the config needs the action's workflow to listen to.
-func eventsNeeded(cfg *engine.Config) []needEvent {
+func eventsNeeded(cfg *lang.Config) []needEvent {
 	var out []needEvent
 	prs, issues, comments := false, false, false
 	for _, p := range cfg.Pipelines {
-		if p.Scope == engine.ScopeIssue {
+		if p.Scope == lang.ScopeIssue {
 			issues = true
 		} else {
 			prs = true
 		}
-		walkStages(p.Stages, func(s *engine.Stage) {
-			comments = comments || s.Type == engine.StageHuman && s.WaitFor == "comment"
+		walkStages(p.Stages, func(s *lang.Stage) {
+			comments = comments || s.Type == lang.StageHuman && s.WaitFor == "comment"
 		})
 	}
 	if prs {
@@ -251,7 +251,7 @@ func (d *doctor) checkListed(listed map[string]bool, name, why, file string) {
 func (d *doctor) ciWorkflowNames() []string {
 	var out []string
 	for _, p := range d.cfg.Pipelines {
-		walkStages(p.Stages, func(s *engine.Stage) {
+		walkStages(p.Stages, func(s *lang.Stage) {
 			conds := slices.Clone(s.Conditions)
 			for _, g := range s.AnyOf {
 				conds = append(conds, g...)

@@ -11,32 +11,30 @@ import (
 
 // Which open pull requests a commit event (a check, a status, a workflow run) is about.
 
-type commitPRsQuery struct {
-	Repository struct {
-		Object *struct {
-			Commit struct {
-				AssociatedPullRequests struct {
-					Nodes []struct {
-						Number     int
-						State      string
-						HeadRefOid string
-					}
-				} `graphql:"associatedPullRequests(first: 10)"`
-			} `graphql:"... on Commit"`
-		} `graphql:"object(oid: $sha)"`
-		PullRequests struct {
-			Nodes []struct {
-				Number            int
-				HeadRefName       string
-				HeadRefOid        string
-				IsCrossRepository bool
-				HeadRepository    *struct {
-					NameWithOwner string
+type commitPRsQuery inRepo[struct {
+	Object *struct {
+		Commit struct {
+			AssociatedPullRequests struct {
+				Nodes []struct {
+					Number     int
+					State      string
+					HeadRefOid string
 				}
+			} `graphql:"associatedPullRequests(first: 10)"`
+		} `graphql:"... on Commit"`
+	} `graphql:"object(oid: $sha)"`
+	PullRequests struct {
+		Nodes []struct {
+			Number            int
+			HeadRefName       string
+			HeadRefOid        string
+			IsCrossRepository bool
+			HeadRepository    *struct {
+				NameWithOwner string
 			}
-		} `graphql:"pullRequests(states: OPEN, headRefName: $branch, first: $first, orderBy: {field: UPDATED_AT, direction: DESC})"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+		}
+	} `graphql:"pullRequests(states: OPEN, headRefName: $branch, first: $first, orderBy: {field: UPDATED_AT, direction: DESC})"`
+}]
 
 // CommitHead is where a commit event says its commit is the head: the repository
 // ("owner/name") and branch, each "" when the event does not say.

@@ -16,9 +16,9 @@ import (
 // (".github/pipelines.yaml") and the *.yaml files of the directory of the same name
 // (".github/pipelines/"), which load together as `validate` loads them.
 type Config struct {
-	// ID is what a run pins of the config it started under (engine.Config.BlobOID). A
-	// config of the file alone is identified by its blob OID, as before directories were
-	// read, so the runs of existing states keep their config. With files of the
+	// ID is what a run pins of the config it started under (lang.Config.BlobOID). A
+	// config of the file alone is identified by its blob OID, so the runs of states written
+	// by versions that read only the file keep their config. With files of the
 	// directory it is "<blob OID>+tree:<tree OID>" ("tree:<tree OID>" without the file):
 	// git objects either way, so ConfigByID reads the same files back. The directory's
 	// tree covers every file in it, so a change to a file that is not part of the config
@@ -149,24 +149,22 @@ type dirVersions struct {
 	}
 }
 
-type configByIDQuery struct {
-	Repository struct {
-		File *struct {
-			Blob blobFields `graphql:"... on Blob"`
-		} `graphql:"file: object(oid: $file)"`
-		Dir *struct {
-			Tree treeFields `graphql:"... on Tree"`
-		} `graphql:"dir: object(oid: $dir)"`
-		DefaultBranchRef *struct {
-			Target struct {
-				Commit struct {
-					FileVersions fileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
-					DirVersions  dirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
-				} `graphql:"... on Commit"`
-			}
+type configByIDQuery inRepo[struct {
+	File *struct {
+		Blob blobFields `graphql:"... on Blob"`
+	} `graphql:"file: object(oid: $file)"`
+	Dir *struct {
+		Tree treeFields `graphql:"... on Tree"`
+	} `graphql:"dir: object(oid: $dir)"`
+	DefaultBranchRef *struct {
+		Target struct {
+			Commit struct {
+				FileVersions fileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
+				DirVersions  dirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
+			} `graphql:"... on Commit"`
 		}
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+	}
+}]
 
 // ConfigByID reads back the config a run pinned (Config.ID), in one query: the config a run
 // started under, when the default branch has moved on since. The ID comes from stored state,

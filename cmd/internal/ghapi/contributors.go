@@ -38,13 +38,11 @@ type gitActorNode struct {
 	User *struct{ Login string }
 }
 
-type contributorsPage struct {
-	Repository struct {
-		PullRequest *struct {
-			Contributors contributorsConn `graphql:"contributors: commits(last: 100, before: $cursor)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type contributorsPage inRepo[struct {
+	PullRequest *struct {
+		Contributors contributorsConn `graphql:"contributors: commits(last: 100, before: $cursor)"`
+	} `graphql:"pullRequest(number: $number)"`
+}]
 
 // readContributors completes the commits of pr that the first read did not reach (a pull
 // request of more than 100 commits).

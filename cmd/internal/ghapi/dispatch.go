@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // dispatch starts the agent of a dispatch effect, by its dispatch kind. GitHub's 404 (no
@@ -20,9 +21,9 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 	var err error
 	var runID int64
 	switch e.Dispatch {
-	case engine.DispatchWorkflow:
+	case lang.DispatchWorkflow:
 		runID, err = c.dispatchWorkflow(ctx, e)
-	case engine.DispatchRepositoryDispatch:
+	case lang.DispatchRepositoryDispatch:
 		// https://docs.github.com/en/rest/repos/repos#create-a-repository-dispatch-event
 		raw, merr := json.Marshal(e.Inputs)
 		if merr != nil {
@@ -33,11 +34,11 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 		if err != nil {
 			err = fmt.Errorf("sending repository_dispatch %s to %s/%s: %w", e.EventType, c.Owner, c.Repo, err)
 		}
-	case engine.DispatchComment:
+	case lang.DispatchComment:
 		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
-	case engine.DispatchLabel:
+	case lang.DispatchLabel:
 		err = c.AddLabels(ctx, e.Number, e.Labels)
-	case engine.DispatchAssign:
+	case lang.DispatchAssign:
 		if err = c.AddAssignees(ctx, e.Number, e.Assignees); errors.As(err, new(*leftOutError)) {
 			return engine.Outcome{Key: e.Key, Err: err.Error(), Permanent: true}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 const agentWorkflow = `on:
@@ -35,7 +36,7 @@ func TestPerformDispatchByKind(t *testing.T) {
 		stats map[string]int
 		check func(t *testing.T, fake *ghfake.Server)
 	}{
-		{engine.DispatchWorkflow, map[string]int{"actions/create-workflow-dispatch": 1}, func(t *testing.T, fake *ghfake.Server) {
+		{lang.DispatchWorkflow, map[string]int{"actions/create-workflow-dispatch": 1}, func(t *testing.T, fake *ghfake.Server) {
 			d := fake.Dispatches()
 			require.Len(t, d, 1)
 			assert.Equal(t, "agent.yml", d[0].Workflow)
@@ -43,22 +44,22 @@ func TestPerformDispatchByKind(t *testing.T) {
 			assert.Equal(t, "p/7/1", d[0].Inputs["run"])
 			assert.Equal(t, "1", d[0].Inputs["attempt"])
 		}},
-		{engine.DispatchRepositoryDispatch, map[string]int{"repos/create-dispatch-event": 1}, func(t *testing.T, fake *ghfake.Server) {
+		{lang.DispatchRepositoryDispatch, map[string]int{"repos/create-dispatch-event": 1}, func(t *testing.T, fake *ghfake.Server) {
 			d := fake.Dispatches()
 			require.Len(t, d, 1)
 			assert.Equal(t, "review", d[0].EventType)
 			assert.Equal(t, "review", d[0].Inputs["stage"], "the same data as client_payload")
 		}},
-		{engine.DispatchComment, map[string]int{"issues/create-comment": 1}, func(t *testing.T, fake *ghfake.Server) {
+		{lang.DispatchComment, map[string]int{"issues/create-comment": 1}, func(t *testing.T, fake *ghfake.Server) {
 			cs := fake.Comments(repoName, 7)
 			require.Len(t, cs, 1)
 			assert.Contains(t, cs[0].Body, "@bot review")
 			assert.Contains(t, cs[0].Body, engine.EffectMarker("p/7/1/review/1/dispatch"))
 		}},
-		{engine.DispatchLabel, map[string]int{"issues/add-labels": 1}, func(t *testing.T, fake *ghfake.Server) {
+		{lang.DispatchLabel, map[string]int{"issues/add-labels": 1}, func(t *testing.T, fake *ghfake.Server) {
 			assert.Contains(t, fake.PR(repoName, 7).Labels, "agent:review")
 		}},
-		{engine.DispatchAssign, map[string]int{"issues/add-assignees": 1}, func(t *testing.T, fake *ghfake.Server) {
+		{lang.DispatchAssign, map[string]int{"issues/add-assignees": 1}, func(t *testing.T, fake *ghfake.Server) {
 			assert.Equal(t, []string{"alice"}, fake.Assignees(repoName, 7))
 		}},
 	}
@@ -71,7 +72,7 @@ func TestPerformDispatchByKind(t *testing.T) {
 			fake.ResetStats()
 			o := c.Perform(context.Background(), dispatchEffect(tc.kind))
 			want := engine.Outcome{Key: "p/7/1/review/1/dispatch"}
-			if tc.kind == engine.DispatchWorkflow {
+			if tc.kind == lang.DispatchWorkflow {
 				// GitHub, asked, tells the workflow run the dispatch started.
 				require.Len(t, fake.Dispatches(), 1)
 				want.WorkflowRun = fake.Dispatches()[0].RunID
@@ -88,21 +89,21 @@ func TestPerformDispatchByKind(t *testing.T) {
 func TestPerformDispatchRefusals(t *testing.T) {
 	fake, c := setup(t)
 	openPR(fake)
-	o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
 	assert.True(t, o.Permanent, "no such workflow: trying again cannot help")
 	assert.Contains(t, o.Err, "dispatching agent reviewer refused (404)")
 
 	fake.SetFile(repoName, "main", ".github/workflows/agent.yml", "on:\n  workflow_dispatch:\n    inputs: {run: {}}\njobs: {}\n")
-	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	o = c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
 	assert.True(t, o.Permanent)
 	assert.Contains(t, o.Err, "Unexpected inputs provided")
 
-	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchAssign))
+	o = c.Perform(context.Background(), dispatchEffect(lang.DispatchAssign))
 	assert.NotEmpty(t, o.Err, "alice has no access: GitHub leaves her out, and that is an error")
 	assert.True(t, o.Permanent)
 
 	fake.FailNext("repos/create-dispatch-event", 502, "Server Error")
-	o = c.Perform(context.Background(), dispatchEffect(engine.DispatchRepositoryDispatch))
+	o = c.Perform(context.Background(), dispatchEffect(lang.DispatchRepositoryDispatch))
 	assert.False(t, o.Permanent, "a 5xx may pass on a later event")
 	assert.Empty(t, fake.Dispatches())
 }
@@ -122,7 +123,7 @@ func TestDispatchWorkflowWithoutRunDetails(t *testing.T) {
 	defer srv.Close()
 	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: srv.URL + "/api/v3", GraphQLURL: srv.URL + "/api/graphql", Repository: repoName})
 	require.NoError(t, err)
-	o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+	o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
 	assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o, "done, its run not known")
 	mu.Lock()
 	defer mu.Unlock()

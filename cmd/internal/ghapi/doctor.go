@@ -116,13 +116,11 @@ type WorkflowFile struct {
 	Blob
 }
 
-type workflowsQuery struct {
-	Repository struct {
-		Dir *struct {
-			Tree treeFields `graphql:"... on Tree"`
-		} `graphql:"dir: object(expression: $expr)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type workflowsQuery inRepo[struct {
+	Dir *struct {
+		Tree treeFields `graphql:"... on Tree"`
+	} `graphql:"dir: object(expression: $expr)"`
+}]
 
 // WorkflowFiles reads the *.yml and *.yaml files of .github/workflows on branch, in one
 // GraphQL query; none when the directory does not exist.

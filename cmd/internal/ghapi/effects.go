@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -123,7 +124,7 @@ func (c *Client) hasLabel(ctx context.Context, number int, label string) (bool, 
 			return false, err
 		}
 		for _, l := range ls {
-			if engine.SameLabel(l.GetName(), label) {
+			if lang.SameLabel(l.GetName(), label) {
 				return true, nil
 			}
 		}

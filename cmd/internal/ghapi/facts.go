@@ -8,6 +8,7 @@ import (
 	"github.com/shurcooL/githubv4"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -257,7 +258,7 @@ type factsQuery struct {
 
 // Snapshot is SnapshotState with the default state branch.
 func (c *Client) Snapshot(ctx context.Context, number int, defaultBranch, configPath string) (*Snapshot, error) {
-	return c.SnapshotState(ctx, number, defaultBranch, configPath, engine.DefaultStateBranch)
+	return c.SnapshotState(ctx, number, defaultBranch, configPath, lang.DefaultStateBranch)
 }
 
 // SnapshotState reads the config at defaultBranch:configPath with the *.yaml files of its

@@ -170,7 +170,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 	repos := otherRepos(c.Owner+"/"+c.Repo, others)
 	qType := reflect.StructOf(append([]reflect.StructField{
 		{Name: "Viewer", Type: reflect.TypeOf(actor{})},
-		{Name: "Repository", Type: repoType, Tag: `graphql:"repository(owner: $owner, name: $name)"`},
+		{Name: "Repository", Type: repoType, Tag: repoTag},
 	}, otherAliases(repos, vars)...))
 	qv := reflect.New(qType)
 	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {
@@ -258,7 +258,7 @@ func (c *Client) ReadPRs(ctx context.Context, prs []int) (map[int]*engine.PullRe
 	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
 	repoType := prAliases(nil, prs, vars)
 	qType := reflect.StructOf([]reflect.StructField{
-		{Name: "Repository", Type: repoType, Tag: `graphql:"repository(owner: $owner, name: $name)"`},
+		{Name: "Repository", Type: repoType, Tag: repoTag},
 	})
 	qv := reflect.New(qType)
 	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {

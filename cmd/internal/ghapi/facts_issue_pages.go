@@ -13,38 +13,32 @@ import (
 // the newest 100, where commands are), and those between page by page up to maxPages; past
 // that the run is told what it could not see.
 
-type issueLabelsPage struct {
-	Repository struct {
-		Issue *struct {
-			Labels struct {
-				PageInfo pageForward
-				Nodes    []labelNode
-			} `graphql:"labels(first: 100, after: $cursor)"`
-		} `graphql:"issue(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type issueLabelsPage inRepo[struct {
+	Issue *struct {
+		Labels struct {
+			PageInfo pageForward
+			Nodes    []labelNode
+		} `graphql:"labels(first: 100, after: $cursor)"`
+	} `graphql:"issue(number: $number)"`
+}]
 
-type issueTimelinePage struct {
-	Repository struct {
-		Issue *struct {
-			TimelineItems struct {
-				PageInfo pageBackward
-				Nodes    []issueTimelineNode
-			} `graphql:"timelineItems(last: 100, before: $cursor, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT])"`
-		} `graphql:"issue(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type issueTimelinePage inRepo[struct {
+	Issue *struct {
+		TimelineItems struct {
+			PageInfo pageBackward
+			Nodes    []issueTimelineNode
+		} `graphql:"timelineItems(last: 100, before: $cursor, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT])"`
+	} `graphql:"issue(number: $number)"`
+}]
 
-type issueCommentsPage struct {
-	Repository struct {
-		Issue *struct {
-			Comments struct {
-				PageInfo pageForward
-				Nodes    []commentNode
-			} `graphql:"comments(first: 100, after: $cursor)"`
-		} `graphql:"issue(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type issueCommentsPage inRepo[struct {
+	Issue *struct {
+		Comments struct {
+			PageInfo pageForward
+			Nodes    []commentNode
+		} `graphql:"comments(first: 100, after: $cursor)"`
+	} `graphql:"issue(number: $number)"`
+}]
 
 // readIssueRest completes is's labels, timeline and comments where the facts query
 // stopped, and returns what it could not read, for the job log.

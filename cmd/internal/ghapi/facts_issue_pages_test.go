@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // An issue with more than 100 labels, timeline events and comments is read in full: the
@@ -26,7 +26,7 @@ func TestSnapshotIssueReadsPastTheFirstPage(t *testing.T) {
 		fake.Comment(repoName, 4, "bob", fmt.Sprintf("comment %d", i))
 	}
 	fake.ResetStats()
-	s, err := c.SnapshotIssue(ctx, 4, nil, "main", configPath, engine.DefaultStateBranch)
+	s, err := c.SnapshotIssue(ctx, 4, nil, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
 	is := s.Facts.Issue
 	assert.Len(t, is.Labels, 105)
@@ -52,7 +52,7 @@ func TestSnapshotIssueSaysWhichCommentsItDidNotRead(t *testing.T) {
 	for i := 0; i < 1300; i++ {
 		fake.Comment(repoName, 4, "bob", fmt.Sprintf("comment %d", i))
 	}
-	s, err := c.SnapshotIssue(ctx, 4, nil, "main", configPath, engine.DefaultStateBranch)
+	s, err := c.SnapshotIssue(ctx, 4, nil, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
 	require.Len(t, s.Warnings, 1)
 	assert.Contains(t, s.Warnings[0], "#4 has more comments than the oldest 1100 and the newest 100")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // TestSnapshotIssue reads an issue with its labels, timeline and comments, the state branch
@@ -28,7 +29,7 @@ func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
 	fake.Review(repoName, 9, "carol", "approved", "")
 	fake.ResetStats()
 
-	s, err := c.SnapshotIssue(ctx, 4, []int{10, 9, 9}, "main", configPath, engine.DefaultStateBranch)
+	s, err := c.SnapshotIssue(ctx, 4, []int{10, 9, 9}, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
 	assertDocumented(t, fake)
@@ -65,6 +66,6 @@ func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
 	assert.Equal(t, []string{"ok"}, prs[9].Labels)
 
 	// A number that is an issue, not a pull request, fails the query as GitHub fails it.
-	_, err = c.SnapshotIssue(ctx, 4, []int{4}, "main", configPath, engine.DefaultStateBranch)
+	_, err = c.SnapshotIssue(ctx, 4, []int{4}, "main", configPath, lang.DefaultStateBranch)
 	require.ErrorContains(t, err, "Could not resolve to a PullRequest with the number of 4.")
 }

@@ -154,7 +154,7 @@ func (c *Client) ReadPRsWith(ctx context.Context, prs []int, others []engine.PRR
 	if len(prs) > 0 {
 		vars["owner"], vars["name"] = githubv4.String(c.Owner), githubv4.String(c.Repo)
 		fields = append(fields, reflect.StructField{Name: "Repository", Type: prAliases(nil, prs, vars),
-			Tag: `graphql:"repository(owner: $owner, name: $name)"`})
+			Tag: repoTag})
 	}
 	qv := reflect.New(reflect.StructOf(fields))
 	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {

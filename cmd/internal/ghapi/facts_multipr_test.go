@@ -10,6 +10,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // TestSnapshotIssueReadsPullRequestsOfOtherRepositories reads an issue, a pull request of its
@@ -32,7 +33,7 @@ func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 
 	others := []engine.PRRef{{Repo: "acme/web", Number: 30}, {Repo: "Acme/Web", Number: 9}, {Repo: "acme/docs", Number: 2},
 		{Repo: repoName, Number: 9}, {Repo: "acme/web", Number: 9}}
-	s, err := c.SnapshotIssueWith(ctx, 4, []int{9}, others, "main", configPath, engine.DefaultStateBranch)
+	s, err := c.SnapshotIssueWith(ctx, 4, []int{9}, others, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one query for the issue and every pull request")
 	assertDocumented(t, fake)
@@ -52,7 +53,7 @@ func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 	assert.Equal(t, "trunk", s.Facts.Others["acme/docs#2"].BaseRef)
 
 	// A number that is not a pull request of the other repository fails as GitHub fails it.
-	_, err = c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 31}}, "main", configPath, engine.DefaultStateBranch)
+	_, err = c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 31}}, "main", configPath, lang.DefaultStateBranch)
 	require.ErrorContains(t, err, "Could not resolve to a PullRequest with the number of 31.")
 }
 
@@ -70,7 +71,7 @@ func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	merge := engine.Effect{Key: "xr/4/1/merge-web/1/merge_pr", Kind: engine.EffectMerge, Number: 30, Repo: "acme/web", SHA: sha, Method: "squash"}
 
 	fake.Scope(ghfake.BotLogin, repoName)
-	_, err := c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, engine.DefaultStateBranch)
+	_, err := c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, lang.DefaultStateBranch)
 	require.ErrorContains(t, err, "Could not resolve to a Repository with the name 'acme/web'.")
 	out := c.Perform(ctx, merge)
 	assert.Contains(t, out.Err, "acme/web#30")
@@ -78,7 +79,7 @@ func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	assert.False(t, fake.PR("acme/web", 30).Merged)
 
 	fake.Scope(ghfake.BotLogin, repoName, "acme/web")
-	s, err := c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, engine.DefaultStateBranch)
+	s, err := c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
 	require.NotNil(t, s.Facts.Others["acme/web#30"])
 	out = c.Perform(ctx, merge)

@@ -2,6 +2,7 @@ package ghapi_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,7 +59,7 @@ func TestPerformMergeDeletesOnlyOwnBranch(t *testing.T) {
 				SHA: head, Method: "squash", Delete: true, HeadRef: "develop", HeadRepo: tt.headRepo})
 			assert.Equal(t, engine.Outcome{Key: "k"}, o)
 			assert.True(t, fake.PR(repoName, 7).Merged)
-			assert.Equal(t, tt.deleted, !contains(fake.Branches(repoName), "develop"))
+			assert.Equal(t, tt.deleted, !slices.Contains(fake.Branches(repoName), "develop"))
 			if tt.deleted {
 				assert.Equal(t, map[string]int{"pulls/merge": 1, "git/delete-ref": 1}, fake.Stats())
 			} else {
@@ -67,13 +68,4 @@ func TestPerformMergeDeletesOnlyOwnBranch(t *testing.T) {
 			assertDocumented(t, fake)
 		})
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -11,53 +11,45 @@ import (
 // with more is refused rather than judged on part of its facts (fail closed).
 const maxPages = 10
 
-type labelsPage struct {
-	Repository struct {
-		PullRequest *struct {
-			Labels struct {
-				PageInfo pageForward
-				Nodes    []labelNode
-			} `graphql:"labels(first: 100, after: $cursor)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type labelsPage inRepo[struct {
+	PullRequest *struct {
+		Labels struct {
+			PageInfo pageForward
+			Nodes    []labelNode
+		} `graphql:"labels(first: 100, after: $cursor)"`
+	} `graphql:"pullRequest(number: $number)"`
+}]
 
-type reviewsPage struct {
-	Repository struct {
-		PullRequest *struct {
-			Reviews struct {
-				PageInfo pageBackward
-				Nodes    []reviewNode
-			} `graphql:"reviews(last: 100, before: $cursor)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type reviewsPage inRepo[struct {
+	PullRequest *struct {
+		Reviews struct {
+			PageInfo pageBackward
+			Nodes    []reviewNode
+		} `graphql:"reviews(last: 100, before: $cursor)"`
+	} `graphql:"pullRequest(number: $number)"`
+}]
 
-type commentsPage struct {
-	Repository struct {
-		PullRequest *struct {
-			Comments struct {
-				PageInfo pageBackward
-				Nodes    []commentNode
-			} `graphql:"comments(last: 100, before: $cursor)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type commentsPage inRepo[struct {
+	PullRequest *struct {
+		Comments struct {
+			PageInfo pageBackward
+			Nodes    []commentNode
+		} `graphql:"comments(last: 100, before: $cursor)"`
+	} `graphql:"pullRequest(number: $number)"`
+}]
 
-type contextsPage struct {
-	Repository struct {
-		Object *struct {
-			Commit struct {
-				StatusCheckRollup *struct {
-					Contexts struct {
-						PageInfo pageForward
-						Nodes    []checkContext
-					} `graphql:"contexts(first: 100, after: $cursor)"`
-				}
-			} `graphql:"... on Commit"`
-		} `graphql:"object(oid: $sha)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type contextsPage inRepo[struct {
+	Object *struct {
+		Commit struct {
+			StatusCheckRollup *struct {
+				Contexts struct {
+					PageInfo pageForward
+					Nodes    []checkContext
+				} `graphql:"contexts(first: 100, after: $cursor)"`
+			}
+		} `graphql:"... on Commit"`
+	} `graphql:"object(oid: $sha)"`
+}]
 
 // readRest completes pr's labels, reviews and checks where the first read stopped at
 // 100. It costs nothing for the usual subject, which has fewer. Comments are read

@@ -10,24 +10,20 @@ import (
 // references after the first 10, read when the facts query did not get them all: they are
 // rare, and cost nothing when absent.
 
-type timelinePage struct {
-	Repository struct {
-		PullRequest *struct {
-			TimelineItems struct {
-				PageInfo pageBackward
-				Nodes    []timelineNode
-			} `graphql:"timelineItems(last: 100, before: $cursor, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type timelinePage inRepo[struct {
+	PullRequest *struct {
+		TimelineItems struct {
+			PageInfo pageBackward
+			Nodes    []timelineNode
+		} `graphql:"timelineItems(last: 100, before: $cursor, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
+	} `graphql:"pullRequest(number: $number)"`
+}]
 
-type closingPage struct {
-	Repository struct {
-		PullRequest *struct {
-			ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 100, after: $cursor)"`
-		} `graphql:"pullRequest(number: $number)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type closingPage inRepo[struct {
+	PullRequest *struct {
+		ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 100, after: $cursor)"`
+	} `graphql:"pullRequest(number: $number)"`
+}]
 
 // closingRefs are the issues a pull request closes when merged.
 type closingRefs struct {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/shurcooL/githubv4"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // MaxPathPatterns bounds the paths one PathsAt reads (one object of the repository each).
@@ -41,7 +41,7 @@ func GlobPrefix(pattern string) (prefix string, depth int) {
 }
 
 // PathsAt reports, for each pattern, whether commit sha holds a file or directory there: a
-// path names itself; a pattern with wildcards (engine.MatchGlob: `docs/*.md`,
+// path names itself; a pattern with wildcards (lang.MatchGlob: `docs/*.md`,
 // `src/**/auth/*.go`) matches some entry under its literal prefix, read to the depth the
 // pattern reaches (at most MaxGlobDepth directories). All are read in one GraphQL query, an
 // object expression "<sha>:<prefix>" each. A pattern that could not be read wholly (a `**`
@@ -58,7 +58,7 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	fields := make([]reflect.StructField, len(patterns))
 	levels := make([]int, len(patterns))
 	for i, p := range patterns {
-		if err := engine.ValidGlob(strings.Trim(p, "/")); err != nil {
+		if err := lang.ValidGlob(strings.Trim(p, "/")); err != nil {
 			return nil, fmt.Errorf("pattern %q: %v", p, err)
 		}
 		prefix, depth := GlobPrefix(strings.Trim(p, "/"))
@@ -75,7 +75,7 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	}
 	repoType := reflect.StructOf(fields)
 	q := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "Repository", Type: repoType,
-		Tag: `graphql:"repository(owner: $owner, name: $name)"`}}))
+		Tag: repoTag}}))
 	if err := c.gql.Query(ctx, q.Interface(), vars); err != nil {
 		return nil, fmt.Errorf("reading paths at %s in %s/%s: %w", sha, c.Owner, c.Repo, err)
 	}
@@ -110,7 +110,7 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 			continue
 		}
 		found, cut := false, false
-		if prefix != "" && engine.MatchGlob(p, prefix) { // `src/**` matches src itself
+		if prefix != "" && lang.MatchGlob(p, prefix) { // `src/**` matches src itself
 			found = true
 		}
 		var walk func(dir string, entries []pathEntry, level int)
@@ -123,7 +123,7 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 				if dir != "" {
 					full = dir + "/" + e.Name
 				}
-				if engine.MatchGlob(p, full) {
+				if lang.MatchGlob(p, full) {
 					found = true
 					return
 				}

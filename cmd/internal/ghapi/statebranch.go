@@ -231,19 +231,17 @@ func classifyWrite(err error) error {
 	return err
 }
 
-type indexQuery struct {
-	Repository struct {
-		StateRef *struct {
-			Target *struct {
-				Oid    string
-				Commit struct {
-					Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-					IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
-				} `graphql:"... on Commit"`
-			}
-		} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type indexQuery inRepo[struct {
+	StateRef *struct {
+		Target *struct {
+			Oid    string
+			Commit struct {
+				Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
+				IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			} `graphql:"... on Commit"`
+		}
+	} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
+}]
 
 // OpenRuns reads index.json at the head of the state branch, with the commit that last
 // changed it, in one GraphQL query. The BranchRead's Exists is false when there is no

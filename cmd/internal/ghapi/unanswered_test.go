@@ -11,7 +11,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // An outcome says whether the request may have been performed (Unknown): not when GitHub
@@ -38,7 +38,7 @@ func TestDispatchOutcomeSaysWhetherItMayHaveBeenPerformed(t *testing.T) {
 			fake.SetFile(repoName, "main", ".github/workflows/agent.yml", agentWorkflow)
 			c, _ := limitedClient(t, fake, ghapi.Limits{RequestTimeout: 100 * time.Millisecond, Retries: -1})
 			fake.Inject("actions/create-workflow-dispatch", tc.fault)
-			o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+			o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
 			require.NotEmpty(t, o.Err)
 			assert.Equal(t, tc.unknown, o.Unknown, o.Err)
 			assert.Equal(t, tc.permanent, o.Permanent, o.Err)
@@ -51,7 +51,7 @@ func TestDispatchOutcomeSaysWhetherItMayHaveBeenPerformed(t *testing.T) {
 		require.NoError(t, l.Close()) // nothing listens there any more
 		c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: "http://" + addr + "/api/v3", GraphQLURL: "http://" + addr + "/api/graphql", Repository: repoName})
 		require.NoError(t, err)
-		o := c.Perform(context.Background(), dispatchEffect(engine.DispatchWorkflow))
+		o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
 		require.NotEmpty(t, o.Err)
 		assert.False(t, o.Unknown, o.Err)
 	})
@@ -65,7 +65,7 @@ func TestDispatchLookUps(t *testing.T) {
 	fake.SetFile(repoName, "main", ".github/workflows/agent.yml",
 		"name: agent\nrun-name: \"agent: run ${{ inputs.run }} stage ${{ inputs.stage }} attempt ${{ inputs.attempt }}\"\n"+agentWorkflow)
 	ctx := context.Background()
-	require.Empty(t, c.Perform(ctx, dispatchEffect(engine.DispatchWorkflow)).Err)
+	require.Empty(t, c.Perform(ctx, dispatchEffect(lang.DispatchWorkflow)).Err)
 	runs, complete, err := c.DispatchedRuns(ctx, "agent.yml", time.Now().Add(-time.Hour))
 	require.NoError(t, err)
 	assert.True(t, complete)
@@ -80,7 +80,7 @@ func TestDispatchLookUps(t *testing.T) {
 	ok, err := c.Assigned(ctx, 7, "alice")
 	require.NoError(t, err)
 	assert.False(t, ok)
-	require.Empty(t, c.Perform(ctx, dispatchEffect(engine.DispatchAssign)).Err)
+	require.Empty(t, c.Perform(ctx, dispatchEffect(lang.DispatchAssign)).Err)
 	ok, err = c.Assigned(ctx, 7, "ALICE")
 	require.NoError(t, err)
 	assert.True(t, ok)

@@ -16,10 +16,6 @@ import (
 // given; a repository_dispatch's client_payload has at most 10 top-level properties; an
 // assignee must be someone who can be assigned.
 
-func init() {
-	restHandlers["issues/add-assignees"] = issuesAddAssignees
-}
-
 // checkWorkflowDispatch refuses a workflow_dispatch as GitHub does: 404 when the workflow
 // file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
 // an input. The caller holds s.mu.

@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -252,7 +253,7 @@ func graphQLFaultBody(f Fault, served []byte) map[string]any {
 		}
 	}
 	for _, t := range f.Errors {
-		e := map[string]any{"type": t, "message": or(f.Message, GraphQLErrorMessages[t])}
+		e := map[string]any{"type": t, "message": cmp.Or(f.Message, GraphQLErrorMessages[t])}
 		if f.Field != "" {
 			e["path"] = []any{f.Field}
 		}

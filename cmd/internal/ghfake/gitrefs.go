@@ -1,9 +1,11 @@
 package ghfake
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -75,7 +77,7 @@ func (r *repo) refusedBy(name string, exists bool) string {
 	return ruleCreation
 }
 
-func init() {
+func gitObjectResolvers() {
 	on("Commit", map[string]resolver{
 		"author":              value(func(c *commit) any { return c.author }),
 		"committer":           value(func(c *commit) any { return c.committer }),
@@ -220,7 +222,7 @@ func (s *Server) PushCommit(repoName, name string, p GitPush) (string, error) {
 	}
 	b := s.ensureBranch(r, name)
 	files := copyFiles(b.files)
-	for _, path := range sortedPaths(p.Files) {
+	for _, path := range slices.Sorted(maps.Keys(p.Files)) {
 		bl := &blob{oid: blobOID(p.Files[path]), text: p.Files[path]}
 		r.blobs[bl.oid] = bl
 		files[path] = bl
@@ -229,8 +231,8 @@ func (s *Server) PushCommit(repoName, name string, p GitPush) (string, error) {
 		delete(files, path)
 	}
 	r.pushes++
-	c := s.newCommit(r, or(p.Message, "Update "+name), []string{b.head}, files, r.fullName(), name, b.head, r.pushes, "push")
-	c.authored(or(p.Author, p.Pusher), false)
+	c := s.newCommit(r, cmp.Or(p.Message, "Update "+name), []string{b.head}, files, r.fullName(), name, b.head, r.pushes, "push")
+	c.authored(cmp.Or(p.Author, p.Pusher), false)
 	c.sig = p.SignedBy
 	b.head, b.files = c.sha, files
 	return c.sha, nil
@@ -299,22 +301,4 @@ func (s *Server) BranchLog(repoName, name string) []CommitView {
 		c = r.commits[c.parents[0]]
 	}
 	return out
-}
-
-// sortedPaths are the keys of files, sorted.
-func sortedPaths(files map[string]string) []string {
-	out := make([]string, 0, len(files))
-	for p := range files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// or is s, or def when s is empty.
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

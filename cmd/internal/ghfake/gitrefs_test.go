@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
@@ -34,7 +36,7 @@ const stateQuery = `{ repository(owner: "acme", name: "widgets") {
 // commitInput is createCommitOnBranch's input on branch of acme/widgets.
 func commitInput(branch, expected string, adds map[string]string, dels ...string) map[string]any {
 	var additions, deletions []any
-	for _, p := range sortedPaths(adds) {
+	for _, p := range slices.Sorted(maps.Keys(adds)) {
 		additions = append(additions, map[string]any{"path": p, "contents": base64.StdEncoding.EncodeToString([]byte(adds[p]))})
 	}
 	for _, p := range dels {

@@ -90,7 +90,7 @@ func (r *repo) fileAt(c *commit, p string) any {
 	return nil
 }
 
-func init() {
+func historyResolvers() {
 	on("Commit", map[string]resolver{
 		"history": func(_ *executor, p any, a map[string]any) (any, error) {
 			c := p.(*commit)

@@ -7,7 +7,7 @@ import (
 
 // Issues in GraphQL: an issue's timelineItems, as a pull request's (the IssueTimelineItems
 // union holds labels added and removed and reopenings; the fake records those on issues too).
-func init() {
+func issueTimelineResolvers() {
 	on("Issue", map[string]resolver{"timelineItems": func(_ *executor, p any, a map[string]any) (any, error) {
 		is := p.(*issue)
 		want := map[string]bool{}

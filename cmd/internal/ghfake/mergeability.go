@@ -229,8 +229,6 @@ func (s *Server) refusesMerge(req any, pr *issue, method string) bool {
 	return code != 0
 }
 
-func init() { restHandlers["pulls/update-branch"] = pullsUpdateBranch }
-
 // pullsUpdateBranch: https://docs.github.com/rest/pulls/pulls#update-a-pull-request-branch
 // It merges the base branch's head into the head branch with GitHub's signed merge commit.
 func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {

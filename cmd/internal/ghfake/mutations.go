@@ -19,7 +19,7 @@ var payloadFields = map[string][]string{
 	"UpdateIssueCommentPayload":   {"clientMutationId", "issueComment"},
 }
 
-func init() {
+func mutationResolvers() {
 	on("Mutation", map[string]resolver{
 		"createCommitOnBranch": createCommitOnBranch,
 		"createRef":            createRefMutation,
@@ -27,9 +27,6 @@ func init() {
 		"addComment":           addCommentMutation,
 		"updateIssueComment":   updateIssueCommentMutation,
 	})
-	resolvers["Query.node"] = func(e *executor, _ any, a map[string]any) (any, error) {
-		return e.s.findNode(strArg(a, "id")), nil
-	}
 }
 
 // input is a mutation's input object.

@@ -28,13 +28,6 @@ type (
 	prFile   struct{ path string }
 )
 
-// on registers resolvers for one type: on("Repository", map[string]resolver{...}).
-func on(typ string, fields map[string]resolver) {
-	for name, r := range fields {
-		resolvers[typ+"."+name] = r
-	}
-}
-
 // value is a resolver that ignores arguments.
 func value[T any](f func(p T) any) resolver {
 	return func(_ *executor, p any, _ map[string]any) (any, error) { return f(p.(T)), nil }
@@ -42,7 +35,7 @@ func value[T any](f func(p T) any) resolver {
 
 func gqlTime(t time.Time) any { return ts(t) }
 
-func init() {
+func queryResolvers() {
 	on("Query", map[string]resolver{
 		"viewer": func(e *executor, _ any, _ map[string]any) (any, error) { return actor(e.login), nil },
 		"rateLimit": func(e *executor, _ any, _ map[string]any) (any, error) {

@@ -43,7 +43,7 @@ func (s *Server) closingIssues(pr *issue) []*issue {
 	return out
 }
 
-func init() {
+func closingResolvers() {
 	on("PullRequest", map[string]resolver{
 		"closingIssuesReferences": func(e *executor, p any, a map[string]any) (any, error) {
 			var items []any

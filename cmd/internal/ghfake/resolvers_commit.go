@@ -2,7 +2,7 @@ package ghfake
 
 import "strings"
 
-func init() {
+func commitResolvers() {
 	on("Commit", map[string]resolver{
 		"oid":             value(func(c *commit) any { return c.sha }),
 		"abbreviatedOid":  value(func(c *commit) any { return c.sha[:7] }),

@@ -11,7 +11,7 @@ import (
 // commits/{sha}/pulls, GraphQL Commit.associatedPullRequests) lists no pull request. What
 // finds a fork's pull request from the base is the list of open pull requests by head branch.
 
-func init() {
+func forkResolvers() {
 	on("Repository", map[string]resolver{
 		"pullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
 			items, err := repoPulls(p.(*repo), a)

@@ -56,7 +56,7 @@ var subjectFields = map[string]resolver{
 	},
 }
 
-func init() {
+func pullRequestResolvers() {
 	on("Issue", subjectFields)
 	on("PullRequest", subjectFields)
 	on("PullRequest", map[string]resolver{

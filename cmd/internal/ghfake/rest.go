@@ -22,10 +22,6 @@ type restCtx struct {
 // restHandler answers an operation with a status and a JSON body (nil for none).
 type restHandler func(s *Server, c *restCtx) (int, any)
 
-// restHandlers are the implemented operations, by operationId; the others answer 501 and are
-// recorded as unexpected.
-var restHandlers = map[string]restHandler{}
-
 // serveREST runs the handler of a routed operation.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, op operation, params map[string]string, login string) {
 	h, ok := restHandlers[op.OperationID]

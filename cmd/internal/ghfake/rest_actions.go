@@ -7,10 +7,6 @@ import (
 	"strings"
 )
 
-func init() {
-	restHandlers["issues/create"] = issuesCreate
-}
-
 // issuesCreate: https://docs.github.com/rest/issues/issues#create-an-issue (title, body,
 // labels, assignees). Labels and assignees are set only when the caller may push, as
 // GitHub silently drops them otherwise.

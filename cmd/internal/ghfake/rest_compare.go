@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-func init() {
-	restHandlers["repos/compare-commits-with-basehead"] = reposCompare
-}
-
 // reposCompare: https://docs.github.com/rest/commits/commits#compare-two-commits
 // {basehead} is BASE...HEAD, each a commit SHA, a branch, or owner:branch of a fork. ahead_by
 // counts the commits of HEAD that BASE does not hold, behind_by those of BASE that HEAD does

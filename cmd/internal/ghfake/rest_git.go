@@ -8,15 +8,6 @@ import (
 	"strings"
 )
 
-func init() {
-	restHandlers["git/get-ref"] = gitGetRef
-	restHandlers["git/create-ref"] = gitCreateRef
-	restHandlers["git/update-ref"] = gitUpdateRef
-	restHandlers["repos/get-branch"] = reposGetBranch
-	restHandlers["repos/get-branch-rules"] = reposGetBranchRules
-	restHandlers["repos/get-content"] = reposGetContent
-}
-
 // refJSON is a git reference object for branch b.
 func (s *Server) refJSON(r *repo, b *branch) obj {
 	fn := r.fullName()

@@ -5,20 +5,6 @@ import (
 	"net/http"
 )
 
-func init() {
-	restHandlers["issues/get"] = issuesGet
-	restHandlers["issues/add-labels"] = issuesAddLabels
-	restHandlers["issues/set-labels"] = issuesSetLabels
-	restHandlers["issues/remove-label"] = issuesRemoveLabel
-	restHandlers["issues/remove-all-labels"] = issuesRemoveAllLabels
-	restHandlers["issues/list-labels-on-issue"] = issuesListLabels
-	restHandlers["issues/create-comment"] = issuesCreateComment
-	restHandlers["issues/update-comment"] = issuesUpdateComment
-	restHandlers["issues/get-comment"] = issuesGetComment
-	restHandlers["issues/delete-comment"] = issuesDeleteComment
-	restHandlers["issues/list-comments"] = issuesListComments
-}
-
 // issuesGet: https://docs.github.com/rest/issues/issues#get-an-issue
 func issuesGet(s *Server, c *restCtx) (int, any) {
 	is := c.issue(false)

@@ -8,18 +8,6 @@ import (
 	"strings"
 )
 
-func init() {
-	restHandlers["actions/create-workflow-dispatch"] = actionsDispatch
-	restHandlers["repos/create-dispatch-event"] = reposDispatch
-	restHandlers["rate-limit/get"] = rateLimitGet
-	restHandlers["issues/update"] = issuesUpdate
-	restHandlers["pulls/request-reviewers"] = pullsRequestReviewers
-	restHandlers["reactions/create-for-issue-comment"] = reactionsCreate
-	restHandlers["repos/create-commit-status"] = reposCreateStatus
-	restHandlers["teams/list-members-in-org"] = teamsListMembers
-	restHandlers["teams/get-membership-for-user-in-org"] = teamsGetMembership
-}
-
 // actionsDispatch: https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event
 // The dispatch is recorded (Dispatches); no workflow runs.
 func actionsDispatch(s *Server, c *restCtx) (int, any) {

@@ -6,17 +6,6 @@ import (
 	"strings"
 )
 
-func init() {
-	restHandlers["pulls/get"] = pullsGet
-	restHandlers["pulls/merge"] = pullsMerge
-	restHandlers["pulls/list-reviews"] = pullsListReviews
-	restHandlers["pulls/list-files"] = pullsListFiles
-	restHandlers["git/delete-ref"] = gitDeleteRef
-	restHandlers["repos/get"] = reposGet
-	restHandlers["repos/get-collaborator-permission-level"] = reposGetPermission
-	restHandlers["repos/list-pull-requests-associated-with-commit"] = reposPullsOfCommit
-}
-
 // pullsGet: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
 func pullsGet(s *Server, c *restCtx) (int, any) {
 	pr := c.issue(true)

@@ -9,13 +9,6 @@ import (
 // by refuseScope (permissions_table.go) before its handler runs, as GitHub refuses it
 // whatever the repository holds.
 
-func init() {
-	restHandlers["pulls/list"] = pullsList
-	restHandlers["repos/get-combined-status-for-ref"] = reposCombinedStatus
-	restHandlers["checks/list-for-ref"] = checksListForRef
-	restHandlers["actions/list-workflow-runs-for-repo"] = actionsListRunsForRepo
-}
-
 // pullsList: https://docs.github.com/rest/pulls/pulls#list-pull-requests (state open, the
 // default; newest first, GitHub's default order).
 func pullsList(s *Server, c *restCtx) (int, any) {

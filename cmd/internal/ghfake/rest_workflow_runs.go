@@ -13,10 +13,6 @@ import (
 // workflow: newest first, filtered by event and by creation time, each with its display
 // title (the workflow's run-name over the inputs it was given).
 
-func init() {
-	restHandlers["actions/list-workflow-runs"] = actionsListWorkflowRuns
-}
-
 // actionsListWorkflowRuns: https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow
 // {workflow_id} is the workflow's file name or its id. Filters: event, created (`>=T`,
 // `>T`, `<=T`, `<T`, `T..T`, or a day; T a date or an RFC 3339 time).

@@ -237,19 +237,17 @@ type adapterStateDir struct {
 	}
 }
 
-type adapterIndexQuery struct {
-	Repository struct {
-		StateRef *struct {
-			Target *struct {
-				Oid    string
-				Commit struct {
-					Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-					IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
-				} `graphql:"... on Commit"`
-			}
-		} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+type adapterIndexQuery adapterInRepo[struct {
+	StateRef *struct {
+		Target *struct {
+			Oid    string
+			Commit struct {
+				Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
+				IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			} `graphql:"... on Commit"`
+		}
+	} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
+}]
 
 type adapterFactsQuery struct {
 	Viewer     adapterActor
@@ -302,48 +300,48 @@ type adapterDirVersions struct {
 	}
 }
 
-type adapterConfigByIDQuery struct {
-	Repository struct {
-		File *struct {
-			Blob adapterBlobFields `graphql:"... on Blob"`
-		} `graphql:"file: object(oid: $file)"`
-		Dir *struct {
-			Tree adapterTreeFields `graphql:"... on Tree"`
-		} `graphql:"dir: object(oid: $dir)"`
-		DefaultBranchRef *struct {
-			Target struct {
-				Commit struct {
-					FileVersions adapterFileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
-					DirVersions  adapterDirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
-				} `graphql:"... on Commit"`
+type adapterConfigByIDQuery adapterInRepo[struct {
+	File *struct {
+		Blob adapterBlobFields `graphql:"... on Blob"`
+	} `graphql:"file: object(oid: $file)"`
+	Dir *struct {
+		Tree adapterTreeFields `graphql:"... on Tree"`
+	} `graphql:"dir: object(oid: $dir)"`
+	DefaultBranchRef *struct {
+		Target struct {
+			Commit struct {
+				FileVersions adapterFileVersions `graphql:"fileVersions: history(first: 100, path: $filePath)"`
+				DirVersions  adapterDirVersions  `graphql:"dirVersions: history(first: 100, path: $dirPath)"`
+			} `graphql:"... on Commit"`
+		}
+	}
+}]
+
+type adapterCommitPRsQuery adapterInRepo[struct {
+	Object *struct {
+		Commit struct {
+			AssociatedPullRequests struct {
+				Nodes []struct {
+					Number     int
+					State      string
+					HeadRefOid string
+				}
+			} `graphql:"associatedPullRequests(first: 10)"`
+		} `graphql:"... on Commit"`
+	} `graphql:"object(oid: $sha)"`
+	PullRequests struct {
+		Nodes []struct {
+			Number            int
+			HeadRefName       string
+			HeadRefOid        string
+			IsCrossRepository bool
+			HeadRepository    *struct {
+				NameWithOwner string
 			}
 		}
-	} `graphql:"repository(owner: $owner, name: $name)"`
-}
+	} `graphql:"pullRequests(states: OPEN, headRefName: $branch, first: $first, orderBy: {field: UPDATED_AT, direction: DESC})"`
+}]
 
-type adapterCommitPRsQuery struct {
-	Repository struct {
-		Object *struct {
-			Commit struct {
-				AssociatedPullRequests struct {
-					Nodes []struct {
-						Number     int
-						State      string
-						HeadRefOid string
-					}
-				} `graphql:"associatedPullRequests(first: 10)"`
-			} `graphql:"... on Commit"`
-		} `graphql:"object(oid: $sha)"`
-		PullRequests struct {
-			Nodes []struct {
-				Number            int
-				HeadRefName       string
-				HeadRefOid        string
-				IsCrossRepository bool
-				HeadRepository    *struct {
-					NameWithOwner string
-				}
-			}
-		} `graphql:"pullRequests(states: OPEN, headRefName: $branch, first: $first, orderBy: {field: UPDATED_AT, direction: DESC})"`
-	} `graphql:"repository(owner: $owner, name: $name)"`
+type adapterInRepo[T any] struct {
+	Repository T `graphql:"repository(owner: $owner, name: $name)"`
 }

@@ -235,7 +235,7 @@ func TestPayloadFields(t *testing.T) {
 // and config.go's.
 func TestAdapterQueriesCopied(t *testing.T) {
 	orig := typeSpecs(t, "../ghapi/facts.go", "")
-	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go", "../ghapi/contributors.go", "../ghapi/pages_more.go", "../ghapi/commit_prs.go"} {
+	for _, f := range []string{"../ghapi/config.go", "../ghapi/statebranch.go", "../ghapi/contributors.go", "../ghapi/pages_more.go", "../ghapi/commit_prs.go", "../ghapi/query_repo.go"} {
 		for k, v := range typeSpecs(t, f, "") {
 			orig[k] = v
 		}
@@ -243,7 +243,7 @@ func TestAdapterQueriesCopied(t *testing.T) {
 	copied := typeSpecs(t, "schema_subset_adapter_test.go", "adapter")
 	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "contributorNode", "closingRefs", "signatureNode", "gitActorNode",
 		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery",
-		"stateCommit", "stateFile", "stateRef", "indexQuery"} {
+		"stateCommit", "stateFile", "stateRef", "indexQuery", "inRepo"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

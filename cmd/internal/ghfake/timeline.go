@@ -66,7 +66,7 @@ func (s *Server) relabel(is *issue, labels []string, actor string) {
 
 var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent", "ReviewDismissedEvent"}
 
-func init() {
+func timelineResolvers() {
 	timelineItems := func(_ *executor, p any, a map[string]any) (any, error) {
 		is := p.(*issue)
 		want := map[string]bool{}

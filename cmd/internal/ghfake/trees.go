@@ -119,7 +119,7 @@ func treeOID(entries []treeEntry) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func init() {
+func treeResolvers() {
 	on("Tree", map[string]resolver{
 		"oid":            value(func(t *tree) any { return t.oid }),
 		"id":             value(func(t *tree) any { return nodeID("Tree", stableID(t.oid)) }),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -17,7 +18,7 @@ import (
 type reading struct {
 	path   string
 	snap   *ghapi.Snapshot
-	cfg    *engine.Config
+	cfg    *lang.Config
 	store  *state.Dual
 	loaded *engine.State // the state as read
 	// st is the state the next commit changes: the state read, then the one each
@@ -104,7 +105,7 @@ func (r *Runner) readConfig(ctx context.Context, client *ghapi.Client, ev routed
 		}
 		cfg, err := LoadConfig(snap.Config)
 		if err != nil {
-			var list engine.ErrorList
+			var list lang.ErrorList
 			if !errors.As(err, &list) {
 				return fmt.Errorf("%w on %s", err, snap.DefaultBranch)
 			}

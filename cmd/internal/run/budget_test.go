@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -59,7 +60,7 @@ func stateComment(t *testing.T, h *harness, n int) string {
 // reason the agent's job shows, nothing is written, and the stage takes a smaller report.
 func TestReportOverBudgetIsRefused(t *testing.T) {
 	h := newHarness(t, budgetConfig)
-	h.fake.RestrictBranch("acme/widgets", engine.DefaultStateBranch)
+	h.fake.RestrictBranch("acme/widgets", lang.DefaultStateBranch)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
@@ -113,7 +114,7 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	require.NotNil(t, ref, "the state file keeps a reference")
 	assert.Nil(t, runs[0].Stages["one"].Outputs)
 	assert.Equal(t, []string{"log"}, ref.Keys)
-	files := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)
+	files := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
 	assert.Equal(t, ref.Path, "outputs/pr-7/"+ref.Digest+".json")
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(files[ref.Path]), &got))

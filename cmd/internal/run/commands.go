@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // The `command` check runs a shell command of the config (from the default branch) on the
@@ -40,10 +41,10 @@ type commandCheck interface {
 }
 
 // commandsToRun lists the command checks of the configs in use, once per command line.
-func commandsToRun(cfg *engine.Config) []commandCheck {
+func commandsToRun(cfg *lang.Config) []commandCheck {
 	var out []commandCheck
 	seen := map[string]bool{}
-	eachCondition(cfg, func(c engine.Condition) {
+	eachCondition(cfg, func(c lang.Condition) {
 		if cc, ok := c.Eval.(commandCheck); ok && c.Check == "command" && !seen[cc.Run()] {
 			seen[cc.Run()] = true
 			out = append(out, cc)
@@ -54,7 +55,7 @@ func commandsToRun(cfg *engine.Config) []commandCheck {
 
 // runCommands runs the commands of the configs' command checks on the head of the pull
 // request f describes, in workspace, and records their results in f.
-func runCommands(ctx context.Context, cfg *engine.Config, f *engine.Facts, workspace string) {
+func runCommands(ctx context.Context, cfg *lang.Config, f *engine.Facts, workspace string) {
 	checks := commandsToRun(cfg)
 	if len(checks) == 0 {
 		return
@@ -71,7 +72,7 @@ func runCommands(ctx context.Context, cfg *engine.Config, f *engine.Facts, works
 }
 
 // commandRefusal says why no command may run on this pull request here, or "".
-func commandRefusal(ctx context.Context, cfg *engine.Config, f *engine.Facts, workspace string) string {
+func commandRefusal(ctx context.Context, cfg *lang.Config, f *engine.Facts, workspace string) string {
 	pr := f.PR
 	switch {
 	case !cfg.Settings.AllowCommand:

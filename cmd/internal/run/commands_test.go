@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 type testCommand struct {
@@ -36,13 +37,13 @@ func gitWorkspace(t *testing.T) (string, string) {
 	return dir, head
 }
 
-func commandConfig(allow bool, cmds ...testCommand) *engine.Config {
-	var conds []engine.Condition
+func commandConfig(allow bool, cmds ...testCommand) *lang.Config {
+	var conds []lang.Condition
 	for _, c := range cmds {
-		conds = append(conds, engine.Condition{Check: "command", Eval: c})
+		conds = append(conds, lang.Condition{Check: "command", Eval: c})
 	}
-	return &engine.Config{Settings: engine.Settings{AllowCommand: allow}, Pipelines: []*engine.Pipeline{{Name: "p",
-		Stages: []*engine.Stage{{ID: "g", Type: engine.StageGate, Conditions: conds}}}}}
+	return &lang.Config{Settings: lang.Settings{AllowCommand: allow}, Pipelines: []*lang.Pipeline{{Name: "p",
+		Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, Conditions: conds}}}}}
 }
 
 func headFacts(head string) *engine.Facts {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -15,7 +16,7 @@ import (
 // its newest page that are newer than what the state has read, or its state comment —
 // they are read (ghapi/comments.go), and the state loaded again over them: Load makes no
 // API call, and what the first load logged is dropped.
-func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *engine.Config, snap *ghapi.Snapshot, number int,
+func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.Config, snap *ghapi.Snapshot, number int,
 	subject string, info, warn func(string, ...any)) (store *state.Dual, st *engine.State, ver state.Version, read ghapi.CommentsRead, err error) {
 	var held []func()
 	hold := func(f func(string, ...any)) func(string, ...any) {
@@ -57,7 +58,7 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *engin
 // count above one (which counts every comment since); and its state comment, wherever it is, so that the
 // oldest trusted state comment is still the one used. A state whose comment was not found,
 // and that does not name it, is read in full: its comment is somewhere among them.
-func CommentsNeed(cfg *engine.Config, st *engine.State, ver state.Version) ghapi.CommentsNeed {
+func CommentsNeed(cfg *lang.Config, st *engine.State, ver state.Version) ghapi.CommentsNeed {
 	need := ghapi.CommentsNeed{Since: st.CommentsRead, From: waitingForComments(cfg, st), StateComment: st.StateComment}
 	if ver.CommentID == 0 && st.StateComment == "" && (st.Seq > 0 || len(st.Runs) > 0) {
 		need.Since = 0
@@ -70,7 +71,7 @@ func CommentsNeed(cfg *engine.Config, st *engine.State, ver state.Version) ghapi
 // than what the state has read: each of those was read by an event while the stage
 // waited, and one that counted would have moved it on then. A stage the config no longer
 // describes counts as waiting for several.
-func waitingForComments(cfg *engine.Config, st *engine.State) time.Time {
+func waitingForComments(cfg *lang.Config, st *engine.State) time.Time {
 	var from time.Time
 	for _, run := range st.Runs {
 		if run.Status.Final() {
@@ -81,7 +82,7 @@ func waitingForComments(cfg *engine.Config, st *engine.State) time.Time {
 				continue
 			}
 			if p := cfg.PipelineFor(run); p != nil {
-				if s := p.Stage(id); s != nil && (s.Type != engine.StageHuman || s.WaitFor != engine.WaitComment || s.Count <= 1) {
+				if s := p.Stage(id); s != nil && (s.Type != lang.StageHuman || s.WaitFor != lang.WaitComment || s.Count <= 1) {
 					continue
 				}
 			}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -23,8 +25,8 @@ func (r *Runner) configPath() string {
 // a pull request's branch never is), that is gone or that no longer loads is reported, and
 // its runs follow the current one (the engine then merges nothing it cannot verify); a
 // failed read stops the invocation, so the next event tries again.
-func (r *Runner) pinned(ctx context.Context, client *ghapi.Client, path, defaultBranch string, cfg *engine.Config, st *engine.State) (map[string]*engine.Config, error) {
-	out := map[string]*engine.Config{}
+func (r *Runner) pinned(ctx context.Context, client *ghapi.Client, path, defaultBranch string, cfg *lang.Config, st *engine.State) (map[string]*lang.Config, error) {
+	out := map[string]*lang.Config{}
 	for _, run := range st.Runs {
 		oid := run.ConfigOID
 		if run.Status.Final() || oid == "" || oid == cfg.BlobOID {
@@ -38,7 +40,7 @@ func (r *Runner) pinned(ctx context.Context, client *ghapi.Client, path, default
 		if err != nil {
 			return nil, fmt.Errorf("reading the config run %s started under: %w", run.ID, err)
 		}
-		var old *engine.Config
+		var old *lang.Config
 		if src == nil {
 			err = fmt.Errorf("it is not one of the last 100 versions of the config on %s, or its files are gone", defaultBranch)
 		} else {
@@ -64,13 +66,13 @@ func ConfigWhere(path string) string {
 // LoadConfig loads the files of a config as validate loads a directory's: merged, with
 // duplicate names an error at the second and every position naming its file. Its
 // BlobOID is the config's ID, which runs pin.
-func LoadConfig(c *ghapi.Config) (*engine.Config, error) {
-	files := make([]engine.SourceFile, 0, len(c.Files))
+func LoadConfig(c *ghapi.Config) (*lang.Config, error) {
+	files := make([]load.SourceFile, 0, len(c.Files))
 	for _, f := range c.Files {
 		if f.Truncated {
 			return nil, fmt.Errorf("%s is too large to read", f.Path)
 		}
-		files = append(files, engine.SourceFile{Path: f.Path, Src: []byte(f.Text)})
+		files = append(files, load.SourceFile{Path: f.Path, Src: []byte(f.Text)})
 	}
 	cfg, err := engine.LoadFiles(files, gates.Default())
 	if err != nil {

@@ -9,13 +9,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 )
 
 // ReadConfigDir reads the config files of directory dir: `.github/pipelines.yaml`
 // and `.github/pipelines/*.yaml` in name order, or else `pipelines.yaml` (as in an
 // example or scenario directory). It is an error when there are none.
-func ReadConfigDir(dir string) ([]engine.SourceFile, error) {
+func ReadConfigDir(dir string) ([]load.SourceFile, error) {
 	var paths []string
 	main := filepath.Join(dir, configFile)
 	if _, err := os.Stat(main); err == nil {
@@ -37,13 +38,13 @@ func ReadConfigDir(dir string) ([]engine.SourceFile, error) {
 		}
 		paths = append(paths, plain)
 	}
-	files := make([]engine.SourceFile, 0, len(paths))
+	files := make([]load.SourceFile, 0, len(paths))
 	for _, p := range paths {
 		src, err := os.ReadFile(p)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, engine.SourceFile{Path: p, Src: src})
+		files = append(files, load.SourceFile{Path: p, Src: src})
 	}
 	return files, nil
 }
@@ -58,12 +59,12 @@ func JoinAnd(s []string) string {
 
 // AsErrorList returns err as positioned errors; an error without positions is
 // placed at the start of file.
-func AsErrorList(err error, file string) engine.ErrorList {
-	var list engine.ErrorList
+func AsErrorList(err error, file string) lang.ErrorList {
+	var list lang.ErrorList
 	if errors.As(err, &list) {
 		return list
 	}
-	return engine.ErrorList{{Pos: engine.Pos{File: file, Line: 1, Col: 1}, Message: err.Error(), Kind: "load"}}
+	return lang.ErrorList{{Pos: lang.Pos{File: file, Line: 1, Col: 1}, Message: err.Error(), Kind: "load"}}
 }
 
 // Config file locations inside a directory.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // decideAndAct lets the engine evaluate the event for the subject rd read, then performs
@@ -99,7 +100,7 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 		for _, l := range pr.Labels {
 			gone := false
 			for _, r := range e.Labels {
-				gone = gone || engine.SameLabel(l, r)
+				gone = gone || lang.SameLabel(l, r)
 			}
 			if !gone {
 				kept = append(kept, l)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // dispatchLookBack is how long before a dispatch was asked for its workflow run may have
@@ -32,7 +33,7 @@ func lookUpDispatches(ctx context.Context, client *ghapi.Client, st *engine.Stat
 			continue
 		}
 		for _, it := range run.Intents {
-			if it.Kind != engine.EffectDispatch || it.Target == "" || (it.Dispatch != engine.DispatchWorkflow && it.Dispatch != engine.DispatchAssign) {
+			if it.Kind != engine.EffectDispatch || it.Target == "" || (it.Dispatch != lang.DispatchWorkflow && it.Dispatch != lang.DispatchAssign) {
 				continue
 			}
 			tr := lookUpDispatch(ctx, client, run, it, factsNumber(f))
@@ -59,7 +60,7 @@ func factsNumber(f *engine.Facts) int {
 
 // lookUpDispatch reads what GitHub shows of the dispatch of intent it of run.
 func lookUpDispatch(ctx context.Context, client *ghapi.Client, run *engine.Run, it engine.Intent, number int) engine.DispatchTrace {
-	if it.Dispatch == engine.DispatchAssign {
+	if it.Dispatch == lang.DispatchAssign {
 		ok, err := client.Assigned(ctx, number, it.Target)
 		switch {
 		case err != nil:

@@ -7,10 +7,11 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // extraFacts is extraFactsWarn without a warning for the job log.
-func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
+func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string) error {
 	return extraFactsWarn(ctx, client, cfg, f, workspace, func(string, ...any) {})
 }
 
@@ -21,7 +22,7 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f
 // one fails, warn says why and those patterns stay unread, so that only their checks fail
 // closed); for command, the commands' results, run in workspace (see commands.go). Facts
 // of a pull request that is not open are left as they are.
-func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
+func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
 	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
 		return nil
 	}
@@ -68,16 +69,16 @@ type pathsCheck interface{ Paths() []string }
 
 // checkPaths lists, once each, the paths and patterns the file_exists checks of the configs
 // in use name (a malformed pattern, which a check does not load with, is not read).
-func checkPaths(cfg *engine.Config) []string {
+func checkPaths(cfg *lang.Config) []string {
 	var out []string
 	seen := map[string]bool{}
-	eachCondition(cfg, func(c engine.Condition) {
+	eachCondition(cfg, func(c lang.Condition) {
 		pc, ok := c.Eval.(pathsCheck)
 		if c.Check != "file_exists" || !ok {
 			return
 		}
 		for _, p := range pc.Paths() {
-			if engine.ValidGlob(p) == nil && !seen[p] {
+			if lang.ValidGlob(p) == nil && !seen[p] {
 				seen[p] = true
 				out = append(out, p)
 			}
@@ -87,15 +88,15 @@ func checkPaths(cfg *engine.Config) []string {
 }
 
 // usesCheck reports whether a gate of cfg, or of a config it pins, names check.
-func usesCheck(cfg *engine.Config, check string) bool {
+func usesCheck(cfg *lang.Config, check string) bool {
 	found := false
-	eachCondition(cfg, func(c engine.Condition) { found = found || c.Check == check })
+	eachCondition(cfg, func(c lang.Condition) { found = found || c.Check == check })
 	return found
 }
 
 // eachCondition calls fn with every gate condition of cfg and of the configs it pins.
-func eachCondition(cfg *engine.Config, fn func(engine.Condition)) {
-	configs := []*engine.Config{cfg}
+func eachCondition(cfg *lang.Config, fn func(lang.Condition)) {
+	configs := []*lang.Config{cfg}
 	oids := make([]string, 0, len(cfg.Pinned))
 	for oid := range cfg.Pinned {
 		oids = append(oids, oid)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func latest(runs []*engine.Run) *engine.Run {
@@ -88,7 +89,7 @@ func appendEnvFile(path, text string) error {
 
 // annotate turns config errors into annotations on their lines.
 func (r *Runner) annotate(err error) {
-	var list engine.ErrorList
+	var list lang.ErrorList
 	if !errors.As(err, &list) {
 		r.act.Errorf("%v", err)
 		return
@@ -120,13 +121,4 @@ func FormatCalls(m map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return strings.Join(parts, ", ")
-}
-
-func Contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

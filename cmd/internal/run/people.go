@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // StepWithPeople is engine.Step with the people it needs read first (engine.PeopleNeeded: team
@@ -15,7 +16,7 @@ import (
 // are read too, and Step is evaluated again on them (it is pure). Nothing is read for a
 // subject whose runs need no one. What GitHub shows of the dispatches whose outcome the
 // state does not hold yet is read first too (dispatch_lookup.go).
-func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *engine.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
+func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
 	read := func(needs engine.Needs) error {
 		needs = unread(f, needs)
 		if needs.Empty() {

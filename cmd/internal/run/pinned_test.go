@@ -11,6 +11,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
@@ -59,7 +60,7 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	onPR, err := bot.Snapshot(ctx, 7, "feat/x", DefaultConfigPath)
 	require.NoError(t, err)
 	require.Contains(t, onPR.Config.ID, "+tree:", "the PR's config has a file and a directory")
-	cfg, err := engine.LoadFiles([]engine.SourceFile{
+	cfg, err := engine.LoadFiles([]load.SourceFile{
 		{Path: DefaultConfigPath, Src: []byte(permissiveFile)}, {Path: ".github/pipelines/p.yaml", Src: []byte(permissiveDir)}}, gates.Default())
 	require.NoError(t, err)
 	comments = h.fake.Comments("acme/widgets", 7)

@@ -20,6 +20,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -70,7 +71,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	ds, labeled, prs := raceDeliveries(t, f)
 	runAtOnce(t, f, ds)
 
-	files := f.BranchFiles("acme/widgets", engine.DefaultStateBranch)
+	files := f.BranchFiles("acme/widgets", lang.DefaultStateBranch)
 	require.NotNil(t, files, "the state branch exists")
 	var open []string
 	for _, pr := range prs {
@@ -87,7 +88,7 @@ func TestRunConcurrentInvocations(t *testing.T) {
 	sort.Strings(open)
 	assert.Equal(t, open, listed, "index.json lists every open run, and only those")
 
-	for _, c := range f.BranchLog("acme/widgets", engine.DefaultStateBranch) {
+	for _, c := range f.BranchLog("acme/widgets", lang.DefaultStateBranch) {
 		if c.SHA == mustHead(t, f, "main") {
 			break
 		}
@@ -187,11 +188,11 @@ func runAtOnce(t *testing.T, f *ghfake.Server, ds []raceDelivery) {
 		for i, d := range ds {
 			t.Logf("#%d %d:\n%s", d.pr, d.runID, logs[i])
 		}
-		for _, c := range f.BranchLog("acme/widgets", engine.DefaultStateBranch) {
+		for _, c := range f.BranchLog("acme/widgets", lang.DefaultStateBranch) {
 			t.Logf("commit %.7s %s", c.SHA, c.Message)
 		}
 	}
-	t.Logf("%d invocations, %d conflicts (at most %d for one), %d commits on the state branch", len(ds), conflicts, most, len(f.BranchLog("acme/widgets", engine.DefaultStateBranch)))
+	t.Logf("%d invocations, %d conflicts (at most %d for one), %d commits on the state branch", len(ds), conflicts, most, len(f.BranchLog("acme/widgets", lang.DefaultStateBranch)))
 	assert.Empty(t, f.Unexpected())
 }
 

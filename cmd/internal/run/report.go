@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,7 +155,7 @@ func reportOf(runID, stage, attempt, verdict, nonce string) (engine.Report, stri
 		return rep, fmt.Sprintf("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
 	case !reportStage.MatchString(rep.Stage):
 		return rep, fmt.Sprintf("--stage %q is not a stage id", rep.Stage)
-	case !Contains(engine.Verdicts, rep.Verdict):
+	case !slices.Contains(engine.Verdicts, rep.Verdict):
 		return rep, fmt.Sprintf("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
 	}
 	n, err := strconv.Atoi(attempt)

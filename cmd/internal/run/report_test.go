@@ -14,6 +14,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -117,7 +118,7 @@ pipelines:
 // stateRuns reads the runs of PR n from the state branch.
 func (h *harness) stateRuns(n int) []*engine.Run {
 	h.t.Helper()
-	text, ok := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)[state.SubjectFile(true, n)]
+	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
 	require.True(h.t, ok, "the state file of #%d", n)
 	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
 	require.NoError(h.t, err)

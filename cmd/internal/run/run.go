@@ -17,6 +17,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -179,7 +180,7 @@ const maxStateTries = 8
 // the branch moved since it was read, all of it again — at most maxStateTries times,
 // with a random wait between, then the job fails and the next event carries on.
 func (r *Runner) subject(ctx context.Context, client *ghapi.Client, ev routed, number int, key string) (*subjectResult, error) {
-	a := &attempt{stateBranch: engine.DefaultStateBranch}
+	a := &attempt{stateBranch: lang.DefaultStateBranch}
 	for try := 1; ; try++ {
 		a.try = try
 		out, err := r.attempt(ctx, client, ev, number, key, a)

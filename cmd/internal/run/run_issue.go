@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -168,7 +169,7 @@ func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
 // need (extraFacts): how far behind its base each is, the paths file_exists names, and the
 // `command` checks' results — which run only on a pull request whose head the workspace
 // holds (runCommands checks it), as in a pull request's own run.
-func issueExtraFacts(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, workspace string) error {
+func issueExtraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string) error {
 	if f.Issue == nil {
 		return nil
 	}

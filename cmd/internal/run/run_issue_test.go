@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -30,7 +31,7 @@ pipelines:
 // issueState reads the state file of issue n from the state branch.
 func (h *harness) issueState(n int) *engine.State {
 	h.t.Helper()
-	text, ok := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)[state.SubjectFile(false, n)]
+	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(false, n)]
 	require.True(h.t, ok, "the state file of issue #%d", n)
 	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
 	require.NoError(h.t, err)
@@ -70,7 +71,7 @@ func TestReportPRAssociatesAnIssuesRun(t *testing.T) {
 // stateOf reads the state of PR n from the state branch.
 func (h *harness) stateOf(n int) *engine.State {
 	h.t.Helper()
-	text, ok := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)[state.SubjectFile(true, n)]
+	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
 	require.True(h.t, ok, "the state file of #%d", n)
 	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
 	require.NoError(h.t, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Multi-PR runs (engine/step_multipr.go): an issue's runs whose pull requests may live in
@@ -19,7 +20,7 @@ import (
 
 // issuePRsWith is issuePRs for issues whose runs name pull requests of other repositories
 // too: the missing ones of both kinds are read in one query.
-func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *engine.Config, f *engine.Facts, st *engine.State, rep *engine.Report) error {
+func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, st *engine.State, rep *engine.Report) error {
 	if f.Issue == nil {
 		return nil
 	}
@@ -79,7 +80,7 @@ func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *en
 
 // reportRef is the pull request a report of a multi-PR run names in another repository: its
 // outputs.pr, "owner/name#N", or N of its stage's `config.repo` (written literally).
-func reportRef(cfg *engine.Config, st *engine.State, rep *engine.Report) (engine.PRRef, bool) {
+func reportRef(cfg *lang.Config, st *engine.State, rep *engine.Report) (engine.PRRef, bool) {
 	if rep == nil || rep.Outputs == nil || cfg == nil || st == nil {
 		return engine.PRRef{}, false
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -89,7 +90,7 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	run := h.issueState(4).Runs[0]
 	assert.Equal(t, "ci", run.Stage)
 	assert.Equal(t, []any{"acme/web#30"}, run.Context["prs"])
-	text, ok := h.fake.BranchFiles("acme/web", engine.DefaultStateBranch)[state.SubjectFile(true, 30)]
+	text, ok := h.fake.BranchFiles("acme/web", lang.DefaultStateBranch)[state.SubjectFile(true, 30)]
 	require.True(t, ok, "acme/web#30's state records its follower:\n%s", out)
 	st, err := state.DecodeFile(text, "acme/web#30")
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -21,7 +22,7 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 	h.fake.AddUser("mallory", "write")
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	files := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)
+	files := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
 	st, err := state.DecodeFile(files["pr-7.json"], "acme/widgets#7")
 	require.NoError(t, err)
 	forged := *st
@@ -32,7 +33,7 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 	text, err := state.EncodeFile(&forged)
 	require.NoError(t, err)
 	for _, author := range []string{"mallory", ghfake.BotLogin} { // as themselves, or claiming to be the action
-		pushed, err := h.fake.PushCommit("acme/widgets", engine.DefaultStateBranch, ghfake.GitPush{Pusher: "mallory", Author: author,
+		pushed, err := h.fake.PushCommit("acme/widgets", lang.DefaultStateBranch, ghfake.GitPush{Pusher: "mallory", Author: author,
 			Files: map[string]string{"pr-7.json": text}})
 		require.NoError(t, err)
 
@@ -43,11 +44,11 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 		comment := h.fake.Comments("acme/widgets", 7)[0].Body
 		assert.Contains(t, comment, "the state file on the state branch was ignored")
 		assert.Contains(t, comment, "waiting at")
-		again, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
+		again, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
 		require.NoError(t, err)
 		assert.Equal(t, "ready", again.Runs[0].Stage, "written anew from the comment")
 		assert.Equal(t, pushed, again.Ignored[len(again.Ignored)-1].Commit)
-		last := h.fake.BranchLog("acme/widgets", engine.DefaultStateBranch)[0]
+		last := h.fake.BranchLog("acme/widgets", lang.DefaultStateBranch)[0]
 		assert.True(t, last.SignedByGitHub)
 		assert.Equal(t, ghfake.BotLogin, last.Author)
 
@@ -63,13 +64,13 @@ func TestRunNothingChangedWritesNothing(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	head, _ := h.fake.BranchHead("acme/widgets", engine.DefaultStateBranch)
+	head, _ := h.fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
 	h.fake.ResetStats()
 	ev, _ := h.fake.Comment("acme/widgets", 7, "dev", "any news?")
 	code, log, _, _ = h.deliver(ev)
 	require.Equal(t, 0, code, log)
 	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats())
-	after, _ := h.fake.BranchHead("acme/widgets", engine.DefaultStateBranch)
+	after, _ := h.fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
 	assert.Equal(t, head, after)
 }
 
@@ -80,7 +81,7 @@ func TestRunCustomStateBranch(t *testing.T) {
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, h.fake.BranchFiles("acme/widgets", "ci/state"), "pr-7.json")
-	assert.Nil(t, h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch))
+	assert.Nil(t, h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch))
 	assert.Equal(t, 4, h.fake.Stats()["graphql"], "two reads, the branch created, the state committed")
 	assert.Contains(t, h.fake.BranchLog("acme/widgets", "ci/state")[0].Message, "pr-7 auto-merge: start → ready (pull_request.opened by dev)")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -57,7 +58,7 @@ func TestStateKeyMaskedAndSigns(t *testing.T) {
 	_, why, err := state.CheckKeyed(trustedComment(comments[0]), keys)
 	require.NoError(t, err)
 	assert.Empty(t, why)
-	text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
+	text := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"]
 	assert.Contains(t, text, `"state_hmac"`)
 	assert.Empty(t, state.VerifyFile(text, "pr-7.json", "acme/widgets#7", keys))
 	assert.NotContains(t, text, testStateKey)
@@ -128,7 +129,7 @@ func TestStateKeyRotation(t *testing.T) {
 	_, why, err := state.CheckKeyed(trustedComment(comments[0]), current)
 	require.NoError(t, err)
 	assert.Empty(t, why, "signed anew with the current key")
-	text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
+	text := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"]
 	assert.Empty(t, state.VerifyFile(text, "pr-7.json", "acme/widgets#7", current))
 
 	// The rotation over: the old key verifies nothing any more.
@@ -179,7 +180,7 @@ func TestStateKeyReports(t *testing.T) {
 			keys, err := state.NewKeys(testStateKey)
 			require.NoError(t, err)
 			// The nonce the dispatch gave the agent: signed with the key.
-			st, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
+			st, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
 			require.NoError(t, err)
 			nonce := engine.SignedNonce(keys, "acme/widgets#7", "review/7/1", "review", st.Runs[0].Stages["review"].Nonce)
 			code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
@@ -192,7 +193,7 @@ func TestStateKeyReports(t *testing.T) {
 				// under a new nonce: the report answers a dispatch it did not make.
 				assert.Contains(t, out, "refused: this attempt's agent has not been dispatched yet")
 			}
-			text := h.fake.BranchFiles("acme/widgets", engine.DefaultStateBranch)["pr-7.json"]
+			text := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"]
 			comments := h.fake.Comments("acme/widgets", 7)
 			require.NotEmpty(t, comments)
 			_, why, err := state.CheckKeyed(trustedComment(comments[len(comments)-1]), keys)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -73,7 +73,7 @@ func (r *Runner) Sweep(ctx context.Context) int {
 // sweep advances, within budget, the subjects of ev.Repo whose deadlines have passed.
 func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget int) int {
 	path := r.configPath()
-	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, engine.DefaultStateBranch)
+	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, lang.DefaultStateBranch)
 	if err != nil {
 		r.act.Errorf("%v", err)
 		return 1
@@ -88,7 +88,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		r.act.Errorf("sweep: the config on %s is invalid; nothing was swept", snap.DefaultBranch)
 		return 1
 	}
-	if b := cfg.Settings.StateBranch; b != "" && b != engine.DefaultStateBranch {
+	if b := cfg.Settings.StateBranch; b != "" && b != lang.DefaultStateBranch {
 		if snap, err = client.SweepState(ctx, ev.DefaultBranch, path, b); err != nil {
 			r.act.Errorf("%v", err)
 			return 1

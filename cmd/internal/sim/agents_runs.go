@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -45,8 +46,8 @@ func (s *simulation) applyWorkflowRun(v *workflowRunStep) ([]ghfake.Event, strin
 	if agent == nil {
 		return nil, "", false, fmt.Errorf("workflow_run: no workflow_dispatch for run %s, stage %s, attempt %d to pose as (the stage's agent is dispatched as a workflow)", run.ID, v.Stage, attempt)
 	}
-	w := ghfake.WorkflowRun{Workflow: or(v.Workflow, agent.Workflow), Branch: or(v.Branch, agent.Ref), Event: or(v.Event, "workflow_dispatch"),
-		Actor: v.User, Title: or(v.Title, agent.RunName), Conclusion: or(v.Conclusion, "failure")}
+	w := ghfake.WorkflowRun{Workflow: cmp.Or(v.Workflow, agent.Workflow), Branch: cmp.Or(v.Branch, agent.Ref), Event: cmp.Or(v.Event, "workflow_dispatch"),
+		Actor: v.User, Title: cmp.Or(v.Title, agent.RunName), Conclusion: cmp.Or(v.Conclusion, "failure")}
 	// A branch of the user's own is pushed from the default branch (no event the action hears).
 	s.fake.AddBranch(s.sc.Repo, w.Branch)
 	ev, err := s.fake.RunWorkflow(s.sc.Repo, w)

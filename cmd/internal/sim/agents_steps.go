@@ -1,15 +1,19 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -50,7 +54,7 @@ type dispatchExpect struct {
 
 // writeFiles writes the scenario's files on the default branch.
 func (s *simulation) writeFiles() error {
-	for _, p := range sortedKeys(s.sc.Files) {
+	for _, p := range slices.Sorted(maps.Keys(s.sc.Files)) {
 		src, err := os.ReadFile(s.sc.Rel(s.sc.Files[p]))
 		if err != nil {
 			return fmt.Errorf("%s: files: %w", s.sc.path, err)
@@ -90,7 +94,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 		if err != nil {
 			return nil, "", false, fmt.Errorf("report: %w (give run and attempt to report to a run that moved on)", err)
 		}
-		runID = or(runID, run.ID)
+		runID = cmp.Or(runID, run.ID)
 		if attempt == 0 {
 			attempt = n
 		}
@@ -135,7 +139,7 @@ func (s *simulation) applyAgentFails(v *agentFailsStep) ([]ghfake.Event, string,
 	for i := len(ds) - 1; i >= 0; i-- {
 		d := ds[i]
 		if d.Workflow != "" && d.Inputs["run"] == run.ID && d.Inputs["stage"] == v.Stage && d.Inputs["attempt"] == strconv.Itoa(attempt) {
-			conclusion := or(v.Conclusion, "failure")
+			conclusion := cmp.Or(v.Conclusion, "failure")
 			ev := s.fake.CompleteDispatch(s.sc.Repo, i, conclusion)
 			return []ghfake.Event{ev}, fmt.Sprintf("agent_fails: the workflow run %q of %s on #%d ends %s without a report", d.RunName, v.Stage, v.PR, conclusion), true, nil
 		}
@@ -161,24 +165,24 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 	}
 	count := 0
 	switch ag.Dispatch {
-	case engine.DispatchWorkflow:
+	case lang.DispatchWorkflow:
 		for _, d := range s.fake.Dispatches() {
 			if d.Workflow == ag.Workflow {
 				count++
 			}
 		}
-	case engine.DispatchRepositoryDispatch:
+	case lang.DispatchRepositoryDispatch:
 		for _, d := range s.fake.Dispatches() {
 			if d.EventType == ag.EventType {
 				count++
 			}
 		}
-	case engine.DispatchComment:
+	case lang.DispatchComment:
 		stages := map[string]bool{}
 		for _, p := range cfg.Pipelines {
 			for _, st := range p.Stages {
-				for _, b := range append([]*engine.Stage{st}, st.Branches...) { // a parallel stage's branches too
-					if b.Type == engine.StageAgent && b.Agent == ag.Name {
+				for _, b := range append([]*lang.Stage{st}, st.Branches...) { // a parallel stage's branches too
+					if b.Type == lang.StageAgent && b.Agent == ag.Name {
 						stages[b.ID] = true
 					}
 				}
@@ -193,7 +197,7 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 				}
 			}
 		}
-	case engine.DispatchLabel:
+	case lang.DispatchLabel:
 		// Each time the action added the label (adding a label already there is no dispatch).
 		for _, n := range s.subjects() {
 			count += s.fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)

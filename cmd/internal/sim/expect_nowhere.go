@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/state"
@@ -71,7 +72,7 @@ func (s *simulation) keptTexts() []nowhereText {
 	branch := s.stateBranch()
 	for _, c := range s.fake.BranchLog(s.sc.Repo, branch) {
 		out = append(out, nowhereText{fmt.Sprintf("commit %.7s of %s", c.SHA, branch), c.Message})
-		for _, p := range sortedPaths(c.Files) {
+		for _, p := range slices.Sorted(maps.Keys(c.Files)) {
 			out = append(out, nowhereText{fmt.Sprintf("%s at commit %.7s of %s", p, c.SHA, branch), c.Files[p]})
 		}
 	}
@@ -98,14 +99,4 @@ func noEscapeJSON(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return b.String()
-}
-
-// sortedPaths are the keys of files, sorted.
-func sortedPaths(files map[string]string) []string {
-	out := make([]string, 0, len(files))
-	for p := range files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
@@ -107,7 +109,7 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("forge_state: %w", err)
 		}
-		sources = []engine.SourceFile{{Path: run.DefaultConfigPath, Src: src}}
+		sources = []load.SourceFile{{Path: run.DefaultConfigPath, Src: src}}
 		pin = gitBlobOID(src)
 	}
 	cfg, err := engine.LoadFiles(sources, gates.Default())
@@ -131,7 +133,7 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 			break
 		}
 		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock.now()}
-		if st.Type == engine.StageGate {
+		if st.Type == lang.StageGate {
 			run.VerifiedBy = st.ID
 		}
 	}

@@ -12,7 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 )
 
 // scenario is the file `simulate` plays (docs/scenarios.md).
@@ -134,7 +135,7 @@ func loadScenario(path string) (*scenario, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(src, &root); err != nil {
-		return nil, engine.YAMLSyntaxError(path, src, err)
+		return nil, load.YAMLSyntaxError(path, src, err)
 	}
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
 		at := &root
@@ -272,7 +273,7 @@ func (d *scenarioDecoder) decode(n *yaml.Node, where, key string, out reflect.Va
 			k := deref(n.Content[i])
 			kv := reflect.New(t.Key()).Elem()
 			if k.Kind != yaml.ScalarNode || k.Decode(kv.Addr().Interface()) != nil {
-				return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), engine.DescribeNode(k))
+				return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), load.DescribeNode(k))
 			}
 			if out.MapIndex(kv).IsValid() {
 				return errorAt(d.path, k, "duplicate key %q in %s", k.Value, inner)
@@ -312,7 +313,7 @@ func (d *scenarioDecoder) typeError(n *yaml.Node, where, key string, t reflect.T
 	if key != "" {
 		what = fmt.Sprintf("%q in %s", key, where)
 	}
-	return errorAt(d.path, n, "%s must be %s, not %s", what, typeWord(t, false), engine.DescribeNode(n))
+	return errorAt(d.path, n, "%s must be %s, not %s", what, typeWord(t, false), load.DescribeNode(n))
 }
 
 // unknown reports a key or step kind that is none of known, with the closest as a
@@ -322,7 +323,7 @@ func (d *scenarioDecoder) unknown(k *yaml.Node, where, what string, known []stri
 	if where != "" {
 		msg += " in " + where
 	}
-	if s := engine.Suggest(k.Value, known); s != "" {
+	if s := lang.Suggest(k.Value, known); s != "" {
 		return errorAt(d.path, k, "%s; did you mean %q?", msg, s)
 	}
 	sorted := append([]string(nil), known...)
@@ -383,15 +384,6 @@ func tags(t reflect.Type) []string {
 			out = append(out, tag)
 		}
 	}
-	return out
-}
-
-func sortedStepKinds() []string {
-	out := make([]string, 0, len(stepKinds))
-	for k := range stepKinds {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // faultStep makes the fake refuse calls to an operation, as GitHub sometimes does: an error
@@ -73,7 +73,7 @@ func checkFault(v *faultStep) error {
 	for _, t := range v.Errors {
 		if _, ok := ghfake.GraphQLErrorMessages[t]; !ok {
 			msg := fmt.Sprintf("fault: unknown GraphQL error type %q", t)
-			if s := engine.Suggest(t, graphQLErrorTypes()); s != "" {
+			if s := lang.Suggest(t, graphQLErrorTypes()); s != "" {
 				return fmt.Errorf("%s; did you mean %q?", msg, s)
 			}
 			return fmt.Errorf("%s; expected one of %s", msg, strings.Join(graphQLErrorTypes(), ", "))

@@ -7,7 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang/load"
 )
 
 // deliverLater takes `deliver: later` out of a step's mapping, for a step kind that has a
@@ -34,7 +34,7 @@ func (d *scenarioDecoder) deliverLater(kind string, v *yaml.Node, mk func() any)
 			return &out, true, nil
 		}
 		if val.Kind != yaml.ScalarNode || val.Decode(&b) != nil {
-			return nil, false, errorAt(d.path, val, "\"deliver\" in %s must be true, false or later, not %s", kind, engine.DescribeNode(val))
+			return nil, false, errorAt(d.path, val, "\"deliver\" in %s must be true, false or later, not %s", kind, load.DescribeNode(val))
 		}
 	}
 	return v, false, nil

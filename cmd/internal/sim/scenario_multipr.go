@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -43,7 +45,7 @@ func elsewhere(repo string, here bool) string {
 
 // checkRepos checks the pull requests of other repositories.
 func (s *simulation) checkRepos(report func(bool, string, string, string), repos map[string]repoExpect) {
-	for _, name := range sortedKeys(repos) {
+	for _, name := range slices.Sorted(maps.Keys(repos)) {
 		x := repos[name]
 		repo, _, err := s.stepRepo(name)
 		if err != nil {

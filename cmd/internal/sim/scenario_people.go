@@ -3,10 +3,10 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/run"
 )
 
 // Scenario steps about people's authority: access changes a login's permission or a
@@ -28,7 +28,7 @@ var accessPermissions = []string{"none", "read", "triage", "write", "maintain", 
 func (s *simulation) access(v *accessStep) (string, error) {
 	switch {
 	case v.User != "" && v.Team == "":
-		if !run.Contains(accessPermissions, v.Permission) {
+		if !slices.Contains(accessPermissions, v.Permission) {
 			return "", fmt.Errorf("access: permission must be one of %s, not %q", strings.Join(accessPermissions, ", "), v.Permission)
 		}
 		if len(v.Add)+len(v.Remove) > 0 {
@@ -65,7 +65,7 @@ func (s *simulation) editCommentBy(v *editCommentStep) (ghfake.Event, string, er
 	if c == nil {
 		return ghfake.Event{}, "", fmt.Errorf("edit_comment: %s wrote no comment on #%d", v.Author, v.PR)
 	}
-	if !strings.EqualFold(v.User, c.Author) && !run.Contains([]string{"write", "maintain", "admin"}, s.fake.Permission(v.User)) {
+	if !strings.EqualFold(v.User, c.Author) && !slices.Contains([]string{"write", "maintain", "admin"}, s.fake.Permission(v.User)) {
 		return ghfake.Event{}, "", fmt.Errorf("edit_comment: GitHub lets %s edit only their own comments (they have no write access)", v.User)
 	}
 	if !strings.Contains(c.Body, v.Find) {

@@ -1,6 +1,11 @@
 package sim
 
-import "github.com/org/pipeline-action/cmd/internal/ghfake"
+import (
+	"maps"
+	"slices"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
 
 // mergeabilitySetting is the scenario's top-level `mergeability`: GitHub answers mergeable
 // UNKNOWN for the first unknown_reads reads after a pull request is opened or its head or base
@@ -23,7 +28,7 @@ func applyProtection(f *ghfake.Server, sc *scenario) {
 	if m := sc.Mergeability; m != nil {
 		f.SetUnknownReads(sc.Repo, m.UnknownReads)
 	}
-	for _, b := range sortedKeys(sc.Protection) {
+	for _, b := range slices.Sorted(maps.Keys(sc.Protection)) {
 		p := sc.Protection[b]
 		f.SetProtection(sc.Repo, b, ghfake.Protection{RequiredReviews: p.RequiredReviews, RequiredChecks: p.RequiredChecks,
 			Strict: p.Strict, MergeMethods: p.MergeMethods, MergeQueue: p.MergeQueue})

@@ -2,10 +2,10 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -48,7 +48,7 @@ func (s *simulation) applyStateKey(v *stateKeyStep) ([]ghfake.Event, string, boo
 	}
 	all := s.current().all
 	for _, k := range append([]string{v.Key}, v.Previous...) {
-		if k != "" && !run.Contains(all, k) {
+		if k != "" && !slices.Contains(all, k) {
 			all = append(all, k)
 		}
 	}

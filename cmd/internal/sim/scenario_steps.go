@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -8,14 +9,14 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang/load"
 )
 
 // decodeSteps decodes a list of steps, each a mapping with one key: its kind.
 func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 	n = deref(n)
 	if n.Kind != yaml.SequenceNode {
-		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", engine.DescribeNode(n))
+		return nil, errorAt(d.path, n, "\"steps\" must be a list, not %s", load.DescribeNode(n))
 	}
 	var out []step
 	for _, item := range n.Content {
@@ -26,7 +27,7 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 		k, v := item.Content[0], item.Content[1]
 		mk, ok := stepKinds[k.Value]
 		if !ok {
-			return nil, d.unknown(k, "", "step", sortedStepKinds())
+			return nil, d.unknown(k, "", "step", slices.Sorted(maps.Keys(stepKinds)))
 		}
 		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
 		v, later, err := d.deliverLater(k.Value, v, mk) // scenario_held.go
@@ -62,13 +63,13 @@ func decodeScalarStep(d *scenarioDecoder, kind string, v *yaml.Node) (any, error
 	case "advance":
 		dur, err := time.ParseDuration(v.Value)
 		if err != nil || dur <= 0 {
-			return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", engine.DescribeNode(v))
+			return nil, errorAt(d.path, v, "\"advance\" takes a duration such as 25h, not %s", load.DescribeNode(v))
 		}
 		return dur, nil
 	case "state_branch":
 		v = deref(v)
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-			return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), engine.DescribeNode(v))
+			return nil, errorAt(d.path, v, "\"state_branch\" takes %s, not %s", strings.Join(stateBranchActions, " or "), load.DescribeNode(v))
 		}
 		if !slices.Contains(stateBranchActions, v.Value) {
 			return nil, d.unknown(v, "state_branch", "action", stateBranchActions)
@@ -83,7 +84,7 @@ func decodeScalarStep(d *scenarioDecoder, kind string, v *yaml.Node) (any, error
 // decodeTogether decodes the steps of a together, refusing those it does not take.
 func decodeTogether(d *scenarioDecoder, v *yaml.Node) (*togetherStep, error) {
 	if deref(v).Kind != yaml.SequenceNode {
-		return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", engine.DescribeNode(deref(v)))
+		return nil, errorAt(d.path, v, "\"together\" takes a list of steps, not %s", load.DescribeNode(deref(v)))
 	}
 	for _, item := range deref(v).Content {
 		if item = deref(item); item.Kind == yaml.MappingNode && len(item.Content) == 2 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -120,12 +121,12 @@ func (s *simulation) agentCanRun(stage string) error {
 	}
 	for _, p := range cfg.Pipelines {
 		for _, st := range p.Stages {
-			for _, b := range append([]*engine.Stage{st}, st.Branches...) {
+			for _, b := range append([]*lang.Stage{st}, st.Branches...) {
 				ag := cfg.Agent(b.Agent)
-				if b.ID != stage || b.Type != engine.StageAgent || ag == nil {
+				if b.ID != stage || b.Type != lang.StageAgent || ag == nil {
 					continue
 				}
-				if (ag.Dispatch == engine.DispatchComment || ag.Dispatch == engine.DispatchLabel) && ag.Listener != engine.ListenerApp {
+				if (ag.Dispatch == lang.DispatchComment || ag.Dispatch == lang.DispatchLabel) && ag.Listener != lang.ListenerApp {
 					return fmt.Errorf("report: agent %q of stage %q is dispatched by a %s that a GitHub Actions workflow receives; the action made it with GITHUB_TOKEN, which starts no workflow, so the agent never ran (give the scenario `token: app`, or the agent `listener: app` if a GitHub App receives it)",
 						ag.Name, stage, ag.Dispatch)
 				}

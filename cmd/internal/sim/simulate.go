@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
 )
@@ -171,19 +174,19 @@ func scenarioConfig(path string) ([]scenarioFile, error) {
 
 // checkConfig loads the files as validate does, naming them by their local paths.
 func checkConfig(files []scenarioFile) error {
-	src := make([]engine.SourceFile, len(files))
+	src := make([]load.SourceFile, len(files))
 	for i, f := range files {
-		src[i] = engine.SourceFile{Path: f.local, Src: f.src}
+		src[i] = load.SourceFile{Path: f.local, Src: f.src}
 	}
 	_, err := engine.LoadFiles(src, gates.Default())
 	return err
 }
 
 // configSources are the files as they lie in the repository.
-func configSources(files []scenarioFile) []engine.SourceFile {
-	out := make([]engine.SourceFile, len(files))
+func configSources(files []scenarioFile) []load.SourceFile {
+	out := make([]load.SourceFile, len(files))
 	for i, f := range files {
-		out[i] = engine.SourceFile{Path: f.repo, Src: f.src}
+		out[i] = load.SourceFile{Path: f.repo, Src: f.src}
 	}
 	return out
 }
@@ -240,10 +243,10 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, r := range sc.Repos { // scenario_multipr.go
 		f.AddRepo(r, "main")
 	}
-	for _, u := range sortedKeys(sc.Users) {
+	for _, u := range slices.Sorted(maps.Keys(sc.Users)) {
 		f.AddUser(u, sc.Users[u])
 	}
-	for _, t := range sortedKeys(sc.Teams) {
+	for _, t := range slices.Sorted(maps.Keys(sc.Teams)) {
 		f.AddTeam(t, sc.Teams[t]...)
 	}
 	applyProtection(f, sc) // scenario_protection.go
@@ -364,7 +367,7 @@ func (s *simulation) stateBranch() string {
 	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
 		return cfg.Settings.StateBranch
 	}
-	return engine.DefaultStateBranch
+	return lang.DefaultStateBranch
 }
 
 // printComments prints the state comment of every PR whose comment changed.
@@ -393,22 +396,6 @@ func (s *simulation) printStats() {
 		}
 	}
 	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", run.FormatCalls(total))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 const Usage = `usage: pipeline-action simulate DIR [flags]

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -22,7 +23,7 @@ func (s *simulation) applyOpenPR(v *openPR) (events []ghfake.Event, label string
 	}
 	ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
 		Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
-	label = fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, or(v.Base, s.sc.DefaultBranch))
+	label = fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, cmp.Or(v.Base, s.sc.DefaultBranch))
 	if v.Fork != "" {
 		label += fmt.Sprintf(" from %s's fork", v.Fork)
 	}
@@ -120,11 +121,11 @@ func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label stri
 	case v.Workflow != "" && v.App != "":
 		return nil, "", false, errors.New("check takes an app or a workflow (a job of Actions), not both")
 	case v.Workflow != "":
-		ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, or(v.Conclusion, "success"))
+		ev = f.CompleteJob(repo, v.PR, v.Workflow, v.Name, cmp.Or(v.Conclusion, "success"))
 	default:
-		ev = f.CompleteCheck(repo, v.PR, v.Name, or(v.Conclusion, "success"), v.App)
+		ev = f.CompleteCheck(repo, v.PR, v.Name, cmp.Or(v.Conclusion, "success"), v.App)
 	}
-	return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, or(v.Conclusion, "success")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
+	return []ghfake.Event{ev}, fmt.Sprintf("check %q on #%d: %s", v.Name, v.PR, cmp.Or(v.Conclusion, "success")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
 }
 
 // applyComment posts a comment, or several (comment).

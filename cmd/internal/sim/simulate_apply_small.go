@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -19,8 +20,8 @@ func (s *simulation) applyReview(v *reviewStep) ([]ghfake.Event, string, bool, e
 	if err != nil {
 		return nil, "", false, err
 	}
-	ev := s.fake.Review(repo, v.PR, v.User, or(v.State, "approved"), v.Body)
-	return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
+	ev := s.fake.Review(repo, v.PR, v.User, cmp.Or(v.State, "approved"), v.Body)
+	return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, cmp.Or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
 }
 
 func (s *simulation) applyEditPR(v *editPRStep) ([]ghfake.Event, string, bool, error) {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -201,7 +202,7 @@ func (h *simHTTP) describeCalls() string {
 // checkRequests checks the `requests:` expectations.
 func (s *simulation) checkRequests(report func(bool, string, string, string), xs []requestExpect) {
 	for _, x := range xs {
-		method := strings.ToUpper(or(x.Method, "POST"))
+		method := strings.ToUpper(cmp.Or(x.Method, "POST"))
 		n := s.http.count(method, x.URL)
 		what := fmt.Sprintf("calls %s %s", method, x.URL)
 		if x.Count == nil {

@@ -3,7 +3,9 @@ package load
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 
 	"gopkg.in/yaml.v3"
@@ -22,11 +24,6 @@ type SourceFile struct {
 	Path string
 	Src  []byte
 }
-
-// validators are the passes over a whole config (sub-pipeline cycles, nesting, dangling
-// references, unreachable stages) that Load runs once the config has built without
-// errors. Each returns its errors and its warnings; warnings go to Config.Warnings.
-var validators []func(*lang.Config) (errs, warnings lang.ErrorList)
 
 // Load reads a pipeline config from one file. file names the source in error
 // positions; gates compiles the conditions of gate stages. It returns the config, or
@@ -281,19 +278,10 @@ func (l *loader) clampPositions(list lang.ErrorList) {
 func (l *loader) withStandIns(cfg *lang.Config) *lang.Config {
 	out := *cfg
 	out.Pipelines = append([]*lang.Pipeline{}, cfg.Pipelines...)
-	for _, name := range sortedNames(l.pipelineNames) {
+	for _, name := range slices.Sorted(maps.Keys(l.pipelineNames)) {
 		if cfg.Pipeline(name) == nil {
 			out.Pipelines = append(out.Pipelines, &lang.Pipeline{Name: name, Pos: l.pipelineNames[name]})
 		}
 	}
 	return &out
-}
-
-func sortedNames(m map[string]lang.Pos) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -49,7 +50,7 @@ func (sl *stageLoader) action(n *yaml.Node, f map[string]entry, s *lang.Stage, w
 	if !ok {
 		return
 	}
-	if !loadContains(actions, a) {
+	if !slices.Contains(actions, a) {
 		if sug := lang.Suggest(a, actions); sug != "" {
 			sl.errorf(e.val, kindValue, "unknown action %q; did you mean %q?", a, sug)
 		} else {

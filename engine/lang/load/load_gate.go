@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -91,7 +92,7 @@ func (sl *stageLoader) checkFailed(e entry, name string, s *lang.Stage) {
 			checks = append(checks, c.Check)
 		}
 	}
-	if loadContains(checks, name) {
+	if slices.Contains(checks, name) {
 		return
 	}
 	at := e.val

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -22,7 +23,7 @@ var (
 		out := append([]string{}, stageCommonKeys...)
 		for _, t := range branchTypes {
 			for _, k := range branchKeys[lang.StageType(t)] {
-				if !loadContains(out, k) {
+				if !slices.Contains(out, k) {
 					out = append(out, k)
 				}
 			}
@@ -105,7 +106,7 @@ func (sl *stageLoader) branch(n *yaml.Node, parent string) *lang.Stage {
 		if !tok {
 			return nil
 		}
-		if !loadContains(branchTypes, t) {
+		if !slices.Contains(branchTypes, t) {
 			if sug := lang.Suggest(t, branchTypes); sug != "" {
 				sl.errorf(te.val, kindValue, "a branch's type must be one of %s, not %q; did you mean %q?", lang.QuoteList(branchTypes), t, sug)
 			} else {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -64,7 +65,7 @@ func (sl *stageLoader) reaction(v *yaml.Node, f map[string]entry, r *lang.EventR
 	if !ok {
 		return false
 	}
-	if !loadContains(reactionActions, a) {
+	if !slices.Contains(reactionActions, a) {
 		if s := lang.Suggest(a, reactionActions); s != "" {
 			sl.errorf(e.val, kindValue, "unknown on_events action %q; did you mean %q?", a, s)
 		} else {
@@ -76,7 +77,7 @@ func (sl *stageLoader) reaction(v *yaml.Node, f map[string]entry, r *lang.EventR
 	before := len(sl.errs)
 	own := reactionKeys[a]
 	for k, x := range f {
-		if k != "action" && !loadContains(own, k) {
+		if k != "action" && !slices.Contains(own, k) {
 			if len(own) == 0 {
 				sl.errorf(x.key, kindKey, "key %q does not apply to on_events action %q, which takes no other keys", k, a)
 			} else {

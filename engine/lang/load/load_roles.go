@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -40,7 +41,7 @@ func (l *loader) agent(e entry) *lang.Agent {
 	known := []string{"dispatch"}
 	for _, k := range dispatchKinds {
 		for _, key := range dispatchKeys[k] {
-			if !loadContains(known, key) {
+			if !slices.Contains(known, key) {
 				known = append(known, key)
 			}
 		}
@@ -59,7 +60,7 @@ func (l *loader) agent(e entry) *lang.Agent {
 	}
 	own := dispatchKeys[a.Dispatch]
 	for k, v := range f {
-		if k != "dispatch" && !loadContains(own, k) {
+		if k != "dispatch" && !slices.Contains(own, k) {
 			l.errorf(v.key, kindKey, "key %q does not apply to dispatch %q; it takes %s", k, a.Dispatch, lang.QuoteList(own))
 		}
 	}

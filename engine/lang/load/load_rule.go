@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -57,7 +58,7 @@ func (sl *stageLoader) rule(e entry, where string, keys []string) *lang.Rule {
 		}
 	}
 	if x, ok := f["then"]; ok {
-		if loadContains(keys, "extend") {
+		if slices.Contains(keys, "extend") {
 			sl.target(x, &r.Then, lang.ThenExtend)
 		} else {
 			sl.target(x, &r.Then)

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -41,7 +42,7 @@ var (
 		out := append([]string{}, stageCommonKeys...)
 		for _, t := range lang.StageTypes {
 			for _, k := range stageKeys[t] {
-				if !loadContains(out, k) {
+				if !slices.Contains(out, k) {
 					out = append(out, k)
 				}
 			}
@@ -177,7 +178,7 @@ func (sl *stageLoader) typedFields(n *yaml.Node, where, t string, own, all []str
 	f := sl.fields(n, "stage", section{where: where, known: all})
 	mine := append(append([]string{}, stageCommonKeys...), own...)
 	for k, e := range f {
-		if loadContains(mine, k) {
+		if slices.Contains(mine, k) {
 			continue
 		}
 		if sug := lang.Suggest(k, mine); sug != "" {
@@ -242,7 +243,7 @@ func (sl *stageLoader) id(n *yaml.Node, s *lang.Stage, stage bool) bool {
 	}
 	s.ID = id
 	switch {
-	case loadContains(reservedIDs, id):
+	case slices.Contains(reservedIDs, id):
 		sl.errorf(e.val, kindID, "stage id %q is reserved for a transition target; choose another", id)
 	case !validID.MatchString(id):
 		sl.errorf(e.val, kindID, "invalid stage id %q; use lowercase letters, digits, %q and %q, starting with a letter or digit",
@@ -276,7 +277,7 @@ func (sl *stageLoader) resolve() {
 			return
 		}
 		t := *r.target
-		if loadContains(terminalTargets, t) || loadContains(r.special, t) || sl.ids[t] != nil {
+		if slices.Contains(terminalTargets, t) || slices.Contains(r.special, t) || sl.ids[t] != nil {
 			continue
 		}
 		if _, branch := sl.taken[t]; branch {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 
@@ -89,7 +90,7 @@ func (l *loader) trigger(e entry, name string) lang.Trigger {
 
 // event checks that the event named at n is one of known.
 func (l *loader) event(n *yaml.Node, ev string, known []string) bool {
-	if loadContains(known, ev) {
+	if slices.Contains(known, ev) {
 		return true
 	}
 	if s := lang.Suggest(ev, known); s != "" {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,7 +124,7 @@ func (l *loader) enum(e entry, allowed []string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if loadContains(allowed, s) {
+	if slices.Contains(allowed, s) {
 		return s, true
 	}
 	if sug := lang.Suggest(s, allowed); sug != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -172,7 +173,7 @@ func (sl *stageLoader) webhookHeaders(x entry, where string) []lang.Header {
 		case !headerName.MatchString(name):
 			sl.errorf(k, kindValue, "%q is not a header name (letters, digits and -)", name)
 			continue
-		case loadContains(reservedHeaders, strings.ToLower(name)):
+		case slices.Contains(reservedHeaders, strings.ToLower(name)):
 			sl.errorf(k, kindValue, "header %q is set by the HTTP client; a webhook may not set it", name)
 			continue
 		case seen[strings.ToLower(name)]:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,7 +87,7 @@ type section struct {
 func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry {
 	out := map[string]entry{}
 	for _, e := range l.entries(n, name, sec.where) {
-		if loadContains(sec.known, e.key.Value) {
+		if slices.Contains(sec.known, e.key.Value) {
 			out[e.key.Value] = e
 		} else {
 			l.unknownKey(e.key, sec)
@@ -242,15 +243,6 @@ func (l *loader) syntaxError(err error, src []byte) {
 	}
 	line, col, msg := newYAMLSyntax(src, err).locate()
 	l.errorf(&yaml.Node{Line: line, Column: col}, kindSyntax, "invalid YAML: %s", msg)
-}
-
-func loadContains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 // lookupKey returns the first entry of mapping n with key k, without reporting anything.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -230,7 +231,7 @@ func (y *yamlSyntax) locate() (line, col int, msg string) {
 		}
 		open, opensBlock := y.openBlocks(line)
 		ind := first - 1
-		if !containsInt(open, ind) && (!opensBlock || ind <= open[len(open)-1]) {
+		if !slices.Contains(open, ind) && (!opensBlock || ind <= open[len(open)-1]) {
 			return line, col, fmt.Sprintf("this line is indented by %s, which matches no block above it (%s); indent it like the lines it belongs with",
 				spaces(ind), nearestBlocks(open, ind))
 		}
@@ -586,15 +587,6 @@ func (y *yamlSyntax) flowFailure(off int) (int, bool) {
 		at-- // a value indicator fails on the blank after its colon
 	}
 	return at, true
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // nearestBlocks names the indentations of the open blocks nearest to ind: "the blocks

@@ -6,8 +6,6 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func init() { validators = append(validators, checkMultiPRScopes) }
-
 // checkMultiPRScopes: a `scope: multi-pr` pipeline's runs have an issue as their subject
 // (engine/step_multipr.go), so its trigger is an issues.* event.
 func checkMultiPRScopes(cfg *lang.Config) (errs, warnings lang.ErrorList) {

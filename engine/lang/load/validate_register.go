@@ -2,22 +2,26 @@ package load
 
 import "github.com/org/pipeline-action/engine/lang"
 
-// The validation passes, in the order Load runs them; the errors and warnings of all
-// of them are sorted together by position.
-func init() {
-	validators = append(validators,
-		checkSubPipelines,
-		checkAgents,
-		checkGroups,
-		checkRestarts,
-		checkReactions, // validate_reactions.go
-		checkActionLoops,
-		checkWebhooks,
-		checkReachable,
-		checkUnusedPipelines,
-		checkBranchMerges, // validate_branch_merge.go
-		checkTokenEvents,  // validate_token.go
-	)
+// validators are the passes over a whole config (sub-pipeline cycles, nesting, dangling
+// references, unreachable stages), in the order Load runs them once the config has built
+// without errors. Each returns its errors and its warnings; warnings go to
+// Config.Warnings, and the findings of all passes are sorted together by position.
+var validators = []func(*lang.Config) (errs, warnings lang.ErrorList){
+	checkMultiPRScopes, // validate_multipr.go
+	checkSubPipelines,
+	checkAgents,
+	checkGroups,
+	checkRestarts,
+	checkReactions, // validate_reactions.go
+	checkActionLoops,
+	checkWebhooks,
+	checkReachable,
+	checkUnusedPipelines,
+	checkBranchMerges, // validate_branch_merge.go
+	checkTokenEvents,  // validate_token.go
+	checkIssueScopes,  // validate_scope.go
+	checkTargets,      // validate_targets.go
+	checkUpdateBranch, // validate_update_branch.go
 }
 
 // partialValidators are the passes that also run over a config that has errors: they

@@ -7,8 +7,6 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func init() { validators = append(validators, checkIssueScopes) }
-
 // checkIssueScopes: a `scope: issue` pipeline starts on issues, so its trigger is an issues.*
 // event (a pipeline with a pull_request.* trigger would never start); and a trigger on an
 // issue cannot ask for a base branch or a draft, which issues do not have.

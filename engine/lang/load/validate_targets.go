@@ -6,8 +6,6 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func init() { validators = append(validators, checkTargets) }
-
 // checkTargets reports what a run could only fail on:
 //   - a comment's `target` that is not `pr` or `issue` (written literally: a template could
 //     send the comment anywhere), and `target: issue` in a pipeline that runs on pull

@@ -2,8 +2,6 @@ package load
 
 import "github.com/org/pipeline-action/engine/lang"
 
-func init() { validators = append(validators, checkUpdateBranch) }
-
 // checkUpdateBranch: update_branch brings a pull request's head up to date with its base, so
 // it belongs to a pipeline whose subject is a pull request; in one that starts on issues it
 // would have no branch to update.

@@ -1,4 +1,8 @@
-package schema_test
+// Package pipelineaction_test holds the tests of what lies at the repository's root:
+// pipelines.schema.json, the JSON Schema editors use for .github/pipelines.yaml, kept in
+// step with the loader (engine/lang/load): every example config passes both, and every
+// mistake that is a schema matter is rejected by both.
+package pipelineaction_test
 
 import (
 	"bytes"
@@ -24,15 +28,15 @@ import (
 )
 
 const (
-	schemaFile = "../pipelines.schema.json"
+	schemaFile = "pipelines.schema.json"
 	schemaID   = "https://raw.githubusercontent.com/org/pipeline-action/main/pipelines.schema.json"
 )
 
 // exampleGlobs name every config that must pass both the schema and the loader.
 var exampleGlobs = []string{
-	"../examples/*/pipelines.yaml",
-	"../engine/lang/load/testdata/reference/*.yaml",
-	"../engine/lang/load/testdata/load/*.yaml",
+	"examples/*/pipelines.yaml",
+	"engine/lang/load/testdata/reference/*.yaml",
+	"engine/lang/load/testdata/load/*.yaml",
 }
 
 // rejectMarker on the first line of a golden error case says its mistake is a schema matter.
@@ -242,7 +246,7 @@ func declares(p any) bool {
 func TestExamplesPassSchemaAndLoader(t *testing.T) {
 	sch := compile(t)
 	for _, file := range examples(t) {
-		t.Run(strings.TrimPrefix(file, "../"), func(t *testing.T) {
+		t.Run(file, func(t *testing.T) {
 			src, err := os.ReadFile(file)
 			require.NoError(t, err)
 			assert.NoError(t, validate(sch, src), "the schema rejects an example the language allows")
@@ -1165,7 +1169,7 @@ func locations(ve *jsonschema.ValidationError) []string {
 // are rejected by the schema as well as by the loader.
 func TestGoldenSchemaRejects(t *testing.T) {
 	sch := compile(t)
-	files, err := filepath.Glob("../engine/lang/load/testdata/err/*.yaml")
+	files, err := filepath.Glob("engine/lang/load/testdata/err/*.yaml")
 	require.NoError(t, err)
 	n := 0
 	for _, file := range files {

@@ -1,4 +1,4 @@
-package repocheck
+package linkcheck
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package schema_test
+package pipelineaction_test
 
 import (
 	"encoding/json"

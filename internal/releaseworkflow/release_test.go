@@ -1,4 +1,4 @@
-package release
+package releaseworkflow
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-const root = "../../.."
+const root = "../.."
 
 type step struct {
 	ID   string            `yaml:"id"`

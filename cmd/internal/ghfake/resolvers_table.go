@@ -1,0 +1,37 @@
+package ghfake
+
+import "fmt"
+
+// resolverSets register the GraphQL fields the fake serves, one set per file, in the
+// order they run. A field belongs to one set: on panics when a set defines a field
+// another one has defined, so no set silently replaces another's answer.
+var resolverSets = []func(){
+	queryResolvers,         // resolvers.go: Query, Repository, Ref, Blob, actors
+	mutationResolvers,      // mutations.go
+	gitObjectResolvers,     // gitrefs.go: Commit authorship and signatures
+	historyResolvers,       // history.go: Commit.history, file, parents
+	commitResolvers,        // resolvers_commit.go: Commit, status rollup, checks
+	treeResolvers,          // trees.go
+	pullRequestResolvers,   // resolvers_pr.go: Issue and PullRequest, reviews, comments
+	issueTimelineResolvers, // issues.go: Issue.timelineItems
+	timelineResolvers,      // timeline.go: PullRequest.timelineItems and its events
+	closingResolvers,       // resolvers_closing.go
+	forkResolvers,          // resolvers_forks.go
+}
+
+func init() {
+	for _, register := range resolverSets {
+		register()
+	}
+}
+
+// on registers resolvers for one type: on("Repository", map[string]resolver{...}).
+func on(typ string, fields map[string]resolver) {
+	for name, r := range fields {
+		key := typ + "." + name
+		if resolvers[key] != nil {
+			panic(fmt.Sprintf("ghfake: GraphQL field %s is defined twice", key))
+		}
+		resolvers[key] = r
+	}
+}

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -133,7 +135,7 @@ func judgeDispatches(run *chaosRun, fail func(string, string, ...any)) {
 	for _, d := range run.fake.Dispatches() {
 		count[fmt.Sprintf("run %v stage %v attempt %v", d.Inputs["run"], d.Inputs["stage"], d.Inputs["attempt"])]++
 	}
-	keys := sortedKeys(count)
+	keys := slices.Sorted(maps.Keys(count))
 	for _, k := range keys {
 		if count[k] > 1 {
 			fail(invDispatch, "%s dispatched %d times", k, count[k])
@@ -150,7 +152,7 @@ func judgeEscalations(run *chaosRun, fail func(string, string, ...any)) {
 	for i := 0; i+1 < len(run.snaps) && i < len(run.steps); i++ {
 		before, after := run.snaps[i], run.snaps[i+1]
 		st := run.steps[i]
-		for _, id := range sortedKeys(after.runs) {
+		for _, id := range slices.Sorted(maps.Keys(after.runs)) {
 			if after.runs[id] == engine.RunEscalated && before.runs[id] != engine.RunEscalated {
 				since[id] = i
 			}
@@ -158,7 +160,7 @@ func judgeEscalations(run *chaosRun, fail func(string, string, ...any)) {
 		if after.closed || after.merged {
 			continue
 		}
-		for _, id := range sortedKeys(before.runs) {
+		for _, id := range slices.Sorted(maps.Keys(before.runs)) {
 			if before.runs[id] != engine.RunEscalated || after.runs[id] == "" || after.runs[id] == engine.RunEscalated {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -17,10 +18,10 @@ import (
 // a multi-PR run's pull requests, or (unless the config allows it) someone who wrote
 // commits of the run's pull request. No one approves their own change.
 func (e *eval) isAuthor(run *Run, login string) bool {
-	if e.facts.PR != nil && strings.EqualFold(login, e.facts.PR.Author) {
+	if e.Facts.PR != nil && strings.EqualFold(login, e.Facts.PR.Author) {
 		return true
 	}
-	if e.facts.Contributed(e.facts.PR, login) || run != nil && e.facts.Contributed(e.runPR(run), login) {
+	if e.Facts.Contributed(e.Facts.PR, login) || run != nil && e.Facts.Contributed(e.RunPR(run), login) {
 		return true
 	}
 	return run != nil && e.mayHaveAuthoredRunPR(run, login) // step_issue.go
@@ -29,16 +30,16 @@ func (e *eval) isAuthor(run *Run, login string) bool {
 // runAuthors lists the authors of the pull requests run would merge when it is an issue's
 // or a multi-PR run (a pull request's own run has its subject's author only).
 func (e *eval) runAuthors(run *Run) []string {
-	if run == nil || e.issue == nil {
+	if run == nil || e.Issue == nil {
 		return nil
 	}
 	var out []string
-	if pr := e.runPR(run); pr != nil { // step_issue.go
+	if pr := e.RunPR(run); pr != nil { // step_issue.go
 		out = append(out, pr.Author)
 	}
-	if p := e.cfg.PipelineFor(run); p.IsMultiPR() {
-		for _, ref := range RunPRRefs(run, e.issue.base.Repo) { // step_multipr.go
-			if pr := e.prOf(ref); pr != nil {
+	if p := e.Cfg.PipelineFor(run); p.IsMultiPR() {
+		for _, ref := range RunPRRefs(run, e.Issue.Base.Repo) { // step_multipr.go
+			if pr := e.PrOf(ref); pr != nil {
 				out = append(out, pr.Author)
 			}
 		}
@@ -51,14 +52,14 @@ func (e *eval) runAuthors(run *Run) []string {
 // who, when the stage names a group, is a member of it now. The authors of the run's
 // changes never count, nor the action itself.
 func (e *eval) allowed(run *Run, stage *lang.Stage, login string, canPush bool) bool {
-	if login == "" || SameIdentity(login, e.facts.Viewer) || e.isAuthor(run, login) {
+	if login == "" || SameIdentity(login, e.Facts.Viewer) || e.isAuthor(run, login) {
 		return false
 	}
-	if !canPush && !e.facts.People.Has(login, "write") {
+	if !canPush && !e.Facts.People.Has(login, "write") {
 		return false
 	}
 	if stage.From != "" {
-		return e.facts.InGroup(e.cfg.Group(stage.From), login)
+		return e.Facts.InGroup(e.Cfg.Group(stage.From), login)
 	}
 	return true
 }
@@ -66,7 +67,7 @@ func (e *eval) allowed(run *Run, stage *lang.Stage, login string, canPush bool) 
 // noteHeads records the head of every open run's pull request as seen now, and when a
 // run first saw it after another (Run.HeadSince).
 func (e *eval) noteHeads() {
-	for _, run := range e.st.Runs {
+	for _, run := range e.St.Runs {
 		if run.Status.Final() {
 			continue
 		}
@@ -80,7 +81,7 @@ func (e *eval) noteHead(run *Run) {
 		return
 	}
 	if run.Head != "" {
-		run.HeadSince = e.now
+		run.HeadSince = e.Now
 	}
 	run.Head = head
 }
@@ -90,7 +91,7 @@ func (e *eval) noteHead(run *Run) {
 // it on a push (dismiss_stale: false), before the run saw the current head — it may have
 // been given on an older commit (in the same second, too: GitHub keeps seconds).
 func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
-	pr := e.runPR(run)
+	pr := e.RunPR(run)
 	if pr == nil {
 		return ""
 	}
@@ -98,7 +99,7 @@ func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 		return "given before the base changed to " + pr.BaseRef
 	}
 	if !stage.KeepOnPush && !run.HeadSince.IsZero() && !at.After(run.HeadSince) {
-		return "given before the head moved to " + short(run.Head)
+		return "given before the head moved to " + core.Short(run.Head)
 	}
 	return ""
 }
@@ -107,7 +108,7 @@ func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 // was given on another commit than the head (unless the stage keeps approvals on a push),
 // or before the last change of base, as GitHub's "dismiss stale approvals" has it.
 func (e *eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
-	pr := e.runPR(run)
+	pr := e.RunPR(run)
 	if pr == nil {
 		return "there is no pull request"
 	}

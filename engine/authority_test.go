@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -41,7 +42,7 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 
 	// Suppose the merge had not been asked for at once: bob lost write access, or the head
 	// moved, and the guard no longer counts his skip.
-	st := clone(skipped.State)
+	st := core.Clone(skipped.State)
 	st.Runs[0].Intents = nil
 	f.People.Permissions["bob"] = "read"
 	res = Step(cfg, st, Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))
@@ -80,7 +81,7 @@ func TestDisownedCommandIsNotActedOn(t *testing.T) {
 // dismiss_stale: false keeps it across pushes but never across a change of base.
 func TestOutdatedAt(t *testing.T) {
 	f := humanFacts()
-	e := &eval{facts: f, now: t0}
+	e := &eval{&core.Eval{Facts: f, Now: t0}}
 	run := &Run{Head: f.PR.HeadSHA}
 	stage := &lang.Stage{}
 	assert.Empty(t, e.outdatedAt(run, stage, t0), "a run that saw one head only")

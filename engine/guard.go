@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -10,13 +11,6 @@ import (
 // at the moment of the merge from the pipeline as written and today's facts, never
 // from what the stored state says was passed: a state that was forged, or that a lost
 // event left behind, can hold a merge back but never let one through.
-
-// HeadIndependent is implemented by checks whose verdict does not depend on the PR's
-// head commit (a label on the PR, say). A moved head sends a run back to the first
-// gate with a check that does not implement it.
-type HeadIndependent interface {
-	HeadIndependent() bool
-}
 
 // guardPlan is what the guard found: whether the merge is justified, and otherwise
 // the gate the run goes back to and why.
@@ -38,7 +32,7 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
 	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
-	merge = guardTarget(p, merge)
+	merge = core.GuardTarget(p, merge)
 	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
 	failing := map[string]bool{}      // gates that decidedly fail
 	holds := func(s *lang.Stage) bool {
@@ -72,8 +66,8 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 			justified = true
 			continue
 		}
-		free, pass, fail := guardEdges(p, i)
-		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
+		free, pass, fail := core.GuardEdges(p, i)
+		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && e.GuardSkips(s.Condition) { // step_condition.go
 			// The stage's condition decidedly does not hold today: the run skips it.
 			free = append(free, s.SkipTo)
 		} else if s.Type == lang.StageHuman {
@@ -101,25 +95,25 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 			}
 		}
 	}
-	pr := e.facts.PR
+	pr := e.Facts.PR
 	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
 	// gates on the way to a merge of another of a multi-PR run's pull requests are all
 	// evaluated afresh on that pull request's facts above.
-	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.runPR(run) == pr
+	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.RunPR(run) == pr
 	back := func(g *lang.Stage) guardPlan {
 		if g.Type == lang.StageHuman {
 			_, why := e.humanHolds(run, g)
-			return guardPlan{back: g, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", g.ID, short(pr.HeadSHA), why)}
+			return guardPlan{back: g, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", g.ID, core.Short(pr.HeadSHA), why)}
 		}
 		if moved {
 			return guardPlan{back: g, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-				short(run.VerifiedSHA), short(pr.HeadSHA), run.VerifiedBy)}
+				core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)}
 		}
 		verb := "does not hold"
 		if sr := run.Stages[g.ID]; sr != nil && sr.Status == StagePassed {
 			verb = "no longer holds"
 		}
-		return guardPlan{back: g, why: fmt.Sprintf("gate %q %s (%s); checking again", g.ID, verb, firstUnmet(held[g.ID]))}
+		return guardPlan{back: g, why: fmt.Sprintf("gate %q %s (%s); checking again", g.ID, verb, core.FirstUnmet(held[g.ID]))}
 	}
 	if !justified {
 		if len(frontier) == 0 {
@@ -145,81 +139,10 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	}
 	if moved {
 		for _, s := range order {
-			if s.Type == lang.StageGate && headDependent(s) {
+			if s.Type == lang.StageGate && core.HeadDependent(s) {
 				return back(s)
 			}
 		}
 	}
 	return guardPlan{}
-}
-
-// guardEdges returns the targets stage i of p may move to. For a gate: pass is the
-// target of its pass transition, fail those of its fail transitions; for a human stage:
-// pass is the target of on_complete. free holds every other target (for any other
-// stage, all of them).
-func guardEdges(p *lang.Pipeline, i int) (free, pass, fail []string) {
-	s := p.Stages[i]
-	if s.Type != lang.StageGate && s.Type != lang.StageHuman {
-		return lang.Successors(p, i), nil, nil
-	}
-	next := lang.TargetComplete
-	if i+1 < len(p.Stages) && p.Stages[i+1] != nil {
-		next = p.Stages[i+1].ID
-	}
-	pass = []string{next}
-	if s.OnPass != "" {
-		pass = []string{s.OnPass}
-	}
-	if s.Type == lang.StageHuman && s.OnComplete != "" {
-		pass = []string{s.OnComplete}
-	}
-	if s.OnFail != "" {
-		fail = append(fail, s.OnFail)
-	}
-	if r := s.OnFailRule; r != nil {
-		for _, t := range []string{r.Goto, r.Then} {
-			if t != "" {
-				fail = append(fail, t)
-			}
-		}
-	}
-	taken := append(append([]string{}, pass...), fail...)
-	if s.Condition != nil && s.SkipTo != "" {
-		// The skip edge is the guard's to decide, from today's facts (guardSkips).
-		taken = append(taken, s.SkipTo)
-	}
-	for _, t := range lang.Transitions(s) {
-		if k := indexOf(taken, t); k >= 0 {
-			taken = append(taken[:k], taken[k+1:]...) // written out above
-			continue
-		}
-		free = append(free, t)
-	}
-	return free, pass, fail
-}
-
-func indexOf(xs []string, x string) int {
-	for i, y := range xs {
-		if y == x {
-			return i
-		}
-	}
-	return -1
-}
-
-// headDependent reports whether a gate's verdict may change when the head moves.
-func headDependent(s *lang.Stage) bool {
-	for _, c := range s.Conditions {
-		if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
-			return true
-		}
-	}
-	for _, group := range s.AnyOf {
-		for _, c := range group {
-			if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -45,14 +46,14 @@ func (e *eval) humanCount(run *Run, stage *lang.Stage, sr *StageRun) (who []stri
 func (e *eval) humanHolds(run *Run, s *lang.Stage) (bool, string) {
 	sr := run.Stages[s.ID]
 	if sr == nil {
-		sr = &StageRun{EnteredAt: e.now} // not entered: nothing given at it counts by time
+		sr = &StageRun{EnteredAt: e.Now} // not entered: nothing given at it counts by time
 	}
 	who, need, notes := e.humanCount(run, s, sr)
 	if len(who) >= need {
 		return true, ""
 	}
 	if sk := sr.Skipped; sk != nil {
-		why := e.mayCommandAs(sk.Login) // step_chatops.go
+		why := e.MayCommandAs(sk.Login) // step_chatops.go
 		if why == "" && e.isAuthor(run, sk.Login) {
 			why = sk.Login + " is an author of the change"
 		}
@@ -81,13 +82,13 @@ func (e *eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add fun
 		switch {
 		case r.IsBot:
 			notes = append(notes, r.Author+" is an app")
-		case e.facts.Contributed(e.runPR(run), r.Author):
+		case e.Facts.Contributed(e.RunPR(run), r.Author):
 			notes = append(notes, r.Author+" wrote commits of it, so does not approve it")
 		case !e.allowed(run, stage, r.Author, r.CanPush):
 			notes = append(notes, r.Author+" does not count here")
 		case e.reviewOutdated(run, stage, r) != "":
 			notes = append(notes, r.Author+"'s approval "+e.reviewOutdated(run, stage, r))
-		case staleReview(sr, r): // step_react_restart.go
+		case core.StaleReview(sr, r): // step_react_restart.go
 			notes = append(notes, r.Author+"'s approval is stale ("+sr.Stale.Why+")")
 		default:
 			add(r.Author)
@@ -96,7 +97,7 @@ func (e *eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add fun
 	for _, a := range sr.Approvals {
 		switch why := e.approvalOutdated(run, stage, a); {
 		case !e.allowed(run, stage, a.Login, false):
-			notes = append(notes, a.Login+"'s /pipeline approve no longer counts: "+a.Login+" is not "+e.whoCan(stage)+" today")
+			notes = append(notes, a.Login+"'s /pipeline approve no longer counts: "+a.Login+" is not "+e.WhoCan(stage)+" today")
 		case why != "":
 			notes = append(notes, a.Login+"'s /pipeline approve "+why)
 		default:
@@ -114,8 +115,8 @@ func (e *eval) countComments(run *Run, stage *lang.Stage, sr *StageRun, add func
 	if stage.Pattern != "" {
 		re, _ = regexp.Compile(stage.Pattern) // checked at load
 	}
-	for _, c := range e.facts.PR.Comments {
-		if !c.CreatedAt.After(sr.EnteredAt) || !countsAsHuman(c, e.facts) || isCommand(c.Body) {
+	for _, c := range e.Facts.PR.Comments {
+		if !c.CreatedAt.After(sr.EnteredAt) || !core.CountsAsHuman(c, e.Facts) || core.IsCommand(c.Body) {
 			continue
 		}
 		if re != nil && !re.MatchString(c.Body) {
@@ -123,7 +124,7 @@ func (e *eval) countComments(run *Run, stage *lang.Stage, sr *StageRun, add func
 		}
 		switch why := e.outdatedAt(run, stage, c.CreatedAt); {
 		case c.Disowned():
-			notes = append(notes, disowned(c))
+			notes = append(notes, core.Disowned(c))
 		case !e.allowed(run, stage, c.Author, false):
 		case why != "":
 			notes = append(notes, c.Author+"'s comment was "+why)
@@ -132,37 +133,4 @@ func (e *eval) countComments(run *Run, stage *lang.Stage, sr *StageRun, add func
 		}
 	}
 	return notes
-}
-
-// disowned says that comment c does not count: someone other than its author edited it.
-func disowned(c IssueComment) string {
-	return fmt.Sprintf("comment %d by %s was edited by %s, so it is neither a command nor %s's action", c.ID, c.Author, c.EditedBy, c.Author)
-}
-
-// LatestReviews returns each reviewer's latest review that states an opinion (APPROVED,
-// CHANGES_REQUESTED or DISMISSED), in the order reviewers first appear: the one rule of
-// which review counts, for human stages and gates alike. A later COMMENTED review does not
-// undo an approval or a request for changes. Logins compare without case, as GitHub's do;
-// reviews without an author (deleted users) are skipped.
-func LatestReviews(reviews []Review) []Review {
-	idx := map[string]int{}
-	var out []Review
-	for _, r := range reviews {
-		switch r.State {
-		case ReviewApproved, ReviewChangesRequested, ReviewDismissed:
-		default:
-			continue
-		}
-		if r.Author == "" {
-			continue
-		}
-		k := strings.ToLower(r.Author)
-		if i, ok := idx[k]; ok {
-			out[i] = r
-			continue
-		}
-		idx[k] = len(out)
-		out = append(out, r)
-	}
-	return out
 }

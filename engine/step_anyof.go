@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -20,12 +21,12 @@ func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 		r := e.check(c, facts)
 		names = append(names, c.Check)
 		if r.Status == GatePass {
-			return GateResult{Check: "any_of(" + strings.Join(namesOf(group), ", ") + ")", Status: GatePass,
+			return GateResult{Check: "any_of(" + strings.Join(core.NamesOf(group), ", ") + ")", Status: GatePass,
 				Message: c.Check + ": " + r.Message}
 		}
 		allFailed = allFailed && r.Status == GateFail
 		msgs = append(msgs, c.Check+": "+r.Message)
-		if r.Who != "" && !contains(who, r.Who) {
+		if r.Who != "" && !core.Contains(who, r.Who) {
 			who = append(who, r.Who)
 		}
 	}
@@ -35,12 +36,4 @@ func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 		res.Status = GateFail
 	}
 	return res
-}
-
-func namesOf(group []lang.Condition) []string {
-	out := make([]string, len(group))
-	for i, c := range group {
-		out[i] = c.Check
-	}
-	return out
 }

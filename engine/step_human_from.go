@@ -3,8 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,38 +16,13 @@ import (
 // unknown (the event is older than the timeline read, or GitHub names no actor) does not
 // count either.
 
-// labelAdder returns who added label last and when, as the timeline tells, and whether
-// the timeline holds such an event.
-func labelAdder(pr *PullRequest, label string) (string, time.Time, bool) {
-	at := pr.Last(TimelineLabeled, label)
-	actor, found := "", false
-	for _, ev := range pr.Timeline {
-		if ev.Kind == TimelineLabeled && lang.SameLabel(ev.Label, label) && ev.At.Equal(at) {
-			actor, found = ev.Actor, true
-		}
-	}
-	return actor, at, found
-}
-
-// dismisser returns who last dismissed a review of reviewer and when, as the timeline
-// tells.
-func dismisser(pr *PullRequest, reviewer string) (string, time.Time) {
-	var last TimelineEvent
-	for _, ev := range pr.Timeline {
-		if ev.Kind == TimelineReviewDismissed && strings.EqualFold(ev.Label, reviewer) && !ev.At.Before(last.At) {
-			last = ev
-		}
-	}
-	return last.Actor, last.At
-}
-
 // humanLabel counts the stage's label when someone who counts added it.
 func (e *eval) humanLabel(run *Run, stage *lang.Stage, add func(string)) (notes []string) {
-	l, ok := e.facts.PR.Label(stage.WaitLabel)
+	l, ok := e.Facts.PR.Label(stage.WaitLabel)
 	if !ok {
 		return nil
 	}
-	by, at, found := labelAdder(e.facts.PR, l)
+	by, at, found := core.LabelAdder(e.Facts.PR, l)
 	switch {
 	case !found || by == "":
 		return []string{fmt.Sprintf("who added the label %s is not known (the timeline read does not show it)", l)}
@@ -66,7 +41,7 @@ func (e *eval) humanLabel(run *Run, stage *lang.Stage, add func(string)) (notes 
 func (e *eval) humanDismiss(run *Run, stage *lang.Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
-	for _, r := range LatestReviews(e.facts.PR.Reviews) {
+	for _, r := range LatestReviews(e.Facts.PR.Reviews) {
 		switch r.State {
 		case ReviewChangesRequested:
 			blocked = true
@@ -78,7 +53,7 @@ func (e *eval) humanDismiss(run *Run, stage *lang.Stage, add func(string)) (note
 		return nil
 	}
 	for _, reviewer := range dismissed {
-		by, at := dismisser(e.facts.PR, reviewer)
+		by, at := core.Dismisser(e.Facts.PR, reviewer)
 		switch why := e.outdatedAt(run, stage, at); {
 		case by == "":
 			notes = append(notes, fmt.Sprintf("who dismissed the review of %s is not known", reviewer))
@@ -100,7 +75,7 @@ func (e *eval) humanDismiss(run *Run, stage *lang.Stage, add func(string)) (note
 func humanActors(s *lang.Stage, sr *StageRun, f *Facts, run *Run) (who, perms []string) {
 	switch s.WaitFor {
 	case lang.WaitApproval:
-		rp := runPRIn(f, run) // step_issue.go
+		rp := core.RunPRIn(f, run) // step_issue.go
 		for _, r := range LatestReviews(rp.Reviews) {
 			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
 			if r.State == ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {
@@ -109,20 +84,20 @@ func humanActors(s *lang.Stage, sr *StageRun, f *Facts, run *Run) (who, perms []
 		}
 	case lang.WaitComment:
 		for _, c := range f.PR.Comments {
-			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && countsAsHuman(c, f) && !c.Disowned() && !isCommand(c.Body) {
+			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && core.CountsAsHuman(c, f) && !c.Disowned() && !core.IsCommand(c.Body) {
 				perms = append(perms, c.Author)
 			}
 		}
 	case lang.WaitLabel:
 		if l, ok := f.PR.Label(s.WaitLabel); ok {
-			if by, _, _ := labelAdder(f.PR, l); by != "" {
+			if by, _, _ := core.LabelAdder(f.PR, l); by != "" {
 				perms = append(perms, by)
 			}
 		}
 	case lang.WaitDismiss:
 		for _, r := range LatestReviews(f.PR.Reviews) {
 			if r.State == ReviewDismissed {
-				if by, _ := dismisser(f.PR, r.Author); by != "" {
+				if by, _ := core.Dismisser(f.PR, r.Author); by != "" {
 					perms = append(perms, by)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -14,16 +15,10 @@ import (
 // (Effect.WriteAhead): at most once. Labels, assignees, review requests and closing an
 // issue are idempotent. What an item cannot do is logged and said in the run's message.
 
-// Keys of the list effects: <run>/<list>/<item>/<action>.
-const (
-	ListOnComplete = "on_complete"
-	ListOnError    = "on_error"
-)
-
 // runList asks for the effects of the items of list (ListOnComplete or ListOnError) of
 // run's pipeline.
 func (e *eval) runList(run *Run, list string) {
-	p := e.cfg.PipelineFor(run)
+	p := e.Cfg.PipelineFor(run)
 	if p == nil {
 		return
 	}
@@ -37,35 +32,35 @@ func (e *eval) runList(run *Run, list string) {
 			env = e.templateEnv(p, run)
 		}
 		eff := Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
-			Kind: EffectKind(item.Action), Number: e.facts.PR.Number}
+			Kind: EffectKind(item.Action), Number: e.Facts.PR.Number}
 		plan := e.planItem(run, item, eff, env)
 		if item.Action == lang.ActionSetVariable || item.Action == lang.ActionSetShared {
 			env = nil // the items after it read the new value
 		}
 		what := fmt.Sprintf("run %s: %s item %d (%s at %s)", run.ID, list, i+1, item.Action, item.Pos)
 		switch {
-		case plan.err != "":
-			e.logf("%s: %s", what, plan.err)
-			msg := fmt.Sprintf("%s item %d (%s): %s", list, i+1, item.Action, plan.err)
+		case plan.Err != "":
+			e.Logf("%s: %s", what, plan.Err)
+			msg := fmt.Sprintf("%s item %d (%s): %s", list, i+1, item.Action, plan.Err)
 			if run.Message == "" {
 				run.Message = msg
 			} else {
 				run.Message += "; " + msg
 			}
-		case plan.done != "":
-			e.logf("%s: %s", what, plan.done)
+		case plan.Done != "":
+			e.Logf("%s: %s", what, plan.Done)
 		default:
-			if plan.eff.Kind.WriteAhead() {
-				plan.eff.WriteAhead = true
+			if plan.Eff.Kind.WriteAhead() {
+				plan.Eff.WriteAhead = true
 			}
-			e.logf("%s: asked for", what)
-			e.effects = append(e.effects, plan.eff)
+			e.Logf("%s: asked for", what)
+			e.Effects = append(e.Effects, plan.Eff)
 		}
 	}
 }
 
 // planItem plans one item of a list.
-func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env) plannedAction {
+func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env) core.PlannedAction {
 	a := item.Args
 	field := func(key string) (lang.Value, bool) {
 		for _, kv := range a.Map {
@@ -98,7 +93,7 @@ func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env
 	switch item.Action {
 	case lang.ActionCloseIssue:
 		if a.Kind == lang.KindNull {
-			return plannedAction{done: "no issue to close (none given)"}
+			return core.PlannedAction{Done: "no issue to close (none given)"}
 		}
 		return e.planCloseIssue(eff, tmpl(a), env)
 	case lang.ActionComment:
@@ -109,17 +104,17 @@ func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env
 		}
 		if t := strings.TrimSpace(target.Scalar); target.Kind != lang.KindNull && t != "" {
 			if why := e.commentTarget(run, t, &eff); why != "" { // step_issue.go
-				return plannedAction{err: why}
+				return core.PlannedAction{Err: why}
 			}
 		}
-		body, err := renderText(tmpl(msg), env)
+		body, err := core.RenderText(tmpl(msg), env)
 		if err != nil {
-			return plannedAction{err: err.Error()}
+			return core.PlannedAction{Err: err.Error()}
 		}
 		eff.Kind = EffectComment
-		return e.planComment(run, eff, body)
+		return e.PlanComment(run, eff, body)
 	case lang.ActionLabel:
-		return e.planLabel(eff, strs(a), nil)
+		return e.PlanLabel(eff, strs(a), nil)
 	case lang.ActionNotify:
 		target, message := a, lang.Value{}
 		if a.Kind == lang.KindMap {
@@ -139,46 +134,26 @@ func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env
 		if hasBody && body.Kind != lang.KindNull {
 			bt = tmpl(body)
 		}
-		return e.planCreateIssue(run, eff, tmpl(title), bt, "", strs(labels), env)
+		return e.PlanCreateIssue(run, eff, tmpl(title), bt, "", strs(labels), env)
 	case lang.ActionRequestReviewers:
 		if a.Kind != lang.KindMap {
-			return e.planRequestReviewers(eff, strs(a), nil, "")
+			return e.PlanRequestReviewers(eff, strs(a), nil, "")
 		}
 		rs, _ := field("reviewers")
 		ts, _ := field("teams")
 		g, _ := field("group")
-		return e.planRequestReviewers(eff, strs(rs), strs(ts), g.Scalar)
+		return e.PlanRequestReviewers(eff, strs(rs), strs(ts), g.Scalar)
 	case lang.ActionAssign:
 		if a.Kind != lang.KindMap {
-			return e.planAssign(eff, strs(a), "")
+			return e.PlanAssign(eff, strs(a), "")
 		}
 		as, _ := field("assignees")
 		g, _ := field("group")
-		return e.planAssign(eff, strs(as), g.Scalar)
+		return e.PlanAssign(eff, strs(as), g.Scalar)
 	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
 		name, _ := field("name")
 		value, _ := field("value")
-		return e.planSetVariable(run, item.Action, name.Scalar, value, env)
+		return e.PlanSetVariable(run, item.Action, name.Scalar, value, env)
 	}
-	return plannedAction{err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
-}
-
-// listOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
-// one: it changes nothing (the run is final).
-func (e *eval) listOutcome(o Outcome) bool {
-	parts := strings.Split(o.Key, "/")
-	if len(parts) < 4 {
-		return false
-	}
-	switch parts[len(parts)-3] {
-	case ListOnComplete, ListOnError, ruleOnFail, ruleOnConflict, ruleOnCIFailure, reactOnEvents: // and step_rules.go's, step_react_notify.go's
-	default:
-		return false
-	}
-	if o.Err == "" {
-		e.logf("%s done", o.Key)
-	} else {
-		e.logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
-	}
-	return true
+	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
 }

@@ -2,8 +2,8 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -13,7 +13,7 @@ import (
 // condition does not pass; failed: one has decidedly failed.
 func (e *eval) evaluate(stage *lang.Stage) (results []GateResult, blocked, failed bool) {
 	results = make([]GateResult, 0, len(stage.Conditions))
-	facts := e.factsForGates()
+	facts := e.FactsForGates()
 	for _, c := range stage.Conditions {
 		r := e.check(c, facts)
 		r.Check, r.Optional = c.Check, c.Optional
@@ -45,15 +45,15 @@ func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr.Results = results
 	switch {
 	case !blocked:
-		run.VerifiedSHA, run.VerifiedBy = e.facts.PR.HeadSHA, stage.ID
-		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+short(e.facts.PR.HeadSHA))
+		run.VerifiedSHA, run.VerifiedBy = e.Facts.PR.HeadSHA, stage.ID
+		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
 		return true
 	case failed && stage.OnFailRule != nil: // step_rules.go
 		if e.gateOnFail(p, run, stage, results) {
 			return true
 		}
 	case failed && stage.OnFail != "":
-		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+failures(results))
+		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+core.Failures(results))
 		return true
 	}
 	sr.Status = StageWaiting
@@ -61,23 +61,13 @@ func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return false
 }
 
-// holdAction keeps an action stage waiting, without calling GitHub, for a reason its
-// facts show (a draft, conflicts).
-func (e *eval) holdAction(run *Run, stage *lang.Stage, why, who string) bool {
-	sr := run.Stages[stage.ID]
-	sr.Status = StageWaiting
-	sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: why, Who: who}}
-	run.Status = RunWaiting
-	return false
-}
-
 func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
-	pr := e.facts.PR
+	pr := e.Facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number, Repo: e.otherRepo()}
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number, Repo: e.OtherRepo()}
 	action := stage.Action
-	if newActionStage(stage) { // step_actions.go
+	if core.NewActionStage(stage) { // step_actions.go
 		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)
 		if !asked {
 			return moved
@@ -98,17 +88,17 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 			e.enter(run, stage.ID, plan.back.ID, plan.why)
 			return true
 		case plan.why != "":
-			return e.holdAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
+			return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
 		}
-		switch failed := failedChecks(pr); {
+		switch failed := core.FailedChecks(pr); {
 		case pr.Draft:
-			return e.holdAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
+			return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
 		case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
 			return e.mergeOnConflict(p, run, stage)
 		case failed != "" && stage.OnCIFailure != nil:
 			return e.mergeOnCIFailure(p, run, stage, failed)
 		case pr.Mergeable == Conflicting:
-			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
+			return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 		}
 		if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
 			return moved
@@ -117,15 +107,15 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 		// GitHub refuses (409).
 		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
 		if stage.Config.DeleteBranch {
-			if why := keepHeadBranch(e.facts); why != "" {
-				e.logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
+			if why := core.KeepHeadBranch(e.Facts); why != "" {
+				e.Logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
 			} else {
 				eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
 			}
 		}
 	case lang.ActionAddLabel:
 		for _, l := range stage.Config.Labels {
-			if !pr.HasLabel(l) && !hasLabel(eff.Labels, l) {
+			if !pr.HasLabel(l) && !core.HasLabel(eff.Labels, l) {
 				eff.Labels = append(eff.Labels, l)
 			}
 		}
@@ -136,7 +126,7 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	case lang.ActionRemoveLabel:
 		for _, l := range stage.Config.Labels {
 			// Remove the label by its name on the PR (`WIP` for `wip`).
-			if on, ok := pr.Label(l); ok && !hasLabel(eff.Labels, on) {
+			if on, ok := pr.Label(l); ok && !core.HasLabel(eff.Labels, on) {
 				eff.Labels = append(eff.Labels, on)
 			}
 		}
@@ -145,13 +135,13 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 			return true
 		}
 	case lang.ActionComment:
-		if contains(run.Applied, key) || contains(pr.Posted, key) {
+		if core.Contains(run.Applied, key) || core.Contains(pr.Posted, key) {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
 			return true
 		}
 		eff.Body = stage.Config.Body
 	}
-	if sr.Status == StageRetrying && e.settling {
+	if sr.Status == StageRetrying && e.Settling {
 		run.Status = RunWaiting
 		return false
 	}
@@ -159,51 +149,20 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 		sr.Status = StageActing
 	}
 	run.Status = RunRunning
-	if eff.Kind.WriteAhead() || (eff.Kind == EffectDispatch && dispatchWriteAhead(eff.Dispatch)) { // notifying an agent
-		e.intend(run, sr, &eff)
+	if eff.Kind.WriteAhead() || (eff.Kind == EffectDispatch && core.DispatchWriteAhead(eff.Dispatch)) { // notifying an agent
+		e.Intend(run, sr, &eff)
 	}
-	e.effects = append(e.effects, eff)
+	e.Effects = append(e.Effects, eff)
 	return false
 }
 
 func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
 	run.Stages[stage.ID].Message = why
-	if stage.OnFailure != "" || e.isBranch(run, stage) {
+	if stage.OnFailure != "" || e.IsBranch(run, stage) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, why)
 		return true
 	}
 	run.Stages[stage.ID].Status = StageFailed
 	e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
-	return false
-}
-
-// keepHeadBranch says why delete_branch must not delete the PR's head branch, or "". Only a
-// branch of the repository itself is deleted: a fork's branch is not the action's to delete, and
-// deleting heads/<name> here would delete this repository's branch of the same name. The
-// default branch is never deleted (GitHub refuses anyway).
-func keepHeadBranch(f *Facts) string {
-	pr := f.PR
-	switch {
-	case pr.HeadRef == "":
-		return "its name is unknown"
-	case pr.HeadRepo == "":
-		return "GitHub does not say which repository it lives in (its fork was deleted)"
-	case pr.CrossRepo:
-		return fmt.Sprintf("it is a branch of the fork %s, not of %s", pr.HeadRepo, f.Repo)
-	case !strings.EqualFold(pr.HeadRepo, f.Repo):
-		return fmt.Sprintf("it is a branch of %s, not of %s", pr.HeadRepo, f.Repo)
-	case pr.HeadRef == f.DefaultBranch:
-		return "it is the default branch of " + f.Repo
-	}
-	return ""
-}
-
-// hasLabel reports whether labels holds label name, compared as GitHub compares labels.
-func hasLabel(labels []string, name string) bool {
-	for _, l := range labels {
-		if lang.SameLabel(l, name) {
-			return true
-		}
-	}
 	return false
 }

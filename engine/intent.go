@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -94,7 +95,7 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		e.actionFailed(run, stage, fmt.Sprintf("the outcome of opening the issue, asked for at %s, is unknown; it is not opened again, so that it is not opened twice", it.At.UTC().Format(time.RFC3339)))
 		return
 	}
-	if it.Kind == EffectDispatch && !core.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
+	if it.Kind == EffectDispatch && !slices.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
 		return
 	}
 	e.Unknown[it.Key] = it

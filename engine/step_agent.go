@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,7 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	key := core.DispatchKey(run, stage)
 	ag := e.Cfg.Agent(stage.Agent)
 	// Only a comment dispatch leaves a trace on the subject: its marker.
-	if core.Contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && core.Contains(e.Facts.PR.Posted, key)) {
+	if slices.Contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && slices.Contains(e.Facts.PR.Posted, key)) {
 		run.Applied = core.AppendOnce(run.Applied, key)
 		e.awaitReport(run, stage)
 		return false
@@ -170,7 +171,7 @@ func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 // applyReport applies an agent's report: the run must stand at that attempt of that
 // agent stage; anything else is refused and logged.
 func (e *eval) applyReport(r *Report) {
-	if !core.Contains(Verdicts, r.Verdict) {
+	if !slices.Contains(Verdicts, r.Verdict) {
 		e.Logf("report for run %q, stage %q, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
 		return
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -26,7 +27,7 @@ func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 		}
 		allFailed = allFailed && r.Status == GateFail
 		msgs = append(msgs, c.Check+": "+r.Message)
-		if r.Who != "" && !core.Contains(who, r.Who) {
+		if r.Who != "" && !slices.Contains(who, r.Who) {
 			who = append(who, r.Who)
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,7 +85,7 @@ func (e *eval) command(c IssueComment) {
 	if arg != "" {
 		text += " " + core.OneWord(arg)
 	}
-	if !core.Contains(ChatOpsCommands, verb) {
+	if !slices.Contains(ChatOpsCommands, verb) {
 		e.Refuse(c, fmt.Sprintf("`/pipeline %s` is not a command; the commands are %s. Nothing was changed.", core.OneWord(verb), strings.Join(ChatOpsCommands, ", ")))
 		return
 	}

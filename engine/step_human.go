@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,7 +36,7 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	}
 	var effects []Effect
 	pr := e.Facts.PR
-	done := func(key string) bool { return core.Contains(run.Applied, key) || core.Contains(pr.Posted, key) }
+	done := func(key string) bool { return slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) }
 	if stage.OnEnter != nil {
 		if key := core.HumanKey(run, stage, sr.Attempt, core.NoticeOnEnter); !done(key) {
 			effects = append(effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectComment, Number: pr.Number,
@@ -43,7 +44,7 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 		}
 	}
 	if stage.AutoAssign {
-		if key := core.HumanKey(run, stage, sr.Attempt, core.NoticeRequest); !core.Contains(run.Applied, key) {
+		if key := core.HumanKey(run, stage, sr.Attempt, core.NoticeRequest); !slices.Contains(run.Applied, key) {
 			users, teams := e.ReviewersOf(stage)
 			if len(users)+len(teams) == 0 {
 				run.Applied = append(run.Applied, key)

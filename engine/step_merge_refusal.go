@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -37,7 +38,7 @@ func (e *eval) mergeWaits(run *Run, stage *lang.Stage) (held, moved bool) {
 		return true, false
 	}
 	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, core.RuleWhenBehind, core.Short(pr.HeadSHA))
-	if !core.Contains(run.Applied, key) {
+	if !slices.Contains(run.Applied, key) {
 		// Until GitHub accepts it (settleUpdateBehind records it): the update moves the head,
 		// and the run's gates check the new one. Asked again meanwhile, GitHub answers that
 		// there is nothing to merge, or that the head moved.

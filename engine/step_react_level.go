@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -49,7 +50,7 @@ func (e *eval) reactLevel(p *lang.Pipeline, run *Run, in Input) {
 		return
 	}
 	key, prefix := e.ReactionKey(run, r, in, "restart")
-	if core.Contains(run.Applied, key) {
+	if slices.Contains(run.Applied, key) {
 		return
 	}
 	e.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, core.Short(run.Head), eventPush, in.Event)

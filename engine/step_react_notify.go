@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -27,7 +28,7 @@ func (e *eval) reactNotify(p *lang.Pipeline, run *Run, r *lang.EventReaction, in
 	sum := sha256.Sum256([]byte(delivery))
 	prefix := run.ID + "/" + core.ReactOnEvents + "/"
 	key := prefix + hex.EncodeToString(sum[:6]) + "/notify"
-	if core.Contains(run.Applied, key) || core.Contains(e.Facts.PR.Posted, key) {
+	if slices.Contains(run.Applied, key) || slices.Contains(e.Facts.PR.Posted, key) {
 		e.Logf("run %s: the notification of %s for this delivery was asked for already", run.ID, r.Event)
 		return
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,7 +35,7 @@ func (e *eval) reactRestart(p *lang.Pipeline, run *Run, r *lang.EventReaction, i
 		}
 	}
 	key, prefix := e.ReactionKey(run, r, in, "restart")
-	if core.Contains(run.Applied, key) {
+	if slices.Contains(run.Applied, key) {
 		e.Logf("run %s: %s was reacted to already (%s); not restarted again", run.ID, r.Event, e.EventWhat(r))
 		return
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -54,7 +55,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in I
 		return
 	}
 	key, prefix := e.ReactionKey(run, r, in, "wake")
-	if core.Contains(run.Applied, key) || core.Contains(e.Facts.PR.Posted, key) {
+	if slices.Contains(run.Applied, key) || slices.Contains(e.Facts.PR.Posted, key) {
 		e.Logf("run %s: agent %s was woken for this %s already", run.ID, name, r.Event)
 		return
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -37,7 +38,7 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *
 		return
 	}
 	key := base + "/notify"
-	if core.Contains(run.Applied, key) || core.Contains(pr.Posted, key) {
+	if slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) {
 		return
 	}
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Number: pr.Number}

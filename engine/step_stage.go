@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -135,7 +136,7 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 			return true
 		}
 	case lang.ActionComment:
-		if core.Contains(run.Applied, key) || core.Contains(pr.Posted, key) {
+		if slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
 			return true
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,7 +36,7 @@ const (
 func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	key := core.WebhookKey(run, stage)
-	if core.Contains(run.Applied, key) {
+	if slices.Contains(run.Applied, key) {
 		return e.webhookFailed(run, stage, fmt.Sprintf("call %s was already made; it is not made twice", key), true)
 	}
 	call, err := e.webhookCall(p, run, stage)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -56,7 +57,7 @@ func (e *Eval) DispatchTrace(stage *lang.Stage, it Intent) (trace, int64, string
 	pr := e.Facts.PR
 	switch kind {
 	case lang.DispatchComment:
-		if Contains(pr.Posted, it.Key) {
+		if slices.Contains(pr.Posted, it.Key) {
 			return TraceSeen, 0, "the comment carrying its marker exists"
 		}
 		return TraceAbsent, 0, "the comment carrying its marker is not there"

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"time"
 )
 
@@ -104,7 +105,7 @@ func (e *Eval) Performed(it Intent) string {
 			return "the pull request is merged"
 		}
 	case EffectComment, EffectDispatch:
-		if Contains(pr.Posted, it.Key) {
+		if slices.Contains(pr.Posted, it.Key) {
 			return "the comment carrying its marker exists"
 		}
 		if tr, ok := e.Facts.Dispatches[it.Key]; ok && tr.Seen {

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -77,7 +78,7 @@ func render(t *lang.Template, env lang.Env, inert, strict bool) (string, error) 
 // PlanComment posts body on the pull request once: a comment whose marker is already on
 // the pull request, or whose effect is recorded done, is not posted again.
 func (e *Eval) PlanComment(run *Run, eff Effect, body string) PlannedAction {
-	if Contains(run.Applied, eff.Key) || Contains(e.Facts.PR.Posted, eff.Key) {
+	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
 		return PlannedAction{Done: "comment posted"}
 	}
 	if strings.TrimSpace(body) == "" {
@@ -115,7 +116,7 @@ func (e *Eval) PlanLabel(eff Effect, add, remove []string) PlannedAction {
 
 // PlanCreateIssue opens an issue once (write-ahead; its body carries the effect's marker).
 func (e *Eval) PlanCreateIssue(run *Run, eff Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) PlannedAction {
-	if Contains(run.Applied, eff.Key) {
+	if slices.Contains(run.Applied, eff.Key) {
 		return PlannedAction{Done: "issue created"}
 	}
 	if title == nil {

@@ -3,6 +3,7 @@ package core
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,7 +49,7 @@ func NonceMessage(subject, run, stage, nonce string) string {
 func (e *Eval) WrongNonce(run *Run, stage *lang.Stage, sr *StageRun, got string) string {
 	stageID := stage.ID
 	if !strings.HasPrefix(sr.Nonce, strconv.Itoa(sr.Attempt)+"-") {
-		if key := DispatchKey(run, stage); !Contains(run.Applied, key) && !hasIntent(run, key) {
+		if key := DispatchKey(run, stage); !slices.Contains(run.Applied, key) && !hasIntent(run, key) {
 			return "this attempt's agent has not been dispatched yet: the report answers another dispatch"
 		}
 		return "this attempt was dispatched without a nonce (by an earlier version of the action); `/pipeline retry` dispatches it anew"

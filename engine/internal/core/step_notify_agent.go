@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -18,7 +19,7 @@ func (e *Eval) NotifiedAgent(target string) *lang.Agent {
 
 // PlanNotifyAgent plans the dispatch that hands text to ag.
 func (e *Eval) PlanNotifyAgent(run *Run, eff Effect, ag *lang.Agent, text string, env lang.Env) PlannedAction {
-	if Contains(run.Applied, eff.Key) || Contains(e.Facts.PR.Posted, eff.Key) {
+	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
 		return PlannedAction{Done: "agent " + ag.Name + " notified"}
 	}
 	eff.Kind, eff.Agent, eff.Dispatch = EffectDispatch, ag.Name, ag.Dispatch

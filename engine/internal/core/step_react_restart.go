@@ -3,6 +3,7 @@ package core
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,5 +78,5 @@ func (e *Eval) Invalidate(run *Run, id, why string, push bool) bool {
 
 // StaleReview says whether review r was made stale for the stage of sr.
 func StaleReview(sr *StageRun, r Review) bool {
-	return sr != nil && sr.Stale != nil && Contains(sr.Stale.Reviews, ReviewKey(r))
+	return sr != nil && sr.Stale != nil && slices.Contains(sr.Stale.Reviews, ReviewKey(r))
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -24,7 +25,7 @@ func FailedMessage(rs []GateResult, check string) string {
 func FailedChecks(pr *PullRequest) string {
 	var names []string
 	for _, c := range pr.Checks {
-		if c.State == CheckFailure && !Contains(names, c.Name) {
+		if c.State == CheckFailure && !slices.Contains(names, c.Name) {
 			names = append(names, c.Name)
 		}
 	}

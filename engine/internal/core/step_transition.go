@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -98,17 +99,8 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-func Contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 func AppendOnce(xs []string, x string) []string {
-	if Contains(xs, x) {
+	if slices.Contains(xs, x) {
 		return xs
 	}
 	return append(xs, x)

@@ -23,14 +23,15 @@ type deadlineArmer func(stage *lang.Stage, sr *StageRun, now time.Time)
 // (a reminder, an extension) returns false, and the stage is evaluated as usual.
 type deadlineHandler func(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool
 
-// deadlineArmers run in order on every stage entry; deadlineHandlers by kind. Stage kinds
-// with deadlines of their own register here (an init of their file).
+// deadlineArmers run in order on every stage entry, before the stage type's own (its arm);
+// deadlineHandlers act on the deadlines any stage may have, by kind, and a stage type
+// handles those of its own (its deadline).
 var (
-	deadlineArmers   = []deadlineArmer{core.ArmTimeout, core.ArmDelay}
+	deadlineArmers   = []deadlineArmer{core.ArmTimeout}
 	deadlineHandlers = map[string]deadlineHandler{
-		DeadlineTimeout: (*eval).timedOut,
-		DeadlineDelay:   (*eval).delayEnded,
-		DeadlinePoll:    (*eval).pollDue,
+		DeadlineTimeout:      (*eval).timedOut,
+		DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
+		DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
 	}
 )
 
@@ -55,6 +56,9 @@ func (e *eval) arm(run *Run) {
 	for _, a := range deadlineArmers {
 		a(stage, sr, e.Now)
 	}
+	if t := stageTypes[stage.Type]; t != nil {
+		t.arm(stage, sr, e.Now)
+	}
 }
 
 // due acts on the deadlines of run's current stage that now has reached, oldest first,
@@ -75,6 +79,9 @@ func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop b
 			sr.Deadlines = nil
 		}
 		h := deadlineHandlers[d.Kind]
+		if t := stageTypes[stage.Type]; h == nil && t != nil {
+			h = t.deadline(d.Kind)
+		}
 		if h == nil {
 			e.finish(run, RunFailed, lang.TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+stage.ID)
 			return false, true

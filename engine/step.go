@@ -272,21 +272,5 @@ func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 	if moved, done := e.issueStage(p, run, stage); done { // step_issue.go
 		return moved
 	}
-	switch stage.Type {
-	case lang.StageGate:
-		return e.gate(p, run, stage)
-	case lang.StageAgent:
-		return e.agent(p, run, stage)
-	case lang.StageHuman:
-		return e.human(p, run, stage)
-	case lang.StageDelay:
-		return e.DelayWait(run, stage)
-	case lang.StagePipeline:
-		return e.subPipeline(p, run, stage) // step_pipeline.go
-	case lang.StageWebhook:
-		return e.webhook(p, run, stage) // step_webhook.go
-	case lang.StageParallel:
-		return e.parallel(p, run, stage) // step_parallel.go
-	}
-	return e.action(p, run, stage)
+	return stageTypes[stage.Type].step(e, p, run, stage) // stage.go; UnsupportedStage names any other type
 }

@@ -308,3 +308,10 @@ func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
 	env["agents"] = names
 	return env
 }
+
+// agentType dispatches an agent and waits for its report.
+type agentType struct{ noDeadlines }
+
+func (agentType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.agent(p, run, stage)
+}

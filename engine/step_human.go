@@ -64,9 +64,22 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return false
 }
 
-func init() {
-	deadlineArmers = append(deadlineArmers, core.ArmReminder)
-	deadlineHandlers[DeadlineReminder] = (*eval).remind
+// humanType waits for people: their approvals, reviews or commands, and reminds them.
+type humanType struct{}
+
+func (humanType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
+	core.ArmReminder(stage, sr, now)
+}
+
+func (humanType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.human(p, run, stage)
+}
+
+func (humanType) deadline(kind string) deadlineHandler {
+	if kind == DeadlineReminder {
+		return (*eval).remind
+	}
+	return nil
 }
 
 // remind posts reminder d.N+1 of a human stage that still waits, and arms the next one

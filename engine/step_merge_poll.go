@@ -18,8 +18,6 @@ const (
 	mergeabilityPolls    = 12 // an hour at mergeabilityInterval
 )
 
-func init() { deadlineHandlers[DeadlineMergeability] = (*eval).MergeabilityDue }
-
 // waitMergeability keeps sr of run waiting for GitHub's mergeability of what: it arms the
 // next poll, or escalates when the last one is spent. It reports whether the run escalated.
 func (e *eval) waitMergeability(run *Run, sr *StageRun, what string) bool {

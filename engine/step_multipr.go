@@ -331,5 +331,3 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 	msg := strings.Join(append(append(failed, pending...), passed...), "; ")
 	return GateResult{Check: c.Check, Status: worst, Message: msg}
 }
-
-func init() { deadlineHandlers[DeadlineFollow] = (*eval).FollowDue }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -35,7 +36,21 @@ import (
 // ruleOnAnyReject names on_any_reject in Run.Iterations and in messages ("on_any_reject").
 const ruleOnAnyReject = "any_reject"
 
-func init() { deadlineHandlers[DeadlineBranch] = (*eval).branchTimedOut }
+// parallelType runs its branches at once and joins them.
+type parallelType struct{}
+
+func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}
+
+func (parallelType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.parallel(p, run, stage)
+}
+
+func (parallelType) deadline(kind string) deadlineHandler {
+	if kind == DeadlineBranch {
+		return (*eval).branchTimedOut
+	}
+	return nil
+}
 
 // startBranches starts every branch of par for the run's current entry of it, but those
 // in keep, whose result (from the entry before) stands. A branch's condition is decided

@@ -405,3 +405,10 @@ func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 	}
 	bsr.Results = []GateResult{{Check: "sub-pipeline", Status: GatePending, Message: bsr.Message, Who: who}}
 }
+
+// pipelineType starts a child pipeline and waits for its end.
+type pipelineType struct{ noDeadlines }
+
+func (pipelineType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.subPipeline(p, run, stage)
+}

@@ -167,3 +167,17 @@ func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
 	e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
 	return false
 }
+
+// gateType waits until its condition holds on the facts.
+type gateType struct{ noDeadlines }
+
+func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.gate(p, run, stage)
+}
+
+// actionType performs its action (merge, label, comment, …) and moves on.
+type actionType struct{ noDeadlines }
+
+func (actionType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.action(p, run, stage)
+}

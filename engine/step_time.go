@@ -138,3 +138,24 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d De
 		e.Effects = append(e.Effects, plan.Eff)
 	}
 }
+
+// delayType waits for its duration, polling its condition on the way when it has one.
+type delayType struct{}
+
+func (delayType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
+	core.ArmDelay(stage, sr, now)
+}
+
+func (delayType) step(e *eval, _ *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.DelayWait(run, stage)
+}
+
+func (delayType) deadline(kind string) deadlineHandler {
+	switch kind {
+	case DeadlineDelay:
+		return (*eval).delayEnded
+	case DeadlinePoll:
+		return (*eval).pollDue
+	}
+	return nil
+}

@@ -229,3 +229,10 @@ func (e *eval) reconcileWebhook(run *Run, stage *lang.Stage, it Intent) {
 	e.webhookFailed(run, stage, fmt.Sprintf("whether the call to %s asked for at %s was made is not known (the invocation that made it ended without recording its answer); it is not made again, so that it is not made twice",
 		host, it.At.UTC().Format("2006-01-02 15:04 UTC")), true)
 }
+
+// webhookType calls a URL and waits for its answer.
+type webhookType struct{ noDeadlines }
+
+func (webhookType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.webhook(p, run, stage)
+}

@@ -1,7 +1,8 @@
 package engine
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -62,16 +63,7 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 		}
 		s := p.Stage(run.Stage)
 		if s != nil && s.Type == lang.StageGate {
-			// A check with `from` fails closed on a team not read: read them all.
-			for _, c := range s.AllConditions() {
-				if ref, ok := c.Eval.(lang.GroupRef); ok && ref.Group() != "" {
-					if g := cfg.Group(ref.Group()); g != nil {
-						for _, t := range g.Teams {
-							teams[strings.ToLower(t)] = t
-						}
-					}
-				}
-			}
+			gateTeams(cfg, s, teams)
 		}
 		// Every human stage of the pipeline: the merge guard judges them all again.
 		for _, hs := range p.Stages {
@@ -98,16 +90,25 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 			addGroup(g, commanders)
 		}
 	}
-	var n Needs
-	for _, t := range teams {
-		n.Teams = append(n.Teams, t)
-	}
-	for _, l := range logins {
+	n := Needs{Teams: slices.Sorted(maps.Values(teams))}
+	for _, l := range slices.Sorted(maps.Values(logins)) {
 		if l != "" {
 			n.Permissions = append(n.Permissions, l)
 		}
 	}
-	sort.Strings(n.Teams)
-	sort.Strings(n.Permissions)
 	return n
+}
+
+// gateTeams adds to teams those of every group a condition of gate s reads (`from`): a
+// check with `from` fails closed on a team not read, so all of them are read.
+func gateTeams(cfg *lang.Config, s *lang.Stage, teams map[string]string) {
+	for _, c := range s.AllConditions() {
+		if ref, ok := c.Eval.(lang.GroupRef); ok && ref.Group() != "" {
+			if g := cfg.Group(ref.Group()); g != nil {
+				for _, t := range g.Teams {
+					teams[strings.ToLower(t)] = t
+				}
+			}
+		}
+	}
 }

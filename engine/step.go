@@ -44,7 +44,22 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 		}
 	}
 	e.closedSubject() // step_closed.go: whatever events were lost
-	for _, p := range cfg.Pipelines {
+	e.startTriggered(in)
+	if in.Report != nil {
+		e.applyReport(in.Report)
+	}
+	if in.AgentFailure != nil {
+		e.applyAgentFailure(in.AgentFailure)
+	}
+	e.advanceAll()
+	e.noteHeads() // a pull request a run came to name in this step
+	return e.Result(st)
+}
+
+// startTriggered starts the pipelines whose trigger is this event, or whose trigger holds
+// since an event that was not seen, unless they already ran for it or are still active.
+func (e *eval) startTriggered(in Input) {
+	for _, p := range e.Cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline
 		}
@@ -85,15 +100,6 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 		}
 		e.start(p, in, since, why)
 	}
-	if in.Report != nil {
-		e.applyReport(in.Report)
-	}
-	if in.AgentFailure != nil {
-		e.applyAgentFailure(in.AgentFailure)
-	}
-	e.advanceAll()
-	e.noteHeads() // a pull request a run came to name in this step
-	return e.Result(st)
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.

@@ -62,98 +62,104 @@ func (e *eval) runList(run *Run, list string) {
 // planItem plans one item of a list.
 func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env) core.PlannedAction {
 	a := item.Args
-	field := func(key string) (lang.Value, bool) {
-		for _, kv := range a.Map {
-			if kv.Key == key {
-				return kv.Value, true
-			}
-		}
-		return lang.Value{}, false
-	}
-	tmpl := func(v lang.Value) *lang.Template {
-		if v.Template != nil {
-			return v.Template
-		}
-		t, _ := lang.CompileTemplate(v.Scalar, v.Pos) // plain text: no `{{`
-		return t
-	}
-	strs := func(v lang.Value) []string {
-		if v.Kind == lang.KindList {
-			var out []string
-			for _, x := range v.List {
-				out = append(out, x.Scalar)
-			}
-			return out
-		}
-		if v.Kind == lang.KindNull {
-			return nil
-		}
-		return []string{v.Scalar}
-	}
 	switch item.Action {
 	case lang.ActionCloseIssue:
 		if a.Kind == lang.KindNull {
 			return core.PlannedAction{Done: "no issue to close (none given)"}
 		}
-		return e.planCloseIssue(eff, tmpl(a), env)
+		return e.planCloseIssue(eff, argTemplate(a), env)
 	case lang.ActionComment:
 		msg, target := a, lang.Value{}
 		if a.Kind == lang.KindMap {
-			msg, _ = field("message")
-			target, _ = field("target")
+			msg, _ = argField(a, "message")
+			target, _ = argField(a, "target")
 		}
 		if t := strings.TrimSpace(target.Scalar); target.Kind != lang.KindNull && t != "" {
 			if why := e.commentTarget(run, t, &eff); why != "" { // step_issue.go
 				return core.PlannedAction{Err: why}
 			}
 		}
-		body, err := core.RenderText(tmpl(msg), env)
+		body, err := core.RenderText(argTemplate(msg), env)
 		if err != nil {
 			return core.PlannedAction{Err: err.Error()}
 		}
 		eff.Kind = EffectComment
 		return e.PlanComment(run, eff, body)
 	case lang.ActionLabel:
-		return e.PlanLabel(eff, strs(a), nil)
+		return e.PlanLabel(eff, argStrings(a), nil)
 	case lang.ActionNotify:
 		target, message := a, lang.Value{}
 		if a.Kind == lang.KindMap {
-			target, _ = field("target")
-			message, _ = field("message")
+			target, _ = argField(a, "target")
+			message, _ = argField(a, "message")
 		}
 		var m *lang.Template
 		if message.Kind != lang.KindNull {
-			m = tmpl(message)
+			m = argTemplate(message)
 		}
-		return e.planNotify(run, eff, tmpl(target), m, env)
+		return e.planNotify(run, eff, argTemplate(target), m, env)
 	case lang.ActionCreateIssue:
-		title, _ := field("title")
-		body, hasBody := field("body")
-		labels, _ := field("labels")
+		title, _ := argField(a, "title")
+		body, hasBody := argField(a, "body")
+		labels, _ := argField(a, "labels")
 		var bt *lang.Template
 		if hasBody && body.Kind != lang.KindNull {
-			bt = tmpl(body)
+			bt = argTemplate(body)
 		}
-		return e.PlanCreateIssue(run, eff, tmpl(title), bt, "", strs(labels), env)
+		return e.PlanCreateIssue(run, eff, argTemplate(title), bt, "", argStrings(labels), env)
 	case lang.ActionRequestReviewers:
 		if a.Kind != lang.KindMap {
-			return e.PlanRequestReviewers(eff, strs(a), nil, "")
+			return e.PlanRequestReviewers(eff, argStrings(a), nil, "")
 		}
-		rs, _ := field("reviewers")
-		ts, _ := field("teams")
-		g, _ := field("group")
-		return e.PlanRequestReviewers(eff, strs(rs), strs(ts), g.Scalar)
+		rs, _ := argField(a, "reviewers")
+		ts, _ := argField(a, "teams")
+		g, _ := argField(a, "group")
+		return e.PlanRequestReviewers(eff, argStrings(rs), argStrings(ts), g.Scalar)
 	case lang.ActionAssign:
 		if a.Kind != lang.KindMap {
-			return e.PlanAssign(eff, strs(a), "")
+			return e.PlanAssign(eff, argStrings(a), "")
 		}
-		as, _ := field("assignees")
-		g, _ := field("group")
-		return e.PlanAssign(eff, strs(as), g.Scalar)
+		as, _ := argField(a, "assignees")
+		g, _ := argField(a, "group")
+		return e.PlanAssign(eff, argStrings(as), g.Scalar)
 	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
-		name, _ := field("name")
-		value, _ := field("value")
+		name, _ := argField(a, "name")
+		value, _ := argField(a, "value")
 		return e.PlanSetVariable(run, item.Action, name.Scalar, value, env)
 	}
 	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
+}
+
+// argField is the value of key in the map a, and whether a has it.
+func argField(a lang.Value, key string) (lang.Value, bool) {
+	for _, kv := range a.Map {
+		if kv.Key == key {
+			return kv.Value, true
+		}
+	}
+	return lang.Value{}, false
+}
+
+// argTemplate is v as a template: plain text compiles to one without `{{`.
+func argTemplate(v lang.Value) *lang.Template {
+	if v.Template != nil {
+		return v.Template
+	}
+	t, _ := lang.CompileTemplate(v.Scalar, v.Pos)
+	return t
+}
+
+// argStrings is v as a list of strings: a list's items, one scalar, or none for null.
+func argStrings(v lang.Value) []string {
+	if v.Kind == lang.KindList {
+		var out []string
+		for _, x := range v.List {
+			out = append(out, x.Scalar)
+		}
+		return out
+	}
+	if v.Kind == lang.KindNull {
+		return nil
+	}
+	return []string{v.Scalar}
 }

@@ -136,88 +136,97 @@ func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, move
 	if len(merges) == 0 || e.Issue == nil {
 		return false, false
 	}
-	var merged, notMerged, blocked, waiting, inFlight []string
+	var t mergeTally
 	for _, b := range merges {
-		bsr := run.Stages[b.ID]
-		if bsr == nil || bsr.Status == StageSkipped {
-			continue
-		}
-		pr, ref, why := e.mergeTarget(p, run, b)
-		name := ref.String()
-		if ref.Number == 0 {
-			name = "pr_number " + b.Config.PR.Src
-		}
-		if pr == nil {
-			notMerged = append(notMerged, b.ID)
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, why))
-			continue
-		}
-		if pr.State == PRMerged {
-			merged = append(merged, fmt.Sprintf("%s (branch %s)", name, b.ID))
-			continue
-		}
-		notMerged = append(notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
-		if bsr.Status == StageActing {
-			// Its merge was asked for and may be going in: what is merged is not known
-			// before its outcome is. What its facts show still holds the others back.
-			inFlight = append(inFlight, name)
-		}
-		if bsr.Status == StageFailed {
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
-			continue
-		}
-		restore := e.OnPR(pr, ref)
-		plan := e.guard(p, run, b)
-		restore()
-		switch {
-		case pr.State == PRClosed:
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): it was closed without merging", name, b.ID))
-		case pr.Draft:
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): it is a draft", name, b.ID))
-		case pr.Mergeable == Conflicting:
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): it has conflicts with its base branch", name, b.ID))
-		case plan.back != nil || plan.why != "":
-			w := plan.why
-			if plan.back != nil {
-				w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
-			}
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
-		case pr.Mergeable != Mergeable || pr.MergeState == core.MergeStateUnknown:
-			waiting = append(waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
-		}
+		e.tallyMerge(p, run, b, &t)
 	}
 	sr := run.Stages[par.ID]
 	switch {
-	case len(blocked) > 0 && len(inFlight) > 0:
+	case len(t.blocked) > 0 && len(t.inFlight) > 0:
 		// No other merge is asked for; the outcome of those in flight decides what to say.
 		sr.Status = StageWaiting
 		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Who: "GitHub",
-			Message: fmt.Sprintf("the merge of %s is in flight; %s", strings.Join(inFlight, ", "), strings.Join(blocked, "; "))}}
+			Message: fmt.Sprintf("the merge of %s is in flight; %s", strings.Join(t.inFlight, ", "), strings.Join(t.blocked, "; "))}}
 		run.Status = RunWaiting
 		return true, false
-	case len(blocked) > 0 && len(merged) == 0:
-		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(blocked, "; "))
+	case len(t.blocked) > 0 && len(t.merged) == 0:
+		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(t.blocked, "; "))
 		e.CancelBranches(run, par, "none is merged")
 		sr.Message = why
 		e.escalate(run, why)
 		return true, true
-	case len(blocked) > 0:
+	case len(t.blocked) > 0:
 		why := fmt.Sprintf("stage %q merges all of its pull requests or none, and a merge went in before another failed: merged %s; not merged %s: %s",
-			par.ID, strings.Join(merged, ", "), strings.Join(notMerged, ", "), strings.Join(blocked, "; "))
+			par.ID, strings.Join(t.merged, ", "), strings.Join(t.notMerged, ", "), strings.Join(t.blocked, "; "))
 		e.CancelBranches(run, par, "the merges are incomplete")
 		sr.Message = why
 		e.escalate(run, why)
 		return true, true
-	case len(waiting) > 0 && len(merged) == 0:
+	case len(t.waiting) > 0 && len(t.merged) == 0:
 		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) { // step_merge_poll.go
 			return true, true
 		}
 		sr.Status = StageWaiting
-		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(waiting, "; "), Who: "GitHub"}}
+		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(t.waiting, "; "), Who: "GitHub"}}
 		run.Status = RunWaiting
 		return true, false
 	}
 	return false, false
+}
+
+// mergeTally is what the branches of a stage that merges all of its pull requests or none
+// came to: the pull requests merged, not merged, in flight, and why any is held back.
+type mergeTally struct{ merged, notMerged, blocked, waiting, inFlight []string }
+
+// tallyMerge adds merge branch b of the run's current stage to t.
+func (e *eval) tallyMerge(p *lang.Pipeline, run *Run, b *lang.Stage, t *mergeTally) {
+	bsr := run.Stages[b.ID]
+	if bsr == nil || bsr.Status == StageSkipped {
+		return
+	}
+	pr, ref, why := e.mergeTarget(p, run, b)
+	name := ref.String()
+	if ref.Number == 0 {
+		name = "pr_number " + b.Config.PR.Src
+	}
+	if pr == nil {
+		t.notMerged = append(t.notMerged, b.ID)
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, why))
+		return
+	}
+	if pr.State == PRMerged {
+		t.merged = append(t.merged, fmt.Sprintf("%s (branch %s)", name, b.ID))
+		return
+	}
+	t.notMerged = append(t.notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
+	if bsr.Status == StageActing {
+		// Its merge was asked for and may be going in: what is merged is not known
+		// before its outcome is. What its facts show still holds the others back.
+		t.inFlight = append(t.inFlight, name)
+	}
+	if bsr.Status == StageFailed {
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
+		return
+	}
+	restore := e.OnPR(pr, ref)
+	plan := e.guard(p, run, b)
+	restore()
+	switch {
+	case pr.State == PRClosed:
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it was closed without merging", name, b.ID))
+	case pr.Draft:
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it is a draft", name, b.ID))
+	case pr.Mergeable == Conflicting:
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it has conflicts with its base branch", name, b.ID))
+	case plan.back != nil || plan.why != "":
+		w := plan.why
+		if plan.back != nil {
+			w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
+		}
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
+	case pr.Mergeable != Mergeable || pr.MergeState == core.MergeStateUnknown:
+		t.waiting = append(t.waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
+	}
 }
 
 // associateFrom applies outputs.pr of an accepted report of stage: in a multi-PR run, a pull

@@ -77,42 +77,8 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	}
 	switch action {
 	case lang.ActionMergePR:
-		if pr.State == PRMerged {
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
-			return true
-		}
-		if pr.State == PRClosed {
-			return e.actionFailed(run, stage, "the pull request was closed without merging")
-		}
-		switch plan := e.guardChain(p, run, stage); {
-		case plan.back != nil:
-			e.enter(run, stage.ID, plan.back.ID, plan.why)
-			return true
-		case plan.why != "":
-			return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
-		}
-		switch failed := core.FailedChecks(pr); {
-		case pr.Draft:
-			return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
-		case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
-			return e.mergeOnConflict(p, run, stage)
-		case failed != "" && stage.OnCIFailure != nil:
-			return e.mergeOnCIFailure(p, run, stage, failed)
-		case pr.Mergeable == Conflicting:
-			return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
-		}
-		if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
+		if moved, done := e.planMerge(p, run, stage, &eff); done {
 			return moved
-		}
-		// Merge exactly the head the gates hold on: if it moves before GitHub merges,
-		// GitHub refuses (409).
-		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
-		if stage.Config.DeleteBranch {
-			if why := core.KeepHeadBranch(e.Facts); why != "" {
-				e.Logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
-			} else {
-				eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
-			}
 		}
 	case lang.ActionAddLabel:
 		for _, l := range stage.Config.Labels {
@@ -155,6 +121,50 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	}
 	e.Effects = append(e.Effects, eff)
 	return false
+}
+
+// planMerge completes eff, the merge of a merge_pr stage, unless the stage moves or waits
+// instead: then done is set and moved is action's result.
+func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Effect) (moved, done bool) {
+	pr := e.Facts.PR
+	if pr.State == PRMerged {
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
+		return true, true
+	}
+	if pr.State == PRClosed {
+		return e.actionFailed(run, stage, "the pull request was closed without merging"), true
+	}
+	switch plan := e.guardChain(p, run, stage); {
+	case plan.back != nil:
+		e.enter(run, stage.ID, plan.back.ID, plan.why)
+		return true, true
+	case plan.why != "":
+		return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)"), true
+	}
+	switch failed := core.FailedChecks(pr); {
+	case pr.Draft:
+		return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)"), true
+	case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
+		return e.mergeOnConflict(p, run, stage), true
+	case failed != "" && stage.OnCIFailure != nil:
+		return e.mergeOnCIFailure(p, run, stage, failed), true
+	case pr.Mergeable == Conflicting:
+		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)"), true
+	}
+	if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
+		return moved, true
+	}
+	// Merge exactly the head the gates hold on: if it moves before GitHub merges,
+	// GitHub refuses (409).
+	eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
+	if stage.Config.DeleteBranch {
+		if why := core.KeepHeadBranch(e.Facts); why != "" {
+			e.Logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
+		} else {
+			eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
+		}
+	}
+	return false, false
 }
 
 func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {

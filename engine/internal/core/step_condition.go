@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -42,19 +43,7 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 		if pr == nil || !pr.FilesRead {
 			return false, "", fmt.Errorf("condition at %s: the changed files of the pull request were not read", c.Pos)
 		}
-		hit := ""
-		for _, f := range pr.Files {
-			for _, g := range c.PathsMatch {
-				if lang.MatchGlob(g, f) {
-					hit = f
-					break
-				}
-			}
-			if hit != "" {
-				break
-			}
-		}
-		if hit == "" {
+		if matchingFile(pr.Files, c.PathsMatch) == "" {
 			if pr.FilesTruncated {
 				// Files past GitHub's limit were not listed; one of them may match.
 				return false, "", fmt.Errorf("condition at %s: the pull request changes more files than GitHub lists (%d); paths_match cannot be decided", c.Pos, len(pr.Files))
@@ -93,6 +82,16 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 		held = append(held, "all hold")
 	}
 	return true, strings.Join(held, "; "), nil
+}
+
+// matchingFile is the first of files that one of globs matches, or "".
+func matchingFile(files, globs []string) string {
+	for _, f := range files {
+		if slices.ContainsFunc(globs, func(g string) bool { return lang.MatchGlob(g, f) }) {
+			return f
+		}
+	}
+	return ""
 }
 
 // guardCondition is the guard's view of a gate's condition: whether, on today's facts

@@ -33,30 +33,79 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	defer e.withRun(p, run)()
 	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
 	merge = core.GuardTarget(p, merge)
-	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
-	failing := map[string]bool{}      // gates that decidedly fail
-	holds := func(s *lang.Stage) bool {
-		if _, bad := held[s.ID]; bad {
-			return false
+	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}}
+	order, frontier, justified := g.paths(p, merge)
+	pr := e.Facts.PR
+	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
+	// gates on the way to a merge of another of a multi-PR run's pull requests are all
+	// evaluated afresh on that pull request's facts above.
+	g.moved = run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.RunPR(run) == pr
+	if !justified {
+		if len(frontier) == 0 {
+			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
 		}
-		results, blocked, failed := e.evaluate(s)
-		if blocked {
-			held[s.ID], failing[s.ID] = results, failed
-			return false
-		}
-		return true
+		return g.back(frontier[0])
 	}
+	// The gates and human stages this run passed hold too, whatever other path the config
+	// allows.
+	for _, s := range p.Stages {
+		sr := run.Stages[s.ID]
+		if s.ID == merge.ID || sr == nil {
+			continue
+		}
+		if s.Type == lang.StageGate && sr.Status == StagePassed && !g.holds(s) {
+			return g.back(s)
+		}
+		if s.Type == lang.StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
+			if ok, _ := e.humanHolds(run, s); !ok {
+				return g.back(s)
+			}
+		}
+	}
+	if g.moved {
+		for _, s := range order {
+			if s.Type == lang.StageGate && core.HeadDependent(s) {
+				return g.back(s)
+			}
+		}
+	}
+	return guardPlan{}
+}
+
+// guardCheck is one judgement of the merge guard: the gates found not to hold, with
+// their results, and those that decidedly fail.
+type guardCheck struct {
+	e       *eval
+	run     *Run
+	held    map[string][]GateResult // gate id -> results, for gates that do not hold
+	failing map[string]bool         // gates that decidedly fail
+	moved   bool                    // the head moved since the run's gates passed
+}
+
+// holds reports whether gate s holds on today's facts, evaluating it once.
+func (g *guardCheck) holds(s *lang.Stage) bool {
+	if _, bad := g.held[s.ID]; bad {
+		return false
+	}
+	results, blocked, failed := g.e.evaluate(s)
+	if blocked {
+		g.held[s.ID], g.failing[s.ID] = results, failed
+		return false
+	}
+	return true
+}
+
+// paths walks p breadth-first from its first stage, in config order within a level,
+// through the transitions today's facts allow: order is the stages reached, in the order
+// reached; frontier the gates and human stages the walk stopped at; justified whether it
+// reached merge.
+func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier []*lang.Stage, justified bool) {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
 	}
-	// Breadth-first from the first stage, in config order within a level.
-	seen := map[string]bool{}
-	var order []*lang.Stage // stages reached, in the order reached
-	var frontier []*lang.Stage
-	justified := false
+	seen := map[string]bool{p.Stages[0].ID: true}
 	queue := []int{0}
-	seen[p.Stages[0].ID] = true
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
@@ -67,20 +116,20 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 			continue
 		}
 		free, pass, fail := core.GuardEdges(p, i)
-		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && e.GuardSkips(s.Condition) { // step_condition.go
+		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && g.e.GuardSkips(s.Condition) { // step_condition.go
 			// The stage's condition decidedly does not hold today: the run skips it.
 			free = append(free, s.SkipTo)
 		} else if s.Type == lang.StageHuman {
-			if ok, _ := e.humanHolds(run, s); ok {
+			if ok, _ := g.e.humanHolds(g.run, s); ok {
 				free = append(free, pass...)
 			} else {
 				frontier = append(frontier, s)
 			}
 		} else if s.Type == lang.StageGate {
 			switch {
-			case holds(s):
+			case g.holds(s):
 				free = append(free, pass...)
-			case failing[s.ID]:
+			case g.failing[s.ID]:
 				free = append(free, fail...)
 				frontier = append(frontier, s)
 			default:
@@ -95,54 +144,23 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 			}
 		}
 	}
-	pr := e.Facts.PR
-	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
-	// gates on the way to a merge of another of a multi-PR run's pull requests are all
-	// evaluated afresh on that pull request's facts above.
-	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.RunPR(run) == pr
-	back := func(g *lang.Stage) guardPlan {
-		if g.Type == lang.StageHuman {
-			_, why := e.humanHolds(run, g)
-			return guardPlan{back: g, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", g.ID, core.Short(pr.HeadSHA), why)}
-		}
-		if moved {
-			return guardPlan{back: g, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-				core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)}
-		}
-		verb := "does not hold"
-		if sr := run.Stages[g.ID]; sr != nil && sr.Status == StagePassed {
-			verb = "no longer holds"
-		}
-		return guardPlan{back: g, why: fmt.Sprintf("gate %q %s (%s); checking again", g.ID, verb, core.FirstUnmet(held[g.ID]))}
+	return order, frontier, justified
+}
+
+// back is the plan that sends the run back to s, which does not hold, and why.
+func (g *guardCheck) back(s *lang.Stage) guardPlan {
+	pr, run := g.e.Facts.PR, g.run
+	if s.Type == lang.StageHuman {
+		_, why := g.e.humanHolds(run, s)
+		return guardPlan{back: s, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, core.Short(pr.HeadSHA), why)}
 	}
-	if !justified {
-		if len(frontier) == 0 {
-			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
-		}
-		return back(frontier[0])
+	if g.moved {
+		return guardPlan{back: s, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
+			core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)}
 	}
-	// The gates and human stages this run passed hold too, whatever other path the config
-	// allows.
-	for _, s := range p.Stages {
-		sr := run.Stages[s.ID]
-		if s.ID == merge.ID || sr == nil {
-			continue
-		}
-		if s.Type == lang.StageGate && sr.Status == StagePassed && !holds(s) {
-			return back(s)
-		}
-		if s.Type == lang.StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
-			if ok, _ := e.humanHolds(run, s); !ok {
-				return back(s)
-			}
-		}
+	verb := "does not hold"
+	if sr := run.Stages[s.ID]; sr != nil && sr.Status == StagePassed {
+		verb = "no longer holds"
 	}
-	if moved {
-		for _, s := range order {
-			if s.Type == lang.StageGate && core.HeadDependent(s) {
-				return back(s)
-			}
-		}
-	}
-	return guardPlan{}
+	return guardPlan{back: s, why: fmt.Sprintf("gate %q %s (%s); checking again", s.ID, verb, core.FirstUnmet(g.held[s.ID]))}
 }

@@ -53,13 +53,8 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 		if s.ID == merge.ID || sr == nil {
 			continue
 		}
-		if s.Type == lang.StageGate && sr.Status == StagePassed && !g.holds(s) {
+		if t := stageTypes[s.Type]; t != nil && !t.stillHolds(g, s, sr) {
 			return g.back(s)
-		}
-		if s.Type == lang.StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
-			if ok, _ := e.humanHolds(run, s); !ok {
-				return g.back(s)
-			}
 		}
 	}
 	if g.moved {
@@ -80,6 +75,21 @@ type guardCheck struct {
 	held    map[string][]GateResult // gate id -> results, for gates that do not hold
 	failing map[string]bool         // gates that decidedly fail
 	moved   bool                    // the head moved since the run's gates passed
+}
+
+// recheck is the verdict of s's type on s; the guard takes the transitions of a type it
+// does not know as free.
+func (g *guardCheck) recheck(s *lang.Stage) guardVerdict {
+	if t := stageTypes[s.Type]; t != nil {
+		return t.recheck(g, s)
+	}
+	return guardFree
+}
+
+// skips reports whether the condition of s decidedly does not hold today, so that the
+// run skips s (step_condition.go).
+func (g *guardCheck) skips(s *lang.Stage) bool {
+	return s.Condition != nil && g.e.GuardSkips(s.Condition)
 }
 
 // holds reports whether gate s holds on today's facts, evaluating it once.
@@ -116,25 +126,16 @@ func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier
 			continue
 		}
 		free, pass, fail := core.GuardEdges(p, i)
-		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && g.e.GuardSkips(s.Condition) { // step_condition.go
-			// The stage's condition decidedly does not hold today: the run skips it.
+		switch g.recheck(s) {
+		case guardSkips:
 			free = append(free, s.SkipTo)
-		} else if s.Type == lang.StageHuman {
-			if ok, _ := g.e.humanHolds(g.run, s); ok {
-				free = append(free, pass...)
-			} else {
-				frontier = append(frontier, s)
-			}
-		} else if s.Type == lang.StageGate {
-			switch {
-			case g.holds(s):
-				free = append(free, pass...)
-			case g.failing[s.ID]:
-				free = append(free, fail...)
-				frontier = append(frontier, s)
-			default:
-				frontier = append(frontier, s)
-			}
+		case guardHolds:
+			free = append(free, pass...)
+		case guardFails:
+			free = append(free, fail...)
+			frontier = append(frontier, s)
+		case guardStops:
+			frontier = append(frontier, s)
 		}
 		for _, t := range free {
 			j, ok := index[t]

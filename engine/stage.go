@@ -18,6 +18,12 @@ type stageType interface {
 	step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool
 	// deadline is the handler of a deadline kind of the type's own, or nil.
 	deadline(kind string) deadlineHandler
+	// recheck is the merge guard's judgement of s, a stage of the type on a path to the
+	// merge, on today's facts (guard.go).
+	recheck(g *guardCheck, s *lang.Stage) guardVerdict
+	// stillHolds reports whether s, which the run left as sr says, holds for the merge
+	// guard on today's facts.
+	stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool
 }
 
 // stageTypes are the types of stage Step executes, by their name in the language.
@@ -31,6 +37,24 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StagePipeline: pipelineType{},
 	lang.StageWebhook:  webhookType{},
 }
+
+// guardVerdict is what the merge guard finds of a stage on its walk to the merge.
+type guardVerdict int
+
+const (
+	guardFree  guardVerdict = iota // the guard does not judge it: its transitions are free
+	guardSkips                     // its condition decidedly does not hold: the run skips it
+	guardHolds                     // it holds: the walk goes on through its pass transitions
+	guardFails                     // it decidedly fails: on through its fail transitions, and it stops the walk
+	guardStops                     // it does not hold: the walk stops there
+)
+
+// unguarded is embedded by the types whose transitions the merge guard takes as free:
+// what they do is what the config says to do when they end.
+type unguarded struct{}
+
+func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict       { return guardFree }
+func (unguarded) stillHolds(*guardCheck, *lang.Stage, *StageRun) bool { return true }
 
 // noDeadlines is embedded by the types that arm and handle no deadline of their own.
 type noDeadlines struct{}

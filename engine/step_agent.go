@@ -310,7 +310,10 @@ func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
 }
 
 // agentType dispatches an agent and waits for its report.
-type agentType struct{ noDeadlines }
+type agentType struct {
+	noDeadlines
+	unguarded
+}
 
 func (agentType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.agent(p, run, stage)

@@ -75,6 +75,24 @@ func (humanType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bo
 	return e.human(p, run, stage)
 }
 
+func (humanType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+	if g.skips(s) {
+		return guardSkips
+	}
+	if ok, _ := g.e.humanHolds(g.run, s); ok {
+		return guardHolds
+	}
+	return guardStops
+}
+
+func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
+	if sr.Status != StagePassed && sr.Status != StageSkipped {
+		return true
+	}
+	ok, _ := g.e.humanHolds(g.run, s)
+	return ok
+}
+
 func (humanType) deadline(kind string) deadlineHandler {
 	if kind == DeadlineReminder {
 		return (*eval).remind

@@ -37,7 +37,7 @@ import (
 const ruleOnAnyReject = "any_reject"
 
 // parallelType runs its branches at once and joins them.
-type parallelType struct{}
+type parallelType struct{ unguarded }
 
 func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}
 

@@ -407,7 +407,10 @@ func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 }
 
 // pipelineType starts a child pipeline and waits for its end.
-type pipelineType struct{ noDeadlines }
+type pipelineType struct {
+	noDeadlines
+	unguarded
+}
 
 func (pipelineType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.subPipeline(p, run, stage)

@@ -185,8 +185,27 @@ func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) boo
 	return e.gate(p, run, stage)
 }
 
+func (gateType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+	switch {
+	case g.skips(s):
+		return guardSkips
+	case g.holds(s):
+		return guardHolds
+	case g.failing[s.ID]:
+		return guardFails
+	}
+	return guardStops
+}
+
+func (gateType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
+	return sr.Status != StagePassed || g.holds(s)
+}
+
 // actionType performs its action (merge, label, comment, …) and moves on.
-type actionType struct{ noDeadlines }
+type actionType struct {
+	noDeadlines
+	unguarded
+}
 
 func (actionType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.action(p, run, stage)

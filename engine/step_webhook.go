@@ -231,7 +231,10 @@ func (e *eval) reconcileWebhook(run *Run, stage *lang.Stage, it Intent) {
 }
 
 // webhookType calls a URL and waits for its answer.
-type webhookType struct{ noDeadlines }
+type webhookType struct {
+	noDeadlines
+	unguarded
+}
 
 func (webhookType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.webhook(p, run, stage)

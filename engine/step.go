@@ -265,7 +265,12 @@ func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
-	if what := core.UnsupportedStage(stage); what != "" {
+	t := stageTypes[stage.Type] // stage.go
+	what := core.UnsupportedStage(stage)
+	if t == nil {
+		what = fmt.Sprintf("stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String())
+	}
+	if what != "" {
 		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+what)
 		return false
 	}
@@ -278,5 +283,5 @@ func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 	if moved, done := e.issueStage(p, run, stage); done { // step_issue.go
 		return moved
 	}
-	return stageTypes[stage.Type].step(e, p, run, stage) // stage.go; UnsupportedStage names any other type
+	return t.step(e, p, run, stage)
 }

@@ -28,17 +28,14 @@ func UnsupportedPipeline(p *lang.Pipeline) string {
 	return ""
 }
 
-// UnsupportedStage names what s uses that Step cannot execute, or "".
+// UnsupportedStage names what s, of a type Step executes (engine's stageTypes), uses
+// that Step cannot execute, or "".
 func UnsupportedStage(s *lang.Stage) string {
 	at := s.Pos.String()
-	switch s.Type {
-	case lang.StageGate, lang.StageAction, lang.StageDelay, lang.StageWebhook, lang.StagePipeline, lang.StageHuman, lang.StageAgent:
-	case lang.StageParallel:
+	if s.Type == lang.StageParallel {
 		if what := unsupportedParallel(s); what != "" { // step_parallel.go
 			return what
 		}
-	default:
-		return fmt.Sprintf("stage type %q (stage %q at %s)", s.Type, s.ID, at)
 	}
 	if s.Type == lang.StageAction && !executedActions[s.Action] {
 		return fmt.Sprintf("action %q (stage %q at %s)", s.Action, s.ID, at)

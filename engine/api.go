@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -189,8 +190,8 @@ func InertText(s string) string { return core.InertText(s) }
 // LatestReviews is core.LatestReviews.
 func LatestReviews(reviews []Review) []Review { return core.LatestReviews(reviews) }
 
-// Mermaid is core.Mermaid.
-func Mermaid(p *lang.Pipeline, run *Run) string { return core.Mermaid(p, run) }
+// Mermaid is graph.Mermaid.
+func Mermaid(p *lang.Pipeline, run *Run) string { return graph.Mermaid(p, run) }
 
 // NewAssociations is core.NewAssociations.
 func NewAssociations(before *State, after *State) map[int][]Follower {

@@ -84,14 +84,14 @@ func TestOutdatedAt(t *testing.T) {
 	e := &eval{&core.Eval{Facts: f, Now: t0}}
 	run := &Run{Head: f.PR.HeadSHA}
 	stage := &lang.Stage{}
-	assert.Empty(t, e.outdatedAt(run, stage, t0), "a run that saw one head only")
+	assert.Empty(t, e.OutdatedAt(run, stage, t0), "a run that saw one head only")
 	run.HeadSince = t0.Add(time.Hour)
-	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
-	assert.Empty(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
+	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
+	assert.Empty(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
 	stage.KeepOnPush = true
-	assert.Empty(t, e.outdatedAt(run, stage, t0))
+	assert.Empty(t, e.OutdatedAt(run, stage, t0))
 	f.PR.Timeline = []TimelineEvent{{Kind: TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
-	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
+	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
 }
 
 // A gate of an issue's run sees the authors of the run's pull requests, so that none of

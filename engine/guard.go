@@ -26,7 +26,7 @@ type guardPlan struct {
 // stages are free: they are what the config says to do when an action ends). On top of that, every gate the run itself
 // passed must still hold, and a moved head sends the run back to the first gate whose
 // verdict depends on the head. Human stages are judged as gates are: a path through one's
-// on_complete needs what people gave there to count today (humanHolds), and every human
+// on_complete needs what people gave there to count today (HumanHolds), and every human
 // stage the run passed or skipped must still hold.
 func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
@@ -152,7 +152,7 @@ func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier
 func (g *guardCheck) back(s *lang.Stage) guardPlan {
 	pr, run := g.e.Facts.PR, g.run
 	if s.Type == lang.StageHuman {
-		_, why := g.e.humanHolds(run, s)
+		_, why := g.e.HumanHolds(run, s)
 		return guardPlan{back: s, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, core.Short(pr.HeadSHA), why)}
 	}
 	if g.moved {

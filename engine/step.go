@@ -21,7 +21,7 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
-	e.noteHeads()       // authority.go: before anything people did is counted
+	e.NoteHeads()       // authority.go: before anything people did is counted
 	e.reactLevelAll(in) // step_react_level.go: a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.St.Runs {
@@ -52,7 +52,7 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 		e.applyAgentFailure(in.AgentFailure)
 	}
 	e.advanceAll()
-	e.noteHeads() // a pull request a run came to name in this step
+	e.NoteHeads() // a pull request a run came to name in this step
 	return e.Result(st)
 }
 
@@ -174,7 +174,7 @@ func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
 		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+what)
 		return
 	}
-	e.noteHead(run)
+	e.NoteHead(run)
 	e.initContext(p, run)
 	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {

@@ -56,7 +56,7 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	}
 	run.Status = RunRunning
 	// A new attempt: the last verdict no longer stands, and the next is given on this head.
-	sr.HeadSHA, sr.Verdict = e.headOf(run), "" // step_issue.go: the run's pull request's head
+	sr.HeadSHA, sr.Verdict = e.HeadOf(run), "" // step_issue.go: the run's pull request's head
 	sr.AgentRun = 0                            // until GitHub tells the new dispatch's
 	if core.DispatchWriteAhead(ag.Dispatch) {
 		e.Intend(run, sr, &eff)
@@ -201,7 +201,7 @@ func (e *eval) applyReport(r *Report) {
 	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
-		sr.HeadSHA = e.headOf(run)
+		sr.HeadSHA = e.HeadOf(run)
 	}
 	sr.Verdict = r.Verdict
 	sr.Message = ""

@@ -119,7 +119,7 @@ func (e *eval) command(c IssueComment) {
 // authorOfLive reports whether login is an author of a change an open run would merge.
 func (e *eval) authorOfLive(login string) bool {
 	for _, run := range e.St.Runs {
-		if !run.Status.Final() && e.isAuthor(run, login) { // authority.go
+		if !run.Status.Final() && e.IsAuthor(run, login) { // authority.go
 			return true
 		}
 	}
@@ -208,12 +208,12 @@ func (e *eval) commandApprove(run *Run, stage *lang.Stage, c IssueComment, by st
 	if stage == nil || stage.Type != lang.StageHuman || stage.WaitFor != lang.WaitApproval {
 		return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
 	}
-	if !e.allowed(run, stage, c.Author, false) {
+	if !e.Allowed(run, stage, c.Author, false) {
 		return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.WhoCan(stage))
 	}
 	sr := run.Stages[stage.ID]
 	sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))
-	e.Logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, core.Short(e.headOf(run)))
+	e.Logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, core.Short(e.HeadOf(run)))
 	if run.Status == RunEscalated {
 		return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
 	}
@@ -227,5 +227,5 @@ func (e *eval) commandApproval(run *Run, c IssueComment) Approval {
 	if at.IsZero() {
 		at = e.Now
 	}
-	return Approval{Login: c.Author, SHA: e.headOf(run), At: at, Comment: c.ID} // step_issue.go
+	return Approval{Login: c.Author, SHA: e.HeadOf(run), At: at, Comment: c.ID} // step_issue.go
 }

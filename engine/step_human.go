@@ -23,7 +23,7 @@ import (
 // human evaluates human stage of run once and reports whether the run moved.
 func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
-	who, need, notes := e.humanCount(run, stage, sr)
+	who, need, notes := e.HumanCount(run, stage, sr)
 	if len(who) >= need {
 		e.leave(run, stage, StagePassed, stage.OnComplete, core.HumanDone(stage, who))
 		return true
@@ -79,7 +79,7 @@ func (humanType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	if g.skips(s) {
 		return guardSkips
 	}
-	if ok, _ := g.e.humanHolds(g.run, s); ok {
+	if ok, _ := g.e.HumanHolds(g.run, s); ok {
 		return guardHolds
 	}
 	return guardStops
@@ -89,7 +89,7 @@ func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
 	if sr.Status != StagePassed && sr.Status != StageSkipped {
 		return true
 	}
-	ok, _ := g.e.humanHolds(g.run, s)
+	ok, _ := g.e.HumanHolds(g.run, s)
 	return ok
 }
 
@@ -108,7 +108,7 @@ func (e *eval) remind(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline)
 	if r == nil || stage.Type != lang.StageHuman || r.MaxReminders > 0 && d.N >= r.MaxReminders {
 		return false
 	}
-	if who, need, _ := e.humanCount(run, stage, sr); len(who) >= need {
+	if who, need, _ := e.HumanCount(run, stage, sr); len(who) >= need {
 		return false // the stage holds: it moves on when evaluated, and reminds no one
 	}
 	n := d.N + 1

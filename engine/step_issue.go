@@ -131,35 +131,3 @@ func (e *eval) commentTarget(run *Run, target string, eff *Effect) string {
 	}
 	return ""
 }
-
-// headOf is the head of run's pull request: what an approval is given on. "" in an issue's
-// run without a pull request.
-func (e *eval) headOf(run *Run) string {
-	if pr := e.RunPR(run); pr != nil {
-		return pr.HeadSHA
-	}
-	return ""
-}
-
-// mayHaveAuthoredRunPR reports whether login is, or may be, the author of the pull request
-// of an issue's run: its author as read, or anyone when the run's pull request was not read
-// (its author is not known). False in a pull request's run (its author is the subject's)
-// and while the issue's run has no pull request.
-func (e *eval) mayHaveAuthoredRunPR(run *Run, login string) bool {
-	if e.MayHaveAuthoredRunPRs(run, login) { // step_multipr.go: any of a multi-PR run's
-		return true
-	}
-	if _, has := core.RunPRRef(run); e.Issue == nil || !has {
-		return false
-	}
-	pr := e.RunPR(run)
-	return pr == nil || strings.EqualFold(login, pr.Author)
-}
-
-// reviewsOf are the reviews of run's pull request (none while an issue's run has none).
-func (e *eval) reviewsOf(run *Run) []Review {
-	if pr := e.RunPR(run); pr != nil {
-		return pr.Reviews
-	}
-	return nil
-}

@@ -31,7 +31,7 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 		case s.Type == lang.StageParallel:
 			core.BranchLedger(l, run, s, head) // step_parallel.go
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:
-			who, need, _ := e.humanCount(run, s, sr)
+			who, need, _ := e.HumanCount(run, s, sr)
 			for _, w := range who {
 				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerHuman + w, Verdict: lang.VerdictApprove, SHA: head})
 			}
@@ -76,7 +76,7 @@ func (e *eval) withRun(p *lang.Pipeline, run *Run) func() {
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.
 func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
-	if authors := e.runAuthors(e.GateRun); len(authors) > 0 {
+	if authors := e.RunAuthors(e.GateRun); len(authors) > 0 {
 		f := *facts // authority.go: no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
 		facts = &f

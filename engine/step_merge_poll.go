@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/graph"
 )
 
 // GitHub computes a pull request's mergeability after a push or a base change, and answers
@@ -29,7 +29,7 @@ func (e *eval) waitMergeability(run *Run, sr *StageRun, what string) bool {
 	if n >= mergeabilityPolls {
 		e.escalate(run, fmt.Sprintf("GitHub has not computed whether %s can be merged after %d checks over %s; "+
 			"look at the pull request on GitHub (a merge conflict GitHub cannot compute, or an outage), then /pipeline retry",
-			what, n, core.ShortDuration(mergeabilityInterval*mergeabilityPolls)))
+			what, n, graph.ShortDuration(mergeabilityInterval*mergeabilityPolls)))
 		return true
 	}
 	for _, x := range sr.Deadlines {

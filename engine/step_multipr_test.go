@@ -425,10 +425,10 @@ func TestMultiPRRunAuthorsOfAnyPullRequestDoNotApprove(t *testing.T) {
 	run := res.State.Runs[0]
 	e := &eval{&core.Eval{Cfg: cfg, Facts: f}}
 	e.IssueView()
-	assert.True(t, e.mayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
-	assert.True(t, e.mayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
-	assert.False(t, e.mayHaveAuthoredRunPR(run, "bob"))
+	assert.True(t, e.MayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
+	assert.True(t, e.MayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
+	assert.False(t, e.MayHaveAuthoredRunPR(run, "bob"))
 	delete(f.Others, "acme/web#30")
-	assert.True(t, e.mayHaveAuthoredRunPR(run, "bob"), "a pull request not read: its author is not known")
+	assert.True(t, e.MayHaveAuthoredRunPR(run, "bob"), "a pull request not read: its author is not known")
 	assert.Same(t, api, core.RunPRIn(f, run), "PeopleNeeded reads the run's pull request")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -167,7 +168,7 @@ func (e *eval) join(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 	}
 	sr.Results = results
 	need := core.JoinNeed(par, len(par.Branches)-skipped)
-	note := core.JoinNote(par)
+	note := graph.JoinNote(par)
 	switch {
 	case ok >= need:
 		why := fmt.Sprintf("%s met: %d of %d %s succeeded", note, ok, len(par.Branches)-skipped, core.Plural(len(par.Branches)-skipped, "branch", "branches"))

@@ -107,7 +107,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		child.Context[k] = v
 	}
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
-	e.noteHead(child)          // authority.go
+	e.NoteHead(child)          // authority.go
 	if len(cp.Stages) == 0 {
 		e.finish(child, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return child, ""

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -45,7 +46,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 			if r.MaxExtensions > 0 {
 				limit = fmt.Sprintf("%d of %d", next.N, r.MaxExtensions)
 			}
-			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", core.ShortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
+			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", graph.ShortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
 			e.Logf("run %s: %s; %s", run.ID, why, sr.Message)
 			return false
 		case r.Then == lang.ThenExtend:
@@ -73,7 +74,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 func (e *eval) escalateRun(run *Run, why string) { e.escalate(run, why) }
 
 func (e *eval) delayEnded(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
-	e.leave(run, stage, StagePassed, core.NextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", core.ShortDuration(stage.Duration)))
+	e.leave(run, stage, StagePassed, core.NextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", graph.ShortDuration(stage.Duration)))
 	return true
 }
 

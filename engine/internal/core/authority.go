@@ -1,10 +1,9 @@
-package engine
+package core
 
 import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -13,23 +12,23 @@ import (
 // labels, dismissals — judged on the facts read in this invocation whenever it is
 // counted, by the merge guard too: never on what the state says was allowed once.
 
-// isAuthor reports whether login authored, or may have authored, a change run would
+// IsAuthor reports whether login authored, or may have authored, a change run would
 // merge: the subject's author, the author of an issue run's pull request, any author of
 // a multi-PR run's pull requests, or (unless the config allows it) someone who wrote
 // commits of the run's pull request. No one approves their own change.
-func (e *eval) isAuthor(run *Run, login string) bool {
+func (e *Eval) IsAuthor(run *Run, login string) bool {
 	if e.Facts.PR != nil && strings.EqualFold(login, e.Facts.PR.Author) {
 		return true
 	}
 	if e.Facts.Contributed(e.Facts.PR, login) || run != nil && e.Facts.Contributed(e.RunPR(run), login) {
 		return true
 	}
-	return run != nil && e.mayHaveAuthoredRunPR(run, login) // step_issue.go
+	return run != nil && e.MayHaveAuthoredRunPR(run, login) // step_issue.go
 }
 
-// runAuthors lists the authors of the pull requests run would merge when it is an issue's
+// RunAuthors lists the authors of the pull requests run would merge when it is an issue's
 // or a multi-PR run (a pull request's own run has its subject's author only).
-func (e *eval) runAuthors(run *Run) []string {
+func (e *Eval) RunAuthors(run *Run) []string {
 	if run == nil || e.Issue == nil {
 		return nil
 	}
@@ -47,12 +46,12 @@ func (e *eval) runAuthors(run *Run) []string {
 	return out
 }
 
-// allowed reports whether login's action counts for stage of run today: someone with write
+// Allowed reports whether login's action counts for stage of run today: someone with write
 // access (canPush as GitHub read it with a review, or the permission read for them now)
 // who, when the stage names a group, is a member of it now. The authors of the run's
 // changes never count, nor the action itself.
-func (e *eval) allowed(run *Run, stage *lang.Stage, login string, canPush bool) bool {
-	if login == "" || SameIdentity(login, e.Facts.Viewer) || e.isAuthor(run, login) {
+func (e *Eval) Allowed(run *Run, stage *lang.Stage, login string, canPush bool) bool {
+	if login == "" || SameIdentity(login, e.Facts.Viewer) || e.IsAuthor(run, login) {
 		return false
 	}
 	if !canPush && !e.Facts.People.Has(login, "write") {
@@ -64,19 +63,19 @@ func (e *eval) allowed(run *Run, stage *lang.Stage, login string, canPush bool) 
 	return true
 }
 
-// noteHeads records the head of every open run's pull request as seen now, and when a
+// NoteHeads records the head of every open run's pull request as seen now, and when a
 // run first saw it after another (Run.HeadSince).
-func (e *eval) noteHeads() {
+func (e *Eval) NoteHeads() {
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
 			continue
 		}
-		e.noteHead(run)
+		e.NoteHead(run)
 	}
 }
 
-func (e *eval) noteHead(run *Run) {
-	head := e.headOf(run) // step_issue.go
+func (e *Eval) NoteHead(run *Run) {
+	head := e.HeadOf(run) // step_issue.go
 	if head == "" || head == run.Head {
 		return
 	}
@@ -86,11 +85,11 @@ func (e *eval) noteHead(run *Run) {
 	run.Head = head
 }
 
-// outdatedAt says why what a person did at time at no longer counts at stage of run, or "":
+// OutdatedAt says why what a person did at time at no longer counts at stage of run, or "":
 // it was done before the pull request's last change of base, or, unless the stage keeps
 // it on a push (dismiss_stale: false), before the run saw the current head — it may have
 // been given on an older commit (in the same second, too: GitHub keeps seconds).
-func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
+func (e *Eval) OutdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 	pr := e.RunPR(run)
 	if pr == nil {
 		return ""
@@ -99,7 +98,7 @@ func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 		return "given before the base changed to " + pr.BaseRef
 	}
 	if !stage.KeepOnPush && !run.HeadSince.IsZero() && !at.After(run.HeadSince) {
-		return "given before the head moved to " + core.Short(run.Head)
+		return "given before the head moved to " + Short(run.Head)
 	}
 	return ""
 }
@@ -107,7 +106,7 @@ func (e *eval) outdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 // reviewOutdated says why approving review r no longer counts at stage of run, or "": it
 // was given on another commit than the head (unless the stage keeps approvals on a push),
 // or before the last change of base, as GitHub's "dismiss stale approvals" has it.
-func (e *eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
+func (e *Eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
 	pr := e.RunPR(run)
 	if pr == nil {
 		return "there is no pull request"
@@ -124,9 +123,9 @@ func (e *eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
 // approvalOutdated says why a stored `/pipeline approve` (or skip) a no longer counts at
 // stage of run, or "": it names another head than the current one (unless the stage
 // keeps approvals on a push), or its comment is older than the base or the head.
-func (e *eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval) string {
-	if !stage.KeepOnPush && a.SHA != e.headOf(run) {
+func (e *Eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval) string {
+	if !stage.KeepOnPush && a.SHA != e.HeadOf(run) {
 		return "was given on an older commit"
 	}
-	return e.outdatedAt(run, stage, a.At)
+	return e.OutdatedAt(run, stage, a.At)
 }

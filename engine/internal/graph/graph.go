@@ -1,10 +1,12 @@
-package core
+// Package graph draws a pipeline, and where a run of it stands, as a Mermaid flowchart.
+package graph
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -31,7 +33,7 @@ import (
 // Node ids are derived from stage ids so that any stage id is safe in Mermaid;
 // labels are quoted. The output is deterministic: stages in file order, then end
 // nodes in order of first reference. A nil pipeline gives "".
-func Mermaid(p *lang.Pipeline, run *Run) string {
+func Mermaid(p *lang.Pipeline, run *core.Run) string {
 	if p == nil {
 		return ""
 	}
@@ -316,7 +318,7 @@ func ShortDuration(d time.Duration) string {
 }
 
 // style writes the class definitions and assignments for run.
-func (g *graph) style(b *strings.Builder, run *Run) {
+func (g *graph) style(b *strings.Builder, run *core.Run) {
 	b.WriteString("    classDef current fill:#fff3cd,stroke:#d39e00,stroke-width:3px\n")
 	b.WriteString("    classDef done fill:#d4edda,stroke:#28a745\n")
 	b.WriteString("    classDef failed fill:#f8d7da,stroke:#dc3545\n")
@@ -328,9 +330,9 @@ func (g *graph) style(b *strings.Builder, run *Run) {
 			return
 		}
 		switch sr.Status {
-		case StagePassed, StageSucceeded:
+		case core.StagePassed, core.StageSucceeded:
 			classes["done"] = append(classes["done"], id)
-		case StageFailed:
+		case core.StageFailed:
 			classes["failed"] = append(classes["failed"], id)
 		}
 	}
@@ -349,10 +351,10 @@ func (g *graph) style(b *strings.Builder, run *Run) {
 			mark(g.branches[b], b.ID)
 		}
 	}
-	if id, ok := g.ids[endKey+lang.TargetComplete]; ok && run.Status == RunCompleted {
+	if id, ok := g.ids[endKey+lang.TargetComplete]; ok && run.Status == core.RunCompleted {
 		classes["done"] = append(classes["done"], id)
 	}
-	if id, ok := g.ids[endKey+lang.TargetFail]; ok && run.Status == RunFailed {
+	if id, ok := g.ids[endKey+lang.TargetFail]; ok && run.Status == core.RunFailed {
 		classes["failed"] = append(classes["failed"], id)
 	}
 	for _, c := range []string{"current", "done", "failed"} {

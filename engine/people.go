@@ -70,7 +70,7 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 			if hs.Type != lang.StageHuman {
 				continue
 			}
-			who, perms := core.HumanActors(hs, run.Stages[hs.ID], f, run) // step_human_from.go
+			who, perms := core.HumanActors(hs, run.Stages[hs.ID], f, run) // internal/core/step_human_from.go
 			for _, l := range perms {
 				if l != "" && !strings.EqualFold(l, f.PR.Author) {
 					logins[strings.ToLower(l)] = l

@@ -21,7 +21,7 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
-	e.NoteHeads()       // authority.go: before anything people did is counted
+	e.NoteHeads()       // internal/core/authority.go: before anything people did is counted
 	e.reactLevelAll(in) // step_react_level.go: a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.St.Runs {
@@ -90,7 +90,7 @@ func (e *eval) startTriggered(in Input) {
 			}
 			continue
 		}
-		if !e.TriggerIfHolds(p, in, onEvent) { // step_trigger_if.go
+		if !e.TriggerIfHolds(p, in, onEvent) { // internal/core/step_trigger_if.go
 			continue
 		}
 		why := "started on " + in.Event
@@ -152,7 +152,7 @@ func (e *eval) triggerSince(p *lang.Pipeline) (since time.Time, level bool) {
 }
 
 func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
-	n := e.NextRunNumber(p.Name) // run_number.go
+	n := e.NextRunNumber(p.Name) // internal/core/run_number.go
 	run := &Run{
 		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.Facts.PR.Number, n),
 		Pipeline:   p.Name,

@@ -90,7 +90,7 @@ func (e *eval) planCloseIssue(eff Effect, t *lang.Template, env lang.Env) core.P
 		return core.PlannedAction{Err: fmt.Sprintf("close_issue: #%d is the pull request itself, not an issue", n)}
 	}
 	eff.Kind, eff.Number = EffectCloseIssue, n
-	if why := e.LinkedFromBody(n); why != "" { // step_close_issue.go
+	if why := e.LinkedFromBody(n); why != "" { // internal/core/step_close_issue.go
 		e.Logf("close_issue #%d: %s", n, why)
 	}
 	return core.PlannedAction{Eff: eff}

@@ -93,7 +93,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 		if err != nil {
 			return eff, err
 		}
-		e.ContinueSession(run, stage, ag, &eff, ctx) // step_session.go
+		e.ContinueSession(run, stage, ag, &eff, ctx) // internal/core/step_session.go
 		b, err := json.Marshal(ctx)
 		if err != nil {
 			return eff, fmt.Errorf("the context does not encode as JSON: %v", err)
@@ -104,7 +104,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
-		if err := core.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // dispatch_limits.go
+		if err := core.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // internal/core/dispatch_limits.go
 			return eff, err
 		}
 		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {

@@ -119,7 +119,7 @@ func (e *eval) command(c IssueComment) {
 // authorOfLive reports whether login is an author of a change an open run would merge.
 func (e *eval) authorOfLive(login string) bool {
 	for _, run := range e.St.Runs {
-		if !run.Status.Final() && e.IsAuthor(run, login) { // authority.go
+		if !run.Status.Final() && e.IsAuthor(run, login) { // internal/core/authority.go
 			return true
 		}
 	}

@@ -77,7 +77,7 @@ func (e *eval) withRun(p *lang.Pipeline, run *Run) func() {
 // check evaluates one condition: a RunCheck with the env of the run in scope.
 func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
 	if authors := e.RunAuthors(e.GateRun); len(authors) > 0 {
-		f := *facts // authority.go: no author of the run's pull requests approves any of them
+		f := *facts // internal/core/authority.go: no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
 		facts = &f
 	}

@@ -79,7 +79,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		}
 		passed[kv.Key] = lang.JSONValue(v)
 	}
-	n := e.NextRunNumber(cp.Name) // run_number.go
+	n := e.NextRunNumber(cp.Name) // internal/core/run_number.go
 	child := &Run{
 		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, core.SubjectNumberText(run.Subject), n),
 		Pipeline:      cp.Name,
@@ -107,7 +107,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		child.Context[k] = v
 	}
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
-	e.NoteHead(child)          // authority.go
+	e.NoteHead(child)          // internal/core/authority.go
 	if len(cp.Stages) == 0 {
 		e.finish(child, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return child, ""

@@ -69,7 +69,7 @@ type Outcome struct {
 	// Unknown marks an error after which the request may still have been performed: no
 	// answer in time, a 5xx, a connection cut after the request left. An effect held by an
 	// intent is then not asked for again blindly: the intent stays, and later events
-	// reconcile it from what GitHub shows (settle_unanswered.go). Without Unknown, an error
+	// reconcile it from what GitHub shows (engine/settle_unanswered.go). Without Unknown, an error
 	// means GitHub did not perform the request.
 	Unknown bool
 	// Escalate marks a refusal only a person can lift: a setting of the repository (branch

@@ -7,10 +7,11 @@ import (
 )
 
 // stageType is one type of stage as the step loop sees it: what entering a stage of
-// the type arms, how a run standing at it is evaluated, and which deadlines of its own
-// it handles. Each type implements it once, in the file of the type, and is listed in
-// stageTypes; what every stage shares (its timeout, mergeability polls, following other
-// pull requests) is in the tables of deadline.go.
+// the type arms, how a run standing at it is evaluated, which deadlines of its own it
+// handles, what the merge guard re-checks of it, and how it moves as a branch of a
+// parallel stage. Each type implements it once, in the file of the type, and is listed
+// in stageTypes; what every stage shares (its timeout, mergeability polls, following
+// other pull requests) is in the tables of deadline.go.
 type stageType interface {
 	// arm adds the deadlines of the type's own to sr, whose stage was just entered at now.
 	arm(stage *lang.Stage, sr *StageRun, now time.Time)
@@ -24,6 +25,9 @@ type stageType interface {
 	// stillHolds reports whether s, which the run left as sr says, holds for the merge
 	// guard on today's facts.
 	stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool
+	// branch moves b, an open branch of the parallel stage run stands at, once; false
+	// when the type is none a branch may have.
+	branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool
 }
 
 // stageTypes are the types of stage Step executes, by their name in the language.
@@ -55,6 +59,11 @@ type unguarded struct{}
 
 func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict       { return guardFree }
 func (unguarded) stillHolds(*guardCheck, *lang.Stage, *StageRun) bool { return true }
+
+// noBranch is embedded by the types a branch of a parallel stage may not have.
+type noBranch struct{}
+
+func (noBranch) branch(*eval, *lang.Pipeline, *Run, *lang.Stage) bool { return false }
 
 // noDeadlines is embedded by the types that arm and handle no deadline of their own.
 type noDeadlines struct{}

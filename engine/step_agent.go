@@ -318,3 +318,8 @@ type agentType struct {
 func (agentType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.agent(p, run, stage)
 }
+
+func (agentType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+	e.agent(p, run, b)
+	return true
+}

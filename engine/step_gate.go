@@ -60,7 +60,10 @@ func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 }
 
 // gateType waits until its condition holds on the facts.
-type gateType struct{ noDeadlines }
+type gateType struct {
+	noDeadlines
+	noBranch
+}
 
 func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.gate(p, run, stage)

@@ -65,7 +65,7 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 }
 
 // humanType waits for people: their approvals, reviews or commands, and reminds them.
-type humanType struct{}
+type humanType struct{ noBranch }
 
 func (humanType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
 	core.ArmReminder(stage, sr, now)

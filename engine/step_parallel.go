@@ -38,7 +38,10 @@ import (
 const ruleOnAnyReject = "any_reject"
 
 // parallelType runs its branches at once and joins them.
-type parallelType struct{ unguarded }
+type parallelType struct {
+	unguarded
+	noBranch
+}
 
 func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}
 
@@ -121,16 +124,7 @@ func (e *eval) parallel(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 		if !core.BranchPending(run.Stages[b.ID].Status) {
 			continue
 		}
-		switch b.Type {
-		case lang.StageAgent:
-			e.agent(p, run, b)
-		case lang.StageAction:
-			if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
-				e.action(p, run, b)
-			}
-		case lang.StagePipeline:
-			e.pipelineBranch(p, run, b) // step_pipeline.go
-		default:
+		if t := stageTypes[b.Type]; t == nil || !t.branch(e, p, run, b) {
 			e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
 		}
 		if run.Status.Final() || run.Stage != par.ID {

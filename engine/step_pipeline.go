@@ -415,3 +415,8 @@ type pipelineType struct {
 func (pipelineType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.subPipeline(p, run, stage)
 }
+
+func (pipelineType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+	e.pipelineBranch(p, run, b)
+	return true
+}

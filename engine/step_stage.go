@@ -136,3 +136,10 @@ type actionType struct {
 func (actionType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.action(p, run, stage)
 }
+
+func (actionType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+	if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
+		e.action(p, run, b)
+	}
+	return true
+}

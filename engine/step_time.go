@@ -141,7 +141,10 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d De
 }
 
 // delayType waits for its duration, polling its condition on the way when it has one.
-type delayType struct{ unguarded }
+type delayType struct {
+	unguarded
+	noBranch
+}
 
 func (delayType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
 	core.ArmDelay(stage, sr, now)

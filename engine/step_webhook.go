@@ -234,6 +234,7 @@ func (e *eval) reconcileWebhook(run *Run, stage *lang.Stage, it Intent) {
 type webhookType struct {
 	noDeadlines
 	unguarded
+	noBranch
 }
 
 func (webhookType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {

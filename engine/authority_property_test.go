@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -49,7 +50,7 @@ func (w *authorityWorld) refresh() {
 	}
 	w.facts.TeamMembers = map[string][]string{"acme/maintainers": slices.Clone(w.team)}
 	for i := range w.facts.PR.Reviews {
-		w.facts.PR.Reviews[i].CanPush = permissionRank[w.perms[w.facts.PR.Reviews[i].Author]] >= permissionRank["write"]
+		w.facts.PR.Reviews[i].CanPush = core.PermissionRank[w.perms[w.facts.PR.Reviews[i].Author]] >= core.PermissionRank["write"]
 	}
 }
 
@@ -128,7 +129,7 @@ func (w *authorityWorld) act() string {
 func (w *authorityWorld) mayMerge(head string) bool {
 	for _, who := range authorityPeople {
 		member := who == "alice" || slices.Contains(w.team, who)
-		write := permissionRank[w.perms[who]] >= permissionRank["write"]
+		write := core.PermissionRank[w.perms[who]] >= core.PermissionRank["write"]
 		if who != "dev" && member && write && w.given[fmt.Sprintf("%s %s %d", who, head, w.epoch)] {
 			return true
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -41,7 +42,7 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 
 	// Suppose the merge had not been asked for at once: bob lost write access, or the head
 	// moved, and the guard no longer counts his skip.
-	st := clone(skipped.State)
+	st := core.Clone(skipped.State)
 	st.Runs[0].Intents = nil
 	f.People.Permissions["bob"] = "read"
 	res = Step(cfg, st, Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))
@@ -80,17 +81,17 @@ func TestDisownedCommandIsNotActedOn(t *testing.T) {
 // dismiss_stale: false keeps it across pushes but never across a change of base.
 func TestOutdatedAt(t *testing.T) {
 	f := humanFacts()
-	e := &eval{facts: f, now: t0}
+	e := &eval{&core.Eval{Facts: f, Now: t0}}
 	run := &Run{Head: f.PR.HeadSHA}
 	stage := &lang.Stage{}
-	assert.Empty(t, e.outdatedAt(run, stage, t0), "a run that saw one head only")
+	assert.Empty(t, e.OutdatedAt(run, stage, t0), "a run that saw one head only")
 	run.HeadSince = t0.Add(time.Hour)
-	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
-	assert.Empty(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
+	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
+	assert.Empty(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
 	stage.KeepOnPush = true
-	assert.Empty(t, e.outdatedAt(run, stage, t0))
+	assert.Empty(t, e.OutdatedAt(run, stage, t0))
 	f.PR.Timeline = []TimelineEvent{{Kind: TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
-	assert.Contains(t, e.outdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
+	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
 }
 
 // A gate of an issue's run sees the authors of the run's pull requests, so that none of

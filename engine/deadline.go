@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -14,25 +15,6 @@ import (
 // that reads Run.NextDeadline from the state branch's index. A deadline leaves the list
 // when it is acted on, in the same saved state as what it did, so each is acted on once.
 
-// Deadline kinds.
-const (
-	DeadlineTimeout  = "timeout"  // the stage's `timeout` (on_timeout applies)
-	DeadlineDelay    = "delay"    // a delay stage's `duration` ends
-	DeadlinePoll     = "poll"     // a delay stage's next `poll` check
-	DeadlineReminder = "reminder" // a human stage's next reminder
-)
-
-// Deadline is one absolute time the current stage of a run waits for.
-type Deadline struct {
-	Kind string    `json:"kind"`
-	At   time.Time `json:"at"`
-	// N counts the deadlines of this kind acted on before it in this stage entry: the
-	// extensions of a timeout, the polls, the reminders sent.
-	N int `json:"n,omitempty"`
-	// Branch is the branch of a parallel stage a DeadlineBranch is the timeout of.
-	Branch string `json:"branch,omitempty"`
-}
-
 // deadlineArmer adds the deadlines of stage to sr, which was just entered at now.
 type deadlineArmer func(stage *lang.Stage, sr *StageRun, now time.Time)
 
@@ -41,46 +23,17 @@ type deadlineArmer func(stage *lang.Stage, sr *StageRun, now time.Time)
 // (a reminder, an extension) returns false, and the stage is evaluated as usual.
 type deadlineHandler func(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool
 
-// deadlineArmers run in order on every stage entry; deadlineHandlers by kind. Stage kinds
-// with deadlines of their own register here (an init of their file).
+// deadlineArmers run in order on every stage entry, before the stage type's own (its arm);
+// deadlineHandlers act on the deadlines any stage may have, by kind, and a stage type
+// handles those of its own (its deadline).
 var (
-	deadlineArmers   = []deadlineArmer{armTimeout, armDelay}
+	deadlineArmers   = []deadlineArmer{core.ArmTimeout}
 	deadlineHandlers = map[string]deadlineHandler{
-		DeadlineTimeout: (*eval).timedOut,
-		DeadlineDelay:   (*eval).delayEnded,
-		DeadlinePoll:    (*eval).pollDue,
+		DeadlineTimeout:      (*eval).timedOut,
+		DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
+		DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
 	}
 )
-
-// NextDeadline is the earliest deadline of the run's current stage; zero when the run
-// is final or escalated, or its stage waits for no time.
-func (r *Run) NextDeadline() time.Time {
-	if r.Status.Final() || r.Status == RunEscalated {
-		return time.Time{}
-	}
-	sr := r.Stages[r.Stage]
-	if sr == nil {
-		return time.Time{}
-	}
-	var next time.Time
-	for _, d := range sr.Deadlines {
-		if next.IsZero() || d.At.Before(next) {
-			next = d.At
-		}
-	}
-	return next
-}
-
-// NextDeadline is the earliest deadline of the state's runs; zero when none has one.
-func (st *State) NextDeadline() time.Time {
-	var next time.Time
-	for _, r := range st.Runs {
-		if at := r.NextDeadline(); !at.IsZero() && (next.IsZero() || at.Before(next)) {
-			next = at
-		}
-	}
-	return next
-}
 
 // arm sets the deadlines of the stage run has just entered, and drops those of the
 // stages it left.
@@ -92,7 +45,7 @@ func (e *eval) arm(run *Run) {
 	}
 	sr := run.Stages[run.Stage]
 	sr.Deadlines = nil
-	p := e.cfg.PipelineFor(run)
+	p := e.Cfg.PipelineFor(run)
 	if p == nil {
 		return
 	}
@@ -101,13 +54,10 @@ func (e *eval) arm(run *Run) {
 		return
 	}
 	for _, a := range deadlineArmers {
-		a(stage, sr, e.now)
+		a(stage, sr, e.Now)
 	}
-}
-
-func armTimeout(stage *lang.Stage, sr *StageRun, now time.Time) {
-	if stage.Timeout > 0 {
-		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineTimeout, At: now.Add(stage.Timeout)})
+	if t := stageTypes[stage.Type]; t != nil {
+		t.arm(stage, sr, e.Now)
 	}
 }
 
@@ -120,7 +70,7 @@ func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop b
 	}
 	for {
 		sort.SliceStable(sr.Deadlines, func(i, j int) bool { return sr.Deadlines[i].At.Before(sr.Deadlines[j].At) })
-		if len(sr.Deadlines) == 0 || sr.Deadlines[0].At.After(e.now) {
+		if len(sr.Deadlines) == 0 || sr.Deadlines[0].At.After(e.Now) {
 			return false, false
 		}
 		d := sr.Deadlines[0]
@@ -129,6 +79,9 @@ func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop b
 			sr.Deadlines = nil
 		}
 		h := deadlineHandlers[d.Kind]
+		if t := stageTypes[stage.Type]; h == nil && t != nil {
+			h = t.deadline(d.Kind)
+		}
 		if h == nil {
 			e.finish(run, RunFailed, lang.TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+stage.ID)
 			return false, true
@@ -138,35 +91,4 @@ func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop b
 			return !run.Status.Final() && run.Status != RunEscalated, true
 		}
 	}
-}
-
-// dropDeadlines forgets the deadlines of a run that can no longer act on them (its
-// pipeline left the config), so that the sweep does not come back for it every time.
-func (e *eval) dropDeadlines(run *Run) {
-	if sr := run.Stages[run.Stage]; sr != nil && len(sr.Deadlines) > 0 {
-		sr.Deadlines = nil
-		e.logf("run %s: its deadlines are dropped: nothing can act on them without its pipeline", run.ID)
-	}
-}
-
-// dropBranchDeadline drops the deadline of branch from ds.
-func dropBranchDeadline(ds []Deadline, branch string) []Deadline {
-	var out []Deadline
-	for _, d := range ds {
-		if d.Kind != DeadlineBranch || d.Branch != branch {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// dropKind drops the deadlines of that kind from ds.
-func dropKind(ds []Deadline, kind string) []Deadline {
-	var out []Deadline
-	for _, d := range ds {
-		if d.Kind != kind {
-			out = append(out, d)
-		}
-	}
-	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -42,9 +43,9 @@ func TestCheckDispatchPayload(t *testing.T) {
 	for i := range MaxDispatchInputs + 1 {
 		many[strings.Repeat("k", i+1)] = "v"
 	}
-	require.Error(t, checkDispatchPayload(many))
+	require.Error(t, core.CheckDispatchPayload(many))
 	delete(many, "k")
-	require.NoError(t, checkDispatchPayload(many))
+	require.NoError(t, core.CheckDispatchPayload(many))
 	// Characters, not bytes: 30,000 two-byte characters fit.
-	require.NoError(t, checkDispatchPayload(map[string]string{"context": strings.Repeat("é", 30_000)}))
+	require.NoError(t, core.CheckDispatchPayload(map[string]string{"context": strings.Repeat("é", 30_000)}))
 }

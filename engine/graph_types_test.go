@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -56,7 +57,7 @@ func TestMermaidStageTypes(t *testing.T) {
 		}}},
 		{name: "delay", p: &lang.Pipeline{Name: "wait", Stages: []*lang.Stage{
 			{ID: "wait-for-ci", Type: lang.StageDelay, Duration: 30 * time.Second,
-				Poll: &lang.Poll{Interval: 5 * time.Second, OnReady: pollSkipRemaining}},
+				Poll: &lang.Poll{Interval: 5 * time.Second, OnReady: graph.PollSkipRemaining}},
 			{ID: "cool-off", Type: lang.StageDelay, Duration: 90 * time.Minute,
 				Poll: &lang.Poll{Interval: time.Minute, OnReady: "merge"}},
 			{ID: "long", Type: lang.StageDelay, Duration: 72 * time.Hour},
@@ -109,6 +110,6 @@ func TestShortDuration(t *testing.T) {
 		30 * time.Second: "30s", 5 * time.Minute: "5m", 2 * time.Hour: "2h",
 		90 * time.Minute: "1h30m", 72 * time.Hour: "72h", 0: "0s", 61 * time.Second: "1m1s",
 	} {
-		assert.Equal(t, want, shortDuration(d), d.String())
+		assert.Equal(t, want, graph.ShortDuration(d), d.String())
 	}
 }

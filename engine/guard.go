@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -10,13 +11,6 @@ import (
 // at the moment of the merge from the pipeline as written and today's facts, never
 // from what the stored state says was passed: a state that was forged, or that a lost
 // event left behind, can hold a merge back but never let one through.
-
-// HeadIndependent is implemented by checks whose verdict does not depend on the PR's
-// head commit (a label on the PR, say). A moved head sends a run back to the first
-// gate with a check that does not implement it.
-type HeadIndependent interface {
-	HeadIndependent() bool
-}
 
 // guardPlan is what the guard found: whether the merge is justified, and otherwise
 // the gate the run goes back to and why.
@@ -32,37 +26,96 @@ type guardPlan struct {
 // stages are free: they are what the config says to do when an action ends). On top of that, every gate the run itself
 // passed must still hold, and a moved head sends the run back to the first gate whose
 // verdict depends on the head. Human stages are judged as gates are: a path through one's
-// on_complete needs what people gave there to count today (humanHolds), and every human
+// on_complete needs what people gave there to count today (HumanHolds), and every human
 // stage the run passed or skipped must still hold.
 func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
 	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
-	merge = guardTarget(p, merge)
-	held := map[string][]GateResult{} // gate id -> results, for gates that do not hold
-	failing := map[string]bool{}      // gates that decidedly fail
-	holds := func(s *lang.Stage) bool {
-		if _, bad := held[s.ID]; bad {
-			return false
+	merge = core.GuardTarget(p, merge)
+	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}}
+	order, frontier, justified := g.paths(p, merge)
+	pr := e.Facts.PR
+	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
+	// gates on the way to a merge of another of a multi-PR run's pull requests are all
+	// evaluated afresh on that pull request's facts above.
+	g.moved = run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.RunPR(run) == pr
+	if !justified {
+		if len(frontier) == 0 {
+			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
 		}
-		results, blocked, failed := e.evaluate(s)
-		if blocked {
-			held[s.ID], failing[s.ID] = results, failed
-			return false
-		}
-		return true
+		return g.back(frontier[0])
 	}
+	// The gates and human stages this run passed hold too, whatever other path the config
+	// allows.
+	for _, s := range p.Stages {
+		sr := run.Stages[s.ID]
+		if s.ID == merge.ID || sr == nil {
+			continue
+		}
+		if t := stageTypes[s.Type]; t != nil && !t.stillHolds(g, s, sr) {
+			return g.back(s)
+		}
+	}
+	if g.moved {
+		for _, s := range order {
+			if s.Type == lang.StageGate && core.HeadDependent(s) {
+				return g.back(s)
+			}
+		}
+	}
+	return guardPlan{}
+}
+
+// guardCheck is one judgement of the merge guard: the gates found not to hold, with
+// their results, and those that decidedly fail.
+type guardCheck struct {
+	e       *eval
+	run     *Run
+	held    map[string][]GateResult // gate id -> results, for gates that do not hold
+	failing map[string]bool         // gates that decidedly fail
+	moved   bool                    // the head moved since the run's gates passed
+}
+
+// recheck is the verdict of s's type on s; the guard takes the transitions of a type it
+// does not know as free.
+func (g *guardCheck) recheck(s *lang.Stage) guardVerdict {
+	if t := stageTypes[s.Type]; t != nil {
+		return t.recheck(g, s)
+	}
+	return guardFree
+}
+
+// skips reports whether the condition of s decidedly does not hold today, so that the
+// run skips s (step_condition.go).
+func (g *guardCheck) skips(s *lang.Stage) bool {
+	return s.Condition != nil && g.e.GuardSkips(s.Condition)
+}
+
+// holds reports whether gate s holds on today's facts, evaluating it once.
+func (g *guardCheck) holds(s *lang.Stage) bool {
+	if _, bad := g.held[s.ID]; bad {
+		return false
+	}
+	results, blocked, failed := g.e.evaluate(s)
+	if blocked {
+		g.held[s.ID], g.failing[s.ID] = results, failed
+		return false
+	}
+	return true
+}
+
+// paths walks p breadth-first from its first stage, in config order within a level,
+// through the transitions today's facts allow: order is the stages reached, in the order
+// reached; frontier the gates and human stages the walk stopped at; justified whether it
+// reached merge.
+func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier []*lang.Stage, justified bool) {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
 	}
-	// Breadth-first from the first stage, in config order within a level.
-	seen := map[string]bool{}
-	var order []*lang.Stage // stages reached, in the order reached
-	var frontier []*lang.Stage
-	justified := false
+	seen := map[string]bool{p.Stages[0].ID: true}
 	queue := []int{0}
-	seen[p.Stages[0].ID] = true
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
@@ -72,26 +125,17 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 			justified = true
 			continue
 		}
-		free, pass, fail := guardEdges(p, i)
-		if (s.Type == lang.StageGate || s.Type == lang.StageHuman) && s.Condition != nil && e.guardSkips(s.Condition) { // step_condition.go
-			// The stage's condition decidedly does not hold today: the run skips it.
+		free, pass, fail := core.GuardEdges(p, i)
+		switch g.recheck(s) {
+		case guardSkips:
 			free = append(free, s.SkipTo)
-		} else if s.Type == lang.StageHuman {
-			if ok, _ := e.humanHolds(run, s); ok {
-				free = append(free, pass...)
-			} else {
-				frontier = append(frontier, s)
-			}
-		} else if s.Type == lang.StageGate {
-			switch {
-			case holds(s):
-				free = append(free, pass...)
-			case failing[s.ID]:
-				free = append(free, fail...)
-				frontier = append(frontier, s)
-			default:
-				frontier = append(frontier, s)
-			}
+		case guardHolds:
+			free = append(free, pass...)
+		case guardFails:
+			free = append(free, fail...)
+			frontier = append(frontier, s)
+		case guardStops:
+			frontier = append(frontier, s)
 		}
 		for _, t := range free {
 			j, ok := index[t]
@@ -101,125 +145,23 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 			}
 		}
 	}
-	pr := e.facts.PR
-	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
-	// gates on the way to a merge of another of a multi-PR run's pull requests are all
-	// evaluated afresh on that pull request's facts above.
-	moved := run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.runPR(run) == pr
-	back := func(g *lang.Stage) guardPlan {
-		if g.Type == lang.StageHuman {
-			_, why := e.humanHolds(run, g)
-			return guardPlan{back: g, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", g.ID, short(pr.HeadSHA), why)}
-		}
-		if moved {
-			return guardPlan{back: g, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-				short(run.VerifiedSHA), short(pr.HeadSHA), run.VerifiedBy)}
-		}
-		verb := "does not hold"
-		if sr := run.Stages[g.ID]; sr != nil && sr.Status == StagePassed {
-			verb = "no longer holds"
-		}
-		return guardPlan{back: g, why: fmt.Sprintf("gate %q %s (%s); checking again", g.ID, verb, firstUnmet(held[g.ID]))}
-	}
-	if !justified {
-		if len(frontier) == 0 {
-			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
-		}
-		return back(frontier[0])
-	}
-	// The gates and human stages this run passed hold too, whatever other path the config
-	// allows.
-	for _, s := range p.Stages {
-		sr := run.Stages[s.ID]
-		if s.ID == merge.ID || sr == nil {
-			continue
-		}
-		if s.Type == lang.StageGate && sr.Status == StagePassed && !holds(s) {
-			return back(s)
-		}
-		if s.Type == lang.StageHuman && (sr.Status == StagePassed || sr.Status == StageSkipped) {
-			if ok, _ := e.humanHolds(run, s); !ok {
-				return back(s)
-			}
-		}
-	}
-	if moved {
-		for _, s := range order {
-			if s.Type == lang.StageGate && headDependent(s) {
-				return back(s)
-			}
-		}
-	}
-	return guardPlan{}
+	return order, frontier, justified
 }
 
-// guardEdges returns the targets stage i of p may move to. For a gate: pass is the
-// target of its pass transition, fail those of its fail transitions; for a human stage:
-// pass is the target of on_complete. free holds every other target (for any other
-// stage, all of them).
-func guardEdges(p *lang.Pipeline, i int) (free, pass, fail []string) {
-	s := p.Stages[i]
-	if s.Type != lang.StageGate && s.Type != lang.StageHuman {
-		return lang.Successors(p, i), nil, nil
+// back is the plan that sends the run back to s, which does not hold, and why.
+func (g *guardCheck) back(s *lang.Stage) guardPlan {
+	pr, run := g.e.Facts.PR, g.run
+	if s.Type == lang.StageHuman {
+		_, why := g.e.HumanHolds(run, s)
+		return guardPlan{back: s, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, core.Short(pr.HeadSHA), why)}
 	}
-	next := lang.TargetComplete
-	if i+1 < len(p.Stages) && p.Stages[i+1] != nil {
-		next = p.Stages[i+1].ID
+	if g.moved {
+		return guardPlan{back: s, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
+			core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)}
 	}
-	pass = []string{next}
-	if s.OnPass != "" {
-		pass = []string{s.OnPass}
+	verb := "does not hold"
+	if sr := run.Stages[s.ID]; sr != nil && sr.Status == StagePassed {
+		verb = "no longer holds"
 	}
-	if s.Type == lang.StageHuman && s.OnComplete != "" {
-		pass = []string{s.OnComplete}
-	}
-	if s.OnFail != "" {
-		fail = append(fail, s.OnFail)
-	}
-	if r := s.OnFailRule; r != nil {
-		for _, t := range []string{r.Goto, r.Then} {
-			if t != "" {
-				fail = append(fail, t)
-			}
-		}
-	}
-	taken := append(append([]string{}, pass...), fail...)
-	if s.Condition != nil && s.SkipTo != "" {
-		// The skip edge is the guard's to decide, from today's facts (guardSkips).
-		taken = append(taken, s.SkipTo)
-	}
-	for _, t := range lang.Transitions(s) {
-		if k := indexOf(taken, t); k >= 0 {
-			taken = append(taken[:k], taken[k+1:]...) // written out above
-			continue
-		}
-		free = append(free, t)
-	}
-	return free, pass, fail
-}
-
-func indexOf(xs []string, x string) int {
-	for i, y := range xs {
-		if y == x {
-			return i
-		}
-	}
-	return -1
-}
-
-// headDependent reports whether a gate's verdict may change when the head moves.
-func headDependent(s *lang.Stage) bool {
-	for _, c := range s.Conditions {
-		if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
-			return true
-		}
-	}
-	for _, group := range s.AnyOf {
-		for _, c := range group {
-			if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
-				return true
-			}
-		}
-	}
-	return false
+	return guardPlan{back: s, why: fmt.Sprintf("gate %q %s (%s); checking again", s.ID, verb, core.FirstUnmet(g.held[s.ID]))}
 }

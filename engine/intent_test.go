@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -307,7 +308,7 @@ func TestIntentInFlightHoldsLaterRuns(t *testing.T) {
 func TestIntentOfAnotherStageIsDropped(t *testing.T) {
 	cfg := stepConfig()
 	res := decideMerge(t, nil, "k1", t0)
-	st := clone(res.State)
+	st := core.Clone(res.State)
 	st.Runs[0].Intents[0].Attempt = 9
 	next := Step(cfg, st, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(time.Second))
 	require.Len(t, next.Effects, 1, "the stage asks for its own merge, under its own intent")
@@ -319,12 +320,12 @@ func TestIntentOfAnotherStageIsDropped(t *testing.T) {
 func TestIntentPure(t *testing.T) {
 	cfg := stepConfig()
 	res := decideMerge(t, nil, "k1", t0)
-	before := string(mustJSON(res.State))
+	before := string(core.MustJSON(res.State))
 	merged := prFacts("ok")
 	merged.PR.State = PRMerged
 	Step(cfg, res.State, Input{Key: "k2", Event: "status"}, merged, t0.Add(time.Hour))
 	Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key}}, merged, t0)
-	assert.Equal(t, before, string(mustJSON(res.State)))
+	assert.Equal(t, before, string(core.MustJSON(res.State)))
 }
 
 // An invocation performed the merge it saved as intended, but its save of the outcome
@@ -385,7 +386,7 @@ func TestIntentLeaseIsBounded(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, t0.Add(MaxIntentLease), res.State.Runs[0].Intents[0].Until)
 
-	st := clone(res.State)
+	st := core.Clone(res.State)
 	st.Runs[0].Intents[0].Until = t0.Add(100 * 365 * 24 * time.Hour)
 	wait := Step(cfg, st, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(MaxIntentLease-time.Second))
 	assert.Empty(t, wait.Effects)

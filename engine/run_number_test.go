@@ -36,7 +36,7 @@ func TestNextRunNumber(t *testing.T) {
 				st.Past = append(st.Past, PastRun{ID: id, Pipeline: "p"})
 			}
 			e := newEval(&lang.Config{}, st, f, tc.now, Input{})
-			assert.Equal(t, tc.want, e.nextRunNumber("p"))
+			assert.Equal(t, tc.want, e.NextRunNumber("p"))
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -12,23 +13,23 @@ import (
 // in history). Like Step, it is pure.
 func Settle(cfg *lang.Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
-	e.settling = true
+	e.Settling = true
 	for _, o := range outcomes {
-		if e.unanswered(o) || e.sideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.settleReply(o) || e.settleWebhook(o) { // unanswered: settle_unanswered.go
+		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleWebhook(o) { // unanswered: settle_unanswered.go
 			continue
 		}
-		run, stage := e.findEffect(o.Key)
-		if run == nil && e.listOutcome(o) { // step_lists.go
+		run, stage := e.FindEffect(o.Key)
+		if run == nil && e.ListOutcome(o) { // step_lists.go
 			continue
 		}
 		if run == nil {
-			e.logf("outcome of %s matches no acting stage; ignored", o.Key)
+			e.Logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
 		}
 		e.settle(run, stage, o)
 	}
 	e.advanceAll()
-	return e.result(st)
+	return e.Result(st)
 }
 
 // settle records outcome o of the effect of run's current stage.
@@ -38,24 +39,24 @@ func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
 		return
 	}
 	sr := run.Stages[stage.ID]
-	run.Intents = dropIntent(run.Intents, o.Key) // its outcome is known now
+	run.Intents = core.DropIntent(run.Intents, o.Key) // its outcome is known now
 	if o.Err == "" {
-		run.Applied = appendOnce(run.Applied, o.Key)
+		run.Applied = core.AppendOnce(run.Applied, o.Key)
 		sr.Message = ""
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.actionDoneWhy(stage))
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
 		return
 	}
-	if e.refused == nil {
-		e.refused = map[string]bool{}
+	if e.Refused == nil {
+		e.Refused = map[string]bool{}
 	}
-	e.refused[run.ID] = true
+	e.Refused[run.ID] = true
 	sr.Tries++
-	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, core.Plural(sr.Tries, "time", "times"))
 	if o.Escalate { // step_merge_refusal.go
 		e.mergeRefused(run, stage, o)
 		return
 	}
-	if o.Permanent && (stage.OnFailure != "" || e.isBranch(run, stage)) {
+	if o.Permanent && (stage.OnFailure != "" || e.IsBranch(run, stage)) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
 		return
 	}
@@ -67,5 +68,5 @@ func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
 	sr.Message += "; trying again on the next event"
 	sr.Status = StageRetrying
 	run.Status = RunWaiting
-	e.logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+	e.Logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
 }

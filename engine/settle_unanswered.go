@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -22,7 +23,7 @@ func (e *eval) unanswered(o Outcome) bool {
 	if !o.Unknown {
 		return false
 	}
-	for _, run := range e.st.Runs {
+	for _, run := range e.St.Runs {
 		for _, it := range run.Intents {
 			if it.Key != o.Key || run.Status.Final() {
 				continue
@@ -34,13 +35,13 @@ func (e *eval) unanswered(o Outcome) bool {
 			return true
 		}
 	}
-	run, stage := e.findEffect(o.Key)
+	run, stage := e.FindEffect(o.Key)
 	if run == nil || stage.Type != lang.StageAgent {
 		return false
 	}
-	ag := e.cfg.Agent(stage.Agent)
+	ag := e.Cfg.Agent(stage.Agent)
 	sr := run.Stages[stage.ID]
-	if ag == nil || sr == nil || dispatchWriteAhead(ag.Dispatch) {
+	if ag == nil || sr == nil || core.DispatchWriteAhead(ag.Dispatch) {
 		return false
 	}
 	target := ag.Label
@@ -48,7 +49,7 @@ func (e *eval) unanswered(o Outcome) bool {
 		target = ag.Assignee
 	}
 	run.Intents = append(run.Intents, Intent{Key: o.Key, Kind: EffectDispatch, Stage: stage.ID, Attempt: sr.Attempt,
-		SHA: e.facts.PR.HeadSHA, Try: 1, At: e.now, Until: e.now, Dispatch: ag.Dispatch, Target: target})
+		SHA: e.Facts.PR.HeadSHA, Try: 1, At: e.Now, Until: e.Now, Dispatch: ag.Dispatch, Target: target})
 	e.answerLost(run, o)
 	return true
 }
@@ -64,8 +65,8 @@ func (e *eval) answerLost(run *Run, o Outcome) {
 			return
 		}
 		sr.Message = fmt.Sprintf("%s: %s; it may have been performed: the next events look whether it was, and ask for it again only if it certainly was not", o.Key, o.Err)
-		e.logf("run %s: %s", run.ID, sr.Message)
-		e.inFlight(run, it)
+		e.Logf("run %s: %s", run.ID, sr.Message)
+		e.InFlight(run, it)
 		return
 	}
 }

@@ -3,9 +3,11 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -15,42 +17,6 @@ import (
 // repository_dispatch, a comment) is write-ahead, like a merge: it is never performed
 // twice. An agent that ends without a report (Input.AgentFailure) is an agent error,
 // which `on_error: {retry, then}` handles.
-
-// EffectDispatch starts an agent.
-const EffectDispatch EffectKind = "dispatch"
-
-// Report is what an agent sends back when it is done: the verdict for one attempt of
-// one agent stage of one run, and its outputs (`stages.<id>.outputs`).
-type Report struct {
-	Run     string         `json:"run"`
-	Stage   string         `json:"stage"`
-	Attempt int            `json:"attempt"`
-	Verdict string         `json:"verdict"`
-	Outputs map[string]any `json:"outputs,omitempty"`
-	// Nonce echoes the dispatch's `nonce` input: only the live attempt's counts
-	// (step_agent_nonce.go).
-	Nonce string `json:"nonce,omitempty"`
-}
-
-// AgentFailure says that a workflow run which names one attempt of an agent stage (in its
-// run-name) ended without a report (it failed or was cancelled). Anyone with write access
-// can start a workflow run with such a name, so what GitHub says of the run — which file,
-// branch, event and identity started it, and its id — decides whether it is the agent's
-// (step_agent_failure.go).
-type AgentFailure struct {
-	Run     string `json:"run"`
-	Stage   string `json:"stage"`
-	Attempt int    `json:"attempt"`
-	Why     string `json:"why"` // e.g. "workflow run 42 concluded failure"
-	// The workflow run, as its workflow_run event describes it: its id, workflow file
-	// path, head_branch, event, actor and triggering_actor.
-	RunID           int64  `json:"run_id,omitempty"`
-	Path            string `json:"path,omitempty"`
-	Branch          string `json:"branch,omitempty"`
-	Event           string `json:"event,omitempty"`
-	Actor           string `json:"actor,omitempty"`
-	TriggeringActor string `json:"triggering_actor,omitempty"`
-}
 
 // Verdicts lists the verdicts a report may carry.
 var Verdicts = []string{lang.VerdictComplete, lang.VerdictFollowup, lang.VerdictFailed, lang.VerdictApprove, lang.VerdictReject, lang.VerdictRevise}
@@ -63,25 +29,14 @@ const MaxOutputs = 16 << 10
 // MaxDispatchInputs).
 var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context", "nonce"}
 
-// dispatchKey is the key of the dispatch effect of run's current attempt of stage.
-func dispatchKey(run *Run, stage *lang.Stage) string {
-	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, run.Stages[stage.ID].Attempt, EffectDispatch)
-}
-
-// dispatchWriteAhead reports whether a dispatch of kind must be saved as an intent
-// before it is performed: GitHub deduplicates adding a label or an assignee, nothing else.
-func dispatchWriteAhead(kind string) bool {
-	return kind != lang.DispatchLabel && kind != lang.DispatchAssign
-}
-
 // agent evaluates agent stage of run: dispatches it once per attempt, then waits.
 func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
-	key := dispatchKey(run, stage)
-	ag := e.cfg.Agent(stage.Agent)
+	key := core.DispatchKey(run, stage)
+	ag := e.Cfg.Agent(stage.Agent)
 	// Only a comment dispatch leaves a trace on the subject: its marker.
-	if contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && contains(e.facts.PR.Posted, key)) {
-		run.Applied = appendOnce(run.Applied, key)
+	if slices.Contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && slices.Contains(e.Facts.PR.Posted, key)) {
+		run.Applied = core.AppendOnce(run.Applied, key)
 		e.awaitReport(run, stage)
 		return false
 	}
@@ -92,7 +47,7 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	if err != nil {
 		return e.agentError(run, stage, fmt.Sprintf("dispatching agent %q: %v", ag.Name, err))
 	}
-	if sr.Status == StageRetrying && e.settling {
+	if sr.Status == StageRetrying && e.Settling {
 		run.Status = RunWaiting
 		return false
 	}
@@ -101,12 +56,12 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	}
 	run.Status = RunRunning
 	// A new attempt: the last verdict no longer stands, and the next is given on this head.
-	sr.HeadSHA, sr.Verdict = e.headOf(run), "" // step_issue.go: the run's pull request's head
+	sr.HeadSHA, sr.Verdict = e.HeadOf(run), "" // step_issue.go: the run's pull request's head
 	sr.AgentRun = 0                            // until GitHub tells the new dispatch's
-	if dispatchWriteAhead(ag.Dispatch) {
-		e.intend(run, sr, &eff)
+	if core.DispatchWriteAhead(ag.Dispatch) {
+		e.Intend(run, sr, &eff)
 	}
-	e.effects = append(e.effects, eff)
+	e.Effects = append(e.Effects, eff)
 	return false
 }
 
@@ -116,7 +71,7 @@ func (e *eval) awaitReport(run *Run, stage *lang.Stage) {
 	sr.Status = StageWaiting
 	if sr.Message == "" {
 		sr.Message = fmt.Sprintf("agent %s dispatched (attempt %d); waiting for its report", stage.Agent, sr.Attempt)
-		if ag := e.cfg.Agent(stage.Agent); ag != nil && (ag.Dispatch == lang.DispatchLabel || ag.Dispatch == lang.DispatchAssign) {
+		if ag := e.Cfg.Agent(stage.Agent); ag != nil && (ag.Dispatch == lang.DispatchLabel || ag.Dispatch == lang.DispatchAssign) {
 			// A label or an assignee carries nothing: the agent reads its nonce here.
 			sr.Message += fmt.Sprintf(" (`--run %s --stage %s --attempt %d --nonce %s`)", run.ID, stage.ID, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
 		}
@@ -129,31 +84,31 @@ func (e *eval) awaitReport(run *Run, stage *lang.Stage) {
 // dispatchEffect builds the effect that starts ag for run's stage.
 func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag *lang.Agent, key string) (Effect, error) {
 	sr := run.Stages[stage.ID]
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectDispatch, Number: e.facts.PR.Number,
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectDispatch, Number: e.Facts.PR.Number,
 		Agent: ag.Name, Dispatch: ag.Dispatch}
 	env := e.env(p, run)
 	switch ag.Dispatch {
 	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
-		ctx, err := e.agentContext(stage, env)
+		ctx, err := e.AgentContext(stage, env)
 		if err != nil {
 			return eff, err
 		}
-		e.continueSession(run, stage, ag, &eff, ctx) // step_session.go
+		e.ContinueSession(run, stage, ag, &eff, ctx) // internal/core/step_session.go
 		b, err := json.Marshal(ctx)
 		if err != nil {
 			return eff, fmt.Errorf("the context does not encode as JSON: %v", err)
 		}
 		eff.Inputs = map[string]string{
 			"run": run.ID, "stage": stage.ID, "attempt": strconv.Itoa(sr.Attempt),
-			"subject": e.subject(), "action": stage.AgentAction, "context": string(b),
+			"subject": e.Subject(), "action": stage.AgentAction, "context": string(b),
 			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
-		if err := checkDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // dispatch_limits.go
+		if err := core.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // internal/core/dispatch_limits.go
 			return eff, err
 		}
 		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {
-			eff.Ref = e.facts.DefaultBranch
+			eff.Ref = e.Facts.DefaultBranch
 		}
 	case lang.DispatchComment:
 		body := ag.Body
@@ -164,130 +119,94 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 			}
 			// What the templates fill in (a title, an agent's feedback) is inert: no marker of
 			// the action's own, no link, image or mention.
-			out, err := renderMessage(t, env) // step_actions.go
+			out, err := core.RenderMessage(t, env) // step_actions.go
 			if err != nil {
 				return eff, err
 			}
 			body = out
 		}
-		eff.Body = body + "\n\n" + reportHint(run, stage, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
-		e.continueSession(run, stage, ag, &eff, nil)
+		eff.Body = body + "\n\n" + core.ReportHint(run, stage, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
+		e.ContinueSession(run, stage, ag, &eff, nil)
 	case lang.DispatchLabel:
 		eff.Labels = []string{ag.Label}
-		e.continueSession(run, stage, ag, &eff, nil)
-		e.attemptNonce(run, stage.ID, sr) // shown in the status: awaitReport
+		e.ContinueSession(run, stage, ag, &eff, nil)
+		e.AttemptNonce(run, stage.ID, sr) // shown in the status: awaitReport
 	case lang.DispatchAssign:
 		eff.Assignees = []string{ag.Assignee}
-		e.continueSession(run, stage, ag, &eff, nil)
-		e.attemptNonce(run, stage.ID, sr)
+		e.ContinueSession(run, stage, ag, &eff, nil)
+		e.AttemptNonce(run, stage.ID, sr)
 	default:
 		return eff, fmt.Errorf("unknown dispatch kind %q", ag.Dispatch)
 	}
 	return eff, nil
 }
 
-// reportHint is the line a comment dispatch ends with: how the agent reports back.
-func reportHint(run *Run, stage *lang.Stage, attempt int, nonce string) string {
-	return fmt.Sprintf("<sub>Report back with `pipeline-action report --run %s --stage %s --attempt %d --nonce %s --verdict <verdict>`.</sub>",
-		run.ID, stage.ID, attempt, nonce)
-}
-
-// agentContext is what the `context` input of a dispatch holds: the run's context, the
-// stage's `context:` over it, and the stage's `config:` under "config".
-func (e *eval) agentContext(stage *lang.Stage, env lang.Env) (map[string]any, error) {
-	out := map[string]any{}
-	if c, ok := env["context"].(map[string]any); ok {
-		for k, v := range c {
-			out[k] = v
-		}
-	}
-	for _, kv := range stage.Context {
-		v, err := lang.ValueOf(kv.Value, env)
-		if err != nil {
-			return nil, fmt.Errorf("context %q: %v", kv.Key, err)
-		}
-		out[kv.Key] = v
-	}
-	if len(stage.Values) > 0 {
-		cfg := map[string]any{}
-		for _, kv := range stage.Values {
-			v, err := lang.ValueOf(kv.Value, env)
-			if err != nil {
-				return nil, fmt.Errorf("config %q: %v", kv.Key, err)
-			}
-			cfg[kv.Key] = v
-		}
-		out["config"] = cfg
-	}
-	return out, nil
-}
-
 // settleDispatch records the outcome of a dispatch effect.
 func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 	sr := run.Stages[stage.ID]
-	run.Intents = dropIntent(run.Intents, o.Key)
+	run.Intents = core.DropIntent(run.Intents, o.Key)
 	if o.Err == "" {
-		run.Applied = appendOnce(run.Applied, o.Key)
+		run.Applied = core.AppendOnce(run.Applied, o.Key)
 		sr.Message = ""
 		sr.AgentRun = o.WorkflowRun // step_agent_failure.go
-		e.logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
+		e.Logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
 		e.awaitReport(run, stage)
 		return
 	}
-	if e.refused == nil {
-		e.refused = map[string]bool{}
+	if e.Refused == nil {
+		e.Refused = map[string]bool{}
 	}
-	e.refused[run.ID] = true
+	e.Refused[run.ID] = true
 	sr.Tries++
 	if o.Permanent {
 		e.agentError(run, stage, fmt.Sprintf("dispatching agent %s: %s", stage.Agent, o.Err))
 		return
 	}
-	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, plural(sr.Tries, "time", "times"))
+	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, core.Plural(sr.Tries, "time", "times"))
 	sr.Status = StageRetrying
 	run.Status = RunWaiting
-	e.logf("run %s: %s", run.ID, sr.Message)
+	e.Logf("run %s: %s", run.ID, sr.Message)
 }
 
 // applyReport applies an agent's report: the run must stand at that attempt of that
 // agent stage; anything else is refused and logged.
 func (e *eval) applyReport(r *Report) {
-	if !contains(Verdicts, r.Verdict) {
-		e.logf("report for run %q, stage %q, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
+	if !slices.Contains(Verdicts, r.Verdict) {
+		e.Logf("report for run %q, stage %q, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
 		return
 	}
 	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
-		e.logf("report %s for run %q, stage %q, attempt %d refused: its outputs are not JSON or larger than %d bytes", r.Verdict, r.Run, r.Stage, r.Attempt, MaxOutputs)
+		e.Logf("report %s for run %q, stage %q, attempt %d refused: its outputs are not JSON or larger than %d bytes", r.Verdict, r.Run, r.Stage, r.Attempt, MaxOutputs)
 		return
 	}
-	run, p, stage, why := e.agentAt(r.Run, r.Stage, r.Attempt)
+	run, p, stage, why := e.AgentAt(r.Run, r.Stage, r.Attempt)
 	if why == "" && run.Status == RunEscalated {
 		// A person stopped it (or its retries ran out): a late report moves nothing until
 		// someone says so.
 		why = "the run is escalated: it moves on only after a /pipeline command (unblock, retry, skip, restart)"
 	}
 	if why == "" {
-		why = e.wrongNonce(run, stage, run.Stages[stage.ID], r.Nonce) // step_agent_nonce.go
+		why = e.WrongNonce(run, stage, run.Stages[stage.ID], r.Nonce) // step_agent_nonce.go
 	}
 	if why != "" {
-		e.logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+		e.Logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
 		return
 	}
 	sr := run.Stages[stage.ID]
 	// The report proves the dispatch reached the agent.
-	key := dispatchKey(run, stage)
-	run.Intents = dropIntent(run.Intents, key)
-	run.Applied = appendOnce(run.Applied, key)
+	key := core.DispatchKey(run, stage)
+	run.Intents = core.DropIntent(run.Intents, key)
+	run.Applied = core.AppendOnce(run.Applied, key)
 	sr.Outputs = lang.JSONSafe(r.Outputs)
 	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
-		sr.HeadSHA = e.headOf(run)
+		sr.HeadSHA = e.HeadOf(run)
 	}
 	sr.Verdict = r.Verdict
 	sr.Message = ""
 	why = fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt)
-	e.logf("run %s: %s", run.ID, why)
+	e.Logf("run %s: %s", run.ID, why)
 	if e.branchVerdict(run, stage, r.Verdict, why) { // step_parallel.go
 		return
 	}
@@ -321,7 +240,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 		for _, kv := range rule.Context {
 			v, err := lang.ValueOf(kv.Value, env)
 			if err != nil {
-				e.logf("run %s: context %q of on_%s of stage %q: %v; left as it was", run.ID, kv.Key, verdict, stage.ID, err)
+				e.Logf("run %s: context %q of on_%s of stage %q: %v; left as it was", run.ID, kv.Key, verdict, stage.ID, err)
 				continue
 			}
 			run.Context[kv.Key] = lang.JSONValue(v)
@@ -355,46 +274,6 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 	e.leave(run, stage, status, target, why)
 }
 
-// agentAt finds the run standing at attempt of agent stage, or says why none does.
-func (e *eval) agentAt(runID, stageID string, attempt int) (*Run, *lang.Pipeline, *lang.Stage, string) {
-	var run *Run
-	for _, r := range e.st.Runs {
-		if r.ID == runID {
-			run = r
-		}
-	}
-	if run == nil {
-		for _, past := range e.st.Past {
-			if past.ID == runID {
-				return nil, nil, nil, fmt.Sprintf("the run is %s", past.Status)
-			}
-		}
-		return nil, nil, nil, "no such run on " + e.subject()
-	}
-	if run.Status.Final() {
-		return nil, nil, nil, fmt.Sprintf("the run is %s", run.Status)
-	}
-	p := e.cfg.PipelineFor(run)
-	if p == nil {
-		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
-	}
-	if !run.At(stageID) || run.Stage != stageID && branchOf(p.Stage(run.Stage), stageID) == nil {
-		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
-	}
-	stage := stageOrBranch(p, stageID)
-	if stage == nil || stage.Type != lang.StageAgent {
-		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
-	}
-	if sr := run.Stages[stageID]; sr == nil || sr.Attempt != attempt {
-		cur := 0
-		if sr != nil {
-			cur = sr.Attempt
-		}
-		return nil, nil, nil, fmt.Sprintf("the stage is at attempt %d, not %d", cur, attempt)
-	}
-	return run, p, stage, ""
-}
-
 // env is what templates of run read: its context, the pipeline's variables, the stages'
 // outputs, the facts, the run and its subject.
 func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
@@ -410,22 +289,37 @@ func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
 	for k, v := range run.Context {
 		ctx[k] = v
 	}
-	env := lang.Env{"github": FactsEnv(e.facts), "context": ctx, "stages": stages,
+	env := lang.Env{"github": FactsEnv(e.Facts), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
-		"subject": map[string]any{"repo": e.facts.Repo, "number": e.facts.PR.Number}}
+		"subject": map[string]any{"repo": e.Facts.Repo, "number": e.Facts.PR.Number}}
 	e.issueEnv(run, env) // step_issue.go
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}
-	env["variables"] = e.runVariables(p, run, env) // step_variables.go
-	env["shared"] = e.sharedVariables()
+	env["variables"] = e.RunVariables(p, run, env) // step_variables.go
+	env["shared"] = e.SharedVariables()
 	if b := e.branchesEnv(p, run); b != nil { // step_parallel.go
 		env["branches"] = b
 	}
-	names := make([]any, len(e.cfg.Agents))
-	for i, a := range e.cfg.Agents {
+	names := make([]any, len(e.Cfg.Agents))
+	for i, a := range e.Cfg.Agents {
 		names[i] = a.Name
 	}
 	env["agents"] = names
 	return env
+}
+
+// agentType dispatches an agent and waits for its report.
+type agentType struct {
+	noDeadlines
+	unguarded
+}
+
+func (agentType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.agent(p, run, stage)
+}
+
+func (agentType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+	e.agent(p, run, b)
+	return true
 }

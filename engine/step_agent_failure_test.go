@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -18,7 +19,7 @@ func ownRun(cfg *lang.Config, f *Facts, af AgentFailure) *AgentFailure {
 		f.Viewer = "github-actions[bot]"
 	}
 	for _, p := range cfg.Pipelines {
-		if st := stageOrBranch(p, af.Stage); st != nil && st.Type == lang.StageAgent {
+		if st := core.StageOrBranch(p, af.Stage); st != nil && st.Type == lang.StageAgent {
 			if ag := cfg.Agent(st.Agent); ag != nil {
 				af.Path = ".github/workflows/" + ag.Workflow
 				af.Branch = ag.Ref

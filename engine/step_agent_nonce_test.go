@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -63,7 +64,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 	assert.Equal(t, "implement", out.State.Runs[0].Stage)
 
 	// An attempt dispatched by a version of the action without nonces takes no report.
-	old := clone(res.State)
+	old := core.Clone(res.State)
 	old.Runs[0].Stages["analyze"].Nonce = ""
 	out = Step(cfg, old, with(""), f, t0.Add(time.Minute))
 	assert.False(t, out.Changed)
@@ -81,7 +82,7 @@ func TestAgentNonceSignedWithTheStateKey(t *testing.T) {
 	plain := res.State.Runs[0].Stages["implement"].Nonce
 	sent := res.Effects[0].Inputs["nonce"]
 	require.True(t, strings.HasPrefix(sent, plain+"."), sent)
-	assert.NotContains(t, string(mustJSON(res.State)), strings.TrimPrefix(sent, plain+"."), "the signature is not in the public state")
+	assert.NotContains(t, string(core.MustJSON(res.State)), strings.TrimPrefix(sent, plain+"."), "the signature is not in the public state")
 	res = dispatched(t, cfg, res, f, t0)
 
 	with := func(nonce string, signer NonceSigner) Input {
@@ -92,8 +93,8 @@ func TestAgentNonceSignedWithTheStateKey(t *testing.T) {
 	other := testSigner{"another-key-0123456789"}
 	for name, in := range map[string]Input{
 		"unsigned":                with(plain, key),
-		"signed with another key": with(plain+"."+other.SignNonce(nonceMessage("acme/widgets#7", "loop/7/1", "implement", plain)), key),
-		"signed for another run":  with(plain+"."+key.SignNonce(nonceMessage("acme/widgets#7", "loop/7/2", "implement", plain)), key),
+		"signed with another key": with(plain+"."+other.SignNonce(core.NonceMessage("acme/widgets#7", "loop/7/1", "implement", plain)), key),
+		"signed for another run":  with(plain+"."+key.SignNonce(core.NonceMessage("acme/widgets#7", "loop/7/2", "implement", plain)), key),
 	} {
 		out := Step(cfg, res.State, in, f, t0.Add(time.Minute))
 		assert.False(t, out.Changed, name)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -374,7 +375,7 @@ func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
 		twice := Step(cfg, once.State, in, f, t0.Add(2*time.Minute))
 		assert.False(t, twice.Changed, v)
 		assert.Empty(t, twice.Effects, v)
-		assert.Equal(t, string(mustJSON(once.State)), string(mustJSON(twice.State)), v)
+		assert.Equal(t, string(core.MustJSON(once.State)), string(core.MustJSON(twice.State)), v)
 	}
 }
 

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -20,12 +22,12 @@ func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 		r := e.check(c, facts)
 		names = append(names, c.Check)
 		if r.Status == GatePass {
-			return GateResult{Check: "any_of(" + strings.Join(namesOf(group), ", ") + ")", Status: GatePass,
+			return GateResult{Check: "any_of(" + strings.Join(core.NamesOf(group), ", ") + ")", Status: GatePass,
 				Message: c.Check + ": " + r.Message}
 		}
 		allFailed = allFailed && r.Status == GateFail
 		msgs = append(msgs, c.Check+": "+r.Message)
-		if r.Who != "" && !contains(who, r.Who) {
+		if r.Who != "" && !slices.Contains(who, r.Who) {
 			who = append(who, r.Who)
 		}
 	}
@@ -35,12 +37,4 @@ func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 		res.Status = GateFail
 	}
 	return res
-}
-
-func namesOf(group []lang.Condition) []string {
-	out := make([]string, len(group))
-	for i, c := range group {
-		out[i] = c.Check
-	}
-	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -155,12 +156,12 @@ func TestParseCommand(t *testing.T) {
 		"  /pipeline Restart build\nx": {"restart", "build"},
 		"/pipeline":                    {"", ""},
 	} {
-		v, a, ok := parseCommand(body)
+		v, a, ok := core.ParseCommand(body)
 		assert.True(t, ok, body)
 		assert.Equal(t, want, [2]string{v, a}, body)
 	}
 	for _, body := range []string{"please /pipeline retry", "/pipelines retry", "", "> /pipeline retry"} {
-		_, _, ok := parseCommand(body)
+		_, _, ok := core.ParseCommand(body)
 		assert.False(t, ok, body)
 	}
 }
@@ -193,8 +194,8 @@ func TestUnblockKeepsTheAttempt(t *testing.T) {
 	run := st.Runs[0]
 	require.Equal(t, "approval", run.Stage)
 	e := newEval(cfg, st, f, t0, Input{})
-	e.escalate(e.st.Runs[0], "nobody answered")
-	st = e.st
+	e.escalate(e.St.Runs[0], "nobody answered")
+	st = e.St
 	f.PR.Comments = []IssueComment{command(1, "bob", "/pipeline approve")}
 	res = Step(cfg, st, Input{Key: "k2", Event: "issue_comment.created"}, f, t0.Add(time.Minute))
 	require.Equal(t, RunEscalated, res.State.Runs[0].Status, "approved, but escalated")

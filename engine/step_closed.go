@@ -16,15 +16,15 @@ import (
 
 // closedSubject ends the open runs of the subject pull request once it is closed.
 func (e *eval) closedSubject() {
-	if e.issue != nil || e.facts.PR == nil || e.facts.PR.State == PROpen {
+	if e.Issue != nil || e.Facts.PR == nil || e.Facts.PR.State == PROpen {
 		return
 	}
-	pr := e.facts.PR
-	for _, run := range e.st.Runs {
+	pr := e.Facts.PR
+	for _, run := range e.St.Runs {
 		if run.Status.Final() || run.Parent != "" { // a child ends with its parent
 			continue
 		}
-		p := e.cfg.PipelineFor(run)
+		p := e.Cfg.PipelineFor(run)
 		if p == nil || p.Trigger.Event == "pull_request.closed" {
 			continue
 		}

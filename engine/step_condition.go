@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -18,95 +17,7 @@ import (
 // paths_match against the pull request's changed files, and an expression over the
 // run's env (github, context, stages, variables, trigger …). why says what decided it.
 func (e *eval) conditionHolds(p *lang.Pipeline, run *Run, c *lang.Predicate) (holds bool, why string, err error) {
-	return e.predicate(c, func() lang.Env { return e.env(p, run) })
-}
-
-// predicate decides c; env is called for expressions only.
-func (e *eval) predicate(c *lang.Predicate, env func() lang.Env) (bool, string, error) {
-	if c == nil {
-		return true, "no condition", nil
-	}
-	if c.Expr != nil {
-		ok, err := c.Expr.Bool(env())
-		if err != nil {
-			return false, "", fmt.Errorf("condition %q at %s: %v", c.Expr.Src, c.Pos, err)
-		}
-		verb := "does not hold"
-		if ok {
-			verb = "holds"
-		}
-		return ok, fmt.Sprintf("%q %s", c.Expr.Src, verb), nil
-	}
-	var pr *PullRequest
-	if e.facts != nil {
-		pr = e.facts.PR
-	}
-	for _, l := range c.LabelsInclude {
-		if pr == nil {
-			return false, "", fmt.Errorf("condition at %s: labels_include needs a pull request", c.Pos)
-		}
-		if !pr.HasLabel(l) {
-			return false, fmt.Sprintf("label %q is not on the pull request", l), nil
-		}
-	}
-	if len(c.PathsMatch) > 0 {
-		if pr != nil && !pr.FilesRead {
-			e.needsFiles = true
-		}
-		if pr == nil || !pr.FilesRead {
-			return false, "", fmt.Errorf("condition at %s: the changed files of the pull request were not read", c.Pos)
-		}
-		hit := ""
-		for _, f := range pr.Files {
-			for _, g := range c.PathsMatch {
-				if lang.MatchGlob(g, f) {
-					hit = f
-					break
-				}
-			}
-			if hit != "" {
-				break
-			}
-		}
-		if hit == "" {
-			if pr.FilesTruncated {
-				// Files past GitHub's limit were not listed; one of them may match.
-				return false, "", fmt.Errorf("condition at %s: the pull request changes more files than GitHub lists (%d); paths_match cannot be decided", c.Pos, len(pr.Files))
-			}
-			return false, fmt.Sprintf("no changed file matches %s", strings.Join(c.PathsMatch, ", ")), nil
-		}
-	}
-	for i := range c.All {
-		ok, why, err := e.predicate(&c.All[i], env)
-		if err != nil || !ok {
-			return false, why, err
-		}
-	}
-	if len(c.Any) > 0 {
-		var whys []string
-		for i := range c.Any {
-			ok, why, err := e.predicate(&c.Any[i], env)
-			if err != nil {
-				return false, "", err
-			}
-			if ok {
-				return true, why, nil
-			}
-			whys = append(whys, why)
-		}
-		return false, "none of: " + strings.Join(whys, "; "), nil
-	}
-	var held []string
-	if len(c.LabelsInclude) > 0 {
-		held = append(held, "labels "+strings.Join(c.LabelsInclude, ", ")+" present")
-	}
-	if len(c.PathsMatch) > 0 {
-		held = append(held, "a changed file matches "+strings.Join(c.PathsMatch, ", "))
-	}
-	if len(held) == 0 {
-		held = append(held, "all hold")
-	}
-	return true, strings.Join(held, "; "), nil
+	return e.Predicate(c, func() lang.Env { return e.env(p, run) })
 }
 
 // enterCondition decides the condition of the stage run is at, once per attempt. It
@@ -126,39 +37,5 @@ func (e *eval) enterCondition(p *lang.Pipeline, run *Run, stage *lang.Stage) (mo
 		return false
 	}
 	e.leave(run, stage, StageSkipped, stage.SkipTo, "condition does not hold ("+why+"); skipped")
-	return true
-}
-
-// guardCondition is the guard's view of a gate's condition: whether, on today's facts
-// alone, the condition decidedly does not hold (so the gate may be skipped). A condition
-// that reads anything but the facts (the run's context or outputs, which the state
-// holds) never lets a merge skip a gate, nor does one that cannot be decided.
-func (e *eval) guardSkips(c *lang.Predicate) bool {
-	if c == nil || !factsOnly(c) {
-		return false
-	}
-	ok, _, err := e.predicate(c, func() lang.Env { return lang.Env{"github": FactsEnv(e.facts)} })
-	return err == nil && !ok
-}
-
-// factsOnly reports whether c reads only the facts (labels, files, the "github" root).
-func factsOnly(c *lang.Predicate) bool {
-	if c.Expr != nil {
-		for _, r := range c.Expr.Roots() {
-			if r != "github" {
-				return false
-			}
-		}
-	}
-	for i := range c.All {
-		if !factsOnly(&c.All[i]) {
-			return false
-		}
-	}
-	for i := range c.Any {
-		if !factsOnly(&c.Any[i]) {
-			return false
-		}
-	}
 	return true
 }

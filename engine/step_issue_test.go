@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -272,7 +273,7 @@ func TestIssueRunContextReadsTheIssue(t *testing.T) {
 	}
 	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, 4, contextInt(run.Context["issue"]))
+	assert.Equal(t, 4, core.ContextInt(run.Context["issue"]))
 	assert.Equal(t, "Add a widget", run.Context["title"])
 	_, has := run.Context["pr"]
 	assert.False(t, has, "an issue's trigger has no pull_request: left out, with why in the log")

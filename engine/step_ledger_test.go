@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -29,7 +30,7 @@ func TestLedger(t *testing.T) {
 		"lead": {Status: StageSucceeded, Attempt: 1, Approvals: []Approval{{Login: "carol", SHA: "aaaaaaaaaa"}}},
 		"gate": {Status: StageWaiting, Attempt: 1},
 	}}
-	e := &eval{cfg: &lang.Config{Pipelines: []*lang.Pipeline{p}}, facts: f}
+	e := &eval{&core.Eval{Cfg: &lang.Config{Pipelines: []*lang.Pipeline{p}}, Facts: f}}
 	f.People = People{Permissions: map[string]string{"carol": "read"}}
 	assert.False(t, e.ledger(p, run).Stages[2].Met, "carol's /pipeline approve counts only while she has write access")
 	f.People = People{Permissions: map[string]string{"carol": "write"}}
@@ -55,8 +56,8 @@ func TestLedger(t *testing.T) {
 
 	// withLedger sets the view on a copy and puts the facts back.
 	restore := e.withLedger(p, run)
-	assert.NotNil(t, e.facts.Ledger)
+	assert.NotNil(t, e.Facts.Ledger)
 	assert.Nil(t, f.Ledger, "the caller's facts are not changed")
 	restore()
-	assert.Same(t, f, e.facts)
+	assert.Same(t, f, e.Facts)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -14,16 +15,10 @@ import (
 // (Effect.WriteAhead): at most once. Labels, assignees, review requests and closing an
 // issue are idempotent. What an item cannot do is logged and said in the run's message.
 
-// Keys of the list effects: <run>/<list>/<item>/<action>.
-const (
-	ListOnComplete = "on_complete"
-	ListOnError    = "on_error"
-)
-
 // runList asks for the effects of the items of list (ListOnComplete or ListOnError) of
 // run's pipeline.
 func (e *eval) runList(run *Run, list string) {
-	p := e.cfg.PipelineFor(run)
+	p := e.Cfg.PipelineFor(run)
 	if p == nil {
 		return
 	}
@@ -37,148 +32,134 @@ func (e *eval) runList(run *Run, list string) {
 			env = e.templateEnv(p, run)
 		}
 		eff := Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
-			Kind: EffectKind(item.Action), Number: e.facts.PR.Number}
+			Kind: EffectKind(item.Action), Number: e.Facts.PR.Number}
 		plan := e.planItem(run, item, eff, env)
 		if item.Action == lang.ActionSetVariable || item.Action == lang.ActionSetShared {
 			env = nil // the items after it read the new value
 		}
 		what := fmt.Sprintf("run %s: %s item %d (%s at %s)", run.ID, list, i+1, item.Action, item.Pos)
 		switch {
-		case plan.err != "":
-			e.logf("%s: %s", what, plan.err)
-			msg := fmt.Sprintf("%s item %d (%s): %s", list, i+1, item.Action, plan.err)
+		case plan.Err != "":
+			e.Logf("%s: %s", what, plan.Err)
+			msg := fmt.Sprintf("%s item %d (%s): %s", list, i+1, item.Action, plan.Err)
 			if run.Message == "" {
 				run.Message = msg
 			} else {
 				run.Message += "; " + msg
 			}
-		case plan.done != "":
-			e.logf("%s: %s", what, plan.done)
+		case plan.Done != "":
+			e.Logf("%s: %s", what, plan.Done)
 		default:
-			if plan.eff.Kind.WriteAhead() {
-				plan.eff.WriteAhead = true
+			if plan.Eff.Kind.WriteAhead() {
+				plan.Eff.WriteAhead = true
 			}
-			e.logf("%s: asked for", what)
-			e.effects = append(e.effects, plan.eff)
+			e.Logf("%s: asked for", what)
+			e.Effects = append(e.Effects, plan.Eff)
 		}
 	}
 }
 
 // planItem plans one item of a list.
-func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env) plannedAction {
+func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env) core.PlannedAction {
 	a := item.Args
-	field := func(key string) (lang.Value, bool) {
-		for _, kv := range a.Map {
-			if kv.Key == key {
-				return kv.Value, true
-			}
-		}
-		return lang.Value{}, false
-	}
-	tmpl := func(v lang.Value) *lang.Template {
-		if v.Template != nil {
-			return v.Template
-		}
-		t, _ := lang.CompileTemplate(v.Scalar, v.Pos) // plain text: no `{{`
-		return t
-	}
-	strs := func(v lang.Value) []string {
-		if v.Kind == lang.KindList {
-			var out []string
-			for _, x := range v.List {
-				out = append(out, x.Scalar)
-			}
-			return out
-		}
-		if v.Kind == lang.KindNull {
-			return nil
-		}
-		return []string{v.Scalar}
-	}
 	switch item.Action {
 	case lang.ActionCloseIssue:
 		if a.Kind == lang.KindNull {
-			return plannedAction{done: "no issue to close (none given)"}
+			return core.PlannedAction{Done: "no issue to close (none given)"}
 		}
-		return e.planCloseIssue(eff, tmpl(a), env)
+		return e.planCloseIssue(eff, argTemplate(a), env)
 	case lang.ActionComment:
 		msg, target := a, lang.Value{}
 		if a.Kind == lang.KindMap {
-			msg, _ = field("message")
-			target, _ = field("target")
+			msg, _ = argField(a, "message")
+			target, _ = argField(a, "target")
 		}
 		if t := strings.TrimSpace(target.Scalar); target.Kind != lang.KindNull && t != "" {
 			if why := e.commentTarget(run, t, &eff); why != "" { // step_issue.go
-				return plannedAction{err: why}
+				return core.PlannedAction{Err: why}
 			}
 		}
-		body, err := renderText(tmpl(msg), env)
+		body, err := core.RenderText(argTemplate(msg), env)
 		if err != nil {
-			return plannedAction{err: err.Error()}
+			return core.PlannedAction{Err: err.Error()}
 		}
 		eff.Kind = EffectComment
-		return e.planComment(run, eff, body)
+		return e.PlanComment(run, eff, body)
 	case lang.ActionLabel:
-		return e.planLabel(eff, strs(a), nil)
+		return e.PlanLabel(eff, argStrings(a), nil)
 	case lang.ActionNotify:
 		target, message := a, lang.Value{}
 		if a.Kind == lang.KindMap {
-			target, _ = field("target")
-			message, _ = field("message")
+			target, _ = argField(a, "target")
+			message, _ = argField(a, "message")
 		}
 		var m *lang.Template
 		if message.Kind != lang.KindNull {
-			m = tmpl(message)
+			m = argTemplate(message)
 		}
-		return e.planNotify(run, eff, tmpl(target), m, env)
+		return e.planNotify(run, eff, argTemplate(target), m, env)
 	case lang.ActionCreateIssue:
-		title, _ := field("title")
-		body, hasBody := field("body")
-		labels, _ := field("labels")
+		title, _ := argField(a, "title")
+		body, hasBody := argField(a, "body")
+		labels, _ := argField(a, "labels")
 		var bt *lang.Template
 		if hasBody && body.Kind != lang.KindNull {
-			bt = tmpl(body)
+			bt = argTemplate(body)
 		}
-		return e.planCreateIssue(run, eff, tmpl(title), bt, "", strs(labels), env)
+		return e.PlanCreateIssue(run, eff, argTemplate(title), bt, "", argStrings(labels), env)
 	case lang.ActionRequestReviewers:
 		if a.Kind != lang.KindMap {
-			return e.planRequestReviewers(eff, strs(a), nil, "")
+			return e.PlanRequestReviewers(eff, argStrings(a), nil, "")
 		}
-		rs, _ := field("reviewers")
-		ts, _ := field("teams")
-		g, _ := field("group")
-		return e.planRequestReviewers(eff, strs(rs), strs(ts), g.Scalar)
+		rs, _ := argField(a, "reviewers")
+		ts, _ := argField(a, "teams")
+		g, _ := argField(a, "group")
+		return e.PlanRequestReviewers(eff, argStrings(rs), argStrings(ts), g.Scalar)
 	case lang.ActionAssign:
 		if a.Kind != lang.KindMap {
-			return e.planAssign(eff, strs(a), "")
+			return e.PlanAssign(eff, argStrings(a), "")
 		}
-		as, _ := field("assignees")
-		g, _ := field("group")
-		return e.planAssign(eff, strs(as), g.Scalar)
+		as, _ := argField(a, "assignees")
+		g, _ := argField(a, "group")
+		return e.PlanAssign(eff, argStrings(as), g.Scalar)
 	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
-		name, _ := field("name")
-		value, _ := field("value")
-		return e.planSetVariable(run, item.Action, name.Scalar, value, env)
+		name, _ := argField(a, "name")
+		value, _ := argField(a, "value")
+		return e.PlanSetVariable(run, item.Action, name.Scalar, value, env)
 	}
-	return plannedAction{err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
+	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
 }
 
-// listOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
-// one: it changes nothing (the run is final).
-func (e *eval) listOutcome(o Outcome) bool {
-	parts := strings.Split(o.Key, "/")
-	if len(parts) < 4 {
-		return false
+// argField is the value of key in the map a, and whether a has it.
+func argField(a lang.Value, key string) (lang.Value, bool) {
+	for _, kv := range a.Map {
+		if kv.Key == key {
+			return kv.Value, true
+		}
 	}
-	switch parts[len(parts)-3] {
-	case ListOnComplete, ListOnError, ruleOnFail, ruleOnConflict, ruleOnCIFailure, reactOnEvents: // and step_rules.go's, step_react_notify.go's
-	default:
-		return false
+	return lang.Value{}, false
+}
+
+// argTemplate is v as a template: plain text compiles to one without `{{`.
+func argTemplate(v lang.Value) *lang.Template {
+	if v.Template != nil {
+		return v.Template
 	}
-	if o.Err == "" {
-		e.logf("%s done", o.Key)
-	} else {
-		e.logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
+	t, _ := lang.CompileTemplate(v.Scalar, v.Pos)
+	return t
+}
+
+// argStrings is v as a list of strings: a list's items, one scalar, or none for null.
+func argStrings(v lang.Value) []string {
+	if v.Kind == lang.KindList {
+		var out []string
+		for _, x := range v.List {
+			out = append(out, x.Scalar)
+		}
+		return out
 	}
-	return true
+	if v.Kind == lang.KindNull {
+		return nil
+	}
+	return []string{v.Scalar}
 }

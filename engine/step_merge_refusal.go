@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -13,70 +15,58 @@ import (
 // (branch protection or repository settings the config does not meet), which escalate the run
 // once instead of being tried again on every event.
 
-// EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
-const (
-	EffectUpdateBranch       EffectKind = "update_branch"
-	mergeStateBehind                    = "BEHIND"
-	mergeStateUnknown                   = "UNKNOWN"
-	ruleWhenBehind                      = "when_behind"
-	mergeUnknownWhy                     = "GitHub has not computed whether the pull request can be merged yet"
-	mergeUnknownWho                     = "GitHub (computing mergeability; checked again on the next event or sweep)"
-	updateBranchWho                     = "GitHub (bringing the branch up to date with its base)"
-	updateBranchUpToDateDone            = "the branch is up to date with its base"
-)
-
 // mergeWaits holds merge_pr's stage while GitHub cannot merge yet for a reason it will lift,
 // or brings a head that is behind its base up to date (when_behind: update) or escalates
 // (when_behind: escalate). It reports whether it held the stage, and whether the run moved.
 func (e *eval) mergeWaits(run *Run, stage *lang.Stage) (held, moved bool) {
-	pr := e.facts.PR
+	pr := e.Facts.PR
 	sr := run.Stages[stage.ID]
-	if pr.Mergeable == Unknown || pr.MergeState == mergeStateUnknown {
+	if pr.Mergeable == Unknown || pr.MergeState == core.MergeStateUnknown {
 		// A merge now would be refused (405) or, worse, race GitHub's computation.
 		if e.waitMergeability(run, sr, fmt.Sprintf("#%d", pr.Number)) { // step_merge_poll.go
 			return true, false
 		}
-		return true, e.holdAction(run, stage, mergeUnknownWhy, mergeUnknownWho)
+		return true, e.HoldAction(run, stage, core.MergeUnknownWhy, core.MergeUnknownWho)
 	}
-	mergeabilityKnown(sr)
+	core.MergeabilityKnown(sr)
 	switch {
-	case pr.MergeState != mergeStateBehind:
+	case pr.MergeState != core.MergeStateBehind:
 		return false, false
 	case stage.Config.WhenBehind == lang.WhenBehindEscalate:
 		e.escalate(run, fmt.Sprintf("the head of #%d is behind its base branch %q, which branch protection requires to be up to date; "+
 			"update the branch (or set when_behind: update on stage %q), then /pipeline retry", pr.Number, pr.BaseRef, stage.ID))
 		return true, false
 	}
-	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, ruleWhenBehind, short(pr.HeadSHA))
-	if !contains(run.Applied, key) {
+	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, core.RuleWhenBehind, core.Short(pr.HeadSHA))
+	if !slices.Contains(run.Applied, key) {
 		// Until GitHub accepts it (settleUpdateBehind records it): the update moves the head,
 		// and the run's gates check the new one. Asked again meanwhile, GitHub answers that
 		// there is nothing to merge, or that the head moved.
-		e.effects = append(e.effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectUpdateBranch,
-			Number: pr.Number, SHA: pr.HeadSHA, Repo: e.otherRepo()})
+		e.Effects = append(e.Effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectUpdateBranch,
+			Number: pr.Number, SHA: pr.HeadSHA, Repo: e.OtherRepo()})
 	}
-	return true, e.holdAction(run, stage, fmt.Sprintf("the head is behind its base branch %q; it is being brought up to date", pr.BaseRef), updateBranchWho)
+	return true, e.HoldAction(run, stage, fmt.Sprintf("the head is behind its base branch %q; it is being brought up to date", pr.BaseRef), core.UpdateBranchWho)
 }
 
 // settleUpdateBehind records the outcome of merge_pr's update of a head behind its base. A
 // refusal that trying again cannot fix escalates the run; another is tried again on the next
 // head (or by /pipeline retry).
 func (e *eval) settleUpdateBehind(o Outcome) bool {
-	if !strings.Contains(o.Key, "/"+ruleWhenBehind+"/") {
+	if !strings.Contains(o.Key, "/"+core.RuleWhenBehind+"/") {
 		return false
 	}
-	for _, run := range e.st.Runs {
+	for _, run := range e.St.Runs {
 		if !strings.HasPrefix(o.Key, run.ID+"/") || run.Status.Final() || run.Status == RunEscalated {
 			continue
 		}
 		if o.Err == "" {
-			run.Applied = appendOnce(run.Applied, o.Key)
+			run.Applied = core.AppendOnce(run.Applied, o.Key)
 			continue
 		}
 		if o.Permanent || o.Escalate {
 			e.escalate(run, fmt.Sprintf("the head is behind its base branch and could not be brought up to date: %s", o.Err))
 		} else {
-			e.logf("run %s: updating the branch: %s; trying again on the next event", run.ID, o.Err)
+			e.Logf("run %s: updating the branch: %s; trying again on the next event", run.ID, o.Err)
 		}
 	}
 	return true
@@ -90,19 +80,4 @@ func (e *eval) mergeRefused(run *Run, stage *lang.Stage, o Outcome) {
 		sr.Status, sr.Message = StageFailed, o.Err
 	}
 	e.escalate(run, o.Err)
-}
-
-// planUpdateBranch is the update_branch action: nothing to do when the facts read show the
-// head up to date with its base; otherwise GitHub is asked (a head already up to date is
-// done: the shell counts GitHub's "no new commits" as success).
-func (e *eval) planUpdateBranch(eff Effect) plannedAction {
-	pr := e.facts.PR
-	if e.issue != nil || pr == nil {
-		return plannedAction{err: "update_branch updates a pull request's branch; this run's subject is an issue"}
-	}
-	if pr.BehindBy != nil && *pr.BehindBy == 0 {
-		return plannedAction{done: updateBranchUpToDateDone}
-	}
-	eff.Kind, eff.SHA = EffectUpdateBranch, pr.HeadSHA
-	return plannedAction{eff: eff}
 }

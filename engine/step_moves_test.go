@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -41,7 +42,7 @@ func TestLoopThatNeverWaitsIsStopped(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, "without waiting anywhere (at most 3)")
-	assert.Equal(t, defaultRevisits+1, run.Stages[run.Stage].Attempt)
+	assert.Equal(t, core.DefaultRevisits+1, run.Stages[run.Stage].Attempt)
 }
 
 func TestLoopRuleMaxIterationsBoundsRevisits(t *testing.T) {
@@ -50,8 +51,8 @@ func TestLoopRuleMaxIterationsBoundsRevisits(t *testing.T) {
 	// c is never reached; its loop rule says a may be looped back to five times.
 	c := &lang.Stage{ID: "c", Type: lang.StageAgent, Verdicts: map[string]*lang.Rule{lang.VerdictRevise: {Goto: "a", MaxIterations: 5, Then: lang.TargetFail}}}
 	p := &lang.Pipeline{Name: "spin", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{a, b, c}}
-	assert.Equal(t, 6, revisitLimit(p, "a"))
-	assert.Equal(t, defaultRevisits, revisitLimit(p, "b"))
+	assert.Equal(t, 6, core.RevisitLimit(p, "a"))
+	assert.Equal(t, core.DefaultRevisits, core.RevisitLimit(p, "b"))
 	res := Step(&lang.Config{Version: 1, Pipelines: []*lang.Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
@@ -79,7 +80,7 @@ func TestLoopAcrossEffectRoundsIsStopped(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, RunFailed, run.Status)
 	assert.Contains(t, run.Message, `stage "say" was entered 4 times in one event`)
-	assert.Equal(t, defaultRevisits, rounds, "one comment per round, three at most")
+	assert.Equal(t, core.DefaultRevisits, rounds, "one comment per round, three at most")
 
 	// The next event starts counting anew.
 	assert.Empty(t, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0).Visits["spin/7/1\x00say"])

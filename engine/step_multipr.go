@@ -2,10 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -35,147 +34,11 @@ import (
 //     escalates saying which and why. A merge GitHub refuses once another went in cannot be
 //     undone: the run escalates saying which pull requests are merged and which are not.
 
-// PRRef names a pull request: Repo is "owner/name" ("" for the subject's own repository).
-type PRRef struct {
-	Repo   string
-	Number int
-}
-
-// String is "owner/name#N", or "#N" without a repository.
-func (r PRRef) String() string {
-	return r.Repo + "#" + strconv.Itoa(r.Number)
-}
-
-// Key is how Facts.Others keys a pull request of another repository: "owner/name#N" in
-// lower case (GitHub compares owner and repository names without regard to case).
-func (r PRRef) Key() string { return strings.ToLower(r.String()) }
-
-// ParsePRRef reads a pull request reference as a context or a template gives it: a number,
-// "N", "#N" or "owner/name#N". It reports false for anything else.
-func ParsePRRef(v any) (PRRef, bool) {
-	if n := contextInt(v); n > 0 {
-		return PRRef{Number: n}, true
-	}
-	s, ok := v.(string)
-	if !ok {
-		return PRRef{}, false
-	}
-	s = strings.TrimSpace(s)
-	repo, num := "", s
-	if i := strings.LastIndexByte(s, '#'); i >= 0 {
-		repo, num = s[:i], s[i+1:]
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil || n <= 0 || n > 1<<31-1 {
-		return PRRef{}, false
-	}
-	if repo != "" && !validRepoName(repo) {
-		return PRRef{}, false
-	}
-	return PRRef{Repo: repo, Number: n}, true
-}
-
-// validRepoName reports whether s is "owner/name" as GitHub spells them.
-func validRepoName(s string) bool {
-	owner, name, ok := strings.Cut(s, "/")
-	if !ok || owner == "" || name == "" || len(s) > 140 || strings.Trim(owner, ".") == "" || strings.Trim(name, ".") == "" {
-		return false
-	}
-	for _, c := range owner + name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return true
-}
-
-// own reports whether r names a pull request of repo (the subject's repository).
-func (r PRRef) own(repo string) bool {
-	return r.Repo == "" || strings.EqualFold(r.Repo, repo)
-}
-
-// RunPRRefs are the pull requests of run's context.prs, in order, as references; a number
-// names a pull request of repo.
-func RunPRRefs(run *Run, repo string) []PRRef {
-	if run == nil {
-		return nil
-	}
-	list, _ := run.Context["prs"].([]any)
-	var out []PRRef
-	for _, v := range list {
-		if r, ok := ParsePRRef(v); ok {
-			if r.Repo == "" {
-				r.Repo = repo
-			}
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// prOf is the pull request ref names in the facts read (nil when it was not read).
-func (e *eval) prOf(ref PRRef) *PullRequest {
-	base := e.facts
-	if e.issue != nil {
-		base = e.issue.base
-	}
-	if ref.own(base.Repo) {
-		if e.issue == nil {
-			if base.PR != nil && base.PR.Number == ref.Number {
-				return base.PR
-			}
-			return nil
-		}
-		return base.PRs[ref.Number]
-	}
-	return base.Others[ref.Key()]
-}
-
-// runPRRef is run's context.pr_number as a reference, and whether it has one.
-func runPRRef(run *Run) (PRRef, bool) {
-	if run == nil {
-		return PRRef{}, false
-	}
-	return ParsePRRef(run.Context["pr_number"])
-}
-
-// onPR makes pr the PR of e.facts (and its repository the facts' repository) until the
-// returned function is called.
-func (e *eval) onPR(pr *PullRequest, ref PRRef) func() {
-	old := e.facts
-	base := e.facts
-	if e.issue != nil {
-		base = e.issue.base
-	}
-	f := *base
-	f.PR = pr
-	if !ref.own(base.Repo) {
-		f.Repo = ref.Repo
-	}
-	e.facts = &f
-	return func() { e.facts = old }
-}
-
-// agentRepo is the repository an agent stage's pull request will be in (`config.repo`), ""
-// for the subject's. It must be written literally: a templated repo could be chosen by what
-// an issue or a report says, and so could the repository whose pull request the run merges.
-func agentRepo(stage *lang.Stage) (repo string, templated bool) {
-	if stage == nil {
-		return "", false
-	}
-	for _, kv := range stage.Values {
-		if kv.Key == "repo" {
-			return strings.TrimSpace(kv.Value.Scalar), kv.Value.Template != nil
-		}
-	}
-	return "", false
-}
-
 // associateMulti applies outputs.pr of an accepted report of stage in a multi-PR run: the
 // pull request is that of the stage's `config.repo` (or the subject's repository).
 func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v any) {
-	own := e.issue.base.Repo
-	want, templated := agentRepo(stage)
+	own := e.Issue.Base.Repo
+	want, templated := core.AgentRepo(stage)
 	if want == "" {
 		want = own
 	}
@@ -189,16 +52,16 @@ func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v a
 		why = "not a pull request number or owner/name#N"
 	case templated:
 		why = fmt.Sprintf("config.repo of stage %q is a template; a repository whose pull request a run merges is written literally", stage.ID)
-	case !validRepoName(ref.Repo) || !validRepoName(want):
+	case !core.ValidRepoName(ref.Repo) || !core.ValidRepoName(want):
 		why = fmt.Sprintf("%q is not owner/name", want)
 	case !strings.EqualFold(want, ref.Repo):
 		why = fmt.Sprintf("stage %q opens its pull request in %s, not %s", stage.ID, want, ref.Repo)
 	default:
-		why = e.refuseRef(ref)
+		why = e.RefuseRef(ref)
 	}
 	if why != "" {
 		msg := fmt.Sprintf("outputs.pr %v refused: %s", v, why)
-		e.logf("run %s: %s", run.ID, msg)
+		e.Logf("run %s: %s", run.ID, msg)
 		run.Message = msg
 		return
 	}
@@ -206,7 +69,7 @@ func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v a
 		run.Context = map[string]any{}
 	}
 	name := ref.String()
-	if _, has := runPRRef(run); !has {
+	if _, has := core.RunPRRef(run); !has {
 		run.Context["pr_number"] = name
 	}
 	for _, have := range RunPRRefs(run, own) {
@@ -216,31 +79,17 @@ func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v a
 	}
 	list, _ := run.Context["prs"].([]any)
 	run.Context["prs"] = append(append([]any(nil), list...), name)
-	e.logf("run %s: pull request %s is associated with it (context.prs[%d])", run.ID, name, len(list))
-}
-
-// refuseRef says why pull request ref cannot be associated with a multi-PR run, or "".
-func (e *eval) refuseRef(ref PRRef) string {
-	pr := e.prOf(ref)
-	switch {
-	case pr == nil:
-		return fmt.Sprintf("%s is not a pull request (or it was not read)", ref)
-	case pr.CrossRepo || !strings.EqualFold(pr.HeadRepo, ref.Repo):
-		return fmt.Sprintf("the head branch of %s is not a branch of %s (a fork's pull request is not associated)", ref, ref.Repo)
-	case pr.State != PROpen:
-		return fmt.Sprintf("%s is %s", ref, pr.State)
-	}
-	return ""
+	e.Logf("run %s: pull request %s is associated with it (context.prs[%d])", run.ID, name, len(list))
 }
 
 // mergeTarget is the pull request merge_pr stage of run merges: its `pr_number` rendered,
 // or the run's own. why says why there is none to merge.
 func (e *eval) mergeTarget(p *lang.Pipeline, run *Run, stage *lang.Stage) (pr *PullRequest, ref PRRef, why string) {
 	if stage.Config.PR == nil {
-		if r, ok := runPRRef(run); ok {
+		if r, ok := core.RunPRRef(run); ok {
 			ref = r
 		}
-		return e.runPR(run), ref, ""
+		return e.RunPR(run), ref, ""
 	}
 	text, err := stage.Config.PR.Render(e.env(p, run))
 	if err != nil {
@@ -253,31 +102,13 @@ func (e *eval) mergeTarget(p *lang.Pipeline, run *Run, stage *lang.Stage) (pr *P
 		}
 		return nil, ref, fmt.Sprintf("pr_number of stage %q is %q, not a pull request (N or owner/name#N)", stage.ID, text)
 	}
-	if !e.runHasPR(run, ref) {
+	if !e.RunHasPR(run, ref) {
 		return nil, ref, fmt.Sprintf("%s is not a pull request of the run (context.prs); it is not merged", ref)
 	}
-	if pr = e.prOf(ref); pr == nil {
+	if pr = e.PrOf(ref); pr == nil {
 		return nil, ref, fmt.Sprintf("pull request %s was not read", ref)
 	}
 	return pr, ref, ""
-}
-
-// runHasPR reports whether ref is one of run's pull requests (context.prs): merge_pr merges
-// nothing else, whatever a template renders.
-func (e *eval) runHasPR(run *Run, ref PRRef) bool {
-	own := e.facts.Repo
-	if e.issue != nil {
-		own = e.issue.base.Repo
-	}
-	if ref.Repo == "" {
-		ref.Repo = own
-	}
-	for _, have := range RunPRRefs(run, own) {
-		if have.Key() == ref.Key() {
-			return true
-		}
-	}
-	return false
 }
 
 // issueMerge evaluates a merge_pr stage (or branch) of an issue's or a multi-PR run.
@@ -290,145 +121,120 @@ func (e *eval) issueMerge(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 				why += "; " + run.Message
 			}
 		}
-		return e.holdAction(run, stage, why, "the agent that opens the pull request")
+		return e.HoldAction(run, stage, why, "the agent that opens the pull request")
 	}
-	restore := e.onPR(pr, ref)
+	restore := e.OnPR(pr, ref)
 	defer restore()
 	return e.action(p, run, stage)
-}
-
-// mergeBranches are the merge_pr branches of parallel stage par.
-func mergeBranches(par *lang.Stage) []*lang.Stage {
-	var out []*lang.Stage
-	for _, b := range par.Branches {
-		if b.Type == lang.StageAction && b.Action == lang.ActionMergePR {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // mergeAll checks, before a parallel stage with merge branches merges anything, that every
 // one of its pull requests can be merged now. stop: the run does not go on to the branches
 // (it waits, or escalated); moved: it escalated.
 func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, moved bool) {
-	merges := mergeBranches(par)
-	if len(merges) == 0 || e.issue == nil {
+	merges := core.MergeBranches(par)
+	if len(merges) == 0 || e.Issue == nil {
 		return false, false
 	}
-	var merged, notMerged, blocked, waiting, inFlight []string
+	var t mergeTally
 	for _, b := range merges {
-		bsr := run.Stages[b.ID]
-		if bsr == nil || bsr.Status == StageSkipped {
-			continue
-		}
-		pr, ref, why := e.mergeTarget(p, run, b)
-		name := ref.String()
-		if ref.Number == 0 {
-			name = "pr_number " + b.Config.PR.Src
-		}
-		if pr == nil {
-			notMerged = append(notMerged, b.ID)
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, why))
-			continue
-		}
-		if pr.State == PRMerged {
-			merged = append(merged, fmt.Sprintf("%s (branch %s)", name, b.ID))
-			continue
-		}
-		notMerged = append(notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
-		if bsr.Status == StageActing {
-			// Its merge was asked for and may be going in: what is merged is not known
-			// before its outcome is. What its facts show still holds the others back.
-			inFlight = append(inFlight, name)
-		}
-		if bsr.Status == StageFailed {
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
-			continue
-		}
-		restore := e.onPR(pr, ref)
-		plan := e.guard(p, run, b)
-		restore()
-		switch {
-		case pr.State == PRClosed:
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): it was closed without merging", name, b.ID))
-		case pr.Draft:
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): it is a draft", name, b.ID))
-		case pr.Mergeable == Conflicting:
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): it has conflicts with its base branch", name, b.ID))
-		case plan.back != nil || plan.why != "":
-			w := plan.why
-			if plan.back != nil {
-				w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
-			}
-			blocked = append(blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
-		case pr.Mergeable != Mergeable || pr.MergeState == mergeStateUnknown:
-			waiting = append(waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
-		}
+		e.tallyMerge(p, run, b, &t)
 	}
 	sr := run.Stages[par.ID]
 	switch {
-	case len(blocked) > 0 && len(inFlight) > 0:
+	case len(t.blocked) > 0 && len(t.inFlight) > 0:
 		// No other merge is asked for; the outcome of those in flight decides what to say.
 		sr.Status = StageWaiting
 		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Who: "GitHub",
-			Message: fmt.Sprintf("the merge of %s is in flight; %s", strings.Join(inFlight, ", "), strings.Join(blocked, "; "))}}
+			Message: fmt.Sprintf("the merge of %s is in flight; %s", strings.Join(t.inFlight, ", "), strings.Join(t.blocked, "; "))}}
 		run.Status = RunWaiting
 		return true, false
-	case len(blocked) > 0 && len(merged) == 0:
-		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(blocked, "; "))
-		e.cancelBranches(run, par, "none is merged")
+	case len(t.blocked) > 0 && len(t.merged) == 0:
+		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(t.blocked, "; "))
+		e.CancelBranches(run, par, "none is merged")
 		sr.Message = why
 		e.escalate(run, why)
 		return true, true
-	case len(blocked) > 0:
+	case len(t.blocked) > 0:
 		why := fmt.Sprintf("stage %q merges all of its pull requests or none, and a merge went in before another failed: merged %s; not merged %s: %s",
-			par.ID, strings.Join(merged, ", "), strings.Join(notMerged, ", "), strings.Join(blocked, "; "))
-		e.cancelBranches(run, par, "the merges are incomplete")
+			par.ID, strings.Join(t.merged, ", "), strings.Join(t.notMerged, ", "), strings.Join(t.blocked, "; "))
+		e.CancelBranches(run, par, "the merges are incomplete")
 		sr.Message = why
 		e.escalate(run, why)
 		return true, true
-	case len(waiting) > 0 && len(merged) == 0:
+	case len(t.waiting) > 0 && len(t.merged) == 0:
 		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) { // step_merge_poll.go
 			return true, true
 		}
 		sr.Status = StageWaiting
-		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(waiting, "; "), Who: "GitHub"}}
+		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(t.waiting, "; "), Who: "GitHub"}}
 		run.Status = RunWaiting
 		return true, false
 	}
 	return false, false
 }
 
-// unsupportedMergeBranch names what a parallel branch that merges lacks: a merge branch merges
-// the pull request its pr_number names.
-func unsupportedMergeBranch(b *lang.Stage, where string) string {
-	if b.Config.PR == nil {
-		return fmt.Sprintf("action %q in a branch without pr_number (%s): a branch merges the pull request its pr_number names, in an issue's or a multi-PR run", b.Action, where)
-	}
-	return ""
-}
+// mergeTally is what the branches of a stage that merges all of its pull requests or none
+// came to: the pull requests merged, not merged, in flight, and why any is held back.
+type mergeTally struct{ merged, notMerged, blocked, waiting, inFlight []string }
 
-// guardTarget is the stage the guard looks for a path to when merge is a branch: its
-// parallel stage.
-func guardTarget(p *lang.Pipeline, merge *lang.Stage) *lang.Stage {
-	if p.Stage(merge.ID) != nil {
-		return merge
+// tallyMerge adds merge branch b of the run's current stage to t.
+func (e *eval) tallyMerge(p *lang.Pipeline, run *Run, b *lang.Stage, t *mergeTally) {
+	bsr := run.Stages[b.ID]
+	if bsr == nil || bsr.Status == StageSkipped {
+		return
 	}
-	for _, s := range p.Stages {
-		if branchOf(s, merge.ID) != nil {
-			return s
+	pr, ref, why := e.mergeTarget(p, run, b)
+	name := ref.String()
+	if ref.Number == 0 {
+		name = "pr_number " + b.Config.PR.Src
+	}
+	if pr == nil {
+		t.notMerged = append(t.notMerged, b.ID)
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, why))
+		return
+	}
+	if pr.State == PRMerged {
+		t.merged = append(t.merged, fmt.Sprintf("%s (branch %s)", name, b.ID))
+		return
+	}
+	t.notMerged = append(t.notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
+	if bsr.Status == StageActing {
+		// Its merge was asked for and may be going in: what is merged is not known
+		// before its outcome is. What its facts show still holds the others back.
+		t.inFlight = append(t.inFlight, name)
+	}
+	if bsr.Status == StageFailed {
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
+		return
+	}
+	restore := e.OnPR(pr, ref)
+	plan := e.guard(p, run, b)
+	restore()
+	switch {
+	case pr.State == PRClosed:
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it was closed without merging", name, b.ID))
+	case pr.Draft:
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it is a draft", name, b.ID))
+	case pr.Mergeable == Conflicting:
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it has conflicts with its base branch", name, b.ID))
+	case plan.back != nil || plan.why != "":
+		w := plan.why
+		if plan.back != nil {
+			w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
 		}
+		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
+	case pr.Mergeable != Mergeable || pr.MergeState == core.MergeStateUnknown:
+		t.waiting = append(t.waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
 	}
-	return merge
 }
 
 // associateFrom applies outputs.pr of an accepted report of stage: in a multi-PR run, a pull
 // request of the stage's `config.repo`; otherwise as associate does.
 func (e *eval) associateFrom(p *lang.Pipeline, run *Run, stage *lang.Stage, outputs map[string]any) {
 	v, ok := outputs["pr"]
-	if !ok || e.issue == nil || !p.IsMultiPR() {
-		e.associate(run, outputs)
+	if !ok || e.Issue == nil || !p.IsMultiPR() {
+		e.Associate(run, outputs)
 		return
 	}
 	e.associateMulti(p, run, stage, v)
@@ -441,7 +247,7 @@ func (e *eval) branchMerge(p *lang.Pipeline, run *Run, b *lang.Stage) (moved, do
 	if b.Type != lang.StageAction || b.Action != lang.ActionMergePR {
 		return false, false
 	}
-	if e.issue == nil {
+	if e.Issue == nil {
 		run.Stages[b.ID].Status = StageFailed
 		// Only a sub-pipeline run on a pull request gets here: validate refuses it elsewhere.
 		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("merge_pr as a branch (branch %q at %s) in a pull request's run: a branch merges one of an issue's or multi-PR run's pull requests; merge a pull request's own change after the join", b.ID, b.Pos))
@@ -459,18 +265,18 @@ type PRCheck interface {
 
 // checkPR evaluates check c on the pull request(s) its `pr` names.
 func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateResult {
-	if e.gateEnv == nil {
+	if e.GateEnv == nil {
 		return GateResult{Check: c.Check, Status: GateError, Message: "the check reads a pull request of the run, and no run is in scope"}
 	}
-	env := e.gateEnv()
+	env := e.GateEnv()
 	text, err := t.Render(env)
 	if err != nil {
 		return GateResult{Check: c.Check, Status: GateError, Message: fmt.Sprintf("pr does not render: %v", err)}
 	}
 	text = strings.TrimSpace(text)
 	own := facts.Repo
-	if e.issue != nil {
-		own = e.issue.base.Repo
+	if e.Issue != nil {
+		own = e.Issue.Base.Repo
 	}
 	var refs []PRRef
 	if text == "all" {
@@ -491,7 +297,7 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 			ref.Repo = own
 		}
 		ctx, _ := env["context"].(map[string]any)
-		if e.issue != nil && !e.runHasPR(&Run{Context: ctx}, ref) {
+		if e.Issue != nil && !e.RunHasPR(&Run{Context: ctx}, ref) {
 			// Only the run's own pull requests: whatever a template renders, a gate does not
 			// pass on a pull request the run did not associate.
 			return GateResult{Check: c.Check, Status: GateFail, Message: fmt.Sprintf("%s is not a pull request of the run (context.prs)", ref)}
@@ -501,19 +307,19 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 	var pending, failed, passed []string
 	worst := GatePass
 	for _, ref := range refs {
-		pr := e.prOf(ref)
+		pr := e.PrOf(ref)
 		if pr == nil {
 			return GateResult{Check: c.Check, Status: GateFail, Message: fmt.Sprintf("pull request %s was not read: a gate's pr reads the run's pull requests (context.prs) of an issue's or a multi-PR run", ref)}
 		}
 		f := *facts
 		f.PR = pr
-		if !ref.own(own) {
+		if !ref.Own(own) {
 			f.Repo = ref.Repo
 		}
 		if lc, ok := c.Eval.(LedgerCheck); ok && lc.ReadsLedger() { // step_ledger_pr.go
 			f.Ledger = nil // never the run's own ledger: the approvals given on this pull request
-			if e.gateRun != nil {
-				f.Ledger = e.ledgerForPR(e.gatePipeline, e.gateRun, ref, pr, own)
+			if e.GateRun != nil {
+				f.Ledger = e.ledgerForPR(e.GatePipeline, e.GateRun, ref, pr, own)
 			}
 		}
 		r := c.Eval.(Check).Evaluate(&f)
@@ -533,118 +339,4 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 	}
 	msg := strings.Join(append(append(failed, pending...), passed...), "; ")
 	return GateResult{Check: c.Check, Status: worst, Message: msg}
-}
-
-// otherRepo is the repository of e.facts.PR when it is not the subject's (a pull request
-// of another repository put in place by onPR), or "".
-func (e *eval) otherRepo() string {
-	if e.issue == nil || strings.EqualFold(e.facts.Repo, e.issue.base.Repo) {
-		return ""
-	}
-	return e.facts.Repo
-}
-
-// DeadlineFollow is when a multi-PR run waiting on the facts of a pull request of another
-// repository reads them again: events there do not reach this repository's workflow, so
-// the sweep comes back for the run every FollowInterval (an event on the issue moves it
-// sooner).
-const DeadlineFollow = "follow_prs"
-
-// FollowInterval is how often the sweep reads again the pull requests of other
-// repositories a waiting multi-PR run depends on.
-const FollowInterval = 15 * time.Minute
-
-func init() { deadlineHandlers[DeadlineFollow] = (*eval).followDue }
-
-// followDue: the run is evaluated on the facts just read; nothing else to do.
-func (e *eval) followDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
-	e.logf("run %s: the pull requests of other repositories are read again (%s)", run.ID, stage.ID)
-	return false
-}
-
-// followOthers arms DeadlineFollow on the run's current stage when a multi-PR run waits at
-// stage, a gate or a merge, and has a pull request in another repository.
-func (e *eval) followOthers(p *lang.Pipeline, run *Run) {
-	if e.issue == nil || !p.IsMultiPR() || run.Status != RunWaiting {
-		return
-	}
-	sr := run.Stages[run.Stage]
-	stage := p.Stage(run.Stage)
-	if sr == nil || stage == nil {
-		return
-	}
-	waitsOnPRs := stage.Type == lang.StageGate || (stage.Type == lang.StageAction && stage.Action == lang.ActionMergePR) || len(mergeBranches(stage)) > 0
-	if !waitsOnPRs {
-		return
-	}
-	other := false
-	for _, ref := range RunPRRefs(run, e.issue.base.Repo) {
-		other = other || !ref.own(e.issue.base.Repo)
-	}
-	if !other {
-		return
-	}
-	for _, d := range sr.Deadlines {
-		if d.Kind == DeadlineFollow {
-			return
-		}
-	}
-	sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineFollow, At: e.now.Add(FollowInterval)})
-}
-
-// NewRefAssociations returns, for each run of after, the pull requests its context.prs
-// names as "owner/name#N" (multi-PR runs) that before's run of the same id did not: what
-// the caller records on those pull requests' states (Followers; for a pull request of
-// another repository, with the issue's repository in Follower.Repo).
-func NewRefAssociations(before, after *State) map[PRRef][]Follower {
-	had := map[string]map[string]bool{}
-	if before != nil {
-		for _, r := range before.Runs {
-			had[r.ID] = map[string]bool{}
-			for _, ref := range namedRefs(r) {
-				had[r.ID][ref.Key()] = true
-			}
-		}
-	}
-	out := map[PRRef][]Follower{}
-	for _, r := range after.Runs {
-		for _, ref := range namedRefs(r) {
-			if !had[r.ID][ref.Key()] {
-				k := PRRef{Repo: strings.ToLower(ref.Repo), Number: ref.Number}
-				out[k] = append(out[k], Follower{Issue: subjectNumber(r.Subject), Run: r.ID})
-			}
-		}
-	}
-	return out
-}
-
-// namedRefs are the entries of run's context.prs written "owner/name#N".
-func namedRefs(run *Run) []PRRef {
-	var out []PRRef
-	for _, ref := range RunPRRefs(run, "") {
-		if ref.Repo != "" {
-			out = append(out, ref)
-		}
-	}
-	return out
-}
-
-// mayHaveAuthoredRunPRs reports whether login is, or may be, the author of any pull request
-// of a multi-PR run (one not read: its author is not known): a human stage's approval is
-// for all of them, so none of their authors approves it.
-func (e *eval) mayHaveAuthoredRunPRs(run *Run, login string) bool {
-	if e.issue == nil {
-		return false
-	}
-	p := e.cfg.PipelineFor(run)
-	if !p.IsMultiPR() {
-		return false
-	}
-	for _, ref := range RunPRRefs(run, e.issue.base.Repo) {
-		pr := e.prOf(ref)
-		if pr == nil || strings.EqualFold(login, pr.Author) {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -98,7 +99,7 @@ func TestMultiPRRunAssociatesPullRequestsOfEachStagesRepository(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, []any{"acme/api#12", "acme/web#30"}, run.Context["prs"], "in the order associated, named owner/name#N")
 	assert.Equal(t, "acme/api#12", run.Context["pr_number"])
-	assert.Equal(t, []PRRef{{"acme/api", 12}, {"acme/web", 30}}, RunPRRefs(run, "acme/api"))
+	assert.Equal(t, []PRRef{{Repo: "acme/api", Number: 12}, {Repo: "acme/web", Number: 30}}, RunPRRefs(run, "acme/api"))
 	// The gate reads every pull request: neither carries ok.
 	require.Len(t, run.Stages["ready"].Results, 1)
 	msg := run.Stages["ready"].Results[0].Message
@@ -302,7 +303,7 @@ func TestParsePRRef(t *testing.T) {
 		_, ok := ParsePRRef(bad)
 		assert.False(t, ok, "%v", bad)
 	}
-	assert.Equal(t, "acme/web#30", PRRef{"Acme/Web", 30}.Key())
+	assert.Equal(t, "acme/web#30", PRRef{Repo: "Acme/Web", Number: 30}.Key())
 }
 
 func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
@@ -422,12 +423,12 @@ func TestMultiPRRunAuthorsOfAnyPullRequestDoNotApprove(t *testing.T) {
 	f := multiFacts(web, api)
 	res := startMulti(t, cfg, f)
 	run := res.State.Runs[0]
-	e := &eval{cfg: cfg, facts: f}
-	e.issueView()
-	assert.True(t, e.mayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
-	assert.True(t, e.mayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
-	assert.False(t, e.mayHaveAuthoredRunPR(run, "bob"))
+	e := &eval{&core.Eval{Cfg: cfg, Facts: f}}
+	e.IssueView()
+	assert.True(t, e.MayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
+	assert.True(t, e.MayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
+	assert.False(t, e.MayHaveAuthoredRunPR(run, "bob"))
 	delete(f.Others, "acme/web#30")
-	assert.True(t, e.mayHaveAuthoredRunPR(run, "bob"), "a pull request not read: its author is not known")
-	assert.Same(t, api, runPRIn(f, run), "PeopleNeeded reads the run's pull request")
+	assert.True(t, e.MayHaveAuthoredRunPR(run, "bob"), "a pull request not read: its author is not known")
+	assert.Same(t, api, core.RunPRIn(f, run), "PeopleNeeded reads the run's pull request")
 }

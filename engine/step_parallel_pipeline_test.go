@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -218,7 +219,7 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 				if c.Status.Final() {
 					continue
 				}
-				pid, link := splitParent(c.Parent)
+				pid, link := core.SplitParent(c.Parent)
 				require.Equal(t, "sub", link, where)
 				p := runOf(st, pid)
 				require.NotNil(t, p, where)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -429,7 +430,7 @@ func TestParallelBranchesInTheLedger(t *testing.T) {
 		"perf-review":  {Status: StageCancelled, Attempt: 1, Parent: "review", ParentAttempt: 1},
 		"style-review": {Status: StageSkipped, Attempt: 1, Parent: "review", ParentAttempt: 1},
 	}}
-	e := &eval{cfg: cfg, facts: prFacts()}
+	e := &eval{&core.Eval{Cfg: cfg, Facts: prFacts()}}
 	l := e.ledger(p, run)
 	assert.Equal(t, []LedgerStage{{Stage: "sec-review", Kind: lang.StageAgent, Met: true}}, l.Stages)
 	assert.Equal(t, []LedgerEntry{{Stage: "sec-review", Who: "agent:sec", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}}, l.Entries)
@@ -439,12 +440,12 @@ func TestParallelBranchesInTheLedger(t *testing.T) {
 	require.Len(t, l.Stages, 2)
 	assert.Equal(t, LedgerStage{Stage: "perf-review", Kind: lang.StageAgent, Why: "agent perf has not approved"}, l.Stages[1])
 
-	e.facts.PR.HeadSHA = "bbbbbbbbbb"
+	e.Facts.PR.HeadSHA = "bbbbbbbbbb"
 	l = e.ledger(p, run)
 	assert.Equal(t, "agent sec approved an older commit", l.Stages[0].Why)
 
 	// The parallel stage made stale by invalidate_and_restart: its branches' approvals are stale.
-	e.facts.PR.HeadSHA = "aaaaaaaaaa"
+	e.Facts.PR.HeadSHA = "aaaaaaaaaa"
 	run.Stages["review"].Status, run.Stages["review"].Stale = StageStale, &Stale{At: t0, Why: "invalidated on pull_request.labeled (delivery)"}
 	l = e.ledger(p, run)
 	assert.Equal(t, LedgerStage{Stage: "sec-review", Kind: lang.StageAgent, Why: "agent sec's approval is stale (invalidated on pull_request.labeled (delivery))"}, l.Stages[0])

@@ -2,9 +2,9 @@ package engine
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -29,86 +29,13 @@ import (
 // The nesting limit (settings.max_nesting) holds at run time: a child that would nest
 // deeper fails its parent loudly.
 
-// configFor returns the config run follows: the pinned one it started under, or e.cfg.
-func (e *eval) configFor(run *Run) *lang.Config {
-	if run.ConfigOID != "" && run.ConfigOID != e.cfg.BlobOID {
-		if old := e.cfg.Pinned[run.ConfigOID]; old != nil {
-			return old
-		}
-	}
-	return e.cfg
-}
-
-// maxNesting is the run-time nesting limit of cfg.
-func maxNesting(cfg *lang.Config) int {
-	if cfg.Settings.MaxNesting > 0 {
-		return cfg.Settings.MaxNesting
-	}
-	return lang.DefaultMaxNesting
-}
-
-// runByID returns the run of the state with that id, or nil.
-func (e *eval) runByID(id string) *Run {
-	for _, r := range e.st.Runs {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
-}
-
-// childOf returns the child run of run's current attempt of stage, or nil.
-func (e *eval) childOf(run *Run, stage *lang.Stage) *Run {
-	sr := run.Stages[stage.ID]
-	if sr == nil || sr.Child == "" {
-		return nil
-	}
-	c := e.runByID(sr.Child)
-	if c == nil || c.Parent != ParentRef(run.ID, stage.ID) || c.ParentAttempt != sr.Attempt {
-		return nil
-	}
-	return c
-}
-
-// parentOf returns the parent run of child and the stage id it was started by; nil when
-// child has no parent or its parent is not in the state.
-func (e *eval) parentOf(child *Run) (*Run, string) {
-	if child.Parent == "" {
-		return nil, ""
-	}
-	id, stage := splitParent(child.Parent)
-	return e.runByID(id), stage
-}
-
-// liveChildren returns the children of run that are not final and that run still waits
-// for (at its current stage, or at an open branch of it).
-func (e *eval) liveChildren(run *Run) []*Run {
-	if run.Status.Final() {
-		return nil
-	}
-	var out []*Run
-	for _, c := range e.st.Runs {
-		if c.Parent == "" || c.Status.Final() {
-			continue
-		}
-		id, stage := splitParent(c.Parent)
-		if id != run.ID || !e.standsAt(run, stage) {
-			continue
-		}
-		if sr := run.Stages[stage]; sr != nil && sr.Child == c.ID && sr.Attempt == c.ParentAttempt {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // descends reports whether r is run or a run below it (its child, its child's child …).
 func (e *eval) descends(r, run *Run) bool {
 	for n := 0; r != nil && n <= 64; n++ {
 		if r == run || r.ID == run.ID {
 			return true
 		}
-		r, _ = e.parentOf(r)
+		r, _ = e.ParentOf(r)
 	}
 	return false
 }
@@ -124,19 +51,19 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 	if sr == nil {
 		return nil, fmt.Sprintf("stage %q has not been entered", stage.ID)
 	}
-	if c := e.childOf(run, stage); c != nil {
+	if c := e.ChildOf(run, stage); c != nil {
 		return c, "" // started already for this attempt
 	}
-	cfg := e.configFor(run)
+	cfg := e.ConfigFor(run)
 	cp := cfg.Pipeline(stage.Pipeline)
 	if cp == nil {
 		return nil, fmt.Sprintf("sub-pipeline %q of stage %q is not in the config", stage.Pipeline, stage.ID)
 	}
-	if limit := maxNesting(cfg); run.Depth+1 > limit {
+	if limit := core.MaxNesting(cfg); run.Depth+1 > limit {
 		return nil, fmt.Sprintf("sub-pipeline %q of stage %q would nest %d levels deep, more than settings.max_nesting (%d)",
 			stage.Pipeline, stage.ID, run.Depth+1, limit)
 	}
-	if what := unsupportedPipeline(cp); what != "" {
+	if what := core.UnsupportedPipeline(cp); what != "" {
 		return nil, "not supported yet: " + what
 	}
 	// The parent's context and the stage's, rendered over the parent's env.
@@ -152,26 +79,26 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		}
 		passed[kv.Key] = lang.JSONValue(v)
 	}
-	n := e.nextRunNumber(cp.Name) // run_number.go
+	n := e.NextRunNumber(cp.Name) // internal/core/run_number.go
 	child := &Run{
-		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, subjectNumberText(run.Subject), n),
+		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, core.SubjectNumberText(run.Subject), n),
 		Pipeline:      cp.Name,
 		ConfigOID:     run.ConfigOID,
 		Subject:       run.Subject,
 		Status:        RunRunning,
 		Stages:        map[string]*StageRun{},
-		StartedAt:     e.now,
-		UpdatedAt:     e.now,
+		StartedAt:     e.Now,
+		UpdatedAt:     e.Now,
 		Parent:        ParentRef(run.ID, stage.ID),
 		ParentAttempt: sr.Attempt,
 		Depth:         run.Depth + 1,
 		Head:          run.Head, // what people did before the parent saw its head stays stale
 		HeadSince:     run.HeadSince,
 	}
-	e.st.Runs = append(e.st.Runs, child)
+	e.St.Runs = append(e.St.Runs, child)
 	sr.Child = child.ID
 	why := fmt.Sprintf("started by stage %q of run %s (attempt %d)", stage.ID, run.ID, sr.Attempt)
-	e.logf("run %s %s", child.ID, why)
+	e.Logf("run %s %s", child.ID, why)
 	e.initContext(cp, child)
 	if child.Context == nil && len(passed) > 0 {
 		child.Context = map[string]any{}
@@ -180,7 +107,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		child.Context[k] = v
 	}
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
-	e.noteHead(child)          // authority.go
+	e.NoteHead(child)          // internal/core/authority.go
 	if len(cp.Stages) == 0 {
 		e.finish(child, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return child, ""
@@ -189,18 +116,10 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 	return child, ""
 }
 
-// subjectNumberText is the number of an "owner/repo#N" subject, as written.
-func subjectNumberText(subject string) string {
-	if i := strings.LastIndexByte(subject, '#'); i >= 0 {
-		return subject[i+1:]
-	}
-	return subject
-}
-
 // runChild starts — once per attempt — and advances the child run of run's stage, a
 // `type: pipeline` stage of p or a parallel branch of type pipeline (whose StageRun,
 // run.Stages[branch.ID], holds its attempt), and returns the child as it stands after
-// this evaluation: the caller follows its end (completed: childOutputs; failed,
+// this evaluation: the caller follows its end (completed: ChildOutputs; failed,
 // cancelled or escalated: the stage's on_error; an escalated child is ended with
 // endEscalatedChild). When no child could start it returns nil, why, and whether that is
 // fatal for the run (the nesting limit, an unknown pipeline, a construct not supported
@@ -208,9 +127,9 @@ func subjectNumberText(subject string) string {
 // that does not render).
 func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *Run, why string, fatal bool) {
 	sr := run.Stages[stage.ID]
-	child = e.childOf(run, stage)
+	child = e.ChildOf(run, stage)
 	if child == nil {
-		if sr != nil && sr.Child != "" && e.runByID(sr.Child) == nil {
+		if sr != nil && sr.Child != "" && e.RunByID(sr.Child) == nil {
 			// The child left the live state before its end reached the parent (it cannot
 			// in normal operation: a child's end is followed in the evaluation it happens in).
 			return nil, fmt.Sprintf("the sub-pipeline run %s is no longer in the state", sr.Child), false
@@ -222,8 +141,8 @@ func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *R
 		}
 	}
 	if !child.Status.Final() && child.Status != RunEscalated {
-		if _, busy := openIntent(child); !busy {
-			if cp := e.cfg.PipelineFor(child); cp != nil {
+		if _, busy := core.OpenIntent(child); !busy {
+			if cp := e.Cfg.PipelineFor(child); cp != nil {
 				e.advanceRun(cp, child)
 			} else {
 				e.finish(child, RunFailed, lang.TargetFail, fmt.Sprintf("pipeline %q is no longer in the config", child.Pipeline))
@@ -260,7 +179,7 @@ func (e *eval) followChild(run *Run, stage *lang.Stage, child *Run) bool {
 	sr := run.Stages[stage.ID]
 	switch child.Status {
 	case RunCompleted:
-		sr.Outputs = childOutputs(child)
+		sr.Outputs = core.ChildOutputs(child)
 		sr.Errors = 0
 		sr.Message = ""
 		sr.Results = nil
@@ -284,7 +203,7 @@ func (e *eval) followChild(run *Run, stage *lang.Stage, child *Run) bool {
 	msg := fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
 	who := "the sub-pipeline"
 	if csr := child.Stages[child.Stage]; csr != nil {
-		if r := firstUnmet(csr.Results); r != "" {
+		if r := core.FirstUnmet(csr.Results); r != "" {
 			msg += ": " + r
 		}
 		for _, r := range csr.Results {
@@ -309,26 +228,6 @@ func (e *eval) childError(run *Run, stage *lang.Stage, why string) bool {
 	return e.agentError(run, stage, why) // the policy is the same as an agent's
 }
 
-// childOutputs are the outputs a completed child hands its parent's stage: each of its
-// stages' outputs, by stage id.
-func childOutputs(child *Run) map[string]any {
-	out := map[string]any{}
-	ids := make([]string, 0, len(child.Stages))
-	for id := range child.Stages {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if o := child.Stages[id].Outputs; len(o) > 0 {
-			out[id] = o
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return lang.JSONSafe(out)
-}
-
 // reapChildren cancels every unfinished child whose parent no longer waits for it: the
 // parent is final, escalated or gone, or stands elsewhere than that attempt of the stage
 // that started the child. And a child that ended while its parent still stands at that
@@ -338,15 +237,15 @@ func childOutputs(child *Run) map[string]any {
 func (e *eval) reapChildren() {
 	for changed := true; changed; {
 		changed = false
-		for _, child := range e.st.Runs {
+		for _, child := range e.St.Runs {
 			if child.Parent == "" {
 				continue
 			}
-			parent, stageID := e.parentOf(child)
-			waits := parent != nil && !parent.Status.Final() && parent.Status != RunEscalated && e.standsAt(parent, stageID)
+			parent, stageID := e.ParentOf(child)
+			waits := parent != nil && !parent.Status.Final() && parent.Status != RunEscalated && e.StandsAt(parent, stageID)
 			if waits {
 				sr := parent.Stages[stageID]
-				waits = sr != nil && sr.Child == child.ID && sr.Attempt == child.ParentAttempt && !isDone(sr.Status) &&
+				waits = sr != nil && sr.Child == child.ID && sr.Attempt == child.ParentAttempt && !core.IsDone(sr.Status) &&
 					sr.Status != StageSkipped && sr.Status != StageCancelled
 			}
 			switch {
@@ -364,11 +263,11 @@ func (e *eval) reapChildren() {
 				e.finish(child, RunCancelled, TargetCancelled, why)
 				changed = true
 			case waits && (child.Status.Final() || child.Status == RunEscalated):
-				if p := e.cfg.PipelineFor(parent); p != nil {
+				if p := e.Cfg.PipelineFor(parent); p != nil {
 					if stage := p.Stage(stageID); stage != nil && stage.Type == lang.StagePipeline {
 						e.followChild(parent, stage, child)
 						changed = true
-					} else if b := branchIn(p.Stage(parent.Stage), stageID); b != nil && b.Type == lang.StagePipeline {
+					} else if b := core.BranchIn(p.Stage(parent.Stage), stageID); b != nil && b.Type == lang.StagePipeline {
 						e.followBranchChild(parent, b, child)
 						changed = true
 					}
@@ -378,47 +277,17 @@ func (e *eval) reapChildren() {
 	}
 }
 
-// standsAt reports whether run stands at stage id: its current stage, or a branch of its
-// current (parallel) stage that is still open.
-func (e *eval) standsAt(run *Run, id string) bool {
-	if run.Stage == id {
-		return true
-	}
-	p := e.cfg.PipelineFor(run)
-	if p == nil {
-		return false
-	}
-	if b := branchIn(p.Stage(run.Stage), id); b != nil {
-		sr := run.Stages[id]
-		return sr != nil && (sr.Status == StageWaiting || sr.Status == StageActing || sr.Status == StageRetrying)
-	}
-	return false
-}
-
-// branchIn returns the branch id of parallel stage s, or nil.
-func branchIn(s *lang.Stage, id string) *lang.Stage {
-	if s == nil || s.Type != lang.StageParallel {
-		return nil
-	}
-	for _, b := range s.Branches {
-		if b != nil && b.ID == id {
-			return b
-		}
-	}
-	return nil
-}
-
 // openIntentDeep reports an intent in flight of run or of a run below it: the run, and
 // the runs after it, wait for its outcome.
 func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
-	if it, ok := openIntent(run); ok {
+	if it, ok := core.OpenIntent(run); ok {
 		return it, true
 	}
-	for _, r := range e.st.Runs {
+	for _, r := range e.St.Runs {
 		if r.Parent == "" || r.Status.Final() || !e.descends(r, run) {
 			continue
 		}
-		if it, ok := openIntent(r); ok {
+		if it, ok := core.OpenIntent(r); ok {
 			return it, true
 		}
 	}
@@ -427,8 +296,8 @@ func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
 
 // refusedDeep reports whether run or a run below it had an effect refused in this Settle.
 func (e *eval) refusedDeep(run *Run) bool {
-	for id := range e.refused {
-		if r := e.runByID(id); r != nil && e.descends(r, run) {
+	for id := range e.Refused {
+		if r := e.RunByID(id); r != nil && e.descends(r, run) {
 			return true
 		}
 	}
@@ -440,21 +309,21 @@ func (e *eval) refusedDeep(run *Run) bool {
 // pipeline stage whose child is live is left to its child. cancel cancels every run of
 // the subject (parents and children), and status reports on each.
 func (e *eval) commandSkips(run *Run, verb string) bool {
-	return verb != CmdCancel && verb != CmdStatus && len(e.liveChildren(run)) > 0
+	return verb != CmdCancel && verb != CmdStatus && len(e.LiveChildren(run)) > 0
 }
 
 // childMerged reports whether the pull request was merged by a live run below run (its
 // merge stage done, or ahead of it with the state after the merge not saved): the closed
 // event of that merge does not cancel run, whose child ends completed when advanced.
 func (e *eval) childMerged(run *Run) bool {
-	if e.facts.PR.State != PRMerged {
+	if e.Facts.PR.State != PRMerged {
 		return false
 	}
-	for _, r := range e.st.Runs {
+	for _, r := range e.St.Runs {
 		if r == run || r.Parent == "" || !e.descends(r, run) {
 			continue
 		}
-		p := e.cfg.PipelineFor(r)
+		p := e.Cfg.PipelineFor(r)
 		if p == nil {
 			continue
 		}
@@ -466,7 +335,7 @@ func (e *eval) childMerged(run *Run) bool {
 		if s := p.Stage(r.Stage); r.Status != RunCompleted || s == nil || s.Type != lang.StageAction || s.Action != lang.ActionMergePR {
 			continue
 		}
-		if parent, link := e.parentOf(r); parent != nil && e.standsAt(parent, link) &&
+		if parent, link := e.ParentOf(r); parent != nil && e.StandsAt(parent, link) &&
 			parent.Stages[link] != nil && parent.Stages[link].Child == r.ID {
 			return true
 		}
@@ -487,7 +356,7 @@ func (e *eval) pipelineBranch(p *lang.Pipeline, run *Run, b *lang.Stage) {
 		}
 		e.finish(run, RunFailed, lang.TargetFail, why)
 	case child == nil:
-		e.leaveBranch(run, b, StageFailed, why)
+		e.LeaveBranch(run, b, StageFailed, why)
 	default:
 		e.followBranchChild(run, b, child)
 	}
@@ -501,26 +370,26 @@ func (e *eval) pipelineBranch(p *lang.Pipeline, run *Run, b *lang.Stage) {
 // ended at recorded reject, revise or followup, which its pipeline had no rule for or
 // whose rule failed or escalated the run — makes its branch rejected, with that verdict,
 // so the parallel stage's on_any_reject applies; its `feedback` in `branches` is that
-// stage's outputs.feedback (rejectingStage).
+// stage's outputs.feedback (RejectingStage).
 func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 	bsr := run.Stages[b.ID]
 	switch child.Status {
 	case RunCompleted:
-		bsr.Outputs = childOutputs(child)
-		e.leaveBranch(run, b, StageSucceeded, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
+		bsr.Outputs = core.ChildOutputs(child)
+		e.LeaveBranch(run, b, StageSucceeded, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
 		return
 	case RunEscalated, RunFailed, RunCancelled:
 		why := fmt.Sprintf("sub-pipeline run %s %s at %s", child.ID, child.Status, child.Stage)
 		if child.Message != "" {
 			why += ": " + child.Message
 		}
-		_, bsr.Verdict = rejectingStage(child)
-		bsr.Outputs = childOutputs(child)
+		_, bsr.Verdict = core.RejectingStage(child)
+		bsr.Outputs = core.ChildOutputs(child)
 		if child.Status == RunEscalated {
 			// Its escalation fails its branch; the join decides for the parent.
 			e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation fails branch %q of run %s (the join decides)", b.ID, run.ID))
 		}
-		e.leaveBranch(run, b, StageFailed, why)
+		e.LeaveBranch(run, b, StageFailed, why)
 		return
 	}
 	bsr.Status = StageWaiting
@@ -537,15 +406,17 @@ func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 	bsr.Results = []GateResult{{Check: "sub-pipeline", Status: GatePending, Message: bsr.Message, Who: who}}
 }
 
-// rejectingStage returns the stage a child that did not complete ended at, and its
-// verdict, when that verdict rejects (reject, revise, followup); else "", "". A child
-// ended by the escalation it handed to its parent is judged by the stage it escalated at.
-func rejectingStage(child *Run) (stage, verdict string) {
-	if child.Status == RunCompleted {
-		return "", ""
-	}
-	if sr := child.Stages[child.Stage]; sr != nil && rejects(sr.Verdict) {
-		return child.Stage, sr.Verdict
-	}
-	return "", ""
+// pipelineType starts a child pipeline and waits for its end.
+type pipelineType struct {
+	noDeadlines
+	unguarded
+}
+
+func (pipelineType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.subPipeline(p, run, stage)
+}
+
+func (pipelineType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+	e.pipelineBranch(p, run, b)
+	return true
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -40,11 +41,11 @@ func (e *eval) guardChain(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPl
 	verified := run.VerifiedSHA != ""
 	child, cp := run, p
 	for n := 0; child.Parent != ""; n++ {
-		parent, stageID := e.parentOf(child)
+		parent, stageID := e.ParentOf(child)
 		if parent == nil || n > 64 {
 			return guardPlan{why: fmt.Sprintf("the parent run of run %s is not in the state; the merge cannot be verified", child.ID)}
 		}
-		pp := e.cfg.PipelineFor(parent)
+		pp := e.Cfg.PipelineFor(parent)
 		// link is the stage or branch that started the child; stage is the stage of the
 		// parent it belongs to (the parallel stage of a branch), the guard's target.
 		var link, stage *lang.Stage
@@ -52,7 +53,7 @@ func (e *eval) guardChain(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPl
 			link, stage = pp.Stage(stageID), pp.Stage(stageID)
 			if link == nil {
 				stage = pp.Stage(parent.Stage)
-				link = branchIn(stage, stageID)
+				link = core.BranchIn(stage, stageID)
 			}
 		}
 		sr := parent.Stages[stageID]
@@ -61,7 +62,7 @@ func (e *eval) guardChain(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPl
 			return guardPlan{why: fmt.Sprintf("pipeline %q of the parent run %s is not in the config; the merge cannot be verified", parent.Pipeline, parent.ID)}
 		case link == nil || link.Type != lang.StagePipeline || link.Pipeline != cp.Name:
 			return guardPlan{why: fmt.Sprintf("run %s claims stage %q of run %s as its parent, which does not run pipeline %q; the merge cannot be verified", child.ID, stageID, parent.ID, cp.Name)}
-		case parent.Status.Final() || parent.Status == RunEscalated || !e.standsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
+		case parent.Status.Final() || parent.Status == RunEscalated || !e.StandsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
 			return guardPlan{why: fmt.Sprintf("the parent run %s does not stand at the attempt of stage %q that started run %s; the merge cannot be verified", parent.ID, stageID, child.ID)}
 		case link != stage:
 			// The other branches of the parallel stage are still to be joined: a merge

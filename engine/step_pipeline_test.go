@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -410,7 +411,7 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 		Context: map[string]any{"pr_number": 7.0},
 		Stages:  map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1}, "deep-review": {Status: StageWaiting, Attempt: 2}}}
 	e := newEval(cfg, &State{Version: 1, Runs: []*Run{run}}, prFacts(), t0, Input{})
-	run = e.st.Runs[0]
+	run = e.St.Runs[0]
 
 	child, why, fatal := e.runChild(p, run, branch)
 	require.NotNil(t, child, why)
@@ -419,11 +420,11 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 	assert.Equal(t, 2, child.ParentAttempt, "the branch's attempt")
 	assert.Equal(t, "branch", child.Context["focus"])
 	assert.Equal(t, "security", child.Stage)
-	require.Len(t, e.effects, 1, "the child was advanced: its first agent is dispatched")
+	require.Len(t, e.Effects, 1, "the child was advanced: its first agent is dispatched")
 	again, _, _ := e.runChild(p, run, branch)
 	assert.Same(t, child, again, "one child per attempt of the branch")
-	assert.Len(t, e.st.Runs, 2)
-	assert.Equal(t, []*Run{child}, e.liveChildren(run))
+	assert.Len(t, e.St.Runs, 2)
+	assert.Equal(t, []*Run{child}, e.LiveChildren(run))
 	assert.True(t, e.commandSkips(run, CmdRetry))
 
 	e.reapChildren()
@@ -493,7 +494,7 @@ func TestSubPipelineProperties(t *testing.T) {
 				if c.Status.Final() {
 					continue
 				}
-				pid, _ := splitParent(c.Parent)
+				pid, _ := core.SplitParent(c.Parent)
 				p := runOf(st, pid)
 				require.NotNil(t, p, where)
 				require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
@@ -589,15 +590,15 @@ func TestSubPipelineBranchFollowsChild(t *testing.T) {
 			f.PR.Labels = []string{tc.label}
 		}
 		e := newEval(cfg, state(), f, t0, Input{})
-		run := e.st.Runs[0]
+		run := e.St.Runs[0]
 		e.pipelineBranch(top, run, branch)
-		child := e.runByID("leaf/7/1")
+		child := e.RunByID("leaf/7/1")
 		require.NotNil(t, child, tc.label)
 		assert.Equal(t, "top/7/1/deep", child.Parent)
 		assert.Equal(t, tc.status, string(run.Stages["deep"].Status), tc.label)
 		assert.Equal(t, tc.child, string(child.Status), tc.label)
 		assert.Equal(t, tc.msg, run.Stages["deep"].Message, tc.label)
 		e.pipelineBranch(top, run, branch)
-		assert.Len(t, e.st.Runs, 2, "one child per attempt of the branch")
+		assert.Len(t, e.St.Runs, 2, "one child per attempt of the branch")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -79,7 +80,7 @@ func checkInvariants(t *testing.T, cfg *lang.Config, st *State, attempts map[str
 			require.NotNil(t, p.Stage(run.Stage), "%s: run %s at missing stage %q", where, run.ID, run.Stage)
 		}
 		for id, sr := range run.Stages {
-			require.NotNil(t, stageOrBranch(p, id), "%s: run %s records missing stage or branch %q", where, run.ID, id)
+			require.NotNil(t, core.StageOrBranch(p, id), "%s: run %s records missing stage or branch %q", where, run.ID, id)
 			k := run.ID + "/" + id
 			require.GreaterOrEqual(t, sr.Attempt, attempts[k], "%s: %s attempt went back", where, k)
 			require.GreaterOrEqual(t, sr.Attempt, 1, "%s: %s has no attempt", where, k)

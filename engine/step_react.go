@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -11,16 +12,16 @@ func (e *eval) react(p *lang.Pipeline, run *Run, in Input) {
 	r := p.Reaction(in.Event)
 	switch {
 	case r == nil:
-	case unsupportedReaction(r) != "":
-		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+unsupportedReaction(r))
+	case core.UnsupportedReaction(r) != "":
+		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+core.UnsupportedReaction(r))
 	case r.Action == lang.ReactCancel && e.ownMerge(p, run) != nil:
 		// The closed event of the run's own merge, whose state was not saved: the
 		// merge stage ends the run (completed) when the run is advanced below.
 		if m := e.ownMerge(p, run); m.ID != run.Stage {
-			e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.runPR(run).MergedBy))
+			e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.RunPR(run).MergedBy))
 		}
 	case r.Action == lang.ReactCancel && e.childMerged(run): // step_pipeline.go
-		e.logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
+		e.Logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
 	case r.Action == lang.ReactCancel:
 		e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 	case r.Action == lang.ReactNotify:

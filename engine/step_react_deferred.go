@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -44,7 +45,7 @@ func (e *eval) restartDeferred(p *lang.Pipeline, run *Run, by string) bool {
 	}
 	run.Status = RunRunning
 	run.Message = ""
-	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !isDone(cur.Status) && cur.Status != StageStale {
+	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != StageStale {
 		cur.Status = StageCancelled
 	}
 	e.enter(run, run.Stage, target, fmt.Sprintf("%s; restarting from %s: on_events made results stale while the run was escalated", by, target))

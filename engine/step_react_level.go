@@ -2,7 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -30,8 +32,8 @@ const eventPush = "pull_request.synchronize"
 // runs before commands and gates are evaluated for this event: the push came first, so a
 // command applies to the restarted run, and no gate passes on the results it made stale.
 func (e *eval) reactLevelAll(in Input) {
-	for _, run := range e.st.Runs {
-		if p := e.cfg.PipelineFor(run); p != nil && !run.Status.Final() {
+	for _, run := range e.St.Runs {
+		if p := e.Cfg.PipelineFor(run); p != nil && !run.Status.Final() {
 			e.reactLevel(p, run, in)
 		}
 	}
@@ -44,24 +46,13 @@ func (e *eval) reactLevel(p *lang.Pipeline, run *Run, in Input) {
 	if r == nil || r.Action != lang.ReactInvalidateAndRestart || in.Event == eventPush {
 		return
 	}
-	if e.issue != nil || p.IsMultiPR() || e.facts.PR.State != PROpen || !e.pushedSinceStart(run) {
+	if e.Issue != nil || p.IsMultiPR() || e.Facts.PR.State != PROpen || !e.PushedSinceStart(run) {
 		return
 	}
-	key, prefix := e.reactionKey(run, r, in, "restart")
-	if contains(run.Applied, key) {
+	key, prefix := e.ReactionKey(run, r, in, "restart")
+	if slices.Contains(run.Applied, key) {
 		return
 	}
-	e.logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, short(run.Head), eventPush, in.Event)
-	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, short(run.Head), in.Event))
-}
-
-// pushedSinceStart reports whether the head of run's pull request moved since the run
-// started: it saw the current head after another. A sub-pipeline's run is started with its
-// parent's head and the time the parent saw it: it counts only a head it saw after it started.
-func (e *eval) pushedSinceStart(run *Run) bool {
-	head := e.facts.PR.HeadSHA
-	if head == "" || head != run.Head || run.HeadSince.IsZero() {
-		return false
-	}
-	return run.Parent == "" || run.HeadSince.After(run.StartedAt)
+	e.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, core.Short(run.Head), eventPush, in.Event)
+	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, core.Short(run.Head), in.Event))
 }

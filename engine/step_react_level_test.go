@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -151,7 +152,7 @@ func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 	run := res.State.Runs[0]
 	stale := run.Stages["lead"].Stale
 	require.NotNil(t, stale)
-	assert.Equal(t, []string{reviewKey(bob)}, stale.Reviews, "bob's approval of the old head only")
+	assert.Equal(t, []string{core.ReviewKey(bob)}, stale.Reviews, "bob's approval of the old head only")
 	require.Len(t, res.Effects, 1, "carol's approval of the new head counts")
 	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
@@ -166,17 +167,17 @@ func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 // A sub-pipeline's run starts with its parent's head and the time the parent saw it: that
 // head is not a push for it; a head it sees after it started is.
 func TestLevelPushSinceStartOfASubPipelineRun(t *testing.T) {
-	e := &eval{facts: headFacts("bbbbbbbbbb")}
+	e := &eval{&core.Eval{Facts: headFacts("bbbbbbbbbb")}}
 	child := &Run{Parent: "parent/7/1/sub", Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
-	assert.False(t, e.pushedSinceStart(child), "the parent's head, seen when the child started")
+	assert.False(t, e.PushedSinceStart(child), "the parent's head, seen when the child started")
 	child.StartedAt = t0.Add(time.Hour)
-	assert.False(t, e.pushedSinceStart(child), "the parent's head, seen before the child started")
+	assert.False(t, e.PushedSinceStart(child), "the parent's head, seen before the child started")
 	child.HeadSince = t0.Add(2 * time.Hour)
-	assert.True(t, e.pushedSinceStart(child), "a head the child saw after it started")
+	assert.True(t, e.PushedSinceStart(child), "a head the child saw after it started")
 	own := &Run{Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
-	assert.True(t, e.pushedSinceStart(own), "a pull request's run saw it after another")
+	assert.True(t, e.PushedSinceStart(own), "a pull request's run saw it after another")
 	own.HeadSince = time.Time{}
-	assert.False(t, e.pushedSinceStart(own), "the one head it has seen")
+	assert.False(t, e.PushedSinceStart(own), "the one head it has seen")
 }
 
 // Many notifications of a run do not push out the key of its restart for the current head,
@@ -192,7 +193,7 @@ func TestLevelRestartKeyKeptAmongNotifications(t *testing.T) {
 	res := Step(cfg, st, Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
 	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
 	require.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
-	for i := range maxReactionKeys + 5 {
+	for i := range core.MaxReactionKeys + 5 {
 		res = Step(cfg, res.State, Input{Key: fmt.Sprintf("c%d", i), Event: "issue_comment.created"}, pushed, t0.Add(2*time.Hour))
 	}
 	run := res.State.Runs[0]
@@ -203,5 +204,5 @@ func TestLevelRestartKeyKeptAmongNotifications(t *testing.T) {
 			notes++
 		}
 	}
-	assert.Equal(t, maxReactionKeys, notes, "the notifications' keys are bounded")
+	assert.Equal(t, core.MaxReactionKeys, notes, "the notifications' keys are bounded")
 }

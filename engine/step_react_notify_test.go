@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -40,5 +41,5 @@ func TestReactionNotifyOncePerDelivery(t *testing.T) {
 		require.Len(t, r.Effects, 1)
 		st = r.State
 	}
-	assert.Len(t, st.Runs[0].Applied, maxReactionKeys)
+	assert.Len(t, st.Runs[0].Applied, core.MaxReactionKeys)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -123,7 +124,7 @@ func TestInvalidateStaleApprovalDoesNotMerge(t *testing.T) {
 	assert.Equal(t, StageStale, run.Stages["review"].Status)
 	assert.Contains(t, lastWhy(run), "not restarted: the run is escalated")
 	assert.Empty(t, res.Effects)
-	l := (&eval{cfg: cfg, facts: headFacts("aaaaaaaaaa")}).ledger(cfg.Pipelines[0], run)
+	l := (&eval{&core.Eval{Cfg: cfg, Facts: headFacts("aaaaaaaaaa")}}).ledger(cfg.Pipelines[0], run)
 	require.Len(t, l.Stages, 1)
 	assert.False(t, l.Stages[0].Met, "the head did not move, and still the approval is stale")
 	assert.Contains(t, l.Stages[0].Why, "approval is stale (invalidated on pull_request.synchronize")
@@ -301,5 +302,5 @@ func TestPushRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 	stale := res.State.Runs[0].Stages["lead"].Stale
 	require.NotNil(t, stale)
 	assert.Len(t, stale.Reviews, 1, "bob's approval of the old head only")
-	assert.Equal(t, reviewKey(pushed.PR.Reviews[0]), stale.Reviews[0])
+	assert.Equal(t, core.ReviewKey(pushed.PR.Reviews[0]), stale.Reviews[0])
 }

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -13,13 +15,6 @@ import (
 // then, notify, label}). A rule's notification and labels are asked for once per stage entry
 // and head commit; its loop back is counted in Run.Iterations ("<stage>/<rule>"), for the
 // run's whole life.
-
-// Rule names, as parts of Run.Iterations' keys and of effect keys.
-const (
-	ruleOnFail      = "on_fail"
-	ruleOnConflict  = "on_conflict"
-	ruleOnCIFailure = "on_ci_failure"
-)
 
 // ActionNotifyAndWait is the `action` of an on_fail handler that notifies and keeps the gate
 // waiting.
@@ -31,32 +26,32 @@ const ActionNotifyAndWait = "notify_and_wait"
 // invocation whose save of that state won performs it.
 func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *lang.Rule, name string) {
 	sr := run.Stages[stage.ID]
-	pr := e.facts.PR
-	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, short(pr.HeadSHA))
+	pr := e.Facts.PR
+	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, core.Short(pr.HeadSHA))
 	if len(rule.Labels) > 0 {
 		eff := Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
-		if plan := e.planLabel(eff, rule.Labels, nil); plan.eff.Kind != "" {
-			e.effects = append(e.effects, plan.eff)
+		if plan := e.PlanLabel(eff, rule.Labels, nil); plan.Eff.Kind != "" {
+			e.Effects = append(e.Effects, plan.Eff)
 		}
 	}
 	if rule.Notify == nil {
 		return
 	}
 	key := base + "/notify"
-	if contains(run.Applied, key) || contains(pr.Posted, key) {
+	if slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) {
 		return
 	}
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Number: pr.Number}
 	plan := e.planNotify(run, eff, rule.Notify.Target, rule.Notify.Message, e.templateEnv(p, run))
 	switch {
-	case plan.err != "":
-		e.logf("run %s: %s: %s notification: %s", run.ID, stage.ID, name, plan.err)
-		sr.Message = fmt.Sprintf("%s: the notification could not be sent: %s", name, plan.err)
-	case plan.eff.Kind != "":
-		plan.eff.WriteAhead = true
+	case plan.Err != "":
+		e.Logf("run %s: %s: %s notification: %s", run.ID, stage.ID, name, plan.Err)
+		sr.Message = fmt.Sprintf("%s: the notification could not be sent: %s", name, plan.Err)
+	case plan.Eff.Kind != "":
+		plan.Eff.WriteAhead = true
 		marker := "/" + name + "/"
-		appendBounded(run, key, func(k string) bool { return strings.HasSuffix(k, "/notify") && strings.Contains(k, marker) })
-		e.effects = append(e.effects, plan.eff)
+		core.AppendBounded(run, key, func(k string) bool { return strings.HasSuffix(k, "/notify") && strings.Contains(k, marker) })
+		e.Effects = append(e.Effects, plan.Eff)
 	}
 }
 
@@ -78,7 +73,7 @@ func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why stri
 		if then == "" {
 			then = lang.TargetFail
 		}
-		e.leave(run, stage, StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, plural(n, "time", "times")))
+		e.leave(run, stage, StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, core.Plural(n, "time", "times")))
 		return true
 	}
 	if run.Iterations == nil {
@@ -96,7 +91,7 @@ func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why stri
 // reports whether the run moved; when it did not, the gate keeps waiting.
 func (e *eval) gateOnFail(p *lang.Pipeline, run *Run, stage *lang.Stage, results []GateResult) bool {
 	rule := stage.OnFailRule
-	why := "gate failed: " + failures(results)
+	why := "gate failed: " + core.Failures(results)
 	if x := rule.WhenCheckFailed; x != "" {
 		failed := false
 		for _, r := range results {
@@ -105,22 +100,13 @@ func (e *eval) gateOnFail(p *lang.Pipeline, run *Run, stage *lang.Stage, results
 		if !failed {
 			return false // another check failed: the gate waits, as without on_fail
 		}
-		why = fmt.Sprintf("gate failed: check %s failed: %s", x, failedMessage(results, x))
+		why = fmt.Sprintf("gate failed: check %s failed: %s", x, core.FailedMessage(results, x))
 	}
-	e.ruleEffects(p, run, stage, rule, ruleOnFail)
+	e.ruleEffects(p, run, stage, rule, core.RuleOnFail)
 	if rule.Action == ActionNotifyAndWait {
 		return false
 	}
-	return e.loop(run, stage, rule, ruleOnFail, why)
-}
-
-func failedMessage(rs []GateResult, check string) string {
-	for _, r := range rs {
-		if r.Check == check && r.Status == GateFail {
-			return r.Message
-		}
-	}
-	return ""
+	return e.loop(run, stage, rule, core.RuleOnFail, why)
 }
 
 // mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
@@ -128,27 +114,16 @@ func failedMessage(rs []GateResult, check string) string {
 // to be resolved.
 func (e *eval) mergeOnConflict(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	rule := stage.OnConflict
-	e.ruleEffects(p, run, stage, rule, ruleOnConflict)
+	e.ruleEffects(p, run, stage, rule, core.RuleOnConflict)
 	target := rule.Then
 	if target == "" {
 		target = rule.Goto
 	}
 	if target == "" {
-		return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
+		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 	}
 	e.leave(run, stage, StageFailed, target, "the pull request has conflicts with its base branch")
 	return true
-}
-
-// failedChecks names the checks on the head that failed, or "".
-func failedChecks(pr *PullRequest) string {
-	var names []string
-	for _, c := range pr.Checks {
-		if c.State == CheckFailure && !contains(names, c.Name) {
-			names = append(names, c.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // mergeOnCIFailure applies merge_pr's on_ci_failure when a check on the head has failed. It
@@ -156,10 +131,10 @@ func failedChecks(pr *PullRequest) string {
 // stage waits.
 func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *Run, stage *lang.Stage, failed string) bool {
 	rule := stage.OnCIFailure
-	e.ruleEffects(p, run, stage, rule, ruleOnCIFailure)
-	why := "CI failed on " + short(e.facts.PR.HeadSHA) + ": " + failed
-	if e.loop(run, stage, rule, ruleOnCIFailure, why) {
+	e.ruleEffects(p, run, stage, rule, core.RuleOnCIFailure)
+	why := "CI failed on " + core.Short(e.Facts.PR.HeadSHA) + ": " + failed
+	if e.loop(run, stage, rule, core.RuleOnCIFailure, why) {
 		return true
 	}
-	return e.holdAction(run, stage, why, "its author (fix the failing checks)")
+	return e.HoldAction(run, stage, why, "its author (fix the failing checks)")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -54,10 +55,10 @@ func TestContinueSessionWorkflow(t *testing.T) {
 }
 
 func TestSessionID(t *testing.T) {
-	assert.Equal(t, "", sessionID(nil))
-	assert.Equal(t, "", sessionID(&StageRun{Outputs: map[string]any{"session_id": 42.0}}), "not a string")
-	assert.Equal(t, "", sessionID(&StageRun{Outputs: map[string]any{"session_id": strings.Repeat("x", MaxSessionID+1)}}))
-	assert.Equal(t, "abc", sessionID(&StageRun{Outputs: map[string]any{"session_id": "abc"}}))
+	assert.Equal(t, "", core.SessionID(nil))
+	assert.Equal(t, "", core.SessionID(&StageRun{Outputs: map[string]any{"session_id": 42.0}}), "not a string")
+	assert.Equal(t, "", core.SessionID(&StageRun{Outputs: map[string]any{"session_id": strings.Repeat("x", MaxSessionID+1)}}))
+	assert.Equal(t, "abc", core.SessionID(&StageRun{Outputs: map[string]any{"session_id": "abc"}}))
 }
 
 // A comment dispatch ends with a line naming the session, made inert.

@@ -2,82 +2,22 @@ package engine
 
 import (
 	"fmt"
-	"strings"
+	"slices"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// The evaluation of one stage: gates against facts, and the actions they lead to.
-
-// evaluate runs the conditions of gate stage against the facts. blocked: a required
-// condition does not pass; failed: one has decidedly failed.
-func (e *eval) evaluate(stage *lang.Stage) (results []GateResult, blocked, failed bool) {
-	results = make([]GateResult, 0, len(stage.Conditions))
-	facts := e.factsForGates()
-	for _, c := range stage.Conditions {
-		r := e.check(c, facts)
-		r.Check, r.Optional = c.Check, c.Optional
-		results = append(results, r)
-		if c.Optional || r.Status == GatePass {
-			continue
-		}
-		blocked = true
-		if r.Status == GateFail {
-			failed = true
-		}
-	}
-	for _, group := range stage.AnyOf { // step_anyof.go
-		r := e.anyOf(group, facts)
-		results = append(results, r)
-		if r.Status != GatePass {
-			blocked = true
-			failed = failed || r.Status == GateFail
-		}
-	}
-	return results, blocked, failed
-}
-
-func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
-	sr := run.Stages[stage.ID]
-	restore := e.withRun(p, run) // step_ledger.go
-	results, blocked, failed := e.evaluate(stage)
-	restore()
-	sr.Results = results
-	switch {
-	case !blocked:
-		run.VerifiedSHA, run.VerifiedBy = e.facts.PR.HeadSHA, stage.ID
-		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+short(e.facts.PR.HeadSHA))
-		return true
-	case failed && stage.OnFailRule != nil: // step_rules.go
-		if e.gateOnFail(p, run, stage, results) {
-			return true
-		}
-	case failed && stage.OnFail != "":
-		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+failures(results))
-		return true
-	}
-	sr.Status = StageWaiting
-	run.Status = RunWaiting
-	return false
-}
-
-// holdAction keeps an action stage waiting, without calling GitHub, for a reason its
-// facts show (a draft, conflicts).
-func (e *eval) holdAction(run *Run, stage *lang.Stage, why, who string) bool {
-	sr := run.Stages[stage.ID]
-	sr.Status = StageWaiting
-	sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: why, Who: who}}
-	run.Status = RunWaiting
-	return false
-}
+// The action stage: the action it performs (a merge, labels, a comment), or the list of
+// actions of step_actions.go.
 
 func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
-	pr := e.facts.PR
+	pr := e.Facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number, Repo: e.otherRepo()}
+	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number, Repo: e.OtherRepo()}
 	action := stage.Action
-	if newActionStage(stage) { // step_actions.go
+	if core.NewActionStage(stage) { // step_actions.go
 		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)
 		if !asked {
 			return moved
@@ -86,46 +26,12 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	}
 	switch action {
 	case lang.ActionMergePR:
-		if pr.State == PRMerged {
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
-			return true
-		}
-		if pr.State == PRClosed {
-			return e.actionFailed(run, stage, "the pull request was closed without merging")
-		}
-		switch plan := e.guardChain(p, run, stage); {
-		case plan.back != nil:
-			e.enter(run, stage.ID, plan.back.ID, plan.why)
-			return true
-		case plan.why != "":
-			return e.holdAction(run, stage, plan.why, "a maintainer (fix the pipeline)")
-		}
-		switch failed := failedChecks(pr); {
-		case pr.Draft:
-			return e.holdAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)")
-		case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
-			return e.mergeOnConflict(p, run, stage)
-		case failed != "" && stage.OnCIFailure != nil:
-			return e.mergeOnCIFailure(p, run, stage, failed)
-		case pr.Mergeable == Conflicting:
-			return e.holdAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
-		}
-		if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
+		if moved, done := e.planMerge(p, run, stage, &eff); done {
 			return moved
-		}
-		// Merge exactly the head the gates hold on: if it moves before GitHub merges,
-		// GitHub refuses (409).
-		eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
-		if stage.Config.DeleteBranch {
-			if why := keepHeadBranch(e.facts); why != "" {
-				e.logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
-			} else {
-				eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
-			}
 		}
 	case lang.ActionAddLabel:
 		for _, l := range stage.Config.Labels {
-			if !pr.HasLabel(l) && !hasLabel(eff.Labels, l) {
+			if !pr.HasLabel(l) && !core.HasLabel(eff.Labels, l) {
 				eff.Labels = append(eff.Labels, l)
 			}
 		}
@@ -136,7 +42,7 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	case lang.ActionRemoveLabel:
 		for _, l := range stage.Config.Labels {
 			// Remove the label by its name on the PR (`WIP` for `wip`).
-			if on, ok := pr.Label(l); ok && !hasLabel(eff.Labels, on) {
+			if on, ok := pr.Label(l); ok && !core.HasLabel(eff.Labels, on) {
 				eff.Labels = append(eff.Labels, on)
 			}
 		}
@@ -145,13 +51,13 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 			return true
 		}
 	case lang.ActionComment:
-		if contains(run.Applied, key) || contains(pr.Posted, key) {
+		if slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) {
 			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
 			return true
 		}
 		eff.Body = stage.Config.Body
 	}
-	if sr.Status == StageRetrying && e.settling {
+	if sr.Status == StageRetrying && e.Settling {
 		run.Status = RunWaiting
 		return false
 	}
@@ -159,16 +65,60 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 		sr.Status = StageActing
 	}
 	run.Status = RunRunning
-	if eff.Kind.WriteAhead() || (eff.Kind == EffectDispatch && dispatchWriteAhead(eff.Dispatch)) { // notifying an agent
-		e.intend(run, sr, &eff)
+	if eff.Kind.WriteAhead() || (eff.Kind == EffectDispatch && core.DispatchWriteAhead(eff.Dispatch)) { // notifying an agent
+		e.Intend(run, sr, &eff)
 	}
-	e.effects = append(e.effects, eff)
+	e.Effects = append(e.Effects, eff)
 	return false
+}
+
+// planMerge completes eff, the merge of a merge_pr stage, unless the stage moves or waits
+// instead: then done is set and moved is action's result.
+func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Effect) (moved, done bool) {
+	pr := e.Facts.PR
+	if pr.State == PRMerged {
+		e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
+		return true, true
+	}
+	if pr.State == PRClosed {
+		return e.actionFailed(run, stage, "the pull request was closed without merging"), true
+	}
+	switch plan := e.guardChain(p, run, stage); {
+	case plan.back != nil:
+		e.enter(run, stage.ID, plan.back.ID, plan.why)
+		return true, true
+	case plan.why != "":
+		return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)"), true
+	}
+	switch failed := core.FailedChecks(pr); {
+	case pr.Draft:
+		return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)"), true
+	case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
+		return e.mergeOnConflict(p, run, stage), true
+	case failed != "" && stage.OnCIFailure != nil:
+		return e.mergeOnCIFailure(p, run, stage, failed), true
+	case pr.Mergeable == Conflicting:
+		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)"), true
+	}
+	if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
+		return moved, true
+	}
+	// Merge exactly the head the gates hold on: if it moves before GitHub merges,
+	// GitHub refuses (409).
+	eff.SHA, eff.Method = pr.HeadSHA, stage.Config.Method
+	if stage.Config.DeleteBranch {
+		if why := core.KeepHeadBranch(e.Facts); why != "" {
+			e.Logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, stage.ID, pr.HeadRef, why)
+		} else {
+			eff.Delete, eff.HeadRef, eff.HeadRepo = true, pr.HeadRef, pr.HeadRepo
+		}
+	}
+	return false, false
 }
 
 func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
 	run.Stages[stage.ID].Message = why
-	if stage.OnFailure != "" || e.isBranch(run, stage) {
+	if stage.OnFailure != "" || e.IsBranch(run, stage) {
 		e.leave(run, stage, StageFailed, stage.OnFailure, why)
 		return true
 	}
@@ -177,33 +127,19 @@ func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
 	return false
 }
 
-// keepHeadBranch says why delete_branch must not delete the PR's head branch, or "". Only a
-// branch of the repository itself is deleted: a fork's branch is not the action's to delete, and
-// deleting heads/<name> here would delete this repository's branch of the same name. The
-// default branch is never deleted (GitHub refuses anyway).
-func keepHeadBranch(f *Facts) string {
-	pr := f.PR
-	switch {
-	case pr.HeadRef == "":
-		return "its name is unknown"
-	case pr.HeadRepo == "":
-		return "GitHub does not say which repository it lives in (its fork was deleted)"
-	case pr.CrossRepo:
-		return fmt.Sprintf("it is a branch of the fork %s, not of %s", pr.HeadRepo, f.Repo)
-	case !strings.EqualFold(pr.HeadRepo, f.Repo):
-		return fmt.Sprintf("it is a branch of %s, not of %s", pr.HeadRepo, f.Repo)
-	case pr.HeadRef == f.DefaultBranch:
-		return "it is the default branch of " + f.Repo
-	}
-	return ""
+// actionType performs its action (merge, label, comment, …) and moves on.
+type actionType struct {
+	noDeadlines
+	unguarded
 }
 
-// hasLabel reports whether labels holds label name, compared as GitHub compares labels.
-func hasLabel(labels []string, name string) bool {
-	for _, l := range labels {
-		if lang.SameLabel(l, name) {
-			return true
-		}
+func (actionType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.action(p, run, stage)
+}
+
+func (actionType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+	if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
+		e.action(p, run, b)
 	}
-	return false
+	return true
 }

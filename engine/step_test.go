@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -159,9 +160,9 @@ func TestStepCancelReaction(t *testing.T) {
 func TestStepDoesNotModifyInput(t *testing.T) {
 	cfg := stepConfig()
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
-	before := mustJSON(res.State)
+	before := core.MustJSON(res.State)
 	Step(cfg, res.State, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(time.Minute))
-	assert.Equal(t, string(before), string(mustJSON(res.State)))
+	assert.Equal(t, string(before), string(core.MustJSON(res.State)))
 }
 
 func TestStepActionLabelsReconcile(t *testing.T) {

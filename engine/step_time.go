@@ -2,55 +2,37 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Time in a run: what happens when a stage's timeout passes (on_timeout), and delay
 // stages with their polls. See deadline.go for how deadlines are kept and found due.
 
-// timeoutKey is the key of an effect of on_timeout (kind) for timeout d of the stage's
-// entry attempt: each timeout of an entry (the first, then one per extension) has its own.
-func timeoutKey(run *Run, stage *lang.Stage, attempt int, d Deadline, kind EffectKind) string {
-	return fmt.Sprintf("%s/%s/%d/on_timeout/%d/%s", run.ID, stage.ID, attempt, d.N+1, kind)
-}
-
-// sideOutcome reports whether o is the outcome of an effect a deadline asked for (an
-// on_timeout label or notification), which no acting stage waits for: it is logged,
-// nothing more.
-func (e *eval) sideOutcome(o Outcome) bool {
-	if !strings.Contains(o.Key, "/on_timeout/") {
-		return false
-	}
-	if o.Err != "" {
-		e.logf("%s: %s; it is not tried again", o.Key, o.Err)
-	}
-	return true
-}
-
-// timedOut applies the stage's on_timeout: label, then extend, or go to its target
+// TimedOut applies the stage's on_timeout: label, then extend, or go to its target
 // (fail by default).
 func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
 	sr := run.Stages[stage.ID]
 	r := stage.OnTimeout
 	why := fmt.Sprintf("stage %q timed out at %s", stage.ID, d.At.UTC().Format("2006-01-02 15:04 UTC"))
 	if d.N > 0 {
-		why += fmt.Sprintf(" (after %d %s)", d.N, plural(d.N, "extension", "extensions"))
+		why += fmt.Sprintf(" (after %d %s)", d.N, core.Plural(d.N, "extension", "extensions"))
 	}
 	target := lang.TargetFail
 	if r != nil {
 		if len(r.Labels) > 0 {
 			var missing []string
 			for _, l := range r.Labels {
-				if !e.facts.PR.HasLabel(l) && !hasLabel(missing, l) {
+				if !e.Facts.PR.HasLabel(l) && !core.HasLabel(missing, l) {
 					missing = append(missing, l)
 				}
 			}
 			if len(missing) > 0 {
-				e.effects = append(e.effects, Effect{Key: timeoutKey(run, stage, sr.Attempt, d, EffectAddLabel), Run: run.ID, Stage: stage.ID,
-					Kind: EffectAddLabel, Number: e.facts.PR.Number, Labels: missing})
+				e.Effects = append(e.Effects, Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, EffectAddLabel), Run: run.ID, Stage: stage.ID,
+					Kind: EffectAddLabel, Number: e.Facts.PR.Number, Labels: missing})
 			}
 		}
 		if r.Notify != nil {
@@ -64,11 +46,11 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 			if r.MaxExtensions > 0 {
 				limit = fmt.Sprintf("%d of %d", next.N, r.MaxExtensions)
 			}
-			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", shortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
-			e.logf("run %s: %s; %s", run.ID, why, sr.Message)
+			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", graph.ShortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
+			e.Logf("run %s: %s; %s", run.ID, why, sr.Message)
 			return false
 		case r.Then == lang.ThenExtend:
-			why += fmt.Sprintf("; extended %d %s, the most on_timeout allows", d.N, plural(d.N, "time", "times"))
+			why += fmt.Sprintf("; extended %d %s, the most on_timeout allows", d.N, core.Plural(d.N, "time", "times"))
 		case r.Then != "":
 			target = r.Then
 		case r.Goto != "":
@@ -91,28 +73,8 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 // escalateRun stops run to wait for a person (see escalate).
 func (e *eval) escalateRun(run *Run, why string) { e.escalate(run, why) }
 
-// armDelay arms a delay stage: its end, and its first poll.
-func armDelay(stage *lang.Stage, sr *StageRun, now time.Time) {
-	if stage.Type != lang.StageDelay {
-		return
-	}
-	end := now.Add(stage.Duration)
-	sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineDelay, At: end})
-	if p := stage.Poll; p != nil && p.Interval > 0 && now.Add(p.Interval).Before(end) {
-		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlinePoll, At: now.Add(p.Interval)})
-	}
-}
-
-// delayWait keeps a delay stage waiting until one of its deadlines moves it.
-func (e *eval) delayWait(run *Run, stage *lang.Stage) bool {
-	sr := run.Stages[stage.ID]
-	sr.Status = StageWaiting
-	run.Status = RunWaiting
-	return false
-}
-
 func (e *eval) delayEnded(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
-	e.leave(run, stage, StagePassed, nextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", shortDuration(stage.Duration)))
+	e.leave(run, stage, StagePassed, core.NextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", graph.ShortDuration(stage.Duration)))
 	return true
 }
 
@@ -126,11 +88,11 @@ func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline
 	}
 	ok, err := poll.Condition.Bool(e.env(p, run))
 	if err != nil {
-		e.logf("run %s: the poll condition of stage %q at %s: %v; checked again at the next interval", run.ID, stage.ID, poll.Pos, err)
+		e.Logf("run %s: the poll condition of stage %q at %s: %v; checked again at the next interval", run.ID, stage.ID, poll.Pos, err)
 	}
 	if ok {
 		if poll.OnReady == lang.PollSkipRemaining || poll.OnReady == "" {
-			e.leave(run, stage, StagePassed, nextOf(p, stage, stage.OnComplete), "the poll condition holds; the rest of the delay is skipped")
+			e.leave(run, stage, StagePassed, core.NextOf(p, stage, stage.OnComplete), "the poll condition holds; the rest of the delay is skipped")
 		} else {
 			e.leave(run, stage, StagePassed, poll.OnReady, "the poll condition holds")
 		}
@@ -143,27 +105,13 @@ func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline
 		}
 	}
 	next := d.At.Add(poll.Interval)
-	for !next.After(e.now) {
+	for !next.After(e.Now) {
 		next = next.Add(poll.Interval)
 	}
 	if end.IsZero() || next.Before(end) {
 		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlinePoll, At: next, N: d.N + 1})
 	}
 	return false
-}
-
-// nextOf is where a stage goes on by default: target when set, else the next stage in
-// the pipeline, else complete.
-func nextOf(p *lang.Pipeline, stage *lang.Stage, target string) string {
-	if target != "" {
-		return target
-	}
-	for i, s := range p.Stages {
-		if s.ID == stage.ID && i+1 < len(p.Stages) {
-			return p.Stages[i+1].ID
-		}
-	}
-	return lang.TargetComplete
 }
 
 // timeoutNotify posts on_timeout's notification, once per timeout (each extension's
@@ -173,7 +121,7 @@ func nextOf(p *lang.Pipeline, stage *lang.Stage, target string) string {
 func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline, why string) {
 	sr := run.Stages[stage.ID]
 	n := stage.OnTimeout.Notify
-	eff := Effect{Key: timeoutKey(run, stage, sr.Attempt, d, EffectComment), Run: run.ID, Stage: stage.ID, Number: e.facts.PR.Number}
+	eff := Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, EffectComment), Run: run.ID, Stage: stage.ID, Number: e.Facts.PR.Number}
 	msg := n.Message
 	if msg == nil {
 		if t, err := lang.CompileTemplate(why+".", n.Pos); err == nil {
@@ -182,12 +130,36 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d De
 	}
 	plan := e.planNotify(run, eff, n.Target, msg, e.templateEnv(p, run))
 	switch {
-	case plan.err != "":
-		e.logf("run %s: the notification of on_timeout of stage %q (at %s): %s", run.ID, stage.ID, n.Pos, plan.err)
-	case plan.done != "":
-		e.logf("run %s: the notification of on_timeout of stage %q: %s", run.ID, stage.ID, plan.done)
+	case plan.Err != "":
+		e.Logf("run %s: the notification of on_timeout of stage %q (at %s): %s", run.ID, stage.ID, n.Pos, plan.Err)
+	case plan.Done != "":
+		e.Logf("run %s: the notification of on_timeout of stage %q: %s", run.ID, stage.ID, plan.Done)
 	default:
-		plan.eff.WriteAhead = true
-		e.effects = append(e.effects, plan.eff)
+		plan.Eff.WriteAhead = true
+		e.Effects = append(e.Effects, plan.Eff)
 	}
+}
+
+// delayType waits for its duration, polling its condition on the way when it has one.
+type delayType struct {
+	unguarded
+	noBranch
+}
+
+func (delayType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
+	core.ArmDelay(stage, sr, now)
+}
+
+func (delayType) step(e *eval, _ *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.DelayWait(run, stage)
+}
+
+func (delayType) deadline(kind string) deadlineHandler {
+	switch kind {
+	case DeadlineDelay:
+		return (*eval).delayEnded
+	case DeadlinePoll:
+		return (*eval).pollDue
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -73,7 +74,7 @@ func TestWebhookCallIsWriteAheadEscapedAndOnce(t *testing.T) {
 		{Name: "X-Pr", Parts: []WebhookHeaderPart{{Text: "#7"}}},
 	}, c.Headers)
 	assert.JSONEq(t, `{"pr": 7, "branch": "`+climb+`admin?x=1#frag", "fixed": [1, true]}`, c.Body)
-	assert.NotContains(t, string(mustJSON(res.State)), "Bearer", "the request is not kept in the state")
+	assert.NotContains(t, string(core.MustJSON(res.State)), "Bearer", "the request is not kept in the state")
 
 	// The same event again while the intent is in flight: no second call.
 	again := Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.opened"}, f, t0.Add(time.Second))
@@ -203,7 +204,7 @@ func TestRenderWebhookURL(t *testing.T) {
 	for _, tc := range cases {
 		tpl, cerr := lang.CompileTemplate(tc.src, lang.Pos{Line: 1, Col: 1})
 		require.Nil(t, cerr)
-		got, err := renderWebhookURL(tpl, env, "h.example")
+		got, err := core.RenderWebhookURL(tpl, env, "h.example")
 		if tc.err != "" {
 			require.Error(t, err, tc.src)
 			assert.Contains(t, err.Error(), tc.err)

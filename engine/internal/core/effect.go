@@ -1,0 +1,111 @@
+package core
+
+import "time"
+
+// EffectKind says what an effect does on GitHub.
+type EffectKind string
+
+// Effect kinds.
+const (
+	EffectMerge       EffectKind = "merge_pr"
+	EffectAddLabel    EffectKind = "add_label"
+	EffectRemoveLabel EffectKind = "remove_label"
+	EffectComment     EffectKind = "comment"
+)
+
+// Effect is one change to make on GitHub. An effect that GitHub does not deduplicate
+// (a merge, a comment) is WriteAhead: the state Step or Settle returned holds its intent,
+// and the caller must save that state (compare-and-swap) before performing it, and
+// perform it only if its save won. Other effects (labels) are idempotent and may be
+// performed at once.
+type Effect struct {
+	Key     string     `json:"key"` // <run id>/<stage>/<attempt>/<kind>
+	Run     string     `json:"run"`
+	Stage   string     `json:"stage"`
+	Kind    EffectKind `json:"kind"`
+	Number  int        `json:"number"` // PR or issue number
+	SHA     string     `json:"sha,omitempty"`
+	HeadRef string     `json:"head_ref,omitempty"` // merge_pr with Delete
+	// HeadRepo is the repository (owner/name) HeadRef is a branch of. The engine asks for a
+	// deletion only of a branch of the PR's own repository that is not its default branch.
+	HeadRepo string   `json:"head_repo,omitempty"`
+	Method   string   `json:"method,omitempty"`
+	Delete   bool     `json:"delete_branch,omitempty"`
+	Labels   []string `json:"labels,omitempty"`
+	Body     string   `json:"body,omitempty"`
+	// Agent dispatches: the agent, its dispatch kind and what that kind needs.
+	Agent     string            `json:"agent,omitempty"`
+	Dispatch  string            `json:"dispatch,omitempty"`
+	Workflow  string            `json:"workflow,omitempty"`
+	Ref       string            `json:"ref,omitempty"`
+	EventType string            `json:"event_type,omitempty"`
+	Inputs    map[string]string `json:"inputs,omitempty"`    // workflow inputs; repository_dispatch client_payload
+	Assignees []string          `json:"assignees,omitempty"` // assign dispatches and the assign action
+	// label: Labels are added, Remove removed.
+	Remove []string `json:"remove,omitempty"`
+	// create_issue: the new issue's title (Body, Labels).
+	Title string `json:"title,omitempty"`
+	// request_reviewers: logins and team slugs.
+	Reviewers []string `json:"reviewers,omitempty"`
+	Teams     []string `json:"teams,omitempty"`
+	// WriteAhead: save the returned state before performing the effect; see Intent.
+	WriteAhead bool `json:"write_ahead,omitempty"`
+	// Webhook is the request of a webhook stage (step_webhook.go).
+	Webhook *WebhookCall `json:"webhook,omitempty"`
+	// Repo is the repository (owner/name) of pull request Number when it is not the
+	// subject's: a merge of a multi-PR run's pull request in another repository
+	// (step_multipr.go). "" means the subject's repository.
+	Repo string `json:"repo,omitempty"`
+}
+
+// Outcome is what happened when the shell performed an effect.
+type Outcome struct {
+	Key string
+	// Err is empty on success. Otherwise it says, for humans, why GitHub refused.
+	Err string
+	// Permanent marks a refusal that trying again cannot fix (the stage's on_failure applies);
+	// otherwise the stage is retried on the next event.
+	Permanent bool
+	// Unknown marks an error after which the request may still have been performed: no
+	// answer in time, a 5xx, a connection cut after the request left. An effect held by an
+	// intent is then not asked for again blindly: the intent stays, and later events
+	// reconcile it from what GitHub shows (engine/settle_unanswered.go). Without Unknown, an error
+	// means GitHub did not perform the request.
+	Unknown bool
+	// Escalate marks a refusal only a person can lift: a setting of the repository (branch
+	// protection, allowed merge methods, the merge queue) the config does not meet. The run
+	// escalates once with Err rather than trying again on every event.
+	Escalate bool
+	// Response is what a webhook call got back, when it got an answer (step_webhook.go).
+	Response *WebhookResponse
+	// WorkflowRun is the id of the workflow run a workflow dispatch started, when GitHub
+	// returned it (step_agent_failure.go).
+	WorkflowRun int64
+}
+
+// Input is the event an invocation handles, reduced to what the engine needs.
+type Input struct {
+	Key    string // unique per delivery; a re-run of the same delivery has the same key
+	Event  string // "pull_request.opened", "status", "workflow_run.completed"
+	Actor  string
+	Number int // the subject's number
+	// Deadline is when the invocation stops at the latest (its timeout). An intent it
+	// writes is taken to be in flight until then (and IntentGrace); zero means
+	// DefaultIntentLease from now.
+	Deadline time.Time
+	// Outcomes are the outcomes of write-ahead effects this invocation has performed but
+	// whose recording was lost: its save after them conflicted, and it evaluates again on
+	// the state it read anew. Step records each against its intent, if the state still
+	// holds it, before anything else (as Settle would have); others are ignored.
+	Outcomes []Outcome
+	// Report is an agent's report (the `report` command); AgentFailure says an agent
+	// ended without one. Each applies to the run and stage attempt it names.
+	Report       *Report
+	AgentFailure *AgentFailure
+	// Nonces signs dispatch nonces and verifies those reports echo, with the state key
+	// (step_agent_nonce.go); nil without a key.
+	Nonces NonceSigner
+	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
+	// stages entered in this event so far (see moveGuard).
+	Visits map[string]int
+}

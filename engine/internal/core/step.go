@@ -1,0 +1,262 @@
+package core
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// Result is what Step and Settle return: the subject's new state, the effects to
+// perform, and lines for the job log.
+type Result struct {
+	State   *State
+	Effects []Effect
+	Changed bool     // State differs from the state passed in (Seq was bumped)
+	Log     []string // what happened, for humans reading the job log
+	// Visits counts the stages each run entered in this event so far; the caller passes it
+	// on to Settle (Input.Visits), so that a loop is bounded across effect rounds too.
+	Visits map[string]int
+	// NeedsFiles: a condition tested the changed files (paths_match) and the facts did
+	// not hold them; the run it decided stopped for want of them. The caller reads them
+	// (Facts.PR.Files) and evaluates again: Step and Settle are pure.
+	NeedsFiles bool
+}
+
+type Eval struct {
+	Cfg   *lang.Config
+	St    *State
+	Facts *Facts
+	Now   time.Time
+	Actor string
+	// Settling is set in Settle: a stage whose effect was just refused waits for the
+	// next event instead of being tried again at once.
+	Settling bool
+	// Refused holds the runs whose effect was refused in this Settle.
+	Refused map[string]bool
+	// deadline is the invocation's (Input.Deadline): intents written now are in flight until then.
+	Deadline time.Time
+	// Delivery is the event's key (Input.Key) and nonces the state key's signer
+	// (Input.Nonces): what a dispatch's nonce is made from and signed with.
+	Delivery string
+	Nonces   NonceSigner
+	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
+	// their invocation has ended, by key: asked for again, their effect gets the next Try.
+	Unknown map[string]Intent
+	// outcomes are Input.Outcomes: what this invocation knows of effects it performed.
+	Outcomes []Outcome
+	Effects  []Effect
+	log      []string
+	Visits   map[string]int // see moveGuard
+	// GateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
+	GateEnv func() lang.Env
+	// GateRun and GatePipeline are the run whose gates are evaluated (withRun), for
+	// checks that read another of its pull requests' ledger (step_ledger_pr.go).
+	GateRun      *Run
+	GatePipeline *lang.Pipeline
+	// needsFiles: a condition needed the changed files, which the facts do not hold.
+	needsFiles bool
+	// issue is set when the subject is an issue (step_issue.go).
+	Issue *issueSubject
+	// MergePolls are the mergeability polls due in this evaluation, by run (step_merge_poll.go).
+	MergePolls map[string]Deadline
+}
+
+func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
+
+func (e *Eval) Result(old *State) Result {
+	if old == nil {
+		old = &State{Version: 1}
+	}
+	changed := !bytes.Equal(MustJSON(old), MustJSON(e.St))
+	if changed {
+		e.St.Seq++
+	}
+	return Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.needsFiles}
+}
+
+func (e *Eval) Subject() string {
+	return e.Facts.Repo + "#" + strconv.Itoa(e.Facts.PR.Number)
+}
+
+// ReachableMerge returns the first merge_pr stage of p reachable from stage from.
+func ReachableMerge(p *lang.Pipeline, from string) *lang.Stage {
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	start, ok := index[from]
+	if !ok {
+		return nil
+	}
+	seen := map[int]bool{start: true}
+	for queue := []int{start}; len(queue) > 0; queue = queue[1:] {
+		i := queue[0]
+		if s := p.Stages[i]; s.Type == lang.StageAction && s.Action == lang.ActionMergePR {
+			return s
+		}
+		for _, t := range lang.Successors(p, i) {
+			if j, ok := index[t]; ok && !seen[j] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	return nil
+}
+
+// SameIdentity reports whether two logins name the same account, as GitHub spells an
+// app's bot account in REST ("github-actions[bot]") and in GraphQL ("github-actions").
+func SameIdentity(a, b string) bool {
+	norm := func(s string) string { return strings.ToLower(strings.TrimSuffix(s, "[bot]")) }
+	return a != "" && norm(a) == norm(b)
+}
+
+// TriggerMatches reports whether the PR meets the conditions of p's trigger. Why it does
+// not is logged when logged is set (the event is the trigger's own).
+func (e *Eval) TriggerMatches(p *lang.Pipeline, logged bool) bool {
+	pr, t := e.Facts.PR, p.Trigger
+	logf := func(format string, args ...any) {
+		if logged {
+			e.Logf(format, args...)
+		}
+	}
+	if pr.State != PROpen {
+		return false
+	}
+	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
+		logf("pipeline %q: base branch is %q, not %q; not started", p.Name, pr.BaseRef, t.BaseBranch)
+		return false
+	}
+	for _, l := range t.Labels {
+		if !pr.HasLabel(l) {
+			logf("pipeline %q: label %q is missing; not started", p.Name, l)
+			return false
+		}
+	}
+	if t.Draft != nil && pr.Draft != *t.Draft {
+		logf("pipeline %q: draft is %t; not started", p.Name, pr.Draft)
+		return false
+	}
+	if t.Author != "" && !strings.EqualFold(pr.Author, t.Author) {
+		logf("pipeline %q: author is %q, not %q; not started", p.Name, pr.Author, t.Author)
+		return false
+	}
+	return true
+}
+
+func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool) {
+	pr, t := e.Facts.PR, p.Trigger
+	if pr.State != PROpen {
+		return time.Time{}, true
+	}
+	if e.Issue != nil {
+		return e.issueTriggerSince(p) // step_issue.go
+	}
+	switch t.Event {
+	case "pull_request.opened":
+		return pr.CreatedAt, true
+	case "pull_request.reopened":
+		return pr.Last(TimelineReopened, ""), true
+	case "pull_request.ready_for_review":
+		if pr.Draft {
+			return time.Time{}, true
+		}
+		return pr.Last(TimelineReadyForReview, ""), true
+	case "pull_request.converted_to_draft":
+		if !pr.Draft {
+			return time.Time{}, true
+		}
+		return pr.Last(TimelineConvertedToDraft, ""), true
+	case "pull_request.labeled":
+		if len(t.Labels) == 0 {
+			return time.Time{}, false // any label: a happening
+		}
+		for _, l := range t.Labels {
+			if !pr.HasLabel(l) {
+				return time.Time{}, true
+			}
+			at := pr.Last(TimelineLabeled, l)
+			if at.IsZero() {
+				at = pr.CreatedAt // on the PR, but its event is beyond what was read
+			}
+			if at.After(since) {
+				since = at
+			}
+		}
+		return since, true
+	}
+	return time.Time{}, false
+}
+
+// StartedSince reports whether pipeline has started a run since its trigger last held
+// from since on.
+func (e *Eval) StartedSince(pipeline string, since time.Time) bool {
+	for _, r := range e.runsOf(pipeline) {
+		if r.Parent != "" {
+			continue // a sub-pipeline's run was not started by the trigger
+		}
+		at := r.TriggerAt
+		if at.IsZero() {
+			at = r.StartedAt
+		}
+		if !at.Before(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsOf returns the record of every run of pipeline the state remembers: the runs in
+// it, and the finished runs that left it (State.Past).
+func (e *Eval) runsOf(pipeline string) []PastRun {
+	var out []PastRun
+	for _, p := range e.St.Past {
+		if p.Pipeline == pipeline {
+			out = append(out, p)
+		}
+	}
+	for _, r := range e.St.Runs {
+		if r.Pipeline == pipeline {
+			out = append(out, r.Past())
+		}
+	}
+	return out
+}
+
+// NoLongerMatches says why a run's subject no longer meets the conditions of its
+// pipeline's trigger that must keep holding (its base branch, its author), or "".
+func (e *Eval) NoLongerMatches(p *lang.Pipeline) string {
+	pr, t := e.Facts.PR, p.Trigger
+	if pr.State != PROpen {
+		return ""
+	}
+	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
+		return fmt.Sprintf("the base branch changed to %q; pipeline %q runs on pull requests into %q", pr.BaseRef, p.Name, t.BaseBranch)
+	}
+	if t.Author != "" && !strings.EqualFold(pr.Author, t.Author) {
+		return fmt.Sprintf("the author is %q; pipeline %q runs on pull requests by %q", pr.Author, p.Name, t.Author)
+	}
+	return ""
+}
+
+func (e *Eval) Started(pipeline, key string) bool {
+	for _, r := range e.runsOf(pipeline) {
+		if key != "" && r.TriggerKey == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Eval) Active(pipeline string) *Run {
+	for _, r := range e.St.Runs {
+		if r.Pipeline == pipeline && !r.Status.Final() && r.Parent == "" {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+package core
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// Effect kinds of these actions.
+const (
+	EffectLabel            EffectKind = "label" // Labels added, Remove removed
+	EffectCloseIssue       EffectKind = "close_issue"
+	EffectCreateIssue      EffectKind = "create_issue"
+	EffectRequestReviewers EffectKind = "request_reviewers"
+	EffectAssign           EffectKind = "assign"
+)
+
+// PlannedAction is what an action (of an action stage, or of an on_complete/on_error list)
+// asks of GitHub, before it becomes an Effect: done says the action has nothing to do
+// (and why), err that it cannot be done (and why).
+type PlannedAction struct {
+	Eff  Effect
+	Done string
+	Err  string
+}
+
+// loginPattern is the spelling of a GitHub login (an app's bot account ends in [bot]);
+// teamPattern an org/team-slug. A mention target that is neither is refused, so that a
+// template over untrusted text cannot write arbitrary markup into a notification.
+var (
+	loginPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
+	teamPattern  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+)
+
+// RenderStrict fills t from env; an expression that fails or has no value (null) is an
+// error that names it, rather than text with a hole in it.
+func RenderStrict(t *lang.Template, env lang.Env) (string, error) { return render(t, env, false, true) }
+
+// RenderText fills t for text the action posts (a comment, a notification, an issue): as
+// RenderStrict, and what the expressions give — often a contributor's words, a title, a
+// branch, an agent's outputs — goes through the one renderer of posted text (InertText,
+// markdown.go): no HTML (so no forged marker of the action's own), no link, image,
+// @mention or #reference. The config's own text is kept live.
+func RenderText(t *lang.Template, env lang.Env) (string, error) { return render(t, env, true, true) }
+
+// RenderMessage is RenderText where a value that is null renders as nothing (the messages
+// of human stages and dispatch comments, which say what they can rather than fail).
+func RenderMessage(t *lang.Template, env lang.Env) (string, error) {
+	return render(t, env, true, false)
+}
+
+func render(t *lang.Template, env lang.Env, inert, strict bool) (string, error) {
+	var b strings.Builder
+	for _, part := range t.Parts() {
+		if part.Expr == nil {
+			b.WriteString(part.Text)
+			continue
+		}
+		v, err := part.Expr.Eval(env)
+		if err != nil {
+			return "", fmt.Errorf("template at %s: %v", t.Pos, err)
+		}
+		if v == nil && strict {
+			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.Expr.Src))
+		}
+		if inert {
+			b.WriteString(InertText(lang.RenderValue(v)))
+		} else {
+			b.WriteString(lang.RenderValue(v))
+		}
+	}
+	return b.String(), nil
+}
+
+// PlanComment posts body on the pull request once: a comment whose marker is already on
+// the pull request, or whose effect is recorded done, is not posted again.
+func (e *Eval) PlanComment(run *Run, eff Effect, body string) PlannedAction {
+	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
+		return PlannedAction{Done: "comment posted"}
+	}
+	if strings.TrimSpace(body) == "" {
+		return PlannedAction{Err: "the comment's body is empty"}
+	}
+	eff.Kind, eff.Body = EffectComment, body
+	return PlannedAction{Eff: eff}
+}
+
+// PlanLabel adds and removes labels, asking only for what the pull request does not show
+// done yet. A label both added and removed is an error.
+func (e *Eval) PlanLabel(eff Effect, add, remove []string) PlannedAction {
+	pr := e.Facts.PR
+	for _, l := range add {
+		if HasLabel(remove, l) {
+			return PlannedAction{Err: fmt.Sprintf("label %q is both added and removed", l)}
+		}
+	}
+	eff.Kind = EffectLabel
+	for _, l := range add {
+		if !pr.HasLabel(l) && !HasLabel(eff.Labels, l) {
+			eff.Labels = append(eff.Labels, l)
+		}
+	}
+	for _, l := range remove {
+		if on, ok := pr.Label(l); ok && !HasLabel(eff.Remove, on) {
+			eff.Remove = append(eff.Remove, on)
+		}
+	}
+	if len(eff.Labels) == 0 && len(eff.Remove) == 0 {
+		return PlannedAction{Done: "labels as asked"}
+	}
+	return PlannedAction{Eff: eff}
+}
+
+// PlanCreateIssue opens an issue once (write-ahead; its body carries the effect's marker).
+func (e *Eval) PlanCreateIssue(run *Run, eff Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) PlannedAction {
+	if slices.Contains(run.Applied, eff.Key) {
+		return PlannedAction{Done: "issue created"}
+	}
+	if title == nil {
+		return PlannedAction{Err: "create_issue has no title"}
+	}
+	t, err := RenderText(title, env)
+	if err != nil {
+		return PlannedAction{Err: err.Error()}
+	}
+	if strings.TrimSpace(t) == "" {
+		return PlannedAction{Err: "the new issue's title is empty"}
+	}
+	if bodyT != nil {
+		if body, err = RenderText(bodyT, env); err != nil {
+			return PlannedAction{Err: err.Error()}
+		}
+	}
+	eff.Kind, eff.Title, eff.Body, eff.Labels, eff.Number = EffectCreateIssue, t, body, labels, 0
+	return PlannedAction{Eff: eff}
+}
+
+// Mentions resolves a notification target to the accounts to mention: a group's users
+// and teams, or a login. "pr" (the pull request itself) mentions no one. An agent is
+// notified through its dispatch (PlanNotifyAgent), not here.
+func (e *Eval) Mentions(target string) ([]string, error) {
+	target = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "@"))
+	switch {
+	case target == "":
+		return nil, fmt.Errorf("the notification's target is empty")
+	case target == "pr":
+		return nil, nil
+	}
+	if g := e.Cfg.Group(target); g != nil {
+		var out []string
+		for _, u := range g.Users {
+			out = append(out, "@"+u)
+		}
+		for _, t := range g.Teams {
+			out = append(out, "@"+t)
+		}
+		return out, nil
+	}
+	if loginPattern.MatchString(target) || teamPattern.MatchString(target) {
+		return []string{"@" + target}, nil
+	}
+	return nil, fmt.Errorf("notification target %q is neither a group, an agent, a login nor a team", target)
+}
+
+// PlanRequestReviewers asks reviews of logins and teams (a group's users and teams; team
+// slugs of the repository's own organisation). The pull request's author is left out:
+// GitHub refuses a review request to the author.
+func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group string) PlannedAction {
+	pr := e.Facts.PR
+	users := append([]string(nil), reviewers...)
+	teamList := append([]string(nil), teams...)
+	if group != "" {
+		g := e.Cfg.Group(group)
+		if g == nil {
+			return PlannedAction{Err: fmt.Sprintf("group %q is not in the config", group)}
+		}
+		users = append(users, g.Users...)
+		teamList = append(teamList, g.Teams...)
+	}
+	owner, _, _ := strings.Cut(e.Facts.Repo, "/")
+	eff.Kind = EffectRequestReviewers
+	for _, u := range users {
+		switch {
+		case !loginPattern.MatchString(u):
+			return PlannedAction{Err: fmt.Sprintf("reviewer %q is not a login", u)}
+		case strings.EqualFold(u, pr.Author):
+			e.Logf("%s: %s is the pull request's author; no review is requested of them", eff.Key, u)
+		case !containsFold(eff.Reviewers, u):
+			eff.Reviewers = append(eff.Reviewers, u)
+		}
+	}
+	for _, t := range teamList {
+		org, slug, found := strings.Cut(t, "/")
+		if !found {
+			org, slug = owner, t
+		}
+		if !strings.EqualFold(org, owner) {
+			return PlannedAction{Err: fmt.Sprintf("team %q is not of %s: GitHub requests reviews only of the repository's own organisation's teams", t, owner)}
+		}
+		if !teamPattern.MatchString(org + "/" + slug) {
+			return PlannedAction{Err: fmt.Sprintf("team %q is not a team slug", t)}
+		}
+		if !containsFold(eff.Teams, slug) {
+			eff.Teams = append(eff.Teams, slug)
+		}
+	}
+	if len(eff.Reviewers) == 0 && len(eff.Teams) == 0 {
+		return PlannedAction{Done: "no one to request a review of"}
+	}
+	return PlannedAction{Eff: eff}
+}
+
+// PlanAssign assigns logins (a group's users; teams cannot be assigned, and are left out).
+func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedAction {
+	users := append([]string(nil), assignees...)
+	if group != "" {
+		g := e.Cfg.Group(group)
+		if g == nil {
+			return PlannedAction{Err: fmt.Sprintf("group %q is not in the config", group)}
+		}
+		users = append(users, g.Users...)
+		if len(g.Teams) > 0 {
+			e.Logf("%s: teams of group %q cannot be assigned (GitHub assigns users); %s left out", eff.Key, group, strings.Join(g.Teams, ", "))
+		}
+	}
+	eff.Kind = EffectAssign
+	for _, u := range users {
+		if !loginPattern.MatchString(u) {
+			return PlannedAction{Err: fmt.Sprintf("assignee %q is not a login", u)}
+		}
+		if !containsFold(eff.Assignees, u) {
+			eff.Assignees = append(eff.Assignees, u)
+		}
+	}
+	if len(eff.Assignees) == 0 {
+		return PlannedAction{Done: "no one to assign"}
+	}
+	if len(eff.Assignees) > 10 {
+		return PlannedAction{Err: fmt.Sprintf("%d assignees; GitHub takes at most 10 on an issue or pull request", len(eff.Assignees))}
+	}
+	return PlannedAction{Eff: eff}
+}
+
+func containsFold(xs []string, x string) bool {
+	for _, y := range xs {
+		if strings.EqualFold(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewActionStage reports whether the action of stage is planned by planStageAction.
+func NewActionStage(stage *lang.Stage) bool {
+	switch stage.Action {
+	case lang.ActionLabel, lang.ActionCloseIssue, lang.ActionCreateIssue, lang.ActionNotify, lang.ActionRequestReviewers, lang.ActionAssign,
+		lang.ActionSetVariable, lang.ActionSetShared, lang.ActionUpdateBranch:
+		return true
+	case lang.ActionComment:
+		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil
+	}
+	return false
+}

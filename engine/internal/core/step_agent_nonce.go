@@ -1,0 +1,78 @@
+package core
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// NonceSigner signs and verifies with the state key (state.Keys).
+type NonceSigner interface {
+	SignNonce(msg string) string
+	VerifyNonce(msg, tag string) bool
+}
+
+// AttemptNonce returns the nonce of sr's current attempt of stage stageID of run, made
+// first if that attempt has none yet.
+func (e *Eval) AttemptNonce(run *Run, stageID string, sr *StageRun) string {
+	prefix := strconv.Itoa(sr.Attempt) + "-"
+	if strings.HasPrefix(sr.Nonce, prefix) {
+		return sr.Nonce
+	}
+	sum := sha256.Sum256([]byte(strings.Join([]string{"pipeline-action:nonce", e.Subject(), run.ID, stageID,
+		strconv.Itoa(sr.Attempt), e.Now.UTC().Format(time.RFC3339Nano), e.Delivery, e.Facts.PR.HeadSHA}, "\x00")))
+	sr.Nonce = prefix + hex.EncodeToString(sum[:8])
+	return sr.Nonce
+}
+
+// SignedNonce is nonce, of an attempt of stage stageID of run runID on subject, as its
+// dispatch sends it: with signer (the state key), "<nonce>.<signature>"; else as it is.
+func SignedNonce(signer NonceSigner, subject, runID, stageID, nonce string) string {
+	if signer == nil || nonce == "" {
+		return nonce
+	}
+	return nonce + "." + signer.SignNonce(NonceMessage(subject, runID, stageID, nonce))
+}
+
+// NonceMessage is what a nonce's signature covers.
+func NonceMessage(subject, run, stage, nonce string) string {
+	return strings.Join([]string{"pipeline-action:nonce v1", subject, run, stage, nonce}, "\x00")
+}
+
+// WrongNonce says why got, the nonce a report carries, is not the one of sr's live
+// attempt of stage of run; "" when it is.
+func (e *Eval) WrongNonce(run *Run, stage *lang.Stage, sr *StageRun, got string) string {
+	stageID := stage.ID
+	if !strings.HasPrefix(sr.Nonce, strconv.Itoa(sr.Attempt)+"-") {
+		if key := DispatchKey(run, stage); !slices.Contains(run.Applied, key) && !hasIntent(run, key) {
+			return "this attempt's agent has not been dispatched yet: the report answers another dispatch"
+		}
+		return "this attempt was dispatched without a nonce (by an earlier version of the action); `/pipeline retry` dispatches it anew"
+	}
+	if got == "" {
+		return "it carries no nonce (the agent's workflow passes its dispatch's `nonce` input to the report)"
+	}
+	plain, tag, signed := strings.Cut(got, ".")
+	if plain != sr.Nonce {
+		return "its nonce is not the one of the stage's live attempt: it answers another dispatch (an earlier one, re-run or replayed)"
+	}
+	if e.Nonces != nil && (!signed || !e.Nonces.VerifyNonce(NonceMessage(e.Subject(), run.ID, stageID, plain), tag)) {
+		return "its nonce is not signed with the state key"
+	}
+	return ""
+}
+
+// hasIntent reports whether run holds the intent of effect key.
+func hasIntent(run *Run, key string) bool {
+	for _, it := range run.Intents {
+		if it.Key == key {
+			return true
+		}
+	}
+	return false
+}

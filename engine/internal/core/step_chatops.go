@@ -1,0 +1,173 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// Chat-op commands.
+const (
+	CmdApprove = "approve"
+	CmdRetry   = "retry"
+	CmdSkip    = "skip"
+	CmdCancel  = "cancel"
+	CmdUnblock = "unblock"
+	CmdRestart = "restart"
+	CmdStatus  = "status"
+)
+
+const commandPrefix = "/pipeline"
+
+// IsCommand reports whether a comment body is a `/pipeline` command: its first
+// non-blank line starts with the word /pipeline.
+func IsCommand(body string) bool {
+	_, _, ok := ParseCommand(body)
+	return ok
+}
+
+// ParseCommand returns the verb and argument of a command comment.
+func ParseCommand(body string) (verb, arg string, ok bool) {
+	line := strings.TrimSpace(body)
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = strings.TrimSpace(line[:i])
+	}
+	f := strings.Fields(line)
+	if len(f) == 0 || f[0] != commandPrefix {
+		return "", "", false
+	}
+	if len(f) > 1 {
+		verb = strings.ToLower(f[1])
+	}
+	if len(f) > 2 {
+		arg = f[2]
+	}
+	return verb, arg, true
+}
+
+// Disown records that command comment c, which someone other than its author edited, is
+// not acted on: GitHub lets anyone with write access edit any comment and keeps its
+// author, so its text is not its author's word.
+func (e *Eval) Disown(c IssueComment) {
+	e.Logf("%s; not acted on", Disowned(c))
+	e.St.Disowned = append(e.St.Disowned, DisownedComment{ID: c.ID, Author: c.Author, Editor: c.EditedBy})
+	if n := len(e.St.Disowned); n > MaxDisowned {
+		e.St.Disowned = e.St.Disowned[n-MaxDisowned:]
+	}
+}
+
+// Bypasses reports whether command verb (with arg) moves a run past a stage without its
+// conditions: skip, unblock, a restart at a stage of one's choosing.
+func Bypasses(verb, arg string) bool {
+	return verb == CmdSkip || verb == CmdUnblock || verb == CmdRestart && arg != ""
+}
+
+// MayCommand says why c's author may not use commands, or "".
+func (e *Eval) MayCommand(c IssueComment) string {
+	if c.IsBot {
+		return "commands are taken from people, not apps"
+	}
+	return e.MayCommandAs(c.Author)
+}
+
+// MayCommandAs says why login may not use commands today, or "": the permission
+// settings.chatops.permission names (default write), read now, and membership now of a
+// group of settings.chatops.from when it is set.
+func (e *Eval) MayCommandAs(login string) string {
+	need := e.Cfg.Settings.ChatOpsPermission
+	if need == "" {
+		need = DefaultChatOpsPermission
+	}
+	if !e.Facts.People.Has(login, need) {
+		have, ok := e.Facts.People.Permission(login)
+		if !ok {
+			have = "not known"
+		}
+		return fmt.Sprintf("it needs %s permission on this repository, and @%s's is %s", need, login, have)
+	}
+	if from := e.Cfg.Settings.ChatOpsFrom; len(from) > 0 {
+		for _, name := range from {
+			if e.Facts.InGroup(e.Cfg.Group(name), login) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("only members of %s may use commands", strings.Join(from, ", "))
+	}
+	return ""
+}
+
+// DoneTarget is where a stage goes when it is done.
+func DoneTarget(s *lang.Stage) string {
+	switch s.Type {
+	case lang.StageGate:
+		return s.OnPass
+	case lang.StageAction, lang.StageWebhook:
+		return s.OnSuccess
+	}
+	return s.OnComplete
+}
+
+// runStatus is one sentence on where run is.
+func (e *Eval) RunStatus(run *Run) string {
+	s := fmt.Sprintf("Run %s is %s at %s", run.ID, run.Status, run.Stage)
+	if sr := run.Stages[run.Stage]; sr != nil && run.Status != RunEscalated {
+		for _, r := range sr.Results {
+			if r.Status != GatePass && !r.Optional {
+				s += ": " + InertInline(r.Check+" "+r.Message) // names of checks, labels, people
+				break
+			}
+		}
+	}
+	if run.Status == RunEscalated && run.Message != "" {
+		s += ": " + InertInline(run.Message)
+	}
+	return s + "."
+}
+
+// Reply posts a one-line answer to command comment c (once: its key names the comment).
+func (e *Eval) Reply(c IssueComment, text string) {
+	e.Effects = append(e.Effects, Effect{Key: fmt.Sprintf("chatops/%d", c.ID), Kind: EffectComment,
+		Number: e.Facts.PR.Number, Body: "@" + c.Author + " " + InertMarkers(oneLine(text)), WriteAhead: true})
+}
+
+// SettleReply records the outcome of a reply, and reports whether o was one.
+func (e *Eval) SettleReply(o Outcome) bool {
+	if !strings.HasPrefix(o.Key, "chatops/") {
+		return false
+	}
+	if o.Err != "" {
+		e.Logf("the reply %s was not posted: %s", o.Key, o.Err)
+	}
+	return true
+}
+
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
+// OneWord keeps a word from a comment harmless in a reply: at most 40 characters of
+// letters, digits, '-' and '_'.
+func OneWord(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= 40 {
+			break
+		}
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,31 @@
+package core
+
+import (
+	"strings"
+)
+
+// Keys of the list effects: <run>/<list>/<item>/<action>.
+const (
+	ListOnComplete = "on_complete"
+	ListOnError    = "on_error"
+)
+
+// ListOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
+// one: it changes nothing (the run is final).
+func (e *Eval) ListOutcome(o Outcome) bool {
+	parts := strings.Split(o.Key, "/")
+	if len(parts) < 4 {
+		return false
+	}
+	switch parts[len(parts)-3] {
+	case ListOnComplete, ListOnError, RuleOnFail, RuleOnConflict, RuleOnCIFailure, ReactOnEvents: // and step_rules.go's, step_react_notify.go's
+	default:
+		return false
+	}
+	if o.Err == "" {
+		e.Logf("%s done", o.Key)
+	} else {
+		e.Logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
+	}
+	return true
+}

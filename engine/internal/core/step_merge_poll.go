@@ -1,0 +1,32 @@
+package core
+
+import (
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// DeadlineMergeability is the next look at a mergeability GitHub has not computed.
+const DeadlineMergeability = "mergeability"
+
+// MergeabilityDue records that the poll is due; the stage's evaluation, which knows whether
+// it still waits on GitHub, decides what to do (waitMergeability).
+func (e *Eval) MergeabilityDue(_ *lang.Pipeline, run *Run, _ *lang.Stage, d Deadline) bool {
+	if e.MergePolls == nil {
+		e.MergePolls = map[string]Deadline{}
+	}
+	e.MergePolls[run.ID] = d
+	return false
+}
+
+// MergeabilityKnown drops sr's mergeability poll: GitHub has answered.
+func MergeabilityKnown(sr *StageRun) {
+	kept := sr.Deadlines[:0]
+	for _, d := range sr.Deadlines {
+		if d.Kind != DeadlineMergeability {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) == 0 {
+		kept = nil
+	}
+	sr.Deadlines = kept
+}

@@ -1,0 +1,320 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// DeadlineBranch is the timeout of one branch of a parallel stage, kept with the stage's
+// own deadlines (Deadline.Branch names the branch).
+const DeadlineBranch = "branch"
+
+// BranchOf returns the branch id of stage par, or nil.
+func BranchOf(par *lang.Stage, id string) *lang.Stage {
+	if par == nil {
+		return nil
+	}
+	for _, b := range par.Branches {
+		if b != nil && b.ID == id {
+			return b
+		}
+	}
+	return nil
+}
+
+// StageOrBranch returns the stage of p called id, or the branch of one of its parallel
+// stages called so, or nil.
+func StageOrBranch(p *lang.Pipeline, id string) *lang.Stage {
+	if s := p.Stage(id); s != nil {
+		return s
+	}
+	for _, s := range p.Stages {
+		if b := BranchOf(s, id); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// BranchPending reports whether a branch with status s is still open: dispatched or
+// acting, waiting for its report or its effect.
+func BranchPending(s StageStatus) bool {
+	return s == StageWaiting || s == StageActing || s == StageRetrying
+}
+
+// IsBranch reports whether stage is a branch of the parallel stage its record in run
+// names as its parent — in the config, not on the record's word alone.
+func (e *Eval) IsBranch(run *Run, stage *lang.Stage) bool {
+	sr := run.Stages[stage.ID]
+	if sr == nil || sr.Parent == "" {
+		return false
+	}
+	p := e.Cfg.PipelineFor(run)
+	return p != nil && BranchOf(p.Stage(sr.Parent), stage.ID) != nil
+}
+
+// At reports whether the run stands at stage: its current stage, or a branch of its
+// current (parallel) stage that is still open in this entry of it.
+func (r *Run) At(stage string) bool {
+	if r.Stage == stage {
+		return true
+	}
+	sr, par := r.Stages[stage], r.Stages[r.Stage]
+	return sr != nil && par != nil && sr.Parent == r.Stage && sr.ParentAttempt == par.Attempt && BranchPending(sr.Status)
+}
+
+// notAt says why run does not stand at stage (see At), for a refused report.
+func notAt(run *Run, stage string) string {
+	sr := run.Stages[stage]
+	if sr == nil || sr.Parent == "" {
+		return fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stage)
+	}
+	if sr.Status == StageCancelled {
+		return fmt.Sprintf("branch %q of stage %q was %s; the run is at stage %q", stage, sr.Parent, strings.TrimSpace(sr.Message), run.Stage)
+	}
+	if par := run.Stages[sr.Parent]; run.Stage != sr.Parent || par == nil || par.Attempt != sr.ParentAttempt {
+		return fmt.Sprintf("branch %q belongs to an earlier entry of stage %q; the run is at stage %q", stage, sr.Parent, run.Stage)
+	}
+	switch sr.Status {
+	case StageSkipped:
+		return fmt.Sprintf("branch %q of stage %q was skipped: %s", stage, sr.Parent, sr.Message)
+	}
+	done := string(sr.Status)
+	if sr.Verdict != "" {
+		done += " with verdict " + sr.Verdict
+	}
+	return fmt.Sprintf("branch %q of stage %q has already %s", stage, sr.Parent, done)
+}
+
+// unsupportedParallel names what a parallel stage uses that Step cannot execute yet, or "".
+func unsupportedParallel(s *lang.Stage) string {
+	for _, b := range s.Branches {
+		where := fmt.Sprintf("branch %q of stage %q at %s", b.ID, s.ID, b.Pos)
+		switch b.Type {
+		case lang.StageAction:
+			// A merge belongs after the join, behind the gates the merge guard checks.
+			if !executedActions[b.Action] {
+				return fmt.Sprintf("action %q in a branch (%s)", b.Action, where)
+			}
+			if b.Action == lang.ActionMergePR { // step_multipr.go
+				if what := unsupportedMergeBranch(b, where); what != "" {
+					return what
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// BranchesStarted reports whether the branches of par belong to the run's current entry.
+func BranchesStarted(run *Run, par *lang.Stage) bool {
+	sr := run.Stages[par.ID]
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if bsr == nil || bsr.Parent != par.ID || bsr.ParentAttempt != sr.Attempt {
+			return false
+		}
+	}
+	return true
+}
+
+// JoinNeed is how many branches of par must succeed, of ran that were not skipped.
+func JoinNeed(par *lang.Stage, ran int) int {
+	need := ran
+	switch {
+	case par.JoinCount > 0:
+		need = min(par.JoinCount, ran)
+	case par.Join == lang.JoinAny:
+		need = min(1, ran)
+	}
+	return need
+}
+
+// Rejects reports whether verdict asks for changes (on_any_reject applies).
+func Rejects(verdict string) bool {
+	return verdict == lang.VerdictReject || verdict == lang.VerdictRevise || verdict == lang.VerdictFollowup
+}
+
+// BranchResult is how a branch shows in its parallel stage's results (the status comment).
+func BranchResult(b *lang.Stage, bsr *StageRun) GateResult {
+	r := GateResult{Check: "branch " + b.ID}
+	who := "action " + b.Action
+	switch b.Type {
+	case lang.StageAgent:
+		who = "agent " + b.Agent
+	case lang.StagePipeline:
+		// Whom its child waits for (followBranchChild), else the sub-pipeline.
+		who = "the sub-pipeline " + b.Pipeline
+		if len(bsr.Results) > 0 && bsr.Results[0].Who != "" && BranchPending(bsr.Status) {
+			who = bsr.Results[0].Who
+		}
+	}
+	switch {
+	case bsr.Status == StageSucceeded:
+		r.Status = GatePass
+	case bsr.Status == StageSkipped:
+		r.Status, r.Optional = GatePass, true
+	case BranchPending(bsr.Status):
+		r.Status, r.Who = GatePending, who
+	default:
+		r.Status = GateFail
+	}
+	msg := string(bsr.Status)
+	if bsr.Verdict != "" {
+		msg += ", verdict " + bsr.Verdict
+	}
+	if r.Who == "" {
+		msg += " · " + who
+	}
+	if bsr.Message != "" {
+		msg += ": " + bsr.Message
+	}
+	r.Message = msg
+	return r
+}
+
+// LeaveBranch ends branch stage of run with status where the machinery of its type would
+// leave it for a target: a branch has no transitions; the join decides. It reports
+// whether stage is a branch (and so was handled).
+func (e *Eval) LeaveBranch(run *Run, stage *lang.Stage, status StageStatus, why string) bool {
+	if !e.IsBranch(run, stage) {
+		return false
+	}
+	sr := run.Stages[stage.ID]
+	sr.Status, sr.Message, sr.Results = status, why, nil
+	if par := run.Stages[sr.Parent]; par != nil {
+		par.Deadlines = dropBranchDeadline(par.Deadlines, stage.ID)
+	}
+	e.Logf("run %s: branch %s of %s %s: %s", run.ID, stage.ID, sr.Parent, status, why)
+	return true
+}
+
+// CancelBranches cancels the branches of par still open in the run's current entry of
+// it: their reports are refused from now on, and their effects in flight forgotten.
+func (e *Eval) CancelBranches(run *Run, par *lang.Stage, why string) {
+	sr := run.Stages[par.ID]
+	if sr == nil {
+		return
+	}
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if bsr == nil || bsr.Parent != par.ID || bsr.ParentAttempt != sr.Attempt || !BranchPending(bsr.Status) {
+			continue
+		}
+		bsr.Status, bsr.Message, bsr.Results = StageCancelled, "cancelled: "+why, nil
+		// What this evaluation asked for the branch is not asked for any more.
+		kept := e.Effects[:0]
+		for _, eff := range e.Effects {
+			if eff.Run == run.ID && eff.Stage == b.ID {
+				e.Logf("run %s: %s is not asked for: branch %s is cancelled", run.ID, eff.Key, b.ID)
+				continue
+			}
+			kept = append(kept, eff)
+		}
+		e.Effects = kept
+		for _, it := range run.Intents {
+			if it.Stage == b.ID {
+				run.Intents = DropIntent(run.Intents, it.Key)
+				e.Logf("run %s: the outcome of %s asked for at %s is not known; branch %s is cancelled without it", run.ID, it.Key, it.At.UTC().Format("2006-01-02T15:04:05Z07:00"), b.ID)
+			}
+		}
+		e.Logf("run %s: branch %s of %s cancelled: %s", run.ID, b.ID, par.ID, why)
+	}
+	sr.Deadlines = dropKind(sr.Deadlines, DeadlineBranch)
+}
+
+// branchEffect returns the branch of parallel stage par whose current effect has key.
+func branchEffect(run *Run, par *lang.Stage, key string) *lang.Stage {
+	for _, b := range par.Branches {
+		if !run.At(b.ID) {
+			continue
+		}
+		switch b.Type {
+		case lang.StageAgent:
+			if DispatchKey(run, b) == key {
+				return b
+			}
+		case lang.StageAction:
+			if fmt.Sprintf("%s/%s/%d/%s", run.ID, b.ID, run.Stages[b.ID].Attempt, b.Action) == key {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// ChildFeedback is the feedback of a pipeline branch: the outputs.feedback of the stage
+// its child rejected at (followBranchChild), or nil.
+func (e *Eval) ChildFeedback(bsr *StageRun) any {
+	if !Rejects(bsr.Verdict) || bsr.Child == "" {
+		return nil
+	}
+	child := e.RunByID(bsr.Child)
+	if child == nil {
+		return nil
+	}
+	if stage, _ := RejectingStage(child); stage != "" {
+		return child.Stages[stage].Outputs["feedback"]
+	}
+	return nil
+}
+
+// BranchLedger records the review branches of parallel stage par in l, as review stages:
+// those of its last entry that were neither skipped nor cancelled. A branch cancelled once
+// the join was met is not required; one that rejected is, so `pr_approvals_met` never
+// passes on a review that was given and was not an approval.
+//
+// When an invalidate_and_restart reaction made the parallel stage itself stale, the
+// verdicts of its branches are stale with it (until the stage runs them again).
+func BranchLedger(l *Ledger, run *Run, par *lang.Stage, head string) {
+	psr := run.Stages[par.ID]
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if bsr == nil || bsr.Parent != par.ID || bsr.Status == StageSkipped || bsr.Status == StageCancelled || !IsReviewStage(b) {
+			continue
+		}
+		if psr != nil && psr.Status == StageStale && psr.Stale != nil && bsr.Verdict != "" {
+			view := *bsr
+			view.Stale = &Stale{At: psr.Stale.At, Why: psr.Stale.Why, Verdict: bsr.Verdict, SHA: bsr.HeadSHA}
+			view.Verdict = ""
+			bsr = &view
+		}
+		AgentLedger(l, b, bsr, head)
+	}
+}
+
+// UnblockBranches, after `/pipeline unblock` let a run escalated at parallel stage par go
+// on with the same attempt, gives each branch still open what the escalation took from it:
+// its timeout, counted from the unblock (escalating dropped the stage's deadlines: the run
+// waited for a person, not for time; the stage's own timeout is not armed again, as for
+// any stage), and, for a pipeline branch, its child run — cancelled when its parent
+// escalated — which a new attempt of the branch starts anew.
+func (e *Eval) UnblockBranches(run *Run, par *lang.Stage) {
+	if par == nil || par.Type != lang.StageParallel {
+		return
+	}
+	sr := run.Stages[par.ID]
+	if sr == nil || !BranchesStarted(run, par) {
+		return
+	}
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if !BranchPending(bsr.Status) {
+			continue
+		}
+		if b.Type == lang.StagePipeline && bsr.Child != "" {
+			if c := e.RunByID(bsr.Child); c == nil || c.Status.Final() {
+				ended := bsr.Child
+				bsr.Attempt++
+				bsr.Child, bsr.Outputs, bsr.Verdict = "", nil, ""
+				bsr.EnteredAt = e.Now
+				e.Logf("run %s: branch %s of %s starts attempt %d: its sub-pipeline run %s ended while the run was escalated", run.ID, b.ID, par.ID, bsr.Attempt, ended)
+			}
+		}
+		if b.Timeout > 0 {
+			sr.Deadlines = append(dropBranchDeadline(sr.Deadlines, b.ID), Deadline{Kind: DeadlineBranch, At: e.Now.Add(b.Timeout), Branch: b.ID})
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// continue_session on an agent stage: each new attempt of the stage asks the agent to wake
+// its previous session rather than start afresh. The dispatch carries it as follows:
+//
+//   - workflow / repository_dispatch: the `context` input (the client_payload's context)
+//     holds "continue_session": true, and "session_id": the `session_id` of the outputs of
+//     the stage's last report, when that report gave one (a string of at most
+//     MaxSessionID bytes); the first attempt, or one after a report without it, has none;
+//   - comment: the comment ends with a line naming the session to continue;
+//   - label and assign: the dispatch carries nothing more (the agent reads the pull request),
+//     and the job log says so.
+
+// MaxSessionID bounds the session id passed on to an agent.
+const MaxSessionID = 256
+
+// OutputSessionID is the output of a report that names the agent's session.
+const OutputSessionID = "session_id"
+
+// sessionID returns the session id the stage's last report gave, or "".
+func SessionID(sr *StageRun) string {
+	if sr == nil || sr.Outputs == nil {
+		return ""
+	}
+	id, ok := sr.Outputs[OutputSessionID].(string)
+	if !ok || strings.TrimSpace(id) == "" || len(id) > MaxSessionID {
+		return ""
+	}
+	return id
+}
+
+// ContinueSession adds what continue_session passes to the dispatch effect eff of stage,
+// whose context (for a workflow or repository dispatch) is ctx.
+func (e *Eval) ContinueSession(run *Run, stage *lang.Stage, ag *lang.Agent, eff *Effect, ctx map[string]any) {
+	if !stage.ContinueSession {
+		return
+	}
+	sr := run.Stages[stage.ID]
+	id := SessionID(sr)
+	switch ag.Dispatch {
+	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
+		ctx["continue_session"] = true
+		if id != "" {
+			ctx["session_id"] = id
+		}
+	case lang.DispatchComment:
+		line := "<sub>Continue your previous session.</sub>"
+		if id != "" {
+			line = fmt.Sprintf("<sub>Continue your previous session (%s).</sub>", CodeSpan(strings.ReplaceAll(OneLine(id), "<!", "<\u200b!")))
+		}
+		eff.Body += "\n" + line
+	default:
+		e.Logf("run %s: %s: continue_session: a %s dispatch carries no session; agent %s reads the pull request", run.ID, stage.ID, ag.Dispatch, ag.Name)
+	}
+}

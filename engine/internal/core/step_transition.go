@@ -1,0 +1,107 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+func (e *Eval) Record(run *Run, from, to, why string) {
+	run.UpdatedAt = e.Now
+	run.History = append(run.History, Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why})
+	if len(run.History) > MaxHistory {
+		run.History = run.History[len(run.History)-MaxHistory:]
+	}
+}
+
+func (e *Eval) FindEffect(key string) (*Run, *lang.Stage) {
+	for _, run := range e.St.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		p := e.Cfg.PipelineFor(run)
+		if p == nil {
+			continue
+		}
+		stage := p.Stage(run.Stage)
+		if stage != nil && stage.Type == lang.StageAgent && DispatchKey(run, stage) == key {
+			return run, stage
+		}
+		if stage != nil && stage.Type == lang.StageParallel {
+			if b := branchEffect(run, stage, key); b != nil { // step_parallel.go
+				return run, b
+			}
+		}
+		if stage == nil || stage.Type != lang.StageAction {
+			continue
+		}
+		sr := run.Stages[stage.ID]
+		if fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action) == key {
+			return run, stage
+		}
+	}
+	return nil, nil
+}
+
+func actionDone(s *lang.Stage) string {
+	switch s.Action {
+	case lang.ActionMergePR:
+		return "merged"
+	case lang.ActionAddLabel:
+		return "labels added"
+	case lang.ActionRemoveLabel:
+		return "labels removed"
+	case lang.ActionComment:
+		return "comment posted"
+	}
+	return s.Action + " done"
+}
+
+// FirstUnmet is the message of the first required condition that does not pass.
+func FirstUnmet(rs []GateResult) string {
+	for _, r := range rs {
+		if !r.Optional && r.Status != GatePass {
+			return r.Check + ": " + r.Message
+		}
+	}
+	return ""
+}
+
+// Failures lists the messages of every required condition that decidedly failed, so
+// that a gate failing for several reasons says them all in one place.
+func Failures(rs []GateResult) string {
+	var out []string
+	for _, r := range rs {
+		if !r.Optional && r.Status == GateFail {
+			out = append(out, r.Message)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func IsDone(s StageStatus) bool {
+	return s == StagePassed || s == StageSucceeded || s == StageFailed
+}
+
+func Short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func AppendOnce(xs []string, x string) []string {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}

@@ -1,0 +1,46 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// TriggerIfHolds evaluates p's trigger `if` (when it has one) over the event as the facts
+// describe it: `trigger.pull_request.*` (TriggerEnv), `trigger.action` (the action of the
+// trigger's event, "opened" for pull_request.opened), `trigger.sender.login` (who sent the
+// event, when this is the trigger's own event; null for a late start) and the `github`
+// root. The pipeline starts only when the expression gives true: false, anything that is
+// not a boolean, and an error all keep it from starting, and the job log says which. As a
+// trigger is level-triggered, a later event evaluates it again.
+func (e *Eval) TriggerIfHolds(p *lang.Pipeline, in Input, onEvent bool) bool {
+	x := p.Trigger.If
+	if x == nil {
+		return true
+	}
+	ok, err := x.Bool(e.triggerIfEnv(p, in, onEvent))
+	switch {
+	case err != nil:
+		e.Logf("pipeline %q: its trigger \"if\" at %s could not be evaluated: %v; not started", p.Name, x.Pos, err)
+		return false
+	case !ok:
+		if onEvent {
+			e.Logf("pipeline %q: its trigger \"if\" (%s) at %s is false; not started", p.Name, x.Src, x.Pos)
+		}
+		return false
+	}
+	return true
+}
+
+func (e *Eval) triggerIfEnv(p *lang.Pipeline, in Input, onEvent bool) lang.Env {
+	trig := TriggerEnv(e.Facts)
+	if _, action, ok := strings.Cut(p.Trigger.Event, "."); ok {
+		trig["action"] = action
+	}
+	var sender any
+	if onEvent && in.Actor != "" {
+		sender = map[string]any{"login": in.Actor}
+	}
+	trig["sender"] = sender
+	return lang.Env{"trigger": trig, "github": FactsEnv(e.Facts)}
+}

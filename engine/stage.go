@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// stageType is one type of stage as the step loop sees it: what entering a stage of
+// the type arms, how a run standing at it is evaluated, which deadlines of its own it
+// handles, what the merge guard re-checks of it, and how it moves as a branch of a
+// parallel stage. Each type implements it once, in the file of the type, and is listed
+// in stageTypes; what every stage shares (its timeout, mergeability polls, following
+// other pull requests) is in the tables of deadline.go.
+type stageType interface {
+	// arm adds the deadlines of the type's own to sr, whose stage was just entered at now.
+	arm(stage *lang.Stage, sr *StageRun, now time.Time)
+	// step evaluates run, which stands at stage, once, and reports whether it moved.
+	step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool
+	// deadline is the handler of a deadline kind of the type's own, or nil.
+	deadline(kind string) deadlineHandler
+	// recheck is the merge guard's judgement of s, a stage of the type on a path to the
+	// merge, on today's facts (guard.go).
+	recheck(g *guardCheck, s *lang.Stage) guardVerdict
+	// stillHolds reports whether s, which the run left as sr says, holds for the merge
+	// guard on today's facts.
+	stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool
+	// branch moves b, an open branch of the parallel stage run stands at, once; false
+	// when the type is none a branch may have.
+	branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool
+}
+
+// stageTypes are the types of stage Step executes, by their name in the language.
+var stageTypes = map[lang.StageType]stageType{
+	lang.StageAction:   actionType{},
+	lang.StageAgent:    agentType{},
+	lang.StageDelay:    delayType{},
+	lang.StageGate:     gateType{},
+	lang.StageHuman:    humanType{},
+	lang.StageParallel: parallelType{},
+	lang.StagePipeline: pipelineType{},
+	lang.StageWebhook:  webhookType{},
+}
+
+// guardVerdict is what the merge guard finds of a stage on its walk to the merge.
+type guardVerdict int
+
+const (
+	guardFree  guardVerdict = iota // the guard does not judge it: its transitions are free
+	guardSkips                     // its condition decidedly does not hold: the run skips it
+	guardHolds                     // it holds: the walk goes on through its pass transitions
+	guardFails                     // it decidedly fails: on through its fail transitions, and it stops the walk
+	guardStops                     // it does not hold: the walk stops there
+)
+
+// unguarded is embedded by the types whose transitions the merge guard takes as free:
+// what they do is what the config says to do when they end.
+type unguarded struct{}
+
+func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict       { return guardFree }
+func (unguarded) stillHolds(*guardCheck, *lang.Stage, *StageRun) bool { return true }
+
+// noBranch is embedded by the types a branch of a parallel stage may not have.
+type noBranch struct{}
+
+func (noBranch) branch(*eval, *lang.Pipeline, *Run, *lang.Stage) bool { return false }
+
+// noDeadlines is embedded by the types that arm and handle no deadline of their own.
+type noDeadlines struct{}
+
+func (noDeadlines) arm(*lang.Stage, *StageRun, time.Time) {}
+func (noDeadlines) deadline(string) deadlineHandler       { return nil }

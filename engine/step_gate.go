@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// The gate stage: its conditions against the facts.
+
+// evaluate runs the conditions of gate stage against the facts. blocked: a required
+// condition does not pass; failed: one has decidedly failed.
+func (e *eval) evaluate(stage *lang.Stage) (results []GateResult, blocked, failed bool) {
+	results = make([]GateResult, 0, len(stage.Conditions))
+	facts := e.FactsForGates()
+	for _, c := range stage.Conditions {
+		r := e.check(c, facts)
+		r.Check, r.Optional = c.Check, c.Optional
+		results = append(results, r)
+		if c.Optional || r.Status == GatePass {
+			continue
+		}
+		blocked = true
+		if r.Status == GateFail {
+			failed = true
+		}
+	}
+	for _, group := range stage.AnyOf { // step_anyof.go
+		r := e.anyOf(group, facts)
+		results = append(results, r)
+		if r.Status != GatePass {
+			blocked = true
+			failed = failed || r.Status == GateFail
+		}
+	}
+	return results, blocked, failed
+}
+
+func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	sr := run.Stages[stage.ID]
+	restore := e.withRun(p, run) // step_ledger.go
+	results, blocked, failed := e.evaluate(stage)
+	restore()
+	sr.Results = results
+	switch {
+	case !blocked:
+		run.VerifiedSHA, run.VerifiedBy = e.Facts.PR.HeadSHA, stage.ID
+		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
+		return true
+	case failed && stage.OnFailRule != nil: // step_rules.go
+		if e.gateOnFail(p, run, stage, results) {
+			return true
+		}
+	case failed && stage.OnFail != "":
+		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+core.Failures(results))
+		return true
+	}
+	sr.Status = StageWaiting
+	run.Status = RunWaiting
+	return false
+}
+
+// gateType waits until its condition holds on the facts.
+type gateType struct {
+	noDeadlines
+	noBranch
+}
+
+func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+	return e.gate(p, run, stage)
+}
+
+func (gateType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+	switch {
+	case g.skips(s):
+		return guardSkips
+	case g.holds(s):
+		return guardHolds
+	case g.failing[s.ID]:
+		return guardFails
+	}
+	return guardStops
+}
+
+func (gateType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
+	return sr.Status != StagePassed || g.holds(s)
+}

@@ -1,4 +1,3 @@
-// Package graph draws a pipeline, and where a run of it stands, as a Mermaid flowchart.
 package graph
 
 import (

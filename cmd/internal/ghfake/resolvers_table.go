@@ -2,9 +2,9 @@ package ghfake
 
 import "fmt"
 
-// resolverSets register the GraphQL fields the fake serves, one set per group of types, in the
-// order they run. A field belongs to one set: on panics when a set defines a field
-// another one has defined, so no set silently replaces another's answer.
+// resolverSets register the GraphQL fields the fake serves, one set per group of types,
+// in the order they run. A field belongs to one set: on panics when a set defines a
+// field another one has defined, so no set silently replaces another's answer.
 var resolverSets = []func(){
 	queryResolvers,         // resolvers.go: Query, RateLimit, actors
 	repositoryResolvers,    // resolvers.go: Repository, Ref, Blob

@@ -192,15 +192,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 			s.State.DefaultHead = t.Oid
 		}
 	}
-	var file *blobFields
-	if repo.Config != nil {
-		file = &repo.Config.Blob
-	}
-	var dir *treeFields
-	if repo.ConfigDir != nil {
-		dir = &repo.ConfigDir.Tree
-	}
-	cfg, err := newConfig(configPath, file, dir)
+	cfg, err := repo.config(configPath)
 	if err != nil {
 		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
 	}
@@ -221,6 +213,25 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 		return nil, err
 	}
 	s.Warnings = append(s.Warnings, warnings...)
+	s.Facts.Issue = issueFacts(s, is)
+	return s, nil
+}
+
+// config reads the config at configPath, a file or a directory, from what repo read.
+func (repo *issueRepoFields) config(configPath string) (*Config, error) {
+	var file *blobFields
+	if repo.Config != nil {
+		file = &repo.Config.Blob
+	}
+	var dir *treeFields
+	if repo.ConfigDir != nil {
+		dir = &repo.ConfigDir.Tree
+	}
+	return newConfig(configPath, file, dir)
+}
+
+// issueFacts returns the issue is as the engine sees it, and adds its comments to s.
+func issueFacts(s *Snapshot, is *issueFields) *engine.Issue {
 	out := &engine.Issue{Number: is.Number, Title: is.Title, State: strings.ToLower(is.State), Author: login(is.Author), CreatedAt: is.CreatedAt.Time}
 	for _, l := range is.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)
@@ -243,8 +254,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 		}
 		out.Comments = append(out.Comments, issueComment(n))
 	}
-	s.Facts.Issue = out
-	return s, nil
+	return out
 }
 
 // ReadPRs reads the pull requests prs in one query, each under its own alias, as a pull

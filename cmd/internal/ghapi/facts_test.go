@@ -20,13 +20,75 @@ var clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 // adapter turns GitHub's answer into facts in one GraphQL request and no REST request.
 func TestSnapshot(t *testing.T) {
 	ctx := context.Background()
+	w := newSnapshotWorld(t)
+	fake, c, head, firstHead := w.fake, w.c, w.head, w.firstHead
+
+	snap, err := c.Snapshot(ctx, 7, "main", configPath)
+	require.NoError(t, err)
+
+	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one GraphQL query, no REST call")
+	assert.Equal(t, map[string]int{"graphql": 1}, c.Calls())
+
+	assert.Equal(t, ghfake.BotLogin, snap.Viewer)
+	assert.Equal(t, "main", snap.DefaultBranch)
+	require.NotNil(t, snap.Config)
+	assert.Equal(t, &ghapi.Config{ID: w.oid, Files: []ghapi.ConfigFile{{Path: configPath, Blob: ghapi.Blob{OID: w.oid, Text: snapshotConfig}}}},
+		snap.Config, "the config on the default branch, identified by its blob as before directories were read")
+
+	require.NotNil(t, snap.Facts)
+	assert.Equal(t, repoName, snap.Facts.Repo)
+	assert.Equal(t, "main", snap.Facts.DefaultBranch)
+	assert.Equal(t, "github-actions[bot]", snap.Facts.Viewer, "the viewer as GitHub spells an installation token's")
+	pr := snap.Facts.PR
+	require.NotNil(t, pr)
+	assert.Equal(t, 7, pr.Number)
+	assert.Equal(t, "Add login", pr.Title)
+	assert.Equal(t, engine.PROpen, pr.State)
+	assert.False(t, pr.Draft)
+	assert.Equal(t, "dev", pr.Author)
+	assert.Equal(t, "main", pr.BaseRef)
+	assert.Equal(t, "feat/login", pr.HeadRef)
+	assert.Equal(t, head, pr.HeadSHA)
+	assert.Equal(t, engine.Mergeable, pr.Mergeable)
+	assert.ElementsMatch(t, []string{"automerge", "needs review"}, pr.Labels)
+
+	assert.Equal(t, []engine.Review{
+		{Author: "alice", State: engine.ReviewApproved, CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
+		{Author: "bob", State: engine.ReviewCommented, CommitSHA: head, SubmittedAt: clock, CanPush: false},
+		{Author: "carol", State: engine.ReviewChangesRequested, CommitSHA: head, SubmittedAt: clock, CanPush: true},
+	}, pr.Reviews)
+
+	assertSnapshotChecks(t, pr.Checks)
+
+	assert.Equal(t, []state.Comment{
+		{ID: w.botID, Author: ghfake.BotLogin, ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
+		{ID: w.forgedID, Author: "alice", ViewerDidAuthor: false, Body: "<!-- pipeline-action:state --> forged"},
+	}, snap.Comments)
+
+	assertDocumented(t, fake)
+}
+
+// snapshotConfig is the config on main in the world of TestSnapshot.
+const snapshotConfig = "version: 1\npipelines: {}\n"
+
+// snapshotWorld is the pull request TestSnapshot reads: #7 pushed to once, with reviews,
+// check runs and commit statuses on its head, and two comments with the state marker.
+type snapshotWorld struct {
+	fake            *ghfake.Server
+	c               *ghapi.Client
+	oid             string // the config's blob on main
+	firstHead, head string
+	botID, forgedID int64 // the bot's state comment and one forged by alice
+}
+
+// newSnapshotWorld builds the world of TestSnapshot and resets the fake's counters.
+func newSnapshotWorld(t *testing.T) snapshotWorld {
 	fake, c := setup(t)
 	fake.SetClock(func() time.Time { return clock })
 	fake.AddUser("alice", "write")
 	fake.AddUser("bob", "read")
 	fake.AddUser("carol", "admin")
-	const mainConfig = "version: 1\npipelines: {}\n"
-	oid := fake.SetFile(repoName, "main", configPath, mainConfig)
+	oid := fake.SetFile(repoName, "main", configPath, snapshotConfig)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login", Title: "Add login",
 		Labels: []string{"automerge", "needs review"}, Files: []string{"src/auth/login.go"}})
 	// The PR rewrites the rules on its own branch: the snapshot must not see that.
@@ -57,47 +119,16 @@ func TestSnapshot(t *testing.T) {
 	_, botID := fake.Comment(repoName, 7, ghfake.BotLogin, "<!-- pipeline-action:state -->")
 	_, forgedID := fake.Comment(repoName, 7, "alice", "<!-- pipeline-action:state --> forged")
 	fake.ResetStats()
+	return snapshotWorld{fake: fake, c: c, oid: oid, firstHead: firstHead, head: head, botID: botID, forgedID: forgedID}
+}
 
-	snap, err := c.Snapshot(ctx, 7, "main", configPath)
-	require.NoError(t, err)
-
-	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats(), "one GraphQL query, no REST call")
-	assert.Equal(t, map[string]int{"graphql": 1}, c.Calls())
-
-	assert.Equal(t, ghfake.BotLogin, snap.Viewer)
-	assert.Equal(t, "main", snap.DefaultBranch)
-	require.NotNil(t, snap.Config)
-	assert.Equal(t, &ghapi.Config{ID: oid, Files: []ghapi.ConfigFile{{Path: configPath, Blob: ghapi.Blob{OID: oid, Text: mainConfig}}}},
-		snap.Config, "the config on the default branch, identified by its blob as before directories were read")
-
-	require.NotNil(t, snap.Facts)
-	assert.Equal(t, repoName, snap.Facts.Repo)
-	assert.Equal(t, "main", snap.Facts.DefaultBranch)
-	assert.Equal(t, "github-actions[bot]", snap.Facts.Viewer, "the viewer as GitHub spells an installation token's")
-	pr := snap.Facts.PR
-	require.NotNil(t, pr)
-	assert.Equal(t, 7, pr.Number)
-	assert.Equal(t, "Add login", pr.Title)
-	assert.Equal(t, engine.PROpen, pr.State)
-	assert.False(t, pr.Draft)
-	assert.Equal(t, "dev", pr.Author)
-	assert.Equal(t, "main", pr.BaseRef)
-	assert.Equal(t, "feat/login", pr.HeadRef)
-	assert.Equal(t, head, pr.HeadSHA)
-	assert.Equal(t, engine.Mergeable, pr.Mergeable)
-	assert.ElementsMatch(t, []string{"automerge", "needs review"}, pr.Labels)
-
-	assert.Equal(t, []engine.Review{
-		{Author: "alice", State: engine.ReviewApproved, CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
-		{Author: "bob", State: engine.ReviewCommented, CommitSHA: head, SubmittedAt: clock, CanPush: false},
-		{Author: "carol", State: engine.ReviewChangesRequested, CommitSHA: head, SubmittedAt: clock, CanPush: true},
-	}, pr.Reviews)
-
+// assertSnapshotChecks checks the check runs and statuses TestSnapshot reads on the head.
+func assertSnapshotChecks(t *testing.T, got []engine.CheckResult) {
 	// Check runs carry their app and suite (node ids); each workflow's run is its own suite of
 	// the Actions app, and lint-app is another app.
 	apps, suites := map[string]string{}, map[string]bool{}
-	checks := make([]engine.CheckResult, len(pr.Checks))
-	for i, cr := range pr.Checks {
+	checks := make([]engine.CheckResult, len(got))
+	for i, cr := range got {
 		if cr.Kind == "check_run" {
 			require.NotEmpty(t, cr.App, cr.Name)
 			require.NotEmpty(t, cr.Suite, cr.Name)
@@ -123,13 +154,6 @@ func TestSnapshot(t *testing.T) {
 		{Name: "ci/broken", Kind: "status", State: engine.CheckFailure, Conclusion: "ERROR"},
 		{Name: "ci/flaky", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
 	}, checks)
-
-	assert.Equal(t, []state.Comment{
-		{ID: botID, Author: ghfake.BotLogin, ViewerDidAuthor: true, Body: "<!-- pipeline-action:state -->"},
-		{ID: forgedID, Author: "alice", ViewerDidAuthor: false, Body: "<!-- pipeline-action:state --> forged"},
-	}, snap.Comments)
-
-	assertDocumented(t, fake)
 }
 
 // TestSnapshotCheckIdentity checks that check runs of the same name are told apart by app and

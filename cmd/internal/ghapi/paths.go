@@ -54,12 +54,36 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	if len(patterns) > MaxPathPatterns {
 		return nil, fmt.Errorf("reading %d paths at %s: at most %d are read", len(patterns), sha, MaxPathPatterns)
 	}
-	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
+	q, vars, levels, err := c.pathsQuery(sha, patterns)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.gql.Query(ctx, q.Interface(), vars); err != nil {
+		return nil, fmt.Errorf("reading paths at %s in %s/%s: %w", sha, c.Owner, c.Repo, err)
+	}
+	repo := q.Elem().Field(0)
+	out := make(map[string]bool, len(patterns))
+	for i, key := range patterns {
+		found, known, err := pathFound(strings.Trim(key, "/"), repo.Field(i), levels[i]) // "docs/" is the directory docs
+		if err != nil {
+			return nil, fmt.Errorf("reading paths at %s: %w", sha, err)
+		}
+		if known {
+			out[key] = found
+		}
+	}
+	return out, nil
+}
+
+// pathsQuery builds the query PathsAt sends: for pattern i, field Pi reads the object
+// at its literal prefix in commit sha, with the tree below it levels[i] directories deep.
+func (c *Client) pathsQuery(sha string, patterns []string) (q reflect.Value, vars map[string]any, levels []int, err error) {
+	vars = map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
 	fields := make([]reflect.StructField, len(patterns))
-	levels := make([]int, len(patterns))
+	levels = make([]int, len(patterns))
 	for i, p := range patterns {
 		if err := lang.ValidGlob(strings.Trim(p, "/")); err != nil {
-			return nil, fmt.Errorf("pattern %q: %v", p, err)
+			return reflect.Value{}, nil, nil, fmt.Errorf("pattern %q: %v", p, err)
 		}
 		prefix, depth := GlobPrefix(strings.Trim(p, "/"))
 		switch {
@@ -74,77 +98,72 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 			Tag: reflect.StructTag(fmt.Sprintf(`graphql:"p%d: object(expression: $%s)"`, i, v))}
 	}
 	repoType := reflect.StructOf(fields)
-	q := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "Repository", Type: repoType,
+	q = reflect.New(reflect.StructOf([]reflect.StructField{{Name: "Repository", Type: repoType,
 		Tag: repoTag}}))
-	if err := c.gql.Query(ctx, q.Interface(), vars); err != nil {
-		return nil, fmt.Errorf("reading paths at %s in %s/%s: %w", sha, c.Owner, c.Repo, err)
+	return q, vars, levels, nil
+}
+
+// pathFound says whether the object field read for pattern p, with levels directories
+// of its tree, holds a path p matches; known is false when a match could lie in a
+// directory deeper than was read.
+func pathFound(p string, field reflect.Value, levels int) (found, known bool, err error) {
+	if field.IsNil() {
+		return false, true, nil
 	}
-	repo := q.Elem().Field(0)
-	out := make(map[string]bool, len(patterns))
-	for i, key := range patterns {
-		p := strings.Trim(key, "/") // "docs/" is the directory docs
-		field := repo.Field(i)
-		if field.IsNil() {
-			out[key] = false
+	prefix, depth := GlobPrefix(p)
+	if depth == 0 {
+		return true, true, nil
+	}
+	// The object read, as plain data: its typename and its tree's entries, nested.
+	raw, err := json.Marshal(field.Interface())
+	if err != nil {
+		return false, false, err
+	}
+	var obj struct {
+		Typename string
+		Tree     struct{ Entries []pathEntry }
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return false, false, err
+	}
+	if obj.Typename != "Tree" {
+		return false, true, nil // the prefix is a file: nothing lies under it
+	}
+	if prefix != "" && lang.MatchGlob(p, prefix) { // `src/**` matches src itself
+		return true, true, nil
+	}
+	found, cut := matchEntries(p, prefix, obj.Tree.Entries, 1, levels)
+	return found, found || !cut || (depth > 0 && depth <= levels), nil
+}
+
+// matchEntries says whether an entry of directory dir, or of the directories below it
+// read down to level levels, matches p; cut says a directory whose entries were not
+// read was passed over.
+func matchEntries(p, dir string, entries []pathEntry, level, levels int) (found, cut bool) {
+	for _, e := range entries {
+		full := e.Name
+		if dir != "" {
+			full = dir + "/" + e.Name
+		}
+		if lang.MatchGlob(p, full) {
+			return true, cut
+		}
+		if e.Type != "tree" {
 			continue
 		}
-		prefix, depth := GlobPrefix(p)
-		if depth == 0 {
-			out[key] = true
+		if level == levels {
+			cut = true // a directory whose entries were not read
 			continue
 		}
-		// The object read, as plain data: its typename and its tree's entries, nested.
-		raw, err := json.Marshal(field.Interface())
-		if err != nil {
-			return nil, fmt.Errorf("reading paths at %s: %w", sha, err)
-		}
-		var obj struct {
-			Typename string
-			Tree     struct{ Entries []pathEntry }
-		}
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return nil, fmt.Errorf("reading paths at %s: %w", sha, err)
-		}
-		if obj.Typename != "Tree" {
-			out[key] = false // the prefix is a file: nothing lies under it
-			continue
-		}
-		found, cut := false, false
-		if prefix != "" && lang.MatchGlob(p, prefix) { // `src/**` matches src itself
-			found = true
-		}
-		var walk func(dir string, entries []pathEntry, level int)
-		walk = func(dir string, entries []pathEntry, level int) {
-			for _, e := range entries {
-				if found {
-					return
-				}
-				full := e.Name
-				if dir != "" {
-					full = dir + "/" + e.Name
-				}
-				if lang.MatchGlob(p, full) {
-					found = true
-					return
-				}
-				if e.Type != "tree" {
-					continue
-				}
-				if level == levels[i] {
-					cut = true // a directory whose entries were not read
-					continue
-				}
-				if e.Object != nil {
-					walk(full, e.Object.Tree.Entries, level+1)
-				}
+		if e.Object != nil {
+			f, c := matchEntries(p, full, e.Object.Tree.Entries, level+1, levels)
+			cut = cut || c
+			if f {
+				return true, cut
 			}
 		}
-		walk(prefix, obj.Tree.Entries, 1)
-		if found || !cut || (depth > 0 && depth <= levels[i]) {
-			out[key] = found
-		}
 	}
-	return out, nil
+	return false, cut
 }
 
 // pathEntry is an entry of a tree as PathsAt reads it, with a directory's own entries when

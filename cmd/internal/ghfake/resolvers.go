@@ -81,6 +81,10 @@ func queryResolvers() {
 			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
 		})
 	}
+}
+
+// repositoryResolvers serve a repository, its refs and its blobs.
+func repositoryResolvers() {
 	on("Repository", map[string]resolver{
 		"id":               value(func(r *repo) any { return nodeID("Repository", r.id) }),
 		"databaseId":       value(func(r *repo) any { return r.id }),

@@ -2,6 +2,7 @@ package ghfake
 
 import "strings"
 
+// commitResolvers serve a commit and its status rollup.
 func commitResolvers() {
 	on("Commit", map[string]resolver{
 		"oid":             value(func(c *commit) any { return c.sha }),
@@ -36,6 +37,11 @@ func commitResolvers() {
 		},
 		"commit": value(func(r rollup) any { return r.c }),
 	})
+}
+
+// checkResolvers serve the contexts of a status rollup: check runs with their suites,
+// apps and workflows, and commit statuses.
+func checkResolvers() {
 	on("CheckRun", map[string]resolver{
 		"id":          value(func(c *checkRun) any { return nodeID("CheckRun", c.id) }),
 		"databaseId":  value(func(c *checkRun) any { return c.id }),

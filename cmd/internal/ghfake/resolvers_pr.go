@@ -56,6 +56,8 @@ var subjectFields = map[string]resolver{
 	},
 }
 
+// pullRequestResolvers serve an issue or pull request, and a pull request's commits and
+// files.
 func pullRequestResolvers() {
 	on("Issue", subjectFields)
 	on("PullRequest", subjectFields)
@@ -125,6 +127,10 @@ func pullRequestResolvers() {
 		"deletions":  value(func(f prFile) any { return 2 }),
 		"changeType": value(func(f prFile) any { return "MODIFIED" }),
 	})
+}
+
+// reviewResolvers serve the reviews of a pull request.
+func reviewResolvers() {
 	on("PullRequestReview", map[string]resolver{
 		"id":          value(func(r *review) any { return nodeID("PullRequestReview", r.id) }),
 		"databaseId":  value(func(r *review) any { return r.id }),
@@ -147,6 +153,10 @@ func pullRequestResolvers() {
 	on("PullRequestReview", map[string]resolver{
 		"fullDatabaseId": value(func(r *review) any { return r.id }),
 	})
+}
+
+// commentResolvers serve the comments of an issue or pull request, and labels.
+func commentResolvers() {
 	on("IssueComment", map[string]resolver{
 		"id":             value(func(c *comment) any { return nodeID("IssueComment", c.id) }),
 		"databaseId":     value(func(c *comment) any { return c.id }), // an Int: refused above 2^31-1

@@ -2,17 +2,21 @@ package ghfake
 
 import "fmt"
 
-// resolverSets register the GraphQL fields the fake serves, one set per file, in the
-// order they run. A field belongs to one set: on panics when a set defines a field
-// another one has defined, so no set silently replaces another's answer.
+// resolverSets register the GraphQL fields the fake serves, one set per group of types,
+// in the order they run. A field belongs to one set: on panics when a set defines a
+// field another one has defined, so no set silently replaces another's answer.
 var resolverSets = []func(){
-	queryResolvers,         // resolvers.go: Query, Repository, Ref, Blob, actors
+	queryResolvers,         // resolvers.go: Query, RateLimit, actors
+	repositoryResolvers,    // resolvers.go: Repository, Ref, Blob
 	mutationResolvers,      // mutations.go
 	gitObjectResolvers,     // gitrefs.go: Commit authorship and signatures
 	historyResolvers,       // history.go: Commit.history, file, parents
-	commitResolvers,        // resolvers_commit.go: Commit, status rollup, checks
+	commitResolvers,        // resolvers_commit.go: Commit, status rollup
+	checkResolvers,         // resolvers_commit.go: check runs and suites, statuses
 	treeResolvers,          // trees.go
-	pullRequestResolvers,   // resolvers_pr.go: Issue and PullRequest, reviews, comments
+	pullRequestResolvers,   // resolvers_pr.go: Issue and PullRequest, commits, files
+	reviewResolvers,        // resolvers_pr.go: PullRequestReview
+	commentResolvers,       // resolvers_pr.go: IssueComment, Label
 	issueTimelineResolvers, // issues.go: Issue.timelineItems
 	timelineResolvers,      // timeline.go: PullRequest.timelineItems and its events
 	closingResolvers,       // resolvers_closing.go

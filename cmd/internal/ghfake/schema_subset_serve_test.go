@@ -59,6 +59,16 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
 		"stateIndex": githubv4.String("index.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
 	}))
+	assertStateRead(t, s, q, pushed)
+	assertIndexRead(t, gh)
+	assertConfigRead(t, gh, q, merge)
+	assertPRRead(t, gh, q)
+}
+
+// assertStateRead checks the viewer, the repository and the state branch as the facts
+// query q read them; pushed is the state branch's head.
+func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string) {
+	t.Helper()
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	assert.Equal(t, nodeID("Repository", s.repos[testRepo].id), q.Repository.Id)
 	require.NotNil(t, q.Repository.DefaultBranchRef.Target)
@@ -84,6 +94,11 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Nil(t, sr.Target.Commit.Index)
 	assert.Empty(t, sr.Target.Commit.IndexLog.Nodes)
 
+}
+
+// assertIndexRead runs the adapter's index query on a state branch without an index.
+func assertIndexRead(t *testing.T, gh *githubv4.Client) {
+	t.Helper()
 	var ix adapterIndexQuery
 	require.NoError(t, gh.Query(context.Background(), &ix, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
@@ -91,6 +106,12 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	}))
 	require.NotNil(t, ix.Repository.StateRef)
 	assert.Nil(t, ix.Repository.StateRef.Target.Commit.Index)
+}
+
+// assertConfigRead checks the config file and directory as q read them, and reads them
+// again by their object ids; merge is the blob of the directory's one file.
+func assertConfigRead(t *testing.T, gh *githubv4.Client, q adapterFactsQuery, merge string) {
+	t.Helper()
 	require.NotNil(t, q.Repository.Config)
 	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
 	require.NotNil(t, q.Repository.ConfigDir)
@@ -118,6 +139,11 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	assert.Equal(t, q.Repository.Config.Blob.Oid, versions.FileVersions.Nodes[0].File.Oid)
 	require.Len(t, versions.DirVersions.Nodes, 1)
 	assert.Equal(t, q.Repository.ConfigDir.Tree.Oid, versions.DirVersions.Nodes[0].File.Oid)
+}
+
+// assertPRRead checks pull request #7 as q read it, and finds it from its head commit.
+func assertPRRead(t *testing.T, gh *githubv4.Client, q adapterFactsQuery) {
+	t.Helper()
 	pr := q.Repository.PullRequest
 	require.NotNil(t, pr)
 	assert.Equal(t, "OPEN", pr.State)

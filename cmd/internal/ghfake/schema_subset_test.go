@@ -107,149 +107,177 @@ func returnable(name string) bool {
 // implementation serves, are not empty; so a fragment on an interface is accepted exactly when the
 // fake can answer it, and the SDL stays valid (each object has its interfaces' fields).
 func schemaSubsetSDL(full *ast.Schema) (string, error) {
-	types := map[string]*ast.Definition{}
-	directives := map[string]*ast.DirectiveDefinition{}
-	var queue []string
-	reach := func(name string) {
-		if _, ok := types[name]; !ok {
-			types[name] = nil
-			queue = append(queue, name)
-		}
+	c := &subsetCut{full: full, types: map[string]*ast.Definition{}, directives: map[string]*ast.DirectiveDefinition{}}
+	c.reach(full.Query.Name)
+	c.reach(full.Mutation.Name)
+	c.drain()
+	c.keepInterfaces()
+	if len(c.problems) > 0 {
+		sort.Strings(c.problems)
+		return "", fmt.Errorf("cutting the schema subset:\n  %s", strings.Join(c.problems, "\n  "))
 	}
-	var reachDirectives func(dirs ast.DirectiveList)
-	reachArgs := func(args ast.ArgumentDefinitionList) {
-		for _, a := range args {
-			reach(a.Type.Name())
-			reachDirectives(a.Directives)
-		}
-	}
-	reachDirectives = func(dirs ast.DirectiveList) {
-		for _, d := range dirs {
-			def := full.Directives[d.Name]
-			if def == nil || directives[d.Name] != nil {
-				continue
-			}
-			directives[d.Name] = def
-			reachArgs(def.Arguments)
-		}
-	}
-	reach(full.Query.Name)
-	reach(full.Mutation.Name)
-	var problems []string
-	drain := func() {
-		for len(queue) > 0 {
-			name := queue[0]
-			queue = queue[1:]
-			def := full.Types[name]
-			if def == nil {
-				problems = append(problems, fmt.Sprintf("type %s is not in GitHub's schema", name))
-				continue
-			}
-			cp := *def
-			reachDirectives(cp.Directives)
-			switch def.Kind {
-			case ast.Object:
-				cp.Fields = servedFields(def)
-				if len(cp.Fields) == 0 {
-					problems = append(problems, fmt.Sprintf("object type %s is reached but the fake serves none of its fields", name))
-				}
-				cp.Interfaces = nil // decided once every object is known
-			case ast.Interface:
-				cp.Fields, cp.Interfaces = nil, nil // decided once every object is known
-				for _, p := range full.GetPossibleTypes(def) {
-					if p.Kind == ast.Object && returnable(p.Name) {
-						reach(p.Name)
-					}
-				}
-			case ast.Union:
-				cp.Types, cp.TypePositions = nil, nil
-				for _, m := range def.Types {
-					if returnable(m) {
-						cp.Types = append(cp.Types, m)
-						reach(m)
-					}
-				}
-				if len(cp.Types) == 0 {
-					problems = append(problems, fmt.Sprintf("union %s is reached but the fake returns none of its members", name))
-				}
-			}
-			for _, f := range cp.Fields {
-				reach(f.Type.Name())
-				reachArgs(f.Arguments)
-				reachDirectives(f.Directives)
-			}
-			for _, v := range cp.EnumValues {
-				reachDirectives(v.Directives)
-			}
-			types[name] = &cp
-		}
-	}
-	drain()
+	return c.print(), nil
+}
 
-	// Interfaces: every one a kept object implements is a candidate, with the fields all its kept
-	// implementations serve. Keeping one adds its other implementations, which may narrow those
-	// fields, so this runs until the set of types stops growing.
+// subsetCut is the work of schemaSubsetSDL: the types and directives reached so far (a type
+// is nil until it is cut), the types still to cut, and what is wrong.
+type subsetCut struct {
+	full       *ast.Schema
+	types      map[string]*ast.Definition
+	directives map[string]*ast.DirectiveDefinition
+	queue      []string
+	problems   []string
+}
+
+// reach keeps the type name, to be cut by drain.
+func (c *subsetCut) reach(name string) {
+	if _, ok := c.types[name]; !ok {
+		c.types[name] = nil
+		c.queue = append(c.queue, name)
+	}
+}
+
+// reachArgs keeps the types of args and the directives on them.
+func (c *subsetCut) reachArgs(args ast.ArgumentDefinitionList) {
+	for _, a := range args {
+		c.reach(a.Type.Name())
+		c.reachDirectives(a.Directives)
+	}
+}
+
+// reachDirectives keeps the definitions of dirs and what their arguments name.
+func (c *subsetCut) reachDirectives(dirs ast.DirectiveList) {
+	for _, d := range dirs {
+		def := c.full.Directives[d.Name]
+		if def == nil || c.directives[d.Name] != nil {
+			continue
+		}
+		c.directives[d.Name] = def
+		c.reachArgs(def.Arguments)
+	}
+}
+
+// drain cuts every type reached and not cut yet.
+func (c *subsetCut) drain() {
+	for len(c.queue) > 0 {
+		name := c.queue[0]
+		c.queue = c.queue[1:]
+		c.cut(name)
+	}
+}
+
+// cut keeps of the type name what the fake serves, and reaches what that names.
+func (c *subsetCut) cut(name string) {
+	def := c.full.Types[name]
+	if def == nil {
+		c.problems = append(c.problems, fmt.Sprintf("type %s is not in GitHub's schema", name))
+		return
+	}
+	cp := *def
+	c.reachDirectives(cp.Directives)
+	switch def.Kind {
+	case ast.Object:
+		cp.Fields = servedFields(def)
+		if len(cp.Fields) == 0 {
+			c.problems = append(c.problems, fmt.Sprintf("object type %s is reached but the fake serves none of its fields", name))
+		}
+		cp.Interfaces = nil // decided once every object is known
+	case ast.Interface:
+		cp.Fields, cp.Interfaces = nil, nil // decided once every object is known
+		for _, p := range c.full.GetPossibleTypes(def) {
+			if p.Kind == ast.Object && returnable(p.Name) {
+				c.reach(p.Name)
+			}
+		}
+	case ast.Union:
+		cp.Types, cp.TypePositions = nil, nil
+		for _, m := range def.Types {
+			if returnable(m) {
+				cp.Types = append(cp.Types, m)
+				c.reach(m)
+			}
+		}
+		if len(cp.Types) == 0 {
+			c.problems = append(c.problems, fmt.Sprintf("union %s is reached but the fake returns none of its members", name))
+		}
+	}
+	for _, f := range cp.Fields {
+		c.reach(f.Type.Name())
+		c.reachArgs(f.Arguments)
+		c.reachDirectives(f.Directives)
+	}
+	for _, v := range cp.EnumValues {
+		c.reachDirectives(v.Directives)
+	}
+	c.types[name] = &cp
+}
+
+// keepInterfaces decides the interfaces: every one a kept object implements is a candidate,
+// with the fields all its kept implementations serve. Keeping one adds its other
+// implementations, which may narrow those fields, so this runs until the set of types stops
+// growing. Then each kept object or interface keeps the interfaces it implements that are kept
+// and whose fields it has.
+func (c *subsetCut) keepInterfaces() {
 	var intf map[string]ast.FieldList
 	for {
-		intf = interfaceFields(full, types)
+		intf = interfaceFields(c.full, c.types)
 		grew := false
 		for name, fields := range intf {
-			if _, ok := types[name]; !ok && len(fields) > 0 {
-				reach(name)
+			if _, ok := c.types[name]; !ok && len(fields) > 0 {
+				c.reach(name)
 				grew = true
 			}
 		}
 		if !grew {
 			break
 		}
-		drain()
+		c.drain()
 	}
-	for name, def := range types {
+	for name, def := range c.types {
 		if def == nil || def.Kind != ast.Interface {
 			continue
 		}
 		def.Fields = intf[name]
 		if len(def.Fields) == 0 {
-			problems = append(problems, fmt.Sprintf("interface %s is kept but no kept object type serves its fields", name))
+			c.problems = append(c.problems, fmt.Sprintf("interface %s is kept but no kept object type serves its fields", name))
 		}
 		for _, f := range def.Fields {
-			reachDirectives(f.Directives)
+			c.reachDirectives(f.Directives)
 			for _, a := range f.Arguments {
-				reachDirectives(a.Directives)
+				c.reachDirectives(a.Directives)
 			}
 		}
 	}
-	drain() // directive arguments, if any new
-	for name, def := range types {
+	c.drain() // directive arguments, if any new
+	for name, def := range c.types {
 		if def == nil || (def.Kind != ast.Object && def.Kind != ast.Interface) {
 			continue
 		}
 		def.Interfaces = nil
-		for _, in := range full.Types[name].Interfaces {
+		for _, in := range c.full.Types[name].Interfaces {
 			if len(intf[in]) > 0 && hasFields(def, intf[in]) {
 				def.Interfaces = append(def.Interfaces, in)
 			}
 		}
 	}
-	if len(problems) > 0 {
-		sort.Strings(problems)
-		return "", fmt.Errorf("cutting the schema subset:\n  %s", strings.Join(problems, "\n  "))
-	}
+}
 
+// print returns the kept types and directives as SDL, after subsetHeader.
+func (c *subsetCut) print() string {
 	out := &ast.Schema{Types: map[string]*ast.Definition{}, Directives: map[string]*ast.DirectiveDefinition{}}
-	for name, def := range types {
+	for name, def := range c.types {
 		if !def.BuiltIn {
 			out.Types[name] = def
 		}
 	}
-	for name, def := range directives {
+	for name, def := range c.directives {
 		out.Directives[name] = def
 	}
-	out.Query, out.Mutation = out.Types[full.Query.Name], out.Types[full.Mutation.Name]
+	out.Query, out.Mutation = out.Types[c.full.Query.Name], out.Types[c.full.Mutation.Name]
 	var buf bytes.Buffer
 	buf.WriteString(subsetHeader)
 	formatter.NewFormatter(&buf, formatter.WithIndent("  ")).FormatSchema(out)
-	return buf.String(), nil
+	return buf.String()
 }
 
 // interfaceFields maps each interface that a kept object type implements to the interface's

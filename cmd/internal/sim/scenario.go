@@ -246,45 +246,12 @@ func (d *scenarioDecoder) decode(n *yaml.Node, where, key string, out reflect.Va
 		if n.Kind != yaml.MappingNode {
 			return d.typeError(n, where, key, t)
 		}
-		seen := map[string]*yaml.Node{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := deref(n.Content[i])
-			f, ok := fieldByTag(out, k.Value)
-			if !ok || k.Kind != yaml.ScalarNode {
-				return d.unknown(k, inner, "key", tags(t))
-			}
-			if first, ok := seen[k.Value]; ok {
-				return errorAt(d.path, k, "duplicate key %q in %s (first at line %d)", k.Value, inner, first.Line)
-			}
-			seen[k.Value] = k
-			if err := d.decode(n.Content[i+1], inner, k.Value, f); err != nil {
-				return err
-			}
-		}
-		return nil
+		return d.decodeStruct(n, inner, out)
 	case t.Kind() == reflect.Map:
 		if n.Kind != yaml.MappingNode {
 			return d.typeError(n, where, key, t)
 		}
-		if out.IsNil() {
-			out.Set(reflect.MakeMap(t))
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := deref(n.Content[i])
-			kv := reflect.New(t.Key()).Elem()
-			if k.Kind != yaml.ScalarNode || k.Decode(kv.Addr().Interface()) != nil {
-				return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), load.DescribeNode(k))
-			}
-			if out.MapIndex(kv).IsValid() {
-				return errorAt(d.path, k, "duplicate key %q in %s", k.Value, inner)
-			}
-			vv := reflect.New(t.Elem()).Elem()
-			if err := d.decode(n.Content[i+1], inner, k.Value, vv); err != nil {
-				return err
-			}
-			out.SetMapIndex(kv, vv)
-		}
-		return nil
+		return d.decodeMap(n, inner, out)
 	case t.Kind() == reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
 			return d.typeError(n, where, key, t)
@@ -303,6 +270,52 @@ func (d *scenarioDecoder) decode(n *yaml.Node, where, key string, out reflect.Va
 	}
 	if err := n.Decode(out.Addr().Interface()); err != nil {
 		return d.typeError(n, where, key, t)
+	}
+	return nil
+}
+
+// decodeStruct decodes the mapping n, at inner, into the fields of the struct out
+// named by their yaml tags.
+func (d *scenarioDecoder) decodeStruct(n *yaml.Node, inner string, out reflect.Value) error {
+	t := out.Type()
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := deref(n.Content[i])
+		f, ok := fieldByTag(out, k.Value)
+		if !ok || k.Kind != yaml.ScalarNode {
+			return d.unknown(k, inner, "key", tags(t))
+		}
+		if first, ok := seen[k.Value]; ok {
+			return errorAt(d.path, k, "duplicate key %q in %s (first at line %d)", k.Value, inner, first.Line)
+		}
+		seen[k.Value] = k
+		if err := d.decode(n.Content[i+1], inner, k.Value, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeMap decodes the mapping n, at inner, into the map out.
+func (d *scenarioDecoder) decodeMap(n *yaml.Node, inner string, out reflect.Value) error {
+	t := out.Type()
+	if out.IsNil() {
+		out.Set(reflect.MakeMap(t))
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := deref(n.Content[i])
+		kv := reflect.New(t.Key()).Elem()
+		if k.Kind != yaml.ScalarNode || k.Decode(kv.Addr().Interface()) != nil {
+			return errorAt(d.path, k, "the keys of %s must be %s, not %s", inner, typeWord(t.Key(), true), load.DescribeNode(k))
+		}
+		if out.MapIndex(kv).IsValid() {
+			return errorAt(d.path, k, "duplicate key %q in %s", k.Value, inner)
+		}
+		vv := reflect.New(t.Elem()).Elem()
+		if err := d.decode(n.Content[i+1], inner, k.Value, vv); err != nil {
+			return err
+		}
+		out.SetMapIndex(kv, vv)
 	}
 	return nil
 }

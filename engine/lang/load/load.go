@@ -87,69 +87,28 @@ type source struct {
 func (l *loader) loadFiles(files []SourceFile) *lang.Config {
 	cfg := &lang.Config{Settings: defaultSettings()}
 	l.cfg = cfg
-	var docs []*source
-	var versionSeen, pipelinesSeen bool
-	var settings *entry
-	var settingsDoc *source
 	// First pass: parse every file, read version, agents and groups, and collect the
 	// names of every pipeline, so that references between files resolve.
-	for _, f := range files {
-		d := &source{path: f.Path, src: f.Src}
-		l.use(d)
-		if d.root = l.parse(f.Src); d.root != nil {
-			docs = append(docs, d)
-			l.labelLengths(d.root) // load_label_limit.go
-		}
-	}
+	docs := l.parseFiles(files)
 	if l.nodes.spent() {
 		// Past the node budget nothing is read: the files would expand without bound.
 		l.topErrs = len(l.errs)
 		return cfg
 	}
-	for _, d := range docs {
-		l.use(d)
-		top := l.fields(d.root, "config", section{
-			where: "the config",
-			known: []string{"version", "settings", "agents", "groups", "pipelines"},
-		})
-		if e, ok := top["version"]; ok {
-			versionSeen = true
-			if v := l.version(e); v != 0 {
-				cfg.Version = v
-			}
-		}
-		if e, ok := top["settings"]; ok {
-			if settings != nil {
-				l.errorf(e.key, kindKey, "%q is defined in two files; previously defined at %s",
-					"settings", lang.Pos{File: settingsDoc.path, Line: settings.key.Line, Col: settings.key.Column})
-			} else {
-				settings, settingsDoc = &entry{key: e.key, val: e.val}, d
-			}
-		}
-		if e, ok := top["agents"]; ok {
-			l.agents(e)
-		}
-		if e, ok := top["groups"]; ok {
-			l.groups(e)
-		}
-		if e, ok := top["pipelines"]; ok {
-			pipelinesSeen = true
-			d.pipelines = l.pipelineEntries(e)
-		}
-	}
+	top := l.topLevel(docs)
 	if len(docs) == 0 {
 		return cfg
 	}
-	if settings != nil {
-		l.use(settingsDoc)
-		l.settings(*settings)
+	if top.settings != nil {
+		l.use(top.settingsDoc)
+		l.settings(*top.settings)
 	}
 	first := docs[0]
 	l.use(first)
-	if !versionSeen {
+	if !top.versionSeen {
 		l.errorf(first.root, kindKey, "missing required key %q in the config; add \"version: %d\"", "version", ConfigVersion)
 	}
-	if !pipelinesSeen {
+	if !top.pipelinesSeen {
 		l.errorf(first.root, kindKey, "missing required key %q in the config", "pipelines")
 	}
 	l.topErrs = len(l.errs)
@@ -166,6 +125,66 @@ func (l *loader) loadFiles(files []SourceFile) *lang.Config {
 		}
 	}
 	return cfg
+}
+
+// parseFiles parses files and returns those that parse.
+func (l *loader) parseFiles(files []SourceFile) []*source {
+	var docs []*source
+	for _, f := range files {
+		d := &source{path: f.Path, src: f.Src}
+		l.use(d)
+		if d.root = l.parse(f.Src); d.root != nil {
+			docs = append(docs, d)
+			l.labelLengths(d.root) // load_label_limit.go
+		}
+	}
+	return docs
+}
+
+// topKeys is what the top-level keys of all files hold beside agents and groups.
+type topKeys struct {
+	versionSeen, pipelinesSeen bool
+	settings                   *entry  // the one settings key
+	settingsDoc                *source // the file it is in
+}
+
+// topLevel reads the top-level keys of docs: version, agents and groups into the
+// config, the pipelines of each file into its pipelines, and settings, which only
+// one file may have, into the result.
+func (l *loader) topLevel(docs []*source) topKeys {
+	var t topKeys
+	for _, d := range docs {
+		l.use(d)
+		top := l.fields(d.root, "config", section{
+			where: "the config",
+			known: []string{"version", "settings", "agents", "groups", "pipelines"},
+		})
+		if e, ok := top["version"]; ok {
+			t.versionSeen = true
+			if v := l.version(e); v != 0 {
+				l.cfg.Version = v
+			}
+		}
+		if e, ok := top["settings"]; ok {
+			if t.settings != nil {
+				l.errorf(e.key, kindKey, "%q is defined in two files; previously defined at %s",
+					"settings", lang.Pos{File: t.settingsDoc.path, Line: t.settings.key.Line, Col: t.settings.key.Column})
+			} else {
+				t.settings, t.settingsDoc = &entry{key: e.key, val: e.val}, d
+			}
+		}
+		if e, ok := top["agents"]; ok {
+			l.agents(e)
+		}
+		if e, ok := top["groups"]; ok {
+			l.groups(e)
+		}
+		if e, ok := top["pipelines"]; ok {
+			t.pipelinesSeen = true
+			d.pipelines = l.pipelineEntries(e)
+		}
+	}
+	return t
 }
 
 // use makes d the file that positions refer to.

@@ -164,10 +164,32 @@ func indentOfLine(ln []byte) int {
 
 // locate returns the position of the mistake and a message that says what to change.
 func (y *yamlSyntax) locate() (line, col int, msg string) {
+	if line, col, msg, ok := y.locateUnclosed(); ok {
+		return line, col, msg
+	}
+	off, ok := y.failure()
+	if !ok {
+		line = max(y.line, 1)
+		return line, 1, y.problem
+	}
+	line, col = y.at(off)
+	if tl, tc, ok := y.tabInIndentation(line); ok && y.indentationProblem() {
+		return tl, tc, "tab characters are not allowed in indentation; use spaces"
+	}
+	var ch rune
+	if off < len(y.src) {
+		ch, _ = utf8.DecodeRune(y.src[off:])
+	}
+	return y.explain(line, col, ch)
+}
+
+// locateUnclosed finds a quoted value or flow collection the parser reached the end of
+// the file in, and a flow collection the parser fails inside.
+func (y *yamlSyntax) locateUnclosed() (line, col int, msg string, ok bool) {
 	switch y.problem {
 	case "found unexpected end of stream":
 		if line, col, q, ok := y.unclosedQuote(); ok {
-			return line, col, fmt.Sprintf("this quoted value is never closed; add the closing %s", q)
+			return line, col, fmt.Sprintf("this quoted value is never closed; add the closing %s", q), true
 		}
 	case "did not find expected ',' or ']'", "did not find expected ',' or '}'":
 		open, shut := byte('['), byte(']')
@@ -176,28 +198,19 @@ func (y *yamlSyntax) locate() (line, col int, msg string) {
 			open, shut, what = '{', '}', "mapping"
 		}
 		if line, col, ok := y.unclosedFlow(open, shut); ok {
-			return line, col, fmt.Sprintf("this %s is never closed; add the closing %q", what, string(shut))
+			return line, col, fmt.Sprintf("this %s is never closed; add the closing %q", what, string(shut)), true
 		}
 		if off, ok := y.inFlow(open); ok {
 			line, col := y.at(off)
-			return line, col, fmt.Sprintf("expected \",\" or %q here; separate the items of a flow %s with commas", string(shut), what)
+			return line, col, fmt.Sprintf("expected \",\" or %q here; separate the items of a flow %s with commas", string(shut), what), true
 		}
 	}
-	off, ok := y.failure()
-	if !ok {
-		line = max(y.line, 1)
-		return line, 1, y.problem
-	}
-	line, col = y.at(off)
-	text := y.text(line)
-	if tl, tc, ok := y.tabInIndentation(line); ok && y.indentationProblem() {
-		return tl, tc, "tab characters are not allowed in indentation; use spaces"
-	}
-	var ch rune
-	if off < len(y.src) {
-		ch, _ = utf8.DecodeRune(y.src[off:])
-	}
-	first := indentOfLine(text) + 1 // the column of the line's first character
+	return 0, 0, "", false
+}
+
+// explain says what to change for the parser's problem at column col of line, where
+// the character ch is.
+func (y *yamlSyntax) explain(line, col int, ch rune) (int, int, string) {
 	switch y.problem {
 	case "found character that cannot start any token":
 		switch ch {
@@ -208,40 +221,11 @@ func (y *yamlSyntax) locate() (line, col int, msg string) {
 		}
 		return line, col, fmt.Sprintf("%q cannot start a value; put the value in quotes", string(ch))
 	case "mapping values are not allowed in this context":
-		if ch != ':' {
-			break
+		if ch == ':' {
+			return line, col, y.misplacedColon(line, col)
 		}
-		if key, keyIndent, ok := y.valueAbove(line); ok && col > first && first-1 > keyIndent {
-			return line, col, fmt.Sprintf("unexpected \":\": this line is indented more than %q above it, so it reads as the rest of that value; "+
-				"align it with %q (column %d) to make it a key of the same mapping, or quote the value", key, key, keyIndent+1)
-		}
-		if bytes.Contains(text[:min(len(text), y.byteCol(line, col))], []byte(": ")) {
-			return line, col, "a plain value cannot contain \": \"; put the value in quotes"
-		}
-		return line, col, "unexpected \":\"; a key must start its own line, and a value that contains \": \" must be quoted"
 	case "did not find expected key", "did not find expected '-' indicator":
-		if ch == ':' && !bytes.Contains(text[first-1:y.byteCol(line, col)], []byte(": ")) {
-			col = first // the key before the colon starts the mapping the parser did not expect
-		}
-		if col != first {
-			if ch == '"' || ch == '\'' {
-				col = y.openingQuote(line, col, byte(ch)) // a quoted value fails at its end
-			}
-			return line, col, "unexpected text after the value; quote the whole value, or start a new line for a new key"
-		}
-		open, opensBlock := y.openBlocks(line)
-		ind := first - 1
-		if !slices.Contains(open, ind) && (!opensBlock || ind <= open[len(open)-1]) {
-			return line, col, fmt.Sprintf("this line is indented by %s, which matches no block above it (%s); indent it like the lines it belongs with",
-				spaces(ind), nearestBlocks(open, ind))
-		}
-		if y.problem == "did not find expected key" {
-			if bytes.HasPrefix(text[ind:], []byte("-")) {
-				return line, col, "a list item cannot stand among the keys of a mapping; indent it under a key"
-			}
-			return line, col, "expected a key (\"name: value\") here, like the lines above at this indentation"
-		}
-		return line, col, "expected a list item (\"- …\") here, like the lines above at this indentation"
+		return y.unexpectedEntry(line, col, ch)
 	case "block sequence entries are not allowed in this context":
 		return line, col, "a list cannot start on the same line as its key; put each \"- item\" on a line of its own, indented under the key"
 	case "found unknown escape character":
@@ -250,6 +234,50 @@ func (y *yamlSyntax) locate() (line, col int, msg string) {
 		return line, col, "tab characters are not allowed in indentation; use spaces"
 	}
 	return line, col, y.problem
+}
+
+// misplacedColon explains a ":" at column col of line that the parser does not take
+// for a value indicator.
+func (y *yamlSyntax) misplacedColon(line, col int) string {
+	text := y.text(line)
+	first := indentOfLine(text) + 1 // the column of the line's first character
+	if key, keyIndent, ok := y.valueAbove(line); ok && col > first && first-1 > keyIndent {
+		return fmt.Sprintf("unexpected \":\": this line is indented more than %q above it, so it reads as the rest of that value; "+
+			"align it with %q (column %d) to make it a key of the same mapping, or quote the value", key, key, keyIndent+1)
+	}
+	if bytes.Contains(text[:min(len(text), y.byteCol(line, col))], []byte(": ")) {
+		return "a plain value cannot contain \": \"; put the value in quotes"
+	}
+	return "unexpected \":\"; a key must start its own line, and a value that contains \": \" must be quoted"
+}
+
+// unexpectedEntry explains text at column col of line, where ch is, that the parser
+// takes for neither a key nor a list item of the block it is in.
+func (y *yamlSyntax) unexpectedEntry(line, col int, ch rune) (int, int, string) {
+	text := y.text(line)
+	first := indentOfLine(text) + 1 // the column of the line's first character
+	if ch == ':' && !bytes.Contains(text[first-1:y.byteCol(line, col)], []byte(": ")) {
+		col = first // the key before the colon starts the mapping the parser did not expect
+	}
+	if col != first {
+		if ch == '"' || ch == '\'' {
+			col = y.openingQuote(line, col, byte(ch)) // a quoted value fails at its end
+		}
+		return line, col, "unexpected text after the value; quote the whole value, or start a new line for a new key"
+	}
+	open, opensBlock := y.openBlocks(line)
+	ind := first - 1
+	if !slices.Contains(open, ind) && (!opensBlock || ind <= open[len(open)-1]) {
+		return line, col, fmt.Sprintf("this line is indented by %s, which matches no block above it (%s); indent it like the lines it belongs with",
+			spaces(ind), nearestBlocks(open, ind))
+	}
+	if y.problem == "did not find expected key" {
+		if bytes.HasPrefix(text[ind:], []byte("-")) {
+			return line, col, "a list item cannot stand among the keys of a mapping; indent it under a key"
+		}
+		return line, col, "expected a key (\"name: value\") here, like the lines above at this indentation"
+	}
+	return line, col, "expected a list item (\"- …\") here, like the lines above at this indentation"
 }
 
 // openingQuote returns the column of the quote q that opens the quoted value closed
@@ -390,203 +418,6 @@ func stripComment(text []byte) []byte {
 		}
 	}
 	return text
-}
-
-// unclosedQuote finds the quote that opens a quoted value running to the end of the
-// file, on the line the parser names (a scanner error names the line where the value
-// starts).
-func (y *yamlSyntax) unclosedQuote() (line, col int, quote string, ok bool) {
-	for _, l := range []int{y.line, 1} {
-		text, tried := y.text(l), 0
-		for i := 0; i < len(text); i++ {
-			c := text[i]
-			if c != '"' && c != '\'' {
-				continue
-			}
-			if tried++; tried > maxCandidates {
-				break
-			}
-			off := y.starts[l-1] + i
-			if !y.opensAt(off) || closes(y.src[off+1:], c) {
-				continue
-			}
-			line, col = y.at(off)
-			return line, col, string(c), true
-		}
-	}
-	return 0, 0, "", false
-}
-
-// opensAt says whether the character at off starts a construct the parser has not
-// finished at the end of src[:off+1]: src[:off] parses, src[:off+1] does not.
-func (y *yamlSyntax) opensAt(off int) bool {
-	if ok, err := y.parse(y.src[:off]); !ok || err != nil {
-		return false
-	}
-	ok, err := y.parse(y.src[:off+1])
-	return ok && err != nil
-}
-
-// closes says whether a quoted value whose opening quote q came just before rest is
-// closed in rest.
-func closes(rest []byte, q byte) bool {
-	for i := 0; i < len(rest); i++ {
-		switch {
-		case q == '"' && rest[i] == '\\':
-			i++
-		case rest[i] == q:
-			if q == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
-				i++
-				continue
-			}
-			return true
-		}
-	}
-	return false
-}
-
-// unclosedFlow finds the bracket that opens a flow list or mapping left open at the
-// end of the file. A parser error names the line before the one where the construct
-// began (or no line for the first).
-func (y *yamlSyntax) unclosedFlow(open, shut byte) (line, col int, ok bool) {
-	for _, l := range []int{y.line + 1, y.line, 1} {
-		text, tried := y.text(l), 0
-		for i := 0; i < len(text); i++ {
-			if text[i] != open {
-				continue
-			}
-			if tried++; tried > maxCandidates {
-				break
-			}
-			off := y.starts[l-1] + i
-			if closedAt, _, _ := flowScan(y.src[off:]); closedAt >= 0 || !y.opensAt(off) {
-				continue
-			}
-			line, col = y.at(off)
-			return line, col, true
-		}
-	}
-	return 0, 0, false
-}
-
-// inFlow returns where the parser fails inside a closed flow collection opened with
-// the bracket open on the line the parser names (see unclosedFlow).
-func (y *yamlSyntax) inFlow(open byte) (int, bool) {
-	for _, l := range []int{y.line + 1, y.line, 1} {
-		text, tried := y.text(l), 0
-		for i := 0; i < len(text); i++ {
-			if text[i] != open {
-				continue
-			}
-			if tried++; tried > maxCandidates {
-				break
-			}
-			off := y.starts[l-1] + i
-			if !y.opensAt(off) {
-				continue
-			}
-			if at, ok := y.flowFailure(off); ok {
-				return at, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// flowScan scans seg, which starts with the opening bracket of a flow collection. It
-// returns the offset in seg of the bracket that closes that collection, or -1 and the
-// brackets that would close what is open at the end of seg; cut says the end of seg
-// is inside a quoted value or a comment, where no bracket would close anything.
-func flowScan(seg []byte) (closedAt int, closers []byte, cut bool) {
-	var stack []byte
-	prev := byte(' ')
-	for i := 0; i < len(seg); i++ {
-		c := seg[i]
-		switch {
-		case c == '[':
-			stack = append(stack, ']')
-		case c == '{':
-			stack = append(stack, '}')
-		case c == ']' || c == '}':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			if len(stack) == 0 {
-				return i, nil, false
-			}
-		case (c == '"' || c == '\'') && bytes.IndexByte([]byte(" \t\n[{,:"), prev) >= 0:
-			j := i + 1
-			for ; j < len(seg); j++ {
-				if c == '"' && seg[j] == '\\' {
-					j++
-					continue
-				}
-				if seg[j] == c {
-					if c == '\'' && j+1 < len(seg) && seg[j+1] == '\'' {
-						j++
-						continue
-					}
-					break
-				}
-			}
-			if j >= len(seg) {
-				return -1, nil, true
-			}
-			i = j
-		case c == '#' && bytes.IndexByte([]byte(" \t\n"), prev) >= 0:
-			j := bytes.IndexByte(seg[i:], '\n')
-			if j < 0 {
-				return -1, nil, true
-			}
-			i += j
-		}
-		prev = seg[i]
-	}
-	for i, j := 0, len(stack)-1; i < j; i, j = i+1, j-1 {
-		stack[i], stack[j] = stack[j], stack[i]
-	}
-	return -1, stack, false
-}
-
-// flowFailure finds where the parser fails inside a flow collection that is closed,
-// the one opening at off: bisecting over its prefixes, each closed with the brackets
-// it needs, since a prefix left open fails with the same problem at its end.
-func (y *yamlSyntax) flowFailure(off int) (int, bool) {
-	closedAt, _, _ := flowScan(y.src[off:])
-	if closedAt < 0 {
-		return 0, false
-	}
-	fails := func(n int) (failed, ok bool) {
-		_, closers, cut := flowScan(y.src[off:n])
-		if cut {
-			return false, true
-		}
-		return y.failsWith(append(append([]byte{}, y.src[:n]...), closers...))
-	}
-	lo, hi := off+1, off+closedAt+1
-	if failed, ok := fails(lo); failed || !ok {
-		return 0, false
-	}
-	if failed, ok := fails(hi); !failed || !ok {
-		return 0, false
-	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		failed, ok := fails(mid)
-		if !ok {
-			return 0, false
-		}
-		if failed {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	at := hi - 1
-	if c := y.src[at]; (c == ' ' || c == '\t' || c == '\n') && y.src[at-1] == ':' {
-		at-- // a value indicator fails on the blank after its colon
-	}
-	return at, true
 }
 
 // nearestBlocks names the indentations of the open blocks nearest to ind: "the blocks

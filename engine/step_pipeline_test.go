@@ -1,15 +1,12 @@
 package engine
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -461,102 +458,6 @@ func TestSubPipelineMergeByChildCompletesParentOnClosed(t *testing.T) {
 // children through random inputs and outcomes, and checks after every Step and Settle:
 // the invariants of TestStepProperties, at most one child per attempt of a pipeline
 // stage, no live child its parent does not wait for, and the same input twice equals once.
-func TestSubPipelineProperties(t *testing.T) {
-	children, followed, again, closedMid := 0, 0, 0, 0
-	for seed := range uint64(200) {
-		r := rand.New(rand.NewPCG(seed, 17))
-		parent, child := propPipeline(r), propPipeline(r)
-		child.Name, child.Trigger, child.OnEvents = "kid", lang.Trigger{}, nil
-		// The child waits a while: a gate on a label the random facts carry half the time.
-		child.Stages = append([]*lang.Stage{{ID: "wait", Type: lang.StageGate, OnPass: child.Stages[0].ID,
-			Conditions: []lang.Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
-		at := r.IntN(len(parent.Stages))
-		onErr := []string{lang.TargetFail, lang.TargetEscalate, parent.Stages[0].ID, ""}[r.IntN(4)]
-		sub := &lang.Stage{ID: "sub", Type: lang.StagePipeline, Pipeline: "kid", OnError: &lang.ErrorPolicy{Retry: r.IntN(2), Then: onErr}}
-		if onErr == "" {
-			sub.OnError = nil
-		}
-		parent.Stages = append(parent.Stages[:at], append([]*lang.Stage{sub}, parent.Stages[at:]...)...)
-		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{parent, child}}
-		st := &State{}
-		attempts := map[string]int{}
-		now := t0
-		check := func(st *State, where string) {
-			checkInvariants(t, cfg, st, attempts, where)
-			seen := map[string]string{}
-			for _, c := range st.Runs {
-				if c.Parent == "" {
-					continue
-				}
-				k := fmt.Sprintf("%s#%d", c.Parent, c.ParentAttempt)
-				require.Empty(t, seen[k], "%s: two children of %s: %s and %s", where, k, seen[k], c.ID)
-				seen[k] = c.ID
-				if c.Status.Final() {
-					continue
-				}
-				pid, _ := core.SplitParent(c.Parent)
-				p := runOf(st, pid)
-				require.NotNil(t, p, where)
-				require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
-				require.Equal(t, "sub", p.Stage, "%s: live child %s of a parent at %s", where, c.ID, p.Stage)
-				require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
-			}
-		}
-		for i := range 12 {
-			now = now.Add(time.Minute)
-			in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
-			if i == 0 {
-				in.Event = "pull_request.opened"
-			}
-			facts := propFacts(r)
-			if i > 1 && r.IntN(5) == 0 {
-				in.Event, facts.PR.State = "pull_request.closed", PRClosed // cancels the parent
-				for _, c := range st.Runs {
-					if c.Parent != "" && !c.Status.Final() {
-						closedMid++
-					}
-				}
-			}
-			where := fmt.Sprintf("seed %d input %d (%s)", seed, i, in.Event)
-			res := Step(cfg, st, in, facts, now)
-			check(res.State, where)
-			again := Step(cfg, res.State, in, facts, now)
-			require.False(t, again.Changed, "%s: applied twice changed the state", where)
-			st = res.State
-			for round := 0; len(res.Effects) > 0 && round < 4; round++ {
-				var outs []Outcome
-				for _, e := range res.Effects {
-					o := Outcome{Key: e.Key}
-					if r.IntN(4) == 0 {
-						o.Err, o.Permanent = "refused", r.IntN(2) == 0
-					}
-					outs = append(outs, o)
-				}
-				res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
-				check(res.State, fmt.Sprintf("%s settle %d", where, round))
-				st = res.State
-			}
-		}
-		for _, run := range st.Runs {
-			if run.Parent != "" {
-				children++
-			}
-			if sr := run.Stages["sub"]; run.Parent == "" && sr != nil && sr.Status == StageSucceeded {
-				followed++
-			}
-			if sr := run.Stages["sub"]; run.Parent == "" && sr != nil && sr.Attempt > 1 {
-				again++
-			}
-		}
-	}
-	t.Logf("%d children started, %d parents followed a completed child, %d entered their pipeline stage again, %d closed mid-child",
-		children, followed, again, closedMid)
-	require.Greater(t, closedMid, 5, "pull requests closed while a child ran")
-	require.Greater(t, children, 60, "children started")
-	require.Greater(t, again, 10, "pipeline stages entered again (a new child)")
-	require.Greater(t, followed, 30, "parents that moved on after their child")
-}
-
 // pipelineBranch: a pipeline branch ends as its child ends, for the join to decide.
 func TestSubPipelineBranchFollowsChild(t *testing.T) {
 	leaf := &lang.Pipeline{Name: "leaf", Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFail: lang.TargetEscalate,

@@ -185,49 +185,13 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 	children, joined, cancelled := 0, 0, 0
 	for seed := range uint64(250) {
 		r := rand.New(rand.NewPCG(seed, 29))
-		parent, child := propPipeline(r), propPipeline(r)
-		child.Name, child.Trigger, child.OnEvents = "kid", lang.Trigger{}, nil
-		child.Stages = append([]*lang.Stage{{ID: "wait", Type: lang.StageGate, OnPass: child.Stages[0].ID,
-			Conditions: []lang.Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
-		at := r.IntN(len(parent.Stages))
-		join := []string{lang.JoinAll, lang.JoinAny}[r.IntN(2)]
-		par := &lang.Stage{ID: "par", Type: lang.StageParallel, Join: join, Branches: []*lang.Stage{
-			{ID: "sub", Type: lang.StagePipeline, Pipeline: "kid"},
-			{ID: "tag", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"b"}}},
-		}}
-		if r.IntN(2) == 0 {
-			par.Branches[0].Timeout = time.Duration(1+r.IntN(6)) * time.Minute
-		}
-		if r.IntN(2) == 0 {
-			par.OnAnyReject = &lang.Rule{Goto: parent.Stages[0].ID, MaxIterations: 1, Then: lang.TargetFail}
-		}
-		parent.Stages = append(parent.Stages[:at], append([]*lang.Stage{par}, parent.Stages[at:]...)...)
-		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{parent, child}}
+		cfg := parBranchPropConfig(r)
 		st := &State{}
 		attempts := map[string]int{}
 		now := t0
 		check := func(st *State, where string) {
 			checkInvariants(t, cfg, st, attempts, where)
-			seen := map[string]string{}
-			for _, c := range st.Runs {
-				if c.Parent == "" {
-					continue
-				}
-				k := fmt.Sprintf("%s#%d", c.Parent, c.ParentAttempt)
-				require.Empty(t, seen[k], "%s: two children of %s: %s and %s", where, k, seen[k], c.ID)
-				seen[k] = c.ID
-				if c.Status.Final() {
-					continue
-				}
-				pid, link := core.SplitParent(c.Parent)
-				require.Equal(t, "sub", link, where)
-				p := runOf(st, pid)
-				require.NotNil(t, p, where)
-				require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
-				require.NotEqual(t, RunEscalated, p.Status, "%s: child %s of an escalated parent is live", where, c.ID)
-				require.True(t, p.At("sub"), "%s: live child %s of a parent at %s whose branch is %s", where, c.ID, p.Stage, p.Stages["sub"].Status)
-				require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
-			}
+			checkBranchChildren(t, st, where)
 		}
 		for i := range 14 {
 			now = now.Add(time.Duration(1+r.IntN(3)) * time.Minute)
@@ -319,4 +283,53 @@ func TestParallelPipelineBranchChildEscalatingOnRejectRejects(t *testing.T) {
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "implement", run.Stage, "both rejected: on_any_reject")
 	assert.Contains(t, run.History[len(run.History)-1].Why, "sec-review, deep rejected")
+}
+
+// parBranchPropConfig draws a parent pipeline with a parallel stage "par" whose branches are a
+// pipeline branch "sub" running kid (which waits a while at a gate on a label the random
+// facts carry half the time) and an action branch adding a label.
+func parBranchPropConfig(r *rand.Rand) *lang.Config {
+	parent, child := propPipeline(r), propPipeline(r)
+	child.Name, child.Trigger, child.OnEvents = "kid", lang.Trigger{}, nil
+	child.Stages = append([]*lang.Stage{{ID: "wait", Type: lang.StageGate, OnPass: child.Stages[0].ID,
+		Conditions: []lang.Condition{{Check: "has-a", Eval: labelCheck("a")}}}}, child.Stages...)
+	at := r.IntN(len(parent.Stages))
+	join := []string{lang.JoinAll, lang.JoinAny}[r.IntN(2)]
+	par := &lang.Stage{ID: "par", Type: lang.StageParallel, Join: join, Branches: []*lang.Stage{
+		{ID: "sub", Type: lang.StagePipeline, Pipeline: "kid"},
+		{ID: "tag", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"b"}}},
+	}}
+	if r.IntN(2) == 0 {
+		par.Branches[0].Timeout = time.Duration(1+r.IntN(6)) * time.Minute
+	}
+	if r.IntN(2) == 0 {
+		par.OnAnyReject = &lang.Rule{Goto: parent.Stages[0].ID, MaxIterations: 1, Then: lang.TargetFail}
+	}
+	parent.Stages = append(parent.Stages[:at], append([]*lang.Stage{par}, parent.Stages[at:]...)...)
+	return &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{parent, child}}
+}
+
+// checkBranchChildren: one child per attempt of the branch, and a live child only of a live,
+// unescalated parent standing at that branch, at that attempt.
+func checkBranchChildren(t *testing.T, st *State, where string) {
+	seen := map[string]string{}
+	for _, c := range st.Runs {
+		if c.Parent == "" {
+			continue
+		}
+		k := fmt.Sprintf("%s#%d", c.Parent, c.ParentAttempt)
+		require.Empty(t, seen[k], "%s: two children of %s: %s and %s", where, k, seen[k], c.ID)
+		seen[k] = c.ID
+		if c.Status.Final() {
+			continue
+		}
+		pid, link := core.SplitParent(c.Parent)
+		require.Equal(t, "sub", link, where)
+		p := runOf(st, pid)
+		require.NotNil(t, p, where)
+		require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
+		require.NotEqual(t, RunEscalated, p.Status, "%s: child %s of an escalated parent is live", where, c.ID)
+		require.True(t, p.At("sub"), "%s: live child %s of a parent at %s whose branch is %s", where, c.ID, p.Stage, p.Stages["sub"].Status)
+		require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
+	}
 }

@@ -60,8 +60,48 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 		data = data[1:]
 		return b
 	}
+	p, gates := multiGuardPipeline(next)
+	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{p}}
+	api, web := apiPR(), webPR()
+	prs := []*PullRequest{api, web}
+	for _, pr := range prs {
+		for _, l := range multiLabels {
+			if next()%3 != 0 {
+				pr.Labels = append(pr.Labels, l)
+			}
+		}
+		pr.Mergeable = []string{Mergeable, Mergeable, Mergeable, Conflicting, Unknown}[next()%5]
+		pr.Draft = next()%6 == 0
+		pr.State = []string{PROpen, PROpen, PROpen, PROpen, PRMerged, PRClosed}[next()%6]
+	}
+	facts := multiFacts(web, api)
+	run := multiGuardRun(p, api, next)
+	st := &State{Version: 1, Runs: []*Run{run}}
+	res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
+	byNumber := map[int]*PullRequest{12: api, 30: web}
+	for _, e := range res.Effects {
+		if e.Kind != EffectMerge {
+			continue
+		}
+		merged = true
+		pr := byNumber[e.Number]
+		if pr == nil || (e.Number == 30) != (e.Repo == "acme/web") {
+			return true, fmt.Sprintf("merge of %s#%d, not a pull request of the run", e.Repo, e.Number)
+		}
+		if bad := multiMergeRefused(p, gates, e, prs, run.Stage); bad != "" {
+			return true, bad
+		}
+	}
+	return merged, ""
+}
+
+// multiLabels are the labels the gates of multiGuardPipeline look for.
+var multiLabels = []string{"a", "b"}
+
+// multiGuardPipeline draws 1 to 4 gates, each on a label of one pull request, of the
+// first, of the second, or of all, leading to another gate, the merge-all stage or the end.
+func multiGuardPipeline(next func() int) (*lang.Pipeline, map[string]multiGate) {
 	n := 1 + next()%4 // gates, then the merge-all stage
-	labels := []string{"a", "b"}
 	prChoices := []string{"", "0", "1", "all"}
 	p := &lang.Pipeline{Name: "xr", Scope: lang.ScopeMultiPR, Trigger: lang.Trigger{Event: "issues.labeled", Labels: []string{"cross-repo"}}}
 	gates := map[string]multiGate{}
@@ -75,7 +115,7 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 			}
 			return lang.TargetComplete
 		}
-		g := multiGate{pr: prChoices[next()%4], label: labels[next()%2]}
+		g := multiGate{pr: prChoices[next()%4], label: multiLabels[next()%2]}
 		gates[id] = g
 		var eval Check = labelCheck(g.label)
 		switch g.pr {
@@ -90,20 +130,11 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 		{ID: "merge-api", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{PR: mustTemplate("{{ context.prs[0] }}")}},
 		{ID: "merge-web", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{PR: mustTemplate("{{ context.prs[1] }}")}},
 	}})
-	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{p}}
-	api, web := apiPR(), webPR()
-	prs := []*PullRequest{api, web}
-	for _, pr := range prs {
-		for _, l := range labels {
-			if next()%3 != 0 {
-				pr.Labels = append(pr.Labels, l)
-			}
-		}
-		pr.Mergeable = []string{Mergeable, Mergeable, Mergeable, Conflicting, Unknown}[next()%5]
-		pr.Draft = next()%6 == 0
-		pr.State = []string{PROpen, PROpen, PROpen, PROpen, PRMerged, PRClosed}[next()%6]
-	}
-	facts := multiFacts(web, api)
+	return p, gates
+}
+
+// multiGuardRun draws where the run stands and what its stages say.
+func multiGuardRun(p *lang.Pipeline, api *PullRequest, next func() int) *Run {
 	run := &Run{ID: "xr/4/1", Pipeline: "xr", ConfigOID: "blob1", Subject: "acme/api#4", Status: RunRunning,
 		Stage: p.Stages[next()%len(p.Stages)].ID, Stages: map[string]*StageRun{},
 		Context:     map[string]any{"pr_number": "acme/api#12", "prs": []any{"acme/api#12", "acme/web#30"}},
@@ -115,33 +146,27 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 			run.Stages[b.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1}
 		}
 	}
-	st := &State{Version: 1, Runs: []*Run{run}}
-	res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
-	byNumber := map[int]*PullRequest{12: api, 30: web}
-	for _, e := range res.Effects {
-		if e.Kind != EffectMerge {
+	return run
+}
+
+// multiMergeRefused says why merge e must not have been asked for, or "": all or none of the
+// pull requests, each open, ready and on a path of passing gates.
+func multiMergeRefused(p *lang.Pipeline, gates map[string]multiGate, e Effect, prs []*PullRequest, at string) string {
+	api, web := prs[0], prs[1]
+	for _, other := range prs {
+		if other.State == PRMerged {
 			continue
 		}
-		merged = true
-		pr := byNumber[e.Number]
-		if pr == nil || (e.Number == 30) != (e.Repo == "acme/web") {
-			return true, fmt.Sprintf("merge of %s#%d, not a pull request of the run", e.Repo, e.Number)
+		if other.State != PROpen || other.Draft || other.Mergeable == Conflicting {
+			return fmt.Sprintf("merge of #%d asked for while #%d is %s (draft %v, %s): all or none; stages %s",
+				e.Number, other.Number, other.State, other.Draft, other.Mergeable, describeMulti(p, gates))
 		}
-		for _, other := range prs {
-			if other.State == PRMerged {
-				continue
-			}
-			if other.State != PROpen || other.Draft || other.Mergeable == Conflicting {
-				return true, fmt.Sprintf("merge of #%d asked for while #%d is %s (draft %v, %s): all or none; stages %s",
-					e.Number, other.Number, other.State, other.Draft, other.Mergeable, describeMulti(p, gates))
-			}
-			if !multiPath(p, gates, other, prs) {
-				return true, fmt.Sprintf("merge of #%d asked for without a path of passing gates for #%d: stages %s, labels %v %v, state at %s",
-					e.Number, other.Number, describeMulti(p, gates), api.Labels, web.Labels, run.Stage)
-			}
+		if !multiPath(p, gates, other, prs) {
+			return fmt.Sprintf("merge of #%d asked for without a path of passing gates for #%d: stages %s, labels %v %v, state at %s",
+				e.Number, other.Number, describeMulti(p, gates), api.Labels, web.Labels, at)
 		}
 	}
-	return merged, ""
+	return ""
 }
 
 // multiPath reports whether p has a path from its first stage to merge-all on which every

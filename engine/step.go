@@ -170,10 +170,6 @@ func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
 		e.St.Subject = run.Subject
 	}
 	e.Logf("run %s %s", run.ID, why)
-	if what := core.UnsupportedPipeline(p); what != "" {
-		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+what)
-		return
-	}
 	e.NoteHead(run)
 	e.initContext(p, run)
 	e.initVariables(p, run) // step_variables.go
@@ -266,12 +262,8 @@ func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 		return false
 	}
 	t := stageTypes[stage.Type] // stage.go
-	what := core.UnsupportedStage(stage)
 	if t == nil {
-		what = fmt.Sprintf("stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String())
-	}
-	if what != "" {
-		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+what)
+		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String()))
 		return false
 	}
 	if e.enterCondition(p, run, stage) { // step_condition.go

@@ -36,10 +36,4 @@ func TestGateAnyOf(t *testing.T) {
 	cfg = anyOfConfig(lang.Condition{Check: "a", Eval: failingOn("bad")}, lang.Condition{Check: "b", Eval: failingOn("bad")})
 	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok", "bad"), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
-
-	// A check that cannot be evaluated yet, inside a group, stops the run loudly.
-	cfg = anyOfConfig(lang.Condition{Check: "file_exists", Eval: unsupportedCheck{}, Pos: lang.Pos{Line: 3, Col: 5}})
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
-	assert.Contains(t, res.State.Runs[0].Message, `not supported yet: check "file_exists" (condition at 3:5)`)
 }

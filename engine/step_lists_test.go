@@ -101,10 +101,13 @@ func TestOnErrorListRunsWhenTheRunFails(t *testing.T) {
 	assert.Contains(t, run.Message, `on_error item 3 (notify): notification target "nobody here" is neither`)
 }
 
-func TestListsDoNotRunForUnsupportedConstructs(t *testing.T) {
+// A run stopped at what Step cannot execute did not fail as its pipeline says: its
+// on_error list does not run.
+func TestListsDoNotRunForWhatStepCannotExecute(t *testing.T) {
 	cfg := listConfig(nil, []lang.ActionItem{{Action: lang.ActionLabel, Args: strValue("needs-human")}})
-	cfg.Pipelines[0].Stages[0].Conditions[0].Eval = unsupportedCheck{}
+	cfg.Pipelines[0].Stages[0].Type = "loop"
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	assert.Contains(t, res.State.Runs[0].Message, `not supported yet: stage type "loop"`)
 	assert.Empty(t, res.Effects)
 }

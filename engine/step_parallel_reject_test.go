@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,7 +18,6 @@ func TestParallelOnAnyRejectNotifiesAndLabels(t *testing.T) {
 	review := cfg.Pipelines[0].Stages[1]
 	review.OnAnyReject = &lang.Rule{Goto: "implement", MaxIterations: 2, Then: lang.TargetFail, Labels: []string{"changes-asked"},
 		Notify: &lang.Notify{Target: agentTemplate(t, "maintainers"), Message: agentTemplate(t, "rejected: {{ filter(branches.*.feedback, # != nil) }}")}}
-	require.Empty(t, core.UnsupportedStage(review))
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))

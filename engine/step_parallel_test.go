@@ -324,9 +324,12 @@ func TestParallelSkipAndCancelCloseTheBranches(t *testing.T) {
 	assert.True(t, logged(late, "refused: the run is cancelled"), late.Log)
 }
 
-func TestParallelUnsupportedBranchesStopLoudly(t *testing.T) {
+// A branch of a type that cannot be a branch (the loader refuses it) in a config built by
+// hand stops the run loudly.
+func TestParallelBranchOfATypeThatCannotBeOneStopsLoudly(t *testing.T) {
 	for name, b := range map[string]*lang.Stage{
-		`action "merge_pr" in a branch`: {ID: "m", Type: lang.StageAction, Action: lang.ActionMergePR},
+		`a human branch (branch "h" of stage "review"`: {ID: "h", Type: lang.StageHuman},
+		`a loop branch (branch "l" of stage "review"`:  {ID: "l", Type: "loop"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg := parallelConfig(t, lang.JoinAll, "sec")

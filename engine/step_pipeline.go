@@ -63,9 +63,6 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		return nil, fmt.Sprintf("sub-pipeline %q of stage %q would nest %d levels deep, more than settings.max_nesting (%d)",
 			stage.Pipeline, stage.ID, run.Depth+1, limit)
 	}
-	if what := core.UnsupportedPipeline(cp); what != "" {
-		return nil, "not supported yet: " + what
-	}
 	// The parent's context and the stage's, rendered over the parent's env.
 	env := e.env(p, run)
 	passed := map[string]any{}
@@ -136,7 +133,7 @@ func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *R
 		}
 		child, why = e.startChild(p, run, stage)
 		if child == nil {
-			fatal = strings.Contains(why, "max_nesting") || strings.HasPrefix(why, "not supported yet") || strings.Contains(why, "not in the config")
+			fatal = strings.Contains(why, "max_nesting") || strings.Contains(why, "not in the config")
 			return nil, why, fatal
 		}
 	}

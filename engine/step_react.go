@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -12,8 +11,6 @@ func (e *eval) react(p *lang.Pipeline, run *Run, in Input) {
 	r := p.Reaction(in.Event)
 	switch {
 	case r == nil:
-	case core.UnsupportedReaction(r) != "":
-		e.finish(run, RunFailed, lang.TargetFail, "not supported yet: "+core.UnsupportedReaction(r))
 	case r.Action == lang.ReactCancel && e.ownMerge(p, run) != nil:
 		// The closed event of the run's own merge, whose state was not saved: the
 		// merge stage ends the run (completed) when the run is advanced below.

@@ -182,25 +182,18 @@ func TestStepActionLabelsReconcile(t *testing.T) {
 	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
 }
 
-func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
+// A config built by hand, past the loader, with what Step cannot execute: the run stops
+// there loudly instead of skipping it.
+func TestStepRefusesWhatItCannotExecute(t *testing.T) {
 	at := lang.Pos{File: ".github/pipelines.yaml", Line: 12, Col: 9}
-	gate := func(mod func(*lang.Stage)) *lang.Stage {
-		s := &lang.Stage{ID: "g", Type: lang.StageGate, Pos: at, OnPass: lang.TargetComplete,
-			Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok"), Pos: at}}}
-		mod(s)
-		return s
-	}
 	cases := []struct {
 		name  string
 		stage *lang.Stage
 		pipe  func(*lang.Pipeline)
 		want  string
 	}{
-		{"unsupported check", gate(func(s *lang.Stage) { s.Conditions[0].Eval = unsupportedCheck{} }), nil,
-			`not supported yet: check "file_exists" (condition at .github/pipelines.yaml:12:9)`},
-		{"merge branch without pr_number", &lang.Stage{ID: "x", Type: lang.StageParallel, Pos: at, Join: lang.JoinAll,
-			Branches: []*lang.Stage{{ID: "m", Type: lang.StageAction, Action: lang.ActionMergePR, Pos: at}}}, nil,
-			`not supported yet: action "merge_pr" in a branch without pr_number (branch "m" of stage "x" at .github/pipelines.yaml:12:9)`},
+		{"stage type missing from the step table", &lang.Stage{ID: "g", Type: "loop", Pos: at, OnSuccess: lang.TargetComplete}, nil,
+			`not supported yet: stage type "loop" (stage "g" at .github/pipelines.yaml:12:9)`},
 		{"merge branch of a pull request's run", &lang.Stage{ID: "x", Type: lang.StageParallel, Pos: at, Join: lang.JoinAll,
 			Branches: []*lang.Stage{{ID: "m", Type: lang.StageAction, Action: lang.ActionMergePR, Pos: at, Config: lang.ActionConfig{PR: mustTemplate("{{ context.pr_number }}")}}}}, nil,
 			`merge_pr as a branch (branch "m" at .github/pipelines.yaml:12:9) in a pull request's run`},
@@ -216,20 +209,9 @@ func TestStepUnsupportedConstructsFailLoudly(t *testing.T) {
 			run := res.State.Runs[0]
 			assert.Equal(t, RunFailed, run.Status)
 			assert.Contains(t, run.Message, tc.want)
-			assert.Empty(t, res.Effects, "nothing is done past an unsupported construct")
+			assert.Empty(t, res.Effects, "nothing is done past what Step cannot execute")
 		})
 	}
-}
-
-func TestStepUnsupportedReactionFailsLoudly(t *testing.T) {
-	cfg := stepConfig()
-	cfg.Pipelines[0].OnEvents = append(cfg.Pipelines[0].OnEvents, lang.EventReaction{
-		Event: "pull_request.synchronize", Action: "rebuild", Pos: lang.Pos{File: "f.yaml", Line: 7, Col: 7}})
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.synchronize"}, prFacts(), t0)
-	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
-	assert.Contains(t, run.Message, `not supported yet: on_events action "rebuild" for "pull_request.synchronize" at f.yaml:7:7`)
 }
 
 func TestStepRunFollowsTheConfigItStartedUnder(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine"
-	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestCommand(t *testing.T) {
@@ -22,6 +21,4 @@ func TestCommand(t *testing.T) {
 	assert.Equal(t, engine.GateResult{Check: "command", Status: engine.GateError, Message: `"make test" was not run: the pull request's head lives in a fork`, Who: "a maintainer"},
 		c.Evaluate(with(engine.CommandResult{Err: "the pull request's head lives in a fork"})))
 	assert.Equal(t, engine.GateError, c.Evaluate(facts()).Status, "not run: fails closed")
-	_, unsupported := c.(lang.Unsupported)
-	assert.False(t, unsupported)
 }

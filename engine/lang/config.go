@@ -306,9 +306,3 @@ type Condition struct {
 	Pos      Pos
 	Eval     Check
 }
-
-// Unsupported is implemented by checks that load and validate but cannot be evaluated
-// yet: a run that reaches one stops with "not supported yet".
-type Unsupported interface {
-	Unsupported() string // what is missing, for the message
-}

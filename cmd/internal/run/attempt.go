@@ -150,16 +150,11 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 	if len(res.State.Runs) == 0 && len(rd.ignored) == 0 && len(res.State.Followers) == 0 {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
-	stopped := newlyUnsupported(rd.loaded, res.State)
 	recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
 	if _, err := rd.store.Save(ctx, number, rd.change(ev, res.State), rd.ver); err != nil {
 		return nil, err
 	}
 	a.saved(rd.loaded, res.State) // run_issue.go
-	if len(stopped) > 0 {
-		r.Unsupported = append(r.Unsupported, stopped...)
-		return nil, fmt.Errorf("%s", strings.Join(stopped, "; "))
-	}
 	if pending != nil {
 		return nil, pending
 	}
@@ -189,22 +184,4 @@ func saveIntents(ctx context.Context, store state.Store, c state.Change, number 
 		return ver, fmt.Errorf("saving the intent of %s before performing it: %w; nothing was performed", strings.Join(keys, ", "), err)
 	}
 	return v, nil
-}
-
-// newlyUnsupported returns the messages of runs that stopped in this invocation at a
-// construct the engine cannot execute yet.
-func newlyUnsupported(before, after *engine.State) []string {
-	was := map[string]bool{}
-	for _, r := range before.Runs {
-		if r.Status == engine.RunFailed {
-			was[r.ID] = true
-		}
-	}
-	var out []string
-	for _, r := range after.Runs {
-		if r.Status == engine.RunFailed && !was[r.ID] && strings.HasPrefix(r.Message, "not supported yet:") {
-			out = append(out, fmt.Sprintf("run %s stopped: %s", r.ID, r.Message))
-		}
-	}
-	return out
 }

@@ -53,8 +53,6 @@ type Runner struct {
 	Transport http.RoundTripper                          // nil: the network
 	limits    ghapi.Limits
 	act       *githubactions.Action
-	// Unsupported collects the "not supported yet" stops of this invocation.
-	Unsupported []string
 	// Webhooks carries webhook calls in simulate (webhooks.go); nil: the network.
 	Webhooks *WebhookEnv
 	// stateKeys are the state key inputs (statekey.go); nil: none.

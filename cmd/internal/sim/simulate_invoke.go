@@ -21,14 +21,13 @@ func (s *simulation) deliver(ctx context.Context, d delivery) error {
 
 // invocation is what one run of the real run path did.
 type invocation struct {
-	log         string
-	code        int
-	unsupported []string
-	err         error // the run could not be set up
+	log  string
+	code int
+	err  error // the run could not be set up
 }
 
 // report prints an invocation's log when asked or when it failed, and turns a run that
-// could not start, or that the engine cannot play, into an error.
+// could not start into an error.
 func (s *simulation) report(res invocation) error {
 	if res.err != nil {
 		return res.err
@@ -41,10 +40,6 @@ func (s *simulation) report(res invocation) error {
 	}
 	if res.code == 2 {
 		return errors.New("the run could not start; see its log above")
-	}
-	if len(res.unsupported) > 0 {
-		s.printComments()
-		return fmt.Errorf("the engine cannot play this scenario: %s", strings.Join(res.unsupported, "; "))
 	}
 	return nil
 }
@@ -100,5 +95,5 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	default:
 		code = r.Run(ctx)
 	}
-	return invocation{log: log.String(), code: code, unsupported: r.Unsupported}
+	return invocation{log: log.String(), code: code}
 }

@@ -188,15 +188,6 @@ func MergeBranches(par *lang.Stage) []*lang.Stage {
 	return out
 }
 
-// unsupportedMergeBranch names what a parallel branch that merges lacks: a merge branch merges
-// the pull request its pr_number names.
-func unsupportedMergeBranch(b *lang.Stage, where string) string {
-	if b.Config.PR == nil {
-		return fmt.Sprintf("action %q in a branch without pr_number (%s): a branch merges the pull request its pr_number names, in an issue's or a multi-PR run", b.Action, where)
-	}
-	return ""
-}
-
 // GuardTarget is the stage the guard looks for a path to when merge is a branch: its
 // parallel stage.
 func GuardTarget(p *lang.Pipeline, merge *lang.Stage) *lang.Stage {

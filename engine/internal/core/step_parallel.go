@@ -88,26 +88,6 @@ func notAt(run *Run, stage string) string {
 	return fmt.Sprintf("branch %q of stage %q has already %s", stage, sr.Parent, done)
 }
 
-// unsupportedParallel names what a parallel stage uses that Step cannot execute yet, or "".
-func unsupportedParallel(s *lang.Stage) string {
-	for _, b := range s.Branches {
-		where := fmt.Sprintf("branch %q of stage %q at %s", b.ID, s.ID, b.Pos)
-		switch b.Type {
-		case lang.StageAction:
-			// A merge belongs after the join, behind the gates the merge guard checks.
-			if !executedActions[b.Action] {
-				return fmt.Sprintf("action %q in a branch (%s)", b.Action, where)
-			}
-			if b.Action == lang.ActionMergePR { // step_multipr.go
-				if what := unsupportedMergeBranch(b, where); what != "" {
-					return what
-				}
-			}
-		}
-	}
-	return ""
-}
-
 // BranchesStarted reports whether the branches of par belong to the run's current entry.
 func BranchesStarted(run *Run, par *lang.Stage) bool {
 	sr := run.Stages[par.ID]

@@ -11,28 +11,8 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// TestSupportedChecksAreNotUnsupported keeps the evaluated forms free of the marker.
-func TestSupportedChecksAreNotUnsupported(t *testing.T) {
-	for _, tt := range []struct {
-		gate          engine.Gate
-		check, params string
-	}{
-		{CIStatus{}, "ci_status", "{workflows: [test]}"},
-		{CIStatus{}, "ci_status", `{pr: "{{ context.prs[1] }}"}`},
-		{CIStatus{}, "ci_status", "{pr: all, expect: success}"},
-		{HumanApproved{}, "human_approved", "{count: 1}"},
-		{HumanApproved{}, "human_approved", "{from: maintainers, count: 2}"},
-		{Expr{}, "expr", "{expr: github.pr.draft}"},
-		{PRApprovalsMet{}, "pr_approvals_met", "{scope: agents}"},
-		{FileExists{}, "file_exists", `{paths: [CHANGELOG.md, "src/**/auth.go", "s*/x/*.go"]}`},
-	} {
-		c := mustCompile(t, tt.gate, tt.check, tt.params)
-		_, ok := c.(lang.Unsupported)
-		assert.False(t, ok, tt.check)
-	}
-}
-
-func TestUnsupportedChecksRecordParams(t *testing.T) {
+// TestChecksRecordParams: the engine reads a check's params through its accessors.
+func TestChecksRecordParams(t *testing.T) {
 	c := mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{scope: humans, pr: "{{ context.prs[0] }}"}`)
 	pam := c.(prApprovalsMet)
 	assert.Equal(t, ScopeHumans, pam.Scope())

@@ -333,3 +333,49 @@ func checkBranchChildren(t *testing.T, st *State, where string) {
 		require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
 	}
 }
+
+// pipelineBranch: a pipeline branch ends as its child ends, for the join to decide.
+func TestSubPipelineBranchFollowsChild(t *testing.T) {
+	leaf := &lang.Pipeline{Name: "leaf", Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFail: lang.TargetEscalate,
+		Conditions: []lang.Condition{{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
+			switch {
+			case f.PR.HasLabel("broken"):
+				return GateResult{Status: GateFail, Message: "broken"}
+			case f.PR.HasLabel("ok"):
+				return GateResult{Status: GatePass, Message: "ok"}
+			}
+			return GateResult{Status: GatePending, Message: "needs ok"}
+		})}}}}}
+	branch := &lang.Stage{ID: "deep", Type: lang.StagePipeline, Pipeline: "leaf"}
+	par := &lang.Stage{ID: "reviews", Type: lang.StageParallel, Join: "all", Branches: []*lang.Stage{branch}}
+	top := &lang.Pipeline{Name: "top", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{par}}
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{top, leaf}}
+	state := func() *State {
+		return &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
+			Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1},
+				"deep": {Status: StageWaiting, Attempt: 1, Parent: "reviews", ParentAttempt: 1}}}}}
+	}
+	for _, tc := range []struct {
+		label, status, child, msg string
+	}{
+		{"", string(StageWaiting), string(RunWaiting), "sub-pipeline run leaf/7/1 is waiting at g"},
+		{"ok", string(StageSucceeded), string(RunCompleted), "sub-pipeline run leaf/7/1 completed"},
+		{"broken", string(StageFailed), string(RunCancelled), "sub-pipeline run leaf/7/1 escalated at g: gate failed: broken"},
+	} {
+		f := prFacts()
+		if tc.label != "" {
+			f.PR.Labels = []string{tc.label}
+		}
+		e := newEval(cfg, state(), f, t0, Input{})
+		run := e.St.Runs[0]
+		e.pipelineBranch(top, run, branch)
+		child := e.RunByID("leaf/7/1")
+		require.NotNil(t, child, tc.label)
+		assert.Equal(t, "top/7/1/deep", child.Parent)
+		assert.Equal(t, tc.status, string(run.Stages["deep"].Status), tc.label)
+		assert.Equal(t, tc.child, string(child.Status), tc.label)
+		assert.Equal(t, tc.msg, run.Stages["deep"].Message, tc.label)
+		e.pipelineBranch(top, run, branch)
+		assert.Len(t, e.St.Runs, 2, "one child per attempt of the branch")
+	}
+}

@@ -159,9 +159,12 @@ type chaosPlayer struct {
 	as       map[*chaosStep]*chaosStep // a step of the story → the step played for it
 }
 
-// tail plays CI and an approval on the head, then what the run waits for.
+// tail lets the time pass in which an invocation cut off by a fault has surely ended (its
+// timeout and a minute: what it may still have been doing holds until then, by design), then
+// plays CI and an approval on the head, then what the run waits for.
 func (p *chaosPlayer) tail(ctx context.Context) {
 	first := []*chaosStep{
+		{kind: "advance", body: "7m", tail: true},
 		{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", chaosPR), delivers: true, tail: true},
 		{kind: "review", body: fmt.Sprintf("{pr: %d, user: carol, state: approved}", chaosPR), delivers: true, tail: true},
 		{kind: "review", body: fmt.Sprintf("{pr: %d, user: bob, state: approved}", chaosPR), delivers: true, tail: true},

@@ -25,20 +25,26 @@ type Deadline struct {
 	Branch string `json:"branch,omitempty"`
 }
 
-// NextDeadline is the earliest deadline of the run's current stage; zero when the run
-// is final or escalated, or its stage waits for no time.
+// NextDeadline is the earliest deadline of the run's current stage, or the end of the lease
+// of an intent it holds (an effect whose outcome stayed unknown: once the invocation that
+// asked for it has surely ended, the sweep lets the run ask again, whether or not another
+// event comes); zero when the run is final or escalated, or waits for no time.
 func (r *Run) NextDeadline() time.Time {
 	if r.Status.Final() || r.Status == RunEscalated {
 		return time.Time{}
 	}
-	sr := r.Stages[r.Stage]
-	if sr == nil {
-		return time.Time{}
-	}
 	var next time.Time
-	for _, d := range sr.Deadlines {
-		if next.IsZero() || d.At.Before(next) {
-			next = d.At
+	earliest := func(at time.Time) {
+		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	for _, it := range r.Intents {
+		earliest(it.InFlightUntil())
+	}
+	if sr := r.Stages[r.Stage]; sr != nil {
+		for _, d := range sr.Deadlines {
+			earliest(d.At)
 		}
 	}
 	return next

@@ -140,6 +140,6 @@ func (e *executor) forbidden(typ, field string, path []any) bool {
 	if !ok || satisfied(e.perms, n.alternatives(nil)) {
 		return false
 	}
-	e.failTyped(path, "FORBIDDEN", "Resource not accessible by integration", false)
+	e.x.FailTyped(path, "FORBIDDEN", "Resource not accessible by integration", false)
 	return true
 }

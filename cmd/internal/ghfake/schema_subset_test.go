@@ -15,6 +15,8 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
 )
 
 var updateSchema = flag.Bool("update-schema", false, "rewrite schema_subset.graphql from testdata/github/graphql/schema.graphql")
@@ -79,7 +81,7 @@ func servedFields(def *ast.Definition) ast.FieldList {
 		}
 		keys, isPayload := payloadFields[def.Name]
 		if isPayload && slices.Contains(keys, f.Name) ||
-			!isPayload && (resolvers[def.Name+"."+f.Name] != nil || genericResolver(def.Name, f.Name) != nil) {
+			!isPayload && (resolvers[def.Name+"."+f.Name] != nil || gqlexec.Generic(def.Name, f.Name)) {
 			out = append(out, f)
 		}
 	}

@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/schemafile"
 )
 
 // SchemaEnv names an environment variable that may point at GitHub's schema.graphql. Without it the
@@ -45,10 +43,10 @@ var (
 )
 
 // loadSchema loads GitHub's schema once per process (it is 1.2 MB): $GHFAKE_SCHEMA, else the
-// project's copy found by findSchema, else the embedded subset.
+// project's copy found by schemafile.Find, else the embedded subset.
 func loadSchema() (*ast.Schema, string, error) {
 	schemaOnce.Do(func() {
-		path, ok := findSchema()
+		path, ok := schemafile.Find(SchemaEnv)
 		if !ok {
 			schema, schemaErr = loadSubset()
 			schemaFrom = subsetName
@@ -84,67 +82,6 @@ func loadSubset() (*ast.Schema, error) {
 		}
 	})
 	return subset, subsetErr
-}
-
-// schemaPath is where the project keeps GitHub's schema, relative to the root of its module.
-var schemaPath = filepath.Join("testdata", "github", "graphql", "schema.graphql")
-
-// modulePath is this project's module, as its go.mod declares it.
-const modulePath = "github.com/org/pipeline-action"
-
-// findSchema locates GitHub's full schema.graphql: $GHFAKE_SCHEMA (used as given, so a wrong path
-// is an error rather than a silent fallback), else testdata/github/graphql/schema.graphql at the
-// root of this project's module, found from this source file or from the working directory (the
-// nearest directory above with a go.mod, which must declare this module, so that another
-// project's testdata is never taken). ok is false when neither is there.
-func findSchema() (path string, ok bool) {
-	if p := os.Getenv(SchemaEnv); p != "" {
-		return p, true
-	}
-	var starts []string
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		starts = append(starts, filepath.Dir(file))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	for _, dir := range starts {
-		root, ok := moduleRoot(dir)
-		if !ok {
-			continue
-		}
-		p := filepath.Join(root, schemaPath)
-		if _, err := os.Stat(p); err == nil {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// moduleRoot is the nearest directory at or above dir with a go.mod, if that go.mod declares this
-// project's module.
-func moduleRoot(dir string) (string, bool) {
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, modfileDeclares(b, modulePath)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
-// modfileDeclares reports whether the go.mod text b declares module mod.
-func modfileDeclares(b []byte, mod string) bool {
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && f[0] == "module" && strings.Trim(f[1], `"`) == mod {
-			return true
-		}
-	}
-	return false
 }
 
 // graphQLSchema is the schema this server validates against: the one set by useSchema (tests), else

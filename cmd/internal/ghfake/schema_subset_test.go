@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/schemafile"
 )
 
 var updateSchema = flag.Bool("update-schema", false, "rewrite schema_subset.graphql from testdata/github/graphql/schema.graphql")
@@ -32,8 +33,8 @@ const (
 // there.
 func fullSchema(t testing.TB) *ast.Schema {
 	t.Helper()
-	path, ok := findSchema()
-	require.True(t, ok, "GitHub's schema.graphql not found at the module root's %s (or set %s)", schemaPath, SchemaEnv)
+	path, ok := schemafile.Find(SchemaEnv)
+	require.True(t, ok, "GitHub's schema.graphql not found at the module root's %s (or set %s)", schemafile.Path, SchemaEnv)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	sch, err := gqlparser.LoadSchema(&ast.Source{Name: path, Input: string(b)})

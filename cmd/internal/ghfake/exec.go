@@ -1,16 +1,9 @@
 package ghfake
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-	"reflect"
-	"strconv"
-	"strings"
-
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
 )
 
 // resolver computes field "Type.field" of parent; args are the field's coerced arguments (with
@@ -18,301 +11,51 @@ import (
 type resolver func(e *executor, parent any, args map[string]any) (any, error)
 
 // resolvers are the implemented fields, keyed "Type.field". Connection, edge and PageInfo fields
-// are generic (see connection.go); __typename is the executor's.
+// are generic (gqlexec); __typename is the executor's.
 var resolvers = map[string]resolver{}
 
-// executor walks a validated operation's selection sets over the world. It runs with s.mu held.
+// executor runs an operation over the world for one token. It runs with s.mu held.
 type executor struct {
-	s          *Server
-	schema     *ast.Schema
-	login      string
-	perms      Permissions // the token's scopes (permissions.go); nil: every scope
-	vars       map[string]any
-	errors     []any
-	unexpected []string
+	s     *Server
+	login string
+	perms Permissions // the token's scopes (permissions.go); nil: every scope
+	x     *gqlexec.Executor
 }
 
-// run executes op and returns its data.
-func (e *executor) run(op *ast.OperationDefinition) any {
-	root := "Query"
-	parent := any(rootValue{})
-	switch op.Operation {
-	case ast.Mutation:
-		root = "Mutation"
-	case ast.Subscription:
-		e.fail(nil, "subscriptions are not served over HTTP", false)
+// newExecutor is an executor of operations valid against sch with coerced variables vars.
+func newExecutor(s *Server, sch *ast.Schema, login string, perms Permissions, vars map[string]any) *executor {
+	e := &executor{s: s, login: login, perms: perms}
+	e.x = &gqlexec.Executor{Schema: sch, Vars: vars, Resolve: e.resolver, TypeOf: typeOf, Forbidden: e.forbidden}
+	return e
+}
+
+// resolver is the world's resolver of typ.field bound to e, or nil.
+func (e *executor) resolver(typ, field string) gqlexec.Resolver {
+	r := resolvers[typ+"."+field]
+	if r == nil {
 		return nil
 	}
-	return e.selectionSet(root, parent, op.SelectionSet, nil)
+	return func(parent any, args map[string]any) (any, error) { return r(e, parent, args) }
 }
 
 // rootValue is the parent of Query and Mutation fields.
-type rootValue struct{}
+type rootValue = gqlexec.RootValue
 
-// omap is a JSON object that keeps the order of the query's fields.
-type omap struct {
-	keys []string
-	vals map[string]any
-}
-
-func (m *omap) set(k string, v any) {
-	if _, ok := m.vals[k]; !ok {
-		m.keys = append(m.keys, k)
-	}
-	m.vals[k] = v
-}
-
-// MarshalJSON writes the keys in selection order.
-func (m *omap) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range m.keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		vb, err := json.Marshal(m.vals[k])
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vb)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// gqlError is an error a resolver answers as GitHub does: an entry with a type (NOT_FOUND,
-// STALE_DATA, FORBIDDEN, UNPROCESSABLE...) and a message.
-type gqlError struct{ typ, msg string }
-
-func (g *gqlError) Error() string { return g.msg }
+// conn is a page of a connection; edge one of its items with its cursor.
+type (
+	conn = gqlexec.Conn
+	edge = gqlexec.Edge
+)
 
 // errorOf is a typed GraphQL error.
-func errorOf(typ, format string, args ...any) error {
-	return &gqlError{typ: typ, msg: fmt.Sprintf(format, args...)}
-}
+func errorOf(typ, format string, args ...any) error { return gqlexec.Errorf(typ, format, args...) }
 
-// fail records an error entry for path; loud ones are also unexpected requests.
-func (e *executor) fail(path []any, msg string, loud bool) {
-	e.failTyped(path, "", msg, loud)
-}
+func cursor(i int) string { return gqlexec.Cursor(i) }
 
-// failTyped records an error entry of type typ ("" for none) for path.
-func (e *executor) failTyped(path []any, typ, msg string, loud bool) {
-	entry := obj{"message": msg}
-	if typ != "" {
-		entry["type"] = typ
-	}
-	if len(path) > 0 {
-		entry["path"] = append([]any(nil), path...)
-	}
-	if loud {
-		entry["type"] = "GHFAKE_NOT_IMPLEMENTED"
-		e.unexpected = append(e.unexpected, msg)
-	}
-	e.errors = append(e.errors, entry)
-}
+func intArg(args map[string]any, name string) (int, bool) { return gqlexec.IntArg(args, name) }
 
-// fieldGroup is the fields sharing one response key.
-type fieldGroup struct {
-	key    string
-	fields []*ast.Field
-}
+func strArg(args map[string]any, name string) string { return gqlexec.StrArg(args, name) }
 
-// collect gathers the fields of sel that apply to concrete type typ, following fragments and
-// honouring @skip and @include.
-func (e *executor) collect(typ string, sel ast.SelectionSet, groups []fieldGroup, index map[string]int) []fieldGroup {
-	for _, s := range sel {
-		switch x := s.(type) {
-		case *ast.Field:
-			if !e.included(x.Directives) {
-				continue
-			}
-			key := x.Alias
-			if key == "" {
-				key = x.Name
-			}
-			if i, ok := index[key]; ok {
-				groups[i].fields = append(groups[i].fields, x)
-				continue
-			}
-			index[key] = len(groups)
-			groups = append(groups, fieldGroup{key: key, fields: []*ast.Field{x}})
-		case *ast.InlineFragment:
-			if e.included(x.Directives) && e.applies(x.TypeCondition, typ) {
-				groups = e.collect(typ, x.SelectionSet, groups, index)
-			}
-		case *ast.FragmentSpread:
-			if x.Definition != nil && e.included(x.Directives) && e.applies(x.Definition.TypeCondition, typ) {
-				groups = e.collect(typ, x.Definition.SelectionSet, groups, index)
-			}
-		}
-	}
-	return groups
-}
-
-// included evaluates @skip and @include.
-func (e *executor) included(dirs ast.DirectiveList) bool {
-	if d := dirs.ForName("skip"); d != nil && d.ArgumentMap(e.vars)["if"] == true {
-		return false
-	}
-	if d := dirs.ForName("include"); d != nil && d.ArgumentMap(e.vars)["if"] == false {
-		return false
-	}
-	return true
-}
-
-// applies reports whether a fragment on cond applies to concrete type typ.
-func (e *executor) applies(cond, typ string) bool {
-	if cond == "" || cond == typ {
-		return true
-	}
-	def := e.schema.Types[cond]
-	if def == nil || !def.IsAbstractType() {
-		return false
-	}
-	for _, p := range e.schema.GetPossibleTypes(def) {
-		if p.Name == typ {
-			return true
-		}
-	}
-	return false
-}
-
-// selectionSet executes sel on parent of concrete type typ.
-func (e *executor) selectionSet(typ string, parent any, sel ast.SelectionSet, path []any) any {
-	out := &omap{vals: map[string]any{}}
-	for _, g := range e.collect(typ, sel, nil, map[string]int{}) {
-		f := g.fields[0]
-		fpath := append(path[:len(path):len(path)], g.key)
-		if f.Name == "__typename" {
-			out.set(g.key, typ)
-			continue
-		}
-		val, ok := e.resolve(typ, parent, f, fpath)
-		if !ok {
-			out.set(g.key, nil)
-			continue
-		}
-		out.set(g.key, e.complete(f.Definition.Type, val, g.fields, fpath))
-	}
-	return out
-}
-
-// resolve runs the resolver of typ.field; ok is false after an error.
-func (e *executor) resolve(typ string, parent any, f *ast.Field, path []any) (any, bool) {
-	name := typ + "." + f.Name
-	if e.forbidden(typ, f.Name, path) {
-		return nil, false
-	}
-	if m, ok := parent.(obj); ok {
-		if v, ok := m[f.Name]; ok {
-			return v, true
-		}
-		e.fail(path, fmt.Sprintf("ghfake does not implement field %s (at %s)", name, pathString(path)), true)
-		return nil, false
-	}
-	r := resolvers[name]
-	if r == nil {
-		r = genericResolver(typ, f.Name)
-	}
-	if r == nil {
-		e.fail(path, fmt.Sprintf("ghfake does not implement field %s (at %s)", name, pathString(path)), true)
-		return nil, false
-	}
-	val, err := r(e, parent, f.ArgumentMap(e.vars))
-	if ge := (*gqlError)(nil); errors.As(err, &ge) {
-		e.failTyped(path, ge.typ, ge.msg, false)
-		return nil, false
-	}
-	if err != nil {
-		e.fail(path, err.Error(), false)
-		return nil, false
-	}
-	return val, true
-}
-
-// complete turns a resolved value into JSON of type t, descending into objects and lists.
-func (e *executor) complete(t *ast.Type, val any, fields []*ast.Field, path []any) any {
-	if isNil(val) {
-		return nil
-	}
-	if t.Elem != nil {
-		rv := reflect.ValueOf(val)
-		if rv.Kind() != reflect.Slice {
-			e.fail(path, fmt.Sprintf("ghfake: resolver returned %T for a list", val), true)
-			return nil
-		}
-		out := make([]any, rv.Len())
-		for i := range out {
-			out[i] = e.complete(t.Elem, rv.Index(i).Interface(), fields, append(path[:len(path):len(path)], i))
-		}
-		return out
-	}
-	def := e.schema.Types[t.NamedType]
-	if def == nil || def.IsLeafType() {
-		return e.scalar(t.NamedType, val, path)
-	}
-	typ := def.Name
-	if def.IsAbstractType() {
-		typ = typeOf(val)
-		if typ == "" {
-			e.fail(path, fmt.Sprintf("ghfake: no GraphQL type for %T", val), true)
-			return nil
-		}
-	}
-	var sub ast.SelectionSet
-	for _, f := range fields {
-		sub = append(sub, f.SelectionSet...)
-	}
-	if e.forbidden(typ, "", path) {
-		return nil
-	}
-	return e.selectionSet(typ, val, sub, path)
-}
-
-// scalar serialises a leaf value as GitHub does: a BigInt as a decimal string, and an Int
-// outside 32 bits not at all (graphql-ruby's IntegerEncodingError: an error entry and null),
-// as for `databaseId` of the comments, reviews and check runs whose ids outgrew it.
-func (e *executor) scalar(typ string, val any, path []any) any {
-	rv := reflect.ValueOf(val)
-	switch rv.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-	default:
-		return val
-	}
-	n := rv.Int()
-	switch typ {
-	case "BigInt":
-		return strconv.FormatInt(n, 10)
-	case "Int":
-		if n < math.MinInt32 || n > math.MaxInt32 {
-			e.fail(path, fmt.Sprintf("Integer out of bounds: %d @ %s. Consider using ID or GraphQL::Types::BigInt instead.", n, pathString(path)), false)
-			return nil
-		}
-	}
-	return val
-}
-
-// isNil reports nil, including typed nil pointers.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Ptr, reflect.Map, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
-
-func pathString(path []any) string {
-	var parts []string
-	for _, p := range path {
-		parts = append(parts, fmt.Sprint(p))
-	}
-	return strings.Join(parts, ".")
+func paginate(field string, items []any, args map[string]any) (*conn, error) {
+	return gqlexec.Paginate(field, items, args)
 }

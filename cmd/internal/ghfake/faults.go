@@ -13,6 +13,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 )
 
 // Fault is a response the fake gives to a request instead of its answer (Inject).
@@ -107,7 +109,7 @@ func (s *Server) faulted(w *statusRecorder, r *http.Request, kind string, serve 
 	}
 	var served []byte
 	if f.Performed || f.Partial {
-		inner := newBufferWriter()
+		inner := loopback.NewBufferWriter()
 		lost := &statusRecorder{ResponseWriter: inner, record: func(int) {}}
 		serve(lost)
 		w.mutation = lost.mutation

@@ -3,20 +3,16 @@ package ghfake
 import (
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/parser"
-	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/schemafile"
 )
 
 // SchemaEnv names an environment variable that may point at GitHub's schema.graphql. Without it the
@@ -47,10 +43,10 @@ var (
 )
 
 // loadSchema loads GitHub's schema once per process (it is 1.2 MB): $GHFAKE_SCHEMA, else the
-// project's copy found by findSchema, else the embedded subset.
+// project's copy found by schemafile.Find, else the embedded subset.
 func loadSchema() (*ast.Schema, string, error) {
 	schemaOnce.Do(func() {
-		path, ok := findSchema()
+		path, ok := schemafile.Find(SchemaEnv)
 		if !ok {
 			schema, schemaErr = loadSubset()
 			schemaFrom = subsetName
@@ -86,67 +82,6 @@ func loadSubset() (*ast.Schema, error) {
 		}
 	})
 	return subset, subsetErr
-}
-
-// schemaPath is where the project keeps GitHub's schema, relative to the root of its module.
-var schemaPath = filepath.Join("testdata", "github", "graphql", "schema.graphql")
-
-// modulePath is this project's module, as its go.mod declares it.
-const modulePath = "github.com/org/pipeline-action"
-
-// findSchema locates GitHub's full schema.graphql: $GHFAKE_SCHEMA (used as given, so a wrong path
-// is an error rather than a silent fallback), else testdata/github/graphql/schema.graphql at the
-// root of this project's module, found from this source file or from the working directory (the
-// nearest directory above with a go.mod, which must declare this module, so that another
-// project's testdata is never taken). ok is false when neither is there.
-func findSchema() (path string, ok bool) {
-	if p := os.Getenv(SchemaEnv); p != "" {
-		return p, true
-	}
-	var starts []string
-	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		starts = append(starts, filepath.Dir(file))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	for _, dir := range starts {
-		root, ok := moduleRoot(dir)
-		if !ok {
-			continue
-		}
-		p := filepath.Join(root, schemaPath)
-		if _, err := os.Stat(p); err == nil {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// moduleRoot is the nearest directory at or above dir with a go.mod, if that go.mod declares this
-// project's module.
-func moduleRoot(dir string) (string, bool) {
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, modfileDeclares(b, modulePath)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
-// modfileDeclares reports whether the go.mod text b declares module mod.
-func modfileDeclares(b []byte, mod string) bool {
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && f[0] == "module" && strings.Trim(f[1], `"`) == mod {
-			return true
-		}
-	}
-	return false
 }
 
 // graphQLSchema is the schema this server validates against: the one set by useSchema (tests), else
@@ -185,18 +120,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		writeJSON(w, http.StatusBadRequest, errorBody("Problems parsing JSON"))
 		return
 	}
-	doc, errs := parseAndValidate(sch, req.Query)
-	var op *ast.OperationDefinition
-	var vars map[string]any
-	if len(errs) == 0 {
-		op, errs = pickOperation(doc, req.OperationName)
-	}
-	if len(errs) == 0 {
-		var verr error
-		if vars, verr = validator.VariableValues(sch, op, normalizeVars(req.Variables)); verr != nil {
-			errs = gqlerror.List{toGQLError(verr)}
-		}
-	}
+	op, vars, errs := gqlexec.Prepare(sch, req.Query, req.OperationName, req.Variables)
 	if len(errs) > 0 {
 		var out []any
 		var note string
@@ -205,7 +129,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		}
 		for _, e := range errs {
 			s.flag("POST /api/graphql: %s%s", e.Error(), note)
-			out = append(out, gqlErrorJSON(e))
+			out = append(out, gqlexec.ErrorJSON(e))
 		}
 		writeJSON(w, http.StatusOK, obj{"errors": out})
 		return
@@ -217,101 +141,19 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		s.holdWrite(r, bearer(r))
 	}
 	s.mu.Lock()
-	e := &executor{s: s, schema: sch, login: login, vars: vars, perms: s.granted(bearer(r))}
-	data := e.run(op)
-	problems := e.unexpected
+	e := newExecutor(s, sch, login, s.granted(bearer(r)), vars)
+	data := e.x.Run(op)
+	problems := e.x.Unexpected
 	s.mu.Unlock()
 	for _, p := range problems {
 		s.flag("POST /api/graphql: %s", p)
 	}
 	resp := obj{"data": data}
-	if len(e.errors) > 0 {
-		resp["errors"] = e.errors
+	if len(e.x.Errors) > 0 {
+		resp["errors"] = e.x.Errors
 	}
 	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
 		s.noteRead(bearer(r)) // and counted before its client sees the answer and may end
 	}
 	writeJSON(w, http.StatusOK, resp)
-}
-
-// parseAndValidate parses a document and runs the validator's rules.
-func parseAndValidate(sch *ast.Schema, query string) (*ast.QueryDocument, gqlerror.List) {
-	doc, err := parser.ParseQuery(&ast.Source{Name: "query", Input: query})
-	if err != nil {
-		return nil, gqlerror.List{toGQLError(err)}
-	}
-	if errs := validator.ValidateWithRules(sch, doc, nil); len(errs) > 0 { // nil: the spec's rules
-		return nil, errs
-	}
-	return doc, nil
-}
-
-// pickOperation selects the operation to run, as GraphQL's GetOperation does.
-func pickOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, gqlerror.List) {
-	if name == "" {
-		if len(doc.Operations) != 1 {
-			return nil, gqlerror.List{gqlerror.Errorf("operationName is required when a document has several operations")}
-		}
-		return doc.Operations[0], nil
-	}
-	if op := doc.Operations.ForName(name); op != nil {
-		return op, nil
-	}
-	return nil, gqlerror.List{gqlerror.Errorf("no operation named %q", name)}
-}
-
-func toGQLError(err error) *gqlerror.Error {
-	var ge *gqlerror.Error
-	if errors.As(err, &ge) {
-		return ge
-	}
-	return gqlerror.Wrap(err)
-}
-
-// gqlErrorJSON is an error entry as GitHub writes it.
-func gqlErrorJSON(e *gqlerror.Error) obj {
-	o := obj{"message": e.Message}
-	if len(e.Locations) > 0 {
-		var locs []any
-		for _, l := range e.Locations {
-			locs = append(locs, obj{"line": l.Line, "column": l.Column})
-		}
-		o["locations"] = locs
-	}
-	if len(e.Path) > 0 {
-		o["path"] = e.Path
-	}
-	if rule, ok := e.Extensions["code"]; ok {
-		o["extensions"] = obj{"code": rule}
-	}
-	return o
-}
-
-// normalizeVars turns json.Number into int64 or float64, the types the validator coerces.
-func normalizeVars(v map[string]any) map[string]any {
-	out := make(map[string]any, len(v))
-	for k, x := range v {
-		out[k] = normalizeValue(x)
-	}
-	return out
-}
-
-func normalizeValue(x any) any {
-	switch t := x.(type) {
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	case map[string]any:
-		return normalizeVars(t)
-	case []any:
-		out := make([]any, len(t))
-		for i, y := range t {
-			out[i] = normalizeValue(y)
-		}
-		return out
-	}
-	return x
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
 )
 
 const (
@@ -103,7 +105,7 @@ func subsetAccepts(t testing.TB, s *Server, query string, out map[string]any) {
 	if err != nil {
 		return
 	}
-	if _, errs := parseAndValidate(full, query); len(errs) > 0 {
+	if _, errs := gqlexec.ParseAndValidate(full, query); len(errs) > 0 {
 		return
 	}
 	sub, err := loadSubset()
@@ -111,7 +113,7 @@ func subsetAccepts(t testing.TB, s *Server, query string, out map[string]any) {
 		t.Errorf("%v", err)
 		return
 	}
-	if _, errs := parseAndValidate(sub, query); len(errs) > 0 {
+	if _, errs := gqlexec.ParseAndValidate(sub, query); len(errs) > 0 {
 		t.Errorf("the fake served a document its schema subset rejects: %v\n%s", errs, query)
 	}
 }

@@ -1,6 +1,6 @@
 package ghfake
 
-import "sort"
+import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
 
 // A pull request merges as git merges: its own changes (the head against the merge base of
 // head and base) are applied to the base as it is now, so what the base changed since the
@@ -49,38 +49,6 @@ func (r *repo) filesAt(sha string) map[string]*blob {
 	return nil
 }
 
-// threeWay applies the changes from ancestor to theirs onto ours: a path theirs left as the
-// ancestor had it keeps ours; a path ours left keeps theirs (a deletion deletes); a path both
-// changed alike keeps that. It returns the merged files and, sorted, the paths both sides
-// changed differently (then the files are not to be used).
-func threeWay(ancestor, ours, theirs map[string]*blob) (map[string]*blob, []string) {
-	paths := map[string]bool{}
-	for _, m := range []map[string]*blob{ancestor, ours, theirs} {
-		for p := range m {
-			paths[p] = true
-		}
-	}
-	out := copyFiles(ours)
-	var conflicts []string
-	for p := range paths {
-		a, o, t := blobKey(ancestor[p]), blobKey(ours[p]), blobKey(theirs[p])
-		switch {
-		case t == a || t == o:
-			// theirs changed nothing here, or changed it as ours did
-		case o == a:
-			if theirs[p] == nil {
-				delete(out, p)
-			} else {
-				out[p] = theirs[p]
-			}
-		default:
-			conflicts = append(conflicts, p)
-		}
-	}
-	sort.Strings(conflicts)
-	return out, conflicts
-}
-
 // blobKey is a file's content identity: its blob OID, "" for no file.
 func blobKey(bl *blob) string {
 	if bl == nil {
@@ -97,7 +65,7 @@ func mergedFiles(pr *issue) (map[string]*blob, []string) {
 		return nil, nil // a pull request whose branch is gone has nothing to merge
 	}
 	mb := pr.repo.mergeBase(base.head, head.head)
-	return threeWay(pr.repo.filesAt(mb), base.files, head.files)
+	return merge3.ThreeWay(pr.repo.filesAt(mb), base.files, head.files, blobKey)
 }
 
 // mergeableNow is the pull request's mergeable state as GitHub reports it: what was set on it

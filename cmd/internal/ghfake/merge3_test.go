@@ -60,39 +60,3 @@ func TestMergeOfConflictingChangesIsRefused(t *testing.T) {
 	s.PushFiles(testRepo, 7, map[string]string{".github/pipelines.yaml": "version: 2\n"})
 	assert.Equal(t, "MERGEABLE", s.PR(testRepo, 7).Mergeable)
 }
-
-func TestThreeWay(t *testing.T) {
-	a, b, c := &blob{oid: "a"}, &blob{oid: "b"}, &blob{oid: "c"}
-	tests := []struct {
-		name                   string
-		ancestor, ours, theirs map[string]*blob
-		want                   map[string]*blob
-		conflicts              []string
-	}{
-		{name: "theirs unchanged keeps ours", ancestor: m("f", a), ours: m("f", b), theirs: m("f", a), want: m("f", b)},
-		{name: "ours unchanged takes theirs", ancestor: m("f", a), ours: m("f", a), theirs: m("f", b), want: m("f", b)},
-		{name: "theirs deletes", ancestor: m("f", a), ours: m("f", a), theirs: m(), want: m()},
-		{name: "theirs adds", ancestor: m(), ours: m(), theirs: m("f", a), want: m("f", a)},
-		{name: "same change", ancestor: m("f", a), ours: m("f", b), theirs: m("f", b), want: m("f", b)},
-		{name: "both change", ancestor: m("f", a), ours: m("f", b), theirs: m("f", c), conflicts: []string{"f"}},
-		{name: "ours deletes theirs changes", ancestor: m("f", a), ours: m(), theirs: m("f", b), conflicts: []string{"f"}},
-		{name: "both add differently", ancestor: m(), ours: m("f", a), theirs: m("f", b), conflicts: []string{"f"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, conflicts := threeWay(tt.ancestor, tt.ours, tt.theirs)
-			assert.Equal(t, tt.conflicts, conflicts)
-			if tt.conflicts == nil {
-				assert.Equal(t, tt.want, got)
-			}
-		})
-	}
-}
-
-func m(kv ...any) map[string]*blob {
-	out := map[string]*blob{}
-	for i := 0; i < len(kv); i += 2 {
-		out[kv[i].(string)] = kv[i+1].(*blob)
-	}
-	return out
-}

@@ -193,7 +193,7 @@ func addCommentMutation(e *executor, _ any, a map[string]any) (any, error) {
 	}
 	body, _ := in["body"].(string)
 	c := e.s.addComment(is.repo, is, e.login, body)
-	return obj{"commentEdge": edge{node: c, cursor: cursor(0)}, "subject": is, "clientMutationId": in["clientMutationId"]}, nil
+	return obj{"commentEdge": edge{Node: c, Cursor: cursor(0)}, "subject": is, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // updateIssueCommentMutation edits a comment by node id.

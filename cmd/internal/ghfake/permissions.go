@@ -3,6 +3,8 @@ package ghfake
 import (
 	"net/http"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"
 )
 
 // Token permissions. A GitHub App installation token (a workflow's GITHUB_TOKEN is one)
@@ -17,7 +19,10 @@ import (
 // Permissions are a token's scopes by GitHub App permission name (pull_requests, not the
 // workflow's pull-requests) → "read" or "write"; a scope not named is none. metadata is
 // always read, as for every installation token.
-type Permissions map[string]string
+type Permissions = perms.Permissions
+
+// need is a requirement as GitHub writes it in X-Accepted-GitHub-Permissions.
+type need = perms.Need
 
 // Grant gives token exactly the scopes p; nil lifts the restriction (every scope write).
 func (s *Server) Grant(token string, p Permissions) {
@@ -40,63 +45,6 @@ func (s *Server) Grant(token string, p Permissions) {
 // granted is the scopes of token, nil for every scope. The caller holds s.mu.
 func (s *Server) granted(token string) Permissions { return s.grants[token] }
 
-// level orders none < read < write.
-func level(v string) int {
-	switch v {
-	case "write":
-		return 2
-	case "read":
-		return 1
-	}
-	return 0
-}
-
-// has reports whether p holds scope at access or above.
-func (p Permissions) has(scope, access string) bool {
-	if p == nil {
-		return true
-	}
-	if scope == "metadata" && access == "read" {
-		return true
-	}
-	return level(p[scope]) >= level(access)
-}
-
-// need is a requirement as GitHub writes it in X-Accepted-GitHub-Permissions: sets of
-// scope=access separated by "; ", any one of which suffices; within a set, every
-// scope=access separated by "," is needed. "" needs nothing.
-type need string
-
-// alternatives splits n into its sets, dropping those drop rejects.
-func (n need) alternatives(drop func(set string) bool) []string {
-	var out []string
-	for _, set := range strings.Split(string(n), ";") {
-		set = strings.TrimSpace(set)
-		if set != "" && (drop == nil || !drop(set)) {
-			out = append(out, set)
-		}
-	}
-	return out
-}
-
-// satisfied reports whether p meets one of the sets.
-func satisfied(p Permissions, sets []string) bool {
-	if p == nil || len(sets) == 0 {
-		return true
-	}
-	for _, set := range sets {
-		ok := true
-		for _, item := range strings.Split(set, ",") {
-			scope, access, _ := strings.Cut(strings.TrimSpace(item), "=")
-			ok = ok && p.has(scope, access)
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
 // refuseScope answers a REST request whose token lacks the operation's scope as GitHub
 // does. An issue that is not a pull request is reached through issues only: the
 // pull_requests alternative of the issues/* endpoints holds for pull requests alone. The
@@ -117,8 +65,8 @@ func (s *Server) refuseScope(c *restCtx) (int, any, bool) {
 			drop = func(set string) bool { return strings.Contains(set, "pull_requests=") }
 		}
 	}
-	sets := n.alternatives(drop)
-	if satisfied(p, sets) {
+	sets := n.Alternatives(drop)
+	if perms.Satisfied(p, sets) {
 		return 0, nil, false
 	}
 	c.w.Header().Set("X-Accepted-GitHub-Permissions", strings.Join(sets, "; "))
@@ -137,9 +85,9 @@ func (e *executor) forbidden(typ, field string, path []any) bool {
 		key = typ + "." + field
 	}
 	n, ok := graphQLPermissions[key]
-	if !ok || satisfied(e.perms, n.alternatives(nil)) {
+	if !ok || perms.Satisfied(e.perms, n.Alternatives(nil)) {
 		return false
 	}
-	e.failTyped(path, "FORBIDDEN", "Resource not accessible by integration", false)
+	e.x.FailTyped(path, "FORBIDDEN", "Resource not accessible by integration", false)
 	return true
 }

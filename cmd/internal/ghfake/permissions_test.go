@@ -27,7 +27,7 @@ func TestEveryOperationHasAPermission(t *testing.T) {
 		assert.True(t, ok, "no permission recorded for %s", op.OperationID)
 	}
 	check := func(key string, n need) {
-		for _, set := range n.alternatives(nil) {
+		for _, set := range n.Alternatives(nil) {
 			for _, item := range strings.Split(set, ",") {
 				scope, access, ok := strings.Cut(strings.TrimSpace(item), "=")
 				assert.True(t, ok && appScopes[scope] && (access == "read" || access == "write"), "%s: %q", key, item)

@@ -2,10 +2,10 @@ package ghfake
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/routes"
 )
 
 // restPrefix is where REST is served, as on GitHub Enterprise Server.
@@ -15,83 +15,12 @@ const restPrefix = "/api/v3"
 const docsURL = "https://docs.github.com/rest"
 
 // operation is one documented REST operation.
-type operation struct {
-	OperationID string
-	Method      string
-	Path        string
-	Codes       []int
-}
-
-// greedyParams may span several path segments when they end a template (git refs, file paths,
-// base...head).
-var greedyParams = map[string]bool{"ref": true, "path": true, "basehead": true}
+type operation = routes.Operation
 
 // route finds the documented operation for the request's method and path, and its path parameters
 // (unescaped). A path that matches only with another method is an error too: GitHub answers 404.
 func route(r *http.Request) (operation, map[string]string, error) {
-	raw := strings.TrimPrefix(r.URL.EscapedPath(), restPrefix)
-	raw = strings.TrimSuffix(raw, "/")
-	segs := strings.Split(strings.TrimPrefix(raw, "/"), "/")
-	var best *operation
-	var bestParams map[string]string
-	bestScore := -1
-	var otherMethods []string
-	for i := range operations {
-		op := &operations[i]
-		params, score, ok := matchPath(op.Path, segs)
-		if !ok {
-			continue
-		}
-		if op.Method != r.Method {
-			otherMethods = append(otherMethods, op.Method+" "+op.OperationID)
-			continue
-		}
-		if score > bestScore {
-			best, bestParams, bestScore = op, params, score
-		}
-	}
-	if best == nil {
-		if len(otherMethods) > 0 {
-			return operation{}, nil, fmt.Errorf("method not allowed (the path serves %s)", strings.Join(otherMethods, ", "))
-		}
-		return operation{}, nil, fmt.Errorf("no documented operation has this path")
-	}
-	return *best, bestParams, nil
-}
-
-// matchPath matches path segments against a template; the score counts literal segments, so the
-// most specific template wins.
-func matchPath(tmpl string, segs []string) (map[string]string, int, bool) {
-	tsegs := strings.Split(strings.TrimPrefix(tmpl, "/"), "/")
-	params := map[string]string{}
-	score := 0
-	for i, t := range tsegs {
-		if i >= len(segs) {
-			return nil, 0, false
-		}
-		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
-			name := t[1 : len(t)-1]
-			val := segs[i]
-			if i == len(tsegs)-1 && greedyParams[name] {
-				val = strings.Join(segs[i:], "/")
-				segs = segs[:i+1]
-			}
-			v, err := url.PathUnescape(val)
-			if err != nil || v == "" {
-				return nil, 0, false
-			}
-			params[name] = v
-			continue
-		}
-		if t != segs[i] {
-			return nil, 0, false
-		}
-		score++
-	}
-	if len(segs) != len(tsegs) {
-		return nil, 0, false
-	}
-	return params, score, true
+	return routes.Match(operations, r.Method, strings.TrimPrefix(r.URL.EscapedPath(), restPrefix))
 }
 
 // notFound is GitHub's 404 body.

@@ -234,7 +234,7 @@ func TestPayloadFields(t *testing.T) {
 		"addComment":         {"subjectId": nodeID("PullRequest", pr.id), "body": "y"},
 		"updateIssueComment": {"id": nodeID("IssueComment", c.id), "body": "z"},
 	}
-	e := &executor{s: s, schema: sub, login: BotLogin}
+	e := newExecutor(s, sub, BotLogin, nil, nil)
 	var mutations []string
 	for k := range resolvers {
 		if name, ok := strings.CutPrefix(k, "Mutation."); ok {

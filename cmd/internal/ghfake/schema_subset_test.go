@@ -15,6 +15,9 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/schemafile"
 )
 
 var updateSchema = flag.Bool("update-schema", false, "rewrite schema_subset.graphql from testdata/github/graphql/schema.graphql")
@@ -30,8 +33,8 @@ const (
 // there.
 func fullSchema(t testing.TB) *ast.Schema {
 	t.Helper()
-	path, ok := findSchema()
-	require.True(t, ok, "GitHub's schema.graphql not found at the module root's %s (or set %s)", schemaPath, SchemaEnv)
+	path, ok := schemafile.Find(SchemaEnv)
+	require.True(t, ok, "GitHub's schema.graphql not found at the module root's %s (or set %s)", schemafile.Path, SchemaEnv)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	sch, err := gqlparser.LoadSchema(&ast.Source{Name: path, Input: string(b)})
@@ -79,7 +82,7 @@ func servedFields(def *ast.Definition) ast.FieldList {
 		}
 		keys, isPayload := payloadFields[def.Name]
 		if isPayload && slices.Contains(keys, f.Name) ||
-			!isPayload && (resolvers[def.Name+"."+f.Name] != nil || genericResolver(def.Name, f.Name) != nil) {
+			!isPayload && (resolvers[def.Name+"."+f.Name] != nil || gqlexec.Generic(def.Name, f.Name)) {
 			out = append(out, f)
 		}
 	}

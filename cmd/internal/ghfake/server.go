@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 )
 
 // Call is one request the server answered, in arrival order.
@@ -35,7 +37,7 @@ type Server struct {
 	// URL is the base URL of the server, e.g. http://127.0.0.1:4321; REST clients use URL+"/api/v3/".
 	URL string
 
-	srv *listener // the loopback HTTP server (listen.go)
+	srv *loopback.Listener // the loopback HTTP server
 
 	mu         sync.Mutex
 	now        func() time.Time
@@ -79,15 +81,15 @@ func New() *Server {
 		stop:      make(chan struct{}),
 		reactions: map[string]int64{},
 	}
-	s.srv = listen(http.HandlerFunc(s.serveHTTP))
-	s.URL = s.srv.url
+	s.srv = loopback.Listen(http.HandlerFunc(s.serveHTTP))
+	s.URL = s.srv.URL
 	return s
 }
 
 // Close stops the server, ending requests held by a Timeout fault first.
 func (s *Server) Close() {
 	s.stopOnce.Do(func() { close(s.stop) })
-	s.srv.close()
+	s.srv.Close()
 }
 
 // Unexpected lists, in order, the requests the fake refused as GitHub would but that a correct

@@ -1,4 +1,4 @@
-package ghfake
+package schemafile
 
 import (
 	"os"
@@ -9,18 +9,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// env is the variable the tests point at a schema.
+const env = "GHFAKE_SCHEMA"
+
 // TestFindSchemaInRepository checks that the full schema is the project's own copy, found at the
 // root of this module, so that tests need nothing outside the repository.
 func TestFindSchemaInRepository(t *testing.T) {
-	t.Setenv(SchemaEnv, "")
-	path, ok := findSchema()
+	t.Setenv(env, "")
+	path, ok := Find(env)
 	require.True(t, ok)
-	root, err := filepath.Abs("../../..")
+	root, err := filepath.Abs("../../../../..")
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(root, "testdata", "github", "graphql", "schema.graphql"), path)
 
-	t.Setenv(SchemaEnv, "/elsewhere/schema.graphql")
-	path, ok = findSchema()
+	t.Setenv(env, "/elsewhere/schema.graphql")
+	path, ok = Find(env)
 	assert.True(t, ok)
 	assert.Equal(t, "/elsewhere/schema.graphql", path, "the variable is used as given")
 }
@@ -44,7 +47,7 @@ func TestModuleRoot(t *testing.T) {
 	_, ok = moduleRoot(dir)
 	assert.False(t, ok, "no go.mod above")
 
-	b, err := os.ReadFile("../../../go.mod")
+	b, err := os.ReadFile("../../../../../go.mod")
 	require.NoError(t, err)
 	assert.True(t, modfileDeclares(b, modulePath), "modulePath is the module go.mod declares")
 }

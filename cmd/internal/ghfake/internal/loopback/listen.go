@@ -1,4 +1,6 @@
-package ghfake
+// Package loopback serves an http.Handler on a loopback port with the standard library's
+// server alone, and records answers a client never sees.
+package loopback
 
 import (
 	"net"
@@ -6,10 +8,10 @@ import (
 	"sync"
 )
 
-// listener serves the fake on a loopback port with the standard library's server alone, so
+// Listener serves a handler on a loopback port with the standard library's server alone, so
 // that a binary embedding the fake (the simulate command) links no test machinery.
-type listener struct {
-	url    string
+type Listener struct {
+	URL    string
 	server *http.Server
 
 	mu       sync.Mutex
@@ -17,20 +19,20 @@ type listener struct {
 	inFlight sync.WaitGroup
 }
 
-// listen starts serving h on 127.0.0.1 at a port the system picks.
-func listen(h http.Handler) *listener {
+// Listen starts serving h on 127.0.0.1 at a port the system picks.
+func Listen(h http.Handler) *Listener {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		panic("ghfake: cannot listen on loopback: " + err.Error())
 	}
-	l := &listener{url: "http://" + ln.Addr().String()}
+	l := &Listener{URL: "http://" + ln.Addr().String()}
 	l.server = &http.Server{Handler: l.track(h)}
 	go func() { _ = l.server.Serve(ln) }()
 	return l
 }
 
-// track counts the requests being served, so that close can wait for them to end.
-func (l *listener) track(h http.Handler) http.Handler {
+// track counts the requests being served, so that Close can wait for them to end.
+func (l *Listener) track(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		l.mu.Lock()
 		if l.closed {
@@ -45,9 +47,9 @@ func (l *listener) track(h http.Handler) http.Handler {
 	})
 }
 
-// close stops accepting connections, closes the open ones and waits until every request
+// Close stops accepting connections, closes the open ones and waits until every request
 // being served has ended, as httptest.Server.Close does.
-func (l *listener) close() {
+func (l *Listener) Close() {
 	l.mu.Lock()
 	l.closed = true
 	l.mu.Unlock()

@@ -1,0 +1,50 @@
+package ghfake
+
+// typeOf is the GraphQL object type of a world value, for fields of interface or union type.
+func typeOf(v any) string {
+	switch x := v.(type) {
+	case *repo:
+		return "Repository"
+	case *issue:
+		if x.isPR {
+			return "PullRequest"
+		}
+		return "Issue"
+	case *commit:
+		return "Commit"
+	case *blob:
+		return "Blob"
+	case *tree:
+		return "Tree"
+	case actor:
+		if isBot(string(x)) {
+			return "Bot"
+		}
+		return "User"
+	case *review:
+		return "PullRequestReview"
+	case *comment:
+		return "IssueComment"
+	case *checkRun:
+		return "CheckRun"
+	case *checkSuite:
+		return "CheckSuite"
+	case app:
+		return "App"
+	case wfRun:
+		return "WorkflowRun"
+	case workflow:
+		return "Workflow"
+	case *status:
+		return "StatusContext"
+	case label:
+		return "Label"
+	case ref:
+		return "Ref"
+	case *timelineEvent:
+		return x.kind
+	case signature:
+		return "GpgSignature"
+	}
+	return ""
+}

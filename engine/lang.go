@@ -5,9 +5,6 @@ import (
 	"github.com/org/pipeline-action/engine/lang/load"
 )
 
-// SourceFile is load.SourceFile, under the name the tests of the evaluator's loading use.
-type SourceFile = load.SourceFile
-
 // Load reads a pipeline config from one file with the evaluator's gates (load.Load with
 // gates adapted to the language's registry).
 func Load(file string, src []byte, gates GateRegistry) (*lang.Config, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -42,7 +43,7 @@ func TestLoadFilesReference(t *testing.T) {
 	require.True(t, i > 0 && j > i)
 	main := whole[:i] + whole[j:]
 	sub := "pipelines:\n" + whole[i:j]
-	cfg, err := engine.LoadFiles([]engine.SourceFile{
+	cfg, err := engine.LoadFiles([]load.SourceFile{
 		{Path: ".github/pipelines/standard-review.yaml", Src: []byte(sub)},
 		{Path: ".github/pipelines.yaml", Src: []byte(main)},
 	}, gates.Default())

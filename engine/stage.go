@@ -28,6 +28,21 @@ type stageType interface {
 	// branch moves b, an open branch of the parallel stage run stands at, once; false
 	// when the type is none a branch may have.
 	branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool
+	// answer applies a, what came back of the work stage sent out, to run, which stands
+	// at the attempt a names (answer.go).
+	answer(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, a answer)
+	// worker is who works on s, as the status shows it beside the stage: its kind
+	// ("agent") and name ("reviewer"), or "" and "" when nobody but the step loop does.
+	worker(s *lang.Stage) (kind, name string)
+}
+
+// Worker is who works on s as the status shows it: its kind ("agent", "action",
+// "pipeline") and its name, or "" and "" for a stage the step loop itself moves.
+func Worker(s *lang.Stage) (kind, name string) {
+	if t := stageTypes[s.Type]; t != nil {
+		return t.worker(s)
+	}
+	return "", ""
 }
 
 // stageTypes are the types of stage Step executes, by their name in the language.
@@ -64,6 +79,11 @@ func (unguarded) stillHolds(*guardCheck, *lang.Stage, *StageRun) bool { return t
 type noBranch struct{}
 
 func (noBranch) branch(*eval, *lang.Pipeline, *Run, *lang.Stage) bool { return false }
+
+// nobody is embedded by the types the step loop moves by itself, with nobody to name.
+type nobody struct{}
+
+func (nobody) worker(*lang.Stage) (kind, name string) { return "", "" }
 
 // noDeadlines is embedded by the types that arm and handle no deadline of their own.
 type noDeadlines struct{}

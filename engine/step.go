@@ -46,10 +46,10 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	e.closedSubject() // step_closed.go: whatever events were lost
 	e.startTriggered(in)
 	if in.Report != nil {
-		e.applyReport(in.Report)
+		e.deliver(answer{report: in.Report}) // answer.go
 	}
 	if in.AgentFailure != nil {
-		e.applyAgentFailure(in.AgentFailure)
+		e.deliver(answer{failure: in.AgentFailure})
 	}
 	e.advanceAll()
 	e.NoteHeads() // a pull request a run came to name in this step

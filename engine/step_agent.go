@@ -168,19 +168,11 @@ func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 	e.Logf("run %s: %s", run.ID, sr.Message)
 }
 
-// applyReport applies an agent's report: the run must stand at that attempt of that
-// agent stage; anything else is refused and logged.
-func (e *eval) applyReport(r *Report) {
-	if !slices.Contains(Verdicts, r.Verdict) {
-		e.Logf("report for run %q, stage %q, attempt %d refused: unknown verdict %q (one of %s)", r.Run, r.Stage, r.Attempt, r.Verdict, strings.Join(Verdicts, ", "))
-		return
-	}
-	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
-		e.Logf("report %s for run %q, stage %q, attempt %d refused: its outputs are not JSON or larger than %d bytes", r.Verdict, r.Run, r.Stage, r.Attempt, MaxOutputs)
-		return
-	}
-	run, p, stage, why := e.AgentAt(r.Run, r.Stage, r.Attempt)
-	if why == "" && run.Status == RunEscalated {
+// applyReport applies an agent's report to run, which stands at that attempt of stage;
+// a report the run cannot take is refused and logged.
+func (e *eval) applyReport(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Report) {
+	why := ""
+	if run.Status == RunEscalated {
 		// A person stopped it (or its retries ran out): a late report moves nothing until
 		// someone says so.
 		why = "the run is escalated: it moves on only after a /pipeline command (unblock, retry, skip, restart)"
@@ -189,7 +181,7 @@ func (e *eval) applyReport(r *Report) {
 		why = e.WrongNonce(run, stage, run.Stages[stage.ID], r.Nonce) // step_agent_nonce.go
 	}
 	if why != "" {
-		e.Logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+		refuseReport(e, r, why)
 		return
 	}
 	sr := run.Stages[stage.ID]
@@ -323,3 +315,13 @@ func (agentType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool
 	e.agent(p, run, b)
 	return true
 }
+
+func (agentType) answer(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, a answer) {
+	if a.report != nil {
+		e.applyReport(p, run, stage, a.report)
+		return
+	}
+	e.applyAgentFailure(run, stage, a.failure) // step_agent_failure.go
+}
+
+func (agentType) worker(s *lang.Stage) (kind, name string) { return "agent", s.Agent }

@@ -17,14 +17,11 @@ import (
 // triggering_actor: a re-run by a person is theirs), and — when GitHub told its id at
 // dispatch time — whose id is the one recorded.
 
-// applyAgentFailure handles an agent that ended without a report.
-func (e *eval) applyAgentFailure(f *AgentFailure) {
-	run, _, stage, why := e.AgentAt(f.Run, f.Stage, f.Attempt)
-	if why == "" {
-		why = e.NotAgentsRun(stage, run.Stages[stage.ID], f)
-	}
-	if why != "" {
-		e.Logf("the end of the workflow run %s for run %q, stage %q, attempt %d ignored: %s", core.RunRef(f.RunID), f.Run, f.Stage, f.Attempt, why)
+// applyAgentFailure handles an agent that ended without a report; run stands at that
+// attempt of stage.
+func (e *eval) applyAgentFailure(run *Run, stage *lang.Stage, f *AgentFailure) {
+	if why := e.NotAgentsRun(stage, run.Stages[stage.ID], f); why != "" {
+		ignoreFailure(e, f, why)
 		return
 	}
 	msg := fmt.Sprintf("agent %s ended without a report", stage.Agent)

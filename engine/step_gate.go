@@ -63,6 +63,8 @@ func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 type gateType struct {
 	noDeadlines
 	noBranch
+	noAnswers
+	nobody
 }
 
 func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {

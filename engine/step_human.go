@@ -65,7 +65,11 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 }
 
 // humanType waits for people: their approvals, reviews or commands, and reminds them.
-type humanType struct{ noBranch }
+type humanType struct {
+	noBranch
+	noAnswers
+	nobody
+}
 
 func (humanType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
 	core.ArmReminder(stage, sr, now)

@@ -14,7 +14,7 @@ import (
 // or action stage with a record of its own in Run.Stages, under its id (branch ids are
 // unique among the stages and branches of a pipeline), with StageRun.Parent naming the
 // parallel stage and ParentAttempt the entry of that stage it belongs to. A branch is
-// dispatched and settled by the machinery of its type (step_agent.go, step_stage.go):
+// dispatched and settled by the machinery of its type (step_agent.go, step_action.go):
 // write-ahead intents, one dispatch per attempt, reports to `--stage <branch>`. A branch
 // has no transitions of its own: where the machinery of its type would leave it, the
 // branch ends (succeeded, failed) and the join decides (LeaveBranch).
@@ -41,6 +41,8 @@ const ruleOnAnyReject = "any_reject"
 type parallelType struct {
 	unguarded
 	noBranch
+	noAnswers
+	nobody
 }
 
 func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}

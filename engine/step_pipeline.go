@@ -407,7 +407,10 @@ func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 type pipelineType struct {
 	noDeadlines
 	unguarded
+	noAnswers
 }
+
+func (pipelineType) worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pipeline }
 
 func (pipelineType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.subPipeline(p, run, stage)

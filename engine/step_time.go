@@ -144,6 +144,8 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d De
 type delayType struct {
 	unguarded
 	noBranch
+	noAnswers
+	nobody
 }
 
 func (delayType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {

@@ -235,6 +235,8 @@ type webhookType struct {
 	noDeadlines
 	unguarded
 	noBranch
+	noAnswers
+	nobody
 }
 
 func (webhookType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {

@@ -22,13 +22,8 @@ func branchRow(p *lang.Pipeline, run *engine.Run, id string) string {
 		out += " · verdict " + cell(sr.Verdict)
 	}
 	if b := branchStage(p, sr.Parent, id); b != nil {
-		switch b.Type {
-		case lang.StageAgent:
-			out += " · agent " + cell(b.Agent)
-		case lang.StageAction:
-			out += " · action " + cell(b.Action)
-		case lang.StagePipeline:
-			out += " · pipeline " + cell(b.Pipeline)
+		if kind, name := engine.Worker(b); kind != "" {
+			out += " · " + kind + " " + cell(name)
 		}
 	}
 	if sr.Attempt > 1 {

@@ -89,8 +89,9 @@ func (e *Eval) AgentContext(stage *lang.Stage, env lang.Env) (map[string]any, er
 	return out, nil
 }
 
-// AgentAt finds the run standing at attempt of agent stage, or says why none does.
-func (e *Eval) AgentAt(runID, stageID string, attempt int) (*Run, *lang.Pipeline, *lang.Stage, string) {
+// StageAt finds the run standing at attempt of stage (a stage of its pipeline, or a branch
+// of the parallel stage it stands at), or says why none does.
+func (e *Eval) StageAt(runID, stageID string, attempt int) (*Run, *lang.Pipeline, *lang.Stage, string) {
 	var run *Run
 	for _, r := range e.St.Runs {
 		if r.ID == runID {
@@ -116,7 +117,7 @@ func (e *Eval) AgentAt(runID, stageID string, attempt int) (*Run, *lang.Pipeline
 		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
 	}
 	stage := StageOrBranch(p, stageID)
-	if stage == nil || stage.Type != lang.StageAgent {
+	if stage == nil {
 		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
 	}
 	if sr := run.Stages[stageID]; sr == nil || sr.Attempt != attempt {

@@ -131,7 +131,10 @@ func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
 type actionType struct {
 	noDeadlines
 	unguarded
+	noAnswers
 }
+
+func (actionType) worker(s *lang.Stage) (kind, name string) { return "action", s.Action }
 
 func (actionType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	return e.action(p, run, stage)

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// answer is what came back for one attempt of one stage of one run, of the work the stage
+// sent out: a report, or the end of the workflow run that carried the work without one.
+// Exactly one of its fields is set.
+type answer struct {
+	report  *Report
+	failure *AgentFailure
+}
+
+// deliver hands a to the type of the stage it names, once the run is found standing at
+// that attempt of it; an answer for anything else is refused and logged.
+func (e *eval) deliver(a answer) {
+	runID, stageID, attempt := a.target()
+	if r := a.report; r != nil {
+		if why := badReport(r); why != "" {
+			refuseReport(e, r, why)
+			return
+		}
+	}
+	run, p, stage, why := e.StageAt(runID, stageID, attempt)
+	if why != "" {
+		a.refuse(e, why)
+		return
+	}
+	stageTypes[stage.Type].answer(e, p, run, stage, a)
+}
+
+func (a answer) target() (run, stage string, attempt int) {
+	if a.report != nil {
+		return a.report.Run, a.report.Stage, a.report.Attempt
+	}
+	return a.failure.Run, a.failure.Stage, a.failure.Attempt
+}
+
+func (a answer) refuse(e *eval, why string) {
+	if a.report != nil {
+		refuseReport(e, a.report, why)
+		return
+	}
+	ignoreFailure(e, a.failure, why)
+}
+
+// badReport says what makes r no report at all, whatever it is for.
+func badReport(r *Report) string {
+	if !slices.Contains(Verdicts, r.Verdict) {
+		return fmt.Sprintf("unknown verdict %q (one of %s)", r.Verdict, strings.Join(Verdicts, ", "))
+	}
+	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
+		return fmt.Sprintf("its outputs are not JSON or larger than %d bytes", MaxOutputs)
+	}
+	return ""
+}
+
+func refuseReport(e *eval, r *Report, why string) {
+	e.Logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+}
+
+func ignoreFailure(e *eval, f *AgentFailure, why string) {
+	e.Logf("the end of the workflow run %s for run %q, stage %q, attempt %d ignored: %s", core.RunRef(f.RunID), f.Run, f.Stage, f.Attempt, why)
+}
+
+// noAnswers is embedded by the types that send no work out, so nothing answers them.
+type noAnswers struct{}
+
+func (noAnswers) answer(e *eval, _ *lang.Pipeline, _ *Run, stage *lang.Stage, a answer) {
+	a.refuse(e, fmt.Sprintf("%q is not an agent stage", stage.ID))
+}

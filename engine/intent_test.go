@@ -284,14 +284,14 @@ func TestIntentDroppedWhenTheRunEnds(t *testing.T) {
 	assert.Empty(t, next.Effects)
 }
 
-// While a run's effect is in flight, the lower-priority runs after it wait, as they wait
+// While a run's effect is in flight, the runs of later priority wait, as they wait
 // for an effect asked for in the same evaluation.
 func TestIntentInFlightHoldsLaterRuns(t *testing.T) {
 	cfg := &lang.Config{Pipelines: []*lang.Pipeline{
 		{Name: "notice", Priority: 10, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
 			{ID: "say", Type: lang.StageAction, Action: lang.ActionComment, Config: lang.ActionConfig{Body: "Held."}, OnSuccess: lang.TargetComplete},
 		}},
-		{Name: "merge", Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+		{Name: "merge", Priority: 20, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
 			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		}},

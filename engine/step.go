@@ -208,7 +208,7 @@ func (e *eval) advanceAll() {
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i].p, order[j].p
 		if a.Priority != b.Priority {
-			return a.Priority > b.Priority
+			return a.Priority < b.Priority // lower first
 		}
 		return rank[a.Name] < rank[b.Name]
 	})

@@ -300,9 +300,9 @@ func absentLabel(label string) Check {
 	})
 }
 
-func TestStepHigherPriorityActsFirst(t *testing.T) {
+func TestStepLowerPriorityActsFirst(t *testing.T) {
 	cfg := &lang.Config{Pipelines: []*lang.Pipeline{
-		{Name: "merge", Priority: 0, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+		{Name: "merge", Priority: 20, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
 			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
 			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		}},
@@ -313,12 +313,12 @@ func TestStepHigherPriorityActsFirst(t *testing.T) {
 	}}
 	in := Input{Key: "k1", Event: "pull_request.labeled"}
 	res := Step(cfg, nil, in, prFacts(), t0)
-	require.Len(t, res.Effects, 1, "only the higher-priority pipeline acts in the first round")
+	require.Len(t, res.Effects, 1, "only the pipeline of lower priority (10) acts in the first round")
 	assert.Equal(t, EffectAddLabel, res.Effects[0].Kind)
 
 	held := prFacts("hold") // what the shell knows once the label is added
 	res = Settle(cfg, res.State, in, []Outcome{{Key: res.Effects[0].Key}}, held, t0)
-	assert.Empty(t, res.Effects, "the lower-priority merge sees the hold")
+	assert.Empty(t, res.Effects, "the merge, of priority 20, sees the hold")
 	for _, run := range res.State.Runs {
 		assert.Equal(t, RunWaiting, run.Status, run.Pipeline)
 	}
@@ -382,7 +382,7 @@ func TestStepRefusedHoldHoldsLaterRuns(t *testing.T) {
 		{Name: "hold", Priority: 10, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
 			{ID: "hold", Type: lang.StageAction, Action: lang.ActionAddLabel, Config: lang.ActionConfig{Labels: []string{"hold"}}, OnSuccess: lang.TargetComplete},
 		}},
-		{Name: "merge", Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
+		{Name: "merge", Priority: 20, Trigger: lang.Trigger{Event: "pull_request.labeled"}, Stages: []*lang.Stage{
 			{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "no-hold", Eval: absentLabel("hold")}}},
 			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete},
 		}},

@@ -87,11 +87,16 @@ func (c *Config) Group(name string) *Group {
 }
 
 // Pipeline is one named pipeline.
+// DefaultPriority is a pipeline's priority when its config gives none. Lower runs first,
+// as in the designs the language follows, so that a pipeline can be put before or after the
+// ones that say nothing.
+const DefaultPriority = 100
+
 type Pipeline struct {
 	Name        string
 	Description string
 	DisplayName string
-	Priority    int    // higher first; default 0
+	Priority    int    // lower first (DefaultPriority when not given)
 	Scope       string // ScopeSinglePR (default) | ScopeIssue | ScopeMultiPR
 	Pos         Pos
 	// HasTrigger is false for a pipeline without `trigger:`, which runs only as a sub-pipeline.

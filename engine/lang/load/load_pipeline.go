@@ -33,6 +33,7 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 	if d, ok := f["display_name"]; ok {
 		p.DisplayName, _ = l.str(d)
 	}
+	p.Priority = lang.DefaultPriority
 	if v, ok := f["priority"]; ok {
 		p.Priority, _ = l.integer(v, -1000000)
 	}

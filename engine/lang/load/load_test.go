@@ -74,6 +74,7 @@ func TestLoadExample(t *testing.T) {
 				Name:        "auto-merge",
 				Description: "Merge reviewed, green PRs into main",
 				Pos:         pos(3, 3),
+				Priority:    lang.DefaultPriority,
 				Scope:       lang.ScopeSinglePR,
 				HasTrigger:  true,
 				Trigger: lang.Trigger{
@@ -103,6 +104,7 @@ func TestLoadExample(t *testing.T) {
 			{
 				Name:       "label-then-comment",
 				Pos:        pos(32, 3),
+				Priority:   lang.DefaultPriority,
 				Scope:      lang.ScopeSinglePR,
 				HasTrigger: true,
 				Trigger:    lang.Trigger{Event: "pull_request.labeled", Pos: pos(34, 7), Labels: []string{"triage"}},

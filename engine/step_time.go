@@ -21,6 +21,12 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 	if d.N > 0 {
 		why += fmt.Sprintf(" (after %d %s)", d.N, core.Plural(d.N, "extension", "extensions"))
 	}
+	if r == nil && stage.OnError != nil && stage.Type == lang.StageAgent {
+		// An agent that never answered failed: its on_error retries it and then
+		// does what it says, unless the stage's own on_timeout says otherwise.
+		sr.Message = why
+		return e.agentError(run, stage, why) // step_agent_failure.go
+	}
 	target := lang.TargetFail
 	if r != nil {
 		if len(r.Labels) > 0 {

@@ -258,6 +258,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 		} else {
 			run.Iterations[k]++
 			why = fmt.Sprintf("%s; on_%s: iteration %d of %d", why, verdict, run.Iterations[k], rule.MaxIterations)
+			e.LoopedBounded(run)
 		}
 	}
 	if target == "" {

@@ -82,6 +82,7 @@ func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why stri
 	run.Iterations[counter] = n + 1
 	if rule.MaxIterations > 0 {
 		why = fmt.Sprintf("%s (loop %d of %d)", why, n+1, rule.MaxIterations)
+		e.LoopedBounded(run)
 	}
 	e.leave(run, stage, StageFailed, rule.Goto, why)
 	return true

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -65,6 +66,18 @@ func (e *Eval) NewMoveGuard(p *lang.Pipeline, run *Run) *moveGuard {
 }
 
 func visitKey(run *Run) string { return run.ID + "\x00" + run.Stage }
+
+// LoopedBounded notes that run just took an iteration of a loop rule with max_iterations:
+// the config bounds that loop and its `then` ends it, so the stages entered before it
+// count afresh — the guard stops only what the config leaves unbounded.
+func (e *Eval) LoopedBounded(run *Run) {
+	prefix := run.ID + "\x00"
+	for k := range e.Visits {
+		if strings.HasPrefix(k, prefix) {
+			delete(e.Visits, k)
+		}
+	}
+}
 
 // Entered records that run now stands at its current stage again, and says why the
 // run must stop when that is once too often; "" when it may go on.

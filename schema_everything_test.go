@@ -61,6 +61,12 @@ pipelines:
         agent: pr-review
         action: review
         continue_session: true
+        outputs_schema:
+          type: object
+          required: [risk]
+          properties:
+            risk: {type: string, enum: [low, high], description: how risky}
+            files: {type: array, items: {type: string}}
         condition:
           any:
             - labels_include: security

@@ -189,6 +189,11 @@ func (e *eval) applyReport(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Rep
 	key := core.DispatchKey(run, stage)
 	run.Intents = core.DropIntent(run.Intents, key)
 	run.Applied = core.AppendOnce(run.Applied, key)
+	if err := stage.OutputsSchema.Check(r.Outputs); err != nil && r.Verdict != lang.VerdictFailed {
+		// Work whose outputs the next stages cannot read is not done: the stage's error.
+		e.agentError(run, stage, fmt.Sprintf("agent %s reported outputs that do not match outputs_schema: %v", stage.Agent, err)) // step_agent_failure.go
+		return
+	}
 	sr.Outputs = lang.JSONSafe(r.Outputs)
 	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
 	sr.Errors = 0

@@ -228,6 +228,7 @@ type Stage struct {
 	AgentAction     string // `action:` of an agent stage (review, implement, …)
 	ContinueSession bool
 	Verdicts        map[string]*Rule // on_followup, on_revise, on_reject, on_approve, on_failed
+	OutputsSchema   *OutputsSchema   // what its report's outputs must look like; nil: anything
 
 	// gate: AnyOf holds `any_of:` groups; the gate passes when Conditions all pass and
 	// each group has one passing condition.

@@ -58,6 +58,9 @@ func (sl *stageLoader) agentKeys(n *yaml.Node, f map[string]entry, s *lang.Stage
 	if e, ok := f["config"]; ok {
 		s.Values = sl.keyValues(e, "config of "+where)
 	}
+	if e, ok := f["outputs_schema"]; ok {
+		s.OutputsSchema = sl.outputsSchema(e.val, where) // load_outputs_schema.go
+	}
 }
 
 // pipelineStage loads the keys of a pipeline stage (or branch): the sub-pipeline to run.

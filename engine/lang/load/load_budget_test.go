@@ -287,7 +287,7 @@ func TestErrorLimit(t *testing.T) {
 	var list lang.ErrorList
 	require.ErrorAs(t, err, &list)
 	require.Len(t, list, lang.MaxErrors+1)
-	assert.Equal(t, `f.yaml:5:64: unknown key "colour" in stage "s0"; expected one of "id", "type", "description", "agent", "action", "continue_session", "condition", "skip_to", "timeout", "on_timeout", "on_complete", "on_error", "config", "context", "on_followup", "on_revise", "on_reject", "on_approve", "on_failed", "conditions", "any_of", "on_pass", "on_fail", "wait_for", "from", "count", "notify", "auto_assign", "dismiss_stale", "pattern", "label", "join", "branches", "on_any_reject", "duration", "poll", "on_success", "on_failure", "on_conflict", "on_ci_failure", "request", "expect", "pipeline" [key]`,
+	assert.Equal(t, `f.yaml:5:64: unknown key "colour" in stage "s0"; expected one of "id", "type", "description", "agent", "action", "continue_session", "condition", "skip_to", "timeout", "on_timeout", "on_complete", "on_error", "config", "context", "outputs_schema", "on_followup", "on_revise", "on_reject", "on_approve", "on_failed", "conditions", "any_of", "on_pass", "on_fail", "wait_for", "from", "count", "notify", "auto_assign", "dismiss_stale", "pattern", "label", "join", "branches", "on_any_reject", "duration", "poll", "on_success", "on_failure", "on_conflict", "on_ci_failure", "request", "expect", "pipeline" [key]`,
 		list[0].Error())
 	assert.Equal(t, "f.yaml:105:66: more than 100 errors; the rest are not shown (fix these and validate again) [limit]", list[lang.MaxErrors].Error())
 }

@@ -15,7 +15,7 @@ import (
 var (
 	branchTypes = []string{string(lang.StageAgent), string(lang.StageAction), string(lang.StagePipeline)}
 	branchKeys  = map[lang.StageType][]string{
-		lang.StageAgent:    {"agent", "action", "continue_session", "condition", "timeout", "config", "context"},
+		lang.StageAgent:    {"agent", "action", "continue_session", "condition", "timeout", "config", "context", "outputs_schema"},
 		lang.StageAction:   {"action", "config", "condition"},
 		lang.StagePipeline: {"pipeline", "context", "condition", "timeout"},
 	}

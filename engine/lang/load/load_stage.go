@@ -21,7 +21,7 @@ var (
 	verdictKeys     = []string{"on_followup", "on_revise", "on_reject", "on_approve", "on_failed"}
 	stageKeys       = map[lang.StageType][]string{
 		lang.StageAgent: append([]string{"agent", "action", "continue_session", "condition", "skip_to", "timeout",
-			"on_timeout", "on_complete", "on_error", "config", "context"}, verdictKeys...),
+			"on_timeout", "on_complete", "on_error", "config", "context", "outputs_schema"}, verdictKeys...),
 		lang.StageGate:  {"conditions", "any_of", "on_pass", "on_fail", "timeout", "on_timeout"},
 		lang.StageHuman: {"wait_for", "from", "count", "notify", "auto_assign", "dismiss_stale", "pattern", "label", "condition", "skip_to", "timeout", "on_timeout", "on_complete"},
 		lang.StageParallel: {"join", "branches", "condition", "skip_to", "timeout", "on_timeout", "on_complete",

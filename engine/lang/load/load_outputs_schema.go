@@ -1,13 +1,11 @@
 package load
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -31,23 +29,13 @@ func (sl *stageLoader) outputsSchema(n *yaml.Node, where string) *lang.OutputsSc
 		sl.errorf(n, kindValue, "outputs_schema of %s: %v", where, err)
 		return nil
 	}
-	b, err := json.Marshal(doc)
-	if err == nil {
-		doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	}
-	c := jsonschema.NewCompiler()
-	if err == nil {
-		err = c.AddResource("outputs_schema.json", doc)
-	}
-	var sch *jsonschema.Schema
-	if err == nil {
-		sch, err = c.Compile("outputs_schema.json")
-	}
-	if err != nil {
-		sl.errorf(n, kindValue, "outputs_schema of %s is not a schema: %s", where, firstLine(err.Error()))
+	rule := compileOutputs(doc)
+	return lang.NewOutputsSchema(sl.pos(n), func(v any) error {
+		if errs := rule.check(v, "", nil); len(errs) > 0 {
+			return errors.New(strings.Join(errs, "; "))
+		}
 		return nil
-	}
-	return lang.NewOutputsSchema(sl.pos(n), func(v any) error { return checkOutputs(sch, v) })
+	})
 }
 
 // schemaNode checks that n uses only outputsSchemaKeys, each with a value of its kind.
@@ -88,48 +76,4 @@ func (sl *stageLoader) schemaNode(n *yaml.Node, where string) bool {
 		}
 	}
 	return ok
-}
-
-// checkOutputs says why v does not match sch, in one line, or returns nil.
-func checkOutputs(sch *jsonschema.Schema, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	if err := sch.Validate(inst); err != nil {
-		return fmt.Errorf("%s", schemaErrors(err))
-	}
-	return nil
-}
-
-// schemaErrors is err's causes, one line: "at /risk: value must be one of …; …".
-func schemaErrors(err error) string {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return firstLine(err.Error())
-	}
-	var out []string
-	for _, u := range ve.BasicOutput().Errors {
-		if u.Error == nil || u.Error.String() == "" {
-			continue
-		}
-		where := u.InstanceLocation
-		if where == "" {
-			where = "/"
-		}
-		out = append(out, fmt.Sprintf("at %s: %s", where, u.Error.String()))
-	}
-	if len(out) == 0 {
-		return firstLine(err.Error())
-	}
-	return strings.Join(out, "; ")
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return strings.TrimSpace(s)
 }

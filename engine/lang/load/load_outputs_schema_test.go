@@ -62,3 +62,44 @@ func TestOutputsSchemaMistakes(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 	}
 }
+
+func TestOutputsSchemaTypes(t *testing.T) {
+	src := `version: 1
+agents:
+  a: {dispatch: label, label: a}
+pipelines:
+  p:
+    trigger: {event: pull_request.opened}
+    stages:
+      - id: s
+        type: agent
+        agent: a
+        outputs_schema:
+          type: object
+          properties:
+            n: {type: integer, enum: [1, 2]}
+            ratio: {type: number}
+            ok: {type: boolean}
+            tags: {type: array, items: {type: string}}
+            meta: {type: object, required: [by]}
+`
+	cfg, err := Load("p.yaml", []byte(src), nil)
+	require.NoError(t, err)
+	sch := cfg.Pipelines[0].Stages[0].OutputsSchema
+	assert.NoError(t, sch.Check(map[string]any{"n": float64(2), "ratio": 0.5, "ok": true, "tags": []any{"x"}, "meta": map[string]any{"by": "bot"}}))
+	for _, tc := range []struct {
+		outputs map[string]any
+		want    string
+	}{
+		{map[string]any{"n": 1.5}, "at /n: want integer, got number"},
+		{map[string]any{"n": float64(3)}, "at /n: value must be one of 1, 2"},
+		{map[string]any{"ratio": "half"}, "at /ratio: want number, got string"},
+		{map[string]any{"ok": "yes"}, "at /ok: want boolean, got string"},
+		{map[string]any{"tags": []any{"x", 2.0}}, "at /tags/1: want string, got number"},
+		{map[string]any{"meta": map[string]any{}}, `at /meta: missing property "by"`},
+	} {
+		err := sch.Check(tc.outputs)
+		require.Error(t, err, tc.want)
+		assert.Equal(t, tc.want, err.Error())
+	}
+}

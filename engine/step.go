@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -180,18 +182,36 @@ func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
 	e.enter(run, "", p.Stages[0].ID, why)
 }
 
-// advanceAll moves every unfinished run as far as the facts allow, higher `priority`
+// sharedPasses bounds how often one evaluation goes through the runs again because one of
+// them set a shared variable an earlier one may wait on.
+const sharedPasses = 3
+
+// advanceAll moves every unfinished run as far as the facts allow, lower `priority`
 // first (file order among equals). Once a run asks for effects — or, in Settle, has
 // just had one refused — the runs after it wait for the next round, so that they see
-// what it did: a hold placed by a higher-priority pipeline wins over a merge by a lower
-// one, and a hold that could not be placed holds everything after it.
+// what it did: a hold placed by a pipeline that comes first wins over a merge by a later
+// one, and a hold that could not be placed holds everything after it. A run that sets a
+// shared variable may let an earlier run's gate pass: the runs are gone through again.
 func (e *eval) advanceAll() {
+	e.reapChildren() // step_pipeline.go
+	defer e.reapChildren()
+	for range sharedPasses {
+		before, _ := json.Marshal(e.St.Shared)
+		if !e.advancePass() {
+			return
+		}
+		if after, _ := json.Marshal(e.St.Shared); bytes.Equal(before, after) {
+			return
+		}
+	}
+}
+
+// advancePass goes through the runs once, in order; false when a run stopped the pass.
+func (e *eval) advancePass() bool {
 	type entry struct {
 		run *Run
 		p   *lang.Pipeline
 	}
-	e.reapChildren() // step_pipeline.go
-	defer e.reapChildren()
 	rank := map[string]int{}
 	for i, p := range e.Cfg.Pipelines {
 		rank[p.Name] = i
@@ -215,14 +235,14 @@ func (e *eval) advanceAll() {
 	for i, en := range order {
 		if e.refusedDeep(en.run) {
 			e.Logf("runs after %s wait: its effect was refused", en.run.ID)
-			return
+			return false
 		}
 		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
 		if it, ok := e.openIntentDeep(en.run); ok {
 			if rest := len(order) - i - 1; rest > 0 {
 				e.Logf("%d %s after %s wait for the outcome of %s", rest, core.Plural(rest, "run", "runs"), en.run.ID, it.Key)
 			}
-			return
+			return false
 		}
 		before := len(e.Effects)
 		e.advanceRun(en.p, en.run)
@@ -230,9 +250,10 @@ func (e *eval) advanceAll() {
 			if rest := len(order) - i - 1; rest > 0 {
 				e.Logf("%d %s after %s wait for its effects", rest, core.Plural(rest, "run", "runs"), en.run.ID)
 			}
-			return
+			return false
 		}
 	}
+	return true
 }
 
 // advanceRun moves one run until it waits, asks for effects, or ends. What bounds it

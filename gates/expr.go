@@ -32,7 +32,8 @@ func (Expr) Compile(p *lang.Params) (engine.Check, error) {
 	}
 	for _, r := range e.Roots() {
 		if r != "github" {
-			return exprRunCheck{exprCheck{expr: e, message: msg}, slices.Contains(e.Roots(), "github")}, nil
+			roots := e.Roots()
+			return exprRunCheck{exprCheck{expr: e, message: msg}, slices.Contains(roots, "github") || slices.Contains(roots, "shared")}, nil
 		}
 	}
 	return exprCheck{expr: e, message: msg}, nil
@@ -42,10 +43,12 @@ func (Expr) Compile(p *lang.Params) (engine.Check, error) {
 // `variables` …) as well as, maybe, the facts. What the run recorded does not change while
 // its gate waits, so an expression over the run alone is decided when it is evaluated:
 // false, or an error (an output missing), fails the gate — its on_fail applies — instead
-// of waiting for ever. One that also reads the facts waits while false, as exprCheck does.
+// of waiting for ever. One that also reads what can change while it waits — the facts, or
+// the subject's shared variables, which other pipelines set — waits while false, as
+// exprCheck does.
 type exprRunCheck struct {
 	exprCheck
-	readsFacts bool
+	readsFacts bool // or the shared variables
 }
 
 var _ engine.RunCheck = exprRunCheck{}

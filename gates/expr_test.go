@@ -130,3 +130,15 @@ func TestExprOverRun(t *testing.T) {
 	_, ok = c.(engine.RunCheck)
 	assert.False(t, ok, "an expression over the facts alone is a plain check")
 }
+
+// A gate over the subject's shared variables waits while false: another pipeline may set
+// them while it waits.
+func TestExprOverSharedWaits(t *testing.T) {
+	c := mustCompile(t, Expr{}, "expr", `{expr: "shared.ready == true"}`)
+	rc, ok := c.(engine.RunCheck)
+	require.True(t, ok, "%T", c)
+	env := lang.Env{"github": engine.FactsEnv(nil), "shared": map[string]any{}}
+	assert.Equal(t, engine.GatePending, rc.EvaluateRun(nil, env).Status, "not set yet: it waits")
+	env["shared"] = map[string]any{"ready": true}
+	assert.Equal(t, engine.GatePass, rc.EvaluateRun(nil, env).Status)
+}

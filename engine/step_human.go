@@ -146,7 +146,11 @@ func (e *eval) humanResults(run *Run, stage *lang.Stage, sr *StageRun, who []str
 		sort.Strings(notes)
 		msg += "; " + strings.Join(notes, "; ")
 	}
-	out := []GateResult{{Check: "wait_for " + stage.WaitFor, Status: GatePending, Message: msg, Who: e.WhoCan(stage)}}
+	can := e.WhoCan(stage)
+	if how := core.HowToMove(stage); how != "" {
+		can += ", " + how
+	}
+	out := []GateResult{{Check: "wait_for " + stage.WaitFor, Status: GatePending, Message: msg, Who: can}}
 	if stage.OnEnter != nil {
 		out = append(out, GateResult{Check: "on_enter", Status: GatePass, Message: e.render(stage.OnEnter, run)})
 	}

@@ -95,6 +95,7 @@ func TestHumanStageNotifiesOnceAndCountsTheGroup(t *testing.T) {
 	assert.Equal(t, StageWaiting, sr.Status)
 	assert.Contains(t, sr.Results[0].Message, "has 1 (alice)")
 	assert.Contains(t, sr.Results[0].Who, "team acme/maintainers")
+	assert.Contains(t, sr.Results[0].Who, "with an approving review or a /pipeline approve comment", "how to move it")
 	assert.Equal(t, "PR #7 waits for review", sr.Results[1].Message)
 
 	// bob, a member of the team, approves: two, the stage passes and the merge is asked for.

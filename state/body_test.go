@@ -29,7 +29,7 @@ func TestBody(t *testing.T) {
 	tests := []struct {
 		name        string
 		st          *engine.State
-		wantHistory string // in the rendered part; "" = no <details>
+		wantHistory string // in the rendered part; "" = no history section
 		wantNote    string
 	}{
 		{name: "fits", st: state(waitingRun()), wantHistory: "History (1)</summary>"},
@@ -48,7 +48,7 @@ func TestBody(t *testing.T) {
 			if tt.wantHistory != "" {
 				assert.Contains(t, body, tt.wantHistory)
 			} else {
-				assert.NotContains(t, body, "<details>")
+				assert.NotContains(t, body, "<summary>History")
 			}
 			assert.Contains(t, body, tt.wantNote)
 			assert.NotContains(t, body, "entry 000 ", "the oldest entry goes first")

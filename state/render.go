@@ -90,7 +90,7 @@ func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.P
 			fmt.Fprintf(b, "| %s | · | |\n", stageLabel(p, run, id))
 			continue
 		}
-		status, depth := stageStatus(sr), 1
+		status, depth := stageOutcome(p, run, id, sr), 1 // render_outcome.go
 		if sr.Parent != "" {
 			status, depth = branchRow(p, run, id), 2 // a branch's child nests under the branch
 		}
@@ -104,7 +104,8 @@ func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.P
 	renderVariables(b, "Variables", run.Variables) // render_variables.go
 
 	if p != nil {
-		fmt.Fprintf(b, "```mermaid\n%s```\n\n", engine.Mermaid(p, run))
+		// Folded: the stage table says where the run is; the chart is there for who wants it.
+		fmt.Fprintf(b, "<details><summary>Chart</summary>\n\n```mermaid\n%s```\n\n</details>\n\n", engine.Mermaid(p, run))
 	}
 	renderHistory(b, run, history)
 }

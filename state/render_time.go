@@ -41,8 +41,18 @@ func renderTime(b *strings.Builder, run *engine.Run) {
 		}
 		fmt.Fprintf(b, "- ⏰ %s %s\n", what, stamp(d.At))
 	}
-	if sr.Status == engine.StageWaiting && sr.Message != "" {
+	if sr.Status == engine.StageWaiting && sr.Message != "" && !shownWhy(sr) {
 		fmt.Fprintf(b, "- %s\n", inline(sr.Message))
 	}
 	b.WriteString("\n")
+}
+
+// shownWhy reports whether "Why it waits" already says sr's message, as one of its results.
+func shownWhy(sr *engine.StageRun) bool {
+	for _, r := range sr.Results {
+		if r.Message == sr.Message {
+			return true
+		}
+	}
+	return false
 }

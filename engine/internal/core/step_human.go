@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,6 +104,24 @@ func (e *Eval) WhoCan(stage *lang.Stage) string {
 		names = append(names, "team "+t)
 	}
 	return fmt.Sprintf("group %s (%s; not the author)", g.Name, strings.Join(names, ", "))
+}
+
+// HowToMove says what a person does to move a human stage, for the status.
+func HowToMove(stage *lang.Stage) string {
+	switch stage.WaitFor {
+	case lang.WaitApproval:
+		return "with an approving review or a /pipeline approve comment"
+	case lang.WaitComment:
+		if stage.Pattern != "" {
+			return "with a comment matching " + strconv.Quote(stage.Pattern)
+		}
+		return "with a comment"
+	case lang.WaitLabel:
+		return "by adding the label " + strconv.Quote(stage.WaitLabel)
+	case lang.WaitDismiss:
+		return "by dismissing the blocking review"
+	}
+	return ""
 }
 
 func HumanDone(stage *lang.Stage, who []string) string {

@@ -108,6 +108,7 @@ type simulation struct {
 	sent      map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
 	stats     []stepStats
 	comments  map[int]string // last printed state comment per PR, to print only changes
+	posted    map[int64]bool // the action's other comments already printed (print_posted.go)
 	checked   int            // expectations checked, passed or not
 	jobErrors []string       // the ::error:: lines of the action's jobs (scenario_permissions.go)
 	config    []scenarioFile // the config on the default branch now

@@ -49,6 +49,7 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 		return 0, fmt.Errorf("step %d: a webhook call that no stub answers:\n  %s", n, strings.Join(bad, "\n  "))
 	}
 	s.printComments()
+	s.printPosted()
 	return 0, nil
 }
 

@@ -69,6 +69,14 @@ func (e *eval) startTriggered(in Input) {
 			continue
 		}
 		onEvent := p.Trigger.Event == in.Event
+		if e.Facts.PR.State != PROpen && !core.ClosingTrigger(p) {
+			// Its work would land on a subject that is done with: an event read late (the
+			// pull request was merged since) starts nothing; only a trigger on closing does.
+			if onEvent {
+				e.Logf("pipeline %q: the subject is %s; not started", p.Name, e.Facts.PR.State)
+			}
+			continue
+		}
 		since, level := e.triggerSince(p)
 		if !onEvent && since.IsZero() {
 			continue

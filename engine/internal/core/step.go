@@ -124,7 +124,7 @@ func (e *Eval) TriggerMatches(p *lang.Pipeline, logged bool) bool {
 			e.Logf(format, args...)
 		}
 	}
-	if pr.State != PROpen {
+	if pr.State != PROpen && !ClosingTrigger(p) {
 		return false
 	}
 	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
@@ -259,4 +259,10 @@ func (e *Eval) Active(pipeline string) *Run {
 		}
 	}
 	return nil
+}
+
+// ClosingTrigger reports whether p starts when its subject is closed (pull_request.closed,
+// issues.closed): the one kind of pipeline that starts on a subject that is not open.
+func ClosingTrigger(p *lang.Pipeline) bool {
+	return strings.HasSuffix(p.Trigger.Event, ".closed")
 }

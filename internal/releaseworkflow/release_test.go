@@ -92,15 +92,19 @@ func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv()
+	cmd.Env = gitEnv(t)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "git %s: %s", strings.Join(args, " "), out)
 	return strings.TrimSpace(string(out))
 }
 
-func gitEnv() []string {
+// gitEnv is the environment of a git the test runs: no config of the machine's, and a
+// global config of its own, so that nothing git writes there lands outside the test.
+func gitEnv(t *testing.T) []string {
+	global := filepath.Join(t.TempDir(), "gitconfig")
+	require.NoError(t, os.WriteFile(global, nil, 0o644))
 	return append(os.Environ(),
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL="+global, "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=Maintainer", "GIT_AUTHOR_EMAIL=m@example.com",
 		"GIT_COMMITTER_NAME=Maintainer", "GIT_COMMITTER_EMAIL=m@example.com")
 }
@@ -112,7 +116,7 @@ func runScript(t *testing.T, dir, script string, env map[string]string) (string,
 	require.NoError(t, os.WriteFile(f, []byte(script), 0o644))
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", f)
 	cmd.Dir = dir
-	cmd.Env = gitEnv()
+	cmd.Env = gitEnv(t)
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -49,18 +49,6 @@ type TemplatePart struct {
 
 const KindExpr = "expr"
 
-// CompileExpr compiles the condition src, written at pos (the position of the text's
-// first character; for a quoted YAML scalar, the caller adds 1 for the quote). A
-// condition wholly wrapped in `{{ … }}`, as the reference writes `poll.condition`, is
-// compiled without the braces. Errors are of kind "expr" and point at the problem when
-// it lies on the text's first line (else at pos).
-func CompileExpr(src string, pos Pos) (*Expr, *Error) {
-	if inner, off, ok := exprWrapped(src); ok {
-		return compileExpr(src, off, inner, pos)
-	}
-	return compileExpr(src, 0, src, pos)
-}
-
 // exprWrapped reports whether src is one `{{ … }}` with only spaces around it, and returns
 // the text between the braces and its rune offset in src.
 func exprWrapped(src string) (string, int, bool) {
@@ -74,39 +62,6 @@ func exprWrapped(src string) (string, int, bool) {
 	}
 	lead := len(src) - len(strings.TrimLeftFunc(src, unicode.IsSpace))
 	return inner, len([]rune(src[:lead])) + 2, true
-}
-
-// compileExpr compiles code, which begins at rune offset start of whole (the text
-// written at pos).
-func compileExpr(whole string, start int, code string, pos Pos) (e *Expr, cerr *Error) {
-	defer func() {
-		if r := recover(); r != nil { // fail closed: an expression the compiler cannot take is an error
-			e, cerr = nil, &Error{Pos: pos, Message: fmt.Sprintf("invalid expression %q: %v", code, r), Kind: KindExpr}
-		}
-	}()
-	at := func(off int) Pos { return exprPosAt(pos, whole, start+off) }
-	end := len([]rune(code))
-	if strings.TrimSpace(code) == "" {
-		return nil, &Error{Pos: at(0), Message: "empty expression", Kind: KindExpr}
-	}
-	rw := rewrite(code)
-	text := string(rw.text)
-	if ne := checkNames(text); ne != nil {
-		return nil, &Error{Pos: at(rw.origin(ne.from, end)), Message: ne.msg, Kind: KindExpr}
-	}
-	prog, err := expr.Compile(text, expr.Env(compileEnv), expr.Patch(nullPatch{}))
-	if err != nil {
-		var fe *file.Error
-		if errors.As(err, &fe) {
-			if fe.Message == "unexpected token EOF" { // at the end of the text, not at its last token
-				return nil, &Error{Pos: at(len([]rune(strings.TrimRightFunc(code, unicode.IsSpace)))),
-					Message: "unexpected end of expression", Kind: KindExpr}
-			}
-			return nil, &Error{Pos: at(rw.origin(fe.From, end)), Message: lowerMessage(fe.Message), Kind: KindExpr}
-		}
-		return nil, &Error{Pos: at(0), Message: lowerMessage(err.Error()), Kind: KindExpr}
-	}
-	return &Expr{Src: strings.TrimSpace(code), Pos: at(exprLeadingSpace(code)), prog: prog, roots: exprRoots(text)}, nil
 }
 
 func exprLeadingSpace(s string) int {

@@ -39,7 +39,7 @@ func Load(file string, src []byte, gates lang.GateRegistry) (*lang.Config, error
 // defined in two files is an error at the second. At least one file must say
 // `version: 1`, and together they must define a pipeline.
 func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error) {
-	l := &loader{gates: gates, maxLines: map[string]int{}, nodes: newNodeBudget(),
+	l := &loader{gates: gates, exprs: lang.NewCompiler(), maxLines: map[string]int{}, nodes: newNodeBudget(),
 		pipelineNames: map[string]lang.Pos{}, agentNames: map[string]lang.Pos{}, groupNames: map[string]lang.Pos{}}
 	if len(files) == 0 {
 		return nil, lang.ErrorList{{Pos: lang.Pos{Line: 1, Col: 1}, Message: "no config file to load", Kind: kindKey}}

@@ -57,7 +57,7 @@ func (l *loader) templateNode(n *yaml.Node, key string) *lang.Template {
 	if !ok {
 		return nil
 	}
-	t, err := lang.CompileTemplate(src, l.textPos(n))
+	t, err := l.exprs.Template(src, l.textPos(n))
 	if err != nil {
 		l.errs = append(l.errs, err)
 		return nil
@@ -76,7 +76,7 @@ func (l *loader) expr(e entry) *lang.Expr {
 		l.errorf(e.val, kindValue, "%q must not be empty", e.key.Value)
 		return nil
 	}
-	x, err := lang.CompileExpr(src, l.textPos(e.val))
+	x, err := l.exprs.Expr(src, l.textPos(e.val))
 	if err != nil {
 		l.errs = append(l.errs, err)
 		return nil

@@ -27,6 +27,7 @@ const (
 // loader walks a YAML document and collects every mistake it finds.
 type loader struct {
 	gates lang.GateRegistry
+	exprs *lang.Compiler // every expression and template of the config
 	errs  lang.ErrorList
 	cfg   *lang.Config // being built
 

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/gates"
@@ -126,6 +130,24 @@ func writeStage(b *strings.Builder, i, j int, next string) {
         on_pass: %s
         on_fail: fail
 `, id, next)
+	}
+}
+
+// TestLoadRealisticConfigs checks that the benchmarks' configs load in full, the
+// larger one although it has more than 100,000 nodes.
+func TestLoadRealisticConfigs(t *testing.T) {
+	for _, size := range [][2]int{{50, 10}, {200, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			files := []engine.SourceFile{{Path: ".github/pipelines.yaml", Src: realisticConfig(size[0], size[1])}}
+			cfg, err := engine.LoadFiles(files, gates.Default())
+			require.NoError(t, err)
+			require.Len(t, cfg.Pipelines, size[0])
+			last := cfg.Pipelines[size[0]-1]
+			require.Len(t, last.Stages, size[1])
+			assert.NotNil(t, last.Trigger.If)
+			assert.Equal(t, time.Hour, last.Stages[0].Timeout)
+			assert.Empty(t, cfg.Warnings)
+		})
 	}
 }
 

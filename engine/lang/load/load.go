@@ -39,6 +39,11 @@ func Load(file string, src []byte, gates lang.GateRegistry) (*lang.Config, error
 // defined in two files is an error at the second. At least one file must say
 // `version: 1`, and together they must define a pipeline.
 func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error) {
+	return loadFiles(files, gates, true)
+}
+
+// loadFiles is LoadFiles; without warnings, the passes that only warn are skipped.
+func loadFiles(files []SourceFile, gates lang.GateRegistry, warnings bool) (*lang.Config, error) {
 	l := &loader{gates: gates, exprs: lang.NewCompiler(), maxLines: map[string]int{}, nodes: newNodeBudget(),
 		pipelineNames: map[string]lang.Pos{}, agentNames: map[string]lang.Pos{}, groupNames: map[string]lang.Pos{}}
 	if len(files) == 0 {
@@ -50,9 +55,12 @@ func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error
 	cfg := l.loadFiles(sorted)
 	if len(l.errs) == 0 {
 		for _, v := range validators {
-			errs, warnings := v(cfg)
+			if v.warnsOnly && !warnings {
+				continue
+			}
+			errs, found := v.check(cfg)
 			l.errs = append(l.errs, errs...)
-			cfg.Warnings = append(cfg.Warnings, warnings...)
+			cfg.Warnings = append(cfg.Warnings, found...)
 		}
 	} else if cfg != nil && l.topErrs == 0 {
 		// Report every mistake at once: when the files parsed and their top level

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
@@ -65,21 +66,27 @@ func exprWrapped(src string) (string, int, bool) {
 }
 
 func exprLeadingSpace(s string) int {
-	return len([]rune(s)) - len([]rune(strings.TrimLeftFunc(s, unicode.IsSpace)))
+	return utf8.RuneCountInString(s[:len(s)-len(strings.TrimLeftFunc(s, unicode.IsSpace))])
 }
 
 // exprPosAt returns the position of rune offset off of src, which is written at pos. Only
 // offsets on src's first line move the column: later lines of a YAML scalar are
 // indented in ways the text no longer shows.
 func exprPosAt(pos Pos, src string, off int) Pos {
-	r := []rune(src)
-	if off > len(r) {
-		off = len(r)
-	}
-	if off < 0 || strings.ContainsRune(string(r[:off]), '\n') {
+	if off < 0 {
 		return pos
 	}
-	pos.Col += off
+	n := 0 // runes before off (or in src, when it is shorter)
+	for _, c := range src {
+		if n == off {
+			break
+		}
+		if c == '\n' {
+			return pos
+		}
+		n++
+	}
+	pos.Col += n
 	return pos
 }
 

@@ -90,6 +90,7 @@ type source struct {
 	src       []byte
 	root      *yaml.Node
 	pipelines []entry
+	lines     [][]byte // src split at newlines, once
 }
 
 func (l *loader) loadFiles(files []SourceFile) *lang.Config {
@@ -197,10 +198,13 @@ func (l *loader) topLevel(docs []*source) topKeys {
 
 // use makes d the file that positions refer to.
 func (l *loader) use(d *source) {
+	if d.lines == nil {
+		d.lines = bytes.Split(d.src, []byte("\n"))
+	}
 	l.file = d.path
-	l.maxLine = bytes.Count(d.src, []byte("\n")) + 1
+	l.maxLine = len(d.lines)
 	l.maxLines[d.path] = l.maxLine
-	l.lines = bytes.Split(d.src, []byte("\n"))
+	l.lines = d.lines
 }
 
 // parse returns the root mapping of src, or nil after reporting why there is none.

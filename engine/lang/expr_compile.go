@@ -29,6 +29,7 @@ import (
 // compiles every text afresh.
 type Compiler struct {
 	programs map[string]program // by the text of the expression as written
+	config   *conf.Config       // the options, set up once; the checker caches types in it
 }
 
 // program is what compiling an expression text gives, whatever its position.
@@ -72,7 +73,7 @@ func (c *Compiler) compile(whole string, start int, code string, pos Pos) (e *Ex
 	p, ok := c.lookup(code)
 	if !ok {
 		var f *fault
-		if p, f = build(code); f != nil {
+		if p, f = build(code, c.compileConfig()); f != nil {
 			return nil, &Error{Pos: at(f.off), Message: f.msg, Kind: KindExpr}
 		}
 		if c != nil {
@@ -97,13 +98,24 @@ type fault struct {
 	msg string
 }
 
-// build compiles code as expr.Compile does with compileEnv and nullPatch, but parses
-// it once: the same tree serves the check of names, the roots and the compiler.
-func build(code string) (program, *fault) {
+// compileConfig returns the options to compile with: c's, or new ones for the nil
+// Compiler.
+func (c *Compiler) compileConfig() *conf.Config {
+	if c == nil {
+		return newCompileConfig()
+	}
+	if c.config == nil {
+		c.config = newCompileConfig()
+	}
+	return c.config
+}
+
+// build compiles code with config as expr.Compile does, but parses it once: the same
+// tree serves the check of names, the roots and the compiler.
+func build(code string, config *conf.Config) (program, *fault) {
 	end := len([]rune(code))
 	rw := rewrite(code)
 	text := string(rw.text)
-	config := compileConfig()
 	tree, err := parser.ParseWithConfig(text, config)
 	if err != nil {
 		return program{}, compileFault(err, code, rw, end)
@@ -131,9 +143,9 @@ func build(code string) (program, *fault) {
 	return program{prog: prog, roots: roots}, nil
 }
 
-// compileConfig returns the options every expression is compiled with, set up as
-// expr.Compile sets them up.
-func compileConfig() *conf.Config {
+// newCompileConfig returns the options every expression is compiled with
+// (compileEnv, nullPatch), set up as expr.Compile sets them up.
+func newCompileConfig() *conf.Config {
 	config := conf.CreateNew()
 	for _, op := range []expr.Option{expr.Env(compileEnv), expr.Patch(nullPatch{})} {
 		op(config)

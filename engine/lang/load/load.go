@@ -90,7 +90,19 @@ type source struct {
 	src       []byte
 	root      *yaml.Node
 	pipelines []entry
-	lines     [][]byte // src split at newlines, once
+	maxLine   int      // its last line, once counted
+	lines     [][]byte // src split at newlines, once a block scalar needs them
+}
+
+// line returns line i (1-based) of d, or nil past its ends.
+func (d *source) line(i int) []byte {
+	if d.lines == nil {
+		d.lines = bytes.Split(d.src, []byte("\n"))
+	}
+	if i < 1 || i > len(d.lines) {
+		return nil
+	}
+	return d.lines[i-1]
 }
 
 func (l *loader) loadFiles(files []SourceFile) *lang.Config {
@@ -198,13 +210,13 @@ func (l *loader) topLevel(docs []*source) topKeys {
 
 // use makes d the file that positions refer to.
 func (l *loader) use(d *source) {
-	if d.lines == nil {
-		d.lines = bytes.Split(d.src, []byte("\n"))
+	if d.maxLine == 0 {
+		d.maxLine = bytes.Count(d.src, []byte("\n")) + 1
 	}
 	l.file = d.path
-	l.maxLine = len(d.lines)
+	l.maxLine = d.maxLine
 	l.maxLines[d.path] = l.maxLine
-	l.lines = d.lines
+	l.doc = d
 }
 
 // parse returns the root mapping of src, or nil after reporting why there is none.

@@ -30,10 +30,11 @@ func (l *loader) textPos(n *yaml.Node) lang.Pos {
 
 // indentOf returns the number of leading spaces of line (1-based) of the current file.
 func (l *loader) indentOf(line int) int {
-	if line < 1 || line > len(l.lines) {
+	if l.doc == nil {
 		return 0
 	}
-	return len(l.lines[line-1]) - len(bytes.TrimLeft(l.lines[line-1], " "))
+	ln := l.doc.line(line)
+	return len(ln) - len(bytes.TrimLeft(ln, " "))
 }
 
 // scalar returns n's text if n is a non-null scalar; otherwise it reports a type error

@@ -33,8 +33,8 @@ type loader struct {
 
 	// the file being read
 	file    string
-	maxLine int      // its last line, to keep positions inside it
-	lines   [][]byte // its lines, for the positions of block scalars
+	maxLine int     // its last line, to keep positions inside it
+	doc     *source // its text, for the positions of block scalars
 	nodes   *nodeBudget
 
 	first    string         // the first file, where errors without a file go

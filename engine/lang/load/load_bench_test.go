@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -151,20 +152,25 @@ func TestLoadRealisticConfigs(t *testing.T) {
 	}
 }
 
-// benchLoad loads src as the run path does, b.N times.
-func benchLoad(b *testing.B, src []byte) {
+// benchLoad loads src with load (engine.LoadFiles as validate does, or
+// engine.LoadFilesToRun as an invocation does), b.N times.
+func benchLoad(b *testing.B, src []byte, load func([]engine.SourceFile, engine.GateRegistry) (*lang.Config, error)) {
 	files := []engine.SourceFile{{Path: ".github/pipelines.yaml", Src: src}}
-	if _, err := engine.LoadFiles(files, gates.Default()); err != nil {
+	if _, err := load(files, gates.Default()); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := engine.LoadFiles(files, gates.Default()); err != nil {
+		if _, err := load(files, gates.Default()); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkLoad50x10(b *testing.B)  { benchLoad(b, realisticConfig(50, 10)) }
-func BenchmarkLoad200x20(b *testing.B) { benchLoad(b, realisticConfig(200, 20)) }
+func BenchmarkLoad50x10(b *testing.B)  { benchLoad(b, realisticConfig(50, 10), engine.LoadFiles) }
+func BenchmarkLoad200x20(b *testing.B) { benchLoad(b, realisticConfig(200, 20), engine.LoadFiles) }
+
+func BenchmarkLoadToRun50x10(b *testing.B) {
+	benchLoad(b, realisticConfig(50, 10), engine.LoadFilesToRun)
+}

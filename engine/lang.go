@@ -16,3 +16,9 @@ func Load(file string, src []byte, gates GateRegistry) (*lang.Config, error) {
 func LoadFiles(files []load.SourceFile, gates GateRegistry) (*lang.Config, error) {
 	return load.LoadFiles(files, langGates(gates))
 }
+
+// LoadFilesToRun is LoadFiles for an invocation that runs the config: the same config
+// and errors, without the passes that only warn (load.LoadFilesToRun).
+func LoadFilesToRun(files []load.SourceFile, gates GateRegistry) (*lang.Config, error) {
+	return load.LoadFilesToRun(files, langGates(gates))
+}

@@ -14,9 +14,9 @@ import (
 // "1.5h") plus days ("7d", "1d12h"; a day is 24 hours). A duration must be positive.
 func ParseDuration(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
-	bad := fmt.Errorf("invalid duration %q; use a number and a unit: 30s, 5m, 2h, 7d", s)
+	bad := func() error { return fmt.Errorf("invalid duration %q; use a number and a unit: 30s, 5m, 2h, 7d", s) }
 	if t == "" {
-		return 0, bad
+		return 0, bad()
 	}
 	neg := false
 	if t[0] == '-' || t[0] == '+' {
@@ -41,7 +41,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		t = t[j:]
 		n, err := strconv.ParseFloat(num, 64)
 		if num == "" || err != nil || strings.HasPrefix(num, ".") && len(num) == 1 {
-			return 0, bad
+			return 0, bad()
 		}
 		var u time.Duration
 		switch unit {
@@ -60,7 +60,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		case "ns":
 			u = time.Nanosecond
 		default:
-			return 0, bad
+			return 0, bad()
 		}
 		total += n * float64(u)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
@@ -49,18 +50,6 @@ type TemplatePart struct {
 
 const KindExpr = "expr"
 
-// CompileExpr compiles the condition src, written at pos (the position of the text's
-// first character; for a quoted YAML scalar, the caller adds 1 for the quote). A
-// condition wholly wrapped in `{{ … }}`, as the reference writes `poll.condition`, is
-// compiled without the braces. Errors are of kind "expr" and point at the problem when
-// it lies on the text's first line (else at pos).
-func CompileExpr(src string, pos Pos) (*Expr, *Error) {
-	if inner, off, ok := exprWrapped(src); ok {
-		return compileExpr(src, off, inner, pos)
-	}
-	return compileExpr(src, 0, src, pos)
-}
-
 // exprWrapped reports whether src is one `{{ … }}` with only spaces around it, and returns
 // the text between the braces and its rune offset in src.
 func exprWrapped(src string) (string, int, bool) {
@@ -76,55 +65,28 @@ func exprWrapped(src string) (string, int, bool) {
 	return inner, len([]rune(src[:lead])) + 2, true
 }
 
-// compileExpr compiles code, which begins at rune offset start of whole (the text
-// written at pos).
-func compileExpr(whole string, start int, code string, pos Pos) (e *Expr, cerr *Error) {
-	defer func() {
-		if r := recover(); r != nil { // fail closed: an expression the compiler cannot take is an error
-			e, cerr = nil, &Error{Pos: pos, Message: fmt.Sprintf("invalid expression %q: %v", code, r), Kind: KindExpr}
-		}
-	}()
-	at := func(off int) Pos { return exprPosAt(pos, whole, start+off) }
-	end := len([]rune(code))
-	if strings.TrimSpace(code) == "" {
-		return nil, &Error{Pos: at(0), Message: "empty expression", Kind: KindExpr}
-	}
-	rw := rewrite(code)
-	text := string(rw.text)
-	if ne := checkNames(text); ne != nil {
-		return nil, &Error{Pos: at(rw.origin(ne.from, end)), Message: ne.msg, Kind: KindExpr}
-	}
-	prog, err := expr.Compile(text, expr.Env(compileEnv), expr.Patch(nullPatch{}))
-	if err != nil {
-		var fe *file.Error
-		if errors.As(err, &fe) {
-			if fe.Message == "unexpected token EOF" { // at the end of the text, not at its last token
-				return nil, &Error{Pos: at(len([]rune(strings.TrimRightFunc(code, unicode.IsSpace)))),
-					Message: "unexpected end of expression", Kind: KindExpr}
-			}
-			return nil, &Error{Pos: at(rw.origin(fe.From, end)), Message: lowerMessage(fe.Message), Kind: KindExpr}
-		}
-		return nil, &Error{Pos: at(0), Message: lowerMessage(err.Error()), Kind: KindExpr}
-	}
-	return &Expr{Src: strings.TrimSpace(code), Pos: at(exprLeadingSpace(code)), prog: prog, roots: exprRoots(text)}, nil
-}
-
 func exprLeadingSpace(s string) int {
-	return len([]rune(s)) - len([]rune(strings.TrimLeftFunc(s, unicode.IsSpace)))
+	return utf8.RuneCountInString(s[:len(s)-len(strings.TrimLeftFunc(s, unicode.IsSpace))])
 }
 
 // exprPosAt returns the position of rune offset off of src, which is written at pos. Only
 // offsets on src's first line move the column: later lines of a YAML scalar are
 // indented in ways the text no longer shows.
 func exprPosAt(pos Pos, src string, off int) Pos {
-	r := []rune(src)
-	if off > len(r) {
-		off = len(r)
-	}
-	if off < 0 || strings.ContainsRune(string(r[:off]), '\n') {
+	if off < 0 {
 		return pos
 	}
-	pos.Col += off
+	n := 0 // runes before off (or in src, when it is shorter)
+	for _, c := range src {
+		if n == off {
+			break
+		}
+		if c == '\n' {
+			return pos
+		}
+		n++
+	}
+	pos.Col += n
 	return pos
 }
 

@@ -40,13 +40,9 @@ type nameError struct {
 	msg  string
 }
 
-// checkNames reports the first unknown root, filter or function of text, or nil when
-// all are known. A syntax error is left to the compiler, which reports it.
-func checkNames(text string) *nameError {
-	tree, err := parser.Parse(text)
-	if err != nil {
-		return nil
-	}
+// checkNames reports the first unknown root, filter or function of text, parsed as
+// tree, or nil when all are known.
+func checkNames(text string, tree *parser.Tree) *nameError {
 	callees := map[ast.Node]bool{}
 	declared := map[string]bool{}
 	var calls []*ast.CallNode
@@ -101,12 +97,9 @@ func checkNames(text string) *nameError {
 	return first
 }
 
-// exprRoots returns the known roots text reads, sorted and once each.
-func exprRoots(text string) []string {
-	tree, err := parser.Parse(text)
-	if err != nil {
-		return nil
-	}
+// exprRoots returns the known roots the expression parsed as tree reads, sorted and
+// once each.
+func exprRoots(tree *parser.Tree) []string {
 	var out []string
 	ast.Walk(&tree.Node, nodeFunc(func(n ast.Node) {
 		if id, ok := n.(*ast.IdentifierNode); ok && slices.Contains(ExprRoots, id.Value) && !slices.Contains(out, id.Value) {

@@ -5,6 +5,13 @@ import "gopkg.in/yaml.v3"
 // This file holds the Params getters for expressions and templates, so a gate compiles
 // its expressions while the config loads, with positions inside the file.
 
+// CompileWith makes p's getters compile with c, which shares the programs of the
+// texts it compiled before; it returns p.
+func (p *Params) CompileWith(c *Compiler) *Params {
+	p.compiler = c
+	return p
+}
+
 // ValuePos returns the position of key's value (the condition's, when key is absent).
 func (p *Params) ValuePos(key string) Pos {
 	if n, ok := p.get(key); ok {
@@ -46,7 +53,7 @@ func (p *Params) Expr(key string) *Expr {
 	if !ok {
 		return nil
 	}
-	e, err := CompileExpr(n.Value, p.textPos(n))
+	e, err := p.compiler.Expr(n.Value, p.textPos(n))
 	if err != nil {
 		p.errs = append(p.errs, err)
 		return nil
@@ -61,7 +68,7 @@ func (p *Params) Template(key string) *Template {
 	if !ok {
 		return nil
 	}
-	t, err := CompileTemplate(n.Value, p.textPos(n))
+	t, err := p.compiler.Template(n.Value, p.textPos(n))
 	if err != nil {
 		p.errs = append(p.errs, err)
 		return nil

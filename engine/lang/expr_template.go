@@ -13,6 +13,11 @@ import (
 // `{{` and an empty `{{ }}` are errors of kind "expr", as are the errors of CompileExpr
 // for each part.
 func CompileTemplate(src string, pos Pos) (*Template, *Error) {
+	return (*Compiler)(nil).Template(src, pos)
+}
+
+// Template is CompileTemplate, compiling each distinct expression text once.
+func (c *Compiler) Template(src string, pos Pos) (*Template, *Error) {
 	t := &Template{Src: src, Pos: pos}
 	rs := []rune(src)
 	text := func(from, to int) {
@@ -37,7 +42,7 @@ func CompileTemplate(src string, pos Pos) (*Template, *Error) {
 		if strings.TrimSpace(code) == "" {
 			return nil, &Error{Pos: exprPosAt(pos, src, open), Kind: KindExpr, Message: `empty "{{ }}" in template`}
 		}
-		e, err := compileExpr(src, open+2, code, pos)
+		e, err := c.compile(src, open+2, code, pos)
 		if err != nil {
 			return nil, err
 		}

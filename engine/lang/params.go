@@ -21,6 +21,8 @@ type Params struct {
 	used  map[string]bool
 	asked map[string]bool // every key a getter asked for, present or not: the gate's parameters
 	errs  []*Error
+	// compiler compiles Expr and Template (nil: each afresh)
+	compiler *Compiler
 }
 
 // NewParams builds Params over key/value nodes; the loader calls it.

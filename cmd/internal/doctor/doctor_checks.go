@@ -41,7 +41,7 @@ func (d *doctor) checkConfig(ctx context.Context) bool {
 			"add the config to the default branch (the README's quick start), or give its path with --config")
 		return false
 	}
-	cfg, err := run.LoadConfig(snap.Config)
+	cfg, err := run.ValidateConfig(snap.Config)
 	if err != nil {
 		list := run.AsErrorList(err, snap.Config.Files[0].Path)
 		list.Sort()

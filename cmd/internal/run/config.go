@@ -65,8 +65,18 @@ func ConfigWhere(path string) string {
 
 // LoadConfig loads the files of a config as validate loads a directory's: merged, with
 // duplicate names an error at the second and every position naming its file. Its
-// BlobOID is the config's ID, which runs pin.
+// BlobOID is the config's ID, which runs pin. It skips the passes that only warn,
+// which an invocation does not show (ValidateConfig runs them).
 func LoadConfig(c *ghapi.Config) (*lang.Config, error) {
+	return loadConfig(c, engine.LoadFilesToRun)
+}
+
+// ValidateConfig is LoadConfig with the warnings `validate` shows.
+func ValidateConfig(c *ghapi.Config) (*lang.Config, error) {
+	return loadConfig(c, engine.LoadFiles)
+}
+
+func loadConfig(c *ghapi.Config, loadFiles func([]load.SourceFile, engine.GateRegistry) (*lang.Config, error)) (*lang.Config, error) {
 	files := make([]load.SourceFile, 0, len(c.Files))
 	for _, f := range c.Files {
 		if f.Truncated {
@@ -74,7 +84,7 @@ func LoadConfig(c *ghapi.Config) (*lang.Config, error) {
 		}
 		files = append(files, load.SourceFile{Path: f.Path, Src: []byte(f.Text)})
 	}
-	cfg, err := engine.LoadFiles(files, gates.Default())
+	cfg, err := loadFiles(files, gates.Default())
 	if err != nil {
 		return nil, err
 	}

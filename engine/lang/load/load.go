@@ -39,7 +39,12 @@ func Load(file string, src []byte, gates lang.GateRegistry) (*lang.Config, error
 // defined in two files is an error at the second. At least one file must say
 // `version: 1`, and together they must define a pipeline.
 func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error) {
-	l := &loader{gates: gates, maxLines: map[string]int{}, nodes: newNodeBudget(),
+	return loadFiles(files, gates, true)
+}
+
+// loadFiles is LoadFiles; without warnings, the passes that only warn are skipped.
+func loadFiles(files []SourceFile, gates lang.GateRegistry, warnings bool) (*lang.Config, error) {
+	l := &loader{gates: gates, exprs: lang.NewCompiler(), maxLines: map[string]int{}, nodes: newNodeBudget(),
 		pipelineNames: map[string]lang.Pos{}, agentNames: map[string]lang.Pos{}, groupNames: map[string]lang.Pos{}}
 	if len(files) == 0 {
 		return nil, lang.ErrorList{{Pos: lang.Pos{Line: 1, Col: 1}, Message: "no config file to load", Kind: kindKey}}
@@ -50,9 +55,12 @@ func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error
 	cfg := l.loadFiles(sorted)
 	if len(l.errs) == 0 {
 		for _, v := range validators {
-			errs, warnings := v(cfg)
+			if v.warnsOnly && !warnings {
+				continue
+			}
+			errs, found := v.check(cfg)
 			l.errs = append(l.errs, errs...)
-			cfg.Warnings = append(cfg.Warnings, warnings...)
+			cfg.Warnings = append(cfg.Warnings, found...)
 		}
 	} else if cfg != nil && l.topErrs == 0 {
 		// Report every mistake at once: when the files parsed and their top level
@@ -82,6 +90,19 @@ type source struct {
 	src       []byte
 	root      *yaml.Node
 	pipelines []entry
+	maxLine   int      // its last line, once counted
+	lines     [][]byte // src split at newlines, once a block scalar needs them
+}
+
+// line returns line i (1-based) of d, or nil past its ends.
+func (d *source) line(i int) []byte {
+	if d.lines == nil {
+		d.lines = bytes.Split(d.src, []byte("\n"))
+	}
+	if i < 1 || i > len(d.lines) {
+		return nil
+	}
+	return d.lines[i-1]
 }
 
 func (l *loader) loadFiles(files []SourceFile) *lang.Config {
@@ -189,10 +210,13 @@ func (l *loader) topLevel(docs []*source) topKeys {
 
 // use makes d the file that positions refer to.
 func (l *loader) use(d *source) {
+	if d.maxLine == 0 {
+		d.maxLine = bytes.Count(d.src, []byte("\n")) + 1
+	}
 	l.file = d.path
-	l.maxLine = bytes.Count(d.src, []byte("\n")) + 1
+	l.maxLine = d.maxLine
 	l.maxLines[d.path] = l.maxLine
-	l.lines = bytes.Split(d.src, []byte("\n"))
+	l.doc = d
 }
 
 // parse returns the root mapping of src, or nil after reporting why there is none.

@@ -150,7 +150,7 @@ func (sl *stageLoader) condition(n *yaml.Node, where string) (lang.Condition, bo
 	if name == "command" && !sl.cfg.Settings.AllowCommand {
 		sl.errorf(check.val, kindGate, "check %q runs a command on the runner; allow it with \"settings: {allow_commands: true}\"", name)
 	}
-	p := lang.NewParams(sl.file, name, c.Pos, keys, kpos)
+	p := lang.NewParams(sl.file, name, c.Pos, keys, kpos).CompileWith(sl.exprs)
 	eval, err := compileGate(gate, p)
 	before := len(sl.errs)
 	sl.errs = append(sl.errs, p.Errors()...)

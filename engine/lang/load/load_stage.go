@@ -176,11 +176,11 @@ func (sl *stageLoader) stage(n *yaml.Node) *lang.Stage {
 // that belong to another type than t.
 func (sl *stageLoader) typedFields(n *yaml.Node, where, t string, own, all []string) map[string]entry {
 	f := sl.fields(n, "stage", section{where: where, known: all})
-	mine := append(append([]string{}, stageCommonKeys...), own...)
 	for k, e := range f {
-		if slices.Contains(mine, k) {
+		if slices.Contains(stageCommonKeys, k) || slices.Contains(own, k) {
 			continue
 		}
+		mine := append(append([]string{}, stageCommonKeys...), own...)
 		if sug := lang.Suggest(k, mine); sug != "" {
 			sl.errorf(e.key, kindKey, "key %q does not apply to a stage of type %q; did you mean %q?", k, t, sug)
 		} else {

@@ -30,10 +30,11 @@ func (l *loader) textPos(n *yaml.Node) lang.Pos {
 
 // indentOf returns the number of leading spaces of line (1-based) of the current file.
 func (l *loader) indentOf(line int) int {
-	if line < 1 || line > len(l.lines) {
+	if l.doc == nil {
 		return 0
 	}
-	return len(l.lines[line-1]) - len(bytes.TrimLeft(l.lines[line-1], " "))
+	ln := l.doc.line(line)
+	return len(ln) - len(bytes.TrimLeft(ln, " "))
 }
 
 // scalar returns n's text if n is a non-null scalar; otherwise it reports a type error
@@ -57,7 +58,7 @@ func (l *loader) templateNode(n *yaml.Node, key string) *lang.Template {
 	if !ok {
 		return nil
 	}
-	t, err := lang.CompileTemplate(src, l.textPos(n))
+	t, err := l.exprs.Template(src, l.textPos(n))
 	if err != nil {
 		l.errs = append(l.errs, err)
 		return nil
@@ -76,7 +77,7 @@ func (l *loader) expr(e entry) *lang.Expr {
 		l.errorf(e.val, kindValue, "%q must not be empty", e.key.Value)
 		return nil
 	}
-	x, err := lang.CompileExpr(src, l.textPos(e.val))
+	x, err := l.exprs.Expr(src, l.textPos(e.val))
 	if err != nil {
 		l.errs = append(l.errs, err)
 		return nil

@@ -208,7 +208,7 @@ func (sl *stageLoader) headerParts(v *yaml.Node) []lang.HeaderPart {
 		}
 		p := pos
 		p.Col += utf8.RuneCountInString(src[:from])
-		t, err := lang.CompileTemplate(src[from:to], p)
+		t, err := sl.exprs.Template(src[from:to], p)
 		if err != nil {
 			if strings.Contains(err.Message, `"secrets"`) {
 				err.Message += "; a secret is read as {{ secrets.NAME }}, alone in its braces"

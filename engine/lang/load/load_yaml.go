@@ -27,13 +27,14 @@ const (
 // loader walks a YAML document and collects every mistake it finds.
 type loader struct {
 	gates lang.GateRegistry
+	exprs *lang.Compiler // every expression and template of the config
 	errs  lang.ErrorList
 	cfg   *lang.Config // being built
 
 	// the file being read
 	file    string
-	maxLine int      // its last line, to keep positions inside it
-	lines   [][]byte // its lines, for the positions of block scalars
+	maxLine int     // its last line, to keep positions inside it
+	doc     *source // its text, for the positions of block scalars
 	nodes   *nodeBudget
 
 	first    string         // the first file, where errors without a file go
@@ -85,8 +86,9 @@ type section struct {
 // fields checks that n is a mapping of the keys sec allows and returns them by key.
 // Duplicate and unknown keys are reported; the first of duplicates wins.
 func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry {
-	out := map[string]entry{}
-	for _, e := range l.entries(n, name, sec.where) {
+	entries := l.entries(n, name, sec.where)
+	out := make(map[string]entry, len(entries))
+	for _, e := range entries {
 		if slices.Contains(sec.known, e.key.Value) {
 			out[e.key.Value] = e
 		} else {
@@ -115,23 +117,47 @@ func (l *loader) entries(n *yaml.Node, name, where string) []entry {
 		l.errorf(n, kindType, "%q must be a mapping, not %s", name, describe(n))
 		return nil
 	}
-	var out []entry
-	seen := map[string]*yaml.Node{}
+	out := make([]entry, 0, len(n.Content)/2)
+	var seen map[string]*yaml.Node // past a few keys; below, out is searched
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := deref(n.Content[i]), deref(n.Content[i+1])
 		if k.Kind != yaml.ScalarNode {
 			l.errorf(k, kindType, "keys in %s must be strings, not %s", where, describe(k))
 			continue
 		}
-		if prev, ok := seen[k.Value]; ok {
+		if prev := earlier(out, &seen, k); prev != nil {
 			l.errorf(k, kindKey, "key %q is duplicated in %s; previously defined at line:%d,col:%d",
 				k.Value, where, prev.Line, prev.Column)
 			continue
 		}
-		seen[k.Value] = k
 		out = append(out, entry{key: k, val: v})
 	}
 	return out
+}
+
+// earlier returns the key of out named as k, or nil, and records k. A mapping of a
+// few keys is searched in order; seen indexes a longer one.
+func earlier(out []entry, seen *map[string]*yaml.Node, k *yaml.Node) *yaml.Node {
+	const searched = 16
+	if len(out) < searched {
+		for _, e := range out {
+			if e.key.Value == k.Value {
+				return e.key
+			}
+		}
+		return nil
+	}
+	if *seen == nil {
+		*seen = make(map[string]*yaml.Node, 2*searched)
+		for _, e := range out {
+			(*seen)[e.key.Value] = e.key
+		}
+	}
+	if prev, ok := (*seen)[k.Value]; ok {
+		return prev
+	}
+	(*seen)[k.Value] = k
+	return nil
 }
 
 // items returns the elements of sequence n.

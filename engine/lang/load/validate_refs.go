@@ -20,16 +20,19 @@ func checkAgents(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 		known = append(known, a.Name)
 		defined[a.Name] = true
 	}
-	check := func(pos lang.Pos, name, where string) {
+	// where says where the reference is written; it is worked out only for a message
+	check := func(pos lang.Pos, name string, where func() string) {
 		if name != "" && !defined[name] && !f.full() {
-			f.errorf(pos, kindRef, "%s", unknownName("agent", name, where, "agents", known))
+			f.errorf(pos, kindRef, "%s", unknownName("agent", name, where(), "agents", known))
 		}
 	}
 	for _, p := range cfg.Pipelines {
-		eachStage(p, func(s, parent *lang.Stage) { check(s.PosOf("agent"), s.Agent, inStage("", s, parent)) })
+		eachStage(p, func(s, parent *lang.Stage) {
+			check(s.PosOf("agent"), s.Agent, func() string { return inStage("", s, parent) })
+		})
 		for _, r := range p.OnEvents {
 			if r.Action == lang.ReactWakeAgent {
-				check(r.PosOf("agent"), r.Agent, fmt.Sprintf("%q of %s", lang.ReactWakeAgent, inReaction(p, r)))
+				check(r.PosOf("agent"), r.Agent, func() string { return fmt.Sprintf("%q of %s", lang.ReactWakeAgent, inReaction(p, r)) })
 			}
 		}
 	}
@@ -47,25 +50,24 @@ func checkGroups(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 		known = append(known, g.Name)
 		defined[g.Name] = true
 	}
-	check := func(pos lang.Pos, name, where string) {
+	// where says where the reference is written; it is worked out only for a message
+	check := func(pos lang.Pos, name string, where func() string) {
 		if name != "" && !defined[name] && !f.full() {
-			f.errorf(pos, kindRef, "%s", unknownName("group", name, where, "groups", known))
+			f.errorf(pos, kindRef, "%s", unknownName("group", name, where(), "groups", known))
 		}
 	}
 	for _, name := range cfg.Settings.ChatOpsFrom {
-		check(cfg.Settings.ChatOpsFromPos, name, `"settings.chatops.from"`)
+		check(cfg.Settings.ChatOpsFromPos, name, func() string { return `"settings.chatops.from"` })
 	}
 	for _, p := range cfg.Pipelines {
 		eachStage(p, func(s, parent *lang.Stage) {
-			check(s.PosOf("from"), s.From, inStage("from", s, parent))
-			check(s.PosOf("config"), s.Config.Group, inStage("group", s, parent))
-			conditions := append([]lang.Condition{}, s.Conditions...)
-			for _, group := range s.AnyOf {
-				conditions = append(conditions, group...)
-			}
-			for _, c := range conditions {
-				if g, ok := c.Eval.(lang.GroupRef); ok {
-					check(c.Pos, g.Group(), fmt.Sprintf("%q of check %q in stage %q", "from", c.Check, s.ID))
+			check(s.PosOf("from"), s.From, func() string { return inStage("from", s, parent) })
+			check(s.PosOf("config"), s.Config.Group, func() string { return inStage("group", s, parent) })
+			for _, conditions := range append([][]lang.Condition{s.Conditions}, s.AnyOf...) {
+				for _, c := range conditions {
+					if g, ok := c.Eval.(lang.GroupRef); ok {
+						check(c.Pos, g.Group(), func() string { return fmt.Sprintf("%q of check %q in stage %q", "from", c.Check, s.ID) })
+					}
 				}
 			}
 		})

@@ -2,26 +2,33 @@ package load
 
 import "github.com/org/pipeline-action/engine/lang"
 
+// pass is one pass over a whole config. warnsOnly marks a pass that finds nothing
+// but warnings, which a load to run skips (see LoadFilesToRun).
+type pass struct {
+	check     func(*lang.Config) (errs, warnings lang.ErrorList)
+	warnsOnly bool
+}
+
 // validators are the passes over a whole config (sub-pipeline cycles, nesting, dangling
 // references, unreachable stages), in the order Load runs them once the config has built
 // without errors. Each returns its errors and its warnings; warnings go to
 // Config.Warnings, and the findings of all passes are sorted together by position.
-var validators = []func(*lang.Config) (errs, warnings lang.ErrorList){
-	checkMultiPRScopes, // validate_multipr.go
-	checkSubPipelines,
-	checkAgents,
-	checkGroups,
-	checkRestarts,
-	checkReactions, // validate_reactions.go
-	checkActionLoops,
-	checkWebhooks,
-	checkReachable,
-	checkUnusedPipelines,
-	checkBranchMerges, // validate_branch_merge.go
-	checkTokenEvents,  // validate_token.go
-	checkIssueScopes,  // validate_scope.go
-	checkTargets,      // validate_targets.go
-	checkUpdateBranch, // validate_update_branch.go
+var validators = []pass{
+	{check: checkMultiPRScopes}, // validate_multipr.go
+	{check: checkSubPipelines},
+	{check: checkAgents},
+	{check: checkGroups},
+	{check: checkRestarts},
+	{check: checkReactions}, // validate_reactions.go
+	{check: checkActionLoops},
+	{check: checkWebhooks},
+	{check: checkReachable, warnsOnly: true},
+	{check: checkUnusedPipelines, warnsOnly: true},
+	{check: checkBranchMerges},                 // validate_branch_merge.go
+	{check: checkTokenEvents, warnsOnly: true}, // validate_token.go
+	{check: checkIssueScopes},                  // validate_scope.go
+	{check: checkTargets},                      // validate_targets.go
+	{check: checkUpdateBranch},                 // validate_update_branch.go
 }
 
 // partialValidators are the passes that also run over a config that has errors: they

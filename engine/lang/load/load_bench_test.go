@@ -11,6 +11,7 @@ import (
 
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 )
 
@@ -139,7 +140,7 @@ func writeStage(b *strings.Builder, i, j int, next string) {
 func TestLoadRealisticConfigs(t *testing.T) {
 	for _, size := range [][2]int{{50, 10}, {200, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			files := []engine.SourceFile{{Path: ".github/pipelines.yaml", Src: realisticConfig(size[0], size[1])}}
+			files := []load.SourceFile{{Path: ".github/pipelines.yaml", Src: realisticConfig(size[0], size[1])}}
 			cfg, err := engine.LoadFiles(files, gates.Default())
 			require.NoError(t, err)
 			require.Len(t, cfg.Pipelines, size[0])
@@ -154,15 +155,15 @@ func TestLoadRealisticConfigs(t *testing.T) {
 
 // benchLoad loads src with load (engine.LoadFiles as validate does, or
 // engine.LoadFilesToRun as an invocation does), b.N times.
-func benchLoad(b *testing.B, src []byte, load func([]engine.SourceFile, engine.GateRegistry) (*lang.Config, error)) {
-	files := []engine.SourceFile{{Path: ".github/pipelines.yaml", Src: src}}
-	if _, err := load(files, gates.Default()); err != nil {
+func benchLoad(b *testing.B, src []byte, loadFiles func([]load.SourceFile, engine.GateRegistry) (*lang.Config, error)) {
+	files := []load.SourceFile{{Path: ".github/pipelines.yaml", Src: src}}
+	if _, err := loadFiles(files, gates.Default()); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := load(files, gates.Default()); err != nil {
+		if _, err := loadFiles(files, gates.Default()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -23,22 +23,22 @@ func openRun(n int, deadline time.Time) *engine.Run {
 
 // seedOpenRuns puts on m the index of n pull requests with one open run each, as the
 // action writes it.
-func seedOpenRuns(tb testing.TB, m *memBranch, n int) {
+func seedOpenRuns(tb testing.TB, m *memBranch, n int, legacy bool) {
 	tb.Helper()
 	idx := &Index{}
 	for i := 1; i <= n; i++ {
 		one := (&Index{}).WithSubject(SubjectFile(true, i), &engine.State{Runs: []*engine.Run{openRun(i, t0.Add(time.Duration(i)*time.Minute))}})
 		idx.Runs = append(idx.Runs, one.Runs...)
 	}
-	seedIndex(tb, m, idx)
+	seedIndex(tb, m, idx, legacy)
 }
 
-// indexWrite is what one save of a subject at n open runs writes of the index: its bytes,
+// saveIndexBytes is what one save of a subject at n open runs writes of the index: its bytes,
 // and the size of the largest index file on the branch after it.
-func indexWrite(tb testing.TB, n int) (written, largest int) {
+func saveIndexBytes(tb testing.TB, n int, legacy bool) (written, largest int) {
 	tb.Helper()
 	m := newMemBranch()
-	seedOpenRuns(tb, m, n)
+	seedOpenRuns(tb, m, n, legacy)
 	before := len(m.messages)
 	file, subject := SubjectFile(true, 7), "acme/widgets#7"
 	old := &engine.State{Version: stateVersion, Subject: subject, Runs: []*engine.Run{openRun(7, t0.Add(7*time.Minute))}}
@@ -81,13 +81,18 @@ func isIndexPath(p string) bool { return p == IndexFile || strings.HasPrefix(p, 
 
 // BenchmarkIndexWrite reports, at 1,000 and 3,000 open runs, the bytes of the index one
 // save that moves a deadline writes, and the largest index file (GitHub gives no text of a
-// file past GitHubBlobText bytes).
+// file past GitHubBlobText bytes); "migrate" is the save that finds IndexFile of an older
+// action, once per branch.
 func BenchmarkIndexWrite(b *testing.B) {
-	for _, n := range []int{1000, 3000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		n      int
+		legacy bool
+	}{{"1000", 1000, false}, {"3000", 3000, false}, {"migrate-1000", 1000, true}} {
+		b.Run(c.name, func(b *testing.B) {
 			var written, largest int
 			for i := 0; i < b.N; i++ {
-				written, largest = indexWrite(b, n)
+				written, largest = saveIndexBytes(b, c.n, c.legacy)
 			}
 			b.ReportMetric(float64(written), "index-bytes/save")
 			b.ReportMetric(float64(largest), "largest-index-file-bytes")
@@ -95,10 +100,21 @@ func BenchmarkIndexWrite(b *testing.B) {
 	}
 }
 
-// seedIndex writes idx to m as the action does.
-func seedIndex(tb testing.TB, m *memBranch, idx *Index) {
+// seedIndex writes idx to m as the action does: in shards, or in IndexFile as an older
+// action does (legacy).
+func seedIndex(tb testing.TB, m *memBranch, idx *Index, legacy bool) {
 	tb.Helper()
-	text, err := EncodeIndex(idx)
-	require.NoError(tb, err)
-	m.push(viewer, true, []FileChange{{Path: IndexFile, Text: text}}, "seed")
+	if legacy {
+		text, err := EncodeIndex(idx)
+		require.NoError(tb, err)
+		m.push(viewer, true, []FileChange{{Path: IndexFile, Text: text}}, "seed")
+		return
+	}
+	var files []FileChange
+	for _, p := range ShardFiles() {
+		text, err := EncodeIndex(shardOf(idx, p))
+		require.NoError(tb, err)
+		files = append(files, FileChange{Path: p, Text: text})
+	}
+	m.push(viewer, true, files, "seed")
 }

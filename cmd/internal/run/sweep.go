@@ -96,8 +96,9 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	}
 	ev.DefaultBranch = snap.DefaultBranch
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
+	code := 0
 	if !ok {
-		return 1
+		code = 1 // reported; what could be read is swept
 	}
 	if len(due) == 0 {
 		msg := "no run is due"
@@ -105,13 +106,12 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 			msg += "; the next deadline is " + later.UTC().Format(time.RFC3339)
 		}
 		r.act.Infof("pipeline-action: sweep: %s", msg)
-		return 0
+		return code
 	}
 	take := min(budget, len(due))
 	r.act.Infof("pipeline-action: sweep: %d %s due; advancing %d (sweep_budget %d), oldest deadline first",
 		len(due), Plural(len(due), "subject is", "subjects are"), take, budget)
 	key := r.inputKey(ev.Event, []byte("sweep"))
-	code := 0
 	var results []subjectResult
 	done := 0
 	for _, d := range due[:take] {
@@ -182,27 +182,21 @@ func (r *Runner) sweepEvent() (routed, error) {
 
 // dueSubjects reads the index and returns the subjects with a run whose deadline has
 // passed, oldest deadline first, and the earliest deadline still ahead (zero if none).
-// ok is false when the index cannot be read (reported).
+// ok is false when part of the index cannot be read (reported): the rest is swept.
 func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueSubject, later time.Time, ok bool) {
-	f := snap.State.Index
-	switch {
-	case !snap.State.Exists || f == nil:
-		return nil, time.Time{}, true
-	case f.Truncated:
-		r.act.Errorf("sweep: %s on %s is too large for GitHub to give its text; nothing was swept", state.IndexFile, snap.State.Name)
-		return nil, time.Time{}, false
-	}
-	if why := state.TrustFile(f, snap.Viewer); why != "" {
-		// Whoever can push to the branch could list any subject in it: only what the action
-		// wrote is swept. The next event of each subject writes the index anew.
-		r.act.Warningf("pipeline-action: sweep: the index of open runs is not trusted (%s); nothing was swept", why)
+	if !snap.State.Exists {
 		return nil, time.Time{}, true
 	}
-	idx, err := state.DecodeIndex(f.Text)
-	if err != nil {
-		r.act.Errorf("sweep: reading %s on %s at %.7s: %v", state.IndexFile, snap.State.Name, f.Commit, err)
-		return nil, time.Time{}, false
+	// Whoever can push to the branch could list any subject in the index: only what the
+	// action wrote is swept. The next event of each subject lists it anew.
+	read := state.ReadIndex(snap.State, snap.Viewer)
+	for _, w := range read.Warnings {
+		r.act.Warningf("pipeline-action: sweep: %s", w)
 	}
+	for _, e := range read.Errors {
+		r.act.Errorf("sweep: %s", e)
+	}
+	idx := read.Index
 	now := r.Now()
 	bySubject := map[int]*dueSubject{}
 	for _, e := range idx.Runs {
@@ -245,7 +239,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 		}
 		return due[i].number < due[j].number
 	})
-	return due, later, true
+	return due, later, len(read.Errors) == 0
 }
 
 // subjectNumber is the pull request number an index entry is about, when its subject is

@@ -15,26 +15,17 @@ type indexWrite struct {
 }
 
 // indexChanges returns what a save of live over v writes of the index: the subject's
-// shard when its entries change; and, while IndexFile is on the branch, every shard
-// with its entries and IndexFile deleted (migrate), or IndexFile deleted when someone
-// else wrote it. An IndexFile GitHub gave only part of is left as it is: its runs are
-// listed again as their subjects' states are written.
+// shard when its entries change; and, while IndexFile is on the branch, what migrate
+// writes. An IndexFile GitHub gave only part of is left as it is: its runs are listed
+// again as their subjects' states are written.
 func (s *BranchStore) indexChanges(ctx context.Context, live *engine.State, v Version) (indexWrite, error) {
 	out := indexWrite{shard: v.Shard, legacy: v.Index}
 	if f := s.read.Index; f != nil && v.Index != "" && v.Index == f.Text {
-		switch why := TrustFile(f, s.viewer); {
-		case why != "":
-			s.logf("the index of open runs is not trusted (%s); it is deleted, and %s/ lists each subject again once its state is written", why, IndexDir)
-			out.files, out.legacy = append(out.files, FileChange{Path: IndexFile, Delete: true}), ""
-		case f.Truncated:
+		if f.Truncated {
 			s.logf("%s on %s is too large for GitHub to give its text; it is left as it is, and %s/ lists each subject again once its state is written",
 				f.Path, s.read.Name, IndexDir)
-		default:
-			legacy, err := DecodeIndex(f.Text)
-			if err != nil {
-				return out, fmt.Errorf("reading %s on %s at %.7s: %w (deleting the file makes the next events write the index anew)", f.Path, s.read.Name, f.Commit, err)
-			}
-			return s.migrate(ctx, live, v, legacy)
+		} else {
+			return s.migrate(ctx, live, v)
 		}
 	}
 	base, keep, err := s.shard(v)
@@ -93,17 +84,26 @@ func (s *BranchStore) shardText(path string, base *Index, live *engine.State, ol
 	return text, true, nil
 }
 
-// migrate moves the entries of legacy (IndexFile, trusted) into the shards, with the
-// subject's entries those of live, and deletes IndexFile: every shard is read at the
-// head v read (one more query, once per branch), and legacy's entries replace a shard's
-// subject by subject (IndexFile on the branch was written after the shards).
-func (s *BranchStore) migrate(ctx context.Context, live *engine.State, v Version, legacy *Index) (indexWrite, error) {
+// migrate reads the whole index at the head v read (one more query, once per branch: the
+// facts query reads IndexFile without the commit that last changed it) and writes every
+// shard with IndexFile's entries, the subject's those of live, deleting IndexFile.
+// IndexFile's entries replace a shard's subject by subject (on the branch, it was written
+// after the shards). An IndexFile someone else wrote is deleted, its entries dropped.
+func (s *BranchStore) migrate(ctx context.Context, live *engine.State, v Version) (indexWrite, error) {
 	all, err := s.w.OpenRuns(ctx, s.read.Name)
 	if err != nil {
 		return indexWrite{}, fmt.Errorf("reading the index on %s to move %s into %s/: %w", s.read.Name, IndexFile, IndexDir, err)
 	}
 	if all.Head != v.Head {
 		return indexWrite{}, fmt.Errorf("reading the index on %s: the branch moved to %.7s since %.7s was read: %w", s.read.Name, all.Head, v.Head, ErrConflict)
+	}
+	legacy := &Index{Version: indexVersion}
+	if f := all.Index; f != nil {
+		if why := TrustFile(f, s.viewer); why != "" {
+			s.logf("the index of open runs is not trusted (%s); it is deleted, and %s/ lists each subject again once its state is written", why, IndexDir)
+		} else if legacy, err = DecodeIndex(f.Text); err != nil {
+			return indexWrite{}, fmt.Errorf("reading %s on %s at %.7s: %w (deleting the file makes the next events write the index anew)", f.Path, s.read.Name, f.Commit, err)
+		}
 	}
 	shards := map[string]*Index{}
 	old := map[string]string{}

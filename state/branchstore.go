@@ -32,7 +32,9 @@ type BranchRead struct {
 	Exists bool
 	Head   string      // the head commit; "" when the branch does not exist
 	File   *BranchFile // the subject's file; nil when absent
-	Index  *BranchFile // IndexFile, of an older action; nil when absent
+	// Index is IndexFile, of an older action; nil when absent. The facts query reads it
+	// without the commit that last changed it (OpenRuns reads that).
+	Index *BranchFile
 	// Shard is the subject's shard of the index (ShardFile); nil when absent.
 	Shard *BranchFile
 	// Shards are the shards present, when the whole index was read (OpenRuns).

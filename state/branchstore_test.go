@@ -98,6 +98,9 @@ func (m *memBranch) read(file string) BranchRead {
 		return &BranchFile{Path: p, Text: text, Commit: c, Author: m.author[c], Signed: m.signed[c]}
 	}
 	r.File, r.Index, r.Shard = at(file), at(IndexFile), at(ShardFile(file))
+	if r.Index != nil { // the facts query reads no commit of index.json
+		r.Index = &BranchFile{Path: IndexFile, Text: r.Index.Text}
+	}
 	for p, text := range m.files {
 		if strings.HasPrefix(p, OutputsDir(file)+"/") {
 			if r.Outputs == nil {
@@ -113,6 +116,10 @@ func (m *memBranch) read(file string) BranchRead {
 func (m *memBranch) OpenRuns(_ context.Context, branch string) (BranchRead, error) {
 	m.calls = append(m.calls, "read index")
 	r := m.read("")
+	if text, ok := m.files[IndexFile]; ok {
+		c := m.last[IndexFile]
+		r.Index = &BranchFile{Path: IndexFile, Text: text, Commit: c, Author: m.author[c], Signed: m.signed[c]}
+	}
 	for _, p := range ShardFiles() {
 		if text, ok := m.files[p]; ok {
 			c := m.last[p]

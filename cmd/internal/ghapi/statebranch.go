@@ -46,7 +46,6 @@ type stateRef struct {
 			File     *stateFile                    `graphql:"stateFile: file(path: $stateFile)"`
 			FileLog  struct{ Nodes []stateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-			IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
 			Shard    *stateFile                    `graphql:"stateShard: file(path: $stateShard)"`
 			ShardLog struct{ Nodes []stateCommit } `graphql:"stateShardLog: history(first: 1, path: $stateShard)"`
 			Outputs  *stateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
@@ -82,7 +81,7 @@ func branchRead(name, file string, ref *stateRef) state.BranchRead {
 	r.Exists, r.Head = true, ref.Target.Oid
 	c := ref.Target.Commit
 	r.File = branchFile(file, c.File, c.FileLog.Nodes)
-	r.Index = branchFile(state.IndexFile, c.Index, c.IndexLog.Nodes)
+	r.Index = branchFile(state.IndexFile, c.Index, nil) // its commit matters only to OpenRuns
 	r.Shard = branchFile(state.ShardFile(file), c.Shard, c.ShardLog.Nodes)
 	r.Outputs = outputFiles(state.OutputsDir(file), c.Outputs)
 	return r

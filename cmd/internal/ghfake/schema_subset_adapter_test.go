@@ -223,7 +223,6 @@ type adapterStateRef struct {
 			File     *adapterStateFile                    `graphql:"stateFile: file(path: $stateFile)"`
 			FileLog  struct{ Nodes []adapterStateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-			IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
 			Shard    *adapterStateFile                    `graphql:"stateShard: file(path: $stateShard)"`
 			ShardLog struct{ Nodes []adapterStateCommit } `graphql:"stateShardLog: history(first: 1, path: $stateShard)"`
 			Outputs  *adapterStateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`

@@ -92,7 +92,8 @@ func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string
 	assert.Equal(t, "alice", last.Author.User.Login)
 	assert.Nil(t, last.Signature, "a push is not signed")
 	assert.Nil(t, sr.Target.Commit.Index)
-	assert.Empty(t, sr.Target.Commit.IndexLog.Nodes)
+	assert.Nil(t, sr.Target.Commit.Shard)
+	assert.Empty(t, sr.Target.Commit.ShardLog.Nodes)
 
 }
 

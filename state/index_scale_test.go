@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
@@ -117,4 +118,14 @@ func seedIndex(tb testing.TB, m *memBranch, idx *Index, legacy bool) {
 		files = append(files, FileChange{Path: p, Text: text})
 	}
 	m.push(viewer, true, files, "seed")
+}
+
+// At 3,000 open runs, what one save writes of the index and its largest file stay far
+// from the GitHubBlobText bytes past which GitHub gives no text (one index.json of them
+// all is 870 KB).
+func TestIndexAtThreeThousandOpenRuns(t *testing.T) {
+	written, largest := saveIndexBytes(t, 3000, false)
+	assert.Less(t, largest, GitHubBlobText/8)
+	assert.LessOrEqual(t, written, largest)
+	assert.Greater(t, written, 0, "the save moved #7's deadline")
 }

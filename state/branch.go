@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -17,14 +16,15 @@ import (
 // The state branch holds, at its head:
 //
 //	pr-7.json, issue-12.json   one subject's state: engine.State as JSON (EncodeFile)
-//	index.json                 every open run of every subject (Index)
+//	index/00.json … 0f.json    the open runs of the subjects whose files hash there (ShardFile)
 //	archive/pr-7/<run>.json    each finished run that left its subject's live state
 //
 // Every change is one commit made with createCommitOnBranch (compare-and-swap on the
 // head), whose message names the subject, the pipeline, the transition and the event
 // (Message), so that `git log` of the branch is the history of every pipeline.
 
-// IndexFile is the path of the index of open runs on the state branch.
+// IndexFile is the path of the one index of open runs an older action writes; its entries
+// move to the shards (ShardFile) on the first save that reads it.
 const IndexFile = "index.json"
 
 // maxFileJSON caps a state file or the index read from the branch.
@@ -147,8 +147,9 @@ func checkState(st *engine.State) error {
 // indexVersion is the version of index.json this action writes and reads.
 const indexVersion = 1
 
-// Index is index.json: every open run on the branch, what `pipeline-action status` lists
-// and, through each run's next deadline, what a schedule sweep reads.
+// Index is an index file, a shard or IndexFile: open runs on the branch, what
+// `pipeline-action status` lists and, through each run's next deadline, what a schedule
+// sweep reads.
 type Index struct {
 	Version int          `json:"version"`
 	Runs    []IndexEntry `json:"runs"`
@@ -168,7 +169,7 @@ type IndexEntry struct {
 	NextDeadline time.Time `json:"next_deadline,omitzero"`
 }
 
-// DecodeIndex reads index.json, strictly.
+// DecodeIndex reads an index file, strictly.
 func DecodeIndex(text string) (*Index, error) {
 	var idx *Index
 	if err := strictJSON(text, &idx); err != nil {
@@ -183,22 +184,9 @@ func DecodeIndex(text string) (*Index, error) {
 	return idx, nil
 }
 
-// EncodeIndex returns index.json for idx, its entries sorted by file and run.
-func EncodeIndex(idx *Index) (string, error) {
-	out := Index{Version: indexVersion, Runs: append([]IndexEntry{}, idx.Runs...)}
-	sort.Slice(out.Runs, func(i, j int) bool {
-		a, b := out.Runs[i], out.Runs[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		return a.Run < b.Run
-	})
-	js, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return "", fmt.Errorf("encoding the index: %w", err)
-	}
-	return string(js) + "\n", nil
-}
+// EncodeIndex returns the text of an index file for idx: its entries one a line, sorted
+// by file and run.
+func EncodeIndex(idx *Index) (string, error) { return encodeEntries(idx) }
 
 // WithSubject returns a copy of idx whose entries for file are the open runs of st. A
 // nil idx is an empty index.

@@ -32,7 +32,13 @@ type BranchRead struct {
 	Exists bool
 	Head   string      // the head commit; "" when the branch does not exist
 	File   *BranchFile // the subject's file; nil when absent
-	Index  *BranchFile // index.json; nil when absent
+	// Index is IndexFile, of an older action; nil when absent. The facts query reads it
+	// without the commit that last changed it (OpenRuns reads that).
+	Index *BranchFile
+	// Shard is the subject's shard of the index (ShardFile); nil when absent.
+	Shard *BranchFile
+	// Shards are the shards present, when the whole index was read (OpenRuns).
+	Shards []*BranchFile
 	// Outputs are the files of the subject's outputs directory (OutputsDir): path → text,
 	// "" for a file GitHub gave no whole text of. Their digests in the state vouch for them.
 	Outputs map[string]string
@@ -58,6 +64,10 @@ type BranchWriter interface {
 	// (createCommitOnBranch) and returns the new commit. A moved head (or a branch that
 	// is gone) is ErrConflict; a refusal by a ruleset is ErrForbidden.
 	CommitFiles(ctx context.Context, branch, expectedHead string, files []FileChange, headline, body string) (string, error)
+	// OpenRuns reads the whole index at branch's head: IndexFile and every shard, each
+	// with the commit that last changed it. A save reads it only to move IndexFile's
+	// entries into the shards.
+	OpenRuns(ctx context.Context, branch string) (BranchRead, error)
 }
 
 // TrustFile says why a state-branch file cannot be trusted, "" when it can: the commit
@@ -77,8 +87,8 @@ func TrustFile(f *BranchFile, viewer string) string {
 
 var _ Store = (*BranchStore)(nil)
 
-// BranchStore keeps a subject's state in its file on the state branch, and index.json
-// up to date with it, with compare-and-swap on the branch's head: a commit made on
+// BranchStore keeps a subject's state in its file on the state branch, and its shard of
+// the index up to date with it, with compare-and-swap on the branch's head: a commit made on
 // another head than the one read fails with ErrConflict.
 type BranchStore struct {
 	w       BranchWriter
@@ -148,6 +158,9 @@ func (s *BranchStore) version() Version {
 	if f := s.read.Index; f != nil {
 		v.Index = f.Text
 	}
+	if f := s.read.Shard; f != nil {
+		v.Shard = f.Text
+	}
 	v.Outputs = s.read.Outputs
 	return v
 }
@@ -171,33 +184,8 @@ func (s *BranchStore) Load(_ context.Context, _ int) (*engine.State, Version, er
 // State.Ignored already.
 func (s *BranchStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
 
-// index is the index read, when it can be trusted; nil means an empty one. An index that
-// someone else changed is rebuilt: it lists the runs of the subjects written since.
-//
-// keep says to leave index.json as it is: GitHub gave only part of its text (it lists
-// more open runs than GitHub serves in a query), and rewriting it from that would drop
-// the rest. The subjects' files stay right; only the index goes stale, which is logged.
-func (s *BranchStore) index() (idx *Index, keep bool, err error) {
-	f := s.read.Index
-	if f == nil {
-		return nil, false, nil
-	}
-	if why := TrustFile(f, s.viewer); why != "" {
-		s.logf("the index of open runs is not trusted (%s); it is written anew, and lists each subject again once its state is written", why)
-		return nil, false, nil
-	}
-	if f.Truncated {
-		s.logf("%s on %s is too large for GitHub to give its text; it is left as it is and no longer lists every open run", f.Path, s.read.Name)
-		return nil, true, nil
-	}
-	if idx, err = DecodeIndex(f.Text); err != nil {
-		return nil, false, fmt.Errorf("reading %s on %s at %.7s: %w (deleting the file makes the next events write it anew)", f.Path, s.read.Name, f.Commit, err)
-	}
-	return idx, false, nil
-}
-
-// Save writes c's state (compacted) to the subject's file, index.json and the archive
-// of the runs that finished, in one commit on the head v read; nothing when the files
+// Save writes c's state (compacted) to the subject's file, its shard of the index and
+// the archive of the runs that finished, in one commit on the head v read; nothing when the files
 // would not change.
 func (s *BranchStore) Save(ctx context.Context, _ int, c Change, v Version) (Version, error) {
 	live, archived := Compact(c.State)
@@ -255,28 +243,15 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if err != nil {
 		return v, err
 	}
-	base, keep, err := s.index()
+	index, err := s.indexChanges(ctx, live, v) // branch_index.go
 	if err != nil {
 		return v, err
-	}
-	idx := v.Index
-	if !keep {
-		if idx, err = EncodeIndex(base.WithSubject(s.file, live)); err != nil {
-			return v, err
-		}
-		if len(idx) > IndexWarning { // outputs.go
-			s.logf("%s on %s is %d bytes, half-way to the %d bytes GitHub's GraphQL gives of a file: an index cut there "+
-				"is no longer read and the sweep stops; finish or cancel open runs (pipeline-action status lists them)",
-				IndexFile, s.read.Name, len(idx), GitHubBlobText)
-		}
 	}
 	var files []FileChange
 	if text != v.File {
 		files = append(files, FileChange{Path: s.file, Text: text})
 	}
-	if idx != v.Index {
-		files = append(files, FileChange{Path: IndexFile, Text: idx})
-	}
+	files = append(files, index.files...)
 	for _, r := range archived {
 		a, err := EncodeRun(r)
 		if err != nil {
@@ -304,7 +279,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 		s.claim = fw.claim
 	}
 	present := v.Outputs
-	v.Head, v.File, v.Index, v.FileCommit = commit, text, idx, commit
+	v.Head, v.File, v.Index, v.Shard, v.FileCommit = commit, text, index.legacy, index.shard, commit
 	v.Outputs = outputs
 	for _, p := range unresolvedFiles(live) {
 		if t, ok := present[p]; ok {

@@ -97,7 +97,10 @@ func (m *memBranch) read(file string) BranchRead {
 		c := m.last[p]
 		return &BranchFile{Path: p, Text: text, Commit: c, Author: m.author[c], Signed: m.signed[c]}
 	}
-	r.File, r.Index = at(file), at(IndexFile)
+	r.File, r.Index, r.Shard = at(file), at(IndexFile), at(ShardFile(file))
+	if r.Index != nil { // the facts query reads no commit of index.json
+		r.Index = &BranchFile{Path: IndexFile, Text: r.Index.Text}
+	}
 	for p, text := range m.files {
 		if strings.HasPrefix(p, OutputsDir(file)+"/") {
 			if r.Outputs == nil {
@@ -107,6 +110,23 @@ func (m *memBranch) read(file string) BranchRead {
 		}
 	}
 	return r
+}
+
+// OpenRuns is what the index query would read of the branch.
+func (m *memBranch) OpenRuns(_ context.Context, branch string) (BranchRead, error) {
+	m.calls = append(m.calls, "read index")
+	r := m.read("")
+	if text, ok := m.files[IndexFile]; ok {
+		c := m.last[IndexFile]
+		r.Index = &BranchFile{Path: IndexFile, Text: text, Commit: c, Author: m.author[c], Signed: m.signed[c]}
+	}
+	for _, p := range ShardFiles() {
+		if text, ok := m.files[p]; ok {
+			c := m.last[p]
+			r.Shards = append(r.Shards, &BranchFile{Path: p, Text: text, Commit: c, Author: m.author[c], Signed: m.signed[c]})
+		}
+	}
+	return r, nil
 }
 
 // subjectStores are the stores one invocation makes from what it read.
@@ -148,7 +168,8 @@ func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
 	got, err := DecodeFile(m.files["pr-7.json"], "acme/widgets#7")
 	require.NoError(t, err)
 	assert.Equal(t, next, got)
-	idx, err := DecodeIndex(m.files[IndexFile])
+	assert.NotContains(t, m.files, IndexFile)
+	idx, err := DecodeIndex(m.files[ShardFile("pr-7.json")])
 	require.NoError(t, err)
 	require.Len(t, idx.Runs, 1)
 	assert.Equal(t, "auto-merge/7/1", idx.Runs[0].Run)
@@ -371,7 +392,7 @@ func TestDualArchives(t *testing.T) {
 	assert.Len(t, cst.Runs, 1, "the comment holds the live state too")
 }
 
-// An index.json someone else changed is written anew.
+// An index.json someone else changed is deleted; the subject's shard lists its runs.
 func TestBranchStoreUntrustedIndex(t *testing.T) {
 	ctx := context.Background()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
@@ -384,7 +405,8 @@ func TestBranchStoreUntrustedIndex(t *testing.T) {
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
 	require.NoError(t, err)
-	got, err := DecodeIndex(m.files[IndexFile])
+	assert.NotContains(t, m.files, IndexFile)
+	got, err := DecodeIndex(m.files[ShardFile("pr-7.json")])
 	require.NoError(t, err)
 	require.Len(t, got.Runs, 1)
 	assert.Equal(t, "pr-7.json", got.Runs[0].File)
@@ -419,19 +441,19 @@ func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
 	assert.Contains(t, strings.Join(logs, "\n"), "too large")
 }
 
-// An index growing toward what GitHub gives of a file is written, with a warning each time.
+// A shard growing toward what GitHub gives of a file is written, with a warning each time.
 func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
 	ctx := context.Background()
 	m := newMemBranch()
 	idx := &Index{Version: indexVersion}
-	for i := 0; len(idx.Runs)*200 < IndexWarning; i++ {
+	for i := 0; len(idx.Runs)*160 < IndexWarning; i++ {
 		idx.Runs = append(idx.Runs, IndexEntry{Run: fmt.Sprintf("p/%d/1", 100+i), Pipeline: "p", Subject: fmt.Sprintf("acme/widgets#%d", 100+i),
 			File: fmt.Sprintf("pr-%d.json", 100+i), Status: engine.RunWaiting, Stage: "review"})
 	}
 	text, err := EncodeIndex(idx)
 	require.NoError(t, err)
 	require.Greater(t, len(text), IndexWarning)
-	m.push(viewer, true, []FileChange{{Path: IndexFile, Text: text}}, "big")
+	m.push(viewer, true, []FileChange{{Path: ShardFile("pr-7.json"), Text: text}}, "big")
 	var logs []string
 	b := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) })
 	st, v, err := b.Load(ctx, 7)
@@ -439,6 +461,6 @@ func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
 	_, err = b.Save(ctx, 7, change(st, sampleState()), v)
 	require.NoError(t, err)
 	assert.Contains(t, m.files, "pr-7.json")
-	assert.Greater(t, len(m.files[IndexFile]), len(text), "the index is written, with #7's runs")
+	assert.Greater(t, len(m.files[ShardFile("pr-7.json")]), len(text), "the shard is written, with #7's runs")
 	assert.Contains(t, strings.Join(logs, "\n"), "half-way to the 512000 bytes")
 }

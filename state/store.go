@@ -27,11 +27,12 @@ type Version struct {
 	Body      string
 	Commit    string
 	// The state branch read: its head commit ("" when the branch does not exist), the
-	// subject file's and index.json's text at that head ("" when absent), and the
-	// commit that last changed the subject file.
+	// text at that head of the subject's file, of IndexFile and of the subject's shard
+	// of the index ("" when absent), and the commit that last changed the subject file.
 	Head       string
 	File       string
 	Index      string
+	Shard      string
 	FileCommit string
 	// Outputs are the subject's outputs files at Head (state/outputs.go): path → text.
 	Outputs map[string]string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,10 +16,12 @@ import (
 
 const statusUsage = `usage: pipeline-action status [--repo OWNER/NAME] [--branch BRANCH]
 
-Lists the open runs of a repository: index.json at the head of its state branch, read
-in one GraphQL query. One line per run: subject, pipeline, status, stage, when it last
-changed, its next deadline (what the sweep acts on; "-" when it waits for no time), and
-its id; then who last wrote the index.
+Lists the open runs of a repository: the index at the head of its state branch (its
+shards index/00.json to index/0f.json, and index.json of an older action), read in one
+GraphQL query. One line per run: subject, pipeline, status, stage, when it last changed,
+its next deadline (what the sweep acts on; "-" when it waits for no time), and its id;
+then who last wrote the index, and the files left out: those GitHub did not sign as
+written by the action's identity through its API.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN); GITHUB_GRAPHQL_URL
 and GITHUB_API_URL name another GitHub than github.com.
@@ -32,7 +35,7 @@ exit codes: 0 listed (no open run included), 1 the index could not be read, 2 ba
 usage or no token
 `
 
-// statusMain prints the open runs of index.json on the state branch.
+// statusMain prints the open runs of the index on the state branch.
 func statusMain(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := run.NewFlagSet("status", stderr)
 	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "the repository, OWNER/NAME")
@@ -68,30 +71,53 @@ func statusMain(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		fmt.Fprintf(stderr, "pipeline-action status: %v\n", err)
 		return 1
 	}
-	switch {
-	case !read.Exists:
+	if !read.Exists {
 		fmt.Fprintf(stdout, "%s has no state branch %s: no run has been saved there yet.\n", *repo, *branch)
 		return 0
-	case read.Index == nil:
-		fmt.Fprintf(stdout, "%s on %s holds no %s: no open run.\n", *branch, *repo, state.IndexFile)
+	}
+	return printRead(stdout, stderr, read, *branch)
+}
+
+// printRead prints the open runs of the index files read on branch that the action wrote,
+// who last wrote them, and the files left out. It returns the exit code: 1 when a file
+// could not be read.
+func printRead(stdout, stderr io.Writer, read state.BranchRead, branch string) int {
+	if read.Index == nil && len(read.Shards) == 0 {
+		fmt.Fprintf(stdout, "%s holds no index of open runs: no open run.\n", branch)
 		return 0
-	case read.Index.Truncated:
-		fmt.Fprintf(stderr, "pipeline-action status: %s on %s is too large for GitHub to give its text\n", state.IndexFile, *branch)
+	}
+	got := state.ReadIndex(read, "")
+	printIndex(stdout, got.Index)
+	var last *state.BranchFile
+	var unsigned []string
+	for _, f := range got.Files {
+		if last == nil || f.Date.After(last.Date) {
+			last = f
+		}
+		if !f.Signed {
+			unsigned = append(unsigned, fmt.Sprintf("%s (commit %.7s, by %s)", f.Path, f.Commit, orNobody(f.Author)))
+		}
+	}
+	where := fmt.Sprintf("from the index on %s at %.7s", branch, read.Head)
+	if last != nil {
+		where += ", last written by " + orNobody(last.Author)
+		if len(unsigned) == 0 {
+			where += " (signed by GitHub)"
+		}
+	}
+	fmt.Fprintf(stdout, "\n%d open %s, %s.\n", len(got.Index.Runs), run.Plural(len(got.Index.Runs), "run", "runs"), where)
+	if len(unsigned) > 0 {
+		fmt.Fprintf(stdout, "NOT signed by GitHub: not written by the action through GitHub's API, do not trust them: %s.\n", strings.Join(unsigned, ", "))
+	}
+	for _, w := range got.Warnings {
+		fmt.Fprintf(stdout, "Left out: %s.\n", w)
+	}
+	for _, e := range got.Errors {
+		fmt.Fprintf(stderr, "pipeline-action status: %s\n", e)
+	}
+	if len(got.Errors) > 0 {
 		return 1
 	}
-	idx, err := state.DecodeIndex(read.Index.Text)
-	if err != nil {
-		fmt.Fprintf(stderr, "pipeline-action status: reading %s on %s: %v\n", state.IndexFile, *branch, err)
-		return 1
-	}
-	printIndex(stdout, idx)
-	f := read.Index
-	signed := "signed by GitHub"
-	if !f.Signed {
-		signed = "NOT signed by GitHub: not written by the action through GitHub's API, do not trust it"
-	}
-	fmt.Fprintf(stdout, "\n%d open %s, from %s on %s at %.7s, last written by %s (%s).\n",
-		len(idx.Runs), run.Plural(len(idx.Runs), "run", "runs"), state.IndexFile, *branch, f.Commit, orNobody(f.Author), signed)
 	return 0
 }
 

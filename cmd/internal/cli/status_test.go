@@ -14,7 +14,7 @@ import (
 	"github.com/org/pipeline-action/state"
 )
 
-// status prints the open runs of index.json in one query, and says who wrote it.
+// status prints the open runs of the index in one query, and says who wrote it.
 func TestStatusListsOpenRuns(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	status := func(args ...string) (int, string, string) {
@@ -41,7 +41,7 @@ func TestStatusListsOpenRuns(t *testing.T) {
 	assert.Regexp(t, `^SUBJECT\s+PIPELINE\s+STATUS\s+STAGE\s+UPDATED\s+NEXT DEADLINE\s+RUN$`, lines[0])
 	assert.Regexp(t, `^acme/widgets#7\s+auto-merge\s+waiting\s+ready\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-\s+auto-merge/7/1$`, lines[1])
 	assert.Regexp(t, `^acme/widgets#8\s+auto-merge\s+waiting\s+ready\s+`, lines[2])
-	assert.Regexp(t, `^2 open runs, from index.json on pipeline-action/state at [0-9a-f]{7}, last written by github-actions\[bot\] \(signed by GitHub\)\.$`, lines[4])
+	assert.Regexp(t, `^2 open runs, from the index on pipeline-action/state at [0-9a-f]{7}, last written by github-actions\[bot\] \(signed by GitHub\)\.$`, lines[4])
 
 	// Another branch name, which does not exist; bad usage.
 	code, out, _ = status("--branch", "ci/state")

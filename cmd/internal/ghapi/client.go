@@ -63,8 +63,9 @@ func New(o Options) (*Client, error) {
 func (c *Client) Calls() map[string]int { return c.calls.snapshot() }
 
 type counter struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu     sync.Mutex
+	n      map[string]int
+	writes int // content-creating requests (writes.go)
 }
 
 func (c *counter) snapshot() map[string]int {
@@ -87,8 +88,12 @@ func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if strings.HasSuffix(r.URL.Path, "/graphql") {
 		kind = "graphql"
 	}
+	write := createsContent(r) // writes.go
 	t.calls.mu.Lock()
 	t.calls.n[kind]++
+	if write {
+		t.calls.writes++
+	}
 	t.calls.mu.Unlock()
 	return t.base.RoundTrip(r)
 }

@@ -46,7 +46,8 @@ type stateRef struct {
 			File     *stateFile                    `graphql:"stateFile: file(path: $stateFile)"`
 			FileLog  struct{ Nodes []stateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-			IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			Shard    *stateFile                    `graphql:"stateShard: file(path: $stateShard)"`
+			ShardLog struct{ Nodes []stateCommit } `graphql:"stateShardLog: history(first: 1, path: $stateShard)"`
 			Outputs  *stateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
 		} `graphql:"... on Commit"`
 	}
@@ -67,6 +68,7 @@ func stateVars(vars map[string]any, branch, file string) {
 	vars["stateRef"] = githubv4.String("refs/heads/" + branch)
 	vars["stateFile"] = githubv4.String(file)
 	vars["stateIndex"] = githubv4.String(state.IndexFile)
+	vars["stateShard"] = githubv4.String(state.ShardFile(file))
 	vars["stateOutputs"] = githubv4.String(state.OutputsDir(file))
 }
 
@@ -79,7 +81,8 @@ func branchRead(name, file string, ref *stateRef) state.BranchRead {
 	r.Exists, r.Head = true, ref.Target.Oid
 	c := ref.Target.Commit
 	r.File = branchFile(file, c.File, c.FileLog.Nodes)
-	r.Index = branchFile(state.IndexFile, c.Index, c.IndexLog.Nodes)
+	r.Index = branchFile(state.IndexFile, c.Index, nil) // its commit matters only to OpenRuns
+	r.Shard = branchFile(state.ShardFile(file), c.Shard, c.ShardLog.Nodes)
 	r.Outputs = outputFiles(state.OutputsDir(file), c.Outputs)
 	return r
 }
@@ -229,38 +232,4 @@ func classifyWrite(err error) error {
 		return fmt.Errorf("%w: %v", state.ErrForbidden, err)
 	}
 	return err
-}
-
-type indexQuery inRepo[struct {
-	StateRef *struct {
-		Target *struct {
-			Oid    string
-			Commit struct {
-				Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-				IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
-			} `graphql:"... on Commit"`
-		}
-	} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
-}]
-
-// OpenRuns reads index.json at the head of the state branch, with the commit that last
-// changed it, in one GraphQL query. The BranchRead's Exists is false when there is no
-// such branch, and its Index nil when the branch has no index.
-func (c *Client) OpenRuns(ctx context.Context, branch string) (state.BranchRead, error) {
-	var q indexQuery
-	vars := map[string]any{
-		"owner":      githubv4.String(c.Owner),
-		"name":       githubv4.String(c.Repo),
-		"stateRef":   githubv4.String("refs/heads/" + branch),
-		"stateIndex": githubv4.String(state.IndexFile),
-	}
-	if err := c.gql.Query(ctx, &q, vars); err != nil {
-		return state.BranchRead{}, fmt.Errorf("reading %s on %s/%s: %w", state.IndexFile, c.Owner, c.Repo, err)
-	}
-	r := state.BranchRead{Name: branch}
-	if ref := q.Repository.StateRef; ref != nil && ref.Target != nil {
-		r.Exists, r.Head = true, ref.Target.Oid
-		r.Index = branchFile(state.IndexFile, ref.Target.Commit.Index, ref.Target.Commit.IndexLog.Nodes)
-	}
-	return r, nil
 }

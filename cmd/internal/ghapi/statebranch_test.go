@@ -13,8 +13,8 @@ import (
 
 const stateBranch = "pipeline-action/state"
 
-// The facts query reads the state branch at one head: the subject's file and
-// index.json with the commit that last changed each (its author, GitHub's signature);
+// The facts query reads the state branch at one head: the subject's file and its shard
+// of the index with the commit that last changed each (its author, GitHub's signature);
 // the writes create the branch and commit with compare-and-swap.
 func TestStateBranchReadAndWrite(t *testing.T) {
 	ctx := context.Background()
@@ -37,7 +37,7 @@ func TestStateBranchReadAndWrite(t *testing.T) {
 	err = c.CreateBranch(ctx, r.RepoID, stateBranch, r.DefaultHead)
 	require.ErrorIs(t, err, state.ErrConflict, "created by another invocation meanwhile")
 
-	files := []state.FileChange{{Path: "pr-7.json", Text: "{\"version\":1}\n"}, {Path: state.IndexFile, Text: "{\"version\":1,\"runs\":[]}\n"}}
+	files := []state.FileChange{{Path: "pr-7.json", Text: "{\"version\":1}\n"}, {Path: state.ShardFile("pr-7.json"), Text: "{\"version\":1,\"runs\":[]}\n"}}
 	commit, err := c.CommitFiles(ctx, stateBranch, mainHead, files, "pr-7 p: start → a (x)", "body")
 	require.NoError(t, err)
 	_, err = c.CommitFiles(ctx, stateBranch, mainHead, files, "again", "")
@@ -53,8 +53,9 @@ func TestStateBranchReadAndWrite(t *testing.T) {
 	assert.Equal(t, commit, r.File.Commit)
 	assert.True(t, r.File.Signed)
 	assert.Empty(t, state.TrustFile(r.File, snap.Viewer), "written by the action through the API: trusted")
-	require.NotNil(t, r.Index)
-	assert.Equal(t, commit, r.Index.Commit)
+	assert.Nil(t, r.Index)
+	require.NotNil(t, r.Shard)
+	assert.Equal(t, commit, r.Shard.Commit)
 	log := fake.BranchLog(repoName, stateBranch)
 	assert.Equal(t, "pr-7 p: start → a (x)\n\nbody", log[0].Message)
 
@@ -68,7 +69,7 @@ func TestStateBranchReadAndWrite(t *testing.T) {
 	assert.Equal(t, pushed, snap.State.File.Commit)
 	assert.False(t, snap.State.File.Signed)
 	assert.Contains(t, state.TrustFile(snap.State.File, snap.Viewer), "GitHub did not sign")
-	assert.Equal(t, commit, snap.State.Index.Commit, "index.json was last changed before")
+	assert.Equal(t, commit, snap.State.Shard.Commit, "the shard was last changed before")
 
 	// A ruleset refuses updates: ErrForbidden.
 	fake.RestrictBranch(repoName, stateBranch)

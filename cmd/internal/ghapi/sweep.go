@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/shurcooL/githubv4"
 
@@ -11,7 +12,7 @@ import (
 
 // SweepSnapshot is what a sweep reads before it advances anything: the config (for the
 // state branch it names), the action's identity (whose commits of the index are
-// trusted) and index.json at the head of the state branch.
+// trusted) and the whole index at the head of the state branch (OpenRuns).
 type SweepSnapshot struct {
 	Viewer        string
 	DefaultBranch string
@@ -29,21 +30,48 @@ type sweepQuery struct {
 		ConfigDir *struct {
 			Tree treeFields `graphql:"... on Tree"`
 		} `graphql:"configDir: object(expression: $configDirExpr)"`
-		StateRef *struct {
-			Target *struct {
-				Oid    string
-				Commit struct {
-					Index    *stateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-					IndexLog struct{ Nodes []stateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
-				} `graphql:"... on Commit"`
-			}
-		} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
+// withIndex returns the type of sweepQuery with the repository's field reading the whole
+// index (indexRefField) added to it.
+func withIndex(index reflect.StructField) reflect.Type {
+	t := reflect.TypeOf(sweepQuery{})
+	fields := make([]reflect.StructField, t.NumField())
+	for i := range fields {
+		fields[i] = t.Field(i)
+		if fields[i].Name == "Repository" {
+			repo := fields[i].Type
+			sub := make([]reflect.StructField, repo.NumField(), repo.NumField()+1)
+			for j := range sub {
+				sub[j] = repo.Field(j)
+			}
+			fields[i].Type = reflect.StructOf(append(sub, index))
+		}
+	}
+	return reflect.StructOf(fields)
+}
+
+// sweepRead is what the query of withIndex read: sweepQuery's fields, and the index.
+func sweepRead(v reflect.Value, branch string) (sweepQuery, state.BranchRead) {
+	var q sweepQuery
+	static := reflect.ValueOf(&q).Elem()
+	for i := 0; i < static.NumField(); i++ {
+		f, got := static.Field(i), v.Field(i)
+		if f.Kind() != reflect.Struct || f.Type() == got.Type() {
+			f.Set(got)
+			continue
+		}
+		for j := 0; j < f.NumField(); j++ {
+			f.Field(j).Set(got.Field(j))
+		}
+	}
+	return q, indexRead(branch, v.FieldByName("Repository").FieldByName("StateRef"))
+}
+
 // SweepState reads, in one GraphQL query, the config at defaultBranch:configPath (with
-// the *.yaml files of its directory), the viewer, and index.json at the head of the
-// state branch stateBranch with the commit that last changed it.
+// the *.yaml files of its directory), the viewer, and the whole index at the head of the
+// state branch stateBranch, each file with the commit that last changed it (OpenRuns).
 func (c *Client) SweepState(ctx context.Context, defaultBranch, configPath, stateBranch string) (*SweepSnapshot, error) {
 	if defaultBranch == "" {
 		return nil, fmt.Errorf("reading %s/%s for a sweep: the default branch is unknown", c.Owner, c.Repo)
@@ -57,14 +85,13 @@ func (c *Client) SweepState(ctx context.Context, defaultBranch, configPath, stat
 		"name":          githubv4.String(c.Repo),
 		"configExpr":    githubv4.String(defaultBranch + ":" + configPath),
 		"configDirExpr": githubv4.String(dirExpr),
-		"stateRef":      githubv4.String("refs/heads/" + stateBranch),
-		"stateIndex":    githubv4.String(state.IndexFile),
 	}
-	var q sweepQuery
-	if err := c.gql.Query(ctx, &q, vars); err != nil {
-		return nil, fmt.Errorf("reading %s on %s/%s: %w", state.IndexFile, c.Owner, c.Repo, err)
+	v := reflect.New(withIndex(indexRefField(vars, stateBranch)))
+	if err := c.gql.Query(ctx, v.Interface(), vars); err != nil {
+		return nil, fmt.Errorf("reading the config and the index of open runs on %s/%s: %w", c.Owner, c.Repo, err)
 	}
-	s := &SweepSnapshot{Viewer: login(&q.Viewer), DefaultBranch: defaultBranch, State: state.BranchRead{Name: stateBranch}}
+	q, read := sweepRead(v.Elem(), stateBranch)
+	s := &SweepSnapshot{Viewer: login(&q.Viewer), DefaultBranch: defaultBranch, State: read}
 	if q.Repository.DefaultBranchRef != nil {
 		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}
@@ -81,9 +108,5 @@ func (c *Client) SweepState(ctx context.Context, defaultBranch, configPath, stat
 		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
 	}
 	s.Config = cfg
-	if ref := q.Repository.StateRef; ref != nil && ref.Target != nil {
-		s.State.Exists, s.State.Head = true, ref.Target.Oid
-		s.State.Index = branchFile(state.IndexFile, ref.Target.Commit.Index, ref.Target.Commit.IndexLog.Nodes)
-	}
 	return s, nil
 }

@@ -93,7 +93,7 @@ func TestSchemaSubsetServesIssueQuery(t *testing.T) {
 		"number": githubv4.Int(4), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
 		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("issue-4.json"),
-		"stateIndex": githubv4.String("index.json"), "stateOutputs": githubv4.String("outputs/issue-4"), "pr0": githubv4.Int(7),
+		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String("index/00.json"), "stateOutputs": githubv4.String("outputs/issue-4"), "pr0": githubv4.Int(7),
 	}))
 	is := q.Repository.Issue
 	require.NotNil(t, is)

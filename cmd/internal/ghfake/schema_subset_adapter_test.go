@@ -223,7 +223,8 @@ type adapterStateRef struct {
 			File     *adapterStateFile                    `graphql:"stateFile: file(path: $stateFile)"`
 			FileLog  struct{ Nodes []adapterStateCommit } `graphql:"stateFileLog: history(first: 1, path: $stateFile)"`
 			Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-			IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+			Shard    *adapterStateFile                    `graphql:"stateShard: file(path: $stateShard)"`
+			ShardLog struct{ Nodes []adapterStateCommit } `graphql:"stateShardLog: history(first: 1, path: $stateShard)"`
 			Outputs  *adapterStateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
 		} `graphql:"... on Commit"`
 	}
@@ -237,13 +238,17 @@ type adapterStateDir struct {
 	}
 }
 
+// adapterIndexQuery is the shape of the query ghapi's OpenRuns builds by reflection
+// (index_read.go), with the first of its shards.
 type adapterIndexQuery adapterInRepo[struct {
 	StateRef *struct {
 		Target *struct {
 			Oid    string
 			Commit struct {
-				Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-				IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+				Index     *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
+				IndexLog  struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
+				Shard0    *adapterStateFile                    `graphql:"shard0: file(path: $shard0)"`
+				Shard0Log struct{ Nodes []adapterStateCommit } `graphql:"shard0Log: history(first: 1, path: $shard0)"`
 			} `graphql:"... on Commit"`
 		}
 	} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`

@@ -57,7 +57,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
 		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
-		"stateIndex": githubv4.String("index.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
+		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String("index/03.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
 	}))
 	assertStateRead(t, s, q, pushed)
 	assertIndexRead(t, gh)
@@ -92,7 +92,8 @@ func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string
 	assert.Equal(t, "alice", last.Author.User.Login)
 	assert.Nil(t, last.Signature, "a push is not signed")
 	assert.Nil(t, sr.Target.Commit.Index)
-	assert.Empty(t, sr.Target.Commit.IndexLog.Nodes)
+	assert.Nil(t, sr.Target.Commit.Shard)
+	assert.Empty(t, sr.Target.Commit.ShardLog.Nodes)
 
 }
 
@@ -103,9 +104,11 @@ func assertIndexRead(t *testing.T, gh *githubv4.Client) {
 	require.NoError(t, gh.Query(context.Background(), &ix, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateIndex": githubv4.String("index.json"),
+		"shard0": githubv4.String("index/00.json"),
 	}))
 	require.NotNil(t, ix.Repository.StateRef)
 	assert.Nil(t, ix.Repository.StateRef.Target.Commit.Index)
+	assert.Nil(t, ix.Repository.StateRef.Target.Commit.Shard0)
 }
 
 // assertConfigRead checks the config file and directory as q read them, and reads them
@@ -269,7 +272,7 @@ func TestAdapterQueriesCopied(t *testing.T) {
 	copied := typeSpecs(t, "schema_subset_adapter_test.go", "adapter")
 	for _, name := range []string{"actor", "checkContext", "prFields", "pageForward", "pageBackward", "labelNode", "reviewNode", "commentNode", "timelineNode", "factsQuery", "commitPRsQuery", "contributorsConn", "contributorNode", "closingRefs", "signatureNode", "gitActorNode",
 		"blobFields", "treeEntryNode", "treeFields", "fileVersions", "dirVersions", "configByIDQuery",
-		"stateCommit", "stateFile", "stateRef", "indexQuery", "inRepo"} {
+		"stateCommit", "stateFile", "stateRef", "inRepo"} {
 		require.Contains(t, orig, name)
 		assert.Equal(t, orig[name], copied[name], "type %s differs from ghapi's: copy it here as adapter%s%s", name, strings.ToUpper(name[:1]), name[1:])
 	}

@@ -21,15 +21,6 @@ type adapterSweepQuery struct {
 		ConfigDir *struct {
 			Tree adapterTreeFields `graphql:"... on Tree"`
 		} `graphql:"configDir: object(expression: $configDirExpr)"`
-		StateRef *struct {
-			Target *struct {
-				Oid    string
-				Commit struct {
-					Index    *adapterStateFile                    `graphql:"stateIndex: file(path: $stateIndex)"`
-					IndexLog struct{ Nodes []adapterStateCommit } `graphql:"stateIndexLog: history(first: 1, path: $stateIndex)"`
-				} `graphql:"... on Commit"`
-			}
-		} `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
@@ -40,29 +31,36 @@ func TestSweepQueryCopied(t *testing.T) {
 	assert.Equal(t, orig["sweepQuery"], copied["sweepQuery"], "copy ghapi's sweepQuery here as adapterSweepQuery")
 }
 
-// The sweep's one query runs against a fake that has only the embedded subset of the schema.
+// The sweep's one query (sweepQuery, with the index read as OpenRuns reads it) runs against
+// a fake that has only the embedded subset of the schema.
 func TestSchemaSubsetServesSweep(t *testing.T) {
 	s := subsetWorld(t)
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
-	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"index.json": "{\"version\":1,\"runs\":[]}\n"}})
+	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"index/00.json": "{\"version\":1,\"runs\":[]}\n"}})
 	require.NoError(t, err)
 	var q adapterSweepQuery
 	require.NoError(t, gh.Query(context.Background(), &q, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"configExpr": githubv4.String("main:.github/pipelines.yaml"), "configDirExpr": githubv4.String("main:.github/pipelines"),
-		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateIndex": githubv4.String("index.json"),
 	}))
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
 	require.NotNil(t, q.Repository.DefaultBranchRef)
 	assert.Equal(t, "main", q.Repository.DefaultBranchRef.Name)
 	require.NotNil(t, q.Repository.Config)
 	assert.Equal(t, "version: 1\n", *q.Repository.Config.Blob.Text)
-	sr := q.Repository.StateRef
+	var ix adapterIndexQuery
+	require.NoError(t, gh.Query(context.Background(), &ix, map[string]any{
+		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
+		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateIndex": githubv4.String("index.json"),
+		"shard0": githubv4.String("index/00.json"),
+	}))
+	sr := ix.Repository.StateRef
 	require.NotNil(t, sr)
 	require.NotNil(t, sr.Target)
 	assert.Equal(t, pushed, sr.Target.Oid)
-	require.NotNil(t, sr.Target.Commit.Index)
-	assert.Equal(t, "{\"version\":1,\"runs\":[]}\n", *sr.Target.Commit.Index.Object.Blob.Text)
-	require.Len(t, sr.Target.Commit.IndexLog.Nodes, 1)
-	assert.Nil(t, sr.Target.Commit.IndexLog.Nodes[0].Signature, "a push is not signed: the sweep does not trust it")
+	assert.Nil(t, sr.Target.Commit.Index)
+	require.NotNil(t, sr.Target.Commit.Shard0)
+	assert.Equal(t, "{\"version\":1,\"runs\":[]}\n", *sr.Target.Commit.Shard0.Object.Blob.Text)
+	require.Len(t, sr.Target.Commit.Shard0Log.Nodes, 1)
+	assert.Nil(t, sr.Target.Commit.Shard0Log.Nodes[0].Signature, "a push is not signed: the sweep does not trust it")
 }

@@ -19,17 +19,20 @@ import (
 const SweepUsage = `usage: pipeline-action sweep
 
 Advances the runs whose deadline has passed (a stage's timeout, the end of a delay, a
-poll, a reminder) when no event comes for them. It reads index.json on the state branch
-with the config in one GraphQL query, then handles the subjects whose runs are due,
-oldest deadline first, as an event for each would: at most sweep_budget subjects per
-sweep (default 20); the rest stay due for the next one. Run it from a workflow on
-"schedule:" (and "workflow_dispatch:") with the action's "command: sweep". It takes no
-arguments; the inputs arrive as INPUT_TOKEN, INPUT_CONFIG, INPUT_TIMEOUT,
-INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET and INPUT_STATE_KEY (with
-INPUT_STATE_KEY_PREVIOUS), the repository as GITHUB_REPOSITORY.
+poll, a reminder) when no event comes for them. It reads the index of open runs on the
+state branch with the config in one GraphQL query, then handles the subjects whose runs
+are due, oldest deadline first, as an event for each would: at most sweep_budget
+subjects (default 20) and sweep_writes content writes (REST writes and GraphQL
+mutations, default 60, at most 500) per sweep, at most 80 content writes a minute
+(GitHub's secondary limits); the rest stay due for the next one, and the job log and
+summary say which. Run it from a workflow on "schedule:" (and "workflow_dispatch:") with
+the action's "command: sweep". It takes no arguments; the inputs arrive as INPUT_TOKEN,
+INPUT_CONFIG, INPUT_TIMEOUT, INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET,
+INPUT_SWEEP_WRITES and INPUT_STATE_KEY (with INPUT_STATE_KEY_PREVIOUS), the repository
+as GITHUB_REPOSITORY.
 
-exit codes: 0 swept (nothing due included), 1 a subject failed (reported in the job
-log), 2 bad environment
+exit codes: 0 swept (nothing due included), 1 a subject failed or part of the index
+could not be read (reported in the job log), 2 bad environment
 `
 
 // defaultSweepBudget is how many subjects one sweep advances at most (the sweep_budget
@@ -50,18 +53,16 @@ type dueSubject struct {
 
 // Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
 func (r *Runner) Sweep(ctx context.Context) int {
-	budget := defaultSweepBudget
+	var budget sweepBudget
 	prepare := func() (routed, int) {
 		ev, err := r.sweepEvent()
 		if err != nil {
 			r.act.Errorf("%v", err)
 			return ev, 2
 		}
-		if v := r.act.GetInput("sweep_budget"); v != "" {
-			if budget, err = strconv.Atoi(v); err != nil || budget < 1 {
-				r.act.Errorf("input sweep_budget: %q is not a positive number of subjects", v)
-				return ev, 2
-			}
+		if budget, err = parseSweepBudget(r.act.GetInput); err != nil { // sweep_budget.go
+			r.act.Errorf("%v", err)
+			return ev, 2
 		}
 		return ev, proceed
 	}
@@ -71,7 +72,7 @@ func (r *Runner) Sweep(ctx context.Context) int {
 }
 
 // sweep advances, within budget, the subjects of ev.Repo whose deadlines have passed.
-func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget int) int {
+func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget sweepBudget) int {
 	path := r.configPath()
 	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, lang.DefaultStateBranch)
 	if err != nil {
@@ -96,8 +97,9 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	}
 	ev.DefaultBranch = snap.DefaultBranch
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
+	code := 0
 	if !ok {
-		return 1
+		code = 1 // reported; what could be read is swept
 	}
 	if len(due) == 0 {
 		msg := "no run is due"
@@ -105,38 +107,16 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 			msg += "; the next deadline is " + later.UTC().Format(time.RFC3339)
 		}
 		r.act.Infof("pipeline-action: sweep: %s", msg)
-		return 0
+		return code
 	}
-	take := min(budget, len(due))
-	r.act.Infof("pipeline-action: sweep: %d %s due; advancing %d (sweep_budget %d), oldest deadline first",
-		len(due), Plural(len(due), "subject is", "subjects are"), take, budget)
-	key := r.inputKey(ev.Event, []byte("sweep"))
-	code := 0
-	var results []subjectResult
-	done := 0
-	for _, d := range due[:take] {
-		if ctx.Err() != nil {
-			code = 1
-			break
-		}
-		r.act.Infof("pipeline-action: sweep: #%d, due since %s (%s)", d.number, d.at.UTC().Format(time.RFC3339), strings.Join(d.runs, ", "))
-		sev := ev
-		sev.Issue = d.issue
-		res, err := r.subject(ctx, client, sev, d.number, key)
-		done++
-		if err != nil {
-			r.act.Errorf("%s#%d: %v", ev.Repo, d.number, err)
-			code = 1
-			continue
-		}
-		if res != nil {
-			results = append(results, *res)
-		}
+	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d), oldest deadline first",
+		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects, budget.writes, budget.writes)
+	p := r.advance(ctx, client, ev, due, budget) // sweep_budget.go
+	if p.failed {
+		code = 1
 	}
-	if rest := len(due) - done; rest > 0 {
-		r.act.Infof("pipeline-action: sweep: %d %s left due for the next sweep", rest, Plural(rest, "subject", "subjects"))
-	}
-	r.report(results)
+	r.summarize(p, budget)
+	r.report(p.results)
 	return code
 }
 
@@ -182,27 +162,21 @@ func (r *Runner) sweepEvent() (routed, error) {
 
 // dueSubjects reads the index and returns the subjects with a run whose deadline has
 // passed, oldest deadline first, and the earliest deadline still ahead (zero if none).
-// ok is false when the index cannot be read (reported).
+// ok is false when part of the index cannot be read (reported): the rest is swept.
 func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueSubject, later time.Time, ok bool) {
-	f := snap.State.Index
-	switch {
-	case !snap.State.Exists || f == nil:
-		return nil, time.Time{}, true
-	case f.Truncated:
-		r.act.Errorf("sweep: %s on %s is too large for GitHub to give its text; nothing was swept", state.IndexFile, snap.State.Name)
-		return nil, time.Time{}, false
-	}
-	if why := state.TrustFile(f, snap.Viewer); why != "" {
-		// Whoever can push to the branch could list any subject in it: only what the action
-		// wrote is swept. The next event of each subject writes the index anew.
-		r.act.Warningf("pipeline-action: sweep: the index of open runs is not trusted (%s); nothing was swept", why)
+	if !snap.State.Exists {
 		return nil, time.Time{}, true
 	}
-	idx, err := state.DecodeIndex(f.Text)
-	if err != nil {
-		r.act.Errorf("sweep: reading %s on %s at %.7s: %v", state.IndexFile, snap.State.Name, f.Commit, err)
-		return nil, time.Time{}, false
+	// Whoever can push to the branch could list any subject in the index: only what the
+	// action wrote is swept. The next event of each subject lists it anew.
+	read := state.ReadIndex(snap.State, snap.Viewer)
+	for _, w := range read.Warnings {
+		r.act.Warningf("pipeline-action: sweep: %s", w)
 	}
+	for _, e := range read.Errors {
+		r.act.Errorf("sweep: %s", e)
+	}
+	idx := read.Index
 	now := r.Now()
 	bySubject := map[int]*dueSubject{}
 	for _, e := range idx.Runs {
@@ -245,7 +219,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 		}
 		return due[i].number < due[j].number
 	})
-	return due, later, true
+	return due, later, len(read.Errors) == 0
 }
 
 // subjectNumber is the pull request number an index entry is about, when its subject is

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -118,4 +119,28 @@ func TestSweepCommandNeedsARepository(t *testing.T) {
 	code := testMain([]string{"sweep"}, nil, &out, &errOut, func(k string) string { return map[string]string{"INPUT_TOKEN": "x"}[k] })
 	assert.Equal(t, 2, code)
 	assert.Contains(t, out.String(), "GITHUB_REPOSITORY must be set")
+}
+
+// Each shard of the index is trusted on its own: one someone pushed is left out, one
+// GitHub gave only part of fails the sweep, and the others are swept.
+func TestDueSubjectsReadsEachShardOnItsOwn(t *testing.T) {
+	now := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+	shard := func(n int, author string, signed, truncated bool) *state.BranchFile {
+		file := state.SubjectFile(true, n)
+		text, err := state.EncodeIndex(&state.Index{Runs: []state.IndexEntry{{Run: fmt.Sprintf("p/%d/1", n), Pipeline: "p",
+			Subject: fmt.Sprintf("acme/widgets#%d", n), File: file, NextDeadline: now.Add(-time.Duration(n) * time.Minute)}}})
+		require.NoError(t, err)
+		return &state.BranchFile{Path: state.ShardFile(file), Text: text, Commit: "abcdef0123", Author: author, Signed: signed, Truncated: truncated}
+	}
+	snap := &ghapi.SweepSnapshot{Viewer: "github-actions[bot]", State: state.BranchRead{Name: "pipeline-action/state", Exists: true,
+		Shards: []*state.BranchFile{shard(7, "github-actions[bot]", true, false), shard(8, "mallory", false, false),
+			shard(9, "github-actions[bot]", true, true), shard(10, "github-actions[bot]", true, false)}}}
+	r, out := sweepRunner(now)
+	due, _, ok := r.dueSubjects(snap, "acme/widgets")
+	assert.False(t, ok, "a shard could not be read")
+	require.Len(t, due, 2, out.String())
+	assert.Equal(t, 10, due[0].number, "oldest deadline first")
+	assert.Equal(t, 7, due[1].number)
+	assert.Contains(t, out.String(), "the index of open runs is not trusted")
+	assert.Contains(t, out.String(), "too large for GitHub to give its text")
 }

@@ -29,6 +29,7 @@ type scenario struct {
 	RequestTimeout time.Duration       `yaml:"request_timeout"`
 	Teams          map[string][]string `yaml:"teams"`
 	SweepBudget    int                 `yaml:"sweep_budget"` // the sweep's `sweep_budget` input (default 20)
+	SweepWrites    int                 `yaml:"sweep_writes"` // the sweep's `sweep_writes` input (default 60)
 	// Branches the repository has from the start besides the default branch (made from it).
 	Branches []string `yaml:"branches"`
 	// Files are written on the default branch at the start: path in the repository → a

@@ -163,7 +163,7 @@ repo: acme/widgets
 users: {alice: write, dev: write}
 steps:
   - open_pr: {number: 7, author: dev}
-  - expect: {state_branch: {exists: true, files: [pr-7.json, index.json]}}
+  - expect: {state_branch: {exists: true, files: [pr-7.json, index/0d.json]}}
   - state_branch: delete
   - expect: {state_branch: {exists: false}}
   - state_branch: delete

@@ -1,0 +1,149 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+)
+
+// saveSubject saves st as the state of pull request n, read from m, and returns the
+// files of the commit made (nil for none).
+func saveSubject(t *testing.T, m *memBranch, n int, old, st *engine.State) []FileChange {
+	t.Helper()
+	var commits [][]FileChange
+	w := &recordingWriter{memBranch: m, commits: &commits}
+	file, subject := SubjectFile(true, n), fmt.Sprintf("acme/widgets#%d", n)
+	s := NewBranchStore(w, m.read(file), file, subject, viewer, nil)
+	_, v, err := s.Load(context.Background(), n)
+	require.NoError(t, err)
+	_, err = s.Save(context.Background(), n, Change{Old: old, State: st}, v)
+	require.NoError(t, err)
+	if len(commits) == 0 {
+		return nil
+	}
+	return commits[0]
+}
+
+func paths(files []FileChange) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+// A save writes the subject's shard only, and only when its entries change.
+func TestSaveWritesItsShardOnlyWhenItsEntriesChange(t *testing.T) {
+	m := newMemBranch()
+	seedOpenRuns(t, m, 100, false)
+	shards := len(m.files)
+	one := func(deadline time.Time, stage string) *engine.State {
+		r := openRun(7, deadline)
+		r.Stage, r.Stages[stage] = stage, r.Stages["approval"]
+		return &engine.State{Version: stateVersion, Subject: "acme/widgets#7", Runs: []*engine.Run{r}}
+	}
+	st := one(t0.Add(7*time.Minute), "approval")
+	files := saveSubject(t, m, 7, nil, st)
+	assert.Equal(t, []string{"pr-7.json"}, paths(files), "the shard lists #7's run as it is")
+
+	st2 := one(t0.Add(7*time.Minute), "approval")
+	st2.Runs[0].Stages["approval"].Results = []engine.GateResult{{Check: "ci_status", Status: engine.GatePending}}
+	files = saveSubject(t, m, 7, st, st2)
+	assert.Equal(t, []string{"pr-7.json"}, paths(files), "a gate's result is no entry of the index")
+
+	files = saveSubject(t, m, 7, st2, one(t0.Add(time.Hour), "approval"))
+	assert.Equal(t, []string{"pr-7.json", ShardFile("pr-7.json")}, paths(files), "a deadline moved")
+	assert.Len(t, m.files, shards+1)
+	got := ReadIndex(m.mustOpenRuns(t), viewer)
+	assert.Empty(t, got.Warnings)
+	assert.Len(t, got.Index.Runs, 100)
+}
+
+func (m *memBranch) mustOpenRuns(t *testing.T) BranchRead {
+	t.Helper()
+	r, err := m.OpenRuns(context.Background(), m.name)
+	require.NoError(t, err)
+	return r
+}
+
+// The first save that reads index.json of an older action moves its entries into the
+// shards, with its own, and deletes it; the next saves touch their shard only.
+func TestSaveMovesIndexFileIntoShards(t *testing.T) {
+	m := newMemBranch()
+	seedOpenRuns(t, m, 200, true)
+	legacy, err := DecodeIndex(m.files[IndexFile])
+	require.NoError(t, err)
+	st := &engine.State{Version: stateVersion, Subject: "acme/widgets#7", Runs: []*engine.Run{openRun(7, t0.Add(time.Hour))}}
+	files := saveSubject(t, m, 7, nil, st)
+	assert.Contains(t, m.calls, "read index", "every shard is read once, to merge")
+	assert.NotContains(t, m.files, IndexFile)
+	assert.Equal(t, FileChange{Path: IndexFile, Delete: true}, files[len(files)-1])
+	assert.Len(t, files, 2+IndexShards, "the subject's file, every shard, index.json deleted")
+	got := ReadIndex(m.mustOpenRuns(t), viewer)
+	require.Len(t, got.Index.Runs, len(legacy.Runs))
+	for i, e := range got.Index.Runs {
+		want := legacy.Runs[i]
+		if e.File == "pr-7.json" {
+			want.NextDeadline = t0.Add(time.Hour)
+		}
+		assert.Equal(t, want, e)
+	}
+
+	m.calls = nil
+	files = saveSubject(t, m, 8, nil, &engine.State{Version: stateVersion, Subject: "acme/widgets#8", Runs: []*engine.Run{openRun(8, t0)}})
+	assert.Equal(t, []string{"pr-8.json", ShardFile("pr-8.json")}, paths(files))
+	assert.NotContains(t, m.calls, "read index")
+}
+
+// An index.json on the branch next to shards was written after them (by an older action
+// again): its entries win, subject by subject, for readers and for the move.
+func TestIndexFileWinsOverShards(t *testing.T) {
+	m := newMemBranch()
+	seedOpenRuns(t, m, 3, false)
+	newer := (&Index{}).WithSubject("pr-2.json", &engine.State{Runs: []*engine.Run{openRun(2, t0.Add(time.Hour))}})
+	seedIndex(t, m, newer, true)
+	got := ReadIndex(m.mustOpenRuns(t), viewer)
+	require.Len(t, got.Index.Runs, 3)
+	assert.Equal(t, t0.Add(time.Hour), got.Index.Runs[1].NextDeadline)
+
+	saveSubject(t, m, 9, nil, &engine.State{Version: stateVersion, Subject: "acme/widgets#9"})
+	assert.NotContains(t, m.files, IndexFile)
+	assert.Equal(t, got.Index.Runs, ReadIndex(m.mustOpenRuns(t), viewer).Index.Runs)
+}
+
+// The move reads every shard at the head the save read: a head that moved is a conflict.
+func TestIndexMoveConflictsWhenTheHeadMoved(t *testing.T) {
+	m := newMemBranch()
+	seedOpenRuns(t, m, 3, true)
+	s := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, nil)
+	_, v, err := s.Load(context.Background(), 7)
+	require.NoError(t, err)
+	m.push(viewer, true, []FileChange{{Path: "pr-8.json", Text: "{}"}}, "another event")
+	_, err = s.Save(context.Background(), 7, Change{State: &engine.State{Version: stateVersion, Subject: "acme/widgets#7"}}, v)
+	require.ErrorIs(t, err, ErrConflict)
+	assert.Contains(t, m.files, IndexFile)
+}
+
+// A reader leaves out a shard someone else pushed, and says why.
+func TestReadIndexLeavesOutUntrustedShards(t *testing.T) {
+	m := newMemBranch()
+	seedOpenRuns(t, m, 40, false)
+	forged := ShardFile("pr-1.json")
+	m.push("mallory", false, []FileChange{{Path: forged, Text: `{"version":1,"runs":[{"run":"x/99/1","file":"pr-99.json"}]}`}}, "forged")
+	got := ReadIndex(m.mustOpenRuns(t), viewer)
+	require.Len(t, got.Warnings, 1)
+	assert.Contains(t, got.Warnings[0], "the index of open runs is not trusted")
+	for _, e := range got.Index.Runs {
+		assert.NotEqual(t, forged, ShardFile(e.File))
+	}
+	assert.Greater(t, len(got.Index.Runs), 30)
+	assert.Len(t, ReadIndex(m.mustOpenRuns(t), "").Index.Runs, len(got.Index.Runs)+1, "viewer \"\" takes every file")
+	assert.True(t, strings.HasPrefix(forged, IndexDir+"/"))
+}

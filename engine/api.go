@@ -74,6 +74,7 @@ const (
 	CmdRetry                 = core.CmdRetry
 	CmdSkip                  = core.CmdSkip
 	CmdStatus                = core.CmdStatus
+	CmdStart                 = core.CmdStart
 	CmdUnblock               = core.CmdUnblock
 	Conflicting              = core.Conflicting
 	DeadlineBranch           = core.DeadlineBranch

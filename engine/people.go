@@ -45,10 +45,13 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 			}
 		}
 	}
-	var commanders []string
+	var commanders, starters []string
 	for _, c := range f.PR.Comments {
 		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && !c.Disowned() && core.IsCommand(c.Body) {
 			commanders = append(commanders, c.Author)
+			if verb, _, _ := core.ParseCommand(c.Body); verb == CmdStart {
+				starters = append(starters, c.Author) // a start needs no open run
+			}
 		}
 	}
 	live := false
@@ -82,13 +85,14 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 			addGroup(s.From, commanders)
 		}
 	}
-	if live {
-		for _, l := range commanders {
-			logins[strings.ToLower(l)] = l
-		}
-		for _, g := range cfg.Settings.ChatOpsFrom {
-			addGroup(g, commanders)
-		}
+	if !live {
+		commanders = starters
+	}
+	for _, l := range commanders {
+		logins[strings.ToLower(l)] = l
+	}
+	for _, g := range cfg.Settings.ChatOpsFrom {
+		addGroup(g, commanders)
 	}
 	n := Needs{Teams: slices.Sorted(maps.Values(teams))}
 	for _, l := range slices.Sorted(maps.Values(logins)) {

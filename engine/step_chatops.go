@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -20,6 +21,7 @@ import (
 //	/pipeline unblock [stage]  an escalated run goes on where it stopped (the same attempt), or at stage
 //	/pipeline restart [stage]  starts again at stage (default: the first)
 //	/pipeline status           replies with where the runs are
+//	/pipeline start <pipeline> starts a pipeline on the subject (step_chatops_start.go)
 //
 // Only people with settings.chatops.permission (default write) — and, when
 // settings.chatops.from is set, members of one of its groups — may use them; anyone else
@@ -28,7 +30,7 @@ import (
 // written before the oldest of those runs started are not acted on at all.
 
 // ChatOpsCommands lists the commands, in the order the help shows them.
-var ChatOpsCommands = []string{CmdApprove, CmdRetry, CmdSkip, CmdCancel, CmdUnblock, CmdRestart, CmdStatus}
+var ChatOpsCommands = []string{CmdApprove, CmdRetry, CmdSkip, CmdCancel, CmdUnblock, CmdRestart, CmdStatus, CmdStart}
 
 // escalate stops run for a person, and asks for its pipeline's on_error list.
 func (e *eval) escalate(run *Run, why string) {
@@ -50,12 +52,12 @@ func (e *eval) chatops() {
 			live = append(live, r)
 		}
 	}
-	if len(live) == 0 {
+	if len(live) == 0 && !e.startsWaiting() {
 		return // commands act on runs; without any, nothing is recorded either
 	}
-	oldest := live[0].StartedAt
-	for _, r := range live {
-		if r.StartedAt.Before(oldest) {
+	var oldest time.Time
+	for i, r := range live {
+		if i == 0 || r.StartedAt.Before(oldest) {
 			oldest = r.StartedAt
 		}
 	}
@@ -68,6 +70,13 @@ func (e *eval) chatops() {
 		e.St.CommandsSeen = c.ID
 		if c.Disowned() {
 			e.Disown(c)
+			continue
+		}
+		if verb, _, _ := core.ParseCommand(c.Body); verb == CmdStart {
+			e.command(c) // a start has its own bounds (step_chatops_start.go)
+			continue
+		}
+		if len(live) == 0 {
 			continue
 		}
 		if !c.CreatedAt.IsZero() && c.CreatedAt.Before(oldest) {
@@ -102,6 +111,10 @@ func (e *eval) command(c IssueComment) {
 	actor := e.Actor
 	e.Actor = c.Author
 	defer func() { e.Actor = actor }()
+	if verb == CmdStart {
+		e.commandStart(c, arg) // step_chatops_start.go
+		return
+	}
 	var notes []string
 	for _, run := range e.St.Runs {
 		if run.Status.Final() || e.commandSkips(run, verb) { // step_pipeline.go

@@ -16,6 +16,7 @@ const (
 	CmdUnblock = "unblock"
 	CmdRestart = "restart"
 	CmdStatus  = "status"
+	CmdStart   = "start"
 )
 
 const commandPrefix = "/pipeline"

@@ -256,7 +256,7 @@ func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 	if run.Status.Final() || run.Status == RunEscalated {
 		return false // an escalated run waits for a person's command
 	}
-	stage := p.Stage(run.Stage)
+	stage := e.StageOf(p, run.Stage)
 	if stage == nil {
 		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false

@@ -222,7 +222,7 @@ func (e *eval) closeBranches(run *Run, why string) {
 	if p == nil {
 		return
 	}
-	if par := p.Stage(run.Stage); par != nil && par.Type == lang.StageParallel {
+	if par := e.StageOf(p, run.Stage); par != nil && par.Type == lang.StageParallel {
 		e.CancelBranches(run, par, fmt.Sprintf("stage %s was left (%s)", par.ID, why))
 	}
 }

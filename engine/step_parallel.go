@@ -261,7 +261,7 @@ func (e *eval) branchesEnv(p *lang.Pipeline, run *Run) []any {
 	if p == nil {
 		return nil
 	}
-	par := p.Stage(run.Stage)
+	par := e.StageOf(p, run.Stage)
 	if par == nil || par.Type != lang.StageParallel {
 		return nil
 	}

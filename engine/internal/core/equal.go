@@ -47,7 +47,7 @@ func sameRun(a, b *Run) bool {
 		a.StartedAt.Equal(b.StartedAt) && a.UpdatedAt.Equal(b.UpdatedAt) && a.Message == b.Message &&
 		a.VerifiedSHA == b.VerifiedSHA && a.VerifiedBy == b.VerifiedBy &&
 		a.Head == b.Head && a.HeadSince.Equal(b.HeadSince) &&
-		sameSlice(a.History, b.History, sameTransition) &&
+		sameSlice(a.History, b.History, sameTransition) && a.HistoryCut == b.HistoryCut &&
 		slices.Equal(a.Applied, b.Applied) &&
 		sameSlice(a.Intents, b.Intents, sameIntent) &&
 		sameValues(a.Context, b.Context) &&

@@ -111,7 +111,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 		f.ContributorsApprove = cfg.Settings.AllowContributors
 		facts = &f
 	}
-	e := &eval{&core.Eval{Cfg: cfg, St: core.Clone(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
+	e := &eval{&core.Eval{Cfg: cfg, St: cloneState(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
 		Delivery: in.Key, Nonces: in.Nonces,
 		Unknown: map[string]Intent{}, Outcomes: in.Outcomes, Visits: core.CopyVisits(in.Visits)}}
 	e.IssueView() // step_issue.go

@@ -71,11 +71,9 @@ type Eval struct {
 
 func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
 
-func (e *Eval) Result(old *State) Result {
-	if old == nil {
-		old = &State{Version: 1}
-	}
-	changed := !SameState(old, e.St)
+// ResultOf is the evaluation's result; changed says whether the state differs from the
+// one passed in (engine/state_equal.go), and bumps Seq.
+func (e *Eval) ResultOf(changed bool) Result {
 	if changed {
 		e.St.Seq++
 	}

@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"encoding/json"
@@ -7,20 +7,11 @@ import (
 	"slices"
 )
 
-// MustJSON is st as it is persisted.
-func MustJSON(st *State) []byte {
-	b, err := json.Marshal(st)
-	if err != nil {
-		panic(fmt.Sprintf("engine: state does not marshal: %v", err))
-	}
-	return b
-}
-
-// Clone deep-copies a state, field by field: what one event costs must not grow with the
+// cloneState deep-copies a state, field by field: what one event costs must not grow with the
 // stages its runs passed, so the copy does not go through JSON. The values of contexts,
 // variables and outputs are copied as JSON would give them back (numbers as float64),
 // as they are when the state is loaded. TestCloneCopiesEveryField holds it to every field.
-func Clone(st *State) *State {
+func cloneState(st *State) *State {
 	if st == nil {
 		return &State{Version: 1}
 	}

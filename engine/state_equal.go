@@ -1,4 +1,4 @@
-package core
+package engine
 
 import (
 	"bytes"
@@ -7,12 +7,21 @@ import (
 	"slices"
 )
 
-// SameState reports whether a and b hold the same state, field by field: what Result
+// Result is the evaluation's result, changed when the state differs from old, the state
+// passed in (nil: none yet), by sameState: Step and Settle return it.
+func (e *eval) Result(old *State) Result {
+	if old == nil {
+		old = &State{Version: 1}
+	}
+	return e.ResultOf(!sameState(old, e.St))
+}
+
+// sameState reports whether a and b hold the same state, field by field: what Result
 // compares to tell whether an event changed anything, without encoding either. Empty and
 // absent lists and maps are the same (the state file omits both), instants are compared
 // as instants, and values of contexts, variables and outputs as JSON values.
 // TestSameStateSeesEveryField holds it to every field.
-func SameState(a, b *State) bool {
+func sameState(a, b *State) bool {
 	if a == nil || b == nil {
 		return a == b
 	}

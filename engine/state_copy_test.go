@@ -1,6 +1,7 @@
-package core
+package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/internal/core"
 )
 
 // full returns a state in which every field of every type it holds is set, each to a
@@ -18,8 +21,6 @@ func full() *State {
 	fill(reflect.ValueOf(&st).Elem(), &n)
 	return &st
 }
-
-var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 
 func fill(v reflect.Value, n *int) {
 	*n++
@@ -107,35 +108,35 @@ func changed(leaf reflect.Value) {
 	}
 }
 
-// Clone copies every field, and shares nothing with what it copies: changing any leaf of
+// cloneState copies every field, and shares nothing with what it copies: changing any leaf of
 // the copy leaves the original as it was.
 func TestCloneCopiesEveryField(t *testing.T) {
 	st := full()
-	before := string(MustJSON(st))
-	c := Clone(st)
-	require.Equal(t, before, string(MustJSON(c)))
-	require.True(t, SameState(st, c))
+	before := string(core.MustJSON(st))
+	c := cloneState(st)
+	require.Equal(t, before, string(core.MustJSON(c)))
+	require.True(t, sameState(st, c))
 	leaves(reflect.ValueOf(c).Elem(), func(path string, leaf reflect.Value, commit func()) {
 		changed(leaf)
 		commit()
-		require.Equal(t, before, string(MustJSON(st)), "changing %s of the copy changed the original", path)
+		require.Equal(t, before, string(core.MustJSON(st)), "changing %s of the copy changed the original", path)
 	}, "State", func() {})
 }
 
-// SameState sees a change of any leaf of the state.
+// sameState sees a change of any leaf of the state.
 func TestSameStateSeesEveryField(t *testing.T) {
 	st := full()
-	c := Clone(st)
+	c := cloneState(st)
 	count := 0
 	leaves(reflect.ValueOf(c).Elem(), func(path string, leaf reflect.Value, commit func()) {
 		old := reflect.New(leaf.Type()).Elem()
 		old.Set(leaf)
 		changed(leaf)
 		commit()
-		assert.False(t, SameState(st, c), "a change of %s is not seen", path)
+		assert.False(t, sameState(st, c), "a change of %s is not seen", path)
 		leaf.Set(old)
 		commit()
-		require.True(t, SameState(st, c), "%s put back", path)
+		require.True(t, sameState(st, c), "%s put back", path)
 		count++
 	}, "State", func() {})
 	assert.Greater(t, count, 100)
@@ -148,8 +149,16 @@ func TestSameStateComparesAsStored(t *testing.T) {
 		Context: map[string]any{"n": 7}}}}
 	b := &State{Version: 1, Runs: []*Run{{ID: "r", StartedAt: t0.In(time.FixedZone("CET", 3600)), Stages: map[string]*StageRun{"s": {}},
 		Context: map[string]any{"n": float64(7)}}}}
-	assert.True(t, SameState(a, b))
+	assert.True(t, sameState(a, b))
 	b.Runs[0].Context["n"] = float64(8)
-	assert.False(t, SameState(a, b))
-	assert.Equal(t, map[string]any{"n": float64(7)}, Clone(a).Runs[0].Context, "numbers come back as JSON gives them")
+	assert.False(t, sameState(a, b))
+	assert.Equal(t, map[string]any{"n": float64(7)}, cloneState(a).Runs[0].Context, "numbers come back as JSON gives them")
+}
+
+// Every field of the state goes through the stored form (core/run_json.go) and back.
+func TestStoredStateReadsBack(t *testing.T) {
+	st := full()
+	var decoded State
+	require.NoError(t, json.Unmarshal(core.MustJSON(st), &decoded))
+	assert.True(t, sameState(st, &decoded))
 }

@@ -37,7 +37,7 @@ var (
 
 // arm sets the deadlines of the stage run has just entered, and drops those of the
 // stages it left: left, the stage it stood at before. Deadlines are only ever added to
-// the current stage, so once every other stage was swept clear in this evaluation,
+// the current stage, so once every other stage has been swept clear in this evaluation,
 // clearing the one left keeps them so, and entering a stage costs the same however many
 // stages the run has.
 func (e *eval) arm(run *Run, left string) {

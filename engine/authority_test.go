@@ -42,7 +42,7 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 
 	// Suppose the merge had not been asked for at once: bob lost write access, or the head
 	// moved, and the guard no longer counts his skip.
-	st := core.Clone(skipped.State)
+	st := cloneState(skipped.State)
 	st.Runs[0].Intents = nil
 	f.People.Permissions["bob"] = "read"
 	res = Step(cfg, st, Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))

@@ -36,12 +36,25 @@ var (
 )
 
 // arm sets the deadlines of the stage run has just entered, and drops those of the
-// stages it left.
-func (e *eval) arm(run *Run) {
-	for id, sr := range run.Stages {
-		if id != run.Stage {
+// stages it left: left, the stage it stood at before. Deadlines are only ever added to
+// the current stage, so once every other stage has been swept clear in this evaluation,
+// clearing the one left keeps them so, and entering a stage costs the same however many
+// stages the run has.
+func (e *eval) arm(run *Run, left string) {
+	if e.Swept[run] {
+		if sr := run.Stages[left]; sr != nil && left != run.Stage {
 			sr.Deadlines = nil
 		}
+	} else {
+		for id, sr := range run.Stages {
+			if id != run.Stage {
+				sr.Deadlines = nil
+			}
+		}
+		if e.Swept == nil {
+			e.Swept = map[*Run]bool{}
+		}
+		e.Swept[run] = true
 	}
 	sr := run.Stages[run.Stage]
 	sr.Deadlines = nil
@@ -49,7 +62,7 @@ func (e *eval) arm(run *Run) {
 	if p == nil {
 		return
 	}
-	stage := p.Stage(run.Stage)
+	stage := e.StageOf(p, run.Stage)
 	if stage == nil {
 		return
 	}

@@ -121,7 +121,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 		f.ContributorsApprove = cfg.Settings.AllowContributors
 		facts = &f
 	}
-	e := &eval{&core.Eval{Cfg: cfg, St: core.Clone(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
+	e := &eval{&core.Eval{Cfg: cfg, St: cloneState(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
 		Delivery: in.Key, Nonces: in.Nonces,
 		Unknown: map[string]Intent{}, Outcomes: in.Outcomes, Visits: core.CopyVisits(in.Visits)}}
 	e.IssueView() // step_issue.go
@@ -285,7 +285,7 @@ func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
 	if run.Status.Final() || run.Status == RunEscalated {
 		return false // an escalated run waits for a person's command
 	}
-	stage := p.Stage(run.Stage)
+	stage := e.StageOf(p, run.Stage)
 	if stage == nil {
 		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false

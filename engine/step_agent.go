@@ -86,7 +86,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 	sr := run.Stages[stage.ID]
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectDispatch, Number: e.Facts.PR.Number,
 		Agent: ag.Name, Dispatch: ag.Dispatch}
-	env := e.env(p, run)
+	env := e.dispatchEnv(p, run, stage, ag) // step_dispatch_env.go
 	switch ag.Dispatch {
 	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx, err := e.AgentContext(stage, env)

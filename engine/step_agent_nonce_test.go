@@ -64,7 +64,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 	assert.Equal(t, "implement", out.State.Runs[0].Stage)
 
 	// An attempt dispatched by a version of the action without nonces takes no report.
-	old := core.Clone(res.State)
+	old := cloneState(res.State)
 	old.Runs[0].Stages["analyze"].Nonce = ""
 	out = Step(cfg, old, with(""), f, t0.Add(time.Minute))
 	assert.False(t, out.Changed)

@@ -43,6 +43,9 @@ func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr.Results = results
 	switch {
 	case !blocked:
+		// A gate's checklist is evaluated afresh from the facts on every event it is read
+		// (here, and by the merge guard): a passed gate keeps its decision, not the list.
+		sr.Results = nil
 		run.VerifiedSHA, run.VerifiedBy = e.Facts.PR.HeadSHA, stage.ID
 		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
 		return true

@@ -20,7 +20,7 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 	if e.Facts.PR != nil {
 		head = e.Facts.PR.HeadSHA
 	}
-	for _, s := range p.Stages {
+	for _, s := range e.LedgerStages(p) { // the gates before them give it nothing
 		sr := run.Stages[s.ID]
 		if sr == nil || sr.Status == StageSkipped {
 			continue

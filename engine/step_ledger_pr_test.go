@@ -118,7 +118,7 @@ func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
 			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
 			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, lang.VerdictApprove, nil), f, t0)
 			run := res.State.Runs[0]
-			require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "the gate reads the run's pull request, #12, which the agent approved")
+			require.Equal(t, StagePassed, run.Stages["ready"].Status, "the gate reads the run's pull request, #12, which the agent approved")
 			for _, e := range res.Effects {
 				assert.NotEqual(t, EffectMerge, e.Kind, "no merge: #30 has no approval of its own (%+v)", e)
 			}
@@ -150,7 +150,7 @@ func TestMergeGuardNeverCountsAnotherPullRequestsHumanApprovals(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, lang.VerdictComplete, map[string]any{"pr": 30}), f, t0)
 	run := res.State.Runs[0]
 	require.NotNil(t, run.Stages["ready"], run.Message)
-	require.Equal(t, GatePass, run.Stages["ready"].Results[0].Status, "bob approved #12, the run's pull request")
+	require.Equal(t, StagePassed, run.Stages["ready"].Status, "bob approved #12, the run's pull request")
 	for _, e := range res.Effects {
 		assert.NotEqual(t, EffectMerge, e.Kind, "no merge: nobody approved #30 (%+v)", e)
 	}

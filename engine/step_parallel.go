@@ -224,7 +224,7 @@ func (e *eval) closeBranches(run *Run, why string) {
 	if p == nil {
 		return
 	}
-	if par := p.Stage(run.Stage); par != nil && par.Type == lang.StageParallel {
+	if par := e.StageOf(p, run.Stage); par != nil && par.Type == lang.StageParallel {
 		e.CancelBranches(run, par, fmt.Sprintf("stage %s was left (%s)", par.ID, why))
 	}
 }
@@ -263,7 +263,7 @@ func (e *eval) branchesEnv(p *lang.Pipeline, run *Run) []any {
 	if p == nil {
 		return nil
 	}
-	par := p.Stage(run.Stage)
+	par := e.StageOf(p, run.Stage)
 	if par == nil || par.Type != lang.StageParallel {
 		return nil
 	}

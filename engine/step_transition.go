@@ -45,9 +45,10 @@ func (e *eval) enter(run *Run, from, to, why string) {
 	sr.Message = ""
 	sr.Approvals, sr.Reminders = nil, 0 // a new attempt asks anew
 	sr.ConditionChecked = false         // and decides its condition anew
+	left := run.Stage
 	run.Stage = to
 	run.Status = RunRunning
-	e.arm(run)
+	e.arm(run, left)
 	e.Record(run, from, to, why)
 }
 

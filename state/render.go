@@ -255,6 +255,14 @@ func renderHistory(b *strings.Builder, run *engine.Run, limit int) {
 		summary = fmt.Sprintf("History (%d, newest %d shown)", len(run.History), limit)
 	}
 	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", summary)
+	if run.HistoryCut > 0 {
+		rows := "rows"
+		if run.HistoryCut == 1 {
+			rows = "row"
+		}
+		fmt.Fprintf(b, "<sub>%d earlier %s not kept (a run keeps its newest %d); the stages above say how each ended and when, and each commit of the state branch holds the state after its event.</sub>\n\n",
+			run.HistoryCut, rows, engine.MaxHistory)
+	}
 	b.WriteString("| time | from → to | why | actor |\n| --- | --- | --- | --- |\n")
 	for _, t := range h {
 		from := cell(t.From)

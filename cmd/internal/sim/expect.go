@@ -87,6 +87,9 @@ func (s *simulation) checkStateBranch(report func(bool, string, string, string),
 		_, ok := files[f]
 		report(ok, "state branch "+name+" holds", f, found)
 	}
+	if x.MaxFileBytes != nil {
+		checkFileBytes(report, name, files, s.fake.BranchFiles(s.sc.Repo, s.sc.DefaultBranch), x.MaxFileBytes) // expect_state_files.go
+	}
 }
 
 func (s *simulation) checkSubject(report func(bool, string, string, string), n int, x subjectExpect, merged, closed bool, labels []string) {

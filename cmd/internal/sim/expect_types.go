@@ -29,6 +29,8 @@ type stateBranchExpect struct {
 	Files  []string `yaml:"files"`
 	// Commits is how many commits the branch has (following first parents).
 	Commits *int `yaml:"commits"`
+	// MaxFileBytes bounds every file at the branch's head (expect_state_files.go).
+	MaxFileBytes *int `yaml:"max_file_bytes"`
 }
 
 type subjectExpect struct {

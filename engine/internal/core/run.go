@@ -164,7 +164,10 @@ type Run struct {
 	Head      string       `json:"head,omitempty"`
 	HeadSince time.Time    `json:"head_since,omitzero"`
 	History   []Transition `json:"history,omitempty"`
-	Applied   []string     `json:"applied,omitempty"` // keys of effects known done
+	// HistoryCut counts the oldest entries of History left out to keep it to MaxHistory,
+	// so that whoever reads it knows it does not begin with the run.
+	HistoryCut int      `json:"history_cut,omitempty"`
+	Applied    []string `json:"applied,omitempty"` // keys of effects known done
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
 	// (see Intent). While one is in flight, the run waits.
 	Intents []Intent `json:"intents,omitempty"`

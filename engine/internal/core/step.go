@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,15 +62,18 @@ type Eval struct {
 	Issue *issueSubject
 	// MergePolls are the mergeability polls due in this evaluation, by run (step_merge_poll.go).
 	MergePolls map[string]Deadline
+	// indexes is what this evaluation knows of each pipeline (step_index.go).
+	indexes map[*lang.Pipeline]*pipelineIndex
+	// Swept holds the runs whose stages, but the current one, were found to hold no
+	// deadline in this evaluation (engine/deadline.go).
+	Swept map[*Run]bool
 }
 
 func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
 
-func (e *Eval) Result(old *State) Result {
-	if old == nil {
-		old = &State{Version: 1}
-	}
-	changed := !bytes.Equal(MustJSON(old), MustJSON(e.St))
+// ResultOf is the evaluation's result; changed says whether the state differs from the
+// one passed in (engine/state_equal.go), and bumps Seq.
+func (e *Eval) ResultOf(changed bool) Result {
 	if changed {
 		e.St.Seq++
 	}

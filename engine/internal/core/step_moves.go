@@ -50,6 +50,7 @@ func RevisitLimit(p *lang.Pipeline, id string) int {
 // moveGuard counts the stages one run enters in one event: in Step and in the Settle
 // rounds after it (Input.Visits carries the counts from one to the next).
 type moveGuard struct {
+	e      *Eval
 	p      *lang.Pipeline
 	run    *Run
 	visits map[string]int // by visitKey
@@ -62,7 +63,7 @@ func (e *Eval) NewMoveGuard(p *lang.Pipeline, run *Run) *moveGuard {
 	if k := visitKey(run); e.Visits[k] == 0 {
 		e.Visits[k] = 1 // the stage the run stands at when this event reaches it
 	}
-	return &moveGuard{p: p, run: run, visits: e.Visits}
+	return &moveGuard{e: e, p: p, run: run, visits: e.Visits}
 }
 
 func visitKey(run *Run) string { return run.ID + "\x00" + run.Stage }
@@ -84,7 +85,7 @@ func (e *Eval) LoopedBounded(run *Run) {
 func (g *moveGuard) Entered(run *Run) string {
 	k := visitKey(run)
 	g.visits[k]++
-	limit := RevisitLimit(g.p, run.Stage)
+	limit := g.e.revisitLimit(g.p, run.Stage)
 	if g.visits[k] <= limit {
 		return ""
 	}

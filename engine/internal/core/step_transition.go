@@ -11,8 +11,9 @@ import (
 func (e *Eval) Record(run *Run, from, to, why string) {
 	run.UpdatedAt = e.Now
 	run.History = append(run.History, Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why})
-	if len(run.History) > MaxHistory {
-		run.History = run.History[len(run.History)-MaxHistory:]
+	if cut := len(run.History) - MaxHistory; cut > 0 {
+		run.History = run.History[cut:]
+		run.HistoryCut += cut
 	}
 }
 

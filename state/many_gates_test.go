@@ -1,0 +1,72 @@
+package state
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+type passing struct{}
+
+func (passing) Evaluate(*engine.Facts) engine.GateResult {
+	return engine.GateResult{Status: engine.GatePass, Message: "the check holds on this head, as a real gate's message says at length"}
+}
+
+// gatesRun is the state of a PR after one event on which the n gates of a pipeline,
+// each with three checks, all held: the run asks for its merge.
+func gatesRun(tb testing.TB, n int) (*lang.Config, *engine.State) {
+	tb.Helper()
+	p := &lang.Pipeline{Name: "many", Trigger: lang.Trigger{Event: "pull_request.opened"}}
+	for i := 1; i <= n; i++ {
+		next := fmt.Sprintf("gate-%04d", i+1)
+		if i == n {
+			next = "merge"
+		}
+		p.Stages = append(p.Stages, &lang.Stage{ID: fmt.Sprintf("gate-%04d", i), Type: lang.StageGate, OnPass: next, Conditions: []lang.Condition{
+			{Check: "ci", Eval: passing{}}, {Check: "reviews", Eval: passing{}}, {Check: "labels", Eval: passing{}}}})
+	}
+	p.Stages = append(p.Stages, &lang.Stage{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete})
+	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{p}}
+	facts := &engine.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
+	res := engine.Step(cfg, nil, engine.Input{Key: "k", Event: "pull_request.opened"}, facts, time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	require.Len(tb, res.Effects, 1)
+	return cfg, res.State
+}
+
+// A run through 1,000 gates stores their decisions, not their checklists: its file is far
+// below what GitHub's GraphQL gives of a file (GitHubBlobText), and reads back whole.
+func TestThousandGatesFileStaysSmall(t *testing.T) {
+	_, st := gatesRun(t, 1000)
+	file, err := EncodeFile(st)
+	require.NoError(t, err)
+	t.Logf("the state file of a run through 1,000 gates: %d bytes", len(file))
+	assert.LessOrEqual(t, len(file), 64<<10)
+	back, err := DecodeFile(file, "acme/widgets#7")
+	require.NoError(t, err)
+	require.Len(t, back.Runs[0].Stages, 1001)
+	assert.Equal(t, engine.StagePassed, back.Runs[0].Stages["gate-0500"].Status)
+	again, err := EncodeFile(back)
+	require.NoError(t, err)
+	assert.Equal(t, file, again)
+
+	assert.Len(t, back.Runs[0].History, engine.MaxHistory)
+	assert.Equal(t, 1001-engine.MaxHistory, back.Runs[0].HistoryCut, "the rows left out are counted")
+}
+
+// The status says how many history rows a run left out.
+func TestStatusSaysHistoryRowsLeftOut(t *testing.T) {
+	cfg, st := gatesRun(t, 60)
+	body, err := Body(cfg, st)
+	require.NoError(t, err)
+	assert.Contains(t, Human(body), fmt.Sprintf("11 earlier rows not kept (a run keeps its newest %d)", engine.MaxHistory))
+	cfg, st = gatesRun(t, 10)
+	body, err = Body(cfg, st)
+	require.NoError(t, err)
+	assert.NotContains(t, Human(body), "not kept")
+}

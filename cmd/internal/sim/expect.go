@@ -63,6 +63,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	s.checkRepos(report, e.Repos)         // scenario_multipr.go
 	s.checkNowhere(report, e.Nowhere)     // expect_nowhere.go
 	s.checkJobErrors(report, e.JobErrors) // scenario_permissions.go
+	s.checkCallBounds(report, e)          // expect_calls.go
 	return failed
 }
 

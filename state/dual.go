@@ -83,6 +83,8 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 	file := d.Branch.file
 	st := bst
 	switch {
+	case bst != nil && cv.CommentID != 0 && d.sameFile(cv, bst, cst): // decisions.go
+		st = cst // the file's decisions, with what the comment shows derived from the facts
 	case bst != nil && (cv.CommentID == 0 || bst.Seq >= cst.Seq):
 	case cv.CommentID != 0 && bst != nil:
 		st = cst
@@ -129,8 +131,12 @@ func (d *Dual) Budget(st *engine.State) error {
 func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Version, error) {
 	live, archived := Compact(c.State)
 	fw := d.fileWrite(c, v) // claim.go
-	out, err := d.writeBranch(ctx, c, live, archived, v, fw)
-	if err != nil {
+	out, err := v, error(nil)
+	if seq, ok := d.unchanged(c, live, archived, v, fw); ok { // decisions.go
+		only := *live
+		only.Seq = seq // the comment holds the file's decisions, at the file's seq
+		live = &only
+	} else if out, err = d.writeBranch(ctx, c, live, archived, v, fw); err != nil {
 		return v, err
 	}
 	claimed := fw.fresh && !d.forbidden // the commit holding this invocation's claim won

@@ -48,6 +48,9 @@ type Change struct {
 	// effects are performed: what counts is the compare-and-swap on the branch, and the
 	// comment is left for the save after them (unless it is the only store).
 	Intent bool
+	// Keep says to write the state even when only what is derived from the facts
+	// changed (decisions.go): the comments cursor moved past pages read of their own.
+	Keep bool
 }
 
 // Store loads and saves the state of one subject with optimistic concurrency.

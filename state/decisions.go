@@ -107,3 +107,20 @@ func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
 	f := d.Branch.read.File
 	return f != nil && cv.Commit != "" && cv.Commit == f.Commit && cst.Seq == bst.Seq && decisions(cst) == decisions(bst)
 }
+
+// shows reports whether the state comment read (target) already shows what body, the
+// status of st, would: the same visible text, a marker holding the same decisions and
+// signed as a write now would sign it (with the current state key, or none). Then it is
+// not edited: what differs is derived data the next evaluation derives again, or the
+// commit its marker names, which decided nothing new.
+func (d *Dual) shows(target Version, body string, st *engine.State) bool {
+	if target.CommentID == 0 || Human(target.Body) != Human(body) || IsPlaceholder(target.Body) {
+		return false
+	}
+	rebound, err := BindKeyed(target.Body, target.CommentID, d.Comments.keys)
+	if err != nil || rebound != target.Body {
+		return false
+	}
+	read, found, err := Decode(target.Body)
+	return err == nil && found && decisions(read) == decisions(st)
+}

@@ -71,3 +71,35 @@ func TestDecisionsLeaveOutDerivedData(t *testing.T) {
 	assert.NotEqual(t, decisions(a), decisions(b))
 	assert.NotNil(t, a.Runs[0].Stages["ready"].Results, "the state itself is left as it is")
 }
+
+// The comment is edited only when what it shows changed: not for the comments cursor
+// alone, which no one sees; a new checklist line is edited in.
+func TestCommentEditedOnlyWhenItShowsMore(t *testing.T) {
+	ctx := context.Background()
+	m, w := newMemBranch(), &fakeWriter{nextID: 1}
+	var logs []string
+	d := subjectStores(m, w, nil, &logs)
+	st, v, err := d.Load(ctx, 7)
+	require.NoError(t, err)
+	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
+	require.NoError(t, err)
+	commits := len(m.messages)
+
+	d = subjectStores(m, w, commentsOf(w), &logs)
+	st, v, err = d.Load(ctx, 7)
+	require.NoError(t, err)
+	cursor := sampleState()
+	cursor.Seq, cursor.CommentsRead = 4, 42
+	w.calls = nil
+	_, err = d.Save(ctx, 7, change(st, cursor), v)
+	require.NoError(t, err)
+	assert.Empty(t, w.calls, "nothing shown changed")
+	assert.Len(t, m.messages, commits)
+
+	shown := sampleState()
+	shown.Runs[0].Stages["ready"].Results[0].Message = "check \"test\" failed"
+	_, err = d.Save(ctx, 7, change(st, shown), v)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"update 1"}, w.calls)
+	assert.Len(t, m.messages, commits)
+}

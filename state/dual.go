@@ -155,8 +155,8 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 	if c.Intent && !d.forbidden {
 		return out, nil // the save after the effects writes the comment
 	}
-	target, ok := d.commentTarget(v, claimed) // claim.go
-	if !ok {
+	target, ok := d.commentTarget(v, claimed)          // claim.go
+	if !ok || !c.Keep && d.shows(target, body, kept) { // decisions.go
 		return out, nil
 	}
 	commit := out.FileCommit

@@ -114,7 +114,10 @@ func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
 // not edited: what differs is derived data the next evaluation derives again, or the
 // commit its marker names, which decided nothing new.
 func (d *Dual) shows(target Version, body string, st *engine.State) bool {
-	if target.CommentID == 0 || Human(target.Body) != Human(body) || IsPlaceholder(target.Body) {
+	if target.CommentID != 0 && IsPlaceholder(target.Body) {
+		return d.waits(target.Body, body, st) // post.go
+	}
+	if target.CommentID == 0 || Human(target.Body) != Human(body) {
 		return false
 	}
 	rebound, err := BindKeyed(target.Body, target.CommentID, d.Comments.keys)

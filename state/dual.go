@@ -38,6 +38,8 @@ type Dual struct {
 	// posted says the claim read was acted on: a comment of the action's carries its
 	// nonce, or a state marker newer than the claim.
 	posted bool
+	// later says a new state comment's binding may wait for the next event (post.go).
+	later bool
 }
 
 var _ Store = (*Dual)(nil)
@@ -170,7 +172,11 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 	if claimed {
 		nonce = fw.claim.Nonce
 	}
-	cv, err := d.Comments.write(ctx, number, body, target, nonce)
+	write := d.Comments.write
+	if d.later && claimed && target.CommentID == 0 && nothingDone(kept) { // post.go
+		write = d.Comments.postOnly
+	}
+	cv, err := write(ctx, number, body, target, nonce)
 	if err != nil {
 		if claimed && target.CommentID == 0 && cv.CommentID == 0 {
 			d.release(ctx, c, live, out, err) // claim.go

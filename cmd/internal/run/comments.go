@@ -27,6 +27,7 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.
 		store = state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
 		store.SetKeys(r.stateKeys) // statekey.go
 		store.SetClock(r.Now, r.limits.Deadline)
+		store.BindLater() // the next event binds a new state comment (state/post.go)
 		st, ver, err = store.Load(ctx, number)
 		return err
 	}

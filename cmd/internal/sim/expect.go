@@ -160,8 +160,22 @@ func (s *simulation) stateComment(n int) *ghfake.CommentView {
 				return
 			}
 		}
+		out = s.placeholder(n)
 	})
 	return out
+}
+
+// placeholder is, when subject n has no trusted state comment, the oldest placeholder of
+// one the action posted and nobody else edited: what it shows until the next event binds
+// its state into it (state/post.go); nil for none.
+func (s *simulation) placeholder(n int) *ghfake.CommentView {
+	for _, c := range s.fake.Comments(s.sc.Repo, n) {
+		if c.Author == ghfake.BotLogin && state.IsPlaceholder(c.Body) && !state.HasMarker(c.Body) && !trustedComment(c).EditedByOther() {
+			c := c
+			return &c
+		}
+	}
+	return nil
 }
 
 // subjects are the numbers of every PR and issue the scenario opened, in order.

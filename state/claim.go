@@ -174,7 +174,7 @@ func (d *Dual) commentTarget(v Version, claimed bool) (target Version, ok bool) 
 		return v, true
 	case adopt == nil && claimed && d.later && d.spare != nil:
 		// A placeholder of the action's that no claim read names (the file that named it
-		// was lost or not trusted): this invocation's claim won, and it is adopted rather
+		// is missing or not trusted): this invocation's claim won, and it is adopted rather
 		// than a second one posted (post.go).
 		adopt = d.spare
 		fallthrough

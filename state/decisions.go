@@ -78,7 +78,7 @@ func (d *Dual) derivedOnly(c Change, kept *engine.State, archived []*engine.Run,
 	return st.Seq, true
 }
 
-// signedNow reports whether the file text read is signed as a write now would sign it:
+// signedNow reports whether the file text read is signed as this write would sign it:
 // with the current state key (a file signed with a previous one is written anew), or
 // with none when no key is set.
 func (s *BranchStore) signedNow(text string) bool {
@@ -100,7 +100,7 @@ func (d *Dual) unchanged(c Change, live *engine.State, archived []*engine.Run, v
 	return d.derivedOnly(c, kept, archived, v, fw)
 }
 
-// sameFile reports whether the trusted state comment read as cv, holding cst, was
+// sameFile reports whether the trusted state comment read as cv, holding cst, is
 // written on top of the trusted file read, holding bst: it names the file's commit, at
 // its seq, with its decisions (a save that changed only derived data wrote it).
 func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
@@ -110,7 +110,7 @@ func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
 
 // shows reports whether the state comment read (target) already shows what body, the
 // status of st, would: the same visible text, a marker holding the same decisions and
-// signed as a write now would sign it (with the current state key, or none). Then it is
+// signed as this write would sign it (with the current state key, or none). Then it is
 // not edited: what differs is derived data the next evaluation derives again, or the
 // commit its marker names, which decided nothing new.
 func (d *Dual) shows(target Version, body string, st *engine.State) bool {

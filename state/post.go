@@ -11,11 +11,11 @@ import (
 // exists: posting it takes two calls, the placeholder and the edit that binds the state
 // into it (CommentStore.Write). Where the branch holds the state, the placeholder carries
 // the whole status already, and its binding can wait for the next event that edits the
-// comment, which adopts it through the claim it was posted under (claim.go) — one call
+// comment, which adopts it through the claim it is posted under (claim.go) — one call
 // instead of two — as long as the state holds nothing a lost state would repeat: while
 // no run has performed an effect or holds an intent, a state lost with the branch before
 // that edit is the one the facts give again (the runs start again where they stood).
-// Otherwise the comment is the spare copy of what was done, and it is bound at once.
+// Otherwise the comment is the spare copy of what is done, and it is bound at once.
 
 // BindLater lets d post a new state comment in one call where it may (see above): the
 // caller's next events load the state through a Dual, which adopts the placeholder.
@@ -45,7 +45,7 @@ func (s *CommentStore) postOnly(ctx context.Context, number int, body string, v 
 // waits reports whether the placeholder read (placeholder) may stay as it is for the
 // save of body, the status of st: the file's claim names it, it shows that status
 // already, the branch holds the state, and st still holds nothing a lost state would
-// repeat — as when it was posted.
+// repeat — as when it went up.
 func (d *Dual) waits(placeholder, body string, st *engine.State) bool {
 	nonce := placeholderNonce(placeholder)
 	shown, ok := strings.CutSuffix(placeholder, "\n\n"+placeholderMarker(nonce))

@@ -92,7 +92,7 @@ func TestNothingDone(t *testing.T) {
 	}
 }
 
-// A file pushed by someone else before the placeholder was bound: the claim that named it
+// A file pushed by someone else before the placeholder is bound: the claim that named it
 // is not trusted, and the next event adopts the action's placeholder rather than post a
 // second state comment.
 func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {

@@ -157,7 +157,7 @@ func TestStateCommentCreateFailedThenRace(t *testing.T) {
 	assert.Len(t, commentIDs(all), 1, "and no other: %v", commentIDs(all))
 }
 
-// The state comment was posted, and the edit that binds its marker in (the next event's,
+// The state comment is posted, and the edit that binds its marker in (the next event's,
 // which has something new to show) failed: the next events adopt that comment rather
 // than post another, whether one comes or several.
 func TestStateCommentBindFailedIsAdopted(t *testing.T) {

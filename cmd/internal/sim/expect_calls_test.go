@@ -10,7 +10,7 @@ import (
 )
 
 // api_calls and content_writes bound the requests of every step so far: one over the
-// bound fails, with what was found.
+// bound fails, with what it found.
 func TestCallBounds(t *testing.T) {
 	src := "repo: acme/widgets\nusers: {dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n" +
 		"  - expect: {api_calls: {at_most: 1}, content_writes: {at_most: 1}}\n" +

@@ -172,8 +172,14 @@ func (d *Dual) commentTarget(v Version, claimed bool) (target Version, ok bool) 
 	switch {
 	case v.CommentID != 0:
 		return v, true
+	case adopt == nil && claimed && d.later && d.spare != nil:
+		// A placeholder of the action's that no claim read names (the file that named it
+		// is missing or not trusted): this invocation's claim won, and it is adopted rather
+		// than a second one posted (post.go).
+		adopt = d.spare
+		fallthrough
 	case adopt != nil:
-		d.logf("comment %d is the placeholder of the state comment, posted by an invocation that did not finish it; it becomes the state comment", adopt.ID)
+		d.logf("comment %d is the placeholder of the state comment, posted under the claim on the state branch; it becomes the state comment when it is next edited", adopt.ID)
 		v.CommentID, v.Body = adopt.ID, adopt.Body
 		return v, true
 	case claimed || d.forbidden:

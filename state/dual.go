@@ -38,6 +38,8 @@ type Dual struct {
 	// posted says the claim read was acted on: a comment of the action's carries its
 	// nonce, or a state marker newer than the claim.
 	posted bool
+	// later says a new state comment's binding may wait for the next event (post.go).
+	later bool
 }
 
 var _ Store = (*Dual)(nil)
@@ -83,6 +85,8 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 	file := d.Branch.file
 	st := bst
 	switch {
+	case bst != nil && cv.CommentID != 0 && d.sameFile(cv, bst, cst): // decisions.go
+		st = cst // the file's decisions, with what the comment shows derived from the facts
 	case bst != nil && (cv.CommentID == 0 || bst.Seq >= cst.Seq):
 	case cv.CommentID != 0 && bst != nil:
 		st = cst
@@ -129,8 +133,12 @@ func (d *Dual) Budget(st *engine.State) error {
 func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Version, error) {
 	live, archived := Compact(c.State)
 	fw := d.fileWrite(c, v) // claim.go
-	out, err := d.writeBranch(ctx, c, live, archived, v, fw)
-	if err != nil {
+	out, err := v, error(nil)
+	if seq, ok := d.unchanged(c, live, archived, v, fw); ok { // decisions.go
+		only := *live
+		only.Seq = seq // the comment holds the file's decisions, at the file's seq
+		live = &only
+	} else if out, err = d.writeBranch(ctx, c, live, archived, v, fw); err != nil {
 		return v, err
 	}
 	claimed := fw.fresh && !d.forbidden // the commit holding this invocation's claim won
@@ -149,8 +157,8 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 	if c.Intent && !d.forbidden {
 		return out, nil // the save after the effects writes the comment
 	}
-	target, ok := d.commentTarget(v, claimed) // claim.go
-	if !ok {
+	target, ok := d.commentTarget(v, claimed)          // claim.go
+	if !ok || !c.Keep && d.shows(target, body, kept) { // decisions.go
 		return out, nil
 	}
 	commit := out.FileCommit
@@ -164,7 +172,11 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 	if claimed {
 		nonce = fw.claim.Nonce
 	}
-	cv, err := d.Comments.write(ctx, number, body, target, nonce)
+	write := d.Comments.write
+	if d.later && claimed && target.CommentID == 0 && nothingDone(kept) { // post.go
+		write = d.Comments.postOnly
+	}
+	cv, err := write(ctx, number, body, target, nonce)
 	if err != nil {
 		if claimed && target.CommentID == 0 && cv.CommentID == 0 {
 			d.release(ctx, c, live, out, err) // claim.go

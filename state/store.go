@@ -49,6 +49,9 @@ type Change struct {
 	// effects are performed: what counts is the compare-and-swap on the branch, and the
 	// comment is left for the save after them (unless it is the only store).
 	Intent bool
+	// Keep says to write the state even when only what is derived from the facts
+	// changed (decisions.go): the comments cursor moved past pages read of their own.
+	Keep bool
 }
 
 // Store loads and saves the state of one subject with optimistic concurrency.
@@ -215,23 +218,11 @@ func (s *CommentStore) write(ctx context.Context, number int, body string, v Ver
 		return Version{}, fmt.Errorf("creating state comment on #%d: comment %d already holds the state: %w", number, s.known, ErrConflict)
 	}
 	if v.CommentID == 0 {
-		if _, err := Bind(body, 1); err != nil { // refuse before writing anything
-			return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
-		}
-		placeholder := Human(body)
-		if strings.TrimSpace(placeholder) == "" {
-			placeholder = "### pipeline-action"
-		}
-		if nonce == "" {
-			nonce = newNonce()
-		}
-		placeholder += "\n\n" + placeholderMarker(nonce) // claim.go
-		id, err := s.w.CreateComment(ctx, number, placeholder)
+		created, err := s.post(ctx, number, body, nonce)
 		if err != nil {
-			return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
+			return Version{}, err
 		}
-		s.known = id
-		v.CommentID, v.Body = id, placeholder
+		v.CommentID, v.Body = created.CommentID, created.Body
 	}
 	bound, err := BindKeyed(body, v.CommentID, s.keys)
 	if err != nil {
@@ -245,4 +236,27 @@ func (s *CommentStore) write(ctx context.Context, number int, body string, v Ver
 	}
 	v.Body, v.Commit = bound, MarkerCommit(bound)
 	return v, nil
+}
+
+// post creates the state comment's placeholder: the status of body, and a hidden marker
+// with nonce (a fresh one when "") in place of the state, which an edit binds to the
+// comment's id (Write), or the next event adopts (claim.go).
+func (s *CommentStore) post(ctx context.Context, number int, body, nonce string) (Version, error) {
+	if _, err := Bind(body, 1); err != nil { // refuse before writing anything
+		return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
+	}
+	placeholder := Human(body)
+	if strings.TrimSpace(placeholder) == "" {
+		placeholder = "### pipeline-action"
+	}
+	if nonce == "" {
+		nonce = newNonce()
+	}
+	placeholder += "\n\n" + placeholderMarker(nonce) // claim.go
+	id, err := s.w.CreateComment(ctx, number, placeholder)
+	if err != nil {
+		return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
+	}
+	s.known = id
+	return Version{CommentID: id, Body: placeholder}, nil
 }

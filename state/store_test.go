@@ -1,6 +1,8 @@
 package state
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -66,9 +68,12 @@ func boundBody(t testing.TB, st *engine.State, id int64) string {
 	return b
 }
 
+// withSeq is sampleState at seq: a state that decided something more with every seq (its
+// run's last change moves on), so that saving it is a change the branch stores.
 func withSeq(seq int) *engine.State {
 	st := sampleState()
 	st.Seq = seq
+	st.Runs[0].UpdatedAt = st.Runs[0].UpdatedAt.Add(time.Duration(seq-3) * time.Minute)
 	return st
 }
 

@@ -150,8 +150,9 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 	if len(res.State.Runs) == 0 && len(rd.ignored) == 0 && len(res.State.Followers) == 0 {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
-	recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
-	if _, err := rd.store.Save(ctx, number, rd.change(ev, res.State), rd.ver); err != nil {
+	c := rd.change(ev, res.State)
+	c.Keep = recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
+	if _, err := rd.store.Save(ctx, number, c, rd.ver); err != nil {
 		return nil, err
 	}
 	a.saved(rd.loaded, res.State) // run_issue.go

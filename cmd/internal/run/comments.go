@@ -27,6 +27,7 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.
 		store = state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
 		store.SetKeys(r.stateKeys) // statekey.go
 		store.SetClock(r.Now, r.limits.Deadline)
+		store.BindLater() // the next event binds a new state comment (state/post.go)
 		st, ver, err = store.Load(ctx, number)
 		return err
 	}
@@ -98,24 +99,26 @@ func waitingForComments(cfg *lang.Config, st *engine.State) time.Time {
 // event read and the node id of the state comment (commentID), so that the next event
 // reads from there: when next is saved anyway (it changed since loaded), or when reading
 // the comments took pages of their own (so that they are read once, not on every event).
-func recordComments(snap *ghapi.Snapshot, loaded, next *engine.State, read ghapi.CommentsRead, commentID int64) {
+// keep says the cursor moved past pages read: worth a commit of its own (state.Change.Keep).
+func recordComments(snap *ghapi.Snapshot, loaded, next *engine.State, read ghapi.CommentsRead, commentID int64) (keep bool) {
 	if snap.Facts.PR == nil {
-		return
+		return false
 	}
 	newest, node := snap.NewestComment(), snap.NodeID(commentID)
 	if node == "" {
 		node = next.StateComment
 	}
 	if newest <= next.CommentsRead && node == next.StateComment {
-		return
+		return false
 	}
 	if next.Seq == loaded.Seq && read.Pages == 0 {
-		return // nothing else to save: read again next time, at no extra cost
+		return false // nothing else to save: read again next time, at no extra cost
 	}
 	if next.Seq == loaded.Seq {
 		next.Seq++
 	}
 	next.CommentsRead, next.StateComment = max(newest, next.CommentsRead), node
+	return read.Pages > 0
 }
 
 // commentsRead describes what reading the comments took, for the job log.

@@ -36,11 +36,8 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	h := newHarness(t, strictConfig)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"}))
 	require.Equal(t, 0, code, log)
-	comments := h.fake.Comments("acme/widgets", 7)
-	require.Len(t, comments, 1)
-	st, why, err := state.Check(trustedComment(comments[0]))
-	require.NoError(t, err)
-	require.Empty(t, why)
+	require.Len(t, h.fake.Comments("acme/widgets", 7), 1)
+	st := h.stateOf(7) // the state comment shows it; its state is bound in by the next edit
 	require.Len(t, st.Runs, 1)
 	started := st.Runs[0].ConfigOID
 	require.NotEmpty(t, started)
@@ -63,9 +60,8 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	cfg, err := engine.LoadFiles([]load.SourceFile{
 		{Path: DefaultConfigPath, Src: []byte(permissiveFile)}, {Path: ".github/pipelines/p.yaml", Src: []byte(permissiveDir)}}, gates.Default())
 	require.NoError(t, err)
-	comments = h.fake.Comments("acme/widgets", 7)
-	st, _, err = state.Check(trustedComment(comments[0]))
-	require.NoError(t, err)
+	comments := h.fake.Comments("acme/widgets", 7)
+	st = h.stateOf(7)
 	run := st.Runs[0]
 	run.ConfigOID, run.Stage = onPR.Config.ID, "m"
 	run.Stages = map[string]*engine.StageRun{"m": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: run.StartedAt}}
@@ -75,7 +71,7 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	body, err = state.Bind(body, comments[0].ID)
 	require.NoError(t, err)
 	require.NoError(t, bot.UpdateComment(ctx, comments[0].ID, body))
-	_, why, err = state.Check(trustedComment(h.fake.Comments("acme/widgets", 7)[0]))
+	_, why, err := state.Check(trustedComment(h.fake.Comments("acme/widgets", 7)[0]))
 	require.NoError(t, err)
 	require.Empty(t, why, "the crafted state passes the trust checks")
 

@@ -78,6 +78,21 @@ func (h *harness) botComments(pr int) (all, trusted []ghfake.CommentView) {
 	return all, trusted
 }
 
+// stateComments are the comments on pr that hold its state or will: the trusted state
+// comments, and the action's placeholders nobody else edited, whose state the next edit
+// binds in (state/post.go).
+func (h *harness) stateComments(pr int) []ghfake.CommentView {
+	var out []ghfake.CommentView
+	all, trusted := h.botComments(pr)
+	out = append(out, trusted...)
+	for _, c := range all {
+		if state.IsPlaceholder(c.Body) && !state.HasMarker(c.Body) && !trustedComment(c).EditedByOther() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func commentIDs(cs []ghfake.CommentView) []int64 {
 	var ids []int64
 	for _, c := range cs {
@@ -100,6 +115,8 @@ func TestStateCommentIgnoredThenRace(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
+	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "automerge", true)) // binds the state in
+	require.Equal(t, 0, code, log)
 	_, trusted := h.botComments(7)
 	require.Len(t, trusted, 1)
 	old := trusted[0].ID
@@ -111,11 +128,12 @@ func TestStateCommentIgnoredThenRace(t *testing.T) {
 
 	codes, logs := h.deliverTogether(h.labels(7, 4))
 	requireOk(t, codes, logs)
-	all, trusted := h.botComments(7)
-	require.Len(t, commentIDs(trusted), 1, "one state comment holds the state")
-	assert.NotEqual(t, old, trusted[0].ID, "the edited comment is left as it is")
+	all, _ := h.botComments(7)
+	posted := h.stateComments(7)
+	require.Len(t, commentIDs(posted), 1, "one state comment")
+	assert.NotEqual(t, old, posted[0].ID, "the edited comment is left as it is")
 	assert.Len(t, commentIDs(all), 2, "the edited comment and one new state comment, no more: %v", commentIDs(all))
-	assert.Contains(t, trusted[0].Body, "a state comment (id "+strconv.FormatInt(old, 10)+") was ignored")
+	assert.Contains(t, posted[0].Body, "a state comment (id "+strconv.FormatInt(old, 10)+") was ignored")
 }
 
 // Posting the state comment failed: the file is on the branch, the comment is not.
@@ -134,19 +152,22 @@ func TestStateCommentCreateFailedThenRace(t *testing.T) {
 
 	codes, logs := h.deliverTogether(h.labels(7, 4))
 	requireOk(t, codes, logs)
-	all, trusted := h.botComments(7)
-	require.Len(t, commentIDs(trusted), 1, "one state comment holds the state")
+	all, _ = h.botComments(7)
+	require.Len(t, commentIDs(h.stateComments(7)), 1, "one state comment")
 	assert.Len(t, commentIDs(all), 1, "and no other: %v", commentIDs(all))
 }
 
-// The state comment was posted but the edit that binds its marker failed: the next
-// events adopt that comment rather than post another, whether one comes or several.
+// The state comment is posted, and the edit that binds its marker in (the next event's,
+// which has something new to show) failed: the next events adopt that comment rather
+// than post another, whether one comes or several.
 func TestStateCommentBindFailedIsAdopted(t *testing.T) {
 	for _, n := range []int{1, 3} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			h := newHarness(t, exampleYAML(t))
-			h.fake.FailNext("issues/update-comment", 502, "Bad Gateway")
 			code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+			require.Equal(t, 0, code, log)
+			h.fake.FailNext("issues/update-comment", 502, "Bad Gateway")
+			code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "automerge", true))
 			require.NotEqual(t, 0, code, log)
 			all, trusted := h.botComments(7)
 			require.Len(t, all, 1, "the placeholder")

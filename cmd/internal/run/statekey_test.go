@@ -51,6 +51,17 @@ func TestStateKeyMaskedAndSigns(t *testing.T) {
 
 	keys, err := state.NewKeys(testStateKey)
 	require.NoError(t, err)
+	text := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"]
+	assert.Contains(t, text, `"state_hmac"`)
+	assert.Empty(t, state.VerifyFile(text, "pr-7.json", "acme/widgets#7", keys))
+	assert.NotContains(t, text, testStateKey)
+
+	// The next event, with the key, goes on from the signed state and ignores nothing; it
+	// shows the approval, and binds the state into the comment, signed.
+	code, log, _, _ = h.deliverWith(h.fake.Review("acme/widgets", 7, "alice", "approved", ""), withKey(testStateKey))
+	require.Equal(t, 0, code, log)
+	assertMasked(t, log, testStateKey)
+	assert.NotContains(t, log, "was ignored")
 	comments := h.fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
 	assert.Contains(t, comments[0].Body, "pipeline-action:state v4 ", "the marker is signed")
@@ -58,17 +69,6 @@ func TestStateKeyMaskedAndSigns(t *testing.T) {
 	_, why, err := state.CheckKeyed(trustedComment(comments[0]), keys)
 	require.NoError(t, err)
 	assert.Empty(t, why)
-	text := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"]
-	assert.Contains(t, text, `"state_hmac"`)
-	assert.Empty(t, state.VerifyFile(text, "pr-7.json", "acme/widgets#7", keys))
-	assert.NotContains(t, text, testStateKey)
-
-	// The next event, with the key, goes on from the signed state and ignores nothing.
-	code, log, _, _ = h.deliverWith(h.fake.Review("acme/widgets", 7, "alice", "approved", ""), withKey(testStateKey))
-	require.Equal(t, 0, code, log)
-	assertMasked(t, log, testStateKey)
-	assert.NotContains(t, log, "was ignored")
-	require.Len(t, h.fake.Comments("acme/widgets", 7), 1)
 }
 
 func TestStateKeyInvalidIsRefusedUnprinted(t *testing.T) {
@@ -101,6 +101,8 @@ func TestStateKeyIgnoresUnsignedState(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
+	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "automerge", true)) // binds the state into the comment
+	require.Equal(t, 0, code, log)
 	code, log, _, _ = h.deliverWith(h.fake.Review("acme/widgets", 7, "alice", "approved", ""), withKey(testStateKey))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "the state file on pipeline-action/state was ignored: pr-7.json: it carries no signature made with the state key")
@@ -115,6 +117,8 @@ func TestStateKeyIgnoresUnsignedState(t *testing.T) {
 func TestStateKeyRotation(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(otherStateKey))
+	require.Equal(t, 0, code, log)
+	code, log, _, _ = h.deliverWith(h.fake.Label("acme/widgets", 7, "automerge", true), withKey(otherStateKey)) // binds the state in
 	require.Equal(t, 0, code, log)
 	code, log, _, _ = h.deliverWith(h.fake.Review("acme/widgets", 7, "alice", "commented", "looks fine"), withKey(testStateKey, otherStateKey))
 	require.Equal(t, 0, code, log)

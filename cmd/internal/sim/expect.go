@@ -63,6 +63,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	s.checkRepos(report, e.Repos)         // scenario_multipr.go
 	s.checkNowhere(report, e.Nowhere)     // expect_nowhere.go
 	s.checkJobErrors(report, e.JobErrors) // scenario_permissions.go
+	s.checkCallBounds(report, e)          // expect_calls.go
 	return failed
 }
 
@@ -162,8 +163,22 @@ func (s *simulation) stateComment(n int) *ghfake.CommentView {
 				return
 			}
 		}
+		out = s.placeholder(n)
 	})
 	return out
+}
+
+// placeholder is, when subject n has no trusted state comment, the oldest placeholder of
+// one the action posted and nobody else edited: what it shows until the next event binds
+// its state into it (state/post.go); nil for none.
+func (s *simulation) placeholder(n int) *ghfake.CommentView {
+	for _, c := range s.fake.Comments(s.sc.Repo, n) {
+		if c.Author == ghfake.BotLogin && state.IsPlaceholder(c.Body) && !state.HasMarker(c.Body) && !trustedComment(c).EditedByOther() {
+			c := c
+			return &c
+		}
+	}
+	return nil
 }
 
 // subjects are the numbers of every PR and issue the scenario opened, in order.

@@ -20,6 +20,10 @@ type expectation struct {
 	Nowhere []string `yaml:"nowhere"`
 	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
 	JobErrors *[]string `yaml:"job_errors"`
+	// APICalls and ContentWrites bound the requests to GitHub of every step so far, all of
+	// them and the content-creating ones (expect_calls.go).
+	APICalls      *callBound `yaml:"api_calls"`
+	ContentWrites *callBound `yaml:"content_writes"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its

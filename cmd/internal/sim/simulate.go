@@ -226,6 +226,8 @@ type stepStats struct {
 	step  int
 	label string
 	calls map[string]int
+	// writes counts the content-creating calls: REST writes and GraphQL mutations.
+	writes int
 }
 
 func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
@@ -397,6 +399,8 @@ func (s *simulation) printStats() {
 		}
 	}
 	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", run.FormatCalls(total))
+	calls, writes := s.callTotals() // expect_calls.go
+	fmt.Fprintf(s.out, "  %d %s, %d content-creating (REST writes and GraphQL mutations)\n", calls, run.Plural(calls, "request", "requests"), writes)
 }
 
 const Usage = `usage: pipeline-action simulate DIR [flags]

@@ -41,7 +41,7 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 	if len(ds) > 0 {
 		s.dropFaults() // scenario_fault.go
 	}
-	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats()})
+	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats(), writes: contentWrites(s.fake.Calls())})
 	if bad := s.fake.Unexpected(); len(bad) > 0 {
 		return 0, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -42,7 +43,7 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 
 	// Suppose the merge had not been asked for at once: bob lost write access, or the head
 	// moved, and the guard no longer counts his skip.
-	st := cloneState(skipped.State)
+	st := snapshot.Clone(skipped.State)
 	st.Runs[0].Intents = nil
 	f.People.Permissions["bob"] = "read"
 	res = Step(cfg, st, Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))

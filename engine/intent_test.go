@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -308,7 +309,7 @@ func TestIntentInFlightHoldsLaterRuns(t *testing.T) {
 func TestIntentOfAnotherStageIsDropped(t *testing.T) {
 	cfg := stepConfig()
 	res := decideMerge(t, nil, "k1", t0)
-	st := cloneState(res.State)
+	st := snapshot.Clone(res.State)
 	st.Runs[0].Intents[0].Attempt = 9
 	next := Step(cfg, st, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(time.Second))
 	require.Len(t, next.Effects, 1, "the stage asks for its own merge, under its own intent")
@@ -386,7 +387,7 @@ func TestIntentLeaseIsBounded(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, t0.Add(MaxIntentLease), res.State.Runs[0].Intents[0].Until)
 
-	st := cloneState(res.State)
+	st := snapshot.Clone(res.State)
 	st.Runs[0].Intents[0].Until = t0.Add(100 * 365 * 24 * time.Hour)
 	wait := Step(cfg, st, Input{Key: "k2", Event: "status"}, prFacts("ok"), t0.Add(MaxIntentLease-time.Second))
 	assert.Empty(t, wait.Effects)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -121,7 +122,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 		f.ContributorsApprove = cfg.Settings.AllowContributors
 		facts = &f
 	}
-	e := &eval{&core.Eval{Cfg: cfg, St: cloneState(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
+	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
 		Delivery: in.Key, Nonces: in.Nonces,
 		Unknown: map[string]Intent{}, Outcomes: in.Outcomes, Visits: core.CopyVisits(in.Visits)}}
 	e.IssueView() // step_issue.go

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -64,7 +65,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 	assert.Equal(t, "implement", out.State.Runs[0].Stage)
 
 	// An attempt dispatched by a version of the action without nonces takes no report.
-	old := cloneState(res.State)
+	old := snapshot.Clone(res.State)
 	old.Runs[0].Stages["analyze"].Nonce = ""
 	out = Step(cfg, old, with(""), f, t0.Add(time.Minute))
 	assert.False(t, out.Changed)

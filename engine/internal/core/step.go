@@ -72,7 +72,7 @@ type Eval struct {
 func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
 
 // ResultOf is the evaluation's result; changed says whether the state differs from the
-// one passed in (engine/state_equal.go), and bumps Seq.
+// one passed in (package snapshot), and bumps Seq.
 func (e *Eval) ResultOf(changed bool) Result {
 	if changed {
 		e.St.Seq++

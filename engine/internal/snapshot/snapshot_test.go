@@ -1,4 +1,4 @@
-package engine
+package snapshot
 
 import (
 	"encoding/json"
@@ -15,8 +15,8 @@ import (
 
 // full returns a state in which every field of every type it holds is set, each to a
 // value of its own.
-func full() *State {
-	var st State
+func full() *core.State {
+	var st core.State
 	n := 0
 	fill(reflect.ValueOf(&st).Elem(), &n)
 	return &st
@@ -108,14 +108,14 @@ func changed(leaf reflect.Value) {
 	}
 }
 
-// cloneState copies every field, and shares nothing with what it copies: changing any leaf of
+// Clone copies every field, and shares nothing with what it copies: changing any leaf of
 // the copy leaves the original as it was.
 func TestCloneCopiesEveryField(t *testing.T) {
 	st := full()
 	before := string(core.MustJSON(st))
-	c := cloneState(st)
+	c := Clone(st)
 	require.Equal(t, before, string(core.MustJSON(c)))
-	require.True(t, sameState(st, c))
+	require.True(t, Same(st, c))
 	leaves(reflect.ValueOf(c).Elem(), func(path string, leaf reflect.Value, commit func()) {
 		changed(leaf)
 		commit()
@@ -123,20 +123,20 @@ func TestCloneCopiesEveryField(t *testing.T) {
 	}, "State", func() {})
 }
 
-// sameState sees a change of any leaf of the state.
+// Same sees a change of any leaf of the state.
 func TestSameStateSeesEveryField(t *testing.T) {
 	st := full()
-	c := cloneState(st)
+	c := Clone(st)
 	count := 0
 	leaves(reflect.ValueOf(c).Elem(), func(path string, leaf reflect.Value, commit func()) {
 		old := reflect.New(leaf.Type()).Elem()
 		old.Set(leaf)
 		changed(leaf)
 		commit()
-		assert.False(t, sameState(st, c), "a change of %s is not seen", path)
+		assert.False(t, Same(st, c), "a change of %s is not seen", path)
 		leaf.Set(old)
 		commit()
-		require.True(t, sameState(st, c), "%s put back", path)
+		require.True(t, Same(st, c), "%s put back", path)
 		count++
 	}, "State", func() {})
 	assert.Greater(t, count, 100)
@@ -145,20 +145,22 @@ func TestSameStateSeesEveryField(t *testing.T) {
 // What the state file keeps the same is the same state: empty and absent lists, an
 // instant in another zone, a number held as an int or a float64.
 func TestSameStateComparesAsStored(t *testing.T) {
-	a := &State{Version: 1, Runs: []*Run{{ID: "r", StartedAt: t0, Stages: map[string]*StageRun{"s": {Results: []GateResult{}}},
+	a := &core.State{Version: 1, Runs: []*core.Run{{ID: "r", StartedAt: t0, Stages: map[string]*core.StageRun{"s": {Results: []core.GateResult{}}},
 		Context: map[string]any{"n": 7}}}}
-	b := &State{Version: 1, Runs: []*Run{{ID: "r", StartedAt: t0.In(time.FixedZone("CET", 3600)), Stages: map[string]*StageRun{"s": {}},
+	b := &core.State{Version: 1, Runs: []*core.Run{{ID: "r", StartedAt: t0.In(time.FixedZone("CET", 3600)), Stages: map[string]*core.StageRun{"s": {}},
 		Context: map[string]any{"n": float64(7)}}}}
-	assert.True(t, sameState(a, b))
+	assert.True(t, Same(a, b))
 	b.Runs[0].Context["n"] = float64(8)
-	assert.False(t, sameState(a, b))
-	assert.Equal(t, map[string]any{"n": float64(7)}, cloneState(a).Runs[0].Context, "numbers come back as JSON gives them")
+	assert.False(t, Same(a, b))
+	assert.Equal(t, map[string]any{"n": float64(7)}, Clone(a).Runs[0].Context, "numbers come back as JSON gives them")
 }
 
 // Every field of the state goes through the stored form (core/run_json.go) and back.
 func TestStoredStateReadsBack(t *testing.T) {
 	st := full()
-	var decoded State
+	var decoded core.State
 	require.NoError(t, json.Unmarshal(core.MustJSON(st), &decoded))
-	assert.True(t, sameState(st, &decoded))
+	assert.True(t, Same(st, &decoded))
 }
+
+var t0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)

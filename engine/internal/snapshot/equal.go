@@ -1,27 +1,20 @@
-package engine
+package snapshot
 
 import (
 	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
+
+	"github.com/org/pipeline-action/engine/internal/core"
 )
 
-// Result is the evaluation's result, changed when the state differs from old, the state
-// passed in (nil: none yet), by sameState: Step and Settle return it.
-func (e *eval) Result(old *State) Result {
-	if old == nil {
-		old = &State{Version: 1}
-	}
-	return e.ResultOf(!sameState(old, e.St))
-}
-
-// sameState reports whether a and b hold the same state, field by field: what Result
+// Same reports whether a and b hold the same state, field by field: what Result
 // compares to tell whether an event changed anything, without encoding either. Empty and
 // absent lists and maps are the same (the state file omits both), instants are compared
 // as instants, and values of contexts, variables and outputs as JSON values.
 // TestSameStateSeesEveryField holds it to every field.
-func sameState(a, b *State) bool {
+func Same(a, b *core.State) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -40,12 +33,12 @@ func sameSlice[T any](a, b []T, same func(x, y T) bool) bool {
 	return slices.EqualFunc(a, b, same)
 }
 
-func samePast(a, b PastRun) bool {
+func samePast(a, b core.PastRun) bool {
 	return a.ID == b.ID && a.Pipeline == b.Pipeline && a.Status == b.Status && a.TriggerKey == b.TriggerKey &&
 		a.TriggerAt.Equal(b.TriggerAt) && a.StartedAt.Equal(b.StartedAt) && a.Parent == b.Parent
 }
 
-func sameRun(a, b *Run) bool {
+func sameRun(a, b *core.Run) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -65,16 +58,16 @@ func sameRun(a, b *Run) bool {
 		a.Parent == b.Parent && a.ParentAttempt == b.ParentAttempt && a.Depth == b.Depth
 }
 
-func sameTransition(a, b Transition) bool {
+func sameTransition(a, b core.Transition) bool {
 	return a.At.Equal(b.At) && a.Actor == b.Actor && a.From == b.From && a.To == b.To && a.Why == b.Why
 }
 
-func sameIntent(a, b Intent) bool {
+func sameIntent(a, b core.Intent) bool {
 	return a.Key == b.Key && a.Kind == b.Kind && a.Stage == b.Stage && a.Attempt == b.Attempt && a.SHA == b.SHA &&
 		a.Try == b.Try && a.At.Equal(b.At) && a.Until.Equal(b.Until) && a.Dispatch == b.Dispatch && a.Target == b.Target
 }
 
-func sameStageRun(a, b *StageRun) bool {
+func sameStageRun(a, b *core.StageRun) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -97,19 +90,19 @@ func samePtr[T any](a, b *T, same func(x, y T) bool) bool {
 	return same(*a, *b)
 }
 
-func sameDeadline(a, b Deadline) bool {
+func sameDeadline(a, b core.Deadline) bool {
 	return a.Kind == b.Kind && a.At.Equal(b.At) && a.N == b.N && a.Branch == b.Branch
 }
 
-func sameApproval(a, b Approval) bool {
+func sameApproval(a, b core.Approval) bool {
 	return a.Login == b.Login && a.SHA == b.SHA && a.At.Equal(b.At) && a.Comment == b.Comment
 }
 
-func sameOutputsFile(a, b OutputsFile) bool {
+func sameOutputsFile(a, b core.OutputsFile) bool {
 	return a.Path == b.Path && a.Digest == b.Digest && a.Bytes == b.Bytes && slices.Equal(a.Keys, b.Keys)
 }
 
-func sameStale(a, b Stale) bool {
+func sameStale(a, b core.Stale) bool {
 	return a.At.Equal(b.At) && a.Why == b.Why && a.Verdict == b.Verdict && a.SHA == b.SHA && slices.Equal(a.Reviews, b.Reviews)
 }
 

@@ -1,23 +1,25 @@
-package engine
+package snapshot
 
 import (
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/org/pipeline-action/engine/internal/core"
 )
 
-// cloneState deep-copies a state, field by field: what one event costs must not grow with the
+// Clone deep-copies a state, field by field: what one event costs must not grow with the
 // stages its runs passed, so the copy does not go through JSON. The values of contexts,
 // variables and outputs are copied as JSON would give them back (numbers as float64),
 // as they are when the state is loaded. TestCloneCopiesEveryField holds it to every field.
-func cloneState(st *State) *State {
+func Clone(st *core.State) *core.State {
 	if st == nil {
-		return &State{Version: 1}
+		return &core.State{Version: 1}
 	}
 	out := *st
 	if st.Runs != nil {
-		out.Runs = make([]*Run, len(st.Runs))
+		out.Runs = make([]*core.Run, len(st.Runs))
 		for i, r := range st.Runs {
 			out.Runs[i] = cloneRun(r)
 		}
@@ -31,14 +33,14 @@ func cloneState(st *State) *State {
 	return &out
 }
 
-func cloneRun(r *Run) *Run {
+func cloneRun(r *core.Run) *core.Run {
 	if r == nil {
 		return nil
 	}
 	out := *r
 	if r.Stages != nil {
-		out.Stages = make(map[string]*StageRun, len(r.Stages))
-		slab := make([]StageRun, len(r.Stages)) // one allocation for all the records
+		out.Stages = make(map[string]*core.StageRun, len(r.Stages))
+		slab := make([]core.StageRun, len(r.Stages)) // one allocation for all the records
 		i := 0
 		for id, sr := range r.Stages {
 			if sr == nil {
@@ -61,7 +63,7 @@ func cloneRun(r *Run) *Run {
 }
 
 // cloneStageRun makes out, a copy of a record, share nothing with it.
-func cloneStageRun(out *StageRun) {
+func cloneStageRun(out *core.StageRun) {
 	sr := *out
 	out.Deadlines = slices.Clone(sr.Deadlines)
 	out.Results = slices.Clone(sr.Results)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -159,8 +160,8 @@ const (
 // AddFollower is core.AddFollower.
 func AddFollower(st *State, f Follower) bool { return core.AddFollower(st, f) }
 
-// CodeSpan is core.CodeSpan.
-func CodeSpan(s string) string { return core.CodeSpan(s) }
+// CodeSpan is markdown.CodeSpan.
+func CodeSpan(s string) string { return markdown.CodeSpan(s) }
 
 // EditedByOther is core.EditedByOther.
 func EditedByOther(edited bool, author string, editor string) bool {
@@ -179,14 +180,14 @@ func FormatDuration(d time.Duration) string { return core.FormatDuration(d) }
 // HasWriteAhead is core.HasWriteAhead.
 func HasWriteAhead(effects []Effect) bool { return core.HasWriteAhead(effects) }
 
-// InertCell is core.InertCell.
-func InertCell(s string) string { return core.InertCell(s) }
+// InertCell is markdown.InertCell.
+func InertCell(s string) string { return markdown.InertCell(s) }
 
-// InertInline is core.InertInline.
-func InertInline(s string) string { return core.InertInline(s) }
+// InertInline is markdown.InertInline.
+func InertInline(s string) string { return markdown.InertInline(s) }
 
-// InertText is core.InertText.
-func InertText(s string) string { return core.InertText(s) }
+// InertText is markdown.InertText.
+func InertText(s string) string { return markdown.InertText(s) }
 
 // LatestReviews is core.LatestReviews.
 func LatestReviews(reviews []Review) []Review { return core.LatestReviews(reviews) }
@@ -204,8 +205,8 @@ func NewRefAssociations(before *State, after *State) map[PRRef][]Follower {
 	return core.NewRefAssociations(before, after)
 }
 
-// OneLine is core.OneLine.
-func OneLine(s string) string { return core.OneLine(s) }
+// OneLine is markdown.OneLine.
+func OneLine(s string) string { return markdown.OneLine(s) }
 
 // ParentRef is core.ParentRef.
 func ParentRef(parentRun string, stage string) string { return core.ParentRef(parentRun, stage) }

@@ -52,7 +52,7 @@ func (e *eval) reconcileDispatch(run *Run, stage *lang.Stage, it Intent) {
 		return
 	case seen == core.TraceAbsent:
 		run.Intents = core.DropIntent(run.Intents, it.Key)
-		e.Unknown[it.Key] = it
+		e.Intents.Unknown[it.Key] = it
 		e.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
 		return
 	case seen == core.TraceUnread && e.Now.Before(it.At.Add(MaxIntentLease)):

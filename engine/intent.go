@@ -98,7 +98,7 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 	if it.Kind == EffectDispatch && !slices.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
 		return
 	}
-	e.Unknown[it.Key] = it
+	e.Intents.Unknown[it.Key] = it
 	why := "the comment carrying its marker is not there"
 	if it.Kind == EffectMerge {
 		why = fmt.Sprintf("the pull request is %s at %s", pr.State, core.Short(pr.HeadSHA))

@@ -13,7 +13,7 @@ import (
 // in history). Like Step, it is pure.
 func Settle(cfg *lang.Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
-	e.Settling = true
+	e.Settle.Settling = true
 	for _, o := range outcomes {
 		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleWebhook(o) { // unanswered: settle_unanswered.go
 			continue
@@ -46,10 +46,7 @@ func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
 		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
 		return
 	}
-	if e.Refused == nil {
-		e.Refused = map[string]bool{}
-	}
-	e.Refused[run.ID] = true
+	e.NoteRefused(run)
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, core.Plural(sr.Tries, "time", "times"))
 	if o.Escalate { // step_merge_refusal.go

@@ -122,9 +122,10 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 		f.ContributorsApprove = cfg.Settings.AllowContributors
 		facts = &f
 	}
-	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor, Deadline: in.Deadline,
-		Delivery: in.Key, Nonces: in.Nonces,
-		Unknown: map[string]Intent{}, Outcomes: in.Outcomes, Visits: core.CopyVisits(in.Visits)}}
+	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor,
+		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]Intent{}, Outcomes: in.Outcomes},
+		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
+		Visits:   core.CopyVisits(in.Visits)}}
 	e.IssueView() // step_issue.go
 	return e
 }

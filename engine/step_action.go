@@ -57,7 +57,7 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 		}
 		eff.Body = stage.Config.Body
 	}
-	if sr.Status == StageRetrying && e.Settling {
+	if sr.Status == StageRetrying && e.Settling() {
 		run.Status = RunWaiting
 		return false
 	}

@@ -47,7 +47,7 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	if err != nil {
 		return e.agentError(run, stage, fmt.Sprintf("dispatching agent %q: %v", ag.Name, err))
 	}
-	if sr.Status == StageRetrying && e.Settling {
+	if sr.Status == StageRetrying && e.Settling() {
 		run.Status = RunWaiting
 		return false
 	}
@@ -153,10 +153,7 @@ func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 		e.awaitReport(run, stage)
 		return
 	}
-	if e.Refused == nil {
-		e.Refused = map[string]bool{}
-	}
-	e.Refused[run.ID] = true
+	e.NoteRefused(run)
 	sr.Tries++
 	if o.Permanent {
 		e.agentError(run, stage, fmt.Sprintf("dispatching agent %s: %s", stage.Agent, o.Err))

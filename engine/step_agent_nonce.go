@@ -15,5 +15,5 @@ package engine
 // dispatchNonce is the nonce the dispatch of sr's attempt carries: signed with the state
 // key when there is one.
 func (e *eval) dispatchNonce(run *Run, stageID string, sr *StageRun) string {
-	return SignedNonce(e.Nonces, e.Subject(), run.ID, stageID, e.AttemptNonce(run, stageID, sr))
+	return SignedNonce(e.Dispatch.Nonces, e.Subject(), run.ID, stageID, e.AttemptNonce(run, stageID, sr))
 }

@@ -31,7 +31,7 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr.Status = StageWaiting
 	run.Status = RunWaiting
 	sr.Results = e.humanResults(run, stage, sr, who, need, notes)
-	if e.Settling && e.Refused[run.ID] {
+	if e.WasRefused(run) {
 		return false
 	}
 	var effects []Effect
@@ -231,7 +231,7 @@ func (e *eval) reconcileStageEffect(run *Run, it Intent) bool {
 		e.Logf("run %s: %s asked for at %s is in flight", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))
 		return true
 	}
-	e.Unknown[it.Key] = it
+	e.Intents.Unknown[it.Key] = it
 	run.Intents = core.DropIntent(run.Intents, it.Key)
 	e.Logf("run %s: intent %s: its outcome is unknown and the invocation that asked for it has ended; asked for again if still due", run.ID, it.Key)
 	return true

@@ -62,21 +62,24 @@ func (e *eval) withLedger(p *lang.Pipeline, run *Run) func() {
 // approvals ledger (withLedger) and its env (RunCheck).
 func (e *eval) withRun(p *lang.Pipeline, run *Run) func() {
 	restore := e.withLedger(p, run)
-	oldEnv, oldRun, oldPipeline := e.GateEnv, e.GateRun, e.GatePipeline
-	e.GateRun, e.GatePipeline = run, p
+	old := e.Gate
 	var env lang.Env
-	e.GateEnv = func() lang.Env {
+	e.Gate = &core.GateScope{Run: run, Pipeline: p, Env: func() lang.Env {
 		if env == nil {
 			env = e.env(p, run)
 		}
 		return env
-	}
-	return func() { restore(); e.GateEnv, e.GateRun, e.GatePipeline = oldEnv, oldRun, oldPipeline }
+	}}
+	return func() { restore(); e.Gate = old }
 }
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.
 func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
-	if authors := e.RunAuthors(e.GateRun); len(authors) > 0 {
+	var gateRun *Run
+	if e.Gate != nil {
+		gateRun = e.Gate.Run
+	}
+	if authors := e.RunAuthors(gateRun); len(authors) > 0 {
 		f := *facts // internal/core/authority.go: no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
 		facts = &f
@@ -85,10 +88,10 @@ func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
 		return e.checkPR(c, facts, pc.PR())
 	}
 	if rc, ok := c.Eval.(RunCheck); ok {
-		if e.GateEnv == nil {
+		if e.Gate == nil {
 			return GateResult{Check: c.Check, Status: GateError, Message: "the check reads the run, and no run is in scope"}
 		}
-		return rc.EvaluateRun(facts, e.GateEnv())
+		return rc.EvaluateRun(facts, e.Gate.Env())
 	}
 	return c.Eval.(Check).Evaluate(facts)
 }

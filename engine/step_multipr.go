@@ -265,10 +265,10 @@ type PRCheck interface {
 
 // checkPR evaluates check c on the pull request(s) its `pr` names.
 func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateResult {
-	if e.GateEnv == nil {
+	if e.Gate == nil {
 		return GateResult{Check: c.Check, Status: GateError, Message: "the check reads a pull request of the run, and no run is in scope"}
 	}
-	env := e.GateEnv()
+	env := e.Gate.Env()
 	text, err := t.Render(env)
 	if err != nil {
 		return GateResult{Check: c.Check, Status: GateError, Message: fmt.Sprintf("pr does not render: %v", err)}
@@ -318,8 +318,8 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 		}
 		if lc, ok := c.Eval.(LedgerCheck); ok && lc.ReadsLedger() { // step_ledger_pr.go
 			f.Ledger = nil // never the run's own ledger: the approvals given on this pull request
-			if e.GateRun != nil {
-				f.Ledger = e.ledgerForPR(e.GatePipeline, e.GateRun, ref, pr, own)
+			if e.Gate != nil {
+				f.Ledger = e.ledgerForPR(e.Gate.Pipeline, e.Gate.Run, ref, pr, own)
 			}
 		}
 		r := c.Eval.(Check).Evaluate(&f)

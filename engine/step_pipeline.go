@@ -293,7 +293,7 @@ func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
 
 // refusedDeep reports whether run or a run below it had an effect refused in this Settle.
 func (e *eval) refusedDeep(run *Run) bool {
-	for id := range e.Refused {
+	for id := range e.Settle.Refused {
 		if r := e.RunByID(id); r != nil && e.descends(r, run) {
 			return true
 		}

@@ -46,8 +46,8 @@ const MaxIntentLease = 6 * time.Hour
 
 // until is when an intent written in this evaluation stops being in flight.
 func (e *Eval) until() time.Time {
-	if !e.Deadline.IsZero() && e.Deadline.After(e.Now) {
-		return minTime(e.Deadline.Add(IntentGrace), e.Now.Add(MaxIntentLease))
+	if !e.Intents.Deadline.IsZero() && e.Intents.Deadline.After(e.Now) {
+		return minTime(e.Intents.Deadline.Add(IntentGrace), e.Now.Add(MaxIntentLease))
 	}
 	return e.Now.Add(DefaultIntentLease + IntentGrace)
 }
@@ -69,7 +69,7 @@ func minTime(a, b time.Time) time.Time {
 // an earlier intent of the same key whose outcome stayed unknown, and marks eff.
 func (e *Eval) Intend(run *Run, sr *StageRun, eff *Effect) {
 	try := 1
-	if old, ok := e.Unknown[eff.Key]; ok {
+	if old, ok := e.Intents.Unknown[eff.Key]; ok {
 		try = old.Try + 1
 	}
 	it := Intent{Key: eff.Key, Kind: eff.Kind, Stage: eff.Stage, Attempt: sr.Attempt, SHA: e.Facts.PR.HeadSHA,
@@ -81,14 +81,14 @@ func (e *Eval) Intend(run *Run, sr *StageRun, eff *Effect) {
 	eff.WriteAhead = true
 	if try > 1 {
 		e.Logf("run %s: %s asked for again (request %d): the outcome of the request of %s is unknown, and the invocation that made it has ended",
-			run.ID, eff.Key, try, e.Unknown[eff.Key].At.UTC().Format(time.RFC3339))
+			run.ID, eff.Key, try, e.Intents.Unknown[eff.Key].At.UTC().Format(time.RFC3339))
 	}
 }
 
 // outcome returns the outcome of the effect of key that the input carries, if any. An
 // outcome that does not tell whether the effect was performed (Unknown) is none.
 func (e *Eval) Outcome(key string) (Outcome, bool) {
-	for _, o := range e.Outcomes {
+	for _, o := range e.Intents.Outcomes {
 		if o.Key == key && !o.Unknown {
 			return o, true
 		}

@@ -31,31 +31,17 @@ type Eval struct {
 	Facts *Facts
 	Now   time.Time
 	Actor string
-	// Settling is set in Settle: a stage whose effect was just refused waits for the
-	// next event instead of being tried again at once.
-	Settling bool
-	// Refused holds the runs whose effect was refused in this Settle.
-	Refused map[string]bool
-	// deadline is the invocation's (Input.Deadline): intents written now are in flight until then.
-	Deadline time.Time
-	// Delivery is the event's key (Input.Key) and nonces the state key's signer
-	// (Input.Nonces): what a dispatch's nonce is made from and signed with.
-	Delivery string
-	Nonces   NonceSigner
-	// unknown holds the intents reconcile dropped because their outcome stayed unknown and
-	// their invocation has ended, by key: asked for again, their effect gets the next Try.
-	Unknown map[string]Intent
-	// outcomes are Input.Outcomes: what this invocation knows of effects it performed.
-	Outcomes []Outcome
+	// Settle is what this evaluation knows of the effects performed (settle.go).
+	Settle SettleScope
+	// Intents is what the write-ahead effects of this evaluation are judged by (intent.go).
+	Intents IntentScope
+	// Dispatch is what a dispatch's nonce is made from and signed with (step_agent_nonce.go).
+	Dispatch DispatchScope
 	Effects  []Effect
 	log      []string
 	Visits   map[string]int // see moveGuard
-	// GateEnv is the env of the run whose gates are evaluated (see withRun); nil elsewhere.
-	GateEnv func() lang.Env
-	// GateRun and GatePipeline are the run whose gates are evaluated (withRun), for
-	// checks that read another of its pull requests' ledger (step_ledger_pr.go).
-	GateRun      *Run
-	GatePipeline *lang.Pipeline
+	// Gate is the run whose gates are being evaluated (engine's withRun); nil elsewhere.
+	Gate *GateScope
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
 	needsFiles bool
 	// issue is set when the subject is an issue (step_issue.go).
@@ -267,4 +253,53 @@ func (e *Eval) Active(pipeline string) *Run {
 // issues.closed): the one kind of pipeline that starts on a subject that is not open.
 func ClosingTrigger(p *lang.Pipeline) bool {
 	return strings.HasSuffix(p.Trigger.Event, ".closed")
+}
+
+// GateScope is the run whose gates are being evaluated: what a check that reads the run
+// (its env), or another of its pull requests' ledger (step_ledger_pr.go), is given.
+type GateScope struct {
+	Env      func() lang.Env
+	Run      *Run
+	Pipeline *lang.Pipeline
+}
+
+// SettleScope is what an evaluation knows of the effects performed: in a Settle, a stage
+// whose effect was just refused waits for the next event instead of being tried again at
+// once, and the runs after a refused one wait too.
+type SettleScope struct {
+	Settling bool            // this evaluation is a Settle
+	Refused  map[string]bool // the runs whose effect was refused in this evaluation
+}
+
+// Settling reports whether this evaluation is a Settle.
+func (e *Eval) Settling() bool { return e.Settle.Settling }
+
+// NoteRefused records that run's effect was refused in this evaluation.
+func (e *Eval) NoteRefused(run *Run) {
+	if e.Settle.Refused == nil {
+		e.Settle.Refused = map[string]bool{}
+	}
+	e.Settle.Refused[run.ID] = true
+}
+
+// WasRefused reports whether run's effect was refused in this Settle.
+func (e *Eval) WasRefused(run *Run) bool { return e.Settle.Settling && e.Settle.Refused[run.ID] }
+
+// IntentScope is what an evaluation knows of write-ahead effects.
+type IntentScope struct {
+	// Deadline is the invocation's (Input.Deadline): intents written now are in flight
+	// until then.
+	Deadline time.Time
+	// Unknown holds the intents reconcile dropped because their outcome stayed unknown and
+	// their invocation has ended, by key: asked for again, their effect gets the next Try.
+	Unknown map[string]Intent
+	// Outcomes are Input.Outcomes: what this invocation knows of effects it performed.
+	Outcomes []Outcome
+}
+
+// DispatchScope is what a dispatch's nonce is made from and signed with: the event's key
+// (Input.Key) and the state key's signer (Input.Nonces).
+type DispatchScope struct {
+	Delivery string
+	Nonces   NonceSigner
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -67,7 +68,7 @@ func render(t *lang.Template, env lang.Env, inert, strict bool) (string, error) 
 			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.Expr.Src))
 		}
 		if inert {
-			b.WriteString(InertText(lang.RenderValue(v)))
+			b.WriteString(markdown.InertText(lang.RenderValue(v)))
 		} else {
 			b.WriteString(lang.RenderValue(v))
 		}

@@ -25,7 +25,7 @@ func (e *Eval) AttemptNonce(run *Run, stageID string, sr *StageRun) string {
 		return sr.Nonce
 	}
 	sum := sha256.Sum256([]byte(strings.Join([]string{"pipeline-action:nonce", e.Subject(), run.ID, stageID,
-		strconv.Itoa(sr.Attempt), e.Now.UTC().Format(time.RFC3339Nano), e.Delivery, e.Facts.PR.HeadSHA}, "\x00")))
+		strconv.Itoa(sr.Attempt), e.Now.UTC().Format(time.RFC3339Nano), e.Dispatch.Delivery, e.Facts.PR.HeadSHA}, "\x00")))
 	sr.Nonce = prefix + hex.EncodeToString(sum[:8])
 	return sr.Nonce
 }
@@ -61,7 +61,7 @@ func (e *Eval) WrongNonce(run *Run, stage *lang.Stage, sr *StageRun, got string)
 	if plain != sr.Nonce {
 		return "its nonce is not the one of the stage's live attempt: it answers another dispatch (an earlier one, re-run or replayed)"
 	}
-	if e.Nonces != nil && (!signed || !e.Nonces.VerifyNonce(NonceMessage(e.Subject(), run.ID, stageID, plain), tag)) {
+	if e.Dispatch.Nonces != nil && (!signed || !e.Dispatch.Nonces.VerifyNonce(NonceMessage(e.Subject(), run.ID, stageID, plain), tag)) {
 		return "its nonce is not signed with the state key"
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -115,13 +116,13 @@ func (e *Eval) RunStatus(run *Run) string {
 	if sr := run.Stages[run.Stage]; sr != nil && run.Status != RunEscalated {
 		for _, r := range sr.Results {
 			if r.Status != GatePass && !r.Optional {
-				s += ": " + InertInline(r.Check+" "+r.Message) // names of checks, labels, people
+				s += ": " + markdown.InertInline(r.Check+" "+r.Message) // names of checks, labels, people
 				break
 			}
 		}
 	}
 	if run.Status == RunEscalated && run.Message != "" {
-		s += ": " + InertInline(run.Message)
+		s += ": " + markdown.InertInline(run.Message)
 	}
 	return s + "."
 }

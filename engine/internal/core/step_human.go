@@ -148,10 +148,7 @@ func (e *Eval) StageEffectDone(run *Run, stage *lang.Stage, sr *StageRun, suffix
 		// Not tried again: the stage does not depend on it.
 		e.Logf("run %s: %s: %s failed for good: %s", run.ID, stage.ID, suffix, o.Err)
 	default:
-		if e.Refused == nil {
-			e.Refused = map[string]bool{}
-		}
-		e.Refused[run.ID] = true
+		e.NoteRefused(run)
 		sr.Message = o.Err + "; trying again on the next event"
 		e.Logf("run %s: %s: %s: %s", run.ID, stage.ID, suffix, sr.Message)
 		return

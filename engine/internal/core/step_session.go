@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -53,7 +54,7 @@ func (e *Eval) ContinueSession(run *Run, stage *lang.Stage, ag *lang.Agent, eff 
 	case lang.DispatchComment:
 		line := "<sub>Continue your previous session.</sub>"
 		if id != "" {
-			line = fmt.Sprintf("<sub>Continue your previous session (%s).</sub>", CodeSpan(strings.ReplaceAll(OneLine(id), "<!", "<\u200b!")))
+			line = fmt.Sprintf("<sub>Continue your previous session (%s).</sub>", markdown.CodeSpan(strings.ReplaceAll(markdown.OneLine(id), "<!", "<\u200b!")))
 		}
 		eff.Body += "\n" + line
 	default:

@@ -1,4 +1,7 @@
-package core
+// Package markdown is the one renderer of text the action posts: text that comes from
+// GitHub or from whoever opens a pull request is shown inert, so that GitHub renders in it
+// no link, image, HTML, mention, reference or emphasis.
+package markdown
 
 import (
 	"regexp"

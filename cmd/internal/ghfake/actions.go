@@ -48,7 +48,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	r := s.mustRepo(repoName)
 	n := s.claimNumber(r, o.Number)
 	if o.Base == "" {
-		o.Base = r.defaultBranch
+		o.Base = r.DefaultBranch
 	}
 	if o.Head == "" {
 		o.Head = fmt.Sprintf("pr-%d", n)
@@ -70,25 +70,25 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	}
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
-		bl := &blob{oid: blobOID(content), text: content}
-		r.blobs[bl.oid] = bl
-		head.files[f] = bl
+		bl := &blob{OID: BlobOID(content), Text: content}
+		r.Blobs[bl.OID] = bl
+		head.Files[f] = bl
 	}
-	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0).authored(o.Author, false)
-	head.head = c.sha
+	c := s.newCommit(r, o.Title, []string{head.Head}, head.Files, r.FullName(), n, 0).Authored(o.Author, false)
+	head.Head = c.SHA
 	now := s.clock()
 	pr := &issue{
-		repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body, state: "open",
-		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head, headRepo: hr,
-		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
-		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
+		Repo: r, Number: n, ID: s.newID(), Author: o.Author, Title: o.Title, Body: o.Body, State: "open",
+		CreatedAt: now, UpdatedAt: now, IsPR: true, Base: o.Base, Head: o.Head, HeadRepo: hr,
+		BaseSHA: base.Head, HeadSHA: c.SHA, Commits: []string{c.SHA},
+		Files: append([]string(nil), o.Files...), Draft: o.Draft, Mergeable: "MERGEABLE",
 	}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = labelSet(r, labels, l)
+		labels = LabelSet(r, labels, l)
 	}
 	s.relabel(pr, labels, o.Author)
-	r.issues[n] = pr
+	r.Issues[n] = pr
 	return s.prEvent(r, pr, "opened", o.Author, nil)
 }
 
@@ -102,14 +102,14 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 		o.Title = fmt.Sprintf("Issue #%d", n)
 	}
 	now := s.clock()
-	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
-		state: "open", createdAt: now, updatedAt: now}
+	is := &issue{Repo: r, Number: n, ID: s.newID(), Author: o.Author, Title: o.Title, Body: o.Body,
+		State: "open", CreatedAt: now, UpdatedAt: now}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = labelSet(r, labels, l)
+		labels = LabelSet(r, labels, l)
 	}
 	s.relabel(is, labels, o.Author)
-	r.issues[n] = is
+	r.Issues[n] = is
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
 }
 
@@ -119,13 +119,13 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 func (s *Server) claimNumber(r *repo, n int) int {
 	if n == 0 {
 		// GitHub numbers issues and pull requests one after the highest so far.
-		for k := range r.issues {
+		for k := range r.Issues {
 			n = max(n, k)
 		}
 		n++
 	}
-	if r.issues[n] != nil {
-		panic(fmt.Sprintf("ghfake: %s#%d already exists", r.fullName(), n))
+	if r.Issues[n] != nil {
+		panic(fmt.Sprintf("ghfake: %s#%d already exists", r.FullName(), n))
 	}
 	return n
 }
@@ -143,8 +143,8 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 	default:
 		panic(fmt.Sprintf("ghfake: review state %q is not approved, changes_requested or commented", state))
 	}
-	rv := &review{pr: pr, id: s.newBigID(), user: user, state: st, body: body, commitID: pr.headSHA, submittedAt: s.clock()}
-	pr.reviews = append(pr.reviews, rv)
+	rv := &review{Pr: pr, ID: s.newBigID(), User: user, State: st, Body: body, CommitID: pr.HeadSHA, SubmittedAt: s.clock()}
+	pr.Reviews = append(pr.Reviews, rv)
 	return s.reviewEvent(r, pr, rv, "submitted", user)
 }
 
@@ -163,18 +163,18 @@ func (s *Server) DismissReviewAs(repoName string, number int, user, by string) E
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
 	if by == "" {
-		by = r.owner
+		by = r.Owner
 	}
-	for i := len(pr.reviews) - 1; i >= 0; i-- {
-		rv := pr.reviews[i]
-		if rv.user == user && (rv.state == "APPROVED" || rv.state == "CHANGES_REQUESTED") {
-			previous := rv.state
-			rv.state = "DISMISSED"
-			s.record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.review, e.previous = rv, previous })
+	for i := len(pr.Reviews) - 1; i >= 0; i-- {
+		rv := pr.Reviews[i]
+		if rv.User == user && (rv.State == "APPROVED" || rv.State == "CHANGES_REQUESTED") {
+			previous := rv.State
+			rv.State = "DISMISSED"
+			s.record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.Review, e.Previous = rv, previous })
 			return s.reviewEvent(r, pr, rv, "dismissed", by)
 		}
 	}
-	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.fullName(), number, user))
+	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.FullName(), number, user))
 }
 
 // Push adds a commit to the pull request's head branch and returns pull_request/synchronize with
@@ -196,8 +196,8 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
-	before := pr.headSHA
-	head := s.ensureBranch(pr.headRepository(), pr.head)
+	before := pr.HeadSHA
+	head := s.ensureBranch(pr.HeadRepository(), pr.Head)
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -205,22 +205,22 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	sort.Strings(paths)
 	for _, p := range paths {
 		content := files[p]
-		bl := &blob{oid: blobOID(content), text: content}
-		r.blobs[bl.oid] = bl
-		head.files[p] = bl
-		if !slices.Contains(pr.files, p) {
-			pr.files = append(pr.files, p)
+		bl := &blob{OID: BlobOID(content), Text: content}
+		r.Blobs[bl.OID] = bl
+		head.Files[p] = bl
+		if !slices.Contains(pr.Files, p) {
+			pr.Files = append(pr.Files, p)
 		}
 	}
 	if user == "" {
-		user = pr.author
+		user = pr.Author
 	}
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits)).authored(user, false)
-	pr.headSHA = c.sha
-	pr.commits = append(pr.commits, c.sha)
-	pr.updatedAt = s.clock()
-	head.head = c.sha
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
+	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.Commits)+1), []string{head.Head}, head.Files, r.FullName(), number, len(pr.Commits)).Authored(user, false)
+	pr.HeadSHA = c.SHA
+	pr.Commits = append(pr.Commits, c.SHA)
+	pr.UpdatedAt = s.clock()
+	head.Head = c.SHA
+	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // UpdateBranch merges the head of the base branch into the pull request's head branch, as
@@ -236,22 +236,22 @@ func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
 
 // updateBranch is UpdateBranch with s.mu held (the REST route's too, mergeability.go).
 func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
-	number := pr.number
-	before := pr.headSHA
-	head := s.ensureBranch(pr.headRepository(), pr.head)
-	base := s.ensureBranch(r, pr.base)
-	files := copyFiles(base.files)
-	for p, bl := range head.files {
+	number := pr.Number
+	before := pr.HeadSHA
+	head := s.ensureBranch(pr.HeadRepository(), pr.Head)
+	base := s.ensureBranch(r, pr.Base)
+	files := CopyFiles(base.Files)
+	for p, bl := range head.Files {
 		files[p] = bl
 	}
-	head.files = files
-	msg := fmt.Sprintf("Merge branch '%s' into %s", pr.base, pr.head)
-	c := s.newCommit(r, msg, []string{head.head, base.head}, files, r.fullName(), number, "update", len(pr.commits)).authored(user, true)
-	pr.headSHA = c.sha
-	pr.commits = append(pr.commits, c.sha)
-	pr.updatedAt = s.clock()
-	head.head = c.sha
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
+	head.Files = files
+	msg := fmt.Sprintf("Merge branch '%s' into %s", pr.Base, pr.Head)
+	c := s.newCommit(r, msg, []string{head.Head, base.Head}, files, r.FullName(), number, "update", len(pr.Commits)).Authored(user, true)
+	pr.HeadSHA = c.SHA
+	pr.Commits = append(pr.Commits, c.SHA)
+	pr.UpdatedAt = s.clock()
+	head.Head = c.SHA
+	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,
@@ -268,24 +268,24 @@ func (s *Server) LabelAs(repoName string, number int, label string, add bool, us
 	r := s.mustRepo(repoName)
 	is := s.mustIssue(r, number)
 	action := "labeled"
-	labels := append([]string(nil), is.labels...)
+	labels := append([]string(nil), is.Labels...)
 	if add {
-		label = r.label(label)
-		labels = labelSet(r, labels, label)
+		label = r.Label(label)
+		labels = LabelSet(r, labels, label)
 	} else {
 		var removed string
-		if labels, removed = labelDel(labels, label); removed != "" {
+		if labels, removed = LabelDel(labels, label); removed != "" {
 			label = removed
 		}
 		action = "unlabeled"
 	}
 	if user == "" {
-		user = is.author
+		user = is.Author
 	}
 	s.relabel(is, labels, user)
-	is.updatedAt = s.clock()
+	is.UpdatedAt = s.clock()
 	extra := obj{"label": s.labelJSON(r, label)}
-	if is.isPR {
+	if is.IsPR {
 		return s.prEvent(r, is, action, user, extra)
 	}
 	return s.issuesEvent(r, is, action, user, extra)
@@ -300,15 +300,15 @@ func (s *Server) Comment(repoName string, number int, user, body string) (Event,
 	is := s.mustIssue(r, number)
 	c := s.addComment(r, is, user, body)
 	p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
-	return s.event(r, "issue_comment", "created", user, p), c.id
+	return s.event(r, "issue_comment", "created", user, p), c.ID
 }
 
 // addComment records a comment. The caller holds s.mu.
 func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
 	now := s.clock()
-	c := &comment{id: s.newBigID(), issue: is.number, author: user, body: body, createdAt: now, updatedAt: now}
-	r.comments = append(r.comments, c)
-	is.updatedAt = now
+	c := &comment{ID: s.newBigID(), Issue: is.Number, Author: user, Body: body, CreatedAt: now, UpdatedAt: now}
+	r.Comments = append(r.Comments, c)
+	is.UpdatedAt = now
 	return c
 }
 
@@ -321,12 +321,12 @@ func (s *Server) ClosePR(repoName string, number int) Event {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
-	if pr.merged {
-		return s.prEvent(r, pr, "closed", pr.mergedBy, nil)
+	if pr.Merged {
+		return s.prEvent(r, pr, "closed", pr.MergedBy, nil)
 	}
 	now := s.clock()
-	pr.state, pr.closedAt, pr.updatedAt, pr.closedBy = "closed", now, now, pr.author
-	return s.prEvent(r, pr, "closed", pr.author, nil)
+	pr.State, pr.ClosedAt, pr.UpdatedAt, pr.ClosedBy = "closed", now, now, pr.Author
+	return s.prEvent(r, pr, "closed", pr.Author, nil)
 }
 
 // SetMergeable sets the pull request's mergeable state: MERGEABLE, CONFLICTING or UNKNOWN (any
@@ -340,5 +340,5 @@ func (s *Server) SetMergeable(repoName string, number int, state string) {
 	default:
 		panic(fmt.Sprintf("ghfake: mergeable state %q is not MERGEABLE, CONFLICTING or UNKNOWN", state))
 	}
-	s.mustPR(s.mustRepo(repoName), number).mergeable = st
+	s.mustPR(s.mustRepo(repoName), number).Mergeable = st
 }

@@ -44,17 +44,17 @@ func (s *Server) completeCheck(repoName string, number int, app, workflow, name,
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
-	c := r.commits[pr.headSHA]
+	c := r.Commits[pr.HeadSHA]
 	suite := s.suiteOf(c, app, workflow)
-	run := &checkRun{id: s.newBigID(), suite: suite, name: name, status: "completed",
-		conclusion: conclusion, completedAt: s.clock()}
-	kept := c.checks[:0]
-	for _, old := range c.checks {
-		if old.name != name || old.suite != suite {
+	run := &checkRun{ID: s.newBigID(), Suite: suite, Name: name, Status: "completed",
+		Conclusion: conclusion, CompletedAt: s.clock()}
+	kept := c.Checks[:0]
+	for _, old := range c.Checks {
+		if old.Name != name || old.Suite != suite {
 			kept = append(kept, old)
 		}
 	}
-	c.checks = append(kept, run)
+	c.Checks = append(kept, run)
 	if workflow != "" {
 		return s.workflowRunEvent(r, pr, suite)
 	}
@@ -64,24 +64,24 @@ func (s *Server) completeCheck(repoName string, number int, app, workflow, name,
 // suiteOf returns the check suite of app (and, for Actions, of workflow's run) on commit c,
 // creating it on first use. The caller holds s.mu.
 func (s *Server) suiteOf(c *commit, app, workflow string) *checkSuite {
-	for _, cs := range c.suites {
-		if cs.app == app && cs.workflow == workflow {
+	for _, cs := range c.Suites {
+		if cs.App == app && cs.Workflow == workflow {
 			return cs
 		}
 	}
-	cs := &checkSuite{repo: c.repo, id: s.newBigID(), app: app, workflow: workflow}
+	cs := &checkSuite{Repo: c.Repo, ID: s.newBigID(), App: app, Workflow: workflow}
 	if workflow != "" {
-		cs.runID = s.newBigID()
+		cs.RunID = s.newBigID()
 	}
-	c.suites = append(c.suites, cs)
+	c.Suites = append(c.Suites, cs)
 	return cs
 }
 
 // suiteRuns are the check runs of suite cs on commit c.
 func suiteRuns(c *commit, cs *checkSuite) []*checkRun {
 	var out []*checkRun
-	for _, cr := range c.checks {
-		if cr.suite == cs {
+	for _, cr := range c.Checks {
+		if cr.Suite == cs {
 			out = append(out, cr)
 		}
 	}
@@ -95,8 +95,8 @@ func suiteConclusion(runs []*checkRun) string {
 		"action_required": 5, "failure": 6}
 	worst := "success"
 	for _, cr := range runs {
-		if rank[cr.conclusion] > rank[worst] {
-			worst = cr.conclusion
+		if rank[cr.Conclusion] > rank[worst] {
+			worst = cr.Conclusion
 		}
 	}
 	return worst
@@ -115,15 +115,15 @@ func (s *Server) SetStatus(repoName string, number int, context, state string) E
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	pr := s.mustPR(r, number)
-	c := r.commits[pr.headSHA]
+	c := r.Commits[pr.HeadSHA]
 	stat := s.addStatus(c, context, st)
 	return s.statusEvent(r, pr, c, stat)
 }
 
 // addStatus records a commit status. The caller holds s.mu.
 func (s *Server) addStatus(c *commit, context, state string) *status {
-	st := &status{id: s.newID(), context: context, state: state, createdAt: s.clock()}
-	c.statuses = append(c.statuses, st)
+	st := &status{ID: s.newID(), Context: context, State: state, CreatedAt: s.clock()}
+	c.Statuses = append(c.Statuses, st)
 	return st
 }
 
@@ -131,16 +131,16 @@ func (s *Server) addStatus(c *commit, context, state string) *status {
 // status-check rollup lists them.
 func rollupContexts(c *commit) []any {
 	var out []any
-	for _, cr := range c.checks {
+	for _, cr := range c.Checks {
 		out = append(out, cr)
 	}
 	latest := map[string]*status{}
 	var order []string
-	for _, st := range c.statuses {
-		if _, ok := latest[st.context]; !ok {
-			order = append(order, st.context)
+	for _, st := range c.Statuses {
+		if _, ok := latest[st.Context]; !ok {
+			order = append(order, st.Context)
 		}
-		latest[st.context] = st
+		latest[st.Context] = st
 	}
 	for _, ctx := range order {
 		out = append(out, latest[ctx])
@@ -152,16 +152,16 @@ func rollupContexts(c *commit) []any {
 func contextState(v any) string {
 	switch x := v.(type) {
 	case *checkRun:
-		if x.status != "completed" {
+		if x.Status != "completed" {
 			return "PENDING"
 		}
-		switch x.conclusion {
+		switch x.Conclusion {
 		case "success", "neutral", "skipped":
 			return "SUCCESS"
 		}
 		return "FAILURE"
 	case *status:
-		return strings.ToUpper(x.state)
+		return strings.ToUpper(x.State)
 	}
 	return "PENDING"
 }

@@ -22,15 +22,15 @@ import (
 // file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
 // an input. The caller holds s.mu.
 func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
-	b := r.branches[strings.TrimPrefix(ref, "refs/heads/")]
+	b := r.Branches[strings.TrimPrefix(ref, "refs/heads/")]
 	var file *blob
 	if b != nil {
-		file = b.files[".github/workflows/"+workflow]
+		file = b.Files[".github/workflows/"+workflow]
 	}
 	if file == nil {
 		return http.StatusNotFound, notFound(), false
 	}
-	declared, ok := wfyaml.DispatchInputs(file.text)
+	declared, ok := wfyaml.DispatchInputs(file.Text)
 	if !ok {
 		return http.StatusUnprocessableEntity, errorBody("Workflow does not have 'workflow_dispatch' trigger"), false
 	}
@@ -85,14 +85,14 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 			}
 			login = o.Login
 		}
-		if _, ok := s.users[login]; !ok && !strings.EqualFold(login, is.author) {
+		if _, ok := s.users[login]; !ok && !strings.EqualFold(login, is.Author) {
 			continue
 		}
-		if !containsFold(is.assignees, login) && len(is.assignees) < 10 {
-			is.assignees = append(is.assignees, login)
+		if !containsFold(is.Assignees, login) && len(is.Assignees) < 10 {
+			is.Assignees = append(is.Assignees, login)
 		}
 	}
-	is.updatedAt = s.clock()
+	is.UpdatedAt = s.clock()
 	return http.StatusCreated, s.issueJSON(c.repo, is)
 }
 
@@ -107,8 +107,8 @@ func containsFold(xs []string, x string) bool {
 
 // assigneesJSON renders the assignee and assignees of an issue or pull request.
 func (s *Server) assigneesJSON(is *issue) (any, []any) {
-	out := make([]any, 0, len(is.assignees))
-	for _, l := range is.assignees {
+	out := make([]any, 0, len(is.Assignees))
+	for _, l := range is.Assignees {
 		out = append(out, s.userJSON(l))
 	}
 	if len(out) == 0 {
@@ -121,7 +121,7 @@ func (s *Server) assigneesJSON(is *issue) (any, []any) {
 func (s *Server) Assignees(repoName string, number int) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]string(nil), s.mustIssue(s.mustRepo(repoName), number).assignees...)
+	return append([]string(nil), s.mustIssue(s.mustRepo(repoName), number).Assignees...)
 }
 
 // workflowRun gives dispatch d the workflow run it starts: an id, and the name and display
@@ -132,13 +132,13 @@ func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
 	d.RunID, d.Created = s.newBigID(), s.clock()
 	d.Name = ".github/workflows/" + d.Workflow
 	d.RunName = ""
-	if b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
-		if f := b.files[".github/workflows/"+d.Workflow]; f != nil {
+	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
+		if f := b.Files[".github/workflows/"+d.Workflow]; f != nil {
 			var wf struct {
 				Name    string `yaml:"name"`
 				RunName string `yaml:"run-name"`
 			}
-			if yaml.Unmarshal([]byte(f.text), &wf) == nil {
+			if yaml.Unmarshal([]byte(f.Text), &wf) == nil {
 				if wf.Name != "" {
 					d.Name = wf.Name
 				}
@@ -173,8 +173,8 @@ func (s *Server) Labeled(repoName string, number int, actor, label string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for _, ev := range s.mustIssue(s.mustRepo(repoName), number).timeline {
-		if ev.kind == "LabeledEvent" && ev.actor == actor && strings.EqualFold(ev.label, label) {
+	for _, ev := range s.mustIssue(s.mustRepo(repoName), number).Timeline {
+		if ev.Kind == "LabeledEvent" && ev.Actor == actor && strings.EqualFold(ev.Label, label) {
 			n++
 		}
 	}

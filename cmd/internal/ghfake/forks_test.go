@@ -217,7 +217,7 @@ func (s *Server) refHead(t *testing.T, repoName, branch string) string {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.mustRepo(repoName).branches[branch]
+	b := s.mustRepo(repoName).Branches[branch]
 	require.NotNil(t, b, "%s has no branch %s", repoName, branch)
-	return b.head
+	return b.Head
 }

@@ -13,39 +13,39 @@ import (
 // webFlow is the account GitHub signs and commits as for commits made through the web
 // interface or the API (createCommitOnBranch, merges): committer "GitHub
 // <noreply@github.com>", signer web-flow.
-const webFlow = "web-flow"
+const WebFlow = "web-flow"
 
 // gitActor is a commit's author or committer as git records it: a name and an email, and
 // the account GitHub matches the email with (login; "" for none).
 type gitActor struct {
-	name, email, login string
-	date               time.Time
+	Name, Email, Login string
+	Date               time.Time
 }
 
 // accountActor is the git identity GitHub gives an account's commits: its login as name and
 // its noreply address, as the web interface and createCommitOnBranch write them.
-func accountActor(login string, at time.Time) gitActor {
-	if login == webFlow {
-		return gitActor{name: "GitHub", email: "noreply@github.com", login: webFlow, date: at}
+func AccountActor(login string, at time.Time) gitActor {
+	if login == WebFlow {
+		return gitActor{Name: "GitHub", Email: "noreply@github.com", Login: WebFlow, Date: at}
 	}
-	return gitActor{name: login, email: fmt.Sprintf("%d+%s@users.noreply.github.com", stableID(login), login), login: login, date: at}
+	return gitActor{Name: login, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", StableID(login), login), Login: login, Date: at}
 }
 
 // authored sets who made c: pushed by login (unsigned, committed by the author), or, with
 // viaWeb, made by GitHub on login's behalf through the web or the API: committed and signed
 // by web-flow. The caller holds s.mu.
-func (c *commit) authored(login string, viaWeb bool) *commit {
-	c.author, c.committer = accountActor(login, c.date), accountActor(login, c.date)
-	c.viaWeb, c.sig = viaWeb, ""
+func (c *commit) Authored(login string, viaWeb bool) *commit {
+	c.Author, c.Committer = AccountActor(login, c.Date), AccountActor(login, c.Date)
+	c.ViaWeb, c.Sig = viaWeb, ""
 	if viaWeb {
-		c.committer, c.sig = accountActor(webFlow, c.date), webFlow
+		c.Committer, c.Sig = AccountActor(WebFlow, c.Date), WebFlow
 	}
 	return c
 }
 
 // refNodeID is the node id of branch name's ref in r.
-func refNodeID(r *repo, name string) string {
-	return nodeID("Ref", stableID(r.fullName()+":"+name))
+func RefNodeID(r *repo, name string) string {
+	return NodeID("Ref", StableID(r.FullName()+":"+name))
 }
 
 // signature is a commit's signature, served as a GpgSignature (GitHub's web-flow key is a
@@ -55,79 +55,79 @@ type signature struct{ c *commit }
 // Rule messages of a ruleset that restricts creations and updates, as GitHub words them in
 // "Repository rule violations found" refusals (git push, REST and GraphQL alike).
 const (
-	ruleCreation = "Cannot create ref due to creations being restricted."
-	ruleUpdate   = "Cannot update this protected ref."
+	RuleCreation = "Cannot create ref due to creations being restricted."
+	RuleUpdate   = "Cannot update this protected ref."
 )
 
 // ruleViolation is the message of a refusal by a ruleset: "Repository rule violations
 // found", a blank line, the rule's message and a blank line, as REST's 422 bodies carry it.
-func ruleViolation(rule string) string {
+func RuleViolation(rule string) string {
 	return "Repository rule violations found\n\n" + rule + "\n\n"
 }
 
 // refusedBy is the rule that refuses creating (exists false) or updating branch name of r,
 // "" when none does. The caller holds s.mu.
-func (r *repo) refusedBy(name string, exists bool) string {
-	if r.restricted[name] == 0 {
+func (r *repo) RefusedBy(name string, exists bool) string {
+	if r.Restricted[name] == 0 {
 		return ""
 	}
 	if exists {
-		return ruleUpdate
+		return RuleUpdate
 	}
-	return ruleCreation
+	return RuleCreation
 }
 
 func gitObjectResolvers() {
 	on("Commit", map[string]resolver{
-		"author":              value(func(c *commit) any { return c.author }),
-		"committer":           value(func(c *commit) any { return c.committer }),
-		"committedViaWeb":     value(func(c *commit) any { return c.viaWeb }),
-		"authoredByCommitter": value(func(c *commit) any { return c.author == c.committer }),
+		"author":              value(func(c *commit) any { return c.Author }),
+		"committer":           value(func(c *commit) any { return c.Committer }),
+		"committedViaWeb":     value(func(c *commit) any { return c.ViaWeb }),
+		"authoredByCommitter": value(func(c *commit) any { return c.Author == c.Committer }),
 		"signature": value(func(c *commit) any {
-			if c.sig == "" {
+			if c.Sig == "" {
 				return nil
 			}
 			return signature{c}
 		}),
 	})
 	on("GitActor", map[string]resolver{
-		"name":  value(func(a gitActor) any { return a.name }),
-		"email": value(func(a gitActor) any { return a.email }),
-		"date":  value(func(a gitActor) any { return gqlTime(a.date) }),
+		"name":  value(func(a gitActor) any { return a.Name }),
+		"email": value(func(a gitActor) any { return a.Email }),
+		"date":  value(func(a gitActor) any { return gqlTime(a.Date) }),
 		// A bot's commits match its account: GitHub serves it here as a User whose login
 		// ends in [bot], as the User-typed viewer is.
-		"user": value(func(a gitActor) any { return actorOrNil(a.login) }),
+		"user": value(func(a gitActor) any { return actorOrNil(a.Login) }),
 	})
 	on("GpgSignature", map[string]resolver{
 		"isValid":           value(func(s signature) any { return true }),
 		"state":             value(func(s signature) any { return "VALID" }),
-		"wasSignedByGitHub": value(func(s signature) any { return s.c.sig == webFlow }),
-		"signer":            value(func(s signature) any { return actor(s.c.sig) }),
-		"email":             value(func(s signature) any { return accountActor(s.c.sig, s.c.date).email }),
-		"keyId":             value(func(s signature) any { return strings.ToUpper(fakeSHA("key", s.c.sig)[:16]) }),
-		"verifiedAt":        value(func(s signature) any { return gqlTime(s.c.date) }),
-		"payload":           value(func(s signature) any { return s.c.payload() }),
+		"wasSignedByGitHub": value(func(s signature) any { return s.c.Sig == WebFlow }),
+		"signer":            value(func(s signature) any { return actor(s.c.Sig) }),
+		"email":             value(func(s signature) any { return AccountActor(s.c.Sig, s.c.Date).Email }),
+		"keyId":             value(func(s signature) any { return strings.ToUpper(FakeSHA("key", s.c.Sig)[:16]) }),
+		"verifiedAt":        value(func(s signature) any { return gqlTime(s.c.Date) }),
+		"payload":           value(func(s signature) any { return s.c.Payload() }),
 		"signature": value(func(s signature) any {
-			return "-----BEGIN PGP SIGNATURE-----\n\n" + fakeSHA("sig", s.c.sha) + "\n-----END PGP SIGNATURE-----\n"
+			return "-----BEGIN PGP SIGNATURE-----\n\n" + FakeSHA("sig", s.c.SHA) + "\n-----END PGP SIGNATURE-----\n"
 		}),
 	})
 }
 
 // payload is the commit object as git hashes it, without its signature: what a signature
 // signs.
-func (c *commit) payload() string {
+func (c *commit) Payload() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "tree %s\n", fakeSHA("tree", c.sha))
-	for _, p := range c.parents {
+	fmt.Fprintf(&b, "tree %s\n", FakeSHA("tree", c.SHA))
+	for _, p := range c.Parents {
 		fmt.Fprintf(&b, "parent %s\n", p)
 	}
 	for _, x := range []struct {
 		role string
 		a    gitActor
-	}{{"author", c.author}, {"committer", c.committer}} {
-		fmt.Fprintf(&b, "%s %s <%s> %d +0000\n", x.role, x.a.name, x.a.email, x.a.date.Unix())
+	}{{"author", c.Author}, {"committer", c.Committer}} {
+		fmt.Fprintf(&b, "%s %s <%s> %d +0000\n", x.role, x.a.Name, x.a.Email, x.a.Date.Unix())
 	}
-	fmt.Fprintf(&b, "\n%s\n", c.message)
+	fmt.Fprintf(&b, "\n%s\n", c.Message)
 	return b.String()
 }
 
@@ -139,22 +139,22 @@ func (s *Server) RestrictBranch(repoName, name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	if r.restricted == nil {
-		r.restricted = map[string]int{}
+	if r.Restricted == nil {
+		r.Restricted = map[string]int{}
 	}
-	if r.restricted[name] == 0 {
-		r.restricted[name] = len(r.restricted) + 1
+	if r.Restricted[name] == 0 {
+		r.Restricted[name] = len(r.Restricted) + 1
 	}
 }
 
 // branchRules are the rules that apply to branch name of r, as "Get rules for a branch"
 // lists them: a restricting ruleset's "creation" and "update" rules (RestrictBranch), none
 // otherwise. The branch need not exist. The caller holds s.mu.
-func (r *repo) branchRules(name string) []any {
+func (r *repo) BranchRules(name string) []any {
 	rules := []any{}
-	if id := r.restricted[name]; id != 0 {
+	if id := r.Restricted[name]; id != 0 {
 		for _, typ := range []string{"creation", "update"} {
-			rules = append(rules, obj{"type": typ, "ruleset_source_type": "Repository", "ruleset_source": r.fullName(), "ruleset_id": id})
+			rules = append(rules, obj{"type": typ, "ruleset_source_type": "Repository", "ruleset_source": r.FullName(), "ruleset_id": id})
 		}
 	}
 	return rules
@@ -167,10 +167,10 @@ func (s *Server) DeleteBranch(repoName, name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	if name == r.defaultBranch {
+	if name == r.DefaultBranch {
 		panic(fmt.Sprintf("ghfake: %s cannot delete its default branch %s", repoName, name))
 	}
-	if r.branches[name] == nil {
+	if r.Branches[name] == nil {
 		return false
 	}
 	s.deleteBranch(r, name)
@@ -180,11 +180,11 @@ func (s *Server) DeleteBranch(repoName, name string) bool {
 // deleteBranch removes branch name of r and marks the pull requests whose head it was. The
 // caller holds s.mu.
 func (s *Server) deleteBranch(r *repo, name string) {
-	delete(r.branches, name)
+	delete(r.Branches, name)
 	for _, x := range s.repos { // a fork's branch is the head of pull requests in its parent
-		for _, is := range x.issues {
-			if is.isPR && is.headRepository() == r && is.head == name {
-				is.branchDeleted = true
+		for _, is := range x.Issues {
+			if is.IsPR && is.HeadRepository() == r && is.Head == name {
+				is.BranchDeleted = true
 			}
 		}
 	}
@@ -217,25 +217,25 @@ func (s *Server) PushCommit(repoName, name string, p GitPush) (string, error) {
 	if !canPush(s.permission(p.Pusher)) {
 		return "", fmt.Errorf("ghfake: %s may not push to %s", p.Pusher, repoName)
 	}
-	if rule := r.refusedBy(name, r.branches[name] != nil); rule != "" {
+	if rule := r.RefusedBy(name, r.Branches[name] != nil); rule != "" {
 		return "", fmt.Errorf("GH013: Repository rule violations found for refs/heads/%s: %s: %w", name, rule, ErrRuleViolation)
 	}
 	b := s.ensureBranch(r, name)
-	files := copyFiles(b.files)
+	files := CopyFiles(b.Files)
 	for _, path := range slices.Sorted(maps.Keys(p.Files)) {
-		bl := &blob{oid: blobOID(p.Files[path]), text: p.Files[path]}
-		r.blobs[bl.oid] = bl
+		bl := &blob{OID: BlobOID(p.Files[path]), Text: p.Files[path]}
+		r.Blobs[bl.OID] = bl
 		files[path] = bl
 	}
 	for _, path := range p.Delete {
 		delete(files, path)
 	}
-	r.pushes++
-	c := s.newCommit(r, cmp.Or(p.Message, "Update "+name), []string{b.head}, files, r.fullName(), name, b.head, r.pushes, "push")
-	c.authored(cmp.Or(p.Author, p.Pusher), false)
-	c.sig = p.SignedBy
-	b.head, b.files = c.sha, files
-	return c.sha, nil
+	r.Pushes++
+	c := s.newCommit(r, cmp.Or(p.Message, "Update "+name), []string{b.Head}, files, r.FullName(), name, b.Head, r.Pushes, "push")
+	c.Authored(cmp.Or(p.Author, p.Pusher), false)
+	c.Sig = p.SignedBy
+	b.Head, b.Files = c.SHA, files
+	return c.SHA, nil
 }
 
 // BranchHead returns the head commit of branch name of repoName; ok is false when there is
@@ -243,11 +243,11 @@ func (s *Server) PushCommit(repoName, name string, p GitPush) (string, error) {
 func (s *Server) BranchHead(repoName, name string) (sha string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.mustRepo(repoName).branches[name]
+	b := s.mustRepo(repoName).Branches[name]
 	if b == nil {
 		return "", false
 	}
-	return b.head, true
+	return b.Head, true
 }
 
 // BranchFiles returns the files at the head of branch name of repoName (path → content);
@@ -255,13 +255,13 @@ func (s *Server) BranchHead(repoName, name string) (sha string, ok bool) {
 func (s *Server) BranchFiles(repoName, name string) map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	b := s.mustRepo(repoName).branches[name]
+	b := s.mustRepo(repoName).Branches[name]
 	if b == nil {
 		return nil
 	}
-	out := make(map[string]string, len(b.files))
-	for p, bl := range b.files {
-		out[p] = bl.text
+	out := make(map[string]string, len(b.Files))
+	for p, bl := range b.Files {
+		out[p] = bl.Text
 	}
 	return out
 }
@@ -283,22 +283,22 @@ func (s *Server) BranchLog(repoName, name string) []CommitView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	b := r.branches[name]
+	b := r.Branches[name]
 	if b == nil {
 		return nil
 	}
 	var out []CommitView
-	for c := r.commits[b.head]; c != nil; {
-		v := CommitView{SHA: c.sha, Message: c.message, Parents: append([]string(nil), c.parents...),
-			Author: c.author.login, SignedByGitHub: c.sig == webFlow, Files: map[string]string{}}
-		for p, bl := range c.files {
-			v.Files[p] = bl.text
+	for c := r.Commits[b.Head]; c != nil; {
+		v := CommitView{SHA: c.SHA, Message: c.Message, Parents: append([]string(nil), c.Parents...),
+			Author: c.Author.Login, SignedByGitHub: c.Sig == WebFlow, Files: map[string]string{}}
+		for p, bl := range c.Files {
+			v.Files[p] = bl.Text
 		}
 		out = append(out, v)
-		if len(c.parents) == 0 {
+		if len(c.Parents) == 0 {
 			break
 		}
-		c = r.commits[c.parents[0]]
+		c = r.Commits[c.Parents[0]]
 	}
 	return out
 }

@@ -63,7 +63,7 @@ func TestGraphQLFacts(t *testing.T) {
 	assert.Equal(t, "acme/widgets", dig(t, repo, "nameWithOwner"))
 	assert.Equal(t, "main", dig(t, repo, "defaultBranchRef", "name"))
 	assert.Equal(t, "version: 1\n", dig(t, repo, "config", "text"))
-	assert.Equal(t, blobOID("version: 1\n"), dig(t, repo, "config", "oid"))
+	assert.Equal(t, BlobOID("version: 1\n"), dig(t, repo, "config", "oid"))
 	assert.Nil(t, dig(t, repo, "missing"))
 
 	pr := dig(t, repo, "pullRequest")

@@ -14,25 +14,25 @@ import (
 // its parents is followed through that parent alone (the first such), so a pull request
 // merged with a merge commit brings the commits of its branch that changed the path into the
 // history, and a side branch that changed nothing there leaves none. The caller holds s.mu.
-func (r *repo) history(c *commit, dir string, filter bool) []any {
+func (r *repo) History(c *commit, dir string, filter bool) []any {
 	dir = strings.Trim(dir, "/")
-	at := func(x *commit) string { return filesUnder(x.files, dir) }
-	seen := map[string]bool{c.sha: true}
+	at := func(x *commit) string { return FilesUnder(x.Files, dir) }
+	seen := map[string]bool{c.SHA: true}
 	queue := []*commit{c}
 	var out []any
 	for len(queue) > 0 {
 		// git walks by commit date, newest first; the later made of two with the same date first.
 		sort.Slice(queue, func(i, j int) bool {
-			if !queue[i].date.Equal(queue[j].date) {
-				return queue[i].date.After(queue[j].date)
+			if !queue[i].Date.Equal(queue[j].Date) {
+				return queue[i].Date.After(queue[j].Date)
 			}
-			return queue[i].seq > queue[j].seq
+			return queue[i].Seq > queue[j].Seq
 		})
 		x := queue[0]
 		queue = queue[1:]
 		var parents []*commit
-		for _, sha := range x.parents {
-			if p := r.commits[sha]; p != nil {
+		for _, sha := range x.Parents {
+			if p := r.Commits[sha]; p != nil {
 				parents = append(parents, p)
 			}
 		}
@@ -53,8 +53,8 @@ func (r *repo) history(c *commit, dir string, filter bool) []any {
 			out = append(out, x)
 		}
 		for _, p := range follow {
-			if !seen[p.sha] {
-				seen[p.sha] = true
+			if !seen[p.SHA] {
+				seen[p.SHA] = true
 				queue = append(queue, p)
 			}
 		}
@@ -64,11 +64,11 @@ func (r *repo) history(c *commit, dir string, filter bool) []any {
 
 // filesUnder describes the files at or under dir ("" for all) in files: equal for two commits
 // exactly when git sees no change there.
-func filesUnder(files map[string]*blob, dir string) string {
+func FilesUnder(files map[string]*blob, dir string) string {
 	var lines []string
 	for p, bl := range files {
 		if dir == "" || p == dir || strings.HasPrefix(p, dir+"/") {
-			lines = append(lines, p+"\x00"+bl.oid)
+			lines = append(lines, p+"\x00"+bl.OID)
 		}
 	}
 	sort.Strings(lines)
@@ -77,15 +77,15 @@ func filesUnder(files map[string]*blob, dir string) string {
 
 // fileAt is Commit.file: the tree entry at path in c, a file (blob) or a directory (tree); nil
 // when there is none. The caller holds s.mu.
-func (r *repo) fileAt(c *commit, p string) any {
+func (r *repo) FileAt(c *commit, p string) any {
 	if p == "" || p != strings.Trim(p, "/") {
 		return nil
 	}
-	if bl := c.files[p]; bl != nil {
-		return treeEntry{name: path.Base(p), path: p, obj: bl}
+	if bl := c.Files[p]; bl != nil {
+		return treeEntry{Name: path.Base(p), Path: p, Obj: bl}
 	}
-	if t := r.treeAt(c.files, p); t != nil {
-		return treeEntry{name: path.Base(p), path: p, obj: t}
+	if t := r.TreeAt(c.Files, p); t != nil {
+		return treeEntry{Name: path.Base(p), Path: p, Obj: t}
 	}
 	return nil
 }
@@ -100,17 +100,17 @@ func historyResolvers() {
 				}
 			}
 			dir, filter := a["path"].(string)
-			return paginate("history", c.repo.history(c, dir, filter), a)
+			return paginate("history", c.Repo.History(c, dir, filter), a)
 		},
 		"file": func(_ *executor, p any, a map[string]any) (any, error) {
 			c := p.(*commit)
-			return c.repo.fileAt(c, strArg(a, "path")), nil
+			return c.Repo.FileAt(c, strArg(a, "path")), nil
 		},
 		"parents": func(_ *executor, p any, a map[string]any) (any, error) {
 			c := p.(*commit)
 			var items []any
-			for _, sha := range c.parents {
-				if pc := c.repo.commits[sha]; pc != nil {
+			for _, sha := range c.Parents {
+				if pc := c.Repo.Commits[sha]; pc != nil {
 					items = append(items, pc)
 				}
 			}

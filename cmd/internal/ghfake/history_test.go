@@ -42,7 +42,7 @@ func column(t *testing.T, nodes any, path ...any) []any {
 func headOf(s *Server, branch string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.repos[testRepo].branches[branch].head
+	return s.repos[testRepo].Branches[branch].Head
 }
 
 // Commit.history lists, newest first, the commits of a branch that changed a path, each with the
@@ -61,7 +61,7 @@ func TestCommitHistory(t *testing.T) {
 	assert.Equal(t, v2, h["oid"])
 	assert.Equal(t, []any{v2, v1}, column(t, dig(t, h, "touching", "nodes"), "oid"), "the commits that changed the config")
 	assert.Equal(t, float64(2), dig(t, h, "touching", "totalCount"))
-	assert.Equal(t, []any{blob2, blobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
+	assert.Equal(t, []any{blob2, BlobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
 	assert.Equal(t, map[string]any{"oid": blob2, "name": "pipelines.yaml", "path": cfg, "type": "blob", "object": map[string]any{"__typename": "Blob"}},
 		dig(t, h, "touching", "nodes", 0, "file"))
 	assert.Equal(t, float64(4), dig(t, h, "all", "totalCount"), "initial commit, config, src/main.go, config")
@@ -73,7 +73,7 @@ func TestCommitHistory(t *testing.T) {
 
 	h = history(t, s, "feat/login", cfg)
 	assert.Equal(t, []any{pr, v1}, column(t, dig(t, h, "touching", "nodes"), "oid"), "the branch's own change and what it branched from")
-	assert.Equal(t, []any{evil, blobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
+	assert.Equal(t, []any{evil, BlobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
 	assert.NotContains(t, column(t, dig(t, h, "all", "nodes"), "oid"), v2, "main's later commits are not the branch's")
 
 	// A path never there: no commits; a file absent at a commit: null.
@@ -141,7 +141,7 @@ func TestCommitHistoryAfterMerge(t *testing.T) {
 				assert.Equal(t, []any{v1}, column(t, dig(t, h, "parents", "nodes"), "oid"))
 				assert.Equal(t, []any{merged, v1}, touching)
 			}
-			assert.Equal(t, blobOID("version: 1\n# step 2\n"), dig(t, h, "touching", "nodes", 0, "file", "oid"))
+			assert.Equal(t, BlobOID("version: 1\n# step 2\n"), dig(t, h, "touching", "nodes", 0, "file", "oid"))
 		})
 	}
 }
@@ -176,17 +176,17 @@ func TestPushFiles(t *testing.T) {
 	  object(oid: $oid) { __typename }
 	  defaultBranchRef { target { ... on Commit { history(first: 100, path: $path) { nodes { file(path: $path) { oid } } } } } }
 	  pullRequest(number: 8) { headRefOid headRef { name } } } }`,
-		map[string]any{"oid": blobOID("version: 1\n# fork\n"), "path": cfg})
+		map[string]any{"oid": BlobOID("version: 1\n# fork\n"), "path": cfg})
 	require.Nil(t, out["errors"])
 	assert.Equal(t, "Blob", dig(t, out, "data", "repository", "object", "__typename"), "a fork's objects are in the network")
-	assert.Equal(t, []any{blobOID("version: 1\n")}, column(t, dig(t, out, "data", "repository", "defaultBranchRef", "target", "history", "nodes"), "file", "oid"))
+	assert.Equal(t, []any{BlobOID("version: 1\n")}, column(t, dig(t, out, "data", "repository", "defaultBranchRef", "target", "history", "nodes"), "file", "oid"))
 	assert.Equal(t, pr.HeadSHA, dig(t, out, "data", "repository", "pullRequest", "headRefOid"))
 
 	s.mu.Lock()
-	assert.Equal(t, []string{cfg}, s.repos[testRepo].issues[8].files, "the PR changes the file")
+	assert.Equal(t, []string{cfg}, s.repos[testRepo].Issues[8].Files, "the PR changes the file")
 	fork := s.repos["someone/widgets"]
-	head := fork.branches["develop"]
-	assert.Equal(t, pr.HeadSHA, head.head)
-	assert.Equal(t, blobOID("version: 1\n# fork\n"), fork.commits[head.head].files[cfg].oid)
+	head := fork.Branches["develop"]
+	assert.Equal(t, pr.HeadSHA, head.Head)
+	assert.Equal(t, BlobOID("version: 1\n# fork\n"), fork.Commits[head.Head].Files[cfg].OID)
 	s.mu.Unlock()
 }

@@ -14,7 +14,7 @@ import (
 
 func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 	s := world(t)
-	big := strings.Repeat("é", maxBlobText/2) + "tail" // one byte over, in the middle of a character
+	big := strings.Repeat("é", MaxBlobText/2) + "tail" // one byte over, in the middle of a character
 	s.SetFile(testRepo, "main", "big.txt", big)
 	s.SetFile(testRepo, "main", "small.txt", "small\n")
 	out := gql(t, s, s.BotToken(), `query{repository(owner:"acme",name:"widgets"){
@@ -24,17 +24,17 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 	repo := dig(t, out["data"], "repository")
 	text := dig(t, repo, "big", "text").(string)
 	assert.Equal(t, true, dig(t, repo, "big", "isTruncated"))
-	assert.LessOrEqual(t, len(text), maxBlobText)
-	assert.Equal(t, maxBlobText, len(text), "é is two bytes: the cut falls between two")
+	assert.LessOrEqual(t, len(text), MaxBlobText)
+	assert.Equal(t, MaxBlobText, len(text), "é is two bytes: the cut falls between two")
 	assert.True(t, strings.HasPrefix(big, text))
 	assert.EqualValues(t, len(big), dig(t, repo, "big", "byteSize"), "byteSize is the whole blob's")
 	assert.Equal(t, "small\n", dig(t, repo, "small", "text"))
 	assert.Equal(t, false, dig(t, repo, "small", "isTruncated"))
 
-	odd := "a" + strings.Repeat("é", maxBlobText/2) // the limit falls inside a character
-	text, cut := blobText(&blob{text: odd})
+	odd := "a" + strings.Repeat("é", MaxBlobText/2) // the limit falls inside a character
+	text, cut := BlobText(&blob{Text: odd})
 	assert.True(t, cut)
-	assert.Equal(t, maxBlobText-1, len(text))
+	assert.Equal(t, MaxBlobText-1, len(text))
 }
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {

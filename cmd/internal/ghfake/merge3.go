@@ -10,14 +10,14 @@ import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
 // mergeBase returns the newest commit that is an ancestor of both a and b (each its own
 // ancestor), or "" when they share none. Commits are shared between a repository and its
 // forks, so r's commits hold both sides. The caller holds s.mu.
-func (r *repo) mergeBase(a, b string) string {
-	ofA := r.ancestors(a)
+func (r *repo) MergeBase(a, b string) string {
+	ofA := r.Ancestors(a)
 	best := ""
-	for sha := range r.ancestors(b) {
+	for sha := range r.Ancestors(b) {
 		if !ofA[sha] {
 			continue
 		}
-		if best == "" || r.commits[sha].seq > r.commits[best].seq {
+		if best == "" || r.Commits[sha].Seq > r.Commits[best].Seq {
 			best = sha
 		}
 	}
@@ -25,57 +25,57 @@ func (r *repo) mergeBase(a, b string) string {
 }
 
 // ancestors returns sha and every commit reachable from it through parents.
-func (r *repo) ancestors(sha string) map[string]bool {
+func (r *repo) Ancestors(sha string) map[string]bool {
 	seen := map[string]bool{}
 	stack := []string{sha}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		c := r.commits[x]
+		c := r.Commits[x]
 		if c == nil || seen[x] {
 			continue
 		}
 		seen[x] = true
-		stack = append(stack, c.parents...)
+		stack = append(stack, c.Parents...)
 	}
 	return seen
 }
 
 // filesAt returns the files of commit sha, or none for an unknown sha.
-func (r *repo) filesAt(sha string) map[string]*blob {
-	if c := r.commits[sha]; c != nil {
-		return c.files
+func (r *repo) FilesAt(sha string) map[string]*blob {
+	if c := r.Commits[sha]; c != nil {
+		return c.Files
 	}
 	return nil
 }
 
 // blobKey is a file's content identity: its blob OID, "" for no file.
-func blobKey(bl *blob) string {
+func BlobKey(bl *blob) string {
 	if bl == nil {
 		return ""
 	}
-	return bl.oid
+	return bl.OID
 }
 
 // mergedFiles returns the base branch's files with the pull request's changes applied, and
 // the paths that conflict. The caller holds s.mu.
-func mergedFiles(pr *issue) (map[string]*blob, []string) {
-	base, head := pr.repo.branches[pr.base], pr.headRepository().branches[pr.head]
+func MergedFiles(pr *issue) (map[string]*blob, []string) {
+	base, head := pr.Repo.Branches[pr.Base], pr.HeadRepository().Branches[pr.Head]
 	if base == nil || head == nil {
 		return nil, nil // a pull request whose branch is gone has nothing to merge
 	}
-	mb := pr.repo.mergeBase(base.head, head.head)
-	return merge3.ThreeWay(pr.repo.filesAt(mb), base.files, head.files, blobKey)
+	mb := pr.Repo.MergeBase(base.Head, head.Head)
+	return merge3.ThreeWay(pr.Repo.FilesAt(mb), base.Files, head.Files, BlobKey)
 }
 
 // mergeableNow is the pull request's mergeable state as GitHub reports it: what was set on it
 // (UNKNOWN, CONFLICTING), else CONFLICTING while its changes conflict with its base. The
 // caller holds s.mu.
-func mergeableNow(pr *issue) string {
-	if pr.mergeable != "MERGEABLE" || pr.merged || pr.state != "open" {
-		return pr.mergeable
+func MergeableNow(pr *issue) string {
+	if pr.Mergeable != "MERGEABLE" || pr.Merged || pr.State != "open" {
+		return pr.Mergeable
 	}
-	if _, conflicts := mergedFiles(pr); len(conflicts) > 0 {
+	if _, conflicts := MergedFiles(pr); len(conflicts) > 0 {
 		return "CONFLICTING"
 	}
 	return "MERGEABLE"

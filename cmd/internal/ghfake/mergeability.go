@@ -21,18 +21,18 @@ type Protection struct {
 }
 
 type repoSettings struct {
-	unknownReads int
-	protection   map[string]*Protection
+	UnknownReads int
+	Protection   map[string]*Protection
 }
 
 // mergeCalc is where GitHub is in computing a pull request's mergeability: for which head and
 // base, how many more reads answer UNKNOWN, and the request that read it last (every field a
 // request reads gives one answer).
 type mergeCalc struct {
-	key     string
-	left    int
-	lastReq any
-	unknown bool
+	Key     string
+	Left    int
+	LastReq any
+	Unknown bool
 }
 
 // SetUnknownReads makes mergeable UNKNOWN for the first n reads of a pull request of repoName
@@ -41,9 +41,9 @@ func (s *Server) SetUnknownReads(repoName string, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	r.settings.unknownReads = n
-	for _, is := range r.issues {
-		is.calc = mergeCalc{} // computed again, under the new setting
+	r.Settings.UnknownReads = n
+	for _, is := range r.Issues {
+		is.Calc = mergeCalc{} // computed again, under the new setting
 	}
 }
 
@@ -52,45 +52,45 @@ func (s *Server) SetProtection(repoName, branch string, p Protection) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	if r.settings.protection == nil {
-		r.settings.protection = map[string]*Protection{}
+	if r.Settings.Protection == nil {
+		r.Settings.Protection = map[string]*Protection{}
 	}
-	r.settings.protection[branch] = &p
+	r.Settings.Protection[branch] = &p
 }
 
 // computing reports whether GitHub is still computing pr's mergeability for request req (a
 // GraphQL read counts once per request); a nil req (REST and webhook payloads) only looks. The
 // caller holds s.mu.
 func (s *Server) computing(req any, pr *issue) bool {
-	c := &pr.calc
-	key := pr.headSHA + ".." + s.baseHead(pr)
-	if c.key != key {
-		*c = mergeCalc{key: key, left: pr.repo.settings.unknownReads}
+	c := &pr.Calc
+	key := pr.HeadSHA + ".." + s.baseHead(pr)
+	if c.Key != key {
+		*c = mergeCalc{Key: key, Left: pr.Repo.Settings.UnknownReads}
 	}
 	if req == nil {
-		return c.left > 0
+		return c.Left > 0
 	}
-	if c.lastReq == req {
-		return c.unknown
+	if c.LastReq == req {
+		return c.Unknown
 	}
-	c.lastReq, c.unknown = req, c.left > 0
-	if c.left > 0 {
-		c.left--
+	c.LastReq, c.Unknown = req, c.Left > 0
+	if c.Left > 0 {
+		c.Left--
 	}
-	return c.unknown
+	return c.Unknown
 }
 
 func (s *Server) baseHead(pr *issue) string {
-	if b := pr.repo.branches[pr.base]; b != nil {
-		return b.head
+	if b := pr.Repo.Branches[pr.Base]; b != nil {
+		return b.Head
 	}
 	return ""
 }
 
 // mergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
 func (s *Server) mergeableFor(req any, pr *issue) string {
-	m := mergeableNow(pr) // merge3.go: a change both sides made differently conflicts
-	if m == "MERGEABLE" && pr.state == "open" && s.computing(req, pr) {
+	m := MergeableNow(pr) // merge3.go: a change both sides made differently conflicts
+	if m == "MERGEABLE" && pr.State == "open" && s.computing(req, pr) {
 		return "UNKNOWN"
 	}
 	return m
@@ -99,21 +99,21 @@ func (s *Server) mergeableFor(req any, pr *issue) string {
 // mergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req reads it.
 func (s *Server) mergeStateStatus(req any, pr *issue) string {
 	switch m := s.mergeableFor(req, pr); {
-	case pr.state != "open" || m == "UNKNOWN":
+	case pr.State != "open" || m == "UNKNOWN":
 		return "UNKNOWN"
-	case pr.draft:
+	case pr.Draft:
 		return "DRAFT"
 	case m == "CONFLICTING":
 		return "DIRTY"
 	}
-	p := pr.repo.settings.protection[pr.base]
+	p := pr.Repo.Settings.Protection[pr.Base]
 	if p != nil && (s.missingApprovals(pr, p) > 0 || s.unmetCheck(pr, p) != "") {
 		return "BLOCKED"
 	}
 	if p != nil && p.Strict && s.behind(pr) {
 		return "BEHIND"
 	}
-	if c := pr.repo.commits[pr.headSHA]; c != nil && rollupState(rollupContexts(c)) != "SUCCESS" {
+	if c := pr.Repo.Commits[pr.HeadSHA]; c != nil && rollupState(rollupContexts(c)) != "SUCCESS" {
 		return "UNSTABLE"
 	}
 	return "CLEAN"
@@ -123,14 +123,14 @@ func (s *Server) mergeStateStatus(req any, pr *issue) string {
 // person with write access counts when it approves.
 func (s *Server) missingApprovals(pr *issue, p *Protection) int {
 	latest := map[string]string{}
-	for _, rv := range pr.reviews {
-		if rv.state != "COMMENTED" {
-			latest[rv.user] = rv.state
+	for _, rv := range pr.Reviews {
+		if rv.State != "COMMENTED" {
+			latest[rv.User] = rv.State
 		}
 	}
 	n := 0
 	for u, st := range latest {
-		if st == "APPROVED" && canPush(s.permission(u)) && u != pr.author {
+		if st == "APPROVED" && canPush(s.permission(u)) && u != pr.Author {
 			n++
 		}
 	}
@@ -140,7 +140,7 @@ func (s *Server) missingApprovals(pr *issue, p *Protection) int {
 // unmetCheck is GitHub's sentence for the first required check that has not succeeded on the
 // head, "" when all have.
 func (s *Server) unmetCheck(pr *issue, p *Protection) string {
-	c := pr.repo.commits[pr.headSHA]
+	c := pr.Repo.Commits[pr.HeadSHA]
 	for _, name := range p.RequiredChecks {
 		state := "EXPECTED"
 		if c != nil {
@@ -166,9 +166,9 @@ func (s *Server) unmetCheck(pr *issue, p *Protection) string {
 func contextName(v any) string {
 	switch x := v.(type) {
 	case *checkRun:
-		return x.name
+		return x.Name
 	case *status:
-		return x.context
+		return x.Context
 	}
 	return ""
 }
@@ -176,14 +176,14 @@ func contextName(v any) string {
 // behind reports whether the head lacks the base branch's head commit.
 func (s *Server) behind(pr *issue) bool {
 	base := s.baseHead(pr)
-	return base != "" && !ancestors(pr.headRepository(), pr.headSHA)[base] && !ancestors(pr.repo, pr.headSHA)[base]
+	return base != "" && !ancestors(pr.HeadRepository(), pr.HeadSHA)[base] && !ancestors(pr.Repo, pr.HeadSHA)[base]
 }
 
 // mergeRefusal is GitHub's answer to PUT .../merge with method on pr when its base branch's
 // protection or the repository's settings refuse it; 0 when they allow it. The caller holds
 // s.mu.
 func (s *Server) mergeRefusal(req any, pr *issue, method string) (int, string) {
-	p := pr.repo.settings.protection[pr.base]
+	p := pr.Repo.Settings.Protection[pr.Base]
 	if p == nil {
 		return 0, ""
 	}
@@ -221,7 +221,7 @@ const unknownRefusal = "Pull Request is not mergeable"
 // mergeBlocked is the refusal of PUT .../merge on pr before protection is looked at: the pull
 // request is not open, or GitHub has not computed (or found) it mergeable.
 func (s *Server) mergeBlocked(req any, pr *issue) bool {
-	return pr.merged || pr.state != "open" || pr.draft || s.mergeableFor(req, pr) != "MERGEABLE"
+	return pr.Merged || pr.State != "open" || pr.Draft || s.mergeableFor(req, pr) != "MERGEABLE"
 }
 
 func (s *Server) refusesMerge(req any, pr *issue, method string) bool {
@@ -247,16 +247,16 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 	switch {
 	case !canPush(s.permission(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
-	case pr.state != "open":
+	case pr.State != "open":
 		return http.StatusUnprocessableEntity, errorBody("Pull request is not open.")
-	case in.ExpectedHeadSHA != "" && in.ExpectedHeadSHA != pr.headSHA:
+	case in.ExpectedHeadSHA != "" && in.ExpectedHeadSHA != pr.HeadSHA:
 		return http.StatusUnprocessableEntity, errorBody("expected head sha didn't match current head ref.")
 	case !s.behind(pr):
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
-	case mergeableNow(pr) == "CONFLICTING":
+	case MergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
 	}
 	s.updateBranch(c.repo, pr, c.login)
 	return http.StatusAccepted, obj{"message": "Updating pull request branch.",
-		"url": fmt.Sprintf("%s/%s/pull/%d", htmlBase, c.repo.fullName(), pr.number)}
+		"url": fmt.Sprintf("%s/%s/pull/%d", htmlBase, c.repo.FullName(), pr.Number)}
 }

@@ -14,7 +14,7 @@ func TestNodeOfAnotherRepositoryIsNotResolved(t *testing.T) {
 	s.OpenPR("acme/web", PROptions{Number: 30, Author: "dev", Head: "feat/x"})
 	_, id := s.Comment("acme/web", 30, "dev", "hello")
 	q := `query($id: ID!) { node(id: $id) { ... on IssueComment { body } } }`
-	vars := map[string]any{"id": nodeID("IssueComment", id)}
+	vars := map[string]any{"id": NodeID("IssueComment", id)}
 
 	out := gql(t, s, s.BotToken(), q, vars)
 	assert.Nil(t, out["errors"])
@@ -23,5 +23,5 @@ func TestNodeOfAnotherRepositoryIsNotResolved(t *testing.T) {
 	s.Scope(BotLogin, testRepo)
 	out = gql(t, s, s.BotToken(), q, vars)
 	assert.Nil(t, dig(t, out, "data", "node"))
-	assert.Equal(t, "Could not resolve to a node with the global id of '"+nodeID("IssueComment", id)+"'", dig(t, out, "errors", 0, "message"))
+	assert.Equal(t, "Could not resolve to a node with the global id of '"+NodeID("IssueComment", id)+"'", dig(t, out, "errors", 0, "message"))
 }

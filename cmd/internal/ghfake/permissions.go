@@ -61,7 +61,7 @@ func (s *Server) refuseScope(c *restCtx) (int, any, bool) {
 	}
 	var drop func(string) bool
 	if _, ok := c.params["issue_number"]; ok && c.repo != nil {
-		if is := c.issue(false); is != nil && !is.isPR {
+		if is := c.issue(false); is != nil && !is.IsPR {
 			drop = func(set string) bool { return strings.Contains(set, "pull_requests=") }
 		}
 	}

@@ -26,11 +26,11 @@ func forkResolvers() {
 // prsOfCommit are the pull requests associated with commit sha as seen from repository r,
 // by number: r's pull requests whose commits include sha, leaving out a fork's pull
 // request while the commit is only in the fork.
-func prsOfCommit(r *repo, sha string) []*issue {
+func PRsOfCommit(r *repo, sha string) []*issue {
 	var out []*issue
-	inRepo := reachable(r)[sha]
-	for _, pr := range prsOf(r) {
-		if hasCommit(pr, sha) && (!pr.crossRepo() || inRepo) {
+	inRepo := Reachable(r)[sha]
+	for _, pr := range PRsOf(r) {
+		if HasCommit(pr, sha) && (!pr.CrossRepo() || inRepo) {
 			out = append(out, pr)
 		}
 	}
@@ -38,18 +38,18 @@ func prsOfCommit(r *repo, sha string) []*issue {
 }
 
 // prsOf are r's pull requests by number.
-func prsOf(r *repo) []*issue {
+func PRsOf(r *repo) []*issue {
 	var out []*issue
-	for n := 1; n <= maxNumber(r); n++ {
-		if pr := r.issues[n]; pr != nil && pr.isPR {
+	for n := 1; n <= MaxNumber(r); n++ {
+		if pr := r.Issues[n]; pr != nil && pr.IsPR {
 			out = append(out, pr)
 		}
 	}
 	return out
 }
 
-func hasCommit(pr *issue, sha string) bool {
-	for _, c := range pr.commits {
+func HasCommit(pr *issue, sha string) bool {
+	for _, c := range pr.Commits {
 		if c == sha {
 			return true
 		}
@@ -59,11 +59,11 @@ func hasCommit(pr *issue, sha string) bool {
 
 // reachable are the commits that some branch of r reaches through parents: the objects of
 // r. (A fork shares its parent's object store in the fake; reachability tells them apart.)
-func reachable(r *repo) map[string]bool {
+func Reachable(r *repo) map[string]bool {
 	seen := map[string]bool{}
 	var stack []string
-	for _, b := range r.branches {
-		stack = append(stack, b.head)
+	for _, b := range r.Branches {
+		stack = append(stack, b.Head)
 	}
 	for len(stack) > 0 {
 		sha := stack[len(stack)-1]
@@ -72,8 +72,8 @@ func reachable(r *repo) map[string]bool {
 			continue
 		}
 		seen[sha] = true
-		if c := r.commits[sha]; c != nil {
-			stack = append(stack, c.parents...)
+		if c := r.Commits[sha]; c != nil {
+			stack = append(stack, c.Parents...)
 		}
 	}
 	return seen
@@ -92,8 +92,8 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 		return nil, fmt.Errorf("ghfake: pullRequests(labels:) is not served by the fake")
 	}
 	var prs []*issue
-	for _, pr := range prsOf(r) {
-		if matchState(states, prState(pr)) && (head == "" || pr.head == head) && (base == "" || pr.base == base) {
+	for _, pr := range PRsOf(r) {
+		if matchState(states, prState(pr)) && (head == "" || pr.Head == head) && (base == "" || pr.Base == base) {
 			prs = append(prs, pr)
 		}
 	}
@@ -101,8 +101,8 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 		field, _ := o["field"].(string)
 		dir, _ := o["direction"].(string)
 		key := map[string]func(*issue) int64{
-			"CREATED_AT": func(i *issue) int64 { return i.createdAt.UnixNano()*1000 + int64(i.number) },
-			"UPDATED_AT": func(i *issue) int64 { return i.updatedAt.UnixNano()*1000 + int64(i.number) },
+			"CREATED_AT": func(i *issue) int64 { return i.CreatedAt.UnixNano()*1000 + int64(i.Number) },
+			"UPDATED_AT": func(i *issue) int64 { return i.UpdatedAt.UnixNano()*1000 + int64(i.Number) },
 		}[field]
 		if key == nil {
 			return nil, fmt.Errorf("Argument 'field' on InputObject 'IssueOrder' has an invalid value (%q)", field)

@@ -85,8 +85,8 @@ func (c *restCtx) issue(prOnly bool) *issue {
 	if !ok {
 		return nil
 	}
-	is := c.repo.issues[int(n)]
-	if is == nil || (prOnly && !is.isPR) {
+	is := c.repo.Issues[int(n)]
+	if is == nil || (prOnly && !is.IsPR) {
 		return nil
 	}
 	return is

@@ -70,9 +70,9 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string) {
 	t.Helper()
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
-	assert.Equal(t, nodeID("Repository", s.repos[testRepo].id), q.Repository.Id)
+	assert.Equal(t, NodeID("Repository", s.repos[testRepo].ID), q.Repository.Id)
 	require.NotNil(t, q.Repository.DefaultBranchRef.Target)
-	assert.Equal(t, s.repos[testRepo].branches["main"].head, q.Repository.DefaultBranchRef.Target.Oid)
+	assert.Equal(t, s.repos[testRepo].Branches["main"].Head, q.Repository.DefaultBranchRef.Target.Oid)
 	sr := q.Repository.StateRef
 	require.NotNil(t, sr)
 	require.NotNil(t, sr.Target)
@@ -192,7 +192,7 @@ func TestSchemaSubsetServesOwnQueries(t *testing.T) {
 
 	_, id := s.Comment(testRepo, 7, "alice", "hello")
 	out = gql(t, s, s.BotToken(), `query($id: ID!) { node(id: $id) { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`,
-		map[string]any{"id": nodeID("IssueComment", id)})
+		map[string]any{"id": NodeID("IssueComment", id)})
 	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")
 	assert.Equal(t, "hello", dig(t, out, "data", "node", "body"))
 
@@ -221,18 +221,18 @@ func TestPayloadFields(t *testing.T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.repos[testRepo]
-	pr := r.issues[7]
+	pr := r.Issues[7]
 	c := s.addComment(r, pr, BotLogin, "x")
 	args := map[string]map[string]any{
 		"createCommitOnBranch": {
 			"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},
-			"expectedHeadOid": r.branches["main"].head,
+			"expectedHeadOid": r.Branches["main"].Head,
 			"message":         map[string]any{"headline": "m"},
 		},
-		"createRef":          {"repositoryId": nodeID("Repository", r.id), "name": "refs/heads/new", "oid": r.branches["main"].head},
-		"deleteRef":          {"refId": refNodeID(r, "feat/login")},
-		"addComment":         {"subjectId": nodeID("PullRequest", pr.id), "body": "y"},
-		"updateIssueComment": {"id": nodeID("IssueComment", c.id), "body": "z"},
+		"createRef":          {"repositoryId": NodeID("Repository", r.ID), "name": "refs/heads/new", "oid": r.Branches["main"].Head},
+		"deleteRef":          {"refId": RefNodeID(r, "feat/login")},
+		"addComment":         {"subjectId": NodeID("PullRequest", pr.ID), "body": "y"},
+		"updateIssueComment": {"id": NodeID("IssueComment", c.ID), "body": "z"},
 	}
 	e := newExecutor(s, sub, BotLogin, nil, nil)
 	var mutations []string

@@ -19,40 +19,40 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 		panic(fmt.Sprintf("ghfake: repository %q is not owner/name", fullName))
 	}
 	r := &repo{
-		owner: owner, name: name, id: stableID(fullName), defaultBranch: defaultBranch,
-		branches: map[string]*branch{}, commits: map[string]*commit{},
-		blobs: map[string]*blob{}, trees: map[string]*tree{}, issues: map[int]*issue{},
+		Owner: owner, Name: name, ID: StableID(fullName), DefaultBranch: defaultBranch,
+		Branches: map[string]*branch{}, Commits: map[string]*commit{},
+		Blobs: map[string]*blob{}, Trees: map[string]*tree{}, Issues: map[int]*issue{},
 	}
 	s.repos[fullName] = r
-	c := s.newCommit(r, "Initial commit", nil, nil, fullName, defaultBranch, 0).authored(owner, false)
-	r.branches[defaultBranch] = &branch{name: defaultBranch, head: c.sha, files: map[string]*blob{}}
+	c := s.newCommit(r, "Initial commit", nil, nil, fullName, defaultBranch, 0).Authored(owner, false)
+	r.Branches[defaultBranch] = &branch{Name: defaultBranch, Head: c.SHA, Files: map[string]*blob{}}
 }
 
 // ensureFork returns owner's fork of r, "<owner>/<r's name>", creating it with r's default
 // branch as it is now. A fork shares its parent's objects (commits, blobs and trees), as a fork
 // network on GitHub does. The caller holds s.mu.
 func (s *Server) ensureFork(r *repo, owner string) *repo {
-	fullName := owner + "/" + r.name
+	fullName := owner + "/" + r.Name
 	if f, ok := s.repos[fullName]; ok {
-		if f.parent != r {
-			panic(fmt.Sprintf("ghfake: %s exists and is not a fork of %s", fullName, r.fullName()))
+		if f.Parent != r {
+			panic(fmt.Sprintf("ghfake: %s exists and is not a fork of %s", fullName, r.FullName()))
 		}
 		return f
 	}
-	if owner == r.owner {
-		panic(fmt.Sprintf("ghfake: %s cannot fork its own repository %s", owner, r.fullName()))
+	if owner == r.Owner {
+		panic(fmt.Sprintf("ghfake: %s cannot fork its own repository %s", owner, r.FullName()))
 	}
 	f := &repo{
-		owner: owner, name: r.name, id: stableID(fullName), defaultBranch: r.defaultBranch,
-		branches: map[string]*branch{}, commits: r.commits, blobs: r.blobs, trees: r.trees, issues: map[int]*issue{},
-		parent: r,
+		Owner: owner, Name: r.Name, ID: StableID(fullName), DefaultBranch: r.DefaultBranch,
+		Branches: map[string]*branch{}, Commits: r.Commits, Blobs: r.Blobs, Trees: r.Trees, Issues: map[int]*issue{},
+		Parent: r,
 	}
-	def := r.branches[r.defaultBranch]
-	b := &branch{name: def.name, head: def.head, files: map[string]*blob{}}
-	for p, bl := range def.files {
-		b.files[p] = bl
+	def := r.Branches[r.DefaultBranch]
+	b := &branch{Name: def.Name, Head: def.Head, Files: map[string]*blob{}}
+	for p, bl := range def.Files {
+		b.Files[p] = bl
 	}
-	f.branches[b.name] = b
+	f.Branches[b.Name] = b
 	s.repos[fullName] = f
 	return f
 }
@@ -72,12 +72,12 @@ func (s *Server) SetFile(repoName, branchName, path, content string) string {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	b := s.ensureBranch(r, branchName)
-	bl := &blob{oid: blobOID(content), text: content}
-	r.blobs[bl.oid] = bl
-	b.files[path] = bl
-	r.pushes++
-	b.head = s.newCommit(r, "Update "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).authored(r.owner, false).sha
-	return bl.oid
+	bl := &blob{OID: BlobOID(content), Text: content}
+	r.Blobs[bl.OID] = bl
+	b.Files[path] = bl
+	r.Pushes++
+	b.Head = s.newCommit(r, "Update "+path, []string{b.Head}, b.Files, r.FullName(), branchName, r.Pushes).Authored(r.Owner, false).SHA
+	return bl.OID
 }
 
 // DeleteFile removes path from branch as a new commit; it reports whether the file was there.
@@ -86,12 +86,12 @@ func (s *Server) DeleteFile(repoName, branchName, path string) bool {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	b := s.ensureBranch(r, branchName)
-	if b.files[path] == nil {
+	if b.Files[path] == nil {
 		return false
 	}
-	delete(b.files, path)
-	r.pushes++
-	b.head = s.newCommit(r, "Delete "+path, []string{b.head}, b.files, r.fullName(), branchName, r.pushes).authored(r.owner, false).sha
+	delete(b.Files, path)
+	r.Pushes++
+	b.Head = s.newCommit(r, "Delete "+path, []string{b.Head}, b.Files, r.FullName(), branchName, r.Pushes).Authored(r.Owner, false).SHA
 	return true
 }
 
@@ -151,9 +151,9 @@ func (s *Server) mustRepo(fullName string) *repo {
 
 // mustIssue returns issue or pull request number, or panics. The caller holds s.mu.
 func (s *Server) mustIssue(r *repo, number int) *issue {
-	is, ok := r.issues[number]
+	is, ok := r.Issues[number]
 	if !ok {
-		panic(fmt.Sprintf("ghfake: %s#%d does not exist", r.fullName(), number))
+		panic(fmt.Sprintf("ghfake: %s#%d does not exist", r.FullName(), number))
 	}
 	return is
 }
@@ -161,8 +161,8 @@ func (s *Server) mustIssue(r *repo, number int) *issue {
 // mustPR returns pull request number, or panics. The caller holds s.mu.
 func (s *Server) mustPR(r *repo, number int) *issue {
 	is := s.mustIssue(r, number)
-	if !is.isPR {
-		panic(fmt.Sprintf("ghfake: %s#%d is an issue, not a pull request", r.fullName(), number))
+	if !is.IsPR {
+		panic(fmt.Sprintf("ghfake: %s#%d is an issue, not a pull request", r.FullName(), number))
 	}
 	return is
 }
@@ -170,26 +170,26 @@ func (s *Server) mustPR(r *repo, number int) *issue {
 // ensureBranch returns branch name, creating it from the default branch's head and files.
 // The caller holds s.mu.
 func (s *Server) ensureBranch(r *repo, name string) *branch {
-	if b, ok := r.branches[name]; ok {
+	if b, ok := r.Branches[name]; ok {
 		return b
 	}
-	def := r.branches[r.defaultBranch]
-	b := &branch{name: name, head: def.head, files: map[string]*blob{}}
-	for p, bl := range def.files {
-		b.files[p] = bl
+	def := r.Branches[r.DefaultBranch]
+	b := &branch{Name: name, Head: def.Head, Files: map[string]*blob{}}
+	for p, bl := range def.Files {
+		b.Files[p] = bl
 	}
-	r.branches[name] = b
+	r.Branches[name] = b
 	return b
 }
 
 // ensureBranchFrom returns branch name, creating it at from's head with from's files. The
 // caller holds s.mu.
 func (s *Server) ensureBranchFrom(r *repo, name string, from *branch) *branch {
-	if b, ok := r.branches[name]; ok {
+	if b, ok := r.Branches[name]; ok {
 		return b
 	}
-	b := &branch{name: name, head: from.head, files: copyFiles(from.files)}
-	r.branches[name] = b
+	b := &branch{Name: name, Head: from.Head, Files: CopyFiles(from.Files)}
+	r.Branches[name] = b
 	return b
 }
 
@@ -198,15 +198,15 @@ func (s *Server) ensureBranchFrom(r *repo, name string, from *branch) *branch {
 func (s *Server) newCommit(r *repo, message string, parents []string, files map[string]*blob, parts ...any) *commit {
 	s.commitSeq++
 	c := &commit{
-		repo: r, sha: fakeSHA(append([]any{"commit"}, parts...)...), message: message, date: s.clock(),
-		seq: s.commitSeq, parents: append([]string(nil), parents...), files: copyFiles(files),
+		Repo: r, SHA: FakeSHA(append([]any{"commit"}, parts...)...), Message: message, Date: s.clock(),
+		Seq: s.commitSeq, Parents: append([]string(nil), parents...), Files: CopyFiles(files),
 	}
-	r.commits[c.sha] = c
+	r.Commits[c.SHA] = c
 	return c
 }
 
 // copyFiles copies a path → blob map.
-func copyFiles(files map[string]*blob) map[string]*blob {
+func CopyFiles(files map[string]*blob) map[string]*blob {
 	out := make(map[string]*blob, len(files))
 	for p, bl := range files {
 		out[p] = bl

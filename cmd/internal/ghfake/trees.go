@@ -12,46 +12,46 @@ import (
 // are built when GraphQL asks for one; each is kept by its OID, as git keeps every tree it had,
 // so that a tree read once can be read again by OID after the branch moved on.
 type tree struct {
-	oid     string
-	entries []treeEntry
+	OID     string
+	Entries []treeEntry
 }
 
 // treeEntry is one name in a tree: a file (blob) or a directory (tree).
 type treeEntry struct {
-	name, path string
-	obj        any // *blob or *tree
+	Name, Path string
+	Obj        any // *blob or *tree
 }
 
 // Git's modes, as GraphQL's TreeEntry.mode gives them (decimal of the octal mode).
 const (
-	modeFile = 0o100644
-	modeDir  = 0o040000
+	ModeFile = 0o100644
+	ModeDir  = 0o040000
 )
 
-func (e treeEntry) typ() string {
-	if _, ok := e.obj.(*tree); ok {
+func (e treeEntry) Type() string {
+	if _, ok := e.Obj.(*tree); ok {
 		return "tree"
 	}
 	return "blob"
 }
 
-func (e treeEntry) mode() int {
-	if _, ok := e.obj.(*tree); ok {
-		return modeDir
+func (e treeEntry) Mode() int {
+	if _, ok := e.Obj.(*tree); ok {
+		return ModeDir
 	}
-	return modeFile
+	return ModeFile
 }
 
-func (e treeEntry) oid() string {
-	if t, ok := e.obj.(*tree); ok {
-		return t.oid
+func (e treeEntry) OID() string {
+	if t, ok := e.Obj.(*tree); ok {
+		return t.OID
 	}
-	return e.obj.(*blob).oid
+	return e.Obj.(*blob).OID
 }
 
 // treeAt returns the tree of directory dir ("" for the root) in files, or nil when no file lies
 // under it. It records the tree and its subtrees in r.trees. The caller holds s.mu.
-func (r *repo) treeAt(files map[string]*blob, dir string) *tree {
+func (r *repo) TreeAt(files map[string]*blob, dir string) *tree {
 	dir = strings.Trim(dir, "/")
 	prefix := ""
 	if dir != "" {
@@ -75,42 +75,42 @@ func (r *repo) treeAt(files map[string]*blob, dir string) *tree {
 	}
 	t := &tree{}
 	for name, bl := range blobs {
-		t.entries = append(t.entries, treeEntry{name: name, path: prefix + name, obj: bl})
+		t.Entries = append(t.Entries, treeEntry{Name: name, Path: prefix + name, Obj: bl})
 	}
 	for name := range subdirs {
-		if sub := r.treeAt(files, prefix+name); sub != nil {
-			t.entries = append(t.entries, treeEntry{name: name, path: prefix + name, obj: sub})
+		if sub := r.TreeAt(files, prefix+name); sub != nil {
+			t.Entries = append(t.Entries, treeEntry{Name: name, Path: prefix + name, Obj: sub})
 		}
 	}
 	// Git orders entries by name, a directory's name compared as if it ended in "/".
 	key := func(e treeEntry) string {
-		if e.typ() == "tree" {
-			return e.name + "/"
+		if e.Type() == "tree" {
+			return e.Name + "/"
 		}
-		return e.name
+		return e.Name
 	}
-	sort.Slice(t.entries, func(i, j int) bool { return key(t.entries[i]) < key(t.entries[j]) })
-	t.oid = treeOID(t.entries)
-	if r.trees == nil {
-		r.trees = map[string]*tree{}
+	sort.Slice(t.Entries, func(i, j int) bool { return key(t.Entries[i]) < key(t.Entries[j]) })
+	t.OID = TreeOID(t.Entries)
+	if r.Trees == nil {
+		r.Trees = map[string]*tree{}
 	}
-	if old := r.trees[t.oid]; old != nil {
+	if old := r.Trees[t.OID]; old != nil {
 		return old
 	}
-	r.trees[t.oid] = t
+	r.Trees[t.OID] = t
 	return t
 }
 
 // treeOID is git's OID of a tree: sha1 of "tree <len>\x00" and, per entry, "<octal mode> <name>\x00"
 // followed by the entry's raw 20-byte OID.
-func treeOID(entries []treeEntry) string {
+func TreeOID(entries []treeEntry) string {
 	var body []byte
 	for _, e := range entries {
-		raw, err := hex.DecodeString(e.oid())
+		raw, err := hex.DecodeString(e.OID())
 		if err != nil || len(raw) != sha1.Size {
-			panic(fmt.Sprintf("ghfake: entry %s has OID %q", e.path, e.oid()))
+			panic(fmt.Sprintf("ghfake: entry %s has OID %q", e.Path, e.OID()))
 		}
-		body = fmt.Appendf(body, "%o %s\x00", e.mode(), e.name)
+		body = fmt.Appendf(body, "%o %s\x00", e.Mode(), e.Name)
 		body = append(body, raw...)
 	}
 	h := sha1.New()
@@ -121,17 +121,17 @@ func treeOID(entries []treeEntry) string {
 
 func treeResolvers() {
 	on("Tree", map[string]resolver{
-		"oid":            value(func(t *tree) any { return t.oid }),
-		"id":             value(func(t *tree) any { return nodeID("Tree", stableID(t.oid)) }),
-		"abbreviatedOid": value(func(t *tree) any { return t.oid[:7] }),
-		"entries":        value(func(t *tree) any { return t.entries }),
+		"oid":            value(func(t *tree) any { return t.OID }),
+		"id":             value(func(t *tree) any { return NodeID("Tree", StableID(t.OID)) }),
+		"abbreviatedOid": value(func(t *tree) any { return t.OID[:7] }),
+		"entries":        value(func(t *tree) any { return t.Entries }),
 	})
 	on("TreeEntry", map[string]resolver{
-		"name":   value(func(e treeEntry) any { return e.name }),
-		"path":   value(func(e treeEntry) any { return e.path }),
-		"type":   value(func(e treeEntry) any { return e.typ() }),
-		"mode":   value(func(e treeEntry) any { return e.mode() }),
-		"oid":    value(func(e treeEntry) any { return e.oid() }),
-		"object": value(func(e treeEntry) any { return e.obj }),
+		"name":   value(func(e treeEntry) any { return e.Name }),
+		"path":   value(func(e treeEntry) any { return e.Path }),
+		"type":   value(func(e treeEntry) any { return e.Type() }),
+		"mode":   value(func(e treeEntry) any { return e.Mode() }),
+		"oid":    value(func(e treeEntry) any { return e.OID() }),
+		"object": value(func(e treeEntry) any { return e.Obj }),
 	})
 }

@@ -73,11 +73,11 @@ func (s *Server) PR(repoName string, number int) PRView {
 	defer s.mu.Unlock()
 	pr := s.mustPR(s.mustRepo(repoName), number)
 	return PRView{
-		Number: pr.number, State: pr.state, Merged: pr.merged, MergeMethod: pr.mergeMethod,
-		MergedBy: pr.mergedBy, Title: pr.title, Labels: sortedCopy(pr.labels), HeadSHA: pr.headSHA,
-		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: mergeableNow(pr),
-		BranchDeleted: pr.branchDeleted, HeadRepo: pr.headRepository().fullName(),
-		Requested: sortedCopy(pr.requested),
+		Number: pr.Number, State: pr.State, Merged: pr.Merged, MergeMethod: pr.MergeMethod,
+		MergedBy: pr.MergedBy, Title: pr.Title, Labels: sortedCopy(pr.Labels), HeadSHA: pr.HeadSHA,
+		Head: pr.Head, Base: pr.Base, Draft: pr.Draft, Mergeable: MergeableNow(pr),
+		BranchDeleted: pr.BranchDeleted, HeadRepo: pr.HeadRepository().FullName(),
+		Requested: sortedCopy(pr.Requested),
 	}
 }
 
@@ -86,8 +86,8 @@ func (s *Server) Branches(repoName string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
-	out := make([]string, 0, len(r.branches))
-	for name := range r.branches {
+	out := make([]string, 0, len(r.Branches))
+	for name := range r.Branches {
 		out = append(out, name)
 	}
 	sort.Strings(out)
@@ -99,7 +99,7 @@ func (s *Server) IssueView(repoName string, number int) IssueView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	is := s.mustIssue(s.mustRepo(repoName), number)
-	return IssueView{Number: is.number, State: is.state, Title: is.title, Labels: sortedCopy(is.labels), IsPR: is.isPR}
+	return IssueView{Number: is.Number, State: is.State, Title: is.Title, Labels: sortedCopy(is.Labels), IsPR: is.IsPR}
 }
 
 // Comments returns the comments on issue or pull request number, oldest first.
@@ -108,8 +108,8 @@ func (s *Server) Comments(repoName string, number int) []CommentView {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	var out []CommentView
-	for _, c := range r.comments {
-		if c.issue == number {
+	for _, c := range r.Comments {
+		if c.Issue == number {
 			out = append(out, commentView(c))
 		}
 	}
@@ -123,15 +123,15 @@ func (s *Server) AllComments(repoName string) []CommentView {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	var out []CommentView
-	for _, c := range append(append([]*comment(nil), r.comments...), r.deleted...) {
+	for _, c := range append(append([]*comment(nil), r.Comments...), r.Deleted...) {
 		out = append(out, commentView(c))
 	}
 	return out
 }
 
 func commentView(c *comment) CommentView {
-	return CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt,
-		Editor: c.editor, LastEditedAt: c.lastEditedAt, Edits: append([]string(nil), c.edits...)}
+	return CommentView{ID: c.ID, Author: c.Author, Body: c.Body, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		Editor: c.Editor, LastEditedAt: c.LastEditedAt, Edits: append([]string(nil), c.Edits...)}
 }
 
 // Dispatches returns the dispatches received, in order.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Event is a webhook delivery as GitHub would send it for a change of the world.
@@ -70,7 +72,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	}
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
-		bl := &blob{OID: BlobOID(content), Text: content}
+		bl := &blob{OID: world.BlobOID(content), Text: content}
 		r.Blobs[bl.OID] = bl
 		head.Files[f] = bl
 	}
@@ -85,7 +87,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = LabelSet(r, labels, l)
+		labels = world.LabelSet(r, labels, l)
 	}
 	s.relabel(pr, labels, o.Author)
 	r.Issues[n] = pr
@@ -106,7 +108,7 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 		State: "open", CreatedAt: now, UpdatedAt: now}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = LabelSet(r, labels, l)
+		labels = world.LabelSet(r, labels, l)
 	}
 	s.relabel(is, labels, o.Author)
 	r.Issues[n] = is
@@ -205,7 +207,7 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	sort.Strings(paths)
 	for _, p := range paths {
 		content := files[p]
-		bl := &blob{OID: BlobOID(content), Text: content}
+		bl := &blob{OID: world.BlobOID(content), Text: content}
 		r.Blobs[bl.OID] = bl
 		head.Files[p] = bl
 		if !slices.Contains(pr.Files, p) {
@@ -240,7 +242,7 @@ func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
 	before := pr.HeadSHA
 	head := s.ensureBranch(pr.HeadRepository(), pr.Head)
 	base := s.ensureBranch(r, pr.Base)
-	files := CopyFiles(base.Files)
+	files := world.CopyFiles(base.Files)
 	for p, bl := range head.Files {
 		files[p] = bl
 	}
@@ -271,10 +273,10 @@ func (s *Server) LabelAs(repoName string, number int, label string, add bool, us
 	labels := append([]string(nil), is.Labels...)
 	if add {
 		label = r.Label(label)
-		labels = LabelSet(r, labels, label)
+		labels = world.LabelSet(r, labels, label)
 	} else {
 		var removed string
-		if labels, removed = LabelDel(labels, label); removed != "" {
+		if labels, removed = world.LabelDel(labels, label); removed != "" {
 			label = removed
 		}
 		action = "unlabeled"

@@ -15,7 +15,7 @@ import (
 // head branch is also named develop.
 func forkWorld(t *testing.T) (*Server, Event) {
 	t.Helper()
-	s := world(t)
+	s := widgets(t)
 	s.AddBranch(testRepo, "develop")
 	ev := s.OpenPR(testRepo, PROptions{Number: 8, Author: "someone", Head: "develop", Fork: "someone",
 		Files: []string{"README.md"}})

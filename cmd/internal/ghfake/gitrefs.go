@@ -7,75 +7,13 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
-
-// webFlow is the account GitHub signs and commits as for commits made through the web
-// interface or the API (createCommitOnBranch, merges): committer "GitHub
-// <noreply@github.com>", signer web-flow.
-const WebFlow = "web-flow"
-
-// gitActor is a commit's author or committer as git records it: a name and an email, and
-// the account GitHub matches the email with (login; "" for none).
-type gitActor struct {
-	Name, Email, Login string
-	Date               time.Time
-}
-
-// accountActor is the git identity GitHub gives an account's commits: its login as name and
-// its noreply address, as the web interface and createCommitOnBranch write them.
-func AccountActor(login string, at time.Time) gitActor {
-	if login == WebFlow {
-		return gitActor{Name: "GitHub", Email: "noreply@github.com", Login: WebFlow, Date: at}
-	}
-	return gitActor{Name: login, Email: fmt.Sprintf("%d+%s@users.noreply.github.com", StableID(login), login), Login: login, Date: at}
-}
-
-// authored sets who made c: pushed by login (unsigned, committed by the author), or, with
-// viaWeb, made by GitHub on login's behalf through the web or the API: committed and signed
-// by web-flow. The caller holds s.mu.
-func (c *commit) Authored(login string, viaWeb bool) *commit {
-	c.Author, c.Committer = AccountActor(login, c.Date), AccountActor(login, c.Date)
-	c.ViaWeb, c.Sig = viaWeb, ""
-	if viaWeb {
-		c.Committer, c.Sig = AccountActor(WebFlow, c.Date), WebFlow
-	}
-	return c
-}
-
-// refNodeID is the node id of branch name's ref in r.
-func RefNodeID(r *repo, name string) string {
-	return NodeID("Ref", StableID(r.FullName()+":"+name))
-}
 
 // signature is a commit's signature, served as a GpgSignature (GitHub's web-flow key is a
 // GPG key).
 type signature struct{ c *commit }
-
-// Rule messages of a ruleset that restricts creations and updates, as GitHub words them in
-// "Repository rule violations found" refusals (git push, REST and GraphQL alike).
-const (
-	RuleCreation = "Cannot create ref due to creations being restricted."
-	RuleUpdate   = "Cannot update this protected ref."
-)
-
-// ruleViolation is the message of a refusal by a ruleset: "Repository rule violations
-// found", a blank line, the rule's message and a blank line, as REST's 422 bodies carry it.
-func RuleViolation(rule string) string {
-	return "Repository rule violations found\n\n" + rule + "\n\n"
-}
-
-// refusedBy is the rule that refuses creating (exists false) or updating branch name of r,
-// "" when none does. The caller holds s.mu.
-func (r *repo) RefusedBy(name string, exists bool) string {
-	if r.Restricted[name] == 0 {
-		return ""
-	}
-	if exists {
-		return RuleUpdate
-	}
-	return RuleCreation
-}
 
 func gitObjectResolvers() {
 	on("Commit", map[string]resolver{
@@ -101,34 +39,16 @@ func gitObjectResolvers() {
 	on("GpgSignature", map[string]resolver{
 		"isValid":           value(func(s signature) any { return true }),
 		"state":             value(func(s signature) any { return "VALID" }),
-		"wasSignedByGitHub": value(func(s signature) any { return s.c.Sig == WebFlow }),
+		"wasSignedByGitHub": value(func(s signature) any { return s.c.Sig == world.WebFlow }),
 		"signer":            value(func(s signature) any { return actor(s.c.Sig) }),
-		"email":             value(func(s signature) any { return AccountActor(s.c.Sig, s.c.Date).Email }),
-		"keyId":             value(func(s signature) any { return strings.ToUpper(FakeSHA("key", s.c.Sig)[:16]) }),
+		"email":             value(func(s signature) any { return world.AccountActor(s.c.Sig, s.c.Date).Email }),
+		"keyId":             value(func(s signature) any { return strings.ToUpper(world.FakeSHA("key", s.c.Sig)[:16]) }),
 		"verifiedAt":        value(func(s signature) any { return gqlTime(s.c.Date) }),
 		"payload":           value(func(s signature) any { return s.c.Payload() }),
 		"signature": value(func(s signature) any {
-			return "-----BEGIN PGP SIGNATURE-----\n\n" + FakeSHA("sig", s.c.SHA) + "\n-----END PGP SIGNATURE-----\n"
+			return "-----BEGIN PGP SIGNATURE-----\n\n" + world.FakeSHA("sig", s.c.SHA) + "\n-----END PGP SIGNATURE-----\n"
 		}),
 	})
-}
-
-// payload is the commit object as git hashes it, without its signature: what a signature
-// signs.
-func (c *commit) Payload() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "tree %s\n", FakeSHA("tree", c.SHA))
-	for _, p := range c.Parents {
-		fmt.Fprintf(&b, "parent %s\n", p)
-	}
-	for _, x := range []struct {
-		role string
-		a    gitActor
-	}{{"author", c.Author}, {"committer", c.Committer}} {
-		fmt.Fprintf(&b, "%s %s <%s> %d +0000\n", x.role, x.a.Name, x.a.Email, x.a.Date.Unix())
-	}
-	fmt.Fprintf(&b, "\n%s\n", c.Message)
-	return b.String()
 }
 
 // RestrictBranch adds a ruleset to repoName that targets branch name with the rules
@@ -145,19 +65,6 @@ func (s *Server) RestrictBranch(repoName, name string) {
 	if r.Restricted[name] == 0 {
 		r.Restricted[name] = len(r.Restricted) + 1
 	}
-}
-
-// branchRules are the rules that apply to branch name of r, as "Get rules for a branch"
-// lists them: a restricting ruleset's "creation" and "update" rules (RestrictBranch), none
-// otherwise. The branch need not exist. The caller holds s.mu.
-func (r *repo) BranchRules(name string) []any {
-	rules := []any{}
-	if id := r.Restricted[name]; id != 0 {
-		for _, typ := range []string{"creation", "update"} {
-			rules = append(rules, obj{"type": typ, "ruleset_source_type": "Repository", "ruleset_source": r.FullName(), "ruleset_id": id})
-		}
-	}
-	return rules
 }
 
 // DeleteBranch deletes branch name of repoName, as someone with write access does in
@@ -221,9 +128,9 @@ func (s *Server) PushCommit(repoName, name string, p GitPush) (string, error) {
 		return "", fmt.Errorf("GH013: Repository rule violations found for refs/heads/%s: %s: %w", name, rule, ErrRuleViolation)
 	}
 	b := s.ensureBranch(r, name)
-	files := CopyFiles(b.Files)
+	files := world.CopyFiles(b.Files)
 	for _, path := range slices.Sorted(maps.Keys(p.Files)) {
-		bl := &blob{OID: BlobOID(p.Files[path]), Text: p.Files[path]}
+		bl := &blob{OID: world.BlobOID(p.Files[path]), Text: p.Files[path]}
 		r.Blobs[bl.OID] = bl
 		files[path] = bl
 	}
@@ -290,7 +197,7 @@ func (s *Server) BranchLog(repoName, name string) []CommitView {
 	var out []CommitView
 	for c := r.Commits[b.Head]; c != nil; {
 		v := CommitView{SHA: c.SHA, Message: c.Message, Parents: append([]string(nil), c.Parents...),
-			Author: c.Author.Login, SignedByGitHub: c.Sig == WebFlow, Files: map[string]string{}}
+			Author: c.Author.Login, SignedByGitHub: c.Sig == world.WebFlow, Files: map[string]string{}}
 		for p, bl := range c.Files {
 			v.Files[p] = bl.Text
 		}

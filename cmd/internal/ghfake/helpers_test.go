@@ -54,8 +54,8 @@ func newT(t testing.TB) *Server {
 	return s
 }
 
-// world is a fake with acme/widgets, a config file, users and PR #7 by dev.
-func world(t testing.TB) *Server {
+// widgets is a fake with acme/widgets, a config file, users and PR #7 by dev.
+func widgets(t testing.TB) *Server {
 	t.Helper()
 	s := newT(t)
 	s.SetClock(func() time.Time { return testClock })

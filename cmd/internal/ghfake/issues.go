@@ -3,6 +3,8 @@ package ghfake
 import (
 	"fmt"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Issues in GraphQL: an issue's timelineItems, as a pull request's (the IssueTimelineItems
@@ -17,7 +19,7 @@ func issueTimelineResolvers() {
 		}
 		var items []any
 		for _, ev := range is.Timeline {
-			if len(want) == 0 || want[ItemType(ev.Kind)] {
+			if len(want) == 0 || want[world.ItemType(ev.Kind)] {
 				items = append(items, ev)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	big := strings.Repeat("é", MaxBlobText/2) + "tail" // one byte over, in the middle of a character
 	s.SetFile(testRepo, "main", "big.txt", big)
 	s.SetFile(testRepo, "main", "small.txt", "small\n")
@@ -39,7 +39,7 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	long := strings.Repeat("l", maxLabelName+1)
 	ok := strings.Repeat("l", maxLabelName)
@@ -68,7 +68,7 @@ func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 
 func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	c := client(t, s, s.BotToken())
 	dispatch := func(inputs map[string]any) (int, string) {
@@ -100,7 +100,7 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 
 func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	for range secondaryPerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
@@ -138,7 +138,7 @@ func TestSecondaryWait(t *testing.T) {
 }
 
 func TestGraphQLRateLimitedFaultAnswersAsGitHub(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Inject("graphql", Fault{Status: http.StatusOK, Message: "API rate limit already exceeded for installation ID 1."})
 	out := gql(t, s, s.BotToken(), `query{viewer{login}}`, nil)
 	assert.Nil(t, out["data"])

@@ -4,36 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // What GitHub computes late and what it enforces on a merge: mergeable is UNKNOWN for the
 // first reads after the head or the base moves (SetUnknownReads), mergeStateStatus says why a
 // pull request cannot merge, and branch protection (SetProtection) refuses a merge GitHub
 // refuses, with GitHub's status and message.
-
-// Protection is the protection of one base branch and the repository's merge settings.
-type Protection struct {
-	RequiredReviews int      // approving reviews by people with write access
-	RequiredChecks  []string // check runs or status contexts that must succeed on the head
-	Strict          bool     // the head must contain the base's head
-	MergeMethods    []string // allowed merge methods; none listed: all
-	MergeQueue      bool     // merges go through the merge queue only
-}
-
-type repoSettings struct {
-	UnknownReads int
-	Protection   map[string]*Protection
-}
-
-// mergeCalc is where GitHub is in computing a pull request's mergeability: for which head and
-// base, how many more reads answer UNKNOWN, and the request that read it last (every field a
-// request reads gives one answer).
-type mergeCalc struct {
-	Key     string
-	Left    int
-	LastReq any
-	Unknown bool
-}
 
 // SetUnknownReads makes mergeable UNKNOWN for the first n reads of a pull request of repoName
 // after it is opened or its head or base moves, as GitHub answers until it has computed it.
@@ -89,7 +67,7 @@ func (s *Server) baseHead(pr *issue) string {
 
 // mergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
 func (s *Server) mergeableFor(req any, pr *issue) string {
-	m := MergeableNow(pr) // merge3.go: a change both sides made differently conflicts
+	m := world.MergeableNow(pr) // merge3.go: a change both sides made differently conflicts
 	if m == "MERGEABLE" && pr.State == "open" && s.computing(req, pr) {
 		return "UNKNOWN"
 	}
@@ -253,7 +231,7 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("expected head sha didn't match current head ref.")
 	case !s.behind(pr):
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
-	case MergeableNow(pr) == "CONFLICTING":
+	case world.MergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
 	}
 	s.updateBranch(c.repo, pr, c.login)

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Mutation payloads are objects (obj) whose keys are the payload type's fields; the executor reads
@@ -58,7 +60,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 	changes, _ := in["fileChanges"].(map[string]any)
 	adds, _ := changes["additions"].([]any)
 	dels, _ := changes["deletions"].([]any)
-	files := CopyFiles(b.Files)
+	files := world.CopyFiles(b.Files)
 	for _, x := range dels {
 		f, _ := x.(map[string]any)
 		path, _ := f["path"].(string)
@@ -75,7 +77,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		if err != nil {
 			return nil, errorOf("UNPROCESSABLE", "contents of %q is not base64: %v", path, err)
 		}
-		bl := &blob{OID: BlobOID(string(raw)), Text: string(raw)}
+		bl := &blob{OID: world.BlobOID(string(raw)), Text: string(raw)}
 		r.Blobs[bl.OID] = bl
 		files[path] = bl
 	}
@@ -84,7 +86,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, errorOf("STALE_DATA", "Expected branch to point to %q but it did not.  Pull and try again.", want)
 	}
 	if rule := r.RefusedBy(b.Name, true); rule != "" {
-		return nil, errorOf("FORBIDDEN", "%s", RuleViolation(rule))
+		return nil, errorOf("FORBIDDEN", "%s", world.RuleViolation(rule))
 	}
 	msg, _ := in["message"].(map[string]any)
 	message, _ := msg["headline"].(string)
@@ -158,9 +160,9 @@ func createRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 	case c == nil:
 		return nil, errorOf("UNPROCESSABLE", "Object does not exist")
 	case r.RefusedBy(name, false) != "":
-		return nil, errorOf("FORBIDDEN", "%s", RuleViolation(r.RefusedBy(name, false)))
+		return nil, errorOf("FORBIDDEN", "%s", world.RuleViolation(r.RefusedBy(name, false)))
 	}
-	r.Branches[name] = &branch{Name: name, Head: oid, Files: CopyFiles(c.Files)}
+	r.Branches[name] = &branch{Name: name, Head: oid, Files: world.CopyFiles(c.Files)}
 	return obj{"ref": ref{r, name}, "clientMutationId": in["clientMutationId"]}, nil
 }
 
@@ -213,21 +215,21 @@ func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, erro
 // a comment; nil when unknown. The caller holds s.mu.
 func (s *Server) findNode(id string) any {
 	for _, r := range s.repos {
-		if NodeID("Repository", r.ID) == id {
+		if world.NodeID("Repository", r.ID) == id {
 			return r
 		}
 		for name := range r.Branches {
-			if RefNodeID(r, name) == id {
+			if world.RefNodeID(r, name) == id {
 				return ref{r, name}
 			}
 		}
 		for _, is := range r.Issues {
-			if NodeID("PullRequest", is.ID) == id && is.IsPR || NodeID("Issue", is.ID) == id && !is.IsPR {
+			if world.NodeID("PullRequest", is.ID) == id && is.IsPR || world.NodeID("Issue", is.ID) == id && !is.IsPR {
 				return is
 			}
 		}
 		for _, c := range r.Comments {
-			if NodeID("IssueComment", c.ID) == id {
+			if world.NodeID("IssueComment", c.ID) == id {
 				return c
 			}
 		}

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Webhook payloads follow GitHub's real deliveries (testdata/github/webhooks). Deliberately omitted
@@ -63,20 +65,22 @@ func (s *Server) prRefs(r *repo, pr *issue) []any {
 // headCommitJSON is the head_commit of suites and runs.
 func (s *Server) headCommitJSON(r *repo, c *commit, author string) obj {
 	who := obj{"name": author, "email": author + "@users.noreply.github.com"}
-	return obj{"id": c.SHA, "tree_id": FakeSHA("tree", c.SHA), "message": c.Message,
+	return obj{"id": c.SHA, "tree_id": world.FakeSHA("tree", c.SHA), "message": c.Message,
 		"timestamp": ts(c.Date), "author": who, "committer": who}
 }
 
 // appID is the id of the GitHub App slug.
-func appID(slug string) int64 { return StableID("app:" + slug) }
+func appID(slug string) int64 { return world.StableID("app:" + slug) }
 
 // workflowID is the id of the Actions workflow name of repository r.
-func workflowID(r *repo, name string) int64 { return StableID(r.FullName() + ":workflow:" + name) }
+func workflowID(r *repo, name string) int64 {
+	return world.StableID(r.FullName() + ":workflow:" + name)
+}
 
 // appJSON is a GitHub App object.
 func (s *Server) appJSON(slug string) obj {
 	id := appID(slug)
-	return obj{"id": id, "slug": slug, "node_id": NodeID("App", id), "name": slug,
+	return obj{"id": id, "slug": slug, "node_id": world.NodeID("App", id), "name": slug,
 		"owner": s.userJSON(slug), "description": "", "external_url": "https://" + slug + ".example",
 		"html_url": htmlBase + "/apps/" + slug, "created_at": ts(timeZero), "updated_at": ts(timeZero),
 		"permissions": obj{"checks": "write", "metadata": "read"}, "events": []any{}}
@@ -91,17 +95,17 @@ func (s *Server) workflowRunEvent(r *repo, pr *issue, cs *checkSuite) Event {
 	wfID := workflowID(r, cs.Workflow)
 	path := ".github/workflows/" + cs.Workflow + ".yml"
 	url := s.apiURL("/repos/%s/actions/runs/%d", fn, cs.RunID)
-	workflow := obj{"id": wfID, "node_id": NodeID("Workflow", wfID), "name": cs.Workflow, "path": path,
+	workflow := obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": cs.Workflow, "path": path,
 		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
 		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.DefaultBranch, path),
 		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, cs.Workflow),
 		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
 	wr := obj{
-		"id": cs.RunID, "node_id": NodeID("WorkflowRun", cs.RunID), "name": cs.Workflow,
+		"id": cs.RunID, "node_id": world.NodeID("WorkflowRun", cs.RunID), "name": cs.Workflow,
 		"display_title": pr.Title, "path": path, "head_branch": pr.Head, "head_sha": pr.HeadSHA,
 		"run_number": cs.RunID % 1000, "run_attempt": 1, "event": "pull_request", "status": "completed",
 		"conclusion": suiteConclusion(runs), "workflow_id": wfID, "check_suite_id": cs.ID,
-		"check_suite_node_id": NodeID("CheckSuite", cs.ID), "url": url,
+		"check_suite_node_id": world.NodeID("CheckSuite", cs.ID), "url": url,
 		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, cs.RunID),
 		"pull_requests": s.prRefs(r, pr), "created_at": ts(done),
 		"updated_at": ts(done), "run_started_at": ts(done),
@@ -132,7 +136,7 @@ func (s *Server) checkSuiteEvent(r *repo, pr *issue, cs *checkSuite) Event {
 		headBranch = nil // see prRefs
 	}
 	p := obj{
-		"id": cs.ID, "node_id": NodeID("CheckSuite", cs.ID), "head_branch": headBranch,
+		"id": cs.ID, "node_id": world.NodeID("CheckSuite", cs.ID), "head_branch": headBranch,
 		"head_sha": pr.HeadSHA, "status": "completed", "conclusion": suiteConclusion(runs), "url": url,
 		"before": before, "after": pr.HeadSHA, "pull_requests": s.prRefs(r, pr),
 		"app": s.appJSON(cs.App), "created_at": ts(done), "updated_at": ts(done),
@@ -151,10 +155,10 @@ func (s *Server) statusEvent(r *repo, pr *issue, c *commit, st *status) Event {
 		"id": st.ID, "sha": c.SHA, "name": fn, "target_url": nil, "avatar_url": nil,
 		"context": st.Context, "description": nil, "state": st.State,
 		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
-		"commit": obj{"sha": c.SHA, "node_id": NodeID("Commit", StableID(c.SHA)), "url": commitURL,
+		"commit": obj{"sha": c.SHA, "node_id": world.NodeID("Commit", world.StableID(c.SHA)), "url": commitURL,
 			"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, c.SHA),
 			"commit": obj{"message": c.Message, "author": who, "committer": who,
-				"tree": obj{"sha": FakeSHA("tree", c.SHA)}, "comment_count": 0},
+				"tree": obj{"sha": world.FakeSHA("tree", c.SHA)}, "comment_count": 0},
 			"author": s.userJSON(pr.Author), "committer": s.userJSON(pr.Author), "parents": []any{}},
 		"branches": []any{obj{"name": pr.Head, "protected": false,
 			"commit": obj{"sha": c.SHA, "url": commitURL}}},

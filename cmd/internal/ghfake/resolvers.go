@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Values the resolvers pass around besides the world's own structs.
@@ -76,8 +78,8 @@ func queryResolvers() {
 		}
 		on(typ, map[string]resolver{
 			"login":      value(login),
-			"id":         value(func(a actor) any { return NodeID(typeOf(a), StableID(string(a))) }),
-			"databaseId": value(func(a actor) any { return StableID(string(a)) }),
+			"id":         value(func(a actor) any { return world.NodeID(typeOf(a), world.StableID(string(a))) }),
+			"databaseId": value(func(a actor) any { return world.StableID(string(a)) }),
 			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
 		})
 	}
@@ -86,7 +88,7 @@ func queryResolvers() {
 // repositoryResolvers serve a repository, its refs and its blobs.
 func repositoryResolvers() {
 	on("Repository", map[string]resolver{
-		"id":               value(func(r *repo) any { return NodeID("Repository", r.ID) }),
+		"id":               value(func(r *repo) any { return world.NodeID("Repository", r.ID) }),
 		"databaseId":       value(func(r *repo) any { return r.ID }),
 		"name":             value(func(r *repo) any { return r.Name }),
 		"nameWithOwner":    value(func(r *repo) any { return r.FullName() }),
@@ -129,7 +131,7 @@ func repositoryResolvers() {
 		},
 	})
 	on("Ref", map[string]resolver{
-		"id":     value(func(r ref) any { return RefNodeID(r.repo, r.name) }),
+		"id":     value(func(r ref) any { return world.RefNodeID(r.repo, r.name) }),
 		"name":   value(func(r ref) any { return r.name }),
 		"prefix": value(func(r ref) any { return "refs/heads/" }),
 		"target": value(func(r ref) any {
@@ -141,7 +143,7 @@ func repositoryResolvers() {
 	})
 	on("Blob", map[string]resolver{
 		"oid":            value(func(b *blob) any { return b.OID }),
-		"id":             value(func(b *blob) any { return NodeID("Blob", StableID(b.OID)) }),
+		"id":             value(func(b *blob) any { return world.NodeID("Blob", world.StableID(b.OID)) }),
 		"text":           value(func(b *blob) any { t, _ := BlobText(b); return t }), // limits.go
 		"byteSize":       value(func(b *blob) any { return len(b.Text) }),
 		"isTruncated":    value(func(b *blob) any { _, cut := BlobText(b); return cut }),

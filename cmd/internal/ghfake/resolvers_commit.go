@@ -1,13 +1,17 @@
 package ghfake
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
+)
 
 // commitResolvers serve a commit and its status rollup.
 func commitResolvers() {
 	on("Commit", map[string]resolver{
 		"oid":             value(func(c *commit) any { return c.SHA }),
 		"abbreviatedOid":  value(func(c *commit) any { return c.SHA[:7] }),
-		"id":              value(func(c *commit) any { return NodeID("Commit", StableID(c.SHA)) }),
+		"id":              value(func(c *commit) any { return world.NodeID("Commit", world.StableID(c.SHA)) }),
 		"message":         value(func(c *commit) any { return c.Message }),
 		"messageHeadline": value(func(c *commit) any { return strings.SplitN(c.Message, "\n", 2)[0] }),
 		"committedDate":   value(func(c *commit) any { return gqlTime(c.Date) }),
@@ -23,14 +27,14 @@ func commitResolvers() {
 		"associatedPullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
 			c := p.(*commit)
 			var items []any
-			for _, pr := range PRsOfCommit(c.Repo, c.SHA) {
+			for _, pr := range world.PRsOfCommit(c.Repo, c.SHA) {
 				items = append(items, pr)
 			}
 			return paginate("associatedPullRequests", items, a)
 		},
 	})
 	on("StatusCheckRollup", map[string]resolver{
-		"id":    value(func(r rollup) any { return NodeID("StatusCheckRollup", StableID(r.c.SHA)) }),
+		"id":    value(func(r rollup) any { return world.NodeID("StatusCheckRollup", world.StableID(r.c.SHA)) }),
 		"state": value(func(r rollup) any { return rollupState(rollupContexts(r.c)) }),
 		"contexts": func(_ *executor, p any, a map[string]any) (any, error) {
 			return paginate("contexts", rollupContexts(p.(rollup).c), a)
@@ -43,7 +47,7 @@ func commitResolvers() {
 // apps and workflows, and commit statuses.
 func checkResolvers() {
 	on("CheckRun", map[string]resolver{
-		"id":          value(func(c *checkRun) any { return NodeID("CheckRun", c.ID) }),
+		"id":          value(func(c *checkRun) any { return world.NodeID("CheckRun", c.ID) }),
 		"databaseId":  value(func(c *checkRun) any { return c.ID }),
 		"name":        value(func(c *checkRun) any { return c.Name }),
 		"status":      value(func(c *checkRun) any { return strings.ToUpper(c.Status) }),
@@ -55,7 +59,7 @@ func checkResolvers() {
 		"checkSuite":  value(func(c *checkRun) any { return c.Suite }),
 	})
 	on("CheckSuite", map[string]resolver{
-		"id":         value(func(cs *checkSuite) any { return NodeID("CheckSuite", cs.ID) }),
+		"id":         value(func(cs *checkSuite) any { return world.NodeID("CheckSuite", cs.ID) }),
 		"databaseId": value(func(cs *checkSuite) any { return cs.ID }),
 		"app":        value(func(cs *checkSuite) any { return app(cs.App) }),
 		"workflowRun": value(func(cs *checkSuite) any {
@@ -66,24 +70,24 @@ func checkResolvers() {
 		}),
 	})
 	on("App", map[string]resolver{
-		"id":         value(func(a app) any { return NodeID("App", appID(string(a))) }),
+		"id":         value(func(a app) any { return world.NodeID("App", appID(string(a))) }),
 		"databaseId": value(func(a app) any { return appID(string(a)) }),
 		"slug":       value(func(a app) any { return string(a) }),
 		"name":       value(func(a app) any { return string(a) }),
 	})
 	on("WorkflowRun", map[string]resolver{
-		"id":         value(func(w wfRun) any { return NodeID("WorkflowRun", w.cs.RunID) }),
+		"id":         value(func(w wfRun) any { return world.NodeID("WorkflowRun", w.cs.RunID) }),
 		"databaseId": value(func(w wfRun) any { return w.cs.RunID }),
 		"checkSuite": value(func(w wfRun) any { return w.cs }),
 		"workflow":   value(func(w wfRun) any { return workflow{w.cs.Repo, w.cs.Workflow} }),
 	})
 	on("Workflow", map[string]resolver{
-		"id":         value(func(w workflow) any { return NodeID("Workflow", workflowID(w.repo, w.name)) }),
+		"id":         value(func(w workflow) any { return world.NodeID("Workflow", workflowID(w.repo, w.name)) }),
 		"databaseId": value(func(w workflow) any { return workflowID(w.repo, w.name) }),
 		"name":       value(func(w workflow) any { return w.name }),
 	})
 	on("StatusContext", map[string]resolver{
-		"id":          value(func(s *status) any { return NodeID("StatusContext", s.ID) }),
+		"id":          value(func(s *status) any { return world.NodeID("StatusContext", s.ID) }),
 		"context":     value(func(s *status) any { return s.Context }),
 		"state":       value(func(s *status) any { return strings.ToUpper(s.State) }),
 		"description": value(func(s *status) any { return nil }),

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"fmt"
 	"sort"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The association of a commit with pull requests, and the list of a repository's pull
@@ -23,62 +25,6 @@ func forkResolvers() {
 	})
 }
 
-// prsOfCommit are the pull requests associated with commit sha as seen from repository r,
-// by number: r's pull requests whose commits include sha, leaving out a fork's pull
-// request while the commit is only in the fork.
-func PRsOfCommit(r *repo, sha string) []*issue {
-	var out []*issue
-	inRepo := Reachable(r)[sha]
-	for _, pr := range PRsOf(r) {
-		if HasCommit(pr, sha) && (!pr.CrossRepo() || inRepo) {
-			out = append(out, pr)
-		}
-	}
-	return out
-}
-
-// prsOf are r's pull requests by number.
-func PRsOf(r *repo) []*issue {
-	var out []*issue
-	for n := 1; n <= MaxNumber(r); n++ {
-		if pr := r.Issues[n]; pr != nil && pr.IsPR {
-			out = append(out, pr)
-		}
-	}
-	return out
-}
-
-func HasCommit(pr *issue, sha string) bool {
-	for _, c := range pr.Commits {
-		if c == sha {
-			return true
-		}
-	}
-	return false
-}
-
-// reachable are the commits that some branch of r reaches through parents: the objects of
-// r. (A fork shares its parent's object store in the fake; reachability tells them apart.)
-func Reachable(r *repo) map[string]bool {
-	seen := map[string]bool{}
-	var stack []string
-	for _, b := range r.Branches {
-		stack = append(stack, b.Head)
-	}
-	for len(stack) > 0 {
-		sha := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if sha == "" || seen[sha] {
-			continue
-		}
-		seen[sha] = true
-		if c := r.Commits[sha]; c != nil {
-			stack = append(stack, c.Parents...)
-		}
-	}
-	return seen
-}
-
 // repoPulls are the pull requests of Repository.pullRequests: filtered by states,
 // headRefName and baseRefName, ordered by orderBy (default: creation, ascending). The
 // labels filter is refused rather than guessed at: nothing here needs it.
@@ -92,7 +38,7 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 		return nil, fmt.Errorf("ghfake: pullRequests(labels:) is not served by the fake")
 	}
 	var prs []*issue
-	for _, pr := range PRsOf(r) {
+	for _, pr := range world.PRsOf(r) {
 		if matchState(states, prState(pr)) && (head == "" || pr.Head == head) && (base == "" || pr.Base == base) {
 			prs = append(prs, pr)
 		}

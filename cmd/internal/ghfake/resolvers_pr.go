@@ -3,15 +3,17 @@ package ghfake
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // subjectFields are the fields Issue and PullRequest share.
 var subjectFields = map[string]resolver{
 	"id": value(func(i *issue) any {
 		if i.IsPR {
-			return NodeID("PullRequest", i.ID)
+			return world.NodeID("PullRequest", i.ID)
 		}
-		return NodeID("Issue", i.ID)
+		return world.NodeID("Issue", i.ID)
 	}),
 	"databaseId": value(func(i *issue) any { return i.ID }),
 	"number":     value(func(i *issue) any { return i.Number }),
@@ -119,7 +121,7 @@ func pullRequestResolvers() {
 	})
 	on("PullRequestCommit", map[string]resolver{
 		"commit": value(func(c prCommit) any { return c.c }),
-		"id":     value(func(c prCommit) any { return NodeID("PullRequestCommit", StableID(c.c.SHA)) }),
+		"id":     value(func(c prCommit) any { return world.NodeID("PullRequestCommit", world.StableID(c.c.SHA)) }),
 	})
 	on("PullRequestChangedFile", map[string]resolver{
 		"path":       value(func(f prFile) any { return f.path }),
@@ -132,7 +134,7 @@ func pullRequestResolvers() {
 // reviewResolvers serve the reviews of a pull request.
 func reviewResolvers() {
 	on("PullRequestReview", map[string]resolver{
-		"id":          value(func(r *review) any { return NodeID("PullRequestReview", r.ID) }),
+		"id":          value(func(r *review) any { return world.NodeID("PullRequestReview", r.ID) }),
 		"databaseId":  value(func(r *review) any { return r.ID }),
 		"author":      value(func(r *review) any { return actorOrNil(r.User) }),
 		"state":       value(func(r *review) any { return r.State }),
@@ -158,7 +160,7 @@ func reviewResolvers() {
 // commentResolvers serve the comments of an issue or pull request, and labels.
 func commentResolvers() {
 	on("IssueComment", map[string]resolver{
-		"id":             value(func(c *comment) any { return NodeID("IssueComment", c.ID) }),
+		"id":             value(func(c *comment) any { return world.NodeID("IssueComment", c.ID) }),
 		"databaseId":     value(func(c *comment) any { return c.ID }), // an Int: refused above 2^31-1
 		"fullDatabaseId": value(func(c *comment) any { return c.ID }),
 		"author":         value(func(c *comment) any { return actorOrNil(c.Author) }),
@@ -175,9 +177,9 @@ func commentResolvers() {
 		"isMinimized": value(func(c *comment) any { return false }),
 	})
 	on("Label", map[string]resolver{
-		"id":          value(func(l label) any { return NodeID("Label", StableID(l.repo.FullName()+"#"+l.name)) }),
+		"id":          value(func(l label) any { return world.NodeID("Label", world.StableID(l.repo.FullName()+"#"+l.name)) }),
 		"name":        value(func(l label) any { return l.name }),
-		"color":       value(func(l label) any { return fmt.Sprintf("%06x", StableID(l.repo.FullName()+"#"+l.name)%0xffffff) }),
+		"color":       value(func(l label) any { return fmt.Sprintf("%06x", world.StableID(l.repo.FullName()+"#"+l.name)%0xffffff) }),
 		"description": value(func(l label) any { return nil }),
 	})
 }

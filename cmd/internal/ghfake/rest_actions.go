@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // issuesCreate: https://docs.github.com/rest/issues/issues#create-an-issue (title, body,
@@ -54,10 +56,10 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 		for _, l := range in.Labels {
 			switch x := l.(type) {
 			case string:
-				labels = LabelSet(r, labels, x)
+				labels = world.LabelSet(r, labels, x)
 			case map[string]any:
 				if name, ok := x["name"].(string); ok {
-					labels = LabelSet(r, labels, name)
+					labels = world.LabelSet(r, labels, name)
 				}
 			}
 		}

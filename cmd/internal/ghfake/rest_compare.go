@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // reposCompare: https://docs.github.com/rest/commits/commits#compare-two-commits
@@ -133,10 +135,10 @@ func (s *Server) compareCommitJSON(r *repo, cm *commit) obj {
 		parents = append(parents, obj{"sha": p, "url": s.apiURL("/repos/%s/commits/%s", fn, p)})
 	}
 	return obj{
-		"sha": cm.SHA, "node_id": NodeID("Commit", StableID(cm.SHA)),
+		"sha": cm.SHA, "node_id": world.NodeID("Commit", world.StableID(cm.SHA)),
 		"url":      s.apiURL("/repos/%s/commits/%s", fn, cm.SHA),
 		"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, cm.SHA),
-		"commit":   obj{"message": cm.Message, "tree": obj{"sha": FakeSHA("tree", cm.SHA)}},
+		"commit":   obj{"message": cm.Message, "tree": obj{"sha": world.FakeSHA("tree", cm.SHA)}},
 		"parents":  parents,
 	}
 }

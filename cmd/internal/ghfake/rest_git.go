@@ -6,13 +6,15 @@ import (
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // refJSON is a git reference object for branch b.
 func (s *Server) refJSON(r *repo, b *branch) obj {
 	fn := r.FullName()
 	return obj{
-		"ref": "refs/heads/" + b.Name, "node_id": RefNodeID(r, b.Name),
+		"ref": "refs/heads/" + b.Name, "node_id": world.RefNodeID(r, b.Name),
 		"url":    s.apiURL("/repos/%s/git/refs/heads/%s", fn, b.Name),
 		"object": obj{"type": "commit", "sha": b.Head, "url": s.apiURL("/repos/%s/git/commits/%s", fn, b.Head)},
 	}
@@ -48,10 +50,10 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 	case c.repo.Commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
 	case c.repo.RefusedBy(name, false) != "":
-		return http.StatusUnprocessableEntity, refBody(RuleViolation(c.repo.RefusedBy(name, false)), "create-a-reference")
+		return http.StatusUnprocessableEntity, refBody(world.RuleViolation(c.repo.RefusedBy(name, false)), "create-a-reference")
 	}
 	b := s.ensureBranch(c.repo, name)
-	b.Head, b.Files = in.SHA, CopyFiles(c.repo.Commits[in.SHA].Files)
+	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
 	return http.StatusCreated, s.refJSON(c.repo, b)
 }
 
@@ -73,9 +75,9 @@ func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 	case c.repo.Commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
 	case c.repo.RefusedBy(name, true) != "":
-		return http.StatusUnprocessableEntity, refBody(RuleViolation(c.repo.RefusedBy(name, true)), "update-a-reference")
+		return http.StatusUnprocessableEntity, refBody(world.RuleViolation(c.repo.RefusedBy(name, true)), "update-a-reference")
 	}
-	b.Head, b.Files = in.SHA, CopyFiles(c.repo.Commits[in.SHA].Files)
+	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
 	return http.StatusOK, s.refJSON(c.repo, b)
 }
 

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // issuesGet: https://docs.github.com/rest/issues/issues#get-an-issue
@@ -55,7 +57,7 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	}
 	labels := append([]string(nil), is.Labels...)
 	for _, n := range names {
-		labels = LabelSet(c.repo, labels, n)
+		labels = world.LabelSet(c.repo, labels, n)
 	}
 	s.relabel(is, labels, c.login)
 	is.UpdatedAt = s.clock()
@@ -77,7 +79,7 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	}
 	var labels []string
 	for _, n := range names {
-		labels = LabelSet(c.repo, labels, n)
+		labels = world.LabelSet(c.repo, labels, n)
 	}
 	s.relabel(is, labels, c.login)
 	is.UpdatedAt = s.clock()
@@ -90,7 +92,7 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	labels, removed := LabelDel(append([]string(nil), is.Labels...), c.params["name"])
+	labels, removed := world.LabelDel(append([]string(nil), is.Labels...), c.params["name"])
 	if removed == "" {
 		return http.StatusNotFound, errorBody("Label does not exist")
 	}

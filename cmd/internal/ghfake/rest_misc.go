@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // actionsDispatch: https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event
@@ -119,7 +121,7 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 		}
 		is.Labels = nil
 		for _, n := range names {
-			is.Labels = LabelSet(c.repo, is.Labels, n)
+			is.Labels = world.LabelSet(c.repo, is.Labels, n)
 		}
 	}
 	is.UpdatedAt = now
@@ -184,7 +186,7 @@ func reactionsCreate(s *Server, c *restCtx) (int, any) {
 		code, id = http.StatusCreated, s.newID()
 		s.reactions[key] = id
 	}
-	return code, obj{"id": id, "node_id": NodeID("Reaction", id), "user": s.userJSON(c.login),
+	return code, obj{"id": id, "node_id": world.NodeID("Reaction", id), "user": s.userJSON(c.login),
 		"content": in.Content, "created_at": ts(s.clock())}
 }
 
@@ -213,7 +215,7 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 	}
 	st := s.addStatus(cm, in.Context, in.State)
 	return http.StatusCreated, obj{
-		"id": st.ID, "node_id": NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
+		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
 		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.userJSON(c.login),
 		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // pullsGet: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
@@ -50,7 +52,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		code, msg := s.mergeRefusal(c, pr, in.MergeMethod)
 		return code, errorBody(msg)
 	case c.repo.RefusedBy(pr.Base, true) != "":
-		return http.StatusMethodNotAllowed, errorBody(RuleViolation(c.repo.RefusedBy(pr.Base, true)))
+		return http.StatusMethodNotAllowed, errorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))
 	case c.login == BotLogin && workflowFile(pr.Files) != "": // rest_workflows.go
 		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.Files)))
 	}
@@ -62,7 +64,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
 	}
 	head := s.ensureBranch(pr.HeadRepository(), pr.Head)
-	files, _ := MergedFiles(pr) // merge3.go; a conflict was refused above
+	files, _ := world.MergedFiles(pr) // merge3.go; a conflict was refused above
 	base.Files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
 	// the base alone (the fake makes one for a rebase too).
@@ -171,16 +173,8 @@ func reposGetPermission(s *Server, c *restCtx) (int, any) {
 // reposPullsOfCommit: https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit
 func reposPullsOfCommit(s *Server, c *restCtx) (int, any) {
 	var out []any
-	for _, pr := range PRsOfCommit(c.repo, c.params["commit_sha"]) {
+	for _, pr := range world.PRsOfCommit(c.repo, c.params["commit_sha"]) {
 		out = append(out, s.prJSON(c.repo, pr))
 	}
 	return http.StatusOK, c.paginate(out)
-}
-
-func MaxNumber(r *repo) int {
-	m := 0
-	for n := range r.Issues {
-		m = max(m, n)
-	}
-	return m
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The workflow runs the action's workflow_dispatches started, as GitHub lists them per
@@ -58,7 +60,7 @@ func (s *Server) dispatchRunJSON(r *repo, d Dispatch) obj {
 	if actor == "" {
 		actor = BotLogin
 	}
-	return obj{"id": d.RunID, "node_id": NodeID("WorkflowRun", d.RunID), "name": d.Name, "display_title": d.RunName,
+	return obj{"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name, "display_title": d.RunName,
 		"path": ".github/workflows/" + d.Workflow, "head_branch": strings.TrimPrefix(d.Ref, "refs/heads/"), "head_sha": head,
 		"run_number": d.RunID % 1000, "run_attempt": 1, "event": "workflow_dispatch", "status": "queued", "conclusion": nil,
 		"workflow_id": wfID, "url": url, "html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),

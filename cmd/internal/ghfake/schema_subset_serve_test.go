@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +33,7 @@ func subsetWorld(t *testing.T) *Server {
 	t.Helper()
 	sub, err := loadSubset()
 	require.NoError(t, err)
-	s := world(t)
+	s := widgets(t)
 	s.useSchema(sub, subsetName)
 	return s
 }
@@ -70,7 +71,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string) {
 	t.Helper()
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
-	assert.Equal(t, NodeID("Repository", s.repos[testRepo].ID), q.Repository.Id)
+	assert.Equal(t, world.NodeID("Repository", s.repos[testRepo].ID), q.Repository.Id)
 	require.NotNil(t, q.Repository.DefaultBranchRef.Target)
 	assert.Equal(t, s.repos[testRepo].Branches["main"].Head, q.Repository.DefaultBranchRef.Target.Oid)
 	sr := q.Repository.StateRef
@@ -192,7 +193,7 @@ func TestSchemaSubsetServesOwnQueries(t *testing.T) {
 
 	_, id := s.Comment(testRepo, 7, "alice", "hello")
 	out = gql(t, s, s.BotToken(), `query($id: ID!) { node(id: $id) { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`,
-		map[string]any{"id": NodeID("IssueComment", id)})
+		map[string]any{"id": world.NodeID("IssueComment", id)})
 	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")
 	assert.Equal(t, "hello", dig(t, out, "data", "node", "body"))
 
@@ -215,7 +216,7 @@ func TestSchemaSubsetRefusal(t *testing.T) {
 
 // TestPayloadFields holds each mutation's payload to the keys payloadFields lists.
 func TestPayloadFields(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	sub, err := loadSubset()
 	require.NoError(t, err)
 	s.mu.Lock()
@@ -229,10 +230,10 @@ func TestPayloadFields(t *testing.T) {
 			"expectedHeadOid": r.Branches["main"].Head,
 			"message":         map[string]any{"headline": "m"},
 		},
-		"createRef":          {"repositoryId": NodeID("Repository", r.ID), "name": "refs/heads/new", "oid": r.Branches["main"].Head},
-		"deleteRef":          {"refId": RefNodeID(r, "feat/login")},
-		"addComment":         {"subjectId": NodeID("PullRequest", pr.ID), "body": "y"},
-		"updateIssueComment": {"id": NodeID("IssueComment", c.ID), "body": "z"},
+		"createRef":          {"repositoryId": world.NodeID("Repository", r.ID), "name": "refs/heads/new", "oid": r.Branches["main"].Head},
+		"deleteRef":          {"refId": world.RefNodeID(r, "feat/login")},
+		"addComment":         {"subjectId": world.NodeID("PullRequest", pr.ID), "body": "y"},
+		"updateIssueComment": {"id": world.NodeID("IssueComment", c.ID), "body": "z"},
 	}
 	e := newExecutor(s, sub, BotLogin, nil, nil)
 	var mutations []string

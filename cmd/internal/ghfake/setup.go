@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // AddRepo creates the repository fullName ("owner/name") with an initial commit on defaultBranch.
@@ -19,7 +21,7 @@ func (s *Server) AddRepo(fullName, defaultBranch string) {
 		panic(fmt.Sprintf("ghfake: repository %q is not owner/name", fullName))
 	}
 	r := &repo{
-		Owner: owner, Name: name, ID: StableID(fullName), DefaultBranch: defaultBranch,
+		Owner: owner, Name: name, ID: world.StableID(fullName), DefaultBranch: defaultBranch,
 		Branches: map[string]*branch{}, Commits: map[string]*commit{},
 		Blobs: map[string]*blob{}, Trees: map[string]*tree{}, Issues: map[int]*issue{},
 	}
@@ -43,7 +45,7 @@ func (s *Server) ensureFork(r *repo, owner string) *repo {
 		panic(fmt.Sprintf("ghfake: %s cannot fork its own repository %s", owner, r.FullName()))
 	}
 	f := &repo{
-		Owner: owner, Name: r.Name, ID: StableID(fullName), DefaultBranch: r.DefaultBranch,
+		Owner: owner, Name: r.Name, ID: world.StableID(fullName), DefaultBranch: r.DefaultBranch,
 		Branches: map[string]*branch{}, Commits: r.Commits, Blobs: r.Blobs, Trees: r.Trees, Issues: map[int]*issue{},
 		Parent: r,
 	}
@@ -72,7 +74,7 @@ func (s *Server) SetFile(repoName, branchName, path, content string) string {
 	defer s.mu.Unlock()
 	r := s.mustRepo(repoName)
 	b := s.ensureBranch(r, branchName)
-	bl := &blob{OID: BlobOID(content), Text: content}
+	bl := &blob{OID: world.BlobOID(content), Text: content}
 	r.Blobs[bl.OID] = bl
 	b.Files[path] = bl
 	r.Pushes++
@@ -188,7 +190,7 @@ func (s *Server) ensureBranchFrom(r *repo, name string, from *branch) *branch {
 	if b, ok := r.Branches[name]; ok {
 		return b
 	}
-	b := &branch{Name: name, Head: from.Head, Files: CopyFiles(from.Files)}
+	b := &branch{Name: name, Head: from.Head, Files: world.CopyFiles(from.Files)}
 	r.Branches[name] = b
 	return b
 }
@@ -198,18 +200,9 @@ func (s *Server) ensureBranchFrom(r *repo, name string, from *branch) *branch {
 func (s *Server) newCommit(r *repo, message string, parents []string, files map[string]*blob, parts ...any) *commit {
 	s.commitSeq++
 	c := &commit{
-		Repo: r, SHA: FakeSHA(append([]any{"commit"}, parts...)...), Message: message, Date: s.clock(),
-		Seq: s.commitSeq, Parents: append([]string(nil), parents...), Files: CopyFiles(files),
+		Repo: r, SHA: world.FakeSHA(append([]any{"commit"}, parts...)...), Message: message, Date: s.clock(),
+		Seq: s.commitSeq, Parents: append([]string(nil), parents...), Files: world.CopyFiles(files),
 	}
 	r.Commits[c.SHA] = c
 	return c
-}
-
-// copyFiles copies a path → blob map.
-func CopyFiles(files map[string]*blob) map[string]*blob {
-	out := make(map[string]*blob, len(files))
-	for p, bl := range files {
-		out[p] = bl
-	}
-	return out
 }

@@ -2,9 +2,10 @@ package ghfake
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The builders below make the JSON objects GitHub's REST API and webhooks share, with the keys of
@@ -43,9 +44,9 @@ func (s *Server) userJSON(login string) any {
 	if isBot(login) {
 		typ = "Bot"
 	}
-	id := StableID(login)
+	id := world.StableID(login)
 	return obj{
-		"login": login, "id": id, "node_id": NodeID(typ, id), "type": typ, "site_admin": false,
+		"login": login, "id": id, "node_id": world.NodeID(typ, id), "type": typ, "site_admin": false,
 		"avatar_url": "https://avatars.githubusercontent.com/u/" + fmt.Sprint(id), "gravatar_id": "",
 		"url": s.apiURL("/users/%s", login), "html_url": htmlBase + "/" + login,
 		"followers_url":       s.apiURL("/users/%s/followers", login),
@@ -79,18 +80,6 @@ var repoURLs = map[string]string{
 	"teams_url": "/teams", "trees_url": "/git/trees{/sha}",
 }
 
-// repoJSON is a repository object (REST repos/get and every webhook's repository). Keys the
-// example has only for templates (template_repository) and for organization-owned repositories
-// (organization) are left out: the fake's repositories are neither. A fork says "fork": true;
-// repos/get adds its parent and source.
-// allowsMethod is the repository's setting for a merge method. The fake keeps one list of
-// merge methods, on a branch's protection; GitHub's settings are the repository's, so the
-// default branch's list stands for them (every method when it lists none).
-func (r *repo) AllowsMethod(method string) bool {
-	p := r.Settings.Protection[r.DefaultBranch]
-	return p == nil || len(p.MergeMethods) == 0 || slices.Contains(p.MergeMethods, method)
-}
-
 func (s *Server) repoJSON(r *repo) obj {
 	fn := r.FullName()
 	api := s.apiURL("/repos/%s", fn)
@@ -101,7 +90,7 @@ func (s *Server) repoJSON(r *repo) obj {
 		}
 	}
 	o := obj{
-		"id": r.ID, "node_id": NodeID("Repository", r.ID), "name": r.Name, "full_name": fn,
+		"id": r.ID, "node_id": world.NodeID("Repository", r.ID), "name": r.Name, "full_name": fn,
 		"private": false, "owner": s.userJSON(r.Owner), "html_url": htmlBase + "/" + fn,
 		"description": nil, "fork": r.Parent != nil, "url": api, "homepage": nil, "language": "Go",
 		"default_branch": r.DefaultBranch, "visibility": "public", "archived": false,
@@ -127,9 +116,9 @@ func (s *Server) repoJSON(r *repo) obj {
 
 // labelJSON is a label object; its id and color are derived from the name.
 func (s *Server) labelJSON(r *repo, name string) obj {
-	id := StableID(r.FullName() + "#" + name)
+	id := world.StableID(r.FullName() + "#" + name)
 	return obj{
-		"id": id, "node_id": NodeID("Label", id), "url": s.apiURL("/repos/%s/labels/%s", r.FullName(), name),
+		"id": id, "node_id": world.NodeID("Label", id), "url": s.apiURL("/repos/%s/labels/%s", r.FullName(), name),
 		"name": name, "description": nil, "color": fmt.Sprintf("%06x", id%0xffffff), "default": false,
 	}
 }
@@ -166,7 +155,7 @@ func (s *Server) commentJSON(r *repo, c *comment) obj {
 	fn := r.FullName()
 	url := s.apiURL("/repos/%s/issues/comments/%d", fn, c.ID)
 	return obj{
-		"id": c.ID, "node_id": NodeID("IssueComment", c.ID), "url": url,
+		"id": c.ID, "node_id": world.NodeID("IssueComment", c.ID), "url": url,
 		"html_url":  fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", htmlBase, fn, c.Issue, c.ID),
 		"issue_url": s.apiURL("/repos/%s/issues/%d", fn, c.Issue),
 		"body":      c.Body, "user": s.userJSON(c.Author),
@@ -188,7 +177,7 @@ func (s *Server) issueJSON(r *repo, is *issue) obj {
 	}
 	assignee, assignees := s.assigneesJSON(is)
 	o := obj{
-		"id": is.ID, "node_id": NodeID("Issue", is.ID), "url": url,
+		"id": is.ID, "node_id": world.NodeID("Issue", is.ID), "url": url,
 		"repository_url": s.apiURL("/repos/%s", fn), "labels_url": url + "/labels{/name}",
 		"comments_url": url + "/comments", "events_url": url + "/events", "timeline_url": url + "/timeline",
 		"html_url": fmt.Sprintf("%s/%s/issues/%d", htmlBase, fn, is.Number),
@@ -230,7 +219,7 @@ func (s *Server) mergeableJSON(pr *issue) (any, string) {
 		return nil, "unknown"
 	case pr.Draft:
 		return true, "draft"
-	case MergeableNow(pr) == "CONFLICTING":
+	case world.MergeableNow(pr) == "CONFLICTING":
 		return false, "dirty"
 	case pr.Mergeable == "UNKNOWN" || s.computing(nil, pr):
 		return nil, "unknown"
@@ -257,7 +246,7 @@ func (s *Server) prJSON(r *repo, pr *issue) obj {
 		mergedBy = s.userJSON(pr.MergedBy)
 	}
 	return obj{
-		"url": url, "id": pr.ID, "node_id": NodeID("PullRequest", pr.ID), "html_url": html,
+		"url": url, "id": pr.ID, "node_id": world.NodeID("PullRequest", pr.ID), "html_url": html,
 		"diff_url": html + ".diff", "patch_url": html + ".patch", "issue_url": issueURL,
 		"commits_url": url + "/commits", "review_comments_url": url + "/comments",
 		"review_comment_url": s.apiURL("/repos/%s/pulls/comments{/number}", fn),
@@ -297,7 +286,7 @@ func (s *Server) reviewJSON(r *repo, pr *issue, rv *review, webhook bool) obj {
 		state = strings.ToLower(state)
 	}
 	return obj{
-		"id": rv.ID, "node_id": NodeID("PullRequestReview", rv.ID), "user": s.userJSON(rv.User),
+		"id": rv.ID, "node_id": world.NodeID("PullRequestReview", rv.ID), "user": s.userJSON(rv.User),
 		"body": rv.Body, "state": state, "html_url": html, "pull_request_url": prURL,
 		"_links":       obj{"html": obj{"href": html}, "pull_request": obj{"href": prURL}},
 		"submitted_at": ts(rv.SubmittedAt), "commit_id": rv.CommitID,
@@ -319,8 +308,8 @@ func (s *Server) requestedJSON(pr *issue, teams bool) []any {
 		slug, isTeam := strings.CutPrefix(r, "team:")
 		switch {
 		case teams && isTeam:
-			id := StableID("team:" + slug)
-			out = append(out, obj{"id": id, "node_id": NodeID("Team", id), "slug": slug, "name": slug})
+			id := world.StableID("team:" + slug)
+			out = append(out, obj{"id": id, "node_id": world.NodeID("Team", id), "slug": slug, "name": slug})
 		case !teams && !isTeam:
 			out = append(out, s.userJSON(r))
 		}

@@ -2,42 +2,17 @@ package ghfake
 
 import (
 	"fmt"
-	"strings"
-	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The timeline of a pull request or issue: the events GitHub records on it (labels added
 // and removed, reopenings, drafts, base changes), served as timelineItems.
 
-// timelineEvent is one recorded event; kind is its GraphQL type (LabeledEvent, ...).
-type timelineEvent struct {
-	Repo     *repo
-	ID       int64
-	Kind     string
-	Actor    string
-	Label    string  // LabeledEvent, UnlabeledEvent
-	From, To string  // BaseRefChangedEvent: previous and current base
-	Review   *review // ReviewDismissedEvent: the review dismissed
-	Previous string  // ReviewDismissedEvent: the review's state before
-	At       time.Time
-}
-
-// itemType is the PullRequestTimelineItemsItemType of a kind: LabeledEvent -> LABELED_EVENT.
-func ItemType(kind string) string {
-	var b strings.Builder
-	for i, r := range kind {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('_')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToUpper(b.String())
-}
-
 // record adds an event to the timeline. The caller holds s.mu.
 func (s *Server) record(is *issue, kind, actor string, set func(*timelineEvent)) {
 	// Event ids come from their own sequence, so that comment ids stay as tests expect.
-	id := int64(StableID(fmt.Sprintf("%s#%d/%d", is.Repo.FullName(), is.Number, len(is.Timeline))))
+	id := int64(world.StableID(fmt.Sprintf("%s#%d/%d", is.Repo.FullName(), is.Number, len(is.Timeline))))
 	ev := &timelineEvent{Repo: is.Repo, ID: id, Kind: kind, Actor: actor, At: s.clock()}
 	if set != nil {
 		set(ev)
@@ -50,13 +25,13 @@ func (s *Server) record(is *issue, kind, actor string, set func(*timelineEvent))
 // holds s.mu.
 func (s *Server) relabel(is *issue, labels []string, actor string) {
 	for _, l := range is.Labels {
-		if _, still := LabelDel(labels, l); still == "" {
+		if _, still := world.LabelDel(labels, l); still == "" {
 			name := l
 			s.record(is, "UnlabeledEvent", actor, func(e *timelineEvent) { e.Label = name })
 		}
 	}
 	for _, l := range labels {
-		if _, had := LabelDel(is.Labels, l); had == "" {
+		if _, had := world.LabelDel(is.Labels, l); had == "" {
 			name := l
 			s.record(is, "LabeledEvent", actor, func(e *timelineEvent) { e.Label = name })
 		}
@@ -76,7 +51,7 @@ func timelineResolvers() {
 		}
 		var items []any
 		for _, ev := range is.Timeline {
-			if len(want) == 0 || want[ItemType(ev.Kind)] {
+			if len(want) == 0 || want[world.ItemType(ev.Kind)] {
 				items = append(items, ev)
 			}
 		}
@@ -84,7 +59,7 @@ func timelineResolvers() {
 	}
 	on("PullRequest", map[string]resolver{"timelineItems": timelineItems})
 	common := map[string]resolver{
-		"id":        value(func(e *timelineEvent) any { return NodeID(e.Kind, e.ID) }),
+		"id":        value(func(e *timelineEvent) any { return world.NodeID(e.Kind, e.ID) }),
 		"actor":     value(func(e *timelineEvent) any { return actorOrNil(e.Actor) }),
 		"createdAt": value(func(e *timelineEvent) any { return gqlTime(e.At) }),
 	}

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"sort"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // PRView is a pull request as tests and scenarios assert on it.
@@ -75,7 +77,7 @@ func (s *Server) PR(repoName string, number int) PRView {
 	return PRView{
 		Number: pr.Number, State: pr.State, Merged: pr.Merged, MergeMethod: pr.MergeMethod,
 		MergedBy: pr.MergedBy, Title: pr.Title, Labels: sortedCopy(pr.Labels), HeadSHA: pr.HeadSHA,
-		Head: pr.Head, Base: pr.Base, Draft: pr.Draft, Mergeable: MergeableNow(pr),
+		Head: pr.Head, Base: pr.Base, Draft: pr.Draft, Mergeable: world.MergeableNow(pr),
 		BranchDeleted: pr.BranchDeleted, HeadRepo: pr.HeadRepository().FullName(),
 		Requested: sortedCopy(pr.Requested),
 	}

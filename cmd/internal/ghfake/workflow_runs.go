@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"gopkg.in/yaml.v3"
 )
 
@@ -90,18 +91,18 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 	path := ".github/workflows/" + d.Workflow
 	wfID := workflowID(r, d.Workflow)
 	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
-	workflow := obj{"id": wfID, "node_id": NodeID("Workflow", wfID), "name": d.Name, "path": path,
+	workflow := obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": d.Name, "path": path,
 		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
 		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.DefaultBranch, path),
 		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, d.Workflow),
 		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
-	suite := StableID(fmt.Sprintf("suite:%d", d.RunID))
+	suite := world.StableID(fmt.Sprintf("suite:%d", d.RunID))
 	wr := obj{
-		"id": d.RunID, "node_id": NodeID("WorkflowRun", d.RunID), "name": d.Name,
+		"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name,
 		"display_title": d.RunName, "path": path, "head_branch": b.Name, "head_sha": b.Head,
 		"run_number": d.RunID % 1000, "run_attempt": 1, "event": event, "status": "completed",
 		"conclusion": conclusion, "workflow_id": wfID, "check_suite_id": suite,
-		"check_suite_node_id": NodeID("CheckSuite", suite), "url": url,
+		"check_suite_node_id": world.NodeID("CheckSuite", suite), "url": url,
 		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
 		"pull_requests": []any{}, "created_at": ts(now), "updated_at": ts(now), "run_started_at": ts(now),
 		"actor": s.userJSON(actor), "triggering_actor": s.userJSON(actor),

@@ -1,4 +1,4 @@
-package ghfake
+package world
 
 import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
 
@@ -7,10 +7,10 @@ import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
 // head was cut survives; a file both sides changed differently is a conflict, and GitHub then
 // reports the pull request CONFLICTING and refuses to merge it.
 
-// mergeBase returns the newest commit that is an ancestor of both a and b (each its own
+// MergeBase returns the newest commit that is an ancestor of both a and b (each its own
 // ancestor), or "" when they share none. Commits are shared between a repository and its
-// forks, so r's commits hold both sides. The caller holds s.mu.
-func (r *repo) MergeBase(a, b string) string {
+// forks, so r's commits hold both sides. The caller holds the server's lock.
+func (r *Repo) MergeBase(a, b string) string {
 	ofA := r.Ancestors(a)
 	best := ""
 	for sha := range r.Ancestors(b) {
@@ -24,8 +24,8 @@ func (r *repo) MergeBase(a, b string) string {
 	return best
 }
 
-// ancestors returns sha and every commit reachable from it through parents.
-func (r *repo) Ancestors(sha string) map[string]bool {
+// Ancestors returns sha and every commit reachable from it through parents.
+func (r *Repo) Ancestors(sha string) map[string]bool {
 	seen := map[string]bool{}
 	stack := []string{sha}
 	for len(stack) > 0 {
@@ -41,25 +41,25 @@ func (r *repo) Ancestors(sha string) map[string]bool {
 	return seen
 }
 
-// filesAt returns the files of commit sha, or none for an unknown sha.
-func (r *repo) FilesAt(sha string) map[string]*blob {
+// FilesAt returns the files of commit sha, or none for an unknown sha.
+func (r *Repo) FilesAt(sha string) map[string]*Blob {
 	if c := r.Commits[sha]; c != nil {
 		return c.Files
 	}
 	return nil
 }
 
-// blobKey is a file's content identity: its blob OID, "" for no file.
-func BlobKey(bl *blob) string {
+// BlobKey is a file's content identity: its blob OID, "" for no file.
+func BlobKey(bl *Blob) string {
 	if bl == nil {
 		return ""
 	}
 	return bl.OID
 }
 
-// mergedFiles returns the base branch's files with the pull request's changes applied, and
-// the paths that conflict. The caller holds s.mu.
-func MergedFiles(pr *issue) (map[string]*blob, []string) {
+// MergedFiles returns the base branch's files with the pull request's changes applied, and
+// the paths that conflict. The caller holds the server's lock.
+func MergedFiles(pr *Issue) (map[string]*Blob, []string) {
 	base, head := pr.Repo.Branches[pr.Base], pr.HeadRepository().Branches[pr.Head]
 	if base == nil || head == nil {
 		return nil, nil // a pull request whose branch is gone has nothing to merge
@@ -68,10 +68,10 @@ func MergedFiles(pr *issue) (map[string]*blob, []string) {
 	return merge3.ThreeWay(pr.Repo.FilesAt(mb), base.Files, head.Files, BlobKey)
 }
 
-// mergeableNow is the pull request's mergeable state as GitHub reports it: what was set on it
+// MergeableNow is the pull request's mergeable state as GitHub reports it: what was set on it
 // (UNKNOWN, CONFLICTING), else CONFLICTING while its changes conflict with its base. The
-// caller holds s.mu.
-func MergeableNow(pr *issue) string {
+// caller holds the server's lock.
+func MergeableNow(pr *Issue) string {
 	if pr.Mergeable != "MERGEABLE" || pr.Merged || pr.State != "open" {
 		return pr.Mergeable
 	}

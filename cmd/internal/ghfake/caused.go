@@ -26,9 +26,9 @@ type issueMark struct {
 
 // Mark records repoName's issues, pull requests and comments as they are now.
 func (s *Server) Mark(repoName string) Mark {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}}
 	for n, is := range r.Issues {
 		m.issues[n] = issueMark{timeline: len(is.Timeline), state: is.State}
@@ -43,9 +43,9 @@ func (s *Server) Mark(repoName string) Mark {
 // issue or pull request in number order: its opening, the labels added and removed, the
 // comments created, then its closing (a merge: by who merged it).
 func (s *Server) CausedSince(m Mark, login string) []Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(m.repo)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(m.repo)
 	numbers := make([]int, 0, len(r.Issues))
 	for n := range r.Issues {
 		numbers = append(numbers, n)

@@ -40,14 +40,14 @@ func (s *Server) completeCheck(repoName string, number int, app, workflow, name,
 	if !conclusions[conclusion] {
 		panic(fmt.Sprintf("ghfake: check conclusion %q is not one of success, failure, neutral, cancelled, skipped, timed_out, action_required", conclusion))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
 	c := r.Commits[pr.HeadSHA]
-	suite := s.suiteOf(c, app, workflow)
-	run := &checkRun{ID: s.newBigID(), Suite: suite, Name: name, Status: "completed",
-		Conclusion: conclusion, CompletedAt: s.clock()}
+	suite := s.SuiteOf(c, app, workflow)
+	run := &checkRun{ID: s.NewBigID(), Suite: suite, Name: name, Status: "completed",
+		Conclusion: conclusion, CompletedAt: s.Clock()}
 	kept := c.Checks[:0]
 	for _, old := range c.Checks {
 		if old.Name != name || old.Suite != suite {
@@ -59,22 +59,6 @@ func (s *Server) completeCheck(repoName string, number int, app, workflow, name,
 		return s.workflowRunEvent(r, pr, suite)
 	}
 	return s.checkSuiteEvent(r, pr, suite)
-}
-
-// suiteOf returns the check suite of app (and, for Actions, of workflow's run) on commit c,
-// creating it on first use. The caller holds s.mu.
-func (s *Server) suiteOf(c *commit, app, workflow string) *checkSuite {
-	for _, cs := range c.Suites {
-		if cs.App == app && cs.Workflow == workflow {
-			return cs
-		}
-	}
-	cs := &checkSuite{Repo: c.Repo, ID: s.newBigID(), App: app, Workflow: workflow}
-	if workflow != "" {
-		cs.RunID = s.newBigID()
-	}
-	c.Suites = append(c.Suites, cs)
-	return cs
 }
 
 // suiteRuns are the check runs of suite cs on commit c.
@@ -111,20 +95,13 @@ func (s *Server) SetStatus(repoName string, number int, context, state string) E
 	default:
 		panic(fmt.Sprintf("ghfake: status state %q is not error, failure, pending or success", state))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
 	c := r.Commits[pr.HeadSHA]
-	stat := s.addStatus(c, context, st)
+	stat := s.AddStatus(c, context, st)
 	return s.statusEvent(r, pr, c, stat)
-}
-
-// addStatus records a commit status. The caller holds s.mu.
-func (s *Server) addStatus(c *commit, context, state string) *status {
-	st := &status{ID: s.newID(), Context: context, State: state, CreatedAt: s.clock()}
-	c.Statuses = append(c.Statuses, st)
-	return st
 }
 
 // rollupContexts are a commit's check runs and the latest status of each context, as the

@@ -85,14 +85,14 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 			}
 			login = o.Login
 		}
-		if _, ok := s.users[login]; !ok && !strings.EqualFold(login, is.Author) {
+		if _, ok := s.Users[login]; !ok && !strings.EqualFold(login, is.Author) {
 			continue
 		}
 		if !containsFold(is.Assignees, login) && len(is.Assignees) < 10 {
 			is.Assignees = append(is.Assignees, login)
 		}
 	}
-	is.UpdatedAt = s.clock()
+	is.UpdatedAt = s.Clock()
 	return http.StatusCreated, s.issueJSON(c.repo, is)
 }
 
@@ -119,9 +119,9 @@ func (s *Server) assigneesJSON(is *issue) (any, []any) {
 
 // Assignees returns the logins assigned to issue or pull request number of repoName.
 func (s *Server) Assignees(repoName string, number int) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.mustIssue(s.mustRepo(repoName), number).Assignees...)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return append([]string(nil), s.MustIssue(s.MustRepo(repoName), number).Assignees...)
 }
 
 // workflowRun gives dispatch d the workflow run it starts: an id, and the name and display
@@ -129,7 +129,7 @@ func (s *Server) Assignees(repoName string, number int) []string {
 // `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
 // caller holds s.mu.
 func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
-	d.RunID, d.Created = s.newBigID(), s.clock()
+	d.RunID, d.Created = s.NewBigID(), s.Clock()
 	d.Name = ".github/workflows/" + d.Workflow
 	d.RunName = ""
 	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
@@ -160,9 +160,9 @@ var inputsExpr = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za
 // .github/workflows) on ref, dispatched by sender with inputs: the payload the run reads
 // from GITHUB_EVENT_PATH. GitHub sends no webhook for it to other workflows.
 func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, inputs map[string]any) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	return s.event(r, "workflow_dispatch", "", sender, obj{"inputs": inputs, "ref": "refs/heads/" + ref,
 		"workflow": ".github/workflows/" + workflow})
 }
@@ -170,10 +170,10 @@ func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, i
 // Labeled returns how many times actor added label (compared as GitHub compares labels) to
 // issue or pull request number of repoName.
 func (s *Server) Labeled(repoName string, number int, actor, label string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	n := 0
-	for _, ev := range s.mustIssue(s.mustRepo(repoName), number).Timeline {
+	for _, ev := range s.MustIssue(s.MustRepo(repoName), number).Timeline {
 		if ev.Kind == "LabeledEvent" && ev.Actor == actor && strings.EqualFold(ev.Label, label) {
 			n++
 		}

@@ -74,16 +74,16 @@ func (s *Server) FailNext(operationID string, status int, message string) {
 // Inject queues f for the requests of operationID ("pulls/merge", or "graphql"). A request
 // meets the first queued fault that matches it (Field); several calls queue several faults.
 func (s *Server) Inject(operationID string, f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.faults[operationID] = append(s.faults[operationID], f)
 }
 
 // DropFaults removes every queued fault tagged tag and returns how many there were:
 // faults no request met (or met as often as they were to).
 func (s *Server) DropFaults(tag string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	n := 0
 	for op, q := range s.faults {
 		kept := q[:0]
@@ -122,9 +122,9 @@ func (s *Server) faulted(w *statusRecorder, r *http.Request, kind string, serve 
 // takeFault finds the first queued fault of kind that matches r and counts the request
 // against it.
 func (s *Server) takeFault(r *http.Request, kind string) (Fault, bool) {
-	s.mu.Lock()
+	s.Mu.Lock()
 	queued := len(s.faults[kind]) > 0
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	if !queued {
 		return Fault{}, false
 	}
@@ -132,9 +132,9 @@ func (s *Server) takeFault(r *http.Request, kind string) (Fault, bool) {
 	if kind == "graphql" {
 		fields = topLevelFields(r)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	now := s.Clock()
 	q := s.faults[kind]
 	for i := 0; i < len(q); i++ {
 		f := &q[i]
@@ -200,9 +200,9 @@ func topLevelFields(r *http.Request) []string {
 // request until the client disconnects or the server closes, and is recorded with status 0.
 // served is the answer a Performed or Partial fault's request got.
 func (s *Server) answerFault(w *statusRecorder, r *http.Request, f Fault, served []byte) {
-	s.mu.Lock()
-	now := s.clock()
-	s.mu.Unlock()
+	s.Mu.Lock()
+	now := s.Clock()
+	s.Mu.Unlock()
 	if f.Timeout {
 		// Read the body first: the server notices a client that leaves only once it has.
 		_, _ = io.Copy(io.Discard, r.Body)

@@ -215,9 +215,9 @@ func TestForkPayloadShape(t *testing.T) {
 // refHead is the head commit of branch in repo.
 func (s *Server) refHead(t *testing.T, repoName, branch string) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := s.mustRepo(repoName).Branches[branch]
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	b := s.MustRepo(repoName).Branches[branch]
 	require.NotNil(t, b, "%s has no branch %s", repoName, branch)
 	return b.Head
 }

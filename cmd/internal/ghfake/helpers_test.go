@@ -140,8 +140,8 @@ func dig(t testing.TB, v any, path ...any) any {
 // expectUnexpected drains the unexpected requests a test provoked on purpose, so newT's check
 // passes, and returns them.
 func expectUnexpected(s *Server) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	u := s.unexpected
 	s.unexpected = nil
 	return u

@@ -41,9 +41,9 @@ func column(t *testing.T, nodes any, path ...any) []any {
 }
 
 func headOf(s *Server, branch string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.repos[testRepo].Branches[branch].Head
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return s.Repos[testRepo].Branches[branch].Head
 }
 
 // Commit.history lists, newest first, the commits of a branch that changed a path, each with the
@@ -183,11 +183,11 @@ func TestPushFiles(t *testing.T) {
 	assert.Equal(t, []any{world.BlobOID("version: 1\n")}, column(t, dig(t, out, "data", "repository", "defaultBranchRef", "target", "history", "nodes"), "file", "oid"))
 	assert.Equal(t, pr.HeadSHA, dig(t, out, "data", "repository", "pullRequest", "headRefOid"))
 
-	s.mu.Lock()
-	assert.Equal(t, []string{cfg}, s.repos[testRepo].Issues[8].Files, "the PR changes the file")
-	fork := s.repos["someone/widgets"]
+	s.Mu.Lock()
+	assert.Equal(t, []string{cfg}, s.Repos[testRepo].Issues[8].Files, "the PR changes the file")
+	fork := s.Repos["someone/widgets"]
 	head := fork.Branches["develop"]
 	assert.Equal(t, pr.HeadSHA, head.Head)
 	assert.Equal(t, world.BlobOID("version: 1\n# fork\n"), fork.Commits[head.Head].Files[cfg].OID)
-	s.mu.Unlock()
+	s.Mu.Unlock()
 }

@@ -13,29 +13,6 @@ import (
 // pull request cannot merge, and branch protection (SetProtection) refuses a merge GitHub
 // refuses, with GitHub's status and message.
 
-// SetUnknownReads makes mergeable UNKNOWN for the first n reads of a pull request of repoName
-// after it is opened or its head or base moves, as GitHub answers until it has computed it.
-func (s *Server) SetUnknownReads(repoName string, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	r.Settings.UnknownReads = n
-	for _, is := range r.Issues {
-		is.Calc = mergeCalc{} // computed again, under the new setting
-	}
-}
-
-// SetProtection protects branch of repoName.
-func (s *Server) SetProtection(repoName, branch string, p Protection) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	if r.Settings.Protection == nil {
-		r.Settings.Protection = map[string]*Protection{}
-	}
-	r.Settings.Protection[branch] = &p
-}
-
 // computing reports whether GitHub is still computing pr's mergeability for request req (a
 // GraphQL read counts once per request); a nil req (REST and webhook payloads) only looks. The
 // caller holds s.mu.
@@ -108,7 +85,7 @@ func (s *Server) missingApprovals(pr *issue, p *Protection) int {
 	}
 	n := 0
 	for u, st := range latest {
-		if st == "APPROVED" && canPush(s.permission(u)) && u != pr.Author {
+		if st == "APPROVED" && world.CanPush(s.PermissionOf(u)) && u != pr.Author {
 			n++
 		}
 	}
@@ -223,7 +200,7 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	switch {
-	case !canPush(s.permission(c.login)):
+	case !world.CanPush(s.PermissionOf(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
 	case pr.State != "open":
 		return http.StatusUnprocessableEntity, errorBody("Pull request is not open.")

@@ -35,9 +35,9 @@ type StatusRecord struct {
 
 // recordMerge keeps what stands as pr is merged. The caller holds s.mu.
 func (s *Server) recordMerge(r *repo, pr *issue) {
-	m := MergeRecord{Repo: r.FullName(), Number: pr.Number, Author: pr.Author, HeadSHA: pr.HeadSHA, At: s.clock()}
+	m := MergeRecord{Repo: r.FullName(), Number: pr.Number, Author: pr.Author, HeadSHA: pr.HeadSHA, At: s.Clock()}
 	for _, rv := range pr.Reviews {
-		m.Reviews = append(m.Reviews, ReviewRecord{User: rv.User, Permission: s.permission(rv.User), State: rv.State, CommitID: rv.CommitID})
+		m.Reviews = append(m.Reviews, ReviewRecord{User: rv.User, Permission: s.PermissionOf(rv.User), State: rv.State, CommitID: rv.CommitID})
 	}
 	if c := r.Commits[pr.HeadSHA]; c != nil {
 		for _, cr := range c.Checks {
@@ -52,7 +52,7 @@ func (s *Server) recordMerge(r *repo, pr *issue) {
 
 // Merges returns what stood at each merge of a pull request, in order.
 func (s *Server) Merges() []MergeRecord {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return append([]MergeRecord(nil), s.merges...)
 }

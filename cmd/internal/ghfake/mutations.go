@@ -94,7 +94,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		message += "\n\n" + body
 	}
 	r.Pushes++
-	c := e.s.newCommit(r, message, []string{b.Head}, files, r.FullName(), b.Name, b.Head, r.Pushes).Authored(e.login, true)
+	c := e.s.NewCommit(r, message, []string{b.Head}, files, r.FullName(), b.Name, b.Head, r.Pushes).Authored(e.login, true)
 	b.Head, b.Files = c.SHA, files
 	return obj{"commit": c, "ref": ref{r, b.Name}, "clientMutationId": in["clientMutationId"]}, nil
 }
@@ -110,7 +110,7 @@ func (e *executor) committableBranch(v any) (*repo, *branch, error) {
 		return nil, nil, errorOf("NOT_FOUND", "Could not resolve to a node with the global id of '%s'", id)
 	}
 	repoName, _ := br["repositoryNameWithOwner"].(string)
-	r := e.s.repos[repoName]
+	r := e.s.Repos[repoName]
 	if r == nil {
 		return nil, nil, errorOf("NOT_FOUND", "Could not resolve to a Repository with the name '%s'.", repoName)
 	}
@@ -126,7 +126,7 @@ func (e *executor) committableBranch(v any) (*repo, *branch, error) {
 // refuses an installation token without contents: write ("Resource not accessible by
 // integration") or a user without write access.
 func (e *executor) mayWrite(mutation string) error {
-	if canPush(e.s.permission(e.login)) {
+	if world.CanPush(e.s.PermissionOf(e.login)) {
 		return nil
 	}
 	if isBot(e.login) {
@@ -181,7 +181,7 @@ func deleteRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 	if x.name == x.repo.DefaultBranch {
 		return nil, errorOf("UNPROCESSABLE", "Cannot delete this branch")
 	}
-	e.s.deleteBranch(x.repo, x.name)
+	e.s.RemoveBranch(x.repo, x.name)
 	return obj{"clientMutationId": in["clientMutationId"]}, nil
 }
 
@@ -194,7 +194,7 @@ func addCommentMutation(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
 	body, _ := in["body"].(string)
-	c := e.s.addComment(is.Repo, is, e.login, body)
+	c := e.s.AddComment(is.Repo, is, e.login, body)
 	return obj{"commentEdge": edge{Node: c, Cursor: cursor(0)}, "subject": is, "clientMutationId": in["clientMutationId"]}, nil
 }
 
@@ -207,14 +207,14 @@ func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, erro
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
 	body, _ := in["body"].(string)
-	c.Edit(e.login, body, e.s.clock())
+	c.Edit(e.login, body, e.s.Clock())
 	return obj{"issueComment": c, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // findNode resolves a global id to a repository, a branch's ref, an issue, a pull request or
 // a comment; nil when unknown. The caller holds s.mu.
 func (s *Server) findNode(id string) any {
-	for _, r := range s.repos {
+	for _, r := range s.Repos {
 		if world.NodeID("Repository", r.ID) == id {
 			return r
 		}

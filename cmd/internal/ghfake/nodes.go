@@ -4,7 +4,7 @@ package ghfake
 // GitHub resolves a node of a repository the token does not reach as it resolves an
 // unknown id. The caller holds s.mu.
 func (s *Server) nodeReachable(login string, n any) bool {
-	for _, r := range s.repos {
+	for _, r := range s.Repos {
 		if s.holds(r, n) {
 			return s.reaches(login, r.FullName())
 		}

@@ -26,8 +26,8 @@ type need = perms.Need
 
 // Grant gives token exactly the scopes p; nil lifts the restriction (every scope write).
 func (s *Server) Grant(token string, p Permissions) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	if s.grants == nil {
 		s.grants = map[string]Permissions{}
 	}

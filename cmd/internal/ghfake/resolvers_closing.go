@@ -27,7 +27,7 @@ func (s *Server) closingIssues(pr *issue) []*issue {
 		}
 		r := pr.Repo
 		if where != "" {
-			if r = s.repos[where]; r == nil {
+			if r = s.Repos[where]; r == nil {
 				continue
 			}
 		}

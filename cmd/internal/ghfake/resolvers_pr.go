@@ -144,7 +144,7 @@ func reviewResolvers() {
 		"commit":      value(func(r *review) any { return r.Pr.Repo.Commits[r.CommitID] }),
 		"pullRequest": value(func(r *review) any { return r.Pr }),
 		"authorCanPushToRepository": func(e *executor, p any, _ map[string]any) (any, error) {
-			return canPush(e.s.permission(p.(*review).User)), nil
+			return world.CanPush(e.s.PermissionOf(p.(*review).User)), nil
 		},
 		"authorAssociation": func(e *executor, p any, _ map[string]any) (any, error) {
 			r := p.(*review)

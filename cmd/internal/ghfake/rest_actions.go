@@ -41,17 +41,17 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 			names = append(names, name)
 		}
 	}
-	if body, long := labelTooLong(names); long && canPush(s.permission(c.login)) { // limits.go
+	if body, long := labelTooLong(names); long && world.CanPush(s.PermissionOf(c.login)) { // limits.go
 		return http.StatusUnprocessableEntity, body
 	}
 	r := c.repo
-	n := s.claimNumber(r, 0)
-	now := s.clock()
-	is := &issue{Repo: r, Number: n, ID: s.newID(), Author: c.login, Title: title, State: "open", CreatedAt: now, UpdatedAt: now}
+	n := s.ClaimNumber(r, 0)
+	now := s.Clock()
+	is := &issue{Repo: r, Number: n, ID: s.NewID(), Author: c.login, Title: title, State: "open", CreatedAt: now, UpdatedAt: now}
 	if in.Body != nil {
 		is.Body = *in.Body
 	}
-	if canPush(s.permission(c.login)) {
+	if world.CanPush(s.PermissionOf(c.login)) {
 		var labels []string
 		for _, l := range in.Labels {
 			switch x := l.(type) {
@@ -63,9 +63,9 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 				}
 			}
 		}
-		s.relabel(is, labels, c.login)
+		s.Relabel(is, labels, c.login)
 		for _, u := range in.Assignees {
-			if _, ok := s.users[u]; ok && !containsFold(is.Assignees, u) && len(is.Assignees) < 10 {
+			if _, ok := s.Users[u]; ok && !containsFold(is.Assignees, u) && len(is.Assignees) < 10 {
 				is.Assignees = append(is.Assignees, u)
 			}
 		}
@@ -77,16 +77,16 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 // RequestedReviewers returns the reviews requested on pull request number: logins, and
 // teams as "team:<slug>", sorted.
 func (s *Server) RequestedReviewers(repoName string, number int) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return sortedCopy(s.mustPR(s.mustRepo(repoName), number).Requested)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return sortedCopy(s.MustPR(s.MustRepo(repoName), number).Requested)
 }
 
 // Issues returns the issues (not pull requests) of repoName, by number.
 func (s *Server) Issues(repoName string) []IssueView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	var out []IssueView
 	for _, is := range r.Issues {
 		if !is.IsPR {

@@ -79,7 +79,7 @@ func (s *Server) resolveCommit(r *repo, ref string) *commit {
 	}
 	hr := r
 	if owner, branch, ok := strings.Cut(ref, ":"); ok {
-		hr = s.repos[owner+"/"+r.Name]
+		hr = s.Repos[owner+"/"+r.Name]
 		if hr == nil {
 			return nil
 		}

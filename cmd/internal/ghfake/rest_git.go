@@ -52,7 +52,7 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 	case c.repo.RefusedBy(name, false) != "":
 		return http.StatusUnprocessableEntity, refBody(world.RuleViolation(c.repo.RefusedBy(name, false)), "create-a-reference")
 	}
-	b := s.ensureBranch(c.repo, name)
+	b := s.EnsureBranch(c.repo, name)
 	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
 	return http.StatusCreated, s.refJSON(c.repo, b)
 }

@@ -59,8 +59,8 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	for _, n := range names {
 		labels = world.LabelSet(c.repo, labels, n)
 	}
-	s.relabel(is, labels, c.login)
-	is.UpdatedAt = s.clock()
+	s.Relabel(is, labels, c.login)
+	is.UpdatedAt = s.Clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
 }
 
@@ -81,8 +81,8 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	for _, n := range names {
 		labels = world.LabelSet(c.repo, labels, n)
 	}
-	s.relabel(is, labels, c.login)
-	is.UpdatedAt = s.clock()
+	s.Relabel(is, labels, c.login)
+	is.UpdatedAt = s.Clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
 }
 
@@ -96,8 +96,8 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	if removed == "" {
 		return http.StatusNotFound, errorBody("Label does not exist")
 	}
-	s.relabel(is, labels, c.login)
-	is.UpdatedAt = s.clock()
+	s.Relabel(is, labels, c.login)
+	is.UpdatedAt = s.Clock()
 	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
 }
 
@@ -107,7 +107,7 @@ func issuesRemoveAllLabels(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	s.relabel(is, nil, c.login)
+	s.Relabel(is, nil, c.login)
 	return http.StatusNoContent, nil
 }
 
@@ -147,7 +147,7 @@ func issuesCreateComment(s *Server, c *restCtx) (int, any) {
 	if errBody != nil {
 		return code, errBody
 	}
-	cm := s.addComment(c.repo, is, c.login, body)
+	cm := s.AddComment(c.repo, is, c.login, body)
 	return http.StatusCreated, s.commentJSON(c.repo, cm)
 }
 
@@ -175,7 +175,7 @@ func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
 	if errBody != nil {
 		return code, errBody
 	}
-	cm.Edit(c.login, body, s.clock())
+	cm.Edit(c.login, body, s.Clock())
 	return http.StatusOK, s.commentJSON(c.repo, cm)
 }
 

@@ -90,7 +90,7 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := c.decode(&in); !ok {
 		return code, body
 	}
-	now := s.clock()
+	now := s.Clock()
 	if in.State != nil {
 		switch *in.State {
 		case "open":
@@ -148,7 +148,7 @@ func pullsRequestReviewers(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Review cannot be requested from pull request author.")
 	}
 	for _, r := range in.Reviewers {
-		if s.permission(r) == "none" {
+		if s.PermissionOf(r) == "none" {
 			return http.StatusUnprocessableEntity, errorBody("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " + c.repo.FullName() + " repository.")
 		}
 	}
@@ -183,11 +183,11 @@ func reactionsCreate(s *Server, c *restCtx) (int, any) {
 	key := fmt.Sprintf("%d/%s/%s", cm.ID, c.login, in.Content)
 	code, id := http.StatusOK, s.reactions[key]
 	if id == 0 {
-		code, id = http.StatusCreated, s.newID()
+		code, id = http.StatusCreated, s.NewID()
 		s.reactions[key] = id
 	}
 	return code, obj{"id": id, "node_id": world.NodeID("Reaction", id), "user": s.userJSON(c.login),
-		"content": in.Content, "created_at": ts(s.clock())}
+		"content": in.Content, "created_at": ts(s.Clock())}
 }
 
 // reposCreateStatus: https://docs.github.com/rest/commits/statuses#create-a-commit-status
@@ -213,7 +213,7 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 	if in.Context == "" {
 		in.Context = "default"
 	}
-	st := s.addStatus(cm, in.Context, in.State)
+	st := s.AddStatus(cm, in.Context, in.State)
 	return http.StatusCreated, obj{
 		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
@@ -224,7 +224,7 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 
 // teamsListMembers: https://docs.github.com/rest/teams/members#list-team-members
 func teamsListMembers(s *Server, c *restCtx) (int, any) {
-	members, ok := s.teams[c.params["org"]+"/"+c.params["team_slug"]]
+	members, ok := s.Teams[c.params["org"]+"/"+c.params["team_slug"]]
 	if !ok {
 		return http.StatusNotFound, notFound()
 	}
@@ -241,7 +241,7 @@ func teamsListMembers(s *Server, c *restCtx) (int, any) {
 func teamsGetMembership(s *Server, c *restCtx) (int, any) {
 	team := c.params["org"] + "/" + c.params["team_slug"]
 	user := c.params["username"]
-	if !slices.ContainsFunc(s.teams[team], func(m string) bool { return strings.EqualFold(m, user) }) {
+	if !slices.ContainsFunc(s.Teams[team], func(m string) bool { return strings.EqualFold(m, user) }) {
 		return http.StatusNotFound, notFound()
 	}
 	return http.StatusOK, obj{"role": "member", "state": "active",

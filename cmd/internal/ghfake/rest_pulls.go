@@ -42,7 +42,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, obj{"message": "Invalid request.\n\n" +
 			fmt.Sprintf("%q is not a member of [\"merge\", \"squash\", \"rebase\"].", in.MergeMethod),
 			"documentation_url": docsURL}
-	case !canPush(s.permission(c.login)):
+	case !world.CanPush(s.PermissionOf(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
 	case s.mergeBlocked(c, pr): // mergeability.go
 		return http.StatusMethodNotAllowed, errorBody(unknownRefusal)
@@ -57,13 +57,13 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.Files)))
 	}
 	s.recordMerge(c.repo, pr) // merges.go
-	now := s.clock()
-	base := s.ensureBranch(c.repo, pr.Base)
+	now := s.Clock()
+	base := s.EnsureBranch(c.repo, pr.Base)
 	title := in.CommitTitle
 	if title == "" {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
 	}
-	head := s.ensureBranch(pr.HeadRepository(), pr.Head)
+	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
 	files, _ := world.MergedFiles(pr) // merge3.go; a conflict was refused above
 	base.Files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
@@ -78,7 +78,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	if in.MergeMethod == "squash" {
 		author = pr.Author
 	}
-	mc := s.newCommit(c.repo, title, parents, base.Files, "merge", c.repo.FullName(), pr.Number, pr.HeadSHA, in.MergeMethod).Authored(author, true)
+	mc := s.NewCommit(c.repo, title, parents, base.Files, "merge", c.repo.FullName(), pr.Number, pr.HeadSHA, in.MergeMethod).Authored(author, true)
 	base.Head = mc.SHA
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
 	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA
@@ -106,7 +106,7 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	fn := c.repo.FullName()
-	files := s.ensureBranch(pr.HeadRepository(), pr.Head).Files
+	files := s.EnsureBranch(pr.HeadRepository(), pr.Head).Files
 	var out []any
 	for i, f := range pr.Files {
 		if i == maxListedFiles {
@@ -141,7 +141,7 @@ func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 	case name == c.repo.DefaultBranch:
 		return http.StatusUnprocessableEntity, errorBody("Cannot delete this branch")
 	}
-	s.deleteBranch(c.repo, name)
+	s.RemoveBranch(c.repo, name)
 	return http.StatusNoContent, nil
 }
 
@@ -166,7 +166,7 @@ var roleNames = map[string]string{"admin": "admin", "maintain": "write", "write"
 // Users the world does not know have no permission ("none").
 func reposGetPermission(s *Server, c *restCtx) (int, any) {
 	login := c.params["username"]
-	role := s.permission(login)
+	role := s.PermissionOf(login)
 	return http.StatusOK, obj{"permission": roleNames[role], "role_name": role, "user": s.userJSON(login)}
 }
 

@@ -374,8 +374,8 @@ func TestInjectTimeout(t *testing.T) {
 		done <- err
 	}()
 	require.Eventually(t, func() bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.Mu.Lock()
+		defer s.Mu.Unlock()
 		return len(s.faults["pulls/merge"]) == 0
 	}, 5*time.Second, 10*time.Millisecond)
 	closed := make(chan struct{})

@@ -22,8 +22,8 @@ import (
 // useSchema makes s validate and execute GraphQL against sch (from names it) instead of
 // loadSchema's. Call it before the first request.
 func (s *Server) useSchema(sch *gqlast.Schema, from string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.schema, s.schemaFrom = sch, from
 }
 
@@ -71,9 +71,9 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string) {
 	t.Helper()
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
-	assert.Equal(t, world.NodeID("Repository", s.repos[testRepo].ID), q.Repository.Id)
+	assert.Equal(t, world.NodeID("Repository", s.Repos[testRepo].ID), q.Repository.Id)
 	require.NotNil(t, q.Repository.DefaultBranchRef.Target)
-	assert.Equal(t, s.repos[testRepo].Branches["main"].Head, q.Repository.DefaultBranchRef.Target.Oid)
+	assert.Equal(t, s.Repos[testRepo].Branches["main"].Head, q.Repository.DefaultBranchRef.Target.Oid)
 	sr := q.Repository.StateRef
 	require.NotNil(t, sr)
 	require.NotNil(t, sr.Target)
@@ -219,11 +219,11 @@ func TestPayloadFields(t *testing.T) {
 	s := widgets(t)
 	sub, err := loadSubset()
 	require.NoError(t, err)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.repos[testRepo]
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.Repos[testRepo]
 	pr := r.Issues[7]
-	c := s.addComment(r, pr, BotLogin, "x")
+	c := s.AddComment(r, pr, BotLogin, "x")
 	args := map[string]map[string]any{
 		"createCommitOnBranch": {
 			"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},

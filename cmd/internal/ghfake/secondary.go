@@ -27,8 +27,8 @@ const secondaryMessage = "You have exceeded a secondary rate limit. Please wait 
 // secondary limits, as GitHub does: 403 with retry-after, the seconds until the request
 // would be within them.
 func (s *Server) EnforceSecondaryLimits() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.secondary = map[string][]time.Time{}
 }
 
@@ -38,12 +38,12 @@ func (s *Server) secondaryLimited(w http.ResponseWriter, r *http.Request, login 
 	if !createsContent(r) {
 		return false
 	}
-	s.mu.Lock()
+	s.Mu.Lock()
 	if s.secondary == nil {
-		s.mu.Unlock()
+		s.Mu.Unlock()
 		return false
 	}
-	now := s.clock()
+	now := s.Clock()
 	var kept []time.Time
 	for _, t := range s.secondary[login] {
 		if now.Sub(t) < time.Hour {
@@ -55,7 +55,7 @@ func (s *Server) secondaryLimited(w http.ResponseWriter, r *http.Request, login 
 		kept = append(kept, now)
 	}
 	s.secondary[login] = kept
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	if wait == 0 {
 		return false
 	}

@@ -136,9 +136,9 @@ func (s *Server) association(r *repo, login string) string {
 	switch {
 	case login == r.Owner:
 		return "OWNER"
-	case canPush(s.users[login]):
+	case world.CanPush(s.Users[login]):
 		return "COLLABORATOR"
-	case permRank[s.users[login]] > 0:
+	case world.PermRank[s.Users[login]] > 0:
 		return "CONTRIBUTOR"
 	}
 	return "NONE"

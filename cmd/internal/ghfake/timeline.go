@@ -9,36 +9,6 @@ import (
 // The timeline of a pull request or issue: the events GitHub records on it (labels added
 // and removed, reopenings, drafts, base changes), served as timelineItems.
 
-// record adds an event to the timeline. The caller holds s.mu.
-func (s *Server) record(is *issue, kind, actor string, set func(*timelineEvent)) {
-	// Event ids come from their own sequence, so that comment ids stay as tests expect.
-	id := int64(world.StableID(fmt.Sprintf("%s#%d/%d", is.Repo.FullName(), is.Number, len(is.Timeline))))
-	ev := &timelineEvent{Repo: is.Repo, ID: id, Kind: kind, Actor: actor, At: s.clock()}
-	if set != nil {
-		set(ev)
-	}
-	is.Timeline = append(is.Timeline, ev)
-}
-
-// relabel sets the labels of is and records a LabeledEvent or UnlabeledEvent for each
-// label added or removed (names compare case-insensitively, as GitHub's do). The caller
-// holds s.mu.
-func (s *Server) relabel(is *issue, labels []string, actor string) {
-	for _, l := range is.Labels {
-		if _, still := world.LabelDel(labels, l); still == "" {
-			name := l
-			s.record(is, "UnlabeledEvent", actor, func(e *timelineEvent) { e.Label = name })
-		}
-	}
-	for _, l := range labels {
-		if _, had := world.LabelDel(is.Labels, l); had == "" {
-			name := l
-			s.record(is, "LabeledEvent", actor, func(e *timelineEvent) { e.Label = name })
-		}
-	}
-	is.Labels = labels
-}
-
 var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent", "ReviewDismissedEvent"}
 
 func timelineResolvers() {
@@ -83,16 +53,16 @@ func timelineResolvers() {
 // ChangeBase retargets the pull request to base as user, records a BaseRefChangedEvent
 // and returns pull_request/edited with changes.base, as GitHub sends it.
 func (s *Server) ChangeBase(repoName string, number int, base, user string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
 	if user == "" {
 		user = pr.Author
 	}
 	from, fromSHA := pr.Base, pr.BaseSHA
-	pr.Base, pr.BaseSHA, pr.UpdatedAt = base, s.ensureBranch(r, base).Head, s.clock()
-	s.record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.From, e.To = from, base })
+	pr.Base, pr.BaseSHA, pr.UpdatedAt = base, s.EnsureBranch(r, base).Head, s.Clock()
+	s.Record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.From, e.To = from, base })
 	changes := obj{"base": obj{"ref": obj{"from": from}, "sha": obj{"from": fromSHA}}}
 	return s.prEvent(r, pr, "edited", user, obj{"changes": changes})
 }

@@ -71,9 +71,9 @@ type Dispatch struct {
 
 // PR returns pull request number of repo; it panics when there is none.
 func (s *Server) PR(repoName string, number int) PRView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pr := s.mustPR(s.mustRepo(repoName), number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	pr := s.MustPR(s.MustRepo(repoName), number)
 	return PRView{
 		Number: pr.Number, State: pr.State, Merged: pr.Merged, MergeMethod: pr.MergeMethod,
 		MergedBy: pr.MergedBy, Title: pr.Title, Labels: sortedCopy(pr.Labels), HeadSHA: pr.HeadSHA,
@@ -83,32 +83,19 @@ func (s *Server) PR(repoName string, number int) PRView {
 	}
 }
 
-// Branches returns the names of the branches of repoName, sorted.
-func (s *Server) Branches(repoName string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	out := make([]string, 0, len(r.Branches))
-	for name := range r.Branches {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // IssueView returns issue (or pull request) number of repo; it panics when there is none.
 func (s *Server) IssueView(repoName string, number int) IssueView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	is := s.mustIssue(s.mustRepo(repoName), number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	is := s.MustIssue(s.MustRepo(repoName), number)
 	return IssueView{Number: is.Number, State: is.State, Title: is.Title, Labels: sortedCopy(is.Labels), IsPR: is.IsPR}
 }
 
 // Comments returns the comments on issue or pull request number, oldest first.
 func (s *Server) Comments(repoName string, number int) []CommentView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	var out []CommentView
 	for _, c := range r.Comments {
 		if c.Issue == number {
@@ -121,9 +108,9 @@ func (s *Server) Comments(repoName string, number int) []CommentView {
 // AllComments returns every comment of repoName, on any issue or pull request, oldest
 // first, and then the deleted ones (their text was notified before they were deleted).
 func (s *Server) AllComments(repoName string) []CommentView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	var out []CommentView
 	for _, c := range append(append([]*comment(nil), r.Comments...), r.Deleted...) {
 		out = append(out, commentView(c))
@@ -138,8 +125,8 @@ func commentView(c *comment) CommentView {
 
 // Dispatches returns the dispatches received, in order.
 func (s *Server) Dispatches() []Dispatch {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return append([]Dispatch(nil), s.dispatches...)
 }
 

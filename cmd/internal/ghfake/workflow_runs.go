@@ -18,9 +18,9 @@ import (
 // event: event workflow_dispatch, no pull requests, the head of its ref, started by the
 // account whose token dispatched it.
 func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	if i < 0 || i >= len(s.dispatches) || s.dispatches[i].Workflow == "" {
 		panic(fmt.Sprintf("ghfake: no workflow dispatch %d", i))
 	}
@@ -47,9 +47,9 @@ type WorkflowRun struct {
 // have a trigger for the event, and only someone with write access can dispatch a
 // workflow or push to a branch.
 func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	b := r.Branches[w.Branch]
 	if b == nil {
 		return Event{}, fmt.Errorf("no branch %q in %s", w.Branch, repoName)
@@ -62,10 +62,10 @@ func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
 	if !workflowOn(f.Text)[w.Event] {
 		return Event{}, fmt.Errorf("workflow %s on branch %s has no %s trigger", path, w.Branch, w.Event)
 	}
-	if p := s.permission(w.Actor); p != "write" && p != "maintain" && p != "admin" {
+	if p := s.PermissionOf(w.Actor); p != "write" && p != "maintain" && p != "admin" {
 		return Event{}, fmt.Errorf("%s has %s access to %s: starting a workflow run (a dispatch, a push) takes write access", w.Actor, p, repoName)
 	}
-	d := Dispatch{Repo: r.FullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.newBigID(), Name: path, RunName: w.Title}
+	d := Dispatch{Repo: r.FullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.NewBigID(), Name: path, RunName: w.Title}
 	var wf struct {
 		Name string `yaml:"name"`
 	}
@@ -87,7 +87,7 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 		actor = BotLogin
 	}
 	fn := r.FullName()
-	now := s.clock()
+	now := s.Clock()
 	path := ".github/workflows/" + d.Workflow
 	wfID := workflowID(r, d.Workflow)
 	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)

@@ -7,7 +7,7 @@ import (
 )
 
 // BotLogin is the REST login of the identity the action runs as.
-const BotLogin = "github-actions[bot]"
+const BotLogin = world.BotLogin
 
 // The world the server serves (internal/world), under the names the handlers and
 // resolvers use.
@@ -33,11 +33,14 @@ type (
 // Protection is the protection of one base branch and the repository's merge settings.
 type Protection = world.Protection
 
+// GitPush is one commit someone pushes with git (PushCommit).
+type GitPush = world.GitPush
+
+// CommitView is a commit as tests assert on it (BranchLog).
+type CommitView = world.CommitView
+
+// ErrRuleViolation is the refusal of a git push by a ruleset.
+var ErrRuleViolation = world.ErrRuleViolation
+
 // timeZeroValue is the zero time, for clearing timestamps.
 var timeZeroValue time.Time
-
-// permRank orders permissions; unknown users rank as "none".
-var permRank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
-
-// canPush reports whether the permission lets a user push to the repository.
-func canPush(perm string) bool { return permRank[perm] >= permRank["write"] }

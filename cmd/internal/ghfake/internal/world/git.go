@@ -29,7 +29,7 @@ func AccountActor(login string, at time.Time) GitActor {
 
 // Authored sets who made c: pushed by login (unsigned, committed by the author), or, with
 // viaWeb, made by GitHub on login's behalf through the web or the API: committed and signed
-// by web-flow. The caller holds the server's lock.
+// by web-flow. The caller holds Mu.
 func (c *Commit) Authored(login string, viaWeb bool) *Commit {
 	c.Author, c.Committer = AccountActor(login, c.Date), AccountActor(login, c.Date)
 	c.ViaWeb, c.Sig = viaWeb, ""
@@ -58,7 +58,7 @@ func RuleViolation(rule string) string {
 }
 
 // RefusedBy is the rule that refuses creating (exists false) or updating branch name of r,
-// "" when none does. The caller holds the server's lock.
+// "" when none does. The caller holds Mu.
 func (r *Repo) RefusedBy(name string, exists bool) string {
 	if r.Restricted[name] == 0 {
 		return ""
@@ -89,7 +89,7 @@ func (c *Commit) Payload() string {
 
 // BranchRules are the rules that apply to branch name of r, as "Get rules for a branch"
 // lists them: a restricting ruleset's "creation" and "update" rules (RestrictBranch), none
-// otherwise. The branch need not exist. The caller holds the server's lock.
+// otherwise. The branch need not exist. The caller holds Mu.
 func (r *Repo) BranchRules(name string) []any {
 	rules := []any{}
 	if id := r.Restricted[name]; id != 0 {

@@ -12,7 +12,7 @@ import (
 // when it differs there from each of its parents; a merge that is the same there as one of
 // its parents is followed through that parent alone (the first such), so a pull request
 // merged with a merge commit brings the commits of its branch that changed the path into the
-// history, and a side branch that changed nothing there leaves none. The caller holds the server's lock.
+// history, and a side branch that changed nothing there leaves none. The caller holds Mu.
 func (r *Repo) History(c *Commit, dir string, filter bool) []any {
 	dir = strings.Trim(dir, "/")
 	at := func(x *Commit) string { return FilesUnder(x.Files, dir) }
@@ -75,7 +75,7 @@ func FilesUnder(files map[string]*Blob, dir string) string {
 }
 
 // FileAt is Commit.file: the tree entry at path in c, a file (blob) or a directory (tree); nil
-// when there is none. The caller holds the server's lock.
+// when there is none. The caller holds Mu.
 func (r *Repo) FileAt(c *Commit, p string) any {
 	if p == "" || p != strings.Trim(p, "/") {
 		return nil

@@ -9,7 +9,7 @@ import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
 
 // MergeBase returns the newest commit that is an ancestor of both a and b (each its own
 // ancestor), or "" when they share none. Commits are shared between a repository and its
-// forks, so r's commits hold both sides. The caller holds the server's lock.
+// forks, so r's commits hold both sides. The caller holds Mu.
 func (r *Repo) MergeBase(a, b string) string {
 	ofA := r.Ancestors(a)
 	best := ""
@@ -58,7 +58,7 @@ func BlobKey(bl *Blob) string {
 }
 
 // MergedFiles returns the base branch's files with the pull request's changes applied, and
-// the paths that conflict. The caller holds the server's lock.
+// the paths that conflict. The caller holds Mu.
 func MergedFiles(pr *Issue) (map[string]*Blob, []string) {
 	base, head := pr.Repo.Branches[pr.Base], pr.HeadRepository().Branches[pr.Head]
 	if base == nil || head == nil {
@@ -70,7 +70,7 @@ func MergedFiles(pr *Issue) (map[string]*Blob, []string) {
 
 // MergeableNow is the pull request's mergeable state as GitHub reports it: what was set on it
 // (UNKNOWN, CONFLICTING), else CONFLICTING while its changes conflict with its base. The
-// caller holds the server's lock.
+// caller holds Mu.
 func MergeableNow(pr *Issue) string {
 	if pr.Mergeable != "MERGEABLE" || pr.Merged || pr.State != "open" {
 		return pr.Mergeable

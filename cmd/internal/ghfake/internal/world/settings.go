@@ -37,3 +37,26 @@ func (r *Repo) AllowsMethod(method string) bool {
 	p := r.Settings.Protection[r.DefaultBranch]
 	return p == nil || len(p.MergeMethods) == 0 || slices.Contains(p.MergeMethods, method)
 }
+
+// SetUnknownReads makes mergeable UNKNOWN for the first n reads of a pull request of repoName
+// after it is opened or its head or base moves, as GitHub answers until it has computed it.
+func (s *World) SetUnknownReads(repoName string, n int) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	r.Settings.UnknownReads = n
+	for _, is := range r.Issues {
+		is.Calc = MergeCalc{} // computed again, under the new setting
+	}
+}
+
+// SetProtection protects branch of repoName.
+func (s *World) SetProtection(repoName, branch string, p Protection) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	if r.Settings.Protection == nil {
+		r.Settings.Protection = map[string]*Protection{}
+	}
+	r.Settings.Protection[branch] = &p
+}

@@ -50,7 +50,7 @@ func (e TreeEntry) OID() string {
 }
 
 // TreeAt returns the tree of directory dir ("" for the root) in files, or nil when no file lies
-// under it. It records the tree and its subtrees in r.trees. The caller holds the server's lock.
+// under it. It records the tree and its subtrees in r.trees. The caller holds Mu.
 func (r *Repo) TreeAt(files map[string]*Blob, dir string) *Tree {
 	dir = strings.Trim(dir, "/")
 	prefix := ""

@@ -90,7 +90,7 @@ func (s *Server) appJSON(slug string) obj {
 func (s *Server) workflowRunEvent(r *repo, pr *issue, cs *checkSuite) Event {
 	fn := r.FullName()
 	c := r.Commits[pr.HeadSHA]
-	runs := suiteRuns(c, cs)
+	runs := world.SuiteRuns(c, cs)
 	done := runs[len(runs)-1].CompletedAt
 	wfID := workflowID(r, cs.Workflow)
 	path := ".github/workflows/" + cs.Workflow + ".yml"
@@ -104,7 +104,7 @@ func (s *Server) workflowRunEvent(r *repo, pr *issue, cs *checkSuite) Event {
 		"id": cs.RunID, "node_id": world.NodeID("WorkflowRun", cs.RunID), "name": cs.Workflow,
 		"display_title": pr.Title, "path": path, "head_branch": pr.Head, "head_sha": pr.HeadSHA,
 		"run_number": cs.RunID % 1000, "run_attempt": 1, "event": "pull_request", "status": "completed",
-		"conclusion": suiteConclusion(runs), "workflow_id": wfID, "check_suite_id": cs.ID,
+		"conclusion": world.SuiteConclusion(runs), "workflow_id": wfID, "check_suite_id": cs.ID,
 		"check_suite_node_id": world.NodeID("CheckSuite", cs.ID), "url": url,
 		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, cs.RunID),
 		"pull_requests": s.prRefs(r, pr), "created_at": ts(done),
@@ -124,7 +124,7 @@ func (s *Server) workflowRunEvent(r *repo, pr *issue, cs *checkSuite) Event {
 // checkSuiteEvent is check_suite/completed of a third-party app's suite cs.
 func (s *Server) checkSuiteEvent(r *repo, pr *issue, cs *checkSuite) Event {
 	fn := r.FullName()
-	runs := suiteRuns(r.Commits[pr.HeadSHA], cs)
+	runs := world.SuiteRuns(r.Commits[pr.HeadSHA], cs)
 	done := runs[len(runs)-1].CompletedAt
 	url := s.apiURL("/repos/%s/check-suites/%d", fn, cs.ID)
 	before := pr.BaseSHA
@@ -137,7 +137,7 @@ func (s *Server) checkSuiteEvent(r *repo, pr *issue, cs *checkSuite) Event {
 	}
 	p := obj{
 		"id": cs.ID, "node_id": world.NodeID("CheckSuite", cs.ID), "head_branch": headBranch,
-		"head_sha": pr.HeadSHA, "status": "completed", "conclusion": suiteConclusion(runs), "url": url,
+		"head_sha": pr.HeadSHA, "status": "completed", "conclusion": world.SuiteConclusion(runs), "url": url,
 		"before": before, "after": pr.HeadSHA, "pull_requests": s.prRefs(r, pr),
 		"app": s.appJSON(cs.App), "created_at": ts(done), "updated_at": ts(done),
 		"latest_check_runs_count": len(runs), "check_runs_url": url + "/check-runs",

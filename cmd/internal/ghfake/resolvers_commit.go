@@ -18,7 +18,7 @@ func commitResolvers() {
 		"authoredDate":    value(func(c *commit) any { return gqlTime(c.Date) }),
 		"url":             value(func(c *commit) any { return htmlBase + "/" + c.Repo.FullName() + "/commit/" + c.SHA }),
 		"statusCheckRollup": value(func(c *commit) any {
-			if len(rollupContexts(c)) == 0 {
+			if len(world.RollupContexts(c)) == 0 {
 				return nil
 			}
 			return rollup{c}
@@ -35,9 +35,9 @@ func commitResolvers() {
 	})
 	on("StatusCheckRollup", map[string]resolver{
 		"id":    value(func(r rollup) any { return world.NodeID("StatusCheckRollup", world.StableID(r.c.SHA)) }),
-		"state": value(func(r rollup) any { return rollupState(rollupContexts(r.c)) }),
+		"state": value(func(r rollup) any { return world.RollupState(world.RollupContexts(r.c)) }),
 		"contexts": func(_ *executor, p any, a map[string]any) (any, error) {
-			return paginate("contexts", rollupContexts(p.(rollup).c), a)
+			return paginate("contexts", world.RollupContexts(p.(rollup).c), a)
 		},
 		"commit": value(func(r rollup) any { return r.c }),
 	})

@@ -68,9 +68,9 @@ func pullRequestResolvers() {
 		"merged":    value(func(i *issue) any { return i.Merged }),
 		"mergedAt":  value(func(i *issue) any { return gqlTime(i.MergedAt) }),
 		"mergedBy":  value(func(i *issue) any { return actorOrNil(i.MergedBy) }),
-		"mergeable": func(e *executor, p any, _ map[string]any) (any, error) { return e.s.mergeableFor(e, p.(*issue)), nil },
+		"mergeable": func(e *executor, p any, _ map[string]any) (any, error) { return e.s.MergeableFor(e, p.(*issue)), nil },
 		"mergeStateStatus": func(e *executor, p any, _ map[string]any) (any, error) {
-			return e.s.mergeStateStatus(e, p.(*issue)), nil
+			return e.s.MergeStateStatus(e, p.(*issue)), nil
 		},
 		"baseRefName":         value(func(i *issue) any { return i.Base }),
 		"headRefName":         value(func(i *issue) any { return i.Head }),

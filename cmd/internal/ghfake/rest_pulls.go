@@ -44,12 +44,12 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 			"documentation_url": docsURL}
 	case !world.CanPush(s.PermissionOf(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
-	case s.mergeBlocked(c, pr): // mergeability.go
-		return http.StatusMethodNotAllowed, errorBody(unknownRefusal)
+	case s.MergeBlocked(c, pr): // mergeability.go
+		return http.StatusMethodNotAllowed, errorBody(world.UnknownRefusal)
 	case in.SHA != "" && in.SHA != pr.HeadSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
-	case s.refusesMerge(c, pr, in.MergeMethod):
-		code, msg := s.mergeRefusal(c, pr, in.MergeMethod)
+	case s.RefusesMerge(c, pr, in.MergeMethod):
+		code, msg := s.MergeRefusal(c, pr, in.MergeMethod)
 		return code, errorBody(msg)
 	case c.repo.RefusedBy(pr.Base, true) != "":
 		return http.StatusMethodNotAllowed, errorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))

@@ -221,10 +221,10 @@ func (s *Server) mergeableJSON(pr *issue) (any, string) {
 		return true, "draft"
 	case world.MergeableNow(pr) == "CONFLICTING":
 		return false, "dirty"
-	case pr.Mergeable == "UNKNOWN" || s.computing(nil, pr):
+	case pr.Mergeable == "UNKNOWN" || s.Computing(nil, pr):
 		return nil, "unknown"
 	}
-	return true, strings.ToLower(s.mergeStateStatus(nil, pr))
+	return true, strings.ToLower(s.MergeStateStatus(nil, pr))
 }
 
 // prJSON is a pull-request object (REST pulls/get and the pull_request webhooks).

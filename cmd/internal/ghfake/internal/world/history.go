@@ -14,7 +14,11 @@ import (
 // merged with a merge commit brings the commits of its branch that changed the path into the
 // history, and a side branch that changed nothing there leaves none. The caller holds Mu.
 func (r *Repo) History(c *Commit, dir string, filter bool) []any {
-	dir = strings.Trim(dir, "/")
+	return r.histories.of(r, c, strings.Trim(dir, "/"), filter)
+}
+
+// walk is History's walk from c, commit by commit; dir is trimmed.
+func (r *Repo) walk(c *Commit, dir string, filter bool) []any {
 	at := func(x *Commit) string { return FilesUnder(x.Files, dir) }
 	seen := map[string]bool{c.SHA: true}
 	queue := []*Commit{c}

@@ -11,6 +11,23 @@ import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
 // ancestor), or "" when they share none. Commits are shared between a repository and its
 // forks, so r's commits hold both sides. The caller holds Mu.
 func (r *Repo) MergeBase(a, b string) string {
+	if r.Commits[a] == nil || r.Commits[b] == nil {
+		return r.mergeBase(a, b)
+	}
+	// Two commits' ancestors never change: their merge base is found once.
+	key := [2]string{a, b}
+	if mb, ok := r.mergeBases[key]; ok {
+		return mb
+	}
+	if r.mergeBases == nil {
+		r.mergeBases = map[[2]string]string{}
+	}
+	r.mergeBases[key] = r.mergeBase(a, b)
+	return r.mergeBases[key]
+}
+
+// mergeBase is MergeBase, found by walking both sides' ancestors.
+func (r *Repo) mergeBase(a, b string) string {
 	ofA := r.Ancestors(a)
 	best := ""
 	for sha := range r.Ancestors(b) {

@@ -33,6 +33,10 @@ type Repo struct {
 	Restricted map[string]int
 	// settings are its mergeability and branch protection (mergeability.go).
 	Settings RepoSettings
+	// histories keeps the histories History served (history_index.go).
+	histories histories
+	// mergeBases keeps the merge bases MergeBase found, by the two commits (merge.go).
+	mergeBases map[[2]string]string
 }
 
 func (r *Repo) FullName() string { return r.Owner + "/" + r.Name }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -102,12 +103,12 @@ func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
 	ctx := context.Background()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
-	for range secondaryPerMinute {
+	for range faults.PerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
 		require.NoError(t, err, "not enforced yet")
 	}
 	s.EnforceSecondaryLimits()
-	for i := range secondaryPerMinute {
+	for i := range faults.PerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
 		require.NoError(t, err, "comment %d", i+1)
 		_, _, err = c.PullRequests.Get(ctx, "acme", "widgets", 7)
@@ -131,10 +132,10 @@ func TestSecondaryWait(t *testing.T) {
 		}
 		return out
 	}
-	assert.Zero(t, secondaryWait(at(time.Second, 79), now))
-	assert.Equal(t, 59*time.Second, secondaryWait(at(time.Second, 80), now))
-	assert.Zero(t, secondaryWait(at(time.Minute, 80), now), "a minute later the minute's 80 are over")
-	assert.Equal(t, 30*time.Minute, secondaryWait(at(30*time.Minute, 500), now))
+	assert.Zero(t, faults.SecondaryWait(at(time.Second, 79), now))
+	assert.Equal(t, 59*time.Second, faults.SecondaryWait(at(time.Second, 80), now))
+	assert.Zero(t, faults.SecondaryWait(at(time.Minute, 80), now), "a minute later the minute's 80 are over")
+	assert.Equal(t, 30*time.Minute, faults.SecondaryWait(at(30*time.Minute, 500), now))
 }
 
 func TestGraphQLRateLimitedFaultAnswersAsGitHub(t *testing.T) {

@@ -64,7 +64,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
 	}
 	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
-	files, _ := world.MergedFiles(pr) // merge3.go; a conflict was refused above
+	files, _ := world.MergedFiles(pr) // world/merge.go; a conflict was refused above
 	base.Files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
 	// the base alone (the fake makes one for a rebase too).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
@@ -48,7 +49,7 @@ type Server struct {
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
-	faults     map[string][]Fault
+	faults     faults.Queue
 	stop       chan struct{} // closed by Close: held requests end
 	stopOnce   sync.Once
 	dispatches []Dispatch
@@ -72,7 +73,7 @@ func New() *Server {
 		},
 		tokens:    map[string]string{},
 		stats:     map[string]int{},
-		faults:    map[string][]Fault{},
+		faults:    faults.Queue{},
 		stop:      make(chan struct{}),
 		reactions: map[string]int64{},
 	}

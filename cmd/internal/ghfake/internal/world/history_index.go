@@ -4,7 +4,7 @@ package world
 // nor does what its parents reach, so a history once walked holds for good. Down a line of
 // single-parent commits, the walk from a commit is that commit (when it is listed) followed by
 // the walk from its parent: a history asked for at a branch's new head costs the commits
-// made since one was last asked for, not the whole history again.
+// made since the last history asked for below them, not the whole history again.
 
 // historyKey names a history: the commit it starts at, the path, and whether it filters by
 // the path.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Event is a webhook delivery as GitHub would send it for a change of the world.
@@ -43,12 +45,12 @@ type IssueOptions struct {
 // OpenPR opens a pull request: it creates the head branch with a first commit (a deterministic
 // sha), then returns pull_request/opened, sent by the author. Number 0 takes the next free number.
 func (s *Server) OpenPR(repoName string, o PROptions) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	n := s.claimNumber(r, o.Number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	n := s.ClaimNumber(r, o.Number)
 	if o.Base == "" {
-		o.Base = r.defaultBranch
+		o.Base = r.DefaultBranch
 	}
 	if o.Head == "" {
 		o.Head = fmt.Sprintf("pr-%d", n)
@@ -56,95 +58,78 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	if o.Title == "" {
 		o.Title = fmt.Sprintf("PR #%d", n)
 	}
-	base := s.ensureBranch(r, o.Base)
+	base := s.EnsureBranch(r, o.Base)
 	hr := r
 	if o.Fork != "" {
-		hr = s.ensureFork(r, o.Fork)
+		hr = s.EnsureFork(r, o.Fork)
 	}
 	// A branch of the repository itself is cut from the base it will merge into.
 	var head *branch
 	if hr == r {
-		head = s.ensureBranchFrom(r, o.Head, base)
+		head = s.EnsureBranchFrom(r, o.Head, base)
 	} else {
-		head = s.ensureBranch(hr, o.Head)
+		head = s.EnsureBranch(hr, o.Head)
 	}
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
-		bl := &blob{oid: blobOID(content), text: content}
-		r.blobs[bl.oid] = bl
-		head.files[f] = bl
+		bl := &blob{OID: world.BlobOID(content), Text: content}
+		r.Blobs[bl.OID] = bl
+		head.Files[f] = bl
 	}
-	c := s.newCommit(r, o.Title, []string{head.head}, head.files, r.fullName(), n, 0).authored(o.Author, false)
-	head.head = c.sha
-	now := s.clock()
+	c := s.NewCommit(r, o.Title, []string{head.Head}, head.Files, r.FullName(), n, 0).Authored(o.Author, false)
+	head.Head = c.SHA
+	now := s.Clock()
 	pr := &issue{
-		repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body, state: "open",
-		createdAt: now, updatedAt: now, isPR: true, base: o.Base, head: o.Head, headRepo: hr,
-		baseSHA: base.head, headSHA: c.sha, commits: []string{c.sha},
-		files: append([]string(nil), o.Files...), draft: o.Draft, mergeable: "MERGEABLE",
+		Repo: r, Number: n, ID: s.NewID(), Author: o.Author, Title: o.Title, Body: o.Body, State: "open",
+		CreatedAt: now, UpdatedAt: now, IsPR: true, Base: o.Base, Head: o.Head, HeadRepo: hr,
+		BaseSHA: base.Head, HeadSHA: c.SHA, Commits: []string{c.SHA},
+		Files: append([]string(nil), o.Files...), Draft: o.Draft, Mergeable: "MERGEABLE",
 	}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = labelSet(r, labels, l)
+		labels = world.LabelSet(r, labels, l)
 	}
-	s.relabel(pr, labels, o.Author)
-	r.issues[n] = pr
+	s.Relabel(pr, labels, o.Author)
+	r.Issues[n] = pr
 	return s.prEvent(r, pr, "opened", o.Author, nil)
 }
 
 // OpenIssue opens an issue and returns issues/opened. Number 0 takes the next free number.
 func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	n := s.claimNumber(r, o.Number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	n := s.ClaimNumber(r, o.Number)
 	if o.Title == "" {
 		o.Title = fmt.Sprintf("Issue #%d", n)
 	}
-	now := s.clock()
-	is := &issue{repo: r, number: n, id: s.newID(), author: o.Author, title: o.Title, body: o.Body,
-		state: "open", createdAt: now, updatedAt: now}
+	now := s.Clock()
+	is := &issue{Repo: r, Number: n, ID: s.NewID(), Author: o.Author, Title: o.Title, Body: o.Body,
+		State: "open", CreatedAt: now, UpdatedAt: now}
 	var labels []string
 	for _, l := range o.Labels {
-		labels = labelSet(r, labels, l)
+		labels = world.LabelSet(r, labels, l)
 	}
-	s.relabel(is, labels, o.Author)
-	r.issues[n] = is
+	s.Relabel(is, labels, o.Author)
+	r.Issues[n] = is
 	return s.issuesEvent(r, is, "opened", o.Author, nil)
-}
-
-// claimNumber returns n, or, when n is 0, one more than the highest number so far (as GitHub
-// numbers them); a taken number panics. PRs and issues share the number space. The caller
-// holds s.mu.
-func (s *Server) claimNumber(r *repo, n int) int {
-	if n == 0 {
-		// GitHub numbers issues and pull requests one after the highest so far.
-		for k := range r.issues {
-			n = max(n, k)
-		}
-		n++
-	}
-	if r.issues[n] != nil {
-		panic(fmt.Sprintf("ghfake: %s#%d already exists", r.fullName(), n))
-	}
-	return n
 }
 
 // Review submits a review by user on the pull request's current head and returns
 // pull_request_review/submitted. state is approved, changes_requested or commented.
 func (s *Server) Review(repoName string, number int, user, state, body string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
 	st := strings.ToUpper(state)
 	switch st {
 	case "APPROVED", "CHANGES_REQUESTED", "COMMENTED":
 	default:
 		panic(fmt.Sprintf("ghfake: review state %q is not approved, changes_requested or commented", state))
 	}
-	rv := &review{pr: pr, id: s.newBigID(), user: user, state: st, body: body, commitID: pr.headSHA, submittedAt: s.clock()}
-	pr.reviews = append(pr.reviews, rv)
+	rv := &review{Pr: pr, ID: s.NewBigID(), User: user, State: st, Body: body, CommitID: pr.HeadSHA, SubmittedAt: s.Clock()}
+	pr.Reviews = append(pr.Reviews, rv)
 	return s.reviewEvent(r, pr, rv, "submitted", user)
 }
 
@@ -158,23 +143,23 @@ func (s *Server) DismissReview(repoName string, number int, user string) Event {
 // repository's owner when empty): the review becomes DISMISSED, the timeline records a
 // ReviewDismissedEvent whose actor is by, and pull_request_review/dismissed is sent by by.
 func (s *Server) DismissReviewAs(repoName string, number int, user, by string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
 	if by == "" {
-		by = r.owner
+		by = r.Owner
 	}
-	for i := len(pr.reviews) - 1; i >= 0; i-- {
-		rv := pr.reviews[i]
-		if rv.user == user && (rv.state == "APPROVED" || rv.state == "CHANGES_REQUESTED") {
-			previous := rv.state
-			rv.state = "DISMISSED"
-			s.record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.review, e.previous = rv, previous })
+	for i := len(pr.Reviews) - 1; i >= 0; i-- {
+		rv := pr.Reviews[i]
+		if rv.User == user && (rv.State == "APPROVED" || rv.State == "CHANGES_REQUESTED") {
+			previous := rv.State
+			rv.State = "DISMISSED"
+			s.Record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.Review, e.Previous = rv, previous })
 			return s.reviewEvent(r, pr, rv, "dismissed", by)
 		}
 	}
-	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.fullName(), number, user))
+	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.FullName(), number, user))
 }
 
 // Push adds a commit to the pull request's head branch and returns pull_request/synchronize with
@@ -192,12 +177,12 @@ func (s *Server) PushFiles(repoName string, number int, files map[string]string)
 // PushAs is PushFiles by user (the pull request's author when ""): the commit's author
 // and committer, and the sender of the synchronize event.
 func (s *Server) PushAs(repoName string, number int, files map[string]string, user string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
-	before := pr.headSHA
-	head := s.ensureBranch(pr.headRepository(), pr.head)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
+	before := pr.HeadSHA
+	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
@@ -205,22 +190,22 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	sort.Strings(paths)
 	for _, p := range paths {
 		content := files[p]
-		bl := &blob{oid: blobOID(content), text: content}
-		r.blobs[bl.oid] = bl
-		head.files[p] = bl
-		if !slices.Contains(pr.files, p) {
-			pr.files = append(pr.files, p)
+		bl := &blob{OID: world.BlobOID(content), Text: content}
+		r.Blobs[bl.OID] = bl
+		head.Files[p] = bl
+		if !slices.Contains(pr.Files, p) {
+			pr.Files = append(pr.Files, p)
 		}
 	}
 	if user == "" {
-		user = pr.author
+		user = pr.Author
 	}
-	c := s.newCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.commits)+1), []string{head.head}, head.files, r.fullName(), number, len(pr.commits)).authored(user, false)
-	pr.headSHA = c.sha
-	pr.commits = append(pr.commits, c.sha)
-	pr.updatedAt = s.clock()
-	head.head = c.sha
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
+	c := s.NewCommit(r, fmt.Sprintf("Update #%d (%d)", number, len(pr.Commits)+1), []string{head.Head}, head.Files, r.FullName(), number, len(pr.Commits)).Authored(user, false)
+	pr.HeadSHA = c.SHA
+	pr.Commits = append(pr.Commits, c.SHA)
+	pr.UpdatedAt = s.Clock()
+	head.Head = c.SHA
+	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // UpdateBranch merges the head of the base branch into the pull request's head branch, as
@@ -228,30 +213,30 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 // and signed by GitHub (web-flow), whose parents are the old head and the base's head. It
 // sends synchronize from user. Conflicts are not modelled: the head's files win.
 func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	return s.updateBranch(r, s.mustPR(r, number), user)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	return s.updateBranch(r, s.MustPR(r, number), user)
 }
 
 // updateBranch is UpdateBranch with s.mu held (the REST route's too, mergeability.go).
 func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
-	number := pr.number
-	before := pr.headSHA
-	head := s.ensureBranch(pr.headRepository(), pr.head)
-	base := s.ensureBranch(r, pr.base)
-	files := copyFiles(base.files)
-	for p, bl := range head.files {
+	number := pr.Number
+	before := pr.HeadSHA
+	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
+	base := s.EnsureBranch(r, pr.Base)
+	files := world.CopyFiles(base.Files)
+	for p, bl := range head.Files {
 		files[p] = bl
 	}
-	head.files = files
-	msg := fmt.Sprintf("Merge branch '%s' into %s", pr.base, pr.head)
-	c := s.newCommit(r, msg, []string{head.head, base.head}, files, r.fullName(), number, "update", len(pr.commits)).authored(user, true)
-	pr.headSHA = c.sha
-	pr.commits = append(pr.commits, c.sha)
-	pr.updatedAt = s.clock()
-	head.head = c.sha
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.sha})
+	head.Files = files
+	msg := fmt.Sprintf("Merge branch '%s' into %s", pr.Base, pr.Head)
+	c := s.NewCommit(r, msg, []string{head.Head, base.Head}, files, r.FullName(), number, "update", len(pr.Commits)).Authored(user, true)
+	pr.HeadSHA = c.SHA
+	pr.Commits = append(pr.Commits, c.SHA)
+	pr.UpdatedAt = s.Clock()
+	head.Head = c.SHA
+	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,
@@ -263,29 +248,29 @@ func (s *Server) Label(repoName string, number int, label string, add bool) Even
 // LabelAs adds or removes label as user (the issue's author when empty): the timeline's
 // LabeledEvent or UnlabeledEvent names user as its actor, and user sends the event.
 func (s *Server) LabelAs(repoName string, number int, label string, add bool, user string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	is := s.mustIssue(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	is := s.MustIssue(r, number)
 	action := "labeled"
-	labels := append([]string(nil), is.labels...)
+	labels := append([]string(nil), is.Labels...)
 	if add {
-		label = r.label(label)
-		labels = labelSet(r, labels, label)
+		label = r.Label(label)
+		labels = world.LabelSet(r, labels, label)
 	} else {
 		var removed string
-		if labels, removed = labelDel(labels, label); removed != "" {
+		if labels, removed = world.LabelDel(labels, label); removed != "" {
 			label = removed
 		}
 		action = "unlabeled"
 	}
 	if user == "" {
-		user = is.author
+		user = is.Author
 	}
-	s.relabel(is, labels, user)
-	is.updatedAt = s.clock()
+	s.Relabel(is, labels, user)
+	is.UpdatedAt = s.Clock()
 	extra := obj{"label": s.labelJSON(r, label)}
-	if is.isPR {
+	if is.IsPR {
 		return s.prEvent(r, is, action, user, extra)
 	}
 	return s.issuesEvent(r, is, action, user, extra)
@@ -294,22 +279,13 @@ func (s *Server) LabelAs(repoName string, number int, label string, add bool, us
 // Comment adds user's comment to an issue or pull request and returns issue_comment/created and the
 // comment's id.
 func (s *Server) Comment(repoName string, number int, user, body string) (Event, int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	is := s.mustIssue(r, number)
-	c := s.addComment(r, is, user, body)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	is := s.MustIssue(r, number)
+	c := s.AddComment(r, is, user, body)
 	p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
-	return s.event(r, "issue_comment", "created", user, p), c.id
-}
-
-// addComment records a comment. The caller holds s.mu.
-func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
-	now := s.clock()
-	c := &comment{id: s.newBigID(), issue: is.number, author: user, body: body, createdAt: now, updatedAt: now}
-	r.comments = append(r.comments, c)
-	is.updatedAt = now
-	return c
+	return s.event(r, "issue_comment", "created", user, p), c.ID
 }
 
 // ClosePR closes the pull request without merging and returns pull_request/closed (merged false),
@@ -317,28 +293,14 @@ func (s *Server) addComment(r *repo, is *issue, user, body string) *comment {
 // (merged true, sent by who merged it), which GitHub sends when the merge was made with a
 // token other than a workflow's GITHUB_TOKEN.
 func (s *Server) ClosePR(repoName string, number int) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
-	if pr.merged {
-		return s.prEvent(r, pr, "closed", pr.mergedBy, nil)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
+	if pr.Merged {
+		return s.prEvent(r, pr, "closed", pr.MergedBy, nil)
 	}
-	now := s.clock()
-	pr.state, pr.closedAt, pr.updatedAt, pr.closedBy = "closed", now, now, pr.author
-	return s.prEvent(r, pr, "closed", pr.author, nil)
-}
-
-// SetMergeable sets the pull request's mergeable state: MERGEABLE, CONFLICTING or UNKNOWN (any
-// case). GitHub sends no event for it.
-func (s *Server) SetMergeable(repoName string, number int, state string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := strings.ToUpper(state)
-	switch st {
-	case "MERGEABLE", "CONFLICTING", "UNKNOWN":
-	default:
-		panic(fmt.Sprintf("ghfake: mergeable state %q is not MERGEABLE, CONFLICTING or UNKNOWN", state))
-	}
-	s.mustPR(s.mustRepo(repoName), number).mergeable = st
+	now := s.Clock()
+	pr.State, pr.ClosedAt, pr.UpdatedAt, pr.ClosedBy = "closed", now, now, pr.Author
+	return s.prEvent(r, pr, "closed", pr.Author, nil)
 }

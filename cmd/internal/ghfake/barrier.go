@@ -28,10 +28,10 @@ type BarrierStats = barrier.Stats
 // barrier armed before. Disarm it when they are done.
 func (s *Server) ArmBarrier(tokens []string, timeout time.Duration) *Barrier {
 	b := barrier.New(tokens, timeout, s.detachBarrier)
-	s.mu.Lock()
+	s.Mu.Lock()
 	old := s.barrier
 	s.barrier = b
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	if old != nil {
 		old.Release(false)
 	}
@@ -40,17 +40,17 @@ func (s *Server) ArmBarrier(tokens []string, timeout time.Duration) *Barrier {
 
 // detachBarrier forgets b if it is the armed barrier.
 func (s *Server) detachBarrier(b *Barrier) {
-	s.mu.Lock()
+	s.Mu.Lock()
 	if s.barrier == b {
 		s.barrier = nil
 	}
-	s.mu.Unlock()
+	s.Mu.Unlock()
 }
 
 // armed returns the barrier armed now, if any.
 func (s *Server) armed() *Barrier {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return s.barrier
 }
 
@@ -74,8 +74,8 @@ func isWrite(method string) bool { return method != http.MethodGet && method != 
 // NewBotToken returns a fresh token of the action's identity, github-actions[bot], as each
 // job of a workflow gets its own GITHUB_TOKEN; a barrier tells invocations apart by it.
 func (s *Server) NewBotToken() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.tokenSeq++
 	sum := sha1.Sum([]byte(fmt.Sprintf("installation token %d", s.tokenSeq)))
 	tok := "ghs_" + hex.EncodeToString(sum[:])[:36]

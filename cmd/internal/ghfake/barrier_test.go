@@ -63,7 +63,7 @@ func finished(done <-chan struct{}, within time.Duration) bool {
 
 // A participant's write waits until every participant has read; then all writes go.
 func TestBarrierHoldsWritesUntilAllRead(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	vars := prID(t, s)
 	a, b, c := s.NewBotToken(), s.NewBotToken(), s.NewBotToken()
 	assert.NotEqual(t, a, b)
@@ -104,7 +104,7 @@ func TestBarrierHoldsWritesUntilAllRead(t *testing.T) {
 // A participant that leaves without reading no longer holds the others; one that never reads
 // nor leaves holds them only until the timeout.
 func TestBarrierLeaveAndTimeout(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	vars := prID(t, s)
 	a, b := s.NewBotToken(), s.NewBotToken()
 	bar := s.ArmBarrier([]string{a, b}, time.Minute)

@@ -26,15 +26,15 @@ type issueMark struct {
 
 // Mark records repoName's issues, pull requests and comments as they are now.
 func (s *Server) Mark(repoName string) Mark {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}}
-	for n, is := range r.issues {
-		m.issues[n] = issueMark{timeline: len(is.timeline), state: is.state}
+	for n, is := range r.Issues {
+		m.issues[n] = issueMark{timeline: len(is.Timeline), state: is.State}
 	}
-	for _, c := range r.comments {
-		m.comments[c.id] = true
+	for _, c := range r.Comments {
+		m.comments[c.ID] = true
 	}
 	return m
 }
@@ -43,43 +43,43 @@ func (s *Server) Mark(repoName string) Mark {
 // issue or pull request in number order: its opening, the labels added and removed, the
 // comments created, then its closing (a merge: by who merged it).
 func (s *Server) CausedSince(m Mark, login string) []Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(m.repo)
-	numbers := make([]int, 0, len(r.issues))
-	for n := range r.issues {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(m.repo)
+	numbers := make([]int, 0, len(r.Issues))
+	for n := range r.Issues {
 		numbers = append(numbers, n)
 	}
 	sort.Ints(numbers)
 	var out []Event
 	for _, n := range numbers {
-		is := r.issues[n]
+		is := r.Issues[n]
 		was, existed := m.issues[n]
 		if !existed {
-			if is.author != login {
+			if is.Author != login {
 				continue
 			}
 			out = append(out, s.causedEvent(r, is, "opened", login, nil))
 			was = issueMark{state: "open"}
 		}
-		for _, ev := range is.timeline[was.timeline:] {
-			if ev.actor != login || (ev.kind != "LabeledEvent" && ev.kind != "UnlabeledEvent") {
+		for _, ev := range is.Timeline[was.timeline:] {
+			if ev.Actor != login || (ev.Kind != "LabeledEvent" && ev.Kind != "UnlabeledEvent") {
 				continue
 			}
-			action := map[string]string{"LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled"}[ev.kind]
-			out = append(out, s.causedEvent(r, is, action, login, obj{"label": s.labelJSON(r, ev.label)}))
+			action := map[string]string{"LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled"}[ev.Kind]
+			out = append(out, s.causedEvent(r, is, action, login, obj{"label": s.labelJSON(r, ev.Label)}))
 		}
-		for _, c := range r.comments {
-			if c.issue == n && c.author == login && !m.comments[c.id] {
+		for _, c := range r.Comments {
+			if c.Issue == n && c.Author == login && !m.comments[c.ID] {
 				p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
 				out = append(out, s.event(r, "issue_comment", "created", login, p))
 			}
 		}
-		closer := is.closedBy
-		if is.merged {
-			closer = is.mergedBy
+		closer := is.ClosedBy
+		if is.Merged {
+			closer = is.MergedBy
 		}
-		if was.state == "open" && is.state == "closed" && closer == login {
+		if was.state == "open" && is.State == "closed" && closer == login {
 			out = append(out, s.causedEvent(r, is, "closed", login, nil))
 		}
 	}
@@ -88,7 +88,7 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 
 // causedEvent is the pull_request or issues event of is.
 func (s *Server) causedEvent(r *repo, is *issue, action, login string, extra obj) Event {
-	if is.isPR {
+	if is.IsPR {
 		return s.prEvent(r, is, action, login, extra)
 	}
 	return s.issuesEvent(r, is, action, login, extra)

@@ -14,7 +14,7 @@ import (
 // GitHub sends for it, in order per subject; what others did before the mark does not.
 func TestCausedSince(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	s.OpenIssue(testRepo, IssueOptions{Number: 8, Author: "dev"})
 	s.LabelAs(testRepo, 7, "wip", true, "dev") // before the mark: not the action's
 	m := s.Mark(testRepo)

@@ -3,14 +3,9 @@ package ghfake
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
-
-// actionsApp is the slug of the app owning check suites that Actions workflows create.
-const actionsApp = "github-actions"
-
-// conclusions GitHub allows for a completed check run.
-var conclusions = map[string]bool{"success": true, "failure": true, "neutral": true, "cancelled": true,
-	"skipped": true, "timed_out": true, "action_required": true}
 
 // CompleteCheck completes check run name with conclusion on the pull request's current head.
 //
@@ -33,73 +28,32 @@ func (s *Server) CompleteJob(repoName string, number int, workflow, name, conclu
 	if workflow == "" {
 		panic("ghfake: a job needs the name of its workflow")
 	}
-	return s.completeCheck(repoName, number, actionsApp, workflow, name, conclusion)
+	return s.completeCheck(repoName, number, world.ActionsApp, workflow, name, conclusion)
 }
 
 func (s *Server) completeCheck(repoName string, number int, app, workflow, name, conclusion string) Event {
-	if !conclusions[conclusion] {
+	if !world.Conclusions[conclusion] {
 		panic(fmt.Sprintf("ghfake: check conclusion %q is not one of success, failure, neutral, cancelled, skipped, timed_out, action_required", conclusion))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
-	c := r.commits[pr.headSHA]
-	suite := s.suiteOf(c, app, workflow)
-	run := &checkRun{id: s.newBigID(), suite: suite, name: name, status: "completed",
-		conclusion: conclusion, completedAt: s.clock()}
-	kept := c.checks[:0]
-	for _, old := range c.checks {
-		if old.name != name || old.suite != suite {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
+	c := r.Commits[pr.HeadSHA]
+	suite := s.SuiteOf(c, app, workflow)
+	run := &checkRun{ID: s.NewBigID(), Suite: suite, Name: name, Status: "completed",
+		Conclusion: conclusion, CompletedAt: s.Clock()}
+	kept := c.Checks[:0]
+	for _, old := range c.Checks {
+		if old.Name != name || old.Suite != suite {
 			kept = append(kept, old)
 		}
 	}
-	c.checks = append(kept, run)
+	c.Checks = append(kept, run)
 	if workflow != "" {
 		return s.workflowRunEvent(r, pr, suite)
 	}
 	return s.checkSuiteEvent(r, pr, suite)
-}
-
-// suiteOf returns the check suite of app (and, for Actions, of workflow's run) on commit c,
-// creating it on first use. The caller holds s.mu.
-func (s *Server) suiteOf(c *commit, app, workflow string) *checkSuite {
-	for _, cs := range c.suites {
-		if cs.app == app && cs.workflow == workflow {
-			return cs
-		}
-	}
-	cs := &checkSuite{repo: c.repo, id: s.newBigID(), app: app, workflow: workflow}
-	if workflow != "" {
-		cs.runID = s.newBigID()
-	}
-	c.suites = append(c.suites, cs)
-	return cs
-}
-
-// suiteRuns are the check runs of suite cs on commit c.
-func suiteRuns(c *commit, cs *checkSuite) []*checkRun {
-	var out []*checkRun
-	for _, cr := range c.checks {
-		if cr.suite == cs {
-			out = append(out, cr)
-		}
-	}
-	return out
-}
-
-// suiteConclusion is the conclusion of a completed suite: its worst run's, as GitHub sums it
-// up (failure-like conclusions before neutral and skipped, then success).
-func suiteConclusion(runs []*checkRun) string {
-	rank := map[string]int{"success": 0, "skipped": 1, "neutral": 2, "cancelled": 3, "timed_out": 4,
-		"action_required": 5, "failure": 6}
-	worst := "success"
-	for _, cr := range runs {
-		if rank[cr.conclusion] > rank[worst] {
-			worst = cr.conclusion
-		}
-	}
-	return worst
 }
 
 // SetStatus sets commit status context to state (error, failure, pending or success) on the pull
@@ -111,71 +65,11 @@ func (s *Server) SetStatus(repoName string, number int, context, state string) E
 	default:
 		panic(fmt.Sprintf("ghfake: status state %q is not error, failure, pending or success", state))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
-	c := r.commits[pr.headSHA]
-	stat := s.addStatus(c, context, st)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
+	c := r.Commits[pr.HeadSHA]
+	stat := s.AddStatus(c, context, st)
 	return s.statusEvent(r, pr, c, stat)
-}
-
-// addStatus records a commit status. The caller holds s.mu.
-func (s *Server) addStatus(c *commit, context, state string) *status {
-	st := &status{id: s.newID(), context: context, state: state, createdAt: s.clock()}
-	c.statuses = append(c.statuses, st)
-	return st
-}
-
-// rollupContexts are a commit's check runs and the latest status of each context, as the
-// status-check rollup lists them.
-func rollupContexts(c *commit) []any {
-	var out []any
-	for _, cr := range c.checks {
-		out = append(out, cr)
-	}
-	latest := map[string]*status{}
-	var order []string
-	for _, st := range c.statuses {
-		if _, ok := latest[st.context]; !ok {
-			order = append(order, st.context)
-		}
-		latest[st.context] = st
-	}
-	for _, ctx := range order {
-		out = append(out, latest[ctx])
-	}
-	return out
-}
-
-// contextState is one rollup context's StatusState.
-func contextState(v any) string {
-	switch x := v.(type) {
-	case *checkRun:
-		if x.status != "completed" {
-			return "PENDING"
-		}
-		switch x.conclusion {
-		case "success", "neutral", "skipped":
-			return "SUCCESS"
-		}
-		return "FAILURE"
-	case *status:
-		return strings.ToUpper(x.state)
-	}
-	return "PENDING"
-}
-
-// stateRank orders StatusState from best to worst.
-var stateRank = map[string]int{"SUCCESS": 0, "EXPECTED": 1, "PENDING": 2, "FAILURE": 3, "ERROR": 4}
-
-// rollupState is the worst state of the contexts.
-func rollupState(contexts []any) string {
-	worst := "SUCCESS"
-	for _, c := range contexts {
-		if st := contextState(c); stateRank[st] > stateRank[worst] {
-			worst = st
-		}
-	}
-	return worst
 }

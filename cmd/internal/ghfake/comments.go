@@ -6,16 +6,16 @@ import "fmt"
 // access edit any comment: the author stays, the editor and lastEditedAt change. It returns
 // issue_comment/edited, sent by user. It panics when there is no such comment.
 func (s *Server) EditComment(repoName string, id int64, user, body string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	for _, c := range r.comments {
-		if c.id != id {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	for _, c := range r.Comments {
+		if c.ID != id {
 			continue
 		}
-		from := c.body
-		c.edit(user, body, s.clock())
-		is := s.mustIssue(r, c.issue)
+		from := c.Body
+		c.Edit(user, body, s.Clock())
+		is := s.MustIssue(r, c.Issue)
 		p := obj{"action": "edited", "changes": obj{"body": obj{"from": from}},
 			"issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
 		return s.event(r, "issue_comment", "edited", user, p)

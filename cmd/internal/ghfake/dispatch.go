@@ -22,15 +22,15 @@ import (
 // file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
 // an input. The caller holds s.mu.
 func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
-	b := r.branches[strings.TrimPrefix(ref, "refs/heads/")]
+	b := r.Branches[strings.TrimPrefix(ref, "refs/heads/")]
 	var file *blob
 	if b != nil {
-		file = b.files[".github/workflows/"+workflow]
+		file = b.Files[".github/workflows/"+workflow]
 	}
 	if file == nil {
 		return http.StatusNotFound, notFound(), false
 	}
-	declared, ok := wfyaml.DispatchInputs(file.text)
+	declared, ok := wfyaml.DispatchInputs(file.Text)
 	if !ok {
 		return http.StatusUnprocessableEntity, errorBody("Workflow does not have 'workflow_dispatch' trigger"), false
 	}
@@ -85,14 +85,14 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 			}
 			login = o.Login
 		}
-		if _, ok := s.users[login]; !ok && !strings.EqualFold(login, is.author) {
+		if _, ok := s.Users[login]; !ok && !strings.EqualFold(login, is.Author) {
 			continue
 		}
-		if !containsFold(is.assignees, login) && len(is.assignees) < 10 {
-			is.assignees = append(is.assignees, login)
+		if !containsFold(is.Assignees, login) && len(is.Assignees) < 10 {
+			is.Assignees = append(is.Assignees, login)
 		}
 	}
-	is.updatedAt = s.clock()
+	is.UpdatedAt = s.Clock()
 	return http.StatusCreated, s.issueJSON(c.repo, is)
 }
 
@@ -107,8 +107,8 @@ func containsFold(xs []string, x string) bool {
 
 // assigneesJSON renders the assignee and assignees of an issue or pull request.
 func (s *Server) assigneesJSON(is *issue) (any, []any) {
-	out := make([]any, 0, len(is.assignees))
-	for _, l := range is.assignees {
+	out := make([]any, 0, len(is.Assignees))
+	for _, l := range is.Assignees {
 		out = append(out, s.userJSON(l))
 	}
 	if len(out) == 0 {
@@ -119,9 +119,9 @@ func (s *Server) assigneesJSON(is *issue) (any, []any) {
 
 // Assignees returns the logins assigned to issue or pull request number of repoName.
 func (s *Server) Assignees(repoName string, number int) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.mustIssue(s.mustRepo(repoName), number).assignees...)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return append([]string(nil), s.MustIssue(s.MustRepo(repoName), number).Assignees...)
 }
 
 // workflowRun gives dispatch d the workflow run it starts: an id, and the name and display
@@ -129,16 +129,16 @@ func (s *Server) Assignees(repoName string, number int) []string {
 // `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
 // caller holds s.mu.
 func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
-	d.RunID, d.Created = s.newBigID(), s.clock()
+	d.RunID, d.Created = s.NewBigID(), s.Clock()
 	d.Name = ".github/workflows/" + d.Workflow
 	d.RunName = ""
-	if b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
-		if f := b.files[".github/workflows/"+d.Workflow]; f != nil {
+	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
+		if f := b.Files[".github/workflows/"+d.Workflow]; f != nil {
 			var wf struct {
 				Name    string `yaml:"name"`
 				RunName string `yaml:"run-name"`
 			}
-			if yaml.Unmarshal([]byte(f.text), &wf) == nil {
+			if yaml.Unmarshal([]byte(f.Text), &wf) == nil {
 				if wf.Name != "" {
 					d.Name = wf.Name
 				}
@@ -160,9 +160,9 @@ var inputsExpr = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za
 // .github/workflows) on ref, dispatched by sender with inputs: the payload the run reads
 // from GITHUB_EVENT_PATH. GitHub sends no webhook for it to other workflows.
 func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, inputs map[string]any) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	return s.event(r, "workflow_dispatch", "", sender, obj{"inputs": inputs, "ref": "refs/heads/" + ref,
 		"workflow": ".github/workflows/" + workflow})
 }
@@ -170,11 +170,11 @@ func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, i
 // Labeled returns how many times actor added label (compared as GitHub compares labels) to
 // issue or pull request number of repoName.
 func (s *Server) Labeled(repoName string, number int, actor, label string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	n := 0
-	for _, ev := range s.mustIssue(s.mustRepo(repoName), number).timeline {
-		if ev.kind == "LabeledEvent" && ev.actor == actor && strings.EqualFold(ev.label, label) {
+	for _, ev := range s.MustIssue(s.MustRepo(repoName), number).Timeline {
+		if ev.Kind == "LabeledEvent" && ev.Actor == actor && strings.EqualFold(ev.Label, label) {
 			n++
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // calls after it are served again.
 func TestInjectSkip(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Skip: 2})
 	for i := range 2 {

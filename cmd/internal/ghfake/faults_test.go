@@ -18,7 +18,7 @@ const (
 // the client is told 502.
 func TestFaultPerformedREST(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Performed: true})
 	_, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("posted"))
@@ -34,7 +34,7 @@ func TestFaultPerformedREST(t *testing.T) {
 // A performed GraphQL fault runs the mutation and answers GitHub's error types in a 200
 // with null data; the call is still recorded as a mutation.
 func TestFaultPerformedGraphQLErrors(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	prID := dig(t, gql(t, s, s.BotToken(), prIDQuery, nil), "data", "repository", "pullRequest", "id")
 	s.Inject("graphql", Fault{Errors: []string{"SERVICE_UNAVAILABLE"}, Performed: true})
 	out := gql(t, s, s.BotToken(), addComment, map[string]any{"id": prID})
@@ -48,7 +48,7 @@ func TestFaultPerformedGraphQLErrors(t *testing.T) {
 
 // Without Performed, a GraphQL error fault refuses the mutation: nothing is posted.
 func TestFaultGraphQLErrorsNotPerformed(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	prID := dig(t, gql(t, s, s.BotToken(), prIDQuery, nil), "data", "repository", "pullRequest", "id")
 	s.Inject("graphql", Fault{Errors: []string{"FORBIDDEN"}, Message: "Resource not accessible by integration"})
 	out := gql(t, s, s.BotToken(), addComment, map[string]any{"id": prID})
@@ -60,7 +60,7 @@ func TestFaultGraphQLErrorsNotPerformed(t *testing.T) {
 
 // A partial fault answers the served data with the errors added.
 func TestFaultPartial(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Inject("graphql", Fault{Errors: []string{"NOT_FOUND"}, Partial: true, Field: "repository"})
 	out := gql(t, s, s.BotToken(), prIDQuery, nil)
 	assert.NotEmpty(t, dig(t, out, "data", "repository", "pullRequest", "id"))
@@ -71,7 +71,7 @@ func TestFaultPartial(t *testing.T) {
 // A fault for one field meets only requests that select it: the query passes it by, the
 // mutation meets it.
 func TestFaultField(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Inject("graphql", Fault{Errors: []string{"RATE_LIMITED"}, Field: "addComment"})
 	out := gql(t, s, s.BotToken(), prIDQuery, nil)
 	require.Nil(t, out["errors"], "a query that does not select addComment is served")
@@ -84,7 +84,7 @@ func TestFaultField(t *testing.T) {
 // removes what is left of a tagged fault.
 func TestFaultCountUntilDrop(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	now := testClock
 	setNow := func(t time.Time) { // through SetClock, which the fake's lock orders with its reads
 		now = t
@@ -115,7 +115,7 @@ func TestFaultCountUntilDrop(t *testing.T) {
 // A performed timeout serves the request and then holds the answer until the client
 // gives up.
 func TestFaultPerformedTimeout(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("issues/create-comment", Fault{Timeout: true, Performed: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)

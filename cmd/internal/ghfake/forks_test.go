@@ -15,7 +15,7 @@ import (
 // head branch is also named develop.
 func forkWorld(t *testing.T) (*Server, Event) {
 	t.Helper()
-	s := world(t)
+	s := widgets(t)
 	s.AddBranch(testRepo, "develop")
 	ev := s.OpenPR(testRepo, PROptions{Number: 8, Author: "someone", Head: "develop", Fork: "someone",
 		Files: []string{"README.md"}})
@@ -215,9 +215,9 @@ func TestForkPayloadShape(t *testing.T) {
 // refHead is the head commit of branch in repo.
 func (s *Server) refHead(t *testing.T, repoName, branch string) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := s.mustRepo(repoName).branches[branch]
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	b := s.MustRepo(repoName).Branches[branch]
 	require.NotNil(t, b, "%s has no branch %s", repoName, branch)
-	return b.head
+	return b.Head
 }

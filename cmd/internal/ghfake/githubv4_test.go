@@ -13,7 +13,7 @@ import (
 
 // TestGitHubV4Client runs a facts-like query through githubv4, which sends anonymous documents.
 func TestGitHubV4Client(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Review(testRepo, 7, "alice", "approved", "")
 	s.SetStatus(testRepo, 7, "ci/lint", "success")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
@@ -69,7 +69,7 @@ func TestGitHubV4Client(t *testing.T) {
 
 // TestConcurrentUse drives the world and the HTTP API at once (run with -race).
 func TestConcurrentUse(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {

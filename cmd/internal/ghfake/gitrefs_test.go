@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,7 +55,7 @@ func commitInput(branch, expected string, adds map[string]string, dels ...string
 // stateWorld is world with the state branch made by createRef from main's head.
 func stateWorld(t *testing.T) (*Server, string) {
 	t.Helper()
-	s := world(t)
+	s := widgets(t)
 	main := headOf(s, "main")
 	out := gql(t, s, s.BotToken(), createRefMutationDoc, map[string]any{"input": map[string]any{
 		"repositoryId": repoID(t, s), "name": "refs/heads/" + stateBranch, "oid": main, "clientMutationId": "r1"}})
@@ -111,7 +112,7 @@ func TestCreateCommitOnBranch(t *testing.T) {
 	assert.Equal(t, map[string]any{"name": "GitHub", "email": "noreply@github.com", "user": map[string]any{"login": "web-flow"}}, dig(t, c, "committer"))
 	assert.Equal(t, map[string]any{"isValid": true, "wasSignedByGitHub": true, "signer": map[string]any{"login": "web-flow"},
 		"state": "VALID", "email": "noreply@github.com"}, dig(t, c, "signature"))
-	assert.Equal(t, map[string]any{"oid": blobOID(`{"seq":1}`), "text": `{"seq":1}`}, dig(t, repo, "object"))
+	assert.Equal(t, map[string]any{"oid": world.BlobOID(`{"seq":1}`), "text": `{"seq":1}`}, dig(t, repo, "object"))
 
 	// A second commit deletes one file and changes another; history(path:) still names the
 	// commit that last changed pr-7.json.
@@ -142,7 +143,7 @@ func TestCreateCommitOnBranchRefusals(t *testing.T) {
 	require.Nil(t, out["errors"])
 	head := headOf(s, stateBranch)
 	other := headOf(s, "main")
-	ghost := fakeSHA("no such commit")
+	ghost := world.FakeSHA("no such commit")
 
 	cases := []struct {
 		name, token string
@@ -211,7 +212,7 @@ func TestCreateAndDeleteRef(t *testing.T) {
 	e := gqlErr(t, gql(t, s, s.BotToken(), createRefMutationDoc, refIn("refs/heads/"+stateBranch, main)), "createRef")
 	assert.Equal(t, "UNPROCESSABLE", e["type"])
 	assert.Equal(t, `A ref named "refs/heads/pipeline-action/state" already exists in the repository.`, e["message"])
-	e = gqlErr(t, gql(t, s, s.BotToken(), createRefMutationDoc, refIn("refs/heads/x", fakeSHA("none"))), "createRef")
+	e = gqlErr(t, gql(t, s, s.BotToken(), createRefMutationDoc, refIn("refs/heads/x", world.FakeSHA("none"))), "createRef")
 	assert.Equal(t, "UNPROCESSABLE", e["type"])
 	assert.NotContains(t, s.Branches(testRepo), "x")
 	e = gqlErr(t, gql(t, s, s.Token("mallory"), createRefMutationDoc, refIn("refs/heads/x", main)), "createRef")

@@ -87,9 +87,9 @@ func loadSubset() (*ast.Schema, error) {
 // graphQLSchema is the schema this server validates against: the one set by useSchema (tests), else
 // loadSchema's.
 func (s *Server) graphQLSchema() (*ast.Schema, string, error) {
-	s.mu.Lock()
+	s.Mu.Lock()
 	sch, from := s.schema, s.schemaFrom
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	if sch != nil {
 		return sch, from, nil
 	}
@@ -140,11 +140,11 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		}
 		s.holdWrite(r, bearer(r))
 	}
-	s.mu.Lock()
+	s.Mu.Lock()
 	e := newExecutor(s, sch, login, s.granted(bearer(r)), vars)
 	data := e.x.Run(op)
 	problems := e.x.Unexpected
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	for _, p := range problems {
 		s.flag("POST /api/graphql: %s", p)
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,7 +41,7 @@ func factsVars() map[string]any {
 }
 
 func TestGraphQLFacts(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Review(testRepo, 7, "alice", "approved", "")
 	s.Review(testRepo, 7, "mallory", "approved", "")
 	s.CompleteCheck(testRepo, 7, "test", "success", "")
@@ -63,7 +64,7 @@ func TestGraphQLFacts(t *testing.T) {
 	assert.Equal(t, "acme/widgets", dig(t, repo, "nameWithOwner"))
 	assert.Equal(t, "main", dig(t, repo, "defaultBranchRef", "name"))
 	assert.Equal(t, "version: 1\n", dig(t, repo, "config", "text"))
-	assert.Equal(t, blobOID("version: 1\n"), dig(t, repo, "config", "oid"))
+	assert.Equal(t, world.BlobOID("version: 1\n"), dig(t, repo, "config", "oid"))
 	assert.Nil(t, dig(t, repo, "missing"))
 
 	pr := dig(t, repo, "pullRequest")
@@ -100,7 +101,7 @@ func TestGraphQLFacts(t *testing.T) {
 // Ids of comments, reviews and check runs are above 2^32, as on github.com: fullDatabaseId
 // (a BigInt) is a decimal string, and the 32-bit databaseId is refused as GitHub refuses it.
 func TestGraphQLBigIDs(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	_, id := s.Comment(testRepo, 7, "alice", "hi")
 	require.Greater(t, id, int64(1)<<32)
 	s.Review(testRepo, 7, "alice", "approved", "")
@@ -137,7 +138,7 @@ func TestGraphQLRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			out := gql(t, s, s.BotToken(), tt.query, tt.vars)
 			errs, ok := out["errors"].([]any)
 			require.True(t, ok, "an error entry: %v", out)
@@ -152,7 +153,7 @@ func TestGraphQLRefusals(t *testing.T) {
 }
 
 func TestGraphQLObjectOnDefaultBranchOnly(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "feat/login", ".github/pipelines.yaml", "version: 1\n# rewritten by the PR\n")
 	s.SetFile(testRepo, "feat/login", "only-on-pr.txt", "x")
 	q := `query($e: String!) { repository(owner: "acme", name: "widgets") { object(expression: $e) { ... on Blob { text } } } }`
@@ -175,7 +176,7 @@ func TestGraphQLObjectOnDefaultBranchOnly(t *testing.T) {
 }
 
 func TestGraphQLAliasesEdgesAndPaging(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	for _, l := range []string{"a", "b", "c"} {
 		s.Label(testRepo, 7, l, true)
 	}
@@ -204,7 +205,7 @@ func TestGraphQLAliasesEdgesAndPaging(t *testing.T) {
 }
 
 func TestGraphQLAssociatedPullRequests(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	head := s.PR(testRepo, 7).HeadSHA
 	q := `query($oid: GitObjectID!) { repository(owner: "acme", name: "widgets") {
 	  object(oid: $oid) { __typename ... on Commit { oid associatedPullRequests(first: 5) { nodes { number state headRefOid } } } } } }`
@@ -264,7 +265,7 @@ func TestGraphQLRollupStates(t *testing.T) {
 	  commits(last: 1) { nodes { commit { statusCheckRollup { state } } } } } } }`
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			tt.apply(s)
 			out := gql(t, s, s.BotToken(), q, nil)
 			require.Nil(t, out["errors"])
@@ -279,7 +280,7 @@ func TestGraphQLRollupStates(t *testing.T) {
 }
 
 func TestGraphQLDismissedReview(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Review(testRepo, 7, "alice", "approved", "")
 	s.DismissReview(testRepo, 7, "alice")
 	out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 7) {

@@ -54,8 +54,8 @@ func newT(t testing.TB) *Server {
 	return s
 }
 
-// world is a fake with acme/widgets, a config file, users and PR #7 by dev.
-func world(t testing.TB) *Server {
+// widgets is a fake with acme/widgets, a config file, users and PR #7 by dev.
+func widgets(t testing.TB) *Server {
 	t.Helper()
 	s := newT(t)
 	s.SetClock(func() time.Time { return testClock })
@@ -140,8 +140,8 @@ func dig(t testing.TB, v any, path ...any) any {
 // expectUnexpected drains the unexpected requests a test provoked on purpose, so newT's check
 // passes, and returns them.
 func expectUnexpected(s *Server) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	u := s.unexpected
 	s.unexpected = nil
 	return u

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -40,16 +41,16 @@ func column(t *testing.T, nodes any, path ...any) []any {
 }
 
 func headOf(s *Server, branch string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.repos[testRepo].branches[branch].head
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return s.Repos[testRepo].Branches[branch].Head
 }
 
 // Commit.history lists, newest first, the commits of a branch that changed a path, each with the
 // file at that commit; another branch's commits are not in it.
 func TestCommitHistory(t *testing.T) {
 	const cfg = ".github/pipelines.yaml"
-	s := world(t) // main: initial commit, then the config; #7's head feat/login branches off
+	s := widgets(t) // main: initial commit, then the config; #7's head feat/login branches off
 	v1 := headOf(s, "main")
 	other := s.SetFile(testRepo, "main", "src/main.go", "package main\n")
 	blob2 := s.SetFile(testRepo, "main", cfg, "version: 1\npipelines: {}\n")
@@ -61,7 +62,7 @@ func TestCommitHistory(t *testing.T) {
 	assert.Equal(t, v2, h["oid"])
 	assert.Equal(t, []any{v2, v1}, column(t, dig(t, h, "touching", "nodes"), "oid"), "the commits that changed the config")
 	assert.Equal(t, float64(2), dig(t, h, "touching", "totalCount"))
-	assert.Equal(t, []any{blob2, blobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
+	assert.Equal(t, []any{blob2, world.BlobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
 	assert.Equal(t, map[string]any{"oid": blob2, "name": "pipelines.yaml", "path": cfg, "type": "blob", "object": map[string]any{"__typename": "Blob"}},
 		dig(t, h, "touching", "nodes", 0, "file"))
 	assert.Equal(t, float64(4), dig(t, h, "all", "totalCount"), "initial commit, config, src/main.go, config")
@@ -73,7 +74,7 @@ func TestCommitHistory(t *testing.T) {
 
 	h = history(t, s, "feat/login", cfg)
 	assert.Equal(t, []any{pr, v1}, column(t, dig(t, h, "touching", "nodes"), "oid"), "the branch's own change and what it branched from")
-	assert.Equal(t, []any{evil, blobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
+	assert.Equal(t, []any{evil, world.BlobOID("version: 1\n")}, column(t, dig(t, h, "touching", "nodes"), "file", "oid"))
 	assert.NotContains(t, column(t, dig(t, h, "all", "nodes"), "oid"), v2, "main's later commits are not the branch's")
 
 	// A path never there: no commits; a file absent at a commit: null.
@@ -89,7 +90,7 @@ func TestCommitHistory(t *testing.T) {
 // gives it; the history of a directory lists the commits that changed a file under it.
 func TestCommitFileDirectory(t *testing.T) {
 	const dir = ".github/pipelines"
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "main", dir+"/a.yaml", "a: 1\n")
 	first := headOf(s, "main")
 	s.SetFile(testRepo, "main", "README.md", "hi\n")
@@ -122,7 +123,7 @@ func TestCommitHistoryAfterMerge(t *testing.T) {
 	const cfg = ".github/pipelines.yaml"
 	for _, method := range []string{"merge", "squash"} {
 		t.Run(method, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			v1 := headOf(s, "main")
 			s.SetFile(testRepo, "feat/login", cfg, "version: 1\n# step 1\n")
 			step1 := headOf(s, "feat/login")
@@ -141,14 +142,14 @@ func TestCommitHistoryAfterMerge(t *testing.T) {
 				assert.Equal(t, []any{v1}, column(t, dig(t, h, "parents", "nodes"), "oid"))
 				assert.Equal(t, []any{merged, v1}, touching)
 			}
-			assert.Equal(t, blobOID("version: 1\n# step 2\n"), dig(t, h, "touching", "nodes", 0, "file", "oid"))
+			assert.Equal(t, world.BlobOID("version: 1\n# step 2\n"), dig(t, h, "touching", "nodes", 0, "file", "oid"))
 		})
 	}
 }
 
 // A ref moved to a commit holds that commit's files.
 func TestRefTakesCommitFiles(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	old := headOf(s, "main")
 	s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 2\n")
 	c := client(t, s, s.BotToken())
@@ -166,7 +167,7 @@ func TestRefTakesCommitFiles(t *testing.T) {
 // anything on its default branch.
 func TestPushFiles(t *testing.T) {
 	const cfg = ".github/pipelines.yaml"
-	s := world(t)
+	s := widgets(t)
 	s.OpenPR(testRepo, PROptions{Number: 8, Author: "someone", Head: "develop", Fork: "someone"})
 	ev := s.PushFiles(testRepo, 8, map[string]string{cfg: "version: 1\n# fork\n"})
 	assert.Equal(t, "synchronize", ev.Action)
@@ -176,17 +177,17 @@ func TestPushFiles(t *testing.T) {
 	  object(oid: $oid) { __typename }
 	  defaultBranchRef { target { ... on Commit { history(first: 100, path: $path) { nodes { file(path: $path) { oid } } } } } }
 	  pullRequest(number: 8) { headRefOid headRef { name } } } }`,
-		map[string]any{"oid": blobOID("version: 1\n# fork\n"), "path": cfg})
+		map[string]any{"oid": world.BlobOID("version: 1\n# fork\n"), "path": cfg})
 	require.Nil(t, out["errors"])
 	assert.Equal(t, "Blob", dig(t, out, "data", "repository", "object", "__typename"), "a fork's objects are in the network")
-	assert.Equal(t, []any{blobOID("version: 1\n")}, column(t, dig(t, out, "data", "repository", "defaultBranchRef", "target", "history", "nodes"), "file", "oid"))
+	assert.Equal(t, []any{world.BlobOID("version: 1\n")}, column(t, dig(t, out, "data", "repository", "defaultBranchRef", "target", "history", "nodes"), "file", "oid"))
 	assert.Equal(t, pr.HeadSHA, dig(t, out, "data", "repository", "pullRequest", "headRefOid"))
 
-	s.mu.Lock()
-	assert.Equal(t, []string{cfg}, s.repos[testRepo].issues[8].files, "the PR changes the file")
-	fork := s.repos["someone/widgets"]
-	head := fork.branches["develop"]
-	assert.Equal(t, pr.HeadSHA, head.head)
-	assert.Equal(t, blobOID("version: 1\n# fork\n"), fork.commits[head.head].files[cfg].oid)
-	s.mu.Unlock()
+	s.Mu.Lock()
+	assert.Equal(t, []string{cfg}, s.Repos[testRepo].Issues[8].Files, "the PR changes the file")
+	fork := s.Repos["someone/widgets"]
+	head := fork.Branches["develop"]
+	assert.Equal(t, pr.HeadSHA, head.Head)
+	assert.Equal(t, world.BlobOID("version: 1\n# fork\n"), fork.Commits[head.Head].Files[cfg].OID)
+	s.Mu.Unlock()
 }

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"fmt"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Issues in GraphQL: an issue's timelineItems, as a pull request's (the IssueTimelineItems
@@ -16,8 +18,8 @@ func issueTimelineResolvers() {
 			want[fmt.Sprint(t)] = true
 		}
 		var items []any
-		for _, ev := range is.timeline {
-			if len(want) == 0 || want[itemType(ev.kind)] {
+		for _, ev := range is.Timeline {
+			if len(want) == 0 || want[world.ItemType(ev.Kind)] {
 				items = append(items, ev)
 			}
 		}
@@ -30,9 +32,9 @@ func issueTimelineResolvers() {
 // The caller holds s.mu.
 func (s *Server) closeLinkedIssues(pr *issue, now time.Time) {
 	for _, is := range s.closingIssues(pr) {
-		if is.state == "closed" {
+		if is.State == "closed" {
 			continue
 		}
-		is.state, is.closedAt, is.updatedAt = "closed", now, now
+		is.State, is.ClosedAt, is.UpdatedAt = "closed", now, now
 	}
 }

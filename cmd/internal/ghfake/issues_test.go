@@ -123,7 +123,7 @@ func TestAdapterIssueQueriesCopied(t *testing.T) {
 // TestMergeClosesLinkedIssues: a pull request into the default branch whose body says
 // "Fixes #4" closes #4 when merged, as GitHub does; an issue it only mentions stays open.
 func TestMergeClosesLinkedIssues(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.OpenIssue(testRepo, IssueOptions{Number: 4, Author: "alice"})
 	s.OpenIssue(testRepo, IssueOptions{Number: 5, Author: "alice"})
 	s.OpenPR(testRepo, PROptions{Number: 9, Author: "dev", Head: "feat-4", Body: "Fixes #4, see #5"})

@@ -11,7 +11,7 @@ import (
 const (
 	// maxBlobText is the most bytes of a blob's text GraphQL gives: a longer blob's text is
 	// cut there and its isTruncated is true.
-	maxBlobText = 512_000
+	MaxBlobText = 512_000
 	// maxLabelName is the longest label name GitHub accepts, in characters.
 	maxLabelName = 50
 	// maxDispatchInputs is the most inputs a workflow_dispatch takes, and
@@ -22,15 +22,15 @@ const (
 
 // blobText is the text GraphQL gives of bl: at most maxBlobText bytes, cut at a character's
 // start, and whether it was cut.
-func blobText(bl *blob) (string, bool) {
-	if len(bl.text) <= maxBlobText {
-		return bl.text, false
+func BlobText(bl *blob) (string, bool) {
+	if len(bl.Text) <= MaxBlobText {
+		return bl.Text, false
 	}
-	n := maxBlobText
-	for n > 0 && !utf8.RuneStart(bl.text[n]) {
+	n := MaxBlobText
+	for n > 0 && !utf8.RuneStart(bl.Text[n]) {
 		n--
 	}
-	return bl.text[:n], true
+	return bl.Text[:n], true
 }
 
 // labelTooLong returns GitHub's 422 body for the first of names longer than maxLabelName

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
-	s := world(t)
-	big := strings.Repeat("é", maxBlobText/2) + "tail" // one byte over, in the middle of a character
+	s := widgets(t)
+	big := strings.Repeat("é", MaxBlobText/2) + "tail" // one byte over, in the middle of a character
 	s.SetFile(testRepo, "main", "big.txt", big)
 	s.SetFile(testRepo, "main", "small.txt", "small\n")
 	out := gql(t, s, s.BotToken(), `query{repository(owner:"acme",name:"widgets"){
@@ -24,22 +25,22 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 	repo := dig(t, out["data"], "repository")
 	text := dig(t, repo, "big", "text").(string)
 	assert.Equal(t, true, dig(t, repo, "big", "isTruncated"))
-	assert.LessOrEqual(t, len(text), maxBlobText)
-	assert.Equal(t, maxBlobText, len(text), "é is two bytes: the cut falls between two")
+	assert.LessOrEqual(t, len(text), MaxBlobText)
+	assert.Equal(t, MaxBlobText, len(text), "é is two bytes: the cut falls between two")
 	assert.True(t, strings.HasPrefix(big, text))
 	assert.EqualValues(t, len(big), dig(t, repo, "big", "byteSize"), "byteSize is the whole blob's")
 	assert.Equal(t, "small\n", dig(t, repo, "small", "text"))
 	assert.Equal(t, false, dig(t, repo, "small", "isTruncated"))
 
-	odd := "a" + strings.Repeat("é", maxBlobText/2) // the limit falls inside a character
-	text, cut := blobText(&blob{text: odd})
+	odd := "a" + strings.Repeat("é", MaxBlobText/2) // the limit falls inside a character
+	text, cut := BlobText(&blob{Text: odd})
 	assert.True(t, cut)
-	assert.Equal(t, maxBlobText-1, len(text))
+	assert.Equal(t, MaxBlobText-1, len(text))
 }
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	long := strings.Repeat("l", maxLabelName+1)
 	ok := strings.Repeat("l", maxLabelName)
@@ -68,7 +69,7 @@ func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 
 func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	c := client(t, s, s.BotToken())
 	dispatch := func(inputs map[string]any) (int, string) {
@@ -100,14 +101,14 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 
 func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
-	for range secondaryPerMinute {
+	for range faults.PerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
 		require.NoError(t, err, "not enforced yet")
 	}
 	s.EnforceSecondaryLimits()
-	for i := range secondaryPerMinute {
+	for i := range faults.PerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
 		require.NoError(t, err, "comment %d", i+1)
 		_, _, err = c.PullRequests.Get(ctx, "acme", "widgets", 7)
@@ -131,14 +132,14 @@ func TestSecondaryWait(t *testing.T) {
 		}
 		return out
 	}
-	assert.Zero(t, secondaryWait(at(time.Second, 79), now))
-	assert.Equal(t, 59*time.Second, secondaryWait(at(time.Second, 80), now))
-	assert.Zero(t, secondaryWait(at(time.Minute, 80), now), "a minute later the minute's 80 are over")
-	assert.Equal(t, 30*time.Minute, secondaryWait(at(30*time.Minute, 500), now))
+	assert.Zero(t, faults.SecondaryWait(at(time.Second, 79), now))
+	assert.Equal(t, 59*time.Second, faults.SecondaryWait(at(time.Second, 80), now))
+	assert.Zero(t, faults.SecondaryWait(at(time.Minute, 80), now), "a minute later the minute's 80 are over")
+	assert.Equal(t, 30*time.Minute, faults.SecondaryWait(at(30*time.Minute, 500), now))
 }
 
 func TestGraphQLRateLimitedFaultAnswersAsGitHub(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.Inject("graphql", Fault{Status: http.StatusOK, Message: "API rate limit already exceeded for installation ID 1."})
 	out := gql(t, s, s.BotToken(), `query{viewer{login}}`, nil)
 	assert.Nil(t, out["data"])

@@ -15,7 +15,7 @@ func TestMergeAppliesThePullRequestsChangesOnly(t *testing.T) {
 	ctx := context.Background()
 	for _, method := range []string{"merge", "squash", "rebase"} {
 		t.Run(method, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 2\n")
 			s.SetFile(testRepo, "main", "docs/new.md", "added on main\n")
 			s.PushFiles(testRepo, 7, map[string]string{"README.md": "from the PR\n"})
@@ -37,7 +37,7 @@ func TestMergeAppliesThePullRequestsChangesOnly(t *testing.T) {
 
 func TestMergeOfConflictingChangesIsRefused(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	s.PushFiles(testRepo, 7, map[string]string{".github/pipelines.yaml": "version: 1\n# the PR's line\n"})
 	s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 2\n")
 	assert.Equal(t, "CONFLICTING", s.PR(testRepo, 7).Mergeable)

@@ -3,231 +3,9 @@ package ghfake
 import (
 	"fmt"
 	"net/http"
-	"slices"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
-
-// What GitHub computes late and what it enforces on a merge: mergeable is UNKNOWN for the
-// first reads after the head or the base moves (SetUnknownReads), mergeStateStatus says why a
-// pull request cannot merge, and branch protection (SetProtection) refuses a merge GitHub
-// refuses, with GitHub's status and message.
-
-// Protection is the protection of one base branch and the repository's merge settings.
-type Protection struct {
-	RequiredReviews int      // approving reviews by people with write access
-	RequiredChecks  []string // check runs or status contexts that must succeed on the head
-	Strict          bool     // the head must contain the base's head
-	MergeMethods    []string // allowed merge methods; none listed: all
-	MergeQueue      bool     // merges go through the merge queue only
-}
-
-type repoSettings struct {
-	unknownReads int
-	protection   map[string]*Protection
-}
-
-// mergeCalc is where GitHub is in computing a pull request's mergeability: for which head and
-// base, how many more reads answer UNKNOWN, and the request that read it last (every field a
-// request reads gives one answer).
-type mergeCalc struct {
-	key     string
-	left    int
-	lastReq any
-	unknown bool
-}
-
-// SetUnknownReads makes mergeable UNKNOWN for the first n reads of a pull request of repoName
-// after it is opened or its head or base moves, as GitHub answers until it has computed it.
-func (s *Server) SetUnknownReads(repoName string, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	r.settings.unknownReads = n
-	for _, is := range r.issues {
-		is.calc = mergeCalc{} // computed again, under the new setting
-	}
-}
-
-// SetProtection protects branch of repoName.
-func (s *Server) SetProtection(repoName, branch string, p Protection) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	if r.settings.protection == nil {
-		r.settings.protection = map[string]*Protection{}
-	}
-	r.settings.protection[branch] = &p
-}
-
-// computing reports whether GitHub is still computing pr's mergeability for request req (a
-// GraphQL read counts once per request); a nil req (REST and webhook payloads) only looks. The
-// caller holds s.mu.
-func (s *Server) computing(req any, pr *issue) bool {
-	c := &pr.calc
-	key := pr.headSHA + ".." + s.baseHead(pr)
-	if c.key != key {
-		*c = mergeCalc{key: key, left: pr.repo.settings.unknownReads}
-	}
-	if req == nil {
-		return c.left > 0
-	}
-	if c.lastReq == req {
-		return c.unknown
-	}
-	c.lastReq, c.unknown = req, c.left > 0
-	if c.left > 0 {
-		c.left--
-	}
-	return c.unknown
-}
-
-func (s *Server) baseHead(pr *issue) string {
-	if b := pr.repo.branches[pr.base]; b != nil {
-		return b.head
-	}
-	return ""
-}
-
-// mergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
-func (s *Server) mergeableFor(req any, pr *issue) string {
-	m := mergeableNow(pr) // merge3.go: a change both sides made differently conflicts
-	if m == "MERGEABLE" && pr.state == "open" && s.computing(req, pr) {
-		return "UNKNOWN"
-	}
-	return m
-}
-
-// mergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req reads it.
-func (s *Server) mergeStateStatus(req any, pr *issue) string {
-	switch m := s.mergeableFor(req, pr); {
-	case pr.state != "open" || m == "UNKNOWN":
-		return "UNKNOWN"
-	case pr.draft:
-		return "DRAFT"
-	case m == "CONFLICTING":
-		return "DIRTY"
-	}
-	p := pr.repo.settings.protection[pr.base]
-	if p != nil && (s.missingApprovals(pr, p) > 0 || s.unmetCheck(pr, p) != "") {
-		return "BLOCKED"
-	}
-	if p != nil && p.Strict && s.behind(pr) {
-		return "BEHIND"
-	}
-	if c := pr.repo.commits[pr.headSHA]; c != nil && rollupState(rollupContexts(c)) != "SUCCESS" {
-		return "UNSTABLE"
-	}
-	return "CLEAN"
-}
-
-// missingApprovals is how many more approving reviews p requires: the latest review of each
-// person with write access counts when it approves.
-func (s *Server) missingApprovals(pr *issue, p *Protection) int {
-	latest := map[string]string{}
-	for _, rv := range pr.reviews {
-		if rv.state != "COMMENTED" {
-			latest[rv.user] = rv.state
-		}
-	}
-	n := 0
-	for u, st := range latest {
-		if st == "APPROVED" && canPush(s.permission(u)) && u != pr.author {
-			n++
-		}
-	}
-	return max(0, p.RequiredReviews-n)
-}
-
-// unmetCheck is GitHub's sentence for the first required check that has not succeeded on the
-// head, "" when all have.
-func (s *Server) unmetCheck(pr *issue, p *Protection) string {
-	c := pr.repo.commits[pr.headSHA]
-	for _, name := range p.RequiredChecks {
-		state := "EXPECTED"
-		if c != nil {
-			for _, ctx := range rollupContexts(c) {
-				if contextName(ctx) == name {
-					state = contextState(ctx)
-				}
-			}
-		}
-		switch state {
-		case "SUCCESS":
-			continue
-		case "EXPECTED":
-			return fmt.Sprintf("Required status check %q is expected.", name)
-		case "PENDING":
-			return fmt.Sprintf("Required status check %q is in progress.", name)
-		}
-		return fmt.Sprintf("Required status check %q is failing.", name)
-	}
-	return ""
-}
-
-func contextName(v any) string {
-	switch x := v.(type) {
-	case *checkRun:
-		return x.name
-	case *status:
-		return x.context
-	}
-	return ""
-}
-
-// behind reports whether the head lacks the base branch's head commit.
-func (s *Server) behind(pr *issue) bool {
-	base := s.baseHead(pr)
-	return base != "" && !ancestors(pr.headRepository(), pr.headSHA)[base] && !ancestors(pr.repo, pr.headSHA)[base]
-}
-
-// mergeRefusal is GitHub's answer to PUT .../merge with method on pr when its base branch's
-// protection or the repository's settings refuse it; 0 when they allow it. The caller holds
-// s.mu.
-func (s *Server) mergeRefusal(req any, pr *issue, method string) (int, string) {
-	p := pr.repo.settings.protection[pr.base]
-	if p == nil {
-		return 0, ""
-	}
-	switch {
-	case p.MergeQueue:
-		return http.StatusMethodNotAllowed, "Changes must be made through the merge queue"
-	case len(p.MergeMethods) > 0 && !slices.Contains(p.MergeMethods, method):
-		return http.StatusMethodNotAllowed, methodRefusal(method)
-	case s.missingApprovals(pr, p) > 0:
-		n := p.RequiredReviews
-		return http.StatusMethodNotAllowed, fmt.Sprintf("At least %d approving %s required by reviewers with write access.", n, plural(n, "review is", "reviews are"))
-	case s.unmetCheck(pr, p) != "":
-		return http.StatusMethodNotAllowed, s.unmetCheck(pr, p)
-	case p.Strict && s.behind(pr):
-		return http.StatusMethodNotAllowed, "Head branch is not up to date with the base branch"
-	}
-	return 0, ""
-}
-
-func methodRefusal(method string) string {
-	what := map[string]string{"merge": "Merge commits", "squash": "Squash merges", "rebase": "Rebase merges"}[method]
-	return what + " are not allowed on this repository."
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// unknownRefusal is GitHub's answer to a merge while it computes mergeability.
-const unknownRefusal = "Pull Request is not mergeable"
-
-// mergeBlocked is the refusal of PUT .../merge on pr before protection is looked at: the pull
-// request is not open, or GitHub has not computed (or found) it mergeable.
-func (s *Server) mergeBlocked(req any, pr *issue) bool {
-	return pr.merged || pr.state != "open" || pr.draft || s.mergeableFor(req, pr) != "MERGEABLE"
-}
-
-func (s *Server) refusesMerge(req any, pr *issue, method string) bool {
-	code, _ := s.mergeRefusal(req, pr, method)
-	return code != 0
-}
 
 // pullsUpdateBranch: https://docs.github.com/rest/pulls/pulls#update-a-pull-request-branch
 // It merges the base branch's head into the head branch with GitHub's signed merge commit.
@@ -245,18 +23,18 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	switch {
-	case !canPush(s.permission(c.login)):
+	case !world.CanPush(s.PermissionOf(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
-	case pr.state != "open":
+	case pr.State != "open":
 		return http.StatusUnprocessableEntity, errorBody("Pull request is not open.")
-	case in.ExpectedHeadSHA != "" && in.ExpectedHeadSHA != pr.headSHA:
+	case in.ExpectedHeadSHA != "" && in.ExpectedHeadSHA != pr.HeadSHA:
 		return http.StatusUnprocessableEntity, errorBody("expected head sha didn't match current head ref.")
-	case !s.behind(pr):
+	case !s.Behind(pr):
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
-	case mergeableNow(pr) == "CONFLICTING":
+	case world.MergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
 	}
 	s.updateBranch(c.repo, pr, c.login)
 	return http.StatusAccepted, obj{"message": "Updating pull request branch.",
-		"url": fmt.Sprintf("%s/%s/pull/%d", htmlBase, c.repo.fullName(), pr.number)}
+		"url": fmt.Sprintf("%s/%s/pull/%d", htmlBase, c.repo.FullName(), pr.Number)}
 }

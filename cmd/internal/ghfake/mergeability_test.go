@@ -20,7 +20,7 @@ func mergeState(t *testing.T, s *Server) (string, string) {
 }
 
 func TestMergeabilityIsComputedLate(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.SetUnknownReads(testRepo, 2)
 	for i := 0; i < 2; i++ {
 		m, st := mergeState(t, s)
@@ -69,7 +69,7 @@ func TestProtectionRefusesTheMerge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			s.SetProtection(testRepo, "main", tt.p)
 			_, st := mergeState(t, s)
 			assert.Equal(t, tt.state, st)
@@ -78,7 +78,7 @@ func TestProtectionRefusesTheMerge(t *testing.T) {
 		})
 	}
 	t.Run("met", func(t *testing.T) {
-		s := world(t)
+		s := widgets(t)
 		s.SetProtection(testRepo, "main", Protection{RequiredReviews: 1, RequiredChecks: []string{"test"}})
 		s.Review(testRepo, 7, "alice", "approved", "")
 		s.CompleteCheck(testRepo, 7, "test", "success", "")
@@ -91,7 +91,7 @@ func TestProtectionRefusesTheMerge(t *testing.T) {
 
 func TestStrictProtectionAndUpdateBranch(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	s.SetProtection(testRepo, "main", Protection{Strict: true})
 	c := client(t, s, s.BotToken())
 	_, _, err := c.PullRequests.UpdateBranch(ctx, "acme", "widgets", 7, nil)

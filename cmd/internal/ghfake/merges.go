@@ -35,16 +35,16 @@ type StatusRecord struct {
 
 // recordMerge keeps what stands as pr is merged. The caller holds s.mu.
 func (s *Server) recordMerge(r *repo, pr *issue) {
-	m := MergeRecord{Repo: r.fullName(), Number: pr.number, Author: pr.author, HeadSHA: pr.headSHA, At: s.clock()}
-	for _, rv := range pr.reviews {
-		m.Reviews = append(m.Reviews, ReviewRecord{User: rv.user, Permission: s.permission(rv.user), State: rv.state, CommitID: rv.commitID})
+	m := MergeRecord{Repo: r.FullName(), Number: pr.Number, Author: pr.Author, HeadSHA: pr.HeadSHA, At: s.Clock()}
+	for _, rv := range pr.Reviews {
+		m.Reviews = append(m.Reviews, ReviewRecord{User: rv.User, Permission: s.PermissionOf(rv.User), State: rv.State, CommitID: rv.CommitID})
 	}
-	if c := r.commits[pr.headSHA]; c != nil {
-		for _, cr := range c.checks {
-			m.Checks = append(m.Checks, CheckRecord{Name: cr.name, Status: cr.status, Conclusion: cr.conclusion})
+	if c := r.Commits[pr.HeadSHA]; c != nil {
+		for _, cr := range c.Checks {
+			m.Checks = append(m.Checks, CheckRecord{Name: cr.Name, Status: cr.Status, Conclusion: cr.Conclusion})
 		}
-		for _, st := range c.statuses {
-			m.Statuses = append(m.Statuses, StatusRecord{Context: st.context, State: st.state})
+		for _, st := range c.Statuses {
+			m.Statuses = append(m.Statuses, StatusRecord{Context: st.Context, State: st.State})
 		}
 	}
 	s.merges = append(s.merges, m)
@@ -52,7 +52,7 @@ func (s *Server) recordMerge(r *repo, pr *issue) {
 
 // Merges returns what stood at each merge of a pull request, in order.
 func (s *Server) Merges() []MergeRecord {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return append([]MergeRecord(nil), s.merges...)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Mutation payloads are objects (obj) whose keys are the payload type's fields; the executor reads
@@ -52,18 +54,18 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, err
 	}
 	want, _ := in["expectedHeadOid"].(string)
-	if r.commits[want] == nil {
+	if r.Commits[want] == nil {
 		return nil, errorOf("NOT_FOUND", "No commit exists with specified expectedHeadOid '%s'.", want)
 	}
 	changes, _ := in["fileChanges"].(map[string]any)
 	adds, _ := changes["additions"].([]any)
 	dels, _ := changes["deletions"].([]any)
-	files := copyFiles(b.files)
+	files := world.CopyFiles(b.Files)
 	for _, x := range dels {
 		f, _ := x.(map[string]any)
 		path, _ := f["path"].(string)
 		if files[path] == nil {
-			return nil, errorOf("NOT_FOUND", "A path was requested for deletion which does not exist as of commit oid `%s`", b.head)
+			return nil, errorOf("NOT_FOUND", "A path was requested for deletion which does not exist as of commit oid `%s`", b.Head)
 		}
 		delete(files, path)
 	}
@@ -75,26 +77,26 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		if err != nil {
 			return nil, errorOf("UNPROCESSABLE", "contents of %q is not base64: %v", path, err)
 		}
-		bl := &blob{oid: blobOID(string(raw)), text: string(raw)}
-		r.blobs[bl.oid] = bl
+		bl := &blob{OID: world.BlobOID(string(raw)), Text: string(raw)}
+		r.Blobs[bl.OID] = bl
 		files[path] = bl
 	}
-	if want != b.head {
+	if want != b.Head {
 		// GitHub's words, with the two spaces before "Pull".
 		return nil, errorOf("STALE_DATA", "Expected branch to point to %q but it did not.  Pull and try again.", want)
 	}
-	if rule := r.refusedBy(b.name, true); rule != "" {
-		return nil, errorOf("FORBIDDEN", "%s", ruleViolation(rule))
+	if rule := r.RefusedBy(b.Name, true); rule != "" {
+		return nil, errorOf("FORBIDDEN", "%s", world.RuleViolation(rule))
 	}
 	msg, _ := in["message"].(map[string]any)
 	message, _ := msg["headline"].(string)
 	if body, _ := msg["body"].(string); body != "" {
 		message += "\n\n" + body
 	}
-	r.pushes++
-	c := e.s.newCommit(r, message, []string{b.head}, files, r.fullName(), b.name, b.head, r.pushes).authored(e.login, true)
-	b.head, b.files = c.sha, files
-	return obj{"commit": c, "ref": ref{r, b.name}, "clientMutationId": in["clientMutationId"]}, nil
+	r.Pushes++
+	c := e.s.NewCommit(r, message, []string{b.Head}, files, r.FullName(), b.Name, b.Head, r.Pushes).Authored(e.login, true)
+	b.Head, b.Files = c.SHA, files
+	return obj{"commit": c, "ref": ref{r, b.Name}, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // committableBranch resolves a CommittableBranch: a Ref's node id, or the repository's
@@ -103,17 +105,17 @@ func (e *executor) committableBranch(v any) (*repo, *branch, error) {
 	br, _ := v.(map[string]any)
 	if id, _ := br["id"].(string); id != "" {
 		if x, ok := e.s.findNode(id).(ref); ok {
-			return x.repo, x.repo.branches[x.name], nil
+			return x.repo, x.repo.Branches[x.name], nil
 		}
 		return nil, nil, errorOf("NOT_FOUND", "Could not resolve to a node with the global id of '%s'", id)
 	}
 	repoName, _ := br["repositoryNameWithOwner"].(string)
-	r := e.s.repos[repoName]
+	r := e.s.Repos[repoName]
 	if r == nil {
 		return nil, nil, errorOf("NOT_FOUND", "Could not resolve to a Repository with the name '%s'.", repoName)
 	}
 	name, _ := br["branchName"].(string)
-	b := r.branches[strings.TrimPrefix(name, "refs/heads/")]
+	b := r.Branches[strings.TrimPrefix(name, "refs/heads/")]
 	if b == nil {
 		return nil, nil, errorOf("NOT_FOUND", "Branch not found")
 	}
@@ -124,7 +126,7 @@ func (e *executor) committableBranch(v any) (*repo, *branch, error) {
 // refuses an installation token without contents: write ("Resource not accessible by
 // integration") or a user without write access.
 func (e *executor) mayWrite(mutation string) error {
-	if canPush(e.s.permission(e.login)) {
+	if world.CanPush(e.s.PermissionOf(e.login)) {
 		return nil
 	}
 	if isBot(e.login) {
@@ -151,16 +153,16 @@ func createRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, fmt.Errorf("ghfake: createRef makes branches only (refs/heads/...), not %q", qualified)
 	}
 	oid, _ := in["oid"].(string)
-	c := r.commits[oid]
+	c := r.Commits[oid]
 	switch {
-	case r.branches[name] != nil:
+	case r.Branches[name] != nil:
 		return nil, errorOf("UNPROCESSABLE", "A ref named %q already exists in the repository.", qualified)
 	case c == nil:
 		return nil, errorOf("UNPROCESSABLE", "Object does not exist")
-	case r.refusedBy(name, false) != "":
-		return nil, errorOf("FORBIDDEN", "%s", ruleViolation(r.refusedBy(name, false)))
+	case r.RefusedBy(name, false) != "":
+		return nil, errorOf("FORBIDDEN", "%s", world.RuleViolation(r.RefusedBy(name, false)))
 	}
-	r.branches[name] = &branch{name: name, head: oid, files: copyFiles(c.files)}
+	r.Branches[name] = &branch{Name: name, Head: oid, Files: world.CopyFiles(c.Files)}
 	return obj{"ref": ref{r, name}, "clientMutationId": in["clientMutationId"]}, nil
 }
 
@@ -176,10 +178,10 @@ func deleteRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 	if err := e.mayWrite("DeleteRef"); err != nil {
 		return nil, err
 	}
-	if x.name == x.repo.defaultBranch {
+	if x.name == x.repo.DefaultBranch {
 		return nil, errorOf("UNPROCESSABLE", "Cannot delete this branch")
 	}
-	e.s.deleteBranch(x.repo, x.name)
+	e.s.RemoveBranch(x.repo, x.name)
 	return obj{"clientMutationId": in["clientMutationId"]}, nil
 }
 
@@ -192,7 +194,7 @@ func addCommentMutation(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
 	body, _ := in["body"].(string)
-	c := e.s.addComment(is.repo, is, e.login, body)
+	c := e.s.AddComment(is.Repo, is, e.login, body)
 	return obj{"commentEdge": edge{Node: c, Cursor: cursor(0)}, "subject": is, "clientMutationId": in["clientMutationId"]}, nil
 }
 
@@ -205,29 +207,29 @@ func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, erro
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
 	body, _ := in["body"].(string)
-	c.edit(e.login, body, e.s.clock())
+	c.Edit(e.login, body, e.s.Clock())
 	return obj{"issueComment": c, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // findNode resolves a global id to a repository, a branch's ref, an issue, a pull request or
 // a comment; nil when unknown. The caller holds s.mu.
 func (s *Server) findNode(id string) any {
-	for _, r := range s.repos {
-		if nodeID("Repository", r.id) == id {
+	for _, r := range s.Repos {
+		if world.NodeID("Repository", r.ID) == id {
 			return r
 		}
-		for name := range r.branches {
-			if refNodeID(r, name) == id {
+		for name := range r.Branches {
+			if world.RefNodeID(r, name) == id {
 				return ref{r, name}
 			}
 		}
-		for _, is := range r.issues {
-			if nodeID("PullRequest", is.id) == id && is.isPR || nodeID("Issue", is.id) == id && !is.isPR {
+		for _, is := range r.Issues {
+			if world.NodeID("PullRequest", is.ID) == id && is.IsPR || world.NodeID("Issue", is.ID) == id && !is.IsPR {
 				return is
 			}
 		}
-		for _, c := range r.comments {
-			if nodeID("IssueComment", c.id) == id {
+		for _, c := range r.Comments {
+			if world.NodeID("IssueComment", c.ID) == id {
 				return c
 			}
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestCommentMutations(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	out := gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 7) { id } } }`, nil)
 	prID := dig(t, out, "data", "repository", "pullRequest", "id")
 	out = gql(t, s, s.BotToken(), `mutation($id: ID!) { addComment(input: {subjectId: $id, body: "status"}) {

@@ -4,9 +4,9 @@ package ghfake
 // GitHub resolves a node of a repository the token does not reach as it resolves an
 // unknown id. The caller holds s.mu.
 func (s *Server) nodeReachable(login string, n any) bool {
-	for _, r := range s.repos {
+	for _, r := range s.Repos {
 		if s.holds(r, n) {
-			return s.reaches(login, r.fullName())
+			return s.reaches(login, r.FullName())
 		}
 	}
 	return false
@@ -20,13 +20,13 @@ func (s *Server) holds(r *repo, n any) bool {
 	case ref:
 		return v.repo == r
 	case *comment:
-		for _, c := range r.comments {
+		for _, c := range r.Comments {
 			if c == v {
 				return true
 			}
 		}
 	default:
-		for _, is := range r.issues {
+		for _, is := range r.Issues {
 			if any(is) == n {
 				return true
 			}

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Webhook payloads follow GitHub's real deliveries (testdata/github/webhooks). Deliberately omitted
@@ -23,7 +25,7 @@ func (s *Server) event(r *repo, name, action, sender string, p obj) Event {
 
 // prEvent is a pull_request event; extra adds keys such as label, before and after.
 func (s *Server) prEvent(r *repo, pr *issue, action, sender string, extra obj) Event {
-	p := obj{"action": action, "number": pr.number, "pull_request": s.prJSON(r, pr)}
+	p := obj{"action": action, "number": pr.Number, "pull_request": s.prJSON(r, pr)}
 	for k, v := range extra {
 		p[k] = v
 	}
@@ -49,34 +51,36 @@ func (s *Server) reviewEvent(r *repo, pr *issue, rv *review, action, sender stri
 // from a fork ("When the check suite's head_branch is in a forked repository it will be null and
 // the pull_requests array will be empty", GitHub's check_suite webhook reference).
 func (s *Server) prRefs(r *repo, pr *issue) []any {
-	if pr.crossRepo() {
+	if pr.CrossRepo() {
 		return []any{}
 	}
-	repoRef := obj{"id": r.id, "url": s.apiURL("/repos/%s", r.fullName()), "name": r.name}
+	repoRef := obj{"id": r.ID, "url": s.apiURL("/repos/%s", r.FullName()), "name": r.Name}
 	return []any{obj{
-		"id": pr.id, "number": pr.number, "url": s.apiURL("/repos/%s/pulls/%d", r.fullName(), pr.number),
-		"head": obj{"ref": pr.head, "sha": pr.headSHA, "repo": repoRef},
-		"base": obj{"ref": pr.base, "sha": pr.baseSHA, "repo": repoRef},
+		"id": pr.ID, "number": pr.Number, "url": s.apiURL("/repos/%s/pulls/%d", r.FullName(), pr.Number),
+		"head": obj{"ref": pr.Head, "sha": pr.HeadSHA, "repo": repoRef},
+		"base": obj{"ref": pr.Base, "sha": pr.BaseSHA, "repo": repoRef},
 	}}
 }
 
 // headCommitJSON is the head_commit of suites and runs.
 func (s *Server) headCommitJSON(r *repo, c *commit, author string) obj {
 	who := obj{"name": author, "email": author + "@users.noreply.github.com"}
-	return obj{"id": c.sha, "tree_id": fakeSHA("tree", c.sha), "message": c.message,
-		"timestamp": ts(c.date), "author": who, "committer": who}
+	return obj{"id": c.SHA, "tree_id": world.FakeSHA("tree", c.SHA), "message": c.Message,
+		"timestamp": ts(c.Date), "author": who, "committer": who}
 }
 
 // appID is the id of the GitHub App slug.
-func appID(slug string) int64 { return stableID("app:" + slug) }
+func appID(slug string) int64 { return world.StableID("app:" + slug) }
 
 // workflowID is the id of the Actions workflow name of repository r.
-func workflowID(r *repo, name string) int64 { return stableID(r.fullName() + ":workflow:" + name) }
+func workflowID(r *repo, name string) int64 {
+	return world.StableID(r.FullName() + ":workflow:" + name)
+}
 
 // appJSON is a GitHub App object.
 func (s *Server) appJSON(slug string) obj {
 	id := appID(slug)
-	return obj{"id": id, "slug": slug, "node_id": nodeID("App", id), "name": slug,
+	return obj{"id": id, "slug": slug, "node_id": world.NodeID("App", id), "name": slug,
 		"owner": s.userJSON(slug), "description": "", "external_url": "https://" + slug + ".example",
 		"html_url": htmlBase + "/apps/" + slug, "created_at": ts(timeZero), "updated_at": ts(timeZero),
 		"permissions": obj{"checks": "write", "metadata": "read"}, "events": []any{}}
@@ -84,80 +88,80 @@ func (s *Server) appJSON(slug string) obj {
 
 // workflowRunEvent is workflow_run/completed for the run of an Actions workflow that is suite cs.
 func (s *Server) workflowRunEvent(r *repo, pr *issue, cs *checkSuite) Event {
-	fn := r.fullName()
-	c := r.commits[pr.headSHA]
-	runs := suiteRuns(c, cs)
-	done := runs[len(runs)-1].completedAt
-	wfID := workflowID(r, cs.workflow)
-	path := ".github/workflows/" + cs.workflow + ".yml"
-	url := s.apiURL("/repos/%s/actions/runs/%d", fn, cs.runID)
-	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": cs.workflow, "path": path,
+	fn := r.FullName()
+	c := r.Commits[pr.HeadSHA]
+	runs := world.SuiteRuns(c, cs)
+	done := runs[len(runs)-1].CompletedAt
+	wfID := workflowID(r, cs.Workflow)
+	path := ".github/workflows/" + cs.Workflow + ".yml"
+	url := s.apiURL("/repos/%s/actions/runs/%d", fn, cs.RunID)
+	workflow := obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": cs.Workflow, "path": path,
 		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.defaultBranch, path),
-		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, cs.workflow),
+		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.DefaultBranch, path),
+		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, cs.Workflow),
 		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
 	wr := obj{
-		"id": cs.runID, "node_id": nodeID("WorkflowRun", cs.runID), "name": cs.workflow,
-		"display_title": pr.title, "path": path, "head_branch": pr.head, "head_sha": pr.headSHA,
-		"run_number": cs.runID % 1000, "run_attempt": 1, "event": "pull_request", "status": "completed",
-		"conclusion": suiteConclusion(runs), "workflow_id": wfID, "check_suite_id": cs.id,
-		"check_suite_node_id": nodeID("CheckSuite", cs.id), "url": url,
-		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, cs.runID),
+		"id": cs.RunID, "node_id": world.NodeID("WorkflowRun", cs.RunID), "name": cs.Workflow,
+		"display_title": pr.Title, "path": path, "head_branch": pr.Head, "head_sha": pr.HeadSHA,
+		"run_number": cs.RunID % 1000, "run_attempt": 1, "event": "pull_request", "status": "completed",
+		"conclusion": world.SuiteConclusion(runs), "workflow_id": wfID, "check_suite_id": cs.ID,
+		"check_suite_node_id": world.NodeID("CheckSuite", cs.ID), "url": url,
+		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, cs.RunID),
 		"pull_requests": s.prRefs(r, pr), "created_at": ts(done),
 		"updated_at": ts(done), "run_started_at": ts(done),
-		"actor": s.userJSON(pr.author), "triggering_actor": s.userJSON(pr.author),
+		"actor": s.userJSON(pr.Author), "triggering_actor": s.userJSON(pr.Author),
 		"jobs_url": url + "/jobs", "logs_url": url + "/logs", "artifacts_url": url + "/artifacts",
 		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
-		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, cs.id),
+		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, cs.ID),
 		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"head_commit":     s.headCommitJSON(r, c, pr.author),
-		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(pr.headRepository()),
+		"head_commit":     s.headCommitJSON(r, c, pr.Author),
+		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(pr.HeadRepository()),
 	}
 	p := obj{"action": "completed", "workflow": workflow, "workflow_run": wr}
-	return s.event(r, "workflow_run", "completed", pr.author, p)
+	return s.event(r, "workflow_run", "completed", pr.Author, p)
 }
 
 // checkSuiteEvent is check_suite/completed of a third-party app's suite cs.
 func (s *Server) checkSuiteEvent(r *repo, pr *issue, cs *checkSuite) Event {
-	fn := r.fullName()
-	runs := suiteRuns(r.commits[pr.headSHA], cs)
-	done := runs[len(runs)-1].completedAt
-	url := s.apiURL("/repos/%s/check-suites/%d", fn, cs.id)
-	before := pr.baseSHA
-	if len(pr.commits) > 1 {
-		before = pr.commits[len(pr.commits)-2]
+	fn := r.FullName()
+	runs := world.SuiteRuns(r.Commits[pr.HeadSHA], cs)
+	done := runs[len(runs)-1].CompletedAt
+	url := s.apiURL("/repos/%s/check-suites/%d", fn, cs.ID)
+	before := pr.BaseSHA
+	if len(pr.Commits) > 1 {
+		before = pr.Commits[len(pr.Commits)-2]
 	}
-	var headBranch any = pr.head
-	if pr.crossRepo() {
+	var headBranch any = pr.Head
+	if pr.CrossRepo() {
 		headBranch = nil // see prRefs
 	}
 	p := obj{
-		"id": cs.id, "node_id": nodeID("CheckSuite", cs.id), "head_branch": headBranch,
-		"head_sha": pr.headSHA, "status": "completed", "conclusion": suiteConclusion(runs), "url": url,
-		"before": before, "after": pr.headSHA, "pull_requests": s.prRefs(r, pr),
-		"app": s.appJSON(cs.app), "created_at": ts(done), "updated_at": ts(done),
+		"id": cs.ID, "node_id": world.NodeID("CheckSuite", cs.ID), "head_branch": headBranch,
+		"head_sha": pr.HeadSHA, "status": "completed", "conclusion": world.SuiteConclusion(runs), "url": url,
+		"before": before, "after": pr.HeadSHA, "pull_requests": s.prRefs(r, pr),
+		"app": s.appJSON(cs.App), "created_at": ts(done), "updated_at": ts(done),
 		"latest_check_runs_count": len(runs), "check_runs_url": url + "/check-runs",
-		"head_commit": s.headCommitJSON(r, r.commits[pr.headSHA], pr.author),
+		"head_commit": s.headCommitJSON(r, r.Commits[pr.HeadSHA], pr.Author),
 	}
-	return s.event(r, "check_suite", "completed", cs.app+"[bot]", obj{"action": "completed", "check_suite": p})
+	return s.event(r, "check_suite", "completed", cs.App+"[bot]", obj{"action": "completed", "check_suite": p})
 }
 
 // statusEvent is a status event for a commit status on a pull request's head.
 func (s *Server) statusEvent(r *repo, pr *issue, c *commit, st *status) Event {
-	fn := r.fullName()
-	commitURL := s.apiURL("/repos/%s/commits/%s", fn, c.sha)
-	who := obj{"name": pr.author, "email": pr.author + "@users.noreply.github.com", "date": ts(c.date)}
+	fn := r.FullName()
+	commitURL := s.apiURL("/repos/%s/commits/%s", fn, c.SHA)
+	who := obj{"name": pr.Author, "email": pr.Author + "@users.noreply.github.com", "date": ts(c.Date)}
 	p := obj{
-		"id": st.id, "sha": c.sha, "name": fn, "target_url": nil, "avatar_url": nil,
-		"context": st.context, "description": nil, "state": st.state,
-		"created_at": ts(st.createdAt), "updated_at": ts(st.createdAt),
-		"commit": obj{"sha": c.sha, "node_id": nodeID("Commit", stableID(c.sha)), "url": commitURL,
-			"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, c.sha),
-			"commit": obj{"message": c.message, "author": who, "committer": who,
-				"tree": obj{"sha": fakeSHA("tree", c.sha)}, "comment_count": 0},
-			"author": s.userJSON(pr.author), "committer": s.userJSON(pr.author), "parents": []any{}},
-		"branches": []any{obj{"name": pr.head, "protected": false,
-			"commit": obj{"sha": c.sha, "url": commitURL}}},
+		"id": st.ID, "sha": c.SHA, "name": fn, "target_url": nil, "avatar_url": nil,
+		"context": st.Context, "description": nil, "state": st.State,
+		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
+		"commit": obj{"sha": c.SHA, "node_id": world.NodeID("Commit", world.StableID(c.SHA)), "url": commitURL,
+			"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, c.SHA),
+			"commit": obj{"message": c.Message, "author": who, "committer": who,
+				"tree": obj{"sha": world.FakeSHA("tree", c.SHA)}, "comment_count": 0},
+			"author": s.userJSON(pr.Author), "committer": s.userJSON(pr.Author), "parents": []any{}},
+		"branches": []any{obj{"name": pr.Head, "protected": false,
+			"commit": obj{"sha": c.SHA, "url": commitURL}}},
 	}
-	return s.event(r, "status", "", pr.author, p)
+	return s.event(r, "status", "", pr.Author, p)
 }

@@ -60,7 +60,7 @@ func TestPayloadShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assertShape(t, tt.event(world(t)), tt.real, tt.wantEv)
+			assertShape(t, tt.event(widgets(t)), tt.real, tt.wantEv)
 		})
 	}
 }
@@ -102,7 +102,7 @@ func assertShape(t *testing.T, ev Event, real string, wantEv [2]string) {
 }
 
 func TestPayloadContents(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	head := s.PR(testRepo, 7).HeadSHA
 
 	var p map[string]any

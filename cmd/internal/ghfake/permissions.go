@@ -26,8 +26,8 @@ type need = perms.Need
 
 // Grant gives token exactly the scopes p; nil lifts the restriction (every scope write).
 func (s *Server) Grant(token string, p Permissions) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	if s.grants == nil {
 		s.grants = map[string]Permissions{}
 	}
@@ -61,7 +61,7 @@ func (s *Server) refuseScope(c *restCtx) (int, any, bool) {
 	}
 	var drop func(string) bool
 	if _, ok := c.params["issue_number"]; ok && c.repo != nil {
-		if is := c.issue(false); is != nil && !is.isPR {
+		if is := c.issue(false); is != nil && !is.IsPR {
 			drop = func(set string) bool { return strings.Contains(set, "pull_requests=") }
 		}
 	}

@@ -65,7 +65,7 @@ func forbidden403(t *testing.T, err error, want string) {
 // what the endpoint needs; one of two alternatives suffices; a plain issue is reached
 // through issues only; lifting the restriction serves everything again.
 func TestRESTRefusesAMissingScope(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.OpenIssue(testRepo, IssueOptions{Number: 9, Author: "dev"})
 	tok := s.NewBotToken()
 	c := client(t, s, tok)
@@ -114,7 +114,7 @@ const rollupQuery = `query { repository(owner: "acme", name: "widgets") { pullRe
 // suite's workflowRun actions: read; each is null with a FORBIDDEN error at its path while
 // the rest of the answer stands.
 func TestGraphQLRefusesAMissingScope(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.CompleteCheck(testRepo, 7, "test", "success", "")
 	s.SetStatus(testRepo, 7, "ci/lint", "success")
 	tok := s.NewBotToken()
@@ -160,7 +160,7 @@ func TestGraphQLRefusesAMissingScope(t *testing.T) {
 // TestGraphQLMutationNeedsItsScope: createRef without contents: write is refused at its
 // field, before it changes anything.
 func TestGraphQLMutationNeedsItsScope(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	tok := s.NewBotToken()
 	s.Grant(tok, Permissions{"contents": "read", "pull_requests": "write"})
 	repoID := dig(t, gql(t, s, tok, `query { repository(owner: "acme", name: "widgets") { id } }`, nil), "data", "repository", "id")

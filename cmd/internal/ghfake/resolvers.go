@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Values the resolvers pass around besides the world's own structs.
@@ -43,7 +45,7 @@ func queryResolvers() {
 		},
 		"repository": func(e *executor, _ any, a map[string]any) (any, error) {
 			name := strArg(a, "owner") + "/" + strArg(a, "name")
-			if r := e.s.repos[name]; r != nil && e.s.reaches(e.login, name) { // scopes.go
+			if r := e.s.Repos[name]; r != nil && e.s.reaches(e.login, name) { // scopes.go
 				return r, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", name)
@@ -76,8 +78,8 @@ func queryResolvers() {
 		}
 		on(typ, map[string]resolver{
 			"login":      value(login),
-			"id":         value(func(a actor) any { return nodeID(typeOf(a), stableID(string(a))) }),
-			"databaseId": value(func(a actor) any { return stableID(string(a)) }),
+			"id":         value(func(a actor) any { return world.NodeID(typeOf(a), world.StableID(string(a))) }),
+			"databaseId": value(func(a actor) any { return world.StableID(string(a)) }),
 			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
 		})
 	}
@@ -86,19 +88,19 @@ func queryResolvers() {
 // repositoryResolvers serve a repository, its refs and its blobs.
 func repositoryResolvers() {
 	on("Repository", map[string]resolver{
-		"id":               value(func(r *repo) any { return nodeID("Repository", r.id) }),
-		"databaseId":       value(func(r *repo) any { return r.id }),
-		"name":             value(func(r *repo) any { return r.name }),
-		"nameWithOwner":    value(func(r *repo) any { return r.fullName() }),
-		"owner":            value(func(r *repo) any { return actor(r.owner) }),
-		"url":              value(func(r *repo) any { return htmlBase + "/" + r.fullName() }),
+		"id":               value(func(r *repo) any { return world.NodeID("Repository", r.ID) }),
+		"databaseId":       value(func(r *repo) any { return r.ID }),
+		"name":             value(func(r *repo) any { return r.Name }),
+		"nameWithOwner":    value(func(r *repo) any { return r.FullName() }),
+		"owner":            value(func(r *repo) any { return actor(r.Owner) }),
+		"url":              value(func(r *repo) any { return htmlBase + "/" + r.FullName() }),
 		"isPrivate":        value(func(r *repo) any { return false }),
-		"defaultBranchRef": value(func(r *repo) any { return ref{r, r.defaultBranch} }),
+		"defaultBranchRef": value(func(r *repo) any { return ref{r, r.DefaultBranch} }),
 		"object":           repoObject,
 		"ref": func(_ *executor, p any, a map[string]any) (any, error) {
 			r := p.(*repo)
 			name := strings.TrimPrefix(strArg(a, "qualifiedName"), "refs/heads/")
-			if r.branches[name] == nil {
+			if r.Branches[name] == nil {
 				return nil, nil
 			}
 			return ref{r, name}, nil
@@ -106,7 +108,7 @@ func repositoryResolvers() {
 		"pullRequest": func(_ *executor, p any, a map[string]any) (any, error) {
 			r := p.(*repo)
 			n, _ := intArg(a, "number")
-			if is := r.issues[n]; is != nil && is.isPR {
+			if is := r.Issues[n]; is != nil && is.IsPR {
 				return is, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to a PullRequest with the number of %d.", n)
@@ -114,7 +116,7 @@ func repositoryResolvers() {
 		"issue": func(_ *executor, p any, a map[string]any) (any, error) {
 			r := p.(*repo)
 			n, _ := intArg(a, "number")
-			if is := r.issues[n]; is != nil && !is.isPR {
+			if is := r.Issues[n]; is != nil && !is.IsPR {
 				return is, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to an Issue with the number of %d.", n)
@@ -122,31 +124,31 @@ func repositoryResolvers() {
 		"issueOrPullRequest": func(_ *executor, p any, a map[string]any) (any, error) {
 			r := p.(*repo)
 			n, _ := intArg(a, "number")
-			if is := r.issues[n]; is != nil {
+			if is := r.Issues[n]; is != nil {
 				return is, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to an issue or pull request with the number of %d.", n)
 		},
 	})
 	on("Ref", map[string]resolver{
-		"id":     value(func(r ref) any { return refNodeID(r.repo, r.name) }),
+		"id":     value(func(r ref) any { return world.RefNodeID(r.repo, r.name) }),
 		"name":   value(func(r ref) any { return r.name }),
 		"prefix": value(func(r ref) any { return "refs/heads/" }),
 		"target": value(func(r ref) any {
-			if b := r.repo.branches[r.name]; b != nil {
-				return r.repo.commits[b.head]
+			if b := r.repo.Branches[r.name]; b != nil {
+				return r.repo.Commits[b.Head]
 			}
 			return nil // deleted since
 		}),
 	})
 	on("Blob", map[string]resolver{
-		"oid":            value(func(b *blob) any { return b.oid }),
-		"id":             value(func(b *blob) any { return nodeID("Blob", stableID(b.oid)) }),
-		"text":           value(func(b *blob) any { t, _ := blobText(b); return t }), // limits.go
-		"byteSize":       value(func(b *blob) any { return len(b.text) }),
-		"isTruncated":    value(func(b *blob) any { _, cut := blobText(b); return cut }),
+		"oid":            value(func(b *blob) any { return b.OID }),
+		"id":             value(func(b *blob) any { return world.NodeID("Blob", world.StableID(b.OID)) }),
+		"text":           value(func(b *blob) any { t, _ := BlobText(b); return t }), // limits.go
+		"byteSize":       value(func(b *blob) any { return len(b.Text) }),
+		"isTruncated":    value(func(b *blob) any { _, cut := BlobText(b); return cut }),
 		"isBinary":       value(func(b *blob) any { return false }),
-		"abbreviatedOid": value(func(b *blob) any { return b.oid[:7] }),
+		"abbreviatedOid": value(func(b *blob) any { return b.OID[:7] }),
 	})
 }
 
@@ -159,13 +161,13 @@ type rateLimit struct{ used int }
 func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	r := p.(*repo)
 	if oid := strArg(a, "oid"); oid != "" {
-		if b := r.blobs[oid]; b != nil {
+		if b := r.Blobs[oid]; b != nil {
 			return b, nil
 		}
-		if t := r.trees[oid]; t != nil {
+		if t := r.Trees[oid]; t != nil {
 			return t, nil
 		}
-		if c := r.commits[oid]; c != nil {
+		if c := r.Commits[oid]; c != nil {
 			return c, nil
 		}
 		return nil, nil
@@ -173,19 +175,19 @@ func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	expr := strArg(a, "expression")
 	rev, path, hasPath := strings.Cut(expr, ":")
 	if rev == "" || rev == "HEAD" {
-		rev = r.defaultBranch
+		rev = r.DefaultBranch
 	}
 	var files map[string]*blob
-	if b := r.branches[strings.TrimPrefix(rev, "refs/heads/")]; b != nil {
+	if b := r.Branches[strings.TrimPrefix(rev, "refs/heads/")]; b != nil {
 		if !hasPath {
-			return r.commits[b.head], nil
+			return r.Commits[b.Head], nil
 		}
-		files = b.files
-	} else if c := r.commits[rev]; c != nil {
+		files = b.Files
+	} else if c := r.Commits[rev]; c != nil {
 		if !hasPath {
 			return c, nil
 		}
-		files = c.files // <commit sha>:<path>, the files at that commit
+		files = c.Files // <commit sha>:<path>, the files at that commit
 	} else {
 		return nil, nil
 	}
@@ -193,7 +195,7 @@ func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	if bl := files[path]; bl != nil {
 		return bl, nil
 	}
-	if t := r.treeAt(files, path); t != nil {
+	if t := r.TreeAt(files, path); t != nil {
 		return t, nil
 	}
 	return nil, nil

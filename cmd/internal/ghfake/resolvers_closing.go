@@ -15,19 +15,19 @@ var closingKeyword = regexp.MustCompile(`(?i)\b(?:close|closes|closed|fix|fixes|
 // a closing keyword, when it targets the default branch (GitHub links them only then), that
 // exist and are issues, each once.
 func (s *Server) closingIssues(pr *issue) []*issue {
-	if pr.base != pr.repo.defaultBranch {
+	if pr.Base != pr.Repo.DefaultBranch {
 		return nil
 	}
 	var out []*issue
 	seen := map[*issue]bool{}
-	for _, m := range closingKeyword.FindAllStringSubmatch(pr.body, -1) {
+	for _, m := range closingKeyword.FindAllStringSubmatch(pr.Body, -1) {
 		where, num := m[1], m[2]
 		if m[4] != "" { // the issue's URL
 			where, num = m[3], m[4]
 		}
-		r := pr.repo
+		r := pr.Repo
 		if where != "" {
-			if r = s.repos[where]; r == nil {
+			if r = s.Repos[where]; r == nil {
 				continue
 			}
 		}
@@ -35,7 +35,7 @@ func (s *Server) closingIssues(pr *issue) []*issue {
 		if err != nil {
 			continue
 		}
-		if is := r.issues[n]; is != nil && !is.isPR && !seen[is] {
+		if is := r.Issues[n]; is != nil && !is.IsPR && !seen[is] {
 			seen[is] = true
 			out = append(out, is)
 		}

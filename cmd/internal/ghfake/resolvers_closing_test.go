@@ -7,7 +7,7 @@ import (
 )
 
 func TestClosingIssuesReferences(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.OpenIssue(testRepo, IssueOptions{Number: 12, Author: "dev"})
 	s.OpenIssue(testRepo, IssueOptions{Number: 13, Author: "dev"})
 	s.OpenPR(testRepo, PROptions{Number: 20, Author: "dev", Body: "Fixes #12, closes: #13 and resolves #7 (a PR) and fixes #99 (none). Fixes #12 again."})

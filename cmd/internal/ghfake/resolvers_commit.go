@@ -1,20 +1,24 @@
 package ghfake
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
+)
 
 // commitResolvers serve a commit and its status rollup.
 func commitResolvers() {
 	on("Commit", map[string]resolver{
-		"oid":             value(func(c *commit) any { return c.sha }),
-		"abbreviatedOid":  value(func(c *commit) any { return c.sha[:7] }),
-		"id":              value(func(c *commit) any { return nodeID("Commit", stableID(c.sha)) }),
-		"message":         value(func(c *commit) any { return c.message }),
-		"messageHeadline": value(func(c *commit) any { return strings.SplitN(c.message, "\n", 2)[0] }),
-		"committedDate":   value(func(c *commit) any { return gqlTime(c.date) }),
-		"authoredDate":    value(func(c *commit) any { return gqlTime(c.date) }),
-		"url":             value(func(c *commit) any { return htmlBase + "/" + c.repo.fullName() + "/commit/" + c.sha }),
+		"oid":             value(func(c *commit) any { return c.SHA }),
+		"abbreviatedOid":  value(func(c *commit) any { return c.SHA[:7] }),
+		"id":              value(func(c *commit) any { return world.NodeID("Commit", world.StableID(c.SHA)) }),
+		"message":         value(func(c *commit) any { return c.Message }),
+		"messageHeadline": value(func(c *commit) any { return strings.SplitN(c.Message, "\n", 2)[0] }),
+		"committedDate":   value(func(c *commit) any { return gqlTime(c.Date) }),
+		"authoredDate":    value(func(c *commit) any { return gqlTime(c.Date) }),
+		"url":             value(func(c *commit) any { return htmlBase + "/" + c.Repo.FullName() + "/commit/" + c.SHA }),
 		"statusCheckRollup": value(func(c *commit) any {
-			if len(rollupContexts(c)) == 0 {
+			if len(world.RollupContexts(c)) == 0 {
 				return nil
 			}
 			return rollup{c}
@@ -23,17 +27,17 @@ func commitResolvers() {
 		"associatedPullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
 			c := p.(*commit)
 			var items []any
-			for _, pr := range prsOfCommit(c.repo, c.sha) {
+			for _, pr := range world.PRsOfCommit(c.Repo, c.SHA) {
 				items = append(items, pr)
 			}
 			return paginate("associatedPullRequests", items, a)
 		},
 	})
 	on("StatusCheckRollup", map[string]resolver{
-		"id":    value(func(r rollup) any { return nodeID("StatusCheckRollup", stableID(r.c.sha)) }),
-		"state": value(func(r rollup) any { return rollupState(rollupContexts(r.c)) }),
+		"id":    value(func(r rollup) any { return world.NodeID("StatusCheckRollup", world.StableID(r.c.SHA)) }),
+		"state": value(func(r rollup) any { return world.RollupState(world.RollupContexts(r.c)) }),
 		"contexts": func(_ *executor, p any, a map[string]any) (any, error) {
-			return paginate("contexts", rollupContexts(p.(rollup).c), a)
+			return paginate("contexts", world.RollupContexts(p.(rollup).c), a)
 		},
 		"commit": value(func(r rollup) any { return r.c }),
 	})
@@ -43,52 +47,52 @@ func commitResolvers() {
 // apps and workflows, and commit statuses.
 func checkResolvers() {
 	on("CheckRun", map[string]resolver{
-		"id":          value(func(c *checkRun) any { return nodeID("CheckRun", c.id) }),
-		"databaseId":  value(func(c *checkRun) any { return c.id }),
-		"name":        value(func(c *checkRun) any { return c.name }),
-		"status":      value(func(c *checkRun) any { return strings.ToUpper(c.status) }),
-		"conclusion":  value(func(c *checkRun) any { return nilIfEmpty(strings.ToUpper(c.conclusion)) }),
-		"completedAt": value(func(c *checkRun) any { return gqlTime(c.completedAt) }),
-		"startedAt":   value(func(c *checkRun) any { return gqlTime(c.completedAt) }),
+		"id":          value(func(c *checkRun) any { return world.NodeID("CheckRun", c.ID) }),
+		"databaseId":  value(func(c *checkRun) any { return c.ID }),
+		"name":        value(func(c *checkRun) any { return c.Name }),
+		"status":      value(func(c *checkRun) any { return strings.ToUpper(c.Status) }),
+		"conclusion":  value(func(c *checkRun) any { return nilIfEmpty(strings.ToUpper(c.Conclusion)) }),
+		"completedAt": value(func(c *checkRun) any { return gqlTime(c.CompletedAt) }),
+		"startedAt":   value(func(c *checkRun) any { return gqlTime(c.CompletedAt) }),
 		"detailsUrl":  value(func(c *checkRun) any { return nil }),
 		"isRequired":  value(func(c *checkRun) any { return false }),
-		"checkSuite":  value(func(c *checkRun) any { return c.suite }),
+		"checkSuite":  value(func(c *checkRun) any { return c.Suite }),
 	})
 	on("CheckSuite", map[string]resolver{
-		"id":         value(func(cs *checkSuite) any { return nodeID("CheckSuite", cs.id) }),
-		"databaseId": value(func(cs *checkSuite) any { return cs.id }),
-		"app":        value(func(cs *checkSuite) any { return app(cs.app) }),
+		"id":         value(func(cs *checkSuite) any { return world.NodeID("CheckSuite", cs.ID) }),
+		"databaseId": value(func(cs *checkSuite) any { return cs.ID }),
+		"app":        value(func(cs *checkSuite) any { return app(cs.App) }),
 		"workflowRun": value(func(cs *checkSuite) any {
-			if cs.workflow == "" {
+			if cs.Workflow == "" {
 				return nil
 			}
 			return wfRun{cs}
 		}),
 	})
 	on("App", map[string]resolver{
-		"id":         value(func(a app) any { return nodeID("App", appID(string(a))) }),
+		"id":         value(func(a app) any { return world.NodeID("App", appID(string(a))) }),
 		"databaseId": value(func(a app) any { return appID(string(a)) }),
 		"slug":       value(func(a app) any { return string(a) }),
 		"name":       value(func(a app) any { return string(a) }),
 	})
 	on("WorkflowRun", map[string]resolver{
-		"id":         value(func(w wfRun) any { return nodeID("WorkflowRun", w.cs.runID) }),
-		"databaseId": value(func(w wfRun) any { return w.cs.runID }),
+		"id":         value(func(w wfRun) any { return world.NodeID("WorkflowRun", w.cs.RunID) }),
+		"databaseId": value(func(w wfRun) any { return w.cs.RunID }),
 		"checkSuite": value(func(w wfRun) any { return w.cs }),
-		"workflow":   value(func(w wfRun) any { return workflow{w.cs.repo, w.cs.workflow} }),
+		"workflow":   value(func(w wfRun) any { return workflow{w.cs.Repo, w.cs.Workflow} }),
 	})
 	on("Workflow", map[string]resolver{
-		"id":         value(func(w workflow) any { return nodeID("Workflow", workflowID(w.repo, w.name)) }),
+		"id":         value(func(w workflow) any { return world.NodeID("Workflow", workflowID(w.repo, w.name)) }),
 		"databaseId": value(func(w workflow) any { return workflowID(w.repo, w.name) }),
 		"name":       value(func(w workflow) any { return w.name }),
 	})
 	on("StatusContext", map[string]resolver{
-		"id":          value(func(s *status) any { return nodeID("StatusContext", s.id) }),
-		"context":     value(func(s *status) any { return s.context }),
-		"state":       value(func(s *status) any { return strings.ToUpper(s.state) }),
+		"id":          value(func(s *status) any { return world.NodeID("StatusContext", s.ID) }),
+		"context":     value(func(s *status) any { return s.Context }),
+		"state":       value(func(s *status) any { return strings.ToUpper(s.State) }),
 		"description": value(func(s *status) any { return nil }),
 		"targetUrl":   value(func(s *status) any { return nil }),
-		"createdAt":   value(func(s *status) any { return gqlTime(s.createdAt) }),
+		"createdAt":   value(func(s *status) any { return gqlTime(s.CreatedAt) }),
 		"isRequired":  value(func(s *status) any { return false }),
 	})
 }
@@ -96,9 +100,9 @@ func checkResolvers() {
 // prState is a pull request's PullRequestState.
 func prState(pr *issue) string {
 	switch {
-	case pr.merged:
+	case pr.Merged:
 		return "MERGED"
-	case pr.state == "closed":
+	case pr.State == "closed":
 		return "CLOSED"
 	}
 	return "OPEN"

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"fmt"
 	"sort"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The association of a commit with pull requests, and the list of a repository's pull
@@ -23,62 +25,6 @@ func forkResolvers() {
 	})
 }
 
-// prsOfCommit are the pull requests associated with commit sha as seen from repository r,
-// by number: r's pull requests whose commits include sha, leaving out a fork's pull
-// request while the commit is only in the fork.
-func prsOfCommit(r *repo, sha string) []*issue {
-	var out []*issue
-	inRepo := reachable(r)[sha]
-	for _, pr := range prsOf(r) {
-		if hasCommit(pr, sha) && (!pr.crossRepo() || inRepo) {
-			out = append(out, pr)
-		}
-	}
-	return out
-}
-
-// prsOf are r's pull requests by number.
-func prsOf(r *repo) []*issue {
-	var out []*issue
-	for n := 1; n <= maxNumber(r); n++ {
-		if pr := r.issues[n]; pr != nil && pr.isPR {
-			out = append(out, pr)
-		}
-	}
-	return out
-}
-
-func hasCommit(pr *issue, sha string) bool {
-	for _, c := range pr.commits {
-		if c == sha {
-			return true
-		}
-	}
-	return false
-}
-
-// reachable are the commits that some branch of r reaches through parents: the objects of
-// r. (A fork shares its parent's object store in the fake; reachability tells them apart.)
-func reachable(r *repo) map[string]bool {
-	seen := map[string]bool{}
-	var stack []string
-	for _, b := range r.branches {
-		stack = append(stack, b.head)
-	}
-	for len(stack) > 0 {
-		sha := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if sha == "" || seen[sha] {
-			continue
-		}
-		seen[sha] = true
-		if c := r.commits[sha]; c != nil {
-			stack = append(stack, c.parents...)
-		}
-	}
-	return seen
-}
-
 // repoPulls are the pull requests of Repository.pullRequests: filtered by states,
 // headRefName and baseRefName, ordered by orderBy (default: creation, ascending). The
 // labels filter is refused rather than guessed at: nothing here needs it.
@@ -92,8 +38,8 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 		return nil, fmt.Errorf("ghfake: pullRequests(labels:) is not served by the fake")
 	}
 	var prs []*issue
-	for _, pr := range prsOf(r) {
-		if matchState(states, prState(pr)) && (head == "" || pr.head == head) && (base == "" || pr.base == base) {
+	for _, pr := range world.PRsOf(r) {
+		if matchState(states, prState(pr)) && (head == "" || pr.Head == head) && (base == "" || pr.Base == base) {
 			prs = append(prs, pr)
 		}
 	}
@@ -101,8 +47,8 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 		field, _ := o["field"].(string)
 		dir, _ := o["direction"].(string)
 		key := map[string]func(*issue) int64{
-			"CREATED_AT": func(i *issue) int64 { return i.createdAt.UnixNano()*1000 + int64(i.number) },
-			"UPDATED_AT": func(i *issue) int64 { return i.updatedAt.UnixNano()*1000 + int64(i.number) },
+			"CREATED_AT": func(i *issue) int64 { return i.CreatedAt.UnixNano()*1000 + int64(i.Number) },
+			"UPDATED_AT": func(i *issue) int64 { return i.UpdatedAt.UnixNano()*1000 + int64(i.Number) },
 		}[field]
 		if key == nil {
 			return nil, fmt.Errorf("Argument 'field' on InputObject 'IssueOrder' has an invalid value (%q)", field)

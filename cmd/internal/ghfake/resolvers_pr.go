@@ -3,52 +3,54 @@ package ghfake
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // subjectFields are the fields Issue and PullRequest share.
 var subjectFields = map[string]resolver{
 	"id": value(func(i *issue) any {
-		if i.isPR {
-			return nodeID("PullRequest", i.id)
+		if i.IsPR {
+			return world.NodeID("PullRequest", i.ID)
 		}
-		return nodeID("Issue", i.id)
+		return world.NodeID("Issue", i.ID)
 	}),
-	"databaseId": value(func(i *issue) any { return i.id }),
-	"number":     value(func(i *issue) any { return i.number }),
-	"title":      value(func(i *issue) any { return i.title }),
-	"body":       value(func(i *issue) any { return i.body }),
-	"author":     value(func(i *issue) any { return actorOrNil(i.author) }),
-	"createdAt":  value(func(i *issue) any { return gqlTime(i.createdAt) }),
-	"updatedAt":  value(func(i *issue) any { return gqlTime(i.updatedAt) }),
-	"closedAt":   value(func(i *issue) any { return gqlTime(i.closedAt) }),
-	"closed":     value(func(i *issue) any { return i.state == "closed" }),
-	"repository": value(func(i *issue) any { return i.repo }),
+	"databaseId": value(func(i *issue) any { return i.ID }),
+	"number":     value(func(i *issue) any { return i.Number }),
+	"title":      value(func(i *issue) any { return i.Title }),
+	"body":       value(func(i *issue) any { return i.Body }),
+	"author":     value(func(i *issue) any { return actorOrNil(i.Author) }),
+	"createdAt":  value(func(i *issue) any { return gqlTime(i.CreatedAt) }),
+	"updatedAt":  value(func(i *issue) any { return gqlTime(i.UpdatedAt) }),
+	"closedAt":   value(func(i *issue) any { return gqlTime(i.ClosedAt) }),
+	"closed":     value(func(i *issue) any { return i.State == "closed" }),
+	"repository": value(func(i *issue) any { return i.Repo }),
 	"url": value(func(i *issue) any {
 		kind := "issues"
-		if i.isPR {
+		if i.IsPR {
 			kind = "pull"
 		}
-		return fmt.Sprintf("%s/%s/%s/%d", htmlBase, i.repo.fullName(), kind, i.number)
+		return fmt.Sprintf("%s/%s/%s/%d", htmlBase, i.Repo.FullName(), kind, i.Number)
 	}),
 	"state": value(func(i *issue) any {
-		if i.isPR {
+		if i.IsPR {
 			return prState(i)
 		}
-		return strings.ToUpper(i.state)
+		return strings.ToUpper(i.State)
 	}),
 	"labels": func(_ *executor, p any, a map[string]any) (any, error) {
 		i := p.(*issue)
 		var items []any
-		for _, n := range i.labels {
-			items = append(items, label{i.repo, n})
+		for _, n := range i.Labels {
+			items = append(items, label{i.Repo, n})
 		}
 		return paginate("labels", items, a)
 	},
 	"comments": func(_ *executor, p any, a map[string]any) (any, error) {
 		i := p.(*issue)
 		var items []any
-		for _, c := range i.repo.comments {
-			if c.issue == i.number {
+		for _, c := range i.Repo.Comments {
+			if c.Issue == i.Number {
 				items = append(items, c)
 			}
 		}
@@ -62,40 +64,40 @@ func pullRequestResolvers() {
 	on("Issue", subjectFields)
 	on("PullRequest", subjectFields)
 	on("PullRequest", map[string]resolver{
-		"isDraft":   value(func(i *issue) any { return i.draft }),
-		"merged":    value(func(i *issue) any { return i.merged }),
-		"mergedAt":  value(func(i *issue) any { return gqlTime(i.mergedAt) }),
-		"mergedBy":  value(func(i *issue) any { return actorOrNil(i.mergedBy) }),
-		"mergeable": func(e *executor, p any, _ map[string]any) (any, error) { return e.s.mergeableFor(e, p.(*issue)), nil },
+		"isDraft":   value(func(i *issue) any { return i.Draft }),
+		"merged":    value(func(i *issue) any { return i.Merged }),
+		"mergedAt":  value(func(i *issue) any { return gqlTime(i.MergedAt) }),
+		"mergedBy":  value(func(i *issue) any { return actorOrNil(i.MergedBy) }),
+		"mergeable": func(e *executor, p any, _ map[string]any) (any, error) { return e.s.MergeableFor(e, p.(*issue)), nil },
 		"mergeStateStatus": func(e *executor, p any, _ map[string]any) (any, error) {
-			return e.s.mergeStateStatus(e, p.(*issue)), nil
+			return e.s.MergeStateStatus(e, p.(*issue)), nil
 		},
-		"baseRefName":         value(func(i *issue) any { return i.base }),
-		"headRefName":         value(func(i *issue) any { return i.head }),
-		"headRefOid":          value(func(i *issue) any { return i.headSHA }),
-		"baseRefOid":          value(func(i *issue) any { return i.baseSHA }),
-		"isCrossRepository":   value(func(i *issue) any { return i.crossRepo() }),
-		"headRepository":      value(func(i *issue) any { return i.headRepository() }),
-		"headRepositoryOwner": value(func(i *issue) any { return actor(i.headRepository().owner) }),
-		"changedFiles":        value(func(i *issue) any { return len(i.files) }),
-		"additions":           value(func(i *issue) any { return 10 * len(i.files) }),
-		"deletions":           value(func(i *issue) any { return 2 * len(i.files) }),
+		"baseRefName":         value(func(i *issue) any { return i.Base }),
+		"headRefName":         value(func(i *issue) any { return i.Head }),
+		"headRefOid":          value(func(i *issue) any { return i.HeadSHA }),
+		"baseRefOid":          value(func(i *issue) any { return i.BaseSHA }),
+		"isCrossRepository":   value(func(i *issue) any { return i.CrossRepo() }),
+		"headRepository":      value(func(i *issue) any { return i.HeadRepository() }),
+		"headRepositoryOwner": value(func(i *issue) any { return actor(i.HeadRepository().Owner) }),
+		"changedFiles":        value(func(i *issue) any { return len(i.Files) }),
+		"additions":           value(func(i *issue) any { return 10 * len(i.Files) }),
+		"deletions":           value(func(i *issue) any { return 2 * len(i.Files) }),
 		"headRef": value(func(i *issue) any {
-			hr := i.headRepository()
-			if i.branchDeleted || hr.branches[i.head] == nil {
+			hr := i.HeadRepository()
+			if i.BranchDeleted || hr.Branches[i.Head] == nil {
 				return nil
 			}
-			return ref{hr, i.head}
+			return ref{hr, i.Head}
 		}),
-		"baseRef":     value(func(i *issue) any { return ref{i.repo, i.base} }),
-		"mergeCommit": value(func(i *issue) any { return i.repo.commits[i.mergeCommitSHA] }),
+		"baseRef":     value(func(i *issue) any { return ref{i.Repo, i.Base} }),
+		"mergeCommit": value(func(i *issue) any { return i.Repo.Commits[i.MergeCommitSHA] }),
 		"reviews": func(_ *executor, p any, a map[string]any) (any, error) {
 			i := p.(*issue)
 			states, _ := a["states"].([]any)
 			author := strArg(a, "author")
 			var items []any
-			for _, rv := range i.reviews {
-				if matchState(states, rv.state) && (author == "" || author == rv.user) {
+			for _, rv := range i.Reviews {
+				if matchState(states, rv.State) && (author == "" || author == rv.User) {
 					items = append(items, rv)
 				}
 			}
@@ -104,14 +106,14 @@ func pullRequestResolvers() {
 		"commits": func(_ *executor, p any, a map[string]any) (any, error) {
 			i := p.(*issue)
 			var items []any
-			for _, sha := range i.commits {
-				items = append(items, prCommit{i.repo.commits[sha]})
+			for _, sha := range i.Commits {
+				items = append(items, prCommit{i.Repo.Commits[sha]})
 			}
 			return paginate("commits", items, a)
 		},
 		"files": func(_ *executor, p any, a map[string]any) (any, error) {
 			var items []any
-			for _, f := range p.(*issue).files {
+			for _, f := range p.(*issue).Files {
 				items = append(items, prFile{f})
 			}
 			return paginate("files", items, a)
@@ -119,7 +121,7 @@ func pullRequestResolvers() {
 	})
 	on("PullRequestCommit", map[string]resolver{
 		"commit": value(func(c prCommit) any { return c.c }),
-		"id":     value(func(c prCommit) any { return nodeID("PullRequestCommit", stableID(c.c.sha)) }),
+		"id":     value(func(c prCommit) any { return world.NodeID("PullRequestCommit", world.StableID(c.c.SHA)) }),
 	})
 	on("PullRequestChangedFile", map[string]resolver{
 		"path":       value(func(f prFile) any { return f.path }),
@@ -132,52 +134,52 @@ func pullRequestResolvers() {
 // reviewResolvers serve the reviews of a pull request.
 func reviewResolvers() {
 	on("PullRequestReview", map[string]resolver{
-		"id":          value(func(r *review) any { return nodeID("PullRequestReview", r.id) }),
-		"databaseId":  value(func(r *review) any { return r.id }),
-		"author":      value(func(r *review) any { return actorOrNil(r.user) }),
-		"state":       value(func(r *review) any { return r.state }),
-		"body":        value(func(r *review) any { return r.body }),
-		"submittedAt": value(func(r *review) any { return gqlTime(r.submittedAt) }),
-		"createdAt":   value(func(r *review) any { return gqlTime(r.submittedAt) }),
-		"commit":      value(func(r *review) any { return r.pr.repo.commits[r.commitID] }),
-		"pullRequest": value(func(r *review) any { return r.pr }),
+		"id":          value(func(r *review) any { return world.NodeID("PullRequestReview", r.ID) }),
+		"databaseId":  value(func(r *review) any { return r.ID }),
+		"author":      value(func(r *review) any { return actorOrNil(r.User) }),
+		"state":       value(func(r *review) any { return r.State }),
+		"body":        value(func(r *review) any { return r.Body }),
+		"submittedAt": value(func(r *review) any { return gqlTime(r.SubmittedAt) }),
+		"createdAt":   value(func(r *review) any { return gqlTime(r.SubmittedAt) }),
+		"commit":      value(func(r *review) any { return r.Pr.Repo.Commits[r.CommitID] }),
+		"pullRequest": value(func(r *review) any { return r.Pr }),
 		"authorCanPushToRepository": func(e *executor, p any, _ map[string]any) (any, error) {
-			return canPush(e.s.permission(p.(*review).user)), nil
+			return world.CanPush(e.s.PermissionOf(p.(*review).User)), nil
 		},
 		"authorAssociation": func(e *executor, p any, _ map[string]any) (any, error) {
 			r := p.(*review)
-			return e.s.association(r.pr.repo, r.user), nil
+			return e.s.association(r.Pr.Repo, r.User), nil
 		},
 	})
 	// Database ids outgrew the Int of databaseId; fullDatabaseId is a BigInt.
 	on("PullRequestReview", map[string]resolver{
-		"fullDatabaseId": value(func(r *review) any { return r.id }),
+		"fullDatabaseId": value(func(r *review) any { return r.ID }),
 	})
 }
 
 // commentResolvers serve the comments of an issue or pull request, and labels.
 func commentResolvers() {
 	on("IssueComment", map[string]resolver{
-		"id":             value(func(c *comment) any { return nodeID("IssueComment", c.id) }),
-		"databaseId":     value(func(c *comment) any { return c.id }), // an Int: refused above 2^31-1
-		"fullDatabaseId": value(func(c *comment) any { return c.id }),
-		"author":         value(func(c *comment) any { return actorOrNil(c.author) }),
-		"editor":         value(func(c *comment) any { return actorOrNil(c.editor) }),
-		"body":           value(func(c *comment) any { return c.body }),
-		"createdAt":      value(func(c *comment) any { return gqlTime(c.createdAt) }),
-		"updatedAt":      value(func(c *comment) any { return gqlTime(c.updatedAt) }),
-		"lastEditedAt":   value(func(c *comment) any { return gqlTime(c.lastEditedAt) }),
+		"id":             value(func(c *comment) any { return world.NodeID("IssueComment", c.ID) }),
+		"databaseId":     value(func(c *comment) any { return c.ID }), // an Int: refused above 2^31-1
+		"fullDatabaseId": value(func(c *comment) any { return c.ID }),
+		"author":         value(func(c *comment) any { return actorOrNil(c.Author) }),
+		"editor":         value(func(c *comment) any { return actorOrNil(c.Editor) }),
+		"body":           value(func(c *comment) any { return c.Body }),
+		"createdAt":      value(func(c *comment) any { return gqlTime(c.CreatedAt) }),
+		"updatedAt":      value(func(c *comment) any { return gqlTime(c.UpdatedAt) }),
+		"lastEditedAt":   value(func(c *comment) any { return gqlTime(c.LastEditedAt) }),
 		// GitHub keeps the original as the first edit once a comment is edited.
-		"includesCreatedEdit": value(func(c *comment) any { return !c.lastEditedAt.IsZero() }),
+		"includesCreatedEdit": value(func(c *comment) any { return !c.LastEditedAt.IsZero() }),
 		"viewerDidAuthor": func(e *executor, p any, _ map[string]any) (any, error) {
-			return p.(*comment).author == e.login, nil
+			return p.(*comment).Author == e.login, nil
 		},
 		"isMinimized": value(func(c *comment) any { return false }),
 	})
 	on("Label", map[string]resolver{
-		"id":          value(func(l label) any { return nodeID("Label", stableID(l.repo.fullName()+"#"+l.name)) }),
+		"id":          value(func(l label) any { return world.NodeID("Label", world.StableID(l.repo.FullName()+"#"+l.name)) }),
 		"name":        value(func(l label) any { return l.name }),
-		"color":       value(func(l label) any { return fmt.Sprintf("%06x", stableID(l.repo.fullName()+"#"+l.name)%0xffffff) }),
+		"color":       value(func(l label) any { return fmt.Sprintf("%06x", world.StableID(l.repo.FullName()+"#"+l.name)%0xffffff) }),
 		"description": value(func(l label) any { return nil }),
 	})
 }

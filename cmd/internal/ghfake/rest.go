@@ -38,16 +38,16 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, op operation,
 			return
 		}
 	}
-	s.mu.Lock()
+	s.Mu.Lock()
 	code, body := s.runHandler(h, c)
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	writeJSON(w, code, body)
 }
 
 // runHandler resolves the repository of the path, then runs h. The caller holds s.mu.
 func (s *Server) runHandler(h restHandler, c *restCtx) (int, any) {
 	if owner, ok := c.params["owner"]; ok {
-		c.repo = s.repos[owner+"/"+c.params["repo"]]
+		c.repo = s.Repos[owner+"/"+c.params["repo"]]
 		if c.repo == nil || !s.reaches(c.login, owner+"/"+c.params["repo"]) { // scopes.go
 			return http.StatusNotFound, notFound()
 		}
@@ -85,8 +85,8 @@ func (c *restCtx) issue(prOnly bool) *issue {
 	if !ok {
 		return nil
 	}
-	is := c.repo.issues[int(n)]
-	if is == nil || (prOnly && !is.isPR) {
+	is := c.repo.Issues[int(n)]
+	if is == nil || (prOnly && !is.IsPR) {
 		return nil
 	}
 	return is
@@ -125,17 +125,6 @@ func (c *restCtx) paginate(items []any) []any {
 		c.w.Header().Set("Link", fmt.Sprintf(`<%s>; rel="next", <%s>; rel="last"`, u.String(), lastURL.String()))
 	}
 	return append([]any{}, items[lo:hi]...)
-}
-
-// permission is a user's permission on the repositories; the action's bot may write.
-func (s *Server) permission(login string) string {
-	if login == BotLogin {
-		return "write"
-	}
-	if p, ok := s.users[login]; ok {
-		return p
-	}
-	return "none"
 }
 
 func readAll(r *http.Request) ([]byte, error) {

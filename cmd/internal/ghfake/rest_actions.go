@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // issuesCreate: https://docs.github.com/rest/issues/issues#create-an-issue (title, body,
@@ -39,56 +41,56 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 			names = append(names, name)
 		}
 	}
-	if body, long := labelTooLong(names); long && canPush(s.permission(c.login)) { // limits.go
+	if body, long := labelTooLong(names); long && world.CanPush(s.PermissionOf(c.login)) { // limits.go
 		return http.StatusUnprocessableEntity, body
 	}
 	r := c.repo
-	n := s.claimNumber(r, 0)
-	now := s.clock()
-	is := &issue{repo: r, number: n, id: s.newID(), author: c.login, title: title, state: "open", createdAt: now, updatedAt: now}
+	n := s.ClaimNumber(r, 0)
+	now := s.Clock()
+	is := &issue{Repo: r, Number: n, ID: s.NewID(), Author: c.login, Title: title, State: "open", CreatedAt: now, UpdatedAt: now}
 	if in.Body != nil {
-		is.body = *in.Body
+		is.Body = *in.Body
 	}
-	if canPush(s.permission(c.login)) {
+	if world.CanPush(s.PermissionOf(c.login)) {
 		var labels []string
 		for _, l := range in.Labels {
 			switch x := l.(type) {
 			case string:
-				labels = labelSet(r, labels, x)
+				labels = world.LabelSet(r, labels, x)
 			case map[string]any:
 				if name, ok := x["name"].(string); ok {
-					labels = labelSet(r, labels, name)
+					labels = world.LabelSet(r, labels, name)
 				}
 			}
 		}
-		s.relabel(is, labels, c.login)
+		s.Relabel(is, labels, c.login)
 		for _, u := range in.Assignees {
-			if _, ok := s.users[u]; ok && !containsFold(is.assignees, u) && len(is.assignees) < 10 {
-				is.assignees = append(is.assignees, u)
+			if _, ok := s.Users[u]; ok && !containsFold(is.Assignees, u) && len(is.Assignees) < 10 {
+				is.Assignees = append(is.Assignees, u)
 			}
 		}
 	}
-	r.issues[n] = is
+	r.Issues[n] = is
 	return http.StatusCreated, s.issueJSON(r, is)
 }
 
 // RequestedReviewers returns the reviews requested on pull request number: logins, and
 // teams as "team:<slug>", sorted.
 func (s *Server) RequestedReviewers(repoName string, number int) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return sortedCopy(s.mustPR(s.mustRepo(repoName), number).requested)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return sortedCopy(s.MustPR(s.MustRepo(repoName), number).Requested)
 }
 
 // Issues returns the issues (not pull requests) of repoName, by number.
 func (s *Server) Issues(repoName string) []IssueView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	var out []IssueView
-	for _, is := range r.issues {
-		if !is.isPR {
-			out = append(out, IssueView{Number: is.number, State: is.state, Title: is.title, Labels: sortedCopy(is.labels), Body: is.body, Author: is.author})
+	for _, is := range r.Issues {
+		if !is.IsPR {
+			out = append(out, IssueView{Number: is.Number, State: is.State, Title: is.Title, Labels: sortedCopy(is.Labels), Body: is.Body, Author: is.Author})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // reposCompare: https://docs.github.com/rest/commits/commits#compare-two-commits
@@ -19,7 +21,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 	if b == nil || h == nil {
 		return http.StatusNotFound, notFound()
 	}
-	inBase, inHead := ancestors(c.repo, b.sha), ancestors(c.repo, h.sha)
+	inBase, inHead := ancestors(c.repo, b.SHA), ancestors(c.repo, h.SHA)
 	var ahead []any
 	behind := 0
 	for sha := range inBase {
@@ -30,7 +32,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 	var aheadCommits []*commit
 	for sha := range inHead {
 		if !inBase[sha] {
-			aheadCommits = append(aheadCommits, c.repo.commits[sha])
+			aheadCommits = append(aheadCommits, c.repo.Commits[sha])
 		}
 	}
 	sortCommits(aheadCommits)
@@ -48,19 +50,19 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 	}
 	mergeBase := b
 	for _, cm := range newestFirst(c.repo, inBase) {
-		if inHead[cm.sha] {
+		if inHead[cm.SHA] {
 			mergeBase = cm
 			break
 		}
 	}
-	fn := c.repo.fullName()
+	fn := c.repo.FullName()
 	if ahead == nil {
 		ahead = []any{}
 	}
 	return http.StatusOK, obj{
 		"url":               s.apiURL("/repos/%s/compare/%s...%s", fn, base, head),
 		"html_url":          fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, base, head),
-		"permalink_url":     fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, b.sha, h.sha),
+		"permalink_url":     fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, b.SHA, h.SHA),
 		"diff_url":          fmt.Sprintf("%s/%s/compare/%s...%s.diff", htmlBase, fn, base, head),
 		"patch_url":         fmt.Sprintf("%s/%s/compare/%s...%s.patch", htmlBase, fn, base, head),
 		"base_commit":       s.compareCommitJSON(c.repo, b),
@@ -72,19 +74,19 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 
 // resolveCommit finds a commit by SHA, branch of r, or owner:branch of a fork of r.
 func (s *Server) resolveCommit(r *repo, ref string) *commit {
-	if cm := r.commits[ref]; cm != nil {
+	if cm := r.Commits[ref]; cm != nil {
 		return cm
 	}
 	hr := r
 	if owner, branch, ok := strings.Cut(ref, ":"); ok {
-		hr = s.repos[owner+"/"+r.name]
+		hr = s.Repos[owner+"/"+r.Name]
 		if hr == nil {
 			return nil
 		}
 		ref = branch
 	}
-	if b := hr.branches[ref]; b != nil {
-		return r.commits[b.head]
+	if b := hr.Branches[ref]; b != nil {
+		return r.Commits[b.Head]
 	}
 	return nil
 }
@@ -93,12 +95,12 @@ func (s *Server) resolveCommit(r *repo, ref string) *commit {
 func ancestors(r *repo, sha string) map[string]bool {
 	seen := map[string]bool{}
 	for queue := []string{sha}; len(queue) > 0; queue = queue[1:] {
-		cm := r.commits[queue[0]]
-		if cm == nil || seen[cm.sha] {
+		cm := r.Commits[queue[0]]
+		if cm == nil || seen[cm.SHA] {
 			continue
 		}
-		seen[cm.sha] = true
-		queue = append(queue, cm.parents...)
+		seen[cm.SHA] = true
+		queue = append(queue, cm.Parents...)
 	}
 	return seen
 }
@@ -107,7 +109,7 @@ func ancestors(r *repo, sha string) map[string]bool {
 func newestFirst(r *repo, set map[string]bool) []*commit {
 	var out []*commit
 	for sha := range set {
-		out = append(out, r.commits[sha])
+		out = append(out, r.Commits[sha])
 	}
 	sortCommits(out)
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
@@ -119,7 +121,7 @@ func newestFirst(r *repo, set map[string]bool) []*commit {
 // sortCommits orders commits oldest first.
 func sortCommits(cs []*commit) {
 	for i := 1; i < len(cs); i++ {
-		for j := i; j > 0 && cs[j].seq < cs[j-1].seq; j-- {
+		for j := i; j > 0 && cs[j].Seq < cs[j-1].Seq; j-- {
 			cs[j], cs[j-1] = cs[j-1], cs[j]
 		}
 	}
@@ -127,16 +129,16 @@ func sortCommits(cs []*commit) {
 
 // compareCommitJSON is a commit as the compare operation lists it.
 func (s *Server) compareCommitJSON(r *repo, cm *commit) obj {
-	fn := r.fullName()
+	fn := r.FullName()
 	parents := []any{}
-	for _, p := range cm.parents {
+	for _, p := range cm.Parents {
 		parents = append(parents, obj{"sha": p, "url": s.apiURL("/repos/%s/commits/%s", fn, p)})
 	}
 	return obj{
-		"sha": cm.sha, "node_id": nodeID("Commit", stableID(cm.sha)),
-		"url":      s.apiURL("/repos/%s/commits/%s", fn, cm.sha),
-		"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, cm.sha),
-		"commit":   obj{"message": cm.message, "tree": obj{"sha": fakeSHA("tree", cm.sha)}},
+		"sha": cm.SHA, "node_id": world.NodeID("Commit", world.StableID(cm.SHA)),
+		"url":      s.apiURL("/repos/%s/commits/%s", fn, cm.SHA),
+		"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, cm.SHA),
+		"commit":   obj{"message": cm.Message, "tree": obj{"sha": world.FakeSHA("tree", cm.SHA)}},
 		"parents":  parents,
 	}
 }

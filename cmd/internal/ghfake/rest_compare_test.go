@@ -9,7 +9,7 @@ import (
 )
 
 func TestCompareCountsAheadAndBehind(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	gh := client(t, s, s.BotToken())
 	ctx := context.Background()
 	head := s.PR(testRepo, 7).HeadSHA

@@ -6,15 +6,17 @@ import (
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // refJSON is a git reference object for branch b.
 func (s *Server) refJSON(r *repo, b *branch) obj {
-	fn := r.fullName()
+	fn := r.FullName()
 	return obj{
-		"ref": "refs/heads/" + b.name, "node_id": refNodeID(r, b.name),
-		"url":    s.apiURL("/repos/%s/git/refs/heads/%s", fn, b.name),
-		"object": obj{"type": "commit", "sha": b.head, "url": s.apiURL("/repos/%s/git/commits/%s", fn, b.head)},
+		"ref": "refs/heads/" + b.Name, "node_id": world.RefNodeID(r, b.Name),
+		"url":    s.apiURL("/repos/%s/git/refs/heads/%s", fn, b.Name),
+		"object": obj{"type": "commit", "sha": b.Head, "url": s.apiURL("/repos/%s/git/commits/%s", fn, b.Head)},
 	}
 }
 
@@ -27,7 +29,7 @@ func refBody(message, anchor string) obj {
 // gitGetRef: https://docs.github.com/rest/git/refs#get-a-reference (branches only)
 func gitGetRef(s *Server, c *restCtx) (int, any) {
 	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
-	if b := c.repo.branches[name]; ok && b != nil {
+	if b := c.repo.Branches[name]; ok && b != nil {
 		return http.StatusOK, s.refJSON(c.repo, b)
 	}
 	return http.StatusNotFound, notFound()
@@ -43,15 +45,15 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 	switch {
 	case !ok || name == "":
 		return http.StatusUnprocessableEntity, errorBody("Reference name must start with 'refs/heads/' in this fake")
-	case c.repo.branches[name] != nil:
+	case c.repo.Branches[name] != nil:
 		return http.StatusUnprocessableEntity, refBody("Reference already exists", "create-a-reference")
-	case c.repo.commits[in.SHA] == nil:
+	case c.repo.Commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
-	case c.repo.refusedBy(name, false) != "":
-		return http.StatusUnprocessableEntity, refBody(ruleViolation(c.repo.refusedBy(name, false)), "create-a-reference")
+	case c.repo.RefusedBy(name, false) != "":
+		return http.StatusUnprocessableEntity, refBody(world.RuleViolation(c.repo.RefusedBy(name, false)), "create-a-reference")
 	}
-	b := s.ensureBranch(c.repo, name)
-	b.head, b.files = in.SHA, copyFiles(c.repo.commits[in.SHA].files)
+	b := s.EnsureBranch(c.repo, name)
+	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
 	return http.StatusCreated, s.refJSON(c.repo, b)
 }
 
@@ -66,28 +68,28 @@ func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 		return code, body
 	}
 	name, _ := strings.CutPrefix(c.params["ref"], "heads/")
-	b := c.repo.branches[name]
+	b := c.repo.Branches[name]
 	switch {
 	case b == nil:
 		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
-	case c.repo.commits[in.SHA] == nil:
+	case c.repo.Commits[in.SHA] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
-	case c.repo.refusedBy(name, true) != "":
-		return http.StatusUnprocessableEntity, refBody(ruleViolation(c.repo.refusedBy(name, true)), "update-a-reference")
+	case c.repo.RefusedBy(name, true) != "":
+		return http.StatusUnprocessableEntity, refBody(world.RuleViolation(c.repo.RefusedBy(name, true)), "update-a-reference")
 	}
-	b.head, b.files = in.SHA, copyFiles(c.repo.commits[in.SHA].files)
+	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
 	return http.StatusOK, s.refJSON(c.repo, b)
 }
 
 // reposGetBranch: https://docs.github.com/rest/branches/branches#get-a-branch
 func reposGetBranch(s *Server, c *restCtx) (int, any) {
-	b := c.repo.branches[c.params["branch"]]
+	b := c.repo.Branches[c.params["branch"]]
 	if b == nil {
 		return http.StatusNotFound, errorBody("Branch not found")
 	}
-	fn := c.repo.fullName()
-	api := s.apiURL("/repos/%s/branches/%s", fn, b.name)
-	p := c.repo.settings.protection[b.name]
+	fn := c.repo.FullName()
+	api := s.apiURL("/repos/%s/branches/%s", fn, b.Name)
+	p := c.repo.Settings.Protection[b.Name]
 	checks, level := []any{}, "off"
 	if p != nil {
 		for _, name := range p.RequiredChecks {
@@ -98,17 +100,17 @@ func reposGetBranch(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	return http.StatusOK, obj{
-		"name": b.name, "protected": p != nil, "protection_url": api + "/protection",
+		"name": b.Name, "protected": p != nil, "protection_url": api + "/protection",
 		"protection": obj{"enabled": p != nil, "required_status_checks": obj{"enforcement_level": level, "contexts": checks}},
-		"commit":     obj{"sha": b.head, "url": s.apiURL("/repos/%s/commits/%s", fn, b.head)},
-		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", htmlBase, fn, b.name)},
+		"commit":     obj{"sha": b.Head, "url": s.apiURL("/repos/%s/commits/%s", fn, b.Head)},
+		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", htmlBase, fn, b.Name)},
 	}
 }
 
 // reposGetBranchRules: https://docs.github.com/rest/repos/rules#get-rules-for-a-branch. The
 // fake's rulesets are repository rulesets without bypass (RestrictBranch); one page holds them.
 func reposGetBranchRules(s *Server, c *restCtx) (int, any) {
-	return http.StatusOK, c.repo.branchRules(c.params["branch"])
+	return http.StatusOK, c.repo.BranchRules(c.params["branch"])
 }
 
 // reposGetContent: https://docs.github.com/rest/repos/contents#get-repository-content (files
@@ -116,26 +118,26 @@ func reposGetBranchRules(s *Server, c *restCtx) (int, any) {
 func reposGetContent(s *Server, c *restCtx) (int, any) {
 	ref := c.r.URL.Query().Get("ref")
 	if ref == "" {
-		ref = c.repo.defaultBranch
+		ref = c.repo.DefaultBranch
 	}
-	b := c.repo.branches[strings.TrimPrefix(ref, "refs/heads/")]
+	b := c.repo.Branches[strings.TrimPrefix(ref, "refs/heads/")]
 	if b == nil {
 		return http.StatusNotFound, errorBody("No commit found for the ref " + ref)
 	}
 	p := c.params["path"]
-	bl := b.files[p]
+	bl := b.Files[p]
 	if bl == nil {
 		return http.StatusNotFound, notFound()
 	}
-	fn := c.repo.fullName()
-	self := s.apiURL("/repos/%s/contents/%s?ref=%s", fn, p, b.name)
-	git := s.apiURL("/repos/%s/git/blobs/%s", fn, bl.oid)
-	html := fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, b.name, p)
+	fn := c.repo.FullName()
+	self := s.apiURL("/repos/%s/contents/%s?ref=%s", fn, p, b.Name)
+	git := s.apiURL("/repos/%s/git/blobs/%s", fn, bl.OID)
+	html := fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, b.Name, p)
 	return http.StatusOK, obj{
-		"type": "file", "encoding": "base64", "size": len(bl.text), "name": path.Base(p), "path": p,
-		"content": base64.StdEncoding.EncodeToString([]byte(bl.text)), "sha": bl.oid, "url": self,
+		"type": "file", "encoding": "base64", "size": len(bl.Text), "name": path.Base(p), "path": p,
+		"content": base64.StdEncoding.EncodeToString([]byte(bl.Text)), "sha": bl.OID, "url": self,
 		"git_url": git, "html_url": html,
-		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", fn, b.name, p),
+		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", fn, b.Name, p),
 		"_links":       obj{"self": self, "git": git, "html": html},
 	}
 }

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // issuesGet: https://docs.github.com/rest/issues/issues#get-an-issue
@@ -53,13 +55,13 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	if body, long := labelTooLong(names); long { // limits.go
 		return http.StatusUnprocessableEntity, body
 	}
-	labels := append([]string(nil), is.labels...)
+	labels := append([]string(nil), is.Labels...)
 	for _, n := range names {
-		labels = labelSet(c.repo, labels, n)
+		labels = world.LabelSet(c.repo, labels, n)
 	}
-	s.relabel(is, labels, c.login)
-	is.updatedAt = s.clock()
-	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
+	s.Relabel(is, labels, c.login)
+	is.UpdatedAt = s.Clock()
+	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
 }
 
 // issuesSetLabels: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
@@ -77,11 +79,11 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	}
 	var labels []string
 	for _, n := range names {
-		labels = labelSet(c.repo, labels, n)
+		labels = world.LabelSet(c.repo, labels, n)
 	}
-	s.relabel(is, labels, c.login)
-	is.updatedAt = s.clock()
-	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
+	s.Relabel(is, labels, c.login)
+	is.UpdatedAt = s.Clock()
+	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
 }
 
 // issuesRemoveLabel: https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue
@@ -90,13 +92,13 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	labels, removed := labelDel(append([]string(nil), is.labels...), c.params["name"])
+	labels, removed := world.LabelDel(append([]string(nil), is.Labels...), c.params["name"])
 	if removed == "" {
 		return http.StatusNotFound, errorBody("Label does not exist")
 	}
-	s.relabel(is, labels, c.login)
-	is.updatedAt = s.clock()
-	return http.StatusOK, s.labelsJSON(c.repo, is.labels)
+	s.Relabel(is, labels, c.login)
+	is.UpdatedAt = s.Clock()
+	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
 }
 
 // issuesRemoveAllLabels: https://docs.github.com/rest/issues/labels#remove-all-labels-from-an-issue
@@ -105,7 +107,7 @@ func issuesRemoveAllLabels(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	s.relabel(is, nil, c.login)
+	s.Relabel(is, nil, c.login)
 	return http.StatusNoContent, nil
 }
 
@@ -115,7 +117,7 @@ func issuesListLabels(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	return http.StatusOK, c.paginate(s.labelsJSON(c.repo, is.labels))
+	return http.StatusOK, c.paginate(s.labelsJSON(c.repo, is.Labels))
 }
 
 // commentBody reads {"body": "..."}; a missing body is GitHub's 422.
@@ -145,7 +147,7 @@ func issuesCreateComment(s *Server, c *restCtx) (int, any) {
 	if errBody != nil {
 		return code, errBody
 	}
-	cm := s.addComment(c.repo, is, c.login, body)
+	cm := s.AddComment(c.repo, is, c.login, body)
 	return http.StatusCreated, s.commentJSON(c.repo, cm)
 }
 
@@ -155,8 +157,8 @@ func (c *restCtx) comment() *comment {
 	if !ok {
 		return nil
 	}
-	for _, cm := range c.repo.comments {
-		if cm.id == id {
+	for _, cm := range c.repo.Comments {
+		if cm.ID == id {
 			return cm
 		}
 	}
@@ -173,7 +175,7 @@ func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
 	if errBody != nil {
 		return code, errBody
 	}
-	cm.edit(c.login, body, s.clock())
+	cm.Edit(c.login, body, s.Clock())
 	return http.StatusOK, s.commentJSON(c.repo, cm)
 }
 
@@ -192,14 +194,14 @@ func issuesDeleteComment(s *Server, c *restCtx) (int, any) {
 	if cm == nil {
 		return http.StatusNotFound, notFound()
 	}
-	kept := c.repo.comments[:0]
-	for _, x := range c.repo.comments {
+	kept := c.repo.Comments[:0]
+	for _, x := range c.repo.Comments {
 		if x != cm {
 			kept = append(kept, x)
 		}
 	}
-	c.repo.comments = kept
-	c.repo.deleted = append(c.repo.deleted, cm)
+	c.repo.Comments = kept
+	c.repo.Deleted = append(c.repo.Deleted, cm)
 	return http.StatusNoContent, nil
 }
 
@@ -210,8 +212,8 @@ func issuesListComments(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	var out []any
-	for _, cm := range c.repo.comments {
-		if cm.issue == is.number {
+	for _, cm := range c.repo.Comments {
+		if cm.Issue == is.Number {
 			out = append(out, s.commentJSON(c.repo, cm))
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // actionsDispatch: https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event
@@ -28,13 +30,13 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
 		return code, body
 	}
-	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.fullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs, Actor: c.login})
+	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.FullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs, Actor: c.login})
 	s.dispatches = append(s.dispatches, d)
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil
 	}
 	id := d.RunID
-	fn := c.repo.fullName()
+	fn := c.repo.FullName()
 	return http.StatusOK, obj{"workflow_run_id": id, "run_url": s.apiURL("/repos/%s/actions/runs/%d", fn, id),
 		"html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, id)}
 }
@@ -54,7 +56,7 @@ func reposDispatch(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := checkClientPayload(in.ClientPayload); !ok {
 		return code, body
 	}
-	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.fullName(), EventType: in.EventType, Inputs: in.ClientPayload})
+	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.FullName(), EventType: in.EventType, Inputs: in.ClientPayload})
 	return http.StatusNoContent, nil
 }
 
@@ -88,26 +90,26 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := c.decode(&in); !ok {
 		return code, body
 	}
-	now := s.clock()
+	now := s.Clock()
 	if in.State != nil {
 		switch *in.State {
 		case "open":
-			if !is.merged {
-				is.state, is.closedAt = "open", timeZeroValue
+			if !is.Merged {
+				is.State, is.ClosedAt = "open", timeZeroValue
 			}
 		case "closed":
-			if is.state != "closed" {
-				is.state, is.closedAt, is.closedBy = "closed", now, c.login
+			if is.State != "closed" {
+				is.State, is.ClosedAt, is.ClosedBy = "closed", now, c.login
 			}
 		default:
 			return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not open or closed")
 		}
 	}
 	if in.Title != nil {
-		is.title = *in.Title
+		is.Title = *in.Title
 	}
 	if in.Body != nil {
-		is.body = *in.Body
+		is.Body = *in.Body
 	}
 	if in.Labels != nil {
 		names, ok := labelNames(in.Labels)
@@ -117,12 +119,12 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 		if body, long := labelTooLong(names); long { // limits.go
 			return http.StatusUnprocessableEntity, body
 		}
-		is.labels = nil
+		is.Labels = nil
 		for _, n := range names {
-			is.labels = labelSet(c.repo, is.labels, n)
+			is.Labels = world.LabelSet(c.repo, is.Labels, n)
 		}
 	}
-	is.updatedAt = now
+	is.UpdatedAt = now
 	return http.StatusOK, s.issueJSON(c.repo, is)
 }
 
@@ -142,22 +144,22 @@ func pullsRequestReviewers(s *Server, c *restCtx) (int, any) {
 	if len(in.Reviewers) == 0 && len(in.TeamReviewers) == 0 {
 		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo reviewers given.")
 	}
-	if slices.Contains(in.Reviewers, pr.author) {
+	if slices.Contains(in.Reviewers, pr.Author) {
 		return http.StatusUnprocessableEntity, errorBody("Review cannot be requested from pull request author.")
 	}
 	for _, r := range in.Reviewers {
-		if s.permission(r) == "none" {
-			return http.StatusUnprocessableEntity, errorBody("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " + c.repo.fullName() + " repository.")
+		if s.PermissionOf(r) == "none" {
+			return http.StatusUnprocessableEntity, errorBody("Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " + c.repo.FullName() + " repository.")
 		}
 	}
 	for _, r := range in.Reviewers {
-		if !slices.Contains(pr.requested, r) {
-			pr.requested = append(pr.requested, r)
+		if !slices.Contains(pr.Requested, r) {
+			pr.Requested = append(pr.Requested, r)
 		}
 	}
 	for _, t := range in.TeamReviewers {
-		if !slices.Contains(pr.requested, "team:"+t) {
-			pr.requested = append(pr.requested, "team:"+t)
+		if !slices.Contains(pr.Requested, "team:"+t) {
+			pr.Requested = append(pr.Requested, "team:"+t)
 		}
 	}
 	return http.StatusCreated, s.prJSON(c.repo, pr)
@@ -178,19 +180,19 @@ func reactionsCreate(s *Server, c *restCtx) (int, any) {
 	default:
 		return http.StatusUnprocessableEntity, errorBody("Validation Failed: content is not a reaction")
 	}
-	key := fmt.Sprintf("%d/%s/%s", cm.id, c.login, in.Content)
+	key := fmt.Sprintf("%d/%s/%s", cm.ID, c.login, in.Content)
 	code, id := http.StatusOK, s.reactions[key]
 	if id == 0 {
-		code, id = http.StatusCreated, s.newID()
+		code, id = http.StatusCreated, s.NewID()
 		s.reactions[key] = id
 	}
-	return code, obj{"id": id, "node_id": nodeID("Reaction", id), "user": s.userJSON(c.login),
-		"content": in.Content, "created_at": ts(s.clock())}
+	return code, obj{"id": id, "node_id": world.NodeID("Reaction", id), "user": s.userJSON(c.login),
+		"content": in.Content, "created_at": ts(s.Clock())}
 }
 
 // reposCreateStatus: https://docs.github.com/rest/commits/statuses#create-a-commit-status
 func reposCreateStatus(s *Server, c *restCtx) (int, any) {
-	cm := c.repo.commits[c.params["sha"]]
+	cm := c.repo.Commits[c.params["sha"]]
 	if cm == nil {
 		return http.StatusUnprocessableEntity, errorBody("No commit found for SHA: " + c.params["sha"])
 	}
@@ -211,18 +213,18 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 	if in.Context == "" {
 		in.Context = "default"
 	}
-	st := s.addStatus(cm, in.Context, in.State)
+	st := s.AddStatus(cm, in.Context, in.State)
 	return http.StatusCreated, obj{
-		"id": st.id, "node_id": nodeID("StatusContext", st.id), "state": st.state, "context": st.context,
+		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
-		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.fullName(), cm.sha), "creator": s.userJSON(c.login),
-		"created_at": ts(st.createdAt), "updated_at": ts(st.createdAt),
+		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.userJSON(c.login),
+		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
 	}
 }
 
 // teamsListMembers: https://docs.github.com/rest/teams/members#list-team-members
 func teamsListMembers(s *Server, c *restCtx) (int, any) {
-	members, ok := s.teams[c.params["org"]+"/"+c.params["team_slug"]]
+	members, ok := s.Teams[c.params["org"]+"/"+c.params["team_slug"]]
 	if !ok {
 		return http.StatusNotFound, notFound()
 	}
@@ -239,7 +241,7 @@ func teamsListMembers(s *Server, c *restCtx) (int, any) {
 func teamsGetMembership(s *Server, c *restCtx) (int, any) {
 	team := c.params["org"] + "/" + c.params["team_slug"]
 	user := c.params["username"]
-	if !slices.ContainsFunc(s.teams[team], func(m string) bool { return strings.EqualFold(m, user) }) {
+	if !slices.ContainsFunc(s.Teams[team], func(m string) bool { return strings.EqualFold(m, user) }) {
 		return http.StatusNotFound, notFound()
 	}
 	return http.StatusOK, obj{"role": "member", "state": "active",

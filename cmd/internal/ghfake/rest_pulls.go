@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // pullsGet: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
@@ -40,48 +42,48 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, obj{"message": "Invalid request.\n\n" +
 			fmt.Sprintf("%q is not a member of [\"merge\", \"squash\", \"rebase\"].", in.MergeMethod),
 			"documentation_url": docsURL}
-	case !canPush(s.permission(c.login)):
+	case !world.CanPush(s.PermissionOf(c.login)):
 		return http.StatusForbidden, errorBody("Resource not accessible by integration")
-	case s.mergeBlocked(c, pr): // mergeability.go
-		return http.StatusMethodNotAllowed, errorBody(unknownRefusal)
-	case in.SHA != "" && in.SHA != pr.headSHA:
+	case s.MergeBlocked(c, pr): // mergeability.go
+		return http.StatusMethodNotAllowed, errorBody(world.UnknownRefusal)
+	case in.SHA != "" && in.SHA != pr.HeadSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
-	case s.refusesMerge(c, pr, in.MergeMethod):
-		code, msg := s.mergeRefusal(c, pr, in.MergeMethod)
+	case s.RefusesMerge(c, pr, in.MergeMethod):
+		code, msg := s.MergeRefusal(c, pr, in.MergeMethod)
 		return code, errorBody(msg)
-	case c.repo.refusedBy(pr.base, true) != "":
-		return http.StatusMethodNotAllowed, errorBody(ruleViolation(c.repo.refusedBy(pr.base, true)))
-	case c.login == BotLogin && workflowFile(pr.files) != "": // rest_workflows.go
-		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.files)))
+	case c.repo.RefusedBy(pr.Base, true) != "":
+		return http.StatusMethodNotAllowed, errorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))
+	case c.login == BotLogin && workflowFile(pr.Files) != "": // rest_workflows.go
+		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.Files)))
 	}
 	s.recordMerge(c.repo, pr) // merges.go
-	now := s.clock()
-	base := s.ensureBranch(c.repo, pr.base)
+	now := s.Clock()
+	base := s.EnsureBranch(c.repo, pr.Base)
 	title := in.CommitTitle
 	if title == "" {
-		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.number, pr.headRepository().owner, pr.head)
+		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
 	}
-	head := s.ensureBranch(pr.headRepository(), pr.head)
-	files, _ := mergedFiles(pr) // merge3.go; a conflict was refused above
-	base.files = files
+	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
+	files, _ := world.MergedFiles(pr) // world/merge.go; a conflict was refused above
+	base.Files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
 	// the base alone (the fake makes one for a rebase too).
-	parents := []string{base.head}
+	parents := []string{base.Head}
 	if in.MergeMethod == "merge" {
-		parents = append(parents, head.head)
+		parents = append(parents, head.Head)
 	}
 	// GitHub makes the commit and signs it; a squash is authored by the PR's author, a merge
 	// by who merged.
 	author := c.login
 	if in.MergeMethod == "squash" {
-		author = pr.author
+		author = pr.Author
 	}
-	mc := s.newCommit(c.repo, title, parents, base.files, "merge", c.repo.fullName(), pr.number, pr.headSHA, in.MergeMethod).authored(author, true)
-	base.head = mc.sha
-	pr.merged, pr.state, pr.mergedAt, pr.closedAt, pr.updatedAt = true, "closed", now, now, now
-	pr.mergedBy, pr.mergeMethod, pr.mergeCommitSHA = c.login, in.MergeMethod, mc.sha
+	mc := s.NewCommit(c.repo, title, parents, base.Files, "merge", c.repo.FullName(), pr.Number, pr.HeadSHA, in.MergeMethod).Authored(author, true)
+	base.Head = mc.SHA
+	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
+	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA
 	s.closeLinkedIssues(pr, now) // issues.go
-	return http.StatusOK, obj{"sha": mc.sha, "merged": true, "message": "Pull Request successfully merged"}
+	return http.StatusOK, obj{"sha": mc.SHA, "merged": true, "message": "Pull Request successfully merged"}
 }
 
 // pullsListReviews: https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request
@@ -91,7 +93,7 @@ func pullsListReviews(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	var out []any
-	for _, rv := range pr.reviews {
+	for _, rv := range pr.Reviews {
 		out = append(out, s.reviewJSON(c.repo, pr, rv, false))
 	}
 	return http.StatusOK, c.paginate(out)
@@ -103,22 +105,22 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 	if pr == nil {
 		return http.StatusNotFound, notFound()
 	}
-	fn := c.repo.fullName()
-	files := s.ensureBranch(pr.headRepository(), pr.head).files
+	fn := c.repo.FullName()
+	files := s.EnsureBranch(pr.HeadRepository(), pr.Head).Files
 	var out []any
-	for i, f := range pr.files {
+	for i, f := range pr.Files {
 		if i == maxListedFiles {
 			break // GitHub lists the first 3,000 files of a pull request only
 		}
 		sha := ""
 		if bl := files[f]; bl != nil {
-			sha = bl.oid
+			sha = bl.OID
 		}
 		out = append(out, obj{
 			"sha": sha, "filename": f, "status": "modified", "additions": 10, "deletions": 2, "changes": 12,
-			"blob_url":     fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, pr.headSHA, f),
-			"raw_url":      fmt.Sprintf("%s/%s/raw/%s/%s", htmlBase, fn, pr.headSHA, f),
-			"contents_url": s.apiURL("/repos/%s/contents/%s?ref=%s", fn, f, pr.headSHA),
+			"blob_url":     fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, pr.HeadSHA, f),
+			"raw_url":      fmt.Sprintf("%s/%s/raw/%s/%s", htmlBase, fn, pr.HeadSHA, f),
+			"contents_url": s.apiURL("/repos/%s/contents/%s?ref=%s", fn, f, pr.HeadSHA),
 			"patch":        "@@ -1 +1 @@\n-old\n+new",
 		})
 	}
@@ -134,12 +136,12 @@ const maxListedFiles = 3000
 func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
 	switch {
-	case !ok || c.repo.branches[name] == nil:
+	case !ok || c.repo.Branches[name] == nil:
 		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
-	case name == c.repo.defaultBranch:
+	case name == c.repo.DefaultBranch:
 		return http.StatusUnprocessableEntity, errorBody("Cannot delete this branch")
 	}
-	s.deleteBranch(c.repo, name)
+	s.RemoveBranch(c.repo, name)
 	return http.StatusNoContent, nil
 }
 
@@ -147,10 +149,10 @@ func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 // A fork's carries its parent and the root of its network (source), as GitHub's does.
 func reposGet(s *Server, c *restCtx) (int, any) {
 	o := s.repoJSON(c.repo)
-	if p := c.repo.parent; p != nil {
+	if p := c.repo.Parent; p != nil {
 		root := p
-		for root.parent != nil {
-			root = root.parent
+		for root.Parent != nil {
+			root = root.Parent
 		}
 		o["parent"], o["source"] = s.repoJSON(p), s.repoJSON(root)
 	}
@@ -164,23 +166,15 @@ var roleNames = map[string]string{"admin": "admin", "maintain": "write", "write"
 // Users the world does not know have no permission ("none").
 func reposGetPermission(s *Server, c *restCtx) (int, any) {
 	login := c.params["username"]
-	role := s.permission(login)
+	role := s.PermissionOf(login)
 	return http.StatusOK, obj{"permission": roleNames[role], "role_name": role, "user": s.userJSON(login)}
 }
 
 // reposPullsOfCommit: https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit
 func reposPullsOfCommit(s *Server, c *restCtx) (int, any) {
 	var out []any
-	for _, pr := range prsOfCommit(c.repo, c.params["commit_sha"]) {
+	for _, pr := range world.PRsOfCommit(c.repo, c.params["commit_sha"]) {
 		out = append(out, s.prJSON(c.repo, pr))
 	}
 	return http.StatusOK, c.paginate(out)
-}
-
-func maxNumber(r *repo) int {
-	m := 0
-	for n := range r.issues {
-		m = max(m, n)
-	}
-	return m
 }

@@ -17,12 +17,12 @@ func pullsList(s *Server, c *restCtx) (int, any) {
 		state = "open"
 	}
 	var prs []*issue
-	for _, is := range c.repo.issues {
-		if is.isPR && (state == "all" || is.state == state) {
+	for _, is := range c.repo.Issues {
+		if is.IsPR && (state == "all" || is.State == state) {
 			prs = append(prs, is)
 		}
 	}
-	sort.Slice(prs, func(i, j int) bool { return prs[i].number > prs[j].number })
+	sort.Slice(prs, func(i, j int) bool { return prs[i].Number > prs[j].Number })
 	out := make([]any, 0, len(prs))
 	for _, pr := range prs {
 		out = append(out, s.prJSON(c.repo, pr))
@@ -38,31 +38,31 @@ func reposCombinedStatus(s *Server, c *restCtx) (int, any) {
 	}
 	latest := map[string]*status{}
 	var order []string
-	for _, st := range cm.statuses {
-		if _, ok := latest[st.context]; !ok {
-			order = append(order, st.context)
+	for _, st := range cm.Statuses {
+		if _, ok := latest[st.Context]; !ok {
+			order = append(order, st.Context)
 		}
-		latest[st.context] = st
+		latest[st.Context] = st
 	}
 	combined := "success"
 	statuses := []any{}
 	for _, name := range order {
 		st := latest[name]
 		switch {
-		case st.state == "error" || st.state == "failure":
+		case st.State == "error" || st.State == "failure":
 			combined = "failure"
-		case st.state == "pending" && combined == "success":
+		case st.State == "pending" && combined == "success":
 			combined = "pending"
 		}
-		statuses = append(statuses, obj{"id": st.id, "context": st.context, "state": st.state,
-			"created_at": ts(st.createdAt), "updated_at": ts(st.createdAt)})
+		statuses = append(statuses, obj{"id": st.ID, "context": st.Context, "state": st.State,
+			"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt)})
 	}
 	if len(order) == 0 {
 		combined = "pending" // GitHub's answer for a commit without statuses
 	}
-	return http.StatusOK, obj{"state": combined, "sha": cm.sha, "total_count": len(statuses), "statuses": statuses,
-		"repository": s.repoJSON(c.repo), "url": s.apiURL("/repos/%s/commits/%s/status", c.repo.fullName(), cm.sha),
-		"commit_url": s.apiURL("/repos/%s/commits/%s", c.repo.fullName(), cm.sha)}
+	return http.StatusOK, obj{"state": combined, "sha": cm.SHA, "total_count": len(statuses), "statuses": statuses,
+		"repository": s.repoJSON(c.repo), "url": s.apiURL("/repos/%s/commits/%s/status", c.repo.FullName(), cm.SHA),
+		"commit_url": s.apiURL("/repos/%s/commits/%s", c.repo.FullName(), cm.SHA)}
 }
 
 // checksListForRef: https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference
@@ -72,13 +72,13 @@ func checksListForRef(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	runs := []any{}
-	for _, cr := range cm.checks {
+	for _, cr := range cm.Checks {
 		var conclusion any
-		if cr.conclusion != "" {
-			conclusion = cr.conclusion
+		if cr.Conclusion != "" {
+			conclusion = cr.Conclusion
 		}
-		runs = append(runs, obj{"id": cr.id, "name": cr.name, "head_sha": cm.sha, "status": cr.status,
-			"conclusion": conclusion, "completed_at": ts(cr.completedAt)})
+		runs = append(runs, obj{"id": cr.ID, "name": cr.Name, "head_sha": cm.SHA, "status": cr.Status,
+			"conclusion": conclusion, "completed_at": ts(cr.CompletedAt)})
 	}
 	return http.StatusOK, obj{"total_count": len(runs), "check_runs": c.paginate(runs)}
 }
@@ -87,11 +87,11 @@ func checksListForRef(s *Server, c *restCtx) (int, any) {
 // The runs are those of the Actions check suites on the repository's commits.
 func actionsListRunsForRepo(s *Server, c *restCtx) (int, any) {
 	runs := []any{}
-	for _, cm := range c.repo.commits {
-		for _, su := range cm.suites {
-			if su.runID != 0 {
-				runs = append(runs, obj{"id": su.runID, "name": su.workflow, "head_sha": cm.sha,
-					"path": ".github/workflows/" + su.workflow, "check_suite_id": su.id})
+	for _, cm := range c.repo.Commits {
+		for _, su := range cm.Suites {
+			if su.RunID != 0 {
+				runs = append(runs, obj{"id": su.RunID, "name": su.Workflow, "head_sha": cm.SHA,
+					"path": ".github/workflows/" + su.Workflow, "check_suite_id": su.ID})
 			}
 		}
 	}

@@ -31,7 +31,7 @@ func TestRouting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			req, err := http.NewRequest(tt.method, s.URL+tt.path, strings.NewReader("{}"))
 			require.NoError(t, err)
 			req.Header.Set("Authorization", "token "+s.BotToken())
@@ -51,7 +51,7 @@ func TestRouting(t *testing.T) {
 }
 
 func TestAuth(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	resp, err := http.Get(s.URL + "/api/v3/repos/acme/widgets/pulls/7")
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -80,7 +80,7 @@ func TestMerge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := world(t)
+			s := widgets(t)
 			if tt.setup != nil {
 				tt.setup(s)
 			}
@@ -120,7 +120,7 @@ func TestMerge(t *testing.T) {
 
 func TestLabels(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	names := func(ls []*github.Label) []string {
 		var out []string
@@ -161,7 +161,7 @@ func TestLabels(t *testing.T) {
 // "SECURITY" where "security" exists attaches "security" once; removing "wip" removes "WIP".
 func TestLabelsIgnoreCase(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	ls, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"SECURITY", "WIP"})
 	require.NoError(t, err)
@@ -195,7 +195,7 @@ func TestLabelsIgnoreCase(t *testing.T) {
 // removing it removes that label only.
 func TestLabelDotSegments(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	_, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{".", ".."})
 	require.NoError(t, err)
@@ -210,7 +210,7 @@ func TestLabelDotSegments(t *testing.T) {
 
 func TestComments(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	created, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, &github.IssueComment{Body: github.String("first")})
 	require.NoError(t, err)
@@ -243,7 +243,7 @@ func TestComments(t *testing.T) {
 
 func TestFailNext(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.FailNext("pulls/merge", 502, "Server Error")
 	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
@@ -257,7 +257,7 @@ func TestFailNext(t *testing.T) {
 
 func TestPermissionAndReviews(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	s.Review(testRepo, 7, "alice", "approved", "lgtm")
 	c := client(t, s, s.BotToken())
 	for login, want := range map[string][2]string{"alice": {"write", "write"}, "bob": {"admin", "admin"}, "stranger": {"none", "none"}} {
@@ -275,7 +275,7 @@ func TestPermissionAndReviews(t *testing.T) {
 
 func TestDeleteRef(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	_, err := c.Git.DeleteRef(ctx, "acme", "widgets", "heads/feat/login")
 	require.NoError(t, err)
@@ -287,7 +287,7 @@ func TestDeleteRef(t *testing.T) {
 
 func TestStats(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	_, _, err := c.PullRequests.Get(ctx, "acme", "widgets", 7)
 	require.NoError(t, err)
@@ -306,7 +306,7 @@ func TestStats(t *testing.T) {
 
 func TestDispatches(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", "agent.yml",
@@ -328,7 +328,7 @@ func TestDispatches(t *testing.T) {
 // Rate-limit faults carry GitHub's headers and the documentation_url go-github recognises.
 func TestInjectRateLimits(t *testing.T) {
 	ctx := context.Background()
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("pulls/merge", Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 7})
 	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
@@ -356,7 +356,7 @@ func TestInjectRateLimits(t *testing.T) {
 
 // A timeout fault holds the request until the client gives up; closing the server ends it too.
 func TestInjectTimeout(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("pulls/merge", Fault{Timeout: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
@@ -374,8 +374,8 @@ func TestInjectTimeout(t *testing.T) {
 		done <- err
 	}()
 	require.Eventually(t, func() bool {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.Mu.Lock()
+		defer s.Mu.Unlock()
 		return len(s.faults["pulls/merge"]) == 0
 	}, 5*time.Second, 10*time.Millisecond)
 	closed := make(chan struct{})

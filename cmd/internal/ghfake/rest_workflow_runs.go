@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The workflow runs the action's workflow_dispatches started, as GitHub lists them per
@@ -25,7 +27,7 @@ func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
 	id := c.params["workflow_id"]
 	var runs []Dispatch
 	for _, d := range s.dispatches {
-		if d.Workflow == "" || !strings.EqualFold(d.Repo, c.repo.fullName()) {
+		if d.Workflow == "" || !strings.EqualFold(d.Repo, c.repo.FullName()) {
 			continue
 		}
 		if d.Workflow != id && strconv.FormatInt(workflowID(c.repo, d.Workflow), 10) != id {
@@ -47,18 +49,18 @@ func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
 // dispatchRunJSON is the workflow run object of the run dispatch d started (queued: the
 // fake runs nothing by itself).
 func (s *Server) dispatchRunJSON(r *repo, d Dispatch) obj {
-	fn := r.fullName()
+	fn := r.FullName()
 	wfID := workflowID(r, d.Workflow)
 	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
 	head := ""
-	if b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
-		head = b.head
+	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
+		head = b.Head
 	}
 	actor := d.Actor
 	if actor == "" {
 		actor = BotLogin
 	}
-	return obj{"id": d.RunID, "node_id": nodeID("WorkflowRun", d.RunID), "name": d.Name, "display_title": d.RunName,
+	return obj{"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name, "display_title": d.RunName,
 		"path": ".github/workflows/" + d.Workflow, "head_branch": strings.TrimPrefix(d.Ref, "refs/heads/"), "head_sha": head,
 		"run_number": d.RunID % 1000, "run_attempt": 1, "event": "workflow_dispatch", "status": "queued", "conclusion": nil,
 		"workflow_id": wfID, "url": url, "html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),

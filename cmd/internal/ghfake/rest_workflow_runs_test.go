@@ -16,7 +16,7 @@ import (
 func TestListWorkflowRunsOfDispatches(t *testing.T) {
 	ctx := context.Background()
 	now := testClock
-	s := world(t)
+	s := widgets(t)
 	s.SetClock(func() time.Time { return now })
 	c := client(t, s, s.BotToken())
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml",

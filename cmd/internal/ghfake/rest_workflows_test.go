@@ -11,7 +11,7 @@ import (
 )
 
 func TestMergeOfAWorkflowChangeIsRefusedToTheActionsToken(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.OpenPR(testRepo, PROptions{Number: 9, Author: "dev", Head: "ci/bump", Files: []string{"src/a.go", ".github/workflows/test.yml"}})
 	gh := client(t, s, s.BotToken())
 	_, resp, err := gh.PullRequests.Merge(context.Background(), "acme", "widgets", 9, "", &github.PullRequestOptions{MergeMethod: "squash"})

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,8 +22,8 @@ import (
 // useSchema makes s validate and execute GraphQL against sch (from names it) instead of
 // loadSchema's. Call it before the first request.
 func (s *Server) useSchema(sch *gqlast.Schema, from string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.schema, s.schemaFrom = sch, from
 }
 
@@ -32,7 +33,7 @@ func subsetWorld(t *testing.T) *Server {
 	t.Helper()
 	sub, err := loadSubset()
 	require.NoError(t, err)
-	s := world(t)
+	s := widgets(t)
 	s.useSchema(sub, subsetName)
 	return s
 }
@@ -70,9 +71,9 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 func assertStateRead(t *testing.T, s *Server, q adapterFactsQuery, pushed string) {
 	t.Helper()
 	assert.Equal(t, "github-actions[bot]", q.Viewer.Login)
-	assert.Equal(t, nodeID("Repository", s.repos[testRepo].id), q.Repository.Id)
+	assert.Equal(t, world.NodeID("Repository", s.Repos[testRepo].ID), q.Repository.Id)
 	require.NotNil(t, q.Repository.DefaultBranchRef.Target)
-	assert.Equal(t, s.repos[testRepo].branches["main"].head, q.Repository.DefaultBranchRef.Target.Oid)
+	assert.Equal(t, s.Repos[testRepo].Branches["main"].Head, q.Repository.DefaultBranchRef.Target.Oid)
 	sr := q.Repository.StateRef
 	require.NotNil(t, sr)
 	require.NotNil(t, sr.Target)
@@ -195,7 +196,7 @@ func TestSchemaSubsetServesOwnQueries(t *testing.T) {
 
 	_, id := s.Comment(testRepo, 7, "alice", "hello")
 	out = gql(t, s, s.BotToken(), `query($id: ID!) { node(id: $id) { ... on Comment { body author { login } } ... on Labelable { labels(first: 1) { totalCount } } } }`,
-		map[string]any{"id": nodeID("IssueComment", id)})
+		map[string]any{"id": world.NodeID("IssueComment", id)})
 	require.Nil(t, out["errors"], "fragments on interfaces the fake serves")
 	assert.Equal(t, "hello", dig(t, out, "data", "node", "body"))
 
@@ -218,24 +219,24 @@ func TestSchemaSubsetRefusal(t *testing.T) {
 
 // TestPayloadFields holds each mutation's payload to the keys payloadFields lists.
 func TestPayloadFields(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	sub, err := loadSubset()
 	require.NoError(t, err)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.repos[testRepo]
-	pr := r.issues[7]
-	c := s.addComment(r, pr, BotLogin, "x")
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.Repos[testRepo]
+	pr := r.Issues[7]
+	c := s.AddComment(r, pr, BotLogin, "x")
 	args := map[string]map[string]any{
 		"createCommitOnBranch": {
 			"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},
-			"expectedHeadOid": r.branches["main"].head,
+			"expectedHeadOid": r.Branches["main"].Head,
 			"message":         map[string]any{"headline": "m"},
 		},
-		"createRef":          {"repositoryId": nodeID("Repository", r.id), "name": "refs/heads/new", "oid": r.branches["main"].head},
-		"deleteRef":          {"refId": refNodeID(r, "feat/login")},
-		"addComment":         {"subjectId": nodeID("PullRequest", pr.id), "body": "y"},
-		"updateIssueComment": {"id": nodeID("IssueComment", c.id), "body": "z"},
+		"createRef":          {"repositoryId": world.NodeID("Repository", r.ID), "name": "refs/heads/new", "oid": r.Branches["main"].Head},
+		"deleteRef":          {"refId": world.RefNodeID(r, "feat/login")},
+		"addComment":         {"subjectId": world.NodeID("PullRequest", pr.ID), "body": "y"},
+		"updateIssueComment": {"id": world.NodeID("IssueComment", c.ID), "body": "z"},
 	}
 	e := newExecutor(s, sub, BotLogin, nil, nil)
 	var mutations []string

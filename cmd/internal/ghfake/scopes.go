@@ -12,8 +12,8 @@ import "strings"
 // Scope restricts login to repos (owner/name): every other repository is answered as
 // missing. No repos lifts the restriction.
 func (s *Server) Scope(login string, repos ...string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	if s.scopes == nil {
 		s.scopes = map[string]map[string]bool{}
 	}

@@ -13,7 +13,7 @@ import (
 // a workflow's GITHUB_TOKEN is) finds another repository missing, over REST and GraphQL, as
 // GitHub answers; lifting the restriction (an App installation token on both) reaches it.
 func TestScopedTokenSeesOnlyItsRepositories(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.AddRepo("acme/web", "main")
 	s.OpenPR("acme/web", PROptions{Number: 30, Author: "dev", Head: "feat/x"})
 	tok := s.BotToken()

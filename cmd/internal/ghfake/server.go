@@ -11,7 +11,9 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Call is one request the server answered, in arrival order.
@@ -39,20 +41,15 @@ type Server struct {
 
 	srv *loopback.Listener // the loopback HTTP server
 
-	mu         sync.Mutex
-	now        func() time.Time
-	repos      map[string]*repo
-	users      map[string]string          // login → permission, for every repository
-	teams      map[string][]string        // org/slug → members
+	// World is what the fake serves; its mutex guards the server's records too.
+	world.World
+
 	tokens     map[string]string          // token → login
 	scopes     map[string]map[string]bool // login → the repositories it reaches (scopes.go); none: all
-	nextID     int64
-	nextBigID  int64 // comments, reviews and check runs: above 2^32, as on github.com
-	commitSeq  int64 // commits made so far (commit.seq)
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
-	faults     map[string][]Fault
+	faults     faults.Queue
 	stop       chan struct{} // closed by Close: held requests end
 	stopOnce   sync.Once
 	dispatches []Dispatch
@@ -69,15 +66,14 @@ type Server struct {
 // New starts a fake GitHub on a local port. Close it when done.
 func New() *Server {
 	s := &Server{
-		now:       func() time.Time { return time.Now().UTC() },
-		repos:     map[string]*repo{},
-		users:     map[string]string{},
-		teams:     map[string][]string{},
+		World: world.World{
+			Now:   func() time.Time { return time.Now().UTC() },
+			Repos: map[string]*repo{}, Users: map[string]string{}, Teams: map[string][]string{},
+			NextID: 1000, NextBigID: firstBigID,
+		},
 		tokens:    map[string]string{},
-		nextID:    1000,
-		nextBigID: firstBigID,
 		stats:     map[string]int{},
-		faults:    map[string][]Fault{},
+		faults:    faults.Queue{},
 		stop:      make(chan struct{}),
 		reactions: map[string]int64{},
 	}
@@ -96,22 +92,15 @@ func (s *Server) Close() {
 // client never sends: unknown routes, wrong methods, schema-invalid GraphQL, unimplemented
 // operations and fields.
 func (s *Server) Unexpected() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return append([]string(nil), s.unexpected...)
-}
-
-// SetClock sets the clock used for every timestamp the world records (created_at, submitted_at...).
-func (s *Server) SetClock(now func() time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.now = now
 }
 
 // Token returns the token that authenticates as login (the same token on every call).
 func (s *Server) Token(login string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	sum := sha1.Sum([]byte("token:" + login))
 	tok := "ghp_" + hex.EncodeToString(sum[:])[:36]
 	s.tokens[tok] = login
@@ -124,8 +113,8 @@ func (s *Server) BotToken() string { return s.Token(BotLogin) }
 
 // Stats returns the number of requests by kind: "graphql" or a REST operationId.
 func (s *Server) Stats() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	out := make(map[string]int, len(s.stats))
 	for k, v := range s.stats {
 		out[k] = v
@@ -135,16 +124,16 @@ func (s *Server) Stats() map[string]int {
 
 // ResetStats forgets the counted requests (Stats and Calls), not the world.
 func (s *Server) ResetStats() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.stats = map[string]int{}
 	s.calls = nil
 }
 
 // Calls returns every request since the start or the last ResetStats, in order.
 func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return append([]Call(nil), s.calls...)
 }
 
@@ -183,10 +172,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	kind := "unknown"
 	var rec *statusRecorder
 	rec = &statusRecorder{ResponseWriter: w, record: func(status int) {
-		s.mu.Lock()
+		s.Mu.Lock()
 		s.stats[kind]++
 		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: status, Mutation: rec.mutation})
-		s.mu.Unlock()
+		s.Mu.Unlock()
 	}}
 
 	switch {
@@ -243,17 +232,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 // flag records an unexpected request.
 func (s *Server) flag(format string, args ...any) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.unexpected = append(s.unexpected, fmt.Sprintf(format, args...))
 }
 
 // auth resolves the request's token to a login, or answers 401 as GitHub does.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 	tok := bearer(r)
-	s.mu.Lock()
+	s.Mu.Lock()
 	login, ok := s.tokens[tok]
-	s.mu.Unlock()
+	s.Mu.Unlock()
 	if !ok || tok == "" {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{
 			"message":           "Bad credentials",
@@ -265,32 +254,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 	return login, true
 }
 
-// clock returns the world's current time, truncated to seconds as GitHub's timestamps are.
-// The caller holds s.mu.
-func (s *Server) clock() time.Time { return s.now().UTC().Truncate(time.Second) }
-
 // firstBigID starts the ids of comments, reviews and check runs. GitHub's passed 2^31
 // (comments, in 2024) and 2^32 (check runs) long ago; ids above 2^32 here make any
 // 32-bit truncation, or a read of the Int `databaseId`, fail in tests.
 const firstBigID = 5_000_000_000
-
-// newBigID returns a fresh id above 2^32, for comments, reviews and check runs. The
-// caller holds s.mu.
-func (s *Server) newBigID() int64 {
-	s.nextBigID++
-	return s.nextBigID
-}
-
-// NextCommentID is the id the next comment will get (ids are handed out in order), for
-// tests that play an attacker who guesses it.
-func (s *Server) NextCommentID() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.nextBigID + 1
-}
-
-// newID returns a fresh database id. The caller holds s.mu.
-func (s *Server) newID() int64 {
-	s.nextID++
-	return s.nextID
-}

@@ -2,9 +2,10 @@ package ghfake
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The builders below make the JSON objects GitHub's REST API and webhooks share, with the keys of
@@ -43,9 +44,9 @@ func (s *Server) userJSON(login string) any {
 	if isBot(login) {
 		typ = "Bot"
 	}
-	id := stableID(login)
+	id := world.StableID(login)
 	return obj{
-		"login": login, "id": id, "node_id": nodeID(typ, id), "type": typ, "site_admin": false,
+		"login": login, "id": id, "node_id": world.NodeID(typ, id), "type": typ, "site_admin": false,
 		"avatar_url": "https://avatars.githubusercontent.com/u/" + fmt.Sprint(id), "gravatar_id": "",
 		"url": s.apiURL("/users/%s", login), "html_url": htmlBase + "/" + login,
 		"followers_url":       s.apiURL("/users/%s/followers", login),
@@ -79,32 +80,20 @@ var repoURLs = map[string]string{
 	"teams_url": "/teams", "trees_url": "/git/trees{/sha}",
 }
 
-// repoJSON is a repository object (REST repos/get and every webhook's repository). Keys the
-// example has only for templates (template_repository) and for organization-owned repositories
-// (organization) are left out: the fake's repositories are neither. A fork says "fork": true;
-// repos/get adds its parent and source.
-// allowsMethod is the repository's setting for a merge method. The fake keeps one list of
-// merge methods, on a branch's protection; GitHub's settings are the repository's, so the
-// default branch's list stands for them (every method when it lists none).
-func (r *repo) allowsMethod(method string) bool {
-	p := r.settings.protection[r.defaultBranch]
-	return p == nil || len(p.MergeMethods) == 0 || slices.Contains(p.MergeMethods, method)
-}
-
 func (s *Server) repoJSON(r *repo) obj {
-	fn := r.fullName()
+	fn := r.FullName()
 	api := s.apiURL("/repos/%s", fn)
 	nOpen := 0
-	for _, is := range r.issues {
-		if is.state == "open" {
+	for _, is := range r.Issues {
+		if is.State == "open" {
 			nOpen++
 		}
 	}
 	o := obj{
-		"id": r.id, "node_id": nodeID("Repository", r.id), "name": r.name, "full_name": fn,
-		"private": false, "owner": s.userJSON(r.owner), "html_url": htmlBase + "/" + fn,
-		"description": nil, "fork": r.parent != nil, "url": api, "homepage": nil, "language": "Go",
-		"default_branch": r.defaultBranch, "visibility": "public", "archived": false,
+		"id": r.ID, "node_id": world.NodeID("Repository", r.ID), "name": r.Name, "full_name": fn,
+		"private": false, "owner": s.userJSON(r.Owner), "html_url": htmlBase + "/" + fn,
+		"description": nil, "fork": r.Parent != nil, "url": api, "homepage": nil, "language": "Go",
+		"default_branch": r.DefaultBranch, "visibility": "public", "archived": false,
 		"disabled": false, "created_at": ts(timeZero), "updated_at": ts(timeZero), "pushed_at": ts(timeZero),
 		"git_url": "git://github.com/" + fn + ".git", "ssh_url": "git@github.com:" + fn + ".git",
 		"clone_url": htmlBase + "/" + fn + ".git", "svn_url": htmlBase + "/" + fn, "mirror_url": nil,
@@ -113,8 +102,8 @@ func (s *Server) repoJSON(r *repo) obj {
 		"subscribers_count": 0, "has_issues": true, "has_projects": false, "has_wiki": false,
 		"has_pages": false, "has_downloads": false, "has_discussions": false, "is_template": false,
 		"license": nil, "topics": []any{}, "temp_clone_token": nil,
-		"allow_merge_commit": r.allowsMethod("merge"), "allow_squash_merge": r.allowsMethod("squash"),
-		"allow_rebase_merge": r.allowsMethod("rebase"),
+		"allow_merge_commit": r.AllowsMethod("merge"), "allow_squash_merge": r.AllowsMethod("squash"),
+		"allow_rebase_merge": r.AllowsMethod("rebase"),
 		"allow_auto_merge":   false, "delete_branch_on_merge": false, "allow_forking": true,
 		"web_commit_signoff_required": false, "custom_properties": obj{},
 		"permissions": obj{"admin": false, "maintain": false, "push": true, "triage": true, "pull": true},
@@ -127,9 +116,9 @@ func (s *Server) repoJSON(r *repo) obj {
 
 // labelJSON is a label object; its id and color are derived from the name.
 func (s *Server) labelJSON(r *repo, name string) obj {
-	id := stableID(r.fullName() + "#" + name)
+	id := world.StableID(r.FullName() + "#" + name)
 	return obj{
-		"id": id, "node_id": nodeID("Label", id), "url": s.apiURL("/repos/%s/labels/%s", r.fullName(), name),
+		"id": id, "node_id": world.NodeID("Label", id), "url": s.apiURL("/repos/%s/labels/%s", r.FullName(), name),
 		"name": name, "description": nil, "color": fmt.Sprintf("%06x", id%0xffffff), "default": false,
 	}
 }
@@ -145,11 +134,11 @@ func (s *Server) labelsJSON(r *repo, names []string) []any {
 // association is author_association: OWNER, COLLABORATOR (write or more), or NONE.
 func (s *Server) association(r *repo, login string) string {
 	switch {
-	case login == r.owner:
+	case login == r.Owner:
 		return "OWNER"
-	case canPush(s.users[login]):
+	case world.CanPush(s.Users[login]):
 		return "COLLABORATOR"
-	case permRank[s.users[login]] > 0:
+	case world.PermRank[s.Users[login]] > 0:
 		return "CONTRIBUTOR"
 	}
 	return "NONE"
@@ -163,54 +152,54 @@ func (s *Server) reactionsJSON(url string) obj {
 
 // commentJSON is an issue-comment object (REST and the issue_comment webhook).
 func (s *Server) commentJSON(r *repo, c *comment) obj {
-	fn := r.fullName()
-	url := s.apiURL("/repos/%s/issues/comments/%d", fn, c.id)
+	fn := r.FullName()
+	url := s.apiURL("/repos/%s/issues/comments/%d", fn, c.ID)
 	return obj{
-		"id": c.id, "node_id": nodeID("IssueComment", c.id), "url": url,
-		"html_url":  fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", htmlBase, fn, c.issue, c.id),
-		"issue_url": s.apiURL("/repos/%s/issues/%d", fn, c.issue),
-		"body":      c.body, "user": s.userJSON(c.author),
-		"created_at": ts(c.createdAt), "updated_at": ts(c.updatedAt),
-		"author_association": s.association(r, c.author), "performed_via_github_app": nil,
+		"id": c.ID, "node_id": world.NodeID("IssueComment", c.ID), "url": url,
+		"html_url":  fmt.Sprintf("%s/%s/issues/%d#issuecomment-%d", htmlBase, fn, c.Issue, c.ID),
+		"issue_url": s.apiURL("/repos/%s/issues/%d", fn, c.Issue),
+		"body":      c.Body, "user": s.userJSON(c.Author),
+		"created_at": ts(c.CreatedAt), "updated_at": ts(c.UpdatedAt),
+		"author_association": s.association(r, c.Author), "performed_via_github_app": nil,
 		"reactions": s.reactionsJSON(url), "minimized": nil, "pin": nil,
 	}
 }
 
 // issueJSON is an issue object; for a pull request it carries the pull_request link as GitHub's does.
 func (s *Server) issueJSON(r *repo, is *issue) obj {
-	fn := r.fullName()
-	url := s.apiURL("/repos/%s/issues/%d", fn, is.number)
+	fn := r.FullName()
+	url := s.apiURL("/repos/%s/issues/%d", fn, is.Number)
 	ncomments := 0
-	for _, c := range r.comments {
-		if c.issue == is.number {
+	for _, c := range r.Comments {
+		if c.Issue == is.Number {
 			ncomments++
 		}
 	}
 	assignee, assignees := s.assigneesJSON(is)
 	o := obj{
-		"id": is.id, "node_id": nodeID("Issue", is.id), "url": url,
+		"id": is.ID, "node_id": world.NodeID("Issue", is.ID), "url": url,
 		"repository_url": s.apiURL("/repos/%s", fn), "labels_url": url + "/labels{/name}",
 		"comments_url": url + "/comments", "events_url": url + "/events", "timeline_url": url + "/timeline",
-		"html_url": fmt.Sprintf("%s/%s/issues/%d", htmlBase, fn, is.number),
-		"number":   is.number, "title": is.title, "body": is.body, "user": s.userJSON(is.author),
-		"labels": s.labelsJSON(r, is.labels), "state": is.state, "state_reason": nil, "locked": false,
+		"html_url": fmt.Sprintf("%s/%s/issues/%d", htmlBase, fn, is.Number),
+		"number":   is.Number, "title": is.Title, "body": is.Body, "user": s.userJSON(is.Author),
+		"labels": s.labelsJSON(r, is.Labels), "state": is.State, "state_reason": nil, "locked": false,
 		"assignee": assignee, "assignees": assignees, "milestone": nil, "comments": ncomments,
-		"created_at": ts(is.createdAt), "updated_at": ts(is.updatedAt), "closed_at": ts(is.closedAt),
-		"author_association": s.association(r, is.author), "active_lock_reason": nil, "draft": is.draft,
+		"created_at": ts(is.CreatedAt), "updated_at": ts(is.UpdatedAt), "closed_at": ts(is.ClosedAt),
+		"author_association": s.association(r, is.Author), "active_lock_reason": nil, "draft": is.Draft,
 		"reactions": s.reactionsJSON(url), "performed_via_github_app": nil, "closed_by": nil,
 		"pinned_comment": nil,
 	}
-	if is.state == "closed" {
+	if is.State == "closed" {
 		o["state_reason"] = "completed"
 	}
-	if is.isPR {
-		o["html_url"] = fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, is.number)
+	if is.IsPR {
+		o["html_url"] = fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, is.Number)
 		o["pull_request"] = obj{
-			"url":       s.apiURL("/repos/%s/pulls/%d", fn, is.number),
-			"html_url":  fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, is.number),
-			"diff_url":  fmt.Sprintf("%s/%s/pull/%d.diff", htmlBase, fn, is.number),
-			"patch_url": fmt.Sprintf("%s/%s/pull/%d.patch", htmlBase, fn, is.number),
-			"merged_at": ts(is.mergedAt),
+			"url":       s.apiURL("/repos/%s/pulls/%d", fn, is.Number),
+			"html_url":  fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, is.Number),
+			"diff_url":  fmt.Sprintf("%s/%s/pull/%d.diff", htmlBase, fn, is.Number),
+			"patch_url": fmt.Sprintf("%s/%s/pull/%d.patch", htmlBase, fn, is.Number),
+			"merged_at": ts(is.MergedAt),
 		}
 	}
 	return o
@@ -218,7 +207,7 @@ func (s *Server) issueJSON(r *repo, is *issue) obj {
 
 // branchRefJSON is the head or base of a pull request.
 func (s *Server) branchRefJSON(r *repo, ref, sha string) obj {
-	return obj{"label": r.owner + ":" + ref, "ref": ref, "sha": sha, "user": s.userJSON(r.owner),
+	return obj{"label": r.Owner + ":" + ref, "ref": ref, "sha": sha, "user": s.userJSON(r.Owner),
 		"repo": s.repoJSON(r)}
 }
 
@@ -226,82 +215,82 @@ func (s *Server) branchRefJSON(r *repo, ref, sha string) obj {
 // (mergeStateStatus in lower case, mergeability.go).
 func (s *Server) mergeableJSON(pr *issue) (any, string) {
 	switch {
-	case pr.merged || pr.state == "closed":
+	case pr.Merged || pr.State == "closed":
 		return nil, "unknown"
-	case pr.draft:
+	case pr.Draft:
 		return true, "draft"
-	case mergeableNow(pr) == "CONFLICTING":
+	case world.MergeableNow(pr) == "CONFLICTING":
 		return false, "dirty"
-	case pr.mergeable == "UNKNOWN" || s.computing(nil, pr):
+	case pr.Mergeable == "UNKNOWN" || s.Computing(nil, pr):
 		return nil, "unknown"
 	}
-	return true, strings.ToLower(s.mergeStateStatus(nil, pr))
+	return true, strings.ToLower(s.MergeStateStatus(nil, pr))
 }
 
 // prJSON is a pull-request object (REST pulls/get and the pull_request webhooks).
 func (s *Server) prJSON(r *repo, pr *issue) obj {
-	fn := r.fullName()
-	url := s.apiURL("/repos/%s/pulls/%d", fn, pr.number)
-	issueURL := s.apiURL("/repos/%s/issues/%d", fn, pr.number)
-	html := fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, pr.number)
+	fn := r.FullName()
+	url := s.apiURL("/repos/%s/pulls/%d", fn, pr.Number)
+	issueURL := s.apiURL("/repos/%s/issues/%d", fn, pr.Number)
+	html := fmt.Sprintf("%s/%s/pull/%d", htmlBase, fn, pr.Number)
 	mergeable, mstate := s.mergeableJSON(pr)
 	ncomments := 0
-	for _, c := range r.comments {
-		if c.issue == pr.number {
+	for _, c := range r.Comments {
+		if c.Issue == pr.Number {
 			ncomments++
 		}
 	}
 	assignee, assignees := s.assigneesJSON(pr)
 	var mergedBy any
-	if pr.merged {
-		mergedBy = s.userJSON(pr.mergedBy)
+	if pr.Merged {
+		mergedBy = s.userJSON(pr.MergedBy)
 	}
 	return obj{
-		"url": url, "id": pr.id, "node_id": nodeID("PullRequest", pr.id), "html_url": html,
+		"url": url, "id": pr.ID, "node_id": world.NodeID("PullRequest", pr.ID), "html_url": html,
 		"diff_url": html + ".diff", "patch_url": html + ".patch", "issue_url": issueURL,
 		"commits_url": url + "/commits", "review_comments_url": url + "/comments",
 		"review_comment_url": s.apiURL("/repos/%s/pulls/comments{/number}", fn),
 		"comments_url":       issueURL + "/comments",
-		"statuses_url":       s.apiURL("/repos/%s/statuses/%s", fn, pr.headSHA),
-		"number":             pr.number, "state": pr.state, "locked": false, "title": pr.title,
-		"user": s.userJSON(pr.author), "body": pr.body, "labels": s.labelsJSON(r, pr.labels),
+		"statuses_url":       s.apiURL("/repos/%s/statuses/%s", fn, pr.HeadSHA),
+		"number":             pr.Number, "state": pr.State, "locked": false, "title": pr.Title,
+		"user": s.userJSON(pr.Author), "body": pr.Body, "labels": s.labelsJSON(r, pr.Labels),
 		"milestone": nil, "active_lock_reason": nil,
-		"created_at": ts(pr.createdAt), "updated_at": ts(pr.updatedAt),
-		"closed_at": ts(pr.closedAt), "merged_at": ts(pr.mergedAt),
-		"merge_commit_sha": nilIfEmpty(pr.mergeCommitSHA), "assignee": assignee, "assignees": assignees,
+		"created_at": ts(pr.CreatedAt), "updated_at": ts(pr.UpdatedAt),
+		"closed_at": ts(pr.ClosedAt), "merged_at": ts(pr.MergedAt),
+		"merge_commit_sha": nilIfEmpty(pr.MergeCommitSHA), "assignee": assignee, "assignees": assignees,
 		"requested_reviewers": s.requestedJSON(pr, false), "requested_teams": s.requestedJSON(pr, true),
-		"head": s.branchRefJSON(pr.headRepository(), pr.head, pr.headSHA), "base": s.branchRefJSON(r, pr.base, pr.baseSHA),
+		"head": s.branchRefJSON(pr.HeadRepository(), pr.Head, pr.HeadSHA), "base": s.branchRefJSON(r, pr.Base, pr.BaseSHA),
 		"_links": obj{
 			"self": obj{"href": url}, "html": obj{"href": html}, "issue": obj{"href": issueURL},
 			"comments": obj{"href": issueURL + "/comments"}, "review_comments": obj{"href": url + "/comments"},
 			"review_comment": obj{"href": s.apiURL("/repos/%s/pulls/comments{/number}", fn)},
 			"commits":        obj{"href": url + "/commits"},
-			"statuses":       obj{"href": s.apiURL("/repos/%s/statuses/%s", fn, pr.headSHA)},
+			"statuses":       obj{"href": s.apiURL("/repos/%s/statuses/%s", fn, pr.HeadSHA)},
 		},
-		"author_association": s.association(r, pr.author), "auto_merge": nil, "draft": pr.draft,
-		"merged": pr.merged, "mergeable": mergeable, "rebaseable": mergeable, "mergeable_state": mstate,
+		"author_association": s.association(r, pr.Author), "auto_merge": nil, "draft": pr.Draft,
+		"merged": pr.Merged, "mergeable": mergeable, "rebaseable": mergeable, "mergeable_state": mstate,
 		"merged_by": mergedBy, "comments": ncomments, "review_comments": 0,
-		"maintainer_can_modify": false, "commits": len(pr.commits),
-		"additions": 10 * len(pr.files), "deletions": 2 * len(pr.files), "changed_files": len(pr.files),
+		"maintainer_can_modify": false, "commits": len(pr.Commits),
+		"additions": 10 * len(pr.Files), "deletions": 2 * len(pr.Files), "changed_files": len(pr.Files),
 	}
 }
 
 // reviewJSON is a pull-request review object (REST and the pull_request_review webhook); state is
 // upper case in REST and lower case in webhooks, as GitHub sends it.
 func (s *Server) reviewJSON(r *repo, pr *issue, rv *review, webhook bool) obj {
-	fn := r.fullName()
-	html := fmt.Sprintf("%s/%s/pull/%d#pullrequestreview-%d", htmlBase, fn, pr.number, rv.id)
-	prURL := s.apiURL("/repos/%s/pulls/%d", fn, pr.number)
-	state := rv.state
+	fn := r.FullName()
+	html := fmt.Sprintf("%s/%s/pull/%d#pullrequestreview-%d", htmlBase, fn, pr.Number, rv.ID)
+	prURL := s.apiURL("/repos/%s/pulls/%d", fn, pr.Number)
+	state := rv.State
 	if webhook {
 		state = strings.ToLower(state)
 	}
 	return obj{
-		"id": rv.id, "node_id": nodeID("PullRequestReview", rv.id), "user": s.userJSON(rv.user),
-		"body": rv.body, "state": state, "html_url": html, "pull_request_url": prURL,
+		"id": rv.ID, "node_id": world.NodeID("PullRequestReview", rv.ID), "user": s.userJSON(rv.User),
+		"body": rv.Body, "state": state, "html_url": html, "pull_request_url": prURL,
 		"_links":       obj{"html": obj{"href": html}, "pull_request": obj{"href": prURL}},
-		"submitted_at": ts(rv.submittedAt), "commit_id": rv.commitID,
-		"author_association": s.association(r, rv.user),
+		"submitted_at": ts(rv.SubmittedAt), "commit_id": rv.CommitID,
+		"author_association": s.association(r, rv.User),
 	}
 }
 
@@ -315,12 +304,12 @@ func nilIfEmpty(s string) any {
 // requestedJSON lists the pull request's requested reviewers: users, or teams.
 func (s *Server) requestedJSON(pr *issue, teams bool) []any {
 	out := []any{}
-	for _, r := range pr.requested {
+	for _, r := range pr.Requested {
 		slug, isTeam := strings.CutPrefix(r, "team:")
 		switch {
 		case teams && isTeam:
-			id := stableID("team:" + slug)
-			out = append(out, obj{"id": id, "node_id": nodeID("Team", id), "slug": slug, "name": slug})
+			id := world.StableID("team:" + slug)
+			out = append(out, obj{"id": id, "node_id": world.NodeID("Team", id), "slug": slug, "name": slug})
 		case !teams && !isTeam:
 			out = append(out, s.userJSON(r))
 		}

@@ -195,7 +195,7 @@ func TestRESTResponseShapes(t *testing.T) {
 		covered[tc.op+" "+strconvI(tc.status)] = true
 		t.Run(tc.op+"/"+strconvI(tc.status), func(t *testing.T) {
 			require.Contains(t, restHandlers, tc.op)
-			s := world(t)
+			s := widgets(t)
 			if tc.setup != nil {
 				tc.setup(s)
 			}

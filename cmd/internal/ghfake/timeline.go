@@ -2,67 +2,12 @@ package ghfake
 
 import (
 	"fmt"
-	"strings"
-	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The timeline of a pull request or issue: the events GitHub records on it (labels added
 // and removed, reopenings, drafts, base changes), served as timelineItems.
-
-// timelineEvent is one recorded event; kind is its GraphQL type (LabeledEvent, ...).
-type timelineEvent struct {
-	repo     *repo
-	id       int64
-	kind     string
-	actor    string
-	label    string  // LabeledEvent, UnlabeledEvent
-	from, to string  // BaseRefChangedEvent: previous and current base
-	review   *review // ReviewDismissedEvent: the review dismissed
-	previous string  // ReviewDismissedEvent: the review's state before
-	at       time.Time
-}
-
-// itemType is the PullRequestTimelineItemsItemType of a kind: LabeledEvent -> LABELED_EVENT.
-func itemType(kind string) string {
-	var b strings.Builder
-	for i, r := range kind {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('_')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToUpper(b.String())
-}
-
-// record adds an event to the timeline. The caller holds s.mu.
-func (s *Server) record(is *issue, kind, actor string, set func(*timelineEvent)) {
-	// Event ids come from their own sequence, so that comment ids stay as tests expect.
-	id := int64(stableID(fmt.Sprintf("%s#%d/%d", is.repo.fullName(), is.number, len(is.timeline))))
-	ev := &timelineEvent{repo: is.repo, id: id, kind: kind, actor: actor, at: s.clock()}
-	if set != nil {
-		set(ev)
-	}
-	is.timeline = append(is.timeline, ev)
-}
-
-// relabel sets the labels of is and records a LabeledEvent or UnlabeledEvent for each
-// label added or removed (names compare case-insensitively, as GitHub's do). The caller
-// holds s.mu.
-func (s *Server) relabel(is *issue, labels []string, actor string) {
-	for _, l := range is.labels {
-		if _, still := labelDel(labels, l); still == "" {
-			name := l
-			s.record(is, "UnlabeledEvent", actor, func(e *timelineEvent) { e.label = name })
-		}
-	}
-	for _, l := range labels {
-		if _, had := labelDel(is.labels, l); had == "" {
-			name := l
-			s.record(is, "LabeledEvent", actor, func(e *timelineEvent) { e.label = name })
-		}
-	}
-	is.labels = labels
-}
 
 var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent", "ReviewDismissedEvent"}
 
@@ -75,8 +20,8 @@ func timelineResolvers() {
 			want[fmt.Sprint(t)] = true
 		}
 		var items []any
-		for _, ev := range is.timeline {
-			if len(want) == 0 || want[itemType(ev.kind)] {
+		for _, ev := range is.Timeline {
+			if len(want) == 0 || want[world.ItemType(ev.Kind)] {
 				items = append(items, ev)
 			}
 		}
@@ -84,40 +29,40 @@ func timelineResolvers() {
 	}
 	on("PullRequest", map[string]resolver{"timelineItems": timelineItems})
 	common := map[string]resolver{
-		"id":        value(func(e *timelineEvent) any { return nodeID(e.kind, e.id) }),
-		"actor":     value(func(e *timelineEvent) any { return actorOrNil(e.actor) }),
-		"createdAt": value(func(e *timelineEvent) any { return gqlTime(e.at) }),
+		"id":        value(func(e *timelineEvent) any { return world.NodeID(e.Kind, e.ID) }),
+		"actor":     value(func(e *timelineEvent) any { return actorOrNil(e.Actor) }),
+		"createdAt": value(func(e *timelineEvent) any { return gqlTime(e.At) }),
 	}
 	for _, k := range timelineKinds {
 		on(k, common)
 	}
-	labelOf := value(func(e *timelineEvent) any { return label{e.repo, e.label} })
+	labelOf := value(func(e *timelineEvent) any { return label{e.Repo, e.Label} })
 	on("LabeledEvent", map[string]resolver{"label": labelOf})
 	on("UnlabeledEvent", map[string]resolver{"label": labelOf})
 	// https://docs.github.com/en/graphql/reference/objects#reviewdismissedevent
 	on("ReviewDismissedEvent", map[string]resolver{
-		"review":              value(func(e *timelineEvent) any { return e.review }),
-		"previousReviewState": value(func(e *timelineEvent) any { return e.previous }),
+		"review":              value(func(e *timelineEvent) any { return e.Review }),
+		"previousReviewState": value(func(e *timelineEvent) any { return e.Previous }),
 	})
 	on("BaseRefChangedEvent", map[string]resolver{
-		"previousRefName": value(func(e *timelineEvent) any { return e.from }),
-		"currentRefName":  value(func(e *timelineEvent) any { return e.to }),
+		"previousRefName": value(func(e *timelineEvent) any { return e.From }),
+		"currentRefName":  value(func(e *timelineEvent) any { return e.To }),
 	})
 }
 
 // ChangeBase retargets the pull request to base as user, records a BaseRefChangedEvent
 // and returns pull_request/edited with changes.base, as GitHub sends it.
 func (s *Server) ChangeBase(repoName string, number int, base, user string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	pr := s.mustPR(r, number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
 	if user == "" {
-		user = pr.author
+		user = pr.Author
 	}
-	from, fromSHA := pr.base, pr.baseSHA
-	pr.base, pr.baseSHA, pr.updatedAt = base, s.ensureBranch(r, base).head, s.clock()
-	s.record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.from, e.to = from, base })
+	from, fromSHA := pr.Base, pr.BaseSHA
+	pr.Base, pr.BaseSHA, pr.UpdatedAt = base, s.EnsureBranch(r, base).Head, s.Clock()
+	s.Record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.From, e.To = from, base })
 	changes := obj{"base": obj{"ref": obj{"from": from}, "sha": obj{"from": fromSHA}}}
 	return s.prEvent(r, pr, "edited", user, obj{"changes": changes})
 }

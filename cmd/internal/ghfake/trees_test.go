@@ -18,7 +18,7 @@ const treeQuery = `query($expr: String!, $oid: GitObjectID!) {
 
 // The OIDs below are git's: `git ls-tree -r -t` of a repository holding the same files.
 func TestTreesAreGitTrees(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/pipelines/a.yaml", "version: 1\n")
 	s.SetFile(testRepo, "main", ".github/pipelines/sub/b.yaml", "x: 1\n")
 	s.SetFile(testRepo, "main", ".github/pipelines/sub.md", "note\n")

@@ -6,7 +6,7 @@ func typeOf(v any) string {
 	case *repo:
 		return "Repository"
 	case *issue:
-		if x.isPR {
+		if x.IsPR {
 			return "PullRequest"
 		}
 		return "Issue"
@@ -42,7 +42,7 @@ func typeOf(v any) string {
 	case ref:
 		return "Ref"
 	case *timelineEvent:
-		return x.kind
+		return x.Kind
 	case signature:
 		return "GpgSignature"
 	}

@@ -3,6 +3,8 @@ package ghfake
 import (
 	"sort"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // PRView is a pull request as tests and scenarios assert on it.
@@ -69,47 +71,34 @@ type Dispatch struct {
 
 // PR returns pull request number of repo; it panics when there is none.
 func (s *Server) PR(repoName string, number int) PRView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pr := s.mustPR(s.mustRepo(repoName), number)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	pr := s.MustPR(s.MustRepo(repoName), number)
 	return PRView{
-		Number: pr.number, State: pr.state, Merged: pr.merged, MergeMethod: pr.mergeMethod,
-		MergedBy: pr.mergedBy, Title: pr.title, Labels: sortedCopy(pr.labels), HeadSHA: pr.headSHA,
-		Head: pr.head, Base: pr.base, Draft: pr.draft, Mergeable: mergeableNow(pr),
-		BranchDeleted: pr.branchDeleted, HeadRepo: pr.headRepository().fullName(),
-		Requested: sortedCopy(pr.requested),
+		Number: pr.Number, State: pr.State, Merged: pr.Merged, MergeMethod: pr.MergeMethod,
+		MergedBy: pr.MergedBy, Title: pr.Title, Labels: sortedCopy(pr.Labels), HeadSHA: pr.HeadSHA,
+		Head: pr.Head, Base: pr.Base, Draft: pr.Draft, Mergeable: world.MergeableNow(pr),
+		BranchDeleted: pr.BranchDeleted, HeadRepo: pr.HeadRepository().FullName(),
+		Requested: sortedCopy(pr.Requested),
 	}
-}
-
-// Branches returns the names of the branches of repoName, sorted.
-func (s *Server) Branches(repoName string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	out := make([]string, 0, len(r.branches))
-	for name := range r.branches {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // IssueView returns issue (or pull request) number of repo; it panics when there is none.
 func (s *Server) IssueView(repoName string, number int) IssueView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	is := s.mustIssue(s.mustRepo(repoName), number)
-	return IssueView{Number: is.number, State: is.state, Title: is.title, Labels: sortedCopy(is.labels), IsPR: is.isPR}
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	is := s.MustIssue(s.MustRepo(repoName), number)
+	return IssueView{Number: is.Number, State: is.State, Title: is.Title, Labels: sortedCopy(is.Labels), IsPR: is.IsPR}
 }
 
 // Comments returns the comments on issue or pull request number, oldest first.
 func (s *Server) Comments(repoName string, number int) []CommentView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	var out []CommentView
-	for _, c := range r.comments {
-		if c.issue == number {
+	for _, c := range r.Comments {
+		if c.Issue == number {
 			out = append(out, commentView(c))
 		}
 	}
@@ -119,25 +108,25 @@ func (s *Server) Comments(repoName string, number int) []CommentView {
 // AllComments returns every comment of repoName, on any issue or pull request, oldest
 // first, and then the deleted ones (their text was notified before they were deleted).
 func (s *Server) AllComments(repoName string) []CommentView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	var out []CommentView
-	for _, c := range append(append([]*comment(nil), r.comments...), r.deleted...) {
+	for _, c := range append(append([]*comment(nil), r.Comments...), r.Deleted...) {
 		out = append(out, commentView(c))
 	}
 	return out
 }
 
 func commentView(c *comment) CommentView {
-	return CommentView{ID: c.id, Author: c.author, Body: c.body, CreatedAt: c.createdAt, UpdatedAt: c.updatedAt,
-		Editor: c.editor, LastEditedAt: c.lastEditedAt, Edits: append([]string(nil), c.edits...)}
+	return CommentView{ID: c.ID, Author: c.Author, Body: c.Body, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		Editor: c.Editor, LastEditedAt: c.LastEditedAt, Edits: append([]string(nil), c.Edits...)}
 }
 
 // Dispatches returns the dispatches received, in order.
 func (s *Server) Dispatches() []Dispatch {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	return append([]Dispatch(nil), s.dispatches...)
 }
 

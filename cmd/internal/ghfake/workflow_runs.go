@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"gopkg.in/yaml.v3"
 )
 
@@ -17,14 +18,14 @@ import (
 // event: event workflow_dispatch, no pull requests, the head of its ref, started by the
 // account whose token dispatched it.
 func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
 	if i < 0 || i >= len(s.dispatches) || s.dispatches[i].Workflow == "" {
 		panic(fmt.Sprintf("ghfake: no workflow dispatch %d", i))
 	}
 	d := s.dispatches[i]
-	if r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")] == nil {
+	if r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")] == nil {
 		panic(fmt.Sprintf("ghfake: no branch %s", d.Ref))
 	}
 	return s.workflowRunCompleted(r, d, "workflow_dispatch", conclusion)
@@ -46,29 +47,29 @@ type WorkflowRun struct {
 // have a trigger for the event, and only someone with write access can dispatch a
 // workflow or push to a branch.
 func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(repoName)
-	b := r.branches[w.Branch]
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	b := r.Branches[w.Branch]
 	if b == nil {
 		return Event{}, fmt.Errorf("no branch %q in %s", w.Branch, repoName)
 	}
 	path := ".github/workflows/" + w.Workflow
-	f := b.files[path]
+	f := b.Files[path]
 	if f == nil {
 		return Event{}, fmt.Errorf("no workflow %s on branch %s: GitHub runs only a workflow file that is there", path, w.Branch)
 	}
-	if !workflowOn(f.text)[w.Event] {
+	if !workflowOn(f.Text)[w.Event] {
 		return Event{}, fmt.Errorf("workflow %s on branch %s has no %s trigger", path, w.Branch, w.Event)
 	}
-	if p := s.permission(w.Actor); p != "write" && p != "maintain" && p != "admin" {
+	if p := s.PermissionOf(w.Actor); p != "write" && p != "maintain" && p != "admin" {
 		return Event{}, fmt.Errorf("%s has %s access to %s: starting a workflow run (a dispatch, a push) takes write access", w.Actor, p, repoName)
 	}
-	d := Dispatch{Repo: r.fullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.newBigID(), Name: path, RunName: w.Title}
+	d := Dispatch{Repo: r.FullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.NewBigID(), Name: path, RunName: w.Title}
 	var wf struct {
 		Name string `yaml:"name"`
 	}
-	if yaml.Unmarshal([]byte(f.text), &wf) == nil && wf.Name != "" {
+	if yaml.Unmarshal([]byte(f.Text), &wf) == nil && wf.Name != "" {
 		d.Name = wf.Name
 	}
 	if d.RunName == "" {
@@ -80,28 +81,28 @@ func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
 // workflowRunCompleted is the workflow_run/completed event of run d, started by event,
 // ended with conclusion. The caller holds s.mu.
 func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion string) Event {
-	b := r.branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
+	b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
 	actor := d.Actor
 	if actor == "" {
 		actor = BotLogin
 	}
-	fn := r.fullName()
-	now := s.clock()
+	fn := r.FullName()
+	now := s.Clock()
 	path := ".github/workflows/" + d.Workflow
 	wfID := workflowID(r, d.Workflow)
 	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
-	workflow := obj{"id": wfID, "node_id": nodeID("Workflow", wfID), "name": d.Name, "path": path,
+	workflow := obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": d.Name, "path": path,
 		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.defaultBranch, path),
+		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.DefaultBranch, path),
 		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, d.Workflow),
 		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
-	suite := stableID(fmt.Sprintf("suite:%d", d.RunID))
+	suite := world.StableID(fmt.Sprintf("suite:%d", d.RunID))
 	wr := obj{
-		"id": d.RunID, "node_id": nodeID("WorkflowRun", d.RunID), "name": d.Name,
-		"display_title": d.RunName, "path": path, "head_branch": b.name, "head_sha": b.head,
+		"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name,
+		"display_title": d.RunName, "path": path, "head_branch": b.Name, "head_sha": b.Head,
 		"run_number": d.RunID % 1000, "run_attempt": 1, "event": event, "status": "completed",
 		"conclusion": conclusion, "workflow_id": wfID, "check_suite_id": suite,
-		"check_suite_node_id": nodeID("CheckSuite", suite), "url": url,
+		"check_suite_node_id": world.NodeID("CheckSuite", suite), "url": url,
 		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
 		"pull_requests": []any{}, "created_at": ts(now), "updated_at": ts(now), "run_started_at": ts(now),
 		"actor": s.userJSON(actor), "triggering_actor": s.userJSON(actor),
@@ -109,7 +110,7 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
 		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, suite),
 		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"head_commit":     s.headCommitJSON(r, r.commits[b.head], actor),
+		"head_commit":     s.headCommitJSON(r, r.Commits[b.Head], actor),
 		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
 	}
 	return s.event(r, "workflow_run", "completed", actor, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})

@@ -15,7 +15,7 @@ import (
 // event and the account whose token dispatched it, as GitHub's workflow_run does; a run
 // someone starts themselves names theirs.
 func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := client(t, s, s.Token("alice")).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
 		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]any{"run": "r", "stage": "s"}})
@@ -61,7 +61,7 @@ func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
 // The workflow_run of a dispatched run, and of one someone started, carry every key of a
 // real delivery.
 func TestWorkflowRunPayloadShapes(t *testing.T) {
-	s := world(t)
+	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := client(t, s, s.BotToken()).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
 		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main"})

@@ -187,26 +187,31 @@ func (s *simulation) subjects() []int {
 	seen := map[int]bool{}
 	for step := 0; step <= len(s.sc.Steps); step++ { // 0: what the action's events caused
 		for _, d := range s.sent[step] {
-			var p struct {
-				Number int `json:"number"`
-				Issue  *struct {
-					Number int `json:"number"`
-				} `json:"issue"`
-			}
-			if json.Unmarshal(d.event.Payload, &p) != nil {
-				continue
-			}
-			n := p.Number
-			if n == 0 && p.Issue != nil {
-				n = p.Issue.Number
-			}
-			if n > 0 && !seen[n] {
+			if n := d.subject; n > 0 && !seen[n] {
 				seen[n] = true
 				out = append(out, n)
 			}
 		}
 	}
 	return out
+}
+
+// payloadSubject is the number of the PR or issue an event's payload is about; 0 for none.
+// It is read once, as the delivery is made: subjects runs every step, over every delivery.
+func payloadSubject(payload []byte) int {
+	var p struct {
+		Number int `json:"number"`
+		Issue  *struct {
+			Number int `json:"number"`
+		} `json:"issue"`
+	}
+	if json.Unmarshal(payload, &p) != nil {
+		return 0
+	}
+	if p.Number == 0 && p.Issue != nil {
+		return p.Issue.Number
+	}
+	return p.Number
 }
 
 // runs decodes every run from the subjects' state: the file on the state branch, or the

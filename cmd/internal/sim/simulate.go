@@ -218,8 +218,9 @@ func (c *simClock) sleep(ctx context.Context, d time.Duration) error {
 }
 
 type delivery struct {
-	event ghfake.Event
-	runID int
+	event   ghfake.Event
+	runID   int
+	subject int // the PR or issue the event is about (payloadSubject)
 }
 
 type stepStats struct {
@@ -359,7 +360,7 @@ func (s *simulation) fresh(events []ghfake.Event) []delivery {
 	var out []delivery
 	for _, ev := range events {
 		s.runID++
-		out = append(out, delivery{event: ev, runID: 1000 + s.runID})
+		out = append(out, delivery{event: ev, runID: 1000 + s.runID, subject: payloadSubject(ev.Payload)})
 	}
 	return out
 }

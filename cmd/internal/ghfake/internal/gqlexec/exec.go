@@ -4,7 +4,6 @@
 package gqlexec
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,23 +68,52 @@ func (m *omap) set(k string, v any) {
 
 // MarshalJSON writes the keys in selection order.
 func (m *omap) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range m.keys {
-		if i > 0 {
-			buf.WriteByte(',')
+	return appendJSON(nil, m)
+}
+
+// appendJSON appends v's JSON to buf: objects and lists of the answer are written here, in one
+// buffer, and only their leaves go through json.Marshal. (Each MarshalJSON's output is checked
+// and copied again by every object around it: a deep answer would cost its size times its
+// depth.)
+func appendJSON(buf []byte, v any) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case *omap:
+		if x == nil {
+			return append(buf, "null"...), nil
 		}
-		kb, _ := json.Marshal(k)
-		vb, err := json.Marshal(m.vals[k])
-		if err != nil {
-			return nil, err
+		buf = append(buf, '{')
+		for i, k := range x.keys {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			kb, _ := json.Marshal(k)
+			buf = append(append(buf, kb...), ':')
+			if buf, err = appendJSON(buf, x.vals[k]); err != nil {
+				return nil, err
+			}
 		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		buf.Write(vb)
+		return append(buf, '}'), nil
+	case []any:
+		if x == nil {
+			return append(buf, "null"...), nil
+		}
+		buf = append(buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if buf, err = appendJSON(buf, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(buf, ']'), nil
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(buf, b...), nil
 }
 
 // Error is an error a resolver answers as GitHub does: an entry with a type (NOT_FOUND,

@@ -1,0 +1,183 @@
+package world
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+)
+
+// What GitHub computes late and what it enforces on a merge: mergeable is UNKNOWN for the
+// first reads after the head or the base moves (SetUnknownReads), mergeStateStatus says why a
+// pull request cannot merge, and branch protection (SetProtection) refuses a merge GitHub
+// refuses, with GitHub's status and message.
+
+// Computing reports whether GitHub is still computing pr's mergeability for request req (a
+// GraphQL read counts once per request); a nil req (REST and webhook payloads) only looks. The
+// caller holds Mu.
+func (s *World) Computing(req any, pr *Issue) bool {
+	c := &pr.Calc
+	key := pr.HeadSHA + ".." + s.BaseHead(pr)
+	if c.Key != key {
+		*c = MergeCalc{Key: key, Left: pr.Repo.Settings.UnknownReads}
+	}
+	if req == nil {
+		return c.Left > 0
+	}
+	if c.LastReq == req {
+		return c.Unknown
+	}
+	c.LastReq, c.Unknown = req, c.Left > 0
+	if c.Left > 0 {
+		c.Left--
+	}
+	return c.Unknown
+}
+
+func (s *World) BaseHead(pr *Issue) string {
+	if b := pr.Repo.Branches[pr.Base]; b != nil {
+		return b.Head
+	}
+	return ""
+}
+
+// MergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
+func (s *World) MergeableFor(req any, pr *Issue) string {
+	m := MergeableNow(pr) // merge3.go: a change both sides made differently conflicts
+	if m == "MERGEABLE" && pr.State == "open" && s.Computing(req, pr) {
+		return "UNKNOWN"
+	}
+	return m
+}
+
+// MergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req reads it.
+func (s *World) MergeStateStatus(req any, pr *Issue) string {
+	switch m := s.MergeableFor(req, pr); {
+	case pr.State != "open" || m == "UNKNOWN":
+		return "UNKNOWN"
+	case pr.Draft:
+		return "DRAFT"
+	case m == "CONFLICTING":
+		return "DIRTY"
+	}
+	p := pr.Repo.Settings.Protection[pr.Base]
+	if p != nil && (s.MissingApprovals(pr, p) > 0 || s.UnmetCheck(pr, p) != "") {
+		return "BLOCKED"
+	}
+	if p != nil && p.Strict && s.Behind(pr) {
+		return "BEHIND"
+	}
+	if c := pr.Repo.Commits[pr.HeadSHA]; c != nil && RollupState(RollupContexts(c)) != "SUCCESS" {
+		return "UNSTABLE"
+	}
+	return "CLEAN"
+}
+
+// MissingApprovals is how many more approving reviews p requires: the latest review of each
+// person with write access counts when it approves.
+func (s *World) MissingApprovals(pr *Issue, p *Protection) int {
+	latest := map[string]string{}
+	for _, rv := range pr.Reviews {
+		if rv.State != "COMMENTED" {
+			latest[rv.User] = rv.State
+		}
+	}
+	n := 0
+	for u, st := range latest {
+		if st == "APPROVED" && CanPush(s.PermissionOf(u)) && u != pr.Author {
+			n++
+		}
+	}
+	return max(0, p.RequiredReviews-n)
+}
+
+// UnmetCheck is GitHub's sentence for the first required check that has not succeeded on the
+// head, "" when all have.
+func (s *World) UnmetCheck(pr *Issue, p *Protection) string {
+	c := pr.Repo.Commits[pr.HeadSHA]
+	for _, name := range p.RequiredChecks {
+		state := "EXPECTED"
+		if c != nil {
+			for _, ctx := range RollupContexts(c) {
+				if ContextName(ctx) == name {
+					state = ContextState(ctx)
+				}
+			}
+		}
+		switch state {
+		case "SUCCESS":
+			continue
+		case "EXPECTED":
+			return fmt.Sprintf("Required status check %q is expected.", name)
+		case "PENDING":
+			return fmt.Sprintf("Required status check %q is in progress.", name)
+		}
+		return fmt.Sprintf("Required status check %q is failing.", name)
+	}
+	return ""
+}
+
+func ContextName(v any) string {
+	switch x := v.(type) {
+	case *CheckRun:
+		return x.Name
+	case *Status:
+		return x.Context
+	}
+	return ""
+}
+
+// Behind reports whether the head lacks the base branch's head commit.
+func (s *World) Behind(pr *Issue) bool {
+	base := s.BaseHead(pr)
+	return base != "" && !pr.HeadRepository().Ancestors(pr.HeadSHA)[base] && !pr.Repo.Ancestors(pr.HeadSHA)[base]
+}
+
+// MergeRefusal is GitHub's answer to PUT .../merge with method on pr when its base branch's
+// protection or the repository's settings refuse it; 0 when they allow it. The caller holds
+// Mu.
+func (s *World) MergeRefusal(req any, pr *Issue, method string) (int, string) {
+	p := pr.Repo.Settings.Protection[pr.Base]
+	if p == nil {
+		return 0, ""
+	}
+	switch {
+	case p.MergeQueue:
+		return http.StatusMethodNotAllowed, "Changes must be made through the merge queue"
+	case len(p.MergeMethods) > 0 && !slices.Contains(p.MergeMethods, method):
+		return http.StatusMethodNotAllowed, MethodRefusal(method)
+	case s.MissingApprovals(pr, p) > 0:
+		n := p.RequiredReviews
+		return http.StatusMethodNotAllowed, fmt.Sprintf("At least %d approving %s required by reviewers with write access.", n, Plural(n, "review is", "reviews are"))
+	case s.UnmetCheck(pr, p) != "":
+		return http.StatusMethodNotAllowed, s.UnmetCheck(pr, p)
+	case p.Strict && s.Behind(pr):
+		return http.StatusMethodNotAllowed, "Head branch is not up to date with the base branch"
+	}
+	return 0, ""
+}
+
+func MethodRefusal(method string) string {
+	what := map[string]string{"merge": "Merge commits", "squash": "Squash merges", "rebase": "Rebase merges"}[method]
+	return what + " are not allowed on this repository."
+}
+
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// UnknownRefusal is GitHub's answer to a merge while it computes mergeability.
+const UnknownRefusal = "Pull Request is not mergeable"
+
+// MergeBlocked is the refusal of PUT .../merge on pr before protection is looked at: the pull
+// request is not open, or GitHub has not computed (or found) it mergeable.
+func (s *World) MergeBlocked(req any, pr *Issue) bool {
+	return pr.Merged || pr.State != "open" || pr.Draft || s.MergeableFor(req, pr) != "MERGEABLE"
+}
+
+func (s *World) RefusesMerge(req any, pr *Issue, method string) bool {
+	code, _ := s.MergeRefusal(req, pr, method)
+	return code != 0
+}

@@ -178,7 +178,7 @@ func parseStats(out []byte) (string, error) {
 	if !total {
 		return "", fmt.Errorf("simulate --stats printed no total:\n%s", out)
 	}
-	return fmt.Sprintf("%d GraphQL, %d REST in %d steps", graphql, rest, steps), nil
+	return fmt.Sprintf("%d GraphQL, %d REST in %d %s", graphql, rest, steps, plural(steps, "step", "steps")), nil
 }
 
 // buildImage builds cmd/pipeline-action-image with the release's flags (.ci/build-binaries).
@@ -187,6 +187,13 @@ func (l *lab) buildImage(goos, goarch string) (string, error) {
 	_, err := l.command([]string{"CGO_ENABLED=0", "GOOS=" + goos, "GOARCH=" + goarch},
 		"go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/pipeline-action-image")
 	return bin, err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func mib(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

@@ -214,14 +214,14 @@ func imageSize(l *lab) (string, error) {
 	return fmt.Sprintf("%s (%s gzipped)", mib(len(b)), mib(z.Len())), nil
 }
 
-// imageStart starts the image's binary built for this machine 50 times.
+// imageStart starts the image's binary built for this machine 100 times.
 func imageStart(l *lab) (string, error) {
 	bin, err := l.buildImage(runtime.GOOS, runtime.GOARCH)
 	if err != nil {
 		return "", err
 	}
 	var ds []float64
-	for range 50 {
+	for range 100 {
 		start := time.Now()
 		if err := exec.Command(bin, "version").Run(); err != nil {
 			return "", fmt.Errorf("%s version: %v", bin, err)

@@ -46,7 +46,7 @@ var rows = []row{
 	{figure: "the image's binary, linux/amd64", goal: "≤ 15 MiB",
 		measure: "image size", read: "cmd/pipeline-action-image built as the release builds it; gzip -1 is what a job pulls"},
 	{figure: "the image's binary starting (`version`)", goal: "≤ 10 ms",
-		measure: "image start", read: "the fastest of 50 starts on this machine, then their median (a loaded machine moves the median)"},
+		measure: "image start", read: "the fastest of 100 starts on this machine, then their median (a loaded machine moves the median)"},
 	{figure: "example `auto-merge`: opened → CI → approved → merged", goal: "8 GraphQL, 6 REST", example: "auto-merge", read: readExample},
 	{figure: "example `agent-verdict-loop`", goal: "—", example: "agent-verdict-loop", read: readExample},
 	{figure: "example `cross-repo-feature`", goal: "—", example: "cross-repo-feature", read: readExample},

@@ -64,7 +64,7 @@ func perftable() error {
 	}
 	defer os.RemoveAll(l.tmp)
 	at := cell{commit: commit, date: time.Now().UTC().Format("2006-01-02"),
-		machine: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
+		machine: fmt.Sprintf("%s/%s, %d CPUs%s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAverage())}
 	table, err := l.measureAll(match, cells, at)
 	if err != nil {
 		return err
@@ -150,4 +150,18 @@ func (l *lab) measureAll(match *regexp.Regexp, old map[string]cell, at cell) (st
 		cells[i] = c
 	}
 	return render(rows, cells), nil
+}
+
+// loadAverage is ", load N" with the machine's load average over the last minute, where
+// the system tells it (/proc/loadavg): a loaded machine measures slower.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return ", load " + f[0]
 }

@@ -44,7 +44,7 @@ var rows = []row{
 	{figure: "refuse a 276 KB config aliasing 400 stages into thousands of pipelines", goal: "≤ 50 ms",
 		bench: "engine/lang/load/BenchmarkLoadAliasBomb", read: readBench},
 	{figure: "the image's binary, linux/amd64", goal: "≤ 15 MiB",
-		measure: "image size", read: "cmd/pipeline-action-image built as the release builds it; gzip -1 is what a job pulls"},
+		measure: "image size", read: "cmd/pipeline-action-image built as the release builds it; gzipped at the fastest level, as ko compresses the layer a job pulls"},
 	{figure: "the image's binary starting (`version`)", goal: "≤ 10 ms",
 		measure: "image start", read: "the fastest of 100 starts on this machine, then their median (a loaded machine moves the median)"},
 	{figure: "example `auto-merge`: opened → CI → approved → merged", goal: "8 GraphQL, 6 REST", example: "auto-merge", read: readExample},

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestBinaryLinksNoTestMachinery: the action binary embeds the fake for simulate, and the
+// TestBinaryLinksNoTestMachinery: the CLI embeds the fake for simulate, and the
 // fake serves without the standard library's test packages, so none is linked.
 func TestBinaryLinksNoTestMachinery(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()

@@ -3,10 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-
-	"github.com/org/pipeline-action/cmd/internal/doctor"
-	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/cmd/internal/sim"
 )
 
 const runUsage = `usage: pipeline-action run
@@ -22,33 +18,20 @@ exit codes: 0 handled, 1 the run failed (reported in the job log), 2 no event to
 or bad usage
 `
 
-// commandUsage is the usage of each command, for "help COMMAND" and "COMMAND --help".
-var commandUsage = map[string]string{
-	"run":      runUsage,
-	"simulate": sim.Usage,
-	"report":   run.ReportUsage,
-	"sweep":    run.SweepUsage,
-	"validate": validateUsage,
-	"graph":    graphUsage,
-	"status":   statusUsage,
-	"doctor":   doctor.Usage,
-	"version":  versionUsage,
-}
-
-// helpMain prints the usage of the command args name, or the command list.
-func helpMain(args []string, stdout, stderr io.Writer) int {
+// helpMain prints the usage of the command args names, or the command list.
+func helpMain(cmds []Command, args []string, stdout, stderr io.Writer) int {
 	switch len(args) {
 	case 0:
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage(cmds))
 		return 0
 	case 1:
-		if u, ok := commandUsage[args[0]]; ok {
-			fmt.Fprint(stdout, u)
+		if c, ok := find(cmds, args[0]); ok {
+			fmt.Fprint(stdout, c.Usage)
 			return 0
 		}
-		fmt.Fprintf(stderr, "pipeline-action help: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "pipeline-action help: unknown command %q%s\n\n%s", args[0], elsewhere(args[0]), usage(cmds))
 		return 2
 	}
-	fmt.Fprintf(stderr, "pipeline-action help: one command at most\n\n%s", usage)
+	fmt.Fprintf(stderr, "pipeline-action help: one command at most\n\n%s", usage(cmds))
 	return 2
 }

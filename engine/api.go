@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
-	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/internal/graph"
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -204,6 +204,9 @@ func NewAssociations(before *State, after *State) map[int][]Follower {
 func NewRefAssociations(before *State, after *State) map[PRRef][]Follower {
 	return core.NewRefAssociations(before, after)
 }
+
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string { return core.Plural(n, one, many) }
 
 // OneLine is markdown.OneLine.
 func OneLine(s string) string { return markdown.OneLine(s) }

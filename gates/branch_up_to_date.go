@@ -38,7 +38,7 @@ func (c branchUpToDate) Evaluate(f *engine.Facts) engine.GateResult {
 	default:
 		n := *pr.BehindBy
 		res.Status = engine.GatePending
-		res.Message = fmt.Sprintf("the head is %d %s behind %s", n, plural(n, "commit", "commits"), pr.BaseRef)
+		res.Message = fmt.Sprintf("the head is %d %s behind %s", n, engine.Plural(n, "commit", "commits"), pr.BaseRef)
 		res.Who = "its author (update the branch)"
 	}
 	return res

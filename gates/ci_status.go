@@ -188,7 +188,7 @@ func (c ciStatus) Evaluate(f *engine.Facts) engine.GateResult {
 		switch state {
 		case engine.CheckFailure:
 			res.Status = engine.GateFail
-			res.Message = fmt.Sprintf("%s %s failed", plural(len(v.failed), v.noun, v.noun+"s"), quoteAnd(v.failed))
+			res.Message = fmt.Sprintf("%s %s failed", engine.Plural(len(v.failed), v.noun, v.noun+"s"), quoteAnd(v.failed))
 		case engine.CheckPending:
 			res.Status = engine.GatePending
 			if len(v.waiting) == 0 {

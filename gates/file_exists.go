@@ -78,11 +78,11 @@ func (c fileExists) Evaluate(f *engine.Facts) engine.GateResult {
 		}
 	}
 	if len(missing) == 0 {
-		res.Status, res.Message = engine.GatePass, joinAnd(c.paths)+" "+plural(len(c.paths), "exists", "exist")+" on "+shortSHA(f.PR.HeadSHA)
+		res.Status, res.Message = engine.GatePass, joinAnd(c.paths)+" "+engine.Plural(len(c.paths), "exists", "exist")+" on "+shortSHA(f.PR.HeadSHA)
 		return res
 	}
 	res.Status = engine.GatePending
-	res.Message = fmt.Sprintf("%s %s not on the head %s", joinAnd(missing), plural(len(missing), "is", "are"), shortSHA(f.PR.HeadSHA))
-	res.Who = "its author (add " + plural(len(missing), "it", "them") + ")"
+	res.Message = fmt.Sprintf("%s %s not on the head %s", joinAnd(missing), engine.Plural(len(missing), "is", "are"), shortSHA(f.PR.HeadSHA))
+	res.Who = "its author (add " + engine.Plural(len(missing), "it", "them") + ")"
 	return res
 }

@@ -148,7 +148,7 @@ func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom 
 	}
 	res.Status = engine.GatePending
 	res.Message = fmt.Sprintf("needs %d approving %s from %s; has %d",
-		c.count, plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
+		c.count, engine.Plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
 	if len(notes) > 0 {
 		res.Message += " (" + strings.Join(notes, "; ") + ")"
 	}

@@ -45,14 +45,14 @@ func (noChangesRequested) Evaluate(f *engine.Facts) engine.GateResult {
 	if len(blocking) > 0 {
 		res.Status = engine.GateFail
 		res.Message = joinAnd(blocking) + " requested changes"
-		res.Who = joinAnd(blocking) + plural(len(blocking), " (approve, or dismiss the review)", " (approve, or dismiss their reviews)")
+		res.Who = joinAnd(blocking) + engine.Plural(len(blocking), " (approve, or dismiss the review)", " (approve, or dismiss their reviews)")
 		return res
 	}
 	res.Status = engine.GatePass
 	res.Message = "no changes requested"
 	if len(ignored) > 0 {
 		res.Message = fmt.Sprintf("no changes requested by anyone with write access (%s %s no write access)",
-			joinAnd(ignored), plural(len(ignored), "has", "have"))
+			joinAnd(ignored), engine.Plural(len(ignored), "has", "have"))
 	}
 	return res
 }

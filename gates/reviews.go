@@ -30,14 +30,6 @@ func quoteAnd(names []string) string {
 	return joinAnd(q)
 }
 
-// plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // shortSHA returns the first 7 characters of a commit id, as GitHub shows it.
 func shortSHA(sha string) string {
 	if len(sha) > 7 {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine"
 )
 
 // Limits bound how long the client waits for GitHub, so that a stalled or rate-limited
@@ -279,18 +281,11 @@ func (t *limitTransport) wait(l *rateLimit, attempt int, last time.Duration) (ti
 	}
 	switch {
 	case t.limits.Retries < 0 || attempt >= t.limits.Retries:
-		return 0, fmt.Sprintf("given up after %d %s", attempt+1, plural(attempt+1, "attempt", "attempts"))
+		return 0, fmt.Sprintf("given up after %d %s", attempt+1, engine.Plural(attempt+1, "attempt", "attempts"))
 	case wait > t.limits.MaxWait:
 		return 0, fmt.Sprintf("not waiting %s for it (at most %s)", wait.Round(time.Second), t.limits.MaxWait)
 	case !t.limits.Deadline.IsZero() && t.limits.Now().Add(wait).After(t.limits.Deadline):
 		return 0, fmt.Sprintf("waiting %s would pass the deadline of this run", wait.Round(time.Second))
 	}
 	return wait, ""
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

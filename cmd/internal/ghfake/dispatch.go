@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,21 +89,12 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 		if _, ok := s.Users[login]; !ok && !strings.EqualFold(login, is.Author) {
 			continue
 		}
-		if !containsFold(is.Assignees, login) && len(is.Assignees) < 10 {
+		if !slices.ContainsFunc(is.Assignees, func(a string) bool { return strings.EqualFold(a, login) }) && len(is.Assignees) < 10 {
 			is.Assignees = append(is.Assignees, login)
 		}
 	}
 	is.UpdatedAt = s.Clock()
 	return http.StatusCreated, s.issueJSON(c.repo, is)
-}
-
-func containsFold(xs []string, x string) bool {
-	for _, y := range xs {
-		if strings.EqualFold(x, y) {
-			return true
-		}
-	}
-	return false
 }
 
 // assigneesJSON renders the assignee and assignees of an issue or pull request.

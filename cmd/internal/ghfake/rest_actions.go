@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 		}
 		s.Relabel(is, labels, c.login)
 		for _, u := range in.Assignees {
-			if _, ok := s.Users[u]; ok && !containsFold(is.Assignees, u) && len(is.Assignees) < 10 {
+			if _, ok := s.Users[u]; ok && !slices.ContainsFunc(is.Assignees, func(a string) bool { return strings.EqualFold(a, u) }) && len(is.Assignees) < 10 {
 				is.Assignees = append(is.Assignees, u)
 			}
 		}

@@ -189,7 +189,7 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 			return PlannedAction{Err: fmt.Sprintf("reviewer %q is not a login", u)}
 		case strings.EqualFold(u, pr.Author):
 			e.Logf("%s: %s is the pull request's author; no review is requested of them", eff.Key, u)
-		case !containsFold(eff.Reviewers, u):
+		case !HasLogin(eff.Reviewers, u):
 			eff.Reviewers = append(eff.Reviewers, u)
 		}
 	}
@@ -204,7 +204,7 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 		if !teamPattern.MatchString(org + "/" + slug) {
 			return PlannedAction{Err: fmt.Sprintf("team %q is not a team slug", t)}
 		}
-		if !containsFold(eff.Teams, slug) {
+		if !HasLogin(eff.Teams, slug) {
 			eff.Teams = append(eff.Teams, slug)
 		}
 	}
@@ -232,7 +232,7 @@ func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedA
 		if !loginPattern.MatchString(u) {
 			return PlannedAction{Err: fmt.Sprintf("assignee %q is not a login", u)}
 		}
-		if !containsFold(eff.Assignees, u) {
+		if !HasLogin(eff.Assignees, u) {
 			eff.Assignees = append(eff.Assignees, u)
 		}
 	}
@@ -243,15 +243,6 @@ func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedA
 		return PlannedAction{Err: fmt.Sprintf("%d assignees; GitHub takes at most 10 on an issue or pull request", len(eff.Assignees))}
 	}
 	return PlannedAction{Eff: eff}
-}
-
-func containsFold(xs []string, x string) bool {
-	for _, y := range xs {
-		if strings.EqualFold(x, y) {
-			return true
-		}
-	}
-	return false
 }
 
 // NewActionStage reports whether the action of stage is planned by planStageAction.

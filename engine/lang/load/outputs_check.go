@@ -3,6 +3,7 @@ package load
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ func (r *outputsRule) check(v any, path string, errs []string) []string {
 				errs = at("missing property %q", k)
 			}
 		}
-		for _, k := range sortedKeys(r.props) {
+		for _, k := range slices.Sorted(maps.Keys(r.props)) {
 			if pv, ok := m[k]; ok {
 				errs = r.props[k].check(pv, path+"/"+k, errs)
 			}
@@ -139,13 +140,4 @@ func asJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-func sortedKeys(m map[string]*outputsRule) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -3,10 +3,12 @@ package run
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/state"
 )
 
 // decideAndAct lets the engine evaluate the event for the subject rd read, then performs
@@ -108,4 +110,25 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 		}
 		pr.Labels = kept
 	}
+}
+
+// saveIntents saves the state res returned before any of its effects is performed, when
+// one of them is write-ahead (a merge, a comment: the state holds its intent). Only an
+// invocation whose save won may perform them; a failed save, a conflict included, is an
+// error, and nothing is performed.
+func saveIntents(ctx context.Context, store state.Store, c state.Change, number int, res engine.Result, ver state.Version) (state.Version, error) {
+	if !engine.HasWriteAhead(res.Effects) {
+		return ver, nil
+	}
+	v, err := store.Save(ctx, number, c, ver)
+	if err != nil {
+		var keys []string
+		for _, e := range res.Effects {
+			if e.WriteAhead {
+				keys = append(keys, e.Key)
+			}
+		}
+		return ver, fmt.Errorf("saving the intent of %s before performing it: %w; nothing was performed", strings.Join(keys, ", "), err)
+	}
+	return v, nil
 }

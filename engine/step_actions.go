@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/feedback"
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -115,6 +117,9 @@ func (e *eval) planNotify(run *Run, eff Effect, target, message *lang.Template, 
 		text = fmt.Sprintf("Pipeline %q, run %s, is at stage %q.", run.Pipeline, run.ID, run.Stage)
 	}
 	if ag := e.NotifiedAgent(to); ag != nil {
+		if fb := feedback.ChangesRequested(e.Facts.PR); len(fb) > 0 {
+			text += "\n\nChanges requested:\n" + markdown.InertText(feedback.Text(fb))
+		}
 		return e.PlanNotifyAgent(run, eff, ag, text, env) // step_notify_agent.go
 	}
 	who, err := e.Mentions(to)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -92,6 +93,9 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 		ctx, err := e.AgentContext(stage, env)
 		if err != nil {
 			return eff, err
+		}
+		if fb := feedback.ChangesRequested(e.Facts.PR); len(fb) > 0 {
+			ctx["human_feedback"] = feedback.AsValues(fb) // what reviewers ask to change, in their words
 		}
 		e.ContinueSession(run, stage, ag, &eff, ctx) // internal/core/step_session.go
 		b, err := json.Marshal(ctx)

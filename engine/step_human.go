@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -25,6 +26,8 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	who, need, notes := e.HumanCount(run, stage, sr)
 	if len(who) >= need {
+		// What the people said is handed on: stages.<id>.outputs in templates and contexts.
+		sr.Outputs = lang.JSONSafe(feedback.HumanOutputs(stage, sr, who, e.Facts.PR))
 		e.leave(run, stage, StagePassed, stage.OnComplete, core.HumanDone(stage, who))
 		return true
 	}

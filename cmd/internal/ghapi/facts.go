@@ -218,6 +218,7 @@ type labelNode struct{ Name string }
 type reviewNode struct {
 	Author                    *actor
 	State                     string
+	Body                      string
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
 	AuthorCanPushToRepository bool
@@ -377,7 +378,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		}
 	}
 	for _, r := range pr.Reviews.Nodes {
-		rv := engine.Review{State: r.State, CanPush: r.AuthorCanPushToRepository}
+		rv := engine.Review{State: r.State, Body: r.Body, CanPush: r.AuthorCanPushToRepository}
 		if r.Author != nil {
 			rv.Author, rv.IsBot = login(r.Author), r.Author.Typename == "Bot"
 		}

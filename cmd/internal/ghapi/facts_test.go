@@ -53,9 +53,9 @@ func TestSnapshot(t *testing.T) {
 	assert.ElementsMatch(t, []string{"automerge", "needs review"}, pr.Labels)
 
 	assert.Equal(t, []engine.Review{
-		{Author: "alice", State: engine.ReviewApproved, CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
-		{Author: "bob", State: engine.ReviewCommented, CommitSHA: head, SubmittedAt: clock, CanPush: false},
-		{Author: "carol", State: engine.ReviewChangesRequested, CommitSHA: head, SubmittedAt: clock, CanPush: true},
+		{Author: "alice", State: engine.ReviewApproved, Body: "lgtm", CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
+		{Author: "bob", State: engine.ReviewCommented, Body: "a question", CommitSHA: head, SubmittedAt: clock, CanPush: false},
+		{Author: "carol", State: engine.ReviewChangesRequested, Body: "no", CommitSHA: head, SubmittedAt: clock, CanPush: true},
 	}, pr.Reviews)
 
 	assertSnapshotChecks(t, pr.Checks)

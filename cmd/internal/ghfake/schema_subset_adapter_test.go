@@ -170,6 +170,7 @@ type adapterLabelNode struct{ Name string }
 type adapterReviewNode struct {
 	Author                    *adapterActor
 	State                     string
+	Body                      string
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
 	AuthorCanPushToRepository bool

@@ -253,6 +253,7 @@ const (
 type Review struct {
 	Author      string
 	State       string
+	Body        string // what the reviewer wrote with it
 	CommitSHA   string // the head the review was given on
 	SubmittedAt time.Time
 	CanPush     bool // the author has write access to the repository

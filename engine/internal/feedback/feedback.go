@@ -1,0 +1,139 @@
+package feedback
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// Bounds on what is handed on: people write long reviews, and what an agent is given
+// travels in a dispatch's inputs (65,535 characters in all).
+const (
+	MaxText    = 4000 // characters of one review or comment
+	MaxEntries = 10   // reviews or comments
+)
+
+// Entry is one person's words: who, in which review state or as which comment, and the text.
+type Entry struct {
+	By    string `json:"by"`
+	State string `json:"state,omitempty"` // a review's: APPROVED, CHANGES_REQUESTED, …
+	Body  string `json:"body"`
+}
+
+// ChangesRequested is what reviewers ask to change on pr now: the latest review of each
+// person (not an app, not author) that requests changes and says something, oldest first.
+func ChangesRequested(pr *core.PullRequest) []Entry {
+	var out []Entry
+	for _, r := range core.LatestReviews(pr.Reviews) {
+		if r.State != core.ReviewChangesRequested || r.IsBot || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
+			continue
+		}
+		out = append(out, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})
+	}
+	return last(out)
+}
+
+// AsValues is entries as the values of a context or of outputs.
+func AsValues(entries []Entry) []any {
+	out := make([]any, len(entries))
+	for i, e := range entries {
+		m := map[string]any{"by": e.By, "body": e.Body}
+		if e.State != "" {
+			m["state"] = e.State
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// Text is entries as lines of a notification: "@carol: please add tests". The caller
+// makes it inert.
+func Text(entries []Entry) string {
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(e.By + ": " + strings.Join(strings.Fields(e.Body), " ") + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// HumanOutputs is what a human stage that passed hands on, as `stages.<id>.outputs`: who
+// counted (`by`), and by what they wait for — the approving reviews with their bodies and
+// the `/pipeline approve` comments (`reviews`), the comment that matched (`comment`, with
+// `comments` for all of them), the label (`label`).
+func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.PullRequest) map[string]any {
+	by := make([]any, len(who))
+	for i, w := range who {
+		by[i] = w
+	}
+	out := map[string]any{"by": by}
+	counted := func(login string) bool { return core.HasLogin(who, login) }
+	switch stage.WaitFor {
+	case lang.WaitApproval:
+		var reviews []Entry
+		for _, r := range core.LatestReviews(pr.Reviews) {
+			if r.State == core.ReviewApproved && counted(r.Author) {
+				reviews = append(reviews, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})
+			}
+		}
+		for _, a := range sr.Approvals {
+			if c, ok := commentByID(pr, a.Comment); ok && counted(a.Login) {
+				reviews = append(reviews, Entry{By: a.Login, State: core.ReviewApproved, Body: clip(c.Body)})
+			}
+		}
+		out["reviews"] = AsValues(last(reviews))
+	case lang.WaitComment:
+		comments := matching(stage, pr, counted)
+		out["comments"] = AsValues(comments)
+		if len(comments) > 0 {
+			out["comment"] = comments[len(comments)-1].Body
+		}
+	case lang.WaitLabel:
+		out["label"] = stage.WaitLabel
+	}
+	return out
+}
+
+// matching is the comments of counted people that match the stage's pattern, oldest first.
+func matching(stage *lang.Stage, pr *core.PullRequest, counted func(string) bool) []Entry {
+	var re *regexp.Regexp
+	if stage.Pattern != "" {
+		re, _ = regexp.Compile(stage.Pattern) // the loader compiled it already
+	}
+	var out []Entry
+	for _, c := range pr.Comments {
+		if c.Viewer || c.IsBot || !counted(c.Author) || core.IsCommand(c.Body) || re != nil && !re.MatchString(c.Body) {
+			continue
+		}
+		out = append(out, Entry{By: c.Author, Body: clip(c.Body)})
+	}
+	return last(out)
+}
+
+func commentByID(pr *core.PullRequest, id int64) (core.IssueComment, bool) {
+	for _, c := range pr.Comments {
+		if id != 0 && c.ID == id {
+			return c, true
+		}
+	}
+	return core.IssueComment{}, false
+}
+
+func last(entries []Entry) []Entry {
+	if len(entries) > MaxEntries {
+		return entries[len(entries)-MaxEntries:]
+	}
+	return entries
+}
+
+// clip keeps at most MaxText characters of s, cut at a character, saying it was cut.
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= MaxText {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:MaxText]) + " …"
+}

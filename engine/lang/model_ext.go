@@ -3,6 +3,7 @@ package lang
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file holds the parts of the language that the evaluator reads as well as the
@@ -24,7 +25,7 @@ const (
 )
 
 // VariableName is the spelling of a variable's name: what `variables.<name>` can read.
-var VariableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+var VariableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`) })
 
 // SameLabel reports whether a and b name the same label, as GitHub compares label names:
 // without regard to case.

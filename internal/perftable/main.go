@@ -5,7 +5,9 @@
 //	go run ./internal/perftable [-benchtime 300ms] [-count 3] [-only REGEXP] [-dirty]
 //
 // The rows are the table in rows.go: benchmarks (go test -bench, the median of -count
-// runs), the API calls of the examples (simulate --stats) and the image's binary. With
+// runs; a row may name a sub-benchmark, the units of b.ReportMetric it shows, and its own
+// -benchtime and -count), the API calls of the examples and the requests and writes of
+// scenarios (simulate --stats), and the image's binary. With
 // -only, only the rows whose figure matches are measured; the others keep their cells.
 // It measures the commit checked out and refuses uncommitted changes other than the
 // README's, so that the commit a row names is the code measured (-dirty measures them
@@ -100,22 +102,21 @@ func (l *lab) commit(dirty bool) (string, error) {
 // measureAll measures the rows figure matches, keeps the cells of the others, and
 // renders the table.
 func (l *lab) measureAll(match *regexp.Regexp, old map[string]cell, at cell) (string, error) {
-	benches := map[string][]string{}
+	var measured []row
 	for _, r := range rows {
-		if r.bench != "" && match.MatchString(r.figure) {
-			dir, name := filepath.Split(r.bench)
-			benches[filepath.Clean(dir)] = append(benches[filepath.Clean(dir)], name)
+		if match.MatchString(r.figure) {
+			measured = append(measured, r)
 		}
 	}
 	results := map[string]benchResult{}
-	for dir, names := range benches {
-		fmt.Fprintf(os.Stderr, "benchmarks of ./%s: %s\n", dir, strings.Join(names, " "))
-		got, err := l.benchmarks(dir, names)
+	for _, run := range l.benchRuns(measured) {
+		fmt.Fprintf(os.Stderr, "benchmarks of ./%s: %s\n", run.dir, run.pattern())
+		got, err := l.benchmarks(run)
 		if err != nil {
 			return "", err
 		}
 		for name, r := range got {
-			results[dir+"/"+name] = r
+			results[name] = r
 		}
 	}
 	cells := make([]cell, len(rows))
@@ -137,6 +138,12 @@ func (l *lab) measureAll(match *regexp.Regexp, old map[string]cell, at cell) (st
 				return "", fmt.Errorf("go test ran no %s", r.bench)
 			}
 			c.value = res.String()
+			if len(r.metrics) > 0 {
+				c.value, err = res.show(r.metrics)
+			}
+		case r.scenario != "":
+			fmt.Fprintf(os.Stderr, "simulate %s\n", r.scenario)
+			c.value, err = l.scenario(r.scenario, r.changes)
 		case r.example != "":
 			fmt.Fprintf(os.Stderr, "simulate examples/%s\n", r.example)
 			c.value, err = l.example(r.example)

@@ -46,8 +46,12 @@ func TestRowsNameWhatExists(t *testing.T) {
 		sources := 0
 		if r.bench != "" {
 			sources++
-			dir, name := filepath.Split(r.bench)
-			assert.True(t, benchmarksIn(t, dir)[name], "%s: no func %s in %s*_test.go", r.figure, name, dir)
+			dir, name, _ := splitBench(r.bench)
+			assert.True(t, benchmarksIn(t, dir)[name], "%s: no func %s in %s/*_test.go", r.figure, name, dir)
+		}
+		if r.scenario != "" {
+			sources++
+			assert.FileExists(t, filepath.Join(root, r.scenario, "scenario.yaml"), r.figure)
 		}
 		if r.example != "" {
 			sources++
@@ -57,7 +61,7 @@ func TestRowsNameWhatExists(t *testing.T) {
 			sources++
 			assert.Contains(t, measures, r.measure, r.figure)
 		}
-		assert.Equal(t, 1, sources, "%s: one of bench, example and measure", r.figure)
+		assert.Equal(t, 1, sources, "%s: one of bench, example, scenario and measure", r.figure)
 	}
 }
 

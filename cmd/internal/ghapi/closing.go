@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -17,8 +18,10 @@ import (
 
 // closingRef is a closing keyword and the issue after it: #N, owner/repo#N, or the issue's
 // URL; the keyword may end with a colon ("Closes: #3"), case does not matter.
-var closingRef = regexp.MustCompile(`(?i)(?:^|[^\w/])(?:close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved):?[ \t]+` +
-	`(?:([\w.-]+/[\w.-]+)?#([0-9]+)|https://github\.com/([\w.-]+/[\w.-]+)/issues/([0-9]+))\b`)
+var closingRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\w/])(?:close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved):?[ \t]+` +
+		`(?:([\w.-]+/[\w.-]+)?#([0-9]+)|https://github\.com/([\w.-]+/[\w.-]+)/issues/([0-9]+))\b`)
+})
 
 // closingIssuesInBody returns the issues of repo (owner/name) that body names after a
 // closing keyword, in order, each once. Those of other repositories are not this one's.
@@ -26,7 +29,7 @@ var closingRef = regexp.MustCompile(`(?i)(?:^|[^\w/])(?:close|closes|closed|fix|
 func closingIssuesInBody(body, repo string) []int {
 	var out []int
 	seen := map[int]bool{}
-	for _, m := range closingRef.FindAllStringSubmatch(stripCode(body), -1) {
+	for _, m := range closingRef().FindAllStringSubmatch(stripCode(body), -1) {
 		where, num := m[1], m[2]
 		if m[4] != "" {
 			where, num = m[3], m[4]
@@ -45,13 +48,13 @@ func closingIssuesInBody(body, repo string) []int {
 }
 
 var (
-	fencedCode = regexp.MustCompile("(?s)```.*?(```|$)|~~~.*?(~~~|$)")
-	inlineCode = regexp.MustCompile("`[^`\n]*`")
+	fencedCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```.*?(```|$)|~~~.*?(~~~|$)") })
+	inlineCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
 )
 
 // stripCode blanks markdown code, where GitHub does not read keywords.
 func stripCode(body string) string {
-	return inlineCode.ReplaceAllString(fencedCode.ReplaceAllString(body, " "), " ")
+	return inlineCode().ReplaceAllString(fencedCode().ReplaceAllString(body, " "), " ")
 }
 
 // linkFromBody fills pr's linked issues from its body when GitHub linked none because the

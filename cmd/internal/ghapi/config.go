@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/shurcooL/githubv4"
 )
@@ -117,15 +118,15 @@ func newConfig(configPath string, file *blobFields, dir *treeFields) (*Config, e
 	return c, nil
 }
 
-var gitOID = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
+var gitOID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`) })
 
 // parseConfigID splits a Config.ID into its blob and tree OIDs ("" when absent); ok is
 // false when id is not of the forms Config.ID has.
 func parseConfigID(id string) (blobOID, treeOID string, ok bool) {
 	for _, part := range strings.Split(id, "+") {
-		if t, isTree := strings.CutPrefix(part, "tree:"); isTree && treeOID == "" && gitOID.MatchString(t) {
+		if t, isTree := strings.CutPrefix(part, "tree:"); isTree && treeOID == "" && gitOID().MatchString(t) {
 			treeOID = t
-		} else if !isTree && blobOID == "" && treeOID == "" && gitOID.MatchString(part) {
+		} else if !isTree && blobOID == "" && treeOID == "" && gitOID().MatchString(part) {
 			blobOID = part
 		} else {
 			return "", "", false

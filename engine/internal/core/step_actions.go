@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
@@ -32,8 +33,10 @@ type PlannedAction struct {
 // teamPattern an org/team-slug. A mention target that is neither is refused, so that a
 // template over untrusted text cannot write arbitrary markup into a notification.
 var (
-	loginPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`)
-	teamPattern  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+	loginPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$`) })
+	teamPattern  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+	})
 )
 
 // RenderStrict fills t from env; an expression that fails or has no value (null) is an
@@ -160,7 +163,7 @@ func (e *Eval) Mentions(target string) ([]string, error) {
 		}
 		return out, nil
 	}
-	if loginPattern.MatchString(target) || teamPattern.MatchString(target) {
+	if loginPattern().MatchString(target) || teamPattern().MatchString(target) {
 		return []string{"@" + target}, nil
 	}
 	return nil, fmt.Errorf("notification target %q is neither a group, an agent, a login nor a team", target)
@@ -185,7 +188,7 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 	eff.Kind = EffectRequestReviewers
 	for _, u := range users {
 		switch {
-		case !loginPattern.MatchString(u):
+		case !loginPattern().MatchString(u):
 			return PlannedAction{Err: fmt.Sprintf("reviewer %q is not a login", u)}
 		case strings.EqualFold(u, pr.Author):
 			e.Logf("%s: %s is the pull request's author; no review is requested of them", eff.Key, u)
@@ -201,7 +204,7 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 		if !strings.EqualFold(org, owner) {
 			return PlannedAction{Err: fmt.Sprintf("team %q is not of %s: GitHub requests reviews only of the repository's own organisation's teams", t, owner)}
 		}
-		if !teamPattern.MatchString(org + "/" + slug) {
+		if !teamPattern().MatchString(org + "/" + slug) {
 			return PlannedAction{Err: fmt.Sprintf("team %q is not a team slug", t)}
 		}
 		if !HasLogin(eff.Teams, slug) {
@@ -229,7 +232,7 @@ func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedA
 	}
 	eff.Kind = EffectAssign
 	for _, u := range users {
-		if !loginPattern.MatchString(u) {
+		if !loginPattern().MatchString(u) {
 			return PlannedAction{Err: fmt.Sprintf("assignee %q is not a login", u)}
 		}
 		if !HasLogin(eff.Assignees, u) {

@@ -52,7 +52,7 @@ func (e *Eval) SharedVariables() map[string]any {
 // PlanSetVariable sets a run variable (set_variable) or a shared one (set_shared) to value
 // computed over env. It asks GitHub for nothing: the plan is done, or an error.
 func (e *Eval) PlanSetVariable(run *Run, action, name string, value lang.Value, env lang.Env) PlannedAction {
-	if !lang.VariableName.MatchString(name) {
+	if !lang.VariableName().MatchString(name) {
 		return PlannedAction{Err: fmt.Sprintf("%s: %q is not a variable name (letters, digits and _, starting with a letter or _)", action, name)}
 	}
 	v, err := lang.ValueOf(value, env)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -17,7 +18,7 @@ import (
 const ConfigVersion = 1
 
 // validID is the form of pipeline, agent and group names and stage ids.
-var validID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var validID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 
 // SourceFile is one config file: `.github/pipelines.yaml` or `.github/pipelines/*.yaml`.
 type SourceFile struct {

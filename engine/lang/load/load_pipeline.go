@@ -17,7 +17,7 @@ var (
 // pipeline loads one entry of `pipelines:`.
 func (l *loader) pipeline(e entry) *lang.Pipeline {
 	name := e.key.Value
-	if !validID.MatchString(name) {
+	if !validID().MatchString(name) {
 		l.errorf(e.key, kindID, "invalid pipeline name %q; use lowercase letters, digits, %q and %q, starting with a letter or digit",
 			name, "-", "_")
 	}

@@ -149,7 +149,7 @@ func (l *loader) group(e entry) *lang.Group {
 
 // name checks that key k is a valid name for what ("agent").
 func (l *loader) name(k *yaml.Node, what string) bool {
-	if validID.MatchString(k.Value) {
+	if validID().MatchString(k.Value) {
 		return true
 	}
 	l.errorf(k, kindID, "invalid %s name %q; use lowercase letters, digits, %q and %q, starting with a letter or digit",

@@ -245,7 +245,7 @@ func (sl *stageLoader) id(n *yaml.Node, s *lang.Stage, stage bool) bool {
 	switch {
 	case slices.Contains(reservedIDs, id):
 		sl.errorf(e.val, kindID, "stage id %q is reserved for a transition target; choose another", id)
-	case !validID.MatchString(id):
+	case !validID().MatchString(id):
 		sl.errorf(e.val, kindID, "invalid stage id %q; use lowercase letters, digits, %q and %q, starting with a letter or digit",
 			id, "-", "_")
 	}

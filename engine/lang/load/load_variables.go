@@ -14,7 +14,7 @@ import (
 func (sl *stageLoader) variableConfig(c entry, f map[string]entry, out *lang.ActionConfig, where string) {
 	if e, ok := f["name"]; ok {
 		if name, ok := sl.str(e); ok {
-			if !lang.VariableName.MatchString(name) {
+			if !lang.VariableName().MatchString(name) {
 				sl.errorf(e.val, kindValue, "%q is not a variable name; use letters, digits and %q, starting with a letter or %q", name, "_", "_")
 			}
 			out.Name = name
@@ -32,7 +32,7 @@ func (sl *stageLoader) variableConfig(c entry, f map[string]entry, out *lang.Act
 func (l *loader) variableItem(v *yaml.Node, f map[string]entry, a, where string) bool {
 	before := len(l.errs)
 	if e, ok := f["name"]; ok {
-		if name, ok := l.str(e); ok && !lang.VariableName.MatchString(name) {
+		if name, ok := l.str(e); ok && !lang.VariableName().MatchString(name) {
 			l.errorf(e.val, kindValue, "%q is not a variable name; use letters, digits and %q, starting with a letter or %q", name, "_", "_")
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -21,10 +22,10 @@ const MaxWebhookRetries = 5
 
 // secretRef is a reference to a secret in a header value: `{{ secrets.NAME }}`, alone in
 // its braces. Secrets are read only there (see Header).
-var secretRef = regexp.MustCompile(`\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`) })
 
 // headerName is the spelling of an HTTP header name (a token).
-var headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+var headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$") })
 
 // reservedHeaders are the headers the HTTP client sets itself; a config may not.
 var reservedHeaders = []string{"host", "content-length", "transfer-encoding", "connection", "keep-alive",
@@ -119,7 +120,7 @@ func (sl *stageLoader) webhookURL(x entry, u string) bool {
 			sl.errorf(x.val, kindValue, "%q must be an absolute https URL, not %q", "url", u)
 		}
 		return true
-	case secretRef.MatchString(u):
+	case secretRef().MatchString(u):
 		sl.errorf(x.val, kindValue, "%q must not read secrets: a url is shown in logs and in the status comment; send a secret in a header", "url")
 		return false
 	}
@@ -144,7 +145,7 @@ func (sl *stageLoader) hasSecrets(n *yaml.Node, key string) bool {
 	found := false
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if secretRef.MatchString(n.Value) {
+		if secretRef().MatchString(n.Value) {
 			sl.errorf(n, kindValue, "%q must not read secrets: only header values may (they are masked and never shown)", key)
 			found = true
 		}
@@ -170,7 +171,7 @@ func (sl *stageLoader) webhookHeaders(x entry, where string) []lang.Header {
 		k, v := deref(n.Content[i]), deref(n.Content[i+1])
 		name := k.Value
 		switch {
-		case !headerName.MatchString(name):
+		case !headerName().MatchString(name):
 			sl.errorf(k, kindValue, "%q is not a header name (letters, digits and -)", name)
 			continue
 		case slices.Contains(reservedHeaders, strings.ToLower(name)):
@@ -220,7 +221,7 @@ func (sl *stageLoader) headerParts(v *yaml.Node) []lang.HeaderPart {
 		return true
 	}
 	last := 0
-	for _, m := range secretRef.FindAllStringSubmatchIndex(src, -1) {
+	for _, m := range secretRef().FindAllStringSubmatchIndex(src, -1) {
 		if !text(last, m[0]) {
 			return nil
 		}

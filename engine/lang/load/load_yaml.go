@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -250,7 +251,7 @@ func describe(n *yaml.Node) string {
 }
 
 var (
-	yamlAnchor = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
+	yamlAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`) })
 )
 
 // syntaxError turns an error of the YAML parser into an Error at the position of the
@@ -258,7 +259,7 @@ var (
 // reports without a line, is found in src.
 func (l *loader) syntaxError(err error, src []byte) {
 	msg := err.Error()
-	if m := yamlAnchor.FindStringSubmatch(msg); m != nil {
+	if m := yamlAnchor().FindStringSubmatch(msg); m != nil {
 		at := &yaml.Node{Line: 1, Column: 1}
 		if i := bytes.Index(src, []byte("*"+m[1])); i >= 0 {
 			at.Line = bytes.Count(src[:i], []byte("\n")) + 1

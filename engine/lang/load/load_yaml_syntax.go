@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -47,7 +48,7 @@ const (
 	maxCandidates = 16
 )
 
-var yamlProblemLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+var yamlProblemLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?`) })
 
 func newYAMLSyntax(src []byte, err error) *yamlSyntax {
 	y := &yamlSyntax{src: src, probes: maxProbes, bytes: maxProbeBytes}
@@ -64,7 +65,7 @@ func newYAMLSyntax(src []byte, err error) *yamlSyntax {
 // splitYAMLError returns the message of a parser error and the line it names.
 func splitYAMLError(err error) (string, int) {
 	msg := err.Error()
-	m := yamlProblemLine.FindStringSubmatch(msg)
+	m := yamlProblemLine().FindStringSubmatch(msg)
 	if m == nil {
 		return msg, 0
 	}
@@ -353,7 +354,7 @@ func (y *yamlSyntax) valueAbove(line int) (string, int, bool) {
 	return "", 0, false
 }
 
-var blockScalarHeader = regexp.MustCompile(`(^|[ :-])[|>][-+0-9]*$`)
+var blockScalarHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[ :-])[|>][-+0-9]*$`) })
 
 // openBlocks returns the indentations of the block collections still open before line,
 // outermost first, and whether the content line before it opens a more indented one
@@ -391,7 +392,7 @@ func (y *yamlSyntax) openBlocks(line int) (open []int, opensBlock bool) {
 			open = append(open, col)
 		}
 		opensBlock = bytes.Equal(rest, []byte("-")) || bytes.HasSuffix(rest, []byte(":"))
-		if blockScalarHeader.Match(rest) {
+		if blockScalarHeader().Match(rest) {
 			scalarIndent = indentOfLine(text)
 		}
 	}

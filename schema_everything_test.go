@@ -20,7 +20,7 @@ agents:
   test-coverage: {dispatch: workflow, workflow: agent-test-coverage.yml, ref: main}
   pr-review:     {dispatch: repository_dispatch, event_type: pr-review}
   feat-dev:      {dispatch: comment, body: "@claude implement this"}
-  triage:        {dispatch: label, label: needs-triage}
+  triage:        {dispatch: label, label: needs-triage, login: "triage-agent[bot]"}
   copilot:       {dispatch: assign, assignee: copilot}
 groups:
   maintainers: {users: [alice, bob], teams: [acme/maintainers]}

@@ -150,6 +150,13 @@ agents:
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
 `},
+	{name: "bad agent login", at: "/agents/rev/login", line: 4, yaml: `
+version: 1
+agents:
+  rev: {dispatch: label, label: review-me, login: "@review-bot"}
+pipelines:
+  p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
+`},
 	{name: "bad wait_for", at: "/pipelines/p/stages/0/wait_for", line: 8, yaml: `
 version: 1
 groups:

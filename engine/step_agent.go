@@ -38,6 +38,9 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	// Only a comment dispatch leaves a trace on the subject: its marker.
 	if slices.Contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && slices.Contains(e.Facts.PR.Posted, key)) {
 		run.Applied = core.AppendOnce(run.Applied, key)
+		if e.agentReview(p, run, stage, ag) { // step_agent_review.go
+			return true
+		}
 		e.awaitReport(run, stage)
 		return false
 	}
@@ -185,6 +188,12 @@ func (e *eval) applyReport(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Rep
 		refuseReport(e, r, why)
 		return
 	}
+	e.applyVerdict(p, run, stage, r, fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt))
+}
+
+// applyVerdict applies report r of the live attempt of stage, which why describes: the
+// verdict picks the transition.
+func (e *eval) applyVerdict(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Report, why string) {
 	sr := run.Stages[stage.ID]
 	// The report proves the dispatch reached the agent.
 	key := core.DispatchKey(run, stage)
@@ -203,7 +212,6 @@ func (e *eval) applyReport(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Rep
 	}
 	sr.Verdict = r.Verdict
 	sr.Message = ""
-	why = fmt.Sprintf("agent %s reported %s (attempt %d)", stage.Agent, r.Verdict, r.Attempt)
 	e.Logf("run %s: %s", run.ID, why)
 	if e.branchVerdict(run, stage, r.Verdict, why) { // step_parallel.go
 		return

@@ -98,9 +98,21 @@ type Agent struct {
 	Body      string // comment: the comment text (a mention such as "@claude implement this")
 	Label     string // label: the label to add
 	Assignee  string // assign: the login to assign
+	// Login is the agent's GitHub login: its review on the run's head is its stage's
+	// verdict (ReviewLogin).
+	Login string
 	// Listener is what receives a comment or label dispatch: ListenerWorkflow (also when
 	// "") or ListenerApp (load/validate_token.go).
 	Listener string
+}
+
+// ReviewLogin is the login whose reviews are a's verdicts: its `login`, else the assignee
+// of an assign dispatch; "" when a has none.
+func (a *Agent) ReviewLogin() string {
+	if a.Login != "" {
+		return a.Login
+	}
+	return a.Assignee
 }
 
 // What receives an agent's comment or label dispatch.

@@ -38,7 +38,7 @@ func (l *loader) agents(e entry) {
 func (l *loader) agent(e entry) *lang.Agent {
 	a := &lang.Agent{Name: e.key.Value, Pos: l.pos(e.key)}
 	where := fmt.Sprintf("agent %q", a.Name)
-	known := []string{"dispatch"}
+	known := []string{"dispatch", "login"}
 	for _, k := range dispatchKinds {
 		for _, key := range dispatchKeys[k] {
 			if !slices.Contains(known, key) {
@@ -60,7 +60,7 @@ func (l *loader) agent(e entry) *lang.Agent {
 	}
 	own := dispatchKeys[a.Dispatch]
 	for k, v := range f {
-		if k != "dispatch" && !slices.Contains(own, k) {
+		if k != "dispatch" && k != "login" && !slices.Contains(own, k) {
 			l.errorf(v.key, kindKey, "key %q does not apply to dispatch %q; it takes %s", k, a.Dispatch, lang.QuoteList(own))
 		}
 	}
@@ -98,6 +98,9 @@ func (l *loader) agent(e entry) *lang.Agent {
 	}
 	if v, ok := f["listener"]; ok {
 		a.Listener, _ = l.enum(v, listenerKinds)
+	}
+	if v, ok := f["login"]; ok {
+		a.Login = l.agentLogin(v) // load_agent_login.go
 	}
 	return a
 }

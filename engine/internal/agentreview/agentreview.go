@@ -1,0 +1,68 @@
+package agentreview
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// MaxBody bounds the bytes of a review's body kept in the outputs, which the state holds
+// (core's MaxOutputs bounds them all).
+const MaxBody = 12 << 10
+
+// verdicts maps the states of a review to the verdicts of a report; the others (pending,
+// dismissed) give none.
+var verdicts = map[string]string{
+	core.ReviewApproved:         lang.VerdictApprove,
+	core.ReviewChangesRequested: lang.VerdictReject,
+	core.ReviewCommented:        lang.VerdictComplete,
+}
+
+// Find is the review among reviews (oldest first) that is the verdict of an attempt entered
+// at entered: the first one by login (case-insensitive) submitted after entered on head.
+// Reviews of anyone else, of another commit or from before the attempt are never it.
+func Find(reviews []core.Review, login, head string, entered time.Time) (core.Review, bool) {
+	if login == "" || head == "" {
+		return core.Review{}, false
+	}
+	for _, r := range reviews {
+		if verdicts[r.State] == "" || !strings.EqualFold(r.Author, login) || r.CommitSHA != head || !r.SubmittedAt.After(entered) {
+			continue
+		}
+		return r, true
+	}
+	return core.Review{}, false
+}
+
+// Report is review r as the report of attempt of stage of run: its verdict by its state,
+// its body as outputs.review (and as outputs.feedback when it requests changes).
+func Report(run, stage string, attempt int, r core.Review) *core.Report {
+	body := clip(strings.TrimSpace(r.Body))
+	out := map[string]any{"review": body}
+	if r.State == core.ReviewChangesRequested {
+		out["feedback"] = body
+	}
+	return &core.Report{Run: run, Stage: stage, Attempt: attempt, Verdict: verdicts[r.State], Outputs: out}
+}
+
+// Why is what the history says of r as agent's verdict.
+func Why(agent string, r core.Review, attempt int) string {
+	state := strings.ReplaceAll(strings.ToLower(r.State), "_", " ")
+	return fmt.Sprintf("agent %s reviewed %.7s as %s: %s, verdict %s (attempt %d)", agent, r.CommitSHA, r.Author, state, verdicts[r.State], attempt)
+}
+
+// clip cuts s to at most MaxBody bytes, on a character boundary.
+func clip(s string) string {
+	if len(s) <= MaxBody {
+		return s
+	}
+	cut := MaxBody
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + " …"
+}

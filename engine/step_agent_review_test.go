@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// reviewAgentConfig is one review stage of an agent dispatched by kind, whose login is
+// login ("" leaves it to the assignee): approve goes on to a gate on label "ok",
+// reject back to the stage, once.
+func reviewAgentConfig(kind, login string) *lang.Config {
+	return &lang.Config{Version: 1, BlobOID: "blob1",
+		Agents: []*lang.Agent{{Name: "reviewer", Dispatch: kind, Workflow: "agent.yml", Label: "review-me", Assignee: "copilot", Login: login}},
+		Pipelines: []*lang.Pipeline{{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"},
+			Stages: []*lang.Stage{
+				{ID: "review", Type: lang.StageAgent, Agent: "reviewer", AgentAction: "review", OnComplete: "done",
+					Verdicts: map[string]*lang.Rule{
+						lang.VerdictApprove: {Goto: "done"},
+						lang.VerdictReject:  {Goto: "review", MaxIterations: 1, Then: lang.TargetFail},
+					}},
+				{ID: "done", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+			}}}}
+}
+
+// waitingForReview starts cfg's run at t0 and settles its dispatch.
+func waitingForReview(t *testing.T, cfg *lang.Config, f *Facts) *State {
+	t.Helper()
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = dispatched(t, cfg, res, f, t0)
+	require.Equal(t, StageWaiting, res.State.Runs[0].Stages["review"].Status)
+	return res.State
+}
+
+func TestAgentReviewOfOthersOrElsewhereIsNotTheVerdict(t *testing.T) {
+	cfg := reviewAgentConfig(lang.DispatchAssign, "")
+	f := prFacts()
+	st := waitingForReview(t, cfg, f)
+	f.PR.Reviews = []Review{
+		{Author: "alice", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
+		{Author: "copilot", State: ReviewApproved, CommitSHA: "bbbbbbbbbb", SubmittedAt: t0.Add(time.Minute)},
+		{Author: "copilot", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0},
+		{Author: "copilot", State: ReviewDismissed, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
+		{Author: "copilot", State: ReviewPending, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
+	}
+	res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	assert.Equal(t, "review", run.Stage)
+	assert.Equal(t, StageWaiting, run.Stages["review"].Status)
+	assert.Empty(t, run.Stages["review"].Verdict)
+}
+
+func TestAgentReviewIsTheVerdict(t *testing.T) {
+	cases := []struct {
+		state, verdict, stage string
+		status                StageStatus
+		outputs               map[string]any
+	}{
+		{ReviewApproved, lang.VerdictApprove, "done", StageSucceeded, map[string]any{"review": "fine"}},
+		{ReviewCommented, lang.VerdictComplete, "done", StageSucceeded, map[string]any{"review": "fine"}},
+		{ReviewChangesRequested, lang.VerdictReject, "review", StageWaiting, map[string]any{"review": "fine", "feedback": "fine"}},
+	}
+	for _, c := range cases {
+		t.Run(c.state, func(t *testing.T) {
+			cfg := reviewAgentConfig(lang.DispatchLabel, "Review-Agent[bot]")
+			f := prFacts()
+			st := waitingForReview(t, cfg, f)
+			f.PR.Reviews = []Review{{Author: "review-agent[bot]", State: c.state, Body: " fine ", CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute), IsBot: true}}
+			res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
+			run := res.State.Runs[0]
+			assert.Equal(t, c.stage, run.Stage)
+			sr := run.Stages["review"]
+			if c.stage == "review" {
+				assert.Equal(t, 2, sr.Attempt, "reject loops back: a new attempt")
+				assert.Equal(t, c.outputs, sr.Outputs)
+				require.Len(t, res.Effects, 1, "dispatched again")
+			} else {
+				assert.Equal(t, c.status, sr.Status)
+				assert.Equal(t, c.verdict, sr.Verdict)
+				assert.Equal(t, c.outputs, sr.Outputs)
+				assert.Equal(t, "aaaaaaaaaa", sr.HeadSHA)
+			}
+			assert.Contains(t, run.History[len(run.History)-1].Why, "verdict "+c.verdict)
+
+			// The same facts again change nothing: the review answered its attempt.
+			before, err := json.Marshal(res.State)
+			require.NoError(t, err)
+			again := Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Hour))
+			after, err := json.Marshal(again.State)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(before), string(after))
+		})
+	}
+}
+
+func TestAgentReviewEntersTheLedgerAsTheAgents(t *testing.T) {
+	cfg := reviewAgentConfig(lang.DispatchAssign, "")
+	f := prFacts()
+	st := waitingForReview(t, cfg, f)
+	f.PR.Reviews = []Review{{Author: "Copilot", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)}}
+	res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
+	run := res.State.Runs[0]
+	e := &eval{&core.Eval{Cfg: cfg, Facts: f, Now: t0.Add(time.Hour)}}
+	l := e.ledger(cfg.Pipelines[0], run)
+	require.Len(t, l.Entries, 1)
+	assert.Equal(t, LedgerEntry{Stage: "review", Who: LedgerAgent + "reviewer", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}, l.Entries[0])
+	require.Len(t, l.Stages, 1)
+	assert.True(t, l.Stages[0].Met)
+}

@@ -19,5 +19,6 @@ func (e *eval) agentReview(p *lang.Pipeline, run *Run, stage *lang.Stage, ag *la
 	}
 	sr.HeadSHA = head // the verdict is given on the head it reviewed
 	e.applyVerdict(p, run, stage, agentreview.Report(run.ID, stage.ID, sr.Attempt, rv), agentreview.Why(stage.Agent, rv, sr.Attempt))
+	agentreview.After(run, e.Now, rv)
 	return true
 }

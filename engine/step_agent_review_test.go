@@ -113,3 +113,20 @@ func TestAgentReviewEntersTheLedgerAsTheAgents(t *testing.T) {
 	require.Len(t, l.Stages, 1)
 	assert.True(t, l.Stages[0].Met)
 }
+
+func TestAgentReviewFromAClockAheadAnswersOneAttempt(t *testing.T) {
+	cfg := reviewAgentConfig(lang.DispatchAssign, "")
+	f := prFacts()
+	st := waitingForReview(t, cfg, f)
+	now := t0.Add(time.Hour)
+	// GitHub's clock is ahead of the runner's: the review is dated after the invocation.
+	f.PR.Reviews = []Review{{Author: "copilot", State: ReviewChangesRequested, Body: "no", CommitSHA: "aaaaaaaaaa", SubmittedAt: now.Add(5 * time.Second)}}
+	res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, now)
+	res = dispatched(t, cfg, res, f, now)
+	require.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
+	later := Step(cfg, res.State, Input{Key: "k3", Event: "status"}, f, now.Add(time.Minute))
+	run := later.State.Runs[0]
+	assert.Equal(t, "review", run.Stage)
+	assert.Equal(t, 2, run.Stages["review"].Attempt, "the review answered attempt 1 only")
+	assert.Equal(t, RunWaiting, run.Status)
+}

@@ -66,3 +66,16 @@ func clip(s string) string {
 	}
 	return s[:cut] + " …"
 }
+
+// After makes the stages of run entered at now, before review r was submitted, count as
+// entered when it was: a clock behind GitHub's must not let r answer their attempts too.
+func After(run *core.Run, now time.Time, r core.Review) {
+	if !r.SubmittedAt.After(now) {
+		return
+	}
+	for _, sr := range run.Stages {
+		if sr.EnteredAt.Equal(now) {
+			sr.EnteredAt = r.SubmittedAt
+		}
+	}
+}

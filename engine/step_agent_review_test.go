@@ -130,3 +130,25 @@ func TestAgentReviewFromAClockAheadAnswersOneAttempt(t *testing.T) {
 	assert.Equal(t, 2, run.Stages["review"].Attempt, "the review answered attempt 1 only")
 	assert.Equal(t, RunWaiting, run.Status)
 }
+
+func TestAgentReviewIsABranchVerdict(t *testing.T) {
+	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
+	cfg.Agents[1].Login, cfg.Agents[2].Login = "sec-bot[bot]", "perf-bot[bot]"
+	f := prFacts()
+	res := atReview(t, cfg, f)
+	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
+	f.PR.Reviews = []Review{
+		{Author: "sec-bot[bot]", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(2 * time.Minute), IsBot: true},
+	}
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(3*time.Minute))
+	run := res.State.Runs[0]
+	assert.Equal(t, "review", run.Stage, "the other branch has not answered")
+	assert.Equal(t, StageSucceeded, run.Stages["sec-review"].Status)
+	assert.Equal(t, StageWaiting, run.Stages["perf-review"].Status)
+
+	f.PR.Reviews = append(f.PR.Reviews, Review{Author: "perf-bot[bot]", State: ReviewChangesRequested, Body: "slow", CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(4 * time.Minute), IsBot: true})
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(5*time.Minute))
+	run = res.State.Runs[0]
+	assert.Equal(t, StageFailed, run.Stages["perf-review"].Status)
+	assert.Equal(t, "slow", run.Stages["perf-review"].Outputs["feedback"])
+}

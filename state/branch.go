@@ -45,8 +45,11 @@ func subjectName(file string) string { return strings.TrimSuffix(file, ".json") 
 // ArchiveFile is where a finished run of the subject whose file is file is archived:
 // archive/pr-7/<run id with "/" as ".">.json.
 func ArchiveFile(file, runID string) string {
-	return "archive/" + subjectName(file) + "/" + strings.ReplaceAll(runID, "/", ".") + ".json"
+	return ArchiveDir(file) + "/" + strings.ReplaceAll(runID, "/", ".") + ".json"
 }
+
+// ArchiveDir is the directory of the archived runs of the subject whose file is file.
+func ArchiveDir(file string) string { return "archive/" + subjectName(file) }
 
 // EncodeFile returns a subject's state file: engine.State as indented JSON (diffs of
 // the branch stay readable), ending in a newline.

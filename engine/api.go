@@ -116,6 +116,7 @@ const (
 	MaxDispatchInputs        = core.MaxDispatchInputs
 	MaxDispatchPayload       = core.MaxDispatchPayload
 	MaxHistory               = core.MaxHistory
+	HistoryHead              = core.HistoryHead
 	MaxIntentLease           = core.MaxIntentLease
 	MaxRefused               = core.MaxRefused
 	MaxSessionID             = core.MaxSessionID

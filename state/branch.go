@@ -45,19 +45,22 @@ func subjectName(file string) string { return strings.TrimSuffix(file, ".json") 
 // ArchiveFile is where a finished run of the subject whose file is file is archived:
 // archive/pr-7/<run id with "/" as ".">.json.
 func ArchiveFile(file, runID string) string {
-	return "archive/" + subjectName(file) + "/" + strings.ReplaceAll(runID, "/", ".") + ".json"
+	return ArchiveDir(file) + "/" + strings.ReplaceAll(runID, "/", ".") + ".json"
 }
+
+// ArchiveDir is the directory of the archived runs of the subject whose file is file.
+func ArchiveDir(file string) string { return "archive/" + subjectName(file) }
 
 // EncodeFile returns a subject's state file: engine.State as indented JSON (diffs of
 // the branch stay readable), ending in a newline.
-func EncodeFile(st *engine.State) (string, error) { return encodeFile(st, nil) }
+func EncodeFile(st *engine.State) (string, error) { return encodeFile(st, nil, nil) }
 
-// encodeFile is EncodeFile, with claim (nil: none) in the file.
-func encodeFile(st *engine.State, claim *Claim) (string, error) {
+// encodeFile is EncodeFile, with claim and the audit's tail (nil: none) in the file.
+func encodeFile(st *engine.State, claim *Claim, tail *AuditTail) (string, error) {
 	if st == nil {
 		return "", errors.New("encoding state file: nil state")
 	}
-	js, err := json.MarshalIndent(claimedFile{State: st, Claim: claim}, "", "  ")
+	js, err := json.MarshalIndent(claimedFile{State: st, Claim: claim, Audit: tail}, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encoding state file: %w", err)
 	}
@@ -75,16 +78,23 @@ func DecodeFile(text, subject string) (*engine.State, error) {
 
 // decodeFile is DecodeFile, with the file's claim to post the state comment (nil for none).
 func decodeFile(text, subject string) (*engine.State, *Claim, error) {
+	f, err := decodeWhole(text, subject)
+	return f.State, f.Claim, err
+}
+
+// decodeWhole is DecodeFile, with all the file holds besides the state.
+func decodeWhole(text, subject string) (claimedFile, error) {
 	text, _ = splitFileMAC(text) // a signature is checked by VerifyFile, not here
 	var f claimedFile
 	if err := strictJSON(text, &f); err != nil {
-		return nil, nil, err
+		return claimedFile{}, err
 	}
 	st, err := checkFile(f.State, subject)
 	if err != nil {
-		return nil, nil, err
+		return claimedFile{}, err
 	}
-	return st, f.Claim, nil
+	f.State = st
+	return f, nil
 }
 
 // checkFile holds a decoded state file to what DecodeFile promises.

@@ -102,6 +102,10 @@ type BranchStore struct {
 	// claim is the claim to post the state comment (claim.go) that the subject's file
 	// holds, as read or last written; nil for none.
 	claim *Claim
+	// audit is the audit's tail the subject's file holds, as read or last written, and
+	// marks the histories of its runs then; pending is the tail a write puts in the file.
+	audit, pending *AuditTail
+	marks          map[string]historyMark
 }
 
 // NewBranchStore returns a store over what the facts query read of the branch; Load
@@ -141,12 +145,12 @@ func (s *BranchStore) state() (*engine.State, error) {
 		s.newly = []engine.IgnoredComment{{Commit: f.Commit, Why: why}}
 		return nil, nil
 	}
-	st, claim, err := decodeFile(f.Text, s.subject)
+	whole, err := decodeWhole(f.Text, s.subject)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s on %s at %.7s: %w", f.Path, s.read.Name, f.Commit, err)
 	}
-	s.claim = claim
-	return st, nil
+	s.claim, s.audit, s.marks = whole.Claim, whole.Audit, historyMarks(whole.State)
+	return whole.State, nil
 }
 
 // version is what was read of the branch.
@@ -206,7 +210,7 @@ type fileWrite struct {
 
 // fileText is the subject's file holding kept and claim, signed.
 func (s *BranchStore) fileText(kept *engine.State, claim *Claim) (string, error) {
-	text, err := encodeFile(kept, claim)
+	text, err := encodeFile(kept, claim, s.pending)
 	if err != nil {
 		return "", err
 	}
@@ -239,6 +243,10 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if err != nil {
 		return v, err
 	}
+	audit, err := s.auditWrite(c)
+	if err != nil {
+		return v, err
+	}
 	text, fw, err := s.claimedText(kept, v, fw)
 	if err != nil {
 		return v, err
@@ -260,6 +268,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 		files = append(files, FileChange{Path: ArchiveFile(s.file, r.ID), Text: a})
 	}
 	files = append(files, outputChanges(live, outputs, v.Outputs)...)
+	files = append(files, audit...)
 	if len(files) == 0 {
 		return v, nil // nothing changed, nothing written
 	}
@@ -278,6 +287,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if text != v.File {
 		s.claim = fw.claim
 	}
+	s.audit, s.marks = s.pending, historyMarks(c.State)
 	present := v.Outputs
 	v.Head, v.File, v.Index, v.Shard, v.FileCommit = commit, text, index.legacy, index.shard, commit
 	v.Outputs = outputs

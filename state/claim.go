@@ -54,6 +54,8 @@ type Claim struct {
 type claimedFile struct {
 	*engine.State
 	Claim *Claim `json:"comment_claim,omitempty"`
+	// Audit is the audit's tail (audit.go).
+	Audit *AuditTail `json:"audit,omitempty"`
 }
 
 // newClaim is a claim made at now by an invocation that stops at deadline (zero:

@@ -195,7 +195,7 @@ func TestClaimInFile(t *testing.T) {
 	assert.NotContains(t, plain, "comment_claim")
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	claim := &Claim{Nonce: "abc", At: at, Until: at.Add(time.Minute), After: 12}
-	text, err := encodeFile(st, claim)
+	text, err := encodeFile(st, claim, nil)
 	require.NoError(t, err)
 	got, gotClaim, err := decodeFile(text, st.Subject)
 	require.NoError(t, err)

@@ -64,9 +64,11 @@ func TestStatusSaysHistoryRowsLeftOut(t *testing.T) {
 	cfg, st := gatesRun(t, 60)
 	body, err := Body(cfg, st)
 	require.NoError(t, err)
-	assert.Contains(t, Human(body), fmt.Sprintf("11 earlier rows not kept (a run keeps its newest %d)", engine.MaxHistory))
+	assert.Contains(t, Human(body), "History (61, first 5 and newest 45 shown)")
+	assert.Contains(t, Human(body), "| | … | 11 rows between: `pipeline-action audit --repo acme/widgets --number 7` prints the whole trail | |")
+	assert.Contains(t, Human(body), "| · → gate-0001 | started on pull_request.opened |", "where the run began is shown")
 	cfg, st = gatesRun(t, 10)
 	body, err = Body(cfg, st)
 	require.NoError(t, err)
-	assert.NotContains(t, Human(body), "not kept")
+	assert.NotContains(t, Human(body), "rows between")
 }

@@ -238,40 +238,80 @@ func renderResult(b *strings.Builder, r engine.GateResult) {
 	b.WriteString("\n")
 }
 
-// renderHistory writes the newest history entries (at most limit, unless
-// allHistory) oldest first, folded in <details>.
+// renderHistory writes a run's history (at most limit entries, unless allHistory),
+// oldest first, folded in <details>: where the run began (the first entries a run keeps
+// once it cuts rows) and the newest entries, with a row saying what lies between.
 func renderHistory(b *strings.Builder, run *engine.Run, limit int) {
 	h := run.History
 	if len(h) == 0 {
 		return
 	}
+	total := len(h) + run.HistoryCut
 	if limit == 0 {
-		fmt.Fprintf(b, "<sub>History (%d) left out: the comment would exceed GitHub's size limit.</sub>\n\n", len(h))
+		fmt.Fprintf(b, "<sub>History (%d) left out: the comment would exceed GitHub's size limit.</sub>\n\n", total)
 		return
 	}
-	summary := fmt.Sprintf("History (%d)", len(h))
-	if limit > 0 && limit < len(h) {
-		h = h[len(h)-limit:]
-		summary = fmt.Sprintf("History (%d, newest %d shown)", len(run.History), limit)
+	first, rest, gap := historyRows(run, limit)
+	summary := fmt.Sprintf("History (%d)", total)
+	switch {
+	case gap > 0 && len(first) > 0:
+		summary = fmt.Sprintf("History (%d, first %d and newest %d shown)", total, len(first), len(rest))
+	case gap > 0:
+		summary = fmt.Sprintf("History (%d, newest %d shown)", total, len(rest))
 	}
 	fmt.Fprintf(b, "<details><summary>%s</summary>\n\n", summary)
-	if run.HistoryCut > 0 {
-		rows := "rows"
-		if run.HistoryCut == 1 {
-			rows = "row"
-		}
-		fmt.Fprintf(b, "<sub>%d earlier %s not kept (a run keeps its newest %d); the stages above say how each ended and when, and each commit of the state branch holds the state after its event.</sub>\n\n",
-			run.HistoryCut, rows, engine.MaxHistory)
-	}
 	b.WriteString("| time | from → to | why | actor |\n| --- | --- | --- | --- |\n")
-	for _, t := range h {
+	historyTable(b, first)
+	if gap > 0 {
+		fmt.Fprintf(b, "| | … | %d %s between: %s prints the whole trail | |\n", gap, rowsWord(gap), auditCommand(run.Subject))
+	}
+	historyTable(b, rest)
+	b.WriteString("\n</details>\n\n")
+}
+
+// historyRows splits run's history into the first rows and the newest to show (at most
+// limit together, unless allHistory), and counts the rows left out between.
+func historyRows(run *engine.Run, limit int) (first, rest []engine.Transition, gap int) {
+	h := run.History
+	head := 0
+	if run.HistoryCut > 0 {
+		head = min(engine.HistoryHead, len(h))
+	}
+	first, rest = h[:head], h[head:]
+	if limit > 0 && limit < len(h) {
+		if limit < len(first) {
+			first = first[:limit]
+		}
+		rest = rest[len(rest)-(limit-len(first)):]
+	}
+	return first, rest, len(h) + run.HistoryCut - len(first) - len(rest)
+}
+
+func historyTable(b *strings.Builder, rows []engine.Transition) {
+	for _, t := range rows {
 		from := cell(t.From)
 		if from == "" {
 			from = "·"
 		}
 		fmt.Fprintf(b, "| %s | %s → %s | %s | %s |\n", stamp(t.At), from, cell(t.To), cell(t.Why), cell(t.Actor))
 	}
-	b.WriteString("\n</details>\n\n")
+}
+
+func rowsWord(n int) string {
+	if n == 1 {
+		return "row"
+	}
+	return "rows"
+}
+
+// auditCommand is the command that prints the whole trail of subject (owner/repo#7),
+// as inline code.
+func auditCommand(subject string) string {
+	repo, number, ok := strings.Cut(subject, "#")
+	if !ok {
+		return "`pipeline-action audit`"
+	}
+	return codeSpan(fmt.Sprintf("pipeline-action audit --repo %s --number %s", oneLine(repo), oneLine(number)))
 }
 
 // stamp formats a stored time in UTC, or "" for the zero time.

@@ -35,7 +35,7 @@ func CLI(simulate SimulateFunc, simUsage string) []Command {
 		Usage: simUsage,
 		Main:  func(ctx context.Context, e Env) int { return simulate(ctx, e.Args, e.Stdout, e.Stderr) },
 	}
-	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, doctorCmd, graphCmd, versionCmd}
+	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, doctorCmd, graphCmd, versionCmd}
 }
 
 var runCmd = Command{
@@ -89,6 +89,14 @@ var statusCmd = Command{
 		"                          list the open runs (index.json on the state branch)\n",
 	Usage: statusUsage,
 	Main:  func(ctx context.Context, e Env) int { return statusMain(ctx, e.Args, e.Stdout, e.Stderr, e.Getenv) },
+}
+
+var auditCmd = Command{
+	Name: "audit",
+	List: "  audit --pr N [--repo OWNER/NAME] [--format text|json]\n" +
+		"                          print a pull request's (--issue: an issue's) whole trail of transitions\n",
+	Usage: auditUsage,
+	Main:  func(ctx context.Context, e Env) int { return auditMain(ctx, e.Args, e.Stdout, e.Stderr, e.Getenv) },
 }
 
 var doctorCmd = Command{

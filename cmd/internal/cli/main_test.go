@@ -57,6 +57,8 @@ commands:
                           and/or .github/pipelines/*.yaml (default .)
   status [--repo OWNER/NAME] [--branch BRANCH]
                           list the open runs (index.json on the state branch)
+  audit --pr N [--repo OWNER/NAME] [--format text|json]
+                          print a pull request's (--issue: an issue's) whole trail of transitions
   doctor [--repo OWNER/NAME] [--pr N]
                           check a live repository: config, token scopes, settings (writes nothing)
   graph [PATH] [--pipeline NAME]

@@ -164,8 +164,8 @@ type Run struct {
 	Head      string       `json:"head,omitempty"`
 	HeadSince time.Time    `json:"head_since,omitzero"`
 	History   []Transition `json:"history,omitempty"`
-	// HistoryCut counts the oldest entries of History left out to keep it to MaxHistory,
-	// so that whoever reads it knows it does not begin with the run.
+	// HistoryCut counts the entries left out after the first HistoryHead to keep History
+	// to MaxHistory, so that whoever reads it knows where rows are missing.
 	HistoryCut int      `json:"history_cut,omitempty"`
 	Applied    []string `json:"applied,omitempty"` // keys of effects known done
 	// Intents are the write-ahead effects asked for whose outcome is not recorded yet
@@ -256,5 +256,6 @@ type Transition struct {
 	Why   string    `json:"why"`
 }
 
-// MaxHistory caps Run.History; the oldest entries go first.
-const MaxHistory = 50
+// MaxHistory caps Run.History: it keeps its first HistoryHead entries, where the run
+// began, and the newest; those between go first (the state branch's audit keeps them).
+const MaxHistory, HistoryHead = 50, 5

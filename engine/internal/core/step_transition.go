@@ -12,7 +12,7 @@ func (e *Eval) Record(run *Run, from, to, why string) {
 	run.UpdatedAt = e.Now
 	run.History = append(run.History, Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why})
 	if cut := len(run.History) - MaxHistory; cut > 0 {
-		run.History = run.History[cut:]
+		run.History = append(run.History[:HistoryHead], run.History[HistoryHead+cut:]...)
 		run.HistoryCut += cut
 	}
 }

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/cmd/internal/run"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/state"
+)
+
+const auditUsage = `usage: pipeline-action audit [--repo OWNER/NAME] (--pr N | --issue N | --number N) [--format text|json] [--branch BRANCH]
+
+Prints the whole trail of a pull request or an issue: every transition of each of its
+runs, oldest first, with when, which run, from which stage to which, why and who. It
+reads, in one GraphQL query at the head of the state branch, the subject's file (pr-7.json),
+its audit (audit/pr-7/0001.jsonl …: the rows a run's history no longer holds) and its
+archived runs (archive/pr-7/). --format json prints one JSON object a line: at, run,
+pipeline, actor, from, to, why.
+
+The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN); GITHUB_GRAPHQL_URL
+and GITHUB_API_URL name another GitHub than github.com.
+
+flags:
+  --repo OWNER/NAME   the repository (default GITHUB_REPOSITORY)
+  --pr N              a pull request
+  --issue N           an issue
+  --number N          a pull request, or an issue when no pull request N has a trail
+  --format FORMAT     text (default) or json
+  --branch BRANCH     the state branch, as settings.state_branch names it
+                      (default pipeline-action/state)
+
+exit codes: 0 printed, 1 the trail could not be read (or part of it), 2 bad usage or
+no token
+`
+
+// auditMain prints a subject's whole trail.
+func auditMain(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := run.NewFlagSet("audit", stderr)
+	repo := fs.String("repo", getenv("GITHUB_REPOSITORY"), "the repository, OWNER/NAME")
+	branch := fs.String("branch", lang.DefaultStateBranch, "the state branch")
+	pr := fs.Int("pr", 0, "a pull request")
+	issue := fs.Int("issue", 0, "an issue")
+	number := fs.Int("number", 0, "a pull request or an issue")
+	format := fs.String("format", "text", "text or json")
+	rest, code, ok := run.ParseFlags(fs, auditUsage, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	files, bad := auditFiles(*pr, *issue, *number)
+	switch {
+	case len(rest) > 0:
+		bad = fmt.Sprintf("takes no arguments, got %q", rest)
+	case *format != "text" && *format != "json":
+		bad = fmt.Sprintf("--format is text or json, not %q", *format)
+	case *repo == "":
+		bad = "no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY"
+	}
+	if bad != "" {
+		fmt.Fprintf(stderr, "pipeline-action audit: %s\n\n%s", bad, auditUsage)
+		return 2
+	}
+	client, code := auditClient(getenv, *repo, stderr)
+	if client == nil {
+		return code
+	}
+	for i, file := range files {
+		read, head, exists, err := client.ReadAudit(ctx, *branch, file)
+		if err != nil {
+			fmt.Fprintf(stderr, "pipeline-action audit: %v\n", err)
+			return 1
+		}
+		if !exists {
+			fmt.Fprintf(stderr, "%s has no state branch %s: no run has been saved there yet.\n", *repo, *branch)
+			return 0
+		}
+		if read.File == nil && len(read.Parts) == 0 && len(read.Archives) == 0 && i+1 < len(files) {
+			continue // not a pull request's: try the issue
+		}
+		return printTrail(stdout, stderr, *repo, file, head, read, *format)
+	}
+	return 0
+}
+
+// auditFiles are the subject files to read, in order, for the flags given.
+func auditFiles(pr, issue, number int) ([]string, string) {
+	given := 0
+	for _, n := range []int{pr, issue, number} {
+		if n < 0 {
+			return nil, "a number is positive"
+		}
+		if n > 0 {
+			given++
+		}
+	}
+	switch {
+	case given != 1:
+		return nil, "give one of --pr N, --issue N, --number N"
+	case pr > 0:
+		return []string{state.SubjectFile(true, pr)}, ""
+	case issue > 0:
+		return []string{state.SubjectFile(false, issue)}, ""
+	}
+	return []string{state.SubjectFile(true, number), state.SubjectFile(false, number)}, ""
+}
+
+func auditClient(getenv func(string) string, repo string, stderr io.Writer) (*ghapi.Client, int) {
+	token := getenv("GITHUB_TOKEN")
+	if token == "" {
+		token = getenv("INPUT_TOKEN")
+	}
+	if token == "" {
+		fmt.Fprintln(stderr, "pipeline-action audit: no token: set GITHUB_TOKEN")
+		return nil, 2
+	}
+	client, err := ghapi.New(ghapi.Options{Token: token, RESTURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Repository: repo})
+	if err != nil {
+		fmt.Fprintf(stderr, "pipeline-action audit: %v\n", err)
+		return nil, 2
+	}
+	return client, 0
+}
+
+// printTrail prints the trail of file read at head; 1 when part of it could not be read.
+func printTrail(stdout, stderr io.Writer, repo, file, head string, read state.AuditRead, format string) int {
+	subject := repo + "#" + strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(file, "pr-"), "issue-"), ".json")
+	rows, problems := state.Trail(subject, read)
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				fmt.Fprintf(stderr, "pipeline-action audit: %v\n", err)
+				return 1
+			}
+		}
+	} else {
+		printTrailText(stdout, rows)
+		fmt.Fprintf(stdout, "\n%d %s of %s, from the state branch at %.7s.\n", len(rows), run.Plural(len(rows), "transition", "transitions"), subject, head)
+		if read.File != nil && !read.File.Signed {
+			fmt.Fprintf(stdout, "NOT signed by GitHub: %s was not written by the action through GitHub's API, do not trust it.\n", file)
+		}
+	}
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "pipeline-action audit: left out: %s\n", p)
+	}
+	if len(problems) > 0 {
+		return 1
+	}
+	return 0
+}
+
+func printTrailText(w io.Writer, rows []state.AuditEntry) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "No transition.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tRUN\tFROM → TO\tWHY\tACTOR")
+	for _, r := range rows {
+		from := r.From
+		if from == "" {
+			from = "·"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%s\t%s\n", r.At.UTC().Format(time.DateTime), run.OneLine(r.Run), run.OneLine(from),
+			run.OneLine(r.To), run.OneLine(r.Why), run.OneLine(r.Actor))
+	}
+	tw.Flush()
+}

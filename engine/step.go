@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -54,7 +56,12 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	if in.AgentFailure != nil {
 		e.deliver(answer{failure: in.AgentFailure})
 	}
+	enabled := maps.Clone(e.St.Enabled)
 	e.advanceAll()
+	if !maps.Equal(enabled, e.St.Enabled) { // a run enabled a pipeline: it may start now
+		e.startTriggered(in)
+		e.advanceAll()
+	}
 	e.NoteHeads() // a pull request a run came to name in this step
 	return e.Result(st)
 }
@@ -70,6 +77,12 @@ func (e *eval) startTriggered(in Input) {
 			continue
 		}
 		onEvent := p.Trigger.Event == in.Event
+		if !dormant.Enabled(e.St, p) { // enabled: false, and not enabled on the subject
+			if onEvent {
+				e.Logf("pipeline %q: not enabled on this subject; not started", p.Name)
+			}
+			continue
+		}
 		if e.Facts.PR.State != PROpen && !core.ClosingTrigger(p) {
 			// Its work would land on a subject that is done with: an event read late (the
 			// pull request was merged since) starts nothing; only a trigger on closing does.

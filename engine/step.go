@@ -121,6 +121,10 @@ func (e *eval) startTriggered(in Input) {
 		if !onEvent {
 			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",
 				in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
+			if e.St.Enabled[p.Name] {
+				why = fmt.Sprintf("started on %s: enabled on this subject, and its trigger %s holds since %s",
+					in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
+			}
 		}
 		e.start(p, in, since, why)
 	}

@@ -2,6 +2,7 @@ package dormant
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -92,5 +93,6 @@ func Command(cfg *lang.Config, st *core.State, name string, on bool) string {
 	case !p.HasTrigger:
 		return fmt.Sprintf("`/pipeline %s`: pipeline %s is a sub-pipeline: it starts from its parent's stage. Nothing was changed.", verb, p.Name)
 	}
-	return Set(st, p, on) + "."
+	done := Set(st, p, on)
+	return strings.ToUpper(done[:1]) + done[1:] + "."
 }

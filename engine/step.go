@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -58,8 +59,8 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	}
 	enabled := maps.Clone(e.St.Enabled)
 	e.advanceAll()
-	if !maps.Equal(enabled, e.St.Enabled) { // a run enabled a pipeline: it may start now
-		e.startTriggered(in)
+	if now := dormant.Newly(e.Cfg, enabled, e.St.Enabled); len(now) > 0 { // a run enabled them: they may start now
+		e.startTriggered(in, now...)
 		e.advanceAll()
 	}
 	e.NoteHeads() // a pull request a run came to name in this step
@@ -68,10 +69,14 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 
 // startTriggered starts the pipelines whose trigger is this event, or whose trigger holds
 // since an event that was not seen, unless they already ran for it or are still active.
-func (e *eval) startTriggered(in Input) {
+// With only, it looks at those pipelines alone.
+func (e *eval) startTriggered(in Input, only ...string) {
 	for _, p := range e.Cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline
+		}
+		if len(only) > 0 && !slices.Contains(only, p.Name) {
+			continue
 		}
 		if !e.ScopeFits(p) { // step_issue.go
 			continue

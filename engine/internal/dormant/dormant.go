@@ -17,6 +17,18 @@ func Enabled(st *core.State, p *lang.Pipeline) bool {
 	return !p.Dormant
 }
 
+// Newly lists the pipelines of cfg that the subject's overrides after let start and before
+// did not, in config order.
+func Newly(cfg *lang.Config, before, after map[string]bool) []string {
+	var out []string
+	for _, p := range cfg.Pipelines {
+		if Enabled(&core.State{Enabled: after}, p) && !Enabled(&core.State{Enabled: before}, p) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
 // Set records that pipeline p is enabled (on) or not on st's subject, and says what it
 // did. A setting equal to the pipeline's own `enabled:` leaves nothing in the state.
 func Set(st *core.State, p *lang.Pipeline, on bool) string {

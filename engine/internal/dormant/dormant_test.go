@@ -45,3 +45,11 @@ func TestPlanSetTakesBooleans(t *testing.T) {
 	assert.Contains(t, PlanSet(cfg, st, "logger", lang.Value{Kind: lang.KindInt, Scalar: "1"}, nil).Err, "not true or false")
 	assert.Equal(t, map[string]bool{"developer": true}, st.Enabled)
 }
+
+func TestNewlyListsWhatMayStartNow(t *testing.T) {
+	cfg := config()
+	assert.Equal(t, []string{"developer"}, Newly(cfg, nil, map[string]bool{"developer": true}))
+	assert.Equal(t, []string{"logger"}, Newly(cfg, map[string]bool{"logger": false}, nil), "back to its own enabled: true")
+	assert.Empty(t, Newly(cfg, map[string]bool{"developer": true}, map[string]bool{"developer": true}))
+	assert.Empty(t, Newly(cfg, nil, map[string]bool{"logger": false}))
+}

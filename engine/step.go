@@ -59,8 +59,8 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	}
 	enabled := maps.Clone(e.St.Enabled)
 	e.advanceAll()
-	if now := dormant.Newly(e.Cfg, enabled, e.St.Enabled); len(now) > 0 { // a run enabled them: they may start now
-		e.startTriggered(in, now...)
+	if newly := dormant.Newly(e.Cfg, enabled, e.St.Enabled); len(newly) > 0 { // a run enabled them: they may start in this event
+		e.startTriggered(in, newly...)
 		e.advanceAll()
 	}
 	e.NoteHeads() // a pull request a run came to name in this step

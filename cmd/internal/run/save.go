@@ -33,7 +33,7 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 }
 
 // keepsEnabled reports whether the pipelines the subject enables or disables are to be
-// written though no run is there: some are, or some were as the state was read.
+// written though no run is there: the state holds some, or the state as read held some.
 func keepsEnabled(loaded, now *engine.State) bool {
 	return len(now.Enabled) > 0 || loaded != nil && len(loaded.Enabled) > 0
 }

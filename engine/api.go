@@ -76,6 +76,8 @@ const (
 	CmdSkip                  = core.CmdSkip
 	CmdStatus                = core.CmdStatus
 	CmdStart                 = core.CmdStart
+	CmdEnable                = core.CmdEnable
+	CmdDisable               = core.CmdDisable
 	CmdUnblock               = core.CmdUnblock
 	Conflicting              = core.Conflicting
 	DeadlineBranch           = core.DeadlineBranch

@@ -49,7 +49,7 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 	for _, c := range f.PR.Comments {
 		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && !c.Disowned() && core.IsCommand(c.Body) {
 			commanders = append(commanders, c.Author)
-			if verb, _, _ := core.ParseCommand(c.Body); verb == CmdStart {
+			if verb, _, _ := core.ParseCommand(c.Body); core.ActsAlone(verb) {
 				starters = append(starters, c.Author) // a start needs no open run
 			}
 		}

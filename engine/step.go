@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -54,22 +57,37 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	if in.AgentFailure != nil {
 		e.deliver(answer{failure: in.AgentFailure})
 	}
+	enabled := maps.Clone(e.St.Enabled)
 	e.advanceAll()
+	if newly := dormant.Newly(e.Cfg, enabled, e.St.Enabled); len(newly) > 0 { // a run enabled them: they may start in this event
+		e.startTriggered(in, newly...)
+		e.advanceAll()
+	}
 	e.NoteHeads() // a pull request a run came to name in this step
 	return e.Result(st)
 }
 
 // startTriggered starts the pipelines whose trigger is this event, or whose trigger holds
 // since an event that was not seen, unless they already ran for it or are still active.
-func (e *eval) startTriggered(in Input) {
+// With only, it looks at those pipelines alone.
+func (e *eval) startTriggered(in Input, only ...string) {
 	for _, p := range e.Cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline
+		}
+		if len(only) > 0 && !slices.Contains(only, p.Name) {
+			continue
 		}
 		if !e.ScopeFits(p) { // step_issue.go
 			continue
 		}
 		onEvent := p.Trigger.Event == in.Event
+		if !dormant.Enabled(e.St, p) { // enabled: false, and not enabled on the subject
+			if onEvent {
+				e.Logf("pipeline %q: not enabled on this subject; not started", p.Name)
+			}
+			continue
+		}
 		if e.Facts.PR.State != PROpen && !core.ClosingTrigger(p) {
 			// Its work would land on a subject that is done with: an event read late (the
 			// pull request was merged since) starts nothing; only a trigger on closing does.
@@ -108,6 +126,10 @@ func (e *eval) startTriggered(in Input) {
 		if !onEvent {
 			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",
 				in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
+			if e.St.Enabled[p.Name] {
+				why = fmt.Sprintf("started on %s: enabled on this subject, and its trigger %s holds since %s",
+					in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
+			}
 		}
 		e.start(p, in, since, why)
 	}

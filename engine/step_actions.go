@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
@@ -63,6 +64,9 @@ func (e *eval) planStageAction(p *lang.Pipeline, run *Run, stage *lang.Stage, ef
 	case lang.ActionAssign:
 		return e.PlanAssign(eff, c.Assignees, c.Group)
 	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
+		if c.Pipeline != "" {
+			return dormant.PlanSet(e.Cfg, e.St, c.Pipeline, c.Value, env)
+		}
 		return e.PlanSetVariable(run, stage.Action, c.Name, c.Value, env)
 	case lang.ActionUpdateBranch: // step_merge_refusal.go
 		return e.PlanUpdateBranch(eff)

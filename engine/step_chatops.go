@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -22,6 +23,8 @@ import (
 //	/pipeline restart [stage]  starts again at stage (default: the first)
 //	/pipeline status           replies with where the runs are
 //	/pipeline start <pipeline> starts a pipeline on the subject (step_chatops_start.go)
+//	/pipeline enable <pipeline>  lets a pipeline's trigger start it on the subject (internal/dormant)
+//	/pipeline disable <pipeline> keeps its trigger from starting it there
 //
 // Only people with settings.chatops.permission (default write) — and, when
 // settings.chatops.from is set, members of one of its groups — may use them; anyone else
@@ -30,7 +33,7 @@ import (
 // written before the oldest of those runs started are not acted on at all.
 
 // ChatOpsCommands lists the commands, in the order the help shows them.
-var ChatOpsCommands = []string{CmdApprove, CmdRetry, CmdSkip, CmdCancel, CmdUnblock, CmdRestart, CmdStatus, CmdStart}
+var ChatOpsCommands = []string{CmdApprove, CmdRetry, CmdSkip, CmdCancel, CmdUnblock, CmdRestart, CmdStatus, CmdStart, CmdEnable, CmdDisable}
 
 // escalate stops run for a person, and asks for its pipeline's on_error list.
 func (e *eval) escalate(run *Run, why string) {
@@ -72,7 +75,7 @@ func (e *eval) chatops() {
 			e.Disown(c)
 			continue
 		}
-		if verb, _, _ := core.ParseCommand(c.Body); verb == CmdStart {
+		if verb, _, _ := core.ParseCommand(c.Body); core.ActsAlone(verb) {
 			e.command(c) // a start has its own bounds (step_chatops_start.go)
 			continue
 		}
@@ -113,6 +116,11 @@ func (e *eval) command(c IssueComment) {
 	defer func() { e.Actor = actor }()
 	if verb == CmdStart {
 		e.commandStart(c, arg) // step_chatops_start.go
+		return
+	}
+	if verb == CmdEnable || verb == CmdDisable {
+		e.Logf("comment %d: %s by %s", c.ID, text, c.Author)
+		e.Reply(c, dormant.Command(e.Cfg, e.St, arg, verb == CmdEnable))
 		return
 	}
 	var notes []string

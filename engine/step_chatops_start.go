@@ -12,12 +12,12 @@ import (
 // had seen it was lost) would start work nobody asked for today.
 const startWindow = 24 * time.Hour
 
-// startsWaiting reports whether a `/pipeline start` waits to be acted on: commands are read
-// even when no run is open, for those.
+// startsWaiting reports whether a `/pipeline start`, `enable` or `disable` waits to be
+// acted on: commands are read even when no run is open, for those.
 func (e *eval) startsWaiting() bool {
 	for _, c := range e.Facts.PR.Comments {
 		if c.ID > e.St.CommandsSeen && !c.Viewer {
-			if verb, _, ok := core.ParseCommand(c.Body); ok && verb == CmdStart {
+			if verb, _, ok := core.ParseCommand(c.Body); ok && core.ActsAlone(verb) {
 				return true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -125,9 +126,21 @@ func (e *eval) planItem(run *Run, item lang.ActionItem, eff Effect, env lang.Env
 	case lang.ActionSetVariable, lang.ActionSetShared: // step_variables.go
 		name, _ := argField(a, "name")
 		value, _ := argField(a, "value")
+		if target, ok := enableTarget(a); ok {
+			return dormant.PlanSet(e.Cfg, e.St, target, value, env)
+		}
 		return e.PlanSetVariable(run, item.Action, name.Scalar, value, env)
 	}
 	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
+}
+
+// enableTarget is the pipeline a set_variable item enables, if it names one.
+func enableTarget(a lang.Value) (string, bool) {
+	p, ok := argField(a, "pipeline")
+	if !ok {
+		p, ok = argField(a, "workflow")
+	}
+	return p.Scalar, ok
 }
 
 // argField is the value of key in the map a, and whether a has it.

@@ -22,15 +22,16 @@ import (
 func (d *Dual) BindLater() { d.later = true }
 
 // nothingDone reports whether st holds no effect performed or intended, and nothing else
-// the facts would not give again: no finished run, command acted on or refused, follower
-// or shared variable.
+// the facts would not give again: no finished run, command acted on or refused, follower,
+// shared variable or pipeline enabled.
 func nothingDone(st *engine.State) bool {
 	for _, r := range st.Runs {
 		if len(r.Applied) > 0 || len(r.Intents) > 0 {
 			return false
 		}
 	}
-	return len(st.Past) == 0 && st.CommandsSeen == 0 && len(st.Refused) == 0 && len(st.Followers) == 0 && len(st.Shared) == 0
+	return len(st.Past) == 0 && st.CommandsSeen == 0 && len(st.Refused) == 0 && len(st.Followers) == 0 && len(st.Shared) == 0 &&
+		len(st.Enabled) == 0
 }
 
 // postOnly posts the state comment's placeholder, carrying nonce, and leaves its binding

@@ -85,6 +85,7 @@ func TestNothingDone(t *testing.T) {
 		"refused":  func(st *engine.State) { st.Refused = []engine.Refusal{{}} },
 		"follower": func(st *engine.State) { st.Followers = []engine.Follower{{Issue: 4}} },
 		"shared":   func(st *engine.State) { st.Shared = map[string]any{"k": 1} },
+		"enabled":  func(st *engine.State) { st.Enabled = map[string]bool{"p": true} },
 	} {
 		st := sampleState()
 		f(st)

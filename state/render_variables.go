@@ -3,6 +3,8 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,5 +53,29 @@ func renderVariables(b *strings.Builder, title string, vars map[string]any) {
 func renderShared(b *strings.Builder, st *engine.State) {
 	if st != nil {
 		renderVariables(b, "Shared variables", st.Shared)
+		renderEnabled(b, st.Enabled)
+	}
+}
+
+// renderEnabled writes which pipelines the subject's state enables or disables against
+// their own `enabled:`.
+func renderEnabled(b *strings.Builder, enabled map[string]bool) {
+	var on, off []string
+	for _, name := range slices.Sorted(maps.Keys(enabled)) {
+		if enabled[name] {
+			on = append(on, code(name))
+		} else {
+			off = append(off, code(name))
+		}
+	}
+	var parts []string
+	if len(on) > 0 {
+		parts = append(parts, "enabled here: "+strings.Join(on, ", "))
+	}
+	if len(off) > 0 {
+		parts = append(parts, "disabled here: "+strings.Join(off, ", "))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(b, "<sub>Pipelines %s</sub>\n\n", strings.Join(parts, "; "))
 	}
 }

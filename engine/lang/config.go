@@ -26,6 +26,10 @@ type Config struct {
 	Agents    []*Agent    // in file order
 	Groups    []*Group    // in file order
 	Pipelines []*Pipeline // in file order (files in name order when several are merged)
+	// SharedDefaults are the defaults of the shared variables pipelines declare in
+	// `session_variables:`, the first declaration of each name; `shared.<name>` reads one
+	// until set_shared sets it.
+	SharedDefaults []KeyValue
 	// Warnings are findings that do not stop loading (an unreachable stage, an unused
 	// sub-pipeline); `validate --strict` treats them as errors.
 	Warnings ErrorList
@@ -108,6 +112,12 @@ type Pipeline struct {
 	Stages     []*Stage        // in file order; the first is where a run starts
 	OnComplete []ActionItem
 	OnError    []ActionItem
+	// Dormant is `enabled: false`: the pipeline starts on a subject only once enabled
+	// there (set_variable with `pipeline:`, `/pipeline enable`).
+	Dormant bool
+	// SessionVariables is `session_variables:`, the shared variables it declares with
+	// their defaults (Config.SharedDefaults holds them for every pipeline).
+	SessionVariables []KeyValue
 }
 
 // Stage returns the stage with the given id, or nil.
@@ -303,6 +313,7 @@ type ActionConfig struct {
 	Assignees    []string  // assign
 	Name         string    // set_variable, set_shared: the variable
 	Value        Value     // set_variable, set_shared: its value (templates filled when set)
+	Pipeline     string    // set_variable: the pipeline whose `enabled` it sets (seed 002)
 }
 
 // Condition is one check of a gate stage, compiled at load.

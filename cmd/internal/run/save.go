@@ -13,7 +13,7 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go
 		res.State.Seq++
 	}
-	if len(res.State.Runs) == 0 && len(rd.ignored) == 0 && len(res.State.Followers) == 0 {
+	if len(res.State.Runs) == 0 && len(rd.ignored) == 0 && len(res.State.Followers) == 0 && !keepsEnabled(rd.loaded, res.State) {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	c := rd.change(ev, res.State)
@@ -30,4 +30,10 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}
 	return out, nil
+}
+
+// keepsEnabled reports whether the pipelines the subject enables or disables are to be
+// written though no run is there: the state holds some, or the state as read held some.
+func keepsEnabled(loaded, now *engine.State) bool {
+	return len(now.Enabled) > 0 || loaded != nil && len(loaded.Enabled) > 0
 }

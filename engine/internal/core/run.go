@@ -77,6 +77,10 @@ type State struct {
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
 	Shared map[string]any `json:"shared,omitempty"`
+	// Enabled overrides, for this subject, whether a pipeline starts: true enables one
+	// that is `enabled: false`, false keeps one from starting (engine/internal/dormant).
+	// Kept apart from Shared, so that `shared.*` and set_shared never touch it.
+	Enabled map[string]bool `json:"enabled,omitempty"`
 	// Followers are, in a pull request's state, the runs of issues that follow it (their
 	// context.prs holds it): an event on the pull request moves them too (step_issue.go).
 	Followers []Follower `json:"followers,omitempty"`

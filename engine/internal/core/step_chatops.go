@@ -18,7 +18,15 @@ const (
 	CmdRestart = "restart"
 	CmdStatus  = "status"
 	CmdStart   = "start"
+	CmdEnable  = "enable"
+	CmdDisable = "disable"
 )
+
+// ActsAlone reports whether verb acts without open runs: it starts a pipeline or says
+// whether one may start.
+func ActsAlone(verb string) bool {
+	return verb == CmdStart || verb == CmdEnable || verb == CmdDisable
+}
 
 const commandPrefix = "/pipeline"
 

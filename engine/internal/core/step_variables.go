@@ -40,9 +40,15 @@ func (e *Eval) RunVariables(p *lang.Pipeline, run *Run, env lang.Env) map[string
 	return vars
 }
 
-// SharedVariables is what `shared` reads: a copy of the subject's shared variables.
+// SharedVariables is what `shared` reads: a copy of the subject's shared variables, over
+// the defaults pipelines declare in `session_variables:`.
 func (e *Eval) SharedVariables() map[string]any {
 	out := map[string]any{}
+	for _, kv := range e.Cfg.SharedDefaults {
+		if v, err := lang.ValueOf(kv.Value, nil); err == nil {
+			out[kv.Key] = lang.JSONValue(v)
+		}
+	}
 	for k, v := range e.St.Shared {
 		out[k] = v
 	}

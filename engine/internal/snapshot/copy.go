@@ -29,6 +29,7 @@ func Clone(st *core.State) *core.State {
 	out.Disowned = slices.Clone(st.Disowned)
 	out.Refused = slices.Clone(st.Refused)
 	out.Shared = cloneValues(st.Shared)
+	out.Enabled = maps.Clone(st.Enabled)
 	out.Followers = slices.Clone(st.Followers)
 	return &out
 }

@@ -27,7 +27,7 @@ var (
 		lang.ActionNotify:           {"target", "message"},
 		lang.ActionRequestReviewers: {"reviewers", "teams", "group"},
 		lang.ActionAssign:           {"assignees", "group"},
-		lang.ActionSetVariable:      {"name", "value"},
+		lang.ActionSetVariable:      {"name", "value", "pipeline", "workflow"},
 		lang.ActionSetShared:        {"name", "value"},
 	}
 )

@@ -28,7 +28,7 @@ var itemActions = map[string][]string{
 	lang.ActionCreateIssue:      {"title", "body", "labels"},
 	lang.ActionRequestReviewers: {"reviewers", "teams", "group"},
 	lang.ActionAssign:           {"assignees", "group"},
-	lang.ActionSetVariable:      {"name", "value"},
+	lang.ActionSetVariable:      {"name", "value", "pipeline", "workflow"},
 	lang.ActionSetShared:        {"name", "value"},
 }
 

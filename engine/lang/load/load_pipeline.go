@@ -10,8 +10,8 @@ import (
 
 var (
 	scopes       = []string{lang.ScopeSinglePR, lang.ScopeIssue, lang.ScopeMultiPR}
-	pipelineKeys = []string{"description", "display_name", "priority", "scope", "trigger", "on_events",
-		"context", "variables", "stages", "on_complete", "on_error"}
+	pipelineKeys = append([]string{"description", "display_name", "priority", "scope", "trigger", "on_events",
+		"context", "variables", "stages", "on_complete", "on_error"}, dormantKeyNames...)
 )
 
 // pipeline loads one entry of `pipelines:`.
@@ -52,6 +52,7 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 	if v, ok := f["variables"]; ok {
 		p.Variables = l.keyValues(v, "variables of "+where)
 	}
+	l.dormantKeys(f, p, where) // load_dormant.go
 	if v, ok := f["on_complete"]; ok {
 		p.OnComplete = l.actionItems(v, where)
 	}

@@ -80,8 +80,8 @@ func (e *eval) startTriggered(in Input) {
 			continue
 		}
 		since, level := e.triggerSince(p)
-		if !onEvent && since.IsZero() {
-			continue
+		if !onEvent && (since.IsZero() || since.Before(e.Facts.ConfigSince)) {
+			continue // a late start counts only a trigger that held since the config changed last
 		}
 		if !e.TriggerMatches(p, onEvent) {
 			continue

@@ -171,10 +171,7 @@ func route(eventName string, raw []byte) (routed, error) {
 		if p.Issue == nil {
 			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
 		}
-		r.Numbers, r.Issue = []int{p.Issue.Number}, p.Issue.PullRequest == nil // a comment on an issue: its runs' chat-ops
-		if p.Comment != nil {
-			r.CommentID = p.Comment.ID
-		}
+		r.Numbers, r.Issue, r.CommentID = []int{p.Issue.Number}, p.Issue.PullRequest == nil, p.commentID() // on an issue: its runs' chat-ops
 	case "issues":
 		if p.Issue == nil {
 			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
@@ -210,13 +207,7 @@ func route(eventName string, raw []byte) (routed, error) {
 		// With none left, the run path finds this repository's PRs by r.SHA (and a fork's
 		// by r.HeadRepo and r.HeadBranch).
 	case "workflow_dispatch":
-		n, name, handled, err := dispatchInputs(p.Inputs) // run_dispatch.go
-		if err != nil {
-			return routed{}, err
-		} else if !handled {
-			return routed{Event: r.Event}, nil // a dispatch for something else
-		}
-		r.Numbers, r.Pipeline = []int{n}, name
+		return routeDispatch(r, p.Inputs) // run_dispatch.go
 	case "status":
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")

@@ -30,3 +30,27 @@ func dispatchInputs(in map[string]any) (n int, pipeline string, handled bool, er
 	}
 	return n, name, true, nil
 }
+
+// routeDispatch routes a workflow_dispatch of the action's workflow, r as route has read
+// it so far: to the subject its inputs name, or not handled when it names none.
+func routeDispatch(r routed, inputs map[string]any) (routed, error) {
+	n, name, handled, err := dispatchInputs(inputs)
+	switch {
+	case err != nil:
+		return routed{}, err
+	case !handled:
+		return routed{Event: r.Event}, nil // a dispatch for something else
+	case r.Repo == "":
+		return routed{}, fmt.Errorf("workflow_dispatch payload has no repository.full_name")
+	}
+	r.Numbers, r.Pipeline = []int{n}, name
+	return r, nil
+}
+
+// commentID is the id of the comment an issue_comment payload carries, or 0.
+func (p *payload) commentID() int64 {
+	if p.Comment == nil {
+		return 0
+	}
+	return p.Comment.ID
+}

@@ -49,7 +49,8 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 			}
 		}
 	}
-	e.closedSubject() // step_closed.go: whatever events were lost
+	e.closedSubject()   // step_closed.go: whatever events were lost
+	e.dispatchStart(in) // step_chatops_start.go
 	e.startTriggered(in)
 	if in.Report != nil {
 		e.deliver(answer{report: in.Report}) // answer.go
@@ -97,8 +98,8 @@ func (e *eval) startTriggered(in Input, only ...string) {
 			continue
 		}
 		since, level := e.triggerSince(p)
-		if !onEvent && since.IsZero() {
-			continue
+		if !onEvent && (since.IsZero() || since.Before(e.Facts.ConfigSince)) {
+			continue // a late start counts only a trigger that held since the config changed last
 		}
 		if !e.TriggerMatches(p, onEvent) {
 			continue
@@ -117,6 +118,10 @@ func (e *eval) startTriggered(in Input, only ...string) {
 			if onEvent {
 				e.Logf("pipeline %q: run %s is still active; not started again", p.Name, active.ID)
 			}
+			continue
+		}
+		if why := e.commentRefused(p, in, onEvent); why != "" { // step_chatops_start.go
+			e.Logf("pipeline %q: %s; not started", p.Name, why)
 			continue
 		}
 		if !e.TriggerIfHolds(p, in, onEvent) { // internal/core/step_trigger_if.go

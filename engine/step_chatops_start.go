@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/manual"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // startWindow is how long after it was written a `/pipeline start` is acted on: an older
@@ -33,24 +35,9 @@ func (e *eval) commandStart(c IssueComment, name string) {
 		e.Logf("comment %d: /pipeline start written %s ago, more than %s; not acted on", c.ID, e.Now.Sub(c.CreatedAt).Round(time.Minute), startWindow)
 		return
 	}
-	p := e.Cfg.Pipeline(name)
-	why := ""
-	switch {
-	case name == "":
+	p, why := manual.Refused(e.Eval, name)
+	if name == "" {
 		why = "name the pipeline: `/pipeline start <pipeline>`"
-	case p == nil:
-		why = fmt.Sprintf("there is no pipeline %s", core.OneWord(name))
-	case !p.HasTrigger:
-		why = fmt.Sprintf("pipeline %s is a sub-pipeline: it starts from its parent's stage", p.Name)
-	case !e.ScopeFits(p): // step_issue.go
-		why = fmt.Sprintf("pipeline %s does not run on this kind of subject (scope %s)", p.Name, p.Scope)
-	case e.Facts.PR.State != PROpen && !core.ClosingTrigger(p):
-		why = fmt.Sprintf("the subject is %s", e.Facts.PR.State)
-	}
-	if why == "" {
-		if active := e.Active(p.Name); active != nil {
-			why = fmt.Sprintf("run %s of pipeline %s is still going", active.ID, p.Name)
-		}
 	}
 	if why != "" {
 		e.Logf("comment %d: /pipeline start %s by %s: %s; nothing started", c.ID, core.OneWord(name), c.Author, why)
@@ -60,4 +47,28 @@ func (e *eval) commandStart(c IssueComment, name string) {
 	in := Input{Key: fmt.Sprintf("comment-%d", c.ID), Event: "issue_comment.created", Actor: c.Author}
 	e.start(p, in, time.Time{}, "started by /pipeline start by "+c.Author)
 	e.Reply(c, fmt.Sprintf("Started pipeline %s: run %s.", p.Name, e.St.Runs[len(e.St.Runs)-1].ID))
+}
+
+// dispatchStart starts the pipeline a workflow_dispatch of the action's workflow names
+// (inputs pipeline and number) on the subject, for a dispatcher with the chat-ops
+// permission; the job log says why it started none.
+func (e *eval) dispatchStart(in Input) {
+	if in.Event != "workflow_dispatch" || in.Pipeline == "" {
+		return
+	}
+	p, why := manual.DispatchRefused(e.Eval, in)
+	if why != "" {
+		e.Logf("workflow_dispatch by %s: pipeline %s not started: %s", in.Actor, core.OneWord(in.Pipeline), why)
+		return
+	}
+	e.start(p, Input{Key: in.Key, Event: in.Event, Actor: in.Actor}, time.Time{}, "started by a workflow_dispatch by "+in.Actor)
+}
+
+// commentRefused says why this event, a comment, may not start p, whose trigger is a
+// comment, or "" (internal/manual).
+func (e *eval) commentRefused(p *lang.Pipeline, in Input, onEvent bool) string {
+	if !onEvent || p.Trigger.Event != "issue_comment.created" {
+		return ""
+	}
+	return manual.CommentRefused(e.Eval, in)
 }

@@ -244,7 +244,17 @@ type factsQuery struct {
 		Id               string
 		DefaultBranchRef *struct {
 			Name   string
-			Target *struct{ Oid string }
+			Target *struct {
+				Oid    string
+				Commit struct {
+					ConfigLog struct {
+						Nodes []struct{ CommittedDate githubv4.DateTime }
+					} `graphql:"configLog: history(first: 1, path: $configPath)"`
+					ConfigDirLog struct {
+						Nodes []struct{ CommittedDate githubv4.DateTime }
+					} `graphql:"configDirLog: history(first: 1, path: $configDirPath)"`
+				} `graphql:"... on Commit"`
+			}
 		}
 		StateRef *stateRef `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
 		Config   *struct {
@@ -283,6 +293,8 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		"number":        githubv4.Int(number),
 		"configExpr":    githubv4.String(defaultBranch + ":" + configPath),
 		"configDirExpr": githubv4.String(dirExpr),
+		"configPath":    githubv4.String(configPath),
+		"configDirPath": githubv4.String(configLogPath(configPath)),
 	}
 	subjectFile := state.SubjectFile(true, number)
 	stateVars(vars, stateBranch, subjectFile)
@@ -312,6 +324,9 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 	}
 	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
+	if t := q.Repository.DefaultBranchRef; t != nil && t.Target != nil {
+		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
+	}
 	pr := q.Repository.PullRequest
 	if pr == nil {
 		return s, nil

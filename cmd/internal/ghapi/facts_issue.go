@@ -67,7 +67,17 @@ type issueRepoFields struct {
 	Id               string
 	DefaultBranchRef *struct {
 		Name   string
-		Target *struct{ Oid string }
+		Target *struct {
+			Oid    string
+			Commit struct {
+				ConfigLog struct {
+					Nodes []struct{ CommittedDate githubv4.DateTime }
+				} `graphql:"configLog: history(first: 1, path: $configPath)"`
+				ConfigDirLog struct {
+					Nodes []struct{ CommittedDate githubv4.DateTime }
+				} `graphql:"configDirLog: history(first: 1, path: $configDirPath)"`
+			} `graphql:"... on Commit"`
+		}
 	}
 	StateRef *stateRef `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
 	Config   *struct {
@@ -162,6 +172,8 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 		"number":        githubv4.Int(number),
 		"configExpr":    githubv4.String(defaultBranch + ":" + configPath),
 		"configDirExpr": githubv4.String(dirExpr),
+		"configPath":    githubv4.String(configPath),
+		"configDirPath": githubv4.String(configLogPath(configPath)),
 	}
 	subjectFile := state.SubjectFile(false, number)
 	stateVars(vars, stateBranch, subjectFile)
@@ -198,6 +210,9 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 	}
 	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
+	if t := repo.DefaultBranchRef; t != nil && t.Target != nil {
+		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
+	}
 	if s.Facts.PRs, err = c.readAliases(ctx, repoV, prs); err != nil {
 		return nil, err
 	}

@@ -58,7 +58,17 @@ type adapterIssueRepoFields struct {
 	Id               string
 	DefaultBranchRef *struct {
 		Name   string
-		Target *struct{ Oid string }
+		Target *struct {
+			Oid    string
+			Commit struct {
+				ConfigLog struct {
+					Nodes []struct{ CommittedDate githubv4.DateTime }
+				} `graphql:"configLog: history(first: 1, path: $configPath)"`
+				ConfigDirLog struct {
+					Nodes []struct{ CommittedDate githubv4.DateTime }
+				} `graphql:"configDirLog: history(first: 1, path: $configDirPath)"`
+			} `graphql:"... on Commit"`
+		}
 	}
 	StateRef *adapterStateRef `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
 	Config   *struct {
@@ -92,7 +102,8 @@ func TestSchemaSubsetServesIssueQuery(t *testing.T) {
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"number": githubv4.Int(4), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
-		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("issue-4.json"),
+		"configPath":    githubv4.String(".github/pipelines.yaml"), "configDirPath": githubv4.String(".github/pipelines"),
+		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("issue-4.json"),
 		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String("index/00.json"), "stateOutputs": githubv4.String("outputs/issue-4"), "pr0": githubv4.Int(7),
 	}))
 	is := q.Repository.Issue

@@ -261,7 +261,17 @@ type adapterFactsQuery struct {
 		Id               string
 		DefaultBranchRef *struct {
 			Name   string
-			Target *struct{ Oid string }
+			Target *struct {
+				Oid    string
+				Commit struct {
+					ConfigLog struct {
+						Nodes []struct{ CommittedDate githubv4.DateTime }
+					} `graphql:"configLog: history(first: 1, path: $configPath)"`
+					ConfigDirLog struct {
+						Nodes []struct{ CommittedDate githubv4.DateTime }
+					} `graphql:"configDirLog: history(first: 1, path: $configDirPath)"`
+				} `graphql:"... on Commit"`
+			}
 		}
 		StateRef *adapterStateRef `graphql:"stateRef: ref(qualifiedName: $stateRef)"`
 		Config   *struct {

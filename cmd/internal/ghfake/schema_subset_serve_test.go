@@ -57,12 +57,16 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
 		"configDirExpr": githubv4.String("main:.github/pipelines"),
-		"stateRef":      githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
+		"configPath":    githubv4.String(".github/pipelines.yaml"), "configDirPath": githubv4.String(".github/pipelines"),
+		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
 		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String("index/03.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
 	}))
 	assertStateRead(t, s, q, pushed)
 	assertIndexRead(t, gh)
 	assertConfigRead(t, gh, q, merge)
+	// The config's directory changed last with merge.yaml: when the config last changed.
+	require.Len(t, q.Repository.DefaultBranchRef.Target.Commit.ConfigDirLog.Nodes, 1)
+	assert.False(t, q.Repository.DefaultBranchRef.Target.Commit.ConfigDirLog.Nodes[0].CommittedDate.IsZero())
 	assertPRRead(t, gh, q)
 }
 

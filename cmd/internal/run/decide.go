@@ -19,7 +19,8 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
-		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces()}
+		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces(),
+		CommentID: ev.CommentID, Pipeline: ev.Pipeline}
 	now := r.Now()
 	snap, cfg := rd.snap, rd.cfg
 	res, err = StepWithPeople(ctx, client, cfg, rd.st, in, snap.Facts, now, rd.warn)

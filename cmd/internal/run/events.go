@@ -32,6 +32,10 @@ type routed struct {
 	// Issue: Numbers are issues, not pull requests (issues events, a comment on an issue):
 	// the subjects of `scope: issue` pipelines (run_issue.go).
 	Issue bool
+	// CommentID is the comment an issue_comment event names; Pipeline the pipeline a
+	// workflow_dispatch of the action's workflow asks to start (run_dispatch.go).
+	CommentID int64
+	Pipeline  string
 	// follow are pull requests an issue's invocation reads at once (it follows an event on
 	// them); follower is recorded on a pull request's state (run_issue.go).
 	follow   []int
@@ -60,10 +64,14 @@ type payload struct {
 		Number      int       `json:"number"`
 		PullRequest *struct{} `json:"pull_request"` // present when the issue is a pull request
 	} `json:"issue"`
-	WorkflowRun *commitEvent `json:"workflow_run"`
-	CheckSuite  *commitEvent `json:"check_suite"`
-	CheckRun    *commitEvent `json:"check_run"`
-	SHA         string       `json:"sha"` // status
+	Comment *struct {
+		ID int64 `json:"id"`
+	} `json:"comment"`
+	Inputs      map[string]any `json:"inputs"` // workflow_dispatch
+	WorkflowRun *commitEvent   `json:"workflow_run"`
+	CheckSuite  *commitEvent   `json:"check_suite"`
+	CheckRun    *commitEvent   `json:"check_run"`
+	SHA         string         `json:"sha"` // status
 }
 
 type commitEvent struct {
@@ -163,7 +171,7 @@ func route(eventName string, raw []byte) (routed, error) {
 		if p.Issue == nil {
 			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
 		}
-		r.Numbers, r.Issue = []int{p.Issue.Number}, p.Issue.PullRequest == nil // a comment on an issue: its runs' chat-ops
+		r.Numbers, r.Issue, r.CommentID = []int{p.Issue.Number}, p.Issue.PullRequest == nil, p.commentID() // on an issue: its runs' chat-ops
 	case "issues":
 		if p.Issue == nil {
 			return routed{}, fmt.Errorf("%s payload has no issue", eventName)
@@ -198,6 +206,8 @@ func route(eventName string, raw []byte) (routed, error) {
 		}
 		// With none left, the run path finds this repository's PRs by r.SHA (and a fork's
 		// by r.HeadRepo and r.HeadBranch).
+	case "workflow_dispatch":
+		return routeDispatch(r, p.Inputs) // run_dispatch.go
 	case "status":
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")

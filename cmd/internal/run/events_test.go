@@ -69,7 +69,7 @@ var webhookCases = map[string]webhookCase{
 	"deployment_status/created.json": {route: routed{Event: "deployment_status.created"}},
 	// A comment on a plain issue and issues events: the subjects of issue pipelines.
 	"issue_comment/created.json": {route: routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true, CommentID: 492700400}},
 	"issues/closed.json": {route: routed{Handled: true, Event: "issues.closed", Repo: "codinasion/codinasion-bot",
 		DefaultBranch: "master", Actor: "harshraj8843", Numbers: []int{2}, Issue: true}},
 	"issues/labeled.json": {route: routed{Handled: true, Event: "issues.labeled", Repo: helloWorld,
@@ -408,7 +408,7 @@ func TestIssueCommentOnPullRequest(t *testing.T) {
 	got, err := route("issue_comment", raw)
 	require.NoError(t, err)
 	assert.Equal(t, routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld, DefaultBranch: "master",
-		Actor: "Codertocat", Numbers: []int{1}}, got)
+		Actor: "Codertocat", Numbers: []int{1}, CommentID: 492700400}, got)
 
 	path := filepath.Join(t.TempDir(), "event.json")
 	require.NoError(t, os.WriteFile(path, raw, 0o600))

@@ -42,7 +42,8 @@ func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 	}
 	lookUpDispatches(ctx, client, st, f, warn) // dispatch_lookup.go
 	needs := engine.PeopleNeeded(cfg, st, f)
-	needs.Permissions = append(needs.Permissions, engine.ReactionNeeds(cfg, st, in).Permissions...) // step_react_wake.go
+	react := engine.ReactionNeeds(cfg, st, in) // step_react_wake.go
+	needs.Permissions, needs.Teams = append(needs.Permissions, react.Permissions...), append(needs.Teams, react.Teams...)
 	if err := read(needs); err != nil {
 		return engine.Result{}, err
 	}
@@ -64,13 +65,16 @@ func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 // unread is what of needs the facts do not hold yet.
 func unread(f *engine.Facts, needs engine.Needs) engine.Needs {
 	var out engine.Needs
+	seen := map[string]bool{} // a team or login two needs name is read once
 	for _, t := range needs.Teams {
-		if _, ok := f.TeamMembers[strings.ToLower(t)]; !ok {
+		if _, ok := f.TeamMembers[strings.ToLower(t)]; !ok && !seen["team "+strings.ToLower(t)] {
+			seen["team "+strings.ToLower(t)] = true
 			out.Teams = append(out.Teams, t)
 		}
 	}
 	for _, l := range needs.Permissions {
-		if _, ok := f.People.Permissions[strings.ToLower(l)]; !ok {
+		if _, ok := f.People.Permissions[strings.ToLower(l)]; !ok && !seen[strings.ToLower(l)] {
+			seen[strings.ToLower(l)] = true
 			out.Permissions = append(out.Permissions, l)
 		}
 	}

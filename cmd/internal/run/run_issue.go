@@ -33,11 +33,11 @@ import (
 func (r *Runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, number int, path string, a *attempt) (*ghapi.Snapshot, error) {
 	if !ev.Issue && !a.issue {
 		snap, err := client.SnapshotState(ctx, number, ev.DefaultBranch, path, a.stateBranch)
-		if err == nil || (ev.Report == nil && ev.AgentFailure == nil) || !notAPullRequest(err) {
+		if err == nil || (ev.Report == nil && ev.AgentFailure == nil && ev.Pipeline == "") || !notAPullRequest(err) {
 			return snap, err
 		}
 		// A report, or the end of an agent's workflow run, of an issue's run: its run id
-		// names the issue.
+		// names the issue; a workflow_dispatch's number may name an issue.
 		r.act.Infof("pipeline-action: #%d is not a pull request; reading it as an issue", number)
 		a.issue = true
 	}

@@ -204,9 +204,15 @@ func payloadSubject(payload []byte) int {
 		Issue  *struct {
 			Number int `json:"number"`
 		} `json:"issue"`
+		Inputs struct {
+			Number string `json:"number"`
+		} `json:"inputs"` // a workflow_dispatch of the pipelines workflow (scenario_dispatch.go)
 	}
 	if json.Unmarshal(payload, &p) != nil {
 		return 0
+	}
+	if n, err := strconv.Atoi(p.Inputs.Number); err == nil && p.Number == 0 && p.Issue == nil {
+		return n
 	}
 	if p.Number == 0 && p.Issue != nil {
 		return p.Issue.Number

@@ -108,6 +108,7 @@ var stepKinds = map[string]func() any{
 	"report":         func() any { return &reportStep{} },
 	"agent_fails":    func() any { return &agentFailsStep{} },
 	"workflow_run":   func() any { return &workflowRunStep{} },
+	"dispatch":       func() any { return &dispatchStep{} }, // scenario_dispatch.go
 	"http":           func() any { return &httpStubs{} },
 	"state_key":      func() any { return &stateKeyStep{} },
 	"doctor":         func() any { return &doctorStep{} }, // scenario_doctor.go

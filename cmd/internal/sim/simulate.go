@@ -348,6 +348,8 @@ func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, er
 		return s.applyAgentFails(v) // agents_steps.go
 	case *workflowRunStep:
 		return s.applyWorkflowRun(v) // agents_runs.go
+	case *dispatchStep:
+		return s.applyDispatch(v) // scenario_dispatch.go
 	case time.Duration:
 		events, label := s.advanceSweep(v)
 		return events, label, true, nil

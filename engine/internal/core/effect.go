@@ -89,6 +89,12 @@ type Input struct {
 	Event  string // "pull_request.opened", "status", "workflow_run.completed"
 	Actor  string
 	Number int // the subject's number
+	// CommentID is the comment an issue_comment event names: a trigger on a comment reads
+	// it from the facts by this id (step_trigger_if.go), not from the event's text.
+	CommentID int64
+	// Pipeline is the pipeline a workflow_dispatch of the action's workflow asks to start
+	// on the subject (internal/manual).
+	Pipeline string
 	// Deadline is when the invocation stops at the latest (its timeout). An intent it
 	// writes is taken to be in flight until then (and IntentGrace); zero means
 	// DefaultIntentLease from now.

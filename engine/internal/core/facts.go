@@ -44,6 +44,10 @@ type Facts struct {
 	// the dispatch's effect key, read only for those that need a look-up of their own (a
 	// workflow_dispatch, an assignee: dispatch_unknown.go). A key missing was not read.
 	Dispatches map[string]DispatchTrace
+	// ConfigSince is when the config last changed on the default branch (its commit's
+	// date; zero when not read): a level-triggered start counts only a trigger that became
+	// true since (engine step.go).
+	ConfigSince time.Time
 }
 
 // PR states.

@@ -93,10 +93,14 @@ func ReactsOnPermission(r *lang.EventReaction) bool {
 }
 
 // ReactionNeeds is what the reactions to in need read: the permission of its actor, when a
-// run on st reacts to in.Event with a reaction that needs it (ReactsOnPermission).
+// run on st reacts to in.Event with a reaction that needs it (ReactsOnPermission), or when
+// in asks for a start (startNeeds).
 func ReactionNeeds(cfg *lang.Config, st *State, in Input) Needs {
-	if cfg == nil || st == nil || in.Actor == "" || strings.HasSuffix(strings.ToLower(in.Actor), "[bot]") {
+	if cfg == nil || st == nil || in.Actor == "" || isApp(in.Actor) {
 		return Needs{}
+	}
+	if n := startNeeds(cfg, in); !n.Empty() { // step_start_needs.go
+		return n
 	}
 	for _, run := range st.Runs {
 		if run.Status.Final() {

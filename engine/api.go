@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/internal/markdown"
+	"github.com/org/pipeline-action/engine/internal/people"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -222,6 +223,9 @@ func ParsePRRef(v any) (PRRef, bool) { return core.ParsePRRef(v) }
 
 // PostedEffects is core.PostedEffects.
 func PostedEffects(body string) []string { return core.PostedEffects(body) }
+
+// PeopleNeeded says which teams and permissions Step needs for st on facts f (people.Needed).
+func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs { return people.Needed(cfg, st, f) }
 
 // ReactionNeeds is core.ReactionNeeds.
 func ReactionNeeds(cfg *lang.Config, st *State, in Input) Needs {

@@ -1,4 +1,6 @@
-package engine
+// Package people says which people the facts must tell about before an evaluation: the
+// teams and repository permissions whose reading can change its outcome, and nothing else.
+package people
 
 import (
 	"maps"
@@ -10,10 +12,10 @@ import (
 )
 
 // People in the facts: who belongs to a group's teams, and who holds which permission on
-// the repository. The shell reads only what PeopleNeeded asks for; what was not read is
+// the repository. The shell reads only what Needed asks for; what was not read is
 // not known, and the engine then counts no one (it fails closed).
 
-// PeopleNeeded says which teams and permissions Step needs for st on facts f: for every
+// Needed says which teams and permissions Step needs for st on facts f: for every
 // human stage of an open run's pipeline (the merge guard judges them all), the teams of
 // its group when someone who is not one of the group's users did what the stage waits
 // for, and the permissions of everyone whose action may count there without a review
@@ -22,12 +24,12 @@ import (
 // their authors' permissions, and the teams of chatops.from and of the stage they may
 // approve for. It asks only for what can change the outcome, so an event with nothing new
 // from people costs no request.
-func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
+func Needed(cfg *lang.Config, st *core.State, f *core.Facts) core.Needs {
 	if f != nil && f.PR == nil && f.Issue != nil {
 		f = core.SubjectView(f) // step_issue.go: the issue as the subject
 	}
 	if cfg == nil || st == nil || f == nil || f.PR == nil {
-		return Needs{}
+		return core.Needs{}
 	}
 	teams, logins := map[string]string{}, map[string]string{}
 	// addGroup asks for the teams of group name when one of who is not a user of it.
@@ -94,7 +96,7 @@ func PeopleNeeded(cfg *lang.Config, st *State, f *Facts) Needs {
 	for _, g := range cfg.Settings.ChatOpsFrom {
 		addGroup(g, commanders)
 	}
-	n := Needs{Teams: slices.Sorted(maps.Values(teams))}
+	n := core.Needs{Teams: slices.Sorted(maps.Values(teams))}
 	for _, l := range slices.Sorted(maps.Values(logins)) {
 		if l != "" {
 			n.Permissions = append(n.Permissions, l)

@@ -116,6 +116,7 @@ type prFields struct {
 						Nodes    []checkContext
 					} `graphql:"contexts(first: 100)"`
 				}
+				Deployments *struct{ Nodes []deploymentNode } `graphql:"deployments(last: 20)"` // deployments.go
 			}
 		}
 	} `graphql:"commits(last: 1)"`
@@ -398,6 +399,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 			out.Checks = append(out.Checks, checkResult(cx))
 		}
 	}
+	out.Deployments = headDeployments(pr) // deployments.go
 	return out
 }
 

@@ -116,7 +116,6 @@ type prFields struct {
 						Nodes    []checkContext
 					} `graphql:"contexts(first: 100)"`
 				}
-				Deployments *struct{ Nodes []deploymentNode } `graphql:"deployments(last: 20)"` // deployments.go
 			}
 		}
 	} `graphql:"commits(last: 1)"`
@@ -399,7 +398,6 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 			out.Checks = append(out.Checks, checkResult(cx))
 		}
 	}
-	out.Deployments = headDeployments(pr) // deployments.go
 	return out
 }
 

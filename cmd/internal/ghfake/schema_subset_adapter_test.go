@@ -72,7 +72,6 @@ type adapterPrFields struct {
 						Nodes    []adapterCheckContext
 					} `graphql:"contexts(first: 100)"`
 				}
-				Deployments *struct{ Nodes []adapterDeploymentNode } `graphql:"deployments(last: 20)"` // deployments.go
 			}
 		}
 	} `graphql:"commits(last: 1)"`
@@ -351,11 +350,4 @@ type adapterCommitPRsQuery adapterInRepo[struct {
 
 type adapterInRepo[T any] struct {
 	Repository T `graphql:"repository(owner: $owner, name: $name)"`
-}
-
-type adapterDeploymentNode struct {
-	DatabaseId   int64
-	Environment  string
-	CreatedAt    githubv4.DateTime
-	LatestStatus *struct{ State string }
 }

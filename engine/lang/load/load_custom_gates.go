@@ -218,7 +218,7 @@ func (sl *stageLoader) customConditions(n *yaml.Node, cg *customGate, where stri
 		if !ok {
 			return nil, false
 		}
-		c.Check, c.Pos, c.Optional = cg.name, sl.pos(n), c.Optional || optional
+		c.Builtin, c.Check, c.Pos, c.Optional = c.Check, cg.name, sl.pos(n), c.Optional || optional
 		out = append(out, c)
 	}
 	return out, true

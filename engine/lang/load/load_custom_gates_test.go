@@ -47,13 +47,14 @@ func TestCustomGatesExpand(t *testing.T) {
 	s := cfg.Pipelines[0].Stages[0]
 	pos := func(line, col int) lang.Pos { return lang.Pos{File: "p.yaml", Line: line, Col: col} }
 	assert.Equal(t, []lang.Condition{
-		{Check: "reviewed", Pos: pos(20, 13), Eval: fakeCheck{Name: "human_approved", Count: 2}},
-		{Check: "reviewed", Pos: pos(20, 13), Eval: fakeCheck{Name: "label_present", Label: "team/docs"}},
-		{Check: "reviewed", Pos: pos(22, 13), Optional: true, Eval: fakeCheck{Name: "human_approved", Count: 3}},
-		{Check: "reviewed", Pos: pos(22, 13), Optional: true, Eval: fakeCheck{Name: "label_present", Label: "team/ready"}},
+		{Check: "reviewed", Builtin: "human_approved", Pos: pos(20, 13), Eval: fakeCheck{Name: "human_approved", Count: 2}},
+		{Check: "reviewed", Builtin: "label_present", Pos: pos(20, 13), Eval: fakeCheck{Name: "label_present", Label: "team/docs"}},
+		{Check: "reviewed", Builtin: "human_approved", Pos: pos(22, 13), Optional: true, Eval: fakeCheck{Name: "human_approved", Count: 3}},
+		{Check: "reviewed", Builtin: "label_present", Pos: pos(22, 13), Optional: true, Eval: fakeCheck{Name: "label_present", Label: "team/ready"}},
 	}, s.Conditions)
 	require.Len(t, s.AnyOf, 1)
 	assert.Equal(t, "green", s.AnyOf[0][0].Check)
+	assert.Equal(t, "ci_status", s.AnyOf[0][0].BuiltinCheck())
 	assert.Equal(t, fakeCheck{Name: "ci_status", Expect: "success"}, s.AnyOf[0][0].Eval)
 	assert.Equal(t, "label_present", s.AnyOf[0][1].Check)
 }

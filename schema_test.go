@@ -36,6 +36,7 @@ var exampleGlobs = []string{
 	"examples/*/pipelines.yaml",
 	"engine/lang/load/testdata/reference/*.yaml",
 	"engine/lang/load/testdata/load/*.yaml",
+	"cmd/internal/sim/testdata/scenarios/custom-gates/pipelines.yaml",
 }
 
 // rejectMarker on the first line of a golden error case says its mistake is a schema matter.

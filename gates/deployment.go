@@ -21,7 +21,8 @@ const deploymentName = "deployment"
 // webhooks spell them.
 var deploymentStates = []string{"success", "failure", "error", "inactive", "in_progress", "queued", "pending"}
 
-// Compile reads `environment`, a non-empty string, which is required, `state` and `pr`.
+// Compile reads `environment`, a non-empty string, which is required, and `state`. It
+// takes no `pr`: the deployments read are those of the subject's own head.
 func (Deployment) Compile(p *lang.Params) (engine.Check, error) {
 	if !p.Has("environment") {
 		p.Errorf("environment", "missing required key %q for check %q", "environment", deploymentName)
@@ -38,7 +39,7 @@ func (Deployment) Compile(p *lang.Params) (engine.Check, error) {
 		p.Errorf("environment", "%q of check %q must not be empty", "environment", deploymentName)
 		return nil, nil
 	}
-	return withPR(p, deployment{environment: env, state: state}), nil // pr.go
+	return deployment{environment: env, state: state}, nil
 }
 
 type deployment struct {

@@ -24,6 +24,10 @@ type customGate struct {
 	conds  []*yaml.Node          // the conditions, as written
 }
 
+// maxCustomConditions bounds the conditions all uses of custom gates stand for: a gate of
+// many conditions used many times would otherwise cost the square of the file's size.
+const maxCustomConditions = 10000
+
 // paramRef matches a reference to a parameter inside a scalar.
 var paramRef = regexp.MustCompile(`\{\{\s*params\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
@@ -206,6 +210,10 @@ func (sl *stageLoader) customArgs(n *yaml.Node, cg *customGate) (map[string]*yam
 func (sl *stageLoader) customConditions(n *yaml.Node, cg *customGate, where string) ([]lang.Condition, bool) {
 	args, ok := sl.customArgs(n, cg)
 	if !ok {
+		return nil, false
+	}
+	if sl.customExpanded += len(cg.conds); sl.customExpanded > maxCustomConditions {
+		sl.errorf(n, kindGate, "the uses of custom gates stand for more than %d conditions; use fewer", maxCustomConditions)
 		return nil, false
 	}
 	optional := false

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,4 +75,20 @@ pipelines:
 `
 	_, err := Load("p.yaml", []byte(src), fakeRegistry{})
 	require.EqualError(t, err, `p.yaml:10:71: "count" of check "human_approved" must be at least 1, not 0 [gate]`)
+}
+
+// A custom gate of many conditions used many times is refused past a bound, not expanded.
+func TestCustomGatesExpansionBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\nsettings:\n  custom_gates:\n    many:\n      conditions:\n")
+	for range 200 {
+		b.WriteString("        - {check: ci_status}\n")
+	}
+	b.WriteString("pipelines:\n  p:\n    stages:\n      - id: g\n        type: gate\n        conditions:\n")
+	for range 60 {
+		b.WriteString("          - {check: many}\n")
+	}
+	_, err := Load("p.yaml", []byte(b.String()), fakeRegistry{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the uses of custom gates stand for more than 10000 conditions")
 }

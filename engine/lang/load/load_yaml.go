@@ -29,9 +29,12 @@ const (
 type loader struct {
 	gates  lang.GateRegistry
 	custom map[string]*customGate // settings.custom_gates, by name
-	exprs  *lang.Compiler         // every expression and template of the config
-	errs   lang.ErrorList
-	cfg    *lang.Config // being built
+	// customExpanded counts the conditions the uses of custom gates stand for (at most
+	// maxCustomConditions).
+	customExpanded int
+	exprs          *lang.Compiler // every expression and template of the config
+	errs           lang.ErrorList
+	cfg            *lang.Config // being built
 
 	// the file being read
 	file    string

@@ -10,6 +10,30 @@ pipelines:
     stages:
       - {id: s, type: gate, conditions: [{check: tests_green}]}
 `},
+	{name: "python custom gates", at: "", says: "additional properties 'pipeline_settings' not allowed", line: 3, yaml: `
+version: 1
+pipeline_settings:
+  custom_gates:
+    - module: "squadron_custom.gates"
+      checks:
+        - name: "deployment_ready"
+          class: "DeploymentReadyCheck"
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: ci_status}]}
+`},
+	{name: "custom gate of a built-in check", at: "/settings/custom_gates/reviewed/conditions/0/check", line: 6, yaml: `
+version: 1
+settings:
+  custom_gates:
+    reviewed:
+      conditions: [{check: human_aproved}]
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: reviewed}]}
+`},
 	{name: "misspelt check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: `
 version: 1
 pipelines:

@@ -37,6 +37,7 @@ var exampleGlobs = []string{
 	"engine/lang/load/testdata/reference/*.yaml",
 	"engine/lang/load/testdata/load/*.yaml",
 	"cmd/internal/sim/testdata/scenarios/dormant-pipeline/pipelines.yaml", // enabled, session_variables, set_variable with workflow
+	"cmd/internal/sim/testdata/scenarios/custom-gates/pipelines.yaml",
 }
 
 // rejectMarker on the first line of a golden error case says its mistake is a schema matter.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/deploy"
 	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/internal/people"
@@ -46,6 +47,8 @@ type (
 	PastRun           = core.PastRun
 	People            = core.People
 	PullRequest       = core.PullRequest
+	Deployment        = deploy.Deployment
+	Deployments       = deploy.Deployments
 	Refusal           = core.Refusal
 	Report            = core.Report
 	Result            = core.Result

@@ -35,6 +35,7 @@ func Default() engine.GateRegistry {
 		"file_exists":          FileExists{},
 		"branch_up_to_date":    BranchUpToDate{},
 		"expr":                 Expr{},
+		"deployment":           Deployment{},
 	})
 }
 

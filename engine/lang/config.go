@@ -322,4 +322,15 @@ type Condition struct {
 	Optional bool // shown, never blocks
 	Pos      Pos
 	Eval     Check
+	// Builtin is the built-in check that compiled Eval when Check names a custom gate
+	// (settings.custom_gates); "" when Check is built in.
+	Builtin string
+}
+
+// BuiltinCheck returns the built-in check that compiled c: what reads its facts.
+func (c Condition) BuiltinCheck() string {
+	if c.Builtin != "" {
+		return c.Builtin
+	}
+	return c.Check
 }

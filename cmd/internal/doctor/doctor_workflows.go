@@ -172,7 +172,7 @@ type needEvent struct{ event, why string }
 // eventsNeeded are the events the config needs the action's workflow to listen to.
 func eventsNeeded(cfg *lang.Config) []needEvent {
 	var out []needEvent
-	prs, issues, comments := false, false, false
+	prs, issues, comments, deploys := false, false, false, false
 	for _, p := range cfg.Pipelines {
 		if p.Scope == lang.ScopeIssue {
 			issues = true
@@ -181,6 +181,9 @@ func eventsNeeded(cfg *lang.Config) []needEvent {
 		}
 		walkStages(p.Stages, func(s *lang.Stage) {
 			comments = comments || s.Type == lang.StageHuman && s.WaitFor == "comment"
+			for _, c := range slices.Concat(append([][]lang.Condition{s.Conditions}, s.AnyOf...)...) {
+				deploys = deploys || c.BuiltinCheck() == "deployment"
+			}
 		})
 	}
 	if prs {
@@ -192,6 +195,9 @@ func eventsNeeded(cfg *lang.Config) []needEvent {
 	}
 	if issues {
 		out = append(out, needEvent{"issues", "pipelines with scope: issue"})
+	}
+	if deploys {
+		out = append(out, needEvent{"deployment_status", "a deployment check"})
 	}
 	return out
 }

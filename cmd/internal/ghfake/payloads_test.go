@@ -14,7 +14,7 @@ import (
 var omittedTopKeys = []string{"installation", "organization"}
 
 // mainObjects are the payload keys whose own keys are compared too.
-var mainObjects = []string{"pull_request", "review", "issue", "comment", "workflow_run", "check_suite"}
+var mainObjects = []string{"pull_request", "review", "issue", "comment", "workflow_run", "check_suite", "deployment", "deployment_status"}
 
 // TestPayloadShapes holds every event the world emits to a real delivery of the same event: every
 // top-level key and every key of the main objects in the real example is in the fake's payload.
@@ -56,6 +56,9 @@ func TestPayloadShapes(t *testing.T) {
 		{"check suite completed", "check_suite/completed.json", func(s *Server) Event {
 			return s.CompleteCheck(testRepo, 7, "lint", "failure", "octo-lint")
 		}, [2]string{"check_suite", "completed"}},
+		{"deployment status", "deployment_status/created.json", func(s *Server) Event {
+			return s.Deploy(testRepo, 7, "staging", "success")
+		}, [2]string{"deployment_status", "created"}},
 		{"status", "status/payload.json", func(s *Server) Event { return s.SetStatus(testRepo, 7, "ci/lint", "success") }, [2]string{"status", ""}},
 	}
 	for _, tt := range tests {

@@ -98,6 +98,7 @@ var graphQLPermissions = map[string]need{
 	"CheckSuite":        "checks=read",
 	"WorkflowRun":       "actions=read",
 	"Workflow":          "actions=read",
+	"Deployment":        "deployments=read",
 
 	"Mutation.createCommitOnBranch": "contents=write",
 	"Mutation.createRef":            "contents=write",

@@ -14,7 +14,7 @@ import (
 // appScopes are the repository and organization permissions of a GitHub App that the
 // tables may name.
 var appScopes = map[string]bool{"actions": true, "checks": true, "contents": true, "issues": true,
-	"metadata": true, "pull_requests": true, "statuses": true, "members": true}
+	"metadata": true, "pull_requests": true, "statuses": true, "members": true, "deployments": true}
 
 // TestEveryOperationHasAPermission: every routed operation has a recorded requirement (so a
 // restricted token is never let through by omission), every requirement names an operation,

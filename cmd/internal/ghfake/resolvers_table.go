@@ -21,6 +21,7 @@ var resolverSets = []func(){
 	timelineResolvers,      // timeline.go: PullRequest.timelineItems and its events
 	closingResolvers,       // resolvers_closing.go
 	forkResolvers,          // resolvers_forks.go
+	deployResolvers,        // deploys.go: Commit.deployments, Deployment, DeploymentStatus
 }
 
 func init() {

@@ -45,7 +45,7 @@ func commandsToRun(cfg *lang.Config) []commandCheck {
 	var out []commandCheck
 	seen := map[string]bool{}
 	eachCondition(cfg, func(c lang.Condition) {
-		if cc, ok := c.Eval.(commandCheck); ok && c.Check == "command" && !seen[cc.Run()] {
+		if cc, ok := c.Eval.(commandCheck); ok && c.BuiltinCheck() == "command" && !seen[cc.Run()] {
 			seen[cc.Run()] = true
 			out = append(out, cc)
 		}

@@ -60,6 +60,9 @@ type payload struct {
 	PullRequest *struct {
 		Number int `json:"number"`
 	} `json:"pull_request"`
+	Deployment *struct {
+		SHA string `json:"sha"`
+	} `json:"deployment"`
 	Issue *struct {
 		Number      int       `json:"number"`
 		PullRequest *struct{} `json:"pull_request"` // present when the issue is a pull request
@@ -213,6 +216,11 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{}, fmt.Errorf("status payload has no sha")
 		}
 		r.SHA = p.SHA
+	case "deployment_status": // the deployment's commit names the PRs, as a status's does
+		if p.Deployment == nil || p.Deployment.SHA == "" {
+			return routed{}, fmt.Errorf("deployment_status payload has no deployment.sha")
+		}
+		r.SHA = p.Deployment.SHA
 	default: // push, ...
 		return routed{Event: r.Event}, nil
 	}

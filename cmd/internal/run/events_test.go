@@ -66,7 +66,9 @@ var webhookCases = map[string]webhookCase{
 	"check_run/created.json": {route: routed{Event: "check_run.created"}},
 	"check_suite/completed.json": {route: routed{Handled: true, Event: "check_suite.completed", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, SHA: helloHeadSHA, HeadBranch: "changes"}, late: true},
-	"deployment_status/created.json": {route: routed{Event: "deployment_status.created"}},
+	// A deployment's status: its commit names the PRs, as a status's does.
+	"deployment_status/created.json": {route: routed{Handled: true, Event: "deployment_status.created", Repo: helloWorld,
+		DefaultBranch: "master", Actor: "Codertocat", SHA: "f95f852bd8fca8fcc58a9a2d6c842781e32a215e"}, says: saysNoSubject},
 	// A comment on a plain issue and issues events: the subjects of issue pipelines.
 	"issue_comment/created.json": {route: routed{Handled: true, Event: "issue_comment.created", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true, CommentID: 492700400}},

@@ -17,7 +17,7 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *
 
 // extraFactsWarn reads what only some checks need, when a config in use (cfg, or one a run is
 // pinned to) names them: for branch_up_to_date, how far the head is behind its base (one
-// REST call); for file_exists, whether the head holds its paths (one GraphQL query, and one
+// REST call); for deployment, the head's deployments (one GraphQL query); for file_exists, whether the head holds its paths (one GraphQL query, and one
 // more for patterns with wildcards in directories, which read a tree in depth: when that
 // one fails, warn says why and those patterns stay unread, so that only their checks fail
 // closed); for command, the commands' results, run in workspace (see commands.go). Facts
@@ -33,6 +33,13 @@ func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 			return err
 		}
 		f.PR.BehindBy = &n
+	}
+	if usesCheck(cfg, "deployment") && f.PR.HeadSHA != "" {
+		ds, err := client.Deployments(ctx, f.PR.HeadSHA) // ghapi/deployments.go
+		if err != nil {
+			return err
+		}
+		f.PR.Deployments = ds
 	}
 	if paths := checkPaths(cfg); len(paths) > 0 && f.PR.HeadSHA != "" {
 		if len(paths) > ghapi.MaxPathPatterns {
@@ -74,7 +81,7 @@ func checkPaths(cfg *lang.Config) []string {
 	seen := map[string]bool{}
 	eachCondition(cfg, func(c lang.Condition) {
 		pc, ok := c.Eval.(pathsCheck)
-		if c.Check != "file_exists" || !ok {
+		if c.BuiltinCheck() != "file_exists" || !ok {
 			return
 		}
 		for _, p := range pc.Paths() {
@@ -87,10 +94,11 @@ func checkPaths(cfg *lang.Config) []string {
 	return out
 }
 
-// usesCheck reports whether a gate of cfg, or of a config it pins, names check.
+// usesCheck reports whether a gate of cfg, or of a config it pins, names check, itself
+// or through a custom gate.
 func usesCheck(cfg *lang.Config, check string) bool {
 	found := false
-	eachCondition(cfg, func(c lang.Condition) { found = found || c.Check == check })
+	eachCondition(cfg, func(c lang.Condition) { found = found || c.BuiltinCheck() == check })
 	return found
 }
 

@@ -92,6 +92,7 @@ func withMembers(run, sweep, report map[string]any) map[string]any {
 // other than the documented workflows' on purpose.
 var ownPermissions = []string{
 	"../../../examples/doctor/scenario-scopes.yaml",
+	"testdata/scenarios/custom-gates/scenario.yaml", // deployments: read, which only a deployment check needs
 	"testdata/scenarios/missing-statuses-read/scenario.yaml",
 }
 

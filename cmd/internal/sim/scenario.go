@@ -92,6 +92,7 @@ var stepKinds = map[string]func() any{
 	"label":          func() any { return &labelStep{} },
 	"check":          func() any { return &checkStep{} },
 	"status":         func() any { return &statusStep{} },
+	"deploy":         func() any { return &deployStep{} }, // scenario_deploy.go
 	"comment":        func() any { return &commentStep{} },
 	"edit_comment":   func() any { return &editCommentStep{} },
 	"access":         func() any { return &accessStep{} }, // scenario_people.go

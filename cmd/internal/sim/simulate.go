@@ -317,6 +317,8 @@ func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, er
 		return s.applyCheck(v) // simulate_apply.go
 	case *statusStep:
 		return s.applyStatus(v) // simulate_apply_small.go
+	case *deployStep:
+		return s.applyDeploy(v) // scenario_deploy.go
 	case *commentStep:
 		return s.applyComment(v) // simulate_apply.go
 	case *accessStep:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/deploy"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -91,7 +92,9 @@ type PullRequest struct {
 	Labels     []string
 	Reviews    []Review      // oldest first
 	Checks     []CheckResult // check runs and commit statuses on HeadSHA
-	CreatedAt  time.Time
+	// Deployments are HeadSHA's latest deployments (the `deployment` check reads them).
+	Deployments deploy.Deployments
+	CreatedAt   time.Time
 	// Timeline holds the latest events that start pipelines or make approvals stale
 	// (labels added and removed, reopenings, drafts, base changes), oldest first.
 	Timeline []TimelineEvent

@@ -177,10 +177,11 @@ func (l *loader) topLevel(docs []*source) topKeys {
 	var t topKeys
 	for _, d := range docs {
 		l.use(d)
-		top := l.fields(d.root, "config", section{
-			where: "the config",
-			known: []string{"version", "settings", "agents", "groups", "pipelines"},
-		})
+		known := []string{"version", "settings", "agents", "groups", "pipelines"}
+		if l.pipelineSettings(d.root) { // load_custom_gates.go
+			known = append(known, "pipeline_settings")
+		}
+		top := l.fields(d.root, "config", section{where: "the config", known: known})
 		if e, ok := top["version"]; ok {
 			t.versionSeen = true
 			if v := l.version(e); v != 0 {

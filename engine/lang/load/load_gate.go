@@ -31,9 +31,7 @@ func (sl *stageLoader) gate(n *yaml.Node, f map[string]entry, s *lang.Stage, whe
 					sl.anyOf(item, g, s, where)
 					continue
 				}
-				if cond, ok := sl.condition(item, where); ok {
-					s.Conditions = append(s.Conditions, cond)
-				}
+				s.Conditions = append(s.Conditions, sl.conditions(item, where)...)
 			}
 		}
 	}
@@ -74,9 +72,12 @@ func (sl *stageLoader) conditionGroup(g entry, where string) []lang.Condition {
 	}
 	var group []lang.Condition
 	for _, item := range items {
-		if cond, ok := sl.condition(item, where); ok {
-			group = append(group, cond)
+		conds := sl.conditions(item, where)
+		if len(conds) > 1 {
+			sl.errorf(item, kindGate, "custom gate %q has %d conditions, which all must hold; an item of %q is one check", conds[0].Check, len(conds), "any_of")
+			continue
 		}
+		group = append(group, conds...)
 	}
 	return group
 }
@@ -229,9 +230,12 @@ func (l *loader) lookupGate(name string) (lang.Gate, bool) {
 
 func (l *loader) checkNames() []string {
 	if l.gates == nil {
-		return nil
+		return l.customNames()
 	}
-	return l.gates.Names()
+	if len(l.custom) == 0 {
+		return l.gates.Names()
+	}
+	return slices.Sorted(slices.Values(append(l.gates.Names(), l.customNames()...)))
 }
 
 // knownChecks lists the registered check names for an error message.

@@ -20,7 +20,7 @@ func (l *loader) settings(e entry) {
 	s.Pos = l.pos(e.key)
 	f := l.fields(e.val, "settings", section{
 		where: `"settings"`,
-		known: []string{"max_nesting", "state_branch", "allow_commands", "webhooks", "chatops", "approvals"},
+		known: []string{"max_nesting", "state_branch", "allow_commands", "webhooks", "chatops", "approvals", "custom_gates"},
 	})
 	if v, ok := f["max_nesting"]; ok {
 		if n, ok := l.integer(v, 1); ok {
@@ -54,6 +54,9 @@ func (l *loader) settings(e entry) {
 				s.WebhookHosts = append(s.WebhookHosts, strings.ToLower(h))
 			}
 		}
+	}
+	if v, ok := f["custom_gates"]; ok {
+		l.customGates(v) // load_custom_gates.go
 	}
 	if v, ok := f["approvals"]; ok {
 		af := l.fields(v.val, "approvals", section{where: `"settings.approvals"`, known: []string{"allow_contributors"}})

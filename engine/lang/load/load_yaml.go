@@ -27,10 +27,14 @@ const (
 
 // loader walks a YAML document and collects every mistake it finds.
 type loader struct {
-	gates lang.GateRegistry
-	exprs *lang.Compiler // every expression and template of the config
-	errs  lang.ErrorList
-	cfg   *lang.Config // being built
+	gates  lang.GateRegistry
+	custom map[string]*customGate // settings.custom_gates, by name
+	// customExpanded counts the conditions the uses of custom gates stand for (at most
+	// maxCustomConditions).
+	customExpanded int
+	exprs          *lang.Compiler // every expression and template of the config
+	errs           lang.ErrorList
+	cfg            *lang.Config // being built
 
 	// the file being read
 	file    string

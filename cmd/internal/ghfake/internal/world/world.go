@@ -80,6 +80,7 @@ type Commit struct {
 	Suites   []*CheckSuite
 	Checks   []*CheckRun
 	Statuses []*Status
+	Deploys  []*Deploy // its deployments, oldest first (deploys.go)
 	// author is who the commit names as its author; committer is who made it (the author,
 	// or GitHub's web-flow for a commit made through the web or the API). sig is how it is
 	// signed: "" unsigned, webFlow by GitHub, else by that user's own key.

@@ -1,0 +1,78 @@
+package gates
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+func deployments(ds ...engine.Deployment) prOpt {
+	return func(pr *engine.PullRequest) { pr.Deployments = append(pr.Deployments, ds...) }
+}
+
+func TestDeployment(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		facts *engine.Facts
+		want  engine.GateResult
+	}{
+		{
+			name:  "the latest deployment succeeded",
+			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "staging", State: "failure", CreatedAt: t0}, engine.Deployment{ID: 2, Environment: "staging", State: "success", CreatedAt: t0.Add(time.Minute)})),
+			want:  engine.GateResult{Status: engine.GatePass, Message: "the head's latest deployment to staging is success"},
+		},
+		{
+			name:  "the latest deployment failed",
+			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "staging", State: "success", CreatedAt: t0}, engine.Deployment{ID: 2, Environment: "staging", State: "failure", CreatedAt: t0.Add(time.Minute)})),
+			want: engine.GateResult{Status: engine.GatePending, Message: "the head's latest deployment to staging is failure; needs success",
+				Who: "the deployment to staging"},
+		},
+		{
+			name:  "deployed elsewhere only",
+			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "production", State: "success", CreatedAt: t0})),
+			want:  engine.GateResult{Status: engine.GatePending, Message: "the head is not deployed to staging yet", Who: "the deployment to staging"},
+		},
+		{
+			name:  "no status yet",
+			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "staging", CreatedAt: t0})),
+			want: engine.GateResult{Status: engine.GatePending, Message: "the head's latest deployment to staging has no status yet; needs success",
+				Who: "the deployment to staging"},
+		},
+		{
+			name:  "no pull request fails closed",
+			facts: nil,
+			want: engine.GateResult{Status: engine.GateError,
+				Message: `there is no pull request to check; "deployment" works only on pull requests`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, Deployment{}, "deployment", "{environment: staging}")
+			tt.want.Check = "deployment"
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}
+
+func TestDeploymentParams(t *testing.T) {
+	tests := []struct {
+		name, params, want string
+	}{
+		{name: "missing", params: "{}", want: `t.yaml:1:1: missing required key "environment" for check "deployment" [gate]`},
+		{name: "empty", params: `{environment: ""}`, want: `t.yaml:1:15: "environment" of check "deployment" must not be empty [gate]`},
+		{name: "unknown state", params: `{environment: qa, state: done}`, want: `t.yaml:1:26: "state" of check "deployment" must be one of "success", "failure", "error", "inactive", "in_progress", "queued", "pending", not "done" [gate]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, errs := compile(t, Deployment{}, "deployment", tt.params)
+			require.Nil(t, c)
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
+		})
+	}
+}

@@ -181,34 +181,7 @@ func route(eventName string, raw []byte) (routed, error) {
 		}
 		r.Numbers, r.Issue = []int{p.Issue.Number}, true
 	case "workflow_run", "check_suite", "check_run":
-		c := map[string]*commitEvent{"workflow_run": p.WorkflowRun, "check_suite": p.CheckSuite, "check_run": p.CheckRun}[name]
-		if c == nil {
-			return routed{}, fmt.Errorf("%s payload has no %s", eventName, name)
-		}
-		if p.Action != "completed" {
-			return routed{Event: r.Event}, nil // only a finished check can change a gate
-		}
-		if f, n, ok := agentRun(name, p); ok {
-			r.Numbers, r.AgentFailure = []int{n}, f
-			break
-		}
-		r.SHA, r.HeadBranch = c.HeadSHA, c.HeadBranch
-		if c.HeadRepository != nil {
-			r.HeadRepo = c.HeadRepository.FullName
-		}
-		var here *repoRef
-		if p.Repository != nil {
-			here = &p.Repository.repoRef
-		}
-		for _, pr := range c.PullRequests {
-			if here.same(pr.Base.Repo) {
-				r.Numbers = append(r.Numbers, pr.Number)
-			} else {
-				r.Foreign = append(r.Foreign, foreignPR(pr))
-			}
-		}
-		// With none left, the run path finds this repository's PRs by r.SHA (and a fork's
-		// by r.HeadRepo and r.HeadBranch).
+		return routeCommitEvent(r, eventName, name, p)
 	case "workflow_dispatch":
 		return routeDispatch(r, p.Inputs) // run_dispatch.go
 	case "status":
@@ -224,6 +197,45 @@ func route(eventName string, raw []byte) (routed, error) {
 	default: // push, ...
 		return routed{Event: r.Event}, nil
 	}
+	return withRepo(r, eventName)
+}
+
+// routeCommitEvent routes a finished workflow run, check suite or check run: to the run and
+// stage its agent worked for, or to the pull requests of its head commit in this repository.
+func routeCommitEvent(r routed, eventName, name string, p payload) (routed, error) {
+	c := map[string]*commitEvent{"workflow_run": p.WorkflowRun, "check_suite": p.CheckSuite, "check_run": p.CheckRun}[name]
+	if c == nil {
+		return routed{}, fmt.Errorf("%s payload has no %s", eventName, name)
+	}
+	if p.Action != "completed" {
+		return routed{Event: r.Event}, nil // only a finished check can change a gate
+	}
+	if f, n, ok := agentRun(name, p); ok {
+		r.Numbers, r.AgentFailure = []int{n}, f
+		return withRepo(r, eventName)
+	}
+	r.SHA, r.HeadBranch = c.HeadSHA, c.HeadBranch
+	if c.HeadRepository != nil {
+		r.HeadRepo = c.HeadRepository.FullName
+	}
+	var here *repoRef
+	if p.Repository != nil {
+		here = &p.Repository.repoRef
+	}
+	for _, pr := range c.PullRequests {
+		if here.same(pr.Base.Repo) {
+			r.Numbers = append(r.Numbers, pr.Number)
+		} else {
+			r.Foreign = append(r.Foreign, foreignPR(pr))
+		}
+	}
+	// With none left, the run path finds this repository's PRs by r.SHA (and a fork's
+	// by r.HeadRepo and r.HeadBranch).
+	return withRepo(r, eventName)
+}
+
+// withRepo is r, routed, when its payload named the repository.
+func withRepo(r routed, eventName string) (routed, error) {
 	if r.Repo == "" {
 		return routed{}, fmt.Errorf("%s payload has no repository.full_name", eventName)
 	}

@@ -24,11 +24,13 @@ type Entry struct {
 }
 
 // ChangesRequested is what reviewers ask to change on pr now: the latest review of each
-// person (not an app, not author) that requests changes and says something, oldest first.
+// person with write access (not an app, not the author) that requests changes and says
+// something, oldest first. Anyone may review a public repository's pull request; only the
+// words of those who may push reach an agent, which acts on them.
 func ChangesRequested(pr *core.PullRequest) []Entry {
 	var out []Entry
 	for _, r := range core.LatestReviews(pr.Reviews) {
-		if r.State != core.ReviewChangesRequested || r.IsBot || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
+		if r.State != core.ReviewChangesRequested || r.IsBot || !r.CanPush || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
 			continue
 		}
 		out = append(out, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})

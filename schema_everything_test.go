@@ -101,6 +101,9 @@ pipelines:
                 scope: agents
               - check: expr
                 expr: "context.pr_number != null"
+              - check: http
+                url: "https://status.example.com/api/health"
+                expect: 'outputs.status == 200 && outputs.json.state == "green"'
         any_of:
           - check: label_present
             label: ok

@@ -3,6 +3,13 @@ package pipelineaction_test
 // invalidRule holds the mistakes against the language's rules: unknown names, empty
 // lists, and keys that need or exclude others (see invalidCase).
 var invalidRule = []invalidCase{
+	{name: "http check over plain http", at: "/pipelines/p/stages/0/conditions/0/url", line: 6, yaml: `
+version: 1
+pipelines:
+  p:
+    stages:
+      - {id: s, type: gate, conditions: [{check: http, url: "http://status.example.com/", expect: "true"}]}
+`},
 	{name: "unknown check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: `
 version: 1
 pipelines:

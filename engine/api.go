@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/deploy"
 	"github.com/org/pipeline-action/engine/internal/graph"
+	"github.com/org/pipeline-action/engine/internal/httpfact"
 	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/internal/people"
 	"github.com/org/pipeline-action/engine/lang"
@@ -49,6 +50,8 @@ type (
 	PullRequest       = core.PullRequest
 	Deployment        = deploy.Deployment
 	Deployments       = deploy.Deployments
+	HTTPAnswer        = httpfact.Answer
+	HTTPAnswers       = httpfact.Answers
 	Refusal           = core.Refusal
 	Report            = core.Report
 	Result            = core.Result

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/httppoll"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -27,11 +28,15 @@ type deadlineHandler func(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage
 // deadlineHandlers act on the deadlines any stage may have, by kind, and a stage type
 // handles those of its own (its deadline).
 var (
-	deadlineArmers   = []deadlineArmer{core.ArmTimeout}
+	deadlineArmers   = []deadlineArmer{core.ArmTimeout, httppoll.Arm}
 	deadlineHandlers = map[string]deadlineHandler{
 		DeadlineTimeout:      (*eval).timedOut,
 		DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
 		DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
+		httppoll.Kind: func(e *eval, _ *lang.Pipeline, run *Run, stage *lang.Stage, _ Deadline) bool {
+			httppoll.Arm(stage, run.Stages[stage.ID], e.Now) // the next poll; the gate is evaluated as usual
+			return false
+		},
 	}
 )
 

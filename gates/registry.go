@@ -36,6 +36,7 @@ func Default() engine.GateRegistry {
 		"branch_up_to_date":    BranchUpToDate{},
 		"expr":                 Expr{},
 		"deployment":           Deployment{},
+		"http":                 HTTP{},
 	})
 }
 

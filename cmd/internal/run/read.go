@@ -45,6 +45,7 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 	if err := extraFactsWarn(ctx, client, cfg, snap.Facts, r.Getenv("GITHUB_WORKSPACE"), rd.warn); err != nil { // facts_extra.go
 		return nil, err
 	}
+	r.httpFacts(ctx, cfg, snap.Facts)
 	if err := issueExtraFacts(ctx, client, cfg, snap.Facts, r.Getenv("GITHUB_WORKSPACE")); err != nil { // run_issue.go
 		return nil, err
 	}

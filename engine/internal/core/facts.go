@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/deploy"
+	"github.com/org/pipeline-action/engine/internal/httpfact"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -94,7 +95,9 @@ type PullRequest struct {
 	Checks     []CheckResult // check runs and commit statuses on HeadSHA
 	// Deployments are HeadSHA's latest deployments (the `deployment` check reads them).
 	Deployments deploy.Deployments
-	CreatedAt   time.Time
+	// HTTP are the answers of the `http` checks' urls, by url; nil, or a url missing, when not fetched.
+	HTTP      httpfact.Answers
+	CreatedAt time.Time
 	// Timeline holds the latest events that start pipelines or make approvals stale
 	// (labels added and removed, reopenings, drafts, base changes), oldest first.
 	Timeline []TimelineEvent

@@ -1,0 +1,94 @@
+package gates
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+const statusURL = "https://status.example.com/api/health"
+
+func answered(url string, a engine.HTTPAnswer) prOpt {
+	return func(pr *engine.PullRequest) {
+		if pr.HTTP == nil {
+			pr.HTTP = engine.HTTPAnswers{}
+		}
+		pr.HTTP[url] = a
+	}
+}
+
+func TestHTTP(t *testing.T) {
+	const expect = `outputs.status == 200 && outputs.json.state == "green"`
+	tests := []struct {
+		name  string
+		facts *engine.Facts
+		want  engine.GateResult
+	}{
+		{
+			name:  "the answer holds",
+			facts: facts(answered(statusURL, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}})),
+			want:  engine.GateResult{Status: engine.GatePass, Message: fmt.Sprintf("GET %s answered 200; %q holds", statusURL, expect)},
+		},
+		{
+			name:  "the answer does not hold yet",
+			facts: facts(answered(statusURL, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "red"}})),
+			want: engine.GateResult{Status: engine.GatePending, Who: statusURL,
+				Message: fmt.Sprintf("GET %s answered 200; %q does not hold yet", statusURL, expect)},
+		},
+		{
+			name:  "a refused call fails closed",
+			facts: facts(answered(statusURL, engine.HTTPAnswer{Err: "refused: status.example.com is not in settings.webhooks.allow"})),
+			want: engine.GateResult{Status: engine.GateError,
+				Message: `GET ` + statusURL + `: refused: status.example.com is not in settings.webhooks.allow`},
+		},
+		{
+			name:  "no answer fetched fails closed",
+			facts: facts(),
+			want:  engine.GateResult{Status: engine.GateError, Message: `GET ` + statusURL + ` was not made`},
+		},
+		{
+			name:  "an answer that is not JSON fails closed",
+			facts: facts(answered(statusURL, engine.HTTPAnswer{Status: 200})),
+			want:  engine.GateResult{Status: engine.GateError},
+		},
+		{
+			name:  "no pull request fails closed",
+			facts: nil,
+			want:  engine.GateResult{Status: engine.GateError, Message: `there is no pull request to check; "http" works only on pull requests`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, HTTP{}, "http", `{url: "`+statusURL+`", expect: '`+expect+`'}`)
+			tt.want.Check = "http"
+			got := c.Evaluate(tt.facts)
+			if tt.want.Message == "" {
+				assert.Equal(t, tt.want.Status, got.Status, got.Message)
+				return
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestHTTPParams(t *testing.T) {
+	tests := []struct {
+		name, params, want string
+	}{
+		{name: "missing", params: "{}", want: "t.yaml:1:1: missing required key \"url\" for check \"http\" [gate]\nt.yaml:1:1: missing required key \"expect\" for check \"http\" [gate]"},
+		{name: "not https", params: `{url: "http://status.example.com/", expect: "true"}`, want: `t.yaml:1:7: "url" of check "http" must be an https url, not "http://status.example.com/" [gate]`},
+		{name: "credentials", params: `{url: "https://u:p@status.example.com/", expect: "true"}`, want: `t.yaml:1:7: "url" of check "http" must not carry credentials [gate]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, errs := compile(t, HTTP{}, "http", tt.params)
+			require.Nil(t, c)
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
+		})
+	}
+}

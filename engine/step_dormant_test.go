@@ -75,3 +75,20 @@ func TestSubjectStateEnablesAndDisables(t *testing.T) {
 	assert.NotNil(t, pipelineRun(res.State, "scan"))
 	assert.Nil(t, pipelineRun(res.State, "gatekeeper"))
 }
+
+// The author of a pull request may not keep a pipeline — a hold, a review — from starting
+// on it: `/pipeline disable` is theirs no more than `skip` is. Another writer may.
+func TestAuthorMayNotDisableAPipelineOnTheirPR(t *testing.T) {
+	cfg := loadYAML(t, dormantYAML)
+	f := humanFacts() // dev is the author, with write permission
+	f.PR.Comments = []IssueComment{command(1, "dev", "/pipeline disable gatekeeper")}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	assert.NotContains(t, res.State.Enabled, "gatekeeper", "nothing disabled")
+	require.NotEmpty(t, res.Effects)
+	assert.Contains(t, res.Effects[0].Body, "refused: an author of a pull request")
+
+	f.PR.Comments = append(f.PR.Comments, command(2, "alice", "/pipeline disable gatekeeper"))
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	disabled, ok := res.State.Enabled["gatekeeper"]
+	assert.True(t, ok && !disabled, "a writer who is not the author may: %v", res.State.Enabled)
+}

@@ -68,9 +68,10 @@ func (e *Eval) Disown(c IssueComment) {
 }
 
 // Bypasses reports whether command verb (with arg) moves a run past a stage without its
-// conditions: skip, unblock, a restart at a stage of one's choosing.
+// conditions — skip, unblock, a restart at a stage of one's choosing — or keeps a pipeline
+// (a hold, a review) from starting on the subject at all: disable.
 func Bypasses(verb, arg string) bool {
-	return verb == CmdSkip || verb == CmdUnblock || verb == CmdRestart && arg != ""
+	return verb == CmdSkip || verb == CmdUnblock || verb == CmdRestart && arg != "" || verb == CmdDisable
 }
 
 // MayCommand says why c's author may not use commands, or "".

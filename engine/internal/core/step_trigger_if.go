@@ -51,9 +51,12 @@ func (e *Eval) triggerIfEnv(p *lang.Pipeline, in Input, onEvent bool) lang.Env {
 }
 
 // CommentByID is the comment of the subject the facts read with id, or nil.
-func (e *Eval) CommentByID(id int64) *IssueComment {
-	for i := range e.Facts.PR.Comments {
-		if c := &e.Facts.PR.Comments[i]; id != 0 && c.ID == id {
+func (e *Eval) CommentByID(id int64) *IssueComment { return e.Facts.PR.Comment(id) }
+
+// Comment is pr's comment with id among those read, or nil.
+func (pr *PullRequest) Comment(id int64) *IssueComment {
+	for i := range pr.Comments {
+		if c := &pr.Comments[i]; id != 0 && c.ID == id {
 			return c
 		}
 	}

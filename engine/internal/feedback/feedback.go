@@ -81,7 +81,7 @@ func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.P
 			}
 		}
 		for _, a := range sr.Approvals {
-			if c, ok := commentByID(pr, a.Comment); ok && counted(a.Login) {
+			if c := pr.Comment(a.Comment); c != nil && counted(a.Login) {
 				reviews = append(reviews, Entry{By: a.Login, State: core.ReviewApproved, Body: clip(c.Body)})
 			}
 		}
@@ -112,15 +112,6 @@ func matching(stage *lang.Stage, pr *core.PullRequest, counted func(string) bool
 		out = append(out, Entry{By: c.Author, Body: clip(c.Body)})
 	}
 	return last(out)
-}
-
-func commentByID(pr *core.PullRequest, id int64) (core.IssueComment, bool) {
-	for _, c := range pr.Comments {
-		if id != 0 && c.ID == id {
-			return c, true
-		}
-	}
-	return core.IssueComment{}, false
 }
 
 func last(entries []Entry) []Entry {

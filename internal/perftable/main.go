@@ -1,4 +1,4 @@
-// Command perftable measures the figures of the README's performance table and rewrites
+// Command perftable measures the figures of the performance table of docs/performance.md and rewrites
 // the table between its markers (<!-- perf:begin --> and <!-- perf:end -->), each row
 // with the commit, date and machine it was measured on:
 //
@@ -10,7 +10,7 @@
 // scenarios (simulate --stats), and the image's binary. With
 // -only, only the rows whose figure matches are measured; the others keep their cells.
 // It measures the commit checked out and refuses uncommitted changes other than the
-// README's, so that the commit a row names is the code measured (-dirty measures them
+// table's, so that the commit a row names is the code measured (-dirty measures them
 // anyway and says so). It is not run in CI: its numbers are the machine's.
 package main
 
@@ -52,7 +52,7 @@ func perftable() error {
 	if err != nil {
 		return err
 	}
-	readmePath := filepath.Join(l.root, "README.md")
+	readmePath := filepath.Join(l.root, "docs", "performance.md")
 	readme, err := os.ReadFile(readmePath)
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func perftable() error {
 	return os.WriteFile(readmePath, readme, 0o644)
 }
 
-// commit is the short SHA of HEAD; uncommitted changes (but the README's) are refused,
+// commit is the short SHA of HEAD; uncommitted changes (but docs/performance.md's) are refused,
 // or with dirty marked.
 func (l *lab) commit(dirty bool) (string, error) {
 	out, err := l.command(nil, "git", "rev-parse", "--short", "HEAD")
@@ -86,7 +86,7 @@ func (l *lab) commit(dirty bool) (string, error) {
 		return "", err
 	}
 	sha := strings.TrimSpace(string(out))
-	status, err := l.command(nil, "git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!README.md")
+	status, err := l.command(nil, "git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/performance.md")
 	if err != nil {
 		return "", err
 	}

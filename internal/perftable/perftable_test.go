@@ -65,9 +65,9 @@ func TestRowsNameWhatExists(t *testing.T) {
 	}
 }
 
-// The README holds the table between its markers, with a line for every row, in order.
+// docs/performance.md holds the table between its markers, with a line for every row, in order.
 func TestReadmeHoldsTheTable(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(root, "docs", "performance.md"))
 	require.NoError(t, err)
 	_, table, _, err := between(readme)
 	require.NoError(t, err)
@@ -82,7 +82,7 @@ func TestReadmeHoldsTheTable(t *testing.T) {
 	for _, r := range rows {
 		want = append(want, r.figure)
 	}
-	assert.Equal(t, want, figures, "the README's table is not the rows' (go run ./internal/perftable -only 'FIGURE' measures a new one)")
+	assert.Equal(t, want, figures, "the table of docs/performance.md is not the rows' (go run ./internal/perftable -only 'FIGURE' measures a new one)")
 }
 
 func TestRewriteKeepsWhatSurroundsTheTable(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The README's table stands between these markers, each on a line of its own.
+// The table of docs/performance.md stands between these markers, each on a line of its own.
 const (
 	beginMarker = "<!-- perf:begin -->"
 	endMarker   = "<!-- perf:end -->"
@@ -32,14 +32,14 @@ func render(rows []row, cells []cell) string {
 	return b.String()
 }
 
-// between returns the README around its table: what comes up to the begin marker's line
+// between returns the document around its table: what comes up to the begin marker's line
 // included, the table, and what follows from the end marker's line.
 func between(readme []byte) (before, table, after []byte, err error) {
 	if n := bytes.Count(readme, []byte(beginMarker)); n != 1 {
-		return nil, nil, nil, fmt.Errorf("the README holds %s %d times, want once", beginMarker, n)
+		return nil, nil, nil, fmt.Errorf("docs/performance.md holds %s %d times, want once", beginMarker, n)
 	}
 	if n := bytes.Count(readme, []byte(endMarker)); n != 1 {
-		return nil, nil, nil, fmt.Errorf("the README holds %s %d times, want once", endMarker, n)
+		return nil, nil, nil, fmt.Errorf("docs/performance.md holds %s %d times, want once", endMarker, n)
 	}
 	b := bytes.Index(readme, []byte(beginMarker+"\n"))
 	e := bytes.Index(readme, []byte("\n"+endMarker))
@@ -50,7 +50,7 @@ func between(readme []byte) (before, table, after []byte, err error) {
 	return readme[:b], readme[b : e+1], readme[e+1:], nil
 }
 
-// rewrite puts table between the README's markers.
+// rewrite puts table between the document's markers.
 func rewrite(readme []byte, table string) ([]byte, error) {
 	before, _, after, err := between(readme)
 	if err != nil {
@@ -63,7 +63,7 @@ func rewrite(readme []byte, table string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// previous reads the cells of the README's table, by figure, to keep the rows not
+// previous reads the cells of the table, by figure, to keep the rows not
 // measured again.
 func previous(readme []byte) (map[string]cell, error) {
 	_, table, _, err := between(readme)

@@ -1,8 +1,8 @@
 package main
 
-// A row is one figure of the README's performance table. Exactly one of bench, example,
+// A row is one figure of the performance table of docs/performance.md. Exactly one of bench, example,
 // scenario and measure says where its number comes from; add a row here, then run
-// `go run ./internal/perftable` to measure it into the README.
+// `go run ./internal/perftable` to measure it into docs/performance.md.
 type row struct {
 	// figure is what is measured, as a reader asks it (no "|").
 	figure string

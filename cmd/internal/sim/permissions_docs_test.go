@@ -38,17 +38,17 @@ func workflowFile(t *testing.T, path string) map[string]any {
 	return workflowPermissions(t, path, text)
 }
 
-// readmeAgentPermissions is the permissions: of the README's agent workflow.
-func readmeAgentPermissions(t *testing.T) map[string]any {
+// docAgentPermissions is the permissions: of the agent workflow docs/agents.md shows.
+func docAgentPermissions(t *testing.T) map[string]any {
 	t.Helper()
-	readme, err := os.ReadFile("../../../README.md")
+	readme, err := os.ReadFile("../../../docs/agents.md")
 	require.NoError(t, err)
 	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(readme, -1) {
 		if bytes.Contains(m[1], []byte("command: report")) {
-			return workflowPermissions(t, "the README's agent workflow", m[1])
+			return workflowPermissions(t, "the agent workflow of docs/agents.md", m[1])
 		}
 	}
-	t.Fatal("the README shows no agent workflow (a yaml block with command: report)")
+	t.Fatal("docs/agents.md shows no agent workflow (a yaml block with command: report)")
 	return nil
 }
 
@@ -99,12 +99,12 @@ var ownPermissions = []string{
 // TestDocumentedPermissionsSuffice plays every example and every test scenario with the
 // scopes the documentation grants: runs with docs/workflow.yml's, sweeps with
 // docs/sweep-workflow.yml's, and agents' reports with those of the directory's agent
-// workflows (the least of them) or, without one, the README's. A scope the docs forget
+// workflows (the least of them) or, without one, docs/agents.md's. A scope the docs forget
 // fails here as it would on GitHub.
 func TestDocumentedPermissionsSuffice(t *testing.T) {
 	run := workflowFile(t, "../../../docs/workflow.yml")
 	sweep := workflowFile(t, "../../../docs/sweep-workflow.yml")
-	readmeAgent := readmeAgentPermissions(t)
+	docAgent := docAgentPermissions(t)
 	for _, own := range []string{"../../../.github/workflows/pipelines.yml"} {
 		assert.Equal(t, run, workflowFile(t, own), "%s grants what docs/workflow.yml grants", own)
 	}
@@ -120,7 +120,7 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 		// nothing a report needs.
 		agents, err := filepath.Glob(filepath.Join(dir, "agent-*.yml"))
 		require.NoError(t, err)
-		report := readmeAgent
+		report := docAgent
 		if len(agents) > 0 {
 			var ps []map[string]any
 			for _, a := range agents {

@@ -25,7 +25,7 @@ import (
 // the next event reconciles anyway. A label written as a template is not matched.
 func checkTokenEvents(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	var f findings
-	const fix = "unless the action runs with an app token (see the README, \"When the action needs an app token\")"
+	const fix = "unless the action runs with an app token (see docs/tokens.md)"
 	for _, a := range cfg.Agents {
 		if (a.Dispatch == lang.DispatchComment || a.Dispatch == lang.DispatchLabel) && a.Listener != lang.ListenerApp {
 			f.warnf(a.Pos, "agent %q is dispatched by a %s that a GitHub Actions workflow receives (listener: workflow): a %s the action makes with GITHUB_TOKEN starts no workflow, so the agent never runs %s; dispatch it with `dispatch: workflow`, or say `listener: app` if a GitHub App receives it",

@@ -21,7 +21,7 @@ func TestExamplesStartWithTheModeline(t *testing.T) {
 	files, err := filepath.Glob("examples/*/pipelines*.yaml")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	files = append(files, ".github/pipelines.yaml")
+	files = append(files, ".github/pipelines.yaml", "docs/setup/pipelines.yaml")
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		require.NoError(t, err)

@@ -305,7 +305,7 @@ func TestReleaseTagsAndMovesOnlyTheMajor(t *testing.T) {
 	assert.Equal(t, r.resolve("refs/tags/v2.0.0"), r.resolve("refs/tags/v2"))
 	assert.Equal(t, r.resolve("refs/tags/v1.10.0"), r.resolve("refs/tags/v1"))
 
-	// Seven releases later every version tag names the commit it was published at, and
+	// Seven releases later every version tag names the commit of its publication, and
 	// the only other tags are the majors.
 	want := maps.Clone(published)
 	want["v1"], want["v2"] = published["v1.10.0"], published["v2.0.0"]

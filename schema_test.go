@@ -34,6 +34,7 @@ const (
 // exampleGlobs name every config that must pass both the schema and the loader.
 var exampleGlobs = []string{
 	"examples/*/pipelines.yaml",
+	"docs/setup/pipelines.yaml",
 	"engine/lang/load/testdata/reference/*.yaml",
 	"engine/lang/load/testdata/load/*.yaml",
 	"cmd/internal/sim/testdata/scenarios/dormant-pipeline/pipelines.yaml", // enabled, session_variables, set_variable with workflow

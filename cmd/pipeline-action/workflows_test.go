@@ -42,7 +42,7 @@ func TestWorkflowsAgree(t *testing.T) {
 	steps := own["jobs"].(map[string]any)["pipeline"].(map[string]any)["steps"].([]any)
 	require.Len(t, steps, 2)
 	checkout := steps[0].(map[string]any)
-	assert.Equal(t, "actions/checkout@v4", checkout["uses"])
+	assert.Regexp(t, `^actions/checkout@[0-9a-f]{40}$`, checkout["uses"], "pinned by SHA")
 	assert.Equal(t, map[string]any{
 		"ref":                 "${{ github.event.repository.default_branch }}",
 		"persist-credentials": false,

@@ -1,6 +1,7 @@
 package releaseworkflow
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,9 +30,13 @@ type job struct {
 
 type workflow struct {
 	On struct {
-		Push struct {
-			Tags []string `yaml:"tags"`
-		} `yaml:"push"`
+		Push     *struct{} `yaml:"push"`
+		Dispatch struct {
+			Inputs map[string]struct {
+				Required bool   `yaml:"required"`
+				Type     string `yaml:"type"`
+			} `yaml:"inputs"`
+		} `yaml:"workflow_dispatch"`
 	} `yaml:"on"`
 	Permissions map[string]string `yaml:"permissions"`
 	Jobs        map[string]job    `yaml:"jobs"`
@@ -63,8 +68,11 @@ func (wf workflow) script(t *testing.T, jobName, stepName string) string {
 
 func TestReleaseWorkflowPermissionsAndTrigger(t *testing.T) {
 	wf := readWorkflow(t)
-	// The major tag (v1) does not match, so moving it starts nothing.
-	assert.Equal(t, []string{"v*.*.*"}, wf.On.Push.Tags)
+	// Run by hand with the version to publish; no push, of a tag or anything else, starts it.
+	assert.Nil(t, wf.On.Push)
+	assert.Len(t, wf.On.Dispatch.Inputs, 1)
+	assert.True(t, wf.On.Dispatch.Inputs["version"].Required)
+	assert.Equal(t, "string", wf.On.Dispatch.Inputs["version"].Type)
 	assert.NotNil(t, wf.Permissions, "the workflow grants nothing by default")
 	assert.Empty(t, wf.Permissions)
 	want := map[string]map[string]string{
@@ -77,10 +85,6 @@ func TestReleaseWorkflowPermissionsAndTrigger(t *testing.T) {
 	for name, j := range wf.Jobs {
 		assert.Equal(t, want[name], j.Permissions, "permissions of job %s", name)
 		for _, s := range j.Steps {
-			if s.Uses != "" {
-				_, ref, ok := strings.Cut(s.Uses, "@")
-				assert.True(t, ok && ref != "", "%s: %s is not pinned", name, s.Uses)
-			}
 			// Expressions reach scripts only through env, never spliced into the text.
 			assert.NotContains(t, s.Run, "${{", "%s: a run script with an expression", name)
 		}
@@ -151,17 +155,18 @@ func (r *repo) commit(file, content string) string {
 	return git(r.t, r.source, "rev-parse", "HEAD")
 }
 
-// tag tags HEAD and pushes the branch and the tag, as a maintainer releasing.
-func (r *repo) tag(version string) {
-	git(r.t, r.source, "tag", version)
-	git(r.t, r.source, "push", "--quiet", "origin", "HEAD", "refs/tags/"+version)
+// push pushes the maintainer's branch and returns its head: the commit a release run
+// on that branch checks out (GITHUB_SHA).
+func (r *repo) push() string {
+	git(r.t, r.source, "push", "--quiet", "origin", "HEAD")
+	return git(r.t, r.source, "rev-parse", "HEAD")
 }
 
-// checkout is what actions/checkout gives the job: every tag, HEAD at the tag's commit.
-func (r *repo) checkout(version string) string {
+// checkout is what actions/checkout with fetch-depth 0 gives a job: every tag, HEAD at sha.
+func (r *repo) checkout(sha string) string {
 	dir := r.t.TempDir()
 	git(r.t, dir, "clone", "--quiet", r.origin, ".")
-	git(r.t, dir, "checkout", "--quiet", "--detach", "refs/tags/"+version)
+	git(r.t, dir, "checkout", "--quiet", "--detach", sha)
 	return dir
 }
 
@@ -185,39 +190,69 @@ func readOutputs(t *testing.T, file string) map[string]string {
 
 const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-// release runs the prepare job's check and the release job's tagging for version,
-// as the workflow does on its tag, and returns prepare's outputs.
-func (r *repo) release(wf workflow, version string) map[string]string {
-	t := r.t
-	dir := r.checkout(version)
-	outputs := filepath.Join(t.TempDir(), "outputs")
-	out, err := runScript(t, dir, wf.script(t, "prepare", "check"), map[string]string{
+const tagStep = "Commit action.yml with the image's digest and tag it"
+
+// prepare runs the prepare job's check for version on a checkout of sha.
+func (r *repo) prepare(wf workflow, sha, version string) (map[string]string, string, error) {
+	outputs := filepath.Join(r.t.TempDir(), "outputs")
+	out, err := runScript(r.t, r.checkout(sha), wf.script(r.t, "prepare", "check"), map[string]string{
 		"TAG": version, "GITHUB_OUTPUT": outputs,
 	})
-	require.NoError(t, err, out)
-	o := readOutputs(t, outputs)
+	if err != nil {
+		return nil, out, err
+	}
+	return readOutputs(r.t, outputs), out, nil
+}
 
-	dir = r.checkout(version)
-	out, err = runScript(t, dir, wf.script(t, "release", "Commit action.yml with the image's digest and move the tags"), map[string]string{
+// tagEnv is the environment of the release job's tagging step for prepare's outputs o.
+func tagEnv(t *testing.T, sha string, o map[string]string) map[string]string {
+	return map[string]string{
 		"VERSION": o["version"], "MAJOR": o["major"], "PRERELEASE": o["prerelease"],
 		"IMAGE": "ghcr.io/org/pipeline-action", "DIGEST": digest,
-		"GITHUB_SHA":          r.resolve("refs/tags/" + version),
-		"GITHUB_STEP_SUMMARY": filepath.Join(t.TempDir(), "summary"),
-	})
+		"GITHUB_SHA": sha, "GITHUB_STEP_SUMMARY": filepath.Join(t.TempDir(), "summary"),
+	}
+}
+
+// release runs the prepare job's check and the release job's tagging for version, as
+// the workflow does when a maintainer runs it on the branch the clone has checked out,
+// and returns prepare's outputs.
+func (r *repo) release(wf workflow, version string) map[string]string {
+	t := r.t
+	sha := r.push()
+	o, out, err := r.prepare(wf, sha, version)
+	require.NoError(t, err, out)
+	out, err = runScript(t, r.checkout(sha), wf.script(t, "release", tagStep), tagEnv(t, sha, o))
 	require.NoError(t, err, out)
 	return o
 }
 
-func TestReleaseMovesTags(t *testing.T) {
+// tags maps every tag of the remote to the commit it names.
+func (r *repo) tags() map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(git(r.t, r.origin, "for-each-ref", "--format=%(refname:short) %(objectname)", "refs/tags"), "\n") {
+		if name, _, ok := strings.Cut(line, " "); ok {
+			out[name] = r.resolve("refs/tags/" + name)
+		}
+	}
+	return out
+}
+
+func TestReleaseTagsAndMovesOnlyTheMajor(t *testing.T) {
 	wf := readWorkflow(t)
 	r := newRepo(t)
+	// Every version tag, as first published; none may ever name another commit.
+	published := map[string]string{}
+	release := func(version string) map[string]string {
+		o := r.release(wf, version)
+		published[version] = r.resolve("refs/tags/" + version)
+		return o
+	}
 
 	src100 := r.commit("a.go", "1")
-	r.tag("v1.0.0")
-	o := r.release(wf, "v1.0.0")
+	o := release("v1.0.0")
 	assert.Equal(t, map[string]string{"version": "v1.0.0", "major": "v1", "prerelease": "false"}, o)
 
-	// v1.0.0 is now a release commit: a child of the tagged commit that changes only
+	// v1.0.0 is a release commit: a child of the run's commit that changes only
 	// action.yml, which runs the image by digest. v1 names it; main is untouched.
 	rel100 := r.resolve("refs/tags/v1.0.0")
 	assert.NotEqual(t, src100, rel100)
@@ -230,100 +265,100 @@ func TestReleaseMovesTags(t *testing.T) {
 	assert.Equal(t, src100, r.resolve("refs/heads/main"))
 	assert.Contains(t, git(t, r.origin, "log", "-1", "--format=%B", rel100), "built from "+src100)
 
-	// The moved tag starts the workflow again only with a token other than
-	// GITHUB_TOKEN; then prepare refuses the release commit and nothing is built.
-	outputs := filepath.Join(t.TempDir(), "outputs")
-	out, err := runScript(t, r.checkout("v1.0.0"), wf.script(t, "prepare", "check"),
-		map[string]string{"TAG": "v1.0.0", "GITHUB_OUTPUT": outputs})
+	// A run on a release commit is refused before anything is built.
+	_, out, err := r.prepare(wf, rel100, "v1.0.1")
 	require.Error(t, err)
 	assert.Contains(t, out, "a release commit?")
 
 	// A newer version moves v1.
 	r.commit("a.go", "2")
-	r.tag("v1.1.0")
-	r.release(wf, "v1.1.0")
+	release("v1.1.0")
 	rel110 := r.resolve("refs/tags/v1.1.0")
 	assert.Equal(t, rel110, r.resolve("refs/tags/v1"))
 
-	// A fix of an older line does not take v1 back.
+	// A fix of an older line, released from its branch, does not take v1 back.
 	git(t, r.source, "checkout", "--quiet", "-b", "release-1.0", src100)
 	src101 := r.commit("a.go", "1.0.1")
-	r.tag("v1.0.1")
-	r.release(wf, "v1.0.1")
+	release("v1.0.1")
 	assert.Equal(t, src101, r.resolve("refs/tags/v1.0.1^"))
 	assert.Equal(t, rel110, r.resolve("refs/tags/v1"))
 
 	// v1.10.0 is newer than v1.9.0 (versions, not strings, are compared).
 	git(t, r.source, "checkout", "--quiet", "main")
 	r.commit("a.go", "9")
-	r.tag("v1.9.0")
-	r.release(wf, "v1.9.0")
+	release("v1.9.0")
 	r.commit("a.go", "10")
-	r.tag("v1.10.0")
-	r.release(wf, "v1.10.0")
+	release("v1.10.0")
 	assert.Equal(t, r.resolve("refs/tags/v1.10.0"), r.resolve("refs/tags/v1"))
 
 	// A pre-release is released but does not move v1.
 	r.commit("a.go", "11rc")
-	r.tag("v1.11.0-rc.1")
-	o = r.release(wf, "v1.11.0-rc.1")
+	o = release("v1.11.0-rc.1")
 	assert.Equal(t, "true", o["prerelease"])
 	assert.Contains(t, git(t, r.origin, "show", "refs/tags/v1.11.0-rc.1:action.yml"), "docker://")
 	assert.Equal(t, r.resolve("refs/tags/v1.10.0"), r.resolve("refs/tags/v1"))
 
 	// A new major version starts its own major tag.
 	r.commit("a.go", "2.0")
-	r.tag("v2.0.0")
-	o = r.release(wf, "v2.0.0")
+	o = release("v2.0.0")
 	assert.Equal(t, "v2", o["major"])
 	assert.Equal(t, r.resolve("refs/tags/v2.0.0"), r.resolve("refs/tags/v2"))
 	assert.Equal(t, r.resolve("refs/tags/v1.10.0"), r.resolve("refs/tags/v1"))
+
+	// Seven releases later every version tag names the commit of its publication, and
+	// the only other tags are the majors.
+	want := maps.Clone(published)
+	want["v1"], want["v2"] = published["v1.10.0"], published["v2.0.0"]
+	assert.Equal(t, want, r.tags())
 }
 
 func TestReleaseRefusesTagsThatNameNoVersion(t *testing.T) {
 	wf := readWorkflow(t)
 	r := newRepo(t)
 	r.commit("a.go", "1")
-	for _, tag := range []string{"v1.2", "v01.2.3", "v1.2.3.4", "v1.2.3-", "v1.2.3+build"} {
-		r.tag(tag)
-		outputs := filepath.Join(t.TempDir(), "outputs")
-		out, err := runScript(t, r.checkout(tag), wf.script(t, "prepare", "check"),
-			map[string]string{"TAG": tag, "GITHUB_OUTPUT": outputs})
+	sha := r.push()
+	for _, tag := range []string{"v1.2", "v01.2.3", "v1.2.3.4", "v1.2.3-", "v1.2.3+build", "1.2.3", "v1"} {
+		_, out, err := r.prepare(wf, sha, tag)
 		assert.Error(t, err, tag)
 		assert.Contains(t, out, "is not a version tag", tag)
 	}
+	assert.Empty(t, r.tags())
 }
 
-// A tag pushed again while the release ran is not moved over.
-func TestReleaseKeepsATagThatMoved(t *testing.T) {
+// A published version is never released again: prepare refuses it before anything is
+// built, and a tag that appears while a run builds is not replaced by its push.
+func TestReleaseNeverReplacesAPublishedVersion(t *testing.T) {
 	wf := readWorkflow(t)
 	r := newRepo(t)
-	first := r.commit("a.go", "1")
-	r.tag("v1.0.0")
-	dir := r.checkout("v1.0.0")
-	r.commit("a.go", "2")
-	git(t, r.source, "tag", "--force", "v1.0.0")
-	git(t, r.source, "push", "--quiet", "--force", "origin", "HEAD", "refs/tags/v1.0.0")
-	moved := r.resolve("refs/tags/v1.0.0")
+	r.commit("a.go", "1")
+	r.release(wf, "v1.0.0")
+	published := r.tags()
 
-	script := wf.script(t, "release", "Commit action.yml with the image's digest and move the tags")
-	env := map[string]string{
-		"VERSION": "v1.0.0", "MAJOR": "v1", "PRERELEASE": "false",
-		"IMAGE": "ghcr.io/org/pipeline-action", "DIGEST": digest,
-		"GITHUB_SHA": first, "GITHUB_STEP_SUMMARY": filepath.Join(t.TempDir(), "summary"),
-	}
-	// The checkout still names the first commit: the lease refuses the push.
-	out, err := runScript(t, dir, script, env)
-	require.Error(t, err, out)
-	assert.Contains(t, out, "stale info")
-	assert.Equal(t, moved, r.resolve("refs/tags/v1.0.0"))
-	assert.Equal(t, "", git(t, r.origin, "tag", "--list", "v1"))
-
-	// A checkout made after the move no longer names the run's commit.
-	out, err = runScript(t, r.checkout("v1.0.0"), script, env)
+	sha := r.commit("a.go", "2")
+	r.push()
+	_, out, err := r.prepare(wf, sha, "v1.0.0")
 	require.Error(t, err)
-	assert.Contains(t, out, "v1.0.0 no longer names "+first)
-	assert.Equal(t, moved, r.resolve("refs/tags/v1.0.0"))
+	assert.Contains(t, out, "v1.0.0 is published already")
+
+	// Two runs for v1.1.0 pass prepare; the first to push publishes it.
+	o, out, err := r.prepare(wf, sha, "v1.1.0")
+	require.NoError(t, err, out)
+	late := r.checkout(sha)
+	out, err = runScript(t, r.checkout(sha), wf.script(t, "release", tagStep), tagEnv(t, sha, o))
+	require.NoError(t, err, out)
+	published = r.tags()
+
+	// The second fails whole (--atomic): neither v1.1.0 nor v1 moves.
+	out, err = runScript(t, late, wf.script(t, "release", tagStep), tagEnv(t, sha, o))
+	require.Error(t, err, out)
+	assert.Contains(t, out, "already exists")
+	assert.Equal(t, published, r.tags())
+
+	// A checkout made after the publication refuses before committing anything.
+	out, err = runScript(t, r.checkout(sha), wf.script(t, "release", tagStep), tagEnv(t, sha, o))
+	require.Error(t, err)
+	assert.Contains(t, out, "v1.1.0 is published already")
+	assert.Equal(t, published, r.tags())
 }
 
 func TestReleaseNotes(t *testing.T) {

@@ -129,6 +129,9 @@ type simulation struct {
 	pendingFaults []string
 	held          map[int][]delivery
 	heldTaken     map[int]bool
+	// runsOn, when set, is the repository's workflow deciding which events run the action
+	// (workflow_triggers.go); nil runs it on every event.
+	runsOn func(ghfake.Event) (why string)
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in

@@ -88,6 +88,6 @@ func (s *simulation) stepDeliveries(n int, st step) (ds []delivery, label string
 		s.sent[n] = s.takeHeld(st.Value.(heldRef))
 		return s.sent[n], label, false, true, nil
 	}
-	s.sent[n] = append(s.sent[n], s.fresh(events)...)
+	s.sent[n] = append(s.sent[n], s.fresh(s.triggered(events))...)
 	return s.sent[n], label, false, true, nil
 }

@@ -1,0 +1,212 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// setupWorkflow is what the played test reads of docs/setup/pipelines.yml.
+type setupWorkflow struct {
+	On   map[string]yaml.Node `yaml:"on"`
+	Jobs map[string]struct {
+		If    string `yaml:"if"`
+		Steps []struct {
+			Uses string            `yaml:"uses"`
+			With map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// actionJob returns the if: of the one job that runs the action, and the inputs its step gives.
+func (wf setupWorkflow) actionJob(t *testing.T) (cond string, with map[string]string) {
+	t.Helper()
+	found := 0
+	for _, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			if strings.HasPrefix(s.Uses, "org/pipeline-action@") {
+				found++
+				cond, with = j.If, s.With
+			}
+		}
+	}
+	require.Equal(t, 1, found, "the pipelines workflow runs the action in one step")
+	return cond, with
+}
+
+// eventNameCond is the only form of job condition the test evaluates; any other fails it,
+// so that a condition added to the docs is evaluated here before the test passes again.
+var eventNameCond = regexp.MustCompile(`^github\.event_name (==|!=) '([a-z_]+)'$`)
+
+// runsOn is GitHub's decision for the workflow: whether ev starts its job, or why not.
+func (wf setupWorkflow) runsOn(t *testing.T) func(ghfake.Event) string {
+	cond, _ := wf.actionJob(t)
+	return func(ev ghfake.Event) string {
+		trigger := ev.Name
+		if trigger == "pull_request" {
+			// The workflow runs on the base branch's code, as the docs say it must.
+			trigger = "pull_request_target"
+		}
+		node, ok := wf.On[trigger]
+		if !ok {
+			return "no `" + trigger + "` under on:"
+		}
+		var filter struct {
+			Types     []string `yaml:"types"`
+			Workflows []string `yaml:"workflows"`
+		}
+		require.NoError(t, node.Decode(&filter), trigger)
+		if len(filter.Types) > 0 && !slices.Contains(filter.Types, ev.Action) {
+			return fmt.Sprintf("%s types are %v", trigger, filter.Types)
+		}
+		if trigger == "workflow_run" {
+			var p struct {
+				WorkflowRun struct {
+					Name string `json:"name"`
+				} `json:"workflow_run"`
+			}
+			require.NoError(t, json.Unmarshal(ev.Payload, &p))
+			if !slices.Contains(filter.Workflows, p.WorkflowRun.Name) {
+				return fmt.Sprintf("workflow_run.workflows %v does not name %q", filter.Workflows, p.WorkflowRun.Name)
+			}
+		}
+		for _, clause := range strings.Split(cond, "&&") {
+			clause = strings.TrimSpace(clause)
+			if clause == "" {
+				continue
+			}
+			m := eventNameCond.FindStringSubmatch(clause)
+			require.NotNil(t, m, "the job's if: %q has a clause the test cannot evaluate: %q", cond, clause)
+			if (trigger == m[2]) != (m[1] == "==") {
+				return "the job's if: " + cond
+			}
+		}
+		return ""
+	}
+}
+
+// setupConfig is the config docs/setup.md shows for .github/pipelines.yaml.
+func setupConfig(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	for _, m := range regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(doc, -1) {
+		if bytes.Contains(m[1], []byte("\n# .github/pipelines.yaml")) {
+			return m[1]
+		}
+	}
+	t.Fatal("docs/setup.md shows no .github/pipelines.yaml (a yaml block with the comment # .github/pipelines.yaml)")
+	return nil
+}
+
+// TestSetupAsWritten plays docs/setup.md as a new user follows it: the config it shows, run
+// by its pipelines workflow (docs/setup/pipelines.yml) with that workflow's permissions,
+// triggers, job condition and state key. A pull request opened, approved by someone with
+// write access and green on CI merges.
+func TestSetupAsWritten(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/setup.md")
+	require.NoError(t, err)
+	text, err := os.ReadFile("../../../docs/setup/pipelines.yml")
+	require.NoError(t, err)
+	var wf setupWorkflow
+	require.NoError(t, yaml.Unmarshal(text, &wf))
+	_, with := wf.actionJob(t)
+	var runs struct {
+		Workflows []string `yaml:"workflows"`
+	}
+	node := wf.On["workflow_run"]
+	require.NoError(t, node.Decode(&runs))
+	require.NotEmpty(t, runs.Workflows, "the pipelines workflow names the CI workflows it waits for")
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), setupConfig(t, doc), 0o600))
+	// The CI workflow is the first the pipelines workflow names; the reviewer has write access.
+	scenarioText := fmt.Sprintf(`repo: acme/widgets
+tick: 1s
+users: {dev: write, maintainer: write}
+steps:
+  - open_pr: {number: 1, author: dev}
+  - review: {pr: 1, user: maintainer, state: approved}
+  - expect: {prs: {1: {merged: false}}}
+  - check: {pr: 1, name: test, workflow: %s}
+expect:
+  prs: {1: {merged: true}}
+  job_errors: []
+`, runs.Workflows[0])
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario.yaml"), []byte(scenarioText), 0o600))
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
+	require.NoError(t, err)
+	sc.Permissions = workflowPermissions(t, "docs/setup/pipelines.yml", text)
+	if with["state_key"] != "" {
+		sc.StateKey = "a-state-key-of-the-pipelines-environment"
+	}
+
+	files, err := scenarioConfig(sc.Rel(sc.Config))
+	require.NoError(t, err)
+	require.NoError(t, checkConfig(files))
+	var out bytes.Buffer
+	s := newSimulation(sc, files, &out)
+	defer s.fake.Close()
+	s.quiet = true
+	var skipped []string
+	runsOn := wf.runsOn(t)
+	s.runsOn = func(ev ghfake.Event) string {
+		why := runsOn(ev)
+		if why != "" {
+			skipped = append(skipped, ev.Name+"."+ev.Action)
+		}
+		return why
+	}
+	failed, err := s.play(context.Background())
+	require.NoError(t, err, out.String())
+	assert.Zero(t, failed, out.String())
+	assert.GreaterOrEqual(t, s.checked, 2, "both expectations were checked")
+	// The workflow skips reviews (the environment refuses their merge ref): the approval
+	// counts on CI's event, as docs/setup.md says.
+	assert.Equal(t, []string{"pull_request_review.submitted"}, skipped)
+}
+
+// The workflow's decision is GitHub's: an event it does not subscribe to, an action its
+// types leave out, a workflow_run of a workflow it does not name, or one its job's if:
+// refuses, starts nothing.
+func TestSetupWorkflowTriggers(t *testing.T) {
+	var wf setupWorkflow
+	require.NoError(t, yaml.Unmarshal([]byte(`on:
+  pull_request_target:
+    types: [opened]
+  workflow_run:
+    workflows: [ci]
+    types: [completed]
+  status:
+  pull_request_review:
+jobs:
+  pipeline:
+    if: github.event_name != 'pull_request_review'
+    steps:
+      - uses: org/pipeline-action@v1
+`), &wf))
+	runsOn := wf.runsOn(t)
+	run := func(name string) []byte { return []byte(`{"workflow_run": {"name": "` + name + `"}}`) }
+	for ev, runs := range map[*ghfake.Event]bool{
+		{Name: "pull_request", Action: "opened"}:                          true,
+		{Name: "pull_request", Action: "closed"}:                          false,
+		{Name: "status"}:                                                  true,
+		{Name: "issue_comment", Action: "created"}:                        false,
+		{Name: "pull_request_review", Action: "submitted"}:                false,
+		{Name: "workflow_run", Action: "completed", Payload: run("ci")}:   true,
+		{Name: "workflow_run", Action: "completed", Payload: run("lint")}: false,
+	} {
+		assert.Equal(t, runs, runsOn(*ev) == "", "%s.%s: %s", ev.Name, ev.Action, runsOn(*ev))
+	}
+}

@@ -108,7 +108,7 @@ func waitingLine(p Pipeline) string {
 		d := time.Duration(p.Waiting[k])
 		share := 0
 		if total > 0 {
-			share = int(d * 100 / total)
+			share = int((d*100 + total/2) / total)
 		}
 		parts = append(parts, fmt.Sprintf("%s %s (%d%%)", waitName(k), Human(d), share))
 	}

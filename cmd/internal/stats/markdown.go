@@ -54,7 +54,7 @@ func pieChart(p Pipeline) string {
 	if b.Len() == 0 {
 		return ""
 	}
-	return fmt.Sprintf("\n```mermaid\npie showData\n    title %s: hours waiting, by whom\n%s```\n", mermaidText(p.Name), b.String())
+	return fmt.Sprintf("\n```mermaid\npie showData\n    title %s, hours waiting by whom\n%s```\n", mermaidText(p.Name), b.String())
 }
 
 // barChart is a Mermaid xychart-beta of the median and p90 minutes of a visit to each
@@ -69,7 +69,7 @@ func barChart(p Pipeline) string {
 		medians[i] = number(time.Duration(s.Median).Minutes())
 		p90s[i] = number(time.Duration(s.P90).Minutes())
 	}
-	return fmt.Sprintf("\n```mermaid\nxychart-beta\n    title \"%s: minutes a visit to a stage took (median, p90)\"\n"+
+	return fmt.Sprintf("\n```mermaid\nxychart-beta\n    title \"%s, minutes a visit to a stage took (median over p90)\"\n"+
 		"    x-axis [%s]\n    y-axis \"minutes\"\n    bar [%s]\n    bar [%s]\n```\n",
 		mermaidText(p.Name), strings.Join(labels, ", "), strings.Join(p90s, ", "), strings.Join(medians, ", "))
 }

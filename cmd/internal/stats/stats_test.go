@@ -162,7 +162,7 @@ func TestWriteTextAndJSON(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriteText(&b, rep))
 	assert.Contains(t, b.String(), "review: 2 runs started, 2 finished (1 completed, 1 failed, 0 cancelled), 1 open")
-	assert.Contains(t, b.String(), "waiting: people 5h (53%), CI 20m (3%), agents 4h (42%), other 0s (0%)")
+	assert.Contains(t, b.String(), "waiting: people 5h (54%), CI 20m (4%), agents 4h (43%), other 0s (0%)")
 	assert.Regexp(t, `  approve +human +people +2 +1h +2h +3h`, b.String())
 	assert.Regexp(t, `  ci +gate +CI +2 +10m +10m +20m`, b.String())
 	b.Reset()

@@ -22,7 +22,7 @@ runs, oldest first, with when, which run, from which stage to which, why and who
 reads, in one GraphQL query at the head of the state branch, the subject's file (pr-7.json),
 its audit (audit/pr-7/0001.jsonl …: the rows a run's history no longer holds) and its
 archived runs (archive/pr-7/). --format json prints one JSON object a line: at, run,
-pipeline, actor, from, to, why.
+pipeline, actor, from, to, why, and kind (loop, retry, error) on the rows that are one.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN); GITHUB_GRAPHQL_URL
 and GITHUB_API_URL name another GitHub than github.com.

@@ -3,6 +3,8 @@ package sim
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -94,4 +96,23 @@ func TestStatsUsage(t *testing.T) {
 		assert.Equal(t, 2, code, args)
 		assert.Contains(t, errOut, want, args)
 	}
+}
+
+// The sample outputs of docs/stats.md are what stats prints for the scenario stats.
+func TestStatsDocsSamples(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/stats.md")
+	require.NoError(t, err)
+	sim := playDir(t, "stats")
+	_, text, _ := statsOf(sim, "--until", "2026-01-06")
+	_, md, _ := statsOf(sim, "--until", "2026-01-06", "--format", "markdown")
+	_, sample, ok := strings.Cut(string(doc), "Text (the default), for the scenario `cmd/internal/sim/testdata/scenarios/stats`:\n\n```\n")
+	require.True(t, ok, "the text sample")
+	sample, _, _ = strings.Cut(sample, "```\n")
+	head := regexp.MustCompile("state branch at [0-9a-f]{7}")
+	assert.Equal(t, head.ReplaceAllString(text, "HEAD"), head.ReplaceAllString(sample, "HEAD"), "the head commit aside")
+	for _, chart := range strings.Split(string(doc), "```mermaid\n")[1:] {
+		chart, _, _ = strings.Cut(chart, "```\n")
+		assert.Contains(t, md, "```mermaid\n"+chart+"```\n")
+	}
+	assert.Equal(t, 3, strings.Count(string(doc), "```mermaid\n")+1, "two charts")
 }

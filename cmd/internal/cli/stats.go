@@ -19,15 +19,15 @@ import (
 const statsUsage = `usage: pipeline-action stats [--repo OWNER/NAME] [--since 30d] [--until TIME] [--format text|json|markdown]
                             [--branch BRANCH] [--config PATH]
 
-Reports, per pipeline, what its runs did in the window that ends at --until (default now)
-and began --since before: runs started and finished (completed, failed, cancelled) and still open; for each
-stage the visits that ended in the window and the time one took (median and 90th
-percentile, nearest rank: the smallest time at least that share of visits took at most);
-the time runs waited, by whom — people (human stages, gates on reviews or labels, an
-escalated run), CI (gates on checks, deployments, commands or an up-to-date branch),
-agents (agent stages), other (actions, delays, webhooks, sub-pipelines, stages the config
-no longer has); loop iterations (of rules with max_iterations), agent errors and the
-retries they started, and escalations.
+Reports, per pipeline, what its runs did in the window that ends at --until (default
+now) and began --since before: runs started and finished (completed, failed, cancelled)
+and still open; for each stage the visits that ended in the window and the time one took
+(median and 90th percentile, nearest rank: the smallest time at least that share of
+visits took at most); the time runs waited, by whom — people (human stages, gates on
+reviews or labels, an escalated run), CI (gates on checks, deployments, commands or an
+up-to-date branch), agents (agent stages), other (actions, delays, webhooks,
+sub-pipelines, stages the config no longer has); loop iterations (of rules with
+max_iterations), agent errors and the retries they started, and escalations.
 
 It reads the audit trail of every subject on the state branch (the file, audit parts
 and archived runs audit reads) and the config on the default branch (for each stage's

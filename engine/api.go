@@ -126,6 +126,9 @@ const (
 	MaxDispatchPayload       = core.MaxDispatchPayload
 	MaxHistory               = core.MaxHistory
 	HistoryHead              = core.HistoryHead
+	KindLoop                 = core.KindLoop
+	KindRetry                = core.KindRetry
+	KindError                = core.KindError
 	MaxIntentLease           = core.MaxIntentLease
 	MaxRefused               = core.MaxRefused
 	MaxSessionID             = core.MaxSessionID

@@ -272,6 +272,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 		} else {
 			run.Iterations[k]++
 			why = fmt.Sprintf("%s; on_%s: iteration %d of %d", why, verdict, run.Iterations[k], rule.MaxIterations)
+			e.MarkNext(run, core.KindLoop)
 			e.LoopedBounded(run)
 		}
 	}
@@ -279,6 +280,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 		target = rule.Then
 	}
 	e.leave(run, stage, status, target, why)
+	e.MarkNext(nil, "")
 }
 
 // env is what templates of run read: its context, the pipeline's variables, the stages'

@@ -43,6 +43,7 @@ func (e *eval) agentError(run *Run, stage *lang.Stage, why string) bool {
 	if sr.Errors <= pol.Retry {
 		sr.Status = StageFailed
 		e.Logf("run %s: %s; retrying (%d of %d)", run.ID, why, sr.Errors, pol.Retry)
+		e.MarkNext(run, core.KindRetry)
 		e.enter(run, stage.ID, stage.ID, fmt.Sprintf("%s; retry %d of %d", why, sr.Errors, pol.Retry))
 		return true
 	}
@@ -54,6 +55,8 @@ func (e *eval) agentError(run *Run, stage *lang.Stage, why string) bool {
 	if pol.Retry > 0 {
 		why = fmt.Sprintf("%s; %d %s spent", why, pol.Retry, core.Plural(pol.Retry, "retry", "retries"))
 	}
+	e.MarkNext(run, core.KindError)
 	e.leave(run, stage, StageFailed, then, why)
+	e.MarkNext(nil, "")
 	return !run.Status.Final()
 }

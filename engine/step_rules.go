@@ -84,7 +84,9 @@ func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why stri
 		why = fmt.Sprintf("%s (loop %d of %d)", why, n+1, rule.MaxIterations)
 		e.LoopedBounded(run)
 	}
+	e.MarkNext(run, core.KindLoop)
 	e.leave(run, stage, StageFailed, rule.Goto, why)
+	e.MarkNext(nil, "")
 	return true
 }
 

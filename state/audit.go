@@ -33,6 +33,7 @@ type AuditEntry struct {
 	From     string    `json:"from,omitempty"`
 	To       string    `json:"to"`
 	Why      string    `json:"why"`
+	Kind     string    `json:"kind,omitempty"` // engine.KindLoop, KindRetry, KindError; "" for any other
 }
 
 // AuditTail is the part of the audit in the subject's file: the rows not in a part yet,
@@ -87,7 +88,7 @@ func cutRows(old historyMark, run *engine.Run) []AuditEntry {
 }
 
 func auditEntry(run *engine.Run, t engine.Transition) AuditEntry {
-	return AuditEntry{At: t.At, Run: run.ID, Pipeline: run.Pipeline, Actor: t.Actor, From: t.From, To: t.To, Why: t.Why}
+	return AuditEntry{At: t.At, Run: run.ID, Pipeline: run.Pipeline, Actor: t.Actor, From: t.From, To: t.To, Why: t.Why, Kind: t.Kind}
 }
 
 // auditChanges adds the rows st's runs cut since marks to tail, and returns the new tail

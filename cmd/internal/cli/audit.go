@@ -22,7 +22,7 @@ runs, oldest first, with when, which run, from which stage to which, why and who
 reads, in one GraphQL query at the head of the state branch, the subject's file (pr-7.json),
 its audit (audit/pr-7/0001.jsonl …: the rows a run's history no longer holds) and its
 archived runs (archive/pr-7/). --format json prints one JSON object a line: at, run,
-pipeline, actor, from, to, why.
+pipeline, actor, from, to, why, and kind (loop, retry, error) on the rows that are one.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN); GITHUB_GRAPHQL_URL
 and GITHUB_API_URL name another GitHub than github.com.
@@ -66,7 +66,7 @@ func auditMain(ctx context.Context, args []string, stdout, stderr io.Writer, get
 		fmt.Fprintf(stderr, "pipeline-action audit: %s\n\n%s", bad, auditUsage)
 		return 2
 	}
-	client, code := auditClient(getenv, *repo, stderr)
+	client, code := commandClient("audit", getenv, *repo, stderr)
 	if client == nil {
 		return code
 	}
@@ -110,19 +110,21 @@ func auditFiles(pr, issue, number int) ([]string, string) {
 	return []string{state.SubjectFile(true, number), state.SubjectFile(false, number)}, ""
 }
 
-func auditClient(getenv func(string) string, repo string, stderr io.Writer) (*ghapi.Client, int) {
+// commandClient is the client of command name (audit, stats) for repo, with the token of
+// the environment; nil and the exit code when there is none.
+func commandClient(name string, getenv func(string) string, repo string, stderr io.Writer) (*ghapi.Client, int) {
 	token := getenv("GITHUB_TOKEN")
 	if token == "" {
 		token = getenv("INPUT_TOKEN")
 	}
 	if token == "" {
-		fmt.Fprintln(stderr, "pipeline-action audit: no token: set GITHUB_TOKEN")
+		fmt.Fprintf(stderr, "pipeline-action %s: no token: set GITHUB_TOKEN\n", name)
 		return nil, 2
 	}
 	client, err := ghapi.New(ghapi.Options{Token: token, RESTURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
 		Repository: repo})
 	if err != nil {
-		fmt.Fprintf(stderr, "pipeline-action audit: %v\n", err)
+		fmt.Fprintf(stderr, "pipeline-action %s: %v\n", name, err)
 		return nil, 2
 	}
 	return client, 0

@@ -35,7 +35,7 @@ func CLI(simulate SimulateFunc, simUsage string) []Command {
 		Usage: simUsage,
 		Main:  func(ctx context.Context, e Env) int { return simulate(ctx, e.Args, e.Stdout, e.Stderr) },
 	}
-	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, doctorCmd, graphCmd, versionCmd}
+	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, statsCmd, doctorCmd, graphCmd, versionCmd}
 }
 
 var runCmd = Command{
@@ -97,6 +97,14 @@ var auditCmd = Command{
 		"                          print a pull request's (--issue: an issue's) whole trail of transitions\n",
 	Usage: auditUsage,
 	Main:  func(ctx context.Context, e Env) int { return auditMain(ctx, e.Args, e.Stdout, e.Stderr, e.Getenv) },
+}
+
+var statsCmd = Command{
+	Name: "stats",
+	List: "  stats [--repo OWNER/NAME] [--since 30d] [--format text|json|markdown]\n" +
+		"                          report per pipeline: runs, time per stage, waiting, loops, errors\n",
+	Usage: statsUsage,
+	Main:  func(ctx context.Context, e Env) int { return statsMain(ctx, e.Args, e.Stdout, e.Stderr, e.Getenv) },
 }
 
 var doctorCmd = Command{

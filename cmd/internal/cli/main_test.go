@@ -59,6 +59,8 @@ commands:
                           list the open runs (index.json on the state branch)
   audit --pr N [--repo OWNER/NAME] [--format text|json]
                           print a pull request's (--issue: an issue's) whole trail of transitions
+  stats [--repo OWNER/NAME] [--since 30d] [--format text|json|markdown]
+                          report per pipeline: runs, time per stage, waiting, loops, errors
   doctor [--repo OWNER/NAME] [--pr N]
                           check a live repository: config, token scopes, settings (writes nothing)
   graph [PATH] [--pipeline NAME]

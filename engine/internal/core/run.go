@@ -258,7 +258,11 @@ type Transition struct {
 	From  string    `json:"from,omitempty"`
 	To    string    `json:"to"`
 	Why   string    `json:"why"`
+	Kind  string    `json:"kind,omitempty"` // KindLoop, KindRetry, KindError; "" for any other
 }
+
+// The kinds of transition that `stats` counts without reading their why.
+const KindLoop, KindRetry, KindError = "loop", "retry", "error"
 
 // MaxHistory caps Run.History: it keeps its first HistoryHead entries, where the run
 // began, and the newest; those between go first (the state branch's audit keeps them).

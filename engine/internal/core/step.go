@@ -31,6 +31,11 @@ type Eval struct {
 	Facts *Facts
 	Now   time.Time
 	Actor string
+	// mark is the kind of the next transition of a run recorded (MarkNext).
+	mark struct {
+		run  *Run
+		kind string
+	}
 	// Settle is what this evaluation knows of the effects performed (settle.go).
 	Settle SettleScope
 	// Intents is what the write-ahead effects of this evaluation are judged by (intent.go).

@@ -10,12 +10,20 @@ import (
 
 func (e *Eval) Record(run *Run, from, to, why string) {
 	run.UpdatedAt = e.Now
-	run.History = append(run.History, Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why})
+	kind := ""
+	if e.mark.run == run {
+		kind, e.mark.run = e.mark.kind, nil
+	}
+	run.History = append(run.History, Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why, Kind: kind})
 	if cut := len(run.History) - MaxHistory; cut > 0 {
 		run.History = append(run.History[:HistoryHead], run.History[HistoryHead+cut:]...)
 		run.HistoryCut += cut
 	}
 }
+
+// MarkNext gives the next transition of run recorded kind (Transition.Kind); nil forgets
+// a mark no transition took (a join that decides later records none).
+func (e *Eval) MarkNext(run *Run, kind string) { e.mark.run, e.mark.kind = run, kind }
 
 func (e *Eval) FindEffect(key string) (*Run, *lang.Stage) {
 	for _, run := range e.St.Runs {

@@ -59,7 +59,7 @@ func sameRun(a, b *core.Run) bool {
 }
 
 func sameTransition(a, b core.Transition) bool {
-	return a.At.Equal(b.At) && a.Actor == b.Actor && a.From == b.From && a.To == b.To && a.Why == b.Why
+	return a.At.Equal(b.At) && a.Actor == b.Actor && a.From == b.From && a.To == b.To && a.Why == b.Why && a.Kind == b.Kind
 }
 
 func sameIntent(a, b core.Intent) bool {

@@ -98,8 +98,8 @@ func (e *eval) startTriggered(in Input, only ...string) {
 			continue
 		}
 		since, level := e.triggerSince(p)
-		if !onEvent && (since.IsZero() || since.Before(e.Facts.ConfigSince)) {
-			continue // a late start counts only a trigger that held since the config changed last
+		if !onEvent && (since.IsZero() || since.Before(e.Facts.DefinedAt(p.Name))) {
+			continue // a late start counts only a trigger that held since the pipeline's definition
 		}
 		if !e.TriggerMatches(p, onEvent) {
 			continue

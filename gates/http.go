@@ -9,8 +9,8 @@ import (
 )
 
 // HTTP is the `http` check: a GET to an https url, whose answer the expression `expect`
-// judges as `outputs` (`outputs.status`, `outputs.json`), the root a webhook stage keeps
-// its answer under. The check is pure: the action makes the GET before it evaluates,
+// judges as `response` (`response.status`, `response.json`), or as `outputs`, the root a
+// webhook stage keeps its answer under (the same answer either way). The check is pure: the action makes the GET before it evaluates,
 // once per url and invocation, through the webhook client and its address guard, only
 // to hosts settings.webhooks.allow lists, and puts the answer in the facts. The gate waits while `expect` is false, and fails closed when the GET
 // gave no answer or `expect` cannot be evaluated.
@@ -21,7 +21,7 @@ var _ engine.Gate = HTTP{}
 const httpName = "http"
 
 // Compile reads `url`, an https url without credentials, and `expect`, an expression
-// over `outputs`; both are required.
+// over `response` (or `outputs`); both are required.
 func (HTTP) Compile(p *lang.Params) (engine.Check, error) {
 	before := len(p.Errors())
 	for _, k := range []string{"url", "expect"} {
@@ -32,7 +32,7 @@ func (HTTP) Compile(p *lang.Params) (engine.Check, error) {
 	raw := p.String("url", "")
 	var e *lang.Expr
 	if p.Has("expect") {
-		e = p.Expr("expect")
+		e = p.ExprAs("expect", "response", "outputs")
 	}
 	if len(p.Errors()) > before || e == nil {
 		return nil, nil

@@ -92,3 +92,15 @@ func TestHTTPParams(t *testing.T) {
 		})
 	}
 }
+
+// The expression reads the answer as `response`; `outputs`, the root a webhook stage keeps
+// its answer under, names the same.
+func TestHTTPResponseRoot(t *testing.T) {
+	f := facts(answered(statusURL, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}}))
+	for _, expect := range []string{`response.status == 200 && response.json.state == "green"`, `outputs.json.state == response.json.state`} {
+		c := mustCompile(t, HTTP{}, "http", `{url: "`+statusURL+`", expect: '`+expect+`'}`)
+		got := c.Evaluate(f)
+		assert.Equal(t, engine.GatePass, got.Status, got.Message)
+		assert.Contains(t, got.Message, fmt.Sprintf("%q", expect), "the message quotes the expression as written")
+	}
+}

@@ -37,6 +37,8 @@ type BranchRead struct {
 	Index *BranchFile
 	// Shard is the subject's shard of the index (ShardFile); nil when absent.
 	Shard *BranchFile
+	// Definitions is DefinitionsFile, with the commit that last changed it; nil when absent.
+	Definitions *BranchFile
 	// Shards are the shards present, when the whole index was read (OpenRuns).
 	Shards []*BranchFile
 	// Outputs are the files of the subject's outputs directory (OutputsDir): path → text,
@@ -106,7 +108,13 @@ type BranchStore struct {
 	// marks the histories of its runs then; pending is the tail a write puts in the file.
 	audit, pending *AuditTail
 	marks          map[string]historyMark
+	// also are files the next write puts in its commit besides the subject's (AlsoWrite).
+	also []FileChange
 }
+
+// AlsoWrite has the next write of the subject's files commit files too, in the same
+// commit: a repository-wide record that is not worth a commit of its own.
+func (s *BranchStore) AlsoWrite(files ...FileChange) { s.also = append(s.also, files...) }
 
 // NewBranchStore returns a store over what the facts query read of the branch; Load
 // makes no API call. file is the subject's file (SubjectFile), subject its
@@ -269,6 +277,9 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	}
 	files = append(files, outputChanges(live, outputs, v.Outputs)...)
 	files = append(files, audit...)
+	if len(files) > 0 {
+		files = append(files, s.also...) // riding along: no commit of its own
+	}
 	if len(files) == 0 {
 		return v, nil // nothing changed, nothing written
 	}
@@ -287,6 +298,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if text != v.File {
 		s.claim = fw.claim
 	}
+	s.also = nil
 	s.audit, s.marks = s.pending, historyMarks(c.State)
 	present := v.Outputs
 	v.Head, v.File, v.Index, v.Shard, v.FileCommit = commit, text, index.legacy, index.shard, commit

@@ -74,7 +74,11 @@ func sortedRuns(st *engine.State) []*engine.Run {
 }
 
 func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.Pipeline, run *engine.Run, history int) {
-	fmt.Fprintf(b, "**%s** · %s\n", inline(run.Pipeline), headline(run))
+	title := "**" + inline(run.Pipeline) + "**"
+	if p != nil && p.DisplayName != "" && p.DisplayName != run.Pipeline { // the pipeline's metadata (display_name)
+		title = "**" + inline(p.DisplayName) + "** " + code(run.Pipeline)
+	}
+	fmt.Fprintf(b, "%s · %s\n", title, headline(run))
 	if p != nil && p.Description != "" {
 		fmt.Fprintf(b, "> %s\n", esc(p.Description))
 	}

@@ -49,6 +49,8 @@ type stateRef struct {
 			Shard    *stateFile                    `graphql:"stateShard: file(path: $stateShard)"`
 			ShardLog struct{ Nodes []stateCommit } `graphql:"stateShardLog: history(first: 1, path: $stateShard)"`
 			Outputs  *stateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
+			Defs     *stateFile                    `graphql:"stateDefs: file(path: \"definitions.json\")"`
+			DefsLog  struct{ Nodes []stateCommit } `graphql:"stateDefsLog: history(first: 1, path: \"definitions.json\")"`
 		} `graphql:"... on Commit"`
 	}
 }
@@ -84,6 +86,7 @@ func branchRead(name, file string, ref *stateRef) state.BranchRead {
 	r.Index = branchFile(state.IndexFile, c.Index, nil) // its commit matters only to OpenRuns
 	r.Shard = branchFile(state.ShardFile(file), c.Shard, c.ShardLog.Nodes)
 	r.Outputs = outputFiles(state.OutputsDir(file), c.Outputs)
+	r.Definitions = branchFile(state.DefinitionsFile, c.Defs, c.DefsLog.Nodes)
 	return r
 }
 

@@ -227,6 +227,8 @@ type adapterStateRef struct {
 			Shard    *adapterStateFile                    `graphql:"stateShard: file(path: $stateShard)"`
 			ShardLog struct{ Nodes []adapterStateCommit } `graphql:"stateShardLog: history(first: 1, path: $stateShard)"`
 			Outputs  *adapterStateDir                     `graphql:"stateOutputs: file(path: $stateOutputs)"`
+			Defs     *adapterStateFile                    `graphql:"stateDefs: file(path: \"definitions.json\")"`
+			DefsLog  struct{ Nodes []adapterStateCommit } `graphql:"stateDefsLog: history(first: 1, path: \"definitions.json\")"`
 		} `graphql:"... on Commit"`
 	}
 }

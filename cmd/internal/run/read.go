@@ -34,6 +34,8 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 		return nil, err
 	}
 	rd.loaded = rd.st
+	// since when each pipeline is defined as it is: definitions.go
+	noteDefinitions(snap, snap.Facts, rd.store.Branch)
 	if err := r.issuePRsWith(ctx, client, cfg, snap.Facts, rd.st, ev.Report); err != nil { // run_multipr.go
 		return nil, err
 	}

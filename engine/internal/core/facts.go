@@ -47,9 +47,19 @@ type Facts struct {
 	// workflow_dispatch, an assignee: dispatch_unknown.go). A key missing was not read.
 	Dispatches map[string]DispatchTrace
 	// ConfigSince is when the config last changed on the default branch (its commit's
-	// date; zero when not read): a level-triggered start counts only a trigger that became
-	// true since (engine step.go).
+	// date; zero when not read), and Defined, by pipeline, since when its own definition
+	// is as it is (state.Definitions; a pipeline missing there: ConfigSince). A
+	// level-triggered start counts only a trigger that became true since (DefinedAt).
 	ConfigSince time.Time
+	Defined     map[string]time.Time
+}
+
+// DefinedAt is since when pipeline's definition is on the default branch as it is.
+func (f *Facts) DefinedAt(pipeline string) time.Time {
+	if at, ok := f.Defined[pipeline]; ok {
+		return at
+	}
+	return f.ConfigSince
 }
 
 // PR states.

@@ -132,7 +132,9 @@ func (e *scenarioError) Error() string {
 // as editors and problem matchers read it; anything else after the command's name.
 func printError(stderr io.Writer, err error) {
 	var at *scenarioError
-	if errors.As(err, &at) {
+	var yamlAt *lang.Error
+	var list lang.ErrorList
+	if errors.As(err, &at) || errors.As(err, &yamlAt) || errors.As(err, &list) {
 		fmt.Fprintln(stderr, err)
 		return
 	}

@@ -13,8 +13,20 @@ Handles the event that started the workflow: reads GITHUB_EVENT_NAME and
 GITHUB_EVENT_PATH, loads the config from the default branch, advances every run of the
 pull request or issue the event names and writes the state comment. Inside GitHub
 Actions it is the default command (the action's "command" input picks another). It
-takes no arguments; the action's inputs arrive as INPUT_TOKEN, INPUT_CONFIG,
-INPUT_TIMEOUT and INPUT_REQUEST_TIMEOUT.
+takes no arguments; it reads the action's inputs from the environment:
+
+  INPUT_TOKEN               the token (default GITHUB_TOKEN)
+  INPUT_CONFIG              the config (default .github/pipelines.yaml, with
+                            .github/pipelines/*.yaml)
+  INPUT_TIMEOUT             how long the invocation may take (default 5m)
+  INPUT_REQUEST_TIMEOUT     how long a request may go unanswered (default 30s)
+  INPUT_STATE_KEY           the state key that signs and checks the state (none by
+                            default); INPUT_STATE_KEY_PREVIOUS, keys still trusted
+                            during a rotation
+  PIPELINE_SECRET_<NAME>    the secret {{ secrets.NAME }} of a webhook stage
+
+and GitHub's GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_WORKSPACE, GITHUB_RUN_ID,
+GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
 
 exit codes: 0 handled, 1 the run failed (reported in the job log), 2 no event to handle
 or bad usage

@@ -7,7 +7,7 @@
 // The rows are the table in rows.go: benchmarks (go test -bench, the median of -count
 // runs; a row may name a sub-benchmark, the units of b.ReportMetric it shows, and its own
 // -benchtime and -count), the API calls of the examples and the requests and writes of
-// scenarios (simulate --stats), and the image's binary. With
+// scenarios (simulate --stats), and the binaries of the image and the CLI. With
 // -only, only the rows whose figure matches are measured; the others keep their cells.
 // It measures the commit checked out and refuses uncommitted changes other than the
 // table's, so that the commit a row names is the code measured (-dirty measures them

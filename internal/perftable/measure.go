@@ -25,8 +25,11 @@ type lab struct {
 
 // measures are the measurements rows name in their measure field.
 var measures = map[string]func(*lab) (string, error){
-	"image size":  imageSize,
-	"image start": imageStart,
+	"image size":       binarySize("./cmd/pipeline-action-image", "amd64"),
+	"image size arm64": binarySize("./cmd/pipeline-action-image", "arm64"),
+	"cli size":         binarySize("./cmd/pipeline-action", "amd64"),
+	"cli size arm64":   binarySize("./cmd/pipeline-action", "arm64"),
+	"image start":      imageStart,
 }
 
 // command runs name in the module's root with env added, and returns its standard output.
@@ -101,9 +104,15 @@ func parseStats(out []byte) (string, error) {
 
 // buildImage builds cmd/pipeline-action-image with the release's flags (.ci/build-binaries).
 func (l *lab) buildImage(goos, goarch string) (string, error) {
-	bin := filepath.Join(l.tmp, "image-"+goos+"-"+goarch)
+	return l.buildRelease("./cmd/pipeline-action-image", goos, goarch)
+}
+
+// buildRelease builds the binary of package main with the release's flags
+// (.ci/build-binaries).
+func (l *lab) buildRelease(main, goos, goarch string) (string, error) {
+	bin := filepath.Join(l.tmp, path.Base(main)+"-"+goos+"-"+goarch)
 	_, err := l.command([]string{"CGO_ENABLED=0", "GOOS=" + goos, "GOARCH=" + goarch},
-		"go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/pipeline-action-image")
+		"go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, main)
 	return bin, err
 }
 
@@ -116,18 +125,23 @@ func plural(n int, one, many string) string {
 
 func mib(n int) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
-func imageSize(l *lab) (string, error) {
-	bin, err := l.buildImage("linux", "amd64")
-	if err != nil {
-		return "", err
+// binarySize measures the binary of package main built for linux/goarch as the release
+// builds it: its size, and gzipped at the fastest level, as ko compresses the layer a job
+// pulls.
+func binarySize(main, goarch string) func(*lab) (string, error) {
+	return func(l *lab) (string, error) {
+		bin, err := l.buildRelease(main, "linux", goarch)
+		if err != nil {
+			return "", err
+		}
+		b, err := os.ReadFile(bin)
+		if err != nil {
+			return "", err
+		}
+		var z bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed)
+		w.Write(b)
+		w.Close()
+		return fmt.Sprintf("%s (%s gzipped)", mib(len(b)), mib(z.Len())), nil
 	}
-	b, err := os.ReadFile(bin)
-	if err != nil {
-		return "", err
-	}
-	var z bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&z, gzip.BestSpeed)
-	w.Write(b)
-	w.Close()
-	return fmt.Sprintf("%s (%s gzipped)", mib(len(b)), mib(z.Len())), nil
 }

@@ -68,18 +68,19 @@ func Run(cmds []Command, args []string, stdin io.Reader, stdout, stderr io.Write
 	if name == "" && getenv("GITHUB_ACTIONS") == "true" {
 		name = "run"
 	}
+	if isHelp(name) {
+		return helpMain(cmds, args, stdout, stderr)
+	}
 	switch name {
 	case "--version":
 		name = "version"
-	case "help", "-h", "--help", "-help":
-		return helpMain(cmds, args, stdout, stderr)
 	case "":
 		fmt.Fprint(stderr, usage(cmds))
 		return 2
 	}
 	c, ok := find(cmds, name)
 	if !ok {
-		fmt.Fprintf(stderr, "pipeline-action: unknown command %q%s\n\n%s", name, elsewhere(name), usage(cmds))
+		fmt.Fprintf(stderr, "pipeline-action: unknown command %q%s\n\n%s", name, unknownHint(cmds, name), usage(cmds))
 		return 2
 	}
 	return c.Main(context.Background(), Env{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv})

@@ -124,7 +124,7 @@ func (r *Runner) ReportCommand(ctx context.Context, args []string, stdin io.Read
 		return bad("reading the outputs: %v", err)
 	}
 	if rep.Outputs, err = decodeOutputs(raw); err != nil {
-		return bad("%v", err)
+		return outputsMistake(stderr, *outputsFile, raw, err, bad)
 	}
 	if associated != 0 {
 		if n := reportPR(&rep); n != 0 && n != associated {

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -126,6 +128,19 @@ func (e *scenarioError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.path, e.line, max(e.col, 1), e.msg)
 }
 
+// printError prints err on stderr: a mistake in the scenario file as file:line:col: message,
+// as editors and problem matchers read it; anything else after the command's name.
+func printError(stderr io.Writer, err error) {
+	var at *scenarioError
+	var yamlAt *lang.Error
+	var list lang.ErrorList
+	if errors.As(err, &at) || errors.As(err, &yamlAt) || errors.As(err, &list) {
+		fmt.Fprintln(stderr, err)
+		return
+	}
+	fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+}
+
 // errorAt is a mistake at node n of the scenario file.
 func errorAt(path string, n *yaml.Node, format string, args ...any) *scenarioError {
 	return &scenarioError{path, max(n.Line, 1), max(n.Column, 1), fmt.Sprintf(format, args...)}
@@ -155,7 +170,7 @@ func loadScenario(path string) (*scenario, error) {
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
 		if first, ok := seen[k.Value]; ok {
-			return nil, errorAt(path, k, "duplicate key %q in scenario (first at line %d)", k.Value, first.Line)
+			return nil, errorAt(path, k, "duplicate key %q in scenario (first at %s:%d:%d)", k.Value, path, first.Line, first.Column)
 		}
 		seen[k.Value] = k
 		switch k.Value {
@@ -289,7 +304,7 @@ func (d *scenarioDecoder) decodeStruct(n *yaml.Node, inner string, out reflect.V
 			return d.unknown(k, inner, "key", tags(t))
 		}
 		if first, ok := seen[k.Value]; ok {
-			return errorAt(d.path, k, "duplicate key %q in %s (first at line %d)", k.Value, inner, first.Line)
+			return errorAt(d.path, k, "duplicate key %q in %s (first at %s:%d:%d)", k.Value, inner, d.path, first.Line, first.Column)
 		}
 		seen[k.Value] = k
 		if err := d.decode(n.Content[i+1], inner, k.Value, f); err != nil {

@@ -3,6 +3,7 @@ package sim
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,9 +50,9 @@ func TestScenarioMistakes(t *testing.T) {
 		{"keys of prs", head + "  - expect: {prs: {seven: {merged: true}}}\n",
 			`3:20: the keys of expect.prs must be whole numbers, not "seven"`},
 		{"a duplicate key", head + "  - open_pr: {number: 7, number: 8}\n",
-			`3:26: duplicate key "number" in open_pr (first at line 3)`},
+			`3:26: duplicate key "number" in open_pr (first at PATH:3:15)`},
 		{"a duplicate top-level key", "repo: acme/widgets\nsteps: []\nsteps: []\n",
-			`3:1: duplicate key "steps" in scenario (first at line 2)`},
+			`3:1: duplicate key "steps" in scenario (first at PATH:2:1)`},
 		{"a step of two keys", head + "  - open_pr: {number: 7}\n    review: {pr: 7}\n",
 			`3:5: a step is a mapping with one key: its kind`},
 		{"advance", head + "  - advance: soon\n",
@@ -67,7 +68,7 @@ func TestScenarioMistakes(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, []byte(tt.src), 0o600))
 			_, err := loadScenario(path)
 			require.Error(t, err)
-			assert.Equal(t, path+":"+tt.want, err.Error())
+			assert.Equal(t, path+":"+strings.ReplaceAll(tt.want, "PATH", path), err.Error())
 		})
 	}
 }

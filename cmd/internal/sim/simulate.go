@@ -54,7 +54,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	sc, err := loadScenario(*scenarioPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	if sc.StateKey == "" {
@@ -65,7 +65,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	files, err := scenarioConfig(*configPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	if err := checkConfig(files); err != nil {
@@ -77,7 +77,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sim.verbose, sim.quiet = *verbose, *quiet
 	failed, err := sim.play(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "pipeline-action simulate: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	if *stats {

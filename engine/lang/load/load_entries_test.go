@@ -28,8 +28,8 @@ func TestEntriesDuplicates(t *testing.T) {
 			require.Len(t, out, n)
 			assert.Equal(t, "1", out[1].val.Value)
 			require.Len(t, l.errs, 2)
-			assert.Equal(t, fmt.Sprintf("f.yaml:%d:1: key \"k1\" is duplicated in the mapping; previously defined at line:2,col:1 [key]", n+1), l.errs[0].Error())
-			assert.Equal(t, fmt.Sprintf("f.yaml:%d:1: key \"k%d\" is duplicated in the mapping; previously defined at line:%d,col:1 [key]", n+2, n-1, n), l.errs[1].Error())
+			assert.Equal(t, fmt.Sprintf("f.yaml:%d:1: key \"k1\" is duplicated in the mapping; previously defined at f.yaml:2:1 [key]", n+1), l.errs[0].Error())
+			assert.Equal(t, fmt.Sprintf("f.yaml:%d:1: key \"k%d\" is duplicated in the mapping; previously defined at f.yaml:%d:1 [key]", n+2, n-1, n), l.errs[1].Error())
 		})
 	}
 }

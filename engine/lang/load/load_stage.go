@@ -250,8 +250,8 @@ func (sl *stageLoader) id(n *yaml.Node, s *lang.Stage, stage bool) bool {
 			id, "-", "_")
 	}
 	if prev, dup := sl.taken[id]; dup {
-		sl.errorf(e.val, kindID, "stage id %q is duplicated in pipeline %q; previously defined at line:%d,col:%d",
-			id, sl.pipeline, prev.Line, prev.Column)
+		sl.errorf(e.val, kindID, "stage id %q is duplicated in pipeline %q; previously defined at %s",
+			id, sl.pipeline, sl.pos(prev))
 		return true
 	}
 	sl.taken[id] = e.val

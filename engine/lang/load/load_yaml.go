@@ -131,8 +131,8 @@ func (l *loader) entries(n *yaml.Node, name, where string) []entry {
 			continue
 		}
 		if prev := earlier(out, &seen, k); prev != nil {
-			l.errorf(k, kindKey, "key %q is duplicated in %s; previously defined at line:%d,col:%d",
-				k.Value, where, prev.Line, prev.Column)
+			l.errorf(k, kindKey, "key %q is duplicated in %s; previously defined at %s",
+				k.Value, where, l.pos(prev))
 			continue
 		}
 		out = append(out, entry{key: k, val: v})

@@ -1,0 +1,43 @@
+package sim
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// docs/scenarios.md has a section for every step kind a scenario may hold (its heading names
+// the kind in code), and none for a kind the simulator does not know.
+func TestScenariosDocNamesEveryStep(t *testing.T) {
+	b, err := os.ReadFile("../../../docs/scenarios.md")
+	require.NoError(t, err)
+	documented := map[string]bool{}
+	for _, h := range regexp.MustCompile("(?m)^### .*$").FindAllString(string(b), -1) {
+		for _, m := range regexp.MustCompile("`([a-z_]+)[`:]").FindAllStringSubmatch(h, -1) {
+			documented[m[1]] = true
+		}
+	}
+	for kind := range stepKinds {
+		assert.True(t, documented[kind], "docs/scenarios.md has no section ### `%s`", kind)
+	}
+	for kind := range documented {
+		_, known := stepKinds[kind]
+		notSteps := kind == "deliver" || kind == "forge_state" // values of steps, with sections of their own
+		assert.True(t, known || notSteps, "docs/scenarios.md documents a step %q the simulator does not know", kind)
+	}
+}
+
+// docs/scenarios.md names every top-level key of a scenario, in code.
+func TestScenariosDocNamesEveryKey(t *testing.T) {
+	b, err := os.ReadFile("../../../docs/scenarios.md")
+	require.NoError(t, err)
+	keys := append(tags(reflect.TypeOf(scenario{})), "steps", "expect")
+	require.Greater(t, len(keys), 10)
+	for _, k := range keys {
+		assert.Regexp(t, "`"+regexp.QuoteMeta(k)+"[`:]|(?m)^"+regexp.QuoteMeta(k)+":", string(b), "docs/scenarios.md does not name the scenario's key %q", k)
+	}
+}

@@ -77,5 +77,5 @@ func TestEveryNamedSectionExists(t *testing.T) {
 			t.Error(p)
 		}
 	}
-	assert.Greater(t, named, 5, "the sections named in prose are found")
+	assert.Greater(t, named, 2, "the sections named in prose are found")
 }

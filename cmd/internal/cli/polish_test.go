@@ -31,7 +31,7 @@ func TestUnknownCommandDidYouMean(t *testing.T) {
 	}{
 		{[]string{"valdate"}, `pipeline-action: unknown command "valdate"; did you mean "validate"?` + "\n\n"},
 		{[]string{"simualte", "examples/auto-merge"}, `unknown command "simualte"; did you mean "simulate"?` + "\n\n"},
-		{[]string{"help", "stauts"}, `pipeline-action help: unknown command "stauts"; did you mean "status"?` + "\n\n"},
+		{[]string{"help", "statuss"}, `pipeline-action help: unknown command "statuss"; did you mean "status"?` + "\n\n"},
 		{[]string{"hlep"}, `unknown command "hlep"; did you mean "help"?`},
 		{[]string{"frobnicate"}, `pipeline-action: unknown command "frobnicate"` + "\n\n"},
 	} {

@@ -12,7 +12,12 @@ GITHUB_EVENT_PATH, loads the config from the default branch, advances every run 
 pull request or issue the event names and writes the state comment. Inside GitHub
 Actions it is the default command (the action's "command" input picks another). It
 takes no arguments; the action's inputs arrive as INPUT_TOKEN, INPUT_CONFIG,
-INPUT_TIMEOUT and INPUT_REQUEST_TIMEOUT.
+INPUT_TIMEOUT, INPUT_REQUEST_TIMEOUT, INPUT_STATE_KEY and INPUT_DRY_RUN.
+
+With INPUT_DRY_RUN=true (the action's dry_run input) it evaluates the event as
+always and writes nothing: no state, no status comment, no label, no merge, no agent
+dispatched; the job log and the job summary say "dry run: would …" for each effect.
+The command "pipeline-action explain" shows the same for a pull request, at any time.
 
 exit codes: 0 handled, 1 the run failed (reported in the job log), 2 no event to handle
 or bad usage

@@ -59,6 +59,8 @@ commands:
                           list the open runs (index.json on the state branch)
   audit --pr N [--repo OWNER/NAME] [--format text|json]
                           print a pull request's (--issue: an issue's) whole trail of transitions
+  explain --repo OWNER/NAME --pr N
+                          print what every pipeline would do now on a live pull request (writes nothing)
   doctor [--repo OWNER/NAME] [--pr N]
                           check a live repository: config, token scopes, settings (writes nothing)
   graph [PATH] [--pipeline NAME]

@@ -21,7 +21,7 @@ the run command's own path — the same read, the same evaluation — with a cli
 refuses every write before it is sent (REST POST, PATCH, PUT, DELETE and GraphQL
 mutations), whatever the token may do.
 
-The evaluation is the one an event that names no trigger makes, as the sweep's: open
+The evaluation is the one an event that names no trigger makes (the event "explain"): open
 runs move on what they read now, deadlines that passed are acted on, and a pipeline
 whose trigger names a state (opened, a label) starts when it holds and was not seen;
 one that starts on a happening (a push, a review, a comment) waits for it. Effects
@@ -43,9 +43,9 @@ exit codes: 0 explained, 1 it could not be read or evaluated (the job log follow
 stderr), 2 bad usage or no token
 `
 
-// explainEvent is the event explain evaluates a subject on: the sweep's, which names no
-// trigger.
-const explainEvent = SweepEvent
+// explainEvent is the event explain evaluates a subject on: it names no trigger, so the
+// evaluation is the one every event makes besides its own (a late start says "on explain").
+const explainEvent = "explain"
 
 // ExplainMain is the explain command run by r: r.Out takes the job log.
 func (r *Runner) ExplainMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -67,6 +67,8 @@ func (r *Runner) ExplainMain(ctx context.Context, args []string, stdout, stderr 
 		bad = "no repository: give --repo OWNER/NAME or set GITHUB_REPOSITORY"
 	case (*pr > 0) == (*issue > 0) || *pr < 0 || *issue < 0:
 		bad = "give one of --pr N, --issue N"
+	case r.Getenv("GITHUB_TOKEN") == "" && r.Getenv("INPUT_TOKEN") == "":
+		bad = "no token: set GITHUB_TOKEN (a token that may read the repository)"
 	}
 	if bad != "" {
 		fmt.Fprintf(stderr, "pipeline-action explain: %s\n\n%s", bad, ExplainUsage)

@@ -129,6 +129,8 @@ type simulation struct {
 	pendingFaults []string
 	held          map[int][]delivery
 	heldTaken     map[int]bool
+	// explained is the output of the last explain step (scenario_explain.go).
+	explained string
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in

@@ -50,13 +50,11 @@ func (t *readOnlyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return refuse("its body could not be read: " + err.Error())
 	}
-	var req struct {
-		Query *string `json:"query"`
+	query, ok := requestQuery(data)
+	if !ok {
+		return refuse("a GraphQL request that is not a JSON object with one query")
 	}
-	if json.Unmarshal(data, &req) != nil || req.Query == nil {
-		return refuse("a GraphQL request that is not a JSON object with a query")
-	}
-	if why := graphQLWrites(*req.Query); why != "" {
+	if why := graphQLWrites(query); why != "" {
 		return refuse(why)
 	}
 	if r.GetBody == nil { // readBody consumed it: send a copy
@@ -81,6 +79,40 @@ func readBody(r *http.Request) ([]byte, error) {
 	}
 	defer r.Body.Close()
 	return io.ReadAll(r.Body)
+}
+
+// requestQuery is the query of a GraphQL request's JSON body; ok is false unless the body
+// is one JSON object with exactly one "query" key holding a string (a second one could be
+// the one GitHub reads).
+func requestQuery(data []byte) (query string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	n := 0
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return "", false
+		}
+		if k == "query" {
+			n++
+			if json.Unmarshal(v, &query) != nil {
+				return "", false
+			}
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') || dec.More() {
+		return "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false // something after the object
+	}
+	return query, n == 1
 }
 
 // graphQLWrites says why the GraphQL document doc may write, or "" when it only reads:

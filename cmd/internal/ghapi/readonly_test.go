@@ -57,6 +57,10 @@ func TestReadOnlyTransport(t *testing.T) {
 		{name: "GraphQL string that does not end", method: "POST", url: gql, body: `{"query":"query{a(x:\"mutation{b}"}`, refused: "does not end"},
 		{name: "GraphQL braces that do not match", method: "POST", url: gql, body: `{"query":"} mutation{b}"}`, refused: "do not match"},
 		{name: "GraphQL body not JSON", method: "POST", url: gql, body: `mutation{b}`, refused: "not a JSON object"},
+		{name: "GraphQL query given twice", method: "POST", url: gql, body: `{"query":"query{a}","query":"mutation{b}"}`, refused: "not a JSON object with one query"},
+		{name: "GraphQL query not a string", method: "POST", url: gql, body: `{"query":["mutation{b}"]}`, refused: "not a JSON object with one query"},
+		{name: "GraphQL batch", method: "POST", url: gql, body: `[{"query":"mutation{b}"}]`, refused: "not a JSON object with one query"},
+		{name: "GraphQL escaped mutation", method: "POST", url: gql, body: `{"query":"\u006dutation{b}"}`, refused: "GraphQL mutation"},
 		{name: "GraphQL by GET", method: "GET", url: gql + "?query=mutation{b}", refused: "REST write"},
 	}
 	for _, tt := range tests {

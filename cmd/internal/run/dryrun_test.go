@@ -85,3 +85,24 @@ func TestDryClientRefusesWrites(t *testing.T) {
 	}
 	assert.Empty(t, writesSeen(h.fake))
 }
+
+// TestDrySweepWritesNothing: a sweep with dry_run over runs whose deadline passed
+// evaluates them — their timeouts fail them — and writes nothing; the sweep after it,
+// without dry_run, finds them due still and acts.
+func TestDrySweepWritesNothing(t *testing.T) {
+	t0 := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	f := sweepWorld(t, 2, t0)
+	later := t0.Add(2 * time.Hour)
+	code, log, writes := sweepAt(t, f, later, map[string]string{"DRY_RUN": "true"})
+	require.Equal(t, 0, code, log)
+	assert.Equal(t, 0, writes, log)
+	assert.Contains(t, log, `run signoff/1/1 failed: stage "signoff" timed out`)
+	assert.Contains(t, log, "dry run: would save the state of #1")
+	assert.Contains(t, log, "dry run: would save the state of #2")
+	assert.Contains(t, log, "**Dry run: nothing was written.**")
+
+	code, log, writes = sweepAt(t, f, later, nil)
+	require.Equal(t, 0, code, log)
+	assert.Positive(t, writes, "the real sweep finds both due and saves them")
+	assert.NotContains(t, log, "dry run")
+}

@@ -196,7 +196,15 @@ func idlePipelines(s *drySubject) []string {
 	return out
 }
 
+// indent indents the lines of s for a terminal, their control characters (a title's
+// escape sequences) shown as '?'.
 func indent(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\t' && (r < 0x20 || r >= 0x7f && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
 		if l != "" {

@@ -54,3 +54,9 @@ func TestExplainEnvOverridesDryRun(t *testing.T) {
 	assert.Equal(t, "a.yaml", env("INPUT_CONFIG"))
 	assert.Equal(t, "b.yaml", explainEnv(env, "b.yaml")("INPUT_CONFIG"))
 }
+
+// TestIndentKeepsEscapesOut: the status comment explain prints carries no control
+// character a title could bring to the terminal.
+func TestIndentKeepsEscapesOut(t *testing.T) {
+	assert.Equal(t, "    a ?[31mred?\n\n    b\tc?", indent("a \x1b[31mred\u009b\n\nb\tc\x07"))
+}

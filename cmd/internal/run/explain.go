@@ -80,7 +80,9 @@ func (r *Runner) ExplainMain(ctx context.Context, args []string, stdout, stderr 
 	number := max(*pr, *issue)
 	code = r.explain(ctx, *repo, number, *issue > 0)
 	if code == 0 {
-		r.printExplain(stdout, *repo, number)
+		var b strings.Builder
+		r.printExplain(&b, *repo, number)
+		io.WriteString(stdout, terminalSafe(b.String()))
 	}
 	if *showLog || code != 0 {
 		stderr.Write(log.Bytes())
@@ -196,15 +198,18 @@ func idlePipelines(s *drySubject) []string {
 	return out
 }
 
-// indent indents the lines of s for a terminal, their control characters (a title's
-// escape sequences) shown as '?'.
-func indent(s string) string {
-	s = strings.Map(func(r rune) rune {
+// terminalSafe shows the control characters of s but newlines and tabs (the escape
+// sequences a title or a label could carry to a terminal) as '?'.
+func terminalSafe(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r != '\n' && r != '\t' && (r < 0x20 || r >= 0x7f && r < 0xa0) {
 			return '?'
 		}
 		return r
 	}, s)
+}
+
+func indent(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
 		if l != "" {

@@ -55,8 +55,8 @@ func TestExplainEnvOverridesDryRun(t *testing.T) {
 	assert.Equal(t, "b.yaml", explainEnv(env, "b.yaml")("INPUT_CONFIG"))
 }
 
-// TestIndentKeepsEscapesOut: the status comment explain prints carries no control
-// character a title could bring to the terminal.
-func TestIndentKeepsEscapesOut(t *testing.T) {
-	assert.Equal(t, "    a ?[31mred?\n\n    b\tc?", indent("a \x1b[31mred\u009b\n\nb\tc\x07"))
+// TestTerminalSafe: what explain prints carries no control character a title or a label
+// could bring to the terminal.
+func TestTerminalSafe(t *testing.T) {
+	assert.Equal(t, "a ?[31mred?\n\nb\tc?", terminalSafe("a \x1b[31mred\u009b\n\nb\tc\x07"))
 }

@@ -34,7 +34,7 @@ type drySubject struct {
 	// State is the state the evaluation ended with; Log is what the engine said.
 	State *engine.State
 	Log   []string
-	// Config is the config it was evaluated with.
+	// Config is the config of the evaluation.
 	Config *lang.Config
 }
 

@@ -35,7 +35,7 @@ func CLI(simulate SimulateFunc, simUsage string) []Command {
 		Usage: simUsage,
 		Main:  func(ctx context.Context, e Env) int { return simulate(ctx, e.Args, e.Stdout, e.Stderr) },
 	}
-	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, statsCmd, doctorCmd, graphCmd, versionCmd}
+	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, statsCmd, explainCmd, doctorCmd, graphCmd, versionCmd}
 }
 
 var runCmd = Command{
@@ -105,6 +105,16 @@ var statsCmd = Command{
 		"                          report per pipeline: runs, time per stage, waiting, loops, errors\n",
 	Usage: statsUsage,
 	Main:  func(ctx context.Context, e Env) int { return statsMain(ctx, e.Args, e.Stdout, e.Stderr, e.Getenv) },
+}
+
+var explainCmd = Command{
+	Name: "explain",
+	List: "  explain --repo OWNER/NAME --pr N\n" +
+		"                          print what every pipeline would do now on a live pull request (writes nothing)\n",
+	Usage: run.ExplainUsage,
+	Main: func(ctx context.Context, e Env) int {
+		return newRunner(e.Getenv, e.Stdout).ExplainMain(ctx, e.Args, e.Stdout, e.Stderr)
+	},
 }
 
 var doctorCmd = Command{

@@ -23,10 +23,16 @@ takes no arguments; it reads the action's inputs from the environment:
   INPUT_STATE_KEY           the state key that signs and checks the state (none by
                             default); INPUT_STATE_KEY_PREVIOUS, keys still trusted
                             during a rotation
+  INPUT_DRY_RUN             true: evaluate and write nothing (default false)
   PIPELINE_SECRET_<NAME>    the secret {{ secrets.NAME }} of a webhook stage
 
 and GitHub's GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_WORKSPACE, GITHUB_RUN_ID,
 GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
+
+With INPUT_DRY_RUN=true (the action's dry_run input) it evaluates the event as
+always and writes nothing: no state, no status comment, no label, no merge, no agent
+dispatched; the job log and the job summary say "dry run: would …" for each effect.
+The command "pipeline-action explain" shows the same for a pull request, at any time.
 
 exit codes: 0 handled, 1 the run failed (reported in the job log), 2 no event to handle
 or bad usage

@@ -61,6 +61,8 @@ commands:
                           print a pull request's (--issue: an issue's) whole trail of transitions
   stats [--repo OWNER/NAME] [--since 30d] [--format text|json|markdown]
                           report per pipeline: runs, time per stage, waiting, loops, errors
+  explain --repo OWNER/NAME --pr N
+                          print what every pipeline would do now on a live pull request (writes nothing)
   doctor [--repo OWNER/NAME] [--pr N]
                           check a live repository: config, token scopes, settings (writes nothing)
   graph [PATH] [--pipeline NAME]

@@ -27,6 +27,8 @@ type Options struct {
 	Repository string // owner/name
 	Transport  http.RoundTripper
 	Limits     Limits // timeouts and rate-limit retries; the zero value uses the defaults
+	// ReadOnly refuses every write before it is sent (readonly.go): explain and dry_run.
+	ReadOnly bool
 }
 
 // New returns a client for o.Repository.
@@ -44,6 +46,9 @@ func New(o Options) (*Client, error) {
 		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}),
 		Base:   &countingTransport{base: &scopeTransport{base: base}, calls: calls}, // scopes.go
 	}}}
+	if o.ReadOnly { // outermost: a refused write is neither sent, retried nor counted
+		hc.Transport = NewReadOnlyTransport(hc.Transport)
+	}
 	rest := github.NewClient(hc)
 	if o.RESTURL != "" && strings.TrimRight(o.RESTURL, "/") != "https://api.github.com" {
 		var err error

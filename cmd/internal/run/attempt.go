@@ -38,6 +38,9 @@ func (r *Runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if rd == nil || err != nil {
 		return nil, err
 	}
+	if r.dry != nil {
+		r.dry.begin(number, rd.snap.Facts.PR == nil)
+	}
 	res, pending, err := r.decideAndAct(ctx, client, ev, number, key, a, rd)
 	if err != nil {
 		return nil, err

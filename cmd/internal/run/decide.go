@@ -38,8 +38,10 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		saved := res.State
 		intent := rd.change(ev, res.State)
 		intent.Intent = true
-		if rd.ver, err = saveIntents(ctx, rd.store, intent, number, res, rd.ver); err != nil {
-			return res, nil, err
+		if r.dry == nil { // dryrun.go: a dry invocation saves no intent
+			if rd.ver, err = saveIntents(ctx, rd.store, intent, number, res, rd.ver); err != nil {
+				return res, nil, err
+			}
 		}
 		outcomes := r.performAll(ctx, client, snap.Facts, res.Effects)
 		a.outcomes = append(a.outcomes, outcomes...)
@@ -62,6 +64,9 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 // performAll performs effects in order and returns their outcomes; what one did is
 // recorded in the facts, so later stages of the same invocation see it.
 func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *engine.Facts, effects []engine.Effect) []engine.Outcome {
+	if r.dry != nil {
+		return r.performDry(facts, effects) // dryrun.go
+	}
 	outcomes := make([]engine.Outcome, 0, len(effects))
 	for _, e := range effects {
 		o := r.perform(ctx, client, e) // webhooks.go

@@ -36,6 +36,9 @@ func (r *Runner) report(results []subjectResult) {
 	var b strings.Builder
 	for _, res := range results {
 		fmt.Fprintf(&b, "## #%d\n\n%s\n", res.Number, res.Summary)
+		if r.dry != nil {
+			b.WriteString(r.dry.summary(res.Number)) // dryrun.go
+		}
 	}
 	if err := appendEnvFile(r.Getenv("GITHUB_STEP_SUMMARY"), b.String()+"\n"); err != nil {
 		r.act.Warningf("pipeline-action: the job summary could not be written (%v)", err)
@@ -102,6 +105,10 @@ func (r *Runner) annotate(err error) {
 }
 
 func (r *Runner) logLines(lines []string) {
+	if r.dry != nil {
+		cur := r.dry.current()
+		cur.Log = append(cur.Log, lines...)
+	}
 	for _, l := range lines {
 		r.act.Infof("pipeline-action: %s", l)
 	}

@@ -59,6 +59,8 @@ type Runner struct {
 	stateKeys *state.Keys
 	// Version is the version of the binary, for the User-Agent of webhook calls; "": dev.
 	Version string
+	// dry records what a dry invocation would do (dryrun.go); nil: it does it.
+	dry *dryRun
 }
 
 // subjectResult is what one subject ended as, for outputs and the job summary.

@@ -13,7 +13,12 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go
 		res.State.Seq++
 	}
-	if len(res.State.Runs) == 0 && len(rd.ignored) == 0 && len(res.State.Followers) == 0 && !keepsEnabled(rd.loaded, res.State) {
+	saves := len(res.State.Runs) > 0 || len(rd.ignored) > 0 || len(res.State.Followers) > 0 || keepsEnabled(rd.loaded, res.State)
+	if r.dry != nil { // dryrun.go: what it would save and show, written nowhere
+		a.saved(rd.loaded, res.State)
+		return r.saveDry(rd, res, number, a.stateBranch, saves), pending
+	}
+	if !saves {
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	c := rd.change(ev, res.State)

@@ -23,6 +23,10 @@ func (r *Runner) invoke(ctx context.Context, prepare func() (routed, int), body 
 	if !r.stateKeyOK() { // statekey.go
 		return 2
 	}
+	if err := r.dryInput(); err != nil { // dryrun.go
+		r.act.Errorf("%v", err)
+		return 2
+	}
 	ev, code := prepare()
 	if code != proceed {
 		return code
@@ -63,6 +67,7 @@ func (r *Runner) client(repo string) (*ghapi.Client, error) {
 		Repository: repo,
 		Transport:  r.Transport,
 		Limits:     r.limits,
+		ReadOnly:   r.dry != nil, // dryrun.go
 	})
 }
 

@@ -29,7 +29,8 @@ summary say which. Run it from a workflow on "schedule:" (and "workflow_dispatch
 the action's "command: sweep". It takes no arguments; the inputs arrive as INPUT_TOKEN,
 INPUT_CONFIG, INPUT_TIMEOUT, INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET,
 INPUT_SWEEP_WRITES and INPUT_STATE_KEY (with INPUT_STATE_KEY_PREVIOUS), the repository
-as GITHUB_REPOSITORY.
+as GITHUB_REPOSITORY. With INPUT_DRY_RUN=true it evaluates the subjects due and writes
+nothing, saying what it would do.
 
 exit codes: 0 swept (nothing due included), 1 a subject failed or part of the index
 could not be read (reported in the job log), 2 bad environment

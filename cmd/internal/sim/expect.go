@@ -64,6 +64,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 	s.checkNowhere(report, e.Nowhere)     // expect_nowhere.go
 	s.checkJobErrors(report, e.JobErrors) // scenario_permissions.go
 	s.checkCallBounds(report, e)          // expect_calls.go
+	s.checkExplain(report, e)             // scenario_explain.go
 	return failed
 }
 

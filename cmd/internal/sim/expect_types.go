@@ -24,6 +24,10 @@ type expectation struct {
 	// them and the content-creating ones (expect_calls.go).
 	APICalls      *callBound `yaml:"api_calls"`
 	ContentWrites *callBound `yaml:"content_writes"`
+	// Explain checks the last explain step's output; Writes is exactly how many write
+	// requests the action made in every step so far (scenario_explain.go).
+	Explain *explainExpect `yaml:"explain"`
+	Writes  *int           `yaml:"writes"`
 }
 
 // stateBranchExpect checks the state branch: whether it exists, and files that are at its

@@ -67,6 +67,8 @@ type scenario struct {
 	SecondaryLimits bool `yaml:"secondary_limits"`
 	// Tick moves the scenario's clock before each step (scenario_held.go).
 	Tick time.Duration `yaml:"tick"`
+	// DryRun is the action's `dry_run` input, given to every invocation: it writes nothing.
+	DryRun bool `yaml:"dry_run"`
 }
 
 // step is one entry of steps: its kind (the single key) and the decoded value.
@@ -114,7 +116,8 @@ var stepKinds = map[string]func() any{
 	"dispatch":       func() any { return &dispatchStep{} }, // scenario_dispatch.go
 	"http":           func() any { return &httpStubs{} },
 	"state_key":      func() any { return &stateKeyStep{} },
-	"doctor":         func() any { return &doctorStep{} }, // scenario_doctor.go
+	"doctor":         func() any { return &doctorStep{} },  // scenario_doctor.go
+	"explain":        func() any { return &explainStep{} }, // scenario_explain.go
 }
 
 // scenarioError is a mistake in the scenario file, with its position.

@@ -124,6 +124,7 @@ type togetherStep struct {
 var notTogether = map[string]string{
 	"together": "together does not nest",
 	"expect":   "expect checks the world between steps; put it after the together",
+	"explain":  "explain reads the world between steps; put it after the together",
 }
 
 // stateBranchActions are what `state_branch` does to the branch that holds the state: delete

@@ -132,6 +132,8 @@ type simulation struct {
 	// runsOn, when set, is the repository's workflow deciding which events run the action
 	// (workflow_triggers.go); nil runs it on every event.
 	runsOn func(ghfake.Event) (why string)
+	// explained is the output of the last explain step (scenario_explain.go).
+	explained string
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in

@@ -75,6 +75,9 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	if s.sc.SweepBudget != 0 {
 		env["INPUT_SWEEP_BUDGET"] = strconv.Itoa(s.sc.SweepBudget)
 	}
+	if s.sc.DryRun {
+		env["INPUT_DRY_RUN"] = "true"
+	}
 	if s.sc.SweepWrites != 0 {
 		env["INPUT_SWEEP_WRITES"] = strconv.Itoa(s.sc.SweepWrites)
 	}

@@ -18,6 +18,9 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 	if d, ok := st.Value.(*doctorStep); ok {
 		return s.runDoctor(ctx, n, d), nil // scenario_doctor.go
 	}
+	if x, ok := st.Value.(*explainStep); ok {
+		return s.runExplain(ctx, n, x) // scenario_explain.go
+	}
 	ds, label, concurrent, deliver, err := s.stepDeliveries(n, st)
 	if err != nil || !deliver {
 		return 0, err

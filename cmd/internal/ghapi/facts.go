@@ -338,7 +338,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
-	s.Statuses = ownStatuses(pr) // statuses.go
+	s.Statuses = ownStatuses(pr)                                     // statuses.go
 	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch) // closing.go
 	s.addComments(pr.Comments.Nodes)
 	s.addComments(pr.Recent.Nodes)

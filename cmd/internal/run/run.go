@@ -67,6 +67,7 @@ type subjectResult struct {
 	Status  string
 	Stage   string
 	Summary string
+	Charts  []string // the Mermaid charts of its runs (summary.go)
 }
 
 // Run handles the event of GITHUB_EVENT_NAME / GITHUB_EVENT_PATH. Exit codes: 0 done
@@ -141,7 +142,7 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 			results = append(results, *res)
 		}
 	}
-	r.report(results)
+	r.report(client, results)
 	return code
 }
 

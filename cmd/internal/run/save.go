@@ -33,7 +33,7 @@ func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, numb
 	if pending != nil {
 		return nil, pending
 	}
-	out := &subjectResult{Number: number, Summary: state.Human(rd.store.Body())} // what the comment shows
+	out := &subjectResult{Number: number, Summary: state.Human(rd.store.Body()), Charts: runCharts(rd.cfg, res.State)} // what the comment shows
 	if last := latest(res.State.Runs); last != nil {
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}

@@ -1,12 +1,14 @@
 package run
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -44,4 +46,26 @@ func TestWantedStatuses(t *testing.T) {
 		{"pipeline-action/old", "pending", "ended on h0aaaaa; not run on this commit"},
 		{"pipeline-action/review", "pending", "not finished on this commit"},
 	}, wantedStatuses(st, "h1"))
+}
+
+// The status links to the state comment, and says what the run waits for in GitHub's
+// 140 characters.
+func TestStatusLinksToTheStateComment(t *testing.T) {
+	h := newHarness(t, "version: 1\nsettings: {status_check: true}\n"+`pipelines:
+  review:
+    trigger: {event: pull_request.opened}
+    stages:
+      - {id: approved, type: gate, conditions: [{check: human_approved}]}
+`)
+	code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+		env["GITHUB_SERVER_URL"] = "https://github.example.com"
+	})
+	require.Equal(t, 0, code, log)
+	comments := h.fake.Comments("acme/widgets", 7)
+	require.Len(t, comments, 1)
+	latest, count := h.fake.HeadStatuses("acme/widgets", 7)
+	assert.Equal(t, ghfake.StatusView{Context: "pipeline-action/review", State: "pending", Description: "not finished on this commit",
+		TargetURL: "https://github.example.com/acme/widgets/pull/7#issuecomment-" + strconv.FormatInt(comments[0].ID, 10)}, latest["pipeline-action/review"])
+	assert.Equal(t, 1, count["pipeline-action/review"])
+	assert.Contains(t, log, "commit status pipeline-action/review is pending on ")
 }

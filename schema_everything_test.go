@@ -14,6 +14,7 @@ settings:
   max_nesting: 4
   state_branch: pipeline-action/state
   allow_commands: true
+  status_check: true
   webhooks: {allow: [api.example.com]}
   chatops: {permission: maintain, from: [maintainers]}
 agents:

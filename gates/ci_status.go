@@ -2,6 +2,7 @@ package gates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -36,6 +37,11 @@ func (CIStatus) Compile(p *lang.Params) (engine.Check, error) {
 	if p.Has(key) && len(names) == 0 && len(p.Errors()) == before {
 		p.Errorf(key, "%q of check %q must name at least one check", key, ciStatusName)
 	}
+	for _, n := range names {
+		if key == "checks" && strings.HasPrefix(n, ownStatusPrefix) {
+			p.Errorf(key, "%q of check %q names %q, a status the action itself writes (settings.status_check), which no gate waits on", key, ciStatusName, n)
+		}
+	}
 	c := ciStatus{expect: expect, names: names, byWorkflow: key == "workflows"}
 	if pr := p.Template("pr"); pr != nil {
 		return ciStatusOf{ciStatus: c, pr: pr}, nil
@@ -69,6 +75,11 @@ type ciStatus struct {
 var _ engine.Check = ciStatus{}
 
 const ciStatusName = "ci_status"
+
+// ownStatusPrefix begins the commit statuses the action writes (`pipeline-action/<pipeline>`,
+// settings.status_check; ghapi.StatusPrefix). They are not CI: the facts leave them out,
+// and so does this check, should they be there.
+const ownStatusPrefix = "pipeline-action/"
 
 // ciView is what CI says about the head, over the checks the condition looks at.
 type ciView struct {
@@ -127,6 +138,9 @@ func (c ciStatus) view(pr *engine.PullRequest) ciView {
 	latest := map[ciKey]int{} // index into results
 	var results []engine.CheckResult
 	for _, cr := range pr.Checks {
+		if cr.Kind == "status" && strings.HasPrefix(cr.Name, ownStatusPrefix) {
+			continue // the action's own: a pipeline would wait on itself
+		}
 		k := keyOf(cr)
 		if i, ok := latest[k]; ok {
 			results[i] = cr

@@ -79,6 +79,9 @@ type Settings struct {
 	// AllowContributors (`approvals: {allow_contributors: true}`) lets the authors and
 	// committers of a pull request's commits approve it; by default they do not.
 	AllowContributors bool
+	// StatusCheck (`status_check: true`) keeps a commit status `pipeline-action/<pipeline>`
+	// on a pull request's head for each pipeline that runs on it, for branch protection.
+	StatusCheck bool
 }
 
 // Default settings.

@@ -86,6 +86,9 @@ func scopesNeeded(cfg *lang.Config) []scopeNeed {
 	if slices.ContainsFunc(cfg.Agents, func(a *lang.Agent) bool { return a.Dispatch == lang.DispatchWorkflow }) {
 		needs[4] = scopeNeed{"actions", "write", "dispatching the workflows of agents with dispatch: workflow"}
 	}
+	if cfg.Settings.StatusCheck {
+		needs[2] = scopeNeed{"statuses", "write", "each pipeline's commit status (settings.status_check)"}
+	}
 	if usesIssues(cfg) {
 		needs = append(needs, scopeNeed{"issues", "write", "issue pipelines, create_issue, close_issue"})
 	}

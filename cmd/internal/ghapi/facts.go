@@ -25,6 +25,9 @@ type Snapshot struct {
 	State state.BranchRead
 	// Warnings are what was not read in full (SnapshotIssue), for the job log.
 	Warnings []string
+	// Statuses are the action's own commit statuses on a pull request's head, by context
+	// (statuses.go); they are not among the facts' checks.
+	Statuses map[string]string
 
 	commentNodes map[int64]string // the comments read: id → node id
 	gap          *gap             // the comments not read between the oldest and the newest
@@ -335,6 +338,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
+	s.Statuses = ownStatuses(pr)                                     // statuses.go
 	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch) // closing.go
 	s.addComments(pr.Comments.Nodes)
 	s.addComments(pr.Recent.Nodes)
@@ -410,6 +414,9 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 			continue
 		}
 		for _, cx := range n.Commit.StatusCheckRollup.Contexts.Nodes {
+			if cx.Typename == "StatusContext" && IsOwnStatus(cx.StatusContext.Context) {
+				continue // the action's own (statuses.go): no gate waits on it
+			}
 			out.Checks = append(out.Checks, checkResult(cx))
 		}
 	}

@@ -90,8 +90,8 @@ func checkResolvers() {
 		"id":          value(func(s *status) any { return world.NodeID("StatusContext", s.ID) }),
 		"context":     value(func(s *status) any { return s.Context }),
 		"state":       value(func(s *status) any { return strings.ToUpper(s.State) }),
-		"description": value(func(s *status) any { return nil }),
-		"targetUrl":   value(func(s *status) any { return nil }),
+		"description": value(func(s *status) any { return optString(s.Description) }),
+		"targetUrl":   value(func(s *status) any { return optString(s.TargetURL) }),
 		"createdAt":   value(func(s *status) any { return gqlTime(s.CreatedAt) }),
 		"isRequired":  value(func(s *status) any { return false }),
 	})

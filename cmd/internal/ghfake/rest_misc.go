@@ -190,38 +190,6 @@ func reactionsCreate(s *Server, c *restCtx) (int, any) {
 		"content": in.Content, "created_at": ts(s.Clock())}
 }
 
-// reposCreateStatus: https://docs.github.com/rest/commits/statuses#create-a-commit-status
-func reposCreateStatus(s *Server, c *restCtx) (int, any) {
-	cm := c.repo.Commits[c.params["sha"]]
-	if cm == nil {
-		return http.StatusUnprocessableEntity, errorBody("No commit found for SHA: " + c.params["sha"])
-	}
-	var in struct {
-		State       string  `json:"state"`
-		Context     string  `json:"context"`
-		Description *string `json:"description"`
-		TargetURL   *string `json:"target_url"`
-	}
-	if code, body, ok := c.decode(&in); !ok {
-		return code, body
-	}
-	switch in.State {
-	case "error", "failure", "pending", "success":
-	default:
-		return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not error, failure, pending or success")
-	}
-	if in.Context == "" {
-		in.Context = "default"
-	}
-	st := s.AddStatus(cm, in.Context, in.State)
-	return http.StatusCreated, obj{
-		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
-		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
-		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.userJSON(c.login),
-		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
-	}
-}
-
 // teamsListMembers: https://docs.github.com/rest/teams/members#list-team-members
 func teamsListMembers(s *Server, c *restCtx) (int, any) {
 	members, ok := s.Teams[c.params["org"]+"/"+c.params["team_slug"]]

@@ -55,6 +55,7 @@ func reposCombinedStatus(s *Server, c *restCtx) (int, any) {
 			combined = "pending"
 		}
 		statuses = append(statuses, obj{"id": st.ID, "context": st.Context, "state": st.State,
+			"description": st.Description, "target_url": st.TargetURL,
 			"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt)})
 	}
 	if len(order) == 0 {

@@ -45,5 +45,5 @@ func (r *Runner) attempt(ctx context.Context, client *ghapi.Client, ev routed, n
 	if err != nil {
 		return nil, err
 	}
-	return r.save(ctx, ev, number, a, rd, res, pending)
+	return r.save(ctx, client, ev, number, a, rd, res, pending)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -74,7 +75,8 @@ type payload struct {
 	WorkflowRun *commitEvent   `json:"workflow_run"`
 	CheckSuite  *commitEvent   `json:"check_suite"`
 	CheckRun    *commitEvent   `json:"check_run"`
-	SHA         string         `json:"sha"` // status
+	SHA         string         `json:"sha"`     // status
+	Context     string         `json:"context"` // status
 }
 
 type commitEvent struct {
@@ -187,6 +189,9 @@ func route(eventName string, raw []byte) (routed, error) {
 	case "status":
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")
+		}
+		if ghapi.IsOwnStatus(p.Context) {
+			return routed{Event: r.Event}, nil // the action's own (statuscheck.go): nothing waits on it
 		}
 		r.SHA = p.SHA
 	case "deployment_status": // the deployment's commit names the PRs, as a status's does

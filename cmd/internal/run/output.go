@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -24,7 +25,9 @@ func latest(runs []*engine.Run) *engine.Run {
 	return out
 }
 
-func (r *Runner) report(results []subjectResult) {
+// report sets the step outputs from the first subject's results and writes the job
+// summary (summary.go).
+func (r *Runner) report(client *ghapi.Client, results []subjectResult) {
 	if len(results) == 0 {
 		return
 	}
@@ -33,14 +36,14 @@ func (r *Runner) report(results []subjectResult) {
 	if r.Getenv("GITHUB_STEP_SUMMARY") == "" {
 		return
 	}
-	var b strings.Builder
-	for _, res := range results {
-		fmt.Fprintf(&b, "## #%d\n\n%s\n", res.Number, res.Summary)
-		if r.dry != nil {
-			b.WriteString(r.dry.summary(res.Number)) // dryrun.go
+	calls, writes := callsOf(client)
+	text := jobSummary(results, calls, writes)
+	if r.dry != nil {
+		for _, res := range results {
+			text += "\n" + r.dry.summary(res.Number) // dryrun.go
 		}
 	}
-	if err := appendEnvFile(r.Getenv("GITHUB_STEP_SUMMARY"), b.String()+"\n"); err != nil {
+	if err := appendEnvFile(r.Getenv("GITHUB_STEP_SUMMARY"), text+"\n"); err != nil {
 		r.act.Warningf("pipeline-action: the job summary could not be written (%v)", err)
 	}
 }

@@ -225,7 +225,7 @@ func (r *Runner) runReport(ctx context.Context, repo string, number int, rep eng
 			return 1
 		}
 		if res != nil {
-			r.report([]subjectResult{*res})
+			r.report(client, []subjectResult{*res})
 		}
 		return 0
 	})

@@ -69,6 +69,7 @@ type subjectResult struct {
 	Status  string
 	Stage   string
 	Summary string
+	Charts  []string // the Mermaid charts of its runs (summary.go)
 }
 
 // Run handles the event of GITHUB_EVENT_NAME / GITHUB_EVENT_PATH. Exit codes: 0 done
@@ -143,7 +144,7 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 			results = append(results, *res)
 		}
 	}
-	r.report(results)
+	r.report(client, results)
 	return code
 }
 

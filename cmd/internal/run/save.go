@@ -3,13 +3,14 @@ package run
 import (
 	"context"
 
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
 // save writes the state the rounds ended with, unless no pipeline concerns the subject,
 // and returns what the subject ended as. pending is the error of rounds cut short.
-func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd *reading, res engine.Result, pending error) (*subjectResult, error) {
+func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, number int, a *attempt, rd *reading, res engine.Result, pending error) (*subjectResult, error) {
 	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go
 		res.State.Seq++
 	}
@@ -23,14 +24,21 @@ func (r *Runner) save(ctx context.Context, ev routed, number int, a *attempt, rd
 	}
 	c := rd.change(ev, res.State)
 	c.Keep = recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
-	if _, err := rd.store.Save(ctx, number, c, rd.ver); err != nil {
+	ver, err := rd.store.Save(ctx, number, c, rd.ver)
+	if err != nil {
 		return nil, err
 	}
 	a.saved(rd.loaded, res.State) // run_issue.go
+	if ver.CommentID == 0 {
+		ver.CommentID = rd.ver.CommentID
+	}
+	if err := r.writeStatuses(ctx, client, rd, res.State, ver.CommentID); err != nil { // statuscheck.go
+		return nil, err
+	}
 	if pending != nil {
 		return nil, pending
 	}
-	out := &subjectResult{Number: number, Summary: state.Human(rd.store.Body())} // what the comment shows
+	out := &subjectResult{Number: number, Summary: state.Human(rd.store.Body()), Charts: runCharts(rd.cfg, res.State)} // what the comment shows
 	if last := latest(res.State.Runs); last != nil {
 		out.Status, out.Stage = string(last.Status), last.Stage
 	}

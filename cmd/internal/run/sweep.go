@@ -117,7 +117,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		code = 1
 	}
 	r.summarize(p, budget)
-	r.report(p.results)
+	r.report(client, p.results)
 	return code
 }
 

@@ -32,6 +32,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 			continue
 		}
 		s.checkSubject(report, n, x, pr.Merged, pr.State == "closed", pr.Labels)
+		s.checkStatuses(report, n, x) // expect_statuses.go
 	}
 	for _, n := range sortedInts(e.Issues) {
 		x := e.Issues[n]

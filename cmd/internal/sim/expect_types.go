@@ -52,6 +52,10 @@ type subjectExpect struct {
 	// CommentsContain: some comment the action posted (the state comment included)
 	// contains each of these.
 	CommentsContain []string `yaml:"comments_contain"`
+	// Statuses and StatusWrites check the commit statuses on a pull request's head
+	// (expect_statuses.go).
+	Statuses     map[string]string `yaml:"statuses"`
+	StatusWrites map[string]int    `yaml:"status_writes"`
 }
 
 type runExpect struct {

@@ -94,6 +94,7 @@ var ownPermissions = []string{
 	"../../../examples/doctor/scenario-scopes.yaml",
 	"testdata/scenarios/custom-gates/scenario.yaml", // deployments: read, which only a deployment check needs
 	"testdata/scenarios/missing-statuses-read/scenario.yaml",
+	"testdata/scenarios/status-check-read-only/scenario.yaml", // statuses: read, which settings.status_check cannot write with
 }
 
 // TestDocumentedPermissionsSuffice plays every example and every test scenario with the

@@ -20,7 +20,7 @@ func (l *loader) settings(e entry) {
 	s.Pos = l.pos(e.key)
 	f := l.fields(e.val, "settings", section{
 		where: `"settings"`,
-		known: []string{"max_nesting", "state_branch", "allow_commands", "webhooks", "chatops", "approvals", "custom_gates"},
+		known: []string{"max_nesting", "state_branch", "allow_commands", "webhooks", "chatops", "approvals", "custom_gates", "status_check"},
 	})
 	if v, ok := f["max_nesting"]; ok {
 		if n, ok := l.integer(v, 1); ok {
@@ -35,6 +35,9 @@ func (l *loader) settings(e entry) {
 				l.errorf(v.val, kindValue, "%q must be a branch name (no spaces, \"..\", \"~\", \"^\", \":\" or \"\\\\\"), not %q", "state_branch", b)
 			}
 		}
+	}
+	if v, ok := f["status_check"]; ok {
+		s.StatusCheck, _ = l.boolean(v)
 	}
 	if v, ok := f["allow_commands"]; ok {
 		s.AllowCommand, _ = l.boolean(v)

@@ -115,6 +115,8 @@ type Status struct {
 	Context   string
 	State     string // error, failure, pending, success
 	CreatedAt time.Time
+	// Description and TargetURL are what the status says and links to; nil: none given.
+	Description, TargetURL *string
 }
 
 // Issue is an issue or, when isPR is set, a pull request.

@@ -1,0 +1,109 @@
+package ghfake
+
+import (
+	"fmt"
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
+)
+
+// GitHub's limits on commit statuses: a description of at most 140 characters, and at
+// most 1000 statuses per commit and context.
+// https://docs.github.com/rest/commits/statuses#create-a-commit-status
+const (
+	maxStatusDescription  = 140
+	maxStatusesPerContext = 1000
+)
+
+// reposCreateStatus: https://docs.github.com/rest/commits/statuses#create-a-commit-status
+func reposCreateStatus(s *Server, c *restCtx) (int, any) {
+	cm := c.repo.Commits[c.params["sha"]]
+	if cm == nil {
+		return http.StatusUnprocessableEntity, errorBody("No commit found for SHA: " + c.params["sha"])
+	}
+	var in struct {
+		State       string  `json:"state"`
+		Context     string  `json:"context"`
+		Description *string `json:"description"`
+		TargetURL   *string `json:"target_url"`
+	}
+	if code, body, ok := c.decode(&in); !ok {
+		return code, body
+	}
+	switch in.State {
+	case "error", "failure", "pending", "success":
+	default:
+		return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not error, failure, pending or success")
+	}
+	if in.Context == "" {
+		in.Context = "default"
+	}
+	if in.Description != nil && utf8.RuneCountInString(*in.Description) > maxStatusDescription {
+		return http.StatusUnprocessableEntity, statusInvalid("description",
+			fmt.Sprintf("description is too long (maximum is %d characters)", maxStatusDescription))
+	}
+	n := 0
+	for _, st := range cm.Statuses {
+		if st.Context == in.Context {
+			n++
+		}
+	}
+	if n >= maxStatusesPerContext {
+		return http.StatusUnprocessableEntity, statusInvalid("", "This SHA and context has reached the maximum number of statuses.")
+	}
+	st := s.AddStatus(cm, in.Context, in.State)
+	st.Description, st.TargetURL = in.Description, in.TargetURL
+	return http.StatusCreated, obj{
+		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
+		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
+		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.userJSON(c.login),
+		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
+	}
+}
+
+// statusInvalid is GitHub's 422 body refusing a commit status.
+func statusInvalid(field, message string) obj {
+	e := obj{"resource": "Status", "code": "custom", "message": message}
+	if field != "" {
+		e["field"] = field
+	}
+	return obj{"message": "Validation Failed", "documentation_url": docsURL, "errors": []any{e}}
+}
+
+// StatusView is a commit status as tests see it.
+type StatusView struct {
+	Context, State, Description, TargetURL string
+}
+
+// HeadStatuses returns the latest commit status of each context on the pull request's
+// head, by context, and how many statuses each context has there.
+func (s *Server) HeadStatuses(repoName string, number int) (latest map[string]StatusView, count map[string]int) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
+	latest, count = map[string]StatusView{}, map[string]int{}
+	if c := r.Commits[pr.HeadSHA]; c != nil {
+		for _, st := range c.Statuses {
+			latest[st.Context] = StatusView{Context: st.Context, State: st.State, Description: deref(st.Description), TargetURL: deref(st.TargetURL)}
+			count[st.Context]++
+		}
+	}
+	return latest, count
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// optString is *p, or nil (GraphQL's null) when p is nil.
+func optString(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

@@ -1,0 +1,38 @@
+package run
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// An agent's report that completes the run writes the pipeline's success at once, in the
+// report's own invocation.
+func TestReportWritesTheStatus(t *testing.T) {
+	h := newHarness(t, `version: 1
+settings: {status_check: true}
+agents:
+  reviewer: {dispatch: label, label: review-me}
+pipelines:
+  review:
+    trigger: {event: pull_request.opened}
+    stages:
+      - {id: review, type: agent, agent: reviewer}
+`)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	latest, _ := h.fake.HeadStatuses("acme/widgets", 7)
+	assert.Equal(t, "pending", latest["pipeline-action/review"].State)
+
+	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
+		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
+	code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
+	require.Equal(t, 0, code, out)
+	latest, count := h.fake.HeadStatuses("acme/widgets", 7)
+	assert.Equal(t, "success", latest["pipeline-action/review"].State)
+	assert.Equal(t, 2, count["pipeline-action/review"])
+}

@@ -1,0 +1,71 @@
+package run
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine"
+)
+
+// A status event of the action's own status (settings.status_check) is not handled: it
+// costs no call, and an app token, whose writes GitHub delivers, does not wake the action
+// once more for each status it writes. Anyone else's status is handled.
+func TestOwnStatusEventIsNotHandled(t *testing.T) {
+	own := `{"sha": "abc", "context": "pipeline-action/review", "state": "success", "repository": {"full_name": "acme/widgets"}}`
+	got, err := route("status", []byte(own))
+	require.NoError(t, err)
+	assert.False(t, got.Handled)
+
+	other := `{"sha": "abc", "context": "ci/lint", "state": "success", "repository": {"full_name": "acme/widgets"}}`
+	got, err = route("status", []byte(other))
+	require.NoError(t, err)
+	assert.True(t, got.Handled)
+	assert.Equal(t, "abc", got.SHA)
+}
+
+func TestWantedStatuses(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	st := &engine.State{Runs: []*engine.Run{
+		{Pipeline: "review", Status: engine.RunFailed, Stage: "gate", Message: "check \"test\" failed\nmore", Head: "h1", StartedAt: at},
+		{Pipeline: "review", Status: engine.RunWaiting, Stage: "gate", Head: "h1", StartedAt: at.Add(time.Minute)}, // the latest
+		{Pipeline: "merge", Status: engine.RunCompleted, Head: "h1", StartedAt: at},
+		{Pipeline: "old", Status: engine.RunCompleted, Head: "h0aaaaaaaaa", StartedAt: at},
+		{Pipeline: "bad", Status: engine.RunFailed, Stage: "gate", Message: "check \"test\" failed\nmore", StartedAt: at},
+		{Pipeline: "gone", Status: engine.RunCancelled, Stage: "gate", StartedAt: at},
+		{Pipeline: "child", Status: engine.RunCompleted, Parent: "review/7/1/sub", StartedAt: at},
+	}}
+	assert.Equal(t, []commitStatus{
+		{"pipeline-action/bad", "failure", `failed at gate: check "test" failed`},
+		{"pipeline-action/gone", "error", "cancelled at gate"},
+		{"pipeline-action/merge", "success", "completed"},
+		{"pipeline-action/old", "pending", "ended on h0aaaaa; not run on this commit"},
+		{"pipeline-action/review", "pending", "not finished on this commit"},
+	}, wantedStatuses(st, "h1"))
+}
+
+// The status links to the state comment, and says what the run waits for in GitHub's
+// 140 characters.
+func TestStatusLinksToTheStateComment(t *testing.T) {
+	h := newHarness(t, "version: 1\nsettings: {status_check: true}\n"+`pipelines:
+  review:
+    trigger: {event: pull_request.opened}
+    stages:
+      - {id: approved, type: gate, conditions: [{check: human_approved}]}
+`)
+	code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+		env["GITHUB_SERVER_URL"] = "https://github.example.com"
+	})
+	require.Equal(t, 0, code, log)
+	comments := h.fake.Comments("acme/widgets", 7)
+	require.Len(t, comments, 1)
+	latest, count := h.fake.HeadStatuses("acme/widgets", 7)
+	assert.Equal(t, ghfake.StatusView{Context: "pipeline-action/review", State: "pending", Description: "not finished on this commit",
+		TargetURL: "https://github.example.com/acme/widgets/pull/7#issuecomment-" + strconv.FormatInt(comments[0].ID, 10)}, latest["pipeline-action/review"])
+	assert.Equal(t, 1, count["pipeline-action/review"])
+	assert.Contains(t, log, "commit status pipeline-action/review is pending on ")
+}

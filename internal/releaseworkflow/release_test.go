@@ -348,8 +348,12 @@ func TestReleaseNeverReplacesAPublishedVersion(t *testing.T) {
 	require.NoError(t, err, out)
 	published = r.tags()
 
-	// The second fails whole (--atomic): neither v1.1.0 nor v1 moves.
-	out, err = runScript(t, late, wf.script(t, "release", tagStep), tagEnv(t, sha, o))
+	// The second fails whole (--atomic): neither v1.1.0 nor v1 moves. It runs at another
+	// time than the first, as a real second run does: within the same second both would make
+	// the same release commit, and a push of a tag to the commit it names changes nothing.
+	lateEnv := tagEnv(t, sha, o)
+	lateEnv["GIT_AUTHOR_DATE"], lateEnv["GIT_COMMITTER_DATE"] = "2030-01-01T00:00:00Z", "2030-01-01T00:00:00Z"
+	out, err = runScript(t, late, wf.script(t, "release", tagStep), lateEnv)
 	require.Error(t, err, out)
 	assert.Contains(t, out, "already exists")
 	assert.Equal(t, published, r.tags())

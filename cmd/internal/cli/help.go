@@ -26,8 +26,8 @@ takes no arguments; it reads the action's inputs from the environment:
   INPUT_DRY_RUN             true: evaluate and write nothing (default false)
   PIPELINE_SECRET_<NAME>    the secret {{ secrets.NAME }} of a webhook stage
 
-and GitHub's GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_REPOSITORY, GITHUB_WORKSPACE, GITHUB_RUN_ID,
-GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
+and GitHub's GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_SERVER_URL, GITHUB_REPOSITORY,
+GITHUB_WORKSPACE, GITHUB_RUN_ID, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
 
 With INPUT_DRY_RUN=true (the action's dry_run input) it evaluates the event as
 always and writes nothing: no state, no status comment, no label, no merge, no agent

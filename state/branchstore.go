@@ -283,15 +283,11 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if len(files) == 0 {
 		return v, nil // nothing changed, nothing written
 	}
-	head, err := s.head(ctx, v)
-	if err != nil {
-		return v, err
-	}
 	headline, body := Message(s.file, c.Old, live, c.Event, archived)
 	if fw.headline != "" {
 		headline, body = fw.headline+" ("+c.Event.String()+")", ""
 	}
-	commit, err := s.w.CommitFiles(ctx, s.read.Name, head, files, headline, body)
+	commit, err := s.commit(ctx, v, files, headline, body)
 	if err != nil {
 		return v, fmt.Errorf("writing %s on %s: %w", s.file, s.read.Name, err)
 	}
@@ -309,6 +305,38 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 		}
 	}
 	return v, nil
+}
+
+// BranchCreator is a BranchWriter that also creates the branch and commits on it in one
+// request (the adapter: createRef and createCommitOnBranch in one GraphQL document, run in
+// order). The first state of a repository then costs one write, not two.
+type BranchCreator interface {
+	// CreateBranchWithCommit creates branch name at commit oid and commits files on it
+	// with oid as the expected head; it returns the new commit. A branch that another
+	// invocation created at oid and has not moved still takes the commit; a moved one is
+	// ErrConflict; a refusal by a ruleset is ErrForbidden.
+	CreateBranchWithCommit(ctx context.Context, repoID, name, oid string, files []FileChange, headline, body string) (string, error)
+}
+
+// commit commits files on v's head; when v read no branch, on the default branch's head,
+// creating the state branch from it first (in the same request when the writer can).
+func (s *BranchStore) commit(ctx context.Context, v Version, files []FileChange, headline, body string) (string, error) {
+	if c, ok := s.w.(BranchCreator); ok && v.Head == "" {
+		if s.read.DefaultHead == "" || s.read.RepoID == "" {
+			return "", fmt.Errorf("creating the state branch %s: the default branch's head is unknown", s.read.Name)
+		}
+		commit, err := c.CreateBranchWithCommit(ctx, s.read.RepoID, s.read.Name, s.read.DefaultHead, files, headline, body)
+		if err != nil {
+			return "", fmt.Errorf("creating the state branch %s: %w", s.read.Name, err)
+		}
+		s.logf("created the state branch %s", s.read.Name)
+		return commit, nil
+	}
+	head, err := s.head(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	return s.w.CommitFiles(ctx, s.read.Name, head, files, headline, body)
 }
 
 // head is the head to commit on: v's, or the default branch's head once the state

@@ -11,7 +11,10 @@ import (
 	"github.com/org/pipeline-action/state"
 )
 
-var _ state.BranchWriter = (*Client)(nil)
+var (
+	_ state.BranchWriter  = (*Client)(nil)
+	_ state.BranchCreator = (*Client)(nil)
+)
 
 // stateCommit is the commit that last changed a file of the state branch: who made it,
 // and whether GitHub signed it (state.TrustFile).
@@ -164,10 +167,29 @@ func (c *Client) CreateBranch(ctx context.Context, repoID, name, oid string) err
 // https://docs.github.com/en/graphql/reference/mutations#createcommitonbranch
 func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, files []state.FileChange, headline, body string) (string, error) {
 	var m struct {
-		CreateCommitOnBranch struct {
-			Commit *struct{ Oid string }
-		} `graphql:"createCommitOnBranch(input: $input)"`
+		CreateCommitOnBranch commitPayload `graphql:"createCommitOnBranch(input: $input)"`
 	}
+	if err := c.gql.Mutate(ctx, &m, c.commitInput(branch, expectedHead, files, headline, body), nil); err != nil {
+		return "", fmt.Errorf("createCommitOnBranch on %s: %w", branch, classifyWrite(err))
+	}
+	return m.CreateCommitOnBranch.oid(branch)
+}
+
+// commitPayload is what createCommitOnBranch answers: the new commit.
+type commitPayload struct {
+	Commit *struct{ Oid string }
+}
+
+func (p commitPayload) oid(branch string) (string, error) {
+	if p.Commit == nil || p.Commit.Oid == "" {
+		return "", fmt.Errorf("createCommitOnBranch on %s: GitHub returned no commit", branch)
+	}
+	return p.Commit.Oid, nil
+}
+
+// commitInput is createCommitOnBranch's input: files added or deleted on branch, whose
+// head must still be expectedHead.
+func (c *Client) commitInput(branch, expectedHead string, files []state.FileChange, headline, body string) githubv4.CreateCommitOnBranchInput {
 	adds := []githubv4.FileAddition{}
 	var dels []githubv4.FileDeletion
 	for _, f := range files {
@@ -185,7 +207,7 @@ func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, f
 	if body != "" {
 		msg.Body = githubv4.NewString(githubv4.String(body))
 	}
-	in := githubv4.CreateCommitOnBranchInput{
+	return githubv4.CreateCommitOnBranchInput{
 		Branch: githubv4.CommittableBranch{
 			RepositoryNameWithOwner: githubv4.NewString(githubv4.String(c.Owner + "/" + c.Repo)),
 			BranchName:              githubv4.NewString(githubv4.String(branch)),
@@ -194,13 +216,26 @@ func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, f
 		ExpectedHeadOid: githubv4.GitObjectID(expectedHead),
 		FileChanges:     changes,
 	}
-	if err := c.gql.Mutate(ctx, &m, in, nil); err != nil {
-		return "", fmt.Errorf("createCommitOnBranch on %s: %w", branch, classifyWrite(err))
+}
+
+// CreateBranchWithCommit creates branch name at oid and commits files on it, in one
+// GraphQL document whose two mutations GitHub runs in order: the first state of a
+// repository costs one request. When the branch existed already (another invocation
+// created it) the commit still lands if the head is oid, and the answer carries it beside
+// createRef's error; otherwise the first error tells why (a ruleset, a moved head).
+func (c *Client) CreateBranchWithCommit(ctx context.Context, repoID, name, oid string, files []state.FileChange, headline, body string) (string, error) {
+	var m struct {
+		CreateRef struct {
+			Ref *struct{ Name string }
+		} `graphql:"createRef(input: $ref)"`
+		CreateCommitOnBranch commitPayload `graphql:"createCommitOnBranch(input: $input)"`
 	}
-	if m.CreateCommitOnBranch.Commit == nil || m.CreateCommitOnBranch.Commit.Oid == "" {
-		return "", fmt.Errorf("createCommitOnBranch on %s: GitHub returned no commit", branch)
+	ref := githubv4.CreateRefInput{RepositoryID: githubv4.ID(repoID), Name: githubv4.String("refs/heads/" + name), Oid: githubv4.GitObjectID(oid)}
+	err := c.gql.Mutate(ctx, &m, c.commitInput(name, oid, files, headline, body), map[string]any{"ref": ref})
+	if err != nil && (m.CreateCommitOnBranch.Commit == nil || IsRateLimit(err)) {
+		return "", fmt.Errorf("createRef and createCommitOnBranch on %s: %w", name, classifyWrite(err))
 	}
-	return m.CreateCommitOnBranch.Commit.Oid, nil
+	return m.CreateCommitOnBranch.oid(name)
 }
 
 // classifyWrite tells a write to the state branch that lost a race (state.ErrConflict:

@@ -28,9 +28,9 @@ func TestRunSavesTheIntentBeforeTheMerge(t *testing.T) {
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	assert.True(t, h.fake.PR("acme/widgets", 7).Merged)
-	// The read; the state branch created and the intent committed; the merge; the outcome
-	// committed, and the state comment posted and bound.
-	assert.Equal(t, []string{"graphql", "graphql", "graphql", "pulls/merge", "graphql", "issues/create-comment", "issues/update-comment"},
+	// The read; the state branch created with the intent committed on it, in one request;
+	// the merge; the outcome committed, and the state comment posted and bound.
+	assert.Equal(t, []string{"graphql", "graphql", "pulls/merge", "graphql", "issues/create-comment", "issues/update-comment"},
 		kinds(h.fake.Calls()))
 	commits := h.fake.BranchLog("acme/widgets", "pipeline-action/state")
 	assert.Equal(t, "pr-7 p: start → m (pull_request.opened by dev)", commits[1].Message, "the intent, saved first")
@@ -40,8 +40,9 @@ func TestRunSavesTheIntentBeforeTheMerge(t *testing.T) {
 // An invocation that cannot save the intent performs nothing; the next event does.
 func TestRunDoesNotMergeWhenTheIntentIsNotSaved(t *testing.T) {
 	h := newHarness(t, mergeAtOnce)
-	// The read and the branch's creation go through; the commit of the intent fails.
-	h.fake.Inject("graphql", ghfake.Fault{Status: 502, Message: "Bad Gateway", Skip: 2})
+	// The read goes through; the request that creates the branch with the intent's commit
+	// fails.
+	h.fake.Inject("graphql", ghfake.Fault{Status: 502, Message: "Bad Gateway", Skip: 1})
 	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
 	code, log, _, _ := h.deliver(ev)
 	assert.Equal(t, 1, code)

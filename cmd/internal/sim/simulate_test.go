@@ -249,8 +249,8 @@ steps:
 expect:
   prs: {7: {merged: false, comments: 1}}
 `)
-	assert.Equal(t, map[string]int{"graphql": 3, "issues/create-comment": 1}, callsOf(sim, 1),
-		"one read; the state branch is created and the state committed (two GraphQL mutations); a new state comment is posted, "+
+	assert.Equal(t, map[string]int{"graphql": 2, "issues/create-comment": 1}, callsOf(sim, 1),
+		"one read; the state branch is created with the state committed on it (two GraphQL mutations, one request); a new state comment is posted, "+
 			"its state bound in by the next event that shows more")
 	assert.Equal(t, map[string]int{"graphql": 1}, callsOf(sim, 2))
 	assert.Equal(t, map[string]int{"graphql": 1}, callsOf(sim, 3))

@@ -74,6 +74,8 @@ var rows = []row{
 		bench: "engine/lang/load/BenchmarkLoad50x10", read: readBench},
 	{figure: "load a config of 50 pipelines × 10 stages for an invocation", goal: "≤ 10 ms",
 		bench: "engine/lang/load/BenchmarkLoadToRun50x10", read: readBench},
+	{figure: "parse that config with yaml.v3 alone, into the nodes a load reads positions from (the floor under a load)", goal: "—",
+		bench: "engine/lang/load/BenchmarkYAMLParse50x10", read: readBench},
 	{figure: "validate a config of 200 pipelines × 20 stages", goal: "it loads",
 		bench: "engine/lang/load/BenchmarkLoad200x20", read: readBench},
 	{figure: "refuse a 276 KB config aliasing 400 stages into thousands of pipelines", goal: "—",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -174,4 +175,18 @@ func BenchmarkLoad200x20(b *testing.B) { benchLoad(b, realisticConfig(200, 20), 
 
 func BenchmarkLoadToRun50x10(b *testing.B) {
 	benchLoad(b, realisticConfig(50, 10), engine.LoadFilesToRun)
+}
+
+// BenchmarkYAMLParse50x10 parses the config of BenchmarkLoadToRun50x10 into yaml.v3's nodes
+// and does nothing else: the floor under a load, which reads positions from those nodes.
+func BenchmarkYAMLParse50x10(b *testing.B) {
+	src := realisticConfig(50, 10)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var n yaml.Node
+		if err := yaml.Unmarshal(src, &n); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -8,6 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // NewFlagSet returns a flag set that prints its errors on stderr and leaves the usage
@@ -31,6 +34,9 @@ func ParseFlags(fl *flag.FlagSet, usage string, args []string, stdout, stderr io
 			fmt.Fprint(stdout, usage)
 			return nil, 0, false
 		case err != nil:
+			if hint := flagHint(fl, err); hint != "" {
+				fmt.Fprintln(stderr, hint)
+			}
 			fmt.Fprint(stderr, usage)
 			return nil, 2, false
 		}
@@ -39,4 +45,19 @@ func ParseFlags(fl *flag.FlagSet, usage string, args []string, stdout, stderr io
 		}
 		rest, args = append(rest, fl.Arg(0)), fl.Args()[1:]
 	}
+}
+
+// flagHint is a "did you mean" for a flag fl does not define, or "".
+func flagHint(fl *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	fl.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if s := lang.Suggest(name, names); s != "" {
+		return fmt.Sprintf("did you mean --%s?", s)
+	}
+	return ""
 }

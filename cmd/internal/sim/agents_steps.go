@@ -202,6 +202,11 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 		for _, n := range s.subjects() {
 			count += s.fake.Labeled(s.sc.Repo, n, ghfake.BotLogin, ag.Label)
 		}
+	case lang.DispatchAssign:
+		// Each time the action assigned the login (assigning it again is no dispatch).
+		for _, n := range s.subjects() {
+			count += s.fake.Assigned(s.sc.Repo, n, ghfake.BotLogin, ag.Assignee)
+		}
 	default:
 		report(false, what, fmt.Sprint(*x.Count), fmt.Sprintf("not supported yet: counting %s dispatches", ag.Dispatch))
 		return

@@ -53,7 +53,7 @@ type Server struct {
 	stop       chan struct{} // closed by Close: held requests end
 	stopOnce   sync.Once
 	dispatches []Dispatch
-	assigned   []assignment // dispatch.go
+	assigned   []assignment     // dispatch.go
 	merges     []MergeRecord    // merges.go
 	reactions  map[string]int64 // comment/user/content → reaction id
 	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's

@@ -103,6 +103,9 @@ type Pipeline struct {
 	Priority    int    // lower first (DefaultPriority when not given)
 	Scope       string // ScopeSinglePR (default) | ScopeIssue | ScopeMultiPR
 	Pos         Pos
+	// Digest is a digest of the pipeline's definition as written: what it says, not how
+	// (comments, layout, key order do not count), so a late start can tell since when it is.
+	Digest string
 	// HasTrigger is false for a pipeline without `trigger:`, which runs only as a sub-pipeline.
 	HasTrigger bool
 	Trigger    Trigger

@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 func configOf(texts ...string) *ghapi.Config {
@@ -16,13 +18,21 @@ func configOf(texts ...string) *ghapi.Config {
 	return c
 }
 
+// loaded is the config of texts as the run path loads it.
+func loaded(t *testing.T, texts ...string) *lang.Config {
+	t.Helper()
+	cfg, err := LoadConfig(configOf(texts...))
+	require.NoError(t, err)
+	return cfg
+}
+
 func TestDefinitionHashesPerPipeline(t *testing.T) {
-	before := DefinitionHashes(configOf(`version: 1
+	before := DefinitionHashes(loaded(t, `version: 1
 pipelines:
   a: {trigger: {event: pull_request.opened}, stages: [{id: x, type: action, action: add_label, config: {label: l}}]}
   b: {trigger: {event: pull_request.opened}, stages: [{id: y, type: action, action: add_label, config: {label: m}}]}
 `))
-	after := DefinitionHashes(configOf(`version: 1
+	after := DefinitionHashes(loaded(t, `version: 1
 # a comment, another layout, another key order: the same definition of a
 pipelines:
   b: {trigger: {event: pull_request.opened}, stages: [{id: y, type: action, action: add_label, config: {label: EDITED}}]}

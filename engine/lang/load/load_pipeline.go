@@ -6,6 +6,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/nodedigest"
 )
 
 var (
@@ -21,7 +22,7 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 		l.errorf(e.key, kindID, "invalid pipeline name %q; use lowercase letters, digits, %q and %q, starting with a letter or digit",
 			name, "-", "_")
 	}
-	p := &lang.Pipeline{Name: name, Pos: l.pos(e.key), Scope: lang.ScopeSinglePR}
+	p := &lang.Pipeline{Name: name, Pos: l.pos(e.key), Scope: lang.ScopeSinglePR, Digest: nodedigest.Of(e.val)}
 	where := fmt.Sprintf("pipeline %q", name)
 	f := l.fields(e.val, name, section{where: where, known: pipelineKeys})
 	if e.val.Kind != yaml.MappingNode {

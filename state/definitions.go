@@ -24,17 +24,19 @@ type definitionsJSON struct {
 }
 
 // Definitions is the record of DefinitionsFile as read (f, nil when absent; one that is
-// not trusted or does not decode counts as absent), brought up to date with hashes, the
+// not trusted — not the action's, or with a state key not signed with it — or does not
+// decode counts as absent), brought up to date with hashes, the
 // digests of the definitions of the config read, whose last change on the default
 // branch was at configSince: a pipeline whose digest the record lacks or holds another
 // of has been defined as it is since configSince at the latest. It returns since when
 // each pipeline is defined so, and the file to write when the record changes (nil
 // otherwise, and always with a zero configSince: then nothing is known of when).
-func Definitions(f *BranchFile, viewer string, hashes map[string]string, configSince time.Time) (map[string]time.Time, *FileChange) {
+func Definitions(f *BranchFile, viewer string, keys *Keys, hashes map[string]string, configSince time.Time) (map[string]time.Time, *FileChange) {
 	old := map[string]Definition{}
-	if f != nil && !f.Truncated && TrustFile(f, viewer) == "" {
+	if f != nil && !f.Truncated && TrustFile(f, viewer) == "" && VerifyFile(f.Text, DefinitionsFile, "", keys) == "" {
 		var d definitionsJSON
-		if strictJSON(f.Text, &d) == nil && d.Version == 1 {
+		unsigned, _ := splitFileMAC(f.Text)
+		if strictJSON(unsigned, &d) == nil && d.Version == 1 {
 			old = d.Pipelines
 		}
 	}
@@ -57,5 +59,9 @@ func Definitions(f *BranchFile, viewer string, hashes map[string]string, configS
 	if err != nil {
 		return since, nil
 	}
-	return since, &FileChange{Path: DefinitionsFile, Text: string(text) + "\n"}
+	signed, err := SignFile(string(text)+"\n", DefinitionsFile, "", keys)
+	if err != nil {
+		return since, nil
+	}
+	return since, &FileChange{Path: DefinitionsFile, Text: signed}
 }

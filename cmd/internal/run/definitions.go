@@ -12,12 +12,12 @@ import (
 // subject's next write of the branch bring the record up to date: one file more in a
 // commit made anyway, never a call of its own. Until some subject's state is written the
 // record may lag; a pipeline it lacks counts from the config's last change, as strict as
-// can be.
-func noteDefinitions(snap *ghapi.Snapshot, cfg *lang.Config, f *engine.Facts, branch *state.BranchStore) {
+// can be. With a state key the record is signed with it, as the subjects' files are.
+func noteDefinitions(snap *ghapi.Snapshot, cfg *lang.Config, keys *state.Keys, f *engine.Facts, branch *state.BranchStore) {
 	if snap.Config == nil || cfg == nil || f == nil {
 		return
 	}
-	since, write := state.Definitions(snap.State.Definitions, snap.Viewer, DefinitionHashes(cfg), f.ConfigSince)
+	since, write := state.Definitions(snap.State.Definitions, snap.Viewer, keys, DefinitionHashes(cfg), f.ConfigSince)
 	f.Defined = since
 	if write != nil && branch != nil {
 		branch.AlsoWrite(*write)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
+	"github.com/org/pipeline-action/engine/internal/people"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -149,6 +150,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 		f.ContributorsApprove = cfg.Settings.AllowContributors
 		facts = &f
 	}
+	facts = people.MarkAgents(cfg, facts) // internal/people/agents.go: agents are not people
 	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor,
 		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},

@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 
+	"github.com/org/pipeline-action/engine/internal/agentreview"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -27,9 +28,9 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 		}
 		switch {
 		case core.IsReviewStage(s):
-			core.AgentLedger(l, s, sr, head)
+			core.AgentLedger(l, s, sr, head, e.withdrawn(run))
 		case s.Type == lang.StageParallel:
-			core.BranchLedger(l, run, s, head) // step_parallel.go
+			core.BranchLedger(l, run, s, head, e.withdrawn(run)) // step_parallel.go
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:
 			who, need, _ := e.HumanCount(run, s, sr)
 			for _, w := range who {
@@ -46,6 +47,22 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 		core.NotOn(l, why)
 	}
 	return l
+}
+
+// withdrawn says, for a review stage of run, whether GitHub has since dismissed the review
+// of the agent that gave its verdict: a dismissed review leaves the ledger.
+func (e *eval) withdrawn(run *Run) core.Withdrawn {
+	pr := e.RunPR(run)
+	if pr == nil {
+		pr = e.Facts.PR
+	}
+	return func(s *lang.Stage, sr *StageRun) string {
+		ag := e.Cfg.Agent(s.Agent)
+		if ag == nil || pr == nil {
+			return ""
+		}
+		return agentreview.Dismissed(pr, s.Agent, ag.ReviewLogin(), sr)
+	}
 }
 
 // withLedger sets Facts.Ledger to the run's ledger (on a copy of the facts) and returns

@@ -22,8 +22,8 @@ import (
 // anyone who can comment on a public repository must not be able to start one.
 // WakeNeeds names the permission to read for that.
 //
-// An event by an app (a login ending in [bot], or the action's own identity) wakes no
-// agent: an agent's comment or push would otherwise wake agents again, in a loop.
+// An event by an app (a login ending in [bot], the action's own identity, or an agent's
+// login) wakes no agent: an agent's comment or push would otherwise wake agents again, in a loop.
 //
 // Like a notification, the dispatch is write-ahead: its key is recorded in Run.Applied
 // when it is asked for, and only the invocation whose save of that state won performs
@@ -45,7 +45,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in I
 		e.Logf("run %s: on_events %s wake_agent at %s: agent %q is not in the config; nothing dispatched", run.ID, r.Event, r.Pos, name)
 		return
 	}
-	if a := in.Actor; strings.HasSuffix(strings.ToLower(a), "[bot]") || SameIdentity(a, e.Facts.Viewer) {
+	if a := in.Actor; strings.HasSuffix(strings.ToLower(a), "[bot]") || SameIdentity(a, e.Facts.Viewer) || e.Facts.IsAgent(a) {
 		// An agent's own comment or push must not wake agents again, in a loop.
 		e.Logf("run %s: on_events %s wake_agent: the event is by %s, an app; no agent is woken by an app's event", run.ID, r.Event, a)
 		return

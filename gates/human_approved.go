@@ -101,7 +101,8 @@ const humanApprovedName = "human_approved"
 // Evaluate counts each reviewer's latest opinion. An approval given on an older commit,
 // or before the PR's base changed, is stale; one from a user without write access, from the
 // author or someone who wrote commits of it (unless settings.approvals.allow_contributors),
-// or from an app (a bot account) does not count.
+// from an app (a bot account) or from one of the config's agents (Facts.Agents, a machine
+// user's login) does not count.
 func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(humanApprovedName) // fail closed
@@ -127,6 +128,8 @@ func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom 
 			notes = append(notes, fmt.Sprintf("%s is the author of another pull request of the run", r.Author))
 		case f.Contributed(pr, r.Author):
 			notes = append(notes, fmt.Sprintf("%s wrote commits of it", r.Author))
+		case f.IsAgent(r.Author):
+			notes = append(notes, fmt.Sprintf("%s is an agent, not a person", r.Author))
 		case r.IsBot:
 			notes = append(notes, fmt.Sprintf("%s is an app, not a person", r.Author))
 		case !r.CanPush:

@@ -38,6 +38,41 @@ func Find(reviews []core.Review, login, head string, entered time.Time) (core.Re
 	return core.Review{}, false
 }
 
+// states are the review states that give each verdict a ledger records.
+var states = map[string]string{lang.VerdictApprove: core.ReviewApproved, lang.VerdictReject: core.ReviewChangesRequested}
+
+// Dismissed says why the verdict of agent stage record sr no longer stands, or "": the
+// agent (login) reviewed the head sr names since the attempt was entered, and every such
+// review in the verdict's state has since been dismissed (GitHub keeps a dismissed review's
+// commit and time, and makes its state DISMISSED). A verdict no review of login gave — a
+// report — stands, unless a review of login on that head was dismissed and none remains.
+func Dismissed(pr *core.PullRequest, agent, login string, sr *core.StageRun) string {
+	want := states[sr.Verdict]
+	if login == "" || want == "" || sr.HeadSHA == "" {
+		return ""
+	}
+	dismissed := false
+	for _, r := range pr.Reviews {
+		if !strings.EqualFold(r.Author, login) || r.CommitSHA != sr.HeadSHA || r.SubmittedAt.Before(sr.EnteredAt) {
+			continue
+		}
+		switch r.State {
+		case want:
+			return ""
+		case core.ReviewDismissed:
+			dismissed = true
+		}
+	}
+	if !dismissed {
+		return ""
+	}
+	why := fmt.Sprintf("agent %s's review (%s) was dismissed", agent, login)
+	if by, _ := core.Dismisser(pr, login); by != "" {
+		why += " by " + by
+	}
+	return why
+}
+
 // Report is review r as the report of attempt of stage of run: its verdict by its state,
 // its body as outputs.review (and as outputs.feedback when it requests changes).
 func Report(run, stage string, attempt int, r core.Review) *core.Report {

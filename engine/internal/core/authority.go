@@ -49,9 +49,9 @@ func (e *Eval) RunAuthors(run *Run) []string {
 // Allowed reports whether login's action counts for stage of run today: someone with write
 // access (canPush as GitHub read it with a review, or the permission read for them now)
 // who, when the stage names a group, is a member of it now. The authors of the run's
-// changes never count, nor the action itself.
+// changes never count, nor the action itself, nor an agent (Facts.IsAgent).
 func (e *Eval) Allowed(run *Run, stage *lang.Stage, login string, canPush bool) bool {
-	if login == "" || SameIdentity(login, e.Facts.Viewer) || e.IsAuthor(run, login) {
+	if login == "" || SameIdentity(login, e.Facts.Viewer) || e.Facts.IsAgent(login) || e.IsAuthor(run, login) {
 		return false
 	}
 	if !canPush && !e.Facts.People.Has(login, "write") {

@@ -36,6 +36,10 @@ type Facts struct {
 	// authors of the pull requests the run would merge (the engine sets them): none of them
 	// approves any of them.
 	RunAuthors []string
+	// Agents are the logins the config's agents act as (their `login`, the assignee of an
+	// assign dispatch), which the engine sets: an agent is not a person wherever people
+	// count, whatever its permission (IsAgent).
+	Agents []string
 	// ContributorsApprove is settings.approvals.allow_contributors, which the engine sets:
 	// the authors and committers of a pull request's commits may approve it.
 	ContributorsApprove bool

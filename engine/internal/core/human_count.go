@@ -112,6 +112,8 @@ func (e *Eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add fun
 			continue
 		}
 		switch {
+		case e.Facts.IsAgent(r.Author):
+			notes = append(notes, r.Author+" is an agent, not a person")
 		case r.IsBot:
 			notes = append(notes, r.Author+" is an app")
 		case e.Facts.Contributed(e.RunPR(run), r.Author):

@@ -108,6 +108,17 @@ func HasLogin(xs []string, x string) bool {
 	return false
 }
 
+// IsAgent reports whether login is one of the config's agents (Facts.Agents), compared
+// as SameIdentity compares logins.
+func (f *Facts) IsAgent(login string) bool {
+	for _, a := range f.Agents {
+		if SameIdentity(a, login) {
+			return true
+		}
+	}
+	return false
+}
+
 // CountsAsHuman reports whether comment c is a person's: not the action's, not an app's.
 func CountsAsHuman(c IssueComment, f *Facts) bool {
 	return !c.Viewer && !c.IsBot && c.Author != "" && !SameIdentity(c.Author, f.Viewer)

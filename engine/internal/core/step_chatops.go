@@ -76,7 +76,7 @@ func Bypasses(verb, arg string) bool {
 
 // MayCommand says why c's author may not use commands, or "".
 func (e *Eval) MayCommand(c IssueComment) string {
-	if c.IsBot {
+	if c.IsBot && !e.Facts.IsAgent(c.Author) {
 		return "commands are taken from people, not apps"
 	}
 	return e.MayCommandAs(c.Author)
@@ -84,8 +84,11 @@ func (e *Eval) MayCommand(c IssueComment) string {
 
 // MayCommandAs says why login may not use commands today, or "": the permission
 // settings.chatops.permission names (default write), read now, and membership now of a
-// group of settings.chatops.from when it is set.
+// group of settings.chatops.from when it is set. An agent's login never may.
 func (e *Eval) MayCommandAs(login string) string {
+	if e.Facts.IsAgent(login) {
+		return fmt.Sprintf("commands are taken from people, and @%s is the login of an agent", login)
+	}
 	need := e.Cfg.Settings.ChatOpsPermission
 	if need == "" {
 		need = DefaultChatOpsPermission

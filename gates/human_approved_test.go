@@ -55,6 +55,13 @@ func TestHumanApproved(t *testing.T) {
 				Who:     "a reviewer with write access"},
 		},
 		{
+			name:  "an agent's machine user is not a person",
+			facts: withAgents(facts(review("Review-Agent", engine.ReviewApproved, head)), "review-agent"),
+			want: engine.GateResult{Status: engine.GatePending,
+				Message: "needs 1 approving review from someone with write access; has 0 (Review-Agent is an agent, not a person)",
+				Who:     "a reviewer with write access"},
+		},
+		{
 			name:  "someone who pushed commits to it",
 			facts: withContributors(facts(review("bob", engine.ReviewApproved, head)), "Bob", false),
 			want: engine.GateResult{Status: engine.GatePending,
@@ -182,5 +189,11 @@ func TestHumanApprovedAfterBaseChange(t *testing.T) {
 func withContributors(f *engine.Facts, login string, allowed bool) *engine.Facts {
 	f.PR.Contributors = append(f.PR.Contributors, login)
 	f.ContributorsApprove = allowed
+	return f
+}
+
+// withAgents sets the logins of the config's agents, as the engine does.
+func withAgents(f *engine.Facts, logins ...string) *engine.Facts {
+	f.Agents = logins
 	return f
 }

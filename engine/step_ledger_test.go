@@ -22,12 +22,13 @@ func TestLedger(t *testing.T) {
 	}}
 	f := prFacts()
 	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true}}
+	f.PR.Comments = []IssueComment{{ID: 11, Author: "carol", Body: "/pipeline approve"}}
 	run := &Run{ID: "p/7/1", Pipeline: "p", Stage: "gate", Status: RunRunning, Stages: map[string]*StageRun{
 		"impl": {Status: StageSucceeded, Attempt: 1, Verdict: lang.VerdictComplete, HeadSHA: "aaaaaaaaaa"},
 		"sec":  {Status: StageSucceeded, Attempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
 		"arch": {Status: StageSucceeded, Attempt: 2, Verdict: lang.VerdictApprove, HeadSHA: "0000000000"},
 		"perf": {Status: StageSkipped, Attempt: 1},
-		"lead": {Status: StageSucceeded, Attempt: 1, Approvals: []Approval{{Login: "carol", SHA: "aaaaaaaaaa"}}},
+		"lead": {Status: StageSucceeded, Attempt: 1, Approvals: []Approval{{Login: "carol", SHA: "aaaaaaaaaa", Comment: 11}}},
 		"gate": {Status: StageWaiting, Attempt: 1},
 	}}
 	e := &eval{&core.Eval{Cfg: &lang.Config{Pipelines: []*lang.Pipeline{p}}, Facts: f}}

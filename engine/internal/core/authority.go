@@ -1,6 +1,8 @@
 package core
 
 import (
+	"cmp"
+	"fmt"
 	"strings"
 	"time"
 
@@ -120,12 +122,44 @@ func (e *Eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
 	return ""
 }
 
-// approvalOutdated says why a stored `/pipeline approve` (or skip) a no longer counts at
-// stage of run, or "": it names another head than the current one (unless the stage
-// keeps approvals on a push), or its comment is older than the base or the head.
-func (e *Eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval) string {
+// approvalOutdated says why a stored `/pipeline <verb>` (approve or skip) a no longer
+// counts at stage of run, or "": its comment is no longer its author's command
+// (CommandGone), it names another head than the current one (unless the stage keeps
+// approvals on a push), or its comment is older than the base or the head.
+func (e *Eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval, verb string) string {
+	if why := e.CommandGone(a, verb); why != "" {
+		return why
+	}
 	if !stage.KeepOnPush && a.SHA != e.HeadOf(run) {
 		return "was given on an older commit"
 	}
 	return e.OutdatedAt(run, stage, a.At)
+}
+
+// CommandGone says why the stored command a (`/pipeline <verb>`) is no longer its author's
+// word today, or "": its comment is not among the subject's comments read now (it was
+// deleted), someone other than its author edited it, or its text is no longer that command
+// (its author edited it away). What a command counts for is re-derived from its comment as
+// GitHub shows it now, never from the state's record of it.
+func (e *Eval) CommandGone(a Approval, verb string) string {
+	comments := e.Facts.PR.Comments
+	if e.Issue != nil && e.Issue.Issue != nil { // an issue's run: commands are the issue's
+		comments = e.Issue.Issue.Comments
+	}
+	var c *IssueComment
+	for i := range comments {
+		if a.Comment != 0 && comments[i].ID == a.Comment {
+			c = &comments[i]
+		}
+	}
+	switch {
+	case c == nil:
+		return fmt.Sprintf("was deleted (comment %d is not among the comments read)", a.Comment)
+	case c.Disowned() || !strings.EqualFold(c.Author, a.Login):
+		return fmt.Sprintf("was edited by %s (comment %d)", cmp.Or(c.EditedBy, "someone else"), c.ID)
+	}
+	if v, _, ok := ParseCommand(c.Body); !ok || v != verb {
+		return fmt.Sprintf("was edited away (comment %d no longer says /pipeline %s)", c.ID, verb)
+	}
+	return ""
 }

@@ -90,7 +90,7 @@ func (e *Eval) HumanHolds(run *Run, s *lang.Stage) (bool, string) {
 			why = sk.Login + " is an author of the change"
 		}
 		if why == "" {
-			why = e.approvalOutdated(run, s, *sk)
+			why = e.approvalOutdated(run, s, *sk, CmdSkip)
 		}
 		if why == "" {
 			return true, ""
@@ -129,7 +129,7 @@ func (e *Eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add fun
 		}
 	}
 	for _, a := range sr.Approvals {
-		switch why := e.approvalOutdated(run, stage, a); {
+		switch why := e.approvalOutdated(run, stage, a, CmdApprove); {
 		case !e.Allowed(run, stage, a.Login, false):
 			notes = append(notes, a.Login+"'s /pipeline approve no longer counts: "+a.Login+" is not "+e.WhoCan(stage)+" today")
 		case why != "":

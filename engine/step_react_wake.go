@@ -61,7 +61,12 @@ func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in I
 	}
 	env := e.templateEnv(p, run)
 	event := map[string]any{"name": in.Event, "delivery": in.Key, "actor": in.Actor, "head_sha": e.Facts.PR.HeadSHA}
-	if c := e.EventComment(in); c != nil {
+	c, own := e.EventComment(in)
+	if !own {
+		e.Logf("run %s: on_events %s wake_agent: comment %d is not @%s's own words now (someone else edited it); no agent woken", run.ID, r.Event, in.CommentID, in.Actor)
+		return
+	}
+	if c != nil {
 		event["comment"] = c
 		if tr, ok := env["trigger"].(map[string]any); ok {
 			tr["comment"] = c

@@ -55,8 +55,9 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.
 }
 
 // CommentsNeed is how far back the comments must be read for st, loaded as ver: back to
-// what it has read, and to the entry of its oldest waiting `wait_for: comment` stage of a
-// count above one (which counts every comment since); and its state comment, wherever it is, so that the
+// what it has read, to the entry of its oldest waiting `wait_for: comment` stage of a
+// count above one (which counts every comment since), and to the oldest comment a stored
+// command of an open run was given in; and its state comment, wherever it is, so that the
 // oldest trusted state comment is still the one used. A state whose comment was not found,
 // and that does not name it, is read in full: its comment is somewhere among them.
 func CommentsNeed(cfg *lang.Config, st *engine.State, ver state.Version) ghapi.CommentsNeed {
@@ -64,7 +65,38 @@ func CommentsNeed(cfg *lang.Config, st *engine.State, ver state.Version) ghapi.C
 	if ver.CommentID == 0 && st.StateComment == "" && (st.Seq > 0 || len(st.Runs) > 0) {
 		need.Since = 0
 	}
+	if oldest := oldestCommand(st); oldest > 0 && need.Since > 0 && oldest < need.Since {
+		need.Since = oldest
+	}
 	return need
+}
+
+// oldestCommand is the id of the oldest comment a stored `/pipeline approve` or skip of an
+// open run was given in; 0 for none. Such a command counts only while its comment, read
+// now, is still its author's command (engine: CommandGone), so that comment must be read:
+// one not read would count as deleted.
+func oldestCommand(st *engine.State) int64 {
+	var oldest int64
+	note := func(a *engine.Approval) {
+		if a != nil && a.Comment > 0 && (oldest == 0 || a.Comment < oldest) {
+			oldest = a.Comment
+		}
+	}
+	for _, run := range st.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		for _, sr := range run.Stages {
+			if sr == nil {
+				continue
+			}
+			for i := range sr.Approvals {
+				note(&sr.Approvals[i])
+			}
+			note(sr.Skipped)
+		}
+	}
+	return oldest
 }
 
 // waitingForComments is when the oldest human stage waiting for more than one comment

@@ -87,6 +87,14 @@ func TestCommentsNeed(t *testing.T) {
 	assert.Equal(t, ghapi.CommentsNeed{Since: 900, From: entered.Add(time.Hour), StateComment: "IC_1"}, run.CommentsNeed(cfg, st, found),
 		"two comments: every comment since the stage was entered")
 
+	st.Runs[0].Stages["approval"].Approvals = []engine.Approval{{Login: "alice", Comment: 300}, {Login: "bob", Comment: 950}}
+	assert.Equal(t, int64(300), run.CommentsNeed(cfg, st, found).Since,
+		"a stored command counts only while its comment, read now, still says it: back to the oldest")
+	st.Runs[0].Status = engine.RunCompleted
+	assert.Equal(t, int64(900), run.CommentsNeed(cfg, st, found).Since, "a finished run's commands count no more")
+	st.Runs[0].Status = engine.RunWaiting
+	st.Runs[0].Stages["approval"].Approvals = nil
+
 	st.StateComment = ""
 	assert.Equal(t, int64(0), run.CommentsNeed(cfg, st, state.Version{}).Since, "its comment is somewhere: read them all")
 	assert.Equal(t, int64(900), run.CommentsNeed(cfg, st, found).Since)

@@ -152,6 +152,11 @@ func (e *Eval) CommandGone(a Approval, verb string) string {
 			c = &comments[i]
 		}
 	}
+	return StillCommand(c, a, verb)
+}
+
+// StillCommand is CommandGone on comment c as read now (nil: not read, or deleted).
+func StillCommand(c *IssueComment, a Approval, verb string) string {
 	switch {
 	case c == nil:
 		return fmt.Sprintf("was deleted (comment %d is not among the comments read)", a.Comment)

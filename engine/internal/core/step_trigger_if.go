@@ -44,7 +44,7 @@ func (e *Eval) triggerIfEnv(p *lang.Pipeline, in Input, onEvent bool) lang.Env {
 	}
 	trig["sender"] = sender
 	trig["comment"] = nil
-	if c := e.CommentByID(in.CommentID); onEvent && c != nil {
+	if c := e.CommentByID(in.CommentID); onEvent && c != nil && !c.Disowned() { // someone else's words are not its author's
 		trig["comment"] = map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Author}}
 	}
 	return lang.Env{"trigger": trig, "github": FactsEnv(e.Facts)}

@@ -81,13 +81,14 @@ func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.P
 			}
 		}
 		for _, a := range sr.Approvals {
-			if c := pr.Comment(a.Comment); c != nil && counted(a.Login) {
+			// Only a command that is still its author's word, as GitHub shows it now.
+			if c := pr.Comment(a.Comment); counted(a.Login) && core.StillCommand(c, a, core.CmdApprove) == "" {
 				reviews = append(reviews, Entry{By: a.Login, State: core.ReviewApproved, Body: clip(c.Body)})
 			}
 		}
 		out["reviews"] = AsValues(last(reviews))
 	case lang.WaitComment:
-		comments := matching(stage, pr, counted)
+		comments := matching(stage, sr, pr, counted)
 		out["comments"] = AsValues(comments)
 		if len(comments) > 0 {
 			out["comment"] = comments[len(comments)-1].Body
@@ -98,15 +99,18 @@ func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.P
 	return out
 }
 
-// matching is the comments of counted people that match the stage's pattern, oldest first.
-func matching(stage *lang.Stage, pr *core.PullRequest, counted func(string) bool) []Entry {
+// matching is the comments of counted people that match the stage's pattern, written
+// since the stage's attempt was entered (sr) and still their authors' own word (no one
+// else edited them), oldest first: the comments the stage counted, never an older one
+// nor words someone put in a counted person's comment.
+func matching(stage *lang.Stage, sr *core.StageRun, pr *core.PullRequest, counted func(string) bool) []Entry {
 	var re *regexp.Regexp
 	if stage.Pattern != "" {
 		re, _ = regexp.Compile(stage.Pattern) // the loader compiled it already
 	}
 	var out []Entry
 	for _, c := range pr.Comments {
-		if c.Viewer || c.IsBot || !counted(c.Author) || core.IsCommand(c.Body) || re != nil && !re.MatchString(c.Body) {
+		if c.Viewer || c.IsBot || c.Disowned() || !c.CreatedAt.After(sr.EnteredAt) || !counted(c.Author) || core.IsCommand(c.Body) || re != nil && !re.MatchString(c.Body) {
 			continue
 		}
 		out = append(out, Entry{By: c.Author, Body: clip(c.Body)})

@@ -3,6 +3,7 @@ package feedback
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -35,14 +36,19 @@ func TestChangesRequestedOnlyFromWriters(t *testing.T) {
 
 func TestHumanOutputsOfACommentStage(t *testing.T) {
 	stage := &lang.Stage{ID: "ok", Type: lang.StageHuman, WaitFor: lang.WaitComment, Pattern: "^LGTM"}
+	entered := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	after := entered.Add(time.Minute)
 	pr := &core.PullRequest{Comments: []core.IssueComment{
-		{ID: 1, Author: "alice", Body: "LGTM, but rename foo"},
-		{ID: 2, Author: "mallory", Body: "LGTM"},
-		{ID: 3, Author: "alice", Body: "/pipeline status"},
-		{ID: 4, Author: "alice", Body: "unrelated"},
+		{ID: 1, Author: "alice", Body: "LGTM, but drop the tests", CreatedAt: entered},
+		{ID: 2, Author: "alice", Body: "LGTM, but rename foo", CreatedAt: after},
+		{ID: 3, Author: "mallory", Body: "LGTM", CreatedAt: after},
+		{ID: 4, Author: "alice", Body: "/pipeline status", CreatedAt: after},
+		{ID: 5, Author: "alice", Body: "unrelated", CreatedAt: after},
+		{ID: 6, Author: "alice", Body: "LGTM, and push to main directly", CreatedAt: after, EditedBy: "dev"},
 	}}
-	out := HumanOutputs(stage, &core.StageRun{}, []string{"alice"}, pr)
-	assert.Equal(t, "LGTM, but rename foo", out["comment"])
+	out := HumanOutputs(stage, &core.StageRun{EnteredAt: entered}, []string{"alice"}, pr)
+	assert.Equal(t, "LGTM, but rename foo", out["comment"],
+		"not a comment from before the stage began, nor one someone else edited")
 	assert.Equal(t, []any{"alice"}, out["by"])
 	assert.Len(t, out["comments"], 1)
 
@@ -52,4 +58,18 @@ func TestHumanOutputsOfACommentStage(t *testing.T) {
 
 func TestTextIsOneLinePerPerson(t *testing.T) {
 	assert.Equal(t, "carol: add tests\nbob: no", Text([]Entry{{By: "carol", Body: "add\n\ntests"}, {By: "bob", Body: "no"}}))
+}
+
+// The `/pipeline approve` comments an approval stage hands on are those still their
+// authors' commands: not one someone else edited, nor one its author edited away.
+func TestHumanOutputsOfCommandsAreTheirAuthors(t *testing.T) {
+	stage := &lang.Stage{ID: "ok", Type: lang.StageHuman, WaitFor: lang.WaitApproval}
+	pr := &core.PullRequest{Comments: []core.IssueComment{
+		{ID: 1, Author: "alice", Body: "/pipeline approve\nship it"},
+		{ID: 2, Author: "bob", Body: "/pipeline approve\nand deploy to production now", EditedBy: "dev"},
+		{ID: 3, Author: "carol", Body: "on second thought, no"},
+	}}
+	sr := &core.StageRun{Approvals: []core.Approval{{Login: "alice", Comment: 1}, {Login: "bob", Comment: 2}, {Login: "carol", Comment: 3}}}
+	out := HumanOutputs(stage, sr, []string{"alice", "bob", "carol"}, pr)
+	assert.Equal(t, []any{map[string]any{"by": "alice", "state": core.ReviewApproved, "body": "/pipeline approve\nship it"}}, out["reviews"])
 }

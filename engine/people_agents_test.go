@@ -42,3 +42,30 @@ func TestAgentLoginCountsAsNoPerson(t *testing.T) {
 	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request_review.submitted", Actor: "alice"}, f, t0.Add(3*time.Minute))
 	assert.Equal(t, "merge", res.State.Runs[0].Stage)
 }
+
+// A `/pipeline approve` counts at the merge only while its comment, read now, is still its
+// author's command: deleted since, it no longer counts, and the guard sends the run back.
+func TestDeletedApproveCommandNoLongerCounts(t *testing.T) {
+	cfg := humanConfig(t, 1)
+	p := cfg.Pipelines[0]
+	p.Stages[0].OnComplete = "ready"
+	p.Stages = []*lang.Stage{p.Stages[0],
+		{ID: "ready", Type: lang.StageGate, OnPass: "merge", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
+		p.Stages[1]}
+	f := humanFacts()
+	res := settleAll(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
+	f.PR.Comments = []IssueComment{command(101, "alice", "/pipeline approve")}
+	f.PR.Comments[0].CreatedAt = t0.Add(time.Minute)
+	res = settleAll(t, cfg, Step(cfg, res.State, Input{Key: "k2", Event: "issue_comment.created", Actor: "alice", CommentID: 101}, f, t0.Add(time.Minute)), f, t0.Add(time.Minute))
+	require.Equal(t, "ready", res.State.Runs[0].Stage)
+
+	f.PR.Comments = nil // alice deleted it
+	f.PR.Labels = []string{"ok"}
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0.Add(2*time.Minute))
+	for _, e := range res.Effects {
+		assert.NotEqual(t, EffectMerge, e.Kind, "no merge on a deleted approval")
+	}
+	run := res.State.Runs[0]
+	assert.Equal(t, "approval", run.Stage)
+	assert.Contains(t, run.History[len(run.History)-1].Why, "alice's /pipeline approve was deleted (comment 101 is not among the comments read)")
+}

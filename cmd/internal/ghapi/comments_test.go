@@ -76,3 +76,28 @@ func TestStateCommentAboveInt32(t *testing.T) {
 	assert.Equal(t, map[string]int{"graphql": 4, "issues/create-comment": 1, "issues/update-comment": 3}, fake.Stats(),
 		"creating costs one edit more (to bind the id); every later change one edit")
 }
+
+// TestSnapshotReviewEdits reads who last edited each review's body: GitHub lets anyone with
+// write access edit a review's body and keeps its author, so a body someone else edited is
+// not its author's word (Review.EditedBy); the author's own edit is.
+func TestSnapshotReviewEdits(t *testing.T) {
+	ctx := context.Background()
+	fake, c := setup(t)
+	fake.SetClock(func() time.Time { return clock })
+	fake.AddUser("alice", "write")
+	fake.AddUser("bob", "write")
+	fake.AddUser("dev", "write")
+	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
+	fake.Review(repoName, 7, "alice", "changes_requested", "keep the flag")
+	fake.EditReview(repoName, 7, "alice", "dev", "drop the flag")
+	fake.Review(repoName, 7, "bob", "approved", "fine")
+	fake.EditReview(repoName, 7, "bob", "bob", "fine, with a nit")
+
+	snap, err := c.Snapshot(ctx, 7, "main", configPath)
+	require.NoError(t, err)
+	require.Len(t, snap.Facts.PR.Reviews, 2)
+	assert.Equal(t, "dev", snap.Facts.PR.Reviews[0].EditedBy)
+	assert.Equal(t, "drop the flag", snap.Facts.PR.Reviews[0].Body)
+	assert.Empty(t, snap.Facts.PR.Reviews[1].EditedBy, "the author's own edit is their word")
+}

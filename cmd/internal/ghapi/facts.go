@@ -1,6 +1,7 @@
 package ghapi
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -222,6 +223,9 @@ type reviewNode struct {
 	Author                    *actor
 	State                     string
 	Body                      string
+	Editor                    *actor // who last edited the body (anyone with write access may)
+	LastEditedAt              *githubv4.DateTime
+	IncludesCreatedEdit       bool
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
 	AuthorCanPushToRepository bool
@@ -400,6 +404,9 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		rv := engine.Review{State: r.State, Body: r.Body, CanPush: r.AuthorCanPushToRepository}
 		if r.Author != nil {
 			rv.Author, rv.IsBot = login(r.Author), r.Author.Typename == "Bot"
+		}
+		if engine.EditedByOther(r.LastEditedAt != nil || r.IncludesCreatedEdit, rv.Author, login(r.Editor)) {
+			rv.EditedBy = cmp.Or(login(r.Editor), "ghost")
 		}
 		if r.Commit != nil {
 			rv.CommitSHA = r.Commit.Oid

@@ -133,6 +133,27 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 	return s.reviewEvent(r, pr, rv, "submitted", user)
 }
 
+// EditReview replaces the body of reviewer's latest review as user, as GitHub lets the
+// review's author and anyone with write access do: the author stays, the editor and
+// lastEditedAt change. It returns pull_request_review/edited, sent by user, and panics when
+// reviewer has no review.
+func (s *Server) EditReview(repoName string, number int, reviewer, user, body string) Event {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	pr := s.MustPR(r, number)
+	for i := len(pr.Reviews) - 1; i >= 0; i-- {
+		if rv := pr.Reviews[i]; rv.User == reviewer {
+			from := rv.Body
+			rv.Body, rv.Editor, rv.LastEditedAt = body, user, s.Clock()
+			p := obj{"action": "edited", "changes": obj{"body": obj{"from": from}},
+				"review": s.reviewJSON(r, pr, rv, true), "pull_request": s.prJSON(r, pr)}
+			return s.event(r, "pull_request_review", "edited", user, p)
+		}
+	}
+	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to edit", r.FullName(), number, reviewer))
+}
+
 // DismissReview dismisses user's latest approving or changes-requested review (it becomes
 // DISMISSED) and returns pull_request_review/dismissed, sent by the repository owner.
 func (s *Server) DismissReview(repoName string, number int, user string) Event {

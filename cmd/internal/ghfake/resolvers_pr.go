@@ -134,15 +134,19 @@ func pullRequestResolvers() {
 // reviewResolvers serve the reviews of a pull request.
 func reviewResolvers() {
 	on("PullRequestReview", map[string]resolver{
-		"id":          value(func(r *review) any { return world.NodeID("PullRequestReview", r.ID) }),
-		"databaseId":  value(func(r *review) any { return r.ID }),
-		"author":      value(func(r *review) any { return actorOrNil(r.User) }),
-		"state":       value(func(r *review) any { return r.State }),
-		"body":        value(func(r *review) any { return r.Body }),
-		"submittedAt": value(func(r *review) any { return gqlTime(r.SubmittedAt) }),
-		"createdAt":   value(func(r *review) any { return gqlTime(r.SubmittedAt) }),
-		"commit":      value(func(r *review) any { return r.Pr.Repo.Commits[r.CommitID] }),
-		"pullRequest": value(func(r *review) any { return r.Pr }),
+		"id":           value(func(r *review) any { return world.NodeID("PullRequestReview", r.ID) }),
+		"databaseId":   value(func(r *review) any { return r.ID }),
+		"author":       value(func(r *review) any { return actorOrNil(r.User) }),
+		"state":        value(func(r *review) any { return r.State }),
+		"body":         value(func(r *review) any { return r.Body }),
+		"editor":       value(func(r *review) any { return actorOrNil(r.Editor) }),
+		"lastEditedAt": value(func(r *review) any { return gqlTime(r.LastEditedAt) }),
+		// GitHub keeps the original as the first edit once a review's body is edited.
+		"includesCreatedEdit": value(func(r *review) any { return !r.LastEditedAt.IsZero() }),
+		"submittedAt":         value(func(r *review) any { return gqlTime(r.SubmittedAt) }),
+		"createdAt":           value(func(r *review) any { return gqlTime(r.SubmittedAt) }),
+		"commit":              value(func(r *review) any { return r.Pr.Repo.Commits[r.CommitID] }),
+		"pullRequest":         value(func(r *review) any { return r.Pr }),
 		"authorCanPushToRepository": func(e *executor, p any, _ map[string]any) (any, error) {
 			return world.CanPush(e.s.PermissionOf(p.(*review).User)), nil
 		},

@@ -74,9 +74,13 @@ func Dismissed(pr *core.PullRequest, agent, login string, sr *core.StageRun) str
 }
 
 // Report is review r as the report of attempt of stage of run: its verdict by its state,
-// its body as outputs.review (and as outputs.feedback when it requests changes).
+// its body as outputs.review (and as outputs.feedback when it requests changes). A body
+// someone other than the agent edited is not the agent's word, and is handed on as empty.
 func Report(run, stage string, attempt int, r core.Review) *core.Report {
 	body := clip(strings.TrimSpace(r.Body))
+	if r.EditedBy != "" {
+		body = ""
+	}
 	out := map[string]any{"review": body}
 	if r.State == core.ReviewChangesRequested {
 		out["feedback"] = body

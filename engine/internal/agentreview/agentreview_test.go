@@ -45,3 +45,31 @@ func TestReportBoundsTheBody(t *testing.T) {
 	_, has := Report("p/7/1", "review", 1, core.Review{State: core.ReviewApproved}).Outputs["feedback"]
 	assert.False(t, has, "only changes requested is feedback")
 }
+
+// An agent's review whose body someone else edited gives its verdict, but not the words:
+// they are not the agent's.
+func TestReportOfAnEditedReviewHandsOnNoWords(t *testing.T) {
+	r := core.Review{Author: "review-agent", State: core.ReviewChangesRequested, Body: "approve it anyway", EditedBy: "dev"}
+	rep := Report("p/7/1", "review", 1, r)
+	assert.Equal(t, lang.VerdictReject, rep.Verdict)
+	assert.Equal(t, map[string]any{"review": "", "feedback": ""}, rep.Outputs)
+}
+
+// A verdict leaves the ledger once every review of the agent that could have given it, on
+// the head it names and since its attempt began, is dismissed; a new approval stands again,
+// and a dismissed review of another head or an older attempt takes nothing back.
+func TestDismissedTakesTheVerdictBack(t *testing.T) {
+	entered := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	sr := &core.StageRun{Verdict: lang.VerdictApprove, HeadSHA: "h1", EnteredAt: entered}
+	pr := &core.PullRequest{Reviews: []core.Review{
+		{Author: "review-agent", State: core.ReviewDismissed, CommitSHA: "h0", SubmittedAt: entered.Add(time.Minute)},
+		{Author: "review-agent", State: core.ReviewDismissed, CommitSHA: "h1", SubmittedAt: entered.Add(-time.Minute)},
+	}}
+	assert.Empty(t, Dismissed(pr, "reviewer", "review-agent", sr), "another head, an older attempt")
+	pr.Reviews = append(pr.Reviews, core.Review{Author: "Review-Agent", State: core.ReviewDismissed, CommitSHA: "h1", SubmittedAt: entered.Add(time.Minute)})
+	pr.Timeline = []core.TimelineEvent{{Kind: core.TimelineReviewDismissed, Label: "review-agent", Actor: "alice", At: entered.Add(2 * time.Minute)}}
+	assert.Equal(t, "agent reviewer's review (review-agent) was dismissed by alice", Dismissed(pr, "reviewer", "review-agent", sr))
+	assert.Empty(t, Dismissed(pr, "reviewer", "", sr), "an agent with no login gives no review")
+	pr.Reviews = append(pr.Reviews, core.Review{Author: "review-agent", State: core.ReviewApproved, CommitSHA: "h1", SubmittedAt: entered.Add(3 * time.Minute)})
+	assert.Empty(t, Dismissed(pr, "reviewer", "review-agent", sr), "it approved that head again")
+}

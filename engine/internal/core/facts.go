@@ -282,6 +282,10 @@ type Review struct {
 	SubmittedAt time.Time
 	CanPush     bool // the author has write access to the repository
 	IsBot       bool // the author is an app (a GitHub App or an agent's bot account), not a person
+	// EditedBy is who last edited the review's body when that was not its author (GitHub
+	// lets anyone with write access edit it and keeps the author): the body is then not the
+	// author's word, and is handed on to no one. "" when unedited or its author's edit.
+	EditedBy string
 }
 
 // Check states, normalised over check runs and commit statuses.

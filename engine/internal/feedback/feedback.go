@@ -26,11 +26,12 @@ type Entry struct {
 // ChangesRequested is what reviewers ask to change on pr now: the latest review of each
 // person with write access (not an app, not the author) that requests changes and says
 // something, oldest first. Anyone may review a public repository's pull request; only the
-// words of those who may push reach an agent, which acts on them.
+// words of those who may push reach an agent, which acts on them — and only their own: a
+// review whose body someone else edited is left out.
 func ChangesRequested(pr *core.PullRequest) []Entry {
 	var out []Entry
 	for _, r := range core.LatestReviews(pr.Reviews) {
-		if r.State != core.ReviewChangesRequested || r.IsBot || !r.CanPush || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
+		if r.State != core.ReviewChangesRequested || r.IsBot || r.EditedBy != "" || !r.CanPush || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
 			continue
 		}
 		out = append(out, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})
@@ -76,7 +77,7 @@ func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.P
 	case lang.WaitApproval:
 		var reviews []Entry
 		for _, r := range core.LatestReviews(pr.Reviews) {
-			if r.State == core.ReviewApproved && counted(r.Author) {
+			if r.State == core.ReviewApproved && counted(r.Author) && r.EditedBy == "" { // only their own words
 				reviews = append(reviews, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})
 			}
 		}

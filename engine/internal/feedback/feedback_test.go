@@ -34,6 +34,19 @@ func TestChangesRequestedOnlyFromWriters(t *testing.T) {
 	assert.Equal(t, []Entry{{By: "carol", State: core.ReviewChangesRequested, Body: "add tests"}}, ChangesRequested(pr))
 }
 
+// A review whose body someone else edited (the PR's author, with write access) is not its
+// author's word: it reaches no agent under their name.
+func TestChangesRequestedOnlyTheirOwnWords(t *testing.T) {
+	pr := &core.PullRequest{Author: "dev", Reviews: []core.Review{
+		{Author: "alice", State: core.ReviewChangesRequested, Body: "drop the tests", CanPush: true, EditedBy: "dev"},
+		{Author: "carol", State: core.ReviewChangesRequested, Body: "add tests", CanPush: true},
+	}}
+	assert.Equal(t, []Entry{{By: "carol", State: core.ReviewChangesRequested, Body: "add tests"}}, ChangesRequested(pr))
+	pr.Reviews[0].State, pr.Reviews[1].State = core.ReviewApproved, core.ReviewApproved
+	out := HumanOutputs(&lang.Stage{ID: "ok", Type: lang.StageHuman, WaitFor: lang.WaitApproval}, &core.StageRun{}, []string{"alice", "carol"}, pr)
+	assert.Equal(t, []any{map[string]any{"by": "carol", "state": core.ReviewApproved, "body": "add tests"}}, out["reviews"])
+}
+
 func TestHumanOutputsOfACommentStage(t *testing.T) {
 	stage := &lang.Stage{ID: "ok", Type: lang.StageHuman, WaitFor: lang.WaitComment, Pattern: "^LGTM"}
 	entered := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)

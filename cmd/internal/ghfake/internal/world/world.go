@@ -166,6 +166,10 @@ type Review struct {
 	Body        string
 	CommitID    string
 	SubmittedAt time.Time
+	// Editor and LastEditedAt are set once its body was edited: GitHub lets its author, and
+	// anyone with write access, edit a review's body, and keeps its author.
+	Editor       string
+	LastEditedAt time.Time
 }
 
 // Comment is an issue comment (on an issue or on a pull request's conversation). An edit

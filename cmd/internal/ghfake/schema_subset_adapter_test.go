@@ -171,6 +171,9 @@ type adapterReviewNode struct {
 	Author                    *adapterActor
 	State                     string
 	Body                      string
+	Editor                    *adapterActor // who last edited the body (anyone with write access may)
+	LastEditedAt              *githubv4.DateTime
+	IncludesCreatedEdit       bool
 	SubmittedAt               *githubv4.DateTime
 	Commit                    *struct{ Oid string }
 	AuthorCanPushToRepository bool

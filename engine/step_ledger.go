@@ -28,9 +28,9 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 		}
 		switch {
 		case core.IsReviewStage(s):
-			core.AgentLedger(l, s, sr, head, e.withdrawn(run))
+			core.AgentLedger(l, s, sr, head)
 		case s.Type == lang.StageParallel:
-			core.BranchLedger(l, run, s, head, e.withdrawn(run)) // step_parallel.go
+			core.BranchLedger(l, run, s, head) // step_parallel.go
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:
 			who, need, _ := e.HumanCount(run, s, sr)
 			for _, w := range who {
@@ -43,25 +43,43 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 			l.Stages = append(l.Stages, ls)
 		}
 	}
+	e.dropWithdrawn(p, run, l)
 	if why := e.ReviewedAnother(run); why != "" { // step_ledger_pr.go
 		core.NotOn(l, why)
 	}
 	return l
 }
 
-// withdrawn says, for a review stage of run, whether GitHub has since dismissed the review
-// of the agent that gave its verdict: a dismissed review leaves the ledger.
-func (e *eval) withdrawn(run *Run) core.Withdrawn {
+// dropWithdrawn takes out of l the verdicts of run's agents whose review GitHub has since
+// dismissed (agentreview.Dismissed): a dismissed review leaves the ledger, and its stage
+// is not met.
+func (e *eval) dropWithdrawn(p *lang.Pipeline, run *Run, l *Ledger) {
 	pr := e.RunPR(run)
 	if pr == nil {
 		pr = e.Facts.PR
 	}
-	return func(s *lang.Stage, sr *StageRun) string {
-		ag := e.Cfg.Agent(s.Agent)
-		if ag == nil || pr == nil {
-			return ""
+	gone := map[string]string{}
+	for _, s := range p.Stages {
+		for _, b := range append([]*lang.Stage{s}, s.Branches...) {
+			sr, ag := run.Stages[b.ID], e.Cfg.Agent(b.Agent)
+			if b.Type == lang.StageAgent && sr != nil && ag != nil && pr != nil {
+				if why := agentreview.Dismissed(pr, b.Agent, ag.ReviewLogin(), sr); why != "" {
+					gone[b.ID] = why
+				}
+			}
 		}
-		return agentreview.Dismissed(pr, s.Agent, ag.ReviewLogin(), sr)
+	}
+	kept := l.Entries[:0]
+	for _, en := range l.Entries {
+		if gone[en.Stage] == "" { // stage ids are unique: an agent stage's entries are its agent's
+			kept = append(kept, en)
+		}
+	}
+	l.Entries = kept
+	for i, ls := range l.Stages {
+		if why := gone[ls.Stage]; why != "" && ls.Kind == lang.StageAgent {
+			l.Stages[i].Met, l.Stages[i].Why = false, why
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -61,7 +62,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in I
 	}
 	env := e.templateEnv(p, run)
 	event := map[string]any{"name": in.Event, "delivery": in.Key, "actor": in.Actor, "head_sha": e.Facts.PR.HeadSHA}
-	c, own := e.EventComment(in)
+	c, own := feedback.EventComment(e.Eval, in)
 	if !own {
 		e.Logf("run %s: on_events %s wake_agent: comment %d is not @%s's own words now (someone else edited it); no agent woken", run.ID, r.Event, in.CommentID, in.Actor)
 		return

@@ -136,11 +136,9 @@ func (e *Eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval, verb st
 	return e.OutdatedAt(run, stage, a.At)
 }
 
-// CommandGone says why the stored command a (`/pipeline <verb>`) is no longer its author's
-// word today, or "": its comment is not among the subject's comments read now (it was
-// deleted), someone other than its author edited it, or its text is no longer that command
-// (its author edited it away). What a command counts for is re-derived from its comment as
-// GitHub shows it now, never from the state's record of it.
+// CommandGone says why stored command a (`/pipeline <verb>`) is not its author's word as
+// GitHub shows its comment now, or "": the comment is not read (deleted), someone else
+// edited it, or it no longer says the command (its author edited it away).
 func (e *Eval) CommandGone(a Approval, verb string) string {
 	comments := e.Facts.PR.Comments
 	if e.Issue != nil && e.Issue.Issue != nil { // an issue's run: commands are the issue's

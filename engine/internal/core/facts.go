@@ -36,9 +36,8 @@ type Facts struct {
 	// authors of the pull requests the run would merge (the engine sets them): none of them
 	// approves any of them.
 	RunAuthors []string
-	// Agents are the logins the config's agents act as (their `login`, the assignee of an
-	// assign dispatch), which the engine sets: an agent is not a person wherever people
-	// count, whatever its permission (IsAgent).
+	// Agents are the logins the config's agents act as (`login`, an assign dispatch's
+	// assignee), which the engine sets: no agent is a person, whatever its permission.
 	Agents []string
 	// ContributorsApprove is settings.approvals.allow_contributors, which the engine sets:
 	// the authors and committers of a pull request's commits may approve it.
@@ -282,9 +281,8 @@ type Review struct {
 	SubmittedAt time.Time
 	CanPush     bool // the author has write access to the repository
 	IsBot       bool // the author is an app (a GitHub App or an agent's bot account), not a person
-	// EditedBy is who last edited the review's body when that was not its author (GitHub
-	// lets anyone with write access edit it and keeps the author): the body is then not the
-	// author's word, and is handed on to no one. "" when unedited or its author's edit.
+	// EditedBy is who last edited the body when not its author (as IssueComment.EditedBy):
+	// the body is then not the author's word, and is handed on to no one.
 	EditedBy string
 }
 

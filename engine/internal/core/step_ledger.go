@@ -51,24 +51,13 @@ func IsReviewStage(s *lang.Stage) bool {
 	return false
 }
 
-// Withdrawn says why the verdict of review stage s, whose record is sr, no longer stands
-// on today's facts (the agent's review that gave it was dismissed), or "".
-type Withdrawn func(s *lang.Stage, sr *StageRun) string
-
-// AgentLedger records review stage s (an agent's), whose record is sr, in l. A verdict
-// that withdrawn says no longer stands is not recorded, and its stage is not met.
-func AgentLedger(l *Ledger, s *lang.Stage, sr *StageRun, head string, withdrawn Withdrawn) {
+// AgentLedger records review stage s (an agent's), whose record is sr, in l.
+func AgentLedger(l *Ledger, s *lang.Stage, sr *StageRun, head string) {
 	ls := LedgerStage{Stage: s.ID, Kind: lang.StageAgent}
-	gone := ""
-	if withdrawn != nil && sr.Verdict != "" {
-		gone = withdrawn(s, sr)
-	}
-	if (sr.Verdict == lang.VerdictApprove || sr.Verdict == lang.VerdictReject) && gone == "" {
+	if sr.Verdict == lang.VerdictApprove || sr.Verdict == lang.VerdictReject {
 		l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerAgent + s.Agent, Verdict: sr.Verdict, SHA: sr.HeadSHA})
 	}
 	switch {
-	case gone != "":
-		ls.Why = gone
 	case sr.Verdict == "" && sr.Stale != nil && sr.Stale.Verdict == lang.VerdictApprove:
 		ls.Why = "agent " + s.Agent + "'s approval is stale (" + sr.Stale.Why + ")"
 	case sr.Verdict != lang.VerdictApprove:

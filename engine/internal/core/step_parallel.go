@@ -248,7 +248,7 @@ func (e *Eval) ChildFeedback(bsr *StageRun) any {
 //
 // When an invalidate_and_restart reaction made the parallel stage itself stale, the
 // verdicts of its branches are stale with it (until the stage runs them again).
-func BranchLedger(l *Ledger, run *Run, par *lang.Stage, head string, withdrawn Withdrawn) {
+func BranchLedger(l *Ledger, run *Run, par *lang.Stage, head string) {
 	psr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
@@ -261,7 +261,7 @@ func BranchLedger(l *Ledger, run *Run, par *lang.Stage, head string, withdrawn W
 			view.Verdict = ""
 			bsr = &view
 		}
-		AgentLedger(l, b, bsr, head, withdrawn)
+		AgentLedger(l, b, bsr, head)
 	}
 }
 

@@ -14,8 +14,8 @@ const maxEventComment = 4000
 // (core.Input.CommentID), as the facts read it, written by the event's actor — as the wake-up
 // carries it ({id, body, user: {login}}), or nil. ok is false when the event names a
 // comment whose text is not its author's word now (someone else edited it) or is not the
-// actor's: nothing of it may reach an agent under its author's name. Without an id (an
-// older caller), the actor's newest comment is taken.
+// actor's: nothing of it may reach an agent under its author's name. An event that names
+// no comment carries the actor's newest.
 func EventComment(e *core.Eval, in core.Input) (comment map[string]any, ok bool) {
 	if !strings.HasPrefix(in.Event, "issue_comment.") || in.Actor == "" {
 		return nil, true

@@ -147,7 +147,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 	}
 	d := &doctor{client: client, cfgPath: *cfgPath, pr: *pr, keys: keys}
 	d.check(ctx)
-	fmt.Fprintf(stdout, "doctor %s\n", *repo)
+	fmt.Fprintf(stdout, "doctor %s\n", oneLineText(*repo))
 	return d.print(stdout)
 }
 
@@ -193,7 +193,9 @@ func (d *doctor) print(w io.Writer) int {
 	return 0
 }
 
-// oneLineText keeps a finding on its line: GitHub's messages may hold newlines.
+// oneLineText keeps a finding on its line (GitHub's messages may hold newlines) and
+// shows the control characters of names and labels that anyone may choose (a check's
+// name, a label, a title) as '?', so that none reaches the terminal as an escape.
 func oneLineText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return run.TerminalSafe(strings.Join(strings.Fields(s), " "))
 }

@@ -132,15 +132,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		fmt.Fprintf(stderr, "pipeline-action doctor: %v\n", err)
 		return 2
 	}
-	current, previous := strings.TrimSpace(getenv("INPUT_STATE_KEY")), strings.Fields(getenv("INPUT_STATE_KEY_PREVIOUS"))
-	if getenv("GITHUB_ACTIONS") == "true" {
-		// As a workflow step, the keys are masked before anything else can log them, as
-		// the action's own commands do (run/statekey.go).
-		for _, part := range append(strings.Fields(current), previous...) {
-			fmt.Fprintf(stdout, "::add-mask::%s\n", part)
-		}
-	}
-	keys, err := state.NewKeys(current, previous...)
+	keys, err := run.KeysFromEnv(getenv, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action doctor: INPUT_STATE_KEY: %v\n", err)
 		return 2

@@ -1,6 +1,8 @@
 package state
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -41,6 +43,36 @@ type AuditEntry struct {
 type AuditTail struct {
 	Parts int          `json:"parts,omitempty"`
 	Rows  []AuditEntry `json:"rows,omitempty"`
+	// Sums are the SHA-256 (hex) of each audit part and archived run the saves wrote, by
+	// path. Anyone who may push can write a file under audit/ or archive/; the subject's
+	// file, trusted as its state is (and signed with the state key when there is one),
+	// vouches for the ones the action wrote (Trail).
+	Sums map[string]string `json:"sums,omitempty"`
+}
+
+// withSums is tail with the SHA-256 of each of files recorded in its Sums; tail itself
+// when files is empty, and never changed.
+func withSums(tail *AuditTail, files []FileChange) *AuditTail {
+	if len(files) == 0 {
+		return tail
+	}
+	next := &AuditTail{Sums: map[string]string{}}
+	if tail != nil {
+		next.Parts, next.Rows = tail.Parts, tail.Rows
+		for p, sum := range tail.Sums {
+			next.Sums[p] = sum
+		}
+	}
+	for _, f := range files {
+		next.Sums[f.Path] = textSum(f.Text)
+	}
+	return next
+}
+
+// textSum is the SHA-256 of text in lower-case hex.
+func textSum(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 // AuditDir is the directory of the audit parts of the subject whose file is file.
@@ -105,7 +137,7 @@ func auditChanges(file string, tail *AuditTail, marks map[string]historyMark, st
 	}
 	next := &AuditTail{}
 	if tail != nil {
-		next.Parts, next.Rows = tail.Parts, append([]AuditEntry(nil), tail.Rows...)
+		next.Parts, next.Rows, next.Sums = tail.Parts, append([]AuditEntry(nil), tail.Rows...), tail.Sums
 	}
 	next.Rows = append(next.Rows, rows...)
 	var files []FileChange
@@ -135,9 +167,10 @@ func auditLines(rows []AuditEntry) (string, error) {
 	return b.String(), nil
 }
 
-// auditWrite sets s.pending to the audit's tail after c, and returns the part it filled.
-// The histories are compared with those the branch holds: as read, or as last written.
-func (s *BranchStore) auditWrite(c Change) ([]FileChange, error) {
+// auditWrite sets s.pending to the audit's tail after c, and returns the part it filled
+// and the archives of the runs archived, their sums in the tail. The histories are
+// compared with those the branch holds: as read, or as last written.
+func (s *BranchStore) auditWrite(c Change, archived []*engine.Run) ([]FileChange, error) {
 	marks := s.marks
 	if marks == nil {
 		marks = historyMarks(c.Old)
@@ -146,6 +179,13 @@ func (s *BranchStore) auditWrite(c Change) ([]FileChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.pending = tail
+	for _, r := range archived {
+		a, err := EncodeRun(r)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, FileChange{Path: ArchiveFile(s.file, r.ID), Text: a})
+	}
+	s.pending = withSums(tail, files)
 	return files, nil
 }

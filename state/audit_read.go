@@ -21,19 +21,35 @@ type AuditRead struct {
 	Archives map[string]string
 }
 
+// TrailRow is a row of a subject's trail. Unverified, when set, says why the file it was
+// read from is not vouched for: a part or an archive whose SHA-256 the subject's file
+// does not record, or a subject's file that is not trusted.
+type TrailRow struct {
+	AuditEntry
+	Unverified string `json:"unverified,omitempty"`
+}
+
 // Trail is a subject's whole trail, oldest first: every transition of its runs, live
 // and archived, each row its history kept and each row the audit holds of it. Problems
-// are the files that could not be read, whose rows are missing.
-func Trail(subject string, r AuditRead) (rows []AuditEntry, problems []string) {
+// are the files that could not be read, whose rows are missing. The subject's file is
+// verified as a run verifies it (signed by GitHub; with keys, signed with the state key),
+// and it vouches for the parts and archives whose SHA-256 it records.
+func Trail(subject string, r AuditRead, keys *Keys) (rows []TrailRow, problems []string) {
 	var runs []*engine.Run
 	var tail *AuditTail
+	fileWhy := "no subject's file records it"
 	if f := r.File; f != nil {
 		whole, err := decodeWhole(f.Text, subject)
 		if err != nil || f.Truncated {
 			problems = append(problems, fmt.Sprintf("%s: %v", f.Path, orTruncated(err)))
 		} else {
 			runs, tail = whole.Runs, whole.Audit
+			fileWhy = auditFileTrust(f, subject, keys)
 		}
+	}
+	why := map[*engine.Run]string{}
+	for _, run := range runs {
+		why[run] = fileWhy
 	}
 	for _, p := range sortedKeys(r.Archives, archiveOrder) {
 		var run engine.Run
@@ -42,37 +58,77 @@ func Trail(subject string, r AuditRead) (rows []AuditEntry, problems []string) {
 			continue
 		}
 		runs = append(runs, &run)
+		why[&run] = vouched(p, r.Archives[p], tail, fileWhy)
 	}
-	cut := map[string][]AuditEntry{}
+	cut := map[string][]TrailRow{}
 	var order []string
-	add := func(e AuditEntry) {
+	add := func(e AuditEntry, why string) {
 		if _, ok := cut[e.Run]; !ok {
 			order = append(order, e.Run)
 		}
-		cut[e.Run] = append(cut[e.Run], e)
+		cut[e.Run] = append(cut[e.Run], TrailRow{AuditEntry: e, Unverified: why})
 	}
 	for _, p := range sortedKeys(r.Parts, partOrder) {
 		es, err := parseAuditLines(r.Parts[p])
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", p, err))
 		}
+		partWhy := vouched(p, r.Parts[p], tail, fileWhy)
 		for _, e := range es {
-			add(e)
+			add(e, partWhy)
 		}
 	}
 	if tail != nil {
 		for _, e := range tail.Rows {
-			add(e)
+			add(e, fileWhy)
 		}
 	}
-	return mergeTrail(runs, cut, order), problems
+	return mergeTrail(runs, why, cut, order), problems
+}
+
+// auditFileTrust says why the subject's file f is not trusted, "" when it is: signed by
+// GitHub and, with keys, signed with the state key. The audit command does not know the
+// action's identity, so the commit's author is not checked; the state key is what binds
+// the file to the action.
+func auditFileTrust(f *BranchFile, subject string, keys *Keys) string {
+	_, sum := splitFileMAC(f.Text)
+	switch {
+	case !f.Signed:
+		return fmt.Sprintf("%s was last changed by a commit that GitHub did not sign (commit %.7s): not written through GitHub's API by this action", f.Path, f.Commit)
+	case !keys.Set() && sum != "":
+		return f.Path + " is signed with a state key, and none was given to verify it (INPUT_STATE_KEY)"
+	}
+	if why := VerifyFile(f.Text, f.Path, subject, keys); why != "" {
+		return why
+	}
+	return ""
+}
+
+// vouched says why the part or archive at path, holding text, is not vouched for by the
+// subject's file, whose audit's tail is tail and which is not trusted for fileWhy ("" when
+// it is); "" when it is vouched for.
+func vouched(path, text string, tail *AuditTail, fileWhy string) string {
+	var sum string
+	if tail != nil {
+		sum = tail.Sums[path]
+	}
+	switch {
+	case fileWhy != "":
+		return path + ": the subject's file that would vouch for it is not trusted: " + fileWhy
+	case sum == "":
+		return path + ": the subject's file records no SHA-256 of it (not written by this action, or by a version that recorded none)"
+	case sum != textSum(text):
+		return path + ": changed since this action wrote it (its SHA-256 is not the one the subject's file records)"
+	}
+	return ""
 }
 
 // mergeTrail puts each run's cut rows between the first rows its history keeps and the
-// newest, and orders all by time (a run's own order kept).
-func mergeTrail(runs []*engine.Run, cut map[string][]AuditEntry, order []string) []AuditEntry {
+// newest, and orders all by time (a run's own order kept). why says of each run whether
+// the file it was read from is vouched for.
+func mergeTrail(runs []*engine.Run, why map[*engine.Run]string, cut map[string][]TrailRow, order []string) []TrailRow {
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].StartedAt.Before(runs[j].StartedAt) })
-	var out []AuditEntry
+	var out []TrailRow
 	seen := map[string]bool{}
 	for _, run := range runs {
 		if seen[run.ID] {
@@ -84,11 +140,11 @@ func mergeTrail(runs []*engine.Run, cut map[string][]AuditEntry, order []string)
 			head = min(engine.HistoryHead, len(run.History))
 		}
 		for _, t := range run.History[:head] {
-			out = append(out, auditEntry(run, t))
+			out = append(out, TrailRow{AuditEntry: auditEntry(run, t), Unverified: why[run]})
 		}
 		out = append(out, cut[run.ID]...)
 		for _, t := range run.History[head:] {
-			out = append(out, auditEntry(run, t))
+			out = append(out, TrailRow{AuditEntry: auditEntry(run, t), Unverified: why[run]})
 		}
 	}
 	for _, id := range order {

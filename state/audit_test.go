@@ -63,7 +63,7 @@ func TestAuditKeepsEveryRowAcrossSaves(t *testing.T) {
 	}
 	assert.Len(t, parts, 2, "71 rows cut: two parts of 25, 21 in the tail")
 	read := AuditRead{File: &BranchFile{Path: "pr-7.json", Text: m.files["pr-7.json"]}, Parts: parts}
-	rows, problems := Trail("acme/widgets#7", read)
+	rows, problems := Trail("acme/widgets#7", read, nil)
 	assert.Empty(t, problems)
 	require.Len(t, rows, 121)
 	assert.Equal(t, "pull_request.opened", rows[0].Why)
@@ -93,7 +93,7 @@ func TestTrailOrdersPartsAndArchives(t *testing.T) {
 		Parts:    map[string]string{"audit/pr-7/0010.jsonl": line(2), "audit/pr-7/0002.jsonl": line(1), "audit/pr-7/0011.jsonl": "{"},
 		Archives: map[string]string{"archive/pr-7/p.7.1.json": text},
 	}
-	rows, problems := Trail("acme/widgets#7", read)
+	rows, problems := Trail("acme/widgets#7", read, nil)
 	var whys []string
 	for _, r := range rows {
 		whys = append(whys, r.Why)

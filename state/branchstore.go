@@ -251,7 +251,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if err != nil {
 		return v, err
 	}
-	audit, err := s.auditWrite(c)
+	audit, err := s.auditWrite(c, archived) // the audit's parts and the archives
 	if err != nil {
 		return v, err
 	}
@@ -268,13 +268,6 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 		files = append(files, FileChange{Path: s.file, Text: text})
 	}
 	files = append(files, index.files...)
-	for _, r := range archived {
-		a, err := EncodeRun(r)
-		if err != nil {
-			return v, err
-		}
-		files = append(files, FileChange{Path: ArchiveFile(s.file, r.ID), Text: a})
-	}
 	files = append(files, outputChanges(live, outputs, v.Outputs)...)
 	files = append(files, audit...)
 	if len(files) > 0 {

@@ -73,9 +73,27 @@ func TestAuditKeepsTheWholeTrail(t *testing.T) {
 	assert.Contains(t, parts, `"why":"/pipeline retry by alice"`)
 	assert.NotContains(t, h.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "audit/pr-7/0002.jsonl")
 
-	code, text, _ := audit("--number", "7")
-	require.Equal(t, 0, code)
+	code, text, _ := audit("--number", "7", "--strict")
+	require.Equal(t, 0, code, text)
 	assert.Contains(t, text, "80 transitions of acme/widgets#7")
+	assert.NotContains(t, text, "UNVERIFIED")
+
+	// A part anyone who may push wrote beside the action's is printed, marked, and fails
+	// --strict; the action's own rows stay unmarked.
+	forged := fmt.Sprintf(`{"at":%q,"run":%q,"pipeline":"review","actor":"alice","from":"approval","to":"complete","why":"approved by the maintainers"}`+"\n",
+		rows[40].At.Format(time.RFC3339Nano), rows[0].Run)
+	h.fake.SetFile("acme/widgets", "pipeline-action/state", "audit/pr-7/0002.jsonl", forged)
+	code, text, _ = audit("--pr", "7")
+	assert.Equal(t, 0, code, text)
+	assert.Contains(t, text, "81 transitions of acme/widgets#7")
+	assert.Regexp(t, `approval → complete  UNVERIFIED approved by the maintainers`, text)
+	assert.Equal(t, 1, strings.Count(text, "UNVERIFIED approved"), "the action's rows are not marked")
+	assert.Contains(t, text, "\nUNVERIFIED: audit/pr-7/0002.jsonl: the subject's file records no SHA-256 of it")
+	code, _, _ = audit("--pr", "7", "--strict")
+	assert.Equal(t, 1, code)
+	_, out, _ = audit("--pr", "7", "--format", "json")
+	assert.Contains(t, out, `"why":"approved by the maintainers","unverified":"audit/pr-7/0002.jsonl: `)
+	assert.Equal(t, 1, strings.Count(out, `"unverified"`))
 
 	var status string
 	for _, c := range h.fake.Comments("acme/widgets", 7) {

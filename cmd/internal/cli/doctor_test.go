@@ -310,3 +310,20 @@ func TestDoctorAsAWorkflowStep(t *testing.T) {
 	env["INPUT_PR"] = "seven"
 	assert.Equal(t, 2, Main(nil, nil, &out, &errOut, func(k string) string { return env[k] }))
 }
+
+// A check's name and a label are chosen by whoever can push a workflow or label a pull
+// request: doctor shows their control characters as '?', so that no escape sequence
+// (clearing the screen, retitling the terminal) reaches the terminal that reads it.
+func TestDoctorIsTerminalSafe(t *testing.T) {
+	h := newDoctorHarness(t, exampleYAML(t), nil)
+	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(t, 0, code, log)
+	h.fake.SetStatus("acme/widgets", 7, "ci\x1b[2J\x1b[H", "success")
+	h.fake.Label("acme/widgets", 7, "l\x1b]0;owned\x07\u009b", true)
+	code, out, _ := h.doctor(h.fake.BotToken(), "--pr", "7")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "ci?[2J?[H=")
+	assert.Contains(t, out, "labels [l?]0;owned??]")
+	assert.Equal(t, -1, strings.IndexFunc(out, func(r rune) bool { return r != '\n' && (r < 0x20 || r >= 0x7f && r < 0xa0) }),
+		"a control character in %q", out)
+}

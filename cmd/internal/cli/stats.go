@@ -141,8 +141,12 @@ func subjectTrails(repo string, read ghapi.Trails) ([][]state.AuditEntry, []stri
 	var problems []string
 	for _, file := range slices.Sorted(maps.Keys(read.Subjects)) {
 		number := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(file, "pr-"), "issue-"), ".json")
-		rows, ps := state.Trail(repo+"#"+number, read.Subjects[file])
-		trails = append(trails, rows)
+		rows, ps := state.Trail(repo+"#"+number, read.Subjects[file], nil)
+		entries := make([]state.AuditEntry, len(rows))
+		for i, r := range rows {
+			entries[i] = r.AuditEntry
+		}
+		trails = append(trails, entries)
 		problems = append(problems, ps...)
 	}
 	return trails, problems

@@ -70,6 +70,7 @@ func TestStatusNeedsATokenAndARepository(t *testing.T) {
 
 func TestOneLine(t *testing.T) {
 	assert.Equal(t, "a?b?c", run.OneLine("a\nb\tc"))
+	assert.Equal(t, "?[2J??[31m?é", run.OneLine("\x1b[2J\u009b\x1b[31m\x7fé"))
 }
 
 func TestStatusShowsTheNextDeadline(t *testing.T) {

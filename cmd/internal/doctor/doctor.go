@@ -132,22 +132,14 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		fmt.Fprintf(stderr, "pipeline-action doctor: %v\n", err)
 		return 2
 	}
-	current, previous := strings.TrimSpace(getenv("INPUT_STATE_KEY")), strings.Fields(getenv("INPUT_STATE_KEY_PREVIOUS"))
-	if getenv("GITHUB_ACTIONS") == "true" {
-		// As a workflow step, the keys are masked before anything else can log them, as
-		// the action's own commands do (run/statekey.go).
-		for _, part := range append(strings.Fields(current), previous...) {
-			fmt.Fprintf(stdout, "::add-mask::%s\n", part)
-		}
-	}
-	keys, err := state.NewKeys(current, previous...)
+	keys, err := run.KeysFromEnv(getenv, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "pipeline-action doctor: INPUT_STATE_KEY: %v\n", err)
 		return 2
 	}
 	d := &doctor{client: client, cfgPath: *cfgPath, pr: *pr, keys: keys}
 	d.check(ctx)
-	fmt.Fprintf(stdout, "doctor %s\n", *repo)
+	fmt.Fprintf(stdout, "doctor %s\n", oneLineText(*repo))
 	return d.print(stdout)
 }
 
@@ -193,7 +185,9 @@ func (d *doctor) print(w io.Writer) int {
 	return 0
 }
 
-// oneLineText keeps a finding on its line: GitHub's messages may hold newlines.
+// oneLineText keeps a finding on its line (GitHub's messages may hold newlines) and
+// shows the control characters of names and labels that anyone may choose (a check's
+// name, a label, a title) as '?', so that none reaches the terminal as an escape.
 func oneLineText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return run.TerminalSafe(strings.Join(strings.Fields(s), " "))
 }

@@ -1,6 +1,9 @@
 package ghfake
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // What the action's own writes cause. GitHub sends webhooks for the action's merges, labels,
 // issues and comments as for anyone's; whether a workflow starts on them depends on the token
@@ -8,7 +11,7 @@ import "sort"
 // what changed between a Mark and now, as the events GitHub would send, of the kinds the
 // action's workflow listens to (docs/workflow.yml) and the action causes: pull_request
 // labeled, unlabeled and closed; issues opened, labeled, unlabeled and closed;
-// issue_comment created. Each payload shows its subject as it is when asked (a label added
+// issue_comment created; status (settings.status_check). Each payload shows its subject as it is when asked (a label added
 // before the merge shows the merged pull request): the action reads what is true from the
 // API, not from the payload.
 
@@ -17,6 +20,7 @@ type Mark struct {
 	repo     string
 	issues   map[int]issueMark
 	comments map[int64]bool
+	statuses map[int64]bool
 }
 
 type issueMark struct {
@@ -29,19 +33,25 @@ func (s *Server) Mark(repoName string) Mark {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
-	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}}
+	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}, statuses: map[int64]bool{}}
 	for n, is := range r.Issues {
 		m.issues[n] = issueMark{timeline: len(is.Timeline), state: is.State}
 	}
 	for _, c := range r.Comments {
 		m.comments[c.ID] = true
 	}
+	for _, c := range r.Commits {
+		for _, st := range c.Statuses {
+			m.statuses[st.ID] = true
+		}
+	}
 	return m
 }
 
 // CausedSince returns the events that login's changes since m would make GitHub send, by
 // issue or pull request in number order: its opening, the labels added and removed, the
-// comments created, then its closing (a merge: by who merged it).
+// comments created, then its closing (a merge: by who merged it); then the commit statuses
+// login created, in the order it created them.
 func (s *Server) CausedSince(m Mark, login string) []Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -83,7 +93,41 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 			out = append(out, s.causedEvent(r, is, "closed", login, nil))
 		}
 	}
+	return append(out, s.causedStatuses(r, m, login)...)
+}
+
+// causedStatuses are the status events of the statuses login created since m on the head
+// of an open pull request, by id.
+func (s *Server) causedStatuses(r *repo, m Mark, login string) []Event {
+	var made []*status
+	for _, c := range r.Commits {
+		for _, st := range c.Statuses {
+			if st.Creator == login && !m.statuses[st.ID] {
+				made = append(made, st)
+			}
+		}
+	}
+	sort.Slice(made, func(i, j int) bool { return made[i].ID < made[j].ID })
+	var out []Event
+	for _, st := range made {
+		for _, n := range sortedNumbers(r) {
+			pr := r.Issues[n]
+			if c := r.Commits[pr.HeadSHA]; pr.IsPR && pr.State == "open" && c != nil && slices.Contains(c.Statuses, st) {
+				out = append(out, s.statusEvent(r, pr, c, st))
+				break
+			}
+		}
+	}
 	return out
+}
+
+func sortedNumbers(r *repo) []int {
+	numbers := make([]int, 0, len(r.Issues))
+	for n := range r.Issues {
+		numbers = append(numbers, n)
+	}
+	sort.Ints(numbers)
+	return numbers
 }
 
 // causedEvent is the pull_request or issues event of is.

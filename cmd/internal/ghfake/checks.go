@@ -57,8 +57,13 @@ func (s *Server) completeCheck(repoName string, number int, app, workflow, name,
 }
 
 // SetStatus sets commit status context to state (error, failure, pending or success) on the pull
-// request's head and returns the status event.
+// request's head, as the pull request's author, and returns the status event.
 func (s *Server) SetStatus(repoName string, number int, context, state string) Event {
+	return s.SetStatusAs(repoName, number, context, state, "")
+}
+
+// SetStatusAs is SetStatus as user ("": the pull request's author), the event's sender.
+func (s *Server) SetStatusAs(repoName string, number int, context, state, user string) Event {
 	st := strings.ToLower(state)
 	switch st {
 	case "error", "failure", "pending", "success":
@@ -71,5 +76,9 @@ func (s *Server) SetStatus(repoName string, number int, context, state string) E
 	pr := s.MustPR(r, number)
 	c := r.Commits[pr.HeadSHA]
 	stat := s.AddStatus(c, context, st)
+	stat.Creator = user
+	if user == "" {
+		stat.Creator = pr.Author
+	}
 	return s.statusEvent(r, pr, c, stat)
 }

@@ -1,6 +1,7 @@
 package ghfake
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -152,8 +153,8 @@ func (s *Server) statusEvent(r *repo, pr *issue, c *commit, st *status) Event {
 	commitURL := s.apiURL("/repos/%s/commits/%s", fn, c.SHA)
 	who := obj{"name": pr.Author, "email": pr.Author + "@users.noreply.github.com", "date": ts(c.Date)}
 	p := obj{
-		"id": st.ID, "sha": c.SHA, "name": fn, "target_url": nil, "avatar_url": nil,
-		"context": st.Context, "description": nil, "state": st.State,
+		"id": st.ID, "sha": c.SHA, "name": fn, "target_url": optString(st.TargetURL), "avatar_url": nil,
+		"context": st.Context, "description": optString(st.Description), "state": st.State,
 		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
 		"commit": obj{"sha": c.SHA, "node_id": world.NodeID("Commit", world.StableID(c.SHA)), "url": commitURL,
 			"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, c.SHA),
@@ -163,5 +164,5 @@ func (s *Server) statusEvent(r *repo, pr *issue, c *commit, st *status) Event {
 		"branches": []any{obj{"name": pr.Head, "protected": false,
 			"commit": obj{"sha": c.SHA, "url": commitURL}}},
 	}
-	return s.event(r, "status", "", pr.Author, p)
+	return s.event(r, "status", "", cmp.Or(st.Creator, pr.Author), p)
 }

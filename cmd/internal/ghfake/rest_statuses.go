@@ -53,7 +53,7 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, statusInvalid("", "This SHA and context has reached the maximum number of statuses.")
 	}
 	st := s.AddStatus(cm, in.Context, in.State)
-	st.Description, st.TargetURL = in.Description, in.TargetURL
+	st.Description, st.TargetURL, st.Creator = in.Description, in.TargetURL, c.login
 	return http.StatusCreated, obj{
 		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,

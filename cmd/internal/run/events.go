@@ -44,6 +44,8 @@ type routed struct {
 	// followRefs are pull requests of other repositories an issue's invocation reads at
 	// once (run_multipr.go).
 	followRefs []engine.PRRef
+	// OwnStatus is a status event of a context the action writes (statuscheck_own.go).
+	OwnStatus *ownStatus
 }
 
 // payload is the union of the webhook fields routing reads. Decoding into one struct
@@ -75,8 +77,10 @@ type payload struct {
 	WorkflowRun *commitEvent   `json:"workflow_run"`
 	CheckSuite  *commitEvent   `json:"check_suite"`
 	CheckRun    *commitEvent   `json:"check_run"`
-	SHA         string         `json:"sha"`     // status
-	Context     string         `json:"context"` // status
+	SHA         string         `json:"sha"`        // status
+	Context     string         `json:"context"`    // status
+	State       string         `json:"state"`      // status
+	TargetURL   string         `json:"target_url"` // status
 }
 
 type commitEvent struct {
@@ -190,10 +194,10 @@ func route(eventName string, raw []byte) (routed, error) {
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")
 		}
-		if ghapi.IsOwnStatus(p.Context) {
-			return routed{Event: r.Event}, nil // the action's own (statuscheck.go): nothing waits on it
-		}
 		r.SHA = p.SHA
+		if ghapi.IsOwnStatus(p.Context) { // nothing waits on it; it is checked (statuscheck_own.go)
+			r.OwnStatus = &ownStatus{Context: p.Context, State: p.State, Hint: statusHint(p.TargetURL, r.Repo)}
+		}
 	case "deployment_status": // the deployment's commit names the PRs, as a status's does
 		if p.Deployment == nil || p.Deployment.SHA == "" {
 			return routed{}, fmt.Errorf("deployment_status payload has no deployment.sha")

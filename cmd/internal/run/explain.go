@@ -82,7 +82,7 @@ func (r *Runner) ExplainMain(ctx context.Context, args []string, stdout, stderr 
 	if code == 0 {
 		var b strings.Builder
 		r.printExplain(&b, *repo, number)
-		io.WriteString(stdout, terminalSafe(b.String()))
+		io.WriteString(stdout, TerminalSafe(b.String()))
 	}
 	if *showLog || code != 0 {
 		stderr.Write(log.Bytes())
@@ -198,9 +198,9 @@ func idlePipelines(s *drySubject) []string {
 	return out
 }
 
-// terminalSafe shows the control characters of s but newlines and tabs (the escape
+// TerminalSafe shows the control characters of s but newlines and tabs (the escape
 // sequences a title or a label could carry to a terminal) as '?'.
-func terminalSafe(s string) string {
+func TerminalSafe(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r != '\n' && r != '\t' && (r < 0x20 || r >= 0x7f && r < 0xa0) {
 			return '?'

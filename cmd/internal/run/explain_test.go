@@ -58,5 +58,5 @@ func TestExplainEnvOverridesDryRun(t *testing.T) {
 // TestTerminalSafe: what explain prints carries no control character a title or a label
 // could bring to the terminal.
 func TestTerminalSafe(t *testing.T) {
-	assert.Equal(t, "a ?[31mred?\n\nb\tc?", terminalSafe("a \x1b[31mred\u009b\n\nb\tc\x07"))
+	assert.Equal(t, "a ?[31mred?\n\nb\tc?", TerminalSafe("a \x1b[31mred\u009b\n\nb\tc\x07"))
 }

@@ -112,6 +112,9 @@ func (r *Runner) Run(ctx context.Context) int {
 // runEvent handles a routed event: every open pull request or issue it concerns, one
 // after another.
 func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, key string) int {
+	if ev.OwnStatus != nil {
+		return r.checkOwnStatus(ctx, client, ev) // statuscheck_own.go
+	}
 	if len(ev.Foreign) > 0 {
 		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
 	}

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/org/pipeline-action/state"
@@ -32,4 +34,17 @@ func (r *Runner) stateKeyOK() bool {
 		r.act.Infof("pipeline-action: a state key is set: states are signed with it, and only states it verifies are trusted")
 	}
 	return true
+}
+
+// KeysFromEnv reads the state key inputs (INPUT_STATE_KEY, INPUT_STATE_KEY_PREVIOUS) of a
+// command that reads states outside the run path (doctor, audit). As a workflow step it
+// masks them on stdout before anything else is printed, as stateKeyOK does.
+func KeysFromEnv(getenv func(string) string, stdout io.Writer) (*state.Keys, error) {
+	current, previous := strings.TrimSpace(getenv("INPUT_STATE_KEY")), strings.Fields(getenv("INPUT_STATE_KEY_PREVIOUS"))
+	if getenv("GITHUB_ACTIONS") == "true" {
+		for _, part := range append(strings.Fields(current), previous...) {
+			fmt.Fprintf(stdout, "::add-mask::%s\n", part)
+		}
+	}
+	return state.NewKeys(current, previous...)
 }

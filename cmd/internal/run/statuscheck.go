@@ -77,13 +77,9 @@ func (r *Runner) writeStatuses(ctx context.Context, client *ghapi.Client, rd *re
 		if rd.snap.Statuses[s.context] == s.state {
 			continue
 		}
-		err := client.CreateStatus(ctx, ghapi.Status{SHA: pr.HeadSHA, Context: s.context, State: s.state,
-			Description: s.description, TargetURL: r.commentURL(rd.snap.Facts.Repo, pr.Number, commentID)})
-		if err != nil {
+		if err := r.writeStatus(ctx, client, rd, s, commentID); err != nil {
 			errs = append(errs, err)
-			continue
 		}
-		r.act.Infof("pipeline-action: #%d: commit status %s is %s on %s", pr.Number, s.context, s.state, pr.HeadSHA[:min(7, len(pr.HeadSHA))])
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("settings.status_check: %w; the next event writes it again", errors.Join(errs...))
@@ -91,15 +87,27 @@ func (r *Runner) writeStatuses(ctx context.Context, client *ghapi.Client, rd *re
 	return nil
 }
 
-// commentURL is the address of the state comment on GitHub's pages, or "" when there is
-// none yet.
-func (r *Runner) commentURL(repo string, number int, commentID int64) string {
-	if commentID == 0 {
-		return ""
+// writeStatus writes s on the pull request's head, linking to the state comment.
+func (r *Runner) writeStatus(ctx context.Context, client *ghapi.Client, rd *reading, s commitStatus, commentID int64) error {
+	pr := rd.snap.Facts.PR
+	err := client.CreateStatus(ctx, ghapi.Status{SHA: pr.HeadSHA, Context: s.context, State: s.state,
+		Description: s.description, TargetURL: r.commentURL(rd.snap.Facts.Repo, pr.Number, commentID)})
+	if err == nil {
+		r.act.Infof("pipeline-action: #%d: commit status %s is %s on %s", pr.Number, s.context, s.state, pr.HeadSHA[:min(7, len(pr.HeadSHA))])
 	}
+	return err
+}
+
+// commentURL is the address of the state comment on GitHub's pages, or of the pull
+// request while the state comment is not known: a status's link names the pull request
+// either way, which its own status event reads first (statuscheck_own.go).
+func (r *Runner) commentURL(repo string, number int, commentID int64) string {
 	server := strings.TrimRight(r.Getenv("GITHUB_SERVER_URL"), "/")
 	if server == "" {
 		server = "https://github.com"
+	}
+	if commentID == 0 {
+		return fmt.Sprintf("%s/%s/pull/%d", server, repo, number)
 	}
 	return fmt.Sprintf("%s/%s/pull/%d#issuecomment-%d", server, repo, number, commentID)
 }

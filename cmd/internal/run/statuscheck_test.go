@@ -12,20 +12,39 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// A status event of the action's own status (settings.status_check) is not handled: it
-// costs no call, and an app token, whose writes GitHub delivers, does not wake the action
-// once more for each status it writes. Anyone else's status is handled.
-func TestOwnStatusEventIsNotHandled(t *testing.T) {
-	own := `{"sha": "abc", "context": "pipeline-action/review", "state": "success", "repository": {"full_name": "acme/widgets"}}`
+// A status event of the action's own context (settings.status_check) is routed to be
+// checked against the state (statuscheck_own.go), with the pull request its link names;
+// anyone else's status is handled as CI.
+func TestOwnStatusEventIsChecked(t *testing.T) {
+	own := `{"sha": "abc", "context": "pipeline-action/review", "state": "success", "repository": {"full_name": "acme/widgets"},
+		"target_url": "https://github.example.com/acme/widgets/pull/7#issuecomment-12"}`
 	got, err := route("status", []byte(own))
 	require.NoError(t, err)
-	assert.False(t, got.Handled)
+	assert.True(t, got.Handled)
+	assert.Equal(t, "abc", got.SHA)
+	assert.Equal(t, &ownStatus{Context: "pipeline-action/review", State: "success", Hint: 7}, got.OwnStatus)
 
 	other := `{"sha": "abc", "context": "ci/lint", "state": "success", "repository": {"full_name": "acme/widgets"}}`
 	got, err = route("status", []byte(other))
 	require.NoError(t, err)
 	assert.True(t, got.Handled)
 	assert.Equal(t, "abc", got.SHA)
+	assert.Nil(t, got.OwnStatus)
+}
+
+// The link names a pull request of this repository, or none.
+func TestStatusHint(t *testing.T) {
+	for url, want := range map[string]int{
+		"https://github.com/acme/widgets/pull/7#issuecomment-5000000001": 7,
+		"https://github.com/acme/widgets/pull/12":                        12,
+		"https://github.com/ACME/Widgets/pull/3":                         3,
+		"https://github.com/acme/other/pull/7":                           0,
+		"https://evil.example.com/acme/widgets/pull/7?x=1":               0,
+		"https://github.com/acme/widgets/pull/7/files":                   0,
+		"": 0,
+	} {
+		assert.Equal(t, want, statusHint(url, "acme/widgets"), url)
+	}
 }
 
 func TestWantedStatuses(t *testing.T) {

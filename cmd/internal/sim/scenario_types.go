@@ -81,10 +81,13 @@ type checkStep struct {
 	Repo       string `yaml:"repo"` // scenario_multipr.go
 }
 
+// statusStep sets a commit status as user (default the PR's author). As the action's
+// identity it plays another workflow writing it with GITHUB_TOKEN: no event is delivered.
 type statusStep struct {
 	PR      int    `yaml:"pr"`
 	Context string `yaml:"context"`
 	State   string `yaml:"state"`
+	User    string `yaml:"user"`
 	Deliver *bool  `yaml:"deliver"`
 }
 

@@ -33,8 +33,12 @@ func (s *simulation) applyEditPR(v *editPRStep) ([]ghfake.Event, string, bool, e
 }
 
 func (s *simulation) applyStatus(v *statusStep) ([]ghfake.Event, string, bool, error) {
-	ev := s.fake.SetStatus(s.sc.Repo, v.PR, v.Context, v.State)
-	return []ghfake.Event{ev}, fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State), deliverOn(v.Deliver), nil
+	ev := s.fake.SetStatusAs(s.sc.Repo, v.PR, v.Context, v.State, v.User)
+	label := fmt.Sprintf("status %q on #%d: %s", v.Context, v.PR, v.State)
+	if v.User != "" {
+		label += " by " + v.User
+	}
+	return []ghfake.Event{ev}, label, deliverOn(v.Deliver) && v.User != ghfake.BotLogin, nil
 }
 
 func (s *simulation) applyEditComment(v *editCommentStep) ([]ghfake.Event, string, bool, error) {

@@ -117,6 +117,8 @@ type Status struct {
 	CreatedAt time.Time
 	// Description and TargetURL are what the status says and links to; nil: none given.
 	Description, TargetURL *string
+	// Creator is the login that created it: its status event's sender.
+	Creator string
 }
 
 // Issue is an issue or, when isPR is set, a pull request.

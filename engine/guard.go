@@ -13,10 +13,15 @@ import (
 // event left behind, can hold a merge back but never let one through.
 
 // guardPlan is what the guard found: whether the merge is justified, and otherwise
-// the gate the run goes back to and why.
+// the gate the run goes back to and why. below, when back is a pipeline stage or a
+// parallel stage, is the run under it that goes back too (guard_children.go); mustHold
+// says that back has a condition the guard could not take for a skip, so that the run
+// does not skip it again when it gets there.
 type guardPlan struct {
-	back *lang.Stage
-	why  string
+	back     *lang.Stage
+	why      string
+	below    *childBack
+	mustHold bool
 }
 
 // guard decides whether the run's merge at stage merge may go ahead. The merge is
@@ -29,11 +34,17 @@ type guardPlan struct {
 // on_complete needs what people gave there to count today (HumanHolds), and every human
 // stage the run passed or skipped must still hold.
 func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
+	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
+	return e.guardTo(p, run, core.GuardTarget(p, merge), 0)
+}
+
+// guardTo is the guard of run on its way to merge, a stage of p, or with merge nil to the
+// end of p (a sub-pipeline's run, judged for the merge of a run above it); depth counts
+// the sub-pipelines above.
+func (e *eval) guardTo(p *lang.Pipeline, run *Run, merge *lang.Stage, depth int) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
-	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
-	merge = core.GuardTarget(p, merge)
-	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}}
+	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}, depth: depth}
 	order, frontier, justified := g.paths(p, merge)
 	pr := e.Facts.PR
 	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
@@ -42,15 +53,18 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	g.moved = run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.RunPR(run) == pr
 	if !justified {
 		if len(frontier) == 0 {
+			if merge == nil {
+				return guardPlan{why: fmt.Sprintf("the end of pipeline %q cannot be reached from its start as written", p.Name)}
+			}
 			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
 		}
 		return g.back(frontier[0])
 	}
-	// The gates and human stages this run passed hold too, whatever other path the config
-	// allows.
+	// The gates, human stages and sub-pipelines this run passed hold too, whatever other
+	// path the config allows.
 	for _, s := range p.Stages {
 		sr := run.Stages[s.ID]
-		if s.ID == merge.ID || sr == nil {
+		if merge != nil && s.ID == merge.ID || sr == nil {
 			continue
 		}
 		if t := stageTypes[s.Type]; t != nil && !t.stillHolds(g, s, sr) {
@@ -75,6 +89,8 @@ type guardCheck struct {
 	held    map[string][]GateResult // gate id -> results, for gates that do not hold
 	failing map[string]bool         // gates that decidedly fail
 	moved   bool                    // the head moved since the run's gates passed
+	depth   int                     // how many sub-pipelines deep run is below the merging run
+	subs    map[string]childBack    // pipeline stage or branch id -> its sub-pipeline's judgement
 }
 
 // recheck is the verdict of s's type on s; the guard takes the transitions of a type it
@@ -121,7 +137,7 @@ func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier
 		queue = queue[1:]
 		s := p.Stages[i]
 		order = append(order, s)
-		if s == merge || s.ID == merge.ID {
+		if merge != nil && (s == merge || s.ID == merge.ID) {
 			justified = true
 			continue
 		}
@@ -138,6 +154,9 @@ func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier
 			frontier = append(frontier, s)
 		}
 		for _, t := range free {
+			if merge == nil && t == lang.TargetComplete {
+				justified = true
+			}
 			j, ok := index[t]
 			if ok && !seen[t] {
 				seen[t] = true
@@ -150,7 +169,16 @@ func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier
 
 // back is the plan that sends the run back to s, which does not hold, and why.
 func (g *guardCheck) back(s *lang.Stage) guardPlan {
+	plan := g.backTo(s)
+	plan.mustHold = s.Condition != nil && !g.skips(s)
+	return plan
+}
+
+func (g *guardCheck) backTo(s *lang.Stage) guardPlan {
 	pr, run := g.e.Facts.PR, g.run
+	if s.Type == lang.StagePipeline || s.Type == lang.StageParallel {
+		return g.subBack(s) // guard_children.go
+	}
 	if s.Type == lang.StageHuman {
 		_, why := g.e.HumanHolds(run, s)
 		return guardPlan{back: s, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, core.Short(pr.HeadSHA), why)}

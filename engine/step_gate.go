@@ -86,6 +86,8 @@ func (gateType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	return guardStops
 }
 
+// stillHolds: a gate the run passed or skipped holds today, unless its condition does not
+// hold today (the config skips it).
 func (gateType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	return sr.Status != StagePassed || g.holds(s)
+	return sr.Status != StagePassed && sr.Status != StageSkipped || g.skips(s) || g.holds(s)
 }

@@ -406,8 +406,28 @@ func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 // pipelineType starts a child pipeline and waits for its end.
 type pipelineType struct {
 	noDeadlines
-	unguarded
 	noAnswers
+}
+
+// recheck: a pipeline stage holds when its sub-pipeline holds to its end (guard_children.go).
+func (pipelineType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+	switch {
+	case g.skips(s):
+		return guardSkips
+	case g.subHolds(s):
+		return guardHolds
+	}
+	return guardStops
+}
+
+func (pipelineType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
+	switch sr.Status {
+	case StageSucceeded:
+		return g.subHolds(s)
+	case StageSkipped:
+		return g.skips(s) || g.subHolds(s)
+	}
+	return true
 }
 
 func (pipelineType) worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pipeline }

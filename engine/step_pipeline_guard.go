@@ -76,7 +76,8 @@ func (e *eval) guardChain(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPl
 		up := e.guard(pp, &view, stage)
 		if up.back != nil {
 			why := fmt.Sprintf("before the merge in run %s: %s", run.ID, up.why)
-			e.enter(parent, parent.Stage, up.back.ID, why) // its children are cancelled (reapChildren)
+			up.why = why
+			e.goBack(pp, parent, parent.Stage, up) // its other children are cancelled (reapChildren)
 			return guardPlan{why: fmt.Sprintf("the parent run %s went back to gate %q: %s", parent.ID, up.back.ID, up.why)}
 		}
 		if up.why != "" {

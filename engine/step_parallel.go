@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/graph"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -47,13 +48,7 @@ type parallelType struct {
 // recheck: a parallel stage holds when enough of its branches hold for its join
 // (guard_children.go).
 func (parallelType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
-	switch {
-	case g.skips(s):
-		return guardSkips
-	case g.joinHolds(s):
-		return guardHolds
-	}
-	return guardStops
+	return guardwalk.Judge(s, g.skips, g.joinHolds)
 }
 
 // stillHolds: every pipeline branch the run's record says succeeded still holds.

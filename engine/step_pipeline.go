@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -411,23 +412,11 @@ type pipelineType struct {
 
 // recheck: a pipeline stage holds when its sub-pipeline holds to its end (guard_children.go).
 func (pipelineType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
-	switch {
-	case g.skips(s):
-		return guardSkips
-	case g.subHolds(s):
-		return guardHolds
-	}
-	return guardStops
+	return guardwalk.Judge(s, g.skips, g.subHolds)
 }
 
 func (pipelineType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	switch sr.Status {
-	case StageSucceeded:
-		return g.subHolds(s)
-	case StageSkipped:
-		return g.skips(s) || g.subHolds(s)
-	}
-	return true
+	return sr.Status != StageSucceeded && sr.Status != StageSkipped || g.skips(s) || g.subHolds(s)
 }
 
 func (pipelineType) worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pipeline }

@@ -19,9 +19,10 @@ import (
 // childBack is how the sub-pipeline of a pipeline stage or branch was judged: the child
 // run linked to it (nil when none), and the child's own plan — empty when it holds.
 type childBack struct {
-	branch *lang.Stage // set for a parallel stage's pipeline branch
-	child  *Run
-	plan   guardPlan
+	branch   *lang.Stage // set for a parallel stage's pipeline branch
+	mustHold bool        // the branch may not be skipped by its condition again
+	child    *Run
+	plan     guardPlan
 }
 
 func (c childBack) holds() bool { return c.plan.back == nil && c.plan.why == "" }
@@ -87,16 +88,12 @@ func (g *guardCheck) subBack(s *lang.Stage) guardPlan {
 		what := fmt.Sprintf("the sub-pipeline %q of stage %q", l.Pipeline, s.ID)
 		if l != s {
 			what = fmt.Sprintf("the sub-pipeline %q of branch %q of stage %q", l.Pipeline, l.ID, s.ID)
-			c.branch = l
+			c.branch, c.mustHold = l, l.Condition != nil && !g.skips(l)
 		}
 		if c.child != nil {
 			what += " (run " + c.child.ID + ")"
 		}
-		plan := guardPlan{back: s, why: fmt.Sprintf("%s does not hold: %s", what, c.plan.why)}
-		if c.child != nil && c.plan.back != nil {
-			plan.below = &c
-		}
-		return plan
+		return guardPlan{back: s, why: fmt.Sprintf("%s does not hold: %s", what, c.plan.why), below: &c}
 	}
 	return guardPlan{back: s, why: fmt.Sprintf("stage %q does not hold on today's facts; running it again", s.ID)}
 }
@@ -111,15 +108,21 @@ func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
 		run.Stages[plan.back.ID].ConditionChecked = true
 	}
 	c := plan.below
-	if c == nil || c.child == nil || c.plan.back == nil {
+	if c == nil {
 		return
 	}
 	link := run.Stages[plan.back.ID]
 	if c.branch != nil {
 		e.startBranches(p, run, plan.back, guardwalk.Kept(run, plan.back, c.branch))
+		if c.mustHold {
+			guardwalk.Unskip(run, plan.back, c.branch, e.Now)
+		}
 		if link = run.Stages[c.branch.ID]; link == nil || link.Status != StageWaiting {
 			return // the branch is skipped this time: its child is not taken up
 		}
+	}
+	if c.child == nil || c.plan.back == nil {
+		return // nothing to take up: the stage starts a new child
 	}
 	link.Child, c.child.ParentAttempt = c.child.ID, link.Attempt
 	if cp := e.Cfg.PipelineFor(c.child); cp != nil {

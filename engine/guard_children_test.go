@@ -109,3 +109,28 @@ func TestGuardSendsBackToAStageItMustHold(t *testing.T) {
 		})
 	}
 }
+
+// A pipeline branch skipped by a condition over the run's record must hold at the merge:
+// the run goes back to the parallel stage and runs the branch, rather than skipping it
+// again until the loop limit fails the run; once its sub-pipeline holds, the merge goes
+// ahead.
+func TestGuardRunsABranchItMustHold(t *testing.T) {
+	e, cerr := lang.CompileExpr("context.risky == true", lang.Pos{Line: 1, Col: 1})
+	require.Nil(t, cerr)
+	cfg := chainConfig()
+	cfg.Pipelines[0].Stages[0] = &lang.Stage{ID: "review", Type: lang.StageParallel, Join: lang.JoinAll, OnComplete: "merge",
+		Branches: []*lang.Stage{{ID: "leafy", Type: lang.StagePipeline, Pipeline: "leaf", Condition: &lang.Predicate{Expr: e}}}}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	assert.Equal(t, 0, merges(res))
+	top := runOf(res.State, "top/7/1")
+	require.NotNil(t, top)
+	assert.Equal(t, RunWaiting, top.Status, top.Message)
+	assert.Equal(t, "review", top.Stage)
+	assert.Equal(t, StageWaiting, top.Stages["leafy"].Status)
+	leaf := runOf(res.State, "leaf/7/1")
+	require.NotNil(t, leaf, "the branch runs its sub-pipeline")
+	assert.Equal(t, "green", leaf.Stage)
+
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("green"), t0.Add(1))
+	assert.Equal(t, 1, merges(res))
+}

@@ -1,6 +1,8 @@
 package guardwalk
 
 import (
+	"time"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -139,4 +141,20 @@ func FirstHeadDependent(order []*lang.Stage) *lang.Stage {
 		}
 	}
 	return nil
+}
+
+// Unskip starts branch b of par, which the run's new entry of par skipped by b's
+// condition, because the guard found that b must hold (its condition reads the run's
+// record, which the guard does not take for a skip): without it the run would be sent
+// back to par, skip b again, and go round until the loop limit stops it.
+func Unskip(run *core.Run, par, b *lang.Stage, now time.Time) {
+	bsr := run.Stages[b.ID]
+	if bsr == nil || bsr.Status != core.StageSkipped {
+		return
+	}
+	bsr.Status, bsr.Message, bsr.ConditionChecked = core.StageWaiting, "", true
+	if b.Timeout > 0 {
+		sr := run.Stages[par.ID]
+		sr.Deadlines = append(sr.Deadlines, core.Deadline{Kind: core.DeadlineBranch, At: now.Add(b.Timeout), Branch: b.ID})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -13,28 +14,37 @@ import (
 // event left behind, can hold a merge back but never let one through.
 
 // guardPlan is what the guard found: whether the merge is justified, and otherwise
-// the gate the run goes back to and why.
+// the gate the run goes back to and why; below, the child run under back that goes back
+// too, and mustHold, that the run may not skip back by its condition again.
 type guardPlan struct {
-	back *lang.Stage
-	why  string
+	back     *lang.Stage
+	why      string
+	below    *childBack
+	mustHold bool
 }
 
 // guard decides whether the run's merge at stage merge may go ahead. The merge is
-// justified when the pipeline, as written, has a path from its first stage to merge
-// on which every gate left through its pass transition holds on today's facts, and
-// every gate left through on_fail decidedly fails on them (the transitions of other
-// stages are free: they are what the config says to do when an action ends). On top of that, every gate the run itself
-// passed must still hold, and a moved head sends the run back to the first gate whose
-// verdict depends on the head. Human stages are judged as gates are: a path through one's
-// on_complete needs what people gave there to count today (HumanHolds), and every human
-// stage the run passed or skipped must still hold.
+// justified when the pipeline, as written, has a path from its first stage to merge on
+// which every gate left through its pass transition holds on today's facts, and every
+// gate left through on_fail decidedly fails on them; human stages, sub-pipelines and
+// parallel stages are judged as gates are (HumanHolds; guard_children.go), and the
+// transitions of other stages are free: they are what the config says to do when an
+// action ends. On top of that, every gate, human stage and sub-pipeline the run passed or
+// skipped must still hold, and a moved head sends the run back to the first gate whose
+// verdict depends on the head.
 func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
+	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
+	return e.guardTo(p, run, core.GuardTarget(p, merge), 0)
+}
+
+// guardTo is the guard of run on its way to merge, a stage of p, or with merge nil to the
+// end of p (a sub-pipeline's run, judged for the merge of a run above it); depth counts
+// the sub-pipelines above.
+func (e *eval) guardTo(p *lang.Pipeline, run *Run, merge *lang.Stage, depth int) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
-	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
-	merge = core.GuardTarget(p, merge)
-	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}}
-	order, frontier, justified := g.paths(p, merge)
+	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}, depth: depth, subs: map[string]childBack{}}
+	order, frontier, justified := guardwalk.Paths(p, merge, g.recheck)
 	pr := e.Facts.PR
 	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
 	// gates on the way to a merge of another of a multi-PR run's pull requests are all
@@ -42,27 +52,26 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 	g.moved = run.VerifiedSHA != "" && run.VerifiedSHA != pr.HeadSHA && e.RunPR(run) == pr
 	if !justified {
 		if len(frontier) == 0 {
+			if merge == nil {
+				return guardPlan{why: fmt.Sprintf("the end of pipeline %q cannot be reached from its start as written", p.Name)}
+			}
 			return guardPlan{why: fmt.Sprintf("stage %q cannot be reached from the start of pipeline %q as written; the merge cannot be verified", merge.ID, p.Name)}
 		}
 		return g.back(frontier[0])
 	}
-	// The gates and human stages this run passed hold too, whatever other path the config
-	// allows.
+	// The gates, human stages and sub-pipelines this run passed hold too, whatever other
+	// path the config allows.
 	for _, s := range p.Stages {
 		sr := run.Stages[s.ID]
-		if s.ID == merge.ID || sr == nil {
+		if merge != nil && s.ID == merge.ID || sr == nil {
 			continue
 		}
 		if t := stageTypes[s.Type]; t != nil && !t.stillHolds(g, s, sr) {
 			return g.back(s)
 		}
 	}
-	if g.moved {
-		for _, s := range order {
-			if s.Type == lang.StageGate && core.HeadDependent(s) {
-				return g.back(s)
-			}
-		}
+	if s := guardwalk.FirstHeadDependent(order); g.moved && s != nil {
+		return g.back(s)
 	}
 	return guardPlan{}
 }
@@ -75,6 +84,8 @@ type guardCheck struct {
 	held    map[string][]GateResult // gate id -> results, for gates that do not hold
 	failing map[string]bool         // gates that decidedly fail
 	moved   bool                    // the head moved since the run's gates passed
+	depth   int                     // how many sub-pipelines deep run is below the merging run
+	subs    map[string]childBack    // pipeline stage or branch id -> its sub-pipeline's judgement
 }
 
 // recheck is the verdict of s's type on s; the guard takes the transitions of a type it
@@ -83,7 +94,7 @@ func (g *guardCheck) recheck(s *lang.Stage) guardVerdict {
 	if t := stageTypes[s.Type]; t != nil {
 		return t.recheck(g, s)
 	}
-	return guardFree
+	return guardwalk.Free
 }
 
 // skips reports whether the condition of s decidedly does not hold today, so that the
@@ -105,63 +116,16 @@ func (g *guardCheck) holds(s *lang.Stage) bool {
 	return true
 }
 
-// paths walks p breadth-first from its first stage, in config order within a level,
-// through the transitions today's facts allow: order is the stages reached, in the order
-// reached; frontier the gates and human stages the walk stopped at; justified whether it
-// reached merge.
-func (g *guardCheck) paths(p *lang.Pipeline, merge *lang.Stage) (order, frontier []*lang.Stage, justified bool) {
-	index := map[string]int{}
-	for i, s := range p.Stages {
-		index[s.ID] = i
-	}
-	seen := map[string]bool{p.Stages[0].ID: true}
-	queue := []int{0}
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
-		s := p.Stages[i]
-		order = append(order, s)
-		if s == merge || s.ID == merge.ID {
-			justified = true
-			continue
-		}
-		free, pass, fail := core.GuardEdges(p, i)
-		switch g.recheck(s) {
-		case guardSkips:
-			free = append(free, s.SkipTo)
-		case guardHolds:
-			free = append(free, pass...)
-		case guardFails:
-			free = append(free, fail...)
-			frontier = append(frontier, s)
-		case guardStops:
-			frontier = append(frontier, s)
-		}
-		for _, t := range free {
-			j, ok := index[t]
-			if ok && !seen[t] {
-				seen[t] = true
-				queue = append(queue, j)
-			}
-		}
-	}
-	return order, frontier, justified
-}
-
 // back is the plan that sends the run back to s, which does not hold, and why.
 func (g *guardCheck) back(s *lang.Stage) guardPlan {
-	pr, run := g.e.Facts.PR, g.run
-	if s.Type == lang.StageHuman {
-		_, why := g.e.HumanHolds(run, s)
-		return guardPlan{back: s, why: fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, core.Short(pr.HeadSHA), why)}
+	plan := g.backTo(s)
+	plan.mustHold = s.Condition != nil && !g.skips(s)
+	return plan
+}
+
+func (g *guardCheck) backTo(s *lang.Stage) guardPlan {
+	if s.Type == lang.StagePipeline || s.Type == lang.StageParallel {
+		return g.subBack(s) // guard_children.go
 	}
-	if g.moved {
-		return guardPlan{back: s, why: fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-			core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)}
-	}
-	verb := "does not hold"
-	if sr := run.Stages[s.ID]; sr != nil && sr.Status == StagePassed {
-		verb = "no longer holds"
-	}
-	return guardPlan{back: s, why: fmt.Sprintf("gate %q %s (%s); checking again", s.ID, verb, core.FirstUnmet(g.held[s.ID]))}
+	return guardPlan{back: s, why: guardwalk.Why(g.e.Eval, g.run, s, g.moved, g.held[s.ID])}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -58,21 +59,13 @@ var stageTypes = map[lang.StageType]stageType{
 }
 
 // guardVerdict is what the merge guard finds of a stage on its walk to the merge.
-type guardVerdict int
-
-const (
-	guardFree  guardVerdict = iota // the guard does not judge it: its transitions are free
-	guardSkips                     // its condition decidedly does not hold: the run skips it
-	guardHolds                     // it holds: the walk goes on through its pass transitions
-	guardFails                     // it decidedly fails: on through its fail transitions, and it stops the walk
-	guardStops                     // it does not hold: the walk stops there
-)
+type guardVerdict = guardwalk.Verdict
 
 // unguarded is embedded by the types whose transitions the merge guard takes as free:
 // what they do is what the config says to do when they end.
 type unguarded struct{}
 
-func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict       { return guardFree }
+func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict       { return guardwalk.Free }
 func (unguarded) stillHolds(*guardCheck, *lang.Stage, *StageRun) bool { return true }
 
 // noBranch is embedded by the types a branch of a parallel stage may not have.

@@ -85,7 +85,7 @@ func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Eff
 	}
 	switch plan := e.guardChain(p, run, stage); {
 	case plan.back != nil:
-		e.enter(run, stage.ID, plan.back.ID, plan.why)
+		e.goBack(p, run, stage.ID, plan) // guard_children.go
 		return true, true
 	case plan.why != "":
 		return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)"), true

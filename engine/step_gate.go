@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -77,15 +78,17 @@ func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) boo
 func (gateType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	switch {
 	case g.skips(s):
-		return guardSkips
+		return guardwalk.Skips
 	case g.holds(s):
-		return guardHolds
+		return guardwalk.Holds
 	case g.failing[s.ID]:
-		return guardFails
+		return guardwalk.Fails
 	}
-	return guardStops
+	return guardwalk.Stops
 }
 
+// stillHolds: a gate the run passed or skipped holds today, unless its condition does not
+// hold today (the config skips it).
 func (gateType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	return sr.Status != StagePassed || g.holds(s)
+	return sr.Status != StagePassed && sr.Status != StageSkipped || g.skips(s) || g.holds(s)
 }

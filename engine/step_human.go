@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/feedback"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -83,18 +84,15 @@ func (humanType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bo
 }
 
 func (humanType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
-	if g.skips(s) {
-		return guardSkips
-	}
-	if ok, _ := g.e.HumanHolds(g.run, s); ok {
-		return guardHolds
-	}
-	return guardStops
+	return guardwalk.Judge(s, g.skips, func(s *lang.Stage) bool { ok, _ := g.e.HumanHolds(g.run, s); return ok })
 }
 
 func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
 	if sr.Status != StagePassed && sr.Status != StageSkipped {
 		return true
+	}
+	if g.skips(s) {
+		return true // its condition does not hold today: the config skips it
 	}
 	ok, _ := g.e.HumanHolds(g.run, s)
 	return ok

@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/graph"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -39,10 +40,23 @@ const ruleOnAnyReject = "any_reject"
 
 // parallelType runs its branches at once and joins them.
 type parallelType struct {
-	unguarded
 	noBranch
 	noAnswers
 	nobody
+}
+
+// recheck: a parallel stage holds when enough of its branches hold for its join
+// (guard_children.go).
+func (parallelType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+	return guardwalk.Judge(s, g.skips, g.joinHolds)
+}
+
+// stillHolds: every pipeline branch the run's record says succeeded still holds.
+func (parallelType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
+	if sr.Status == StageSkipped {
+		return g.skips(s) || g.joinHolds(s)
+	}
+	return sr.Status != StageSucceeded || g.branchesHold(s)
 }
 
 func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -406,8 +407,16 @@ func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
 // pipelineType starts a child pipeline and waits for its end.
 type pipelineType struct {
 	noDeadlines
-	unguarded
 	noAnswers
+}
+
+// recheck: a pipeline stage holds when its sub-pipeline holds to its end (guard_children.go).
+func (pipelineType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+	return guardwalk.Judge(s, g.skips, g.subHolds)
+}
+
+func (pipelineType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
+	return sr.Status != StageSucceeded && sr.Status != StageSkipped || g.skips(s) || g.subHolds(s)
 }
 
 func (pipelineType) worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pipeline }

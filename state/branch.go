@@ -237,14 +237,19 @@ func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
 			newest[r.Pipeline] = r
 		}
 	}
-	// A sub-pipeline's run stays while its parent is open: the parent reads its end, and
-	// the status shows it under the parent's stage.
+	// A sub-pipeline's run stays while its parent is open: the parent reads its end, the
+	// merge guard re-checks it (and so its own children, which stay with it), and the
+	// status shows it under the parent's stage.
 	held := map[string]bool{}
-	for _, r := range st.Runs {
-		if !r.Status.Final() {
+	for grew := true; grew; {
+		grew = false
+		for _, r := range st.Runs {
+			if r.Status.Final() && !held[r.ID] {
+				continue
+			}
 			for _, sr := range r.Stages {
-				if sr != nil && sr.Child != "" {
-					held[sr.Child] = true
+				if sr != nil && sr.Child != "" && !held[sr.Child] {
+					held[sr.Child], grew = true, true
 				}
 			}
 		}

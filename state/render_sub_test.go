@@ -82,3 +82,26 @@ func TestCompactKeepsChildrenOfOpenParents(t *testing.T) {
 	assert.Equal(t, "c/7/1", archived[0].ID)
 	assert.Equal(t, "p/7/1/a", live.Past[0].Parent, "the record keeps the link")
 }
+
+// A finished grandchild stays while its finished parent is held by an open run above it:
+// the merge guard re-checks the whole chain below a run at its merge.
+func TestCompactKeepsGrandchildrenOfOpenRuns(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	top := finishedRun("p", 1, engine.RunWaiting, at)
+	top.Stages = map[string]*engine.StageRun{"a": {Child: "c/7/1"}}
+	child := finishedRun("c", 1, engine.RunCompleted, at)
+	child.Parent = "p/7/1/a"
+	child.Stages = map[string]*engine.StageRun{"g": {Child: "g/7/1"}}
+	grand := finishedRun("g", 1, engine.RunCompleted, at)
+	grand.Parent = "c/7/1/g"
+	newer := finishedRun("g", 2, engine.RunCompleted, at.Add(time.Minute))
+	st := &engine.State{Version: 1, Runs: []*engine.Run{top, child, grand, newer}}
+	live, archived := Compact(st)
+	assert.Empty(t, archived)
+	assert.Len(t, live.Runs, 4)
+
+	top.Status = engine.RunCompleted
+	_, archived = Compact(st)
+	require.Len(t, archived, 1)
+	assert.Equal(t, "g/7/1", archived[0].ID)
+}

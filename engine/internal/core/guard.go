@@ -12,12 +12,15 @@ type HeadIndependent interface {
 }
 
 // GuardEdges returns the targets stage i of p may move to. For a gate: pass is the
-// target of its pass transition, fail those of its fail transitions; for a human stage:
-// pass is the target of on_complete. free holds every other target (for any other
-// stage, all of them).
+// target of its pass transition, fail those of its fail transitions; for a human stage, a
+// pipeline stage and a parallel stage: pass is the target of on_complete (a sub-pipeline's
+// end, a join met, are judged as a gate's pass is). free holds every other target (for any
+// other stage, all of them).
 func GuardEdges(p *lang.Pipeline, i int) (free, pass, fail []string) {
 	s := p.Stages[i]
-	if s.Type != lang.StageGate && s.Type != lang.StageHuman {
+	switch s.Type {
+	case lang.StageGate, lang.StageHuman, lang.StagePipeline, lang.StageParallel:
+	default:
 		return lang.Successors(p, i), nil, nil
 	}
 	next := lang.TargetComplete
@@ -28,7 +31,7 @@ func GuardEdges(p *lang.Pipeline, i int) (free, pass, fail []string) {
 	if s.OnPass != "" {
 		pass = []string{s.OnPass}
 	}
-	if s.Type == lang.StageHuman && s.OnComplete != "" {
+	if s.Type != lang.StageGate && s.OnComplete != "" {
 		pass = []string{s.OnComplete}
 	}
 	if s.OnFail != "" {
@@ -46,7 +49,13 @@ func GuardEdges(p *lang.Pipeline, i int) (free, pass, fail []string) {
 		// The skip edge is the guard's to decide, from today's facts (GuardSkips).
 		taken = append(taken, s.SkipTo)
 	}
-	for _, t := range lang.Transitions(s) {
+	all := lang.Transitions(s)
+	for _, b := range s.Branches {
+		if b != nil {
+			all = append(all, lang.Transitions(b)...) // a branch's own rules: free, as an agent's
+		}
+	}
+	for _, t := range all {
 		if k := indexOf(taken, t); k >= 0 {
 			taken = append(taken[:k], taken[k+1:]...) // written out above
 			continue

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/org/pipeline-action/engine/internal/guardwalk"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// The merge guard below a run. A sub-pipeline is part of the path to the merge: a pipeline
+// stage (or pipeline branch) holds only when the guard of its child run, judged to the
+// child's end rather than to a merge, holds — recursively for grandchildren. The child
+// judged is the one the run's current attempt started; with none, the sub-pipeline is
+// judged as written on a run that has done nothing (guardwalk.StandIn), so a forged
+// record of a passed stage grants nothing. A child that no longer holds is taken back to
+// its own first stage that no longer holds, under a new attempt of its owner's stage: what
+// it did before that stage stands, as for a run sent back to a gate.
+
+// childBack is how the sub-pipeline of a pipeline stage or branch was judged: the child
+// run linked to it (nil when none), and the child's own plan — empty when it holds.
+type childBack struct {
+	branch   *lang.Stage // set for a parallel stage's pipeline branch
+	mustHold bool        // the branch may not be skipped by its condition again
+	child    *Run
+	plan     guardPlan
+}
+
+func (c childBack) holds() bool { return c.plan.back == nil && c.plan.why == "" }
+
+// subHolds reports whether the sub-pipeline of s, a pipeline stage or branch of the
+// guarded run's pipeline, holds to its end on today's facts, judging it once.
+func (g *guardCheck) subHolds(s *lang.Stage) bool {
+	c, ok := g.subs[s.ID]
+	if !ok {
+		c = g.judgeSub(s)
+		g.subs[s.ID] = c
+	}
+	return c.holds()
+}
+
+func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
+	e, run := g.e, g.run
+	cp := e.ConfigFor(run).Pipeline(s.Pipeline)
+	if cp == nil || g.depth >= 64 { // validate keeps the chain acyclic; this bounds a forged one
+		return childBack{plan: guardPlan{why: fmt.Sprintf("sub-pipeline %q of stage %q cannot be judged", s.Pipeline, s.ID)}}
+	}
+	child, view := e.ChildOf(run, s), guardwalk.StandIn(run, s, cp)
+	if child != nil {
+		v := *child
+		if run.VerifiedSHA != "" && run.VerifiedSHA == e.Facts.PR.HeadSHA {
+			v.VerifiedSHA, v.VerifiedBy = "", "" // verified after its child: the last verification
+		}
+		view = &v
+	}
+	plan := e.guardTo(cp, view, nil, g.depth+1)
+	if plan.back == nil && plan.why == "" && child != nil && child.Status != RunCompleted {
+		plan.why = fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
+	}
+	return childBack{child: child, plan: plan}
+}
+
+func (g *guardCheck) joinHolds(par *lang.Stage) bool {
+	return guardwalk.JoinHolds(par, g.skips, g.subHolds)
+}
+
+// branchesHold reports whether every pipeline branch of par that succeeded still holds.
+func (g *guardCheck) branchesHold(par *lang.Stage) bool {
+	for _, b := range guardwalk.SucceededBranches(g.run, par) {
+		if !g.subHolds(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// subBack is the plan that sends the run back to s, a pipeline or parallel stage whose
+// sub-pipeline (or one of whose pipeline branches) does not hold, with its child.
+func (g *guardCheck) subBack(s *lang.Stage) guardPlan {
+	links := []*lang.Stage{s}
+	if s.Type == lang.StageParallel {
+		links = s.Branches
+	}
+	for _, l := range links {
+		c, ok := g.subs[l.ID]
+		if !ok || c.holds() {
+			continue
+		}
+		what := fmt.Sprintf("the sub-pipeline %q of stage %q", l.Pipeline, s.ID)
+		if l != s {
+			what = fmt.Sprintf("the sub-pipeline %q of branch %q of stage %q", l.Pipeline, l.ID, s.ID)
+			c.branch, c.mustHold = l, l.Condition != nil && !g.skips(l)
+		}
+		if c.child != nil {
+			what += " (run " + c.child.ID + ")"
+		}
+		return guardPlan{back: s, why: fmt.Sprintf("%s does not hold: %s", what, c.plan.why), below: &c}
+	}
+	return guardPlan{back: s, why: fmt.Sprintf("stage %q does not hold on today's facts; running it again", s.ID)}
+}
+
+// goBack sends run, which stands at from, back as plan says: to plan.back, and the child
+// below it back to its own stage that no longer holds, taken up by the new attempt (of a
+// parallel stage, the branches that succeeded keep their result).
+func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
+	e.enter(run, from, plan.back.ID, plan.why)
+	if plan.mustHold {
+		// Its condition is not the guard's to skip: the stage must hold, not be skipped again.
+		run.Stages[plan.back.ID].ConditionChecked = true
+	}
+	c := plan.below
+	if c == nil {
+		return
+	}
+	link := run.Stages[plan.back.ID]
+	if c.branch != nil {
+		e.startBranches(p, run, plan.back, guardwalk.Kept(run, plan.back, c.branch))
+		if c.mustHold {
+			guardwalk.Unskip(run, plan.back, c.branch, e.Now)
+		}
+		if link = run.Stages[c.branch.ID]; link == nil || link.Status != StageWaiting {
+			return // the branch is skipped this time: its child is not taken up
+		}
+	}
+	if c.child == nil || c.plan.back == nil {
+		return // nothing to take up: the stage starts a new child
+	}
+	link.Child, c.child.ParentAttempt = c.child.ID, link.Attempt
+	if cp := e.Cfg.PipelineFor(c.child); cp != nil {
+		e.goBack(cp, c.child, c.child.Stage, c.plan)
+	}
+}

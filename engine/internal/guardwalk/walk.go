@@ -1,0 +1,160 @@
+package guardwalk
+
+import (
+	"time"
+
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/lang"
+)
+
+// Verdict is what the merge guard finds of a stage on its walk to the merge.
+type Verdict int
+
+const (
+	Free  Verdict = iota // the guard does not judge it: its transitions are free
+	Skips                // its condition decidedly does not hold: the run skips it
+	Holds                // it holds: the walk goes on through its pass transitions
+	Fails                // it decidedly fails: on through its fail transitions, and it stops the walk
+	Stops                // it does not hold: the walk stops there
+)
+
+// Paths walks p breadth-first from its first stage, in config order within a level,
+// through the transitions the verdicts allow: order is the stages reached, in the order
+// reached; frontier the stages the walk stopped at; justified whether it reached merge —
+// or, with merge nil, the end of p (`complete`).
+func Paths(p *lang.Pipeline, merge *lang.Stage, recheck func(*lang.Stage) Verdict) (order, frontier []*lang.Stage, justified bool) {
+	index := map[string]int{}
+	for i, s := range p.Stages {
+		index[s.ID] = i
+	}
+	seen := map[string]bool{p.Stages[0].ID: true}
+	queue := []int{0}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		s := p.Stages[i]
+		order = append(order, s)
+		if merge != nil && (s == merge || s.ID == merge.ID) {
+			justified = true
+			continue
+		}
+		free, pass, fail := core.GuardEdges(p, i)
+		switch recheck(s) {
+		case Skips:
+			free = append(free, s.SkipTo)
+		case Holds:
+			free = append(free, pass...)
+		case Fails:
+			free = append(free, fail...)
+			frontier = append(frontier, s)
+		case Stops:
+			frontier = append(frontier, s)
+		}
+		for _, t := range free {
+			if merge == nil && t == lang.TargetComplete {
+				justified = true
+			}
+			j, ok := index[t]
+			if ok && !seen[t] {
+				seen[t] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	return order, frontier, justified
+}
+
+// JoinHolds reports whether enough branches of parallel stage par hold for its join: an
+// agent or action branch holds as its stage would (what it did is what the config says to
+// do when it ends), a pipeline branch when sub says its sub-pipeline does; a branch that
+// skips (its condition decidedly does not hold today) is not counted.
+func JoinHolds(par *lang.Stage, skips, sub func(*lang.Stage) bool) bool {
+	held, skipped := 0, 0
+	for _, b := range par.Branches {
+		switch {
+		case skips(b):
+			skipped++
+		case b.Type != lang.StagePipeline || sub(b):
+			held++
+		}
+	}
+	return held >= core.JoinNeed(par, len(par.Branches)-skipped)
+}
+
+// SucceededBranches are the pipeline branches of par that run's record says succeeded at
+// its current attempt of par: each must still hold at the merge.
+func SucceededBranches(run *core.Run, par *lang.Stage) []*lang.Stage {
+	var out []*lang.Stage
+	sr := run.Stages[par.ID]
+	for _, b := range par.Branches {
+		bsr := run.Stages[b.ID]
+		if b.Type == lang.StagePipeline && sr != nil && bsr != nil && bsr.Parent == par.ID &&
+			bsr.ParentAttempt == sr.Attempt && bsr.Status == core.StageSucceeded {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Kept are the branches of par that keep their result when run, sent back by the guard
+// because of branch again, has just entered par anew: those that succeeded at the entry
+// before, but again.
+func Kept(run *core.Run, par, again *lang.Stage) map[string]bool {
+	keep := map[string]bool{}
+	attempt := run.Stages[par.ID].Attempt - 1
+	for _, b := range par.Branches {
+		if bsr := run.Stages[b.ID]; b != again && bsr != nil && bsr.Parent == par.ID &&
+			bsr.ParentAttempt == attempt && bsr.Status == core.StageSucceeded {
+			keep[b.ID] = true
+		}
+	}
+	return keep
+}
+
+// StandIn is the run the guard judges sub-pipeline cp of stage s of run on when no child
+// of run's current attempt of s exists (s was skipped, or never run): a run that has done
+// nothing, so that only today's facts count.
+func StandIn(run *core.Run, s *lang.Stage, cp *lang.Pipeline) *core.Run {
+	return &core.Run{ID: run.ID + "/" + s.ID, Pipeline: cp.Name, ConfigOID: run.ConfigOID, Subject: run.Subject,
+		Status: core.RunRunning, Stages: map[string]*core.StageRun{}, Context: run.Context, Head: run.Head,
+		HeadSince: run.HeadSince, Parent: core.ParentRef(run.ID, s.ID), Depth: run.Depth + 1}
+}
+
+// Judge is the verdict on s of a stage type that holds when holds says so: it skips when
+// its condition decidedly does not hold today (skips), else it holds or stops the walk.
+func Judge(s *lang.Stage, skips, holds func(*lang.Stage) bool) Verdict {
+	switch {
+	case skips(s):
+		return Skips
+	case holds(s):
+		return Holds
+	}
+	return Stops
+}
+
+// FirstHeadDependent is the first gate of order whose verdict may change when the head
+// moves, or nil.
+func FirstHeadDependent(order []*lang.Stage) *lang.Stage {
+	for _, s := range order {
+		if s.Type == lang.StageGate && core.HeadDependent(s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// Unskip starts branch b of par, which the run's new entry of par skipped by b's
+// condition, because the guard found that b must hold (its condition reads the run's
+// record, which the guard does not take for a skip): without it the run would be sent
+// back to par, skip b again, and go round until the loop limit stops it.
+func Unskip(run *core.Run, par, b *lang.Stage, now time.Time) {
+	bsr := run.Stages[b.ID]
+	if bsr == nil || bsr.Status != core.StageSkipped {
+		return
+	}
+	bsr.Status, bsr.Message, bsr.ConditionChecked = core.StageWaiting, "", true
+	if b.Timeout > 0 {
+		sr := run.Stages[par.ID]
+		sr.Deadlines = append(sr.Deadlines, core.Deadline{Kind: core.DeadlineBranch, At: now.Add(b.Timeout), Branch: b.ID})
+	}
+}

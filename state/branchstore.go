@@ -269,6 +269,8 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	var files []FileChange
 	if text != v.File {
 		files = append(files, FileChange{Path: s.file, Text: text})
+	} else if fw.headline == "" && len(index.files) > 0 {
+		fw.headline = claimDueHeadline(s.file, fw.due) // claim_index.go: the index alone changes
 	}
 	files = append(files, index.files...)
 	for _, r := range archived {

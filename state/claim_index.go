@@ -51,3 +51,12 @@ func claimDueListed(shard, file string) time.Time {
 	}
 	return time.Time{}
 }
+
+// claimDueHeadline is the headline of a commit that changes only the index, listing the end
+// of a claim (due) or no longer listing it (due zero).
+func claimDueHeadline(file string, due time.Time) string {
+	if due.IsZero() {
+		return subjectName(file) + ": the state comment's claim is no longer a deadline"
+	}
+	return subjectName(file) + ": the state comment is left to the claim in flight, until " + due.UTC().Format(time.RFC3339)
+}

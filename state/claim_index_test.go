@@ -32,6 +32,8 @@ func TestClaimEndIsListedForTheSweep(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, w.calls, "the comment is left to the claim in flight")
 	require.Equal(t, commits+1, len(m.messages), "one commit lists the claim's end")
+	assert.Equal(t, "pr-7: the state comment is left to the claim in flight, until "+claim.Until.Format(time.RFC3339)+" (pull_request.opened by dev)",
+		m.messages[len(m.messages)-1])
 	idx, err := DecodeIndex(m.files[shard])
 	require.NoError(t, err)
 	var entry *IndexEntry
@@ -61,5 +63,6 @@ func TestClaimEndIsListedForTheSweep(t *testing.T) {
 	_, err = saved(t, m, w, commentsOf(w), claim.Until.Add(time.Hour), withSeq(2))
 	require.NoError(t, err)
 	assert.Equal(t, commits+1, len(m.messages))
+	assert.Equal(t, "pr-7: the state comment's claim is no longer a deadline (pull_request.opened by dev)", m.messages[len(m.messages)-1])
 	assert.True(t, claimDueListed(m.files[shard], "pr-7.json").IsZero(), "%s", m.files[shard])
 }

@@ -154,7 +154,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor,
 		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
-		Visits:   core.CopyVisits(in.Visits)}}
+		Visits:   core.CopyVisits(in.Visits), DoneBy: in.DoneBy}}
 	e.IssueView() // step_issue.go
 	return e
 }
@@ -272,6 +272,9 @@ func (e *eval) advancePass() bool {
 		return rank[a.Name] < rank[b.Name]
 	})
 	for i, en := range order {
+		if e.doneByOther(en.p, en.run) { // step_done.go
+			continue
+		}
 		if e.refusedDeep(en.run) {
 			e.Logf("runs after %s wait: its effect was refused", en.run.ID)
 			return false

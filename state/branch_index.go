@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/org/pipeline-action/engine"
 )
@@ -18,21 +19,21 @@ type indexWrite struct {
 // shard when its entries change; and, while IndexFile is on the branch, what migrate
 // writes. An IndexFile GitHub gave only part of is left as it is: its runs are listed
 // again as their subjects' states are written.
-func (s *BranchStore) indexChanges(ctx context.Context, live *engine.State, v Version) (indexWrite, error) {
+func (s *BranchStore) indexChanges(ctx context.Context, live *engine.State, v Version, due time.Time) (indexWrite, error) {
 	out := indexWrite{shard: v.Shard, legacy: v.Index}
 	if f := s.read.Index; f != nil && v.Index != "" && v.Index == f.Text {
 		if f.Truncated {
 			s.logf("%s on %s is too large for GitHub to give its text; it is left as it is, and %s/ lists each subject again once its state is written",
 				f.Path, s.read.Name, IndexDir)
 		} else {
-			return s.migrate(ctx, live, v)
+			return s.migrate(ctx, live, v, due)
 		}
 	}
 	base, keep, err := s.shard(v)
 	if err != nil || keep {
 		return out, err
 	}
-	text, changed, err := s.shardText(ShardFile(s.file), base, live, v.Shard)
+	text, changed, err := s.shardText(ShardFile(s.file), base, live, v.Shard, due)
 	if err != nil || !changed {
 		return out, err
 	}
@@ -64,11 +65,12 @@ func (s *BranchStore) shard(v Version) (idx *Index, keep bool, err error) {
 	return idx, false, nil
 }
 
-// shardText is the shard path holding base with the subject's entries those of live, and
-// whether it differs from old (its text read; "" when absent). An absent shard is not
+// shardText is the shard path holding base with the subject's entries those of live (and
+// the end of a claim, due, when not zero), and whether it differs from old (its text read;
+// "" when absent). An absent shard is not
 // written for a subject without open runs.
-func (s *BranchStore) shardText(path string, base *Index, live *engine.State, old string) (string, bool, error) {
-	next := base.WithSubject(s.file, live)
+func (s *BranchStore) shardText(path string, base *Index, live *engine.State, old string, due time.Time) (string, bool, error) {
+	next := base.WithSubject(s.file, live).withClaimDue(s.file, s.subject, due) // claim_index.go
 	if old == "" && len(next.Runs) == 0 {
 		return "", false, nil
 	}
@@ -89,7 +91,7 @@ func (s *BranchStore) shardText(path string, base *Index, live *engine.State, ol
 // shard with IndexFile's entries, the subject's those of live, deleting IndexFile.
 // IndexFile's entries replace a shard's subject by subject (on the branch, it was written
 // after the shards). An IndexFile someone else wrote is deleted, its entries dropped.
-func (s *BranchStore) migrate(ctx context.Context, live *engine.State, v Version) (indexWrite, error) {
+func (s *BranchStore) migrate(ctx context.Context, live *engine.State, v Version, due time.Time) (indexWrite, error) {
 	all, err := s.w.OpenRuns(ctx, s.read.Name)
 	if err != nil {
 		return indexWrite{}, fmt.Errorf("reading the index on %s to move %s into %s/: %w", s.read.Name, IndexFile, IndexDir, err)
@@ -133,7 +135,7 @@ func (s *BranchStore) migrate(ctx context.Context, live *engine.State, v Version
 		}
 		text := old[p]
 		if p == own {
-			text, _, err = s.shardText(p, idx, live, old[p])
+			text, _, err = s.shardText(p, idx, live, old[p], due)
 		} else if idx != nil {
 			text, err = EncodeIndex(idx)
 		}

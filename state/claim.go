@@ -147,7 +147,9 @@ func (d *Dual) fileWrite(c Change, v Version) fileWrite {
 	switch {
 	case v.CommentID != 0:
 		return fileWrite{claim: read, drop: true}
-	case c.Intent || d.adopt != nil || read.inFlight(d.now()) && !d.posted:
+	case d.adopt == nil && read.inFlight(d.now()) && !d.posted:
+		return fileWrite{claim: read, due: read.Until} // left to the claimer, until its end (claim_index.go)
+	case c.Intent || d.adopt != nil:
 		return fileWrite{claim: read}
 	}
 	return fileWrite{claim: newClaim(d.now(), d.deadline, d.newestComment()), fresh: true}

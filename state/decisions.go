@@ -66,9 +66,13 @@ func sameDecisions(text, subject string, kept *engine.State) (*engine.State, boo
 // derivedOnly says whether the save of c (live, kept as the file would hold it) changes
 // only derived data of the file read as v: then the branch is not written. It never holds
 // while the branch is refused, for a fresh claim (the comment's posting is serialised
-// by its commit), for runs to archive, or when c asks for the state to be kept.
+// by its commit), for runs to archive, when the end of a claim the index lists changes,
+// or when c asks for the state to be kept.
 func (d *Dual) derivedOnly(c Change, kept *engine.State, archived []*engine.Run, v Version, fw fileWrite) (fileSeq int, ok bool) {
 	if d.forbidden || fw.fresh || c.Keep || len(archived) > 0 || v.File == "" {
+		return 0, false
+	}
+	if !claimDueListed(v.Shard, d.Branch.file).Equal(fw.due) { // claim_index.go: the sweep's deadline changes
 		return 0, false
 	}
 	st, same := sameDecisions(v.File, d.Branch.subject, kept)

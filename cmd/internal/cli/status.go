@@ -105,7 +105,13 @@ func printRead(stdout, stderr io.Writer, read state.BranchRead, branch string) i
 			where += " (signed by GitHub)"
 		}
 	}
-	fmt.Fprintf(stdout, "\n%d open %s, %s.\n", len(got.Index.Runs), run.Plural(len(got.Index.Runs), "run", "runs"), where)
+	open := 0
+	for _, e := range got.Index.Runs {
+		if !e.CommentClaim() { // state/claim_index.go: a state comment still to post, not a run
+			open++
+		}
+	}
+	fmt.Fprintf(stdout, "\n%d open %s, %s.\n", open, run.Plural(open, "run", "runs"), where)
 	if len(unsigned) > 0 {
 		fmt.Fprintf(stdout, "NOT signed by GitHub: not written by the action through GitHub's API, do not trust them: %s.\n", strings.Join(unsigned, ", "))
 	}
@@ -133,8 +139,12 @@ func printIndex(w io.Writer, idx *state.Index) {
 		if !e.NextDeadline.IsZero() {
 			due = e.NextDeadline.UTC().Format(time.DateTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", run.OneLine(e.Subject), run.OneLine(e.Pipeline), run.OneLine(string(e.Status)),
-			run.OneLine(e.Stage), e.Updated.UTC().Format(time.DateTime), due, run.OneLine(e.Run))
+		pipeline, stage, id := run.OneLine(e.Pipeline), run.OneLine(e.Stage), run.OneLine(e.Run)
+		if e.CommentClaim() {
+			pipeline, stage, id = "-", "state comment to post", "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", run.OneLine(e.Subject), pipeline, run.OneLine(string(e.Status)),
+			stage, e.Updated.UTC().Format(time.DateTime), due, id)
 	}
 	tw.Flush()
 }

@@ -80,3 +80,12 @@ func TestStatusShowsTheNextDeadline(t *testing.T) {
 		Status: "waiting", Stage: "signoff", Updated: at.Add(-time.Hour), NextDeadline: at}}})
 	assert.Regexp(t, `acme/widgets#7\s+p\s+waiting\s+signoff\s+2026-01-06 08:30:00\s+2026-01-06 09:30:00\s+p/7/1`, out.String())
 }
+
+// The end of a claim to post a state comment is listed as what it is, not as a run.
+func TestStatusShowsAStateCommentToPost(t *testing.T) {
+	at := time.Date(2026, 1, 6, 9, 30, 0, 0, time.UTC)
+	var out bytes.Buffer
+	printIndex(&out, &state.Index{Runs: []state.IndexEntry{{Subject: "acme/widgets#7", File: "pr-7.json",
+		Status: "waiting", Updated: at, NextDeadline: at}}})
+	assert.Regexp(t, `acme/widgets#7\s+-\s+waiting\s+state comment to post\s+2026-01-06 09:30:00\s+2026-01-06 09:30:00\s+-`, out.String())
+}

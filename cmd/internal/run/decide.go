@@ -31,6 +31,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 	if err := reportBudget(ev.Report, rd.store, res.State); err != nil { // budget.go
 		return res, nil, err
 	}
+	done := &doneGuard{number: number} // done.go
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == maxSettleRounds {
 			return res, fmt.Errorf("effects still pending after %d rounds; the state was saved as it stands, and the next event carries on", maxSettleRounds), nil
@@ -43,12 +44,13 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 				return res, nil, err
 			}
 		}
-		outcomes := r.performAll(ctx, client, snap.Facts, res.Effects)
+		outcomes := r.performAll(ctx, client, snap.Facts, res.State, res.Effects, done)
 		a.outcomes = append(a.outcomes, outcomes...)
 		if engine.HasWriteAhead(res.Effects) {
 			rd.st = saved // the state last saved: what the next commit changes
 		}
 		in.Visits = res.Visits // a loop is bounded within the whole event, across rounds
+		in.DoneBy = res.DoneBy // a subject done in this event is done for the rounds after
 		settled := res.State
 		res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
 		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil { // facts_extra.go
@@ -63,13 +65,19 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 
 // performAll performs effects in order and returns their outcomes; what one did is
 // recorded in the facts, so later stages of the same invocation see it.
-func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *engine.Facts, effects []engine.Effect) []engine.Outcome {
+func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *engine.Facts, st *engine.State, effects []engine.Effect, done *doneGuard) []engine.Outcome {
 	if r.dry != nil {
 		return r.performDry(facts, effects) // dryrun.go
 	}
 	outcomes := make([]engine.Outcome, 0, len(effects))
 	for _, e := range effects {
+		if o, held := done.hold(st, e); held {
+			r.act.Warningf("%s: %s", e.Key, o.Err)
+			outcomes = append(outcomes, o)
+			continue
+		}
 		o := r.perform(ctx, client, e) // webhooks.go
+		done.note(st, e, o)
 		if o.Err == "" {
 			r.act.Infof("pipeline-action: %s done", e.Key)
 			applyToFacts(facts, e)
@@ -84,14 +92,18 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *en
 // applyToFacts records what a performed effect changed, so later stages of the same
 // invocation see it.
 func applyToFacts(f *engine.Facts, e engine.Effect) {
-	if f.PR == nil {
-		applyToIssueFacts(f, e) // run_issue.go
+	if f.PR == nil || e.Repo != "" || (e.Number != 0 && e.Number != f.PR.Number) {
+		applyToIssueFacts(f, e) // run_issue.go: an issue, or a pull request that is not the subject
 		return
 	}
-	pr := f.PR
+	applyToPR(f.PR, e)
+}
+
+// applyToPR records on pr what effect e, an effect on it, changed.
+func applyToPR(pr *engine.PullRequest, e engine.Effect) {
 	if e.Kind == engine.EffectLabel { // add, then remove
-		applyToFacts(f, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})
-		applyToFacts(f, engine.Effect{Kind: engine.EffectRemoveLabel, Labels: e.Remove})
+		applyToPR(pr, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})
+		applyToPR(pr, engine.Effect{Kind: engine.EffectRemoveLabel, Labels: e.Remove})
 		return
 	}
 	switch e.Kind {

@@ -150,19 +150,20 @@ func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
 		return
 	}
 	if pr := f.PRs[e.Number]; pr != nil {
-		g := *f
-		g.PR = pr
-		applyToFacts(&g, e)
+		applyToPR(pr, e) // decide.go
 		return
 	}
 	is := f.Issue
 	if is == nil || e.Number != is.Number {
 		return
 	}
-	g := *f
-	g.PR = &engine.PullRequest{Labels: is.Labels}
-	applyToFacts(&g, e)
-	is.Labels = g.PR.Labels
+	if e.Kind == engine.EffectCloseIssue { // the subject issue itself: it is done (engine/step_done.go)
+		is.State = engine.IssueClosed
+		return
+	}
+	view := &engine.PullRequest{Number: is.Number, Labels: is.Labels}
+	applyToPR(view, e)
+	is.Labels = view.Labels
 }
 
 // issueExtraFacts reads for the open pull requests of an issue's runs what only some checks

@@ -209,7 +209,11 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 		if e.NextDeadline.Before(d.at) {
 			d.at = e.NextDeadline
 		}
-		d.runs = append(d.runs, e.Run)
+		if e.CommentClaim() { // state/claim_index.go
+			d.runs = append(d.runs, "the state comment")
+		} else {
+			d.runs = append(d.runs, e.Run)
+		}
 	}
 	for _, d := range bySubject {
 		due = append(due, *d)

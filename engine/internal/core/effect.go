@@ -114,4 +114,6 @@ type Input struct {
 	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
 	// stages entered in this event so far (see moveGuard).
 	Visits map[string]int
+	// DoneBy is Result.DoneBy of the Step or Settle before, in the same invocation.
+	DoneBy string
 }

@@ -23,6 +23,10 @@ type Result struct {
 	// not hold them; the run it decided stopped for want of them. The caller reads them
 	// (Facts.PR.Files) and evaluates again: Step and Settle are pure.
 	NeedsFiles bool
+	// DoneBy is the run (its top-level run) whose merge of the subject, or close of the
+	// subject issue, was performed in this event; "" while none was. The caller passes it on
+	// to Settle (Input.DoneBy): the other runs of the event act on the subject no more.
+	DoneBy string
 }
 
 type Eval struct {
@@ -45,6 +49,8 @@ type Eval struct {
 	Effects  []Effect
 	log      []string
 	Visits   map[string]int // see moveGuard
+	// DoneBy: see Result.DoneBy (engine/step_done.go).
+	DoneBy string
 	// Gate is the run whose gates are being evaluated (engine's withRun); nil elsewhere.
 	Gate *GateScope
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
@@ -68,7 +74,7 @@ func (e *Eval) ResultOf(changed bool) Result {
 	if changed {
 		e.St.Seq++
 	}
-	return Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.needsFiles}
+	return Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.needsFiles, DoneBy: e.DoneBy}
 }
 
 func (e *Eval) Subject() string {

@@ -1,0 +1,45 @@
+// Package doneby finds the run whose performed effect made a subject done — the merge of
+// the subject pull request, the close of the subject issue — so that no other run of the
+// event acts on it (engine/step_done.go). Its functions are pure over the subject's runs.
+package doneby
+
+import (
+	"strings"
+
+	"github.com/org/pipeline-action/engine/internal/core"
+)
+
+// Closing reports whether the effect key (<run id>/<stage>/<attempt>/<kind>, or a list's
+// <run id>/<list>/<n>/<kind>) is a merge or a close: the kinds that end a subject.
+func Closing(key string) bool {
+	return strings.HasSuffix(key, "/"+string(core.EffectMerge)) || strings.HasSuffix(key, "/"+string(core.EffectCloseIssue))
+}
+
+// Owner is the run among runs whose effect key is key: the one with the longest id that
+// prefixes it (run ids hold slashes too); nil for none.
+func Owner(runs []*core.Run, key string) *core.Run {
+	var found *core.Run
+	for _, r := range runs {
+		if strings.HasPrefix(key, r.ID+"/") && (found == nil || len(r.ID) > len(found.ID)) {
+			found = r
+		}
+	}
+	return found
+}
+
+// Root is the id of the top-level run that run id descends from among runs (id itself
+// when it is not a sub-pipeline's run, or is not among them).
+func Root(runs []*core.Run, id string) string {
+	byID := map[string]*core.Run{}
+	for _, r := range runs {
+		byID[r.ID] = r
+	}
+	for n := 0; n <= 64; n++ { // a parent chain longer than any nesting is a loop
+		r := byID[id]
+		if r == nil || r.Parent == "" {
+			break
+		}
+		id, _ = core.SplitParent(r.Parent)
+	}
+	return id
+}

@@ -1,36 +1,34 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// TriggerIfHolds evaluates p's trigger `if` (when it has one) over the event as the facts
+// triggerIfRefused evaluates p's trigger `if` (when it has one) over the event as the facts
 // describe it: `trigger.pull_request.*` (TriggerEnv), `trigger.action` (the action of the
 // trigger's event, "opened" for pull_request.opened), `trigger.sender.login` (who sent the
-// event, when this is the trigger's own event; null for a late start), `trigger.comment`
-// ({id, body, user: {login}} of the comment an issue_comment event names, as the facts read
-// it; null otherwise) and the `github` root. The pipeline starts only when the expression gives true: false, anything that is
-// not a boolean, and an error all keep it from starting, and the job log says which. As a
-// trigger is level-triggered, a later event evaluates it again.
-func (e *Eval) TriggerIfHolds(p *lang.Pipeline, in Input, onEvent bool) bool {
+// event, when this is the trigger's own event or a start by hand; null for a late start),
+// `trigger.comment` ({id, body, user: {login}} of the comment an issue_comment event names,
+// as the facts read it; null otherwise) and the `github` root. The pipeline starts only when
+// the expression gives true: false, anything that is not a boolean, and an error all keep
+// it from starting, and why is returned (loud for an error, which the job log always
+// shows). As a trigger is level-triggered, a later event evaluates it again.
+func (e *Eval) triggerIfRefused(p *lang.Pipeline, in Input, onEvent bool) (why string, loud bool) {
 	x := p.Trigger.If
 	if x == nil {
-		return true
+		return "", false
 	}
 	ok, err := x.Bool(e.triggerIfEnv(p, in, onEvent))
 	switch {
 	case err != nil:
-		e.Logf("pipeline %q: its trigger \"if\" at %s could not be evaluated: %v; not started", p.Name, x.Pos, err)
-		return false
+		return fmt.Sprintf("its trigger \"if\" at %s could not be evaluated: %v", x.Pos, err), true
 	case !ok:
-		if onEvent {
-			e.Logf("pipeline %q: its trigger \"if\" (%s) at %s is false; not started", p.Name, x.Src, x.Pos)
-		}
-		return false
+		return fmt.Sprintf("its trigger \"if\" (%s) at %s is false", x.Src, x.Pos), false
 	}
-	return true
+	return "", false
 }
 
 func (e *Eval) triggerIfEnv(p *lang.Pipeline, in Input, onEvent bool) lang.Env {

@@ -45,7 +45,8 @@ func (e *eval) commandStart(c IssueComment, name string) {
 		e.Reply(c, fmt.Sprintf("`/pipeline start`: %s. Nothing was started.", why))
 		return
 	}
-	in := Input{Key: fmt.Sprintf("comment-%d", c.ID), Event: "issue_comment.created", Actor: c.Author}
+	// The command is the comment that starts it: a trigger's `if` reads it as trigger.comment.
+	in := Input{Key: fmt.Sprintf("comment-%d", c.ID), Event: "issue_comment.created", Actor: c.Author, CommentID: c.ID}
 	if no := e.start(p, in, core.StartByHand, time.Time{}, "started by /pipeline start by "+c.Author); no != "" {
 		e.Reply(c, fmt.Sprintf("`/pipeline start`: pipeline %s does not run here: %s. Nothing was started.", p.Name, markdown.InertInline(no)))
 		return

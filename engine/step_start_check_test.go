@@ -145,3 +145,19 @@ func TestLabeledTriggerStartsOnItsOwnLabelOnly(t *testing.T) {
 		})
 	}
 }
+
+// `/pipeline start` is the comment that starts the run: a trigger's `if` reads it as
+// trigger.comment, and its author as trigger.sender.
+func TestCommandStartIsTheTriggerComment(t *testing.T) {
+	cfg := botMergeConfig()
+	cfg.Pipelines[0].Trigger = lang.Trigger{Event: "issue_comment.created"}
+	x, err := lang.CompileExpr("trigger.comment.user.login == 'alice' && trigger.sender.login == 'alice' && trigger.comment.id == 3", lang.Pos{File: "p.yaml", Line: 6, Col: 11})
+	require.Nil(t, err)
+	cfg.Pipelines[0].Trigger.If = x
+	f := botFacts("dev", "main")
+	f.PR.Comments = []IssueComment{command(2, "dev", "/pipeline start bot-merge"), command(3, "alice", "/pipeline start bot-merge")}
+	res := Step(cfg, nil, Input{Key: "c3", Event: "issue_comment.created", Actor: "alice", CommentID: 3}, f, t0.Add(3*time.Minute))
+	require.Len(t, res.State.Runs, 1, "%v", res.Log)
+	assert.Equal(t, "comment-3", res.State.Runs[0].TriggerKey)
+	assert.Contains(t, strings.Join(res.Log, "\n"), `pipeline "bot-merge": its trigger "if"`, "dev's command is refused")
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
+	"github.com/org/pipeline-action/engine/internal/trigger"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -82,7 +83,7 @@ func (e *eval) startTriggered(in Input, only ...string) {
 		if !e.ScopeFits(p) { // step_issue.go
 			continue
 		}
-		onEvent := core.IsTriggerEvent(p, in) // a labeled trigger's own label, not any
+		onEvent := trigger.IsTriggerEvent(p, in) // a labeled trigger's own label, not any
 		// enabled: false, and not enabled on the subject
 		if !dormant.Enabled(e.St, p) {
 			if onEvent {
@@ -133,9 +134,9 @@ func (e *eval) startTriggered(in Input, only ...string) {
 					in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
 			}
 		}
-		kind := core.StartLate
+		kind := trigger.StartLate
 		if onEvent {
-			kind = core.StartOnEvent
+			kind = trigger.StartOnEvent
 		}
 		e.start(p, in, kind, since, why)
 	}
@@ -192,12 +193,12 @@ func (e *eval) triggerSince(p *lang.Pipeline) (since time.Time, level bool) {
 }
 
 // start starts a run of p on the subject, unless the subject does not meet p's trigger
-// (core.StartRefused: the one check of the trigger's conditions every start of a
+// (trigger.Refused: the one check of the trigger's conditions every start of a
 // pipeline's run goes through, however it was asked for). It returns why it started none,
 // which the job log says (for a late start, only when it is worth saying).
-func (e *eval) start(p *lang.Pipeline, in Input, kind core.StartKind, since time.Time, why string) (refused string) {
-	if no, loud := e.StartRefused(p, in, kind); no != "" { // internal/core/step_start_check.go
-		if kind != core.StartLate || loud {
+func (e *eval) start(p *lang.Pipeline, in Input, kind trigger.StartKind, since time.Time, why string) (refused string) {
+	if no, loud := trigger.Refused(e.Eval, p, in, kind); no != "" {
+		if kind != trigger.StartLate || loud {
 			e.Logf("pipeline %q: %s; not started", p.Name, no)
 		}
 		return no

@@ -7,6 +7,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/manual"
 	"github.com/org/pipeline-action/engine/internal/markdown"
+	"github.com/org/pipeline-action/engine/internal/trigger"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -47,7 +48,7 @@ func (e *eval) commandStart(c IssueComment, name string) {
 	}
 	// The command is the comment that starts it: a trigger's `if` reads it as trigger.comment.
 	in := Input{Key: fmt.Sprintf("comment-%d", c.ID), Event: "issue_comment.created", Actor: c.Author, CommentID: c.ID}
-	if no := e.start(p, in, core.StartByHand, time.Time{}, "started by /pipeline start by "+c.Author); no != "" {
+	if no := e.start(p, in, trigger.StartByHand, time.Time{}, "started by /pipeline start by "+c.Author); no != "" {
 		e.Reply(c, fmt.Sprintf("`/pipeline start`: pipeline %s does not run here: %s. Nothing was started.", p.Name, markdown.InertInline(no)))
 		return
 	}
@@ -66,7 +67,7 @@ func (e *eval) dispatchStart(in Input) {
 		e.Logf("workflow_dispatch by %s: pipeline %s not started: %s", in.Actor, core.OneWord(in.Pipeline), why)
 		return
 	}
-	e.start(p, Input{Key: in.Key, Event: in.Event, Actor: in.Actor}, core.StartByHand, time.Time{}, "started by a workflow_dispatch by "+in.Actor)
+	e.start(p, Input{Key: in.Key, Event: in.Event, Actor: in.Actor}, trigger.StartByHand, time.Time{}, "started by a workflow_dispatch by "+in.Actor)
 }
 
 // commentRefused says why this event, a comment, may not start p, whose trigger is a

@@ -75,8 +75,8 @@ func TestStepTriggerLabelIgnoresCase(t *testing.T) {
 			{ID: "wait", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 		},
 	}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("Security"), t0)
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled", Label: "Security"}, prFacts("Security"), t0)
 	assert.Len(t, res.State.Runs, 1, "`Security` is the label `security`")
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("securities"), t0)
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled", Label: "securities"}, prFacts("securities"), t0)
 	assert.Empty(t, res.State.Runs)
 }

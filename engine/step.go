@@ -13,6 +13,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
+	"github.com/org/pipeline-action/engine/internal/trigger"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -83,8 +84,9 @@ func (e *eval) startTriggered(in Input, only ...string) {
 		if !e.ScopeFits(p) { // step_issue.go
 			continue
 		}
-		onEvent := p.Trigger.Event == in.Event
-		if !dormant.Enabled(e.St, p) { // enabled: false, and not enabled on the subject
+		onEvent := trigger.IsTriggerEvent(p, in) // a labeled trigger's own label, not any
+		// enabled: false, and not enabled on the subject
+		if !dormant.Enabled(e.St, p) {
 			if onEvent {
 				e.Logf("pipeline %q: not enabled on this subject; not started", p.Name)
 			}
@@ -99,10 +101,9 @@ func (e *eval) startTriggered(in Input, only ...string) {
 			continue
 		}
 		since, level := e.triggerSince(p)
-		if !onEvent && (since.IsZero() || since.Before(e.Facts.DefinedAt(p.Name))) {
-			continue // a late start counts only a trigger that held since the pipeline's definition
-		}
-		if !e.TriggerMatches(p, onEvent) {
+		if !onEvent && (since.IsZero() || !since.After(e.Facts.DefinedAt(p.Name))) {
+			// A late start counts only a trigger that began to hold after the pipeline's
+			// definition did; within the same second, which came first is not known.
 			continue
 		}
 		if e.Started(p.Name, in.Key) {
@@ -125,9 +126,6 @@ func (e *eval) startTriggered(in Input, only ...string) {
 			e.Logf("pipeline %q: %s; not started", p.Name, why)
 			continue
 		}
-		if !e.TriggerIfHolds(p, in, onEvent) { // internal/core/step_trigger_if.go
-			continue
-		}
 		why := "started on " + in.Event
 		if !onEvent {
 			why = fmt.Sprintf("started late on %s: its trigger %s holds since %s, and that event was not seen",
@@ -137,7 +135,11 @@ func (e *eval) startTriggered(in Input, only ...string) {
 					in.Event, p.Trigger.Event, since.UTC().Format("2006-01-02 15:04 UTC"))
 			}
 		}
-		e.start(p, in, since, why)
+		kind := trigger.StartLate
+		if onEvent {
+			kind = trigger.StartOnEvent
+		}
+		e.start(p, in, kind, since, why)
 	}
 }
 
@@ -192,7 +194,17 @@ func (e *eval) triggerSince(p *lang.Pipeline) (since time.Time, level bool) {
 	return since, level
 }
 
-func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
+// start starts a run of p on the subject, unless the subject does not meet p's trigger
+// (trigger.Refused: the one check of the trigger's conditions every start of a
+// pipeline's run goes through, however it was asked for). It returns why it started none,
+// which the job log says (for a late start, only when it is worth saying).
+func (e *eval) start(p *lang.Pipeline, in Input, kind trigger.StartKind, since time.Time, why string) (refused string) {
+	if no, loud := trigger.Refused(e.Eval, p, in, kind); no != "" {
+		if kind != trigger.StartLate || loud {
+			e.Logf("pipeline %q: %s; not started", p.Name, no)
+		}
+		return no
+	}
 	n := e.NextRunNumber(p.Name) // internal/core/run_number.go
 	run := &Run{
 		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.Facts.PR.Number, n),
@@ -216,9 +228,10 @@ func (e *eval) start(p *lang.Pipeline, in Input, since time.Time, why string) {
 	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
 		e.finish(run, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
-		return
+		return ""
 	}
 	e.enter(run, "", p.Stages[0].ID, why)
+	return ""
 }
 
 // sharedPasses bounds how often one evaluation goes through the runs again because one of

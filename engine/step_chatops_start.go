@@ -6,6 +6,8 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/manual"
+	"github.com/org/pipeline-action/engine/internal/markdown"
+	"github.com/org/pipeline-action/engine/internal/trigger"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -44,8 +46,12 @@ func (e *eval) commandStart(c IssueComment, name string) {
 		e.Reply(c, fmt.Sprintf("`/pipeline start`: %s. Nothing was started.", why))
 		return
 	}
-	in := Input{Key: fmt.Sprintf("comment-%d", c.ID), Event: "issue_comment.created", Actor: c.Author}
-	e.start(p, in, time.Time{}, "started by /pipeline start by "+c.Author)
+	// The command is the comment that starts it: a trigger's `if` reads it as trigger.comment.
+	in := Input{Key: fmt.Sprintf("comment-%d", c.ID), Event: "issue_comment.created", Actor: c.Author, CommentID: c.ID}
+	if no := e.start(p, in, trigger.StartByHand, time.Time{}, "started by /pipeline start by "+c.Author); no != "" {
+		e.Reply(c, fmt.Sprintf("`/pipeline start`: pipeline %s does not run here: %s. Nothing was started.", p.Name, markdown.InertInline(no)))
+		return
+	}
 	e.Reply(c, fmt.Sprintf("Started pipeline %s: run %s.", p.Name, e.St.Runs[len(e.St.Runs)-1].ID))
 }
 
@@ -61,7 +67,7 @@ func (e *eval) dispatchStart(in Input) {
 		e.Logf("workflow_dispatch by %s: pipeline %s not started: %s", in.Actor, core.OneWord(in.Pipeline), why)
 		return
 	}
-	e.start(p, Input{Key: in.Key, Event: in.Event, Actor: in.Actor}, time.Time{}, "started by a workflow_dispatch by "+in.Actor)
+	e.start(p, Input{Key: in.Key, Event: in.Event, Actor: in.Actor}, trigger.StartByHand, time.Time{}, "started by a workflow_dispatch by "+in.Actor)
 }
 
 // commentRefused says why this event, a comment, may not start p, whose trigger is a

@@ -42,10 +42,10 @@ func pipelineRun(st *State, pipeline string) *Run {
 func TestDormantPipelineEnabledByAnotherRun(t *testing.T) {
 	cfg := loadYAML(t, dormantYAML)
 	// Another label: scan's trigger does not hold; nothing starts.
-	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.labeled"}, prFacts("other"), t0)
+	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.labeled", Label: "other"}, prFacts("other"), t0)
 	assert.Empty(t, res.State.Runs)
 
-	res = Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("scan"), t0)
+	res = Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0)
 	require.NotNil(t, pipelineRun(res.State, "gatekeeper"))
 	assert.Equal(t, RunCompleted, pipelineRun(res.State, "gatekeeper").Status)
 	assert.Equal(t, map[string]bool{"scan": true, "gatekeeper": false}, res.State.Enabled)
@@ -57,7 +57,7 @@ func TestDormantPipelineEnabledByAnotherRun(t *testing.T) {
 
 	// Another scan label later: gatekeeper disabled itself here; scan is done with this event
 	// and starts again only on a new one.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("scan"), t0.Add(time.Hour))
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0.Add(time.Hour))
 	gk := 0
 	for _, r := range res.State.Runs {
 		if r.Pipeline == "gatekeeper" {
@@ -71,7 +71,7 @@ func TestDormantPipelineEnabledByAnotherRun(t *testing.T) {
 func TestSubjectStateEnablesAndDisables(t *testing.T) {
 	cfg := loadYAML(t, dormantYAML)
 	st := &State{Version: 1, Enabled: map[string]bool{"scan": true, "gatekeeper": false}}
-	res := Step(cfg, st, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("scan"), t0)
+	res := Step(cfg, st, Input{Key: "k1", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0)
 	assert.NotNil(t, pipelineRun(res.State, "scan"))
 	assert.Nil(t, pipelineRun(res.State, "gatekeeper"))
 }

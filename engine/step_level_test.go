@@ -38,23 +38,23 @@ func TestStepLevelTriggeredLabel(t *testing.T) {
 	f.PR.Labels = append(f.PR.Labels, "ok", "docs")
 	f.PR.Timeline = append(f.PR.Timeline, TimelineEvent{Kind: TimelineLabeled, Label: "ok", At: t0.Add(3 * time.Minute)},
 		TimelineEvent{Kind: TimelineLabeled, Label: "docs", At: t0.Add(4 * time.Minute)})
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(4*time.Minute))
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled", Label: "docs"}, f, t0.Add(4*time.Minute))
 	require.Equal(t, RunCompleted, res.State.Runs[0].Status)
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0.Add(5*time.Minute))
-	res = Step(cfg, res.State, Input{Key: "k0", Event: "pull_request.labeled"}, f, t0.Add(5*time.Minute))
+	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled", Label: "docs"}, f, t0.Add(5*time.Minute))
+	res = Step(cfg, res.State, Input{Key: "k0", Event: "pull_request.labeled", Label: "security"}, f, t0.Add(5*time.Minute))
 	assert.Len(t, res.State.Runs, 1, "no flap: the label it waits for has not been added anew")
 
 	// Removed and added again: a new run.
 	f.PR.Timeline = append(f.PR.Timeline, TimelineEvent{Kind: TimelineUnlabeled, Label: "security", At: t0.Add(6 * time.Minute)},
 		TimelineEvent{Kind: TimelineLabeled, Label: "security", At: t0.Add(7 * time.Minute)})
-	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled"}, f, t0.Add(7*time.Minute))
+	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled", Label: "security"}, f, t0.Add(7*time.Minute))
 	require.Len(t, res.State.Runs, 2)
 	assert.Equal(t, "started on pull_request.labeled", res.State.Runs[1].History[0].Why)
 
 	// Without the label, no event starts it.
 	g := prFacts("docs")
 	g.PR.CreatedAt = t0
-	res = Step(cfg, nil, Input{Key: "k5", Event: "pull_request.labeled"}, g, t0)
+	res = Step(cfg, nil, Input{Key: "k5", Event: "pull_request.labeled", Label: "docs"}, g, t0)
 	assert.Empty(t, res.State.Runs)
 }
 

@@ -389,7 +389,7 @@ func TestSubPipelineTriggeredPipelineAlsoUsedAsChildStillStarts(t *testing.T) {
 	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	f.PR.Labels = []string{"review"}
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled", Label: "review"}, f, t0.Add(time.Minute))
 	top := runOf(res.State, "standard-review/7/2")
 	require.NotNil(t, top, "the child does not count as the pipeline's own active run")
 	assert.Empty(t, top.Parent)

@@ -88,7 +88,7 @@ func TestVariablesPerRunAndShared(t *testing.T) {
 
 	// The title changes later; release starts on a label and reads the shared values. Its own
 	// `tries` is its own: the two namespaces do not mix, nor do two pipelines' variables.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, titled("Renamed", "release"), t0.Add(time.Hour))
+	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled", Label: "release"}, titled("Renamed", "release"), t0.Add(time.Hour))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, "by triage:1; title Add caching; tries 100; shared tries none", res.Effects[0].Body)
 }
@@ -126,12 +126,12 @@ pipelines:
 	require.NoError(t, json.Unmarshal([]byte(old), &st))
 	require.Nil(t, st.Runs[0].Variables)
 	require.Nil(t, st.Shared)
-	fromOld := Step(cfg, &st, Input{Key: "k2", Event: "pull_request.labeled"}, titled("Second", "go"), t0.Add(time.Hour))
+	fromOld := Step(cfg, &st, Input{Key: "k2", Event: "pull_request.labeled", Label: "go"}, titled("Second", "go"), t0.Add(time.Hour))
 	require.Len(t, fromOld.Effects, 1, "%v %+v", fromOld.Log, fromOld.State.Runs[0])
 	assert.Equal(t, "title was Second", fromOld.Effects[0].Body)
 
 	// Kept in the run: the title at the start, whatever it is now.
-	kept := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, titled("Second", "go"), t0.Add(time.Hour))
+	kept := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled", Label: "go"}, titled("Second", "go"), t0.Add(time.Hour))
 	require.Len(t, kept.Effects, 1)
 	assert.Equal(t, "title was First", kept.Effects[0].Body)
 }
@@ -204,7 +204,7 @@ func TestGatesReadSharedAndRunVariables(t *testing.T) {
 		})}}}}, rel.Stages...)
 	// Labelled before triage ran: release waits at its gate.
 	st := &State{Version: 1}
-	res := Step(cfg, st, Input{Key: "k0", Event: "pull_request.labeled"}, titled("Add caching", "release"), t0)
+	res := Step(cfg, st, Input{Key: "k0", Event: "pull_request.labeled", Label: "release"}, titled("Add caching", "release"), t0)
 	require.Len(t, res.State.Runs, 1)
 	assert.Equal(t, "wait", res.State.Runs[0].Stage)
 	// triage runs and shares; the next event lets release through.

@@ -20,7 +20,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 	// conflicted): Step records them against their intents first.
 	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
 		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces(),
-		CommentID: ev.CommentID, Pipeline: ev.Pipeline}
+		CommentID: ev.CommentID, Pipeline: ev.Pipeline, Label: ev.Label}
 	now := r.Now()
 	snap, cfg := rd.snap, rd.cfg
 	res, err = StepWithPeople(ctx, client, cfg, rd.st, in, snap.Facts, now, rd.warn)

@@ -37,6 +37,8 @@ type routed struct {
 	// workflow_dispatch of the action's workflow asks to start (run_dispatch.go).
 	CommentID int64
 	Pipeline  string
+	// Label is the label a `labeled` event says was added (engine.Input.Label).
+	Label string
 	// follow are pull requests an issue's invocation reads at once (it follows an event on
 	// them); follower is recorded on a pull request's state (run_issue.go).
 	follow   []int
@@ -73,6 +75,9 @@ type payload struct {
 	Comment *struct {
 		ID int64 `json:"id"`
 	} `json:"comment"`
+	Label *struct {
+		Name string `json:"name"`
+	} `json:"label"` // labeled, unlabeled
 	Inputs      map[string]any `json:"inputs"` // workflow_dispatch
 	WorkflowRun *commitEvent   `json:"workflow_run"`
 	CheckSuite  *commitEvent   `json:"check_suite"`
@@ -169,6 +174,9 @@ func route(eventName string, raw []byte) (routed, error) {
 	r.Event = name
 	if p.Action != "" {
 		r.Event = name + "." + p.Action
+	}
+	if p.Label != nil {
+		r.Label = p.Label.Name
 	}
 	switch name {
 	case "pull_request", "pull_request_review":

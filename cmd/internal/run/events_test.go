@@ -75,7 +75,7 @@ var webhookCases = map[string]webhookCase{
 	"issues/closed.json": {route: routed{Handled: true, Event: "issues.closed", Repo: "codinasion/codinasion-bot",
 		DefaultBranch: "master", Actor: "harshraj8843", Numbers: []int{2}, Issue: true}},
 	"issues/labeled.json": {route: routed{Handled: true, Event: "issues.labeled", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true, Label: "bug"}},
 	"issues/opened.json": {route: routed{Handled: true, Event: "issues.opened", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
 	"merge_group/checks_requested.json": {route: routed{Event: "merge_group.checks_requested"}},
@@ -86,13 +86,13 @@ var webhookCases = map[string]webhookCase{
 	"pull_request/edited.json": {route: routed{Handled: true, Event: "pull_request.edited",
 		Repo: "bradrydzewski/drone-test-go", DefaultBranch: "master", Actor: "bradrydzewski", Numbers: []int{1}}, late: true},
 	"pull_request/labeled.json": {route: routed{Handled: true, Event: "pull_request.labeled", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, Label: "bug"}, late: true},
 	"pull_request/opened.json": {route: routed{Handled: true, Event: "pull_request.opened", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, starts: true},
 	"pull_request/synchronize.json": {route: routed{Handled: true, Event: "pull_request.synchronize", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
 	"pull_request/unlabeled.json": {route: routed{Handled: true, Event: "pull_request.unlabeled", Repo: helloWorld,
-		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
+		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}, Label: "bug"}, late: true},
 	"pull_request_review/submitted.json": {route: routed{Handled: true, Event: "pull_request_review.submitted",
 		Repo: helloWorld, DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}, late: true},
 	"pull_request_review_comment/created.json": {route: routed{Event: "pull_request_review_comment.created"}},
@@ -276,8 +276,12 @@ func webhookWorld(t *testing.T, f webhookFile) *ghfake.Server {
 	require.NotNil(t, p.Repository, "every payload names its repository")
 	fake := faketest.New(t)
 	repo := p.Repository.FullName
+	// The config is older than the subjects: a late start counts only a trigger that began
+	// to hold strictly after it.
+	fake.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
 	fake.AddRepo(repo, p.Repository.DefaultBranch)
 	fake.SetFile(repo, p.Repository.DefaultBranch, DefaultConfigPath, webhookConfig)
+	fake.SetClock(time.Now)
 	opened := map[int]bool{}
 	openPR := func(n int, author, title string) {
 		if !opened[n] {

@@ -39,7 +39,11 @@ func newHarness(t *testing.T, config string) *harness {
 	f.AddUser("alice", "write")
 	f.AddUser("dev", "write")
 	if config != "" {
+		// The config is older than the subjects: a late start counts only a trigger that
+		// began to hold strictly after it.
+		f.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
 		f.SetFile("acme/widgets", "main", DefaultConfigPath, config)
+		f.SetClock(time.Now)
 	}
 	return &harness{t: t, fake: f, dir: t.TempDir()}
 }

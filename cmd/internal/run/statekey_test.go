@@ -3,6 +3,7 @@ package run
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -174,7 +175,11 @@ func TestStateKeyReports(t *testing.T) {
 			h := newHarness(t, keyedReportConfig)
 			code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(testStateKey))
 			require.Equal(t, 0, code, log)
+			// Dated before the pull request, so that a run started again from the facts is a
+			// late start its trigger allows.
+			h.fake.SetClock(func() time.Time { return time.Now().Add(-time.Minute) })
 			h.fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
+			h.fake.SetClock(time.Now)
 
 			env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 				"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}

@@ -236,16 +236,22 @@ type stepStats struct {
 	writes int
 }
 
+// configAge is how long before the scenario's clock its config was committed.
+const configAge = time.Hour
+
 func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulation {
 	_ = ghfake.Preload() // an error shows on the first GraphQL request
 	f := ghfake.New()
 	s := &simulation{sc: sc, fake: f, out: out, clock: &simClock{t: sc.Clock}, sent: map[int][]delivery{}, comments: map[int]string{}, config: config,
 		together: map[int]bool{}, barrierTimeout: 60 * time.Second, http: newSimHTTP(sc)}
-	f.SetClock(s.clock.now)
+	// The config was on the default branch before the story began, as a repository's is: a
+	// late start counts only a trigger that began to hold strictly after it.
+	f.SetClock(func() time.Time { return sc.Clock.Add(-configAge) })
 	f.AddRepo(sc.Repo, sc.DefaultBranch)
 	for _, c := range config {
 		f.SetFile(sc.Repo, sc.DefaultBranch, c.repo, string(c.src))
 	}
+	f.SetClock(s.clock.now)
 	for _, b := range sc.Branches {
 		f.AddBranch(sc.Repo, b)
 	}

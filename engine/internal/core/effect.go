@@ -95,6 +95,9 @@ type Input struct {
 	// Pipeline is the pipeline a workflow_dispatch of the action's workflow asks to start
 	// on the subject (internal/manual).
 	Pipeline string
+	// Label is the label a `labeled` event says was added: only the adding of a label
+	// its trigger names is a labeled trigger's own event (IsTriggerEvent).
+	Label string
 	// Deadline is when the invocation stops at the latest (its timeout). An intent it
 	// writes is taken to be in flight until then (and IntentGrace); zero means
 	// DefaultIntentLease from now.

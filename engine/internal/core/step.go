@@ -114,39 +114,6 @@ func SameIdentity(a, b string) bool {
 	return a != "" && norm(a) == norm(b)
 }
 
-// TriggerMatches reports whether the PR meets the conditions of p's trigger. Why it does
-// not is logged when logged is set (the event is the trigger's own).
-func (e *Eval) TriggerMatches(p *lang.Pipeline, logged bool) bool {
-	pr, t := e.Facts.PR, p.Trigger
-	logf := func(format string, args ...any) {
-		if logged {
-			e.Logf(format, args...)
-		}
-	}
-	if pr.State != PROpen && !ClosingTrigger(p) {
-		return false
-	}
-	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
-		logf("pipeline %q: base branch is %q, not %q; not started", p.Name, pr.BaseRef, t.BaseBranch)
-		return false
-	}
-	for _, l := range t.Labels {
-		if !pr.HasLabel(l) {
-			logf("pipeline %q: label %q is missing; not started", p.Name, l)
-			return false
-		}
-	}
-	if t.Draft != nil && pr.Draft != *t.Draft {
-		logf("pipeline %q: draft is %t; not started", p.Name, pr.Draft)
-		return false
-	}
-	if t.Author != "" && !strings.EqualFold(pr.Author, t.Author) {
-		logf("pipeline %q: author is %q, not %q; not started", p.Name, pr.Author, t.Author)
-		return false
-	}
-	return true
-}
-
 func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool) {
 	pr, t := e.Facts.PR, p.Trigger
 	if pr.State != PROpen {

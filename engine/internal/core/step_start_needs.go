@@ -28,3 +28,6 @@ func startNeeds(cfg *lang.Config, in Input) Needs {
 
 // isApp reports whether login is an app's ("<slug>[bot]").
 func isApp(login string) bool { return strings.HasSuffix(strings.ToLower(login), "[bot]") }
+
+// IsApp reports whether login is an app's ("<slug>[bot]").
+func IsApp(login string) bool { return isApp(login) }

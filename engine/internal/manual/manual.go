@@ -54,9 +54,14 @@ func Refused(e *core.Eval, name string) (*lang.Pipeline, string) {
 }
 
 // DispatchRefused says why a workflow_dispatch asking to start a pipeline (in.Pipeline)
-// may not start it, or "" and the pipeline: who dispatched needs the chat-ops permission,
-// and a delivery starts a pipeline once.
+// may not start it, or "" and the pipeline: who dispatched needs the chat-ops permission
+// today and is a person — a workflow holding the repository's token, an agent's included,
+// may dispatch the pipelines workflow, and apps may not use commands —, and a delivery
+// starts a pipeline once. The trigger's conditions are the start's own (trigger.Refused).
 func DispatchRefused(e *core.Eval, in core.Input) (*lang.Pipeline, string) {
+	if core.IsApp(in.Actor) {
+		return nil, "it was dispatched by an app, and apps may not start pipelines"
+	}
 	if why := e.MayCommandAs(in.Actor); why != "" {
 		return nil, why
 	}

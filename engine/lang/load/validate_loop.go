@@ -2,50 +2,114 @@ package load
 
 import "github.com/org/pipeline-action/engine/lang"
 
-// checkActionLoops reports loops made of action stages only: each acts at once and
-// hands on to the next, so such a loop never waits for anything and would act on
-// GitHub without end. A gate, human, agent or delay stage in the loop breaks it.
+// checkActionLoops reports loops of stages that never wait. An action acts at once and
+// hands on to the next stage, so a loop made of actions only acts on GitHub without end.
+// A gate waits while a check is pending, but its on_fail goes on at once when a check has
+// decidedly failed, and a failed check (CI that failed on the head, a change request, an
+// agent's rejection) stays failed for the rest of the event: a loop from a gate's on_fail
+// through actions back to the gate runs until the evaluator stops it, every time the gate
+// fails. A human, agent, delay, webhook, parallel or pipeline stage in the loop breaks it,
+// and so does a loop rule with max_iterations; a loop through a gate is also broken by an
+// action that can change what made the gate fail (set_variable, set_shared, update_branch).
 func checkActionLoops(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	var f findings
 	for _, p := range cfg.Pipelines {
 		index := stageIndex(p)
-		next := func(i int) []int {
-			s := p.Stages[i]
-			if s == nil || s.Type != lang.StageAction {
-				return nil
-			}
-			var out []int
-			for _, t := range []string{s.OnSuccess, s.OnFailure} {
-				if j, ok := index[t]; ok && p.Stages[j].Type == lang.StageAction {
-					out = append(out, j)
-				}
-			}
-			return out
-		}
-		// Only a stage in a strongly connected component with a loop can be on one,
-		// and a loop through it stays inside its component: the search from each
-		// stage is confined to it, so a long chain of actions costs one pass.
-		comp, cyclic := components(len(p.Stages), next)
+		actions := immediateEdges(p, index, false)
 		reported := map[string]bool{}
-		for i, start := range p.Stages {
-			if f.full() {
-				break
-			}
-			if start == nil || start.Type != lang.StageAction || reported[start.ID] || !cyclic[comp[i]] {
-				continue
-			}
-			if path := actionLoop(i, next, comp); path != nil {
-				ids := make([]string, len(path))
-				for k, j := range path {
-					ids[k] = p.Stages[j].ID
-					reported[ids[k]] = true
-				}
-				f.errorf(start.Pos, kindCycle, "stages %s form a loop of actions that never waits; put a gate or another waiting stage in it",
-					chain(append(ids, ids[0])))
-			}
-		}
+		reportLoops(&f, p, actions, reported, func(s *lang.Stage) bool { return s.Type == lang.StageAction },
+			"stages %s form a loop of actions that never waits; put a gate or another waiting stage in it")
+		reportLoops(&f, p, immediateEdges(p, index, true), reported, func(s *lang.Stage) bool { return s.Type == lang.StageGate },
+			"stages %s form a loop that never waits: a gate's on_fail goes on at once when a check has failed, "+
+				"and the check stays failed in the event; put a waiting stage in it, or loop with max_iterations")
 	}
 	return f.result()
+}
+
+// immediateEdges returns, for each stage of p, the stages it may hand on to within one
+// event without waiting: an action's transitions to other actions (and, withGates, to
+// gates), and withGates a gate's on_fail. A gate and its actions are left out when
+// withGates holds and the action can change what a gate reads.
+func immediateEdges(p *lang.Pipeline, index map[string]int, withGates bool) func(int) []int {
+	node := func(s *lang.Stage) bool {
+		switch {
+		case s == nil:
+			return false
+		case s.Type == lang.StageAction:
+			return !withGates || !changesGateFacts(s.Action)
+		default:
+			return withGates && s.Type == lang.StageGate
+		}
+	}
+	return func(i int) []int {
+		s := p.Stages[i]
+		if !node(s) {
+			return nil
+		}
+		var out []int
+		for _, t := range immediateTargets(s) {
+			if j, ok := index[t]; ok && node(p.Stages[j]) {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+}
+
+// immediateTargets are the targets s goes to at once: an action's on_success and
+// on_failure, and the targets of its rules that no max_iterations bounds; a gate's
+// on_fail, likewise. A rule that notifies and waits goes nowhere.
+func immediateTargets(s *lang.Stage) []string {
+	var out []string
+	rule := func(r *lang.Rule) {
+		if r == nil || r.Action == notifyAndWait {
+			return
+		}
+		if r.MaxIterations == 0 {
+			out = append(out, r.Goto)
+		}
+		out = append(out, r.Then)
+	}
+	if s.Type == lang.StageGate {
+		out = append(out, s.OnFail)
+		rule(s.OnFailRule)
+		return out
+	}
+	out = append(out, s.OnSuccess, s.OnFailure)
+	rule(s.OnConflict)
+	rule(s.OnCIFailure)
+	return out
+}
+
+// changesGateFacts reports whether action a can change what made a gate fail: the
+// variables an expr check reads, or the head its checks ran on.
+func changesGateFacts(a string) bool {
+	return a == lang.ActionSetVariable || a == lang.ActionSetShared || a == lang.ActionUpdateBranch
+}
+
+// reportLoops reports, once per stage, a loop along next through each stage start
+// selects, with format naming the loop.
+func reportLoops(f *findings, p *lang.Pipeline, next func(int) []int, reported map[string]bool, start func(*lang.Stage) bool, format string) {
+	// Only a stage in a strongly connected component with a loop can be on one,
+	// and a loop through it stays inside its component: the search from each
+	// stage is confined to it, so a long chain of actions costs one pass.
+	comp, cyclic := components(len(p.Stages), next)
+	for i, s := range p.Stages {
+		if f.full() {
+			return
+		}
+		if s == nil || !start(s) || reported[s.ID] || !cyclic[comp[i]] {
+			continue
+		}
+		if path := actionLoop(i, next, comp); path != nil {
+			ids := make([]string, len(path))
+			for k, j := range path {
+				ids[k] = p.Stages[j].ID
+				reported[ids[k]] = true
+			}
+			f.errorf(s.Pos, kindCycle, format, chain(append(ids, ids[0])))
+		}
+	}
 }
 
 // stageIndex maps the stage ids of p to their index, the first stage of an id as

@@ -14,6 +14,14 @@ type RunCheck interface {
 	EvaluateRun(f *Facts, env lang.Env) GateResult
 }
 
+// PRFreeCheck is implemented by checks that can tell whether they read a pull request: an
+// `expr` over the run alone reads none. A check that does not implement it reads one. An
+// issue's run that has no pull request yet evaluates a gate whose every check reads none
+// on the issue, rather than waiting for a pull request the gate does not look at.
+type PRFreeCheck interface {
+	NeedsPR() bool
+}
+
 // Gate compiles the parameters of a condition (`check: <name>` and its other keys).
 // It reads them through p, which records type errors and unknown keys with positions.
 type Gate interface {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -76,4 +77,32 @@ func TestNotifyAgentCarriesTheChangesRequested(t *testing.T) {
 		}
 	}
 	t.Fatal("the helper was not notified")
+}
+
+// A comment-dispatched agent reads what reviewers ask to change in its comment, as a
+// workflow agent reads it in human_feedback: the same people's words, made inert.
+func TestCommentAgentCarriesTheChangesRequested(t *testing.T) {
+	cfg := agentConfig(t, lang.DispatchComment)
+	cfg.Pipelines[0].Stages[0].Agent = "analyzer"
+	f := prFacts()
+	f.PR.Author = "dev"
+	f.PR.Reviews = []Review{
+		{Author: "carol", State: ReviewChangesRequested, Body: "please add tests, ask @admins", CanPush: true},
+		{Author: "lint[bot]", State: ReviewChangesRequested, Body: "style", IsBot: true},
+		{Author: "dev", State: ReviewChangesRequested, Body: "note to self"},
+	}
+	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	require.NotEmpty(t, res.Effects)
+	body := res.Effects[0].Body
+	assert.Equal(t, EffectDispatch, res.Effects[0].Kind)
+	assert.Contains(t, body, "@bot analyze #7")
+	assert.Contains(t, body, "Changes requested:")
+	assert.Contains(t, body, "`carol: please add tests, ask @admins`", "in a code span, a reviewer's words mention no one")
+	assert.NotContains(t, body, "style")
+	assert.NotContains(t, body, "note to self")
+	assert.Less(t, strings.Index(body, "Changes requested:"), strings.Index(body, "Report back with"), "the report line stays last")
+
+	f.PR.Reviews = nil
+	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.NotContains(t, res.Effects[0].Body, "Changes requested:", "nothing asked, nothing said")
 }

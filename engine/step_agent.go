@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/feedback"
+	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -131,6 +132,11 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 				return eff, err
 			}
 			body = out
+		}
+		if fb := feedback.ChangesRequested(e.Facts.PR); len(fb) > 0 {
+			// What a workflow agent gets as human_feedback, a comment agent reads here: in
+			// the reviewers' words, made inert.
+			body += "\n\nChanges requested:\n" + markdown.InertText(feedback.Text(fb))
 		}
 		eff.Body = body + "\n\n" + core.ReportHint(run, stage, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
 		e.ContinueSession(run, stage, ag, &eff, nil)

@@ -50,6 +50,9 @@ func (e *eval) issueStage(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved,
 		return e.issueMerge(p, run, stage), true // step_multipr.go
 	}
 	pr := e.RunPR(run)
+	if pr == nil && !gateNeedsPR(stage) {
+		return e.gate(p, run, stage), true // on the issue: its checks read the run alone
+	}
 	if pr == nil {
 		why := NoPullRequestYet
 		if ref, ok := core.RunPRRef(run); ok {
@@ -67,6 +70,27 @@ func (e *eval) issueStage(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved,
 	restore := e.OnPR(pr, ref)
 	defer restore()
 	return e.gate(p, run, stage), true
+}
+
+// gateNeedsPR reports whether a check of the gate stage reads a pull request (see PRFreeCheck).
+func gateNeedsPR(stage *lang.Stage) bool {
+	needs := func(c lang.Condition) bool {
+		pc, ok := c.Eval.(PRFreeCheck)
+		return !ok || pc.NeedsPR()
+	}
+	for _, c := range stage.Conditions {
+		if needs(c) {
+			return true
+		}
+	}
+	for _, group := range stage.AnyOf {
+		for _, c := range group {
+			if needs(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // intentOnRunPR puts the run's pull request in place while an intent of a merge of an

@@ -331,3 +331,50 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	assert.Empty(t, res.State.Runs[0].Stages["ready"].Approvals)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 }
+
+// verdictCheck passes when the run's stage reported verdict; it reads the run alone, so it
+// reads no pull request (as an `expr` over `stages` does).
+type verdictCheck struct{ stage, verdict string }
+
+func (c verdictCheck) Evaluate(*Facts) GateResult {
+	return GateResult{Status: GateError, Message: "reads the run"}
+}
+
+func (c verdictCheck) EvaluateRun(_ *Facts, env lang.Env) GateResult {
+	stages, _ := env["stages"].(map[string]any)
+	st, _ := stages[c.stage].(map[string]any)
+	if st["verdict"] == c.verdict {
+		return GateResult{Status: GatePass, Message: c.stage + " " + c.verdict}
+	}
+	return GateResult{Status: GateFail, Message: c.stage + " did not " + c.verdict}
+}
+
+func (verdictCheck) NeedsPR() bool { return false }
+
+// A gate of an issue's run whose checks read no pull request is evaluated before the run
+// has one; a gate with one check that reads a pull request still waits for it.
+func TestIssueRunGateWithoutPullRequestChecks(t *testing.T) {
+	cfg := issueConfig()
+	approved := &lang.Stage{ID: "approved", Type: lang.StageGate, OnPass: "ready",
+		Conditions: []lang.Condition{{Check: "expr", Eval: verdictCheck{"implement", lang.VerdictComplete}}}}
+	stages := cfg.Pipelines[0].Stages
+	stages[0].OnComplete = "approved"
+	cfg.Pipelines[0].Stages = []*lang.Stage{stages[0], approved, stages[1], stages[2]}
+
+	res := startIssueRun(t, cfg, issueFacts())
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, nil), issueFacts(), t0)
+	run := res.State.Runs[0]
+	assert.Equal(t, StagePassed, run.Stages["approved"].Status, "the gate reads the run, not a pull request")
+	assert.Equal(t, "ready", run.Stage)
+	require.Len(t, run.Stages["ready"].Results, 1)
+	assert.Contains(t, run.Stages["ready"].Results[0].Message, "no pull request yet", "the next gate reads one")
+	assert.Empty(t, res.Effects)
+
+	// With a check that reads a pull request beside it, the gate waits for one.
+	approved.Conditions = append(approved.Conditions, lang.Condition{Check: "ok", Eval: labelCheck("ok")})
+	res = startIssueRun(t, cfg, issueFacts())
+	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, nil), issueFacts(), t0)
+	run = res.State.Runs[0]
+	assert.Equal(t, "approved", run.Stage)
+	assert.Contains(t, run.Stages["approved"].Results[0].Message, "no pull request yet")
+}

@@ -80,6 +80,10 @@ var _ engine.Check = exprCheck{}
 
 const exprName = "expr"
 
+// NeedsPR reports whether the expression reads the facts (`github`): one over the run
+// alone is decided on an issue's run before it has a pull request.
+func (c exprCheck) NeedsPR() bool { return slices.Contains(c.expr.Roots(), "github") }
+
 // Evaluate runs the expression over the facts. An expression that fails to run, or
 // gives anything but true or false, is an error: the gate fails closed.
 func (c exprCheck) Evaluate(f *engine.Facts) engine.GateResult {

@@ -142,3 +142,18 @@ func TestExprOverSharedWaits(t *testing.T) {
 	env["shared"] = map[string]any{"ready": true}
 	assert.Equal(t, engine.GatePass, rc.EvaluateRun(nil, env).Status)
 }
+
+// An expression over the run alone reads no pull request; one over the facts does.
+func TestExprNeedsPR(t *testing.T) {
+	for src, want := range map[string]bool{
+		`{expr: "stages.review.verdict == 'approve'"}`:                        false,
+		`{expr: "context.risk == 'low' && shared.ready == true"}`:             false,
+		`{expr: "github.pr.draft == false"}`:                                  true,
+		`{expr: "stages.review.verdict == 'approve' && github.pr.mergeable"}`: true,
+	} {
+		c := mustCompile(t, Expr{}, "expr", src)
+		pc, ok := c.(engine.PRFreeCheck)
+		require.True(t, ok, src)
+		assert.Equal(t, want, pc.NeedsPR(), src)
+	}
+}

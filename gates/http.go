@@ -3,6 +3,7 @@ package gates
 import (
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -39,6 +40,11 @@ func (HTTP) Compile(p *lang.Params) (engine.Check, error) {
 	}
 	u, err := url.Parse(raw)
 	switch {
+	case strings.Contains(raw, "{{"):
+		// The url is read once per invocation, for every run alike, before any run is
+		// evaluated: there is no run to render it with, and text a run reads (a branch
+		// name, a title) is the pull request author's, which must not choose where the GET goes.
+		p.Errorf("url", "%q of check %q holds a template; it is sent as written: write the url itself (a custom gate's parameters are filled in at load)", "url", httpName)
 	case err != nil:
 		p.Errorf("url", "%q of check %q does not parse: %v", "url", httpName, err)
 	case u.Scheme != "https" || u.Host == "":

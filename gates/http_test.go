@@ -83,6 +83,10 @@ func TestHTTPParams(t *testing.T) {
 		{name: "missing", params: "{}", want: "t.yaml:1:1: missing required key \"url\" for check \"http\" [gate]\nt.yaml:1:1: missing required key \"expect\" for check \"http\" [gate]"},
 		{name: "not https", params: `{url: "http://status.example.com/", expect: "true"}`, want: `t.yaml:1:7: "url" of check "http" must be an https url, not "http://status.example.com/" [gate]`},
 		{name: "credentials", params: `{url: "https://u:p@status.example.com/", expect: "true"}`, want: `t.yaml:1:7: "url" of check "http" must not carry credentials [gate]`},
+		// Sent as written, a template would reach the host unrendered; rendered, a branch name
+		// would choose the path: refused.
+		{name: "template", params: `{url: "https://status.example.com/pr/{{ trigger.pull_request.head.ref }}", expect: "true"}`,
+			want: `t.yaml:1:7: "url" of check "http" holds a template; it is sent as written: write the url itself (a custom gate's parameters are filled in at load) [gate]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

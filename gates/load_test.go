@@ -119,3 +119,24 @@ func indent(s, prefix string) string {
 	}
 	return out
 }
+
+// A gate's expression names stages as a condition does: one its pipeline does not have is
+// a load error at its place, and so is a custom gate's, where the gate is defined.
+func TestGateExpressionNamesAStageItsPipelineHas(t *testing.T) {
+	src := `version: 1
+settings:
+  custom_gates:
+    reviewed:
+      conditions: [{check: expr, expr: "stages.reviw.verdict == 'approve'"}]
+pipelines:
+  p:
+    trigger: {event: pull_request.opened}
+    stages:
+      - {id: review, type: gate, conditions: [{check: expr, expr: "stages.review.status != '' && stages.nope.outputs.x == 1"}]}
+      - {id: ok, type: gate, conditions: [{check: reviewed}]}
+`
+	_, err := engine.Load("pipelines.yaml", []byte(src), Default())
+	require.Error(t, err)
+	assert.Equal(t, `pipelines.yaml:5:41: unknown stage "reviw" in an expression of pipeline "p" (stages.reviw); did you mean "review"? [ref]
+pipelines.yaml:10:98: unknown stage "nope" in an expression of pipeline "p" (stages.nope); expected one of "review", "ok" [ref]`, err.Error())
+}

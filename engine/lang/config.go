@@ -121,6 +121,9 @@ type Pipeline struct {
 	// SessionVariables is `session_variables:`, the shared variables it declares with
 	// their defaults (Config.SharedDefaults holds them for every pipeline).
 	SessionVariables []KeyValue
+	// StageRefs are the stages its expressions and templates name (`stages.<id>`), where
+	// they are written: the loader checks that each is a stage or branch of the pipeline.
+	StageRefs []StageRef
 }
 
 // Stage returns the stage with the given id, or nil.

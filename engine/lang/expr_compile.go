@@ -30,12 +30,32 @@ import (
 type Compiler struct {
 	programs map[string]program // by the text of the expression as written
 	config   *conf.Config       // the options, set up once; the checker caches types in it
+	refs     []StageRef         // the stages named since TakeStageRefs
 }
 
 // program is what compiling an expression text gives, whatever its position.
 type program struct {
-	prog  *vm.Program
-	roots []string
+	prog      *vm.Program
+	roots     []string
+	stageRefs []stageRef
+}
+
+// StageRef is a stage an expression names with a constant (`stages.review`,
+// `stages["review"]`), and where.
+type StageRef struct {
+	ID  string
+	Pos Pos
+}
+
+// TakeStageRefs returns the stages the expressions compiled since its last call name,
+// in the order compiled, and forgets them.
+func (c *Compiler) TakeStageRefs() []StageRef {
+	if c == nil {
+		return nil
+	}
+	out := c.refs
+	c.refs = nil
+	return out
 }
 
 // NewCompiler returns a Compiler with nothing compiled yet.
@@ -78,6 +98,11 @@ func (c *Compiler) compile(whole string, start int, code string, pos Pos) (e *Ex
 		}
 		if c != nil {
 			c.programs[code] = p
+		}
+	}
+	if c != nil {
+		for _, r := range p.stageRefs {
+			c.refs = append(c.refs, StageRef{ID: r.id, Pos: at(r.off)})
 		}
 	}
 	return &Expr{Src: strings.TrimSpace(code), Pos: at(exprLeadingSpace(code)), prog: p.prog, roots: p.roots}, nil
@@ -124,6 +149,10 @@ func build(code string, config *conf.Config) (program, *fault) {
 		return program{}, &fault{off: rw.origin(ne.from, end), msg: ne.msg}
 	}
 	roots := exprRoots(tree)
+	refs := exprStageRefs(tree)
+	for i := range refs {
+		refs[i].off = rw.origin(refs[i].off, end)
+	}
 	if _, err := new(checker.Checker).PatchAndCheck(tree, config); err != nil {
 		return program{}, compileFault(err, code, rw, end)
 	}
@@ -140,7 +169,7 @@ func build(code string, config *conf.Config) (program, *fault) {
 	if err != nil {
 		return program{}, compileFault(err, code, rw, end)
 	}
-	return program{prog: prog, roots: roots}, nil
+	return program{prog: prog, roots: roots, stageRefs: refs}, nil
 }
 
 // newCompileConfig returns the options every expression is compiled with

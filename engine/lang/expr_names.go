@@ -110,6 +110,36 @@ func exprRoots(tree *parser.Tree) []string {
 	return out
 }
 
+// stageRef is a stage an expression names, at rune offset off of its text.
+type stageRef struct {
+	id  string
+	off int
+}
+
+// exprStageRefs returns the stages the expression parsed as tree names with a constant
+// member of the root "stages" (`stages.review`, `stages["review"]`), in order, at the
+// offset of the root. A name computed at run time (`stages[context.id]`) is not known here.
+func exprStageRefs(tree *parser.Tree) []stageRef {
+	declared := map[string]bool{}
+	var out []stageRef
+	ast.Walk(&tree.Node, nodeFunc(func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.VariableDeclaratorNode:
+			declared[n.Name] = true
+		case *ast.MemberNode:
+			root, ok := n.Node.(*ast.IdentifierNode)
+			prop, isConst := n.Property.(*ast.StringNode)
+			if ok && isConst && root.Value == "stages" {
+				out = append(out, stageRef{id: prop.Value, off: root.Location().From})
+			}
+		}
+	}))
+	if declared["stages"] {
+		return nil // the name is the expression's own, not the root
+	}
+	return out
+}
+
 // isPiped reports whether the name at rune offset from follows a pipe `|`.
 func isPiped(text string, from int) bool {
 	rs := []rune(text)

@@ -84,6 +84,7 @@ func (sl *stageLoader) labelConfig(f map[string]entry, out *lang.ActionConfig, w
 		sl.errorf(many.key, kindKey, "use either %q or %q in %s, not both", "label", "labels", where)
 	case hasOne:
 		if l, ok := sl.str(one); ok {
+			sl.literalLabels(one)
 			out.Labels = sl.nonEmpty(one, []string{l})
 		}
 	case hasMany:

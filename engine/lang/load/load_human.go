@@ -50,7 +50,10 @@ func (sl *stageLoader) human(n *yaml.Node, f map[string]entry, s *lang.Stage, wh
 		if s.WaitFor != "" && s.WaitFor != lang.WaitLabel {
 			sl.errorf(e.key, kindKey, "%q applies only to \"wait_for: %s\", not %q", "label", lang.WaitLabel, s.WaitFor)
 		} else {
-			s.WaitLabel, _ = sl.str(e)
+			if l, ok := sl.str(e); ok {
+				sl.literalLabels(e)
+				s.WaitLabel = l
+			}
 		}
 	} else if s.WaitFor == lang.WaitLabel {
 		sl.errorf(n, kindKey, "missing required key %q in %s; \"wait_for: %s\" needs it", "label", where, lang.WaitLabel)

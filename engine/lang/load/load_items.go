@@ -124,6 +124,14 @@ func (l *loader) actionItem(e entry, keys []string, where string) (lang.ActionIt
 		return item, false
 	}
 	before := len(l.errs)
+	if a == lang.ActionLabel {
+		l.literalLabels(e) // load_label_limit.go
+	}
+	for i := 0; a == lang.ActionCreateIssue && v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
+		if v.Content[i].Value == "labels" {
+			l.literalLabels(entry{key: v.Content[i], val: v.Content[i+1]})
+		}
+	}
 	item.Args = l.value(v, a, where)
 	return item, len(l.errs) == before
 }

@@ -25,7 +25,8 @@ var freeKeys = map[string]bool{"context": true, "variables": true, "value": true
 	"headers": true, "request": true, "outputs": true, "message": true}
 
 // labelLengths reports every literal label name under n longer than MaxLabelName. A name
-// holding a template is filled at run time and checked by GitHub then.
+// holding a template is a custom gate's parameter, filled in and checked where the gate
+// is used, or an error of its own (literalLabels).
 func (l *loader) labelLengths(n *yaml.Node) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
@@ -72,6 +73,22 @@ func (l *loader) labelNames(v *yaml.Node) {
 		if n := utf8.RuneCountInString(s.Value); n > MaxLabelName {
 			l.errorf(s, kindValue, "label %q is %d characters long; GitHub refuses a label name over %d characters",
 				s.Value, n, MaxLabelName)
+		}
+	}
+}
+
+// literalLabels reports each label name of e (a name or a list of them) that holds a
+// template. A label is added or removed as written: it is never rendered, since what a
+// run reads (a branch name, a title) is the pull request author's text, and a label it
+// chose could be the very label a gate or a person waits for.
+func (l *loader) literalLabels(e entry) {
+	names := []*yaml.Node{e.val}
+	if e.val.Kind == yaml.SequenceNode {
+		names = e.val.Content
+	}
+	for _, s := range names {
+		if s.Kind == yaml.ScalarNode && strings.Contains(s.Value, "{{") {
+			l.errorf(s, kindValue, "label %q of %q holds a template; labels are not rendered: write the label itself", s.Value, e.key.Value)
 		}
 	}
 }

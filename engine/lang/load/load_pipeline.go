@@ -23,6 +23,7 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 			name, "-", "_")
 	}
 	p := &lang.Pipeline{Name: name, Pos: l.pos(e.key), Scope: lang.ScopeSinglePR, Digest: nodedigest.Of(e.val)}
+	l.exprs.TakeStageRefs() // what came before names no stage of this pipeline
 	where := fmt.Sprintf("pipeline %q", name)
 	f := l.fields(e.val, name, section{where: where, known: pipelineKeys})
 	if e.val.Kind != yaml.MappingNode {
@@ -70,5 +71,6 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 		p.OnEvents = sl.reactions(r)
 	}
 	sl.resolve()
+	p.StageRefs = l.exprs.TakeStageRefs() // checked by checkStageRefs
 	return p
 }

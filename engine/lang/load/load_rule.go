@@ -71,7 +71,10 @@ func (sl *stageLoader) rule(e entry, where string, keys []string) *lang.Rule {
 		r.Notify = sl.notify(x, where)
 	}
 	if x, ok := f["label"]; ok {
-		labels, _ := sl.strs(x)
+		labels, ok := sl.strs(x)
+		if ok {
+			sl.literalLabels(x)
+		}
 		r.Labels = sl.nonEmpty(x, labels)
 	}
 	sl.ruleTimeout(f, r, where)

@@ -1,6 +1,9 @@
 package load
 
-import "github.com/org/pipeline-action/engine/lang"
+import (
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/loops"
+)
 
 // subRef is one `type: pipeline` stage or branch: pipeline from runs pipeline to
 // (indexes into Config.Pipelines).
@@ -59,7 +62,7 @@ func checkSubPipelines(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 // cycle and stays inside it: a long chain of sub-pipelines costs one pass.
 func subCycles(cfg *lang.Config, out [][]subRef, f *findings) {
 	n := len(cfg.Pipelines)
-	comp, cyclic := components(n, func(i int) []int {
+	comp, cyclic := loops.Components(n, func(i int) []int {
 		to := make([]int, len(out[i]))
 		for k, e := range out[i] {
 			to[k] = e.to

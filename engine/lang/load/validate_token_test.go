@@ -85,7 +85,7 @@ pipelines:
   on-label:
     trigger: {event: pull_request.labeled, conditions: {labels: [ready]}}
     stages:
-      - {id: tag, type: action, action: add_label, config: {label: "{{ context.kind }}"}}
+      - {id: tag, type: action, action: add_label, config: {label: triaged}}
 `
 	cfg, err = Load(".github/pipelines.yaml", []byte(quiet), nil)
 	require.NoError(t, err)

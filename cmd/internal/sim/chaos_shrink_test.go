@@ -25,6 +25,8 @@ type chaosCase struct {
 	cfg   *chaosConfig
 	seed  uint64
 	steps []*chaosStep
+	// sweepEnd: after the tail's events only time passes (playChaos).
+	sweepEnd bool
 }
 
 // play plays the story in a directory of its own and judges it.
@@ -34,7 +36,7 @@ func (c chaosCase) play(ctx context.Context, dir string) (*chaosRun, []chaosFail
 	}
 	ctx, cancel := context.WithTimeout(ctx, chaosStoryTimeout)
 	defer cancel()
-	run := playChaos(ctx, dir, c.cfg, c.steps)
+	run := playChaos(ctx, dir, c)
 	if ctx.Err() != nil && run.err == nil {
 		run.err = fmt.Errorf("the story did not end within %s", chaosStoryTimeout)
 	} else if ctx.Err() != nil {
@@ -57,7 +59,7 @@ func (c chaosCase) shrink(ctx context.Context, dir, invariant string) (chaosCase
 	for changed := true; changed && time.Now().Before(deadline); {
 		changed = false
 		for i := 1; i < len(best.steps) && time.Now().Before(deadline); i++ { // the pull request's opening stays
-			cand := chaosCase{cfg: c.cfg, seed: c.seed, steps: withoutStep(best.steps, i)}
+			cand := chaosCase{cfg: c.cfg, seed: c.seed, steps: withoutStep(best.steps, i), sweepEnd: c.sweepEnd}
 			tries++
 			r, f := cand.play(ctx, filepath.Join(dir, fmt.Sprintf("shrink-%d", tries)))
 			if slices.Contains(failedInvariants(f), invariant) {

@@ -30,14 +30,14 @@ type chaosSnap struct {
 // chaosRun is a story played: every step (the story's and the tail's), the snapshots, and
 // the fake's world at the end.
 type chaosRun struct {
-	cfg   *chaosConfig
+	cfg *chaosConfig
 	// sweepEnd: the story ends on sweeps alone, no event after the events of its tail.
 	sweepEnd bool
-	steps []*chaosStep
-	snaps []chaosSnap
-	fake  *ghfake.Server
-	err   error // the scenario could not be played: a step refused, a request GitHub would refuse
-	log   *bytes.Buffer
+	steps    []*chaosStep
+	snaps    []chaosSnap
+	fake     *ghfake.Server
+	err      error // the scenario could not be played: a step refused, a request GitHub would refuse
+	log      *bytes.Buffer
 }
 
 // snapWriter is the simulation's output: it keeps the log and takes a snapshot as each step

@@ -10,7 +10,8 @@ import (
 type chaosConfig struct {
 	name string
 	// agents are the stages (or parallel branches) whose agents report, dispatched as
-	// workflows of agent.yml; none for a config without agents.
+	// workflows of agent.yml or as repository_dispatch events; none for a config without
+	// agents.
 	agents []string
 	// human is the human stage waiting for a maintainer's approval, if any.
 	human string
@@ -38,6 +39,7 @@ var chaosConfigs = []chaosConfig{
 	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
 	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
 	{name: "human-timeout", human: "maintainer", faultOps: chaosBaseOps},
+	{name: "dispatch-labels-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"repos/create-dispatch-event"}, chaosBaseOps...)},
 }
 
 // chaosStep is one step of a story: a line of its scenario.
@@ -64,6 +66,7 @@ var chaosStepKinds = []struct {
 	gen    func(g *chaosGen) *chaosStep
 }{
 	{"review", 12, (*chaosGen).review},
+	{"dismiss_review", 3, (*chaosGen).dismiss},
 	{"check", 10, (*chaosGen).check},
 	{"push", 5, (*chaosGen).push},
 	{"comment", 8, (*chaosGen).comment},
@@ -133,13 +136,21 @@ func (g *chaosGen) event(kind, body string) *chaosStep {
 	return &chaosStep{kind: kind, body: body, delivers: true}
 }
 
+// review is mostly a writer's: an approval, a request for changes (which stands until its
+// author approves or it is dismissed, whatever else happens), a comment.
 func (g *chaosGen) review() *chaosStep {
-	user := g.pick("alice", "alice", "bob", "carol", chaosAuthor)
-	state := g.pick("approved", "approved", "approved", "changes_requested", "commented")
+	user := g.pick("alice", "alice", "bob", "bob", "carol", chaosAuthor)
+	state := g.pick("approved", "approved", "changes_requested", "changes_requested", "commented")
 	if user == chaosAuthor { // GitHub lets an author only comment on their own pull request
 		state = "commented"
 	}
 	return g.event("review", fmt.Sprintf("{pr: %d, user: %s, state: %s%s}", chaosPR, user, state, g.deliver()))
+}
+
+// dismiss dismisses a writer's latest deciding review, by the repository's owner (played
+// as a comment when the writer has none then: the step resolves it).
+func (g *chaosGen) dismiss() *chaosStep {
+	return g.event("dismiss_review", fmt.Sprintf("{pr: %d, user: %s%s}", chaosPR, g.pick("alice", "bob"), g.deliver()))
 }
 
 func (g *chaosGen) check() *chaosStep {
@@ -173,8 +184,8 @@ func (g *chaosGen) report() *chaosStep {
 		return g.comment()
 	}
 	stage := g.cfg.agents[g.r.IntN(len(g.cfg.agents))]
-	return g.event("report", fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}",
-		chaosPR, stage, chaosRunID, 1+g.r.IntN(3)))
+	return g.event("report", fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d%s}",
+		chaosPR, stage, chaosRunID, 1+g.r.IntN(3), g.deliver()))
 }
 
 // redeliver re-runs the job of an earlier step that delivered its events.
@@ -244,7 +255,8 @@ func (g *chaosGen) advance() *chaosStep {
 // fault makes the next call (or one a few calls later) to an operation fail: a server
 // error, a secondary or a primary rate limit, or no answer at all; or serves it and loses
 // the answer (performed); for GraphQL, an error inside a 200, aimed at the state commit or
-// at any request; sometimes for a few calls in a row.
+// at any request; sometimes for a few calls in a row, for every call of an outage of some
+// minutes or hours, or kept until some later step calls.
 func (g *chaosGen) fault() *chaosStep {
 	op := g.pick(g.cfg.faultOps...)
 	var what string
@@ -275,8 +287,15 @@ func (g *chaosGen) fault() *chaosStep {
 	if n := g.r.IntN(4); n > 0 {
 		more = fmt.Sprintf(", skip: %d", n)
 	}
-	if g.r.IntN(5) == 0 {
+	switch g.r.IntN(10) {
+	case 0, 1:
 		more += fmt.Sprintf(", count: %d", 2+g.r.IntN(2))
+	case 2, 3:
+		// An outage: every matching call fails until it ends, over steps and sweeps.
+		more += ", until: " + g.pick("2m", "10m", "45m", "3h")
+	case 4:
+		// It waits for its call, however many steps later (the tail's, or a sweep's).
+		more += ", keep: true"
 	}
 	return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", op, what, more)}
 }

@@ -173,15 +173,21 @@ type chaosPlayer struct {
 // tail lets the time pass in which an invocation cut off by a fault has surely ended (its
 // timeout and a minute: what it may still have been doing holds until then, by design; and
 // past the end of an outage a fault's `until` set), then plays CI and an approval on the
-// head, then what the run waits for. A story that ends on the sweep plays those events at
-// once, while what the faults left may still hold, and then only lets time pass: what is
-// left to do must be a deadline the sweep keeps.
+// head, then what the run waits for. A story that ends on the sweep plays those events as
+// soon as an outage is over, while what the faults left (the leases and claims of the
+// invocations they cut off) may still hold, and then only lets time pass: what is left to do
+// must be a deadline the sweep keeps.
 func (p *chaosPlayer) tail(ctx context.Context) {
-	wait := p.outageEnd.Sub(p.sim.clock.now()) + time.Minute
-	wait = max(wait, 7*time.Minute).Round(time.Minute)
+	outage := max(p.outageEnd.Sub(p.sim.clock.now())+time.Minute, 0).Round(time.Minute)
+	wait := max(outage, 7*time.Minute)
 	var first []*chaosStep
-	if !p.run.sweepEnd {
+	switch {
+	case !p.run.sweepEnd:
 		first = append(first, &chaosStep{kind: "advance", body: wait.String(), tail: true})
+	default:
+		// Past the outage (its events would be lost), not past the invocations it cut off;
+		// the sweep applies the deadlines that passed meanwhile (a timeout escalates).
+		first = append(first, &chaosStep{kind: "advance", body: max(outage, time.Minute).String(), tail: true})
 	}
 	first = append(first,
 		&chaosStep{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", chaosPR), delivers: true, tail: true},
@@ -305,8 +311,33 @@ func (p *chaosPlayer) resolve(st *chaosStep, i int) *chaosStep {
 		return &out
 	case st.kind == "report":
 		return p.report(st, i)
+	case st.kind == "dismiss_review":
+		return p.dismiss(st)
 	}
 	return st
+}
+
+// dismiss plays a dismissal of the writer's latest deciding review, or a comment when they
+// have none to dismiss (GitHub would refuse it).
+func (p *chaosPlayer) dismiss(st *chaosStep) *chaosStep {
+	for user, rv := range latestDecisions(p.sim.fake.Standing(chaosRepo, chaosPR)) {
+		if strings.Contains(st.body, "user: "+user+",") || strings.Contains(st.body, "user: "+user+"}") {
+			if rv.State == "APPROVED" || rv.State == "CHANGES_REQUESTED" {
+				return st
+			}
+		}
+	}
+	return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"nothing to dismiss\"%s}", chaosPR, deliverSuffix(st.body)), delivers: true}
+}
+
+// deliverSuffix is the `deliver` a step's body ends with, "" for none.
+func deliverSuffix(body string) string {
+	for _, d := range []string{", deliver: false", ", deliver: later"} {
+		if strings.Contains(body, d) {
+			return d
+		}
+	}
+	return ""
 }
 
 // report draws the attempt a report names: the live attempt of its stage when the run stands
@@ -329,12 +360,13 @@ func (p *chaosPlayer) report(st *chaosStep, i int) *chaosStep {
 			}
 		}
 	}
+	later := deliverSuffix(st.body)
 	if len(attempts) == 0 || p.sim.dispatchedNonce(runID, stage, attempts[len(attempts)-1]) == "" {
-		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"no report to give\"}", chaosPR), delivers: true, tail: st.tail}
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"no report to give\"%s}", chaosPR, later), delivers: true, tail: st.tail}
 	}
 	a := attempts[i%len(attempts)]
 	return &chaosStep{kind: "report", delivers: true, tail: st.tail,
-		body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}", chaosPR, stage, runID, a)}
+		body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d%s}", chaosPR, stage, runID, a, later)}
 }
 
 // noteOutage keeps when the outage of a fault with `until` ends.

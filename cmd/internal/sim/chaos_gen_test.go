@@ -36,10 +36,10 @@ var chaosBaseOps = []string{"graphql", "graphql", "graphql", "issues/create-comm
 
 var chaosConfigs = []chaosConfig{
 	{name: "gate-merge", faultOps: chaosBaseOps},
-	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
-	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch", "actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch", "actions/create-workflow-dispatch"}, chaosBaseOps...)},
 	{name: "human-timeout", human: "maintainer", faultOps: chaosBaseOps},
-	{name: "dispatch-labels-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"repos/create-dispatch-event"}, chaosBaseOps...)},
+	{name: "dispatch-labels-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"repos/create-dispatch-event", "repos/create-dispatch-event"}, chaosBaseOps...)},
 }
 
 // chaosStep is one step of a story: a line of its scenario.
@@ -259,6 +259,13 @@ func (g *chaosGen) advance() *chaosStep {
 // minutes or hours, or kept until some later step calls.
 func (g *chaosGen) fault() *chaosStep {
 	op := g.pick(g.cfg.faultOps...)
+	dispatch := strings.Contains(op, "dispatch")
+	if dispatch && g.r.IntN(2) == 0 {
+		// A dispatch performed whose answer is lost, kept for the next dispatch however
+		// late: the next invocations must find it, not send it again.
+		return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s, keep: true}", op,
+			g.pick("status: 502, performed: true", "timeout: true, performed: true"))}
+	}
 	var what string
 	switch g.r.IntN(8) {
 	case 0:

@@ -18,6 +18,7 @@ var (
 	chaosLog      = flag.Bool("chaos.log", false, "TestChaos prints the end of simulate's output of each minimal story")
 	chaosLogLines = flag.Int("chaos.loglines", 150, "how many lines of it -chaos.log prints")
 	chaosSeed     = flag.Uint64("chaos.seed", 1, "the seed of TestChaos's first story (story i has seed+i)")
+	chaosShrink   = flag.Bool("chaos.shrink", true, "TestChaos shrinks the first failing story of each broken promise (.ci/mutations turns it off: it only counts)")
 )
 
 // chaosDefaultStories is the budget of a plain `go test`: it keeps TestChaos near a minute
@@ -55,6 +56,11 @@ func TestChaos(t *testing.T) {
 		if why, ok := chaosKnownOpen[inv]; ok {
 			t.Logf("%s: broken in %d of %d stories, first config %s seed %d (sweep end %t); known open, not failed: %s",
 				inv, failed[inv], *chaosStories, c.cfg.name, c.seed, c.sweepEnd, why)
+			continue
+		}
+		if !*chaosShrink {
+			t.Errorf("%s: broken in %d of %d stories; the first (config %s, seed %d, sweep end %t), not shrunk (-chaos.shrink=false)",
+				inv, failed[inv], *chaosStories, c.cfg.name, c.seed, c.sweepEnd)
 			continue
 		}
 		small, run, fs := c.shrink(ctx, filepath.Join(tmp, "shrink-"+inv), inv)

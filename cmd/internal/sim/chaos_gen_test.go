@@ -97,13 +97,33 @@ type chaosGen struct {
 // events (lost, repeated, at once), faults, pushes, late reports and sweeps.
 func generateStory(cfg *chaosConfig, seed uint64) []*chaosStep {
 	g := &chaosGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cfg: cfg}
+	lost := cfg.dispatchOp() != "" && g.r.IntN(3) == 0
+	if lost {
+		// The opening's dispatch (of the second agent, where two start at once) is performed
+		// and its answer lost; time passes: what comes after must find it, not send it again.
+		skip := ""
+		if len(cfg.agents) > 1 && g.r.IntN(2) == 0 {
+			skip = ", skip: 1"
+		}
+		g.steps = append(g.steps, &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", cfg.dispatchOp(),
+			g.pick("status: 502, performed: true", "timeout: true, performed: true"), skip)})
+	}
+	if !lost && g.r.IntN(6) == 0 {
+		// The first state commit (the state branch's creation) is made and its answer lost:
+		// the dead invocation's claims hold until their leases end.
+		g.steps = append(g.steps, &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: graphql, field: %s, %s}",
+			g.pick("createRef", "createCommitOnBranch"), g.pick("errors: [INTERNAL], performed: true", "status: 502, performed: true"))})
+	}
 	g.steps = append(g.steps, &chaosStep{kind: "open_pr",
 		body: fmt.Sprintf("{number: %d, author: %s, head: feat/x%s}", chaosPR, chaosAuthor, g.deliver()), delivers: true})
+	if lost {
+		g.steps = append(g.steps, &chaosStep{kind: "advance", body: g.pick("7m", "30m")})
+	}
 	total := 0
 	for _, k := range chaosStepKinds {
 		total += k.weight
 	}
-	n := 6 + g.r.IntN(15)
+	n := len(g.steps) + 5 + g.r.IntN(15)
 	for len(g.steps) < n {
 		x := g.r.IntN(total)
 		for _, k := range chaosStepKinds {
@@ -119,6 +139,16 @@ func generateStory(cfg *chaosConfig, seed uint64) []*chaosStep {
 }
 
 func (g *chaosGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+
+// dispatchOp is the operation that dispatches the config's agents, "" for none.
+func (cfg *chaosConfig) dispatchOp() string {
+	for _, op := range cfg.faultOps {
+		if strings.Contains(op, "dispatch") {
+			return op
+		}
+	}
+	return ""
+}
 
 // deliver is ", deliver: false" for one event in six (a lost event) and ", deliver: later"
 // for one in ten (a job that runs late, after others: see deliverHeld).

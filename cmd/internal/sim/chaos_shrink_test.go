@@ -58,7 +58,10 @@ func (c chaosCase) shrink(ctx context.Context, dir, invariant string) (chaosCase
 	deadline := time.Now().Add(chaosShrinkBudget)
 	for changed := true; changed && time.Now().Before(deadline); {
 		changed = false
-		for i := 1; i < len(best.steps) && time.Now().Before(deadline); i++ { // the pull request's opening stays
+		for i := 0; i < len(best.steps) && time.Now().Before(deadline); i++ {
+			if best.steps[i].kind == "open_pr" { // the pull request's opening stays
+				continue
+			}
 			cand := chaosCase{cfg: c.cfg, seed: c.seed, steps: withoutStep(best.steps, i), sweepEnd: c.sweepEnd}
 			tries++
 			r, f := cand.play(ctx, filepath.Join(dir, fmt.Sprintf("shrink-%d", tries)))

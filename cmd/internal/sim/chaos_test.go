@@ -23,7 +23,7 @@ var (
 
 // chaosDefaultStories is the budget of a plain `go test`: it keeps TestChaos near a minute
 // under -race on a small shared machine.
-const chaosDefaultStories = 32
+const chaosDefaultStories = 64
 
 // TestChaos plays randomized stories over the chaos configs — lost, repeated and concurrent
 // events, faults on reads and writes, pushes, late reports, sweeps — and holds each to the

@@ -104,6 +104,8 @@ func chaosExpect(cfg *chaosConfig, invariant string, run *chaosRun) string {
 		return fmt.Sprintf("  dispatches: [{agent: reviewer, count: %d}]  # a review of every head the pull request had\n", len(heads))
 	case invConverges:
 		return fmt.Sprintf("  prs: {%d: {merged: true}}\n", chaosPR)
+	case invSweepStatus:
+		return fmt.Sprintf("  prs: {%d: {merged: true, comment_contains: [%s]}}  # its state comment, which names the pipeline\n", chaosPR, chaosPipeline)
 	case invDispatch:
 		attempts := map[string]bool{}
 		if run.fake != nil {

@@ -119,11 +119,16 @@ func judgeComments(run *chaosRun, fail func(string, string, ...any)) {
 // request merged or closed (what a step did is seen by the next snapshot, so a dispatch in
 // the step that merged is not counted against it).
 func judgeQuiet(run *chaosRun, fail func(string, string, ...any)) {
-	for i, s := range run.snaps {
+	judgeQuietOf(run.snaps, len(run.fake.Dispatches()), fail)
+}
+
+// judgeQuietOf is judgeQuiet over the snapshots and the dispatches at the end.
+func judgeQuietOf(snaps []chaosSnap, n int, fail func(string, string, ...any)) {
+	for i, s := range snaps {
 		if !s.merged && !s.closed {
 			continue
 		}
-		if n := len(run.fake.Dispatches()); n > s.dispatches {
+		if n > s.dispatches {
 			fail(invQuiet, "%d dispatch(es) after the pull request was %s (by step %d)", n-s.dispatches, map[bool]string{true: "merged", false: "closed"}[s.merged], i)
 		}
 		return

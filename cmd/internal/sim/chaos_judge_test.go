@@ -52,6 +52,15 @@ func TestChaosJudges(t *testing.T) {
 	assert.Empty(t, label.unheld(labelled))
 	assert.Contains(t, strings.Join((&chaosGateSpec{conditions: []chaosCondition{{"check": "branch_up_to_date"}}}).unheld(merge(green, ok)), ""), "does not know")
 
+	quiet := func(n int, snaps ...chaosSnap) int {
+		var out int
+		judgeQuietOf(snaps, n, func(string, string, ...any) { out++ })
+		return out
+	}
+	assert.Zero(t, quiet(2, chaosSnap{dispatches: 1}, chaosSnap{dispatches: 2, merged: true}))
+	assert.Equal(t, 1, quiet(3, chaosSnap{dispatches: 1}, chaosSnap{dispatches: 2, merged: true}, chaosSnap{dispatches: 3, merged: true}))
+	assert.Equal(t, 1, quiet(2, chaosSnap{dispatches: 1, closed: true}, chaosSnap{dispatches: 1, closed: true}))
+
 	esc := map[string]engine.RunStatus{chaosRunID: engine.RunEscalated}
 	waiting := map[string]engine.RunStatus{chaosRunID: engine.RunWaiting}
 	ping := &chaosStep{kind: "comment", body: `{pr: 7, user: bob, body: "ping"}`, delivers: true}

@@ -11,6 +11,9 @@ type MergeRecord struct {
 	Author  string
 	HeadSHA string
 	At      time.Time
+	// Base is the branch it merged into; Labels are its labels then.
+	Base   string
+	Labels []string
 	// Reviews are every review of the pull request then, oldest first.
 	Reviews []ReviewRecord
 	// Checks are the check runs on the head then; Statuses its commit statuses, oldest first.
@@ -35,7 +38,13 @@ type StatusRecord struct {
 
 // recordMerge keeps what stands as pr is merged. The caller holds s.mu.
 func (s *Server) recordMerge(r *repo, pr *issue) {
-	m := MergeRecord{Repo: r.FullName(), Number: pr.Number, Author: pr.Author, HeadSHA: pr.HeadSHA, At: s.Clock()}
+	s.merges = append(s.merges, s.standing(r, pr))
+}
+
+// standing is what stands on pr now, as a merge would record it. The caller holds s.mu.
+func (s *Server) standing(r *repo, pr *issue) MergeRecord {
+	m := MergeRecord{Repo: r.FullName(), Number: pr.Number, Author: pr.Author, HeadSHA: pr.HeadSHA, At: s.Clock(),
+		Base: pr.Base, Labels: append([]string(nil), pr.Labels...)}
 	for _, rv := range pr.Reviews {
 		m.Reviews = append(m.Reviews, ReviewRecord{User: rv.User, Permission: s.PermissionOf(rv.User), State: rv.State, CommitID: rv.CommitID})
 	}
@@ -47,7 +56,16 @@ func (s *Server) recordMerge(r *repo, pr *issue) {
 			m.Statuses = append(m.Statuses, StatusRecord{Context: st.Context, State: st.State})
 		}
 	}
-	s.merges = append(s.merges, m)
+	return m
+}
+
+// Standing returns what stands on pull request number of repo now (its reviews, labels, and
+// the checks on its head), as a merge would record it; it panics when there is none.
+func (s *Server) Standing(repoName string, number int) MergeRecord {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	return s.standing(r, s.MustPR(r, number))
 }
 
 // Merges returns what stood at each merge of a pull request, in order.

@@ -36,6 +36,8 @@ type reportStep struct {
 	// Nonce is the nonce the report echoes; default the one the dispatch of that attempt
 	// gave the agent (run/agents_nonce.go).
 	Nonce string `yaml:"nonce"`
+	// Deliver false: the report's job never runs; later: it runs late (scenario_held.go).
+	Deliver *bool `yaml:"deliver"`
 }
 
 // agentFailsStep ends the workflow run of the agent dispatched for the stage's current
@@ -126,7 +128,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 	}
 	s.with[string(ev.Payload)] = with
 	label := fmt.Sprintf("report %s from the agent of %s on #%d (run %s, attempt %d)", v.Verdict, v.Stage, v.PR, runID, attempt)
-	return []ghfake.Event{ev}, label, true, nil
+	return []ghfake.Event{ev}, label, deliverOn(v.Deliver), nil
 }
 
 // applyAgentFails ends the workflow run the stage's current attempt dispatched.

@@ -10,7 +10,8 @@ import (
 type chaosConfig struct {
 	name string
 	// agents are the stages (or parallel branches) whose agents report, dispatched as
-	// workflows of agent.yml; none for a config without agents.
+	// workflows of agent.yml or as repository_dispatch events; none for a config without
+	// agents.
 	agents []string
 	// human is the human stage waiting for a maintainer's approval, if any.
 	human string
@@ -35,9 +36,10 @@ var chaosBaseOps = []string{"graphql", "graphql", "graphql", "issues/create-comm
 
 var chaosConfigs = []chaosConfig{
 	{name: "gate-merge", faultOps: chaosBaseOps},
-	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
-	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "agent-gate-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"actions/create-workflow-dispatch", "actions/create-workflow-dispatch"}, chaosBaseOps...)},
+	{name: "parallel-agents", agents: []string{"code", "sec"}, faultOps: append([]string{"actions/create-workflow-dispatch", "actions/create-workflow-dispatch"}, chaosBaseOps...)},
 	{name: "human-timeout", human: "maintainer", faultOps: chaosBaseOps},
+	{name: "dispatch-labels-merge", agents: []string{"review"}, restart: true, faultOps: append([]string{"repos/create-dispatch-event", "repos/create-dispatch-event"}, chaosBaseOps...)},
 }
 
 // chaosStep is one step of a story: a line of its scenario.
@@ -64,6 +66,7 @@ var chaosStepKinds = []struct {
 	gen    func(g *chaosGen) *chaosStep
 }{
 	{"review", 12, (*chaosGen).review},
+	{"dismiss_review", 3, (*chaosGen).dismiss},
 	{"check", 10, (*chaosGen).check},
 	{"push", 5, (*chaosGen).push},
 	{"comment", 8, (*chaosGen).comment},
@@ -94,13 +97,33 @@ type chaosGen struct {
 // events (lost, repeated, at once), faults, pushes, late reports and sweeps.
 func generateStory(cfg *chaosConfig, seed uint64) []*chaosStep {
 	g := &chaosGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), cfg: cfg}
+	lost := cfg.dispatchOp() != "" && g.r.IntN(3) == 0
+	if lost {
+		// The opening's dispatch (of the second agent, where two start at once) is performed
+		// and its answer lost; time passes: what comes after must find it, not send it again.
+		skip := ""
+		if len(cfg.agents) > 1 && g.r.IntN(2) == 0 {
+			skip = ", skip: 1"
+		}
+		g.steps = append(g.steps, &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", cfg.dispatchOp(),
+			g.pick("status: 502, performed: true", "timeout: true, performed: true"), skip)})
+	}
+	if !lost && g.r.IntN(6) == 0 {
+		// The first state commit (the state branch's creation) is made and its answer lost:
+		// the dead invocation's claims hold until their leases end.
+		g.steps = append(g.steps, &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: graphql, field: %s, %s}",
+			g.pick("createRef", "createCommitOnBranch"), g.pick("errors: [INTERNAL], performed: true", "status: 502, performed: true"))})
+	}
 	g.steps = append(g.steps, &chaosStep{kind: "open_pr",
 		body: fmt.Sprintf("{number: %d, author: %s, head: feat/x%s}", chaosPR, chaosAuthor, g.deliver()), delivers: true})
+	if lost {
+		g.steps = append(g.steps, &chaosStep{kind: "advance", body: g.pick("7m", "30m")})
+	}
 	total := 0
 	for _, k := range chaosStepKinds {
 		total += k.weight
 	}
-	n := 6 + g.r.IntN(15)
+	n := len(g.steps) + 5 + g.r.IntN(15)
 	for len(g.steps) < n {
 		x := g.r.IntN(total)
 		for _, k := range chaosStepKinds {
@@ -116,6 +139,16 @@ func generateStory(cfg *chaosConfig, seed uint64) []*chaosStep {
 }
 
 func (g *chaosGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+
+// dispatchOp is the operation that dispatches the config's agents, "" for none.
+func (cfg *chaosConfig) dispatchOp() string {
+	for _, op := range cfg.faultOps {
+		if strings.Contains(op, "dispatch") {
+			return op
+		}
+	}
+	return ""
+}
 
 // deliver is ", deliver: false" for one event in six (a lost event) and ", deliver: later"
 // for one in ten (a job that runs late, after others: see deliverHeld).
@@ -133,13 +166,21 @@ func (g *chaosGen) event(kind, body string) *chaosStep {
 	return &chaosStep{kind: kind, body: body, delivers: true}
 }
 
+// review is mostly a writer's: an approval, a request for changes (which stands until its
+// author approves or it is dismissed, whatever else happens), a comment.
 func (g *chaosGen) review() *chaosStep {
-	user := g.pick("alice", "alice", "bob", "carol", chaosAuthor)
-	state := g.pick("approved", "approved", "approved", "changes_requested", "commented")
+	user := g.pick("alice", "alice", "bob", "bob", "carol", chaosAuthor)
+	state := g.pick("approved", "approved", "changes_requested", "changes_requested", "commented")
 	if user == chaosAuthor { // GitHub lets an author only comment on their own pull request
 		state = "commented"
 	}
 	return g.event("review", fmt.Sprintf("{pr: %d, user: %s, state: %s%s}", chaosPR, user, state, g.deliver()))
+}
+
+// dismiss dismisses a writer's latest deciding review, by the repository's owner (played
+// as a comment when the writer has none then: the step resolves it).
+func (g *chaosGen) dismiss() *chaosStep {
+	return g.event("dismiss_review", fmt.Sprintf("{pr: %d, user: %s%s}", chaosPR, g.pick("alice", "bob"), g.deliver()))
 }
 
 func (g *chaosGen) check() *chaosStep {
@@ -173,8 +214,8 @@ func (g *chaosGen) report() *chaosStep {
 		return g.comment()
 	}
 	stage := g.cfg.agents[g.r.IntN(len(g.cfg.agents))]
-	return g.event("report", fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}",
-		chaosPR, stage, chaosRunID, 1+g.r.IntN(3)))
+	return g.event("report", fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d%s}",
+		chaosPR, stage, chaosRunID, 1+g.r.IntN(3), g.deliver()))
 }
 
 // redeliver re-runs the job of an earlier step that delivered its events.
@@ -244,9 +285,17 @@ func (g *chaosGen) advance() *chaosStep {
 // fault makes the next call (or one a few calls later) to an operation fail: a server
 // error, a secondary or a primary rate limit, or no answer at all; or serves it and loses
 // the answer (performed); for GraphQL, an error inside a 200, aimed at the state commit or
-// at any request; sometimes for a few calls in a row.
+// at any request; sometimes for a few calls in a row, for every call of an outage of some
+// minutes or hours, or kept until some later step calls.
 func (g *chaosGen) fault() *chaosStep {
 	op := g.pick(g.cfg.faultOps...)
+	dispatch := strings.Contains(op, "dispatch")
+	if dispatch && g.r.IntN(2) == 0 {
+		// A dispatch performed whose answer is lost, kept for the next dispatch however
+		// late: the next invocations must find it, not send it again.
+		return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s, keep: true}", op,
+			g.pick("status: 502, performed: true", "timeout: true, performed: true"))}
+	}
 	var what string
 	switch g.r.IntN(8) {
 	case 0:
@@ -275,8 +324,15 @@ func (g *chaosGen) fault() *chaosStep {
 	if n := g.r.IntN(4); n > 0 {
 		more = fmt.Sprintf(", skip: %d", n)
 	}
-	if g.r.IntN(5) == 0 {
+	switch g.r.IntN(10) {
+	case 0, 1:
 		more += fmt.Sprintf(", count: %d", 2+g.r.IntN(2))
+	case 2, 3:
+		// An outage: every matching call fails until it ends, over steps and sweeps.
+		more += ", until: " + g.pick("2m", "10m", "45m", "3h")
+	case 4:
+		// It waits for its call, however many steps later (the tail's, or a sweep's).
+		more += ", keep: true"
 	}
 	return &chaosStep{kind: "fault", body: fmt.Sprintf("{operation: %s, %s%s}", op, what, more)}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,12 +30,14 @@ type chaosSnap struct {
 // chaosRun is a story played: every step (the story's and the tail's), the snapshots, and
 // the fake's world at the end.
 type chaosRun struct {
-	cfg   *chaosConfig
-	steps []*chaosStep
-	snaps []chaosSnap
-	fake  *ghfake.Server
-	err   error // the scenario could not be played: a step refused, a request GitHub would refuse
-	log   *bytes.Buffer
+	cfg *chaosConfig
+	// sweepEnd: the story ends on sweeps alone, no event after the events of its tail.
+	sweepEnd bool
+	steps    []*chaosStep
+	snaps    []chaosSnap
+	fake     *ghfake.Server
+	err      error // the scenario could not be played: a step refused, a request GitHub would refuse
+	log      *bytes.Buffer
 }
 
 // snapWriter is the simulation's output: it keeps the log and takes a snapshot as each step
@@ -100,11 +104,13 @@ func writeChaosDir(dir string, cfg *chaosConfig, scenarioText string) error {
 // playChaos plays the story's steps one at a time, then, unless the story closes its pull
 // request, a tail drawn from where the run stands: CI green and a write approval on the final
 // head, then what the run waits for (an agent's report, a maintainer's word, a command to an
-// escalated run, any event), a step at a time, until it merges or the tail is spent. A
-// report is drawn as it is played, among the attempts that were dispatched. The caller
-// closes the returned run's fake.
-func playChaos(ctx context.Context, dir string, cfg *chaosConfig, steps []*chaosStep) *chaosRun {
-	run := &chaosRun{cfg: cfg}
+// escalated run, what a gate condition lacks, any event), a step at a time, until it merges
+// or the tail is spent; a story that ends on the sweep then lets only time pass. Last, a late
+// report of an agent's latest attempt, which must start nothing. A report is drawn as it is
+// played, among the attempts that were dispatched. The caller closes the returned run's fake.
+func playChaos(ctx context.Context, dir string, c chaosCase) *chaosRun {
+	cfg, steps := c.cfg, c.steps
+	run := &chaosRun{cfg: cfg, sweepEnd: c.sweepEnd}
 	w := &snapWriter{run: run}
 	run.log = &w.log
 	p := &chaosPlayer{dir: dir, cfg: cfg, w: w, run: run, sent: map[*chaosStep][]delivery{}, held: map[*chaosStep][]delivery{}, together: map[*chaosStep]bool{}, as: map[*chaosStep]*chaosStep{}}
@@ -142,6 +148,9 @@ func playChaos(ctx context.Context, dir string, cfg *chaosConfig, steps []*chaos
 	if run.err == nil && !storyClosed(steps) {
 		p.tail(ctx)
 	}
+	if run.err == nil {
+		p.lateReport(ctx)
+	}
 	run.snaps = append(run.snaps, snapshot(p.sim))
 	return run
 }
@@ -157,27 +166,70 @@ type chaosPlayer struct {
 	held     map[*chaosStep][]delivery // what a `deliver: later` step played holds, until delivered
 	together map[*chaosStep]bool
 	as       map[*chaosStep]*chaosStep // a step of the story → the step played for it
+	// outageEnd is when the last outage a fault's `until` set ends.
+	outageEnd time.Time
 }
 
 // tail lets the time pass in which an invocation cut off by a fault has surely ended (its
-// timeout and a minute: what it may still have been doing holds until then, by design), then
-// plays CI and an approval on the head, then what the run waits for.
+// timeout and a minute: what it may still have been doing holds until then, by design; and
+// past the end of an outage a fault's `until` set), then plays CI and an approval on the
+// head, then what the run waits for. A story that ends on the sweep plays those events as
+// soon as an outage is over, while what the faults left (the leases and claims of the
+// invocations they cut off) may still hold, and then only lets time pass: what is left to do
+// must be a deadline the sweep keeps.
 func (p *chaosPlayer) tail(ctx context.Context) {
-	first := []*chaosStep{
-		{kind: "advance", body: "7m", tail: true},
-		{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", chaosPR), delivers: true, tail: true},
-		{kind: "review", body: fmt.Sprintf("{pr: %d, user: carol, state: approved}", chaosPR), delivers: true, tail: true},
-		{kind: "review", body: fmt.Sprintf("{pr: %d, user: bob, state: approved}", chaosPR), delivers: true, tail: true},
-		{kind: "review", body: fmt.Sprintf("{pr: %d, user: alice, state: approved}", chaosPR), delivers: true, tail: true},
+	outage := max(p.outageEnd.Sub(p.sim.clock.now())+time.Minute, 0).Round(time.Minute)
+	wait := max(outage, 7*time.Minute)
+	var first []*chaosStep
+	switch {
+	case !p.run.sweepEnd:
+		first = append(first, &chaosStep{kind: "advance", body: wait.String(), tail: true})
+	default:
+		// Past the outage (its events would be lost), not past the invocations it cut off;
+		// the sweep applies the deadlines that passed meanwhile (a timeout escalates).
+		first = append(first, &chaosStep{kind: "advance", body: max(outage, time.Minute).String(), tail: true})
 	}
+	first = append(first,
+		&chaosStep{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", chaosPR), delivers: true, tail: true},
+		&chaosStep{kind: "review", body: fmt.Sprintf("{pr: %d, user: carol, state: approved}", chaosPR), delivers: true, tail: true},
+		&chaosStep{kind: "review", body: fmt.Sprintf("{pr: %d, user: alice, state: approved}", chaosPR), delivers: true, tail: true},
+	)
 	for i := 0; i < 12 && p.run.err == nil; i++ {
 		var st *chaosStep
 		if i < len(first) {
 			st = first[i]
 		} else if st = tailStep(p.sim, p.cfg); st == nil {
-			return
+			break
 		}
 		p.run.err = p.step(ctx, st, len(p.run.steps))
+	}
+	if !p.run.sweepEnd {
+		return
+	}
+	for _, d := range []time.Duration{wait, 30 * time.Minute, 3 * time.Hour} {
+		if p.run.err != nil {
+			return
+		}
+		p.run.err = p.step(ctx, &chaosStep{kind: "advance", body: d.String(), tail: true}, len(p.run.steps))
+	}
+}
+
+// lateReport plays, after the story's end, the report of the latest attempt dispatched to
+// each agent stage of the first run: late, of a run that has ended or moved on, it must not
+// start anything.
+func (p *chaosPlayer) lateReport(ctx context.Context) {
+	for _, stage := range p.cfg.agents {
+		for a := 5; a >= 1; a-- {
+			if p.sim.dispatchedNonce(chaosRunID, stage, a) == "" {
+				continue
+			}
+			st := &chaosStep{kind: "report", delivers: true, tail: true,
+				body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}", chaosPR, stage, chaosRunID, a)}
+			if p.run.err = p.step(ctx, st, len(p.run.steps)); p.run.err != nil {
+				return
+			}
+			break
+		}
 	}
 }
 
@@ -222,6 +274,9 @@ func (p *chaosPlayer) step(ctx context.Context, st *chaosStep, i int) error {
 	if _, err := s.play(ctx); err != nil {
 		return err
 	}
+	if played.kind == "fault" {
+		p.noteOutage(played.body)
+	}
 	if played.kind != "redeliver" && played.kind != "deliver_held" {
 		p.sent[played], p.together[played] = s.sent[1], s.together[1]
 		if len(s.held[1]) > 0 {
@@ -256,8 +311,33 @@ func (p *chaosPlayer) resolve(st *chaosStep, i int) *chaosStep {
 		return &out
 	case st.kind == "report":
 		return p.report(st, i)
+	case st.kind == "dismiss_review":
+		return p.dismiss(st)
 	}
 	return st
+}
+
+// dismiss plays a dismissal of the writer's latest deciding review, or a comment when they
+// have none to dismiss (GitHub would refuse it).
+func (p *chaosPlayer) dismiss(st *chaosStep) *chaosStep {
+	for user, rv := range latestDecisions(p.sim.fake.Standing(chaosRepo, chaosPR)) {
+		if strings.Contains(st.body, "user: "+user+",") || strings.Contains(st.body, "user: "+user+"}") {
+			if rv.State == "APPROVED" || rv.State == "CHANGES_REQUESTED" {
+				return st
+			}
+		}
+	}
+	return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"nothing to dismiss\"%s}", chaosPR, deliverSuffix(st.body)), delivers: true}
+}
+
+// deliverSuffix is the `deliver` a step's body ends with, "" for none.
+func deliverSuffix(body string) string {
+	for _, d := range []string{", deliver: false", ", deliver: later"} {
+		if strings.Contains(body, d) {
+			return d
+		}
+	}
+	return ""
 }
 
 // report draws the attempt a report names: the live attempt of its stage when the run stands
@@ -280,12 +360,25 @@ func (p *chaosPlayer) report(st *chaosStep, i int) *chaosStep {
 			}
 		}
 	}
+	later := deliverSuffix(st.body)
 	if len(attempts) == 0 || p.sim.dispatchedNonce(runID, stage, attempts[len(attempts)-1]) == "" {
-		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"no report to give\"}", chaosPR), delivers: true, tail: st.tail}
+		return &chaosStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: bob, body: \"no report to give\"%s}", chaosPR, later), delivers: true, tail: st.tail}
 	}
 	a := attempts[i%len(attempts)]
 	return &chaosStep{kind: "report", delivers: true, tail: st.tail,
-		body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d}", chaosPR, stage, runID, a)}
+		body: fmt.Sprintf("{pr: %d, stage: %s, verdict: approve, run: %s, attempt: %d%s}", chaosPR, stage, runID, a, later)}
+}
+
+// noteOutage keeps when the outage of a fault with `until` ends.
+func (p *chaosPlayer) noteOutage(body string) {
+	i := strings.Index(body, "until: ")
+	if i < 0 {
+		return
+	}
+	d, err := time.ParseDuration(strings.TrimRight(strings.Fields(body[i+len("until: "):])[0], ",}"))
+	if end := p.sim.clock.now().Add(d); err == nil && end.After(p.outageEnd) {
+		p.outageEnd = end
+	}
 }
 
 // tailStep is the next step of the tail: nil once the pull request is merged.
@@ -315,5 +408,47 @@ func tailStep(s *simulation, cfg *chaosConfig) *chaosStep {
 			return comment("alice", "/pipeline approve", true)
 		}
 	}
+	if st := gateRemedy(s, cfg); st != nil {
+		return st
+	}
 	return comment("bob", "ping", false)
+}
+
+// gateRemedy is the step that gives the pull request what the first condition of the
+// config's gates that does not hold now lacks: a writer's approval of the head, the approval
+// of one who requested changes, green CI, the label; nil when every condition holds.
+func gateRemedy(s *simulation, cfg *chaosConfig) *chaosStep {
+	spec, err := cfg.gateSpec()
+	if err != nil {
+		return nil
+	}
+	m := s.fake.Standing(s.sc.Repo, chaosPR)
+	latest := latestDecisions(m)
+	event := func(kind, format string, args ...any) *chaosStep {
+		return &chaosStep{kind: kind, body: fmt.Sprintf(format, args...), delivers: true, tail: true}
+	}
+	for _, c := range spec.conditions {
+		if spec.judgeCondition(c, m) == "" {
+			continue
+		}
+		switch c.check() {
+		case "human_approved":
+			for _, u := range []string{"alice", "bob"} {
+				if rv := latest[u]; spec.inGroup(c, u) && (rv.State != "APPROVED" || rv.CommitID != m.HeadSHA) {
+					return event("review", "{pr: %d, user: %s, state: approved}", chaosPR, u)
+				}
+			}
+		case "no_changes_requested":
+			for _, u := range slices.Sorted(maps.Keys(latest)) {
+				if latest[u].State == "CHANGES_REQUESTED" {
+					return event("review", "{pr: %d, user: %s, state: approved}", chaosPR, u)
+				}
+			}
+		case "ci_status":
+			return event("check", "{pr: %d, name: test, conclusion: success}", chaosPR)
+		case "label_present":
+			return event("label", "{pr: %d, add: [%v]}", chaosPR, c["label"])
+		}
+	}
+	return nil
 }

@@ -25,6 +25,8 @@ type chaosCase struct {
 	cfg   *chaosConfig
 	seed  uint64
 	steps []*chaosStep
+	// sweepEnd: after the tail's events only time passes (playChaos).
+	sweepEnd bool
 }
 
 // play plays the story in a directory of its own and judges it.
@@ -34,7 +36,7 @@ func (c chaosCase) play(ctx context.Context, dir string) (*chaosRun, []chaosFail
 	}
 	ctx, cancel := context.WithTimeout(ctx, chaosStoryTimeout)
 	defer cancel()
-	run := playChaos(ctx, dir, c.cfg, c.steps)
+	run := playChaos(ctx, dir, c)
 	if ctx.Err() != nil && run.err == nil {
 		run.err = fmt.Errorf("the story did not end within %s", chaosStoryTimeout)
 	} else if ctx.Err() != nil {
@@ -56,8 +58,11 @@ func (c chaosCase) shrink(ctx context.Context, dir, invariant string) (chaosCase
 	deadline := time.Now().Add(chaosShrinkBudget)
 	for changed := true; changed && time.Now().Before(deadline); {
 		changed = false
-		for i := 1; i < len(best.steps) && time.Now().Before(deadline); i++ { // the pull request's opening stays
-			cand := chaosCase{cfg: c.cfg, seed: c.seed, steps: withoutStep(best.steps, i)}
+		for i := 0; i < len(best.steps) && time.Now().Before(deadline); i++ {
+			if best.steps[i].kind == "open_pr" { // the pull request's opening stays
+				continue
+			}
+			cand := chaosCase{cfg: c.cfg, seed: c.seed, steps: withoutStep(best.steps, i), sweepEnd: c.sweepEnd}
 			tries++
 			r, f := cand.play(ctx, filepath.Join(dir, fmt.Sprintf("shrink-%d", tries)))
 			if slices.Contains(failedInvariants(f), invariant) {
@@ -99,6 +104,8 @@ func chaosExpect(cfg *chaosConfig, invariant string, run *chaosRun) string {
 		return fmt.Sprintf("  dispatches: [{agent: reviewer, count: %d}]  # a review of every head the pull request had\n", len(heads))
 	case invConverges:
 		return fmt.Sprintf("  prs: {%d: {merged: true}}\n", chaosPR)
+	case invSweepStatus:
+		return fmt.Sprintf("  prs: {%d: {merged: true, comment_contains: [%s]}}  # its state comment, which names the pipeline\n", chaosPR, chaosPipeline)
 	case invDispatch:
 		attempts := map[string]bool{}
 		if run.fake != nil {

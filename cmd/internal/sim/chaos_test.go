@@ -18,11 +18,12 @@ var (
 	chaosLog      = flag.Bool("chaos.log", false, "TestChaos prints the end of simulate's output of each minimal story")
 	chaosLogLines = flag.Int("chaos.loglines", 150, "how many lines of it -chaos.log prints")
 	chaosSeed     = flag.Uint64("chaos.seed", 1, "the seed of TestChaos's first story (story i has seed+i)")
+	chaosShrink   = flag.Bool("chaos.shrink", true, "TestChaos shrinks the first failing story of each broken promise (.ci/mutations turns it off: it only counts)")
 )
 
 // chaosDefaultStories is the budget of a plain `go test`: it keeps TestChaos near a minute
 // under -race on a small shared machine.
-const chaosDefaultStories = 32
+const chaosDefaultStories = 64
 
 // TestChaos plays randomized stories over the chaos configs — lost, repeated and concurrent
 // events, faults on reads and writes, pushes, late reports, sweeps — and holds each to the
@@ -37,7 +38,7 @@ func TestChaos(t *testing.T) {
 	for i := 0; i < *chaosStories; i++ {
 		seed := *chaosSeed + uint64(i)
 		cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
-		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed)}
+		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
 		_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
 		for _, inv := range failedInvariants(fs) {
 			failed[inv]++
@@ -52,6 +53,16 @@ func TestChaos(t *testing.T) {
 			continue
 		}
 		c := first[inv]
+		if why, ok := chaosKnownOpen[inv]; ok {
+			t.Logf("%s: broken in %d of %d stories, first config %s seed %d (sweep end %t); known open, not failed: %s",
+				inv, failed[inv], *chaosStories, c.cfg.name, c.seed, c.sweepEnd, why)
+			continue
+		}
+		if !*chaosShrink {
+			t.Errorf("%s: broken in %d of %d stories; the first (config %s, seed %d, sweep end %t), not shrunk (-chaos.shrink=false)",
+				inv, failed[inv], *chaosStories, c.cfg.name, c.seed, c.sweepEnd)
+			continue
+		}
 		small, run, fs := c.shrink(ctx, filepath.Join(tmp, "shrink-"+inv), inv)
 		text := minimalScenario(small, run, inv, fs)
 		// Outside the test's temporary directory, which goes with the test: the failure names

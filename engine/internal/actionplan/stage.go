@@ -17,7 +17,7 @@ import (
 const NoPullRequestYet = "no pull request yet: the run has no pull request to read (an agent's report with outputs.pr associates one)"
 
 // Stage plans the action of an action stage other than merge_pr, add_label,
-// remove_label and a comment without templates (see action).
+// remove_label and a comment without templates (core.NewActionStage tells which).
 func Stage(e *core.Eval, run *core.Run, stage *lang.Stage, eff core.Effect, env lang.Env) core.PlannedAction {
 	c := stage.Config
 	switch stage.Action {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -34,7 +35,7 @@ import (
 
 // NoPullRequestYet is what a gate or a merge of an issue run says while the run has no pull
 // request.
-const NoPullRequestYet = "no pull request yet: the run has no pull request to read (an agent's report with outputs.pr associates one)"
+const NoPullRequestYet = actionplan.NoPullRequestYet
 
 // issueStage evaluates the stages of an issue's run that read its pull request: gates and
 // merge_pr. done is false for every other stage, and in a pull request's run.
@@ -131,27 +132,4 @@ func (e *eval) issueEnv(run *Run, env lang.Env) {
 		gh["pr"] = FactsEnv(&f)["pr"]
 	}
 	gh["issue"] = core.IssueEnv(e.Issue.Issue)
-}
-
-// commentTarget sets where a comment action with `target:` posts: "pr" is the subject in
-// a pull request's run, and the run's pull request in an issue's run; "issue" is the
-// subject in an issue's run.
-func (e *eval) commentTarget(run *Run, target string, eff *Effect) string {
-	switch {
-	case target == "issue" && e.Issue != nil:
-		eff.Number = e.Issue.Issue.Number
-	case target == "pr" && e.Issue == nil:
-	case target == "pr":
-		pr := e.RunPR(run)
-		if pr == nil {
-			return NoPullRequestYet
-		}
-		eff.Number = pr.Number
-	case target == "issue":
-		// Only a sub-pipeline run on a pull request gets here: validate refuses it elsewhere.
-		return `comment target "issue" in a pull request's run: there is no issue to comment on; use "pr"`
-	default:
-		return fmt.Sprintf(`comment target %q: a comment goes to "pr" or, in an issue's run, "issue"`, target)
-	}
-	return ""
 }

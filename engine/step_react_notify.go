@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -33,7 +34,7 @@ func (e *eval) reactNotify(p *lang.Pipeline, run *Run, r *lang.EventReaction, in
 		return
 	}
 	eff := Effect{Key: key, Run: run.ID, Stage: run.Stage, Number: e.Facts.PR.Number}
-	plan := e.planNotify(run, eff, r.Notify.Target, r.Notify.Message, e.templateEnv(p, run))
+	plan := actionplan.Notify(e.Eval, run, eff, r.Notify.Target, r.Notify.Message, e.templateEnv(p, run))
 	switch {
 	case plan.Err != "":
 		e.Logf("run %s: on_events %s notify at %s: %s", run.ID, r.Event, r.Pos, plan.Err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -42,7 +43,7 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *
 		return
 	}
 	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Number: pr.Number}
-	plan := e.planNotify(run, eff, rule.Notify.Target, rule.Notify.Message, e.templateEnv(p, run))
+	plan := actionplan.Notify(e.Eval, run, eff, rule.Notify.Target, rule.Notify.Message, e.templateEnv(p, run))
 	switch {
 	case plan.Err != "":
 		e.Logf("run %s: %s: %s notification: %s", run.ID, stage.ID, name, plan.Err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
@@ -134,7 +135,7 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d De
 			msg = t
 		}
 	}
-	plan := e.planNotify(run, eff, n.Target, msg, e.templateEnv(p, run))
+	plan := actionplan.Notify(e.Eval, run, eff, n.Target, msg, e.templateEnv(p, run))
 	switch {
 	case plan.Err != "":
 		e.Logf("run %s: the notification of on_timeout of stage %q (at %s): %s", run.ID, stage.ID, n.Pos, plan.Err)

@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/webhookcall"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -27,9 +26,9 @@ import (
 
 // Bounds of a webhook call.
 const (
-	DefaultWebhookTimeout = 30 * time.Second
-	MaxWebhookBody        = 64 << 10 // the JSON body sent
-	MaxWebhookOutput      = 4 << 10  // the JSON of a response body kept as the stage's outputs
+	DefaultWebhookTimeout = webhookcall.DefaultTimeout
+	MaxWebhookBody        = webhookcall.MaxBody
+	MaxWebhookOutput      = webhookcall.MaxOutput
 )
 
 // webhook evaluates webhook stage of run: asks for its next call.
@@ -39,7 +38,7 @@ func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	if slices.Contains(run.Applied, key) {
 		return e.webhookFailed(run, stage, fmt.Sprintf("call %s was already made; it is not made twice", key), true)
 	}
-	call, err := e.webhookCall(p, run, stage)
+	call, err := webhookcall.Render(stage, &e.Cfg.Settings, func() lang.Env { return e.templateEnv(p, run) })
 	if err != nil {
 		return e.webhookFailed(run, stage, err.Error(), true)
 	}
@@ -51,70 +50,6 @@ func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	e.Intend(run, sr, &eff)
 	e.Effects = append(e.Effects, eff)
 	return false
-}
-
-// webhookCall renders the request of stage for run.
-func (e *eval) webhookCall(p *lang.Pipeline, run *Run, stage *lang.Stage) (*WebhookCall, error) {
-	r := stage.Request
-	if r == nil || r.URL == nil {
-		return nil, fmt.Errorf("webhook stage %q has no url", stage.ID)
-	}
-	host, ok := lang.ParseWebhookHost(r.URL.Src)
-	if !ok || host == "" {
-		return nil, fmt.Errorf("the url of webhook stage %q must name its host literally", stage.ID)
-	}
-	if !lang.WebhookHostAllowed(host, e.Cfg.Settings.WebhookHosts) {
-		return nil, fmt.Errorf("webhook host %q is not in settings.webhooks.allow", host)
-	}
-	env := e.templateEnv(p, run)
-	u, err := core.RenderWebhookURL(r.URL, env, host)
-	if err != nil {
-		return nil, err
-	}
-	call := &WebhookCall{Method: r.Method, URL: u, Host: host, Expect: stage.ExpectStatus, Timeout: stage.Timeout,
-		Allow: e.Cfg.Settings.WebhookHosts, AllowPrivate: e.Cfg.Settings.WebhookAllowPrivate}
-	if call.Method == "" {
-		call.Method = "POST"
-	}
-	if call.Expect == 0 {
-		call.Expect = 200
-	}
-	if call.Timeout <= 0 {
-		call.Timeout = DefaultWebhookTimeout
-	}
-	for _, h := range r.Headers {
-		wh := WebhookHeader{Name: h.Key}
-		for _, part := range h.Parts {
-			if part.Secret != "" {
-				wh.Parts = append(wh.Parts, WebhookHeaderPart{Secret: part.Secret})
-				continue
-			}
-			text, err := core.RenderStrict(part.Text, env)
-			if err != nil {
-				return nil, fmt.Errorf("header %q: %v", h.Key, err)
-			}
-			if i := strings.IndexFunc(text, func(c rune) bool { return c < ' ' && c != '\t' || c == 0x7f }); i >= 0 {
-				return nil, fmt.Errorf("header %q: its value holds a control character (%q); refused", h.Key, text[i])
-			}
-			wh.Parts = append(wh.Parts, WebhookHeaderPart{Text: text})
-		}
-		call.Headers = append(call.Headers, wh)
-	}
-	if r.Body.Kind != lang.KindNull {
-		v, err := lang.ValueOf(r.Body, env)
-		if err != nil {
-			return nil, fmt.Errorf("body: %v", err)
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("body: does not encode as JSON: %v", err)
-		}
-		if len(b) > MaxWebhookBody {
-			return nil, fmt.Errorf("body: %d bytes of JSON, more than %d", len(b), MaxWebhookBody)
-		}
-		call.Body = string(b)
-	}
-	return call, nil
 }
 
 // settleWebhook records outcome o if it is the outcome of a webhook call, and reports

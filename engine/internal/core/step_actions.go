@@ -248,7 +248,7 @@ func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedA
 	return PlannedAction{Eff: eff}
 }
 
-// NewActionStage reports whether the action of stage is planned by planStageAction.
+// NewActionStage reports whether the action of stage is planned by actionplan.Stage.
 func NewActionStage(stage *lang.Stage) bool {
 	switch stage.Action {
 	case lang.ActionLabel, lang.ActionCloseIssue, lang.ActionCreateIssue, lang.ActionNotify, lang.ActionRequestReviewers, lang.ActionAssign,

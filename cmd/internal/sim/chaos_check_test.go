@@ -36,12 +36,7 @@ var chaosInvariants = []string{invPlay, invApproved, invClosed, invOneComment, i
 // chaosKnownOpen are the promises broken by defects that are known and being fixed, with
 // what names them: TestChaos logs their failures instead of failing. Remove an entry when its
 // fix is merged.
-var chaosKnownOpen = map[string]string{
-	// A pull request merged while a dead invocation's claim to post the state comment holds
-	// ends with no comment when no event comes after its merge: the sweep does not keep the
-	// claim's end as a deadline.
-	invSweepStatus: "issue 27 item 13 (a PR merged without its status comment)",
-}
+var chaosKnownOpen = map[string]string{}
 
 // chaosFailure is a broken promise: which, and what shows it.
 type chaosFailure struct {

@@ -95,7 +95,7 @@ type propGen struct {
 }
 
 func (g *propGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
-func (g *propGen) chance(n int) bool       { return g.r.IntN(n) == 0 }
+func (g *propGen) chance(n int) bool        { return g.r.IntN(n) == 0 }
 
 // generateConfig draws a config from seed: zero to two sub-pipelines (the second may run
 // the first), then one to three triggered pipelines, the first of which merges.
@@ -188,7 +188,7 @@ func (g *propGen) stage(subs []string, top bool) *propStage {
 	s := &propStage{id: fmt.Sprintf("s%d", g.n)}
 	kinds := []string{"gate", "gate", "gate", "human", "human", "agent", "agent", "delay", "action", "webhook"}
 	if len(subs) > 0 {
-		kinds = append(kinds, "pipeline", "pipeline", "parallel")
+		kinds = append(kinds, "pipeline", "pipeline", "pipeline", "parallel", "parallel")
 	} else {
 		kinds = append(kinds, "parallel")
 	}

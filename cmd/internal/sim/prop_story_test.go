@@ -18,7 +18,8 @@ var propKinds = []struct {
 }{
 	{"review", 12, (*propStoryGen).review},
 	{"check", 10, (*propStoryGen).check},
-	{"push", 5, (*propStoryGen).push},
+	{"push", 4, (*propStoryGen).push},
+	{"push_red", 3, (*propStoryGen).pushRed},
 	{"approve", 7, (*propStoryGen).approve},
 	{"command", 3, (*propStoryGen).command},
 	{"dispatch", 2, (*propStoryGen).dispatch},
@@ -95,6 +96,12 @@ func (g *propStoryGen) push() *propStep {
 		files = ", files: {security/auth.go: auth.txt}"
 	}
 	return &propStep{kind: "push", body: fmt.Sprintf("{pr: %d%s%s}", propPR, files, g.deliver())}
+}
+
+// pushRed is a push whose CI fails: what a gate that passed before must see at the merge.
+func (g *propStoryGen) pushRed() *propStep {
+	g.steps = append(g.steps, g.push())
+	return &propStep{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: failure%s}", propPR, g.deliver())}
 }
 
 func (g *propStoryGen) approve() *propStep {

@@ -24,6 +24,7 @@ const (
 	propEdited     = "merged-edited-approval"       // a human stage held at the merge only through an edited /pipeline approve
 	propTrigger    = "merged-trigger"               // the merging pipeline's trigger conditions (base, author) held at the merge
 	propUnclaimed  = "merged-unclaimed"             // a run says it merged
+	propAgentHead  = "merged-agent-head"            // where a push restarts an agent, the attempt the merge rests on was dispatched for the merged head
 	propSkipped    = "skipped-condition-true"       // a skipped human stage's condition was false on the merged head
 	propSkipChild  = "skipped-condition-true-child" // ... in a sub-pipeline or a parallel branch's child
 	propLoop       = "no-runaway-loop"              // no run failed for a loop that never waits
@@ -32,7 +33,7 @@ const (
 )
 
 // propJudges lists them in the order the report gives them.
-var propJudges = []string{propPlays, propPathOwn, propPathChild, propEdited, propTrigger, propUnclaimed, propSkipped, propSkipChild, propLoop, propAfterDone}
+var propJudges = []string{propPlays, propPathOwn, propPathChild, propEdited, propTrigger, propUnclaimed, propAgentHead, propSkipped, propSkipChild, propLoop, propAfterDone}
 
 // propKnownOpen are the judges whose failures are defects issue 27 names and other
 // branches fix: the test reports their failures (t.Logf) instead of failing. Empty this
@@ -130,6 +131,23 @@ func judgeMerge(w *propWorld) {
 		w.fail(propTrigger, "run %s merged a pull request of %s; its trigger takes author %s", merged.ID, propAuthor, pipe.author)
 	}
 	w.walk(merged, pipe, propPathOwn)
+	w.agentHead(merged, pipe)
+}
+
+// agentHead: where a push restarts an agent stage, the attempt of it the run passed was
+// dispatched once the merged head was there.
+func (w *propWorld) agentHead(r *engine.Run, pipe *propPipe) {
+	sr := r.Stages[pipe.restart]
+	if pipe.restart == "" || sr == nil || sr.Status != engine.StageSucceeded {
+		return
+	}
+	for _, d := range w.run.fake.Dispatches() {
+		if fmt.Sprint(d.Inputs["run"]) == r.ID && fmt.Sprint(d.Inputs["stage"]) == pipe.restart && fmt.Sprint(d.Inputs["attempt"]) == fmt.Sprint(sr.Attempt) &&
+			d.Created.Before(w.headAt) {
+			w.fail(propAgentHead, "run %s passed agent stage %s on attempt %d, dispatched at %s; the merged head %s was pushed at %s",
+				r.ID, pipe.restart, sr.Attempt, d.Created.Format(time.TimeOnly), short(w.m.HeadSHA), w.headAt.Format(time.TimeOnly))
+		}
+	}
 }
 
 // walk holds every stage r passed to the facts at the merge, and every child run of the

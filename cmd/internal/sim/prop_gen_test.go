@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -76,6 +77,7 @@ type propConfig struct {
 	seed    uint64
 	pipes   []*propPipe
 	webhook bool
+	layered bool // the first pipeline merges after a child (layer)
 	text    string
 }
 
@@ -115,6 +117,9 @@ func generateConfig(seed uint64) *propConfig {
 	for i := 0; i < 1+g.r.IntN(3); i++ {
 		g.cfg.pipes = append(g.cfg.pipes, g.top(i, subs))
 	}
+	if len(subs) > 0 && g.chance(3) {
+		g.layer(subs)
+	}
 	g.cfg.text = renderConfig(g.cfg)
 	return g.cfg
 }
@@ -138,9 +143,24 @@ func (g *propGen) top(i int, subs []string) *propPipe {
 		p.author = g.pick("dependabot[bot]", propAuthor)
 	}
 	for k := 1 + g.r.IntN(4); k > 0; k-- {
-		p.stages = append(p.stages, g.stage(subs, true))
+		s := g.stage(subs, true)
+		p.stages = append(p.stages, s)
+		if (s.typ == "pipeline" || s.typ == "parallel") && g.chance(2) {
+			// Something to wait for after a child ended: the time in which its gates may
+			// stop holding before the merge.
+			w := g.stage(nil, true)
+			for w.typ != "agent" && w.typ != "delay" && w.typ != "human" {
+				w = g.stage(nil, true)
+			}
+			p.stages = append(p.stages, w)
+		}
 	}
 	if i == 0 || g.chance(2) {
+		if !slices.ContainsFunc(p.stages, func(s *propStage) bool { return s.typ == "human" || s.typ == "agent" || s.typ == "gate" }) {
+			// A pipeline that merges waits for someone first (else it merges as it opens).
+			g.n++
+			p.stages = append(p.stages, &propStage{id: fmt.Sprintf("s%d", g.n), typ: "human", from: true})
+		}
 		p.stages = append(p.stages, &propStage{id: "merge", typ: "action", action: "merge_pr"})
 	}
 	g.conditions(p)
@@ -151,6 +171,28 @@ func (g *propGen) top(i int, subs []string) *propPipe {
 		}
 	}
 	return p
+}
+
+// layer makes the first pipeline one whose merge rests on a child's gate: a stage that runs
+// sub-pipelines (one with a gate on CI and an approval), then a maintainer's approval, then
+// the merge — the shape in which a child's gate may stop holding while the parent waits.
+func (g *propGen) layer(subs []string) {
+	g.cfg.layered = true
+	sub := g.cfg.pipe(subs[g.r.IntN(len(subs))])
+	g.n++
+	gate := &propStage{id: fmt.Sprintf("s%d", g.n), typ: "gate", checks: []propCheck{{kind: "ci_status"}, {kind: "human_approved", count: 1}}}
+	sub.stages = append([]*propStage{gate}, sub.stages...)
+	g.n++
+	run := &propStage{id: fmt.Sprintf("s%d", g.n), typ: "pipeline", child: sub.name}
+	if g.chance(2) {
+		run.typ, run.child, run.join = "parallel", "", "all"
+		run.branches = []propBranch{{id: run.id + "-b1", pipeline: sub.name}, {id: run.id + "-b2", agent: "reviewer"}}
+	}
+	g.n++
+	p := g.cfg.pipes[len(subs)]
+	p.restart = ""
+	p.stages = []*propStage{run, {id: fmt.Sprintf("s%d", g.n), typ: "human", from: true}, {id: "merge", typ: "action", action: "merge_pr"}}
+	g.cfg.text = renderConfig(g.cfg)
 }
 
 // conditions gives some stages a condition with skip_to a later stage, and some gates and
@@ -193,6 +235,9 @@ func (g *propGen) stage(subs []string, top bool) *propStage {
 		kinds = append(kinds, "parallel")
 	}
 	s.typ = g.pick(kinds...)
+	if !top && g.chance(3) {
+		s.typ = "gate" // most sub-pipelines hold a gate
+	}
 	switch s.typ {
 	case "gate":
 		s.checks = g.checks()
@@ -218,7 +263,6 @@ func (g *propGen) stage(subs []string, top bool) *propStage {
 			s.branches = append(s.branches, br)
 		}
 	}
-	_ = top
 	return s
 }
 

@@ -143,7 +143,7 @@ func (w *propWorld) agentHead(r *engine.Run, pipe *propPipe) {
 	}
 	for _, d := range w.run.fake.Dispatches() {
 		if fmt.Sprint(d.Inputs["run"]) == r.ID && fmt.Sprint(d.Inputs["stage"]) == pipe.restart && fmt.Sprint(d.Inputs["attempt"]) == fmt.Sprint(sr.Attempt) &&
-			d.Created.Before(w.headAt) {
+			!d.Created.IsZero() && d.Created.Before(w.headAt) { // a repository_dispatch tells no time
 			w.fail(propAgentHead, "run %s passed agent stage %s on attempt %d, dispatched at %s; the merged head %s was pushed at %s",
 				r.ID, pipe.restart, sr.Attempt, d.Created.Format(time.TimeOnly), short(w.m.HeadSHA), w.headAt.Format(time.TimeOnly))
 		}

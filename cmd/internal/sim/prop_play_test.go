@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -178,9 +179,15 @@ func (p *propPlayer) tail(ctx context.Context) {
 		{kind: "advance", body: "11m", tail: true},
 		{kind: "check", body: fmt.Sprintf("{pr: %d, name: test, conclusion: success}", propPR), tail: true},
 		{kind: "review", body: fmt.Sprintf("{pr: %d, user: alice, state: approved}", propPR), tail: true},
+		{kind: "label", body: fmt.Sprintf("{pr: %d, add: [ready, ship]}", propPR), tail: true},
 		{kind: "review", body: fmt.Sprintf("{pr: %d, user: bob, state: approved}", propPR), tail: true},
+		{kind: "review", body: fmt.Sprintf("{pr: %d, user: dan, state: approved}", propPR), tail: true},
 	}
-	for i := 0; i < 14 && p.run.err == nil; i++ {
+	// In an order of the story's own: whatever CI said last may still stand when the runs
+	// are given the rest.
+	r := rand.New(rand.NewPCG(p.cfg.seed, 0x2545f4914f6cdd1d))
+	r.Shuffle(len(first), func(i, j int) { first[i], first[j] = first[j], first[i] })
+	for i := 0; i < 16 && p.run.err == nil; i++ {
 		if f := p.run.facts; len(f) > 0 && (f[len(f)-1].merged || f[len(f)-1].closed) {
 			return
 		}

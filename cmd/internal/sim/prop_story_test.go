@@ -19,7 +19,7 @@ var propKinds = []struct {
 	{"review", 12, (*propStoryGen).review},
 	{"check", 10, (*propStoryGen).check},
 	{"push", 4, (*propStoryGen).push},
-	{"push_red", 3, (*propStoryGen).pushRed},
+	{"push_red", 5, (*propStoryGen).pushRed},
 	{"approve", 7, (*propStoryGen).approve},
 	{"command", 3, (*propStoryGen).command},
 	{"dispatch", 2, (*propStoryGen).dispatch},
@@ -49,11 +49,37 @@ func generatePropStory(cfg *propConfig, seed uint64) []*propStep {
 	}
 	g.steps = append(g.steps, &propStep{kind: "open_pr",
 		body: fmt.Sprintf("{number: %d, author: %s, base: main, head: feat/x, files: %s%s}", propPR, propAuthor, files, g.deliver())})
+	if (cfg.layered && g.r.IntN(3) == 0) || (!cfg.layered && g.r.IntN(3) > 0) {
+		g.draw(6 + g.r.IntN(15))
+		return g.steps
+	}
+	// A hostile author's story, one in three: everything green and approved, a push whose
+	// CI fails, then what the runs still wait for — a merge then rests on what held before
+	// the push.
+	g.draw(len(g.steps) + g.r.IntN(4))
+	for _, body := range []string{"check: {pr: %d, name: test, conclusion: success}", "review: {pr: %d, user: dan, state: approved}",
+		"label: {pr: %d, add: [ready, ship]}", "report: approve", "report: approve"} {
+		kind, rest, _ := strings.Cut(body, ": ")
+		if strings.Contains(rest, "%d") {
+			rest = fmt.Sprintf(rest, propPR)
+		}
+		g.steps = append(g.steps, &propStep{kind: kind, body: rest})
+	}
+	g.steps = append(g.steps, g.pushRed())
+	for _, st := range []*propStep{g.report(), g.report(), g.advance(), g.approve()} {
+		g.steps = append(g.steps, st)
+	}
+	g.draw(len(g.steps) + g.r.IntN(4))
+	return g.steps
+}
+
+// draw adds steps drawn by their weights until the story has n.
+func (g *propStoryGen) draw(n int) {
 	total := 0
 	for _, k := range propKinds {
 		total += k.weight
 	}
-	for n := 6 + g.r.IntN(15); len(g.steps) < n; {
+	for len(g.steps) < n {
 		x := g.r.IntN(total)
 		for _, k := range propKinds {
 			if x -= k.weight; x < 0 {
@@ -64,7 +90,6 @@ func generatePropStory(cfg *propConfig, seed uint64) []*propStep {
 			}
 		}
 	}
-	return g.steps
 }
 
 func (g *propStoryGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }

@@ -22,14 +22,14 @@ import (
 // scenario, written to a directory that `pipeline-action simulate DIR` replays, and printed.
 func TestProperty(t *testing.T) {
 	stories := propEnv(t, "PIPELINE_ACTION_PROP_STORIES", propDefaultStories)
-	seed := uint64(propEnv(t, "PIPELINE_ACTION_PROP_SEED", 1))
+	seed := uint64(propEnv(t, "PIPELINE_ACTION_PROP_SEED", propDefaultSeed))
 	workers := propEnv(t, "PIPELINE_ACTION_PROP_WORKERS", runtime.GOMAXPROCS(0))
 	ctx := context.Background()
 	tmp := t.TempDir()
 	start := time.Now()
 	var mu sync.Mutex
 	failed := map[string]int{}
-	first := map[string]propCase{}
+	first := map[string]propFound{}
 	merged := 0
 	next := make(chan uint64)
 	var wg sync.WaitGroup
@@ -51,8 +51,8 @@ func TestProperty(t *testing.T) {
 				}
 				for _, j := range propFailedJudges(fs) {
 					failed[j]++
-					if f, ok := first[j]; !ok || s < f.seed {
-						first[j] = c
+					if f, ok := first[j]; !ok || s < f.c.seed {
+						first[j] = propFound{c: c, played: run.steps, merged: len(run.fake.Merges()) > 0, fs: fs}
 					}
 				}
 				mu.Unlock()
@@ -73,9 +73,13 @@ func TestProperty(t *testing.T) {
 	}
 }
 
-// propDefaultStories is the budget of a plain `go test`: well under a minute under -race
-// on two cores.
-const propDefaultStories = 40
+// propDefaultStories and propDefaultSeed are the run of a plain `go test`: a dozen stories,
+// about a minute under -race on two busy cores. Before the fixes of issue 27 landed, this
+// window held stories that break items 1 (seeds 70, 72), 5 (80) and 6 (69, 75).
+const (
+	propDefaultStories = 12
+	propDefaultSeed    = 69
+)
 
 func propEnv(t *testing.T, name string, def int) int {
 	v := os.Getenv(name)
@@ -89,18 +93,28 @@ func propEnv(t *testing.T, name string, def int) int {
 	return n
 }
 
+// propFound is the first story that broke a judge: its case, the steps it played (the tail
+// included) and what the judges found.
+type propFound struct {
+	c      propCase
+	played []*propStep
+	merged bool
+	fs     []propFailure
+}
+
 // propReport shrinks the first story that broke judge j (a known open defect only with
 // PIPELINE_ACTION_PROP_SHRINK_KNOWN set: its story is printed as played), writes it out and
 // reports it: an error, or a log line for a judge in propKnownOpen.
-func propReport(ctx context.Context, t *testing.T, dir, j string, n, stories int, c propCase) {
+func propReport(ctx context.Context, t *testing.T, dir, j string, n, stories int, found propFound) {
 	known, isKnown := propKnownOpen[j]
-	small, run, fs := c, (*propRun)(nil), []propFailure(nil)
+	c, small, fs := found.c, found.c, found.fs
+	played, merged := found.played, found.merged
 	if !isKnown || os.Getenv("PIPELINE_ACTION_PROP_SHRINK_KNOWN") != "" {
+		var run *propRun
 		small, run, fs = c.shrink(ctx, dir, j)
-	} else {
-		run, fs = c.play(ctx, filepath.Join(dir, "as-played"))
+		played, merged = run.steps, run.fake != nil && len(run.fake.Merges()) > 0
 	}
-	text := propScenario(small, run, j, fs)
+	text := propScenario(small, played, merged, j, fs)
 	out, err := os.MkdirTemp("", "pipeline-action-prop-"+j+"-")
 	if err == nil {
 		err = writePropDir(out, small.cfg, text)
@@ -204,7 +218,7 @@ func propWithout(steps []*propStep, i int) []*propStep {
 // propScenario is the scenario of a played story (tail included), with the judge it breaks
 // and why in its header, and an expectation: for a merge that should not have happened,
 // that it did not (so simulate fails where the defect is); else what happened.
-func propScenario(c propCase, run *propRun, j string, fs []propFailure) string {
+func propScenario(c propCase, played []*propStep, merged bool, j string, fs []propFailure) string {
 	var title strings.Builder
 	fmt.Fprintf(&title, "A property story (config and story seed %d) that breaks %q:\n", c.seed, j)
 	for _, f := range fs {
@@ -212,15 +226,10 @@ func propScenario(c propCase, run *propRun, j string, fs []propFailure) string {
 			fmt.Fprintf(&title, "  %s\n", f.detail)
 		}
 	}
-	merged := run != nil && run.err == nil && len(run.fake.Merges()) > 0
 	expect := fmt.Sprintf("  prs: {%d: {merged: %t}}\n", propPR, merged)
 	switch j {
 	case propPathOwn, propPathChild, propEdited, propTrigger, propUnclaimed, propSkipped:
 		expect = fmt.Sprintf("  prs: {%d: {merged: false}}   # the merge the judge refuses\n", propPR)
 	}
-	var steps []*propStep
-	if run != nil {
-		steps = run.steps
-	}
-	return renderProp(c.cfg, title.String(), steps, expect)
+	return renderProp(c.cfg, title.String(), played, expect)
 }

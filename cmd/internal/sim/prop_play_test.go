@@ -96,7 +96,7 @@ func renderProp(cfg *propConfig, title string, steps []*propStep, expect string)
 	for _, l := range strings.Split(strings.TrimSpace(title), "\n") {
 		fmt.Fprintf(&b, "# %s\n", l)
 	}
-	fmt.Fprintf(&b, "repo: %s\nclock: 2026-01-05T09:00:00Z\ntick: 1s\nrequest_timeout: 300ms\nbranches: [release]\n", propRepo)
+	fmt.Fprintf(&b, "repo: %s\nclock: 2026-01-05T09:00:00Z\ntick: 1s\nbranches: [release]\n", propRepo)
 	var users []string
 	for u, p := range propUsers {
 		users = append(users, u+": "+p)

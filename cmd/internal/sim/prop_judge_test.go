@@ -27,13 +27,16 @@ const (
 	propAgentHead  = "merged-agent-head"            // where a push restarts an agent, the attempt the merge rests on was dispatched for the merged head
 	propSkipped    = "skipped-condition-true"       // a skipped human stage's condition was false on the merged head
 	propSkipChild  = "skipped-condition-true-child" // ... in a sub-pipeline or a parallel branch's child
-	propLoop       = "no-runaway-loop"              // no run failed for a loop that never waits
-	propAfterDone  = "no-effect-after-done"         // no dispatch, label or comment after the merge or close
+	propSkipOther  = "skipped-condition-true-other" // ... of a stage of another type (agent, pipeline, parallel, action, webhook)
+	propLoop       = "no-runaway-loop"              // no run failed for a loop that never waits (at a human stage with a condition)
+	propLoopOther  = "no-runaway-loop-other"        // ... anywhere else
+	propAfterDone  = "no-effect-after-merge"        // no dispatch, label or comment after the merge, in the event that merged
+	propAfterLater = "no-effect-after-done"         // ... nor in a later event, nor after a close
 	propWritePerms = "write maintain admin"
 )
 
 // propJudges lists them in the order the report gives them.
-var propJudges = []string{propPlays, propPathOwn, propPathChild, propEdited, propTrigger, propUnclaimed, propAgentHead, propSkipped, propSkipChild, propLoop, propAfterDone}
+var propJudges = []string{propPlays, propPathOwn, propPathChild, propEdited, propTrigger, propUnclaimed, propAgentHead, propSkipped, propSkipChild, propSkipOther, propLoop, propLoopOther, propAfterDone, propAfterLater}
 
 // propKnownOpen are the judges whose failures are defects issue 27 names and other
 // branches fix: the test reports their failures (t.Logf) instead of failing. Empty this
@@ -45,7 +48,7 @@ var propKnownOpen = map[string]string{
 	propLoop:      "issue 27 item 5: a skipped human stage is re-judged as if it had to hold, and the run goes round",
 	propSkipped:   "issue 27 item 5: the guard does not decide a human stage's condition afresh at the merge",
 	propSkipChild: "issue 27 items 1 and 5: the guard does not look into children, nor decide their stages' conditions afresh",
-	propAfterDone: "issue 27 item 6: later runs of an event act on a subject an earlier run merged",
+	propAfterDone: "issue 27 item 6: later runs of an event act on a subject an earlier run merged in it",
 }
 
 type propFailure struct{ judge, detail string }
@@ -162,12 +165,15 @@ func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
 			continue
 		}
 		if sr.Status == engine.StageSkipped {
-			if s.typ == "human" && s.cond != nil && w.condHolds(s.cond) {
+			if s.cond != nil && w.condHolds(s.cond) {
 				j := propSkipped
-				if judge == propPathChild {
+				switch {
+				case s.typ != "human":
+					j = propSkipOther
+				case judge == propPathChild:
 					j = propSkipChild
 				}
-				w.fail(j, "run %s skipped human stage %s; its condition holds on the merged head", r.ID, s.id)
+				w.fail(j, "run %s skipped %s stage %s; its condition holds on the merged head", r.ID, s.typ, s.id)
 			}
 			continue
 		}
@@ -330,11 +336,21 @@ func (w *propWorld) humanHolds(from, edited bool) bool {
 }
 
 // judgeLoops: a config validate accepts never ends a run for a loop that never waits.
+// The loop of a skipped human stage sent back by the guard is told apart from any other.
 func judgeLoops(run *propRun, fail func(string, string, ...any)) {
 	for _, r := range run.runs {
-		if r.Status == engine.RunFailed && (strings.Contains(r.Message, "times in one event") || strings.Contains(r.Message, "never waits")) {
-			fail(propLoop, "run %s failed: %s", r.ID, r.Message)
+		if r.Status != engine.RunFailed || !(strings.Contains(r.Message, "times in one event") || strings.Contains(r.Message, "never waits")) {
+			continue
 		}
+		j := propLoopOther
+		if p := run.cfg.pipe(r.Pipeline); p != nil {
+			for _, s := range p.stages {
+				if s.typ == "human" && s.cond != nil && strings.Contains(r.Message, fmt.Sprintf("stage %q ", s.id)) {
+					j = propLoop
+				}
+			}
+		}
+		fail(j, "run %s failed: %s", r.ID, r.Message)
 	}
 }
 
@@ -355,14 +371,18 @@ func judgeAfterDone(run *propRun, fail func(string, string, ...any)) {
 				continue // merged by a step of the story's: nothing to order
 			}
 		}
+		j := propAfterLater
+		if i == done && f.merged {
+			j = propAfterDone
+		}
 		comments := 0
 		for _, c := range f.calls[from:] {
 			switch {
 			case c.Status >= 300:
 			case c.Kind == "actions/create-workflow-dispatch" || c.Kind == "repos/create-dispatch-event":
-				fail(propAfterDone, "step %d: %s after the pull request was %s", i+1, c.Kind, doneWord(run.facts[done]))
+				fail(j, "step %d: %s after the pull request was %s", i+1, c.Kind, doneWord(run.facts[done]))
 			case c.Kind == "issues/add-labels" && strings.Contains(c.Path, fmt.Sprintf("/issues/%d/", propPR)):
-				fail(propAfterDone, "step %d: labels added after the pull request was %s", i+1, doneWord(run.facts[done]))
+				fail(j, "step %d: labels added after the pull request was %s", i+1, doneWord(run.facts[done]))
 			case c.Kind == "issues/create-comment" && strings.Contains(c.Path, fmt.Sprintf("/issues/%d/", propPR)):
 				comments++
 			}
@@ -371,7 +391,7 @@ func judgeAfterDone(run *propRun, fail func(string, string, ...any)) {
 		posted := f.newBot[max(0, len(f.newBot)-comments):]
 		for _, c := range posted {
 			if !state.HasMarker(c.Body) && !state.IsPlaceholder(c.Body) {
-				fail(propAfterDone, "step %d: comment %q after the pull request was %s", i+1, firstLine(c.Body), doneWord(run.facts[done]))
+				fail(j, "step %d: comment %q after the pull request was %s", i+1, firstLine(c.Body), doneWord(run.facts[done]))
 			}
 		}
 	}

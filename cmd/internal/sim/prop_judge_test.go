@@ -27,7 +27,7 @@ const (
 	propAgentHead  = "merged-agent-head"            // where a push restarts an agent, the attempt the merge rests on was dispatched for the merged head
 	propSkipped    = "skipped-condition-true"       // a skipped human stage's condition was false on the merged head
 	propSkipChild  = "skipped-condition-true-child" // ... in a sub-pipeline or a parallel branch's child
-	propSkipOther  = "skipped-condition-true-other" // ... of a stage of another type (agent, pipeline, parallel, action, webhook)
+	propSkipOther  = "skipped-condition-true-other" // ... of an agent, pipeline or parallel stage
 	propLoop       = "no-runaway-loop"              // no run failed for a loop that never waits (at a human stage with a condition)
 	propLoopOther  = "no-runaway-loop-other"        // ... anywhere else
 	propAfterDone  = "no-effect-after-merge"        // no dispatch, label or comment after the merge, in the event that merged
@@ -171,7 +171,9 @@ func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
 			continue
 		}
 		if sr.Status == engine.StageSkipped {
-			if s.cond != nil && w.condHolds(s.cond) {
+			// An action or a webhook skipped holds nothing back: its condition is decided once,
+			// as it is entered. What a merge rests on must be decided again at the merge.
+			if s.cond != nil && s.typ != "action" && s.typ != "webhook" && w.condHolds(s.cond) {
 				j := propSkipped
 				switch {
 				case s.typ != "human":
@@ -342,7 +344,8 @@ func (w *propWorld) humanHolds(from, edited bool) bool {
 }
 
 // judgeLoops: a config validate accepts never ends a run for a loop that never waits.
-// The loop of a skipped human stage sent back by the guard is told apart from any other.
+// The loop of a run whose pipeline has a human stage with a condition (skipped, the guard
+// sends the run back there, it skips again, and round) is told apart from any other.
 func judgeLoops(run *propRun, fail func(string, string, ...any)) {
 	for _, r := range run.runs {
 		if r.Status != engine.RunFailed || !(strings.Contains(r.Message, "times in one event") || strings.Contains(r.Message, "never waits")) {
@@ -351,7 +354,7 @@ func judgeLoops(run *propRun, fail func(string, string, ...any)) {
 		j := propLoopOther
 		if p := run.cfg.pipe(r.Pipeline); p != nil {
 			for _, s := range p.stages {
-				if s.typ == "human" && s.cond != nil && strings.Contains(r.Message, fmt.Sprintf("stage %q ", s.id)) {
+				if s.typ == "human" && s.cond != nil {
 					j = propLoop
 				}
 			}

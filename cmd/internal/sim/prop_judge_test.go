@@ -41,21 +41,7 @@ var propJudges = []string{propPlays, propPathOwn, propPathChild, propEdited, pro
 // propKnownOpen are the judges whose failures are defects issue 27 names and other
 // branches fix: the test reports their failures (t.Logf) instead of failing. Empty this
 // list as the fixes land.
-var propKnownOpen = map[string]string{
-	propPathChild: "issue 27 item 1: the merge guard does not re-check sub-pipelines and parallel branches",
-	propTrigger:   "issue 27 item 2: a manual start (workflow_dispatch) skips the trigger's conditions",
-	propEdited:    "issue 27 item 4: an edited /pipeline approve still counts",
-	propLoop:      "issue 27 item 5: a skipped human stage is re-judged as if it had to hold, and the run goes round",
-	propSkipped:   "issue 27 item 5: the guard does not decide a human stage's condition afresh at the merge",
-	propSkipChild: "issue 27 items 1 and 5: the guard does not look into children, nor decide their stages' conditions afresh",
-	propAfterDone: "issue 27 item 6: later runs of an event act on a subject an earlier run merged in it",
-	// Found by this test, beyond item 6's text but under its title ("nothing acts on a subject
-	// that is done"): a run started by the event that merged goes on in later events — the
-	// sweep ends a sub-pipeline's delay on the merged pull request and dispatches the agent
-	// after it (seed 69). Reported with item 6; remove it with item 6's fix if that fix ends
-	// such runs too, else it needs its own.
-	propAfterLater: "issue 27 item 6 (title): a run of a merged pull request moves and dispatches on a later event (the sweep)",
-}
+var propKnownOpen = map[string]string{}
 
 type propFailure struct{ judge, detail string }
 
@@ -420,4 +406,3 @@ func firstLine(s string) string {
 	return s
 }
 
-func short(sha string) string { return sha[:min(7, len(sha))] }

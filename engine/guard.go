@@ -66,6 +66,14 @@ func (e *eval) guardTo(p *lang.Pipeline, run *Run, merge *lang.Stage, depth int)
 		if merge != nil && s.ID == merge.ID || sr == nil {
 			continue
 		}
+		if sr.Status == StageSkipped && s.Condition != nil && !g.skips(s) {
+			// Skipped while its condition did not hold, and it may hold now: what the stage
+			// does (an agent's review, a sub-pipeline) was never done, so it is run, not judged
+			// as if it had been.
+			plan := g.back(s)
+			plan.below, plan.why = nil, fmt.Sprintf("stage %q was skipped by its condition, which may hold on today's facts; running it", s.ID)
+			return plan
+		}
 		if t := stageTypes[s.Type]; t != nil && !t.stillHolds(g, s, sr) {
 			return g.back(s)
 		}

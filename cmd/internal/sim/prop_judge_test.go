@@ -405,4 +405,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-

@@ -75,6 +75,11 @@ func (e *eval) chatops() {
 			e.Disown(c)
 			continue
 		}
+		if e.Issue == nil && e.Facts.PR.State != PROpen {
+			// Nothing acts on a pull request that is done, a reply included.
+			e.Logf("comment %d: %q on a pull request that is %s; not acted on", c.ID, core.FirstLine(c.Body), e.Facts.PR.State)
+			continue
+		}
 		if verb, _, _ := core.ParseCommand(c.Body); core.ActsAlone(verb) {
 			e.command(c) // a start has its own bounds (step_chatops_start.go)
 			continue

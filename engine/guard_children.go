@@ -21,6 +21,7 @@ import (
 type childBack struct {
 	branch   *lang.Stage // set for a parallel stage's pipeline branch
 	mustHold bool        // the branch may not be skipped by its condition again
+	again    []string    // the other pipeline branches that no longer hold: they run again too
 	child    *Run
 	plan     guardPlan
 }
@@ -93,6 +94,15 @@ func (g *guardCheck) subBack(s *lang.Stage) guardPlan {
 		if c.child != nil {
 			what += " (run " + c.child.ID + ")"
 		}
+		if l != s {
+			// Every branch that no longer holds runs again in this one round: taken up one a
+			// round, a join would be met and broken again until the loop limit stops the run.
+			for _, o := range links {
+				if oc, ok := g.subs[o.ID]; ok && o != l && !oc.holds() {
+					c.again = append(c.again, o.ID)
+				}
+			}
+		}
 		return guardPlan{back: s, why: fmt.Sprintf("%s does not hold: %s", what, c.plan.why), below: &c}
 	}
 	return guardPlan{back: s, why: fmt.Sprintf("stage %q does not hold on today's facts; running it again", s.ID)}
@@ -113,7 +123,11 @@ func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
 	}
 	link := run.Stages[plan.back.ID]
 	if c.branch != nil {
-		e.startBranches(p, run, plan.back, guardwalk.Kept(run, plan.back, c.branch))
+		keep := guardwalk.Kept(run, plan.back, c.branch)
+		for _, id := range c.again {
+			delete(keep, id)
+		}
+		e.startBranches(p, run, plan.back, keep)
 		if c.mustHold {
 			guardwalk.Unskip(run, plan.back, c.branch, e.Now)
 		}

@@ -27,13 +27,13 @@ type guardPlan struct {
 // justified when the pipeline, as written, has a path from its first stage to merge on
 // which every gate left through its pass transition holds on today's facts, and every
 // gate left through on_fail decidedly fails on them; human stages, sub-pipelines and
-// parallel stages are judged as gates are (HumanHolds; guard_children.go), and the
+// parallel stages are judged as gates are (HumanHolds), and the
 // transitions of other stages are free: they are what the config says to do when an
 // action ends. On top of that, every gate, human stage and sub-pipeline the run passed or
 // skipped must still hold, and a moved head sends the run back to the first gate whose
 // verdict depends on the head.
 func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
-	// A merge branch of a parallel stage is reached through its stage (step_multipr.go).
+	// A merge branch of a parallel stage is reached through its stage.
 	return e.guardTo(p, run, core.GuardTarget(p, merge), 0)
 }
 
@@ -133,7 +133,7 @@ func (g *guardCheck) back(s *lang.Stage) guardPlan {
 
 func (g *guardCheck) backTo(s *lang.Stage) guardPlan {
 	if s.Type == lang.StagePipeline || s.Type == lang.StageParallel {
-		return g.subBack(s) // guard_children.go
+		return g.subBack(s)
 	}
 	return guardPlan{back: s, why: guardwalk.Why(g.e.Eval, g.run, s, g.moved, g.held[s.ID])}
 }

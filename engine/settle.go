@@ -14,7 +14,7 @@ import (
 func Settle(cfg *lang.Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
 	e := newEval(cfg, st, facts, now, in)
 	e.Settle.Settling = true
-	e.noteDone(outcomes) // step_done.go
+	e.noteDone(outcomes)
 	for _, o := range outcomes {
 		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleWebhook(o) { // unanswered: settle_unanswered.go
 			continue

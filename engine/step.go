@@ -152,7 +152,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 		f.ContributorsApprove = cfg.Settings.AllowContributors
 		facts = &f
 	}
-	facts = people.MarkAgents(cfg, facts) // internal/people/agents.go: agents are not people
+	facts = people.MarkAgents(cfg, facts) // agents are not people
 	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor,
 		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
@@ -285,7 +285,7 @@ func (e *eval) advancePass() bool {
 		return rank[a.Name] < rank[b.Name]
 	})
 	for i, en := range order {
-		if e.doneByOther(en.p, en.run) { // step_done.go
+		if e.doneByOther(en.p, en.run) {
 			continue
 		}
 		if e.refusedDeep(en.run) {

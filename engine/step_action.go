@@ -85,7 +85,7 @@ func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Eff
 	}
 	switch plan := e.guardChain(p, run, stage); {
 	case plan.back != nil:
-		e.goBack(p, run, stage.ID, plan) // guard_children.go
+		e.goBack(p, run, stage.ID, plan)
 		return true, true
 	case plan.why != "":
 		return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)"), true

@@ -45,8 +45,7 @@ type parallelType struct {
 	nobody
 }
 
-// recheck: a parallel stage holds when enough of its branches hold for its join
-// (guard_children.go).
+// recheck: a parallel stage holds when enough of its branches hold for its join.
 func (parallelType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	return guardwalk.Judge(s, g.skips, g.joinHolds)
 }

@@ -410,7 +410,7 @@ type pipelineType struct {
 	noAnswers
 }
 
-// recheck: a pipeline stage holds when its sub-pipeline holds to its end (guard_children.go).
+// recheck: a pipeline stage holds when its sub-pipeline holds to its end.
 func (pipelineType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	return guardwalk.Judge(s, g.skips, g.subHolds)
 }

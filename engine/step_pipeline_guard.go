@@ -15,7 +15,7 @@ import (
 // read from the state, so each link is checked against the config (guardwalk.Up), and the
 // top of the chain must be a pipeline with a trigger (a trigger-less pipeline runs only as
 // a sub-pipeline, and its gates alone may lean on its parent's). A merge in a parent after
-// a child re-checks the child the other way, down (guard_children.go).
+// a child re-checks the child the other way, down.
 //
 // A moved head is judged as in one run: against the innermost run of the chain that
 // passed a gate (the last verification before the merge); an ancestor whose gate no

@@ -70,7 +70,7 @@ func (s *BranchStore) shard(v Version) (idx *Index, keep bool, err error) {
 // "" when absent). An absent shard is not
 // written for a subject without open runs.
 func (s *BranchStore) shardText(path string, base *Index, live *engine.State, old string, due time.Time) (string, bool, error) {
-	next := base.WithSubject(s.file, live).withClaimDue(s.file, s.subject, due) // claim_index.go
+	next := base.WithSubject(s.file, live).withClaimDue(s.file, s.subject, due)
 	if old == "" && len(next.Runs) == 0 {
 		return "", false, nil
 	}

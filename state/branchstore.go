@@ -215,7 +215,7 @@ type fileWrite struct {
 	// fresh says claim is this save's own (Dual.fileWrite).
 	fresh bool
 	// due is the end of a claim read that this save leaves to its claimer: the index
-	// lists it as a deadline (claim_index.go). Zero for none.
+	// lists it as a deadline. Zero for none.
 	due time.Time
 }
 
@@ -262,7 +262,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if err != nil {
 		return v, err
 	}
-	index, err := s.indexChanges(ctx, live, v, fw.due) // branch_index.go
+	index, err := s.indexChanges(ctx, live, v, fw.due)
 	if err != nil {
 		return v, err
 	}
@@ -270,7 +270,7 @@ func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, a
 	if text != v.File {
 		files = append(files, FileChange{Path: s.file, Text: text})
 	} else if fw.headline == "" && len(index.files) > 0 {
-		fw.headline = claimDueHeadline(s.file, fw.due) // claim_index.go: the index alone changes
+		fw.headline = claimDueHeadline(s.file, fw.due) // the index alone changes
 	}
 	files = append(files, index.files...)
 	files = append(files, outputChanges(live, outputs, v.Outputs)...)

@@ -148,7 +148,7 @@ func (d *Dual) fileWrite(c Change, v Version) fileWrite {
 	case v.CommentID != 0:
 		return fileWrite{claim: read, drop: true}
 	case d.adopt == nil && read.inFlight(d.now()) && !d.posted:
-		return fileWrite{claim: read, due: read.Until} // left to the claimer, until its end (claim_index.go)
+		return fileWrite{claim: read, due: read.Until} // left to the claimer, until its end
 	case c.Intent || d.adopt != nil:
 		return fileWrite{claim: read}
 	}

@@ -72,7 +72,7 @@ func (d *Dual) derivedOnly(c Change, kept *engine.State, archived []*engine.Run,
 	if d.forbidden || fw.fresh || c.Keep || len(archived) > 0 || v.File == "" {
 		return 0, false
 	}
-	if !claimDueListed(v.Shard, d.Branch.file).Equal(fw.due) { // claim_index.go: the sweep's deadline changes
+	if !claimDueListed(v.Shard, d.Branch.file).Equal(fw.due) { // the sweep's deadline changes
 		return 0, false
 	}
 	st, same := sameDecisions(v.File, d.Branch.subject, kept)

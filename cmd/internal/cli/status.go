@@ -107,7 +107,7 @@ func printRead(stdout, stderr io.Writer, read state.BranchRead, branch string) i
 	}
 	open := 0
 	for _, e := range got.Index.Runs {
-		if !e.CommentClaim() { // state/claim_index.go: a state comment still to post, not a run
+		if !e.CommentClaim() { // a state comment still to post, not a run
 			open++
 		}
 	}

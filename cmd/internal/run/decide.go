@@ -31,7 +31,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 	if err := reportBudget(ev.Report, rd.store, res.State); err != nil { // budget.go
 		return res, nil, err
 	}
-	done := &doneGuard{number: number} // done.go
+	done := &doneGuard{number: number}
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == maxSettleRounds {
 			return res, fmt.Errorf("effects still pending after %d rounds; the state was saved as it stands, and the next event carries on", maxSettleRounds), nil
@@ -93,7 +93,7 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *en
 // invocation see it.
 func applyToFacts(f *engine.Facts, e engine.Effect) {
 	if f.PR == nil || e.Repo != "" || (e.Number != 0 && e.Number != f.PR.Number) {
-		applyToIssueFacts(f, e) // run_issue.go: an issue, or a pull request that is not the subject
+		applyToIssueFacts(f, e) // an issue, or a pull request that is not the subject
 		return
 	}
 	applyToPR(f.PR, e)

@@ -7,8 +7,8 @@ import (
 )
 
 // doneGuard holds back effects on a subject that an effect of this invocation merged or
-// closed. The engine already cancels the other runs of the event once the subject is done
-// (engine/step_done.go); this is the second line: whatever asks for it, an effect on the
+// closed. The engine already cancels the other runs of the event once the subject is done;
+// this is the second line: whatever asks for it, an effect on the
 // subject from a run other than the one that made it done (and its sub-pipelines) is not
 // sent. A merge whose answer was lost counts as done: it may have happened.
 type doneGuard struct {

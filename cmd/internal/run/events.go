@@ -46,7 +46,7 @@ type routed struct {
 	// followRefs are pull requests of other repositories an issue's invocation reads at
 	// once (run_multipr.go).
 	followRefs []engine.PRRef
-	// OwnStatus is a status event of a context the action writes (statuscheck_own.go).
+	// OwnStatus is a status event of a context the action writes.
 	OwnStatus *ownStatus
 }
 
@@ -203,7 +203,7 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{}, fmt.Errorf("status payload has no sha")
 		}
 		r.SHA = p.SHA
-		if ghapi.IsOwnStatus(p.Context) { // nothing waits on it; it is checked (statuscheck_own.go)
+		if ghapi.IsOwnStatus(p.Context) { // nothing waits on it; it is checked
 			r.OwnStatus = &ownStatus{Context: p.Context, State: p.State, Hint: statusHint(p.TargetURL, r.Repo)}
 		}
 	case "deployment_status": // the deployment's commit names the PRs, as a status's does

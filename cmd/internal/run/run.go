@@ -113,7 +113,7 @@ func (r *Runner) Run(ctx context.Context) int {
 // after another.
 func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, key string) int {
 	if ev.OwnStatus != nil {
-		return r.checkOwnStatus(ctx, client, ev) // statuscheck_own.go
+		return r.checkOwnStatus(ctx, client, ev)
 	}
 	if len(ev.Foreign) > 0 {
 		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))

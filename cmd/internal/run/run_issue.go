@@ -150,14 +150,14 @@ func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
 		return
 	}
 	if pr := f.PRs[e.Number]; pr != nil {
-		applyToPR(pr, e) // decide.go
+		applyToPR(pr, e)
 		return
 	}
 	is := f.Issue
 	if is == nil || e.Number != is.Number {
 		return
 	}
-	if e.Kind == engine.EffectCloseIssue { // the subject issue itself: it is done (engine/step_done.go)
+	if e.Kind == engine.EffectCloseIssue { // the subject issue itself: it is done
 		is.State = engine.IssueClosed
 		return
 	}

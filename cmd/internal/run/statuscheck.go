@@ -100,7 +100,7 @@ func (r *Runner) writeStatus(ctx context.Context, client *ghapi.Client, rd *read
 
 // commentURL is the address of the state comment on GitHub's pages, or of the pull
 // request while the state comment is not known: a status's link names the pull request
-// either way, which its own status event reads first (statuscheck_own.go).
+// either way, which its own status event reads first.
 func (r *Runner) commentURL(repo string, number int, commentID int64) string {
 	server := strings.TrimRight(r.Getenv("GITHUB_SERVER_URL"), "/")
 	if server == "" {

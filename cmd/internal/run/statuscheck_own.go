@@ -104,7 +104,7 @@ func (r *Runner) correctStatus(ctx context.Context, client *ghapi.Client, ev rou
 	info := func(f string, args ...any) { r.act.Infof("pipeline-action: "+f, args...) }
 	warn := func(f string, args ...any) { r.act.Warningf("pipeline-action: #%d: "+f, append([]any{n}, args...)...) }
 	subject := rd.snap.Facts.Repo + "#" + strconv.Itoa(n)
-	_, st, ver, _, err := r.loadState(ctx, client, rd.cfg, rd.snap, n, subject, info, warn) // comments.go
+	_, st, ver, _, err := r.loadState(ctx, client, rd.cfg, rd.snap, n, subject, info, warn)
 	if err != nil {
 		return true, err
 	}
@@ -122,7 +122,7 @@ func (r *Runner) correctStatus(ctx context.Context, client *ghapi.Client, ev rou
 		return true, nil
 	}
 	r.act.Warningf("pipeline-action: #%d: commit status %s was set to %s by %s, not by this action's state: set back to %s", n, want.context, ev.OwnStatus.State, ev.Actor, want.state)
-	if r.dry != nil { // dryrun.go
+	if r.dry != nil {
 		r.act.Infof("pipeline-action: dry run: would write the commit status %s %s on #%d", want.context, want.state, n)
 		return true, nil
 	}

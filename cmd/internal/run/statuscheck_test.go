@@ -13,7 +13,7 @@ import (
 )
 
 // A status event of the action's own context (settings.status_check) is routed to be
-// checked against the state (statuscheck_own.go), with the pull request its link names;
+// checked against the state, with the pull request its link names;
 // anyone else's status is handled as CI.
 func TestOwnStatusEventIsChecked(t *testing.T) {
 	own := `{"sha": "abc", "context": "pipeline-action/review", "state": "success", "repository": {"full_name": "acme/widgets"},

@@ -209,7 +209,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 		if e.NextDeadline.Before(d.at) {
 			d.at = e.NextDeadline
 		}
-		if e.CommentClaim() { // state/claim_index.go
+		if e.CommentClaim() {
 			d.runs = append(d.runs, "the state comment")
 		} else {
 			d.runs = append(d.runs, e.Run)

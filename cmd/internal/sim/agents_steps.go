@@ -36,7 +36,7 @@ type reportStep struct {
 	// Nonce is the nonce the report echoes; default the one the dispatch of that attempt
 	// gave the agent (run/agents_nonce.go).
 	Nonce string `yaml:"nonce"`
-	// Deliver false: the report's job never runs; later: it runs late (scenario_held.go).
+	// Deliver false: the report's job never runs; later: it runs late.
 	Deliver *bool `yaml:"deliver"`
 }
 

@@ -43,7 +43,7 @@ type propFact struct {
 	perms          map[string]string // login → permission, as the access steps left it
 	files          []string          // the paths the pull request changes
 	// effects are the action's effects on the subject in this step after it was merged
-	// or closed (judged in prop_judge_test.go), as "kind detail".
+	// or closed, as "kind detail".
 	effects []string
 	calls   []ghfake.Call
 	newBot  []ghfake.CommentView // the action's comments this step posted

@@ -15,7 +15,7 @@ import (
 )
 
 // TestProperty plays random stories against random valid configs and holds each to the
-// judges of prop_judge_test.go. PIPELINE_ACTION_PROP_STORIES sets how many (default
+// property judges. PIPELINE_ACTION_PROP_STORIES sets how many (default
 // propDefaultStories), PIPELINE_ACTION_PROP_SEED the first seed (story i has seed+i: its
 // config and its story), PIPELINE_ACTION_PROP_WORKERS how many stories play at once
 // (default: every CPU). The first failing story of each judge is shrunk to a minimal

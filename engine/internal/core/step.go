@@ -49,7 +49,7 @@ type Eval struct {
 	Effects  []Effect
 	log      []string
 	Visits   map[string]int // see moveGuard
-	// DoneBy: see Result.DoneBy (engine/step_done.go).
+	// DoneBy: see Result.DoneBy.
 	DoneBy string
 	// Gate is the run whose gates are being evaluated (engine's withRun); nil elsewhere.
 	Gate *GateScope

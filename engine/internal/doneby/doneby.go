@@ -1,6 +1,6 @@
 // Package doneby finds the run whose performed effect made a subject done — the merge of
 // the subject pull request, the close of the subject issue — so that no other run of the
-// event acts on it (engine/step_done.go). Its functions are pure over the subject's runs.
+// event acts on it. Its functions are pure over the subject's runs.
 package doneby
 
 import (

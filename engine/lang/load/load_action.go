@@ -130,7 +130,7 @@ func (sl *stageLoader) labelList(e entry) []string {
 	if !ok {
 		return nil
 	}
-	sl.literalLabels(e) // load_label_limit.go
+	sl.literalLabels(e)
 	if len(ls) == 0 {
 		sl.errorf(e.val, kindValue, "%q must list at least one label", e.key.Value)
 	}

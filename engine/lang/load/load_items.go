@@ -125,7 +125,7 @@ func (l *loader) actionItem(e entry, keys []string, where string) (lang.ActionIt
 	}
 	before := len(l.errs)
 	if a == lang.ActionLabel {
-		l.literalLabels(e) // load_label_limit.go
+		l.literalLabels(e)
 	}
 	for i := 0; a == lang.ActionCreateIssue && v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
 		if v.Content[i].Value == "labels" {

@@ -21,7 +21,7 @@ var validators = []pass{
 	{check: checkRestarts},
 	{check: checkReactions}, // validate_reactions.go
 	{check: checkActionLoops},
-	{check: checkStageRefs}, // validate_stage_refs.go
+	{check: checkStageRefs},
 	{check: checkWebhooks},
 	{check: checkReachable, warnsOnly: true},
 	{check: checkUnusedPipelines, warnsOnly: true},

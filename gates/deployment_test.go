@@ -24,23 +24,23 @@ func TestDeployment(t *testing.T) {
 	}{
 		{
 			name:  "the latest deployment succeeded",
-			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "staging", State: "failure", CreatedAt: t0}, engine.Deployment{ID: 2, Environment: "staging", State: "success", CreatedAt: t0.Add(time.Minute)})),
+			facts: facts(deployments(engine.Deployment{Environment: "staging", State: "failure", CreatedAt: t0}, engine.Deployment{Environment: "staging", State: "success", CreatedAt: t0.Add(time.Minute)})),
 			want:  engine.GateResult{Status: engine.GatePass, Message: "the head's latest deployment to staging is success"},
 		},
 		{
 			name:  "the latest deployment failed",
-			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "staging", State: "success", CreatedAt: t0}, engine.Deployment{ID: 2, Environment: "staging", State: "failure", CreatedAt: t0.Add(time.Minute)})),
+			facts: facts(deployments(engine.Deployment{Environment: "staging", State: "success", CreatedAt: t0}, engine.Deployment{Environment: "staging", State: "failure", CreatedAt: t0.Add(time.Minute)})),
 			want: engine.GateResult{Status: engine.GatePending, Message: "the head's latest deployment to staging is failure; needs success",
 				Who: "the deployment to staging"},
 		},
 		{
 			name:  "deployed elsewhere only",
-			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "production", State: "success", CreatedAt: t0})),
+			facts: facts(deployments(engine.Deployment{Environment: "production", State: "success", CreatedAt: t0})),
 			want:  engine.GateResult{Status: engine.GatePending, Message: "the head is not deployed to staging yet", Who: "the deployment to staging"},
 		},
 		{
 			name:  "no status yet",
-			facts: facts(deployments(engine.Deployment{ID: 1, Environment: "staging", CreatedAt: t0})),
+			facts: facts(deployments(engine.Deployment{Environment: "staging", CreatedAt: t0})),
 			want: engine.GateResult{Status: engine.GatePending, Message: "the head's latest deployment to staging has no status yet; needs success",
 				Who: "the deployment to staging"},
 		},

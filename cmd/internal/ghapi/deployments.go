@@ -11,9 +11,11 @@ import (
 )
 
 // deploymentNode is one deployment of a commit: the `deployment` check compares the
-// latest status of the latest one to an environment.
+// latest status of the latest one to an environment. It reads no id: a deployment's
+// databaseId is a 32-bit Int (there is no fullDatabaseId), and once deployment ids pass
+// 2^31 GitHub answers an error for the whole query. The order of the connection, by
+// creation time, tells two deployments of the same second apart.
 type deploymentNode struct {
-	DatabaseId   int64
 	Environment  string
 	CreatedAt    githubv4.DateTime
 	LatestStatus *struct{ State string }
@@ -25,14 +27,14 @@ type deploymentsQuery struct {
 	Repository struct {
 		Object *struct {
 			Commit struct {
-				Deployments *struct{ Nodes []deploymentNode } `graphql:"deployments(last: 50)"`
+				Deployments *struct{ Nodes []deploymentNode } `graphql:"deployments(last: 50, orderBy: {field: CREATED_AT, direction: ASC})"`
 			} `graphql:"... on Commit"`
 		} `graphql:"object(expression: $sha)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// Deployments returns the latest deployments of commit sha (at most 50), their states in
-// lower case as REST and webhooks spell them ("" for one without a status yet).
+// Deployments returns the latest deployments of commit sha (at most 50), oldest first,
+// their states in lower case as REST and webhooks spell them ("" for one without a status yet).
 // https://docs.github.com/en/graphql/reference/objects#commit (deployments)
 func (c *Client) Deployments(ctx context.Context, sha string) (engine.Deployments, error) {
 	var q deploymentsQuery
@@ -45,7 +47,7 @@ func (c *Client) Deployments(ctx context.Context, sha string) (engine.Deployment
 		return out, nil
 	}
 	for _, d := range q.Repository.Object.Commit.Deployments.Nodes {
-		dep := engine.Deployment{ID: d.DatabaseId, Environment: d.Environment, CreatedAt: d.CreatedAt.Time}
+		dep := engine.Deployment{Environment: d.Environment, CreatedAt: d.CreatedAt.Time}
 		if d.LatestStatus != nil {
 			dep.State = strings.ToLower(d.LatestStatus.State)
 		}

@@ -30,8 +30,8 @@ func (d *Deploy) Latest() *DeployStatus {
 // caller holds Mu.
 func (s *World) AddDeploy(c *Commit, environment, creator, state string) (*Deploy, *DeployStatus) {
 	now := s.Clock()
-	d := &Deploy{ID: s.NewID(), Environment: environment, Creator: creator, CreatedAt: now}
-	st := &DeployStatus{ID: s.NewID(), State: state, CreatedAt: now}
+	d := &Deploy{ID: s.NewBigID(), Environment: environment, Creator: creator, CreatedAt: now}
+	st := &DeployStatus{ID: s.NewBigID(), State: state, CreatedAt: now}
 	d.Statuses = append(d.Statuses, st)
 	c.Deploys = append(c.Deploys, d)
 	return d, st

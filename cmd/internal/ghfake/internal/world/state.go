@@ -20,7 +20,7 @@ type World struct {
 	Users     map[string]string   // login → permission, for every repository
 	Teams     map[string][]string // org/slug → members
 	NextID    int64
-	NextBigID int64 // comments, reviews and check runs: above 2^32, as on github.com
+	NextBigID int64 // comments, reviews, check runs and deployments: above 2^32, as on github.com
 	CommitSeq int64 // commits made so far (Commit.Seq)
 }
 

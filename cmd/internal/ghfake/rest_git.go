@@ -57,8 +57,8 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 	return http.StatusCreated, s.refJSON(c.repo, b)
 }
 
-// gitUpdateRef: https://docs.github.com/rest/git/refs#update-a-reference. The fake does not track
-// ancestry, so any known commit is accepted as a fast-forward.
+// gitUpdateRef: https://docs.github.com/rest/git/refs#update-a-reference. Without force, the
+// new commit must have the branch's head among its ancestors, as GitHub requires.
 func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 	var in struct {
 		SHA   string `json:"sha"`
@@ -76,6 +76,8 @@ func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Object does not exist")
 	case c.repo.RefusedBy(name, true) != "":
 		return http.StatusUnprocessableEntity, refBody(world.RuleViolation(c.repo.RefusedBy(name, true)), "update-a-reference")
+	case !in.Force && !c.repo.Ancestors(in.SHA)[b.Head]:
+		return http.StatusUnprocessableEntity, refBody("Update is not a fast forward", "update-a-reference")
 	}
 	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
 	return http.StatusOK, s.refJSON(c.repo, b)

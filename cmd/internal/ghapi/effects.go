@@ -27,7 +27,7 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	switch e.Kind {
 	case engine.EffectMerge:
 		if err = c.merge(ctx, e); err != nil && mergeNeedsPerson(err) != "" { // effects_merge.go
-			return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err) + ". " + mergeNeedsPerson(err), Escalate: true}
+			return engine.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
 		}
 	case engine.EffectUpdateBranch:
 		err = c.updateBranch(ctx, e)

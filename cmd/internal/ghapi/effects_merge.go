@@ -26,12 +26,26 @@ func mergeNeedsPerson(err error) string {
 	case strings.Contains(msg, "merge queue"):
 		return "The base branch requires the merge queue, which this action does not use: " +
 			"merge the pull request through the merge queue, or lift the rule's merge queue requirement for this branch"
+	case strings.Contains(msg, "are not allowed on this branch"):
+		// Required linear history: the branch takes no merge commit, whatever the repository allows.
+		return "The base branch requires a linear history, which refuses merge commits: set merge_pr's config.method " +
+			"to squash or rebase, or lift the rule's linear history requirement for this branch"
 	case strings.Contains(msg, "are not allowed on this repository"):
 		return "The repository does not allow this merge method: set merge_pr's config.method to one the repository " +
 			"allows (Settings → General → Pull Requests), or allow it there"
 	case strings.Contains(msg, "approving review"):
 		return "Branch protection requires approving reviews the pipeline did not wait for: add a gate " +
 			"(approvals, with the count GitHub requires, from people with write access) before merge_pr, or lower the requirement"
+	case strings.Contains(msg, "Waiting on code owner review"):
+		return "Branch protection requires a review by the code owners of the changed files (CODEOWNERS), which the " +
+			"pipeline did not wait for: have them review, then /pipeline retry; or add a gate before merge_pr " +
+			"(human_approved from a group of those code owners)"
+	case strings.Contains(msg, "conversation must be resolved"):
+		return "Branch protection requires every review conversation to be resolved: resolve them, then /pipeline retry " +
+			"(GitHub starts no workflow when a conversation is resolved)"
+	case strings.Contains(msg, "not authorized to push to this branch"):
+		return "Branch protection restricts who may push to the base branch, and the action's identity is not among them: " +
+			"let it push (the GitHub App whose token the action runs with, in the branch's restrictions), or merge the pull request yourself"
 	case strings.Contains(msg, "Required status check") && strings.Contains(msg, "is expected"):
 		return "Branch protection requires a check that never reported on the head: wait for it with a gate " +
 			"(ci_passed naming it) before merge_pr, or fix the required check's name in the branch protection"

@@ -28,6 +28,10 @@ func TestMergeNeedsPersonOnlyForSettings(t *testing.T) {
 		refusal(405, "At least 2 approving reviews are required by reviewers with write access."),
 		refusal(405, `Required status check "build" is expected.`),
 		refusal(405, `Required status check "build" is failing.`),
+		refusal(405, "Waiting on code owner review from carol."),
+		refusal(405, "Merge commits are not allowed on this branch."),
+		refusal(405, "A conversation must be resolved before this pull request can be merged."),
+		refusal(405, "You're not authorized to push to this branch. Visit https://docs.github.com/articles/about-protected-branches for more information."),
 	}
 	for _, err := range permanent {
 		assert.NotEmpty(t, mergeNeedsPerson(err), err.Error())

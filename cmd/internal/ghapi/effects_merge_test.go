@@ -1,6 +1,7 @@
 package ghapi_test
 
 import (
+	"cmp"
 	"context"
 	"testing"
 
@@ -16,6 +17,7 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 		name     string
 		p        ghfake.Protection
 		unknown  int
+		method   string
 		escalate bool
 		err      []string
 	}{
@@ -27,6 +29,10 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 			err: []string{"At least 1 approving review is required by reviewers with write access.", "add a gate"}},
 		{name: "check never reported", p: ghfake.Protection{RequiredChecks: []string{"test"}}, escalate: true,
 			err: []string{`Required status check "test" is expected.`, "ci_passed"}},
+		{name: "linear history", p: ghfake.Protection{LinearHistory: true}, method: "merge", escalate: true,
+			err: []string{"Merge commits are not allowed on this branch.", "squash or rebase"}},
+		{name: "push restrictions", p: ghfake.Protection{PushAllowances: []string{"alice"}}, escalate: true,
+			err: []string{"You're not authorized to push to this branch.", "restrictions"}},
 		{name: "mergeability not computed", unknown: 1,
 			err: []string{"merge refused (405): Pull Request is not mergeable"}},
 	}
@@ -37,7 +43,7 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 			fake.SetProtection(repoName, "main", tt.p)
 			fake.SetUnknownReads(repoName, tt.unknown)
 			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
-				Number: 7, SHA: head, Method: "squash"})
+				Number: 7, SHA: head, Method: cmp.Or(tt.method, "squash")})
 			for _, s := range tt.err {
 				assert.Contains(t, o.Err, s)
 			}

@@ -70,7 +70,7 @@ func pullRequestResolvers() {
 		"mergedBy":  value(func(i *issue) any { return actorOrNil(i.MergedBy) }),
 		"mergeable": func(e *executor, p any, _ map[string]any) (any, error) { return e.s.MergeableFor(e, p.(*issue)), nil },
 		"mergeStateStatus": func(e *executor, p any, _ map[string]any) (any, error) {
-			return e.s.MergeStateStatus(e, p.(*issue)), nil
+			return e.s.MergeStateStatus(e, p.(*issue), e.login), nil
 		},
 		"baseRefName":         value(func(i *issue) any { return i.Base }),
 		"headRefName":         value(func(i *issue) any { return i.Head }),

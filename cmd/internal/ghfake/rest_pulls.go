@@ -48,8 +48,8 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return http.StatusMethodNotAllowed, errorBody(world.UnknownRefusal)
 	case in.SHA != "" && in.SHA != pr.HeadSHA:
 		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
-	case s.RefusesMerge(c, pr, in.MergeMethod):
-		code, msg := s.MergeRefusal(c, pr, in.MergeMethod)
+	case s.RefusesMerge(c, pr, in.MergeMethod, c.login):
+		code, msg := s.MergeRefusal(c, pr, in.MergeMethod, c.login)
 		return code, errorBody(msg)
 	case c.repo.RefusedBy(pr.Base, true) != "":
 		return http.StatusMethodNotAllowed, errorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))

@@ -224,7 +224,7 @@ func (s *Server) mergeableJSON(pr *issue) (any, string) {
 	case pr.Mergeable == "UNKNOWN" || s.Computing(nil, pr):
 		return nil, "unknown"
 	}
-	return true, strings.ToLower(s.MergeStateStatus(nil, pr))
+	return true, strings.ToLower(s.MergeStateStatus(nil, pr, ""))
 }
 
 // prJSON is a pull-request object (REST pulls/get and the pull_request webhooks).

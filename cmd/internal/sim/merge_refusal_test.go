@@ -2,6 +2,7 @@ package sim
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,10 +20,19 @@ func TestMergeRefusalsAreNotRetried(t *testing.T) {
 		{"merge-refused-settings", []string{"pulls/merge 1"}},
 		{"merge-unknown-mergeability", []string{"pulls/merge 1"}},
 		{"merge-behind-update", []string{"pulls/merge 2", "pulls/update-branch 1"}},
+		// Rules only people can meet: refused once, and merged by /pipeline retry once met.
+		{"testdata/scenarios/merge-refused-code-owners", []string{"pulls/merge 2"}},
+		{"testdata/scenarios/merge-refused-conversation", []string{"pulls/merge 2"}},
+		{"testdata/scenarios/merge-refused-linear-history", []string{"pulls/merge 1"}},
+		{"testdata/scenarios/merge-refused-push-restrictions", []string{"pulls/merge 1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.dir, func(t *testing.T) {
-			code, out, _ := simulate(t, "../../../examples/"+tt.dir, "--stats")
+			dir := tt.dir
+			if !strings.HasPrefix(dir, "testdata/") {
+				dir = "../../../examples/" + dir
+			}
+			code, out, _ := simulate(t, dir, "--stats")
 			require.Equal(t, 0, code, out)
 			total := regexp.MustCompile(`(?m)^  total .*$`).FindString(out)
 			require.NotEmpty(t, total, out)

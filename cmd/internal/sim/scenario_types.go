@@ -35,6 +35,9 @@ type reviewStep struct {
 	Body    string `yaml:"body"`
 	Deliver *bool  `yaml:"deliver"`
 	Repo    string `yaml:"repo"` // scenario_multipr.go
+	// Conversation: the review opens a review conversation (an inline comment's thread)
+	// that stays open until a resolve step.
+	Conversation bool `yaml:"conversation"`
 }
 
 type prStep struct { // dismiss_review, push, close_pr, conflict

@@ -335,6 +335,9 @@ func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, er
 	case *accessStep:
 		label, err := s.access(v) // scenario_people.go
 		return nil, label, true, err
+	case *resolveStep:
+		label, err := s.resolveConversations(v) // scenario_protection.go
+		return nil, label, true, err
 	case *editCommentStep:
 		return s.applyEditComment(v) // simulate_apply_small.go
 	case *webhookStep:

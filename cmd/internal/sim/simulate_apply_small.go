@@ -20,8 +20,12 @@ func (s *simulation) applyReview(v *reviewStep) ([]ghfake.Event, string, bool, e
 	if err != nil {
 		return nil, "", false, err
 	}
-	ev := s.fake.Review(repo, v.PR, v.User, cmp.Or(v.State, "approved"), v.Body)
-	return []ghfake.Event{ev}, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, cmp.Or(v.State, "approved")) + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
+	review, label := s.fake.Review, fmt.Sprintf("review #%d by %s: %s", v.PR, v.User, cmp.Or(v.State, "approved"))
+	if v.Conversation {
+		review, label = s.fake.ReviewWithConversation, label+", opening a conversation"
+	}
+	ev := review(repo, v.PR, v.User, cmp.Or(v.State, "approved"), v.Body)
+	return []ghfake.Event{ev}, label + elsewhere(repo, here), deliverOn(v.Deliver) && here, nil
 }
 
 func (s *simulation) applyEditPR(v *editPRStep) ([]ghfake.Event, string, bool, error) {

@@ -49,8 +49,10 @@ func (s *World) MergeableFor(req any, pr *Issue) string {
 	return m
 }
 
-// MergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req reads it.
-func (s *World) MergeStateStatus(req any, pr *Issue) string {
+// MergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req of viewer reads
+// it ("" for no viewer: a webhook payload): BLOCKED for a rule the merge does not meet yet,
+// and for a viewer branch protection does not let push into the base.
+func (s *World) MergeStateStatus(req any, pr *Issue, viewer string) string {
 	switch m := s.MergeableFor(req, pr); {
 	case pr.State != "open" || m == "UNKNOWN":
 		return "UNKNOWN"
@@ -60,7 +62,7 @@ func (s *World) MergeStateStatus(req any, pr *Issue) string {
 		return "DIRTY"
 	}
 	p := pr.Repo.Settings.Protection[pr.Base]
-	if p != nil && (s.MissingApprovals(pr, p) > 0 || s.UnmetCheck(pr, p) != "") {
+	if p != nil && (s.MissingApprovals(pr, p) > 0 || s.UnmetCheck(pr, p) != "" || s.peopleRefusal(pr, p, viewer) != "") {
 		return "BLOCKED"
 	}
 	if p != nil && p.Strict && s.Behind(pr) {
@@ -132,10 +134,10 @@ func (s *World) Behind(pr *Issue) bool {
 	return base != "" && !pr.HeadRepository().Ancestors(pr.HeadSHA)[base] && !pr.Repo.Ancestors(pr.HeadSHA)[base]
 }
 
-// MergeRefusal is GitHub's answer to PUT .../merge with method on pr when its base branch's
-// protection or the repository's settings refuse it; 0 when they allow it. The caller holds
-// Mu.
-func (s *World) MergeRefusal(req any, pr *Issue, method string) (int, string) {
+// MergeRefusal is GitHub's answer to PUT .../merge with method on pr by login when its base
+// branch's protection or the repository's settings refuse it; 0 when they allow it. The
+// caller holds Mu.
+func (s *World) MergeRefusal(req any, pr *Issue, method, login string) (int, string) {
 	p := pr.Repo.Settings.Protection[pr.Base]
 	if p == nil {
 		return 0, ""
@@ -145,6 +147,8 @@ func (s *World) MergeRefusal(req any, pr *Issue, method string) (int, string) {
 		return http.StatusMethodNotAllowed, "Changes must be made through the merge queue"
 	case len(p.MergeMethods) > 0 && !slices.Contains(p.MergeMethods, method):
 		return http.StatusMethodNotAllowed, MethodRefusal(method)
+	case p.LinearHistory && method == "merge":
+		return http.StatusMethodNotAllowed, LinearRefusal
 	case s.MissingApprovals(pr, p) > 0:
 		n := p.RequiredReviews
 		return http.StatusMethodNotAllowed, fmt.Sprintf("At least %d approving %s required by reviewers with write access.", n, Plural(n, "review is", "reviews are"))
@@ -152,8 +156,25 @@ func (s *World) MergeRefusal(req any, pr *Issue, method string) (int, string) {
 		return http.StatusMethodNotAllowed, s.UnmetCheck(pr, p)
 	case p.Strict && s.Behind(pr):
 		return http.StatusMethodNotAllowed, "Head branch is not up to date with the base branch"
+	case s.peopleRefusal(pr, p, login) != "":
+		return http.StatusMethodNotAllowed, s.peopleRefusal(pr, p, login)
 	}
 	return 0, ""
+}
+
+// peopleRefusal is GitHub's refusal of a merge of pr by login for a rule of p only people
+// can meet (codeowners.go): a code owner's review, a resolved conversation, the right to push
+// ("" login: nobody's in particular). "" when p's rules allow it.
+func (s *World) peopleRefusal(pr *Issue, p *Protection, login string) string {
+	switch {
+	case p.CodeOwnerReviews && s.MissingCodeOwners(pr) != "":
+		return codeOwnerRefusal(s.MissingCodeOwners(pr))
+	case p.ConversationResolution && UnresolvedConversations(pr) > 0:
+		return ConversationRefusal
+	case login != "" && !s.MayPush(p, login):
+		return PushRefusal
+	}
+	return ""
 }
 
 func MethodRefusal(method string) string {
@@ -177,7 +198,7 @@ func (s *World) MergeBlocked(req any, pr *Issue) bool {
 	return pr.Merged || pr.State != "open" || pr.Draft || s.MergeableFor(req, pr) != "MERGEABLE"
 }
 
-func (s *World) RefusesMerge(req any, pr *Issue, method string) bool {
-	code, _ := s.MergeRefusal(req, pr, method)
+func (s *World) RefusesMerge(req any, pr *Issue, method, login string) bool {
+	code, _ := s.MergeRefusal(req, pr, method, login)
 	return code != 0
 }

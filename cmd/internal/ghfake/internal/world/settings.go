@@ -9,6 +9,15 @@ type Protection struct {
 	Strict          bool     // the head must contain the base's head
 	MergeMethods    []string // allowed merge methods; none listed: all
 	MergeQueue      bool     // merges go through the merge queue only
+	// CodeOwnerReviews: each changed file that CODEOWNERS (on the base branch) gives owners
+	// needs an approving review by one of them (codeowners.go).
+	CodeOwnerReviews bool
+	LinearHistory    bool // no merge commits: a pull request merges by squash or rebase only
+	// ConversationResolution: every review conversation must be resolved before a merge.
+	ConversationResolution bool
+	// PushAllowances, when not empty, are the only ones who may push, and so merge, into the
+	// branch: logins, apps (`name[bot]`) and teams (`org/slug`).
+	PushAllowances []string
 }
 
 type RepoSettings struct {

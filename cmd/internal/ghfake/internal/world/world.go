@@ -168,6 +168,9 @@ type Review struct {
 	Body        string
 	CommitID    string
 	SubmittedAt time.Time
+	// Conversation is set when the review opened a review conversation (an inline comment's
+	// thread); Resolved once someone resolved it.
+	Conversation, Resolved bool
 	// Editor and LastEditedAt are set once its body was edited: GitHub lets its author, and
 	// anyone with write access, edit a review's body, and keeps its author.
 	Editor       string

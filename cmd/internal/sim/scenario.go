@@ -89,7 +89,7 @@ var stepKinds = map[string]func() any{
 	"open_issue":     func() any { return &openIssue{} },
 	"review":         func() any { return &reviewStep{} },
 	"dismiss_review": func() any { return &prStep{} },
-	"resolve":        func() any { return &resolveStep{} }, // scenario_protection.go
+	"resolve":        func() any { return &resolveStep{} },
 	"edit_pr":        func() any { return &editPRStep{} },
 	"push":           func() any { return &prStep{} },
 	"close_pr":       func() any { return &prStep{} },

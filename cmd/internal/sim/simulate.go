@@ -336,7 +336,7 @@ func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, er
 		label, err := s.access(v) // scenario_people.go
 		return nil, label, true, err
 	case *resolveStep:
-		label, err := s.resolveConversations(v) // scenario_protection.go
+		label, err := s.resolveConversations(v)
 		return nil, label, true, err
 	case *editCommentStep:
 		return s.applyEditComment(v) // simulate_apply_small.go

@@ -77,19 +77,7 @@ func (s *World) MergeStateStatus(req any, pr *Issue, viewer string) string {
 // MissingApprovals is how many more approving reviews p requires: the latest review of each
 // person with write access counts when it approves.
 func (s *World) MissingApprovals(pr *Issue, p *Protection) int {
-	latest := map[string]string{}
-	for _, rv := range pr.Reviews {
-		if rv.State != "COMMENTED" {
-			latest[rv.User] = rv.State
-		}
-	}
-	n := 0
-	for u, st := range latest {
-		if st == "APPROVED" && CanPush(s.PermissionOf(u)) && u != pr.Author {
-			n++
-		}
-	}
-	return max(0, p.RequiredReviews-n)
+	return max(0, p.RequiredReviews-len(s.approvers(pr)))
 }
 
 // UnmetCheck is GitHub's sentence for the first required check that has not succeeded on the
@@ -152,18 +140,19 @@ func (s *World) MergeRefusal(req any, pr *Issue, method, login string) (int, str
 	case s.MissingApprovals(pr, p) > 0:
 		n := p.RequiredReviews
 		return http.StatusMethodNotAllowed, fmt.Sprintf("At least %d approving %s required by reviewers with write access.", n, Plural(n, "review is", "reviews are"))
+	case s.peopleRefusal(pr, p, login) != "":
+		// Before the checks and the base: what only people can lift is said at once.
+		return http.StatusMethodNotAllowed, s.peopleRefusal(pr, p, login)
 	case s.UnmetCheck(pr, p) != "":
 		return http.StatusMethodNotAllowed, s.UnmetCheck(pr, p)
 	case p.Strict && s.Behind(pr):
 		return http.StatusMethodNotAllowed, "Head branch is not up to date with the base branch"
-	case s.peopleRefusal(pr, p, login) != "":
-		return http.StatusMethodNotAllowed, s.peopleRefusal(pr, p, login)
 	}
 	return 0, ""
 }
 
 // peopleRefusal is GitHub's refusal of a merge of pr by login for a rule of p only people
-// can meet (codeowners.go): a code owner's review, a resolved conversation, the right to push
+// can meet: a code owner's review, a resolved conversation, the right to push
 // ("" login: nobody's in particular). "" when p's rules allow it.
 func (s *World) peopleRefusal(pr *Issue, p *Protection, login string) string {
 	switch {

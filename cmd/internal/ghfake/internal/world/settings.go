@@ -10,7 +10,7 @@ type Protection struct {
 	MergeMethods    []string // allowed merge methods; none listed: all
 	MergeQueue      bool     // merges go through the merge queue only
 	// CodeOwnerReviews: each changed file that CODEOWNERS (on the base branch) gives owners
-	// needs an approving review by one of them (codeowners.go).
+	// needs an approving review by one of them.
 	CodeOwnerReviews bool
 	LinearHistory    bool // no merge commits: a pull request merges by squash or rebase only
 	// ConversationResolution: every review conversation must be resolved before a merge.

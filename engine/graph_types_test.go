@@ -84,6 +84,14 @@ func TestMermaidStageTypes(t *testing.T) {
 				OnCIFailure: &lang.Rule{Goto: "approval-gate", MaxIterations: 2, Then: lang.TargetEscalate}},
 			{ID: "fix", Type: lang.StageAgent, Agent: "feat-dev", OnComplete: "approval-gate"},
 		}}},
+		{name: "gate_on_fail", p: &lang.Pipeline{Name: "gates", Stages: []*lang.Stage{
+			{ID: "reviewed", Type: lang.StageGate, OnPass: "merge",
+				OnFailRule: &lang.Rule{WhenCheckFailed: "no_changes_requested", Action: "notify_and_wait", Notify: &lang.Notify{}}},
+			{ID: "green", Type: lang.StageGate,
+				OnFailRule: &lang.Rule{WhenCheckFailed: "ci_status", Goto: "fix", MaxIterations: 2, Then: lang.TargetEscalate}},
+			{ID: "fix", Type: lang.StageAgent, Agent: "dev", OnComplete: "green"},
+			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
+		}}},
 		{name: "parallel_run", p: &lang.Pipeline{Name: "reviews", Stages: []*lang.Stage{
 			{ID: "implement", Type: lang.StageAgent, Agent: "dev"},
 			{ID: "review", Type: lang.StageParallel, Branches: []*lang.Stage{

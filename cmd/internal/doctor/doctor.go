@@ -29,15 +29,20 @@ refusals (X-Accepted-GitHub-Permissions, the GraphQL errors' paths); which write
 scopes the config needs (GitHub has no API that shows a workflow token's scopes, and
 a write cannot be tried without writing: these are listed as unverified); that the
 repository's settings allow the merge methods the config uses; and that the state
-branch is not protected; that the workflows on the default branch listen to the events
-the pipelines need (workflow_run naming the CI workflows of ci_status and the agents'
-workflows, issue_comment for wait_for: comment, issues for issue pipelines, a
-schedule running command: sweep when a pipeline has deadlines), and that every
-dispatch: workflow agent's workflow exists on its ref with workflow_dispatch and the
-inputs the action sends. With --pr, it makes the query every run makes for that pull
-request, prints what it read (head, base, mergeability, checks, reviews, labels), and
-evaluates its runs as an event would — without a trigger, so no pipeline starts — and
-prints the runs and the effects they would ask for, performing none.
+branch is not protected; that the workflows on the default branch listen to the
+events the pipelines need (workflow_run naming the CI workflows of ci_status and the
+agents' workflows, issue_comment for wait_for: comment, issues for issue pipelines,
+a schedule running command: sweep when a pipeline has deadlines); that they deliver
+every event the config acts on (its triggers, on_events, the reviews, labels and
+comments its stages wait for): listened to, its action among the entry's types:
+(GitHub's default types when none are listed) and not skipped by the job's or the
+step's if:; that none cancels a run in progress (cancel-in-progress: a cancelled run
+is a lost event); and that every dispatch: workflow agent's workflow exists on its
+ref with workflow_dispatch and the inputs the action sends. With --pr, it makes the
+query every run makes for that pull request, prints what it read (head, base,
+mergeability, checks, reviews, labels), and evaluates its runs as an event would —
+without a trigger, so no pipeline starts — and prints the runs and the effects they
+would ask for, performing none.
 
 The token comes from GITHUB_TOKEN (or the action's INPUT_TOKEN; locally:
 GITHUB_TOKEN=$(gh auth token)); GITHUB_GRAPHQL_URL and GITHUB_API_URL name another

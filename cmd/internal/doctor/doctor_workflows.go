@@ -17,11 +17,13 @@ import (
 // (with their settings: workflow_run's workflows, workflow_dispatch's inputs) and the
 // commands it runs the action with.
 type workflow struct {
-	path     string
-	name     string               // `name:`, else the path, as workflow_run's workflows name it
-	runName  string               // `run-name:`, as written
-	on       map[string]yaml.Node // event → its settings (a null node when none)
-	commands []string             // the `command` of each step that runs the action ("run" when not given)
+	path        string
+	name        string               // `name:`, else the path, as workflow_run's workflows name it
+	runName     string               // `run-name:`, as written
+	on          map[string]yaml.Node // event → its settings (a null node when none)
+	commands    []string             // the `command` of each step that runs the action ("run" when not given)
+	jobs        []actionJob          // the jobs that run the action
+	concurrency yaml.Node            // the workflow's `concurrency:`
 }
 
 // parseWorkflow reads a workflow file; an error when it is not one.
@@ -44,6 +46,10 @@ func parseWorkflow(f ghapi.WorkflowFile) (*workflow, error) {
 		return nil, err
 	}
 	w := &workflow{path: f.Path, name: doc.Name, runName: doc.RunName, on: map[string]yaml.Node{}}
+	var err error
+	if w.jobs, w.concurrency, err = parseActionJobs(f.Text); err != nil {
+		return nil, err
+	}
 	if w.name == "" {
 		w.name = f.Path
 	}
@@ -162,8 +168,10 @@ func (d *doctor) checkWorkflows(ctx context.Context) {
 			"add the workflow of the README's quick start (docs/workflow.yml)")
 	} else {
 		d.checkEvents(runs, d.agentWorkflowNames(ctx))
+		d.checkDelivery(runs)
 	}
 	d.checkSweep(sweeps)
+	d.checkConcurrency(all)
 }
 
 // needEvent is an event the action's workflow must listen to, and why.

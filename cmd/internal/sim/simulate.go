@@ -400,7 +400,9 @@ func (s *simulation) printComments() {
 			continue
 		}
 		s.comments[n] = c.Body
-		text := state.Human(c.Body)
+		// A placeholder (a state comment whose binding edit has not happened) carries its own
+		// hidden marker, which the reader does not see either.
+		text := strings.TrimRight(withoutMarkers(state.Human(c.Body)), "\n")
 		fmt.Fprintf(s.out, "   state comment on #%d:\n", n)
 		for _, l := range strings.Split(text, "\n") {
 			fmt.Fprintf(s.out, "   │ %s\n", l)

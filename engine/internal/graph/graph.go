@@ -192,7 +192,12 @@ func (g *graph) ruleEdges(from string, s *lang.Stage) []string {
 		}
 		out = append(out, g.edge(from, then, r.Then))
 	}
-	rule("fail", s.OnFailRule)
+	if r := s.OnFailRule; r != nil && r.Action == notifyAndWait {
+		// It notifies and keeps the gate waiting: an edge back to the gate shows the branch.
+		out = append(out, fmt.Sprintf("    %s -->|%s: notify, wait| %s\n", from, failLabel(r), from))
+	} else {
+		rule(failLabel(r), r)
+	}
 	for _, v := range lang.SortedVerdicts(s.Verdicts) {
 		rule(lang.VerdictName(v), s.Verdicts[v])
 	}
@@ -212,6 +217,18 @@ func (g *graph) ruleEdges(from string, s *lang.Stage) []string {
 	}
 	return out
 }
+
+// failLabel is the label of a gate's on_fail in mapping form: one that is for a single
+// check names it.
+func failLabel(r *lang.Rule) string {
+	if r != nil && r.WhenCheckFailed != "" {
+		return "fail of " + r.WhenCheckFailed
+	}
+	return "fail"
+}
+
+// notifyAndWait is the on_fail action that notifies and keeps the gate waiting.
+const notifyAndWait = "notify_and_wait"
 
 // pollSkipRemaining is the `on_ready` of a poll that ends the delay early: the stage
 // completes, so no edge of its own is drawn.

@@ -50,6 +50,9 @@ type dueSubject struct {
 	issue  bool      // an issue's runs (issue-N.json)
 	at     time.Time // its runs' earliest deadline
 	runs   []string
+	// reviewed: given a review since its state was written, and due for nothing else
+	// (sweep_reviews.go).
+	reviewed bool
 }
 
 // Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
@@ -98,6 +101,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	}
 	ev.DefaultBranch = snap.DefaultBranch
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
+	due = r.reviewedSubjects(ctx, client, snap, ev.Repo, due) // sweep_reviews.go
 	code := 0
 	if !ok {
 		code = 1 // reported; what could be read is swept

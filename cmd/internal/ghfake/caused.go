@@ -9,7 +9,7 @@ import (
 // issues and comments as for anyone's; whether a workflow starts on them depends on the token
 // that made them (GITHUB_TOKEN starts none), which is the simulator's business. The fake tells
 // what changed between a Mark and now, as the events GitHub would send, of the kinds the
-// action's workflow listens to (docs/workflow.yml) and the action causes: pull_request
+// action's workflow listens to (docs/setup/pipelines-nokey.yml) and the action causes: pull_request
 // labeled, unlabeled and closed; issues opened, labeled, unlabeled and closed;
 // issue_comment created; status (settings.status_check). Each payload shows its subject as it is when asked (a label added
 // before the merge shows the merged pull request): the action reads what is true from the

@@ -116,6 +116,7 @@ func setupConfig(t *testing.T, doc []byte) []byte {
 // state key (the recommended set) and without it.
 var setupFiles = []struct{ pipelines, sweep string }{
 	{"docs/setup/pipelines.yml", "docs/setup/sweep.yml"},
+	{"docs/setup/pipelines-nokey.yml", "docs/setup/sweep-nokey.yml"},
 }
 
 // setupOrders are the orders in which a pull request's approval and CI come: the

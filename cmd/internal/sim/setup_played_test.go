@@ -67,8 +67,9 @@ func (wf setupWorkflow) runsOn(t *testing.T) func(ghfake.Event) string {
 			return "no `" + trigger + "` under on:"
 		}
 		var filter struct {
-			Types     []string `yaml:"types"`
-			Workflows []string `yaml:"workflows"`
+			Types          []string `yaml:"types"`
+			Workflows      []string `yaml:"workflows"`
+			BranchesIgnore []string `yaml:"branches-ignore"`
 		}
 		require.NoError(t, node.Decode(&filter), trigger)
 		if len(filter.Types) > 0 && !slices.Contains(filter.Types, ev.Action) {
@@ -77,12 +78,16 @@ func (wf setupWorkflow) runsOn(t *testing.T) func(ghfake.Event) string {
 		if trigger == "workflow_run" {
 			var p struct {
 				WorkflowRun struct {
-					Name string `json:"name"`
+					Name       string `json:"name"`
+					HeadBranch string `json:"head_branch"`
 				} `json:"workflow_run"`
 			}
 			require.NoError(t, json.Unmarshal(ev.Payload, &p))
 			if !slices.Contains(filter.Workflows, p.WorkflowRun.Name) {
 				return fmt.Sprintf("workflow_run.workflows %v does not name %q", filter.Workflows, p.WorkflowRun.Name)
+			}
+			if slices.Contains(filter.BranchesIgnore, p.WorkflowRun.HeadBranch) {
+				return fmt.Sprintf("workflow_run.branches-ignore %v names %q", filter.BranchesIgnore, p.WorkflowRun.HeadBranch)
 			}
 		}
 		for _, clause := range strings.Split(cond, "&&") {
@@ -162,7 +167,17 @@ func TestSetupAsWritten(t *testing.T) {
 		for order, steps := range setupOrders {
 			t.Run(filepath.Base(files.pipelines)+": "+order, func(t *testing.T) {
 				t.Parallel()
-				playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, steps)
+				skipped, keyed := playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, steps, "")
+				if keyed {
+					// The workflow skips reviews (the environment refuses their merge ref): the
+					// approval counts on CI's event, or on the sweep's.
+					for _, ev := range skipped {
+						assert.True(t, strings.HasPrefix(ev, "pull_request_review."), "only reviews are skipped, not %s", ev)
+					}
+					assert.NotEmpty(t, skipped)
+				} else {
+					assert.Empty(t, skipped, "without the key, the workflow runs on every event of the pull request")
+				}
 			})
 		}
 	}
@@ -205,8 +220,9 @@ func sweepInterval(t *testing.T, path string, text []byte) time.Duration {
 
 // playSetup plays config with the pipelines workflow at pipelinesPath and the sweep
 // workflow at sweepPath: a pull request opened, then steps (a setupOrders entry), and
-// expects it merged.
-func playSetup(t *testing.T, config []byte, pipelinesPath, sweepPath, steps string) {
+// expects it merged. top adds to the scenario's top-level keys. It returns the events
+// the pipelines workflow did not run on, and whether it holds the state key.
+func playSetup(t *testing.T, config []byte, pipelinesPath, sweepPath, steps, top string) (skipped []string, keyed bool) {
 	text, err := os.ReadFile("../../../" + pipelinesPath)
 	require.NoError(t, err)
 	sweepText, err := os.ReadFile("../../../" + sweepPath)
@@ -225,7 +241,7 @@ func playSetup(t *testing.T, config []byte, pipelinesPath, sweepPath, steps stri
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "pipelines.yaml"), config, 0o600))
 	// The CI workflow is the first the pipelines workflow names; the reviewer has write access.
-	scenarioText := `repo: acme/widgets
+	scenarioText := top + `repo: acme/widgets
 tick: 1s
 users: {dev: write, maintainer: write, reviewer: write}
 steps:
@@ -262,7 +278,6 @@ steps:
 	s := newSimulation(sc, files, &out)
 	defer s.fake.Close()
 	s.quiet = true
-	var skipped []string
 	runsOn := wf.runsOn(t)
 	s.runsOn = func(ev ghfake.Event) string {
 		if ev.Name == "schedule" {
@@ -270,7 +285,11 @@ steps:
 		}
 		why := runsOn(ev)
 		if why != "" {
-			skipped = append(skipped, ev.Name+"."+ev.Action)
+			name := describeEvents([]ghfake.Event{ev})
+			if ev.Name != "push" {
+				name = ev.Name + "." + ev.Action
+			}
+			skipped = append(skipped, name)
 		}
 		return why
 	}
@@ -278,16 +297,7 @@ steps:
 	require.NoError(t, err, out.String())
 	assert.Zero(t, failed, out.String())
 	assert.GreaterOrEqual(t, s.checked, 2, "the expectations were checked")
-	if with["state_key"] != "" {
-		// The workflow skips reviews (the environment refuses their merge ref): the
-		// approval counts on CI's event, or on the sweep's.
-		for _, ev := range skipped {
-			assert.True(t, strings.HasPrefix(ev, "pull_request_review."), "only reviews are skipped, not %s", ev)
-		}
-		assert.NotEmpty(t, skipped)
-	} else {
-		assert.Empty(t, skipped, "without the key, the workflow runs on every event of the pull request")
-	}
+	return skipped, with["state_key"] != ""
 }
 
 // The workflow's decision is GitHub's: an event it does not subscribe to, an action its
@@ -301,6 +311,7 @@ func TestSetupWorkflowTriggers(t *testing.T) {
   workflow_run:
     workflows: [ci]
     types: [completed]
+    branches-ignore: [pipeline-action/state]
   status:
   pull_request_review:
 jobs:
@@ -310,7 +321,10 @@ jobs:
       - uses: org/pipeline-action@v1
 `), &wf))
 	runsOn := wf.runsOn(t)
-	run := func(name string) []byte { return []byte(`{"workflow_run": {"name": "` + name + `"}}`) }
+	run := func(name string) []byte {
+		return []byte(`{"workflow_run": {"name": "` + name + `", "head_branch": "feature"}}`)
+	}
+	onState := []byte(`{"workflow_run": {"name": "ci", "head_branch": "pipeline-action/state"}}`)
 	for ev, runs := range map[*ghfake.Event]bool{
 		{Name: "pull_request", Action: "opened"}:                          true,
 		{Name: "pull_request", Action: "closed"}:                          false,
@@ -319,6 +333,8 @@ jobs:
 		{Name: "pull_request_review", Action: "submitted"}:                false,
 		{Name: "workflow_run", Action: "completed", Payload: run("ci")}:   true,
 		{Name: "workflow_run", Action: "completed", Payload: run("lint")}: false,
+		{Name: "workflow_run", Action: "completed", Payload: onState}:     false,
+		{Name: "push"}: false,
 	} {
 		assert.Equal(t, runs, runsOn(*ev) == "", "%s.%s: %s", ev.Name, ev.Action, runsOn(*ev))
 	}

@@ -19,9 +19,11 @@ import (
 const SweepUsage = `usage: pipeline-action sweep
 
 Advances the runs whose deadline has passed (a stage's timeout, the end of a delay, a
-poll, a reminder) when no event comes for them. It reads the index of open runs on the
-state branch with the config in one GraphQL query, then handles the subjects whose runs
-are due, oldest deadline first, as an event for each would: at most sweep_budget
+poll, a reminder) when no event comes for them, and the pull requests reviewed since
+their state was written (a review event the workflow skipped). It reads the index of open
+runs on the state branch with the config in one GraphQL query (and, when runs wait, their
+pull requests' newest reviews in one more), then handles the subjects whose runs are due,
+oldest first, as an event for each would: at most sweep_budget
 subjects (default 20) and sweep_writes content writes (REST writes and GraphQL
 mutations, default 60, at most 500) per sweep, at most 80 content writes a minute
 (GitHub's secondary limits); the rest stay due for the next one, and the job log and

@@ -24,7 +24,7 @@ func TestSetupWithAnAppToken(t *testing.T) {
 	require.NoError(t, err)
 	for _, files := range setupFiles {
 		t.Run(files.pipelines, func(t *testing.T) {
-			skipped, _ := playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, setupOrders["approval then CI"], "token: app\n")
+			skipped, _, _ := playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, setupOrders["approval then CI"], "token: app\n")
 			state := "push to " + lang.DefaultStateBranch
 			// The branch created, then a commit per state change: each delivered, none run on.
 			pushes := 0
@@ -59,4 +59,36 @@ func TestSetupWithAnAppToken(t *testing.T) {
 	assert.True(t, slices.ContainsFunc(strings.Split(string(tokens), "\n"), func(l string) bool {
 		return strings.Contains(l, "branches-ignore: ["+lang.DefaultStateBranch+"]")
 	}), "docs/tokens.md shows CI on push leaving out the state branch")
+}
+
+// A sweep looks at a review once: the sweep after an approval that CI's failure keeps from
+// merging evaluates the pull request and writes its state; the next reads the index and
+// the reviews (two queries) and writes nothing.
+func TestSweepLooksAtAReviewOnce(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/setup.md")
+	require.NoError(t, err)
+	steps := `
+  - check: {pr: 1, name: test, workflow: %[1]s, conclusion: failure}
+  - review: {pr: 1, user: maintainer, state: approved}
+  - advance: %[2]s
+  - advance: %[2]s
+  - expect: {prs: {1: {merged: false}}}
+  - check: {pr: 1, name: test, workflow: %[1]s}
+`
+	_, keyed, s := playSetup(t, setupConfig(t, doc), setupFiles[0].pipelines, setupFiles[0].sweep, steps, "")
+	require.True(t, keyed, "the recommended workflow skips reviews")
+	var sweeps []stepStats
+	for _, st := range s.stats {
+		if strings.HasPrefix(st.label, "advance") {
+			sweeps = append(sweeps, st)
+		}
+	}
+	require.Len(t, sweeps, 2)
+	assert.Positive(t, sweeps[0].writes, "the first sweep evaluates the reviewed pull request and writes its state: %v", sweeps[0].calls)
+	assert.Zero(t, sweeps[1].writes, "the second writes nothing: %v", sweeps[1].calls)
+	total := 0
+	for _, n := range sweeps[1].calls {
+		total += n
+	}
+	assert.Equal(t, 2, total, "the second reads the index and the reviews, and evaluates nothing: %v", sweeps[1].calls)
 }

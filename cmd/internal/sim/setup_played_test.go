@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,6 +125,10 @@ var setupFiles = []struct{ pipelines, sweep string }{
 	{"docs/setup/pipelines-nokey.yml", "docs/setup/sweep-nokey.yml"},
 }
 
+// forkOrder is a fork's pull request (#2, whose CI names no pull request) green on CI,
+// then approved last, beside #1.
+const forkOrder = "a fork's pull request: CI then approval"
+
 // setupOrders are the orders in which a pull request's approval and CI come: the
 // approval last is the common one (CI green, then a maintainer approves), and then no
 // later event comes for the pull request. Each order plays, after CI, the sweep the
@@ -142,6 +147,17 @@ var setupOrders = map[string]string{
   - expect: {prs: {1: {merged: false}}}
   - review: {pr: 1, user: maintainer, state: approved}
   - advance: %[2]s
+`,
+	forkOrder: `
+  - open_pr: {number: 2, author: eve, fork: eve}
+  - check: {pr: 2, name: test, workflow: %[1]s}
+  - advance: %[2]s
+  - expect: {prs: {2: {merged: false}}}
+  - review: {pr: 2, user: maintainer, state: approved}
+  - review: {pr: 1, user: maintainer, state: approved}
+  - check: {pr: 1, name: test, workflow: %[1]s}
+  - advance: %[2]s
+  - expect: {prs: {2: {merged: true}}}
 `,
 	"CI, changes requested and an approval, then the request dismissed": `
   - check: {pr: 1, name: test, workflow: %[1]s}
@@ -164,10 +180,16 @@ func TestSetupAsWritten(t *testing.T) {
 	doc, err := os.ReadFile("../../../docs/setup.md")
 	require.NoError(t, err)
 	for _, files := range setupFiles {
-		for order, steps := range setupOrders {
+		orders := maps.Clone(setupOrders)
+		if strings.Contains(files.pipelines, "nokey") {
+			// A fork's review runs the workflow with a read-only token, which the simulator
+			// does not give: only the keyed workflow, which skips reviews, plays it as GitHub does.
+			delete(orders, forkOrder)
+		}
+		for order, steps := range orders {
 			t.Run(filepath.Base(files.pipelines)+": "+order, func(t *testing.T) {
 				t.Parallel()
-				skipped, keyed := playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, steps, "")
+				skipped, keyed, _ := playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, steps, "")
 				if keyed {
 					// The workflow skips reviews (the environment refuses their merge ref): the
 					// approval counts on CI's event, or on the sweep's.
@@ -221,8 +243,8 @@ func sweepInterval(t *testing.T, path string, text []byte) time.Duration {
 // playSetup plays config with the pipelines workflow at pipelinesPath and the sweep
 // workflow at sweepPath: a pull request opened, then steps (a setupOrders entry), and
 // expects it merged. top adds to the scenario's top-level keys. It returns the events
-// the pipelines workflow did not run on, and whether it holds the state key.
-func playSetup(t *testing.T, config []byte, pipelinesPath, sweepPath, steps, top string) (skipped []string, keyed bool) {
+// the pipelines workflow did not run on, whether it holds the state key, and the simulation.
+func playSetup(t *testing.T, config []byte, pipelinesPath, sweepPath, steps, top string) (skipped []string, keyed bool, s *simulation) {
 	text, err := os.ReadFile("../../../" + pipelinesPath)
 	require.NoError(t, err)
 	sweepText, err := os.ReadFile("../../../" + sweepPath)
@@ -275,7 +297,7 @@ steps:
 	require.NoError(t, err)
 	require.NoError(t, checkConfig(files))
 	var out bytes.Buffer
-	s := newSimulation(sc, files, &out)
+	s = newSimulation(sc, files, &out)
 	defer s.fake.Close()
 	s.quiet = true
 	runsOn := wf.runsOn(t)
@@ -297,7 +319,7 @@ steps:
 	require.NoError(t, err, out.String())
 	assert.Zero(t, failed, out.String())
 	assert.GreaterOrEqual(t, s.checked, 2, "the expectations were checked")
-	return skipped, with["state_key"] != ""
+	return skipped, with["state_key"] != "", s
 }
 
 // The workflow's decision is GitHub's: an event it does not subscribe to, an action its

@@ -10,8 +10,8 @@ import (
 // The sweep workflow for users runs on a schedule and by hand, with the permissions of the
 // event workflow, and gives the action only inputs it has.
 func TestSweepWorkflow(t *testing.T) {
-	sweep := readYAML(t, "../../docs/sweep-workflow.yml")
-	events := readYAML(t, "../../docs/workflow.yml")
+	sweep := readYAML(t, "../../docs/setup/sweep-nokey.yml")
+	events := readYAML(t, "../../docs/setup/pipelines-nokey.yml")
 	on := sweep["on"].(map[string]any)
 	require.Contains(t, on, "schedule")
 	require.Contains(t, on, "workflow_dispatch")

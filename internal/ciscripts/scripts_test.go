@@ -96,7 +96,7 @@ func TestLintWorkflowsCoversEveryWorkflow(t *testing.T) {
 	for _, f := range all {
 		assert.True(t, linted[filepath.ToSlash(f)], "lint-workflows does not lint %s", f)
 	}
-	for _, doc := range []string{"docs/workflow.yml", "docs/sweep-workflow.yml", "docs/setup/pipelines.yml"} {
+	for _, doc := range []string{"docs/setup/pipelines.yml", "docs/setup/sweep.yml", "docs/setup/pipelines-nokey.yml", "docs/setup/sweep-nokey.yml"} {
 		assert.True(t, linted[root+"/"+doc], doc)
 	}
 }

@@ -96,7 +96,7 @@ func TestReadmeOutputsAreTheActions(t *testing.T) {
 
 // The README's permissions table names every scope the documented workflow grants.
 func TestReadmePermissionsAreTheWorkflows(t *testing.T) {
-	wf := read(t, "docs/workflow.yml")
+	wf := read(t, "docs/setup/pipelines-nokey.yml")
 	rows := regexp.MustCompile("(?m)^\\| `([a-z-]+): (read|write)` \\|").FindAllStringSubmatch(readmeSection(t, "Permissions"), -1)
 	table := map[string]string{}
 	for _, r := range rows {

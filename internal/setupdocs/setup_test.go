@@ -84,20 +84,40 @@ func assertKeyed(t *testing.T, rel string, wf workflow) {
 	assert.Positive(t, ran, "%s runs no action", rel)
 }
 
+// The workflows without the key (the README's quick start, which the simulator plays every
+// scenario with) are those with it, less the key: the same permissions, triggers and jobs.
 func TestPipelinesAndSweepHaveTheSimulatedPermissions(t *testing.T) {
-	for setup, documented := range map[string]string{
-		"docs/setup/pipelines.yml": "docs/workflow.yml",
-		"docs/setup/sweep.yml":     "docs/sweep-workflow.yml",
+	for setup, nokey := range map[string]string{
+		"docs/setup/pipelines.yml": "docs/setup/pipelines-nokey.yml",
+		"docs/setup/sweep.yml":     "docs/setup/sweep-nokey.yml",
 	} {
-		wf, want := read(t, setup), read(t, documented)
-		require.NotEmpty(t, want.Permissions, documented)
-		assert.Equal(t, want.Permissions, wf.Permissions, "%s against %s", setup, documented)
+		wf, want := read(t, setup), read(t, nokey)
+		require.NotEmpty(t, want.Permissions, nokey)
+		assert.Equal(t, want.Permissions, wf.Permissions, "%s against %s", setup, nokey)
+		assert.Equal(t, want.Name, wf.Name, "%s against %s", setup, nokey)
 		for name, j := range wf.Jobs {
 			assert.Nil(t, j.Permissions, "%s: job %s narrows the workflow's permissions", setup, name)
 		}
 		assertKeyed(t, setup, wf)
+		assert.Len(t, want.On, len(wf.On), "%s and %s have the same triggers", setup, nokey)
 		for event := range want.On {
-			assert.Contains(t, wf.On, event, "%s misses the trigger %s of %s", setup, event, documented)
+			assert.Contains(t, wf.On, event, "%s misses the trigger %s of %s", setup, event, nokey)
+		}
+		require.Len(t, want.Jobs, len(wf.Jobs), nokey)
+		for name, j := range want.Jobs {
+			assert.Empty(t, j.If, "%s: job %s runs on every event it is given", nokey, name)
+			assert.Nil(t, j.Environment, "%s: job %s", nokey, name)
+			keyed := wf.Jobs[name]
+			require.Len(t, j.actionSteps(), len(keyed.actionSteps()), "%s: job %s", nokey, name)
+			for i, s := range j.actionSteps() {
+				with := map[string]string{}
+				for k, v := range keyed.actionSteps()[i].With {
+					if k != "state_key" {
+						with[k] = v
+					}
+				}
+				assert.Equal(t, with, s.With, "%s: job %s is %s's less the key", nokey, name, setup)
+			}
 		}
 	}
 	assert.Equal(t, "sweep", read(t, "docs/setup/sweep.yml").Jobs["sweep"].actionSteps()[0].With["command"])
@@ -125,7 +145,7 @@ func TestAgentDeclaresTheDispatchInputs(t *testing.T) {
 func TestAgentReportsFromItsOwnJob(t *testing.T) {
 	wf := read(t, "docs/setup/agent.yml")
 	assertKeyed(t, "docs/setup/agent.yml", wf)
-	want := read(t, "docs/workflow.yml").Permissions
+	want := read(t, "docs/setup/pipelines.yml").Permissions
 	reports := 0
 	for name, j := range wf.Jobs {
 		steps := j.actionSteps()
@@ -153,8 +173,8 @@ func TestSetupDocShowsEachFileVerbatim(t *testing.T) {
 	require.NoError(t, err)
 	files, err := filepath.Glob(filepath.Join(root, "docs/setup/*.yml"))
 	require.NoError(t, err)
-	require.Len(t, files, 3)
-	// The config of step 2, beside the three workflows.
+	require.Len(t, files, 5)
+	// The config of step 2, beside the five workflows.
 	files = append(files, filepath.Join(root, "docs/setup/pipelines.yaml"))
 	for _, f := range files {
 		src, err := os.ReadFile(f)

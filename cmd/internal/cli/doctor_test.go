@@ -25,7 +25,7 @@ func (h *harness) doctor(token string, args ...string) (int, string, string) {
 
 // docWorkflow is the README's workflow, which runs the action.
 func docWorkflow(t *testing.T) string {
-	b, err := os.ReadFile("../../../docs/workflow.yml")
+	b, err := os.ReadFile("../../../docs/setup/pipelines-nokey.yml")
 	require.NoError(t, err)
 	return string(b)
 }
@@ -200,6 +200,10 @@ func TestDoctorChecksTheWorkflows(t *testing.T) {
 	agent, err := os.ReadFile(dir + "agent-implement.yml")
 	require.NoError(t, err)
 	h := newDoctorHarness(t, string(config), map[string]string{".github/workflows/agent-implement.yml": string(agent)})
+	// The documented workflow names agent-implement; left out, the doctor says so.
+	unlisted := strings.Replace(docWorkflow(t), "workflows: [ci, agent-implement]", "workflows: [ci]", 1)
+	require.NotEqual(t, docWorkflow(t), unlisted)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", unlisted)
 	code, out, _ := h.doctor(h.fake.BotToken())
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, "ok          agent implementer: .github/workflows/agent-implement.yml on main takes workflow_dispatch with the inputs the action sends")
@@ -209,8 +213,7 @@ func TestDoctorChecksTheWorkflows(t *testing.T) {
 	assert.Contains(t, out, "\n1 problem.\n")
 
 	// Listed, it holds; an agent workflow without an input the action sends is refused.
-	listed := strings.Replace(docWorkflow(t), "workflows: [ci]", "workflows: [ci, agent-implement]", 1)
-	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", listed)
+	h.fake.SetFile("acme/widgets", "main", ".github/workflows/pipelines.yml", docWorkflow(t))
 	code, out, _ = h.doctor(h.fake.BotToken())
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, `ok          workflow_run lists "agent-implement"`)
@@ -242,7 +245,7 @@ func TestDoctorNeedsTheSweepForDeadlines(t *testing.T) {
 	code, out, _ := h.doctor(h.fake.BotToken())
 	assert.Equal(t, 1, code, out)
 	assert.Regexp(t, `problem     sweep: a pipeline has deadlines \(\.github/pipelines\.yaml:\d+:\d+ `, out)
-	sweep, err := os.ReadFile("../../../docs/sweep-workflow.yml")
+	sweep, err := os.ReadFile("../../../docs/setup/sweep-nokey.yml")
 	require.NoError(t, err)
 	h.fake.SetFile("acme/widgets", "main", ".github/workflows/sweep.yml", string(sweep))
 	code, out, _ = h.doctor(h.fake.BotToken())

@@ -103,5 +103,5 @@ func (d *doctor) checkSweep(sweeps []*workflow) {
 		}
 	}
 	d.add(findingProblem, fmt.Sprintf("sweep: a pipeline has deadlines (%s) and no workflow runs command: sweep on a schedule", where),
-		"add the sweep workflow (docs/sweep-workflow.yml): `on: schedule` with the action's `command: sweep`")
+		"add the sweep workflow (docs/setup/sweep.yml): `on: schedule` with the action's `command: sweep`")
 }

@@ -12,7 +12,7 @@ import (
 // config relies on: the event listened to, its action among the `types:` (GitHub's
 // defaults when none are listed), and no `if:` that skips it. An event never delivered
 // is a transition that never happens.
-func (d *doctor) checkDelivery(runs []*workflow) {
+func (d *doctor) checkDelivery(runs, sweeps []*workflow) {
 	reported := map[string]bool{} // event names checkEvents already reports as not listened to
 	for _, n := range eventsNeeded(d.cfg) {
 		reported[n.event] = !slices.ContainsFunc(runs, func(w *workflow) bool {
@@ -43,6 +43,10 @@ func (d *doctor) checkDelivery(runs []*workflow) {
 			continue
 		}
 		if reported[workflowEvents(rs[0].event)[0]] && strings.HasPrefix(dl.missing, "no workflow") {
+			continue
+		}
+		if sweep := sweepFindsReviews(sweeps, rs[0]); sweep != "" {
+			d.add(findingOK, fmt.Sprintf("event %s (%s): not delivered (%s), and the sweep of %s finds the review and advances the pull request on its next run", k, rs[0].where, dl.missing, sweep), "")
 			continue
 		}
 		wheres := make([]string, len(rs))
@@ -94,4 +98,20 @@ func cancelsInProgress(n yaml.Node) (string, bool) {
 		return v, !known || t
 	}
 	return "", false
+}
+
+// sweepFindsReviews names the scheduled sweep workflow that stands in for r, a review or
+// its dismissal the workflows never deliver: the sweep advances every pull request with a
+// waiting run that was reviewed since its state was written. It returns "" when r is
+// another event or no sweep runs on a schedule.
+func sweepFindsReviews(sweeps []*workflow, r reliedEvent) string {
+	if r.event != "pull_request_review" || r.action != "submitted" && r.action != "dismissed" {
+		return ""
+	}
+	for _, w := range sweeps {
+		if _, ok := w.on["schedule"]; ok {
+			return w.path
+		}
+	}
+	return ""
 }

@@ -1,6 +1,8 @@
 package doctor
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,7 +23,7 @@ func deliveryFindings(t *testing.T, config, wf string) string {
 	w, err := parseWorkflow(ghapi.WorkflowFile{Path: ".github/workflows/p.yml", Blob: ghapi.Blob{Text: wf}})
 	require.NoError(t, err)
 	d := &doctor{cfg: cfg}
-	d.checkDelivery([]*workflow{w})
+	d.checkDelivery([]*workflow{w}, nil)
 	d.checkConcurrency([]*workflow{w})
 	var b strings.Builder
 	d.print(&b)
@@ -163,5 +165,38 @@ func TestGitHubExpr(t *testing.T) {
 			got = map[bool]string{true: "true", false: "false"}[truthy]
 		}
 		assert.Equal(t, want, got, expr)
+	}
+}
+
+// The recommended setup skips review events (their job runs on the merge ref, which the
+// state key's environment refuses) and relies on its scheduled sweep to find reviews.
+func TestDoctorSweepFindsSkippedReviews(t *testing.T) {
+	read := func(path string) *workflow {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", path))
+		require.NoError(t, err)
+		w, err := parseWorkflow(ghapi.WorkflowFile{Path: ".github/workflows/" + filepath.Base(path), Blob: ghapi.Blob{Text: string(b)}})
+		require.NoError(t, err)
+		return w
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "setup", "pipelines.yaml"))
+	require.NoError(t, err)
+	cfg, err := engine.Load("pipelines.yaml", b, gates.Default())
+	require.NoError(t, err)
+	runs, sweeps := []*workflow{read("docs/setup/pipelines.yml")}, []*workflow{read("docs/setup/sweep.yml")}
+	for _, withSweep := range []bool{true, false} {
+		d := &doctor{cfg: cfg}
+		if withSweep {
+			d.checkDelivery(runs, sweeps)
+		} else {
+			d.checkDelivery(runs, nil)
+		}
+		var out strings.Builder
+		d.print(&out)
+		if withSweep {
+			assert.Contains(t, out.String(), "\nno problem.", "the recommended setup as written")
+			assert.Contains(t, out.String(), "the sweep of .github/workflows/sweep.yml finds the review")
+		} else {
+			assert.Contains(t, out.String(), "problem     event pull_request_review.submitted")
+		}
 	}
 }

@@ -165,10 +165,10 @@ func (d *doctor) checkWorkflows(ctx context.Context) {
 	}
 	if len(runs) == 0 {
 		d.add(findingProblem, "no workflow on "+d.branch+" runs the action (a step with uses: …/pipeline-action@… and no command, or command: run)",
-			"add the workflow of the README's quick start (docs/workflow.yml)")
+			"add the pipelines workflow (docs/setup/pipelines.yml; docs/setup.md, step 3)")
 	} else {
 		d.checkEvents(runs, d.agentWorkflowNames(ctx))
-		d.checkDelivery(runs)
+		d.checkDelivery(runs, sweeps)
 	}
 	d.checkSweep(sweeps)
 	d.checkConcurrency(all)
@@ -232,7 +232,7 @@ func (d *doctor) checkEvents(runs []*workflow, agentNames []string) {
 			continue
 		}
 		d.add(findingProblem, fmt.Sprintf("event %s (%s): no workflow that runs the action listens to it", n.event, n.why),
-			fmt.Sprintf("add `%s:` to the `on:` of %s (see docs/workflow.yml)", n.event, runs[0].path))
+			fmt.Sprintf("add `%s:` to the `on:` of %s (see docs/setup/pipelines.yml)", n.event, runs[0].path))
 	}
 	if _, ok := listens("issue_comment"); !ok {
 		d.add(findingOK, "event issue_comment: not listened to, so `/pipeline` commands in comments are not read", "")

@@ -9,9 +9,10 @@ import (
 // issues and comments as for anyone's; whether a workflow starts on them depends on the token
 // that made them (GITHUB_TOKEN starts none), which is the simulator's business. The fake tells
 // what changed between a Mark and now, as the events GitHub would send, of the kinds the
-// action's workflow listens to (docs/workflow.yml) and the action causes: pull_request
+// action's workflow listens to (docs/setup/pipelines-nokey.yml) and the action causes: pull_request
 // labeled, unlabeled and closed; issues opened, labeled, unlabeled and closed;
-// issue_comment created; status (settings.status_check). Each payload shows its subject as it is when asked (a label added
+// issue_comment created; status (settings.status_check); push, for each branch the action
+// updated (a state branch commit, a merge), which only a workflow on push receives. Each payload shows its subject as it is when asked (a label added
 // before the merge shows the merged pull request): the action reads what is true from the
 // API, not from the payload.
 
@@ -21,6 +22,7 @@ type Mark struct {
 	issues   map[int]issueMark
 	comments map[int64]bool
 	statuses map[int64]bool
+	pushes   int // the length of the repository's PushLog
 }
 
 type issueMark struct {
@@ -33,7 +35,7 @@ func (s *Server) Mark(repoName string) Mark {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
-	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}, statuses: map[int64]bool{}}
+	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}, statuses: map[int64]bool{}, pushes: len(r.PushLog)}
 	for n, is := range r.Issues {
 		m.issues[n] = issueMark{timeline: len(is.Timeline), state: is.State}
 	}
@@ -51,7 +53,7 @@ func (s *Server) Mark(repoName string) Mark {
 // CausedSince returns the events that login's changes since m would make GitHub send, by
 // issue or pull request in number order: its opening, the labels added and removed, the
 // comments created, then its closing (a merge: by who merged it); then the commit statuses
-// login created, in the order it created them.
+// login created, in the order it created them; then login's pushes, in order.
 func (s *Server) CausedSince(m Mark, login string) []Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -93,7 +95,13 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 			out = append(out, s.causedEvent(r, is, "closed", login, nil))
 		}
 	}
-	return append(out, s.causedStatuses(r, m, login)...)
+	out = append(out, s.causedStatuses(r, m, login)...)
+	for _, p := range r.PushLog[m.pushes:] {
+		if p.Pusher == login {
+			out = append(out, s.pushEvent(r, p))
+		}
+	}
+	return out
 }
 
 // causedStatuses are the status events of the statuses login created since m on the head

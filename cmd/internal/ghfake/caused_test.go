@@ -55,6 +55,7 @@ func TestCausedSince(t *testing.T) {
 		"pull_request.labeled ready", "pull_request.unlabeled wip", "issue_comment.created", "pull_request.closed merged",
 		"issues.closed",
 		"issues.opened",
+		"push.", // the merge's commit on main
 	}, got)
 	assert.Empty(t, s.CausedSince(s.Mark(testRepo), BotLogin), "nothing since a new mark")
 	assert.Empty(t, s.CausedSince(m, "dev"), "dev changed nothing since the mark")

@@ -95,6 +95,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 	}
 	r.Pushes++
 	c := e.s.NewCommit(r, message, []string{b.Head}, files, r.FullName(), b.Name, b.Head, r.Pushes).Authored(e.login, true)
+	r.LogPush(b.Name, b.Head, c.SHA, e.login)
 	b.Head, b.Files = c.SHA, files
 	return obj{"commit": c, "ref": ref{r, b.Name}, "clientMutationId": in["clientMutationId"]}, nil
 }
@@ -163,6 +164,7 @@ func createRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, errorOf("FORBIDDEN", "%s", world.RuleViolation(r.RefusedBy(name, false)))
 	}
 	r.Branches[name] = &branch{Name: name, Head: oid, Files: world.CopyFiles(c.Files)}
+	r.LogPush(name, "", oid, e.login)
 	return obj{"ref": ref{r, name}, "clientMutationId": in["clientMutationId"]}, nil
 }
 

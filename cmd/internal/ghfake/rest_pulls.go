@@ -79,6 +79,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		author = pr.Author
 	}
 	mc := s.NewCommit(c.repo, title, parents, base.Files, "merge", c.repo.FullName(), pr.Number, pr.HeadSHA, in.MergeMethod).Authored(author, true)
+	c.repo.LogPush(base.Name, base.Head, mc.SHA, c.login)
 	base.Head = mc.SHA
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
 	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA

@@ -48,6 +48,10 @@ type routed struct {
 	followRefs []engine.PRRef
 	// OwnStatus is a status event of a context the action writes.
 	OwnStatus *ownStatus
+
+	// reviewed: the sweep evaluates a pull request given a review since its state was
+	// written, so the state is written, which dates what it has seen (sweep_reviews.go).
+	reviewed bool
 }
 
 // payload is the union of the webhook fields routing reads. Decoding into one struct

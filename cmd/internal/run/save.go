@@ -24,6 +24,13 @@ func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, numb
 	}
 	c := rd.change(ev, res.State)
 	c.Keep = recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
+	// A review the sweep found since the state was written is dated by writing it (sweep_reviews.go).
+	if ev.reviewed {
+		if res.State.Seq == rd.loaded.Seq {
+			res.State.Seq++
+		}
+		c.Keep = true
+	}
 	ver, err := rd.store.Save(ctx, number, c, rd.ver)
 	if err != nil {
 		return nil, err

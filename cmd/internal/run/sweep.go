@@ -19,9 +19,11 @@ import (
 const SweepUsage = `usage: pipeline-action sweep
 
 Advances the runs whose deadline has passed (a stage's timeout, the end of a delay, a
-poll, a reminder) when no event comes for them. It reads the index of open runs on the
-state branch with the config in one GraphQL query, then handles the subjects whose runs
-are due, oldest deadline first, as an event for each would: at most sweep_budget
+poll, a reminder) when no event comes for them, and the pull requests reviewed since
+their state was written (a review event the workflow skipped). It reads the index of open
+runs on the state branch with the config in one GraphQL query (and, when runs wait, their
+pull requests' newest reviews in one more), then handles the subjects whose runs are due,
+oldest first, as an event for each would: at most sweep_budget
 subjects (default 20) and sweep_writes content writes (REST writes and GraphQL
 mutations, default 60, at most 500) per sweep, at most 80 content writes a minute
 (GitHub's secondary limits); the rest stay due for the next one, and the job log and
@@ -50,6 +52,9 @@ type dueSubject struct {
 	issue  bool      // an issue's runs (issue-N.json)
 	at     time.Time // its runs' earliest deadline
 	runs   []string
+	// reviewed: given a review since its state was written, and due for nothing else
+	// (sweep_reviews.go).
+	reviewed bool
 }
 
 // Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
@@ -98,6 +103,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	}
 	ev.DefaultBranch = snap.DefaultBranch
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
+	due = r.reviewedSubjects(ctx, client, snap, ev.Repo, due) // sweep_reviews.go
 	code := 0
 	if !ok {
 		code = 1 // reported; what could be read is swept

@@ -80,7 +80,7 @@ func (r *Runner) advance(ctx context.Context, client *ghapi.Client, ev routed, d
 		}
 		r.act.Infof("pipeline-action: sweep: #%d, due since %s (%s)", d.number, d.at.UTC().Format(time.RFC3339), strings.Join(d.runs, ", "))
 		sev := ev
-		sev.Issue = d.issue
+		sev.Issue, sev.reviewed = d.issue, d.reviewed
 		before := client.Writes()
 		res, err := r.subject(ctx, client, sev, d.number, key)
 		p.advanced++

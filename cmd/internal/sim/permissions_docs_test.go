@@ -98,16 +98,16 @@ var ownPermissions = []string{
 }
 
 // TestDocumentedPermissionsSuffice plays every example and every test scenario with the
-// scopes the documentation grants: runs with docs/workflow.yml's, sweeps with
-// docs/sweep-workflow.yml's, and agents' reports with those of the directory's agent
+// scopes the documentation grants: runs with docs/setup/pipelines-nokey.yml's, sweeps with
+// docs/setup/sweep-nokey.yml's, and agents' reports with those of the directory's agent
 // workflows (the least of them) or, without one, docs/agents.md's. A scope the docs forget
 // fails here as it would on GitHub.
 func TestDocumentedPermissionsSuffice(t *testing.T) {
-	run := workflowFile(t, "../../../docs/workflow.yml")
-	sweep := workflowFile(t, "../../../docs/sweep-workflow.yml")
+	run := workflowFile(t, "../../../docs/setup/pipelines-nokey.yml")
+	sweep := workflowFile(t, "../../../docs/setup/sweep-nokey.yml")
 	docAgent := docAgentPermissions(t)
 	for _, own := range []string{"../../../.github/workflows/pipelines.yml"} {
-		assert.Equal(t, run, workflowFile(t, own), "%s grants what docs/workflow.yml grants", own)
+		assert.Equal(t, run, workflowFile(t, own), "%s grants what docs/setup/pipelines-nokey.yml grants", own)
 	}
 	dirs, err := filepath.Glob("../../../examples/*")
 	require.NoError(t, err)

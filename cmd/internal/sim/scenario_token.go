@@ -60,7 +60,7 @@ func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error 
 		}
 		fmt.Fprintf(s.out, "   the action's own %s, delivered (token: app)\n", what)
 		mark = s.fake.Mark(s.sc.Repo)
-		ds := s.fresh(events)
+		ds := s.fresh(s.ownWorkflowsRun(events))
 		s.sent[0] = append(s.sent[0], ds...) // their subjects are the scenario's too (subjects)
 		for _, d := range ds {
 			if err := s.deliver(ctx, d); err != nil {
@@ -70,6 +70,25 @@ func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error 
 	}
 }
 
+// ownWorkflowsRun is events less those the action's workflows do not run on: the
+// repository's workflow's decision when the simulation plays one (runsOn), else that of
+// the workflows of docs/setup/, which have no push trigger (TestSetupAsWritten plays them):
+// a push of the action's app token starts the repository's CI on push, never the action.
+func (s *simulation) ownWorkflowsRun(events []ghfake.Event) []ghfake.Event {
+	if s.runsOn != nil {
+		return s.triggered(events)
+	}
+	var out []ghfake.Event
+	for _, ev := range events {
+		if ev.Name == "push" {
+			fmt.Fprintf(s.out, "   (the action's workflows do not run on %s)\n", describeEvents([]ghfake.Event{ev}))
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
 // describeEvents names events as "pull_request.closed #7, issue_comment.created #7".
 func describeEvents(events []ghfake.Event) string {
 	var parts []string
@@ -77,6 +96,7 @@ func describeEvents(events []ghfake.Event) string {
 		var p struct {
 			PullRequest *struct{ Number int } `json:"pull_request"`
 			Issue       *struct{ Number int } `json:"issue"`
+			Ref         string
 		}
 		_ = json.Unmarshal(ev.Payload, &p)
 		name := ev.Name
@@ -88,6 +108,8 @@ func describeEvents(events []ghfake.Event) string {
 			name += fmt.Sprintf(" #%d", p.PullRequest.Number)
 		case p.Issue != nil:
 			name += fmt.Sprintf(" #%d", p.Issue.Number)
+		case ev.Name == "push":
+			name += " to " + strings.TrimPrefix(p.Ref, "refs/heads/")
 		}
 		parts = append(parts, name)
 	}

@@ -62,12 +62,13 @@ expect:
 `
 	code, out, errOut := simulate(t, writeScenario(t, body))
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	assert.Contains(t, out, "(GitHub starts no workflow for the action's own pull_request.closed #7: it ran with GITHUB_TOKEN)")
+	assert.Contains(t, out, "(GitHub starts no workflow for the action's own pull_request.closed #7, push to pipeline-action/state, push to main, push to pipeline-action/state: it ran with GITHUB_TOKEN)")
 	assert.Contains(t, out, "close_pr #7: the action merged it with GITHUB_TOKEN, so GitHub starts no workflow for its closing")
 
 	code, out, errOut = simulate(t, writeScenario(t, strings.Replace(body, "repo: acme/widgets\n", "repo: acme/widgets\ntoken: app\n", 1)))
 	require.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	assert.Contains(t, out, "the action's own pull_request.closed #7, delivered (token: app)")
+	assert.Contains(t, out, "the action's own pull_request.closed #7, push to pipeline-action/state, push to main, push to pipeline-action/state, delivered (token: app)")
+	assert.Contains(t, out, "(the action's workflows do not run on push to main)")
 	assert.Contains(t, errOut, "scenario.yaml:8:5: close_pr: #7 was merged by the action; with token: app its pull_request.closed was delivered then")
 }
 

@@ -37,6 +37,9 @@ type Repo struct {
 	histories histories
 	// mergeBases keeps the merge bases MergeBase found, by the two commits (merge.go).
 	mergeBases map[[2]string]string
+	// PushLog are the branch updates made through the API, oldest first: GitHub sends a
+	// push event for each (pushes.go).
+	PushLog []Push
 }
 
 func (r *Repo) FullName() string { return r.Owner + "/" + r.Name }

@@ -22,10 +22,12 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 		return s.runExplain(ctx, n, x) // scenario_explain.go
 	}
 	ds, label, concurrent, deliver, err := s.stepDeliveries(n, st)
+	// A step that delivers nothing made no request either: what the previous step's
+	// invocations made is not counted again as this step's.
+	s.fake.ResetStats()
 	if err != nil || !deliver {
 		return 0, err
 	}
-	s.fake.ResetStats()
 	mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
 	if concurrent {
 		if err := s.deliverTogether(ctx, ds); err != nil {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"regexp"
@@ -115,4 +116,20 @@ func TestStatsDocsSamples(t *testing.T) {
 		assert.Contains(t, md, "```mermaid\n"+chart+"```\n")
 	}
 	assert.Equal(t, 3, strings.Count(string(doc), "```mermaid\n")+1, "two charts")
+}
+
+// A step whose event is lost made no request: the requests of the step before it are not
+// counted again as its own (the property test read them as made after a close).
+func TestLostEventStepCountsNoCalls(t *testing.T) {
+	sim, out := newSim(t, `
+repo: acme/widgets
+users: {alice: write, dev: write}
+steps:
+  - open_pr: {number: 7, author: dev}
+  - close_pr: {pr: 7, deliver: false}
+`, "")
+	failed, err := sim.play(context.Background())
+	require.NoError(t, err, out.String())
+	require.Zero(t, failed, out.String())
+	assert.Empty(t, sim.fake.Calls(), "the lost close made no request")
 }

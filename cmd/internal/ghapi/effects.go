@@ -52,7 +52,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	if err == nil {
 		return engine.Outcome{Key: e.Key}
 	}
-	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
+	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err), // unanswered.go
+		RetryAt: RetryAt(err, c.now())} // limits_error.go
 }
 
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.

@@ -110,11 +110,19 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		r.act.Infof("pipeline-action: sweep: %s", msg)
 		return code
 	}
-	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d), oldest deadline first",
-		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects, budget.writes, budget.writes)
+	budget = budget.withinHour(r.sweepLog(snap.State, snap.Viewer), r.Now()) // sweep_hour.go
+	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d; the last hour's sweeps made %d of %d an hour), oldest deadline first",
+		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects,
+		max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
 	p := r.advance(ctx, client, ev, due, budget) // sweep_budget.go
 	if p.failed {
 		code = 1
+	}
+	if p.writes > 0 && r.dry == nil {
+		if err := r.recordSweep(ctx, client, snap.State.Name, snap.Viewer, p.writes); err != nil {
+			r.act.Errorf("sweep: recording its %d content writes for the next sweeps of the hour: %v", p.writes, err)
+			code = 1
+		}
 	}
 	r.summarize(p, budget)
 	r.report(client, p.results)

@@ -28,6 +28,13 @@ const defaultSweepWrites = 60
 // (sweep_writes).
 type sweepBudget struct {
 	subjects, writes int
+	// The hour's budget of all sweeps (sweep_hour.go): perHour writes an hour, of which the
+	// sweeps of the last hour made hourSpent, leaving hourLeft to this one; the oldest of
+	// them leaves the hour at hourFrees. perHour 0: no hourly bound.
+	perHour, hourSpent, hourLeft int
+	hourFrees                    time.Time
+	// reserve is the writes kept from b.writes for the sweep's record of its writes.
+	reserve int
 }
 
 // parseSweepBudget reads the inputs sweep_budget and sweep_writes; an error names the bad one.
@@ -105,10 +112,10 @@ func stopReason(advanced, spent, next int, b sweepBudget) string {
 	switch {
 	case advanced >= b.subjects:
 		return fmt.Sprintf("sweep_budget %d subjects reached", b.subjects)
-	case spent+next > b.writes:
+	case spent+next > b.writes-b.reserve:
 		return fmt.Sprintf("sweep_writes %d: %d content writes made, and a subject takes up to %d", b.writes, spent, next)
 	}
-	return ""
+	return b.hourStop(spent, next) // sweep_hour.go
 }
 
 // writeMark is the total of the sweep's writes when a subject ended.

@@ -78,3 +78,14 @@ func (s *Server) graphQLLimited(w http.ResponseWriter, login string, op *ast.Ope
 	}
 	return st.Refused
 }
+
+// PrimaryUsed is what login has spent of the hour of resource ("core", "graphql") that is
+// running at the world's clock; 0 when the limits are not counted.
+func (s *Server) PrimaryUsed(login, resource string) int {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	if s.primary == nil {
+		return 0
+	}
+	return s.primary.Used(login, resource, s.Clock())
+}

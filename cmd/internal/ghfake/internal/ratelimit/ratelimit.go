@@ -96,3 +96,11 @@ func (st Status) Headers(h http.Header) {
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(st.Reset.Unix(), 10))
 	h.Set("X-RateLimit-Resource", st.Resource)
 }
+
+// Used is what login has spent of resource in the window running at now.
+func (l *Limits) Used(login, resource string, now time.Time) int {
+	if w := l.windows[resource+"\x00"+login]; w != nil && now.Before(w.reset) {
+		return w.used
+	}
+	return 0
+}

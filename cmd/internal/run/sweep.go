@@ -24,8 +24,10 @@ state branch with the config in one GraphQL query, then handles the subjects who
 are due, oldest deadline first, as an event for each would: at most sweep_budget
 subjects (default 20) and sweep_writes content writes (REST writes and GraphQL
 mutations, default 60, at most 500) per sweep, at most 80 content writes a minute
-(GitHub's secondary limits); the rest stay due for the next one, and the job log and
-summary say which. Run it from a workflow on "schedule:" (and "workflow_dispatch:") with
+(GitHub's secondary limits), and at most 240 content writes (or sweep_writes, if higher)
+for all sweeps of the last hour, whatever the schedule (each sweep that wrote records its
+writes in index/sweeps.json on the state branch); the rest stay due for the next one, and
+the job log and summary say which. Run it from a workflow on "schedule:" (and "workflow_dispatch:") with
 the action's "command: sweep". It takes no arguments; the inputs arrive as INPUT_TOKEN,
 INPUT_CONFIG, INPUT_TIMEOUT, INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET,
 INPUT_SWEEP_WRITES and INPUT_STATE_KEY (with INPUT_STATE_KEY_PREVIOUS), the repository

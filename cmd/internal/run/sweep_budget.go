@@ -96,6 +96,10 @@ func (r *Runner) advance(ctx context.Context, client *ghapi.Client, ev routed, d
 		if err != nil {
 			r.act.Errorf("%s#%d: %v", ev.Repo, d.number, err)
 			p.failed = true
+			if ghapi.IsRateLimit(err) { // every next subject would meet it too, and spend more of the hour
+				p.stopped = "GitHub's rate limit refused a request; they wait for a sweep after it ends"
+				break
+			}
 			continue
 		}
 		if res != nil {

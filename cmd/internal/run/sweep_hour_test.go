@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -84,4 +85,26 @@ func TestSweepLogNotTheActionsIsNotCounted(t *testing.T) {
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "the record of the last hour's sweeps is not trusted")
 	assert.Equal(t, 7, writes, "three subjects and the record")
+}
+
+// A sweep that meets GitHub's rate limit, spent until the hour ends, stops there: the
+// subjects after it would meet it too. The first sweep after the reset advances them.
+func TestSweepStopsAtARateLimit(t *testing.T) {
+	t0 := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	f := sweepWorld(t, 5, t0)
+	now := t0.Add(2 * time.Hour)
+	f.SetClock(func() time.Time { return now })
+	f.EnforcePrimaryLimits(ghfake.TokenGitHub)
+	f.SpendPrimary(ghfake.BotLogin, "core", 1000) // GITHUB_TOKEN's REST requests of the hour
+	code, log, _ := sweepAt(t, f, now, nil)
+	assert.Equal(t, 1, code, log)
+	assert.Contains(t, log, "advanced 1 of 5 due subjects")
+	assert.Contains(t, log, "4 subjects (4 runs) left due for the next sweep, GitHub's rate limit refused a request")
+	now = now.Add(time.Hour)
+	code, log, _ = sweepAt(t, f, now, nil)
+	assert.Equal(t, 0, code, log)
+	assert.Contains(t, log, "advanced 4 of 4 due subjects")
+	for i := 1; i <= 5; i++ {
+		assert.Equal(t, "failed", runStatus(t, f, i), "#%d timed out", i)
+	}
 }

@@ -176,6 +176,11 @@ func describe(kind engine.EffectKind, err error) string {
 	if what == "" {
 		what = string(kind)
 	}
+	// GitHub's words, without go-github's note of the reset against the runner's clock.
+	var rl *github.RateLimitError
+	if errors.As(err, &rl) && rl.Response != nil {
+		return fmt.Sprintf("%s refused (%d): %s", what, rl.Response.StatusCode, rl.Message)
+	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
 		if why := workflowsPermission(er.Message); why != "" { // effects_workflows.go

@@ -41,6 +41,9 @@ func TestRateLimitRefusalSaysWhenItEnds(t *testing.T) {
 			assert.NotEmpty(t, o.Err)
 			assert.Equal(t, tt.want.Unix(), o.RetryAt.Unix(), "%s", o.RetryAt)
 			assert.Equal(t, tt.want.IsZero(), o.RetryAt.IsZero())
+			if tt.spend {
+				assert.Equal(t, "merge refused (403): API rate limit exceeded for installation ID 1.", o.Err)
+			}
 		})
 	}
 }

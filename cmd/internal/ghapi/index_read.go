@@ -34,6 +34,7 @@ func indexFields(vars map[string]any) []reflect.StructField {
 	}
 	add("Index", "stateIndex", state.IndexFile)
 	add("Sweeps", "stateSweeps", state.SweepLogFile)
+	add("Retry", "stateRetry", state.RetryFile)
 	for i, p := range state.ShardFiles() {
 		add(fmt.Sprintf("Shard%d", i), fmt.Sprintf("shard%d", i), p)
 	}
@@ -69,6 +70,7 @@ func indexRead(branch string, ref reflect.Value) state.BranchRead {
 	}
 	r.Index = file("Index", state.IndexFile)
 	r.Sweeps = file("Sweeps", state.SweepLogFile)
+	r.Retry = file("Retry", state.RetryFile)
 	for i, p := range state.ShardFiles() {
 		if f := file(fmt.Sprintf("Shard%d", i), p); f != nil {
 			r.Shards = append(r.Shards, f)

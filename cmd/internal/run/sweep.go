@@ -52,6 +52,8 @@ type dueSubject struct {
 	issue  bool      // an issue's runs (issue-N.json)
 	at     time.Time // its runs' earliest deadline
 	runs   []string
+	// retryAt is when state.RetryFile lists it from (ratelimit_defer.go); zero when it does not.
+	retryAt time.Time
 }
 
 // Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
@@ -120,8 +122,8 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	if p.failed {
 		code = 1
 	}
-	if p.writes > 0 && r.dry == nil {
-		if err := r.recordSweep(ctx, client, snap.State.Name, snap.Viewer, p.writes); err != nil {
+	if (p.writes > 0 || len(p.retried) > 0) && r.dry == nil {
+		if err := r.recordSweep(ctx, client, snap.State.Name, snap.Viewer, p.writes, p.retried); err != nil {
 			r.act.Errorf("sweep: recording its %d content writes for the next sweeps of the hour: %v", p.writes, err)
 			code = 1
 		}
@@ -225,6 +227,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 			d.runs = append(d.runs, e.Run)
 		}
 	}
+	r.retrySubjects(snap.State, snap.Viewer, bySubject, &later) // ratelimit_defer.go
 	for _, d := range bySubject {
 		due = append(due, *d)
 	}

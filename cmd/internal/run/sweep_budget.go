@@ -65,6 +65,7 @@ type sweepPass struct {
 	stopped  string // why the rest were left due; "" when none was
 	results  []subjectResult
 	failed   bool
+	retried  []dueSubject // the subjects of state.RetryFile advanced without an error
 }
 
 // advance advances the subjects of due, oldest deadline first, within b: a subject is
@@ -104,6 +105,9 @@ func (r *Runner) advance(ctx context.Context, client *ghapi.Client, ev routed, d
 		}
 		if res != nil {
 			p.results = append(p.results, *res)
+		}
+		if !d.retryAt.IsZero() {
+			p.retried = append(p.retried, d)
 		}
 	}
 	p.writes = client.Writes() - start

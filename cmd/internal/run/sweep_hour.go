@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
@@ -64,8 +65,9 @@ func (r *Runner) sweepLog(read state.BranchRead, viewer string) *state.SweepLog 
 }
 
 // recordSweep adds this sweep's writes, and its record's own commit, to the index's log of
-// the hour's sweeps on branch, so that the next sweeps of the hour count them.
-func (r *Runner) recordSweep(ctx context.Context, client *ghapi.Client, branch, viewer string, writes int) error {
+// the hour's sweeps on branch, so that the next sweeps of the hour count them; in the same
+// commit the subjects of state.RetryFile it advanced (retried) leave that list.
+func (r *Runner) recordSweep(ctx context.Context, client *ghapi.Client, branch, viewer string, writes int, retried []dueSubject) error {
 	for attempt := 0; ; attempt++ {
 		read, err := client.OpenRuns(ctx, branch)
 		if err != nil || !read.Exists {
@@ -76,7 +78,17 @@ func (r *Runner) recordSweep(ctx context.Context, client *ghapi.Client, branch, 
 		if err != nil {
 			return err
 		}
-		_, err = client.CommitFiles(ctx, branch, read.Head, []state.FileChange{{Path: state.SweepLogFile, Text: text}},
+		files := []state.FileChange{{Path: state.SweepLogFile, Text: text}}
+		if len(retried) > 0 && read.Retry != nil {
+			left, err := r.retryList(read, viewer).Without(func(s state.RetrySubject) bool {
+				return slices.ContainsFunc(retried, func(d dueSubject) bool { return d.number == s.Number && !s.At.After(d.retryAt) }) // not listed again since
+			})
+			if err != nil {
+				return err
+			}
+			files = append(files, state.FileChange{Path: state.RetryFile, Text: left, Delete: left == ""})
+		}
+		_, err = client.CommitFiles(ctx, branch, read.Head, files,
 			fmt.Sprintf("pipeline-action: a sweep made %d content writes", writes+1), "")
 		if !errors.Is(err, state.ErrConflict) || attempt == sweepRecordRetries {
 			return err

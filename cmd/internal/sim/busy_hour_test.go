@@ -86,3 +86,12 @@ func TestBusyHourOnEachToken(t *testing.T) {
 		})
 	}
 }
+
+// The subject an event listed for the sweep after GitHub's GraphQL limit refused its work
+// leaves the list once the sweep has advanced it: the next sweep has nothing due.
+func TestGraphQLLimitSpentListIsEmptiedBySweep(t *testing.T) {
+	s := playDir(t, "graphql-limit-spent")
+	files := s.fake.BranchFiles(s.sc.Repo, "pipeline-action/state")
+	assert.NotContains(t, files, "index/retry.json")
+	assert.Contains(t, files, "index/sweeps.json")
+}

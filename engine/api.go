@@ -93,6 +93,7 @@ const (
 	DeadlineMergeability     = core.DeadlineMergeability
 	DeadlinePoll             = core.DeadlinePoll
 	DeadlineReminder         = core.DeadlineReminder
+	DeadlineRetry            = core.DeadlineRetry
 	DeadlineTimeout          = core.DeadlineTimeout
 	DefaultChatOpsPermission = core.DefaultChatOpsPermission
 	DefaultIntentLease       = core.DefaultIntentLease

@@ -33,6 +33,8 @@ var (
 		DeadlineTimeout:      (*eval).timedOut,
 		DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
 		DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
+		// A rate limit ended: the stage is evaluated as usual, which tries its effect again.
+		DeadlineRetry: func(*eval, *lang.Pipeline, *Run, *lang.Stage, Deadline) bool { return false },
 		httppoll.Kind: func(e *eval, _ *lang.Pipeline, run *Run, stage *lang.Stage, _ Deadline) bool {
 			httppoll.Arm(stage, run.Stages[stage.ID], e.Now) // the next poll; the gate is evaluated as usual
 			return false

@@ -63,7 +63,12 @@ func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
 		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
 		return
 	}
-	sr.Message += "; trying again on the next event"
+	if o.RetryAt.IsZero() {
+		sr.Message += "; trying again on the next event"
+	} else { // a rate limit: the sweep comes back when it ends, should no event come first
+		sr.Message += "; trying again on the next event, or at " + o.RetryAt.UTC().Format(time.RFC3339) + " when GitHub's rate limit ends"
+		core.RetryWhenLimitEnds(sr, o.RetryAt)
+	}
 	sr.Status = StageRetrying
 	run.Status = RunWaiting
 	e.Logf("run %s: %s %s", run.ID, stage.Action, sr.Message)

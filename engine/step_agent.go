@@ -173,6 +173,7 @@ func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 		return
 	}
 	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, core.Plural(sr.Tries, "time", "times"))
+	core.RetryWhenLimitEnds(sr, o.RetryAt) // the sweep comes back when a rate limit ends
 	sr.Status = StageRetrying
 	run.Status = RunWaiting
 	e.Logf("run %s: %s", run.ID, sr.Message)

@@ -17,6 +17,8 @@ import (
 //
 //	pr-7.json, issue-12.json   one subject's state: engine.State as JSON (EncodeFile)
 //	index/00.json … 0f.json    the open runs of the subjects whose files hash there (ShardFile)
+//	index/sweeps.json          the content writes of the last hour's sweeps (SweepLogFile)
+//	index/retry.json           subjects whose event a rate limit refused, for the sweep (RetryFile)
 //	archive/pr-7/<run>.json    each finished run that left its subject's live state
 //
 // Every change is one commit made with createCommitOnBranch (compare-and-swap on the

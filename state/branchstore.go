@@ -41,6 +41,10 @@ type BranchRead struct {
 	Definitions *BranchFile
 	// Shards are the shards present, when the whole index was read (OpenRuns).
 	Shards []*BranchFile
+	// Sweeps is SweepLogFile, when the whole index was read and it is present.
+	Sweeps *BranchFile
+	// Retry is RetryFile, when the whole index was read and it is present.
+	Retry *BranchFile
 	// Outputs are the files of the subject's outputs directory (OutputsDir): path → text,
 	// "" for a file GitHub gave no whole text of. Their digests in the state vouch for them.
 	Outputs map[string]string

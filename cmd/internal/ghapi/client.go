@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 	"github.com/shurcooL/githubv4"
@@ -17,6 +18,7 @@ type Client struct {
 	rest        *github.Client
 	gql         *githubv4.Client
 	calls       *counter
+	now         func() time.Time // the clock of Limits: when a rate limit's wait ends (RetryAt)
 }
 
 // Options configure New. Empty URLs mean github.com.
@@ -61,7 +63,7 @@ func New(o Options) (*Client, error) {
 	if o.GraphQLURL != "" {
 		gql = githubv4.NewEnterpriseClient(o.GraphQLURL, hc)
 	}
-	return &Client{Owner: owner, Repo: repo, rest: rest, gql: gql, calls: calls}, nil
+	return &Client{Owner: owner, Repo: repo, rest: rest, gql: gql, calls: calls, now: o.Limits.withDefaults().Now}, nil
 }
 
 // Calls returns the number of API requests made so far, by kind ("graphql", "rest").

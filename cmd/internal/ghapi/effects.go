@@ -52,7 +52,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	if err == nil {
 		return engine.Outcome{Key: e.Key}
 	}
-	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
+	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err), // unanswered.go
+		RetryAt: RetryAt(err, c.now())} // limits_error.go
 }
 
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.
@@ -174,6 +175,11 @@ func describe(kind engine.EffectKind, err error) string {
 	}[kind]
 	if what == "" {
 		what = string(kind)
+	}
+	// GitHub's words, without go-github's note of the reset against the runner's clock.
+	var rl *github.RateLimitError
+	if errors.As(err, &rl) && rl.Response != nil {
+		return fmt.Sprintf("%s refused (%d): %s", what, rl.Response.StatusCode, rl.Message)
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {

@@ -33,6 +33,8 @@ func indexFields(vars map[string]any) []reflect.StructField {
 		vars[alias] = githubv4.String(path)
 	}
 	add("Index", "stateIndex", state.IndexFile)
+	add("Sweeps", "stateSweeps", state.SweepLogFile)
+	add("Retry", "stateRetry", state.RetryFile)
 	for i, p := range state.ShardFiles() {
 		add(fmt.Sprintf("Shard%d", i), fmt.Sprintf("shard%d", i), p)
 	}
@@ -67,6 +69,8 @@ func indexRead(branch string, ref reflect.Value) state.BranchRead {
 		return branchFile(path, f, log.Nodes)
 	}
 	r.Index = file("Index", state.IndexFile)
+	r.Sweeps = file("Sweeps", state.SweepLogFile)
+	r.Retry = file("Retry", state.RetryFile)
 	for i, p := range state.ShardFiles() {
 		if f := file(fmt.Sprintf("Shard%d", i), p); f != nil {
 			r.Shards = append(r.Shards, f)

@@ -134,7 +134,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.limits.Logf("%s %s: %s; %s", req.Method, req.URL.Path, limit, why)
 			if isGraphQL(req) { // limits_error.go
 				resp.Body.Close()
-				return nil, &RateLimitError{Limit: limit.String(), Why: why}
+				return nil, &RateLimitError{Limit: limit.String(), Why: why, At: limit.until(t.limits.Now())}
 			}
 			return resp, nil
 		}
@@ -258,6 +258,18 @@ func rateLimited(resp *http.Response) *rateLimit {
 		return l
 	}
 	return nil
+}
+
+// until is when the limit says a request may be sent again: its retry-after, else its
+// reset; zero when it says neither.
+func (l *rateLimit) until(now time.Time) time.Time {
+	switch {
+	case l.hasRetryAfter && !l.retryAt.IsZero():
+		return l.retryAt
+	case l.hasRetryAfter:
+		return now.Add(l.retryAfter)
+	}
+	return l.reset
 }
 
 // wait returns how long to wait before the next attempt, or why there is none.

@@ -134,6 +134,9 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		writeJSON(w, http.StatusOK, obj{"errors": out})
 		return
 	}
+	if s.graphQLLimited(w, login, op, vars) { // primary.go
+		return
+	}
 	if op.Operation == ast.Mutation {
 		if rec, ok := w.(*statusRecorder); ok {
 			rec.mutation = true

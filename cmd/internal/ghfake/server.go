@@ -13,6 +13,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -62,6 +63,7 @@ type Server struct {
 	tokenSeq   int                    // tokens made by NewBotToken
 	grants     map[string]Permissions // token → its scopes (permissions.go); none: every scope
 	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
+	primary    *ratelimit.Limits      // each identity's requests and points of the hour, when enforced (primary.go)
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
@@ -212,7 +214,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		serve := func(w *statusRecorder) {
-			if s.secondaryLimited(w, r, login) {
+			if s.primaryLimited(w, login) || s.secondaryLimited(w, r, login) {
 				return
 			}
 			if isWrite(r.Method) {

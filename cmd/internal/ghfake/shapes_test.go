@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // TestOperationsTableMatchesSpec keeps the compiled routing table equal to operations.json.
@@ -106,6 +108,11 @@ var moreRESTCases = []restCase{
 	{op: "git/update-ref", status: 200, method: "PATCH", path: fixed("/repos/acme/widgets/git/refs/heads/main"), body: `{"sha":"%HEAD%"}`},
 	{op: "repos/get-branch", status: 200, method: "GET", path: fixed("/repos/acme/widgets/branches/main")},
 	{op: "repos/get-content", status: 200, method: "GET", path: fixed("/repos/acme/widgets/contents/.github/pipelines.yaml?ref=main")},
+	{op: "repos/create-or-update-file-contents", status: 201, method: "PUT", path: fixed("/repos/acme/widgets/contents/notes/a.txt"),
+		body: `{"message":"a note","content":"aGk=","branch":"main"}`},
+	{op: "repos/create-or-update-file-contents", status: 200, method: "PUT", path: fixed("/repos/acme/widgets/contents/notes/b.txt"),
+		body:  `{"message":"a note","content":"aGk=","branch":"main","sha":"` + world.BlobOID("before") + `"}`,
+		setup: func(s *Server) { s.SetFile(testRepo, "main", "notes/b.txt", "before") }},
 	{op: "actions/create-workflow-dispatch", status: 200, method: "POST", path: fixed("/repos/acme/widgets/actions/workflows/agent.yml/dispatches"),
 		body:  `{"ref":"main","inputs":{"run":"r1"},"return_run_details":true}`,
 		setup: func(s *Server) { s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow) }},

@@ -26,8 +26,10 @@ pull requests' newest reviews in one more), then handles the subjects whose runs
 oldest first, as an event for each would: at most sweep_budget
 subjects (default 20) and sweep_writes content writes (REST writes and GraphQL
 mutations, default 60, at most 500) per sweep, at most 80 content writes a minute
-(GitHub's secondary limits); the rest stay due for the next one, and the job log and
-summary say which. Run it from a workflow on "schedule:" (and "workflow_dispatch:") with
+(GitHub's secondary limits), and at most 240 content writes (or sweep_writes, if higher)
+for all sweeps of the last hour, whatever the schedule (each sweep that wrote records its
+writes in index/sweeps.json on the state branch); the rest stay due for the next one, and
+the job log and summary say which. Run it from a workflow on "schedule:" (and "workflow_dispatch:") with
 the action's "command: sweep". It takes no arguments; the inputs arrive as INPUT_TOKEN,
 INPUT_CONFIG, INPUT_TIMEOUT, INPUT_REQUEST_TIMEOUT, INPUT_SWEEP_BUDGET,
 INPUT_SWEEP_WRITES and INPUT_STATE_KEY (with INPUT_STATE_KEY_PREVIOUS), the repository
@@ -55,6 +57,8 @@ type dueSubject struct {
 	// reviewed: given a review since its state was written, and due for nothing else
 	// (sweep_reviews.go).
 	reviewed bool
+	// retryAt is when state.RetryFile lists it from (ratelimit_defer.go); zero when it does not.
+	retryAt time.Time
 }
 
 // Sweep advances the subjects whose deadlines have passed, oldest first, within the budget.
@@ -116,11 +120,19 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		r.act.Infof("pipeline-action: sweep: %s", msg)
 		return code
 	}
-	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d), oldest deadline first",
-		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects, budget.writes, budget.writes)
+	budget = budget.withinHour(r.sweepLog(snap.State, snap.Viewer), r.Now()) // sweep_hour.go
+	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d; the last hour's sweeps made %d of %d an hour), oldest deadline first",
+		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects,
+		max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
 	p := r.advance(ctx, client, ev, due, budget) // sweep_budget.go
 	if p.failed {
 		code = 1
+	}
+	if (p.writes > 0 || len(p.retried) > 0) && r.dry == nil {
+		if err := r.recordSweep(ctx, client, snap.State.Name, snap.Viewer, p.writes, p.retried); err != nil {
+			r.act.Errorf("sweep: recording its %d content writes for the next sweeps of the hour: %v", p.writes, err)
+			code = 1
+		}
 	}
 	r.summarize(p, budget)
 	r.report(client, p.results)
@@ -221,6 +233,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 			d.runs = append(d.runs, e.Run)
 		}
 	}
+	r.retrySubjects(snap.State, snap.Viewer, bySubject, &later) // ratelimit_defer.go
 	for _, d := range bySubject {
 		due = append(due, *d)
 	}

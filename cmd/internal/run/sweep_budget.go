@@ -28,6 +28,13 @@ const defaultSweepWrites = 60
 // (sweep_writes).
 type sweepBudget struct {
 	subjects, writes int
+	// The hour's budget of all sweeps (sweep_hour.go): perHour writes an hour, of which the
+	// sweeps of the last hour made hourSpent, leaving hourLeft to this one; the oldest of
+	// them leaves the hour at hourFrees. perHour 0: no hourly bound.
+	perHour, hourSpent, hourLeft int
+	hourFrees                    time.Time
+	// reserve is the writes kept from b.writes for the sweep's record of its writes.
+	reserve int
 }
 
 // parseSweepBudget reads the inputs sweep_budget and sweep_writes; an error names the bad one.
@@ -58,6 +65,7 @@ type sweepPass struct {
 	stopped  string // why the rest were left due; "" when none was
 	results  []subjectResult
 	failed   bool
+	retried  []dueSubject // the subjects of state.RetryFile advanced without an error
 }
 
 // advance advances the subjects of due, oldest deadline first, within b: a subject is
@@ -89,10 +97,17 @@ func (r *Runner) advance(ctx context.Context, client *ghapi.Client, ev routed, d
 		if err != nil {
 			r.act.Errorf("%s#%d: %v", ev.Repo, d.number, err)
 			p.failed = true
+			if ghapi.IsRateLimit(err) { // every next subject would meet it too, and spend more of the hour
+				p.stopped = "GitHub's rate limit refused a request; they wait for a sweep after it ends"
+				break
+			}
 			continue
 		}
 		if res != nil {
 			p.results = append(p.results, *res)
+		}
+		if !d.retryAt.IsZero() {
+			p.retried = append(p.retried, d)
 		}
 	}
 	p.writes = client.Writes() - start
@@ -105,10 +120,10 @@ func stopReason(advanced, spent, next int, b sweepBudget) string {
 	switch {
 	case advanced >= b.subjects:
 		return fmt.Sprintf("sweep_budget %d subjects reached", b.subjects)
-	case spent+next > b.writes:
+	case spent+next > b.writes-b.reserve:
 		return fmt.Sprintf("sweep_writes %d: %d content writes made, and a subject takes up to %d", b.writes, spent, next)
 	}
-	return ""
+	return b.hourStop(spent, next) // sweep_hour.go
 }
 
 // writeMark is the total of the sweep's writes when a subject ended.

@@ -65,6 +65,11 @@ type scenario struct {
 	Permissions map[string]any `yaml:"permissions"`
 	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
 	SecondaryLimits bool `yaml:"secondary_limits"`
+	// PrimaryLimits makes the fake count GitHub's primary rate limits for the kind of
+	// token the scenario's `token:` is (ghfake/primary.go); PrimaryUsed ("core" for REST,
+	// "graphql") is what the action's identity has spent of the hour when the story starts.
+	PrimaryLimits bool           `yaml:"primary_limits"`
+	PrimaryUsed   map[string]int `yaml:"primary_used"`
 	// Tick moves the scenario's clock before each step (scenario_held.go).
 	Tick time.Duration `yaml:"tick"`
 	// DryRun is the action's `dry_run` input, given to every invocation: it writes nothing.
@@ -205,6 +210,9 @@ func loadScenario(path string) (*scenario, error) {
 		return nil, errorAt(path, at, "\"repo\" must be owner/name")
 	}
 	if err := checkScenarioToken(path, sc, seen["token"]); err != nil {
+		return nil, err
+	}
+	if err := checkPrimaryUsed(path, sc, seen["primary_used"]); err != nil { // scenario_token.go
 		return nil, err
 	}
 	if err := sc.checkPermissions(seen["permissions"]); err != nil {

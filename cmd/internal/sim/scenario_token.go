@@ -39,6 +39,21 @@ func checkScenarioToken(path string, sc *scenario, n *yaml.Node) error {
 		scenarioTokenGitHub, scenarioTokenApp, sc.Token)
 }
 
+// checkPrimaryUsed checks the top-level `primary_used:` (n is its node, nil when absent):
+// what the action's identity has spent of its hour of REST requests ("core") and GraphQL
+// points ("graphql"), which only counted limits (`primary_limits: true`) hold.
+func checkPrimaryUsed(path string, sc *scenario, n *yaml.Node) error {
+	if len(sc.PrimaryUsed) > 0 && !sc.PrimaryLimits {
+		return errorAt(path, n, "\"primary_used\" needs \"primary_limits: true\"")
+	}
+	for k, v := range sc.PrimaryUsed {
+		if (k != "core" && k != "graphql") || v < 0 {
+			return errorAt(path, n, "\"primary_used\" maps \"core\" (REST requests) or \"graphql\" (points) to what is spent of the hour, not %q: %d", k, v)
+		}
+	}
+	return nil
+}
+
 func (s *simulation) appToken() bool { return s.sc.Token == scenarioTokenApp }
 
 // deliverCaused delivers, with an app token, the events the action's invocations caused

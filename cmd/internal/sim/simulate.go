@@ -268,6 +268,16 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	if sc.SecondaryLimits {
 		f.EnforceSecondaryLimits()
 	}
+	if sc.PrimaryLimits {
+		kind := ghfake.TokenGitHub
+		if sc.Token == scenarioTokenApp {
+			kind = ghfake.TokenApp
+		}
+		f.EnforcePrimaryLimits(kind)
+		for _, resource := range slices.Sorted(maps.Keys(sc.PrimaryUsed)) {
+			f.SpendPrimary(ghfake.BotLogin, resource, sc.PrimaryUsed[resource])
+		}
+	}
 	return s
 }
 

@@ -12,6 +12,7 @@ const (
 	DeadlineDelay    = "delay"    // a delay stage's `duration` ends
 	DeadlinePoll     = "poll"     // a delay stage's next `poll` check
 	DeadlineReminder = "reminder" // a human stage's next reminder
+	DeadlineRetry    = "retry"    // a rate limit that refused the stage's effect ends: it is tried again
 )
 
 // Deadline is one absolute time the current stage of a run waits for.
@@ -73,6 +74,14 @@ func (e *Eval) DropDeadlines(run *Run) {
 	if sr := run.Stages[run.Stage]; sr != nil && len(sr.Deadlines) > 0 {
 		sr.Deadlines = nil
 		e.Logf("run %s: its deadlines are dropped: nothing can act on them without its pipeline", run.ID)
+	}
+}
+
+// RetryWhenLimitEnds makes sr, whose effect a rate limit refused until at, wait for at:
+// the evaluation then (the sweep's, when no event comes first) tries the effect again.
+func RetryWhenLimitEnds(sr *StageRun, at time.Time) {
+	if !at.IsZero() {
+		sr.Deadlines = append(dropKind(sr.Deadlines, DeadlineRetry), Deadline{Kind: DeadlineRetry, At: at})
 	}
 }
 

@@ -76,6 +76,10 @@ type Outcome struct {
 	// protection, allowed merge methods, the merge queue) the config does not meet. The run
 	// escalates once with Err rather than trying again on every event.
 	Escalate bool
+	// RetryAt is when a rate limit that refused the effect ends (GitHub's reset or
+	// retry-after): the stage waits for it as a deadline, so that the sweep tries again
+	// when no event comes. Zero when no rate limit refused it.
+	RetryAt time.Time
 	// Response is what a webhook call got back, when it got an answer (step_webhook.go).
 	Response *WebhookResponse
 	// WorkflowRun is the id of the workflow run a workflow dispatch started, when GitHub

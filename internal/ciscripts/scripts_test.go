@@ -15,7 +15,7 @@ const root = "../.."
 
 var (
 	// install is a command that installs something: a tool, a package, modules.
-	install = regexp.MustCompile(`\b(?:go install|go mod download|go get|apt-get install|apt install|pip3? install|npm install|npx |brew install|curl [^|]*\|\s*(?:ba)?sh)\b`)
+	install = regexp.MustCompile(`\b(?:go install|go mod download|go get|apt-get install|apt-get (?:-o \S+ )?download|apt install|pip3? install|npm install|npx |brew install|curl [^|]*\|\s*(?:ba)?sh)\b`)
 	// announce is a line that says, before an install, what it installs.
 	announce = regexp.MustCompile(`^\s*echo "[a-z-]+: installing \S.* into \S`)
 	// workflows is the list of files .ci/lint-workflows hands actionlint.

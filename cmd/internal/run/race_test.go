@@ -314,3 +314,25 @@ func uniq(xs []string) []string {
 	}
 	return out
 }
+
+// The wait between two rounds of a subject grows with the time a round takes, so that
+// invocations that lost a round to a slow GitHub or a busy runner do not all race again at
+// once (TestRunConcurrentInvocations loses events on a busy machine otherwise).
+func TestBackoffGrowsWithTheRound(t *testing.T) {
+	longest := func(try int, round time.Duration) time.Duration {
+		var most time.Duration
+		for i := 0; i < 400; i++ {
+			d := backoff(try, round)
+			require.Positive(t, d)
+			most = max(most, d)
+		}
+		return most
+	}
+	// Quick rounds: up to 50ms·2^try, at most 2s.
+	assert.LessOrEqual(t, longest(1, time.Millisecond), 100*time.Millisecond+time.Millisecond)
+	assert.LessOrEqual(t, longest(7, time.Millisecond), 2*time.Second+time.Millisecond)
+	// A round of 2s: up to 2s·2^try; 400 draws all under 2s would have odds of 8^-400.
+	assert.Greater(t, longest(3, 2*time.Second), 2*time.Second)
+	assert.LessOrEqual(t, longest(3, 2*time.Second), 16*time.Second+time.Millisecond)
+	assert.LessOrEqual(t, longest(7, 4*time.Second), maxBackoff+time.Millisecond)
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,8 +21,14 @@ import (
 
 func reportOut(t *testing.T, env map[string]string, stdin string, args ...string) (int, string) {
 	t.Helper()
+	return reportOutAt(t, nil, env, stdin, args...)
+}
+
+// reportOutAt is reportOut with the runner's clock now (nil: the machine's).
+func reportOutAt(t *testing.T, now func() time.Time, env map[string]string, stdin string, args ...string) (int, string) {
+	t.Helper()
 	var out bytes.Buffer
-	code := testMain(append([]string{"report"}, args...), strings.NewReader(stdin), &out, &out, func(k string) string { return env[k] })
+	code := testMainAt(now, append([]string{"report"}, args...), strings.NewReader(stdin), &out, &out, func(k string) string { return env[k] })
 	return code, out.String()
 }
 

@@ -188,6 +188,7 @@ func (r *Runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 	a := &attempt{stateBranch: lang.DefaultStateBranch}
 	for try := 1; ; try++ {
 		a.try = try
+		began := r.Now()
 		out, err := r.attempt(ctx, client, ev, number, key, a)
 		if err == nil {
 			err = r.follow(ctx, client, ev, number, key, a) // run_issue.go
@@ -199,7 +200,7 @@ func (r *Runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 			return nil, fmt.Errorf("the state branch %s moved %d times while this event was handled (other events wrote it meanwhile); gave up without saving the state (%v): the next event carries on", a.stateBranch, try, err)
 		}
 		r.act.Infof("pipeline-action: #%d: the state branch %s moved since it was read (another event wrote it); reading and evaluating again (%d of %d)", number, a.stateBranch, try+1, maxStateTries)
-		if err := r.wait(ctx, backoff(try)); err != nil {
+		if err := r.wait(ctx, backoff(try, r.Now().Sub(began))); err != nil {
 			return nil, err
 		}
 	}
@@ -220,14 +221,23 @@ type attempt struct {
 	refs       map[engine.PRRef][]engine.Follower // run_multipr.go
 }
 
-// backoff is a random wait before round try+1: up to 50ms·2^try, at most 2s.
-func backoff(try int) time.Duration {
-	limit := 50 * time.Millisecond << try
-	if limit > 2*time.Second {
-		limit = 2 * time.Second
+// backoff is a random wait before round try+1, after a round that took round: up to
+// 50ms·2^try (at most 2s), or up to round·2^try (at most maxBackoff) when that is longer.
+// The waits grow with the round because the invocations that lost it race again: with
+// waits shorter than a round (a slow GitHub, a busy runner) they all read again at once,
+// one wins, and a crowd of events loses maxStateTries times and gives up; spread over
+// windows that double in rounds, each finds a round of its own.
+func backoff(try int, round time.Duration) time.Duration {
+	limit := min(50*time.Millisecond<<try, 2*time.Second)
+	if scaled := min(round<<try, maxBackoff); scaled > limit {
+		limit = scaled
 	}
 	return time.Duration(mathrand.Int64N(int64(limit))) + time.Millisecond
 }
+
+// maxBackoff bounds one wait between rounds; with maxStateTries the waits stay well within
+// the invocation's default timeout.
+const maxBackoff = 30 * time.Second
 
 // wait waits d, through the runner's sleep when it has one.
 func (r *Runner) wait(ctx context.Context, d time.Duration) error {

@@ -27,6 +27,8 @@ type harness struct {
 	fake  *ghfake.Server
 	dir   string
 	runID int
+	// now is the runner's clock; nil: the machine's.
+	now func() time.Time
 }
 
 func newHarness(t *testing.T, config string) *harness {
@@ -84,7 +86,7 @@ func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string))
 		edit(env)
 	}
 	var buf bytes.Buffer
-	code = testMain(nil, nil, &buf, &buf, func(k string) string { return env[k] })
+	code = testMainAt(h.now, nil, nil, &buf, &buf, func(k string) string { return env[k] })
 	o, err := os.ReadFile(out)
 	require.NoError(h.t, err)
 	s, err := os.ReadFile(sum)

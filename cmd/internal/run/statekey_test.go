@@ -2,6 +2,7 @@ package run
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,13 +174,26 @@ func TestStateKeyReports(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, keyedReportConfig)
-			code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(testStateKey))
+			// GitHub's clock and the runner's stand still between the steps and move as the
+			// test says: the run's number (the minutes since the pull request was created)
+			// and the config's date before the pull request hold however long a busy
+			// machine takes over each step.
+			var mu sync.Mutex
+			opened := time.Now().UTC().Truncate(time.Second)
+			at := opened
+			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return at }
+			setClock := func(t time.Time) { mu.Lock(); defer mu.Unlock(); at = t }
+			h.fake.SetClock(clock)
+			h.now = clock
+			ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+			setClock(opened.Add(5 * time.Second))
+			code, log, _, _ := h.deliverWith(ev, withKey(testStateKey))
 			require.Equal(t, 0, code, log)
 			// Dated before the pull request, so that a run started again from the facts is a
 			// late start its trigger allows.
-			h.fake.SetClock(func() time.Time { return time.Now().Add(-time.Minute) })
+			setClock(opened.Add(-time.Minute))
 			h.fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
-			h.fake.SetClock(time.Now)
+			setClock(opened.Add(20 * time.Second)) // within the run's first minute
 
 			env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
 				"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
@@ -192,7 +206,7 @@ func TestStateKeyReports(t *testing.T) {
 			st, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
 			require.NoError(t, err)
 			nonce := engine.SignedNonce(keys, "acme/widgets#7", "review/7/1", "review", st.Runs[0].Stages["review"].Nonce)
-			code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
+			code, out := reportOutAt(t, clock, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
 			require.Equal(t, 0, code, out)
 			assertMasked(t, out, tc.reportKey)
 			if tc.nextLog == "" {
@@ -216,6 +230,7 @@ func TestStateKeyReports(t *testing.T) {
 			}
 
 			// The pipelines workflow, with the key, on the next event.
+			setClock(opened.Add(40 * time.Second))
 			code, log, _, _ = h.deliverWith(h.fake.Review("acme/widgets", 7, "alice", "commented", "ok"), withKey(testStateKey))
 			require.Equal(t, 0, code, log)
 			if tc.nextLog == "" {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -19,6 +21,7 @@ var (
 	chaosLogLines = flag.Int("chaos.loglines", 150, "how many lines of it -chaos.log prints")
 	chaosSeed     = flag.Uint64("chaos.seed", 1, "the seed of TestChaos's first story (story i has seed+i)")
 	chaosShrink   = flag.Bool("chaos.shrink", true, "TestChaos shrinks the first failing story of each broken promise (.ci/mutations turns it off: it only counts)")
+	chaosWorkers  = flag.Int("chaos.workers", runtime.GOMAXPROCS(0), "how many chaos stories TestChaos plays at once")
 )
 
 // chaosDefaultStories is the budget of a plain `go test`: it keeps TestChaos near a minute
@@ -33,21 +36,8 @@ func TestChaos(t *testing.T) {
 	ctx := context.Background()
 	tmp := t.TempDir()
 	start := time.Now()
-	failed := map[string]int{}
-	first := map[string]chaosCase{}
-	for i := 0; i < *chaosStories; i++ {
-		seed := *chaosSeed + uint64(i)
-		cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
-		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
-		_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
-		for _, inv := range failedInvariants(fs) {
-			failed[inv]++
-			if _, ok := first[inv]; !ok {
-				first[inv] = c
-			}
-		}
-	}
-	t.Logf("%d stories in %s", *chaosStories, time.Since(start).Round(time.Millisecond))
+	failed, first := playChaosStories(ctx, tmp, max(1, *chaosWorkers))
+	t.Logf("%d stories in %s with %d workers", *chaosStories, time.Since(start).Round(time.Millisecond), max(1, *chaosWorkers))
 	for _, inv := range chaosInvariants {
 		if failed[inv] == 0 {
 			continue
@@ -77,6 +67,42 @@ func TestChaos(t *testing.T) {
 		t.Errorf("%s: broken in %d of %d stories; the first (config %s, seed %d), shrunk to %d steps of its own (then the tail), is %s/scenario.yaml:\n%s\n%s%s",
 			inv, failed[inv], *chaosStories, c.cfg.name, c.seed, len(small.steps), dir, text, details(fs, inv), logTail(run))
 	}
+}
+
+// playChaosStories plays the stories of -chaos.stories, workers at once (each against its
+// own fake), and returns how many broke each promise and the first (lowest seed) that did,
+// whatever order they finished in.
+func playChaosStories(ctx context.Context, tmp string, workers int) (map[string]int, map[string]chaosCase) {
+	var mu sync.Mutex
+	failed := map[string]int{}
+	first := map[string]chaosCase{}
+	next := make(chan uint64)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range next {
+				cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
+				c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
+				_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
+				mu.Lock()
+				for _, inv := range failedInvariants(fs) {
+					failed[inv]++
+					if f, ok := first[inv]; !ok || seed < f.seed {
+						first[inv] = c
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 0; i < *chaosStories; i++ {
+		next <- *chaosSeed + uint64(i)
+	}
+	close(next)
+	wg.Wait()
+	return failed, first
 }
 
 func details(fs []chaosFailure, inv string) string {

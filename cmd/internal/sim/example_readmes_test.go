@@ -107,6 +107,7 @@ func TestExampleReadmesPlay(t *testing.T) {
 		}
 		for _, c := range commands {
 			t.Run(example+"/"+strings.Join(c.args, "_"), func(t *testing.T) {
+				t.Parallel() // each plays against its own fake; -parallel bounds how many at once
 				args := make([]string, len(c.args))
 				for i, a := range c.args {
 					if strings.HasPrefix(a, "examples/") {

@@ -144,7 +144,10 @@ func TestDocumentedPermissionsSuffice(t *testing.T) {
 					sc.Permissions = withMembers(run, sweep, report)
 				}
 			}
-			t.Run(file, func(t *testing.T) { playAsDocumented(t, sc) })
+			t.Run(file, func(t *testing.T) {
+				t.Parallel() // each plays against its own fake; -parallel bounds how many at once
+				playAsDocumented(t, sc)
+			})
 		}
 	}
 	sort.Strings(declared)

@@ -134,6 +134,18 @@ type simulation struct {
 	runsOn func(ghfake.Event) (why string)
 	// explained is the output of the last explain step (scenario_explain.go).
 	explained string
+	// branchOf caches stateBranch for the config it was read from: the expectations ask
+	// for it many times a step, and loading the config each time costs a tenth of a run.
+	branchOf branchCache
+}
+
+// branchCache is the state branch named by one config (the files of s.config, by identity:
+// change_config sets a new slice).
+type branchCache struct {
+	mu     sync.Mutex
+	of     *scenarioFile
+	n      int
+	branch string
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -396,10 +408,21 @@ func (s *simulation) fresh(events []ghfake.Event) []delivery {
 // stateBranch is the branch that holds the state: settings.state_branch of the config on
 // the default branch now, or the default.
 func (s *simulation) stateBranch() string {
-	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
-		return cfg.Settings.StateBranch
+	c := &s.branchOf
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var of *scenarioFile
+	if len(s.config) > 0 {
+		of = &s.config[0]
 	}
-	return lang.DefaultStateBranch
+	if c.branch != "" && c.of == of && c.n == len(s.config) {
+		return c.branch
+	}
+	c.of, c.n, c.branch = of, len(s.config), lang.DefaultStateBranch
+	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
+		c.branch = cfg.Settings.StateBranch
+	}
+	return c.branch
 }
 
 // printComments prints the state comment of every PR whose comment changed.

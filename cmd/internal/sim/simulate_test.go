@@ -32,6 +32,7 @@ func TestScenarios(t *testing.T) {
 		require.NoError(t, err)
 		for _, file := range files {
 			t.Run(file, func(t *testing.T) {
+				t.Parallel() // each plays against its own fake; -parallel bounds how many at once
 				var out, errOut bytes.Buffer
 				code := Main(context.Background(), []string{"--scenario", file, dir}, &out, &errOut)
 				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())

@@ -41,6 +41,8 @@ func TestExamplesWithStateKey(t *testing.T) {
 		require.NoError(t, err)
 		for _, file := range files {
 			t.Run(file, func(t *testing.T) {
+				// defaultStateKey is set until the test ends, which waits for these.
+				t.Parallel()
 				var out, errOut bytes.Buffer
 				code := Main(context.Background(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
 				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())

@@ -134,6 +134,9 @@ type simulation struct {
 	runsOn func(ghfake.Event) (why string)
 	// explained is the output of the last explain step (scenario_explain.go).
 	explained string
+	// tokenHeads are the heads branch updates made with GITHUB_TOKEN pushed, on which no
+	// Actions job runs (scenario_update_token.go).
+	tokenHeads map[string]bool
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in

@@ -19,6 +19,7 @@ type Client struct {
 	gql         *githubv4.Client
 	calls       *counter
 	now         func() time.Time // the clock of Limits: when a rate limit's wait ends (RetryAt)
+	appToken    bool             // the token is a GitHub App's, whatever login it shows
 }
 
 // Options configure New. Empty URLs mean github.com.
@@ -31,6 +32,10 @@ type Options struct {
 	Limits     Limits // timeouts and rate-limit retries; the zero value uses the defaults
 	// ReadOnly refuses every write before it is sent (readonly.go): explain and dry_run.
 	ReadOnly bool
+	// AppToken says the token is a GitHub App's installation token even when it acts as
+	// github-actions[bot] (simulate plays an app's token under that login); on GitHub an
+	// app's token acts as <app>[bot], and the login tells (token.go).
+	AppToken bool
 }
 
 // New returns a client for o.Repository.
@@ -63,7 +68,7 @@ func New(o Options) (*Client, error) {
 	if o.GraphQLURL != "" {
 		gql = githubv4.NewEnterpriseClient(o.GraphQLURL, hc)
 	}
-	return &Client{Owner: owner, Repo: repo, rest: rest, gql: gql, calls: calls, now: o.Limits.withDefaults().Now}, nil
+	return &Client{Owner: owner, Repo: repo, rest: rest, gql: gql, calls: calls, now: o.Limits.withDefaults().Now, appToken: o.AppToken}, nil
 }
 
 // Calls returns the number of API requests made so far, by kind ("graphql", "rest").

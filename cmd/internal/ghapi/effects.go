@@ -30,7 +30,11 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 			return engine.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
 		}
 	case engine.EffectUpdateBranch:
-		err = c.updateBranch(ctx, e)
+		if err = c.updateBranch(ctx, e); err != nil { // effects_merge.go
+			if why := c.updateRefused(ctx, e, err); why != "" { // effects_update.go
+				return engine.Outcome{Key: e.Key, Err: why, Escalate: true}
+			}
+		}
 	case engine.EffectAddLabel:
 		err = c.AddLabels(ctx, e.Number, e.Labels)
 	case engine.EffectRemoveLabel:

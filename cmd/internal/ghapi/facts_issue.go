@@ -209,7 +209,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
 	}
 	s.Config = cfg
-	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer}
+	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
 	if t := repo.DefaultBranchRef; t != nil && t.Target != nil {
 		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
 	}

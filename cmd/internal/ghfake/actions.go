@@ -232,32 +232,13 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 // UpdateBranch merges the head of the base branch into the pull request's head branch, as
 // GitHub's "Update branch" button does for user: a merge commit authored by user, committed
 // and signed by GitHub (web-flow), whose parents are the old head and the base's head. It
-// sends synchronize from user. Conflicts are not modelled: the head's files win.
+// sends synchronize from user. The merge is a three-way one (update_branch.go); on a path
+// both sides changed differently the head's side stays.
 func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
 	return s.updateBranch(r, s.MustPR(r, number), user)
-}
-
-// updateBranch is UpdateBranch with s.mu held (the REST route's too, mergeability.go).
-func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
-	number := pr.Number
-	before := pr.HeadSHA
-	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
-	base := s.EnsureBranch(r, pr.Base)
-	files := world.CopyFiles(base.Files)
-	for p, bl := range head.Files {
-		files[p] = bl
-	}
-	head.Files = files
-	msg := fmt.Sprintf("Merge branch '%s' into %s", pr.Base, pr.Head)
-	c := s.NewCommit(r, msg, []string{head.Head, base.Head}, files, r.FullName(), number, "update", len(pr.Commits)).Authored(user, true)
-	pr.HeadSHA = c.SHA
-	pr.Commits = append(pr.Commits, c.SHA)
-	pr.UpdatedAt = s.Clock()
-	head.Head = c.SHA
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,

@@ -10,9 +10,10 @@ import (
 // that made them (GITHUB_TOKEN starts none), which is the simulator's business. The fake tells
 // what changed between a Mark and now, as the events GitHub would send, of the kinds the
 // action's workflow listens to (docs/setup/pipelines-nokey.yml) and the action causes: pull_request
-// labeled, unlabeled and closed; issues opened, labeled, unlabeled and closed;
-// issue_comment created; status (settings.status_check); push, for each branch the action
-// updated (a state branch commit, a merge), which only a workflow on push receives. Each payload shows its subject as it is when asked (a label added
+// labeled, unlabeled, synchronize (its update of the branch) and closed; issues opened,
+// labeled, unlabeled and closed; issue_comment created; status (settings.status_check); push,
+// for each branch the action updated (a state branch commit, a merge), which only a workflow
+// on push receives. Each payload shows its subject as it is when asked (a label added
 // before the merge shows the merged pull request): the action reads what is true from the
 // API, not from the payload.
 
@@ -28,6 +29,7 @@ type Mark struct {
 type issueMark struct {
 	timeline int
 	state    string
+	head     string // a pull request's head
 }
 
 // Mark records repoName's issues, pull requests and comments as they are now.
@@ -37,7 +39,7 @@ func (s *Server) Mark(repoName string) Mark {
 	r := s.MustRepo(repoName)
 	m := Mark{repo: repoName, issues: map[int]issueMark{}, comments: map[int64]bool{}, statuses: map[int64]bool{}, pushes: len(r.PushLog)}
 	for n, is := range r.Issues {
-		m.issues[n] = issueMark{timeline: len(is.Timeline), state: is.State}
+		m.issues[n] = issueMark{timeline: len(is.Timeline), state: is.State, head: is.HeadSHA}
 	}
 	for _, c := range r.Comments {
 		m.comments[c.ID] = true
@@ -51,9 +53,10 @@ func (s *Server) Mark(repoName string) Mark {
 }
 
 // CausedSince returns the events that login's changes since m would make GitHub send, by
-// issue or pull request in number order: its opening, the labels added and removed, the
-// comments created, then its closing (a merge: by who merged it); then the commit statuses
-// login created, in the order it created them; then login's pushes, in order.
+// issue or pull request in number order: its opening, its update of the pull request's
+// branch, the labels added and removed, the comments created, then its closing (a merge: by
+// who merged it); then the commit statuses login created, in the order it created them; then
+// login's pushes, in order.
 func (s *Server) CausedSince(m Mark, login string) []Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -72,7 +75,10 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 				continue
 			}
 			out = append(out, s.causedEvent(r, is, "opened", login, nil))
-			was = issueMark{state: "open"}
+			was = issueMark{state: "open", head: is.HeadSHA}
+		}
+		if c := r.Commits[is.HeadSHA]; is.IsPR && is.HeadSHA != was.head && c != nil && c.UpdatedBy == login { // update_branch.go
+			out = append(out, s.prEvent(r, is, "synchronize", login, obj{"before": was.head, "after": is.HeadSHA}))
 		}
 		for _, ev := range is.Timeline[was.timeline:] {
 			if ev.Actor != login || (ev.Kind != "LabeledEvent" && ev.Kind != "UnlabeledEvent") {

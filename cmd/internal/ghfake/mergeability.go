@@ -33,6 +33,12 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
 	case world.MergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
+	case s.updateRefusal(c.repo, pr, c.login) != "": // update_branch.go
+		if msg := s.updateRefusal(c.repo, pr, c.login); msg != notAccessibleMessage {
+			return http.StatusForbidden, errorBody(msg)
+		}
+		c.w.Header().Set("X-Accepted-GitHub-Permissions", "pull_requests=write")
+		return http.StatusForbidden, errorBody(notAccessibleMessage)
 	}
 	s.updateBranch(c.repo, pr, c.login)
 	return http.StatusAccepted, obj{"message": "Updating pull request branch.",

@@ -59,6 +59,9 @@ type Runner struct {
 	stateKeys *state.Keys
 	// Version is the version of the binary, for the User-Agent of webhook calls; "": dev.
 	Version string
+	// AppToken says the token is a GitHub App's though it acts as github-actions[bot]
+	// (simulate's `token: app`); see ghapi.Options.AppToken.
+	AppToken bool
 	// dry records what a dry invocation would do (dryrun.go); nil: it does it.
 	dry *dryRun
 }

@@ -68,6 +68,7 @@ func (r *Runner) client(repo string) (*ghapi.Client, error) {
 		Transport:  r.Transport,
 		Limits:     r.limits,
 		ReadOnly:   r.dry != nil, // dryrun.go
+		AppToken:   r.AppToken,
 	})
 }
 

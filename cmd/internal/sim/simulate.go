@@ -134,6 +134,9 @@ type simulation struct {
 	runsOn func(ghfake.Event) (why string)
 	// explained is the output of the last explain step (scenario_explain.go).
 	explained string
+	// tokenHeads are the heads branch updates made with GITHUB_TOKEN pushed, on which no
+	// Actions job runs.
+	tokenHeads map[string]bool
 	// branchOf caches stateBranch for the config it was read from: the expectations ask
 	// for it many times a step, and loading the config each time costs a tenth of a run.
 	branchOf branchCache

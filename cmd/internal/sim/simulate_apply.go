@@ -73,6 +73,9 @@ func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, lab
 		if v.User == "" {
 			return nil, "", false, errors.New("update_branch needs a user (who presses GitHub's \"Update branch\")")
 		}
+		if v.User == ghfake.BotLogin {
+			return s.updateByToken(repo, v) // scenario_update_token.go
+		}
 		return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), deliverOn(v.Deliver), nil
 	case "close_pr":
 		return s.closePR(repo, v, deliverOn(v.Deliver)) // scenario_token.go
@@ -114,6 +117,9 @@ func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label stri
 	repo, f := s.sc.Repo, s.fake
 	repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
 	if err != nil {
+		return nil, "", false, err
+	}
+	if err := s.ciCanRun(repo, v); err != nil { // scenario_update_token.go
 		return nil, "", false, err
 	}
 	var ev ghfake.Event

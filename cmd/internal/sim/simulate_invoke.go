@@ -85,7 +85,7 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	for k, v := range s.sc.Secrets {
 		env[run.SecretEnvPrefix+strings.ToUpper(k)] = v
 	}
-	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: s.clock.now, Sleep: s.clock.sleep, Webhooks: s.http.env()}
+	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: s.clock.now, Sleep: s.clock.sleep, Webhooks: s.http.env(), AppToken: s.appToken()}
 	with, agent := s.with[string(d.event.Payload)]
 	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
 	for k, v := range with {

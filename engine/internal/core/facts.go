@@ -14,7 +14,10 @@ type Facts struct {
 	Repo          string // owner/name
 	DefaultBranch string
 	Viewer        string // the action's own login
-	PR            *PullRequest
+	// ActionsToken says the action acts with a workflow's GITHUB_TOKEN: GitHub starts no
+	// workflow for what it pushes, so CI never runs on a branch update it makes.
+	ActionsToken bool
+	PR           *PullRequest
 	// People is what was read of the people a human stage or a chat-op needs: team
 	// members and repository permissions (see PeopleNeeded).
 	People People

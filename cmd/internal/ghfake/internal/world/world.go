@@ -90,6 +90,9 @@ type Commit struct {
 	Author, Committer GitActor
 	Sig               string
 	ViaWeb            bool
+	// UpdatedBy is who had GitHub merge the base into a pull request's branch with this
+	// commit (update-branch); "" for any other commit.
+	UpdatedBy string
 }
 
 // CheckSuite is a check suite on a commit: one per app, or, for Actions (app

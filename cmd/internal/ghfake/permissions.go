@@ -13,8 +13,8 @@ import (
 // with 403 "Resource not accessible by integration" and an X-Accepted-GitHub-Permissions
 // header naming what it needs, and answers a GraphQL field it may not show with null and a
 // FORBIDDEN error at its path (the rest of the answer stands). By default a token has every
-// scope (Grant restricts one); the requirements are data: restPermissions and
-// graphQLPermissions (permissions_table.go).
+// scope (Grant restricts one); the requirements are data: perms.REST and
+// perms.GraphQL.
 
 // Permissions are a token's scopes by GitHub App permission name (pull_requests, not the
 // workflow's pull-requests) → "read" or "write"; a scope not named is none. metadata is
@@ -54,9 +54,9 @@ func (s *Server) refuseScope(c *restCtx) (int, any, bool) {
 	if p == nil {
 		return 0, nil, false
 	}
-	n, known := restPermissions[c.op.OperationID]
+	n, known := perms.REST[c.op.OperationID]
 	if !known {
-		s.unexpected = append(s.unexpected, "ghfake: no permission is recorded for "+c.op.OperationID+" (permissions_table.go)")
+		s.unexpected = append(s.unexpected, "ghfake: no permission is recorded for "+c.op.OperationID+" (perms.REST)")
 		return 0, nil, false
 	}
 	var drop func(string) bool
@@ -84,7 +84,7 @@ func (e *executor) forbidden(typ, field string, path []any) bool {
 	if field != "" {
 		key = typ + "." + field
 	}
-	n, ok := graphQLPermissions[key]
+	n, ok := perms.GraphQL[key]
 	if !ok || perms.Satisfied(e.perms, n.Alternatives(nil)) {
 		return false
 	}

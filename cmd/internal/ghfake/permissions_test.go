@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"
 )
 
 // appScopes are the repository and organization permissions of a GitHub App that the
@@ -23,7 +25,7 @@ func TestEveryOperationHasAPermission(t *testing.T) {
 	ids := map[string]bool{}
 	for _, op := range operations {
 		ids[op.OperationID] = true
-		_, ok := restPermissions[op.OperationID]
+		_, ok := perms.REST[op.OperationID]
 		assert.True(t, ok, "no permission recorded for %s", op.OperationID)
 	}
 	check := func(key string, n need) {
@@ -34,13 +36,13 @@ func TestEveryOperationHasAPermission(t *testing.T) {
 			}
 		}
 	}
-	for id, n := range restPermissions {
+	for id, n := range perms.REST {
 		assert.True(t, ids[id], "%s is not an operation of operations_table.go", id)
 		check(id, n)
 	}
 	sch, err := loadSubset()
 	require.NoError(t, err)
-	for key, n := range graphQLPermissions {
+	for key, n := range perms.GraphQL {
 		typ, field, isField := strings.Cut(key, ".")
 		def := sch.Types[typ]
 		require.NotNil(t, def, "%s: no such type", key)

@@ -6,7 +6,7 @@ import (
 )
 
 // Reads that `doctor` makes to see whether a token holds a read scope: each is refused
-// by refuseScope (permissions_table.go) before its handler runs, as GitHub refuses it
+// by refuseScope before its handler runs, as GitHub refuses it
 // whatever the repository holds.
 
 // pullsList: https://docs.github.com/rest/pulls/pulls#list-pull-requests (state open, the

@@ -1,19 +1,19 @@
-package ghfake
+package perms
 
 // What each REST operation and GraphQL type or field needs of an installation token, as
 // GitHub's "Permissions required for GitHub Apps" page lists it
 // (https://docs.github.com/en/rest/authentication/permissions-required-for-github-apps),
-// written as GitHub's X-Accepted-GitHub-Permissions header writes it (see need).
+// written as GitHub's X-Accepted-GitHub-Permissions header writes it (see Need).
 // octokit/app-permissions' machine-readable scrape of that page keeps one permission per
 // endpoint, the last listed, so it is not the source here: it gives workflow runs and
 // check runs as contents, which the page lists under Actions and Checks. Where the page
 // lists an endpoint under two permissions, either one suffices (issue comments and labels:
-// issues or pull_requests). TestEveryOperationHasAPermission keeps restPermissions
+// issues or pull_requests). TestEveryOperationHasAPermission keeps REST
 // complete.
 
-// restPermissions are the scopes each operation of operations_table.go needs, by
+// REST are the scopes each operation GitHub describes needs, by
 // operationId.
-var restPermissions = map[string]need{
+var REST = map[string]Need{
 	"pulls/get":                        "pull_requests=read",
 	"pulls/merge":                      "contents=write",
 	"pulls/list-reviews":               "pull_requests=read",
@@ -81,12 +81,12 @@ var restPermissions = map[string]need{
 	"rate-limit/get":                          "",
 }
 
-// graphQLPermissions are the scopes GraphQL needs to show an object of a type (key "Type")
+// GraphQL are the scopes GraphQL needs to show an object of a type (key "Type")
 // or to run a field (key "Type.field"). A type's requirement holds wherever the object is
 // reached: a StatusContext among statusCheckRollup's contexts needs statuses, a CheckRun
 // there needs checks, and CheckRun.checkSuite.workflowRun needs actions; each is answered
 // with null and an error at its path.
-var graphQLPermissions = map[string]need{
+var GraphQL = map[string]Need{
 	"PullRequest":       "pull_requests=read",
 	"PullRequestReview": "pull_requests=read",
 	"Issue":             "issues=read",

@@ -25,7 +25,7 @@ func (e *eval) templateEnv(p *lang.Pipeline, run *Run) lang.Env {
 // stageActionPlanned asks for the effect planned for an action stage, or moves the stage on
 // when there is nothing to do or it cannot be done. It reports whether the run moved.
 func (e *eval) stageActionPlanned(p *lang.Pipeline, run *Run, stage *lang.Stage, eff Effect) (moved, asked bool, out Effect) {
-	if e.updateByActionsToken(run, stage) { // step_update_token.go
+	if e.updateByActionsToken(run, stage) {
 		return false, false, Effect{}
 	}
 	plan := actionplan.Stage(e.Eval, run, stage, eff, e.templateEnv(p, run))

@@ -36,7 +36,7 @@ func (e *eval) mergeWaits(run *Run, stage *lang.Stage) (held, moved bool) {
 		e.escalate(run, fmt.Sprintf("the head of #%d is behind its base branch %q, which branch protection requires to be up to date; "+
 			"update the branch (or set when_behind: update on stage %q), then /pipeline retry", pr.Number, pr.BaseRef, stage.ID))
 		return true, false
-	case e.behindWithActionsToken(run, stage): // step_update_token.go
+	case e.behindWithActionsToken(run, stage):
 		return true, false
 	}
 	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, core.RuleWhenBehind, core.Short(pr.HeadSHA))

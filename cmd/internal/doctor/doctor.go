@@ -165,7 +165,7 @@ func (d *doctor) check(ctx context.Context) {
 	d.checkMergeMethods()
 	d.checkStateBranch(ctx)
 	d.checkWorkflows(ctx)
-	d.checkUpdateToken(ctx) // doctor_update.go
+	d.checkUpdateToken(ctx)
 	if d.pr > 0 {
 		d.checkPR(ctx)
 	}

@@ -34,7 +34,7 @@ type Options struct {
 	ReadOnly bool
 	// AppToken says the token is a GitHub App's installation token even when it acts as
 	// github-actions[bot] (simulate plays an app's token under that login); on GitHub an
-	// app's token acts as <app>[bot], and the login tells (token.go).
+	// app's token acts as <app>[bot], and the login tells.
 	AppToken bool
 }
 

@@ -30,8 +30,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 			return engine.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
 		}
 	case engine.EffectUpdateBranch:
-		if err = c.updateBranch(ctx, e); err != nil { // effects_merge.go
-			if why := c.updateRefused(ctx, e, err); why != "" { // effects_update.go
+		if err = c.updateBranch(ctx, e); err != nil {
+			if why := c.updateRefused(ctx, e, err); why != "" {
 				return engine.Outcome{Key: e.Key, Err: why, Escalate: true}
 			}
 		}
@@ -56,8 +56,8 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 	if err == nil {
 		return engine.Outcome{Key: e.Key}
 	}
-	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err), // unanswered.go
-		RetryAt: RetryAt(err, c.now())} // limits_error.go
+	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err),
+		RetryAt: RetryAt(err, c.now())}
 }
 
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.

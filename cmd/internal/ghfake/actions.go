@@ -232,7 +232,7 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 // UpdateBranch merges the head of the base branch into the pull request's head branch, as
 // GitHub's "Update branch" button does for user: a merge commit authored by user, committed
 // and signed by GitHub (web-flow), whose parents are the old head and the base's head. It
-// sends synchronize from user. The merge is a three-way one (update_branch.go); on a path
+// sends synchronize from user. The merge is a three-way one; on a path
 // both sides changed differently the head's side stays.
 func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
 	s.Mu.Lock()

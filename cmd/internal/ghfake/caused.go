@@ -77,7 +77,7 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 			out = append(out, s.causedEvent(r, is, "opened", login, nil))
 			was = issueMark{state: "open", head: is.HeadSHA}
 		}
-		if c := r.Commits[is.HeadSHA]; is.IsPR && is.HeadSHA != was.head && c != nil && c.UpdatedBy == login { // update_branch.go
+		if c := r.Commits[is.HeadSHA]; is.IsPR && is.HeadSHA != was.head && c != nil && c.UpdatedBy == login {
 			out = append(out, s.prEvent(r, is, "synchronize", login, obj{"before": was.head, "after": is.HeadSHA}))
 		}
 		for _, ev := range is.Timeline[was.timeline:] {

@@ -134,7 +134,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		writeJSON(w, http.StatusOK, obj{"errors": out})
 		return
 	}
-	if s.graphQLLimited(w, login, op, vars) { // primary.go
+	if s.graphQLLimited(w, login, op, vars) {
 		return
 	}
 	if op.Operation == ast.Mutation {

@@ -33,7 +33,7 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
 	case world.MergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
-	case s.updateRefusal(c.repo, pr, c.login) != "": // update_branch.go
+	case s.updateRefusal(c.repo, pr, c.login) != "":
 		if msg := s.updateRefusal(c.repo, pr, c.login); msg != notAccessibleMessage {
 			return http.StatusForbidden, errorBody(msg)
 		}

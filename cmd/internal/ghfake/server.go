@@ -63,7 +63,7 @@ type Server struct {
 	tokenSeq   int                    // tokens made by NewBotToken
 	grants     map[string]Permissions // token → its scopes (permissions.go); none: every scope
 	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
-	primary    *ratelimit.Limits      // each identity's requests and points of the hour, when enforced (primary.go)
+	primary    *ratelimit.Limits      // each identity's requests and points of the hour, when enforced
 }
 
 // New starts a fake GitHub on a local port. Close it when done.

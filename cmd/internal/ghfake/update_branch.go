@@ -63,14 +63,14 @@ func (s *Server) updateRefusal(r *repo, pr *issue, login string) string {
 		return notAccessibleMessage
 	}
 	if f := s.broughtWorkflow(r, pr); f != "" {
-		return workflowRefusal(f) // rest_workflows.go
+		return workflowRefusal(f)
 	}
 	return ""
 }
 
 const notAccessibleMessage = "Resource not accessible by integration"
 
-// updateBranch is UpdateBranch with s.mu held (the REST route's too, mergeability.go).
+// updateBranch is UpdateBranch with s.mu held (the REST route's too).
 func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
 	number := pr.Number
 	before := pr.HeadSHA

@@ -50,7 +50,7 @@ type routed struct {
 	OwnStatus *ownStatus
 
 	// reviewed: the sweep evaluates a pull request given a review since its state was
-	// written, so the state is written, which dates what it has seen (sweep_reviews.go).
+	// written, so the state is written, which dates what it has seen.
 	reviewed bool
 }
 

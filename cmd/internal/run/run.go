@@ -143,7 +143,7 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 		res, err := r.subject(ctx, client, ev, n, key)
 		if err != nil {
 			r.act.Errorf("%s#%d: %v", ev.Repo, n, err)
-			r.deferToSweep(ctx, client, ev, n, err) // ratelimit_defer.go
+			r.deferToSweep(ctx, client, ev, n, err)
 			code = 1
 			continue
 		}

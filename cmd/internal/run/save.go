@@ -24,7 +24,7 @@ func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, numb
 	}
 	c := rd.change(ev, res.State)
 	c.Keep = recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
-	// A review the sweep found since the state was written is dated by writing it (sweep_reviews.go).
+	// A review the sweep found since the state was written is dated by writing it.
 	if ev.reviewed {
 		if res.State.Seq == rd.loaded.Seq {
 			res.State.Seq++

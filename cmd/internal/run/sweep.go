@@ -54,10 +54,9 @@ type dueSubject struct {
 	issue  bool      // an issue's runs (issue-N.json)
 	at     time.Time // its runs' earliest deadline
 	runs   []string
-	// reviewed: given a review since its state was written, and due for nothing else
-	// (sweep_reviews.go).
+	// reviewed: given a review since its state was written, and due for nothing else.
 	reviewed bool
-	// retryAt is when state.RetryFile lists it from (ratelimit_defer.go); zero when it does not.
+	// retryAt is when state.RetryFile lists it from; zero when it does not.
 	retryAt time.Time
 }
 
@@ -107,7 +106,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	}
 	ev.DefaultBranch = snap.DefaultBranch
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
-	due = r.reviewedSubjects(ctx, client, snap, ev.Repo, due) // sweep_reviews.go
+	due = r.reviewedSubjects(ctx, client, snap, ev.Repo, due)
 	code := 0
 	if !ok {
 		code = 1 // reported; what could be read is swept
@@ -120,7 +119,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 		r.act.Infof("pipeline-action: sweep: %s", msg)
 		return code
 	}
-	budget = budget.withinHour(r.sweepLog(snap.State, snap.Viewer), r.Now()) // sweep_hour.go
+	budget = budget.withinHour(r.sweepLog(snap.State, snap.Viewer), r.Now())
 	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d; the last hour's sweeps made %d of %d an hour), oldest deadline first",
 		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects,
 		max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
@@ -233,7 +232,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 			d.runs = append(d.runs, e.Run)
 		}
 	}
-	r.retrySubjects(snap.State, snap.Viewer, bySubject, &later) // ratelimit_defer.go
+	r.retrySubjects(snap.State, snap.Viewer, bySubject, &later)
 	for _, d := range bySubject {
 		due = append(due, *d)
 	}

@@ -28,7 +28,7 @@ const defaultSweepWrites = 60
 // (sweep_writes).
 type sweepBudget struct {
 	subjects, writes int
-	// The hour's budget of all sweeps (sweep_hour.go): perHour writes an hour, of which the
+	// The hour's budget of all sweeps: perHour writes an hour, of which the
 	// sweeps of the last hour made hourSpent, leaving hourLeft to this one; the oldest of
 	// them leaves the hour at hourFrees. perHour 0: no hourly bound.
 	perHour, hourSpent, hourLeft int
@@ -123,7 +123,7 @@ func stopReason(advanced, spent, next int, b sweepBudget) string {
 	case spent+next > b.writes-b.reserve:
 		return fmt.Sprintf("sweep_writes %d: %d content writes made, and a subject takes up to %d", b.writes, spent, next)
 	}
-	return b.hourStop(spent, next) // sweep_hour.go
+	return b.hourStop(spent, next)
 }
 
 // writeMark is the total of the sweep's writes when a subject ended.

@@ -66,7 +66,7 @@ type scenario struct {
 	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
 	SecondaryLimits bool `yaml:"secondary_limits"`
 	// PrimaryLimits makes the fake count GitHub's primary rate limits for the kind of
-	// token the scenario's `token:` is (ghfake/primary.go); PrimaryUsed ("core" for REST,
+	// token the scenario's `token:` is; PrimaryUsed ("core" for REST,
 	// "graphql") is what the action's identity has spent of the hour when the story starts.
 	PrimaryLimits bool           `yaml:"primary_limits"`
 	PrimaryUsed   map[string]int `yaml:"primary_used"`
@@ -212,7 +212,7 @@ func loadScenario(path string) (*scenario, error) {
 	if err := checkScenarioToken(path, sc, seen["token"]); err != nil {
 		return nil, err
 	}
-	if err := checkPrimaryUsed(path, sc, seen["primary_used"]); err != nil { // scenario_token.go
+	if err := checkPrimaryUsed(path, sc, seen["primary_used"]); err != nil {
 		return nil, err
 	}
 	if err := sc.checkPermissions(seen["permissions"]); err != nil {

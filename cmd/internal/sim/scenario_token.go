@@ -68,7 +68,7 @@ func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error 
 		what := describeEvents(events)
 		if !s.appToken() {
 			fmt.Fprintf(s.out, "   (GitHub starts no workflow for the action's own %s: it ran with GITHUB_TOKEN)\n", what)
-			s.noteTokenHeads(events) // scenario_update_token.go
+			s.noteTokenHeads(events)
 			return nil
 		}
 		if round > maxCausedRounds {

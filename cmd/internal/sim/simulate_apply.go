@@ -74,7 +74,7 @@ func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, lab
 			return nil, "", false, errors.New("update_branch needs a user (who presses GitHub's \"Update branch\")")
 		}
 		if v.User == ghfake.BotLogin {
-			return s.updateByToken(repo, v) // scenario_update_token.go
+			return s.updateByToken(repo, v)
 		}
 		return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), deliverOn(v.Deliver), nil
 	case "close_pr":
@@ -119,7 +119,7 @@ func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label stri
 	if err != nil {
 		return nil, "", false, err
 	}
-	if err := s.ciCanRun(repo, v); err != nil { // scenario_update_token.go
+	if err := s.ciCanRun(repo, v); err != nil {
 		return nil, "", false, err
 	}
 	var ev ghfake.Event

@@ -30,7 +30,7 @@ var validators = []pass{
 	{check: checkIssueScopes},                  // validate_scope.go
 	{check: checkTargets},                      // validate_targets.go
 	{check: checkUpdateBranch},                 // validate_update_branch.go
-	{check: checkUpdateToken, warnsOnly: true}, // validate_update_token.go
+	{check: checkUpdateToken, warnsOnly: true},
 }
 
 // partialValidators are the passes that also run over a config that has errors: they

@@ -38,7 +38,7 @@ type Repo struct {
 	// mergeBases keeps the merge bases MergeBase found, by the two commits (merge.go).
 	mergeBases map[[2]string]string
 	// PushLog are the branch updates made through the API, oldest first: GitHub sends a
-	// push event for each (pushes.go).
+	// push event for each.
 	PushLog []Push
 }
 

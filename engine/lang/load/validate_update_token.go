@@ -5,8 +5,8 @@ import "github.com/org/pipeline-action/engine/lang"
 // checkUpdateToken warns where the config asks the action to bring a pull request's branch
 // up to date itself: merge_pr's `when_behind: update` written out, and update_branch. The
 // update is a commit the action pushes, and GitHub starts no workflow for a commit a
-// workflow's GITHUB_TOKEN pushes, so with that token the action escalates instead
-// ; an app's token lifts this, which the config cannot know. The
+// workflow's GITHUB_TOKEN pushes, so with that token the action escalates instead; an app's
+// token lifts this, which the config cannot know. The
 // default when_behind is not warned of: it updates with an app token and escalates without.
 func checkUpdateToken(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	var f findings

@@ -21,6 +21,7 @@ type guardPlan struct {
 	why      string
 	below    *childBack
 	mustHold bool
+	unrun    []string // branches of back skipped by a condition that may hold now: they run
 }
 
 // guard decides whether the run's merge at stage merge may go ahead. The merge is

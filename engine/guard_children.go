@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
@@ -61,7 +62,34 @@ func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
 }
 
 func (g *guardCheck) joinHolds(par *lang.Stage) bool {
-	return guardwalk.JoinHolds(par, g.skips, g.subHolds)
+	return guardwalk.JoinHolds(par, g.skips, func(b *lang.Stage) bool { return g.unrun(par, b) }, g.subHolds)
+}
+
+// unrun reports whether branch b of par was skipped by its condition at the run's current
+// entry of par, and that condition, decided as the run's entry of par decides it (the
+// run's env, standing at par) on today's facts, holds now or cannot be decided: what the
+// branch does was never done, so it must run, not be counted as if it had.
+func (g *guardCheck) unrun(par, b *lang.Stage) bool {
+	sr, bsr := g.run.Stages[par.ID], g.run.Stages[b.ID]
+	if b.Condition == nil || sr == nil || bsr == nil || bsr.Status != StageSkipped ||
+		bsr.Parent != par.ID || bsr.ParentAttempt != sr.Attempt {
+		return false
+	}
+	at := *g.run
+	at.Stage = par.ID
+	holds, _, err := g.e.conditionHolds(g.e.Cfg.PipelineFor(g.run), &at, b.Condition)
+	return holds || err != nil
+}
+
+// unrunBranches are the branches of par that must run (unrun).
+func (g *guardCheck) unrunBranches(par *lang.Stage) []string {
+	var ids []string
+	for _, b := range par.Branches {
+		if g.unrun(par, b) {
+			ids = append(ids, b.ID)
+		}
+	}
+	return ids
 }
 
 // branchesHold reports whether every pipeline branch of par that succeeded still holds.
@@ -103,7 +131,11 @@ func (g *guardCheck) subBack(s *lang.Stage) guardPlan {
 				}
 			}
 		}
-		return guardPlan{back: s, why: fmt.Sprintf("%s does not hold: %s", what, c.plan.why), below: &c}
+		return guardPlan{back: s, why: fmt.Sprintf("%s does not hold: %s", what, c.plan.why), below: &c, unrun: g.unrunBranches(s)}
+	}
+	if ids := g.unrunBranches(s); s.Type == lang.StageParallel && len(ids) > 0 {
+		return guardPlan{back: s, unrun: ids, why: fmt.Sprintf("branch %s of stage %q was skipped by its condition, which holds on today's facts (or cannot be decided); running it",
+			strings.Join(ids, ", "), s.ID)}
 	}
 	return guardPlan{back: s, why: fmt.Sprintf("stage %q does not hold on today's facts; running it again", s.ID)}
 }
@@ -119,17 +151,22 @@ func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
 	}
 	c := plan.below
 	if c == nil {
+		if len(plan.unrun) > 0 {
+			e.startBranches(p, run, plan.back, guardwalk.Kept(run, plan.back, nil), mustRun(plan.unrun))
+		}
 		return
 	}
 	link := run.Stages[plan.back.ID]
 	if c.branch != nil {
-		keep := guardwalk.Kept(run, plan.back, c.branch)
+		keep, must := guardwalk.Kept(run, plan.back, c.branch), mustRun(plan.unrun)
 		for _, id := range c.again {
 			delete(keep, id)
 		}
-		e.startBranches(p, run, plan.back, keep)
 		if c.mustHold {
-			guardwalk.Unskip(run, plan.back, c.branch, e.Now)
+			must[c.branch.ID] = true
+		}
+		if e.startBranches(p, run, plan.back, keep, must); run.Status.Final() {
+			return
 		}
 		if link = run.Stages[c.branch.ID]; link == nil || link.Status != StageWaiting {
 			return // the branch is skipped this time: its child is not taken up
@@ -142,4 +179,15 @@ func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
 	if cp := e.Cfg.PipelineFor(c.child); cp != nil {
 		e.goBack(cp, c.child, c.child.Stage, c.plan)
 	}
+}
+
+// mustRun is the set of ids: branches the guard found must hold, whose condition the new
+// entry of their stage does not decide again (else it might skip them again, and the run
+// go round until the loop limit stops it).
+func mustRun(ids []string) map[string]bool {
+	must := map[string]bool{}
+	for _, id := range ids {
+		must[id] = true
+	}
+	return must
 }

@@ -55,7 +55,7 @@ func (parallelType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool 
 	if sr.Status == StageSkipped {
 		return g.skips(s) || g.joinHolds(s)
 	}
-	return sr.Status != StageSucceeded || g.branchesHold(s)
+	return sr.Status != StageSucceeded || g.joinHolds(s) && g.branchesHold(s)
 }
 
 func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}
@@ -74,8 +74,8 @@ func (parallelType) deadline(kind string) deadlineHandler {
 // startBranches starts every branch of par for the run's current entry of it, but those
 // in keep, whose result (from the entry before) stands. A branch's condition is decided
 // here, once per entry (step_condition.go); one that cannot be decided stops the run, as
-// a stage's does.
-func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep map[string]bool) {
+// a stage's does. Those in must start without it: the merge guard found they must hold.
+func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep, must map[string]bool) {
 	sr := run.Stages[par.ID]
 	var started, skipped, kept []string
 	for _, b := range par.Branches {
@@ -94,8 +94,8 @@ func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep m
 		bsr.Status = StageWaiting
 		bsr.EnteredAt = e.Now
 		bsr.Results, bsr.Message, bsr.Outputs, bsr.Verdict, bsr.HeadSHA, bsr.Deadlines = nil, "", nil, "", "", nil
-		bsr.ConditionChecked = false
-		if b.Condition != nil {
+		bsr.ConditionChecked = must[b.ID]
+		if b.Condition != nil && !must[b.ID] {
 			holds, why, err := e.conditionHolds(p, run, b.Condition)
 			if err != nil {
 				bsr.Status, bsr.Message = StageFailed, err.Error()
@@ -128,7 +128,7 @@ func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep m
 // moves each open branch as its type does, then applies the join.
 func (e *eval) parallel(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 	if !core.BranchesStarted(run, par) {
-		if e.startBranches(p, run, par, nil); run.Status.Final() {
+		if e.startBranches(p, run, par, nil, nil); run.Status.Final() {
 			return false
 		}
 	}
@@ -265,7 +265,7 @@ func (e *eval) retryParallel(p *lang.Pipeline, run *Run, par *lang.Stage) {
 			keep[b.ID] = true
 		}
 	}
-	e.startBranches(p, run, par, keep)
+	e.startBranches(p, run, par, keep, nil)
 }
 
 // branchesEnv is `branches` in expressions and templates while run stands at a parallel

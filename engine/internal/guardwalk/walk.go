@@ -1,8 +1,6 @@
 package guardwalk
 
 import (
-	"time"
-
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -67,11 +65,13 @@ func Paths(p *lang.Pipeline, merge *lang.Stage, recheck func(*lang.Stage) Verdic
 // JoinHolds reports whether enough branches of parallel stage par hold for its join: an
 // agent or action branch holds as its stage would (what it did is what the config says to
 // do when it ends), a pipeline branch when sub says its sub-pipeline does; a branch that
-// skips (its condition decidedly does not hold today) is not counted.
-func JoinHolds(par *lang.Stage, skips, sub func(*lang.Stage) bool) bool {
+// skips (its condition decidedly does not hold today) is not counted; a branch the run
+// skipped by a condition that may hold today (unrun) never ran, so it does not hold.
+func JoinHolds(par *lang.Stage, skips, unrun, sub func(*lang.Stage) bool) bool {
 	held, skipped := 0, 0
 	for _, b := range par.Branches {
 		switch {
+		case unrun(b):
 		case skips(b):
 			skipped++
 		case b.Type != lang.StagePipeline || sub(b):
@@ -141,20 +141,4 @@ func FirstHeadDependent(order []*lang.Stage) *lang.Stage {
 		}
 	}
 	return nil
-}
-
-// Unskip starts branch b of par, which the run's new entry of par skipped by b's
-// condition, because the guard found that b must hold (its condition reads the run's
-// record, which the guard does not take for a skip): without it the run would be sent
-// back to par, skip b again, and go round until the loop limit stops it.
-func Unskip(run *core.Run, par, b *lang.Stage, now time.Time) {
-	bsr := run.Stages[b.ID]
-	if bsr == nil || bsr.Status != core.StageSkipped {
-		return
-	}
-	bsr.Status, bsr.Message, bsr.ConditionChecked = core.StageWaiting, "", true
-	if b.Timeout > 0 {
-		sr := run.Stages[par.ID]
-		sr.Deadlines = append(sr.Deadlines, core.Deadline{Kind: core.DeadlineBranch, At: now.Add(b.Timeout), Branch: b.ID})
-	}
 }

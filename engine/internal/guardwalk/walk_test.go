@@ -37,9 +37,13 @@ func TestJoinHolds(t *testing.T) {
 	par := &lang.Stage{ID: "r", Type: lang.StageParallel, Join: lang.JoinAll, Branches: []*lang.Stage{
 		{ID: "x", Type: lang.StageAgent}, {ID: "y", Type: lang.StagePipeline}, {ID: "z", Type: lang.StagePipeline}}}
 	never := func(*lang.Stage) bool { return false }
+	always := func(*lang.Stage) bool { return true }
 	only := func(id string) func(*lang.Stage) bool { return func(s *lang.Stage) bool { return s.ID == id } }
-	assert.False(t, JoinHolds(par, never, only("y")), "join all: z's sub-pipeline does not hold")
-	assert.True(t, JoinHolds(par, only("z"), only("y")), "z skipped: x and y are all that ran")
+	assert.False(t, JoinHolds(par, never, never, only("y")), "join all: z's sub-pipeline does not hold")
+	assert.True(t, JoinHolds(par, only("z"), never, only("y")), "z skipped: x and y are all that ran")
+	assert.False(t, JoinHolds(par, never, only("x"), always), "x was skipped, and its condition may hold today: it never ran")
+	assert.True(t, JoinHolds(par, only("x"), never, always), "x skipped, its condition still false: y and z are all that must hold")
 	par.Join = lang.JoinAny
-	assert.True(t, JoinHolds(par, never, never), "join any: the agent branch holds")
+	assert.True(t, JoinHolds(par, never, never, never), "join any: the agent branch holds")
+	assert.False(t, JoinHolds(par, never, only("x"), never), "join any: the agent branch never ran, and no sub-pipeline holds")
 }

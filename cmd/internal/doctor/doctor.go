@@ -165,7 +165,6 @@ func (d *doctor) check(ctx context.Context) {
 	d.checkMergeMethods()
 	d.checkStateBranch(ctx)
 	d.checkWorkflows(ctx)
-	d.checkUpdateToken(ctx)
 	if d.pr > 0 {
 		d.checkPR(ctx)
 	}

@@ -19,7 +19,8 @@ type actionJob struct {
 	concurrency yaml.Node
 }
 
-type actionStep struct{ command, ifStep string }
+// token is the step's `token` input as written ("" when it gives none).
+type actionStep struct{ command, ifStep, token string }
 
 // parseActionJobs reads the jobs of a workflow that run the action, and the workflow's
 // own concurrency.
@@ -54,7 +55,8 @@ func parseActionJobs(text string) ([]actionJob, yaml.Node, error) {
 			if cmd == "" {
 				cmd = "run"
 			}
-			job.steps = append(job.steps, actionStep{command: cmd, ifStep: s.If})
+			token, _ := s.With["token"].(string)
+			job.steps = append(job.steps, actionStep{command: cmd, ifStep: s.If, token: strings.TrimSpace(token)})
 		}
 		if len(job.steps) > 0 {
 			out = append(out, job)

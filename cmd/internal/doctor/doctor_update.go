@@ -1,13 +1,9 @@
 package doctor
 
 import (
-	"context"
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -26,35 +22,15 @@ var actionsTokenExpr = regexp.MustCompile(`(?i)^\$\{\{\s*(?:github\.token|secret
 // tokenStep is a step of a workflow that runs the action with the workflow's GITHUB_TOKEN.
 type tokenStep struct{ path, command string }
 
-// actionsTokenSteps are the steps of the workflow file text that run the action to handle
-// events or sweep (the commands that merge) with the workflow's GITHUB_TOKEN: no `token`, or
+// actionsTokenSteps are the steps of workflow w that run the action to handle events or
+// sweep (the commands that merge) with the workflow's GITHUB_TOKEN: no `token`, or
 // `${{ github.token }}` / `${{ secrets.GITHUB_TOKEN }}`.
-func actionsTokenSteps(file, text string) []tokenStep {
-	var doc struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				Uses string         `yaml:"uses"`
-				With map[string]any `yaml:"with"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if yaml.Unmarshal([]byte(text), &doc) != nil {
-		return nil // checkWorkflows reports a file that does not parse
-	}
+func actionsTokenSteps(w *workflow) []tokenStep {
 	var out []tokenStep
-	for _, j := range doc.Jobs {
-		for _, s := range j.Steps {
-			if !runsTheAction(s.Uses) {
-				continue
-			}
-			cmd, _ := s.With["command"].(string)
-			if cmd == "" {
-				cmd = "run"
-			}
-			token, _ := s.With["token"].(string)
-			token = strings.TrimSpace(token)
-			if (cmd == "run" || cmd == "sweep") && (token == "" || actionsTokenExpr.MatchString(token)) {
-				out = append(out, tokenStep{path: file, command: cmd})
+	for _, j := range w.jobs {
+		for _, s := range j.steps {
+			if (s.command == "run" || s.command == "sweep") && (s.token == "" || actionsTokenExpr.MatchString(s.token)) {
+				out = append(out, tokenStep{path: w.path, command: s.command})
 			}
 		}
 	}
@@ -85,21 +61,15 @@ func updatesAsked(cfg *lang.Config) (asked, byDefault []string) {
 
 // checkUpdateToken reports a config that has the action update branches run with the
 // workflow's GITHUB_TOKEN.
-func (d *doctor) checkUpdateToken(ctx context.Context) {
+func (d *doctor) checkUpdateToken(all []*workflow) {
 	asked, byDefault := updatesAsked(d.cfg)
 	if len(asked) == 0 && len(byDefault) == 0 {
 		return
 	}
-	files, err := d.client.WorkflowFiles(ctx, d.branch)
-	if err != nil {
-		return // checkWorkflows reports it
-	}
 	var steps []string
-	for _, f := range files {
-		if ext := path.Ext(f.Path); (ext == ".yml" || ext == ".yaml") && !f.Truncated {
-			for _, s := range actionsTokenSteps(f.Path, f.Text) {
-				steps = append(steps, fmt.Sprintf("%s (command: %s)", s.path, s.command))
-			}
+	for _, w := range all {
+		for _, s := range actionsTokenSteps(w) {
+			steps = append(steps, fmt.Sprintf("%s (command: %s)", s.path, s.command))
 		}
 	}
 	if len(steps) == 0 {

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
 )
 
 // TestActionsTokenSteps: a step that runs the action to handle events or sweep gets the
@@ -24,6 +27,8 @@ func TestActionsTokenSteps(t *testing.T) {
         with: {command: report}
       - uses: actions/checkout@v4
 `
+	w, err := parseWorkflow(ghapi.WorkflowFile{Path: ".github/workflows/p.yml", Blob: ghapi.Blob{Text: text}})
+	require.NoError(t, err)
 	assert.Equal(t, []tokenStep{{".github/workflows/p.yml", "run"}, {".github/workflows/p.yml", "sweep"}, {".github/workflows/p.yml", "run"}},
-		actionsTokenSteps(".github/workflows/p.yml", text))
+		actionsTokenSteps(w))
 }

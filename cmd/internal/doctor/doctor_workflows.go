@@ -172,6 +172,7 @@ func (d *doctor) checkWorkflows(ctx context.Context) {
 	}
 	d.checkSweep(sweeps)
 	d.checkConcurrency(all)
+	d.checkUpdateToken(all)
 }
 
 // needEvent is an event the action's workflow must listen to, and why.

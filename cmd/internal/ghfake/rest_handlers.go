@@ -20,7 +20,7 @@ var restHandlers = map[string]restHandler{
 	"issues/add-assignees":                            issuesAddAssignees,      // dispatch.go
 	"issues/update":                                   issuesUpdate,            // rest_misc.go
 	"repos/get-content":                               reposGetContent,         // rest_git.go
-	"repos/create-or-update-file-contents":            reposPutContent,         // rest_contents.go
+	"repos/create-or-update-file-contents":            reposPutContent,         // the state branch's retry list, when GraphQL is spent
 	"git/get-ref":                                     gitGetRef,               // rest_git.go
 	"git/update-ref":                                  gitUpdateRef,            // rest_git.go
 	"git/create-ref":                                  gitCreateRef,            // rest_git.go

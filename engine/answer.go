@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -14,8 +16,8 @@ import (
 // sent out: a report, or the end of the workflow run that carried the work without one.
 // Exactly one of its fields is set.
 type answer struct {
-	report  *Report
-	failure *AgentFailure
+	report  *model.Report
+	failure *model.AgentFailure
 }
 
 // deliver hands a to the type of the stage it names, once the run is found standing at
@@ -52,7 +54,7 @@ func (a answer) refuse(e *eval, why string) {
 }
 
 // badReport says what makes r no report at all, whatever it is for.
-func badReport(r *Report) string {
+func badReport(r *model.Report) string {
 	if !slices.Contains(Verdicts, r.Verdict) {
 		return fmt.Sprintf("unknown verdict %q (one of %s)", r.Verdict, strings.Join(Verdicts, ", "))
 	}
@@ -62,17 +64,17 @@ func badReport(r *Report) string {
 	return ""
 }
 
-func refuseReport(e *eval, r *Report, why string) {
+func refuseReport(e *eval, r *model.Report, why string) {
 	e.Logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
 }
 
-func ignoreFailure(e *eval, f *AgentFailure, why string) {
+func ignoreFailure(e *eval, f *model.AgentFailure, why string) {
 	e.Logf("the end of the workflow run %s for run %q, stage %q, attempt %d ignored: %s", core.RunRef(f.RunID), f.Run, f.Stage, f.Attempt, why)
 }
 
 // noAnswers is embedded by the types that send no work out, so nothing answers them.
 type noAnswers struct{}
 
-func (noAnswers) answer(e *eval, _ *lang.Pipeline, _ *Run, stage *lang.Stage, a answer) {
+func (noAnswers) answer(e *eval, _ *lang.Pipeline, _ *model.Run, stage *lang.Stage, a answer) {
 	a.refuse(e, fmt.Sprintf("%q is not an agent stage", stage.ID))
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -12,7 +14,7 @@ import (
 func TestAnswerForAStageThatSentNothingOut(t *testing.T) {
 	cfg := stepConfig()
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
 	run := res.State.Runs[0]
 	require.Equal(t, "ready", run.Stage)
@@ -22,7 +24,7 @@ func TestAnswerForAStageThatSentNothingOut(t *testing.T) {
 	assert.False(t, out.Changed, "a gate takes no report")
 	assert.Contains(t, joinLog(out.Log), `refused: "ready" is not an agent stage`)
 
-	failed := Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: &AgentFailure{Run: run.ID, Stage: "ready", Attempt: attempt}}
+	failed := model.Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: &model.AgentFailure{Run: run.ID, Stage: "ready", Attempt: attempt}}
 	out = Step(cfg, res.State, failed, f, t0)
 	assert.False(t, out.Changed, "a gate has no workflow run to fail")
 	assert.Contains(t, joinLog(out.Log), `ignored: "ready" is not an agent stage`)

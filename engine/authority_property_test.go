@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,7 +20,7 @@ import (
 type authorityWorld struct {
 	rng    *rand.Rand
 	now    time.Time
-	facts  *Facts
+	facts  *model.Facts
 	perms  map[string]string
 	team   []string
 	nextID int64
@@ -44,13 +45,13 @@ func newAuthorityWorld(seed uint64) *authorityWorld {
 
 // refresh makes the facts say what the world says today.
 func (w *authorityWorld) refresh() {
-	w.facts.People = People{Permissions: map[string]string{}}
+	w.facts.People = model.People{Permissions: map[string]string{}}
 	for l, p := range w.perms {
 		w.facts.People.Permissions[l] = p
 	}
 	w.facts.TeamMembers = map[string][]string{"acme/maintainers": slices.Clone(w.team)}
 	for i := range w.facts.PR.Reviews {
-		w.facts.PR.Reviews[i].CanPush = core.PermissionRank[w.perms[w.facts.PR.Reviews[i].Author]] >= core.PermissionRank["write"]
+		w.facts.PR.Reviews[i].CanPush = model.PermissionRank[w.perms[w.facts.PR.Reviews[i].Author]] >= model.PermissionRank["write"]
 	}
 }
 
@@ -64,21 +65,21 @@ func (w *authorityWorld) act() string {
 	switch k := w.rng.IntN(10); k {
 	case 0, 1:
 		who := w.person()
-		pr.Reviews = append(pr.Reviews, Review{Author: who, State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: w.now})
+		pr.Reviews = append(pr.Reviews, model.Review{Author: who, State: model.ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: w.now})
 		w.given[key(who)] = true
 		w.log = append(w.log, who+" approves "+pr.HeadSHA)
 		return "pull_request_review.submitted"
 	case 2, 3:
 		who := w.person()
 		w.nextID++
-		pr.Comments = append(pr.Comments, IssueComment{ID: w.nextID, Author: who, Body: "/pipeline approve", CreatedAt: w.now})
+		pr.Comments = append(pr.Comments, model.IssueComment{ID: w.nextID, Author: who, Body: "/pipeline approve", CreatedAt: w.now})
 		w.given[key(who)] = true
 		w.log = append(w.log, who+" comments /pipeline approve on "+pr.HeadSHA)
 		return "issue_comment.created"
 	case 4:
 		w.nextID++
 		who, editor := w.person(), w.person()
-		c := IssueComment{ID: w.nextID, Author: who, Body: "/pipeline approve", CreatedAt: w.now}
+		c := model.IssueComment{ID: w.nextID, Author: who, Body: "/pipeline approve", CreatedAt: w.now}
 		if editor != who {
 			c.EditedBy = editor
 		} else {
@@ -95,7 +96,7 @@ func (w *authorityWorld) act() string {
 	case 6:
 		w.epoch++
 		pr.BaseRef = []string{"main", "develop"}[w.epoch%2]
-		pr.Timeline = append(pr.Timeline, TimelineEvent{Kind: TimelineBaseChanged, Label: pr.BaseRef, At: w.now})
+		pr.Timeline = append(pr.Timeline, model.TimelineEvent{Kind: model.TimelineBaseChanged, Label: pr.BaseRef, At: w.now})
 		w.log = append(w.log, "dev retargets to "+pr.BaseRef)
 		return "pull_request.edited"
 	case 7:
@@ -129,7 +130,7 @@ func (w *authorityWorld) act() string {
 func (w *authorityWorld) mayMerge(head string) bool {
 	for _, who := range authorityPeople {
 		member := who == "alice" || slices.Contains(w.team, who)
-		write := core.PermissionRank[w.perms[who]] >= core.PermissionRank["write"]
+		write := model.PermissionRank[w.perms[who]] >= model.PermissionRank["write"]
 		if who != "dev" && member && write && w.given[fmt.Sprintf("%s %s %d", who, head, w.epoch)] {
 			return true
 		}
@@ -173,13 +174,13 @@ func authorityStory(t *testing.T, seed uint64) bool {
 	p.Stages = []*lang.Stage{p.Stages[0], gate, p.Stages[1]}
 	w := newAuthorityWorld(seed)
 	w.refresh()
-	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, w.facts, w.now)
+	res := Step(cfg, nil, model.Input{Key: "k0", Event: "pull_request.opened"}, w.facts, w.now)
 	for i := 1; i < 40; i++ {
 		ev := w.act()
 		w.refresh()
-		res = Step(cfg, res.State, Input{Key: fmt.Sprintf("k%d", i), Event: ev}, w.facts, w.now)
+		res = Step(cfg, res.State, model.Input{Key: fmt.Sprintf("k%d", i), Event: ev}, w.facts, w.now)
 		for _, e := range res.Effects {
-			if e.Kind != EffectMerge {
+			if e.Kind != model.EffectMerge {
 				continue
 			}
 			if !w.mayMerge(e.SHA) {

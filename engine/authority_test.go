@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/people"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,35 +26,35 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 	pr := ownPR(9)
 	pr.Author = "mallory"
 	f := issueFacts(pr)
-	f.People = People{Permissions: map[string]string{"mallory": "write", "bob": "write"}}
+	f.People = model.People{Permissions: map[string]string{"mallory": "write", "bob": "write"}}
 	res := startIssueRun(t, cfg, f)
 	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
-	f.Issue.Comments = []IssueComment{command(5, "mallory", "/pipeline skip")}
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "issue_comment.created"}, f, t0.Add(10*time.Minute))
+	f.Issue.Comments = []model.IssueComment{command(5, "mallory", "/pipeline skip")}
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "issue_comment.created"}, f, t0.Add(10*time.Minute))
 	assert.Equal(t, "ready", res.State.Runs[0].Stage, "the pull request's author skips nothing from the issue")
 	require.Len(t, res.Effects, 1)
 	assert.Contains(t, res.Effects[0].Body, "an author of a pull request cannot move its runs past a stage")
 
 	f.Issue.Comments = append(f.Issue.Comments, command(6, "bob", "/pipeline skip"))
-	skipped := Step(cfg, res.State, Input{Key: "k6", Event: "issue_comment.created"}, f, t0.Add(10*time.Minute))
-	assert.Equal(t, StageSkipped, skipped.State.Runs[0].Stages["ready"].Status)
+	skipped := Step(cfg, res.State, model.Input{Key: "k6", Event: "issue_comment.created"}, f, t0.Add(10*time.Minute))
+	assert.Equal(t, model.StageSkipped, skipped.State.Runs[0].Stages["ready"].Status)
 	assert.Equal(t, "bob", skipped.State.Runs[0].Stages["ready"].Skipped.Login)
 	require.Len(t, skipped.Effects, 1)
-	assert.Equal(t, EffectMerge, skipped.Effects[0].Kind, "bob's skip counts for the merge while he may use commands")
+	assert.Equal(t, model.EffectMerge, skipped.Effects[0].Kind, "bob's skip counts for the merge while he may use commands")
 
 	// Suppose the merge had not been asked for at once: bob lost write access, or the head
 	// moved, and the guard no longer counts his skip.
 	st := snapshot.Clone(skipped.State)
 	st.Runs[0].Intents = nil
 	f.People.Permissions["bob"] = "read"
-	res = Step(cfg, st, Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))
+	res = Step(cfg, st, model.Input{Key: "k7", Event: "pull_request.labeled"}, f, t0.Add(20*time.Minute))
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 	assert.Contains(t, res.State.Runs[0].History[len(res.State.Runs[0].History)-1].Why, "the /pipeline skip by bob no longer counts")
 	f.People.Permissions["bob"] = "write"
 	pr.HeadSHA = "cccccccccc"
-	res = Step(cfg, st, Input{Key: "k8", Event: "pull_request.synchronize"}, f, t0.Add(30*time.Minute))
+	res = Step(cfg, st, model.Input{Key: "k8", Event: "pull_request.synchronize"}, f, t0.Add(30*time.Minute))
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 	assert.Contains(t, res.State.Runs[0].History[len(res.State.Runs[0].History)-1].Why, "was given on an older commit")
 }
@@ -60,20 +63,20 @@ func TestIssueRunPRAuthorCannotSkip(t *testing.T) {
 // state lists it for the status; a comment its author edited is theirs.
 func TestDisownedCommandIsNotActedOn(t *testing.T) {
 	cfg, f := humanConfig(t, 1), humanFacts()
-	res := settleAll(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
+	res := settleAll(t, cfg, Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
 	edited := command(3, "alice", "/pipeline approve")
 	edited.EditedBy = "dev"
-	f.PR.Comments = []IssueComment{edited}
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "issue_comment.edited"}, f, t0.Add(time.Hour))
+	f.PR.Comments = []model.IssueComment{edited}
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "issue_comment.edited"}, f, t0.Add(time.Hour))
 	assert.Equal(t, "approval", res.State.Runs[0].Stage)
 	assert.Empty(t, res.State.Runs[0].Stages["approval"].Approvals)
-	assert.Equal(t, []DisownedComment{{ID: 3, Author: "alice", Editor: "dev"}}, res.State.Disowned)
+	assert.Equal(t, []model.DisownedComment{{ID: 3, Author: "alice", Editor: "dev"}}, res.State.Disowned)
 	assert.Equal(t, int64(3), res.State.CommandsSeen, "acted on once: not again when its author edits it back")
-	assert.True(t, PeopleNeeded(cfg, res.State, f).Empty(), "nothing to read for a disowned comment")
+	assert.True(t, people.Needed(cfg, res.State, f).Empty(), "nothing to read for a disowned comment")
 
 	own := command(4, "alice", "/pipeline approve")
 	f.PR.Comments = append(f.PR.Comments, own)
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	assert.Equal(t, "merge", res.State.Runs[0].Stage)
 }
 
@@ -83,7 +86,7 @@ func TestDisownedCommandIsNotActedOn(t *testing.T) {
 func TestOutdatedAt(t *testing.T) {
 	f := humanFacts()
 	e := &eval{&core.Eval{Facts: f, Now: t0}}
-	run := &Run{Head: f.PR.HeadSHA}
+	run := &model.Run{Head: f.PR.HeadSHA}
 	stage := &lang.Stage{}
 	assert.Empty(t, e.OutdatedAt(run, stage, t0), "a run that saw one head only")
 	run.HeadSince = t0.Add(time.Hour)
@@ -91,7 +94,7 @@ func TestOutdatedAt(t *testing.T) {
 	assert.Empty(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
 	stage.KeepOnPush = true
 	assert.Empty(t, e.OutdatedAt(run, stage, t0))
-	f.PR.Timeline = []TimelineEvent{{Kind: TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
+	f.PR.Timeline = []model.TimelineEvent{{Kind: model.TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
 	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
 }
 
@@ -100,12 +103,12 @@ func TestOutdatedAt(t *testing.T) {
 func TestGatesSeeTheRunsAuthors(t *testing.T) {
 	var seen []string
 	cfg := issueConfig()
-	cfg.Pipelines[0].Stages[1].Conditions = []lang.Condition{{Check: "who", Eval: checkFunc(func(f *Facts) GateResult {
+	cfg.Pipelines[0].Stages[1].Conditions = []lang.Condition{{Check: "who", Eval: checkFunc(func(f *model.Facts) model.GateResult {
 		seen = f.RunAuthors
 		if f.Authored(f.PR, "mallory") {
-			return GateResult{Status: GatePending, Message: "mallory is an author"}
+			return model.GateResult{Status: model.GatePending, Message: "mallory is an author"}
 		}
-		return GateResult{Status: GatePass}
+		return model.GateResult{Status: model.GatePass}
 	})}}
 	pr := ownPR(9)
 	pr.Author = "mallory"

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/httppoll"
 	"github.com/org/pipeline-action/engine/lang"
@@ -17,12 +19,12 @@ import (
 // when it is acted on, in the same saved state as what it did, so each is acted on once.
 
 // deadlineArmer adds the deadlines of stage to sr, which was just entered at now.
-type deadlineArmer func(stage *lang.Stage, sr *StageRun, now time.Time)
+type deadlineArmer func(stage *lang.Stage, sr *model.StageRun, now time.Time)
 
 // deadlineHandler acts on deadline d of run's current stage, which is due. It reports
 // whether the run moved (another stage, or a new status); a handler that only acted
 // (a reminder, an extension) returns false, and the stage is evaluated as usual.
-type deadlineHandler func(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool
+type deadlineHandler func(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool
 
 // deadlineArmers run in order on every stage entry, before the stage type's own (its arm);
 // deadlineHandlers act on the deadlines any stage may have, by kind, and a stage type
@@ -30,12 +32,12 @@ type deadlineHandler func(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage
 var (
 	deadlineArmers   = []deadlineArmer{core.ArmTimeout, httppoll.Arm}
 	deadlineHandlers = map[string]deadlineHandler{
-		DeadlineTimeout:      (*eval).timedOut,
-		DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
-		DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
+		model.DeadlineTimeout:      (*eval).timedOut,
+		model.DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
+		model.DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
 		// A rate limit ended: the stage is evaluated as usual, which tries its effect again.
-		DeadlineRetry: func(*eval, *lang.Pipeline, *Run, *lang.Stage, Deadline) bool { return false },
-		httppoll.Kind: func(e *eval, _ *lang.Pipeline, run *Run, stage *lang.Stage, _ Deadline) bool {
+		model.DeadlineRetry: func(*eval, *lang.Pipeline, *model.Run, *lang.Stage, model.Deadline) bool { return false },
+		httppoll.Kind: func(e *eval, _ *lang.Pipeline, run *model.Run, stage *lang.Stage, _ model.Deadline) bool {
 			httppoll.Arm(stage, run.Stages[stage.ID], e.Now) // the next poll; the gate is evaluated as usual
 			return false
 		},
@@ -47,7 +49,7 @@ var (
 // the current stage, so once every other stage has been swept clear in this evaluation,
 // clearing the one left keeps them so, and entering a stage costs the same however many
 // stages the run has.
-func (e *eval) arm(run *Run, left string) {
+func (e *eval) arm(run *model.Run, left string) {
 	if e.Swept[run] {
 		if sr := run.Stages[left]; sr != nil && left != run.Stage {
 			sr.Deadlines = nil
@@ -59,7 +61,7 @@ func (e *eval) arm(run *Run, left string) {
 			}
 		}
 		if e.Swept == nil {
-			e.Swept = map[*Run]bool{}
+			e.Swept = map[*model.Run]bool{}
 		}
 		e.Swept[run] = true
 	}
@@ -83,7 +85,7 @@ func (e *eval) arm(run *Run, left string) {
 
 // due acts on the deadlines of run's current stage that now has reached, oldest first,
 // each once. stop says the run moved, and whether it did is moved (advance's result).
-func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop bool) {
+func (e *eval) due(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (moved, stop bool) {
 	sr := run.Stages[stage.ID]
 	if sr == nil {
 		return false, false
@@ -103,12 +105,12 @@ func (e *eval) due(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, stop b
 			h = t.deadline(d.Kind)
 		}
 		if h == nil {
-			e.finish(run, RunFailed, lang.TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+stage.ID)
+			e.finish(run, model.RunFailed, lang.TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+stage.ID)
 			return false, true
 		}
 		at, attempt := run.Stage, sr.Attempt
-		if h(e, p, run, stage, d) || run.Status.Final() || run.Status == RunEscalated || run.Stage != at || sr.Attempt != attempt {
-			return !run.Status.Final() && run.Status != RunEscalated, true
+		if h(e, p, run, stage, d) || run.Status.Final() || run.Status == model.RunEscalated || run.Stage != at || sr.Attempt != attempt {
+			return !run.Status.Final() && run.Status != model.RunEscalated, true
 		}
 	}
 }

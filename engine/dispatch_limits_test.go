@@ -4,10 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,16 +20,16 @@ func TestWorkflowDispatchOverGitHubsPayloadLimitIsNotSent(t *testing.T) {
 		size int
 		sent bool
 	}{
-		{name: "fits", size: MaxDispatchPayload - 1000, sent: true},
-		{name: "too large", size: MaxDispatchPayload, sent: false},
+		{name: "fits", size: model.MaxDispatchPayload - 1000, sent: true},
+		{name: "too large", size: model.MaxDispatchPayload, sent: false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := agentConfig(t, lang.DispatchWorkflow)
 			cfg.Pipelines[0].Context[1].Value.Scalar = strings.Repeat("x", tt.size)
-			res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+			res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 			if tt.sent {
 				require.Len(t, res.Effects, 1)
-				assert.Equal(t, EffectDispatch, res.Effects[0].Kind)
+				assert.Equal(t, model.EffectDispatch, res.Effects[0].Kind)
 				return
 			}
 			assert.Empty(t, res.Effects)
@@ -40,12 +41,12 @@ func TestWorkflowDispatchOverGitHubsPayloadLimitIsNotSent(t *testing.T) {
 
 func TestCheckDispatchPayload(t *testing.T) {
 	many := map[string]string{}
-	for i := range MaxDispatchInputs + 1 {
+	for i := range model.MaxDispatchInputs + 1 {
 		many[strings.Repeat("k", i+1)] = "v"
 	}
-	require.Error(t, core.CheckDispatchPayload(many))
+	require.Error(t, model.CheckDispatchPayload(many))
 	delete(many, "k")
-	require.NoError(t, core.CheckDispatchPayload(many))
+	require.NoError(t, model.CheckDispatchPayload(many))
 	// Characters, not bytes: 30,000 two-byte characters fit.
-	require.NoError(t, core.CheckDispatchPayload(map[string]string{"context": strings.Repeat("é", 30_000)}))
+	require.NoError(t, model.CheckDispatchPayload(map[string]string{"context": strings.Repeat("é", 30_000)}))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -29,7 +31,7 @@ import (
 // MaxIntentLease after the dispatch, when it is taken as performed too.
 
 // reconcileDispatch settles the dispatch intent of an agent stage found in the state.
-func (e *eval) reconcileDispatch(run *Run, stage *lang.Stage, it Intent) {
+func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Intent) {
 	sr := run.Stages[it.Stage]
 	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		run.Intents = core.DropIntent(run.Intents, it.Key)
@@ -45,7 +47,7 @@ func (e *eval) reconcileDispatch(run *Run, stage *lang.Stage, it Intent) {
 	switch {
 	case seen == core.TraceSeen:
 		e.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, at, why)
-		e.settleDispatch(run, stage, Outcome{Key: it.Key, WorkflowRun: runID})
+		e.settleDispatch(run, stage, model.Outcome{Key: it.Key, WorkflowRun: runID})
 		return
 	case e.Now.Before(it.InFlightUntil()):
 		e.InFlight(run, it)
@@ -55,7 +57,7 @@ func (e *eval) reconcileDispatch(run *Run, stage *lang.Stage, it Intent) {
 		e.Intents.Unknown[it.Key] = it
 		e.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
 		return
-	case seen == core.TraceUnread && e.Now.Before(it.At.Add(MaxIntentLease)):
+	case seen == core.TraceUnread && e.Now.Before(it.At.Add(model.MaxIntentLease)):
 		// Never sent again on a failed look-up: it may have been performed.
 		sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known yet (%s); looking again on the next event, and not sending it again meanwhile",
 			stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)

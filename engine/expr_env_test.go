@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -10,14 +12,14 @@ import (
 )
 
 func TestFactsEnv(t *testing.T) {
-	f := &Facts{Repo: "org/repo", DefaultBranch: "main", Viewer: "bot", PR: &PullRequest{
-		Number: 7, Title: "Fix", State: PROpen, Author: "amy", BaseRef: "main", HeadRef: "feat/x", HeadSHA: "abc",
-		Mergeable: Unknown, Labels: []string{"bug"},
-		Checks: []CheckResult{{Name: "test", Kind: "check_run", State: CheckSuccess, Conclusion: "SUCCESS"}},
-		Reviews: []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "abc", CanPush: true},
-			{Author: "review-agent[bot]", State: ReviewApproved, CommitSHA: "abc", CanPush: true, IsBot: true}},
+	f := &model.Facts{Repo: "org/repo", DefaultBranch: "main", Viewer: "bot", PR: &model.PullRequest{
+		Number: 7, Title: "Fix", State: model.PROpen, Author: "amy", BaseRef: "main", HeadRef: "feat/x", HeadSHA: "abc",
+		Mergeable: model.Unknown, Labels: []string{"bug"},
+		Checks: []model.CheckResult{{Name: "test", Kind: "check_run", State: model.CheckSuccess, Conclusion: "SUCCESS"}},
+		Reviews: []model.Review{{Author: "bob", State: model.ReviewApproved, CommitSHA: "abc", CanPush: true},
+			{Author: "review-agent[bot]", State: model.ReviewApproved, CommitSHA: "abc", CanPush: true, IsBot: true}},
 	}}
-	gh := FactsEnv(f)
+	gh := model.FactsEnv(f)
 	assert.Equal(t, "org/repo", gh["repo"])
 	pr := gh["pr"].(map[string]any)
 	assert.Equal(t, 7, pr["number"])
@@ -25,9 +27,9 @@ func TestFactsEnv(t *testing.T) {
 	assert.Equal(t, []any{"bug"}, pr["labels"])
 	assert.Equal(t, []any{map[string]any{"name": "test", "kind": "check_run", "state": "success", "conclusion": "SUCCESS"}}, pr["checks"])
 
-	for m, want := range map[string]any{Mergeable: true, Conflicting: false} {
+	for m, want := range map[string]any{model.Mergeable: true, model.Conflicting: false} {
 		f.PR.Mergeable = m
-		assert.Equal(t, want, FactsEnv(f)["pr"].(map[string]any)["mergeable"], m)
+		assert.Equal(t, want, model.FactsEnv(f)["pr"].(map[string]any)["mergeable"], m)
 	}
 
 	e, cerr := lang.CompileExpr("github.pr.reviews[0].author == 'bob' && github.pr.head == 'feat/x' && "+
@@ -37,14 +39,14 @@ func TestFactsEnv(t *testing.T) {
 	assert.NoError(t, err)
 	assert.True(t, ok)
 
-	assert.Equal(t, map[string]any{"pr": nil}, FactsEnv(nil))
-	assert.Nil(t, FactsEnv(&Facts{Repo: "org/repo"})["pr"])
+	assert.Equal(t, map[string]any{"pr": nil}, model.FactsEnv(nil))
+	assert.Nil(t, model.FactsEnv(&model.Facts{Repo: "org/repo"})["pr"])
 }
 
 func TestHasLabelOverTheFacts(t *testing.T) {
 	e, cerr := lang.CompileExpr("'security' | has_label", lang.Pos{File: "p.yaml", Line: 4, Col: 12})
 	require.Nil(t, cerr)
-	got, err := e.Eval(lang.Env{"github": FactsEnv(&Facts{PR: &PullRequest{Labels: []string{"Security"}}})})
+	got, err := e.Eval(lang.Env{"github": model.FactsEnv(&model.Facts{PR: &model.PullRequest{Labels: []string{"Security"}}})})
 	require.NoError(t, err)
 	assert.Equal(t, true, got)
 }

@@ -1,11 +1,16 @@
 package engine
 
-import "github.com/org/pipeline-action/engine/lang"
+import (
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+)
 
 // fakeCheck is a condition of the fake gates: it always passes.
 type fakeCheck struct{ Name string }
 
-func (c fakeCheck) Evaluate(*Facts) GateResult { return GateResult{Check: c.Name, Status: GatePass} }
+func (c fakeCheck) Evaluate(*model.Facts) model.GateResult {
+	return model.GateResult{Check: c.Name, Status: model.GatePass}
+}
 
 // fakeGate compiles a fakeCheck, reading the parameter the tests give it.
 type fakeGate struct{ name string }

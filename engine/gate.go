@@ -1,17 +1,20 @@
 package engine
 
-import "github.com/org/pipeline-action/engine/lang"
+import (
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+)
 
 // Check evaluates one compiled condition against facts. Implementations are pure.
 type Check interface {
-	Evaluate(f *Facts) GateResult
+	Evaluate(f *model.Facts) model.GateResult
 }
 
 // RunCheck is implemented by checks that read the run as well as the facts (an `expr`
 // over `stages.*` or `context.*`): the engine evaluates them with the env of the run
 // whose gate it evaluates (its context, the stages' outputs and verdicts, the facts).
 type RunCheck interface {
-	EvaluateRun(f *Facts, env lang.Env) GateResult
+	EvaluateRun(f *model.Facts, env lang.Env) model.GateResult
 }
 
 // PRFreeCheck is implemented by checks that can tell whether they read a pull request: an

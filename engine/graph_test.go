@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/graph"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -39,30 +42,30 @@ func TestMermaid(t *testing.T) {
 	tests := []struct {
 		name string
 		p    *lang.Pipeline
-		run  *Run
+		run  *model.Run
 	}{
 		{name: "plain", p: autoMerge()},
 		{name: "hyphens_and_loops", p: review()},
-		{name: "waiting", p: autoMerge(), run: &Run{
-			Status: RunWaiting, Stage: "ready",
-			Stages: map[string]*StageRun{"ready": {Status: StageWaiting}},
+		{name: "waiting", p: autoMerge(), run: &model.Run{
+			Status: model.RunWaiting, Stage: "ready",
+			Stages: map[string]*model.StageRun{"ready": {Status: model.StageWaiting}},
 		}},
-		{name: "retrying", p: review(), run: &Run{
-			Status: RunRunning, Stage: "merge",
-			Stages: map[string]*StageRun{
-				"ci-green":    {Status: StagePassed},
-				"code-review": {Status: StagePassed},
-				"label-ready": {Status: StageSucceeded},
-				"merge":       {Status: StageRetrying},
+		{name: "retrying", p: review(), run: &model.Run{
+			Status: model.RunRunning, Stage: "merge",
+			Stages: map[string]*model.StageRun{
+				"ci-green":    {Status: model.StagePassed},
+				"code-review": {Status: model.StagePassed},
+				"label-ready": {Status: model.StageSucceeded},
+				"merge":       {Status: model.StageRetrying},
 			},
 		}},
-		{name: "completed", p: autoMerge(), run: &Run{
-			Status: RunCompleted, Stage: "merge",
-			Stages: map[string]*StageRun{"ready": {Status: StagePassed}, "merge": {Status: StageSucceeded}},
+		{name: "completed", p: autoMerge(), run: &model.Run{
+			Status: model.RunCompleted, Stage: "merge",
+			Stages: map[string]*model.StageRun{"ready": {Status: model.StagePassed}, "merge": {Status: model.StageSucceeded}},
 		}},
-		{name: "failed", p: review(), run: &Run{
-			Status: RunFailed, Stage: "ci-green",
-			Stages: map[string]*StageRun{"ci-green": {Status: StageFailed}},
+		{name: "failed", p: review(), run: &model.Run{
+			Status: model.RunFailed, Stage: "ci-green",
+			Stages: map[string]*model.StageRun{"ci-green": {Status: model.StageFailed}},
 		}},
 		{name: "odd_ids", p: &lang.Pipeline{Name: "odd", Stages: []*lang.Stage{
 			{ID: "end", Type: lang.StageGate, OnFail: "escalate"},
@@ -74,19 +77,19 @@ func TestMermaid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Mermaid(tt.p, tt.run)
-			assert.Equal(t, got, Mermaid(tt.p, tt.run), "deterministic")
+			got := graph.Mermaid(tt.p, tt.run)
+			assert.Equal(t, got, graph.Mermaid(tt.p, tt.run), "deterministic")
 			checkGraphGolden(t, filepath.Join("testdata", "graph", tt.name+".mmd"), got)
 		})
 	}
 }
 
 func TestMermaidNil(t *testing.T) {
-	assert.Empty(t, Mermaid(nil, nil))
+	assert.Empty(t, graph.Mermaid(nil, nil))
 }
 
 func TestMermaidIDs(t *testing.T) {
-	got := Mermaid(&lang.Pipeline{Stages: []*lang.Stage{
+	got := graph.Mermaid(&lang.Pipeline{Stages: []*lang.Stage{
 		{ID: "a-b", Type: lang.StageGate},
 		{ID: "a_b", Type: lang.StageGate},
 	}}, nil)

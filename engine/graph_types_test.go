@@ -5,9 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/graph"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
-	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,7 +18,7 @@ func TestMermaidStageTypes(t *testing.T) {
 	tests := []struct {
 		name string
 		p    *lang.Pipeline
-		run  *Run
+		run  *model.Run
 	}{
 		{name: "agent", p: &lang.Pipeline{Name: "dev", Stages: []*lang.Stage{
 			{ID: "implement", Type: lang.StageAgent, Agent: "feat-dev", AgentAction: "implement",
@@ -98,16 +100,16 @@ func TestMermaidStageTypes(t *testing.T) {
 				{ID: "one", Type: lang.StageAgent, Agent: "x"},
 				{ID: "two", Type: lang.StageAgent, Agent: "y"},
 			}},
-		}}, run: &Run{Status: RunRunning, Stage: "review", Stages: map[string]*StageRun{
-			"implement": {Status: StageSucceeded},
-			"one":       {Status: StagePassed},
-			"two":       {Status: StageFailed},
+		}}, run: &model.Run{Status: model.RunRunning, Stage: "review", Stages: map[string]*model.StageRun{
+			"implement": {Status: model.StageSucceeded},
+			"one":       {Status: model.StagePassed},
+			"two":       {Status: model.StageFailed},
 		}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Mermaid(tt.p, tt.run)
-			assert.Equal(t, got, Mermaid(tt.p, tt.run), "deterministic")
+			got := graph.Mermaid(tt.p, tt.run)
+			assert.Equal(t, got, graph.Mermaid(tt.p, tt.run), "deterministic")
 			checkGraphGolden(t, filepath.Join("testdata", "graph", tt.name+".mmd"), got)
 		})
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
@@ -33,7 +35,7 @@ type guardPlan struct {
 // action ends. On top of that, every gate, human stage and sub-pipeline the run passed or
 // skipped must still hold, and a moved head sends the run back to the first gate whose
 // verdict depends on the head.
-func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
+func (e *eval) guard(p *lang.Pipeline, run *model.Run, merge *lang.Stage) guardPlan {
 	// A merge branch of a parallel stage is reached through its stage.
 	return e.guardTo(p, run, core.GuardTarget(p, merge), 0)
 }
@@ -41,10 +43,10 @@ func (e *eval) guard(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
 // guardTo is the guard of run on its way to merge, a stage of p, or with merge nil to the
 // end of p (a sub-pipeline's run, judged for the merge of a run above it); depth counts
 // the sub-pipelines above.
-func (e *eval) guardTo(p *lang.Pipeline, run *Run, merge *lang.Stage, depth int) guardPlan {
+func (e *eval) guardTo(p *lang.Pipeline, run *model.Run, merge *lang.Stage, depth int) guardPlan {
 	// Gates read the run's approvals ledger and env as they do when the run reaches them.
 	defer e.withRun(p, run)()
-	g := &guardCheck{e: e, run: run, held: map[string][]GateResult{}, failing: map[string]bool{}, depth: depth, subs: map[string]childBack{}}
+	g := &guardCheck{e: e, run: run, held: map[string][]model.GateResult{}, failing: map[string]bool{}, depth: depth, subs: map[string]childBack{}}
 	order, frontier, justified := guardwalk.Paths(p, merge, g.recheck)
 	pr := e.Facts.PR
 	// VerifiedSHA is the head of the run's own pull request, where its gates passed; the
@@ -67,7 +69,7 @@ func (e *eval) guardTo(p *lang.Pipeline, run *Run, merge *lang.Stage, depth int)
 		if merge != nil && s.ID == merge.ID || sr == nil {
 			continue
 		}
-		if sr.Status == StageSkipped && s.Condition != nil && !g.skips(s) {
+		if sr.Status == model.StageSkipped && s.Condition != nil && !g.skips(s) {
 			// Skipped while its condition did not hold, and it may hold now: what the stage
 			// does (an agent's review, a sub-pipeline) was never done, so it is run, not judged
 			// as if it had been.
@@ -89,12 +91,12 @@ func (e *eval) guardTo(p *lang.Pipeline, run *Run, merge *lang.Stage, depth int)
 // their results, and those that decidedly fail.
 type guardCheck struct {
 	e       *eval
-	run     *Run
-	held    map[string][]GateResult // gate id -> results, for gates that do not hold
-	failing map[string]bool         // gates that decidedly fail
-	moved   bool                    // the head moved since the run's gates passed
-	depth   int                     // how many sub-pipelines deep run is below the merging run
-	subs    map[string]childBack    // pipeline stage or branch id -> its sub-pipeline's judgement
+	run     *model.Run
+	held    map[string][]model.GateResult // gate id -> results, for gates that do not hold
+	failing map[string]bool               // gates that decidedly fail
+	moved   bool                          // the head moved since the run's gates passed
+	depth   int                           // how many sub-pipelines deep run is below the merging run
+	subs    map[string]childBack          // pipeline stage or branch id -> its sub-pipeline's judgement
 }
 
 // recheck is the verdict of s's type on s; the guard takes the transitions of a type it

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -23,7 +25,7 @@ type childBack struct {
 	branch   *lang.Stage // set for a parallel stage's pipeline branch
 	mustHold bool        // the branch may not be skipped by its condition again
 	again    []string    // the other pipeline branches that no longer hold: they run again too
-	child    *Run
+	child    *model.Run
 	plan     guardPlan
 }
 
@@ -55,7 +57,7 @@ func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
 		view = &v
 	}
 	plan := e.guardTo(cp, view, nil, g.depth+1)
-	if plan.back == nil && plan.why == "" && child != nil && child.Status != RunCompleted {
+	if plan.back == nil && plan.why == "" && child != nil && child.Status != model.RunCompleted {
 		plan.why = fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
 	}
 	return childBack{child: child, plan: plan}
@@ -71,7 +73,7 @@ func (g *guardCheck) joinHolds(par *lang.Stage) bool {
 // branch does was never done, so it must run, not be counted as if it had.
 func (g *guardCheck) unrun(par, b *lang.Stage) bool {
 	sr, bsr := g.run.Stages[par.ID], g.run.Stages[b.ID]
-	if b.Condition == nil || sr == nil || bsr == nil || bsr.Status != StageSkipped ||
+	if b.Condition == nil || sr == nil || bsr == nil || bsr.Status != model.StageSkipped ||
 		bsr.Parent != par.ID || bsr.ParentAttempt != sr.Attempt {
 		return false
 	}
@@ -143,7 +145,7 @@ func (g *guardCheck) subBack(s *lang.Stage) guardPlan {
 // goBack sends run, which stands at from, back as plan says: to plan.back, and the child
 // below it back to its own stage that no longer holds, taken up by the new attempt (of a
 // parallel stage, the branches that succeeded keep their result).
-func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
+func (e *eval) goBack(p *lang.Pipeline, run *model.Run, from string, plan guardPlan) {
 	e.enter(run, from, plan.back.ID, plan.why)
 	if plan.mustHold {
 		// Its condition is not the guard's to skip: the stage must hold, not be skipped again.
@@ -168,7 +170,7 @@ func (e *eval) goBack(p *lang.Pipeline, run *Run, from string, plan guardPlan) {
 		if e.startBranches(p, run, plan.back, keep, must); run.Status.Final() {
 			return
 		}
-		if link = run.Stages[c.branch.ID]; link == nil || link.Status != StageWaiting {
+		if link = run.Stages[c.branch.ID]; link == nil || link.Status != model.StageWaiting {
 			return // the branch is skipped this time: its child is not taken up
 		}
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -31,26 +33,26 @@ func chainConfig() *lang.Config {
 // chain is taken back down to it — the same runs, at new attempts — not started anew.
 func TestGuardRechecksTheChainBelow(t *testing.T) {
 	cfg := chainConfig()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("green"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("green"), t0)
 	require.Len(t, res.State.Runs, 3)
 	top, mid, leaf := runOf(res.State, "top/7/1"), runOf(res.State, "mid/7/1"), runOf(res.State, "leaf/7/1")
-	require.Equal(t, RunCompleted, leaf.Status)
+	require.Equal(t, model.RunCompleted, leaf.Status)
 	require.Equal(t, "go", mid.Stage)
 
 	// green is gone by the time mid's gate passes and top reaches its merge.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("go"), t0.Add(1))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("go"), t0.Add(1))
 	assert.Equal(t, 0, merges(res), "the grandchild's gate does not hold")
 	require.Len(t, res.State.Runs, 3, "no run is started anew")
 	top, mid, leaf = runOf(res.State, "top/7/1"), runOf(res.State, "mid/7/1"), runOf(res.State, "leaf/7/1")
 	assert.Equal(t, "mid", top.Stage)
 	assert.Equal(t, "leaf", mid.Stage)
-	assert.Equal(t, RunWaiting, leaf.Status)
+	assert.Equal(t, model.RunWaiting, leaf.Status)
 	assert.Equal(t, "green", leaf.Stage)
 	assert.Equal(t, top.Stages["mid"].Attempt, mid.ParentAttempt, "mid is the child of top's new attempt")
 	assert.Equal(t, mid.Stages["leaf"].Attempt, leaf.ParentAttempt, "leaf is the child of mid's new attempt")
 	assert.Contains(t, top.History[len(top.History)-1].Why, `(run leaf/7/1) does not hold: gate "green" no longer holds`)
 
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, prFacts("go", "green"), t0.Add(2))
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "pull_request.labeled"}, prFacts("go", "green"), t0.Add(2))
 	assert.Equal(t, 1, merges(res))
 	assert.Len(t, res.State.Runs, 3)
 }
@@ -59,21 +61,21 @@ func TestGuardRechecksTheChainBelow(t *testing.T) {
 // all grants nothing: the sub-pipeline is judged as written, on today's facts.
 func TestGuardJudgesASubPipelineAsWritten(t *testing.T) {
 	cfg := chainConfig()
-	forged := &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", ConfigOID: "blob1", Subject: "acme/widgets#7",
-		Status: RunRunning, Stage: "merge", Stages: map[string]*StageRun{
-			"mid":   {Status: StageSucceeded, Attempt: 1},
-			"merge": {Status: StageWaiting, Attempt: 1}}}}}
-	res := Step(cfg, forged, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("go"), t0)
+	forged := &model.State{Version: 1, Runs: []*model.Run{{ID: "top/7/1", Pipeline: "top", ConfigOID: "blob1", Subject: "acme/widgets#7",
+		Status: model.RunRunning, Stage: "merge", Stages: map[string]*model.StageRun{
+			"mid":   {Status: model.StageSucceeded, Attempt: 1},
+			"merge": {Status: model.StageWaiting, Attempt: 1}}}}}
+	res := Step(cfg, forged, model.Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("go"), t0)
 	assert.Equal(t, 0, merges(res))
 	top := runOf(res.State, "top/7/1")
 	assert.Equal(t, "mid", top.Stage, "back to the pipeline stage, which starts its child")
 	assert.NotNil(t, runOf(res.State, "mid/7/1"))
 
 	// The same state on facts where everything below holds: the merge goes ahead.
-	res = Step(cfg, &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", ConfigOID: "blob1", Subject: "acme/widgets#7",
-		Status: RunRunning, Stage: "merge", Stages: map[string]*StageRun{
-			"mid":   {Status: StageSucceeded, Attempt: 1},
-			"merge": {Status: StageWaiting, Attempt: 1}}}}}, Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("go", "green"), t0)
+	res = Step(cfg, &model.State{Version: 1, Runs: []*model.Run{{ID: "top/7/1", Pipeline: "top", ConfigOID: "blob1", Subject: "acme/widgets#7",
+		Status: model.RunRunning, Stage: "merge", Stages: map[string]*model.StageRun{
+			"mid":   {Status: model.StageSucceeded, Attempt: 1},
+			"merge": {Status: model.StageWaiting, Attempt: 1}}}}}, model.Input{Key: "k1", Event: "pull_request.labeled"}, prFacts("go", "green"), t0)
 	assert.Equal(t, 1, merges(res))
 }
 
@@ -100,10 +102,10 @@ func skipConfig(t *testing.T, typ lang.StageType) *lang.Config {
 func TestGuardSendsBackToAStageItMustHold(t *testing.T) {
 	for _, typ := range []lang.StageType{lang.StageHuman, lang.StageGate} {
 		t.Run(string(typ), func(t *testing.T) {
-			res := Step(skipConfig(t, typ), nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+			res := Step(skipConfig(t, typ), nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 			assert.Equal(t, 0, merges(res))
 			run := res.State.Runs[0]
-			assert.Equal(t, RunWaiting, run.Status, run.Message)
+			assert.Equal(t, model.RunWaiting, run.Status, run.Message)
 			assert.Equal(t, "check", run.Stage)
 			assert.NotContains(t, run.Message, "times in one event")
 		})
@@ -120,17 +122,17 @@ func TestGuardRunsABranchItMustHold(t *testing.T) {
 	cfg := chainConfig()
 	cfg.Pipelines[0].Stages[0] = &lang.Stage{ID: "review", Type: lang.StageParallel, Join: lang.JoinAll, OnComplete: "merge",
 		Branches: []*lang.Stage{{ID: "leafy", Type: lang.StagePipeline, Pipeline: "leaf", Condition: &lang.Predicate{Expr: e}}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, 0, merges(res))
 	top := runOf(res.State, "top/7/1")
 	require.NotNil(t, top)
-	assert.Equal(t, RunWaiting, top.Status, top.Message)
+	assert.Equal(t, model.RunWaiting, top.Status, top.Message)
 	assert.Equal(t, "review", top.Stage)
-	assert.Equal(t, StageWaiting, top.Stages["leafy"].Status)
+	assert.Equal(t, model.StageWaiting, top.Stages["leafy"].Status)
 	leaf := runOf(res.State, "leaf/7/1")
 	require.NotNil(t, leaf, "the branch runs its sub-pipeline")
 	assert.Equal(t, "green", leaf.Stage)
 
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("green"), t0.Add(1))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("green"), t0.Add(1))
 	assert.Equal(t, 1, merges(res))
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -97,21 +99,21 @@ func guardCase(data []byte) (merged bool, bad string) {
 			}
 		}
 		// A stored run that claims whatever the input says.
-		run := &Run{ID: "p/7/1", Pipeline: "p", ConfigOID: "blob1", Subject: "acme/widgets#7", Status: RunRunning,
-			Stage: fmt.Sprintf("s%d", next()%n), Stages: map[string]*StageRun{}, VerifiedSHA: facts.PR.HeadSHA}
-		statuses := []StageStatus{StageWaiting, StagePassed, StageSucceeded, StageActing, StageRetrying, StageFailed}
+		run := &model.Run{ID: "p/7/1", Pipeline: "p", ConfigOID: "blob1", Subject: "acme/widgets#7", Status: model.RunRunning,
+			Stage: fmt.Sprintf("s%d", next()%n), Stages: map[string]*model.StageRun{}, VerifiedSHA: facts.PR.HeadSHA}
+		statuses := []model.StageStatus{model.StageWaiting, model.StagePassed, model.StageSucceeded, model.StageActing, model.StageRetrying, model.StageFailed}
 		for _, s := range p.Stages {
-			run.Stages[s.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
+			run.Stages[s.ID] = &model.StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
 			for _, b := range s.Branches {
-				run.Stages[b.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1,
+				run.Stages[b.ID] = &model.StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1,
 					Verdict: []string{lang.VerdictApprove, lang.VerdictReject, ""}[next()%3]}
 			}
 		}
-		st := &State{Version: 1, Runs: []*Run{run}}
-		res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
+		st := &model.State{Version: 1, Runs: []*model.Run{run}}
+		res := Step(cfg, st, model.Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
 		merges := 0
 		for _, e := range res.Effects {
-			if e.Kind == EffectMerge {
+			if e.Kind == model.EffectMerge {
 				merges++
 			}
 		}
@@ -130,7 +132,7 @@ func guardCase(data []byte) (merged bool, bad string) {
 	}
 }
 
-func pathOfPassingGates(p *lang.Pipeline, f *Facts) bool {
+func pathOfPassingGates(p *lang.Pipeline, f *model.Facts) bool {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
@@ -149,7 +151,7 @@ func pathOfPassingGates(p *lang.Pipeline, f *Facts) bool {
 				to = s.SkipTo // its condition does not hold: the gate is skipped
 				break
 			}
-			if s.Conditions[0].Eval.(Check).Evaluate(f).Status != GatePass {
+			if s.Conditions[0].Eval.(Check).Evaluate(f).Status != model.GatePass {
 				continue
 			}
 			to = s.OnPass

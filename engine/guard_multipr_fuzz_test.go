@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -63,24 +65,24 @@ func multiGuardCase(data []byte) (merged bool, bad string) {
 	p, gates := multiGuardPipeline(next)
 	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{p}}
 	api, web := apiPR(), webPR()
-	prs := []*PullRequest{api, web}
+	prs := []*model.PullRequest{api, web}
 	for _, pr := range prs {
 		for _, l := range multiLabels {
 			if next()%3 != 0 {
 				pr.Labels = append(pr.Labels, l)
 			}
 		}
-		pr.Mergeable = []string{Mergeable, Mergeable, Mergeable, Conflicting, Unknown}[next()%5]
+		pr.Mergeable = []string{model.Mergeable, model.Mergeable, model.Mergeable, model.Conflicting, model.Unknown}[next()%5]
 		pr.Draft = next()%6 == 0
-		pr.State = []string{PROpen, PROpen, PROpen, PROpen, PRMerged, PRClosed}[next()%6]
+		pr.State = []string{model.PROpen, model.PROpen, model.PROpen, model.PROpen, model.PRMerged, model.PRClosed}[next()%6]
 	}
 	facts := multiFacts(web, api)
 	run := multiGuardRun(p, api, next)
-	st := &State{Version: 1, Runs: []*Run{run}}
-	res := Step(cfg, st, Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
-	byNumber := map[int]*PullRequest{12: api, 30: web}
+	st := &model.State{Version: 1, Runs: []*model.Run{run}}
+	res := Step(cfg, st, model.Input{Key: "k", Event: "pull_request_review.submitted"}, facts, time.Unix(0, 0))
+	byNumber := map[int]*model.PullRequest{12: api, 30: web}
 	for _, e := range res.Effects {
-		if e.Kind != EffectMerge {
+		if e.Kind != model.EffectMerge {
 			continue
 		}
 		merged = true
@@ -134,16 +136,16 @@ func multiGuardPipeline(next func() int) (*lang.Pipeline, map[string]multiGate) 
 }
 
 // multiGuardRun draws where the run stands and what its stages say.
-func multiGuardRun(p *lang.Pipeline, api *PullRequest, next func() int) *Run {
-	run := &Run{ID: "xr/4/1", Pipeline: "xr", ConfigOID: "blob1", Subject: "acme/api#4", Status: RunRunning,
-		Stage: p.Stages[next()%len(p.Stages)].ID, Stages: map[string]*StageRun{},
+func multiGuardRun(p *lang.Pipeline, api *model.PullRequest, next func() int) *model.Run {
+	run := &model.Run{ID: "xr/4/1", Pipeline: "xr", ConfigOID: "blob1", Subject: "acme/api#4", Status: model.RunRunning,
+		Stage: p.Stages[next()%len(p.Stages)].ID, Stages: map[string]*model.StageRun{},
 		Context:     map[string]any{"pr_number": "acme/api#12", "prs": []any{"acme/api#12", "acme/web#30"}},
 		VerifiedSHA: []string{"", api.HeadSHA, "0000000000"}[next()%3]}
-	statuses := []StageStatus{StageWaiting, StagePassed, StageSucceeded, StageActing, StageRetrying, StageFailed}
+	statuses := []model.StageStatus{model.StageWaiting, model.StagePassed, model.StageSucceeded, model.StageActing, model.StageRetrying, model.StageFailed}
 	for _, s := range p.Stages {
-		run.Stages[s.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
+		run.Stages[s.ID] = &model.StageRun{Status: statuses[next()%len(statuses)], Attempt: 1}
 		for _, b := range s.Branches {
-			run.Stages[b.ID] = &StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1}
+			run.Stages[b.ID] = &model.StageRun{Status: statuses[next()%len(statuses)], Attempt: 1, Parent: s.ID, ParentAttempt: 1}
 		}
 	}
 	return run
@@ -151,13 +153,13 @@ func multiGuardRun(p *lang.Pipeline, api *PullRequest, next func() int) *Run {
 
 // multiMergeRefused says why merge e must not have been asked for, or "": all or none of the
 // pull requests, each open, ready and on a path of passing gates.
-func multiMergeRefused(p *lang.Pipeline, gates map[string]multiGate, e Effect, prs []*PullRequest, at string) string {
+func multiMergeRefused(p *lang.Pipeline, gates map[string]multiGate, e model.Effect, prs []*model.PullRequest, at string) string {
 	api, web := prs[0], prs[1]
 	for _, other := range prs {
-		if other.State == PRMerged {
+		if other.State == model.PRMerged {
 			continue
 		}
-		if other.State != PROpen || other.Draft || other.Mergeable == Conflicting {
+		if other.State != model.PROpen || other.Draft || other.Mergeable == model.Conflicting {
 			return fmt.Sprintf("merge of #%d asked for while #%d is %s (draft %v, %s): all or none; stages %s",
 				e.Number, other.Number, other.State, other.Draft, other.Mergeable, describeMulti(p, gates))
 		}
@@ -171,7 +173,7 @@ func multiMergeRefused(p *lang.Pipeline, gates map[string]multiGate, e Effect, p
 
 // multiPath reports whether p has a path from its first stage to merge-all on which every
 // gate passes with `on` as the pull request merged.
-func multiPath(p *lang.Pipeline, gates map[string]multiGate, on *PullRequest, prs []*PullRequest) bool {
+func multiPath(p *lang.Pipeline, gates map[string]multiGate, on *model.PullRequest, prs []*model.PullRequest) bool {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i

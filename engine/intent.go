@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -32,13 +34,13 @@ func (e *eval) reconcile() {
 		if len(run.Intents) == 0 {
 			continue
 		}
-		for _, it := range append([]Intent(nil), run.Intents...) {
+		for _, it := range append([]model.Intent(nil), run.Intents...) {
 			e.reconcileIntent(run, it)
 		}
 	}
 }
 
-func (e *eval) reconcileIntent(run *Run, it Intent) {
+func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 	drop := func(format string, args ...any) {
 		run.Intents = core.DropIntent(run.Intents, it.Key)
 		e.Logf("run %s: intent %s: "+format, append([]any{run.ID, it.Key}, args...)...)
@@ -81,26 +83,26 @@ func (e *eval) reconcileIntent(run *Run, it Intent) {
 		run.Applied = core.AppendOnce(run.Applied, it.Key)
 		sr.Message = ""
 		e.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, it.At.UTC().Format(time.RFC3339), done)
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
+		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
 		return
 	}
 	if e.Now.Before(it.InFlightUntil()) {
 		e.InFlight(run, it)
 		return
 	}
-	if it.Kind == EffectCreateIssue {
+	if it.Kind == model.EffectCreateIssue {
 		// Nothing in the facts tells whether the issue was opened; opening it again could
 		// open it twice.
 		run.Intents = core.DropIntent(run.Intents, it.Key)
 		e.actionFailed(run, stage, fmt.Sprintf("the outcome of opening the issue, asked for at %s, is unknown; it is not opened again, so that it is not opened twice", it.At.UTC().Format(time.RFC3339)))
 		return
 	}
-	if it.Kind == EffectDispatch && !slices.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
+	if it.Kind == model.EffectDispatch && !slices.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
 		return
 	}
 	e.Intents.Unknown[it.Key] = it
 	why := "the comment carrying its marker is not there"
-	if it.Kind == EffectMerge {
+	if it.Kind == model.EffectMerge {
 		why = fmt.Sprintf("the pull request is %s at %s", pr.State, core.Short(pr.HeadSHA))
 	}
 	drop("asked for at %s, its outcome is unknown (%s) and the invocation that asked for it has ended", it.At.UTC().Format(time.RFC3339), why)

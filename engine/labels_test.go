@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -11,7 +13,7 @@ import (
 
 // Labels compare as GitHub compares them: without regard to case.
 func TestLabelsIgnoreCase(t *testing.T) {
-	pr := &PullRequest{Labels: []string{"Security", "WIP", "needs review"}}
+	pr := &model.PullRequest{Labels: []string{"Security", "WIP", "needs review"}}
 	for _, name := range []string{"security", "SECURITY", "Security", "wip", "Needs Review"} {
 		assert.True(t, pr.HasLabel(name), name)
 	}
@@ -54,11 +56,11 @@ func TestStepLabelEffectsIgnoreCase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := Step(tt.config, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(tt.labels...), t0)
+			res := Step(tt.config, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(tt.labels...), t0)
 			require.Len(t, res.State.Runs, 1)
 			if tt.want == nil {
 				assert.Empty(t, res.Effects)
-				assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+				assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 				return
 			}
 			require.Len(t, res.Effects, 1)
@@ -75,8 +77,8 @@ func TestStepTriggerLabelIgnoresCase(t *testing.T) {
 			{ID: "wait", Type: lang.StageGate, OnPass: lang.TargetComplete, Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 		},
 	}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled", Label: "Security"}, prFacts("Security"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.labeled", Label: "Security"}, prFacts("Security"), t0)
 	assert.Len(t, res.State.Runs, 1, "`Security` is the label `security`")
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.labeled", Label: "securities"}, prFacts("securities"), t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.labeled", Label: "securities"}, prFacts("securities"), t0)
 	assert.Empty(t, res.State.Runs)
 }

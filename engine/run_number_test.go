@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -31,11 +33,11 @@ func TestNextRunNumber(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := prFacts()
 			f.PR.CreatedAt = tc.created
-			st := &State{}
+			st := &model.State{}
 			for _, id := range tc.known {
-				st.Past = append(st.Past, PastRun{ID: id, Pipeline: "p"})
+				st.Past = append(st.Past, model.PastRun{ID: id, Pipeline: "p"})
 			}
-			e := newEval(&lang.Config{}, st, f, tc.now, Input{})
+			e := newEval(&lang.Config{}, st, f, tc.now, model.Input{})
 			assert.Equal(t, tc.want, e.NextRunNumber("p"))
 		})
 	}

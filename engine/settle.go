@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -11,7 +13,7 @@ import (
 // Settle applies the outcomes of performed effects and advances the runs again;
 // it may return further effects. in is the input Step handled (its actor is recorded
 // in history). Like Step, it is pure.
-func Settle(cfg *lang.Config, st *State, in Input, outcomes []Outcome, facts *Facts, now time.Time) Result {
+func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.Outcome, facts *model.Facts, now time.Time) model.Result {
 	e := newEval(cfg, st, facts, now, in)
 	e.Settle.Settling = true
 	e.noteDone(outcomes)
@@ -34,7 +36,7 @@ func Settle(cfg *lang.Config, st *State, in Input, outcomes []Outcome, facts *Fa
 }
 
 // settle records outcome o of the effect of run's current stage.
-func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
+func (e *eval) settle(run *model.Run, stage *lang.Stage, o model.Outcome) {
 	if stage.Type == lang.StageAgent {
 		e.settleDispatch(run, stage, o)
 		return
@@ -44,23 +46,23 @@ func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
 	if o.Err == "" {
 		run.Applied = core.AppendOnce(run.Applied, o.Key)
 		sr.Message = ""
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
+		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
 		return
 	}
 	e.NoteRefused(run)
 	sr.Tries++
-	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, core.Plural(sr.Tries, "time", "times"))
+	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, model.Plural(sr.Tries, "time", "times"))
 	if o.Escalate { // step_merge_refusal.go
 		e.mergeRefused(run, stage, o)
 		return
 	}
 	if o.Permanent && (stage.OnFailure != "" || e.IsBranch(run, stage)) {
-		e.leave(run, stage, StageFailed, stage.OnFailure, o.Err)
+		e.leave(run, stage, model.StageFailed, stage.OnFailure, o.Err)
 		return
 	}
 	if o.Permanent {
-		sr.Status = StageFailed
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
+		sr.Status = model.StageFailed
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
 		return
 	}
 	if o.RetryAt.IsZero() {
@@ -69,7 +71,7 @@ func (e *eval) settle(run *Run, stage *lang.Stage, o Outcome) {
 		sr.Message += "; trying again on the next event, or at " + o.RetryAt.UTC().Format(time.RFC3339) + " when GitHub's rate limit ends"
 		core.RetryWhenLimitEnds(sr, o.RetryAt)
 	}
-	sr.Status = StageRetrying
-	run.Status = RunWaiting
+	sr.Status = model.StageRetrying
+	run.Status = model.RunWaiting
 	e.Logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
 }

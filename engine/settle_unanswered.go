@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -19,7 +21,7 @@ import (
 // sending it again. A merge is settled as a refusal, tried again on the next event: a
 // pull request merges once, so GitHub refuses a second merge, and the facts show the
 // first. So is an effect without an intent otherwise: it is idempotent.
-func (e *eval) unanswered(o Outcome) bool {
+func (e *eval) unanswered(o model.Outcome) bool {
 	if !o.Unknown {
 		return false
 	}
@@ -28,7 +30,7 @@ func (e *eval) unanswered(o Outcome) bool {
 			if it.Key != o.Key || run.Status.Final() {
 				continue
 			}
-			if it.Kind == EffectMerge {
+			if it.Kind == model.EffectMerge {
 				return false
 			}
 			e.answerLost(run, o)
@@ -48,14 +50,14 @@ func (e *eval) unanswered(o Outcome) bool {
 	if ag.Dispatch == lang.DispatchAssign {
 		target = ag.Assignee
 	}
-	run.Intents = append(run.Intents, Intent{Key: o.Key, Kind: EffectDispatch, Stage: stage.ID, Attempt: sr.Attempt,
+	run.Intents = append(run.Intents, model.Intent{Key: o.Key, Kind: model.EffectDispatch, Stage: stage.ID, Attempt: sr.Attempt,
 		SHA: e.Facts.PR.HeadSHA, Try: 1, At: e.Now, Until: e.Now, Dispatch: ag.Dispatch, Target: target})
 	e.answerLost(run, o)
 	return true
 }
 
 // answerLost leaves run waiting on its intent of o.Key, saying why.
-func (e *eval) answerLost(run *Run, o Outcome) {
+func (e *eval) answerLost(run *model.Run, o model.Outcome) {
 	for _, it := range run.Intents {
 		if it.Key != o.Key {
 			continue

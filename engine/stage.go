@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -15,9 +17,9 @@ import (
 // other pull requests) is in the tables of deadline.go.
 type stageType interface {
 	// arm adds the deadlines of the type's own to sr, whose stage was just entered at now.
-	arm(stage *lang.Stage, sr *StageRun, now time.Time)
+	arm(stage *lang.Stage, sr *model.StageRun, now time.Time)
 	// step evaluates run, which stands at stage, once, and reports whether it moved.
-	step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool
+	step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool
 	// deadline is the handler of a deadline kind of the type's own, or nil.
 	deadline(kind string) deadlineHandler
 	// recheck is the merge guard's judgement of s, a stage of the type on a path to the
@@ -25,13 +27,13 @@ type stageType interface {
 	recheck(g *guardCheck, s *lang.Stage) guardVerdict
 	// stillHolds reports whether s, which the run left as sr says, holds for the merge
 	// guard on today's facts.
-	stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool
+	stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool
 	// branch moves b, an open branch of the parallel stage run stands at, once; false
 	// when the type is none a branch may have.
-	branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool
+	branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool
 	// answer applies a, what came back of the work stage sent out, to run, which stands
 	// at the attempt a names (answer.go).
-	answer(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, a answer)
+	answer(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage, a answer)
 	// worker is who works on s, as the status shows it beside the stage: its kind
 	// ("agent") and name ("reviewer"), or "" and "" when nobody but the step loop does.
 	worker(s *lang.Stage) (kind, name string)
@@ -65,13 +67,13 @@ type guardVerdict = guardwalk.Verdict
 // what they do is what the config says to do when they end.
 type unguarded struct{}
 
-func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict       { return guardwalk.Free }
-func (unguarded) stillHolds(*guardCheck, *lang.Stage, *StageRun) bool { return true }
+func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict             { return guardwalk.Free }
+func (unguarded) stillHolds(*guardCheck, *lang.Stage, *model.StageRun) bool { return true }
 
 // noBranch is embedded by the types a branch of a parallel stage may not have.
 type noBranch struct{}
 
-func (noBranch) branch(*eval, *lang.Pipeline, *Run, *lang.Stage) bool { return false }
+func (noBranch) branch(*eval, *lang.Pipeline, *model.Run, *lang.Stage) bool { return false }
 
 // nobody is embedded by the types the step loop moves by itself, with nobody to name.
 type nobody struct{}
@@ -81,5 +83,5 @@ func (nobody) worker(*lang.Stage) (kind, name string) { return "", "" }
 // noDeadlines is embedded by the types that arm and handle no deadline of their own.
 type noDeadlines struct{}
 
-func (noDeadlines) arm(*lang.Stage, *StageRun, time.Time) {}
-func (noDeadlines) deadline(string) deadlineHandler       { return nil }
+func (noDeadlines) arm(*lang.Stage, *model.StageRun, time.Time) {}
+func (noDeadlines) deadline(string) deadlineHandler             { return nil }

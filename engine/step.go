@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
@@ -21,7 +23,7 @@ import (
 // whatever the event, every run that is not final is evaluated against facts; the
 // event only decides reactions (on_events) and which pipelines start. Step is pure:
 // st is not modified.
-func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Result {
+func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts, now time.Time) model.Result {
 	e := newEval(cfg, st, facts, now, in)
 	if e.Facts == nil || e.Facts.PR == nil {
 		e.Logf("no pull request facts for %s; nothing to evaluate", in.Event)
@@ -47,7 +49,7 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 	for _, run := range e.St.Runs {
 		if p := cfg.PipelineFor(run); p != nil && !run.Status.Final() {
 			if why := e.NoLongerMatches(p); why != "" {
-				e.finish(run, RunCancelled, TargetCancelled, why)
+				e.finish(run, model.RunCancelled, TargetCancelled, why)
 			}
 		}
 	}
@@ -73,7 +75,7 @@ func Step(cfg *lang.Config, st *State, in Input, facts *Facts, now time.Time) Re
 // startTriggered starts the pipelines whose trigger is this event, or whose trigger holds
 // since an event that was not seen, unless they already ran for it or are still active.
 // With only, it looks at those pipelines alone.
-func (e *eval) startTriggered(in Input, only ...string) {
+func (e *eval) startTriggered(in model.Input, only ...string) {
 	for _, p := range e.Cfg.Pipelines {
 		if p.Trigger.Event == "" {
 			continue // a sub-pipeline
@@ -92,7 +94,7 @@ func (e *eval) startTriggered(in Input, only ...string) {
 			}
 			continue
 		}
-		if e.Facts.PR.State != PROpen && !core.ClosingTrigger(p) {
+		if e.Facts.PR.State != model.PROpen && !core.ClosingTrigger(p) {
 			// Its work would land on a subject that is done with: an event read late (the
 			// pull request was merged since) starts nothing; only a trigger on closing does.
 			if onEvent {
@@ -146,7 +148,7 @@ func (e *eval) startTriggered(in Input, only ...string) {
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
 const TargetCancelled = "cancelled"
 
-func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input) *eval {
+func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Time, in model.Input) *eval {
 	if facts != nil && cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors {
 		f := *facts // the caller's facts are not changed
 		f.ContributorsApprove = cfg.Settings.AllowContributors
@@ -154,7 +156,7 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 	}
 	facts = people.MarkAgents(cfg, facts) // agents are not people
 	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor,
-		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]Intent{}, Outcomes: in.Outcomes},
+		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]model.Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
 		Visits:   core.CopyVisits(in.Visits), DoneBy: in.DoneBy}}
 	e.IssueView() // step_issue.go
@@ -164,15 +166,15 @@ func newEval(cfg *lang.Config, st *State, facts *Facts, now time.Time, in Input)
 // ownMerge returns the merge_pr stage of run that the facts show done: the PR is merged
 // and the run stands at that stage, or the action itself merged it and the stage lies
 // ahead of the run (a merge whose state was not saved). Nil otherwise.
-func (e *eval) ownMerge(p *lang.Pipeline, run *Run) *lang.Stage {
+func (e *eval) ownMerge(p *lang.Pipeline, run *model.Run) *lang.Stage {
 	pr := e.RunPR(run) // step_issue.go
-	if pr == nil || pr.State != PRMerged {
+	if pr == nil || pr.State != model.PRMerged {
 		return nil
 	}
 	if s := p.Stage(run.Stage); s != nil && s.Type == lang.StageAction && s.Action == lang.ActionMergePR {
 		return s
 	}
-	if pr.MergedBy == "" || !SameIdentity(pr.MergedBy, e.Facts.Viewer) {
+	if pr.MergedBy == "" || !model.SameIdentity(pr.MergedBy, e.Facts.Viewer) {
 		return nil
 	}
 	return core.ReachableMerge(p, run.Stage)
@@ -187,7 +189,7 @@ func (e *eval) triggerSince(p *lang.Pipeline) (since time.Time, level bool) {
 	since, level = e.TriggerStateSince(p)
 	// A PR retargeted to the base its trigger takes meets the trigger anew from then on.
 	if b := p.Trigger.BaseBranch; b != "" && !since.IsZero() {
-		if at := e.Facts.PR.Last(TimelineBaseChanged, b); at.After(since) {
+		if at := e.Facts.PR.Last(model.TimelineBaseChanged, b); at.After(since) {
 			since = at
 		}
 	}
@@ -198,7 +200,7 @@ func (e *eval) triggerSince(p *lang.Pipeline) (since time.Time, level bool) {
 // (trigger.Refused: the one check of the trigger's conditions every start of a
 // pipeline's run goes through, however it was asked for). It returns why it started none,
 // which the job log says (for a late start, only when it is worth saying).
-func (e *eval) start(p *lang.Pipeline, in Input, kind trigger.StartKind, since time.Time, why string) (refused string) {
+func (e *eval) start(p *lang.Pipeline, in model.Input, kind trigger.StartKind, since time.Time, why string) (refused string) {
 	if no, loud := trigger.Refused(e.Eval, p, in, kind); no != "" {
 		if kind != trigger.StartLate || loud {
 			e.Logf("pipeline %q: %s; not started", p.Name, no)
@@ -206,13 +208,13 @@ func (e *eval) start(p *lang.Pipeline, in Input, kind trigger.StartKind, since t
 		return no
 	}
 	n := e.NextRunNumber(p.Name) // internal/core/run_number.go
-	run := &Run{
+	run := &model.Run{
 		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.Facts.PR.Number, n),
 		Pipeline:   p.Name,
 		ConfigOID:  e.Cfg.BlobOID,
 		Subject:    e.Subject(),
-		Status:     RunRunning,
-		Stages:     map[string]*StageRun{},
+		Status:     model.RunRunning,
+		Stages:     map[string]*model.StageRun{},
 		TriggerKey: in.Key,
 		TriggerAt:  since,
 		StartedAt:  e.Now,
@@ -227,7 +229,7 @@ func (e *eval) start(p *lang.Pipeline, in Input, kind trigger.StartKind, since t
 	e.initContext(p, run)
 	e.initVariables(p, run) // step_variables.go
 	if len(p.Stages) == 0 {
-		e.finish(run, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
+		e.finish(run, model.RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return ""
 	}
 	e.enter(run, "", p.Stages[0].ID, why)
@@ -261,7 +263,7 @@ func (e *eval) advanceAll() {
 // advancePass goes through the runs once, in order; false when a run stopped the pass.
 func (e *eval) advancePass() bool {
 	type entry struct {
-		run *Run
+		run *model.Run
 		p   *lang.Pipeline
 	}
 	rank := map[string]int{}
@@ -295,7 +297,7 @@ func (e *eval) advancePass() bool {
 		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
 		if it, ok := e.openIntentDeep(en.run); ok {
 			if rest := len(order) - i - 1; rest > 0 {
-				e.Logf("%d %s after %s wait for the outcome of %s", rest, core.Plural(rest, "run", "runs"), en.run.ID, it.Key)
+				e.Logf("%d %s after %s wait for the outcome of %s", rest, model.Plural(rest, "run", "runs"), en.run.ID, it.Key)
 			}
 			return false
 		}
@@ -303,7 +305,7 @@ func (e *eval) advancePass() bool {
 		e.advanceRun(en.p, en.run)
 		if len(e.Effects) > before {
 			if rest := len(order) - i - 1; rest > 0 {
-				e.Logf("%d %s after %s wait for its effects", rest, core.Plural(rest, "run", "runs"), en.run.ID)
+				e.Logf("%d %s after %s wait for its effects", rest, model.Plural(rest, "run", "runs"), en.run.ID)
 			}
 			return false
 		}
@@ -313,7 +315,7 @@ func (e *eval) advancePass() bool {
 
 // advanceRun moves one run until it waits, asks for effects, or ends. What bounds it
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
-func (e *eval) advanceRun(p *lang.Pipeline, run *Run) {
+func (e *eval) advanceRun(p *lang.Pipeline, run *model.Run) {
 	g := e.NewMoveGuard(p, run)
 	defer e.FollowOthers(p, run) // step_multipr.go
 	for e.advance(p, run) {
@@ -321,25 +323,25 @@ func (e *eval) advanceRun(p *lang.Pipeline, run *Run) {
 			return
 		}
 		if why := g.Entered(run); why != "" {
-			e.finish(run, RunFailed, lang.TargetFail, why)
+			e.finish(run, model.RunFailed, lang.TargetFail, why)
 			return
 		}
 	}
 }
 
 // advance evaluates the current stage of run once and reports whether it moved.
-func (e *eval) advance(p *lang.Pipeline, run *Run) bool {
-	if run.Status.Final() || run.Status == RunEscalated {
+func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
+	if run.Status.Final() || run.Status == model.RunEscalated {
 		return false // an escalated run waits for a person's command
 	}
 	stage := e.StageOf(p, run.Stage)
 	if stage == nil {
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
 	t := stageTypes[stage.Type] // stage.go
 	if t == nil {
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String()))
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String()))
 		return false
 	}
 	if e.enterCondition(p, run, stage) { // step_condition.go

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -11,11 +13,11 @@ import (
 // The action stage: the action it performs (a merge, labels, a comment), or the list of
 // actions of step_actions.go.
 
-func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) action(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	pr := e.Facts.PR
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectKind(stage.Action), Number: pr.Number, Repo: e.OtherRepo()}
+	eff := model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectKind(stage.Action), Number: pr.Number, Repo: e.OtherRepo()}
 	action := stage.Action
 	if core.NewActionStage(stage) { // step_actions.go
 		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)
@@ -36,7 +38,7 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 			}
 		}
 		if len(eff.Labels) == 0 {
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels present")
+			e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, "labels present")
 			return true
 		}
 	case lang.ActionRemoveLabel:
@@ -47,25 +49,25 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 			}
 		}
 		if len(eff.Labels) == 0 {
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "labels absent")
+			e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, "labels absent")
 			return true
 		}
 	case lang.ActionComment:
 		if slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) {
-			e.leave(run, stage, StageSucceeded, stage.OnSuccess, "comment posted")
+			e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, "comment posted")
 			return true
 		}
 		eff.Body = stage.Config.Body
 	}
-	if sr.Status == StageRetrying && e.Settling() {
-		run.Status = RunWaiting
+	if sr.Status == model.StageRetrying && e.Settling() {
+		run.Status = model.RunWaiting
 		return false
 	}
-	if sr.Status != StageRetrying {
-		sr.Status = StageActing
+	if sr.Status != model.StageRetrying {
+		sr.Status = model.StageActing
 	}
-	run.Status = RunRunning
-	if eff.Kind.WriteAhead() || (eff.Kind == EffectDispatch && core.DispatchWriteAhead(eff.Dispatch)) { // notifying an agent
+	run.Status = model.RunRunning
+	if eff.Kind.WriteAhead() || (eff.Kind == model.EffectDispatch && core.DispatchWriteAhead(eff.Dispatch)) { // notifying an agent
 		e.Intend(run, sr, &eff)
 	}
 	e.Effects = append(e.Effects, eff)
@@ -74,13 +76,13 @@ func (e *eval) action(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 
 // planMerge completes eff, the merge of a merge_pr stage, unless the stage moves or waits
 // instead: then done is set and moved is action's result.
-func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Effect) (moved, done bool) {
+func (e *eval) planMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage, eff *model.Effect) (moved, done bool) {
 	pr := e.Facts.PR
-	if pr.State == PRMerged {
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, "the pull request is merged")
+	if pr.State == model.PRMerged {
+		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, "the pull request is merged")
 		return true, true
 	}
-	if pr.State == PRClosed {
+	if pr.State == model.PRClosed {
 		return e.actionFailed(run, stage, "the pull request was closed without merging"), true
 	}
 	switch plan := e.guardChain(p, run, stage); {
@@ -93,11 +95,11 @@ func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Eff
 	switch failed := core.FailedChecks(pr); {
 	case pr.Draft:
 		return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)"), true
-	case pr.Mergeable == Conflicting && stage.OnConflict != nil: // step_rules.go
+	case pr.Mergeable == model.Conflicting && stage.OnConflict != nil: // step_rules.go
 		return e.mergeOnConflict(p, run, stage), true
 	case failed != "" && stage.OnCIFailure != nil:
 		return e.mergeOnCIFailure(p, run, stage, failed), true
-	case pr.Mergeable == Conflicting:
+	case pr.Mergeable == model.Conflicting:
 		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)"), true
 	}
 	if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
@@ -116,14 +118,14 @@ func (e *eval) planMerge(p *lang.Pipeline, run *Run, stage *lang.Stage, eff *Eff
 	return false, false
 }
 
-func (e *eval) actionFailed(run *Run, stage *lang.Stage, why string) bool {
+func (e *eval) actionFailed(run *model.Run, stage *lang.Stage, why string) bool {
 	run.Stages[stage.ID].Message = why
 	if stage.OnFailure != "" || e.IsBranch(run, stage) {
-		e.leave(run, stage, StageFailed, stage.OnFailure, why)
+		e.leave(run, stage, model.StageFailed, stage.OnFailure, why)
 		return true
 	}
-	run.Stages[stage.ID].Status = StageFailed
-	e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
+	run.Stages[stage.ID].Status = model.StageFailed
+	e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, why))
 	return false
 }
 
@@ -136,11 +138,11 @@ type actionType struct {
 
 func (actionType) worker(s *lang.Stage) (kind, name string) { return "action", s.Action }
 
-func (actionType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (actionType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.action(p, run, stage)
 }
 
-func (actionType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+func (actionType) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
 	if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
 		e.action(p, run, b)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -16,7 +18,7 @@ import (
 // templateEnv is what templates of run's actions read: what env gives (the run's context,
 // variables, stages' outputs, github, run, subject, agents) and `trigger` as the facts tell
 // it (trigger.pull_request.number, .title, .user.login, .head.ref, .base.ref, …).
-func (e *eval) templateEnv(p *lang.Pipeline, run *Run) lang.Env {
+func (e *eval) templateEnv(p *lang.Pipeline, run *model.Run) lang.Env {
 	env := e.env(p, run)
 	env["trigger"] = core.TriggerEnv(e.Facts)
 	return env
@@ -24,22 +26,22 @@ func (e *eval) templateEnv(p *lang.Pipeline, run *Run) lang.Env {
 
 // stageActionPlanned asks for the effect planned for an action stage, or moves the stage on
 // when there is nothing to do or it cannot be done. It reports whether the run moved.
-func (e *eval) stageActionPlanned(p *lang.Pipeline, run *Run, stage *lang.Stage, eff Effect) (moved, asked bool, out Effect) {
+func (e *eval) stageActionPlanned(p *lang.Pipeline, run *model.Run, stage *lang.Stage, eff model.Effect) (moved, asked bool, out model.Effect) {
 	if e.updateByActionsToken(run, stage) {
-		return false, false, Effect{}
+		return false, false, model.Effect{}
 	}
 	plan := actionplan.Stage(e.Eval, run, stage, eff, e.templateEnv(p, run))
 	switch {
 	case strings.HasPrefix(plan.Err, "not supported yet"):
-		run.Stages[stage.ID].Status = StageFailed
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("%s (stage %q at %s)", plan.Err, stage.ID, stage.Pos))
-		return false, false, Effect{}
+		run.Stages[stage.ID].Status = model.StageFailed
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("%s (stage %q at %s)", plan.Err, stage.ID, stage.Pos))
+		return false, false, model.Effect{}
 	case plan.Err != "":
-		return e.actionFailed(run, stage, plan.Err), false, Effect{}
+		return e.actionFailed(run, stage, plan.Err), false, model.Effect{}
 	case plan.Done != "":
 		e.Logf("run %s: %s: %s", run.ID, stage.ID, plan.Done)
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, plan.Done)
-		return true, false, Effect{}
+		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, plan.Done)
+		return true, false, model.Effect{}
 	}
 	return false, true, plan.Eff
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -30,9 +32,9 @@ func mustTemplate(src string) *lang.Template {
 	return t
 }
 
-func stepOnce(t *testing.T, cfg *lang.Config, f *Facts) Result {
+func stepOnce(t *testing.T, cfg *lang.Config, f *model.Facts) model.Result {
 	t.Helper()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
 	return res
 }
@@ -42,14 +44,14 @@ func TestActionLabelAddsAndRemovesWhatIsNotDone(t *testing.T) {
 	res := stepOnce(t, cfg, prFacts("WIP", "shipped"))
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
-	assert.Equal(t, EffectLabel, eff.Kind)
+	assert.Equal(t, model.EffectLabel, eff.Kind)
 	assert.Equal(t, []string{"ready"}, eff.Labels, "shipped is on already")
 	assert.Equal(t, []string{"WIP"}, eff.Remove, "removed by its name on the PR; gone is not there")
 	assert.False(t, eff.WriteAhead, "labels are idempotent")
 
 	res = stepOnce(t, cfg, prFacts("ready", "shipped"))
 	assert.Empty(t, res.Effects)
-	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 }
 
 func TestActionCommentTemplateIsRenderedAndWrittenAhead(t *testing.T) {
@@ -59,7 +61,7 @@ func TestActionCommentTemplateIsRenderedAndWrittenAhead(t *testing.T) {
 	f.PR.Author = "carol"
 	res := stepOnce(t, cfg, f)
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectComment, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectComment, res.Effects[0].Kind)
 	assert.Equal(t, "PR #7 by carol into main", res.Effects[0].Body)
 	assert.True(t, res.Effects[0].WriteAhead)
 	require.Len(t, res.State.Runs[0].Intents, 1)
@@ -69,7 +71,7 @@ func TestActionCommentTemplateIsRenderedAndWrittenAhead(t *testing.T) {
 	cfg = actionPipeline(&lang.Stage{Action: lang.ActionComment, Config: lang.ActionConfig{Body: bad.Src, BodyTemplate: bad}})
 	res = stepOnce(t, cfg, prFacts())
 	assert.Empty(t, res.Effects)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	assert.Equal(t, model.RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, "{{ context.nothing }} has no value")
 }
 
@@ -80,21 +82,21 @@ func TestActionCloseIssue(t *testing.T) {
 	// A pull request that closes no issue: nothing to do, and the log says so.
 	res := stepOnce(t, cfg, prFacts())
 	assert.Empty(t, res.Effects)
-	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 	assert.Contains(t, res.Log, `run p/7/1: act: no issue to close ({{ context.pr_number | linked_issue }} gives none: the pull request closes no issue)`)
 
 	f := prFacts()
 	f.PR.LinkedIssues = []int{12, 13}
 	res = stepOnce(t, cfg, f)
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectCloseIssue, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectCloseIssue, res.Effects[0].Kind)
 	assert.Equal(t, 12, res.Effects[0].Number)
 	assert.False(t, res.Effects[0].WriteAhead, "closing is idempotent")
 
 	self := mustTemplate("{{ github.pr.number }}")
 	res = stepOnce(t, actionPipeline(&lang.Stage{Action: lang.ActionCloseIssue, Config: lang.ActionConfig{Issue: self}}), prFacts())
 	assert.Empty(t, res.Effects)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	assert.Equal(t, model.RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, "is the pull request itself")
 }
 
@@ -119,7 +121,7 @@ func TestActionNotifyMentionsTheTarget(t *testing.T) {
 				return
 			}
 			require.Len(t, res.Effects, 1)
-			assert.Equal(t, EffectComment, res.Effects[0].Kind)
+			assert.Equal(t, model.EffectComment, res.Effects[0].Kind)
 			assert.Equal(t, tc.want, res.Effects[0].Body)
 			assert.True(t, res.Effects[0].WriteAhead)
 		})
@@ -134,9 +136,9 @@ func TestActionNotifyPostedOnceAcrossEvents(t *testing.T) {
 	// The comment was posted but its outcome not recorded: the marker on the PR says so.
 	f := prFacts()
 	f.PR.Posted = []string{key}
-	res2 := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(20*60e9))
+	res2 := Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.labeled"}, f, t0.Add(20*60e9))
 	assert.Empty(t, res2.Effects)
-	assert.Equal(t, RunCompleted, res2.State.Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, res2.State.Runs[0].Status)
 }
 
 func TestActionRequestReviewersAndAssign(t *testing.T) {
@@ -146,7 +148,7 @@ func TestActionRequestReviewersAndAssign(t *testing.T) {
 	res := stepOnce(t, cfg, f)
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
-	assert.Equal(t, EffectRequestReviewers, eff.Kind)
+	assert.Equal(t, model.EffectRequestReviewers, eff.Kind)
 	assert.Equal(t, []string{"Alice", "bob"}, eff.Reviewers, "the author is left out, logins once")
 	assert.Equal(t, []string{"core"}, eff.Teams)
 	assert.False(t, eff.WriteAhead)
@@ -158,7 +160,7 @@ func TestActionRequestReviewersAndAssign(t *testing.T) {
 	cfg = actionPipeline(&lang.Stage{Action: lang.ActionAssign, Config: lang.ActionConfig{Assignees: []string{"dave"}, Group: "maintainers"}})
 	res = stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectAssign, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectAssign, res.Effects[0].Kind)
 	assert.Equal(t, []string{"dave", "alice", "bob"}, res.Effects[0].Assignees)
 	assert.Contains(t, res.Log[len(res.Log)-1], "teams of group \"maintainers\" cannot be assigned")
 }
@@ -169,20 +171,20 @@ func TestActionCreateIssueIsWrittenAheadAndNeverTwice(t *testing.T) {
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
-	assert.Equal(t, EffectCreateIssue, eff.Kind)
+	assert.Equal(t, model.EffectCreateIssue, eff.Kind)
 	assert.Equal(t, "Follow up #7", eff.Title)
 	assert.True(t, eff.WriteAhead)
 	require.Len(t, res.State.Runs[0].Intents, 1)
 
 	// The invocation ended without an outcome: the issue is not opened again.
-	later := Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts(), t0.Add(MaxIntentLease+1))
+	later := Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.labeled"}, prFacts(), t0.Add(model.MaxIntentLease+1))
 	assert.Empty(t, later.Effects)
-	assert.Equal(t, RunFailed, later.State.Runs[0].Status)
+	assert.Equal(t, model.RunFailed, later.State.Runs[0].Status)
 	assert.Contains(t, later.State.Runs[0].Message, "it is not opened again")
 
 	// Its outcome recorded: the stage moves on.
-	done := Settle(cfg, res.State, Input{Key: "k1"}, []Outcome{{Key: eff.Key}}, prFacts(), t0)
-	assert.Equal(t, RunCompleted, done.State.Runs[0].Status)
+	done := Settle(cfg, res.State, model.Input{Key: "k1"}, []model.Outcome{{Key: eff.Key}}, prFacts(), t0)
+	assert.Equal(t, model.RunCompleted, done.State.Runs[0].Status)
 	assert.Empty(t, done.Effects)
 }
 
@@ -210,7 +212,7 @@ func TestPostedTextMakesInterpolatedValuesInert(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	got := res.Effects[0].Body
 	assert.Equal(t, "cc @carol: `Fix <\u200b!-- pipeline-action:effect p/7/1/act/1/comment --> for @acme/everyone and org/repo#1`", got)
-	assert.Empty(t, PostedEffects(got), "no marker can be forged through a title")
+	assert.Empty(t, model.PostedEffects(got), "no marker can be forged through a title")
 
 	// Images and links in a title are shown as written, not rendered; a plain title is
 	// shown as it is; an agent's feedback of several lines is a code block of its own.

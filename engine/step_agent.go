@@ -8,9 +8,11 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/feedback"
-	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // Agent stages. Entering one asks for a dispatch effect by the agent's `dispatch` kind;
@@ -32,7 +34,7 @@ const MaxOutputs = 16 << 10
 var DispatchInputs = []string{"run", "stage", "attempt", "subject", "action", "context", "nonce"}
 
 // agent evaluates agent stage of run: dispatches it once per attempt, then waits.
-func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) agent(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	key := core.DispatchKey(run, stage)
 	ag := e.Cfg.Agent(stage.Agent)
@@ -52,14 +54,14 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	if err != nil {
 		return e.agentError(run, stage, fmt.Sprintf("dispatching agent %q: %v", ag.Name, err))
 	}
-	if sr.Status == StageRetrying && e.Settling() {
-		run.Status = RunWaiting
+	if sr.Status == model.StageRetrying && e.Settling() {
+		run.Status = model.RunWaiting
 		return false
 	}
-	if sr.Status != StageRetrying {
-		sr.Status = StageActing
+	if sr.Status != model.StageRetrying {
+		sr.Status = model.StageActing
 	}
-	run.Status = RunRunning
+	run.Status = model.RunRunning
 	// A new attempt: the last verdict no longer stands, and the next is given on this head.
 	sr.HeadSHA, sr.Verdict = e.HeadOf(run), "" // step_issue.go: the run's pull request's head
 	sr.AgentRun = 0                            // until GitHub tells the new dispatch's
@@ -71,9 +73,9 @@ func (e *eval) agent(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 }
 
 // awaitReport leaves an agent stage whose dispatch is done waiting for the report.
-func (e *eval) awaitReport(run *Run, stage *lang.Stage) {
+func (e *eval) awaitReport(run *model.Run, stage *lang.Stage) {
 	sr := run.Stages[stage.ID]
-	sr.Status = StageWaiting
+	sr.Status = model.StageWaiting
 	if sr.Message == "" {
 		sr.Message = fmt.Sprintf("agent %s dispatched (attempt %d); waiting for its report", stage.Agent, sr.Attempt)
 		if ag := e.Cfg.Agent(stage.Agent); ag != nil && (ag.Dispatch == lang.DispatchLabel || ag.Dispatch == lang.DispatchAssign) {
@@ -81,15 +83,15 @@ func (e *eval) awaitReport(run *Run, stage *lang.Stage) {
 			sr.Message += fmt.Sprintf(" (`--run %s --stage %s --attempt %d --nonce %s`)", run.ID, stage.ID, sr.Attempt, e.dispatchNonce(run, stage.ID, sr))
 		}
 	}
-	sr.Results = []GateResult{{Check: "report", Status: GatePending, Message: sr.Message,
+	sr.Results = []model.GateResult{{Check: "report", Status: model.GatePending, Message: sr.Message,
 		Who: "agent " + stage.Agent}}
-	run.Status = RunWaiting
+	run.Status = model.RunWaiting
 }
 
 // dispatchEffect builds the effect that starts ag for run's stage.
-func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag *lang.Agent, key string) (Effect, error) {
+func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stage, ag *lang.Agent, key string) (model.Effect, error) {
 	sr := run.Stages[stage.ID]
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectDispatch, Number: e.Facts.PR.Number,
+	eff := model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectDispatch, Number: e.Facts.PR.Number,
 		Agent: ag.Name, Dispatch: ag.Dispatch}
 	env := e.dispatchEnv(p, run, stage, ag) // step_dispatch_env.go
 	switch ag.Dispatch {
@@ -112,7 +114,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
-		if err := core.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // internal/core/dispatch_limits.go
+		if err := model.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // internal/core/dispatch_limits.go
 			return eff, err
 		}
 		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {
@@ -155,7 +157,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *Run, stage *lang.Stage, ag 
 }
 
 // settleDispatch records the outcome of a dispatch effect.
-func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
+func (e *eval) settleDispatch(run *model.Run, stage *lang.Stage, o model.Outcome) {
 	sr := run.Stages[stage.ID]
 	run.Intents = core.DropIntent(run.Intents, o.Key)
 	if o.Err == "" {
@@ -172,18 +174,18 @@ func (e *eval) settleDispatch(run *Run, stage *lang.Stage, o Outcome) {
 		e.agentError(run, stage, fmt.Sprintf("dispatching agent %s: %s", stage.Agent, o.Err))
 		return
 	}
-	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, core.Plural(sr.Tries, "time", "times"))
+	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, model.Plural(sr.Tries, "time", "times"))
 	core.RetryWhenLimitEnds(sr, o.RetryAt) // the sweep comes back when a rate limit ends
-	sr.Status = StageRetrying
-	run.Status = RunWaiting
+	sr.Status = model.StageRetrying
+	run.Status = model.RunWaiting
 	e.Logf("run %s: %s", run.ID, sr.Message)
 }
 
 // applyReport applies an agent's report to run, which stands at that attempt of stage;
 // a report the run cannot take is refused and logged.
-func (e *eval) applyReport(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Report) {
+func (e *eval) applyReport(p *lang.Pipeline, run *model.Run, stage *lang.Stage, r *model.Report) {
 	why := ""
-	if run.Status == RunEscalated {
+	if run.Status == model.RunEscalated {
 		// A person stopped it (or its retries ran out): a late report moves nothing until
 		// someone says so.
 		why = "the run is escalated: it moves on only after a /pipeline command (unblock, retry, skip, restart)"
@@ -200,7 +202,7 @@ func (e *eval) applyReport(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Rep
 
 // applyVerdict applies report r of the live attempt of stage, which why describes: the
 // verdict picks the transition.
-func (e *eval) applyVerdict(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Report, why string) {
+func (e *eval) applyVerdict(p *lang.Pipeline, run *model.Run, stage *lang.Stage, r *model.Report, why string) {
 	sr := run.Stages[stage.ID]
 	// The report proves the dispatch reached the agent.
 	key := core.DispatchKey(run, stage)
@@ -225,18 +227,18 @@ func (e *eval) applyVerdict(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Re
 	}
 	switch r.Verdict {
 	case lang.VerdictComplete:
-		e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
+		e.leave(run, stage, model.StageSucceeded, stage.OnComplete, why)
 		return
 	case lang.VerdictApprove:
 		if stage.Verdicts[lang.VerdictApprove] == nil {
-			e.leave(run, stage, StageSucceeded, stage.OnComplete, why)
+			e.leave(run, stage, model.StageSucceeded, stage.OnComplete, why)
 			return
 		}
 	}
 	rule := stage.Verdicts[r.Verdict]
 	if rule == nil {
-		sr.Status = StageFailed
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("%s, and stage %q has no on_%s", why, stage.ID, r.Verdict))
+		sr.Status = model.StageFailed
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("%s, and stage %q has no on_%s", why, stage.ID, r.Verdict))
 		return
 	}
 	e.followRule(p, run, stage, r.Verdict, rule, why)
@@ -244,7 +246,7 @@ func (e *eval) applyVerdict(p *lang.Pipeline, run *Run, stage *lang.Stage, r *Re
 
 // followRule follows a verdict's loop rule: its context is merged into the run's, and it
 // goes to goto while iterations remain, then to then.
-func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict string, rule *lang.Rule, why string) {
+func (e *eval) followRule(p *lang.Pipeline, run *model.Run, stage *lang.Stage, verdict string, rule *lang.Rule, why string) {
 	env := e.env(p, run)
 	if len(rule.Context) > 0 {
 		if run.Context == nil {
@@ -260,9 +262,9 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 		}
 	}
 	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt (step_rules.go)
-	status := StageSucceeded
+	status := model.StageSucceeded
 	if verdict == lang.VerdictFailed || verdict == lang.VerdictReject || verdict == ruleOnAnyReject {
-		status = StageFailed
+		status = model.StageFailed
 	}
 	target := rule.Goto
 	if rule.MaxIterations > 0 {
@@ -279,7 +281,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 		} else {
 			run.Iterations[k]++
 			why = fmt.Sprintf("%s; on_%s: iteration %d of %d", why, verdict, run.Iterations[k], rule.MaxIterations)
-			e.MarkNext(run, core.KindLoop)
+			e.MarkNext(run, model.KindLoop)
 			e.LoopedBounded(run)
 		}
 	}
@@ -292,7 +294,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *Run, stage *lang.Stage, verdict
 
 // env is what templates of run read: its context, the pipeline's variables, the stages'
 // outputs, the facts, the run and its subject.
-func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
+func (e *eval) env(p *lang.Pipeline, run *model.Run) lang.Env {
 	stages := map[string]any{}
 	for id, sr := range run.Stages {
 		outs := sr.Outputs
@@ -305,7 +307,7 @@ func (e *eval) env(p *lang.Pipeline, run *Run) lang.Env {
 	for k, v := range run.Context {
 		ctx[k] = v
 	}
-	env := lang.Env{"github": FactsEnv(e.Facts), "context": ctx, "stages": stages,
+	env := lang.Env{"github": model.FactsEnv(e.Facts), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
 		"subject": map[string]any{"repo": e.Facts.Repo, "number": e.Facts.PR.Number}}
 	e.issueEnv(run, env) // step_issue.go
@@ -331,16 +333,16 @@ type agentType struct {
 	unguarded
 }
 
-func (agentType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (agentType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.agent(p, run, stage)
 }
 
-func (agentType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+func (agentType) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
 	e.agent(p, run, b)
 	return true
 }
 
-func (agentType) answer(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage, a answer) {
+func (agentType) answer(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage, a answer) {
 	if a.report != nil {
 		e.applyReport(p, run, stage, a.report)
 		return

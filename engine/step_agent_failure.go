@@ -3,7 +3,8 @@ package engine
 import (
 	"fmt"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,7 +20,7 @@ import (
 
 // applyAgentFailure handles an agent that ended without a report; run stands at that
 // attempt of stage.
-func (e *eval) applyAgentFailure(run *Run, stage *lang.Stage, f *AgentFailure) {
+func (e *eval) applyAgentFailure(run *model.Run, stage *lang.Stage, f *model.AgentFailure) {
 	if why := e.NotAgentsRun(stage, run.Stages[stage.ID], f); why != "" {
 		ignoreFailure(e, f, why)
 		return
@@ -33,7 +34,7 @@ func (e *eval) applyAgentFailure(run *Run, stage *lang.Stage, f *AgentFailure) {
 
 // agentError applies the stage's on_error policy: a new attempt while retries remain,
 // then its `then` (default fail). It reports whether the run moved.
-func (e *eval) agentError(run *Run, stage *lang.Stage, why string) bool {
+func (e *eval) agentError(run *model.Run, stage *lang.Stage, why string) bool {
 	sr := run.Stages[stage.ID]
 	sr.Errors++
 	pol := stage.OnError
@@ -41,9 +42,9 @@ func (e *eval) agentError(run *Run, stage *lang.Stage, why string) bool {
 		pol = &lang.ErrorPolicy{Then: lang.TargetFail}
 	}
 	if sr.Errors <= pol.Retry {
-		sr.Status = StageFailed
+		sr.Status = model.StageFailed
 		e.Logf("run %s: %s; retrying (%d of %d)", run.ID, why, sr.Errors, pol.Retry)
-		e.MarkNext(run, core.KindRetry)
+		e.MarkNext(run, model.KindRetry)
 		e.enter(run, stage.ID, stage.ID, fmt.Sprintf("%s; retry %d of %d", why, sr.Errors, pol.Retry))
 		return true
 	}
@@ -53,10 +54,10 @@ func (e *eval) agentError(run *Run, stage *lang.Stage, why string) bool {
 	}
 	sr.Message = why
 	if pol.Retry > 0 {
-		why = fmt.Sprintf("%s; %d %s spent", why, pol.Retry, core.Plural(pol.Retry, "retry", "retries"))
+		why = fmt.Sprintf("%s; %d %s spent", why, pol.Retry, model.Plural(pol.Retry, "retry", "retries"))
 	}
-	e.MarkNext(run, core.KindError)
-	e.leave(run, stage, StageFailed, then, why)
+	e.MarkNext(run, model.KindError)
+	e.leave(run, stage, model.StageFailed, then, why)
 	e.MarkNext(nil, "")
 	return !run.Status.Final()
 }

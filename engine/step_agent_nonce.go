@@ -1,5 +1,9 @@
 package engine
 
+import (
+	"github.com/org/pipeline-action/engine/model"
+)
+
 // A report is for one dispatch, once. Each attempt of an agent stage has a nonce, made
 // when its dispatch is (from the subject, the run, the stage, the attempt, the moment and
 // the event's delivery), kept in the state and sent with the dispatch — the `nonce`
@@ -14,6 +18,6 @@ package engine
 
 // dispatchNonce is the nonce the dispatch of sr's attempt carries: signed with the state
 // key when there is one.
-func (e *eval) dispatchNonce(run *Run, stageID string, sr *StageRun) string {
-	return SignedNonce(e.Dispatch.Nonces, e.Subject(), run.ID, stageID, e.AttemptNonce(run, stageID, sr))
+func (e *eval) dispatchNonce(run *model.Run, stageID string, sr *model.StageRun) string {
+	return model.SignedNonce(e.Dispatch.Nonces, e.Subject(), run.ID, stageID, e.AttemptNonce(run, stageID, sr))
 }

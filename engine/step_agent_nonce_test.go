@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -39,7 +40,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 	earlier := res.State.Runs[0].Stages["implement"].Nonce
 	require.Regexp(t, `^1-[0-9a-f]{16}$`, live)
 	require.NotEqual(t, live, earlier)
-	with := func(nonce string) Input {
+	with := func(nonce string) model.Input {
 		in := report("loop/7/1", "analyze", 1, lang.VerdictComplete, nil)
 		in.Report.Nonce = nonce
 		return in
@@ -54,7 +55,7 @@ func TestAgentReportNeedsTheLiveAttemptsNonce(t *testing.T) {
 		assert.Contains(t, joinLog(out.Log), "refused: "+tc.want, name)
 	}
 	out := Step(cfg, res.State, with(live), f, t0.Add(time.Minute))
-	assert.Equal(t, StageSucceeded, out.State.Runs[0].Stages["analyze"].Status)
+	assert.Equal(t, model.StageSucceeded, out.State.Runs[0].Stages["analyze"].Status)
 
 	// A report that arrives with the event that starts the run (its state was lost): the
 	// attempt it names has not been dispatched, so the report answers another dispatch.
@@ -78,24 +79,24 @@ func TestAgentNonceSignedWithTheStateKey(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
 	key := testSigner{"0123456789abcdef-key"}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0)
 	require.Len(t, res.Effects, 1)
 	plain := res.State.Runs[0].Stages["implement"].Nonce
 	sent := res.Effects[0].Inputs["nonce"]
 	require.True(t, strings.HasPrefix(sent, plain+"."), sent)
-	assert.NotContains(t, string(core.MustJSON(res.State)), strings.TrimPrefix(sent, plain+"."), "the signature is not in the public state")
+	assert.NotContains(t, string(model.MustJSON(res.State)), strings.TrimPrefix(sent, plain+"."), "the signature is not in the public state")
 	res = dispatched(t, cfg, res, f, t0)
 
-	with := func(nonce string, signer NonceSigner) Input {
+	with := func(nonce string, signer model.NonceSigner) model.Input {
 		in := report("loop/7/1", "implement", 1, lang.VerdictComplete, nil)
 		in.Report.Nonce, in.Nonces = nonce, signer
 		return in
 	}
 	other := testSigner{"another-key-0123456789"}
-	for name, in := range map[string]Input{
+	for name, in := range map[string]model.Input{
 		"unsigned":                with(plain, key),
-		"signed with another key": with(plain+"."+other.SignNonce(core.NonceMessage("acme/widgets#7", "loop/7/1", "implement", plain)), key),
-		"signed for another run":  with(plain+"."+key.SignNonce(core.NonceMessage("acme/widgets#7", "loop/7/2", "implement", plain)), key),
+		"signed with another key": with(plain+"."+other.SignNonce(model.NonceMessage("acme/widgets#7", "loop/7/1", "implement", plain)), key),
+		"signed for another run":  with(plain+"."+key.SignNonce(model.NonceMessage("acme/widgets#7", "loop/7/2", "implement", plain)), key),
 	} {
 		out := Step(cfg, res.State, in, f, t0.Add(time.Minute))
 		assert.False(t, out.Changed, name)
@@ -113,7 +114,7 @@ func TestAgentReportReplayedAfterTheStateIsLost(t *testing.T) {
 	f := prFacts()
 	f.PR.CreatedAt = t0
 	key := testSigner{"0123456789abcdef-key"}
-	first := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0)
+	first := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0)
 	require.Len(t, first.Effects, 1)
 	replay := report("loop/7/1", "implement", 1, lang.VerdictComplete, nil)
 	replay.Report.Nonce, replay.Nonces = first.Effects[0].Inputs["nonce"], key
@@ -124,7 +125,7 @@ func TestAgentReportReplayedAfterTheStateIsLost(t *testing.T) {
 	require.Equal(t, "analyze", Step(cfg, first.State, replay, f, t0.Add(time.Minute)).State.Runs[0].Stage)
 
 	// An hour later, nothing of that state is left; the opening is delivered again.
-	again := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0.Add(time.Hour))
+	again := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened", Nonces: key}, f, t0.Add(time.Hour))
 	require.Len(t, again.State.Runs, 1)
 	assert.Equal(t, "loop/7/61", again.State.Runs[0].ID, "a run id is never used twice on a pull request")
 	again = dispatched(t, cfg, again, f, t0.Add(time.Hour))
@@ -133,7 +134,7 @@ func TestAgentReportReplayedAfterTheStateIsLost(t *testing.T) {
 	assert.Contains(t, joinLog(out.Log), "no such run")
 
 	// Even under the same run id (started again within the same minute), the nonce differs.
-	same := Step(cfg, nil, Input{Key: "k9", Event: "pull_request.opened", Nonces: key}, f, t0)
+	same := Step(cfg, nil, model.Input{Key: "k9", Event: "pull_request.opened", Nonces: key}, f, t0)
 	require.Equal(t, old.ID, same.State.Runs[0].ID)
 	assert.NotEqual(t, old.Stages["implement"].Nonce, same.State.Runs[0].Stages["implement"].Nonce)
 	same = dispatched(t, cfg, same, f, t0)
@@ -147,7 +148,7 @@ func TestAgentReportReplayedAfterTheStateIsLost(t *testing.T) {
 func TestAgentNonceOfCommentLabelAndAssignDispatches(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchComment)
 	f := prFacts()
-	res := dispatched(t, cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
+	res := dispatched(t, cfg, Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	nonce := res.State.Runs[0].Stages["analyze"].Nonce

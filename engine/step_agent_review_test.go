@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -30,11 +32,11 @@ func reviewAgentConfig(kind, login string) *lang.Config {
 }
 
 // waitingForReview starts cfg's run at t0 and settles its dispatch.
-func waitingForReview(t *testing.T, cfg *lang.Config, f *Facts) *State {
+func waitingForReview(t *testing.T, cfg *lang.Config, f *model.Facts) *model.State {
 	t.Helper()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	require.Equal(t, StageWaiting, res.State.Runs[0].Stages["review"].Status)
+	require.Equal(t, model.StageWaiting, res.State.Runs[0].Stages["review"].Status)
 	return res.State
 }
 
@@ -42,37 +44,37 @@ func TestAgentReviewOfOthersOrElsewhereIsNotTheVerdict(t *testing.T) {
 	cfg := reviewAgentConfig(lang.DispatchAssign, "")
 	f := prFacts()
 	st := waitingForReview(t, cfg, f)
-	f.PR.Reviews = []Review{
-		{Author: "alice", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
-		{Author: "copilot", State: ReviewApproved, CommitSHA: "bbbbbbbbbb", SubmittedAt: t0.Add(time.Minute)},
-		{Author: "copilot", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0},
-		{Author: "copilot", State: ReviewDismissed, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
-		{Author: "copilot", State: ReviewPending, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
+	f.PR.Reviews = []model.Review{
+		{Author: "alice", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
+		{Author: "copilot", State: model.ReviewApproved, CommitSHA: "bbbbbbbbbb", SubmittedAt: t0.Add(time.Minute)},
+		{Author: "copilot", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0},
+		{Author: "copilot", State: model.ReviewDismissed, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
+		{Author: "copilot", State: model.ReviewPending, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)},
 	}
-	res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
+	res := Step(cfg, st, model.Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage)
-	assert.Equal(t, StageWaiting, run.Stages["review"].Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["review"].Status)
 	assert.Empty(t, run.Stages["review"].Verdict)
 }
 
 func TestAgentReviewIsTheVerdict(t *testing.T) {
 	cases := []struct {
 		state, verdict, stage string
-		status                StageStatus
+		status                model.StageStatus
 		outputs               map[string]any
 	}{
-		{ReviewApproved, lang.VerdictApprove, "done", StageSucceeded, map[string]any{"review": "fine"}},
-		{ReviewCommented, lang.VerdictComplete, "done", StageSucceeded, map[string]any{"review": "fine"}},
-		{ReviewChangesRequested, lang.VerdictReject, "review", StageWaiting, map[string]any{"review": "fine", "feedback": "fine"}},
+		{model.ReviewApproved, lang.VerdictApprove, "done", model.StageSucceeded, map[string]any{"review": "fine"}},
+		{model.ReviewCommented, lang.VerdictComplete, "done", model.StageSucceeded, map[string]any{"review": "fine"}},
+		{model.ReviewChangesRequested, lang.VerdictReject, "review", model.StageWaiting, map[string]any{"review": "fine", "feedback": "fine"}},
 	}
 	for _, c := range cases {
 		t.Run(c.state, func(t *testing.T) {
 			cfg := reviewAgentConfig(lang.DispatchLabel, "Review-Agent[bot]")
 			f := prFacts()
 			st := waitingForReview(t, cfg, f)
-			f.PR.Reviews = []Review{{Author: "review-agent[bot]", State: c.state, Body: " fine ", CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute), IsBot: true}}
-			res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
+			f.PR.Reviews = []model.Review{{Author: "review-agent[bot]", State: c.state, Body: " fine ", CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute), IsBot: true}}
+			res := Step(cfg, st, model.Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
 			run := res.State.Runs[0]
 			assert.Equal(t, c.stage, run.Stage)
 			sr := run.Stages["review"]
@@ -91,7 +93,7 @@ func TestAgentReviewIsTheVerdict(t *testing.T) {
 			// The same facts again change nothing: the review answered its attempt.
 			before, err := json.Marshal(res.State)
 			require.NoError(t, err)
-			again := Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Hour))
+			again := Step(cfg, res.State, model.Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Hour))
 			after, err := json.Marshal(again.State)
 			require.NoError(t, err)
 			assert.JSONEq(t, string(before), string(after))
@@ -103,13 +105,13 @@ func TestAgentReviewEntersTheLedgerAsTheAgents(t *testing.T) {
 	cfg := reviewAgentConfig(lang.DispatchAssign, "")
 	f := prFacts()
 	st := waitingForReview(t, cfg, f)
-	f.PR.Reviews = []Review{{Author: "Copilot", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)}}
-	res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
+	f.PR.Reviews = []model.Review{{Author: "Copilot", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(time.Minute)}}
+	res := Step(cfg, st, model.Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(time.Hour))
 	run := res.State.Runs[0]
 	e := &eval{&core.Eval{Cfg: cfg, Facts: f, Now: t0.Add(time.Hour)}}
 	l := e.ledger(cfg.Pipelines[0], run)
 	require.Len(t, l.Entries, 1)
-	assert.Equal(t, LedgerEntry{Stage: "review", Who: LedgerAgent + "reviewer", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}, l.Entries[0])
+	assert.Equal(t, model.LedgerEntry{Stage: "review", Who: model.LedgerAgent + "reviewer", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}, l.Entries[0])
 	require.Len(t, l.Stages, 1)
 	assert.True(t, l.Stages[0].Met)
 }
@@ -120,15 +122,15 @@ func TestAgentReviewFromAClockAheadAnswersOneAttempt(t *testing.T) {
 	st := waitingForReview(t, cfg, f)
 	now := t0.Add(time.Hour)
 	// GitHub's clock is ahead of the runner's: the review is dated after the invocation.
-	f.PR.Reviews = []Review{{Author: "copilot", State: ReviewChangesRequested, Body: "no", CommitSHA: "aaaaaaaaaa", SubmittedAt: now.Add(5 * time.Second)}}
-	res := Step(cfg, st, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, now)
+	f.PR.Reviews = []model.Review{{Author: "copilot", State: model.ReviewChangesRequested, Body: "no", CommitSHA: "aaaaaaaaaa", SubmittedAt: now.Add(5 * time.Second)}}
+	res := Step(cfg, st, model.Input{Key: "k2", Event: "pull_request_review.submitted"}, f, now)
 	res = dispatched(t, cfg, res, f, now)
 	require.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
-	later := Step(cfg, res.State, Input{Key: "k3", Event: "status"}, f, now.Add(time.Minute))
+	later := Step(cfg, res.State, model.Input{Key: "k3", Event: "status"}, f, now.Add(time.Minute))
 	run := later.State.Runs[0]
 	assert.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["review"].Attempt, "the review answered attempt 1 only")
-	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, model.RunWaiting, run.Status)
 }
 
 func TestAgentReviewIsABranchVerdict(t *testing.T) {
@@ -137,18 +139,18 @@ func TestAgentReviewIsABranchVerdict(t *testing.T) {
 	f := prFacts()
 	res := atReview(t, cfg, f)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
-	f.PR.Reviews = []Review{
-		{Author: "sec-bot[bot]", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(2 * time.Minute), IsBot: true},
+	f.PR.Reviews = []model.Review{
+		{Author: "sec-bot[bot]", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(2 * time.Minute), IsBot: true},
 	}
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(3*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request_review.submitted"}, f, t0.Add(3*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage, "the other branch has not answered")
-	assert.Equal(t, StageSucceeded, run.Stages["sec-review"].Status)
-	assert.Equal(t, StageWaiting, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["perf-review"].Status)
 
-	f.PR.Reviews = append(f.PR.Reviews, Review{Author: "perf-bot[bot]", State: ReviewChangesRequested, Body: "slow", CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(4 * time.Minute), IsBot: true})
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(5*time.Minute))
+	f.PR.Reviews = append(f.PR.Reviews, model.Review{Author: "perf-bot[bot]", State: model.ReviewChangesRequested, Body: "slow", CommitSHA: "aaaaaaaaaa", SubmittedAt: t0.Add(4 * time.Minute), IsBot: true})
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(5*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, StageFailed, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.StageFailed, run.Stages["perf-review"].Status)
 	assert.Equal(t, "slow", run.Stages["perf-review"].Outputs["feedback"])
 }

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -50,23 +51,23 @@ func agentConfig(t *testing.T, dispatch string) *lang.Config {
 }
 
 // dispatched performs the effects of res successfully and returns the settled result.
-func dispatched(t *testing.T, cfg *lang.Config, res Result, f *Facts, at time.Time) Result {
+func dispatched(t *testing.T, cfg *lang.Config, res model.Result, f *model.Facts, at time.Time) model.Result {
 	t.Helper()
 	require.NotEmpty(t, res.Effects)
-	var outs []Outcome
+	var outs []model.Outcome
 	for _, e := range res.Effects {
-		outs = append(outs, Outcome{Key: e.Key})
+		outs = append(outs, model.Outcome{Key: e.Key})
 	}
-	return Settle(cfg, res.State, Input{}, outs, f, at)
+	return Settle(cfg, res.State, model.Input{}, outs, f, at)
 }
 
-func report(run, stage string, attempt int, verdict string, outputs map[string]any) Input {
-	return Input{Key: "report-" + stage + verdict, Event: "report", Report: &Report{Run: run, Stage: stage, Attempt: attempt, Verdict: verdict, Outputs: outputs}}
+func report(run, stage string, attempt int, verdict string, outputs map[string]any) model.Input {
+	return model.Input{Key: "report-" + stage + verdict, Event: "report", Report: &model.Report{Run: run, Stage: stage, Attempt: attempt, Verdict: verdict, Outputs: outputs}}
 }
 
 // reportOn is report with the nonce that st holds for the stage's attempt: what the
 // agent's dispatch gave it.
-func reportOn(st *State, run, stage string, attempt int, verdict string, outputs map[string]any) Input {
+func reportOn(st *model.State, run, stage string, attempt int, verdict string, outputs map[string]any) model.Input {
 	in := report(run, stage, attempt, verdict, outputs)
 	for _, r := range st.Runs {
 		if sr := r.Stages[stage]; r.ID == run && sr != nil {
@@ -79,10 +80,10 @@ func reportOn(st *State, run, stage string, attempt int, verdict string, outputs
 func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
-	assert.Equal(t, EffectDispatch, eff.Kind)
+	assert.Equal(t, model.EffectDispatch, eff.Kind)
 	assert.Equal(t, "loop/7/1/implement/1/dispatch", eff.Key)
 	assert.True(t, eff.WriteAhead, "a workflow dispatch is saved as an intent first")
 	assert.Equal(t, "agent-implement.yml", eff.Workflow)
@@ -95,18 +96,18 @@ func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
 	require.Len(t, res.State.Runs[0].Intents, 1)
 
 	// The same event again while the intent is in flight: nothing is dispatched.
-	again := Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.opened"}, f, t0.Add(time.Second))
+	again := Step(cfg, res.State, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0.Add(time.Second))
 	assert.Empty(t, again.Effects)
 
 	res = dispatched(t, cfg, res, f, t0)
 	run := res.State.Runs[0]
 	assert.Empty(t, run.Intents)
-	assert.Equal(t, RunWaiting, run.Status)
-	assert.Equal(t, StageWaiting, run.Stages["implement"].Status)
+	assert.Equal(t, model.RunWaiting, run.Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["implement"].Status)
 	assert.Contains(t, run.Stages["implement"].Message, "waiting for its report")
 
 	// Any later event: the stage waits, nothing is dispatched again.
-	later := Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Hour))
+	later := Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Hour))
 	assert.Empty(t, later.Effects)
 	assert.Equal(t, "implement", later.State.Runs[0].Stage)
 }
@@ -114,21 +115,21 @@ func TestAgentWorkflowDispatchIsWriteAheadAndOnce(t *testing.T) {
 func TestAgentDispatchOutcomeUnknownIsNotRepeated(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
 	// The invocation ended without recording the outcome; long after, another event.
-	later := Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(MaxIntentLease+time.Minute))
+	later := Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, f, t0.Add(model.MaxIntentLease+time.Minute))
 	assert.Empty(t, later.Effects, "a workflow dispatch whose outcome is unknown is never sent twice")
 	run := later.State.Runs[0]
 	assert.Empty(t, run.Intents)
 	assert.Contains(t, run.Stages["implement"].Message, "not sent twice")
-	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, model.RunWaiting, run.Status)
 }
 
 func TestAgentCommentDispatchReconciledFromMarker(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchComment)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
@@ -140,12 +141,12 @@ func TestAgentCommentDispatchReconciledFromMarker(t *testing.T) {
 	// The comment was posted but its outcome not recorded: its marker settles it.
 	posted := prFacts()
 	posted.PR.Posted = []string{eff.Key}
-	after := Step(cfg, res.State, Input{Key: "k3", Event: "status"}, posted, t0.Add(MaxIntentLease+time.Hour))
+	after := Step(cfg, res.State, model.Input{Key: "k3", Event: "status"}, posted, t0.Add(model.MaxIntentLease+time.Hour))
 	assert.Empty(t, after.Effects)
 	assert.Contains(t, after.State.Runs[0].Applied, eff.Key)
 
 	// Not posted, and the invocation has ended: asked for again under a new intent.
-	again := Step(cfg, res.State, Input{Key: "k3", Event: "status"}, f, t0.Add(MaxIntentLease+time.Hour))
+	again := Step(cfg, res.State, model.Input{Key: "k3", Event: "status"}, f, t0.Add(model.MaxIntentLease+time.Hour))
 	require.Len(t, again.Effects, 1)
 	assert.Equal(t, 2, again.State.Runs[0].Intents[0].Try)
 }
@@ -154,7 +155,7 @@ func TestAgentLabelAndAssignDispatchAreNotWriteAhead(t *testing.T) {
 	for _, kind := range []string{lang.DispatchLabel, lang.DispatchAssign} {
 		cfg := agentConfig(t, kind)
 		f := prFacts()
-		res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+		res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 		res = dispatched(t, cfg, res, f, t0)
 		res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 		require.Len(t, res.Effects, 1, kind)
@@ -170,8 +171,8 @@ func TestAgentLabelAndAssignDispatchAreNotWriteAhead(t *testing.T) {
 }
 
 // atAnalyze runs the loop config up to the analyzer waiting for its report.
-func atAnalyze(t *testing.T, cfg *lang.Config, f *Facts) Result {
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+func atAnalyze(t *testing.T, cfg *lang.Config, f *model.Facts) model.Result {
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, map[string]any{"commit": "abc"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
@@ -183,14 +184,14 @@ func TestAgentVerdicts(t *testing.T) {
 	cases := []struct {
 		verdict string
 		stage   string
-		status  RunStatus
+		status  model.RunStatus
 	}{
-		{lang.VerdictComplete, "done", RunWaiting},
-		{lang.VerdictApprove, "done", RunWaiting}, // no on_approve: on_complete
-		{lang.VerdictFollowup, "implement", RunRunning},
-		{lang.VerdictRevise, "implement", RunRunning},
-		{lang.VerdictReject, "analyze", RunFailed},
-		{lang.VerdictFailed, "analyze", RunFailed}, // no on_failed: the run fails
+		{lang.VerdictComplete, "done", model.RunWaiting},
+		{lang.VerdictApprove, "done", model.RunWaiting}, // no on_approve: on_complete
+		{lang.VerdictFollowup, "implement", model.RunRunning},
+		{lang.VerdictRevise, "implement", model.RunRunning},
+		{lang.VerdictReject, "analyze", model.RunFailed},
+		{lang.VerdictFailed, "analyze", model.RunFailed}, // no on_failed: the run fails
 	}
 	for _, tc := range cases {
 		t.Run(tc.verdict, func(t *testing.T) {
@@ -235,7 +236,7 @@ func TestAgentFollowupLoopCountsAndMergesContext(t *testing.T) {
 	// The third followup: iterations are spent, `then` applies.
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 3, lang.VerdictFollowup, map[string]any{"feedback": "still"}), f, t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "on_followup has looped 2 of 2 times")
 	assert.Equal(t, "still", run.Context["feedback"])
 }
@@ -246,7 +247,7 @@ func TestAgentStaleReportsAreRefused(t *testing.T) {
 	res := atAnalyze(t, cfg, f)
 	cases := []struct {
 		name string
-		in   Input
+		in   model.Input
 		want string
 	}{
 		{"another stage", report("loop/7/1", "implement", 1, lang.VerdictComplete, nil), `the run is at stage "analyze", not "implement"`},
@@ -264,7 +265,7 @@ func TestAgentStaleReportsAreRefused(t *testing.T) {
 	}
 	// A finished run.
 	done := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictReject, nil), f, t0)
-	require.Equal(t, RunFailed, done.State.Runs[0].Status)
+	require.Equal(t, model.RunFailed, done.State.Runs[0].Status)
 	out := Step(cfg, done.State, reportOn(done.State, "loop/7/1", "analyze", 1, lang.VerdictComplete, nil), f, t0)
 	assert.False(t, out.Changed)
 	assert.Contains(t, joinLog(out.Log), "the run is failed")
@@ -273,10 +274,10 @@ func TestAgentStaleReportsAreRefused(t *testing.T) {
 func TestAgentErrorRetriesThenFollowsThen(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	fail := func(attempt int) Input {
-		return Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: attempt, Why: "workflow run concluded failure"})}
+	fail := func(attempt int) model.Input {
+		return model.Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: ownRun(cfg, f, model.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: attempt, Why: "workflow run concluded failure"})}
 	}
 	res = Step(cfg, res.State, fail(1), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
@@ -293,7 +294,7 @@ func TestAgentErrorRetriesThenFollowsThen(t *testing.T) {
 
 	res = Step(cfg, res.State, fail(2), f, t0.Add(3*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, "1 retry spent")
 	assert.Empty(t, res.Effects)
 }
@@ -301,9 +302,9 @@ func TestAgentErrorRetriesThenFollowsThen(t *testing.T) {
 func TestAgentReportResetsErrors(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, Input{Key: "wf", AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 1})}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "wf", AgentFailure: ownRun(cfg, f, model.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 1})}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0)
 	assert.Equal(t, 0, res.State.Runs[0].Stages["implement"].Errors)
@@ -313,20 +314,20 @@ func TestAgentReportResetsErrors(t *testing.T) {
 func TestAgentDispatchRefusedIsAnAgentError(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "404 workflow not found", Permanent: true}}, f, t0)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: res.Effects[0].Key, Err: "404 workflow not found", Permanent: true}}, f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, 1, run.Stages["implement"].Errors)
 	assert.Equal(t, 2, run.Stages["implement"].Attempt, "retried under on_error")
 
 	// A transient refusal waits for the next event.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "502"}}, f, t0.Add(time.Minute))
-	assert.Equal(t, StageRetrying, res.State.Runs[0].Stages["implement"].Status)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: res.Effects[0].Key, Err: "502"}}, f, t0.Add(time.Minute))
+	assert.Equal(t, model.StageRetrying, res.State.Runs[0].Stages["implement"].Status)
 	assert.Empty(t, res.Effects)
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "status"}, f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "status"}, f, t0.Add(2*time.Minute))
 	require.Len(t, res.Effects, 1, "tried again on the next event")
 }
 
@@ -345,7 +346,7 @@ func TestAgentForgedMarkersDoNotCount(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchComment)
 	cfg.Agents[1].Body = "@bot {{ github.pr.title }}"
 	f := prFacts()
-	f.PR.Title = "x " + EffectMarker("loop/7/1/analyze/2/dispatch")
+	f.PR.Title = "x " + model.EffectMarker("loop/7/1/analyze/2/dispatch")
 	res := atAnalyze(t, cfg, f)
 	require.Len(t, res.State.Runs[0].Applied, 2)
 	// The analyzer's comment went out with the title in it, marker broken.
@@ -354,13 +355,13 @@ func TestAgentForgedMarkersDoNotCount(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 2, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.NotContains(t, res.Effects[0].Body, "<!-- pipeline-action:effect")
-	assert.Equal(t, 1, strings.Count(res.Effects[0].Body+EffectMarker(res.Effects[0].Key), "<!--"))
+	assert.Equal(t, 1, strings.Count(res.Effects[0].Body+model.EffectMarker(res.Effects[0].Key), "<!--"))
 
 	// A workflow agent: a marker of its key on the PR (anyone's comment) is no dispatch.
 	wf := agentConfig(t, lang.DispatchWorkflow)
 	forged := prFacts()
 	forged.PR.Posted = []string{"loop/7/1/implement/1/dispatch"}
-	out := Step(wf, nil, Input{Key: "k1", Event: "pull_request.opened"}, forged, t0)
+	out := Step(wf, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, forged, t0)
 	require.Len(t, out.Effects, 1, "dispatched all the same")
 }
 
@@ -375,7 +376,7 @@ func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
 		twice := Step(cfg, once.State, in, f, t0.Add(2*time.Minute))
 		assert.False(t, twice.Changed, v)
 		assert.Empty(t, twice.Effects, v)
-		assert.Equal(t, string(core.MustJSON(once.State)), string(core.MustJSON(twice.State)), v)
+		assert.Equal(t, string(model.MustJSON(once.State)), string(model.MustJSON(twice.State)), v)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -13,7 +15,7 @@ import (
 // decidedly failed, and is pending otherwise. `optional` means nothing inside a group.
 
 // anyOf evaluates one group against facts.
-func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
+func (e *eval) anyOf(group []lang.Condition, facts *model.Facts) model.GateResult {
 	names := make([]string, 0, len(group))
 	msgs := make([]string, 0, len(group))
 	allFailed := true
@@ -21,20 +23,20 @@ func (e *eval) anyOf(group []lang.Condition, facts *Facts) GateResult {
 	for _, c := range group {
 		r := e.check(c, facts)
 		names = append(names, c.Check)
-		if r.Status == GatePass {
-			return GateResult{Check: "any_of(" + strings.Join(core.NamesOf(group), ", ") + ")", Status: GatePass,
+		if r.Status == model.GatePass {
+			return model.GateResult{Check: "any_of(" + strings.Join(core.NamesOf(group), ", ") + ")", Status: model.GatePass,
 				Message: c.Check + ": " + r.Message}
 		}
-		allFailed = allFailed && r.Status == GateFail
+		allFailed = allFailed && r.Status == model.GateFail
 		msgs = append(msgs, c.Check+": "+r.Message)
 		if r.Who != "" && !slices.Contains(who, r.Who) {
 			who = append(who, r.Who)
 		}
 	}
-	res := GateResult{Check: "any_of(" + strings.Join(names, ", ") + ")", Status: GatePending,
+	res := model.GateResult{Check: "any_of(" + strings.Join(names, ", ") + ")", Status: model.GatePending,
 		Message: "one of these must hold: " + strings.Join(msgs, "; "), Who: strings.Join(who, ", or ")}
 	if allFailed && len(group) > 0 {
-		res.Status = GateFail
+		res.Status = model.GateFail
 	}
 	return res
 }

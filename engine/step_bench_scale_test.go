@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -40,14 +42,14 @@ func benchWaitingAtGate(b *testing.B, at int) {
 		labels = nil
 	}
 	f := prFacts(labels...)
-	st := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0).State
+	st := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0).State
 	if got, want := st.Runs[0].Stage, fmt.Sprintf("g%d", at); got != want {
 		b.Fatalf("the run waits at %s, not %s", got, want)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if res := Step(cfg, st, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute)); res.Changed {
+		if res := Step(cfg, st, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute)); res.Changed {
 			b.Fatal("an event that changes nothing changed the state")
 		}
 	}
@@ -68,8 +70,8 @@ func benchGatesHold(b *testing.B, n int) {
 	f := prFacts("ok")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-		if len(res.Effects) != 1 || res.Effects[0].Kind != EffectMerge {
+		res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+		if len(res.Effects) != 1 || res.Effects[0].Kind != model.EffectMerge {
 			b.Fatalf("the %d gates did not lead to the merge: %v", n, res.Log)
 		}
 	}
@@ -91,7 +93,7 @@ func BenchmarkStepParallelEnter20(b *testing.B) {
 	}
 	cfg := parallelConfig(b, lang.JoinAll, reviewers...)
 	f := prFacts()
-	st := settled(cfg, Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0).State
+	st := settled(cfg, Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0), f, t0).State
 	in := reportOn(st, "loop/7/1", "implement", 1, lang.VerdictComplete, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -123,7 +125,7 @@ func childrenConfig(n int) *lang.Config {
 func BenchmarkStepSubPipelineChildren50Waiting(b *testing.B) {
 	cfg := childrenConfig(50)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	for round := 0; len(res.Effects) > 0; round++ {
 		if round == 10 {
 			b.Fatal("the children's dispatches do not settle")
@@ -137,7 +139,7 @@ func BenchmarkStepSubPipelineChildren50Waiting(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if res := Step(cfg, st, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute)); res.Changed {
+		if res := Step(cfg, st, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute)); res.Changed {
 			b.Fatal("an event that changes nothing changed the state")
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -33,23 +35,23 @@ import (
 // written before the oldest of those runs started are not acted on at all.
 
 // ChatOpsCommands lists the commands, in the order the help shows them.
-var ChatOpsCommands = []string{CmdApprove, CmdRetry, CmdSkip, CmdCancel, CmdUnblock, CmdRestart, CmdStatus, CmdStart, CmdEnable, CmdDisable}
+var ChatOpsCommands = []string{model.CmdApprove, model.CmdRetry, model.CmdSkip, model.CmdCancel, model.CmdUnblock, model.CmdRestart, model.CmdStatus, model.CmdStart, model.CmdEnable, model.CmdDisable}
 
 // escalate stops run for a person, and asks for its pipeline's on_error list.
-func (e *eval) escalate(run *Run, why string) {
+func (e *eval) escalate(run *model.Run, why string) {
 	if sr := run.Stages[run.Stage]; sr != nil {
 		sr.Deadlines = nil // it waits for a person, not for time
 	}
-	run.Status = RunEscalated
+	run.Status = model.RunEscalated
 	run.Message = why
 	e.Record(run, run.Stage, lang.TargetEscalate, why)
 	e.Logf("run %s escalated at %s: %s; it waits for a person (/pipeline retry, skip, unblock, restart or cancel)", run.ID, run.Stage, why)
-	e.runList(run, ListOnError) // step_lists.go
+	e.runList(run, model.ListOnError) // step_lists.go
 }
 
 // chatops acts on the command comments not acted on yet, oldest first.
 func (e *eval) chatops() {
-	var live []*Run
+	var live []*model.Run
 	for _, r := range e.St.Runs {
 		if !r.Status.Final() {
 			live = append(live, r)
@@ -64,10 +66,10 @@ func (e *eval) chatops() {
 			oldest = r.StartedAt
 		}
 	}
-	comments := append([]IssueComment(nil), e.Facts.PR.Comments...)
+	comments := append([]model.IssueComment(nil), e.Facts.PR.Comments...)
 	sort.SliceStable(comments, func(i, j int) bool { return comments[i].ID < comments[j].ID })
 	for _, c := range comments {
-		if c.ID <= e.St.CommandsSeen || c.Viewer || SameIdentity(c.Author, e.Facts.Viewer) || !core.IsCommand(c.Body) {
+		if c.ID <= e.St.CommandsSeen || c.Viewer || model.SameIdentity(c.Author, e.Facts.Viewer) || !core.IsCommand(c.Body) {
 			continue
 		}
 		e.St.CommandsSeen = c.ID
@@ -75,7 +77,7 @@ func (e *eval) chatops() {
 			e.Disown(c)
 			continue
 		}
-		if e.Issue == nil && e.Facts.PR.State != PROpen {
+		if e.Issue == nil && e.Facts.PR.State != model.PROpen {
 			// Nothing acts on a pull request that is done, a reply included.
 			e.Logf("comment %d: %q on a pull request that is %s; not acted on", c.ID, core.FirstLine(c.Body), e.Facts.PR.State)
 			continue
@@ -96,7 +98,7 @@ func (e *eval) chatops() {
 }
 
 // command acts on one command comment.
-func (e *eval) command(c IssueComment) {
+func (e *eval) command(c model.IssueComment) {
 	verb, arg, _ := core.ParseCommand(c.Body)
 	text := "/pipeline " + verb
 	if arg != "" {
@@ -119,13 +121,13 @@ func (e *eval) command(c IssueComment) {
 	actor := e.Actor
 	e.Actor = c.Author
 	defer func() { e.Actor = actor }()
-	if verb == CmdStart {
+	if verb == model.CmdStart {
 		e.commandStart(c, arg) // step_chatops_start.go
 		return
 	}
-	if verb == CmdEnable || verb == CmdDisable {
+	if verb == model.CmdEnable || verb == model.CmdDisable {
 		e.Logf("comment %d: %s by %s", c.ID, text, c.Author)
-		e.Reply(c, dormant.Command(e.Cfg, e.St, arg, verb == CmdEnable))
+		e.Reply(c, dormant.Command(e.Cfg, e.St, arg, verb == model.CmdEnable))
 		return
 	}
 	var notes []string
@@ -137,7 +139,7 @@ func (e *eval) command(c IssueComment) {
 			notes = append(notes, note)
 		}
 	}
-	if verb == CmdStatus || len(notes) > 0 {
+	if verb == model.CmdStatus || len(notes) > 0 {
 		e.Reply(c, strings.Join(notes, " "))
 	}
 }
@@ -153,7 +155,7 @@ func (e *eval) authorOfLive(login string) bool {
 }
 
 // commandRun applies command verb to run; it returns a sentence for the reply, or "".
-func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
+func (e *eval) commandRun(run *model.Run, c model.IssueComment, verb, arg string) string {
 	p := e.Cfg.PipelineFor(run)
 	if p == nil {
 		return fmt.Sprintf("Run %s: its pipeline is no longer in the config; left as it is.", run.ID)
@@ -170,11 +172,11 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		return arg, ""
 	}
 	switch verb {
-	case CmdStatus:
+	case model.CmdStatus:
 		return e.RunStatus(run)
-	case CmdApprove:
+	case model.CmdApprove:
 		return e.commandApprove(run, stage, c, by)
-	case CmdRetry:
+	case model.CmdRetry:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, core.OneWord(run.Stage))
 		}
@@ -183,7 +185,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		}
 		e.enter(run, run.Stage, run.Stage, by)
 		e.retryParallel(p, run, stage) // step_parallel.go: keeps the branches that succeeded
-	case CmdSkip:
+	case model.CmdSkip:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, core.OneWord(run.Stage))
 		}
@@ -192,11 +194,11 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			a := e.commandApproval(run, c)
 			run.Stages[stage.ID].Skipped = &a
 		}
-		e.leave(run, stage, StageSkipped, core.DoneTarget(stage), by)
-	case CmdCancel:
-		e.finish(run, RunCancelled, TargetCancelled, by)
-	case CmdUnblock:
-		if run.Status != RunEscalated && arg == "" {
+		e.leave(run, stage, model.StageSkipped, core.DoneTarget(stage), by)
+	case model.CmdCancel:
+		e.finish(run, model.RunCancelled, TargetCancelled, by)
+	case model.CmdUnblock:
+		if run.Status != model.RunEscalated && arg == "" {
 			return fmt.Sprintf("Run %s is not escalated; nothing to unblock.", run.ID)
 		}
 		if arg == "" && e.restartDeferred(p, run, by) { // step_react_deferred.go
@@ -204,9 +206,9 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 		}
 		if arg == "" {
 			// The same attempt goes on: what it was given (approvals, reminders) still counts.
-			run.Status = RunRunning
+			run.Status = model.RunRunning
 			if sr := run.Stages[run.Stage]; sr != nil && !core.IsDone(sr.Status) {
-				sr.Status = StageWaiting
+				sr.Status = model.StageWaiting
 			}
 			run.Message = ""
 			e.Record(run, run.Stage, run.Stage, by)
@@ -218,7 +220,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 			return bad
 		}
 		e.enter(run, run.Stage, to, by)
-	case CmdRestart:
+	case model.CmdRestart:
 		first := ""
 		if len(p.Stages) > 0 {
 			first = p.Stages[0].ID
@@ -236,7 +238,7 @@ func (e *eval) commandRun(run *Run, c IssueComment, verb, arg string) string {
 // commandApprove records `/pipeline approve` c at run's current stage, when that is a
 // human stage waiting for approval and c's author counts there; it returns a sentence
 // for the reply, or "".
-func (e *eval) commandApprove(run *Run, stage *lang.Stage, c IssueComment, by string) string {
+func (e *eval) commandApprove(run *model.Run, stage *lang.Stage, c model.IssueComment, by string) string {
 	if stage == nil || stage.Type != lang.StageHuman || stage.WaitFor != lang.WaitApproval {
 		return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
 	}
@@ -246,7 +248,7 @@ func (e *eval) commandApprove(run *Run, stage *lang.Stage, c IssueComment, by st
 	sr := run.Stages[stage.ID]
 	sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))
 	e.Logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, core.Short(e.HeadOf(run)))
-	if run.Status == RunEscalated {
+	if run.Status == model.RunEscalated {
 		return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
 	}
 	return ""
@@ -254,10 +256,10 @@ func (e *eval) commandApprove(run *Run, stage *lang.Stage, c IssueComment, by st
 
 // commandApproval is command comment c as an action at run's current human stage: who,
 // on the head the run's pull request has now, when GitHub says it was written.
-func (e *eval) commandApproval(run *Run, c IssueComment) Approval {
+func (e *eval) commandApproval(run *model.Run, c model.IssueComment) model.Approval {
 	at := c.CreatedAt
 	if at.IsZero() {
 		at = e.Now
 	}
-	return Approval{Login: c.Author, SHA: e.HeadOf(run), At: at, Comment: c.ID} // step_issue.go
+	return model.Approval{Login: c.Author, SHA: e.HeadOf(run), At: at, Comment: c.ID} // step_issue.go
 }

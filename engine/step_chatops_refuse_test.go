@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,21 +18,21 @@ func TestRefusalsRepliedOncePerPersonUntilTheRunsMove(t *testing.T) {
 	f := humanFacts()
 	f.PR.Labels = []string{"broken"}
 	f.People.Permissions = map[string]string{"alice": "write", "rita": "read", "eve": "read"}
-	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, f, t0)
-	require.Equal(t, RunEscalated, res.State.Runs[0].Status)
+	res := Step(cfg, nil, model.Input{Key: "k0", Event: "pull_request.opened"}, f, t0)
+	require.Equal(t, model.RunEscalated, res.State.Runs[0].Status)
 
-	var comments []IssueComment
-	replies := func(at int, add ...IssueComment) []string {
+	var comments []model.IssueComment
+	replies := func(at int, add ...model.IssueComment) []string {
 		comments = append(comments, add...)
 		f.PR.Comments = comments
-		res = Step(cfg, res.State, Input{Key: fmt.Sprint("k", at), Event: "issue_comment.created"}, f, t0.Add(time.Duration(at)*time.Minute))
+		res = Step(cfg, res.State, model.Input{Key: fmt.Sprint("k", at), Event: "issue_comment.created"}, f, t0.Add(time.Duration(at)*time.Minute))
 		var out []string
 		for _, e := range res.Effects {
 			out = append(out, e.Key)
 		}
 		return out
 	}
-	var flood []IssueComment
+	var flood []model.IssueComment
 	for id := int64(1); id <= 50; id++ {
 		flood = append(flood, command(id, "rita", "/pipeline unblock"))
 	}
@@ -53,12 +55,12 @@ func TestRefusedIsBounded(t *testing.T) {
 	cfg := escalateConfig(t)
 	f := humanFacts()
 	f.PR.Labels = []string{"broken"}
-	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.opened"}, f, t0)
-	for id := int64(1); id <= MaxRefused+5; id++ {
+	res := Step(cfg, nil, model.Input{Key: "k0", Event: "pull_request.opened"}, f, t0)
+	for id := int64(1); id <= model.MaxRefused+5; id++ {
 		f.PR.Comments = append(f.PR.Comments, command(id, fmt.Sprintf("user%d", id), "/pipeline unblock"))
 	}
-	res = Step(cfg, res.State, Input{Key: "k1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
-	assert.Len(t, res.Effects, MaxRefused+5, "one reply each")
-	require.Len(t, res.State.Refused, MaxRefused)
-	assert.Equal(t, fmt.Sprintf("user%d", MaxRefused+5), res.State.Refused[MaxRefused-1].Login, "the newest kept")
+	res = Step(cfg, res.State, model.Input{Key: "k1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	assert.Len(t, res.Effects, model.MaxRefused+5, "one reply each")
+	require.Len(t, res.State.Refused, model.MaxRefused)
+	assert.Equal(t, fmt.Sprintf("user%d", model.MaxRefused+5), res.State.Refused[model.MaxRefused-1].Login, "the newest kept")
 }

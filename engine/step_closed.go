@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,7 +18,7 @@ import (
 
 // closedSubject ends the open runs of the subject pull request once it is closed.
 func (e *eval) closedSubject() {
-	if e.Issue != nil || e.Facts.PR == nil || e.Facts.PR.State == PROpen {
+	if e.Issue != nil || e.Facts.PR == nil || e.Facts.PR.State == model.PROpen {
 		return
 	}
 	pr := e.Facts.PR
@@ -29,15 +31,15 @@ func (e *eval) closedSubject() {
 			continue
 		}
 		switch {
-		case pr.State == PRClosed:
-			e.finish(run, RunCancelled, TargetCancelled, "the pull request was closed")
+		case pr.State == model.PRClosed:
+			e.finish(run, model.RunCancelled, TargetCancelled, "the pull request was closed")
 		case e.ownMerge(p, run) != nil || e.childMerged(run): // step_pipeline.go
 		default:
 			by := pr.MergedBy
 			if by == "" {
 				by = "someone"
 			}
-			e.finish(run, RunCompleted, lang.TargetComplete, fmt.Sprintf("the pull request was merged by %s, outside this run", by))
+			e.finish(run, model.RunCompleted, lang.TargetComplete, fmt.Sprintf("the pull request was merged by %s, outside this run", by))
 		}
 	}
 }

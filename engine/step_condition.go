@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,26 +18,26 @@ import (
 // conditionHolds decides c for run: labels_include against the subject's labels,
 // paths_match against the pull request's changed files, and an expression over the
 // run's env (github, context, stages, variables, trigger …). why says what decided it.
-func (e *eval) conditionHolds(p *lang.Pipeline, run *Run, c *lang.Predicate) (holds bool, why string, err error) {
+func (e *eval) conditionHolds(p *lang.Pipeline, run *model.Run, c *lang.Predicate) (holds bool, why string, err error) {
 	return e.Predicate(c, func() lang.Env { return e.env(p, run) })
 }
 
 // enterCondition decides the condition of the stage run is at, once per attempt. It
 // reports whether it moved the run (skipped the stage, or stopped the run).
-func (e *eval) enterCondition(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved bool) {
+func (e *eval) enterCondition(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (moved bool) {
 	sr := run.Stages[stage.ID]
 	if stage.Condition == nil || sr == nil || sr.ConditionChecked {
 		return false
 	}
 	ok, why, err := e.conditionHolds(p, run, stage.Condition)
 	if err != nil {
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("stage %q: %v", stage.ID, err))
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q: %v", stage.ID, err))
 		return true
 	}
 	sr.ConditionChecked = true
 	if ok {
 		return false
 	}
-	e.leave(run, stage, StageSkipped, stage.SkipTo, "condition does not hold ("+why+"); skipped")
+	e.leave(run, stage, model.StageSkipped, stage.SkipTo, "condition does not hold ("+why+"); skipped")
 	return true
 }

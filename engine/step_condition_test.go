@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -33,7 +35,7 @@ func securityCondition() *lang.Predicate {
 }
 
 func TestStageConditionHoldsOrSkips(t *testing.T) {
-	open := Input{Key: "k1", Event: "pull_request.opened"}
+	open := model.Input{Key: "k1", Event: "pull_request.opened"}
 	cases := []struct {
 		name   string
 		labels []string
@@ -53,7 +55,7 @@ func TestStageConditionHoldsOrSkips(t *testing.T) {
 			run := res.State.Runs[0]
 			require.Equal(t, tc.at, run.Stage, run.Message)
 			if tc.at == "review" {
-				assert.Equal(t, StageSkipped, run.Stages["security"].Status)
+				assert.Equal(t, model.StageSkipped, run.Stages["security"].Status)
 				assert.Contains(t, run.History[len(run.History)-1].Why, "condition does not hold")
 			} else {
 				assert.True(t, run.Stages["security"].ConditionChecked)
@@ -64,42 +66,42 @@ func TestStageConditionHoldsOrSkips(t *testing.T) {
 
 func TestStageConditionDecidedOncePerAttempt(t *testing.T) {
 	cfg := conditionConfig(t, &lang.Predicate{LabelsInclude: []string{"security"}})
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("security"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("security"), t0)
 	require.Equal(t, "security", res.State.Runs[0].Stage)
 	// The label goes away while the agent works: the stage that started is not skipped.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.unlabeled"}, prFacts(), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.unlabeled"}, prFacts(), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "security", run.Stage)
-	assert.NotEqual(t, StageSkipped, run.Stages["security"].Status)
+	assert.NotEqual(t, model.StageSkipped, run.Stages["security"].Status)
 }
 
 func TestStageConditionUndecidableStopsTheRun(t *testing.T) {
 	cfg := conditionConfig(t, &lang.Predicate{PathsMatch: []string{"src/**"}})
 	// The changed files were not read.
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, "changed files of the pull request were not read")
 	assert.True(t, res.NeedsFiles, "the caller is told to read them and evaluate again")
 
 	// GitHub listed only the first files and none of those matches: it cannot be decided.
 	f := prFacts()
 	f.PR.Files, f.PR.FilesRead, f.PR.FilesTruncated = []string{"docs/a.md"}, true, true
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	assert.Equal(t, model.RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, "cannot be decided")
 
 	// A match among the files listed decides it even so.
 	f.PR.Files = []string{"src/x.go"}
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	assert.Equal(t, "security", res.State.Runs[0].Stage)
 	assert.False(t, res.NeedsFiles)
 
 	// An expression that fails to run stops the run too.
 	e, cerr := lang.CompileExpr("context.missing.deep == 1", lang.Pos{Line: 4, Col: 7})
 	require.Nil(t, cerr)
-	res = Step(conditionConfig(t, &lang.Predicate{Expr: e, Pos: lang.Pos{Line: 4, Col: 7}}), nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
-	assert.Equal(t, RunFailed, res.State.Runs[0].Status)
+	res = Step(conditionConfig(t, &lang.Predicate{Expr: e, Pos: lang.Pos{Line: 4, Col: 7}}), nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	assert.Equal(t, model.RunFailed, res.State.Runs[0].Status)
 	assert.Contains(t, res.State.Runs[0].Message, `condition "context.missing.deep == 1" at 4:7`)
 }
 
@@ -107,9 +109,9 @@ func TestStageConditionExpressionOverTheRun(t *testing.T) {
 	e, cerr := lang.CompileExpr("github.pr.draft == false && len(github.pr.labels) > 0", lang.Pos{Line: 1, Col: 1})
 	require.Nil(t, cerr)
 	cfg := conditionConfig(t, &lang.Predicate{Expr: e})
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("x"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("x"), t0)
 	assert.Equal(t, "security", res.State.Runs[0].Stage)
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Equal(t, "review", res.State.Runs[0].Stage)
 }
 
@@ -127,10 +129,10 @@ func guardConditionConfig(cond *lang.Predicate) *lang.Config {
 	}}}
 }
 
-func merges(res Result) int {
+func merges(res model.Result) int {
 	n := 0
 	for _, e := range res.Effects {
-		if e.Kind == EffectMerge {
+		if e.Kind == model.EffectMerge {
 			n++
 		}
 	}
@@ -139,7 +141,7 @@ func merges(res Result) int {
 
 func TestGuardDecidesASkippedGateFromToday(t *testing.T) {
 	cfg := guardConditionConfig(&lang.Predicate{LabelsInclude: []string{"risky"}})
-	open := Input{Key: "k1", Event: "pull_request.opened"}
+	open := model.Input{Key: "k1", Event: "pull_request.opened"}
 	// Not risky: the gate is skipped and the merge goes ahead.
 	res := Step(cfg, nil, open, prFacts(), t0)
 	assert.Equal(t, 1, merges(res), res.State.Runs[0].Message)
@@ -149,10 +151,10 @@ func TestGuardDecidesASkippedGateFromToday(t *testing.T) {
 	assert.Equal(t, "risk", res.State.Runs[0].Stage)
 
 	// A stored state that says the gate was skipped while the PR is risky today: no merge.
-	forged := &State{Version: 1, Runs: []*Run{{ID: "p/7/1", Pipeline: "p", ConfigOID: "blob1", Subject: "acme/widgets#7",
-		Status: RunRunning, Stage: "merge", Stages: map[string]*StageRun{
-			"risk": {Status: StageSkipped, Attempt: 1}, "merge": {Status: StageWaiting, Attempt: 1}}}}}
-	res = Step(cfg, forged, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("risky"), t0)
+	forged := &model.State{Version: 1, Runs: []*model.Run{{ID: "p/7/1", Pipeline: "p", ConfigOID: "blob1", Subject: "acme/widgets#7",
+		Status: model.RunRunning, Stage: "merge", Stages: map[string]*model.StageRun{
+			"risk": {Status: model.StageSkipped, Attempt: 1}, "merge": {Status: model.StageWaiting, Attempt: 1}}}}}
+	res = Step(cfg, forged, model.Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("risky"), t0)
 	assert.Equal(t, 0, merges(res))
 	assert.Equal(t, "risk", res.State.Runs[0].Stage, "the run goes back to the gate")
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The run's context: a pipeline's `context:` is computed when a run starts, over the
@@ -10,7 +11,7 @@ import (
 
 // initContext computes p's `context:` into run.Context. A value whose template cannot
 // be filled is left out, and the job log says why.
-func (e *eval) initContext(p *lang.Pipeline, run *Run) {
+func (e *eval) initContext(p *lang.Pipeline, run *model.Run) {
 	if len(p.Context) == 0 {
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -41,10 +43,10 @@ func TestMergeDeletesOnlyOwnHeadBranch(t *testing.T) {
 			cfg.Pipelines[0].Stages[1].Config.DeleteBranch = true
 			f := prFacts("ok")
 			f.PR.HeadRef, f.PR.HeadRepo, f.PR.CrossRepo = tt.headRef, tt.headRepo, tt.crossRepo
-			res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+			res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 			require.Len(t, res.Effects, 1)
 			eff := res.Effects[0]
-			assert.Equal(t, EffectMerge, eff.Kind)
+			assert.Equal(t, model.EffectMerge, eff.Kind)
 			assert.Equal(t, "aaaaaaaaaa", eff.SHA, "the merge goes ahead")
 			log := strings.Join(res.Log, "\n")
 			if tt.keep == "" {
@@ -65,7 +67,7 @@ func TestMergeDeletesOnlyOwnHeadBranch(t *testing.T) {
 func TestMergeWithoutDeleteBranch(t *testing.T) {
 	f := prFacts("ok")
 	f.PR.HeadRepo, f.PR.CrossRepo = "someone/widgets", true
-	res := Step(stepConfig(), nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(stepConfig(), nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.False(t, res.Effects[0].Delete)
 	assert.NotContains(t, strings.Join(res.Log, "\n"), "head branch")

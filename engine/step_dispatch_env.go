@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -11,7 +13,7 @@ import (
 // otherwise the run's context only, all that AgentContext reads then. A parallel stage
 // dispatches all its branches in one event, and the whole env (every stage's and every
 // branch's entry) built for each would cost with the square of the branches.
-func (e *eval) dispatchEnv(p *lang.Pipeline, run *Run, stage *lang.Stage, ag *lang.Agent) lang.Env {
+func (e *eval) dispatchEnv(p *lang.Pipeline, run *model.Run, stage *lang.Stage, ag *lang.Agent) lang.Env {
 	if len(stage.Context) > 0 || len(stage.Values) > 0 || (ag.Dispatch == lang.DispatchComment && strings.Contains(ag.Body, "{{")) {
 		return e.env(p, run)
 	}

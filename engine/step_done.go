@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/doneby"
 	"github.com/org/pipeline-action/engine/lang"
@@ -19,8 +21,8 @@ import (
 
 // noteDone records the run whose performed effect made the subject done: a merge or close
 // that succeeded, after which the facts show the subject not open.
-func (e *eval) noteDone(outcomes []Outcome) {
-	if e.DoneBy != "" || e.Facts.PR == nil || e.Facts.PR.State == PROpen {
+func (e *eval) noteDone(outcomes []model.Outcome) {
+	if e.DoneBy != "" || e.Facts.PR == nil || e.Facts.PR.State == model.PROpen {
 		return
 	}
 	for _, o := range outcomes {
@@ -35,7 +37,7 @@ func (e *eval) noteDone(outcomes []Outcome) {
 
 // doneByOther cancels run, a top-level run about to be stepped, when another run made the
 // subject done in this event, and reports whether it did.
-func (e *eval) doneByOther(p *lang.Pipeline, run *Run) bool {
+func (e *eval) doneByOther(p *lang.Pipeline, run *model.Run) bool {
 	if e.DoneBy == "" || run.Status.Final() || run.ID == e.DoneBy || core.ClosingTrigger(p) {
 		return false
 	}
@@ -43,14 +45,14 @@ func (e *eval) doneByOther(p *lang.Pipeline, run *Run) bool {
 	if e.Issue != nil {
 		what = "issue"
 	}
-	e.finish(run, RunCancelled, TargetCancelled, fmt.Sprintf("the %s was %s by run %s in this event; this run acts on it no more",
+	e.finish(run, model.RunCancelled, TargetCancelled, fmt.Sprintf("the %s was %s by run %s in this event; this run acts on it no more",
 		what, e.Facts.PR.State, e.DoneBy))
 	return true
 }
 
 // RootRun is the id of the top-level run that run id descends from in st (id itself when
 // it is not a sub-pipeline's run, or is not in st).
-func RootRun(st *State, id string) string {
+func RootRun(st *model.State, id string) string {
 	if st == nil {
 		return id
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,7 +32,7 @@ pipelines:
       - {id: say, type: action, action: comment, config: {body: "depth {{ shared.depth }} mode {{ shared.mode }}"}, on_success: complete}
 `
 
-func pipelineRun(st *State, pipeline string) *Run {
+func pipelineRun(st *model.State, pipeline string) *model.Run {
 	for _, r := range st.Runs {
 		if r.Pipeline == pipeline {
 			return r
@@ -42,12 +44,12 @@ func pipelineRun(st *State, pipeline string) *Run {
 func TestDormantPipelineEnabledByAnotherRun(t *testing.T) {
 	cfg := loadYAML(t, dormantYAML)
 	// Another label: scan's trigger does not hold; nothing starts.
-	res := Step(cfg, nil, Input{Key: "k0", Event: "pull_request.labeled", Label: "other"}, prFacts("other"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k0", Event: "pull_request.labeled", Label: "other"}, prFacts("other"), t0)
 	assert.Empty(t, res.State.Runs)
 
-	res = Step(cfg, res.State, Input{Key: "k1", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k1", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0)
 	require.NotNil(t, pipelineRun(res.State, "gatekeeper"))
-	assert.Equal(t, RunCompleted, pipelineRun(res.State, "gatekeeper").Status)
+	assert.Equal(t, model.RunCompleted, pipelineRun(res.State, "gatekeeper").Status)
 	assert.Equal(t, map[string]bool{"scan": true, "gatekeeper": false}, res.State.Enabled)
 	scan := pipelineRun(res.State, "scan")
 	require.NotNil(t, scan, "enabled in this event, on this event: it starts in it")
@@ -57,7 +59,7 @@ func TestDormantPipelineEnabledByAnotherRun(t *testing.T) {
 
 	// Another scan label later: gatekeeper disabled itself here; scan is done with this event
 	// and starts again only on a new one.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0.Add(time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0.Add(time.Hour))
 	gk := 0
 	for _, r := range res.State.Runs {
 		if r.Pipeline == "gatekeeper" {
@@ -70,8 +72,8 @@ func TestDormantPipelineEnabledByAnotherRun(t *testing.T) {
 // What a subject's state says wins over a pipeline's own enabled: both ways.
 func TestSubjectStateEnablesAndDisables(t *testing.T) {
 	cfg := loadYAML(t, dormantYAML)
-	st := &State{Version: 1, Enabled: map[string]bool{"scan": true, "gatekeeper": false}}
-	res := Step(cfg, st, Input{Key: "k1", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0)
+	st := &model.State{Version: 1, Enabled: map[string]bool{"scan": true, "gatekeeper": false}}
+	res := Step(cfg, st, model.Input{Key: "k1", Event: "pull_request.labeled", Label: "scan"}, prFacts("scan"), t0)
 	assert.NotNil(t, pipelineRun(res.State, "scan"))
 	assert.Nil(t, pipelineRun(res.State, "gatekeeper"))
 }
@@ -81,14 +83,14 @@ func TestSubjectStateEnablesAndDisables(t *testing.T) {
 func TestAuthorMayNotDisableAPipelineOnTheirPR(t *testing.T) {
 	cfg := loadYAML(t, dormantYAML)
 	f := humanFacts() // dev is the author, with write permission
-	f.PR.Comments = []IssueComment{command(1, "dev", "/pipeline disable gatekeeper")}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	f.PR.Comments = []model.IssueComment{command(1, "dev", "/pipeline disable gatekeeper")}
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	assert.NotContains(t, res.State.Enabled, "gatekeeper", "nothing disabled")
 	require.NotEmpty(t, res.Effects)
 	assert.Contains(t, res.Effects[0].Body, "refused: an author of a pull request")
 
 	f.PR.Comments = append(f.PR.Comments, command(2, "alice", "/pipeline disable gatekeeper"))
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	disabled, ok := res.State.Enabled["gatekeeper"]
 	assert.True(t, ok && !disabled, "a writer who is not the author may: %v", res.State.Enabled)
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,7 +25,7 @@ func TestFeatureDevChildSeesTheRunsPullRequest(t *testing.T) {
 	pr := ownPR(9)
 	pr.Author = "dev"
 	f := issueFacts(pr)
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number, "feat-dev is asked on the issue")
@@ -34,7 +36,7 @@ func TestFeatureDevChildSeesTheRunsPullRequest(t *testing.T) {
 	require.NotNil(t, child, res.Log)
 	assert.Equal(t, "review", parent.Stage)
 	assert.Equal(t, "acme/widgets#4", child.Subject, "the child runs on the issue")
-	assert.Equal(t, 9, RunPR(child), "the child's context.pr_number is the run's pull request, a number")
+	assert.Equal(t, 9, model.RunPR(child), "the child's context.pr_number is the run's pull request, a number")
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
 	assert.Equal(t, "standard-review/4/1/test-coverage/1/dispatch", eff.Key)

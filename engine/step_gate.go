@@ -4,39 +4,40 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The gate stage: its conditions against the facts.
 
 // evaluate runs the conditions of gate stage against the facts. blocked: a required
 // condition does not pass; failed: one has decidedly failed.
-func (e *eval) evaluate(stage *lang.Stage) (results []GateResult, blocked, failed bool) {
-	results = make([]GateResult, 0, len(stage.Conditions))
+func (e *eval) evaluate(stage *lang.Stage) (results []model.GateResult, blocked, failed bool) {
+	results = make([]model.GateResult, 0, len(stage.Conditions))
 	facts := e.FactsForGates()
 	for _, c := range stage.Conditions {
 		r := e.check(c, facts)
 		r.Check, r.Optional = c.Check, c.Optional
 		results = append(results, r)
-		if c.Optional || r.Status == GatePass {
+		if c.Optional || r.Status == model.GatePass {
 			continue
 		}
 		blocked = true
-		if r.Status == GateFail {
+		if r.Status == model.GateFail {
 			failed = true
 		}
 	}
 	for _, group := range stage.AnyOf { // step_anyof.go
 		r := e.anyOf(group, facts)
 		results = append(results, r)
-		if r.Status != GatePass {
+		if r.Status != model.GatePass {
 			blocked = true
-			failed = failed || r.Status == GateFail
+			failed = failed || r.Status == model.GateFail
 		}
 	}
 	return results, blocked, failed
 }
 
-func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) gate(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	restore := e.withRun(p, run) // step_ledger.go
 	results, blocked, failed := e.evaluate(stage)
@@ -48,18 +49,18 @@ func (e *eval) gate(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 		// (here, and by the merge guard): a passed gate keeps its decision, not the list.
 		sr.Results = nil
 		run.VerifiedSHA, run.VerifiedBy = e.Facts.PR.HeadSHA, stage.ID
-		e.leave(run, stage, StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
+		e.leave(run, stage, model.StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
 		return true
 	case failed && stage.OnFailRule != nil: // step_rules.go
 		if e.gateOnFail(p, run, stage, results) {
 			return true
 		}
 	case failed && stage.OnFail != "":
-		e.leave(run, stage, StageFailed, stage.OnFail, "gate failed: "+core.Failures(results))
+		e.leave(run, stage, model.StageFailed, stage.OnFail, "gate failed: "+core.Failures(results))
 		return true
 	}
-	sr.Status = StageWaiting
-	run.Status = RunWaiting
+	sr.Status = model.StageWaiting
+	run.Status = model.RunWaiting
 	return false
 }
 
@@ -71,7 +72,7 @@ type gateType struct {
 	nobody
 }
 
-func (gateType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (gateType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.gate(p, run, stage)
 }
 
@@ -89,6 +90,6 @@ func (gateType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 
 // stillHolds: a gate the run passed or skipped holds today, unless its condition does not
 // hold today (the config skips it).
-func (gateType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	return sr.Status != StagePassed && sr.Status != StageSkipped || g.skips(s) || g.holds(s)
+func (gateType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
+	return sr.Status != model.StagePassed && sr.Status != model.StageSkipped || g.skips(s) || g.holds(s)
 }

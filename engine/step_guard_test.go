@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -13,11 +15,11 @@ import (
 // headCheck passes when the head carries a mark: approvals and CI results belong to
 // a commit.
 func headCheck(name string, marks map[string]bool) Check {
-	return checkFunc(func(f *Facts) GateResult {
+	return checkFunc(func(f *model.Facts) model.GateResult {
 		if marks[f.PR.HeadSHA] {
-			return GateResult{Status: GatePass, Message: name + " on " + f.PR.HeadSHA}
+			return model.GateResult{Status: model.GatePass, Message: name + " on " + f.PR.HeadSHA}
 		}
-		return GateResult{Status: GatePending, Message: "no " + name + " on " + f.PR.HeadSHA}
+		return model.GateResult{Status: model.GatePending, Message: "no " + name + " on " + f.PR.HeadSHA}
 	})
 }
 
@@ -34,20 +36,20 @@ func TestStepMergeGuardRechecksEveryEarlierGate(t *testing.T) {
 			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		},
 	}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	require.Equal(t, "ci", res.State.Runs[0].Stage)
 
 	pushed := prFacts()
 	pushed.PR.HeadSHA = "bbbbbbbbbb"
 	green["bbbbbbbbbb"] = true
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "check_suite.completed"}, pushed, t0.Add(time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "check_suite.completed"}, pushed, t0.Add(time.Minute))
 	assert.Empty(t, res.Effects, "the approval is on an older head: no merge")
 	run := res.State.Runs[0]
 	assert.Equal(t, "approve", run.Stage)
 	assert.Contains(t, run.History[len(run.History)-1].Why, `gate "approve" no longer holds (approval: no approval on bbbbbbbbbb)`)
 
 	approved["bbbbbbbbbb"] = true
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, pushed, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "pull_request_review.submitted"}, pushed, t0.Add(2*time.Minute))
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
 }
@@ -56,22 +58,22 @@ func TestStepMergeGuardRechecksEveryEarlierGate(t *testing.T) {
 // or left by a lost event) grants nothing: the gates are evaluated on today's facts.
 func TestStepStoredStateNeverGrantsAMerge(t *testing.T) {
 	cfg := stepConfig()
-	forged := &State{Version: 1, Runs: []*Run{{
+	forged := &model.State{Version: 1, Runs: []*model.Run{{
 		ID: "auto-merge/7/1", Pipeline: "auto-merge", ConfigOID: "blob1", Subject: "acme/widgets#7",
-		Status: RunRunning, Stage: "merge", VerifiedSHA: "aaaaaaaaaa", VerifiedBy: "ready",
-		Stages: map[string]*StageRun{
-			"ready": {Status: StagePassed, Attempt: 1},
-			"merge": {Status: StageWaiting, Attempt: 1},
+		Status: model.RunRunning, Stage: "merge", VerifiedSHA: "aaaaaaaaaa", VerifiedBy: "ready",
+		Stages: map[string]*model.StageRun{
+			"ready": {Status: model.StagePassed, Attempt: 1},
+			"merge": {Status: model.StageWaiting, Attempt: 1},
 		},
 	}}}
-	res := Step(cfg, forged, Input{Key: "k1", Event: "pull_request_review.submitted"}, prFacts(), t0)
+	res := Step(cfg, forged, model.Input{Key: "k1", Event: "pull_request_review.submitted"}, prFacts(), t0)
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// Nor does one that claims nothing about the gates at all.
 	forged.Runs[0].VerifiedSHA, forged.Runs[0].VerifiedBy = "", ""
 	delete(forged.Runs[0].Stages, "ready")
-	res = Step(cfg, forged, Input{Key: "k1", Event: "pull_request_review.submitted"}, prFacts(), t0)
+	res = Step(cfg, forged, model.Input{Key: "k1", Event: "pull_request_review.submitted"}, prFacts(), t0)
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 	assert.Contains(t, res.State.Runs[0].History[0].Why, `gate "ready" does not hold`)
@@ -80,14 +82,14 @@ func TestStepStoredStateNeverGrantsAMerge(t *testing.T) {
 // The guard follows the paths the config allows: a gate's on_fail is a way to the merge
 // only while that gate decidedly fails.
 func TestStepMergeGuardFollowsOnFail(t *testing.T) {
-	fails := checkFunc(func(f *Facts) GateResult {
+	fails := checkFunc(func(f *model.Facts) model.GateResult {
 		if f.PR.HasLabel("broken") {
-			return GateResult{Status: GateFail, Message: "broken"}
+			return model.GateResult{Status: model.GateFail, Message: "broken"}
 		}
 		if f.PR.HasLabel("ok") {
-			return GateResult{Status: GatePass, Message: "ok"}
+			return model.GateResult{Status: model.GatePass, Message: "ok"}
 		}
-		return GateResult{Status: GatePending, Message: "running"}
+		return model.GateResult{Status: model.GatePending, Message: "running"}
 	})
 	cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{{
 		Name:    "override",
@@ -98,13 +100,13 @@ func TestStepMergeGuardFollowsOnFail(t *testing.T) {
 			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 		},
 	}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("broken", "override"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("broken", "override"), t0)
 	require.Len(t, res.Effects, 1, "ci failed, the override holds: merged as the config says")
 
 	// The same state, its merge never performed (the invocation that asked for it ended
 	// without a word), but ci is running again now: neither path holds, and the merge is
 	// not asked for again.
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "check_suite.completed"}, prFacts("override"), t0.Add(DefaultIntentLease+IntentGrace))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "check_suite.completed"}, prFacts("override"), t0.Add(model.DefaultIntentLease+model.IntentGrace))
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, "ci", res.State.Runs[0].Stage)
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
@@ -23,27 +25,27 @@ import (
 // job log says when it failed).
 
 // human evaluates human stage of run once and reports whether the run moved.
-func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) human(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	who, need, notes := e.HumanCount(run, stage, sr)
 	if len(who) >= need {
 		// What the people said is handed on: stages.<id>.outputs in templates and contexts.
 		sr.Outputs = lang.JSONSafe(feedback.HumanOutputs(stage, sr, who, e.Facts.PR))
-		e.leave(run, stage, StagePassed, stage.OnComplete, core.HumanDone(stage, who))
+		e.leave(run, stage, model.StagePassed, stage.OnComplete, core.HumanDone(stage, who))
 		return true
 	}
-	sr.Status = StageWaiting
-	run.Status = RunWaiting
+	sr.Status = model.StageWaiting
+	run.Status = model.RunWaiting
 	sr.Results = e.humanResults(run, stage, sr, who, need, notes)
 	if e.WasRefused(run) {
 		return false
 	}
-	var effects []Effect
+	var effects []model.Effect
 	pr := e.Facts.PR
 	done := func(key string) bool { return slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) }
 	if stage.OnEnter != nil {
 		if key := core.HumanKey(run, stage, sr.Attempt, core.NoticeOnEnter); !done(key) {
-			effects = append(effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectComment, Number: pr.Number,
+			effects = append(effects, model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectComment, Number: pr.Number,
 				Body: e.render(stage.OnEnter, run)})
 		}
 	}
@@ -54,7 +56,7 @@ func (e *eval) human(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 				run.Applied = append(run.Applied, key)
 				e.Logf("run %s: %s: auto_assign: no one to request a review from (the group names no one but the author, or no group)", run.ID, stage.ID)
 			} else {
-				effects = append(effects, Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectRequestReviewers, Number: pr.Number,
+				effects = append(effects, model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectRequestReviewers, Number: pr.Number,
 					Reviewers: users, Teams: teams})
 			}
 		}
@@ -75,11 +77,11 @@ type humanType struct {
 	nobody
 }
 
-func (humanType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
+func (humanType) arm(stage *lang.Stage, sr *model.StageRun, now time.Time) {
 	core.ArmReminder(stage, sr, now)
 }
 
-func (humanType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (humanType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.human(p, run, stage)
 }
 
@@ -87,8 +89,8 @@ func (humanType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	return guardwalk.Judge(s, g.skips, func(s *lang.Stage) bool { ok, _ := g.e.HumanHolds(g.run, s); return ok })
 }
 
-func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	if sr.Status != StagePassed && sr.Status != StageSkipped {
+func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
+	if sr.Status != model.StagePassed && sr.Status != model.StageSkipped {
 		return true
 	}
 	if g.skips(s) {
@@ -99,7 +101,7 @@ func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
 }
 
 func (humanType) deadline(kind string) deadlineHandler {
-	if kind == DeadlineReminder {
+	if kind == model.DeadlineReminder {
 		return (*eval).remind
 	}
 	return nil
@@ -107,7 +109,7 @@ func (humanType) deadline(kind string) deadlineHandler {
 
 // remind posts reminder d.N+1 of a human stage that still waits, and arms the next one
 // while max_reminders allows. The run does not move.
-func (e *eval) remind(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
+func (e *eval) remind(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
 	r := stage.Reminder
 	sr := run.Stages[stage.ID]
 	if r == nil || stage.Type != lang.StageHuman || r.MaxReminders > 0 && d.N >= r.MaxReminders {
@@ -122,7 +124,7 @@ func (e *eval) remind(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline)
 		for !next.After(e.Now) {
 			next = next.Add(r.Interval)
 		}
-		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineReminder, At: next, N: n})
+		sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlineReminder, At: next, N: n})
 	}
 	msg := fmt.Sprintf("Reminder: stage %q still waits for %s.", stage.ID, e.WaitsFor(stage, 0))
 	if r.Message != nil {
@@ -131,14 +133,14 @@ func (e *eval) remind(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline)
 	if mention := e.GroupMentions(stage); mention != "" {
 		msg = mention + " " + msg
 	}
-	eff := Effect{Key: core.HumanKey(run, stage, sr.Attempt, fmt.Sprintf("%s%d", core.NoticeReminder, n)), Run: run.ID, Stage: stage.ID,
-		Kind: EffectComment, Number: e.Facts.PR.Number, Body: msg}
+	eff := model.Effect{Key: core.HumanKey(run, stage, sr.Attempt, fmt.Sprintf("%s%d", core.NoticeReminder, n)), Run: run.ID, Stage: stage.ID,
+		Kind: model.EffectComment, Number: e.Facts.PR.Number, Body: msg}
 	e.Intend(run, sr, &eff)
 	e.Effects = append(e.Effects, eff)
 	return false
 }
 
-func (e *eval) humanResults(run *Run, stage *lang.Stage, sr *StageRun, who []string, need int, notes []string) []GateResult {
+func (e *eval) humanResults(run *model.Run, stage *lang.Stage, sr *model.StageRun, who []string, need int, notes []string) []model.GateResult {
 	msg := fmt.Sprintf("waits for %s; has %d", e.WaitsFor(stage, need), len(who))
 	if len(who) > 0 {
 		msg += " (" + strings.Join(who, ", ") + ")"
@@ -151,22 +153,22 @@ func (e *eval) humanResults(run *Run, stage *lang.Stage, sr *StageRun, who []str
 	if how := core.HowToMove(stage); how != "" {
 		can += ", " + how
 	}
-	out := []GateResult{{Check: "wait_for " + stage.WaitFor, Status: GatePending, Message: msg, Who: can}}
+	out := []model.GateResult{{Check: "wait_for " + stage.WaitFor, Status: model.GatePending, Message: msg, Who: can}}
 	if stage.OnEnter != nil {
-		out = append(out, GateResult{Check: "on_enter", Status: GatePass, Message: e.render(stage.OnEnter, run)})
+		out = append(out, model.GateResult{Check: "on_enter", Status: model.GatePass, Message: e.render(stage.OnEnter, run)})
 	}
 	if r := stage.Reminder; r != nil {
 		m := fmt.Sprintf("%d sent", sr.Reminders)
 		if r.MaxReminders > 0 {
 			m = fmt.Sprintf("%d of %d sent", sr.Reminders, r.MaxReminders)
 		}
-		m += " (every " + FormatDuration(r.Interval) + ")"
+		m += " (every " + model.FormatDuration(r.Interval) + ")"
 		for _, d := range sr.Deadlines {
-			if d.Kind == DeadlineReminder {
+			if d.Kind == model.DeadlineReminder {
 				m += "; next at or after " + d.At.UTC().Format("2006-01-02 15:04 UTC")
 			}
 		}
-		out = append(out, GateResult{Check: "reminders", Status: GatePass, Message: m})
+		out = append(out, model.GateResult{Check: "reminders", Status: model.GatePass, Message: m})
 	}
 	return out
 }
@@ -175,13 +177,13 @@ func (e *eval) humanResults(run *Run, stage *lang.Stage, sr *StageRun, who []str
 // run's context lacks them, `context.pr_number`, `head_branch`, `base_branch`, `author` and
 // `pr_title` are the pull request's. A template that does not render is shown as written,
 // with why in the log.
-func (e *eval) render(t *lang.Template, run *Run) string {
+func (e *eval) render(t *lang.Template, run *model.Run) string {
 	pr := e.Facts.PR
 	var env lang.Env
 	if p := e.Cfg.PipelineFor(run); p != nil {
 		env = e.env(p, run)
 	} else {
-		env = lang.Env{"github": FactsEnv(e.Facts), "run": map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage}}
+		env = lang.Env{"github": model.FactsEnv(e.Facts), "run": map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage}}
 	}
 	ctx := map[string]any{"pr_number": pr.Number, "head_branch": pr.HeadRef, "base_branch": pr.BaseRef, "author": pr.Author, "pr_title": pr.Title}
 	if have, ok := env["context"].(map[string]any); ok {
@@ -200,7 +202,7 @@ func (e *eval) render(t *lang.Template, run *Run) string {
 
 // settleStageEffect records outcome o of an effect of a human stage (its on_enter message,
 // a reminder, its request for reviews), and reports whether o was one.
-func (e *eval) settleStageEffect(o Outcome) bool {
+func (e *eval) settleStageEffect(o model.Outcome) bool {
 	run, stage, sr, suffix := e.FindStageEffect(o.Key)
 	if run == nil {
 		return false
@@ -213,7 +215,7 @@ func (e *eval) settleStageEffect(o Outcome) bool {
 // reconcileStageEffect settles an intent of a human stage's comment found in the state,
 // and reports whether it was one: the comment exists → done; else it is in flight until
 // its invocation surely ended, and then asked for again if the stage still wants it.
-func (e *eval) reconcileStageEffect(run *Run, it Intent) bool {
+func (e *eval) reconcileStageEffect(run *model.Run, it model.Intent) bool {
 	r, stage, sr, suffix := e.FindStageEffect(it.Key)
 	if r != run {
 		return false
@@ -225,7 +227,7 @@ func (e *eval) reconcileStageEffect(run *Run, it Intent) bool {
 	}
 	if e.Performed(it) != "" {
 		run.Intents = core.DropIntent(run.Intents, it.Key)
-		e.StageEffectDone(run, stage, sr, suffix, Outcome{Key: it.Key})
+		e.StageEffectDone(run, stage, sr, suffix, model.Outcome{Key: it.Key})
 		return true
 	}
 	if e.Now.Before(it.InFlightUntil()) {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
+	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -39,7 +41,7 @@ const NoPullRequestYet = actionplan.NoPullRequestYet
 
 // issueStage evaluates the stages of an issue's run that read its pull request: gates and
 // merge_pr. done is false for every other stage, and in a pull request's run.
-func (e *eval) issueStage(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved, done bool) {
+func (e *eval) issueStage(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (moved, done bool) {
 	if e.Issue == nil {
 		return false, false
 	}
@@ -62,9 +64,9 @@ func (e *eval) issueStage(p *lang.Pipeline, run *Run, stage *lang.Stage) (moved,
 			why += "; " + run.Message // a refused association says why
 		}
 		sr := run.Stages[stage.ID]
-		sr.Results = []GateResult{{Check: "pull_request", Status: GatePending, Message: why, Who: "the agent that opens the pull request"}}
-		sr.Status = StageWaiting
-		run.Status = RunWaiting
+		sr.Results = []model.GateResult{{Check: "pull_request", Status: model.GatePending, Message: why, Who: "the agent that opens the pull request"}}
+		sr.Status = model.StageWaiting
+		run.Status = model.RunWaiting
 		return false, true
 	}
 	ref, _ := core.RunPRRef(run)
@@ -96,8 +98,8 @@ func gateNeedsPR(stage *lang.Stage) bool {
 
 // intentOnRunPR puts the run's pull request in place while an intent of a merge of an
 // issue's run is reconciled; nil when there is nothing to put in place.
-func (e *eval) intentOnRunPR(run *Run, it Intent) func() {
-	if e.Issue == nil || it.Kind != EffectMerge {
+func (e *eval) intentOnRunPR(run *model.Run, it model.Intent) func() {
+	if e.Issue == nil || it.Kind != model.EffectMerge {
 		return nil
 	}
 	if p := e.Cfg.PipelineFor(run); p != nil { // step_multipr.go: a merge with pr_number
@@ -117,7 +119,7 @@ func (e *eval) intentOnRunPR(run *Run, it Intent) func() {
 
 // IssueEnv completes an issue run's env: github.pr is the run's pull request (null while it
 // has none), github.issue the issue.
-func (e *eval) issueEnv(run *Run, env lang.Env) {
+func (e *eval) issueEnv(run *model.Run, env lang.Env) {
 	if e.Issue == nil {
 		return
 	}
@@ -129,7 +131,7 @@ func (e *eval) issueEnv(run *Run, env lang.Env) {
 	if pr := e.RunPR(run); pr != nil {
 		f := *e.Issue.Base
 		f.PR = pr
-		gh["pr"] = FactsEnv(&f)["pr"]
+		gh["pr"] = model.FactsEnv(&f)["pr"]
 	}
-	gh["issue"] = core.IssueEnv(e.Issue.Issue)
+	gh["issue"] = model.IssueEnv(e.Issue.Issue)
 }

@@ -4,10 +4,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/people"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -30,31 +32,31 @@ func issueConfig() *lang.Config {
 }
 
 // issueFacts is issue #4 labelled feature, with the pull requests prs read beside it.
-func issueFacts(prs ...*PullRequest) *Facts {
-	f := &Facts{Repo: "acme/widgets", DefaultBranch: "main", Issue: &Issue{
-		Number: 4, Title: "Add a widget", State: IssueOpen, Author: "alice", Labels: []string{"feature"}, CreatedAt: t0,
-	}, PRs: map[int]*PullRequest{}}
+func issueFacts(prs ...*model.PullRequest) *model.Facts {
+	f := &model.Facts{Repo: "acme/widgets", DefaultBranch: "main", Issue: &model.Issue{
+		Number: 4, Title: "Add a widget", State: model.IssueOpen, Author: "alice", Labels: []string{"feature"}, CreatedAt: t0,
+	}, PRs: map[int]*model.PullRequest{}}
 	for _, pr := range prs {
 		f.PRs[pr.Number] = pr
 	}
 	return f
 }
 
-func ownPR(n int, labels ...string) *PullRequest {
-	return &PullRequest{Number: n, State: PROpen, BaseRef: "main", HeadRef: "feat-4", HeadRepo: "acme/widgets",
-		HeadSHA: "bbbbbbbbbb", Mergeable: Mergeable, Labels: labels}
+func ownPR(n int, labels ...string) *model.PullRequest {
+	return &model.PullRequest{Number: n, State: model.PROpen, BaseRef: "main", HeadRef: "feat-4", HeadRepo: "acme/widgets",
+		HeadSHA: "bbbbbbbbbb", Mergeable: model.Mergeable, Labels: labels}
 }
 
 // startIssueRun starts the run on issue #4 and settles its dispatch.
-func startIssueRun(t *testing.T, cfg *lang.Config, f *Facts) Result {
+func startIssueRun(t *testing.T, cfg *lang.Config, f *model.Facts) model.Result {
 	t.Helper()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
 	run := res.State.Runs[0]
 	assert.Equal(t, "feature/4/1", run.ID)
 	assert.Equal(t, "acme/widgets#4", run.Subject)
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectDispatch, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectDispatch, res.Effects[0].Kind)
 	assert.Equal(t, 4, res.Effects[0].Number, "the comment dispatch goes on the issue")
 	return dispatched(t, cfg, res, f, t0)
 }
@@ -64,24 +66,24 @@ func TestIssueRunStartsOnIssuesEventsOnly(t *testing.T) {
 	startIssueRun(t, cfg, issueFacts())
 
 	// A pull request labelled feature does not start the issue pipeline.
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, prFacts("feature"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, prFacts("feature"), t0)
 	assert.Empty(t, res.State.Runs)
 
 	// Without the label, nothing starts.
 	f := issueFacts()
 	f.Issue.Labels = nil
-	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	assert.Empty(t, res.State.Runs)
 
 	// Without scope: issue, an issues.* trigger runs on issues too (as feature-dev's).
 	unscoped := issueConfig()
 	unscoped.Pipelines[0].Scope = lang.ScopeSinglePR
-	res = Step(unscoped, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
+	res = Step(unscoped, nil, model.Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
 	require.Len(t, res.State.Runs, 1)
 	assert.Equal(t, "feature/4/1", res.State.Runs[0].ID)
 
 	// A single-pr pipeline does not start on an issue.
-	res = Step(stepConfig(), nil, Input{Key: "k1", Event: "pull_request.opened"}, issueFacts(), t0)
+	res = Step(stepConfig(), nil, model.Input{Key: "k1", Event: "pull_request.opened"}, issueFacts(), t0)
 	assert.Empty(t, res.State.Runs)
 }
 
@@ -93,7 +95,7 @@ func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, nil), issueFacts(), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "ready", run.Stage)
-	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, model.RunWaiting, run.Status)
 	require.Len(t, run.Stages["ready"].Results, 1)
 	assert.Contains(t, run.Stages["ready"].Results[0].Message, "no pull request yet")
 	assert.Empty(t, res.Effects)
@@ -104,31 +106,31 @@ func TestIssueRunWaitsForAPullRequestThenMergesIt(t *testing.T) {
 	f := issueFacts(pr)
 	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	run = res.State.Runs[0]
-	assert.Equal(t, 9, RunPR(run))
-	assert.Equal(t, []int{9}, RunPRs(run))
+	assert.Equal(t, 9, model.RunPR(run))
+	assert.Equal(t, []int{9}, model.RunPRs(run))
 	assert.Equal(t, "ready", run.Stage)
 	assert.Equal(t, "needs ok", run.Stages["ready"].Results[0].Message)
 
 	// The issue carrying the label is not the pull request carrying it.
 	f.Issue.Labels = append(f.Issue.Labels, "ok")
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "issues.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "issues.labeled"}, f, t0)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 	assert.Empty(t, res.Effects)
 
 	// #9 labelled ok: the gate passes on #9's head, and #9 is merged at that head.
 	pr.Labels = []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k4", Event: "pull_request.labeled"}, f, t0)
 	run = res.State.Runs[0]
 	assert.Equal(t, "merge", run.Stage)
 	assert.Equal(t, "bbbbbbbbbb", run.VerifiedSHA)
 	require.Len(t, res.Effects, 1)
 	eff := res.Effects[0]
-	assert.Equal(t, EffectMerge, eff.Kind)
+	assert.Equal(t, model.EffectMerge, eff.Kind)
 	assert.Equal(t, 9, eff.Number, "merge_pr merges the run's pull request, not the issue")
 	assert.Equal(t, "bbbbbbbbbb", eff.SHA)
 
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: eff.Key}}, f, t0)
-	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: eff.Key}}, f, t0)
+	assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 }
 
 func TestIssueRunRefusesAFork(t *testing.T) {
@@ -136,7 +138,7 @@ func TestIssueRunRefusesAFork(t *testing.T) {
 	fork := ownPR(9, "ok")
 	fork.CrossRepo, fork.HeadRepo = true, "mallory/widgets"
 	closed := ownPR(10, "ok")
-	closed.State = PRClosed
+	closed.State = model.PRClosed
 	for _, c := range []struct {
 		name    string
 		outputs map[string]any
@@ -152,7 +154,7 @@ func TestIssueRunRefusesAFork(t *testing.T) {
 			res := startIssueRun(t, cfg, f)
 			res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, c.outputs), f, t0)
 			run := res.State.Runs[0]
-			assert.Equal(t, 0, RunPR(run))
+			assert.Equal(t, 0, model.RunPR(run))
 			assert.Contains(t, run.Message, c.why)
 			assert.Equal(t, "ready", run.Stage)
 			assert.Contains(t, run.Stages["ready"].Results[0].Message, "no pull request yet")
@@ -165,11 +167,11 @@ func TestIssueRunNeverMergesWithoutAPullRequest(t *testing.T) {
 	cfg := issueConfig()
 	cfg.Pipelines[0].Stages = cfg.Pipelines[0].Stages[2:] // merge first
 	f := issueFacts(ownPR(9, "ok"))
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	run := res.State.Runs[0]
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, "merge", run.Stage)
-	assert.Equal(t, RunWaiting, run.Status)
+	assert.Equal(t, model.RunWaiting, run.Status)
 	assert.Contains(t, run.Stages["merge"].Results[0].Message, "no pull request yet")
 }
 
@@ -185,19 +187,19 @@ func TestIssueRunGuardReadsThePullRequest(t *testing.T) {
 	// A forged state at the merge stage: the guard reads #9, where "ok" is missing.
 	st := res.State
 	st.Runs[0].Stage = "merge"
-	st.Runs[0].Stages["merge"] = &StageRun{Status: StageActing, Attempt: 1, EnteredAt: t0}
-	res = Step(cfg, st, Input{Key: "k5", Event: "pull_request.synchronize"}, f, t0)
+	st.Runs[0].Stages["merge"] = &model.StageRun{Status: model.StageActing, Attempt: 1, EnteredAt: t0}
+	res = Step(cfg, st, model.Input{Key: "k5", Event: "pull_request.synchronize"}, f, t0)
 	assert.Empty(t, res.Effects)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// #9's head moves after the gate passed: back to the gate.
 	pr.Labels = []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k6", Event: "pull_request.labeled"}, f, t0)
 	require.Len(t, res.Effects, 1)
 	pr.HeadSHA = "cccccccccc"
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key, Err: "Head branch was modified"}}, f, t0)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: res.Effects[0].Key, Err: "Head branch was modified"}}, f, t0)
 	assert.Empty(t, res.Effects)
-	res = Step(cfg, res.State, Input{Key: "k7", Event: "pull_request.synchronize"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k7", Event: "pull_request.synchronize"}, f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "cccccccccc", run.VerifiedSHA, "the gate passed again on the new head before the merge")
 	require.Len(t, res.Effects, 1)
@@ -220,7 +222,7 @@ func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number)
 	assert.Equal(t, "issue 4 pr 9", res.Effects[0].Body)
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: res.Effects[0].Key}}, f, t0)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: res.Effects[0].Key}}, f, t0)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 9, res.Effects[0].Number, `target "pr" is the run's pull request`)
 
@@ -228,7 +230,7 @@ func TestIssueRunEnvAndCommentTargets(t *testing.T) {
 	pcfg := stepConfig()
 	pcfg.Pipelines[0].Stages = []*lang.Stage{{ID: "c", Type: lang.StageAction, Action: lang.ActionComment,
 		Config: lang.ActionConfig{Target: agentTemplate(t, "issue"), Body: "x"}}}
-	res = Step(pcfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
+	res = Step(pcfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts(), t0)
 	assert.Contains(t, res.State.Runs[0].Stages["c"].Message, `comment target "issue" in a pull request's run: there is no issue`)
 }
 
@@ -246,21 +248,21 @@ func TestIssueRunHumanStageReadsItsPullRequest(t *testing.T) {
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
 	// A review on an older head does not count; one on the head does.
-	pr.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "0000000000", SubmittedAt: t0, CanPush: true}}
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request_review.submitted"}, f, t0)
+	pr.Reviews = []model.Review{{Author: "bob", State: model.ReviewApproved, CommitSHA: "0000000000", SubmittedAt: t0, CanPush: true}}
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request_review.submitted"}, f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
-	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(time.Minute), CanPush: true})
-	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request_review.submitted"}, f, t0)
+	pr.Reviews = append(pr.Reviews, model.Review{Author: "bob", State: model.ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(time.Minute), CanPush: true})
+	res = Step(cfg, res.State, model.Input{Key: "k6", Event: "pull_request_review.submitted"}, f, t0)
 	assert.Equal(t, "merge", res.State.Runs[0].Stage)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 9, res.Effects[0].Number)
 
 	// The people a human stage of an issue's run needs are read from the run's pull request.
-	pr.Reviews = []Review{{Author: "dave", State: ReviewApproved, CommitSHA: pr.HeadSHA}}
+	pr.Reviews = []model.Review{{Author: "dave", State: model.ReviewApproved, CommitSHA: pr.HeadSHA}}
 	cfg.Groups[0].Teams = []string{"acme/maintainers"}
 	st := startIssueRun(t, cfg, f).State
 	st = Step(cfg, st, reportOn(st, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0).State
-	needs := PeopleNeeded(cfg, st, f)
+	needs := people.Needed(cfg, st, f)
 	assert.Contains(t, needs.Teams, "acme/maintainers")
 }
 
@@ -271,13 +273,13 @@ func TestIssueRunContextReadsTheIssue(t *testing.T) {
 		{Key: "title", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.issue.title }}")}},
 		{Key: "pr", Value: lang.Value{Kind: lang.KindString, Template: agentTemplate(t, "{{ trigger.pull_request.number }}")}},
 	}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, issueFacts(), t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, 4, core.ContextInt(run.Context["issue"]))
+	assert.Equal(t, 4, model.ContextInt(run.Context["issue"]))
 	assert.Equal(t, "Add a widget", run.Context["title"])
 	_, has := run.Context["pr"]
 	assert.False(t, has, "an issue's trigger has no pull_request: left out, with why in the log")
-	assert.Equal(t, 0, RunPR(run))
+	assert.Equal(t, 0, model.RunPR(run))
 }
 
 // In an issue's run, the author of the run's pull request does not approve their own
@@ -295,12 +297,12 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, map[string]any{"pr": 9}), f, t0)
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 
-	pr.Reviews = []Review{
-		{Author: "dev", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0},
-		{Author: "alice", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0},
+	pr.Reviews = []model.Review{
+		{Author: "dev", State: model.ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0},
+		{Author: "alice", State: model.ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0},
 	}
-	f.Issue.Comments = []IssueComment{{ID: 1, Author: "dev", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Minute))
+	f.Issue.Comments = []model.IssueComment{{ID: 1, Author: "dev", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
 	require.Equal(t, "ready", run.Stage, "neither the PR's author nor the issue's counts")
 	assert.Empty(t, run.Stages["ready"].Approvals)
@@ -309,14 +311,14 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	assert.Contains(t, msg, "alice does not count here")
 	var reply string
 	for _, e := range res.Effects {
-		if e.Kind == EffectComment {
+		if e.Kind == model.EffectComment {
 			reply = e.Body
 		}
 	}
 	assert.Contains(t, reply, "@dev's approval does not count for stage ready")
 
-	pr.Reviews = append(pr.Reviews, Review{Author: "bob", State: ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(2 * time.Minute)})
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Minute))
+	pr.Reviews = append(pr.Reviews, model.Review{Author: "bob", State: model.ReviewApproved, CommitSHA: pr.HeadSHA, SubmittedAt: t0.Add(2 * time.Minute)})
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "pull_request_review.submitted"}, f, t0.Add(2*time.Minute))
 	assert.Equal(t, "merge", res.State.Runs[0].Stage)
 
 	// While the run's pull request was not read, its author is not known: no approval counts.
@@ -326,8 +328,8 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 	require.Equal(t, "ready", res.State.Runs[0].Stage)
 	g := issueFacts()
 	g.People.Permissions = map[string]string{"bob": "write"}
-	g.Issue.Comments = []IssueComment{{ID: 1, Author: "bob", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, g, t0.Add(time.Minute))
+	g.Issue.Comments = []model.IssueComment{{ID: 1, Author: "bob", Body: "/pipeline approve", CreatedAt: t0.Add(time.Minute)}}
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, g, t0.Add(time.Minute))
 	assert.Empty(t, res.State.Runs[0].Stages["ready"].Approvals)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 }
@@ -336,17 +338,17 @@ func TestIssueRunHumanStageLeavesOutThePullRequestsAuthor(t *testing.T) {
 // reads no pull request (as an `expr` over `stages` does).
 type verdictCheck struct{ stage, verdict string }
 
-func (c verdictCheck) Evaluate(*Facts) GateResult {
-	return GateResult{Status: GateError, Message: "reads the run"}
+func (c verdictCheck) Evaluate(*model.Facts) model.GateResult {
+	return model.GateResult{Status: model.GateError, Message: "reads the run"}
 }
 
-func (c verdictCheck) EvaluateRun(_ *Facts, env lang.Env) GateResult {
+func (c verdictCheck) EvaluateRun(_ *model.Facts, env lang.Env) model.GateResult {
 	stages, _ := env["stages"].(map[string]any)
 	st, _ := stages[c.stage].(map[string]any)
 	if st["verdict"] == c.verdict {
-		return GateResult{Status: GatePass, Message: c.stage + " " + c.verdict}
+		return model.GateResult{Status: model.GatePass, Message: c.stage + " " + c.verdict}
 	}
-	return GateResult{Status: GateFail, Message: c.stage + " did not " + c.verdict}
+	return model.GateResult{Status: model.GateFail, Message: c.stage + " did not " + c.verdict}
 }
 
 func (verdictCheck) NeedsPR() bool { return false }
@@ -364,7 +366,7 @@ func TestIssueRunGateWithoutPullRequestChecks(t *testing.T) {
 	res := startIssueRun(t, cfg, issueFacts())
 	res = Step(cfg, res.State, reportOn(res.State, "feature/4/1", "implement", 1, lang.VerdictComplete, nil), issueFacts(), t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, StagePassed, run.Stages["approved"].Status, "the gate reads the run, not a pull request")
+	assert.Equal(t, model.StagePassed, run.Stages["approved"].Status, "the gate reads the run, not a pull request")
 	assert.Equal(t, "ready", run.Stage)
 	require.Len(t, run.Stages["ready"].Results, 1)
 	assert.Contains(t, run.Stages["ready"].Results[0].Message, "no pull request yet", "the next gate reads one")

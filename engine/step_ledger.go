@@ -3,6 +3,8 @@ package engine
 import (
 	"strconv"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/agentreview"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -15,15 +17,15 @@ import (
 
 // ledger builds the run's ledger against the current facts. Stages the run has not
 // entered, or left by `/pipeline skip`, are not required.
-func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
-	l := &Ledger{Entries: []LedgerEntry{}, Stages: []LedgerStage{}}
+func (e *eval) ledger(p *lang.Pipeline, run *model.Run) *model.Ledger {
+	l := &model.Ledger{Entries: []model.LedgerEntry{}, Stages: []model.LedgerStage{}}
 	head := ""
 	if e.Facts.PR != nil {
 		head = e.Facts.PR.HeadSHA
 	}
 	for _, s := range e.LedgerStages(p) { // the gates before them give it nothing
 		sr := run.Stages[s.ID]
-		if sr == nil || sr.Status == StageSkipped {
+		if sr == nil || sr.Status == model.StageSkipped {
 			continue
 		}
 		switch {
@@ -34,9 +36,9 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:
 			who, need, _ := e.HumanCount(run, s, sr)
 			for _, w := range who {
-				l.Entries = append(l.Entries, LedgerEntry{Stage: s.ID, Who: LedgerHuman + w, Verdict: lang.VerdictApprove, SHA: head})
+				l.Entries = append(l.Entries, model.LedgerEntry{Stage: s.ID, Who: model.LedgerHuman + w, Verdict: lang.VerdictApprove, SHA: head})
 			}
-			ls := LedgerStage{Stage: s.ID, Kind: lang.StageHuman, Met: len(who) >= need}
+			ls := model.LedgerStage{Stage: s.ID, Kind: lang.StageHuman, Met: len(who) >= need}
 			if !ls.Met {
 				ls.Why = s.ID + " has " + strconv.Itoa(len(who)) + " of " + strconv.Itoa(need) + " approvals"
 			}
@@ -53,7 +55,7 @@ func (e *eval) ledger(p *lang.Pipeline, run *Run) *Ledger {
 // dropWithdrawn takes out of l the verdicts of run's agents whose review GitHub has since
 // dismissed (agentreview.Dismissed): a dismissed review leaves the ledger, and its stage
 // is not met.
-func (e *eval) dropWithdrawn(p *lang.Pipeline, run *Run, l *Ledger) {
+func (e *eval) dropWithdrawn(p *lang.Pipeline, run *model.Run, l *model.Ledger) {
 	pr := e.RunPR(run)
 	if pr == nil {
 		pr = e.Facts.PR
@@ -85,7 +87,7 @@ func (e *eval) dropWithdrawn(p *lang.Pipeline, run *Run, l *Ledger) {
 
 // withLedger sets Facts.Ledger to the run's ledger (on a copy of the facts) and returns
 // the function that puts the facts back.
-func (e *eval) withLedger(p *lang.Pipeline, run *Run) func() {
+func (e *eval) withLedger(p *lang.Pipeline, run *model.Run) func() {
 	old := e.Facts
 	f := *e.Facts
 	f.Ledger = e.ledger(p, run)
@@ -95,7 +97,7 @@ func (e *eval) withLedger(p *lang.Pipeline, run *Run) func() {
 
 // withRun makes the gates evaluated until the returned function is called see run: its
 // approvals ledger (withLedger) and its env (RunCheck).
-func (e *eval) withRun(p *lang.Pipeline, run *Run) func() {
+func (e *eval) withRun(p *lang.Pipeline, run *model.Run) func() {
 	restore := e.withLedger(p, run)
 	old := e.Gate
 	var env lang.Env
@@ -109,8 +111,8 @@ func (e *eval) withRun(p *lang.Pipeline, run *Run) func() {
 }
 
 // check evaluates one condition: a RunCheck with the env of the run in scope.
-func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
-	var gateRun *Run
+func (e *eval) check(c lang.Condition, facts *model.Facts) model.GateResult {
+	var gateRun *model.Run
 	if e.Gate != nil {
 		gateRun = e.Gate.Run
 	}
@@ -124,7 +126,7 @@ func (e *eval) check(c lang.Condition, facts *Facts) GateResult {
 	}
 	if rc, ok := c.Eval.(RunCheck); ok {
 		if e.Gate == nil {
-			return GateResult{Check: c.Check, Status: GateError, Message: "the check reads the run, and no run is in scope"}
+			return model.GateResult{Check: c.Check, Status: model.GateError, Message: "the check reads the run, and no run is in scope"}
 		}
 		return rc.EvaluateRun(facts, e.Gate.Env())
 	}

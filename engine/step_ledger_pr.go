@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The approvals ledger of one pull request of a run (pr_approvals_met with `pr`): the
@@ -19,23 +20,23 @@ type LedgerCheck interface {
 
 // ledgerForPR builds the ledger of pull request pr (ref, in repository own unless it names
 // another) for run of p.
-func (e *eval) ledgerForPR(p *lang.Pipeline, run *Run, ref PRRef, pr *PullRequest, own string) *Ledger {
-	l := &Ledger{Entries: []LedgerEntry{}, Stages: []LedgerStage{}}
+func (e *eval) ledgerForPR(p *lang.Pipeline, run *model.Run, ref model.PRRef, pr *model.PullRequest, own string) *model.Ledger {
+	l := &model.Ledger{Entries: []model.LedgerEntry{}, Stages: []model.LedgerStage{}}
 	old := e.Facts
 	f := *e.Facts
 	f.PR = pr
 	e.Facts = &f
 	defer func() { e.Facts = old }()
 	seen := map[string]bool{}
-	var add func(p *lang.Pipeline, r *Run, depth int)
-	add = func(p *lang.Pipeline, r *Run, depth int) {
+	var add func(p *lang.Pipeline, r *model.Run, depth int)
+	add = func(p *lang.Pipeline, r *model.Run, depth int) {
 		if p == nil || r == nil || seen[r.ID] || depth > MaxLedgerDepth {
 			return
 		}
 		seen[r.ID] = true
 		mine, ok := core.RunPRRef(r)
 		if e.Issue == nil && old.PR != nil { // a pull request's run: its subject
-			mine, ok = PRRef{Repo: own, Number: old.PR.Number}, true
+			mine, ok = model.PRRef{Repo: own, Number: old.PR.Number}, true
 		}
 		if ok && core.SamePR(mine, ref, own) {
 			sub := e.ledger(p, r)
@@ -44,11 +45,11 @@ func (e *eval) ledgerForPR(p *lang.Pipeline, run *Run, ref PRRef, pr *PullReques
 		}
 		// The current child of each pipeline stage and pipeline branch.
 		for _, sr := range r.Stages {
-			if sr == nil || sr.Child == "" || sr.Status == StageSkipped || sr.Status == StageCancelled {
+			if sr == nil || sr.Child == "" || sr.Status == model.StageSkipped || sr.Status == model.StageCancelled {
 				continue
 			}
 			for _, c := range e.St.Runs {
-				if c.ID == sr.Child && c.Status != RunCancelled {
+				if c.ID == sr.Child && c.Status != model.RunCancelled {
 					add(e.Cfg.PipelineFor(c), c, depth+1)
 				}
 			}

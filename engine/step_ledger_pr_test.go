@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -16,17 +18,17 @@ type ledgerOK struct{ pr *lang.Template }
 
 func (c ledgerOK) PR() *lang.Template { return c.pr }
 func (ledgerOK) ReadsLedger() bool    { return true }
-func (ledgerOK) Evaluate(f *Facts) GateResult {
+func (ledgerOK) Evaluate(f *model.Facts) model.GateResult {
 	switch {
 	case f.Ledger == nil || len(f.Ledger.Stages) == 0:
-		return GateResult{Status: GateFail, Message: "no review stage has run"}
+		return model.GateResult{Status: model.GateFail, Message: "no review stage has run"}
 	}
 	for _, s := range f.Ledger.Stages {
 		if !s.Met {
-			return GateResult{Status: GatePending, Message: s.Why}
+			return model.GateResult{Status: model.GatePending, Message: s.Why}
 		}
 	}
-	return GateResult{Status: GatePass, Message: "approved " + f.PR.HeadSHA}
+	return model.GateResult{Status: model.GatePass, Message: "approved " + f.PR.HeadSHA}
 }
 
 // ledgerConfig: both agents open their pull requests, a review agent reviews the run's pull
@@ -60,7 +62,7 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 			cfg := ledgerConfig(tc.pr)
 			api, web := apiPR(), webPR()
 			f := multiFacts(web, api)
-			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+			res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
@@ -70,7 +72,7 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, lang.VerdictApprove, nil), f, t0)
 			merges := 0
 			for _, e := range res.Effects {
-				if e.Kind == EffectMerge {
+				if e.Kind == model.EffectMerge {
 					merges++
 				}
 			}
@@ -81,7 +83,7 @@ func TestPRApprovalsMetCountsOnlyThePullRequestReviewed(t *testing.T) {
 			if strings.HasPrefix(tc.pr, "acme/") {
 				r := res.State.Runs[0].Stages["ready"].Results
 				require.Len(t, r, 1)
-				assert.Equal(t, GateFail, r[0].Status)
+				assert.Equal(t, model.GateFail, r[0].Status)
 				assert.Contains(t, r[0].Message, "is not a pull request of the run")
 			}
 		})
@@ -109,7 +111,7 @@ func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
 			api, web := apiPR(), webPR()
 			web.HeadSHA = tc.webHead
 			f := multiFacts(web, api)
-			res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+			res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 			res = dispatched(t, cfg, res, f, t0)
@@ -118,9 +120,9 @@ func TestMergeGuardNeverCountsAnotherPullRequestsApprovals(t *testing.T) {
 			require.Equal(t, "review", res.State.Runs[0].Stage, res.State.Runs[0].Message)
 			res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "review", 1, lang.VerdictApprove, nil), f, t0)
 			run := res.State.Runs[0]
-			require.Equal(t, StagePassed, run.Stages["ready"].Status, "the gate reads the run's pull request, #12, which the agent approved")
+			require.Equal(t, model.StagePassed, run.Stages["ready"].Status, "the gate reads the run's pull request, #12, which the agent approved")
 			for _, e := range res.Effects {
-				assert.NotEqual(t, EffectMerge, e.Kind, "no merge: #30 has no approval of its own (%+v)", e)
+				assert.NotEqual(t, model.EffectMerge, e.Kind, "no merge: #30 has no approval of its own (%+v)", e)
 			}
 			assert.Contains(t, run.Stages["merge-all"].Message, "acme/web#30 (branch merge-web)")
 			assert.Contains(t, run.Stages["merge-all"].Message, "none is merged")
@@ -141,18 +143,18 @@ func TestMergeGuardNeverCountsAnotherPullRequestsHumanApprovals(t *testing.T) {
 	p.Stages[3].Conditions = []lang.Condition{{Check: "pr_approvals_met", Eval: ledgerOK{}}}
 	api, web := apiPR(), webPR()
 	web.HeadSHA = api.HeadSHA
-	api.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: api.HeadSHA, SubmittedAt: t0, CanPush: true}}
+	api.Reviews = []model.Review{{Author: "bob", State: model.ReviewApproved, CommitSHA: api.HeadSHA, SubmittedAt: t0, CanPush: true}}
 	f := multiFacts(web, api)
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "web", 1, lang.VerdictComplete, map[string]any{"pr": 30}), f, t0)
 	run := res.State.Runs[0]
 	require.NotNil(t, run.Stages["ready"], run.Message)
-	require.Equal(t, StagePassed, run.Stages["ready"].Status, "bob approved #12, the run's pull request")
+	require.Equal(t, model.StagePassed, run.Stages["ready"].Status, "bob approved #12, the run's pull request")
 	for _, e := range res.Effects {
-		assert.NotEqual(t, EffectMerge, e.Kind, "no merge: nobody approved #30 (%+v)", e)
+		assert.NotEqual(t, model.EffectMerge, e.Kind, "no merge: nobody approved #30 (%+v)", e)
 	}
 	assert.Contains(t, run.Stages["merge-all"].Message, "acme/web#30 (branch merge-web)")
 	assert.Contains(t, run.Stages["merge-all"].Message, "reviewed acme/api#12, not this pull request")

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,28 +23,28 @@ func TestLedger(t *testing.T) {
 		{ID: "gate", Type: lang.StageGate},
 	}}
 	f := prFacts()
-	f.PR.Reviews = []Review{{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true}}
-	f.PR.Comments = []IssueComment{{ID: 11, Author: "carol", Body: "/pipeline approve"}}
-	run := &Run{ID: "p/7/1", Pipeline: "p", Stage: "gate", Status: RunRunning, Stages: map[string]*StageRun{
-		"impl": {Status: StageSucceeded, Attempt: 1, Verdict: lang.VerdictComplete, HeadSHA: "aaaaaaaaaa"},
-		"sec":  {Status: StageSucceeded, Attempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
-		"arch": {Status: StageSucceeded, Attempt: 2, Verdict: lang.VerdictApprove, HeadSHA: "0000000000"},
-		"perf": {Status: StageSkipped, Attempt: 1},
-		"lead": {Status: StageSucceeded, Attempt: 1, Approvals: []Approval{{Login: "carol", SHA: "aaaaaaaaaa", Comment: 11}}},
-		"gate": {Status: StageWaiting, Attempt: 1},
+	f.PR.Reviews = []model.Review{{Author: "bob", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true}}
+	f.PR.Comments = []model.IssueComment{{ID: 11, Author: "carol", Body: "/pipeline approve"}}
+	run := &model.Run{ID: "p/7/1", Pipeline: "p", Stage: "gate", Status: model.RunRunning, Stages: map[string]*model.StageRun{
+		"impl": {Status: model.StageSucceeded, Attempt: 1, Verdict: lang.VerdictComplete, HeadSHA: "aaaaaaaaaa"},
+		"sec":  {Status: model.StageSucceeded, Attempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
+		"arch": {Status: model.StageSucceeded, Attempt: 2, Verdict: lang.VerdictApprove, HeadSHA: "0000000000"},
+		"perf": {Status: model.StageSkipped, Attempt: 1},
+		"lead": {Status: model.StageSucceeded, Attempt: 1, Approvals: []model.Approval{{Login: "carol", SHA: "aaaaaaaaaa", Comment: 11}}},
+		"gate": {Status: model.StageWaiting, Attempt: 1},
 	}}
 	e := &eval{&core.Eval{Cfg: &lang.Config{Pipelines: []*lang.Pipeline{p}}, Facts: f}}
-	f.People = People{Permissions: map[string]string{"carol": "read"}}
+	f.People = model.People{Permissions: map[string]string{"carol": "read"}}
 	assert.False(t, e.ledger(p, run).Stages[2].Met, "carol's /pipeline approve counts only while she has write access")
-	f.People = People{Permissions: map[string]string{"carol": "write"}}
+	f.People = model.People{Permissions: map[string]string{"carol": "write"}}
 	l := e.ledger(p, run)
 	require.NotNil(t, l)
-	assert.Equal(t, []LedgerStage{
+	assert.Equal(t, []model.LedgerStage{
 		{Stage: "sec", Kind: lang.StageAgent, Met: true},
 		{Stage: "arch", Kind: lang.StageAgent, Why: "agent archbot approved an older commit"},
 		{Stage: "lead", Kind: lang.StageHuman, Met: true},
 	}, l.Stages, "impl is no review, perf was skipped, style never entered")
-	assert.Equal(t, []LedgerEntry{
+	assert.Equal(t, []model.LedgerEntry{
 		{Stage: "sec", Who: "agent:secbot", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"},
 		{Stage: "arch", Who: "agent:archbot", Verdict: lang.VerdictApprove, SHA: "0000000000"},
 		{Stage: "lead", Who: "human:bob", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"},
@@ -52,8 +54,8 @@ func TestLedger(t *testing.T) {
 	run.Stages["sec"].Verdict = lang.VerdictReject
 	run.Stages["lead"].Approvals = nil
 	l = e.ledger(p, run)
-	assert.Equal(t, LedgerStage{Stage: "sec", Kind: lang.StageAgent, Why: "agent secbot has not approved"}, l.Stages[0])
-	assert.Equal(t, LedgerStage{Stage: "lead", Kind: lang.StageHuman, Why: "lead has 1 of 2 approvals"}, l.Stages[2])
+	assert.Equal(t, model.LedgerStage{Stage: "sec", Kind: lang.StageAgent, Why: "agent secbot has not approved"}, l.Stages[0])
+	assert.Equal(t, model.LedgerStage{Stage: "lead", Kind: lang.StageHuman, Why: "lead has 1 of 2 approvals"}, l.Stages[2])
 
 	// withLedger sets the view on a copy and puts the facts back.
 	restore := e.withLedger(p, run)

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -16,13 +18,13 @@ import (
 
 // runList asks for the effects of the items of list (ListOnComplete or ListOnError) of
 // run's pipeline.
-func (e *eval) runList(run *Run, list string) {
+func (e *eval) runList(run *model.Run, list string) {
 	p := e.Cfg.PipelineFor(run)
 	if p == nil {
 		return
 	}
 	items := p.OnComplete
-	if list == ListOnError {
+	if list == model.ListOnError {
 		items = p.OnError
 	}
 	env := lang.Env(nil)
@@ -30,8 +32,8 @@ func (e *eval) runList(run *Run, list string) {
 		if env == nil {
 			env = e.templateEnv(p, run)
 		}
-		eff := Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
-			Kind: EffectKind(item.Action), Number: e.Facts.PR.Number}
+		eff := model.Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
+			Kind: model.EffectKind(item.Action), Number: e.Facts.PR.Number}
 		plan := actionplan.Item(e.Eval, run, item, eff, env)
 		if item.Action == lang.ActionSetVariable || item.Action == lang.ActionSetShared {
 			env = nil // the items after it read the new value

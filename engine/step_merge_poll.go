@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/graph"
+	"github.com/org/pipeline-action/engine/model"
+
+	"github.com/org/pipeline-action/engine/graph"
 )
 
 // GitHub computes a pull request's mergeability after a push or a base change, and answers
@@ -20,7 +22,7 @@ const (
 
 // waitMergeability keeps sr of run waiting for GitHub's mergeability of what: it arms the
 // next poll, or escalates when the last one is spent. It reports whether the run escalated.
-func (e *eval) waitMergeability(run *Run, sr *StageRun, what string) bool {
+func (e *eval) waitMergeability(run *model.Run, sr *model.StageRun, what string) bool {
 	d, polled := e.MergePolls[run.ID]
 	n := 0
 	if polled {
@@ -33,10 +35,10 @@ func (e *eval) waitMergeability(run *Run, sr *StageRun, what string) bool {
 		return true
 	}
 	for _, x := range sr.Deadlines {
-		if x.Kind == DeadlineMergeability {
+		if x.Kind == model.DeadlineMergeability {
 			return false
 		}
 	}
-	sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineMergeability, At: e.Now.Add(mergeabilityInterval), N: n})
+	sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlineMergeability, At: e.Now.Add(mergeabilityInterval), N: n})
 	return false
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,13 +24,13 @@ func TestLongPipelineOfHoldingGatesCompletesInOneEvent(t *testing.T) {
 			Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}})
 	}
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "long", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: stages}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	require.Len(t, res.State.Runs, 1)
 	run := res.State.Runs[0]
-	assert.Equal(t, RunCompleted, run.Status, run.Message)
+	assert.Equal(t, model.RunCompleted, run.Status, run.Message)
 	assert.Equal(t, "g40", run.Stage)
 	for i := 1; i <= 40; i++ {
-		assert.Equal(t, StagePassed, run.Stages[fmt.Sprintf("g%d", i)].Status)
+		assert.Equal(t, model.StagePassed, run.Stages[fmt.Sprintf("g%d", i)].Status)
 	}
 }
 
@@ -38,9 +40,9 @@ func TestLoopThatNeverWaitsIsStopped(t *testing.T) {
 	}
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "spin", Trigger: lang.Trigger{Event: "pull_request.opened"},
 		Stages: []*lang.Stage{gate("a", "b"), gate("b", "a")}}}}
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, "without waiting anywhere (at most 3)")
 	assert.Equal(t, core.DefaultRevisits+1, run.Stages[run.Stage].Attempt)
 }
@@ -53,9 +55,9 @@ func TestLoopRuleMaxIterationsBoundsRevisits(t *testing.T) {
 	p := &lang.Pipeline{Name: "spin", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{a, b, c}}
 	assert.Equal(t, 6, core.RevisitLimit(p, "a"))
 	assert.Equal(t, core.DefaultRevisits, core.RevisitLimit(p, "b"))
-	res := Step(&lang.Config{Version: 1, Pipelines: []*lang.Pipeline{p}}, nil, Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
+	res := Step(&lang.Config{Version: 1, Pipelines: []*lang.Pipeline{p}}, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("ok"), t0)
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, `stage "b" was entered 4 times`)
 }
 
@@ -66,22 +68,22 @@ func TestLoopAcrossEffectRoundsIsStopped(t *testing.T) {
 		{ID: "g", Type: lang.StageGate, OnPass: "say", Conditions: []lang.Condition{{Check: "ok", Eval: labelCheck("ok")}}},
 		{ID: "say", Type: lang.StageAction, Action: lang.ActionComment, Config: lang.ActionConfig{Body: "again"}, OnSuccess: "g"},
 	}}}}
-	in := Input{Key: "k1", Event: "pull_request.opened"}
+	in := model.Input{Key: "k1", Event: "pull_request.opened"}
 	res := Step(cfg, nil, in, prFacts("ok"), t0)
 	rounds := 0
 	for ; len(res.Effects) > 0 && rounds < 32; rounds++ {
-		var outs []Outcome
+		var outs []model.Outcome
 		for _, eff := range res.Effects {
-			outs = append(outs, Outcome{Key: eff.Key})
+			outs = append(outs, model.Outcome{Key: eff.Key})
 		}
 		in.Visits = res.Visits
 		res = Settle(cfg, res.State, in, outs, prFacts("ok"), t0)
 	}
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, `stage "say" was entered 4 times in one event`)
 	assert.Equal(t, core.DefaultRevisits, rounds, "one comment per round, three at most")
 
 	// The next event starts counting anew.
-	assert.Empty(t, Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0).Visits["spin/7/1\x00say"])
+	assert.Empty(t, Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.labeled"}, prFacts("ok"), t0).Visits["spin/7/1\x00say"])
 }

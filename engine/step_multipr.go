@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -36,13 +38,13 @@ import (
 
 // associateMulti applies outputs.pr of an accepted report of stage in a multi-PR run: the
 // pull request is that of the stage's `config.repo` (or the subject's repository).
-func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v any) {
+func (e *eval) associateMulti(p *lang.Pipeline, run *model.Run, stage *lang.Stage, v any) {
 	own := e.Issue.Base.Repo
 	want, templated := core.AgentRepo(stage)
 	if want == "" {
 		want = own
 	}
-	ref, ok := ParsePRRef(v)
+	ref, ok := model.ParsePRRef(v)
 	if ok && ref.Repo == "" {
 		ref.Repo = want
 	}
@@ -52,7 +54,7 @@ func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v a
 		why = "not a pull request number or owner/name#N"
 	case templated:
 		why = fmt.Sprintf("config.repo of stage %q is a template; a repository whose pull request a run merges is written literally", stage.ID)
-	case !core.ValidRepoName(ref.Repo) || !core.ValidRepoName(want):
+	case !model.ValidRepoName(ref.Repo) || !model.ValidRepoName(want):
 		why = fmt.Sprintf("%q is not owner/name", want)
 	case !strings.EqualFold(want, ref.Repo):
 		why = fmt.Sprintf("stage %q opens its pull request in %s, not %s", stage.ID, want, ref.Repo)
@@ -72,7 +74,7 @@ func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v a
 	if _, has := core.RunPRRef(run); !has {
 		run.Context["pr_number"] = name
 	}
-	for _, have := range RunPRRefs(run, own) {
+	for _, have := range model.RunPRRefs(run, own) {
 		if have.Key() == ref.Key() {
 			return
 		}
@@ -84,7 +86,7 @@ func (e *eval) associateMulti(p *lang.Pipeline, run *Run, stage *lang.Stage, v a
 
 // mergeTarget is the pull request merge_pr stage of run merges: its `pr_number` rendered,
 // or the run's own. why says why there is none to merge.
-func (e *eval) mergeTarget(p *lang.Pipeline, run *Run, stage *lang.Stage) (pr *PullRequest, ref PRRef, why string) {
+func (e *eval) mergeTarget(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (pr *model.PullRequest, ref model.PRRef, why string) {
 	if stage.Config.PR == nil {
 		if r, ok := core.RunPRRef(run); ok {
 			ref = r
@@ -95,7 +97,7 @@ func (e *eval) mergeTarget(p *lang.Pipeline, run *Run, stage *lang.Stage) (pr *P
 	if err != nil {
 		return nil, ref, fmt.Sprintf("pr_number of stage %q does not render: %v", stage.ID, err)
 	}
-	ref, ok := ParsePRRef(text)
+	ref, ok := model.ParsePRRef(text)
 	if !ok {
 		if strings.TrimSpace(text) == "" || text == "<nil>" {
 			return nil, ref, NoPullRequestYet
@@ -112,7 +114,7 @@ func (e *eval) mergeTarget(p *lang.Pipeline, run *Run, stage *lang.Stage) (pr *P
 }
 
 // issueMerge evaluates a merge_pr stage (or branch) of an issue's or a multi-PR run.
-func (e *eval) issueMerge(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) issueMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	pr, ref, why := e.mergeTarget(p, run, stage)
 	if pr == nil {
 		if why == "" {
@@ -131,7 +133,7 @@ func (e *eval) issueMerge(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 // mergeAll checks, before a parallel stage with merge branches merges anything, that every
 // one of its pull requests can be merged now. stop: the run does not go on to the branches
 // (it waits, or escalated); moved: it escalated.
-func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, moved bool) {
+func (e *eval) mergeAll(p *lang.Pipeline, run *model.Run, par *lang.Stage) (stop, moved bool) {
 	merges := core.MergeBranches(par)
 	if len(merges) == 0 || e.Issue == nil {
 		return false, false
@@ -144,10 +146,10 @@ func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, move
 	switch {
 	case len(t.blocked) > 0 && len(t.inFlight) > 0:
 		// No other merge is asked for; the outcome of those in flight decides what to say.
-		sr.Status = StageWaiting
-		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Who: "GitHub",
+		sr.Status = model.StageWaiting
+		sr.Results = []model.GateResult{{Check: "mergeable", Status: model.GatePending, Who: "GitHub",
 			Message: fmt.Sprintf("the merge of %s is in flight; %s", strings.Join(t.inFlight, ", "), strings.Join(t.blocked, "; "))}}
-		run.Status = RunWaiting
+		run.Status = model.RunWaiting
 		return true, false
 	case len(t.blocked) > 0 && len(t.merged) == 0:
 		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(t.blocked, "; "))
@@ -166,9 +168,9 @@ func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, move
 		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) { // step_merge_poll.go
 			return true, true
 		}
-		sr.Status = StageWaiting
-		sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: strings.Join(t.waiting, "; "), Who: "GitHub"}}
-		run.Status = RunWaiting
+		sr.Status = model.StageWaiting
+		sr.Results = []model.GateResult{{Check: "mergeable", Status: model.GatePending, Message: strings.Join(t.waiting, "; "), Who: "GitHub"}}
+		run.Status = model.RunWaiting
 		return true, false
 	}
 	return false, false
@@ -179,9 +181,9 @@ func (e *eval) mergeAll(p *lang.Pipeline, run *Run, par *lang.Stage) (stop, move
 type mergeTally struct{ merged, notMerged, blocked, waiting, inFlight []string }
 
 // tallyMerge adds merge branch b of the run's current stage to t.
-func (e *eval) tallyMerge(p *lang.Pipeline, run *Run, b *lang.Stage, t *mergeTally) {
+func (e *eval) tallyMerge(p *lang.Pipeline, run *model.Run, b *lang.Stage, t *mergeTally) {
 	bsr := run.Stages[b.ID]
-	if bsr == nil || bsr.Status == StageSkipped {
+	if bsr == nil || bsr.Status == model.StageSkipped {
 		return
 	}
 	pr, ref, why := e.mergeTarget(p, run, b)
@@ -194,17 +196,17 @@ func (e *eval) tallyMerge(p *lang.Pipeline, run *Run, b *lang.Stage, t *mergeTal
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, why))
 		return
 	}
-	if pr.State == PRMerged {
+	if pr.State == model.PRMerged {
 		t.merged = append(t.merged, fmt.Sprintf("%s (branch %s)", name, b.ID))
 		return
 	}
 	t.notMerged = append(t.notMerged, fmt.Sprintf("%s (branch %s)", name, b.ID))
-	if bsr.Status == StageActing {
+	if bsr.Status == model.StageActing {
 		// Its merge was asked for and may be going in: what is merged is not known
 		// before its outcome is. What its facts show still holds the others back.
 		t.inFlight = append(t.inFlight, name)
 	}
-	if bsr.Status == StageFailed {
+	if bsr.Status == model.StageFailed {
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
 		return
 	}
@@ -212,11 +214,11 @@ func (e *eval) tallyMerge(p *lang.Pipeline, run *Run, b *lang.Stage, t *mergeTal
 	plan := e.guard(p, run, b)
 	restore()
 	switch {
-	case pr.State == PRClosed:
+	case pr.State == model.PRClosed:
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it was closed without merging", name, b.ID))
 	case pr.Draft:
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it is a draft", name, b.ID))
-	case pr.Mergeable == Conflicting:
+	case pr.Mergeable == model.Conflicting:
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): it has conflicts with its base branch", name, b.ID))
 	case plan.back != nil || plan.why != "":
 		w := plan.why
@@ -224,14 +226,14 @@ func (e *eval) tallyMerge(p *lang.Pipeline, run *Run, b *lang.Stage, t *mergeTal
 			w = fmt.Sprintf("the merge guard does not hold: %s", plan.why)
 		}
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, w))
-	case pr.Mergeable != Mergeable || pr.MergeState == core.MergeStateUnknown:
+	case pr.Mergeable != model.Mergeable || pr.MergeState == model.MergeStateUnknown:
 		t.waiting = append(t.waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
 	}
 }
 
 // associateFrom applies outputs.pr of an accepted report of stage: in a multi-PR run, a pull
 // request of the stage's `config.repo`; otherwise as associate does.
-func (e *eval) associateFrom(p *lang.Pipeline, run *Run, stage *lang.Stage, outputs map[string]any) {
+func (e *eval) associateFrom(p *lang.Pipeline, run *model.Run, stage *lang.Stage, outputs map[string]any) {
 	v, ok := outputs["pr"]
 	if !ok || e.Issue == nil || !p.IsMultiPR() {
 		e.Associate(run, outputs)
@@ -243,14 +245,14 @@ func (e *eval) associateFrom(p *lang.Pipeline, run *Run, stage *lang.Stage, outp
 // branchMerge evaluates a merge_pr branch of a parallel stage: in an issue's or a multi-PR
 // run it merges the pull request its pr_number names (issueMerge). done is false for other
 // branches.
-func (e *eval) branchMerge(p *lang.Pipeline, run *Run, b *lang.Stage) (moved, done bool) {
+func (e *eval) branchMerge(p *lang.Pipeline, run *model.Run, b *lang.Stage) (moved, done bool) {
 	if b.Type != lang.StageAction || b.Action != lang.ActionMergePR {
 		return false, false
 	}
 	if e.Issue == nil {
-		run.Stages[b.ID].Status = StageFailed
+		run.Stages[b.ID].Status = model.StageFailed
 		// Only a sub-pipeline run on a pull request gets here: validate refuses it elsewhere.
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("merge_pr as a branch (branch %q at %s) in a pull request's run: a branch merges one of an issue's or multi-PR run's pull requests; merge a pull request's own change after the join", b.ID, b.Pos))
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("merge_pr as a branch (branch %q at %s) in a pull request's run: a branch merges one of an issue's or multi-PR run's pull requests; merge a pull request's own change after the join", b.ID, b.Pos))
 		return false, true
 	}
 	return e.issueMerge(p, run, b), true
@@ -264,52 +266,52 @@ type PRCheck interface {
 }
 
 // checkPR evaluates check c on the pull request(s) its `pr` names.
-func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateResult {
+func (e *eval) checkPR(c lang.Condition, facts *model.Facts, t *lang.Template) model.GateResult {
 	if e.Gate == nil {
-		return GateResult{Check: c.Check, Status: GateError, Message: "the check reads a pull request of the run, and no run is in scope"}
+		return model.GateResult{Check: c.Check, Status: model.GateError, Message: "the check reads a pull request of the run, and no run is in scope"}
 	}
 	env := e.Gate.Env()
 	text, err := t.Render(env)
 	if err != nil {
-		return GateResult{Check: c.Check, Status: GateError, Message: fmt.Sprintf("pr does not render: %v", err)}
+		return model.GateResult{Check: c.Check, Status: model.GateError, Message: fmt.Sprintf("pr does not render: %v", err)}
 	}
 	text = strings.TrimSpace(text)
 	own := facts.Repo
 	if e.Issue != nil {
 		own = e.Issue.Base.Repo
 	}
-	var refs []PRRef
+	var refs []model.PRRef
 	if text == "all" {
 		ctx, _ := env["context"].(map[string]any)
-		refs = RunPRRefs(&Run{Context: ctx}, own)
+		refs = model.RunPRRefs(&model.Run{Context: ctx}, own)
 		if len(refs) == 0 {
-			return GateResult{Check: c.Check, Status: GatePending, Message: NoPullRequestYet, Who: "the agent that opens the pull request"}
+			return model.GateResult{Check: c.Check, Status: model.GatePending, Message: NoPullRequestYet, Who: "the agent that opens the pull request"}
 		}
 	} else {
-		ref, ok := ParsePRRef(text)
+		ref, ok := model.ParsePRRef(text)
 		if !ok {
 			if text == "" || text == "<nil>" {
-				return GateResult{Check: c.Check, Status: GatePending, Message: NoPullRequestYet, Who: "the agent that opens the pull request"}
+				return model.GateResult{Check: c.Check, Status: model.GatePending, Message: NoPullRequestYet, Who: "the agent that opens the pull request"}
 			}
-			return GateResult{Check: c.Check, Status: GateFail, Message: fmt.Sprintf("pr is %q, not a pull request (N, owner/name#N or all)", text)}
+			return model.GateResult{Check: c.Check, Status: model.GateFail, Message: fmt.Sprintf("pr is %q, not a pull request (N, owner/name#N or all)", text)}
 		}
 		if ref.Repo == "" {
 			ref.Repo = own
 		}
 		ctx, _ := env["context"].(map[string]any)
-		if e.Issue != nil && !e.RunHasPR(&Run{Context: ctx}, ref) {
+		if e.Issue != nil && !e.RunHasPR(&model.Run{Context: ctx}, ref) {
 			// Only the run's own pull requests: whatever a template renders, a gate does not
 			// pass on a pull request the run did not associate.
-			return GateResult{Check: c.Check, Status: GateFail, Message: fmt.Sprintf("%s is not a pull request of the run (context.prs)", ref)}
+			return model.GateResult{Check: c.Check, Status: model.GateFail, Message: fmt.Sprintf("%s is not a pull request of the run (context.prs)", ref)}
 		}
-		refs = []PRRef{ref}
+		refs = []model.PRRef{ref}
 	}
 	var pending, failed, passed []string
-	worst := GatePass
+	worst := model.GatePass
 	for _, ref := range refs {
 		pr := e.PrOf(ref)
 		if pr == nil {
-			return GateResult{Check: c.Check, Status: GateFail, Message: fmt.Sprintf("pull request %s was not read: a gate's pr reads the run's pull requests (context.prs) of an issue's or a multi-PR run", ref)}
+			return model.GateResult{Check: c.Check, Status: model.GateFail, Message: fmt.Sprintf("pull request %s was not read: a gate's pr reads the run's pull requests (context.prs) of an issue's or a multi-PR run", ref)}
 		}
 		f := *facts
 		f.PR = pr
@@ -325,12 +327,12 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 		r := c.Eval.(Check).Evaluate(&f)
 		line := ref.String() + ": " + r.Message
 		switch r.Status {
-		case GatePass:
+		case model.GatePass:
 			passed = append(passed, line)
-		case GatePending:
+		case model.GatePending:
 			pending = append(pending, line)
-			if worst == GatePass {
-				worst = GatePending
+			if worst == model.GatePass {
+				worst = model.GatePending
 			}
 		default:
 			failed = append(failed, line)
@@ -338,5 +340,5 @@ func (e *eval) checkPR(c lang.Condition, facts *Facts, t *lang.Template) GateRes
 		}
 	}
 	msg := strings.Join(append(append(failed, pending...), passed...), "; ")
-	return GateResult{Check: c.Check, Status: worst, Message: msg}
+	return model.GateResult{Check: c.Check, Status: worst, Message: msg}
 }

@@ -4,10 +4,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,11 +21,11 @@ type prLabel struct {
 }
 
 func (c prLabel) PR() *lang.Template { return c.pr }
-func (c prLabel) Evaluate(f *Facts) GateResult {
+func (c prLabel) Evaluate(f *model.Facts) model.GateResult {
 	if f.PR.HasLabel(c.label) {
-		return GateResult{Status: GatePass, Message: "has " + c.label + " in " + f.Repo}
+		return model.GateResult{Status: model.GatePass, Message: "has " + c.label + " in " + f.Repo}
 	}
-	return GateResult{Status: GatePending, Message: "needs " + c.label + " in " + f.Repo}
+	return model.GateResult{Status: model.GatePending, Message: "needs " + c.label + " in " + f.Repo}
 }
 
 // multiConfig is cross-repo-feature with a gate in place of its reviews: issue #4 of
@@ -53,10 +55,10 @@ func multiConfig() *lang.Config {
 
 // multiFacts is issue #4 of acme/api labelled cross-repo, with api's pull requests prs and
 // acme/web's #30 (web) read beside it.
-func multiFacts(web *PullRequest, prs ...*PullRequest) *Facts {
-	f := &Facts{Repo: "acme/api", DefaultBranch: "main", Issue: &Issue{
-		Number: 4, Title: "Cross-repo feature", State: IssueOpen, Author: "alice", Labels: []string{"cross-repo"}, CreatedAt: t0,
-	}, PRs: map[int]*PullRequest{}, Others: map[string]*PullRequest{}}
+func multiFacts(web *model.PullRequest, prs ...*model.PullRequest) *model.Facts {
+	f := &model.Facts{Repo: "acme/api", DefaultBranch: "main", Issue: &model.Issue{
+		Number: 4, Title: "Cross-repo feature", State: model.IssueOpen, Author: "alice", Labels: []string{"cross-repo"}, CreatedAt: t0,
+	}, PRs: map[int]*model.PullRequest{}, Others: map[string]*model.PullRequest{}}
 	for _, pr := range prs {
 		f.PRs[pr.Number] = pr
 	}
@@ -66,20 +68,20 @@ func multiFacts(web *PullRequest, prs ...*PullRequest) *Facts {
 	return f
 }
 
-func apiPR() *PullRequest {
-	return &PullRequest{Number: 12, State: PROpen, BaseRef: "main", HeadRef: "feat/issue-4", HeadRepo: "acme/api",
-		HeadSHA: "aaaaaaaaaa", Mergeable: Mergeable}
+func apiPR() *model.PullRequest {
+	return &model.PullRequest{Number: 12, State: model.PROpen, BaseRef: "main", HeadRef: "feat/issue-4", HeadRepo: "acme/api",
+		HeadSHA: "aaaaaaaaaa", Mergeable: model.Mergeable}
 }
 
-func webPR() *PullRequest {
-	return &PullRequest{Number: 30, State: PROpen, BaseRef: "main", HeadRef: "feat/issue-4", HeadRepo: "acme/web",
-		HeadSHA: "cccccccccc", Mergeable: Mergeable}
+func webPR() *model.PullRequest {
+	return &model.PullRequest{Number: 30, State: model.PROpen, BaseRef: "main", HeadRef: "feat/issue-4", HeadRepo: "acme/web",
+		HeadSHA: "cccccccccc", Mergeable: model.Mergeable}
 }
 
 // startMulti runs xr up to its gate: both agents report their pull requests.
-func startMulti(t *testing.T, cfg *lang.Config, f *Facts) Result {
+func startMulti(t *testing.T, cfg *lang.Config, f *model.Facts) model.Result {
 	t.Helper()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	require.Len(t, res.State.Runs, 1)
 	require.Len(t, res.Effects, 1)
 	assert.Equal(t, 4, res.Effects[0].Number, "the dispatch goes on the issue")
@@ -99,7 +101,7 @@ func TestMultiPRRunAssociatesPullRequestsOfEachStagesRepository(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, []any{"acme/api#12", "acme/web#30"}, run.Context["prs"], "in the order associated, named owner/name#N")
 	assert.Equal(t, "acme/api#12", run.Context["pr_number"])
-	assert.Equal(t, []PRRef{{Repo: "acme/api", Number: 12}, {Repo: "acme/web", Number: 30}}, RunPRRefs(run, "acme/api"))
+	assert.Equal(t, []model.PRRef{{Repo: "acme/api", Number: 12}, {Repo: "acme/web", Number: 30}}, model.RunPRRefs(run, "acme/api"))
 	// The gate reads every pull request: neither carries ok.
 	require.Len(t, run.Stages["ready"].Results, 1)
 	msg := run.Stages["ready"].Results[0].Message
@@ -108,7 +110,7 @@ func TestMultiPRRunAssociatesPullRequestsOfEachStagesRepository(t *testing.T) {
 
 	// One of them carrying ok is not enough for `pr: all`.
 	api.Labels = []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage)
 	assert.Empty(t, res.Effects)
 }
@@ -118,7 +120,7 @@ func TestMultiPRRunRefusesWhatIsNotItsStagesPullRequest(t *testing.T) {
 	fork := webPR()
 	fork.CrossRepo, fork.HeadRepo = true, "mallory/web"
 	f := multiFacts(fork, apiPR())
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	// api's stage names a pull request of another repository than its config.repo.
 	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
@@ -143,13 +145,13 @@ func TestMultiPRRunMergesBothInTheirRepositories(t *testing.T) {
 	res := startMulti(t, cfg, multiFacts(web, api))
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
 	f := multiFacts(web, api)
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "merge-all", run.Stage)
 	require.Len(t, res.Effects, 2, run.Message)
-	byStage := map[string]Effect{}
+	byStage := map[string]model.Effect{}
 	for _, e := range res.Effects {
-		assert.Equal(t, EffectMerge, e.Kind)
+		assert.Equal(t, model.EffectMerge, e.Kind)
 		assert.True(t, e.WriteAhead)
 		byStage[e.Stage] = e
 	}
@@ -162,22 +164,22 @@ func TestMultiPRRunMergesBothInTheirRepositories(t *testing.T) {
 	assert.Equal(t, "squash", byStage["merge-web"].Method)
 
 	// Both merges went in: the run completes.
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: byStage["merge-api"].Key}, {Key: byStage["merge-web"].Key}}, f, t0)
-	api.State, web.State = PRMerged, PRMerged
-	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request.closed"}, multiFacts(web, api), t0)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: byStage["merge-api"].Key}, {Key: byStage["merge-web"].Key}}, f, t0)
+	api.State, web.State = model.PRMerged, model.PRMerged
+	res = Step(cfg, res.State, model.Input{Key: "k6", Event: "pull_request.closed"}, multiFacts(web, api), t0)
 	run = res.State.Runs[0]
-	assert.Equal(t, RunCompleted, run.Status, run.Message)
+	assert.Equal(t, model.RunCompleted, run.Status, run.Message)
 }
 
 func TestMultiPRRunMergesNoneWhenOneCannotBeMerged(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		web  func(*PullRequest)
+		web  func(*model.PullRequest)
 		want string
 	}{
-		{"conflict", func(p *PullRequest) { p.Mergeable = Conflicting }, "acme/web#30 (branch merge-web): it has conflicts with its base branch"},
-		{"draft", func(p *PullRequest) { p.Draft = true }, "acme/web#30 (branch merge-web): it is a draft"},
-		{"closed", func(p *PullRequest) { p.State = PRClosed }, "acme/web#30 (branch merge-web): it was closed without merging"},
+		{"conflict", func(p *model.PullRequest) { p.Mergeable = model.Conflicting }, "acme/web#30 (branch merge-web): it has conflicts with its base branch"},
+		{"draft", func(p *model.PullRequest) { p.Draft = true }, "acme/web#30 (branch merge-web): it is a draft"},
+		{"closed", func(p *model.PullRequest) { p.State = model.PRClosed }, "acme/web#30 (branch merge-web): it was closed without merging"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := multiConfig()
@@ -185,12 +187,12 @@ func TestMultiPRRunMergesNoneWhenOneCannotBeMerged(t *testing.T) {
 			res := startMulti(t, cfg, multiFacts(web, api))
 			api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
 			tc.web(web)
-			res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+			res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
 			run := res.State.Runs[0]
 			for _, e := range res.Effects {
-				assert.NotEqual(t, EffectMerge, e.Kind, "nothing is merged")
+				assert.NotEqual(t, model.EffectMerge, e.Kind, "nothing is merged")
 			}
-			assert.Equal(t, RunEscalated, run.Status)
+			assert.Equal(t, model.RunEscalated, run.Status)
 			assert.Contains(t, run.Message, `stage "merge-all" merges all of its pull requests or none; none is merged: `+tc.want)
 			assert.NotContains(t, run.Message, "acme/api#12 (branch", "the mergeable one is not named as blocked")
 		})
@@ -204,21 +206,21 @@ func TestMultiPRRunGuardHoldsForEachMerge(t *testing.T) {
 	api, web := apiPR(), webPR()
 	res := startMulti(t, cfg, multiFacts(web, api))
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
 	require.Len(t, res.Effects, 2)
 	// The merges were not performed (their intents' invocation ended); web loses ok.
 	st := res.State
 	st.Runs[0].Intents = nil
 	for _, id := range []string{"merge-api", "merge-web"} {
-		st.Runs[0].Stages[id].Status = StageWaiting
+		st.Runs[0].Stages[id].Status = model.StageWaiting
 	}
 	web.Labels = nil
-	res = Step(cfg, st, Input{Key: "k6", Event: "pull_request.unlabeled"}, multiFacts(web, api), t0)
+	res = Step(cfg, st, model.Input{Key: "k6", Event: "pull_request.unlabeled"}, multiFacts(web, api), t0)
 	for _, e := range res.Effects {
-		assert.NotEqual(t, EffectMerge, e.Kind)
+		assert.NotEqual(t, model.EffectMerge, e.Kind)
 	}
 	run := res.State.Runs[0]
-	assert.Equal(t, RunEscalated, run.Status)
+	assert.Equal(t, model.RunEscalated, run.Status)
 	assert.Contains(t, run.Message, "none is merged")
 	assert.Contains(t, run.Message, `acme/web#30 (branch merge-web): the merge guard does not hold: gate "ready" no longer holds`)
 }
@@ -229,23 +231,23 @@ func TestMultiPRRunSaysWhichIsMergedWhenGitHubRefusesTheSecond(t *testing.T) {
 	res := startMulti(t, cfg, multiFacts(web, api))
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
 	f := multiFacts(web, api)
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
 	require.Len(t, res.Effects, 2)
-	var outs []Outcome
+	var outs []model.Outcome
 	for _, e := range res.Effects {
-		o := Outcome{Key: e.Key}
+		o := model.Outcome{Key: e.Key}
 		if e.Stage == "merge-web" {
 			o.Err, o.Permanent = "Base branch was modified. Review and try the merge again.", true
 		}
 		outs = append(outs, o)
 	}
-	api.State = PRMerged
-	res = Settle(cfg, res.State, Input{}, outs, multiFacts(web, api), t0)
+	api.State = model.PRMerged
+	res = Settle(cfg, res.State, model.Input{}, outs, multiFacts(web, api), t0)
 	// The outcomes are recorded; the next invocation decides.
-	res = Step(cfg, res.State, Input{Key: "k6", Event: "pull_request.closed"}, multiFacts(web, api), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k6", Event: "pull_request.closed"}, multiFacts(web, api), t0)
 	run := res.State.Runs[0]
 	assert.Empty(t, res.Effects)
-	assert.Equal(t, RunEscalated, run.Status, run.Message)
+	assert.Equal(t, model.RunEscalated, run.Status, run.Message)
 	assert.Contains(t, run.Message, "merged acme/api#12 (branch merge-api); not merged acme/web#30 (branch merge-web)")
 	assert.Contains(t, run.Message, "Base branch was modified")
 }
@@ -257,7 +259,7 @@ func TestMultiPRRunWaitsForAMergeInFlightBeforeDeciding(t *testing.T) {
 	api, web := apiPR(), webPR()
 	res := startMulti(t, cfg, multiFacts(web, api))
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, multiFacts(web, api), t0)
 	require.Len(t, res.Effects, 2)
 	var webKey string
 	for _, e := range res.Effects {
@@ -265,12 +267,12 @@ func TestMultiPRRunWaitsForAMergeInFlightBeforeDeciding(t *testing.T) {
 			webKey = e.Key
 		}
 	}
-	res = Settle(cfg, res.State, Input{}, []Outcome{{Key: webKey, Err: "Pull Request is not mergeable", Permanent: true}}, multiFacts(web, api), t0)
-	res = Step(cfg, res.State, Input{Key: "k6", Event: "check_run.completed"}, multiFacts(web, api), t0)
+	res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: webKey, Err: "Pull Request is not mergeable", Permanent: true}}, multiFacts(web, api), t0)
+	res = Step(cfg, res.State, model.Input{Key: "k6", Event: "check_run.completed"}, multiFacts(web, api), t0)
 	run := res.State.Runs[0]
 	assert.Equal(t, "merge-all", run.Stage)
-	assert.NotEqual(t, RunEscalated, run.Status, run.Message)
-	assert.Equal(t, StageActing, run.Stages["merge-api"].Status)
+	assert.NotEqual(t, model.RunEscalated, run.Status, run.Message)
+	assert.Equal(t, model.StageActing, run.Stages["merge-api"].Status)
 	assert.Empty(t, res.Effects)
 }
 
@@ -282,28 +284,28 @@ func TestMultiPRMergeNamesOnlyTheRunsPullRequests(t *testing.T) {
 	res := startMulti(t, cfg, multiFacts(web, api))
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
 	f := multiFacts(web, api)
-	f.Others["acme/web#31"] = &PullRequest{Number: 31, State: PROpen, HeadRepo: "acme/web", HeadSHA: "dd", Mergeable: Mergeable, Labels: []string{"ok"}}
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
+	f.Others["acme/web#31"] = &model.PullRequest{Number: 31, State: model.PROpen, HeadRepo: "acme/web", HeadSHA: "dd", Mergeable: model.Mergeable, Labels: []string{"ok"}}
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "pull_request.labeled"}, f, t0)
 	assert.Empty(t, res.Effects)
 	run := res.State.Runs[0]
-	assert.Equal(t, RunEscalated, run.Status)
+	assert.Equal(t, model.RunEscalated, run.Status)
 	assert.Contains(t, run.Message, "acme/web#31 is not a pull request of the run (context.prs); it is not merged")
 }
 
 func TestParsePRRef(t *testing.T) {
-	for in, want := range map[any]PRRef{
+	for in, want := range map[any]model.PRRef{
 		12: {Number: 12}, float64(7): {Number: 7}, "#9": {Number: 9}, " 3 ": {Number: 3},
 		"acme/web#30": {Repo: "acme/web", Number: 30}, "Acme/Web.js#1": {Repo: "Acme/Web.js", Number: 1},
 	} {
-		got, ok := ParsePRRef(in)
+		got, ok := model.ParsePRRef(in)
 		assert.True(t, ok, "%v", in)
 		assert.Equal(t, want, got, "%v", in)
 	}
 	for _, bad := range []any{0, -1, "", "#", "acme#3", "acme/web#x", "a/b/c#1", "acme/we b#1", "../x#1", nil, 1.5} {
-		_, ok := ParsePRRef(bad)
+		_, ok := model.ParsePRRef(bad)
 		assert.False(t, ok, "%v", bad)
 	}
-	assert.Equal(t, "acme/web#30", PRRef{Repo: "Acme/Web", Number: 30}.Key())
+	assert.Equal(t, "acme/web#30", model.PRRef{Repo: "Acme/Web", Number: 30}.Key())
 }
 
 func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
@@ -313,19 +315,19 @@ func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
 	api, web := apiPR(), webPR()
 	res := startMulti(t, cfg, multiFacts(web, api))
 	run := res.State.Runs[0]
-	require.Equal(t, RunWaiting, run.Status)
+	require.Equal(t, model.RunWaiting, run.Status)
 	require.Len(t, run.Stages["ready"].Deadlines, 1)
 	d := run.Stages["ready"].Deadlines[0]
-	assert.Equal(t, DeadlineFollow, d.Kind)
-	assert.Equal(t, t0.Add(FollowInterval), d.At)
+	assert.Equal(t, model.DeadlineFollow, d.Kind)
+	assert.Equal(t, t0.Add(model.FollowInterval), d.At)
 
 	// Another event before then: no second deadline.
-	res = Step(cfg, res.State, Input{Key: "k5", Event: "issue_comment.created"}, multiFacts(web, api), t0.Add(time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k5", Event: "issue_comment.created"}, multiFacts(web, api), t0.Add(time.Minute))
 	assert.Len(t, res.State.Runs[0].Stages["ready"].Deadlines, 1)
 
 	// The sweep, once it is due: both now carry ok; the run moves on and merges.
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "sweep", Event: "schedule"}, multiFacts(web, api), t0.Add(FollowInterval))
+	res = Step(cfg, res.State, model.Input{Key: "sweep", Event: "schedule"}, multiFacts(web, api), t0.Add(model.FollowInterval))
 	run = res.State.Runs[0]
 	assert.Equal(t, "merge-all", run.Stage)
 	assert.Len(t, res.Effects, 2)
@@ -333,7 +335,7 @@ func TestMultiPRRunWaitingOnAnotherRepositoryIsSweptAgain(t *testing.T) {
 	// A run whose pull requests are all in its own repository needs none (their events reach it).
 	cfg = multiConfig()
 	cfg.Pipelines[0].Stages[1].Values = nil
-	web2 := &PullRequest{Number: 30, State: PROpen, HeadRepo: "acme/api", HeadSHA: "ee", Mergeable: Mergeable}
+	web2 := &model.PullRequest{Number: 30, State: model.PROpen, HeadRepo: "acme/api", HeadSHA: "ee", Mergeable: model.Mergeable}
 	res = startMulti(t, cfg, multiFacts(nil, apiPR(), web2))
 	assert.Equal(t, []any{"acme/api#12", "acme/api#30"}, res.State.Runs[0].Context["prs"])
 	assert.Empty(t, res.State.Runs[0].Stages["ready"].Deadlines)
@@ -344,7 +346,7 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	cfg := multiConfig()
 	cfg.Pipelines[0].Stages[0].Values = nil
 	f := multiFacts(webPR(), apiPR())
-	res := Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": "acme/web#30"}), f, t0)
 	run := res.State.Runs[0]
@@ -356,7 +358,7 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	cfg.Pipelines[0].Stages[0].Values = []lang.KeyValue{{Key: "repo", Value: lang.Value{Kind: lang.KindString, Scalar: "{{ trigger.issue.title }}", Template: mustTemplate("{{ trigger.issue.title }}")}}}
 	f = multiFacts(webPR(), apiPR())
 	f.Issue.Title = "acme/api"
-	res = Step(cfg, nil, Input{Key: "k1", Event: "issues.labeled"}, f, t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "issues.labeled"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "xr/4/1", "api", 1, lang.VerdictComplete, map[string]any{"pr": 12}), f, t0)
 	run = res.State.Runs[0]
@@ -369,25 +371,25 @@ func TestMultiPRRunReadsOnlyWhatItsConfigNames(t *testing.T) {
 	api, web := apiPR(), webPR()
 	api.Labels, web.Labels = []string{"ok"}, []string{"ok"}
 	f = multiFacts(web, api)
-	f.Others["acme/web#31"] = &PullRequest{Number: 31, State: PROpen, HeadRepo: "acme/web", Labels: []string{"ok"}}
+	f.Others["acme/web#31"] = &model.PullRequest{Number: 31, State: model.PROpen, HeadRepo: "acme/web", Labels: []string{"ok"}}
 	res = startMulti(t, cfg, f)
 	run = res.State.Runs[0]
 	assert.Equal(t, "ready", run.Stage)
-	assert.Equal(t, GateFail, run.Stages["ready"].Results[0].Status)
+	assert.Equal(t, model.GateFail, run.Stages["ready"].Results[0].Status)
 	assert.Equal(t, "acme/web#31 is not a pull request of the run (context.prs)", run.Stages["ready"].Results[0].Message)
 }
 
 func TestNewRefAssociations(t *testing.T) {
-	before := &State{Runs: []*Run{{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12"}}}}}
-	after := &State{Runs: []*Run{
+	before := &model.State{Runs: []*model.Run{{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12"}}}}}
+	after := &model.State{Runs: []*model.Run{
 		{ID: "xr/4/1", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/api#12", "Acme/Web#30", 9}}},
 		{ID: "xr/4/2", Subject: "acme/api#4", Context: map[string]any{"prs": []any{"acme/web#30"}}},
 	}}
-	got := NewRefAssociations(before, after)
-	assert.Equal(t, map[PRRef][]Follower{
+	got := model.NewRefAssociations(before, after)
+	assert.Equal(t, map[model.PRRef][]model.Follower{
 		{Repo: "acme/web", Number: 30}: {{Issue: 4, Run: "xr/4/1"}, {Issue: 4, Run: "xr/4/2"}},
 	}, got, "only pull requests named owner/name#N that are new; a number is left to NewAssociations")
-	assert.Empty(t, NewRefAssociations(after, after))
+	assert.Empty(t, model.NewRefAssociations(after, after))
 }
 
 func TestIssueRunMergesThePullRequestItsPRNumberNames(t *testing.T) {
@@ -405,12 +407,12 @@ func TestIssueRunMergesThePullRequestItsPRNumberNames(t *testing.T) {
 	assert.Equal(t, "ready", run.Stage)
 	run.Context["prs"] = append(run.Context["prs"].([]any), 10) // a second association, as a later report makes
 	a.Labels = []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "pull_request.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "pull_request.labeled"}, f, t0)
 	assert.Equal(t, "ready", res.State.Runs[0].Stage, "#10 lacks ok")
 	b.Labels = []string{"ok"}
-	res = Step(cfg, res.State, Input{Key: "k4", Event: "pull_request.labeled"}, f, t0)
+	res = Step(cfg, res.State, model.Input{Key: "k4", Event: "pull_request.labeled"}, f, t0)
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, 10, res.Effects[0].Number)
 	assert.Equal(t, "cccccccccc", res.Effects[0].SHA)
 	assert.Empty(t, res.Effects[0].Repo)

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -26,7 +28,7 @@ import (
 // workflow's runs (Facts.Dispatches): one certainly not sent gives false, which lets it be
 // asked again. Otherwise nothing tells (a repository_dispatch leaves nothing to read), so
 // it is taken as sent — never sent twice — and the stage moves on, saying so.
-func (e *eval) notifyAgentUnknown(run *Run, stage *lang.Stage, it Intent) bool {
+func (e *eval) notifyAgentUnknown(run *model.Run, stage *lang.Stage, it model.Intent) bool {
 	ag := e.notifiedAgentOf(run, stage)
 	if ag != nil && ag.Dispatch == lang.DispatchComment {
 		return false
@@ -42,12 +44,12 @@ func (e *eval) notifyAgentUnknown(run *Run, stage *lang.Stage, it Intent) bool {
 	run.Applied = core.AppendOnce(run.Applied, it.Key)
 	why := fmt.Sprintf("whether the notification of %s asked for at %s reached GitHub is not known; it is not sent twice", name, it.At.UTC().Format("2006-01-02 15:04 UTC"))
 	e.Logf("run %s: %s: %s", run.ID, stage.ID, why)
-	e.leave(run, stage, StageSucceeded, stage.OnSuccess, why)
+	e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, why)
 	return true
 }
 
 // notifiedAgentOf returns the agent a notify action stage of run names, or nil.
-func (e *eval) notifiedAgentOf(run *Run, stage *lang.Stage) *lang.Agent {
+func (e *eval) notifiedAgentOf(run *model.Run, stage *lang.Stage) *lang.Agent {
 	p := e.Cfg.PipelineFor(run)
 	if stage.Action != lang.ActionNotify || stage.Config.Target == nil || p == nil {
 		return nil

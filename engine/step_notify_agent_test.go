@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -26,7 +28,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		eff := res.Effects[0]
-		assert.Equal(t, EffectDispatch, eff.Kind)
+		assert.Equal(t, model.EffectDispatch, eff.Kind)
 		assert.Equal(t, lang.DispatchWorkflow, eff.Dispatch)
 		assert.Equal(t, "feat-dev", eff.Agent)
 		assert.Equal(t, "p/7/1/act/1/notify", eff.Key)
@@ -41,8 +43,8 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(eff.Inputs["context"]), &ctx))
 		assert.Equal(t, map[string]any{"pr_number": 7.0, "message": "Please rebase #7 onto main"}, ctx)
 		// Performed: the stage completes.
-		res = Settle(cfg, res.State, Input{}, []Outcome{{Key: eff.Key}}, prFacts(), t0)
-		assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+		res = Settle(cfg, res.State, model.Input{}, []model.Outcome{{Key: eff.Key}}, prFacts(), t0)
+		assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 	})
 	t.Run("repository_dispatch", func(t *testing.T) {
 		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchRepositoryDispatch, EventType: "wake"})
@@ -57,15 +59,15 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		res := stepOnce(t, cfg, prFacts())
 		require.Len(t, res.Effects, 1)
 		eff := res.Effects[0]
-		assert.Equal(t, EffectDispatch, eff.Kind)
+		assert.Equal(t, model.EffectDispatch, eff.Kind)
 		assert.Equal(t, "@claude on #7\n\nPlease rebase #7 onto main", eff.Body)
 		assert.True(t, eff.WriteAhead)
 		// Its marker on the PR shows it posted, though the outcome was lost.
 		f := prFacts()
 		f.PR.Posted = []string{eff.Key}
-		res = Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Hour))
+		res = Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Hour))
 		assert.Empty(t, res.Effects)
-		assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+		assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 	})
 	t.Run("label", func(t *testing.T) {
 		cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchLabel, Label: "agent:go"})
@@ -76,7 +78,7 @@ func TestNotifyAgentByDispatchKind(t *testing.T) {
 		// The label already there wakes no one: the stage says so and moves on.
 		res = stepOnce(t, cfg, prFacts("agent:go"))
 		assert.Empty(t, res.Effects)
-		assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+		assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 		assert.Contains(t, joinLog(res.Log), "adding it again wakes no one")
 	})
 	t.Run("assign", func(t *testing.T) {
@@ -93,18 +95,18 @@ func TestNotifyAgentUnknownOutcomeNotSentTwice(t *testing.T) {
 	cfg := notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchWorkflow, Workflow: "agent.yml"})
 	res := stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
-	in := Step(cfg, res.State, Input{Key: "k2", Event: "status"}, prFacts(), t0.Add(time.Minute))
+	in := Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, prFacts(), t0.Add(time.Minute))
 	assert.Empty(t, in.Effects, "in flight")
-	later := Step(cfg, in.State, Input{Key: "k3", Event: "status"}, prFacts(), t0.Add(3*time.Hour))
+	later := Step(cfg, in.State, model.Input{Key: "k3", Event: "status"}, prFacts(), t0.Add(3*time.Hour))
 	assert.Empty(t, later.Effects)
-	assert.Equal(t, RunCompleted, later.State.Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, later.State.Runs[0].Status)
 	assert.Contains(t, joinLog(later.Log), "not sent twice")
 
 	// A comment whose marker is not there was not posted: it is asked for again.
 	cfg = notifyAgentConfig(&lang.Agent{Dispatch: lang.DispatchComment, Body: "@claude"})
 	res = stepOnce(t, cfg, prFacts())
 	require.Len(t, res.Effects, 1)
-	later = Step(cfg, res.State, Input{Key: "k3", Event: "status"}, prFacts(), t0.Add(3*time.Hour))
+	later = Step(cfg, res.State, model.Input{Key: "k3", Event: "status"}, prFacts(), t0.Add(3*time.Hour))
 	require.Len(t, later.Effects, 1)
 	assert.Equal(t, res.Effects[0].Key, later.Effects[0].Key)
 }
@@ -115,12 +117,12 @@ func TestNotifyAgentFromRule(t *testing.T) {
 	cfg.Agents = append(cfg.Agents, &lang.Agent{Name: "helper", Dispatch: lang.DispatchRepositoryDispatch, EventType: "help"})
 	cfg.Pipelines[0].Stages[1].Verdicts[lang.VerdictRevise].Notify = &lang.Notify{Target: agentTemplate(t, "helper"), Message: agentTemplate(t, "{{ outputs.feedback }}")}
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, map[string]any{"feedback": "split it"}), f, t0)
-	var notes []Effect
+	var notes []model.Effect
 	for _, eff := range res.Effects {
 		if eff.Agent == "helper" {
 			notes = append(notes, eff)

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
+	"github.com/org/pipeline-action/engine/graph"
 	"github.com/org/pipeline-action/engine/internal/core"
-	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -51,21 +53,21 @@ func (parallelType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 }
 
 // stillHolds: every pipeline branch the run's record says succeeded still holds.
-func (parallelType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	if sr.Status == StageSkipped {
+func (parallelType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
+	if sr.Status == model.StageSkipped {
 		return g.skips(s) || g.joinHolds(s)
 	}
-	return sr.Status != StageSucceeded || g.joinHolds(s) && g.branchesHold(s)
+	return sr.Status != model.StageSucceeded || g.joinHolds(s) && g.branchesHold(s)
 }
 
-func (parallelType) arm(*lang.Stage, *StageRun, time.Time) {}
+func (parallelType) arm(*lang.Stage, *model.StageRun, time.Time) {}
 
-func (parallelType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (parallelType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.parallel(p, run, stage)
 }
 
 func (parallelType) deadline(kind string) deadlineHandler {
-	if kind == DeadlineBranch {
+	if kind == model.DeadlineBranch {
 		return (*eval).branchTimedOut
 	}
 	return nil
@@ -75,13 +77,13 @@ func (parallelType) deadline(kind string) deadlineHandler {
 // in keep, whose result (from the entry before) stands. A branch's condition is decided
 // here, once per entry (step_condition.go); one that cannot be decided stops the run, as
 // a stage's does. Those in must start without it: the merge guard found they must hold.
-func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep, must map[string]bool) {
+func (e *eval) startBranches(p *lang.Pipeline, run *model.Run, par *lang.Stage, keep, must map[string]bool) {
 	sr := run.Stages[par.ID]
 	var started, skipped, kept []string
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
 		if bsr == nil {
-			bsr = &StageRun{}
+			bsr = &model.StageRun{}
 			run.Stages[b.ID] = bsr
 		}
 		bsr.Parent, bsr.ParentAttempt = par.ID, sr.Attempt
@@ -91,30 +93,30 @@ func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep, 
 		}
 		bsr.Attempt++
 		bsr.Tries, bsr.Errors = 0, 0
-		bsr.Status = StageWaiting
+		bsr.Status = model.StageWaiting
 		bsr.EnteredAt = e.Now
 		bsr.Results, bsr.Message, bsr.Outputs, bsr.Verdict, bsr.HeadSHA, bsr.Deadlines = nil, "", nil, "", "", nil
 		bsr.ConditionChecked = must[b.ID]
 		if b.Condition != nil && !must[b.ID] {
 			holds, why, err := e.conditionHolds(p, run, b.Condition)
 			if err != nil {
-				bsr.Status, bsr.Message = StageFailed, err.Error()
-				e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("branch %q of stage %q: %v", b.ID, par.ID, err))
+				bsr.Status, bsr.Message = model.StageFailed, err.Error()
+				e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("branch %q of stage %q: %v", b.ID, par.ID, err))
 				return
 			}
 			bsr.ConditionChecked = holds
 			if !holds {
-				bsr.Status, bsr.Message = StageSkipped, "condition does not hold ("+why+"); skipped"
+				bsr.Status, bsr.Message = model.StageSkipped, "condition does not hold ("+why+"); skipped"
 				skipped = append(skipped, b.ID)
 				continue
 			}
 		}
 		if b.Timeout > 0 {
-			sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineBranch, At: e.Now.Add(b.Timeout), Branch: b.ID})
+			sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlineBranch, At: e.Now.Add(b.Timeout), Branch: b.ID})
 		}
 		started = append(started, b.ID)
 	}
-	msg := fmt.Sprintf("run %s: stage %s (attempt %d) starts %s %s", run.ID, par.ID, sr.Attempt, core.Plural(len(started), "branch", "branches"), strings.Join(started, ", "))
+	msg := fmt.Sprintf("run %s: stage %s (attempt %d) starts %s %s", run.ID, par.ID, sr.Attempt, model.Plural(len(started), "branch", "branches"), strings.Join(started, ", "))
 	if len(skipped) > 0 {
 		msg += "; skipped (condition): " + strings.Join(skipped, ", ")
 	}
@@ -126,7 +128,7 @@ func (e *eval) startBranches(p *lang.Pipeline, run *Run, par *lang.Stage, keep, 
 
 // parallel evaluates parallel stage par of run: starts its branches on a new entry,
 // moves each open branch as its type does, then applies the join.
-func (e *eval) parallel(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
+func (e *eval) parallel(p *lang.Pipeline, run *model.Run, par *lang.Stage) bool {
 	if !core.BranchesStarted(run, par) {
 		if e.startBranches(p, run, par, nil, nil); run.Status.Final() {
 			return false
@@ -136,11 +138,11 @@ func (e *eval) parallel(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 		return moved
 	}
 	for _, b := range par.Branches {
-		if !core.BranchPending(run.Stages[b.ID].Status) {
+		if !model.BranchPending(run.Stages[b.ID].Status) {
 			continue
 		}
 		if t := stageTypes[b.Type]; t == nil || !t.branch(e, p, run, b) {
-			e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
+			e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: a %s branch (branch %q of stage %q at %s)", b.Type, b.ID, par.ID, b.Pos))
 		}
 		if run.Status.Final() || run.Stage != par.ID {
 			return false
@@ -150,21 +152,21 @@ func (e *eval) parallel(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 }
 
 // join applies the join of par to its branches, and reports whether the run moved.
-func (e *eval) join(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
+func (e *eval) join(p *lang.Pipeline, run *model.Run, par *lang.Stage) bool {
 	sr := run.Stages[par.ID]
 	var ok, open, skipped, rejected, acting int
 	var rejecting, failing []string
-	results := make([]GateResult, 0, len(par.Branches))
+	results := make([]model.GateResult, 0, len(par.Branches))
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
 		switch {
-		case bsr.Status == StageSucceeded:
+		case bsr.Status == model.StageSucceeded:
 			ok++
-		case bsr.Status == StageSkipped:
+		case bsr.Status == model.StageSkipped:
 			skipped++
-		case core.BranchPending(bsr.Status):
+		case model.BranchPending(bsr.Status):
 			open++
-			if bsr.Status == StageActing {
+			if bsr.Status == model.StageActing {
 				acting++
 			}
 		case core.Rejects(bsr.Verdict):
@@ -180,12 +182,12 @@ func (e *eval) join(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 	note := graph.JoinNote(par)
 	switch {
 	case ok >= need:
-		why := fmt.Sprintf("%s met: %d of %d %s succeeded", note, ok, len(par.Branches)-skipped, core.Plural(len(par.Branches)-skipped, "branch", "branches"))
+		why := fmt.Sprintf("%s met: %d of %d %s succeeded", note, ok, len(par.Branches)-skipped, model.Plural(len(par.Branches)-skipped, "branch", "branches"))
 		if skipped > 0 {
 			why += fmt.Sprintf(", %d skipped", skipped)
 		}
 		e.CancelBranches(run, par, why)
-		e.leave(run, par, StageSucceeded, core.NextOf(p, par, par.OnComplete), why)
+		e.leave(run, par, model.StageSucceeded, core.NextOf(p, par, par.OnComplete), why)
 		return true
 	case ok+open < need:
 		var parts []string
@@ -202,33 +204,33 @@ func (e *eval) join(p *lang.Pipeline, run *Run, par *lang.Stage) bool {
 			return true
 		}
 		sr.Message = why
-		e.leave(run, par, StageFailed, lang.TargetFail, why)
+		e.leave(run, par, model.StageFailed, lang.TargetFail, why)
 		return true
 	}
-	sr.Status = StageWaiting
-	run.Status = RunWaiting
+	sr.Status = model.StageWaiting
+	run.Status = model.RunWaiting
 	if acting > 0 {
-		run.Status = RunRunning
+		run.Status = model.RunRunning
 	}
 	return false
 }
 
 // branchVerdict applies the verdict of a report to branch stage of run; it reports
 // whether stage is a branch (and so was handled).
-func (e *eval) branchVerdict(run *Run, stage *lang.Stage, verdict, why string) bool {
+func (e *eval) branchVerdict(run *model.Run, stage *lang.Stage, verdict, why string) bool {
 	if !e.IsBranch(run, stage) {
 		return false
 	}
-	status := StageFailed
+	status := model.StageFailed
 	if verdict == lang.VerdictComplete || verdict == lang.VerdictApprove {
-		status = StageSucceeded
+		status = model.StageSucceeded
 	}
 	return e.LeaveBranch(run, stage, status, why)
 }
 
 // closeBranches cancels the open branches of the run's current stage when the run leaves
 // it (a timeout, a chat-op, the end of the run): called as the run moves.
-func (e *eval) closeBranches(run *Run, why string) {
+func (e *eval) closeBranches(run *model.Run, why string) {
 	sr := run.Stages[run.Stage]
 	if sr == nil {
 		return
@@ -243,25 +245,25 @@ func (e *eval) closeBranches(run *Run, why string) {
 }
 
 // branchTimedOut ends a branch whose timeout passed: it fails, and the join decides.
-func (e *eval) branchTimedOut(p *lang.Pipeline, run *Run, par *lang.Stage, d Deadline) bool {
+func (e *eval) branchTimedOut(p *lang.Pipeline, run *model.Run, par *lang.Stage, d model.Deadline) bool {
 	b := core.BranchOf(par, d.Branch)
 	if b == nil || !run.At(b.ID) {
 		return false
 	}
-	e.LeaveBranch(run, b, StageFailed, fmt.Sprintf("branch %q timed out at %s", b.ID, d.At.UTC().Format("2006-01-02 15:04 UTC")))
+	e.LeaveBranch(run, b, model.StageFailed, fmt.Sprintf("branch %q timed out at %s", b.ID, d.At.UTC().Format("2006-01-02 15:04 UTC")))
 	return false
 }
 
 // retryParallel, after `/pipeline retry` entered parallel stage par anew, starts again
 // the branches that had not succeeded; those that had keep their result.
-func (e *eval) retryParallel(p *lang.Pipeline, run *Run, par *lang.Stage) {
+func (e *eval) retryParallel(p *lang.Pipeline, run *model.Run, par *lang.Stage) {
 	if par == nil || par.Type != lang.StageParallel {
 		return
 	}
 	sr := run.Stages[par.ID]
 	keep := map[string]bool{}
 	for _, b := range par.Branches {
-		if bsr := run.Stages[b.ID]; bsr != nil && bsr.Parent == par.ID && bsr.ParentAttempt == sr.Attempt-1 && bsr.Status == StageSucceeded {
+		if bsr := run.Stages[b.ID]; bsr != nil && bsr.Parent == par.ID && bsr.ParentAttempt == sr.Attempt-1 && bsr.Status == model.StageSucceeded {
 			keep[b.ID] = true
 		}
 	}
@@ -272,7 +274,7 @@ func (e *eval) retryParallel(p *lang.Pipeline, run *Run, par *lang.Stage) {
 // stage: one entry per branch, in file order, with its id, status, verdict, attempt,
 // agent, outputs, and feedback (outputs.feedback, or null; of a pipeline branch whose
 // child rejected, the rejecting child stage's outputs.feedback). Nil elsewhere.
-func (e *eval) branchesEnv(p *lang.Pipeline, run *Run) []any {
+func (e *eval) branchesEnv(p *lang.Pipeline, run *model.Run) []any {
 	if p == nil {
 		return nil
 	}

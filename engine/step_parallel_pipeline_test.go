@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -30,7 +31,7 @@ func pipelineBranchConfig(t *testing.T, join string) *lang.Config {
 
 const innerID = "inner/7/1"
 
-func effectKeys(res Result) []string {
+func effectKeys(res model.Result) []string {
 	var keys []string
 	for _, e := range res.Effects {
 		keys = append(keys, e.Key)
@@ -51,24 +52,24 @@ func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
 	assert.Equal(t, "pr-7", child.Context["focus"], "the branch's context goes in")
 	run := runOf(res.State, "loop/7/1")
 	assert.Equal(t, innerID, run.Stages["deep"].Child)
-	assert.Equal(t, StageWaiting, run.Stages["deep"].Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["deep"].Status)
 	assert.Contains(t, run.Stages["deep"].Message, "sub-pipeline run inner/7/1 is")
 
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictApprove, map[string]any{"summary": "fine"}), f, t0.Add(2*time.Minute))
 	run = runOf(res.State, "loop/7/1")
-	assert.Equal(t, RunCompleted, runOf(res.State, innerID).Status)
-	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status, "the child completing is the branch succeeding")
+	assert.Equal(t, model.RunCompleted, runOf(res.State, innerID).Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["deep"].Status, "the child completing is the branch succeeding")
 	assert.Equal(t, map[string]any{"check": map[string]any{"summary": "fine"}}, run.Stages["deep"].Outputs)
 	assert.Equal(t, "review", run.Stage, "join all waits for sec")
 
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "done", run.Stage)
-	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["review"].Status)
 	// The join's templates read the child's outputs through the branch.
 	tpl := agentTemplate(t, "{{ stages.deep.outputs.check.summary }}")
-	out, err := tpl.Render(newEval(cfg, res.State, f, t0, Input{}).env(cfg.Pipelines[0], run))
+	out, err := tpl.Render(newEval(cfg, res.State, f, t0, model.Input{}).env(cfg.Pipelines[0], run))
 	require.NoError(t, err)
 	assert.Equal(t, "fine", out)
 }
@@ -80,8 +81,8 @@ func TestParallelPipelineBranchJoinAnyCancelsTheChild(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 	assert.Equal(t, "done", run.Stage)
-	assert.Equal(t, StageCancelled, run.Stages["deep"].Status)
-	assert.Equal(t, RunCancelled, child.Status, "the child of a cancelled branch is cancelled")
+	assert.Equal(t, model.StageCancelled, run.Stages["deep"].Status)
+	assert.Equal(t, model.RunCancelled, child.Status, "the child of a cancelled branch is cancelled")
 	assert.Contains(t, child.Message, `left attempt 1 of "deep"`)
 	late := Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictApprove, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, "refused"), late.Log)
@@ -98,9 +99,9 @@ func TestParallelPipelineBranchChildRejectsAndOnAnyRejectLoops(t *testing.T) {
 	// The child's agent rejects; its pipeline has no on_reject: the child fails on it.
 	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictReject, map[string]any{"feedback": "add tests"}), f, t0.Add(2*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
-	assert.Equal(t, RunFailed, child.Status)
+	assert.Equal(t, model.RunFailed, child.Status)
 	assert.Equal(t, lang.VerdictReject, run.Stages["deep"].Verdict, "the branch takes the child's rejecting verdict")
-	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["sec-review"].Status)
 	assert.Equal(t, "implement", run.Stage, "on_any_reject applies to a rejecting child")
 	assert.Equal(t, []any{"add tests"}, run.Context["feedback"])
 	assert.Equal(t, 1, run.Iterations["review/any_reject"])
@@ -120,10 +121,10 @@ func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing
 	for _, tc := range []struct {
 		name    string
 		onError *lang.ErrorPolicy
-		child   RunStatus
+		child   model.RunStatus
 	}{
-		{"failed", nil, RunFailed},
-		{"escalated", &lang.ErrorPolicy{Then: lang.TargetEscalate}, RunCancelled},
+		{"failed", nil, model.RunFailed},
+		{"escalated", &lang.ErrorPolicy{Then: lang.TargetEscalate}, model.RunCancelled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := pipelineBranchConfig(t, lang.JoinAll)
@@ -134,19 +135,19 @@ func TestParallelPipelineBranchChildFailureOrEscalationFailsTheBranch(t *testing
 			cfg.Agent("checker").Dispatch, cfg.Agent("checker").Workflow = lang.DispatchWorkflow, "check.yml"
 			f := prFacts()
 			res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-			res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
-				AgentFailure: ownRun(cfg, f, AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"})}, f, t0.Add(2*time.Minute))
+			res = Step(cfg, res.State, model.Input{Key: "wf", Event: "workflow_run.completed",
+				AgentFailure: ownRun(cfg, f, model.AgentFailure{Run: innerID, Stage: "check", Attempt: 1, Why: "concluded failure"})}, f, t0.Add(2*time.Minute))
 			run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
 			assert.Equal(t, tc.child, child.Status, "an escalated child hands its escalation to the branch and ends")
-			if tc.child == RunCancelled {
+			if tc.child == model.RunCancelled {
 				assert.Equal(t, `its escalation fails branch "deep" of run loop/7/1 (the join decides)`, child.Message)
 			}
-			assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+			assert.Equal(t, model.StageFailed, run.Stages["deep"].Status)
 			assert.Empty(t, run.Stages["deep"].Verdict)
 			assert.Contains(t, run.Stages["deep"].Message, "agent checker ended without a report")
-			assert.Equal(t, RunFailed, run.Status, "join all can no longer be met")
+			assert.Equal(t, model.RunFailed, run.Status, "join all can no longer be met")
 			assert.Contains(t, run.Message, "deep failed")
-			assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+			assert.Equal(t, model.StageCancelled, run.Stages["sec-review"].Status)
 		})
 	}
 }
@@ -156,11 +157,11 @@ func TestParallelPipelineBranchTimeoutCancelsTheChild(t *testing.T) {
 	cfg.Pipelines[0].Stages[1].Branches[1].Timeout = 30 * time.Minute
 	f := prFacts()
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(40*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "sweep", Event: "sweep"}, f, t0.Add(40*time.Minute))
 	run, child := runOf(res.State, "loop/7/1"), runOf(res.State, innerID)
-	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
+	assert.Equal(t, model.StageFailed, run.Stages["deep"].Status)
 	assert.Contains(t, run.Stages["deep"].Message, "timed out")
-	assert.Equal(t, RunCancelled, child.Status)
+	assert.Equal(t, model.RunCancelled, child.Status)
 	assert.Equal(t, "review", run.Stage, "join any: sec may still succeed")
 }
 
@@ -169,10 +170,10 @@ func TestParallelPipelineBranchCancelledWithTheRun(t *testing.T) {
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline cancel", CreatedAt: t0.Add(time.Hour)}}
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
-	assert.Equal(t, RunCancelled, runOf(res.State, "loop/7/1").Status)
-	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+	f.PR.Comments = []model.IssueComment{{ID: 1, Author: "alice", Body: "/pipeline cancel", CreatedAt: t0.Add(time.Hour)}}
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	assert.Equal(t, model.RunCancelled, runOf(res.State, "loop/7/1").Status)
+	assert.Equal(t, model.RunCancelled, runOf(res.State, innerID).Status)
 }
 
 // TestParallelPipelineBranchProperties runs random parents with a parallel stage whose
@@ -186,22 +187,22 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 	for seed := range uint64(250) {
 		r := rand.New(rand.NewPCG(seed, 29))
 		cfg := parBranchPropConfig(r)
-		st := &State{}
+		st := &model.State{}
 		attempts := map[string]int{}
 		now := t0
-		check := func(st *State, where string) {
+		check := func(st *model.State, where string) {
 			checkInvariants(t, cfg, st, attempts, where)
 			checkBranchChildren(t, st, where)
 		}
 		for i := range 14 {
 			now = now.Add(time.Duration(1+r.IntN(3)) * time.Minute)
-			in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
+			in := model.Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
 			if i == 0 {
 				in.Event = "pull_request.opened"
 			}
 			facts := propFacts(r)
 			if i > 1 && r.IntN(6) == 0 {
-				in.Event, facts.PR.State = "pull_request.closed", PRClosed
+				in.Event, facts.PR.State = "pull_request.closed", model.PRClosed
 			}
 			where := fmt.Sprintf("seed %d input %d (%s)", seed, i, in.Event)
 			res := Step(cfg, st, in, facts, now)
@@ -210,15 +211,15 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 			require.False(t, again.Changed, "%s: applied twice changed the state", where)
 			st = res.State
 			for round := 0; len(res.Effects) > 0 && round < 4; round++ {
-				var outs []Outcome
+				var outs []model.Outcome
 				for _, e := range res.Effects {
-					o := Outcome{Key: e.Key}
+					o := model.Outcome{Key: e.Key}
 					if r.IntN(4) == 0 {
 						o.Err, o.Permanent = "refused", r.IntN(2) == 0
 					}
 					outs = append(outs, o)
 				}
-				res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
+				res = Settle(cfg, st, model.Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
 				check(res.State, fmt.Sprintf("%s settle %d", where, round))
 				st = res.State
 			}
@@ -226,11 +227,11 @@ func TestParallelPipelineBranchProperties(t *testing.T) {
 		for _, run := range st.Runs {
 			if run.Parent != "" {
 				children++
-				if run.Status == RunCancelled {
+				if run.Status == model.RunCancelled {
 					cancelled++
 				}
 			}
-			if sr := run.Stages["par"]; run.Parent == "" && sr != nil && sr.Status == StageSucceeded {
+			if sr := run.Stages["par"]; run.Parent == "" && sr != nil && sr.Status == model.StageSucceeded {
 				joined++
 			}
 		}
@@ -254,13 +255,13 @@ func TestParallelPipelineBranchChildDoesNotMerge(t *testing.T) {
 		{ID: "sec-review", Type: lang.StageAgent, Agent: "sec", AgentAction: "review"},
 	}}
 	f := prFacts("approved", "ok")
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	assert.Empty(t, mergeEffects(res.Effects), "no merge inside a branch")
 	assert.Equal(t, []string{"outer/7/1/sec-review/1/dispatch"}, effectKeys(res))
 	child := runOf(res.State, "inner/7/1")
 	require.NotNil(t, child)
 	assert.Equal(t, "merge", child.Stage)
-	assert.NotEqual(t, RunCompleted, child.Status)
+	assert.NotEqual(t, model.RunCompleted, child.Status)
 	assert.Contains(t, child.Stages["merge"].Results[0].Message, `runs branch "land" of parallel stage "par" of run outer/7/1: a merge belongs after the join`)
 }
 
@@ -276,8 +277,8 @@ func TestParallelPipelineBranchChildEscalatingOnRejectRejects(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, innerID, "check", 1, lang.VerdictRevise, map[string]any{"feedback": "split the function"}), f, t0.Add(2*time.Minute))
 	run := runOf(res.State, "loop/7/1")
 	assert.Equal(t, lang.VerdictRevise, run.Stages["deep"].Verdict)
-	assert.Equal(t, StageFailed, run.Stages["deep"].Status)
-	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status)
+	assert.Equal(t, model.StageFailed, run.Stages["deep"].Status)
+	assert.Equal(t, model.RunCancelled, runOf(res.State, innerID).Status)
 	assert.Equal(t, "review", run.Stage, "join any: sec may still approve")
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
 	run = runOf(res.State, "loop/7/1")
@@ -311,7 +312,7 @@ func parBranchPropConfig(r *rand.Rand) *lang.Config {
 
 // checkBranchChildren: one child per attempt of the branch, and a live child only of a live,
 // unescalated parent standing at that branch, at that attempt.
-func checkBranchChildren(t *testing.T, st *State, where string) {
+func checkBranchChildren(t *testing.T, st *model.State, where string) {
 	seen := map[string]string{}
 	for _, c := range st.Runs {
 		if c.Parent == "" {
@@ -323,12 +324,12 @@ func checkBranchChildren(t *testing.T, st *State, where string) {
 		if c.Status.Final() {
 			continue
 		}
-		pid, link := core.SplitParent(c.Parent)
+		pid, link := model.SplitParent(c.Parent)
 		require.Equal(t, "sub", link, where)
 		p := runOf(st, pid)
 		require.NotNil(t, p, where)
 		require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
-		require.NotEqual(t, RunEscalated, p.Status, "%s: child %s of an escalated parent is live", where, c.ID)
+		require.NotEqual(t, model.RunEscalated, p.Status, "%s: child %s of an escalated parent is live", where, c.ID)
 		require.True(t, p.At("sub"), "%s: live child %s of a parent at %s whose branch is %s", where, c.ID, p.Stage, p.Stages["sub"].Status)
 		require.Equal(t, p.Stages["sub"].Attempt, c.ParentAttempt, "%s: live child of an earlier attempt", where)
 	}
@@ -337,36 +338,36 @@ func checkBranchChildren(t *testing.T, st *State, where string) {
 // pipelineBranch: a pipeline branch ends as its child ends, for the join to decide.
 func TestSubPipelineBranchFollowsChild(t *testing.T) {
 	leaf := &lang.Pipeline{Name: "leaf", Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, OnPass: lang.TargetComplete, OnFail: lang.TargetEscalate,
-		Conditions: []lang.Condition{{Check: "ok", Eval: checkFunc(func(f *Facts) GateResult {
+		Conditions: []lang.Condition{{Check: "ok", Eval: checkFunc(func(f *model.Facts) model.GateResult {
 			switch {
 			case f.PR.HasLabel("broken"):
-				return GateResult{Status: GateFail, Message: "broken"}
+				return model.GateResult{Status: model.GateFail, Message: "broken"}
 			case f.PR.HasLabel("ok"):
-				return GateResult{Status: GatePass, Message: "ok"}
+				return model.GateResult{Status: model.GatePass, Message: "ok"}
 			}
-			return GateResult{Status: GatePending, Message: "needs ok"}
+			return model.GateResult{Status: model.GatePending, Message: "needs ok"}
 		})}}}}}
 	branch := &lang.Stage{ID: "deep", Type: lang.StagePipeline, Pipeline: "leaf"}
 	par := &lang.Stage{ID: "reviews", Type: lang.StageParallel, Join: "all", Branches: []*lang.Stage{branch}}
 	top := &lang.Pipeline{Name: "top", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{par}}
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{top, leaf}}
-	state := func() *State {
-		return &State{Version: 1, Runs: []*Run{{ID: "top/7/1", Pipeline: "top", Subject: "acme/widgets#7", Status: RunWaiting, Stage: "reviews", StartedAt: t0,
-			Stages: map[string]*StageRun{"reviews": {Status: StageWaiting, Attempt: 1},
-				"deep": {Status: StageWaiting, Attempt: 1, Parent: "reviews", ParentAttempt: 1}}}}}
+	state := func() *model.State {
+		return &model.State{Version: 1, Runs: []*model.Run{{ID: "top/7/1", Pipeline: "top", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "reviews", StartedAt: t0,
+			Stages: map[string]*model.StageRun{"reviews": {Status: model.StageWaiting, Attempt: 1},
+				"deep": {Status: model.StageWaiting, Attempt: 1, Parent: "reviews", ParentAttempt: 1}}}}}
 	}
 	for _, tc := range []struct {
 		label, status, child, msg string
 	}{
-		{"", string(StageWaiting), string(RunWaiting), "sub-pipeline run leaf/7/1 is waiting at g"},
-		{"ok", string(StageSucceeded), string(RunCompleted), "sub-pipeline run leaf/7/1 completed"},
-		{"broken", string(StageFailed), string(RunCancelled), "sub-pipeline run leaf/7/1 escalated at g: gate failed: broken"},
+		{"", string(model.StageWaiting), string(model.RunWaiting), "sub-pipeline run leaf/7/1 is waiting at g"},
+		{"ok", string(model.StageSucceeded), string(model.RunCompleted), "sub-pipeline run leaf/7/1 completed"},
+		{"broken", string(model.StageFailed), string(model.RunCancelled), "sub-pipeline run leaf/7/1 escalated at g: gate failed: broken"},
 	} {
 		f := prFacts()
 		if tc.label != "" {
 			f.PR.Labels = []string{tc.label}
 		}
-		e := newEval(cfg, state(), f, t0, Input{})
+		e := newEval(cfg, state(), f, t0, model.Input{})
 		run := e.St.Runs[0]
 		e.pipelineBranch(top, run, branch)
 		child := e.RunByID("leaf/7/1")

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,13 +25,13 @@ func TestParallelOnAnyRejectNotifiesAndLabels(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	require.Equal(t, "implement", run.Stage)
-	byKind := map[EffectKind]Effect{}
+	byKind := map[model.EffectKind]model.Effect{}
 	for _, eff := range res.Effects {
 		byKind[eff.Kind] = eff
 	}
 	require.Len(t, res.Effects, 3, "label, notification and the implementer's dispatch: %+v", res.Effects)
-	assert.Equal(t, []string{"changes-asked"}, byKind[EffectLabel].Labels)
-	note := byKind[EffectComment]
+	assert.Equal(t, []string{"changes-asked"}, byKind[model.EffectLabel].Labels)
+	note := byKind[model.EffectComment]
 	assert.Contains(t, note.Body, "@alice")
 	assert.Contains(t, note.Body, "validate the input")
 	assert.Contains(t, run.Applied, note.Key, "recorded when asked for: never posted twice")
@@ -37,7 +39,7 @@ func TestParallelOnAnyRejectNotifiesAndLabels(t *testing.T) {
 	// The same rejection delivered again is refused: nothing is posted again.
 	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "validate the input"}), f, t0.Add(3*time.Minute))
 	for _, eff := range again.Effects {
-		assert.NotEqual(t, EffectComment, eff.Kind)
-		assert.NotEqual(t, EffectLabel, eff.Kind)
+		assert.NotEqual(t, model.EffectComment, eff.Kind)
+		assert.NotEqual(t, model.EffectLabel, eff.Kind)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -44,16 +46,16 @@ func parallelConfig(t testing.TB, join string, reviewers ...string) *lang.Config
 }
 
 // atReview starts a run of cfg and brings it to the parallel stage, its branches dispatched.
-func atReview(t *testing.T, cfg *lang.Config, f *Facts) Result {
+func atReview(t *testing.T, cfg *lang.Config, f *model.Facts) model.Result {
 	t.Helper()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	require.Equal(t, "review", res.State.Runs[0].Stage)
 	return res
 }
 
-func logged(res Result, part string) bool {
+func logged(res model.Result, part string) bool {
 	for _, l := range res.Log {
 		if strings.Contains(l, part) {
 			return true
@@ -76,21 +78,21 @@ func TestParallelStartsEveryBranchAtOnce(t *testing.T) {
 	assert.Equal(t, 1, run.Stages["sec-review"].ParentAttempt)
 
 	// The same event again while the intents are in flight: nothing is dispatched twice.
-	again := Step(cfg, res.State, Input{Key: "k9", Event: "status"}, f, t0.Add(2*time.Minute))
+	again := Step(cfg, res.State, model.Input{Key: "k9", Event: "status"}, f, t0.Add(2*time.Minute))
 	assert.Empty(t, again.Effects)
 
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	run = res.State.Runs[0]
 	assert.Empty(t, run.Intents)
-	assert.Equal(t, RunWaiting, run.Status)
-	assert.Equal(t, StageWaiting, run.Stages["sec-review"].Status)
-	assert.Equal(t, StageWaiting, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.RunWaiting, run.Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["perf-review"].Status)
 	require.Len(t, run.Stages["review"].Results, 2)
 	assert.Equal(t, "branch sec-review", run.Stages["review"].Results[0].Check)
-	assert.Equal(t, GatePending, run.Stages["review"].Results[0].Status)
+	assert.Equal(t, model.GatePending, run.Stages["review"].Results[0].Status)
 	assert.Equal(t, "agent sec", run.Stages["review"].Results[0].Who)
 
-	later := Step(cfg, res.State, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Hour))
+	later := Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Hour))
 	assert.Empty(t, later.Effects, "a branch is dispatched once per attempt")
 }
 
@@ -101,19 +103,19 @@ func TestParallelJoinAll(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, map[string]any{"note": "fine"}), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage, "join all waits for every branch")
-	assert.Equal(t, StageSucceeded, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["sec-review"].Status)
 	assert.Equal(t, lang.VerdictApprove, run.Stages["sec-review"].Verdict)
 
 	// The same report delivered again: handled once, refused the second time.
 	again := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, nil), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(again, `branch "sec-review" of stage "review" has already succeeded with verdict approve`), again.Log)
 	assert.Equal(t, "review", again.State.Runs[0].Stage)
-	assert.Equal(t, StageSucceeded, again.State.Runs[0].Stages["sec-review"].Status)
+	assert.Equal(t, model.StageSucceeded, again.State.Runs[0].Stages["sec-review"].Status)
 
 	res = Step(cfg, again.State, reportOn(again.State, "loop/7/1", "perf-review", 1, lang.VerdictComplete, nil), f, t0.Add(4*time.Minute))
 	run = res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
-	assert.Equal(t, StageSucceeded, run.Stages["review"].Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["review"].Status)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "join: all met: 2 of 2 branches succeeded")
 }
 
@@ -124,14 +126,14 @@ func TestParallelJoinAnyCancelsTheOthers(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	run := res.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
-	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, "join: any met")
 
 	// The cancelled branch reports late: refused with its reason, nothing moves.
 	late := Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictReject, map[string]any{"feedback": "no"}), f, t0.Add(3*time.Minute))
 	assert.True(t, logged(late, `report reject for run "loop/7/1", stage "sec-review", attempt 1 refused: branch "sec-review" of stage "review" was cancelled: join: any met`), late.Log)
 	assert.Equal(t, "done", late.State.Runs[0].Stage)
-	assert.Equal(t, StageCancelled, late.State.Runs[0].Stages["sec-review"].Status)
+	assert.Equal(t, model.StageCancelled, late.State.Runs[0].Stages["sec-review"].Status)
 	assert.Nil(t, late.State.Runs[0].Stages["sec-review"].Outputs)
 }
 
@@ -141,10 +143,10 @@ func TestParallelJoinAnyWaitsWhileItCanStillBeMet(t *testing.T) {
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictFailed, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "review", res.State.Runs[0].Stage, "one branch may still succeed")
-	assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
+	assert.Equal(t, model.RunWaiting, res.State.Runs[0].Status)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictFailed, nil), f, t0.Add(3*time.Minute))
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, "join: any can no longer be met: sec-review, perf-review failed")
 }
 
@@ -167,8 +169,8 @@ func TestParallelJoinN(t *testing.T) {
 	assert.Equal(t, "review", res.State.Runs[0].Stage)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "c-review", 1, lang.VerdictFailed, nil), f, t0.Add(3*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
-	assert.Equal(t, StageCancelled, run.Stages["b-review"].Status)
+	assert.Equal(t, model.RunFailed, run.Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["b-review"].Status)
 	assert.Contains(t, run.Message, "a-review rejected; c-review failed")
 }
 
@@ -184,8 +186,8 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 	assert.Equal(t, "implement", run.Stage, "with join all, the first rejection decides")
 	assert.Equal(t, []any{"validate the input"}, run.Context["feedback"])
 	assert.Equal(t, 1, run.Iterations["review/any_reject"])
-	assert.Equal(t, StageFailed, run.Stages["review"].Status)
-	assert.Equal(t, StageCancelled, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.StageFailed, run.Stages["review"].Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["perf-review"].Status)
 	assert.Contains(t, run.History[len(run.History)-1].Why, "on_any_reject: iteration 1 of 1")
 	require.Len(t, res.Effects, 1)
 	assert.Contains(t, res.Effects[0].Inputs["context"], "validate the input", "the implementer gets the feedback")
@@ -200,13 +202,13 @@ func TestParallelOnAnyRejectLoopsWithFeedback(t *testing.T) {
 	run = res.State.Runs[0]
 	require.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["perf-review"].Attempt)
-	assert.Equal(t, StageActing, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageActing, run.Stages["sec-review"].Status)
 	assert.Nil(t, run.Stages["sec-review"].Outputs, "a new entry forgets the outputs of the last")
 	require.Len(t, res.Effects, 2)
 	res = dispatched(t, cfg, res, f, t0.Add(4*time.Minute))
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 2, lang.VerdictRevise, map[string]any{"feedback": "too slow"}), f, t0.Add(5*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, RunEscalated, run.Status)
+	assert.Equal(t, model.RunEscalated, run.Status)
 	assert.Contains(t, run.Message, "on_any_reject has looped 1 of 1 times")
 }
 
@@ -217,31 +219,31 @@ func TestParallelActionBranch(t *testing.T) {
 	f := prFacts()
 	res := atReview(t, cfg, f)
 	require.Len(t, res.Effects, 2)
-	assert.Equal(t, EffectAddLabel, res.Effects[1].Kind)
+	assert.Equal(t, model.EffectAddLabel, res.Effects[1].Kind)
 	assert.Equal(t, "loop/7/1/tag/1/add_label", res.Effects[1].Key)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
-	assert.Equal(t, StageSucceeded, run.Stages["tag"].Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["tag"].Status)
 	assert.Equal(t, "review", run.Stage)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 
 	// An action refused for good fails its branch, and join all with it.
 	res = atReview(t, cfg, f)
-	var outs []Outcome
+	var outs []model.Outcome
 	for _, e := range res.Effects {
-		o := Outcome{Key: e.Key}
-		if e.Kind == EffectAddLabel {
+		o := model.Outcome{Key: e.Key}
+		if e.Kind == model.EffectAddLabel {
 			o.Err, o.Permanent = "label refused", true
 		}
 		outs = append(outs, o)
 	}
-	res = Settle(cfg, res.State, Input{}, outs, f, t0.Add(time.Minute))
-	assert.Equal(t, StageFailed, res.State.Runs[0].Stages["tag"].Status)
+	res = Settle(cfg, res.State, model.Input{}, outs, f, t0.Add(time.Minute))
+	assert.Equal(t, model.StageFailed, res.State.Runs[0].Stages["tag"].Status)
 	// The run whose effect was refused moves on the next event.
-	res = Step(cfg, res.State, Input{Key: "k3", Event: "status"}, f, t0.Add(2*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k3", Event: "status"}, f, t0.Add(2*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, "tag failed")
 }
 
@@ -256,18 +258,18 @@ func TestParallelBranchTimeoutAndAgentError(t *testing.T) {
 	run := res.State.Runs[0]
 	assert.Equal(t, t0.Add(31*time.Minute), run.NextDeadline(), "a branch's timeout is a deadline of its stage")
 
-	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(40*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "sweep", Event: "sweep"}, f, t0.Add(40*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, StageFailed, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageFailed, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, "timed out")
 	assert.Equal(t, "review", run.Stage, "join any: perf may still succeed")
 	assert.True(t, run.NextDeadline().IsZero())
 
-	res = Step(cfg, res.State, Input{Key: "wf", Event: "workflow_run.completed",
-		AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "perf-review", Attempt: 1, Why: "concluded failure"})}, f, t0.Add(41*time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "wf", Event: "workflow_run.completed",
+		AgentFailure: ownRun(cfg, f, model.AgentFailure{Run: "loop/7/1", Stage: "perf-review", Attempt: 1, Why: "concluded failure"})}, f, t0.Add(41*time.Minute))
 	run = res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
-	assert.Equal(t, StageFailed, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.RunFailed, run.Status)
+	assert.Equal(t, model.StageFailed, run.Stages["perf-review"].Status)
 }
 
 func TestParallelRetryRestartsTheBranchesNotCompleted(t *testing.T) {
@@ -279,15 +281,15 @@ func TestParallelRetryRestartsTheBranchesNotCompleted(t *testing.T) {
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Minute))
-	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
-	require.Equal(t, RunEscalated, res.State.Runs[0].Status)
+	res = Step(cfg, res.State, model.Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
+	require.Equal(t, model.RunEscalated, res.State.Runs[0].Status)
 
-	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline retry", CreatedAt: t0.Add(3 * time.Hour)}}
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(3*time.Hour))
+	f.PR.Comments = []model.IssueComment{{ID: 1, Author: "alice", Body: "/pipeline retry", CreatedAt: t0.Add(3 * time.Hour)}}
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(3*time.Hour))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage)
 	assert.Equal(t, 2, run.Stages["review"].Attempt)
-	assert.Equal(t, StageSucceeded, run.Stages["sec-review"].Status, "a branch that succeeded keeps its result")
+	assert.Equal(t, model.StageSucceeded, run.Stages["sec-review"].Status, "a branch that succeeded keeps its result")
 	assert.Equal(t, 1, run.Stages["sec-review"].Attempt)
 	assert.Equal(t, 2, run.Stages["perf-review"].Attempt, "the others start again")
 	var keys []string
@@ -307,19 +309,19 @@ func TestParallelSkipAndCancelCloseTheBranches(t *testing.T) {
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline skip", CreatedAt: t0.Add(time.Hour)}}
-	skipped := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	f.PR.Comments = []model.IssueComment{{ID: 1, Author: "alice", Body: "/pipeline skip", CreatedAt: t0.Add(time.Hour)}}
+	skipped := Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	run := skipped.State.Runs[0]
 	assert.Equal(t, "done", run.Stage)
-	assert.Equal(t, StageSkipped, run.Stages["review"].Status)
-	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
-	assert.Equal(t, StageCancelled, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.StageSkipped, run.Stages["review"].Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["perf-review"].Status)
 
-	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline cancel", CreatedAt: t0.Add(time.Hour)}}
-	cancelled := Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	f.PR.Comments = []model.IssueComment{{ID: 1, Author: "alice", Body: "/pipeline cancel", CreatedAt: t0.Add(time.Hour)}}
+	cancelled := Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	run = cancelled.State.Runs[0]
-	assert.Equal(t, RunCancelled, run.Status)
-	assert.Equal(t, StageCancelled, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.RunCancelled, run.Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["sec-review"].Status)
 	late := Step(cfg, cancelled.State, reportOn(cancelled.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, t0.Add(2*time.Hour))
 	assert.True(t, logged(late, "refused: the run is cancelled"), late.Log)
 }
@@ -336,11 +338,11 @@ func TestParallelBranchOfATypeThatCannotBeOneStopsLoudly(t *testing.T) {
 			review := cfg.Pipelines[0].Stages[1]
 			review.Branches = append(review.Branches, b)
 			f := prFacts()
-			res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+			res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 			res = dispatched(t, cfg, res, f, t0)
 			res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 			run := res.State.Runs[0]
-			assert.Equal(t, RunFailed, run.Status)
+			assert.Equal(t, model.RunFailed, run.Status)
 			assert.Contains(t, run.Message, "not supported yet: "+name)
 			assert.Empty(t, res.Effects, "no branch is dispatched")
 		})
@@ -359,30 +361,30 @@ func TestParallelStageDoesNotOpenAPathAroundAGate(t *testing.T) {
 	review.OnAnyReject = &lang.Rule{Goto: "done"}
 	p.Stages = []*lang.Stage{gate, review, p.Stages[3]}
 	f := prFacts() // no "ok" label: the gate does not hold
-	forged := &State{Version: 1, Subject: "acme/widgets#7", Runs: []*Run{{
-		ID: "loop/7/1", Pipeline: "loop", ConfigOID: "blob1", Subject: "acme/widgets#7", Status: RunRunning, Stage: "merge",
-		Stages: map[string]*StageRun{
-			"done":       {Status: StagePassed, Attempt: 1},
-			"review":     {Status: StageSucceeded, Attempt: 1},
-			"sec-review": {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictApprove},
-			"merge":      {Status: StageWaiting, Attempt: 1},
+	forged := &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{{
+		ID: "loop/7/1", Pipeline: "loop", ConfigOID: "blob1", Subject: "acme/widgets#7", Status: model.RunRunning, Stage: "merge",
+		Stages: map[string]*model.StageRun{
+			"done":       {Status: model.StagePassed, Attempt: 1},
+			"review":     {Status: model.StageSucceeded, Attempt: 1},
+			"sec-review": {Status: model.StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictApprove},
+			"merge":      {Status: model.StageWaiting, Attempt: 1},
 		},
 		VerifiedSHA: f.PR.HeadSHA, VerifiedBy: "done", StartedAt: t0, UpdatedAt: t0,
 	}}}
-	res := Step(cfg, forged, Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute))
+	res := Step(cfg, forged, model.Input{Key: "k2", Event: "status"}, f, t0.Add(time.Minute))
 	for _, e := range res.Effects {
-		assert.NotEqual(t, EffectMerge, e.Kind, "no merge without the gate")
+		assert.NotEqual(t, model.EffectMerge, e.Kind, "no merge without the gate")
 	}
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
 
 	// With the gate holding, the run goes through the parallel stage to the merge.
 	f = prFacts("ok")
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Equal(t, "review", res.State.Runs[0].Stage)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "perf-review", 1, lang.VerdictApprove, nil), f, t0.Add(time.Minute))
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectMerge, res.Effects[0].Kind)
 }
 
 func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
@@ -394,7 +396,7 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	require.Len(t, res.Effects, 1, "the skipped branch is not dispatched")
 	assert.Equal(t, "loop/7/1/perf-review/1/dispatch", res.Effects[0].Key)
 	run := res.State.Runs[0]
-	assert.Equal(t, StageSkipped, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageSkipped, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, `label "security" is not on the pull request`)
 	res = dispatched(t, cfg, res, f, t0.Add(time.Minute))
 	// A report for the skipped branch is refused.
@@ -415,7 +417,7 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 	// Every branch skipped: nothing to wait for, the join is met.
 	review.Branches[1].Condition = &lang.Predicate{LabelsInclude: []string{"perf"}}
 	f = prFacts()
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	assert.Equal(t, "done", res.State.Runs[0].Stage)
@@ -427,21 +429,21 @@ func TestParallelSkipsABranchWhoseConditionDoesNotHold(t *testing.T) {
 func TestParallelBranchesInTheLedger(t *testing.T) {
 	cfg := parallelConfig(t, lang.JoinAny, "sec", "perf", "style")
 	p := cfg.Pipelines[0]
-	run := &Run{ID: "loop/7/1", Pipeline: "loop", Stage: "done", Status: RunRunning, Stages: map[string]*StageRun{
-		"review":       {Status: StageSucceeded, Attempt: 1},
-		"sec-review":   {Status: StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
-		"perf-review":  {Status: StageCancelled, Attempt: 1, Parent: "review", ParentAttempt: 1},
-		"style-review": {Status: StageSkipped, Attempt: 1, Parent: "review", ParentAttempt: 1},
+	run := &model.Run{ID: "loop/7/1", Pipeline: "loop", Stage: "done", Status: model.RunRunning, Stages: map[string]*model.StageRun{
+		"review":       {Status: model.StageSucceeded, Attempt: 1},
+		"sec-review":   {Status: model.StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictApprove, HeadSHA: "aaaaaaaaaa"},
+		"perf-review":  {Status: model.StageCancelled, Attempt: 1, Parent: "review", ParentAttempt: 1},
+		"style-review": {Status: model.StageSkipped, Attempt: 1, Parent: "review", ParentAttempt: 1},
 	}}
 	e := &eval{&core.Eval{Cfg: cfg, Facts: prFacts()}}
 	l := e.ledger(p, run)
-	assert.Equal(t, []LedgerStage{{Stage: "sec-review", Kind: lang.StageAgent, Met: true}}, l.Stages)
-	assert.Equal(t, []LedgerEntry{{Stage: "sec-review", Who: "agent:sec", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}}, l.Entries)
+	assert.Equal(t, []model.LedgerStage{{Stage: "sec-review", Kind: lang.StageAgent, Met: true}}, l.Stages)
+	assert.Equal(t, []model.LedgerEntry{{Stage: "sec-review", Who: "agent:sec", Verdict: lang.VerdictApprove, SHA: "aaaaaaaaaa"}}, l.Entries)
 
-	run.Stages["perf-review"] = &StageRun{Status: StageFailed, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictReject, HeadSHA: "aaaaaaaaaa"}
+	run.Stages["perf-review"] = &model.StageRun{Status: model.StageFailed, Attempt: 1, Parent: "review", ParentAttempt: 1, Verdict: lang.VerdictReject, HeadSHA: "aaaaaaaaaa"}
 	l = e.ledger(p, run)
 	require.Len(t, l.Stages, 2)
-	assert.Equal(t, LedgerStage{Stage: "perf-review", Kind: lang.StageAgent, Why: "agent perf has not approved"}, l.Stages[1])
+	assert.Equal(t, model.LedgerStage{Stage: "perf-review", Kind: lang.StageAgent, Why: "agent perf has not approved"}, l.Stages[1])
 
 	e.Facts.PR.HeadSHA = "bbbbbbbbbb"
 	l = e.ledger(p, run)
@@ -449,9 +451,9 @@ func TestParallelBranchesInTheLedger(t *testing.T) {
 
 	// The parallel stage made stale by invalidate_and_restart: its branches' approvals are stale.
 	e.Facts.PR.HeadSHA = "aaaaaaaaaa"
-	run.Stages["review"].Status, run.Stages["review"].Stale = StageStale, &Stale{At: t0, Why: "invalidated on pull_request.labeled (delivery)"}
+	run.Stages["review"].Status, run.Stages["review"].Stale = model.StageStale, &model.Stale{At: t0, Why: "invalidated on pull_request.labeled (delivery)"}
 	l = e.ledger(p, run)
-	assert.Equal(t, LedgerStage{Stage: "sec-review", Kind: lang.StageAgent, Why: "agent sec's approval is stale (invalidated on pull_request.labeled (delivery))"}, l.Stages[0])
+	assert.Equal(t, model.LedgerStage{Stage: "sec-review", Kind: lang.StageAgent, Why: "agent sec's approval is stale (invalidated on pull_request.labeled (delivery))"}, l.Stages[0])
 	assert.Empty(t, l.Entries)
 	assert.Equal(t, lang.VerdictApprove, run.Stages["sec-review"].Verdict, "the ledger reads the run, it does not change it")
 }
@@ -462,15 +464,15 @@ func TestParallelJoinDecidedAtOnceAsksNothingForCancelledBranches(t *testing.T) 
 	cfg := parallelConfig(t, lang.JoinAll, "sec", "perf")
 	cfg.Pipelines[0].Stages[1].Branches[0].Agent = "gone"
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0.Add(time.Minute))
 	run := res.State.Runs[0]
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, "sec-review failed")
-	assert.Equal(t, StageFailed, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageFailed, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, `agent "gone" is not in the config`)
-	assert.Equal(t, StageCancelled, run.Stages["perf-review"].Status)
+	assert.Equal(t, model.StageCancelled, run.Stages["perf-review"].Status)
 	assert.Empty(t, res.Effects, "the cancelled branch's dispatch is not sent")
 	assert.Empty(t, run.Intents)
 }

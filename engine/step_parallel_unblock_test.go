@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,28 +24,28 @@ func TestParallelUnblockRearmsTheOpenBranchesTimeouts(t *testing.T) {
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "sweep", Event: "sweep"}, f, t0.Add(2*time.Hour))
 	run := res.State.Runs[0]
-	require.Equal(t, RunEscalated, run.Status)
+	require.Equal(t, model.RunEscalated, run.Status)
 	assert.True(t, run.NextDeadline().IsZero(), "an escalated run waits for no time")
 
 	unblockAt := t0.Add(5 * time.Hour)
-	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline unblock", CreatedAt: unblockAt}}
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, unblockAt)
+	f.PR.Comments = []model.IssueComment{{ID: 1, Author: "alice", Body: "/pipeline unblock", CreatedAt: unblockAt}}
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, unblockAt)
 	run = res.State.Runs[0]
-	require.Equal(t, RunWaiting, run.Status, res.Log)
+	require.Equal(t, model.RunWaiting, run.Status, res.Log)
 	assert.Equal(t, 1, run.Stages["review"].Attempt, "the same attempt goes on")
-	assert.Equal(t, StageWaiting, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageWaiting, run.Stages["sec-review"].Status)
 	assert.Equal(t, unblockAt.Add(3*time.Hour), run.NextDeadline(), "sec's timeout, from the unblock")
-	assert.Equal(t, []Deadline{{Kind: DeadlineBranch, At: unblockAt.Add(3 * time.Hour), Branch: "sec-review"}}, run.Stages["review"].Deadlines,
+	assert.Equal(t, []model.Deadline{{Kind: model.DeadlineBranch, At: unblockAt.Add(3 * time.Hour), Branch: "sec-review"}}, run.Stages["review"].Deadlines,
 		"perf has no timeout; the stage's own timeout, which escalated it, is not armed again")
 
 	// The timeout is acted on: sec fails, and join all with it.
-	res = Step(cfg, res.State, Input{Key: "sweep2", Event: "sweep"}, f, unblockAt.Add(4*time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "sweep2", Event: "sweep"}, f, unblockAt.Add(4*time.Hour))
 	run = res.State.Runs[0]
-	assert.Equal(t, StageFailed, run.Stages["sec-review"].Status)
+	assert.Equal(t, model.StageFailed, run.Stages["sec-review"].Status)
 	assert.Contains(t, run.Stages["sec-review"].Message, "timed out")
-	assert.Equal(t, RunFailed, run.Status)
+	assert.Equal(t, model.RunFailed, run.Status)
 }
 
 // A pipeline branch's child is cancelled when its parent escalates (it does not run while
@@ -57,16 +59,16 @@ func TestParallelUnblockStartsThePipelineBranchesChildAgain(t *testing.T) {
 	f := prFacts()
 	f.People.Permissions = map[string]string{"alice": "write"}
 	res := dispatched(t, cfg, atReview(t, cfg, f), f, t0.Add(time.Minute))
-	res = Step(cfg, res.State, Input{Key: "sweep", Event: "sweep"}, f, t0.Add(90*time.Minute))
-	require.Equal(t, RunEscalated, runOf(res.State, "loop/7/1").Status)
-	assert.Equal(t, RunCancelled, runOf(res.State, innerID).Status, "the child does not run while its parent is escalated")
+	res = Step(cfg, res.State, model.Input{Key: "sweep", Event: "sweep"}, f, t0.Add(90*time.Minute))
+	require.Equal(t, model.RunEscalated, runOf(res.State, "loop/7/1").Status)
+	assert.Equal(t, model.RunCancelled, runOf(res.State, innerID).Status, "the child does not run while its parent is escalated")
 
 	unblockAt := t0.Add(3 * time.Hour)
-	f.PR.Comments = []IssueComment{{ID: 1, Author: "alice", Body: "/pipeline unblock", CreatedAt: unblockAt}}
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, unblockAt)
+	f.PR.Comments = []model.IssueComment{{ID: 1, Author: "alice", Body: "/pipeline unblock", CreatedAt: unblockAt}}
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, unblockAt)
 	run := runOf(res.State, "loop/7/1")
 	require.Equal(t, "review", run.Stage)
-	assert.Equal(t, StageWaiting, run.Stages["deep"].Status, res.Log)
+	assert.Equal(t, model.StageWaiting, run.Stages["deep"].Status, res.Log)
 	assert.Equal(t, 2, run.Stages["deep"].Attempt)
 	assert.Equal(t, "inner/7/2", run.Stages["deep"].Child)
 	child := runOf(res.State, "inner/7/2")
@@ -81,5 +83,5 @@ func TestParallelUnblockStartsThePipelineBranchesChildAgain(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "sec-review", 1, lang.VerdictApprove, nil), f, unblockAt.Add(2*time.Minute))
 	run = runOf(res.State, "loop/7/1")
 	assert.Equal(t, "done", run.Stage, res.Log)
-	assert.Equal(t, StageSucceeded, run.Stages["deep"].Status)
+	assert.Equal(t, model.StageSucceeded, run.Stages["deep"].Status)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
@@ -31,7 +33,7 @@ import (
 // deeper fails its parent loudly.
 
 // descends reports whether r is run or a run below it (its child, its child's child …).
-func (e *eval) descends(r, run *Run) bool {
+func (e *eval) descends(r, run *model.Run) bool {
 	for n := 0; r != nil && n <= 64; n++ {
 		if r == run || r.ID == run.ID {
 			return true
@@ -47,7 +49,7 @@ func (e *eval) descends(r, run *Run) bool {
 // (the caller applies the stage's on_error, or fails the run). The child's context is
 // its pipeline's own `context:`, the parent's context over it, and stage's `context:`
 // (rendered over the parent's env) over that.
-func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, string) {
+func (e *eval) startChild(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (*model.Run, string) {
 	sr := run.Stages[stage.ID]
 	if sr == nil {
 		return nil, fmt.Sprintf("stage %q has not been entered", stage.ID)
@@ -78,16 +80,16 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 		passed[kv.Key] = lang.JSONValue(v)
 	}
 	n := e.NextRunNumber(cp.Name) // internal/core/run_number.go
-	child := &Run{
+	child := &model.Run{
 		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, core.SubjectNumberText(run.Subject), n),
 		Pipeline:      cp.Name,
 		ConfigOID:     run.ConfigOID,
 		Subject:       run.Subject,
-		Status:        RunRunning,
-		Stages:        map[string]*StageRun{},
+		Status:        model.RunRunning,
+		Stages:        map[string]*model.StageRun{},
 		StartedAt:     e.Now,
 		UpdatedAt:     e.Now,
-		Parent:        ParentRef(run.ID, stage.ID),
+		Parent:        model.ParentRef(run.ID, stage.ID),
 		ParentAttempt: sr.Attempt,
 		Depth:         run.Depth + 1,
 		Head:          run.Head, // what people did before the parent saw its head stays stale
@@ -107,7 +109,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
 	e.NoteHead(child)          // internal/core/authority.go
 	if len(cp.Stages) == 0 {
-		e.finish(child, RunCompleted, lang.TargetComplete, "the pipeline has no stages")
+		e.finish(child, model.RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return child, ""
 	}
 	e.enter(child, "", cp.Stages[0].ID, why)
@@ -123,7 +125,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (*Run, 
 // fatal for the run (the nesting limit, an unknown pipeline, a construct not supported
 // yet: the run fails loudly) rather than an error on_error handles (a context template
 // that does not render).
-func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *Run, why string, fatal bool) {
+func (e *eval) runChild(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (child *model.Run, why string, fatal bool) {
 	sr := run.Stages[stage.ID]
 	child = e.ChildOf(run, stage)
 	if child == nil {
@@ -138,12 +140,12 @@ func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *R
 			return nil, why, fatal
 		}
 	}
-	if !child.Status.Final() && child.Status != RunEscalated {
+	if !child.Status.Final() && child.Status != model.RunEscalated {
 		if _, busy := core.OpenIntent(child); !busy {
 			if cp := e.Cfg.PipelineFor(child); cp != nil {
 				e.advanceRun(cp, child)
 			} else {
-				e.finish(child, RunFailed, lang.TargetFail, fmt.Sprintf("pipeline %q is no longer in the config", child.Pipeline))
+				e.finish(child, model.RunFailed, lang.TargetFail, fmt.Sprintf("pipeline %q is no longer in the config", child.Pipeline))
 			}
 		}
 	}
@@ -152,13 +154,13 @@ func (e *eval) runChild(p *lang.Pipeline, run *Run, stage *lang.Stage) (child *R
 
 // subPipeline evaluates pipeline stage of run: starts its child on entry, advances the
 // child, and follows the child's end. It reports whether run moved.
-func (e *eval) subPipeline(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) subPipeline(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	child, why, fatal := e.runChild(p, run, stage)
 	switch {
 	case child == nil && fatal:
 		sr := run.Stages[stage.ID]
-		sr.Status, sr.Message = StageFailed, why
-		e.finish(run, RunFailed, lang.TargetFail, why)
+		sr.Status, sr.Message = model.StageFailed, why
+		e.finish(run, model.RunFailed, lang.TargetFail, why)
 		return false
 	case child == nil:
 		return e.childError(run, stage, why)
@@ -168,36 +170,36 @@ func (e *eval) subPipeline(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 
 // endEscalatedChild ends a child that escalated: its escalation goes to its parent's
 // stage (on_error), so it stops waiting for a person itself.
-func (e *eval) endEscalatedChild(child *Run, run *Run, stage *lang.Stage) {
-	e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation goes to stage %q of run %s (on_error)", stage.ID, run.ID))
+func (e *eval) endEscalatedChild(child *model.Run, run *model.Run, stage *lang.Stage) {
+	e.finish(child, model.RunCancelled, TargetCancelled, fmt.Sprintf("its escalation goes to stage %q of run %s (on_error)", stage.ID, run.ID))
 }
 
 // followChild makes run's pipeline stage follow where its child stands.
-func (e *eval) followChild(run *Run, stage *lang.Stage, child *Run) bool {
+func (e *eval) followChild(run *model.Run, stage *lang.Stage, child *model.Run) bool {
 	sr := run.Stages[stage.ID]
 	switch child.Status {
-	case RunCompleted:
+	case model.RunCompleted:
 		sr.Outputs = core.ChildOutputs(child)
 		sr.Errors = 0
 		sr.Message = ""
 		sr.Results = nil
-		e.leave(run, stage, StageSucceeded, stage.OnComplete, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
+		e.leave(run, stage, model.StageSucceeded, stage.OnComplete, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
 		return true
-	case RunEscalated:
+	case model.RunEscalated:
 		why := fmt.Sprintf("sub-pipeline run %s escalated at %s", child.ID, child.Stage)
 		if child.Message != "" {
 			why += ": " + child.Message
 		}
 		e.endEscalatedChild(child, run, stage)
 		return e.childError(run, stage, why)
-	case RunFailed, RunCancelled:
+	case model.RunFailed, model.RunCancelled:
 		why := fmt.Sprintf("sub-pipeline run %s %s at %s", child.ID, child.Status, child.Stage)
 		if child.Message != "" {
 			why += ": " + child.Message
 		}
 		return e.childError(run, stage, why)
 	}
-	sr.Status = StageWaiting
+	sr.Status = model.StageWaiting
 	msg := fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
 	who := "the sub-pipeline"
 	if csr := child.Stages[child.Stage]; csr != nil {
@@ -205,24 +207,24 @@ func (e *eval) followChild(run *Run, stage *lang.Stage, child *Run) bool {
 			msg += ": " + r
 		}
 		for _, r := range csr.Results {
-			if !r.Optional && r.Status != GatePass && r.Who != "" {
+			if !r.Optional && r.Status != model.GatePass && r.Who != "" {
 				who = r.Who
 				break
 			}
 		}
 	}
 	sr.Message = msg
-	sr.Results = []GateResult{{Check: "sub-pipeline", Status: GatePending, Message: msg, Who: who}}
-	run.Status = RunWaiting
-	if child.Status == RunRunning {
-		run.Status = RunRunning
+	sr.Results = []model.GateResult{{Check: "sub-pipeline", Status: model.GatePending, Message: msg, Who: who}}
+	run.Status = model.RunWaiting
+	if child.Status == model.RunRunning {
+		run.Status = model.RunRunning
 	}
 	return false
 }
 
 // childError applies the on_error of run's pipeline stage to a child that did not
 // complete: a new attempt (a new child) while retries remain, then its `then`.
-func (e *eval) childError(run *Run, stage *lang.Stage, why string) bool {
+func (e *eval) childError(run *model.Run, stage *lang.Stage, why string) bool {
 	return e.agentError(run, stage, why) // the policy is the same as an agent's
 }
 
@@ -240,27 +242,27 @@ func (e *eval) reapChildren() {
 				continue
 			}
 			parent, stageID := e.ParentOf(child)
-			waits := parent != nil && !parent.Status.Final() && parent.Status != RunEscalated && e.StandsAt(parent, stageID)
+			waits := parent != nil && !parent.Status.Final() && parent.Status != model.RunEscalated && e.StandsAt(parent, stageID)
 			if waits {
 				sr := parent.Stages[stageID]
 				waits = sr != nil && sr.Child == child.ID && sr.Attempt == child.ParentAttempt && !core.IsDone(sr.Status) &&
-					sr.Status != StageSkipped && sr.Status != StageCancelled
+					sr.Status != model.StageSkipped && sr.Status != model.StageCancelled
 			}
 			switch {
 			case !waits && !child.Status.Final():
 				why := "its parent run is no longer in the state"
 				if parent != nil {
 					why = fmt.Sprintf("its parent run %s is %s at %s", parent.ID, parent.Status, parent.Stage)
-					if sr := parent.Stages[stageID]; sr != nil && !parent.Status.Final() && parent.Status != RunEscalated {
+					if sr := parent.Stages[stageID]; sr != nil && !parent.Status.Final() && parent.Status != model.RunEscalated {
 						why = fmt.Sprintf("its parent run %s left attempt %d of %q", parent.ID, child.ParentAttempt, stageID)
-						if sr.Status == StageCancelled && sr.Message != "" {
+						if sr.Status == model.StageCancelled && sr.Message != "" {
 							why += " (" + sr.Message + ")"
 						}
 					}
 				}
-				e.finish(child, RunCancelled, TargetCancelled, why)
+				e.finish(child, model.RunCancelled, TargetCancelled, why)
 				changed = true
-			case waits && (child.Status.Final() || child.Status == RunEscalated):
+			case waits && (child.Status.Final() || child.Status == model.RunEscalated):
 				if p := e.Cfg.PipelineFor(parent); p != nil {
 					if stage := p.Stage(stageID); stage != nil && stage.Type == lang.StagePipeline {
 						e.followChild(parent, stage, child)
@@ -277,7 +279,7 @@ func (e *eval) reapChildren() {
 
 // openIntentDeep reports an intent in flight of run or of a run below it: the run, and
 // the runs after it, wait for its outcome.
-func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
+func (e *eval) openIntentDeep(run *model.Run) (model.Intent, bool) {
 	if it, ok := core.OpenIntent(run); ok {
 		return it, true
 	}
@@ -289,11 +291,11 @@ func (e *eval) openIntentDeep(run *Run) (Intent, bool) {
 			return it, true
 		}
 	}
-	return Intent{}, false
+	return model.Intent{}, false
 }
 
 // refusedDeep reports whether run or a run below it had an effect refused in this Settle.
-func (e *eval) refusedDeep(run *Run) bool {
+func (e *eval) refusedDeep(run *model.Run) bool {
 	for id := range e.Settle.Refused {
 		if r := e.RunByID(id); r != nil && e.descends(r, run) {
 			return true
@@ -306,15 +308,15 @@ func (e *eval) refusedDeep(run *Run) bool {
 // cancel and status acts on the innermost live run of a chain, so a parent standing at a
 // pipeline stage whose child is live is left to its child. cancel cancels every run of
 // the subject (parents and children), and status reports on each.
-func (e *eval) commandSkips(run *Run, verb string) bool {
-	return verb != CmdCancel && verb != CmdStatus && len(e.LiveChildren(run)) > 0
+func (e *eval) commandSkips(run *model.Run, verb string) bool {
+	return verb != model.CmdCancel && verb != model.CmdStatus && len(e.LiveChildren(run)) > 0
 }
 
 // childMerged reports whether the pull request was merged by a live run below run (its
 // merge stage done, or ahead of it with the state after the merge not saved): the closed
 // event of that merge does not cancel run, whose child ends completed when advanced.
-func (e *eval) childMerged(run *Run) bool {
-	if e.Facts.PR.State != PRMerged {
+func (e *eval) childMerged(run *model.Run) bool {
+	if e.Facts.PR.State != model.PRMerged {
 		return false
 	}
 	for _, r := range e.St.Runs {
@@ -330,7 +332,7 @@ func (e *eval) childMerged(run *Run) bool {
 		}
 		// Completed by its merge (its intent reconciled in this evaluation), and its parent
 		// has not followed it yet.
-		if s := p.Stage(r.Stage); r.Status != RunCompleted || s == nil || s.Type != lang.StageAction || s.Action != lang.ActionMergePR {
+		if s := p.Stage(r.Stage); r.Status != model.RunCompleted || s == nil || s.Type != lang.StageAction || s.Action != lang.ActionMergePR {
 			continue
 		}
 		if parent, link := e.ParentOf(r); parent != nil && e.StandsAt(parent, link) &&
@@ -345,16 +347,16 @@ func (e *eval) childMerged(run *Run) bool {
 // it starts the branch's child once per attempt of the branch, advances it, and ends the
 // branch as the child ends (followBranchChild); the join decides from there. The
 // parallel stage's evaluation calls it for each open pipeline branch.
-func (e *eval) pipelineBranch(p *lang.Pipeline, run *Run, b *lang.Stage) {
+func (e *eval) pipelineBranch(p *lang.Pipeline, run *model.Run, b *lang.Stage) {
 	child, why, fatal := e.runChild(p, run, b)
 	switch {
 	case child == nil && fatal:
 		if bsr := run.Stages[b.ID]; bsr != nil {
-			bsr.Status, bsr.Message = StageFailed, why
+			bsr.Status, bsr.Message = model.StageFailed, why
 		}
-		e.finish(run, RunFailed, lang.TargetFail, why)
+		e.finish(run, model.RunFailed, lang.TargetFail, why)
 	case child == nil:
-		e.LeaveBranch(run, b, StageFailed, why)
+		e.LeaveBranch(run, b, model.StageFailed, why)
 	default:
 		e.followBranchChild(run, b, child)
 	}
@@ -369,39 +371,39 @@ func (e *eval) pipelineBranch(p *lang.Pipeline, run *Run, b *lang.Stage) {
 // whose rule failed or escalated the run — makes its branch rejected, with that verdict,
 // so the parallel stage's on_any_reject applies; its `feedback` in `branches` is that
 // stage's outputs.feedback (RejectingStage).
-func (e *eval) followBranchChild(run *Run, b *lang.Stage, child *Run) {
+func (e *eval) followBranchChild(run *model.Run, b *lang.Stage, child *model.Run) {
 	bsr := run.Stages[b.ID]
 	switch child.Status {
-	case RunCompleted:
+	case model.RunCompleted:
 		bsr.Outputs = core.ChildOutputs(child)
-		e.LeaveBranch(run, b, StageSucceeded, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
+		e.LeaveBranch(run, b, model.StageSucceeded, fmt.Sprintf("sub-pipeline run %s completed", child.ID))
 		return
-	case RunEscalated, RunFailed, RunCancelled:
+	case model.RunEscalated, model.RunFailed, model.RunCancelled:
 		why := fmt.Sprintf("sub-pipeline run %s %s at %s", child.ID, child.Status, child.Stage)
 		if child.Message != "" {
 			why += ": " + child.Message
 		}
 		_, bsr.Verdict = core.RejectingStage(child)
 		bsr.Outputs = core.ChildOutputs(child)
-		if child.Status == RunEscalated {
+		if child.Status == model.RunEscalated {
 			// Its escalation fails its branch; the join decides for the parent.
-			e.finish(child, RunCancelled, TargetCancelled, fmt.Sprintf("its escalation fails branch %q of run %s (the join decides)", b.ID, run.ID))
+			e.finish(child, model.RunCancelled, TargetCancelled, fmt.Sprintf("its escalation fails branch %q of run %s (the join decides)", b.ID, run.ID))
 		}
-		e.LeaveBranch(run, b, StageFailed, why)
+		e.LeaveBranch(run, b, model.StageFailed, why)
 		return
 	}
-	bsr.Status = StageWaiting
+	bsr.Status = model.StageWaiting
 	bsr.Message = fmt.Sprintf("sub-pipeline run %s is %s at %s", child.ID, child.Status, child.Stage)
 	who := "the sub-pipeline " + b.Pipeline
 	if csr := child.Stages[child.Stage]; csr != nil {
 		for _, r := range csr.Results {
-			if !r.Optional && r.Status != GatePass && r.Who != "" {
+			if !r.Optional && r.Status != model.GatePass && r.Who != "" {
 				who = r.Who
 				break
 			}
 		}
 	}
-	bsr.Results = []GateResult{{Check: "sub-pipeline", Status: GatePending, Message: bsr.Message, Who: who}}
+	bsr.Results = []model.GateResult{{Check: "sub-pipeline", Status: model.GatePending, Message: bsr.Message, Who: who}}
 }
 
 // pipelineType starts a child pipeline and waits for its end.
@@ -415,17 +417,17 @@ func (pipelineType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
 	return guardwalk.Judge(s, g.skips, g.subHolds)
 }
 
-func (pipelineType) stillHolds(g *guardCheck, s *lang.Stage, sr *StageRun) bool {
-	return sr.Status != StageSucceeded && sr.Status != StageSkipped || g.skips(s) || g.subHolds(s)
+func (pipelineType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
+	return sr.Status != model.StageSucceeded && sr.Status != model.StageSkipped || g.skips(s) || g.subHolds(s)
 }
 
 func (pipelineType) worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pipeline }
 
-func (pipelineType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (pipelineType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.subPipeline(p, run, stage)
 }
 
-func (pipelineType) branch(e *eval, p *lang.Pipeline, run *Run, b *lang.Stage) bool {
+func (pipelineType) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
 	e.pipelineBranch(p, run, b)
 	return true
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -22,7 +24,7 @@ import (
 // longer holds goes back to it, which ends the chain below it.
 
 // guardChain is the guard of run's merge at stage merge of p, sub-pipelines included.
-func (e *eval) guardChain(p *lang.Pipeline, run *Run, merge *lang.Stage) guardPlan {
+func (e *eval) guardChain(p *lang.Pipeline, run *model.Run, merge *lang.Stage) guardPlan {
 	plan := e.guard(p, run, merge)
 	if plan.back != nil || plan.why != "" {
 		return plan

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -31,7 +32,7 @@ func subPropConfig(r *rand.Rand) *lang.Config {
 
 // checkChildren: one child per attempt of the parent's pipeline stage, and a live child only
 // of a live parent standing at that stage, at that attempt.
-func checkChildren(t *testing.T, st *State, where string) {
+func checkChildren(t *testing.T, st *model.State, where string) {
 	seen := map[string]string{}
 	for _, c := range st.Runs {
 		if c.Parent == "" {
@@ -43,7 +44,7 @@ func checkChildren(t *testing.T, st *State, where string) {
 		if c.Status.Final() {
 			continue
 		}
-		pid, _ := core.SplitParent(c.Parent)
+		pid, _ := model.SplitParent(c.Parent)
 		p := runOf(st, pid)
 		require.NotNil(t, p, where)
 		require.False(t, p.Status.Final(), "%s: child %s of a final parent is %s", where, c.ID, c.Status)
@@ -60,22 +61,22 @@ type subPropTally struct{ children, followed, again, closedMid int }
 func subPropStory(t *testing.T, seed uint64, tally *subPropTally) {
 	r := rand.New(rand.NewPCG(seed, 17))
 	cfg := subPropConfig(r)
-	st := &State{}
+	st := &model.State{}
 	attempts := map[string]int{}
 	now := t0
-	check := func(st *State, where string) {
+	check := func(st *model.State, where string) {
 		checkInvariants(t, cfg, st, attempts, where)
 		checkChildren(t, st, where)
 	}
 	for i := range 12 {
 		now = now.Add(time.Minute)
-		in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
+		in := model.Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
 		if i == 0 {
 			in.Event = "pull_request.opened"
 		}
 		facts := propFacts(r)
 		if i > 1 && r.IntN(5) == 0 {
-			in.Event, facts.PR.State = "pull_request.closed", PRClosed // cancels the parent
+			in.Event, facts.PR.State = "pull_request.closed", model.PRClosed // cancels the parent
 			for _, c := range st.Runs {
 				if c.Parent != "" && !c.Status.Final() {
 					tally.closedMid++
@@ -88,15 +89,15 @@ func subPropStory(t *testing.T, seed uint64, tally *subPropTally) {
 		require.False(t, Step(cfg, res.State, in, facts, now).Changed, "%s: applied twice changed the state", where)
 		st = res.State
 		for round := 0; len(res.Effects) > 0 && round < 4; round++ {
-			var outs []Outcome
+			var outs []model.Outcome
 			for _, e := range res.Effects {
-				o := Outcome{Key: e.Key}
+				o := model.Outcome{Key: e.Key}
 				if r.IntN(4) == 0 {
 					o.Err, o.Permanent = "refused", r.IntN(2) == 0
 				}
 				outs = append(outs, o)
 			}
-			res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
+			res = Settle(cfg, st, model.Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
 			check(res.State, fmt.Sprintf("%s settle %d", where, round))
 			st = res.State
 		}
@@ -106,7 +107,7 @@ func subPropStory(t *testing.T, seed uint64, tally *subPropTally) {
 		switch {
 		case run.Parent != "":
 			tally.children++
-		case sr != nil && sr.Status == StageSucceeded:
+		case sr != nil && sr.Status == model.StageSucceeded:
 			tally.followed++
 		}
 		if run.Parent == "" && sr != nil && sr.Attempt > 1 {

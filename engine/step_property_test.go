@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -57,7 +59,7 @@ func propPipeline(r *rand.Rand) *lang.Pipeline {
 	return p
 }
 
-func propFacts(r *rand.Rand) *Facts {
+func propFacts(r *rand.Rand) *model.Facts {
 	var ls []string
 	for _, l := range propLabels {
 		if r.IntN(2) == 0 {
@@ -71,7 +73,7 @@ var propEvents = []string{"pull_request.opened", "pull_request.labeled", "pull_r
 
 // checkInvariants asserts (a) a run that is not final is at a stage of its pipeline and
 // (b) each stage has one record whose attempt only grows.
-func checkInvariants(t *testing.T, cfg *lang.Config, st *State, attempts map[string]int, where string) {
+func checkInvariants(t *testing.T, cfg *lang.Config, st *model.State, attempts map[string]int, where string) {
 	t.Helper()
 	for _, run := range st.Runs {
 		p := cfg.PipelineFor(run)
@@ -97,12 +99,12 @@ func TestStepProperties(t *testing.T) {
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		cfg := &lang.Config{Version: 1, BlobOID: "blob1", Pipelines: []*lang.Pipeline{propPipeline(r)}}
-		st := &State{}
+		st := &model.State{}
 		attempts := map[string]int{}
 		now := t0
 		for i := range 12 {
 			now = now.Add(time.Minute)
-			in := Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
+			in := model.Input{Key: fmt.Sprintf("d%d", i), Event: propEvents[r.IntN(len(propEvents))], Actor: "amy", Number: 7}
 			if i == 0 {
 				in.Event = "pull_request.opened"
 			}
@@ -125,16 +127,16 @@ func TestStepProperties(t *testing.T) {
 
 			st = res.State
 			for round := 0; len(res.Effects) > 0 && round < 4; round++ {
-				var outs []Outcome
+				var outs []model.Outcome
 				for _, e := range res.Effects {
-					o := Outcome{Key: e.Key}
+					o := model.Outcome{Key: e.Key}
 					if r.IntN(4) == 0 {
 						o.Err, o.Permanent = "refused", r.IntN(2) == 0
 					}
 					outs = append(outs, o)
 				}
 				settled++
-				res = Settle(cfg, st, Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
+				res = Settle(cfg, st, model.Input{Actor: "bot", Visits: res.Visits}, outs, facts, now)
 				checkInvariants(t, cfg, res.State, attempts, fmt.Sprintf("%s settle %d", where, round))
 				st = res.State
 			}
@@ -162,9 +164,9 @@ func TestStepProperties(t *testing.T) {
 // stage and an attempt that goes back.
 func TestPropertyChecksCanFail(t *testing.T) {
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "prop", Stages: []*lang.Stage{{ID: "s0", Type: lang.StageGate}}}}}
-	bad := []*State{
-		{Runs: []*Run{{ID: "prop/7/1", Pipeline: "prop", Status: RunRunning, Stage: "gone", Stages: map[string]*StageRun{}}}},
-		{Runs: []*Run{{ID: "prop/7/1", Pipeline: "prop", Status: RunRunning, Stage: "s0", Stages: map[string]*StageRun{"s0": {Attempt: 1}}}}},
+	bad := []*model.State{
+		{Runs: []*model.Run{{ID: "prop/7/1", Pipeline: "prop", Status: model.RunRunning, Stage: "gone", Stages: map[string]*model.StageRun{}}}},
+		{Runs: []*model.Run{{ID: "prop/7/1", Pipeline: "prop", Status: model.RunRunning, Stage: "s0", Stages: map[string]*model.StageRun{"s0": {Attempt: 1}}}}},
 	}
 	for i, st := range bad {
 		ft := &testing.T{}

@@ -3,11 +3,13 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // react applies run's reaction (on_events of pipeline p) to the event of input in.
-func (e *eval) react(p *lang.Pipeline, run *Run, in Input) {
+func (e *eval) react(p *lang.Pipeline, run *model.Run, in model.Input) {
 	r := p.Reaction(in.Event)
 	switch {
 	case r == nil:
@@ -20,7 +22,7 @@ func (e *eval) react(p *lang.Pipeline, run *Run, in Input) {
 	case r.Action == lang.ReactCancel && e.childMerged(run): // step_pipeline.go
 		e.Logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
 	case r.Action == lang.ReactCancel:
-		e.finish(run, RunCancelled, TargetCancelled, "cancelled on "+in.Event)
+		e.finish(run, model.RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 	case r.Action == lang.ReactNotify:
 		e.reactNotify(p, run, r, in) // step_react_notify.go
 	case r.Action == lang.ReactInvalidateAndRestart:

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -15,7 +17,7 @@ import (
 
 // deferredRestart is the stage an invalidate_and_restart reaction of p would have restarted
 // run from while it was escalated — one of the stages it invalidates is still stale — or "".
-func deferredRestart(p *lang.Pipeline, run *Run) string {
+func deferredRestart(p *lang.Pipeline, run *model.Run) string {
 	if p == nil {
 		return ""
 	}
@@ -25,7 +27,7 @@ func deferredRestart(p *lang.Pipeline, run *Run) string {
 			continue
 		}
 		for _, id := range r.Invalidate {
-			if sr := run.Stages[id]; sr != nil && sr.Status == StageStale {
+			if sr := run.Stages[id]; sr != nil && sr.Status == model.StageStale {
 				if r.RestartFrom == "" || r.RestartFrom == "current" {
 					return run.Stage
 				}
@@ -38,15 +40,15 @@ func deferredRestart(p *lang.Pipeline, run *Run) string {
 
 // restartDeferred restarts run, unblocked by `by`, where a reaction deferred while it was
 // escalated says; false when none was deferred.
-func (e *eval) restartDeferred(p *lang.Pipeline, run *Run, by string) bool {
+func (e *eval) restartDeferred(p *lang.Pipeline, run *model.Run, by string) bool {
 	target := deferredRestart(p, run)
 	if target == "" || p.Stage(target) == nil {
 		return false
 	}
-	run.Status = RunRunning
+	run.Status = model.RunRunning
 	run.Message = ""
-	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != StageStale {
-		cur.Status = StageCancelled
+	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != model.StageStale {
+		cur.Status = model.StageCancelled
 	}
 	e.enter(run, run.Stage, target, fmt.Sprintf("%s; restarting from %s: on_events made results stale while the run was escalated", by, target))
 	return true

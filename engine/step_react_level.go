@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -31,7 +33,7 @@ const eventPush = "pull_request.synchronize"
 // reactLevelAll applies the reactions of open runs to a push whose event is missing. It
 // runs before commands and gates are evaluated for this event: the push came first, so a
 // command applies to the restarted run, and no gate passes on the results it made stale.
-func (e *eval) reactLevelAll(in Input) {
+func (e *eval) reactLevelAll(in model.Input) {
 	for _, run := range e.St.Runs {
 		if p := e.Cfg.PipelineFor(run); p != nil && !run.Status.Final() {
 			e.reactLevel(p, run, in)
@@ -41,12 +43,12 @@ func (e *eval) reactLevelAll(in Input) {
 
 // reactLevel applies run's reaction to a push whose event is missing, when this event
 // (in) finds the pull request at a head the run has not reacted to.
-func (e *eval) reactLevel(p *lang.Pipeline, run *Run, in Input) {
+func (e *eval) reactLevel(p *lang.Pipeline, run *model.Run, in model.Input) {
 	r := p.Reaction(eventPush)
 	if r == nil || r.Action != lang.ReactInvalidateAndRestart || in.Event == eventPush {
 		return
 	}
-	if e.Issue != nil || p.IsMultiPR() || e.Facts.PR.State != PROpen || !e.PushedSinceStart(run) {
+	if e.Issue != nil || p.IsMultiPR() || e.Facts.PR.State != model.PROpen || !e.PushedSinceStart(run) {
 		return
 	}
 	key, prefix := e.ReactionKey(run, r, in, "restart")

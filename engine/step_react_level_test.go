@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,10 +16,10 @@ import (
 )
 
 // noMerge fails the test when effects merge.
-func noMerge(t *testing.T, effects []Effect, why string) {
+func noMerge(t *testing.T, effects []model.Effect, why string) {
 	t.Helper()
 	for _, e := range effects {
-		assert.NotEqual(t, EffectMerge, e.Kind, why)
+		assert.NotEqual(t, model.EffectMerge, e.Kind, why)
 	}
 }
 
@@ -28,7 +30,7 @@ func TestLostPushRestartsOnTheNextEvent(t *testing.T) {
 	cfg := restartConfig("review")
 	st := approvedRun(t, cfg)
 	pushed := headFacts("bbbbbbbbbb", "ok")
-	res := Step(cfg, st, Input{Key: "label-1", Event: "pull_request.labeled", Actor: "dev"}, pushed, t0.Add(time.Hour))
+	res := Step(cfg, st, model.Input{Key: "label-1", Event: "pull_request.labeled", Actor: "dev"}, pushed, t0.Add(time.Hour))
 	run := res.State.Runs[0]
 	assert.Equal(t, "review", run.Stage, "restarted from review")
 	assert.Equal(t, 2, run.Stages["review"].Attempt)
@@ -40,7 +42,7 @@ func TestLostPushRestartsOnTheNextEvent(t *testing.T) {
 	assert.Equal(t, "review/7/1/review/2/dispatch", res.Effects[0].Key)
 
 	next := dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
-	for i, in := range []Input{
+	for i, in := range []model.Input{
 		{Key: "label-2", Event: "pull_request.labeled", Actor: "dev"},
 		{Key: "status-1", Event: "status"},
 		{Key: "push-1", Event: "pull_request.synchronize", Actor: "dev"}, // delivered late
@@ -56,7 +58,7 @@ func TestLostPushRestartsOnTheNextEvent(t *testing.T) {
 	// The new review approves: the merge goes ahead on the new head.
 	res = Step(cfg, next.State, reportOn(next.State, "review/7/1", "review", 2, lang.VerdictApprove, nil), pushed, t0.Add(7*time.Hour))
 	require.Len(t, res.Effects, 1)
-	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
 }
 
@@ -64,15 +66,15 @@ func TestLostPushRestartsOnTheNextEvent(t *testing.T) {
 func TestLevelRestartNotForTheFirstHead(t *testing.T) {
 	cfg := restartConfig("review")
 	st := approvedRun(t, cfg) // started on aaaa, events since on aaaa
-	res := Step(cfg, st, Input{Key: "label-1", Event: "pull_request.labeled"}, headFacts("aaaaaaaaaa"), t0.Add(time.Hour))
+	res := Step(cfg, st, model.Input{Key: "label-1", Event: "pull_request.labeled"}, headFacts("aaaaaaaaaa"), t0.Add(time.Hour))
 	assert.Equal(t, "approved", res.State.Runs[0].Stage)
 	assert.Equal(t, 1, res.State.Runs[0].Stages["review"].Attempt)
 
 	// A run started on a head pushed before it started (its trigger came later).
 	f := headFacts("bbbbbbbbbb")
-	res = Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	res = Step(cfg, res.State, Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "c1", Event: "issue_comment.created"}, f, t0.Add(time.Hour))
 	assert.Equal(t, 1, res.State.Runs[0].Stages["review"].Attempt)
 	assert.Empty(t, res.Effects)
 }
@@ -82,16 +84,16 @@ func TestLevelRestartNotAfterTheDeliveredPush(t *testing.T) {
 	cfg := restartConfig("review")
 	st := approvedRun(t, cfg)
 	pushed := headFacts("bbbbbbbbbb", "ok")
-	res := Step(cfg, st, Input{Key: "push-1", Event: "pull_request.synchronize"}, pushed, t0.Add(time.Hour))
+	res := Step(cfg, st, model.Input{Key: "push-1", Event: "pull_request.synchronize"}, pushed, t0.Add(time.Hour))
 	require.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
 	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
-	res = Step(cfg, res.State, Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(2*time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(2*time.Hour))
 	assert.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
 	assert.Empty(t, res.Effects)
 
 	// Another push, lost too: the next event restarts for it, once.
 	third := headFacts("cccccccccc", "ok")
-	res = Step(cfg, res.State, Input{Key: "label-2", Event: "pull_request.labeled"}, third, t0.Add(3*time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "label-2", Event: "pull_request.labeled"}, third, t0.Add(3*time.Hour))
 	assert.Equal(t, 3, res.State.Runs[0].Stages["review"].Attempt)
 }
 
@@ -99,24 +101,24 @@ func TestLevelRestartNotAfterTheDeliveredPush(t *testing.T) {
 func TestLevelRestartEscalatedAndFinished(t *testing.T) {
 	cfg := restartConfig("review")
 	st := approvedRun(t, cfg)
-	st.Runs[0].Status = RunEscalated
+	st.Runs[0].Status = model.RunEscalated
 	pushed := headFacts("bbbbbbbbbb", "ok")
-	res := Step(cfg, st, Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
+	res := Step(cfg, st, model.Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
 	run := res.State.Runs[0]
-	assert.Equal(t, RunEscalated, run.Status)
+	assert.Equal(t, model.RunEscalated, run.Status)
 	assert.Equal(t, "approved", run.Stage)
-	assert.Equal(t, StageStale, run.Stages["review"].Status)
+	assert.Equal(t, model.StageStale, run.Stages["review"].Status)
 	assert.Contains(t, lastWhy(run), "whose event was not seen; on pull_request.labeled")
 	assert.Contains(t, lastWhy(run), "not restarted: the run is escalated")
 	noMerge(t, res.Effects, "escalated")
 	n := len(run.History)
-	res = Step(cfg, res.State, Input{Key: "label-2", Event: "pull_request.labeled"}, pushed, t0.Add(2*time.Hour))
+	res = Step(cfg, res.State, model.Input{Key: "label-2", Event: "pull_request.labeled"}, pushed, t0.Add(2*time.Hour))
 	assert.Len(t, res.State.Runs[0].History, n, "once per head")
 
 	done := approvedRun(t, cfg)
-	done.Runs[0].Status = RunCompleted
-	res = Step(cfg, done, Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
-	assert.Equal(t, RunCompleted, res.State.Runs[0].Status)
+	done.Runs[0].Status = model.RunCompleted
+	res = Step(cfg, done, model.Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
+	assert.Equal(t, model.RunCompleted, res.State.Runs[0].Status)
 	assert.Equal(t, 1, res.State.Runs[0].Stages["review"].Attempt)
 	assert.Nil(t, res.State.Runs[0].Stages["review"].Stale)
 }
@@ -135,31 +137,31 @@ func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 			{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, Config: lang.ActionConfig{Method: "merge"}, OnSuccess: lang.TargetComplete},
 		},
 	}}}
-	bob := Review{Author: "bob", State: ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}
+	bob := model.Review{Author: "bob", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", CanPush: true, SubmittedAt: t0.Add(time.Minute)}
 	f := headFacts("aaaaaaaaaa")
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
-	f.PR.Reviews = []Review{bob}
-	res = Step(cfg, res.State, Input{Key: "r1", Event: "pull_request_review.submitted"}, f, t0.Add(time.Minute))
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	f.PR.Reviews = []model.Review{bob}
+	res = Step(cfg, res.State, model.Input{Key: "r1", Event: "pull_request_review.submitted"}, f, t0.Add(time.Minute))
 	require.Equal(t, "ready", res.State.Runs[0].Stage, "bob approved the old head")
 
 	before := res.State
 
 	// The push is lost; carol approves the new head, then the label the gate waits for comes.
 	pushed := headFacts("bbbbbbbbbb", "ok")
-	carol := Review{Author: "carol", State: ReviewApproved, CommitSHA: "bbbbbbbbbb", CanPush: true, SubmittedAt: t0.Add(2 * time.Hour)}
-	pushed.PR.Reviews = []Review{bob, carol}
-	res = Step(cfg, before, Input{Key: "l1", Event: "pull_request.labeled"}, pushed, t0.Add(3*time.Hour))
+	carol := model.Review{Author: "carol", State: model.ReviewApproved, CommitSHA: "bbbbbbbbbb", CanPush: true, SubmittedAt: t0.Add(2 * time.Hour)}
+	pushed.PR.Reviews = []model.Review{bob, carol}
+	res = Step(cfg, before, model.Input{Key: "l1", Event: "pull_request.labeled"}, pushed, t0.Add(3*time.Hour))
 	run := res.State.Runs[0]
 	stale := run.Stages["lead"].Stale
 	require.NotNil(t, stale)
 	assert.Equal(t, []string{core.ReviewKey(bob)}, stale.Reviews, "bob's approval of the old head only")
 	require.Len(t, res.Effects, 1, "carol's approval of the new head counts")
-	assert.Equal(t, EffectMerge, res.Effects[0].Kind)
+	assert.Equal(t, model.EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)
 
 	// Without carol's approval, the run waits at lead: bob's approval is of the old head.
-	pushed.PR.Reviews = []Review{bob}
-	res = Step(cfg, before, Input{Key: "l1", Event: "pull_request.labeled"}, pushed, t0.Add(3*time.Hour))
+	pushed.PR.Reviews = []model.Review{bob}
+	res = Step(cfg, before, model.Input{Key: "l1", Event: "pull_request.labeled"}, pushed, t0.Add(3*time.Hour))
 	assert.Equal(t, "lead", res.State.Runs[0].Stage)
 	noMerge(t, res.Effects, "no approval of the new head")
 }
@@ -168,13 +170,13 @@ func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 // head is not a push for it; a head it sees after it started is.
 func TestLevelPushSinceStartOfASubPipelineRun(t *testing.T) {
 	e := &eval{&core.Eval{Facts: headFacts("bbbbbbbbbb")}}
-	child := &Run{Parent: "parent/7/1/sub", Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
+	child := &model.Run{Parent: "parent/7/1/sub", Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
 	assert.False(t, e.PushedSinceStart(child), "the parent's head, seen when the child started")
 	child.StartedAt = t0.Add(time.Hour)
 	assert.False(t, e.PushedSinceStart(child), "the parent's head, seen before the child started")
 	child.HeadSince = t0.Add(2 * time.Hour)
 	assert.True(t, e.PushedSinceStart(child), "a head the child saw after it started")
-	own := &Run{Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
+	own := &model.Run{Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
 	assert.True(t, e.PushedSinceStart(own), "a pull request's run saw it after another")
 	own.HeadSince = time.Time{}
 	assert.False(t, e.PushedSinceStart(own), "the one head it has seen")
@@ -190,11 +192,11 @@ func TestLevelRestartKeyKeptAmongNotifications(t *testing.T) {
 		Notify: &lang.Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("commented")}})
 	st := approvedRun(t, cfg)
 	pushed := headFacts("bbbbbbbbbb", "ok")
-	res := Step(cfg, st, Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
+	res := Step(cfg, st, model.Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
 	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
 	require.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
 	for i := range core.MaxReactionKeys + 5 {
-		res = Step(cfg, res.State, Input{Key: fmt.Sprintf("c%d", i), Event: "issue_comment.created"}, pushed, t0.Add(2*time.Hour))
+		res = Step(cfg, res.State, model.Input{Key: fmt.Sprintf("c%d", i), Event: "issue_comment.created"}, pushed, t0.Add(2*time.Hour))
 	}
 	run := res.State.Runs[0]
 	assert.Equal(t, 2, run.Stages["review"].Attempt, "not restarted again for the same head")

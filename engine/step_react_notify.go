@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -18,7 +20,7 @@ import (
 // MaxReactionKeys notifications.
 
 // reactNotify asks for the notification of reaction r of run to input in.
-func (e *eval) reactNotify(p *lang.Pipeline, run *Run, r *lang.EventReaction, in Input) {
+func (e *eval) reactNotify(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, in model.Input) {
 	if r.Notify == nil {
 		return
 	}
@@ -33,7 +35,7 @@ func (e *eval) reactNotify(p *lang.Pipeline, run *Run, r *lang.EventReaction, in
 		e.Logf("run %s: the notification of %s for this delivery was asked for already", run.ID, r.Event)
 		return
 	}
-	eff := Effect{Key: key, Run: run.ID, Stage: run.Stage, Number: e.Facts.PR.Number}
+	eff := model.Effect{Key: key, Run: run.ID, Stage: run.Stage, Number: e.Facts.PR.Number}
 	plan := actionplan.Notify(e.Eval, run, eff, r.Notify.Target, r.Notify.Message, e.templateEnv(p, run))
 	switch {
 	case plan.Err != "":

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -27,7 +29,7 @@ import (
 // approvals marked stale but waits for a person's command.
 
 // reactRestart applies an invalidate_and_restart reaction to run.
-func (e *eval) reactRestart(p *lang.Pipeline, run *Run, r *lang.EventReaction, in Input) {
+func (e *eval) reactRestart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, in model.Input) {
 	if core.ReactsOnPermission(r) { // step_react_wake.go
 		if why := e.ActorRefused(in); why != "" {
 			e.Logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
@@ -44,14 +46,14 @@ func (e *eval) reactRestart(p *lang.Pipeline, run *Run, r *lang.EventReaction, i
 
 // restart restarts run for reaction r, recording key (of prefix) as reacted to; why names
 // the event for history.
-func (e *eval) restart(p *lang.Pipeline, run *Run, r *lang.EventReaction, key, prefix, why string) {
+func (e *eval) restart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, key, prefix, why string) {
 	core.AppendBounded(run, key, core.SameReaction(prefix, key))
 	target := r.RestartFrom
 	if target == "" || target == "current" {
 		target = run.Stage
 	}
 	if p.Stage(target) == nil {
-		e.finish(run, RunFailed, lang.TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
+		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
 		return
 	}
 	var stale []string
@@ -63,18 +65,18 @@ func (e *eval) restart(p *lang.Pipeline, run *Run, r *lang.EventReaction, key, p
 	if len(stale) > 0 {
 		why += fmt.Sprintf(": the approvals and results of %s are stale", strings.Join(stale, ", "))
 	}
-	if it, ok := core.OpenIntent(run); ok && it.Kind == EffectMerge {
+	if it, ok := core.OpenIntent(run); ok && it.Kind == model.EffectMerge {
 		// It merges the head it was asked for, or nothing: after a push GitHub refuses it. If
 		// it went through, the closed event finds the run's own merge (ownMerge).
 		e.Logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, core.Short(it.SHA), it.At.UTC().Format(time.RFC3339))
 	}
-	if run.Status == RunEscalated {
+	if run.Status == model.RunEscalated {
 		e.Record(run, run.Stage, run.Stage, why+"; not restarted: the run is escalated and waits for a maintainer's command")
 		e.Logf("run %s: %s; escalated, not restarted", run.ID, why)
 		return
 	}
-	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != StageStale {
-		cur.Status = StageCancelled
+	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != model.StageStale {
+		cur.Status = model.StageCancelled
 	}
 	e.enter(run, run.Stage, target, fmt.Sprintf("%s; restarting from %s", why, target))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -31,7 +33,7 @@ import (
 // it; its outcome is logged (ListOutcome).
 
 // reactWake asks for the dispatch of wake_agent reaction r of run to input in.
-func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in Input) {
+func (e *eval) reactWake(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, in model.Input) {
 	stage := p.Stage(run.Stage)
 	name := r.Agent
 	if name == "" && stage != nil && stage.Type == lang.StageAgent {
@@ -46,7 +48,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *Run, r *lang.EventReaction, in I
 		e.Logf("run %s: on_events %s wake_agent at %s: agent %q is not in the config; nothing dispatched", run.ID, r.Event, r.Pos, name)
 		return
 	}
-	if a := in.Actor; strings.HasSuffix(strings.ToLower(a), "[bot]") || SameIdentity(a, e.Facts.Viewer) || e.Facts.IsAgent(a) {
+	if a := in.Actor; strings.HasSuffix(strings.ToLower(a), "[bot]") || model.SameIdentity(a, e.Facts.Viewer) || e.Facts.IsAgent(a) {
 		// An agent's own comment or push must not wake agents again, in a loop.
 		e.Logf("run %s: on_events %s wake_agent: the event is by %s, an app; no agent is woken by an app's event", run.ID, r.Event, a)
 		return

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -25,12 +27,12 @@ const ActionNotifyAndWait = "notify_and_wait"
 // the reason name (a rule name), once per stage entry and head commit. A notification is
 // performed at most once: its key is recorded as applied when it is asked for, and only the
 // invocation whose save of that state won performs it.
-func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *lang.Rule, name string) {
+func (e *eval) ruleEffects(p *lang.Pipeline, run *model.Run, stage *lang.Stage, rule *lang.Rule, name string) {
 	sr := run.Stages[stage.ID]
 	pr := e.Facts.PR
 	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, core.Short(pr.HeadSHA))
 	if len(rule.Labels) > 0 {
-		eff := Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
+		eff := model.Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
 		if plan := e.PlanLabel(eff, rule.Labels, nil); plan.Eff.Kind != "" {
 			e.Effects = append(e.Effects, plan.Eff)
 		}
@@ -42,7 +44,7 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *
 	if slices.Contains(run.Applied, key) || slices.Contains(pr.Posted, key) {
 		return
 	}
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Number: pr.Number}
+	eff := model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Number: pr.Number}
 	plan := actionplan.Notify(e.Eval, run, eff, rule.Notify.Target, rule.Notify.Message, e.templateEnv(p, run))
 	switch {
 	case plan.Err != "":
@@ -59,12 +61,12 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *Run, stage *lang.Stage, rule *
 // loop follows a loop rule from stage: back to rule.Goto while fewer than MaxIterations
 // loops were made (any number without a maximum), else to rule.Then (fail when it names
 // none). It reports whether the run moved.
-func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why string) bool {
+func (e *eval) loop(run *model.Run, stage *lang.Stage, rule *lang.Rule, name, why string) bool {
 	if rule.Goto == "" {
 		if rule.Then == "" {
 			return false
 		}
-		e.leave(run, stage, StageFailed, rule.Then, why)
+		e.leave(run, stage, model.StageFailed, rule.Then, why)
 		return true
 	}
 	counter := stage.ID + "/" + name
@@ -74,7 +76,7 @@ func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why stri
 		if then == "" {
 			then = lang.TargetFail
 		}
-		e.leave(run, stage, StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, core.Plural(n, "time", "times")))
+		e.leave(run, stage, model.StageFailed, then, fmt.Sprintf("%s; %s looped back %d %s already, its maximum", why, name, n, model.Plural(n, "time", "times")))
 		return true
 	}
 	if run.Iterations == nil {
@@ -85,21 +87,21 @@ func (e *eval) loop(run *Run, stage *lang.Stage, rule *lang.Rule, name, why stri
 		why = fmt.Sprintf("%s (loop %d of %d)", why, n+1, rule.MaxIterations)
 		e.LoopedBounded(run)
 	}
-	e.MarkNext(run, core.KindLoop)
-	e.leave(run, stage, StageFailed, rule.Goto, why)
+	e.MarkNext(run, model.KindLoop)
+	e.leave(run, stage, model.StageFailed, rule.Goto, why)
 	e.MarkNext(nil, "")
 	return true
 }
 
 // gateOnFail applies a gate's on_fail rule once a required check has decidedly failed. It
 // reports whether the run moved; when it did not, the gate keeps waiting.
-func (e *eval) gateOnFail(p *lang.Pipeline, run *Run, stage *lang.Stage, results []GateResult) bool {
+func (e *eval) gateOnFail(p *lang.Pipeline, run *model.Run, stage *lang.Stage, results []model.GateResult) bool {
 	rule := stage.OnFailRule
 	why := "gate failed: " + core.Failures(results)
 	if x := rule.WhenCheckFailed; x != "" {
 		failed := false
 		for _, r := range results {
-			failed = failed || (r.Check == x && r.Status == GateFail)
+			failed = failed || (r.Check == x && r.Status == model.GateFail)
 		}
 		if !failed {
 			return false // another check failed: the gate waits, as without on_fail
@@ -116,7 +118,7 @@ func (e *eval) gateOnFail(p *lang.Pipeline, run *Run, stage *lang.Stage, results
 // mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
 // notify and label, then go to `then` (or its target), else keep waiting for the conflicts
 // to be resolved.
-func (e *eval) mergeOnConflict(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) mergeOnConflict(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	rule := stage.OnConflict
 	e.ruleEffects(p, run, stage, rule, core.RuleOnConflict)
 	target := rule.Then
@@ -126,14 +128,14 @@ func (e *eval) mergeOnConflict(p *lang.Pipeline, run *Run, stage *lang.Stage) bo
 	if target == "" {
 		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
 	}
-	e.leave(run, stage, StageFailed, target, "the pull request has conflicts with its base branch")
+	e.leave(run, stage, model.StageFailed, target, "the pull request has conflicts with its base branch")
 	return true
 }
 
 // mergeOnCIFailure applies merge_pr's on_ci_failure when a check on the head has failed. It
 // reports whether the run moved; when it did not (a rule of notify and label alone), the
 // stage waits.
-func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *Run, stage *lang.Stage, failed string) bool {
+func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *model.Run, stage *lang.Stage, failed string) bool {
 	rule := stage.OnCIFailure
 	e.ruleEffects(p, run, stage, rule, core.RuleOnCIFailure)
 	why := "CI failed on " + core.Short(e.Facts.PR.HeadSHA) + ": " + failed

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -12,7 +14,7 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func dispatchContext(t *testing.T, eff Effect) map[string]any {
+func dispatchContext(t *testing.T, eff model.Effect) map[string]any {
 	t.Helper()
 	var ctx map[string]any
 	require.NoError(t, json.Unmarshal([]byte(eff.Inputs["context"]), &ctx))
@@ -25,7 +27,7 @@ func TestContinueSessionWorkflow(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	cfg.Pipelines[0].Stages[0].ContinueSession = true
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	require.Len(t, res.Effects, 1)
 	ctx := dispatchContext(t, res.Effects[0])
 	assert.Equal(t, true, ctx["continue_session"])
@@ -35,7 +37,7 @@ func TestContinueSessionWorkflow(t *testing.T) {
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, map[string]any{"session_id": "sess-42"}), f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 1, lang.VerdictRevise, nil), f, t0)
-	var again *Effect
+	var again *model.Effect
 	for i, eff := range res.Effects {
 		if eff.Stage == "implement" {
 			again = &res.Effects[i]
@@ -49,16 +51,16 @@ func TestContinueSessionWorkflow(t *testing.T) {
 
 	// A stage without continue_session says nothing of sessions.
 	plain := agentConfig(t, lang.DispatchWorkflow)
-	res = Step(plain, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res = Step(plain, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	ctx = dispatchContext(t, res.Effects[0])
 	assert.NotContains(t, ctx, "continue_session")
 }
 
 func TestSessionID(t *testing.T) {
 	assert.Equal(t, "", core.SessionID(nil))
-	assert.Equal(t, "", core.SessionID(&StageRun{Outputs: map[string]any{"session_id": 42.0}}), "not a string")
-	assert.Equal(t, "", core.SessionID(&StageRun{Outputs: map[string]any{"session_id": strings.Repeat("x", MaxSessionID+1)}}))
-	assert.Equal(t, "abc", core.SessionID(&StageRun{Outputs: map[string]any{"session_id": "abc"}}))
+	assert.Equal(t, "", core.SessionID(&model.StageRun{Outputs: map[string]any{"session_id": 42.0}}), "not a string")
+	assert.Equal(t, "", core.SessionID(&model.StageRun{Outputs: map[string]any{"session_id": strings.Repeat("x", model.MaxSessionID+1)}}))
+	assert.Equal(t, "abc", core.SessionID(&model.StageRun{Outputs: map[string]any{"session_id": "abc"}}))
 }
 
 // A comment dispatch ends with a line naming the session, made inert.
@@ -66,7 +68,7 @@ func TestContinueSessionComment(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchComment)
 	cfg.Pipelines[0].Stages[1].ContinueSession = true
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)
@@ -84,7 +86,7 @@ func TestContinueSessionLabel(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchLabel)
 	cfg.Pipelines[0].Stages[1].ContinueSession = true
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "implement", 1, lang.VerdictComplete, nil), f, t0)
 	require.Len(t, res.Effects, 1)

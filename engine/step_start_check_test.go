@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -23,7 +25,7 @@ func botMergeConfig() *lang.Config {
 	}}}
 }
 
-func botFacts(author, base string) *Facts {
+func botFacts(author, base string) *model.Facts {
 	f := prFacts()
 	f.PR.Author, f.PR.BaseRef, f.PR.CreatedAt = author, base, t0
 	f.ConfigSince = t0.Add(time.Second) // opened before the pipeline was defined: no late start
@@ -43,13 +45,13 @@ func TestManualStartObeysTriggerConditions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := botFacts(tc.author, tc.base)
-			res := Step(cfg, nil, Input{Key: "d1", Event: "workflow_dispatch", Actor: "dev", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
+			res := Step(cfg, nil, model.Input{Key: "d1", Event: "workflow_dispatch", Actor: "dev", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
 			assert.Empty(t, res.State.Runs)
 			assert.Empty(t, mergeEffects(res.Effects), "nothing merged")
 			assert.Contains(t, strings.Join(res.Log, "\n"), `pipeline "bot-merge": `+tc.want+"; not started")
 
-			f.PR.Comments = []IssueComment{command(2, "dev", "/pipeline start bot-merge")}
-			res = Step(cfg, res.State, Input{Key: "c2", Event: "issue_comment.created", Actor: "dev", CommentID: 2}, f, t0.Add(2*time.Minute))
+			f.PR.Comments = []model.IssueComment{command(2, "dev", "/pipeline start bot-merge")}
+			res = Step(cfg, res.State, model.Input{Key: "c2", Event: "issue_comment.created", Actor: "dev", CommentID: 2}, f, t0.Add(2*time.Minute))
 			assert.Empty(t, res.State.Runs)
 			require.Len(t, res.Effects, 1)
 			assert.Equal(t, "chatops/2", res.Effects[0].Key)
@@ -59,7 +61,7 @@ func TestManualStartObeysTriggerConditions(t *testing.T) {
 	}
 
 	f := botFacts("dependabot[bot]", "main")
-	res := Step(cfg, nil, Input{Key: "d2", Event: "workflow_dispatch", Actor: "alice", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
+	res := Step(cfg, nil, model.Input{Key: "d2", Event: "workflow_dispatch", Actor: "alice", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
 	require.Len(t, res.State.Runs, 1)
 	assert.Equal(t, "started by a workflow_dispatch by alice", res.State.Runs[0].History[0].Why)
 	assert.Len(t, mergeEffects(res.Effects), 1)
@@ -75,15 +77,15 @@ func TestManualStartObeysTriggerIf(t *testing.T) {
 	cfg.Pipelines[0].Trigger.If = x
 	f := botFacts("dev", "main")
 	f.People.Permissions["mallory"] = "write"
-	res := Step(cfg, nil, Input{Key: "d1", Event: "workflow_dispatch", Actor: "dev", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
+	res := Step(cfg, nil, model.Input{Key: "d1", Event: "workflow_dispatch", Actor: "dev", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
 	assert.Empty(t, res.State.Runs)
 	assert.Contains(t, strings.Join(res.Log, "\n"), `its trigger "if" (`+x.Src+`) at p.yaml:6:11 is false; not started`)
 
 	f = botFacts("dependabot[bot]", "main")
 	f.People.Permissions["mallory"] = "write"
-	res = Step(cfg, nil, Input{Key: "d2", Event: "workflow_dispatch", Actor: "mallory", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
+	res = Step(cfg, nil, model.Input{Key: "d2", Event: "workflow_dispatch", Actor: "mallory", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
 	assert.Empty(t, res.State.Runs, "the dispatcher is the trigger's sender")
-	res = Step(cfg, nil, Input{Key: "d3", Event: "workflow_dispatch", Actor: "alice", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
+	res = Step(cfg, nil, model.Input{Key: "d3", Event: "workflow_dispatch", Actor: "alice", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
 	require.Len(t, res.State.Runs, 1, "no `deps` label: a start by hand needs none")
 	assert.Len(t, mergeEffects(res.Effects), 1)
 }
@@ -94,7 +96,7 @@ func TestDispatchStartRefusesApps(t *testing.T) {
 	cfg := botMergeConfig()
 	f := botFacts("dependabot[bot]", "main")
 	f.People.Permissions["github-actions[bot]"] = "write"
-	res := Step(cfg, nil, Input{Key: "d1", Event: "workflow_dispatch", Actor: "github-actions[bot]", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
+	res := Step(cfg, nil, model.Input{Key: "d1", Event: "workflow_dispatch", Actor: "github-actions[bot]", Pipeline: "bot-merge"}, f, t0.Add(time.Minute))
 	assert.Empty(t, res.State.Runs)
 	assert.Empty(t, res.Effects)
 	assert.Contains(t, strings.Join(res.Log, "\n"), "workflow_dispatch by github-actions[bot]: pipeline bot-merge not started: it was dispatched by an app")
@@ -102,11 +104,11 @@ func TestDispatchStartRefusesApps(t *testing.T) {
 
 // labelFacts is a pull request carrying label at labeledAt, whose pipelines' definitions
 // date from definedAt.
-func labelFacts(labeledAt, definedAt time.Time, labels ...string) *Facts {
+func labelFacts(labeledAt, definedAt time.Time, labels ...string) *model.Facts {
 	f := prFacts(labels...)
 	f.PR.CreatedAt = t0.Add(-time.Hour)
 	for _, l := range labels {
-		f.PR.Timeline = append(f.PR.Timeline, TimelineEvent{Kind: TimelineLabeled, Label: l, At: labeledAt})
+		f.PR.Timeline = append(f.PR.Timeline, model.TimelineEvent{Kind: model.TimelineLabeled, Label: l, At: labeledAt})
 	}
 	f.ConfigSince = definedAt
 	return f
@@ -122,15 +124,15 @@ func TestLabeledTriggerStartsOnItsOwnLabelOnly(t *testing.T) {
 	cases := []struct {
 		name      string
 		labeledAt time.Time
-		in        Input
+		in        model.Input
 		want      string // the first history line of the run started; "" for none
 	}{
-		{"another label on an old pull request", defined.Add(-time.Minute), Input{Key: "k1", Event: "pull_request.labeled", Label: "docs"}, ""},
-		{"another label, its own added in the same second", defined, Input{Key: "k1", Event: "pull_request.labeled", Label: "docs"}, ""},
-		{"another event, its own added in the same second", defined, Input{Key: "k1", Event: "pull_request_review.submitted"}, ""},
-		{"a labeled event that says no label", defined.Add(-time.Minute), Input{Key: "k1", Event: "pull_request.labeled"}, ""},
-		{"its own label", defined.Add(-time.Minute), Input{Key: "k1", Event: "pull_request.labeled", Label: "Security"}, "started on pull_request.labeled"},
-		{"another label, its own added after", defined.Add(time.Second), Input{Key: "k1", Event: "pull_request.labeled", Label: "docs"}, "started late on pull_request.labeled"},
+		{"another label on an old pull request", defined.Add(-time.Minute), model.Input{Key: "k1", Event: "pull_request.labeled", Label: "docs"}, ""},
+		{"another label, its own added in the same second", defined, model.Input{Key: "k1", Event: "pull_request.labeled", Label: "docs"}, ""},
+		{"another event, its own added in the same second", defined, model.Input{Key: "k1", Event: "pull_request_review.submitted"}, ""},
+		{"a labeled event that says no label", defined.Add(-time.Minute), model.Input{Key: "k1", Event: "pull_request.labeled"}, ""},
+		{"its own label", defined.Add(-time.Minute), model.Input{Key: "k1", Event: "pull_request.labeled", Label: "Security"}, "started on pull_request.labeled"},
+		{"another label, its own added after", defined.Add(time.Second), model.Input{Key: "k1", Event: "pull_request.labeled", Label: "docs"}, "started late on pull_request.labeled"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,8 +157,8 @@ func TestCommandStartIsTheTriggerComment(t *testing.T) {
 	require.Nil(t, err)
 	cfg.Pipelines[0].Trigger.If = x
 	f := botFacts("dev", "main")
-	f.PR.Comments = []IssueComment{command(2, "dev", "/pipeline start bot-merge"), command(3, "alice", "/pipeline start bot-merge")}
-	res := Step(cfg, nil, Input{Key: "c3", Event: "issue_comment.created", Actor: "alice", CommentID: 3}, f, t0.Add(3*time.Minute))
+	f.PR.Comments = []model.IssueComment{command(2, "dev", "/pipeline start bot-merge"), command(3, "alice", "/pipeline start bot-merge")}
+	res := Step(cfg, nil, model.Input{Key: "c3", Event: "issue_comment.created", Actor: "alice", CommentID: 3}, f, t0.Add(3*time.Minute))
 	require.Len(t, res.State.Runs, 1, "%v", res.Log)
 	assert.Equal(t, "comment-3", res.State.Runs[0].TriggerKey)
 	assert.Contains(t, strings.Join(res.Log, "\n"), `pipeline "bot-merge": its trigger "if"`, "dev's command is refused")

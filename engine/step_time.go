@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
+	"github.com/org/pipeline-action/engine/graph"
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/core"
-	"github.com/org/pipeline-action/engine/internal/graph"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -15,12 +17,12 @@ import (
 
 // TimedOut applies the stage's on_timeout: label, then extend, or go to its target
 // (fail by default).
-func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
+func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
 	sr := run.Stages[stage.ID]
 	r := stage.OnTimeout
 	why := fmt.Sprintf("stage %q timed out at %s", stage.ID, d.At.UTC().Format("2006-01-02 15:04 UTC"))
 	if d.N > 0 {
-		why += fmt.Sprintf(" (after %d %s)", d.N, core.Plural(d.N, "extension", "extensions"))
+		why += fmt.Sprintf(" (after %d %s)", d.N, model.Plural(d.N, "extension", "extensions"))
 	}
 	if r == nil && stage.OnError != nil && stage.Type == lang.StageAgent {
 		// An agent that never answered failed: its on_error retries it and then
@@ -38,8 +40,8 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 				}
 			}
 			if len(missing) > 0 {
-				e.Effects = append(e.Effects, Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, EffectAddLabel), Run: run.ID, Stage: stage.ID,
-					Kind: EffectAddLabel, Number: e.Facts.PR.Number, Labels: missing})
+				e.Effects = append(e.Effects, model.Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, model.EffectAddLabel), Run: run.ID, Stage: stage.ID,
+					Kind: model.EffectAddLabel, Number: e.Facts.PR.Number, Labels: missing})
 			}
 		}
 		if r.Notify != nil {
@@ -47,7 +49,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 		}
 		switch {
 		case r.Then == lang.ThenExtend && r.Extend > 0 && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
-			next := Deadline{Kind: DeadlineTimeout, At: d.At.Add(r.Extend), N: d.N + 1}
+			next := model.Deadline{Kind: model.DeadlineTimeout, At: d.At.Add(r.Extend), N: d.N + 1}
 			sr.Deadlines = append(sr.Deadlines, next)
 			limit := "no limit"
 			if r.MaxExtensions > 0 {
@@ -57,7 +59,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 			e.Logf("run %s: %s; %s", run.ID, why, sr.Message)
 			return false
 		case r.Then == lang.ThenExtend:
-			why += fmt.Sprintf("; extended %d %s, the most on_timeout allows", d.N, core.Plural(d.N, "time", "times"))
+			why += fmt.Sprintf("; extended %d %s, the most on_timeout allows", d.N, model.Plural(d.N, "time", "times"))
 		case r.Then != "":
 			target = r.Then
 		case r.Goto != "":
@@ -67,27 +69,27 @@ func (e *eval) timedOut(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadlin
 	sr.Message = why
 	switch target {
 	case lang.TargetEscalate:
-		sr.Status = StageFailed
+		sr.Status = model.StageFailed
 		e.escalateRun(run, why)
 	case lang.TargetCancel:
-		e.finish(run, RunCancelled, TargetCancelled, why)
+		e.finish(run, model.RunCancelled, TargetCancelled, why)
 	default:
-		e.leave(run, stage, StageFailed, target, why)
+		e.leave(run, stage, model.StageFailed, target, why)
 	}
 	return true
 }
 
 // escalateRun stops run to wait for a person (see escalate).
-func (e *eval) escalateRun(run *Run, why string) { e.escalate(run, why) }
+func (e *eval) escalateRun(run *model.Run, why string) { e.escalate(run, why) }
 
-func (e *eval) delayEnded(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
-	e.leave(run, stage, StagePassed, core.NextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", graph.ShortDuration(stage.Duration)))
+func (e *eval) delayEnded(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
+	e.leave(run, stage, model.StagePassed, core.NextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", graph.ShortDuration(stage.Duration)))
 	return true
 }
 
 // pollDue checks a delay's poll condition: when it holds, the delay ends early (or goes
 // to on_ready's stage); otherwise the next check is one interval on, before the end.
-func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline) bool {
+func (e *eval) pollDue(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
 	sr := run.Stages[stage.ID]
 	poll := stage.Poll
 	if poll == nil || poll.Condition == nil || poll.Interval <= 0 {
@@ -99,15 +101,15 @@ func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline
 	}
 	if ok {
 		if poll.OnReady == lang.PollSkipRemaining || poll.OnReady == "" {
-			e.leave(run, stage, StagePassed, core.NextOf(p, stage, stage.OnComplete), "the poll condition holds; the rest of the delay is skipped")
+			e.leave(run, stage, model.StagePassed, core.NextOf(p, stage, stage.OnComplete), "the poll condition holds; the rest of the delay is skipped")
 		} else {
-			e.leave(run, stage, StagePassed, poll.OnReady, "the poll condition holds")
+			e.leave(run, stage, model.StagePassed, poll.OnReady, "the poll condition holds")
 		}
 		return true
 	}
 	end := time.Time{}
 	for _, x := range sr.Deadlines {
-		if x.Kind == DeadlineDelay {
+		if x.Kind == model.DeadlineDelay {
 			end = x.At
 		}
 	}
@@ -116,7 +118,7 @@ func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline
 		next = next.Add(poll.Interval)
 	}
 	if end.IsZero() || next.Before(end) {
-		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlinePoll, At: next, N: d.N + 1})
+		sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlinePoll, At: next, N: d.N + 1})
 	}
 	return false
 }
@@ -125,10 +127,10 @@ func (e *eval) pollDue(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline
 // timeout notifies again). Like a pipeline's lists, the state that handled the timeout is
 // saved before it is posted (write-ahead), so only the invocation whose save won posts it;
 // its marker keeps a later evaluation from posting it again.
-func (e *eval) timeoutNotify(p *lang.Pipeline, run *Run, stage *lang.Stage, d Deadline, why string) {
+func (e *eval) timeoutNotify(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline, why string) {
 	sr := run.Stages[stage.ID]
 	n := stage.OnTimeout.Notify
-	eff := Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, EffectComment), Run: run.ID, Stage: stage.ID, Number: e.Facts.PR.Number}
+	eff := model.Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, model.EffectComment), Run: run.ID, Stage: stage.ID, Number: e.Facts.PR.Number}
 	msg := n.Message
 	if msg == nil {
 		if t, err := lang.CompileTemplate(why+".", n.Pos); err == nil {
@@ -155,19 +157,19 @@ type delayType struct {
 	nobody
 }
 
-func (delayType) arm(stage *lang.Stage, sr *StageRun, now time.Time) {
+func (delayType) arm(stage *lang.Stage, sr *model.StageRun, now time.Time) {
 	core.ArmDelay(stage, sr, now)
 }
 
-func (delayType) step(e *eval, _ *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (delayType) step(e *eval, _ *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.DelayWait(run, stage)
 }
 
 func (delayType) deadline(kind string) deadlineHandler {
 	switch kind {
-	case DeadlineDelay:
+	case model.DeadlineDelay:
 		return (*eval).delayEnded
-	case DeadlinePoll:
+	case model.DeadlinePoll:
 		return (*eval).pollDue
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,7 +21,7 @@ func TestAgentTimeoutGoesThroughOnError(t *testing.T) {
 	stage.Timeout = 30 * time.Minute
 	stage.OnError = &lang.ErrorPolicy{Retry: 1, Then: lang.TargetEscalate}
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	require.Equal(t, "implement", res.State.Runs[0].Stage)
 
@@ -28,13 +30,13 @@ func TestAgentTimeoutGoesThroughOnError(t *testing.T) {
 	assert.Equal(t, "implement", run.Stage, "retried, not failed")
 	assert.Equal(t, 2, run.Stages["implement"].Attempt)
 	assert.Equal(t, 1, run.Stages["implement"].Errors)
-	assert.NotEqual(t, RunFailed, run.Status)
+	assert.NotEqual(t, model.RunFailed, run.Status)
 	second := dispatched(t, cfg, first, f, t0.Add(31*time.Minute))
 	assert.Equal(t, t0.Add(61*time.Minute), second.State.NextDeadline(), "the new attempt has its own timeout")
 
 	late := tick(t, cfg, second.State, f, t0.Add(62*time.Minute))
 	run = late.State.Runs[0]
-	assert.Equal(t, RunEscalated, run.Status, "then: escalate once the retry is spent")
+	assert.Equal(t, model.RunEscalated, run.Status, "then: escalate once the retry is spent")
 	assert.Contains(t, run.Message, "timed out")
 }
 
@@ -46,7 +48,7 @@ func TestAgentOnTimeoutWinsOverOnError(t *testing.T) {
 	stage.OnError = &lang.ErrorPolicy{Retry: 3, Then: lang.TargetEscalate}
 	stage.OnTimeout = &lang.Rule{Goto: "done"}
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
 	late := tick(t, cfg, res.State, f, t0.Add(31*time.Minute))
 	assert.Equal(t, "done", late.State.Runs[0].Stage)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -11,35 +13,35 @@ import (
 // Moving a run between stages, and the record of it.
 
 // leave closes the current stage with status and follows the transition to target.
-func (e *eval) leave(run *Run, stage *lang.Stage, status StageStatus, target, why string) {
+func (e *eval) leave(run *model.Run, stage *lang.Stage, status model.StageStatus, target, why string) {
 	if e.LeaveBranch(run, stage, status, why) { // step_parallel.go: the join decides
 		return
 	}
 	run.Stages[stage.ID].Status = status
 	switch target {
 	case lang.TargetComplete, "":
-		e.finish(run, RunCompleted, lang.TargetComplete, why)
+		e.finish(run, model.RunCompleted, lang.TargetComplete, why)
 	case lang.TargetFail:
-		e.finish(run, RunFailed, lang.TargetFail, why)
+		e.finish(run, model.RunFailed, lang.TargetFail, why)
 	case lang.TargetEscalate:
 		e.escalate(run, why)
 	case lang.TargetCancel:
-		e.finish(run, RunCancelled, TargetCancelled, why)
+		e.finish(run, model.RunCancelled, TargetCancelled, why)
 	default:
 		e.enter(run, stage.ID, target, why)
 	}
 }
 
-func (e *eval) enter(run *Run, from, to, why string) {
+func (e *eval) enter(run *model.Run, from, to, why string) {
 	e.closeBranches(run, why) // step_parallel.go
 	sr := run.Stages[to]
 	if sr == nil {
-		sr = &StageRun{}
+		sr = &model.StageRun{}
 		run.Stages[to] = sr
 	}
 	sr.Attempt++
 	sr.Tries = 0
-	sr.Status = StageWaiting
+	sr.Status = model.StageWaiting
 	sr.EnteredAt = e.Now
 	sr.Results = nil
 	sr.Message = ""
@@ -47,12 +49,12 @@ func (e *eval) enter(run *Run, from, to, why string) {
 	sr.ConditionChecked = false         // and decides its condition anew
 	left := run.Stage
 	run.Stage = to
-	run.Status = RunRunning
+	run.Status = model.RunRunning
 	e.arm(run, left)
 	e.Record(run, from, to, why)
 }
 
-func (e *eval) finish(run *Run, status RunStatus, to, why string) {
+func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
 	e.closeBranches(run, why) // step_parallel.go
 	for _, it := range run.Intents {
 		// A final run asks for nothing again; an effect still in flight may yet happen.
@@ -60,20 +62,20 @@ func (e *eval) finish(run *Run, status RunStatus, to, why string) {
 	}
 	run.Intents = nil
 	run.Status = status
-	if status != RunCompleted {
+	if status != model.RunCompleted {
 		run.Message = why
 	}
-	if sr := run.Stages[run.Stage]; sr != nil && status == RunCancelled && !core.IsDone(sr.Status) {
-		sr.Status = StageCancelled
+	if sr := run.Stages[run.Stage]; sr != nil && status == model.RunCancelled && !core.IsDone(sr.Status) {
+		sr.Status = model.StageCancelled
 	}
 	e.Record(run, run.Stage, to, why)
 	e.Logf("run %s %s: %s", run.ID, status, why)
 	switch { // step_lists.go
 	case strings.HasPrefix(why, "not supported yet"):
 		// The action cannot run the pipeline; the run did not fail as the pipeline says.
-	case status == RunCompleted:
-		e.runList(run, ListOnComplete)
-	case status == RunFailed:
-		e.runList(run, ListOnError)
+	case status == model.RunCompleted:
+		e.runList(run, model.ListOnComplete)
+	case status == model.RunFailed:
+		e.runList(run, model.ListOnError)
 	}
 }

@@ -3,6 +3,9 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,8 +25,8 @@ pipelines:
 func TestCommentTriggerCountsOnlyChatOpsPeople(t *testing.T) {
 	cfg := loadYAML(t, commentTriggerYAML)
 	f := prFacts()
-	f.People = People{Permissions: map[string]string{"alice": "write", "rita": "read", "bot[bot]": "write"}}
-	f.PR.Comments = []IssueComment{
+	f.People = model.People{Permissions: map[string]string{"alice": "write", "rita": "read", "bot[bot]": "write"}}
+	f.PR.Comments = []model.IssueComment{
 		{ID: 1, Author: "rita", Body: "hi"},
 		{ID: 2, Author: "bot[bot]", Body: "hi", IsBot: true},
 		{ID: 3, Author: "alice", Body: "hi", EditedBy: "rita"},
@@ -39,13 +42,13 @@ func TestCommentTriggerCountsOnlyChatOpsPeople(t *testing.T) {
 		{3, "alice", "last edited by @rita"},
 		{9, "alice", "is not among the comments read"},
 	} {
-		res := Step(cfg, nil, Input{Key: "k", Event: "issue_comment.created", Actor: c.actor, CommentID: c.id}, f, t0)
+		res := Step(cfg, nil, model.Input{Key: "k", Event: "issue_comment.created", Actor: c.actor, CommentID: c.id}, f, t0)
 		assert.Empty(t, res.State.Runs, "comment %d", c.id)
 		assert.Contains(t, joinLog(res.Log), c.why, "comment %d", c.id)
 	}
-	res := Step(cfg, nil, Input{Key: "k", Event: "issue_comment.created", Actor: "alice", CommentID: 4}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k", Event: "issue_comment.created", Actor: "alice", CommentID: 4}, f, t0)
 	require.Len(t, res.State.Runs, 1)
-	assert.Equal(t, Needs{Permissions: []string{"dev"}}, ReactionNeeds(cfg, &State{}, Input{Event: "issue_comment.created", Actor: "dev"}))
-	assert.Equal(t, Needs{Permissions: []string{"dev"}}, ReactionNeeds(cfg, &State{}, Input{Event: "workflow_dispatch", Actor: "dev", Pipeline: "ack"}))
-	assert.True(t, ReactionNeeds(cfg, &State{}, Input{Event: "pull_request.opened", Actor: "dev"}).Empty())
+	assert.Equal(t, model.Needs{Permissions: []string{"dev"}}, core.ReactionNeeds(cfg, &model.State{}, model.Input{Event: "issue_comment.created", Actor: "dev"}))
+	assert.Equal(t, model.Needs{Permissions: []string{"dev"}}, core.ReactionNeeds(cfg, &model.State{}, model.Input{Event: "workflow_dispatch", Actor: "dev", Pipeline: "ack"}))
+	assert.True(t, core.ReactionNeeds(cfg, &model.State{}, model.Input{Event: "pull_request.opened", Actor: "dev"}).Empty())
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -40,10 +42,10 @@ func TestStepTriggerIf(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := prFacts()
 			f.PR.Title = tc.title
-			res := Step(triggerIfConfig(t, tc.src), nil, Input{Key: "k1", Event: "pull_request.opened", Actor: tc.actor}, f, t0)
+			res := Step(triggerIfConfig(t, tc.src), nil, model.Input{Key: "k1", Event: "pull_request.opened", Actor: tc.actor}, f, t0)
 			if tc.starts {
 				require.Len(t, res.State.Runs, 1)
-				assert.Equal(t, RunWaiting, res.State.Runs[0].Status)
+				assert.Equal(t, model.RunWaiting, res.State.Runs[0].Status)
 				return
 			}
 			assert.Empty(t, res.State.Runs)
@@ -61,11 +63,11 @@ func TestStepTriggerIfLaterEvent(t *testing.T) {
 	f := prFacts()
 	f.PR.Title = "WIP: widgets"
 	f.PR.CreatedAt = t0
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened", Actor: "alice"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened", Actor: "alice"}, f, t0)
 	require.Empty(t, res.State.Runs)
 
 	f.PR.Title = "widgets"
-	res = Step(cfg, res.State, Input{Key: "k2", Event: "pull_request.edited", Actor: "alice"}, f, t0.Add(time.Minute))
+	res = Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request.edited", Actor: "alice"}, f, t0.Add(time.Minute))
 	require.Len(t, res.State.Runs, 1)
 	assert.Contains(t, strings.Join(res.Log, "\n"), "started late")
 }

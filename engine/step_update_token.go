@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -24,7 +26,7 @@ func updateNeedsPerson(what string) string {
 // updateByActionsToken escalates run instead of planning stage's update_branch when the
 // action acts with GITHUB_TOKEN and the head is not known to be up to date. It reports
 // whether it did.
-func (e *eval) updateByActionsToken(run *Run, stage *lang.Stage) bool {
+func (e *eval) updateByActionsToken(run *model.Run, stage *lang.Stage) bool {
 	pr := e.Facts.PR
 	if stage.Action != lang.ActionUpdateBranch || !e.Facts.ActionsToken || e.Issue != nil || pr == nil ||
 		pr.BehindBy != nil && *pr.BehindBy == 0 {
@@ -36,7 +38,7 @@ func (e *eval) updateByActionsToken(run *Run, stage *lang.Stage) bool {
 
 // behindWithActionsToken escalates run when its merge stage would update a head behind its
 // base with GITHUB_TOKEN. It reports whether it did.
-func (e *eval) behindWithActionsToken(run *Run, stage *lang.Stage) bool {
+func (e *eval) behindWithActionsToken(run *model.Run, stage *lang.Stage) bool {
 	if !e.Facts.ActionsToken {
 		return false
 	}

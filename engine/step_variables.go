@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,7 +18,7 @@ import (
 
 // initVariables computes p's `variables:` into run.Variables when the run starts. A value
 // whose template cannot be filled is left out, and the job log says why.
-func (e *eval) initVariables(p *lang.Pipeline, run *Run) {
+func (e *eval) initVariables(p *lang.Pipeline, run *model.Run) {
 	if len(p.Variables) == 0 {
 		return
 	}
@@ -29,8 +31,8 @@ func (e *eval) initVariables(p *lang.Pipeline, run *Run) {
 			continue
 		}
 		v = lang.JSONValue(v)
-		if b, _ := json.Marshal(v); len(b) > MaxVariableBytes {
-			e.Logf("run %s: variable %q: the value is %d bytes of JSON, more than %d; left out", run.ID, kv.Key, len(b), MaxVariableBytes)
+		if b, _ := json.Marshal(v); len(b) > model.MaxVariableBytes {
+			e.Logf("run %s: variable %q: the value is %d bytes of JSON, more than %d; left out", run.ID, kv.Key, len(b), model.MaxVariableBytes)
 			continue
 		}
 		vars[kv.Key] = v

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/webhookcall"
 	"github.com/org/pipeline-action/engine/lang"
@@ -32,7 +34,7 @@ const (
 )
 
 // webhook evaluates webhook stage of run: asks for its next call.
-func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (e *eval) webhook(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	key := core.WebhookKey(run, stage)
 	if slices.Contains(run.Applied, key) {
@@ -42,11 +44,11 @@ func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 	if err != nil {
 		return e.webhookFailed(run, stage, err.Error(), true)
 	}
-	if sr.Status != StageRetrying {
-		sr.Status = StageActing
+	if sr.Status != model.StageRetrying {
+		sr.Status = model.StageActing
 	}
-	run.Status = RunRunning
-	eff := Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: EffectWebhook, Number: e.Facts.PR.Number, Webhook: call}
+	run.Status = model.RunRunning
+	eff := model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectWebhook, Number: e.Facts.PR.Number, Webhook: call}
 	e.Intend(run, sr, &eff)
 	e.Effects = append(e.Effects, eff)
 	return false
@@ -54,7 +56,7 @@ func (e *eval) webhook(p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
 
 // settleWebhook records outcome o if it is the outcome of a webhook call, and reports
 // whether it was one.
-func (e *eval) settleWebhook(o Outcome) bool {
+func (e *eval) settleWebhook(o model.Outcome) bool {
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
 			continue
@@ -75,7 +77,7 @@ func (e *eval) settleWebhook(o Outcome) bool {
 
 // webhookOutcome records what call o.Key got: the call was made, whatever came back, and
 // is never made again.
-func (e *eval) webhookOutcome(run *Run, stage *lang.Stage, o Outcome) {
+func (e *eval) webhookOutcome(run *model.Run, stage *lang.Stage, o model.Outcome) {
 	sr := run.Stages[stage.ID]
 	run.Intents = core.DropIntent(run.Intents, o.Key)
 	run.Applied = core.AppendOnce(run.Applied, o.Key)
@@ -96,7 +98,7 @@ func (e *eval) webhookOutcome(run *Run, stage *lang.Stage, o Outcome) {
 			why = fmt.Sprintf("%s %d", why, o.Response.Status)
 		}
 		e.Logf("run %s: %s: %s", run.ID, stage.ID, why)
-		e.leave(run, stage, StageSucceeded, stage.OnSuccess, why)
+		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, why)
 		return
 	}
 	e.webhookFailed(run, stage, o.Err, o.Permanent)
@@ -105,7 +107,7 @@ func (e *eval) webhookOutcome(run *Run, stage *lang.Stage, o Outcome) {
 // webhookFailed handles a failed call: another call while on_error's retries remain
 // (unless final: calling again cannot help, or could call twice), then on_failure, or
 // on_error's then, or fail. It reports whether the run moved.
-func (e *eval) webhookFailed(run *Run, stage *lang.Stage, why string, final bool) bool {
+func (e *eval) webhookFailed(run *model.Run, stage *lang.Stage, why string, final bool) bool {
 	sr := run.Stages[stage.ID]
 	sr.Tries++
 	retries := 0
@@ -113,9 +115,9 @@ func (e *eval) webhookFailed(run *Run, stage *lang.Stage, why string, final bool
 		retries = stage.OnError.Retry
 	}
 	if !final && sr.Tries <= retries {
-		sr.Status = StageRetrying
+		sr.Status = model.StageRetrying
 		sr.Message = fmt.Sprintf("%s; calling again (retry %d of %d)", why, sr.Tries, retries)
-		run.Status = RunRunning
+		run.Status = model.RunRunning
 		e.Logf("run %s: %s: %s", run.ID, stage.ID, sr.Message)
 		return false
 	}
@@ -127,12 +129,12 @@ func (e *eval) webhookFailed(run *Run, stage *lang.Stage, why string, final bool
 		target = lang.TargetFail
 	}
 	if retries > 0 && !final {
-		why = fmt.Sprintf("%s; %d %s spent", why, retries, core.Plural(retries, "retry", "retries"))
+		why = fmt.Sprintf("%s; %d %s spent", why, retries, model.Plural(retries, "retry", "retries"))
 	}
 	why = fmt.Sprintf("webhook stage %q failed: %s", stage.ID, why)
 	sr.Message = why
 	e.Logf("run %s: %s", run.ID, why)
-	e.leave(run, stage, StageFailed, target, why)
+	e.leave(run, stage, model.StageFailed, target, why)
 	return !run.Status.Final()
 }
 
@@ -140,7 +142,7 @@ func (e *eval) webhookFailed(run *Run, stage *lang.Stage, why string, final bool
 // whether the call was made: once the invocation that asked for it has surely ended, its
 // outcome is unknown, and the call is not made again (it could be made twice): the stage
 // fails.
-func (e *eval) reconcileWebhook(run *Run, stage *lang.Stage, it Intent) {
+func (e *eval) reconcileWebhook(run *model.Run, stage *lang.Stage, it model.Intent) {
 	sr := run.Stages[it.Stage]
 	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt || core.WebhookKey(run, stage) != it.Key {
 		run.Intents = core.DropIntent(run.Intents, it.Key)
@@ -174,6 +176,6 @@ type webhookType struct {
 	nobody
 }
 
-func (webhookType) step(e *eval, p *lang.Pipeline, run *Run, stage *lang.Stage) bool {
+func (webhookType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	return e.webhook(p, run, stage)
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -11,7 +13,7 @@ import (
 )
 
 // kinds are the kinds of run's transitions, in order.
-func kinds(run *Run) []string {
+func kinds(run *model.Run) []string {
 	out := make([]string, len(run.History))
 	for i, t := range run.History {
 		out[i] = t.Kind
@@ -24,16 +26,16 @@ func kinds(run *Run) []string {
 func TestTransitionKindsOfAgentErrors(t *testing.T) {
 	cfg := agentConfig(t, lang.DispatchWorkflow)
 	f := prFacts()
-	res := Step(cfg, nil, Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
+	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	res = dispatched(t, cfg, res, f, t0)
-	fail := func(attempt int) Input {
-		return Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: ownRun(cfg, f, AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: attempt, Why: "workflow run concluded failure"})}
+	fail := func(attempt int) model.Input {
+		return model.Input{Key: "wf", Event: "workflow_run.completed", AgentFailure: ownRun(cfg, f, model.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: attempt, Why: "workflow run concluded failure"})}
 	}
 	res = dispatched(t, cfg, Step(cfg, res.State, fail(1), f, t0.Add(time.Minute)), f, t0)
 	res = Step(cfg, res.State, fail(2), f, t0.Add(3*time.Minute))
 	run := res.State.Runs[0]
-	require.Equal(t, RunFailed, run.Status)
-	assert.Equal(t, []string{"", KindRetry, KindError}, kinds(run))
+	require.Equal(t, model.RunFailed, run.Status)
+	assert.Equal(t, []string{"", model.KindRetry, model.KindError}, kinds(run))
 }
 
 // A verdict rule's bounded loop marks each iteration; the verdict past the maximum does not.
@@ -49,6 +51,6 @@ func TestTransitionKindsOfLoops(t *testing.T) {
 	}
 	res = Step(cfg, res.State, reportOn(res.State, "loop/7/1", "analyze", 3, lang.VerdictFollowup, nil), f, t0)
 	run := res.State.Runs[0]
-	require.Equal(t, RunFailed, run.Status)
-	assert.Equal(t, []string{"", "", KindLoop, "", KindLoop, "", ""}, kinds(run))
+	require.Equal(t, model.RunFailed, run.Status)
+	assert.Equal(t, []string{"", "", model.KindLoop, "", model.KindLoop, "", ""}, kinds(run))
 }

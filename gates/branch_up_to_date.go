@@ -3,6 +3,8 @@ package gates
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -24,21 +26,21 @@ const branchUpToDateName = "branch_up_to_date"
 
 // Evaluate passes when the head is behind its base by no commit; it waits for the author
 // to update the branch otherwise, and fails closed when the comparison was not read.
-func (c branchUpToDate) Evaluate(f *engine.Facts) engine.GateResult {
+func (c branchUpToDate) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(branchUpToDateName)
 	}
 	pr := f.PR
-	res := engine.GateResult{Check: branchUpToDateName}
+	res := model.GateResult{Check: branchUpToDateName}
 	switch {
 	case pr.BehindBy == nil:
-		res.Status, res.Message = engine.GateError, fmt.Sprintf("whether the head contains %s was not read", pr.BaseRef)
+		res.Status, res.Message = model.GateError, fmt.Sprintf("whether the head contains %s was not read", pr.BaseRef)
 	case *pr.BehindBy == 0:
-		res.Status, res.Message = engine.GatePass, fmt.Sprintf("the head contains every commit of %s", pr.BaseRef)
+		res.Status, res.Message = model.GatePass, fmt.Sprintf("the head contains every commit of %s", pr.BaseRef)
 	default:
 		n := *pr.BehindBy
-		res.Status = engine.GatePending
-		res.Message = fmt.Sprintf("the head is %d %s behind %s", n, engine.Plural(n, "commit", "commits"), pr.BaseRef)
+		res.Status = model.GatePending
+		res.Message = fmt.Sprintf("the head is %d %s behind %s", n, model.Plural(n, "commit", "commits"), pr.BaseRef)
 		res.Who = "its author (update the branch)"
 	}
 	return res

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -23,7 +25,7 @@ var _ engine.Gate = CIStatus{}
 // Compile reads `expect` (success | failure | pending), `checks` or `workflows` (a name
 // or a list; not both) and `pr` (a template).
 func (CIStatus) Compile(p *lang.Params) (engine.Check, error) {
-	expect := p.Enum("expect", engine.CheckSuccess, engine.CheckSuccess, engine.CheckFailure, engine.CheckPending)
+	expect := p.Enum("expect", model.CheckSuccess, model.CheckSuccess, model.CheckFailure, model.CheckPending)
 	key := "checks"
 	if p.Has("workflows") {
 		key = "workflows"
@@ -64,7 +66,7 @@ var (
 func (c ciStatusOf) PR() *lang.Template { return c.pr }
 
 // Evaluate reads f.PR, the pull request `pr` names.
-func (c ciStatusOf) Evaluate(f *engine.Facts) engine.GateResult { return c.ciStatus.Evaluate(f) }
+func (c ciStatusOf) Evaluate(f *model.Facts) model.GateResult { return c.ciStatus.Evaluate(f) }
 
 type ciStatus struct {
 	expect     string
@@ -94,11 +96,11 @@ type ciView struct {
 func (v ciView) state() string {
 	switch {
 	case len(v.failed) > 0:
-		return engine.CheckFailure
+		return model.CheckFailure
 	case len(v.waiting) > 0 || len(v.passed) == 0:
-		return engine.CheckPending
+		return model.CheckPending
 	}
-	return engine.CheckSuccess
+	return model.CheckSuccess
 }
 
 // ciKey identifies one check on the head: a commit status by its context, a check run by
@@ -108,7 +110,7 @@ type ciKey struct {
 	kind, app, suite, name string
 }
 
-func keyOf(cr engine.CheckResult) ciKey {
+func keyOf(cr model.CheckResult) ciKey {
 	if cr.Kind == "status" {
 		return ciKey{kind: cr.Kind, name: cr.Name}
 	}
@@ -118,9 +120,9 @@ func keyOf(cr engine.CheckResult) ciKey {
 // severity orders check states from best to worst; a state we do not know is a failure.
 func severity(state string) int {
 	switch state {
-	case engine.CheckSuccess:
+	case model.CheckSuccess:
 		return 0
-	case engine.CheckPending:
+	case model.CheckPending:
 		return 1
 	}
 	return 2
@@ -130,13 +132,13 @@ func severity(state string) int {
 // workflow name of a check run's suite for `workflows`). Every check that bears a name
 // counts: a passing status does not hide a failed check run of the same name, nor one app's
 // check run another's. Only a re-run of the same check (same key) replaces a result.
-func (c ciStatus) view(pr *engine.PullRequest) ciView {
+func (c ciStatus) view(pr *model.PullRequest) ciView {
 	v := ciView{noun: "check"}
 	if c.byWorkflow {
 		v.noun = "workflow"
 	}
 	latest := map[ciKey]int{} // index into results
-	var results []engine.CheckResult
+	var results []model.CheckResult
 	for _, cr := range pr.Checks {
 		if cr.Kind == "status" && strings.HasPrefix(cr.Name, ownStatusPrefix) {
 			continue // the action's own: a pipeline would wait on itself
@@ -172,9 +174,9 @@ func (c ciStatus) view(pr *engine.PullRequest) ciView {
 	}
 	for _, name := range order {
 		switch st, ok := worst[name]; {
-		case !ok || st == engine.CheckPending:
+		case !ok || st == model.CheckPending:
 			v.waiting = append(v.waiting, name)
-		case st == engine.CheckSuccess:
+		case st == model.CheckSuccess:
 			v.passed = append(v.passed, name)
 		default: // failure, or a state we do not know: fail closed
 			v.failed = append(v.failed, name)
@@ -184,13 +186,13 @@ func (c ciStatus) view(pr *engine.PullRequest) ciView {
 }
 
 // Evaluate compares the state of CI on the head with what the condition expects.
-func (c ciStatus) Evaluate(f *engine.Facts) engine.GateResult {
+func (c ciStatus) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(ciStatusName) // fail closed
 	}
-	res := engine.GateResult{Check: ciStatusName}
+	res := model.GateResult{Check: ciStatusName}
 	if f.PR.HeadSHA == "" {
-		res.Status = engine.GateError // fail closed
+		res.Status = model.GateError // fail closed
 		res.Message = "the head commit of the pull request is unknown"
 		return res
 	}
@@ -198,20 +200,20 @@ func (c ciStatus) Evaluate(f *engine.Facts) engine.GateResult {
 	res.Who = "CI on " + sha
 	v := c.view(f.PR)
 	state := v.state()
-	if c.expect == engine.CheckSuccess {
+	if c.expect == model.CheckSuccess {
 		switch state {
-		case engine.CheckFailure:
-			res.Status = engine.GateFail
-			res.Message = fmt.Sprintf("%s %s failed", engine.Plural(len(v.failed), v.noun, v.noun+"s"), quoteAnd(v.failed))
-		case engine.CheckPending:
-			res.Status = engine.GatePending
+		case model.CheckFailure:
+			res.Status = model.GateFail
+			res.Message = fmt.Sprintf("%s %s failed", model.Plural(len(v.failed), v.noun, v.noun+"s"), quoteAnd(v.failed))
+		case model.CheckPending:
+			res.Status = model.GatePending
 			if len(v.waiting) == 0 {
 				res.Message = fmt.Sprintf("no checks have reported on %s yet", sha)
 			} else {
 				res.Message = "waiting for " + quoteAnd(v.waiting)
 			}
 		default:
-			res.Status, res.Who = engine.GatePass, ""
+			res.Status, res.Who = model.GatePass, ""
 			res.Message = fmt.Sprintf("all %d %ss passed", len(v.passed), v.noun)
 			if len(v.passed) == 1 {
 				res.Message = fmt.Sprintf("%s %q passed", v.noun, v.passed[0])
@@ -220,22 +222,22 @@ func (c ciStatus) Evaluate(f *engine.Facts) engine.GateResult {
 		return res
 	}
 	if state == c.expect {
-		res.Status, res.Who = engine.GatePass, ""
+		res.Status, res.Who = model.GatePass, ""
 		res.Message = fmt.Sprintf("CI on %s is %s, as expected", sha, ciWord[state])
 		return res
 	}
-	res.Status = engine.GateFail
-	if state == engine.CheckPending {
-		res.Status = engine.GatePending // it may still turn out as expected
+	res.Status = model.GateFail
+	if state == model.CheckPending {
+		res.Status = model.GatePending // it may still turn out as expected
 	}
 	res.Message = fmt.Sprintf("CI on %s is %s; expected it to be %s", sha, ciWord[state], ciWord[c.expect])
 	return res
 }
 
 var ciWord = map[string]string{
-	engine.CheckSuccess: "passing",
-	engine.CheckFailure: "failing",
-	engine.CheckPending: "pending",
+	model.CheckSuccess: "passing",
+	model.CheckFailure: "failing",
+	model.CheckPending: "pending",
 }
 
 // Watches says what the condition waits for: the workflow names of `workflows`

@@ -3,9 +3,10 @@ package gates
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -14,110 +15,110 @@ func TestCIStatus(t *testing.T) {
 	tests := []struct {
 		name   string
 		params string
-		facts  *engine.Facts
-		want   engine.GateResult
+		facts  *model.Facts
+		want   model.GateResult
 	}{
 		{
 			name:  "no checks yet",
 			facts: facts(),
-			want:  engine.GateResult{Status: engine.GatePending, Message: "no checks have reported on abc1234 yet", Who: who},
+			want:  model.GateResult{Status: model.GatePending, Message: "no checks have reported on abc1234 yet", Who: who},
 		},
 		{
 			name:  "all passed",
-			facts: facts(check("test", engine.CheckSuccess), check("lint", engine.CheckSuccess)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "all 2 checks passed"},
+			facts: facts(check("test", model.CheckSuccess), check("lint", model.CheckSuccess)),
+			want:  model.GateResult{Status: model.GatePass, Message: "all 2 checks passed"},
 		},
 		{
 			name:  "one passed",
-			facts: facts(check("test", engine.CheckSuccess)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: `check "test" passed`},
+			facts: facts(check("test", model.CheckSuccess)),
+			want:  model.GateResult{Status: model.GatePass, Message: `check "test" passed`},
 		},
 		{
 			name:  "one failed",
-			facts: facts(check("test", engine.CheckFailure), check("lint", engine.CheckPending)),
-			want:  engine.GateResult{Status: engine.GateFail, Message: `check "test" failed`, Who: who},
+			facts: facts(check("test", model.CheckFailure), check("lint", model.CheckPending)),
+			want:  model.GateResult{Status: model.GateFail, Message: `check "test" failed`, Who: who},
 		},
 		{
 			name:  "two failed",
-			facts: facts(check("test", engine.CheckFailure), check("lint", engine.CheckFailure)),
-			want:  engine.GateResult{Status: engine.GateFail, Message: `checks "test" and "lint" failed`, Who: who},
+			facts: facts(check("test", model.CheckFailure), check("lint", model.CheckFailure)),
+			want:  model.GateResult{Status: model.GateFail, Message: `checks "test" and "lint" failed`, Who: who},
 		},
 		{
 			name:  "pending",
-			facts: facts(check("test", engine.CheckPending), check("lint", engine.CheckSuccess)),
-			want:  engine.GateResult{Status: engine.GatePending, Message: `waiting for "test"`, Who: who},
+			facts: facts(check("test", model.CheckPending), check("lint", model.CheckSuccess)),
+			want:  model.GateResult{Status: model.GatePending, Message: `waiting for "test"`, Who: who},
 		},
 		{
 			name:  "a re-run replaces the earlier result",
-			facts: facts(check("test", engine.CheckFailure), check("test", engine.CheckSuccess)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: `check "test" passed`},
+			facts: facts(check("test", model.CheckFailure), check("test", model.CheckSuccess)),
+			want:  model.GateResult{Status: model.GatePass, Message: `check "test" passed`},
 		},
 		{
 			name:  "an unknown state fails closed",
 			facts: facts(check("test", "weird")),
-			want:  engine.GateResult{Status: engine.GateFail, Message: `check "test" failed`, Who: who},
+			want:  model.GateResult{Status: model.GateFail, Message: `check "test" failed`, Who: who},
 		},
 		{
 			name:   "named check not reported yet",
 			params: "{checks: [test, lint]}",
-			facts:  facts(check("test", engine.CheckSuccess), check("deploy", engine.CheckFailure)),
-			want:   engine.GateResult{Status: engine.GatePending, Message: `waiting for "lint"`, Who: who},
+			facts:  facts(check("test", model.CheckSuccess), check("deploy", model.CheckFailure)),
+			want:   model.GateResult{Status: model.GatePending, Message: `waiting for "lint"`, Who: who},
 		},
 		{
 			name:   "named checks passed, others ignored",
 			params: "{checks: [test, lint]}",
-			facts:  facts(check("test", engine.CheckSuccess), check("lint", engine.CheckSuccess), check("deploy", engine.CheckFailure)),
-			want:   engine.GateResult{Status: engine.GatePass, Message: "all 2 checks passed"},
+			facts:  facts(check("test", model.CheckSuccess), check("lint", model.CheckSuccess), check("deploy", model.CheckFailure)),
+			want:   model.GateResult{Status: model.GatePass, Message: "all 2 checks passed"},
 		},
 		{
 			name:   "one named check as a string",
 			params: "{checks: test}",
-			facts:  facts(check("test", engine.CheckSuccess), check("lint", engine.CheckPending)),
-			want:   engine.GateResult{Status: engine.GatePass, Message: `check "test" passed`},
+			facts:  facts(check("test", model.CheckSuccess), check("lint", model.CheckPending)),
+			want:   model.GateResult{Status: model.GatePass, Message: `check "test" passed`},
 		},
 		{
 			name:   "expect failure, failing",
 			params: "{expect: failure}",
-			facts:  facts(check("test", engine.CheckFailure)),
-			want:   engine.GateResult{Status: engine.GatePass, Message: "CI on abc1234 is failing, as expected"},
+			facts:  facts(check("test", model.CheckFailure)),
+			want:   model.GateResult{Status: model.GatePass, Message: "CI on abc1234 is failing, as expected"},
 		},
 		{
 			name:   "expect failure, passing",
 			params: "{expect: failure}",
-			facts:  facts(check("test", engine.CheckSuccess)),
-			want: engine.GateResult{Status: engine.GateFail,
+			facts:  facts(check("test", model.CheckSuccess)),
+			want: model.GateResult{Status: model.GateFail,
 				Message: "CI on abc1234 is passing; expected it to be failing", Who: who},
 		},
 		{
 			name:   "expect failure, still running",
 			params: "{expect: failure}",
-			facts:  facts(check("test", engine.CheckPending)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts:  facts(check("test", model.CheckPending)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "CI on abc1234 is pending; expected it to be failing", Who: who},
 		},
 		{
 			name:   "expect pending, running",
 			params: "{expect: pending}",
-			facts:  facts(check("test", engine.CheckPending)),
-			want:   engine.GateResult{Status: engine.GatePass, Message: "CI on abc1234 is pending, as expected"},
+			facts:  facts(check("test", model.CheckPending)),
+			want:   model.GateResult{Status: model.GatePass, Message: "CI on abc1234 is pending, as expected"},
 		},
 		{
 			name:   "expect pending, done",
 			params: "{expect: pending}",
-			facts:  facts(check("test", engine.CheckSuccess)),
-			want: engine.GateResult{Status: engine.GateFail,
+			facts:  facts(check("test", model.CheckSuccess)),
+			want: model.GateResult{Status: model.GateFail,
 				Message: "CI on abc1234 is passing; expected it to be pending", Who: who},
 		},
 		{
 			name:  "no pull request fails closed",
-			facts: &engine.Facts{},
-			want: engine.GateResult{Status: engine.GateError,
+			facts: &model.Facts{},
+			want: model.GateResult{Status: model.GateError,
 				Message: `there is no pull request to check; "ci_status" works only on pull requests`},
 		},
 		{
 			name:  "no head commit fails closed",
-			facts: facts(func(pr *engine.PullRequest) { pr.HeadSHA = "" }),
-			want:  engine.GateResult{Status: engine.GateError, Message: "the head commit of the pull request is unknown"},
+			facts: facts(func(pr *model.PullRequest) { pr.HeadSHA = "" }),
+			want:  model.GateResult{Status: model.GateError, Message: "the head commit of the pull request is unknown"},
 		},
 	}
 	for _, tt := range tests {
@@ -153,23 +154,23 @@ func TestCIStatusParams(t *testing.T) {
 
 // run adds a check run name in state, reported by app in check suite suite.
 func run(name, state, app, suite string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state, App: app, Suite: suite})
+	return func(pr *model.PullRequest) {
+		pr.Checks = append(pr.Checks, model.CheckResult{Name: name, Kind: "check_run", State: state, App: app, Suite: suite})
 	}
 }
 
 // job adds a check run name in state, a job of Actions workflow workflow run in suite.
 func job(workflow, name, state, suite string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state,
+	return func(pr *model.PullRequest) {
+		pr.Checks = append(pr.Checks, model.CheckResult{Name: name, Kind: "check_run", State: state,
 			App: "actions", Suite: suite, Workflow: workflow})
 	}
 }
 
 // commitStatus adds a commit status context in state.
 func commitStatus(context, state string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Checks = append(pr.Checks, engine.CheckResult{Name: context, Kind: "status", State: state})
+	return func(pr *model.PullRequest) {
+		pr.Checks = append(pr.Checks, model.CheckResult{Name: context, Kind: "status", State: state})
 	}
 }
 
@@ -177,84 +178,84 @@ func commitStatus(context, state string) prOpt {
 // same check (same app, same suite) replaces an earlier result, as in GitHub's rollup.
 func TestCIStatusSameName(t *testing.T) {
 	const who = "CI on abc1234"
-	failed := func(name string) engine.GateResult {
-		return engine.GateResult{Status: engine.GateFail, Message: `check "` + name + `" failed`, Who: who}
+	failed := func(name string) model.GateResult {
+		return model.GateResult{Status: model.GateFail, Message: `check "` + name + `" failed`, Who: who}
 	}
-	passed := func(name string) engine.GateResult {
-		return engine.GateResult{Status: engine.GatePass, Message: `check "` + name + `" passed`}
+	passed := func(name string) model.GateResult {
+		return model.GateResult{Status: model.GatePass, Message: `check "` + name + `" passed`}
 	}
 	tests := []struct {
 		name   string
 		params string
-		facts  *engine.Facts
-		want   engine.GateResult
+		facts  *model.Facts
+		want   model.GateResult
 	}{
 		{
 			name:  "a passing status does not hide a failed check run of the same name",
-			facts: facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckFailure, "app-1", "suite-1")),
+			facts: facts(commitStatus("ci", model.CheckSuccess), run("ci", model.CheckFailure, "app-1", "suite-1")),
 			want:  failed("ci"),
 		},
 		{
 			name:  "nor when the check run came first",
-			facts: facts(run("ci", engine.CheckFailure, "app-1", "suite-1"), commitStatus("ci", engine.CheckSuccess)),
+			facts: facts(run("ci", model.CheckFailure, "app-1", "suite-1"), commitStatus("ci", model.CheckSuccess)),
 			want:  failed("ci"),
 		},
 		{
 			name:   "nor when the name is asked for",
 			params: "{checks: [ci]}",
-			facts:  facts(run("ci", engine.CheckFailure, "app-1", "suite-1"), commitStatus("ci", engine.CheckSuccess)),
+			facts:  facts(run("ci", model.CheckFailure, "app-1", "suite-1"), commitStatus("ci", model.CheckSuccess)),
 			want:   failed("ci"),
 		},
 		{
 			name:  "a passing check run does not hide a failed status of the same name",
-			facts: facts(commitStatus("ci", engine.CheckFailure), run("ci", engine.CheckSuccess, "app-1", "suite-1")),
+			facts: facts(commitStatus("ci", model.CheckFailure), run("ci", model.CheckSuccess, "app-1", "suite-1")),
 			want:  failed("ci"),
 		},
 		{
 			name:  "a pending check run of the same name keeps a passing status waiting",
-			facts: facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckPending, "app-1", "suite-1")),
-			want:  engine.GateResult{Status: engine.GatePending, Message: `waiting for "ci"`, Who: who},
+			facts: facts(commitStatus("ci", model.CheckSuccess), run("ci", model.CheckPending, "app-1", "suite-1")),
+			want:  model.GateResult{Status: model.GatePending, Message: `waiting for "ci"`, Who: who},
 		},
 		{
 			name:  "two apps, one failed",
-			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckSuccess, "app-2", "suite-2")),
+			facts: facts(run("build", model.CheckFailure, "app-1", "suite-1"), run("build", model.CheckSuccess, "app-2", "suite-2")),
 			want:  failed("build"),
 		},
 		{
 			name:  "two apps, the failed one last",
-			facts: facts(run("build", engine.CheckSuccess, "app-2", "suite-2"), run("build", engine.CheckFailure, "app-1", "suite-1")),
+			facts: facts(run("build", model.CheckSuccess, "app-2", "suite-2"), run("build", model.CheckFailure, "app-1", "suite-1")),
 			want:  failed("build"),
 		},
 		{
 			name:  "a re-run in the same suite replaces the failure",
-			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckSuccess, "app-1", "suite-1")),
+			facts: facts(run("build", model.CheckFailure, "app-1", "suite-1"), run("build", model.CheckSuccess, "app-1", "suite-1")),
 			want:  passed("build"),
 		},
 		{
 			name:  "a re-run in the same suite replaces the success",
-			facts: facts(run("build", engine.CheckSuccess, "app-1", "suite-1"), run("build", engine.CheckFailure, "app-1", "suite-1")),
+			facts: facts(run("build", model.CheckSuccess, "app-1", "suite-1"), run("build", model.CheckFailure, "app-1", "suite-1")),
 			want:  failed("build"),
 		},
 		{
 			name:  "same app, another suite: both count",
-			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckSuccess, "app-1", "suite-2")),
+			facts: facts(run("build", model.CheckFailure, "app-1", "suite-1"), run("build", model.CheckSuccess, "app-1", "suite-2")),
 			want:  failed("build"),
 		},
 		{
 			name: "a re-run replaces only its own check",
-			facts: facts(run("build", engine.CheckFailure, "app-1", "suite-1"), run("build", engine.CheckFailure, "app-2", "suite-2"),
-				run("build", engine.CheckSuccess, "app-1", "suite-1")),
+			facts: facts(run("build", model.CheckFailure, "app-1", "suite-1"), run("build", model.CheckFailure, "app-2", "suite-2"),
+				run("build", model.CheckSuccess, "app-1", "suite-1")),
 			want: failed("build"),
 		},
 		{
 			name:  "the latest status of a context counts",
-			facts: facts(commitStatus("ci", engine.CheckFailure), commitStatus("ci", engine.CheckSuccess)),
+			facts: facts(commitStatus("ci", model.CheckFailure), commitStatus("ci", model.CheckSuccess)),
 			want:  passed("ci"),
 		},
 		{
 			name: "all of them passed",
-			facts: facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckSuccess, "app-1", "suite-1"),
-				run("ci", engine.CheckSuccess, "app-2", "suite-2")),
+			facts: facts(commitStatus("ci", model.CheckSuccess), run("ci", model.CheckSuccess, "app-1", "suite-1"),
+				run("ci", model.CheckSuccess, "app-2", "suite-2")),
 			want: passed("ci"),
 		},
 	}
@@ -278,45 +279,45 @@ func TestCIStatusByWorkflow(t *testing.T) {
 	tests := []struct {
 		name   string
 		params string
-		facts  *engine.Facts
-		want   engine.GateResult
+		facts  *model.Facts
+		want   model.GateResult
 	}{
 		{
 			name:   "every job passed",
 			params: "{workflows: ci}",
-			facts:  facts(job("ci", "test", engine.CheckSuccess, "s1"), job("ci", "lint", engine.CheckSuccess, "s1")),
-			want:   engine.GateResult{Status: engine.GatePass, Message: `workflow "ci" passed`},
+			facts:  facts(job("ci", "test", model.CheckSuccess, "s1"), job("ci", "lint", model.CheckSuccess, "s1")),
+			want:   model.GateResult{Status: model.GatePass, Message: `workflow "ci" passed`},
 		},
 		{
 			name:   "one job failed",
 			params: "{workflows: ci}",
-			facts:  facts(job("ci", "test", engine.CheckSuccess, "s1"), job("ci", "lint", engine.CheckFailure, "s1")),
-			want:   engine.GateResult{Status: engine.GateFail, Message: `workflow "ci" failed`, Who: who},
+			facts:  facts(job("ci", "test", model.CheckSuccess, "s1"), job("ci", "lint", model.CheckFailure, "s1")),
+			want:   model.GateResult{Status: model.GateFail, Message: `workflow "ci" failed`, Who: who},
 		},
 		{
 			name:   "a status named after the workflow is not the workflow",
 			params: "{workflows: ci}",
-			facts:  facts(commitStatus("ci", engine.CheckSuccess), run("ci", engine.CheckSuccess, "app-1", "suite-1")),
-			want:   engine.GateResult{Status: engine.GatePending, Message: `waiting for "ci"`, Who: who},
+			facts:  facts(commitStatus("ci", model.CheckSuccess), run("ci", model.CheckSuccess, "app-1", "suite-1")),
+			want:   model.GateResult{Status: model.GatePending, Message: `waiting for "ci"`, Who: who},
 		},
 		{
 			name:   "two runs of the workflow (two suites), one failed",
 			params: "{workflows: ci}",
-			facts:  facts(job("ci", "test", engine.CheckSuccess, "s1"), job("ci", "test", engine.CheckFailure, "s2")),
-			want:   engine.GateResult{Status: engine.GateFail, Message: `workflow "ci" failed`, Who: who},
+			facts:  facts(job("ci", "test", model.CheckSuccess, "s1"), job("ci", "test", model.CheckFailure, "s2")),
+			want:   model.GateResult{Status: model.GateFail, Message: `workflow "ci" failed`, Who: who},
 		},
 		{
 			name:   "a re-run of the failed job",
 			params: "{workflows: ci}",
-			facts:  facts(job("ci", "test", engine.CheckFailure, "s1"), job("ci", "test", engine.CheckSuccess, "s1")),
-			want:   engine.GateResult{Status: engine.GatePass, Message: `workflow "ci" passed`},
+			facts:  facts(job("ci", "test", model.CheckFailure, "s1"), job("ci", "test", model.CheckSuccess, "s1")),
+			want:   model.GateResult{Status: model.GatePass, Message: `workflow "ci" passed`},
 		},
 		{
 			name:   "other workflows do not count",
 			params: "{workflows: [ci, lint]}",
-			facts: facts(job("ci", "test", engine.CheckSuccess, "s1"), job("lint", "lint", engine.CheckSuccess, "s2"),
-				job("deploy", "test", engine.CheckFailure, "s3")),
-			want: engine.GateResult{Status: engine.GatePass, Message: "all 2 workflows passed"},
+			facts: facts(job("ci", "test", model.CheckSuccess, "s1"), job("lint", "lint", model.CheckSuccess, "s2"),
+				job("deploy", "test", model.CheckFailure, "s3")),
+			want: model.GateResult{Status: model.GatePass, Message: "all 2 workflows passed"},
 		},
 	}
 	for _, tt := range tests {

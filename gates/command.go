@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -57,25 +59,25 @@ func (c command) Timeout() time.Duration { return c.timeout }
 
 // Evaluate passes when the command exited 0; it fails when it exited otherwise or ran out
 // of time, and fails closed when it was not run (the message says why).
-func (c command) Evaluate(f *engine.Facts) engine.GateResult {
+func (c command) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(commandName)
 	}
-	res := engine.GateResult{Check: commandName}
+	res := model.GateResult{Check: commandName}
 	r, ran := f.PR.Commands[c.run]
 	switch {
 	case !ran:
-		res.Status, res.Message = engine.GateError, fmt.Sprintf("%q was not run", c.run)
+		res.Status, res.Message = model.GateError, fmt.Sprintf("%q was not run", c.run)
 	case r.TimedOut:
-		res.Status, res.Message = engine.GateFail, fmt.Sprintf("%q ran out of time (%s)%s", c.run, r.Err, tail(r.Output))
+		res.Status, res.Message = model.GateFail, fmt.Sprintf("%q ran out of time (%s)%s", c.run, r.Err, tail(r.Output))
 		res.Who = "its author"
 	case r.Err != "":
-		res.Status, res.Message = engine.GateError, fmt.Sprintf("%q was not run: %s", c.run, r.Err)
+		res.Status, res.Message = model.GateError, fmt.Sprintf("%q was not run: %s", c.run, r.Err)
 		res.Who = "a maintainer"
 	case r.ExitCode == 0:
-		res.Status, res.Message = engine.GatePass, fmt.Sprintf("%q exited 0 on %s", c.run, shortSHA(f.PR.HeadSHA))
+		res.Status, res.Message = model.GatePass, fmt.Sprintf("%q exited 0 on %s", c.run, shortSHA(f.PR.HeadSHA))
 	default:
-		res.Status, res.Message = engine.GateFail, fmt.Sprintf("%q exited %d on %s%s", c.run, r.ExitCode, shortSHA(f.PR.HeadSHA), tail(r.Output))
+		res.Status, res.Message = model.GateFail, fmt.Sprintf("%q exited %d on %s%s", c.run, r.ExitCode, shortSHA(f.PR.HeadSHA), tail(r.Output))
 		res.Who = "its author"
 	}
 	return res

@@ -3,6 +3,8 @@ package gates
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -49,17 +51,17 @@ type deployment struct {
 var _ engine.Check = deployment{}
 
 // Evaluate waits until the head's latest deployment to the environment has the state.
-func (c deployment) Evaluate(f *engine.Facts) engine.GateResult {
+func (c deployment) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(deploymentName) // fail closed
 	}
 	d, ok := f.PR.Deployments.Latest(c.environment)
-	res := engine.GateResult{Check: deploymentName, Status: engine.GatePending, Who: "the deployment to " + c.environment}
+	res := model.GateResult{Check: deploymentName, Status: model.GatePending, Who: "the deployment to " + c.environment}
 	switch {
 	case !ok:
 		res.Message = fmt.Sprintf("the head is not deployed to %s yet", c.environment)
 	case d.State == c.state:
-		res.Status, res.Who = engine.GatePass, ""
+		res.Status, res.Who = model.GatePass, ""
 		res.Message = fmt.Sprintf("the head's latest deployment to %s is %s", c.environment, c.state)
 	case d.State == "":
 		res.Message = fmt.Sprintf("the head's latest deployment to %s has no status yet; needs %s", c.environment, c.state)

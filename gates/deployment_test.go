@@ -4,50 +4,51 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func deployments(ds ...engine.Deployment) prOpt {
-	return func(pr *engine.PullRequest) { pr.Deployments = append(pr.Deployments, ds...) }
+func deployments(ds ...model.Deployment) prOpt {
+	return func(pr *model.PullRequest) { pr.Deployments = append(pr.Deployments, ds...) }
 }
 
 func TestDeployment(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name  string
-		facts *engine.Facts
-		want  engine.GateResult
+		facts *model.Facts
+		want  model.GateResult
 	}{
 		{
 			name:  "the latest deployment succeeded",
-			facts: facts(deployments(engine.Deployment{Environment: "staging", State: "failure", CreatedAt: t0}, engine.Deployment{Environment: "staging", State: "success", CreatedAt: t0.Add(time.Minute)})),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "the head's latest deployment to staging is success"},
+			facts: facts(deployments(model.Deployment{Environment: "staging", State: "failure", CreatedAt: t0}, model.Deployment{Environment: "staging", State: "success", CreatedAt: t0.Add(time.Minute)})),
+			want:  model.GateResult{Status: model.GatePass, Message: "the head's latest deployment to staging is success"},
 		},
 		{
 			name:  "the latest deployment failed",
-			facts: facts(deployments(engine.Deployment{Environment: "staging", State: "success", CreatedAt: t0}, engine.Deployment{Environment: "staging", State: "failure", CreatedAt: t0.Add(time.Minute)})),
-			want: engine.GateResult{Status: engine.GatePending, Message: "the head's latest deployment to staging is failure; needs success",
+			facts: facts(deployments(model.Deployment{Environment: "staging", State: "success", CreatedAt: t0}, model.Deployment{Environment: "staging", State: "failure", CreatedAt: t0.Add(time.Minute)})),
+			want: model.GateResult{Status: model.GatePending, Message: "the head's latest deployment to staging is failure; needs success",
 				Who: "the deployment to staging"},
 		},
 		{
 			name:  "deployed elsewhere only",
-			facts: facts(deployments(engine.Deployment{Environment: "production", State: "success", CreatedAt: t0})),
-			want:  engine.GateResult{Status: engine.GatePending, Message: "the head is not deployed to staging yet", Who: "the deployment to staging"},
+			facts: facts(deployments(model.Deployment{Environment: "production", State: "success", CreatedAt: t0})),
+			want:  model.GateResult{Status: model.GatePending, Message: "the head is not deployed to staging yet", Who: "the deployment to staging"},
 		},
 		{
 			name:  "no status yet",
-			facts: facts(deployments(engine.Deployment{Environment: "staging", CreatedAt: t0})),
-			want: engine.GateResult{Status: engine.GatePending, Message: "the head's latest deployment to staging has no status yet; needs success",
+			facts: facts(deployments(model.Deployment{Environment: "staging", CreatedAt: t0})),
+			want: model.GateResult{Status: model.GatePending, Message: "the head's latest deployment to staging has no status yet; needs success",
 				Who: "the deployment to staging"},
 		},
 		{
 			name:  "no pull request fails closed",
 			facts: nil,
-			want: engine.GateResult{Status: engine.GateError,
+			want: model.GateResult{Status: model.GateError,
 				Message: `there is no pull request to check; "deployment" works only on pull requests`},
 		},
 	}

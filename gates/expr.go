@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -54,20 +56,20 @@ type exprRunCheck struct {
 var _ engine.RunCheck = exprRunCheck{}
 
 // EvaluateRun runs the expression over env, the run's.
-func (c exprRunCheck) EvaluateRun(_ *engine.Facts, env lang.Env) engine.GateResult {
+func (c exprRunCheck) EvaluateRun(_ *model.Facts, env lang.Env) model.GateResult {
 	res := c.eval(env)
-	if !c.readsFacts && res.Status != engine.GatePass {
-		if res.Status == engine.GateError {
+	if !c.readsFacts && res.Status != model.GatePass {
+		if res.Status == model.GateError {
 			res.Message = fmt.Sprintf("%q cannot be evaluated: %s", c.expr.Src, res.Message)
 		}
-		res.Status = engine.GateFail
+		res.Status = model.GateFail
 	}
 	return res
 }
 
 // Evaluate without a run: the expression reads the run, so it cannot be decided.
-func (c exprRunCheck) Evaluate(*engine.Facts) engine.GateResult {
-	return engine.GateResult{Check: exprName, Status: engine.GateError,
+func (c exprRunCheck) Evaluate(*model.Facts) model.GateResult {
+	return model.GateResult{Check: exprName, Status: model.GateError,
 		Message: fmt.Sprintf("%q reads the run; it is evaluated only at a run's gate", c.expr.Src)}
 }
 
@@ -86,22 +88,22 @@ func (c exprCheck) NeedsPR() bool { return slices.Contains(c.expr.Roots(), "gith
 
 // Evaluate runs the expression over the facts. An expression that fails to run, or
 // gives anything but true or false, is an error: the gate fails closed.
-func (c exprCheck) Evaluate(f *engine.Facts) engine.GateResult {
-	return c.eval(lang.Env{"github": engine.FactsEnv(f)})
+func (c exprCheck) Evaluate(f *model.Facts) model.GateResult {
+	return c.eval(lang.Env{"github": model.FactsEnv(f)})
 }
 
-func (c exprCheck) eval(env lang.Env) engine.GateResult {
-	res := engine.GateResult{Check: exprName}
+func (c exprCheck) eval(env lang.Env) model.GateResult {
+	res := model.GateResult{Check: exprName}
 	ok, err := c.expr.Bool(env)
 	switch {
 	case err != nil:
-		res.Status = engine.GateError // fail closed
+		res.Status = model.GateError // fail closed
 		res.Message = err.Error()
 	case ok:
-		res.Status = engine.GatePass
+		res.Status = model.GatePass
 		res.Message = fmt.Sprintf("%q holds", c.expr.Src)
 	default:
-		res.Status = engine.GatePending
+		res.Status = model.GatePending
 		res.Message = fmt.Sprintf("%q does not hold yet", c.expr.Src)
 		if c.message != nil {
 			if m, err := c.message.Render(env); err == nil && m != "" {

@@ -3,6 +3,8 @@ package gates
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,59 +16,59 @@ func TestExpr(t *testing.T) {
 	tests := []struct {
 		name   string
 		params string
-		facts  *engine.Facts
-		want   engine.GateResult
+		facts  *model.Facts
+		want   model.GateResult
 	}{
 		{
 			name:   "true",
 			params: "{expr: github.pr.number == 7 && !github.pr.draft}",
 			facts:  facts(),
-			want:   engine.GateResult{Status: engine.GatePass, Message: `"github.pr.number == 7 && !github.pr.draft" holds`},
+			want:   model.GateResult{Status: model.GatePass, Message: `"github.pr.number == 7 && !github.pr.draft" holds`},
 		},
 		{
 			name:   "false, with a message",
 			params: `{expr: "'ready' in github.pr.labels", message: "add the ready label to PR #{{ github.pr.number }}"}`,
 			facts:  facts(labels("bug")),
-			want:   engine.GateResult{Status: engine.GatePending, Message: "add the ready label to PR #7"},
+			want:   model.GateResult{Status: model.GatePending, Message: "add the ready label to PR #7"},
 		},
 		{
 			name:   "false, without a message",
 			params: `{expr: "github.pr.mergeable != null"}`,
 			facts:  facts(),
-			want:   engine.GateResult{Status: engine.GatePending, Message: `"github.pr.mergeable != null" does not hold yet`},
+			want:   model.GateResult{Status: model.GatePending, Message: `"github.pr.mergeable != null" does not hold yet`},
 		},
 		{
 			name:   "mergeable known",
 			params: `{expr: "{{ github.pr.mergeable != null }}"}`,
-			facts:  facts(func(pr *engine.PullRequest) { pr.Mergeable = engine.Conflicting }),
-			want:   engine.GateResult{Status: engine.GatePass, Message: `"github.pr.mergeable != null" holds`},
+			facts:  facts(func(pr *model.PullRequest) { pr.Mergeable = model.Conflicting }),
+			want:   model.GateResult{Status: model.GatePass, Message: `"github.pr.mergeable != null" holds`},
 		},
 		{
 			name:   "checks and reviews",
 			params: `{expr: "all(github.pr.checks, .state == 'success') && any(github.pr.reviews, .state == 'APPROVED' && .commit_sha == github.pr.head_sha)"}`,
-			facts:  facts(check("test", engine.CheckSuccess), review("alice", engine.ReviewApproved, head)),
-			want: engine.GateResult{Status: engine.GatePass,
+			facts:  facts(check("test", model.CheckSuccess), review("alice", model.ReviewApproved, head)),
+			want: model.GateResult{Status: model.GatePass,
 				Message: `"all(github.pr.checks, .state == 'success') && any(github.pr.reviews, .state == 'APPROVED' && .commit_sha == github.pr.head_sha)" holds`},
 		},
 		{
 			name:   "not a boolean fails closed",
 			params: "{expr: github.pr.title}",
-			facts:  facts(func(pr *engine.PullRequest) { pr.Title = "Fix it" }),
-			want: engine.GateResult{Status: engine.GateError,
+			facts:  facts(func(pr *model.PullRequest) { pr.Title = "Fix it" }),
+			want: model.GateResult{Status: model.GateError,
 				Message: `expression "github.pr.title" at t.yaml:1:8 gave the string Fix it, not true or false`},
 		},
 		{
 			name:   "no pull request fails closed",
 			params: "{expr: github.pr.draft == false}",
-			facts:  &engine.Facts{Repo: "org/repo"},
-			want: engine.GateResult{Status: engine.GateError,
+			facts:  &model.Facts{Repo: "org/repo"},
+			want: model.GateResult{Status: model.GateError,
 				Message: `evaluating "github.pr.draft == false" at t.yaml:1:8: cannot fetch draft from <nil>`},
 		},
 		{
 			name:   "a message that fails to render falls back",
 			params: `{expr: "false", message: "{{ context.a.b }}"}`,
 			facts:  facts(),
-			want:   engine.GateResult{Status: engine.GatePending, Message: `"false" does not hold yet`},
+			want:   model.GateResult{Status: model.GatePending, Message: `"false" does not hold yet`},
 		},
 	}
 	for _, tt := range tests {
@@ -109,22 +111,22 @@ func TestExprOverRun(t *testing.T) {
 	rc, ok := c.(engine.RunCheck)
 	require.True(t, ok, "%T", c)
 	env := func(risk any) lang.Env {
-		return lang.Env{"github": engine.FactsEnv(nil), "stages": map[string]any{"plan": map[string]any{"outputs": map[string]any{"risk": risk}}}}
+		return lang.Env{"github": model.FactsEnv(nil), "stages": map[string]any{"plan": map[string]any{"outputs": map[string]any{"risk": risk}}}}
 	}
-	assert.Equal(t, engine.GatePass, rc.EvaluateRun(nil, env(1)).Status)
+	assert.Equal(t, model.GatePass, rc.EvaluateRun(nil, env(1)).Status)
 	r := rc.EvaluateRun(nil, env(5))
-	assert.Equal(t, engine.GateFail, r.Status, "nothing the gate waits for can change the run's outputs")
+	assert.Equal(t, model.GateFail, r.Status, "nothing the gate waits for can change the run's outputs")
 	assert.Equal(t, "risk 5", r.Message)
-	r = rc.EvaluateRun(nil, lang.Env{"github": engine.FactsEnv(nil)})
-	assert.Equal(t, engine.GateFail, r.Status, "a missing output fails closed: %s", r.Message)
-	assert.Equal(t, engine.GateError, c.Evaluate(nil).Status, "without a run it cannot be decided")
+	r = rc.EvaluateRun(nil, lang.Env{"github": model.FactsEnv(nil)})
+	assert.Equal(t, model.GateFail, r.Status, "a missing output fails closed: %s", r.Message)
+	assert.Equal(t, model.GateError, c.Evaluate(nil).Status, "without a run it cannot be decided")
 
 	c = mustCompile(t, Expr{}, "expr", `{expr: "stages.plan.outputs.risk < 3 && !github.pr.draft"}`)
 	rc = c.(engine.RunCheck)
-	f := &engine.Facts{PR: &engine.PullRequest{Draft: true}}
+	f := &model.Facts{PR: &model.PullRequest{Draft: true}}
 	e := env(1)
-	e["github"] = engine.FactsEnv(f)
-	assert.Equal(t, engine.GatePending, rc.EvaluateRun(f, e).Status, "a draft can become ready: it waits")
+	e["github"] = model.FactsEnv(f)
+	assert.Equal(t, model.GatePending, rc.EvaluateRun(f, e).Status, "a draft can become ready: it waits")
 
 	c = mustCompile(t, Expr{}, "expr", `{expr: "!github.pr.draft"}`)
 	_, ok = c.(engine.RunCheck)
@@ -137,10 +139,10 @@ func TestExprOverSharedWaits(t *testing.T) {
 	c := mustCompile(t, Expr{}, "expr", `{expr: "shared.ready == true"}`)
 	rc, ok := c.(engine.RunCheck)
 	require.True(t, ok, "%T", c)
-	env := lang.Env{"github": engine.FactsEnv(nil), "shared": map[string]any{}}
-	assert.Equal(t, engine.GatePending, rc.EvaluateRun(nil, env).Status, "not set yet: it waits")
+	env := lang.Env{"github": model.FactsEnv(nil), "shared": map[string]any{}}
+	assert.Equal(t, model.GatePending, rc.EvaluateRun(nil, env).Status, "not set yet: it waits")
 	env["shared"] = map[string]any{"ready": true}
-	assert.Equal(t, engine.GatePass, rc.EvaluateRun(nil, env).Status)
+	assert.Equal(t, model.GatePass, rc.EvaluateRun(nil, env).Status)
 }
 
 // An expression over the run alone reads no pull request; one over the facts does.

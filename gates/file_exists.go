@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -61,16 +63,16 @@ func (c fileExists) Paths() []string { return c.paths }
 
 // Evaluate passes when the head holds every path; it waits while one is missing, and fails
 // closed when the paths were not read.
-func (c fileExists) Evaluate(f *engine.Facts) engine.GateResult {
+func (c fileExists) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(fileExistsName)
 	}
-	res := engine.GateResult{Check: fileExistsName}
+	res := model.GateResult{Check: fileExistsName}
 	var missing []string
 	for _, p := range c.paths {
 		exists, read := f.PR.PathsExist[p]
 		if !read {
-			res.Status, res.Message = engine.GateError, fmt.Sprintf("whether %s exists on the head was not read", p)
+			res.Status, res.Message = model.GateError, fmt.Sprintf("whether %s exists on the head was not read", p)
 			return res
 		}
 		if !exists {
@@ -78,11 +80,11 @@ func (c fileExists) Evaluate(f *engine.Facts) engine.GateResult {
 		}
 	}
 	if len(missing) == 0 {
-		res.Status, res.Message = engine.GatePass, joinAnd(c.paths)+" "+engine.Plural(len(c.paths), "exists", "exist")+" on "+shortSHA(f.PR.HeadSHA)
+		res.Status, res.Message = model.GatePass, joinAnd(c.paths)+" "+model.Plural(len(c.paths), "exists", "exist")+" on "+shortSHA(f.PR.HeadSHA)
 		return res
 	}
-	res.Status = engine.GatePending
-	res.Message = fmt.Sprintf("%s %s not on the head %s", joinAnd(missing), engine.Plural(len(missing), "is", "are"), shortSHA(f.PR.HeadSHA))
-	res.Who = "its author (add " + engine.Plural(len(missing), "it", "them") + ")"
+	res.Status = model.GatePending
+	res.Message = fmt.Sprintf("%s %s not on the head %s", joinAnd(missing), model.Plural(len(missing), "is", "are"), shortSHA(f.PR.HeadSHA))
+	res.Who = "its author (add " + model.Plural(len(missing), "it", "them") + ")"
 	return res
 }

@@ -3,6 +3,8 @@ package gates
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
@@ -16,45 +18,45 @@ const (
 )
 
 // prOpt changes the pull request a test builds.
-type prOpt func(*engine.PullRequest)
+type prOpt func(*model.PullRequest)
 
 // facts returns facts about an open PR by "author" on head, changed by opts.
-func facts(opts ...prOpt) *engine.Facts {
-	pr := &engine.PullRequest{Number: 7, State: engine.PROpen, Author: "author", BaseRef: "main", HeadSHA: head}
+func facts(opts ...prOpt) *model.Facts {
+	pr := &model.PullRequest{Number: 7, State: model.PROpen, Author: "author", BaseRef: "main", HeadSHA: head}
 	for _, o := range opts {
 		o(pr)
 	}
-	return &engine.Facts{Repo: "org/repo", DefaultBranch: "main", PR: pr}
+	return &model.Facts{Repo: "org/repo", DefaultBranch: "main", PR: pr}
 }
 
 func labels(ls ...string) prOpt {
-	return func(pr *engine.PullRequest) { pr.Labels = append(pr.Labels, ls...) }
+	return func(pr *model.PullRequest) { pr.Labels = append(pr.Labels, ls...) }
 }
 
 // review adds a review by user in state on commit sha, by someone with write access.
 func review(user, state, sha string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: state, CommitSHA: sha, CanPush: true})
+	return func(pr *model.PullRequest) {
+		pr.Reviews = append(pr.Reviews, model.Review{Author: user, State: state, CommitSHA: sha, CanPush: true})
 	}
 }
 
 // readOnly adds a review by a user without write access.
 func readOnly(user, state, sha string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: state, CommitSHA: sha})
+	return func(pr *model.PullRequest) {
+		pr.Reviews = append(pr.Reviews, model.Review{Author: user, State: state, CommitSHA: sha})
 	}
 }
 
 // botReview adds a review by an app with write access.
 func botReview(user, state, sha string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: state, CommitSHA: sha, CanPush: true, IsBot: true})
+	return func(pr *model.PullRequest) {
+		pr.Reviews = append(pr.Reviews, model.Review{Author: user, State: state, CommitSHA: sha, CanPush: true, IsBot: true})
 	}
 }
 
 func check(name, state string) prOpt {
-	return func(pr *engine.PullRequest) {
-		pr.Checks = append(pr.Checks, engine.CheckResult{Name: name, Kind: "check_run", State: state})
+	return func(pr *model.PullRequest) {
+		pr.Checks = append(pr.Checks, model.CheckResult{Name: name, Kind: "check_run", State: state})
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -68,11 +70,11 @@ var _ engine.Check = httpCheck{}
 func (c httpCheck) URL() string { return c.url }
 
 // Evaluate judges the url's answer with `expect`.
-func (c httpCheck) Evaluate(f *engine.Facts) engine.GateResult {
+func (c httpCheck) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(httpName) // fail closed
 	}
-	res := engine.GateResult{Check: httpName, Status: engine.GateError}
+	res := model.GateResult{Check: httpName, Status: model.GateError}
 	a, ok := f.PR.HTTP[c.url]
 	switch {
 	case !ok:
@@ -87,10 +89,10 @@ func (c httpCheck) Evaluate(f *engine.Facts) engine.GateResult {
 	case err != nil:
 		res.Message = fmt.Sprintf("GET %s answered %d; %q cannot be evaluated: %v", c.url, a.Status, c.expect.Src, err)
 	case pass:
-		res.Status = engine.GatePass
+		res.Status = model.GatePass
 		res.Message = fmt.Sprintf("GET %s answered %d; %q holds", c.url, a.Status, c.expect.Src)
 	default:
-		res.Status, res.Who = engine.GatePending, c.url
+		res.Status, res.Who = model.GatePending, c.url
 		res.Message = fmt.Sprintf("GET %s answered %d; %q does not hold yet", c.url, a.Status, c.expect.Src)
 	}
 	return res

@@ -4,19 +4,20 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 const statusURL = "https://status.example.com/api/health"
 
-func answered(url string, a engine.HTTPAnswer) prOpt {
-	return func(pr *engine.PullRequest) {
+func answered(url string, a model.HTTPAnswer) prOpt {
+	return func(pr *model.PullRequest) {
 		if pr.HTTP == nil {
-			pr.HTTP = engine.HTTPAnswers{}
+			pr.HTTP = model.HTTPAnswers{}
 		}
 		pr.HTTP[url] = a
 	}
@@ -26,40 +27,40 @@ func TestHTTP(t *testing.T) {
 	const expect = `outputs.status == 200 && outputs.json.state == "green"`
 	tests := []struct {
 		name  string
-		facts *engine.Facts
-		want  engine.GateResult
+		facts *model.Facts
+		want  model.GateResult
 	}{
 		{
 			name:  "the answer holds",
-			facts: facts(answered(statusURL, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}})),
-			want:  engine.GateResult{Status: engine.GatePass, Message: fmt.Sprintf("GET %s answered 200; %q holds", statusURL, expect)},
+			facts: facts(answered(statusURL, model.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}})),
+			want:  model.GateResult{Status: model.GatePass, Message: fmt.Sprintf("GET %s answered 200; %q holds", statusURL, expect)},
 		},
 		{
 			name:  "the answer does not hold yet",
-			facts: facts(answered(statusURL, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "red"}})),
-			want: engine.GateResult{Status: engine.GatePending, Who: statusURL,
+			facts: facts(answered(statusURL, model.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "red"}})),
+			want: model.GateResult{Status: model.GatePending, Who: statusURL,
 				Message: fmt.Sprintf("GET %s answered 200; %q does not hold yet", statusURL, expect)},
 		},
 		{
 			name:  "a refused call fails closed",
-			facts: facts(answered(statusURL, engine.HTTPAnswer{Err: "refused: status.example.com is not in settings.webhooks.allow"})),
-			want: engine.GateResult{Status: engine.GateError,
+			facts: facts(answered(statusURL, model.HTTPAnswer{Err: "refused: status.example.com is not in settings.webhooks.allow"})),
+			want: model.GateResult{Status: model.GateError,
 				Message: `GET ` + statusURL + `: refused: status.example.com is not in settings.webhooks.allow`},
 		},
 		{
 			name:  "no answer fetched fails closed",
 			facts: facts(),
-			want:  engine.GateResult{Status: engine.GateError, Message: `GET ` + statusURL + ` was not made`},
+			want:  model.GateResult{Status: model.GateError, Message: `GET ` + statusURL + ` was not made`},
 		},
 		{
 			name:  "an answer that is not JSON fails closed",
-			facts: facts(answered(statusURL, engine.HTTPAnswer{Status: 200})),
-			want:  engine.GateResult{Status: engine.GateError},
+			facts: facts(answered(statusURL, model.HTTPAnswer{Status: 200})),
+			want:  model.GateResult{Status: model.GateError},
 		},
 		{
 			name:  "no pull request fails closed",
 			facts: nil,
-			want:  engine.GateResult{Status: engine.GateError, Message: `there is no pull request to check; "http" works only on pull requests`},
+			want:  model.GateResult{Status: model.GateError, Message: `there is no pull request to check; "http" works only on pull requests`},
 		},
 	}
 	for _, tt := range tests {
@@ -100,11 +101,11 @@ func TestHTTPParams(t *testing.T) {
 // The expression reads the answer as `response`; `outputs`, the root a webhook stage keeps
 // its answer under, names the same.
 func TestHTTPResponseRoot(t *testing.T) {
-	f := facts(answered(statusURL, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}}))
+	f := facts(answered(statusURL, model.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}}))
 	for _, expect := range []string{`response.status == 200 && response.json.state == "green"`, `outputs.json.state == response.json.state`} {
 		c := mustCompile(t, HTTP{}, "http", `{url: "`+statusURL+`", expect: '`+expect+`'}`)
 		got := c.Evaluate(f)
-		assert.Equal(t, engine.GatePass, got.Status, got.Message)
+		assert.Equal(t, model.GatePass, got.Status, got.Message)
 		assert.Contains(t, got.Message, fmt.Sprintf("%q", expect), "the message quotes the expression as written")
 	}
 }

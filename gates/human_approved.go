@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -69,13 +71,13 @@ func (c humanApprovedFrom) Group() string { return c.group }
 // Evaluate counts the approvals of the group's members only. A group the facts do not
 // describe (it is not in the config), or a team of it whose members were not read, fails
 // closed.
-func (c humanApprovedFrom) Evaluate(f *engine.Facts) engine.GateResult {
+func (c humanApprovedFrom) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(humanApprovedName)
 	}
 	g, ok := f.Groups[c.group]
 	if !ok {
-		return engine.GateResult{Check: humanApprovedName, Status: engine.GateError,
+		return model.GateResult{Check: humanApprovedName, Status: model.GateError,
 			Message: fmt.Sprintf("group %q is not in the config", c.group), Who: "a maintainer (fix the pipeline)"}
 	}
 	members := map[string]bool{}
@@ -85,7 +87,7 @@ func (c humanApprovedFrom) Evaluate(f *engine.Facts) engine.GateResult {
 	for _, t := range g.Teams {
 		logins, read := f.TeamMembers[strings.ToLower(t)]
 		if !read {
-			return engine.GateResult{Check: humanApprovedName, Status: engine.GateError,
+			return model.GateResult{Check: humanApprovedName, Status: model.GateError,
 				Message: fmt.Sprintf("the members of team %s were not read", t), Who: "a maintainer"}
 		}
 		for _, u := range logins {
@@ -103,7 +105,7 @@ const humanApprovedName = "human_approved"
 // author or someone who wrote commits of it (unless settings.approvals.allow_contributors),
 // from an app (a bot account) or from one of the config's agents (Facts.Agents, a machine
 // user's login) does not count.
-func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
+func (c humanApproved) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(humanApprovedName) // fail closed
 	}
@@ -112,11 +114,11 @@ func (c humanApproved) Evaluate(f *engine.Facts) engine.GateResult {
 
 // evaluate counts approvals; with member set, only those of the logins it accepts. whom
 // says who may approve, for the message.
-func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom string) engine.GateResult {
+func (c humanApproved) evaluate(f *model.Facts, member func(string) bool, whom string) model.GateResult {
 	pr := f.PR
 	var approvers, notes []string
-	for _, r := range engine.LatestReviews(pr.Reviews) {
-		if r.State != engine.ReviewApproved {
+	for _, r := range model.LatestReviews(pr.Reviews) {
+		if r.State != model.ReviewApproved {
 			continue
 		}
 		switch {
@@ -136,22 +138,22 @@ func (c humanApproved) evaluate(f *engine.Facts, member func(string) bool, whom 
 			notes = append(notes, fmt.Sprintf("%s has no write access", r.Author))
 		case pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA:
 			notes = append(notes, fmt.Sprintf("%s's approval is on an older commit", r.Author))
-		case !r.SubmittedAt.After(pr.Last(engine.TimelineBaseChanged, "")) && !pr.Last(engine.TimelineBaseChanged, "").IsZero():
+		case !r.SubmittedAt.After(pr.Last(model.TimelineBaseChanged, "")) && !pr.Last(model.TimelineBaseChanged, "").IsZero():
 			// A new base is a new change to review, as GitHub's "dismiss stale approvals" has it.
 			notes = append(notes, fmt.Sprintf("%s's approval predates the change of base to %s", r.Author, pr.BaseRef))
 		default:
 			approvers = append(approvers, r.Author)
 		}
 	}
-	res := engine.GateResult{Check: humanApprovedName}
+	res := model.GateResult{Check: humanApprovedName}
 	if len(approvers) >= c.count {
-		res.Status = engine.GatePass
+		res.Status = model.GatePass
 		res.Message = "approved by " + joinAnd(approvers)
 		return res
 	}
-	res.Status = engine.GatePending
+	res.Status = model.GatePending
 	res.Message = fmt.Sprintf("needs %d approving %s from %s; has %d",
-		c.count, engine.Plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
+		c.count, model.Plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
 	if len(notes) > 0 {
 		res.Message += " (" + strings.Join(notes, "; ") + ")"
 	}

@@ -4,9 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -14,119 +15,119 @@ func TestHumanApproved(t *testing.T) {
 	tests := []struct {
 		name   string
 		params string
-		facts  *engine.Facts
-		want   engine.GateResult
+		facts  *model.Facts
+		want   model.GateResult
 	}{
 		{
 			name:  "no reviews",
 			facts: facts(),
-			want: engine.GateResult{Status: engine.GatePending,
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
 		},
 		{
 			name:  "approved on the head",
-			facts: facts(review("alice", engine.ReviewApproved, head)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by alice"},
+			facts: facts(review("alice", model.ReviewApproved, head)),
+			want:  model.GateResult{Status: model.GatePass, Message: "approved by alice"},
 		},
 		{
 			name:  "a later comment does not undo an approval",
-			facts: facts(review("alice", engine.ReviewApproved, head), review("alice", engine.ReviewCommented, head)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by alice"},
+			facts: facts(review("alice", model.ReviewApproved, head), review("alice", model.ReviewCommented, head)),
+			want:  model.GateResult{Status: model.GatePass, Message: "approved by alice"},
 		},
 		{
 			name:  "stale approval",
-			facts: facts(review("alice", engine.ReviewApproved, old)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: facts(review("alice", model.ReviewApproved, old)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (alice's approval is on an older commit)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:  "no write access",
-			facts: facts(readOnly("bob", engine.ReviewApproved, head)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: facts(readOnly("bob", model.ReviewApproved, head)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (bob has no write access)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:  "an app's approval is not a person's",
-			facts: facts(botReview("review-agent[bot]", engine.ReviewApproved, head)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: facts(botReview("review-agent[bot]", model.ReviewApproved, head)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (review-agent[bot] is an app, not a person)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:  "an agent's machine user is not a person",
-			facts: withAgents(facts(review("Review-Agent", engine.ReviewApproved, head)), "review-agent"),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: withAgents(facts(review("Review-Agent", model.ReviewApproved, head)), "review-agent"),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (Review-Agent is an agent, not a person)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:  "someone who pushed commits to it",
-			facts: withContributors(facts(review("bob", engine.ReviewApproved, head)), "Bob", false),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: withContributors(facts(review("bob", model.ReviewApproved, head)), "Bob", false),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (bob wrote commits of it)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name: "the author of another pull request the run would merge",
-			facts: func() *engine.Facts {
-				f := facts(review("bob", engine.ReviewApproved, head))
+			facts: func() *model.Facts {
+				f := facts(review("bob", model.ReviewApproved, head))
 				f.RunAuthors = []string{"Bob"}
 				return f
 			}(),
-			want: engine.GateResult{Status: engine.GatePending,
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (bob is the author of another pull request of the run)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:  "a contributor, with allow_contributors",
-			facts: withContributors(facts(review("bob", engine.ReviewApproved, head)), "bob", true),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by bob"},
+			facts: withContributors(facts(review("bob", model.ReviewApproved, head)), "bob", true),
+			want:  model.GateResult{Status: model.GatePass, Message: "approved by bob"},
 		},
 		{
 			name:  "the author's own approval",
-			facts: facts(review("Author", engine.ReviewApproved, head)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: facts(review("Author", model.ReviewApproved, head)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0 (Author is the author)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:  "approval then changes requested",
-			facts: facts(review("alice", engine.ReviewApproved, head), review("alice", engine.ReviewChangesRequested, head)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: facts(review("alice", model.ReviewApproved, head), review("alice", model.ReviewChangesRequested, head)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
 		},
 		{
 			name:  "approval dismissed",
-			facts: facts(review("alice", engine.ReviewApproved, head), review("alice", engine.ReviewDismissed, head)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts: facts(review("alice", model.ReviewApproved, head), review("alice", model.ReviewDismissed, head)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
 		},
 		{
 			name:  "re-approved on the head after a push",
-			facts: facts(review("alice", engine.ReviewApproved, old), review("alice", engine.ReviewApproved, head)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "approved by alice"},
+			facts: facts(review("alice", model.ReviewApproved, old), review("alice", model.ReviewApproved, head)),
+			want:  model.GateResult{Status: model.GatePass, Message: "approved by alice"},
 		},
 		{
 			name:   "two needed, one given",
 			params: "{count: 2}",
-			facts:  facts(review("alice", engine.ReviewApproved, head), review("bob", engine.ReviewApproved, old)),
-			want: engine.GateResult{Status: engine.GatePending,
+			facts:  facts(review("alice", model.ReviewApproved, head), review("bob", model.ReviewApproved, old)),
+			want: model.GateResult{Status: model.GatePending,
 				Message: "needs 2 approving reviews from someone with write access; has 1 (bob's approval is on an older commit)",
 				Who:     "a reviewer with write access"},
 		},
 		{
 			name:   "three approvals",
 			params: "{count: 2}",
-			facts: facts(review("alice", engine.ReviewApproved, head), review("bob", engine.ReviewApproved, head),
-				review("carol", engine.ReviewApproved, head)),
-			want: engine.GateResult{Status: engine.GatePass, Message: "approved by alice, bob and carol"},
+			facts: facts(review("alice", model.ReviewApproved, head), review("bob", model.ReviewApproved, head),
+				review("carol", model.ReviewApproved, head)),
+			want: model.GateResult{Status: model.GatePass, Message: "approved by alice, bob and carol"},
 		},
 		{
 			name:  "no pull request fails closed",
-			facts: &engine.Facts{Repo: "org/repo"},
-			want: engine.GateResult{Status: engine.GateError,
+			facts: &model.Facts{Repo: "org/repo"},
+			want: model.GateResult{Status: model.GateError,
 				Message: `there is no pull request to check; "human_approved" works only on pull requests`},
 		},
 	}
@@ -165,35 +166,35 @@ func TestHumanApprovedParams(t *testing.T) {
 func TestHumanApprovedAfterBaseChange(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	approvedAt := func(user string, when time.Time) prOpt {
-		return func(pr *engine.PullRequest) {
-			pr.Reviews = append(pr.Reviews, engine.Review{Author: user, State: engine.ReviewApproved, CommitSHA: head, CanPush: true, SubmittedAt: when})
+		return func(pr *model.PullRequest) {
+			pr.Reviews = append(pr.Reviews, model.Review{Author: user, State: model.ReviewApproved, CommitSHA: head, CanPush: true, SubmittedAt: when})
 		}
 	}
-	retargeted := func(pr *engine.PullRequest) {
+	retargeted := func(pr *model.PullRequest) {
 		pr.BaseRef = "release-1.x"
-		pr.Timeline = append(pr.Timeline, engine.TimelineEvent{Kind: engine.TimelineBaseChanged, Label: "release-1.x", At: at.Add(time.Hour)})
+		pr.Timeline = append(pr.Timeline, model.TimelineEvent{Kind: model.TimelineBaseChanged, Label: "release-1.x", At: at.Add(time.Hour)})
 	}
 	c := mustCompile(t, HumanApproved{}, "human_approved", "{count: 1}")
 
 	got := c.Evaluate(facts(approvedAt("alice", at), retargeted))
-	assert.Equal(t, engine.GatePending, got.Status)
+	assert.Equal(t, model.GatePending, got.Status)
 	assert.Contains(t, got.Message, "alice's approval predates the change of base to release-1.x")
 
 	got = c.Evaluate(facts(approvedAt("alice", at), approvedAt("bob", at.Add(2*time.Hour)), retargeted))
-	assert.Equal(t, engine.GatePass, got.Status)
+	assert.Equal(t, model.GatePass, got.Status)
 	assert.Equal(t, "approved by bob", got.Message)
 }
 
 // withContributors makes login a writer of commits of f's pull request; allowed is
 // settings.approvals.allow_contributors.
-func withContributors(f *engine.Facts, login string, allowed bool) *engine.Facts {
+func withContributors(f *model.Facts, login string, allowed bool) *model.Facts {
 	f.PR.Contributors = append(f.PR.Contributors, login)
 	f.ContributorsApprove = allowed
 	return f
 }
 
 // withAgents sets the logins of the config's agents, as the engine does.
-func withAgents(f *engine.Facts, logins ...string) *engine.Facts {
+func withAgents(f *model.Facts, logins ...string) *model.Facts {
 	f.Agents = logins
 	return f
 }

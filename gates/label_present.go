@@ -3,6 +3,8 @@ package gates
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -39,20 +41,20 @@ var _ engine.Check = labelPresent{}
 const labelPresentName = "label_present"
 
 // Evaluate waits until the label is on the PR.
-func (c labelPresent) Evaluate(f *engine.Facts) engine.GateResult {
+func (c labelPresent) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(labelPresentName) // fail closed
 	}
 	if f.PR.HasLabel(c.label) {
-		return engine.GateResult{
+		return model.GateResult{
 			Check:   labelPresentName,
-			Status:  engine.GatePass,
+			Status:  model.GatePass,
 			Message: fmt.Sprintf("label %q is present", c.label),
 		}
 	}
-	return engine.GateResult{
+	return model.GateResult{
 		Check:   labelPresentName,
-		Status:  engine.GatePending,
+		Status:  model.GatePending,
 		Message: fmt.Sprintf("needs label %q", c.label),
 		Who:     "someone who can label PRs",
 	}

@@ -3,6 +3,8 @@ package gates
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -13,29 +15,29 @@ import (
 func TestLabelPresent(t *testing.T) {
 	tests := []struct {
 		name  string
-		facts *engine.Facts
-		want  engine.GateResult
+		facts *model.Facts
+		want  model.GateResult
 	}{
 		{
 			name:  "present",
 			facts: facts(labels("bug", "automerge")),
-			want:  engine.GateResult{Status: engine.GatePass, Message: `label "automerge" is present`},
+			want:  model.GateResult{Status: model.GatePass, Message: `label "automerge" is present`},
 		},
 		{
 			name:  "present in another case: GitHub's labels ignore case",
 			facts: facts(labels("AutoMerge")),
-			want:  engine.GateResult{Status: engine.GatePass, Message: `label "automerge" is present`},
+			want:  model.GateResult{Status: model.GatePass, Message: `label "automerge" is present`},
 		},
 		{
 			name:  "absent",
 			facts: facts(labels("bug")),
-			want: engine.GateResult{Status: engine.GatePending, Message: `needs label "automerge"`,
+			want: model.GateResult{Status: model.GatePending, Message: `needs label "automerge"`,
 				Who: "someone who can label PRs"},
 		},
 		{
 			name:  "no pull request fails closed",
 			facts: nil,
-			want: engine.GateResult{Status: engine.GateError,
+			want: model.GateResult{Status: model.GateError,
 				Message: `there is no pull request to check; "label_present" works only on pull requests`},
 		},
 	}
@@ -69,7 +71,7 @@ func TestLabelPresentParams(t *testing.T) {
 
 func TestLabelPresentDoesNotDependOnTheHead(t *testing.T) {
 	var c engine.Check = labelPresent{label: "x"}
-	h, ok := c.(engine.HeadIndependent)
+	h, ok := c.(model.HeadIndependent)
 	require.True(t, ok)
 	assert.True(t, h.HeadIndependent())
 }

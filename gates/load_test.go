@@ -3,6 +3,8 @@ package gates
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -50,13 +52,13 @@ func TestLoadWithDefaultGates(t *testing.T) {
 	conds := cfg.Pipeline("auto-merge").Stage("ready").Conditions
 	require.Len(t, conds, 4)
 
-	f := facts(review("alice", engine.ReviewApproved, head), check("test", engine.CheckSuccess))
-	var got []engine.GateStatus
+	f := facts(review("alice", model.ReviewApproved, head), check("test", model.CheckSuccess))
+	var got []model.GateStatus
 	for _, c := range conds {
 		require.NotNil(t, c.Eval, c.Check)
 		got = append(got, c.Eval.(engine.Check).Evaluate(f).Status)
 	}
-	assert.Equal(t, []engine.GateStatus{engine.GatePending, engine.GatePass, engine.GatePass, engine.GatePending}, got)
+	assert.Equal(t, []model.GateStatus{model.GatePending, model.GatePass, model.GatePass, model.GatePending}, got)
 }
 
 func TestLoadGateParamErrors(t *testing.T) {

@@ -3,6 +3,8 @@ package gates
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -26,13 +28,13 @@ var _ engine.Check = noChangesRequested{}
 const noChangesRequestedName = "no_changes_requested"
 
 // Evaluate fails while a request for changes from someone with write access stands.
-func (noChangesRequested) Evaluate(f *engine.Facts) engine.GateResult {
+func (noChangesRequested) Evaluate(f *model.Facts) model.GateResult {
 	if f == nil || f.PR == nil {
 		return noPR(noChangesRequestedName) // fail closed
 	}
 	var blocking, ignored []string
-	for _, r := range engine.LatestReviews(f.PR.Reviews) {
-		if r.State != engine.ReviewChangesRequested {
+	for _, r := range model.LatestReviews(f.PR.Reviews) {
+		if r.State != model.ReviewChangesRequested {
 			continue
 		}
 		if r.CanPush {
@@ -41,18 +43,18 @@ func (noChangesRequested) Evaluate(f *engine.Facts) engine.GateResult {
 			ignored = append(ignored, r.Author)
 		}
 	}
-	res := engine.GateResult{Check: noChangesRequestedName}
+	res := model.GateResult{Check: noChangesRequestedName}
 	if len(blocking) > 0 {
-		res.Status = engine.GateFail
+		res.Status = model.GateFail
 		res.Message = joinAnd(blocking) + " requested changes"
-		res.Who = joinAnd(blocking) + engine.Plural(len(blocking), " (approve, or dismiss the review)", " (approve, or dismiss their reviews)")
+		res.Who = joinAnd(blocking) + model.Plural(len(blocking), " (approve, or dismiss the review)", " (approve, or dismiss their reviews)")
 		return res
 	}
-	res.Status = engine.GatePass
+	res.Status = model.GatePass
 	res.Message = "no changes requested"
 	if len(ignored) > 0 {
 		res.Message = fmt.Sprintf("no changes requested by anyone with write access (%s %s no write access)",
-			joinAnd(ignored), engine.Plural(len(ignored), "has", "have"))
+			joinAnd(ignored), model.Plural(len(ignored), "has", "have"))
 	}
 	return res
 }

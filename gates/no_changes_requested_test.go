@@ -3,61 +3,61 @@ package gates
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestNoChangesRequested(t *testing.T) {
 	tests := []struct {
 		name  string
-		facts *engine.Facts
-		want  engine.GateResult
+		facts *model.Facts
+		want  model.GateResult
 	}{
 		{
 			name:  "no reviews",
 			facts: facts(),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "no changes requested"},
+			want:  model.GateResult{Status: model.GatePass, Message: "no changes requested"},
 		},
 		{
 			name:  "changes requested",
-			facts: facts(review("alice", engine.ReviewChangesRequested, head)),
-			want: engine.GateResult{Status: engine.GateFail, Message: "alice requested changes",
+			facts: facts(review("alice", model.ReviewChangesRequested, head)),
+			want: model.GateResult{Status: model.GateFail, Message: "alice requested changes",
 				Who: "alice (approve, or dismiss the review)"},
 		},
 		{
 			name:  "changes requested on an older commit still stand",
-			facts: facts(review("alice", engine.ReviewChangesRequested, old), review("alice", engine.ReviewCommented, head)),
-			want: engine.GateResult{Status: engine.GateFail, Message: "alice requested changes",
+			facts: facts(review("alice", model.ReviewChangesRequested, old), review("alice", model.ReviewCommented, head)),
+			want: model.GateResult{Status: model.GateFail, Message: "alice requested changes",
 				Who: "alice (approve, or dismiss the review)"},
 		},
 		{
 			name: "two reviewers",
-			facts: facts(review("alice", engine.ReviewChangesRequested, head), review("bob", engine.ReviewApproved, head),
-				review("carol", engine.ReviewChangesRequested, head)),
-			want: engine.GateResult{Status: engine.GateFail, Message: "alice and carol requested changes",
+			facts: facts(review("alice", model.ReviewChangesRequested, head), review("bob", model.ReviewApproved, head),
+				review("carol", model.ReviewChangesRequested, head)),
+			want: model.GateResult{Status: model.GateFail, Message: "alice and carol requested changes",
 				Who: "alice and carol (approve, or dismiss their reviews)"},
 		},
 		{
 			name:  "approved after requesting changes",
-			facts: facts(review("alice", engine.ReviewChangesRequested, old), review("alice", engine.ReviewApproved, head)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "no changes requested"},
+			facts: facts(review("alice", model.ReviewChangesRequested, old), review("alice", model.ReviewApproved, head)),
+			want:  model.GateResult{Status: model.GatePass, Message: "no changes requested"},
 		},
 		{
 			name:  "review dismissed",
-			facts: facts(review("alice", engine.ReviewChangesRequested, old), review("alice", engine.ReviewDismissed, old)),
-			want:  engine.GateResult{Status: engine.GatePass, Message: "no changes requested"},
+			facts: facts(review("alice", model.ReviewChangesRequested, old), review("alice", model.ReviewDismissed, old)),
+			want:  model.GateResult{Status: model.GatePass, Message: "no changes requested"},
 		},
 		{
 			name:  "a user without write access does not block",
-			facts: facts(readOnly("dave", engine.ReviewChangesRequested, head)),
-			want: engine.GateResult{Status: engine.GatePass,
+			facts: facts(readOnly("dave", model.ReviewChangesRequested, head)),
+			want: model.GateResult{Status: model.GatePass,
 				Message: "no changes requested by anyone with write access (dave has no write access)"},
 		},
 		{
 			name:  "no pull request fails closed",
-			facts: &engine.Facts{},
-			want: engine.GateResult{Status: engine.GateError,
+			facts: &model.Facts{},
+			want: model.GateResult{Status: model.GateError,
 				Message: `there is no pull request to check; "no_changes_requested" works only on pull requests`},
 		},
 	}

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -94,9 +96,9 @@ func TestNewCheckParams(t *testing.T) {
 
 func TestCIStatusWorkflows(t *testing.T) {
 	c := mustCompile(t, CIStatus{}, "ci_status", `{workflows: ["test", "lint"], expect: success}`)
-	f := facts(job("test", "test", engine.CheckSuccess, "s1"), job("lint", "lint", engine.CheckPending, "s2"),
-		job("deploy", "deploy", engine.CheckFailure, "s3"))
-	assert.Equal(t, engine.GateResult{Check: "ci_status", Status: engine.GatePending, Message: `waiting for "lint"`,
+	f := facts(job("test", "test", model.CheckSuccess, "s1"), job("lint", "lint", model.CheckPending, "s2"),
+		job("deploy", "deploy", model.CheckFailure, "s3"))
+	assert.Equal(t, model.GateResult{Check: "ci_status", Status: model.GatePending, Message: `waiting for "lint"`,
 		Who: "CI on abc1234"}, c.Evaluate(f))
 }
 
@@ -109,8 +111,8 @@ func TestCIStatusOfAnotherPRReadsThePRItIsGiven(t *testing.T) {
 	require.True(t, ok)
 	require.NotNil(t, pc.PR())
 	assert.Equal(t, "{{ context.prs[0] }}", pc.PR().Src)
-	assert.Equal(t, engine.GatePass, c.Evaluate(facts(check("test", engine.CheckSuccess))).Status)
-	assert.Equal(t, engine.GateFail, c.Evaluate(facts(check("test", engine.CheckFailure))).Status)
+	assert.Equal(t, model.GatePass, c.Evaluate(facts(check("test", model.CheckSuccess))).Status)
+	assert.Equal(t, model.GateFail, c.Evaluate(facts(check("test", model.CheckFailure))).Status)
 	own := mustCompile(t, CIStatus{}, "ci_status", `{}`)
 	_, ok = own.(engine.PRCheck)
 	assert.False(t, ok, "without pr, ci_status reads the run's own pull request")

@@ -3,6 +3,7 @@ package gates
 import (
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The `pr` parameter of the checks that read one pull request's reviews, labels or checks
@@ -42,6 +43,6 @@ func (c onPR) Group() string {
 
 // HeadIndependent is the wrapped check's.
 func (c onPR) HeadIndependent() bool {
-	h, ok := c.Check.(engine.HeadIndependent)
+	h, ok := c.Check.(model.HeadIndependent)
 	return ok && h.HeadIndependent()
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -57,11 +59,11 @@ func (prApprovalsMet) ReadsLedger() bool { return true }
 // pull request it is). Every review stage in scope must be met on the current head. It
 // fails closed without a ledger and when no stage is in scope; a `pr` that names no pull
 // request of the run fails before it is evaluated (engine.checkPR).
-func (c prApprovalsMet) Evaluate(f *engine.Facts) engine.GateResult {
-	r := engine.GateResult{Check: prApprovalsMetName}
+func (c prApprovalsMet) Evaluate(f *model.Facts) model.GateResult {
+	r := model.GateResult{Check: prApprovalsMetName}
 	switch {
 	case f == nil || f.Ledger == nil || f.PR == nil:
-		r.Status, r.Message = engine.GateFail, "no approvals ledger for this run"
+		r.Status, r.Message = model.GateFail, "no approvals ledger for this run"
 		return r
 	}
 	var missing []string
@@ -77,11 +79,11 @@ func (c prApprovalsMet) Evaluate(f *engine.Facts) engine.GateResult {
 	}
 	switch {
 	case n == 0:
-		r.Status, r.Message = engine.GateFail, "no "+c.scopeWord()+"review stage has run"
+		r.Status, r.Message = model.GateFail, "no "+c.scopeWord()+"review stage has run"
 	case len(missing) > 0:
-		r.Status, r.Message = engine.GatePending, strings.Join(missing, "; ")
+		r.Status, r.Message = model.GatePending, strings.Join(missing, "; ")
 	default:
-		r.Status, r.Message = engine.GatePass, fmt.Sprintf("%d review stage(s) approved %s", n, shortSHA(f.PR.HeadSHA))
+		r.Status, r.Message = model.GatePass, fmt.Sprintf("%d review stage(s) approved %s", n, shortSHA(f.PR.HeadSHA))
 	}
 	return r
 }

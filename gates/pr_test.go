@@ -3,6 +3,8 @@ package gates
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -31,13 +33,13 @@ func TestChecksTakePR(t *testing.T) {
 		require.NotNil(t, pc.PR(), tt.check)
 	}
 	c := mustCompile(t, LabelPresent{}, "label_present", `{label: ok, pr: all}`)
-	assert.True(t, c.(engine.HeadIndependent).HeadIndependent())
-	assert.Equal(t, engine.GatePass, c.Evaluate(facts(labels("ok"))).Status)
-	assert.Equal(t, engine.GatePending, c.Evaluate(facts()).Status)
+	assert.True(t, c.(model.HeadIndependent).HeadIndependent())
+	assert.Equal(t, model.GatePass, c.Evaluate(facts(labels("ok"))).Status)
+	assert.Equal(t, model.GatePending, c.Evaluate(facts()).Status)
 	h := mustCompile(t, HumanApproved{}, "human_approved", `{from: maintainers, pr: all}`)
 	assert.Equal(t, "maintainers", h.(GroupRef).Group())
 	n := mustCompile(t, NoChangesRequested{}, "no_changes_requested", `{pr: all}`)
-	assert.Equal(t, engine.GateFail, n.Evaluate(facts(review("bob", engine.ReviewChangesRequested, head))).Status)
+	assert.Equal(t, model.GateFail, n.Evaluate(facts(review("bob", model.ReviewChangesRequested, head))).Status)
 	// pr_approvals_met with pr is given the ledger of the pull request it names.
 	a := mustCompile(t, PRApprovalsMet{}, "pr_approvals_met", `{pr: all}`)
 	assert.True(t, a.(engine.LedgerCheck).ReadsLedger())

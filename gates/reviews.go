@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // sameLogin reports whether two GitHub logins name the same user.
@@ -40,10 +40,10 @@ func shortSHA(sha string) string {
 
 // noPR is the result of a check that needs a pull request when the facts hold none:
 // it fails closed.
-func noPR(check string) engine.GateResult {
-	return engine.GateResult{
+func noPR(check string) model.GateResult {
+	return model.GateResult{
 		Check:   check,
-		Status:  engine.GateError,
+		Status:  model.GateError,
 		Message: fmt.Sprintf("there is no pull request to check; %q works only on pull requests", check),
 	}
 }

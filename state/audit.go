@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // A run keeps its first engine.HistoryHead transitions and its newest, up to
@@ -84,18 +84,18 @@ func AuditPart(file string, n int) string { return fmt.Sprintf("%s/%04d.jsonl", 
 // historyMark is a run's history as the branch holds it: the rows and how many were cut.
 type historyMark struct {
 	cut  int
-	rows []engine.Transition
+	rows []model.Transition
 }
 
 // historyMarks are the histories of st's runs, by run id.
-func historyMarks(st *engine.State) map[string]historyMark {
+func historyMarks(st *model.State) map[string]historyMark {
 	out := map[string]historyMark{}
 	if st == nil {
 		return out
 	}
 	for _, r := range st.Runs {
 		if r != nil {
-			out[r.ID] = historyMark{cut: r.HistoryCut, rows: append([]engine.Transition(nil), r.History...)}
+			out[r.ID] = historyMark{cut: r.HistoryCut, rows: append([]model.Transition(nil), r.History...)}
 		}
 	}
 	return out
@@ -104,12 +104,12 @@ func historyMarks(st *engine.State) map[string]historyMark {
 // cutRows are the rows run cut from its history since old: the rows old holds at the
 // positions, counted from the run's start, that the new cut covers. Rows both added and
 // cut since old are in neither; a save holds far fewer transitions than that takes.
-func cutRows(old historyMark, run *engine.Run) []AuditEntry {
+func cutRows(old historyMark, run *model.Run) []AuditEntry {
 	var out []AuditEntry
-	lo, hi := engine.HistoryHead+old.cut, engine.HistoryHead+run.HistoryCut
+	lo, hi := model.HistoryHead+old.cut, model.HistoryHead+run.HistoryCut
 	for i, t := range old.rows {
 		pos := i
-		if i >= engine.HistoryHead {
+		if i >= model.HistoryHead {
 			pos += old.cut
 		}
 		if pos >= lo && pos < hi {
@@ -119,13 +119,13 @@ func cutRows(old historyMark, run *engine.Run) []AuditEntry {
 	return out
 }
 
-func auditEntry(run *engine.Run, t engine.Transition) AuditEntry {
+func auditEntry(run *model.Run, t model.Transition) AuditEntry {
 	return AuditEntry{At: t.At, Run: run.ID, Pipeline: run.Pipeline, Actor: t.Actor, From: t.From, To: t.To, Why: t.Why, Kind: t.Kind}
 }
 
 // auditChanges adds the rows st's runs cut since marks to tail, and returns the new tail
 // and the part to write when it filled one (nil: none). tail is not changed.
-func auditChanges(file string, tail *AuditTail, marks map[string]historyMark, st *engine.State) (*AuditTail, []FileChange, error) {
+func auditChanges(file string, tail *AuditTail, marks map[string]historyMark, st *model.State) (*AuditTail, []FileChange, error) {
 	var rows []AuditEntry
 	for _, r := range st.Runs {
 		if m, ok := marks[r.ID]; ok && r.HistoryCut > m.cut {
@@ -170,7 +170,7 @@ func auditLines(rows []AuditEntry) (string, error) {
 // auditWrite sets s.pending to the audit's tail after c, and returns the part it filled
 // and the archives of the runs archived, their sums in the tail. The histories are
 // compared with those the branch holds: as read, or as last written.
-func (s *BranchStore) auditWrite(c Change, archived []*engine.Run) ([]FileChange, error) {
+func (s *BranchStore) auditWrite(c Change, archived []*model.Run) ([]FileChange, error) {
 	marks := s.marks
 	if marks == nil {
 		marks = historyMarks(c.Old)

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // AuditRead is what the audit command reads at the state branch's head: the subject's
@@ -35,7 +35,7 @@ type TrailRow struct {
 // verified as a run verifies it (signed by GitHub; with keys, signed with the state key),
 // and it vouches for the parts and archives whose SHA-256 it records.
 func Trail(subject string, r AuditRead, keys *Keys) (rows []TrailRow, problems []string) {
-	var runs []*engine.Run
+	var runs []*model.Run
 	var tail *AuditTail
 	fileWhy := "no subject's file records it"
 	if f := r.File; f != nil {
@@ -47,12 +47,12 @@ func Trail(subject string, r AuditRead, keys *Keys) (rows []TrailRow, problems [
 			fileWhy = auditFileTrust(f, subject, keys)
 		}
 	}
-	why := map[*engine.Run]string{}
+	why := map[*model.Run]string{}
 	for _, run := range runs {
 		why[run] = fileWhy
 	}
 	for _, p := range sortedKeys(r.Archives, archiveOrder) {
-		var run engine.Run
+		var run model.Run
 		if err := json.Unmarshal([]byte(r.Archives[p]), &run); err != nil || run.ID == "" {
 			problems = append(problems, fmt.Sprintf("%s: %v", p, orTruncated(err)))
 			continue
@@ -126,7 +126,7 @@ func vouched(path, text string, tail *AuditTail, fileWhy string) string {
 // mergeTrail puts each run's cut rows between the first rows its history keeps and the
 // newest, and orders all by time (a run's own order kept). why says of each run whether
 // the file it was read from is vouched for.
-func mergeTrail(runs []*engine.Run, why map[*engine.Run]string, cut map[string][]TrailRow, order []string) []TrailRow {
+func mergeTrail(runs []*model.Run, why map[*model.Run]string, cut map[string][]TrailRow, order []string) []TrailRow {
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].StartedAt.Before(runs[j].StartedAt) })
 	var out []TrailRow
 	seen := map[string]bool{}
@@ -137,7 +137,7 @@ func mergeTrail(runs []*engine.Run, why map[*engine.Run]string, cut map[string][
 		seen[run.ID] = true
 		head := 0
 		if run.HistoryCut > 0 {
-			head = min(engine.HistoryHead, len(run.History))
+			head = min(model.HistoryHead, len(run.History))
 		}
 		for _, t := range run.History[:head] {
 			out = append(out, TrailRow{AuditEntry: auditEntry(run, t), Unverified: why[run]})

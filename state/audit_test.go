@@ -6,19 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // record adds a transition to run as the engine does: the first engine.HistoryHead rows
 // and the newest stay, up to engine.MaxHistory.
-func record(run *engine.Run, n int) {
+func record(run *model.Run, n int) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC).Add(time.Duration(n) * time.Minute)
-	run.History = append(run.History, engine.Transition{At: at, From: "ready", To: "ready", Why: fmt.Sprintf("round %03d", n)})
-	if cut := len(run.History) - engine.MaxHistory; cut > 0 {
-		run.History = append(run.History[:engine.HistoryHead], run.History[engine.HistoryHead+cut:]...)
+	run.History = append(run.History, model.Transition{At: at, From: "ready", To: "ready", Why: fmt.Sprintf("round %03d", n)})
+	if cut := len(run.History) - model.MaxHistory; cut > 0 {
+		run.History = append(run.History[:model.HistoryHead], run.History[model.HistoryHead+cut:]...)
 		run.HistoryCut += cut
 	}
 }
@@ -72,9 +72,9 @@ func TestAuditKeepsEveryRowAcrossSaves(t *testing.T) {
 	}
 }
 
-func cloneRun(r *engine.Run) *engine.Run {
+func cloneRun(r *model.Run) *model.Run {
 	c := *r
-	c.History = append([]engine.Transition(nil), r.History...)
+	c.History = append([]model.Transition(nil), r.History...)
 	return &c
 }
 
@@ -85,8 +85,8 @@ func TestTrailOrdersPartsAndArchives(t *testing.T) {
 	line := func(n int) string {
 		return fmt.Sprintf(`{"at":%q,"run":"p/7/1","pipeline":"p","to":"s","why":"cut %d"}`+"\n", at.Add(time.Duration(n)*time.Minute).Format(time.RFC3339), n)
 	}
-	archived := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", StartedAt: at, HistoryCut: 2,
-		History: []engine.Transition{{At: at, To: "s", Why: "first"}, {At: at.Add(time.Hour), To: "complete", Why: "last"}}}
+	archived := &model.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", StartedAt: at, HistoryCut: 2,
+		History: []model.Transition{{At: at, To: "s", Why: "first"}, {At: at.Add(time.Hour), To: "complete", Why: "last"}}}
 	text, err := EncodeRun(archived)
 	require.NoError(t, err)
 	read := AuditRead{

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // trailBranch is the branch after saves, with keys, of a run that goes round 110 times
@@ -21,7 +21,7 @@ func trailBranch(t *testing.T, keys *Keys) (*memBranch, AuditRead) {
 	ctx := context.Background()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
-	load := func() (*Dual, *engine.State, Version) {
+	load := func() (*Dual, *model.State, Version) {
 		d := subjectStores(m, w, commentsOf(w), &logs)
 		d.SetKeys(keys)
 		st, v, err := d.Load(ctx, 7)
@@ -45,10 +45,10 @@ func trailBranch(t *testing.T, keys *Keys) (*memBranch, AuditRead) {
 	d, st, v = load()
 	next := sampleState()
 	done := cloneRun(st.Runs[0])
-	done.Status = engine.RunCompleted
+	done.Status = model.RunCompleted
 	again := cloneRun(sampleState().Runs[0])
 	again.ID, again.StartedAt = "auto-merge/7/2", done.StartedAt.Add(3*time.Hour)
-	next.Runs = []*engine.Run{done, again}
+	next.Runs = []*model.Run{done, again}
 	_, err = d.Save(ctx, 7, change(st, next), v)
 	require.NoError(t, err)
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -12,8 +14,8 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func benchState() *engine.State {
-	return &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{waitingRun(), completedRun()}}
+func benchState() *model.State {
+	return &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{waitingRun(), completedRun()}}
 }
 
 // BenchmarkBody measures rendering the comment and encoding the state, done once per
@@ -45,14 +47,14 @@ func BenchmarkDecode(b *testing.B) {
 
 // manyRuns returns the live state of a PR on which a pipeline ran n times, each run
 // archived by Compact as the next one finished, as the store does on every save.
-func manyRuns(tb testing.TB, n int) (*lang.Config, *engine.State) {
+func manyRuns(tb testing.TB, n int) (*lang.Config, *model.State) {
 	tb.Helper()
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "count", Trigger: lang.Trigger{Event: "pull_request.labeled"}}}}
-	facts := &engine.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
+	facts := &model.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &model.PullRequest{Number: 7, State: model.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	var st *engine.State
+	var st *model.State
 	for i := 1; i <= n; i++ {
-		res := engine.Step(cfg, st, engine.Input{Key: fmt.Sprintf("run-%d", i), Event: "pull_request.labeled"}, facts, at.Add(time.Duration(i)*time.Second))
+		res := engine.Step(cfg, st, model.Input{Key: fmt.Sprintf("run-%d", i), Event: "pull_request.labeled"}, facts, at.Add(time.Duration(i)*time.Second))
 		st, _ = Compact(res.State)
 	}
 	return cfg, st
@@ -77,11 +79,11 @@ func TestManyRunsStaySmall(t *testing.T) {
 // times: the archived runs cost nothing.
 func BenchmarkStepAfterManyRuns(b *testing.B) {
 	cfg, st := manyRuns(b, 5000)
-	facts := &engine.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
+	facts := &model.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &model.PullRequest{Number: 7, State: model.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
 	at := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		engine.Step(cfg, st, engine.Input{Key: "k", Event: "issue_comment.created"}, facts, at)
+		engine.Step(cfg, st, model.Input{Key: "k", Event: "issue_comment.created"}, facts, at)
 	}
 }

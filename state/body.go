@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -23,7 +24,7 @@ const MaxCommentLen = 65536
 // alone does not fit.
 //
 // notes are paragraphs shown under the status (after the ignored ones), as they are.
-func Body(cfg *lang.Config, st *engine.State, notes ...string) (string, error) {
+func Body(cfg *lang.Config, st *model.State, notes ...string) (string, error) {
 	payload, err := encodePayload(st)
 	if err != nil {
 		return "", err
@@ -104,7 +105,7 @@ const maxIgnoredShown = 5
 
 // ignoredNote tells, under the status, which comments held a state that was not
 // trusted. Empty when there are none.
-func ignoredNote(st *engine.State) string {
+func ignoredNote(st *model.State) string {
 	if st == nil || len(st.Ignored) == 0 {
 		return ""
 	}
@@ -131,7 +132,7 @@ func ignoredNote(st *engine.State) string {
 
 // disownedNote tells, under the status, which command comments were not acted on because
 // someone other than their author edited them. Empty when there are none.
-func disownedNote(st *engine.State) string {
+func disownedNote(st *model.State) string {
 	if st == nil || len(st.Disowned) == 0 {
 		return ""
 	}
@@ -146,7 +147,7 @@ func disownedNote(st *engine.State) string {
 // trimHistory renders with the most history entries per run that fit in room, or
 // without history when none fit. The rendered length grows with the limit, so a
 // binary search finds it.
-func trimHistory(cfg *lang.Config, st *engine.State, room int) string {
+func trimHistory(cfg *lang.Config, st *model.State, room int) string {
 	longest := 0
 	for _, r := range st.Runs {
 		if r != nil && len(r.History) > longest {
@@ -167,7 +168,7 @@ func trimHistory(cfg *lang.Config, st *engine.State, room int) string {
 }
 
 // summary is the last resort: one line per run.
-func summary(st *engine.State) string {
+func summary(st *model.State) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	for _, run := range sortedRuns(st) {
@@ -177,7 +178,7 @@ func summary(st *engine.State) string {
 	return b.String()
 }
 
-func subject(st *engine.State) string {
+func subject(st *model.State) string {
 	if st.Subject == "" {
 		return "this subject"
 	}

@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // longRun is a run whose history alone renders to about n * size characters.
-func longRun(n, size int) *engine.Run {
+func longRun(n, size int) *model.Run {
 	r := retryingRun()
 	r.History = nil
 	for i := 0; i < n; i++ {
-		r.History = append(r.History, engine.Transition{
+		r.History = append(r.History, model.Transition{
 			At: at(i), Actor: "dev", From: "ready", To: "merge",
 			Why: fmt.Sprintf("entry %03d %s", i, strings.Repeat("x", size)),
 		})
@@ -28,7 +28,7 @@ func longRun(n, size int) *engine.Run {
 func TestBody(t *testing.T) {
 	tests := []struct {
 		name        string
-		st          *engine.State
+		st          *model.State
 		wantHistory string // in the rendered part; "" = no history section
 		wantNote    string
 	}{
@@ -97,7 +97,7 @@ func TestBindRefuses(t *testing.T) {
 func TestBodyIgnoredNote(t *testing.T) {
 	st := state(waitingRun())
 	for i := 0; i < 7; i++ {
-		st.Ignored = append(st.Ignored, engine.IgnoredComment{ID: int64(5_000_000_000 + i), Why: "edited by <b>mallory</b>"})
+		st.Ignored = append(st.Ignored, model.IgnoredComment{ID: int64(5_000_000_000 + i), Why: "edited by <b>mallory</b>"})
 	}
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
@@ -110,7 +110,7 @@ func TestBodyIgnoredNote(t *testing.T) {
 }
 
 // withLongMessage makes the rendered part of r long where history trimming cannot help.
-func withLongMessage(r *engine.Run, n int) *engine.Run {
+func withLongMessage(r *model.Run, n int) *model.Run {
 	// Repeated text compresses, so the marker stays small while the rendering grows.
 	r.Stages["merge"].Message = strings.Repeat("refused ", n/8)
 	return r

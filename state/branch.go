@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The state branch holds, at its head:
@@ -55,10 +55,10 @@ func ArchiveDir(file string) string { return "archive/" + subjectName(file) }
 
 // EncodeFile returns a subject's state file: engine.State as indented JSON (diffs of
 // the branch stay readable), ending in a newline.
-func EncodeFile(st *engine.State) (string, error) { return encodeFile(st, nil, nil) }
+func EncodeFile(st *model.State) (string, error) { return encodeFile(st, nil, nil) }
 
 // encodeFile is EncodeFile, with claim and the audit's tail (nil: none) in the file.
-func encodeFile(st *engine.State, claim *Claim, tail *AuditTail) (string, error) {
+func encodeFile(st *model.State, claim *Claim, tail *AuditTail) (string, error) {
 	if st == nil {
 		return "", errors.New("encoding state file: nil state")
 	}
@@ -73,13 +73,13 @@ func encodeFile(st *engine.State, claim *Claim, tail *AuditTail) (string, error)
 // current version, no unknown field (a newer action wrote it: stop rather than drop
 // what it knows), no null run or stage, every run of subject (owner/repo#N). A file
 // that fails is an error, never an empty state.
-func DecodeFile(text, subject string) (*engine.State, error) {
+func DecodeFile(text, subject string) (*model.State, error) {
 	st, _, err := decodeFile(text, subject)
 	return st, err
 }
 
 // decodeFile is DecodeFile, with the file's claim to post the state comment (nil for none).
-func decodeFile(text, subject string) (*engine.State, *Claim, error) {
+func decodeFile(text, subject string) (*model.State, *Claim, error) {
 	f, err := decodeWhole(text, subject)
 	return f.State, f.Claim, err
 }
@@ -100,7 +100,7 @@ func decodeWhole(text, subject string) (claimedFile, error) {
 }
 
 // checkFile holds a decoded state file to what DecodeFile promises.
-func checkFile(st *engine.State, subject string) (*engine.State, error) {
+func checkFile(st *model.State, subject string) (*model.State, error) {
 	if st == nil {
 		return nil, errors.New("json: null state")
 	}
@@ -136,7 +136,7 @@ func strictJSON(text string, v any) error {
 
 // checkState holds a decoded state to what Step assumes: the current version, no null
 // run or stage.
-func checkState(st *engine.State) error {
+func checkState(st *model.State) error {
 	if st.Version != stateVersion {
 		return fmt.Errorf("state version %d, want %d", st.Version, stateVersion)
 	}
@@ -145,7 +145,7 @@ func checkState(st *engine.State) error {
 			return fmt.Errorf("run %d is null", i)
 		}
 		if r.Stages == nil {
-			r.Stages = map[string]*engine.StageRun{}
+			r.Stages = map[string]*model.StageRun{}
 		}
 		for id, sr := range r.Stages {
 			if sr == nil {
@@ -169,13 +169,13 @@ type Index struct {
 
 // IndexEntry is one open run in the index.
 type IndexEntry struct {
-	Run      string           `json:"run"`
-	Pipeline string           `json:"pipeline"`
-	Subject  string           `json:"subject"` // owner/repo#N
-	File     string           `json:"file"`    // the subject's state file
-	Status   engine.RunStatus `json:"status"`
-	Stage    string           `json:"stage"`
-	Updated  time.Time        `json:"updated_at"`
+	Run      string          `json:"run"`
+	Pipeline string          `json:"pipeline"`
+	Subject  string          `json:"subject"` // owner/repo#N
+	File     string          `json:"file"`    // the subject's state file
+	Status   model.RunStatus `json:"status"`
+	Stage    string          `json:"stage"`
+	Updated  time.Time       `json:"updated_at"`
 	// NextDeadline is the earliest deadline of the run's current stage (a timeout, the
 	// end of a delay, a poll, a reminder): what a sweep reads. Zero when it waits for no time.
 	NextDeadline time.Time `json:"next_deadline,omitzero"`
@@ -202,7 +202,7 @@ func EncodeIndex(idx *Index) (string, error) { return encodeEntries(idx) }
 
 // WithSubject returns a copy of idx whose entries for file are the open runs of st. A
 // nil idx is an empty index.
-func (idx *Index) WithSubject(file string, st *engine.State) *Index {
+func (idx *Index) WithSubject(file string, st *model.State) *Index {
 	out := &Index{Version: indexVersion}
 	if idx != nil {
 		for _, e := range idx.Runs {
@@ -231,11 +231,11 @@ const MaxPast = 20
 // the others leave Runs for a record in Past (what the engine still needs of them) and
 // are returned, to be archived. So what an event reads and writes, and what the comment
 // holds, grow with the open runs only. st is not modified.
-func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
-	newest := map[string]*engine.Run{}
+func Compact(st *model.State) (live *model.State, archived []*model.Run) {
+	newest := map[string]*model.Run{}
 	for _, r := range st.Runs {
-		if n := newest[r.Pipeline]; n == nil || engine.RunNumber(r.ID) > engine.RunNumber(n.ID) ||
-			engine.RunNumber(r.ID) == engine.RunNumber(n.ID) && !r.StartedAt.Before(n.StartedAt) {
+		if n := newest[r.Pipeline]; n == nil || model.RunNumber(r.ID) > model.RunNumber(n.ID) ||
+			model.RunNumber(r.ID) == model.RunNumber(n.ID) && !r.StartedAt.Before(n.StartedAt) {
 			newest[r.Pipeline] = r
 		}
 	}
@@ -258,7 +258,7 @@ func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
 	}
 	out := *st
 	out.Runs = nil
-	out.Past = append([]engine.PastRun(nil), st.Past...)
+	out.Past = append([]model.PastRun(nil), st.Past...)
 	for _, r := range st.Runs {
 		if !r.Status.Final() || newest[r.Pipeline] == r || held[r.ID] {
 			out.Runs = append(out.Runs, r)
@@ -272,7 +272,7 @@ func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
 	}
 	// Bound Past per pipeline, newest (last) first to stay.
 	count := map[string]int{}
-	kept := make([]engine.PastRun, 0, len(out.Past))
+	kept := make([]model.PastRun, 0, len(out.Past))
 	for i := len(out.Past) - 1; i >= 0; i-- {
 		p := out.Past[i]
 		if count[p.Pipeline]++; count[p.Pipeline] <= MaxPast {
@@ -287,7 +287,7 @@ func Compact(st *engine.State) (live *engine.State, archived []*engine.Run) {
 }
 
 // EncodeRun returns the archive file of a finished run.
-func EncodeRun(r *engine.Run) (string, error) {
+func EncodeRun(r *model.Run) (string, error) {
 	js, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("archiving run %s: %w", r.ID, err)
@@ -318,8 +318,8 @@ func (e Event) String() string {
 // one line per run whose record changed, from its new history entries (the first
 // one's "from" to the last one's "to"; "start" for a run that began). With several,
 // the headline names the first and counts the rest, and the body lists them all.
-func Message(file string, old, st *engine.State, ev Event, archived []*engine.Run) (headline, body string) {
-	before := map[string]*engine.Run{}
+func Message(file string, old, st *model.State, ev Event, archived []*model.Run) (headline, body string) {
+	before := map[string]*model.Run{}
 	if old != nil {
 		for _, r := range old.Runs {
 			before[r.ID] = r
@@ -355,7 +355,7 @@ func Message(file string, old, st *engine.State, ev Event, archived []*engine.Ru
 
 // runLine describes what changed in a run: "pipeline: from → to", "pipeline: at stage"
 // when only its record changed, "" when nothing did.
-func runLine(old, r *engine.Run) string {
+func runLine(old, r *model.Run) string {
 	if old != nil && string(mustJSONRun(old)) == string(mustJSONRun(r)) {
 		return ""
 	}
@@ -376,7 +376,7 @@ func runLine(old, r *engine.Run) string {
 	return fmt.Sprintf("%s: %s → %s", r.Pipeline, orStart(fresh[0].From), fresh[len(fresh)-1].To)
 }
 
-func sameTransition(a, b engine.Transition) bool {
+func sameTransition(a, b model.Transition) bool {
 	return a.At.Equal(b.At) && a.Actor == b.Actor && a.From == b.From && a.To == b.To && a.Why == b.Why
 }
 
@@ -387,7 +387,7 @@ func orStart(stage string) string {
 	return stage
 }
 
-func mustJSONRun(r *engine.Run) []byte {
+func mustJSONRun(r *model.Run) []byte {
 	js, _ := json.Marshal(r)
 	return bytes.TrimSpace(js)
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // indexWrite is what a save writes of the index: files, and the text of the subject's
@@ -19,7 +19,7 @@ type indexWrite struct {
 // shard when its entries change; and, while IndexFile is on the branch, what migrate
 // writes. An IndexFile GitHub gave only part of is left as it is: its runs are listed
 // again as their subjects' states are written.
-func (s *BranchStore) indexChanges(ctx context.Context, live *engine.State, v Version, due time.Time) (indexWrite, error) {
+func (s *BranchStore) indexChanges(ctx context.Context, live *model.State, v Version, due time.Time) (indexWrite, error) {
 	out := indexWrite{shard: v.Shard, legacy: v.Index}
 	if f := s.read.Index; f != nil && v.Index != "" && v.Index == f.Text {
 		if f.Truncated {
@@ -69,7 +69,7 @@ func (s *BranchStore) shard(v Version) (idx *Index, keep bool, err error) {
 // the end of a claim, due, when not zero), and whether it differs from old (its text read;
 // "" when absent). An absent shard is not
 // written for a subject without open runs.
-func (s *BranchStore) shardText(path string, base *Index, live *engine.State, old string, due time.Time) (string, bool, error) {
+func (s *BranchStore) shardText(path string, base *Index, live *model.State, old string, due time.Time) (string, bool, error) {
 	next := base.WithSubject(s.file, live).withClaimDue(s.file, s.subject, due)
 	if old == "" && len(next.Runs) == 0 {
 		return "", false, nil
@@ -91,7 +91,7 @@ func (s *BranchStore) shardText(path string, base *Index, live *engine.State, ol
 // shard with IndexFile's entries, the subject's those of live, deleting IndexFile.
 // IndexFile's entries replace a shard's subject by subject (on the branch, it was written
 // after the shards). An IndexFile someone else wrote is deleted, its entries dropped.
-func (s *BranchStore) migrate(ctx context.Context, live *engine.State, v Version, due time.Time) (indexWrite, error) {
+func (s *BranchStore) migrate(ctx context.Context, live *model.State, v Version, due time.Time) (indexWrite, error) {
 	all, err := s.w.OpenRuns(ctx, s.read.Name)
 	if err != nil {
 		return indexWrite{}, fmt.Errorf("reading the index on %s to move %s into %s/: %w", s.read.Name, IndexFile, IndexDir, err)

@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // saveSubject saves st as the state of pull request n, read from m, and returns the
 // files of the commit made (nil for none).
-func saveSubject(t *testing.T, m *memBranch, n int, old, st *engine.State) []FileChange {
+func saveSubject(t *testing.T, m *memBranch, n int, old, st *model.State) []FileChange {
 	t.Helper()
 	var commits [][]FileChange
 	w := &recordingWriter{memBranch: m, commits: &commits}
@@ -44,17 +44,17 @@ func TestSaveWritesItsShardOnlyWhenItsEntriesChange(t *testing.T) {
 	m := newMemBranch()
 	seedOpenRuns(t, m, 100, false)
 	shards := len(m.files)
-	one := func(deadline time.Time, stage string) *engine.State {
+	one := func(deadline time.Time, stage string) *model.State {
 		r := openRun(7, deadline)
 		r.Stage, r.Stages[stage] = stage, r.Stages["approval"]
-		return &engine.State{Version: stateVersion, Subject: "acme/widgets#7", Runs: []*engine.Run{r}}
+		return &model.State{Version: stateVersion, Subject: "acme/widgets#7", Runs: []*model.Run{r}}
 	}
 	st := one(t0.Add(7*time.Minute), "approval")
 	files := saveSubject(t, m, 7, nil, st)
 	assert.Equal(t, []string{"pr-7.json"}, paths(files), "the shard lists #7's run as it is")
 
 	st2 := one(t0.Add(7*time.Minute), "approval")
-	st2.Runs[0].Stages["approval"].Results = []engine.GateResult{{Check: "ci_status", Status: engine.GatePending}}
+	st2.Runs[0].Stages["approval"].Results = []model.GateResult{{Check: "ci_status", Status: model.GatePending}}
 	files = saveSubject(t, m, 7, st, st2)
 	assert.Equal(t, []string{"pr-7.json"}, paths(files), "a gate's result is no entry of the index")
 
@@ -80,7 +80,7 @@ func TestSaveMovesIndexFileIntoShards(t *testing.T) {
 	seedOpenRuns(t, m, 200, true)
 	legacy, err := DecodeIndex(m.files[IndexFile])
 	require.NoError(t, err)
-	st := &engine.State{Version: stateVersion, Subject: "acme/widgets#7", Runs: []*engine.Run{openRun(7, t0.Add(time.Hour))}}
+	st := &model.State{Version: stateVersion, Subject: "acme/widgets#7", Runs: []*model.Run{openRun(7, t0.Add(time.Hour))}}
 	files := saveSubject(t, m, 7, nil, st)
 	assert.Contains(t, m.calls, "read index", "every shard is read once, to merge")
 	assert.NotContains(t, m.files, IndexFile)
@@ -97,7 +97,7 @@ func TestSaveMovesIndexFileIntoShards(t *testing.T) {
 	}
 
 	m.calls = nil
-	files = saveSubject(t, m, 8, nil, &engine.State{Version: stateVersion, Subject: "acme/widgets#8", Runs: []*engine.Run{openRun(8, t0)}})
+	files = saveSubject(t, m, 8, nil, &model.State{Version: stateVersion, Subject: "acme/widgets#8", Runs: []*model.Run{openRun(8, t0)}})
 	assert.Equal(t, []string{"pr-8.json", ShardFile("pr-8.json")}, paths(files))
 	assert.NotContains(t, m.calls, "read index")
 }
@@ -107,13 +107,13 @@ func TestSaveMovesIndexFileIntoShards(t *testing.T) {
 func TestIndexFileWinsOverShards(t *testing.T) {
 	m := newMemBranch()
 	seedOpenRuns(t, m, 3, false)
-	newer := (&Index{}).WithSubject("pr-2.json", &engine.State{Runs: []*engine.Run{openRun(2, t0.Add(time.Hour))}})
+	newer := (&Index{}).WithSubject("pr-2.json", &model.State{Runs: []*model.Run{openRun(2, t0.Add(time.Hour))}})
 	seedIndex(t, m, newer, true)
 	got := ReadIndex(m.mustOpenRuns(t), viewer)
 	require.Len(t, got.Index.Runs, 3)
 	assert.Equal(t, t0.Add(time.Hour), got.Index.Runs[1].NextDeadline)
 
-	saveSubject(t, m, 9, nil, &engine.State{Version: stateVersion, Subject: "acme/widgets#9"})
+	saveSubject(t, m, 9, nil, &model.State{Version: stateVersion, Subject: "acme/widgets#9"})
 	assert.NotContains(t, m.files, IndexFile)
 	assert.Equal(t, got.Index.Runs, ReadIndex(m.mustOpenRuns(t), viewer).Index.Runs)
 }
@@ -126,7 +126,7 @@ func TestIndexMoveConflictsWhenTheHeadMoved(t *testing.T) {
 	_, v, err := s.Load(context.Background(), 7)
 	require.NoError(t, err)
 	m.push(viewer, true, []FileChange{{Path: "pr-8.json", Text: "{}"}}, "another event")
-	_, err = s.Save(context.Background(), 7, Change{State: &engine.State{Version: stateVersion, Subject: "acme/widgets#7"}}, v)
+	_, err = s.Save(context.Background(), 7, Change{State: &model.State{Version: stateVersion, Subject: "acme/widgets#7"}}, v)
 	require.ErrorIs(t, err, ErrConflict)
 	assert.Contains(t, m.files, IndexFile)
 }

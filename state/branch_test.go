@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 func TestSubjectFileNames(t *testing.T) {
@@ -20,7 +20,7 @@ func TestSubjectFileNames(t *testing.T) {
 
 func TestFileRoundTrip(t *testing.T) {
 	st := sampleState()
-	st.Past = []engine.PastRun{{ID: "auto-merge/7/0", Pipeline: "auto-merge", Status: engine.RunCompleted, TriggerKey: "run-1", StartedAt: st.Runs[0].StartedAt}}
+	st.Past = []model.PastRun{{ID: "auto-merge/7/0", Pipeline: "auto-merge", Status: model.RunCompleted, TriggerKey: "run-1", StartedAt: st.Runs[0].StartedAt}}
 	text, err := EncodeFile(st)
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(text, "}\n"))
@@ -106,7 +106,7 @@ func TestIndexWithSubject(t *testing.T) {
 	}}
 	st := sampleState()
 	done := *st.Runs[0]
-	done.ID, done.Status = "auto-merge/7/0", engine.RunCompleted
+	done.ID, done.Status = "auto-merge/7/0", model.RunCompleted
 	st.Runs = append(st.Runs, &done)
 	next := idx.WithSubject("pr-7.json", st)
 	text, err := EncodeIndex(next)
@@ -115,7 +115,7 @@ func TestIndexWithSubject(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got.Runs, 2, "the finished run is not listed")
 	assert.Equal(t, IndexEntry{Run: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", File: "pr-7.json",
-		Status: engine.RunWaiting, Stage: "ready", Updated: at}, got.Runs[0])
+		Status: model.RunWaiting, Stage: "ready", Updated: at}, got.Runs[0])
 	assert.Equal(t, "pr-9.json", got.Runs[1].File, "other subjects are kept")
 	assert.Equal(t, "old", idx.Runs[0].Stage, "idx is not modified")
 
@@ -125,18 +125,18 @@ func TestIndexWithSubject(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func finishedRun(pipeline string, n int, status engine.RunStatus, at time.Time) *engine.Run {
-	return &engine.Run{ID: fmt.Sprintf("%s/7/%d", pipeline, n), Pipeline: pipeline, Subject: "acme/widgets#7", Status: status,
-		TriggerKey: fmt.Sprintf("run-%d", n), StartedAt: at, Stages: map[string]*engine.StageRun{}}
+func finishedRun(pipeline string, n int, status model.RunStatus, at time.Time) *model.Run {
+	return &model.Run{ID: fmt.Sprintf("%s/7/%d", pipeline, n), Pipeline: pipeline, Subject: "acme/widgets#7", Status: status,
+		TriggerKey: fmt.Sprintf("run-%d", n), StartedAt: at, Stages: map[string]*model.StageRun{}}
 }
 
 func TestCompact(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	st := &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{
-		finishedRun("a", 1, engine.RunCompleted, at),
-		finishedRun("a", 2, engine.RunCancelled, at.Add(time.Minute)),
-		finishedRun("b", 1, engine.RunFailed, at),
-		finishedRun("a", 3, engine.RunWaiting, at.Add(2*time.Minute)),
+	st := &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{
+		finishedRun("a", 1, model.RunCompleted, at),
+		finishedRun("a", 2, model.RunCancelled, at.Add(time.Minute)),
+		finishedRun("b", 1, model.RunFailed, at),
+		finishedRun("a", 3, model.RunWaiting, at.Add(2*time.Minute)),
 	}}
 	live, archived := Compact(st)
 	require.Len(t, archived, 2)
@@ -147,7 +147,7 @@ func TestCompact(t *testing.T) {
 	}
 	assert.Equal(t, []string{"b/7/1", "a/7/3"}, ids, "open runs, and the newest run of a pipeline when it is finished")
 	require.Len(t, live.Past, 2)
-	assert.Equal(t, engine.PastRun{ID: "a/7/1", Pipeline: "a", Status: engine.RunCompleted, TriggerKey: "run-1", StartedAt: at}, live.Past[0])
+	assert.Equal(t, model.PastRun{ID: "a/7/1", Pipeline: "a", Status: model.RunCompleted, TriggerKey: "run-1", StartedAt: at}, live.Past[0])
 	assert.Len(t, st.Runs, 4, "st is not modified")
 
 	again, none := Compact(live)
@@ -155,11 +155,11 @@ func TestCompact(t *testing.T) {
 	assert.Same(t, live, again)
 
 	// Past is bounded per pipeline, newest kept.
-	big := &engine.State{Version: 1}
+	big := &model.State{Version: 1}
 	for i := 1; i <= MaxPast+5; i++ {
-		big.Runs = append(big.Runs, finishedRun("a", i, engine.RunCompleted, at.Add(time.Duration(i)*time.Minute)))
+		big.Runs = append(big.Runs, finishedRun("a", i, model.RunCompleted, at.Add(time.Duration(i)*time.Minute)))
 	}
-	big.Runs = append(big.Runs, finishedRun("b", 1, engine.RunCompleted, at))
+	big.Runs = append(big.Runs, finishedRun("b", 1, model.RunCompleted, at))
 	live, archived = Compact(big)
 	assert.Len(t, archived, MaxPast+4)
 	assert.Len(t, live.Runs, 2)
@@ -175,8 +175,8 @@ func TestMessage(t *testing.T) {
 	st := sampleState()
 	st.Runs[0].Pipeline = "pr-lifecycle"
 	r := st.Runs[0]
-	r.History = append(r.History, engine.Transition{At: at.Add(time.Minute), From: "ready", To: "approval-gate", Why: "x"},
-		engine.Transition{At: at.Add(time.Minute), From: "approval-gate", To: "auto-merge", Why: "y"})
+	r.History = append(r.History, model.Transition{At: at.Add(time.Minute), From: "ready", To: "approval-gate", Why: "x"},
+		model.Transition{At: at.Add(time.Minute), From: "approval-gate", To: "auto-merge", Why: "y"})
 	r.Stage = "auto-merge"
 	ev := Event{Name: "pull_request_review.submitted", Actor: "alice"}
 	h, b := Message("pr-7.json", old, st, ev, nil)
@@ -184,10 +184,10 @@ func TestMessage(t *testing.T) {
 	assert.Empty(t, b)
 
 	// A new run, and a second one: the headline counts, the body lists.
-	other := finishedRun("hold", 1, engine.RunWaiting, at)
-	other.History = []engine.Transition{{At: at, To: "approval"}}
+	other := finishedRun("hold", 1, model.RunWaiting, at)
+	other.History = []model.Transition{{At: at, To: "approval"}}
 	st.Runs = append(st.Runs, other)
-	h, b = Message("pr-7.json", old, st, ev, []*engine.Run{finishedRun("hold", 0, engine.RunCompleted, at)})
+	h, b = Message("pr-7.json", old, st, ev, []*model.Run{finishedRun("hold", 0, model.RunCompleted, at)})
 	assert.Equal(t, "pr-7 pr-lifecycle: ready → auto-merge; and 1 more (pull_request_review.submitted by alice)", h)
 	assert.Equal(t, "pr-lifecycle: ready → auto-merge\nhold: start → approval\narchived hold/7/0 (completed) to archive/pr-7/hold.7.0.json", b)
 
@@ -206,7 +206,7 @@ func TestIndexListsNextDeadline(t *testing.T) {
 	due := time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
 	st := sampleState()
 	sr := st.Runs[0].Stages[st.Runs[0].Stage]
-	sr.Deadlines = []engine.Deadline{{Kind: engine.DeadlineReminder, At: due.Add(time.Hour)}, {Kind: engine.DeadlineTimeout, At: due}}
+	sr.Deadlines = []model.Deadline{{Kind: model.DeadlineReminder, At: due.Add(time.Hour)}, {Kind: model.DeadlineTimeout, At: due}}
 	text, err := EncodeIndex((&Index{}).WithSubject("pr-7.json", st))
 	require.NoError(t, err)
 	assert.Contains(t, text, `"next_deadline": "2026-01-06T09:00:00Z"`)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // BranchFile is a file read at the state branch's head, with the commit that last
@@ -83,7 +83,7 @@ type BranchWriter interface {
 // the person who edits.
 func TrustFile(f *BranchFile, viewer string) string {
 	switch {
-	case !engine.SameIdentity(f.Author, viewer):
+	case !model.SameIdentity(f.Author, viewer):
 		return fmt.Sprintf("%s was last changed by %s (commit %.7s), not by this action", f.Path, orUnknown(f.Author), f.Commit)
 	case !f.Signed:
 		return fmt.Sprintf("%s was last changed by a commit that GitHub did not sign (commit %.7s): not written through GitHub's API by this action", f.Path, f.Commit)
@@ -103,7 +103,7 @@ type BranchStore struct {
 	subject string // owner/repo#7
 	viewer  string
 	logf    func(format string, args ...any)
-	newly   []engine.IgnoredComment
+	newly   []model.IgnoredComment
 	keys    *Keys // the state keys (SetKeys); nil: none
 	// claim is the claim to post the state comment (claim.go) that the subject's file
 	// holds, as read or last written; nil for none.
@@ -137,14 +137,14 @@ func (s *BranchStore) File() string { return s.file }
 // file is not trusted (then it is in s.newly). A trusted file that does not decode is
 // an error: the caller must stop rather than start over. So is, without a state key, a
 // file the action wrote signed with a key (a *SignedStateError).
-func (s *BranchStore) state() (*engine.State, error) {
+func (s *BranchStore) state() (*model.State, error) {
 	s.newly = nil
 	f := s.read.File
 	if f == nil {
 		return nil, nil
 	}
 	if why := TrustFile(f, s.viewer); why != "" {
-		s.newly = []engine.IgnoredComment{{Commit: f.Commit, Why: why}}
+		s.newly = []model.IgnoredComment{{Commit: f.Commit, Why: why}}
 		return nil, nil
 	}
 	if f.Truncated {
@@ -154,7 +154,7 @@ func (s *BranchStore) state() (*engine.State, error) {
 		return nil, &SignedStateError{Subject: s.subject, File: f.Path, Commit: f.Commit}
 	}
 	if why := VerifyFile(f.Text, s.file, s.subject, s.keys); why != "" {
-		s.newly = []engine.IgnoredComment{{Commit: f.Commit, Why: why}}
+		s.newly = []model.IgnoredComment{{Commit: f.Commit, Why: why}}
 		return nil, nil
 	}
 	whole, err := decodeWhole(f.Text, s.subject)
@@ -183,13 +183,13 @@ func (s *BranchStore) version() Version {
 
 // Load returns the subject's state on the branch, or an empty state when there is
 // none or it is not trusted (it is then added to State.Ignored, and NewlyIgnored).
-func (s *BranchStore) Load(_ context.Context, _ int) (*engine.State, Version, error) {
+func (s *BranchStore) Load(_ context.Context, _ int) (*model.State, Version, error) {
 	st, err := s.state()
 	if err != nil {
 		return nil, Version{}, err
 	}
 	if st == nil {
-		st = &engine.State{Version: stateVersion}
+		st = &model.State{Version: stateVersion}
 	}
 	s.newly = append(s.newly, resolve(st, s.read.Outputs)...)
 	addIgnored(st, s.newly)
@@ -198,7 +198,7 @@ func (s *BranchStore) Load(_ context.Context, _ int) (*engine.State, Version, er
 
 // NewlyIgnored returns the file the last Load ignored, if it was not in its state's
 // State.Ignored already.
-func (s *BranchStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
+func (s *BranchStore) NewlyIgnored() []model.IgnoredComment { return s.newly }
 
 // Save writes c's state (compacted) to the subject's file, its shard of the index and
 // the archive of the runs that finished, in one commit on the head v read; nothing when the files
@@ -224,7 +224,7 @@ type fileWrite struct {
 }
 
 // fileText is the subject's file holding kept and claim, signed.
-func (s *BranchStore) fileText(kept *engine.State, claim *Claim) (string, error) {
+func (s *BranchStore) fileText(kept *model.State, claim *Claim) (string, error) {
 	text, err := encodeFile(kept, claim, s.pending)
 	if err != nil {
 		return "", err
@@ -235,7 +235,7 @@ func (s *BranchStore) fileText(kept *engine.State, claim *Claim) (string, error)
 // claimedText is the subject's file holding kept as fw says, over v: without the claim
 // when fw drops it and the file changes anyway; fw's headline says so when a fresh claim
 // is all that changes.
-func (s *BranchStore) claimedText(kept *engine.State, v Version, fw fileWrite) (string, fileWrite, error) {
+func (s *BranchStore) claimedText(kept *model.State, v Version, fw fileWrite) (string, fileWrite, error) {
 	text, err := s.fileText(kept, fw.claim)
 	if err != nil {
 		return "", fw, err
@@ -253,7 +253,7 @@ func (s *BranchStore) claimedText(kept *engine.State, v Version, fw fileWrite) (
 	return text, fw, nil
 }
 
-func (s *BranchStore) write(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version, fw fileWrite) (Version, error) {
+func (s *BranchStore) write(ctx context.Context, c Change, live *model.State, archived []*model.Run, v Version, fw fileWrite) (Version, error) {
 	kept, outputs, err := externalize(live, s.file)
 	if err != nil {
 		return v, err

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // memBranch is a state branch in memory, with compare-and-swap as GitHub does it.
@@ -147,7 +147,7 @@ func commentsOf(w *fakeWriter) []Comment {
 	return out
 }
 
-func change(old, st *engine.State) Change {
+func change(old, st *model.State) Change {
 	return Change{Config: testConfig(), Old: old, State: st, Event: Event{Name: "pull_request.opened", Actor: "dev"}}
 }
 
@@ -158,7 +158,7 @@ func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
 	d := subjectStores(m, w, nil, &logs)
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
-	assert.Equal(t, &engine.State{Version: 1}, st)
+	assert.Equal(t, &model.State{Version: 1}, st)
 	next := sampleState()
 	v, err = d.Save(ctx, 7, change(st, next), v)
 	require.NoError(t, err)
@@ -329,7 +329,7 @@ func TestDualUntrustedFile(t *testing.T) {
 			_, err = d.Save(ctx, 7, change(st, sampleState()), v)
 			require.NoError(t, err)
 			forged := withSeq(99)
-			forged.Runs[0].Status = engine.RunCompleted
+			forged.Runs[0].Status = model.RunCompleted
 			text, err := EncodeFile(forged)
 			require.NoError(t, err)
 			m.push(tc.author, tc.signed, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")
@@ -372,8 +372,8 @@ func TestDualArchives(t *testing.T) {
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	st := &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{
-		finishedRun("auto-merge", 1, engine.RunCompleted, at), finishedRun("auto-merge", 2, engine.RunWaiting, at.Add(time.Hour)),
+	st := &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{
+		finishedRun("auto-merge", 1, model.RunCompleted, at), finishedRun("auto-merge", 2, model.RunWaiting, at.Add(time.Hour)),
 	}}
 	d := subjectStores(m, w, nil, &logs)
 	old, v, err := d.Load(ctx, 7)
@@ -448,7 +448,7 @@ func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
 	idx := &Index{Version: indexVersion}
 	for i := 0; len(idx.Runs)*160 < IndexWarning; i++ {
 		idx.Runs = append(idx.Runs, IndexEntry{Run: fmt.Sprintf("p/%d/1", 100+i), Pipeline: "p", Subject: fmt.Sprintf("acme/widgets#%d", 100+i),
-			File: fmt.Sprintf("pr-%d.json", 100+i), Status: engine.RunWaiting, Stage: "review"})
+			File: fmt.Sprintf("pr-%d.json", 100+i), Status: model.RunWaiting, Stage: "review"})
 	}
 	text, err := EncodeIndex(idx)
 	require.NoError(t, err)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The state comment is posted once per subject, however many invocations find none at
@@ -52,7 +52,7 @@ type Claim struct {
 
 // claimedFile is a subject's file: its state, and the claim to post its state comment.
 type claimedFile struct {
-	*engine.State
+	*model.State
 	Claim *Claim `json:"comment_claim,omitempty"`
 	// Audit is the audit's tail (audit.go).
 	Audit *AuditTail `json:"audit,omitempty"`
@@ -61,10 +61,10 @@ type claimedFile struct {
 // newClaim is a claim made at now by an invocation that stops at deadline (zero:
 // unknown), bounded as engine intents are, that had read comments up to after.
 func newClaim(now, deadline time.Time, after int64) *Claim {
-	until := now.Add(engine.DefaultIntentLease + engine.IntentGrace)
+	until := now.Add(model.DefaultIntentLease + model.IntentGrace)
 	if !deadline.IsZero() && deadline.After(now) {
-		until = deadline.Add(engine.IntentGrace)
-		if limit := now.Add(engine.MaxIntentLease); until.After(limit) {
+		until = deadline.Add(model.IntentGrace)
+		if limit := now.Add(model.MaxIntentLease); until.After(limit) {
 			until = limit
 		}
 	}
@@ -74,7 +74,7 @@ func newClaim(now, deadline time.Time, after int64) *Claim {
 // inFlight reports whether the claimer may still be posting at now: before Until, and
 // never longer than engine.MaxIntentLease after the claim (a clock gone wrong).
 func (c *Claim) inFlight(now time.Time) bool {
-	return c != nil && now.Before(c.Until) && now.Before(c.At.Add(engine.MaxIntentLease))
+	return c != nil && now.Before(c.Until) && now.Before(c.At.Add(model.MaxIntentLease))
 }
 
 // newNonce is 16 random bytes in hex.
@@ -109,8 +109,8 @@ func placeholderNonce(body string) string {
 // findPlaceholders sets d.adopt and d.spare from the action's placeholders among the
 // comments, and d.posted, and returns the placeholders someone else edited, to be
 // ignored.
-func (d *Dual) findPlaceholders() []engine.IgnoredComment {
-	var ignored []engine.IgnoredComment
+func (d *Dual) findPlaceholders() []model.IgnoredComment {
+	var ignored []model.IgnoredComment
 	claim := d.Branch.claim
 	d.posted = false
 	for i := range d.Comments.comments {
@@ -126,7 +126,7 @@ func (d *Dual) findPlaceholders() []engine.IgnoredComment {
 			continue
 		}
 		if c.EditedByOther() {
-			ignored = append(ignored, engine.IgnoredComment{ID: c.ID,
+			ignored = append(ignored, model.IgnoredComment{ID: c.ID,
 				Why: fmt.Sprintf("a placeholder of the state comment, edited by %s, not by this action", orUnknown(c.Editor))})
 			continue
 		}
@@ -197,7 +197,7 @@ func (d *Dual) commentTarget(v Version, claimed bool) (target Version, ok bool) 
 // wait for the claim to end. A request whose outcome is unknown (no answer) may still
 // post the placeholder: the claim then holds until Until. Best effort: a failure is
 // logged and the claim ends at Until.
-func (d *Dual) release(ctx context.Context, c Change, live *engine.State, v Version, err error) {
+func (d *Dual) release(ctx context.Context, c Change, live *model.State, v Version, err error) {
 	if !answered(err) || d.Branch.claim == nil {
 		return
 	}

@@ -3,7 +3,7 @@ package state
 import (
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The end of a claim is a deadline the sweep keeps. An invocation that finds another's
@@ -29,7 +29,7 @@ func (idx *Index) withClaimDue(file, subject string, due time.Time) *Index {
 		}
 	}
 	if !due.IsZero() {
-		out.Runs = append(out.Runs, IndexEntry{Subject: subject, File: file, Status: engine.RunWaiting, Updated: due.UTC(), NextDeadline: due.UTC()})
+		out.Runs = append(out.Runs, IndexEntry{Subject: subject, File: file, Status: model.RunWaiting, Updated: due.UTC(), NextDeadline: due.UTC()})
 	}
 	return out
 }

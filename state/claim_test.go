@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // claimOf is the claim the subject's file on m holds.
@@ -41,7 +41,7 @@ func placeholderOf(w *fakeWriter, id int64) Comment {
 }
 
 // saved loads the subject as one invocation would, over comments, and saves st at now.
-func saved(t *testing.T, m *memBranch, w *fakeWriter, comments []Comment, now time.Time, st *engine.State) (*Dual, error) {
+func saved(t *testing.T, m *memBranch, w *fakeWriter, comments []Comment, now time.Time, st *model.State) (*Dual, error) {
 	t.Helper()
 	var logs []string
 	d := subjectStores(m, w, comments, &logs)
@@ -79,7 +79,7 @@ func TestClaimSerialisesPosting(t *testing.T) {
 	require.ErrorIs(t, err, ErrConflict)
 	claim := claimOf(t, m)
 	require.NotNil(t, claim)
-	assert.Equal(t, now.Add(5*time.Minute+engine.IntentGrace), claim.Until, "the claimer's deadline and the grace")
+	assert.Equal(t, now.Add(5*time.Minute+model.IntentGrace), claim.Until, "the claimer's deadline and the grace")
 	assert.True(t, HasMarker(w.bodies[1]), "the placeholder posted, then its state marker bound")
 
 	_, err = saved(t, m, w, nil, now.Add(time.Second), withSeq(4))
@@ -203,7 +203,7 @@ func TestClaimInFile(t *testing.T) {
 	assert.Equal(t, claim, gotClaim)
 	assert.True(t, claim.inFlight(at))
 	assert.False(t, claim.inFlight(at.Add(time.Minute)))
-	assert.False(t, (&Claim{At: at, Until: at.Add(24 * time.Hour)}).inFlight(at.Add(engine.MaxIntentLease)), "bounded")
+	assert.False(t, (&Claim{At: at, Until: at.Add(24 * time.Hour)}).inFlight(at.Add(model.MaxIntentLease)), "bounded")
 	assert.Equal(t, "abc", placeholderNonce("status\n\n"+placeholderMarker("abc")))
 	assert.Empty(t, placeholderNonce("status <!-- pipeline-action:placeholder a b -->"))
 }

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The marker is an HTML comment, invisible in the rendered PR comment:
@@ -61,7 +61,7 @@ const maxStateJSON = 16 << 20
 
 // Encode returns the marker line holding st, bound to no comment (id 0) and to no
 // text before it: no leading or trailing newline. Body and Bind write the bound form.
-func Encode(st *engine.State) (string, error) {
+func Encode(st *model.State) (string, error) {
 	payload, err := encodePayload(st)
 	if err != nil {
 		return "", err
@@ -69,7 +69,7 @@ func Encode(st *engine.State) (string, error) {
 	return sealMarker("", 0, payload), nil
 }
 
-func encodePayload(st *engine.State) (string, error) {
+func encodePayload(st *model.State) (string, error) {
 	if st == nil {
 		return "", errors.New("encoding state: nil state")
 	}
@@ -242,7 +242,7 @@ func validCommit(c string) bool {
 //
 // When the body holds several markers the last one counts: Body writes the marker
 // after everything rendered.
-func Decode(body string) (st *engine.State, found bool, err error) {
+func Decode(body string) (st *model.State, found bool, err error) {
 	m, found, err := parseMarker(body)
 	if !found || err != nil {
 		return nil, found, err
@@ -254,7 +254,7 @@ func Decode(body string) (st *engine.State, found bool, err error) {
 	return st, true, nil
 }
 
-func decodePayload(payload string) (*engine.State, error) {
+func decodePayload(payload string) (*model.State, error) {
 	if payload == "" {
 		return nil, errors.New("empty payload")
 	}
@@ -274,7 +274,7 @@ func decodePayload(payload string) (*engine.State, error) {
 		return nil, fmt.Errorf("state larger than %d bytes", maxStateJSON)
 	}
 	dec := json.NewDecoder(bytes.NewReader(js))
-	var st *engine.State
+	var st *model.State
 	if err := dec.Decode(&st); err != nil {
 		return nil, fmt.Errorf("json: %w", err)
 	}

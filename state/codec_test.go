@@ -8,26 +8,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
-func sampleState() *engine.State {
+func sampleState() *model.State {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	return &engine.State{
+	return &model.State{
 		Version: 1,
 		Subject: "acme/widgets#7",
 		Seq:     3,
-		Runs: []*engine.Run{{
+		Runs: []*model.Run{{
 			ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7",
-			Status: engine.RunWaiting, Stage: "ready", StartedAt: at, UpdatedAt: at,
-			Stages: map[string]*engine.StageRun{"ready": {
-				Status: engine.StageWaiting, Attempt: 1, EnteredAt: at,
-				Results: []engine.GateResult{{Check: "ci_status", Status: engine.GatePending, Message: "check \"test\" is running"}},
+			Status: model.RunWaiting, Stage: "ready", StartedAt: at, UpdatedAt: at,
+			Stages: map[string]*model.StageRun{"ready": {
+				Status: model.StageWaiting, Attempt: 1, EnteredAt: at,
+				Results: []model.GateResult{{Check: "ci_status", Status: model.GatePending, Message: "check \"test\" is running"}},
 			}},
-			History: []engine.Transition{{At: at, Actor: "dev", To: "ready", Why: "pull_request.opened"}},
+			History: []model.Transition{{At: at, Actor: "dev", To: "ready", Why: "pull_request.opened"}},
 		}},
 	}
 }
@@ -46,10 +46,10 @@ func rawMarker(t testing.TB, js string) string {
 func TestRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
-		st   *engine.State
+		st   *model.State
 		wrap func(m string) string
 	}{
-		{name: "empty", st: &engine.State{Version: 1}, wrap: func(m string) string { return m }},
+		{name: "empty", st: &model.State{Version: 1}, wrap: func(m string) string { return m }},
 		{name: "one run", st: sampleState(), wrap: func(m string) string { return m }},
 		{name: "after rendered text", st: sampleState(), wrap: func(m string) string { return "### pipeline-action\n\ntext\n" + m }},
 		{name: "with trailing newline", st: sampleState(), wrap: func(m string) string { return m + "\n" }},
@@ -84,7 +84,7 @@ func TestDecodeNoMarker(t *testing.T) {
 }
 
 func TestDecodeLastMarkerWins(t *testing.T) {
-	fake, err := Encode(&engine.State{Version: 1, Subject: "evil#1"})
+	fake, err := Encode(&model.State{Version: 1, Subject: "evil#1"})
 	require.NoError(t, err)
 	real, err := Encode(sampleState())
 	require.NoError(t, err)
@@ -174,7 +174,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func TestHuman(t *testing.T) {
-	marker, err := Encode(&engine.State{Version: 1})
+	marker, err := Encode(&model.State{Version: 1})
 	require.NoError(t, err)
 	assert.Equal(t, "### pipeline-action\nwaiting", Human("### pipeline-action\nwaiting\n\n"+marker))
 	assert.Equal(t, "no marker here", Human("no marker here\n"))

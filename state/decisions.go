@@ -3,7 +3,7 @@ package state
 import (
 	"encoding/json"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The state branch stores decisions: where each run stands (a stage entered or left, a
@@ -17,19 +17,19 @@ import (
 
 // decisions is the JSON of what st decided: st without the data derived again on every
 // evaluation. Two states with the same decisions differ in nothing a later event acts on.
-func decisions(st *engine.State) string {
+func decisions(st *model.State) string {
 	if st == nil {
 		return ""
 	}
 	d := *st
 	d.Seq, d.CommentsRead, d.StateComment = 0, 0, ""
-	d.Runs = make([]*engine.Run, len(st.Runs))
+	d.Runs = make([]*model.Run, len(st.Runs))
 	for i, r := range st.Runs {
 		if r == nil {
 			continue
 		}
 		rc := *r
-		rc.Stages = make(map[string]*engine.StageRun, len(r.Stages))
+		rc.Stages = make(map[string]*model.StageRun, len(r.Stages))
 		for id, sr := range r.Stages {
 			if sr == nil {
 				rc.Stages[id] = nil
@@ -51,7 +51,7 @@ func decisions(st *engine.State) string {
 // sameDecisions reports whether kept, a state about to be written as the subject's file,
 // decides what the file read (text, "" for none) decides, and returns the file's state.
 // A file that does not decode decides nothing this store knows of: it is rewritten.
-func sameDecisions(text, subject string, kept *engine.State) (*engine.State, bool) {
+func sameDecisions(text, subject string, kept *model.State) (*model.State, bool) {
 	if text == "" {
 		return nil, false
 	}
@@ -68,7 +68,7 @@ func sameDecisions(text, subject string, kept *engine.State) (*engine.State, boo
 // while the branch is refused, for a fresh claim (the comment's posting is serialised
 // by its commit), for runs to archive, when the end of a claim the index lists changes,
 // or when c asks for the state to be kept.
-func (d *Dual) derivedOnly(c Change, kept *engine.State, archived []*engine.Run, v Version, fw fileWrite) (fileSeq int, ok bool) {
+func (d *Dual) derivedOnly(c Change, kept *model.State, archived []*model.Run, v Version, fw fileWrite) (fileSeq int, ok bool) {
 	if d.forbidden || fw.fresh || c.Keep || len(archived) > 0 || v.File == "" {
 		return 0, false
 	}
@@ -93,7 +93,7 @@ func (s *BranchStore) signedNow(text string) bool {
 
 // unchanged is derivedOnly for the save of live: it says whether the branch is left as
 // it is, and the seq of the file it keeps.
-func (d *Dual) unchanged(c Change, live *engine.State, archived []*engine.Run, v Version, fw fileWrite) (int, bool) {
+func (d *Dual) unchanged(c Change, live *model.State, archived []*model.Run, v Version, fw fileWrite) (int, bool) {
 	if d.forbidden {
 		return 0, false
 	}
@@ -107,7 +107,7 @@ func (d *Dual) unchanged(c Change, live *engine.State, archived []*engine.Run, v
 // sameFile reports whether the trusted state comment read as cv, holding cst, is
 // written on top of the trusted file read, holding bst: it names the file's commit, at
 // its seq, with its decisions (a save that changed only derived data wrote it).
-func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
+func (d *Dual) sameFile(cv Version, bst, cst *model.State) bool {
 	f := d.Branch.read.File
 	return f != nil && cv.Commit != "" && cv.Commit == f.Commit && cst.Seq == bst.Seq && decisions(cst) == decisions(bst)
 }
@@ -117,7 +117,7 @@ func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
 // signed as this write would sign it (with the current state key, or none). Then it is
 // not edited: what differs is derived data the next evaluation derives again, or the
 // commit its marker names, which decided nothing new.
-func (d *Dual) shows(target Version, body string, st *engine.State) bool {
+func (d *Dual) shows(target Version, body string, st *model.State) bool {
 	if target.CommentID != 0 && IsPlaceholder(target.Body) {
 		return d.waits(target.Body, body, st) // post.go
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // A save whose state differs from the file only in what the facts give again (a gate's
@@ -29,7 +29,7 @@ func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
 	require.NoError(t, err)
 	next := sampleState()
 	next.Seq = 4
-	next.Runs[0].Stages["ready"].Results = []engine.GateResult{{Check: "ci_status", Status: engine.GatePass, Message: "check \"test\" passed"}}
+	next.Runs[0].Stages["ready"].Results = []model.GateResult{{Check: "ci_status", Status: model.GatePass, Message: "check \"test\" passed"}}
 	w.calls = nil
 	_, err = d.Save(ctx, 7, change(st, next), v)
 	require.NoError(t, err)
@@ -41,7 +41,7 @@ func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, 3, st.Seq, "the file's seq")
-	assert.Equal(t, engine.GatePass, st.Runs[0].Stages["ready"].Results[0].Status, "the comment's checklist")
+	assert.Equal(t, model.GatePass, st.Runs[0].Stages["ready"].Results[0].Status, "the comment's checklist")
 
 	// Asked to keep it (the comments cursor moved past pages), or a decision: a commit.
 	d = subjectStores(m, w, commentsOf(w), &logs)

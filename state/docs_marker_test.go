@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 var (
@@ -43,7 +43,7 @@ func markerRoles(t *testing.T) map[string][][]string {
 		// the codec's own literals, checked below against what it writes
 		"prefix:state":       {{strings.Fields(v3)[1]}},
 		"prefix:placeholder": {{strings.Fields(placeholderMarker("n"))[1]}},
-		"prefix:effect":      {{strings.Fields(engine.EffectMarker("k"))[1]}},
+		"prefix:effect":      {{strings.Fields(model.EffectMarker("k"))[1]}},
 	}
 }
 

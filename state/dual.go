@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Dual keeps a subject's state on the state branch, the source of truth, and its
@@ -30,7 +30,7 @@ type Dual struct {
 
 	forbidden   bool
 	commentOnly bool // the state loaded is the comment's, matching no commit of the branch
-	newly       []engine.IgnoredComment
+	newly       []model.IgnoredComment
 	body        string // the status last rendered by Save
 	// With no trusted state comment: adopt is the placeholder of the file's claim, spare
 	// the newest placeholder of the action's (claim.go); nil for none.
@@ -63,7 +63,7 @@ func (d *Dual) SetClock(now func() time.Time, deadline time.Time) {
 }
 
 // Load returns the state to go on from; see Dual.
-func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, error) {
+func (d *Dual) Load(ctx context.Context, number int) (*model.State, Version, error) {
 	cst, cv, err := d.Comments.Load(ctx, number)
 	var signed *SignedStateError
 	if err != nil && !errors.As(err, &signed) {
@@ -97,9 +97,9 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 	case cv.CommentID != 0:
 		st = cst
 	default:
-		st = &engine.State{Version: stateVersion}
+		st = &model.State{Version: stateVersion}
 	}
-	d.newly = append(append([]engine.IgnoredComment(nil), d.Comments.NewlyIgnored()...), d.Branch.newly...)
+	d.newly = append(append([]model.IgnoredComment(nil), d.Comments.NewlyIgnored()...), d.Branch.newly...)
 	d.adopt, d.spare = nil, nil
 	if cv.CommentID == 0 {
 		d.newly = append(d.newly, d.findPlaceholders()...) // claim.go
@@ -111,7 +111,7 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 
 // NewlyIgnored returns the comments and files the last Load ignored for the first time,
 // for the caller to report (they are in the loaded State.Ignored as well).
-func (d *Dual) NewlyIgnored() []engine.IgnoredComment { return d.newly }
+func (d *Dual) NewlyIgnored() []model.IgnoredComment { return d.newly }
 
 // Body returns the state comment the last Save rendered (whether it wrote it or not):
 // what the status shows.
@@ -124,7 +124,7 @@ func (d *Dual) Forbidden() bool { return d.forbidden }
 // outputs count in the comment when the branch refused the action, or when the state
 // loaded was kept by the comment alone (the branch refused it then): a branch that has
 // just become writable is assumed not to be.
-func (d *Dual) Budget(st *engine.State) error {
+func (d *Dual) Budget(st *model.State) error {
 	return Budget(st, d.Branch.file, d.forbidden || d.commentOnly)
 }
 
@@ -189,7 +189,7 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 
 // writeBranch writes the branch as fw says, unless it refuses the action: then it is
 // noted (Forbidden) and the comment is the only store.
-func (d *Dual) writeBranch(ctx context.Context, c Change, live *engine.State, archived []*engine.Run, v Version, fw fileWrite) (Version, error) {
+func (d *Dual) writeBranch(ctx context.Context, c Change, live *model.State, archived []*model.Run, v Version, fw fileWrite) (Version, error) {
 	if d.forbidden {
 		return v, nil
 	}

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 const (
@@ -26,7 +26,7 @@ func mustKeys(t testing.TB, current string, previous ...string) *Keys {
 }
 
 // signedBody is the state comment a keyed Save writes for st into comment id.
-func signedBody(t testing.TB, st *engine.State, id int64, k *Keys) string {
+func signedBody(t testing.TB, st *model.State, id int64, k *Keys) string {
 	t.Helper()
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
@@ -100,7 +100,7 @@ func TestMarkerUntrustedUnderKey(t *testing.T) {
 
 	// A forger with the action's identity but not the key: it can compute the binding,
 	// not the HMAC.
-	forged := &engine.State{Version: 1, Subject: "acme/widgets#7", Seq: 99}
+	forged := &model.State{Version: 1, Subject: "acme/widgets#7", Seq: 99}
 	forgedPayload, err := encodePayload(forged)
 	require.NoError(t, err)
 	reseal := func(before string, id int64, payload, mac string) string {
@@ -256,7 +256,7 @@ func TestDualSignedRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, st.Runs)
 	require.Len(t, d.NewlyIgnored(), 2)
-	assert.Equal(t, engine.IgnoredComment{ID: 1, Why: whyBadSig}, d.NewlyIgnored()[0])
+	assert.Equal(t, model.IgnoredComment{ID: 1, Why: whyBadSig}, d.NewlyIgnored()[0])
 	assert.Equal(t, "pr-7.json: "+whyBadSig, d.NewlyIgnored()[1].Why)
 	assert.Equal(t, m.last["pr-7.json"], d.NewlyIgnored()[1].Commit)
 

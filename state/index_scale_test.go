@@ -7,19 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // openRun is the one open run of pull request n, waiting for a timeout at deadline.
-func openRun(n int, deadline time.Time) *engine.Run {
+func openRun(n int, deadline time.Time) *model.Run {
 	subject := fmt.Sprintf("acme/widgets#%d", n)
-	return &engine.Run{ID: fmt.Sprintf("auto-merge/%d/1", n), Pipeline: "auto-merge", Subject: subject,
-		Status: engine.RunWaiting, Stage: "approval", StartedAt: t0, UpdatedAt: t0,
-		Stages: map[string]*engine.StageRun{"approval": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0,
-			Deadlines: []engine.Deadline{{Kind: engine.DeadlineTimeout, At: deadline}}}}}
+	return &model.Run{ID: fmt.Sprintf("auto-merge/%d/1", n), Pipeline: "auto-merge", Subject: subject,
+		Status: model.RunWaiting, Stage: "approval", StartedAt: t0, UpdatedAt: t0,
+		Stages: map[string]*model.StageRun{"approval": {Status: model.StageWaiting, Attempt: 1, EnteredAt: t0,
+			Deadlines: []model.Deadline{{Kind: model.DeadlineTimeout, At: deadline}}}}}
 }
 
 // seedOpenRuns puts on m the index of n pull requests with one open run each, as the
@@ -28,7 +28,7 @@ func seedOpenRuns(tb testing.TB, m *memBranch, n int, legacy bool) {
 	tb.Helper()
 	idx := &Index{}
 	for i := 1; i <= n; i++ {
-		one := (&Index{}).WithSubject(SubjectFile(true, i), &engine.State{Runs: []*engine.Run{openRun(i, t0.Add(time.Duration(i)*time.Minute))}})
+		one := (&Index{}).WithSubject(SubjectFile(true, i), &model.State{Runs: []*model.Run{openRun(i, t0.Add(time.Duration(i)*time.Minute))}})
 		idx.Runs = append(idx.Runs, one.Runs...)
 	}
 	seedIndex(tb, m, idx, legacy)
@@ -42,8 +42,8 @@ func saveIndexBytes(tb testing.TB, n int, legacy bool) (written, largest int) {
 	seedOpenRuns(tb, m, n, legacy)
 	before := len(m.messages)
 	file, subject := SubjectFile(true, 7), "acme/widgets#7"
-	old := &engine.State{Version: stateVersion, Subject: subject, Runs: []*engine.Run{openRun(7, t0.Add(7*time.Minute))}}
-	st := &engine.State{Version: stateVersion, Subject: subject, Runs: []*engine.Run{openRun(7, t0.Add(time.Hour))}}
+	old := &model.State{Version: stateVersion, Subject: subject, Runs: []*model.Run{openRun(7, t0.Add(7*time.Minute))}}
+	st := &model.State{Version: stateVersion, Subject: subject, Runs: []*model.Run{openRun(7, t0.Add(time.Hour))}}
 	var commits [][]FileChange
 	w := &recordingWriter{memBranch: m, commits: &commits}
 	s := NewBranchStore(w, m.read(file), file, subject, viewer, nil)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,13 +16,13 @@ import (
 
 type passing struct{}
 
-func (passing) Evaluate(*engine.Facts) engine.GateResult {
-	return engine.GateResult{Status: engine.GatePass, Message: "the check holds on this head, as a real gate's message says at length"}
+func (passing) Evaluate(*model.Facts) model.GateResult {
+	return model.GateResult{Status: model.GatePass, Message: "the check holds on this head, as a real gate's message says at length"}
 }
 
 // gatesRun is the state of a PR after one event on which the n gates of a pipeline,
 // each with three checks, all held: the run asks for its merge.
-func gatesRun(tb testing.TB, n int) (*lang.Config, *engine.State) {
+func gatesRun(tb testing.TB, n int) (*lang.Config, *model.State) {
 	tb.Helper()
 	p := &lang.Pipeline{Name: "many", Trigger: lang.Trigger{Event: "pull_request.opened"}}
 	for i := 1; i <= n; i++ {
@@ -33,8 +35,8 @@ func gatesRun(tb testing.TB, n int) (*lang.Config, *engine.State) {
 	}
 	p.Stages = append(p.Stages, &lang.Stage{ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR, OnSuccess: lang.TargetComplete})
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{p}}
-	facts := &engine.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
-	res := engine.Step(cfg, nil, engine.Input{Key: "k", Event: "pull_request.opened"}, facts, time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	facts := &model.Facts{Repo: "acme/widgets", DefaultBranch: "main", PR: &model.PullRequest{Number: 7, State: model.PROpen, BaseRef: "main", HeadSHA: "aaaaaaa"}}
+	res := engine.Step(cfg, nil, model.Input{Key: "k", Event: "pull_request.opened"}, facts, time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
 	require.Len(tb, res.Effects, 1)
 	return cfg, res.State
 }
@@ -50,13 +52,13 @@ func TestThousandGatesFileStaysSmall(t *testing.T) {
 	back, err := DecodeFile(file, "acme/widgets#7")
 	require.NoError(t, err)
 	require.Len(t, back.Runs[0].Stages, 1001)
-	assert.Equal(t, engine.StagePassed, back.Runs[0].Stages["gate-0500"].Status)
+	assert.Equal(t, model.StagePassed, back.Runs[0].Stages["gate-0500"].Status)
 	again, err := EncodeFile(back)
 	require.NoError(t, err)
 	assert.Equal(t, file, again)
 
-	assert.Len(t, back.Runs[0].History, engine.MaxHistory)
-	assert.Equal(t, 1001-engine.MaxHistory, back.Runs[0].HistoryCut, "the rows left out are counted")
+	assert.Len(t, back.Runs[0].History, model.MaxHistory)
+	assert.Equal(t, 1001-model.MaxHistory, back.Runs[0].HistoryCut, "the rows left out are counted")
 }
 
 // The status says how many history rows a run left out.

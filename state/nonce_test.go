@@ -3,13 +3,13 @@ package state
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
-var _ engine.NonceSigner = (*Keys)(nil)
+var _ model.NonceSigner = (*Keys)(nil)
 
 // A nonce signed with a key verifies with it, and with the keys of a rotation that
 // replaces it; not with another key, nor for another message.

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Large outputs and the state's budget.
@@ -59,13 +59,13 @@ func OutputsDir(file string) string { return "outputs/" + subjectName(file) }
 // OutputsFile, and those files (path → text). st is not modified: the stages it changes
 // are copies. A stage whose outputs could not be put back when loaded (OutputsFile set,
 // Outputs nil) keeps its OutputsFile.
-func externalize(st *engine.State, file string) (*engine.State, map[string]string, error) {
+func externalize(st *model.State, file string) (*model.State, map[string]string, error) {
 	files := map[string]string{}
 	out := *st
-	out.Runs = make([]*engine.Run, len(st.Runs))
+	out.Runs = make([]*model.Run, len(st.Runs))
 	for i, r := range st.Runs {
 		rc := *r
-		rc.Stages = make(map[string]*engine.StageRun, len(r.Stages))
+		rc.Stages = make(map[string]*model.StageRun, len(r.Stages))
 		for id, sr := range r.Stages {
 			rc.Stages[id] = sr
 			if sr == nil || len(sr.Outputs) == 0 {
@@ -90,7 +90,7 @@ func externalize(st *engine.State, file string) (*engine.State, map[string]strin
 			files[path] = text
 			c := *sr
 			c.Outputs = nil
-			c.OutputsFile = &engine.OutputsFile{Path: path, Digest: digest, Bytes: len(text), Keys: summaryKeys(sr.Outputs)}
+			c.OutputsFile = &model.OutputsFile{Path: path, Digest: digest, Bytes: len(text), Keys: summaryKeys(sr.Outputs)}
 			rc.Stages[id] = &c
 		}
 		out.Runs[i] = &rc
@@ -119,8 +119,8 @@ func summaryKeys(outputs map[string]any) []string {
 // the one its digest names, is not used: the stage goes on without those outputs, its
 // OutputsFile stays in the state (nothing is discarded), and it is returned, to be
 // reported once (State.Ignored).
-func resolve(st *engine.State, files map[string]string) []engine.IgnoredComment {
-	var ignored []engine.IgnoredComment
+func resolve(st *model.State, files map[string]string) []model.IgnoredComment {
+	var ignored []model.IgnoredComment
 	for _, r := range st.Runs {
 		for _, id := range sortedStageIDs(r) {
 			sr := r.Stages[id]
@@ -130,7 +130,7 @@ func resolve(st *engine.State, files map[string]string) []engine.IgnoredComment 
 			}
 			outputs, why := readOutputs(ref, files)
 			if why != "" {
-				ignored = append(ignored, engine.IgnoredComment{File: ref.Path,
+				ignored = append(ignored, model.IgnoredComment{File: ref.Path,
 					Why: fmt.Sprintf("the outputs of stage %s of run %s %s; the stage goes on without them", id, r.ID, why)})
 				continue
 			}
@@ -141,7 +141,7 @@ func resolve(st *engine.State, files map[string]string) []engine.IgnoredComment 
 }
 
 // readOutputs decodes the outputs file ref names from files; why says what is wrong with it.
-func readOutputs(ref *engine.OutputsFile, files map[string]string) (map[string]any, string) {
+func readOutputs(ref *model.OutputsFile, files map[string]string) (map[string]any, string) {
 	text, ok := files[ref.Path]
 	if !ok {
 		return nil, fmt.Sprintf("are in %s, which is not on the state branch", ref.Path)
@@ -157,7 +157,7 @@ func readOutputs(ref *engine.OutputsFile, files map[string]string) (map[string]a
 	return outputs, ""
 }
 
-func sortedStageIDs(r *engine.Run) []string {
+func sortedStageIDs(r *model.Run) []string {
 	ids := make([]string, 0, len(r.Stages))
 	for id := range r.Stages {
 		ids = append(ids, id)
@@ -181,7 +181,7 @@ func (e *BudgetError) Error() string {
 // Budget says whether st, as the store would save it, keeps to the state's budget: a
 // *BudgetError when it does not. inline is for a store whose branch may not be written:
 // every output then stays in the marker. file is the subject's state file.
-func Budget(st *engine.State, file string, inline bool) error {
+func Budget(st *model.State, file string, inline bool) error {
 	live, _ := Compact(st)
 	kept := live
 	if !inline {
@@ -218,7 +218,7 @@ func markerRoom(payload string) int {
 // head read) the files outputs: each missing or different one written, each other one
 // deleted — but for the files of outputs that could not be put back when loaded (their
 // OutputsFile stays in live), which are left as they are.
-func outputChanges(live *engine.State, outputs, present map[string]string) []FileChange {
+func outputChanges(live *model.State, outputs, present map[string]string) []FileChange {
 	var changes []FileChange
 	for _, p := range slices.Sorted(maps.Keys(outputs)) {
 		if t, ok := present[p]; !ok || t != outputs[p] {
@@ -238,7 +238,7 @@ func outputChanges(live *engine.State, outputs, present map[string]string) []Fil
 }
 
 // unresolvedFiles are the files of the OutputsFiles st still holds.
-func unresolvedFiles(st *engine.State) []string {
+func unresolvedFiles(st *model.State) []string {
 	var out []string
 	for _, r := range st.Runs {
 		for _, sr := range r.Stages {

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // incompressible is n characters gzip cannot shrink much, different for each n.
@@ -27,7 +27,7 @@ func incompressible(n int) string {
 }
 
 // withOutputs is sampleState whose stage "ready" carries outputs.
-func withOutputs(outputs map[string]any) *engine.State {
+func withOutputs(outputs map[string]any) *model.State {
 	st := sampleState()
 	st.Runs[0].Stages["ready"].Outputs = outputs
 	return st
@@ -141,7 +141,7 @@ func TestBudget(t *testing.T) {
 	st := withOutputs(map[string]any{"log": incompressible(16000)})
 	for i := 0; i < 3; i++ {
 		id := string(rune('a' + i))
-		st.Runs[0].Stages[id] = &engine.StageRun{Status: engine.StageSucceeded, Attempt: 1, Outputs: map[string]any{"log": incompressible(16000 + i)}}
+		st.Runs[0].Stages[id] = &model.StageRun{Status: model.StageSucceeded, Attempt: 1, Outputs: map[string]any{"log": incompressible(16000 + i)}}
 	}
 	require.NoError(t, Budget(st, "pr-7.json", false), "in files, four outputs fit")
 	err := Budget(st, "pr-7.json", true)
@@ -152,7 +152,7 @@ func TestBudget(t *testing.T) {
 	assert.Contains(t, err.Error(), "the state of acme/widgets#7 would take")
 
 	for i := 0; i < 40; i++ {
-		st.Runs[0].Stages[strings.Repeat("x", i+1)] = &engine.StageRun{Status: engine.StageSucceeded, Attempt: 1,
+		st.Runs[0].Stages[strings.Repeat("x", i+1)] = &model.StageRun{Status: model.StageSucceeded, Attempt: 1,
 			Outputs: map[string]any{"log": incompressible(16000 - i)}}
 	}
 	err = Budget(st, "pr-7.json", false)

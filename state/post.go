@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // A new state comment is bound to its own id, which GitHub tells only once the comment
@@ -24,7 +24,7 @@ func (d *Dual) BindLater() { d.later = true }
 // nothingDone reports whether st holds no effect performed or intended, and nothing else
 // the facts would not give again: no finished run, command acted on or refused, follower,
 // shared variable or pipeline enabled.
-func nothingDone(st *engine.State) bool {
+func nothingDone(st *model.State) bool {
 	for _, r := range st.Runs {
 		if len(r.Applied) > 0 || len(r.Intents) > 0 {
 			return false
@@ -47,7 +47,7 @@ func (s *CommentStore) postOnly(ctx context.Context, number int, body string, v 
 // save of body, the status of st: the file's claim names it, it shows that status
 // already, the branch holds the state, and st still holds nothing a lost state would
 // repeat — as when it went up.
-func (d *Dual) waits(placeholder, body string, st *engine.State) bool {
+func (d *Dual) waits(placeholder, body string, st *model.State) bool {
 	nonce := placeholderNonce(placeholder)
 	shown, ok := strings.CutSuffix(placeholder, "\n\n"+placeholderMarker(nonce))
 	own := d.adopt != nil && d.adopt.Body == placeholder // the one the file's claim names

@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // laterStores is subjectStores, binding a new state comment on the next event.
@@ -77,15 +77,15 @@ func TestStateCommentBoundAtOnceOnceSomethingWasDone(t *testing.T) {
 
 func TestNothingDone(t *testing.T) {
 	assert.True(t, nothingDone(sampleState()))
-	for name, f := range map[string]func(*engine.State){
-		"applied":  func(st *engine.State) { st.Runs[0].Applied = []string{"k"} },
-		"intent":   func(st *engine.State) { st.Runs[0].Intents = []engine.Intent{{Key: "k"}} },
-		"past":     func(st *engine.State) { st.Past = []engine.PastRun{{ID: "p/7/1"}} },
-		"commands": func(st *engine.State) { st.CommandsSeen = 5 },
-		"refused":  func(st *engine.State) { st.Refused = []engine.Refusal{{}} },
-		"follower": func(st *engine.State) { st.Followers = []engine.Follower{{Issue: 4}} },
-		"shared":   func(st *engine.State) { st.Shared = map[string]any{"k": 1} },
-		"enabled":  func(st *engine.State) { st.Enabled = map[string]bool{"p": true} },
+	for name, f := range map[string]func(*model.State){
+		"applied":  func(st *model.State) { st.Runs[0].Applied = []string{"k"} },
+		"intent":   func(st *model.State) { st.Runs[0].Intents = []model.Intent{{Key: "k"}} },
+		"past":     func(st *model.State) { st.Past = []model.PastRun{{ID: "p/7/1"}} },
+		"commands": func(st *model.State) { st.CommandsSeen = 5 },
+		"refused":  func(st *model.State) { st.Refused = []model.Refusal{{}} },
+		"follower": func(st *model.State) { st.Followers = []model.Follower{{Issue: 4}} },
+		"shared":   func(st *model.State) { st.Shared = map[string]any{"k": 1} },
+		"enabled":  func(st *model.State) { st.Enabled = map[string]bool{"p": true} },
 	} {
 		st := sampleState()
 		f(st)
@@ -107,7 +107,7 @@ func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, IsPlaceholder(w.bodies[1]))
 	forged := withSeq(99)
-	forged.Runs[0].Status = engine.RunCompleted
+	forged.Runs[0].Status = model.RunCompleted
 	text, err := EncodeFile(forged)
 	require.NoError(t, err)
 	m.push("mallory", false, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/graph"
+	"github.com/org/pipeline-action/engine/markdown"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -23,13 +26,13 @@ const allHistory = -1
 //
 // A run whose pipeline is no longer in cfg is shown from the stages it recorded,
 // without a diagram. A nil cfg has no pipelines; a nil st has no runs.
-func Render(cfg *lang.Config, st *engine.State) string {
+func Render(cfg *lang.Config, st *model.State) string {
 	return render(cfg, st, allHistory)
 }
 
 // render shows at most history entries of each run's history (the newest ones);
 // allHistory shows them all and 0 none.
-func render(cfg *lang.Config, st *engine.State, history int) string {
+func render(cfg *lang.Config, st *model.State, history int) string {
 	var b strings.Builder
 	b.WriteString("### pipeline-action\n\n")
 	runs := sortedRuns(st)
@@ -59,11 +62,11 @@ func render(cfg *lang.Config, st *engine.State, history int) string {
 	return b.String()
 }
 
-func sortedRuns(st *engine.State) []*engine.Run {
+func sortedRuns(st *model.State) []*model.Run {
 	if st == nil {
 		return nil
 	}
-	runs := make([]*engine.Run, 0, len(st.Runs))
+	runs := make([]*model.Run, 0, len(st.Runs))
 	for _, r := range st.Runs {
 		if r != nil {
 			runs = append(runs, r)
@@ -73,7 +76,7 @@ func sortedRuns(st *engine.State) []*engine.Run {
 	return runs
 }
 
-func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.Pipeline, run *engine.Run, history int) {
+func renderRun(b *strings.Builder, cfg *lang.Config, st *model.State, p *lang.Pipeline, run *model.Run, history int) {
 	title := "**" + inline(run.Pipeline) + "**"
 	if p != nil && p.DisplayName != "" && p.DisplayName != run.Pipeline { // the pipeline's metadata (display_name)
 		title = "**" + inline(p.DisplayName) + "** " + code(run.Pipeline)
@@ -109,28 +112,28 @@ func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.P
 
 	if p != nil {
 		// Folded: the stage table says where the run is; the chart is there for who wants it.
-		fmt.Fprintf(b, "<details><summary>Chart</summary>\n\n```mermaid\n%s```\n\n</details>\n\n", engine.Mermaid(p, run))
+		fmt.Fprintf(b, "<details><summary>Chart</summary>\n\n```mermaid\n%s```\n\n</details>\n\n", graph.Mermaid(p, run))
 	}
 	renderHistory(b, run, history)
 }
 
-func headline(run *engine.Run) string {
+func headline(run *model.Run) string {
 	at := code(run.Stage)
-	if sr := run.Stages[run.Stage]; sr != nil && sr.Status == engine.StageRetrying && !run.Status.Final() {
+	if sr := run.Stages[run.Stage]; sr != nil && sr.Status == model.StageRetrying && !run.Status.Final() {
 		return "retrying " + at
 	}
 	switch run.Status {
-	case engine.RunWaiting:
+	case model.RunWaiting:
 		return "waiting at " + at
-	case engine.RunRunning:
+	case model.RunRunning:
 		return "running " + at
-	case engine.RunCompleted:
+	case model.RunCompleted:
 		return "✅ completed"
-	case engine.RunFailed:
+	case model.RunFailed:
 		return "❌ failed at " + at + reason(run.Message)
-	case engine.RunCancelled:
+	case model.RunCancelled:
 		return "🚫 cancelled at " + at + reason(run.Message)
-	case engine.RunEscalated:
+	case model.RunEscalated:
 		return "🙋 escalated at " + at + reason(run.Message) +
 			" · *waits for a maintainer: `/pipeline retry`, `skip`, `unblock`, `restart` or `cancel`*"
 	}
@@ -146,7 +149,7 @@ func reason(msg string) string {
 
 // stageOrder lists the pipeline's stages in file order, then any stage the run
 // recorded that the pipeline no longer has, by entry time and id.
-func stageOrder(p *lang.Pipeline, run *engine.Run) []string {
+func stageOrder(p *lang.Pipeline, run *model.Run) []string {
 	var ids []string
 	listed := map[string]bool{}
 	if p != nil {
@@ -171,25 +174,25 @@ func stageOrder(p *lang.Pipeline, run *engine.Run) []string {
 	return append(ids, extra...)
 }
 
-func stageStatus(sr *engine.StageRun) string {
+func stageStatus(sr *model.StageRun) string {
 	switch sr.Status {
-	case engine.StageWaiting:
+	case model.StageWaiting:
 		return "⏳ waiting"
-	case engine.StageActing:
+	case model.StageActing:
 		return "▶️ acting"
-	case engine.StageRetrying:
+	case model.StageRetrying:
 		return fmt.Sprintf("🔁 retrying (tried %d)", sr.Tries)
-	case engine.StagePassed:
+	case model.StagePassed:
 		return "✅ passed"
-	case engine.StageSucceeded:
+	case model.StageSucceeded:
 		return "✅ succeeded"
-	case engine.StageFailed:
+	case model.StageFailed:
 		return "❌ failed"
-	case engine.StageCancelled:
+	case model.StageCancelled:
 		return "🚫 cancelled"
-	case engine.StageSkipped:
+	case model.StageSkipped:
 		return "⏭️ skipped"
-	case engine.StageStale:
+	case model.StageStale:
 		if sr.Stale != nil {
 			return "♻️ stale — " + cell(sr.Stale.Why)
 		}
@@ -199,17 +202,17 @@ func stageStatus(sr *engine.StageRun) string {
 }
 
 // renderWhy says what the current stage of an unfinished run waits for.
-func renderWhy(b *strings.Builder, run *engine.Run) {
+func renderWhy(b *strings.Builder, run *model.Run) {
 	sr := run.Stages[run.Stage]
 	if run.Status.Final() || sr == nil {
 		return
 	}
 	switch sr.Status {
-	case engine.StageRetrying:
+	case model.StageRetrying:
 		fmt.Fprintf(b, "**Why it waits** — stage %s: %s\n\n", code(run.Stage), inline(sr.Message))
-	case engine.StageActing:
+	case model.StageActing:
 		fmt.Fprintf(b, "**In progress** — stage %s: the action was requested; its outcome is not known yet.\n\n", code(run.Stage))
-	case engine.StageWaiting:
+	case model.StageWaiting:
 		fmt.Fprintf(b, "**Why it waits** — stage %s:\n", code(run.Stage))
 		if len(sr.Results) == 0 {
 			b.WriteString("- not evaluated yet\n")
@@ -221,9 +224,9 @@ func renderWhy(b *strings.Builder, run *engine.Run) {
 	}
 }
 
-func renderResult(b *strings.Builder, r engine.GateResult) {
-	icon := map[engine.GateStatus]string{
-		engine.GatePass: "✅", engine.GatePending: "⏳", engine.GateFail: "❌", engine.GateError: "⚠️",
+func renderResult(b *strings.Builder, r model.GateResult) {
+	icon := map[model.GateStatus]string{
+		model.GatePass: "✅", model.GatePending: "⏳", model.GateFail: "❌", model.GateError: "⚠️",
 	}[r.Status]
 	if icon == "" {
 		icon = "❔"
@@ -231,12 +234,12 @@ func renderResult(b *strings.Builder, r engine.GateResult) {
 	opt := ""
 	if r.Optional {
 		opt = " (optional)"
-		if r.Status != engine.GatePass {
+		if r.Status != model.GatePass {
 			icon = "⬜"
 		}
 	}
 	fmt.Fprintf(b, "- %s **%s**%s — %s", icon, inline(r.Check), opt, inline(r.Message))
-	if r.Status != engine.GatePass && !r.Optional && r.Who != "" {
+	if r.Status != model.GatePass && !r.Optional && r.Who != "" {
 		fmt.Fprintf(b, " · *can move it: %s*", inline(r.Who))
 	}
 	b.WriteString("\n")
@@ -245,7 +248,7 @@ func renderResult(b *strings.Builder, r engine.GateResult) {
 // renderHistory writes a run's history (at most limit entries, unless allHistory),
 // oldest first, folded in <details>: where the run began (the first entries a run keeps
 // once it cuts rows) and the newest entries, with a row saying what lies between.
-func renderHistory(b *strings.Builder, run *engine.Run, limit int) {
+func renderHistory(b *strings.Builder, run *model.Run, limit int) {
 	h := run.History
 	if len(h) == 0 {
 		return
@@ -275,11 +278,11 @@ func renderHistory(b *strings.Builder, run *engine.Run, limit int) {
 
 // historyRows splits run's history into the first rows and the newest to show (at most
 // limit together, unless allHistory), and counts the rows left out between.
-func historyRows(run *engine.Run, limit int) (first, rest []engine.Transition, gap int) {
+func historyRows(run *model.Run, limit int) (first, rest []model.Transition, gap int) {
 	h := run.History
 	head := 0
 	if run.HistoryCut > 0 {
-		head = min(engine.HistoryHead, len(h))
+		head = min(model.HistoryHead, len(h))
 	}
 	first, rest = h[:head], h[head:]
 	if limit > 0 && limit < len(h) {
@@ -291,7 +294,7 @@ func historyRows(run *engine.Run, limit int) (first, rest []engine.Transition, g
 	return first, rest, len(h) + run.HistoryCut - len(first) - len(rest)
 }
 
-func historyTable(b *strings.Builder, rows []engine.Transition) {
+func historyTable(b *strings.Builder, rows []model.Transition) {
 	for _, t := range rows {
 		from := cell(t.From)
 		if from == "" {
@@ -361,10 +364,10 @@ var escaper = strings.NewReplacer(
 // GitHub would act on, else as one code span, where GitHub renders no link, image,
 // HTML, mention (@team), reference (#12) or emphasis. inline is for text in a line,
 // cell for text in a table cell.
-func inline(s string) string { return engine.InertInline(s) }
+func inline(s string) string { return markdown.InertInline(s) }
 
-func cell(s string) string { return engine.InertCell(s) }
+func cell(s string) string { return markdown.InertCell(s) }
 
-func oneLine(s string) string { return engine.OneLine(s) }
+func oneLine(s string) string { return markdown.OneLine(s) }
 
-func codeSpan(s string) string { return engine.CodeSpan(s) }
+func codeSpan(s string) string { return markdown.CodeSpan(s) }

@@ -3,16 +3,16 @@ package state
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // The pipelines a subject enables or disables go through the comment and the state file,
 // and the status says which.
 func TestEnabledPipelinesRoundTripAndRender(t *testing.T) {
-	st := &engine.State{Version: 1, Subject: "acme/widgets#7",
+	st := &model.State{Version: 1, Subject: "acme/widgets#7",
 		Enabled: map[string]bool{"developer": true, "auto-task": true, "session-lifecycle": false}}
 	out := Render(testConfig(), st)
 	assert.Contains(t, out, "<sub>Pipelines enabled here: `auto-task`, `developer`; disabled here: `session-lifecycle`</sub>")
@@ -30,5 +30,5 @@ func TestEnabledPipelinesRoundTripAndRender(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, st.Enabled, fromFile.Enabled)
 
-	assert.NotContains(t, Render(testConfig(), &engine.State{Version: 1, Subject: "acme/widgets#7"}), "enabled here")
+	assert.NotContains(t, Render(testConfig(), &model.State{Version: 1, Subject: "acme/widgets#7"}), "enabled here")
 }

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // runIDPattern is what a run id looks like; a follower whose id does not is shown without it.
@@ -14,7 +14,7 @@ var runIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*/[1-9][0-9]*/[1-9][0-
 // renderFollowers shows, on a pull request's state comment, the issues' runs that follow it:
 // "Followed by run `feature/4/1` of #4." The issue is a plain reference (#4) that GitHub
 // links; nothing of it is markup read from the pull request.
-func renderFollowers(b *strings.Builder, st *engine.State) {
+func renderFollowers(b *strings.Builder, st *model.State) {
 	if st == nil {
 		return
 	}
@@ -24,7 +24,7 @@ func renderFollowers(b *strings.Builder, st *engine.State) {
 		}
 		issue := fmt.Sprintf("#%d", f.Issue)
 		if f.Repo != "" { // a multi-PR run of another repository: owner/name#N, which GitHub links too
-			ref, ok := engine.ParsePRRef(fmt.Sprintf("%s#%d", f.Repo, f.Issue))
+			ref, ok := model.ParsePRRef(fmt.Sprintf("%s#%d", f.Repo, f.Issue))
 			if !ok || ref.Repo == "" {
 				continue
 			}

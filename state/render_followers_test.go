@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestRenderFollowers(t *testing.T) {
-	st := &engine.State{Version: 1, Subject: "acme/widgets#9", Followers: []engine.Follower{
+	st := &model.State{Version: 1, Subject: "acme/widgets#9", Followers: []model.Follower{
 		{Issue: 4, Run: "feature/4/1"},
 		{Issue: 5, Run: "x/5/1`<img src=x>@mallory"}, // not a run id: shown without it
 		{Issue: 0, Run: "feature/0/1"},               // no issue: not shown
@@ -28,7 +28,7 @@ func TestRenderFollowers(t *testing.T) {
 // TestRenderFollowersOfAnotherRepository: a multi-PR run of another repository is shown as
 // owner/name#N; a repository that is not owner/name is not shown at all.
 func TestRenderFollowersOfAnotherRepository(t *testing.T) {
-	st := &engine.State{Version: 1, Subject: "acme/web#30", Followers: []engine.Follower{
+	st := &model.State{Version: 1, Subject: "acme/web#30", Followers: []model.Follower{
 		{Issue: 4, Run: "xr/4/1", Repo: "acme/widgets"},
 		{Issue: 5, Run: "xr/5/1", Repo: "acme/x <img src=x>"},
 	}}

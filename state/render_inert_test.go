@@ -7,10 +7,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // hostileTexts are what a pull request's author, a CI job or a label can put in the
@@ -36,17 +36,17 @@ var hostileTexts = []string{
 // contributor: gate checks, messages and who can move them, a failed run's reason, a
 // retrying stage's error, the history's events, stages and actors, and the reasons
 // state comments were ignored.
-func hostileState(text string) *engine.State {
+func hostileState(text string) *model.State {
 	w := waitingRun()
 	for i := range w.Stages["ready"].Results {
 		r := &w.Stages["ready"].Results[i]
 		r.Check, r.Message, r.Who = text, text, text
-		r.Status, r.Optional = engine.GateFail, false
+		r.Status, r.Optional = model.GateFail, false
 	}
 	w.Stage = text // a stage the run recorded, shown as code
 	w.Stages[text] = w.Stages["ready"]
-	w.History = append(w.History, engine.Transition{At: at(1), Actor: text, From: text, To: text, Why: text})
-	w.Stages[text+"x"] = &engine.StageRun{Status: engine.StageFailed, EnteredAt: at(2)}
+	w.History = append(w.History, model.Transition{At: at(1), Actor: text, From: text, To: text, Why: text})
+	w.Stages[text+"x"] = &model.StageRun{Status: model.StageFailed, EnteredAt: at(2)}
 	r := retryingRun()
 	r.ID, r.StartedAt = "auto-merge/7/2", at(50)
 	r.Stages["merge"].Message = text
@@ -54,12 +54,12 @@ func hostileState(text string) *engine.State {
 	f.Message = text
 	f.History[1].Why = text
 	st := state(w, r, f)
-	st.Ignored = []engine.IgnoredComment{{ID: 1, Why: text}}
+	st.Ignored = []model.IgnoredComment{{ID: 1, Why: text}}
 	return st
 }
 
 // humanPart renders st as the comment shows it, without the marker.
-func humanPart(t testing.TB, st *engine.State) string {
+func humanPart(t testing.TB, st *model.State) string {
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
 	return Human(body)
@@ -311,11 +311,11 @@ func TestEscRendersUntrustedTextInert(t *testing.T) {
 // code spans.
 func TestRenderUntrustedGateMessageIsInert(t *testing.T) {
 	evil := "@org/team ![x](https://evil.example/p.png) [go](https://evil.example)"
-	st := &engine.State{Version: 1, Runs: []*engine.Run{{
-		ID: "p/7/1", Pipeline: "p", Status: engine.RunWaiting, Stage: "ready", StartedAt: at(0),
-		Stages: map[string]*engine.StageRun{"ready": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(0),
-			Results: []engine.GateResult{{Check: "ci_status", Status: engine.GateFail, Message: `check "` + evil + `" failed`, Who: evil}}}},
-		History: []engine.Transition{{At: at(0), Actor: "mallory", To: "ready", Why: evil}},
+	st := &model.State{Version: 1, Runs: []*model.Run{{
+		ID: "p/7/1", Pipeline: "p", Status: model.RunWaiting, Stage: "ready", StartedAt: at(0),
+		Stages: map[string]*model.StageRun{"ready": {Status: model.StageWaiting, Attempt: 1, EnteredAt: at(0),
+			Results: []model.GateResult{{Check: "ci_status", Status: model.GateFail, Message: `check "` + evil + `" failed`, Who: evil}}}},
+		History: []model.Transition{{At: at(0), Actor: "mallory", To: "ready", Why: evil}},
 	}}}
 	out := Render(nil, st)
 	assert.Equal(t, 3, strings.Count(out, "@org/team"), "shown as written, in code spans")

@@ -3,6 +3,7 @@ package state
 import (
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // loopVerdicts are the verdicts whose rule usually sends the run back to an earlier stage:
@@ -15,8 +16,8 @@ var terminals = map[string]bool{lang.TargetFail: true, lang.TargetEscalate: true
 // stageOutcome is the status cell of stage id of run: what happened there when that says
 // more than its bare status — a verdict that looped back (↩️ revise → `implement`), a gate
 // that routed the run through its on_fail on purpose (↪️ → `maintainer`).
-func stageOutcome(p *lang.Pipeline, run *engine.Run, id string, sr *engine.StageRun) string {
-	left := sr.Status == engine.StageSucceeded || sr.Status == engine.StageFailed
+func stageOutcome(p *lang.Pipeline, run *model.Run, id string, sr *model.StageRun) string {
+	left := sr.Status == model.StageSucceeded || sr.Status == model.StageFailed
 	if !left {
 		return stageStatus(sr)
 	}
@@ -27,7 +28,7 @@ func stageOutcome(p *lang.Pipeline, run *engine.Run, id string, sr *engine.Stage
 	if loopVerdicts[sr.Verdict] {
 		return "↩️ " + cell(sr.Verdict) + " → " + code(to)
 	}
-	if s := stageOf(p, id); s != nil && s.Type == lang.StageGate && sr.Status == engine.StageFailed {
+	if s := stageOf(p, id); s != nil && s.Type == lang.StageGate && sr.Status == model.StageFailed {
 		return "↪️ on_fail → " + code(to)
 	}
 	return stageStatus(sr)
@@ -35,7 +36,7 @@ func stageOutcome(p *lang.Pipeline, run *engine.Run, id string, sr *engine.Stage
 
 // lastExit is where run went the last time it left stage id, as its history tells; "" when
 // the history no longer holds it.
-func lastExit(run *engine.Run, id string) string {
+func lastExit(run *model.Run, id string) string {
 	for i := len(run.History) - 1; i >= 0; i-- {
 		if h := run.History[i]; h.From == id && h.To != id {
 			return h.To

@@ -4,9 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -26,15 +27,15 @@ func outcomeConfig() *lang.Config {
 // the run on purpose, and says a waiting agent's message once.
 func TestRenderSaysWhatHappened(t *testing.T) {
 	waiting := "agent coder dispatched (attempt 2); waiting for its report"
-	run := &engine.Run{ID: "loop/7/1", Pipeline: "loop", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "implement", StartedAt: t0,
-		Stages: map[string]*engine.StageRun{
-			"implement": {Status: engine.StageWaiting, Attempt: 2, EnteredAt: at(2), Message: waiting,
-				Results:   []engine.GateResult{{Check: "report", Status: engine.GatePending, Message: waiting, Who: "agent coder"}},
-				Deadlines: []engine.Deadline{{Kind: engine.DeadlineTimeout, At: at(30)}}},
-			"analyze":  {Status: engine.StageSucceeded, Attempt: 1, EnteredAt: at(1), Verdict: lang.VerdictRevise},
-			"low-risk": {Status: engine.StageFailed, Attempt: 1, EnteredAt: t0},
+	run := &model.Run{ID: "loop/7/1", Pipeline: "loop", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "implement", StartedAt: t0,
+		Stages: map[string]*model.StageRun{
+			"implement": {Status: model.StageWaiting, Attempt: 2, EnteredAt: at(2), Message: waiting,
+				Results:   []model.GateResult{{Check: "report", Status: model.GatePending, Message: waiting, Who: "agent coder"}},
+				Deadlines: []model.Deadline{{Kind: model.DeadlineTimeout, At: at(30)}}},
+			"analyze":  {Status: model.StageSucceeded, Attempt: 1, EnteredAt: at(1), Verdict: lang.VerdictRevise},
+			"low-risk": {Status: model.StageFailed, Attempt: 1, EnteredAt: t0},
 		},
-		History: []engine.Transition{
+		History: []model.Transition{
 			{At: t0, From: "low-risk", To: "implement", Why: "gate failed"},
 			{At: at(1), From: "implement", To: "analyze", Why: "agent coder reported complete"},
 			{At: at(2), From: "analyze", To: "implement", Why: "agent analyzer reported revise"},
@@ -46,6 +47,6 @@ func TestRenderSaysWhatHappened(t *testing.T) {
 	assert.Contains(t, got, "<details><summary>Chart</summary>")
 
 	// A verdict that ended the run is no loop: it shows as the stage's status.
-	run.History = append(run.History, engine.Transition{At: at(3), From: "analyze", To: lang.TargetFail})
+	run.History = append(run.History, model.Transition{At: at(3), From: "analyze", To: lang.TargetFail})
 	assert.Contains(t, Render(outcomeConfig(), state(run)), "| analyze | ✅ succeeded |")
 }

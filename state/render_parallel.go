@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -15,7 +17,7 @@ import (
 // branch's row one level deeper than a pipeline stage's).
 
 // branchRow is the status cell of branch id of run: its status, verdict and agent.
-func branchRow(p *lang.Pipeline, run *engine.Run, id string) string {
+func branchRow(p *lang.Pipeline, run *model.Run, id string) string {
 	sr := run.Stages[id]
 	out := stageStatus(sr)
 	if sr.Verdict != "" {
@@ -49,7 +51,7 @@ func branchStage(p *lang.Pipeline, parent, id string) *lang.Stage {
 
 // withBranches places the branches the run recorded (stages with a parent) right after
 // their parallel stage in ids, in the pipeline's branch order (else by id as ids lists them).
-func withBranches(p *lang.Pipeline, run *engine.Run, ids []string) []string {
+func withBranches(p *lang.Pipeline, run *model.Run, ids []string) []string {
 	children := map[string][]string{}
 	listed := map[string]bool{}
 	var rest []string
@@ -98,7 +100,7 @@ func withBranches(p *lang.Pipeline, run *engine.Run, ids []string) []string {
 }
 
 // stageLabel is the first cell of a row: a branch is shown under its stage as "↳ id".
-func stageLabel(p *lang.Pipeline, run *engine.Run, id string) string {
+func stageLabel(p *lang.Pipeline, run *model.Run, id string) string {
 	if sr := run.Stages[id]; sr != nil && sr.Parent != "" {
 		return "↳ " + cell(id)
 	}
@@ -113,8 +115,8 @@ func stageLabel(p *lang.Pipeline, run *engine.Run, id string) string {
 }
 
 // deadlineWhat says what a deadline is: a branch's timeout names its branch.
-func deadlineWhat(d engine.Deadline) string {
-	if d.Kind == engine.DeadlineBranch {
+func deadlineWhat(d model.Deadline) string {
+	if d.Kind == model.DeadlineBranch {
 		return "branch " + code(d.Branch) + " times out"
 	}
 	return ""

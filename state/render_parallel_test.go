@@ -4,9 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,15 +20,15 @@ func TestRenderParallelBranches(t *testing.T) {
 	cfg := &lang.Config{Version: 1, Pipelines: []*lang.Pipeline{{Name: "p", Stages: []*lang.Stage{
 		review, {ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR},
 	}}}}
-	run := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "review", StartedAt: t0,
-		Stages: map[string]*engine.StageRun{
-			"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1), Deadlines: []engine.Deadline{
-				{Kind: engine.DeadlineBranch, At: at(31), Branch: "perf"}, {Kind: engine.DeadlineTimeout, At: at(61)}}},
-			"sec":  {Status: engine.StageFailed, Attempt: 2, Verdict: lang.VerdictReject, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
-			"tag":  {Status: engine.StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
-			"perf": {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+	run := &model.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "review", StartedAt: t0,
+		Stages: map[string]*model.StageRun{
+			"review": {Status: model.StageWaiting, Attempt: 1, EnteredAt: at(1), Deadlines: []model.Deadline{
+				{Kind: model.DeadlineBranch, At: at(31), Branch: "perf"}, {Kind: model.DeadlineTimeout, At: at(61)}}},
+			"sec":  {Status: model.StageFailed, Attempt: 2, Verdict: lang.VerdictReject, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"tag":  {Status: model.StageSucceeded, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"perf": {Status: model.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
 		}}
-	out := Render(cfg, &engine.State{Version: 1, Runs: []*engine.Run{run}})
+	out := Render(cfg, &model.State{Version: 1, Runs: []*model.Run{run}})
 	assert.Contains(t, out, "| review | ⏳ waiting | 2026-01-05 09:01 UTC |\n"+
 		"| ↳ sec | ❌ failed · verdict reject · agent security-review · attempt 2 | 2026-01-05 09:01 UTC |\n"+
 		"| ↳ tag | ✅ succeeded · action add_label | 2026-01-05 09:01 UTC |\n"+
@@ -36,13 +37,13 @@ func TestRenderParallelBranches(t *testing.T) {
 	assert.Contains(t, out, "- ⏰ branch `perf` times out 2026-01-05 09:31 UTC\n- ⏰ times out 2026-01-05 10:01 UTC\n")
 
 	// Before the stage is entered, its branches are listed under it all the same.
-	fresh := &engine.Run{ID: "p/7/2", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "x", StartedAt: t0.Add(time.Hour),
-		Stages: map[string]*engine.StageRun{}}
-	out = Render(cfg, &engine.State{Version: 1, Runs: []*engine.Run{fresh}})
+	fresh := &model.Run{ID: "p/7/2", Pipeline: "p", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "x", StartedAt: t0.Add(time.Hour),
+		Stages: map[string]*model.StageRun{}}
+	out = Render(cfg, &model.State{Version: 1, Runs: []*model.Run{fresh}})
 	assert.Contains(t, out, "| review | · | |\n| ↳ sec | · | |\n| ↳ tag | · | |\n| ↳ perf | · | |\n| merge | · | |\n", out)
 
 	// Without its pipeline, a run's branches still show under their stage.
-	out = Render(&lang.Config{}, &engine.State{Version: 1, Runs: []*engine.Run{run}})
+	out = Render(&lang.Config{}, &model.State{Version: 1, Runs: []*model.Run{run}})
 	assert.Contains(t, out, "| review | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ perf | ⏳ waiting | 2026-01-05 09:01 UTC |\n| ↳ sec | ❌ failed · verdict reject · attempt 2 |", out)
 }
 
@@ -56,16 +57,16 @@ func TestRenderParallelPipelineBranchNestsItsChild(t *testing.T) {
 		{Name: "p", Stages: []*lang.Stage{review, {ID: "merge", Type: lang.StageAction, Action: lang.ActionMergePR}}},
 		{Name: "inner", Stages: []*lang.Stage{{ID: "check", Type: lang.StageAgent, Agent: "checker"}, {ID: "tests", Type: lang.StageAgent, Agent: "tester"}}},
 	}}
-	run := &engine.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "review", StartedAt: t0,
-		Stages: map[string]*engine.StageRun{
-			"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1)},
-			"sec":    {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
-			"deep":   {Status: engine.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1), Child: "inner/7/1"},
+	run := &model.Run{ID: "p/7/1", Pipeline: "p", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "review", StartedAt: t0,
+		Stages: map[string]*model.StageRun{
+			"review": {Status: model.StageWaiting, Attempt: 1, EnteredAt: at(1)},
+			"sec":    {Status: model.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1)},
+			"deep":   {Status: model.StageWaiting, Attempt: 1, Parent: "review", ParentAttempt: 1, EnteredAt: at(1), Child: "inner/7/1"},
 		}}
-	child := &engine.Run{ID: "inner/7/1", Pipeline: "inner", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "check", StartedAt: at(1),
+	child := &model.Run{ID: "inner/7/1", Pipeline: "inner", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "check", StartedAt: at(1),
 		Parent: "p/7/1/deep", ParentAttempt: 1, Depth: 1,
-		Stages: map[string]*engine.StageRun{"check": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(1)}}}
-	out := Render(cfg, &engine.State{Version: 1, Runs: []*engine.Run{run, child}})
+		Stages: map[string]*model.StageRun{"check": {Status: model.StageWaiting, Attempt: 1, EnteredAt: at(1)}}}
+	out := Render(cfg, &model.State{Version: 1, Runs: []*model.Run{run, child}})
 	assert.Contains(t, out, "| ↳ sec | ⏳ waiting · agent security-review | 2026-01-05 09:01 UTC |\n"+
 		"| ↳ deep | ⏳ waiting · pipeline inner | 2026-01-05 09:01 UTC |\n"+
 		"| \u00a0\u00a0\u00a0\u00a0↳ **inner** · run `inner/7/1` | ⏳ waiting at `check` | 2026-01-05 09:01 UTC |\n"+

@@ -3,20 +3,21 @@ package state
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestRenderStaleStageAndRoundTrip(t *testing.T) {
-	st := &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{{
-		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: engine.RunWaiting, Stage: "merge",
-		StartedAt: t0, Stages: map[string]*engine.StageRun{
-			"ready": {Status: engine.StageStale, Attempt: 1, EnteredAt: t0, Stale: &engine.Stale{At: at(5),
+	st := &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{{
+		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: model.RunWaiting, Stage: "merge",
+		StartedAt: t0, Stages: map[string]*model.StageRun{
+			"ready": {Status: model.StageStale, Attempt: 1, EnteredAt: t0, Stale: &model.Stale{At: at(5),
 				Why: "invalidated on pull_request.synchronize (head bbbbbbb)", Verdict: lang.VerdictApprove, SHA: "aaaa"}},
-			"merge": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0},
+			"merge": {Status: model.StageWaiting, Attempt: 1, EnteredAt: t0},
 		}}}}
 	out := Render(testConfig(), st)
 	assert.Contains(t, out, "♻️ stale — invalidated on pull_request.synchronize (head bbbbbbb)")
@@ -32,11 +33,11 @@ func TestRenderStaleStageAndRoundTrip(t *testing.T) {
 }
 
 func TestSharedAndRunVariablesRoundTripAndRender(t *testing.T) {
-	st := &engine.State{Version: 1, Subject: "acme/widgets#7",
+	st := &model.State{Version: 1, Subject: "acme/widgets#7",
 		Shared: map[string]any{"triaged_by": "triage:1", "title": "<!-- pipeline-action @org/team #12 `x`"},
-		Runs: []*engine.Run{{ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: engine.RunWaiting,
+		Runs: []*model.Run{{ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: model.RunWaiting,
 			Stage: "ready", StartedAt: t0, Variables: map[string]any{"tries": float64(2)},
-			Stages: map[string]*engine.StageRun{"ready": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0}}}}}
+			Stages: map[string]*model.StageRun{"ready": {Status: model.StageWaiting, Attempt: 1, EnteredAt: t0}}}}}
 	out := Render(testConfig(), st)
 	assert.Contains(t, out, "<sub>Variables: `tries` = `2`</sub>")
 	assert.Contains(t, out, "<sub>Shared variables: `title` = ")

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -18,7 +19,7 @@ import (
 const maxNestedRows = 8
 
 // nested reports whether run is shown under its parent's stage: its parent is in st.
-func nested(st *engine.State, run *engine.Run) bool {
+func nested(st *model.State, run *model.Run) bool {
 	if run.Parent == "" || st == nil {
 		return false
 	}
@@ -29,7 +30,7 @@ func nested(st *engine.State, run *engine.Run) bool {
 	return findRun(st, run.Parent[:i]) != nil
 }
 
-func findRun(st *engine.State, id string) *engine.Run {
+func findRun(st *model.State, id string) *model.Run {
 	if st == nil || id == "" {
 		return nil
 	}
@@ -43,7 +44,7 @@ func findRun(st *engine.State, id string) *engine.Run {
 
 // childRows writes the rows of the child run of sr (a pipeline stage's attempt) under
 // its stage row, depth levels deep.
-func childRows(b *strings.Builder, cfg *lang.Config, st *engine.State, sr *engine.StageRun, depth int) {
+func childRows(b *strings.Builder, cfg *lang.Config, st *model.State, sr *model.StageRun, depth int) {
 	if sr == nil || sr.Child == "" || depth > maxNestedRows {
 		return
 	}
@@ -71,20 +72,20 @@ func childRows(b *strings.Builder, cfg *lang.Config, st *engine.State, sr *engin
 }
 
 // childHeadline is a child run's status in a table cell.
-func childHeadline(run *engine.Run) string {
+func childHeadline(run *model.Run) string {
 	at := code(run.Stage)
 	switch run.Status {
-	case engine.RunWaiting:
+	case model.RunWaiting:
 		return "⏳ waiting at " + at
-	case engine.RunRunning:
+	case model.RunRunning:
 		return "▶️ running " + at
-	case engine.RunCompleted:
+	case model.RunCompleted:
 		return "✅ completed"
-	case engine.RunFailed:
+	case model.RunFailed:
 		return "❌ failed at " + at
-	case engine.RunCancelled:
+	case model.RunCancelled:
 		return "🚫 cancelled at " + at
-	case engine.RunEscalated:
+	case model.RunEscalated:
 		return "🙋 escalated at " + at
 	}
 	return cell(string(run.Status)) + " at " + at

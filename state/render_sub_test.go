@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -27,21 +28,21 @@ func subConfig() *lang.Config {
 	}}
 }
 
-func subState() *engine.State {
-	parent := &engine.Run{ID: "review-merge/7/1", Pipeline: "review-merge", Subject: "acme/widgets#7",
-		Status: engine.RunWaiting, Stage: "review", StartedAt: t0, UpdatedAt: at(3),
-		Stages: map[string]*engine.StageRun{"review": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0,
+func subState() *model.State {
+	parent := &model.Run{ID: "review-merge/7/1", Pipeline: "review-merge", Subject: "acme/widgets#7",
+		Status: model.RunWaiting, Stage: "review", StartedAt: t0, UpdatedAt: at(3),
+		Stages: map[string]*model.StageRun{"review": {Status: model.StageWaiting, Attempt: 1, EnteredAt: t0,
 			Child: "standard-review/7/1",
-			Results: []engine.GateResult{{Check: "sub-pipeline", Status: engine.GatePending,
+			Results: []model.GateResult{{Check: "sub-pipeline", Status: model.GatePending,
 				Message: "sub-pipeline run standard-review/7/1 is waiting at quality", Who: "agent quality"}}}}}
-	child := &engine.Run{ID: "standard-review/7/1", Pipeline: "standard-review", Subject: "acme/widgets#7",
-		Status: engine.RunWaiting, Stage: "quality", StartedAt: at(1), UpdatedAt: at(3),
+	child := &model.Run{ID: "standard-review/7/1", Pipeline: "standard-review", Subject: "acme/widgets#7",
+		Status: model.RunWaiting, Stage: "quality", StartedAt: at(1), UpdatedAt: at(3),
 		Parent: "review-merge/7/1/review", ParentAttempt: 1, Depth: 1,
-		Stages: map[string]*engine.StageRun{
-			"security": {Status: engine.StageSucceeded, Attempt: 1, EnteredAt: at(1)},
-			"quality":  {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at(2)},
+		Stages: map[string]*model.StageRun{
+			"security": {Status: model.StageSucceeded, Attempt: 1, EnteredAt: at(1)},
+			"quality":  {Status: model.StageWaiting, Attempt: 1, EnteredAt: at(2)},
 		}}
-	return &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{parent, child}}
+	return &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{parent, child}}
 }
 
 func TestRenderNestsChildUnderItsStage(t *testing.T) {
@@ -57,7 +58,7 @@ func TestRenderNestsChildUnderItsStage(t *testing.T) {
 	assert.Less(t, strings.Index(got, "· quality"), strings.Index(got, "| ready |"))
 
 	// A child whose parent is not in the state is shown as a run of its own.
-	alone := &engine.State{Version: 1, Runs: st.Runs[1:]}
+	alone := &model.State{Version: 1, Runs: st.Runs[1:]}
 	assert.Contains(t, Render(subConfig(), alone), "**standard-review** · waiting at `quality`")
 }
 
@@ -65,18 +66,18 @@ func TestRenderNestsChildUnderItsStage(t *testing.T) {
 // when a newer run of its pipeline exists; once the parent is finished it is archived.
 func TestCompactKeepsChildrenOfOpenParents(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	parent := finishedRun("p", 1, engine.RunWaiting, at)
-	parent.Stages = map[string]*engine.StageRun{"a": {Child: "c/7/1"}, "b": {Child: "c/7/2"}}
-	first := finishedRun("c", 1, engine.RunCompleted, at)
+	parent := finishedRun("p", 1, model.RunWaiting, at)
+	parent.Stages = map[string]*model.StageRun{"a": {Child: "c/7/1"}, "b": {Child: "c/7/2"}}
+	first := finishedRun("c", 1, model.RunCompleted, at)
 	first.Parent = "p/7/1/a"
-	second := finishedRun("c", 2, engine.RunCompleted, at.Add(time.Minute))
+	second := finishedRun("c", 2, model.RunCompleted, at.Add(time.Minute))
 	second.Parent = "p/7/1/b"
-	st := &engine.State{Version: 1, Runs: []*engine.Run{parent, first, second}}
+	st := &model.State{Version: 1, Runs: []*model.Run{parent, first, second}}
 	live, archived := Compact(st)
 	assert.Empty(t, archived)
 	assert.Len(t, live.Runs, 3)
 
-	parent.Status = engine.RunCompleted
+	parent.Status = model.RunCompleted
 	live, archived = Compact(st)
 	require.Len(t, archived, 1)
 	assert.Equal(t, "c/7/1", archived[0].ID)
@@ -87,20 +88,20 @@ func TestCompactKeepsChildrenOfOpenParents(t *testing.T) {
 // the merge guard re-checks the whole chain below a run at its merge.
 func TestCompactKeepsGrandchildrenOfOpenRuns(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	top := finishedRun("p", 1, engine.RunWaiting, at)
-	top.Stages = map[string]*engine.StageRun{"a": {Child: "c/7/1"}}
-	child := finishedRun("c", 1, engine.RunCompleted, at)
+	top := finishedRun("p", 1, model.RunWaiting, at)
+	top.Stages = map[string]*model.StageRun{"a": {Child: "c/7/1"}}
+	child := finishedRun("c", 1, model.RunCompleted, at)
 	child.Parent = "p/7/1/a"
-	child.Stages = map[string]*engine.StageRun{"g": {Child: "g/7/1"}}
-	grand := finishedRun("g", 1, engine.RunCompleted, at)
+	child.Stages = map[string]*model.StageRun{"g": {Child: "g/7/1"}}
+	grand := finishedRun("g", 1, model.RunCompleted, at)
 	grand.Parent = "c/7/1/g"
-	newer := finishedRun("g", 2, engine.RunCompleted, at.Add(time.Minute))
-	st := &engine.State{Version: 1, Runs: []*engine.Run{top, child, grand, newer}}
+	newer := finishedRun("g", 2, model.RunCompleted, at.Add(time.Minute))
+	st := &model.State{Version: 1, Runs: []*model.Run{top, child, grand, newer}}
 	live, archived := Compact(st)
 	assert.Empty(t, archived)
 	assert.Len(t, live.Runs, 4)
 
-	top.Status = engine.RunCompleted
+	top.Status = model.RunCompleted
 	_, archived = Compact(st)
 	require.Len(t, archived, 1)
 	assert.Equal(t, "g/7/1", archived[0].ID)

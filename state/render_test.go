@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -40,85 +42,85 @@ func testConfig() *lang.Config {
 	}}
 }
 
-func waitingRun() *engine.Run {
-	return &engine.Run{
+func waitingRun() *model.Run {
+	return &model.Run{
 		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7",
-		Status: engine.RunWaiting, Stage: "ready", StartedAt: t0, UpdatedAt: at(5),
-		Stages: map[string]*engine.StageRun{"ready": {
-			Status: engine.StageWaiting, Attempt: 1, EnteredAt: t0,
-			Results: []engine.GateResult{
-				{Check: "human_approved", Status: engine.GatePending, Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
-				{Check: "no_changes_requested", Status: engine.GatePass, Message: "no changes requested"},
-				{Check: "ci_status", Status: engine.GateFail, Message: `check "test" failed`, Who: "CI on abc1234"},
-				{Check: "label_present", Status: engine.GateFail, Optional: true, Message: `needs label "automerge"`},
-				{Check: "mergeable", Status: engine.GateError, Message: "mergeability <unknown> | not computed yet", Who: "GitHub"},
+		Status: model.RunWaiting, Stage: "ready", StartedAt: t0, UpdatedAt: at(5),
+		Stages: map[string]*model.StageRun{"ready": {
+			Status: model.StageWaiting, Attempt: 1, EnteredAt: t0,
+			Results: []model.GateResult{
+				{Check: "human_approved", Status: model.GatePending, Message: "needs 1 approving review from someone with write access; has 0", Who: "a reviewer with write access"},
+				{Check: "no_changes_requested", Status: model.GatePass, Message: "no changes requested"},
+				{Check: "ci_status", Status: model.GateFail, Message: `check "test" failed`, Who: "CI on abc1234"},
+				{Check: "label_present", Status: model.GateFail, Optional: true, Message: `needs label "automerge"`},
+				{Check: "mergeable", Status: model.GateError, Message: "mergeability <unknown> | not computed yet", Who: "GitHub"},
 			},
 		}},
-		History: []engine.Transition{{At: t0, Actor: "dev", To: "ready", Why: "pull_request.opened"}},
+		History: []model.Transition{{At: t0, Actor: "dev", To: "ready", Why: "pull_request.opened"}},
 	}
 }
 
-func retryingRun() *engine.Run {
-	return &engine.Run{
+func retryingRun() *model.Run {
+	return &model.Run{
 		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7",
-		Status: engine.RunWaiting, Stage: "merge", StartedAt: t0, UpdatedAt: at(30),
-		Stages: map[string]*engine.StageRun{
-			"ready": {Status: engine.StagePassed, Attempt: 1, EnteredAt: t0},
-			"merge": {Status: engine.StageRetrying, Attempt: 1, Tries: 2, EnteredAt: at(20),
+		Status: model.RunWaiting, Stage: "merge", StartedAt: t0, UpdatedAt: at(30),
+		Stages: map[string]*model.StageRun{
+			"ready": {Status: model.StagePassed, Attempt: 1, EnteredAt: t0},
+			"merge": {Status: model.StageRetrying, Attempt: 1, Tries: 2, EnteredAt: at(20),
 				Message: "merge refused: Pull Request is not mergeable; tried 2 times; trying again on the next event"},
 		},
-		History: []engine.Transition{
+		History: []model.Transition{
 			{At: t0, Actor: "dev", To: "ready", Why: "pull_request.opened"},
 			{At: at(20), Actor: "alice", From: "ready", To: "merge", Why: "all conditions hold"},
 		},
 	}
 }
 
-func completedRun() *engine.Run {
+func completedRun() *model.Run {
 	r := retryingRun()
-	r.Status = engine.RunCompleted
-	r.Stages["merge"] = &engine.StageRun{Status: engine.StageSucceeded, Attempt: 1, EnteredAt: at(20)}
-	r.History = append(r.History, engine.Transition{At: at(40), Actor: "github-actions[bot]", From: "merge", To: "complete", Why: "merged"})
+	r.Status = model.RunCompleted
+	r.Stages["merge"] = &model.StageRun{Status: model.StageSucceeded, Attempt: 1, EnteredAt: at(20)}
+	r.History = append(r.History, model.Transition{At: at(40), Actor: "github-actions[bot]", From: "merge", To: "complete", Why: "merged"})
 	return r
 }
 
-func cancelledRun() *engine.Run {
+func cancelledRun() *model.Run {
 	r := waitingRun()
-	r.Status = engine.RunCancelled
+	r.Status = model.RunCancelled
 	r.Message = "pull request closed"
-	r.Stages["ready"].Status = engine.StageCancelled
-	r.History = append(r.History, engine.Transition{At: at(90), Actor: "dev", From: "ready", To: engine.TargetCancelled, Why: "pull request closed"})
+	r.Stages["ready"].Status = model.StageCancelled
+	r.History = append(r.History, model.Transition{At: at(90), Actor: "dev", From: "ready", To: engine.TargetCancelled, Why: "pull request closed"})
 	return r
 }
 
-func labelRun() *engine.Run {
-	return &engine.Run{
+func labelRun() *model.Run {
+	return &model.Run{
 		ID: "label-sync/7/1", Pipeline: "label-sync", Subject: "acme/widgets#7",
-		Status: engine.RunFailed, Stage: "has-label", StartedAt: at(10), UpdatedAt: at(11),
+		Status: model.RunFailed, Stage: "has-label", StartedAt: at(10), UpdatedAt: at(11),
 		Message: `label "sync" missing`,
-		Stages:  map[string]*engine.StageRun{"has-label": {Status: engine.StageFailed, Attempt: 1, EnteredAt: at(10)}},
-		History: []engine.Transition{
+		Stages:  map[string]*model.StageRun{"has-label": {Status: model.StageFailed, Attempt: 1, EnteredAt: at(10)}},
+		History: []model.Transition{
 			{At: at(10), Actor: "dev", To: "has-label", Why: "pull_request.labeled"},
 			{At: at(11), Actor: "dev", From: "has-label", To: "fail", Why: `label "sync" missing`},
 		},
 	}
 }
 
-func renamedRun() *engine.Run {
+func renamedRun() *model.Run {
 	r := retryingRun()
 	r.Pipeline = "automerge-old"
 	r.ID = "automerge-old/7/1"
 	return r
 }
 
-func state(runs ...*engine.Run) *engine.State {
-	return &engine.State{Version: 1, Subject: "acme/widgets#7", Seq: len(runs), Runs: runs}
+func state(runs ...*model.Run) *model.State {
+	return &model.State{Version: 1, Subject: "acme/widgets#7", Seq: len(runs), Runs: runs}
 }
 
 func TestRender(t *testing.T) {
 	tests := []struct {
 		name string
-		st   *engine.State
+		st   *model.State
 	}{
 		{name: "waiting_gate", st: state(waitingRun())},
 		{name: "retrying_merge", st: state(retryingRun())},
@@ -140,7 +142,7 @@ func TestRender(t *testing.T) {
 
 func TestRenderEscapesMarker(t *testing.T) {
 	r := waitingRun()
-	fake, err := Encode(&engine.State{Version: 1, Subject: "evil#1"})
+	fake, err := Encode(&model.State{Version: 1, Subject: "evil#1"})
 	require.NoError(t, err)
 	r.Stages["ready"].Results[0].Message = fake
 	r.History[0].Why = fake

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Variables in the status comment: a run's variables under the run, the subject's shared
@@ -50,7 +50,7 @@ func renderVariables(b *strings.Builder, title string, vars map[string]any) {
 }
 
 // renderShared writes the subject's shared variables.
-func renderShared(b *strings.Builder, st *engine.State) {
+func renderShared(b *strings.Builder, st *model.State) {
 	if st != nil {
 		renderVariables(b, "Shared variables", st.Shared)
 		renderEnabled(b, st.Enabled)

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -42,8 +43,8 @@ type Version struct {
 // Compact), with what the commit message and the status need.
 type Change struct {
 	Config *lang.Config
-	Old    *engine.State // the state as loaded, for the commit message
-	State  *engine.State
+	Old    *model.State // the state as loaded, for the commit message
+	State  *model.State
 	Event  Event
 	// Intent says the state holds write-ahead intents that must be saved before their
 	// effects are performed: what counts is the compare-and-swap on the branch, and the
@@ -59,7 +60,7 @@ type Store interface {
 	// Load returns the subject's state and the version read. With nothing stored
 	// yet it returns an empty state (Version 1) and the zero Version. A stored state
 	// that cannot be read is an error, never an empty state.
-	Load(ctx context.Context, number int) (*engine.State, Version, error)
+	Load(ctx context.Context, number int) (*model.State, Version, error)
 	// Save writes c if it differs from what v read, and returns the new version.
 	// ErrConflict means v is stale: load again, evaluate again, save again.
 	Save(ctx context.Context, number int, c Change, v Version) (Version, error)
@@ -86,7 +87,7 @@ type CommentStore struct {
 	comments []Comment
 	logf     func(format string, args ...any)
 	known    int64 // the trusted state comment, once loaded or created
-	newly    []engine.IgnoredComment
+	newly    []model.IgnoredComment
 	keys     *Keys // the state keys (SetKeys); nil: none
 }
 
@@ -113,10 +114,10 @@ func NewCommentStore(w CommentWriter, comments []Comment, logf func(format strin
 // A comment that passes every check but whose state does not decode is an error; the
 // caller must stop and leave the comment alone. So is, without a state key, a comment
 // that passes every check but is signed with a key (a *SignedStateError).
-func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Version, error) {
+func (s *CommentStore) Load(_ context.Context, number int) (*model.State, Version, error) {
 	var chosen *Comment
-	var st *engine.State
-	var ignored []engine.IgnoredComment
+	var st *model.State
+	var ignored []model.IgnoredComment
 	var signed []int64
 	for i, c := range s.comments {
 		if !HasMarker(c.Body) {
@@ -135,9 +136,9 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 		case why == whyNoKey:
 			signed = append(signed, c.ID)
 		case why != "":
-			ignored = append(ignored, engine.IgnoredComment{ID: c.ID, Why: why})
+			ignored = append(ignored, model.IgnoredComment{ID: c.ID, Why: why})
 		case chosen != nil:
-			ignored = append(ignored, engine.IgnoredComment{ID: c.ID,
+			ignored = append(ignored, model.IgnoredComment{ID: c.ID,
 				Why: fmt.Sprintf("it also holds a state; the oldest trusted state comment (id %d) is the one used", chosen.ID)})
 		default:
 			chosen, st = &s.comments[i], got
@@ -148,7 +149,7 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 	}
 	v := Version{}
 	if chosen == nil {
-		st = &engine.State{Version: stateVersion}
+		st = &model.State{Version: stateVersion}
 	} else {
 		s.known = chosen.ID
 		v = Version{CommentID: chosen.ID, Body: chosen.Body, Commit: MarkerCommit(chosen.Body)}
@@ -159,7 +160,7 @@ func (s *CommentStore) Load(_ context.Context, number int) (*engine.State, Versi
 
 // addIgnored adds to st.Ignored the entries of ignored it does not hold yet, keeping
 // the newest maxIgnored, and returns those it added.
-func addIgnored(st *engine.State, ignored []engine.IgnoredComment) (added []engine.IgnoredComment) {
+func addIgnored(st *model.State, ignored []model.IgnoredComment) (added []model.IgnoredComment) {
 	for _, ig := range ignored {
 		if hasIgnored(st.Ignored, ig) {
 			continue
@@ -175,9 +176,9 @@ func addIgnored(st *engine.State, ignored []engine.IgnoredComment) (added []engi
 
 // NewlyIgnored returns the comments the last Load ignored for the first time, for the
 // caller to report (they are in the loaded State.Ignored as well).
-func (s *CommentStore) NewlyIgnored() []engine.IgnoredComment { return s.newly }
+func (s *CommentStore) NewlyIgnored() []model.IgnoredComment { return s.newly }
 
-func hasIgnored(list []engine.IgnoredComment, x engine.IgnoredComment) bool {
+func hasIgnored(list []model.IgnoredComment, x model.IgnoredComment) bool {
 	for _, ig := range list {
 		if ig.ID == x.ID && ig.Commit == x.Commit && ig.File == x.File {
 			return true

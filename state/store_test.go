@@ -3,6 +3,8 @@ package state
 import (
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"context"
 	"errors"
 	"fmt"
@@ -11,8 +13,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine"
 )
 
 // fakeWriter records the calls a CommentStore makes, and the bodies written.
@@ -59,7 +59,7 @@ func ours(id int64, body string) Comment {
 }
 
 // boundBody is the state comment Save writes for st into comment id.
-func boundBody(t testing.TB, st *engine.State, id int64) string {
+func boundBody(t testing.TB, st *model.State, id int64) string {
 	t.Helper()
 	body, err := Body(testConfig(), st)
 	require.NoError(t, err)
@@ -70,7 +70,7 @@ func boundBody(t testing.TB, st *engine.State, id int64) string {
 
 // withSeq is sampleState at seq: a state that decided something more with every seq (its
 // run's last change moves on), so that saving it is a change the branch stores.
-func withSeq(seq int) *engine.State {
+func withSeq(seq int) *model.State {
 	st := sampleState()
 	st.Seq = seq
 	st.Runs[0].UpdatedAt = st.Runs[0].UpdatedAt.Add(time.Duration(seq-3) * time.Minute)
@@ -89,7 +89,7 @@ func TestCommentStoreLoad(t *testing.T) {
 		comments    []Comment
 		wantSeq     int
 		wantID      int64
-		wantIgnored []engine.IgnoredComment
+		wantIgnored []model.IgnoredComment
 		wantNewly   int
 		wantErr     string
 		wantLogs    []string
@@ -102,26 +102,26 @@ func TestCommentStoreLoad(t *testing.T) {
 		{name: "other author before trusted", comments: []Comment{{ID: 123, Author: "mallory", Body: forged}, ours(big, good)},
 			wantSeq: 3, wantID: big, wantLogs: []string{"ignoring state marker in comment 123 by mallory: not written by this action"}},
 		{name: "edited by a write user", comments: []Comment{editedBy(ours(big, good), "mallory")},
-			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "edited by mallory, not by this action"}}, wantNewly: 1},
+			wantIgnored: []model.IgnoredComment{{ID: big, Why: "edited by mallory, not by this action"}}, wantNewly: 1},
 		{name: "edited by a deleted user", comments: []Comment{editedBy(ours(big, good), "")},
-			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "edited by a deleted or unknown user, not by this action"}}, wantNewly: 1},
+			wantIgnored: []model.IgnoredComment{{ID: big, Why: "edited by a deleted or unknown user, not by this action"}}, wantNewly: 1},
 		{name: "same identity, never edited", comments: []Comment{neverEdited(ours(11, forged)), ours(big, good)},
-			wantSeq: 3, wantID: big, wantNewly: 1, wantIgnored: []engine.IgnoredComment{
+			wantSeq: 3, wantID: big, wantNewly: 1, wantIgnored: []model.IgnoredComment{
 				{ID: 11, Why: "not bound to its comment: never edited after it was posted, as this action's state comments are"}}},
 		{name: "copied marker", comments: []Comment{ours(10, good), ours(big, good)}, wantSeq: 3, wantID: big, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: 10, Why: "its state marker belongs to comment 5000000007 (copied)"}}},
+			wantIgnored: []model.IgnoredComment{{ID: 10, Why: "its state marker belongs to comment 5000000007 (copied)"}}},
 		{name: "unbound marker", comments: []Comment{ours(10, "x\n"+mustEncode(t))}, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: 10, Why: "its state marker is bound to no comment"}}},
+			wantIgnored: []model.IgnoredComment{{ID: 10, Why: "its state marker is bound to no comment"}}},
 		{name: "status text changed", comments: []Comment{ours(big, strings.Replace(good, "auto-merge", "auto-merged", 1))}, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "its text does not match its state marker (changed after this action wrote it)"}}},
+			wantIgnored: []model.IgnoredComment{{ID: big, Why: "its text does not match its state marker (changed after this action wrote it)"}}},
 		{name: "payload spliced", comments: []Comment{ours(11, spliced(t, forged, good))}, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: 11, Why: "its text does not match its state marker (changed after this action wrote it)"}}},
+			wantIgnored: []model.IgnoredComment{{ID: 11, Why: "its text does not match its state marker (changed after this action wrote it)"}}},
 		{name: "text after the marker", comments: []Comment{ours(big, good+"\nP.S.")}, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "text follows its state marker"}}},
+			wantIgnored: []model.IgnoredComment{{ID: big, Why: "text follows its state marker"}}},
 		{name: "older marker", comments: []Comment{ours(10, "x\n"+v1)}, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: 10, Why: "written by an older version of this action, whose marker is not bound to its comment"}}},
+			wantIgnored: []model.IgnoredComment{{ID: 10, Why: "written by an older version of this action, whose marker is not bound to its comment"}}},
 		{name: "two trusted: the oldest wins", comments: []Comment{ours(11, forged), ours(big, good)}, wantSeq: 99, wantID: 11, wantNewly: 1,
-			wantIgnored: []engine.IgnoredComment{{ID: big, Why: "it also holds a state; the oldest trusted state comment (id 11) is the one used"}}},
+			wantIgnored: []model.IgnoredComment{{ID: big, Why: "it also holds a state; the oldest trusted state comment (id 11) is the one used"}}},
 		{name: "corrupt but bound", comments: []Comment{ours(9, sealMarker("", 9, "!!!!"))}, wantErr: "reading state comment 9 on #7"},
 		{name: "newer version", comments: []Comment{ours(9, markerPrefix+"v5 9 abc xyz -->")}, wantErr: `unsupported version "v5"`},
 	}
@@ -183,7 +183,7 @@ func TestCommentStoreReportsIgnoredOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, v, v2, "the fresh comment is trusted")
 	assert.Empty(t, next.NewlyIgnored(), "reported once")
-	assert.Equal(t, []engine.IgnoredComment{{ID: 10, Why: "edited by mallory, not by this action"}}, st.Ignored)
+	assert.Equal(t, []model.IgnoredComment{{ID: 10, Why: "edited by mallory, not by this action"}}, st.Ignored)
 }
 
 func TestCommentStoreSave(t *testing.T) {

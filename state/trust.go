@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Comment is a PR/issue comment as the facts query returns it.
@@ -24,7 +24,7 @@ type Comment struct {
 // EditedByOther reports whether someone other than the comment's author edited it
 // last (or an editor GitHub no longer names).
 func (c Comment) EditedByOther() bool {
-	return engine.EditedByOther(c.Edited, c.Author, c.Editor)
+	return model.EditedByOther(c.Edited, c.Author, c.Editor)
 }
 
 // Check says whether the state in comment c can be trusted, and returns it if so.
@@ -49,14 +49,14 @@ func (c Comment) EditedByOther() bool {
 // checks stop edits by people and comments that merely carry a marker; a merge never
 // rests on the stored state alone. A state key (CheckKeyed) closes that gap: such a
 // workflow has the identity but not the key.
-func Check(c Comment) (st *engine.State, why string, err error) { return CheckKeyed(c, nil) }
+func Check(c Comment) (st *model.State, why string, err error) { return CheckKeyed(c, nil) }
 
 // CheckKeyed is Check under the state keys k: with a key set, the marker must also be
 // signed with it (v4, its HMAC verifying with the current or a previous key). Without a
 // key it is Check, except that a signed marker is not trusted (whyNoKey): an action with a
 // key wrote it, and an invocation without the key must not go on from it (nor overwrite
 // it); CommentStore.Load stops on it.
-func CheckKeyed(c Comment, k *Keys) (st *engine.State, why string, err error) {
+func CheckKeyed(c Comment, k *Keys) (st *model.State, why string, err error) {
 	switch {
 	case !c.ViewerDidAuthor:
 		return nil, fmt.Sprintf("not written by this action (written by %s)", orUnknown(c.Author)), nil

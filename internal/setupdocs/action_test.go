@@ -62,7 +62,7 @@ func TestActionTokenNamesThePermissions(t *testing.T) {
 // runStatuses are the values of the engine's RunStatus constants, read from its source.
 func runStatuses(t *testing.T) []string {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "engine/internal/core/run.go"), nil, 0)
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "engine/model/run.go"), nil, 0)
 	require.NoError(t, err)
 	var out []string
 	ast.Inspect(f, func(n ast.Node) bool {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/org/pipeline-action/engine/graph"
+
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -61,7 +63,7 @@ func graphMain(args []string, stdout, stderr io.Writer) int {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		fmt.Fprintf(stdout, "%%%% pipeline: %s\n%s", p.Name, engine.Mermaid(p, nil))
+		fmt.Fprintf(stdout, "%%%% pipeline: %s\n%s", p.Name, graph.Mermaid(p, nil))
 	}
 	return 0
 }

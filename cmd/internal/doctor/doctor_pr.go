@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/run"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -47,7 +48,7 @@ func (d *doctor) checkPR(ctx context.Context) {
 }
 
 // prFacts is what a run reads of a pull request, on one line.
-func prFacts(pr *engine.PullRequest) string {
+func prFacts(pr *model.PullRequest) string {
 	var checks, reviews []string
 	for _, c := range pr.Checks {
 		checks = append(checks, c.Name+"="+c.State)
@@ -70,8 +71,8 @@ func orDash(s string) string {
 // dryRun evaluates the state as an event would, with no trigger: the open runs advance as
 // on any event, and no pipeline starts (each says on which event it would). Nothing is
 // performed or saved.
-func (d *doctor) dryRun(ctx context.Context, f *engine.Facts, st *engine.State) {
-	in := engine.Input{Key: "doctor", Event: "doctor", Number: d.pr}
+func (d *doctor) dryRun(ctx context.Context, f *model.Facts, st *model.State) {
+	in := model.Input{Key: "doctor", Event: "doctor", Number: d.pr}
 	res, err := run.StepWithPeople(ctx, d.client, d.cfg, st, in, f, time.Now(), func(string, ...any) {})
 	if err != nil {
 		d.add(findingProblem, fmt.Sprintf("#%d: evaluating its runs: %v", d.pr, err), grantFix)

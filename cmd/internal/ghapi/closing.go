@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // GitHub links a pull request to the issues its body names after a closing keyword
@@ -59,11 +59,11 @@ func stripCode(body string) string {
 
 // linkFromBody fills pr's linked issues from its body when GitHub linked none because the
 // pull request is not into the default branch.
-func linkFromBody(pr *engine.PullRequest, body, repo, defaultBranch string) {
+func linkFromBody(pr *model.PullRequest, body, repo, defaultBranch string) {
 	if pr == nil || len(pr.LinkedIssues) > 0 || defaultBranch == "" || pr.BaseRef == defaultBranch {
 		return
 	}
 	if ns := closingIssuesInBody(body, repo); len(ns) > 0 {
-		pr.LinkedIssues, pr.LinkedFrom = ns, engine.LinkedFromBody
+		pr.LinkedIssues, pr.LinkedFrom = ns, model.LinkedFromBody
 	}
 }

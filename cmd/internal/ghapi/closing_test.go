@@ -3,9 +3,9 @@ package ghapi
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestClosingIssuesInBody(t *testing.T) {
@@ -36,17 +36,17 @@ func TestClosingIssuesInBody(t *testing.T) {
 }
 
 func TestLinkFromBodyOnlyOffTheDefaultBranch(t *testing.T) {
-	pr := &engine.PullRequest{BaseRef: "main"}
+	pr := &model.PullRequest{BaseRef: "main"}
 	linkFromBody(pr, "Fixes #3", "acme/widgets", "main")
 	assert.Empty(t, pr.LinkedIssues, "into the default branch GitHub's links are the truth")
 
-	pr = &engine.PullRequest{BaseRef: "dev", LinkedIssues: []int{9}}
+	pr = &model.PullRequest{BaseRef: "dev", LinkedIssues: []int{9}}
 	linkFromBody(pr, "Fixes #3", "acme/widgets", "main")
 	assert.Equal(t, []int{9}, pr.LinkedIssues, "GitHub's links, when it has some, are kept")
 	assert.Empty(t, pr.LinkedFrom)
 
-	pr = &engine.PullRequest{BaseRef: "dev"}
+	pr = &model.PullRequest{BaseRef: "dev"}
 	linkFromBody(pr, "Fixes #3", "acme/widgets", "main")
 	assert.Equal(t, []int{3}, pr.LinkedIssues)
-	assert.Equal(t, engine.LinkedFromBody, pr.LinkedFrom)
+	assert.Equal(t, model.LinkedFromBody, pr.LinkedFrom)
 }

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/shurcooL/githubv4"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/shurcooL/githubv4"
 )
 
 // Comments are read so that the cost of an event does not grow with the comments on a
@@ -158,7 +158,7 @@ func (s *Snapshot) addComments(nodes []commentNode) {
 		c := stateComment(n)
 		s.Comments = append(s.Comments, c)
 		if c.ViewerDidAuthor && !c.EditedByOther() { // only the action's own word counts
-			s.Facts.PR.Posted = append(s.Facts.PR.Posted, engine.PostedEffects(n.Body)...)
+			s.Facts.PR.Posted = append(s.Facts.PR.Posted, model.PostedEffects(n.Body)...)
 		}
 		s.Facts.PR.Comments = append(s.Facts.PR.Comments, issueComment(n))
 	}

@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -22,12 +23,12 @@ func TestSnapshotCommentEdits(t *testing.T) {
 	fake.AddUser("mallory", "write")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
-	posted := engine.EffectMarker("p/7/1/notify/comment")
+	posted := model.EffectMarker("p/7/1/notify/comment")
 	_, plain := fake.Comment(repoName, 7, ghfake.BotLogin, "plain\n"+posted)
 	_, own := fake.Comment(repoName, 7, ghfake.BotLogin, "own edit")
 	fake.EditComment(repoName, own, ghfake.BotLogin, "own edit, again")
-	_, theirs := fake.Comment(repoName, 7, ghfake.BotLogin, "before\n"+engine.EffectMarker("p/7/1/other/comment"))
-	fake.EditComment(repoName, theirs, "mallory", "after\n"+engine.EffectMarker("p/7/1/other/comment"))
+	_, theirs := fake.Comment(repoName, 7, ghfake.BotLogin, "before\n"+model.EffectMarker("p/7/1/other/comment"))
+	fake.EditComment(repoName, theirs, "mallory", "after\n"+model.EffectMarker("p/7/1/other/comment"))
 
 	snap, err := c.Snapshot(ctx, 7, "main", configPath)
 	require.NoError(t, err)
@@ -36,7 +37,7 @@ func TestSnapshotCommentEdits(t *testing.T) {
 		{ID: plain, Author: ghfake.BotLogin, ViewerDidAuthor: true, Body: "plain\n" + posted},
 		{ID: own, Author: ghfake.BotLogin, ViewerDidAuthor: true, Edited: true, Editor: ghfake.BotLogin, Body: "own edit, again"},
 		{ID: theirs, Author: ghfake.BotLogin, ViewerDidAuthor: true, Edited: true, Editor: "mallory",
-			Body: "after\n" + engine.EffectMarker("p/7/1/other/comment")},
+			Body: "after\n" + model.EffectMarker("p/7/1/other/comment")},
 	}, snap.Comments)
 	assert.Equal(t, []string{"p/7/1/notify/comment"}, snap.Facts.PR.Posted,
 		"a comment someone else edited does not say what the action posted")
@@ -49,7 +50,7 @@ func TestStateCommentAboveInt32(t *testing.T) {
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
-	load := func() (*state.CommentStore, *engine.State, state.Version) {
+	load := func() (*state.CommentStore, *model.State, state.Version) {
 		snap, err := c.Snapshot(ctx, 7, "main", configPath)
 		require.NoError(t, err)
 		store := state.NewCommentStore(c, snap.Comments, nil)

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/shurcooL/githubv4"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/shurcooL/githubv4"
 )
 
 // deploymentNode is one deployment of a commit: the `deployment` check compares the
@@ -36,18 +36,18 @@ type deploymentsQuery struct {
 // Deployments returns the latest deployments of commit sha (at most 50), oldest first,
 // their states in lower case as REST and webhooks spell them ("" for one without a status yet).
 // https://docs.github.com/en/graphql/reference/objects#commit (deployments)
-func (c *Client) Deployments(ctx context.Context, sha string) (engine.Deployments, error) {
+func (c *Client) Deployments(ctx context.Context, sha string) (model.Deployments, error) {
 	var q deploymentsQuery
 	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo), "sha": githubv4.String(sha)}
 	if err := c.gql.Query(ctx, &q, vars); err != nil {
 		return nil, fmt.Errorf("reading the deployments of %s in %s/%s: %w", sha, c.Owner, c.Repo, err)
 	}
-	out := engine.Deployments{}
+	out := model.Deployments{}
 	if q.Repository.Object == nil || q.Repository.Object.Commit.Deployments == nil {
 		return out, nil
 	}
 	for _, d := range q.Repository.Object.Commit.Deployments.Nodes {
-		dep := engine.Deployment{Environment: d.Environment, CreatedAt: d.CreatedAt.Time}
+		dep := model.Deployment{Environment: d.Environment, CreatedAt: d.CreatedAt.Time}
 		if d.LatestStatus != nil {
 			dep.State = strings.ToLower(d.LatestStatus.State)
 		}

@@ -8,16 +8,17 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/google/go-github/v60/github"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // dispatch starts the agent of a dispatch effect, by its dispatch kind. GitHub's 404 (no
 // such workflow at that ref, or no access) cannot pass on a later event either, so it is
 // permanent here: the agent stage's on_error applies.
-func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
+func (c *Client) dispatch(ctx context.Context, e model.Effect) model.Outcome {
 	var err error
 	var runID int64
 	switch e.Dispatch {
@@ -27,7 +28,7 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 		// https://docs.github.com/en/rest/repos/repos#create-a-repository-dispatch-event
 		raw, merr := json.Marshal(e.Inputs)
 		if merr != nil {
-			return engine.Outcome{Key: e.Key, Err: merr.Error(), Permanent: true}
+			return model.Outcome{Key: e.Key, Err: merr.Error(), Permanent: true}
 		}
 		payload := json.RawMessage(raw)
 		_, _, err = c.rest.Repositories.Dispatch(ctx, c.Owner, c.Repo, github.DispatchRequestOptions{EventType: e.EventType, ClientPayload: &payload})
@@ -35,18 +36,18 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 			err = fmt.Errorf("sending repository_dispatch %s to %s/%s: %w", e.EventType, c.Owner, c.Repo, err)
 		}
 	case lang.DispatchComment:
-		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
+		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+model.EffectMarker(e.Key))
 	case lang.DispatchLabel:
 		err = c.AddLabels(ctx, e.Number, e.Labels)
 	case lang.DispatchAssign:
 		if err = c.AddAssignees(ctx, e.Number, e.Assignees); errors.As(err, new(*leftOutError)) {
-			return engine.Outcome{Key: e.Key, Err: err.Error(), Permanent: true}
+			return model.Outcome{Key: e.Key, Err: err.Error(), Permanent: true}
 		}
 	default:
-		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: dispatch %q", e.Dispatch), Permanent: true}
+		return model.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: dispatch %q", e.Dispatch), Permanent: true}
 	}
 	if err == nil {
-		return engine.Outcome{Key: e.Key, WorkflowRun: runID}
+		return model.Outcome{Key: e.Key, WorkflowRun: runID}
 	}
 	what := "dispatching agent " + e.Agent
 	var er *github.ErrorResponse
@@ -57,10 +58,10 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 			msg = fmt.Sprintf("%s: GitHub answered %d (%s)", what, er.Response.StatusCode, er.Message)
 		}
 		if er.Response.StatusCode == http.StatusNotFound {
-			return engine.Outcome{Key: e.Key, Err: msg, Permanent: true}
+			return model.Outcome{Key: e.Key, Err: msg, Permanent: true}
 		}
 	}
-	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
+	return model.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
 }
 
 // dispatchWorkflow sends a workflow_dispatch and returns the id of the workflow run it
@@ -69,7 +70,7 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 // it (one that predates the parameter) gives 0: the run is then told by its workflow
 // file, branch, event and actor alone.
 // https://docs.github.com/en/rest/actions/workflows#create-a-workflow-dispatch-event
-func (c *Client) dispatchWorkflow(ctx context.Context, e engine.Effect) (int64, error) {
+func (c *Client) dispatchWorkflow(ctx context.Context, e model.Effect) (int64, error) {
 	body := struct {
 		Ref              string            `json:"ref"`
 		Inputs           map[string]string `json:"inputs,omitempty"`

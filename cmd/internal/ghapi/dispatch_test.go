@@ -8,12 +8,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -23,8 +24,8 @@ const agentWorkflow = `on:
 jobs: {}
 `
 
-func dispatchEffect(kind string) engine.Effect {
-	return engine.Effect{Key: "p/7/1/review/1/dispatch", Kind: engine.EffectDispatch, Number: 7, Agent: "reviewer", Dispatch: kind,
+func dispatchEffect(kind string) model.Effect {
+	return model.Effect{Key: "p/7/1/review/1/dispatch", Kind: model.EffectDispatch, Number: 7, Agent: "reviewer", Dispatch: kind,
 		Workflow: "agent.yml", Ref: "main", EventType: "review",
 		Inputs: map[string]string{"run": "p/7/1", "stage": "review", "attempt": "1", "subject": repoName + "#7", "action": "review", "context": "{}", "nonce": "1-00ff00ff00ff00ff"},
 		Body:   "@bot review", Labels: []string{"agent:review"}, Assignees: []string{"alice"}}
@@ -54,7 +55,7 @@ func TestPerformDispatchByKind(t *testing.T) {
 			cs := fake.Comments(repoName, 7)
 			require.Len(t, cs, 1)
 			assert.Contains(t, cs[0].Body, "@bot review")
-			assert.Contains(t, cs[0].Body, engine.EffectMarker("p/7/1/review/1/dispatch"))
+			assert.Contains(t, cs[0].Body, model.EffectMarker("p/7/1/review/1/dispatch"))
 		}},
 		{lang.DispatchLabel, map[string]int{"issues/add-labels": 1}, func(t *testing.T, fake *ghfake.Server) {
 			assert.Contains(t, fake.PR(repoName, 7).Labels, "agent:review")
@@ -71,7 +72,7 @@ func TestPerformDispatchByKind(t *testing.T) {
 			openPR(fake)
 			fake.ResetStats()
 			o := c.Perform(context.Background(), dispatchEffect(tc.kind))
-			want := engine.Outcome{Key: "p/7/1/review/1/dispatch"}
+			want := model.Outcome{Key: "p/7/1/review/1/dispatch"}
 			if tc.kind == lang.DispatchWorkflow {
 				// GitHub, asked, tells the workflow run the dispatch started.
 				require.Len(t, fake.Dispatches(), 1)
@@ -124,7 +125,7 @@ func TestDispatchWorkflowWithoutRunDetails(t *testing.T) {
 	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: srv.URL + "/api/v3", GraphQLURL: srv.URL + "/api/graphql", Repository: repoName})
 	require.NoError(t, err)
 	o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
-	assert.Equal(t, engine.Outcome{Key: "p/7/1/review/1/dispatch"}, o, "done, its run not known")
+	assert.Equal(t, model.Outcome{Key: "p/7/1/review/1/dispatch"}, o, "done, its run not known")
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Equal(t, true, body["return_run_details"])

@@ -8,9 +8,10 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/google/go-github/v60/github"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -19,50 +20,50 @@ var _ state.CommentWriter = (*Client)(nil)
 
 // Perform carries out one effect and says how it went. It never panics on a refusal:
 // GitHub's answer becomes the outcome's message.
-func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
+func (c *Client) Perform(ctx context.Context, e model.Effect) model.Outcome {
 	if e.Repo != "" && !strings.EqualFold(e.Repo, c.Owner+"/"+c.Repo) { // facts_multipr.go
 		return c.performIn(ctx, e)
 	}
 	var err error
 	switch e.Kind {
-	case engine.EffectMerge:
+	case model.EffectMerge:
 		if err = c.merge(ctx, e); err != nil && mergeNeedsPerson(err) != "" { // effects_merge.go
-			return engine.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
+			return model.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
 		}
-	case engine.EffectUpdateBranch:
+	case model.EffectUpdateBranch:
 		if err = c.updateBranch(ctx, e); err != nil {
 			if why := c.updateRefused(ctx, e, err); why != "" {
-				return engine.Outcome{Key: e.Key, Err: why, Escalate: true}
+				return model.Outcome{Key: e.Key, Err: why, Escalate: true}
 			}
 		}
-	case engine.EffectAddLabel:
+	case model.EffectAddLabel:
 		err = c.AddLabels(ctx, e.Number, e.Labels)
-	case engine.EffectRemoveLabel:
+	case model.EffectRemoveLabel:
 		for _, l := range e.Labels {
 			if err = c.RemoveLabel(ctx, e.Number, l); err != nil {
 				break
 			}
 		}
-	case engine.EffectComment:
-		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+engine.EffectMarker(e.Key))
-	case engine.EffectDispatch:
+	case model.EffectComment:
+		_, err = c.CreateComment(ctx, e.Number, e.Body+"\n\n"+model.EffectMarker(e.Key))
+	case model.EffectDispatch:
 		return c.dispatch(ctx, e)
 	default:
 		var handled bool
 		if err, handled = c.performAction(ctx, e); !handled { // effects_actions.go
-			return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
+			return model.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
 		}
 	}
 	if err == nil {
-		return engine.Outcome{Key: e.Key}
+		return model.Outcome{Key: e.Key}
 	}
-	return engine.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err),
+	return model.Outcome{Key: e.Key, Err: describe(e.Kind, err), Permanent: permanent(err), Unknown: unanswered(err),
 		RetryAt: RetryAt(err, c.now())}
 }
 
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.
 // https://docs.github.com/en/rest/pulls/pulls#merge-a-pull-request
-func (c *Client) merge(ctx context.Context, e engine.Effect) error {
+func (c *Client) merge(ctx context.Context, e model.Effect) error {
 	_, _, err := c.rest.PullRequests.Merge(ctx, c.Owner, c.Repo, e.Number, "", &github.PullRequestOptions{SHA: e.SHA, MergeMethod: e.Method})
 	if err != nil {
 		return fmt.Errorf("merging %s/%s#%d at %s: %w", c.Owner, c.Repo, e.Number, e.SHA, err)
@@ -170,12 +171,12 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) error
 }
 
 // describe turns GitHub's refusal into a sentence for the PR comment.
-func describe(kind engine.EffectKind, err error) string {
-	what := map[engine.EffectKind]string{
-		engine.EffectMerge:       "merge",
-		engine.EffectAddLabel:    "adding labels",
-		engine.EffectRemoveLabel: "removing labels",
-		engine.EffectComment:     "comment",
+func describe(kind model.EffectKind, err error) string {
+	what := map[model.EffectKind]string{
+		model.EffectMerge:       "merge",
+		model.EffectAddLabel:    "adding labels",
+		model.EffectRemoveLabel: "removing labels",
+		model.EffectComment:     "comment",
 	}[kind]
 	if what == "" {
 		what = string(kind)

@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/google/go-github/v60/github"
 )
 
 // performAction carries out the effects of the actions beyond merging, labelling and
 // commenting; handled is false for a kind it does not know.
-func (c *Client) performAction(ctx context.Context, e engine.Effect) (err error, handled bool) {
+func (c *Client) performAction(ctx context.Context, e model.Effect) (err error, handled bool) {
 	switch e.Kind {
-	case engine.EffectLabel:
+	case model.EffectLabel:
 		if len(e.Labels) > 0 {
 			if err := c.AddLabels(ctx, e.Number, e.Labels); err != nil {
 				return err, true
@@ -25,18 +25,18 @@ func (c *Client) performAction(ctx context.Context, e engine.Effect) (err error,
 			}
 		}
 		return nil, true
-	case engine.EffectCloseIssue:
+	case model.EffectCloseIssue:
 		return c.closeIssue(ctx, e.Number), true
-	case engine.EffectCreateIssue:
+	case model.EffectCreateIssue:
 		return c.createIssue(ctx, e), true
-	case engine.EffectRequestReviewers:
+	case model.EffectRequestReviewers:
 		// https://docs.github.com/en/rest/pulls/review-requests#request-reviewers-for-a-pull-request
 		req := github.ReviewersRequest{Reviewers: e.Reviewers, TeamReviewers: e.Teams}
 		if _, _, err := c.rest.PullRequests.RequestReviewers(ctx, c.Owner, c.Repo, e.Number, req); err != nil {
 			return fmt.Errorf("requesting reviews on %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err), true
 		}
 		return nil, true
-	case engine.EffectAssign:
+	case model.EffectAssign:
 		// https://docs.github.com/en/rest/issues/assignees#add-assignees-to-an-issue
 		if _, _, err := c.rest.Issues.AddAssignees(ctx, c.Owner, c.Repo, e.Number, e.Assignees); err != nil {
 			return fmt.Errorf("assigning %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err), true
@@ -70,8 +70,8 @@ func (c *Client) closeIssue(ctx context.Context, number int) error {
 
 // createIssue opens an issue whose body carries the effect's marker.
 // https://docs.github.com/en/rest/issues/issues#create-an-issue
-func (c *Client) createIssue(ctx context.Context, e engine.Effect) error {
-	body := e.Body + "\n\n" + engine.EffectMarker(e.Key)
+func (c *Client) createIssue(ctx context.Context, e model.Effect) error {
+	body := e.Body + "\n\n" + model.EffectMarker(e.Key)
 	req := &github.IssueRequest{Title: &e.Title, Body: &body}
 	if len(e.Labels) > 0 {
 		labels := append([]string(nil), e.Labels...)

@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/google/go-github/v60/github"
 )
 
 // mergeNeedsPerson says what to change when GitHub refused a merge for a setting of the
@@ -58,7 +58,7 @@ func mergeNeedsPerson(err error) string {
 // updateBranch merges the base branch's head into the pull request's head branch, if its head
 // is still e.SHA. A head already up to date is done.
 // https://docs.github.com/en/rest/pulls/pulls#update-a-pull-request-branch
-func (c *Client) updateBranch(ctx context.Context, e engine.Effect) error {
+func (c *Client) updateBranch(ctx context.Context, e model.Effect) error {
 	opts := &github.PullRequestBranchUpdateOptions{}
 	if e.SHA != "" {
 		opts.ExpectedHeadSHA = github.String(e.SHA)

@@ -5,11 +5,12 @@ import (
 	"context"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 func TestPerformMergeClassifiesRefusals(t *testing.T) {
@@ -42,7 +43,7 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 			head := openPR(fake)
 			fake.SetProtection(repoName, "main", tt.p)
 			fake.SetUnknownReads(repoName, tt.unknown)
-			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
+			o := c.Perform(context.Background(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
 				Number: 7, SHA: head, Method: cmp.Or(tt.method, "squash")})
 			for _, s := range tt.err {
 				assert.Contains(t, o.Err, s)
@@ -57,13 +58,13 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 func TestPerformUpdateBranch(t *testing.T) {
 	fake, c := setup(t)
 	head := openPR(fake)
-	eff := engine.Effect{Key: "r1/up/1/update_branch", Kind: engine.EffectUpdateBranch, Number: 7, SHA: head}
+	eff := model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head}
 	// Up to date already: done.
-	assert.Equal(t, engine.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
 	assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
 
 	fake.SetFile(repoName, "main", "NEWS.md", "news")
-	assert.Equal(t, engine.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
 	moved := fake.PR(repoName, 7).HeadSHA
 	require.NotEqual(t, head, moved, "GitHub merged main into the head")
 
@@ -83,13 +84,13 @@ func TestSnapshotReadsMergeState(t *testing.T) {
 		mergeable string
 		state     string
 	}{
-		{"clean", func(*ghfake.Server) {}, engine.Mergeable, "CLEAN"},
-		{"not computed yet", func(f *ghfake.Server) { f.SetUnknownReads(repoName, 1) }, engine.Unknown, "UNKNOWN"},
-		{"blocked", func(f *ghfake.Server) { f.SetProtection(repoName, "main", ghfake.Protection{RequiredReviews: 1}) }, engine.Mergeable, "BLOCKED"},
+		{"clean", func(*ghfake.Server) {}, model.Mergeable, "CLEAN"},
+		{"not computed yet", func(f *ghfake.Server) { f.SetUnknownReads(repoName, 1) }, model.Unknown, "UNKNOWN"},
+		{"blocked", func(f *ghfake.Server) { f.SetProtection(repoName, "main", ghfake.Protection{RequiredReviews: 1}) }, model.Mergeable, "BLOCKED"},
 		{"behind", func(f *ghfake.Server) {
 			f.SetProtection(repoName, "main", ghfake.Protection{Strict: true})
 			f.SetFile(repoName, "main", "NEWS.md", "news")
-		}, engine.Mergeable, "BEHIND"},
+		}, model.Mergeable, "BEHIND"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,12 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // openPR opens #7 by dev from feat/login with the labels given and returns its head SHA.
@@ -40,9 +41,9 @@ func TestPerformMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fake, c := setup(t)
 			head := openPR(fake)
-			o := c.Perform(context.Background(), engine.Effect{Key: "r1/merge/1/merge_pr", Kind: engine.EffectMerge,
+			o := c.Perform(context.Background(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
 				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login", HeadRepo: repoName})
-			assert.Equal(t, engine.Outcome{Key: "r1/merge/1/merge_pr"}, o)
+			assert.Equal(t, model.Outcome{Key: "r1/merge/1/merge_pr"}, o)
 			pr := fake.PR(repoName, 7)
 			assert.True(t, pr.Merged)
 			assert.Equal(t, "closed", pr.State)
@@ -59,7 +60,7 @@ func TestPerformMerge(t *testing.T) {
 func TestPerformMergeBranchGone(t *testing.T) {
 	fake, c := setup(t)
 	head := openPR(fake)
-	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7, SHA: head,
+	o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7, SHA: head,
 		Method: "squash", Delete: true, HeadRef: "no-such-branch", HeadRepo: repoName})
 	assert.Empty(t, o.Err)
 	assert.True(t, fake.PR(repoName, 7).Merged)
@@ -142,9 +143,9 @@ func TestPerformMergeRefused(t *testing.T) {
 			if method == "" {
 				method = "squash"
 			}
-			o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7,
+			o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7,
 				SHA: head, Method: method, Delete: true, HeadRef: "feat/login", HeadRepo: repoName})
-			assert.Equal(t, engine.Outcome{Key: "k", Err: tt.wantErr, Permanent: tt.permanent, Unknown: tt.unknown}, o)
+			assert.Equal(t, model.Outcome{Key: "k", Err: tt.wantErr, Permanent: tt.permanent, Unknown: tt.unknown}, o)
 			pr := fake.PR(repoName, 7)
 			assert.False(t, pr.Merged)
 			assert.False(t, pr.BranchDeleted, "a refused merge deletes nothing")
@@ -158,7 +159,7 @@ func TestPerformLabels(t *testing.T) {
 	tests := []struct {
 		name    string
 		has     []string
-		effect  engine.Effect
+		effect  model.Effect
 		want    []string
 		wantErr string
 		stats   map[string]int
@@ -166,77 +167,77 @@ func TestPerformLabels(t *testing.T) {
 		{
 			name:   "add",
 			has:    []string{"bug"},
-			effect: engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge", "ready to merge"}},
+			effect: model.Effect{Kind: model.EffectAddLabel, Labels: []string{"automerge", "ready to merge"}},
 			want:   []string{"automerge", "bug", "ready to merge"},
 			stats:  map[string]int{"issues/add-labels": 1},
 		},
 		{
 			name:   "add one already there",
 			has:    []string{"automerge"},
-			effect: engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge"}},
+			effect: model.Effect{Kind: model.EffectAddLabel, Labels: []string{"automerge"}},
 			want:   []string{"automerge"},
 			stats:  map[string]int{"issues/add-labels": 1},
 		},
 		{
 			name:   "remove",
 			has:    []string{"automerge", "bug"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"automerge"}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{"automerge"}},
 			want:   []string{"bug"},
 			stats:  map[string]int{"issues/remove-label": 1},
 		},
 		{
 			name:   "remove several, one absent, one with a space",
 			has:    []string{"bug", "needs review", "wip"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"wip", "automerge", "needs review"}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{"wip", "automerge", "needs review"}},
 			want:   []string{"bug"},
 			stats:  map[string]int{"issues/remove-label": 3, "issues/list-labels-on-issue": 1},
 		},
 		{
 			name:   "remove one that is absent: a 404, and a fresh read confirms it",
 			has:    []string{"bug"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"automerge"}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{"automerge"}},
 			want:   []string{"bug"},
 			stats:  map[string]int{"issues/remove-label": 1, "issues/list-labels-on-issue": 1},
 		},
 		{
 			name:   "remove a label in another case",
 			has:    []string{"WIP", "bug"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"wip"}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{"wip"}},
 			want:   []string{"bug"},
 			stats:  map[string]int{"issues/remove-label": 1},
 		},
 		{
 			name:   "remove the labels . and .., and only them",
 			has:    []string{".", "..", "bug"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{".", ".."}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{".", ".."}},
 			want:   []string{"bug"},
 			stats:  map[string]int{"issues/remove-label": 2},
 		},
 		{
 			name:   "remove . when it is absent removes nothing else",
 			has:    []string{"bug", "security"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{".", ".."}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{".", ".."}},
 			want:   []string{"bug", "security"},
 			stats:  map[string]int{"issues/remove-label": 2, "issues/list-labels-on-issue": 2},
 		},
 		{
 			name:   "add a label present in another case keeps one",
 			has:    []string{"Security"},
-			effect: engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"security"}},
+			effect: model.Effect{Kind: model.EffectAddLabel, Labels: []string{"security"}},
 			want:   []string{"Security"},
 			stats:  map[string]int{"issues/add-labels": 1},
 		},
 		{
 			name:   "remove names that are not path-safe",
 			has:    []string{"bug", "needs/triage", "50% done", "a?b#c"},
-			effect: engine.Effect{Kind: engine.EffectRemoveLabel, Labels: []string{"needs/triage", "50% done", "a?b#c"}},
+			effect: model.Effect{Kind: model.EffectRemoveLabel, Labels: []string{"needs/triage", "50% done", "a?b#c"}},
 			want:   []string{"bug"},
 			stats:  map[string]int{"issues/remove-label": 3},
 		},
 		{
 			name:    "add refused",
 			has:     []string{"bug"},
-			effect:  engine.Effect{Kind: engine.EffectAddLabel, Labels: []string{"automerge"}, Number: 99},
+			effect:  model.Effect{Kind: model.EffectAddLabel, Labels: []string{"automerge"}, Number: 99},
 			want:    []string{"bug"},
 			wantErr: "adding labels refused (404): Not Found",
 			stats:   map[string]int{"issues/add-labels": 1},
@@ -253,7 +254,7 @@ func TestPerformLabels(t *testing.T) {
 			}
 			fake.ResetStats()
 			o := c.Perform(context.Background(), e)
-			assert.Equal(t, engine.Outcome{Key: "k", Err: tt.wantErr}, o)
+			assert.Equal(t, model.Outcome{Key: "k", Err: tt.wantErr}, o)
 			assert.Equal(t, tt.want, fake.PR(repoName, 7).Labels)
 			assert.Equal(t, tt.stats, fake.Stats())
 			assertDocumented(t, fake)
@@ -266,8 +267,8 @@ func TestPerformComment(t *testing.T) {
 	openPR(fake)
 	fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	const key = "auto-merge/7/1/thank/1/comment"
-	o := c.Perform(context.Background(), engine.Effect{Key: key, Kind: engine.EffectComment, Number: 7, Body: "Merged by the pipeline."})
-	assert.Equal(t, engine.Outcome{Key: key}, o)
+	o := c.Perform(context.Background(), model.Effect{Key: key, Kind: model.EffectComment, Number: 7, Body: "Merged by the pipeline."})
+	assert.Equal(t, model.Outcome{Key: key}, o)
 	comments := fake.Comments(repoName, 7)
 	require.Len(t, comments, 1)
 	assert.Equal(t, ghfake.BotLogin, comments[0].Author)
@@ -283,16 +284,16 @@ func TestPerformComment(t *testing.T) {
 
 	t.Run("refused", func(t *testing.T) {
 		fake.FailNext("issues/create-comment", 403, "Resource not accessible by integration")
-		o := c.Perform(context.Background(), engine.Effect{Key: "k2", Kind: engine.EffectComment, Number: 7, Body: "x"})
-		assert.Equal(t, engine.Outcome{Key: "k2", Err: "comment refused (403): Resource not accessible by integration", Permanent: true}, o)
+		o := c.Perform(context.Background(), model.Effect{Key: "k2", Kind: model.EffectComment, Number: 7, Body: "x"})
+		assert.Equal(t, model.Outcome{Key: "k2", Err: "comment refused (403): Resource not accessible by integration", Permanent: true}, o)
 		assert.Len(t, fake.Comments(repoName, 7), 2, "nothing was posted")
 	})
 }
 
 func TestPerformUnsupported(t *testing.T) {
 	fake, c := setup(t)
-	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: "wake_agent", Number: 7})
-	assert.Equal(t, engine.Outcome{Key: "k", Err: `not supported yet: effect "wake_agent"`, Permanent: true}, o)
+	o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: "wake_agent", Number: 7})
+	assert.Equal(t, model.Outcome{Key: "k", Err: `not supported yet: effect "wake_agent"`, Permanent: true}, o)
 	assert.Empty(t, fake.Stats(), "nothing sent")
 }
 
@@ -371,7 +372,7 @@ func TestRemoveLabelRawPath(t *testing.T) {
 
 // TestRemoveLabelNotFound checks that a 404 counts as done only when the label is really gone.
 func TestRemoveLabelNotFound(t *testing.T) {
-	remove := engine.Effect{Key: "k", Number: 7, Kind: engine.EffectRemoveLabel, Labels: []string{"wip"}}
+	remove := model.Effect{Key: "k", Number: 7, Kind: model.EffectRemoveLabel, Labels: []string{"wip"}}
 	t.Run("a 404 while the label is still there fails", func(t *testing.T) {
 		fake, c := setup(t)
 		openPR(fake, "WIP")
@@ -393,7 +394,7 @@ func TestRemoveLabelNotFound(t *testing.T) {
 	t.Run("a 404 for a label that is gone is done", func(t *testing.T) {
 		fake, c := setup(t)
 		openPR(fake, "bug")
-		assert.Equal(t, engine.Outcome{Key: "k"}, c.Perform(context.Background(), remove))
+		assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(context.Background(), remove))
 		assert.Equal(t, []string{"bug"}, fake.PR(repoName, 7).Labels)
 		assertDocumented(t, fake)
 	})

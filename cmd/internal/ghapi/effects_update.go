@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/google/go-github/v60/github"
 )
 
 // GitHub refuses an update of a pull request's branch with 403 for two causes a token's
@@ -22,7 +22,7 @@ import (
 
 // updateRefused says why GitHub refused to update e's branch with err, naming the cause
 // and the fix; "" for another refusal.
-func (c *Client) updateRefused(ctx context.Context, e engine.Effect, err error) string {
+func (c *Client) updateRefused(ctx context.Context, e model.Effect, err error) string {
 	var er *github.ErrorResponse
 	if !errors.As(err, &er) || er.Response == nil || er.Response.StatusCode != http.StatusForbidden || IsRateLimit(err) {
 		return ""

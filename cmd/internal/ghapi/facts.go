@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/shurcooL/githubv4"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -19,7 +20,7 @@ type Snapshot struct {
 	DefaultBranch string
 	// Config is the config on the default branch; nil when it has no config file.
 	Config   *Config
-	Facts    *engine.Facts
+	Facts    *model.Facts
 	Comments []state.Comment // oldest first
 	// State is what was read of the state branch: its head, the subject's file and
 	// index.json, each with the commit that last changed it.
@@ -180,29 +181,29 @@ type timelineNode struct {
 }
 
 // timelineEvent is what the engine reads of a timeline node.
-func (n timelineNode) event() (engine.TimelineEvent, bool) {
+func (n timelineNode) event() (model.TimelineEvent, bool) {
 	switch n.Typename {
 	case "LabeledEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time,
+		return model.TimelineEvent{Kind: model.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time,
 			Actor: login(n.LabeledEvent.Actor)}, true
 	case "UnlabeledEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time}, true
+		return model.TimelineEvent{Kind: model.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time}, true
 	case "ReopenedEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineReopened, At: n.ReopenedEvent.CreatedAt.Time}, true
+		return model.TimelineEvent{Kind: model.TimelineReopened, At: n.ReopenedEvent.CreatedAt.Time}, true
 	case "ReadyForReviewEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineReadyForReview, At: n.ReadyForReviewEvent.CreatedAt.Time}, true
+		return model.TimelineEvent{Kind: model.TimelineReadyForReview, At: n.ReadyForReviewEvent.CreatedAt.Time}, true
 	case "ConvertToDraftEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineConvertedToDraft, At: n.ConvertToDraftEvent.CreatedAt.Time}, true
+		return model.TimelineEvent{Kind: model.TimelineConvertedToDraft, At: n.ConvertToDraftEvent.CreatedAt.Time}, true
 	case "BaseRefChangedEvent":
-		return engine.TimelineEvent{Kind: engine.TimelineBaseChanged, Label: n.BaseRefChangedEvent.CurrentRefName, At: n.BaseRefChangedEvent.CreatedAt.Time}, true
+		return model.TimelineEvent{Kind: model.TimelineBaseChanged, Label: n.BaseRefChangedEvent.CurrentRefName, At: n.BaseRefChangedEvent.CreatedAt.Time}, true
 	case "ReviewDismissedEvent":
-		ev := engine.TimelineEvent{Kind: engine.TimelineReviewDismissed, At: n.ReviewDismissedEvent.CreatedAt.Time, Actor: login(n.ReviewDismissedEvent.Actor)}
+		ev := model.TimelineEvent{Kind: model.TimelineReviewDismissed, At: n.ReviewDismissedEvent.CreatedAt.Time, Actor: login(n.ReviewDismissedEvent.Actor)}
 		if r := n.ReviewDismissedEvent.Review; r != nil {
 			ev.Label = login(r.Author)
 		}
 		return ev, true
 	}
-	return engine.TimelineEvent{}, false
+	return model.TimelineEvent{}, false
 }
 
 // Connections hold 100 items a page; the rare subject with more is read on with the
@@ -330,7 +331,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
 	}
 	s.Config = cfg
-	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
+	s.Facts = &model.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
 	if t := q.Repository.DefaultBranchRef; t != nil && t.Target != nil {
 		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
 	}
@@ -362,8 +363,8 @@ func stateComment(n commentNode) state.Comment {
 	}
 }
 
-func pullRequest(pr *prFields, repo string) *engine.PullRequest {
-	out := &engine.PullRequest{
+func pullRequest(pr *prFields, repo string) *model.PullRequest {
+	out := &model.PullRequest{
 		Number:     pr.Number,
 		Title:      pr.Title,
 		State:      strings.ToLower(pr.State),
@@ -380,7 +381,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner
 	}
 	if pr.Merged {
-		out.State, out.MergedBy = engine.PRMerged, login(pr.MergedBy)
+		out.State, out.MergedBy = model.PRMerged, login(pr.MergedBy)
 	}
 	for _, l := range pr.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)
@@ -401,11 +402,11 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		}
 	}
 	for _, r := range pr.Reviews.Nodes {
-		rv := engine.Review{State: r.State, Body: r.Body, CanPush: r.AuthorCanPushToRepository}
+		rv := model.Review{State: r.State, Body: r.Body, CanPush: r.AuthorCanPushToRepository}
 		if r.Author != nil {
 			rv.Author, rv.IsBot = login(r.Author), r.Author.Typename == "Bot"
 		}
-		if engine.EditedByOther(r.LastEditedAt != nil || r.IncludesCreatedEdit, rv.Author, login(r.Editor)) {
+		if model.EditedByOther(r.LastEditedAt != nil || r.IncludesCreatedEdit, rv.Author, login(r.Editor)) {
 			rv.EditedBy = cmp.Or(login(r.Editor), "ghost")
 		}
 		if r.Commit != nil {
@@ -432,21 +433,21 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 
 // checkResult normalises a check run or a commit status.
 // https://docs.github.com/en/graphql/reference/enums#checkconclusionstate
-func checkResult(cx checkContext) engine.CheckResult {
+func checkResult(cx checkContext) model.CheckResult {
 	if cx.Typename == "StatusContext" {
-		r := engine.CheckResult{Name: cx.StatusContext.Context, Kind: "status", Conclusion: cx.StatusContext.State}
+		r := model.CheckResult{Name: cx.StatusContext.Context, Kind: "status", Conclusion: cx.StatusContext.State}
 		switch cx.StatusContext.State {
 		case "SUCCESS":
-			r.State = engine.CheckSuccess
+			r.State = model.CheckSuccess
 		case "FAILURE", "ERROR":
-			r.State = engine.CheckFailure
+			r.State = model.CheckFailure
 		default: // PENDING, EXPECTED
-			r.State = engine.CheckPending
+			r.State = model.CheckPending
 		}
 		return r
 	}
 	cs := cx.CheckRun.CheckSuite
-	r := engine.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion, Suite: cs.Id}
+	r := model.CheckResult{Name: cx.CheckRun.Name, Kind: "check_run", Conclusion: cx.CheckRun.Conclusion, Suite: cs.Id}
 	if cs.App != nil {
 		r.App = cs.App.Id
 	}
@@ -455,11 +456,11 @@ func checkResult(cx checkContext) engine.CheckResult {
 	}
 	switch {
 	case cx.CheckRun.Status != "COMPLETED":
-		r.State = engine.CheckPending
+		r.State = model.CheckPending
 	case cx.CheckRun.Conclusion == "SUCCESS" || cx.CheckRun.Conclusion == "NEUTRAL" || cx.CheckRun.Conclusion == "SKIPPED":
-		r.State = engine.CheckSuccess
+		r.State = model.CheckSuccess
 	default: // FAILURE, CANCELLED, TIMED_OUT, ACTION_REQUIRED, STARTUP_FAILURE, STALE
-		r.State = engine.CheckFailure
+		r.State = model.CheckFailure
 	}
 	return r
 }

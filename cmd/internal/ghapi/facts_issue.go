@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/shurcooL/githubv4"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -109,8 +110,8 @@ func prAliases(base reflect.Type, prs []int, vars map[string]any) reflect.Type {
 
 // readAliases turns the aliases of prAliases read into repo (a struct value) into pull
 // requests, reading the pages past the first of each as a pull request's snapshot does.
-func (c *Client) readAliases(ctx context.Context, repo reflect.Value, prs []int) (map[int]*engine.PullRequest, error) {
-	out := map[int]*engine.PullRequest{}
+func (c *Client) readAliases(ctx context.Context, repo reflect.Value, prs []int) (map[int]*model.PullRequest, error) {
+	out := map[int]*model.PullRequest{}
 	for i, n := range prs {
 		pr, _ := repo.FieldByName("PR" + strconv.Itoa(i)).Interface().(*prFields)
 		if pr == nil || pr.Number != n {
@@ -123,7 +124,7 @@ func (c *Client) readAliases(ctx context.Context, repo reflect.Value, prs []int)
 		for _, cm := range pr.Comments.Nodes {
 			sc := stateComment(cm)
 			if sc.ViewerDidAuthor && !sc.EditedByOther() {
-				p.Posted = append(p.Posted, engine.PostedEffects(cm.Body)...)
+				p.Posted = append(p.Posted, model.PostedEffects(cm.Body)...)
 			}
 			p.Comments = append(p.Comments, issueComment(cm))
 		}
@@ -158,7 +159,7 @@ func (c *Client) SnapshotIssue(ctx context.Context, number int, prs []int, defau
 // SnapshotIssueWith is SnapshotIssue that also reads others, pull requests of other
 // repositories (those of multi-PR runs), in the same query (facts_multipr.go): into
 // Facts.Others.
-func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, others []engine.PRRef, defaultBranch, configPath, stateBranch string) (*Snapshot, error) {
+func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, others []model.PRRef, defaultBranch, configPath, stateBranch string) (*Snapshot, error) {
 	if defaultBranch == "" {
 		return nil, fmt.Errorf("reading %s/%s#%d: the default branch is unknown", c.Owner, c.Repo, number)
 	}
@@ -209,7 +210,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 		return nil, fmt.Errorf("reading the config on %s: %w", s.DefaultBranch, err)
 	}
 	s.Config = cfg
-	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
+	s.Facts = &model.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
 	if t := repo.DefaultBranchRef; t != nil && t.Target != nil {
 		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
 	}
@@ -246,26 +247,26 @@ func (repo *issueRepoFields) config(configPath string) (*Config, error) {
 }
 
 // issueFacts returns the issue is as the engine sees it, and adds its comments to s.
-func issueFacts(s *Snapshot, is *issueFields) *engine.Issue {
-	out := &engine.Issue{Number: is.Number, Title: is.Title, State: strings.ToLower(is.State), Author: login(is.Author), CreatedAt: is.CreatedAt.Time}
+func issueFacts(s *Snapshot, is *issueFields) *model.Issue {
+	out := &model.Issue{Number: is.Number, Title: is.Title, State: strings.ToLower(is.State), Author: login(is.Author), CreatedAt: is.CreatedAt.Time}
 	for _, l := range is.Labels.Nodes {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	for _, n := range is.TimelineItems.Nodes {
 		switch n.Typename {
 		case "LabeledEvent":
-			out.Timeline = append(out.Timeline, engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time})
+			out.Timeline = append(out.Timeline, model.TimelineEvent{Kind: model.TimelineLabeled, Label: n.LabeledEvent.Label.Name, At: n.LabeledEvent.CreatedAt.Time})
 		case "UnlabeledEvent":
-			out.Timeline = append(out.Timeline, engine.TimelineEvent{Kind: engine.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time})
+			out.Timeline = append(out.Timeline, model.TimelineEvent{Kind: model.TimelineUnlabeled, Label: n.UnlabeledEvent.Label.Name, At: n.UnlabeledEvent.CreatedAt.Time})
 		case "ReopenedEvent":
-			out.Timeline = append(out.Timeline, engine.TimelineEvent{Kind: engine.TimelineReopened, At: n.ReopenedEvent.CreatedAt.Time})
+			out.Timeline = append(out.Timeline, model.TimelineEvent{Kind: model.TimelineReopened, At: n.ReopenedEvent.CreatedAt.Time})
 		}
 	}
 	for _, n := range is.Comments.Nodes {
 		sc := stateComment(n)
 		s.Comments = append(s.Comments, sc)
 		if sc.ViewerDidAuthor && !sc.EditedByOther() {
-			out.Posted = append(out.Posted, engine.PostedEffects(n.Body)...)
+			out.Posted = append(out.Posted, model.PostedEffects(n.Body)...)
 		}
 		out.Comments = append(out.Comments, issueComment(n))
 	}
@@ -275,10 +276,10 @@ func issueFacts(s *Snapshot, is *issueFields) *engine.Issue {
 // ReadPRs reads the pull requests prs in one query, each under its own alias, as a pull
 // request's snapshot reads it: for an issue whose state names pull requests the snapshot
 // did not read.
-func (c *Client) ReadPRs(ctx context.Context, prs []int) (map[int]*engine.PullRequest, error) {
+func (c *Client) ReadPRs(ctx context.Context, prs []int) (map[int]*model.PullRequest, error) {
 	prs = uniquePRs(prs)
 	if len(prs) == 0 {
-		return map[int]*engine.PullRequest{}, nil
+		return map[int]*model.PullRequest{}, nil
 	}
 	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
 	repoType := prAliases(nil, prs, vars)

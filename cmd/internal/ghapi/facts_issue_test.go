@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -38,11 +39,11 @@ func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
 	require.NotNil(t, is)
 	assert.Equal(t, 4, is.Number)
 	assert.Equal(t, "Add a widget", is.Title)
-	assert.Equal(t, engine.IssueOpen, is.State)
+	assert.Equal(t, model.IssueOpen, is.State)
 	assert.Equal(t, "alice", is.Author)
 	assert.Equal(t, []string{"feature"}, is.Labels)
 	require.Len(t, is.Timeline, 1)
-	assert.Equal(t, engine.TimelineLabeled, is.Timeline[0].Kind)
+	assert.Equal(t, model.TimelineLabeled, is.Timeline[0].Kind)
 	require.Len(t, is.Comments, 1)
 	assert.Equal(t, "me too", is.Comments[0].Body)
 	require.Len(t, s.Comments, 1)

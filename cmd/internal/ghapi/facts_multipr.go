@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/shurcooL/githubv4"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/shurcooL/githubv4"
 )
 
 // Pull requests of other repositories: those of multi-PR runs (engine/step_multipr.go).
@@ -33,7 +33,7 @@ type otherRepo struct {
 
 // otherRepos groups others by repository (compared without regard to case), leaving out
 // those of own; repositories and numbers sorted, repeats dropped.
-func otherRepos(own string, others []engine.PRRef) []otherRepo {
+func otherRepos(own string, others []model.PRRef) []otherRepo {
 	by := map[string]*otherRepo{}
 	for _, r := range others {
 		if r.Repo == "" || strings.EqualFold(r.Repo, own) || r.Number <= 0 {
@@ -88,7 +88,7 @@ func otherAliases(repos []otherRepo, vars map[string]any) []reflect.StructField 
 func (c *Client) In(repo string) (*Client, error) {
 	// As GitHub spells them: a name read from a state or a report never reaches a URL path
 	// other than the repository's own (no "..", no "/", no "?").
-	ref, ok := engine.ParsePRRef(repo + "#1")
+	ref, ok := model.ParsePRRef(repo + "#1")
 	owner, name, _ := strings.Cut(ref.Repo, "/")
 	if !ok || ref.Repo == "" {
 		return nil, fmt.Errorf("repository %q is not owner/name", repo)
@@ -99,8 +99,8 @@ func (c *Client) In(repo string) (*Client, error) {
 }
 
 // readOthers turns the aliases of otherAliases read into q (the query's value) into Facts.Others.
-func (c *Client) readOthers(ctx context.Context, q reflect.Value, repos []otherRepo) (map[string]*engine.PullRequest, error) {
-	out := map[string]*engine.PullRequest{}
+func (c *Client) readOthers(ctx context.Context, q reflect.Value, repos []otherRepo) (map[string]*model.PullRequest, error) {
+	out := map[string]*model.PullRequest{}
 	for i, r := range repos {
 		rv := q.FieldByName("O" + strconv.Itoa(i))
 		if rv.IsNil() {
@@ -115,7 +115,7 @@ func (c *Client) readOthers(ctx context.Context, q reflect.Value, repos []otherR
 			return nil, err
 		}
 		for n, pr := range got {
-			out[engine.PRRef{Repo: r.owner + "/" + r.name, Number: n}.Key()] = pr
+			out[model.PRRef{Repo: r.owner + "/" + r.name, Number: n}.Key()] = pr
 		}
 	}
 	return out, nil
@@ -123,13 +123,13 @@ func (c *Client) readOthers(ctx context.Context, q reflect.Value, repos []otherR
 
 // performIn performs an effect on a pull request of another repository (e.Repo): only a
 // merge of a multi-PR run's pull request goes there; anything else is refused.
-func (c *Client) performIn(ctx context.Context, e engine.Effect) engine.Outcome {
-	if e.Kind != engine.EffectMerge && e.Kind != engine.EffectUpdateBranch {
-		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q in another repository (%s)", e.Kind, e.Repo), Permanent: true}
+func (c *Client) performIn(ctx context.Context, e model.Effect) model.Outcome {
+	if e.Kind != model.EffectMerge && e.Kind != model.EffectUpdateBranch {
+		return model.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q in another repository (%s)", e.Kind, e.Repo), Permanent: true}
 	}
 	oc, err := c.In(e.Repo)
 	if err != nil {
-		return engine.Outcome{Key: e.Key, Err: err.Error(), Permanent: true}
+		return model.Outcome{Key: e.Key, Err: err.Error(), Permanent: true}
 	}
 	repo := e.Repo
 	e.Repo = ""
@@ -142,12 +142,12 @@ func (c *Client) performIn(ctx context.Context, e engine.Effect) engine.Outcome 
 
 // ReadPRsWith is ReadPRs that also reads others, pull requests of other repositories, in
 // the same query: for an issue whose state names pull requests the snapshot did not read.
-func (c *Client) ReadPRsWith(ctx context.Context, prs []int, others []engine.PRRef) (map[int]*engine.PullRequest, map[string]*engine.PullRequest, error) {
+func (c *Client) ReadPRsWith(ctx context.Context, prs []int, others []model.PRRef) (map[int]*model.PullRequest, map[string]*model.PullRequest, error) {
 	prs = uniquePRs(prs)
 	repos := otherRepos(c.Owner+"/"+c.Repo, others)
 	if len(repos) == 0 {
 		got, err := c.ReadPRs(ctx, prs)
-		return got, map[string]*engine.PullRequest{}, err
+		return got, map[string]*model.PullRequest{}, err
 	}
 	vars := map[string]any{}
 	fields := otherAliases(repos, vars)
@@ -160,7 +160,7 @@ func (c *Client) ReadPRsWith(ctx context.Context, prs []int, others []engine.PRR
 	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {
 		return nil, nil, fmt.Errorf("reading pull requests %v of %s/%s and %v: %w", prs, c.Owner, c.Repo, others, err)
 	}
-	own := map[int]*engine.PullRequest{}
+	own := map[int]*model.PullRequest{}
 	if len(prs) > 0 {
 		var err error
 		if own, err = c.readAliases(ctx, qv.Elem().FieldByName("Repository"), prs); err != nil {

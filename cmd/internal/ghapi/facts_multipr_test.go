@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -31,7 +32,7 @@ func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 	fake.Review("acme/web", 9, "carol", "approved", "")
 	fake.ResetStats()
 
-	others := []engine.PRRef{{Repo: "acme/web", Number: 30}, {Repo: "Acme/Web", Number: 9}, {Repo: "acme/docs", Number: 2},
+	others := []model.PRRef{{Repo: "acme/web", Number: 30}, {Repo: "Acme/Web", Number: 9}, {Repo: "acme/docs", Number: 2},
 		{Repo: repoName, Number: 9}, {Repo: "acme/web", Number: 9}}
 	s, err := c.SnapshotIssueWith(ctx, 4, []int{9}, others, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
@@ -53,7 +54,7 @@ func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 	assert.Equal(t, "trunk", s.Facts.Others["acme/docs#2"].BaseRef)
 
 	// A number that is not a pull request of the other repository fails as GitHub fails it.
-	_, err = c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 31}}, "main", configPath, lang.DefaultStateBranch)
+	_, err = c.SnapshotIssueWith(ctx, 4, nil, []model.PRRef{{Repo: "acme/web", Number: 31}}, "main", configPath, lang.DefaultStateBranch)
 	require.ErrorContains(t, err, "Could not resolve to a PullRequest with the number of 31.")
 }
 
@@ -68,10 +69,10 @@ func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice"})
 	fake.OpenPR("acme/web", ghfake.PROptions{Number: 30, Author: "dev", Head: "feat/issue-4"})
 	sha := fake.PR("acme/web", 30).HeadSHA
-	merge := engine.Effect{Key: "xr/4/1/merge-web/1/merge_pr", Kind: engine.EffectMerge, Number: 30, Repo: "acme/web", SHA: sha, Method: "squash"}
+	merge := model.Effect{Key: "xr/4/1/merge-web/1/merge_pr", Kind: model.EffectMerge, Number: 30, Repo: "acme/web", SHA: sha, Method: "squash"}
 
 	fake.Scope(ghfake.BotLogin, repoName)
-	_, err := c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, lang.DefaultStateBranch)
+	_, err := c.SnapshotIssueWith(ctx, 4, nil, []model.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, lang.DefaultStateBranch)
 	require.ErrorContains(t, err, "Could not resolve to a Repository with the name 'acme/web'.")
 	out := c.Perform(ctx, merge)
 	assert.Contains(t, out.Err, "acme/web#30")
@@ -79,7 +80,7 @@ func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	assert.False(t, fake.PR("acme/web", 30).Merged)
 
 	fake.Scope(ghfake.BotLogin, repoName, "acme/web")
-	s, err := c.SnapshotIssueWith(ctx, 4, nil, []engine.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, lang.DefaultStateBranch)
+	s, err := c.SnapshotIssueWith(ctx, 4, nil, []model.PRRef{{Repo: "acme/web", Number: 30}}, "main", configPath, lang.DefaultStateBranch)
 	require.NoError(t, err)
 	require.NotNil(t, s.Facts.Others["acme/web#30"])
 	out = c.Perform(ctx, merge)
@@ -89,7 +90,7 @@ func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	assertDocumented(t, fake)
 
 	// Only a merge goes to another repository.
-	out = c.Perform(ctx, engine.Effect{Key: "k", Kind: engine.EffectAddLabel, Number: 30, Repo: "acme/web", Labels: []string{"x"}})
+	out = c.Perform(ctx, model.Effect{Key: "k", Kind: model.EffectAddLabel, Number: 30, Repo: "acme/web", Labels: []string{"x"}})
 	assert.Contains(t, out.Err, `not supported yet: effect "add_label" in another repository (acme/web)`)
 	assert.True(t, out.Permanent)
 }
@@ -116,7 +117,7 @@ func TestReadPRsWithReadsBothRepositoriesInOneQuery(t *testing.T) {
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"own"}})
 	fake.OpenPR("acme/web", ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"web"}})
 	fake.ResetStats()
-	own, others, err := c.ReadPRsWith(ctx, []int{9}, []engine.PRRef{{Repo: "acme/web", Number: 9}})
+	own, others, err := c.ReadPRsWith(ctx, []int{9}, []model.PRRef{{Repo: "acme/web", Number: 9}})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
 	assertDocumented(t, fake)
@@ -125,7 +126,7 @@ func TestReadPRsWithReadsBothRepositoriesInOneQuery(t *testing.T) {
 
 	// Only other repositories' (no alias of its own repository in the query).
 	fake.ResetStats()
-	own, others, err = c.ReadPRsWith(ctx, nil, []engine.PRRef{{Repo: "acme/web", Number: 9}})
+	own, others, err = c.ReadPRsWith(ctx, nil, []model.PRRef{{Repo: "acme/web", Number: 9}})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
 	assert.Empty(t, own)

@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -43,19 +44,19 @@ func TestSnapshot(t *testing.T) {
 	require.NotNil(t, pr)
 	assert.Equal(t, 7, pr.Number)
 	assert.Equal(t, "Add login", pr.Title)
-	assert.Equal(t, engine.PROpen, pr.State)
+	assert.Equal(t, model.PROpen, pr.State)
 	assert.False(t, pr.Draft)
 	assert.Equal(t, "dev", pr.Author)
 	assert.Equal(t, "main", pr.BaseRef)
 	assert.Equal(t, "feat/login", pr.HeadRef)
 	assert.Equal(t, head, pr.HeadSHA)
-	assert.Equal(t, engine.Mergeable, pr.Mergeable)
+	assert.Equal(t, model.Mergeable, pr.Mergeable)
 	assert.ElementsMatch(t, []string{"automerge", "needs review"}, pr.Labels)
 
-	assert.Equal(t, []engine.Review{
-		{Author: "alice", State: engine.ReviewApproved, Body: "lgtm", CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
-		{Author: "bob", State: engine.ReviewCommented, Body: "a question", CommitSHA: head, SubmittedAt: clock, CanPush: false},
-		{Author: "carol", State: engine.ReviewChangesRequested, Body: "no", CommitSHA: head, SubmittedAt: clock, CanPush: true},
+	assert.Equal(t, []model.Review{
+		{Author: "alice", State: model.ReviewApproved, Body: "lgtm", CommitSHA: firstHead, SubmittedAt: clock, CanPush: true},
+		{Author: "bob", State: model.ReviewCommented, Body: "a question", CommitSHA: head, SubmittedAt: clock, CanPush: false},
+		{Author: "carol", State: model.ReviewChangesRequested, Body: "no", CommitSHA: head, SubmittedAt: clock, CanPush: true},
 	}, pr.Reviews)
 
 	assertSnapshotChecks(t, pr.Checks)
@@ -123,11 +124,11 @@ func newSnapshotWorld(t *testing.T) snapshotWorld {
 }
 
 // assertSnapshotChecks checks the check runs and statuses TestSnapshot reads on the head.
-func assertSnapshotChecks(t *testing.T, got []engine.CheckResult) {
+func assertSnapshotChecks(t *testing.T, got []model.CheckResult) {
 	// Check runs carry their app and suite (node ids); each workflow's run is its own suite of
 	// the Actions app, and lint-app is another app.
 	apps, suites := map[string]string{}, map[string]bool{}
-	checks := make([]engine.CheckResult, len(got))
+	checks := make([]model.CheckResult, len(got))
 	for i, cr := range got {
 		if cr.Kind == "check_run" {
 			require.NotEmpty(t, cr.App, cr.Name)
@@ -141,18 +142,18 @@ func assertSnapshotChecks(t *testing.T, got []engine.CheckResult) {
 	}
 	assert.Equal(t, apps["test"], apps["slow"], "one app owns every workflow's suite")
 	assert.NotEqual(t, apps["test"], apps["lint"], "lint-app is another app")
-	assert.ElementsMatch(t, []engine.CheckResult{
-		{Name: "test", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SUCCESS", Workflow: "test"},
-		{Name: "lint", Kind: "check_run", State: engine.CheckFailure, Conclusion: "FAILURE"},
-		{Name: "docs", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "NEUTRAL", Workflow: "docs"},
-		{Name: "e2e", Kind: "check_run", State: engine.CheckSuccess, Conclusion: "SKIPPED", Workflow: "e2e"},
-		{Name: "bench", Kind: "check_run", State: engine.CheckFailure, Conclusion: "CANCELLED", Workflow: "bench"},
-		{Name: "slow", Kind: "check_run", State: engine.CheckFailure, Conclusion: "TIMED_OUT", Workflow: "slow"},
-		{Name: "ci/legacy", Kind: "status", State: engine.CheckPending, Conclusion: "PENDING"},
-		{Name: "ci/deploy", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
-		{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"},
-		{Name: "ci/broken", Kind: "status", State: engine.CheckFailure, Conclusion: "ERROR"},
-		{Name: "ci/flaky", Kind: "status", State: engine.CheckSuccess, Conclusion: "SUCCESS"},
+	assert.ElementsMatch(t, []model.CheckResult{
+		{Name: "test", Kind: "check_run", State: model.CheckSuccess, Conclusion: "SUCCESS", Workflow: "test"},
+		{Name: "lint", Kind: "check_run", State: model.CheckFailure, Conclusion: "FAILURE"},
+		{Name: "docs", Kind: "check_run", State: model.CheckSuccess, Conclusion: "NEUTRAL", Workflow: "docs"},
+		{Name: "e2e", Kind: "check_run", State: model.CheckSuccess, Conclusion: "SKIPPED", Workflow: "e2e"},
+		{Name: "bench", Kind: "check_run", State: model.CheckFailure, Conclusion: "CANCELLED", Workflow: "bench"},
+		{Name: "slow", Kind: "check_run", State: model.CheckFailure, Conclusion: "TIMED_OUT", Workflow: "slow"},
+		{Name: "ci/legacy", Kind: "status", State: model.CheckPending, Conclusion: "PENDING"},
+		{Name: "ci/deploy", Kind: "status", State: model.CheckSuccess, Conclusion: "SUCCESS"},
+		{Name: "ci/security", Kind: "status", State: model.CheckFailure, Conclusion: "FAILURE"},
+		{Name: "ci/broken", Kind: "status", State: model.CheckFailure, Conclusion: "ERROR"},
+		{Name: "ci/flaky", Kind: "status", State: model.CheckSuccess, Conclusion: "SUCCESS"},
 	}, checks)
 }
 
@@ -179,11 +180,11 @@ func TestSnapshotCheckIdentity(t *testing.T) {
 	}
 	require.Len(t, got["check_run build"], 4, "one build per app and suite: %v", got)
 	require.Len(t, got["check_run lint"], 1)
-	assert.Equal(t, []run{{state: engine.CheckSuccess}}, got["status build"])
+	assert.Equal(t, []run{{state: model.CheckSuccess}}, got["status build"])
 	one, two, ci, release := got["check_run build"][0], got["check_run build"][1], got["check_run build"][2], got["check_run build"][3]
 	lint := got["check_run lint"][0]
-	assert.Equal(t, engine.CheckSuccess, one.state, "the re-run replaced the failure")
-	assert.Equal(t, engine.CheckFailure, two.state)
+	assert.Equal(t, model.CheckSuccess, one.state, "the re-run replaced the failure")
+	assert.Equal(t, model.CheckFailure, two.state)
 	assert.Equal(t, []string{"", "", "ci", "release"}, []string{one.workflow, two.workflow, ci.workflow, release.workflow})
 	assert.Equal(t, "ci", lint.workflow)
 	assert.NotEqual(t, one.app, two.app, "two apps")
@@ -248,30 +249,30 @@ func TestSnapshotState(t *testing.T) {
 		state     string
 		mergeable string
 	}{
-		{name: "open", state: engine.PROpen, mergeable: engine.Mergeable},
-		{name: "draft", draft: true, state: engine.PROpen, mergeable: engine.Mergeable},
+		{name: "open", state: model.PROpen, mergeable: model.Mergeable},
+		{name: "draft", draft: true, state: model.PROpen, mergeable: model.Mergeable},
 		{
 			name: "conflicting",
 			change: func(t *testing.T, fake *ghfake.Server, _ *ghapi.Client) {
 				fake.SetMergeable(repoName, 5, "conflicting")
 			},
-			state: engine.PROpen, mergeable: engine.Conflicting,
+			state: model.PROpen, mergeable: model.Conflicting,
 		},
 		{
 			name: "closed",
 			change: func(t *testing.T, fake *ghfake.Server, _ *ghapi.Client) {
 				fake.ClosePR(repoName, 5)
 			},
-			state: engine.PRClosed, mergeable: engine.Mergeable,
+			state: model.PRClosed, mergeable: model.Mergeable,
 		},
 		{
 			name: "merged",
 			change: func(t *testing.T, fake *ghfake.Server, c *ghapi.Client) {
-				o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 5,
+				o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 5,
 					SHA: fake.PR(repoName, 5).HeadSHA, Method: "merge"})
 				require.Empty(t, o.Err)
 			},
-			state: engine.PRMerged, mergeable: engine.Mergeable,
+			state: model.PRMerged, mergeable: model.Mergeable,
 		},
 	}
 	for _, tt := range tests {

@@ -5,11 +5,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // TestSnapshotHeadRepository reads where each PR's head branch lives: #7 in the repository,
@@ -55,9 +56,9 @@ func TestPerformMergeDeletesOnlyOwnBranch(t *testing.T) {
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "develop"})
 			head := fake.PR(repoName, 7).HeadSHA
 			fake.ResetStats()
-			o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7,
+			o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7,
 				SHA: head, Method: "squash", Delete: true, HeadRef: "develop", HeadRepo: tt.headRepo})
-			assert.Equal(t, engine.Outcome{Key: "k"}, o)
+			assert.Equal(t, model.Outcome{Key: "k"}, o)
 			assert.True(t, fake.PR(repoName, 7).Merged)
 			assert.Equal(t, tt.deleted, !slices.Contains(fake.Branches(repoName), "develop"))
 			if tt.deleted {

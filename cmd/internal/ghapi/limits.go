@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Limits bound how long the client waits for GitHub, so that a stalled or rate-limited
@@ -293,7 +293,7 @@ func (t *limitTransport) wait(l *rateLimit, attempt int, last time.Duration) (ti
 	}
 	switch {
 	case t.limits.Retries < 0 || attempt >= t.limits.Retries:
-		return 0, fmt.Sprintf("given up after %d %s", attempt+1, engine.Plural(attempt+1, "attempt", "attempts"))
+		return 0, fmt.Sprintf("given up after %d %s", attempt+1, model.Plural(attempt+1, "attempt", "attempts"))
 	case wait > t.limits.MaxWait:
 		return 0, fmt.Sprintf("not waiting %s for it (at most %s)", wait.Round(time.Second), t.limits.MaxWait)
 	case !t.limits.Deadline.IsZero() && t.limits.Now().Add(wait).After(t.limits.Deadline):

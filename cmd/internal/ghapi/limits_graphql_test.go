@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // GraphQL's rate limit comes as a 200 whose errors say RATE_LIMITED: it is waited out
@@ -59,11 +60,11 @@ func TestSecondaryLimitsOfTheFakeAreWaitedOut(t *testing.T) {
 	c, ft := limitedClient(t, fake, ghapi.Limits{})
 	fake.EnforceSecondaryLimits()
 	for i := range 80 {
-		o := c.Perform(context.Background(), engine.Effect{Key: "c", Kind: engine.EffectComment, Number: 7, Body: "comment"})
+		o := c.Perform(context.Background(), model.Effect{Key: "c", Kind: model.EffectComment, Number: 7, Body: "comment"})
 		require.Empty(t, o.Err, "comment %d", i+1)
 	}
 	assert.Empty(t, ft.sleeps)
-	assert.Equal(t, engine.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
+	assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
 	assert.True(t, fake.PR(repoName, 7).Merged)
 	assert.Equal(t, []time.Duration{time.Minute}, ft.sleeps, "until the minute of the first 80 is over")
 }

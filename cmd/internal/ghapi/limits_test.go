@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // fakeTime is a clock that only sleeping moves, and the record of the sleeps.
@@ -63,8 +64,8 @@ func limitedClient(t *testing.T, fake *ghfake.Server, l ghapi.Limits) (*ghapi.Cl
 	return c, ft
 }
 
-func mergeEffect(head string) engine.Effect {
-	return engine.Effect{Key: "k", Kind: engine.EffectMerge, Number: 7, SHA: head, Method: "merge"}
+func mergeEffect(head string) model.Effect {
+	return model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7, SHA: head, Method: "merge"}
 }
 
 // TestStalledServerTimesOut talks to a server that accepts connections and never answers:
@@ -108,7 +109,7 @@ func TestStalledServerTimesOut(t *testing.T) {
 	assert.Contains(t, err.Error(), "GitHub did not answer within 200ms")
 
 	start = time.Now()
-	o := c.Perform(context.Background(), engine.Effect{Key: "k", Kind: engine.EffectAddLabel, Number: 7, Labels: []string{"x"}})
+	o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectAddLabel, Number: 7, Labels: []string{"x"}})
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.Equal(t, "adding labels: GitHub did not answer within 200ms", o.Err)
 	assert.False(t, o.Permanent, "the next event tries again")
@@ -147,7 +148,7 @@ func TestFakeTimeoutFault(t *testing.T) {
 	assert.Equal(t, "merge: GitHub did not answer within 200ms", o.Err)
 	assert.False(t, o.Permanent)
 	assert.False(t, fake.PR(repoName, 7).Merged)
-	assert.Equal(t, engine.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
+	assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
 	assert.True(t, fake.PR(repoName, 7).Merged)
 }
 
@@ -168,7 +169,7 @@ func TestSecondaryRateLimitIsRetried(t *testing.T) {
 			c, ft := limitedClient(t, fake, ghapi.Limits{})
 			fake.Inject("pulls/merge", tt.fault)
 			fake.ResetStats()
-			assert.Equal(t, engine.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
+			assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
 			assert.True(t, fake.PR(repoName, 7).Merged)
 			assert.Equal(t, []time.Duration{tt.wait}, ft.sleeps)
 			assert.Equal(t, 2, fake.Stats()["pulls/merge"], "one retry")

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // A PR with more than 100 reviews, checks or labels is read in full: what lies past the
@@ -46,9 +47,9 @@ func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 	pr := snap.Facts.PR
 	require.Len(t, pr.Reviews, 121)
 	assert.Equal(t, "bob", pr.Reviews[0].Author, "the oldest review comes first")
-	assert.Equal(t, engine.ReviewChangesRequested, pr.Reviews[0].State)
+	assert.Equal(t, model.ReviewChangesRequested, pr.Reviews[0].State)
 	require.Len(t, pr.Checks, 111)
-	assert.Equal(t, engine.CheckResult{Name: "ci/security", Kind: "status", State: engine.CheckFailure, Conclusion: "FAILURE"}, pr.Checks[110])
+	assert.Equal(t, model.CheckResult{Name: "ci/security", Kind: "status", State: model.CheckFailure, Conclusion: "FAILURE"}, pr.Checks[110])
 	assert.Len(t, pr.Labels, 105)
 	require.Len(t, pr.Timeline, 105, "every labeled event, past the newest 100")
 	assert.Equal(t, "area-000", pr.Timeline[0].Label, "the oldest event comes first")

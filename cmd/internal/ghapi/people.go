@@ -9,9 +9,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/google/go-github/v60/github"
 )
 
 // People reads what the engine needs of people (engine.PeopleNeeded): the members of
@@ -22,9 +22,9 @@ import (
 // teams, and most subjects name none). A team GitHub does not show (404: it does not
 // exist, or the token cannot see it) has no members as far as the engine knows, and the
 // job log says so.
-func (c *Client) People(ctx context.Context, needs engine.Needs, warn func(string, ...any)) (teams map[string][]string, p engine.People, err error) {
+func (c *Client) People(ctx context.Context, needs model.Needs, warn func(string, ...any)) (teams map[string][]string, p model.People, err error) {
 	teams = map[string][]string{}
-	p = engine.People{Permissions: map[string]string{}}
+	p = model.People{Permissions: map[string]string{}}
 	for _, team := range needs.Teams {
 		members, err := c.TeamMembers(ctx, team)
 		if err != nil {
@@ -115,13 +115,13 @@ func (c *Client) Permission(ctx context.Context, login string) (string, error) {
 }
 
 // issueComment is what the engine reads of a comment.
-func issueComment(n commentNode) engine.IssueComment {
-	c := engine.IssueComment{ID: int64(n.FullDatabaseId), Author: login(n.Author), Body: n.Body,
+func issueComment(n commentNode) model.IssueComment {
+	c := model.IssueComment{ID: int64(n.FullDatabaseId), Author: login(n.Author), Body: n.Body,
 		CreatedAt: n.CreatedAt.Time, Viewer: n.ViewerDidAuthor}
 	if n.Author != nil && n.Author.Typename == "Bot" {
 		c.IsBot = true
 	}
-	if engine.EditedByOther(n.LastEditedAt != nil || n.IncludesCreatedEdit, c.Author, login(n.Editor)) {
+	if model.EditedByOther(n.LastEditedAt != nil || n.IncludesCreatedEdit, c.Author, login(n.Editor)) {
 		c.EditedBy = cmp.Or(login(n.Editor), "ghost")
 	}
 	return c

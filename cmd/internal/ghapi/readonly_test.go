@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -105,11 +106,11 @@ func TestReadOnlyClientAgainstTheFake(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, snap.Facts.PR)
 
-	effects := []engine.Effect{
-		{Key: "r1/a/1/add_label", Kind: engine.EffectAddLabel, Number: 7, Labels: []string{"ready"}},
-		{Key: "r1/a/1/remove_label", Kind: engine.EffectRemoveLabel, Number: 7, Labels: []string{"wip"}},
-		{Key: "r1/a/1/comment", Kind: engine.EffectComment, Number: 7, Body: "hello"},
-		{Key: "r1/a/1/merge_pr", Kind: engine.EffectMerge, Number: 7, SHA: snap.Facts.PR.HeadSHA, Method: "squash"},
+	effects := []model.Effect{
+		{Key: "r1/a/1/add_label", Kind: model.EffectAddLabel, Number: 7, Labels: []string{"ready"}},
+		{Key: "r1/a/1/remove_label", Kind: model.EffectRemoveLabel, Number: 7, Labels: []string{"wip"}},
+		{Key: "r1/a/1/comment", Kind: model.EffectComment, Number: 7, Body: "hello"},
+		{Key: "r1/a/1/merge_pr", Kind: model.EffectMerge, Number: 7, SHA: snap.Facts.PR.HeadSHA, Method: "squash"},
 	}
 	for _, e := range effects {
 		o := c.Perform(ctx, e)

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
-	"github.com/org/pipeline-action/engine"
 )
 
 // TestMissingScopeSaysWhichAndHow: a token whose workflow forgot a scope fails with a
@@ -48,7 +49,7 @@ func TestMissingScopeSaysWhichAndHow(t *testing.T) {
 	require.NoError(t, err)
 
 	var warned []string
-	teams, _, err := c.People(ctx, engine.Needs{Teams: []string{"acme/maintainers"}}, func(f string, a ...any) {
+	teams, _, err := c.People(ctx, model.Needs{Teams: []string{"acme/maintainers"}}, func(f string, a ...any) {
 		warned = append(warned, fmt.Sprintf(f, a...))
 	})
 	require.NoError(t, err)

@@ -4,11 +4,12 @@ import (
 	"context"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // The timeline read with the facts says who added a label and who dismissed whose review
@@ -23,11 +24,11 @@ func TestTimelineActors(t *testing.T) {
 
 	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
 	require.NoError(t, err)
-	var got []engine.TimelineEvent
+	var got []model.TimelineEvent
 	for _, ev := range snap.Facts.PR.Timeline {
-		got = append(got, engine.TimelineEvent{Kind: ev.Kind, Label: ev.Label, Actor: ev.Actor})
+		got = append(got, model.TimelineEvent{Kind: ev.Kind, Label: ev.Label, Actor: ev.Actor})
 	}
-	assert.Contains(t, got, engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: "ship-it", Actor: "alice"})
-	assert.Contains(t, got, engine.TimelineEvent{Kind: engine.TimelineLabeled, Label: "docs", Actor: "dev"})
-	assert.Contains(t, got, engine.TimelineEvent{Kind: engine.TimelineReviewDismissed, Label: "carol", Actor: "bob"})
+	assert.Contains(t, got, model.TimelineEvent{Kind: model.TimelineLabeled, Label: "ship-it", Actor: "alice"})
+	assert.Contains(t, got, model.TimelineEvent{Kind: model.TimelineLabeled, Label: "docs", Actor: "dev"})
+	assert.Contains(t, got, model.TimelineEvent{Kind: model.TimelineReviewDismissed, Label: "carol", Actor: "bob"})
 }

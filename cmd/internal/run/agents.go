@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // An agent's workflow names the run, stage and attempt it works for in its run-name, so
@@ -21,7 +21,7 @@ var AgentRunTitle = regexp.MustCompile(`(?:^|\s)run (\S+) stage (\S+) attempt (\
 // started it), for the engine to judge whether it is the one the action dispatched — an
 // agent's run that ended after its report finds its stage moved on, and is ignored — and
 // the pull request.
-func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
+func agentRun(name string, p payload) (*model.AgentFailure, int, bool) {
 	wr := p.WorkflowRun
 	if name != "workflow_run" || wr == nil || p.Action != "completed" {
 		return nil, 0, false
@@ -43,7 +43,7 @@ func agentRun(name string, p payload) (*engine.AgentFailure, int, bool) {
 	}
 	why := fmt.Sprintf("its workflow run %q concluded %s", wr.DisplayTitle, wr.Conclusion)
 	// Whether the run is the agent's own, the engine judges from what GitHub says of it.
-	return &engine.AgentFailure{Run: m[1], Stage: m[2], Attempt: attempt, Why: why,
+	return &model.AgentFailure{Run: m[1], Stage: m[2], Attempt: attempt, Why: why,
 		RunID: wr.ID, Path: wr.Path, Branch: wr.HeadBranch, Event: wr.Event,
 		Actor: loginOf(wr.Actor), TriggeringActor: loginOf(wr.TriggeringActor)}, n, true
 }

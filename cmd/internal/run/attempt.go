@@ -3,8 +3,9 @@ package run
 import (
 	"context"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -16,18 +17,18 @@ type reading struct {
 	snap   *ghapi.Snapshot
 	cfg    *lang.Config
 	store  *state.Dual
-	loaded *engine.State // the state as read
+	loaded *model.State // the state as read
 	// st is the state the next commit changes: the state read, then the one each
 	// write-ahead save wrote.
-	st       *engine.State
+	st       *model.State
 	ver      state.Version
 	comments ghapi.CommentsRead
-	ignored  []engine.IgnoredComment
+	ignored  []model.IgnoredComment
 	warn     func(string, ...any)
 }
 
 // change is the change from the state the next commit changes to next.
-func (rd *reading) change(ev routed, next *engine.State) state.Change {
+func (rd *reading) change(ev routed, next *model.State) state.Change {
 	return state.Change{Config: rd.cfg, Old: rd.st, State: next, Event: state.Event{Name: ev.Event, Actor: ev.Actor}}
 }
 

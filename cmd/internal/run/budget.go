@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/state"
 )
 
@@ -14,7 +15,7 @@ import (
 // with the reason, so that a state once saved can always be saved again and the run
 // still waits for a report that fits. Other events are not refused here: only a report
 // brings in outputs of that size.
-func reportBudget(rep *engine.Report, store *state.Dual, next *engine.State) error {
+func reportBudget(rep *model.Report, store *state.Dual, next *model.State) error {
 	if rep == nil {
 		return nil
 	}

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -89,7 +90,7 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, found)
 	require.Len(t, st.Runs, 1)
-	assert.Equal(t, engine.RunCompleted, st.Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, st.Runs[0].Status)
 	assert.Equal(t, noise("one", 16000), st.Runs[0].Stages["one"].Outputs["log"], "inline in the comment")
 }
 
@@ -109,7 +110,7 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	}
 	runs := h.stateRuns(7)
 	require.Len(t, runs, 1)
-	assert.Equal(t, engine.RunCompleted, runs[0].Status)
+	assert.Equal(t, model.RunCompleted, runs[0].Status)
 	ref := runs[0].Stages["one"].OutputsFile
 	require.NotNil(t, ref, "the state file keeps a reference")
 	assert.Nil(t, runs[0].Stages["one"].Outputs)

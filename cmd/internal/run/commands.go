@@ -10,7 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -55,16 +56,16 @@ func commandsToRun(cfg *lang.Config) []commandCheck {
 
 // runCommands runs the commands of the configs' command checks on the head of the pull
 // request f describes, in workspace, and records their results in f.
-func runCommands(ctx context.Context, cfg *lang.Config, f *engine.Facts, workspace string) {
+func runCommands(ctx context.Context, cfg *lang.Config, f *model.Facts, workspace string) {
 	checks := commandsToRun(cfg)
 	if len(checks) == 0 {
 		return
 	}
-	f.PR.Commands = map[string]engine.CommandResult{}
+	f.PR.Commands = map[string]model.CommandResult{}
 	why := commandRefusal(ctx, cfg, f, workspace)
 	for _, c := range checks {
 		if why != "" {
-			f.PR.Commands[c.Run()] = engine.CommandResult{Err: why}
+			f.PR.Commands[c.Run()] = model.CommandResult{Err: why}
 			continue
 		}
 		f.PR.Commands[c.Run()] = runCommand(ctx, c.Run(), c.Timeout(), workspace)
@@ -72,14 +73,14 @@ func runCommands(ctx context.Context, cfg *lang.Config, f *engine.Facts, workspa
 }
 
 // commandRefusal says why no command may run on this pull request here, or "".
-func commandRefusal(ctx context.Context, cfg *lang.Config, f *engine.Facts, workspace string) string {
+func commandRefusal(ctx context.Context, cfg *lang.Config, f *model.Facts, workspace string) string {
 	pr := f.PR
 	switch {
 	case !cfg.Settings.AllowCommand:
 		return "settings.allow_commands is not set"
 	case pr.CrossRepo || !strings.EqualFold(pr.HeadRepo, f.Repo):
 		return "the pull request's head lives in a fork; commands never run on a fork's code"
-	case !engine.SameIdentity(f.Viewer, actionsBot):
+	case !model.SameIdentity(f.Viewer, actionsBot):
 		// The command runs as the same user as this process, which can read its
 		// environment (/proc): only the Actions token, whose powers an author who can push
 		// a branch already has in the workflows of their pull request, may be there.
@@ -122,7 +123,7 @@ func commandEnv(workspace string) []string {
 }
 
 // runCommand runs line with sh in workspace, killing it and its children at its timeout.
-func runCommand(ctx context.Context, line string, timeout time.Duration, workspace string) engine.CommandResult {
+func runCommand(ctx context.Context, line string, timeout time.Duration, workspace string) model.CommandResult {
 	if timeout <= 0 {
 		timeout = defaultCommandTimeout
 	}
@@ -134,7 +135,7 @@ func runCommand(ctx context.Context, line string, timeout time.Duration, workspa
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return engine.CommandResult{Err: "it could not be started: " + err.Error()}
+		return model.CommandResult{Err: "it could not be started: " + err.Error()}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -144,9 +145,9 @@ func runCommand(ctx context.Context, line string, timeout time.Duration, workspa
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the command and what it started
 		<-done
-		return engine.CommandResult{TimedOut: true, Err: timeout.String(), Output: out.tail()}
+		return model.CommandResult{TimedOut: true, Err: timeout.String(), Output: out.tail()}
 	}
-	res := engine.CommandResult{Output: out.tail()}
+	res := model.CommandResult{Output: out.tail()}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -19,9 +20,9 @@ type testCommand struct {
 	timeout time.Duration
 }
 
-func (c testCommand) Run() string                            { return c.run }
-func (c testCommand) Timeout() time.Duration                 { return c.timeout }
-func (testCommand) Evaluate(*engine.Facts) engine.GateResult { return engine.GateResult{} }
+func (c testCommand) Run() string                          { return c.run }
+func (c testCommand) Timeout() time.Duration               { return c.timeout }
+func (testCommand) Evaluate(*model.Facts) model.GateResult { return model.GateResult{} }
 
 // gitWorkspace makes a git checkout with one commit and returns it and its head.
 func gitWorkspace(t *testing.T) (string, string) {
@@ -46,8 +47,8 @@ func commandConfig(allow bool, cmds ...testCommand) *lang.Config {
 		Stages: []*lang.Stage{{ID: "g", Type: lang.StageGate, Conditions: conds}}}}}
 }
 
-func headFacts(head string) *engine.Facts {
-	return &engine.Facts{Repo: "acme/widgets", Viewer: "github-actions[bot]", PR: &engine.PullRequest{Number: 7, State: engine.PROpen, HeadSHA: head, HeadRepo: "acme/widgets"}}
+func headFacts(head string) *model.Facts {
+	return &model.Facts{Repo: "acme/widgets", Viewer: "github-actions[bot]", PR: &model.PullRequest{Number: 7, State: model.PROpen, HeadSHA: head, HeadRepo: "acme/widgets"}}
 }
 
 func TestRunCommandsOnTheHead(t *testing.T) {
@@ -66,8 +67,8 @@ func TestRunCommandsOnTheHead(t *testing.T) {
 	runCommands(context.Background(), cfg, f, ws)
 	assert.Less(t, time.Since(start), 10*time.Second, "the timeout kills the command and its children")
 	got := f.PR.Commands
-	assert.Equal(t, engine.CommandResult{Output: "hello"}, got["echo hello; git rev-parse HEAD >/dev/null && exit 0"])
-	assert.Equal(t, engine.CommandResult{ExitCode: 3, Output: "broken"}, got["echo broken >&2; exit 3"])
+	assert.Equal(t, model.CommandResult{Output: "hello"}, got["echo hello; git rev-parse HEAD >/dev/null && exit 0"])
+	assert.Equal(t, model.CommandResult{ExitCode: 3, Output: "broken"}, got["echo broken >&2; exit 3"])
 	assert.Equal(t, "token=", got[`echo "token=$INPUT_TOKEN$GITHUB_TOKEN"`].Output, "no token in a command's environment")
 	long := got["seq 1 5000"].Output
 	assert.LessOrEqual(t, len(long), maxCommandOutput+len("…"))
@@ -83,25 +84,25 @@ func TestCommandsRefused(t *testing.T) {
 	cases := []struct {
 		name  string
 		allow bool
-		facts func() *engine.Facts
+		facts func() *model.Facts
 		ws    string
 		setup func()
 		want  string
 	}{
-		{"allow_commands not set", false, func() *engine.Facts { return headFacts(head) }, ws, nil, "settings.allow_commands is not set"},
-		{"a fork's head", true, func() *engine.Facts {
+		{"allow_commands not set", false, func() *model.Facts { return headFacts(head) }, ws, nil, "settings.allow_commands is not set"},
+		{"a fork's head", true, func() *model.Facts {
 			f := headFacts(head)
 			f.PR.CrossRepo, f.PR.HeadRepo = true, "mallory/widgets"
 			return f
 		}, ws, nil, "commands never run on a fork's code"},
-		{"another token", true, func() *engine.Facts {
+		{"another token", true, func() *model.Facts {
 			f := headFacts(head)
 			f.Viewer = "release-bot"
 			return f
 		}, ws, nil, "the action acts as release-bot, not with the Actions GITHUB_TOKEN"},
-		{"no workspace", true, func() *engine.Facts { return headFacts(head) }, "", nil, "there is no workspace"},
-		{"another commit checked out", true, func() *engine.Facts { return headFacts("0123456789abcdef") }, ws, nil, "not the head 0123456"},
-		{"credentials kept", true, func() *engine.Facts { return headFacts(head) }, ws, func() {
+		{"no workspace", true, func() *model.Facts { return headFacts(head) }, "", nil, "there is no workspace"},
+		{"another commit checked out", true, func() *model.Facts { return headFacts("0123456789abcdef") }, ws, nil, "not the head 0123456"},
+		{"credentials kept", true, func() *model.Facts { return headFacts(head) }, ws, func() {
 			out, err := exec.Command("git", "-C", ws, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic x").CombinedOutput()
 			require.NoError(t, err, string(out))
 		}, "persist-credentials: false"},

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -17,7 +18,7 @@ import (
 // they are read (ghapi/comments.go), and the state loaded again over them: Load makes no
 // API call, and what the first load logged is dropped.
 func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.Config, snap *ghapi.Snapshot, number int,
-	subject string, info, warn func(string, ...any)) (store *state.Dual, st *engine.State, ver state.Version, read ghapi.CommentsRead, err error) {
+	subject string, info, warn func(string, ...any)) (store *state.Dual, st *model.State, ver state.Version, read ghapi.CommentsRead, err error) {
 	var held []func()
 	hold := func(f func(string, ...any)) func(string, ...any) {
 		return func(format string, args ...any) { held = append(held, func() { f(format, args...) }) }
@@ -60,7 +61,7 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.
 // command of an open run was given in; and its state comment, wherever it is, so that the
 // oldest trusted state comment is still the one used. A state whose comment was not found,
 // and that does not name it, is read in full: its comment is somewhere among them.
-func CommentsNeed(cfg *lang.Config, st *engine.State, ver state.Version) ghapi.CommentsNeed {
+func CommentsNeed(cfg *lang.Config, st *model.State, ver state.Version) ghapi.CommentsNeed {
 	need := ghapi.CommentsNeed{Since: st.CommentsRead, From: waitingForComments(cfg, st), StateComment: st.StateComment}
 	if ver.CommentID == 0 && st.StateComment == "" && (st.Seq > 0 || len(st.Runs) > 0) {
 		need.Since = 0
@@ -75,9 +76,9 @@ func CommentsNeed(cfg *lang.Config, st *engine.State, ver state.Version) ghapi.C
 // open run was given in; 0 for none. Such a command counts only while its comment, read
 // now, is still its author's command (engine: CommandGone), so that comment must be read:
 // one not read would count as deleted.
-func oldestCommand(st *engine.State) int64 {
+func oldestCommand(st *model.State) int64 {
 	var oldest int64
-	note := func(a *engine.Approval) {
+	note := func(a *model.Approval) {
 		if a != nil && a.Comment > 0 && (oldest == 0 || a.Comment < oldest) {
 			oldest = a.Comment
 		}
@@ -104,14 +105,14 @@ func oldestCommand(st *engine.State) int64 {
 // than what the state has read: each of those was read by an event while the stage
 // waited, and one that counted would have moved it on then. A stage the config no longer
 // describes counts as waiting for several.
-func waitingForComments(cfg *lang.Config, st *engine.State) time.Time {
+func waitingForComments(cfg *lang.Config, st *model.State) time.Time {
 	var from time.Time
 	for _, run := range st.Runs {
 		if run.Status.Final() {
 			continue
 		}
 		for id, sr := range run.Stages {
-			if sr == nil || sr.Status != engine.StageWaiting {
+			if sr == nil || sr.Status != model.StageWaiting {
 				continue
 			}
 			if p := cfg.PipelineFor(run); p != nil {
@@ -132,7 +133,7 @@ func waitingForComments(cfg *lang.Config, st *engine.State) time.Time {
 // reads from there: when next is saved anyway (it changed since loaded), or when reading
 // the comments took pages of their own (so that they are read once, not on every event).
 // keep says the cursor moved past pages read: worth a commit of its own (state.Change.Keep).
-func recordComments(snap *ghapi.Snapshot, loaded, next *engine.State, read ghapi.CommentsRead, commentID int64) (keep bool) {
+func recordComments(snap *ghapi.Snapshot, loaded, next *model.State, read ghapi.CommentsRead, commentID int64) (keep bool) {
 	if snap.Facts.PR == nil {
 		return false
 	}

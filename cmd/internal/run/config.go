@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -25,7 +27,7 @@ func (r *Runner) configPath() string {
 // a pull request's branch never is), that is gone or that no longer loads is reported, and
 // its runs follow the current one (the engine then merges nothing it cannot verify); a
 // failed read stops the invocation, so the next event tries again.
-func (r *Runner) pinned(ctx context.Context, client *ghapi.Client, path, defaultBranch string, cfg *lang.Config, st *engine.State) (map[string]*lang.Config, error) {
+func (r *Runner) pinned(ctx context.Context, client *ghapi.Client, path, defaultBranch string, cfg *lang.Config, st *model.State) (map[string]*lang.Config, error) {
 	out := map[string]*lang.Config{}
 	for _, run := range st.Runs {
 		oid := run.ConfigOID

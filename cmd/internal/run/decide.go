@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -15,10 +17,10 @@ import (
 // the effects it asks for and settles their outcomes, round after round, until it asks
 // for none. Write-ahead effects are saved as intents first (rd.ver and rd.st follow each
 // save). pending is set when the rounds were cut short at maxSettleRounds.
-func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev routed, number int, key string, a *attempt, rd *reading) (res engine.Result, pending error, err error) {
+func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev routed, number int, key string, a *attempt, rd *reading) (res model.Result, pending error, err error) {
 	// The outcomes of effects an earlier round performed but could not record (its save
 	// conflicted): Step records them against their intents first.
-	in := engine.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
+	in := model.Input{Key: key, Event: ev.Event, Actor: ev.Actor, Number: number, Deadline: r.limits.Deadline, Outcomes: a.outcomes,
 		Report: ev.Report, AgentFailure: ev.AgentFailure, Nonces: r.nonces(),
 		CommentID: ev.CommentID, Pipeline: ev.Pipeline, Label: ev.Label}
 	now := r.Now()
@@ -46,7 +48,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		}
 		outcomes := r.performAll(ctx, client, snap.Facts, res.State, res.Effects, done)
 		a.outcomes = append(a.outcomes, outcomes...)
-		if engine.HasWriteAhead(res.Effects) {
+		if model.HasWriteAhead(res.Effects) {
 			rd.st = saved // the state last saved: what the next commit changes
 		}
 		in.Visits = res.Visits // a loop is bounded within the whole event, across rounds
@@ -65,11 +67,11 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 
 // performAll performs effects in order and returns their outcomes; what one did is
 // recorded in the facts, so later stages of the same invocation see it.
-func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *engine.Facts, st *engine.State, effects []engine.Effect, done *doneGuard) []engine.Outcome {
+func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *model.Facts, st *model.State, effects []model.Effect, done *doneGuard) []model.Outcome {
 	if r.dry != nil {
 		return r.performDry(facts, effects) // dryrun.go
 	}
-	outcomes := make([]engine.Outcome, 0, len(effects))
+	outcomes := make([]model.Outcome, 0, len(effects))
 	for _, e := range effects {
 		if o, held := done.hold(st, e); held {
 			r.act.Warningf("%s: %s", e.Key, o.Err)
@@ -91,7 +93,7 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *en
 
 // applyToFacts records what a performed effect changed, so later stages of the same
 // invocation see it.
-func applyToFacts(f *engine.Facts, e engine.Effect) {
+func applyToFacts(f *model.Facts, e model.Effect) {
 	if f.PR == nil || e.Repo != "" || (e.Number != 0 && e.Number != f.PR.Number) {
 		applyToIssueFacts(f, e) // an issue, or a pull request that is not the subject
 		return
@@ -100,22 +102,22 @@ func applyToFacts(f *engine.Facts, e engine.Effect) {
 }
 
 // applyToPR records on pr what effect e, an effect on it, changed.
-func applyToPR(pr *engine.PullRequest, e engine.Effect) {
-	if e.Kind == engine.EffectLabel { // add, then remove
-		applyToPR(pr, engine.Effect{Kind: engine.EffectAddLabel, Labels: e.Labels})
-		applyToPR(pr, engine.Effect{Kind: engine.EffectRemoveLabel, Labels: e.Remove})
+func applyToPR(pr *model.PullRequest, e model.Effect) {
+	if e.Kind == model.EffectLabel { // add, then remove
+		applyToPR(pr, model.Effect{Kind: model.EffectAddLabel, Labels: e.Labels})
+		applyToPR(pr, model.Effect{Kind: model.EffectRemoveLabel, Labels: e.Remove})
 		return
 	}
 	switch e.Kind {
-	case engine.EffectMerge:
-		pr.State = engine.PRMerged
-	case engine.EffectAddLabel, engine.EffectDispatch: // a label dispatch adds its label
+	case model.EffectMerge:
+		pr.State = model.PRMerged
+	case model.EffectAddLabel, model.EffectDispatch: // a label dispatch adds its label
 		for _, l := range e.Labels {
 			if !pr.HasLabel(l) {
 				pr.Labels = append(pr.Labels, l)
 			}
 		}
-	case engine.EffectRemoveLabel:
+	case model.EffectRemoveLabel:
 		kept := pr.Labels[:0]
 		for _, l := range pr.Labels {
 			gone := false
@@ -134,8 +136,8 @@ func applyToPR(pr *engine.PullRequest, e engine.Effect) {
 // one of them is write-ahead (a merge, a comment: the state holds its intent). Only an
 // invocation whose save won may perform them; a failed save, a conflict included, is an
 // error, and nothing is performed.
-func saveIntents(ctx context.Context, store state.Store, c state.Change, number int, res engine.Result, ver state.Version) (state.Version, error) {
-	if !engine.HasWriteAhead(res.Effects) {
+func saveIntents(ctx context.Context, store state.Store, c state.Change, number int, res model.Result, ver state.Version) (state.Version, error) {
+	if !model.HasWriteAhead(res.Effects) {
 		return ver, nil
 	}
 	v, err := store.Save(ctx, number, c, ver)

@@ -2,8 +2,8 @@ package run
 
 import (
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -13,7 +13,7 @@ import (
 // commit made anyway, never a call of its own. Until some subject's state is written the
 // record may lag; a pipeline it lacks counts from the config's last change, as strict as
 // can be. With a state key the record is signed with it, as the subjects' files are.
-func noteDefinitions(snap *ghapi.Snapshot, cfg *lang.Config, keys *state.Keys, f *engine.Facts, branch *state.BranchStore) {
+func noteDefinitions(snap *ghapi.Snapshot, cfg *lang.Config, keys *state.Keys, f *model.Facts, branch *state.BranchStore) {
 	if snap.Config == nil || cfg == nil || f == nil {
 		return
 	}

@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -24,7 +25,7 @@ const dispatchLookBack = 5 * time.Minute
 // before its dispatch to the outcome after it, or while its outcome is unknown). A read
 // that fails is recorded as failed and said in warn: the engine then neither takes the
 // dispatch as done nor sends it again.
-func lookUpDispatches(ctx context.Context, client *ghapi.Client, st *engine.State, f *engine.Facts, warn func(string, ...any)) {
+func lookUpDispatches(ctx context.Context, client *ghapi.Client, st *model.State, f *model.Facts, warn func(string, ...any)) {
 	if st == nil || f == nil {
 		return
 	}
@@ -33,7 +34,7 @@ func lookUpDispatches(ctx context.Context, client *ghapi.Client, st *engine.Stat
 			continue
 		}
 		for _, it := range run.Intents {
-			if it.Kind != engine.EffectDispatch || it.Target == "" || (it.Dispatch != lang.DispatchWorkflow && it.Dispatch != lang.DispatchAssign) {
+			if it.Kind != model.EffectDispatch || it.Target == "" || (it.Dispatch != lang.DispatchWorkflow && it.Dispatch != lang.DispatchAssign) {
 				continue
 			}
 			tr := lookUpDispatch(ctx, client, run, it, factsNumber(f))
@@ -41,14 +42,14 @@ func lookUpDispatches(ctx context.Context, client *ghapi.Client, st *engine.Stat
 				warn("%s: %s", it.Key, tr.Err)
 			}
 			if f.Dispatches == nil {
-				f.Dispatches = map[string]engine.DispatchTrace{}
+				f.Dispatches = map[string]model.DispatchTrace{}
 			}
 			f.Dispatches[it.Key] = tr
 		}
 	}
 }
 
-func factsNumber(f *engine.Facts) int {
+func factsNumber(f *model.Facts) int {
 	if f.PR != nil {
 		return f.PR.Number
 	}
@@ -59,21 +60,21 @@ func factsNumber(f *engine.Facts) int {
 }
 
 // lookUpDispatch reads what GitHub shows of the dispatch of intent it of run.
-func lookUpDispatch(ctx context.Context, client *ghapi.Client, run *engine.Run, it engine.Intent, number int) engine.DispatchTrace {
+func lookUpDispatch(ctx context.Context, client *ghapi.Client, run *model.Run, it model.Intent, number int) model.DispatchTrace {
 	if it.Dispatch == lang.DispatchAssign {
 		ok, err := client.Assigned(ctx, number, it.Target)
 		switch {
 		case err != nil:
-			return engine.DispatchTrace{Err: err.Error()}
+			return model.DispatchTrace{Err: err.Error()}
 		case ok:
-			return engine.DispatchTrace{Seen: true, Why: fmt.Sprintf("%s is assigned to #%d", it.Target, number)}
+			return model.DispatchTrace{Seen: true, Why: fmt.Sprintf("%s is assigned to #%d", it.Target, number)}
 		}
-		return engine.DispatchTrace{Why: fmt.Sprintf("%s is not assigned to #%d", it.Target, number)}
+		return model.DispatchTrace{Why: fmt.Sprintf("%s is not assigned to #%d", it.Target, number)}
 	}
 	since := it.At.Add(-dispatchLookBack)
 	runs, complete, err := client.DispatchedRuns(ctx, it.Target, since)
 	if err != nil {
-		return engine.DispatchTrace{Err: err.Error()}
+		return model.DispatchTrace{Err: err.Error()}
 	}
 	return matchDispatchedRun(run.ID, it, runs, complete, since)
 }
@@ -82,7 +83,7 @@ func lookUpDispatch(ctx context.Context, client *ghapi.Client, run *engine.Run, 
 // whose display title names the dispatch's run, stage and attempt (agentRunTitle). A run
 // whose title names none may be it — its workflow's run-name does not name them — so the
 // dispatch is then not certainly absent; neither is it when not every run was read.
-func matchDispatchedRun(runID string, it engine.Intent, runs []ghapi.DispatchedRun, complete bool, since time.Time) engine.DispatchTrace {
+func matchDispatchedRun(runID string, it model.Intent, runs []ghapi.DispatchedRun, complete bool, since time.Time) model.DispatchTrace {
 	var unsure string
 	for _, r := range runs {
 		m := AgentRunTitle.FindStringSubmatch(r.Title)
@@ -94,15 +95,15 @@ func matchDispatchedRun(runID string, it engine.Intent, runs []ghapi.DispatchedR
 			continue
 		}
 		if m[1] == runID && m[2] == it.Stage && m[3] == strconv.Itoa(it.Attempt) {
-			return engine.DispatchTrace{Seen: true, RunID: r.ID, Why: fmt.Sprintf("workflow run %d of %s, %q, is its", r.ID, it.Target, r.Title)}
+			return model.DispatchTrace{Seen: true, RunID: r.ID, Why: fmt.Sprintf("workflow run %d of %s, %q, is its", r.ID, it.Target, r.Title)}
 		}
 	}
 	if unsure == "" && !complete {
 		unsure = fmt.Sprintf("%s has more runs since %s than were read", it.Target, since.UTC().Format(time.RFC3339))
 	}
 	if unsure != "" {
-		return engine.DispatchTrace{Unsure: true, Why: unsure}
+		return model.DispatchTrace{Unsure: true, Why: unsure}
 	}
-	return engine.DispatchTrace{Why: fmt.Sprintf("no run of workflow %s that a workflow_dispatch started since %s names run %s, stage %s, attempt %d",
+	return model.DispatchTrace{Why: fmt.Sprintf("no run of workflow %s that a workflow_dispatch started since %s names run %s, stage %s, attempt %d",
 		it.Target, since.UTC().Format(time.RFC3339), runID, it.Stage, it.Attempt)}
 }

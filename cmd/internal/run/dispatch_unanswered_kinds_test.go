@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // agentConfig is a pipeline of one agent stage whose agent is agent.
@@ -61,7 +62,7 @@ func TestUnansweredDispatchOfEveryKind(t *testing.T) {
 			}
 			assert.Equal(t, sent, countCalls(h.fake.Calls(), tc.op), "sent once: %s", log)
 			sr := h.stage()
-			assert.Equal(t, engine.StageWaiting, sr.Status, log)
+			assert.Equal(t, model.StageWaiting, sr.Status, log)
 			if tc.message != "" {
 				assert.Contains(t, sr.Message, tc.message)
 				assert.Contains(t, sr.Message, "it is not sent twice")
@@ -78,8 +79,8 @@ func TestUnansweredLabelDispatchNotPerformedIsResent(t *testing.T) {
 	h := newLossyHarnessWith(t, agentConfig(`{dispatch: label, label: needs-code}`), "/issues/7/labels", "drop")
 	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	assert.Equal(t, engine.StageActing, h.stage().Status, log)
+	assert.Equal(t, model.StageActing, h.stage().Status, log)
 	log = h.next(time.Minute)
 	assert.Equal(t, 1, h.fake.Labeled("acme/widgets", 7, ghfake.BotLogin, "needs-code"), log)
-	assert.Equal(t, engine.StageWaiting, h.stage().Status, log)
+	assert.Equal(t, model.StageWaiting, h.stage().Status, log)
 }

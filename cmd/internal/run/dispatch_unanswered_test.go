@@ -15,11 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 const workflowAgentConfig = `version: 1
@@ -121,7 +122,7 @@ func (h *lossyHarness) deliver(ev ghfake.Event) (int, string) {
 	return r.Run(context.Background()), log.String()
 }
 
-func (h *lossyHarness) stage() *engine.StageRun {
+func (h *lossyHarness) stage() *model.StageRun {
 	h.t.Helper()
 	runs := h.stateRuns(7)
 	require.Len(h.t, runs, 1)
@@ -143,7 +144,7 @@ func TestUnansweredWorkflowDispatchIsNotResent(t *testing.T) {
 			}
 			assert.Len(t, h.fake.Dispatches(), 1, "dispatched once: %s", log)
 			sr := h.stage()
-			assert.Equal(t, engine.StageWaiting, sr.Status, log)
+			assert.Equal(t, model.StageWaiting, sr.Status, log)
 			assert.Equal(t, h.fake.Dispatches()[0].RunID, sr.AgentRun, "the workflow run found is the agent's")
 		})
 	}
@@ -158,7 +159,7 @@ func TestRefusedWorkflowDispatchIsResent(t *testing.T) {
 	require.Empty(t, h.fake.Dispatches(), log)
 	log = h.next(time.Minute)
 	assert.Len(t, h.fake.Dispatches(), 1, log)
-	assert.Equal(t, engine.StageWaiting, h.stage().Status, log)
+	assert.Equal(t, model.StageWaiting, h.stage().Status, log)
 }
 
 // A workflow_dispatch whose answer was lost before it reached GitHub is not sent again
@@ -170,13 +171,13 @@ func TestUnansweredWorkflowDispatchNotPerformedIsResentOnce(t *testing.T) {
 	require.Equal(t, 0, code, log)
 	log = h.next(time.Minute)
 	assert.Empty(t, h.fake.Dispatches(), "not sent again while it may be in flight: %s", log)
-	assert.Equal(t, engine.StageActing, h.stage().Status)
+	assert.Equal(t, model.StageActing, h.stage().Status)
 	log = h.next(6 * time.Minute) // the invocation's deadline (5m) and a minute have passed
 	assert.Len(t, h.fake.Dispatches(), 1, log)
 	assert.Contains(t, log, "was not performed (no run of workflow agent-coder.yml")
 	log = h.next(time.Minute)
 	assert.Len(t, h.fake.Dispatches(), 1, log)
-	assert.Equal(t, engine.StageWaiting, h.stage().Status, log)
+	assert.Equal(t, model.StageWaiting, h.stage().Status, log)
 }
 
 // A run of the agent's workflow whose title names no attempt (a workflow without the
@@ -192,7 +193,7 @@ func TestUnansweredDispatchOfAWorkflowWithoutRunName(t *testing.T) {
 	}
 	assert.Len(t, h.fake.Dispatches(), 1, log)
 	sr := h.stage()
-	assert.Equal(t, engine.StageWaiting, sr.Status, log)
+	assert.Equal(t, model.StageWaiting, sr.Status, log)
 	assert.Contains(t, sr.Message, "names no run, stage and attempt in its title")
 	assert.Contains(t, sr.Message, "it is not sent twice")
 }

@@ -3,6 +3,8 @@ package run
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 )
 
@@ -18,14 +20,14 @@ type doneGuard struct {
 }
 
 // note records e when it merged or closed the subject, or may have.
-func (g *doneGuard) note(st *engine.State, e engine.Effect, o engine.Outcome) {
+func (g *doneGuard) note(st *model.State, e model.Effect, o model.Outcome) {
 	if g.by != "" || (o.Err != "" && !o.Unknown) || e.Repo != "" || e.Number != g.number {
 		return
 	}
 	switch e.Kind {
-	case engine.EffectMerge:
+	case model.EffectMerge:
 		g.what = "merged"
-	case engine.EffectCloseIssue:
+	case model.EffectCloseIssue:
 		g.what = "closed"
 	default:
 		return
@@ -34,20 +36,20 @@ func (g *doneGuard) note(st *engine.State, e engine.Effect, o engine.Outcome) {
 }
 
 // hold returns the outcome of e when it must not be sent.
-func (g *doneGuard) hold(st *engine.State, e engine.Effect) (engine.Outcome, bool) {
+func (g *doneGuard) hold(st *model.State, e model.Effect) (model.Outcome, bool) {
 	if g.by == "" || !g.onSubject(e) || engine.RootRun(st, e.Run) == g.by {
-		return engine.Outcome{}, false
+		return model.Outcome{}, false
 	}
-	return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not sent: #%d was %s in this event by run %s", g.number, g.what, g.by)}, true
+	return model.Outcome{Key: e.Key, Err: fmt.Sprintf("not sent: #%d was %s in this event by run %s", g.number, g.what, g.by)}, true
 }
 
 // onSubject reports whether e acts on the subject: a webhook call and a new issue do not,
 // an agent's dispatch always does (the agent is sent to work on it).
-func (g *doneGuard) onSubject(e engine.Effect) bool {
+func (g *doneGuard) onSubject(e model.Effect) bool {
 	switch {
-	case e.Repo != "", e.Kind == engine.EffectWebhook, e.Kind == engine.EffectCreateIssue:
+	case e.Repo != "", e.Kind == model.EffectWebhook, e.Kind == model.EffectCreateIssue:
 		return false
-	case e.Kind == engine.EffectDispatch:
+	case e.Kind == model.EffectDispatch:
 		return true
 	}
 	return e.Number == 0 || e.Number == g.number

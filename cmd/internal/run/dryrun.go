@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/markdown"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -25,14 +27,14 @@ type dryRun struct {
 type drySubject struct {
 	Number  int
 	Issue   bool
-	Effects []engine.Effect
+	Effects []model.Effect
 	// Body is the human part of the status comment it would write; "" when it would
 	// save nothing (no pipeline concerns the subject).
 	Body string
 	// Saves is the state it would save: its file on the state branch and the comment.
 	Saves bool
 	// State is the state the evaluation ended with; Log is what the engine said.
-	State *engine.State
+	State *model.State
 	Log   []string
 	// Config is the config of the evaluation.
 	Config *lang.Config
@@ -73,21 +75,21 @@ func (d *dryRun) current() *drySubject {
 
 // performDry records effects in place of performing them, and takes each as done: what
 // it would change is recorded in the facts, as performAll does.
-func (r *Runner) performDry(facts *engine.Facts, effects []engine.Effect) []engine.Outcome {
+func (r *Runner) performDry(facts *model.Facts, effects []model.Effect) []model.Outcome {
 	cur := r.dry.current()
-	outcomes := make([]engine.Outcome, 0, len(effects))
+	outcomes := make([]model.Outcome, 0, len(effects))
 	for _, e := range effects {
 		cur.Effects = append(cur.Effects, e)
 		r.act.Infof("pipeline-action: dry run: would %s", EffectText(e))
 		applyToFacts(facts, e)
-		outcomes = append(outcomes, engine.Outcome{Key: e.Key})
+		outcomes = append(outcomes, model.Outcome{Key: e.Key})
 	}
 	return outcomes
 }
 
 // saveDry is save for a dry invocation: it renders the status comment the state would
 // show and records it, and writes nothing.
-func (r *Runner) saveDry(rd *reading, res engine.Result, number int, branch string, saves bool) *subjectResult {
+func (r *Runner) saveDry(rd *reading, res model.Result, number int, branch string, saves bool) *subjectResult {
 	cur := r.dry.current()
 	cur.State, cur.Saves, cur.Config = res.State, saves, rd.cfg
 	if !saves {
@@ -110,40 +112,40 @@ func (r *Runner) saveDry(rd *reading, res engine.Result, number int, branch stri
 }
 
 // EffectText says what an effect does, for people: "add label ready to #7 (run-1/label/1/add_label)".
-func EffectText(e engine.Effect) string {
+func EffectText(e model.Effect) string {
 	on := fmt.Sprintf("#%d", e.Number)
 	if e.Repo != "" {
 		on = e.Repo + on
 	}
 	var what string
 	switch e.Kind {
-	case engine.EffectMerge:
+	case model.EffectMerge:
 		what = fmt.Sprintf("merge %s (%s) at %.7s", on, orDefault(e.Method, "merge"), e.SHA)
 		if e.Delete && e.HeadRef != "" {
 			what += ", then delete its branch " + e.HeadRef
 		}
-	case engine.EffectAddLabel:
+	case model.EffectAddLabel:
 		what = fmt.Sprintf("add %s to %s", labelList(e.Labels), on)
-	case engine.EffectRemoveLabel:
+	case model.EffectRemoveLabel:
 		what = fmt.Sprintf("remove %s from %s", labelList(e.Labels), on)
-	case engine.EffectLabel:
+	case model.EffectLabel:
 		what = fmt.Sprintf("on %s add %s, remove %s", on, labelList(e.Labels), labelList(e.Remove))
-	case engine.EffectComment:
+	case model.EffectComment:
 		what = fmt.Sprintf("comment on %s: %q", on, firstLine(e.Body))
-	case engine.EffectDispatch:
+	case model.EffectDispatch:
 		what = fmt.Sprintf("dispatch agent %s by %s for %s", e.Agent, orDefault(e.Dispatch, "workflow"), on)
 		if e.Workflow != "" {
 			what += " (workflow " + e.Workflow + ")"
 		}
-	case engine.EffectWebhook:
+	case model.EffectWebhook:
 		if e.Webhook != nil {
 			what = "call " + e.Webhook.Method + " " + e.Webhook.URL
 		}
-	case engine.EffectCreateIssue:
+	case model.EffectCreateIssue:
 		what = fmt.Sprintf("create an issue %q", e.Title)
-	case engine.EffectRequestReviewers:
+	case model.EffectRequestReviewers:
 		what = fmt.Sprintf("request reviews of %s on %s", strings.Join(append(append([]string(nil), e.Reviewers...), e.Teams...), ", "), on)
-	case engine.EffectAssign:
+	case model.EffectAssign:
 		what = fmt.Sprintf("assign %s to %s", strings.Join(e.Assignees, ", "), on)
 	}
 	if what == "" {
@@ -187,7 +189,7 @@ func (d *dryRun) summary(number int) string {
 			continue
 		}
 		for _, e := range s.Effects {
-			fmt.Fprintf(&b, "- dry run: would %s\n", engine.InertInline(EffectText(e)))
+			fmt.Fprintf(&b, "- dry run: would %s\n", markdown.InertInline(EffectText(e)))
 			n++
 		}
 	}

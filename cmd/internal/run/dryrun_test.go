@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/sethvargo/go-githubactions"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // writesSeen lists the write requests the fake received: REST writes and GraphQL mutations.
@@ -75,10 +76,10 @@ func TestDryClientRefusesWrites(t *testing.T) {
 	r.act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
 	client, err := r.client("acme/widgets")
 	require.NoError(t, err)
-	for _, e := range []engine.Effect{
-		{Key: "a/1/ready/1/add_label", Kind: engine.EffectAddLabel, Number: 7, Labels: []string{"x"}},
-		{Key: "a/1/merge/1/merge_pr", Kind: engine.EffectMerge, Number: 7, Method: "squash"},
-		{Key: "a/1/c/1/comment", Kind: engine.EffectComment, Number: 7, Body: "hi"},
+	for _, e := range []model.Effect{
+		{Key: "a/1/ready/1/add_label", Kind: model.EffectAddLabel, Number: 7, Labels: []string{"x"}},
+		{Key: "a/1/merge/1/merge_pr", Kind: model.EffectMerge, Number: 7, Method: "squash"},
+		{Key: "a/1/c/1/comment", Kind: model.EffectComment, Number: 7, Body: "hi"},
 	} {
 		o := client.Perform(context.Background(), e)
 		assert.Contains(t, o.Err, "read-only: refused", e.Key)

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 )
 
 // routed is a webhook reduced to what the run path needs: which subjects it concerns
@@ -28,8 +29,8 @@ type routed struct {
 	Foreign []string
 	// Report is an agent's report (the report command); AgentFailure an agent's workflow
 	// that ended without one.
-	Report       *engine.Report
-	AgentFailure *engine.AgentFailure
+	Report       *model.Report
+	AgentFailure *model.AgentFailure
 	// Issue: Numbers are issues, not pull requests (issues events, a comment on an issue):
 	// the subjects of `scope: issue` pipelines (run_issue.go).
 	Issue bool
@@ -42,10 +43,10 @@ type routed struct {
 	// follow are pull requests an issue's invocation reads at once (it follows an event on
 	// them); follower is recorded on a pull request's state (run_issue.go).
 	follow   []int
-	follower *engine.Follower
+	follower *model.Follower
 	// followRefs are pull requests of other repositories an issue's invocation reads at
 	// once (run_multipr.go).
-	followRefs []engine.PRRef
+	followRefs []model.PRRef
 	// OwnStatus is a status event of a context the action writes.
 	OwnStatus *ownStatus
 

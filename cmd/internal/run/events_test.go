@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -296,7 +298,7 @@ func webhookWorld(t *testing.T, f webhookFile) *ghfake.Server {
 			c, err := ghapi.New(ghapi.Options{Token: fake.BotToken(), RESTURL: fake.URL + "/api/v3",
 				GraphQLURL: fake.URL + "/api/graphql", Repository: repo})
 			require.NoError(t, err)
-			o := c.Perform(context.Background(), engine.Effect{Kind: engine.EffectMerge, Number: pr.Number,
+			o := c.Perform(context.Background(), model.Effect{Kind: model.EffectMerge, Number: pr.Number,
 				SHA: fake.PR(repo, pr.Number).HeadSHA, Method: "merge"})
 			require.Empty(t, o.Err)
 		case pr.State == "closed":

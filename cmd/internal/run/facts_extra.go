@@ -5,13 +5,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // extraFacts is extraFactsWarn without a warning for the job log.
-func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string) error {
+func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *model.Facts, workspace string) error {
 	return extraFactsWarn(ctx, client, cfg, f, workspace, func(string, ...any) {})
 }
 
@@ -22,8 +23,8 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *
 // one fails, warn says why and those patterns stay unread, so that only their checks fail
 // closed); for command, the commands' results, run in workspace (see commands.go). Facts
 // of a pull request that is not open are left as they are.
-func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
-	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
+func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *model.Facts, workspace string, warn func(string, ...any)) error {
+	if f == nil || f.PR == nil || f.PR.State != model.PROpen {
 		return nil
 	}
 	runCommands(ctx, cfg, f, workspace) // commands.go
@@ -135,7 +136,7 @@ func eachCondition(cfg *lang.Config, fn func(lang.Condition)) {
 // says a condition needed them (paths_match) and f does not hold them yet; it reports
 // whether it read them, so that the caller evaluates again. Only an invocation that
 // enters a stage with such a condition pays for them.
-func readFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
+func readFilesIfNeeded(ctx context.Context, client *ghapi.Client, res model.Result, f *model.Facts) (bool, error) {
 	if f != nil && f.PR == nil && f.Issue != nil {
 		return readIssueFilesIfNeeded(ctx, client, res, f) // run_issue.go
 	}

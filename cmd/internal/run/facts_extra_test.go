@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -37,8 +39,8 @@ pipelines:
 `)
 	cfg, err := engine.Load("p.yaml", src, gates.Default())
 	require.NoError(t, err)
-	facts := func() *engine.Facts {
-		return &engine.Facts{PR: &engine.PullRequest{Number: 7, State: engine.PROpen, HeadSHA: fake.PR("acme/widgets", 7).HeadSHA}}
+	facts := func() *model.Facts {
+		return &model.Facts{PR: &model.PullRequest{Number: 7, State: model.PROpen, HeadSHA: fake.PR("acme/widgets", 7).HeadSHA}}
 	}
 
 	f := facts()

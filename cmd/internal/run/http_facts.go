@@ -7,8 +7,9 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/webhook"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -38,8 +39,8 @@ func checkURLs(cfg *lang.Config) []string {
 // a host settings.webhooks.allow lists (an empty list allows none here), its addresses
 // checked by the guard. A GET that gets no answer leaves its error in the facts, where its
 // checks fail closed; it never fails the invocation.
-func httpFacts(ctx context.Context, env WebhookEnv, userAgent string, cfg *lang.Config, f *engine.Facts) {
-	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
+func httpFacts(ctx context.Context, env WebhookEnv, userAgent string, cfg *lang.Config, f *model.Facts) {
+	if f == nil || f.PR == nil || f.PR.State != model.PROpen {
 		return
 	}
 	urls := checkURLs(cfg)
@@ -49,30 +50,30 @@ func httpFacts(ctx context.Context, env WebhookEnv, userAgent string, cfg *lang.
 	allow := cfg.Settings.WebhookHosts
 	client := webhook.New(webhook.Options{Guard: webhook.Guard{AllowPrivate: cfg.Settings.WebhookAllowPrivate, Resolver: env.Resolver},
 		Allow: allow, Transport: env.Transport, UserAgent: userAgent})
-	f.PR.HTTP = engine.HTTPAnswers{}
+	f.PR.HTTP = model.HTTPAnswers{}
 	for _, u := range urls {
 		f.PR.HTTP[u] = getAnswer(ctx, client, u, allow)
 	}
 }
 
 // getAnswer makes one GET and decodes its body as JSON (nil when it is empty or not JSON).
-func getAnswer(ctx context.Context, client *webhook.Client, raw string, allow []string) engine.HTTPAnswer {
+func getAnswer(ctx context.Context, client *webhook.Client, raw string, allow []string) model.HTTPAnswer {
 	if len(allow) == 0 {
-		return engine.HTTPAnswer{Err: "refused: settings.webhooks.allow lists no host; an http check calls only the hosts it lists"}
+		return model.HTTPAnswer{Err: "refused: settings.webhooks.allow lists no host; an http check calls only the hosts it lists"}
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return engine.HTTPAnswer{Err: err.Error()}
+		return model.HTTPAnswer{Err: err.Error()}
 	}
 	resp, err := client.Do(ctx, webhook.Request{Method: http.MethodGet, URL: raw, Host: u.Host,
 		Header: http.Header{"Accept": {"application/json"}}, Timeout: HTTPCheckTimeout})
 	if err != nil {
-		return engine.HTTPAnswer{Err: err.Error()}
+		return model.HTTPAnswer{Err: err.Error()}
 	}
 	if resp.Truncated {
-		return engine.HTTPAnswer{Status: resp.Status, Err: "the answer is longer than 64 KiB"}
+		return model.HTTPAnswer{Status: resp.Status, Err: "the answer is longer than 64 KiB"}
 	}
-	a := engine.HTTPAnswer{Status: resp.Status}
+	a := model.HTTPAnswer{Status: resp.Status}
 	var v any
 	if len(resp.Body) > 0 && json.Unmarshal(resp.Body, &v) == nil {
 		a.JSON = v
@@ -81,7 +82,7 @@ func getAnswer(ctx context.Context, client *webhook.Client, raw string, allow []
 }
 
 // httpFacts makes the GETs of cfg's http checks with the runner's webhook transport.
-func (r *Runner) httpFacts(ctx context.Context, cfg *lang.Config, f *engine.Facts) {
+func (r *Runner) httpFacts(ctx context.Context, cfg *lang.Config, f *model.Facts) {
 	var env WebhookEnv
 	if r.Webhooks != nil {
 		env = *r.Webhooks

@@ -8,11 +8,12 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -60,13 +61,13 @@ func TestHTTPFactsGetsEachURLOnceThroughTheGuard(t *testing.T) {
 	}))
 	defer srv.Close()
 	env := WebhookEnv{Transport: toServer{srv}, Resolver: loopbackResolver{}}
-	open := func() *engine.Facts {
-		return &engine.Facts{PR: &engine.PullRequest{Number: 7, State: engine.PROpen}}
+	open := func() *model.Facts {
+		return &model.Facts{PR: &model.PullRequest{Number: 7, State: model.PROpen}}
 	}
 
 	f := open()
 	httpFacts(context.Background(), env, "test", httpCheckConfig(t, "{webhooks: {allow: [status.example.com], allow_private: true}}"), f)
-	assert.Equal(t, engine.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}}, f.PR.HTTP["https://status.example.com/health"])
+	assert.Equal(t, model.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}}, f.PR.HTTP["https://status.example.com/health"])
 	assert.Contains(t, f.PR.HTTP["https://other.example.com/x"].Err, "other.example.com is not in settings.webhooks.allow")
 	assert.Equal(t, map[string]int{"GET status.example.com/health": 1}, gets, "one GET per url, none to a host not allowed")
 

@@ -10,13 +10,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func latest(runs []*engine.Run) *engine.Run {
-	var out *engine.Run
+func latest(runs []*model.Run) *model.Run {
+	var out *model.Run
 	for _, r := range runs {
 		if out == nil || !r.StartedAt.Before(out.StartedAt) {
 			out = r

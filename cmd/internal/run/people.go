@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -16,8 +18,8 @@ import (
 // are read too, and Step is evaluated again on them (it is pure). Nothing is read for a
 // subject whose runs need no one. What GitHub shows of the dispatches whose outcome the
 // state does not hold yet is read first too (dispatch_lookup.go).
-func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
-	read := func(needs engine.Needs) error {
+func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config, st *model.State, in model.Input, f *model.Facts, now time.Time, warn func(string, ...any)) (model.Result, error) {
+	read := func(needs model.Needs) error {
 		needs = unread(f, needs)
 		if needs.Empty() {
 			return nil
@@ -42,20 +44,20 @@ func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 	}
 	lookUpDispatches(ctx, client, st, f, warn) // dispatch_lookup.go
 	needs := engine.PeopleNeeded(cfg, st, f)
-	react := engine.ReactionNeeds(cfg, st, in) // step_react_wake.go
+	react := engine.ReactionNeeds(cfg, st, in)
 	needs.Permissions, needs.Teams = append(needs.Permissions, react.Permissions...), append(needs.Teams, react.Teams...)
 	if err := read(needs); err != nil {
-		return engine.Result{}, err
+		return model.Result{}, err
 	}
 	res := engine.Step(cfg, st, in, f, now)
 	if read, err := readFilesIfNeeded(ctx, client, res, f); err != nil { // facts_extra.go
-		return engine.Result{}, err
+		return model.Result{}, err
 	} else if read {
 		res = engine.Step(cfg, st, in, f, now)
 	}
 	if more := unread(f, engine.PeopleNeeded(cfg, res.State, f)); !more.Empty() {
 		if err := read(more); err != nil {
-			return engine.Result{}, err
+			return model.Result{}, err
 		}
 		res = engine.Step(cfg, st, in, f, now)
 	}
@@ -63,8 +65,8 @@ func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 }
 
 // unread is what of needs the facts do not hold yet.
-func unread(f *engine.Facts, needs engine.Needs) engine.Needs {
-	var out engine.Needs
+func unread(f *model.Facts, needs model.Needs) model.Needs {
+	var out model.Needs
 	seen := map[string]bool{} // a team or login two needs name is read once
 	for _, t := range needs.Teams {
 		if _, ok := f.TeamMembers[strings.ToLower(t)]; !ok && !seen["team "+strings.ToLower(t)] {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -64,7 +66,7 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	st = h.stateOf(7)
 	run := st.Runs[0]
 	run.ConfigOID, run.Stage = onPR.Config.ID, "m"
-	run.Stages = map[string]*engine.StageRun{"m": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: run.StartedAt}}
+	run.Stages = map[string]*model.StageRun{"m": {Status: model.StageWaiting, Attempt: 1, EnteredAt: run.StartedAt}}
 	st.Seq++ // newer than the state branch's: it is taken for a state the branch lost
 	body, err := state.Body(cfg, st)
 	require.NoError(t, err)

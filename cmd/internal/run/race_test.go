@@ -14,12 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -220,10 +221,10 @@ func checkRaceSubject(t *testing.T, f *ghfake.Server, files map[string]string, p
 		switch r.Pipeline {
 		case "count":
 			keys = append(keys, r.TriggerKey)
-			assert.Equal(t, engine.RunCompleted, r.Status)
+			assert.Equal(t, model.RunCompleted, r.Status)
 		case "hello":
 			hello++
-			assert.Equal(t, engine.RunWaiting, r.Status)
+			assert.Equal(t, model.RunWaiting, r.Status)
 			open = append(open, r.ID)
 		}
 	}
@@ -292,7 +293,7 @@ func checkMergedOnce(t *testing.T, f *ghfake.Server, files map[string]string) {
 	require.NoError(t, err)
 	require.Len(t, st5.Runs, 1)
 	assert.Equal(t, "ship", st5.Runs[0].Pipeline)
-	assert.Equal(t, engine.RunCompleted, st5.Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, st5.Runs[0].Status)
 	assert.Empty(t, st5.Runs[0].Intents)
 	assert.Empty(t, st5.Past)
 }

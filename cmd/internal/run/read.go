@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -93,7 +94,7 @@ func (r *Runner) readConfig(ctx context.Context, client *ghapi.Client, ev routed
 
 // warnIgnored warns, once, of the stored states that were ignored: the state written
 // after remembers them.
-func (r *Runner) warnIgnored(number int, a *attempt, ignored []engine.IgnoredComment) {
+func (r *Runner) warnIgnored(number int, a *attempt, ignored []model.IgnoredComment) {
 	for _, ig := range ignored {
 		switch {
 		case ig.File != "":

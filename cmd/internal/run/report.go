@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine"
 )
@@ -142,8 +144,8 @@ func (r *Runner) ReportCommand(ctx context.Context, args []string, stdin io.Read
 }
 
 // reportOf is the report the flags give, or what is wrong with them.
-func reportOf(runID, stage, attempt, verdict, nonce string) (engine.Report, string) {
-	rep := engine.Report{Run: runID, Stage: stage, Verdict: strings.ToLower(verdict), Nonce: nonce}
+func reportOf(runID, stage, attempt, verdict, nonce string) (model.Report, string) {
+	rep := model.Report{Run: runID, Stage: stage, Verdict: strings.ToLower(verdict), Nonce: nonce}
 	switch {
 	case rep.Run == "" || rep.Stage == "" || attempt == "" || rep.Verdict == "":
 		return rep, "--run, --stage, --attempt and --verdict are required"
@@ -202,7 +204,7 @@ func decodeOutputs(raw []byte) (map[string]any, error) {
 
 // runReport applies rep to the state of pull request number of repo: the read-evaluate-
 // write rounds of run, with the report as the input.
-func (r *Runner) runReport(ctx context.Context, repo string, number int, rep engine.Report) int {
+func (r *Runner) runReport(ctx context.Context, repo string, number int, rep model.Report) int {
 	prepare := func() (routed, int) {
 		return r.reportEvent(repo, number, &rep), proceed
 	}
@@ -233,7 +235,7 @@ func (r *Runner) runReport(ctx context.Context, repo string, number int, rep eng
 
 // reportEvent is the event a report is: the agent's workflow runs on workflow_dispatch or
 // repository_dispatch, whose payload names the repository and its default branch.
-func (r *Runner) reportEvent(repo string, number int, rep *engine.Report) routed {
+func (r *Runner) reportEvent(repo string, number int, rep *model.Report) routed {
 	ev := routed{Handled: true, Event: "report", Repo: repo, Numbers: []int{number}, Report: rep, Actor: r.Getenv("GITHUB_ACTOR")}
 	path := r.Getenv("GITHUB_EVENT_PATH")
 	if path == "" {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -102,7 +104,7 @@ pipelines:
 	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "2", "--nonce", nonce, "--verdict", "complete")
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, "refused: its nonce is not the one of the stage's live attempt")
-	assert.Equal(t, engine.RunWaiting, h.stateRuns(7)[0].Status, "a refused report counts for nothing")
+	assert.Equal(t, model.RunWaiting, h.stateRuns(7)[0].Status, "a refused report counts for nothing")
 
 	// Inside Actions, from the inputs and the workflow_dispatch payload.
 	ev := h.fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
@@ -118,12 +120,12 @@ pipelines:
 	assert.Zero(t, h.fake.Stats()["repos/get"], "the payload names the default branch")
 	runs := h.stateRuns(7)
 	require.Len(t, runs, 1)
-	assert.Equal(t, engine.RunCompleted, runs[0].Status)
+	assert.Equal(t, model.RunCompleted, runs[0].Status)
 	assert.Equal(t, map[string]any{"summary": "ok"}, runs[0].Stages["review"].Outputs)
 }
 
 // stateRuns reads the runs of PR n from the state branch.
-func (h *harness) stateRuns(n int) []*engine.Run {
+func (h *harness) stateRuns(n int) []*model.Run {
 	h.t.Helper()
 	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
 	require.True(h.t, ok, "the state file of #%d", n)
@@ -156,7 +158,7 @@ func TestAgentRunRouting(t *testing.T) {
 	assert.Equal(t, 2, ev.AgentFailure.Attempt)
 	assert.Contains(t, ev.AgentFailure.Why, "concluded failure")
 	// What GitHub says of the run, for the engine to tell the agent's own from one posing as it.
-	assert.Equal(t, engine.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 2, Why: ev.AgentFailure.Why,
+	assert.Equal(t, model.AgentFailure{Run: "loop/7/1", Stage: "implement", Attempt: 2, Why: ev.AgentFailure.Why,
 		RunID: 5000000001, Path: ".github/workflows/agent-implement.yml", Branch: "main", Event: "workflow_dispatch",
 		Actor: "github-actions[bot]", TriggeringActor: "mallory"}, *ev.AgentFailure)
 

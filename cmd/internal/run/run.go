@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -215,13 +216,13 @@ type attempt struct {
 	stateBranch string // settings.state_branch, once the config was read
 	// outcomes are the outcomes of the effects earlier rounds performed: a round whose
 	// save conflicted after them hands them to the next (engine.Input.Outcomes).
-	outcomes []engine.Outcome
+	outcomes []model.Outcome
 	// issue: the subject is an issue (run_issue.go); followers and associated are what the
 	// saved state asks of other subjects.
 	issue      bool
-	followers  []engine.Follower
-	associated map[int][]engine.Follower
-	refs       map[engine.PRRef][]engine.Follower // run_multipr.go
+	followers  []model.Follower
+	associated map[int][]model.Follower
+	refs       map[model.PRRef][]model.Follower // run_multipr.go
 }
 
 // backoff is a random wait before round try+1, after a round that took round: up to

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -67,7 +68,7 @@ func notAPullRequest(err error) bool {
 }
 
 // reportPR is the pull request a report's outputs.pr names, or 0.
-func reportPR(rep *engine.Report) int {
+func reportPR(rep *model.Report) int {
 	if rep == nil || rep.Outputs == nil {
 		return 0
 	}
@@ -88,11 +89,11 @@ func reportPR(rep *engine.Report) int {
 }
 
 // saved records what the state just saved asks of other subjects.
-func (a *attempt) saved(before, after *engine.State) {
-	a.followers = append([]engine.Follower(nil), after.Followers...)
+func (a *attempt) saved(before, after *model.State) {
+	a.followers = append([]model.Follower(nil), after.Followers...)
 	if a.issue {
-		a.associated = engine.NewAssociations(before, after)
-		a.refs = engine.NewRefAssociations(before, after) // run_multipr.go
+		a.associated = model.NewAssociations(before, after)
+		a.refs = model.NewRefAssociations(before, after) // run_multipr.go
 	}
 }
 
@@ -144,7 +145,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 
 // applyToIssueFacts is applyToFacts for an issue's invocation: a merge or a label on one of
 // its pull requests, or a label on the issue.
-func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
+func applyToIssueFacts(f *model.Facts, e model.Effect) {
 	if e.Repo != "" { // run_multipr.go: a pull request of another repository
 		applyToOtherFacts(f, e)
 		return
@@ -157,11 +158,11 @@ func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
 	if is == nil || e.Number != is.Number {
 		return
 	}
-	if e.Kind == engine.EffectCloseIssue { // the subject issue itself: it is done
-		is.State = engine.IssueClosed
+	if e.Kind == model.EffectCloseIssue { // the subject issue itself: it is done
+		is.State = model.IssueClosed
 		return
 	}
-	view := &engine.PullRequest{Number: is.Number, Labels: is.Labels}
+	view := &model.PullRequest{Number: is.Number, Labels: is.Labels}
 	applyToPR(view, e)
 	is.Labels = view.Labels
 }
@@ -170,13 +171,13 @@ func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
 // need (extraFacts): how far behind its base each is, the paths file_exists names, and the
 // `command` checks' results — which run only on a pull request whose head the workspace
 // holds (runCommands checks it), as in a pull request's own run.
-func issueExtraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string) error {
+func issueExtraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *model.Facts, workspace string) error {
 	if f.Issue == nil {
 		return nil
 	}
 	for _, n := range sortedPRs(f) {
 		pr := f.PRs[n]
-		if pr.State != engine.PROpen {
+		if pr.State != model.PROpen {
 			continue
 		}
 		g := *f
@@ -189,7 +190,7 @@ func issueExtraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config
 }
 
 // readIssueFilesIfNeeded is readFilesIfNeeded for the pull requests of an issue's runs.
-func readIssueFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
+func readIssueFilesIfNeeded(ctx context.Context, client *ghapi.Client, res model.Result, f *model.Facts) (bool, error) {
 	if !res.NeedsFiles {
 		return false, nil
 	}
@@ -209,7 +210,7 @@ func readIssueFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engin
 	return read, nil
 }
 
-func sortedPRs(f *engine.Facts) []int {
+func sortedPRs(f *model.Facts) []int {
 	out := make([]int, 0, len(f.PRs))
 	for n := range f.PRs {
 		out = append(out, n)

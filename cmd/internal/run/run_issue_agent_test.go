@@ -3,11 +3,12 @@ package run
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 const issueWorkflowAgentConfig = `version: 1
@@ -55,6 +56,6 @@ func TestAgentFailureOfAnIssuesRun(t *testing.T) {
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "#4 is not a pull request; reading it as an issue")
 	run := h.issueState(4).Runs[0]
-	assert.Equal(t, engine.RunEscalated, run.Status, log)
+	assert.Equal(t, model.RunEscalated, run.Status, log)
 	assert.Contains(t, run.Message, "agent coder ended without a report")
 }

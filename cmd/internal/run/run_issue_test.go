@@ -4,11 +4,12 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -29,7 +30,7 @@ pipelines:
 `
 
 // issueState reads the state file of issue n from the state branch.
-func (h *harness) issueState(n int) *engine.State {
+func (h *harness) issueState(n int) *model.State {
 	h.t.Helper()
 	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(false, n)]
 	require.True(h.t, ok, "the state file of issue #%d", n)
@@ -57,19 +58,19 @@ func TestReportPRAssociatesAnIssuesRun(t *testing.T) {
 	assert.Contains(t, out, "pull request #9 is associated with it")
 	run := h.issueState(4).Runs[0]
 	assert.Equal(t, "ready", run.Stage)
-	assert.Equal(t, 9, engine.RunPR(run))
-	assert.Equal(t, []engine.Follower{{Issue: 4, Run: "implement/4/1"}}, h.stateOf(9).Followers)
+	assert.Equal(t, 9, model.RunPR(run))
+	assert.Equal(t, []model.Follower{{Issue: 4, Run: "implement/4/1"}}, h.stateOf(9).Followers)
 
 	h.fake.ResetStats()
 	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 9, "ship-it", true))
 	require.Equal(t, 0, code, log)
 	assert.True(t, h.fake.PR("acme/widgets", 9).Merged, log)
-	assert.Equal(t, engine.RunCompleted, h.issueState(4).Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, h.issueState(4).Runs[0].Status)
 	assert.Equal(t, 1, h.fake.Stats()["pulls/merge"])
 }
 
 // stateOf reads the state of PR n from the state branch.
-func (h *harness) stateOf(n int) *engine.State {
+func (h *harness) stateOf(n int) *model.State {
 	h.t.Helper()
 	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
 	require.True(h.t, ok, "the state file of #%d", n)

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -20,20 +21,20 @@ import (
 
 // issuePRsWith is issuePRs for issues whose runs name pull requests of other repositories
 // too: the missing ones of both kinds are read in one query.
-func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, st *engine.State, rep *engine.Report) error {
+func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *model.Facts, st *model.State, rep *model.Report) error {
 	if f.Issue == nil {
 		return nil
 	}
 	if f.PRs == nil {
-		f.PRs = map[int]*engine.PullRequest{}
+		f.PRs = map[int]*model.PullRequest{}
 	}
 	if f.Others == nil {
-		f.Others = map[string]*engine.PullRequest{}
+		f.Others = map[string]*model.PullRequest{}
 	}
 	var missing []int
-	var others []engine.PRRef
+	var others []model.PRRef
 	want := map[string]bool{}
-	need := func(ref engine.PRRef) {
+	need := func(ref model.PRRef) {
 		if ref.Number <= 0 || want[ref.Key()] {
 			return
 		}
@@ -52,10 +53,10 @@ func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *la
 		if run.Status.Final() {
 			continue
 		}
-		for _, ref := range engine.RunPRRefs(run, f.Repo) {
+		for _, ref := range model.RunPRRefs(run, f.Repo) {
 			need(ref)
 		}
-		if ref, ok := engine.ParsePRRef(run.Context["pr_number"]); ok {
+		if ref, ok := model.ParsePRRef(run.Context["pr_number"]); ok {
 			need(ref)
 		}
 	}
@@ -80,11 +81,11 @@ func (r *Runner) issuePRsWith(ctx context.Context, client *ghapi.Client, cfg *la
 
 // reportRef is the pull request a report of a multi-PR run names in another repository: its
 // outputs.pr, "owner/name#N", or N of its stage's `config.repo` (written literally).
-func reportRef(cfg *lang.Config, st *engine.State, rep *engine.Report) (engine.PRRef, bool) {
+func reportRef(cfg *lang.Config, st *model.State, rep *model.Report) (model.PRRef, bool) {
 	if rep == nil || rep.Outputs == nil || cfg == nil || st == nil {
-		return engine.PRRef{}, false
+		return model.PRRef{}, false
 	}
-	ref, ok := engine.ParsePRRef(rep.Outputs["pr"])
+	ref, ok := model.ParsePRRef(rep.Outputs["pr"])
 	if !ok {
 		return ref, false
 	}
@@ -96,7 +97,7 @@ func reportRef(cfg *lang.Config, st *engine.State, rep *engine.Report) (engine.P
 		}
 		p := cfg.PipelineFor(run)
 		if !p.IsMultiPR() {
-			return engine.PRRef{}, false
+			return model.PRRef{}, false
 		}
 		for _, s := range p.Stages {
 			if s.ID != rep.Stage {
@@ -112,16 +113,16 @@ func reportRef(cfg *lang.Config, st *engine.State, rep *engine.Report) (engine.P
 	// Only a pull request of the stage's own repository is read (the engine refuses any
 	// other): a report cannot make the action read a repository the config does not name.
 	if ref.Repo == "" || (named != "" && !strings.EqualFold(named, ref.Repo)) {
-		return engine.PRRef{}, false
+		return model.PRRef{}, false
 	}
 	return ref, true
 }
 
 // applyToOtherFacts records a performed merge of a pull request of another repository.
-func applyToOtherFacts(f *engine.Facts, e engine.Effect) {
-	pr := f.Others[engine.PRRef{Repo: e.Repo, Number: e.Number}.Key()]
-	if pr != nil && e.Kind == engine.EffectMerge {
-		pr.State = engine.PRMerged
+func applyToOtherFacts(f *model.Facts, e model.Effect) {
+	pr := f.Others[model.PRRef{Repo: e.Repo, Number: e.Number}.Key()]
+	if pr != nil && e.Kind == model.EffectMerge {
+		pr.State = model.PRMerged
 	}
 }
 
@@ -144,7 +145,7 @@ func (r *Runner) followRefs(ctx context.Context, client *ghapi.Client, ev routed
 	var errs []string
 	own := client.Owner + "/" + client.Repo
 	if a.issue {
-		refs := make([]engine.PRRef, 0, len(a.refs))
+		refs := make([]model.PRRef, 0, len(a.refs))
 		for ref := range a.refs {
 			refs = append(refs, ref)
 		}
@@ -181,7 +182,7 @@ func (r *Runner) followRefs(ctx context.Context, client *ghapi.Client, ev routed
 			errs = append(errs, fmt.Sprintf("%s#%d (following #%d): %v", f.Repo, f.Issue, number, err))
 			continue
 		}
-		next.Issue, next.followRefs = true, []engine.PRRef{{Repo: own, Number: number}}
+		next.Issue, next.followRefs = true, []model.PRRef{{Repo: own, Number: number}}
 		r.act.Infof("pipeline-action: #%d is followed by run %s of %s#%d; evaluating it there", number, f.Run, f.Repo, f.Issue)
 		if _, err := r.subject(ctx, c, next, f.Issue, key); err != nil {
 			errs = append(errs, fmt.Sprintf("%s#%d (following #%d): %v", f.Repo, f.Issue, number, err))

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -28,16 +30,16 @@ pipelines:
       - {id: own, type: agent, agent: dev, action: implement, on_complete: complete}
 `), nil)
 	require.NoError(t, err)
-	st := &engine.State{Runs: []*engine.Run{{ID: "xr/4/1", Pipeline: "xr", ConfigOID: cfg.BlobOID}}}
-	rep := func(stage string, pr any) *engine.Report {
-		return &engine.Report{Run: "xr/4/1", Stage: stage, Outputs: map[string]any{"pr": pr}}
+	st := &model.State{Runs: []*model.Run{{ID: "xr/4/1", Pipeline: "xr", ConfigOID: cfg.BlobOID}}}
+	rep := func(stage string, pr any) *model.Report {
+		return &model.Report{Run: "xr/4/1", Stage: stage, Outputs: map[string]any{"pr": pr}}
 	}
 	ref, ok := reportRef(cfg, st, rep("api", float64(12)))
 	assert.True(t, ok)
-	assert.Equal(t, engine.PRRef{Repo: "acme/api", Number: 12}, ref)
+	assert.Equal(t, model.PRRef{Repo: "acme/api", Number: 12}, ref)
 	ref, ok = reportRef(cfg, st, rep("api", "Acme/API#12"))
 	assert.True(t, ok)
-	assert.Equal(t, engine.PRRef{Repo: "acme/api", Number: 12}, ref)
+	assert.Equal(t, model.PRRef{Repo: "acme/api", Number: 12}, ref)
 	_, ok = reportRef(cfg, st, rep("api", "evil/repo#1"))
 	assert.False(t, ok, "not the stage's repository: not read")
 	_, ok = reportRef(cfg, st, rep("own", "evil/repo#1"))
@@ -94,7 +96,7 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	require.True(t, ok, "acme/web#30's state records its follower:\n%s", out)
 	st, err := state.DecodeFile(text, "acme/web#30")
 	require.NoError(t, err)
-	assert.Equal(t, []engine.Follower{{Issue: 4, Run: "xr/4/1", Repo: "acme/widgets"}}, st.Followers)
+	assert.Equal(t, []model.Follower{{Issue: 4, Run: "xr/4/1", Repo: "acme/widgets"}}, st.Followers)
 	var shown bool
 	for _, c := range h.fake.Comments("acme/web", 30) {
 		shown = shown || strings.Contains(c.Body, "Followed by run `xr/4/1` of acme/widgets#4")
@@ -108,5 +110,5 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "#30 is followed by run xr/4/1 of acme/widgets#4; evaluating it there")
 	assert.True(t, h.fake.PR("acme/web", 30).Merged, log)
-	assert.Equal(t, engine.RunCompleted, h.issueState(4).Runs[0].Status)
+	assert.Equal(t, model.RunCompleted, h.issueState(4).Runs[0].Status)
 }

@@ -3,15 +3,16 @@ package run
 import (
 	"context"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
 // save writes the state the rounds ended with, unless no pipeline concerns the subject,
 // and returns what the subject ended as. pending is the error of rounds cut short.
-func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, number int, a *attempt, rd *reading, res engine.Result, pending error) (*subjectResult, error) {
-	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go
+func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, number int, a *attempt, rd *reading, res model.Result, pending error) (*subjectResult, error) {
+	if ev.follower != nil && model.AddFollower(res.State, *ev.follower) { // run_issue.go
 		res.State.Seq++
 	}
 	saves := len(res.State.Runs) > 0 || len(rd.ignored) > 0 || len(res.State.Followers) > 0 || keepsEnabled(rd.loaded, res.State)
@@ -54,6 +55,6 @@ func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, numb
 
 // keepsEnabled reports whether the pipelines the subject enables or disables are to be
 // written though no run is there: the state holds some, or the state as read held some.
-func keepsEnabled(loaded, now *engine.State) bool {
+func keepsEnabled(loaded, now *model.State) bool {
 	return len(now.Enabled) > 0 || loaded != nil && len(loaded.Enabled) > 0
 }

@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -27,9 +28,9 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 	require.NoError(t, err)
 	forged := *st
 	run := *st.Runs[0]
-	run.Stage, run.Status = "merge", engine.RunRunning
-	run.Stages = map[string]*engine.StageRun{"merge": {Status: engine.StageWaiting, Attempt: 1}}
-	forged.Runs, forged.Seq = []*engine.Run{&run}, st.Seq+10
+	run.Stage, run.Status = "merge", model.RunRunning
+	run.Stages = map[string]*model.StageRun{"merge": {Status: model.StageWaiting, Attempt: 1}}
+	forged.Runs, forged.Seq = []*model.Run{&run}, st.Seq+10
 	text, err := state.EncodeFile(&forged)
 	require.NoError(t, err)
 	for _, author := range []string{"mallory", ghfake.BotLogin} { // as themselves, or claiming to be the action

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -205,7 +205,7 @@ func TestStateKeyReports(t *testing.T) {
 			// The nonce the dispatch gave the agent: signed with the key.
 			st, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
 			require.NoError(t, err)
-			nonce := engine.SignedNonce(keys, "acme/widgets#7", "review/7/1", "review", st.Runs[0].Stages["review"].Nonce)
+			nonce := model.SignedNonce(keys, "acme/widgets#7", "review/7/1", "review", st.Runs[0].Stages["review"].Nonce)
 			code, out := reportOutAt(t, clock, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
 			require.Equal(t, 0, code, out)
 			assertMasked(t, out, tc.reportKey)

@@ -7,8 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 )
 
 // With settings.status_check, each pipeline that runs on a pull request keeps a commit
@@ -26,8 +27,8 @@ type commitStatus struct {
 // wantedStatuses are the statuses the runs of st ask for on head: one per pipeline, from
 // its latest run that is no sub-pipeline's child. A run that ended on another head says
 // nothing about this one: pending, until a run goes over it.
-func wantedStatuses(st *engine.State, head string) []commitStatus {
-	latest := map[string]*engine.Run{}
+func wantedStatuses(st *model.State, head string) []commitStatus {
+	latest := map[string]*model.Run{}
 	for _, run := range st.Runs {
 		if run == nil || run.Parent != "" {
 			continue
@@ -42,11 +43,11 @@ func wantedStatuses(st *engine.State, head string) []commitStatus {
 		switch {
 		case run.Status.Final() && run.Head != "" && run.Head != head:
 			s.description = "ended on " + run.Head[:min(7, len(run.Head))] + "; not run on this commit"
-		case run.Status == engine.RunCompleted:
+		case run.Status == model.RunCompleted:
 			s.state, s.description = "success", "completed"
-		case run.Status == engine.RunFailed:
+		case run.Status == model.RunFailed:
 			s.state, s.description = "failure", "failed at "+run.Stage+reasonOf(run.Message)
-		case run.Status == engine.RunCancelled:
+		case run.Status == model.RunCancelled:
 			s.state, s.description = "error", "cancelled at "+run.Stage+reasonOf(run.Message)
 		}
 		out = append(out, s)
@@ -67,7 +68,7 @@ func reasonOf(message string) string {
 // writeStatuses writes on the pull request's head the statuses st asks for that the head
 // does not show yet, when the config asks for them (settings.status_check). commentID is
 // the state comment's, for the statuses' link.
-func (r *Runner) writeStatuses(ctx context.Context, client *ghapi.Client, rd *reading, st *engine.State, commentID int64) error {
+func (r *Runner) writeStatuses(ctx context.Context, client *ghapi.Client, rd *reading, st *model.State, commentID int64) error {
 	pr := rd.snap.Facts.PR
 	if rd.cfg == nil || !rd.cfg.Settings.StatusCheck || pr == nil || pr.HeadSHA == "" {
 		return nil

@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // A status event of the action's own context (settings.status_check) is routed to be
@@ -49,14 +50,14 @@ func TestStatusHint(t *testing.T) {
 
 func TestWantedStatuses(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	st := &engine.State{Runs: []*engine.Run{
-		{Pipeline: "review", Status: engine.RunFailed, Stage: "gate", Message: "check \"test\" failed\nmore", Head: "h1", StartedAt: at},
-		{Pipeline: "review", Status: engine.RunWaiting, Stage: "gate", Head: "h1", StartedAt: at.Add(time.Minute)}, // the latest
-		{Pipeline: "merge", Status: engine.RunCompleted, Head: "h1", StartedAt: at},
-		{Pipeline: "old", Status: engine.RunCompleted, Head: "h0aaaaaaaaa", StartedAt: at},
-		{Pipeline: "bad", Status: engine.RunFailed, Stage: "gate", Message: "check \"test\" failed\nmore", StartedAt: at},
-		{Pipeline: "gone", Status: engine.RunCancelled, Stage: "gate", StartedAt: at},
-		{Pipeline: "child", Status: engine.RunCompleted, Parent: "review/7/1/sub", StartedAt: at},
+	st := &model.State{Runs: []*model.Run{
+		{Pipeline: "review", Status: model.RunFailed, Stage: "gate", Message: "check \"test\" failed\nmore", Head: "h1", StartedAt: at},
+		{Pipeline: "review", Status: model.RunWaiting, Stage: "gate", Head: "h1", StartedAt: at.Add(time.Minute)}, // the latest
+		{Pipeline: "merge", Status: model.RunCompleted, Head: "h1", StartedAt: at},
+		{Pipeline: "old", Status: model.RunCompleted, Head: "h0aaaaaaaaa", StartedAt: at},
+		{Pipeline: "bad", Status: model.RunFailed, Stage: "gate", Message: "check \"test\" failed\nmore", StartedAt: at},
+		{Pipeline: "gone", Status: model.RunCancelled, Stage: "gate", StartedAt: at},
+		{Pipeline: "child", Status: model.RunCompleted, Parent: "review/7/1/sub", StartedAt: at},
 	}}
 	assert.Equal(t, []commitStatus{
 		{"pipeline-action/bad", "failure", `failed at gate: check "test" failed`},

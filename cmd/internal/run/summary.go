@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/graph"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -35,11 +37,11 @@ func jobSummary(results []subjectResult, calls map[string]int, writes int) strin
 
 // runCharts are the Mermaid charts of st's runs that no other run started, newest first,
 // each under its pipeline's name; a run whose pipeline cfg no longer has, none.
-func runCharts(cfg *lang.Config, st *engine.State) []string {
+func runCharts(cfg *lang.Config, st *model.State) []string {
 	if cfg == nil || st == nil {
 		return nil
 	}
-	runs := make([]*engine.Run, 0, len(st.Runs))
+	runs := make([]*model.Run, 0, len(st.Runs))
 	for _, run := range st.Runs {
 		if run != nil && run.Parent == "" {
 			runs = append(runs, run)
@@ -49,7 +51,7 @@ func runCharts(cfg *lang.Config, st *engine.State) []string {
 	var out []string
 	for _, run := range runs {
 		if p := cfg.PipelineFor(run); p != nil {
-			out = append(out, fmt.Sprintf("**%s** (`%s`)\n\n```mermaid\n%s```", run.Pipeline, run.ID, engine.Mermaid(p, run)))
+			out = append(out, fmt.Sprintf("**%s** (`%s`)\n\n```mermaid\n%s```", run.Pipeline, run.ID, graph.Mermaid(p, run)))
 		}
 	}
 	return out

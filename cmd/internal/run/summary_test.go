@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -44,7 +45,7 @@ func TestJobSummaryShowsTheCommentTheChartAndTheCalls(t *testing.T) {
 // shows them after it.
 func TestJobSummaryAddsChartsTheCommentLeftOut(t *testing.T) {
 	cfg := &lang.Config{Pipelines: []*lang.Pipeline{{Name: "review", Stages: []*lang.Stage{{ID: "wait", Type: lang.StageDelay}}}}}
-	st := &engine.State{Runs: []*engine.Run{{ID: "review/7/1", Pipeline: "review", Status: engine.RunWaiting, Stage: "wait"}}}
+	st := &model.State{Runs: []*model.Run{{ID: "review/7/1", Pipeline: "review", Status: model.RunWaiting, Stage: "wait"}}}
 	charts := runCharts(cfg, st)
 	require.Len(t, charts, 1)
 	short := jobSummary([]subjectResult{{Number: 7, Summary: "### pipeline-action\n\n- **review** · waiting", Charts: charts}}, map[string]int{"graphql": 1, "rest": 2}, 2)

@@ -4,8 +4,9 @@ import (
 	"context"
 	"sort"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -69,6 +70,6 @@ func (r *Runner) reviewedSubjects(ctx context.Context, client *ghapi.Client, sna
 
 // waitsForReviews: a run in status s may be moved by a review. An escalated run waits for
 // a command, which comes as its own event.
-func waitsForReviews(s engine.RunStatus) bool {
-	return !s.Final() && s != engine.RunEscalated
+func waitsForReviews(s model.RunStatus) bool {
+	return !s.Final() && s != model.RunEscalated
 }

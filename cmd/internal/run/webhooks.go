@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/webhook"
 	"github.com/org/pipeline-action/engine"
@@ -24,8 +26,8 @@ type WebhookEnv struct {
 }
 
 // perform carries out one effect: a webhook call here, anything else on GitHub.
-func (r *Runner) perform(ctx context.Context, client *ghapi.Client, e engine.Effect) engine.Outcome {
-	if e.Kind == engine.EffectWebhook {
+func (r *Runner) perform(ctx context.Context, client *ghapi.Client, e model.Effect) model.Outcome {
+	if e.Kind == model.EffectWebhook {
 		return r.callWebhook(ctx, e)
 	}
 	return client.Perform(ctx, e)
@@ -34,10 +36,10 @@ func (r *Runner) perform(ctx context.Context, client *ghapi.Client, e engine.Eff
 // callWebhook makes the call of a webhook effect. Its secrets are read from the
 // environment and masked in the job log before anything else; neither they nor the
 // headers are logged, and the outcome names only the method, the url and the status.
-func (r *Runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcome {
+func (r *Runner) callWebhook(ctx context.Context, e model.Effect) model.Outcome {
 	c := e.Webhook
 	if c == nil {
-		return engine.Outcome{Key: e.Key, Err: "a webhook effect without a request", Permanent: true}
+		return model.Outcome{Key: e.Key, Err: "a webhook effect without a request", Permanent: true}
 	}
 	where := c.Method + " " + c.URL // no secret: a url cannot read one
 	header := http.Header{}
@@ -51,7 +53,7 @@ func (r *Runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcom
 			}
 			v := r.Getenv(SecretEnvPrefix + p.Secret)
 			if v == "" {
-				return engine.Outcome{Key: e.Key, Permanent: true, Err: fmt.Sprintf(
+				return model.Outcome{Key: e.Key, Permanent: true, Err: fmt.Sprintf(
 					"%s: secret %s is not set; give the action's step the environment variable %s%s (from ${{ secrets.%s }})",
 					where, p.Secret, SecretEnvPrefix, p.Secret, p.Secret)}
 			}
@@ -75,22 +77,22 @@ func (r *Runner) callWebhook(ctx context.Context, e engine.Effect) engine.Outcom
 	if err != nil {
 		var refused *webhook.RefusedError
 		if errors.As(err, &refused) {
-			return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("%s: %s", where, refused.Error()), Permanent: true}
+			return model.Outcome{Key: e.Key, Err: fmt.Sprintf("%s: %s", where, refused.Error()), Permanent: true}
 		}
-		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("%s: %v", where, err)}
+		return model.Outcome{Key: e.Key, Err: fmt.Sprintf("%s: %v", where, err)}
 	}
 	// The answer is masked here, as it comes back, before anything keeps or shows it:
 	// the engine stores it in the run's outputs, which the state and comments carry.
-	out := &engine.WebhookResponse{Status: resp.Status}
+	out := &model.WebhookResponse{Status: resp.Status}
 	if !resp.Truncated && len(resp.Body) > 0 && len(resp.Body) <= engine.MaxWebhookOutput {
 		if v, ok := webhook.NewMasker(sent).JSON(resp.Body); ok {
 			out.Body = v
 		}
 	}
 	if resp.Status != c.Expect {
-		return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("%s answered %d, not %d", where, resp.Status, c.Expect), Response: out}
+		return model.Outcome{Key: e.Key, Err: fmt.Sprintf("%s answered %d, not %d", where, resp.Status, c.Expect), Response: out}
 	}
-	return engine.Outcome{Key: e.Key, Response: out}
+	return model.Outcome{Key: e.Key, Response: out}
 }
 
 // versionOrDev is the version the runner reports in the User-Agent of webhook calls.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
@@ -68,7 +70,7 @@ func (s *simulation) writeFiles() error {
 
 // at finds the run of pull request pr standing at stage (unfinished) — or at a parallel
 // stage whose branch stage is open — and its attempt.
-func (s *simulation) at(pr int, stage string) (*engine.Run, int, error) {
+func (s *simulation) at(pr int, stage string) (*model.Run, int, error) {
 	subject := s.sc.Repo + "#" + strconv.Itoa(pr)
 	for _, run := range s.runs() {
 		if run.Subject == subject && run.At(stage) && !run.Status.Final() { // a stage, or an open branch of it
@@ -192,8 +194,8 @@ func (s *simulation) checkDispatches(report func(bool, string, string, string), 
 		}
 		for _, n := range s.subjects() {
 			for _, c := range s.fake.Comments(s.sc.Repo, n) {
-				for _, key := range engine.PostedEffects(c.Body) {
-					if parts := strings.Split(key, "/"); len(parts) == 6 && parts[5] == string(engine.EffectDispatch) && stages[parts[3]] {
+				for _, key := range model.PostedEffects(c.Body) {
+					if parts := strings.Split(key, "/"); len(parts) == 6 && parts[5] == string(model.EffectDispatch) && stages[parts[3]] {
 						count++
 					}
 				}
@@ -236,11 +238,11 @@ func (s *simulation) dispatchedNonce(runID, stage string, attempt int) string {
 		if run.ID != runID || sr == nil || !strings.HasPrefix(sr.Nonce, strconv.Itoa(attempt)+"-") {
 			continue
 		}
-		var signer engine.NonceSigner
+		var signer model.NonceSigner
 		if k := s.stateKeys(); k.Set() {
 			signer = k
 		}
-		return engine.SignedNonce(signer, run.Subject, run.ID, stage, sr.Nonce)
+		return model.SignedNonce(signer, run.Subject, run.ID, stage, sr.Nonce)
 	}
 	return ""
 }

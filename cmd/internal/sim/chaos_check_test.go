@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -154,7 +155,7 @@ func judgeEscalations(run *chaosRun, fail func(string, string, ...any)) {
 		before, after := run.snaps[i], run.snaps[i+1]
 		st := run.steps[i]
 		for _, id := range slices.Sorted(maps.Keys(after.runs)) {
-			if after.runs[id] == engine.RunEscalated && before.runs[id] != engine.RunEscalated {
+			if after.runs[id] == model.RunEscalated && before.runs[id] != model.RunEscalated {
 				since[id] = i
 			}
 		}
@@ -162,7 +163,7 @@ func judgeEscalations(run *chaosRun, fail func(string, string, ...any)) {
 			continue
 		}
 		for _, id := range slices.Sorted(maps.Keys(before.runs)) {
-			if before.runs[id] != engine.RunEscalated || after.runs[id] == "" || after.runs[id] == engine.RunEscalated {
+			if before.runs[id] != model.RunEscalated || after.runs[id] == "" || after.runs[id] == model.RunEscalated {
 				continue
 			}
 			if !commandedSince(run.steps, since[id], i) {

@@ -4,10 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // The judges of TestChaos find the broken promises they are there for.
@@ -61,12 +62,12 @@ func TestChaosJudges(t *testing.T) {
 	assert.Equal(t, 1, quiet(3, chaosSnap{dispatches: 1}, chaosSnap{dispatches: 2, merged: true}, chaosSnap{dispatches: 3, merged: true}))
 	assert.Equal(t, 1, quiet(2, chaosSnap{dispatches: 1, closed: true}, chaosSnap{dispatches: 1, closed: true}))
 
-	esc := map[string]engine.RunStatus{chaosRunID: engine.RunEscalated}
-	waiting := map[string]engine.RunStatus{chaosRunID: engine.RunWaiting}
+	esc := map[string]model.RunStatus{chaosRunID: model.RunEscalated}
+	waiting := map[string]model.RunStatus{chaosRunID: model.RunWaiting}
 	ping := &chaosStep{kind: "comment", body: `{pr: 7, user: bob, body: "ping"}`, delivers: true}
 	retry := &chaosStep{kind: "comment", body: `{pr: 7, user: alice, body: "/pipeline retry"}`, delivers: true, command: true}
 	lost := &chaosStep{kind: "comment", body: `{pr: 7, user: alice, body: "/pipeline retry", deliver: false}`, delivers: true, command: true}
-	judgeEsc := func(steps []*chaosStep, snaps ...map[string]engine.RunStatus) []chaosFailure {
+	judgeEsc := func(steps []*chaosStep, snaps ...map[string]model.RunStatus) []chaosFailure {
 		run := &chaosRun{steps: steps}
 		for _, s := range snaps {
 			run.snaps = append(run.snaps, chaosSnap{runs: s})

@@ -13,14 +13,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // chaosSnap is the world between two steps, as the state and the pull request show it: taken
 // as a step begins (after the previous one's events were handled), and once more at the end.
 type chaosSnap struct {
-	runs           map[string]engine.RunStatus // run id → status
+	runs           map[string]model.RunStatus // run id → status
 	merged, closed bool
 	head           string         // the pull request's head
 	dispatches     int            // how many dispatches the fake had received
@@ -66,7 +67,7 @@ func (w *snapWriter) Write(p []byte) (int, error) {
 // snapshot reads the runs of the story's pull request from the state the action wrote, and
 // whether the pull request is merged or closed.
 func snapshot(s *simulation) chaosSnap {
-	snap := chaosSnap{runs: map[string]engine.RunStatus{}, attempts: map[string]int{}, dispatches: len(s.fake.Dispatches())}
+	snap := chaosSnap{runs: map[string]model.RunStatus{}, attempts: map[string]int{}, dispatches: len(s.fake.Dispatches())}
 	subject := s.sc.Repo + "#" + strconv.Itoa(chaosPR)
 	for _, r := range s.runs() {
 		if r.Subject == subject && r.Parent == "" {
@@ -392,10 +393,10 @@ func tailStep(s *simulation, cfg *chaosConfig) *chaosStep {
 	}
 	subject := s.sc.Repo + "#" + strconv.Itoa(chaosPR)
 	for _, r := range s.runs() {
-		if r.Subject != subject || r.Parent != "" || r.Status == engine.RunCompleted || r.Status == engine.RunCancelled {
+		if r.Subject != subject || r.Parent != "" || r.Status == model.RunCompleted || r.Status == model.RunCancelled {
 			continue
 		}
-		if r.Status == engine.RunEscalated || r.Status == engine.RunFailed {
+		if r.Status == model.RunEscalated || r.Status == model.RunFailed {
 			return comment("alice", "/pipeline retry", true)
 		}
 		for _, a := range cfg.agents {

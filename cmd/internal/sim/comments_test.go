@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -70,33 +72,33 @@ func TestCommentsNeed(t *testing.T) {
 	cfg, err := engine.Load("p.yaml", src, gates.Default())
 	require.NoError(t, err)
 	entered := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	st := &engine.State{Version: 1, Seq: 4, CommentsRead: 900, StateComment: "IC_1", Runs: []*engine.Run{{
-		ID: "review/7/1", Pipeline: "review", Status: engine.RunWaiting, Stage: "approval",
-		Stages: map[string]*engine.StageRun{"approval": {Status: engine.StageWaiting, EnteredAt: entered}},
+	st := &model.State{Version: 1, Seq: 4, CommentsRead: 900, StateComment: "IC_1", Runs: []*model.Run{{
+		ID: "review/7/1", Pipeline: "review", Status: model.RunWaiting, Stage: "approval",
+		Stages: map[string]*model.StageRun{"approval": {Status: model.StageWaiting, EnteredAt: entered}},
 	}}}
 	found := state.Version{CommentID: 5}
 	assert.Equal(t, ghapi.CommentsNeed{Since: 900, StateComment: "IC_1"}, run.CommentsNeed(cfg, st, found),
 		"an approval stage counts no comments")
 
 	st.Runs[0].Stage = "go-ahead"
-	st.Runs[0].Stages["go-ahead"] = &engine.StageRun{Status: engine.StageWaiting, EnteredAt: entered.Add(time.Hour)}
-	st.Runs[0].Stages["approval"].Status = engine.StagePassed
+	st.Runs[0].Stages["go-ahead"] = &model.StageRun{Status: model.StageWaiting, EnteredAt: entered.Add(time.Hour)}
+	st.Runs[0].Stages["approval"].Status = model.StagePassed
 	assert.Equal(t, ghapi.CommentsNeed{Since: 900, StateComment: "IC_1"}, run.CommentsNeed(cfg, st, found),
 		"one comment moves the stage: any older one that counted would have moved it already")
 	cfg.Pipeline("review").Stage("go-ahead").Count = 2
 	assert.Equal(t, ghapi.CommentsNeed{Since: 900, From: entered.Add(time.Hour), StateComment: "IC_1"}, run.CommentsNeed(cfg, st, found),
 		"two comments: every comment since the stage was entered")
 
-	st.Runs[0].Stages["approval"].Approvals = []engine.Approval{{Login: "alice", Comment: 300}, {Login: "bob", Comment: 950}}
+	st.Runs[0].Stages["approval"].Approvals = []model.Approval{{Login: "alice", Comment: 300}, {Login: "bob", Comment: 950}}
 	assert.Equal(t, int64(300), run.CommentsNeed(cfg, st, found).Since,
 		"a stored command counts only while its comment, read now, still says it: back to the oldest")
-	st.Runs[0].Status = engine.RunCompleted
+	st.Runs[0].Status = model.RunCompleted
 	assert.Equal(t, int64(900), run.CommentsNeed(cfg, st, found).Since, "a finished run's commands count no more")
-	st.Runs[0].Status = engine.RunWaiting
+	st.Runs[0].Status = model.RunWaiting
 	st.Runs[0].Stages["approval"].Approvals = nil
 
 	st.StateComment = ""
 	assert.Equal(t, int64(0), run.CommentsNeed(cfg, st, state.Version{}).Since, "its comment is somewhere: read them all")
 	assert.Equal(t, int64(900), run.CommentsNeed(cfg, st, found).Since)
-	assert.Equal(t, int64(0), run.CommentsNeed(cfg, &engine.State{Version: 1}, state.Version{}).Since, "nothing read yet")
+	assert.Equal(t, int64(0), run.CommentsNeed(cfg, &model.State{Version: 1}, state.Version{}).Since, "nothing read yet")
 }

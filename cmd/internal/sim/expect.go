@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -225,8 +226,8 @@ func payloadSubject(payload []byte) int {
 // runs decodes every run from the subjects' state: the file on the state branch, or the
 // state comment where there is none (the branch is refused, or was deleted); and the
 // finished runs archived on the branch (they left the live state).
-func (s *simulation) runs() []*engine.Run {
-	var out []*engine.Run
+func (s *simulation) runs() []*model.Run {
+	var out []*model.Run
 	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	for _, n := range s.subjects() {
 		name := state.SubjectFile(true, n)
@@ -270,8 +271,8 @@ func (s *simulation) fileTrusted(path string) bool {
 }
 
 // archived are the runs archived on the state branch, by path.
-func (s *simulation) archived() []*engine.Run {
-	var out []*engine.Run
+func (s *simulation) archived() []*model.Run {
+	var out []*model.Run
 	files := s.fake.BranchFiles(s.sc.Repo, s.stateBranch())
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -281,7 +282,7 @@ func (s *simulation) archived() []*engine.Run {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		var r engine.Run
+		var r model.Run
 		if json.Unmarshal([]byte(files[p]), &r) == nil {
 			out = append(out, &r)
 		}
@@ -289,7 +290,7 @@ func (s *simulation) archived() []*engine.Run {
 	return out
 }
 
-func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
+func matchRun(runs []*model.Run, want runExpect, repo string) bool {
 	subject := want.Subject
 	if strings.HasPrefix(subject, "#") {
 		subject = repo + subject
@@ -317,7 +318,7 @@ func describeRunExpect(w runExpect) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-func describeRuns(runs []*engine.Run) string {
+func describeRuns(runs []*model.Run) string {
 	if len(runs) == 0 {
 		return "no runs"
 	}

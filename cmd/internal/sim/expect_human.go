@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // checkReminders checks `reminders: {N: count}`: the comments of the action on subject N
@@ -18,7 +19,7 @@ func (s *simulation) checkReminders(report func(bool, string, string, string), w
 				if c.Author != ghfake.BotLogin {
 					continue
 				}
-				for _, key := range engine.PostedEffects(c.Body) {
+				for _, key := range model.PostedEffects(c.Body) {
 					if i := strings.LastIndexByte(key, '/'); i >= 0 && strings.HasPrefix(key[i+1:], "reminder-") {
 						count++
 					}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
@@ -124,20 +126,20 @@ func (s *simulation) forge(n int, f *forgeSpec, id int64) (string, error) {
 		return "", fmt.Errorf("forge_state: pipeline %q has no stage %q", f.Pipeline, f.Stage)
 	}
 	subject := fmt.Sprintf("%s#%d", s.sc.Repo, n)
-	run := &engine.Run{ID: fmt.Sprintf("%s/%d/1", p.Name, n), Pipeline: p.Name, Subject: subject,
-		Status: engine.RunRunning, Stage: f.Stage, StartedAt: s.clock.now(), UpdatedAt: s.clock.now(),
-		Stages: map[string]*engine.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA, ConfigOID: pin}
+	run := &model.Run{ID: fmt.Sprintf("%s/%d/1", p.Name, n), Pipeline: p.Name, Subject: subject,
+		Status: model.RunRunning, Stage: f.Stage, StartedAt: s.clock.now(), UpdatedAt: s.clock.now(),
+		Stages: map[string]*model.StageRun{}, VerifiedSHA: s.fake.PR(s.sc.Repo, n).HeadSHA, ConfigOID: pin}
 	for _, st := range p.Stages {
 		if st.ID == f.Stage {
-			run.Stages[st.ID] = &engine.StageRun{Status: engine.StageWaiting, Attempt: 1, EnteredAt: s.clock.now()}
+			run.Stages[st.ID] = &model.StageRun{Status: model.StageWaiting, Attempt: 1, EnteredAt: s.clock.now()}
 			break
 		}
-		run.Stages[st.ID] = &engine.StageRun{Status: engine.StagePassed, Attempt: 1, EnteredAt: s.clock.now()}
+		run.Stages[st.ID] = &model.StageRun{Status: model.StagePassed, Attempt: 1, EnteredAt: s.clock.now()}
 		if st.Type == lang.StageGate {
 			run.VerifiedBy = st.ID
 		}
 	}
-	body, err := state.Body(cfg, &engine.State{Version: 1, Subject: subject, Seq: 1, Runs: []*engine.Run{run}})
+	body, err := state.Body(cfg, &model.State{Version: 1, Subject: subject, Seq: 1, Runs: []*model.Run{run}})
 	if err != nil {
 		return "", err
 	}

@@ -4,14 +4,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // The `stages` key of a run expectation: the status of stages and branches of a run, as
 // `{review: succeeded, sec-review: cancelled}`.
 
 // stagesMatch reports whether every stage of want has the status want gives it in run.
-func stagesMatch(run *engine.Run, want map[string]string) bool {
+func stagesMatch(run *model.Run, want map[string]string) bool {
 	for id, status := range want {
 		sr := run.Stages[id]
 		if sr == nil || string(sr.Status) != status {
@@ -37,7 +37,7 @@ func describeStages(want map[string]string) []string {
 
 // runStages describes the branches of run (stages with a parent), for a failed expectation:
 // " branches: a=succeeded b=cancelled", or "".
-func runStages(run *engine.Run) string {
+func runStages(run *model.Run) string {
 	var parts []string
 	for id, sr := range run.Stages {
 		if sr != nil && sr.Parent != "" {

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -102,10 +103,10 @@ func newPropWorld(run *propRun, m ghfake.MergeRecord, fail func(string, string, 
 // judgeMerge finds the run that merged and holds the path it says it took to the facts at
 // the merge.
 func judgeMerge(w *propWorld) {
-	var merged *engine.Run
+	var merged *model.Run
 	subject := fmt.Sprintf("%s#%d", propRepo, propPR)
 	for _, r := range w.run.runs {
-		if sr := r.Stages["merge"]; r.Subject == subject && r.Parent == "" && sr != nil && sr.Status == engine.StageSucceeded {
+		if sr := r.Stages["merge"]; r.Subject == subject && r.Parent == "" && sr != nil && sr.Status == model.StageSucceeded {
 			merged = r
 		}
 	}
@@ -131,9 +132,9 @@ func judgeMerge(w *propWorld) {
 
 // agentHead: where a push restarts an agent stage, the attempt of it the run passed was
 // dispatched once the merged head was there.
-func (w *propWorld) agentHead(r *engine.Run, pipe *propPipe) {
+func (w *propWorld) agentHead(r *model.Run, pipe *propPipe) {
 	sr := r.Stages[pipe.restart]
-	if pipe.restart == "" || sr == nil || sr.Status != engine.StageSucceeded {
+	if pipe.restart == "" || sr == nil || sr.Status != model.StageSucceeded {
 		return
 	}
 	for _, d := range w.run.fake.Dispatches() {
@@ -147,7 +148,7 @@ func (w *propWorld) agentHead(r *engine.Run, pipe *propPipe) {
 
 // walk holds every stage r passed to the facts at the merge, and every child run of the
 // stages and branches it passed.
-func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
+func (w *propWorld) walk(r *model.Run, pipe *propPipe, judge string) {
 	if pipe == nil {
 		return
 	}
@@ -156,7 +157,7 @@ func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
 		if sr == nil {
 			continue
 		}
-		if sr.Status == engine.StageSkipped {
+		if sr.Status == model.StageSkipped {
 			// An action or a webhook skipped holds nothing back: its condition is decided once,
 			// as it is entered. What a merge rests on must be decided again at the merge.
 			if s.cond != nil && s.typ != "action" && s.typ != "webhook" && w.condHolds(s.cond) {
@@ -171,7 +172,7 @@ func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
 			}
 			continue
 		}
-		if sr.Status != engine.StagePassed && sr.Status != engine.StageSucceeded {
+		if sr.Status != model.StagePassed && sr.Status != model.StageSucceeded {
 			continue
 		}
 		switch s.typ {
@@ -193,7 +194,7 @@ func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
 			w.walkChild(r, s.id, s.child)
 		case "parallel":
 			for _, b := range s.branches {
-				if bsr := r.Stages[b.id]; b.pipeline != "" && bsr != nil && bsr.Status == engine.StageSucceeded {
+				if bsr := r.Stages[b.id]; b.pipeline != "" && bsr != nil && bsr.Status == model.StageSucceeded {
 					w.walkChild(r, b.id, b.pipeline)
 				}
 			}
@@ -202,8 +203,8 @@ func (w *propWorld) walk(r *engine.Run, pipe *propPipe, judge string) {
 }
 
 // walkChild walks the newest child run the stage (or branch) id of r started.
-func (w *propWorld) walkChild(r *engine.Run, id, pipeline string) {
-	var child *engine.Run
+func (w *propWorld) walkChild(r *model.Run, id, pipeline string) {
+	var child *model.Run
 	for _, c := range w.run.runs {
 		if c.Parent == r.ID+"/"+id && (child == nil || runNumber(c.ID) > runNumber(child.ID)) {
 			child = c
@@ -334,7 +335,7 @@ func (w *propWorld) humanHolds(from, edited bool) bool {
 // sends the run back there, it skips again, and round) is told apart from any other.
 func judgeLoops(run *propRun, fail func(string, string, ...any)) {
 	for _, r := range run.runs {
-		if r.Status != engine.RunFailed || !(strings.Contains(r.Message, "times in one event") || strings.Contains(r.Message, "never waits")) {
+		if r.Status != model.RunFailed || !(strings.Contains(r.Message, "times in one event") || strings.Contains(r.Message, "never waits")) {
 			continue
 		}
 		j := propLoopOther

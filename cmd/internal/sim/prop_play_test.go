@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 )
 
 // A story of the property test is played one step at a time in one simulation, so that a
@@ -55,7 +56,7 @@ type propRun struct {
 	steps []*propStep
 	facts []propFact // facts[i] is after steps[i]
 	fake  *ghfake.Server
-	runs  []*engine.Run
+	runs  []*model.Run
 	err   error
 }
 
@@ -209,7 +210,7 @@ func (p *propPlayer) waitedFor() *propStep {
 		if r.Subject != subject || r.Status.Final() {
 			continue
 		}
-		if r.Status == engine.RunEscalated {
+		if r.Status == model.RunEscalated {
 			return &propStep{kind: "comment", body: fmt.Sprintf("{pr: %d, user: alice, body: \"/pipeline retry\"}", propPR), tail: true}
 		}
 		if st := p.reportFor(r, "approve"); st != nil {
@@ -224,7 +225,7 @@ func (p *propPlayer) waitedFor() *propStep {
 }
 
 // atHuman reports whether r stands at a human stage.
-func (p *propPlayer) atHuman(r *engine.Run) bool {
+func (p *propPlayer) atHuman(r *model.Run) bool {
 	pipe := p.cfg.pipe(r.Pipeline)
 	if pipe == nil {
 		return false
@@ -238,7 +239,7 @@ func (p *propPlayer) atHuman(r *engine.Run) bool {
 }
 
 // reportFor is a report to the agent stage or branch r stands at, nil when it stands at none.
-func (p *propPlayer) reportFor(r *engine.Run, verdict string) *propStep {
+func (p *propPlayer) reportFor(r *model.Run, verdict string) *propStep {
 	pipe := p.cfg.pipe(r.Pipeline)
 	if pipe == nil {
 		return nil

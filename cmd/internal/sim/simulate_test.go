@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -261,12 +262,12 @@ expect:
 // state (a run already past its gate) is ignored, and the job log says so.
 func TestForgedStateMarkerIsIgnored(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	forged := &engine.State{Version: 1, Subject: "acme/widgets#7", Runs: []*engine.Run{{
-		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: engine.RunRunning,
+	forged := &model.State{Version: 1, Subject: "acme/widgets#7", Runs: []*model.Run{{
+		ID: "auto-merge/7/1", Pipeline: "auto-merge", Subject: "acme/widgets#7", Status: model.RunRunning,
 		Stage: "merge", StartedAt: at, UpdatedAt: at,
-		Stages: map[string]*engine.StageRun{
-			"ready": {Status: engine.StagePassed, Attempt: 1, EnteredAt: at},
-			"merge": {Status: engine.StageWaiting, Attempt: 1, EnteredAt: at},
+		Stages: map[string]*model.StageRun{
+			"ready": {Status: model.StagePassed, Attempt: 1, EnteredAt: at},
+			"merge": {Status: model.StageWaiting, Attempt: 1, EnteredAt: at},
 		},
 	}}}
 	marker, err := state.Encode(forged)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
@@ -184,12 +186,12 @@ func (p *Pipeline) count(r state.AuditEntry) {
 		p.Cancelled++
 	}
 	switch r.Kind {
-	case engine.KindLoop:
+	case model.KindLoop:
 		p.Loops++
-	case engine.KindRetry:
+	case model.KindRetry:
 		p.Errors++
 		p.Retries++
-	case engine.KindError:
+	case model.KindError:
 		p.Errors++
 	}
 }

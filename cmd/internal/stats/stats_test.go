@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -35,16 +36,16 @@ func trails() [][]state.AuditEntry {
 	h := time.Hour
 	a := []state.AuditEntry{
 		row("review/1/1", 0, "", "build", ""),
-		row("review/1/1", 10*time.Minute, "build", "build", engine.KindRetry),
+		row("review/1/1", 10*time.Minute, "build", "build", model.KindRetry),
 		row("review/1/1", 30*time.Minute, "build", "ci", ""),
-		row("review/1/1", 40*time.Minute, "ci", "build", engine.KindLoop),
+		row("review/1/1", 40*time.Minute, "ci", "build", model.KindLoop),
 		row("review/1/1", 50*time.Minute, "build", "ci", ""),
 		row("review/1/1", h, "ci", "approve", ""),
 		row("review/1/1", 3*h, "approve", "escalate", ""),
 		row("review/1/1", 5*h, "approve", "approve", ""),
 		row("review/1/1", 6*h, "approve", "complete", ""),
 		row("review/1/2", 24*h, "", "build", ""),
-		row("review/1/2", 24*h+20*time.Minute, "build", "fail", engine.KindError),
+		row("review/1/2", 24*h+20*time.Minute, "build", "fail", model.KindError),
 	}
 	b := []state.AuditEntry{
 		row("review/2/1", -2*h, "", "build", ""),

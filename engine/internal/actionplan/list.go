@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Item plans one item of a list.
-func Item(e *core.Eval, run *core.Run, item lang.ActionItem, eff core.Effect, env lang.Env) core.PlannedAction {
+func Item(e *core.Eval, run *model.Run, item lang.ActionItem, eff model.Effect, env lang.Env) core.PlannedAction {
 	a := item.Args
 	switch item.Action {
 	case lang.ActionCloseIssue:
@@ -33,7 +35,7 @@ func Item(e *core.Eval, run *core.Run, item lang.ActionItem, eff core.Effect, en
 		if err != nil {
 			return core.PlannedAction{Err: err.Error()}
 		}
-		eff.Kind = core.EffectComment
+		eff.Kind = model.EffectComment
 		return e.PlanComment(run, eff, body)
 	case lang.ActionLabel:
 		return e.PlanLabel(eff, argStrings(a), nil)

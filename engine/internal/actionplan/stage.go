@@ -5,11 +5,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/feedback"
-	"github.com/org/pipeline-action/engine/internal/markdown"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // NoPullRequestYet is what a gate or a merge of an issue run says while the run has no pull
@@ -18,7 +20,7 @@ const NoPullRequestYet = "no pull request yet: the run has no pull request to re
 
 // Stage plans the action of an action stage other than merge_pr, add_label,
 // remove_label and a comment without templates (core.NewActionStage tells which).
-func Stage(e *core.Eval, run *core.Run, stage *lang.Stage, eff core.Effect, env lang.Env) core.PlannedAction {
+func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, env lang.Env) core.PlannedAction {
 	c := stage.Config
 	switch stage.Action {
 	case lang.ActionComment:
@@ -64,7 +66,7 @@ func Stage(e *core.Eval, run *core.Run, stage *lang.Stage, eff core.Effect, env 
 
 // closeIssue closes the issue the template names. No value (a pull request that closes
 // no issue: `{{ context.pr_number | linked_issue }}` is null), "" or 0 is nothing to do.
-func closeIssue(e *core.Eval, eff core.Effect, t *lang.Template, env lang.Env) core.PlannedAction {
+func closeIssue(e *core.Eval, eff model.Effect, t *lang.Template, env lang.Env) core.PlannedAction {
 	if t == nil {
 		return core.PlannedAction{Err: `close_issue names no issue`}
 	}
@@ -83,7 +85,7 @@ func closeIssue(e *core.Eval, eff core.Effect, t *lang.Template, env lang.Env) c
 	if n == e.Facts.PR.Number && e.Issue == nil {
 		return core.PlannedAction{Err: fmt.Sprintf("close_issue: #%d is the pull request itself, not an issue", n)}
 	}
-	eff.Kind, eff.Number = core.EffectCloseIssue, n
+	eff.Kind, eff.Number = model.EffectCloseIssue, n
 	if why := e.LinkedFromBody(n); why != "" {
 		e.Logf("close_issue #%d: %s", n, why)
 	}
@@ -91,7 +93,7 @@ func closeIssue(e *core.Eval, eff core.Effect, t *lang.Template, env lang.Env) c
 }
 
 // Notify posts a comment on the pull request mentioning the target, once.
-func Notify(e *core.Eval, run *core.Run, eff core.Effect, target, message *lang.Template, env lang.Env) core.PlannedAction {
+func Notify(e *core.Eval, run *model.Run, eff model.Effect, target, message *lang.Template, env lang.Env) core.PlannedAction {
 	if target == nil {
 		return core.PlannedAction{Err: "notify has no target"}
 	}
@@ -128,7 +130,7 @@ func Notify(e *core.Eval, run *core.Run, eff core.Effect, target, message *lang.
 // commentTarget sets where a comment action with `target:` posts: "pr" is the subject in
 // a pull request's run, and the run's pull request in an issue's run; "issue" is the
 // subject in an issue's run.
-func commentTarget(e *core.Eval, run *core.Run, target string, eff *core.Effect) string {
+func commentTarget(e *core.Eval, run *model.Run, target string, eff *model.Effect) string {
 	switch {
 	case target == "issue" && e.Issue != nil:
 		eff.Number = e.Issue.Issue.Number

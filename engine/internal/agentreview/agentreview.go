@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -17,17 +19,17 @@ const MaxBody = 12 << 10
 // verdicts maps the states of a review to the verdicts of a report; the others (pending,
 // dismissed) give none.
 var verdicts = map[string]string{
-	core.ReviewApproved:         lang.VerdictApprove,
-	core.ReviewChangesRequested: lang.VerdictReject,
-	core.ReviewCommented:        lang.VerdictComplete,
+	model.ReviewApproved:         lang.VerdictApprove,
+	model.ReviewChangesRequested: lang.VerdictReject,
+	model.ReviewCommented:        lang.VerdictComplete,
 }
 
 // Find is the review among reviews (oldest first) that is the verdict of an attempt entered
 // at entered: the first one by login (case-insensitive) submitted after entered on head.
 // Reviews of anyone else, of another commit or from before the attempt are never it.
-func Find(reviews []core.Review, login, head string, entered time.Time) (core.Review, bool) {
+func Find(reviews []model.Review, login, head string, entered time.Time) (model.Review, bool) {
 	if login == "" || head == "" {
-		return core.Review{}, false
+		return model.Review{}, false
 	}
 	for _, r := range reviews {
 		if verdicts[r.State] == "" || !strings.EqualFold(r.Author, login) || r.CommitSHA != head || !r.SubmittedAt.After(entered) {
@@ -35,18 +37,18 @@ func Find(reviews []core.Review, login, head string, entered time.Time) (core.Re
 		}
 		return r, true
 	}
-	return core.Review{}, false
+	return model.Review{}, false
 }
 
 // states are the review states that give each verdict a ledger records.
-var states = map[string]string{lang.VerdictApprove: core.ReviewApproved, lang.VerdictReject: core.ReviewChangesRequested}
+var states = map[string]string{lang.VerdictApprove: model.ReviewApproved, lang.VerdictReject: model.ReviewChangesRequested}
 
 // Dismissed says why the verdict of agent stage record sr no longer stands, or "": the
 // agent (login) reviewed the head sr names since the attempt was entered, and every such
 // review in the verdict's state has since been dismissed (GitHub keeps a dismissed review's
 // commit and time, and makes its state DISMISSED). A verdict no review of login gave — a
 // report — stands, unless a review of login on that head was dismissed and none remains.
-func Dismissed(pr *core.PullRequest, agent, login string, sr *core.StageRun) string {
+func Dismissed(pr *model.PullRequest, agent, login string, sr *model.StageRun) string {
 	want := states[sr.Verdict]
 	if login == "" || want == "" || sr.HeadSHA == "" {
 		return ""
@@ -59,7 +61,7 @@ func Dismissed(pr *core.PullRequest, agent, login string, sr *core.StageRun) str
 		switch r.State {
 		case want:
 			return ""
-		case core.ReviewDismissed:
+		case model.ReviewDismissed:
 			dismissed = true
 		}
 	}
@@ -76,20 +78,20 @@ func Dismissed(pr *core.PullRequest, agent, login string, sr *core.StageRun) str
 // Report is review r as the report of attempt of stage of run: its verdict by its state,
 // its body as outputs.review (and as outputs.feedback when it requests changes). A body
 // someone other than the agent edited is not the agent's word, and is handed on as empty.
-func Report(run, stage string, attempt int, r core.Review) *core.Report {
+func Report(run, stage string, attempt int, r model.Review) *model.Report {
 	body := clip(strings.TrimSpace(r.Body))
 	if r.EditedBy != "" {
 		body = ""
 	}
 	out := map[string]any{"review": body}
-	if r.State == core.ReviewChangesRequested {
+	if r.State == model.ReviewChangesRequested {
 		out["feedback"] = body
 	}
-	return &core.Report{Run: run, Stage: stage, Attempt: attempt, Verdict: verdicts[r.State], Outputs: out}
+	return &model.Report{Run: run, Stage: stage, Attempt: attempt, Verdict: verdicts[r.State], Outputs: out}
 }
 
 // Why is what the history says of r as agent's verdict.
-func Why(agent string, r core.Review, attempt int) string {
+func Why(agent string, r model.Review, attempt int) string {
 	state := strings.ReplaceAll(strings.ToLower(r.State), "_", " ")
 	return fmt.Sprintf("agent %s reviewed %.7s as %s: %s, verdict %s (attempt %d)", agent, r.CommitSHA, r.Author, state, verdicts[r.State], attempt)
 }
@@ -108,7 +110,7 @@ func clip(s string) string {
 
 // After makes the stages of run entered at now, before review r was submitted, count as
 // entered when it was: a clock behind GitHub's must not let r answer their attempts too.
-func After(run *core.Run, now time.Time, r core.Review) {
+func After(run *model.Run, now time.Time, r model.Review) {
 	if !r.SubmittedAt.After(now) {
 		return
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -18,7 +20,7 @@ import (
 // merge: the subject's author, the author of an issue run's pull request, any author of
 // a multi-PR run's pull requests, or (unless the config allows it) someone who wrote
 // commits of the run's pull request. No one approves their own change.
-func (e *Eval) IsAuthor(run *Run, login string) bool {
+func (e *Eval) IsAuthor(run *model.Run, login string) bool {
 	if e.Facts.PR != nil && strings.EqualFold(login, e.Facts.PR.Author) {
 		return true
 	}
@@ -30,7 +32,7 @@ func (e *Eval) IsAuthor(run *Run, login string) bool {
 
 // RunAuthors lists the authors of the pull requests run would merge when it is an issue's
 // or a multi-PR run (a pull request's own run has its subject's author only).
-func (e *Eval) RunAuthors(run *Run) []string {
+func (e *Eval) RunAuthors(run *model.Run) []string {
 	if run == nil || e.Issue == nil {
 		return nil
 	}
@@ -39,7 +41,7 @@ func (e *Eval) RunAuthors(run *Run) []string {
 		out = append(out, pr.Author)
 	}
 	if p := e.Cfg.PipelineFor(run); p.IsMultiPR() {
-		for _, ref := range RunPRRefs(run, e.Issue.Base.Repo) { // step_multipr.go
+		for _, ref := range model.RunPRRefs(run, e.Issue.Base.Repo) { // step_multipr.go
 			if pr := e.PrOf(ref); pr != nil {
 				out = append(out, pr.Author)
 			}
@@ -52,8 +54,8 @@ func (e *Eval) RunAuthors(run *Run) []string {
 // access (canPush as GitHub read it with a review, or the permission read for them now)
 // who, when the stage names a group, is a member of it now. The authors of the run's
 // changes never count, nor the action itself, nor an agent (Facts.IsAgent).
-func (e *Eval) Allowed(run *Run, stage *lang.Stage, login string, canPush bool) bool {
-	if login == "" || SameIdentity(login, e.Facts.Viewer) || e.Facts.IsAgent(login) || e.IsAuthor(run, login) {
+func (e *Eval) Allowed(run *model.Run, stage *lang.Stage, login string, canPush bool) bool {
+	if login == "" || model.SameIdentity(login, e.Facts.Viewer) || e.Facts.IsAgent(login) || e.IsAuthor(run, login) {
 		return false
 	}
 	if !canPush && !e.Facts.People.Has(login, "write") {
@@ -76,7 +78,7 @@ func (e *Eval) NoteHeads() {
 	}
 }
 
-func (e *Eval) NoteHead(run *Run) {
+func (e *Eval) NoteHead(run *model.Run) {
 	head := e.HeadOf(run) // step_issue.go
 	if head == "" || head == run.Head {
 		return
@@ -91,12 +93,12 @@ func (e *Eval) NoteHead(run *Run) {
 // it was done before the pull request's last change of base, or, unless the stage keeps
 // it on a push (dismiss_stale: false), before the run saw the current head — it may have
 // been given on an older commit (in the same second, too: GitHub keeps seconds).
-func (e *Eval) OutdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
+func (e *Eval) OutdatedAt(run *model.Run, stage *lang.Stage, at time.Time) string {
 	pr := e.RunPR(run)
 	if pr == nil {
 		return ""
 	}
-	if base := pr.Last(TimelineBaseChanged, ""); !base.IsZero() && !at.After(base) {
+	if base := pr.Last(model.TimelineBaseChanged, ""); !base.IsZero() && !at.After(base) {
 		return "given before the base changed to " + pr.BaseRef
 	}
 	if !stage.KeepOnPush && !run.HeadSince.IsZero() && !at.After(run.HeadSince) {
@@ -108,7 +110,7 @@ func (e *Eval) OutdatedAt(run *Run, stage *lang.Stage, at time.Time) string {
 // reviewOutdated says why approving review r no longer counts at stage of run, or "": it
 // was given on another commit than the head (unless the stage keeps approvals on a push),
 // or before the last change of base, as GitHub's "dismiss stale approvals" has it.
-func (e *Eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
+func (e *Eval) reviewOutdated(run *model.Run, stage *lang.Stage, r model.Review) string {
 	pr := e.RunPR(run)
 	if pr == nil {
 		return "there is no pull request"
@@ -116,7 +118,7 @@ func (e *Eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
 	if !stage.KeepOnPush && (pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA) {
 		return "is on an older commit"
 	}
-	if base := pr.Last(TimelineBaseChanged, ""); !base.IsZero() && !r.SubmittedAt.After(base) {
+	if base := pr.Last(model.TimelineBaseChanged, ""); !base.IsZero() && !r.SubmittedAt.After(base) {
 		return "predates the change of base to " + pr.BaseRef
 	}
 	return ""
@@ -126,7 +128,7 @@ func (e *Eval) reviewOutdated(run *Run, stage *lang.Stage, r Review) string {
 // counts at stage of run, or "": its comment is no longer its author's command
 // (CommandGone), it names another head than the current one (unless the stage keeps
 // approvals on a push), or its comment is older than the base or the head.
-func (e *Eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval, verb string) string {
+func (e *Eval) approvalOutdated(run *model.Run, stage *lang.Stage, a model.Approval, verb string) string {
 	if why := e.CommandGone(a, verb); why != "" {
 		return why
 	}
@@ -139,12 +141,12 @@ func (e *Eval) approvalOutdated(run *Run, stage *lang.Stage, a Approval, verb st
 // CommandGone says why stored command a (`/pipeline <verb>`) is not its author's word as
 // GitHub shows its comment now, or "": the comment is not read (deleted), someone else
 // edited it, or it no longer says the command (its author edited it away).
-func (e *Eval) CommandGone(a Approval, verb string) string {
+func (e *Eval) CommandGone(a model.Approval, verb string) string {
 	comments := e.Facts.PR.Comments
 	if e.Issue != nil && e.Issue.Issue != nil { // an issue's run: commands are the issue's
 		comments = e.Issue.Issue.Comments
 	}
-	var c *IssueComment
+	var c *model.IssueComment
 	for i := range comments {
 		if a.Comment != 0 && comments[i].ID == a.Comment {
 			c = &comments[i]
@@ -154,7 +156,7 @@ func (e *Eval) CommandGone(a Approval, verb string) string {
 }
 
 // StillCommand is CommandGone on comment c as read now (nil: not read, or deleted).
-func StillCommand(c *IssueComment, a Approval, verb string) string {
+func StillCommand(c *model.IssueComment, a model.Approval, verb string) string {
 	switch {
 	case c == nil:
 		return fmt.Sprintf("was deleted (comment %d is not among the comments read)", a.Comment)

@@ -4,22 +4,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
-
-// DispatchTrace is what GitHub shows of a dispatch the state holds an intent of, as the
-// caller looked it up (Facts.Dispatches).
-type DispatchTrace struct {
-	// Seen: GitHub shows it performed; RunID is the workflow run it started, if known.
-	Seen  bool
-	RunID int64
-	// Unsure: what GitHub shows cannot tell whether it was performed.
-	Unsure bool
-	// Why says what was looked at and what it showed, for the log and the status.
-	Why string
-	// Err says why the look-up failed: nothing is decided on it.
-	Err string
-}
 
 // trace is what dispatchTrace makes of a dispatch.
 type trace int
@@ -33,7 +21,7 @@ const (
 
 // dispatchTarget is what a dispatch effect names that a look-up finds it by: its workflow
 // file, its label or its assignee.
-func dispatchTarget(eff Effect) string {
+func dispatchTarget(eff model.Effect) string {
 	switch {
 	case eff.Dispatch == lang.DispatchWorkflow:
 		return eff.Workflow
@@ -47,7 +35,7 @@ func dispatchTarget(eff Effect) string {
 
 // dispatchTrace says what the facts show of the dispatch of intent it of agent stage
 // stage, the workflow run it started (when known), and why.
-func (e *Eval) DispatchTrace(stage *lang.Stage, it Intent) (trace, int64, string) {
+func (e *Eval) DispatchTrace(stage *lang.Stage, it model.Intent) (trace, int64, string) {
 	kind := it.Dispatch
 	if kind == "" {
 		if ag := e.Cfg.Agent(stage.Agent); ag != nil {

@@ -2,14 +2,8 @@ package core
 
 import (
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
-
-// HeadIndependent is implemented by checks whose verdict does not depend on the PR's
-// head commit (a label on the PR, say). A moved head sends a run back to the first
-// gate with a check that does not implement it.
-type HeadIndependent interface {
-	HeadIndependent() bool
-}
 
 // GuardEdges returns the targets stage i of p may move to. For a gate: pass is the
 // target of its pass transition, fail those of its fail transitions; for a human stage, a
@@ -77,13 +71,13 @@ func indexOf(xs []string, x string) int {
 // HeadDependent reports whether a gate's verdict may change when the head moves.
 func HeadDependent(s *lang.Stage) bool {
 	for _, c := range s.Conditions {
-		if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
+		if h, ok := c.Eval.(model.HeadIndependent); !ok || !h.HeadIndependent() {
 			return true
 		}
 	}
 	for _, group := range s.AnyOf {
 		for _, c := range group {
-			if h, ok := c.Eval.(HeadIndependent); !ok || !h.HeadIndependent() {
+			if h, ok := c.Eval.(model.HeadIndependent); !ok || !h.HeadIndependent() {
 				return true
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -13,42 +15,14 @@ import (
 // the run's changes), and on which head and base.
 
 // disowned says that comment c does not count: someone other than its author edited it.
-func Disowned(c IssueComment) string {
+func Disowned(c model.IssueComment) string {
 	return fmt.Sprintf("comment %d by %s was edited by %s, so it is neither a command nor %s's action", c.ID, c.Author, c.EditedBy, c.Author)
-}
-
-// LatestReviews returns each reviewer's latest review that states an opinion (APPROVED,
-// CHANGES_REQUESTED or DISMISSED), in the order reviewers first appear: the one rule of
-// which review counts, for human stages and gates alike. A later COMMENTED review does not
-// undo an approval or a request for changes. Logins compare without case, as GitHub's do;
-// reviews without an author (deleted users) are skipped.
-func LatestReviews(reviews []Review) []Review {
-	idx := map[string]int{}
-	var out []Review
-	for _, r := range reviews {
-		switch r.State {
-		case ReviewApproved, ReviewChangesRequested, ReviewDismissed:
-		default:
-			continue
-		}
-		if r.Author == "" {
-			continue
-		}
-		k := strings.ToLower(r.Author)
-		if i, ok := idx[k]; ok {
-			out[i] = r
-			continue
-		}
-		idx[k] = len(out)
-		out = append(out, r)
-	}
-	return out
 }
 
 // HumanCount returns the people whose action counts for the stage now, how many it needs,
 // and notes on actions that do not count. sr is the stage's record (its approvals, when it
 // was entered); the merge guard passes an empty one for a stage the run has not entered.
-func (e *Eval) HumanCount(run *Run, stage *lang.Stage, sr *StageRun) (who []string, need int, notes []string) {
+func (e *Eval) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun) (who []string, need int, notes []string) {
 	need = max(stage.Count, 1)
 	seen := map[string]bool{}
 	add := func(login string) {
@@ -75,10 +49,10 @@ func (e *Eval) HumanCount(run *Run, stage *lang.Stage, sr *StageRun) (who []stri
 // HumanHolds reports whether human stage s of run holds on today's facts, as the merge
 // guard asks, and otherwise why not: what people gave there counts now, or the stage's
 // attempt was left by a `/pipeline skip` that still counts.
-func (e *Eval) HumanHolds(run *Run, s *lang.Stage) (bool, string) {
+func (e *Eval) HumanHolds(run *model.Run, s *lang.Stage) (bool, string) {
 	sr := run.Stages[s.ID]
 	if sr == nil {
-		sr = &StageRun{EnteredAt: e.Now} // not entered: nothing given at it counts by time
+		sr = &model.StageRun{EnteredAt: e.Now} // not entered: nothing given at it counts by time
 	}
 	who, need, notes := e.HumanCount(run, s, sr)
 	if len(who) >= need {
@@ -90,7 +64,7 @@ func (e *Eval) HumanHolds(run *Run, s *lang.Stage) (bool, string) {
 			why = sk.Login + " is an author of the change"
 		}
 		if why == "" {
-			why = e.approvalOutdated(run, s, *sk, CmdSkip)
+			why = e.approvalOutdated(run, s, *sk, model.CmdSkip)
 		}
 		if why == "" {
 			return true, ""
@@ -106,9 +80,9 @@ func (e *Eval) HumanHolds(run *Run, s *lang.Stage) (bool, string) {
 
 // countApprovals counts the approving reviews of the run's pull request and the
 // `/pipeline approve` commands given at this attempt of the stage.
-func (e *Eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add func(string)) (notes []string) {
-	for _, r := range LatestReviews(e.reviewsOf(run)) { // step_issue.go: the run's pull request
-		if r.State != ReviewApproved {
+func (e *Eval) countApprovals(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
+	for _, r := range model.LatestReviews(e.reviewsOf(run)) { // step_issue.go: the run's pull request
+		if r.State != model.ReviewApproved {
 			continue
 		}
 		switch {
@@ -129,7 +103,7 @@ func (e *Eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add fun
 		}
 	}
 	for _, a := range sr.Approvals {
-		switch why := e.approvalOutdated(run, stage, a, CmdApprove); {
+		switch why := e.approvalOutdated(run, stage, a, model.CmdApprove); {
 		case !e.Allowed(run, stage, a.Login, false):
 			notes = append(notes, a.Login+"'s /pipeline approve no longer counts: "+a.Login+" is not "+e.WhoCan(stage)+" today")
 		case why != "":
@@ -144,13 +118,13 @@ func (e *Eval) countApprovals(run *Run, stage *lang.Stage, sr *StageRun, add fun
 // countComments counts the comments written since the stage was entered (matching its
 // pattern) by people who count, on the current head and base. A comment someone else
 // edited is not its author's word.
-func (e *Eval) countComments(run *Run, stage *lang.Stage, sr *StageRun, add func(string)) (notes []string) {
+func (e *Eval) countComments(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
 	var re *regexp.Regexp
 	if stage.Pattern != "" {
 		re, _ = regexp.Compile(stage.Pattern) // checked at load
 	}
 	for _, c := range e.Facts.PR.Comments {
-		if !c.CreatedAt.After(sr.EnteredAt) || !CountsAsHuman(c, e.Facts) || IsCommand(c.Body) {
+		if !c.CreatedAt.After(sr.EnteredAt) || !model.CountsAsHuman(c, e.Facts) || IsCommand(c.Body) {
 			continue
 		}
 		if re != nil && !re.MatchString(c.Body) {

@@ -1,6 +1,10 @@
 package core
 
-import "time"
+import (
+	"time"
+
+	"github.com/org/pipeline-action/engine/model"
+)
 
 // A run id (<pipeline>/<subject number>/<n>) is never used twice on a subject, even after
 // its state is lost (the state branch deleted, the state comment edited or deleted: the
@@ -18,7 +22,7 @@ import "time"
 func (e *Eval) NextRunNumber(pipeline string) int {
 	n := 1
 	for _, r := range e.runsOf(pipeline) {
-		if k := RunNumber(r.ID); k >= n {
+		if k := model.RunNumber(r.ID); k >= n {
 			n = k + 1
 		}
 	}

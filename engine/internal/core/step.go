@@ -6,38 +6,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// Result is what Step and Settle return: the subject's new state, the effects to
-// perform, and lines for the job log.
-type Result struct {
-	State   *State
-	Effects []Effect
-	Changed bool     // State differs from the state passed in (Seq was bumped)
-	Log     []string // what happened, for humans reading the job log
-	// Visits counts the stages each run entered in this event so far; the caller passes it
-	// on to Settle (Input.Visits), so that a loop is bounded across effect rounds too.
-	Visits map[string]int
-	// NeedsFiles: a condition tested the changed files (paths_match) and the facts did
-	// not hold them; the run it decided stopped for want of them. The caller reads them
-	// (Facts.PR.Files) and evaluates again: Step and Settle are pure.
-	NeedsFiles bool
-	// DoneBy is the run (its top-level run) whose merge of the subject, or close of the
-	// subject issue, was performed in this event; "" while none was. The caller passes it on
-	// to Settle (Input.DoneBy): the other runs of the event act on the subject no more.
-	DoneBy string
-}
-
 type Eval struct {
 	Cfg   *lang.Config
-	St    *State
-	Facts *Facts
+	St    *model.State
+	Facts *model.Facts
 	Now   time.Time
 	Actor string
 	// mark is the kind of the next transition of a run recorded (MarkNext).
 	mark struct {
-		run  *Run
+		run  *model.Run
 		kind string
 	}
 	// Settle is what this evaluation knows of the effects performed (settle.go).
@@ -46,7 +28,7 @@ type Eval struct {
 	Intents IntentScope
 	// Dispatch is what a dispatch's nonce is made from and signed with (step_agent_nonce.go).
 	Dispatch DispatchScope
-	Effects  []Effect
+	Effects  []model.Effect
 	log      []string
 	Visits   map[string]int // see moveGuard
 	// DoneBy: see Result.DoneBy.
@@ -58,23 +40,23 @@ type Eval struct {
 	// issue is set when the subject is an issue (step_issue.go).
 	Issue *issueSubject
 	// MergePolls are the mergeability polls due in this evaluation, by run (step_merge_poll.go).
-	MergePolls map[string]Deadline
+	MergePolls map[string]model.Deadline
 	// indexes is what this evaluation knows of each pipeline (step_index.go).
 	indexes map[*lang.Pipeline]*pipelineIndex
 	// Swept holds the runs whose stages, but the current one, were found to hold no
 	// deadline in this evaluation (engine/deadline.go).
-	Swept map[*Run]bool
+	Swept map[*model.Run]bool
 }
 
 func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
 
 // ResultOf is the evaluation's result; changed says whether the state differs from the
 // one passed in (package snapshot), and bumps Seq.
-func (e *Eval) ResultOf(changed bool) Result {
+func (e *Eval) ResultOf(changed bool) model.Result {
 	if changed {
 		e.St.Seq++
 	}
-	return Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.needsFiles, DoneBy: e.DoneBy}
+	return model.Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.needsFiles, DoneBy: e.DoneBy}
 }
 
 func (e *Eval) Subject() string {
@@ -107,16 +89,9 @@ func ReachableMerge(p *lang.Pipeline, from string) *lang.Stage {
 	return nil
 }
 
-// SameIdentity reports whether two logins name the same account, as GitHub spells an
-// app's bot account in REST ("github-actions[bot]") and in GraphQL ("github-actions").
-func SameIdentity(a, b string) bool {
-	norm := func(s string) string { return strings.ToLower(strings.TrimSuffix(s, "[bot]")) }
-	return a != "" && norm(a) == norm(b)
-}
-
 func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool) {
 	pr, t := e.Facts.PR, p.Trigger
-	if pr.State != PROpen {
+	if pr.State != model.PROpen {
 		return time.Time{}, true
 	}
 	if e.Issue != nil {
@@ -126,17 +101,17 @@ func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool)
 	case "pull_request.opened":
 		return pr.CreatedAt, true
 	case "pull_request.reopened":
-		return pr.Last(TimelineReopened, ""), true
+		return pr.Last(model.TimelineReopened, ""), true
 	case "pull_request.ready_for_review":
 		if pr.Draft {
 			return time.Time{}, true
 		}
-		return pr.Last(TimelineReadyForReview, ""), true
+		return pr.Last(model.TimelineReadyForReview, ""), true
 	case "pull_request.converted_to_draft":
 		if !pr.Draft {
 			return time.Time{}, true
 		}
-		return pr.Last(TimelineConvertedToDraft, ""), true
+		return pr.Last(model.TimelineConvertedToDraft, ""), true
 	case "pull_request.labeled":
 		if len(t.Labels) == 0 {
 			return time.Time{}, false // any label: a happening
@@ -145,7 +120,7 @@ func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool)
 			if !pr.HasLabel(l) {
 				return time.Time{}, true
 			}
-			at := pr.Last(TimelineLabeled, l)
+			at := pr.Last(model.TimelineLabeled, l)
 			if at.IsZero() {
 				at = pr.CreatedAt // on the PR, but its event is beyond what was read
 			}
@@ -178,8 +153,8 @@ func (e *Eval) StartedSince(pipeline string, since time.Time) bool {
 
 // runsOf returns the record of every run of pipeline the state remembers: the runs in
 // it, and the finished runs that left it (State.Past).
-func (e *Eval) runsOf(pipeline string) []PastRun {
-	var out []PastRun
+func (e *Eval) runsOf(pipeline string) []model.PastRun {
+	var out []model.PastRun
 	for _, p := range e.St.Past {
 		if p.Pipeline == pipeline {
 			out = append(out, p)
@@ -197,7 +172,7 @@ func (e *Eval) runsOf(pipeline string) []PastRun {
 // pipeline's trigger that must keep holding (its base branch, its author), or "".
 func (e *Eval) NoLongerMatches(p *lang.Pipeline) string {
 	pr, t := e.Facts.PR, p.Trigger
-	if pr.State != PROpen {
+	if pr.State != model.PROpen {
 		return ""
 	}
 	if t.BaseBranch != "" && pr.BaseRef != t.BaseBranch {
@@ -218,7 +193,7 @@ func (e *Eval) Started(pipeline, key string) bool {
 	return false
 }
 
-func (e *Eval) Active(pipeline string) *Run {
+func (e *Eval) Active(pipeline string) *model.Run {
 	for _, r := range e.St.Runs {
 		if r.Pipeline == pipeline && !r.Status.Final() && r.Parent == "" {
 			return r
@@ -237,7 +212,7 @@ func ClosingTrigger(p *lang.Pipeline) bool {
 // (its env), or another of its pull requests' ledger (step_ledger_pr.go), is given.
 type GateScope struct {
 	Env      func() lang.Env
-	Run      *Run
+	Run      *model.Run
 	Pipeline *lang.Pipeline
 }
 
@@ -253,7 +228,7 @@ type SettleScope struct {
 func (e *Eval) Settling() bool { return e.Settle.Settling }
 
 // NoteRefused records that run's effect was refused in this evaluation.
-func (e *Eval) NoteRefused(run *Run) {
+func (e *Eval) NoteRefused(run *model.Run) {
 	if e.Settle.Refused == nil {
 		e.Settle.Refused = map[string]bool{}
 	}
@@ -261,7 +236,7 @@ func (e *Eval) NoteRefused(run *Run) {
 }
 
 // WasRefused reports whether run's effect was refused in this Settle.
-func (e *Eval) WasRefused(run *Run) bool { return e.Settle.Settling && e.Settle.Refused[run.ID] }
+func (e *Eval) WasRefused(run *model.Run) bool { return e.Settle.Settling && e.Settle.Refused[run.ID] }
 
 // IntentScope is what an evaluation knows of write-ahead effects.
 type IntentScope struct {
@@ -270,14 +245,14 @@ type IntentScope struct {
 	Deadline time.Time
 	// Unknown holds the intents reconcile dropped because their outcome stayed unknown and
 	// their invocation has ended, by key: asked for again, their effect gets the next Try.
-	Unknown map[string]Intent
+	Unknown map[string]model.Intent
 	// Outcomes are Input.Outcomes: what this invocation knows of effects it performed.
-	Outcomes []Outcome
+	Outcomes []model.Outcome
 }
 
 // DispatchScope is what a dispatch's nonce is made from and signed with: the event's key
 // (Input.Key) and the state key's signer (Input.Nonces).
 type DispatchScope struct {
 	Delivery string
-	Nonces   NonceSigner
+	Nonces   model.NonceSigner
 }

@@ -7,24 +7,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/org/pipeline-action/engine/internal/markdown"
-	"github.com/org/pipeline-action/engine/lang"
-)
+	"github.com/org/pipeline-action/engine/model"
 
-// Effect kinds of these actions.
-const (
-	EffectLabel            EffectKind = "label" // Labels added, Remove removed
-	EffectCloseIssue       EffectKind = "close_issue"
-	EffectCreateIssue      EffectKind = "create_issue"
-	EffectRequestReviewers EffectKind = "request_reviewers"
-	EffectAssign           EffectKind = "assign"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // PlannedAction is what an action (of an action stage, or of an on_complete/on_error list)
 // asks of GitHub, before it becomes an Effect: done says the action has nothing to do
 // (and why), err that it cannot be done (and why).
 type PlannedAction struct {
-	Eff  Effect
+	Eff  model.Effect
 	Done string
 	Err  string
 }
@@ -81,27 +74,27 @@ func render(t *lang.Template, env lang.Env, inert, strict bool) (string, error) 
 
 // PlanComment posts body on the pull request once: a comment whose marker is already on
 // the pull request, or whose effect is recorded done, is not posted again.
-func (e *Eval) PlanComment(run *Run, eff Effect, body string) PlannedAction {
+func (e *Eval) PlanComment(run *model.Run, eff model.Effect, body string) PlannedAction {
 	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
 		return PlannedAction{Done: "comment posted"}
 	}
 	if strings.TrimSpace(body) == "" {
 		return PlannedAction{Err: "the comment's body is empty"}
 	}
-	eff.Kind, eff.Body = EffectComment, body
+	eff.Kind, eff.Body = model.EffectComment, body
 	return PlannedAction{Eff: eff}
 }
 
 // PlanLabel adds and removes labels, asking only for what the pull request does not show
 // done yet. A label both added and removed is an error.
-func (e *Eval) PlanLabel(eff Effect, add, remove []string) PlannedAction {
+func (e *Eval) PlanLabel(eff model.Effect, add, remove []string) PlannedAction {
 	pr := e.Facts.PR
 	for _, l := range add {
 		if HasLabel(remove, l) {
 			return PlannedAction{Err: fmt.Sprintf("label %q is both added and removed", l)}
 		}
 	}
-	eff.Kind = EffectLabel
+	eff.Kind = model.EffectLabel
 	for _, l := range add {
 		if !pr.HasLabel(l) && !HasLabel(eff.Labels, l) {
 			eff.Labels = append(eff.Labels, l)
@@ -119,7 +112,7 @@ func (e *Eval) PlanLabel(eff Effect, add, remove []string) PlannedAction {
 }
 
 // PlanCreateIssue opens an issue once (write-ahead; its body carries the effect's marker).
-func (e *Eval) PlanCreateIssue(run *Run, eff Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) PlannedAction {
+func (e *Eval) PlanCreateIssue(run *model.Run, eff model.Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) PlannedAction {
 	if slices.Contains(run.Applied, eff.Key) {
 		return PlannedAction{Done: "issue created"}
 	}
@@ -138,7 +131,7 @@ func (e *Eval) PlanCreateIssue(run *Run, eff Effect, title, bodyT *lang.Template
 			return PlannedAction{Err: err.Error()}
 		}
 	}
-	eff.Kind, eff.Title, eff.Body, eff.Labels, eff.Number = EffectCreateIssue, t, body, labels, 0
+	eff.Kind, eff.Title, eff.Body, eff.Labels, eff.Number = model.EffectCreateIssue, t, body, labels, 0
 	return PlannedAction{Eff: eff}
 }
 
@@ -172,7 +165,7 @@ func (e *Eval) Mentions(target string) ([]string, error) {
 // PlanRequestReviewers asks reviews of logins and teams (a group's users and teams; team
 // slugs of the repository's own organisation). The pull request's author is left out:
 // GitHub refuses a review request to the author.
-func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group string) PlannedAction {
+func (e *Eval) PlanRequestReviewers(eff model.Effect, reviewers, teams []string, group string) PlannedAction {
 	pr := e.Facts.PR
 	users := append([]string(nil), reviewers...)
 	teamList := append([]string(nil), teams...)
@@ -185,14 +178,14 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 		teamList = append(teamList, g.Teams...)
 	}
 	owner, _, _ := strings.Cut(e.Facts.Repo, "/")
-	eff.Kind = EffectRequestReviewers
+	eff.Kind = model.EffectRequestReviewers
 	for _, u := range users {
 		switch {
 		case !loginPattern().MatchString(u):
 			return PlannedAction{Err: fmt.Sprintf("reviewer %q is not a login", u)}
 		case strings.EqualFold(u, pr.Author):
 			e.Logf("%s: %s is the pull request's author; no review is requested of them", eff.Key, u)
-		case !HasLogin(eff.Reviewers, u):
+		case !model.HasLogin(eff.Reviewers, u):
 			eff.Reviewers = append(eff.Reviewers, u)
 		}
 	}
@@ -207,7 +200,7 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 		if !teamPattern().MatchString(org + "/" + slug) {
 			return PlannedAction{Err: fmt.Sprintf("team %q is not a team slug", t)}
 		}
-		if !HasLogin(eff.Teams, slug) {
+		if !model.HasLogin(eff.Teams, slug) {
 			eff.Teams = append(eff.Teams, slug)
 		}
 	}
@@ -218,7 +211,7 @@ func (e *Eval) PlanRequestReviewers(eff Effect, reviewers, teams []string, group
 }
 
 // PlanAssign assigns logins (a group's users; teams cannot be assigned, and are left out).
-func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedAction {
+func (e *Eval) PlanAssign(eff model.Effect, assignees []string, group string) PlannedAction {
 	users := append([]string(nil), assignees...)
 	if group != "" {
 		g := e.Cfg.Group(group)
@@ -230,12 +223,12 @@ func (e *Eval) PlanAssign(eff Effect, assignees []string, group string) PlannedA
 			e.Logf("%s: teams of group %q cannot be assigned (GitHub assigns users); %s left out", eff.Key, group, strings.Join(g.Teams, ", "))
 		}
 	}
-	eff.Kind = EffectAssign
+	eff.Kind = model.EffectAssign
 	for _, u := range users {
 		if !loginPattern().MatchString(u) {
 			return PlannedAction{Err: fmt.Sprintf("assignee %q is not a login", u)}
 		}
-		if !HasLogin(eff.Assignees, u) {
+		if !model.HasLogin(eff.Assignees, u) {
 			eff.Assignees = append(eff.Assignees, u)
 		}
 	}

@@ -3,48 +3,14 @@ package core
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// EffectDispatch starts an agent.
-const EffectDispatch EffectKind = "dispatch"
-
-// Report is what an agent sends back when it is done: the verdict for one attempt of
-// one agent stage of one run, and its outputs (`stages.<id>.outputs`).
-type Report struct {
-	Run     string         `json:"run"`
-	Stage   string         `json:"stage"`
-	Attempt int            `json:"attempt"`
-	Verdict string         `json:"verdict"`
-	Outputs map[string]any `json:"outputs,omitempty"`
-	// Nonce echoes the dispatch's `nonce` input: only the live attempt's counts
-	// (step_agent_nonce.go).
-	Nonce string `json:"nonce,omitempty"`
-}
-
-// AgentFailure says that a workflow run which names one attempt of an agent stage (in its
-// run-name) ended without a report (it failed or was cancelled). Anyone with write access
-// can start a workflow run with such a name, so what GitHub says of the run — which file,
-// branch, event and identity started it, and its id — decides whether it is the agent's
-// (step_agent_failure.go).
-type AgentFailure struct {
-	Run     string `json:"run"`
-	Stage   string `json:"stage"`
-	Attempt int    `json:"attempt"`
-	Why     string `json:"why"` // e.g. "workflow run 42 concluded failure"
-	// The workflow run, as its workflow_run event describes it: its id, workflow file
-	// path, head_branch, event, actor and triggering_actor.
-	RunID           int64  `json:"run_id,omitempty"`
-	Path            string `json:"path,omitempty"`
-	Branch          string `json:"branch,omitempty"`
-	Event           string `json:"event,omitempty"`
-	Actor           string `json:"actor,omitempty"`
-	TriggeringActor string `json:"triggering_actor,omitempty"`
-}
-
 // DispatchKey is the key of the dispatch effect of run's current attempt of stage.
-func DispatchKey(run *Run, stage *lang.Stage) string {
-	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, run.Stages[stage.ID].Attempt, EffectDispatch)
+func DispatchKey(run *model.Run, stage *lang.Stage) string {
+	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, run.Stages[stage.ID].Attempt, model.EffectDispatch)
 }
 
 // DispatchWriteAhead reports whether a dispatch of kind must be saved as an intent
@@ -54,7 +20,7 @@ func DispatchWriteAhead(kind string) bool {
 }
 
 // ReportHint is the line a comment dispatch ends with: how the agent reports back.
-func ReportHint(run *Run, stage *lang.Stage, attempt int, nonce string) string {
+func ReportHint(run *model.Run, stage *lang.Stage, attempt int, nonce string) string {
 	return fmt.Sprintf("<sub>Report back with `pipeline-action report --run %s --stage %s --attempt %d --nonce %s --verdict <verdict>`.</sub>",
 		run.ID, stage.ID, attempt, nonce)
 }
@@ -91,8 +57,8 @@ func (e *Eval) AgentContext(stage *lang.Stage, env lang.Env) (map[string]any, er
 
 // StageAt finds the run standing at attempt of stage (a stage of its pipeline, or a branch
 // of the parallel stage it stands at), or says why none does.
-func (e *Eval) StageAt(runID, stageID string, attempt int) (*Run, *lang.Pipeline, *lang.Stage, string) {
-	var run *Run
+func (e *Eval) StageAt(runID, stageID string, attempt int) (*model.Run, *lang.Pipeline, *lang.Stage, string) {
+	var run *model.Run
 	for _, r := range e.St.Runs {
 		if r.ID == runID {
 			run = r

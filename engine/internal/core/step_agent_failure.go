@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // NotAgentsRun says why the workflow run f describes is not the one the action
 // dispatched for sr's attempt of stage; "" when it is.
-func (e *Eval) NotAgentsRun(stage *lang.Stage, sr *StageRun, f *AgentFailure) string {
+func (e *Eval) NotAgentsRun(stage *lang.Stage, sr *model.StageRun, f *model.AgentFailure) string {
 	ag := e.Cfg.Agent(stage.Agent)
 	if ag == nil || ag.Dispatch != lang.DispatchWorkflow {
 		return fmt.Sprintf("agent %s is not dispatched as a workflow, so no workflow run is its own (its stage waits for its report or its timeout)", stage.Agent)

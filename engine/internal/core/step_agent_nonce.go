@@ -8,18 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// NonceSigner signs and verifies with the state key (state.Keys).
-type NonceSigner interface {
-	SignNonce(msg string) string
-	VerifyNonce(msg, tag string) bool
-}
-
 // AttemptNonce returns the nonce of sr's current attempt of stage stageID of run, made
 // first if that attempt has none yet.
-func (e *Eval) AttemptNonce(run *Run, stageID string, sr *StageRun) string {
+func (e *Eval) AttemptNonce(run *model.Run, stageID string, sr *model.StageRun) string {
 	prefix := strconv.Itoa(sr.Attempt) + "-"
 	if strings.HasPrefix(sr.Nonce, prefix) {
 		return sr.Nonce
@@ -30,23 +26,9 @@ func (e *Eval) AttemptNonce(run *Run, stageID string, sr *StageRun) string {
 	return sr.Nonce
 }
 
-// SignedNonce is nonce, of an attempt of stage stageID of run runID on subject, as its
-// dispatch sends it: with signer (the state key), "<nonce>.<signature>"; else as it is.
-func SignedNonce(signer NonceSigner, subject, runID, stageID, nonce string) string {
-	if signer == nil || nonce == "" {
-		return nonce
-	}
-	return nonce + "." + signer.SignNonce(NonceMessage(subject, runID, stageID, nonce))
-}
-
-// NonceMessage is what a nonce's signature covers.
-func NonceMessage(subject, run, stage, nonce string) string {
-	return strings.Join([]string{"pipeline-action:nonce v1", subject, run, stage, nonce}, "\x00")
-}
-
 // WrongNonce says why got, the nonce a report carries, is not the one of sr's live
 // attempt of stage of run; "" when it is.
-func (e *Eval) WrongNonce(run *Run, stage *lang.Stage, sr *StageRun, got string) string {
+func (e *Eval) WrongNonce(run *model.Run, stage *lang.Stage, sr *model.StageRun, got string) string {
 	stageID := stage.ID
 	if !strings.HasPrefix(sr.Nonce, strconv.Itoa(sr.Attempt)+"-") {
 		if key := DispatchKey(run, stage); !slices.Contains(run.Applied, key) && !hasIntent(run, key) {
@@ -61,14 +43,14 @@ func (e *Eval) WrongNonce(run *Run, stage *lang.Stage, sr *StageRun, got string)
 	if plain != sr.Nonce {
 		return "its nonce is not the one of the stage's live attempt: it answers another dispatch (an earlier one, re-run or replayed)"
 	}
-	if e.Dispatch.Nonces != nil && (!signed || !e.Dispatch.Nonces.VerifyNonce(NonceMessage(e.Subject(), run.ID, stageID, plain), tag)) {
+	if e.Dispatch.Nonces != nil && (!signed || !e.Dispatch.Nonces.VerifyNonce(model.NonceMessage(e.Subject(), run.ID, stageID, plain), tag)) {
 		return "its nonce is not signed with the state key"
 	}
 	return ""
 }
 
 // hasIntent reports whether run holds the intent of effect key.
-func hasIntent(run *Run, key string) bool {
+func hasIntent(run *model.Run, key string) bool {
 	for _, it := range run.Intents {
 		if it.Key == key {
 			return true

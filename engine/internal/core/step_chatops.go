@@ -4,28 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/internal/markdown"
-	"github.com/org/pipeline-action/engine/lang"
-)
+	"github.com/org/pipeline-action/engine/model"
 
-// Chat-op commands.
-const (
-	CmdApprove = "approve"
-	CmdRetry   = "retry"
-	CmdSkip    = "skip"
-	CmdCancel  = "cancel"
-	CmdUnblock = "unblock"
-	CmdRestart = "restart"
-	CmdStatus  = "status"
-	CmdStart   = "start"
-	CmdEnable  = "enable"
-	CmdDisable = "disable"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // ActsAlone reports whether verb acts without open runs: it starts a pipeline or says
 // whether one may start.
 func ActsAlone(verb string) bool {
-	return verb == CmdStart || verb == CmdEnable || verb == CmdDisable
+	return verb == model.CmdStart || verb == model.CmdEnable || verb == model.CmdDisable
 }
 
 const commandPrefix = "/pipeline"
@@ -59,11 +47,11 @@ func ParseCommand(body string) (verb, arg string, ok bool) {
 // Disown records that command comment c, which someone other than its author edited, is
 // not acted on: GitHub lets anyone with write access edit any comment and keeps its
 // author, so its text is not its author's word.
-func (e *Eval) Disown(c IssueComment) {
+func (e *Eval) Disown(c model.IssueComment) {
 	e.Logf("%s; not acted on", Disowned(c))
-	e.St.Disowned = append(e.St.Disowned, DisownedComment{ID: c.ID, Author: c.Author, Editor: c.EditedBy})
-	if n := len(e.St.Disowned); n > MaxDisowned {
-		e.St.Disowned = e.St.Disowned[n-MaxDisowned:]
+	e.St.Disowned = append(e.St.Disowned, model.DisownedComment{ID: c.ID, Author: c.Author, Editor: c.EditedBy})
+	if n := len(e.St.Disowned); n > model.MaxDisowned {
+		e.St.Disowned = e.St.Disowned[n-model.MaxDisowned:]
 	}
 }
 
@@ -71,11 +59,11 @@ func (e *Eval) Disown(c IssueComment) {
 // conditions — skip, unblock, a restart at a stage of one's choosing — or keeps a pipeline
 // (a hold, a review) from starting on the subject at all: disable.
 func Bypasses(verb, arg string) bool {
-	return verb == CmdSkip || verb == CmdUnblock || verb == CmdRestart && arg != "" || verb == CmdDisable
+	return verb == model.CmdSkip || verb == model.CmdUnblock || verb == model.CmdRestart && arg != "" || verb == model.CmdDisable
 }
 
 // MayCommand says why c's author may not use commands, or "".
-func (e *Eval) MayCommand(c IssueComment) string {
+func (e *Eval) MayCommand(c model.IssueComment) string {
 	if c.IsBot && !e.Facts.IsAgent(c.Author) {
 		return "commands are taken from people, not apps"
 	}
@@ -91,7 +79,7 @@ func (e *Eval) MayCommandAs(login string) string {
 	}
 	need := e.Cfg.Settings.ChatOpsPermission
 	if need == "" {
-		need = DefaultChatOpsPermission
+		need = model.DefaultChatOpsPermission
 	}
 	if !e.Facts.People.Has(login, need) {
 		have, ok := e.Facts.People.Permission(login)
@@ -123,30 +111,30 @@ func DoneTarget(s *lang.Stage) string {
 }
 
 // runStatus is one sentence on where run is.
-func (e *Eval) RunStatus(run *Run) string {
+func (e *Eval) RunStatus(run *model.Run) string {
 	s := fmt.Sprintf("Run %s is %s at %s", run.ID, run.Status, run.Stage)
-	if sr := run.Stages[run.Stage]; sr != nil && run.Status != RunEscalated {
+	if sr := run.Stages[run.Stage]; sr != nil && run.Status != model.RunEscalated {
 		for _, r := range sr.Results {
-			if r.Status != GatePass && !r.Optional {
+			if r.Status != model.GatePass && !r.Optional {
 				s += ": " + markdown.InertInline(r.Check+" "+r.Message) // names of checks, labels, people
 				break
 			}
 		}
 	}
-	if run.Status == RunEscalated && run.Message != "" {
+	if run.Status == model.RunEscalated && run.Message != "" {
 		s += ": " + markdown.InertInline(run.Message)
 	}
 	return s + "."
 }
 
 // Reply posts a one-line answer to command comment c (once: its key names the comment).
-func (e *Eval) Reply(c IssueComment, text string) {
-	e.Effects = append(e.Effects, Effect{Key: fmt.Sprintf("chatops/%d", c.ID), Kind: EffectComment,
+func (e *Eval) Reply(c model.IssueComment, text string) {
+	e.Effects = append(e.Effects, model.Effect{Key: fmt.Sprintf("chatops/%d", c.ID), Kind: model.EffectComment,
 		Number: e.Facts.PR.Number, Body: "@" + c.Author + " " + InertMarkers(oneLine(text)), WriteAhead: true})
 }
 
 // SettleReply records the outcome of a reply, and reports whether o was one.
-func (e *Eval) SettleReply(o Outcome) bool {
+func (e *Eval) SettleReply(o model.Outcome) bool {
 	if !strings.HasPrefix(o.Key, "chatops/") {
 		return false
 	}

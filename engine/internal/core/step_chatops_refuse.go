@@ -6,23 +6,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/model"
 )
-
-// MaxRefused bounds State.Refused: the people a refusal was last replied to.
-const MaxRefused = 20
-
-// Refusal is a reply that refused a person's command: who, and how the subject's runs
-// stood (runsAt).
-type Refusal struct {
-	Login string `json:"login"`
-	Runs  string `json:"runs"`
-}
 
 // Refuse replies to c that its command was refused — once per person until the runs
 // move: a flood of commands by someone without the authority to give them costs one
 // reply, and each further one is only logged. A person refused while the runs stand
 // where they did when last told already knows why.
-func (e *Eval) Refuse(c IssueComment, text string) {
+func (e *Eval) Refuse(c model.IssueComment, text string) {
 	at := e.runsAt()
 	kept := e.St.Refused[:0:0]
 	for _, r := range e.St.Refused {
@@ -35,9 +27,9 @@ func (e *Eval) Refuse(c IssueComment, text string) {
 			return
 		}
 	}
-	kept = append(kept, Refusal{Login: c.Author, Runs: at})
-	if len(kept) > MaxRefused {
-		kept = kept[len(kept)-MaxRefused:]
+	kept = append(kept, model.Refusal{Login: c.Author, Runs: at})
+	if len(kept) > model.MaxRefused {
+		kept = kept[len(kept)-model.MaxRefused:]
 	}
 	e.St.Refused = kept
 	e.Reply(c, text)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -24,7 +26,7 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 		}
 		return ok, fmt.Sprintf("%q %s", c.Expr.Src, verb), nil
 	}
-	var pr *PullRequest
+	var pr *model.PullRequest
 	if e.Facts != nil {
 		pr = e.Facts.PR
 	}
@@ -102,7 +104,7 @@ func (e *Eval) GuardSkips(c *lang.Predicate) bool {
 	if c == nil || !factsOnly(c) {
 		return false
 	}
-	ok, _, err := e.Predicate(c, func() lang.Env { return lang.Env{"github": FactsEnv(e.Facts)} })
+	ok, _, err := e.Predicate(c, func() lang.Env { return lang.Env{"github": model.FactsEnv(e.Facts)} })
 	return err == nil && !ok
 }
 

@@ -1,9 +1,13 @@
 package core
 
+import (
+	"github.com/org/pipeline-action/engine/model"
+)
+
 // TriggerEnv is the `trigger` root as the facts tell it: the pull request in the shape
 // of a pull_request event's payload (number, title, draft, state, user.login, head.ref,
 // head.sha, base.ref, labels[].name).
-func TriggerEnv(f *Facts) map[string]any {
+func TriggerEnv(f *model.Facts) map[string]any {
 	if f != nil && f.Issue != nil {
 		return issueTriggerEnv(f.Issue) // step_issue.go
 	}

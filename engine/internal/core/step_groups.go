@@ -1,6 +1,9 @@
 package core
 
-import "github.com/org/pipeline-action/engine/lang"
+import (
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+)
 
 // Checks that take a group (`from`) read it from Facts.Groups; its teams' members from
 // Facts.TeamMembers, which the shell reads for the gates runs are at (PeopleNeeded). A team
@@ -8,7 +11,7 @@ import "github.com/org/pipeline-action/engine/lang"
 
 // FactsForGates returns the facts with the config's groups set, for checks that read them.
 // The facts passed to Step are not changed.
-func (e *Eval) FactsForGates() *Facts {
+func (e *Eval) FactsForGates() *model.Facts {
 	if len(e.Cfg.Groups) == 0 || e.Facts.Groups != nil {
 		return e.Facts
 	}

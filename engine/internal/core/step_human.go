@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,14 +18,14 @@ const (
 	NoticeReminder = "reminder-" // + the reminder's number
 )
 
-func HumanKey(run *Run, stage *lang.Stage, attempt int, suffix string) string {
+func HumanKey(run *model.Run, stage *lang.Stage, attempt int, suffix string) string {
 	return fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, attempt, suffix)
 }
 
 // ArmReminder arms the first reminder of a human stage with `notify.reminder`.
-func ArmReminder(stage *lang.Stage, sr *StageRun, now time.Time) {
+func ArmReminder(stage *lang.Stage, sr *model.StageRun, now time.Time) {
 	if stage.Type == lang.StageHuman && stage.Reminder != nil && stage.Reminder.Interval > 0 {
-		sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineReminder, At: now.Add(stage.Reminder.Interval)})
+		sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlineReminder, At: now.Add(stage.Reminder.Interval)})
 	}
 }
 
@@ -55,7 +57,7 @@ func (e *Eval) ReviewersOf(stage *lang.Stage) (users, teams []string) {
 	}
 	owner, _, _ := strings.Cut(e.Facts.Repo, "/")
 	for _, u := range g.Users {
-		if !strings.EqualFold(u, e.Facts.PR.Author) && !SameIdentity(u, e.Facts.Viewer) {
+		if !strings.EqualFold(u, e.Facts.PR.Author) && !model.SameIdentity(u, e.Facts.Viewer) {
 			users = append(users, u)
 		}
 	}
@@ -74,9 +76,9 @@ func (e *Eval) WaitsFor(stage *lang.Stage, n int) string {
 	}
 	switch stage.WaitFor {
 	case lang.WaitApproval:
-		return fmt.Sprintf("%d %s on the current head", n, Plural(n, "approval", "approvals"))
+		return fmt.Sprintf("%d %s on the current head", n, model.Plural(n, "approval", "approvals"))
 	case lang.WaitComment:
-		what := Plural(n, "comment", "comments")
+		what := model.Plural(n, "comment", "comments")
 		if stage.Pattern != "" {
 			what += " matching " + stage.Pattern
 		}
@@ -141,7 +143,7 @@ func InertMarkers(s string) string {
 	return strings.ReplaceAll(s, "<!--", "&lt;!--")
 }
 
-func (e *Eval) StageEffectDone(run *Run, stage *lang.Stage, sr *StageRun, suffix string, o Outcome) {
+func (e *Eval) StageEffectDone(run *model.Run, stage *lang.Stage, sr *model.StageRun, suffix string, o model.Outcome) {
 	switch {
 	case o.Err == "":
 	case suffix == NoticeRequest || o.Permanent:
@@ -164,7 +166,7 @@ func (e *Eval) StageEffectDone(run *Run, stage *lang.Stage, sr *StageRun, suffix
 }
 
 // FindStageEffect finds the live human stage whose current attempt key belongs to.
-func (e *Eval) FindStageEffect(key string) (*Run, *lang.Stage, *StageRun, string) {
+func (e *Eval) FindStageEffect(key string) (*model.Run, *lang.Stage, *model.StageRun, string) {
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
 			continue
@@ -183,20 +185,4 @@ func (e *Eval) FindStageEffect(key string) (*Run, *lang.Stage, *StageRun, string
 		}
 	}
 	return nil, nil, nil, ""
-}
-
-// FormatDuration writes d as the language does: whole days as "2d", else Go's form
-// without zero units ("1h30m", "45m").
-func FormatDuration(d time.Duration) string {
-	if d > 0 && d%(24*time.Hour) == 0 {
-		return fmt.Sprintf("%dd", d/(24*time.Hour))
-	}
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }

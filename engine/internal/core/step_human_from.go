@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -18,11 +20,11 @@ import (
 
 // LabelAdder returns who added label last and when, as the timeline tells, and whether
 // the timeline holds such an event.
-func LabelAdder(pr *PullRequest, label string) (string, time.Time, bool) {
-	at := pr.Last(TimelineLabeled, label)
+func LabelAdder(pr *model.PullRequest, label string) (string, time.Time, bool) {
+	at := pr.Last(model.TimelineLabeled, label)
 	actor, found := "", false
 	for _, ev := range pr.Timeline {
-		if ev.Kind == TimelineLabeled && lang.SameLabel(ev.Label, label) && ev.At.Equal(at) {
+		if ev.Kind == model.TimelineLabeled && lang.SameLabel(ev.Label, label) && ev.At.Equal(at) {
 			actor, found = ev.Actor, true
 		}
 	}
@@ -31,10 +33,10 @@ func LabelAdder(pr *PullRequest, label string) (string, time.Time, bool) {
 
 // Dismisser returns who last dismissed a review of reviewer and when, as the timeline
 // tells.
-func Dismisser(pr *PullRequest, reviewer string) (string, time.Time) {
-	var last TimelineEvent
+func Dismisser(pr *model.PullRequest, reviewer string) (string, time.Time) {
+	var last model.TimelineEvent
 	for _, ev := range pr.Timeline {
-		if ev.Kind == TimelineReviewDismissed && strings.EqualFold(ev.Label, reviewer) && !ev.At.Before(last.At) {
+		if ev.Kind == model.TimelineReviewDismissed && strings.EqualFold(ev.Label, reviewer) && !ev.At.Before(last.At) {
 			last = ev
 		}
 	}
@@ -42,7 +44,7 @@ func Dismisser(pr *PullRequest, reviewer string) (string, time.Time) {
 }
 
 // humanLabel counts the stage's label when someone who counts added it.
-func (e *Eval) humanLabel(run *Run, stage *lang.Stage, add func(string)) (notes []string) {
+func (e *Eval) humanLabel(run *model.Run, stage *lang.Stage, add func(string)) (notes []string) {
 	l, ok := e.Facts.PR.Label(stage.WaitLabel)
 	if !ok {
 		return nil
@@ -63,14 +65,14 @@ func (e *Eval) humanLabel(run *Run, stage *lang.Stage, add func(string)) (notes 
 
 // humanDismiss counts a dismissal by someone who counts, once no review still requests
 // changes.
-func (e *Eval) humanDismiss(run *Run, stage *lang.Stage, add func(string)) (notes []string) {
+func (e *Eval) humanDismiss(run *model.Run, stage *lang.Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
-	for _, r := range LatestReviews(e.Facts.PR.Reviews) {
+	for _, r := range model.LatestReviews(e.Facts.PR.Reviews) {
 		switch r.State {
-		case ReviewChangesRequested:
+		case model.ReviewChangesRequested:
 			blocked = true
-		case ReviewDismissed:
+		case model.ReviewDismissed:
 			dismissed = append(dismissed, r.Author)
 		}
 	}
@@ -97,19 +99,19 @@ func (e *Eval) humanDismiss(run *Run, stage *lang.Stage, add func(string)) (note
 // HumanActors returns the people whose action at human stage s (whose record is sr, nil
 // if not entered) may count on facts f: who, for reading the teams of the stage's group,
 // and perms, those of them whose permission must be read (a review tells its author's).
-func HumanActors(s *lang.Stage, sr *StageRun, f *Facts, run *Run) (who, perms []string) {
+func HumanActors(s *lang.Stage, sr *model.StageRun, f *model.Facts, run *model.Run) (who, perms []string) {
 	switch s.WaitFor {
 	case lang.WaitApproval:
 		rp := RunPRIn(f, run) // step_issue.go
-		for _, r := range LatestReviews(rp.Reviews) {
+		for _, r := range model.LatestReviews(rp.Reviews) {
 			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
-			if r.State == ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {
+			if r.State == model.ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {
 				who = append(who, r.Author)
 			}
 		}
 	case lang.WaitComment:
 		for _, c := range f.PR.Comments {
-			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && CountsAsHuman(c, f) && !c.Disowned() && !IsCommand(c.Body) {
+			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && model.CountsAsHuman(c, f) && !c.Disowned() && !IsCommand(c.Body) {
 				perms = append(perms, c.Author)
 			}
 		}
@@ -120,8 +122,8 @@ func HumanActors(s *lang.Stage, sr *StageRun, f *Facts, run *Run) (who, perms []
 			}
 		}
 	case lang.WaitDismiss:
-		for _, r := range LatestReviews(f.PR.Reviews) {
-			if r.State == ReviewDismissed {
+		for _, r := range model.LatestReviews(f.PR.Reviews) {
+			if r.State == model.ReviewDismissed {
 				if by, _ := Dismisser(f.PR, r.Author); by != "" {
 					perms = append(perms, by)
 				}

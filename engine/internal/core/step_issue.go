@@ -2,10 +2,11 @@ package core
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -13,9 +14,9 @@ import (
 // issueSubject is what an evaluation of an issue keeps: the issue, the facts as read and the
 // facts with the issue's view as their PR.
 type issueSubject struct {
-	Issue *Issue
-	Base  *Facts
-	view  *Facts
+	Issue *model.Issue
+	Base  *model.Facts
+	view  *model.Facts
 }
 
 // IssueView sets up the evaluation of an issue subject: e.facts becomes the facts with the
@@ -26,12 +27,12 @@ func (e *Eval) IssueView() {
 		return
 	}
 	is := f.Issue
-	st := PROpen
-	if is.State != IssueOpen {
-		st = PRClosed
+	st := model.PROpen
+	if is.State != model.IssueOpen {
+		st = model.PRClosed
 	}
 	v := *f
-	v.PR = &PullRequest{Number: is.Number, Title: is.Title, State: st, Author: is.Author,
+	v.PR = &model.PullRequest{Number: is.Number, Title: is.Title, State: st, Author: is.Author,
 		Labels: is.Labels, CreatedAt: is.CreatedAt, Timeline: is.Timeline, Comments: is.Comments, Posted: is.Posted}
 	e.Issue = &issueSubject{Issue: is, Base: f, view: &v}
 	e.Facts = &v
@@ -43,49 +44,10 @@ func (e *Eval) ScopeFits(p *lang.Pipeline) bool {
 	return (e.Issue != nil) == p.OnIssues()
 }
 
-// RunPR is the run's pull request, context.pr_number; 0 when it has none.
-func RunPR(run *Run) int {
-	if run == nil {
-		return 0
-	}
-	return ContextInt(run.Context["pr_number"])
-}
-
-// RunPRs are the pull requests associated with the run (context.prs), in order.
-func RunPRs(run *Run) []int {
-	if run == nil {
-		return nil
-	}
-	list, _ := run.Context["prs"].([]any)
-	var out []int
-	for _, v := range list {
-		if n := ContextInt(v); n > 0 {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// ContextInt reads a number of the context as JSON gives it back (a float64) or as the
-// engine wrote it.
-func ContextInt(v any) int {
-	switch n := v.(type) {
-	case int:
-		return n
-	case int64:
-		return int(n)
-	case float64:
-		if n > 0 && n < math.MaxInt32 && n == math.Trunc(n) {
-			return int(n)
-		}
-	}
-	return 0
-}
-
 // runPR is the pull request run's gates and merge read: the subject itself in a pull
 // request's run; in an issue's run, its context.pr_number as read (nil when it has none, or
 // when it was not read).
-func (e *Eval) RunPR(run *Run) *PullRequest {
+func (e *Eval) RunPR(run *model.Run) *model.PullRequest {
 	if e.Issue == nil {
 		return e.Facts.PR
 	}
@@ -97,7 +59,7 @@ func (e *Eval) RunPR(run *Run) *PullRequest {
 }
 
 // OnRunPR makes pr the PR of e.facts until the returned function is called.
-func (e *Eval) OnRunPR(pr *PullRequest) func() {
+func (e *Eval) OnRunPR(pr *model.PullRequest) func() {
 	old := e.Facts
 	f := *e.Issue.Base
 	f.PR = pr
@@ -115,7 +77,7 @@ func (e *Eval) issueTriggerSince(p *lang.Pipeline) (time.Time, bool) {
 	case "issues.opened":
 		return is.CreatedAt, true
 	case "issues.reopened":
-		return view.Last(TimelineReopened, ""), true
+		return view.Last(model.TimelineReopened, ""), true
 	case "issues.labeled":
 		if len(t.Labels) == 0 {
 			return time.Time{}, false
@@ -125,7 +87,7 @@ func (e *Eval) issueTriggerSince(p *lang.Pipeline) (time.Time, bool) {
 			if !is.HasLabel(l) {
 				return time.Time{}, true
 			}
-			at := view.Last(TimelineLabeled, l)
+			at := view.Last(model.TimelineLabeled, l)
 			if at.IsZero() {
 				at = is.CreatedAt
 			}
@@ -140,18 +102,18 @@ func (e *Eval) issueTriggerSince(p *lang.Pipeline) (time.Time, bool) {
 
 // Associate applies the outputs.pr of an accepted report of run: the pull request it names
 // becomes the run's (see above). A pull request run ignores it (it has its own).
-func (e *Eval) Associate(run *Run, outputs map[string]any) {
+func (e *Eval) Associate(run *model.Run, outputs map[string]any) {
 	v, ok := outputs["pr"]
 	if !ok {
 		return
 	}
 	if e.Issue == nil {
-		if n := ContextInt(v); n != e.Facts.PR.Number {
+		if n := model.ContextInt(v); n != e.Facts.PR.Number {
 			e.Logf("run %s: outputs.pr %v ignored: a pull request's run follows its own pull request, #%d", run.ID, v, e.Facts.PR.Number)
 		}
 		return
 	}
-	n := ContextInt(v)
+	n := model.ContextInt(v)
 	if s, isStr := v.(string); isStr {
 		fmt.Sscanf(strings.TrimPrefix(strings.TrimSpace(s), "#"), "%d", &n)
 	}
@@ -164,10 +126,10 @@ func (e *Eval) Associate(run *Run, outputs map[string]any) {
 	if run.Context == nil {
 		run.Context = map[string]any{}
 	}
-	if RunPR(run) == 0 {
+	if model.RunPR(run) == 0 {
 		run.Context["pr_number"] = n
 	}
-	prs := RunPRs(run)
+	prs := model.RunPRs(run)
 	for _, have := range prs {
 		if have == n {
 			return
@@ -180,7 +142,7 @@ func (e *Eval) Associate(run *Run, outputs map[string]any) {
 		list[i] = x
 	}
 	run.Context["prs"] = list
-	e.Logf("run %s: pull request #%d is associated with it (context.pr_number is #%d)", run.ID, n, RunPR(run))
+	e.Logf("run %s: pull request #%d is associated with it (context.pr_number is #%d)", run.ID, n, model.RunPR(run))
 }
 
 // refuseAssociation says why pull request n cannot be associated with an issue's run, or "".
@@ -194,77 +156,14 @@ func (e *Eval) refuseAssociation(n int) string {
 		return fmt.Sprintf("#%d is not a pull request of %s (or it was not read)", n, e.Facts.Repo)
 	case pr.CrossRepo || !strings.EqualFold(pr.HeadRepo, e.Facts.Repo):
 		return fmt.Sprintf("the head branch of #%d is not a branch of %s (a fork's pull request is not associated)", n, e.Facts.Repo)
-	case pr.State != PROpen:
+	case pr.State != model.PROpen:
 		return fmt.Sprintf("#%d is %s", n, pr.State)
 	}
 	return ""
 }
 
-// IssueEnv is github.issue: number, title, state, author, labels.
-func IssueEnv(is *Issue) map[string]any {
-	labels := make([]any, len(is.Labels))
-	for i, l := range is.Labels {
-		labels[i] = l
-	}
-	return map[string]any{"number": is.Number, "title": is.Title, "state": is.State, "author": is.Author, "labels": labels}
-}
-
-// Follower is a run of an issue that follows a pull request (State.Followers).
-type Follower struct {
-	Issue int    `json:"issue"`
-	Run   string `json:"run"`
-	// Repo is the issue's repository when it is not the pull request's: a multi-PR run of
-	// another repository follows it (step_multipr.go).
-	Repo string `json:"repo,omitempty"`
-}
-
-// AddFollower adds f to st.Followers unless it is there; it reports whether it added it.
-func AddFollower(st *State, f Follower) bool {
-	for _, have := range st.Followers {
-		if have == f {
-			return false
-		}
-	}
-	st.Followers = append(st.Followers, f)
-	return true
-}
-
-// NewAssociations returns, for each run of after, the pull requests its context.prs holds
-// and before's run of the same id did not: what the caller records on those pull requests'
-// states (Followers).
-func NewAssociations(before, after *State) map[int][]Follower {
-	had := map[string]map[int]bool{}
-	if before != nil {
-		for _, r := range before.Runs {
-			had[r.ID] = map[int]bool{}
-			for _, n := range RunPRs(r) {
-				had[r.ID][n] = true
-			}
-		}
-	}
-	out := map[int][]Follower{}
-	for _, r := range after.Runs {
-		for _, n := range RunPRs(r) {
-			if !had[r.ID][n] {
-				out[n] = append(out[n], Follower{Issue: subjectNumber(r.Subject), Run: r.ID})
-			}
-		}
-	}
-	return out
-}
-
-// subjectNumber is N of owner/name#N; 0 when s ends otherwise.
-func subjectNumber(s string) int {
-	i := strings.LastIndexByte(s, '#')
-	var n int
-	if _, err := fmt.Sscanf(s[i+1:], "%d", &n); err != nil || n < 0 {
-		return 0
-	}
-	return n
-}
-
 // SubjectView is f with the issue as its PR, as an evaluation of an issue sees it.
-func SubjectView(f *Facts) *Facts {
+func SubjectView(f *model.Facts) *model.Facts {
 	e := &Eval{Facts: f}
 	e.IssueView()
 	return e.Facts
@@ -272,7 +171,7 @@ func SubjectView(f *Facts) *Facts {
 
 // RunPRIn is run's pull request in facts f as PeopleNeeded reads them (f.PR is the subject:
 // in an issue's evaluation, its view); an empty pull request when it has none.
-func RunPRIn(f *Facts, run *Run) *PullRequest {
+func RunPRIn(f *model.Facts, run *model.Run) *model.PullRequest {
 	if f.Issue == nil {
 		return f.PR
 	}
@@ -282,12 +181,12 @@ func RunPRIn(f *Facts, run *Run) *PullRequest {
 			return pr
 		}
 	}
-	return &PullRequest{}
+	return &model.PullRequest{}
 }
 
 // issueTriggerEnv is the `trigger` root of an issue's run: the issue in the shape of an
 // issues event's payload (trigger.issue.number, title, state, user.login, labels[].name).
-func issueTriggerEnv(is *Issue) map[string]any {
+func issueTriggerEnv(is *model.Issue) map[string]any {
 	labels := make([]any, len(is.Labels))
 	for i, l := range is.Labels {
 		labels[i] = map[string]any{"name": l}
@@ -300,7 +199,7 @@ func issueTriggerEnv(is *Issue) map[string]any {
 
 // HeadOf is the head of run's pull request: what an approval is given on. "" in an issue's
 // run without a pull request.
-func (e *Eval) HeadOf(run *Run) string {
+func (e *Eval) HeadOf(run *model.Run) string {
 	if pr := e.RunPR(run); pr != nil {
 		return pr.HeadSHA
 	}
@@ -311,7 +210,7 @@ func (e *Eval) HeadOf(run *Run) string {
 // of an issue's run: its author as read, or anyone when the run's pull request was not read
 // (its author is not known). False in a pull request's run (its author is the subject's)
 // and while the issue's run has no pull request.
-func (e *Eval) MayHaveAuthoredRunPR(run *Run, login string) bool {
+func (e *Eval) MayHaveAuthoredRunPR(run *model.Run, login string) bool {
 	if e.MayHaveAuthoredRunPRs(run, login) { // step_multipr.go: any of a multi-PR run's
 		return true
 	}
@@ -323,7 +222,7 @@ func (e *Eval) MayHaveAuthoredRunPR(run *Run, login string) bool {
 }
 
 // reviewsOf are the reviews of run's pull request (none while an issue's run has none).
-func (e *Eval) reviewsOf(run *Run) []Review {
+func (e *Eval) reviewsOf(run *model.Run) []model.Review {
 	if pr := e.RunPR(run); pr != nil {
 		return pr.Reviews
 	}

@@ -3,11 +3,13 @@ package core
 import (
 	"fmt"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // SamePR reports whether a and b name the same pull request, a reference without a
 // repository meaning one of own.
-func SamePR(a, b PRRef, own string) bool {
+func SamePR(a, b model.PRRef, own string) bool {
 	if a.Repo == "" {
 		a.Repo = own
 	}
@@ -23,7 +25,7 @@ func SamePR(a, b PRRef, own string) bool {
 // requests (against two bases, or in two repositories), and an approval of one is not an
 // approval of the other. "" when they were given on it, and in a pull request's run (its
 // review stages review its subject).
-func (e *Eval) ReviewedAnother(run *Run) string {
+func (e *Eval) ReviewedAnother(run *model.Run) string {
 	if e.Issue == nil || e.Facts.PR == nil {
 		return ""
 	}
@@ -39,7 +41,7 @@ func (e *Eval) ReviewedAnother(run *Run) string {
 
 // NotOn marks every review stage of l unmet (why) and drops its entries: they were given on
 // another pull request than the one l is read for.
-func NotOn(l *Ledger, why string) {
+func NotOn(l *model.Ledger, why string) {
 	l.Entries = l.Entries[:0]
 	for i := range l.Stages {
 		l.Stages[i].Met = false

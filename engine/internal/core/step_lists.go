@@ -2,23 +2,19 @@ package core
 
 import (
 	"strings"
-)
 
-// Keys of the list effects: <run>/<list>/<item>/<action>.
-const (
-	ListOnComplete = "on_complete"
-	ListOnError    = "on_error"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // ListOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
 // one: it changes nothing (the run is final).
-func (e *Eval) ListOutcome(o Outcome) bool {
+func (e *Eval) ListOutcome(o model.Outcome) bool {
 	parts := strings.Split(o.Key, "/")
 	if len(parts) < 4 {
 		return false
 	}
 	switch parts[len(parts)-3] {
-	case ListOnComplete, ListOnError, RuleOnFail, RuleOnConflict, RuleOnCIFailure, ReactOnEvents: // and step_rules.go's, step_react_notify.go's
+	case model.ListOnComplete, model.ListOnError, RuleOnFail, RuleOnConflict, RuleOnCIFailure, ReactOnEvents: // and step_rules.go's, step_react_notify.go's
 	default:
 		return false
 	}

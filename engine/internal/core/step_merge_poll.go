@@ -2,26 +2,24 @@ package core
 
 import (
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
-
-// DeadlineMergeability is the next look at a mergeability GitHub has not computed.
-const DeadlineMergeability = "mergeability"
 
 // MergeabilityDue records that the poll is due; the stage's evaluation, which knows whether
 // it still waits on GitHub, decides what to do (waitMergeability).
-func (e *Eval) MergeabilityDue(_ *lang.Pipeline, run *Run, _ *lang.Stage, d Deadline) bool {
+func (e *Eval) MergeabilityDue(_ *lang.Pipeline, run *model.Run, _ *lang.Stage, d model.Deadline) bool {
 	if e.MergePolls == nil {
-		e.MergePolls = map[string]Deadline{}
+		e.MergePolls = map[string]model.Deadline{}
 	}
 	e.MergePolls[run.ID] = d
 	return false
 }
 
 // MergeabilityKnown drops sr's mergeability poll: GitHub has answered.
-func MergeabilityKnown(sr *StageRun) {
+func MergeabilityKnown(sr *model.StageRun) {
 	kept := sr.Deadlines[:0]
 	for _, d := range sr.Deadlines {
-		if d.Kind != DeadlineMergeability {
+		if d.Kind != model.DeadlineMergeability {
 			kept = append(kept, d)
 		}
 	}

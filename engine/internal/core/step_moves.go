@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -52,11 +54,11 @@ func RevisitLimit(p *lang.Pipeline, id string) int {
 type moveGuard struct {
 	e      *Eval
 	p      *lang.Pipeline
-	run    *Run
+	run    *model.Run
 	visits map[string]int // by visitKey
 }
 
-func (e *Eval) NewMoveGuard(p *lang.Pipeline, run *Run) *moveGuard {
+func (e *Eval) NewMoveGuard(p *lang.Pipeline, run *model.Run) *moveGuard {
 	if e.Visits == nil {
 		e.Visits = map[string]int{}
 	}
@@ -66,12 +68,12 @@ func (e *Eval) NewMoveGuard(p *lang.Pipeline, run *Run) *moveGuard {
 	return &moveGuard{e: e, p: p, run: run, visits: e.Visits}
 }
 
-func visitKey(run *Run) string { return run.ID + "\x00" + run.Stage }
+func visitKey(run *model.Run) string { return run.ID + "\x00" + run.Stage }
 
 // LoopedBounded notes that run just took an iteration of a loop rule with max_iterations:
 // the config bounds that loop and its `then` ends it, so the stages entered before it
 // count afresh — the guard stops only what the config leaves unbounded.
-func (e *Eval) LoopedBounded(run *Run) {
+func (e *Eval) LoopedBounded(run *model.Run) {
 	prefix := run.ID + "\x00"
 	for k := range e.Visits {
 		if strings.HasPrefix(k, prefix) {
@@ -82,7 +84,7 @@ func (e *Eval) LoopedBounded(run *Run) {
 
 // Entered records that run now stands at its current stage again, and says why the
 // run must stop when that is once too often; "" when it may go on.
-func (g *moveGuard) Entered(run *Run) string {
+func (g *moveGuard) Entered(run *model.Run) string {
 	k := visitKey(run)
 	g.visits[k]++
 	limit := g.e.revisitLimit(g.p, run.Stage)

@@ -6,11 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
-
-// ActionNotifyAgent is the `action` input of a dispatch that notifies an agent.
-const ActionNotifyAgent = "notify"
 
 // NotifiedAgent returns the agent the rendered notification target names, or nil.
 func (e *Eval) NotifiedAgent(target string) *lang.Agent {
@@ -18,11 +17,11 @@ func (e *Eval) NotifiedAgent(target string) *lang.Agent {
 }
 
 // PlanNotifyAgent plans the dispatch that hands text to ag.
-func (e *Eval) PlanNotifyAgent(run *Run, eff Effect, ag *lang.Agent, text string, env lang.Env) PlannedAction {
+func (e *Eval) PlanNotifyAgent(run *model.Run, eff model.Effect, ag *lang.Agent, text string, env lang.Env) PlannedAction {
 	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
 		return PlannedAction{Done: "agent " + ag.Name + " notified"}
 	}
-	eff.Kind, eff.Agent, eff.Dispatch = EffectDispatch, ag.Name, ag.Dispatch
+	eff.Kind, eff.Agent, eff.Dispatch = model.EffectDispatch, ag.Name, ag.Dispatch
 	switch ag.Dispatch {
 	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx := map[string]any{}
@@ -36,7 +35,7 @@ func (e *Eval) PlanNotifyAgent(run *Run, eff Effect, ag *lang.Agent, text string
 		}
 		eff.Inputs = map[string]string{
 			"run": run.ID, "stage": run.Stage, "attempt": "0", "subject": e.Subject(),
-			"action": ActionNotifyAgent, "context": string(b),
+			"action": model.ActionNotifyAgent, "context": string(b),
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
 		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
-
-// DeadlineBranch is the timeout of one branch of a parallel stage, kept with the stage's
-// own deadlines (Deadline.Branch names the branch).
-const DeadlineBranch = "branch"
 
 // BranchOf returns the branch id of stage par, or nil.
 func BranchOf(par *lang.Stage, id string) *lang.Stage {
@@ -38,15 +36,9 @@ func StageOrBranch(p *lang.Pipeline, id string) *lang.Stage {
 	return nil
 }
 
-// BranchPending reports whether a branch with status s is still open: dispatched or
-// acting, waiting for its report or its effect.
-func BranchPending(s StageStatus) bool {
-	return s == StageWaiting || s == StageActing || s == StageRetrying
-}
-
 // IsBranch reports whether stage is a branch of the parallel stage its record in run
 // names as its parent — in the config, not on the record's word alone.
-func (e *Eval) IsBranch(run *Run, stage *lang.Stage) bool {
+func (e *Eval) IsBranch(run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
 	if sr == nil || sr.Parent == "" {
 		return false
@@ -55,30 +47,20 @@ func (e *Eval) IsBranch(run *Run, stage *lang.Stage) bool {
 	return p != nil && BranchOf(p.Stage(sr.Parent), stage.ID) != nil
 }
 
-// At reports whether the run stands at stage: its current stage, or a branch of its
-// current (parallel) stage that is still open in this entry of it.
-func (r *Run) At(stage string) bool {
-	if r.Stage == stage {
-		return true
-	}
-	sr, par := r.Stages[stage], r.Stages[r.Stage]
-	return sr != nil && par != nil && sr.Parent == r.Stage && sr.ParentAttempt == par.Attempt && BranchPending(sr.Status)
-}
-
 // notAt says why run does not stand at stage (see At), for a refused report.
-func notAt(run *Run, stage string) string {
+func notAt(run *model.Run, stage string) string {
 	sr := run.Stages[stage]
 	if sr == nil || sr.Parent == "" {
 		return fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stage)
 	}
-	if sr.Status == StageCancelled {
+	if sr.Status == model.StageCancelled {
 		return fmt.Sprintf("branch %q of stage %q was %s; the run is at stage %q", stage, sr.Parent, strings.TrimSpace(sr.Message), run.Stage)
 	}
 	if par := run.Stages[sr.Parent]; run.Stage != sr.Parent || par == nil || par.Attempt != sr.ParentAttempt {
 		return fmt.Sprintf("branch %q belongs to an earlier entry of stage %q; the run is at stage %q", stage, sr.Parent, run.Stage)
 	}
 	switch sr.Status {
-	case StageSkipped:
+	case model.StageSkipped:
 		return fmt.Sprintf("branch %q of stage %q was skipped: %s", stage, sr.Parent, sr.Message)
 	}
 	done := string(sr.Status)
@@ -89,7 +71,7 @@ func notAt(run *Run, stage string) string {
 }
 
 // BranchesStarted reports whether the branches of par belong to the run's current entry.
-func BranchesStarted(run *Run, par *lang.Stage) bool {
+func BranchesStarted(run *model.Run, par *lang.Stage) bool {
 	sr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
@@ -118,8 +100,8 @@ func Rejects(verdict string) bool {
 }
 
 // BranchResult is how a branch shows in its parallel stage's results (the status comment).
-func BranchResult(b *lang.Stage, bsr *StageRun) GateResult {
-	r := GateResult{Check: "branch " + b.ID}
+func BranchResult(b *lang.Stage, bsr *model.StageRun) model.GateResult {
+	r := model.GateResult{Check: "branch " + b.ID}
 	who := "action " + b.Action
 	switch b.Type {
 	case lang.StageAgent:
@@ -127,19 +109,19 @@ func BranchResult(b *lang.Stage, bsr *StageRun) GateResult {
 	case lang.StagePipeline:
 		// Whom its child waits for (followBranchChild), else the sub-pipeline.
 		who = "the sub-pipeline " + b.Pipeline
-		if len(bsr.Results) > 0 && bsr.Results[0].Who != "" && BranchPending(bsr.Status) {
+		if len(bsr.Results) > 0 && bsr.Results[0].Who != "" && model.BranchPending(bsr.Status) {
 			who = bsr.Results[0].Who
 		}
 	}
 	switch {
-	case bsr.Status == StageSucceeded:
-		r.Status = GatePass
-	case bsr.Status == StageSkipped:
-		r.Status, r.Optional = GatePass, true
-	case BranchPending(bsr.Status):
-		r.Status, r.Who = GatePending, who
+	case bsr.Status == model.StageSucceeded:
+		r.Status = model.GatePass
+	case bsr.Status == model.StageSkipped:
+		r.Status, r.Optional = model.GatePass, true
+	case model.BranchPending(bsr.Status):
+		r.Status, r.Who = model.GatePending, who
 	default:
-		r.Status = GateFail
+		r.Status = model.GateFail
 	}
 	msg := string(bsr.Status)
 	if bsr.Verdict != "" {
@@ -158,7 +140,7 @@ func BranchResult(b *lang.Stage, bsr *StageRun) GateResult {
 // LeaveBranch ends branch stage of run with status where the machinery of its type would
 // leave it for a target: a branch has no transitions; the join decides. It reports
 // whether stage is a branch (and so was handled).
-func (e *Eval) LeaveBranch(run *Run, stage *lang.Stage, status StageStatus, why string) bool {
+func (e *Eval) LeaveBranch(run *model.Run, stage *lang.Stage, status model.StageStatus, why string) bool {
 	if !e.IsBranch(run, stage) {
 		return false
 	}
@@ -173,17 +155,17 @@ func (e *Eval) LeaveBranch(run *Run, stage *lang.Stage, status StageStatus, why 
 
 // CancelBranches cancels the branches of par still open in the run's current entry of
 // it: their reports are refused from now on, and their effects in flight forgotten.
-func (e *Eval) CancelBranches(run *Run, par *lang.Stage, why string) {
+func (e *Eval) CancelBranches(run *model.Run, par *lang.Stage, why string) {
 	sr := run.Stages[par.ID]
 	if sr == nil {
 		return
 	}
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
-		if bsr == nil || bsr.Parent != par.ID || bsr.ParentAttempt != sr.Attempt || !BranchPending(bsr.Status) {
+		if bsr == nil || bsr.Parent != par.ID || bsr.ParentAttempt != sr.Attempt || !model.BranchPending(bsr.Status) {
 			continue
 		}
-		bsr.Status, bsr.Message, bsr.Results = StageCancelled, "cancelled: "+why, nil
+		bsr.Status, bsr.Message, bsr.Results = model.StageCancelled, "cancelled: "+why, nil
 		// What this evaluation asked for the branch is not asked for any more.
 		kept := e.Effects[:0]
 		for _, eff := range e.Effects {
@@ -202,11 +184,11 @@ func (e *Eval) CancelBranches(run *Run, par *lang.Stage, why string) {
 		}
 		e.Logf("run %s: branch %s of %s cancelled: %s", run.ID, b.ID, par.ID, why)
 	}
-	sr.Deadlines = dropKind(sr.Deadlines, DeadlineBranch)
+	sr.Deadlines = dropKind(sr.Deadlines, model.DeadlineBranch)
 }
 
 // branchEffect returns the branch of parallel stage par whose current effect has key.
-func branchEffect(run *Run, par *lang.Stage, key string) *lang.Stage {
+func branchEffect(run *model.Run, par *lang.Stage, key string) *lang.Stage {
 	for _, b := range par.Branches {
 		if !run.At(b.ID) {
 			continue
@@ -227,7 +209,7 @@ func branchEffect(run *Run, par *lang.Stage, key string) *lang.Stage {
 
 // ChildFeedback is the feedback of a pipeline branch: the outputs.feedback of the stage
 // its child rejected at (followBranchChild), or nil.
-func (e *Eval) ChildFeedback(bsr *StageRun) any {
+func (e *Eval) ChildFeedback(bsr *model.StageRun) any {
 	if !Rejects(bsr.Verdict) || bsr.Child == "" {
 		return nil
 	}
@@ -248,16 +230,16 @@ func (e *Eval) ChildFeedback(bsr *StageRun) any {
 //
 // When an invalidate_and_restart reaction made the parallel stage itself stale, the
 // verdicts of its branches are stale with it (until the stage runs them again).
-func BranchLedger(l *Ledger, run *Run, par *lang.Stage, head string) {
+func BranchLedger(l *model.Ledger, run *model.Run, par *lang.Stage, head string) {
 	psr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
-		if bsr == nil || bsr.Parent != par.ID || bsr.Status == StageSkipped || bsr.Status == StageCancelled || !IsReviewStage(b) {
+		if bsr == nil || bsr.Parent != par.ID || bsr.Status == model.StageSkipped || bsr.Status == model.StageCancelled || !IsReviewStage(b) {
 			continue
 		}
-		if psr != nil && psr.Status == StageStale && psr.Stale != nil && bsr.Verdict != "" {
+		if psr != nil && psr.Status == model.StageStale && psr.Stale != nil && bsr.Verdict != "" {
 			view := *bsr
-			view.Stale = &Stale{At: psr.Stale.At, Why: psr.Stale.Why, Verdict: bsr.Verdict, SHA: bsr.HeadSHA}
+			view.Stale = &model.Stale{At: psr.Stale.At, Why: psr.Stale.Why, Verdict: bsr.Verdict, SHA: bsr.HeadSHA}
 			view.Verdict = ""
 			bsr = &view
 		}
@@ -271,7 +253,7 @@ func BranchLedger(l *Ledger, run *Run, par *lang.Stage, head string) {
 // waited for a person, not for time; the stage's own timeout is not armed again, as for
 // any stage), and, for a pipeline branch, its child run — cancelled when its parent
 // escalated — which a new attempt of the branch starts anew.
-func (e *Eval) UnblockBranches(run *Run, par *lang.Stage) {
+func (e *Eval) UnblockBranches(run *model.Run, par *lang.Stage) {
 	if par == nil || par.Type != lang.StageParallel {
 		return
 	}
@@ -281,7 +263,7 @@ func (e *Eval) UnblockBranches(run *Run, par *lang.Stage) {
 	}
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
-		if !BranchPending(bsr.Status) {
+		if !model.BranchPending(bsr.Status) {
 			continue
 		}
 		if b.Type == lang.StagePipeline && bsr.Child != "" {
@@ -294,7 +276,7 @@ func (e *Eval) UnblockBranches(run *Run, par *lang.Stage) {
 			}
 		}
 		if b.Timeout > 0 {
-			sr.Deadlines = append(dropBranchDeadline(sr.Deadlines, b.ID), Deadline{Kind: DeadlineBranch, At: e.Now.Add(b.Timeout), Branch: b.ID})
+			sr.Deadlines = append(dropBranchDeadline(sr.Deadlines, b.ID), model.Deadline{Kind: model.DeadlineBranch, At: e.Now.Add(b.Timeout), Branch: b.ID})
 		}
 	}
 }

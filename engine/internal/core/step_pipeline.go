@@ -4,11 +4,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // ConfigFor returns the config run follows: the pinned one it started under, or e.cfg.
-func (e *Eval) ConfigFor(run *Run) *lang.Config {
+func (e *Eval) ConfigFor(run *model.Run) *lang.Config {
 	if run.ConfigOID != "" && run.ConfigOID != e.Cfg.BlobOID {
 		if old := e.Cfg.Pinned[run.ConfigOID]; old != nil {
 			return old
@@ -26,7 +28,7 @@ func MaxNesting(cfg *lang.Config) int {
 }
 
 // RunByID returns the run of the state with that id, or nil.
-func (e *Eval) RunByID(id string) *Run {
+func (e *Eval) RunByID(id string) *model.Run {
 	for _, r := range e.St.Runs {
 		if r.ID == id {
 			return r
@@ -36,13 +38,13 @@ func (e *Eval) RunByID(id string) *Run {
 }
 
 // ChildOf returns the child run of run's current attempt of stage, or nil.
-func (e *Eval) ChildOf(run *Run, stage *lang.Stage) *Run {
+func (e *Eval) ChildOf(run *model.Run, stage *lang.Stage) *model.Run {
 	sr := run.Stages[stage.ID]
 	if sr == nil || sr.Child == "" {
 		return nil
 	}
 	c := e.RunByID(sr.Child)
-	if c == nil || c.Parent != ParentRef(run.ID, stage.ID) || c.ParentAttempt != sr.Attempt {
+	if c == nil || c.Parent != model.ParentRef(run.ID, stage.ID) || c.ParentAttempt != sr.Attempt {
 		return nil
 	}
 	return c
@@ -50,26 +52,26 @@ func (e *Eval) ChildOf(run *Run, stage *lang.Stage) *Run {
 
 // ParentOf returns the parent run of child and the stage id it was started by; nil when
 // child has no parent or its parent is not in the state.
-func (e *Eval) ParentOf(child *Run) (*Run, string) {
+func (e *Eval) ParentOf(child *model.Run) (*model.Run, string) {
 	if child.Parent == "" {
 		return nil, ""
 	}
-	id, stage := SplitParent(child.Parent)
+	id, stage := model.SplitParent(child.Parent)
 	return e.RunByID(id), stage
 }
 
 // LiveChildren returns the children of run that are not final and that run still waits
 // for (at its current stage, or at an open branch of it).
-func (e *Eval) LiveChildren(run *Run) []*Run {
+func (e *Eval) LiveChildren(run *model.Run) []*model.Run {
 	if run.Status.Final() {
 		return nil
 	}
-	var out []*Run
+	var out []*model.Run
 	for _, c := range e.St.Runs {
 		if c.Parent == "" || c.Status.Final() {
 			continue
 		}
-		id, stage := SplitParent(c.Parent)
+		id, stage := model.SplitParent(c.Parent)
 		if id != run.ID || !e.StandsAt(run, stage) {
 			continue
 		}
@@ -90,7 +92,7 @@ func SubjectNumberText(subject string) string {
 
 // ChildOutputs are the outputs a completed child hands its parent's stage: each of its
 // stages' outputs, by stage id.
-func ChildOutputs(child *Run) map[string]any {
+func ChildOutputs(child *model.Run) map[string]any {
 	out := map[string]any{}
 	ids := make([]string, 0, len(child.Stages))
 	for id := range child.Stages {
@@ -110,7 +112,7 @@ func ChildOutputs(child *Run) map[string]any {
 
 // StandsAt reports whether run stands at stage id: its current stage, or a branch of its
 // current (parallel) stage that is still open.
-func (e *Eval) StandsAt(run *Run, id string) bool {
+func (e *Eval) StandsAt(run *model.Run, id string) bool {
 	if run.Stage == id {
 		return true
 	}
@@ -120,7 +122,7 @@ func (e *Eval) StandsAt(run *Run, id string) bool {
 	}
 	if b := BranchIn(p.Stage(run.Stage), id); b != nil {
 		sr := run.Stages[id]
-		return sr != nil && (sr.Status == StageWaiting || sr.Status == StageActing || sr.Status == StageRetrying)
+		return sr != nil && (sr.Status == model.StageWaiting || sr.Status == model.StageActing || sr.Status == model.StageRetrying)
 	}
 	return false
 }
@@ -141,8 +143,8 @@ func BranchIn(s *lang.Stage, id string) *lang.Stage {
 // RejectingStage returns the stage a child that did not complete ended at, and its
 // verdict, when that verdict rejects (reject, revise, followup); else "", "". A child
 // ended by the escalation it handed to its parent is judged by the stage it escalated at.
-func RejectingStage(child *Run) (stage, verdict string) {
-	if child.Status == RunCompleted {
+func RejectingStage(child *model.Run) (stage, verdict string) {
+	if child.Status == model.RunCompleted {
 		return "", ""
 	}
 	if sr := child.Stages[child.Stage]; sr != nil && Rejects(sr.Verdict) {

@@ -2,6 +2,8 @@ package core
 
 import (
 	"strings"
+
+	"github.com/org/pipeline-action/engine/model"
 )
 
 const (
@@ -11,7 +13,7 @@ const (
 
 // AppendBounded records key in run.Applied, keeping of the keys ours tells apart only the
 // last MaxReactionKeys (with key): notifications repeat for every delivery or head commit.
-func AppendBounded(run *Run, key string, ours func(string) bool) {
+func AppendBounded(run *model.Run, key string, ours func(string) bool) {
 	var kept []string
 	n := 0
 	for i := len(run.Applied) - 1; i >= 0; i-- {

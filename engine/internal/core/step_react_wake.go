@@ -4,15 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// WakeAction is the `action` input of a dispatch made by a wake_agent reaction.
-const WakeAction = "wake"
-
 // WakeEffect turns a stage's dispatch into a wake-up: the event goes into the context
 // input (workflow, repository_dispatch) or before the comment (comment).
-func WakeEffect(eff *Effect, event map[string]any, message string) error {
+func WakeEffect(eff *model.Effect, event map[string]any, message string) error {
 	switch eff.Dispatch {
 	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx := map[string]any{}
@@ -25,7 +24,7 @@ func WakeEffect(eff *Effect, event map[string]any, message string) error {
 			return fmt.Errorf("the context does not encode as JSON: %v", err)
 		}
 		eff.Inputs["context"] = string(b)
-		eff.Inputs["action"] = WakeAction
+		eff.Inputs["action"] = model.WakeAction
 	case lang.DispatchComment:
 		if message != "" {
 			eff.Body = message + "\n\n" + eff.Body
@@ -39,12 +38,12 @@ func actorPermission(cfg *lang.Config) string {
 	if cfg.Settings.ChatOpsPermission != "" {
 		return cfg.Settings.ChatOpsPermission
 	}
-	return DefaultChatOpsPermission
+	return model.DefaultChatOpsPermission
 }
 
 // ActorRefused says why the actor of in may not move a reaction (wake an agent, restart a
 // run), or "": it needs the chat-ops permission (settings.chatops.permission, default write).
-func (e *Eval) ActorRefused(in Input) string {
+func (e *Eval) ActorRefused(in model.Input) string {
 	need := actorPermission(e.Cfg)
 	if e.Facts.People.Has(in.Actor, need) {
 		return ""
@@ -66,9 +65,9 @@ func ReactsOnPermission(r *lang.EventReaction) bool {
 // ReactionNeeds is what the reactions to in need read: the permission of its actor, when a
 // run on st reacts to in.Event with a reaction that needs it (ReactsOnPermission), or when
 // in asks for a start (startNeeds).
-func ReactionNeeds(cfg *lang.Config, st *State, in Input) Needs {
+func ReactionNeeds(cfg *lang.Config, st *model.State, in model.Input) model.Needs {
 	if cfg == nil || st == nil || in.Actor == "" || isApp(in.Actor) {
-		return Needs{}
+		return model.Needs{}
 	}
 	if n := startNeeds(cfg, in); !n.Empty() { // step_start_needs.go
 		return n
@@ -79,9 +78,9 @@ func ReactionNeeds(cfg *lang.Config, st *State, in Input) Needs {
 		}
 		if p := cfg.PipelineFor(run); p != nil {
 			if r := p.Reaction(in.Event); r != nil && ReactsOnPermission(r) {
-				return Needs{Permissions: []string{in.Actor}}
+				return model.Needs{Permissions: []string{in.Actor}}
 			}
 		}
 	}
-	return Needs{}
+	return model.Needs{}
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Rule names, as parts of Run.Iterations' keys and of effect keys.
@@ -12,9 +14,9 @@ const (
 	RuleOnCIFailure = "on_ci_failure"
 )
 
-func FailedMessage(rs []GateResult, check string) string {
+func FailedMessage(rs []model.GateResult, check string) string {
 	for _, r := range rs {
-		if r.Check == check && r.Status == GateFail {
+		if r.Check == check && r.Status == model.GateFail {
 			return r.Message
 		}
 	}
@@ -22,10 +24,10 @@ func FailedMessage(rs []GateResult, check string) string {
 }
 
 // FailedChecks names the checks on the head that failed, or "".
-func FailedChecks(pr *PullRequest) string {
+func FailedChecks(pr *model.PullRequest) string {
 	var names []string
 	for _, c := range pr.Checks {
-		if c.State == CheckFailure && !slices.Contains(names, c.Name) {
+		if c.State == model.CheckFailure && !slices.Contains(names, c.Name) {
 			names = append(names, c.Name)
 		}
 	}

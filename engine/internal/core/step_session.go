@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/internal/markdown"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // continue_session on an agent stage: each new attempt of the stage asks the agent to wake
@@ -19,19 +21,16 @@ import (
 //   - label and assign: the dispatch carries nothing more (the agent reads the pull request),
 //     and the job log says so.
 
-// MaxSessionID bounds the session id passed on to an agent.
-const MaxSessionID = 256
-
 // OutputSessionID is the output of a report that names the agent's session.
 const OutputSessionID = "session_id"
 
 // sessionID returns the session id the stage's last report gave, or "".
-func SessionID(sr *StageRun) string {
+func SessionID(sr *model.StageRun) string {
 	if sr == nil || sr.Outputs == nil {
 		return ""
 	}
 	id, ok := sr.Outputs[OutputSessionID].(string)
-	if !ok || strings.TrimSpace(id) == "" || len(id) > MaxSessionID {
+	if !ok || strings.TrimSpace(id) == "" || len(id) > model.MaxSessionID {
 		return ""
 	}
 	return id
@@ -39,7 +38,7 @@ func SessionID(sr *StageRun) string {
 
 // ContinueSession adds what continue_session passes to the dispatch effect eff of stage,
 // whose context (for a workflow or repository dispatch) is ctx.
-func (e *Eval) ContinueSession(run *Run, stage *lang.Stage, ag *lang.Agent, eff *Effect, ctx map[string]any) {
+func (e *Eval) ContinueSession(run *model.Run, stage *lang.Stage, ag *lang.Agent, eff *model.Effect, ctx map[string]any) {
 	if !stage.ContinueSession {
 		return
 	}

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // HoldAction keeps an action stage waiting, without calling GitHub, for a reason its
 // facts show (a draft, conflicts).
-func (e *Eval) HoldAction(run *Run, stage *lang.Stage, why, who string) bool {
+func (e *Eval) HoldAction(run *model.Run, stage *lang.Stage, why, who string) bool {
 	sr := run.Stages[stage.ID]
-	sr.Status = StageWaiting
-	sr.Results = []GateResult{{Check: "mergeable", Status: GatePending, Message: why, Who: who}}
-	run.Status = RunWaiting
+	sr.Status = model.StageWaiting
+	sr.Results = []model.GateResult{{Check: "mergeable", Status: model.GatePending, Message: why, Who: who}}
+	run.Status = model.RunWaiting
 	return false
 }
 
@@ -21,7 +23,7 @@ func (e *Eval) HoldAction(run *Run, stage *lang.Stage, why, who string) bool {
 // branch of the repository itself is deleted: a fork's branch is not the action's to delete, and
 // deleting heads/<name> here would delete this repository's branch of the same name. The
 // default branch is never deleted (GitHub refuses anyway).
-func KeepHeadBranch(f *Facts) string {
+func KeepHeadBranch(f *model.Facts) string {
 	pr := f.PR
 	switch {
 	case pr.HeadRef == "":

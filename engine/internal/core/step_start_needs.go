@@ -3,23 +3,25 @@ package core
 import (
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // startNeeds is what the start an event asks for needs read: the permission of the actor
 // of a comment a pipeline's trigger waits for, or of a workflow_dispatch naming a
 // pipeline, and the teams of settings.chatops.from (MayCommandAs reads both).
-func startNeeds(cfg *lang.Config, in Input) Needs {
+func startNeeds(cfg *lang.Config, in model.Input) model.Needs {
 	asks := in.Event == "workflow_dispatch" && in.Pipeline != ""
 	for _, p := range cfg.Pipelines {
 		asks = asks || (in.Event == "issue_comment.created" && p.Trigger.Event == in.Event)
 	}
 	if !asks {
-		return Needs{}
+		return model.Needs{}
 	}
-	n := Needs{Permissions: []string{in.Actor}}
+	n := model.Needs{Permissions: []string{in.Actor}}
 	for _, name := range cfg.Settings.ChatOpsFrom {
-		if g := cfg.Group(name); g != nil && !HasLogin(g.Users, in.Actor) {
+		if g := cfg.Group(name); g != nil && !model.HasLogin(g.Users, in.Actor) {
 			n.Teams = append(n.Teams, g.Teams...)
 		}
 	}

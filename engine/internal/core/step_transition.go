@@ -5,27 +5,29 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-func (e *Eval) Record(run *Run, from, to, why string) {
+func (e *Eval) Record(run *model.Run, from, to, why string) {
 	run.UpdatedAt = e.Now
 	kind := ""
 	if e.mark.run == run {
 		kind, e.mark.run = e.mark.kind, nil
 	}
-	run.History = append(run.History, Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why, Kind: kind})
-	if cut := len(run.History) - MaxHistory; cut > 0 {
-		run.History = append(run.History[:HistoryHead], run.History[HistoryHead+cut:]...)
+	run.History = append(run.History, model.Transition{At: e.Now, Actor: e.Actor, From: from, To: to, Why: why, Kind: kind})
+	if cut := len(run.History) - model.MaxHistory; cut > 0 {
+		run.History = append(run.History[:model.HistoryHead], run.History[model.HistoryHead+cut:]...)
 		run.HistoryCut += cut
 	}
 }
 
 // MarkNext gives the next transition of run recorded kind (Transition.Kind); nil forgets
 // a mark no transition took (a join that decides later records none).
-func (e *Eval) MarkNext(run *Run, kind string) { e.mark.run, e.mark.kind = run, kind }
+func (e *Eval) MarkNext(run *model.Run, kind string) { e.mark.run, e.mark.kind = run, kind }
 
-func (e *Eval) FindEffect(key string) (*Run, *lang.Stage) {
+func (e *Eval) FindEffect(key string) (*model.Run, *lang.Stage) {
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
 			continue
@@ -69,9 +71,9 @@ func actionDone(s *lang.Stage) string {
 }
 
 // FirstUnmet is the message of the first required condition that does not pass.
-func FirstUnmet(rs []GateResult) string {
+func FirstUnmet(rs []model.GateResult) string {
 	for _, r := range rs {
-		if !r.Optional && r.Status != GatePass {
+		if !r.Optional && r.Status != model.GatePass {
 			return r.Check + ": " + r.Message
 		}
 	}
@@ -80,18 +82,18 @@ func FirstUnmet(rs []GateResult) string {
 
 // Failures lists the messages of every required condition that decidedly failed, so
 // that a gate failing for several reasons says them all in one place.
-func Failures(rs []GateResult) string {
+func Failures(rs []model.GateResult) string {
 	var out []string
 	for _, r := range rs {
-		if !r.Optional && r.Status == GateFail {
+		if !r.Optional && r.Status == model.GateFail {
 			out = append(out, r.Message)
 		}
 	}
 	return strings.Join(out, "; ")
 }
 
-func IsDone(s StageStatus) bool {
-	return s == StagePassed || s == StageSucceeded || s == StageFailed
+func IsDone(s model.StageStatus) bool {
+	return s == model.StagePassed || s == model.StageSucceeded || s == model.StageFailed
 }
 
 func Short(sha string) string {
@@ -99,13 +101,6 @@ func Short(sha string) string {
 		return sha[:7]
 	}
 	return sha
-}
-
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func AppendOnce(xs []string, x string) []string {

@@ -4,18 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/org/pipeline-action/engine/lang"
-)
+	"github.com/org/pipeline-action/engine/model"
 
-// Bounds on what set_variable and set_shared keep in the state (which a comment holds too).
-const (
-	MaxVariableBytes = 2048 // the JSON of one value
-	MaxVariables     = 50   // names in one namespace
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // RunVariables is what `variables` reads for run: the values kept in the run, or — for a
 // run started before they were kept — p's `variables:` computed over env and the trigger.
-func (e *Eval) RunVariables(p *lang.Pipeline, run *Run, env lang.Env) map[string]any {
+func (e *Eval) RunVariables(p *lang.Pipeline, run *model.Run, env lang.Env) map[string]any {
 	vars := map[string]any{}
 	if run.Variables != nil {
 		for k, v := range run.Variables {
@@ -32,7 +28,7 @@ func (e *Eval) RunVariables(p *lang.Pipeline, run *Run, env lang.Env) map[string
 	}
 	for _, kv := range p.Variables {
 		if v, err := lang.ValueOf(kv.Value, with); err == nil {
-			if b, _ := json.Marshal(v); len(b) <= MaxVariableBytes {
+			if b, _ := json.Marshal(v); len(b) <= model.MaxVariableBytes {
 				vars[kv.Key] = v
 			}
 		}
@@ -57,7 +53,7 @@ func (e *Eval) SharedVariables() map[string]any {
 
 // PlanSetVariable sets a run variable (set_variable) or a shared one (set_shared) to value
 // computed over env. It asks GitHub for nothing: the plan is done, or an error.
-func (e *Eval) PlanSetVariable(run *Run, action, name string, value lang.Value, env lang.Env) PlannedAction {
+func (e *Eval) PlanSetVariable(run *model.Run, action, name string, value lang.Value, env lang.Env) PlannedAction {
 	if !lang.VariableName().MatchString(name) {
 		return PlannedAction{Err: fmt.Sprintf("%s: %q is not a variable name (letters, digits and _, starting with a letter or _)", action, name)}
 	}
@@ -67,8 +63,8 @@ func (e *Eval) PlanSetVariable(run *Run, action, name string, value lang.Value, 
 	}
 	v = lang.JSONValue(v)
 	b, _ := json.Marshal(v)
-	if len(b) > MaxVariableBytes {
-		return PlannedAction{Err: fmt.Sprintf("%s %q: the value is %d bytes of JSON, more than %d", action, name, len(b), MaxVariableBytes)}
+	if len(b) > model.MaxVariableBytes {
+		return PlannedAction{Err: fmt.Sprintf("%s %q: the value is %d bytes of JSON, more than %d", action, name, len(b), model.MaxVariableBytes)}
 	}
 	target := &run.Variables
 	scope := "variable"
@@ -86,8 +82,8 @@ func (e *Eval) PlanSetVariable(run *Run, action, name string, value lang.Value, 
 	if *target == nil {
 		*target = map[string]any{}
 	}
-	if _, ok := (*target)[name]; !ok && len(*target) >= MaxVariables {
-		return PlannedAction{Err: fmt.Sprintf("%s %q: there are %d %ss already, the most kept", action, name, MaxVariables, scope)}
+	if _, ok := (*target)[name]; !ok && len(*target) >= model.MaxVariables {
+		return PlannedAction{Err: fmt.Sprintf("%s %q: there are %d %ss already, the most kept", action, name, model.MaxVariables, scope)}
 	}
 	(*target)[name] = v
 	return PlannedAction{Done: fmt.Sprintf("%s %s set to %s", scope, name, string(b))}

@@ -6,19 +6,19 @@ package doneby
 import (
 	"strings"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Closing reports whether the effect key (<run id>/<stage>/<attempt>/<kind>, or a list's
 // <run id>/<list>/<n>/<kind>) is a merge or a close: the kinds that end a subject.
 func Closing(key string) bool {
-	return strings.HasSuffix(key, "/"+string(core.EffectMerge)) || strings.HasSuffix(key, "/"+string(core.EffectCloseIssue))
+	return strings.HasSuffix(key, "/"+string(model.EffectMerge)) || strings.HasSuffix(key, "/"+string(model.EffectCloseIssue))
 }
 
 // Owner is the run among runs whose effect key is key: the one with the longest id that
 // prefixes it (run ids hold slashes too); nil for none.
-func Owner(runs []*core.Run, key string) *core.Run {
-	var found *core.Run
+func Owner(runs []*model.Run, key string) *model.Run {
+	var found *model.Run
 	for _, r := range runs {
 		if strings.HasPrefix(key, r.ID+"/") && (found == nil || len(r.ID) > len(found.ID)) {
 			found = r
@@ -29,8 +29,8 @@ func Owner(runs []*core.Run, key string) *core.Run {
 
 // Root is the id of the top-level run that run id descends from among runs (id itself
 // when it is not a sub-pipeline's run, or is not among them).
-func Root(runs []*core.Run, id string) string {
-	byID := map[string]*core.Run{}
+func Root(runs []*model.Run, id string) string {
+	byID := map[string]*model.Run{}
 	for _, r := range runs {
 		byID[r.ID] = r
 	}
@@ -39,7 +39,7 @@ func Root(runs []*core.Run, id string) string {
 		if r == nil || r.Parent == "" {
 			break
 		}
-		id, _ = core.SplitParent(r.Parent)
+		id, _ = model.SplitParent(r.Parent)
 	}
 	return id
 }

@@ -3,13 +3,13 @@ package doneby
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
+	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestClosingOwnerRoot(t *testing.T) {
-	runs := []*core.Run{
+	runs := []*model.Run{
 		{ID: "ship/7/1"},
 		{ID: "ship/7/10"},
 		{ID: "release/7/1", Parent: "ship/7/1/release"},
@@ -27,6 +27,6 @@ func TestClosingOwnerRoot(t *testing.T) {
 	assert.Equal(t, "ship/7/1", Root(runs, "deep/7/1"), "a grandchild's top-level run")
 	assert.Equal(t, "ship/7/10", Root(runs, "ship/7/10"))
 	assert.Equal(t, "gone/7/1", Root(runs, "gone/7/1"))
-	loop := []*core.Run{{ID: "a/1/1", Parent: "b/1/1/s"}, {ID: "b/1/1", Parent: "a/1/1/s"}}
+	loop := []*model.Run{{ID: "a/1/1", Parent: "b/1/1/s"}, {ID: "b/1/1", Parent: "a/1/1/s"}}
 	assert.Contains(t, []string{"a/1/1", "b/1/1"}, Root(loop, "a/1/1"), "a loop of parents ends")
 }

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
 // Enabled reports whether p may start on st's subject: what the subject's state says of
 // it, else its `enabled:` (true unless the pipeline is dormant).
-func Enabled(st *core.State, p *lang.Pipeline) bool {
+func Enabled(st *model.State, p *lang.Pipeline) bool {
 	if on, ok := st.Enabled[p.Name]; ok {
 		return on
 	}
@@ -22,7 +24,7 @@ func Enabled(st *core.State, p *lang.Pipeline) bool {
 func Newly(cfg *lang.Config, before, after map[string]bool) []string {
 	var out []string
 	for _, p := range cfg.Pipelines {
-		if Enabled(&core.State{Enabled: after}, p) && !Enabled(&core.State{Enabled: before}, p) {
+		if Enabled(&model.State{Enabled: after}, p) && !Enabled(&model.State{Enabled: before}, p) {
 			out = append(out, p.Name)
 		}
 	}
@@ -31,7 +33,7 @@ func Newly(cfg *lang.Config, before, after map[string]bool) []string {
 
 // Set records that pipeline p is enabled (on) or not on st's subject, and says what it
 // did. A setting equal to the pipeline's own `enabled:` leaves nothing in the state.
-func Set(st *core.State, p *lang.Pipeline, on bool) string {
+func Set(st *model.State, p *lang.Pipeline, on bool) string {
 	was := Enabled(st, p)
 	if on == !p.Dormant {
 		delete(st.Enabled, p.Name)
@@ -57,7 +59,7 @@ func Set(st *core.State, p *lang.Pipeline, on bool) string {
 
 // PlanSet is a set_variable with `pipeline:` (or `workflow:`): value, computed over
 // env, must be true or false.
-func PlanSet(cfg *lang.Config, st *core.State, pipeline string, value lang.Value, env lang.Env) core.PlannedAction {
+func PlanSet(cfg *lang.Config, st *model.State, pipeline string, value lang.Value, env lang.Env) core.PlannedAction {
 	p := cfg.Pipeline(pipeline)
 	if p == nil {
 		return core.PlannedAction{Err: fmt.Sprintf("set_variable enabled: there is no pipeline %q", pipeline)}
@@ -91,10 +93,10 @@ func boolOf(v any) (bool, bool) {
 
 // Command acts on `/pipeline enable <pipeline>` (on) or `/pipeline disable <pipeline>`
 // and returns the reply: what it did, or why it did nothing.
-func Command(cfg *lang.Config, st *core.State, name string, on bool) string {
-	verb := core.CmdDisable
+func Command(cfg *lang.Config, st *model.State, name string, on bool) string {
+	verb := model.CmdDisable
 	if on {
-		verb = core.CmdEnable
+		verb = model.CmdEnable
 	}
 	p := cfg.Pipeline(name)
 	switch {

@@ -3,9 +3,10 @@ package dormant
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -18,7 +19,7 @@ func config() *lang.Config {
 }
 
 func TestCommandAnswersAndRecords(t *testing.T) {
-	cfg, st := config(), &core.State{}
+	cfg, st := config(), &model.State{}
 	assert.Contains(t, Command(cfg, st, "", true), "name the pipeline: `/pipeline enable <pipeline>`")
 	assert.Contains(t, Command(cfg, st, "nightly", true), "there is no pipeline nightly")
 	assert.Contains(t, Command(cfg, st, "child", false), "`/pipeline disable`: pipeline child is a sub-pipeline")
@@ -38,7 +39,7 @@ func TestCommandAnswersAndRecords(t *testing.T) {
 }
 
 func TestPlanSetTakesBooleans(t *testing.T) {
-	cfg, st := config(), &core.State{}
+	cfg, st := config(), &model.State{}
 	yes := lang.Value{Kind: lang.KindBool, Scalar: "true"}
 	assert.Contains(t, PlanSet(cfg, st, "developer", yes, nil).Done, "developer enabled")
 	assert.Contains(t, PlanSet(cfg, st, "gone", yes, nil).Err, `there is no pipeline "gone"`)

@@ -3,6 +3,8 @@ package feedback
 import (
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 )
 
@@ -16,11 +18,11 @@ const maxEventComment = 4000
 // comment whose text is not its author's word now (someone else edited it) or is not the
 // actor's: nothing of it may reach an agent under its author's name. An event that names
 // no comment carries the actor's newest.
-func EventComment(e *core.Eval, in core.Input) (comment map[string]any, ok bool) {
+func EventComment(e *core.Eval, in model.Input) (comment map[string]any, ok bool) {
 	if !strings.HasPrefix(in.Event, "issue_comment.") || in.Actor == "" {
 		return nil, true
 	}
-	var found *core.IssueComment
+	var found *model.IssueComment
 	if in.CommentID != 0 {
 		found = e.CommentByID(in.CommentID)
 	} else {

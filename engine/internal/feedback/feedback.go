@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -28,10 +30,10 @@ type Entry struct {
 // something, oldest first. Anyone may review a public repository's pull request; only the
 // words of those who may push reach an agent, which acts on them — and only their own: a
 // review whose body someone else edited is left out.
-func ChangesRequested(pr *core.PullRequest) []Entry {
+func ChangesRequested(pr *model.PullRequest) []Entry {
 	var out []Entry
-	for _, r := range core.LatestReviews(pr.Reviews) {
-		if r.State != core.ReviewChangesRequested || r.IsBot || r.EditedBy != "" || !r.CanPush || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
+	for _, r := range model.LatestReviews(pr.Reviews) {
+		if r.State != model.ReviewChangesRequested || r.IsBot || r.EditedBy != "" || !r.CanPush || strings.EqualFold(r.Author, pr.Author) || strings.TrimSpace(r.Body) == "" {
 			continue
 		}
 		out = append(out, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})
@@ -66,25 +68,25 @@ func Text(entries []Entry) string {
 // counted (`by`), and by what they wait for — the approving reviews with their bodies and
 // the `/pipeline approve` comments (`reviews`), the comment that matched (`comment`, with
 // `comments` for all of them), the label (`label`).
-func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.PullRequest) map[string]any {
+func HumanOutputs(stage *lang.Stage, sr *model.StageRun, who []string, pr *model.PullRequest) map[string]any {
 	by := make([]any, len(who))
 	for i, w := range who {
 		by[i] = w
 	}
 	out := map[string]any{"by": by}
-	counted := func(login string) bool { return core.HasLogin(who, login) }
+	counted := func(login string) bool { return model.HasLogin(who, login) }
 	switch stage.WaitFor {
 	case lang.WaitApproval:
 		var reviews []Entry
-		for _, r := range core.LatestReviews(pr.Reviews) {
-			if r.State == core.ReviewApproved && counted(r.Author) && r.EditedBy == "" { // only their own words
+		for _, r := range model.LatestReviews(pr.Reviews) {
+			if r.State == model.ReviewApproved && counted(r.Author) && r.EditedBy == "" { // only their own words
 				reviews = append(reviews, Entry{By: r.Author, State: r.State, Body: clip(r.Body)})
 			}
 		}
 		for _, a := range sr.Approvals {
 			// Only a command that is still its author's word, as GitHub shows it now.
-			if c := pr.Comment(a.Comment); counted(a.Login) && core.StillCommand(c, a, core.CmdApprove) == "" {
-				reviews = append(reviews, Entry{By: a.Login, State: core.ReviewApproved, Body: clip(c.Body)})
+			if c := pr.Comment(a.Comment); counted(a.Login) && core.StillCommand(c, a, model.CmdApprove) == "" {
+				reviews = append(reviews, Entry{By: a.Login, State: model.ReviewApproved, Body: clip(c.Body)})
 			}
 		}
 		out["reviews"] = AsValues(last(reviews))
@@ -104,7 +106,7 @@ func HumanOutputs(stage *lang.Stage, sr *core.StageRun, who []string, pr *core.P
 // since the stage's attempt was entered (sr) and still their authors' own word (no one
 // else edited them), oldest first: the comments the stage counted, never an older one
 // nor words someone put in a counted person's comment.
-func matching(stage *lang.Stage, sr *core.StageRun, pr *core.PullRequest, counted func(string) bool) []Entry {
+func matching(stage *lang.Stage, sr *model.StageRun, pr *model.PullRequest, counted func(string) bool) []Entry {
 	var re *regexp.Regexp
 	if stage.Pattern != "" {
 		re, _ = regexp.Compile(stage.Pattern) // the loader compiled it already

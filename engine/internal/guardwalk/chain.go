@@ -3,6 +3,8 @@ package guardwalk
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -13,7 +15,7 @@ import (
 // standing there. It returns the parent, its pipeline and the stage of it the guard walks
 // to (the parallel stage of a branch), or why the chain cannot be verified. n counts the
 // links climbed so far.
-func Up(e *core.Eval, child *core.Run, cp *lang.Pipeline, n int) (parent *core.Run, pp *lang.Pipeline, stage *lang.Stage, why string) {
+func Up(e *core.Eval, child *model.Run, cp *lang.Pipeline, n int) (parent *model.Run, pp *lang.Pipeline, stage *lang.Stage, why string) {
 	parent, stageID := e.ParentOf(child)
 	if parent == nil || n > 64 {
 		return nil, nil, nil, fmt.Sprintf("the parent run of run %s is not in the state; the merge cannot be verified", child.ID)
@@ -35,7 +37,7 @@ func Up(e *core.Eval, child *core.Run, cp *lang.Pipeline, n int) (parent *core.R
 		return nil, nil, nil, fmt.Sprintf("pipeline %q of the parent run %s is not in the config; the merge cannot be verified", parent.Pipeline, parent.ID)
 	case link == nil || link.Type != lang.StagePipeline || link.Pipeline != cp.Name:
 		return nil, nil, nil, fmt.Sprintf("run %s claims stage %q of run %s as its parent, which does not run pipeline %q; the merge cannot be verified", child.ID, stageID, parent.ID, cp.Name)
-	case parent.Status.Final() || parent.Status == core.RunEscalated || !e.StandsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
+	case parent.Status.Final() || parent.Status == model.RunEscalated || !e.StandsAt(parent, stageID) || sr == nil || sr.Child != child.ID || sr.Attempt != child.ParentAttempt:
 		return nil, nil, nil, fmt.Sprintf("the parent run %s does not stand at the attempt of stage %q that started run %s; the merge cannot be verified", parent.ID, stageID, child.ID)
 	case link != stage:
 		// The other branches of the parallel stage are still to be joined: a merge

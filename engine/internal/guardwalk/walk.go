@@ -3,6 +3,7 @@ package guardwalk
 import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Verdict is what the merge guard finds of a stage on its walk to the merge.
@@ -83,13 +84,13 @@ func JoinHolds(par *lang.Stage, skips, unrun, sub func(*lang.Stage) bool) bool {
 
 // SucceededBranches are the pipeline branches of par that run's record says succeeded at
 // its current attempt of par: each must still hold at the merge.
-func SucceededBranches(run *core.Run, par *lang.Stage) []*lang.Stage {
+func SucceededBranches(run *model.Run, par *lang.Stage) []*lang.Stage {
 	var out []*lang.Stage
 	sr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
 		if b.Type == lang.StagePipeline && sr != nil && bsr != nil && bsr.Parent == par.ID &&
-			bsr.ParentAttempt == sr.Attempt && bsr.Status == core.StageSucceeded {
+			bsr.ParentAttempt == sr.Attempt && bsr.Status == model.StageSucceeded {
 			out = append(out, b)
 		}
 	}
@@ -99,12 +100,12 @@ func SucceededBranches(run *core.Run, par *lang.Stage) []*lang.Stage {
 // Kept are the branches of par that keep their result when run, sent back by the guard
 // because of branch again, has just entered par anew: those that succeeded at the entry
 // before, but again.
-func Kept(run *core.Run, par, again *lang.Stage) map[string]bool {
+func Kept(run *model.Run, par, again *lang.Stage) map[string]bool {
 	keep := map[string]bool{}
 	attempt := run.Stages[par.ID].Attempt - 1
 	for _, b := range par.Branches {
 		if bsr := run.Stages[b.ID]; b != again && bsr != nil && bsr.Parent == par.ID &&
-			bsr.ParentAttempt == attempt && bsr.Status == core.StageSucceeded {
+			bsr.ParentAttempt == attempt && bsr.Status == model.StageSucceeded {
 			keep[b.ID] = true
 		}
 	}
@@ -114,10 +115,10 @@ func Kept(run *core.Run, par, again *lang.Stage) map[string]bool {
 // StandIn is the run the guard judges sub-pipeline cp of stage s of run on when no child
 // of run's current attempt of s exists (s was skipped, or never run): a run that has done
 // nothing, so that only today's facts count.
-func StandIn(run *core.Run, s *lang.Stage, cp *lang.Pipeline) *core.Run {
-	return &core.Run{ID: run.ID + "/" + s.ID, Pipeline: cp.Name, ConfigOID: run.ConfigOID, Subject: run.Subject,
-		Status: core.RunRunning, Stages: map[string]*core.StageRun{}, Context: run.Context, Head: run.Head,
-		HeadSince: run.HeadSince, Parent: core.ParentRef(run.ID, s.ID), Depth: run.Depth + 1}
+func StandIn(run *model.Run, s *lang.Stage, cp *lang.Pipeline) *model.Run {
+	return &model.Run{ID: run.ID + "/" + s.ID, Pipeline: cp.Name, ConfigOID: run.ConfigOID, Subject: run.Subject,
+		Status: model.RunRunning, Stages: map[string]*model.StageRun{}, Context: run.Context, Head: run.Head,
+		HeadSince: run.HeadSince, Parent: model.ParentRef(run.ID, s.ID), Depth: run.Depth + 1}
 }
 
 // Judge is the verdict on s of a stage type that holds when holds says so: it skips when

@@ -3,6 +3,8 @@ package guardwalk
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -10,7 +12,7 @@ import (
 // Why says why the guard sends run back to s, a gate or human stage that does not hold on
 // today's facts: a human stage by what HumanHolds finds, a gate by the head that moved
 // since the run's gates passed (moved) or by the first check of held, its results, unmet.
-func Why(e *core.Eval, run *core.Run, s *lang.Stage, moved bool, held []core.GateResult) string {
+func Why(e *core.Eval, run *model.Run, s *lang.Stage, moved bool, held []model.GateResult) string {
 	pr := e.Facts.PR
 	if s.Type == lang.StageHuman {
 		_, why := e.HumanHolds(run, s)
@@ -21,7 +23,7 @@ func Why(e *core.Eval, run *core.Run, s *lang.Stage, moved bool, held []core.Gat
 			core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)
 	}
 	verb := "does not hold"
-	if sr := run.Stages[s.ID]; sr != nil && sr.Status == core.StagePassed {
+	if sr := run.Stages[s.ID]; sr != nil && sr.Status == model.StagePassed {
 		verb = "no longer holds"
 	}
 	return fmt.Sprintf("gate %q %s (%s); checking again", s.ID, verb, core.FirstUnmet(held))

@@ -3,7 +3,8 @@ package httppoll
 import (
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -16,7 +17,7 @@ const Interval = 5 * time.Minute
 
 // Arm adds the next poll to sr, the run of stage, when stage is a gate with an http check
 // and no poll is armed yet.
-func Arm(stage *lang.Stage, sr *core.StageRun, now time.Time) {
+func Arm(stage *lang.Stage, sr *model.StageRun, now time.Time) {
 	if stage == nil || sr == nil || !polls(stage) {
 		return
 	}
@@ -25,7 +26,7 @@ func Arm(stage *lang.Stage, sr *core.StageRun, now time.Time) {
 			return
 		}
 	}
-	sr.Deadlines = append(sr.Deadlines, core.Deadline{Kind: Kind, At: now.Add(Interval)})
+	sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: Kind, At: now.Add(Interval)})
 }
 
 // polls reports whether a condition of stage is an http check.

@@ -3,6 +3,8 @@ package manual
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -11,7 +13,7 @@ import (
 // pipeline whose trigger is that event, or "". The comment is read from the facts by the
 // id the event gives, and its author needs the chat-ops permission (core.MayCommandAs):
 // otherwise anyone who may comment, a reader included, would start work and agents.
-func CommentRefused(e *core.Eval, in core.Input) string {
+func CommentRefused(e *core.Eval, in model.Input) string {
 	c := e.CommentByID(in.CommentID)
 	switch {
 	case c == nil:
@@ -44,7 +46,7 @@ func Refused(e *core.Eval, name string) (*lang.Pipeline, string) {
 		return nil, fmt.Sprintf("pipeline %s is a sub-pipeline: it starts from its parent's stage", p.Name)
 	case !e.ScopeFits(p):
 		return nil, fmt.Sprintf("pipeline %s does not run on this kind of subject (scope %s)", p.Name, p.Scope)
-	case e.Facts.PR.State != core.PROpen && !core.ClosingTrigger(p):
+	case e.Facts.PR.State != model.PROpen && !core.ClosingTrigger(p):
 		return nil, fmt.Sprintf("the subject is %s", e.Facts.PR.State)
 	}
 	if active := e.Active(p.Name); active != nil {
@@ -58,7 +60,7 @@ func Refused(e *core.Eval, name string) (*lang.Pipeline, string) {
 // today and is a person — a workflow holding the repository's token, an agent's included,
 // may dispatch the pipelines workflow, and apps may not use commands —, and a delivery
 // starts a pipeline once. The trigger's conditions are the start's own (trigger.Refused).
-func DispatchRefused(e *core.Eval, in core.Input) (*lang.Pipeline, string) {
+func DispatchRefused(e *core.Eval, in model.Input) (*lang.Pipeline, string) {
 	if core.IsApp(in.Actor) {
 		return nil, "it was dispatched by an app, and apps may not start pipelines"
 	}

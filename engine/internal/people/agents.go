@@ -1,8 +1,8 @@
 package people
 
 import (
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Agents are not people. An agent may act on GitHub as a machine user — a plain account
@@ -20,7 +20,7 @@ func AgentLogins(cfg *lang.Config) []string {
 	var out []string
 	for _, a := range cfg.Agents {
 		for _, l := range []string{a.Login, a.Assignee} {
-			if l != "" && !core.HasLogin(out, l) {
+			if l != "" && !model.HasLogin(out, l) {
 				out = append(out, l)
 			}
 		}
@@ -31,7 +31,7 @@ func AgentLogins(cfg *lang.Config) []string {
 // MarkAgents returns f with Agents set to cfg's agents' logins and the reviews and comments
 // they wrote marked as an app's, on the subject and on every other pull request read. The
 // facts passed in are not changed; f itself is returned when cfg names no agent login.
-func MarkAgents(cfg *lang.Config, f *core.Facts) *core.Facts {
+func MarkAgents(cfg *lang.Config, f *model.Facts) *model.Facts {
 	logins := AgentLogins(cfg)
 	if f == nil || len(logins) == 0 {
 		return f
@@ -40,13 +40,13 @@ func MarkAgents(cfg *lang.Config, f *core.Facts) *core.Facts {
 	out.Agents = logins
 	out.PR = markPR(&out, f.PR)
 	if f.PRs != nil {
-		out.PRs = make(map[int]*core.PullRequest, len(f.PRs))
+		out.PRs = make(map[int]*model.PullRequest, len(f.PRs))
 		for n, pr := range f.PRs {
 			out.PRs[n] = markPR(&out, pr)
 		}
 	}
 	if f.Others != nil {
-		out.Others = make(map[string]*core.PullRequest, len(f.Others))
+		out.Others = make(map[string]*model.PullRequest, len(f.Others))
 		for k, pr := range f.Others {
 			out.Others[k] = markPR(&out, pr)
 		}
@@ -60,13 +60,13 @@ func MarkAgents(cfg *lang.Config, f *core.Facts) *core.Facts {
 }
 
 // markPR is a copy of pr whose agents' reviews and comments are marked (nil stays nil).
-func markPR(f *core.Facts, pr *core.PullRequest) *core.PullRequest {
+func markPR(f *model.Facts, pr *model.PullRequest) *model.PullRequest {
 	if pr == nil {
 		return nil
 	}
 	cp := *pr
 	if pr.Reviews != nil {
-		cp.Reviews = make([]core.Review, len(pr.Reviews))
+		cp.Reviews = make([]model.Review, len(pr.Reviews))
 		for i, r := range pr.Reviews {
 			r.IsBot = r.IsBot || f.IsAgent(r.Author)
 			cp.Reviews[i] = r
@@ -76,11 +76,11 @@ func markPR(f *core.Facts, pr *core.PullRequest) *core.PullRequest {
 	return &cp
 }
 
-func markComments(f *core.Facts, cs []core.IssueComment) []core.IssueComment {
+func markComments(f *model.Facts, cs []model.IssueComment) []model.IssueComment {
 	if cs == nil {
 		return nil
 	}
-	out := make([]core.IssueComment, len(cs))
+	out := make([]model.IssueComment, len(cs))
 	for i, c := range cs {
 		c.IsBot = c.IsBot || f.IsAgent(c.Author)
 		out[i] = c

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -24,12 +26,12 @@ import (
 // their authors' permissions, and the teams of chatops.from and of the stage they may
 // approve for. It asks only for what can change the outcome, so an event with nothing new
 // from people costs no request.
-func Needed(cfg *lang.Config, st *core.State, f *core.Facts) core.Needs {
+func Needed(cfg *lang.Config, st *model.State, f *model.Facts) model.Needs {
 	if f != nil && f.PR == nil && f.Issue != nil {
 		f = core.SubjectView(f) // step_issue.go: the issue as the subject
 	}
 	if cfg == nil || st == nil || f == nil || f.PR == nil {
-		return core.Needs{}
+		return model.Needs{}
 	}
 	teams, logins := map[string]string{}, map[string]string{}
 	// addGroup asks for the teams of group name when one of who is not a user of it.
@@ -39,7 +41,7 @@ func Needed(cfg *lang.Config, st *core.State, f *core.Facts) core.Needs {
 			return
 		}
 		for _, w := range who {
-			if !core.HasLogin(g.Users, w) {
+			if !model.HasLogin(g.Users, w) {
 				for _, t := range g.Teams {
 					teams[strings.ToLower(t)] = t
 				}
@@ -96,7 +98,7 @@ func Needed(cfg *lang.Config, st *core.State, f *core.Facts) core.Needs {
 	for _, g := range cfg.Settings.ChatOpsFrom {
 		addGroup(g, commanders)
 	}
-	n := core.Needs{Teams: slices.Sorted(maps.Values(teams))}
+	n := model.Needs{Teams: slices.Sorted(maps.Values(teams))}
 	for _, l := range slices.Sorted(maps.Values(logins)) {
 		if l != "" {
 			n.Permissions = append(n.Permissions, l)

@@ -6,20 +6,20 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Clone deep-copies a state, field by field: what one event costs must not grow with the
 // stages its runs passed, so the copy does not go through JSON. The values of contexts,
 // variables and outputs are copied as JSON would give them back (numbers as float64),
 // as they are when the state is loaded. TestCloneCopiesEveryField holds it to every field.
-func Clone(st *core.State) *core.State {
+func Clone(st *model.State) *model.State {
 	if st == nil {
-		return &core.State{Version: 1}
+		return &model.State{Version: 1}
 	}
 	out := *st
 	if st.Runs != nil {
-		out.Runs = make([]*core.Run, len(st.Runs))
+		out.Runs = make([]*model.Run, len(st.Runs))
 		for i, r := range st.Runs {
 			out.Runs[i] = cloneRun(r)
 		}
@@ -34,14 +34,14 @@ func Clone(st *core.State) *core.State {
 	return &out
 }
 
-func cloneRun(r *core.Run) *core.Run {
+func cloneRun(r *model.Run) *model.Run {
 	if r == nil {
 		return nil
 	}
 	out := *r
 	if r.Stages != nil {
-		out.Stages = make(map[string]*core.StageRun, len(r.Stages))
-		slab := make([]core.StageRun, len(r.Stages)) // one allocation for all the records
+		out.Stages = make(map[string]*model.StageRun, len(r.Stages))
+		slab := make([]model.StageRun, len(r.Stages)) // one allocation for all the records
 		i := 0
 		for id, sr := range r.Stages {
 			if sr == nil {
@@ -64,7 +64,7 @@ func cloneRun(r *core.Run) *core.Run {
 }
 
 // cloneStageRun makes out, a copy of a record, share nothing with it.
-func cloneStageRun(out *core.StageRun) {
+func cloneStageRun(out *model.StageRun) {
 	sr := *out
 	out.Deadlines = slices.Clone(sr.Deadlines)
 	out.Results = slices.Clone(sr.Results)

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // Same reports whether a and b hold the same state, field by field: what Result
@@ -14,7 +14,7 @@ import (
 // absent lists and maps are the same (the state file omits both), instants are compared
 // as instants, and values of contexts, variables and outputs as JSON values.
 // TestSameStateSeesEveryField holds it to every field.
-func Same(a, b *core.State) bool {
+func Same(a, b *model.State) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -33,12 +33,12 @@ func sameSlice[T any](a, b []T, same func(x, y T) bool) bool {
 	return slices.EqualFunc(a, b, same)
 }
 
-func samePast(a, b core.PastRun) bool {
+func samePast(a, b model.PastRun) bool {
 	return a.ID == b.ID && a.Pipeline == b.Pipeline && a.Status == b.Status && a.TriggerKey == b.TriggerKey &&
 		a.TriggerAt.Equal(b.TriggerAt) && a.StartedAt.Equal(b.StartedAt) && a.Parent == b.Parent
 }
 
-func sameRun(a, b *core.Run) bool {
+func sameRun(a, b *model.Run) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -58,16 +58,16 @@ func sameRun(a, b *core.Run) bool {
 		a.Parent == b.Parent && a.ParentAttempt == b.ParentAttempt && a.Depth == b.Depth
 }
 
-func sameTransition(a, b core.Transition) bool {
+func sameTransition(a, b model.Transition) bool {
 	return a.At.Equal(b.At) && a.Actor == b.Actor && a.From == b.From && a.To == b.To && a.Why == b.Why && a.Kind == b.Kind
 }
 
-func sameIntent(a, b core.Intent) bool {
+func sameIntent(a, b model.Intent) bool {
 	return a.Key == b.Key && a.Kind == b.Kind && a.Stage == b.Stage && a.Attempt == b.Attempt && a.SHA == b.SHA &&
 		a.Try == b.Try && a.At.Equal(b.At) && a.Until.Equal(b.Until) && a.Dispatch == b.Dispatch && a.Target == b.Target
 }
 
-func sameStageRun(a, b *core.StageRun) bool {
+func sameStageRun(a, b *model.StageRun) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -90,19 +90,19 @@ func samePtr[T any](a, b *T, same func(x, y T) bool) bool {
 	return same(*a, *b)
 }
 
-func sameDeadline(a, b core.Deadline) bool {
+func sameDeadline(a, b model.Deadline) bool {
 	return a.Kind == b.Kind && a.At.Equal(b.At) && a.N == b.N && a.Branch == b.Branch
 }
 
-func sameApproval(a, b core.Approval) bool {
+func sameApproval(a, b model.Approval) bool {
 	return a.Login == b.Login && a.SHA == b.SHA && a.At.Equal(b.At) && a.Comment == b.Comment
 }
 
-func sameOutputsFile(a, b core.OutputsFile) bool {
+func sameOutputsFile(a, b model.OutputsFile) bool {
 	return a.Path == b.Path && a.Digest == b.Digest && a.Bytes == b.Bytes && slices.Equal(a.Keys, b.Keys)
 }
 
-func sameStale(a, b core.Stale) bool {
+func sameStale(a, b model.Stale) bool {
 	return a.At.Equal(b.At) && a.Why == b.Why && a.Verdict == b.Verdict && a.SHA == b.SHA && slices.Equal(a.Reviews, b.Reviews)
 }
 

@@ -7,16 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine/internal/core"
 )
 
 // full returns a state in which every field of every type it holds is set, each to a
 // value of its own.
-func full() *core.State {
-	var st core.State
+func full() *model.State {
+	var st model.State
 	n := 0
 	fill(reflect.ValueOf(&st).Elem(), &n)
 	return &st
@@ -112,14 +112,14 @@ func changed(leaf reflect.Value) {
 // the copy leaves the original as it was.
 func TestCloneCopiesEveryField(t *testing.T) {
 	st := full()
-	before := string(core.MustJSON(st))
+	before := string(model.MustJSON(st))
 	c := Clone(st)
-	require.Equal(t, before, string(core.MustJSON(c)))
+	require.Equal(t, before, string(model.MustJSON(c)))
 	require.True(t, Same(st, c))
 	leaves(reflect.ValueOf(c).Elem(), func(path string, leaf reflect.Value, commit func()) {
 		changed(leaf)
 		commit()
-		require.Equal(t, before, string(core.MustJSON(st)), "changing %s of the copy changed the original", path)
+		require.Equal(t, before, string(model.MustJSON(st)), "changing %s of the copy changed the original", path)
 	}, "State", func() {})
 }
 
@@ -145,9 +145,9 @@ func TestSameStateSeesEveryField(t *testing.T) {
 // What the state file keeps the same is the same state: empty and absent lists, an
 // instant in another zone, a number held as an int or a float64.
 func TestSameStateComparesAsStored(t *testing.T) {
-	a := &core.State{Version: 1, Runs: []*core.Run{{ID: "r", StartedAt: t0, Stages: map[string]*core.StageRun{"s": {Results: []core.GateResult{}}},
+	a := &model.State{Version: 1, Runs: []*model.Run{{ID: "r", StartedAt: t0, Stages: map[string]*model.StageRun{"s": {Results: []model.GateResult{}}},
 		Context: map[string]any{"n": 7}}}}
-	b := &core.State{Version: 1, Runs: []*core.Run{{ID: "r", StartedAt: t0.In(time.FixedZone("CET", 3600)), Stages: map[string]*core.StageRun{"s": {}},
+	b := &model.State{Version: 1, Runs: []*model.Run{{ID: "r", StartedAt: t0.In(time.FixedZone("CET", 3600)), Stages: map[string]*model.StageRun{"s": {}},
 		Context: map[string]any{"n": float64(7)}}}}
 	assert.True(t, Same(a, b))
 	b.Runs[0].Context["n"] = float64(8)
@@ -158,8 +158,8 @@ func TestSameStateComparesAsStored(t *testing.T) {
 // Every field of the state goes through the stored form (core/run_json.go) and back.
 func TestStoredStateReadsBack(t *testing.T) {
 	st := full()
-	var decoded core.State
-	require.NoError(t, json.Unmarshal(core.MustJSON(st), &decoded))
+	var decoded model.State
+	require.NoError(t, json.Unmarshal(model.MustJSON(st), &decoded))
 	assert.True(t, Same(st, &decoded))
 }
 

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -30,7 +32,7 @@ const (
 // labels. Another label added to a subject that carries them already satisfies nothing:
 // it is at most the occasion of a late start, which counts only a trigger that began to
 // hold after the pipeline's definition. An event that does not say its label is not one.
-func IsTriggerEvent(p *lang.Pipeline, in core.Input) bool {
+func IsTriggerEvent(p *lang.Pipeline, in model.Input) bool {
 	t := p.Trigger
 	if t.Event == "" || t.Event != in.Event {
 		return false
@@ -50,9 +52,9 @@ func IsTriggerEvent(p *lang.Pipeline, in core.Input) bool {
 // whoever started it as `trigger.sender` (and a `/pipeline start` as `trigger.comment`).
 // loud says the reason is worth the job log even
 // for a late start (an `if` that cannot be evaluated).
-func Refused(e *core.Eval, p *lang.Pipeline, in core.Input, kind StartKind) (why string, loud bool) {
+func Refused(e *core.Eval, p *lang.Pipeline, in model.Input, kind StartKind) (why string, loud bool) {
 	pr := e.Facts.PR
-	if pr.State != core.PROpen && !core.ClosingTrigger(p) {
+	if pr.State != model.PROpen && !core.ClosingTrigger(p) {
 		return fmt.Sprintf("the subject is %s", pr.State), false
 	}
 	if why := mustMatch(e, p); why != "" {
@@ -103,7 +105,7 @@ func stateUnmet(e *core.Eval, p *lang.Pipeline) string {
 // the expression gives true: false, anything that is not a boolean, and an error all keep
 // it from starting, and why is returned (loud for an error, which the job log always
 // shows). As a trigger is level-triggered, a later event evaluates it again.
-func ifRefused(e *core.Eval, p *lang.Pipeline, in core.Input, onEvent bool) (why string, loud bool) {
+func ifRefused(e *core.Eval, p *lang.Pipeline, in model.Input, onEvent bool) (why string, loud bool) {
 	x := p.Trigger.If
 	if x == nil {
 		return "", false
@@ -118,7 +120,7 @@ func ifRefused(e *core.Eval, p *lang.Pipeline, in core.Input, onEvent bool) (why
 	return "", false
 }
 
-func ifEnv(e *core.Eval, p *lang.Pipeline, in core.Input, onEvent bool) lang.Env {
+func ifEnv(e *core.Eval, p *lang.Pipeline, in model.Input, onEvent bool) lang.Env {
 	trig := core.TriggerEnv(e.Facts)
 	if _, action, ok := strings.Cut(p.Trigger.Event, "."); ok {
 		trig["action"] = action
@@ -132,5 +134,5 @@ func ifEnv(e *core.Eval, p *lang.Pipeline, in core.Input, onEvent bool) lang.Env
 	if c := e.CommentByID(in.CommentID); onEvent && c != nil && !c.Disowned() { // someone else's words are not its author's
 		trig["comment"] = map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Author}}
 	}
-	return lang.Env{"trigger": trig, "github": core.FactsEnv(e.Facts)}
+	return lang.Env{"trigger": trig, "github": model.FactsEnv(e.Facts)}
 }

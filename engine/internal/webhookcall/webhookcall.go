@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -26,7 +28,7 @@ const (
 // Render renders the request of webhook stage, its templates over the env that env gives,
 // within what settings allow. env is called only once the host is allowed: building it
 // reads the run's variables, whose evaluation may log.
-func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*core.WebhookCall, error) {
+func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*model.WebhookCall, error) {
 	r := stage.Request
 	if r == nil || r.URL == nil {
 		return nil, fmt.Errorf("webhook stage %q has no url", stage.ID)
@@ -43,7 +45,7 @@ func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*c
 	if err != nil {
 		return nil, err
 	}
-	call := &core.WebhookCall{Method: r.Method, URL: u, Host: host, Expect: stage.ExpectStatus, Timeout: stage.Timeout,
+	call := &model.WebhookCall{Method: r.Method, URL: u, Host: host, Expect: stage.ExpectStatus, Timeout: stage.Timeout,
 		Allow: settings.WebhookHosts, AllowPrivate: settings.WebhookAllowPrivate}
 	if call.Method == "" {
 		call.Method = "POST"
@@ -55,10 +57,10 @@ func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*c
 		call.Timeout = DefaultTimeout
 	}
 	for _, h := range r.Headers {
-		wh := core.WebhookHeader{Name: h.Key}
+		wh := model.WebhookHeader{Name: h.Key}
 		for _, part := range h.Parts {
 			if part.Secret != "" {
-				wh.Parts = append(wh.Parts, core.WebhookHeaderPart{Secret: part.Secret})
+				wh.Parts = append(wh.Parts, model.WebhookHeaderPart{Secret: part.Secret})
 				continue
 			}
 			text, err := core.RenderStrict(part.Text, vars)
@@ -68,7 +70,7 @@ func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*c
 			if i := strings.IndexFunc(text, func(c rune) bool { return c < ' ' && c != '\t' || c == 0x7f }); i >= 0 {
 				return nil, fmt.Errorf("header %q: its value holds a control character (%q); refused", h.Key, text[i])
 			}
-			wh.Parts = append(wh.Parts, core.WebhookHeaderPart{Text: text})
+			wh.Parts = append(wh.Parts, model.WebhookHeaderPart{Text: text})
 		}
 		call.Headers = append(call.Headers, wh)
 	}

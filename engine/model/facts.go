@@ -1,11 +1,9 @@
-package core
+package model
 
 import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/deploy"
-	"github.com/org/pipeline-action/engine/internal/httpfact"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -110,9 +108,9 @@ type PullRequest struct {
 	Reviews    []Review      // oldest first
 	Checks     []CheckResult // check runs and commit statuses on HeadSHA
 	// Deployments are HeadSHA's latest deployments (the `deployment` check reads them).
-	Deployments deploy.Deployments
+	Deployments Deployments
 	// HTTP are the answers of the `http` checks' urls, by url; nil, or a url missing, when not fetched.
-	HTTP      httpfact.Answers
+	HTTP      HTTPAnswers
 	CreatedAt time.Time
 	// Timeline holds the latest events that start pipelines or make approvals stale
 	// (labels added and removed, reopenings, drafts, base changes), oldest first.
@@ -310,4 +308,42 @@ type CheckResult struct {
 	App        string // check runs: the node id of the app owning the check suite ("" if unknown)
 	Suite      string // check runs: the node id of the check suite
 	Workflow   string // check runs of an Actions workflow: the workflow's name
+}
+
+// LatestReviews returns each reviewer's latest review that states an opinion (APPROVED,
+// CHANGES_REQUESTED or DISMISSED), in the order reviewers first appear: the one rule of
+// which review counts, for human stages and gates alike. A later COMMENTED review does not
+// undo an approval or a request for changes. Logins compare without case, as GitHub's do;
+// reviews without an author (deleted users) are skipped.
+func LatestReviews(reviews []Review) []Review {
+	idx := map[string]int{}
+	var out []Review
+	for _, r := range reviews {
+		switch r.State {
+		case ReviewApproved, ReviewChangesRequested, ReviewDismissed:
+		default:
+			continue
+		}
+		if r.Author == "" {
+			continue
+		}
+		k := strings.ToLower(r.Author)
+		if i, ok := idx[k]; ok {
+			out[i] = r
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, r)
+	}
+	return out
+}
+
+// Comment is pr's comment with id among those read, or nil.
+func (pr *PullRequest) Comment(id int64) *IssueComment {
+	for i := range pr.Comments {
+		if c := &pr.Comments[i]; id != 0 && c.ID == id {
+			return c
+		}
+	}
+	return nil
 }

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/model"
+
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -32,7 +33,7 @@ import (
 // Node ids are derived from stage ids so that any stage id is safe in Mermaid;
 // labels are quoted. The output is deterministic: stages in file order, then end
 // nodes in order of first reference. A nil pipeline gives "".
-func Mermaid(p *lang.Pipeline, run *core.Run) string {
+func Mermaid(p *lang.Pipeline, run *model.Run) string {
 	if p == nil {
 		return ""
 	}
@@ -334,7 +335,7 @@ func ShortDuration(d time.Duration) string {
 }
 
 // style writes the class definitions and assignments for run.
-func (g *graph) style(b *strings.Builder, run *core.Run) {
+func (g *graph) style(b *strings.Builder, run *model.Run) {
 	b.WriteString("    classDef current fill:#fff3cd,stroke:#d39e00,stroke-width:3px\n")
 	b.WriteString("    classDef done fill:#d4edda,stroke:#28a745\n")
 	b.WriteString("    classDef failed fill:#f8d7da,stroke:#dc3545\n")
@@ -346,9 +347,9 @@ func (g *graph) style(b *strings.Builder, run *core.Run) {
 			return
 		}
 		switch sr.Status {
-		case core.StagePassed, core.StageSucceeded:
+		case model.StagePassed, model.StageSucceeded:
 			classes["done"] = append(classes["done"], id)
-		case core.StageFailed:
+		case model.StageFailed:
 			classes["failed"] = append(classes["failed"], id)
 		}
 	}
@@ -367,10 +368,10 @@ func (g *graph) style(b *strings.Builder, run *core.Run) {
 			mark(g.branches[b], b.ID)
 		}
 	}
-	if id, ok := g.ids[endKey+lang.TargetComplete]; ok && run.Status == core.RunCompleted {
+	if id, ok := g.ids[endKey+lang.TargetComplete]; ok && run.Status == model.RunCompleted {
 		classes["done"] = append(classes["done"], id)
 	}
-	if id, ok := g.ids[endKey+lang.TargetFail]; ok && run.Status == core.RunFailed {
+	if id, ok := g.ids[endKey+lang.TargetFail]; ok && run.Status == model.RunFailed {
 		classes["failed"] = append(classes["failed"], id)
 	}
 	for _, c := range []string{"current", "done", "failed"} {

@@ -1,4 +1,4 @@
-package core
+package model
 
 import "time"
 
@@ -124,3 +124,33 @@ type Input struct {
 	// DoneBy is Result.DoneBy of the Step or Settle before, in the same invocation.
 	DoneBy string
 }
+
+// Effect kinds of these actions.
+const (
+	EffectLabel            EffectKind = "label" // Labels added, Remove removed
+	EffectCloseIssue       EffectKind = "close_issue"
+	EffectCreateIssue      EffectKind = "create_issue"
+	EffectRequestReviewers EffectKind = "request_reviewers"
+	EffectAssign           EffectKind = "assign"
+)
+
+// EffectDispatch starts an agent.
+const EffectDispatch EffectKind = "dispatch"
+
+// Keys of the list effects: <run>/<list>/<item>/<action>.
+const (
+	ListOnComplete = "on_complete"
+	ListOnError    = "on_error"
+)
+
+// EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
+const (
+	EffectUpdateBranch       EffectKind = "update_branch"
+	MergeStateBehind                    = "BEHIND"
+	MergeStateUnknown                   = "UNKNOWN"
+	RuleWhenBehind                      = "when_behind"
+	MergeUnknownWhy                     = "GitHub has not computed whether the pull request can be merged yet"
+	MergeUnknownWho                     = "GitHub (computing mergeability; checked again on the next event or sweep)"
+	UpdateBranchWho                     = "GitHub (bringing the branch up to date with its base)"
+	UpdateBranchUpToDateDone            = "the branch is up to date with its base"
+)

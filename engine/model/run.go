@@ -1,4 +1,4 @@
-package core
+package model
 
 import (
 	"strconv"
@@ -267,3 +267,9 @@ const KindLoop, KindRetry, KindError = "loop", "retry", "error"
 // MaxHistory caps Run.History: it keeps its first HistoryHead entries, where the run
 // began, and the newest; those between go first (the state branch's audit keeps them).
 const MaxHistory, HistoryHead = 50, 5
+
+// Bounds on what set_variable and set_shared keep in the state (which a comment holds too).
+const (
+	MaxVariableBytes = 2048 // the JSON of one value
+	MaxVariables     = 50   // names in one namespace
+)

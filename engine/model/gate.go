@@ -1,4 +1,4 @@
-package core
+package model
 
 // GateStatus is the outcome of one gate condition.
 type GateStatus string

@@ -1,0 +1,130 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// FactsEnv returns the "github" root of an expression's Env, built from facts:
+//
+//	github.repo, github.default_branch, github.viewer
+//	github.pr.number, title, state ("open" | "closed" | "merged"), draft, author,
+//	          base, head (branch names), head_sha, labels (names),
+//	          mergeable (true, false, or null while GitHub is still computing it),
+//	          linked_issues (the issue numbers it closes when merged),
+//	          linked_issues_from ("github": GitHub's links; "body": the closing keywords of
+//	          its body, read by the action for a PR into another branch than the default
+//	          one, where GitHub links none; "" when it links none),
+//	          checks  [{name, kind, state, conclusion}],
+//	          reviews [{author, state, commit_sha, submitted_at, can_push, is_bot}] (oldest first)
+//
+//	github.issue.number, title, state ("open" | "closed"), author, labels (names): the
+//	          subject, when it is an issue (a `scope: issue` run; github.pr is then the
+//	          run's pull request, context.pr_number, or null while it has none)
+//
+// github.pr is null when the facts hold no pull request. Numbers are ints; the Env
+// holds no pointer into facts.
+func FactsEnv(f *Facts) map[string]any {
+	gh := map[string]any{"pr": nil}
+	if f == nil {
+		return gh
+	}
+	gh["repo"] = f.Repo
+	gh["default_branch"] = f.DefaultBranch
+	gh["viewer"] = f.Viewer
+	if f.Issue != nil {
+		gh["issue"] = IssueEnv(f.Issue) // step_issue.go
+	}
+	if f.PR == nil {
+		return gh
+	}
+	pr := f.PR
+	var mergeable any
+	switch pr.Mergeable {
+	case Mergeable:
+		mergeable = true
+	case Conflicting:
+		mergeable = false
+	}
+	labels := make([]any, len(pr.Labels))
+	for i, l := range pr.Labels {
+		labels[i] = l
+	}
+	checks := make([]any, len(pr.Checks))
+	for i, c := range pr.Checks {
+		checks[i] = map[string]any{"name": c.Name, "kind": c.Kind, "state": c.State, "conclusion": c.Conclusion}
+	}
+	reviews := make([]any, len(pr.Reviews))
+	for i, r := range pr.Reviews {
+		reviews[i] = map[string]any{"author": r.Author, "state": r.State, "commit_sha": r.CommitSHA,
+			"submitted_at": r.SubmittedAt, "can_push": r.CanPush, "is_bot": r.IsBot}
+	}
+	linked := make([]any, len(pr.LinkedIssues))
+	for i, n := range pr.LinkedIssues {
+		linked[i] = n
+	}
+	gh["pr"] = map[string]any{
+		"number":             pr.Number,
+		"title":              pr.Title,
+		"state":              pr.State,
+		"draft":              pr.Draft,
+		"author":             pr.Author,
+		"base":               pr.BaseRef,
+		"head":               pr.HeadRef,
+		"head_sha":           pr.HeadSHA,
+		"mergeable":          mergeable,
+		"labels":             labels,
+		"linked_issues":      linked,
+		"linked_issues_from": linkedFrom(pr), // step_close_issue.go
+		"checks":             checks,
+		"reviews":            reviews,
+	}
+	return gh
+}
+
+// ContextInt reads a number of the context as JSON gives it back (a float64) or as the
+// engine wrote it.
+func ContextInt(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case int64:
+		return int(n)
+	case float64:
+		if n > 0 && n < math.MaxInt32 && n == math.Trunc(n) {
+			return int(n)
+		}
+	}
+	return 0
+}
+
+// IssueEnv is github.issue: number, title, state, author, labels.
+func IssueEnv(is *Issue) map[string]any {
+	labels := make([]any, len(is.Labels))
+	for i, l := range is.Labels {
+		labels[i] = l
+	}
+	return map[string]any{"number": is.Number, "title": is.Title, "state": is.State, "author": is.Author, "labels": labels}
+}
+
+// subjectNumber is N of owner/name#N; 0 when s ends otherwise.
+func subjectNumber(s string) int {
+	i := strings.LastIndexByte(s, '#')
+	var n int
+	if _, err := fmt.Sscanf(s[i+1:], "%d", &n); err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// linkedFrom is github.pr.linked_issues_from: where pr's linked issues come from.
+func linkedFrom(pr *PullRequest) string {
+	switch {
+	case len(pr.LinkedIssues) == 0:
+		return ""
+	case pr.LinkedFrom == LinkedFromBody:
+		return LinkedFromBody
+	}
+	return "github"
+}

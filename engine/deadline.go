@@ -33,8 +33,8 @@ var (
 	deadlineArmers   = []deadlineArmer{core.ArmTimeout, httppoll.Arm}
 	deadlineHandlers = map[string]deadlineHandler{
 		model.DeadlineTimeout:      (*eval).timedOut,
-		model.DeadlineMergeability: (*eval).MergeabilityDue, // step_merge_poll.go
-		model.DeadlineFollow:       (*eval).FollowDue,       // step_multipr.go
+		model.DeadlineMergeability: (*eval).MergeabilityDue,
+		model.DeadlineFollow:       (*eval).FollowDue,
 		// A rate limit ended: the stage is evaluated as usual, which tries its effect again.
 		model.DeadlineRetry: func(*eval, *lang.Pipeline, *model.Run, *lang.Stage, model.Deadline) bool { return false },
 		httppoll.Kind: func(e *eval, _ *lang.Pipeline, run *model.Run, stage *lang.Stage, _ model.Deadline) bool {

@@ -109,7 +109,7 @@ func (g *guardCheck) recheck(s *lang.Stage) guardVerdict {
 }
 
 // skips reports whether the condition of s decidedly does not hold today, so that the
-// run skips s (step_condition.go).
+// run skips s.
 func (g *guardCheck) skips(s *lang.Stage) bool {
 	return s.Condition != nil && g.e.GuardSkips(s.Condition)
 }

@@ -61,7 +61,7 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 		return
 	}
 	if stage != nil && stage.Type == lang.StageWebhook {
-		e.reconcileWebhook(run, stage, it) // step_webhook.go
+		e.reconcileWebhook(run, stage, it)
 		return
 	}
 	sr := run.Stages[it.Stage]
@@ -69,7 +69,7 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 		drop("its pipeline or stage is gone from the config, or the run has moved on from it; dropped")
 		return
 	}
-	if restore := e.intentOnRunPR(run, it); restore != nil { // step_issue.go
+	if restore := e.intentOnRunPR(run, it); restore != nil {
 		defer restore()
 	}
 	pr := e.Facts.PR
@@ -97,7 +97,7 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 		e.actionFailed(run, stage, fmt.Sprintf("the outcome of opening the issue, asked for at %s, is unknown; it is not opened again, so that it is not opened twice", it.At.UTC().Format(time.RFC3339)))
 		return
 	}
-	if it.Kind == model.EffectDispatch && !slices.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) { // step_notify_agent.go
+	if it.Kind == model.EffectDispatch && !slices.Contains(pr.Posted, it.Key) && e.notifyAgentUnknown(run, stage, it) {
 		return
 	}
 	e.Intents.Unknown[it.Key] = it

@@ -198,7 +198,7 @@ func TestIntentAbandonedMergeIsGuardedAgain(t *testing.T) {
 	assert.Empty(t, next.State.Runs[0].Intents)
 
 	// Closed without merging, its closed event lost: the merge cannot happen, and the run is
-	// cancelled by the next event (step_closed.go).
+	// cancelled by the next event.
 	closed := prFacts("ok")
 	closed.PR.State = model.PRClosed
 	next = Step(cfg, res.State, model.Input{Key: "k2", Event: "status"}, closed, until)

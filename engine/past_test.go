@@ -13,7 +13,7 @@ import (
 // A finished run that left State.Runs for State.Past still keeps its pipeline from
 // starting again for the same trigger (the same delivery, or a label that was not added
 // anew), and the next run's number follows the highest so far — and the seconds since
-// the pull request was created, in minutes (run_number.go).
+// the pull request was created, in minutes.
 func TestStepPastRunsCount(t *testing.T) {
 	cfg := holdConfig()
 	f := prFacts("security", "ok")

@@ -18,11 +18,11 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 	e.Settle.Settling = true
 	e.noteDone(outcomes)
 	for _, o := range outcomes {
-		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleWebhook(o) { // unanswered: settle_unanswered.go
+		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleWebhook(o) {
 			continue
 		}
 		run, stage := e.FindEffect(o.Key)
-		if run == nil && e.ListOutcome(o) { // step_lists.go
+		if run == nil && e.ListOutcome(o) {
 			continue
 		}
 		if run == nil {
@@ -52,7 +52,7 @@ func (e *eval) settle(run *model.Run, stage *lang.Stage, o model.Outcome) {
 	e.NoteRefused(run)
 	sr.Tries++
 	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, model.Plural(sr.Tries, "time", "times"))
-	if o.Escalate { // step_merge_refusal.go
+	if o.Escalate {
 		e.mergeRefused(run, stage, o)
 		return
 	}

@@ -15,7 +15,7 @@ import (
 // could perform it twice, so the effect's intent stays, as if no outcome were known: its
 // run waits, as for an effect in flight, and later events reconcile it from what GitHub
 // shows — done if that shows it performed, asked for again only when that shows it
-// certainly was not (reconcile; dispatch_unknown.go for agents). An agent's label or
+// certainly was not (reconcile). An agent's label or
 // assign dispatch holds no intent (adding either twice changes nothing on GitHub); one is
 // written here, in flight no longer than this moment, so that the next event looks before
 // sending it again. A merge is settled as a refusal, tried again on the next event: a

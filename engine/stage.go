@@ -14,7 +14,7 @@ import (
 // handles, what the merge guard re-checks of it, and how it moves as a branch of a
 // parallel stage. Each type implements it once, in the file of the type, and is listed
 // in stageTypes; what every stage shares (its timeout, mergeability polls, following
-// other pull requests) is in the tables of deadline.go.
+// other pull requests) is in the tables of deadline kinds.
 type stageType interface {
 	// arm adds the deadlines of the type's own to sr, whose stage was just entered at now.
 	arm(stage *lang.Stage, sr *model.StageRun, now time.Time)
@@ -23,7 +23,7 @@ type stageType interface {
 	// deadline is the handler of a deadline kind of the type's own, or nil.
 	deadline(kind string) deadlineHandler
 	// recheck is the merge guard's judgement of s, a stage of the type on a path to the
-	// merge, on today's facts (guard.go).
+	// merge, on today's facts.
 	recheck(g *guardCheck, s *lang.Stage) guardVerdict
 	// stillHolds reports whether s, which the run left as sr says, holds for the merge
 	// guard on today's facts.
@@ -32,7 +32,7 @@ type stageType interface {
 	// when the type is none a branch may have.
 	branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool
 	// answer applies a, what came back of the work stage sent out, to run, which stands
-	// at the attempt a names (answer.go).
+	// at the attempt a names.
 	answer(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage, a answer)
 	// worker is who works on s, as the status shows it beside the stage: its kind
 	// ("agent") and name ("reviewer"), or "" and "" when nobody but the step loop does.

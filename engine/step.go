@@ -31,8 +31,8 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
-	e.NoteHeads()       // internal/core/authority.go: before anything people did is counted
-	e.reactLevelAll(in) // step_react_level.go: a push whose event is missing came first
+	e.NoteHeads()       // before anything people did is counted
+	e.reactLevelAll(in) // a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
@@ -44,7 +44,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 			e.DropDeadlines(run)
 			continue
 		}
-		e.react(p, run, in) // step_react.go
+		e.react(p, run, in)
 	}
 	for _, run := range e.St.Runs {
 		if p := cfg.PipelineFor(run); p != nil && !run.Status.Final() {
@@ -53,11 +53,11 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 			}
 		}
 	}
-	e.closedSubject()   // step_closed.go: whatever events were lost
-	e.dispatchStart(in) // step_chatops_start.go
+	e.closedSubject() // whatever events were lost
+	e.dispatchStart(in)
 	e.startTriggered(in)
 	if in.Report != nil {
-		e.deliver(answer{report: in.Report}) // answer.go
+		e.deliver(answer{report: in.Report})
 	}
 	if in.AgentFailure != nil {
 		e.deliver(answer{failure: in.AgentFailure})
@@ -83,7 +83,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 		if len(only) > 0 && !slices.Contains(only, p.Name) {
 			continue
 		}
-		if !e.ScopeFits(p) { // step_issue.go
+		if !e.ScopeFits(p) {
 			continue
 		}
 		onEvent := trigger.IsTriggerEvent(p, in) // a labeled trigger's own label, not any
@@ -124,7 +124,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 			}
 			continue
 		}
-		if why := e.commentRefused(p, in, onEvent); why != "" { // step_chatops_start.go
+		if why := e.commentRefused(p, in, onEvent); why != "" {
 			e.Logf("pipeline %q: %s; not started", p.Name, why)
 			continue
 		}
@@ -159,7 +159,7 @@ func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Tim
 		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]model.Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
 		Visits:   core.CopyVisits(in.Visits), DoneBy: in.DoneBy}}
-	e.IssueView() // step_issue.go
+	e.IssueView()
 	return e
 }
 
@@ -167,7 +167,7 @@ func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Tim
 // and the run stands at that stage, or the action itself merged it and the stage lies
 // ahead of the run (a merge whose state was not saved). Nil otherwise.
 func (e *eval) ownMerge(p *lang.Pipeline, run *model.Run) *lang.Stage {
-	pr := e.RunPR(run) // step_issue.go
+	pr := e.RunPR(run)
 	if pr == nil || pr.State != model.PRMerged {
 		return nil
 	}
@@ -207,7 +207,7 @@ func (e *eval) start(p *lang.Pipeline, in model.Input, kind trigger.StartKind, s
 		}
 		return no
 	}
-	n := e.NextRunNumber(p.Name) // internal/core/run_number.go
+	n := e.NextRunNumber(p.Name)
 	run := &model.Run{
 		ID:         fmt.Sprintf("%s/%d/%d", p.Name, e.Facts.PR.Number, n),
 		Pipeline:   p.Name,
@@ -227,7 +227,7 @@ func (e *eval) start(p *lang.Pipeline, in model.Input, kind trigger.StartKind, s
 	e.Logf("run %s %s", run.ID, why)
 	e.NoteHead(run)
 	e.initContext(p, run)
-	e.initVariables(p, run) // step_variables.go
+	e.initVariables(p, run)
 	if len(p.Stages) == 0 {
 		e.finish(run, model.RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return ""
@@ -247,7 +247,7 @@ const sharedPasses = 3
 // one, and a hold that could not be placed holds everything after it. A run that sets a
 // shared variable may let an earlier run's gate pass: the runs are gone through again.
 func (e *eval) advanceAll() {
-	e.reapChildren() // step_pipeline.go
+	e.reapChildren()
 	defer e.reapChildren()
 	for range sharedPasses {
 		before, _ := json.Marshal(e.St.Shared)
@@ -274,7 +274,7 @@ func (e *eval) advancePass() bool {
 	for _, run := range e.St.Runs {
 		// Final runs stay in the order only to hold back the runs after one whose
 		// effect was just refused.
-		// A sub-pipeline's run is advanced by its parent's stage (step_pipeline.go).
+		// A sub-pipeline's run is advanced by its parent's stage.
 		if p := e.Cfg.PipelineFor(run); p != nil && run.Parent == "" && (!run.Status.Final() || e.refusedDeep(run)) {
 			order = append(order, entry{run, p})
 		}
@@ -317,7 +317,7 @@ func (e *eval) advancePass() bool {
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *lang.Pipeline, run *model.Run) {
 	g := e.NewMoveGuard(p, run)
-	defer e.FollowOthers(p, run) // step_multipr.go
+	defer e.FollowOthers(p, run)
 	for e.advance(p, run) {
 		if run.Status.Final() {
 			return
@@ -339,18 +339,18 @@ func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
 		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
-	t := stageTypes[stage.Type] // stage.go
+	t := stageTypes[stage.Type]
 	if t == nil {
 		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String()))
 		return false
 	}
-	if e.enterCondition(p, run, stage) { // step_condition.go
+	if e.enterCondition(p, run, stage) {
 		return true
 	}
 	if moved, stop := e.due(p, run, stage); stop {
 		return moved
 	}
-	if moved, done := e.issueStage(p, run, stage); done { // step_issue.go
+	if moved, done := e.issueStage(p, run, stage); done {
 		return moved
 	}
 	return t.step(e, p, run, stage)

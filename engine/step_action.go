@@ -11,7 +11,7 @@ import (
 )
 
 // The action stage: the action it performs (a merge, labels, a comment), or the list of
-// actions of step_actions.go.
+// actions it performs in order.
 
 func (e *eval) action(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
@@ -19,7 +19,7 @@ func (e *eval) action(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool 
 	key := fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action)
 	eff := model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectKind(stage.Action), Number: pr.Number, Repo: e.OtherRepo()}
 	action := stage.Action
-	if core.NewActionStage(stage) { // step_actions.go
+	if core.NewActionStage(stage) {
 		moved, asked, planned := e.stageActionPlanned(p, run, stage, eff)
 		if !asked {
 			return moved
@@ -95,14 +95,14 @@ func (e *eval) planMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage, ef
 	switch failed := core.FailedChecks(pr); {
 	case pr.Draft:
 		return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)"), true
-	case pr.Mergeable == model.Conflicting && stage.OnConflict != nil: // step_rules.go
+	case pr.Mergeable == model.Conflicting && stage.OnConflict != nil:
 		return e.mergeOnConflict(p, run, stage), true
 	case failed != "" && stage.OnCIFailure != nil:
 		return e.mergeOnCIFailure(p, run, stage, failed), true
 	case pr.Mergeable == model.Conflicting:
 		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)"), true
 	}
-	if held, moved := e.mergeWaits(run, stage); held { // step_merge_refusal.go
+	if held, moved := e.mergeWaits(run, stage); held {
 		return moved, true
 	}
 	// Merge exactly the head the gates hold on: if it moves before GitHub merges,
@@ -143,7 +143,7 @@ func (actionType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.St
 }
 
 func (actionType) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
-	if _, done := e.branchMerge(p, run, b); !done { // step_multipr.go
+	if _, done := e.branchMerge(p, run, b); !done {
 		e.action(p, run, b)
 	}
 	return true

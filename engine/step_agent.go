@@ -41,7 +41,7 @@ func (e *eval) agent(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	// Only a comment dispatch leaves a trace on the subject: its marker.
 	if slices.Contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && slices.Contains(e.Facts.PR.Posted, key)) {
 		run.Applied = core.AppendOnce(run.Applied, key)
-		if e.agentReview(p, run, stage, ag) { // step_agent_review.go
+		if e.agentReview(p, run, stage, ag) {
 			return true
 		}
 		e.awaitReport(run, stage)
@@ -63,7 +63,7 @@ func (e *eval) agent(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	}
 	run.Status = model.RunRunning
 	// A new attempt: the last verdict no longer stands, and the next is given on this head.
-	sr.HeadSHA, sr.Verdict = e.HeadOf(run), "" // step_issue.go: the run's pull request's head
+	sr.HeadSHA, sr.Verdict = e.HeadOf(run), "" // the run's pull request's head
 	sr.AgentRun = 0                            // until GitHub tells the new dispatch's
 	if core.DispatchWriteAhead(ag.Dispatch) {
 		e.Intend(run, sr, &eff)
@@ -93,7 +93,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stag
 	sr := run.Stages[stage.ID]
 	eff := model.Effect{Key: key, Run: run.ID, Stage: stage.ID, Kind: model.EffectDispatch, Number: e.Facts.PR.Number,
 		Agent: ag.Name, Dispatch: ag.Dispatch}
-	env := e.dispatchEnv(p, run, stage, ag) // step_dispatch_env.go
+	env := e.dispatchEnv(p, run, stage, ag)
 	switch ag.Dispatch {
 	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
 		ctx, err := e.AgentContext(stage, env)
@@ -103,7 +103,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stag
 		if fb := feedback.ChangesRequested(e.Facts.PR); len(fb) > 0 {
 			ctx["human_feedback"] = feedback.AsValues(fb) // what reviewers ask to change, in their words
 		}
-		e.ContinueSession(run, stage, ag, &eff, ctx) // internal/core/step_session.go
+		e.ContinueSession(run, stage, ag, &eff, ctx)
 		b, err := json.Marshal(ctx)
 		if err != nil {
 			return eff, fmt.Errorf("the context does not encode as JSON: %v", err)
@@ -111,10 +111,10 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stag
 		eff.Inputs = map[string]string{
 			"run": run.ID, "stage": stage.ID, "attempt": strconv.Itoa(sr.Attempt),
 			"subject": e.Subject(), "action": stage.AgentAction, "context": string(b),
-			"nonce": e.dispatchNonce(run, stage.ID, sr), // step_agent_nonce.go
+			"nonce": e.dispatchNonce(run, stage.ID, sr),
 		}
 		eff.Workflow, eff.Ref, eff.EventType = ag.Workflow, ag.Ref, ag.EventType
-		if err := model.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow { // internal/core/dispatch_limits.go
+		if err := model.CheckDispatchPayload(eff.Inputs); err != nil && ag.Dispatch == lang.DispatchWorkflow {
 			return eff, err
 		}
 		if ag.Dispatch == lang.DispatchWorkflow && eff.Ref == "" {
@@ -129,7 +129,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stag
 			}
 			// What the templates fill in (a title, an agent's feedback) is inert: no marker of
 			// the action's own, no link, image or mention.
-			out, err := core.RenderMessage(t, env) // step_actions.go
+			out, err := core.RenderMessage(t, env)
 			if err != nil {
 				return eff, err
 			}
@@ -163,7 +163,7 @@ func (e *eval) settleDispatch(run *model.Run, stage *lang.Stage, o model.Outcome
 	if o.Err == "" {
 		run.Applied = core.AppendOnce(run.Applied, o.Key)
 		sr.Message = ""
-		sr.AgentRun = o.WorkflowRun // step_agent_failure.go
+		sr.AgentRun = o.WorkflowRun
 		e.Logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
 		e.awaitReport(run, stage)
 		return
@@ -191,7 +191,7 @@ func (e *eval) applyReport(p *lang.Pipeline, run *model.Run, stage *lang.Stage, 
 		why = "the run is escalated: it moves on only after a /pipeline command (unblock, retry, skip, restart)"
 	}
 	if why == "" {
-		why = e.WrongNonce(run, stage, run.Stages[stage.ID], r.Nonce) // step_agent_nonce.go
+		why = e.WrongNonce(run, stage, run.Stages[stage.ID], r.Nonce)
 	}
 	if why != "" {
 		refuseReport(e, r, why)
@@ -210,11 +210,11 @@ func (e *eval) applyVerdict(p *lang.Pipeline, run *model.Run, stage *lang.Stage,
 	run.Applied = core.AppendOnce(run.Applied, key)
 	if err := stage.OutputsSchema.Check(r.Outputs); err != nil && r.Verdict != lang.VerdictFailed {
 		// Work whose outputs the next stages cannot read is not done: the stage's error.
-		e.agentError(run, stage, fmt.Sprintf("agent %s reported outputs that do not match outputs_schema: %v", stage.Agent, err)) // step_agent_failure.go
+		e.agentError(run, stage, fmt.Sprintf("agent %s reported outputs that do not match outputs_schema: %v", stage.Agent, err))
 		return
 	}
 	sr.Outputs = lang.JSONSafe(r.Outputs)
-	e.associateFrom(p, run, stage, sr.Outputs) // step_issue.go, step_multipr.go
+	e.associateFrom(p, run, stage, sr.Outputs)
 	sr.Errors = 0
 	if sr.HeadSHA == "" {
 		sr.HeadSHA = e.HeadOf(run)
@@ -222,7 +222,7 @@ func (e *eval) applyVerdict(p *lang.Pipeline, run *model.Run, stage *lang.Stage,
 	sr.Verdict = r.Verdict
 	sr.Message = ""
 	e.Logf("run %s: %s", run.ID, why)
-	if e.branchVerdict(run, stage, r.Verdict, why) { // step_parallel.go
+	if e.branchVerdict(run, stage, r.Verdict, why) {
 		return
 	}
 	switch r.Verdict {
@@ -261,7 +261,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *model.Run, stage *lang.Stage, v
 			run.Context[kv.Key] = lang.JSONValue(v)
 		}
 	}
-	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt (step_rules.go)
+	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt
 	status := model.StageSucceeded
 	if verdict == lang.VerdictFailed || verdict == lang.VerdictReject || verdict == ruleOnAnyReject {
 		status = model.StageFailed
@@ -310,13 +310,13 @@ func (e *eval) env(p *lang.Pipeline, run *model.Run) lang.Env {
 	env := lang.Env{"github": model.FactsEnv(e.Facts), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
 		"subject": map[string]any{"repo": e.Facts.Repo, "number": e.Facts.PR.Number}}
-	e.issueEnv(run, env) // step_issue.go
+	e.issueEnv(run, env)
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}
-	env["variables"] = e.RunVariables(p, run, env) // step_variables.go
+	env["variables"] = e.RunVariables(p, run, env)
 	env["shared"] = e.SharedVariables()
-	if b := e.branchesEnv(p, run); b != nil { // step_parallel.go
+	if b := e.branchesEnv(p, run); b != nil {
 		env["branches"] = b
 	}
 	names := make([]any, len(e.Cfg.Agents))
@@ -347,7 +347,7 @@ func (agentType) answer(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.S
 		e.applyReport(p, run, stage, a.report)
 		return
 	}
-	e.applyAgentFailure(run, stage, a.failure) // step_agent_failure.go
+	e.applyAgentFailure(run, stage, a.failure)
 }
 
 func (agentType) worker(s *lang.Stage) (kind, name string) { return "agent", s.Agent }

@@ -24,7 +24,7 @@ import (
 //	/pipeline unblock [stage]  an escalated run goes on where it stopped (the same attempt), or at stage
 //	/pipeline restart [stage]  starts again at stage (default: the first)
 //	/pipeline status           replies with where the runs are
-//	/pipeline start <pipeline> starts a pipeline on the subject (step_chatops_start.go)
+//	/pipeline start <pipeline> starts a pipeline on the subject
 //	/pipeline enable <pipeline>  lets a pipeline's trigger start it on the subject (internal/dormant)
 //	/pipeline disable <pipeline> keeps its trigger from starting it there
 //
@@ -46,7 +46,7 @@ func (e *eval) escalate(run *model.Run, why string) {
 	run.Message = why
 	e.Record(run, run.Stage, lang.TargetEscalate, why)
 	e.Logf("run %s escalated at %s: %s; it waits for a person (/pipeline retry, skip, unblock, restart or cancel)", run.ID, run.Stage, why)
-	e.runList(run, model.ListOnError) // step_lists.go
+	e.runList(run, model.ListOnError)
 }
 
 // chatops acts on the command comments not acted on yet, oldest first.
@@ -83,7 +83,7 @@ func (e *eval) chatops() {
 			continue
 		}
 		if verb, _, _ := core.ParseCommand(c.Body); core.ActsAlone(verb) {
-			e.command(c) // a start has its own bounds (step_chatops_start.go)
+			e.command(c) // a start has its own bounds
 			continue
 		}
 		if len(live) == 0 {
@@ -122,7 +122,7 @@ func (e *eval) command(c model.IssueComment) {
 	e.Actor = c.Author
 	defer func() { e.Actor = actor }()
 	if verb == model.CmdStart {
-		e.commandStart(c, arg) // step_chatops_start.go
+		e.commandStart(c, arg)
 		return
 	}
 	if verb == model.CmdEnable || verb == model.CmdDisable {
@@ -132,7 +132,7 @@ func (e *eval) command(c model.IssueComment) {
 	}
 	var notes []string
 	for _, run := range e.St.Runs {
-		if run.Status.Final() || e.commandSkips(run, verb) { // step_pipeline.go
+		if run.Status.Final() || e.commandSkips(run, verb) {
 			continue
 		}
 		if note := e.commandRun(run, c, verb, arg); note != "" {
@@ -147,7 +147,7 @@ func (e *eval) command(c model.IssueComment) {
 // authorOfLive reports whether login is an author of a change an open run would merge.
 func (e *eval) authorOfLive(login string) bool {
 	for _, run := range e.St.Runs {
-		if !run.Status.Final() && e.IsAuthor(run, login) { // internal/core/authority.go
+		if !run.Status.Final() && e.IsAuthor(run, login) {
 			return true
 		}
 	}
@@ -180,11 +180,11 @@ func (e *eval) commandRun(run *model.Run, c model.IssueComment, verb, arg string
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, core.OneWord(run.Stage))
 		}
-		if e.restartDeferred(p, run, by) { // step_react_deferred.go
+		if e.restartDeferred(p, run, by) {
 			return ""
 		}
 		e.enter(run, run.Stage, run.Stage, by)
-		e.retryParallel(p, run, stage) // step_parallel.go: keeps the branches that succeeded
+		e.retryParallel(p, run, stage) // keeps the branches that succeeded
 	case model.CmdSkip:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, core.OneWord(run.Stage))
@@ -201,7 +201,7 @@ func (e *eval) commandRun(run *model.Run, c model.IssueComment, verb, arg string
 		if run.Status != model.RunEscalated && arg == "" {
 			return fmt.Sprintf("Run %s is not escalated; nothing to unblock.", run.ID)
 		}
-		if arg == "" && e.restartDeferred(p, run, by) { // step_react_deferred.go
+		if arg == "" && e.restartDeferred(p, run, by) {
 			return ""
 		}
 		if arg == "" {
@@ -212,7 +212,7 @@ func (e *eval) commandRun(run *model.Run, c model.IssueComment, verb, arg string
 			}
 			run.Message = ""
 			e.Record(run, run.Stage, run.Stage, by)
-			e.UnblockBranches(run, stage) // step_parallel.go
+			e.UnblockBranches(run, stage)
 			return ""
 		}
 		to, bad := target(run.Stage)
@@ -261,5 +261,5 @@ func (e *eval) commandApproval(run *model.Run, c model.IssueComment) model.Appro
 	if at.IsZero() {
 		at = e.Now
 	}
-	return model.Approval{Login: c.Author, SHA: e.HeadOf(run), At: at, Comment: c.ID} // step_issue.go
+	return model.Approval{Login: c.Author, SHA: e.HeadOf(run), At: at, Comment: c.ID}
 }

@@ -33,7 +33,7 @@ func (e *eval) closedSubject() {
 		switch {
 		case pr.State == model.PRClosed:
 			e.finish(run, model.RunCancelled, TargetCancelled, "the pull request was closed")
-		case e.ownMerge(p, run) != nil || e.childMerged(run): // step_pipeline.go
+		case e.ownMerge(p, run) != nil || e.childMerged(run):
 		default:
 			by := pr.MergedBy
 			if by == "" {

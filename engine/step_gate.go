@@ -26,7 +26,7 @@ func (e *eval) evaluate(stage *lang.Stage) (results []model.GateResult, blocked,
 			failed = true
 		}
 	}
-	for _, group := range stage.AnyOf { // step_anyof.go
+	for _, group := range stage.AnyOf {
 		r := e.anyOf(group, facts)
 		results = append(results, r)
 		if r.Status != model.GatePass {
@@ -39,7 +39,7 @@ func (e *eval) evaluate(stage *lang.Stage) (results []model.GateResult, blocked,
 
 func (e *eval) gate(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
-	restore := e.withRun(p, run) // step_ledger.go
+	restore := e.withRun(p, run)
 	results, blocked, failed := e.evaluate(stage)
 	restore()
 	sr.Results = results
@@ -51,7 +51,7 @@ func (e *eval) gate(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 		run.VerifiedSHA, run.VerifiedBy = e.Facts.PR.HeadSHA, stage.ID
 		e.leave(run, stage, model.StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
 		return true
-	case failed && stage.OnFailRule != nil: // step_rules.go
+	case failed && stage.OnFailRule != nil:
 		if e.gateOnFail(p, run, stage, results) {
 			return true
 		}

@@ -192,7 +192,7 @@ func (e *eval) render(t *lang.Template, run *model.Run) string {
 		}
 	}
 	env["context"] = ctx
-	s, err := core.RenderMessage(t, env) // step_actions.go: what it fills in is inert
+	s, err := core.RenderMessage(t, env) // what it fills in is inert
 	if err != nil {
 		e.Logf("run %s: the message at %s does not render: %v; posted as written", run.ID, t.Pos, err)
 		s = core.InertMarkers(t.Src)

@@ -196,7 +196,7 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	assert.Equal(t, model.RunCompleted, Step(cfg, res.State, model.Input{Key: "k2", Event: "pull_request_review.dismissed"}, fd, t0).State.Runs[0].Status)
 	fd.PR.Timeline = nil
 
-	// With `from`, who dismissed it must be of the group (step_human_from_test.go).
+	// With `from`, who dismissed it must be of the group.
 	dismiss.From = "maintainers"
 	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, fd, t0)
 	assert.Equal(t, model.RunWaiting, res.State.Runs[0].Status)

@@ -50,7 +50,7 @@ func (e *eval) issueStage(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 		return false, false
 	}
 	if isMerge {
-		return e.issueMerge(p, run, stage), true // step_multipr.go
+		return e.issueMerge(p, run, stage), true
 	}
 	pr := e.RunPR(run)
 	if pr == nil && !gateNeedsPR(stage) {
@@ -102,7 +102,7 @@ func (e *eval) intentOnRunPR(run *model.Run, it model.Intent) func() {
 	if e.Issue == nil || it.Kind != model.EffectMerge {
 		return nil
 	}
-	if p := e.Cfg.PipelineFor(run); p != nil { // step_multipr.go: a merge with pr_number
+	if p := e.Cfg.PipelineFor(run); p != nil { // a merge with pr_number
 		if stage := core.StageOrBranch(p, it.Stage); stage != nil && stage.Config.PR != nil {
 			if pr, ref, _ := e.mergeTarget(p, run, stage); pr != nil {
 				return e.OnPR(pr, ref)

@@ -32,7 +32,7 @@ func (e *eval) ledger(p *lang.Pipeline, run *model.Run) *model.Ledger {
 		case core.IsReviewStage(s):
 			core.AgentLedger(l, s, sr, head)
 		case s.Type == lang.StageParallel:
-			core.BranchLedger(l, run, s, head) // step_parallel.go
+			core.BranchLedger(l, run, s, head)
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:
 			who, need, _ := e.HumanCount(run, s, sr)
 			for _, w := range who {
@@ -46,7 +46,7 @@ func (e *eval) ledger(p *lang.Pipeline, run *model.Run) *model.Ledger {
 		}
 	}
 	e.dropWithdrawn(p, run, l)
-	if why := e.ReviewedAnother(run); why != "" { // step_ledger_pr.go
+	if why := e.ReviewedAnother(run); why != "" {
 		core.NotOn(l, why)
 	}
 	return l
@@ -117,11 +117,11 @@ func (e *eval) check(c lang.Condition, facts *model.Facts) model.GateResult {
 		gateRun = e.Gate.Run
 	}
 	if authors := e.RunAuthors(gateRun); len(authors) > 0 {
-		f := *facts // internal/core/authority.go: no author of the run's pull requests approves any of them
+		f := *facts // no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
 		facts = &f
 	}
-	if pc, ok := c.Eval.(PRCheck); ok && pc.PR() != nil { // step_multipr.go
+	if pc, ok := c.Eval.(PRCheck); ok && pc.PR() != nil {
 		return e.checkPR(c, facts, pc.PR())
 	}
 	if rc, ok := c.Eval.(RunCheck); ok {

@@ -25,7 +25,7 @@ func (e *eval) mergeWaits(run *model.Run, stage *lang.Stage) (held, moved bool) 
 	sr := run.Stages[stage.ID]
 	if pr.Mergeable == model.Unknown || pr.MergeState == model.MergeStateUnknown {
 		// A merge now would be refused (405) or, worse, race GitHub's computation.
-		if e.waitMergeability(run, sr, fmt.Sprintf("#%d", pr.Number)) { // step_merge_poll.go
+		if e.waitMergeability(run, sr, fmt.Sprintf("#%d", pr.Number)) {
 			return true, false
 		}
 		return true, e.HoldAction(run, stage, model.MergeUnknownWhy, model.MergeUnknownWho)

@@ -11,7 +11,7 @@ import (
 )
 
 // Multi-PR runs (`scope: multi-pr`). Their subject is an issue, as that of an issue's run
-// (step_issue.go): they start on issues.* events and keep their state on the issue. Their
+//: they start on issues.* events and keep their state on the issue. Their
 // pull requests may live in other repositories:
 //
 //   - A pull request is named by a reference "owner/name#N" (PRRef). In a multi-PR run every
@@ -165,7 +165,7 @@ func (e *eval) mergeAll(p *lang.Pipeline, run *model.Run, par *lang.Stage) (stop
 		e.escalate(run, why)
 		return true, true
 	case len(t.waiting) > 0 && len(t.merged) == 0:
-		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) { // step_merge_poll.go
+		if e.waitMergeability(run, sr, fmt.Sprintf("every pull request of stage %q", par.ID)) {
 			return true, true
 		}
 		sr.Status = model.StageWaiting
@@ -318,7 +318,7 @@ func (e *eval) checkPR(c lang.Condition, facts *model.Facts, t *lang.Template) m
 		if !ref.Own(own) {
 			f.Repo = ref.Repo
 		}
-		if lc, ok := c.Eval.(LedgerCheck); ok && lc.ReadsLedger() { // step_ledger_pr.go
+		if lc, ok := c.Eval.(LedgerCheck); ok && lc.ReadsLedger() {
 			f.Ledger = nil // never the run's own ledger: the approvals given on this pull request
 			if e.Gate != nil {
 				f.Ledger = e.ledgerForPR(e.Gate.Pipeline, e.Gate.Run, ref, pr, own)

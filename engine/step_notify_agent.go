@@ -34,7 +34,7 @@ func (e *eval) notifyAgentUnknown(run *model.Run, stage *lang.Stage, it model.In
 		return false
 	}
 	if tr, ok := e.Facts.Dispatches[it.Key]; ok && tr.Err == "" && !tr.Seen && !tr.Unsure {
-		return false // GitHub shows it certainly not sent (dispatch_unknown.go)
+		return false // GitHub shows it certainly not sent
 	}
 	name := "an agent"
 	if ag != nil {

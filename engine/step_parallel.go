@@ -17,7 +17,7 @@ import (
 // or action stage with a record of its own in Run.Stages, under its id (branch ids are
 // unique among the stages and branches of a pipeline), with StageRun.Parent naming the
 // parallel stage and ParentAttempt the entry of that stage it belongs to. A branch is
-// dispatched and settled by the machinery of its type (step_agent.go, step_action.go):
+// dispatched and settled by the machinery of its type:
 // write-ahead intents, one dispatch per attempt, reports to `--stage <branch>`. A branch
 // has no transitions of its own: where the machinery of its type would leave it, the
 // branch ends (succeeded, failed) and the join decides (LeaveBranch).
@@ -75,7 +75,7 @@ func (parallelType) deadline(kind string) deadlineHandler {
 
 // startBranches starts every branch of par for the run's current entry of it, but those
 // in keep, whose result (from the entry before) stands. A branch's condition is decided
-// here, once per entry (step_condition.go); one that cannot be decided stops the run, as
+// here, once per entry; one that cannot be decided stops the run, as
 // a stage's does. Those in must start without it: the merge guard found they must hold.
 func (e *eval) startBranches(p *lang.Pipeline, run *model.Run, par *lang.Stage, keep, must map[string]bool) {
 	sr := run.Stages[par.ID]
@@ -134,7 +134,7 @@ func (e *eval) parallel(p *lang.Pipeline, run *model.Run, par *lang.Stage) bool 
 			return false
 		}
 	}
-	if stop, moved := e.mergeAll(p, run, par); stop { // step_multipr.go
+	if stop, moved := e.mergeAll(p, run, par); stop {
 		return moved
 	}
 	for _, b := range par.Branches {

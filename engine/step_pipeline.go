@@ -79,7 +79,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 		}
 		passed[kv.Key] = lang.JSONValue(v)
 	}
-	n := e.NextRunNumber(cp.Name) // internal/core/run_number.go
+	n := e.NextRunNumber(cp.Name)
 	child := &model.Run{
 		ID:            fmt.Sprintf("%s/%s/%d", cp.Name, core.SubjectNumberText(run.Subject), n),
 		Pipeline:      cp.Name,
@@ -107,7 +107,7 @@ func (e *eval) startChild(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 		child.Context[k] = v
 	}
 	e.initVariables(cp, child) // its own pipeline's variables, over the context it was given
-	e.NoteHead(child)          // internal/core/authority.go
+	e.NoteHead(child)
 	if len(cp.Stages) == 0 {
 		e.finish(child, model.RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return child, ""

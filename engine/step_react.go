@@ -19,15 +19,15 @@ func (e *eval) react(p *lang.Pipeline, run *model.Run, in model.Input) {
 		if m := e.ownMerge(p, run); m.ID != run.Stage {
 			e.enter(run, run.Stage, m.ID, fmt.Sprintf("the pull request was merged by %s; the state after the merge was not saved", e.RunPR(run).MergedBy))
 		}
-	case r.Action == lang.ReactCancel && e.childMerged(run): // step_pipeline.go
+	case r.Action == lang.ReactCancel && e.childMerged(run):
 		e.Logf("run %s: the pull request was merged by its sub-pipeline's run; not cancelled", run.ID)
 	case r.Action == lang.ReactCancel:
 		e.finish(run, model.RunCancelled, TargetCancelled, "cancelled on "+in.Event)
 	case r.Action == lang.ReactNotify:
-		e.reactNotify(p, run, r, in) // step_react_notify.go
+		e.reactNotify(p, run, r, in)
 	case r.Action == lang.ReactInvalidateAndRestart:
-		e.reactRestart(p, run, r, in) // step_react_restart.go
+		e.reactRestart(p, run, r, in)
 	case r.Action == lang.ReactWakeAgent:
-		e.reactWake(p, run, r, in) // step_react_wake.go
+		e.reactWake(p, run, r, in)
 	}
 }

@@ -30,7 +30,7 @@ import (
 
 // reactRestart applies an invalidate_and_restart reaction to run.
 func (e *eval) reactRestart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, in model.Input) {
-	if core.ReactsOnPermission(r) { // step_react_wake.go
+	if core.ReactsOnPermission(r) {
 		if why := e.ActorRefused(in); why != "" {
 			e.Logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
 			return

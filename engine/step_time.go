@@ -13,7 +13,7 @@ import (
 )
 
 // Time in a run: what happens when a stage's timeout passes (on_timeout), and delay
-// stages with their polls. See deadline.go for how deadlines are kept and found due.
+// stages with their polls.
 
 // TimedOut applies the stage's on_timeout: label, then extend, or go to its target
 // (fail by default).
@@ -28,7 +28,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d m
 		// An agent that never answered failed: its on_error retries it and then
 		// does what it says, unless the stage's own on_timeout says otherwise.
 		sr.Message = why
-		return e.agentError(run, stage, why) // step_agent_failure.go
+		return e.agentError(run, stage, why)
 	}
 	target := lang.TargetFail
 	if r != nil {

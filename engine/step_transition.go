@@ -14,7 +14,7 @@ import (
 
 // leave closes the current stage with status and follows the transition to target.
 func (e *eval) leave(run *model.Run, stage *lang.Stage, status model.StageStatus, target, why string) {
-	if e.LeaveBranch(run, stage, status, why) { // step_parallel.go: the join decides
+	if e.LeaveBranch(run, stage, status, why) { // the join decides
 		return
 	}
 	run.Stages[stage.ID].Status = status
@@ -33,7 +33,7 @@ func (e *eval) leave(run *model.Run, stage *lang.Stage, status model.StageStatus
 }
 
 func (e *eval) enter(run *model.Run, from, to, why string) {
-	e.closeBranches(run, why) // step_parallel.go
+	e.closeBranches(run, why)
 	sr := run.Stages[to]
 	if sr == nil {
 		sr = &model.StageRun{}
@@ -55,7 +55,7 @@ func (e *eval) enter(run *model.Run, from, to, why string) {
 }
 
 func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
-	e.closeBranches(run, why) // step_parallel.go
+	e.closeBranches(run, why)
 	for _, it := range run.Intents {
 		// A final run asks for nothing again; an effect still in flight may yet happen.
 		e.Logf("run %s: the outcome of %s asked for at %s is not known; the run ends without it", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))
@@ -70,7 +70,7 @@ func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
 	}
 	e.Record(run, run.Stage, to, why)
 	e.Logf("run %s %s: %s", run.ID, status, why)
-	switch { // step_lists.go
+	switch {
 	case strings.HasPrefix(why, "not supported yet"):
 		// The action cannot run the pipeline; the run did not fail as the pipeline says.
 	case status == model.RunCompleted:

@@ -50,11 +50,11 @@ type Effect struct {
 	Teams     []string `json:"teams,omitempty"`
 	// WriteAhead: save the returned state before performing the effect; see Intent.
 	WriteAhead bool `json:"write_ahead,omitempty"`
-	// Webhook is the request of a webhook stage (step_webhook.go).
+	// Webhook is the request of a webhook stage.
 	Webhook *WebhookCall `json:"webhook,omitempty"`
 	// Repo is the repository (owner/name) of pull request Number when it is not the
 	// subject's: a merge of a multi-PR run's pull request in another repository
-	// (step_multipr.go). "" means the subject's repository.
+	//. "" means the subject's repository.
 	Repo string `json:"repo,omitempty"`
 }
 
@@ -69,7 +69,7 @@ type Outcome struct {
 	// Unknown marks an error after which the request may still have been performed: no
 	// answer in time, a 5xx, a connection cut after the request left. An effect held by an
 	// intent is then not asked for again blindly: the intent stays, and later events
-	// reconcile it from what GitHub shows (engine/settle_unanswered.go). Without Unknown, an error
+	// reconcile it from what GitHub shows. Without Unknown, an error
 	// means GitHub did not perform the request.
 	Unknown bool
 	// Escalate marks a refusal only a person can lift: a setting of the repository (branch
@@ -80,10 +80,10 @@ type Outcome struct {
 	// retry-after): the stage waits for it as a deadline, so that the sweep tries again
 	// when no event comes. Zero when no rate limit refused it.
 	RetryAt time.Time
-	// Response is what a webhook call got back, when it got an answer (step_webhook.go).
+	// Response is what a webhook call got back, when it got an answer.
 	Response *WebhookResponse
 	// WorkflowRun is the id of the workflow run a workflow dispatch started, when GitHub
-	// returned it (step_agent_failure.go).
+	// returned it.
 	WorkflowRun int64
 }
 
@@ -94,7 +94,7 @@ type Input struct {
 	Actor  string
 	Number int // the subject's number
 	// CommentID is the comment an issue_comment event names: a trigger on a comment reads
-	// it from the facts by this id (step_trigger_if.go), not from the event's text.
+	// it from the facts by this id, not from the event's text.
 	CommentID int64
 	// Pipeline is the pipeline a workflow_dispatch of the action's workflow asks to start
 	// on the subject (internal/manual).
@@ -116,7 +116,7 @@ type Input struct {
 	Report       *Report
 	AgentFailure *AgentFailure
 	// Nonces signs dispatch nonces and verifies those reports echo, with the state key
-	// (step_agent_nonce.go); nil without a key.
+	//; nil without a key.
 	Nonces NonceSigner
 	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
 	// stages entered in this event so far (see moveGuard).

@@ -34,7 +34,7 @@ func FactsEnv(f *Facts) map[string]any {
 	gh["default_branch"] = f.DefaultBranch
 	gh["viewer"] = f.Viewer
 	if f.Issue != nil {
-		gh["issue"] = IssueEnv(f.Issue) // step_issue.go
+		gh["issue"] = IssueEnv(f.Issue)
 	}
 	if f.PR == nil {
 		return gh
@@ -76,7 +76,7 @@ func FactsEnv(f *Facts) map[string]any {
 		"mergeable":          mergeable,
 		"labels":             labels,
 		"linked_issues":      linked,
-		"linked_issues_from": linkedFrom(pr), // step_close_issue.go
+		"linked_issues_from": linkedFrom(pr),
 		"checks":             checks,
 		"reviews":            reviews,
 	}

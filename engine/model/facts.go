@@ -25,12 +25,12 @@ type Facts struct {
 	// TeamMembers are the logins of the members of teams ("org/slug", lower case) as read
 	// from GitHub; a team missing from it was not read.
 	TeamMembers map[string][]string
-	// Ledger is the approvals of the run whose gates are evaluated (step_ledger.go); the
+	// Ledger is the approvals of the run whose gates are evaluated; the
 	// engine sets it, nil elsewhere.
 	Ledger *Ledger
 	// Issue is the subject when it is an issue (PR is then nil): the runs of `scope: issue`
 	// pipelines. PRs are the pull requests associated with its runs, by number, as read in
-	// the same query (facts_issue.go, step_issue.go).
+	// the same query.
 	Issue *Issue
 	PRs   map[int]*PullRequest
 	// RunAuthors are, while the gates of an issue's or a multi-PR run are evaluated, the
@@ -44,11 +44,11 @@ type Facts struct {
 	// the authors and committers of a pull request's commits may approve it.
 	ContributorsApprove bool
 	// Others are the pull requests of multi-PR runs that live in other repositories, keyed
-	// by PRRef.Key ("owner/name#n", lower case), read in the same query (step_multipr.go).
+	// by PRRef.Key ("owner/name#n", lower case), read in the same query.
 	Others map[string]*PullRequest
 	// Dispatches is what GitHub shows of the dispatches the state holds an intent of, by
 	// the dispatch's effect key, read only for those that need a look-up of their own (a
-	// workflow_dispatch, an assignee: dispatch_unknown.go). A key missing was not read.
+	// workflow_dispatch, an assignee). A key missing was not read.
 	Dispatches map[string]DispatchTrace
 	// ConfigSince is when the config last changed on the default branch (its commit's
 	// date; zero when not read), and Defined, by pipeline, since when its own definition

@@ -164,7 +164,7 @@ type Follower struct {
 	Issue int    `json:"issue"`
 	Run   string `json:"run"`
 	// Repo is the issue's repository when it is not the pull request's: a multi-PR run of
-	// another repository follows it (step_multipr.go).
+	// another repository follows it.
 	Repo string `json:"repo,omitempty"`
 }
 

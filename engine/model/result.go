@@ -29,15 +29,14 @@ type Report struct {
 	Verdict string         `json:"verdict"`
 	Outputs map[string]any `json:"outputs,omitempty"`
 	// Nonce echoes the dispatch's `nonce` input: only the live attempt's counts
-	// (step_agent_nonce.go).
+	//.
 	Nonce string `json:"nonce,omitempty"`
 }
 
 // AgentFailure says that a workflow run which names one attempt of an agent stage (in its
 // run-name) ended without a report (it failed or was cancelled). Anyone with write access
 // can start a workflow run with such a name, so what GitHub says of the run — which file,
-// branch, event and identity started it, and its id — decides whether it is the agent's
-// (step_agent_failure.go).
+// branch, event and identity started it, and its id — decides whether it is the agent's.
 type AgentFailure struct {
 	Run     string `json:"run"`
 	Stage   string `json:"stage"`

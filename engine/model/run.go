@@ -67,22 +67,22 @@ type State struct {
 	// every comment up to it was evaluated, so an event reads only the newer ones (and
 	// those a waiting stage still counts). StateComment is the node id of the subject's
 	// state comment, to read it wherever it is. The store's reader keeps both; the engine
-	// only carries them (cmd/internal/ghapi/comments.go).
+	// only carries them.
 	CommentsRead int64  `json:"comments_read,omitempty"`
 	StateComment string `json:"state_comment,omitempty"`
 	// Refused are the people last answered that a command of theirs was refused, and
 	// how the runs stood then: another refusal before the runs move gets no reply
-	// (step_chatops_refuse.go). Oldest first, at most MaxRefused.
+	//. Oldest first, at most MaxRefused.
 	Refused []Refusal `json:"refused,omitempty"`
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
-	// pipeline on the subject, set by set_shared and kept across runs (step_variables.go).
+	// pipeline on the subject, set by set_shared and kept across runs.
 	Shared map[string]any `json:"shared,omitempty"`
 	// Enabled overrides, for this subject, whether a pipeline starts: true enables one
 	// that is `enabled: false`, false keeps one from starting (engine/internal/dormant).
 	// Kept apart from Shared, so that `shared.*` and set_shared never touch it.
 	Enabled map[string]bool `json:"enabled,omitempty"`
 	// Followers are, in a pull request's state, the runs of issues that follow it (their
-	// context.prs holds it): an event on the pull request moves them too (step_issue.go).
+	// context.prs holds it): an event on the pull request moves them too.
 	Followers []Follower `json:"followers,omitempty"`
 }
 
@@ -164,7 +164,7 @@ type Run struct {
 	// head only). GitHub tells when a comment, a label or a dismissal was made but not
 	// when a commit was pushed, so what people did before HeadSince may have been done on
 	// an older head: at a human stage it counts for the head it was given on only
-	// (authority.go). Seeing a head late only makes more of it stale, never less.
+	//. Seeing a head late only makes more of it stale, never less.
 	Head      string       `json:"head,omitempty"`
 	HeadSince time.Time    `json:"head_since,omitzero"`
 	History   []Transition `json:"history,omitempty"`
@@ -182,12 +182,12 @@ type Run struct {
 	// loop rules of gates and merges, by "<stage>/<rule>" (on_fail, on_ci_failure).
 	Iterations map[string]int `json:"iterations,omitempty"`
 	// Variables are the run's variables: the pipeline's `variables:` computed when it
-	// started, and what set_variable set since (step_variables.go). A run started before
+	// started, and what set_variable set since. A run started before
 	// they were kept has none: its `variables:` are computed when read.
 	Variables map[string]any `json:"variables,omitempty"`
 	// Parent is set on a sub-pipeline's run: "<parent run id>/<stage id>", the stage of
 	// the parent that started it, at attempt ParentAttempt; Depth is how deep it nests
-	// (1 for a child of a run started by a trigger). See step_pipeline.go.
+	// (1 for a child of a run started by a trigger).
 	Parent        string `json:"parent,omitempty"`
 	ParentAttempt int    `json:"parent_attempt,omitempty"`
 	Depth         int    `json:"depth,omitempty"`
@@ -208,14 +208,14 @@ type StageRun struct {
 	Reminders int        `json:"reminders,omitempty"`
 	// Skipped is the `/pipeline skip` that left this attempt of a human stage: the merge
 	// guard counts it as the stage held only while its author may still use commands and
-	// the head and base it was given on are the pull request's (authority.go).
+	// the head and base it was given on are the pull request's.
 	Skipped *Approval `json:"skipped,omitempty"`
 	// Agent stages: the outputs and verdict of the last report, and the agent errors
 	// (ended without a report, dispatch refused) since the last report.
 	Outputs map[string]any `json:"outputs,omitempty"`
 	// OutputsFile stands for Outputs in the stored state when they are too large to keep
 	// inline: the store writes them to their own file on the state branch and puts them
-	// back when it loads the state (state/outputs.go). The engine reads Outputs only.
+	// back when it loads the state. The engine reads Outputs only.
 	OutputsFile *OutputsFile `json:"outputs_file,omitempty"`
 	Verdict     string       `json:"verdict,omitempty"`
 	Errors      int          `json:"errors,omitempty"`
@@ -224,15 +224,15 @@ type StageRun struct {
 	HeadSHA string `json:"head_sha,omitempty"`
 	// Nonce is this attempt's dispatch nonce ("<attempt>-<hex>"), which the agent's report
 	// must echo; AgentRun the id of the workflow run its dispatch started, when GitHub
-	// told it (step_agent_nonce.go, step_agent_failure.go).
+	// told it.
 	Nonce    string `json:"nonce,omitempty"`
 	AgentRun int64  `json:"agent_run,omitempty"`
 	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
 	ConditionChecked bool `json:"condition_checked,omitempty"`
 	// Stale is set when an invalidate_and_restart reaction took the stage's approvals and
-	// results (step_react_restart.go).
+	// results.
 	Stale *Stale `json:"stale,omitempty"`
-	// Branches of a parallel stage (step_parallel.go): Parent is the parallel stage a
+	// Branches of a parallel stage: Parent is the parallel stage a
 	// branch belongs to, and ParentAttempt the attempt of that stage its record is of.
 	Parent        string `json:"parent,omitempty"`
 	ParentAttempt int    `json:"parent_attempt,omitempty"`

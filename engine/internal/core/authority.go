@@ -27,7 +27,7 @@ func (e *Eval) IsAuthor(run *model.Run, login string) bool {
 	if e.Facts.Contributed(e.Facts.PR, login) || run != nil && e.Facts.Contributed(e.RunPR(run), login) {
 		return true
 	}
-	return run != nil && e.MayHaveAuthoredRunPR(run, login) // step_issue.go
+	return run != nil && e.MayHaveAuthoredRunPR(run, login)
 }
 
 // RunAuthors lists the authors of the pull requests run would merge when it is an issue's
@@ -37,11 +37,11 @@ func (e *Eval) RunAuthors(run *model.Run) []string {
 		return nil
 	}
 	var out []string
-	if pr := e.RunPR(run); pr != nil { // step_issue.go
+	if pr := e.RunPR(run); pr != nil {
 		out = append(out, pr.Author)
 	}
 	if p := e.Cfg.PipelineFor(run); p.IsMultiPR() {
-		for _, ref := range model.RunPRRefs(run, e.Issue.Base.Repo) { // step_multipr.go
+		for _, ref := range model.RunPRRefs(run, e.Issue.Base.Repo) {
 			if pr := e.PrOf(ref); pr != nil {
 				out = append(out, pr.Author)
 			}
@@ -79,7 +79,7 @@ func (e *Eval) NoteHeads() {
 }
 
 func (e *Eval) NoteHead(run *model.Run) {
-	head := e.HeadOf(run) // step_issue.go
+	head := e.HeadOf(run)
 	if head == "" || head == run.Head {
 		return
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // What counts at a human stage now. Each way people act is judged on today's facts by the
-// rules of authority.go: who did it (their permission and group today, never an author of
+// rules of authority: who did it (their permission and group today, never an author of
 // the run's changes), and on which head and base.
 
 // disowned says that comment c does not count: someone other than its author edited it.
@@ -38,10 +38,10 @@ func (e *Eval) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun)
 		notes = e.countComments(run, stage, sr, add)
 	case lang.WaitLabel:
 		need = 1
-		notes = e.humanLabel(run, stage, add) // step_human_from.go
+		notes = e.humanLabel(run, stage, add)
 	case lang.WaitDismiss:
 		need = 1
-		notes = e.humanDismiss(run, stage, add) // step_human_from.go
+		notes = e.humanDismiss(run, stage, add)
 	}
 	return who, need, notes
 }
@@ -59,7 +59,7 @@ func (e *Eval) HumanHolds(run *model.Run, s *lang.Stage) (bool, string) {
 		return true, ""
 	}
 	if sk := sr.Skipped; sk != nil {
-		why := e.MayCommandAs(sk.Login) // step_chatops.go
+		why := e.MayCommandAs(sk.Login)
 		if why == "" && e.IsAuthor(run, sk.Login) {
 			why = sk.Login + " is an author of the change"
 		}
@@ -81,7 +81,7 @@ func (e *Eval) HumanHolds(run *model.Run, s *lang.Stage) (bool, string) {
 // countApprovals counts the approving reviews of the run's pull request and the
 // `/pipeline approve` commands given at this attempt of the stage.
 func (e *Eval) countApprovals(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
-	for _, r := range model.LatestReviews(e.reviewsOf(run)) { // step_issue.go: the run's pull request
+	for _, r := range model.LatestReviews(e.reviewsOf(run)) { // the run's pull request
 		if r.State != model.ReviewApproved {
 			continue
 		}
@@ -96,7 +96,7 @@ func (e *Eval) countApprovals(run *model.Run, stage *lang.Stage, sr *model.Stage
 			notes = append(notes, r.Author+" does not count here")
 		case e.reviewOutdated(run, stage, r) != "":
 			notes = append(notes, r.Author+"'s approval "+e.reviewOutdated(run, stage, r))
-		case StaleReview(sr, r): // step_react_restart.go
+		case StaleReview(sr, r):
 			notes = append(notes, r.Author+"'s approval is stale ("+sr.Stale.Why+")")
 		default:
 			add(r.Author)

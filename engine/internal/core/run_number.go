@@ -14,7 +14,7 @@ import (
 // so a state rolled back or lost cannot bring back an id already handed out — unless the
 // pipeline started again within the same minute as the run whose number it would reuse
 // (or runs of it started faster than one a minute, and the state was lost within those
-// minutes). The nonce of each dispatch (step_agent_nonce.go) leaves no report of an
+// minutes). The nonce of each dispatch leaves no report of an
 // earlier run to count even then. Minutes keep the first run of a pull request its
 // number 1 (the action starts seconds after GitHub created it).
 

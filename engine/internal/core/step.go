@@ -22,11 +22,11 @@ type Eval struct {
 		run  *model.Run
 		kind string
 	}
-	// Settle is what this evaluation knows of the effects performed (settle.go).
+	// Settle is what this evaluation knows of the effects performed.
 	Settle SettleScope
-	// Intents is what the write-ahead effects of this evaluation are judged by (intent.go).
+	// Intents is what the write-ahead effects of this evaluation are judged by.
 	Intents IntentScope
-	// Dispatch is what a dispatch's nonce is made from and signed with (step_agent_nonce.go).
+	// Dispatch is what a dispatch's nonce is made from and signed with.
 	Dispatch DispatchScope
 	Effects  []model.Effect
 	log      []string
@@ -37,14 +37,14 @@ type Eval struct {
 	Gate *GateScope
 	// needsFiles: a condition needed the changed files, which the facts do not hold.
 	needsFiles bool
-	// issue is set when the subject is an issue (step_issue.go).
+	// issue is set when the subject is an issue.
 	Issue *issueSubject
-	// MergePolls are the mergeability polls due in this evaluation, by run (step_merge_poll.go).
+	// MergePolls are the mergeability polls due in this evaluation, by run.
 	MergePolls map[string]model.Deadline
-	// indexes is what this evaluation knows of each pipeline (step_index.go).
+	// indexes is what this evaluation knows of each pipeline.
 	indexes map[*lang.Pipeline]*pipelineIndex
 	// Swept holds the runs whose stages, but the current one, were found to hold no
-	// deadline in this evaluation (engine/deadline.go).
+	// deadline in this evaluation.
 	Swept map[*model.Run]bool
 }
 
@@ -95,7 +95,7 @@ func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool)
 		return time.Time{}, true
 	}
 	if e.Issue != nil {
-		return e.issueTriggerSince(p) // step_issue.go
+		return e.issueTriggerSince(p)
 	}
 	switch t.Event {
 	case "pull_request.opened":
@@ -209,7 +209,7 @@ func ClosingTrigger(p *lang.Pipeline) bool {
 }
 
 // GateScope is the run whose gates are being evaluated: what a check that reads the run
-// (its env), or another of its pull requests' ledger (step_ledger_pr.go), is given.
+// (its env), or another of its pull requests' ledger, is given.
 type GateScope struct {
 	Env      func() lang.Env
 	Run      *model.Run

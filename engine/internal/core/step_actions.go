@@ -39,7 +39,7 @@ func RenderStrict(t *lang.Template, env lang.Env) (string, error) { return rende
 // RenderText fills t for text the action posts (a comment, a notification, an issue): as
 // RenderStrict, and what the expressions give — often a contributor's words, a title, a
 // branch, an agent's outputs — goes through the one renderer of posted text (InertText,
-// markdown.go): no HTML (so no forged marker of the action's own), no link, image,
+// package markdown): no HTML (so no forged marker of the action's own), no link, image,
 // @mention or #reference. The config's own text is kept live.
 func RenderText(t *lang.Template, env lang.Env) (string, error) { return render(t, env, true, true) }
 

@@ -80,7 +80,7 @@ func (e *Eval) StageAt(runID, stageID string, attempt int) (*model.Run, *lang.Pi
 		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
 	}
 	if !run.At(stageID) || run.Stage != stageID && BranchOf(p.Stage(run.Stage), stageID) == nil {
-		return nil, nil, nil, notAt(run, stageID) // step_parallel.go
+		return nil, nil, nil, notAt(run, stageID)
 	}
 	stage := StageOrBranch(p, stageID)
 	if stage == nil {

@@ -9,7 +9,7 @@ import (
 // head.sha, base.ref, labels[].name).
 func TriggerEnv(f *model.Facts) map[string]any {
 	if f != nil && f.Issue != nil {
-		return issueTriggerEnv(f.Issue) // step_issue.go
+		return issueTriggerEnv(f.Issue)
 	}
 	if f == nil || f.PR == nil {
 		return map[string]any{}

@@ -102,7 +102,7 @@ func (e *Eval) humanDismiss(run *model.Run, stage *lang.Stage, add func(string))
 func HumanActors(s *lang.Stage, sr *model.StageRun, f *model.Facts, run *model.Run) (who, perms []string) {
 	switch s.WaitFor {
 	case lang.WaitApproval:
-		rp := RunPRIn(f, run) // step_issue.go
+		rp := RunPRIn(f, run)
 		for _, r := range model.LatestReviews(rp.Reviews) {
 			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
 			if r.State == model.ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {

@@ -51,7 +51,7 @@ func (e *Eval) RunPR(run *model.Run) *model.PullRequest {
 	if e.Issue == nil {
 		return e.Facts.PR
 	}
-	ref, ok := RunPRRef(run) // step_multipr.go: N, or owner/name#N
+	ref, ok := RunPRRef(run) // N, or owner/name#N
 	if !ok {
 		return nil
 	}
@@ -175,7 +175,7 @@ func RunPRIn(f *model.Facts, run *model.Run) *model.PullRequest {
 	if f.Issue == nil {
 		return f.PR
 	}
-	if ref, ok := RunPRRef(run); ok { // N, or owner/name#N (step_multipr.go)
+	if ref, ok := RunPRRef(run); ok { // N, or owner/name#N
 		e := &Eval{Facts: f, Issue: &issueSubject{Base: f}}
 		if pr := e.PrOf(ref); pr != nil {
 			return pr
@@ -211,7 +211,7 @@ func (e *Eval) HeadOf(run *model.Run) string {
 // (its author is not known). False in a pull request's run (its author is the subject's)
 // and while the issue's run has no pull request.
 func (e *Eval) MayHaveAuthoredRunPR(run *model.Run, login string) bool {
-	if e.MayHaveAuthoredRunPRs(run, login) { // step_multipr.go: any of a multi-PR run's
+	if e.MayHaveAuthoredRunPRs(run, login) { // any of a multi-PR run's
 		return true
 	}
 	if _, has := RunPRRef(run); e.Issue == nil || !has {

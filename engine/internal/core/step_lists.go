@@ -14,7 +14,7 @@ func (e *Eval) ListOutcome(o model.Outcome) bool {
 		return false
 	}
 	switch parts[len(parts)-3] {
-	case model.ListOnComplete, model.ListOnError, RuleOnFail, RuleOnConflict, RuleOnCIFailure, ReactOnEvents: // and step_rules.go's, step_react_notify.go's
+	case model.ListOnComplete, model.ListOnError, RuleOnFail, RuleOnConflict, RuleOnCIFailure, ReactOnEvents:
 	default:
 		return false
 	}

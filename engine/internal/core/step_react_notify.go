@@ -31,7 +31,7 @@ func AppendBounded(run *model.Run, key string, ours func(string) bool) {
 // SameReaction tells apart the keys of the reactions of on_events of the kind of key (the
 // same prefix and last segment: notify, wake, restart). Each kind is bounded apart, so that
 // many notifications never push out the key of the restart for the current head, which keeps
-// the run from restarting again for it (step_react_level.go).
+// the run from restarting again for it.
 func SameReaction(prefix, key string) func(string) bool {
 	kind := key[strings.LastIndex(key, "/"):]
 	return func(k string) bool { return strings.HasPrefix(k, prefix) && strings.HasSuffix(k, kind) }

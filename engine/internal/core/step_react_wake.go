@@ -69,7 +69,7 @@ func ReactionNeeds(cfg *lang.Config, st *model.State, in model.Input) model.Need
 	if cfg == nil || st == nil || in.Actor == "" || isApp(in.Actor) {
 		return model.Needs{}
 	}
-	if n := startNeeds(cfg, in); !n.Empty() { // step_start_needs.go
+	if n := startNeeds(cfg, in); !n.Empty() {
 		return n
 	}
 	for _, run := range st.Runs {

@@ -41,7 +41,7 @@ func (e *Eval) FindEffect(key string) (*model.Run, *lang.Stage) {
 			return run, stage
 		}
 		if stage != nil && stage.Type == lang.StageParallel {
-			if b := branchEffect(run, stage, key); b != nil { // step_parallel.go
+			if b := branchEffect(run, stage, key); b != nil {
 				return run, b
 			}
 		}

@@ -28,7 +28,7 @@ import (
 // from people costs no request.
 func Needed(cfg *lang.Config, st *model.State, f *model.Facts) model.Needs {
 	if f != nil && f.PR == nil && f.Issue != nil {
-		f = core.SubjectView(f) // step_issue.go: the issue as the subject
+		f = core.SubjectView(f) // the issue as the subject
 	}
 	if cfg == nil || st == nil || f == nil || f.PR == nil {
 		return model.Needs{}
@@ -77,7 +77,7 @@ func Needed(cfg *lang.Config, st *model.State, f *model.Facts) model.Needs {
 			if hs.Type != lang.StageHuman {
 				continue
 			}
-			who, perms := core.HumanActors(hs, run.Stages[hs.ID], f, run) // internal/core/step_human_from.go
+			who, perms := core.HumanActors(hs, run.Stages[hs.ID], f, run)
 			for _, l := range perms {
 				if l != "" && !strings.EqualFold(l, f.PR.Author) {
 					logins[strings.ToLower(l)] = l

@@ -155,7 +155,7 @@ func TestSameStateComparesAsStored(t *testing.T) {
 	assert.Equal(t, map[string]any{"n": float64(7)}, Clone(a).Runs[0].Context, "numbers come back as JSON gives them")
 }
 
-// Every field of the state goes through the stored form (core/run_json.go) and back.
+// Every field of the state goes through the stored form and back.
 func TestStoredStateReadsBack(t *testing.T) {
 	st := full()
 	var decoded model.State

@@ -34,7 +34,7 @@ import (
 func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Intent) {
 	sr := run.Stages[it.Stage]
 	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
-		run.Intents = core.DropIntent(run.Intents, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.Logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
 		return
 	}
@@ -53,7 +53,7 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 		e.InFlight(run, it)
 		return
 	case seen == core.TraceAbsent:
-		run.Intents = core.DropIntent(run.Intents, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.Intents.Unknown[it.Key] = it
 		e.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
 		return
@@ -65,8 +65,8 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 		e.Logf("run %s: %s", run.ID, sr.Message)
 		return
 	}
-	run.Intents = core.DropIntent(run.Intents, it.Key)
-	run.Applied = core.AppendOnce(run.Applied, it.Key)
+	run.Intents = model.DropIntent(run.Intents, it.Key)
+	run.Applied = model.AppendOnce(run.Applied, it.Key)
 	sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known (%s); it is not sent twice: waiting for the report, or `/pipeline retry`",
 		stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
 	e.Logf("run %s: %s", run.ID, sr.Message)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
@@ -101,11 +102,11 @@ type guardCheck struct {
 
 // recheck is the verdict of s's type on s; the guard takes the transitions of a type it
 // does not know as free.
-func (g *guardCheck) recheck(s *lang.Stage) guardVerdict {
+func (g *guardCheck) recheck(s *lang.Stage) stage.Verdict {
 	if t := stageTypes[s.Type]; t != nil {
 		return t.recheck(g, s)
 	}
-	return guardwalk.Free
+	return stage.Free
 }
 
 // skips reports whether the condition of s decidedly does not hold today, so that the

@@ -42,7 +42,7 @@ func (e *eval) reconcile() {
 
 func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 	drop := func(format string, args ...any) {
-		run.Intents = core.DropIntent(run.Intents, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.Logf("run %s: intent %s: "+format, append([]any{run.ID, it.Key}, args...)...)
 	}
 	if run.Status.Final() {
@@ -60,8 +60,8 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 		e.reconcileDispatch(run, stage, it)
 		return
 	}
-	if stage != nil && stage.Type == lang.StageWebhook {
-		e.reconcileWebhook(run, stage, it)
+	if fx := effectsOf(stage); fx != nil {
+		e.reconcileOwn(e.Cfg.PipelineFor(run), run, stage, fx, it)
 		return
 	}
 	sr := run.Stages[it.Stage]
@@ -79,8 +79,8 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 		return
 	}
 	if done := e.Performed(it); done != "" {
-		run.Intents = core.DropIntent(run.Intents, it.Key)
-		run.Applied = core.AppendOnce(run.Applied, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
+		run.Applied = model.AppendOnce(run.Applied, it.Key)
 		sr.Message = ""
 		e.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, it.At.UTC().Format(time.RFC3339), done)
 		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
@@ -93,7 +93,7 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 	if it.Kind == model.EffectCreateIssue {
 		// Nothing in the facts tells whether the issue was opened; opening it again could
 		// open it twice.
-		run.Intents = core.DropIntent(run.Intents, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.actionFailed(run, stage, fmt.Sprintf("the outcome of opening the issue, asked for at %s, is unknown; it is not opened again, so that it is not opened twice", it.At.UTC().Format(time.RFC3339)))
 		return
 	}
@@ -103,7 +103,7 @@ func (e *eval) reconcileIntent(run *model.Run, it model.Intent) {
 	e.Intents.Unknown[it.Key] = it
 	why := "the comment carrying its marker is not there"
 	if it.Kind == model.EffectMerge {
-		why = fmt.Sprintf("the pull request is %s at %s", pr.State, core.Short(pr.HeadSHA))
+		why = fmt.Sprintf("the pull request is %s at %s", pr.State, model.Short(pr.HeadSHA))
 	}
 	drop("asked for at %s, its outcome is unknown (%s) and the invocation that asked for it has ended", it.At.UTC().Format(time.RFC3339), why)
 }

@@ -18,7 +18,7 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 	e.Settle.Settling = true
 	e.noteDone(outcomes)
 	for _, o := range outcomes {
-		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleWebhook(o) {
+		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleOwn(o) {
 			continue
 		}
 		run, stage := e.FindEffect(o.Key)
@@ -42,9 +42,9 @@ func (e *eval) settle(run *model.Run, stage *lang.Stage, o model.Outcome) {
 		return
 	}
 	sr := run.Stages[stage.ID]
-	run.Intents = core.DropIntent(run.Intents, o.Key) // its outcome is known now
+	run.Intents = model.DropIntent(run.Intents, o.Key) // its outcome is known now
 	if o.Err == "" {
-		run.Applied = core.AppendOnce(run.Applied, o.Key)
+		run.Applied = model.AppendOnce(run.Applied, o.Key)
 		sr.Message = ""
 		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
 		return

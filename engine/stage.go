@@ -4,8 +4,10 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
+	"github.com/org/pipeline-action/engine/stage/delay"
+	"github.com/org/pipeline-action/engine/stage/webhook"
 
-	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -24,7 +26,7 @@ type stageType interface {
 	deadline(kind string) deadlineHandler
 	// recheck is the merge guard's judgement of s, a stage of the type on a path to the
 	// merge, on today's facts.
-	recheck(g *guardCheck, s *lang.Stage) guardVerdict
+	recheck(g *guardCheck, s *lang.Stage) stage.Verdict
 	// stillHolds reports whether s, which the run left as sr says, holds for the merge
 	// guard on today's facts.
 	stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool
@@ -52,22 +54,19 @@ func Worker(s *lang.Stage) (kind, name string) {
 var stageTypes = map[lang.StageType]stageType{
 	lang.StageAction:   actionType{},
 	lang.StageAgent:    agentType{},
-	lang.StageDelay:    delayType{},
+	lang.StageDelay:    unit{t: delay.Type{}},
 	lang.StageGate:     gateType{},
 	lang.StageHuman:    humanType{},
 	lang.StageParallel: parallelType{},
 	lang.StagePipeline: pipelineType{},
-	lang.StageWebhook:  webhookType{},
+	lang.StageWebhook:  unit{t: webhook.Type{}},
 }
-
-// guardVerdict is what the merge guard finds of a stage on its walk to the merge.
-type guardVerdict = guardwalk.Verdict
 
 // unguarded is embedded by the types whose transitions the merge guard takes as free:
 // what they do is what the config says to do when they end.
 type unguarded struct{}
 
-func (unguarded) recheck(*guardCheck, *lang.Stage) guardVerdict             { return guardwalk.Free }
+func (unguarded) recheck(*guardCheck, *lang.Stage) stage.Verdict            { return stage.Free }
 func (unguarded) stillHolds(*guardCheck, *lang.Stage, *model.StageRun) bool { return true }
 
 // noBranch is embedded by the types a branch of a parallel stage may not have.

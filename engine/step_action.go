@@ -92,7 +92,7 @@ func (e *eval) planMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage, ef
 	case plan.why != "":
 		return e.HoldAction(run, stage, plan.why, "a maintainer (fix the pipeline)"), true
 	}
-	switch failed := core.FailedChecks(pr); {
+	switch failed := model.FailedChecks(pr); {
 	case pr.Draft:
 		return e.HoldAction(run, stage, "the pull request is a draft", "its author (mark it ready for review)"), true
 	case pr.Mergeable == model.Conflicting && stage.OnConflict != nil:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
@@ -40,7 +41,7 @@ func (e *eval) agent(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	ag := e.Cfg.Agent(stage.Agent)
 	// Only a comment dispatch leaves a trace on the subject: its marker.
 	if slices.Contains(run.Applied, key) || (ag != nil && ag.Dispatch == lang.DispatchComment && slices.Contains(e.Facts.PR.Posted, key)) {
-		run.Applied = core.AppendOnce(run.Applied, key)
+		run.Applied = model.AppendOnce(run.Applied, key)
 		if e.agentReview(p, run, stage, ag) {
 			return true
 		}
@@ -129,7 +130,7 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stag
 			}
 			// What the templates fill in (a title, an agent's feedback) is inert: no marker of
 			// the action's own, no link, image or mention.
-			out, err := core.RenderMessage(t, env)
+			out, err := render.Message(t, env)
 			if err != nil {
 				return eff, err
 			}
@@ -159,9 +160,9 @@ func (e *eval) dispatchEffect(p *lang.Pipeline, run *model.Run, stage *lang.Stag
 // settleDispatch records the outcome of a dispatch effect.
 func (e *eval) settleDispatch(run *model.Run, stage *lang.Stage, o model.Outcome) {
 	sr := run.Stages[stage.ID]
-	run.Intents = core.DropIntent(run.Intents, o.Key)
+	run.Intents = model.DropIntent(run.Intents, o.Key)
 	if o.Err == "" {
-		run.Applied = core.AppendOnce(run.Applied, o.Key)
+		run.Applied = model.AppendOnce(run.Applied, o.Key)
 		sr.Message = ""
 		sr.AgentRun = o.WorkflowRun
 		e.Logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
@@ -206,8 +207,8 @@ func (e *eval) applyVerdict(p *lang.Pipeline, run *model.Run, stage *lang.Stage,
 	sr := run.Stages[stage.ID]
 	// The report proves the dispatch reached the agent.
 	key := core.DispatchKey(run, stage)
-	run.Intents = core.DropIntent(run.Intents, key)
-	run.Applied = core.AppendOnce(run.Applied, key)
+	run.Intents = model.DropIntent(run.Intents, key)
+	run.Applied = model.AppendOnce(run.Applied, key)
 	if err := stage.OutputsSchema.Check(r.Outputs); err != nil && r.Verdict != lang.VerdictFailed {
 		// Work whose outputs the next stages cannot read is not done: the stage's error.
 		e.agentError(run, stage, fmt.Sprintf("agent %s reported outputs that do not match outputs_schema: %v", stage.Agent, err))

@@ -247,7 +247,7 @@ func (e *eval) commandApprove(run *model.Run, stage *lang.Stage, c model.IssueCo
 	}
 	sr := run.Stages[stage.ID]
 	sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))
-	e.Logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, core.Short(e.HeadOf(run)))
+	e.Logf("run %s: %s counts as %s's approval of %s", run.ID, by, c.Author, model.Short(e.HeadOf(run)))
 	if run.Status == model.RunEscalated {
 		return fmt.Sprintf("Run %s: approval recorded; the run is escalated, and goes on after `/pipeline unblock`.", run.ID)
 	}

@@ -1,10 +1,9 @@
 package engine
 
 import (
-	"github.com/org/pipeline-action/engine/internal/core"
-	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
 )
 
 // The gate stage: its conditions against the facts.
@@ -49,14 +48,14 @@ func (e *eval) gate(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 		// (here, and by the merge guard): a passed gate keeps its decision, not the list.
 		sr.Results = nil
 		run.VerifiedSHA, run.VerifiedBy = e.Facts.PR.HeadSHA, stage.ID
-		e.leave(run, stage, model.StagePassed, stage.OnPass, "gate passed on "+core.Short(e.Facts.PR.HeadSHA))
+		e.leave(run, stage, model.StagePassed, stage.OnPass, "gate passed on "+model.Short(e.Facts.PR.HeadSHA))
 		return true
 	case failed && stage.OnFailRule != nil:
 		if e.gateOnFail(p, run, stage, results) {
 			return true
 		}
 	case failed && stage.OnFail != "":
-		e.leave(run, stage, model.StageFailed, stage.OnFail, "gate failed: "+core.Failures(results))
+		e.leave(run, stage, model.StageFailed, stage.OnFail, "gate failed: "+model.Failures(results))
 		return true
 	}
 	sr.Status = model.StageWaiting
@@ -76,16 +75,16 @@ func (gateType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stag
 	return e.gate(p, run, stage)
 }
 
-func (gateType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+func (gateType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
 	switch {
 	case g.skips(s):
-		return guardwalk.Skips
+		return stage.Skips
 	case g.holds(s):
-		return guardwalk.Holds
+		return stage.Holds
 	case g.failing[s.ID]:
-		return guardwalk.Fails
+		return stage.Fails
 	}
-	return guardwalk.Stops
+	return stage.Stops
 }
 
 // stillHolds: a gate the run passed or skipped holds today, unless its condition does not

@@ -9,6 +9,8 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
+	"github.com/org/pipeline-action/engine/stage"
 
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
@@ -85,7 +87,7 @@ func (humanType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Sta
 	return e.human(p, run, stage)
 }
 
-func (humanType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+func (humanType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
 	return guardwalk.Judge(s, g.skips, func(s *lang.Stage) bool { ok, _ := g.e.HumanHolds(g.run, s); return ok })
 }
 
@@ -192,7 +194,7 @@ func (e *eval) render(t *lang.Template, run *model.Run) string {
 		}
 	}
 	env["context"] = ctx
-	s, err := core.RenderMessage(t, env) // what it fills in is inert
+	s, err := render.Message(t, env) // what it fills in is inert
 	if err != nil {
 		e.Logf("run %s: the message at %s does not render: %v; posted as written", run.ID, t.Pos, err)
 		s = core.InertMarkers(t.Src)
@@ -207,7 +209,7 @@ func (e *eval) settleStageEffect(o model.Outcome) bool {
 	if run == nil {
 		return false
 	}
-	run.Intents = core.DropIntent(run.Intents, o.Key)
+	run.Intents = model.DropIntent(run.Intents, o.Key)
 	e.StageEffectDone(run, stage, sr, suffix, o)
 	return true
 }
@@ -221,12 +223,12 @@ func (e *eval) reconcileStageEffect(run *model.Run, it model.Intent) bool {
 		return false
 	}
 	if o, ok := e.Outcome(it.Key); ok {
-		run.Intents = core.DropIntent(run.Intents, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.StageEffectDone(run, stage, sr, suffix, o)
 		return true
 	}
 	if e.Performed(it) != "" {
-		run.Intents = core.DropIntent(run.Intents, it.Key)
+		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.StageEffectDone(run, stage, sr, suffix, model.Outcome{Key: it.Key})
 		return true
 	}
@@ -235,7 +237,7 @@ func (e *eval) reconcileStageEffect(run *model.Run, it model.Intent) bool {
 		return true
 	}
 	e.Intents.Unknown[it.Key] = it
-	run.Intents = core.DropIntent(run.Intents, it.Key)
+	run.Intents = model.DropIntent(run.Intents, it.Key)
 	e.Logf("run %s: intent %s: its outcome is unknown and the invocation that asked for it has ended; asked for again if still due", run.ID, it.Key)
 	return true
 }

@@ -41,7 +41,7 @@ func (e *eval) mergeWaits(run *model.Run, stage *lang.Stage) (held, moved bool) 
 	case e.behindWithActionsToken(run, stage):
 		return true, false
 	}
-	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, model.RuleWhenBehind, core.Short(pr.HeadSHA))
+	key := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, model.RuleWhenBehind, model.Short(pr.HeadSHA))
 	if !slices.Contains(run.Applied, key) {
 		// Until GitHub accepts it (settleUpdateBehind records it): the update moves the head,
 		// and the run's gates check the new one. Asked again meanwhile, GitHub answers that
@@ -64,7 +64,7 @@ func (e *eval) settleUpdateBehind(o model.Outcome) bool {
 			continue
 		}
 		if o.Err == "" {
-			run.Applied = core.AppendOnce(run.Applied, o.Key)
+			run.Applied = model.AppendOnce(run.Applied, o.Key)
 			continue
 		}
 		if o.Permanent || o.Escalate {

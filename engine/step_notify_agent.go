@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -40,8 +40,8 @@ func (e *eval) notifyAgentUnknown(run *model.Run, stage *lang.Stage, it model.In
 	if ag != nil {
 		name = "agent " + ag.Name
 	}
-	run.Intents = core.DropIntent(run.Intents, it.Key)
-	run.Applied = core.AppendOnce(run.Applied, it.Key)
+	run.Intents = model.DropIntent(run.Intents, it.Key)
+	run.Applied = model.AppendOnce(run.Applied, it.Key)
 	why := fmt.Sprintf("whether the notification of %s asked for at %s reached GitHub is not known; it is not sent twice", name, it.At.UTC().Format("2006-01-02 15:04 UTC"))
 	e.Logf("run %s: %s: %s", run.ID, stage.ID, why)
 	e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, why)
@@ -54,7 +54,7 @@ func (e *eval) notifiedAgentOf(run *model.Run, stage *lang.Stage) *lang.Agent {
 	if stage.Action != lang.ActionNotify || stage.Config.Target == nil || p == nil {
 		return nil
 	}
-	to, err := core.RenderStrict(stage.Config.Target, e.templateEnv(p, run))
+	to, err := render.Strict(stage.Config.Target, e.templateEnv(p, run))
 	if err != nil {
 		return nil
 	}

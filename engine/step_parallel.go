@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
 
 	"github.com/org/pipeline-action/engine/graph"
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -48,7 +49,7 @@ type parallelType struct {
 }
 
 // recheck: a parallel stage holds when enough of its branches hold for its join.
-func (parallelType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+func (parallelType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
 	return guardwalk.Judge(s, g.skips, g.joinHolds)
 }
 
@@ -187,7 +188,7 @@ func (e *eval) join(p *lang.Pipeline, run *model.Run, par *lang.Stage) bool {
 			why += fmt.Sprintf(", %d skipped", skipped)
 		}
 		e.CancelBranches(run, par, why)
-		e.leave(run, par, model.StageSucceeded, core.NextOf(p, par, par.OnComplete), why)
+		e.leave(run, par, model.StageSucceeded, stage.NextOf(p, par, par.OnComplete), why)
 		return true
 	case ok+open < need:
 		var parts []string

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
@@ -413,7 +414,7 @@ type pipelineType struct {
 }
 
 // recheck: a pipeline stage holds when its sub-pipeline holds to its end.
-func (pipelineType) recheck(g *guardCheck, s *lang.Stage) guardVerdict {
+func (pipelineType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
 	return guardwalk.Judge(s, g.skips, g.subHolds)
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -55,6 +54,6 @@ func (e *eval) reactLevel(p *lang.Pipeline, run *model.Run, in model.Input) {
 	if slices.Contains(run.Applied, key) {
 		return
 	}
-	e.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, core.Short(run.Head), eventPush, in.Event)
-	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, core.Short(run.Head), in.Event))
+	e.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, model.Short(run.Head), eventPush, in.Event)
+	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, model.Short(run.Head), in.Event))
 }

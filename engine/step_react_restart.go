@@ -68,7 +68,7 @@ func (e *eval) restart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, 
 	if it, ok := core.OpenIntent(run); ok && it.Kind == model.EffectMerge {
 		// It merges the head it was asked for, or nothing: after a push GitHub refuses it. If
 		// it went through, the closed event finds the run's own merge (ownMerge).
-		e.Logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, core.Short(it.SHA), it.At.UTC().Format(time.RFC3339))
+		e.Logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, model.Short(it.SHA), it.At.UTC().Format(time.RFC3339))
 	}
 	if run.Status == model.RunEscalated {
 		e.Record(run, run.Stage, run.Stage, why+"; not restarted: the run is escalated and waits for a maintainer's command")

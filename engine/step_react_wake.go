@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
@@ -78,7 +79,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *model.Run, r *lang.EventReaction
 	message := ""
 	if r.Message != nil {
 		var err error
-		if message, err = core.RenderText(r.Message, env); err != nil {
+		if message, err = render.Text(r.Message, env); err != nil {
 			// The agent is woken all the same: the event is what it needs.
 			e.Logf("run %s: on_events %s wake_agent: its message at %s: %v; woken without it", run.ID, r.Event, r.Message.Pos, err)
 			message = ""

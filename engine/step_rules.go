@@ -30,7 +30,7 @@ const ActionNotifyAndWait = "notify_and_wait"
 func (e *eval) ruleEffects(p *lang.Pipeline, run *model.Run, stage *lang.Stage, rule *lang.Rule, name string) {
 	sr := run.Stages[stage.ID]
 	pr := e.Facts.PR
-	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, core.Short(pr.HeadSHA))
+	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, model.Short(pr.HeadSHA))
 	if len(rule.Labels) > 0 {
 		eff := model.Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
 		if plan := e.PlanLabel(eff, rule.Labels, nil); plan.Eff.Kind != "" {
@@ -97,7 +97,7 @@ func (e *eval) loop(run *model.Run, stage *lang.Stage, rule *lang.Rule, name, wh
 // reports whether the run moved; when it did not, the gate keeps waiting.
 func (e *eval) gateOnFail(p *lang.Pipeline, run *model.Run, stage *lang.Stage, results []model.GateResult) bool {
 	rule := stage.OnFailRule
-	why := "gate failed: " + core.Failures(results)
+	why := "gate failed: " + model.Failures(results)
 	if x := rule.WhenCheckFailed; x != "" {
 		failed := false
 		for _, r := range results {
@@ -106,13 +106,13 @@ func (e *eval) gateOnFail(p *lang.Pipeline, run *model.Run, stage *lang.Stage, r
 		if !failed {
 			return false // another check failed: the gate waits, as without on_fail
 		}
-		why = fmt.Sprintf("gate failed: check %s failed: %s", x, core.FailedMessage(results, x))
+		why = fmt.Sprintf("gate failed: check %s failed: %s", x, model.FailedMessage(results, x))
 	}
-	e.ruleEffects(p, run, stage, rule, core.RuleOnFail)
+	e.ruleEffects(p, run, stage, rule, model.RuleOnFail)
 	if rule.Action == ActionNotifyAndWait {
 		return false
 	}
-	return e.loop(run, stage, rule, core.RuleOnFail, why)
+	return e.loop(run, stage, rule, model.RuleOnFail, why)
 }
 
 // mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
@@ -120,7 +120,7 @@ func (e *eval) gateOnFail(p *lang.Pipeline, run *model.Run, stage *lang.Stage, r
 // to be resolved.
 func (e *eval) mergeOnConflict(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	rule := stage.OnConflict
-	e.ruleEffects(p, run, stage, rule, core.RuleOnConflict)
+	e.ruleEffects(p, run, stage, rule, model.RuleOnConflict)
 	target := rule.Then
 	if target == "" {
 		target = rule.Goto
@@ -137,9 +137,9 @@ func (e *eval) mergeOnConflict(p *lang.Pipeline, run *model.Run, stage *lang.Sta
 // stage waits.
 func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *model.Run, stage *lang.Stage, failed string) bool {
 	rule := stage.OnCIFailure
-	e.ruleEffects(p, run, stage, rule, core.RuleOnCIFailure)
-	why := "CI failed on " + core.Short(e.Facts.PR.HeadSHA) + ": " + failed
-	if e.loop(run, stage, rule, core.RuleOnCIFailure, why) {
+	e.ruleEffects(p, run, stage, rule, model.RuleOnCIFailure)
+	why := "CI failed on " + model.Short(e.Facts.PR.HeadSHA) + ": " + failed
+	if e.loop(run, stage, rule, model.RuleOnCIFailure, why) {
 		return true
 	}
 	return e.HoldAction(run, stage, why, "its author (fix the failing checks)")

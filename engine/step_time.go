@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -12,8 +11,7 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// Time in a run: what happens when a stage's timeout passes (on_timeout), and delay
-// stages with their polls.
+// Time in a run: what happens when a stage's timeout passes (on_timeout).
 
 // TimedOut applies the stage's on_timeout: label, then extend, or go to its target
 // (fail by default).
@@ -82,47 +80,6 @@ func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d m
 // escalateRun stops run to wait for a person (see escalate).
 func (e *eval) escalateRun(run *model.Run, why string) { e.escalate(run, why) }
 
-func (e *eval) delayEnded(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
-	e.leave(run, stage, model.StagePassed, core.NextOf(p, stage, stage.OnComplete), fmt.Sprintf("waited %s", graph.ShortDuration(stage.Duration)))
-	return true
-}
-
-// pollDue checks a delay's poll condition: when it holds, the delay ends early (or goes
-// to on_ready's stage); otherwise the next check is one interval on, before the end.
-func (e *eval) pollDue(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
-	sr := run.Stages[stage.ID]
-	poll := stage.Poll
-	if poll == nil || poll.Condition == nil || poll.Interval <= 0 {
-		return false
-	}
-	ok, err := poll.Condition.Bool(e.env(p, run))
-	if err != nil {
-		e.Logf("run %s: the poll condition of stage %q at %s: %v; checked again at the next interval", run.ID, stage.ID, poll.Pos, err)
-	}
-	if ok {
-		if poll.OnReady == lang.PollSkipRemaining || poll.OnReady == "" {
-			e.leave(run, stage, model.StagePassed, core.NextOf(p, stage, stage.OnComplete), "the poll condition holds; the rest of the delay is skipped")
-		} else {
-			e.leave(run, stage, model.StagePassed, poll.OnReady, "the poll condition holds")
-		}
-		return true
-	}
-	end := time.Time{}
-	for _, x := range sr.Deadlines {
-		if x.Kind == model.DeadlineDelay {
-			end = x.At
-		}
-	}
-	next := d.At.Add(poll.Interval)
-	for !next.After(e.Now) {
-		next = next.Add(poll.Interval)
-	}
-	if end.IsZero() || next.Before(end) {
-		sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlinePoll, At: next, N: d.N + 1})
-	}
-	return false
-}
-
 // timeoutNotify posts on_timeout's notification, once per timeout (each extension's
 // timeout notifies again). Like a pipeline's lists, the state that handled the timeout is
 // saved before it is posted (write-ahead), so only the invocation whose save won posts it;
@@ -147,30 +104,4 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *model.Run, stage *lang.Stage
 		plan.Eff.WriteAhead = true
 		e.Effects = append(e.Effects, plan.Eff)
 	}
-}
-
-// delayType waits for its duration, polling its condition on the way when it has one.
-type delayType struct {
-	unguarded
-	noBranch
-	noAnswers
-	nobody
-}
-
-func (delayType) arm(stage *lang.Stage, sr *model.StageRun, now time.Time) {
-	core.ArmDelay(stage, sr, now)
-}
-
-func (delayType) step(e *eval, _ *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
-	return e.DelayWait(run, stage)
-}
-
-func (delayType) deadline(kind string) deadlineHandler {
-	switch kind {
-	case model.DeadlineDelay:
-		return (*eval).delayEnded
-	case model.DeadlinePoll:
-		return (*eval).pollDue
-	}
-	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -191,30 +190,6 @@ func TestWebhookHostMustBeAllowed(t *testing.T) {
 	_, err := Load("pipelines.yaml", []byte(src), fakeRegistry{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `webhook host "hooks.example.com" is not allowed`)
-}
-
-func TestRenderWebhookURL(t *testing.T) {
-	env := lang.Env{"context": map[string]any{"v": "a/b", "dot": "..", "n": 7, "at": "@evil.example"}}
-	cases := []struct{ src, want, err string }{
-		{src: "https://h.example/x/{{ context.v }}", want: "https://h.example/x/a%2Fb"},
-		{src: "https://h.example/{{ context.dot }}/y", want: "https://h.example/%2E%2E/y"},
-		{src: "https://h.example/q?a={{ context.v }}&n={{ context.n }}", want: "https://h.example/q?a=a%2Fb&n=7"},
-		{src: "https://h.example/{{ context.at }}", want: "https://h.example/@evil.example"},
-		{src: "https://h.example{{ context.v }}", err: "h.examplea"},
-		{src: "http://h.example/{{ context.v }}", err: "not https"},
-	}
-	for _, tc := range cases {
-		tpl, cerr := lang.CompileTemplate(tc.src, lang.Pos{Line: 1, Col: 1})
-		require.Nil(t, cerr)
-		got, err := core.RenderWebhookURL(tpl, env, "h.example")
-		if tc.err != "" {
-			require.Error(t, err, tc.src)
-			assert.Contains(t, err.Error(), tc.err)
-			continue
-		}
-		require.NoError(t, err, tc.src)
-		assert.Equal(t, tc.want, got)
-	}
 }
 
 func replaceOnce(t *testing.T, s, from, to string) string {

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"slices"
+	"strings"
+)
+
 // GateStatus is the outcome of one gate condition.
 type GateStatus string
 
@@ -18,4 +23,43 @@ type GateResult struct {
 	Message  string     `json:"message"`       // a sentence: what is unmet and why, or what holds
 	Who      string     `json:"who,omitempty"` // who or what can change it, when unmet
 	Optional bool       `json:"optional,omitempty"`
+}
+
+// Rule names, as parts of Run.Iterations' keys and of effect keys.
+const (
+	RuleOnFail      = "on_fail"
+	RuleOnConflict  = "on_conflict"
+	RuleOnCIFailure = "on_ci_failure"
+)
+
+func FailedMessage(rs []GateResult, check string) string {
+	for _, r := range rs {
+		if r.Check == check && r.Status == GateFail {
+			return r.Message
+		}
+	}
+	return ""
+}
+
+// FailedChecks names the checks on the head that failed, or "".
+func FailedChecks(pr *PullRequest) string {
+	var names []string
+	for _, c := range pr.Checks {
+		if c.State == CheckFailure && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Failures lists the messages of every required condition that decidedly failed, so
+// that a gate failing for several reasons says them all in one place.
+func Failures(rs []GateResult) string {
+	var out []string
+	for _, r := range rs {
+		if !r.Optional && r.Status == GateFail {
+			out = append(out, r.Message)
+		}
+	}
+	return strings.Join(out, "; ")
 }

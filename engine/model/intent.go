@@ -71,3 +71,16 @@ const MaxIntentLease = 6 * time.Hour
 func (it Intent) InFlightUntil() time.Time {
 	return minTime(it.Until, it.At.Add(MaxIntentLease))
 }
+
+func DropIntent(list []Intent, key string) []Intent {
+	out := list[:0:0]
+	for _, it := range list {
+		if it.Key != key {
+			out = append(out, it)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,3 +274,10 @@ const (
 	MaxVariableBytes = 2048 // the JSON of one value
 	MaxVariables     = 50   // names in one namespace
 )
+
+func AppendOnce(xs []string, x string) []string {
+	if slices.Contains(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}

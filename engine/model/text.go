@@ -35,3 +35,10 @@ func Plural(n int, one, many string) string {
 	}
 	return many
 }
+
+func Short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}

@@ -34,7 +34,7 @@ type WebhookHeaderPart struct {
 }
 
 // WebhookResponse is what a call got back: its status, and its body when it is JSON of
-// at most MaxWebhookOutput bytes (else nil). They become the stage's outputs
+// at most webhook.MaxOutput bytes (else nil). They become the stage's outputs
 // (`stages.<id>.outputs.status`, `.body`).
 type WebhookResponse struct {
 	Status int `json:"status"`

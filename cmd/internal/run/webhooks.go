@@ -7,11 +7,12 @@ import (
 	"net/http"
 	"strings"
 
+	webhookstage "github.com/org/pipeline-action/engine/stage/webhook"
+
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/webhook"
-	"github.com/org/pipeline-action/engine"
 )
 
 // SecretEnvPrefix starts the environment variable a webhook header's `{{ secrets.NAME }}`
@@ -84,7 +85,7 @@ func (r *Runner) callWebhook(ctx context.Context, e model.Effect) model.Outcome 
 	// The answer is masked here, as it comes back, before anything keeps or shows it:
 	// the engine stores it in the run's outputs, which the state and comments carry.
 	out := &model.WebhookResponse{Status: resp.Status}
-	if !resp.Truncated && len(resp.Body) > 0 && len(resp.Body) <= engine.MaxWebhookOutput {
+	if !resp.Truncated && len(resp.Body) > 0 && len(resp.Body) <= webhookstage.MaxOutput {
 		if v, ok := webhook.NewMasker(sent).JSON(resp.Body); ok {
 			out.Body = v
 		}

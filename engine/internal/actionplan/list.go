@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
@@ -31,7 +32,7 @@ func Item(e *core.Eval, run *model.Run, item lang.ActionItem, eff model.Effect, 
 				return core.PlannedAction{Err: why}
 			}
 		}
-		body, err := core.RenderText(argTemplate(msg), env)
+		body, err := render.Text(argTemplate(msg), env)
 		if err != nil {
 			return core.PlannedAction{Err: err.Error()}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
@@ -25,7 +26,7 @@ func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, en
 	switch stage.Action {
 	case lang.ActionComment:
 		if c.Target != nil {
-			to, err := core.RenderStrict(c.Target, env)
+			to, err := render.Strict(c.Target, env)
 			if err != nil {
 				return core.PlannedAction{Err: err.Error()}
 			}
@@ -36,7 +37,7 @@ func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, en
 		body := c.Body
 		if c.BodyTemplate != nil {
 			var err error
-			if body, err = core.RenderText(c.BodyTemplate, env); err != nil {
+			if body, err = render.Text(c.BodyTemplate, env); err != nil {
 				return core.PlannedAction{Err: err.Error()}
 			}
 		}
@@ -97,13 +98,13 @@ func Notify(e *core.Eval, run *model.Run, eff model.Effect, target, message *lan
 	if target == nil {
 		return core.PlannedAction{Err: "notify has no target"}
 	}
-	to, err := core.RenderStrict(target, env)
+	to, err := render.Strict(target, env)
 	if err != nil {
 		return core.PlannedAction{Err: err.Error()}
 	}
 	text := ""
 	if message != nil {
-		if text, err = core.RenderText(message, env); err != nil {
+		if text, err = render.Text(message, env); err != nil {
 			return core.PlannedAction{Err: err.Error()}
 		}
 	}

@@ -102,7 +102,7 @@ func (e *Eval) OutdatedAt(run *model.Run, stage *lang.Stage, at time.Time) strin
 		return "given before the base changed to " + pr.BaseRef
 	}
 	if !stage.KeepOnPush && !run.HeadSince.IsZero() && !at.After(run.HeadSince) {
-		return "given before the head moved to " + Short(run.Head)
+		return "given before the head moved to " + model.Short(run.Head)
 	}
 	return ""
 }

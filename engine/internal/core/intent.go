@@ -34,7 +34,7 @@ func (e *Eval) Intend(run *model.Run, sr *model.StageRun, eff *model.Effect) {
 	if eff.Kind == model.EffectDispatch {
 		it.Dispatch, it.Target = eff.Dispatch, dispatchTarget(*eff)
 	}
-	run.Intents = append(DropIntent(run.Intents, eff.Key), it)
+	run.Intents = append(model.DropIntent(run.Intents, eff.Key), it)
 	eff.WriteAhead = true
 	if try > 1 {
 		e.Logf("run %s: %s asked for again (request %d): the outcome of the request of %s is unknown, and the invocation that made it has ended",
@@ -90,17 +90,4 @@ func OpenIntent(run *model.Run) (model.Intent, bool) {
 		return model.Intent{}, false
 	}
 	return run.Intents[0], true
-}
-
-func DropIntent(list []model.Intent, key string) []model.Intent {
-	out := list[:0:0]
-	for _, it := range list {
-		if it.Key != key {
-			out = append(out, it)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }

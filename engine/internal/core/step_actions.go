@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/lang"
-	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // PlannedAction is what an action (of an action stage, or of an on_complete/on_error list)
@@ -31,46 +31,6 @@ var (
 		return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 	})
 )
-
-// RenderStrict fills t from env; an expression that fails or has no value (null) is an
-// error that names it, rather than text with a hole in it.
-func RenderStrict(t *lang.Template, env lang.Env) (string, error) { return render(t, env, false, true) }
-
-// RenderText fills t for text the action posts (a comment, a notification, an issue): as
-// RenderStrict, and what the expressions give — often a contributor's words, a title, a
-// branch, an agent's outputs — goes through the one renderer of posted text (InertText,
-// package markdown): no HTML (so no forged marker of the action's own), no link, image,
-// @mention or #reference. The config's own text is kept live.
-func RenderText(t *lang.Template, env lang.Env) (string, error) { return render(t, env, true, true) }
-
-// RenderMessage is RenderText where a value that is null renders as nothing (the messages
-// of human stages and dispatch comments, which say what they can rather than fail).
-func RenderMessage(t *lang.Template, env lang.Env) (string, error) {
-	return render(t, env, true, false)
-}
-
-func render(t *lang.Template, env lang.Env, inert, strict bool) (string, error) {
-	var b strings.Builder
-	for _, part := range t.Parts() {
-		if part.Expr == nil {
-			b.WriteString(part.Text)
-			continue
-		}
-		v, err := part.Expr.Eval(env)
-		if err != nil {
-			return "", fmt.Errorf("template at %s: %v", t.Pos, err)
-		}
-		if v == nil && strict {
-			return "", fmt.Errorf("template at %s: {{ %s }} has no value", t.Pos, strings.TrimSpace(part.Expr.Src))
-		}
-		if inert {
-			b.WriteString(markdown.InertText(lang.RenderValue(v)))
-		} else {
-			b.WriteString(lang.RenderValue(v))
-		}
-	}
-	return b.String(), nil
-}
 
 // PlanComment posts body on the pull request once: a comment whose marker is already on
 // the pull request, or whose effect is recorded done, is not posted again.
@@ -119,7 +79,7 @@ func (e *Eval) PlanCreateIssue(run *model.Run, eff model.Effect, title, bodyT *l
 	if title == nil {
 		return PlannedAction{Err: "create_issue has no title"}
 	}
-	t, err := RenderText(title, env)
+	t, err := render.Text(title, env)
 	if err != nil {
 		return PlannedAction{Err: err.Error()}
 	}
@@ -127,7 +87,7 @@ func (e *Eval) PlanCreateIssue(run *model.Run, eff model.Effect, title, bodyT *l
 		return PlannedAction{Err: "the new issue's title is empty"}
 	}
 	if bodyT != nil {
-		if body, err = RenderText(bodyT, env); err != nil {
+		if body, err = render.Text(bodyT, env); err != nil {
 			return PlannedAction{Err: err.Error()}
 		}
 	}

@@ -155,7 +155,7 @@ func (e *Eval) StageEffectDone(run *model.Run, stage *lang.Stage, sr *model.Stag
 		e.Logf("run %s: %s: %s: %s", run.ID, stage.ID, suffix, sr.Message)
 		return
 	}
-	run.Applied = AppendOnce(run.Applied, o.Key)
+	run.Applied = model.AppendOnce(run.Applied, o.Key)
 	if n, ok := strings.CutPrefix(suffix, NoticeReminder); ok {
 		var k int
 		fmt.Sscanf(n, "%d", &k)

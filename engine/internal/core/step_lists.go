@@ -14,7 +14,7 @@ func (e *Eval) ListOutcome(o model.Outcome) bool {
 		return false
 	}
 	switch parts[len(parts)-3] {
-	case model.ListOnComplete, model.ListOnError, RuleOnFail, RuleOnConflict, RuleOnCIFailure, ReactOnEvents:
+	case model.ListOnComplete, model.ListOnError, model.RuleOnFail, model.RuleOnConflict, model.RuleOnCIFailure, ReactOnEvents:
 	default:
 		return false
 	}

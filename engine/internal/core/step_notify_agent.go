@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -48,7 +49,7 @@ func (e *Eval) PlanNotifyAgent(run *model.Run, eff model.Effect, ag *lang.Agent,
 			if cerr != nil {
 				return PlannedAction{Err: fmt.Sprintf("notifying agent %s: its body: %s", ag.Name, cerr.Message)}
 			}
-			out, err := RenderText(t, env)
+			out, err := render.Text(t, env)
 			if err != nil {
 				return PlannedAction{Err: fmt.Sprintf("notifying agent %s: %v", ag.Name, err)}
 			}

@@ -178,7 +178,7 @@ func (e *Eval) CancelBranches(run *model.Run, par *lang.Stage, why string) {
 		e.Effects = kept
 		for _, it := range run.Intents {
 			if it.Stage == b.ID {
-				run.Intents = DropIntent(run.Intents, it.Key)
+				run.Intents = model.DropIntent(run.Intents, it.Key)
 				e.Logf("run %s: the outcome of %s asked for at %s is not known; branch %s is cancelled without it", run.ID, it.Key, it.At.UTC().Format("2006-01-02T15:04:05Z07:00"), b.ID)
 			}
 		}

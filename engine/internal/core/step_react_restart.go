@@ -38,7 +38,7 @@ func (e *Eval) ReactionKey(run *model.Run, r *lang.EventReaction, in model.Input
 // EventWhat describes the event a reaction acts on, for history: the head of a push.
 func (e *Eval) EventWhat(r *lang.EventReaction) string {
 	if r.Event == "pull_request.synchronize" {
-		return "head " + Short(e.Facts.PR.HeadSHA)
+		return "head " + model.Short(e.Facts.PR.HeadSHA)
 	}
 	return "delivery"
 }

@@ -3,7 +3,6 @@ package core
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -27,38 +26,4 @@ func (e *Eval) SideOutcome(o model.Outcome) bool {
 		e.Logf("%s: %s; it is not tried again", o.Key, o.Err)
 	}
 	return true
-}
-
-// ArmDelay arms a delay stage: its end, and its first poll.
-func ArmDelay(stage *lang.Stage, sr *model.StageRun, now time.Time) {
-	if stage.Type != lang.StageDelay {
-		return
-	}
-	end := now.Add(stage.Duration)
-	sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlineDelay, At: end})
-	if p := stage.Poll; p != nil && p.Interval > 0 && now.Add(p.Interval).Before(end) {
-		sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlinePoll, At: now.Add(p.Interval)})
-	}
-}
-
-// DelayWait keeps a delay stage waiting until one of its deadlines moves it.
-func (e *Eval) DelayWait(run *model.Run, stage *lang.Stage) bool {
-	sr := run.Stages[stage.ID]
-	sr.Status = model.StageWaiting
-	run.Status = model.RunWaiting
-	return false
-}
-
-// NextOf is where a stage goes on by default: target when set, else the next stage in
-// the pipeline, else complete.
-func NextOf(p *lang.Pipeline, stage *lang.Stage, target string) string {
-	if target != "" {
-		return target
-	}
-	for i, s := range p.Stages {
-		if s.ID == stage.ID && i+1 < len(p.Stages) {
-			return p.Stages[i+1].ID
-		}
-	}
-	return lang.TargetComplete
 }

@@ -2,8 +2,6 @@ package core
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -80,32 +78,6 @@ func FirstUnmet(rs []model.GateResult) string {
 	return ""
 }
 
-// Failures lists the messages of every required condition that decidedly failed, so
-// that a gate failing for several reasons says them all in one place.
-func Failures(rs []model.GateResult) string {
-	var out []string
-	for _, r := range rs {
-		if !r.Optional && r.Status == model.GateFail {
-			out = append(out, r.Message)
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
 func IsDone(s model.StageStatus) bool {
 	return s == model.StagePassed || s == model.StageSucceeded || s == model.StageFailed
-}
-
-func Short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
-func AppendOnce(xs []string, x string) []string {
-	if slices.Contains(xs, x) {
-		return xs
-	}
-	return append(xs, x)
 }

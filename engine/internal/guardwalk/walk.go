@@ -4,24 +4,14 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
-)
-
-// Verdict is what the merge guard finds of a stage on its walk to the merge.
-type Verdict int
-
-const (
-	Free  Verdict = iota // the guard does not judge it: its transitions are free
-	Skips                // its condition decidedly does not hold: the run skips it
-	Holds                // it holds: the walk goes on through its pass transitions
-	Fails                // it decidedly fails: on through its fail transitions, and it stops the walk
-	Stops                // it does not hold: the walk stops there
+	"github.com/org/pipeline-action/engine/stage"
 )
 
 // Paths walks p breadth-first from its first stage, in config order within a level,
 // through the transitions the verdicts allow: order is the stages reached, in the order
 // reached; frontier the stages the walk stopped at; justified whether it reached merge —
 // or, with merge nil, the end of p (`complete`).
-func Paths(p *lang.Pipeline, merge *lang.Stage, recheck func(*lang.Stage) Verdict) (order, frontier []*lang.Stage, justified bool) {
+func Paths(p *lang.Pipeline, merge *lang.Stage, recheck func(*lang.Stage) stage.Verdict) (order, frontier []*lang.Stage, justified bool) {
 	index := map[string]int{}
 	for i, s := range p.Stages {
 		index[s.ID] = i
@@ -39,14 +29,14 @@ func Paths(p *lang.Pipeline, merge *lang.Stage, recheck func(*lang.Stage) Verdic
 		}
 		free, pass, fail := core.GuardEdges(p, i)
 		switch recheck(s) {
-		case Skips:
+		case stage.Skips:
 			free = append(free, s.SkipTo)
-		case Holds:
+		case stage.Holds:
 			free = append(free, pass...)
-		case Fails:
+		case stage.Fails:
 			free = append(free, fail...)
 			frontier = append(frontier, s)
-		case Stops:
+		case stage.Stops:
 			frontier = append(frontier, s)
 		}
 		for _, t := range free {
@@ -123,14 +113,14 @@ func StandIn(run *model.Run, s *lang.Stage, cp *lang.Pipeline) *model.Run {
 
 // Judge is the verdict on s of a stage type that holds when holds says so: it skips when
 // its condition decidedly does not hold today (skips), else it holds or stops the walk.
-func Judge(s *lang.Stage, skips, holds func(*lang.Stage) bool) Verdict {
+func Judge(s *lang.Stage, skips, holds func(*lang.Stage) bool) stage.Verdict {
 	switch {
 	case skips(s):
-		return Skips
+		return stage.Skips
 	case holds(s):
-		return Holds
+		return stage.Holds
 	}
-	return Stops
+	return stage.Stops
 }
 
 // FirstHeadDependent is the first gate of order whose verdict may change when the head

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage"
 )
 
 // a (gate) -> b (pipeline) -> complete, and a's on_fail to c (an agent) -> complete.
@@ -19,17 +20,17 @@ func walkPipeline() *lang.Pipeline {
 
 func TestPathsToTheEnd(t *testing.T) {
 	p := walkPipeline()
-	verdicts := func(v map[string]Verdict) func(*lang.Stage) Verdict {
-		return func(s *lang.Stage) Verdict { return v[s.ID] }
+	verdicts := func(v map[string]stage.Verdict) func(*lang.Stage) stage.Verdict {
+		return func(s *lang.Stage) stage.Verdict { return v[s.ID] }
 	}
-	_, _, ok := Paths(p, nil, verdicts(map[string]Verdict{"a": Holds, "b": Holds}))
+	_, _, ok := Paths(p, nil, verdicts(map[string]stage.Verdict{"a": stage.Holds, "b": stage.Holds}))
 	assert.True(t, ok, "a holds, b's sub-pipeline holds: the end is reached")
-	_, frontier, ok := Paths(p, nil, verdicts(map[string]Verdict{"a": Holds, "b": Stops}))
+	_, frontier, ok := Paths(p, nil, verdicts(map[string]stage.Verdict{"a": stage.Holds, "b": stage.Stops}))
 	assert.False(t, ok, "a sub-pipeline that does not hold stops the walk")
 	assert.Equal(t, "b", frontier[0].ID)
-	_, _, ok = Paths(p, nil, verdicts(map[string]Verdict{"a": Fails, "b": Stops}))
+	_, _, ok = Paths(p, nil, verdicts(map[string]stage.Verdict{"a": stage.Fails, "b": stage.Stops}))
 	assert.True(t, ok, "a failing gate's on_fail leads to the end through a free agent")
-	_, _, ok = Paths(p, p.Stages[2], verdicts(map[string]Verdict{"a": Stops}))
+	_, _, ok = Paths(p, p.Stages[2], verdicts(map[string]stage.Verdict{"a": stage.Stops}))
 	assert.False(t, ok, "a gate that does not hold stops the walk to a merge")
 }
 

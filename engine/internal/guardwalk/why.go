@@ -16,11 +16,11 @@ func Why(e *core.Eval, run *model.Run, s *lang.Stage, moved bool, held []model.G
 	pr := e.Facts.PR
 	if s.Type == lang.StageHuman {
 		_, why := e.HumanHolds(run, s)
-		return fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, core.Short(pr.HeadSHA), why)
+		return fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, model.Short(pr.HeadSHA), why)
 	}
 	if moved {
 		return fmt.Sprintf("head moved from %s to %s after gate %q passed; checking again",
-			core.Short(run.VerifiedSHA), core.Short(pr.HeadSHA), run.VerifiedBy)
+			model.Short(run.VerifiedSHA), model.Short(pr.HeadSHA), run.VerifiedBy)
 	}
 	verb := "does not hold"
 	if sr := run.Stages[s.ID]; sr != nil && sr.Status == model.StagePassed {

@@ -1,4 +1,4 @@
-package webhookcall
+package webhook
 
 import (
 	"testing"

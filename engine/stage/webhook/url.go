@@ -1,4 +1,4 @@
-package core
+package webhook
 
 import (
 	"fmt"
@@ -10,16 +10,16 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// WebhookKey is the key of call number sr.Tries+1 of run's current attempt of stage.
-func WebhookKey(run *model.Run, stage *lang.Stage) string {
+// Key is the key of call number sr.Tries+1 of run's current attempt of stage.
+func Key(run *model.Run, stage *lang.Stage) string {
 	sr := run.Stages[stage.ID]
 	return fmt.Sprintf("%s/%s/%d/%s/%d", run.ID, stage.ID, sr.Attempt, model.EffectWebhook, sr.Tries+1)
 }
 
-// RenderWebhookURL fills the templates of url t from env: a value in the path is escaped
+// RenderURL fills the templates of url t from env: a value in the path is escaped
 // as one path segment (a "/" in it is %2F; "." and ".." are escaped too), a value after
 // "?" as a query value. The result must be an https url naming host.
-func RenderWebhookURL(t *lang.Template, env lang.Env, host string) (string, error) {
+func RenderURL(t *lang.Template, env lang.Env, host string) (string, error) {
 	var b strings.Builder
 	query := false
 	for _, part := range t.Parts() {

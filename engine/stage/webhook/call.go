@@ -1,10 +1,11 @@
-// Package webhookcall renders the HTTP request a webhook stage asks the shell to send.
+// Package webhook is the webhook stage: it asks the shell for one HTTP call, written
+// ahead like a merge, and moves on what came back.
 //
 // What PR data may change in a request is limited: the scheme and host of the url are
 // written literally (validation) and must be allowed by settings.webhooks.allow, a
 // template's value in the path or query is escaped so it stays within its path segment or
 // query value, a header value holds no control character, and the body is bounded JSON.
-package webhookcall
+package webhook
 
 import (
 	"encoding/json"
@@ -13,8 +14,8 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -41,7 +42,7 @@ func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*m
 		return nil, fmt.Errorf("webhook host %q is not in settings.webhooks.allow", host)
 	}
 	vars := env()
-	u, err := core.RenderWebhookURL(r.URL, vars, host)
+	u, err := RenderURL(r.URL, vars, host)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func Render(stage *lang.Stage, settings *lang.Settings, env func() lang.Env) (*m
 				wh.Parts = append(wh.Parts, model.WebhookHeaderPart{Secret: part.Secret})
 				continue
 			}
-			text, err := core.RenderStrict(part.Text, vars)
+			text, err := render.Strict(part.Text, vars)
 			if err != nil {
 				return nil, fmt.Errorf("header %q: %v", h.Key, err)
 			}

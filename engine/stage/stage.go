@@ -1,0 +1,122 @@
+// Package stage is the contract between the kernel that moves runs and the types of stage:
+// what a type sees of one evaluation (Context) and what it answers (Decision). A type lives
+// in its own package under engine/stage, imports this package, engine/model and
+// engine/lang, and never the kernel nor another type: it reads the world through Context,
+// changes only the stage run of its own stage, and leaves the moving of the run — leaving
+// the stage, finishing the run — to the kernel, which applies its Decision.
+package stage
+
+import (
+	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+)
+
+// Context is what a stage type sees of the evaluation of the run standing at its stage.
+type Context interface {
+	// Facts are what was read of GitHub for this event.
+	Facts() *model.Facts
+	// Settings are the config's settings.
+	Settings() *lang.Settings
+	// Pipeline is the definition the run follows.
+	Pipeline() *lang.Pipeline
+	// Now is the time of the event, never the machine's clock.
+	Now() time.Time
+	// Env is the run's expression environment, which conditions read.
+	Env() lang.Env
+	// TemplateEnv is Env with what templates may also read (the trigger).
+	TemplateEnv() lang.Env
+	// Emit asks for eff, an effect to perform once the state is saved.
+	Emit(eff model.Effect)
+	// Intend writes eff ahead: the run holds its intent, and only the invocation whose
+	// save of that state won performs it. sr is the stage run eff belongs to.
+	Intend(sr *model.StageRun, eff *model.Effect)
+	// Logf records a line of the evaluation's log.
+	Logf(format string, args ...any)
+}
+
+// Decision is what a type decided of the run at its stage: to stay (the zero Decision),
+// or to leave the stage with a status for a target, saying why.
+type Decision struct {
+	Leave  bool
+	Status model.StageStatus
+	Target string
+	Why    string
+}
+
+// Stay keeps the run at its stage.
+func Stay() Decision { return Decision{} }
+
+// Leave moves the run from its stage, which ends with status, to target.
+func Leave(status model.StageStatus, target, why string) Decision {
+	return Decision{Leave: true, Status: status, Target: target, Why: why}
+}
+
+// Type is one type of stage.
+type Type interface {
+	// Arm adds the deadlines of the type's own to sr, whose stage was just entered at now.
+	Arm(s *lang.Stage, sr *model.StageRun, now time.Time)
+	// Step evaluates run, which stands at s, once.
+	Step(c Context, run *model.Run, s *lang.Stage) Decision
+	// Deadline acts on d, a deadline of the type's own kind that fell due; handled is
+	// false for a kind the type does not know.
+	Deadline(c Context, run *model.Run, s *lang.Stage, d model.Deadline) (dec Decision, handled bool)
+	// Worker is who works on s as the status shows it: its kind ("agent") and name, or
+	// "" and "" when nobody but the kernel does.
+	Worker(s *lang.Stage) (kind, name string)
+}
+
+// Effects is implemented by a type whose stages ask for effects of their own, written
+// ahead, whose outcomes it reads itself.
+type Effects interface {
+	// Owns reports whether key is the effect run's stage s asked for.
+	Owns(run *model.Run, s *lang.Stage, key string) bool
+	// Settle records o, the outcome of the effect s asked for.
+	Settle(c Context, run *model.Run, s *lang.Stage, o model.Outcome) Decision
+	// Lost decides of it, an intent whose outcome nothing on GitHub shows and whose
+	// invocation has surely ended.
+	Lost(c Context, run *model.Run, s *lang.Stage, it model.Intent) Decision
+}
+
+// NextOf is where s goes on by default: target when set, else the next stage in p, else
+// the run completes.
+func NextOf(p *lang.Pipeline, s *lang.Stage, target string) string {
+	if target != "" {
+		return target
+	}
+	for i, x := range p.Stages {
+		if x.ID == s.ID && i+1 < len(p.Stages) {
+			return p.Stages[i+1].ID
+		}
+	}
+	return lang.TargetComplete
+}
+
+// Verdict is what the merge guard finds of a stage on its walk to the merge.
+type Verdict int
+
+const (
+	Free  Verdict = iota // the guard does not judge it: its transitions are free
+	Skips                // its condition decidedly does not hold: the run skips it
+	Holds                // it holds: the walk goes on through its pass transitions
+	Fails                // it decidedly fails: on through its fail transitions, and it stops the walk
+	Stops                // it does not hold: the walk stops there
+)
+
+// NoDeadlines is embedded by the types that arm and handle no deadline of their own.
+type NoDeadlines struct{}
+
+// Arm arms nothing.
+func (NoDeadlines) Arm(*lang.Stage, *model.StageRun, time.Time) {}
+
+// Deadline handles no kind.
+func (NoDeadlines) Deadline(Context, *model.Run, *lang.Stage, model.Deadline) (Decision, bool) {
+	return Decision{}, false
+}
+
+// Nobody is embedded by the types the kernel moves by itself, with nobody to name.
+type Nobody struct{}
+
+// Worker names nobody.
+func (Nobody) Worker(*lang.Stage) (kind, name string) { return "", "" }

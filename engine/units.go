@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
+)
+
+// unit is a stage type of its own package as the step loop sees it: the kernel hands it a
+// Context bound to the run and applies the Decision it returns.
+type unit struct {
+	t stage.Type
+	unguarded
+	noBranch
+	noAnswers
+}
+
+func (u unit) arm(s *lang.Stage, sr *model.StageRun, now time.Time) { u.t.Arm(s, sr, now) }
+
+func (u unit) step(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage) bool {
+	return e.apply(run, s, u.t.Step(e.context(p, run), run, s))
+}
+
+func (u unit) deadline(kind string) deadlineHandler {
+	return func(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage, d model.Deadline) bool {
+		dec, handled := u.t.Deadline(e.context(p, run), run, s, d)
+		if !handled {
+			e.finish(run, model.RunFailed, lang.TargetFail, "not supported yet: deadline "+kind+" of stage "+s.ID)
+			return false
+		}
+		return e.apply(run, s, dec)
+	}
+}
+
+func (u unit) worker(s *lang.Stage) (kind, name string) { return u.t.Worker(s) }
+
+// apply carries out dec, a type's decision of run at s, and reports whether the run moved.
+func (e *eval) apply(run *model.Run, s *lang.Stage, dec stage.Decision) bool {
+	if !dec.Leave {
+		return false
+	}
+	e.leave(run, s, dec.Status, dec.Target, dec.Why)
+	return !run.Status.Final()
+}
+
+// context is the Context of the types for run, which follows p.
+func (e *eval) context(p *lang.Pipeline, run *model.Run) stage.Context {
+	return &stageContext{e: e, p: p, run: run}
+}
+
+// stageContext is what a stage type sees of the evaluation: run's part of it.
+type stageContext struct {
+	e   *eval
+	p   *lang.Pipeline
+	run *model.Run
+}
+
+func (c *stageContext) Facts() *model.Facts      { return c.e.Facts }
+func (c *stageContext) Settings() *lang.Settings { return &c.e.Cfg.Settings }
+func (c *stageContext) Pipeline() *lang.Pipeline { return c.p }
+func (c *stageContext) Now() time.Time           { return c.e.Now }
+func (c *stageContext) Env() lang.Env            { return c.e.env(c.p, c.run) }
+func (c *stageContext) TemplateEnv() lang.Env    { return c.e.templateEnv(c.p, c.run) }
+func (c *stageContext) Emit(eff model.Effect)    { c.e.Effects = append(c.e.Effects, eff) }
+func (c *stageContext) Logf(format string, args ...any) {
+	c.e.Logf(format, args...)
+}
+func (c *stageContext) Intend(sr *model.StageRun, eff *model.Effect) { c.e.Intend(c.run, sr, eff) }
+
+// effectsOf is the type of s when it reads the outcomes of its own effects, else nil.
+func effectsOf(s *lang.Stage) stage.Effects {
+	if s == nil {
+		return nil
+	}
+	u, ok := stageTypes[s.Type].(unit)
+	if !ok {
+		return nil
+	}
+	fx, _ := u.t.(stage.Effects)
+	return fx
+}
+
+// settleOwn records outcome o if a stage whose type reads its own effects' outcomes asked
+// for it, and reports whether one did.
+func (e *eval) settleOwn(o model.Outcome) bool {
+	for _, run := range e.St.Runs {
+		if run.Status.Final() {
+			continue
+		}
+		p := e.Cfg.PipelineFor(run)
+		if p == nil {
+			continue
+		}
+		s := p.Stage(run.Stage)
+		fx := effectsOf(s)
+		if fx == nil || !fx.Owns(run, s, o.Key) {
+			continue
+		}
+		run.Intents = model.DropIntent(run.Intents, o.Key)
+		e.apply(run, s, fx.Settle(e.context(p, run), run, s, o))
+		return true
+	}
+	return false
+}
+
+// reconcileOwn settles intent it of run, of a stage whose type reads its own effects'
+// outcomes: its outcome when this invocation knows it, else in flight while its
+// invocation may still be performing it, else lost.
+func (e *eval) reconcileOwn(p *lang.Pipeline, run *model.Run, s *lang.Stage, fx stage.Effects, it model.Intent) {
+	sr := run.Stages[it.Stage]
+	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt || !fx.Owns(run, s, it.Key) {
+		run.Intents = model.DropIntent(run.Intents, it.Key)
+		e.Logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
+		return
+	}
+	if o, ok := e.Outcome(it.Key); ok {
+		run.Intents = model.DropIntent(run.Intents, it.Key)
+		e.apply(run, s, fx.Settle(e.context(p, run), run, s, o))
+		return
+	}
+	if e.Now.Before(it.InFlightUntil()) {
+		e.InFlight(run, it)
+		return
+	}
+	run.Intents = model.DropIntent(run.Intents, it.Key)
+	e.apply(run, s, fx.Lost(e.context(p, run), run, s, it))
+}

@@ -70,7 +70,7 @@ func (e *eval) guardTo(p *lang.Pipeline, run *model.Run, merge *lang.Stage, dept
 		if merge != nil && s.ID == merge.ID || sr == nil {
 			continue
 		}
-		if sr.Status == model.StageSkipped && s.Condition != nil && !g.skips(s) {
+		if sr.Status == model.StageSkipped && s.Condition != nil && !g.Skips(s) {
 			// Skipped while its condition did not hold, and it may hold now: what the stage
 			// does (an agent's review, a sub-pipeline) was never done, so it is run, not judged
 			// as if it had been.
@@ -111,12 +111,12 @@ func (g *guardCheck) recheck(s *lang.Stage) stage.Verdict {
 
 // skips reports whether the condition of s decidedly does not hold today, so that the
 // run skips s.
-func (g *guardCheck) skips(s *lang.Stage) bool {
+func (g *guardCheck) Skips(s *lang.Stage) bool {
 	return s.Condition != nil && g.e.GuardSkips(s.Condition)
 }
 
-// holds reports whether gate s holds on today's facts, evaluating it once.
-func (g *guardCheck) holds(s *lang.Stage) bool {
+// Holds reports whether gate s holds on today's facts, evaluating it once.
+func (g *guardCheck) Holds(s *lang.Stage) bool {
 	if _, bad := g.held[s.ID]; bad {
 		return false
 	}
@@ -128,10 +128,13 @@ func (g *guardCheck) holds(s *lang.Stage) bool {
 	return true
 }
 
+// Failing reports whether s, found not to hold, decidedly fails.
+func (g *guardCheck) Failing(s *lang.Stage) bool { return g.failing[s.ID] }
+
 // back is the plan that sends the run back to s, which does not hold, and why.
 func (g *guardCheck) back(s *lang.Stage) guardPlan {
 	plan := g.backTo(s)
-	plan.mustHold = s.Condition != nil && !g.skips(s)
+	plan.mustHold = s.Condition != nil && !g.Skips(s)
 	return plan
 }
 

@@ -64,7 +64,7 @@ func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
 }
 
 func (g *guardCheck) joinHolds(par *lang.Stage) bool {
-	return guardwalk.JoinHolds(par, g.skips, func(b *lang.Stage) bool { return g.unrun(par, b) }, g.subHolds)
+	return guardwalk.JoinHolds(par, g.Skips, func(b *lang.Stage) bool { return g.unrun(par, b) }, g.subHolds)
 }
 
 // unrun reports whether branch b of par was skipped by its condition at the run's current
@@ -119,7 +119,7 @@ func (g *guardCheck) subBack(s *lang.Stage) guardPlan {
 		what := fmt.Sprintf("the sub-pipeline %q of stage %q", l.Pipeline, s.ID)
 		if l != s {
 			what = fmt.Sprintf("the sub-pipeline %q of branch %q of stage %q", l.Pipeline, l.ID, s.ID)
-			c.branch, c.mustHold = l, l.Condition != nil && !g.skips(l)
+			c.branch, c.mustHold = l, l.Condition != nil && !g.Skips(l)
 		}
 		if c.child != nil {
 			what += " (run " + c.child.ID + ")"

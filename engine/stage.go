@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
 	"github.com/org/pipeline-action/engine/stage/delay"
+	"github.com/org/pipeline-action/engine/stage/gate"
 	"github.com/org/pipeline-action/engine/stage/webhook"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -55,7 +56,7 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageAction:   actionType{},
 	lang.StageAgent:    agentType{},
 	lang.StageDelay:    unit{t: delay.Type{}},
-	lang.StageGate:     gateType{},
+	lang.StageGate:     unit{t: gate.Type{}},
 	lang.StageHuman:    humanType{},
 	lang.StageParallel: parallelType{},
 	lang.StagePipeline: pipelineType{},

@@ -88,14 +88,14 @@ func (humanType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Sta
 }
 
 func (humanType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
-	return guardwalk.Judge(s, g.skips, func(s *lang.Stage) bool { ok, _ := g.e.HumanHolds(g.run, s); return ok })
+	return guardwalk.Judge(s, g.Skips, func(s *lang.Stage) bool { ok, _ := g.e.HumanHolds(g.run, s); return ok })
 }
 
 func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
 	if sr.Status != model.StagePassed && sr.Status != model.StageSkipped {
 		return true
 	}
-	if g.skips(s) {
+	if g.Skips(s) {
 		return true // its condition does not hold today: the config skips it
 	}
 	ok, _ := g.e.HumanHolds(g.run, s)

@@ -54,7 +54,7 @@ func (e *eval) issueStage(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 	}
 	pr := e.RunPR(run)
 	if pr == nil && !gateNeedsPR(stage) {
-		return e.gate(p, run, stage), true // on the issue: its checks read the run alone
+		return stageTypes[lang.StageGate].step(e, p, run, stage), true // on the issue: its checks read the run alone
 	}
 	if pr == nil {
 		why := NoPullRequestYet
@@ -72,7 +72,7 @@ func (e *eval) issueStage(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 	ref, _ := core.RunPRRef(run)
 	restore := e.OnPR(pr, ref)
 	defer restore()
-	return e.gate(p, run, stage), true
+	return stageTypes[lang.StageGate].step(e, p, run, stage), true
 }
 
 // gateNeedsPR reports whether a check of the gate stage reads a pull request (see PRFreeCheck).

@@ -50,13 +50,13 @@ type parallelType struct {
 
 // recheck: a parallel stage holds when enough of its branches hold for its join.
 func (parallelType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
-	return guardwalk.Judge(s, g.skips, g.joinHolds)
+	return guardwalk.Judge(s, g.Skips, g.joinHolds)
 }
 
 // stillHolds: every pipeline branch the run's record says succeeded still holds.
 func (parallelType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
 	if sr.Status == model.StageSkipped {
-		return g.skips(s) || g.joinHolds(s)
+		return g.Skips(s) || g.joinHolds(s)
 	}
 	return sr.Status != model.StageSucceeded || g.joinHolds(s) && g.branchesHold(s)
 }

@@ -415,11 +415,11 @@ type pipelineType struct {
 
 // recheck: a pipeline stage holds when its sub-pipeline holds to its end.
 func (pipelineType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
-	return guardwalk.Judge(s, g.skips, g.subHolds)
+	return guardwalk.Judge(s, g.Skips, g.subHolds)
 }
 
 func (pipelineType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
-	return sr.Status != model.StageSucceeded && sr.Status != model.StageSkipped || g.skips(s) || g.subHolds(s)
+	return sr.Status != model.StageSucceeded && sr.Status != model.StageSkipped || g.Skips(s) || g.subHolds(s)
 }
 
 func (pipelineType) worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pipeline }

@@ -93,28 +93,6 @@ func (e *eval) loop(run *model.Run, stage *lang.Stage, rule *lang.Rule, name, wh
 	return true
 }
 
-// gateOnFail applies a gate's on_fail rule once a required check has decidedly failed. It
-// reports whether the run moved; when it did not, the gate keeps waiting.
-func (e *eval) gateOnFail(p *lang.Pipeline, run *model.Run, stage *lang.Stage, results []model.GateResult) bool {
-	rule := stage.OnFailRule
-	why := "gate failed: " + model.Failures(results)
-	if x := rule.WhenCheckFailed; x != "" {
-		failed := false
-		for _, r := range results {
-			failed = failed || (r.Check == x && r.Status == model.GateFail)
-		}
-		if !failed {
-			return false // another check failed: the gate waits, as without on_fail
-		}
-		why = fmt.Sprintf("gate failed: check %s failed: %s", x, model.FailedMessage(results, x))
-	}
-	e.ruleEffects(p, run, stage, rule, model.RuleOnFail)
-	if rule.Action == ActionNotifyAndWait {
-		return false
-	}
-	return e.loop(run, stage, rule, model.RuleOnFail, why)
-}
-
 // mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
 // notify and label, then go to `then` (or its target), else keep waiting for the conflicts
 // to be resolved.

@@ -12,7 +12,6 @@ import (
 // Context bound to the run and applies the Decision it returns.
 type unit struct {
 	t stage.Type
-	unguarded
 	noBranch
 	noAnswers
 }
@@ -20,7 +19,7 @@ type unit struct {
 func (u unit) arm(s *lang.Stage, sr *model.StageRun, now time.Time) { u.t.Arm(s, sr, now) }
 
 func (u unit) step(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage) bool {
-	return e.apply(run, s, u.t.Step(e.context(p, run), run, s))
+	return e.apply(p, run, s, u.t.Step(e.context(p, run), run, s))
 }
 
 func (u unit) deadline(kind string) deadlineHandler {
@@ -30,19 +29,48 @@ func (u unit) deadline(kind string) deadlineHandler {
 			e.finish(run, model.RunFailed, lang.TargetFail, "not supported yet: deadline "+kind+" of stage "+s.ID)
 			return false
 		}
-		return e.apply(run, s, dec)
+		return e.apply(p, run, s, dec)
 	}
 }
 
 func (u unit) worker(s *lang.Stage) (kind, name string) { return u.t.Worker(s) }
 
+func (u unit) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
+	if gu, ok := u.t.(stage.Guarded); ok {
+		return gu.Recheck(g, s)
+	}
+	return stage.Free
+}
+
+func (u unit) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
+	if gu, ok := u.t.(stage.Guarded); ok {
+		return gu.StillHolds(g, s, sr)
+	}
+	return true
+}
+
 // apply carries out dec, a type's decision of run at s, and reports whether the run moved.
-func (e *eval) apply(run *model.Run, s *lang.Stage, dec stage.Decision) bool {
+func (e *eval) apply(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.Decision) bool {
+	if dec.Rule != nil {
+		return e.follow(p, run, s, dec)
+	}
 	if !dec.Leave {
 		return false
 	}
 	e.leave(run, s, dec.Status, dec.Target, dec.Why)
 	return !run.Status.Final()
+}
+
+// follow follows the rule dec names: its notify and label once per attempt, then its loop
+// or its then; a rule that does not move the run keeps it waiting at s.
+func (e *eval) follow(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.Decision) bool {
+	e.ruleEffects(p, run, s, dec.Rule, dec.RuleKind)
+	if dec.Rule.Action != ActionNotifyAndWait && e.loop(run, s, dec.Rule, dec.RuleKind, dec.Why) {
+		return true
+	}
+	run.Stages[s.ID].Status = model.StageWaiting
+	run.Status = model.RunWaiting
+	return false
 }
 
 // context is the Context of the types for run, which follows p.
@@ -66,6 +94,11 @@ func (c *stageContext) TemplateEnv() lang.Env    { return c.e.templateEnv(c.p, c
 func (c *stageContext) Emit(eff model.Effect)    { c.e.Effects = append(c.e.Effects, eff) }
 func (c *stageContext) Logf(format string, args ...any) {
 	c.e.Logf(format, args...)
+}
+func (c *stageContext) Conditions(s *lang.Stage) ([]model.GateResult, bool, bool) {
+	restore := c.e.withRun(c.p, c.run)
+	defer restore()
+	return c.e.evaluate(s)
 }
 func (c *stageContext) Intend(sr *model.StageRun, eff *model.Effect) { c.e.Intend(c.run, sr, eff) }
 
@@ -99,7 +132,7 @@ func (e *eval) settleOwn(o model.Outcome) bool {
 			continue
 		}
 		run.Intents = model.DropIntent(run.Intents, o.Key)
-		e.apply(run, s, fx.Settle(e.context(p, run), run, s, o))
+		e.apply(p, run, s, fx.Settle(e.context(p, run), run, s, o))
 		return true
 	}
 	return false
@@ -117,7 +150,7 @@ func (e *eval) reconcileOwn(p *lang.Pipeline, run *model.Run, s *lang.Stage, fx 
 	}
 	if o, ok := e.Outcome(it.Key); ok {
 		run.Intents = model.DropIntent(run.Intents, it.Key)
-		e.apply(run, s, fx.Settle(e.context(p, run), run, s, o))
+		e.apply(p, run, s, fx.Settle(e.context(p, run), run, s, o))
 		return
 	}
 	if e.Now.Before(it.InFlightUntil()) {
@@ -125,5 +158,5 @@ func (e *eval) reconcileOwn(p *lang.Pipeline, run *model.Run, s *lang.Stage, fx 
 		return
 	}
 	run.Intents = model.DropIntent(run.Intents, it.Key)
-	e.apply(run, s, fx.Lost(e.context(p, run), run, s, it))
+	e.apply(p, run, s, fx.Lost(e.context(p, run), run, s, it))
 }

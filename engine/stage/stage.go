@@ -34,15 +34,30 @@ type Context interface {
 	Intend(sr *model.StageRun, eff *model.Effect)
 	// Logf records a line of the evaluation's log.
 	Logf(format string, args ...any)
+	// Conditions evaluates the conditions of s (a gate's checks and any_of groups) on
+	// the facts, for the run: blocked when a required one does not pass, failed when one
+	// decidedly fails.
+	Conditions(s *lang.Stage) (results []model.GateResult, blocked, failed bool)
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
-// or to leave the stage with a status for a target, saying why.
+// to leave the stage with a status for a target, saying why, or to follow one of the
+// stage's rules.
 type Decision struct {
 	Leave  bool
 	Status model.StageStatus
 	Target string
 	Why    string
+	// Rule, when set, is a rule of the stage to follow (RuleKind names it, "on_fail"):
+	// its notify and label once per attempt, then its loop or its then. A rule that does
+	// not move the run (notify_and_wait, no target) keeps it waiting at the stage.
+	Rule     *lang.Rule
+	RuleKind string
+}
+
+// Follow follows rule, the stage's rule of kind (model.RuleOnFail …), saying why.
+func Follow(rule *lang.Rule, kind, why string) Decision {
+	return Decision{Rule: rule, RuleKind: kind, Why: why}
 }
 
 // Stay keeps the run at its stage.
@@ -77,6 +92,27 @@ type Effects interface {
 	// Lost decides of it, an intent whose outcome nothing on GitHub shows and whose
 	// invocation has surely ended.
 	Lost(c Context, run *model.Run, s *lang.Stage, it model.Intent) Decision
+}
+
+// Guard is what the merge guard knows of today's facts, for a type re-checking a stage of
+// its own on a path to the merge.
+type Guard interface {
+	// Skips reports whether the condition of s decidedly does not hold today.
+	Skips(s *lang.Stage) bool
+	// Holds reports whether the conditions of s hold on today's facts.
+	Holds(s *lang.Stage) bool
+	// Failing reports whether the conditions of s, found not to hold, decidedly fail.
+	Failing(s *lang.Stage) bool
+}
+
+// Guarded is implemented by a type whose transitions the merge guard re-checks; the guard
+// takes those of any other type as free: what they do is what the config says to do when
+// they end.
+type Guarded interface {
+	// Recheck is the guard's verdict on s, a stage of the type on a path to the merge.
+	Recheck(g Guard, s *lang.Stage) Verdict
+	// StillHolds reports whether s, which the run left as sr says, holds today.
+	StillHolds(g Guard, s *lang.Stage, sr *model.StageRun) bool
 }
 
 // NextOf is where s goes on by default: target when set, else the next stage in p, else

@@ -7,7 +7,6 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -20,7 +19,7 @@ import (
 // it (trigger.pull_request.number, .title, .user.login, .head.ref, .base.ref, …).
 func (e *eval) templateEnv(p *lang.Pipeline, run *model.Run) lang.Env {
 	env := e.env(p, run)
-	env["trigger"] = core.TriggerEnv(e.Facts)
+	env["trigger"] = model.TriggerEnv(e.Facts)
 	return env
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -24,7 +23,7 @@ func (e *eval) anyOf(group []lang.Condition, facts *model.Facts) model.GateResul
 		r := e.check(c, facts)
 		names = append(names, c.Check)
 		if r.Status == model.GatePass {
-			return model.GateResult{Check: "any_of(" + strings.Join(core.NamesOf(group), ", ") + ")", Status: model.GatePass,
+			return model.GateResult{Check: "any_of(" + strings.Join(model.NamesOf(group), ", ") + ")", Status: model.GatePass,
 				Message: c.Check + ": " + r.Message}
 		}
 		allFailed = allFailed && r.Status == model.GateFail

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
@@ -16,7 +15,7 @@ func (e *eval) initContext(p *lang.Pipeline, run *model.Run) {
 		return
 	}
 	env := e.env(p, run)
-	env["trigger"] = core.TriggerEnv(e.Facts)
+	env["trigger"] = model.TriggerEnv(e.Facts)
 	ctx := map[string]any{}
 	for _, kv := range p.Context {
 		v, err := lang.ValueOf(kv.Value, env)

@@ -29,8 +29,8 @@ func (e *eval) ledger(p *lang.Pipeline, run *model.Run) *model.Ledger {
 			continue
 		}
 		switch {
-		case core.IsReviewStage(s):
-			core.AgentLedger(l, s, sr, head)
+		case model.IsReviewStage(s):
+			model.AgentLedger(l, s, sr, head)
 		case s.Type == lang.StageParallel:
 			core.BranchLedger(l, run, s, head)
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:

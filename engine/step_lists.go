@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -58,4 +59,24 @@ func (e *eval) runList(run *model.Run, list string) {
 			e.Effects = append(e.Effects, plan.Eff)
 		}
 	}
+}
+
+// ListOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
+// one: it changes nothing (the run is final).
+func (e *eval) ListOutcome(o model.Outcome) bool {
+	parts := strings.Split(o.Key, "/")
+	if len(parts) < 4 {
+		return false
+	}
+	switch parts[len(parts)-3] {
+	case model.ListOnComplete, model.ListOnError, model.RuleOnFail, model.RuleOnConflict, model.RuleOnCIFailure, model.ReactOnEvents:
+	default:
+		return false
+	}
+	if o.Err == "" {
+		e.Logf("%s done", o.Key)
+	} else {
+		e.Logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
+	}
+	return true
 }

@@ -57,3 +57,14 @@ func (e *eval) reactLevel(p *lang.Pipeline, run *model.Run, in model.Input) {
 	e.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, model.Short(run.Head), eventPush, in.Event)
 	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, model.Short(run.Head), in.Event))
 }
+
+// PushedSinceStart reports whether the head of run's pull request moved since the run
+// started: it saw the current head after another. A sub-pipeline's run is started with its
+// parent's head and the time the parent saw it: it counts only a head it saw after it started.
+func (e *eval) PushedSinceStart(run *model.Run) bool {
+	head := e.Facts.PR.HeadSHA
+	if head == "" || head != run.Head || run.HeadSince.IsZero() {
+		return false
+	}
+	return run.Parent == "" || run.HeadSince.After(run.StartedAt)
+}

@@ -195,7 +195,7 @@ func TestLevelRestartKeyKeptAmongNotifications(t *testing.T) {
 	res := Step(cfg, st, model.Input{Key: "label-1", Event: "pull_request.labeled"}, pushed, t0.Add(time.Hour))
 	res = dispatched(t, cfg, res, pushed, t0.Add(time.Hour))
 	require.Equal(t, 2, res.State.Runs[0].Stages["review"].Attempt)
-	for i := range core.MaxReactionKeys + 5 {
+	for i := range model.MaxReactionKeys + 5 {
 		res = Step(cfg, res.State, model.Input{Key: fmt.Sprintf("c%d", i), Event: "issue_comment.created"}, pushed, t0.Add(2*time.Hour))
 	}
 	run := res.State.Runs[0]
@@ -206,5 +206,5 @@ func TestLevelRestartKeyKeptAmongNotifications(t *testing.T) {
 			notes++
 		}
 	}
-	assert.Equal(t, core.MaxReactionKeys, notes, "the notifications' keys are bounded")
+	assert.Equal(t, model.MaxReactionKeys, notes, "the notifications' keys are bounded")
 }

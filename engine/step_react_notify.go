@@ -9,7 +9,6 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -29,7 +28,7 @@ func (e *eval) reactNotify(p *lang.Pipeline, run *model.Run, r *lang.EventReacti
 		delivery = in.Event + "@" + e.Now.UTC().Format("20060102T150405.000000000")
 	}
 	sum := sha256.Sum256([]byte(delivery))
-	prefix := run.ID + "/" + core.ReactOnEvents + "/"
+	prefix := run.ID + "/" + model.ReactOnEvents + "/"
 	key := prefix + hex.EncodeToString(sum[:6]) + "/notify"
 	if slices.Contains(run.Applied, key) || slices.Contains(e.Facts.PR.Posted, key) {
 		e.Logf("run %s: the notification of %s for this delivery was asked for already", run.ID, r.Event)
@@ -45,7 +44,7 @@ func (e *eval) reactNotify(p *lang.Pipeline, run *model.Run, r *lang.EventReacti
 		return
 	}
 	plan.Eff.WriteAhead = true
-	core.AppendBounded(run, key, core.SameReaction(prefix, key))
+	model.AppendBounded(run, key, model.SameReaction(prefix, key))
 	e.Logf("run %s: notification on %s asked for (%s)", run.ID, r.Event, fmt.Sprint(r.Pos))
 	e.Effects = append(e.Effects, plan.Eff)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -43,5 +42,5 @@ func TestReactionNotifyOncePerDelivery(t *testing.T) {
 		require.Len(t, r.Effects, 1)
 		st = r.State
 	}
-	assert.Len(t, st.Runs[0].Applied, core.MaxReactionKeys)
+	assert.Len(t, st.Runs[0].Applied, model.MaxReactionKeys)
 }

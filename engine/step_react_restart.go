@@ -47,7 +47,7 @@ func (e *eval) reactRestart(p *lang.Pipeline, run *model.Run, r *lang.EventReact
 // restart restarts run for reaction r, recording key (of prefix) as reacted to; why names
 // the event for history.
 func (e *eval) restart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, key, prefix, why string) {
-	core.AppendBounded(run, key, core.SameReaction(prefix, key))
+	model.AppendBounded(run, key, model.SameReaction(prefix, key))
 	target := r.RestartFrom
 	if target == "" || target == "current" {
 		target = run.Stage

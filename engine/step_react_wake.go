@@ -96,7 +96,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *model.Run, r *lang.EventReaction
 		return
 	}
 	eff.WriteAhead = true
-	core.AppendBounded(run, key, core.SameReaction(prefix, key))
+	model.AppendBounded(run, key, model.SameReaction(prefix, key))
 	e.Record(run, run.Stage, run.Stage, fmt.Sprintf("agent %s woken on %s (%s)", name, r.Event, e.EventWhat(r)))
 	e.Logf("run %s: agent %s woken on %s", run.ID, name, r.Event)
 	e.Effects = append(e.Effects, eff)

@@ -8,7 +8,6 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -53,7 +52,7 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *model.Run, stage *lang.Stage, 
 	case plan.Eff.Kind != "":
 		plan.Eff.WriteAhead = true
 		marker := "/" + name + "/"
-		core.AppendBounded(run, key, func(k string) bool { return strings.HasSuffix(k, "/notify") && strings.Contains(k, marker) })
+		model.AppendBounded(run, key, func(k string) bool { return strings.HasSuffix(k, "/notify") && strings.Contains(k, marker) })
 		e.Effects = append(e.Effects, plan.Eff)
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -38,7 +39,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d m
 				}
 			}
 			if len(missing) > 0 {
-				e.Effects = append(e.Effects, model.Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, model.EffectAddLabel), Run: run.ID, Stage: stage.ID,
+				e.Effects = append(e.Effects, model.Effect{Key: timeoutKey(run, stage, sr.Attempt, d, model.EffectAddLabel), Run: run.ID, Stage: stage.ID,
 					Kind: model.EffectAddLabel, Number: e.Facts.PR.Number, Labels: missing})
 			}
 		}
@@ -87,7 +88,7 @@ func (e *eval) escalateRun(run *model.Run, why string) { e.escalate(run, why) }
 func (e *eval) timeoutNotify(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline, why string) {
 	sr := run.Stages[stage.ID]
 	n := stage.OnTimeout.Notify
-	eff := model.Effect{Key: core.TimeoutKey(run, stage, sr.Attempt, d, model.EffectComment), Run: run.ID, Stage: stage.ID, Number: e.Facts.PR.Number}
+	eff := model.Effect{Key: timeoutKey(run, stage, sr.Attempt, d, model.EffectComment), Run: run.ID, Stage: stage.ID, Number: e.Facts.PR.Number}
 	msg := n.Message
 	if msg == nil {
 		if t, err := lang.CompileTemplate(why+".", n.Pos); err == nil {
@@ -104,4 +105,23 @@ func (e *eval) timeoutNotify(p *lang.Pipeline, run *model.Run, stage *lang.Stage
 		plan.Eff.WriteAhead = true
 		e.Effects = append(e.Effects, plan.Eff)
 	}
+}
+
+// timeoutKey is the key of an effect of on_timeout (kind) for timeout d of the stage's
+// entry attempt: each timeout of an entry (the first, then one per extension) has its own.
+func timeoutKey(run *model.Run, stage *lang.Stage, attempt int, d model.Deadline, kind model.EffectKind) string {
+	return fmt.Sprintf("%s/%s/%d/on_timeout/%d/%s", run.ID, stage.ID, attempt, d.N+1, kind)
+}
+
+// SideOutcome reports whether o is the outcome of an effect a deadline asked for (an
+// on_timeout label or notification), which no acting stage waits for: it is logged,
+// nothing more.
+func (e *eval) SideOutcome(o model.Outcome) bool {
+	if !strings.Contains(o.Key, "/on_timeout/") {
+		return false
+	}
+	if o.Err != "" {
+		e.Logf("%s: %s; it is not tried again", o.Key, o.Err)
+	}
+	return true
 }

@@ -128,3 +128,40 @@ func linkedFrom(pr *PullRequest) string {
 	}
 	return "github"
 }
+
+// TriggerEnv is the `trigger` root as the facts tell it: the pull request in the shape
+// of a pull_request event's payload (number, title, draft, state, user.login, head.ref,
+// head.sha, base.ref, labels[].name).
+func TriggerEnv(f *Facts) map[string]any {
+	if f != nil && f.Issue != nil {
+		return issueTriggerEnv(f.Issue)
+	}
+	if f == nil || f.PR == nil {
+		return map[string]any{}
+	}
+	pr := f.PR
+	labels := make([]any, len(pr.Labels))
+	for i, l := range pr.Labels {
+		labels[i] = map[string]any{"name": l}
+	}
+	return map[string]any{"pull_request": map[string]any{
+		"number": pr.Number, "title": pr.Title, "draft": pr.Draft, "state": pr.State,
+		"user":   map[string]any{"login": pr.Author},
+		"head":   map[string]any{"ref": pr.HeadRef, "sha": pr.HeadSHA},
+		"base":   map[string]any{"ref": pr.BaseRef},
+		"labels": labels,
+	}}
+}
+
+// issueTriggerEnv is the `trigger` root of an issue's run: the issue in the shape of an
+// issues event's payload (trigger.issue.number, title, state, user.login, labels[].name).
+func issueTriggerEnv(is *Issue) map[string]any {
+	labels := make([]any, len(is.Labels))
+	for i, l := range is.Labels {
+		labels[i] = map[string]any{"name": l}
+	}
+	return map[string]any{"issue": map[string]any{
+		"number": is.Number, "title": is.Title, "state": is.State,
+		"user": map[string]any{"login": is.Author}, "labels": labels,
+	}}
+}

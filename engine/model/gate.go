@@ -3,6 +3,8 @@ package model
 import (
 	"slices"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // GateStatus is the outcome of one gate condition.
@@ -62,4 +64,12 @@ func Failures(rs []GateResult) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+func NamesOf(group []lang.Condition) []string {
+	out := make([]string, len(group))
+	for i, c := range group {
+		out[i] = c.Check
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/org/pipeline-action/engine/lang"
+import (
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+)
 
 // What one evaluation computes once per pipeline instead of once per stage a run enters:
 // the stages by id, how often each may be entered (RevisitLimit), and the stages the
@@ -24,7 +27,7 @@ func (e *Eval) index(p *lang.Pipeline) *pipelineIndex {
 			x.stages[s.ID] = s // the first of a duplicated id, as Pipeline.Stage finds it
 		}
 		x.loopRules(s)
-		if IsReviewStage(s) || s.Type == lang.StageParallel || (s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval) {
+		if model.IsReviewStage(s) || s.Type == lang.StageParallel || (s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval) {
 			x.ledger = append(x.ledger, s)
 		}
 	}

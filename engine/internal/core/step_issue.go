@@ -184,19 +184,6 @@ func RunPRIn(f *model.Facts, run *model.Run) *model.PullRequest {
 	return &model.PullRequest{}
 }
 
-// issueTriggerEnv is the `trigger` root of an issue's run: the issue in the shape of an
-// issues event's payload (trigger.issue.number, title, state, user.login, labels[].name).
-func issueTriggerEnv(is *model.Issue) map[string]any {
-	labels := make([]any, len(is.Labels))
-	for i, l := range is.Labels {
-		labels[i] = map[string]any{"name": l}
-	}
-	return map[string]any{"issue": map[string]any{
-		"number": is.Number, "title": is.Title, "state": is.State,
-		"user": map[string]any{"login": is.Author}, "labels": labels,
-	}}
-}
-
 // HeadOf is the head of run's pull request: what an approval is given on. "" in an issue's
 // run without a pull request.
 func (e *Eval) HeadOf(run *model.Run) string {

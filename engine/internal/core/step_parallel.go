@@ -234,7 +234,7 @@ func BranchLedger(l *model.Ledger, run *model.Run, par *lang.Stage, head string)
 	psr := run.Stages[par.ID]
 	for _, b := range par.Branches {
 		bsr := run.Stages[b.ID]
-		if bsr == nil || bsr.Parent != par.ID || bsr.Status == model.StageSkipped || bsr.Status == model.StageCancelled || !IsReviewStage(b) {
+		if bsr == nil || bsr.Parent != par.ID || bsr.Status == model.StageSkipped || bsr.Status == model.StageCancelled || !model.IsReviewStage(b) {
 			continue
 		}
 		if psr != nil && psr.Status == model.StageStale && psr.Stale != nil && bsr.Verdict != "" {
@@ -243,7 +243,7 @@ func BranchLedger(l *model.Ledger, run *model.Run, par *lang.Stage, head string)
 			view.Verdict = ""
 			bsr = &view
 		}
-		AgentLedger(l, b, bsr, head)
+		model.AgentLedger(l, b, bsr, head)
 	}
 }
 

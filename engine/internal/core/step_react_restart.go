@@ -31,7 +31,7 @@ func (e *Eval) ReactionKey(run *model.Run, r *lang.EventReaction, in model.Input
 		delivery = in.Event + "@" + e.Now.UTC().Format("20060102T150405.000000000")
 	}
 	sum := sha256.Sum256([]byte(delivery))
-	prefix = run.ID + "/" + ReactOnEvents + "/"
+	prefix = run.ID + "/" + model.ReactOnEvents + "/"
 	return prefix + hex.EncodeToString(sum[:6]) + "/" + what, prefix
 }
 

@@ -22,7 +22,7 @@ func (e *Eval) RunVariables(p *lang.Pipeline, run *model.Run, env lang.Env) map[
 	if len(p.Variables) == 0 {
 		return vars
 	}
-	with := lang.Env{"trigger": TriggerEnv(e.Facts)}
+	with := lang.Env{"trigger": model.TriggerEnv(e.Facts)}
 	for k, v := range env {
 		with[k] = v
 	}

@@ -27,7 +27,7 @@ func Paths(p *lang.Pipeline, merge *lang.Stage, recheck func(*lang.Stage) stage.
 			justified = true
 			continue
 		}
-		free, pass, fail := core.GuardEdges(p, i)
+		free, pass, fail := GuardEdges(p, i)
 		switch recheck(s) {
 		case stage.Skips:
 			free = append(free, s.SkipTo)
@@ -127,7 +127,7 @@ func Judge(s *lang.Stage, skips, holds func(*lang.Stage) bool) stage.Verdict {
 // moves, or nil.
 func FirstHeadDependent(order []*lang.Stage) *lang.Stage {
 	for _, s := range order {
-		if s.Type == lang.StageGate && core.HeadDependent(s) {
+		if s.Type == lang.StageGate && HeadDependent(s) {
 			return s
 		}
 	}

@@ -121,7 +121,7 @@ func ifRefused(e *core.Eval, p *lang.Pipeline, in model.Input, onEvent bool) (wh
 }
 
 func ifEnv(e *core.Eval, p *lang.Pipeline, in model.Input, onEvent bool) lang.Env {
-	trig := core.TriggerEnv(e.Facts)
+	trig := model.TriggerEnv(e.Facts)
 	if _, action, ok := strings.Cut(p.Trigger.Event, "."); ok {
 		trig["action"] = action
 	}

@@ -1,4 +1,4 @@
-package core
+package guardwalk
 
 import (
 	"github.com/org/pipeline-action/engine/lang"

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/wfyaml"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // Agent dispatches as GitHub checks them: a workflow_dispatch names a workflow file that
@@ -91,7 +92,7 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 		}
 		if !slices.ContainsFunc(is.Assignees, func(a string) bool { return strings.EqualFold(a, login) }) && len(is.Assignees) < 10 {
 			is.Assignees = append(is.Assignees, login)
-			s.assigned = append(s.assigned, assignment{repo: c.repo.FullName(), number: is.Number, actor: c.login, login: login})
+			s.AssignLog = append(s.AssignLog, world.Assignment{Repo: c.repo.FullName(), Number: is.Number, Actor: c.login, Login: login})
 		}
 	}
 	is.UpdatedAt = s.Clock()
@@ -110,21 +111,14 @@ func (s *Server) assigneesJSON(is *issue) (any, []any) {
 	return out[0], out
 }
 
-// assignment is a login added to an issue's or pull request's assignees, and by whom.
-type assignment struct {
-	repo         string
-	number       int
-	actor, login string
-}
-
 // Assigned counts the times actor added login to the assignees of issue or pull request
 // number of repoName (adding one already assigned changes nothing and is not counted).
 func (s *Server) Assigned(repoName string, number int, actor, login string) int {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	n := 0
-	for _, a := range s.assigned {
-		if strings.EqualFold(a.repo, repoName) && a.number == number && a.actor == actor && strings.EqualFold(a.login, login) {
+	for _, a := range s.AssignLog {
+		if strings.EqualFold(a.Repo, repoName) && a.Number == number && a.Actor == actor && strings.EqualFold(a.Login, login) {
 			n++
 		}
 	}

@@ -144,7 +144,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		s.holdWrite(r, bearer(r))
 	}
 	s.Mu.Lock()
-	e := newExecutor(s, sch, login, s.granted(bearer(r)), vars)
+	e := newExecutor(s, sch, login, s.Granted(bearer(r)), vars)
 	data := e.x.Run(op)
 	problems := e.x.Unexpected
 	s.Mu.Unlock()

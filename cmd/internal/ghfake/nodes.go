@@ -6,7 +6,7 @@ package ghfake
 func (s *Server) nodeReachable(login string, n any) bool {
 	for _, r := range s.Repos {
 		if s.holds(r, n) {
-			return s.reaches(login, r.FullName())
+			return s.Reaches(login, r.FullName())
 		}
 	}
 	return false

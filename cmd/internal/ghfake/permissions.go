@@ -24,33 +24,12 @@ type Permissions = perms.Permissions
 // need is a requirement as GitHub writes it in X-Accepted-GitHub-Permissions.
 type need = perms.Need
 
-// Grant gives token exactly the scopes p; nil lifts the restriction (every scope write).
-func (s *Server) Grant(token string, p Permissions) {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	if s.grants == nil {
-		s.grants = map[string]Permissions{}
-	}
-	if p == nil {
-		delete(s.grants, token)
-		return
-	}
-	cp := Permissions{}
-	for k, v := range p {
-		cp[k] = v
-	}
-	s.grants[token] = cp
-}
-
-// granted is the scopes of token, nil for every scope. The caller holds s.mu.
-func (s *Server) granted(token string) Permissions { return s.grants[token] }
-
 // refuseScope answers a REST request whose token lacks the operation's scope as GitHub
 // does. An issue that is not a pull request is reached through issues only: the
 // pull_requests alternative of the issues/* endpoints holds for pull requests alone. The
 // caller holds s.mu.
 func (s *Server) refuseScope(c *restCtx) (int, any, bool) {
-	p := s.granted(bearer(c.r))
+	p := s.Granted(bearer(c.r))
 	if p == nil {
 		return 0, nil, false
 	}

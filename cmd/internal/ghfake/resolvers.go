@@ -45,7 +45,7 @@ func queryResolvers() {
 		},
 		"repository": func(e *executor, _ any, a map[string]any) (any, error) {
 			name := strArg(a, "owner") + "/" + strArg(a, "name")
-			if r := e.s.Repos[name]; r != nil && e.s.reaches(e.login, name) { // scopes.go
+			if r := e.s.Repos[name]; r != nil && e.s.Reaches(e.login, name) { // scopes.go
 				return r, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", name)

@@ -48,7 +48,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, op operation,
 func (s *Server) runHandler(h restHandler, c *restCtx) (int, any) {
 	if owner, ok := c.params["owner"]; ok {
 		c.repo = s.Repos[owner+"/"+c.params["repo"]]
-		if c.repo == nil || !s.reaches(c.login, owner+"/"+c.params["repo"]) { // scopes.go
+		if c.repo == nil || !s.Reaches(c.login, owner+"/"+c.params["repo"]) { // scopes.go
 			return http.StatusNotFound, notFound()
 		}
 	}

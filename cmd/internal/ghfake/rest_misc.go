@@ -31,7 +31,7 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 		return code, body
 	}
 	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.FullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs, Actor: c.login})
-	s.dispatches = append(s.dispatches, d)
+	s.DispatchLog = append(s.DispatchLog, d)
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil
 	}
@@ -56,7 +56,7 @@ func reposDispatch(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := checkClientPayload(in.ClientPayload); !ok {
 		return code, body
 	}
-	s.dispatches = append(s.dispatches, Dispatch{Repo: c.repo.FullName(), EventType: in.EventType, Inputs: in.ClientPayload})
+	s.DispatchLog = append(s.DispatchLog, Dispatch{Repo: c.repo.FullName(), EventType: in.EventType, Inputs: in.ClientPayload})
 	return http.StatusNoContent, nil
 }
 
@@ -181,10 +181,10 @@ func reactionsCreate(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("Validation Failed: content is not a reaction")
 	}
 	key := fmt.Sprintf("%d/%s/%s", cm.ID, c.login, in.Content)
-	code, id := http.StatusOK, s.reactions[key]
+	code, id := http.StatusOK, s.Reactions[key]
 	if id == 0 {
 		code, id = http.StatusCreated, s.NewID()
-		s.reactions[key] = id
+		s.Reactions[key] = id
 	}
 	return code, obj{"id": id, "node_id": world.NodeID("Reaction", id), "user": s.userJSON(c.login),
 		"content": in.Content, "created_at": ts(s.Clock())}

@@ -56,7 +56,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	case c.login == BotLogin && workflowFile(pr.Files) != "": // rest_workflows.go
 		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.Files)))
 	}
-	s.recordMerge(c.repo, pr) // merges.go
+	s.RecordMerge(c.repo, pr) // merges.go
 	now := s.Clock()
 	base := s.EnsureBranch(c.repo, pr.Base)
 	title := in.CommitTitle

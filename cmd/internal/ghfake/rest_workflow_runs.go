@@ -26,7 +26,7 @@ func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
 	}
 	id := c.params["workflow_id"]
 	var runs []Dispatch
-	for _, d := range s.dispatches {
+	for _, d := range s.DispatchLog {
 		if d.Workflow == "" || !strings.EqualFold(d.Repo, c.repo.FullName()) {
 			continue
 		}

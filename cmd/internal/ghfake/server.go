@@ -43,25 +43,19 @@ type Server struct {
 	srv *loopback.Listener // the loopback HTTP server
 
 	// World is what the fake serves; its mutex guards the server's records too.
-	world.World
+	*world.World
 
-	tokens     map[string]string          // token → login
-	scopes     map[string]map[string]bool // login → the repositories it reaches (scopes.go); none: all
+	tokens     map[string]string // token → login
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
 	faults     faults.Queue
 	stop       chan struct{} // closed by Close: held requests end
 	stopOnce   sync.Once
-	dispatches []Dispatch
-	assigned   []assignment     // dispatch.go
-	merges     []MergeRecord    // merges.go
-	reactions  map[string]int64 // comment/user/content → reaction id
-	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
+	schema     *ast.Schema // when set (tests), the GraphQL schema instead of loadSchema's
 	schemaFrom string
 	barrier    *Barrier               // armed by ArmBarrier; nil when none
 	tokenSeq   int                    // tokens made by NewBotToken
-	grants     map[string]Permissions // token → its scopes (permissions.go); none: every scope
 	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
 	primary    *ratelimit.Limits      // each identity's requests and points of the hour, when enforced
 }
@@ -69,16 +63,11 @@ type Server struct {
 // New starts a fake GitHub on a local port. Close it when done.
 func New() *Server {
 	s := &Server{
-		World: world.World{
-			Now:   func() time.Time { return time.Now().UTC() },
-			Repos: map[string]*repo{}, Users: map[string]string{}, Teams: map[string][]string{},
-			NextID: 1000, NextBigID: firstBigID,
-		},
-		tokens:    map[string]string{},
-		stats:     map[string]int{},
-		faults:    faults.Queue{},
-		stop:      make(chan struct{}),
-		reactions: map[string]int64{},
+		World:  world.New(func() time.Time { return time.Now().UTC() }),
+		tokens: map[string]string{},
+		stats:  map[string]int{},
+		faults: faults.Queue{},
+		stop:   make(chan struct{}),
 	}
 	s.srv = loopback.Listen(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.srv.URL
@@ -256,8 +245,3 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 	}
 	return login, true
 }
-
-// firstBigID starts the ids of comments, reviews and check runs. GitHub's passed 2^31
-// (comments, in 2024) and 2^32 (check runs) long ago; ids above 2^32 here make any
-// 32-bit truncation, or a read of the Int `databaseId`, fail in tests.
-const firstBigID = 5_000_000_000

@@ -51,24 +51,6 @@ type CommentView struct {
 	Edits []string
 }
 
-// Dispatch is a workflow_dispatch or repository_dispatch the code under test sent.
-type Dispatch struct {
-	Repo      string
-	Workflow  string         // workflow file name or id (workflow_dispatch)
-	Ref       string         // (workflow_dispatch)
-	EventType string         // (repository_dispatch)
-	Inputs    map[string]any // inputs, or client_payload for repository_dispatch
-	// The workflow run a workflow_dispatch started: its id, its name (the workflow's
-	// `name:`) and its display title (the workflow's `run-name:` over the inputs).
-	RunID   int64
-	Name    string
-	RunName string
-	// Actor is who dispatched it (the token's account): the run's actor and triggering_actor.
-	Actor string
-	// Created is when its workflow run was created (the fake's clock).
-	Created time.Time
-}
-
 // PR returns pull request number of repo; it panics when there is none.
 func (s *Server) PR(repoName string, number int) PRView {
 	s.Mu.Lock()
@@ -127,7 +109,7 @@ func commentView(c *comment) CommentView {
 func (s *Server) Dispatches() []Dispatch {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
-	return append([]Dispatch(nil), s.dispatches...)
+	return append([]Dispatch(nil), s.DispatchLog...)
 }
 
 func sortedCopy(in []string) []string {

@@ -21,10 +21,10 @@ func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Eve
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
-	if i < 0 || i >= len(s.dispatches) || s.dispatches[i].Workflow == "" {
+	if i < 0 || i >= len(s.DispatchLog) || s.DispatchLog[i].Workflow == "" {
 		panic(fmt.Sprintf("ghfake: no workflow dispatch %d", i))
 	}
-	d := s.dispatches[i]
+	d := s.DispatchLog[i]
 	if r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")] == nil {
 		panic(fmt.Sprintf("ghfake: no branch %s", d.Ref))
 	}

@@ -44,3 +44,12 @@ var ErrRuleViolation = world.ErrRuleViolation
 
 // timeZeroValue is the zero time, for clearing timestamps.
 var timeZeroValue time.Time
+
+// What the code under test did, as tests judge it.
+type (
+	Dispatch     = world.Dispatch
+	MergeRecord  = world.MergeRecord
+	ReviewRecord = world.ReviewRecord
+	CheckRecord  = world.CheckRecord
+	StatusRecord = world.StatusRecord
+)

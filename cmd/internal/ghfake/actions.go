@@ -9,13 +9,6 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
-// Event is a webhook delivery as GitHub would send it for a change of the world.
-type Event struct {
-	Name    string // the X-GitHub-Event header: pull_request, issues, ...
-	Action  string // the payload's action ("" for events without one, such as status)
-	Payload []byte // the JSON body
-}
-
 // PROptions describes a pull request to open. Zero values: Base is the default branch, Head is
 // "pr-<number>", Title is "PR #<number>", and the head branch is in the repository itself.
 type PROptions struct {
@@ -91,7 +84,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	}
 	s.Relabel(pr, labels, o.Author)
 	r.Issues[n] = pr
-	return s.prEvent(r, pr, "opened", o.Author, nil)
+	return s.PREvent(r, pr, "opened", o.Author, nil)
 }
 
 // OpenIssue opens an issue and returns issues/opened. Number 0 takes the next free number.
@@ -112,7 +105,7 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 	}
 	s.Relabel(is, labels, o.Author)
 	r.Issues[n] = is
-	return s.issuesEvent(r, is, "opened", o.Author, nil)
+	return s.IssuesEvent(r, is, "opened", o.Author, nil)
 }
 
 // Review submits a review by user on the pull request's current head and returns
@@ -130,7 +123,7 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 	}
 	rv := &review{Pr: pr, ID: s.NewBigID(), User: user, State: st, Body: body, CommitID: pr.HeadSHA, SubmittedAt: s.Clock()}
 	pr.Reviews = append(pr.Reviews, rv)
-	return s.reviewEvent(r, pr, rv, "submitted", user)
+	return s.ReviewEvent(r, pr, rv, "submitted", user)
 }
 
 // EditReview replaces the body of reviewer's latest review as user, as GitHub lets the
@@ -147,8 +140,8 @@ func (s *Server) EditReview(repoName string, number int, reviewer, user, body st
 			from := rv.Body
 			rv.Body, rv.Editor, rv.LastEditedAt = body, user, s.Clock()
 			p := obj{"action": "edited", "changes": obj{"body": obj{"from": from}},
-				"review": s.reviewJSON(r, pr, rv, true), "pull_request": s.prJSON(r, pr)}
-			return s.event(r, "pull_request_review", "edited", user, p)
+				"review": s.ReviewJSON(r, pr, rv, true), "pull_request": s.PRJSON(r, pr)}
+			return s.EventOf(r, "pull_request_review", "edited", user, p)
 		}
 	}
 	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to edit", r.FullName(), number, reviewer))
@@ -177,7 +170,7 @@ func (s *Server) DismissReviewAs(repoName string, number int, user, by string) E
 			previous := rv.State
 			rv.State = "DISMISSED"
 			s.Record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.Review, e.Previous = rv, previous })
-			return s.reviewEvent(r, pr, rv, "dismissed", by)
+			return s.ReviewEvent(r, pr, rv, "dismissed", by)
 		}
 	}
 	panic(fmt.Sprintf("ghfake: %s#%d has no review of %s to dismiss", r.FullName(), number, user))
@@ -226,7 +219,7 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	pr.Commits = append(pr.Commits, c.SHA)
 	pr.UpdatedAt = s.Clock()
 	head.Head = c.SHA
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
+	return s.PREvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // UpdateBranch merges the head of the base branch into the pull request's head branch, as
@@ -271,11 +264,11 @@ func (s *Server) LabelAs(repoName string, number int, label string, add bool, us
 	}
 	s.Relabel(is, labels, user)
 	is.UpdatedAt = s.Clock()
-	extra := obj{"label": s.labelJSON(r, label)}
+	extra := obj{"label": s.LabelJSON(r, label)}
 	if is.IsPR {
-		return s.prEvent(r, is, action, user, extra)
+		return s.PREvent(r, is, action, user, extra)
 	}
-	return s.issuesEvent(r, is, action, user, extra)
+	return s.IssuesEvent(r, is, action, user, extra)
 }
 
 // Comment adds user's comment to an issue or pull request and returns issue_comment/created and the
@@ -286,8 +279,8 @@ func (s *Server) Comment(repoName string, number int, user, body string) (Event,
 	r := s.MustRepo(repoName)
 	is := s.MustIssue(r, number)
 	c := s.AddComment(r, is, user, body)
-	p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
-	return s.event(r, "issue_comment", "created", user, p), c.ID
+	p := obj{"action": "created", "issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
+	return s.EventOf(r, "issue_comment", "created", user, p), c.ID
 }
 
 // ClosePR closes the pull request without merging and returns pull_request/closed (merged false),
@@ -300,9 +293,9 @@ func (s *Server) ClosePR(repoName string, number int) Event {
 	r := s.MustRepo(repoName)
 	pr := s.MustPR(r, number)
 	if pr.Merged {
-		return s.prEvent(r, pr, "closed", pr.MergedBy, nil)
+		return s.PREvent(r, pr, "closed", pr.MergedBy, nil)
 	}
 	now := s.Clock()
 	pr.State, pr.ClosedAt, pr.UpdatedAt, pr.ClosedBy = "closed", now, now, pr.Author
-	return s.prEvent(r, pr, "closed", pr.Author, nil)
+	return s.PREvent(r, pr, "closed", pr.Author, nil)
 }

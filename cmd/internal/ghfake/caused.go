@@ -78,19 +78,19 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 			was = issueMark{state: "open", head: is.HeadSHA}
 		}
 		if c := r.Commits[is.HeadSHA]; is.IsPR && is.HeadSHA != was.head && c != nil && c.UpdatedBy == login {
-			out = append(out, s.prEvent(r, is, "synchronize", login, obj{"before": was.head, "after": is.HeadSHA}))
+			out = append(out, s.PREvent(r, is, "synchronize", login, obj{"before": was.head, "after": is.HeadSHA}))
 		}
 		for _, ev := range is.Timeline[was.timeline:] {
 			if ev.Actor != login || (ev.Kind != "LabeledEvent" && ev.Kind != "UnlabeledEvent") {
 				continue
 			}
 			action := map[string]string{"LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled"}[ev.Kind]
-			out = append(out, s.causedEvent(r, is, action, login, obj{"label": s.labelJSON(r, ev.Label)}))
+			out = append(out, s.causedEvent(r, is, action, login, obj{"label": s.LabelJSON(r, ev.Label)}))
 		}
 		for _, c := range r.Comments {
 			if c.Issue == n && c.Author == login && !m.comments[c.ID] {
-				p := obj{"action": "created", "issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
-				out = append(out, s.event(r, "issue_comment", "created", login, p))
+				p := obj{"action": "created", "issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
+				out = append(out, s.EventOf(r, "issue_comment", "created", login, p))
 			}
 		}
 		closer := is.ClosedBy
@@ -104,7 +104,7 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 	out = append(out, s.causedStatuses(r, m, login)...)
 	for _, p := range r.PushLog[m.pushes:] {
 		if p.Pusher == login {
-			out = append(out, s.pushEvent(r, p))
+			out = append(out, s.PushEvent(r, p))
 		}
 	}
 	return out
@@ -127,7 +127,7 @@ func (s *Server) causedStatuses(r *repo, m Mark, login string) []Event {
 		for _, n := range sortedNumbers(r) {
 			pr := r.Issues[n]
 			if c := r.Commits[pr.HeadSHA]; pr.IsPR && pr.State == "open" && c != nil && slices.Contains(c.Statuses, st) {
-				out = append(out, s.statusEvent(r, pr, c, st))
+				out = append(out, s.StatusEvent(r, pr, c, st))
 				break
 			}
 		}
@@ -147,7 +147,7 @@ func sortedNumbers(r *repo) []int {
 // causedEvent is the pull_request or issues event of is.
 func (s *Server) causedEvent(r *repo, is *issue, action, login string, extra obj) Event {
 	if is.IsPR {
-		return s.prEvent(r, is, action, login, extra)
+		return s.PREvent(r, is, action, login, extra)
 	}
-	return s.issuesEvent(r, is, action, login, extra)
+	return s.IssuesEvent(r, is, action, login, extra)
 }

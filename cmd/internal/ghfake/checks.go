@@ -51,9 +51,9 @@ func (s *Server) completeCheck(repoName string, number int, app, workflow, name,
 	}
 	c.Checks = append(kept, run)
 	if workflow != "" {
-		return s.workflowRunEvent(r, pr, suite)
+		return s.WorkflowRunEvent(r, pr, suite)
 	}
-	return s.checkSuiteEvent(r, pr, suite)
+	return s.CheckSuiteEvent(r, pr, suite)
 }
 
 // SetStatus sets commit status context to state (error, failure, pending or success) on the pull
@@ -80,5 +80,5 @@ func (s *Server) SetStatusAs(repoName string, number int, context, state, user s
 	if user == "" {
 		stat.Creator = pr.Author
 	}
-	return s.statusEvent(r, pr, c, stat)
+	return s.StatusEvent(r, pr, c, stat)
 }

@@ -17,8 +17,8 @@ func (s *Server) EditComment(repoName string, id int64, user, body string) Event
 		c.Edit(user, body, s.Clock())
 		is := s.MustIssue(r, c.Issue)
 		p := obj{"action": "edited", "changes": obj{"body": obj{"from": from}},
-			"issue": s.issueJSON(r, is), "comment": s.commentJSON(r, c)}
-		return s.event(r, "issue_comment", "edited", user, p)
+			"issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
+		return s.EventOf(r, "issue_comment", "edited", user, p)
 	}
 	panic(fmt.Sprintf("ghfake: %s has no comment %d", repoName, id))
 }

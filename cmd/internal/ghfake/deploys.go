@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -25,20 +26,20 @@ func (s *Server) Deploy(repoName string, number int, environment, state string) 
 	c := r.Commits[pr.HeadSHA]
 	d, ds := s.AddDeploy(c, environment, pr.Author, st)
 	fn := r.FullName()
-	dURL := s.apiURL("/repos/%s/deployments/%d", fn, d.ID)
+	dURL := s.APIURL("/repos/%s/deployments/%d", fn, d.ID)
 	dep := obj{
 		"url": dURL, "id": d.ID, "node_id": world.NodeID("Deployment", d.ID), "sha": c.SHA, "ref": pr.Head,
 		"task": "deploy", "payload": obj{}, "original_environment": environment, "environment": environment,
-		"description": nil, "creator": s.userJSON(d.Creator), "created_at": ts(d.CreatedAt), "updated_at": ts(ds.CreatedAt),
-		"statuses_url": dURL + "/statuses", "repository_url": s.apiURL("/repos/%s", fn), "performed_via_github_app": nil,
+		"description": nil, "creator": s.UserJSON(d.Creator), "created_at": shapes.TS(d.CreatedAt), "updated_at": shapes.TS(ds.CreatedAt),
+		"statuses_url": dURL + "/statuses", "repository_url": s.APIURL("/repos/%s", fn), "performed_via_github_app": nil,
 	}
 	status := obj{
 		"url": fmt.Sprintf("%s/statuses/%d", dURL, ds.ID), "id": ds.ID, "node_id": world.NodeID("DeploymentStatus", ds.ID),
-		"state": ds.State, "creator": s.userJSON(d.Creator), "description": "", "environment": environment,
-		"target_url": "", "created_at": ts(ds.CreatedAt), "updated_at": ts(ds.CreatedAt),
-		"deployment_url": dURL, "repository_url": s.apiURL("/repos/%s", fn),
+		"state": ds.State, "creator": s.UserJSON(d.Creator), "description": "", "environment": environment,
+		"target_url": "", "created_at": shapes.TS(ds.CreatedAt), "updated_at": shapes.TS(ds.CreatedAt),
+		"deployment_url": dURL, "repository_url": s.APIURL("/repos/%s", fn),
 	}
-	return s.event(r, "deployment_status", "created", d.Creator, obj{"action": "created", "deployment": dep, "deployment_status": status})
+	return s.EventOf(r, "deployment_status", "created", d.Creator, obj{"action": "created", "deployment": dep, "deployment_status": status})
 }
 
 // deployResolvers serve a commit's deployments and their statuses.

@@ -96,19 +96,7 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	is.UpdatedAt = s.Clock()
-	return http.StatusCreated, s.issueJSON(c.repo, is)
-}
-
-// assigneesJSON renders the assignee and assignees of an issue or pull request.
-func (s *Server) assigneesJSON(is *issue) (any, []any) {
-	out := make([]any, 0, len(is.Assignees))
-	for _, l := range is.Assignees {
-		out = append(out, s.userJSON(l))
-	}
-	if len(out) == 0 {
-		return nil, out
-	}
-	return out[0], out
+	return http.StatusCreated, s.IssueJSON(c.repo, is)
 }
 
 // Assigned counts the times actor added login to the assignees of issue or pull request
@@ -171,7 +159,7 @@ func (s *Server) WorkflowDispatchEvent(repoName, workflow, ref, sender string, i
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
-	return s.event(r, "workflow_dispatch", "", sender, obj{"inputs": inputs, "ref": "refs/heads/" + ref,
+	return s.EventOf(r, "workflow_dispatch", "", sender, obj{"inputs": inputs, "ref": "refs/heads/" + ref,
 		"workflow": ".github/workflows/" + workflow})
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -42,5 +43,5 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 	}
 	s.updateBranch(c.repo, pr, c.login)
 	return http.StatusAccepted, obj{"message": "Updating pull request branch.",
-		"url": fmt.Sprintf("%s/%s/pull/%d", htmlBase, c.repo.FullName(), pr.Number)}
+		"url": fmt.Sprintf("%s/%s/pull/%d", shapes.HTMLBase, c.repo.FullName(), pr.Number)}
 }

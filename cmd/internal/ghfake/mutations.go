@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -130,7 +131,7 @@ func (e *executor) mayWrite(mutation string) error {
 	if world.CanPush(e.s.PermissionOf(e.login)) {
 		return nil
 	}
-	if isBot(e.login) {
+	if shapes.IsBot(e.login) {
 		return errorOf("FORBIDDEN", "Resource not accessible by integration")
 	}
 	return errorOf("FORBIDDEN", "%s does not have the correct permissions to execute `%s`", e.login, mutation)

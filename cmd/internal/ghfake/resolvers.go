@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -35,7 +36,7 @@ func value[T any](f func(p T) any) resolver {
 	return func(_ *executor, p any, _ map[string]any) (any, error) { return f(p.(T)), nil }
 }
 
-func gqlTime(t time.Time) any { return ts(t) }
+func gqlTime(t time.Time) any { return shapes.TS(t) }
 
 func queryResolvers() {
 	on("Query", map[string]resolver{
@@ -66,7 +67,7 @@ func queryResolvers() {
 		"nodeCount": value(func(rateLimit) any { return 1 }),
 		"used":      value(func(r rateLimit) any { return r.used }),
 		"remaining": value(func(r rateLimit) any { return 5000 - r.used }),
-		"resetAt":   value(func(rateLimit) any { return gqlTime(timeZero.Add(100 * 365 * 24 * time.Hour)) }),
+		"resetAt":   value(func(rateLimit) any { return gqlTime(shapes.TimeZero.Add(100 * 365 * 24 * time.Hour)) }),
 	})
 	for _, typ := range []string{"User", "Bot", "Actor"} {
 		login := func(a actor) any { return strings.TrimSuffix(string(a), "[bot]") }
@@ -80,7 +81,7 @@ func queryResolvers() {
 			"login":      value(login),
 			"id":         value(func(a actor) any { return world.NodeID(typeOf(a), world.StableID(string(a))) }),
 			"databaseId": value(func(a actor) any { return world.StableID(string(a)) }),
-			"url":        value(func(a actor) any { return htmlBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
+			"url":        value(func(a actor) any { return shapes.HTMLBase + "/" + strings.TrimSuffix(string(a), "[bot]") }),
 		})
 	}
 }
@@ -93,7 +94,7 @@ func repositoryResolvers() {
 		"name":             value(func(r *repo) any { return r.Name }),
 		"nameWithOwner":    value(func(r *repo) any { return r.FullName() }),
 		"owner":            value(func(r *repo) any { return actor(r.Owner) }),
-		"url":              value(func(r *repo) any { return htmlBase + "/" + r.FullName() }),
+		"url":              value(func(r *repo) any { return shapes.HTMLBase + "/" + r.FullName() }),
 		"isPrivate":        value(func(r *repo) any { return false }),
 		"defaultBranchRef": value(func(r *repo) any { return ref{r, r.DefaultBranch} }),
 		"object":           repoObject,

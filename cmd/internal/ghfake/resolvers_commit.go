@@ -3,6 +3,7 @@ package ghfake
 import (
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -16,7 +17,7 @@ func commitResolvers() {
 		"messageHeadline": value(func(c *commit) any { return strings.SplitN(c.Message, "\n", 2)[0] }),
 		"committedDate":   value(func(c *commit) any { return gqlTime(c.Date) }),
 		"authoredDate":    value(func(c *commit) any { return gqlTime(c.Date) }),
-		"url":             value(func(c *commit) any { return htmlBase + "/" + c.Repo.FullName() + "/commit/" + c.SHA }),
+		"url":             value(func(c *commit) any { return shapes.HTMLBase + "/" + c.Repo.FullName() + "/commit/" + c.SHA }),
 		"statusCheckRollup": value(func(c *commit) any {
 			if len(world.RollupContexts(c)) == 0 {
 				return nil
@@ -51,7 +52,7 @@ func checkResolvers() {
 		"databaseId":  value(func(c *checkRun) any { return c.ID }),
 		"name":        value(func(c *checkRun) any { return c.Name }),
 		"status":      value(func(c *checkRun) any { return strings.ToUpper(c.Status) }),
-		"conclusion":  value(func(c *checkRun) any { return nilIfEmpty(strings.ToUpper(c.Conclusion)) }),
+		"conclusion":  value(func(c *checkRun) any { return shapes.NilIfEmpty(strings.ToUpper(c.Conclusion)) }),
 		"completedAt": value(func(c *checkRun) any { return gqlTime(c.CompletedAt) }),
 		"startedAt":   value(func(c *checkRun) any { return gqlTime(c.CompletedAt) }),
 		"detailsUrl":  value(func(c *checkRun) any { return nil }),
@@ -70,8 +71,8 @@ func checkResolvers() {
 		}),
 	})
 	on("App", map[string]resolver{
-		"id":         value(func(a app) any { return world.NodeID("App", appID(string(a))) }),
-		"databaseId": value(func(a app) any { return appID(string(a)) }),
+		"id":         value(func(a app) any { return world.NodeID("App", shapes.AppID(string(a))) }),
+		"databaseId": value(func(a app) any { return shapes.AppID(string(a)) }),
 		"slug":       value(func(a app) any { return string(a) }),
 		"name":       value(func(a app) any { return string(a) }),
 	})
@@ -82,16 +83,16 @@ func checkResolvers() {
 		"workflow":   value(func(w wfRun) any { return workflow{w.cs.Repo, w.cs.Workflow} }),
 	})
 	on("Workflow", map[string]resolver{
-		"id":         value(func(w workflow) any { return world.NodeID("Workflow", workflowID(w.repo, w.name)) }),
-		"databaseId": value(func(w workflow) any { return workflowID(w.repo, w.name) }),
+		"id":         value(func(w workflow) any { return world.NodeID("Workflow", shapes.WorkflowID(w.repo, w.name)) }),
+		"databaseId": value(func(w workflow) any { return shapes.WorkflowID(w.repo, w.name) }),
 		"name":       value(func(w workflow) any { return w.name }),
 	})
 	on("StatusContext", map[string]resolver{
 		"id":          value(func(s *status) any { return world.NodeID("StatusContext", s.ID) }),
 		"context":     value(func(s *status) any { return s.Context }),
 		"state":       value(func(s *status) any { return strings.ToUpper(s.State) }),
-		"description": value(func(s *status) any { return optString(s.Description) }),
-		"targetUrl":   value(func(s *status) any { return optString(s.TargetURL) }),
+		"description": value(func(s *status) any { return shapes.OptString(s.Description) }),
+		"targetUrl":   value(func(s *status) any { return shapes.OptString(s.TargetURL) }),
 		"createdAt":   value(func(s *status) any { return gqlTime(s.CreatedAt) }),
 		"isRequired":  value(func(s *status) any { return false }),
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -30,7 +31,7 @@ var subjectFields = map[string]resolver{
 		if i.IsPR {
 			kind = "pull"
 		}
-		return fmt.Sprintf("%s/%s/%s/%d", htmlBase, i.Repo.FullName(), kind, i.Number)
+		return fmt.Sprintf("%s/%s/%s/%d", shapes.HTMLBase, i.Repo.FullName(), kind, i.Number)
 	}),
 	"state": value(func(i *issue) any {
 		if i.IsPR {
@@ -152,7 +153,7 @@ func reviewResolvers() {
 		},
 		"authorAssociation": func(e *executor, p any, _ map[string]any) (any, error) {
 			r := p.(*review)
-			return e.s.association(r.Pr.Repo, r.User), nil
+			return e.s.Association(r.Pr.Repo, r.User), nil
 		},
 	})
 	// Database ids outgrew the Int of databaseId; fullDatabaseId is a BigInt.

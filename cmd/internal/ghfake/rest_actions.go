@@ -72,7 +72,7 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	r.Issues[n] = is
-	return http.StatusCreated, s.issueJSON(r, is)
+	return http.StatusCreated, s.IssueJSON(r, is)
 }
 
 // RequestedReviewers returns the reviews requested on pull request number: logins, and

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 )
 
 // reposCompare: https://docs.github.com/rest/commits/commits#compare-two-commits
@@ -37,7 +37,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 	}
 	sortCommits(aheadCommits)
 	for _, cm := range aheadCommits {
-		ahead = append(ahead, s.compareCommitJSON(c.repo, cm))
+		ahead = append(ahead, s.CompareCommitJSON(c.repo, cm))
 	}
 	status := "identical"
 	switch {
@@ -60,13 +60,13 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 		ahead = []any{}
 	}
 	return http.StatusOK, obj{
-		"url":               s.apiURL("/repos/%s/compare/%s...%s", fn, base, head),
-		"html_url":          fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, base, head),
-		"permalink_url":     fmt.Sprintf("%s/%s/compare/%s...%s", htmlBase, fn, b.SHA, h.SHA),
-		"diff_url":          fmt.Sprintf("%s/%s/compare/%s...%s.diff", htmlBase, fn, base, head),
-		"patch_url":         fmt.Sprintf("%s/%s/compare/%s...%s.patch", htmlBase, fn, base, head),
-		"base_commit":       s.compareCommitJSON(c.repo, b),
-		"merge_base_commit": s.compareCommitJSON(c.repo, mergeBase),
+		"url":               s.APIURL("/repos/%s/compare/%s...%s", fn, base, head),
+		"html_url":          fmt.Sprintf("%s/%s/compare/%s...%s", shapes.HTMLBase, fn, base, head),
+		"permalink_url":     fmt.Sprintf("%s/%s/compare/%s...%s", shapes.HTMLBase, fn, b.SHA, h.SHA),
+		"diff_url":          fmt.Sprintf("%s/%s/compare/%s...%s.diff", shapes.HTMLBase, fn, base, head),
+		"patch_url":         fmt.Sprintf("%s/%s/compare/%s...%s.patch", shapes.HTMLBase, fn, base, head),
+		"base_commit":       s.CompareCommitJSON(c.repo, b),
+		"merge_base_commit": s.CompareCommitJSON(c.repo, mergeBase),
 		"status":            status, "ahead_by": len(ahead), "behind_by": behind, "total_commits": len(ahead),
 		"commits": ahead, "files": []any{},
 	}
@@ -124,21 +124,5 @@ func sortCommits(cs []*commit) {
 		for j := i; j > 0 && cs[j].Seq < cs[j-1].Seq; j-- {
 			cs[j], cs[j-1] = cs[j-1], cs[j]
 		}
-	}
-}
-
-// compareCommitJSON is a commit as the compare operation lists it.
-func (s *Server) compareCommitJSON(r *repo, cm *commit) obj {
-	fn := r.FullName()
-	parents := []any{}
-	for _, p := range cm.Parents {
-		parents = append(parents, obj{"sha": p, "url": s.apiURL("/repos/%s/commits/%s", fn, p)})
-	}
-	return obj{
-		"sha": cm.SHA, "node_id": world.NodeID("Commit", world.StableID(cm.SHA)),
-		"url":      s.apiURL("/repos/%s/commits/%s", fn, cm.SHA),
-		"html_url": fmt.Sprintf("%s/%s/commit/%s", htmlBase, fn, cm.SHA),
-		"commit":   obj{"message": cm.Message, "tree": obj{"sha": world.FakeSHA("tree", cm.SHA)}},
-		"parents":  parents,
 	}
 }

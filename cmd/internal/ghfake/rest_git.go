@@ -7,18 +7,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
-
-// refJSON is a git reference object for branch b.
-func (s *Server) refJSON(r *repo, b *branch) obj {
-	fn := r.FullName()
-	return obj{
-		"ref": "refs/heads/" + b.Name, "node_id": world.RefNodeID(r, b.Name),
-		"url":    s.apiURL("/repos/%s/git/refs/heads/%s", fn, b.Name),
-		"object": obj{"type": "commit", "sha": b.Head, "url": s.apiURL("/repos/%s/git/commits/%s", fn, b.Head)},
-	}
-}
 
 // refBody is the body of a 422 of the git refs operations: the message, the operation's
 // documentation and the status, as GitHub writes them.
@@ -30,7 +21,7 @@ func refBody(message, anchor string) obj {
 func gitGetRef(s *Server, c *restCtx) (int, any) {
 	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
 	if b := c.repo.Branches[name]; ok && b != nil {
-		return http.StatusOK, s.refJSON(c.repo, b)
+		return http.StatusOK, s.RefJSON(c.repo, b)
 	}
 	return http.StatusNotFound, notFound()
 }
@@ -54,7 +45,7 @@ func gitCreateRef(s *Server, c *restCtx) (int, any) {
 	}
 	b := s.EnsureBranch(c.repo, name)
 	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
-	return http.StatusCreated, s.refJSON(c.repo, b)
+	return http.StatusCreated, s.RefJSON(c.repo, b)
 }
 
 // gitUpdateRef: https://docs.github.com/rest/git/refs#update-a-reference. Without force, the
@@ -80,7 +71,7 @@ func gitUpdateRef(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, refBody("Update is not a fast forward", "update-a-reference")
 	}
 	b.Head, b.Files = in.SHA, world.CopyFiles(c.repo.Commits[in.SHA].Files)
-	return http.StatusOK, s.refJSON(c.repo, b)
+	return http.StatusOK, s.RefJSON(c.repo, b)
 }
 
 // reposGetBranch: https://docs.github.com/rest/branches/branches#get-a-branch
@@ -90,7 +81,7 @@ func reposGetBranch(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, errorBody("Branch not found")
 	}
 	fn := c.repo.FullName()
-	api := s.apiURL("/repos/%s/branches/%s", fn, b.Name)
+	api := s.APIURL("/repos/%s/branches/%s", fn, b.Name)
 	p := c.repo.Settings.Protection[b.Name]
 	checks, level := []any{}, "off"
 	if p != nil {
@@ -104,8 +95,8 @@ func reposGetBranch(s *Server, c *restCtx) (int, any) {
 	return http.StatusOK, obj{
 		"name": b.Name, "protected": p != nil, "protection_url": api + "/protection",
 		"protection": obj{"enabled": p != nil, "required_status_checks": obj{"enforcement_level": level, "contexts": checks}},
-		"commit":     obj{"sha": b.Head, "url": s.apiURL("/repos/%s/commits/%s", fn, b.Head)},
-		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", htmlBase, fn, b.Name)},
+		"commit":     obj{"sha": b.Head, "url": s.APIURL("/repos/%s/commits/%s", fn, b.Head)},
+		"_links":     obj{"self": api, "html": fmt.Sprintf("%s/%s/tree/%s", shapes.HTMLBase, fn, b.Name)},
 	}
 }
 
@@ -132,9 +123,9 @@ func reposGetContent(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	fn := c.repo.FullName()
-	self := s.apiURL("/repos/%s/contents/%s?ref=%s", fn, p, b.Name)
-	git := s.apiURL("/repos/%s/git/blobs/%s", fn, bl.OID)
-	html := fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, b.Name, p)
+	self := s.APIURL("/repos/%s/contents/%s?ref=%s", fn, p, b.Name)
+	git := s.APIURL("/repos/%s/git/blobs/%s", fn, bl.OID)
+	html := fmt.Sprintf("%s/%s/blob/%s/%s", shapes.HTMLBase, fn, b.Name, p)
 	return http.StatusOK, obj{
 		"type": "file", "encoding": "base64", "size": len(bl.Text), "name": path.Base(p), "path": p,
 		"content": base64.StdEncoding.EncodeToString([]byte(bl.Text)), "sha": bl.OID, "url": self,

@@ -13,7 +13,7 @@ func issuesGet(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	return http.StatusOK, s.issueJSON(c.repo, is)
+	return http.StatusOK, s.IssueJSON(c.repo, is)
 }
 
 // labelNames reads a labels body: {"labels": ["a"]}, {"labels": [{"name": "a"}]}, ["a"] or
@@ -61,7 +61,7 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 	}
 	s.Relabel(is, labels, c.login)
 	is.UpdatedAt = s.Clock()
-	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
+	return http.StatusOK, s.LabelsJSON(c.repo, is.Labels)
 }
 
 // issuesSetLabels: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
@@ -83,7 +83,7 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 	}
 	s.Relabel(is, labels, c.login)
 	is.UpdatedAt = s.Clock()
-	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
+	return http.StatusOK, s.LabelsJSON(c.repo, is.Labels)
 }
 
 // issuesRemoveLabel: https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue
@@ -98,7 +98,7 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 	}
 	s.Relabel(is, labels, c.login)
 	is.UpdatedAt = s.Clock()
-	return http.StatusOK, s.labelsJSON(c.repo, is.Labels)
+	return http.StatusOK, s.LabelsJSON(c.repo, is.Labels)
 }
 
 // issuesRemoveAllLabels: https://docs.github.com/rest/issues/labels#remove-all-labels-from-an-issue
@@ -117,7 +117,7 @@ func issuesListLabels(s *Server, c *restCtx) (int, any) {
 	if is == nil {
 		return http.StatusNotFound, notFound()
 	}
-	return http.StatusOK, c.paginate(s.labelsJSON(c.repo, is.Labels))
+	return http.StatusOK, c.paginate(s.LabelsJSON(c.repo, is.Labels))
 }
 
 // commentBody reads {"body": "..."}; a missing body is GitHub's 422.
@@ -148,7 +148,7 @@ func issuesCreateComment(s *Server, c *restCtx) (int, any) {
 		return code, errBody
 	}
 	cm := s.AddComment(c.repo, is, c.login, body)
-	return http.StatusCreated, s.commentJSON(c.repo, cm)
+	return http.StatusCreated, s.CommentJSON(c.repo, cm)
 }
 
 // findComment resolves {comment_id} within the repository.
@@ -176,7 +176,7 @@ func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
 		return code, errBody
 	}
 	cm.Edit(c.login, body, s.Clock())
-	return http.StatusOK, s.commentJSON(c.repo, cm)
+	return http.StatusOK, s.CommentJSON(c.repo, cm)
 }
 
 // issuesGetComment: https://docs.github.com/rest/issues/comments#get-an-issue-comment
@@ -185,7 +185,7 @@ func issuesGetComment(s *Server, c *restCtx) (int, any) {
 	if cm == nil {
 		return http.StatusNotFound, notFound()
 	}
-	return http.StatusOK, s.commentJSON(c.repo, cm)
+	return http.StatusOK, s.CommentJSON(c.repo, cm)
 }
 
 // issuesDeleteComment: https://docs.github.com/rest/issues/comments#delete-an-issue-comment
@@ -214,7 +214,7 @@ func issuesListComments(s *Server, c *restCtx) (int, any) {
 	var out []any
 	for _, cm := range c.repo.Comments {
 		if cm.Issue == is.Number {
-			out = append(out, s.commentJSON(c.repo, cm))
+			out = append(out, s.CommentJSON(c.repo, cm))
 		}
 	}
 	return http.StatusOK, c.paginate(out)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -37,8 +38,8 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	}
 	id := d.RunID
 	fn := c.repo.FullName()
-	return http.StatusOK, obj{"workflow_run_id": id, "run_url": s.apiURL("/repos/%s/actions/runs/%d", fn, id),
-		"html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, id)}
+	return http.StatusOK, obj{"workflow_run_id": id, "run_url": s.APIURL("/repos/%s/actions/runs/%d", fn, id),
+		"html_url": fmt.Sprintf("%s/%s/actions/runs/%d", shapes.HTMLBase, fn, id)}
 }
 
 // reposDispatch: https://docs.github.com/rest/repos/repos#create-a-repository-dispatch-event
@@ -69,7 +70,7 @@ func rateLimitGet(s *Server, _ *restCtx) (int, any) {
 			rest += n
 		}
 	}
-	reset := timeZero.Unix() + 100*365*24*3600
+	reset := shapes.TimeZero.Unix() + 100*365*24*3600
 	res := func(used int) obj { return obj{"limit": 5000, "used": used, "remaining": 5000 - used, "reset": reset} }
 	return http.StatusOK, obj{"resources": obj{"core": res(rest), "graphql": res(s.stats["graphql"])}, "rate": res(rest)}
 }
@@ -125,7 +126,7 @@ func issuesUpdate(s *Server, c *restCtx) (int, any) {
 		}
 	}
 	is.UpdatedAt = now
-	return http.StatusOK, s.issueJSON(c.repo, is)
+	return http.StatusOK, s.IssueJSON(c.repo, is)
 }
 
 // pullsRequestReviewers: https://docs.github.com/rest/pulls/review-requests#request-reviewers-for-a-pull-request
@@ -162,7 +163,7 @@ func pullsRequestReviewers(s *Server, c *restCtx) (int, any) {
 			pr.Requested = append(pr.Requested, "team:"+t)
 		}
 	}
-	return http.StatusCreated, s.prJSON(c.repo, pr)
+	return http.StatusCreated, s.PRJSON(c.repo, pr)
 }
 
 // reactionsCreate: https://docs.github.com/rest/reactions/reactions#create-reaction-for-an-issue-comment
@@ -186,8 +187,8 @@ func reactionsCreate(s *Server, c *restCtx) (int, any) {
 		code, id = http.StatusCreated, s.NewID()
 		s.Reactions[key] = id
 	}
-	return code, obj{"id": id, "node_id": world.NodeID("Reaction", id), "user": s.userJSON(c.login),
-		"content": in.Content, "created_at": ts(s.Clock())}
+	return code, obj{"id": id, "node_id": world.NodeID("Reaction", id), "user": s.UserJSON(c.login),
+		"content": in.Content, "created_at": shapes.TS(s.Clock())}
 }
 
 // teamsListMembers: https://docs.github.com/rest/teams/members#list-team-members
@@ -198,7 +199,7 @@ func teamsListMembers(s *Server, c *restCtx) (int, any) {
 	}
 	var out []any
 	for _, m := range members {
-		u := s.userJSON(m).(obj)
+		u := s.UserJSON(m).(obj)
 		u["role"], u["inherited"] = "member", false
 		out = append(out, u)
 	}
@@ -213,5 +214,5 @@ func teamsGetMembership(s *Server, c *restCtx) (int, any) {
 		return http.StatusNotFound, notFound()
 	}
 	return http.StatusOK, obj{"role": "member", "state": "active",
-		"url": s.apiURL("/orgs/%s/teams/%s/memberships/%s", c.params["org"], c.params["team_slug"], user)}
+		"url": s.APIURL("/orgs/%s/teams/%s/memberships/%s", c.params["org"], c.params["team_slug"], user)}
 }

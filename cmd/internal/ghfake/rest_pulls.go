@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -14,7 +15,7 @@ func pullsGet(s *Server, c *restCtx) (int, any) {
 	if pr == nil {
 		return http.StatusNotFound, notFound()
 	}
-	return http.StatusOK, s.prJSON(c.repo, pr)
+	return http.StatusOK, s.PRJSON(c.repo, pr)
 }
 
 // pullsMerge: https://docs.github.com/rest/pulls/pulls#merge-a-pull-request
@@ -95,7 +96,7 @@ func pullsListReviews(s *Server, c *restCtx) (int, any) {
 	}
 	var out []any
 	for _, rv := range pr.Reviews {
-		out = append(out, s.reviewJSON(c.repo, pr, rv, false))
+		out = append(out, s.ReviewJSON(c.repo, pr, rv, false))
 	}
 	return http.StatusOK, c.paginate(out)
 }
@@ -119,9 +120,9 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 		}
 		out = append(out, obj{
 			"sha": sha, "filename": f, "status": "modified", "additions": 10, "deletions": 2, "changes": 12,
-			"blob_url":     fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, pr.HeadSHA, f),
-			"raw_url":      fmt.Sprintf("%s/%s/raw/%s/%s", htmlBase, fn, pr.HeadSHA, f),
-			"contents_url": s.apiURL("/repos/%s/contents/%s?ref=%s", fn, f, pr.HeadSHA),
+			"blob_url":     fmt.Sprintf("%s/%s/blob/%s/%s", shapes.HTMLBase, fn, pr.HeadSHA, f),
+			"raw_url":      fmt.Sprintf("%s/%s/raw/%s/%s", shapes.HTMLBase, fn, pr.HeadSHA, f),
+			"contents_url": s.APIURL("/repos/%s/contents/%s?ref=%s", fn, f, pr.HeadSHA),
 			"patch":        "@@ -1 +1 @@\n-old\n+new",
 		})
 	}
@@ -149,13 +150,13 @@ func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 // reposGet: https://docs.github.com/rest/repos/repos#get-a-repository
 // A fork's carries its parent and the root of its network (source), as GitHub's does.
 func reposGet(s *Server, c *restCtx) (int, any) {
-	o := s.repoJSON(c.repo)
+	o := s.RepoJSON(c.repo)
 	if p := c.repo.Parent; p != nil {
 		root := p
 		for root.Parent != nil {
 			root = root.Parent
 		}
-		o["parent"], o["source"] = s.repoJSON(p), s.repoJSON(root)
+		o["parent"], o["source"] = s.RepoJSON(p), s.RepoJSON(root)
 	}
 	return http.StatusOK, o
 }
@@ -168,14 +169,14 @@ var roleNames = map[string]string{"admin": "admin", "maintain": "write", "write"
 func reposGetPermission(s *Server, c *restCtx) (int, any) {
 	login := c.params["username"]
 	role := s.PermissionOf(login)
-	return http.StatusOK, obj{"permission": roleNames[role], "role_name": role, "user": s.userJSON(login)}
+	return http.StatusOK, obj{"permission": roleNames[role], "role_name": role, "user": s.UserJSON(login)}
 }
 
 // reposPullsOfCommit: https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit
 func reposPullsOfCommit(s *Server, c *restCtx) (int, any) {
 	var out []any
 	for _, pr := range world.PRsOfCommit(c.repo, c.params["commit_sha"]) {
-		out = append(out, s.prJSON(c.repo, pr))
+		out = append(out, s.PRJSON(c.repo, pr))
 	}
 	return http.StatusOK, c.paginate(out)
 }

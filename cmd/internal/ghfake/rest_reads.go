@@ -3,6 +3,8 @@ package ghfake
 import (
 	"net/http"
 	"sort"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 )
 
 // Reads that `doctor` makes to see whether a token holds a read scope: each is refused
@@ -25,7 +27,7 @@ func pullsList(s *Server, c *restCtx) (int, any) {
 	sort.Slice(prs, func(i, j int) bool { return prs[i].Number > prs[j].Number })
 	out := make([]any, 0, len(prs))
 	for _, pr := range prs {
-		out = append(out, s.prJSON(c.repo, pr))
+		out = append(out, s.PRJSON(c.repo, pr))
 	}
 	return http.StatusOK, c.paginate(out)
 }
@@ -56,14 +58,14 @@ func reposCombinedStatus(s *Server, c *restCtx) (int, any) {
 		}
 		statuses = append(statuses, obj{"id": st.ID, "context": st.Context, "state": st.State,
 			"description": st.Description, "target_url": st.TargetURL,
-			"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt)})
+			"created_at": shapes.TS(st.CreatedAt), "updated_at": shapes.TS(st.CreatedAt)})
 	}
 	if len(order) == 0 {
 		combined = "pending" // GitHub's answer for a commit without statuses
 	}
 	return http.StatusOK, obj{"state": combined, "sha": cm.SHA, "total_count": len(statuses), "statuses": statuses,
-		"repository": s.repoJSON(c.repo), "url": s.apiURL("/repos/%s/commits/%s/status", c.repo.FullName(), cm.SHA),
-		"commit_url": s.apiURL("/repos/%s/commits/%s", c.repo.FullName(), cm.SHA)}
+		"repository": s.RepoJSON(c.repo), "url": s.APIURL("/repos/%s/commits/%s/status", c.repo.FullName(), cm.SHA),
+		"commit_url": s.APIURL("/repos/%s/commits/%s", c.repo.FullName(), cm.SHA)}
 }
 
 // checksListForRef: https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference
@@ -79,7 +81,7 @@ func checksListForRef(s *Server, c *restCtx) (int, any) {
 			conclusion = cr.Conclusion
 		}
 		runs = append(runs, obj{"id": cr.ID, "name": cr.Name, "head_sha": cm.SHA, "status": cr.Status,
-			"conclusion": conclusion, "completed_at": ts(cr.CompletedAt)})
+			"conclusion": conclusion, "completed_at": shapes.TS(cr.CompletedAt)})
 	}
 	return http.StatusOK, obj{"total_count": len(runs), "check_runs": c.paginate(runs)}
 }

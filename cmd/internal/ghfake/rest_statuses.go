@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"unicode/utf8"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -57,8 +58,8 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 	return http.StatusCreated, obj{
 		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
-		"url": s.apiURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.userJSON(c.login),
-		"created_at": ts(st.CreatedAt), "updated_at": ts(st.CreatedAt),
+		"url": s.APIURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.UserJSON(c.login),
+		"created_at": shapes.TS(st.CreatedAt), "updated_at": shapes.TS(st.CreatedAt),
 	}
 }
 
@@ -96,14 +97,6 @@ func (s *Server) HeadStatuses(repoName string, number int) (latest map[string]St
 func deref(p *string) string {
 	if p == nil {
 		return ""
-	}
-	return *p
-}
-
-// optString is *p, or nil (GraphQL's null) when p is nil.
-func optString(p *string) any {
-	if p == nil {
-		return nil
 	}
 	return *p
 }

@@ -1,14 +1,13 @@
 package ghfake
 
 import (
-	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 )
 
 // The workflow runs the action's workflow_dispatches started, as GitHub lists them per
@@ -30,7 +29,7 @@ func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
 		if d.Workflow == "" || !strings.EqualFold(d.Repo, c.repo.FullName()) {
 			continue
 		}
-		if d.Workflow != id && strconv.FormatInt(workflowID(c.repo, d.Workflow), 10) != id {
+		if d.Workflow != id && strconv.FormatInt(shapes.WorkflowID(c.repo, d.Workflow), 10) != id {
 			continue
 		}
 		if e := q.Get("event"); (e != "" && e != "workflow_dispatch") || !within(d.Created) {
@@ -41,32 +40,9 @@ func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Created.After(runs[j].Created) })
 	out := make([]any, 0, len(runs))
 	for _, d := range runs {
-		out = append(out, s.dispatchRunJSON(c.repo, d))
+		out = append(out, s.DispatchRunJSON(c.repo, d))
 	}
 	return http.StatusOK, obj{"total_count": len(out), "workflow_runs": c.paginate(out)}
-}
-
-// dispatchRunJSON is the workflow run object of the run dispatch d started (queued: the
-// fake runs nothing by itself).
-func (s *Server) dispatchRunJSON(r *repo, d Dispatch) obj {
-	fn := r.FullName()
-	wfID := workflowID(r, d.Workflow)
-	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
-	head := ""
-	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
-		head = b.Head
-	}
-	actor := d.Actor
-	if actor == "" {
-		actor = BotLogin
-	}
-	return obj{"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name, "display_title": d.RunName,
-		"path": ".github/workflows/" + d.Workflow, "head_branch": strings.TrimPrefix(d.Ref, "refs/heads/"), "head_sha": head,
-		"run_number": d.RunID % 1000, "run_attempt": 1, "event": "workflow_dispatch", "status": "queued", "conclusion": nil,
-		"workflow_id": wfID, "url": url, "html_url": fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
-		"pull_requests": []any{}, "created_at": ts(d.Created), "updated_at": ts(d.Created), "run_started_at": ts(d.Created),
-		"actor": s.userJSON(actor), "triggering_actor": s.userJSON(actor),
-		"workflow_url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID)}
 }
 
 // createdFilter reads GitHub's `created` range; "" holds every time.

@@ -14,6 +14,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -44,6 +45,7 @@ type Server struct {
 
 	// World is what the fake serves; its mutex guards the server's records too.
 	*world.World
+	shapes.Shapes // the JSON of the world, as served at URL
 
 	tokens     map[string]string // token → login
 	stats      map[string]int
@@ -71,6 +73,7 @@ func New() *Server {
 	}
 	s.srv = loopback.Listen(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.srv.URL
+	s.Shapes = shapes.Shapes{World: s.World, URL: s.URL}
 	return s
 }
 

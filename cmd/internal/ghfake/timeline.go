@@ -64,5 +64,5 @@ func (s *Server) ChangeBase(repoName string, number int, base, user string) Even
 	pr.Base, pr.BaseSHA, pr.UpdatedAt = base, s.EnsureBranch(r, base).Head, s.Clock()
 	s.Record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.From, e.To = from, base })
 	changes := obj{"base": obj{"ref": obj{"from": from}, "sha": obj{"from": fromSHA}}}
-	return s.prEvent(r, pr, "edited", user, obj{"changes": changes})
+	return s.PREvent(r, pr, "edited", user, obj{"changes": changes})
 }

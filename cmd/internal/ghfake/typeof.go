@@ -1,5 +1,7 @@
 package ghfake
 
+import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
+
 // typeOf is the GraphQL object type of a world value, for fields of interface or union type.
 func typeOf(v any) string {
 	switch x := v.(type) {
@@ -17,7 +19,7 @@ func typeOf(v any) string {
 	case *tree:
 		return "Tree"
 	case actor:
-		if isBot(string(x)) {
+		if shapes.IsBot(string(x)) {
 			return "Bot"
 		}
 		return "User"

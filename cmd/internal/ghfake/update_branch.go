@@ -85,7 +85,7 @@ func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
 	pr.Commits = append(pr.Commits, c.SHA)
 	pr.UpdatedAt = s.Clock()
 	head.Head = c.SHA
-	return s.prEvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
+	return s.PREvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
 }
 
 // HeadUpdatedBy is who had GitHub update pull request number's branch to its current head

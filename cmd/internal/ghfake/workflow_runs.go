@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"gopkg.in/yaml.v3"
 )
@@ -15,7 +16,7 @@ import (
 
 // CompleteDispatch ends the workflow run that dispatch i (an index of Dispatches, a
 // workflow_dispatch) started, with conclusion, and returns its workflow_run/completed
-// event: event workflow_dispatch, no pull requests, the head of its ref, started by the
+// EventOf: event workflow_dispatch, no pull requests, the head of its ref, started by the
 // account whose token dispatched it.
 func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
 	s.Mu.Lock()
@@ -89,13 +90,13 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 	fn := r.FullName()
 	now := s.Clock()
 	path := ".github/workflows/" + d.Workflow
-	wfID := workflowID(r, d.Workflow)
-	url := s.apiURL("/repos/%s/actions/runs/%d", fn, d.RunID)
+	wfID := shapes.WorkflowID(r, d.Workflow)
+	url := s.APIURL("/repos/%s/actions/runs/%d", fn, d.RunID)
 	workflow := obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": d.Name, "path": path,
-		"state": "active", "url": s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", htmlBase, fn, r.DefaultBranch, path),
-		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", htmlBase, fn, d.Workflow),
-		"created_at": ts(timeZero), "updated_at": ts(timeZero)}
+		"state": "active", "url": s.APIURL("/repos/%s/actions/workflows/%d", fn, wfID),
+		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", shapes.HTMLBase, fn, r.DefaultBranch, path),
+		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", shapes.HTMLBase, fn, d.Workflow),
+		"created_at": shapes.TS(shapes.TimeZero), "updated_at": shapes.TS(shapes.TimeZero)}
 	suite := world.StableID(fmt.Sprintf("suite:%d", d.RunID))
 	wr := obj{
 		"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name,
@@ -103,17 +104,17 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 		"run_number": d.RunID % 1000, "run_attempt": 1, "event": event, "status": "completed",
 		"conclusion": conclusion, "workflow_id": wfID, "check_suite_id": suite,
 		"check_suite_node_id": world.NodeID("CheckSuite", suite), "url": url,
-		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", htmlBase, fn, d.RunID),
-		"pull_requests": []any{}, "created_at": ts(now), "updated_at": ts(now), "run_started_at": ts(now),
-		"actor": s.userJSON(actor), "triggering_actor": s.userJSON(actor),
+		"html_url":      fmt.Sprintf("%s/%s/actions/runs/%d", shapes.HTMLBase, fn, d.RunID),
+		"pull_requests": []any{}, "created_at": shapes.TS(now), "updated_at": shapes.TS(now), "run_started_at": shapes.TS(now),
+		"actor": s.UserJSON(actor), "triggering_actor": s.UserJSON(actor),
 		"jobs_url": url + "/jobs", "logs_url": url + "/logs", "artifacts_url": url + "/artifacts",
 		"cancel_url": url + "/cancel", "rerun_url": url + "/rerun", "previous_attempt_url": nil,
-		"check_suite_url": s.apiURL("/repos/%s/check-suites/%d", fn, suite),
-		"workflow_url":    s.apiURL("/repos/%s/actions/workflows/%d", fn, wfID),
-		"head_commit":     s.headCommitJSON(r, r.Commits[b.Head], actor),
-		"repository":      s.repoJSON(r), "head_repository": s.repoJSON(r),
+		"check_suite_url": s.APIURL("/repos/%s/check-suites/%d", fn, suite),
+		"workflow_url":    s.APIURL("/repos/%s/actions/workflows/%d", fn, wfID),
+		"head_commit":     s.HeadCommitJSON(r, r.Commits[b.Head], actor),
+		"repository":      s.RepoJSON(r), "head_repository": s.RepoJSON(r),
 	}
-	return s.event(r, "workflow_run", "completed", actor, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
+	return s.EventOf(r, "workflow_run", "completed", actor, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
 }
 
 // workflowOn lists the events of a workflow's `on:` (a name, a list of names, or a

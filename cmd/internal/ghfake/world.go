@@ -3,6 +3,7 @@ package ghfake
 import (
 	"time"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -53,3 +54,9 @@ type (
 	CheckRecord  = world.CheckRecord
 	StatusRecord = world.StatusRecord
 )
+
+// Event is a webhook delivery as GitHub would send it for a change of the world.
+type Event = shapes.Event
+
+// obj is a JSON object.
+type obj = shapes.Obj

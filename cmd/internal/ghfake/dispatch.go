@@ -4,12 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/wfyaml"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
@@ -119,38 +116,6 @@ func (s *Server) Assignees(repoName string, number int) []string {
 	defer s.Mu.Unlock()
 	return append([]string(nil), s.MustIssue(s.MustRepo(repoName), number).Assignees...)
 }
-
-// workflowRun gives dispatch d the workflow run it starts: an id, and the name and display
-// title GitHub gives it (the workflow's `name:`, or its path; its `run-name:` with the
-// `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
-// caller holds s.mu.
-func (s *Server) workflowRun(r *repo, d Dispatch) Dispatch {
-	d.RunID, d.Created = s.NewBigID(), s.Clock()
-	d.Name = ".github/workflows/" + d.Workflow
-	d.RunName = ""
-	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
-		if f := b.Files[".github/workflows/"+d.Workflow]; f != nil {
-			var wf struct {
-				Name    string `yaml:"name"`
-				RunName string `yaml:"run-name"`
-			}
-			if yaml.Unmarshal([]byte(f.Text), &wf) == nil {
-				if wf.Name != "" {
-					d.Name = wf.Name
-				}
-				d.RunName = inputsExpr.ReplaceAllStringFunc(wf.RunName, func(m string) string {
-					return fmt.Sprint(d.Inputs[inputsExpr.FindStringSubmatch(m)[1]])
-				})
-			}
-		}
-	}
-	if d.RunName == "" {
-		d.RunName = d.Name
-	}
-	return d
-}
-
-var inputsExpr = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}`)
 
 // WorkflowDispatchEvent is the workflow_dispatch event of a run of workflow (a file of
 // .github/workflows) on ref, dispatched by sender with inputs: the payload the run reads

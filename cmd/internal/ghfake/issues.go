@@ -2,7 +2,6 @@ package ghfake
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
@@ -25,16 +24,4 @@ func issueTimelineResolvers() {
 		}
 		return paginate("timelineItems", items, a)
 	}})
-}
-
-// closeLinkedIssues closes the issues a merged pull request closes (closingIssues: closing
-// keywords in its body, when it targets the default branch), as GitHub does on the merge.
-// The caller holds s.mu.
-func (s *Server) closeLinkedIssues(pr *issue, now time.Time) {
-	for _, is := range s.closingIssues(pr) {
-		if is.State == "closed" {
-			continue
-		}
-		is.State, is.ClosedAt, is.UpdatedAt = "closed", now, now
-	}
 }

@@ -17,7 +17,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 	if !ok {
 		return http.StatusNotFound, notFound()
 	}
-	b, h := s.resolveCommit(c.repo, base), s.resolveCommit(c.repo, head)
+	b, h := s.ResolveCommit(c.repo, base), s.ResolveCommit(c.repo, head)
 	if b == nil || h == nil {
 		return http.StatusNotFound, notFound()
 	}
@@ -70,25 +70,6 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 		"status":            status, "ahead_by": len(ahead), "behind_by": behind, "total_commits": len(ahead),
 		"commits": ahead, "files": []any{},
 	}
-}
-
-// resolveCommit finds a commit by SHA, branch of r, or owner:branch of a fork of r.
-func (s *Server) resolveCommit(r *repo, ref string) *commit {
-	if cm := r.Commits[ref]; cm != nil {
-		return cm
-	}
-	hr := r
-	if owner, branch, ok := strings.Cut(ref, ":"); ok {
-		hr = s.Repos[owner+"/"+r.Name]
-		if hr == nil {
-			return nil
-		}
-		ref = branch
-	}
-	if b := hr.Branches[ref]; b != nil {
-		return r.Commits[b.Head]
-	}
-	return nil
 }
 
 // ancestors returns sha and every commit it descends from.

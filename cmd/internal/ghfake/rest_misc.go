@@ -31,7 +31,7 @@ func actionsDispatch(s *Server, c *restCtx) (int, any) {
 	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
 		return code, body
 	}
-	d := s.workflowRun(c.repo, Dispatch{Repo: c.repo.FullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs, Actor: c.login})
+	d := s.StartRun(c.repo, Dispatch{Repo: c.repo.FullName(), Workflow: c.params["workflow_id"], Ref: in.Ref, Inputs: in.Inputs, Actor: c.login})
 	s.DispatchLog = append(s.DispatchLog, d)
 	if !in.ReturnRunDetails {
 		return http.StatusNoContent, nil

@@ -84,7 +84,7 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	base.Head = mc.SHA
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
 	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA
-	s.closeLinkedIssues(pr, now) // issues.go
+	s.CloseLinkedIssues(pr, now) // issues.go
 	return http.StatusOK, obj{"sha": mc.SHA, "merged": true, "message": "Pull Request successfully merged"}
 }
 

@@ -34,7 +34,7 @@ func pullsList(s *Server, c *restCtx) (int, any) {
 
 // reposCombinedStatus: https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference
 func reposCombinedStatus(s *Server, c *restCtx) (int, any) {
-	cm := s.resolveCommit(c.repo, c.params["ref"])
+	cm := s.ResolveCommit(c.repo, c.params["ref"])
 	if cm == nil {
 		return http.StatusNotFound, notFound()
 	}
@@ -70,7 +70,7 @@ func reposCombinedStatus(s *Server, c *restCtx) (int, any) {
 
 // checksListForRef: https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference
 func checksListForRef(s *Server, c *restCtx) (int, any) {
-	cm := s.resolveCommit(c.repo, c.params["ref"])
+	cm := s.ResolveCommit(c.repo, c.params["ref"])
 	if cm == nil {
 		return http.StatusNotFound, notFound()
 	}

@@ -16,7 +16,7 @@ import (
 
 // CompleteDispatch ends the workflow run that dispatch i (an index of Dispatches, a
 // workflow_dispatch) started, with conclusion, and returns its workflow_run/completed
-// EventOf: event workflow_dispatch, no pull requests, the head of its ref, started by the
+// event: event workflow_dispatch, no pull requests, the head of its ref, started by the
 // account whose token dispatched it.
 func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
 	s.Mu.Lock()

@@ -99,3 +99,22 @@ func (r *Repo) BranchRules(name string) []any {
 	}
 	return rules
 }
+
+// ResolveCommit finds a commit by SHA, branch of r, or owner:branch of a fork of r.
+func (s *Git) ResolveCommit(r *Repo, ref string) *Commit {
+	if cm := r.Commits[ref]; cm != nil {
+		return cm
+	}
+	hr := r
+	if owner, branch, ok := strings.Cut(ref, ":"); ok {
+		hr = s.Repos[owner+"/"+r.Name]
+		if hr == nil {
+			return nil
+		}
+		ref = branch
+	}
+	if b := hr.Branches[ref]; b != nil {
+		return r.Commits[b.Head]
+	}
+	return nil
+}

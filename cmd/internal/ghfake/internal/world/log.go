@@ -1,6 +1,13 @@
 package world
 
-import "time"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
 
 // MergeRecord is what GitHub knew of a pull request when it merged it: the head it merged,
 // when, and the reviews, check runs and commit statuses that stood then. Tests judge a merge
@@ -92,3 +99,35 @@ type Log struct {
 	MergeLog    []MergeRecord
 	Reactions   map[string]int64 // comment/user/content → reaction id
 }
+
+// StartRun gives dispatch d the workflow run it starts: an id, and the name and display
+// title GitHub gives it (the workflow's `name:`, or its path; its `run-name:` with the
+// `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
+// caller holds s.mu.
+func (s *World) StartRun(r *Repo, d Dispatch) Dispatch {
+	d.RunID, d.Created = s.NewBigID(), s.Clock()
+	d.Name = ".github/workflows/" + d.Workflow
+	d.RunName = ""
+	if b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]; b != nil {
+		if f := b.Files[".github/workflows/"+d.Workflow]; f != nil {
+			var wf struct {
+				Name    string `yaml:"name"`
+				RunName string `yaml:"run-name"`
+			}
+			if yaml.Unmarshal([]byte(f.Text), &wf) == nil {
+				if wf.Name != "" {
+					d.Name = wf.Name
+				}
+				d.RunName = inputsExpr.ReplaceAllStringFunc(wf.RunName, func(m string) string {
+					return fmt.Sprint(d.Inputs[inputsExpr.FindStringSubmatch(m)[1]])
+				})
+			}
+		}
+	}
+	if d.RunName == "" {
+		d.RunName = d.Name
+	}
+	return d
+}
+
+var inputsExpr = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-Za-z0-9_-]+)\s*\}\}`)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
@@ -34,14 +35,14 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
 	case world.MergeableNow(pr) == "CONFLICTING":
 		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
-	case s.updateRefusal(c.repo, pr, c.login) != "":
-		if msg := s.updateRefusal(c.repo, pr, c.login); msg != notAccessibleMessage {
+	case s.UpdateRefusal(c.repo, pr, c.login) != "":
+		if msg := s.UpdateRefusal(c.repo, pr, c.login); msg != act.NotAccessibleMessage {
 			return http.StatusForbidden, errorBody(msg)
 		}
 		c.w.Header().Set("X-Accepted-GitHub-Permissions", "pull_requests=write")
-		return http.StatusForbidden, errorBody(notAccessibleMessage)
+		return http.StatusForbidden, errorBody(act.NotAccessibleMessage)
 	}
-	s.updateBranch(c.repo, pr, c.login)
+	s.UpdateBranchOf(c.repo, pr, c.login)
 	return http.StatusAccepted, obj{"message": "Updating pull request branch.",
 		"url": fmt.Sprintf("%s/%s/pull/%d", shapes.HTMLBase, c.repo.FullName(), pr.Number)}
 }

@@ -3,7 +3,6 @@ package ghfake
 import (
 	"net/http"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -73,27 +72,4 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 	}
 	r.Issues[n] = is
 	return http.StatusCreated, s.IssueJSON(r, is)
-}
-
-// RequestedReviewers returns the reviews requested on pull request number: logins, and
-// teams as "team:<slug>", sorted.
-func (s *Server) RequestedReviewers(repoName string, number int) []string {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	return sortedCopy(s.MustPR(s.MustRepo(repoName), number).Requested)
-}
-
-// Issues returns the issues (not pull requests) of repoName, by number.
-func (s *Server) Issues(repoName string) []IssueView {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	r := s.MustRepo(repoName)
-	var out []IssueView
-	for _, is := range r.Issues {
-		if !is.IsPR {
-			out = append(out, IssueView{Number: is.Number, State: is.State, Title: is.Title, Labels: sortedCopy(is.Labels), Body: is.Body, Author: is.Author})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
-	return out
 }

@@ -54,8 +54,8 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 		return code, errorBody(msg)
 	case c.repo.RefusedBy(pr.Base, true) != "":
 		return http.StatusMethodNotAllowed, errorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))
-	case c.login == BotLogin && workflowFile(pr.Files) != "": // rest_workflows.go
-		return http.StatusForbidden, errorBody(workflowRefusal(workflowFile(pr.Files)))
+	case c.login == BotLogin && world.WorkflowFile(pr.Files) != "": // rest_workflows.go
+		return http.StatusForbidden, errorBody(world.WorkflowRefusal(world.WorkflowFile(pr.Files)))
 	}
 	s.RecordMerge(c.repo, pr) // merges.go
 	now := s.Clock()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
@@ -47,6 +48,11 @@ type Server struct {
 	*world.World
 	shapes.Shapes // the JSON of the world, as served at URL
 
+	// What GitHub's users and GitHub itself do to the world, and what tests read of it.
+	act.PRs
+	act.CI
+	act.Views
+
 	tokens     map[string]string // token → login
 	stats      map[string]int
 	calls      []Call
@@ -74,6 +80,7 @@ func New() *Server {
 	s.srv = loopback.Listen(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.srv.URL
 	s.Shapes = shapes.Shapes{World: s.World, URL: s.URL}
+	s.PRs, s.CI, s.Views = act.PRs{Shapes: &s.Shapes}, act.CI{Shapes: &s.Shapes}, act.Views{Shapes: &s.Shapes}
 	return s
 }
 

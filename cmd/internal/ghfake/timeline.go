@@ -49,20 +49,3 @@ func timelineResolvers() {
 		"currentRefName":  value(func(e *timelineEvent) any { return e.To }),
 	})
 }
-
-// ChangeBase retargets the pull request to base as user, records a BaseRefChangedEvent
-// and returns pull_request/edited with changes.base, as GitHub sends it.
-func (s *Server) ChangeBase(repoName string, number int, base, user string) Event {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	r := s.MustRepo(repoName)
-	pr := s.MustPR(r, number)
-	if user == "" {
-		user = pr.Author
-	}
-	from, fromSHA := pr.Base, pr.BaseSHA
-	pr.Base, pr.BaseSHA, pr.UpdatedAt = base, s.EnsureBranch(r, base).Head, s.Clock()
-	s.Record(pr, "BaseRefChangedEvent", user, func(e *timelineEvent) { e.From, e.To = from, base })
-	changes := obj{"base": obj{"ref": obj{"from": from}, "sha": obj{"from": fromSHA}}}
-	return s.PREvent(r, pr, "edited", user, obj{"changes": changes})
-}

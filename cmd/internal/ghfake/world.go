@@ -3,6 +3,7 @@ package ghfake
 import (
 	"time"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
@@ -60,3 +61,15 @@ type Event = shapes.Event
 
 // obj is a JSON object.
 type obj = shapes.Obj
+
+// What tests pass to the world's changes and read of it.
+type (
+	PROptions    = act.PROptions
+	IssueOptions = act.IssueOptions
+	WorkflowRun  = act.WorkflowRun
+	PRView       = act.PRView
+	IssueView    = act.IssueView
+	CommentView  = act.CommentView
+	StatusView   = act.StatusView
+	Mark         = act.Mark
+)

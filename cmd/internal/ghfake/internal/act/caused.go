@@ -1,8 +1,11 @@
-package ghfake
+package act
 
 import (
 	"slices"
 	"sort"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // What the action's own writes cause. GitHub sends webhooks for the action's merges, labels,
@@ -33,7 +36,7 @@ type issueMark struct {
 }
 
 // Mark records repoName's issues, pull requests and comments as they are now.
-func (s *Server) Mark(repoName string) Mark {
+func (s *Views) Mark(repoName string) Mark {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -57,7 +60,7 @@ func (s *Server) Mark(repoName string) Mark {
 // branch, the labels added and removed, the comments created, then its closing (a merge: by
 // who merged it); then the commit statuses login created, in the order it created them; then
 // login's pushes, in order.
-func (s *Server) CausedSince(m Mark, login string) []Event {
+func (s *Views) CausedSince(m Mark, login string) []shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(m.repo)
@@ -66,7 +69,7 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 		numbers = append(numbers, n)
 	}
 	sort.Ints(numbers)
-	var out []Event
+	var out []shapes.Event
 	for _, n := range numbers {
 		is := r.Issues[n]
 		was, existed := m.issues[n]
@@ -78,18 +81,18 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 			was = issueMark{state: "open", head: is.HeadSHA}
 		}
 		if c := r.Commits[is.HeadSHA]; is.IsPR && is.HeadSHA != was.head && c != nil && c.UpdatedBy == login {
-			out = append(out, s.PREvent(r, is, "synchronize", login, obj{"before": was.head, "after": is.HeadSHA}))
+			out = append(out, s.PREvent(r, is, "synchronize", login, shapes.Obj{"before": was.head, "after": is.HeadSHA}))
 		}
 		for _, ev := range is.Timeline[was.timeline:] {
 			if ev.Actor != login || (ev.Kind != "LabeledEvent" && ev.Kind != "UnlabeledEvent") {
 				continue
 			}
 			action := map[string]string{"LabeledEvent": "labeled", "UnlabeledEvent": "unlabeled"}[ev.Kind]
-			out = append(out, s.causedEvent(r, is, action, login, obj{"label": s.LabelJSON(r, ev.Label)}))
+			out = append(out, s.causedEvent(r, is, action, login, shapes.Obj{"label": s.LabelJSON(r, ev.Label)}))
 		}
 		for _, c := range r.Comments {
 			if c.Issue == n && c.Author == login && !m.comments[c.ID] {
-				p := obj{"action": "created", "issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
+				p := shapes.Obj{"action": "created", "issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
 				out = append(out, s.EventOf(r, "issue_comment", "created", login, p))
 			}
 		}
@@ -112,8 +115,8 @@ func (s *Server) CausedSince(m Mark, login string) []Event {
 
 // causedStatuses are the status events of the statuses login created since m on the head
 // of an open pull request, by id.
-func (s *Server) causedStatuses(r *repo, m Mark, login string) []Event {
-	var made []*status
+func (s *Views) causedStatuses(r *world.Repo, m Mark, login string) []shapes.Event {
+	var made []*world.Status
 	for _, c := range r.Commits {
 		for _, st := range c.Statuses {
 			if st.Creator == login && !m.statuses[st.ID] {
@@ -122,7 +125,7 @@ func (s *Server) causedStatuses(r *repo, m Mark, login string) []Event {
 		}
 	}
 	sort.Slice(made, func(i, j int) bool { return made[i].ID < made[j].ID })
-	var out []Event
+	var out []shapes.Event
 	for _, st := range made {
 		for _, n := range sortedNumbers(r) {
 			pr := r.Issues[n]
@@ -135,7 +138,7 @@ func (s *Server) causedStatuses(r *repo, m Mark, login string) []Event {
 	return out
 }
 
-func sortedNumbers(r *repo) []int {
+func sortedNumbers(r *world.Repo) []int {
 	numbers := make([]int, 0, len(r.Issues))
 	for n := range r.Issues {
 		numbers = append(numbers, n)
@@ -145,7 +148,7 @@ func sortedNumbers(r *repo) []int {
 }
 
 // causedEvent is the pull_request or issues event of is.
-func (s *Server) causedEvent(r *repo, is *issue, action, login string, extra obj) Event {
+func (s *Views) causedEvent(r *world.Repo, is *world.Issue, action, login string, extra shapes.Obj) shapes.Event {
 	if is.IsPR {
 		return s.PREvent(r, is, action, login, extra)
 	}

@@ -1,4 +1,4 @@
-package ghfake
+package act
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -37,7 +38,7 @@ type IssueOptions struct {
 
 // OpenPR opens a pull request: it creates the head branch with a first commit (a deterministic
 // sha), then returns pull_request/opened, sent by the author. Number 0 takes the next free number.
-func (s *Server) OpenPR(repoName string, o PROptions) Event {
+func (s *PRs) OpenPR(repoName string, o PROptions) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -57,7 +58,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 		hr = s.EnsureFork(r, o.Fork)
 	}
 	// A branch of the repository itself is cut from the base it will merge into.
-	var head *branch
+	var head *world.Branch
 	if hr == r {
 		head = s.EnsureBranchFrom(r, o.Head, base)
 	} else {
@@ -65,14 +66,14 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 	}
 	for _, f := range o.Files {
 		content := "// " + f + " changed in #" + fmt.Sprint(n) + "\n"
-		bl := &blob{OID: world.BlobOID(content), Text: content}
+		bl := &world.Blob{OID: world.BlobOID(content), Text: content}
 		r.Blobs[bl.OID] = bl
 		head.Files[f] = bl
 	}
 	c := s.NewCommit(r, o.Title, []string{head.Head}, head.Files, r.FullName(), n, 0).Authored(o.Author, false)
 	head.Head = c.SHA
 	now := s.Clock()
-	pr := &issue{
+	pr := &world.Issue{
 		Repo: r, Number: n, ID: s.NewID(), Author: o.Author, Title: o.Title, Body: o.Body, State: "open",
 		CreatedAt: now, UpdatedAt: now, IsPR: true, Base: o.Base, Head: o.Head, HeadRepo: hr,
 		BaseSHA: base.Head, HeadSHA: c.SHA, Commits: []string{c.SHA},
@@ -88,7 +89,7 @@ func (s *Server) OpenPR(repoName string, o PROptions) Event {
 }
 
 // OpenIssue opens an issue and returns issues/opened. Number 0 takes the next free number.
-func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
+func (s *PRs) OpenIssue(repoName string, o IssueOptions) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -97,7 +98,7 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 		o.Title = fmt.Sprintf("Issue #%d", n)
 	}
 	now := s.Clock()
-	is := &issue{Repo: r, Number: n, ID: s.NewID(), Author: o.Author, Title: o.Title, Body: o.Body,
+	is := &world.Issue{Repo: r, Number: n, ID: s.NewID(), Author: o.Author, Title: o.Title, Body: o.Body,
 		State: "open", CreatedAt: now, UpdatedAt: now}
 	var labels []string
 	for _, l := range o.Labels {
@@ -110,7 +111,7 @@ func (s *Server) OpenIssue(repoName string, o IssueOptions) Event {
 
 // Review submits a review by user on the pull request's current head and returns
 // pull_request_review/submitted. state is approved, changes_requested or commented.
-func (s *Server) Review(repoName string, number int, user, state, body string) Event {
+func (s *PRs) Review(repoName string, number int, user, state, body string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -121,7 +122,7 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 	default:
 		panic(fmt.Sprintf("ghfake: review state %q is not approved, changes_requested or commented", state))
 	}
-	rv := &review{Pr: pr, ID: s.NewBigID(), User: user, State: st, Body: body, CommitID: pr.HeadSHA, SubmittedAt: s.Clock()}
+	rv := &world.Review{Pr: pr, ID: s.NewBigID(), User: user, State: st, Body: body, CommitID: pr.HeadSHA, SubmittedAt: s.Clock()}
 	pr.Reviews = append(pr.Reviews, rv)
 	return s.ReviewEvent(r, pr, rv, "submitted", user)
 }
@@ -130,7 +131,7 @@ func (s *Server) Review(repoName string, number int, user, state, body string) E
 // review's author and anyone with write access do: the author stays, the editor and
 // lastEditedAt change. It returns pull_request_review/edited, sent by user, and panics when
 // reviewer has no review.
-func (s *Server) EditReview(repoName string, number int, reviewer, user, body string) Event {
+func (s *PRs) EditReview(repoName string, number int, reviewer, user, body string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -139,7 +140,7 @@ func (s *Server) EditReview(repoName string, number int, reviewer, user, body st
 		if rv := pr.Reviews[i]; rv.User == reviewer {
 			from := rv.Body
 			rv.Body, rv.Editor, rv.LastEditedAt = body, user, s.Clock()
-			p := obj{"action": "edited", "changes": obj{"body": obj{"from": from}},
+			p := shapes.Obj{"action": "edited", "changes": shapes.Obj{"body": shapes.Obj{"from": from}},
 				"review": s.ReviewJSON(r, pr, rv, true), "pull_request": s.PRJSON(r, pr)}
 			return s.EventOf(r, "pull_request_review", "edited", user, p)
 		}
@@ -149,14 +150,14 @@ func (s *Server) EditReview(repoName string, number int, reviewer, user, body st
 
 // DismissReview dismisses user's latest approving or changes-requested review (it becomes
 // DISMISSED) and returns pull_request_review/dismissed, sent by the repository owner.
-func (s *Server) DismissReview(repoName string, number int, user string) Event {
+func (s *PRs) DismissReview(repoName string, number int, user string) shapes.Event {
 	return s.DismissReviewAs(repoName, number, user, "")
 }
 
 // DismissReviewAs dismisses user's latest approving or blocking review as by (the
 // repository's owner when empty): the review becomes DISMISSED, the timeline records a
 // ReviewDismissedEvent whose actor is by, and pull_request_review/dismissed is sent by by.
-func (s *Server) DismissReviewAs(repoName string, number int, user, by string) Event {
+func (s *PRs) DismissReviewAs(repoName string, number int, user, by string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -169,7 +170,7 @@ func (s *Server) DismissReviewAs(repoName string, number int, user, by string) E
 		if rv.User == user && (rv.State == "APPROVED" || rv.State == "CHANGES_REQUESTED") {
 			previous := rv.State
 			rv.State = "DISMISSED"
-			s.Record(pr, "ReviewDismissedEvent", by, func(e *timelineEvent) { e.Review, e.Previous = rv, previous })
+			s.Record(pr, "ReviewDismissedEvent", by, func(e *world.TimelineEvent) { e.Review, e.Previous = rv, previous })
 			return s.ReviewEvent(r, pr, rv, "dismissed", by)
 		}
 	}
@@ -178,19 +179,19 @@ func (s *Server) DismissReviewAs(repoName string, number int, user, by string) E
 
 // Push adds a commit to the pull request's head branch and returns pull_request/synchronize with
 // before and after, sent by the author.
-func (s *Server) Push(repoName string, number int) Event {
+func (s *PRs) Push(repoName string, number int) shapes.Event {
 	return s.PushFiles(repoName, number, nil)
 }
 
 // PushFiles is Push of a commit that writes files (path → content) on the head branch (in
 // the fork for a fork's pull request), whose objects the repository then holds too.
-func (s *Server) PushFiles(repoName string, number int, files map[string]string) Event {
+func (s *PRs) PushFiles(repoName string, number int, files map[string]string) shapes.Event {
 	return s.PushAs(repoName, number, files, "")
 }
 
 // PushAs is PushFiles by user (the pull request's author when ""): the commit's author
 // and committer, and the sender of the synchronize event.
-func (s *Server) PushAs(repoName string, number int, files map[string]string, user string) Event {
+func (s *PRs) PushAs(repoName string, number int, files map[string]string, user string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -204,7 +205,7 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	sort.Strings(paths)
 	for _, p := range paths {
 		content := files[p]
-		bl := &blob{OID: world.BlobOID(content), Text: content}
+		bl := &world.Blob{OID: world.BlobOID(content), Text: content}
 		r.Blobs[bl.OID] = bl
 		head.Files[p] = bl
 		if !slices.Contains(pr.Files, p) {
@@ -219,7 +220,7 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 	pr.Commits = append(pr.Commits, c.SHA)
 	pr.UpdatedAt = s.Clock()
 	head.Head = c.SHA
-	return s.PREvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
+	return s.PREvent(r, pr, "synchronize", user, shapes.Obj{"before": before, "after": c.SHA})
 }
 
 // UpdateBranch merges the head of the base branch into the pull request's head branch, as
@@ -227,22 +228,22 @@ func (s *Server) PushAs(repoName string, number int, files map[string]string, us
 // and signed by GitHub (web-flow), whose parents are the old head and the base's head. It
 // sends synchronize from user. The merge is a three-way one; on a path
 // both sides changed differently the head's side stays.
-func (s *Server) UpdateBranch(repoName string, number int, user string) Event {
+func (s *PRs) UpdateBranch(repoName string, number int, user string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
-	return s.updateBranch(r, s.MustPR(r, number), user)
+	return s.UpdateBranchOf(r, s.MustPR(r, number), user)
 }
 
 // Label adds or removes a label, sent by the subject's author: pull_request or issues,
 // labeled or unlabeled.
-func (s *Server) Label(repoName string, number int, label string, add bool) Event {
+func (s *PRs) Label(repoName string, number int, label string, add bool) shapes.Event {
 	return s.LabelAs(repoName, number, label, add, "")
 }
 
 // LabelAs adds or removes label as user (the issue's author when empty): the timeline's
 // LabeledEvent or UnlabeledEvent names user as its actor, and user sends the event.
-func (s *Server) LabelAs(repoName string, number int, label string, add bool, user string) Event {
+func (s *PRs) LabelAs(repoName string, number int, label string, add bool, user string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -264,7 +265,7 @@ func (s *Server) LabelAs(repoName string, number int, label string, add bool, us
 	}
 	s.Relabel(is, labels, user)
 	is.UpdatedAt = s.Clock()
-	extra := obj{"label": s.LabelJSON(r, label)}
+	extra := shapes.Obj{"label": s.LabelJSON(r, label)}
 	if is.IsPR {
 		return s.PREvent(r, is, action, user, extra)
 	}
@@ -273,13 +274,13 @@ func (s *Server) LabelAs(repoName string, number int, label string, add bool, us
 
 // Comment adds user's comment to an issue or pull request and returns issue_comment/created and the
 // comment's id.
-func (s *Server) Comment(repoName string, number int, user, body string) (Event, int64) {
+func (s *PRs) Comment(repoName string, number int, user, body string) (shapes.Event, int64) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
 	is := s.MustIssue(r, number)
 	c := s.AddComment(r, is, user, body)
-	p := obj{"action": "created", "issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
+	p := shapes.Obj{"action": "created", "issue": s.IssueJSON(r, is), "comment": s.CommentJSON(r, c)}
 	return s.EventOf(r, "issue_comment", "created", user, p), c.ID
 }
 
@@ -287,7 +288,7 @@ func (s *Server) Comment(repoName string, number int, user, body string) (Event,
 // sent by its author. For a merged pull request it returns the closed event of the merge
 // (merged true, sent by who merged it), which GitHub sends when the merge was made with a
 // token other than a workflow's GITHUB_TOKEN.
-func (s *Server) ClosePR(repoName string, number int) Event {
+func (s *PRs) ClosePR(repoName string, number int) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)

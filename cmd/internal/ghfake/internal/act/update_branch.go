@@ -1,4 +1,4 @@
-package ghfake
+package act
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/merge3"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -15,14 +16,14 @@ import (
 // request (and stays on the base when it merges). On a path both changed differently the
 // head's side stays: the REST call refuses a conflicting pull request before it gets here.
 //
-// GitHub refuses the Actions GITHUB_TOKEN — the fake's BotLogin — two such updates: of a
+// GitHub refuses the Actions GITHUB_TOKEN — the fake's world.BotLogin — two such updates: of a
 // branch in a fork (its token reaches only the repository it runs in), and of one the merge
 // would bring a base change under .github/workflows/ into (it never has the `workflows`
 // permission).
 
 // updatedFiles are the head's files with what the base changed since their merge base.
 // The caller holds s.mu.
-func updatedFiles(pr *issue, head, base *world.Branch) map[string]*world.Blob {
+func updatedFiles(pr *world.Issue, head, base *world.Branch) map[string]*world.Blob {
 	mb := pr.Repo.MergeBase(base.Head, head.Head)
 	files, _ := merge3.ThreeWay(pr.Repo.FilesAt(mb), head.Files, base.Files, world.BlobKey)
 	return files
@@ -30,7 +31,7 @@ func updatedFiles(pr *issue, head, base *world.Branch) map[string]*world.Blob {
 
 // broughtWorkflow is the first (sorted) file under .github/workflows/ that updating pr's
 // branch would change, or "". The caller holds s.mu.
-func (s *Server) broughtWorkflow(r *repo, pr *issue) string {
+func (s *PRs) broughtWorkflow(r *world.Repo, pr *world.Issue) string {
 	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
 	files := updatedFiles(pr, head, s.EnsureBranch(r, pr.Base))
 	var changed []string
@@ -53,25 +54,25 @@ func (s *Server) broughtWorkflow(r *repo, pr *issue) string {
 	return ""
 }
 
-// updateRefusal is GitHub's 403 message refusing login's update of pr's branch, or "".
+// UpdateRefusal is GitHub's 403 message refusing login's update of pr's branch, or "".
 // The caller holds s.mu.
-func (s *Server) updateRefusal(r *repo, pr *issue, login string) string {
-	if login != BotLogin {
+func (s *PRs) UpdateRefusal(r *world.Repo, pr *world.Issue, login string) string {
+	if login != world.BotLogin {
 		return ""
 	}
 	if pr.CrossRepo() {
-		return notAccessibleMessage
+		return NotAccessibleMessage
 	}
 	if f := s.broughtWorkflow(r, pr); f != "" {
-		return workflowRefusal(f)
+		return world.WorkflowRefusal(f)
 	}
 	return ""
 }
 
-const notAccessibleMessage = "Resource not accessible by integration"
+const NotAccessibleMessage = "Resource not accessible by integration"
 
-// updateBranch is UpdateBranch with s.mu held (the REST route's too).
-func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
+// UpdateBranchOf is UpdateBranch with s.mu held (the REST route's too).
+func (s *PRs) UpdateBranchOf(r *world.Repo, pr *world.Issue, user string) shapes.Event {
 	number := pr.Number
 	before := pr.HeadSHA
 	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
@@ -85,12 +86,12 @@ func (s *Server) updateBranch(r *repo, pr *issue, user string) Event {
 	pr.Commits = append(pr.Commits, c.SHA)
 	pr.UpdatedAt = s.Clock()
 	head.Head = c.SHA
-	return s.PREvent(r, pr, "synchronize", user, obj{"before": before, "after": c.SHA})
+	return s.PREvent(r, pr, "synchronize", user, shapes.Obj{"before": before, "after": c.SHA})
 }
 
 // HeadUpdatedBy is who had GitHub update pull request number's branch to its current head
 // (the update-branch call or button), "" when its head is no such merge.
-func (s *Server) HeadUpdatedBy(repoName string, number int) string {
+func (s *Views) HeadUpdatedBy(repoName string, number int) string {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)

@@ -1,4 +1,6 @@
-package ghfake
+package act
+
+import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 
 // Review conversations, which branch protection may require to be resolved before a merge
 // (required_conversation_resolution). The fake keeps only whether each is resolved: the
@@ -6,7 +8,7 @@ package ghfake
 
 // ReviewWithConversation submits a review as Review does, one that opens a review
 // conversation (an inline comment's thread) nobody has resolved yet.
-func (s *Server) ReviewWithConversation(repoName string, number int, user, state, body string) Event {
+func (s *PRs) ReviewWithConversation(repoName string, number int, user, state, body string) shapes.Event {
 	ev := s.Review(repoName, number, user, state, body)
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
@@ -17,7 +19,7 @@ func (s *Server) ReviewWithConversation(repoName string, number int, user, state
 
 // ResolveConversations resolves every open review conversation of the pull request and
 // returns how many it resolved.
-func (s *Server) ResolveConversations(repoName string, number int) int {
+func (s *PRs) ResolveConversations(repoName string, number int) int {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	pr := s.MustPR(s.MustRepo(repoName), number)

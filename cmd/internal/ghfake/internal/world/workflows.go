@@ -1,4 +1,4 @@
-package ghfake
+package world
 
 import (
 	"sort"
@@ -9,8 +9,8 @@ import (
 // never has it — create or update a file under .github/workflows/, and merging a pull request
 // that changes one is such an update: the merge is refused with this message.
 
-// workflowFile returns the first (sorted) of files under .github/workflows/, or "".
-func workflowFile(files []string) string {
+// WorkflowFile returns the first (sorted) of files under .github/workflows/, or "".
+func WorkflowFile(files []string) string {
 	var out []string
 	for _, f := range files {
 		if strings.HasPrefix(f, ".github/workflows/") {
@@ -24,7 +24,7 @@ func workflowFile(files []string) string {
 	return out[0]
 }
 
-// workflowRefusal is GitHub's message refusing such an update of file.
-func workflowRefusal(file string) string {
+// WorkflowRefusal is GitHub's message refusing such an update of file.
+func WorkflowRefusal(file string) string {
 	return "refusing to allow a GitHub App to create or update workflow `" + file + "` without `workflows` permission"
 }

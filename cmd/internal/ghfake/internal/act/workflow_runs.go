@@ -1,4 +1,4 @@
-package ghfake
+package act
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ import (
 // workflow_dispatch) started, with conclusion, and returns its workflow_run/completed
 // event: event workflow_dispatch, no pull requests, the head of its ref, started by the
 // account whose token dispatched it.
-func (s *Server) CompleteDispatch(repoName string, i int, conclusion string) Event {
+func (s *CI) CompleteDispatch(repoName string, i int, conclusion string) shapes.Event {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -47,26 +47,26 @@ type WorkflowRun struct {
 // workflow_run.completed event. As on GitHub, the workflow file must be on the branch and
 // have a trigger for the event, and only someone with write access can dispatch a
 // workflow or push to a branch.
-func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
+func (s *CI) RunWorkflow(repoName string, w WorkflowRun) (shapes.Event, error) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
 	b := r.Branches[w.Branch]
 	if b == nil {
-		return Event{}, fmt.Errorf("no branch %q in %s", w.Branch, repoName)
+		return shapes.Event{}, fmt.Errorf("no branch %q in %s", w.Branch, repoName)
 	}
 	path := ".github/workflows/" + w.Workflow
 	f := b.Files[path]
 	if f == nil {
-		return Event{}, fmt.Errorf("no workflow %s on branch %s: GitHub runs only a workflow file that is there", path, w.Branch)
+		return shapes.Event{}, fmt.Errorf("no workflow %s on branch %s: GitHub runs only a workflow file that is there", path, w.Branch)
 	}
 	if !workflowOn(f.Text)[w.Event] {
-		return Event{}, fmt.Errorf("workflow %s on branch %s has no %s trigger", path, w.Branch, w.Event)
+		return shapes.Event{}, fmt.Errorf("workflow %s on branch %s has no %s trigger", path, w.Branch, w.Event)
 	}
 	if p := s.PermissionOf(w.Actor); p != "write" && p != "maintain" && p != "admin" {
-		return Event{}, fmt.Errorf("%s has %s access to %s: starting a workflow run (a dispatch, a push) takes write access", w.Actor, p, repoName)
+		return shapes.Event{}, fmt.Errorf("%s has %s access to %s: starting a workflow run (a dispatch, a push) takes write access", w.Actor, p, repoName)
 	}
-	d := Dispatch{Repo: r.FullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.NewBigID(), Name: path, RunName: w.Title}
+	d := world.Dispatch{Repo: r.FullName(), Workflow: w.Workflow, Ref: w.Branch, Actor: w.Actor, RunID: s.NewBigID(), Name: path, RunName: w.Title}
 	var wf struct {
 		Name string `yaml:"name"`
 	}
@@ -81,24 +81,24 @@ func (s *Server) RunWorkflow(repoName string, w WorkflowRun) (Event, error) {
 
 // workflowRunCompleted is the workflow_run/completed event of run d, started by event,
 // ended with conclusion. The caller holds s.mu.
-func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion string) Event {
+func (s *CI) workflowRunCompleted(r *world.Repo, d world.Dispatch, event, conclusion string) shapes.Event {
 	b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
 	actor := d.Actor
 	if actor == "" {
-		actor = BotLogin
+		actor = world.BotLogin
 	}
 	fn := r.FullName()
 	now := s.Clock()
 	path := ".github/workflows/" + d.Workflow
 	wfID := shapes.WorkflowID(r, d.Workflow)
 	url := s.APIURL("/repos/%s/actions/runs/%d", fn, d.RunID)
-	workflow := obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": d.Name, "path": path,
+	workflow := shapes.Obj{"id": wfID, "node_id": world.NodeID("Workflow", wfID), "name": d.Name, "path": path,
 		"state": "active", "url": s.APIURL("/repos/%s/actions/workflows/%d", fn, wfID),
 		"html_url":   fmt.Sprintf("%s/%s/blob/%s/%s", shapes.HTMLBase, fn, r.DefaultBranch, path),
 		"badge_url":  fmt.Sprintf("%s/%s/workflows/%s/badge.svg", shapes.HTMLBase, fn, d.Workflow),
 		"created_at": shapes.TS(shapes.TimeZero), "updated_at": shapes.TS(shapes.TimeZero)}
 	suite := world.StableID(fmt.Sprintf("suite:%d", d.RunID))
-	wr := obj{
+	wr := shapes.Obj{
 		"id": d.RunID, "node_id": world.NodeID("WorkflowRun", d.RunID), "name": d.Name,
 		"display_title": d.RunName, "path": path, "head_branch": b.Name, "head_sha": b.Head,
 		"run_number": d.RunID % 1000, "run_attempt": 1, "event": event, "status": "completed",
@@ -114,7 +114,7 @@ func (s *Server) workflowRunCompleted(r *repo, d Dispatch, event, conclusion str
 		"head_commit":     s.HeadCommitJSON(r, r.Commits[b.Head], actor),
 		"repository":      s.RepoJSON(r), "head_repository": s.RepoJSON(r),
 	}
-	return s.EventOf(r, "workflow_run", "completed", actor, obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
+	return s.EventOf(r, "workflow_run", "completed", actor, shapes.Obj{"action": "completed", "workflow": workflow, "workflow_run": wr})
 }
 
 // workflowOn lists the events of a workflow's `on:` (a name, a list of names, or a

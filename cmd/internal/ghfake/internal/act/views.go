@@ -1,4 +1,4 @@
-package ghfake
+package act
 
 import (
 	"sort"
@@ -52,7 +52,7 @@ type CommentView struct {
 }
 
 // PR returns pull request number of repo; it panics when there is none.
-func (s *Server) PR(repoName string, number int) PRView {
+func (s *Views) PR(repoName string, number int) PRView {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	pr := s.MustPR(s.MustRepo(repoName), number)
@@ -66,7 +66,7 @@ func (s *Server) PR(repoName string, number int) PRView {
 }
 
 // IssueView returns issue (or pull request) number of repo; it panics when there is none.
-func (s *Server) IssueView(repoName string, number int) IssueView {
+func (s *Views) IssueView(repoName string, number int) IssueView {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	is := s.MustIssue(s.MustRepo(repoName), number)
@@ -74,7 +74,7 @@ func (s *Server) IssueView(repoName string, number int) IssueView {
 }
 
 // Comments returns the comments on issue or pull request number, oldest first.
-func (s *Server) Comments(repoName string, number int) []CommentView {
+func (s *Views) Comments(repoName string, number int) []CommentView {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -89,31 +89,54 @@ func (s *Server) Comments(repoName string, number int) []CommentView {
 
 // AllComments returns every comment of repoName, on any issue or pull request, oldest
 // first, and then the deleted ones (their text was notified before they were deleted).
-func (s *Server) AllComments(repoName string) []CommentView {
+func (s *Views) AllComments(repoName string) []CommentView {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
 	var out []CommentView
-	for _, c := range append(append([]*comment(nil), r.Comments...), r.Deleted...) {
+	for _, c := range append(append([]*world.Comment(nil), r.Comments...), r.Deleted...) {
 		out = append(out, commentView(c))
 	}
 	return out
 }
 
-func commentView(c *comment) CommentView {
+func commentView(c *world.Comment) CommentView {
 	return CommentView{ID: c.ID, Author: c.Author, Body: c.Body, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
 		Editor: c.Editor, LastEditedAt: c.LastEditedAt, Edits: append([]string(nil), c.Edits...)}
 }
 
 // Dispatches returns the dispatches received, in order.
-func (s *Server) Dispatches() []Dispatch {
+func (s *Views) Dispatches() []world.Dispatch {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
-	return append([]Dispatch(nil), s.DispatchLog...)
+	return append([]world.Dispatch(nil), s.DispatchLog...)
 }
 
 func sortedCopy(in []string) []string {
 	out := append([]string{}, in...)
 	sort.Strings(out)
+	return out
+}
+
+// RequestedReviewers returns the reviews requested on pull request number: logins, and
+// teams as "team:<slug>", sorted.
+func (s *Views) RequestedReviewers(repoName string, number int) []string {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return sortedCopy(s.MustPR(s.MustRepo(repoName), number).Requested)
+}
+
+// Issues returns the issues (not pull requests) of repoName, by number.
+func (s *Views) Issues(repoName string) []IssueView {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	var out []IssueView
+	for _, is := range r.Issues {
+		if !is.IsPR {
+			out = append(out, IssueView{Number: is.Number, State: is.State, Title: is.Title, Labels: sortedCopy(is.Labels), Body: is.Body, Author: is.Author})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	return out
 }

@@ -1,8 +1,10 @@
-package ghfake
+package act
+
+import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 
 // Standing returns what stands on pull request number of repo now (its reviews, labels, and
 // the checks on its head), as a merge would record it; it panics when there is none.
-func (s *Server) Standing(repoName string, number int) MergeRecord {
+func (s *Views) Standing(repoName string, number int) world.MergeRecord {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -10,8 +12,8 @@ func (s *Server) Standing(repoName string, number int) MergeRecord {
 }
 
 // Merges returns what stood at each merge of a pull request, in order.
-func (s *Server) Merges() []MergeRecord {
+func (s *Views) Merges() []world.MergeRecord {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
-	return append([]MergeRecord(nil), s.MergeLog...)
+	return append([]world.MergeRecord(nil), s.MergeLog...)
 }

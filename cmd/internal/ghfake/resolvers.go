@@ -145,9 +145,9 @@ func repositoryResolvers() {
 	on("Blob", map[string]resolver{
 		"oid":            value(func(b *blob) any { return b.OID }),
 		"id":             value(func(b *blob) any { return world.NodeID("Blob", world.StableID(b.OID)) }),
-		"text":           value(func(b *blob) any { t, _ := BlobText(b); return t }), // limits.go
+		"text":           value(func(b *blob) any { t, _ := world.BlobText(b); return t }), // limits.go
 		"byteSize":       value(func(b *blob) any { return len(b.Text) }),
-		"isTruncated":    value(func(b *blob) any { _, cut := BlobText(b); return cut }),
+		"isTruncated":    value(func(b *blob) any { _, cut := world.BlobText(b); return cut }),
 		"isBinary":       value(func(b *blob) any { return false }),
 		"abbreviatedOid": value(func(b *blob) any { return b.OID[:7] }),
 	})

@@ -15,6 +15,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
@@ -53,6 +54,8 @@ type Server struct {
 	act.CI
 	act.Views
 
+	rest *rest.Env // the REST API
+
 	tokens     map[string]string // token → login
 	stats      map[string]int
 	calls      []Call
@@ -81,6 +84,9 @@ func New() *Server {
 	s.URL = s.srv.URL
 	s.Shapes = shapes.Shapes{World: s.World, URL: s.URL}
 	s.PRs, s.CI, s.Views = act.PRs{Shapes: &s.Shapes}, act.CI{Shapes: &s.Shapes}, act.Views{Shapes: &s.Shapes}
+	s.rest = &rest.Env{PRs: s.PRs, Flag: s.flag,
+		Note:   func(msg string) { s.unexpected = append(s.unexpected, msg) },
+		Counts: func() map[string]int { return s.stats }}
 	return s
 }
 
@@ -185,7 +191,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		kind = "graphql"
 		if r.Method != http.MethodPost {
 			s.flag("%s %s: GraphQL takes POST", r.Method, r.URL.Path)
-			writeJSON(rec, http.StatusNotFound, notFound())
+			rest.WriteJSON(rec, http.StatusNotFound, rest.NotFound())
 			return
 		}
 		login, ok := s.auth(rec, r)
@@ -200,11 +206,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !s.faulted(rec, r, kind, serve) {
 			serve(rec)
 		}
-	case strings.HasPrefix(r.URL.Path, restPrefix):
-		op, params, err := route(r)
+	case strings.HasPrefix(r.URL.Path, shapes.APIPrefix):
+		op, params, err := rest.Route(r)
 		if err != nil {
 			s.flag("%s %s: %v", r.Method, r.URL.Path, err)
-			writeJSON(rec, http.StatusNotFound, notFound())
+			rest.WriteJSON(rec, http.StatusNotFound, rest.NotFound())
 			return
 		}
 		kind = op.OperationID
@@ -217,18 +223,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if isWrite(r.Method) {
-				s.holdWrite(r, bearer(r))
+				s.holdWrite(r, rest.Bearer(r))
 			} else {
-				w.before = func() { s.noteRead(bearer(r)) }
+				w.before = func() { s.noteRead(rest.Bearer(r)) }
 			}
-			s.serveREST(w, r, op, params, login)
+			s.rest.Serve(w, r, op, params, login)
 		}
 		if !s.faulted(rec, r, kind, serve) {
 			serve(rec)
 		}
 	default:
-		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
-		writeJSON(rec, http.StatusNotFound, notFound())
+		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, shapes.APIPrefix)
+		rest.WriteJSON(rec, http.StatusNotFound, rest.NotFound())
 	}
 }
 
@@ -241,12 +247,12 @@ func (s *Server) flag(format string, args ...any) {
 
 // auth resolves the request's token to a login, or answers 401 as GitHub does.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
-	tok := bearer(r)
+	tok := rest.Bearer(r)
 	s.Mu.Lock()
 	login, ok := s.tokens[tok]
 	s.Mu.Unlock()
 	if !ok || tok == "" {
-		writeJSON(w, http.StatusUnauthorized, map[string]any{
+		rest.WriteJSON(w, http.StatusUnauthorized, map[string]any{
 			"message":           "Bad credentials",
 			"documentation_url": "https://docs.github.com/rest",
 			"status":            "401",

@@ -1,8 +1,6 @@
 package ghfake
 
 import (
-	"time"
-
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
@@ -43,9 +41,6 @@ type CommitView = world.CommitView
 
 // ErrRuleViolation is the refusal of a git push by a ruleset.
 var ErrRuleViolation = world.ErrRuleViolation
-
-// timeZeroValue is the zero time, for clearing timestamps.
-var timeZeroValue time.Time
 
 // What the code under test did, as tests judge it.
 type (

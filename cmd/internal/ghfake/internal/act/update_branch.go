@@ -16,7 +16,7 @@ import (
 // request (and stays on the base when it merges). On a path both changed differently the
 // head's side stays: the REST call refuses a conflicting pull request before it gets here.
 //
-// GitHub refuses the Actions GITHUB_TOKEN — the fake's world.BotLogin — two such updates: of a
+// GitHub refuses the Actions GITHUB_TOKEN — the fake's BotLogin — two such updates: of a
 // branch in a fork (its token reaches only the repository it runs in), and of one the merge
 // would bring a base change under .github/workflows/ into (it never has the `workflows`
 // permission).

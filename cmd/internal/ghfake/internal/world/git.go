@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // WebFlow is the account GitHub signs and commits as for commits made through the web
@@ -117,4 +118,21 @@ func (s *Git) ResolveCommit(r *Repo, ref string) *Commit {
 		return r.Commits[b.Head]
 	}
 	return nil
+}
+
+// MaxBlobText is the most bytes of a blob's text GraphQL gives: a longer blob's text is
+// cut there and its isTruncated is true.
+const MaxBlobText = 512_000
+
+// BlobText is the text GraphQL gives of bl: at most MaxBlobText bytes, cut at a character's
+// start, and whether it was cut.
+func BlobText(bl *Blob) (string, bool) {
+	if len(bl.Text) <= MaxBlobText {
+		return bl.Text, false
+	}
+	n := MaxBlobText
+	for n > 0 && !utf8.RuneStart(bl.Text[n]) {
+		n--
+	}
+	return bl.Text[:n], true
 }

@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"fmt"
@@ -10,19 +10,19 @@ import (
 )
 
 // pullsGet: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
-func pullsGet(s *Server, c *restCtx) (int, any) {
+func pullsGet(s *Env, c *restCtx) (int, any) {
 	pr := c.issue(true)
 	if pr == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	return http.StatusOK, s.PRJSON(c.repo, pr)
 }
 
 // pullsMerge: https://docs.github.com/rest/pulls/pulls#merge-a-pull-request
-func pullsMerge(s *Server, c *restCtx) (int, any) {
+func pullsMerge(s *Env, c *restCtx) (int, any) {
 	pr := c.issue(true)
 	if pr == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	var in struct {
 		CommitTitle   string `json:"commit_title"`
@@ -40,22 +40,22 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	}
 	switch {
 	case in.MergeMethod != "merge" && in.MergeMethod != "squash" && in.MergeMethod != "rebase":
-		return http.StatusUnprocessableEntity, obj{"message": "Invalid request.\n\n" +
+		return http.StatusUnprocessableEntity, shapes.Obj{"message": "Invalid request.\n\n" +
 			fmt.Sprintf("%q is not a member of [\"merge\", \"squash\", \"rebase\"].", in.MergeMethod),
-			"documentation_url": docsURL}
+			"documentation_url": DocsURL}
 	case !world.CanPush(s.PermissionOf(c.login)):
-		return http.StatusForbidden, errorBody("Resource not accessible by integration")
+		return http.StatusForbidden, ErrorBody("Resource not accessible by integration")
 	case s.MergeBlocked(c, pr): // mergeability.go
-		return http.StatusMethodNotAllowed, errorBody(world.UnknownRefusal)
+		return http.StatusMethodNotAllowed, ErrorBody(world.UnknownRefusal)
 	case in.SHA != "" && in.SHA != pr.HeadSHA:
-		return http.StatusConflict, errorBody("Head branch was modified. Review and try the merge again.")
+		return http.StatusConflict, ErrorBody("Head branch was modified. Review and try the merge again.")
 	case s.RefusesMerge(c, pr, in.MergeMethod, c.login):
 		code, msg := s.MergeRefusal(c, pr, in.MergeMethod, c.login)
-		return code, errorBody(msg)
+		return code, ErrorBody(msg)
 	case c.repo.RefusedBy(pr.Base, true) != "":
-		return http.StatusMethodNotAllowed, errorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))
-	case c.login == BotLogin && world.WorkflowFile(pr.Files) != "": // rest_workflows.go
-		return http.StatusForbidden, errorBody(world.WorkflowRefusal(world.WorkflowFile(pr.Files)))
+		return http.StatusMethodNotAllowed, ErrorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))
+	case c.login == world.BotLogin && world.WorkflowFile(pr.Files) != "": // rest_workflows.go
+		return http.StatusForbidden, ErrorBody(world.WorkflowRefusal(world.WorkflowFile(pr.Files)))
 	}
 	s.RecordMerge(c.repo, pr) // merges.go
 	now := s.Clock()
@@ -85,14 +85,14 @@ func pullsMerge(s *Server, c *restCtx) (int, any) {
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
 	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA
 	s.CloseLinkedIssues(pr, now) // issues.go
-	return http.StatusOK, obj{"sha": mc.SHA, "merged": true, "message": "Pull Request successfully merged"}
+	return http.StatusOK, shapes.Obj{"sha": mc.SHA, "merged": true, "message": "Pull Request successfully merged"}
 }
 
 // pullsListReviews: https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request
-func pullsListReviews(s *Server, c *restCtx) (int, any) {
+func pullsListReviews(s *Env, c *restCtx) (int, any) {
 	pr := c.issue(true)
 	if pr == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	var out []any
 	for _, rv := range pr.Reviews {
@@ -102,10 +102,10 @@ func pullsListReviews(s *Server, c *restCtx) (int, any) {
 }
 
 // pullsListFiles: https://docs.github.com/rest/pulls/pulls#list-pull-requests-files
-func pullsListFiles(s *Server, c *restCtx) (int, any) {
+func pullsListFiles(s *Env, c *restCtx) (int, any) {
 	pr := c.issue(true)
 	if pr == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	fn := c.repo.FullName()
 	files := s.EnsureBranch(pr.HeadRepository(), pr.Head).Files
@@ -118,7 +118,7 @@ func pullsListFiles(s *Server, c *restCtx) (int, any) {
 		if bl := files[f]; bl != nil {
 			sha = bl.OID
 		}
-		out = append(out, obj{
+		out = append(out, shapes.Obj{
 			"sha": sha, "filename": f, "status": "modified", "additions": 10, "deletions": 2, "changes": 12,
 			"blob_url":     fmt.Sprintf("%s/%s/blob/%s/%s", shapes.HTMLBase, fn, pr.HeadSHA, f),
 			"raw_url":      fmt.Sprintf("%s/%s/raw/%s/%s", shapes.HTMLBase, fn, pr.HeadSHA, f),
@@ -135,13 +135,13 @@ const maxListedFiles = 3000
 // gitDeleteRef: https://docs.github.com/rest/git/refs#delete-a-reference (branches only). The
 // documented 422 covers "an attempt was made to delete the default branch"; its message here is
 // the one GitHub gives when it refuses to delete a branch ("Cannot delete this branch").
-func gitDeleteRef(s *Server, c *restCtx) (int, any) {
+func gitDeleteRef(s *Env, c *restCtx) (int, any) {
 	name, ok := strings.CutPrefix(c.params["ref"], "heads/")
 	switch {
 	case !ok || c.repo.Branches[name] == nil:
-		return http.StatusUnprocessableEntity, errorBody("Reference does not exist")
+		return http.StatusUnprocessableEntity, ErrorBody("Reference does not exist")
 	case name == c.repo.DefaultBranch:
-		return http.StatusUnprocessableEntity, errorBody("Cannot delete this branch")
+		return http.StatusUnprocessableEntity, ErrorBody("Cannot delete this branch")
 	}
 	s.RemoveBranch(c.repo, name)
 	return http.StatusNoContent, nil
@@ -149,7 +149,7 @@ func gitDeleteRef(s *Server, c *restCtx) (int, any) {
 
 // reposGet: https://docs.github.com/rest/repos/repos#get-a-repository
 // A fork's carries its parent and the root of its network (source), as GitHub's does.
-func reposGet(s *Server, c *restCtx) (int, any) {
+func reposGet(s *Env, c *restCtx) (int, any) {
 	o := s.RepoJSON(c.repo)
 	if p := c.repo.Parent; p != nil {
 		root := p
@@ -166,14 +166,14 @@ var roleNames = map[string]string{"admin": "admin", "maintain": "write", "write"
 
 // reposGetPermission: https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user
 // Users the world does not know have no permission ("none").
-func reposGetPermission(s *Server, c *restCtx) (int, any) {
+func reposGetPermission(s *Env, c *restCtx) (int, any) {
 	login := c.params["username"]
 	role := s.PermissionOf(login)
-	return http.StatusOK, obj{"permission": roleNames[role], "role_name": role, "user": s.UserJSON(login)}
+	return http.StatusOK, shapes.Obj{"permission": roleNames[role], "role_name": role, "user": s.UserJSON(login)}
 }
 
 // reposPullsOfCommit: https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit
-func reposPullsOfCommit(s *Server, c *restCtx) (int, any) {
+func reposPullsOfCommit(s *Env, c *restCtx) (int, any) {
 	var out []any
 	for _, pr := range world.PRsOfCommit(c.repo, c.params["commit_sha"]) {
 		out = append(out, s.PRJSON(c.repo, pr))

@@ -1,4 +1,7 @@
-package ghfake
+// Package rest answers the fake GitHub's REST API (under /api/v3/, GHES-style): it routes a
+// request to its documented operation and answers it from the world, changing it through the
+// same operations (package act, package world) the GraphQL mutations and the tests use.
+package rest
 
 import (
 	"encoding/json"
@@ -6,53 +9,67 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
-// restCtx is one REST request being answered. Handlers run with s.mu held.
+// Env is what the handlers answer from: the world, its JSON and its changes, and the
+// server's records of the requests.
+type Env struct {
+	act.PRs
+	// Flag records an unexpected request; Note does so while the caller holds Mu.
+	Flag func(format string, args ...any)
+	Note func(msg string)
+	// Counts are the requests so far by kind ("graphql" or an operationId). The caller holds Mu.
+	Counts func() map[string]int
+}
+
+// restCtx is one REST request being answered. Handlers run with Mu held.
 type restCtx struct {
 	w      http.ResponseWriter
 	r      *http.Request
 	op     operation
 	params map[string]string
-	login  string // the authenticated user
-	repo   *repo  // the {owner}/{repo} of the path, when it has one
+	login  string      // the authenticated user
+	repo   *world.Repo // the {owner}/{repo} of the path, when it has one
 	body   []byte
 }
 
 // restHandler answers an operation with a status and a JSON body (nil for none).
-type restHandler func(s *Server, c *restCtx) (int, any)
+type restHandler func(s *Env, c *restCtx) (int, any)
 
-// serveREST runs the handler of a routed operation.
-func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, op operation, params map[string]string, login string) {
-	h, ok := restHandlers[op.OperationID]
+// Serve runs the handler of a routed operation.
+func (s *Env) Serve(w http.ResponseWriter, r *http.Request, op operation, params map[string]string, login string) {
+	h, ok := Handlers[op.OperationID]
 	if !ok {
-		s.flag("%s %s: operation %s is documented but not implemented by the fake", r.Method, r.URL.Path, op.OperationID)
-		writeJSON(w, http.StatusNotImplemented, errorBody("ghfake does not implement "+op.OperationID))
+		s.Flag("%s %s: operation %s is documented but not implemented by the fake", r.Method, r.URL.Path, op.OperationID)
+		WriteJSON(w, http.StatusNotImplemented, ErrorBody("ghfake does not implement "+op.OperationID))
 		return
 	}
 	c := &restCtx{w: w, r: r, op: op, params: params, login: login}
 	if r.Body != nil {
 		var err error
 		if c.body, err = readAll(r); err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody("Problems parsing JSON"))
+			WriteJSON(w, http.StatusBadRequest, ErrorBody("Problems parsing JSON"))
 			return
 		}
 	}
 	s.Mu.Lock()
 	code, body := s.runHandler(h, c)
 	s.Mu.Unlock()
-	writeJSON(w, code, body)
+	WriteJSON(w, code, body)
 }
 
-// runHandler resolves the repository of the path, then runs h. The caller holds s.mu.
-func (s *Server) runHandler(h restHandler, c *restCtx) (int, any) {
+// runHandler resolves the repository of the path, then runs h. The caller holds Mu.
+func (s *Env) runHandler(h restHandler, c *restCtx) (int, any) {
 	if owner, ok := c.params["owner"]; ok {
 		c.repo = s.Repos[owner+"/"+c.params["repo"]]
-		if c.repo == nil || !s.Reaches(c.login, owner+"/"+c.params["repo"]) { // scopes.go
-			return http.StatusNotFound, notFound()
+		if c.repo == nil || !s.Reaches(c.login, owner+"/"+c.params["repo"]) {
+			return http.StatusNotFound, NotFound()
 		}
 	}
-	if code, body, refused := s.refuseScope(c); refused { // permissions.go
+	if code, body, refused := s.refuseScope(c); refused {
 		return code, body
 	}
 	return h(s, c)
@@ -61,10 +78,10 @@ func (s *Server) runHandler(h restHandler, c *restCtx) (int, any) {
 // decode unmarshals the request body into v; an error is GitHub's 400.
 func (c *restCtx) decode(v any) (int, any, bool) {
 	if len(c.body) == 0 {
-		return http.StatusBadRequest, errorBody("Problems parsing JSON"), false
+		return http.StatusBadRequest, ErrorBody("Problems parsing JSON"), false
 	}
 	if err := json.Unmarshal(c.body, v); err != nil {
-		return http.StatusBadRequest, errorBody("Problems parsing JSON"), false
+		return http.StatusBadRequest, ErrorBody("Problems parsing JSON"), false
 	}
 	return 0, nil, true
 }
@@ -76,7 +93,7 @@ func (c *restCtx) num(name string) (int64, bool) {
 }
 
 // issue resolves {issue_number} or {pull_number}; prOnly refuses plain issues.
-func (c *restCtx) issue(prOnly bool) *issue {
+func (c *restCtx) issue(prOnly bool) *world.Issue {
 	name := "issue_number"
 	if _, ok := c.params["pull_number"]; ok {
 		name = "pull_number"

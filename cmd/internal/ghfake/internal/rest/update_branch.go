@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 
 // pullsUpdateBranch: https://docs.github.com/rest/pulls/pulls#update-a-pull-request-branch
 // It merges the base branch's head into the head branch with GitHub's signed merge commit.
-func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
+func pullsUpdateBranch(s *Env, c *restCtx) (int, any) {
 	pr := c.issue(true)
 	if pr == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	var in struct {
 		ExpectedHeadSHA string `json:"expected_head_sha"`
@@ -26,23 +26,23 @@ func pullsUpdateBranch(s *Server, c *restCtx) (int, any) {
 	}
 	switch {
 	case !world.CanPush(s.PermissionOf(c.login)):
-		return http.StatusForbidden, errorBody("Resource not accessible by integration")
+		return http.StatusForbidden, ErrorBody("Resource not accessible by integration")
 	case pr.State != "open":
-		return http.StatusUnprocessableEntity, errorBody("Pull request is not open.")
+		return http.StatusUnprocessableEntity, ErrorBody("Pull request is not open.")
 	case in.ExpectedHeadSHA != "" && in.ExpectedHeadSHA != pr.HeadSHA:
-		return http.StatusUnprocessableEntity, errorBody("expected head sha didn't match current head ref.")
+		return http.StatusUnprocessableEntity, ErrorBody("expected head sha didn't match current head ref.")
 	case !s.Behind(pr):
-		return http.StatusUnprocessableEntity, errorBody("There are no new commits on the base branch.")
+		return http.StatusUnprocessableEntity, ErrorBody("There are no new commits on the base branch.")
 	case world.MergeableNow(pr) == "CONFLICTING":
-		return http.StatusUnprocessableEntity, errorBody("merge conflict between base and head")
+		return http.StatusUnprocessableEntity, ErrorBody("merge conflict between base and head")
 	case s.UpdateRefusal(c.repo, pr, c.login) != "":
 		if msg := s.UpdateRefusal(c.repo, pr, c.login); msg != act.NotAccessibleMessage {
-			return http.StatusForbidden, errorBody(msg)
+			return http.StatusForbidden, ErrorBody(msg)
 		}
 		c.w.Header().Set("X-Accepted-GitHub-Permissions", "pull_requests=write")
-		return http.StatusForbidden, errorBody(act.NotAccessibleMessage)
+		return http.StatusForbidden, ErrorBody(act.NotAccessibleMessage)
 	}
 	s.UpdateBranchOf(c.repo, pr, c.login)
-	return http.StatusAccepted, obj{"message": "Updating pull request branch.",
+	return http.StatusAccepted, shapes.Obj{"message": "Updating pull request branch.",
 		"url": fmt.Sprintf("%s/%s/pull/%d", shapes.HTMLBase, c.repo.FullName(), pr.Number)}
 }

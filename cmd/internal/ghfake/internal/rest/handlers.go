@@ -1,9 +1,9 @@
-package ghfake
+package rest
 
-// restHandlers are the implemented operations, by operationId, in the order of
+// Handlers are the implemented Operations, by operationId, in the order of
 // operations_table.go; an operation missing here answers 501 and is recorded as unexpected.
 // The comment on each names the file that holds its handler.
-var restHandlers = map[string]restHandler{
+var Handlers = map[string]restHandler{
 	"pulls/get":                                       pullsGet,                // rest_pulls.go
 	"pulls/merge":                                     pullsMerge,              // rest_pulls.go
 	"pulls/list-reviews":                              pullsListReviews,        // rest_pulls.go

@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 // issuesCreate: https://docs.github.com/rest/issues/issues#create-an-issue (title, body,
 // labels, assignees). Labels and assignees are set only when the caller may push, as
 // GitHub silently drops them otherwise.
-func issuesCreate(s *Server, c *restCtx) (int, any) {
+func issuesCreate(s *Env, c *restCtx) (int, any) {
 	var in struct {
 		Title     any      `json:"title"`
 		Body      *string  `json:"body"`
@@ -30,7 +30,7 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 		title = strconv.FormatFloat(t, 'f', -1, 64)
 	}
 	if strings.TrimSpace(title) == "" {
-		return http.StatusUnprocessableEntity, errorBody("Validation Failed: title is missing")
+		return http.StatusUnprocessableEntity, ErrorBody("Validation Failed: title is missing")
 	}
 	var names []string
 	for _, l := range in.Labels {
@@ -47,7 +47,7 @@ func issuesCreate(s *Server, c *restCtx) (int, any) {
 	r := c.repo
 	n := s.ClaimNumber(r, 0)
 	now := s.Clock()
-	is := &issue{Repo: r, Number: n, ID: s.NewID(), Author: c.login, Title: title, State: "open", CreatedAt: now, UpdatedAt: now}
+	is := &world.Issue{Repo: r, Number: n, ID: s.NewID(), Author: c.login, Title: title, State: "open", CreatedAt: now, UpdatedAt: now}
 	if in.Body != nil {
 		is.Body = *in.Body
 	}

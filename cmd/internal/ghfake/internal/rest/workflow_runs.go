@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"net/http"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // The workflow runs the action's workflow_dispatches started, as GitHub lists them per
@@ -17,14 +18,14 @@ import (
 // actionsListWorkflowRuns: https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow
 // {workflow_id} is the workflow's file name or its id. Filters: event, created (`>=T`,
 // `>T`, `<=T`, `<T`, `T..T`, or a day; T a date or an RFC 3339 time).
-func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
+func actionsListWorkflowRuns(s *Env, c *restCtx) (int, any) {
 	q := c.r.URL.Query()
 	within, ok := createdFilter(q.Get("created"))
 	if !ok {
-		return http.StatusUnprocessableEntity, errorBody("Validation Failed: created is not a date range")
+		return http.StatusUnprocessableEntity, ErrorBody("Validation Failed: created is not a date range")
 	}
 	id := c.params["workflow_id"]
-	var runs []Dispatch
+	var runs []world.Dispatch
 	for _, d := range s.DispatchLog {
 		if d.Workflow == "" || !strings.EqualFold(d.Repo, c.repo.FullName()) {
 			continue
@@ -42,7 +43,7 @@ func actionsListWorkflowRuns(s *Server, c *restCtx) (int, any) {
 	for _, d := range runs {
 		out = append(out, s.DispatchRunJSON(c.repo, d))
 	}
-	return http.StatusOK, obj{"total_count": len(out), "workflow_runs": c.paginate(out)}
+	return http.StatusOK, shapes.Obj{"total_count": len(out), "workflow_runs": c.paginate(out)}
 }
 
 // createdFilter reads GitHub's `created` range; "" holds every time.

@@ -1,13 +1,13 @@
-// Code generated from testdata/github/rest/operations.json; DO NOT EDIT.
+// Code generated from testdata/github/rest/Operations.json; DO NOT EDIT.
 
-package ghfake
+package rest
 
 // The routing table is compiled in so that the simulate binary routes without the data files;
-// TestOperationsTableMatchesSpec keeps it equal to operations.json.
+// TestOperationsTableMatchesSpec keeps it equal to Operations.json.
 
-// operations are the REST operations GitHub documents for this project: operationId, method, path
+// Operations are the REST Operations GitHub documents for this project: operationId, method, path
 // template and documented response codes.
-var operations = []operation{
+var Operations = []operation{
 	{OperationID: "pulls/get", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{pull_number}", Codes: []int{200, 304, 404, 406, 500, 503}},
 	{OperationID: "pulls/merge", Method: "PUT", Path: "/repos/{owner}/{repo}/pulls/{pull_number}/merge", Codes: []int{200, 403, 404, 405, 409, 422}},
 	{OperationID: "pulls/list-reviews", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews", Codes: []int{200}},

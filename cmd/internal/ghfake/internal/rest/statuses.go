@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"fmt"
@@ -14,14 +14,14 @@ import (
 // https://docs.github.com/rest/commits/statuses#create-a-commit-status
 const (
 	maxStatusDescription  = 140
-	maxStatusesPerContext = 1000
+	MaxStatusesPerContext = 1000
 )
 
 // reposCreateStatus: https://docs.github.com/rest/commits/statuses#create-a-commit-status
-func reposCreateStatus(s *Server, c *restCtx) (int, any) {
+func reposCreateStatus(s *Env, c *restCtx) (int, any) {
 	cm := c.repo.Commits[c.params["sha"]]
 	if cm == nil {
-		return http.StatusUnprocessableEntity, errorBody("No commit found for SHA: " + c.params["sha"])
+		return http.StatusUnprocessableEntity, ErrorBody("No commit found for SHA: " + c.params["sha"])
 	}
 	var in struct {
 		State       string  `json:"state"`
@@ -35,7 +35,7 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 	switch in.State {
 	case "error", "failure", "pending", "success":
 	default:
-		return http.StatusUnprocessableEntity, errorBody("Validation Failed: state is not error, failure, pending or success")
+		return http.StatusUnprocessableEntity, ErrorBody("Validation Failed: state is not error, failure, pending or success")
 	}
 	if in.Context == "" {
 		in.Context = "default"
@@ -50,12 +50,12 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 			n++
 		}
 	}
-	if n >= maxStatusesPerContext {
+	if n >= MaxStatusesPerContext {
 		return http.StatusUnprocessableEntity, statusInvalid("", "This SHA and context has reached the maximum number of statuses.")
 	}
 	st := s.AddStatus(cm, in.Context, in.State)
 	st.Description, st.TargetURL, st.Creator = in.Description, in.TargetURL, c.login
-	return http.StatusCreated, obj{
+	return http.StatusCreated, shapes.Obj{
 		"id": st.ID, "node_id": world.NodeID("StatusContext", st.ID), "state": st.State, "context": st.Context,
 		"description": in.Description, "target_url": in.TargetURL, "avatar_url": nil,
 		"url": s.APIURL("/repos/%s/statuses/%s", c.repo.FullName(), cm.SHA), "creator": s.UserJSON(c.login),
@@ -64,10 +64,10 @@ func reposCreateStatus(s *Server, c *restCtx) (int, any) {
 }
 
 // statusInvalid is GitHub's 422 body refusing a commit status.
-func statusInvalid(field, message string) obj {
-	e := obj{"resource": "Status", "code": "custom", "message": message}
+func statusInvalid(field, message string) shapes.Obj {
+	e := shapes.Obj{"resource": "Status", "code": "custom", "message": message}
 	if field != "" {
 		e["field"] = field
 	}
-	return obj{"message": "Validation Failed", "documentation_url": docsURL, "errors": []any{e}}
+	return shapes.Obj{"message": "Validation Failed", "documentation_url": DocsURL, "errors": []any{e}}
 }

@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"fmt"
@@ -6,20 +6,21 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
 // reposCompare: https://docs.github.com/rest/commits/commits#compare-two-commits
 // {basehead} is BASE...HEAD, each a commit SHA, a branch, or owner:branch of a fork. ahead_by
 // counts the commits of HEAD that BASE does not hold, behind_by those of BASE that HEAD does
 // not; commits lists HEAD's (oldest first). Files are not listed.
-func reposCompare(s *Server, c *restCtx) (int, any) {
+func reposCompare(s *Env, c *restCtx) (int, any) {
 	base, head, ok := strings.Cut(c.params["basehead"], "...")
 	if !ok {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	b, h := s.ResolveCommit(c.repo, base), s.ResolveCommit(c.repo, head)
 	if b == nil || h == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	inBase, inHead := ancestors(c.repo, b.SHA), ancestors(c.repo, h.SHA)
 	var ahead []any
@@ -29,7 +30,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 			behind++
 		}
 	}
-	var aheadCommits []*commit
+	var aheadCommits []*world.Commit
 	for sha := range inHead {
 		if !inBase[sha] {
 			aheadCommits = append(aheadCommits, c.repo.Commits[sha])
@@ -59,7 +60,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 	if ahead == nil {
 		ahead = []any{}
 	}
-	return http.StatusOK, obj{
+	return http.StatusOK, shapes.Obj{
 		"url":               s.APIURL("/repos/%s/compare/%s...%s", fn, base, head),
 		"html_url":          fmt.Sprintf("%s/%s/compare/%s...%s", shapes.HTMLBase, fn, base, head),
 		"permalink_url":     fmt.Sprintf("%s/%s/compare/%s...%s", shapes.HTMLBase, fn, b.SHA, h.SHA),
@@ -73,7 +74,7 @@ func reposCompare(s *Server, c *restCtx) (int, any) {
 }
 
 // ancestors returns sha and every commit it descends from.
-func ancestors(r *repo, sha string) map[string]bool {
+func ancestors(r *world.Repo, sha string) map[string]bool {
 	seen := map[string]bool{}
 	for queue := []string{sha}; len(queue) > 0; queue = queue[1:] {
 		cm := r.Commits[queue[0]]
@@ -87,8 +88,8 @@ func ancestors(r *repo, sha string) map[string]bool {
 }
 
 // newestFirst lists the commits of set, newest first.
-func newestFirst(r *repo, set map[string]bool) []*commit {
-	var out []*commit
+func newestFirst(r *world.Repo, set map[string]bool) []*world.Commit {
+	var out []*world.Commit
 	for sha := range set {
 		out = append(out, r.Commits[sha])
 	}
@@ -100,7 +101,7 @@ func newestFirst(r *repo, set map[string]bool) []*commit {
 }
 
 // sortCommits orders commits oldest first.
-func sortCommits(cs []*commit) {
+func sortCommits(cs []*world.Commit) {
 	for i := 1; i < len(cs); i++ {
 		for j := i; j > 0 && cs[j].Seq < cs[j-1].Seq; j-- {
 			cs[j], cs[j-1] = cs[j-1], cs[j]

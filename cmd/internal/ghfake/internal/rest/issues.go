@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 )
 
 // issuesGet: https://docs.github.com/rest/issues/issues#get-an-issue
-func issuesGet(s *Server, c *restCtx) (int, any) {
+func issuesGet(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	return http.StatusOK, s.IssueJSON(c.repo, is)
 }
@@ -43,14 +43,14 @@ func labelNames(body []byte) ([]string, bool) {
 }
 
 // issuesAddLabels: https://docs.github.com/rest/issues/labels#add-labels-to-an-issue
-func issuesAddLabels(s *Server, c *restCtx) (int, any) {
+func issuesAddLabels(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	names, ok := labelNames(c.body)
 	if !ok || len(names) == 0 {
-		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo labels given.")
+		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\nNo labels given.")
 	}
 	if body, long := labelTooLong(names); long { // limits.go
 		return http.StatusUnprocessableEntity, body
@@ -65,14 +65,14 @@ func issuesAddLabels(s *Server, c *restCtx) (int, any) {
 }
 
 // issuesSetLabels: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
-func issuesSetLabels(s *Server, c *restCtx) (int, any) {
+func issuesSetLabels(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	names, ok := labelNames(c.body)
 	if !ok {
-		return http.StatusUnprocessableEntity, errorBody("Invalid request.")
+		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.")
 	}
 	if body, long := labelTooLong(names); long {
 		return http.StatusUnprocessableEntity, body
@@ -87,14 +87,14 @@ func issuesSetLabels(s *Server, c *restCtx) (int, any) {
 }
 
 // issuesRemoveLabel: https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue
-func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
+func issuesRemoveLabel(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	labels, removed := world.LabelDel(append([]string(nil), is.Labels...), c.params["name"])
 	if removed == "" {
-		return http.StatusNotFound, errorBody("Label does not exist")
+		return http.StatusNotFound, ErrorBody("Label does not exist")
 	}
 	s.Relabel(is, labels, c.login)
 	is.UpdatedAt = s.Clock()
@@ -102,20 +102,20 @@ func issuesRemoveLabel(s *Server, c *restCtx) (int, any) {
 }
 
 // issuesRemoveAllLabels: https://docs.github.com/rest/issues/labels#remove-all-labels-from-an-issue
-func issuesRemoveAllLabels(s *Server, c *restCtx) (int, any) {
+func issuesRemoveAllLabels(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	s.Relabel(is, nil, c.login)
 	return http.StatusNoContent, nil
 }
 
 // issuesListLabels: https://docs.github.com/rest/issues/labels#list-labels-for-an-issue
-func issuesListLabels(s *Server, c *restCtx) (int, any) {
+func issuesListLabels(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	return http.StatusOK, c.paginate(s.LabelsJSON(c.repo, is.Labels))
 }
@@ -129,19 +129,19 @@ func commentBody(c *restCtx) (string, int, any) {
 		return "", code, body
 	}
 	if in.Body == nil {
-		return "", http.StatusUnprocessableEntity, errorBody("Invalid request.\n\n\"body\" wasn't supplied.")
+		return "", http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\n\"body\" wasn't supplied.")
 	}
 	if len(*in.Body) > 65536 {
-		return "", http.StatusUnprocessableEntity, errorBody("Validation Failed: body is too long (maximum is 65536 characters)")
+		return "", http.StatusUnprocessableEntity, ErrorBody("Validation Failed: body is too long (maximum is 65536 characters)")
 	}
 	return *in.Body, 0, nil
 }
 
 // issuesCreateComment: https://docs.github.com/rest/issues/comments#create-an-issue-comment
-func issuesCreateComment(s *Server, c *restCtx) (int, any) {
+func issuesCreateComment(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	body, code, errBody := commentBody(c)
 	if errBody != nil {
@@ -152,7 +152,7 @@ func issuesCreateComment(s *Server, c *restCtx) (int, any) {
 }
 
 // findComment resolves {comment_id} within the repository.
-func (c *restCtx) comment() *comment {
+func (c *restCtx) comment() *world.Comment {
 	id, ok := c.num("comment_id")
 	if !ok {
 		return nil
@@ -166,10 +166,10 @@ func (c *restCtx) comment() *comment {
 }
 
 // issuesUpdateComment: https://docs.github.com/rest/issues/comments#update-an-issue-comment
-func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
+func issuesUpdateComment(s *Env, c *restCtx) (int, any) {
 	cm := c.comment()
 	if cm == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	body, code, errBody := commentBody(c)
 	if errBody != nil {
@@ -180,19 +180,19 @@ func issuesUpdateComment(s *Server, c *restCtx) (int, any) {
 }
 
 // issuesGetComment: https://docs.github.com/rest/issues/comments#get-an-issue-comment
-func issuesGetComment(s *Server, c *restCtx) (int, any) {
+func issuesGetComment(s *Env, c *restCtx) (int, any) {
 	cm := c.comment()
 	if cm == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	return http.StatusOK, s.CommentJSON(c.repo, cm)
 }
 
 // issuesDeleteComment: https://docs.github.com/rest/issues/comments#delete-an-issue-comment
-func issuesDeleteComment(s *Server, c *restCtx) (int, any) {
+func issuesDeleteComment(s *Env, c *restCtx) (int, any) {
 	cm := c.comment()
 	if cm == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	kept := c.repo.Comments[:0]
 	for _, x := range c.repo.Comments {
@@ -206,10 +206,10 @@ func issuesDeleteComment(s *Server, c *restCtx) (int, any) {
 }
 
 // issuesListComments: https://docs.github.com/rest/issues/comments#list-issue-comments
-func issuesListComments(s *Server, c *restCtx) (int, any) {
+func issuesListComments(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	var out []any
 	for _, cm := range c.repo.Comments {

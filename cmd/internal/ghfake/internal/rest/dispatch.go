@@ -1,4 +1,4 @@
-package ghfake
+package rest
 
 import (
 	"encoding/json"
@@ -20,18 +20,18 @@ import (
 // checkWorkflowDispatch refuses a workflow_dispatch as GitHub does: 404 when the workflow
 // file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
 // an input. The caller holds s.mu.
-func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
+func (s *Env) checkWorkflowDispatch(r *world.Repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
 	b := r.Branches[strings.TrimPrefix(ref, "refs/heads/")]
-	var file *blob
+	var file *world.Blob
 	if b != nil {
 		file = b.Files[".github/workflows/"+workflow]
 	}
 	if file == nil {
-		return http.StatusNotFound, notFound(), false
+		return http.StatusNotFound, NotFound(), false
 	}
 	declared, ok := wfyaml.DispatchInputs(file.Text)
 	if !ok {
-		return http.StatusUnprocessableEntity, errorBody("Workflow does not have 'workflow_dispatch' trigger"), false
+		return http.StatusUnprocessableEntity, ErrorBody("Workflow does not have 'workflow_dispatch' trigger"), false
 	}
 	var unexpected []string
 	for k := range inputs {
@@ -41,7 +41,7 @@ func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map
 	}
 	if len(unexpected) > 0 {
 		sort.Strings(unexpected)
-		return http.StatusUnprocessableEntity, errorBody("Unexpected inputs provided: [" + strings.Join(unexpected, ", ") + "]"), false
+		return http.StatusUnprocessableEntity, ErrorBody("Unexpected inputs provided: [" + strings.Join(unexpected, ", ") + "]"), false
 	}
 	return 0, nil, true
 }
@@ -50,11 +50,11 @@ func (s *Server) checkWorkflowDispatch(r *repo, workflow, ref string, inputs map
 // GitHub does.
 func checkClientPayload(p map[string]any) (int, any, bool) {
 	if len(p) > 10 {
-		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nNo more than 10 properties are allowed; " +
+		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\nNo more than 10 properties are allowed; " +
 			fmt.Sprint(len(p)) + " were supplied."), false
 	}
 	if b, err := json.Marshal(p); err == nil && len(b) >= 64*1024 {
-		return http.StatusUnprocessableEntity, errorBody("Invalid request.\n\nclient_payload is too large."), false
+		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\nclient_payload is too large."), false
 	}
 	return 0, nil, true
 }
@@ -62,10 +62,10 @@ func checkClientPayload(p map[string]any) (int, any, bool) {
 // issuesAddAssignees: https://docs.github.com/rest/issues/assignees#add-assignees-to-an-issue
 // A login that cannot be assigned (no access to the repository) is silently left out, as
 // GitHub does; at most 10 assignees.
-func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
+func issuesAddAssignees(s *Env, c *restCtx) (int, any) {
 	is := c.issue(false)
 	if is == nil {
-		return http.StatusNotFound, notFound()
+		return http.StatusNotFound, NotFound()
 	}
 	var in struct {
 		Assignees []json.RawMessage `json:"assignees"`
@@ -80,7 +80,7 @@ func issuesAddAssignees(s *Server, c *restCtx) (int, any) {
 				Login string `json:"login"`
 			}
 			if json.Unmarshal(raw, &o) != nil || o.Login == "" {
-				return http.StatusUnprocessableEntity, errorBody("Invalid request.")
+				return http.StatusUnprocessableEntity, ErrorBody("Invalid request.")
 			}
 			login = o.Login
 		}

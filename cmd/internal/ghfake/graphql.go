@@ -145,16 +145,14 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		s.holdWrite(r, rest.Bearer(r))
 	}
 	s.Mu.Lock()
-	e := newExecutor(s, sch, login, s.Granted(rest.Bearer(r)), vars)
-	data := e.x.Run(op)
-	problems := e.x.Unexpected
+	data, failed, problems := s.graphql.Execute(sch, login, s.Granted(rest.Bearer(r)), op, vars)
 	s.Mu.Unlock()
 	for _, p := range problems {
 		s.flag("POST /api/graphql: %s", p)
 	}
 	resp := obj{"data": data}
-	if len(e.x.Errors) > 0 {
-		resp["errors"] = e.x.Errors
+	if len(failed) > 0 {
+		resp["errors"] = failed
 	}
 	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
 		s.noteRead(rest.Bearer(r)) // and counted before its client sees the answer and may end

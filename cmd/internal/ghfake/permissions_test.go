@@ -29,7 +29,7 @@ func TestEveryOperationHasAPermission(t *testing.T) {
 		_, ok := perms.REST[op.OperationID]
 		assert.True(t, ok, "no permission recorded for %s", op.OperationID)
 	}
-	check := func(key string, n need) {
+	check := func(key string, n perms.Need) {
 		for _, set := range n.Alternatives(nil) {
 			for _, item := range strings.Split(set, ",") {
 				scope, access, ok := strings.Cut(strings.TrimSpace(item), "=")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/graphql"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
@@ -221,7 +222,7 @@ func TestSchemaSubsetRefusal(t *testing.T) {
 	assert.Contains(t, u[0], "embedded schema_subset.graphql")
 }
 
-// TestPayloadFields holds each mutation's payload to the keys payloadFields lists.
+// TestPayloadFields holds each mutation's payload to the keys graphql.PayloadFields lists.
 func TestPayloadFields(t *testing.T) {
 	s := widgets(t)
 	sub, err := loadSubset()
@@ -242,18 +243,16 @@ func TestPayloadFields(t *testing.T) {
 		"addComment":         {"subjectId": world.NodeID("PullRequest", pr.ID), "body": "y"},
 		"updateIssueComment": {"id": world.NodeID("IssueComment", c.ID), "body": "z"},
 	}
-	e := newExecutor(s, sub, BotLogin, nil, nil)
 	var mutations []string
-	for k := range resolvers {
+	for _, k := range graphql.Fields() {
 		if name, ok := strings.CutPrefix(k, "Mutation."); ok {
 			mutations = append(mutations, name)
 		}
 	}
-	sort.Strings(mutations)
-	require.Len(t, mutations, len(payloadFields), "every mutation has its payload listed")
+	require.Len(t, mutations, len(graphql.PayloadFields), "every mutation has its payload listed")
 	for _, m := range mutations {
 		require.Contains(t, args, m, "TestPayloadFields needs an input for %s", m)
-		got, err := resolvers["Mutation."+m](e, rootValue{}, map[string]any{"input": args[m]})
+		got, err := s.graphql.Mutate(sub, BotLogin, m, args[m])
 		require.NoError(t, err, m)
 		var keys []string
 		for k := range got.(obj) {
@@ -261,7 +260,7 @@ func TestPayloadFields(t *testing.T) {
 		}
 		sort.Strings(keys)
 		payload := sub.Mutation.Fields.ForName(m).Type.Name()
-		assert.Equal(t, payloadFields[payload], keys, "%s returns %s", m, payload)
+		assert.Equal(t, graphql.PayloadFields[payload], keys, "%s returns %s", m, payload)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/graphql"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
@@ -54,7 +55,8 @@ type Server struct {
 	act.CI
 	act.Views
 
-	rest *rest.Env // the REST API
+	rest    *rest.Env    // the REST API
+	graphql *graphql.Env // the GraphQL API
 
 	tokens     map[string]string // token → login
 	stats      map[string]int
@@ -87,6 +89,7 @@ func New() *Server {
 	s.rest = &rest.Env{PRs: s.PRs, Flag: s.flag,
 		Note:   func(msg string) { s.unexpected = append(s.unexpected, msg) },
 		Counts: func() map[string]int { return s.stats }}
+	s.graphql = &graphql.Env{Shapes: &s.Shapes, Counts: func() map[string]int { return s.stats }}
 	return s
 }
 

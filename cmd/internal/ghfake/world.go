@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
@@ -68,3 +69,8 @@ type (
 	StatusView   = act.StatusView
 	Mark         = act.Mark
 )
+
+// Permissions are a token's scopes by GitHub App permission name (pull_requests, not the
+// workflow's pull-requests) → "read" or "write"; a scope not named is none. metadata is
+// always read, as for every installation token.
+type Permissions = perms.Permissions

@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 func forkResolvers() {
 	on("Repository", map[string]resolver{
 		"pullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
-			items, err := repoPulls(p.(*repo), a)
+			items, err := repoPulls(p.(*world.Repo), a)
 			if err != nil {
 				return nil, err
 			}
@@ -28,7 +28,7 @@ func forkResolvers() {
 // repoPulls are the pull requests of Repository.pullRequests: filtered by states,
 // headRefName and baseRefName, ordered by orderBy (default: creation, ascending). The
 // labels filter is refused rather than guessed at: nothing here needs it.
-func repoPulls(r *repo, a map[string]any) ([]any, error) {
+func repoPulls(r *world.Repo, a map[string]any) ([]any, error) {
 	states, _ := a["states"].([]any)
 	if one, ok := a["states"].(string); ok { // GraphQL takes one value for a list of one
 		states = []any{one}
@@ -37,7 +37,7 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 	if a["labels"] != nil {
 		return nil, fmt.Errorf("ghfake: pullRequests(labels:) is not served by the fake")
 	}
-	var prs []*issue
+	var prs []*world.Issue
 	for _, pr := range world.PRsOf(r) {
 		if matchState(states, prState(pr)) && (head == "" || pr.Head == head) && (base == "" || pr.Base == base) {
 			prs = append(prs, pr)
@@ -46,9 +46,9 @@ func repoPulls(r *repo, a map[string]any) ([]any, error) {
 	if o, ok := a["orderBy"].(map[string]any); ok {
 		field, _ := o["field"].(string)
 		dir, _ := o["direction"].(string)
-		key := map[string]func(*issue) int64{
-			"CREATED_AT": func(i *issue) int64 { return i.CreatedAt.UnixNano()*1000 + int64(i.Number) },
-			"UPDATED_AT": func(i *issue) int64 { return i.UpdatedAt.UnixNano()*1000 + int64(i.Number) },
+		key := map[string]func(*world.Issue) int64{
+			"CREATED_AT": func(i *world.Issue) int64 { return i.CreatedAt.UnixNano()*1000 + int64(i.Number) },
+			"UPDATED_AT": func(i *world.Issue) int64 { return i.UpdatedAt.UnixNano()*1000 + int64(i.Number) },
 		}[field]
 		if key == nil {
 			return nil, fmt.Errorf("Argument 'field' on InputObject 'IssueOrder' has an invalid value (%q)", field)

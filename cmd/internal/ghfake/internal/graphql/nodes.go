@@ -1,9 +1,11 @@
-package ghfake
+package graphql
+
+import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 
 // nodeReachable reports whether login's token may read node n (as findNode returns it):
 // GitHub resolves a node of a repository the token does not reach as it resolves an
 // unknown id. The caller holds s.mu.
-func (s *Server) nodeReachable(login string, n any) bool {
+func (s *Env) nodeReachable(login string, n any) bool {
 	for _, r := range s.Repos {
 		if s.holds(r, n) {
 			return s.Reaches(login, r.FullName())
@@ -13,13 +15,13 @@ func (s *Server) nodeReachable(login string, n any) bool {
 }
 
 // holds reports whether n is r or one of its objects.
-func (s *Server) holds(r *repo, n any) bool {
+func (s *Env) holds(r *world.Repo, n any) bool {
 	switch v := n.(type) {
-	case *repo:
+	case *world.Repo:
 		return v == r
 	case ref:
 		return v.repo == r
-	case *comment:
+	case *world.Comment:
 		for _, c := range r.Comments {
 			if c == v {
 				return true

@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"encoding/base64"
@@ -12,9 +12,9 @@ import (
 // Mutation payloads are objects (obj) whose keys are the payload type's fields; the executor reads
 // them directly and refuses, loudly, a field the fake does not fill.
 
-// payloadFields are the keys each mutation's payload obj has: the payload fields the fake serves
+// PayloadFields are the keys each mutation's payload obj has: the payload fields the fake serves
 // (schema_subset.graphql keeps these; TestPayloadFields holds the mutations to them).
-var payloadFields = map[string][]string{
+var PayloadFields = map[string][]string{
 	"CreateCommitOnBranchPayload": {"clientMutationId", "commit", "ref"},
 	"CreateRefPayload":            {"clientMutationId", "ref"},
 	"DeleteRefPayload":            {"clientMutationId"},
@@ -78,7 +78,7 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 		if err != nil {
 			return nil, errorOf("UNPROCESSABLE", "contents of %q is not base64: %v", path, err)
 		}
-		bl := &blob{OID: world.BlobOID(string(raw)), Text: string(raw)}
+		bl := &world.Blob{OID: world.BlobOID(string(raw)), Text: string(raw)}
 		r.Blobs[bl.OID] = bl
 		files[path] = bl
 	}
@@ -98,12 +98,12 @@ func createCommitOnBranch(e *executor, _ any, a map[string]any) (any, error) {
 	c := e.s.NewCommit(r, message, []string{b.Head}, files, r.FullName(), b.Name, b.Head, r.Pushes).Authored(e.login, true)
 	r.LogPush(b.Name, b.Head, c.SHA, e.login)
 	b.Head, b.Files = c.SHA, files
-	return obj{"commit": c, "ref": ref{r, b.Name}, "clientMutationId": in["clientMutationId"]}, nil
+	return shapes.Obj{"commit": c, "ref": ref{r, b.Name}, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // committableBranch resolves a CommittableBranch: a Ref's node id, or the repository's
 // nameWithOwner and the branch's name (refs/heads/ optional).
-func (e *executor) committableBranch(v any) (*repo, *branch, error) {
+func (e *executor) committableBranch(v any) (*world.Repo, *world.Branch, error) {
 	br, _ := v.(map[string]any)
 	if id, _ := br["id"].(string); id != "" {
 		if x, ok := e.s.findNode(id).(ref); ok {
@@ -142,7 +142,7 @@ func (e *executor) mayWrite(mutation string) error {
 func createRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 	in := input(a)
 	id, _ := in["repositoryId"].(string)
-	r, ok := e.s.findNode(id).(*repo)
+	r, ok := e.s.findNode(id).(*world.Repo)
 	if !ok {
 		return nil, errorOf("NOT_FOUND", "Could not resolve to a node with the global id of '%s'", id)
 	}
@@ -164,9 +164,9 @@ func createRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 	case r.RefusedBy(name, false) != "":
 		return nil, errorOf("FORBIDDEN", "%s", world.RuleViolation(r.RefusedBy(name, false)))
 	}
-	r.Branches[name] = &branch{Name: name, Head: oid, Files: world.CopyFiles(c.Files)}
+	r.Branches[name] = &world.Branch{Name: name, Head: oid, Files: world.CopyFiles(c.Files)}
 	r.LogPush(name, "", oid, e.login)
-	return obj{"ref": ref{r, name}, "clientMutationId": in["clientMutationId"]}, nil
+	return shapes.Obj{"ref": ref{r, name}, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // deleteRefMutation deletes a ref by node id, as
@@ -185,38 +185,38 @@ func deleteRefMutation(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, errorOf("UNPROCESSABLE", "Cannot delete this branch")
 	}
 	e.s.RemoveBranch(x.repo, x.name)
-	return obj{"clientMutationId": in["clientMutationId"]}, nil
+	return shapes.Obj{"clientMutationId": in["clientMutationId"]}, nil
 }
 
 // addCommentMutation comments on an issue or pull request by node id as the viewer.
 func addCommentMutation(e *executor, _ any, a map[string]any) (any, error) {
 	in := input(a)
 	id, _ := in["subjectId"].(string)
-	is, ok := e.s.findNode(id).(*issue)
+	is, ok := e.s.findNode(id).(*world.Issue)
 	if !ok {
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
 	body, _ := in["body"].(string)
 	c := e.s.AddComment(is.Repo, is, e.login, body)
-	return obj{"commentEdge": edge{Node: c, Cursor: cursor(0)}, "subject": is, "clientMutationId": in["clientMutationId"]}, nil
+	return shapes.Obj{"commentEdge": edge{Node: c, Cursor: cursor(0)}, "subject": is, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // updateIssueCommentMutation edits a comment by node id.
 func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, error) {
 	in := input(a)
 	id, _ := in["id"].(string)
-	c, ok := e.s.findNode(id).(*comment)
+	c, ok := e.s.findNode(id).(*world.Comment)
 	if !ok {
 		return nil, fmt.Errorf("Could not resolve to a node with the global id of '%s'", id)
 	}
 	body, _ := in["body"].(string)
 	c.Edit(e.login, body, e.s.Clock())
-	return obj{"issueComment": c, "clientMutationId": in["clientMutationId"]}, nil
+	return shapes.Obj{"issueComment": c, "clientMutationId": in["clientMutationId"]}, nil
 }
 
 // findNode resolves a global id to a repository, a branch's ref, an issue, a pull request or
 // a comment; nil when unknown. The caller holds s.mu.
-func (s *Server) findNode(id string) any {
+func (s *Env) findNode(id string) any {
 	for _, r := range s.Repos {
 		if world.NodeID("Repository", r.ID) == id {
 			return r

@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"strings"
@@ -8,15 +8,15 @@ import (
 
 // signature is a commit's signature, served as a GpgSignature (GitHub's web-flow key is a
 // GPG key).
-type signature struct{ c *commit }
+type signature struct{ c *world.Commit }
 
 func gitObjectResolvers() {
 	on("Commit", map[string]resolver{
-		"author":              value(func(c *commit) any { return c.Author }),
-		"committer":           value(func(c *commit) any { return c.Committer }),
-		"committedViaWeb":     value(func(c *commit) any { return c.ViaWeb }),
-		"authoredByCommitter": value(func(c *commit) any { return c.Author == c.Committer }),
-		"signature": value(func(c *commit) any {
+		"author":              value(func(c *world.Commit) any { return c.Author }),
+		"committer":           value(func(c *world.Commit) any { return c.Committer }),
+		"committedViaWeb":     value(func(c *world.Commit) any { return c.ViaWeb }),
+		"authoredByCommitter": value(func(c *world.Commit) any { return c.Author == c.Committer }),
+		"signature": value(func(c *world.Commit) any {
 			if c.Sig == "" {
 				return nil
 			}
@@ -24,12 +24,12 @@ func gitObjectResolvers() {
 		}),
 	})
 	on("GitActor", map[string]resolver{
-		"name":  value(func(a gitActor) any { return a.Name }),
-		"email": value(func(a gitActor) any { return a.Email }),
-		"date":  value(func(a gitActor) any { return gqlTime(a.Date) }),
+		"name":  value(func(a world.GitActor) any { return a.Name }),
+		"email": value(func(a world.GitActor) any { return a.Email }),
+		"date":  value(func(a world.GitActor) any { return gqlTime(a.Date) }),
 		// A bot's commits match its account: GitHub serves it here as a User whose login
 		// ends in [bot], as the User-typed viewer is.
-		"user": value(func(a gitActor) any { return actorOrNil(a.Login) }),
+		"user": value(func(a world.GitActor) any { return actorOrNil(a.Login) }),
 	})
 	on("GpgSignature", map[string]resolver{
 		"isValid":           value(func(s signature) any { return true }),

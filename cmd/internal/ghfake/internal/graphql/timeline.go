@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEv
 
 func timelineResolvers() {
 	timelineItems := func(_ *executor, p any, a map[string]any) (any, error) {
-		is := p.(*issue)
+		is := p.(*world.Issue)
 		want := map[string]bool{}
 		types, _ := a["itemTypes"].([]any)
 		for _, t := range types {
@@ -29,23 +29,23 @@ func timelineResolvers() {
 	}
 	on("PullRequest", map[string]resolver{"timelineItems": timelineItems})
 	common := map[string]resolver{
-		"id":        value(func(e *timelineEvent) any { return world.NodeID(e.Kind, e.ID) }),
-		"actor":     value(func(e *timelineEvent) any { return actorOrNil(e.Actor) }),
-		"createdAt": value(func(e *timelineEvent) any { return gqlTime(e.At) }),
+		"id":        value(func(e *world.TimelineEvent) any { return world.NodeID(e.Kind, e.ID) }),
+		"actor":     value(func(e *world.TimelineEvent) any { return actorOrNil(e.Actor) }),
+		"createdAt": value(func(e *world.TimelineEvent) any { return gqlTime(e.At) }),
 	}
 	for _, k := range timelineKinds {
 		on(k, common)
 	}
-	labelOf := value(func(e *timelineEvent) any { return label{e.Repo, e.Label} })
+	labelOf := value(func(e *world.TimelineEvent) any { return label{e.Repo, e.Label} })
 	on("LabeledEvent", map[string]resolver{"label": labelOf})
 	on("UnlabeledEvent", map[string]resolver{"label": labelOf})
 	// https://docs.github.com/en/graphql/reference/objects#reviewdismissedevent
 	on("ReviewDismissedEvent", map[string]resolver{
-		"review":              value(func(e *timelineEvent) any { return e.Review }),
-		"previousReviewState": value(func(e *timelineEvent) any { return e.Previous }),
+		"review":              value(func(e *world.TimelineEvent) any { return e.Review }),
+		"previousReviewState": value(func(e *world.TimelineEvent) any { return e.Previous }),
 	})
 	on("BaseRefChangedEvent", map[string]resolver{
-		"previousRefName": value(func(e *timelineEvent) any { return e.From }),
-		"currentRefName":  value(func(e *timelineEvent) any { return e.To }),
+		"previousRefName": value(func(e *world.TimelineEvent) any { return e.From }),
+		"currentRefName":  value(func(e *world.TimelineEvent) any { return e.To }),
 	})
 }

@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // union holds labels added and removed and reopenings; the fake records those on issues too).
 func issueTimelineResolvers() {
 	on("Issue", map[string]resolver{"timelineItems": func(_ *executor, p any, a map[string]any) (any, error) {
-		is := p.(*issue)
+		is := p.(*world.Issue)
 		want := map[string]bool{}
 		types, _ := a["itemTypes"].([]any)
 		for _, t := range types {

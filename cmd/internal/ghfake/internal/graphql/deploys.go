@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"slices"
@@ -11,7 +11,7 @@ import (
 func deployResolvers() {
 	on("Commit", map[string]resolver{
 		"deployments": func(_ *executor, p any, a map[string]any) (any, error) {
-			c := p.(*commit)
+			c := p.(*world.Commit)
 			envs, _ := a["environments"].([]any)
 			var items []any
 			for _, d := range c.Deploys {

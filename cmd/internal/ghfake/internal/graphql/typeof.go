@@ -1,35 +1,38 @@
-package ghfake
+package graphql
 
-import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
+import (
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
+)
 
 // typeOf is the GraphQL object type of a world value, for fields of interface or union type.
 func typeOf(v any) string {
 	switch x := v.(type) {
-	case *repo:
+	case *world.Repo:
 		return "Repository"
-	case *issue:
+	case *world.Issue:
 		if x.IsPR {
 			return "PullRequest"
 		}
 		return "Issue"
-	case *commit:
+	case *world.Commit:
 		return "Commit"
-	case *blob:
+	case *world.Blob:
 		return "Blob"
-	case *tree:
+	case *world.Tree:
 		return "Tree"
 	case actor:
 		if shapes.IsBot(string(x)) {
 			return "Bot"
 		}
 		return "User"
-	case *review:
+	case *world.Review:
 		return "PullRequestReview"
-	case *comment:
+	case *world.Comment:
 		return "IssueComment"
-	case *checkRun:
+	case *world.CheckRun:
 		return "CheckRun"
-	case *checkSuite:
+	case *world.CheckSuite:
 		return "CheckSuite"
 	case app:
 		return "App"
@@ -37,13 +40,13 @@ func typeOf(v any) string {
 		return "WorkflowRun"
 	case workflow:
 		return "Workflow"
-	case *status:
+	case *world.Status:
 		return "StatusContext"
 	case label:
 		return "Label"
 	case ref:
 		return "Ref"
-	case *timelineEvent:
+	case *world.TimelineEvent:
 		return x.Kind
 	case signature:
 		return "GpgSignature"

@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"strings"
@@ -10,15 +10,15 @@ import (
 // commitResolvers serve a commit and its status rollup.
 func commitResolvers() {
 	on("Commit", map[string]resolver{
-		"oid":             value(func(c *commit) any { return c.SHA }),
-		"abbreviatedOid":  value(func(c *commit) any { return c.SHA[:7] }),
-		"id":              value(func(c *commit) any { return world.NodeID("Commit", world.StableID(c.SHA)) }),
-		"message":         value(func(c *commit) any { return c.Message }),
-		"messageHeadline": value(func(c *commit) any { return strings.SplitN(c.Message, "\n", 2)[0] }),
-		"committedDate":   value(func(c *commit) any { return gqlTime(c.Date) }),
-		"authoredDate":    value(func(c *commit) any { return gqlTime(c.Date) }),
-		"url":             value(func(c *commit) any { return shapes.HTMLBase + "/" + c.Repo.FullName() + "/commit/" + c.SHA }),
-		"statusCheckRollup": value(func(c *commit) any {
+		"oid":             value(func(c *world.Commit) any { return c.SHA }),
+		"abbreviatedOid":  value(func(c *world.Commit) any { return c.SHA[:7] }),
+		"id":              value(func(c *world.Commit) any { return world.NodeID("Commit", world.StableID(c.SHA)) }),
+		"message":         value(func(c *world.Commit) any { return c.Message }),
+		"messageHeadline": value(func(c *world.Commit) any { return strings.SplitN(c.Message, "\n", 2)[0] }),
+		"committedDate":   value(func(c *world.Commit) any { return gqlTime(c.Date) }),
+		"authoredDate":    value(func(c *world.Commit) any { return gqlTime(c.Date) }),
+		"url":             value(func(c *world.Commit) any { return shapes.HTMLBase + "/" + c.Repo.FullName() + "/commit/" + c.SHA }),
+		"statusCheckRollup": value(func(c *world.Commit) any {
 			if len(world.RollupContexts(c)) == 0 {
 				return nil
 			}
@@ -26,7 +26,7 @@ func commitResolvers() {
 		}),
 		// GitHub's schema has no states argument here (only first/last/after/before/orderBy).
 		"associatedPullRequests": func(_ *executor, p any, a map[string]any) (any, error) {
-			c := p.(*commit)
+			c := p.(*world.Commit)
 			var items []any
 			for _, pr := range world.PRsOfCommit(c.Repo, c.SHA) {
 				items = append(items, pr)
@@ -48,22 +48,22 @@ func commitResolvers() {
 // apps and workflows, and commit statuses.
 func checkResolvers() {
 	on("CheckRun", map[string]resolver{
-		"id":          value(func(c *checkRun) any { return world.NodeID("CheckRun", c.ID) }),
-		"databaseId":  value(func(c *checkRun) any { return c.ID }),
-		"name":        value(func(c *checkRun) any { return c.Name }),
-		"status":      value(func(c *checkRun) any { return strings.ToUpper(c.Status) }),
-		"conclusion":  value(func(c *checkRun) any { return shapes.NilIfEmpty(strings.ToUpper(c.Conclusion)) }),
-		"completedAt": value(func(c *checkRun) any { return gqlTime(c.CompletedAt) }),
-		"startedAt":   value(func(c *checkRun) any { return gqlTime(c.CompletedAt) }),
-		"detailsUrl":  value(func(c *checkRun) any { return nil }),
-		"isRequired":  value(func(c *checkRun) any { return false }),
-		"checkSuite":  value(func(c *checkRun) any { return c.Suite }),
+		"id":          value(func(c *world.CheckRun) any { return world.NodeID("CheckRun", c.ID) }),
+		"databaseId":  value(func(c *world.CheckRun) any { return c.ID }),
+		"name":        value(func(c *world.CheckRun) any { return c.Name }),
+		"status":      value(func(c *world.CheckRun) any { return strings.ToUpper(c.Status) }),
+		"conclusion":  value(func(c *world.CheckRun) any { return shapes.NilIfEmpty(strings.ToUpper(c.Conclusion)) }),
+		"completedAt": value(func(c *world.CheckRun) any { return gqlTime(c.CompletedAt) }),
+		"startedAt":   value(func(c *world.CheckRun) any { return gqlTime(c.CompletedAt) }),
+		"detailsUrl":  value(func(c *world.CheckRun) any { return nil }),
+		"isRequired":  value(func(c *world.CheckRun) any { return false }),
+		"checkSuite":  value(func(c *world.CheckRun) any { return c.Suite }),
 	})
 	on("CheckSuite", map[string]resolver{
-		"id":         value(func(cs *checkSuite) any { return world.NodeID("CheckSuite", cs.ID) }),
-		"databaseId": value(func(cs *checkSuite) any { return cs.ID }),
-		"app":        value(func(cs *checkSuite) any { return app(cs.App) }),
-		"workflowRun": value(func(cs *checkSuite) any {
+		"id":         value(func(cs *world.CheckSuite) any { return world.NodeID("CheckSuite", cs.ID) }),
+		"databaseId": value(func(cs *world.CheckSuite) any { return cs.ID }),
+		"app":        value(func(cs *world.CheckSuite) any { return app(cs.App) }),
+		"workflowRun": value(func(cs *world.CheckSuite) any {
 			if cs.Workflow == "" {
 				return nil
 			}
@@ -88,18 +88,18 @@ func checkResolvers() {
 		"name":       value(func(w workflow) any { return w.name }),
 	})
 	on("StatusContext", map[string]resolver{
-		"id":          value(func(s *status) any { return world.NodeID("StatusContext", s.ID) }),
-		"context":     value(func(s *status) any { return s.Context }),
-		"state":       value(func(s *status) any { return strings.ToUpper(s.State) }),
-		"description": value(func(s *status) any { return shapes.OptString(s.Description) }),
-		"targetUrl":   value(func(s *status) any { return shapes.OptString(s.TargetURL) }),
-		"createdAt":   value(func(s *status) any { return gqlTime(s.CreatedAt) }),
-		"isRequired":  value(func(s *status) any { return false }),
+		"id":          value(func(s *world.Status) any { return world.NodeID("StatusContext", s.ID) }),
+		"context":     value(func(s *world.Status) any { return s.Context }),
+		"state":       value(func(s *world.Status) any { return strings.ToUpper(s.State) }),
+		"description": value(func(s *world.Status) any { return shapes.OptString(s.Description) }),
+		"targetUrl":   value(func(s *world.Status) any { return shapes.OptString(s.TargetURL) }),
+		"createdAt":   value(func(s *world.Status) any { return gqlTime(s.CreatedAt) }),
+		"isRequired":  value(func(s *world.Status) any { return false }),
 	})
 }
 
 // prState is a pull request's PullRequestState.
-func prState(pr *issue) string {
+func prState(pr *world.Issue) string {
 	switch {
 	case pr.Merged:
 		return "MERGED"

@@ -1,6 +1,12 @@
-package ghfake
+package graphql
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
 
 // resolverSets register the GraphQL fields the fake serves, one set per group of types,
 // in the order they run. A field belongs to one set: on panics when a set defines a
@@ -39,4 +45,18 @@ func on(typ string, fields map[string]resolver) {
 		}
 		resolvers[key] = r
 	}
+}
+
+// Resolves reports whether the fake resolves field typ.field itself (connection, edge and
+// PageInfo fields are gqlexec's).
+func Resolves(typ, field string) bool { return resolvers[typ+"."+field] != nil }
+
+// Fields are the fields the fake resolves, as "Type.field", sorted.
+func Fields() []string { return slices.Sorted(maps.Keys(resolvers)) }
+
+// Mutate runs mutation name with input as login's, over schema sch, and returns its payload.
+// The caller holds Mu.
+func (s *Env) Mutate(sch *ast.Schema, login, name string, input map[string]any) (any, error) {
+	e := newExecutor(s, sch, login, nil, nil)
+	return resolvers["Mutation."+name](e, rootValue{}, map[string]any{"input": input})
 }

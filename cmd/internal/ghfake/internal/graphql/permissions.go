@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"

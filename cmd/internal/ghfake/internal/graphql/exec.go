@@ -1,9 +1,11 @@
-package ghfake
+package graphql
 
 import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 )
 
 // resolver computes field "Type.field" of parent; args are the field's coerced arguments (with
@@ -16,14 +18,14 @@ var resolvers = map[string]resolver{}
 
 // executor runs an operation over the world for one token. It runs with s.mu held.
 type executor struct {
-	s     *Server
+	s     *Env
 	login string
 	perms Permissions // the token's scopes (permissions.go); nil: every scope
 	x     *gqlexec.Executor
 }
 
 // newExecutor is an executor of operations valid against sch with coerced variables vars.
-func newExecutor(s *Server, sch *ast.Schema, login string, perms Permissions, vars map[string]any) *executor {
+func newExecutor(s *Env, sch *ast.Schema, login string, perms Permissions, vars map[string]any) *executor {
 	e := &executor{s: s, login: login, perms: perms}
 	e.x = &gqlexec.Executor{Schema: sch, Vars: vars, Resolve: e.resolver, TypeOf: typeOf, Forbidden: e.forbidden}
 	return e
@@ -58,4 +60,20 @@ func strArg(args map[string]any, name string) string { return gqlexec.StrArg(arg
 
 func paginate(field string, items []any, args map[string]any) (*conn, error) {
 	return gqlexec.Paginate(field, items, args)
+}
+
+// Env is what the resolvers answer from: the world and its JSON, and the server's count of
+// the requests so far by kind (read while the caller holds Mu).
+type Env struct {
+	*shapes.Shapes
+	Counts func() map[string]int
+}
+
+// Execute runs operation op, valid against sch with coerced variables vars, for login's token
+// with scopes p (nil: every scope). It returns the data and the error entries of the answer,
+// and the fields the fake does not implement. The caller holds Mu.
+func (s *Env) Execute(sch *ast.Schema, login string, p perms.Permissions, op *ast.OperationDefinition, vars map[string]any) (data any, errs []any, unexpected []string) {
+	e := newExecutor(s, sch, login, p, vars)
+	data = e.x.Run(op)
+	return data, e.x.Errors, e.x.Unexpected
 }

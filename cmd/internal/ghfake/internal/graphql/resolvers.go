@@ -1,4 +1,4 @@
-package ghfake
+package graphql
 
 import (
 	"fmt"
@@ -13,21 +13,21 @@ import (
 type (
 	actor string // a REST login; GraphQL spells a bot's login without "[bot]"
 	label struct {
-		repo *repo
+		repo *world.Repo
 		name string
 	}
 	ref struct {
-		repo *repo
+		repo *world.Repo
 		name string
 	} // a branch
-	rollup   struct{ c *commit }
-	app      string                   // a GitHub App, by its slug
-	wfRun    struct{ cs *checkSuite } // the workflow run an Actions check suite is
+	rollup   struct{ c *world.Commit }
+	app      string                         // a GitHub App, by its slug
+	wfRun    struct{ cs *world.CheckSuite } // the workflow run an Actions check suite is
 	workflow struct {
-		repo *repo
+		repo *world.Repo
 		name string
 	}
-	prCommit struct{ c *commit }
+	prCommit struct{ c *world.Commit }
 	prFile   struct{ path string }
 )
 
@@ -42,7 +42,7 @@ func queryResolvers() {
 	on("Query", map[string]resolver{
 		"viewer": func(e *executor, _ any, _ map[string]any) (any, error) { return actor(e.login), nil },
 		"rateLimit": func(e *executor, _ any, _ map[string]any) (any, error) {
-			return rateLimit{used: e.s.stats["graphql"]}, nil
+			return rateLimit{used: e.s.Counts()["graphql"]}, nil
 		},
 		"repository": func(e *executor, _ any, a map[string]any) (any, error) {
 			name := strArg(a, "owner") + "/" + strArg(a, "name")
@@ -89,17 +89,17 @@ func queryResolvers() {
 // repositoryResolvers serve a repository, its refs and its blobs.
 func repositoryResolvers() {
 	on("Repository", map[string]resolver{
-		"id":               value(func(r *repo) any { return world.NodeID("Repository", r.ID) }),
-		"databaseId":       value(func(r *repo) any { return r.ID }),
-		"name":             value(func(r *repo) any { return r.Name }),
-		"nameWithOwner":    value(func(r *repo) any { return r.FullName() }),
-		"owner":            value(func(r *repo) any { return actor(r.Owner) }),
-		"url":              value(func(r *repo) any { return shapes.HTMLBase + "/" + r.FullName() }),
-		"isPrivate":        value(func(r *repo) any { return false }),
-		"defaultBranchRef": value(func(r *repo) any { return ref{r, r.DefaultBranch} }),
+		"id":               value(func(r *world.Repo) any { return world.NodeID("Repository", r.ID) }),
+		"databaseId":       value(func(r *world.Repo) any { return r.ID }),
+		"name":             value(func(r *world.Repo) any { return r.Name }),
+		"nameWithOwner":    value(func(r *world.Repo) any { return r.FullName() }),
+		"owner":            value(func(r *world.Repo) any { return actor(r.Owner) }),
+		"url":              value(func(r *world.Repo) any { return shapes.HTMLBase + "/" + r.FullName() }),
+		"isPrivate":        value(func(r *world.Repo) any { return false }),
+		"defaultBranchRef": value(func(r *world.Repo) any { return ref{r, r.DefaultBranch} }),
 		"object":           repoObject,
 		"ref": func(_ *executor, p any, a map[string]any) (any, error) {
-			r := p.(*repo)
+			r := p.(*world.Repo)
 			name := strings.TrimPrefix(strArg(a, "qualifiedName"), "refs/heads/")
 			if r.Branches[name] == nil {
 				return nil, nil
@@ -107,7 +107,7 @@ func repositoryResolvers() {
 			return ref{r, name}, nil
 		},
 		"pullRequest": func(_ *executor, p any, a map[string]any) (any, error) {
-			r := p.(*repo)
+			r := p.(*world.Repo)
 			n, _ := intArg(a, "number")
 			if is := r.Issues[n]; is != nil && is.IsPR {
 				return is, nil
@@ -115,7 +115,7 @@ func repositoryResolvers() {
 			return nil, fmt.Errorf("Could not resolve to a PullRequest with the number of %d.", n)
 		},
 		"issue": func(_ *executor, p any, a map[string]any) (any, error) {
-			r := p.(*repo)
+			r := p.(*world.Repo)
 			n, _ := intArg(a, "number")
 			if is := r.Issues[n]; is != nil && !is.IsPR {
 				return is, nil
@@ -123,7 +123,7 @@ func repositoryResolvers() {
 			return nil, fmt.Errorf("Could not resolve to an Issue with the number of %d.", n)
 		},
 		"issueOrPullRequest": func(_ *executor, p any, a map[string]any) (any, error) {
-			r := p.(*repo)
+			r := p.(*world.Repo)
 			n, _ := intArg(a, "number")
 			if is := r.Issues[n]; is != nil {
 				return is, nil
@@ -143,13 +143,13 @@ func repositoryResolvers() {
 		}),
 	})
 	on("Blob", map[string]resolver{
-		"oid":            value(func(b *blob) any { return b.OID }),
-		"id":             value(func(b *blob) any { return world.NodeID("Blob", world.StableID(b.OID)) }),
-		"text":           value(func(b *blob) any { t, _ := world.BlobText(b); return t }), // limits.go
-		"byteSize":       value(func(b *blob) any { return len(b.Text) }),
-		"isTruncated":    value(func(b *blob) any { _, cut := world.BlobText(b); return cut }),
-		"isBinary":       value(func(b *blob) any { return false }),
-		"abbreviatedOid": value(func(b *blob) any { return b.OID[:7] }),
+		"oid":            value(func(b *world.Blob) any { return b.OID }),
+		"id":             value(func(b *world.Blob) any { return world.NodeID("Blob", world.StableID(b.OID)) }),
+		"text":           value(func(b *world.Blob) any { t, _ := world.BlobText(b); return t }), // limits.go
+		"byteSize":       value(func(b *world.Blob) any { return len(b.Text) }),
+		"isTruncated":    value(func(b *world.Blob) any { _, cut := world.BlobText(b); return cut }),
+		"isBinary":       value(func(b *world.Blob) any { return false }),
+		"abbreviatedOid": value(func(b *world.Blob) any { return b.OID[:7] }),
 	})
 }
 
@@ -160,7 +160,7 @@ type rateLimit struct{ used int }
 // "<branch>:<path>" (the blob or the tree (a directory) at path, null when absent; "<branch>:"
 // is the root tree) or "<branch>" (its head commit).
 func repoObject(_ *executor, p any, a map[string]any) (any, error) {
-	r := p.(*repo)
+	r := p.(*world.Repo)
 	if oid := strArg(a, "oid"); oid != "" {
 		if b := r.Blobs[oid]; b != nil {
 			return b, nil
@@ -178,7 +178,7 @@ func repoObject(_ *executor, p any, a map[string]any) (any, error) {
 	if rev == "" || rev == "HEAD" {
 		rev = r.DefaultBranch
 	}
-	var files map[string]*blob
+	var files map[string]*world.Blob
 	if b := r.Branches[strings.TrimPrefix(rev, "refs/heads/")]; b != nil {
 		if !hasPath {
 			return r.Commits[b.Head], nil

@@ -40,7 +40,7 @@ type adapterCheckContext struct {
 type adapterPrFields struct {
 	Number            int
 	Title             string
-	Body              string // closing keywords, where GitHub links no issue (closing.go)
+	Body              string // closing keywords, where GitHub links no issue
 	State             string
 	IsDraft           bool
 	Merged            bool
@@ -75,7 +75,7 @@ type adapterPrFields struct {
 			}
 		}
 	} `graphql:"commits(last: 1)"`
-	Contributors adapterContributorsConn `graphql:"contributors: commits(last: 100)"` // contributors.go
+	Contributors adapterContributorsConn `graphql:"contributors: commits(last: 100)"`
 	Comments     struct {
 		PageInfo adapterPageForward
 		Nodes    []adapterCommentNode
@@ -245,7 +245,7 @@ type adapterStateDir struct {
 }
 
 // adapterIndexQuery is the shape of the query ghapi's OpenRuns builds by reflection
-// (index_read.go), with the first of its shards.
+// , with the first of its shards.
 type adapterIndexQuery adapterInRepo[struct {
 	StateRef *struct {
 		Target *struct {

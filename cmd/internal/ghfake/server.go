@@ -69,7 +69,7 @@ type Server struct {
 	schemaFrom string
 	barrier    *Barrier               // armed by ArmBarrier; nil when none
 	tokenSeq   int                    // tokens made by NewBotToken
-	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
+	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced
 	primary    *ratelimit.Limits      // each identity's requests and points of the hour, when enforced
 }
 

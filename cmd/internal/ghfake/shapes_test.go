@@ -188,7 +188,7 @@ var omittedKeys = map[string][]string{
 // skippedExamples are examples of responses the fake never gives, by operation.
 var skippedExamples = map[string][]string{
 	// GitHub's one example of a comparison is of the patch media type (a patch's text); the
-	// fake serves the JSON comparison only (its keys are checked in rest_compare_test.go).
+	// fake serves the JSON comparison only (TestCompareCountsAheadAndBehind checks its keys).
 	"repos/compare-commits-with-basehead": {"default"},
 	// The fake serves files only: no directories, symlinks or submodules.
 	"repos/get-content": {"response-if-content-is-a-directory-github-object", "response-if-content-is-a-directory",

@@ -22,7 +22,7 @@ import (
 // permission).
 
 // updatedFiles are the head's files with what the base changed since their merge base.
-// The caller holds s.mu.
+// The caller holds Mu.
 func updatedFiles(pr *world.Issue, head, base *world.Branch) map[string]*world.Blob {
 	mb := pr.Repo.MergeBase(base.Head, head.Head)
 	files, _ := merge3.ThreeWay(pr.Repo.FilesAt(mb), head.Files, base.Files, world.BlobKey)
@@ -30,7 +30,7 @@ func updatedFiles(pr *world.Issue, head, base *world.Branch) map[string]*world.B
 }
 
 // broughtWorkflow is the first (sorted) file under .github/workflows/ that updating pr's
-// branch would change, or "". The caller holds s.mu.
+// branch would change, or "". The caller holds Mu.
 func (s *PRs) broughtWorkflow(r *world.Repo, pr *world.Issue) string {
 	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
 	files := updatedFiles(pr, head, s.EnsureBranch(r, pr.Base))
@@ -55,7 +55,7 @@ func (s *PRs) broughtWorkflow(r *world.Repo, pr *world.Issue) string {
 }
 
 // UpdateRefusal is GitHub's 403 message refusing login's update of pr's branch, or "".
-// The caller holds s.mu.
+// The caller holds Mu.
 func (s *PRs) UpdateRefusal(r *world.Repo, pr *world.Issue, login string) string {
 	if login != world.BotLogin {
 		return ""
@@ -71,7 +71,7 @@ func (s *PRs) UpdateRefusal(r *world.Repo, pr *world.Issue, login string) string
 
 const NotAccessibleMessage = "Resource not accessible by integration"
 
-// UpdateBranchOf is UpdateBranch with s.mu held (the REST route's too).
+// UpdateBranchOf is UpdateBranch with Mu held (the REST route's too).
 func (s *PRs) UpdateBranchOf(r *world.Repo, pr *world.Issue, user string) shapes.Event {
 	number := pr.Number
 	before := pr.HeadSHA

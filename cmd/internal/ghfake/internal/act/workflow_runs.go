@@ -80,7 +80,7 @@ func (s *CI) RunWorkflow(repoName string, w WorkflowRun) (shapes.Event, error) {
 }
 
 // workflowRunCompleted is the workflow_run/completed event of run d, started by event,
-// ended with conclusion. The caller holds s.mu.
+// ended with conclusion. The caller holds Mu.
 func (s *CI) workflowRunCompleted(r *world.Repo, d world.Dispatch, event, conclusion string) shapes.Event {
 	b := r.Branches[strings.TrimPrefix(d.Ref, "refs/heads/")]
 	actor := d.Actor

@@ -16,11 +16,11 @@ type resolver func(e *executor, parent any, args map[string]any) (any, error)
 // are generic (gqlexec); __typename is the executor's.
 var resolvers = map[string]resolver{}
 
-// executor runs an operation over the world for one token. It runs with s.mu held.
+// executor runs an operation over the world for one token. It runs with Mu held.
 type executor struct {
 	s     *Env
 	login string
-	perms Permissions // the token's scopes (permissions.go); nil: every scope
+	perms Permissions // the token's scopes; nil: every scope
 	x     *gqlexec.Executor
 }
 

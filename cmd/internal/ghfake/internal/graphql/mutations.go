@@ -215,7 +215,7 @@ func updateIssueCommentMutation(e *executor, _ any, a map[string]any) (any, erro
 }
 
 // findNode resolves a global id to a repository, a branch's ref, an issue, a pull request or
-// a comment; nil when unknown. The caller holds s.mu.
+// a comment; nil when unknown. The caller holds Mu.
 func (s *Env) findNode(id string) any {
 	for _, r := range s.Repos {
 		if world.NodeID("Repository", r.ID) == id {

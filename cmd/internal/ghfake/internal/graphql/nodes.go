@@ -4,7 +4,7 @@ import "github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 
 // nodeReachable reports whether login's token may read node n (as findNode returns it):
 // GitHub resolves a node of a repository the token does not reach as it resolves an
-// unknown id. The caller holds s.mu.
+// unknown id. The caller holds Mu.
 func (s *Env) nodeReachable(login string, n any) bool {
 	for _, r := range s.Repos {
 		if s.holds(r, n) {

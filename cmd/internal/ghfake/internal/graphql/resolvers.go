@@ -46,7 +46,7 @@ func queryResolvers() {
 		},
 		"repository": func(e *executor, _ any, a map[string]any) (any, error) {
 			name := strArg(a, "owner") + "/" + strArg(a, "name")
-			if r := e.s.Repos[name]; r != nil && e.s.Reaches(e.login, name) { // scopes.go
+			if r := e.s.Repos[name]; r != nil && e.s.Reaches(e.login, name) {
 				return r, nil
 			}
 			return nil, fmt.Errorf("Could not resolve to a Repository with the name '%s'.", name)
@@ -145,7 +145,7 @@ func repositoryResolvers() {
 	on("Blob", map[string]resolver{
 		"oid":            value(func(b *world.Blob) any { return b.OID }),
 		"id":             value(func(b *world.Blob) any { return world.NodeID("Blob", world.StableID(b.OID)) }),
-		"text":           value(func(b *world.Blob) any { t, _ := world.BlobText(b); return t }), // limits.go
+		"text":           value(func(b *world.Blob) any { t, _ := world.BlobText(b); return t }),
 		"byteSize":       value(func(b *world.Blob) any { return len(b.Text) }),
 		"isTruncated":    value(func(b *world.Blob) any { _, cut := world.BlobText(b); return cut }),
 		"isBinary":       value(func(b *world.Blob) any { return false }),

@@ -12,22 +12,22 @@ import (
 // in the order they run. A field belongs to one set: on panics when a set defines a
 // field another one has defined, so no set silently replaces another's answer.
 var resolverSets = []func(){
-	queryResolvers,         // resolvers.go: Query, RateLimit, actors
-	repositoryResolvers,    // resolvers.go: Repository, Ref, Blob
-	mutationResolvers,      // mutations.go
-	gitObjectResolvers,     // gitrefs.go: Commit authorship and signatures
-	historyResolvers,       // history.go: Commit.history, file, parents
-	commitResolvers,        // resolvers_commit.go: Commit, status rollup
-	checkResolvers,         // resolvers_commit.go: check runs and suites, statuses
-	treeResolvers,          // trees.go
-	pullRequestResolvers,   // resolvers_pr.go: Issue and PullRequest, commits, files
-	reviewResolvers,        // resolvers_pr.go: PullRequestReview
-	commentResolvers,       // resolvers_pr.go: IssueComment, Label
-	issueTimelineResolvers, // issues.go: Issue.timelineItems
-	timelineResolvers,      // timeline.go: PullRequest.timelineItems and its events
-	closingResolvers,       // resolvers_closing.go
-	forkResolvers,          // resolvers_forks.go
-	deployResolvers,        // deploys.go: Commit.deployments, Deployment, DeploymentStatus
+	queryResolvers,      // Query, RateLimit, actors
+	repositoryResolvers, // Repository, Ref, Blob
+	mutationResolvers,
+	gitObjectResolvers, // Commit authorship and signatures
+	historyResolvers,   // Commit.history, file, parents
+	commitResolvers,    // Commit, status rollup
+	checkResolvers,     // check runs and suites, statuses
+	treeResolvers,
+	pullRequestResolvers,   // Issue and PullRequest, commits, files
+	reviewResolvers,        // PullRequestReview
+	commentResolvers,       // IssueComment, Label
+	issueTimelineResolvers, // Issue.timelineItems
+	timelineResolvers,      // PullRequest.timelineItems and its events
+	closingResolvers,
+	forkResolvers,
+	deployResolvers, // Commit.deployments, Deployment, DeploymentStatus
 }
 
 func init() {

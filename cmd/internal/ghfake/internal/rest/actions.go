@@ -41,7 +41,7 @@ func issuesCreate(s *Env, c *restCtx) (int, any) {
 			names = append(names, name)
 		}
 	}
-	if body, long := labelTooLong(names); long && world.CanPush(s.PermissionOf(c.login)) { // limits.go
+	if body, long := labelTooLong(names); long && world.CanPush(s.PermissionOf(c.login)) {
 		return http.StatusUnprocessableEntity, body
 	}
 	r := c.repo

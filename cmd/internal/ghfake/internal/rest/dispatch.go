@@ -19,7 +19,7 @@ import (
 
 // checkWorkflowDispatch refuses a workflow_dispatch as GitHub does: 404 when the workflow
 // file is not on the ref, 422 when it has no workflow_dispatch trigger or does not declare
-// an input. The caller holds s.mu.
+// an input. The caller holds Mu.
 func (s *Env) checkWorkflowDispatch(r *world.Repo, workflow, ref string, inputs map[string]any) (int, any, bool) {
 	b := r.Branches[strings.TrimPrefix(ref, "refs/heads/")]
 	var file *world.Blob

@@ -11,7 +11,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
-// refBody is the body of a 422 of the git refs Operations: the message, the operation's
+// refBody is the body of a 422 of the git refs operations: the message, the operation's
 // documentation and the status, as GitHub writes them.
 func refBody(message, anchor string) shapes.Obj {
 	return shapes.Obj{"message": message, "documentation_url": "https://docs.github.com/rest/git/refs#" + anchor, "status": "422"}

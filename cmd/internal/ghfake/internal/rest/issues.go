@@ -52,7 +52,7 @@ func issuesAddLabels(s *Env, c *restCtx) (int, any) {
 	if !ok || len(names) == 0 {
 		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\nNo labels given.")
 	}
-	if body, long := labelTooLong(names); long { // limits.go
+	if body, long := labelTooLong(names); long {
 		return http.StatusUnprocessableEntity, body
 	}
 	labels := append([]string(nil), is.Labels...)

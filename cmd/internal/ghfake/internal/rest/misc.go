@@ -26,7 +26,7 @@ func actionsDispatch(s *Env, c *restCtx) (int, any) {
 	if in.Ref == "" {
 		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\n\"ref\" wasn't supplied.")
 	}
-	if code, body, ok := checkDispatchInputs(in.Inputs); !ok { // limits.go
+	if code, body, ok := checkDispatchInputs(in.Inputs); !ok {
 		return code, body
 	}
 	if code, body, ok := s.checkWorkflowDispatch(c.repo, c.params["workflow_id"], in.Ref, in.Inputs); !ok {
@@ -120,7 +120,7 @@ func issuesUpdate(s *Env, c *restCtx) (int, any) {
 		if !ok {
 			return http.StatusUnprocessableEntity, ErrorBody("Validation Failed: labels")
 		}
-		if body, long := labelTooLong(names); long { // limits.go
+		if body, long := labelTooLong(names); long {
 			return http.StatusUnprocessableEntity, body
 		}
 		is.Labels = nil

@@ -1,11 +1,11 @@
-// Code generated from testdata/github/rest/Operations.json; DO NOT EDIT.
+// Code generated from testdata/github/rest/operations.json; DO NOT EDIT.
 
 package rest
 
 // The routing table is compiled in so that the simulate binary routes without the data files;
-// TestOperationsTableMatchesSpec keeps it equal to Operations.json.
+// TestOperationsTableMatchesSpec keeps it equal to operations.json.
 
-// Operations are the REST Operations GitHub documents for this project: operationId, method, path
+// Operations are the REST operations GitHub documents for this project: operationId, method, path
 // template and documented response codes.
 var Operations = []operation{
 	{OperationID: "pulls/get", Method: "GET", Path: "/repos/{owner}/{repo}/pulls/{pull_number}", Codes: []int{200, 304, 404, 406, 500, 503}},

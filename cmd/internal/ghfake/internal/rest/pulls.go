@@ -45,7 +45,7 @@ func pullsMerge(s *Env, c *restCtx) (int, any) {
 			"documentation_url": DocsURL}
 	case !world.CanPush(s.PermissionOf(c.login)):
 		return http.StatusForbidden, ErrorBody("Resource not accessible by integration")
-	case s.MergeBlocked(c, pr): // mergeability.go
+	case s.MergeBlocked(c, pr):
 		return http.StatusMethodNotAllowed, ErrorBody(world.UnknownRefusal)
 	case in.SHA != "" && in.SHA != pr.HeadSHA:
 		return http.StatusConflict, ErrorBody("Head branch was modified. Review and try the merge again.")
@@ -54,10 +54,10 @@ func pullsMerge(s *Env, c *restCtx) (int, any) {
 		return code, ErrorBody(msg)
 	case c.repo.RefusedBy(pr.Base, true) != "":
 		return http.StatusMethodNotAllowed, ErrorBody(world.RuleViolation(c.repo.RefusedBy(pr.Base, true)))
-	case c.login == world.BotLogin && world.WorkflowFile(pr.Files) != "": // rest_workflows.go
+	case c.login == world.BotLogin && world.WorkflowFile(pr.Files) != "":
 		return http.StatusForbidden, ErrorBody(world.WorkflowRefusal(world.WorkflowFile(pr.Files)))
 	}
-	s.RecordMerge(c.repo, pr) // merges.go
+	s.RecordMerge(c.repo, pr)
 	now := s.Clock()
 	base := s.EnsureBranch(c.repo, pr.Base)
 	title := in.CommitTitle
@@ -65,7 +65,7 @@ func pullsMerge(s *Env, c *restCtx) (int, any) {
 		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
 	}
 	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
-	files, _ := world.MergedFiles(pr) // world/merge.go; a conflict was refused above
+	files, _ := world.MergedFiles(pr) // a conflict was refused above
 	base.Files = files
 	// A merge commit has the head as its second parent; squash and rebase make commits on
 	// the base alone (the fake makes one for a rebase too).
@@ -84,7 +84,7 @@ func pullsMerge(s *Env, c *restCtx) (int, any) {
 	base.Head = mc.SHA
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
 	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA
-	s.CloseLinkedIssues(pr, now) // issues.go
+	s.CloseLinkedIssues(pr, now)
 	return http.StatusOK, shapes.Obj{"sha": mc.SHA, "merged": true, "message": "Pull Request successfully merged"}
 }
 

@@ -10,7 +10,7 @@ import (
 // refuseScope answers a REST request whose token lacks the operation's scope as GitHub
 // does. An issue that is not a pull request is reached through issues only: the
 // pull_requests alternative of the issues/* endpoints holds for pull requests alone. The
-// caller holds s.mu.
+// caller holds Mu.
 func (s *Env) refuseScope(c *restCtx) (int, any, bool) {
 	p := s.Granted(Bearer(c.r))
 	if p == nil {

@@ -11,7 +11,7 @@ import (
 // Webhook payloads follow GitHub's real deliveries (testdata/github/webhooks). Deliberately omitted
 // top-level keys: "installation" (Actions delivers events to workflows without an app installation)
 // and "organization" (the fake has no organizations). TestPayloadShapes holds the rest to the real
-// examples. The caller of every builder holds s.mu.
+// examples. The caller of every builder holds Mu.
 
 // EventOf wraps a payload with repository and sender.
 func (s *Shapes) EventOf(r *world.Repo, name, action, sender string, p Obj) Event {

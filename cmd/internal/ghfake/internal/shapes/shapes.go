@@ -223,7 +223,7 @@ func (s *Shapes) BranchRefJSON(r *world.Repo, ref, sha string) Obj {
 }
 
 // MergeableJSON maps the GraphQL mergeable state to REST's mergeable and mergeable_state
-// (mergeStateStatus in lower case, mergeability.go).
+// (mergeStateStatus in lower case, Rules.MergeStateStatus).
 func (s *Shapes) MergeableJSON(pr *world.Issue) (any, string) {
 	switch {
 	case pr.Merged || pr.State == "closed":

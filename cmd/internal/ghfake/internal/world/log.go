@@ -103,7 +103,7 @@ type Log struct {
 // StartRun gives dispatch d the workflow run it starts: an id, and the name and display
 // title GitHub gives it (the workflow's `name:`, or its path; its `run-name:` with the
 // `${{ inputs.X }}` and `${{ github.event.inputs.X }}` it holds filled in, or the name). The
-// caller holds s.mu.
+// caller holds Mu.
 func (s *World) StartRun(r *Repo, d Dispatch) Dispatch {
 	d.RunID, d.Created = s.NewBigID(), s.Clock()
 	d.Name = ".github/workflows/" + d.Workflow

@@ -42,7 +42,7 @@ func (s *Rules) BaseHead(pr *Issue) string {
 
 // MergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
 func (s *Rules) MergeableFor(req any, pr *Issue) string {
-	m := MergeableNow(pr) // merge3.go: a change both sides made differently conflicts
+	m := MergeableNow(pr) // a change both sides made differently conflicts
 	if m == "MERGEABLE" && pr.State == "open" && s.Computing(req, pr) {
 		return "UNKNOWN"
 	}

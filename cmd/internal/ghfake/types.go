@@ -7,29 +7,12 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
+// The types of the fake's Go API are its parts': the world's (package world), its changes'
+// (package act), the webhook payloads' (package shapes) and the token scopes' (package perms).
+// They are named here so that tests and the simulator need package ghfake alone.
+
 // BotLogin is the REST login of the identity the action runs as.
 const BotLogin = world.BotLogin
-
-// The world the server serves (internal/world), under the names the handlers and
-// resolvers use.
-type (
-	repo          = world.Repo
-	branch        = world.Branch
-	blob          = world.Blob
-	commit        = world.Commit
-	checkSuite    = world.CheckSuite
-	checkRun      = world.CheckRun
-	status        = world.Status
-	issue         = world.Issue
-	review        = world.Review
-	comment       = world.Comment
-	gitActor      = world.GitActor
-	tree          = world.Tree
-	treeEntry     = world.TreeEntry
-	timelineEvent = world.TimelineEvent
-	repoSettings  = world.RepoSettings
-	mergeCalc     = world.MergeCalc
-)
 
 // Protection is the protection of one base branch and the repository's merge settings.
 type Protection = world.Protection

@@ -21,6 +21,19 @@ func adapterQuery(name string) ghapi.Query {
 	return q
 }
 
+// subjectVars are the variables of the facts and issue queries for subject kind ("pr" or
+// "issue") number, whose state file's shard of the index is shard.
+func subjectVars(kind string, number int, shard string) map[string]any {
+	file := kind + "-" + strconv.Itoa(number)
+	return map[string]any{
+		"number": githubv4.Int(number), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
+		"configDirExpr": githubv4.String("main:.github/pipelines"),
+		"configPath":    githubv4.String(".github/pipelines.yaml"), "configDirPath": githubv4.String(".github/pipelines"),
+		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String(file + ".json"),
+		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String(shard), "stateOutputs": githubv4.String("outputs/" + file),
+	}
+}
+
 // play runs q with vars added to its own and returns what githubv4 decoded.
 func play(t *testing.T, gh *githubv4.Client, q ghapi.Query, vars map[string]any) any {
 	t.Helper()

@@ -21,13 +21,7 @@ func TestSchemaSubsetServesIssueQuery(t *testing.T) {
 	s.Review(testRepo, 7, "alice", "approved", "")
 	gh := githubv4.NewEnterpriseClient(s.URL+"/api/graphql", &http.Client{Transport: tokenTransport{s.BotToken()}})
 
-	q := play(t, gh, adapterQuery("issue"), map[string]any{
-		"number": githubv4.Int(4), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
-		"configDirExpr": githubv4.String("main:.github/pipelines"),
-		"configPath":    githubv4.String(".github/pipelines.yaml"), "configDirPath": githubv4.String(".github/pipelines"),
-		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("issue-4.json"),
-		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String("index/00.json"), "stateOutputs": githubv4.String("outputs/issue-4"),
-	})
+	q := play(t, gh, adapterQuery("issue"), subjectVars("issue", 4, "index/00.json"))
 	is := field(t, q, "Repository.Issue")
 	require.NotNil(t, is)
 	assert.Equal(t, "OPEN", field(t, is, "State"))

@@ -49,13 +49,7 @@ func TestSchemaSubsetServesAdapter(t *testing.T) {
 	pushed, err := s.PushCommit(testRepo, "pipeline-action/state", GitPush{Pusher: "alice", Files: map[string]string{"pr-7.json": "{}\n", "outputs/pr-7/ab.json": "{\"a\":1}\n"}})
 	require.NoError(t, err)
 
-	q := play(t, gh, adapterQuery("facts"), map[string]any{
-		"number": githubv4.Int(7), "configExpr": githubv4.String("main:.github/pipelines.yaml"),
-		"configDirExpr": githubv4.String("main:.github/pipelines"),
-		"configPath":    githubv4.String(".github/pipelines.yaml"), "configDirPath": githubv4.String(".github/pipelines"),
-		"stateRef": githubv4.String("refs/heads/pipeline-action/state"), "stateFile": githubv4.String("pr-7.json"),
-		"stateIndex": githubv4.String("index.json"), "stateShard": githubv4.String("index/03.json"), "stateOutputs": githubv4.String("outputs/pr-7"),
-	})
+	q := play(t, gh, adapterQuery("facts"), subjectVars("pr", 7, "index/03.json"))
 	assertStateRead(t, s, q, pushed)
 	assertIndexRead(t, gh)
 	assertConfigRead(t, gh, q, merge)

@@ -20,11 +20,10 @@ var resolverSets = []func(){
 	commitResolvers,    // Commit, status rollup
 	checkResolvers,     // check runs and suites, statuses
 	treeResolvers,
-	pullRequestResolvers,   // Issue and PullRequest, commits, files
-	reviewResolvers,        // PullRequestReview
-	commentResolvers,       // IssueComment, Label
-	issueTimelineResolvers, // Issue.timelineItems
-	timelineResolvers,      // PullRequest.timelineItems and its events
+	pullRequestResolvers, // Issue and PullRequest, commits, files
+	reviewResolvers,      // PullRequestReview
+	commentResolvers,     // IssueComment, Label
+	timelineResolvers,    // Issue and PullRequest.timelineItems and their events
 	closingResolvers,
 	forkResolvers,
 	deployResolvers, // Commit.deployments, Deployment, DeploymentStatus

@@ -11,23 +11,28 @@ import (
 
 var timelineKinds = []string{"LabeledEvent", "UnlabeledEvent", "BaseRefChangedEvent", "ReopenedEvent", "ReadyForReviewEvent", "ConvertToDraftEvent", "ReviewDismissedEvent"}
 
-func timelineResolvers() {
-	timelineItems := func(_ *executor, p any, a map[string]any) (any, error) {
-		is := p.(*world.Issue)
-		want := map[string]bool{}
-		types, _ := a["itemTypes"].([]any)
-		for _, t := range types {
-			want[fmt.Sprint(t)] = true
-		}
-		var items []any
-		for _, ev := range is.Timeline {
-			if len(want) == 0 || want[world.ItemType(ev.Kind)] {
-				items = append(items, ev)
-			}
-		}
-		return paginate("timelineItems", items, a)
+// timelineItems is the timelineItems of an issue or a pull request (the IssueTimelineItems
+// union holds labels added and removed and reopenings; the fake records those on issues too),
+// of the itemTypes asked for.
+func timelineItems(_ *executor, p any, a map[string]any) (any, error) {
+	is := p.(*world.Issue)
+	want := map[string]bool{}
+	types, _ := a["itemTypes"].([]any)
+	for _, t := range types {
+		want[fmt.Sprint(t)] = true
 	}
+	var items []any
+	for _, ev := range is.Timeline {
+		if len(want) == 0 || want[world.ItemType(ev.Kind)] {
+			items = append(items, ev)
+		}
+	}
+	return paginate("timelineItems", items, a)
+}
+
+func timelineResolvers() {
 	on("PullRequest", map[string]resolver{"timelineItems": timelineItems})
+	on("Issue", map[string]resolver{"timelineItems": timelineItems})
 	common := map[string]resolver{
 		"id":        value(func(e *world.TimelineEvent) any { return world.NodeID(e.Kind, e.ID) }),
 		"actor":     value(func(e *world.TimelineEvent) any { return actorOrNil(e.Actor) }),

@@ -43,41 +43,31 @@ func labelNames(body []byte) ([]string, bool) {
 }
 
 // issuesAddLabels: https://docs.github.com/rest/issues/labels#add-labels-to-an-issue
-func issuesAddLabels(s *Env, c *restCtx) (int, any) {
-	is := c.issue(false)
-	if is == nil {
-		return http.StatusNotFound, NotFound()
-	}
-	names, ok := labelNames(c.body)
-	if !ok || len(names) == 0 {
-		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\nNo labels given.")
-	}
-	if body, long := labelTooLong(names); long {
-		return http.StatusUnprocessableEntity, body
-	}
-	labels := append([]string(nil), is.Labels...)
-	for _, n := range names {
-		labels = world.LabelSet(c.repo, labels, n)
-	}
-	s.Relabel(is, labels, c.login)
-	is.UpdatedAt = s.Clock()
-	return http.StatusOK, s.LabelsJSON(c.repo, is.Labels)
-}
+func issuesAddLabels(s *Env, c *restCtx) (int, any) { return putLabels(s, c, true) }
 
 // issuesSetLabels: https://docs.github.com/rest/issues/labels#set-labels-for-an-issue
-func issuesSetLabels(s *Env, c *restCtx) (int, any) {
+func issuesSetLabels(s *Env, c *restCtx) (int, any) { return putLabels(s, c, false) }
+
+// putLabels gives the issue the labels of the body: added to its own (add), or instead of them.
+func putLabels(s *Env, c *restCtx, add bool) (int, any) {
 	is := c.issue(false)
 	if is == nil {
 		return http.StatusNotFound, NotFound()
 	}
 	names, ok := labelNames(c.body)
-	if !ok {
+	switch {
+	case add && (!ok || len(names) == 0):
+		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.\n\nNo labels given.")
+	case !ok:
 		return http.StatusUnprocessableEntity, ErrorBody("Invalid request.")
 	}
 	if body, long := labelTooLong(names); long {
 		return http.StatusUnprocessableEntity, body
 	}
 	var labels []string
+	if add {
+		labels = append(labels, is.Labels...)
+	}
 	for _, n := range names {
 		labels = world.LabelSet(c.repo, labels, n)
 	}

@@ -90,6 +90,16 @@ type issueRepoFields struct {
 	Issue *issueFields `graphql:"issue(number: $number)"`
 }
 
+// issueQuery is a new query value reading an issue with pull requests prs of its repository
+// and those of repos by alias, with their variables set in vars.
+func issueQuery(prs []int, repos []otherRepo, vars map[string]any) reflect.Value {
+	repoType := prAliases(reflect.TypeOf(issueRepoFields{}), prs, vars)
+	return reflect.New(reflect.StructOf(append([]reflect.StructField{
+		{Name: "Viewer", Type: reflect.TypeOf(actor{})},
+		{Name: "Repository", Type: repoType, Tag: repoTag},
+	}, otherAliases(repos, vars)...)))
+}
+
 // prAliases returns a struct type with the fields of base and, for each of prs, a field
 // PR<i> read as `pr<i>: pullRequest(number: $pr<i>)`, and sets the variables.
 func prAliases(base reflect.Type, prs []int, vars map[string]any) reflect.Type {
@@ -179,13 +189,8 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 	subjectFile := state.SubjectFile(false, number)
 	stateVars(vars, stateBranch, subjectFile)
 	prs = uniquePRs(prs)
-	repoType := prAliases(reflect.TypeOf(issueRepoFields{}), prs, vars)
 	repos := otherRepos(c.Owner+"/"+c.Repo, others)
-	qType := reflect.StructOf(append([]reflect.StructField{
-		{Name: "Viewer", Type: reflect.TypeOf(actor{})},
-		{Name: "Repository", Type: repoType, Tag: repoTag},
-	}, otherAliases(repos, vars)...))
-	qv := reflect.New(qType)
+	qv := issueQuery(prs, repos, vars)
 	if err := c.gql.Query(ctx, qv.Interface(), vars); err != nil {
 		return nil, fmt.Errorf("reading %s/%s#%d: %w", c.Owner, c.Repo, number, err)
 	}

@@ -54,6 +54,13 @@ func indexRefField(vars map[string]any, branch string) reflect.StructField {
 	return reflect.StructField{Name: "StateRef", Type: reflect.PointerTo(ref), Tag: `graphql:"stateRef: ref(qualifiedName: $stateRef)"`}
 }
 
+// indexQuery is a new query value reading the whole index of branch, with its variables
+// set in vars.
+func indexQuery(vars map[string]any, branch string) reflect.Value {
+	repo := reflect.StructOf([]reflect.StructField{indexRefField(vars, branch)})
+	return reflect.New(reflect.StructOf([]reflect.StructField{{Name: "Repository", Type: repo, Tag: repoTag}}))
+}
+
 // indexRead turns the value of indexRefField into a state.BranchRead with Index and Shards.
 func indexRead(branch string, ref reflect.Value) state.BranchRead {
 	r := state.BranchRead{Name: branch}
@@ -85,8 +92,7 @@ func indexRead(branch string, ref reflect.Value) state.BranchRead {
 // empty when the branch has no index.
 func (c *Client) OpenRuns(ctx context.Context, branch string) (state.BranchRead, error) {
 	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
-	repo := reflect.StructOf([]reflect.StructField{indexRefField(vars, branch)})
-	q := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "Repository", Type: repo, Tag: repoTag}}))
+	q := indexQuery(vars, branch)
 	if err := c.gql.Query(ctx, q.Interface(), vars); err != nil {
 		return state.BranchRead{}, fmt.Errorf("reading the index of open runs on %s/%s: %w", c.Owner, c.Repo, err)
 	}

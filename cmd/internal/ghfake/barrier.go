@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/barrier"
@@ -81,15 +80,4 @@ func (s *Server) NewBotToken() string {
 	tok := "ghs_" + hex.EncodeToString(sum[:])[:36]
 	s.tokens[tok] = BotLogin
 	return tok
-}
-
-// bearer is the token of the request's Authorization header, "" when there is none.
-func bearer(r *http.Request) string {
-	h := r.Header.Get("Authorization")
-	for _, p := range []string{"Bearer ", "bearer ", "token ", "Token "} {
-		if strings.HasPrefix(h, p) {
-			return strings.TrimSpace(h[len(p):])
-		}
-	}
-	return ""
 }

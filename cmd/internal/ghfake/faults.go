@@ -9,6 +9,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 )
 
 // Fault is a response the fake gives to a request instead of its answer (Inject).
@@ -98,10 +99,10 @@ func (s *Server) answerFault(w *statusRecorder, r *http.Request, f Fault, served
 		return
 	}
 	if len(f.Errors) > 0 {
-		writeJSON(w, http.StatusOK, faults.GraphQLBody(f, served))
+		rest.WriteJSON(w, http.StatusOK, faults.GraphQLBody(f, served))
 		return
 	}
-	docs := docsURL
+	docs := rest.DocsURL
 	if f.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
 		docs = docsSecondaryRateLimit
@@ -117,8 +118,8 @@ func (s *Server) answerFault(w *statusRecorder, r *http.Request, f Fault, served
 		docs = docsPrimaryRateLimit
 	}
 	if f.Status == http.StatusOK { // GraphQL's rate limit: a 200 carrying the error (internal/faults)
-		writeJSON(w, f.Status, faults.RateLimitedGraphQL(f.Message))
+		rest.WriteJSON(w, f.Status, faults.RateLimitedGraphQL(f.Message))
 		return
 	}
-	writeJSON(w, f.Status, map[string]any{"message": f.Message, "documentation_url": docs})
+	rest.WriteJSON(w, f.Status, map[string]any{"message": f.Message, "documentation_url": docs})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/schemafile"
 )
 
@@ -109,7 +110,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 	sch, from, err := s.graphQLSchema()
 	if err != nil {
 		s.flag("POST /api/graphql: %v", err)
-		writeJSON(w, http.StatusInternalServerError, errorBody(err.Error()))
+		rest.WriteJSON(w, http.StatusInternalServerError, rest.ErrorBody(err.Error()))
 		return
 	}
 	var req gqlRequest
@@ -117,7 +118,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 	dec.UseNumber()
 	if err := dec.Decode(&req); err != nil {
 		s.flag("POST /api/graphql: body is not JSON: %v", err)
-		writeJSON(w, http.StatusBadRequest, errorBody("Problems parsing JSON"))
+		rest.WriteJSON(w, http.StatusBadRequest, rest.ErrorBody("Problems parsing JSON"))
 		return
 	}
 	op, vars, errs := gqlexec.Prepare(sch, req.Query, req.OperationName, req.Variables)
@@ -131,7 +132,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 			s.flag("POST /api/graphql: %s%s", e.Error(), note)
 			out = append(out, gqlexec.ErrorJSON(e))
 		}
-		writeJSON(w, http.StatusOK, obj{"errors": out})
+		rest.WriteJSON(w, http.StatusOK, obj{"errors": out})
 		return
 	}
 	if s.graphQLLimited(w, login, op, vars) {
@@ -141,22 +142,20 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, login stri
 		if rec, ok := w.(*statusRecorder); ok {
 			rec.mutation = true
 		}
-		s.holdWrite(r, bearer(r))
+		s.holdWrite(r, rest.Bearer(r))
 	}
 	s.Mu.Lock()
-	e := newExecutor(s, sch, login, s.granted(bearer(r)), vars)
-	data := e.x.Run(op)
-	problems := e.x.Unexpected
+	data, failed, problems := s.graphql.Execute(sch, login, s.Granted(rest.Bearer(r)), op, vars)
 	s.Mu.Unlock()
 	for _, p := range problems {
 		s.flag("POST /api/graphql: %s", p)
 	}
 	resp := obj{"data": data}
-	if len(e.x.Errors) > 0 {
-		resp["errors"] = e.x.Errors
+	if len(failed) > 0 {
+		resp["errors"] = failed
 	}
 	if op.Operation == ast.Query { // answered (and recorded) before it releases a write
-		s.noteRead(bearer(r)) // and counted before its client sees the answer and may end
+		s.noteRead(rest.Bearer(r)) // and counted before its client sees the answer and may end
 	}
-	writeJSON(w, http.StatusOK, resp)
+	rest.WriteJSON(w, http.StatusOK, resp)
 }

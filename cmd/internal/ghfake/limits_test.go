@@ -9,13 +9,15 @@ import (
 
 	"github.com/google/go-github/v60/github"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 	s := widgets(t)
-	big := strings.Repeat("é", MaxBlobText/2) + "tail" // one byte over, in the middle of a character
+	big := strings.Repeat("é", world.MaxBlobText/2) + "tail" // one byte over, in the middle of a character
 	s.SetFile(testRepo, "main", "big.txt", big)
 	s.SetFile(testRepo, "main", "small.txt", "small\n")
 	out := gql(t, s, s.BotToken(), `query{repository(owner:"acme",name:"widgets"){
@@ -25,25 +27,25 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 	repo := dig(t, out["data"], "repository")
 	text := dig(t, repo, "big", "text").(string)
 	assert.Equal(t, true, dig(t, repo, "big", "isTruncated"))
-	assert.LessOrEqual(t, len(text), MaxBlobText)
-	assert.Equal(t, MaxBlobText, len(text), "é is two bytes: the cut falls between two")
+	assert.LessOrEqual(t, len(text), world.MaxBlobText)
+	assert.Equal(t, world.MaxBlobText, len(text), "é is two bytes: the cut falls between two")
 	assert.True(t, strings.HasPrefix(big, text))
 	assert.EqualValues(t, len(big), dig(t, repo, "big", "byteSize"), "byteSize is the whole blob's")
 	assert.Equal(t, "small\n", dig(t, repo, "small", "text"))
 	assert.Equal(t, false, dig(t, repo, "small", "isTruncated"))
 
-	odd := "a" + strings.Repeat("é", MaxBlobText/2) // the limit falls inside a character
-	text, cut := BlobText(&blob{Text: odd})
+	odd := "a" + strings.Repeat("é", world.MaxBlobText/2) // the limit falls inside a character
+	text, cut := world.BlobText(&world.Blob{Text: odd})
 	assert.True(t, cut)
-	assert.Equal(t, MaxBlobText-1, len(text))
+	assert.Equal(t, world.MaxBlobText-1, len(text))
 }
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 	ctx := context.Background()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
-	long := strings.Repeat("l", maxLabelName+1)
-	ok := strings.Repeat("l", maxLabelName)
+	long := strings.Repeat("l", rest.MaxLabelName+1)
+	ok := strings.Repeat("l", rest.MaxLabelName)
 	_, resp, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"fine", long})
 	var ge *github.ErrorResponse
 	require.ErrorAs(t, err, &ge)
@@ -82,16 +84,16 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 		return resp.StatusCode, msg
 	}
 	code, msg := dispatch(map[string]any{"run": "r", "stage": "s", "attempt": "1", "subject": "x",
-		"context": strings.Repeat("c", maxDispatchPayload)})
+		"context": strings.Repeat("c", rest.MaxDispatchPayload)})
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
 	assert.Contains(t, msg, "inputs are too large")
 
 	code, _ = dispatch(map[string]any{"run": "r", "stage": "s", "attempt": "1", "subject": "x",
-		"context": strings.Repeat("c", maxDispatchPayload-200)})
+		"context": strings.Repeat("c", rest.MaxDispatchPayload-200)})
 	assert.Equal(t, http.StatusNoContent, code)
 
 	many := map[string]any{}
-	for i := range maxDispatchInputs + 1 {
+	for i := range rest.MaxDispatchInputs + 1 {
 		many[strings.Repeat("i", i+1)] = "v"
 	}
 	code, msg = dispatch(many)

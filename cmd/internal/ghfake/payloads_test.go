@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// omittedTopKeys are top-level keys of real deliveries the fake leaves out (see payloads.go).
+// omittedTopKeys are top-level keys of real deliveries the fake leaves out (see package shapes).
 var omittedTopKeys = []string{"installation", "organization"}
 
 // mainObjects are the payload keys whose own keys are compared too.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 )
 
 // appScopes are the repository and organization permissions of a GitHub App that the
@@ -23,12 +24,12 @@ var appScopes = map[string]bool{"actions": true, "checks": true, "contents": tru
 // a type or field of the schema the fake serves, and scopes and access levels GitHub has.
 func TestEveryOperationHasAPermission(t *testing.T) {
 	ids := map[string]bool{}
-	for _, op := range operations {
+	for _, op := range rest.Operations {
 		ids[op.OperationID] = true
 		_, ok := perms.REST[op.OperationID]
 		assert.True(t, ok, "no permission recorded for %s", op.OperationID)
 	}
-	check := func(key string, n need) {
+	check := func(key string, n perms.Need) {
 		for _, set := range n.Alternatives(nil) {
 			for _, item := range strings.Split(set, ",") {
 				scope, access, ok := strings.Cut(strings.TrimSpace(item), "=")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 )
 
 // The kinds of token the action's identity may run with, whose primary limits differ.
@@ -57,7 +58,7 @@ func (s *Server) primaryLimited(w http.ResponseWriter, login string) bool {
 	s.Mu.Unlock()
 	st.Headers(w.Header())
 	if st.Refused {
-		writeJSON(w, http.StatusForbidden, map[string]any{"message": ratelimit.Message, "documentation_url": docsPrimaryRateLimit})
+		rest.WriteJSON(w, http.StatusForbidden, map[string]any{"message": ratelimit.Message, "documentation_url": docsPrimaryRateLimit})
 	}
 	return st.Refused
 }
@@ -74,7 +75,7 @@ func (s *Server) graphQLLimited(w http.ResponseWriter, login string, op *ast.Ope
 	s.Mu.Unlock()
 	st.Headers(w.Header())
 	if st.Refused {
-		writeJSON(w, http.StatusOK, faults.RateLimitedGraphQL(ratelimit.Message))
+		rest.WriteJSON(w, http.StatusOK, faults.RateLimitedGraphQL(ratelimit.Message))
 	}
 	return st.Refused
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -52,7 +53,7 @@ func TestCreateStatusIsAsStrictAsGitHub(t *testing.T) {
 
 	s.Mu.Lock()
 	cm := s.MustRepo(testRepo).Commits[head]
-	for range maxStatusesPerContext - count["pipeline-action/review"] {
+	for range rest.MaxStatusesPerContext - count["pipeline-action/review"] {
 		s.AddStatus(cm, "pipeline-action/review", "pending")
 	}
 	s.Mu.Unlock()

@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/gqlexec"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/graphql"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/schemafile"
 )
 
@@ -80,9 +81,9 @@ func servedFields(def *ast.Definition) ast.FieldList {
 		if strings.HasPrefix(f.Name, "__") {
 			continue
 		}
-		keys, isPayload := payloadFields[def.Name]
+		keys, isPayload := graphql.PayloadFields[def.Name]
 		if isPayload && slices.Contains(keys, f.Name) ||
-			!isPayload && (resolvers[def.Name+"."+f.Name] != nil || gqlexec.Generic(def.Name, f.Name)) {
+			!isPayload && (graphql.Resolves(def.Name, f.Name) || gqlexec.Generic(def.Name, f.Name)) {
 			out = append(out, f)
 		}
 	}
@@ -92,7 +93,7 @@ func servedFields(def *ast.Definition) ast.FieldList {
 // returnable reports whether the fake ever resolves a value of object type name (it registers
 // resolvers for it), so it is a possible type of the interfaces and unions the subset keeps.
 func returnable(name string) bool {
-	for k := range resolvers {
+	for _, k := range graphql.Fields() {
 		if strings.HasPrefix(k, name+".") {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
 )
 
 // EnforceSecondaryLimits makes the fake refuse content-creating requests past GitHub's
@@ -45,6 +46,6 @@ func (s *Server) secondaryLimited(w http.ResponseWriter, r *http.Request, login 
 		return false
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
-	writeJSON(w, http.StatusForbidden, map[string]any{"message": faults.SecondaryMessage, "documentation_url": docsSecondaryRateLimit})
+	rest.WriteJSON(w, http.StatusForbidden, map[string]any{"message": faults.SecondaryMessage, "documentation_url": docsSecondaryRateLimit})
 	return true
 }

@@ -11,9 +11,13 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/act"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/faults"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/graphql"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/loopback"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/ratelimit"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -43,45 +47,49 @@ type Server struct {
 	srv *loopback.Listener // the loopback HTTP server
 
 	// World is what the fake serves; its mutex guards the server's records too.
-	world.World
+	*world.World
+	shapes.Shapes // the JSON of the world, as served at URL
 
-	tokens     map[string]string          // token → login
-	scopes     map[string]map[string]bool // login → the repositories it reaches (scopes.go); none: all
+	// What GitHub's users and GitHub itself do to the world, and what tests read of it.
+	act.PRs
+	act.CI
+	act.Views
+
+	rest    *rest.Env    // the REST API
+	graphql *graphql.Env // the GraphQL API
+
+	tokens     map[string]string // token → login
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
 	faults     faults.Queue
 	stop       chan struct{} // closed by Close: held requests end
 	stopOnce   sync.Once
-	dispatches []Dispatch
-	assigned   []assignment     // dispatch.go
-	merges     []MergeRecord    // merges.go
-	reactions  map[string]int64 // comment/user/content → reaction id
-	schema     *ast.Schema      // when set (tests), the GraphQL schema instead of loadSchema's
+	schema     *ast.Schema // when set (tests), the GraphQL schema instead of loadSchema's
 	schemaFrom string
 	barrier    *Barrier               // armed by ArmBarrier; nil when none
 	tokenSeq   int                    // tokens made by NewBotToken
-	grants     map[string]Permissions // token → its scopes (permissions.go); none: every scope
-	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced (secondary.go)
+	secondary  map[string][]time.Time // login → its content-creating requests of the last hour, when enforced
 	primary    *ratelimit.Limits      // each identity's requests and points of the hour, when enforced
 }
 
 // New starts a fake GitHub on a local port. Close it when done.
 func New() *Server {
 	s := &Server{
-		World: world.World{
-			Now:   func() time.Time { return time.Now().UTC() },
-			Repos: map[string]*repo{}, Users: map[string]string{}, Teams: map[string][]string{},
-			NextID: 1000, NextBigID: firstBigID,
-		},
-		tokens:    map[string]string{},
-		stats:     map[string]int{},
-		faults:    faults.Queue{},
-		stop:      make(chan struct{}),
-		reactions: map[string]int64{},
+		World:  world.New(func() time.Time { return time.Now().UTC() }),
+		tokens: map[string]string{},
+		stats:  map[string]int{},
+		faults: faults.Queue{},
+		stop:   make(chan struct{}),
 	}
 	s.srv = loopback.Listen(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.srv.URL
+	s.Shapes = shapes.Shapes{World: s.World, URL: s.URL}
+	s.PRs, s.CI, s.Views = act.PRs{Shapes: &s.Shapes}, act.CI{Shapes: &s.Shapes}, act.Views{Shapes: &s.Shapes}
+	s.rest = &rest.Env{PRs: s.PRs, Flag: s.flag,
+		Note:   func(msg string) { s.unexpected = append(s.unexpected, msg) },
+		Counts: func() map[string]int { return s.stats }}
+	s.graphql = &graphql.Env{Shapes: &s.Shapes, Counts: func() map[string]int { return s.stats }}
 	return s
 }
 
@@ -186,7 +194,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		kind = "graphql"
 		if r.Method != http.MethodPost {
 			s.flag("%s %s: GraphQL takes POST", r.Method, r.URL.Path)
-			writeJSON(rec, http.StatusNotFound, notFound())
+			rest.WriteJSON(rec, http.StatusNotFound, rest.NotFound())
 			return
 		}
 		login, ok := s.auth(rec, r)
@@ -201,11 +209,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !s.faulted(rec, r, kind, serve) {
 			serve(rec)
 		}
-	case strings.HasPrefix(r.URL.Path, restPrefix):
-		op, params, err := route(r)
+	case strings.HasPrefix(r.URL.Path, shapes.APIPrefix):
+		op, params, err := rest.Route(r)
 		if err != nil {
 			s.flag("%s %s: %v", r.Method, r.URL.Path, err)
-			writeJSON(rec, http.StatusNotFound, notFound())
+			rest.WriteJSON(rec, http.StatusNotFound, rest.NotFound())
 			return
 		}
 		kind = op.OperationID
@@ -218,18 +226,18 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			if isWrite(r.Method) {
-				s.holdWrite(r, bearer(r))
+				s.holdWrite(r, rest.Bearer(r))
 			} else {
-				w.before = func() { s.noteRead(bearer(r)) }
+				w.before = func() { s.noteRead(rest.Bearer(r)) }
 			}
-			s.serveREST(w, r, op, params, login)
+			s.rest.Serve(w, r, op, params, login)
 		}
 		if !s.faulted(rec, r, kind, serve) {
 			serve(rec)
 		}
 	default:
-		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, restPrefix)
-		writeJSON(rec, http.StatusNotFound, notFound())
+		s.flag("%s %s: not under %s or /api/graphql (absolute URL?)", r.Method, r.URL.Path, shapes.APIPrefix)
+		rest.WriteJSON(rec, http.StatusNotFound, rest.NotFound())
 	}
 }
 
@@ -242,12 +250,12 @@ func (s *Server) flag(format string, args ...any) {
 
 // auth resolves the request's token to a login, or answers 401 as GitHub does.
 func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
-	tok := bearer(r)
+	tok := rest.Bearer(r)
 	s.Mu.Lock()
 	login, ok := s.tokens[tok]
 	s.Mu.Unlock()
 	if !ok || tok == "" {
-		writeJSON(w, http.StatusUnauthorized, map[string]any{
+		rest.WriteJSON(w, http.StatusUnauthorized, map[string]any{
 			"message":           "Bad credentials",
 			"documentation_url": "https://docs.github.com/rest",
 			"status":            "401",
@@ -256,8 +264,3 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 	}
 	return login, true
 }
-
-// firstBigID starts the ids of comments, reviews and check runs. GitHub's passed 2^31
-// (comments, in 2024) and 2^32 (check runs) long ago; ids above 2^32 here make any
-// 32-bit truncation, or a read of the Int `databaseId`, fail in tests.
-const firstBigID = 5_000_000_000

@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/rest"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/routes"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 )
 
@@ -38,7 +40,7 @@ func TestOperationsTableMatchesSpec(t *testing.T) {
 		sort.Strings(codes)
 		want = append(want, strings.Join([]string{o.OperationID, strings.ToUpper(o.Method), o.Path, strings.Join(codes, ",")}, " "))
 	}
-	for _, o := range operations {
+	for _, o := range rest.Operations {
 		var codes []string
 		for _, c := range o.Codes {
 			codes = append(codes, strconvI(c))
@@ -186,7 +188,7 @@ var omittedKeys = map[string][]string{
 // skippedExamples are examples of responses the fake never gives, by operation.
 var skippedExamples = map[string][]string{
 	// GitHub's one example of a comparison is of the patch media type (a patch's text); the
-	// fake serves the JSON comparison only (its keys are checked in rest_compare_test.go).
+	// fake serves the JSON comparison only (TestCompareCountsAheadAndBehind checks its keys).
 	"repos/compare-commits-with-basehead": {"default"},
 	// The fake serves files only: no directories, symlinks or submodules.
 	"repos/get-content": {"response-if-content-is-a-directory-github-object", "response-if-content-is-a-directory",
@@ -201,7 +203,7 @@ func TestRESTResponseShapes(t *testing.T) {
 	for _, tc := range append(restCases, moreRESTCases...) {
 		covered[tc.op+" "+strconvI(tc.status)] = true
 		t.Run(tc.op+"/"+strconvI(tc.status), func(t *testing.T) {
-			require.Contains(t, restHandlers, tc.op)
+			require.Contains(t, rest.Handlers, tc.op)
 			s := widgets(t)
 			if tc.setup != nil {
 				tc.setup(s)
@@ -245,7 +247,7 @@ func TestRESTResponseShapes(t *testing.T) {
 		})
 	}
 	t.Run("every example of an implemented operation is covered", func(t *testing.T) {
-		for op := range restHandlers {
+		for op := range rest.Handlers {
 			for status := range examples[op] {
 				assert.Truef(t, covered[op+" "+status], "no shape case for %s %s", op, status)
 			}
@@ -253,9 +255,9 @@ func TestRESTResponseShapes(t *testing.T) {
 	})
 	t.Run("fake statuses are documented", func(t *testing.T) {
 		for _, tc := range append(restCases, moreRESTCases...) {
-			i := slices.IndexFunc(operations, func(o operation) bool { return o.OperationID == tc.op })
+			i := slices.IndexFunc(rest.Operations, func(o routes.Operation) bool { return o.OperationID == tc.op })
 			require.GreaterOrEqual(t, i, 0)
-			assert.Contains(t, operations[i].Codes, tc.status, tc.op)
+			assert.Contains(t, rest.Operations[i].Codes, tc.status, tc.op)
 		}
 	})
 }

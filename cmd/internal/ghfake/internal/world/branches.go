@@ -12,7 +12,7 @@ import (
 // "Restrict creations" and "Restrict updates" and no bypass: creating or updating the branch
 // (createCommitOnBranch, createRef, REST git refs, merges into it, git pushes) is then refused
 // as GitHub refuses it: "Repository rule violations found". Deleting it stays allowed.
-func (s *World) RestrictBranch(repoName, name string) {
+func (s *Git) RestrictBranch(repoName, name string) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -27,7 +27,7 @@ func (s *World) RestrictBranch(repoName, name string) {
 // DeleteBranch deletes branch name of repoName, as someone with write access does in
 // GitHub's UI or with a push; it reports whether the branch was there. The default branch
 // cannot be deleted (it panics).
-func (s *World) DeleteBranch(repoName, name string) bool {
+func (s *Git) DeleteBranch(repoName, name string) bool {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -43,7 +43,7 @@ func (s *World) DeleteBranch(repoName, name string) bool {
 
 // RemoveBranch removes branch name of r and marks the pull requests whose head it was. The
 // caller holds Mu.
-func (s *World) RemoveBranch(r *Repo, name string) {
+func (s *Git) RemoveBranch(r *Repo, name string) {
 	delete(r.Branches, name)
 	for _, x := range s.Repos { // a fork's branch is the head of pull requests in its parent
 		for _, is := range x.Issues {
@@ -74,7 +74,7 @@ var ErrRuleViolation = errors.New("push declined due to repository rule violatio
 // PushCommit pushes one commit onto branch name of repoName (creating the branch from the
 // default branch's head when it does not exist) and returns its sha, as `git push` by
 // p.Pusher does. A branch a ruleset restricts refuses it (ErrRuleViolation).
-func (s *World) PushCommit(repoName, name string, p GitPush) (string, error) {
+func (s *Git) PushCommit(repoName, name string, p GitPush) (string, error) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -104,7 +104,7 @@ func (s *World) PushCommit(repoName, name string, p GitPush) (string, error) {
 
 // BranchHead returns the head commit of branch name of repoName; ok is false when there is
 // no such branch.
-func (s *World) BranchHead(repoName, name string) (sha string, ok bool) {
+func (s *Git) BranchHead(repoName, name string) (sha string, ok bool) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	b := s.MustRepo(repoName).Branches[name]
@@ -116,7 +116,7 @@ func (s *World) BranchHead(repoName, name string) (sha string, ok bool) {
 
 // BranchFiles returns the files at the head of branch name of repoName (path → content);
 // nil when there is no such branch.
-func (s *World) BranchFiles(repoName, name string) map[string]string {
+func (s *Git) BranchFiles(repoName, name string) map[string]string {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	b := s.MustRepo(repoName).Branches[name]
@@ -143,7 +143,7 @@ type CommitView struct {
 
 // BranchLog returns the commits of branch name of repoName, newest first, following first
 // parents (git log --first-parent); nil when there is no such branch.
-func (s *World) BranchLog(repoName, name string) []CommitView {
+func (s *Git) BranchLog(repoName, name string) []CommitView {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)

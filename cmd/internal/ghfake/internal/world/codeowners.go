@@ -97,19 +97,10 @@ func globSegs(pat, name []string) bool {
 	return ok && globSegs(pat[1:], name[1:])
 }
 
-// isOwner reports whether user is owner (`@login` or `@org/team`).
-func (s *World) isOwner(owner, user string) bool {
-	o := strings.TrimPrefix(owner, "@")
-	if strings.Contains(o, "/") {
-		return slices.Contains(s.Teams[o], user)
-	}
-	return strings.EqualFold(o, user)
-}
-
 // MissingCodeOwners names the code owners still to approve pr, "" when every changed file
 // with owners has an approving review by one of them (their latest review, with write
 // access, not the author's).
-func (s *World) MissingCodeOwners(pr *Issue) string {
+func (s *Rules) MissingCodeOwners(pr *Issue) string {
 	rules := codeOwnerRules(pr)
 	if len(rules) == 0 {
 		return ""
@@ -138,7 +129,7 @@ func (s *World) MissingCodeOwners(pr *Issue) string {
 
 // approvers are the people whose latest review of pr approves it and who have write access,
 // the author aside.
-func (s *World) approvers(pr *Issue) []string {
+func (s *Rules) approvers(pr *Issue) []string {
 	latest := map[string]string{}
 	var order []string
 	for _, rv := range pr.Reviews {
@@ -168,15 +159,6 @@ func UnresolvedConversations(pr *Issue) int {
 		}
 	}
 	return n
-}
-
-// MayPush reports whether login may push into a branch under p: anyone when p restricts no
-// one, else the logins, apps and members of the teams p lists.
-func (s *World) MayPush(p *Protection, login string) bool {
-	if len(p.PushAllowances) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(p.PushAllowances, func(a string) bool { return s.isOwner(a, login) })
 }
 
 // Refusals of the rules above, as GitHub words them on a merge (405).

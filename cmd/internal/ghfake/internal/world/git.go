@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // WebFlow is the account GitHub signs and commits as for commits made through the web
@@ -98,4 +99,40 @@ func (r *Repo) BranchRules(name string) []any {
 		}
 	}
 	return rules
+}
+
+// ResolveCommit finds a commit by SHA, branch of r, or owner:branch of a fork of r.
+func (s *Git) ResolveCommit(r *Repo, ref string) *Commit {
+	if cm := r.Commits[ref]; cm != nil {
+		return cm
+	}
+	hr := r
+	if owner, branch, ok := strings.Cut(ref, ":"); ok {
+		hr = s.Repos[owner+"/"+r.Name]
+		if hr == nil {
+			return nil
+		}
+		ref = branch
+	}
+	if b := hr.Branches[ref]; b != nil {
+		return r.Commits[b.Head]
+	}
+	return nil
+}
+
+// MaxBlobText is the most bytes of a blob's text GraphQL gives: a longer blob's text is
+// cut there and its isTruncated is true.
+const MaxBlobText = 512_000
+
+// BlobText is the text GraphQL gives of bl: at most MaxBlobText bytes, cut at a character's
+// start, and whether it was cut.
+func BlobText(bl *Blob) (string, bool) {
+	if len(bl.Text) <= MaxBlobText {
+		return bl.Text, false
+	}
+	n := MaxBlobText
+	for n > 0 && !utf8.RuneStart(bl.Text[n]) {
+		n--
+	}
+	return bl.Text[:n], true
 }

@@ -14,7 +14,7 @@ import (
 // Computing reports whether GitHub is still computing pr's mergeability for request req (a
 // GraphQL read counts once per request); a nil req (REST and webhook payloads) only looks. The
 // caller holds Mu.
-func (s *World) Computing(req any, pr *Issue) bool {
+func (s *Rules) Computing(req any, pr *Issue) bool {
 	c := &pr.Calc
 	key := pr.HeadSHA + ".." + s.BaseHead(pr)
 	if c.Key != key {
@@ -33,7 +33,7 @@ func (s *World) Computing(req any, pr *Issue) bool {
 	return c.Unknown
 }
 
-func (s *World) BaseHead(pr *Issue) string {
+func (s *Rules) BaseHead(pr *Issue) string {
 	if b := pr.Repo.Branches[pr.Base]; b != nil {
 		return b.Head
 	}
@@ -41,8 +41,8 @@ func (s *World) BaseHead(pr *Issue) string {
 }
 
 // MergeableFor is GraphQL's PullRequest.mergeable as request req reads it.
-func (s *World) MergeableFor(req any, pr *Issue) string {
-	m := MergeableNow(pr) // merge3.go: a change both sides made differently conflicts
+func (s *Rules) MergeableFor(req any, pr *Issue) string {
+	m := MergeableNow(pr) // a change both sides made differently conflicts
 	if m == "MERGEABLE" && pr.State == "open" && s.Computing(req, pr) {
 		return "UNKNOWN"
 	}
@@ -52,7 +52,7 @@ func (s *World) MergeableFor(req any, pr *Issue) string {
 // MergeStateStatus is GraphQL's PullRequest.mergeStateStatus as request req of viewer reads
 // it ("" for no viewer: a webhook payload): BLOCKED for a rule the merge does not meet yet,
 // and for a viewer branch protection does not let push into the base.
-func (s *World) MergeStateStatus(req any, pr *Issue, viewer string) string {
+func (s *Rules) MergeStateStatus(req any, pr *Issue, viewer string) string {
 	switch m := s.MergeableFor(req, pr); {
 	case pr.State != "open" || m == "UNKNOWN":
 		return "UNKNOWN"
@@ -76,13 +76,13 @@ func (s *World) MergeStateStatus(req any, pr *Issue, viewer string) string {
 
 // MissingApprovals is how many more approving reviews p requires: the latest review of each
 // person with write access counts when it approves.
-func (s *World) MissingApprovals(pr *Issue, p *Protection) int {
+func (s *Rules) MissingApprovals(pr *Issue, p *Protection) int {
 	return max(0, p.RequiredReviews-len(s.approvers(pr)))
 }
 
 // UnmetCheck is GitHub's sentence for the first required check that has not succeeded on the
 // head, "" when all have.
-func (s *World) UnmetCheck(pr *Issue, p *Protection) string {
+func (s *Rules) UnmetCheck(pr *Issue, p *Protection) string {
 	c := pr.Repo.Commits[pr.HeadSHA]
 	for _, name := range p.RequiredChecks {
 		state := "EXPECTED"
@@ -117,7 +117,7 @@ func ContextName(v any) string {
 }
 
 // Behind reports whether the head lacks the base branch's head commit.
-func (s *World) Behind(pr *Issue) bool {
+func (s *Rules) Behind(pr *Issue) bool {
 	base := s.BaseHead(pr)
 	return base != "" && !pr.HeadRepository().Ancestors(pr.HeadSHA)[base] && !pr.Repo.Ancestors(pr.HeadSHA)[base]
 }
@@ -125,7 +125,7 @@ func (s *World) Behind(pr *Issue) bool {
 // MergeRefusal is GitHub's answer to PUT .../merge with method on pr by login when its base
 // branch's protection or the repository's settings refuse it; 0 when they allow it. The
 // caller holds Mu.
-func (s *World) MergeRefusal(req any, pr *Issue, method, login string) (int, string) {
+func (s *Rules) MergeRefusal(req any, pr *Issue, method, login string) (int, string) {
 	p := pr.Repo.Settings.Protection[pr.Base]
 	if p == nil {
 		return 0, ""
@@ -154,7 +154,7 @@ func (s *World) MergeRefusal(req any, pr *Issue, method, login string) (int, str
 // peopleRefusal is GitHub's refusal of a merge of pr by login for a rule of p only people
 // can meet: a code owner's review, a resolved conversation, the right to push
 // ("" login: nobody's in particular). "" when p's rules allow it.
-func (s *World) peopleRefusal(pr *Issue, p *Protection, login string) string {
+func (s *Rules) peopleRefusal(pr *Issue, p *Protection, login string) string {
 	switch {
 	case p.CodeOwnerReviews && s.MissingCodeOwners(pr) != "":
 		return codeOwnerRefusal(s.MissingCodeOwners(pr))
@@ -183,11 +183,11 @@ const UnknownRefusal = "Pull Request is not mergeable"
 
 // MergeBlocked is the refusal of PUT .../merge on pr before protection is looked at: the pull
 // request is not open, or GitHub has not computed (or found) it mergeable.
-func (s *World) MergeBlocked(req any, pr *Issue) bool {
+func (s *Rules) MergeBlocked(req any, pr *Issue) bool {
 	return pr.Merged || pr.State != "open" || pr.Draft || s.MergeableFor(req, pr) != "MERGEABLE"
 }
 
-func (s *World) RefusesMerge(req any, pr *Issue, method, login string) bool {
+func (s *Rules) RefusesMerge(req any, pr *Issue, method, login string) bool {
 	code, _ := s.MergeRefusal(req, pr, method, login)
 	return code != 0
 }

@@ -49,7 +49,7 @@ func (r *Repo) AllowsMethod(method string) bool {
 
 // SetUnknownReads makes mergeable UNKNOWN for the first n reads of a pull request of repoName
 // after it is opened or its head or base moves, as GitHub answers until it has computed it.
-func (s *World) SetUnknownReads(repoName string, n int) {
+func (s *Git) SetUnknownReads(repoName string, n int) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -60,7 +60,7 @@ func (s *World) SetUnknownReads(repoName string, n int) {
 }
 
 // SetProtection protects branch of repoName.
-func (s *World) SetProtection(repoName, branch string, p Protection) {
+func (s *Git) SetProtection(repoName, branch string, p Protection) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)

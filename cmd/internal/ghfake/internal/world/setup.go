@@ -2,13 +2,13 @@ package world
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 )
 
 // AddRepo creates the repository fullName ("owner/name") with an initial commit on defaultBranch.
 // Adding an existing repository changes nothing.
-func (s *World) AddRepo(fullName, defaultBranch string) {
+func (s *Git) AddRepo(fullName, defaultBranch string) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	if _, ok := s.Repos[fullName]; ok {
@@ -31,7 +31,7 @@ func (s *World) AddRepo(fullName, defaultBranch string) {
 // EnsureFork returns owner's fork of r, "<owner>/<r's name>", creating it with r's default
 // branch as it is now. A fork shares its parent's objects (commits, blobs and trees), as a fork
 // network on GitHub does. The caller holds Mu.
-func (s *World) EnsureFork(r *Repo, owner string) *Repo {
+func (s *Git) EnsureFork(r *Repo, owner string) *Repo {
 	fullName := owner + "/" + r.Name
 	if f, ok := s.Repos[fullName]; ok {
 		if f.Parent != r {
@@ -59,7 +59,7 @@ func (s *World) EnsureFork(r *Repo, owner string) *Repo {
 
 // AddBranch creates branch name in repoName from the default branch's head (no new commit).
 // Adding an existing branch changes nothing.
-func (s *World) AddBranch(repoName, name string) {
+func (s *Git) AddBranch(repoName, name string) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	s.EnsureBranch(s.MustRepo(repoName), name)
@@ -67,7 +67,7 @@ func (s *World) AddBranch(repoName, name string) {
 
 // SetFile writes content at path on branch (creating the branch from the default branch if needed)
 // as a new commit, and returns the blob OID, git's sha1 of "blob <len>\x00<content>".
-func (s *World) SetFile(repoName, branchName, path, content string) string {
+func (s *Git) SetFile(repoName, branchName, path, content string) string {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -81,7 +81,7 @@ func (s *World) SetFile(repoName, branchName, path, content string) string {
 }
 
 // DeleteFile removes path from branch as a new commit; it reports whether the file was there.
-func (s *World) DeleteFile(repoName, branchName, path string) bool {
+func (s *Git) DeleteFile(repoName, branchName, path string) bool {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	r := s.MustRepo(repoName)
@@ -93,50 +93,6 @@ func (s *World) DeleteFile(repoName, branchName, path string) bool {
 	r.Pushes++
 	b.Head = s.NewCommit(r, "Delete "+path, []string{b.Head}, b.Files, r.FullName(), branchName, r.Pushes).Authored(r.Owner, false).SHA
 	return true
-}
-
-// AddUser gives login a permission on every repository: read, triage, write, maintain or admin.
-// Users never added have no permission ("none").
-func (s *World) AddUser(login, permission string) {
-	if _, ok := PermRank[permission]; !ok {
-		panic(fmt.Sprintf("ghfake: unknown permission %q", permission))
-	}
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	s.Users[login] = permission
-}
-
-// AddTeam stores the members of team "org/slug" (served by the teams operations).
-func (s *World) AddTeam(team string, members ...string) {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	s.Teams[team] = append([]string(nil), members...)
-}
-
-// Permission returns login's permission on the repositories, as GitHub would answer it.
-func (s *World) Permission(login string) string {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	return s.PermissionOf(login)
-}
-
-// ChangeTeam adds members to team "org/slug" and removes others from it, as an owner of
-// the organization does; GitHub starts no workflow for it.
-func (s *World) ChangeTeam(team string, add, remove []string) {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	var members []string
-	for _, m := range s.Teams[team] {
-		if !slices.ContainsFunc(remove, func(r string) bool { return strings.EqualFold(r, m) }) {
-			members = append(members, m)
-		}
-	}
-	for _, a := range add {
-		if !slices.ContainsFunc(members, func(m string) bool { return strings.EqualFold(a, m) }) {
-			members = append(members, a)
-		}
-	}
-	s.Teams[team] = members
 }
 
 // MustRepo returns the repository or panics: the Go API is driven by tests and scenarios, where an
@@ -169,7 +125,7 @@ func (s *World) MustPR(r *Repo, number int) *Issue {
 
 // EnsureBranch returns branch name, creating it from the default branch's head and files.
 // The caller holds Mu.
-func (s *World) EnsureBranch(r *Repo, name string) *Branch {
+func (s *Git) EnsureBranch(r *Repo, name string) *Branch {
 	if b, ok := r.Branches[name]; ok {
 		return b
 	}
@@ -184,7 +140,7 @@ func (s *World) EnsureBranch(r *Repo, name string) *Branch {
 
 // EnsureBranchFrom returns branch name, creating it at from's head with from's files. The
 // caller holds Mu.
-func (s *World) EnsureBranchFrom(r *Repo, name string, from *Branch) *Branch {
+func (s *Git) EnsureBranchFrom(r *Repo, name string, from *Branch) *Branch {
 	if b, ok := r.Branches[name]; ok {
 		return b
 	}
@@ -195,7 +151,7 @@ func (s *World) EnsureBranchFrom(r *Repo, name string, from *Branch) *Branch {
 
 // NewCommit records a commit of files (copied: the caller's map may change later) on parents,
 // with a deterministic sha made of its parts. The caller holds Mu.
-func (s *World) NewCommit(r *Repo, message string, parents []string, files map[string]*Blob, parts ...any) *Commit {
+func (s *Git) NewCommit(r *Repo, message string, parents []string, files map[string]*Blob, parts ...any) *Commit {
 	s.CommitSeq++
 	c := &Commit{
 		Repo: r, SHA: FakeSHA(append([]any{"commit"}, parts...)...), Message: message, Date: s.Clock(),
@@ -203,4 +159,17 @@ func (s *World) NewCommit(r *Repo, message string, parents []string, files map[s
 	}
 	r.Commits[c.SHA] = c
 	return c
+}
+
+// Branches returns the names of the branches of repoName, sorted.
+func (s *Git) Branches(repoName string) []string {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	out := make([]string, 0, len(r.Branches))
+	for name := range r.Branches {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }

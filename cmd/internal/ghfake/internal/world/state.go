@@ -1,9 +1,10 @@
 package world
 
 import (
-	"sort"
 	"sync"
 	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/perms"
 )
 
 // BotLogin is the REST login of the identity the action runs as.
@@ -22,6 +23,44 @@ type World struct {
 	NextID    int64
 	NextBigID int64 // comments, reviews, check runs and deployments: above 2^32, as on github.com
 	CommitSeq int64 // commits made so far (Commit.Seq)
+
+	// scopes are the repositories each login reaches (People.Scope); none: all.
+	scopes map[string]map[string]bool
+	// grants are each token's scopes (People.Grant); none: every scope.
+	grants map[string]perms.Permissions
+
+	Log // what the code under test did through the API
+
+	People // the users, teams and what their tokens reach
+	Git    // repositories, branches, files and commits
+	Rules  // branch protection and mergeability
+}
+
+// People changes and answers who may do what: the users' permissions, the teams, and the
+// repositories and scopes each identity's token reaches.
+type People struct{ *World }
+
+// Git changes and answers the repositories' branches, files and commits.
+type Git struct{ *World }
+
+// Rules answers what branch protection and mergeability allow of a pull request.
+type Rules struct{ *World }
+
+// firstBigID starts the ids of comments, reviews and check runs. GitHub's passed 2^31
+// (comments, in 2024) and 2^32 (check runs) long ago; ids above 2^32 here make any
+// 32-bit truncation, or a read of the Int `databaseId`, fail in tests.
+const firstBigID = 5_000_000_000
+
+// New is an empty world whose timestamps come from now.
+func New(now func() time.Time) *World {
+	w := &World{
+		Now:   now,
+		Repos: map[string]*Repo{}, Users: map[string]string{}, Teams: map[string][]string{},
+		NextID: 1000, NextBigID: firstBigID,
+		Log: Log{Reactions: map[string]int64{}},
+	}
+	w.People, w.Git, w.Rules = People{w}, Git{w}, Rules{w}
+	return w
 }
 
 // SetClock sets the clock used for every timestamp the world records (created_at, submitted_at...).
@@ -54,34 +93,4 @@ func (s *World) NextCommentID() int64 {
 func (s *World) NewID() int64 {
 	s.NextID++
 	return s.NextID
-}
-
-// PermissionOf is a user's permission on the repositories; the action's bot may write.
-func (s *World) PermissionOf(login string) string {
-	if login == BotLogin {
-		return "write"
-	}
-	if p, ok := s.Users[login]; ok {
-		return p
-	}
-	return "none"
-}
-
-// PermRank orders permissions; unknown users rank as "none".
-var PermRank = map[string]int{"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
-
-// CanPush reports whether the permission lets a user push to the repository.
-func CanPush(perm string) bool { return PermRank[perm] >= PermRank["write"] }
-
-// Branches returns the names of the branches of repoName, sorted.
-func (s *World) Branches(repoName string) []string {
-	s.Mu.Lock()
-	defer s.Mu.Unlock()
-	r := s.MustRepo(repoName)
-	out := make([]string, 0, len(r.Branches))
-	for name := range r.Branches {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -19,7 +19,7 @@ type Repo struct {
 	Branches      map[string]*Branch
 	Commits       map[string]*Commit
 	Blobs         map[string]*Blob
-	Trees         map[string]*Tree // every tree served so far, by OID (trees.go)
+	Trees         map[string]*Tree // every tree served so far, by OID
 	Issues        map[int]*Issue
 	Comments      []*Comment
 	// deleted are the comments deleted so far: gone from the API, but GitHub had already
@@ -31,11 +31,11 @@ type Repo struct {
 	// restricted are the branches a ruleset restricts the creation and the update of, for
 	// everyone (no bypass), each with its ruleset's id; see RestrictBranch.
 	Restricted map[string]int
-	// settings are its mergeability and branch protection (mergeability.go).
+	// settings are its mergeability and branch protection.
 	Settings RepoSettings
-	// histories keeps the histories History served (history_index.go).
+	// histories keeps the histories History served.
 	histories histories
-	// mergeBases keeps the merge bases MergeBase found, by the two commits (merge.go).
+	// mergeBases keeps the merge bases MergeBase found, by the two commits.
 	mergeBases map[[2]string]string
 	// PushLog are the branch updates made through the API, oldest first: GitHub sends a
 	// push event for each.
@@ -83,7 +83,7 @@ type Commit struct {
 	Suites   []*CheckSuite
 	Checks   []*CheckRun
 	Statuses []*Status
-	Deploys  []*Deploy // its deployments, oldest first (deploys.go)
+	Deploys  []*Deploy // its deployments, oldest first
 	// author is who the commit names as its author; committer is who made it (the author,
 	// or GitHub's web-flow for a commit made through the web or the API). sig is how it is
 	// signed: "" unsigned, webFlow by GitHub, else by that user's own key.
@@ -156,7 +156,7 @@ type Issue struct {
 	MergeMethod    string
 	MergeCommitSHA string
 	Mergeable      string    // MERGEABLE, CONFLICTING, UNKNOWN
-	Calc           MergeCalc // GitHub's late computation of mergeable (mergeability.go)
+	Calc           MergeCalc // GitHub's late computation of mergeable
 	BranchDeleted  bool
 	Reviews        []*Review
 	Requested      []string // requested reviewers; teams as "team:<slug>"

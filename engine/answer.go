@@ -8,8 +8,8 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
 // answer is what came back for one attempt of one stage of one run, of the work the stage
@@ -55,21 +55,21 @@ func (a answer) refuse(e *eval, why string) {
 
 // badReport says what makes r no report at all, whatever it is for.
 func badReport(r *model.Report) string {
-	if !slices.Contains(Verdicts, r.Verdict) {
-		return fmt.Sprintf("unknown verdict %q (one of %s)", r.Verdict, strings.Join(Verdicts, ", "))
+	if !slices.Contains(agent.Verdicts, r.Verdict) {
+		return fmt.Sprintf("unknown verdict %q (one of %s)", r.Verdict, strings.Join(agent.Verdicts, ", "))
 	}
-	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
-		return fmt.Sprintf("its outputs are not JSON or larger than %d bytes", MaxOutputs)
+	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > agent.MaxOutputs {
+		return fmt.Sprintf("its outputs are not JSON or larger than %d bytes", agent.MaxOutputs)
 	}
 	return ""
 }
 
 func refuseReport(e *eval, r *model.Report, why string) {
-	e.Logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+	e.Logf("%s", agent.Refused(r, why))
 }
 
 func ignoreFailure(e *eval, f *model.AgentFailure, why string) {
-	e.Logf("the end of the workflow run %s for run %q, stage %q, attempt %d ignored: %s", core.RunRef(f.RunID), f.Run, f.Stage, f.Attempt, why)
+	e.Logf("%s", agent.Ignored(f, why))
 }
 
 // noAnswers is embedded by the types that send no work out, so nothing answers them.

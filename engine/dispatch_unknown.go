@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
 // A dispatch whose outcome is unknown — its invocation ended without recording one, or
@@ -69,5 +70,30 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 	run.Applied = model.AppendOnce(run.Applied, it.Key)
 	sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known (%s); it is not sent twice: waiting for the report, or `/pipeline retry`",
 		stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
+	e.Logf("run %s: %s", run.ID, sr.Message)
+}
+
+// settleDispatch records the outcome of a dispatch effect.
+func (e *eval) settleDispatch(run *model.Run, stage *lang.Stage, o model.Outcome) {
+	sr := run.Stages[stage.ID]
+	run.Intents = model.DropIntent(run.Intents, o.Key)
+	if o.Err == "" {
+		run.Applied = model.AppendOnce(run.Applied, o.Key)
+		sr.Message = ""
+		sr.AgentRun = o.WorkflowRun
+		e.Logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
+		agent.AwaitReport(e.context(e.Cfg.PipelineFor(run), run), run, stage)
+		return
+	}
+	e.NoteRefused(run)
+	sr.Tries++
+	if o.Permanent {
+		e.agentError(run, stage, fmt.Sprintf("dispatching agent %s: %s", stage.Agent, o.Err))
+		return
+	}
+	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, model.Plural(sr.Tries, "time", "times"))
+	core.RetryWhenLimitEnds(sr, o.RetryAt) // the sweep comes back when a rate limit ends
+	sr.Status = model.StageRetrying
+	run.Status = model.RunWaiting
 	e.Logf("run %s: %s", run.ID, sr.Message)
 }

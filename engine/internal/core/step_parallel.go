@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -195,7 +196,7 @@ func branchEffect(run *model.Run, par *lang.Stage, key string) *lang.Stage {
 		}
 		switch b.Type {
 		case lang.StageAgent:
-			if DispatchKey(run, b) == key {
+			if agent.DispatchKey(run, b) == key {
 				return b
 			}
 		case lang.StageAction:

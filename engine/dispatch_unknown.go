@@ -6,7 +6,6 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/stage/agent"
 )
@@ -44,21 +43,21 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 		return
 	}
 	at := it.At.UTC().Format(time.RFC3339)
-	seen, runID, why := e.DispatchTrace(stage, it)
+	seen, runID, why := agent.DispatchTrace(e.context(e.Cfg.PipelineFor(run), run), stage, it)
 	switch {
-	case seen == core.TraceSeen:
+	case seen == agent.TraceSeen:
 		e.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, at, why)
 		e.settleDispatch(run, stage, model.Outcome{Key: it.Key, WorkflowRun: runID})
 		return
 	case e.Now.Before(it.InFlightUntil()):
 		e.InFlight(run, it)
 		return
-	case seen == core.TraceAbsent:
+	case seen == agent.TraceAbsent:
 		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.Intents.Unknown[it.Key] = it
 		e.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
 		return
-	case seen == core.TraceUnread && e.Now.Before(it.At.Add(model.MaxIntentLease)):
+	case seen == agent.TraceUnread && e.Now.Before(it.At.Add(model.MaxIntentLease)):
 		// Never sent again on a failed look-up: it may have been performed.
 		sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known yet (%s); looking again on the next event, and not sending it again meanwhile",
 			stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
@@ -73,27 +72,11 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 	e.Logf("run %s: %s", run.ID, sr.Message)
 }
 
-// settleDispatch records the outcome of a dispatch effect.
-func (e *eval) settleDispatch(run *model.Run, stage *lang.Stage, o model.Outcome) {
-	sr := run.Stages[stage.ID]
-	run.Intents = model.DropIntent(run.Intents, o.Key)
-	if o.Err == "" {
-		run.Applied = model.AppendOnce(run.Applied, o.Key)
-		sr.Message = ""
-		sr.AgentRun = o.WorkflowRun
-		e.Logf("run %s: agent %s dispatched for %s (attempt %d)", run.ID, stage.Agent, stage.ID, sr.Attempt)
-		agent.AwaitReport(e.context(e.Cfg.PipelineFor(run), run), run, stage)
-		return
+// settleDispatch records o, the outcome of the dispatch of run's attempt of agent stage s.
+func (e *eval) settleDispatch(run *model.Run, s *lang.Stage, o model.Outcome) {
+	if o.Err != "" {
+		e.NoteRefused(run)
 	}
-	e.NoteRefused(run)
-	sr.Tries++
-	if o.Permanent {
-		e.agentError(run, stage, fmt.Sprintf("dispatching agent %s: %s", stage.Agent, o.Err))
-		return
-	}
-	sr.Message = fmt.Sprintf("dispatching agent %s: %s; tried %d %s; trying again on the next event", stage.Agent, o.Err, sr.Tries, model.Plural(sr.Tries, "time", "times"))
-	core.RetryWhenLimitEnds(sr, o.RetryAt) // the sweep comes back when a rate limit ends
-	sr.Status = model.StageRetrying
-	run.Status = model.RunWaiting
-	e.Logf("run %s: %s", run.ID, sr.Message)
+	p := e.Cfg.PipelineFor(run)
+	e.apply(p, run, s, agent.Settle(e.context(p, run), run, s, o))
 }

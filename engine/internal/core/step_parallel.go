@@ -48,8 +48,8 @@ func (e *Eval) IsBranch(run *model.Run, stage *lang.Stage) bool {
 	return p != nil && BranchOf(p.Stage(sr.Parent), stage.ID) != nil
 }
 
-// notAt says why run does not stand at stage (see At), for a refused report.
-func notAt(run *model.Run, stage string) string {
+// NotAt says why run does not stand at stage (see At), for a refused report.
+func NotAt(run *model.Run, stage string) string {
 	sr := run.Stages[stage]
 	if sr == nil || sr.Parent == "" {
 		return fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stage)

@@ -76,8 +76,3 @@ func Ignored(f *model.AgentFailure, why string) string {
 	}
 	return fmt.Sprintf("the end of the workflow run %s for run %q, stage %q, attempt %d ignored: %s", ref, f.Run, f.Stage, f.Attempt, why)
 }
-
-// Refused is the log line of r, a report refused for why.
-func Refused(r *model.Report, why string) string {
-	return fmt.Sprintf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
-}

@@ -3,12 +3,10 @@ package agent
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
 )
@@ -42,36 +40,4 @@ func attemptNonce(c stage.Context, run *model.Run, stageID string, sr *model.Sta
 		strconv.Itoa(sr.Attempt), c.Now().UTC().Format(time.RFC3339Nano), c.Delivery(), c.Facts().PR.HeadSHA}, "\x00")))
 	sr.Nonce = prefix + hex.EncodeToString(sum[:8])
 	return sr.Nonce
-}
-
-// wrongNonce says why got, the nonce a report carries, is not the one of sr's live
-// attempt of s of run; "" when it is.
-func wrongNonce(c stage.Context, run *model.Run, s *lang.Stage, sr *model.StageRun, got string) string {
-	if !strings.HasPrefix(sr.Nonce, strconv.Itoa(sr.Attempt)+"-") {
-		if key := DispatchKey(run, s); !slices.Contains(run.Applied, key) && !hasIntent(run, key) {
-			return "this attempt's agent has not been dispatched yet: the report answers another dispatch"
-		}
-		return "this attempt was dispatched without a nonce (by an earlier version of the action); `/pipeline retry` dispatches it anew"
-	}
-	if got == "" {
-		return "it carries no nonce (the agent's workflow passes its dispatch's `nonce` input to the report)"
-	}
-	plain, tag, signed := strings.Cut(got, ".")
-	if plain != sr.Nonce {
-		return "its nonce is not the one of the stage's live attempt: it answers another dispatch (an earlier one, re-run or replayed)"
-	}
-	if signer := c.Signer(); signer != nil && (!signed || !signer.VerifyNonce(model.NonceMessage(c.Subject(), run.ID, s.ID, plain), tag)) {
-		return "its nonce is not signed with the state key"
-	}
-	return ""
-}
-
-// hasIntent reports whether run holds the intent of effect key.
-func hasIntent(run *model.Run, key string) bool {
-	for _, it := range run.Intents {
-		if it.Key == key {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,9 @@ package agent
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
@@ -63,4 +66,41 @@ func rule(s *lang.Stage, verdict, why string) stage.Decision {
 		}
 	}
 	return stage.FollowVerdict(s.Verdicts[verdict], verdict, why)
+}
+
+// wrongNonce says why got, the nonce a report carries, is not the one of sr's live
+// attempt of s of run; "" when it is.
+func wrongNonce(c stage.Context, run *model.Run, s *lang.Stage, sr *model.StageRun, got string) string {
+	if !strings.HasPrefix(sr.Nonce, strconv.Itoa(sr.Attempt)+"-") {
+		if key := DispatchKey(run, s); !slices.Contains(run.Applied, key) && !hasIntent(run, key) {
+			return "this attempt's agent has not been dispatched yet: the report answers another dispatch"
+		}
+		return "this attempt was dispatched without a nonce (by an earlier version of the action); `/pipeline retry` dispatches it anew"
+	}
+	if got == "" {
+		return "it carries no nonce (the agent's workflow passes its dispatch's `nonce` input to the report)"
+	}
+	plain, tag, signed := strings.Cut(got, ".")
+	if plain != sr.Nonce {
+		return "its nonce is not the one of the stage's live attempt: it answers another dispatch (an earlier one, re-run or replayed)"
+	}
+	if signer := c.Signer(); signer != nil && (!signed || !signer.VerifyNonce(model.NonceMessage(c.Subject(), run.ID, s.ID, plain), tag)) {
+		return "its nonce is not signed with the state key"
+	}
+	return ""
+}
+
+// hasIntent reports whether run holds the intent of effect key.
+func hasIntent(run *model.Run, key string) bool {
+	for _, it := range run.Intents {
+		if it.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Refused is the log line of r, a report refused for why.
+func Refused(r *model.Report, why string) string {
+	return fmt.Sprintf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
 }

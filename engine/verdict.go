@@ -11,10 +11,10 @@ import (
 // answered applies dec, which follows an answer of the work s sent out (its Answer is
 // set), and reports whether the run moved.
 func (e *eval) answered(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.Decision) bool {
-	if dec.Error != "" {
-		return e.agentError(run, s, dec.Error)
-	}
+	moved := true
 	switch {
+	case dec.Error != "":
+		moved = e.agentError(run, s, dec.Error)
 	case e.branchVerdict(run, s, dec.Verdict, dec.Why):
 	case dec.Rule != nil:
 		e.followRule(p, run, s, dec.Verdict, dec.Rule, dec.Why)
@@ -24,15 +24,15 @@ func (e *eval) answered(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec sta
 		e.leave(run, s, model.StageFailed, lang.TargetFail, fmt.Sprintf("%s, and stage %q has no on_%s", dec.Why, s.ID, dec.Verdict))
 	}
 	if dec.Answered.After(e.Now) {
-		// A clock behind GitHub's: what the move entered now counts as entered when the
-		// answer was given, so that the same answer cannot answer it too.
+		// A clock behind GitHub's: what the move entered now (a new attempt too) counts as
+		// entered when the answer was given, so that the same answer cannot answer it too.
 		for _, sr := range run.Stages {
 			if sr.EnteredAt.Equal(e.Now) {
 				sr.EnteredAt = dec.Answered
 			}
 		}
 	}
-	return true
+	return moved
 }
 
 // followRule follows a verdict's loop rule: its context is merged into the run's, and it

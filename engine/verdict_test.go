@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -24,4 +25,27 @@ func TestBranchVerdictGoesToTheJoin(t *testing.T) {
 	assert.Equal(t, "review", run.Stage)
 	assert.Equal(t, model.StageFailed, run.Stages["sec-review"].Status)
 	assert.Equal(t, "agent sec reported followup (attempt 1)", run.Stages["sec-review"].Message)
+}
+
+// A review from a clock ahead whose outputs do not match the schema is the stage's error:
+// the retry it makes counts as entered when the review was given, so the same review does
+// not answer (and fail) the retry too.
+func TestAgentReviewErrorRetriesOnce(t *testing.T) {
+	cfg := reviewAgentConfig(lang.DispatchAssign, "")
+	s := cfg.Pipelines[0].Stages[0]
+	s.OnError = &lang.ErrorPolicy{Retry: 1, Then: lang.TargetFail}
+	s.OutputsSchema = lang.NewOutputsSchema(lang.Pos{}, func(v any) error {
+		return fmt.Errorf("at /risk: missing")
+	})
+	f := prFacts()
+	st := waitingForReview(t, cfg, f)
+	now := t0.Add(time.Hour)
+	f.PR.Reviews = []model.Review{{Author: "copilot", State: model.ReviewApproved, CommitSHA: "aaaaaaaaaa", SubmittedAt: now.Add(5 * time.Second)}}
+	res := Step(cfg, st, model.Input{Key: "k2", Event: "pull_request_review.submitted"}, f, now)
+	run := res.State.Runs[0]
+	require.Equal(t, model.RunRunning, run.Status, "retried, not failed: %s", run.Message)
+	sr := run.Stages["review"]
+	assert.Equal(t, 2, sr.Attempt)
+	assert.Equal(t, now.Add(5*time.Second), sr.EnteredAt)
+	assert.Equal(t, 1, sr.Errors)
 }

@@ -6,10 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
 // answer is what came back for one attempt of one stage of one run, of the work the stage
@@ -30,12 +31,53 @@ func (e *eval) deliver(a answer) {
 			return
 		}
 	}
-	run, p, stage, why := e.StageAt(runID, stageID, attempt)
+	run, p, stage, why := e.stageAt(runID, stageID, attempt)
 	if why != "" {
 		a.refuse(e, why)
 		return
 	}
 	stageTypes[stage.Type].answer(e, p, run, stage, a)
+}
+
+// stageAt finds the run standing at attempt of stage (a stage of its pipeline, or a branch
+// of the parallel stage it stands at), or says why none does.
+func (e *eval) stageAt(runID, stageID string, attempt int) (*model.Run, *lang.Pipeline, *lang.Stage, string) {
+	var run *model.Run
+	for _, r := range e.St.Runs {
+		if r.ID == runID {
+			run = r
+		}
+	}
+	if run == nil {
+		for _, past := range e.St.Past {
+			if past.ID == runID {
+				return nil, nil, nil, fmt.Sprintf("the run is %s", past.Status)
+			}
+		}
+		return nil, nil, nil, "no such run on " + e.Subject()
+	}
+	if run.Status.Final() {
+		return nil, nil, nil, fmt.Sprintf("the run is %s", run.Status)
+	}
+	p := e.Cfg.PipelineFor(run)
+	if p == nil {
+		return nil, nil, nil, fmt.Sprintf("pipeline %q is no longer in the config", run.Pipeline)
+	}
+	if !run.At(stageID) || run.Stage != stageID && core.BranchOf(p.Stage(run.Stage), stageID) == nil {
+		return nil, nil, nil, core.NotAt(run, stageID)
+	}
+	stage := core.StageOrBranch(p, stageID)
+	if stage == nil {
+		return nil, nil, nil, fmt.Sprintf("%q is not an agent stage", stageID)
+	}
+	if sr := run.Stages[stageID]; sr == nil || sr.Attempt != attempt {
+		cur := 0
+		if sr != nil {
+			cur = sr.Attempt
+		}
+		return nil, nil, nil, fmt.Sprintf("the stage is at attempt %d, not %d", cur, attempt)
+	}
+	return run, p, stage, ""
 }
 
 func (a answer) target() (run, stage string, attempt int) {
@@ -55,21 +97,21 @@ func (a answer) refuse(e *eval, why string) {
 
 // badReport says what makes r no report at all, whatever it is for.
 func badReport(r *model.Report) string {
-	if !slices.Contains(Verdicts, r.Verdict) {
-		return fmt.Sprintf("unknown verdict %q (one of %s)", r.Verdict, strings.Join(Verdicts, ", "))
+	if !slices.Contains(agent.Verdicts, r.Verdict) {
+		return fmt.Sprintf("unknown verdict %q (one of %s)", r.Verdict, strings.Join(agent.Verdicts, ", "))
 	}
-	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > MaxOutputs {
-		return fmt.Sprintf("its outputs are not JSON or larger than %d bytes", MaxOutputs)
+	if b, err := json.Marshal(r.Outputs); err != nil || len(b) > agent.MaxOutputs {
+		return fmt.Sprintf("its outputs are not JSON or larger than %d bytes", agent.MaxOutputs)
 	}
 	return ""
 }
 
 func refuseReport(e *eval, r *model.Report, why string) {
-	e.Logf("report %s for run %q, stage %q, attempt %d refused: %s", r.Verdict, r.Run, r.Stage, r.Attempt, why)
+	e.Logf("%s", agent.Refused(r, why))
 }
 
 func ignoreFailure(e *eval, f *model.AgentFailure, why string) {
-	e.Logf("the end of the workflow run %s for run %q, stage %q, attempt %d ignored: %s", core.RunRef(f.RunID), f.Run, f.Stage, f.Attempt, why)
+	e.Logf("%s", agent.Ignored(f, why))
 }
 
 // noAnswers is embedded by the types that send no work out, so nothing answers them.

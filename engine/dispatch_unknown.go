@@ -6,8 +6,8 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
 // A dispatch whose outcome is unknown — its invocation ended without recording one, or
@@ -43,21 +43,21 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 		return
 	}
 	at := it.At.UTC().Format(time.RFC3339)
-	seen, runID, why := e.DispatchTrace(stage, it)
+	seen, runID, why := agent.DispatchTrace(e.context(e.Cfg.PipelineFor(run), run), stage, it)
 	switch {
-	case seen == core.TraceSeen:
+	case seen == agent.TraceSeen:
 		e.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, at, why)
 		e.settleDispatch(run, stage, model.Outcome{Key: it.Key, WorkflowRun: runID})
 		return
 	case e.Now.Before(it.InFlightUntil()):
 		e.InFlight(run, it)
 		return
-	case seen == core.TraceAbsent:
+	case seen == agent.TraceAbsent:
 		run.Intents = model.DropIntent(run.Intents, it.Key)
 		e.Intents.Unknown[it.Key] = it
 		e.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
 		return
-	case seen == core.TraceUnread && e.Now.Before(it.At.Add(model.MaxIntentLease)):
+	case seen == agent.TraceUnread && e.Now.Before(it.At.Add(model.MaxIntentLease)):
 		// Never sent again on a failed look-up: it may have been performed.
 		sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known yet (%s); looking again on the next event, and not sending it again meanwhile",
 			stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
@@ -70,4 +70,13 @@ func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Int
 	sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known (%s); it is not sent twice: waiting for the report, or `/pipeline retry`",
 		stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
 	e.Logf("run %s: %s", run.ID, sr.Message)
+}
+
+// settleDispatch records o, the outcome of the dispatch of run's attempt of agent stage s.
+func (e *eval) settleDispatch(run *model.Run, s *lang.Stage, o model.Outcome) {
+	if o.Err != "" {
+		e.NoteRefused(run)
+	}
+	p := e.Cfg.PipelineFor(run)
+	e.apply(p, run, s, agent.Settle(e.context(p, run), run, s, o))
 }

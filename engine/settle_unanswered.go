@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -43,7 +43,7 @@ func (e *eval) unanswered(o model.Outcome) bool {
 	}
 	ag := e.Cfg.Agent(stage.Agent)
 	sr := run.Stages[stage.ID]
-	if ag == nil || sr == nil || core.DispatchWriteAhead(ag.Dispatch) {
+	if ag == nil || sr == nil || agent.DispatchWriteAhead(ag.Dispatch) {
 		return false
 	}
 	target := ag.Label

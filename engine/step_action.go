@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
@@ -67,7 +68,7 @@ func (e *eval) action(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool 
 		sr.Status = model.StageActing
 	}
 	run.Status = model.RunRunning
-	if eff.Kind.WriteAhead() || (eff.Kind == model.EffectDispatch && core.DispatchWriteAhead(eff.Dispatch)) { // notifying an agent
+	if eff.Kind.WriteAhead() || (eff.Kind == model.EffectDispatch && agent.DispatchWriteAhead(eff.Dispatch)) { // notifying an agent
 		e.Intend(run, sr, &eff)
 	}
 	e.Effects = append(e.Effects, eff)

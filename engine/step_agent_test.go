@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -367,7 +368,7 @@ func TestAgentForgedMarkersDoNotCount(t *testing.T) {
 
 // The same report twice is the same as once: the second finds the stage moved on.
 func TestAgentSameReportTwiceEqualsOnce(t *testing.T) {
-	for _, v := range Verdicts {
+	for _, v := range agent.Verdicts {
 		cfg := agentConfig(t, lang.DispatchWorkflow)
 		f := prFacts()
 		res := atAnalyze(t, cfg, f)

@@ -8,6 +8,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/render"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
@@ -87,7 +88,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *model.Run, r *lang.EventReaction
 			event["message"] = message
 		}
 	}
-	eff, err := e.dispatchEffect(p, run, stage, ag, key)
+	eff, err := agent.DispatchEffect(e.context(p, run), run, stage, ag, key)
 	if err == nil {
 		err = core.WakeEffect(&eff, event, message)
 	}

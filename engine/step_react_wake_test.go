@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,7 +50,7 @@ func TestWakeAgentDispatchesWithTheEventOncePerDelivery(t *testing.T) {
 	assert.Equal(t, "1", eff.Inputs["attempt"], "the woken agent works on the attempt the run is at")
 	assert.LessOrEqual(t, len(eff.Inputs), 10)
 	for k := range eff.Inputs {
-		assert.Contains(t, DispatchInputs, k)
+		assert.Contains(t, agent.DispatchInputs, k)
 	}
 	var ctx map[string]any
 	require.NoError(t, json.Unmarshal([]byte(eff.Inputs["context"]), &ctx))

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -54,13 +53,6 @@ func TestContinueSessionWorkflow(t *testing.T) {
 	res = Step(plain, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, f, t0)
 	ctx = dispatchContext(t, res.Effects[0])
 	assert.NotContains(t, ctx, "continue_session")
-}
-
-func TestSessionID(t *testing.T) {
-	assert.Equal(t, "", core.SessionID(nil))
-	assert.Equal(t, "", core.SessionID(&model.StageRun{Outputs: map[string]any{"session_id": 42.0}}), "not a string")
-	assert.Equal(t, "", core.SessionID(&model.StageRun{Outputs: map[string]any{"session_id": strings.Repeat("x", model.MaxSessionID+1)}}))
-	assert.Equal(t, "abc", core.SessionID(&model.StageRun{Outputs: map[string]any{"session_id": "abc"}}))
 }
 
 // A comment dispatch ends with a line naming the session, made inert.

@@ -12,8 +12,6 @@ import (
 // Context bound to the run and applies the Decision it returns.
 type unit struct {
 	t stage.Type
-	noBranch
-	noAnswers
 }
 
 func (u unit) arm(s *lang.Stage, sr *model.StageRun, now time.Time) { u.t.Arm(s, sr, now) }
@@ -35,6 +33,26 @@ func (u unit) deadline(kind string) deadlineHandler {
 
 func (u unit) worker(s *lang.Stage) (kind, name string) { return u.t.Worker(s) }
 
+func (u unit) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
+	bt, ok := u.t.(stage.Branching)
+	if ok {
+		e.apply(p, run, b, bt.Branch(e.context(p, run), run, b))
+	}
+	return ok
+}
+
+func (u unit) answer(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage, a answer) {
+	at, ok := u.t.(stage.Answers)
+	switch {
+	case !ok:
+		noAnswers{}.answer(e, p, run, s, a)
+	case a.report != nil:
+		e.apply(p, run, s, at.Report(e.context(p, run), run, s, a.report))
+	default:
+		e.apply(p, run, s, at.Failure(e.context(p, run), run, s, a.failure))
+	}
+}
+
 func (u unit) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
 	if gu, ok := u.t.(stage.Guarded); ok {
 		return gu.Recheck(g, s)
@@ -51,6 +69,9 @@ func (u unit) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool 
 
 // apply carries out dec, a type's decision of run at s, and reports whether the run moved.
 func (e *eval) apply(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.Decision) bool {
+	if dec.Answer != (stage.Answer{}) {
+		return e.answered(p, run, s, dec)
+	}
 	if dec.Rule != nil {
 		return e.follow(p, run, s, dec)
 	}

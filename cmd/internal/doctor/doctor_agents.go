@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
 // agentWorkflowNames checks the workflow of every `dispatch: workflow` agent on its ref:
@@ -55,12 +55,12 @@ func (d *doctor) agentWorkflowNames(ctx context.Context) []string {
 func (d *doctor) checkAgentWorkflow(a *lang.Agent, w *workflow, ref string) {
 	if _, ok := w.on["workflow_dispatch"]; !ok {
 		d.add(findingProblem, fmt.Sprintf("agent %s: %s on %s does not listen to workflow_dispatch", a.Name, w.path, ref),
-			fmt.Sprintf("add `workflow_dispatch:` with the inputs %s to its `on:`", strings.Join(engine.DispatchInputs, ", ")))
+			fmt.Sprintf("add `workflow_dispatch:` with the inputs %s to its `on:`", strings.Join(agent.DispatchInputs, ", ")))
 		return
 	}
 	declared := w.inputs()
 	var missing []string
-	for _, in := range engine.DispatchInputs {
+	for _, in := range agent.DispatchInputs {
 		if !slices.Contains(declared, in) {
 			missing = append(missing, in)
 		}

@@ -14,9 +14,9 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
-	"github.com/org/pipeline-action/engine"
 )
 
 const ReportUsage = `usage: pipeline-action report --run ID --stage ID --attempt N --nonce N --verdict V [flags]
@@ -59,7 +59,7 @@ the report would break the state's budget, 2 bad usage
 
 // maxOutputsBytes bounds the outputs a report may carry: they are kept in the state,
 // which a comment of at most 65536 characters mirrors.
-const maxOutputsBytes = engine.MaxOutputs
+const maxOutputsBytes = agent.MaxOutputs
 
 // reportRun and reportStage are what run and stage ids look like (docs/language.md, names).
 var (
@@ -157,8 +157,8 @@ func reportOf(runID, stage, attempt, verdict, nonce string) (model.Report, strin
 		return rep, fmt.Sprintf("--run %q is not a run id (<pipeline>/<pr>/<n>, as the dispatch's run input gives it)", rep.Run)
 	case !reportStage.MatchString(rep.Stage):
 		return rep, fmt.Sprintf("--stage %q is not a stage id", rep.Stage)
-	case !slices.Contains(engine.Verdicts, rep.Verdict):
-		return rep, fmt.Sprintf("unknown verdict %q: one of %s", rep.Verdict, strings.Join(engine.Verdicts, ", "))
+	case !slices.Contains(agent.Verdicts, rep.Verdict):
+		return rep, fmt.Sprintf("unknown verdict %q: one of %s", rep.Verdict, strings.Join(agent.Verdicts, ", "))
 	}
 	n, err := strconv.Atoi(attempt)
 	if err != nil || n < 1 {

@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -37,7 +37,7 @@ func reportOutAt(t *testing.T, now func() time.Time, env map[string]string, stdi
 func TestReportUsageMistakes(t *testing.T) {
 	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets"}
 	big := filepath.Join(t.TempDir(), "big.json")
-	require.NoError(t, os.WriteFile(big, []byte(`{"x":"`+strings.Repeat("a", engine.MaxOutputs)+`"}`), 0o600))
+	require.NoError(t, os.WriteFile(big, []byte(`{"x":"`+strings.Repeat("a", agent.MaxOutputs)+`"}`), 0o600))
 	cases := []struct {
 		args  []string
 		stdin string

@@ -1,3 +1,3 @@
-// Package agentreview finds an agent's own pull request review that gives its stage's
-// verdict, and turns it into the report of the stage's live attempt.
+// Package agentreview tells when the verdict an agent gave by its review no longer stands:
+// the review was dismissed.
 package agentreview

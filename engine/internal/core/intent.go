@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
 
@@ -90,4 +91,18 @@ func OpenIntent(run *model.Run) (model.Intent, bool) {
 		return model.Intent{}, false
 	}
 	return run.Intents[0], true
+}
+
+// dispatchTarget is what a dispatch effect names that a look-up finds it by: its workflow
+// file, its label or its assignee.
+func dispatchTarget(eff model.Effect) string {
+	switch {
+	case eff.Dispatch == lang.DispatchWorkflow:
+		return eff.Workflow
+	case eff.Dispatch == lang.DispatchLabel && len(eff.Labels) > 0:
+		return eff.Labels[0]
+	case eff.Dispatch == lang.DispatchAssign && len(eff.Assignees) > 0:
+		return eff.Assignees[0]
+	}
+	return ""
 }

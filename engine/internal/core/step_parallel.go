@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -47,8 +48,8 @@ func (e *Eval) IsBranch(run *model.Run, stage *lang.Stage) bool {
 	return p != nil && BranchOf(p.Stage(sr.Parent), stage.ID) != nil
 }
 
-// notAt says why run does not stand at stage (see At), for a refused report.
-func notAt(run *model.Run, stage string) string {
+// NotAt says why run does not stand at stage (see At), for a refused report.
+func NotAt(run *model.Run, stage string) string {
 	sr := run.Stages[stage]
 	if sr == nil || sr.Parent == "" {
 		return fmt.Sprintf("the run is at stage %q, not %q", run.Stage, stage)
@@ -195,7 +196,7 @@ func branchEffect(run *model.Run, par *lang.Stage, key string) *lang.Stage {
 		}
 		switch b.Type {
 		case lang.StageAgent:
-			if DispatchKey(run, b) == key {
+			if agent.DispatchKey(run, b) == key {
 				return b
 			}
 		case lang.StageAction:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -35,7 +36,7 @@ func (e *Eval) FindEffect(key string) (*model.Run, *lang.Stage) {
 			continue
 		}
 		stage := p.Stage(run.Stage)
-		if stage != nil && stage.Type == lang.StageAgent && DispatchKey(run, stage) == key {
+		if stage != nil && stage.Type == lang.StageAgent && agent.DispatchKey(run, stage) == key {
 			return run, stage
 		}
 		if stage != nil && stage.Type == lang.StageParallel {

@@ -54,6 +54,7 @@ type Context struct {
 	Emitted  []model.Effect
 	Intended []model.Effect
 	Log      []string
+	Agents
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".

@@ -1,7 +1,14 @@
-package engine
+package agent
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
 )
 
 // A report is for one dispatch, once. Each attempt of an agent stage has a nonce, made
@@ -18,6 +25,19 @@ import (
 
 // dispatchNonce is the nonce the dispatch of sr's attempt carries: signed with the state
 // key when there is one.
-func (e *eval) dispatchNonce(run *model.Run, stageID string, sr *model.StageRun) string {
-	return model.SignedNonce(e.Dispatch.Nonces, e.Subject(), run.ID, stageID, e.AttemptNonce(run, stageID, sr))
+func dispatchNonce(c stage.Context, run *model.Run, stageID string, sr *model.StageRun) string {
+	return model.SignedNonce(c.Signer(), c.Subject(), run.ID, stageID, attemptNonce(c, run, stageID, sr))
+}
+
+// attemptNonce returns the nonce of sr's current attempt of stage stageID of run, made
+// first if that attempt has none yet.
+func attemptNonce(c stage.Context, run *model.Run, stageID string, sr *model.StageRun) string {
+	prefix := strconv.Itoa(sr.Attempt) + "-"
+	if strings.HasPrefix(sr.Nonce, prefix) {
+		return sr.Nonce
+	}
+	sum := sha256.Sum256([]byte(strings.Join([]string{"pipeline-action:nonce", c.Subject(), run.ID, stageID,
+		strconv.Itoa(sr.Attempt), c.Now().UTC().Format(time.RFC3339Nano), c.Delivery(), c.Facts().PR.HeadSHA}, "\x00")))
+	sr.Nonce = prefix + hex.EncodeToString(sum[:8])
+	return sr.Nonce
 }

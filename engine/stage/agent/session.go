@@ -1,13 +1,13 @@
-package core
+package agent
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/model"
-
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage"
 )
 
 // continue_session on an agent stage: each new attempt of the stage asks the agent to wake
@@ -24,7 +24,7 @@ import (
 // OutputSessionID is the output of a report that names the agent's session.
 const OutputSessionID = "session_id"
 
-// sessionID returns the session id the stage's last report gave, or "".
+// SessionID returns the session id the stage's last report gave, or "".
 func SessionID(sr *model.StageRun) string {
 	if sr == nil || sr.Outputs == nil {
 		return ""
@@ -36,13 +36,13 @@ func SessionID(sr *model.StageRun) string {
 	return id
 }
 
-// ContinueSession adds what continue_session passes to the dispatch effect eff of stage,
+// continueSession adds what continue_session passes to the dispatch effect eff of s,
 // whose context (for a workflow or repository dispatch) is ctx.
-func (e *Eval) ContinueSession(run *model.Run, stage *lang.Stage, ag *lang.Agent, eff *model.Effect, ctx map[string]any) {
-	if !stage.ContinueSession {
+func continueSession(c stage.Context, run *model.Run, s *lang.Stage, ag *lang.Agent, eff *model.Effect, ctx map[string]any) {
+	if !s.ContinueSession {
 		return
 	}
-	sr := run.Stages[stage.ID]
+	sr := run.Stages[s.ID]
 	id := SessionID(sr)
 	switch ag.Dispatch {
 	case lang.DispatchWorkflow, lang.DispatchRepositoryDispatch:
@@ -57,6 +57,6 @@ func (e *Eval) ContinueSession(run *model.Run, stage *lang.Stage, ag *lang.Agent
 		}
 		eff.Body += "\n" + line
 	default:
-		e.Logf("run %s: %s: continue_session: a %s dispatch carries no session; agent %s reads the pull request", run.ID, stage.ID, ag.Dispatch, ag.Name)
+		c.Logf("run %s: %s: continue_session: a %s dispatch carries no session; agent %s reads the pull request", run.ID, s.ID, ag.Dispatch, ag.Name)
 	}
 }

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+)
+
+// env is what templates of run read: its context, the pipeline's variables, the stages'
+// outputs, the facts, the run and its subject.
+func (e *eval) env(p *lang.Pipeline, run *model.Run) lang.Env {
+	stages := map[string]any{}
+	for id, sr := range run.Stages {
+		outs := sr.Outputs
+		if outs == nil {
+			outs = map[string]any{}
+		}
+		stages[id] = map[string]any{"outputs": outs, "status": string(sr.Status), "attempt": sr.Attempt, "verdict": sr.Verdict}
+	}
+	ctx := map[string]any{}
+	for k, v := range run.Context {
+		ctx[k] = v
+	}
+	env := lang.Env{"github": model.FactsEnv(e.Facts), "context": ctx, "stages": stages,
+		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
+		"subject": map[string]any{"repo": e.Facts.Repo, "number": e.Facts.PR.Number}}
+	e.issueEnv(run, env)
+	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
+		env["outputs"] = sr.Outputs
+	}
+	env["variables"] = e.RunVariables(p, run, env)
+	env["shared"] = e.SharedVariables()
+	if b := e.branchesEnv(p, run); b != nil {
+		env["branches"] = b
+	}
+	names := make([]any, len(e.Cfg.Agents))
+	for i, a := range e.Cfg.Agents {
+		names[i] = a.Name
+	}
+	env["agents"] = names
+	return env
+}

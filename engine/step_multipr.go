@@ -10,8 +10,8 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// Multi-PR runs (`scope: multi-pr`). Their subject is an issue, as that of an issue's run
-//: they start on issues.* events and keep their state on the issue. Their
+// Multi-PR runs (`scope: multi-pr`). Their subject is an issue, as that of an issue's run:
+// they start on issues.* events and keep their state on the issue. Their
 // pull requests may live in other repositories:
 //
 //   - A pull request is named by a reference "owner/name#N" (PRRef). In a multi-PR run every

@@ -16,8 +16,8 @@ import (
 
 // The `wake_agent` reaction of on_events: a dispatch of the reaction's `agent` (by default
 // the agent of the stage the run is at) carrying the event, once per delivery of the event
-// (per head commit for a push). It builds the dispatch as an agent stage does
-//, with `action: wake` and the event under "event" in the `context` input
+// (per head commit for a push). It builds the dispatch as an agent stage does,
+// with `action: wake` and the event under "event" in the `context` input
 // ({name, delivery, actor, head_sha, message}), so that a workflow_dispatch keeps to the
 // inputs of DispatchInputs. The run does not move: the woken agent works on the attempt
 // the run is at, and reports for it as usual.

@@ -105,7 +105,7 @@ type Agent struct {
 	// verdict (ReviewLogin).
 	Login string
 	// Listener is what receives a comment or label dispatch: ListenerWorkflow (also when
-	// "") or ListenerApp (load/validate_token.go).
+	// "") or ListenerApp.
 	Listener string
 }
 

@@ -53,8 +53,8 @@ type Effect struct {
 	// Webhook is the request of a webhook stage.
 	Webhook *WebhookCall `json:"webhook,omitempty"`
 	// Repo is the repository (owner/name) of pull request Number when it is not the
-	// subject's: a merge of a multi-PR run's pull request in another repository
-	//. "" means the subject's repository.
+	// subject's: a merge of a multi-PR run's pull request in another repository.
+	// "" means the subject's repository.
 	Repo string `json:"repo,omitempty"`
 }
 
@@ -115,8 +115,8 @@ type Input struct {
 	// ended without one. Each applies to the run and stage attempt it names.
 	Report       *Report
 	AgentFailure *AgentFailure
-	// Nonces signs dispatch nonces and verifies those reports echo, with the state key
-	//; nil without a key.
+	// Nonces signs dispatch nonces and verifies those reports echo, with the state key;
+	// nil without a key.
 	Nonces NonceSigner
 	// Visits is Result.Visits of the Step or Settle before, in the same invocation: the
 	// stages entered in this event so far (see moveGuard).

@@ -28,8 +28,7 @@ type Report struct {
 	Attempt int            `json:"attempt"`
 	Verdict string         `json:"verdict"`
 	Outputs map[string]any `json:"outputs,omitempty"`
-	// Nonce echoes the dispatch's `nonce` input: only the live attempt's counts
-	//.
+	// Nonce echoes the dispatch's `nonce` input: only the live attempt's counts.
 	Nonce string `json:"nonce,omitempty"`
 }
 

@@ -72,8 +72,8 @@ type State struct {
 	CommentsRead int64  `json:"comments_read,omitempty"`
 	StateComment string `json:"state_comment,omitempty"`
 	// Refused are the people last answered that a command of theirs was refused, and
-	// how the runs stood then: another refusal before the runs move gets no reply
-	//. Oldest first, at most MaxRefused.
+	// how the runs stood then: another refusal before the runs move gets no reply.
+	// Oldest first, at most MaxRefused.
 	Refused []Refusal `json:"refused,omitempty"`
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs.
@@ -164,8 +164,8 @@ type Run struct {
 	// when the run first saw that head after seeing another (zero while it has seen one
 	// head only). GitHub tells when a comment, a label or a dismissal was made but not
 	// when a commit was pushed, so what people did before HeadSince may have been done on
-	// an older head: at a human stage it counts for the head it was given on only
-	//. Seeing a head late only makes more of it stale, never less.
+	// an older head: at a human stage it counts for the head it was given on only.
+	// Seeing a head late only makes more of it stale, never less.
 	Head      string       `json:"head,omitempty"`
 	HeadSince time.Time    `json:"head_since,omitzero"`
 	History   []Transition `json:"history,omitempty"`

@@ -61,7 +61,7 @@ func (c *Client) dispatch(ctx context.Context, e model.Effect) model.Outcome {
 			return model.Outcome{Key: e.Key, Err: msg, Permanent: true}
 		}
 	}
-	return model.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
+	return model.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)}
 }
 
 // dispatchWorkflow sends a workflow_dispatch and returns the id of the workflow run it

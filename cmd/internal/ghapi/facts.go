@@ -27,8 +27,8 @@ type Snapshot struct {
 	State state.BranchRead
 	// Warnings are what was not read in full (SnapshotIssue), for the job log.
 	Warnings []string
-	// Statuses are the action's own commit statuses on a pull request's head, by context
-	// (statuses.go); they are not among the facts' checks.
+	// Statuses are the action's own commit statuses on a pull request's head, by context;
+	// they are not among the facts' checks.
 	Statuses map[string]string
 
 	commentNodes map[int64]string // the comments read: id → node id
@@ -89,7 +89,7 @@ type checkContext struct {
 type prFields struct {
 	Number            int
 	Title             string
-	Body              string // closing keywords, where GitHub links no issue (closing.go)
+	Body              string // closing keywords, where GitHub links no issue
 	State             string
 	IsDraft           bool
 	Merged            bool
@@ -124,10 +124,10 @@ type prFields struct {
 			}
 		}
 	} `graphql:"commits(last: 1)"`
-	Contributors contributorsConn `graphql:"contributors: commits(last: 100)"` // contributors.go
+	Contributors contributorsConn `graphql:"contributors: commits(last: 100)"`
 	// The oldest comments, where the state comment is (the action posts it on the first
 	// event that concerns the subject), and the newest; those between are read only back
-	// to what the state has read (comments.go).
+	// to what the state has read.
 	Comments struct {
 		PageInfo pageForward
 		Nodes    []commentNode
@@ -235,7 +235,7 @@ type reviewNode struct {
 // commentNode is an issue comment: fullDatabaseId, not databaseId (an Int, which
 // comment ids outgrew), and who last edited it, for state.Check.
 type commentNode struct {
-	Id                  string // the node id: the state remembers its state comment's (comments.go)
+	Id                  string // the node id: the state remembers its state comment's
 	FullDatabaseId      bigInt
 	Author              *actor
 	ViewerDidAuthor     bool
@@ -333,7 +333,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 	s.Config = cfg
 	s.Facts = &model.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
 	if t := q.Repository.DefaultBranchRef; t != nil && t.Target != nil {
-		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
+		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes)
 	}
 	pr := q.Repository.PullRequest
 	if pr == nil {
@@ -343,8 +343,8 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
-	s.Statuses = ownStatuses(pr)                                     // statuses.go
-	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch) // closing.go
+	s.Statuses = ownStatuses(pr)
+	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch)
 	s.addComments(pr.Comments.Nodes)
 	s.addComments(pr.Recent.Nodes)
 	s.gap = commentsGap(pr)
@@ -387,7 +387,7 @@ func pullRequest(pr *prFields, repo string) *model.PullRequest {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	out.CreatedAt = pr.CreatedAt.Time
-	out.Contributors = contributors(pr.Contributors) // contributors.go
+	out.Contributors = contributors(pr.Contributors)
 	if pr.ClosingIssuesReferences != nil {
 		for _, n := range pr.ClosingIssuesReferences.Nodes {
 			// An issue of another repository ("Fixes other/repo#3") is not this one's #3.
@@ -423,7 +423,7 @@ func pullRequest(pr *prFields, repo string) *model.PullRequest {
 		}
 		for _, cx := range n.Commit.StatusCheckRollup.Contexts.Nodes {
 			if cx.Typename == "StatusContext" && IsOwnStatus(cx.StatusContext.Context) {
-				continue // the action's own (statuses.go): no gate waits on it
+				continue // the action's own: no gate waits on it
 			}
 			out.Checks = append(out.Checks, checkResult(cx))
 		}

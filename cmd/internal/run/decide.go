@@ -30,7 +30,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		return res, nil, err
 	}
 	r.logLines(res.Log)
-	if err := reportBudget(ev.Report, rd.store, res.State); err != nil { // budget.go
+	if err := reportBudget(ev.Report, rd.store, res.State); err != nil {
 		return res, nil, err
 	}
 	done := &doneGuard{number: number}
@@ -41,7 +41,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		saved := res.State
 		intent := rd.change(ev, res.State)
 		intent.Intent = true
-		if r.dry == nil { // dryrun.go: a dry invocation saves no intent
+		if r.dry == nil { // a dry invocation saves no intent
 			if rd.ver, err = saveIntents(ctx, rd.store, intent, number, res, rd.ver); err != nil {
 				return res, nil, err
 			}
@@ -55,7 +55,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		in.DoneBy = res.DoneBy // a subject done in this event is done for the rounds after
 		settled := res.State
 		res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
-		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil { // facts_extra.go
+		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil {
 			return res, nil, err
 		} else if read {
 			res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
@@ -69,7 +69,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 // recorded in the facts, so later stages of the same invocation see it.
 func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *model.Facts, st *model.State, effects []model.Effect, done *doneGuard) []model.Outcome {
 	if r.dry != nil {
-		return r.performDry(facts, effects) // dryrun.go
+		return r.performDry(facts, effects)
 	}
 	outcomes := make([]model.Outcome, 0, len(effects))
 	for _, e := range effects {
@@ -78,7 +78,7 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *mo
 			outcomes = append(outcomes, o)
 			continue
 		}
-		o := r.perform(ctx, client, e) // webhooks.go
+		o := r.perform(ctx, client, e)
 		done.note(st, e, o)
 		if o.Err == "" {
 			r.act.Infof("pipeline-action: %s done", e.Key)

@@ -48,7 +48,7 @@ func (r *Runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 	if reported > 0 {
 		prs = append(prs, reported)
 	}
-	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch) // run_multipr.go
+	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
 	if err != nil && reported > 0 && notAPullRequest(err) {
 		r.act.Infof("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s (in a multi-pr run, it may be one of its stage's config.repo: read next)", number, reported, ev.Repo)
 		snap, err = client.SnapshotIssueWith(ctx, number, ev.follow, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
@@ -93,7 +93,7 @@ func (a *attempt) saved(before, after *model.State) {
 	a.followers = append([]model.Follower(nil), after.Followers...)
 	if a.issue {
 		a.associated = model.NewAssociations(before, after)
-		a.refs = model.NewRefAssociations(before, after) // run_multipr.go
+		a.refs = model.NewRefAssociations(before, after)
 	}
 }
 
@@ -104,7 +104,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	if ev.follower != nil {
 		return nil // recording a follower: the issue is being evaluated already
 	}
-	errs := r.followRefs(ctx, client, ev, number, key, a) // run_multipr.go
+	errs := r.followRefs(ctx, client, ev, number, key, a)
 	if a.issue {
 		prs := make([]int, 0, len(a.associated))
 		for n := range a.associated {
@@ -146,7 +146,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 // applyToIssueFacts is applyToFacts for an issue's invocation: a merge or a label on one of
 // its pull requests, or a label on the issue.
 func applyToIssueFacts(f *model.Facts, e model.Effect) {
-	if e.Repo != "" { // run_multipr.go: a pull request of another repository
+	if e.Repo != "" { // a pull request of another repository
 		applyToOtherFacts(f, e)
 		return
 	}

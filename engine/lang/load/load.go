@@ -157,7 +157,7 @@ func (l *loader) parseFiles(files []SourceFile) []*source {
 		l.use(d)
 		if d.root = l.parse(f.Src); d.root != nil {
 			docs = append(docs, d)
-			l.labelLengths(d.root) // load_label_limit.go
+			l.labelLengths(d.root)
 		}
 	}
 	return docs
@@ -178,7 +178,7 @@ func (l *loader) topLevel(docs []*source) topKeys {
 	for _, d := range docs {
 		l.use(d)
 		known := []string{"version", "settings", "agents", "groups", "pipelines"}
-		if l.pipelineSettings(d.root) { // load_custom_gates.go
+		if l.pipelineSettings(d.root) {
 			known = append(known, "pipeline_settings")
 		}
 		top := l.fields(d.root, "config", section{where: "the config", known: known})

@@ -37,7 +37,7 @@ func (sl *stageLoader) actionConfig(c entry, f map[string]entry, a string, out *
 		if e, ok := f["remove"]; ok {
 			out.Remove = sl.labelList(e)
 		}
-	case lang.ActionSetVariable, lang.ActionSetShared: // engine/step_variables.go
+	case lang.ActionSetVariable, lang.ActionSetShared:
 		sl.variableConfig(c, f, out, where)
 	case lang.ActionNotify:
 		if e, ok := f["target"]; ok {

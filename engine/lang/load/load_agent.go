@@ -59,7 +59,7 @@ func (sl *stageLoader) agentKeys(n *yaml.Node, f map[string]entry, s *lang.Stage
 		s.Values = sl.keyValues(e, "config of "+where)
 	}
 	if e, ok := f["outputs_schema"]; ok {
-		s.OutputsSchema = sl.outputsSchema(e.val, where) // load_outputs_schema.go
+		s.OutputsSchema = sl.outputsSchema(e.val, where)
 	}
 }
 

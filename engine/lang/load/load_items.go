@@ -103,7 +103,7 @@ func (l *loader) actionItem(e entry, keys []string, where string) (lang.ActionIt
 				return item, false
 			}
 		}
-		if a == lang.ActionSetVariable || a == lang.ActionSetShared { // load_variables.go
+		if a == lang.ActionSetVariable || a == lang.ActionSetShared {
 			if !l.variableItem(v, f, a, where) {
 				return item, false
 			}

@@ -54,7 +54,7 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 	if v, ok := f["variables"]; ok {
 		p.Variables = l.keyValues(v, "variables of "+where)
 	}
-	l.dormantKeys(f, p, where) // load_dormant.go
+	l.dormantKeys(f, p, where)
 	if v, ok := f["on_complete"]; ok {
 		p.OnComplete = l.actionItems(v, where)
 	}

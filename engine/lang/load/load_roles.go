@@ -100,7 +100,7 @@ func (l *loader) agent(e entry) *lang.Agent {
 		a.Listener, _ = l.enum(v, listenerKinds)
 	}
 	if v, ok := f["login"]; ok {
-		a.Login = l.agentLogin(v) // load_agent_login.go
+		a.Login = l.agentLogin(v)
 	}
 	return a
 }

@@ -59,7 +59,7 @@ func (l *loader) settings(e entry) {
 		}
 	}
 	if v, ok := f["custom_gates"]; ok {
-		l.customGates(v) // load_custom_gates.go
+		l.customGates(v)
 	}
 	if v, ok := f["approvals"]; ok {
 		af := l.fields(v.val, "approvals", section{where: `"settings.approvals"`, known: []string{"allow_contributors"}})

@@ -20,7 +20,7 @@ func (sl *stageLoader) variableConfig(c entry, f map[string]entry, out *lang.Act
 			out.Name = name
 		}
 	}
-	out.Pipeline = sl.enableTarget(f) // load_dormant.go
+	out.Pipeline = sl.enableTarget(f)
 	e, ok := f["value"]
 	if !ok {
 		sl.errorf(c.val, kindKey, "missing required key %q in %s", "value", where)
@@ -37,7 +37,7 @@ func (l *loader) variableItem(v *yaml.Node, f map[string]entry, a, where string)
 			l.errorf(e.val, kindValue, "%q is not a variable name; use letters, digits and %q, starting with a letter or %q", name, "_", "_")
 		}
 	}
-	l.enableTarget(f) // load_dormant.go
+	l.enableTarget(f)
 	if _, ok := f["value"]; !ok {
 		l.errorf(v, kindKey, "missing required key %q in %q of %s", "value", a, where)
 	}

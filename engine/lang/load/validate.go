@@ -11,7 +11,7 @@ import (
 // This file holds what the validation passes share. A pass looks at a whole loaded
 // config, once every pipeline, agent and group is known, and returns its errors and
 // warnings with the position of the offending value. Load runs the passes in
-// `validators` (validate_register.go) after a config has loaded without errors.
+// `validators` after a config has loaded without errors.
 
 // Error kinds of the validation passes (the loader's are in load_yaml.go).
 const (

@@ -6,8 +6,8 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// checkMultiPRScopes: a `scope: multi-pr` pipeline's runs have an issue as their subject
-// (engine/step_multipr.go), so its trigger is an issues.* event.
+// checkMultiPRScopes: a `scope: multi-pr` pipeline's runs have an issue as their subject,
+// so its trigger is an issues.* event.
 func checkMultiPRScopes(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	f := &findings{}
 	for _, p := range cfg.Pipelines {

@@ -14,22 +14,22 @@ type pass struct {
 // without errors. Each returns its errors and its warnings; warnings go to
 // Config.Warnings, and the findings of all passes are sorted together by position.
 var validators = []pass{
-	{check: checkMultiPRScopes}, // validate_multipr.go
+	{check: checkMultiPRScopes},
 	{check: checkSubPipelines},
 	{check: checkAgents},
 	{check: checkGroups},
 	{check: checkRestarts},
-	{check: checkReactions}, // validate_reactions.go
+	{check: checkReactions},
 	{check: checkActionLoops},
 	{check: checkStageRefs},
 	{check: checkWebhooks},
 	{check: checkReachable, warnsOnly: true},
 	{check: checkUnusedPipelines, warnsOnly: true},
-	{check: checkBranchMerges},                 // validate_branch_merge.go
-	{check: checkTokenEvents, warnsOnly: true}, // validate_token.go
-	{check: checkIssueScopes},                  // validate_scope.go
-	{check: checkTargets},                      // validate_targets.go
-	{check: checkUpdateBranch},                 // validate_update_branch.go
+	{check: checkBranchMerges},
+	{check: checkTokenEvents, warnsOnly: true},
+	{check: checkIssueScopes},
+	{check: checkTargets},
+	{check: checkUpdateBranch},
 	{check: checkUpdateToken, warnsOnly: true},
 }
 

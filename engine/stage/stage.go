@@ -38,6 +38,7 @@ type Context interface {
 	// the facts, for the run: blocked when a required one does not pass, failed when one
 	// decidedly fails.
 	Conditions(s *lang.Stage) (results []model.GateResult, blocked, failed bool)
+	Actions
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
@@ -53,6 +54,9 @@ type Decision struct {
 	// not move the run (notify_and_wait, no target) keeps it waiting at the stage.
 	Rule     *lang.Rule
 	RuleKind string
+	// Move, when set, is a move of the kernel's the type asks for (Who: who may lift a hold).
+	Move Move
+	Who  string
 }
 
 // Follow follows rule, the stage's rule of kind (model.RuleOnFail …), saying why.

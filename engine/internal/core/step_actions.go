@@ -200,15 +200,3 @@ func (e *Eval) PlanAssign(eff model.Effect, assignees []string, group string) Pl
 	}
 	return PlannedAction{Eff: eff}
 }
-
-// NewActionStage reports whether the action of stage is planned by actionplan.Stage.
-func NewActionStage(stage *lang.Stage) bool {
-	switch stage.Action {
-	case lang.ActionLabel, lang.ActionCloseIssue, lang.ActionCreateIssue, lang.ActionNotify, lang.ActionRequestReviewers, lang.ActionAssign,
-		lang.ActionSetVariable, lang.ActionSetShared, lang.ActionUpdateBranch:
-		return true
-	case lang.ActionComment:
-		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil
-	}
-	return false
-}

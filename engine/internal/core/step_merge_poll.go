@@ -14,17 +14,3 @@ func (e *Eval) MergeabilityDue(_ *lang.Pipeline, run *model.Run, _ *lang.Stage, 
 	e.MergePolls[run.ID] = d
 	return false
 }
-
-// MergeabilityKnown drops sr's mergeability poll: GitHub has answered.
-func MergeabilityKnown(sr *model.StageRun) {
-	kept := sr.Deadlines[:0]
-	for _, d := range sr.Deadlines {
-		if d.Kind != model.DeadlineMergeability {
-			kept = append(kept, d)
-		}
-	}
-	if len(kept) == 0 {
-		kept = nil
-	}
-	sr.Deadlines = kept
-}

@@ -54,6 +54,8 @@ type Context struct {
 	Emitted  []model.Effect
 	Intended []model.Effect
 	Log      []string
+	// Acts is what the Actions of the Context give and record.
+	Acts
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".

@@ -92,33 +92,3 @@ func (e *eval) loop(run *model.Run, stage *lang.Stage, rule *lang.Rule, name, wh
 	e.MarkNext(nil, "")
 	return true
 }
-
-// mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
-// notify and label, then go to `then` (or its target), else keep waiting for the conflicts
-// to be resolved.
-func (e *eval) mergeOnConflict(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
-	rule := stage.OnConflict
-	e.ruleEffects(p, run, stage, rule, model.RuleOnConflict)
-	target := rule.Then
-	if target == "" {
-		target = rule.Goto
-	}
-	if target == "" {
-		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
-	}
-	e.leave(run, stage, model.StageFailed, target, "the pull request has conflicts with its base branch")
-	return true
-}
-
-// mergeOnCIFailure applies merge_pr's on_ci_failure when a check on the head has failed. It
-// reports whether the run moved; when it did not (a rule of notify and label alone), the
-// stage waits.
-func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *model.Run, stage *lang.Stage, failed string) bool {
-	rule := stage.OnCIFailure
-	e.ruleEffects(p, run, stage, rule, model.RuleOnCIFailure)
-	why := "CI failed on " + model.Short(e.Facts.PR.HeadSHA) + ": " + failed
-	if e.loop(run, stage, rule, model.RuleOnCIFailure, why) {
-		return true
-	}
-	return e.HoldAction(run, stage, why, "its author (fix the failing checks)")
-}

@@ -7,6 +7,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/graph"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // GitHub computes a pull request's mergeability after a push or a base change, and answers
@@ -50,4 +51,14 @@ func (e *eval) mergeabilityPoll(run *model.Run, sr *model.StageRun, what string)
 	}
 	sr.Deadlines = append(sr.Deadlines, model.Deadline{Kind: model.DeadlineMergeability, At: e.Now.Add(mergeabilityInterval), N: n})
 	return ""
+}
+
+// MergeabilityDue records that the poll is due; the stage's evaluation, which knows whether
+// it still waits on GitHub, decides what to do (mergeabilityPoll).
+func (e *eval) MergeabilityDue(_ *lang.Pipeline, run *model.Run, _ *lang.Stage, d model.Deadline) bool {
+	if e.MergePolls == nil {
+		e.MergePolls = map[string]model.Deadline{}
+	}
+	e.MergePolls[run.ID] = d
+	return false
 }

@@ -33,7 +33,7 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *model.Run, stage *lang.Stage, 
 	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, model.Short(pr.HeadSHA))
 	if len(rule.Labels) > 0 {
 		eff := model.Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
-		if plan := e.PlanLabel(eff, rule.Labels, nil); plan.Eff.Kind != "" {
+		if plan := actionplan.Label(e.Eval, eff, rule.Labels, nil); plan.Eff.Kind != "" {
 			e.Effects = append(e.Effects, plan.Eff)
 		}
 	}

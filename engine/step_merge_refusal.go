@@ -5,14 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/org/pipeline-action/engine/lang"
 )
-
-// What GitHub answers about a merge besides the pipeline: whether it brought a head behind
-// its base up to date, and refusals only a person can lift (branch protection or repository
-// settings the config does not meet), which escalate the run once instead of being tried
-// again on every event.
 
 // settleUpdateBehind records the outcome of merge_pr's update of a head behind its base. A
 // refusal that trying again cannot fix escalates the run; another is tried again on the next
@@ -36,14 +29,4 @@ func (e *eval) settleUpdateBehind(o model.Outcome) bool {
 		}
 	}
 	return true
-}
-
-// mergeRefused escalates run once: GitHub refused the merge of stage (or branch) for a
-// setting of the repository the config does not meet, and the same merge would be refused on
-// every event. /pipeline retry tries it again once the setting or the config is fixed.
-func (e *eval) mergeRefused(run *model.Run, stage *lang.Stage, o model.Outcome) {
-	if sr := run.Stages[stage.ID]; sr != nil {
-		sr.Status, sr.Message = model.StageFailed, o.Err
-	}
-	e.escalate(run, o.Err)
 }

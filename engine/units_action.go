@@ -37,9 +37,10 @@ func (c *stageContext) RuleEffects(s *lang.Stage, rule *lang.Rule, kind string) 
 	c.e.ruleEffects(c.p, c.run, s, rule, kind)
 }
 
-func (c *stageContext) Settling() bool    { return c.e.Settling() }
-func (c *stageContext) OtherRepo() string { return c.e.OtherRepo() }
-func (c *stageContext) IssueRun() bool    { return c.e.Issue != nil }
+func (c *stageContext) DoneWhy(s *lang.Stage) string { return c.e.ActionDoneWhy(s) }
+func (c *stageContext) Settling() bool               { return c.e.Settling() }
+func (c *stageContext) OtherRepo() string            { return c.e.OtherRepo() }
+func (c *stageContext) IssueRun() bool               { return c.e.Issue != nil }
 
 // applyIn carries out dec, decided in c, of the run at s, and reports whether the run moved.
 func (c *stageContext) applyIn(s *lang.Stage, dec stage.Decision) bool {
@@ -64,7 +65,7 @@ func (e *eval) move(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.D
 		e.escalate(run, dec.Why)
 		return false
 	case stage.MoveFail:
-		return e.actionFailed(run, s, dec.Why)
+		return e.stageFailed(run, s, dec.Why)
 	case stage.MoveAbort:
 		run.Stages[s.ID].Status = model.StageFailed
 		e.finish(run, model.RunFailed, lang.TargetFail, dec.Why)
@@ -79,10 +80,16 @@ func (e *eval) move(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.D
 	return false
 }
 
-// actionFailed fails stage for why: on to its on_failure, the join when it is a branch,
-// else the run fails.
+// actionFailed fails stage for why, which it shows: on to its on_failure, the join when
+// it is a branch, else the run fails.
 func (e *eval) actionFailed(run *model.Run, stage *lang.Stage, why string) bool {
 	run.Stages[stage.ID].Message = why
+	return e.stageFailed(run, stage, why)
+}
+
+// stageFailed fails stage for why: on to its on_failure, the join when it is a branch,
+// else the run fails.
+func (e *eval) stageFailed(run *model.Run, stage *lang.Stage, why string) bool {
 	if stage.OnFailure != "" || e.IsBranch(run, stage) {
 		e.leave(run, stage, model.StageFailed, stage.OnFailure, why)
 		return true

@@ -28,6 +28,8 @@ type Actions interface {
 	OtherRepo() string
 	// IssueRun reports whether the run's subject is an issue.
 	IssueRun() bool
+	// DoneWhy is the history's reason for s, an action stage, done.
+	DoneWhy(s *lang.Stage) string
 }
 
 // Plan is an action planned: the effect to ask for, written ahead when WriteAhead says
@@ -37,6 +39,14 @@ type Plan struct {
 	WriteAhead bool
 	Done       string
 	Err        string
+}
+
+// Settler is implemented by a type whose stages' effects the kernel finds the outcomes of
+// (of a stage, or of a branch of a parallel stage), drops the intent of and records done
+// or refused; the type decides what the outcome means for its stage.
+type Settler interface {
+	// Settled decides of o, the outcome of the effect s asked for.
+	Settled(c Context, run *model.Run, s *lang.Stage, o model.Outcome) Decision
 }
 
 // Branching is implemented by a type whose stages may be branches of a parallel stage.

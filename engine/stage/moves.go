@@ -13,8 +13,8 @@ const (
 	MoveHold
 	// MoveEscalate stops the run for a person, saying Why.
 	MoveEscalate
-	// MoveFail fails the stage for Why: on to its on_failure, the join of its parallel
-	// stage when it is a branch, else the run fails.
+	// MoveFail fails the stage for Why (what the stage shows is the type's to set): on to
+	// its on_failure, the join of its parallel stage when it is a branch, else the run fails.
 	MoveFail
 	// MoveAbort fails the run: the stage cannot run as the config says (Why).
 	MoveAbort

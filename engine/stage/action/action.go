@@ -103,7 +103,7 @@ func plan(c stage.Context, run *model.Run, s *lang.Stage, eff model.Effect) (out
 	case strings.HasPrefix(p.Err, "not supported yet"):
 		return p, stage.Abort(fmt.Sprintf("%s (stage %q at %s)", p.Err, s.ID, s.Pos)), false
 	case p.Err != "":
-		return p, stage.Fail(p.Err), false
+		return p, fail(run, s, p.Err), false
 	case p.Done != "":
 		c.Logf("run %s: %s: %s", run.ID, s.ID, p.Done)
 		return p, stage.Leave(model.StageSucceeded, s.OnSuccess, p.Done), false
@@ -126,4 +126,10 @@ func planned(s *lang.Stage) bool {
 // hasLabel reports whether labels holds label name, compared as GitHub compares labels.
 func hasLabel(labels []string, name string) bool {
 	return slices.ContainsFunc(labels, func(l string) bool { return lang.SameLabel(l, name) })
+}
+
+// fail fails s for why, which the stage shows.
+func fail(run *model.Run, s *lang.Stage, why string) stage.Decision {
+	run.Stages[s.ID].Message = why
+	return stage.Fail(why)
 }

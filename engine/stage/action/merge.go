@@ -19,7 +19,7 @@ func planMerge(c stage.Context, run *model.Run, s *lang.Stage, eff *model.Effect
 		return stage.Leave(model.StageSucceeded, s.OnSuccess, "the pull request is merged"), true
 	}
 	if pr.State == model.PRClosed {
-		return stage.Fail("the pull request was closed without merging"), true
+		return fail(run, s, "the pull request was closed without merging"), true
 	}
 	switch why, back := c.GuardMerge(s); {
 	case back:

@@ -43,6 +43,8 @@ func (c *Context) RuleEffects(_ *lang.Stage, _ *lang.Rule, kind string) {
 	c.RuleKinds = append(c.RuleKinds, kind)
 }
 
+func (c *Context) DoneWhy(s *lang.Stage) string { return "done: " + s.Action }
+
 func (c *Context) Settling() bool    { return c.IsSettling }
 func (c *Context) OtherRepo() string { return c.Other }
 func (c *Context) IssueRun() bool    { return c.Issue }

@@ -54,7 +54,8 @@ type Decision struct {
 	// not move the run (notify_and_wait, no target) keeps it waiting at the stage.
 	Rule     *lang.Rule
 	RuleKind string
-	// Move, when set, is a move of the kernel's the type asks for (Who: who may lift a hold).
+	// Move, when set, asks the kernel for a move of that kind (Hold, Escalate, Fail, Abort,
+	// Back, Loop); Who is who may lift a hold.
 	Move Move
 	Who  string
 }

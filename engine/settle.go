@@ -1,13 +1,12 @@
 package engine
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage"
 )
 
 // Settle applies the outcomes of performed effects and advances the runs again;
@@ -35,43 +34,25 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 	return e.Result(st)
 }
 
-// settle records outcome o of the effect of run's current stage.
-func (e *eval) settle(run *model.Run, stage *lang.Stage, o model.Outcome) {
-	if stage.Type == lang.StageAgent {
-		e.settleDispatch(run, stage, o)
+// settle records outcome o of the effect of run's current stage (or of a branch of it):
+// the intent is settled, the effect recorded done or refused, and the stage's type decides.
+func (e *eval) settle(run *model.Run, s *lang.Stage, o model.Outcome) {
+	if s.Type == lang.StageAgent {
+		e.settleDispatch(run, s, o)
 		return
 	}
-	sr := run.Stages[stage.ID]
 	run.Intents = model.DropIntent(run.Intents, o.Key) // its outcome is known now
 	if o.Err == "" {
 		run.Applied = model.AppendOnce(run.Applied, o.Key)
-		sr.Message = ""
-		e.leave(run, stage, model.StageSucceeded, stage.OnSuccess, e.ActionDoneWhy(stage))
+	} else {
+		e.NoteRefused(run)
+	}
+	u, _ := stageTypes[s.Type].(unit)
+	st, ok := u.t.(stage.Settler)
+	if !ok {
+		e.Logf("run %s: outcome of %s: stage %q reads no outcome; ignored", run.ID, o.Key, s.ID)
 		return
 	}
-	e.NoteRefused(run)
-	sr.Tries++
-	sr.Message = fmt.Sprintf("%s; tried %d %s", o.Err, sr.Tries, model.Plural(sr.Tries, "time", "times"))
-	if o.Escalate {
-		e.mergeRefused(run, stage, o)
-		return
-	}
-	if o.Permanent && (stage.OnFailure != "" || e.IsBranch(run, stage)) {
-		e.leave(run, stage, model.StageFailed, stage.OnFailure, o.Err)
-		return
-	}
-	if o.Permanent {
-		sr.Status = model.StageFailed
-		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q failed: %s", stage.ID, o.Err))
-		return
-	}
-	if o.RetryAt.IsZero() {
-		sr.Message += "; trying again on the next event"
-	} else { // a rate limit: the sweep comes back when it ends, should no event come first
-		sr.Message += "; trying again on the next event, or at " + o.RetryAt.UTC().Format(time.RFC3339) + " when GitHub's rate limit ends"
-		core.RetryWhenLimitEnds(sr, o.RetryAt)
-	}
-	sr.Status = model.StageRetrying
-	run.Status = model.RunWaiting
-	e.Logf("run %s: %s %s", run.ID, stage.Action, sr.Message)
+	c := e.context(e.Cfg.PipelineFor(run), run)
+	c.applyIn(s, st.Settled(c, run, s, o))
 }

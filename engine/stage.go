@@ -5,6 +5,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
+	"github.com/org/pipeline-action/engine/stage/action"
 	"github.com/org/pipeline-action/engine/stage/agent"
 	"github.com/org/pipeline-action/engine/stage/delay"
 	"github.com/org/pipeline-action/engine/stage/gate"
@@ -54,7 +55,7 @@ func Worker(s *lang.Stage) (kind, name string) {
 
 // stageTypes are the types of stage Step executes, by their name in the language.
 var stageTypes = map[lang.StageType]stageType{
-	lang.StageAction:   actionType{},
+	lang.StageAction:   unit{t: action.Type{}},
 	lang.StageAgent:    unit{t: agent.Type{}},
 	lang.StageDelay:    unit{t: delay.Type{}},
 	lang.StageGate:     unit{t: gate.Type{}},

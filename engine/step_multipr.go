@@ -127,7 +127,7 @@ func (e *eval) issueMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage) b
 	}
 	restore := e.OnPR(pr, ref)
 	defer restore()
-	return e.action(p, run, stage)
+	return stageTypes[lang.StageAction].step(e, p, run, stage)
 }
 
 // mergeAll checks, before a parallel stage with merge branches merges anything, that every

@@ -32,7 +32,7 @@ func (e *eval) ruleEffects(p *lang.Pipeline, run *model.Run, stage *lang.Stage, 
 	base := fmt.Sprintf("%s/%s/%d/%s/%s", run.ID, stage.ID, sr.Attempt, name, model.Short(pr.HeadSHA))
 	if len(rule.Labels) > 0 {
 		eff := model.Effect{Key: base + "/label", Run: run.ID, Stage: stage.ID, Number: pr.Number}
-		if plan := e.PlanLabel(eff, rule.Labels, nil); plan.Eff.Kind != "" {
+		if plan := actionplan.Label(e.Eval, eff, rule.Labels, nil); plan.Eff.Kind != "" {
 			e.Effects = append(e.Effects, plan.Eff)
 		}
 	}
@@ -90,34 +90,4 @@ func (e *eval) loop(run *model.Run, stage *lang.Stage, rule *lang.Rule, name, wh
 	e.leave(run, stage, model.StageFailed, rule.Goto, why)
 	e.MarkNext(nil, "")
 	return true
-}
-
-// mergeOnConflict applies merge_pr's on_conflict to a pull request in conflict with its base:
-// notify and label, then go to `then` (or its target), else keep waiting for the conflicts
-// to be resolved.
-func (e *eval) mergeOnConflict(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
-	rule := stage.OnConflict
-	e.ruleEffects(p, run, stage, rule, model.RuleOnConflict)
-	target := rule.Then
-	if target == "" {
-		target = rule.Goto
-	}
-	if target == "" {
-		return e.HoldAction(run, stage, "the pull request has conflicts with its base branch", "its author (resolve the conflicts)")
-	}
-	e.leave(run, stage, model.StageFailed, target, "the pull request has conflicts with its base branch")
-	return true
-}
-
-// mergeOnCIFailure applies merge_pr's on_ci_failure when a check on the head has failed. It
-// reports whether the run moved; when it did not (a rule of notify and label alone), the
-// stage waits.
-func (e *eval) mergeOnCIFailure(p *lang.Pipeline, run *model.Run, stage *lang.Stage, failed string) bool {
-	rule := stage.OnCIFailure
-	e.ruleEffects(p, run, stage, rule, model.RuleOnCIFailure)
-	why := "CI failed on " + model.Short(e.Facts.PR.HeadSHA) + ": " + failed
-	if e.loop(run, stage, rule, model.RuleOnCIFailure, why) {
-		return true
-	}
-	return e.HoldAction(run, stage, why, "its author (fix the failing checks)")
 }

@@ -17,7 +17,23 @@ type unit struct {
 func (u unit) arm(s *lang.Stage, sr *model.StageRun, now time.Time) { u.t.Arm(s, sr, now) }
 
 func (u unit) step(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage) bool {
-	return e.apply(p, run, s, u.t.Step(e.context(p, run), run, s))
+	c := e.context(p, run)
+	return c.applyIn(s, u.t.Step(c, run, s))
+}
+
+// branch moves b, a branch of the parallel stage run stands at, when the type may be one:
+// a merge branch of an issue's or a multi-PR run merges the pull request it names.
+func (u unit) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
+	br, ok := u.t.(stage.Branching)
+	if !ok {
+		return false
+	}
+	if _, done := e.branchMerge(p, run, b); done {
+		return true
+	}
+	c := e.context(p, run)
+	c.applyIn(b, br.Branch(c, run, b))
+	return true
 }
 
 func (u unit) deadline(kind string) deadlineHandler {
@@ -32,14 +48,6 @@ func (u unit) deadline(kind string) deadlineHandler {
 }
 
 func (u unit) worker(s *lang.Stage) (kind, name string) { return u.t.Worker(s) }
-
-func (u unit) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) bool {
-	bt, ok := u.t.(stage.Branching)
-	if ok {
-		e.apply(p, run, b, bt.Branch(e.context(p, run), run, b))
-	}
-	return ok
-}
 
 func (u unit) answer(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage, a answer) {
 	at, ok := u.t.(stage.Answers)
@@ -69,6 +77,9 @@ func (u unit) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool 
 
 // apply carries out dec, a type's decision of run at s, and reports whether the run moved.
 func (e *eval) apply(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.Decision) bool {
+	if dec.Move != stage.MoveNone {
+		return e.move(p, run, s, dec)
+	}
 	if dec.Answer != (stage.Answer{}) {
 		return e.answered(p, run, s, dec)
 	}
@@ -95,7 +106,7 @@ func (e *eval) follow(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage
 }
 
 // context is the Context of the types for run, which follows p.
-func (e *eval) context(p *lang.Pipeline, run *model.Run) stage.Context {
+func (e *eval) context(p *lang.Pipeline, run *model.Run) *stageContext {
 	return &stageContext{e: e, p: p, run: run}
 }
 
@@ -104,6 +115,8 @@ type stageContext struct {
 	e   *eval
 	p   *lang.Pipeline
 	run *model.Run
+	// back is where the merge guard sends the run back, when it said so.
+	back *guardPlan
 }
 
 func (c *stageContext) Facts() *model.Facts      { return c.e.Facts }

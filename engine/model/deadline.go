@@ -77,3 +77,19 @@ const DeadlineFollow = "follow_prs"
 // DeadlineBranch is the timeout of one branch of a parallel stage, kept with the stage's
 // own deadlines (Deadline.Branch names the branch).
 const DeadlineBranch = "branch"
+
+// RetryWhenLimitEnds makes sr, whose effect a rate limit refused until at, wait for at:
+// the evaluation then (the sweep's, when no event comes first) tries the effect again. A
+// zero at arms nothing.
+func (sr *StageRun) RetryWhenLimitEnds(at time.Time) {
+	if at.IsZero() {
+		return
+	}
+	kept := []Deadline(nil)
+	for _, d := range sr.Deadlines {
+		if d.Kind != DeadlineRetry {
+			kept = append(kept, d)
+		}
+	}
+	sr.Deadlines = append(kept, Deadline{Kind: DeadlineRetry, At: at})
+}

@@ -48,9 +48,3 @@ type Answers interface {
 	// Failure applies f, the end without a report of the work of the run's attempt of s.
 	Failure(c Context, run *model.Run, s *lang.Stage, f *model.AgentFailure) Decision
 }
-
-// Branching is implemented by a type whose stages may be branches of a parallel stage:
-// the kernel moves an open branch b of the stage the run stands at with Branch.
-type Branching interface {
-	Branch(c Context, run *model.Run, b *lang.Stage) Decision
-}

@@ -39,6 +39,7 @@ type Context interface {
 	// decidedly fails.
 	Conditions(s *lang.Stage) (results []model.GateResult, blocked, failed bool)
 	Agents
+	Actions
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
@@ -55,6 +56,10 @@ type Decision struct {
 	Rule     *lang.Rule
 	RuleKind string
 	Answer
+	// Move, when set, asks the kernel for a move of that kind (Hold, Escalate, Fail, Abort,
+	// Back, Loop); Who is who may lift a hold.
+	Move Move
+	Who  string
 }
 
 // Follow follows rule, the stage's rule of kind (model.RuleOnFail …), saying why.

@@ -37,9 +37,9 @@ func Item(e *core.Eval, run *model.Run, item lang.ActionItem, eff model.Effect, 
 			return core.PlannedAction{Err: err.Error()}
 		}
 		eff.Kind = model.EffectComment
-		return e.PlanComment(run, eff, body)
+		return planComment(e, run, eff, body)
 	case lang.ActionLabel:
-		return e.PlanLabel(eff, argStrings(a), nil)
+		return Label(e, eff, argStrings(a), nil)
 	case lang.ActionNotify:
 		target, message := a, lang.Value{}
 		if a.Kind == lang.KindMap {
@@ -59,22 +59,22 @@ func Item(e *core.Eval, run *model.Run, item lang.ActionItem, eff model.Effect, 
 		if hasBody && body.Kind != lang.KindNull {
 			bt = argTemplate(body)
 		}
-		return e.PlanCreateIssue(run, eff, argTemplate(title), bt, "", argStrings(labels), env)
+		return planCreateIssue(e, run, eff, argTemplate(title), bt, "", argStrings(labels), env)
 	case lang.ActionRequestReviewers:
 		if a.Kind != lang.KindMap {
-			return e.PlanRequestReviewers(eff, argStrings(a), nil, "")
+			return planRequestReviewers(e, eff, argStrings(a), nil, "")
 		}
 		rs, _ := argField(a, "reviewers")
 		ts, _ := argField(a, "teams")
 		g, _ := argField(a, "group")
-		return e.PlanRequestReviewers(eff, argStrings(rs), argStrings(ts), g.Scalar)
+		return planRequestReviewers(e, eff, argStrings(rs), argStrings(ts), g.Scalar)
 	case lang.ActionAssign:
 		if a.Kind != lang.KindMap {
-			return e.PlanAssign(eff, argStrings(a), "")
+			return planAssign(e, eff, argStrings(a), "")
 		}
 		as, _ := argField(a, "assignees")
 		g, _ := argField(a, "group")
-		return e.PlanAssign(eff, argStrings(as), g.Scalar)
+		return planAssign(e, eff, argStrings(as), g.Scalar)
 	case lang.ActionSetVariable, lang.ActionSetShared:
 		name, _ := argField(a, "name")
 		value, _ := argField(a, "value")

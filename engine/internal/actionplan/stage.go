@@ -20,7 +20,7 @@ import (
 const NoPullRequestYet = "no pull request yet: the run has no pull request to read (an agent's report with outputs.pr associates one)"
 
 // Stage plans the action of an action stage other than merge_pr, add_label,
-// remove_label and a comment without templates (core.NewActionStage tells which).
+// remove_label and a comment without templates, which the action stage plans itself.
 func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, env lang.Env) core.PlannedAction {
 	c := stage.Config
 	switch stage.Action {
@@ -41,26 +41,26 @@ func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, en
 				return core.PlannedAction{Err: err.Error()}
 			}
 		}
-		return e.PlanComment(run, eff, body)
+		return planComment(e, run, eff, body)
 	case lang.ActionLabel:
-		return e.PlanLabel(eff, c.Labels, c.Remove)
+		return Label(e, eff, c.Labels, c.Remove)
 	case lang.ActionCloseIssue:
 		return closeIssue(e, eff, c.Issue, env)
 	case lang.ActionCreateIssue:
-		return e.PlanCreateIssue(run, eff, c.Title, c.BodyTemplate, c.Body, c.Labels, env)
+		return planCreateIssue(e, run, eff, c.Title, c.BodyTemplate, c.Body, c.Labels, env)
 	case lang.ActionNotify:
 		return Notify(e, run, eff, c.Target, c.Message, env)
 	case lang.ActionRequestReviewers:
-		return e.PlanRequestReviewers(eff, c.Reviewers, c.Teams, c.Group)
+		return planRequestReviewers(e, eff, c.Reviewers, c.Teams, c.Group)
 	case lang.ActionAssign:
-		return e.PlanAssign(eff, c.Assignees, c.Group)
+		return planAssign(e, eff, c.Assignees, c.Group)
 	case lang.ActionSetVariable, lang.ActionSetShared:
 		if c.Pipeline != "" {
 			return dormant.PlanSet(e.Cfg, e.St, c.Pipeline, c.Value, env)
 		}
 		return e.PlanSetVariable(run, stage.Action, c.Name, c.Value, env)
 	case lang.ActionUpdateBranch:
-		return e.PlanUpdateBranch(eff)
+		return planUpdateBranch(e, eff)
 	}
 	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: action %q", stage.Action)}
 }
@@ -117,7 +117,7 @@ func Notify(e *core.Eval, run *model.Run, eff model.Effect, target, message *lan
 		}
 		return e.PlanNotifyAgent(run, eff, ag, text, env)
 	}
-	who, err := e.Mentions(to)
+	who, err := mentions(e, to)
 	if err != nil {
 		return core.PlannedAction{Err: err.Error()}
 	}
@@ -125,7 +125,7 @@ func Notify(e *core.Eval, run *model.Run, eff model.Effect, target, message *lan
 	if len(who) > 0 {
 		body = strings.Join(who, " ") + " " + text
 	}
-	return e.PlanComment(run, eff, body)
+	return planComment(e, run, eff, body)
 }
 
 // commentTarget sets where a comment action with `target:` posts: "pr" is the subject in

@@ -23,14 +23,6 @@ func (e *Eval) DropDeadlines(run *model.Run) {
 	}
 }
 
-// RetryWhenLimitEnds makes sr, whose effect a rate limit refused until at, wait for at:
-// the evaluation then (the sweep's, when no event comes first) tries the effect again.
-func RetryWhenLimitEnds(sr *model.StageRun, at time.Time) {
-	if !at.IsZero() {
-		sr.Deadlines = append(dropKind(sr.Deadlines, model.DeadlineRetry), model.Deadline{Kind: model.DeadlineRetry, At: at})
-	}
-}
-
 // dropBranchDeadline drops the deadline of branch from ds.
 func dropBranchDeadline(ds []model.Deadline, branch string) []model.Deadline {
 	var out []model.Deadline

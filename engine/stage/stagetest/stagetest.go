@@ -55,6 +55,8 @@ type Context struct {
 	Intended []model.Effect
 	Log      []string
 	Agents
+	// Acts is what the Actions of the Context give and record.
+	Acts
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".

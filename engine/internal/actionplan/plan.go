@@ -1,4 +1,4 @@
-package core
+package actionplan
 
 import (
 	"fmt"
@@ -7,20 +7,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
-
-// PlannedAction is what an action (of an action stage, or of an on_complete/on_error list)
-// asks of GitHub, before it becomes an Effect: done says the action has nothing to do
-// (and why), err that it cannot be done (and why).
-type PlannedAction struct {
-	Eff  model.Effect
-	Done string
-	Err  string
-}
 
 // loginPattern is the spelling of a GitHub login (an app's bot account ends in [bot]);
 // teamPattern an org/team-slug. A mention target that is neither is refused, so that a
@@ -32,73 +24,73 @@ var (
 	})
 )
 
-// PlanComment posts body on the pull request once: a comment whose marker is already on
+// planComment posts body on the pull request once: a comment whose marker is already on
 // the pull request, or whose effect is recorded done, is not posted again.
-func (e *Eval) PlanComment(run *model.Run, eff model.Effect, body string) PlannedAction {
+func planComment(e *core.Eval, run *model.Run, eff model.Effect, body string) core.PlannedAction {
 	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
-		return PlannedAction{Done: "comment posted"}
+		return core.PlannedAction{Done: "comment posted"}
 	}
 	if strings.TrimSpace(body) == "" {
-		return PlannedAction{Err: "the comment's body is empty"}
+		return core.PlannedAction{Err: "the comment's body is empty"}
 	}
 	eff.Kind, eff.Body = model.EffectComment, body
-	return PlannedAction{Eff: eff}
+	return core.PlannedAction{Eff: eff}
 }
 
-// PlanLabel adds and removes labels, asking only for what the pull request does not show
+// Label adds and removes labels, asking only for what the pull request does not show
 // done yet. A label both added and removed is an error.
-func (e *Eval) PlanLabel(eff model.Effect, add, remove []string) PlannedAction {
+func Label(e *core.Eval, eff model.Effect, add, remove []string) core.PlannedAction {
 	pr := e.Facts.PR
 	for _, l := range add {
-		if HasLabel(remove, l) {
-			return PlannedAction{Err: fmt.Sprintf("label %q is both added and removed", l)}
+		if core.HasLabel(remove, l) {
+			return core.PlannedAction{Err: fmt.Sprintf("label %q is both added and removed", l)}
 		}
 	}
 	eff.Kind = model.EffectLabel
 	for _, l := range add {
-		if !pr.HasLabel(l) && !HasLabel(eff.Labels, l) {
+		if !pr.HasLabel(l) && !core.HasLabel(eff.Labels, l) {
 			eff.Labels = append(eff.Labels, l)
 		}
 	}
 	for _, l := range remove {
-		if on, ok := pr.Label(l); ok && !HasLabel(eff.Remove, on) {
+		if on, ok := pr.Label(l); ok && !core.HasLabel(eff.Remove, on) {
 			eff.Remove = append(eff.Remove, on)
 		}
 	}
 	if len(eff.Labels) == 0 && len(eff.Remove) == 0 {
-		return PlannedAction{Done: "labels as asked"}
+		return core.PlannedAction{Done: "labels as asked"}
 	}
-	return PlannedAction{Eff: eff}
+	return core.PlannedAction{Eff: eff}
 }
 
-// PlanCreateIssue opens an issue once (write-ahead; its body carries the effect's marker).
-func (e *Eval) PlanCreateIssue(run *model.Run, eff model.Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) PlannedAction {
+// planCreateIssue opens an issue once (write-ahead; its body carries the effect's marker).
+func planCreateIssue(e *core.Eval, run *model.Run, eff model.Effect, title, bodyT *lang.Template, body string, labels []string, env lang.Env) core.PlannedAction {
 	if slices.Contains(run.Applied, eff.Key) {
-		return PlannedAction{Done: "issue created"}
+		return core.PlannedAction{Done: "issue created"}
 	}
 	if title == nil {
-		return PlannedAction{Err: "create_issue has no title"}
+		return core.PlannedAction{Err: "create_issue has no title"}
 	}
 	t, err := render.Text(title, env)
 	if err != nil {
-		return PlannedAction{Err: err.Error()}
+		return core.PlannedAction{Err: err.Error()}
 	}
 	if strings.TrimSpace(t) == "" {
-		return PlannedAction{Err: "the new issue's title is empty"}
+		return core.PlannedAction{Err: "the new issue's title is empty"}
 	}
 	if bodyT != nil {
 		if body, err = render.Text(bodyT, env); err != nil {
-			return PlannedAction{Err: err.Error()}
+			return core.PlannedAction{Err: err.Error()}
 		}
 	}
 	eff.Kind, eff.Title, eff.Body, eff.Labels, eff.Number = model.EffectCreateIssue, t, body, labels, 0
-	return PlannedAction{Eff: eff}
+	return core.PlannedAction{Eff: eff}
 }
 
-// Mentions resolves a notification target to the accounts to mention: a group's users
+// mentions resolves a notification target to the accounts to mention: a group's users
 // and teams, or a login. "pr" (the pull request itself) mentions no one. An agent is
 // notified through its dispatch (PlanNotifyAgent), not here.
-func (e *Eval) Mentions(target string) ([]string, error) {
+func mentions(e *core.Eval, target string) ([]string, error) {
 	target = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "@"))
 	switch {
 	case target == "":
@@ -122,17 +114,17 @@ func (e *Eval) Mentions(target string) ([]string, error) {
 	return nil, fmt.Errorf("notification target %q is neither a group, an agent, a login nor a team", target)
 }
 
-// PlanRequestReviewers asks reviews of logins and teams (a group's users and teams; team
+// planRequestReviewers asks reviews of logins and teams (a group's users and teams; team
 // slugs of the repository's own organisation). The pull request's author is left out:
 // GitHub refuses a review request to the author.
-func (e *Eval) PlanRequestReviewers(eff model.Effect, reviewers, teams []string, group string) PlannedAction {
+func planRequestReviewers(e *core.Eval, eff model.Effect, reviewers, teams []string, group string) core.PlannedAction {
 	pr := e.Facts.PR
 	users := append([]string(nil), reviewers...)
 	teamList := append([]string(nil), teams...)
 	if group != "" {
 		g := e.Cfg.Group(group)
 		if g == nil {
-			return PlannedAction{Err: fmt.Sprintf("group %q is not in the config", group)}
+			return core.PlannedAction{Err: fmt.Sprintf("group %q is not in the config", group)}
 		}
 		users = append(users, g.Users...)
 		teamList = append(teamList, g.Teams...)
@@ -142,7 +134,7 @@ func (e *Eval) PlanRequestReviewers(eff model.Effect, reviewers, teams []string,
 	for _, u := range users {
 		switch {
 		case !loginPattern().MatchString(u):
-			return PlannedAction{Err: fmt.Sprintf("reviewer %q is not a login", u)}
+			return core.PlannedAction{Err: fmt.Sprintf("reviewer %q is not a login", u)}
 		case strings.EqualFold(u, pr.Author):
 			e.Logf("%s: %s is the pull request's author; no review is requested of them", eff.Key, u)
 		case !model.HasLogin(eff.Reviewers, u):
@@ -155,28 +147,28 @@ func (e *Eval) PlanRequestReviewers(eff model.Effect, reviewers, teams []string,
 			org, slug = owner, t
 		}
 		if !strings.EqualFold(org, owner) {
-			return PlannedAction{Err: fmt.Sprintf("team %q is not of %s: GitHub requests reviews only of the repository's own organisation's teams", t, owner)}
+			return core.PlannedAction{Err: fmt.Sprintf("team %q is not of %s: GitHub requests reviews only of the repository's own organisation's teams", t, owner)}
 		}
 		if !teamPattern().MatchString(org + "/" + slug) {
-			return PlannedAction{Err: fmt.Sprintf("team %q is not a team slug", t)}
+			return core.PlannedAction{Err: fmt.Sprintf("team %q is not a team slug", t)}
 		}
 		if !model.HasLogin(eff.Teams, slug) {
 			eff.Teams = append(eff.Teams, slug)
 		}
 	}
 	if len(eff.Reviewers) == 0 && len(eff.Teams) == 0 {
-		return PlannedAction{Done: "no one to request a review of"}
+		return core.PlannedAction{Done: "no one to request a review of"}
 	}
-	return PlannedAction{Eff: eff}
+	return core.PlannedAction{Eff: eff}
 }
 
-// PlanAssign assigns logins (a group's users; teams cannot be assigned, and are left out).
-func (e *Eval) PlanAssign(eff model.Effect, assignees []string, group string) PlannedAction {
+// planAssign assigns logins (a group's users; teams cannot be assigned, and are left out).
+func planAssign(e *core.Eval, eff model.Effect, assignees []string, group string) core.PlannedAction {
 	users := append([]string(nil), assignees...)
 	if group != "" {
 		g := e.Cfg.Group(group)
 		if g == nil {
-			return PlannedAction{Err: fmt.Sprintf("group %q is not in the config", group)}
+			return core.PlannedAction{Err: fmt.Sprintf("group %q is not in the config", group)}
 		}
 		users = append(users, g.Users...)
 		if len(g.Teams) > 0 {
@@ -186,29 +178,17 @@ func (e *Eval) PlanAssign(eff model.Effect, assignees []string, group string) Pl
 	eff.Kind = model.EffectAssign
 	for _, u := range users {
 		if !loginPattern().MatchString(u) {
-			return PlannedAction{Err: fmt.Sprintf("assignee %q is not a login", u)}
+			return core.PlannedAction{Err: fmt.Sprintf("assignee %q is not a login", u)}
 		}
 		if !model.HasLogin(eff.Assignees, u) {
 			eff.Assignees = append(eff.Assignees, u)
 		}
 	}
 	if len(eff.Assignees) == 0 {
-		return PlannedAction{Done: "no one to assign"}
+		return core.PlannedAction{Done: "no one to assign"}
 	}
 	if len(eff.Assignees) > 10 {
-		return PlannedAction{Err: fmt.Sprintf("%d assignees; GitHub takes at most 10 on an issue or pull request", len(eff.Assignees))}
+		return core.PlannedAction{Err: fmt.Sprintf("%d assignees; GitHub takes at most 10 on an issue or pull request", len(eff.Assignees))}
 	}
-	return PlannedAction{Eff: eff}
-}
-
-// NewActionStage reports whether the action of stage is planned by actionplan.Stage.
-func NewActionStage(stage *lang.Stage) bool {
-	switch stage.Action {
-	case lang.ActionLabel, lang.ActionCloseIssue, lang.ActionCreateIssue, lang.ActionNotify, lang.ActionRequestReviewers, lang.ActionAssign,
-		lang.ActionSetVariable, lang.ActionSetShared, lang.ActionUpdateBranch:
-		return true
-	case lang.ActionComment:
-		return stage.Config.BodyTemplate != nil || stage.Config.Target != nil
-	}
-	return false
+	return core.PlannedAction{Eff: eff}
 }

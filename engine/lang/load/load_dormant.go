@@ -116,7 +116,7 @@ func (l *loader) enableTarget(f map[string]entry) string {
 var dormantKeyNames = []string{"enabled", "session_variables"}
 
 // errorAt records an error at pos, for what is known by its position only.
-func (l *loader) errorAt(pos lang.Pos, kind, format string, args ...any) {
+func (l *reader) errorAt(pos lang.Pos, kind, format string, args ...any) {
 	if l.full() {
 		return
 	}

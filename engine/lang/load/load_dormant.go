@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/validate"
 )
 
 // Dormant pipelines and declared shared variables (seed 002). `enabled: false` keeps a
@@ -107,7 +108,7 @@ func (l *loader) enableTarget(f map[string]entry) string {
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		l.errorf(p.val, kindRef, "%s", unknownName("pipeline", name, "", "pipelines", names))
+		l.errorf(p.val, kindRef, "%s", validate.UnknownName("pipeline", name, "", "pipelines", names))
 	}
 	return name
 }

@@ -12,15 +12,16 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/validate"
 )
 
 // Error kinds the loader reports.
 const (
 	kindSyntax = "syntax"
-	kindKey    = "key"
+	kindKey    = validate.KindKey
 	kindType   = "type"
-	kindValue  = "value"
-	kindRef    = "ref"
+	kindValue  = validate.KindValue
+	kindRef    = validate.KindRef
 	kindID     = "id"
 	kindGate   = "gate"
 )

@@ -56,7 +56,7 @@ func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error
 
 // loadFiles is LoadFiles; without warnings, the passes that only warn are skipped.
 func loadFiles(files []SourceFile, gates lang.GateRegistry, warnings bool) (*lang.Config, error) {
-	l := &loader{gates: gates, reader: reader{exprs: lang.NewCompiler()}, maxLines: map[string]int{}, nodes: newNodeBudget(),
+	l := &loader{knownGates: knownGates{gates: gates}, reader: reader{exprs: lang.NewCompiler()}, maxLines: map[string]int{}, nodes: newNodeBudget(),
 		pipelineNames: map[string]lang.Pos{}, agentNames: map[string]lang.Pos{}, groupNames: map[string]lang.Pos{}}
 	if len(files) == 0 {
 		return nil, lang.ErrorList{{Pos: lang.Pos{Line: 1, Col: 1}, Message: "no config file to load", Kind: kindKey}}

@@ -263,7 +263,7 @@ func substitute(n *yaml.Node, args map[string]*yaml.Node) *yaml.Node {
 }
 
 // customNames returns the custom gates' names, sorted.
-func (l *loader) customNames() []string {
+func (l *knownGates) customNames() []string {
 	out := make([]string, 0, len(l.custom))
 	for name := range l.custom {
 		out = append(out, name)

@@ -220,7 +220,14 @@ func (sl *stageLoader) gateError(err error, p *lang.Params, pos lang.Pos) {
 	}
 }
 
-func (l *loader) lookupGate(name string) (lang.Gate, bool) {
+// knownGates are the checks a gate condition may name: the registered gates and the
+// config's custom gates.
+type knownGates struct {
+	gates  lang.GateRegistry
+	custom map[string]*customGate // settings.custom_gates, by name
+}
+
+func (l *knownGates) lookupGate(name string) (lang.Gate, bool) {
 	if l.gates == nil {
 		return nil, false
 	}
@@ -228,7 +235,7 @@ func (l *loader) lookupGate(name string) (lang.Gate, bool) {
 	return g, ok && g != nil
 }
 
-func (l *loader) checkNames() []string {
+func (l *knownGates) checkNames() []string {
 	if l.gates == nil {
 		return l.customNames()
 	}
@@ -239,7 +246,7 @@ func (l *loader) checkNames() []string {
 }
 
 // knownChecks lists the registered check names for an error message.
-func (l *loader) knownChecks() string {
+func (l *knownGates) knownChecks() string {
 	names := l.checkNames()
 	if len(names) == 0 {
 		return "no checks are registered"

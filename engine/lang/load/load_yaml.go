@@ -42,8 +42,7 @@ type reader struct {
 // loader walks the YAML documents of a config and builds it.
 type loader struct {
 	reader
-	gates  lang.GateRegistry
-	custom map[string]*customGate // settings.custom_gates, by name
+	knownGates
 	// customExpanded counts the conditions the uses of custom gates stand for (at most
 	// maxCustomConditions).
 	customExpanded int

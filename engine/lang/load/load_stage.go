@@ -152,7 +152,7 @@ func (sl *stageLoader) stage(n *yaml.Node) *lang.Stage {
 	case lang.StageAgent:
 		sl.agentStage(n, f, s, where)
 	case lang.StageGate:
-		sl.gate(n, f, s, where)
+		gateLoader{sl}.gate(n, f, s, where)
 	case lang.StageHuman:
 		sl.human(n, f, s, where)
 	case lang.StageParallel:

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/validate"
 )
 
 // ConfigVersion is the only `version:` the loader accepts.
@@ -19,6 +20,16 @@ const ConfigVersion = 1
 
 // validID is the form of pipeline, agent and group names and stage ids.
 var validID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
+
+// KindWarning marks a finding that does not stop loading (an unreachable stage, an
+// unused sub-pipeline); `validate --strict` fails on it.
+const KindWarning = validate.KindWarning
+
+// UnknownPipeline is the message for a pipeline name cfg does not define: `unknown
+// pipeline "x"`, with a did-you-mean or the names there are.
+func UnknownPipeline(cfg *lang.Config, name string) string {
+	return validate.UnknownPipeline(cfg, name)
+}
 
 // SourceFile is one config file: `.github/pipelines.yaml` or `.github/pipelines/*.yaml`.
 type SourceFile struct {
@@ -45,7 +56,7 @@ func LoadFiles(files []SourceFile, gates lang.GateRegistry) (*lang.Config, error
 
 // loadFiles is LoadFiles; without warnings, the passes that only warn are skipped.
 func loadFiles(files []SourceFile, gates lang.GateRegistry, warnings bool) (*lang.Config, error) {
-	l := &loader{gates: gates, exprs: lang.NewCompiler(), maxLines: map[string]int{}, nodes: newNodeBudget(),
+	l := &loader{knownGates: knownGates{gates: gates}, reader: reader{exprs: lang.NewCompiler()}, maxLines: map[string]int{}, nodes: newNodeBudget(),
 		pipelineNames: map[string]lang.Pos{}, agentNames: map[string]lang.Pos{}, groupNames: map[string]lang.Pos{}}
 	if len(files) == 0 {
 		return nil, lang.ErrorList{{Pos: lang.Pos{Line: 1, Col: 1}, Message: "no config file to load", Kind: kindKey}}
@@ -55,11 +66,11 @@ func loadFiles(files []SourceFile, gates lang.GateRegistry, warnings bool) (*lan
 	l.first = sorted[0].Path
 	cfg := l.loadFiles(sorted)
 	if len(l.errs) == 0 {
-		for _, v := range validators {
-			if v.warnsOnly && !warnings {
+		for _, v := range validate.Passes {
+			if v.WarnsOnly && !warnings {
 				continue
 			}
-			errs, found := v.check(cfg)
+			errs, found := v.Check(cfg)
 			l.errs = append(l.errs, errs...)
 			cfg.Warnings = append(cfg.Warnings, found...)
 		}
@@ -70,7 +81,7 @@ func loadFiles(files []SourceFile, gates lang.GateRegistry, warnings bool) (*lan
 		// reference to one of them is not called unknown). Warnings wait for a config
 		// without errors.
 		partial := l.withStandIns(cfg)
-		for _, v := range partialValidators {
+		for _, v := range validate.Partial {
 			errs, _ := v(partial)
 			l.errs = append(l.errs, errs...)
 		}

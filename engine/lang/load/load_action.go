@@ -32,9 +32,13 @@ var (
 	}
 )
 
+// actionLoader loads the keys of action stages and branches: which action, and its
+// config.
+type actionLoader struct{ *stageLoader }
+
 // action loads the keys of an action stage (or branch): the action, its config and
 // transitions.
-func (sl *stageLoader) action(n *yaml.Node, f map[string]entry, s *lang.Stage, where string) {
+func (sl actionLoader) action(n *yaml.Node, f map[string]entry, s *lang.Stage, where string) {
 	if e, ok := f["on_success"]; ok {
 		sl.target(e, &s.OnSuccess)
 	}
@@ -125,7 +129,7 @@ func requiredConfig(a string) string {
 }
 
 // labelList reads a list of labels, none empty.
-func (sl *stageLoader) labelList(e entry) []string {
+func (sl actionLoader) labelList(e entry) []string {
 	ls, ok := sl.strs(e)
 	if !ok {
 		return nil

@@ -7,7 +7,7 @@ import (
 )
 
 // actionConfig fills out from the config keys f of action a; c is the config itself.
-func (sl *stageLoader) actionConfig(c entry, f map[string]entry, a string, out *lang.ActionConfig, where string) {
+func (sl actionLoader) actionConfig(c entry, f map[string]entry, a string, out *lang.ActionConfig, where string) {
 	switch a {
 	case lang.ActionMergePR:
 		sl.mergeConfig(f, out)
@@ -55,7 +55,7 @@ func (sl *stageLoader) actionConfig(c entry, f map[string]entry, a string, out *
 }
 
 // mergeConfig fills out from the config keys f of a merge_pr action.
-func (sl *stageLoader) mergeConfig(f map[string]entry, out *lang.ActionConfig) {
+func (sl actionLoader) mergeConfig(f map[string]entry, out *lang.ActionConfig) {
 	if e, ok := f["method"]; ok {
 		if m, ok := sl.enum(e, mergeMethods); ok {
 			out.Method = m
@@ -76,7 +76,7 @@ func (sl *stageLoader) mergeConfig(f map[string]entry, out *lang.ActionConfig) {
 
 // labelConfig fills out from the config keys f of an add_label or remove_label action,
 // which names its labels with either "label" or "labels".
-func (sl *stageLoader) labelConfig(f map[string]entry, out *lang.ActionConfig, where string) {
+func (sl actionLoader) labelConfig(f map[string]entry, out *lang.ActionConfig, where string) {
 	one, hasOne := f["label"]
 	many, hasMany := f["labels"]
 	switch {
@@ -93,7 +93,7 @@ func (sl *stageLoader) labelConfig(f map[string]entry, out *lang.ActionConfig, w
 }
 
 // commentConfig fills out from the config keys f of a comment action.
-func (sl *stageLoader) commentConfig(f map[string]entry, out *lang.ActionConfig) {
+func (sl actionLoader) commentConfig(f map[string]entry, out *lang.ActionConfig) {
 	if e, ok := f["body"]; ok {
 		if body, ok := sl.str(e); ok {
 			if strings.TrimSpace(body) == "" {
@@ -111,7 +111,7 @@ func (sl *stageLoader) commentConfig(f map[string]entry, out *lang.ActionConfig)
 }
 
 // reviewersConfig fills out from the config keys f of a request_reviewers action.
-func (sl *stageLoader) reviewersConfig(f map[string]entry, out *lang.ActionConfig) {
+func (sl actionLoader) reviewersConfig(f map[string]entry, out *lang.ActionConfig) {
 	if e, ok := f["reviewers"]; ok {
 		rs, _ := sl.strs(e)
 		out.Reviewers = sl.nonEmpty(e, rs)
@@ -126,7 +126,7 @@ func (sl *stageLoader) reviewersConfig(f map[string]entry, out *lang.ActionConfi
 }
 
 // assignConfig fills out from the config keys f of an assign action.
-func (sl *stageLoader) assignConfig(f map[string]entry, out *lang.ActionConfig) {
+func (sl actionLoader) assignConfig(f map[string]entry, out *lang.ActionConfig) {
 	if e, ok := f["assignees"]; ok {
 		as, _ := sl.strs(e)
 		out.Assignees = sl.nonEmpty(e, as)
@@ -137,7 +137,7 @@ func (sl *stageLoader) assignConfig(f map[string]entry, out *lang.ActionConfig) 
 }
 
 // requireConfig reports config c of action a when it has none of the keys a needs.
-func (sl *stageLoader) requireConfig(c entry, f map[string]entry, a, where string) {
+func (sl actionLoader) requireConfig(c entry, f map[string]entry, a, where string) {
 	needs := configNeeds[a]
 	if len(needs) == 0 {
 		return

@@ -170,7 +170,7 @@ func quote(s string) string { return lang.QuoteList([]string{s}) }
 
 // customArgs reads the parameters a condition gives custom gate cg: its keys but
 // `check` and `optional`. It reports unknown and missing parameters.
-func (sl *stageLoader) customArgs(n *yaml.Node, cg *customGate) (map[string]*yaml.Node, bool) {
+func (sl gateLoader) customArgs(n *yaml.Node, cg *customGate) (map[string]*yaml.Node, bool) {
 	args := map[string]*yaml.Node{}
 	ok := true
 	for _, e := range sl.entries(n, "condition", "a condition") {
@@ -207,7 +207,7 @@ func (sl *stageLoader) customArgs(n *yaml.Node, cg *customGate) (map[string]*yam
 
 // customConditions expands a condition `check: <custom gate>` into the gate's
 // conditions, each named after the custom gate.
-func (sl *stageLoader) customConditions(n *yaml.Node, cg *customGate, where string) ([]lang.Condition, bool) {
+func (sl gateLoader) customConditions(n *yaml.Node, cg *customGate, where string) ([]lang.Condition, bool) {
 	args, ok := sl.customArgs(n, cg)
 	if !ok {
 		return nil, false
@@ -263,7 +263,7 @@ func substitute(n *yaml.Node, args map[string]*yaml.Node) *yaml.Node {
 }
 
 // customNames returns the custom gates' names, sorted.
-func (l *loader) customNames() []string {
+func (l *knownGates) customNames() []string {
 	out := make([]string, 0, len(l.custom))
 	for name := range l.custom {
 		out = append(out, name)
@@ -274,7 +274,7 @@ func (l *loader) customNames() []string {
 
 // conditions loads one item of `conditions:`: a built-in check, or the conditions of
 // the custom gate it names.
-func (sl *stageLoader) conditions(n *yaml.Node, where string) []lang.Condition {
+func (sl gateLoader) conditions(n *yaml.Node, where string) []lang.Condition {
 	if c, ok := lookupKey(n, "check"); ok && c.val.Kind == yaml.ScalarNode {
 		if cg, ok := sl.custom[c.val.Value]; ok {
 			conds, _ := sl.customConditions(n, cg, where)

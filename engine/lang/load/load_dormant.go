@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/validate"
 )
 
 // Dormant pipelines and declared shared variables (seed 002). `enabled: false` keeps a
@@ -107,7 +108,7 @@ func (l *loader) enableTarget(f map[string]entry) string {
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		l.errorf(p.val, kindRef, "%s", unknownName("pipeline", name, "", "pipelines", names))
+		l.errorf(p.val, kindRef, "%s", validate.UnknownName("pipeline", name, "", "pipelines", names))
 	}
 	return name
 }
@@ -116,7 +117,7 @@ func (l *loader) enableTarget(f map[string]entry) string {
 var dormantKeyNames = []string{"enabled", "session_variables"}
 
 // errorAt records an error at pos, for what is known by its position only.
-func (l *loader) errorAt(pos lang.Pos, kind, format string, args ...any) {
+func (l *reader) errorAt(pos lang.Pos, kind, format string, args ...any) {
 	if l.full() {
 		return
 	}

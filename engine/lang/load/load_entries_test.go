@@ -23,7 +23,7 @@ func TestEntriesDuplicates(t *testing.T) {
 			fmt.Fprintf(&b, "k%d: again\n", n-1)
 			var doc yaml.Node
 			require.NoError(t, yaml.Unmarshal([]byte(b.String()), &doc))
-			l := &loader{file: "f.yaml", maxLine: n + 2}
+			l := &loader{reader: reader{file: "f.yaml", maxLine: n + 2}}
 			out := l.entries(doc.Content[0], "m", "the mapping")
 			require.Len(t, out, n)
 			assert.Equal(t, "1", out[1].val.Value)

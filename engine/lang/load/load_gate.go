@@ -9,10 +9,14 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
+// gateLoader loads the keys of gate stages: their conditions, each a registered check
+// or a custom gate expanded in place.
+type gateLoader struct{ *stageLoader }
+
 // gate loads the keys of a gate stage: its conditions and transitions. Conditions
 // all hold; an item `{any_of: [conditions]}` of conditions, or the stage's own
 // `any_of:` list, is a group of which one must hold.
-func (sl *stageLoader) gate(n *yaml.Node, f map[string]entry, s *lang.Stage, where string) {
+func (sl gateLoader) gate(n *yaml.Node, f map[string]entry, s *lang.Stage, where string) {
 	if e, ok := f["on_pass"]; ok {
 		sl.target(e, &s.OnPass)
 	}
@@ -53,7 +57,7 @@ func (sl *stageLoader) gate(n *yaml.Node, f map[string]entry, s *lang.Stage, whe
 }
 
 // anyOf loads an item `{any_of: [...]}` of conditions into a group of s.AnyOf.
-func (sl *stageLoader) anyOf(item *yaml.Node, g entry, s *lang.Stage, where string) {
+func (sl gateLoader) anyOf(item *yaml.Node, g entry, s *lang.Stage, where string) {
 	sl.fields(item, "condition", section{where: "an \"any_of\" condition of " + where, known: []string{"any_of"}})
 	if group := sl.conditionGroup(g, where); group != nil {
 		s.AnyOf = append(s.AnyOf, group)
@@ -61,7 +65,7 @@ func (sl *stageLoader) anyOf(item *yaml.Node, g entry, s *lang.Stage, where stri
 }
 
 // conditionGroup loads the conditions of an `any_of:` list.
-func (sl *stageLoader) conditionGroup(g entry, where string) []lang.Condition {
+func (sl gateLoader) conditionGroup(g entry, where string) []lang.Condition {
 	items, ok := sl.items(g.val, "any_of")
 	if !ok {
 		return nil
@@ -83,7 +87,7 @@ func (sl *stageLoader) conditionGroup(g entry, where string) []lang.Condition {
 }
 
 // checkFailed checks that `when: {check_failed: X}` of on_fail names a check of the gate.
-func (sl *stageLoader) checkFailed(e entry, name string, s *lang.Stage) {
+func (sl gateLoader) checkFailed(e entry, name string, s *lang.Stage) {
 	var checks []string
 	for _, c := range s.Conditions {
 		checks = append(checks, c.Check)
@@ -110,7 +114,7 @@ func (sl *stageLoader) checkFailed(e entry, name string, s *lang.Stage) {
 }
 
 // condition loads one item of `conditions:` and compiles it with its gate.
-func (sl *stageLoader) condition(n *yaml.Node, where string) (lang.Condition, bool) {
+func (sl gateLoader) condition(n *yaml.Node, where string) (lang.Condition, bool) {
 	c := lang.Condition{Pos: sl.pos(n)}
 	if n.Kind != yaml.MappingNode {
 		sl.errorf(n, kindType, "items of %q must be mappings with %q, not %s", "conditions", "check", describe(n))
@@ -192,7 +196,7 @@ func compileGate(g lang.Gate, p *lang.Params) (c lang.Check, err error) {
 }
 
 // gateError adds what Compile returned, unless Params already recorded it.
-func (sl *stageLoader) gateError(err error, p *lang.Params, pos lang.Pos) {
+func (sl gateLoader) gateError(err error, p *lang.Params, pos lang.Pos) {
 	if err == nil {
 		return
 	}
@@ -220,7 +224,14 @@ func (sl *stageLoader) gateError(err error, p *lang.Params, pos lang.Pos) {
 	}
 }
 
-func (l *loader) lookupGate(name string) (lang.Gate, bool) {
+// knownGates are the checks a gate condition may name: the registered gates and the
+// config's custom gates.
+type knownGates struct {
+	gates  lang.GateRegistry
+	custom map[string]*customGate // settings.custom_gates, by name
+}
+
+func (l *knownGates) lookupGate(name string) (lang.Gate, bool) {
 	if l.gates == nil {
 		return nil, false
 	}
@@ -228,7 +239,7 @@ func (l *loader) lookupGate(name string) (lang.Gate, bool) {
 	return g, ok && g != nil
 }
 
-func (l *loader) checkNames() []string {
+func (l *knownGates) checkNames() []string {
 	if l.gates == nil {
 		return l.customNames()
 	}
@@ -239,7 +250,7 @@ func (l *loader) checkNames() []string {
 }
 
 // knownChecks lists the registered check names for an error message.
-func (l *loader) knownChecks() string {
+func (l *knownGates) knownChecks() string {
 	names := l.checkNames()
 	if len(names) == 0 {
 		return "no checks are registered"

@@ -123,7 +123,7 @@ func (sl *stageLoader) branch(n *yaml.Node, parent string) *lang.Stage {
 	case lang.StageAgent:
 		sl.agentKeys(n, f, b, where)
 	case lang.StageAction:
-		sl.action(n, f, b, where)
+		actionLoader{sl}.action(n, f, b, where)
 	case lang.StagePipeline:
 		sl.pipelineStage(n, f, b, where)
 	}

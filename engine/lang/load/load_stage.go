@@ -152,7 +152,7 @@ func (sl *stageLoader) stage(n *yaml.Node) *lang.Stage {
 	case lang.StageAgent:
 		sl.agentStage(n, f, s, where)
 	case lang.StageGate:
-		sl.gate(n, f, s, where)
+		gateLoader{sl}.gate(n, f, s, where)
 	case lang.StageHuman:
 		sl.human(n, f, s, where)
 	case lang.StageParallel:
@@ -160,9 +160,9 @@ func (sl *stageLoader) stage(n *yaml.Node) *lang.Stage {
 	case lang.StageDelay:
 		sl.delay(n, f, s, where)
 	case lang.StageAction:
-		sl.action(n, f, s, where)
+		actionLoader{sl}.action(n, f, s, where)
 	case lang.StageWebhook:
-		sl.webhook(n, f, s, where)
+		webhookLoader{sl}.webhook(n, f, s, where)
 	case lang.StagePipeline:
 		sl.pipelineStage(n, f, s, where)
 	}

@@ -14,7 +14,7 @@ import (
 
 // textPos returns the position of the first character of scalar n's text: after the
 // quote of a quoted scalar, on the line after the indicator of a block scalar.
-func (l *loader) textPos(n *yaml.Node) lang.Pos {
+func (l *reader) textPos(n *yaml.Node) lang.Pos {
 	p := l.pos(n)
 	switch n.Style {
 	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
@@ -29,7 +29,7 @@ func (l *loader) textPos(n *yaml.Node) lang.Pos {
 }
 
 // indentOf returns the number of leading spaces of line (1-based) of the current file.
-func (l *loader) indentOf(line int) int {
+func (l *reader) indentOf(line int) int {
 	if l.doc == nil {
 		return 0
 	}
@@ -39,7 +39,7 @@ func (l *loader) indentOf(line int) int {
 
 // scalar returns n's text if n is a non-null scalar; otherwise it reports a type error
 // naming key.
-func (l *loader) scalar(n *yaml.Node, key string) (string, bool) {
+func (l *reader) scalar(n *yaml.Node, key string) (string, bool) {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		l.errorf(n, kindType, "%q must be a string, not %s", key, describe(n))
 		return "", false
@@ -48,12 +48,12 @@ func (l *loader) scalar(n *yaml.Node, key string) (string, bool) {
 }
 
 // template compiles the scalar e.val, which may hold `{{ … }}`, as a template.
-func (l *loader) template(e entry) *lang.Template {
+func (l *reader) template(e entry) *lang.Template {
 	return l.templateNode(e.val, e.key.Value)
 }
 
 // templateNode compiles scalar n (called key in errors) as a template.
-func (l *loader) templateNode(n *yaml.Node, key string) *lang.Template {
+func (l *reader) templateNode(n *yaml.Node, key string) *lang.Template {
 	src, ok := l.scalar(n, key)
 	if !ok {
 		return nil
@@ -68,7 +68,7 @@ func (l *loader) templateNode(n *yaml.Node, key string) *lang.Template {
 
 // expr compiles the scalar e.val as an expression (CompileExpr takes a condition
 // written as one `{{ … }}`, as the reference writes poll conditions, too).
-func (l *loader) expr(e entry) *lang.Expr {
+func (l *reader) expr(e entry) *lang.Expr {
 	src, ok := l.scalar(e.val, e.key.Value)
 	if !ok {
 		return nil
@@ -86,7 +86,7 @@ func (l *loader) expr(e entry) *lang.Expr {
 }
 
 // duration reads e.val as a positive duration: 30s, 5m, 2h, 72h, 7d.
-func (l *loader) duration(e entry) (time.Duration, bool) {
+func (l *reader) duration(e entry) (time.Duration, bool) {
 	v := e.val
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 		l.errorf(v, kindType, "%q must be a duration such as \"30s\", \"5m\", \"2h\" or \"7d\", not %s", e.key.Value, describe(v))
@@ -101,7 +101,7 @@ func (l *loader) duration(e entry) (time.Duration, bool) {
 }
 
 // integer reads e.val as an integer of at least min.
-func (l *loader) integer(e entry, min int) (int, bool) {
+func (l *reader) integer(e entry, min int) (int, bool) {
 	v := e.val
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 		l.errorf(v, kindType, "%q must be an integer, not %s", e.key.Value, describe(v))
@@ -120,7 +120,7 @@ func (l *loader) integer(e entry, min int) (int, bool) {
 }
 
 // enum reads e.val as one of allowed.
-func (l *loader) enum(e entry, allowed []string) (string, bool) {
+func (l *reader) enum(e entry, allowed []string) (string, bool) {
 	s, ok := l.str(e)
 	if !ok {
 		return "", false
@@ -137,7 +137,7 @@ func (l *loader) enum(e entry, allowed []string) (string, bool) {
 }
 
 // keyValues reads mapping e.val as a list of values with templates compiled.
-func (l *loader) keyValues(e entry, where string) []lang.KeyValue {
+func (l *reader) keyValues(e entry, where string) []lang.KeyValue {
 	v := l.value(e.val, e.key.Value, where)
 	if v.Kind != lang.KindMap {
 		l.errorf(e.val, kindType, "%q must be a mapping, not %s", e.key.Value, describe(e.val))
@@ -148,7 +148,7 @@ func (l *loader) keyValues(e entry, where string) []lang.KeyValue {
 
 // value reads n as a Value tree, compiling the templates of its strings. name is what
 // n is called in errors, where the mapping it belongs to.
-func (l *loader) value(n *yaml.Node, name, where string) lang.Value {
+func (l *reader) value(n *yaml.Node, name, where string) lang.Value {
 	n = deref(n)
 	out := lang.Value{Pos: l.pos(n)}
 	switch n.Kind {

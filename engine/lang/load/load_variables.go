@@ -11,7 +11,7 @@ import (
 // The name is a literal (no template): what `variables.<name>` or `shared.<name>` reads.
 
 // variableConfig fills out from the config of a set_variable or set_shared stage.
-func (sl *stageLoader) variableConfig(c entry, f map[string]entry, out *lang.ActionConfig, where string) {
+func (sl actionLoader) variableConfig(c entry, f map[string]entry, out *lang.ActionConfig, where string) {
 	if e, ok := f["name"]; ok {
 		if name, ok := sl.str(e); ok {
 			if !lang.VariableName().MatchString(name) {

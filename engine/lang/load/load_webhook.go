@@ -31,9 +31,12 @@ var headerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 var reservedHeaders = []string{"host", "content-length", "transfer-encoding", "connection", "keep-alive",
 	"proxy-authorization", "proxy-connection", "te", "trailer", "upgrade"}
 
+// webhookLoader loads the keys of webhook stages: the request, its headers and secrets.
+type webhookLoader struct{ *stageLoader }
+
 // webhook loads the keys of a webhook stage: the request and the status it expects.
 // Which hosts it may call is settings.webhooks' matter, checked by validation.
-func (sl *stageLoader) webhook(n *yaml.Node, f map[string]entry, s *lang.Stage, where string) {
+func (sl webhookLoader) webhook(n *yaml.Node, f map[string]entry, s *lang.Stage, where string) {
 	if e, ok := f["on_success"]; ok {
 		sl.target(e, &s.OnSuccess)
 	}
@@ -111,7 +114,7 @@ func errorPolicyHasThen(n *yaml.Node) bool {
 // webhookURL checks what can be checked of a url as written: https, no credentials, and
 // no secret. That its host is written literally is validation's (checkWebhooks). It
 // reports whether the url is worth compiling.
-func (sl *stageLoader) webhookURL(x entry, u string) bool {
+func (sl webhookLoader) webhookURL(x entry, u string) bool {
 	switch {
 	case !strings.HasPrefix(u, "https://"):
 		if strings.HasPrefix(u, "http://") {
@@ -140,7 +143,7 @@ func (sl *stageLoader) webhookURL(x entry, u string) bool {
 
 // hasSecrets reports a reference to secrets in n (anywhere but a header value), and
 // whether there was one.
-func (sl *stageLoader) hasSecrets(n *yaml.Node, key string) bool {
+func (sl webhookLoader) hasSecrets(n *yaml.Node, key string) bool {
 	n = deref(n)
 	found := false
 	switch n.Kind {
@@ -159,7 +162,7 @@ func (sl *stageLoader) hasSecrets(n *yaml.Node, key string) bool {
 
 // webhookHeaders loads `headers:`: a mapping of names to scalars whose text may hold
 // templates and `{{ secrets.NAME }}`.
-func (sl *stageLoader) webhookHeaders(x entry, where string) []lang.Header {
+func (sl webhookLoader) webhookHeaders(x entry, where string) []lang.Header {
 	n := deref(x.val)
 	if n.Kind != yaml.MappingNode {
 		sl.errorf(n, kindType, "%q must be a mapping, not %s", "headers", describe(n))
@@ -195,7 +198,7 @@ func (sl *stageLoader) webhookHeaders(x entry, where string) []lang.Header {
 }
 
 // headerParts splits a header value into text (templates compiled) and secrets.
-func (sl *stageLoader) headerParts(v *yaml.Node) []lang.HeaderPart {
+func (sl webhookLoader) headerParts(v *yaml.Node) []lang.HeaderPart {
 	src := v.Value
 	if strings.ContainsAny(src, "\r\n") {
 		sl.errorf(v, kindValue, "a header value must be one line")

@@ -12,35 +12,42 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/lang/load/internal/validate"
 )
 
 // Error kinds the loader reports.
 const (
 	kindSyntax = "syntax"
-	kindKey    = "key"
+	kindKey    = validate.KindKey
 	kindType   = "type"
-	kindValue  = "value"
-	kindRef    = "ref"
+	kindValue  = validate.KindValue
+	kindRef    = validate.KindRef
 	kindID     = "id"
 	kindGate   = "gate"
 )
 
-// loader walks a YAML document and collects every mistake it finds.
-type loader struct {
-	gates  lang.GateRegistry
-	custom map[string]*customGate // settings.custom_gates, by name
-	// customExpanded counts the conditions the uses of custom gates stand for (at most
-	// maxCustomConditions).
-	customExpanded int
-	exprs          *lang.Compiler // every expression and template of the config
-	errs           lang.ErrorList
-	cfg            *lang.Config // being built
+// reader reads the nodes of the YAML file at hand as typed values (strings, lists,
+// mappings of known keys, durations, expressions) and collects every mistake it finds,
+// at its position in that file. It knows nothing of what the values mean.
+type reader struct {
+	exprs *lang.Compiler // every expression and template of the config
+	errs  lang.ErrorList
 
 	// the file being read
 	file    string
 	maxLine int     // its last line, to keep positions inside it
 	doc     *source // its text, for the positions of block scalars
-	nodes   *nodeBudget
+}
+
+// loader walks the YAML documents of a config and builds it.
+type loader struct {
+	reader
+	knownGates
+	// customExpanded counts the conditions the uses of custom gates stand for (at most
+	// maxCustomConditions).
+	customExpanded int
+	cfg            *lang.Config // being built
+	nodes          *nodeBudget
 
 	first    string         // the first file, where errors without a file go
 	maxLines map[string]int // the last line of every file
@@ -52,7 +59,7 @@ type loader struct {
 	topErrs int
 }
 
-func (l *loader) pos(n *yaml.Node) lang.Pos {
+func (l *reader) pos(n *yaml.Node) lang.Pos {
 	line, col := n.Line, n.Column
 	if line < 1 {
 		line, col = 1, 1
@@ -66,7 +73,7 @@ func (l *loader) pos(n *yaml.Node) lang.Pos {
 	return lang.Pos{File: l.file, Line: line, Col: col}
 }
 
-func (l *loader) errorf(n *yaml.Node, kind, format string, args ...any) {
+func (l *reader) errorf(n *yaml.Node, kind, format string, args ...any) {
 	if l.full() {
 		return
 	}
@@ -75,7 +82,7 @@ func (l *loader) errorf(n *yaml.Node, kind, format string, args ...any) {
 
 // full says whether the loader has found more errors than are shown (see lang.MaxErrors):
 // it stops looking then, so that a hostile file costs no more than a broken one.
-func (l *loader) full() bool { return len(l.errs) > lang.MaxErrors }
+func (l *reader) full() bool { return len(l.errs) > lang.MaxErrors }
 
 // entry is one key and its value in a mapping.
 type entry struct {
@@ -90,7 +97,7 @@ type section struct {
 
 // fields checks that n is a mapping of the keys sec allows and returns them by key.
 // Duplicate and unknown keys are reported; the first of duplicates wins.
-func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry {
+func (l *reader) fields(n *yaml.Node, name string, sec section) map[string]entry {
 	entries := l.entries(n, name, sec.where)
 	out := make(map[string]entry, len(entries))
 	for _, e := range entries {
@@ -103,7 +110,7 @@ func (l *loader) fields(n *yaml.Node, name string, sec section) map[string]entry
 	return out
 }
 
-func (l *loader) unknownKey(k *yaml.Node, sec section) {
+func (l *reader) unknownKey(k *yaml.Node, sec section) {
 	if l.full() {
 		return
 	}
@@ -116,7 +123,7 @@ func (l *loader) unknownKey(k *yaml.Node, sec section) {
 
 // entries returns the key/value pairs of mapping n in file order, without duplicates.
 // name is what n is called in a type error.
-func (l *loader) entries(n *yaml.Node, name, where string) []entry {
+func (l *reader) entries(n *yaml.Node, name, where string) []entry {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
 		l.errorf(n, kindType, "%q must be a mapping, not %s", name, describe(n))
@@ -166,7 +173,7 @@ func earlier(out []entry, seen *map[string]*yaml.Node, k *yaml.Node) *yaml.Node 
 }
 
 // items returns the elements of sequence n.
-func (l *loader) items(n *yaml.Node, name string) ([]*yaml.Node, bool) {
+func (l *reader) items(n *yaml.Node, name string) ([]*yaml.Node, bool) {
 	n = deref(n)
 	if n.Kind != yaml.SequenceNode {
 		l.errorf(n, kindType, "%q must be a list, not %s", name, describe(n))
@@ -180,7 +187,7 @@ func (l *loader) items(n *yaml.Node, name string) ([]*yaml.Node, bool) {
 }
 
 // str returns the value of e as a string; any non-null scalar is one.
-func (l *loader) str(e entry) (string, bool) {
+func (l *reader) str(e entry) (string, bool) {
 	if e.val.Kind != yaml.ScalarNode || e.val.Tag == "!!null" {
 		l.errorf(e.val, kindType, "%q must be a string, not %s", e.key.Value, describe(e.val))
 		return "", false
@@ -189,7 +196,7 @@ func (l *loader) str(e entry) (string, bool) {
 }
 
 // boolean returns the value of e as a boolean.
-func (l *loader) boolean(e entry) (bool, bool) {
+func (l *reader) boolean(e entry) (bool, bool) {
 	if e.val.Kind != yaml.ScalarNode || e.val.Tag != "!!bool" {
 		l.errorf(e.val, kindType, "%q must be a boolean (true or false), not %s", e.key.Value, describe(e.val))
 		return false, false
@@ -203,7 +210,7 @@ func (l *loader) boolean(e entry) (bool, bool) {
 }
 
 // strs returns the value of e as a list of strings; a single string is a list of one.
-func (l *loader) strs(e entry) ([]string, bool) {
+func (l *reader) strs(e entry) ([]string, bool) {
 	v := e.val
 	if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
 		return []string{v.Value}, true
@@ -261,7 +268,7 @@ var (
 // syntaxError turns an error of the YAML parser into an Error at the position of the
 // mistake, saying what to change (see yamlSyntax). An unknown anchor, which the parser
 // reports without a line, is found in src.
-func (l *loader) syntaxError(err error, src []byte) {
+func (l *reader) syntaxError(err error, src []byte) {
 	msg := err.Error()
 	if m := yamlAnchor().FindStringSubmatch(msg); m != nil {
 		at := &yaml.Node{Line: 1, Column: 1}

@@ -11,7 +11,7 @@ import (
 // YAMLSyntaxError places an error of the YAML parser on file's src at the mistake and
 // says what to change, as a syntax error of a config is reported.
 func YAMLSyntaxError(file string, src []byte, err error) *lang.Error {
-	l := &loader{file: file, first: file, maxLine: bytes.Count(src, []byte("\n")) + 1}
+	l := &loader{reader: reader{file: file, maxLine: bytes.Count(src, []byte("\n")) + 1}, first: file}
 	l.syntaxError(err, src)
 	return l.errs[0]
 }

@@ -1,4 +1,8 @@
-package load
+// Package validate holds the passes over a whole loaded config: they run once every
+// pipeline, agent and group is known, and return errors and warnings with the position
+// of the offending value. The loader runs Passes after a config has loaded without
+// errors, and Partial over one that has.
+package validate
 
 import (
 	"fmt"
@@ -8,13 +12,13 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// This file holds what the validation passes share. A pass looks at a whole loaded
-// config, once every pipeline, agent and group is known, and returns its errors and
-// warnings with the position of the offending value. Load runs the passes in
-// `validators` after a config has loaded without errors.
-
-// Error kinds of the validation passes (the loader's are in load_yaml.go).
+// Error kinds of the validation passes. KindKey, KindValue and KindRef are words the
+// loader uses too: a pass that finds a bad key, value or reference says it as the
+// loader would have.
 const (
+	KindKey     = "key"
+	KindValue   = "value"
+	KindRef     = "ref"
 	kindCycle   = "cycle"   // a sub-pipeline runs itself, directly or not
 	kindNesting = "nesting" // sub-pipelines nest deeper than settings.max_nesting
 	kindWebhook = "webhook" // a webhook calls a host the settings do not allow
@@ -65,12 +69,12 @@ func eachStage(p *lang.Pipeline, fn func(s, parent *lang.Stage)) {
 	}
 }
 
-// unknownName is the message for a reference to a name that is not defined:
+// UnknownName is the message for a reference to a name that is not defined:
 // `unknown agent "x" in stage "y"` with a did-you-mean when a name is close, else the
 // names there are. where says where the reference is written (it may be ""), since
 // the model keeps the position of the stage rather than of each of its values;
 // section is the top-level key where such names are defined ("agents").
-func unknownName(what, name, where, section string, known []string) string {
+func UnknownName(what, name, where, section string, known []string) string {
 	msg := fmt.Sprintf("unknown %s %q", what, name)
 	if where != "" {
 		msg += " in " + where
@@ -87,7 +91,7 @@ func unknownName(what, name, where, section string, known []string) string {
 // UnknownPipeline is the message for a pipeline name cfg does not define: `unknown
 // pipeline "x"`, with a did-you-mean or the names there are.
 func UnknownPipeline(cfg *lang.Config, name string) string {
-	return unknownName("pipeline", name, "", "pipelines", pipelineNames(cfg))
+	return UnknownName("pipeline", name, "", "pipelines", pipelineNames(cfg))
 }
 
 // inStage says where a value of stage s is written: `"from" of stage "review"`, or

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func checkIssueScopes(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 		}
 		onIssues := strings.HasPrefix(t.Event, "issues.")
 		if p.Scope == lang.ScopeIssue && !onIssues {
-			f.errorf(t.Pos, kindValue, "pipeline %q has scope: issue, so it starts on issues: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not %s", p.Name, t.Event)
+			f.errorf(t.Pos, KindValue, "pipeline %q has scope: issue, so it starts on issues: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not %s", p.Name, t.Event)
 		}
 		if !onIssues && p.Scope != lang.ScopeIssue {
 			continue
@@ -32,7 +32,7 @@ func checkIssueScopes(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 			bad = append(bad, "draft")
 		}
 		if len(bad) > 0 {
-			f.errorf(t.Pos, kindValue, "%s", fmt.Sprintf("pipeline %q starts on issues, which have no %s: its trigger cannot ask for it", p.Name, strings.Join(bad, " or ")))
+			f.errorf(t.Pos, KindValue, "%s", fmt.Sprintf("pipeline %q starts on issues, which have no %s: its trigger cannot ask for it", p.Name, strings.Join(bad, " or ")))
 		}
 	}
 	return f.errs, f.warnings

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import "github.com/org/pipeline-action/engine/lang"
 

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"testing"
@@ -186,7 +186,7 @@ func TestCheckAgents(t *testing.T) {
 }
 
 // groupCheck is a compiled gate condition that names a group.
-type groupCheck struct{ fakeCheck }
+type groupCheck struct{}
 
 func (groupCheck) Group() string { return "maintainer" }
 

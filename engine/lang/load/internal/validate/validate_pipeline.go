@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"github.com/org/pipeline-action/engine/lang"
@@ -32,7 +32,7 @@ func subPipelines(cfg *lang.Config, f *findings) [][]subRef {
 			j, ok := index[s.Pipeline]
 			if !ok {
 				if f != nil && !f.full() {
-					f.errorf(s.PosOf("pipeline"), kindRef, "%s", unknownName("sub-pipeline", s.Pipeline, inStage("", s, parent), "pipelines", names))
+					f.errorf(s.PosOf("pipeline"), KindRef, "%s", UnknownName("sub-pipeline", s.Pipeline, inStage("", s, parent), "pipelines", names))
 				}
 				return
 			}

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"strings"
@@ -25,10 +25,10 @@ func checkTargets(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 			case "", "pr":
 			case "issue":
 				if onPRs {
-					f.errorf(pos, kindValue, "comment target \"issue\" in pipeline %q, which runs on pull requests: there is no issue to comment on; use \"pr\"", p.Name)
+					f.errorf(pos, KindValue, "comment target \"issue\" in pipeline %q, which runs on pull requests: there is no issue to comment on; use \"pr\"", p.Name)
 				}
 			default:
-				f.errorf(pos, kindValue, "comment target %q: a comment goes to \"pr\" (the default) or, in an issue's run, \"issue\"", t)
+				f.errorf(pos, KindValue, "comment target %q: a comment goes to \"pr\" (the default) or, in an issue's run, \"issue\"", t)
 			}
 		}
 		var stage func(s *lang.Stage, branchOf *lang.Stage)
@@ -39,9 +39,9 @@ func checkTargets(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 			if branchOf != nil && s.Type == lang.StageAction && s.Action == lang.ActionMergePR {
 				switch {
 				case onPRs:
-					f.errorf(s.Pos, kindValue, "merge_pr as a branch of parallel stage %q in pipeline %q, which runs on a pull request: merge it after the join (a stage after %q), behind the gates", branchOf.ID, p.Name, branchOf.ID)
+					f.errorf(s.Pos, KindValue, "merge_pr as a branch of parallel stage %q in pipeline %q, which runs on a pull request: merge it after the join (a stage after %q), behind the gates", branchOf.ID, p.Name, branchOf.ID)
 				case s.Config.PR == nil:
-					f.errorf(s.Pos, kindValue, "merge_pr as a branch of parallel stage %q needs pr_number: a branch merges the pull request it names (\"{{ context.prs[0] }}\")", branchOf.ID)
+					f.errorf(s.Pos, KindValue, "merge_pr as a branch of parallel stage %q needs pr_number: a branch merges the pull request it names (\"{{ context.prs[0] }}\")", branchOf.ID)
 				}
 			}
 			for _, b := range s.Branches {

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ func checkAgents(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	// where says where the reference is written; it is worked out only for a message
 	check := func(pos lang.Pos, name string, where func() string) {
 		if name != "" && !defined[name] && !f.full() {
-			f.errorf(pos, kindRef, "%s", unknownName("agent", name, where(), "agents", known))
+			f.errorf(pos, KindRef, "%s", UnknownName("agent", name, where(), "agents", known))
 		}
 	}
 	for _, p := range cfg.Pipelines {
@@ -53,7 +53,7 @@ func checkGroups(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	// where says where the reference is written; it is worked out only for a message
 	check := func(pos lang.Pos, name string, where func() string) {
 		if name != "" && !defined[name] && !f.full() {
-			f.errorf(pos, kindRef, "%s", unknownName("group", name, where(), "groups", known))
+			f.errorf(pos, KindRef, "%s", UnknownName("group", name, where(), "groups", known))
 		}
 	}
 	for _, name := range cfg.Settings.ChatOpsFrom {
@@ -106,11 +106,11 @@ func checkRestarts(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 					break
 				}
 				if !isAny[id] {
-					f.errorf(r.PosOf("invalidate"), kindRef, "%s", unknownStage(id, "invalidate", p, r, all))
+					f.errorf(r.PosOf("invalidate"), KindRef, "%s", unknownStage(id, "invalidate", p, r, all))
 				}
 			}
 			if r.RestartFrom != "" && r.RestartFrom != restartFromCurrent && !isStage[r.RestartFrom] {
-				f.errorf(r.PosOf("restart_from"), kindRef, "%s", unknownStage(r.RestartFrom, "restart_from", p, r,
+				f.errorf(r.PosOf("restart_from"), KindRef, "%s", unknownStage(r.RestartFrom, "restart_from", p, r,
 					append(append([]string{}, stages...), restartFromCurrent)))
 			}
 		}
@@ -119,5 +119,5 @@ func checkRestarts(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 }
 
 func unknownStage(id, key string, p *lang.Pipeline, r lang.EventReaction, known []string) string {
-	return unknownName("stage", id, fmt.Sprintf("%q of %s", key, inReaction(p, r)), "stages", known)
+	return UnknownName("stage", id, fmt.Sprintf("%q of %s", key, inReaction(p, r)), "stages", known)
 }

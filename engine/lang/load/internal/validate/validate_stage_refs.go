@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ func checkStageRefs(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 				break
 			}
 			if !defined[r.ID] {
-				f.errorf(r.Pos, kindRef, "%s", unknownName("stage", r.ID,
+				f.errorf(r.Pos, KindRef, "%s", UnknownName("stage", r.ID,
 					fmt.Sprintf("an expression of pipeline %q (stages.%s)", p.Name, r.ID), "stages", known))
 			}
 		}

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import "github.com/org/pipeline-action/engine/lang"
 
@@ -13,7 +13,7 @@ func checkUpdateBranch(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 		}
 		for _, s := range p.Stages {
 			if s.Type == lang.StageAction && s.Action == lang.ActionUpdateBranch {
-				f.errorf(s.Pos, kindValue, "stage %q of pipeline %q: action %q updates a pull request's branch, and this pipeline's runs start on issues",
+				f.errorf(s.Pos, KindValue, "stage %q of pipeline %q: action %q updates a pull request's branch, and this pipeline's runs start on issues",
 					s.ID, p.Name, lang.ActionUpdateBranch)
 			}
 		}

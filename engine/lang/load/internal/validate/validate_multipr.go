@@ -1,4 +1,4 @@
-package load
+package validate
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ func checkMultiPRScopes(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	for _, p := range cfg.Pipelines {
 		t := p.Trigger
 		if p.Scope == lang.ScopeMultiPR && t.Event != "" && !strings.HasPrefix(t.Event, "issues.") {
-			f.errorf(t.Pos, kindValue, "pipeline %q has scope: multi-pr, whose runs start on an issue and follow its pull requests: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not %s", p.Name, t.Event)
+			f.errorf(t.Pos, KindValue, "pipeline %q has scope: multi-pr, whose runs start on an issue and follow its pull requests: its trigger must be an issues.* event (issues.opened, issues.labeled, …), not %s", p.Name, t.Event)
 		}
 	}
 	return f.errs, f.warnings

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import "github.com/org/pipeline-action/engine/lang"
 
@@ -14,7 +14,7 @@ func checkBranchMerges(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 				return
 			}
 			if via, merge := mergeBelow(cfg, s.Pipeline, map[string]bool{}); merge != nil {
-				f.errorf(s.PosOf("pipeline"), kindValue, "branch %q of stage %q runs pipeline %q, which merges (stage %q of pipeline %q at %s): a merge belongs after the join, not inside a branch",
+				f.errorf(s.PosOf("pipeline"), KindValue, "branch %q of stage %q runs pipeline %q, which merges (stage %q of pipeline %q at %s): a merge belongs after the join, not inside a branch",
 					s.ID, parent.ID, s.Pipeline, merge.ID, via, merge.Pos)
 			}
 		})

@@ -1,4 +1,4 @@
-package load
+package validate
 
 import "github.com/org/pipeline-action/engine/lang"
 
@@ -21,7 +21,7 @@ func checkReactions(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 		for _, r := range p.OnEvents {
 			switch {
 			case r.Action == lang.ReactWakeAgent && r.Agent == "" && !agents:
-				f.errorf(r.Pos, kindKey, "%s wakes the agent of the stage the run is at, and pipeline %q has no agent stage; name one with %q",
+				f.errorf(r.Pos, KindKey, "%s wakes the agent of the stage the run is at, and pipeline %q has no agent stage; name one with %q",
 					inReaction(p, r), p.Name, "agent")
 			case r.Action == lang.ReactInvalidateAndRestart && r.RestartFrom != restartFromCurrent:
 				from, ok := index[r.RestartFrom]

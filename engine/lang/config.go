@@ -302,7 +302,7 @@ type Stage struct {
 type ActionConfig struct {
 	Method       string   // merge_pr: merge | squash | rebase (default merge)
 	DeleteBranch bool     // merge_pr
-	WhenBehind   string   // merge_pr: update | escalate ("" is update), engine/step_merge_refusal.go
+	WhenBehind   string   // merge_pr: update | escalate ("" is update)
 	Labels       []string // add_label, remove_label (`label:` or `labels:`); label: `add:`
 	Remove       []string // label: `remove:`
 	Body         string   // comment (a template when BodyTemplate is set)

@@ -140,11 +140,11 @@ type prFields struct {
 	// The latest events that start pipelines or make approvals stale; older ones matter
 	// only as far as newer ones of the same kind do not supersede them.
 	TimelineItems struct {
-		PageInfo pageBackward // older pages: pages_more.go
+		PageInfo pageBackward // older pages are read page by page
 		Nodes    []timelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
 	// The issues it closes when merged (close_issue's linked_issue).
-	ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 10)"` // more: pages_more.go
+	ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 10)"` // more are read page by page
 }
 
 // timelineNode is one of the timeline events the engine reads.
@@ -207,7 +207,7 @@ func (n timelineNode) event() (model.TimelineEvent, bool) {
 }
 
 // Connections hold 100 items a page; the rare subject with more is read on with the
-// queries in pages.go, so that no review, check, label or comment goes unseen.
+// queries of their own, so that no review, check, label or comment goes unseen.
 type pageForward struct {
 	HasNextPage bool
 	EndCursor   string

@@ -35,7 +35,7 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 		return nil, err
 	}
 	rd.loaded = rd.st
-	// since when each pipeline is defined as it is: definitions.go
+	// since when each pipeline is defined as it is
 	noteDefinitions(snap, cfg, r.stateKeys, snap.Facts, rd.store.Branch)
 	if err := r.issuePRsWith(ctx, client, cfg, snap.Facts, rd.st, ev.Report); err != nil {
 		return nil, err

@@ -125,7 +125,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	} else {
 		seen := map[int]bool{}
 		for _, f := range a.followers {
-			if seen[f.Issue] || f.Issue == number || f.Repo != "" { // another repository's: run_multipr.go
+			if seen[f.Issue] || f.Issue == number || f.Repo != "" { // another repository's: a multi-PR run's
 				continue
 			}
 			seen[f.Issue] = true

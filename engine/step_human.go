@@ -29,7 +29,7 @@ import (
 // human evaluates human stage of run once and reports whether the run moved.
 func (e *eval) human(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
 	sr := run.Stages[stage.ID]
-	who, need, notes := e.HumanCount(run, stage, sr)
+	who, need, notes := e.Rules().HumanCount(run, stage, sr)
 	if len(who) >= need {
 		// What the people said is handed on: stages.<id>.outputs in templates and contexts.
 		sr.Outputs = lang.JSONSafe(feedback.HumanOutputs(stage, sr, who, e.Facts.PR))
@@ -88,7 +88,7 @@ func (humanType) step(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Sta
 }
 
 func (humanType) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
-	return guardwalk.Judge(s, g.Skips, func(s *lang.Stage) bool { ok, _ := g.e.HumanHolds(g.run, s); return ok })
+	return guardwalk.Judge(s, g.Skips, func(s *lang.Stage) bool { ok, _ := g.e.Rules().HumanHolds(g.run, s); return ok })
 }
 
 func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
@@ -98,7 +98,7 @@ func (humanType) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bo
 	if g.Skips(s) {
 		return true // its condition does not hold today: the config skips it
 	}
-	ok, _ := g.e.HumanHolds(g.run, s)
+	ok, _ := g.e.Rules().HumanHolds(g.run, s)
 	return ok
 }
 
@@ -117,7 +117,7 @@ func (e *eval) remind(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d mod
 	if r == nil || stage.Type != lang.StageHuman || r.MaxReminders > 0 && d.N >= r.MaxReminders {
 		return false
 	}
-	if who, need, _ := e.HumanCount(run, stage, sr); len(who) >= need {
+	if who, need, _ := e.Rules().HumanCount(run, stage, sr); len(who) >= need {
 		return false // the stage holds: it moves on when evaluated, and reminds no one
 	}
 	n := d.N + 1
@@ -151,7 +151,7 @@ func (e *eval) humanResults(run *model.Run, stage *lang.Stage, sr *model.StageRu
 		sort.Strings(notes)
 		msg += "; " + strings.Join(notes, "; ")
 	}
-	can := e.WhoCan(stage)
+	can := e.Rules().WhoCan(stage)
 	if how := core.HowToMove(stage); how != "" {
 		can += ", " + how
 	}

@@ -91,23 +91,6 @@ func (e *Eval) WaitsFor(stage *lang.Stage, n int) string {
 	return stage.WaitFor
 }
 
-// WhoCan says who can give what the stage waits for.
-func (e *Eval) WhoCan(stage *lang.Stage) string {
-	if (stage.WaitFor == lang.WaitLabel || stage.WaitFor == lang.WaitDismiss) && stage.From == "" {
-		return "someone with write access"
-	}
-	g := e.Cfg.Group(stage.From)
-	if g == nil {
-		return "someone with write access (not the author)"
-	}
-	var names []string
-	names = append(names, g.Users...)
-	for _, t := range g.Teams {
-		names = append(names, "team "+t)
-	}
-	return fmt.Sprintf("group %s (%s; not the author)", g.Name, strings.Join(names, ", "))
-}
-
 // HowToMove says what a person does to move a human stage, for the status.
 func HowToMove(stage *lang.Stage) string {
 	switch stage.WaitFor {

@@ -11,7 +11,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/render"
 
-	"github.com/org/pipeline-action/engine/internal/feedback"
+	"github.com/org/pipeline-action/engine/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
 )

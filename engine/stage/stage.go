@@ -38,6 +38,7 @@ type Context interface {
 	// the facts, for the run: blocked when a required one does not pass, failed when one
 	// decidedly fails.
 	Conditions(s *lang.Stage) (results []model.GateResult, blocked, failed bool)
+	People
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
@@ -103,6 +104,7 @@ type Guard interface {
 	Holds(s *lang.Stage) bool
 	// Failing reports whether the conditions of s, found not to hold, decidedly fail.
 	Failing(s *lang.Stage) bool
+	Witnesses
 }
 
 // Guarded is implemented by a type whose transitions the merge guard re-checks; the guard

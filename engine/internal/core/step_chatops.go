@@ -6,6 +6,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/authority"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
@@ -74,7 +75,7 @@ func (e *Eval) RunStatus(run *model.Run) string {
 // Reply posts a one-line answer to command comment c (once: its key names the comment).
 func (e *Eval) Reply(c model.IssueComment, text string) {
 	e.Effects = append(e.Effects, model.Effect{Key: fmt.Sprintf("chatops/%d", c.ID), Kind: model.EffectComment,
-		Number: e.Facts.PR.Number, Body: "@" + c.Author + " " + InertMarkers(oneLine(text)), WriteAhead: true})
+		Number: e.Facts.PR.Number, Body: "@" + c.Author + " " + render.InertMarkers(oneLine(text)), WriteAhead: true})
 }
 
 // SettleReply records the outcome of a reply, and reports whether o was one.

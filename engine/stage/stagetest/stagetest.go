@@ -54,6 +54,7 @@ type Context struct {
 	Emitted  []model.Effect
 	Intended []model.Effect
 	Log      []string
+	People
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".
@@ -95,7 +96,10 @@ func (c *Context) Conditions(s *lang.Stage) ([]model.GateResult, bool, bool) {
 }
 
 // Guard is a stage.Guard over plain values, by stage id.
-type Guard struct{ Skipped, Held, Failed map[string]bool }
+type Guard struct {
+	Skipped, Held, Failed map[string]bool
+	Witnessed
+}
 
 func (g Guard) Skips(s *lang.Stage) bool   { return g.Skipped[s.ID] }
 func (g Guard) Holds(s *lang.Stage) bool   { return g.Held[s.ID] }

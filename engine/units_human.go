@@ -19,7 +19,7 @@ func (g *guardCheck) Run() *model.Run             { return g.run }
 // settleStageEffect records outcome o of an effect of a human stage (its on_enter message,
 // a reminder, its request for reviews), and reports whether o was one.
 func (e *eval) settleStageEffect(o model.Outcome) bool {
-	run, stage, sr, suffix := e.findStageEffect(o.Key)
+	run, stage, sr, suffix := findStageEffect(e.St, e.Cfg, o.Key)
 	if run == nil {
 		return false
 	}
@@ -32,7 +32,7 @@ func (e *eval) settleStageEffect(o model.Outcome) bool {
 // and reports whether it was one: the comment exists → done; else it is in flight until
 // its invocation surely ended, and then asked for again if the stage still wants it.
 func (e *eval) reconcileStageEffect(run *model.Run, it model.Intent) bool {
-	r, stage, sr, suffix := e.findStageEffect(it.Key)
+	r, stage, sr, suffix := findStageEffect(e.St, e.Cfg, it.Key)
 	if r != run {
 		return false
 	}
@@ -63,13 +63,13 @@ func (e *eval) stageEffectDone(run *model.Run, stage *lang.Stage, sr *model.Stag
 	}
 }
 
-// findStageEffect finds the live human stage whose current attempt key belongs to.
-func (e *eval) findStageEffect(key string) (*model.Run, *lang.Stage, *model.StageRun, string) {
-	for _, run := range e.St.Runs {
+// findStageEffect finds the run of st at a human stage whose current attempt key belongs to.
+func findStageEffect(st *model.State, cfg *lang.Config, key string) (*model.Run, *lang.Stage, *model.StageRun, string) {
+	for _, run := range st.Runs {
 		if run.Status.Final() {
 			continue
 		}
-		p := e.Cfg.PipelineFor(run)
+		p := cfg.PipelineFor(run)
 		if p == nil {
 			continue
 		}

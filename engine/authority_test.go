@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -80,26 +79,6 @@ func TestDisownedCommandIsNotActedOn(t *testing.T) {
 	assert.Equal(t, "merge", res.State.Runs[0].Stage)
 }
 
-// Time ties what people did to a head and a base: what was given before the run
-// saw the head it has now, or before the last change of base, is stale; a stage with
-// dismiss_stale: false keeps it across pushes but never across a change of base.
-func TestOutdatedAt(t *testing.T) {
-	f := humanFacts()
-	e := &eval{&core.Eval{Facts: f, Now: t0}}
-	run := &model.Run{Head: f.PR.HeadSHA}
-	stage := &lang.Stage{}
-	assert.Empty(t, e.OutdatedAt(run, stage, t0), "a run that saw one head only")
-	run.HeadSince = t0.Add(time.Hour)
-	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour)), "before the head moved", "the same second is not after")
-	assert.Empty(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)))
-	stage.KeepOnPush = true
-	assert.Empty(t, e.OutdatedAt(run, stage, t0))
-	f.PR.Timeline = []model.TimelineEvent{{Kind: model.TimelineBaseChanged, Label: "main", At: t0.Add(2 * time.Hour)}}
-	assert.Contains(t, e.OutdatedAt(run, stage, t0.Add(time.Hour+time.Second)), "before the base changed to main")
-}
-
-// A gate of an issue's run sees the authors of the run's pull requests, so that none of
-// them approves any of them (gates' human_approved reads Facts.Authored).
 func TestGatesSeeTheRunsAuthors(t *testing.T) {
 	var seen []string
 	cfg := issueConfig()

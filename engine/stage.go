@@ -9,6 +9,7 @@ import (
 	"github.com/org/pipeline-action/engine/stage/agent"
 	"github.com/org/pipeline-action/engine/stage/delay"
 	"github.com/org/pipeline-action/engine/stage/gate"
+	"github.com/org/pipeline-action/engine/stage/human"
 	"github.com/org/pipeline-action/engine/stage/webhook"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -59,7 +60,7 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageAgent:    unit{t: agent.Type{}},
 	lang.StageDelay:    unit{t: delay.Type{}},
 	lang.StageGate:     unit{t: gate.Type{}},
-	lang.StageHuman:    humanType{},
+	lang.StageHuman:    unit{t: human.Type{}},
 	lang.StageParallel: parallelType{},
 	lang.StagePipeline: pipelineType{},
 	lang.StageWebhook:  unit{t: webhook.Type{}},

@@ -69,7 +69,7 @@ func (e *eval) chatops() {
 	comments := append([]model.IssueComment(nil), e.Facts.PR.Comments...)
 	sort.SliceStable(comments, func(i, j int) bool { return comments[i].ID < comments[j].ID })
 	for _, c := range comments {
-		if c.ID <= e.St.CommandsSeen || c.Viewer || model.SameIdentity(c.Author, e.Facts.Viewer) || !core.IsCommand(c.Body) {
+		if c.ID <= e.St.CommandsSeen || c.Viewer || model.SameIdentity(c.Author, e.Facts.Viewer) || !model.IsCommand(c.Body) {
 			continue
 		}
 		e.St.CommandsSeen = c.ID
@@ -82,7 +82,7 @@ func (e *eval) chatops() {
 			e.Logf("comment %d: %q on a pull request that is %s; not acted on", c.ID, core.FirstLine(c.Body), e.Facts.PR.State)
 			continue
 		}
-		if verb, _, _ := core.ParseCommand(c.Body); core.ActsAlone(verb) {
+		if verb, _, _ := model.ParseCommand(c.Body); core.ActsAlone(verb) {
 			e.command(c) // a start has its own bounds
 			continue
 		}
@@ -99,7 +99,7 @@ func (e *eval) chatops() {
 
 // command acts on one command comment.
 func (e *eval) command(c model.IssueComment) {
-	verb, arg, _ := core.ParseCommand(c.Body)
+	verb, arg, _ := model.ParseCommand(c.Body)
 	text := "/pipeline " + verb
 	if arg != "" {
 		text += " " + core.OneWord(arg)
@@ -147,7 +147,7 @@ func (e *eval) command(c model.IssueComment) {
 // authorOfLive reports whether login is an author of a change an open run would merge.
 func (e *eval) authorOfLive(login string) bool {
 	for _, run := range e.St.Runs {
-		if !run.Status.Final() && e.IsAuthor(run, login) {
+		if !run.Status.Final() && e.Rules().IsAuthor(run, login) {
 			return true
 		}
 	}
@@ -242,8 +242,8 @@ func (e *eval) commandApprove(run *model.Run, stage *lang.Stage, c model.IssueCo
 	if stage == nil || stage.Type != lang.StageHuman || stage.WaitFor != lang.WaitApproval {
 		return fmt.Sprintf("Run %s is not at a human stage waiting for approval; nothing to approve.", run.ID)
 	}
-	if !e.Allowed(run, stage, c.Author, false) {
-		return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.WhoCan(stage))
+	if !e.Rules().Allowed(run, stage, c.Author, false) {
+		return fmt.Sprintf("Run %s: @%s's approval does not count for stage %s, which waits for %s.", run.ID, c.Author, stage.ID, e.Rules().WhoCan(stage))
 	}
 	sr := run.Stages[stage.ID]
 	sr.Approvals = append(sr.Approvals, e.commandApproval(run, c))

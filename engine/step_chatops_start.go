@@ -23,7 +23,7 @@ const startWindow = 24 * time.Hour
 func (e *eval) startsWaiting() bool {
 	for _, c := range e.Facts.PR.Comments {
 		if c.ID > e.St.CommandsSeen && !c.Viewer {
-			if verb, _, ok := core.ParseCommand(c.Body); ok && core.ActsAlone(verb) {
+			if verb, _, ok := model.ParseCommand(c.Body); ok && core.ActsAlone(verb) {
 				return true
 			}
 		}

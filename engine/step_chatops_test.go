@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -158,12 +157,12 @@ func TestParseCommand(t *testing.T) {
 		"  /pipeline Restart build\nx": {"restart", "build"},
 		"/pipeline":                    {"", ""},
 	} {
-		v, a, ok := core.ParseCommand(body)
+		v, a, ok := model.ParseCommand(body)
 		assert.True(t, ok, body)
 		assert.Equal(t, want, [2]string{v, a}, body)
 	}
 	for _, body := range []string{"please /pipeline retry", "/pipelines retry", "", "> /pipeline retry"} {
-		_, _, ok := core.ParseCommand(body)
+		_, _, ok := model.ParseCommand(body)
 		assert.False(t, ok, body)
 	}
 }

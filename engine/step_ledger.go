@@ -34,7 +34,7 @@ func (e *eval) ledger(p *lang.Pipeline, run *model.Run) *model.Ledger {
 		case s.Type == lang.StageParallel:
 			core.BranchLedger(l, run, s, head)
 		case s.Type == lang.StageHuman && s.WaitFor == lang.WaitApproval && e.Facts.PR != nil:
-			who, need, _ := e.HumanCount(run, s, sr)
+			who, need, _ := e.Rules().HumanCount(run, s, sr)
 			for _, w := range who {
 				l.Entries = append(l.Entries, model.LedgerEntry{Stage: s.ID, Who: model.LedgerHuman + w, Verdict: lang.VerdictApprove, SHA: head})
 			}

@@ -154,7 +154,7 @@ func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 	run := res.State.Runs[0]
 	stale := run.Stages["lead"].Stale
 	require.NotNil(t, stale)
-	assert.Equal(t, []string{core.ReviewKey(bob)}, stale.Reviews, "bob's approval of the old head only")
+	assert.Equal(t, []string{model.ReviewKey(bob)}, stale.Reviews, "bob's approval of the old head only")
 	require.Len(t, res.Effects, 1, "carol's approval of the new head counts")
 	assert.Equal(t, model.EffectMerge, res.Effects[0].Kind)
 	assert.Equal(t, "bbbbbbbbbb", res.Effects[0].SHA)

@@ -304,5 +304,5 @@ func TestPushRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 	stale := res.State.Runs[0].Stages["lead"].Stale
 	require.NotNil(t, stale)
 	assert.Len(t, stale.Reviews, 1, "bob's approval of the old head only")
-	assert.Equal(t, core.ReviewKey(pushed.PR.Reviews[0]), stale.Reviews[0])
+	assert.Equal(t, model.ReviewKey(pushed.PR.Reviews[0]), stale.Reviews[0])
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/org/pipeline-action/engine/render"
 	"github.com/org/pipeline-action/engine/stage/agent"
 
-	"github.com/org/pipeline-action/engine/internal/feedback"
+	"github.com/org/pipeline-action/engine/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -66,7 +66,7 @@ func (e *eval) reactWake(p *lang.Pipeline, run *model.Run, r *lang.EventReaction
 	}
 	env := e.templateEnv(p, run)
 	event := map[string]any{"name": in.Event, "delivery": in.Key, "actor": in.Actor, "head_sha": e.Facts.PR.HeadSHA}
-	c, own := feedback.EventComment(e.Eval, in)
+	c, own := feedback.EventComment(e.Facts.PR, in)
 	if !own {
 		e.Logf("run %s: on_events %s wake_agent: comment %d is not @%s's own words now (someone else edited it); no agent woken", run.ID, r.Event, in.CommentID, in.Actor)
 		return

@@ -40,6 +40,7 @@ type Context interface {
 	Conditions(s *lang.Stage) (results []model.GateResult, blocked, failed bool)
 	Agents
 	Actions
+	People
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
@@ -110,6 +111,7 @@ type Guard interface {
 	Holds(s *lang.Stage) bool
 	// Failing reports whether the conditions of s, found not to hold, decidedly fail.
 	Failing(s *lang.Stage) bool
+	Witnesses
 }
 
 // Guarded is implemented by a type whose transitions the merge guard re-checks; the guard

@@ -8,9 +8,9 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/render"
 
+	"github.com/org/pipeline-action/engine/feedback"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
-	"github.com/org/pipeline-action/engine/internal/feedback"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
 )

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/authority"
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -39,7 +39,7 @@ func Dismissed(pr *model.PullRequest, agent, login string, sr *model.StageRun) s
 		return ""
 	}
 	why := fmt.Sprintf("agent %s's review (%s) was dismissed", agent, login)
-	if by, _ := core.Dismisser(pr, login); by != "" {
+	if by, _ := authority.Dismisser(pr, login); by != "" {
 		why += " by " + by
 	}
 	return why

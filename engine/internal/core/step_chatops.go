@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/authority"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/render"
 
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
@@ -16,39 +18,11 @@ func ActsAlone(verb string) bool {
 	return verb == model.CmdStart || verb == model.CmdEnable || verb == model.CmdDisable
 }
 
-const commandPrefix = "/pipeline"
-
-// IsCommand reports whether a comment body is a `/pipeline` command: its first
-// non-blank line starts with the word /pipeline.
-func IsCommand(body string) bool {
-	_, _, ok := ParseCommand(body)
-	return ok
-}
-
-// ParseCommand returns the verb and argument of a command comment.
-func ParseCommand(body string) (verb, arg string, ok bool) {
-	line := strings.TrimSpace(body)
-	if i := strings.IndexByte(line, '\n'); i >= 0 {
-		line = strings.TrimSpace(line[:i])
-	}
-	f := strings.Fields(line)
-	if len(f) == 0 || f[0] != commandPrefix {
-		return "", "", false
-	}
-	if len(f) > 1 {
-		verb = strings.ToLower(f[1])
-	}
-	if len(f) > 2 {
-		arg = f[2]
-	}
-	return verb, arg, true
-}
-
 // Disown records that command comment c, which someone other than its author edited, is
 // not acted on: GitHub lets anyone with write access edit any comment and keeps its
 // author, so its text is not its author's word.
 func (e *Eval) Disown(c model.IssueComment) {
-	e.Logf("%s; not acted on", Disowned(c))
+	e.Logf("%s; not acted on", authority.Disowned(c))
 	e.St.Disowned = append(e.St.Disowned, model.DisownedComment{ID: c.ID, Author: c.Author, Editor: c.EditedBy})
 	if n := len(e.St.Disowned); n > model.MaxDisowned {
 		e.St.Disowned = e.St.Disowned[n-model.MaxDisowned:]
@@ -67,36 +41,7 @@ func (e *Eval) MayCommand(c model.IssueComment) string {
 	if c.IsBot && !e.Facts.IsAgent(c.Author) {
 		return "commands are taken from people, not apps"
 	}
-	return e.MayCommandAs(c.Author)
-}
-
-// MayCommandAs says why login may not use commands today, or "": the permission
-// settings.chatops.permission names (default write), read now, and membership now of a
-// group of settings.chatops.from when it is set. An agent's login never may.
-func (e *Eval) MayCommandAs(login string) string {
-	if e.Facts.IsAgent(login) {
-		return fmt.Sprintf("commands are taken from people, and @%s is the login of an agent", login)
-	}
-	need := e.Cfg.Settings.ChatOpsPermission
-	if need == "" {
-		need = model.DefaultChatOpsPermission
-	}
-	if !e.Facts.People.Has(login, need) {
-		have, ok := e.Facts.People.Permission(login)
-		if !ok {
-			have = "not known"
-		}
-		return fmt.Sprintf("it needs %s permission on this repository, and @%s's is %s", need, login, have)
-	}
-	if from := e.Cfg.Settings.ChatOpsFrom; len(from) > 0 {
-		for _, name := range from {
-			if e.Facts.InGroup(e.Cfg.Group(name), login) {
-				return ""
-			}
-		}
-		return fmt.Sprintf("only members of %s may use commands", strings.Join(from, ", "))
-	}
-	return ""
+	return e.Rules().MayCommandAs(c.Author)
 }
 
 // DoneTarget is where a stage goes when it is done.
@@ -130,7 +75,7 @@ func (e *Eval) RunStatus(run *model.Run) string {
 // Reply posts a one-line answer to command comment c (once: its key names the comment).
 func (e *Eval) Reply(c model.IssueComment, text string) {
 	e.Effects = append(e.Effects, model.Effect{Key: fmt.Sprintf("chatops/%d", c.ID), Kind: model.EffectComment,
-		Number: e.Facts.PR.Number, Body: "@" + c.Author + " " + InertMarkers(oneLine(text)), WriteAhead: true})
+		Number: e.Facts.PR.Number, Body: "@" + c.Author + " " + render.InertMarkers(oneLine(text)), WriteAhead: true})
 }
 
 // SettleReply records the outcome of a reply, and reports whether o was one.

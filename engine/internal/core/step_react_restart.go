@@ -3,9 +3,6 @@ package core
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -14,11 +11,6 @@ import (
 
 // maxStaleReviews bounds Stale.Reviews (the latest review of each reviewer is what counts).
 const maxStaleReviews = 100
-
-// ReviewKey names one review: its author, the commit it was given on, and when.
-func ReviewKey(r model.Review) string {
-	return strings.ToLower(r.Author) + "@" + r.CommitSHA + "@" + r.SubmittedAt.UTC().Format(time.RFC3339Nano)
-}
 
 // ReactionKey is the key that makes reaction r of run act once for the event of in:
 // per head commit for a push, per delivery otherwise.
@@ -54,15 +46,10 @@ func (e *Eval) Invalidate(run *model.Run, id, why string, push bool) bool {
 	sr.Stale = &model.Stale{At: e.Now, Why: why, Verdict: sr.Verdict, SHA: sr.HeadSHA}
 	for _, r := range model.LatestReviews(e.Facts.PR.Reviews) {
 		if r.State == model.ReviewApproved && !(push && r.CommitSHA == e.Facts.PR.HeadSHA) && len(sr.Stale.Reviews) < maxStaleReviews {
-			sr.Stale.Reviews = append(sr.Stale.Reviews, ReviewKey(r))
+			sr.Stale.Reviews = append(sr.Stale.Reviews, model.ReviewKey(r))
 		}
 	}
 	sr.Verdict, sr.Outputs, sr.Approvals, sr.Results = "", nil, nil, nil
 	sr.Status = model.StageStale
 	return true
-}
-
-// StaleReview says whether review r was made stale for the stage of sr.
-func StaleReview(sr *model.StageRun, r model.Review) bool {
-	return sr != nil && sr.Stale != nil && slices.Contains(sr.Stale.Reviews, ReviewKey(r))
 }

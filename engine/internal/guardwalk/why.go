@@ -15,7 +15,7 @@ import (
 func Why(e *core.Eval, run *model.Run, s *lang.Stage, moved bool, held []model.GateResult) string {
 	pr := e.Facts.PR
 	if s.Type == lang.StageHuman {
-		_, why := e.HumanHolds(run, s)
+		_, why := e.Rules().HumanHolds(run, s)
 		return fmt.Sprintf("human stage %q does not hold on %s (%s); asking again", s.ID, model.Short(pr.HeadSHA), why)
 	}
 	if moved {

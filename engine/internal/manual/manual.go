@@ -11,7 +11,7 @@ import (
 
 // CommentRefused says why the comment an issue_comment event names may not start a
 // pipeline whose trigger is that event, or "". The comment is read from the facts by the
-// id the event gives, and its author needs the chat-ops permission (core.MayCommandAs):
+// id the event gives, and its author needs the chat-ops permission (authority.Rules.MayCommandAs):
 // otherwise anyone who may comment, a reader included, would start work and agents.
 func CommentRefused(e *core.Eval, in model.Input) string {
 	c := e.CommentByID(in.CommentID)
@@ -25,7 +25,7 @@ func CommentRefused(e *core.Eval, in model.Input) string {
 	case c.Disowned():
 		return fmt.Sprintf("comment %d was last edited by @%s, not by its author", c.ID, c.EditedBy)
 	}
-	if why := e.MayCommandAs(c.Author); why != "" {
+	if why := e.Rules().MayCommandAs(c.Author); why != "" {
 		return fmt.Sprintf("comment %d by @%s: %s", c.ID, c.Author, why)
 	}
 	return ""
@@ -64,7 +64,7 @@ func DispatchRefused(e *core.Eval, in model.Input) (*lang.Pipeline, string) {
 	if core.IsApp(in.Actor) {
 		return nil, "it was dispatched by an app, and apps may not start pipelines"
 	}
-	if why := e.MayCommandAs(in.Actor); why != "" {
+	if why := e.Rules().MayCommandAs(in.Actor); why != "" {
 		return nil, why
 	}
 	if p := e.Cfg.Pipeline(in.Pipeline); p != nil && e.Started(p.Name, in.Key) {

@@ -9,7 +9,7 @@ import (
 // with write access, which GitHub types as a User, not a Bot — and its reviews, comments,
 // labels and dismissals would then pass for a person's. The logins the config gives its
 // agents are never a person's: their reviews and comments are taken as an app's (IsBot),
-// and core.Eval.Allowed and MayCommandAs refuse them by Facts.IsAgent.
+// and authority.Rules.Allowed and MayCommandAs refuse them by Facts.IsAgent.
 
 // AgentLogins lists the logins cfg's agents act as: their `login`, and the assignee of an
 // assign dispatch.

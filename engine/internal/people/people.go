@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/authority"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/core"
@@ -51,9 +52,9 @@ func Needed(cfg *lang.Config, st *model.State, f *model.Facts) model.Needs {
 	}
 	var commanders, starters []string
 	for _, c := range f.PR.Comments {
-		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && !c.Disowned() && core.IsCommand(c.Body) {
+		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && !c.Disowned() && model.IsCommand(c.Body) {
 			commanders = append(commanders, c.Author)
-			if verb, _, _ := core.ParseCommand(c.Body); core.ActsAlone(verb) {
+			if verb, _, _ := model.ParseCommand(c.Body); core.ActsAlone(verb) {
 				starters = append(starters, c.Author) // a start needs no open run
 			}
 		}
@@ -77,7 +78,7 @@ func Needed(cfg *lang.Config, st *model.State, f *model.Facts) model.Needs {
 			if hs.Type != lang.StageHuman {
 				continue
 			}
-			who, perms := core.HumanActors(hs, run.Stages[hs.ID], f, run)
+			who, perms := authority.HumanActors(hs, run.Stages[hs.ID], f, run, core.RunPRIn(f, run))
 			for _, l := range perms {
 				if l != "" && !strings.EqualFold(l, f.PR.Author) {
 					logins[strings.ToLower(l)] = l

@@ -7,7 +7,6 @@ import (
 
 // Agents is what Context answers of stage.Agents: plain values a test sets.
 type Agents struct {
-	Cfg        *lang.Config // its agents; none when nil
 	Subj       string
 	Deliv      string
 	Sign       model.NonceSigner

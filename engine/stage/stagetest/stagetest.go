@@ -43,8 +43,10 @@ func At(t *testing.T, p *lang.Pipeline, id string) (*model.Run, *lang.Stage) {
 
 // Context is a stage.Context over plain values.
 type Context struct {
-	F    *model.Facts
-	S    lang.Settings
+	F *model.Facts
+	S lang.Settings
+	// Cfg is the config whose agents and groups the Context reads; none when nil.
+	Cfg  *lang.Config
 	P    *lang.Pipeline
 	T    time.Time
 	Vars lang.Env
@@ -57,6 +59,7 @@ type Context struct {
 	Agents
 	// Acts is what the Actions of the Context give and record.
 	Acts
+	People
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".
@@ -98,7 +101,10 @@ func (c *Context) Conditions(s *lang.Stage) ([]model.GateResult, bool, bool) {
 }
 
 // Guard is a stage.Guard over plain values, by stage id.
-type Guard struct{ Skipped, Held, Failed map[string]bool }
+type Guard struct {
+	Skipped, Held, Failed map[string]bool
+	Witnessed
+}
 
 func (g Guard) Skips(s *lang.Stage) bool   { return g.Skipped[s.ID] }
 func (g Guard) Holds(s *lang.Stage) bool   { return g.Held[s.ID] }

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/org/pipeline-action/engine/authority"
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -85,7 +85,7 @@ func HumanOutputs(stage *lang.Stage, sr *model.StageRun, who []string, pr *model
 		}
 		for _, a := range sr.Approvals {
 			// Only a command that is still its author's word, as GitHub shows it now.
-			if c := pr.Comment(a.Comment); counted(a.Login) && core.StillCommand(c, a, model.CmdApprove) == "" {
+			if c := pr.Comment(a.Comment); counted(a.Login) && authority.StillCommand(c, a, model.CmdApprove) == "" {
 				reviews = append(reviews, Entry{By: a.Login, State: model.ReviewApproved, Body: clip(c.Body)})
 			}
 		}
@@ -113,7 +113,7 @@ func matching(stage *lang.Stage, sr *model.StageRun, pr *model.PullRequest, coun
 	}
 	var out []Entry
 	for _, c := range pr.Comments {
-		if c.Viewer || c.IsBot || c.Disowned() || !c.CreatedAt.After(sr.EnteredAt) || !counted(c.Author) || core.IsCommand(c.Body) || re != nil && !re.MatchString(c.Body) {
+		if c.Viewer || c.IsBot || c.Disowned() || !c.CreatedAt.After(sr.EnteredAt) || !counted(c.Author) || model.IsCommand(c.Body) || re != nil && !re.MatchString(c.Body) {
 			continue
 		}
 		out = append(out, Entry{By: c.Author, Body: clip(c.Body)})

@@ -1,4 +1,4 @@
-package core
+package authority
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func Disowned(c model.IssueComment) string {
 // HumanCount returns the people whose action counts for the stage now, how many it needs,
 // and notes on actions that do not count. sr is the stage's record (its approvals, when it
 // was entered); the merge guard passes an empty one for a stage the run has not entered.
-func (e *Eval) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun) (who []string, need int, notes []string) {
+func (r *Rules) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun) (who []string, need int, notes []string) {
 	need = max(stage.Count, 1)
 	seen := map[string]bool{}
 	add := func(login string) {
@@ -33,15 +33,15 @@ func (e *Eval) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun)
 	}
 	switch stage.WaitFor {
 	case lang.WaitApproval:
-		notes = e.countApprovals(run, stage, sr, add)
+		notes = r.countApprovals(run, stage, sr, add)
 	case lang.WaitComment:
-		notes = e.countComments(run, stage, sr, add)
+		notes = r.countComments(run, stage, sr, add)
 	case lang.WaitLabel:
 		need = 1
-		notes = e.humanLabel(run, stage, add)
+		notes = r.humanLabel(run, stage, add)
 	case lang.WaitDismiss:
 		need = 1
-		notes = e.humanDismiss(run, stage, add)
+		notes = r.humanDismiss(run, stage, add)
 	}
 	return who, need, notes
 }
@@ -49,22 +49,22 @@ func (e *Eval) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun)
 // HumanHolds reports whether human stage s of run holds on today's facts, as the merge
 // guard asks, and otherwise why not: what people gave there counts now, or the stage's
 // attempt was left by a `/pipeline skip` that still counts.
-func (e *Eval) HumanHolds(run *model.Run, s *lang.Stage) (bool, string) {
+func (r *Rules) HumanHolds(run *model.Run, s *lang.Stage) (bool, string) {
 	sr := run.Stages[s.ID]
 	if sr == nil {
-		sr = &model.StageRun{EnteredAt: e.Now} // not entered: nothing given at it counts by time
+		sr = &model.StageRun{EnteredAt: r.Now} // not entered: nothing given at it counts by time
 	}
-	who, need, notes := e.HumanCount(run, s, sr)
+	who, need, notes := r.HumanCount(run, s, sr)
 	if len(who) >= need {
 		return true, ""
 	}
 	if sk := sr.Skipped; sk != nil {
-		why := e.MayCommandAs(sk.Login)
-		if why == "" && e.IsAuthor(run, sk.Login) {
+		why := r.MayCommandAs(sk.Login)
+		if why == "" && r.IsAuthor(run, sk.Login) {
 			why = sk.Login + " is an author of the change"
 		}
 		if why == "" {
-			why = e.approvalOutdated(run, s, *sk, model.CmdSkip)
+			why = r.approvalOutdated(run, s, *sk, model.CmdSkip)
 		}
 		if why == "" {
 			return true, ""
@@ -80,32 +80,32 @@ func (e *Eval) HumanHolds(run *model.Run, s *lang.Stage) (bool, string) {
 
 // countApprovals counts the approving reviews of the run's pull request and the
 // `/pipeline approve` commands given at this attempt of the stage.
-func (e *Eval) countApprovals(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
-	for _, r := range model.LatestReviews(e.reviewsOf(run)) { // the run's pull request
-		if r.State != model.ReviewApproved {
+func (r *Rules) countApprovals(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
+	for _, rv := range model.LatestReviews(r.reviewsOf(run)) { // the run's pull request
+		if rv.State != model.ReviewApproved {
 			continue
 		}
 		switch {
-		case e.Facts.IsAgent(r.Author):
-			notes = append(notes, r.Author+" is an agent, not a person")
-		case r.IsBot:
-			notes = append(notes, r.Author+" is an app")
-		case e.Facts.Contributed(e.RunPR(run), r.Author):
-			notes = append(notes, r.Author+" wrote commits of it, so does not approve it")
-		case !e.Allowed(run, stage, r.Author, r.CanPush):
-			notes = append(notes, r.Author+" does not count here")
-		case e.reviewOutdated(run, stage, r) != "":
-			notes = append(notes, r.Author+"'s approval "+e.reviewOutdated(run, stage, r))
-		case StaleReview(sr, r):
-			notes = append(notes, r.Author+"'s approval is stale ("+sr.Stale.Why+")")
+		case r.Facts.IsAgent(rv.Author):
+			notes = append(notes, rv.Author+" is an agent, not a person")
+		case rv.IsBot:
+			notes = append(notes, rv.Author+" is an app")
+		case r.Facts.Contributed(r.runPR(run), rv.Author):
+			notes = append(notes, rv.Author+" wrote commits of it, so does not approve it")
+		case !r.Allowed(run, stage, rv.Author, rv.CanPush):
+			notes = append(notes, rv.Author+" does not count here")
+		case r.reviewOutdated(run, stage, rv) != "":
+			notes = append(notes, rv.Author+"'s approval "+r.reviewOutdated(run, stage, rv))
+		case model.StaleReview(sr, rv):
+			notes = append(notes, rv.Author+"'s approval is stale ("+sr.Stale.Why+")")
 		default:
-			add(r.Author)
+			add(rv.Author)
 		}
 	}
 	for _, a := range sr.Approvals {
-		switch why := e.approvalOutdated(run, stage, a, model.CmdApprove); {
-		case !e.Allowed(run, stage, a.Login, false):
-			notes = append(notes, a.Login+"'s /pipeline approve no longer counts: "+a.Login+" is not "+e.WhoCan(stage)+" today")
+		switch why := r.approvalOutdated(run, stage, a, model.CmdApprove); {
+		case !r.Allowed(run, stage, a.Login, false):
+			notes = append(notes, a.Login+"'s /pipeline approve no longer counts: "+a.Login+" is not "+r.WhoCan(stage)+" today")
 		case why != "":
 			notes = append(notes, a.Login+"'s /pipeline approve "+why)
 		default:
@@ -118,22 +118,22 @@ func (e *Eval) countApprovals(run *model.Run, stage *lang.Stage, sr *model.Stage
 // countComments counts the comments written since the stage was entered (matching its
 // pattern) by people who count, on the current head and base. A comment someone else
 // edited is not its author's word.
-func (e *Eval) countComments(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
+func (r *Rules) countComments(run *model.Run, stage *lang.Stage, sr *model.StageRun, add func(string)) (notes []string) {
 	var re *regexp.Regexp
 	if stage.Pattern != "" {
 		re, _ = regexp.Compile(stage.Pattern) // checked at load
 	}
-	for _, c := range e.Facts.PR.Comments {
-		if !c.CreatedAt.After(sr.EnteredAt) || !model.CountsAsHuman(c, e.Facts) || IsCommand(c.Body) {
+	for _, c := range r.Facts.PR.Comments {
+		if !c.CreatedAt.After(sr.EnteredAt) || !model.CountsAsHuman(c, r.Facts) || model.IsCommand(c.Body) {
 			continue
 		}
 		if re != nil && !re.MatchString(c.Body) {
 			continue
 		}
-		switch why := e.OutdatedAt(run, stage, c.CreatedAt); {
+		switch why := r.OutdatedAt(run, stage, c.CreatedAt); {
 		case c.Disowned():
 			notes = append(notes, Disowned(c))
-		case !e.Allowed(run, stage, c.Author, false):
+		case !r.Allowed(run, stage, c.Author, false):
 		case why != "":
 			notes = append(notes, c.Author+"'s comment was "+why)
 		default:
@@ -141,4 +141,21 @@ func (e *Eval) countComments(run *model.Run, stage *lang.Stage, sr *model.StageR
 		}
 	}
 	return notes
+}
+
+// WhoCan says who can give what the stage waits for.
+func (r *Rules) WhoCan(stage *lang.Stage) string {
+	if (stage.WaitFor == lang.WaitLabel || stage.WaitFor == lang.WaitDismiss) && stage.From == "" {
+		return "someone with write access"
+	}
+	g := r.Cfg.Group(stage.From)
+	if g == nil {
+		return "someone with write access (not the author)"
+	}
+	var names []string
+	names = append(names, g.Users...)
+	for _, t := range g.Teams {
+		names = append(names, "team "+t)
+	}
+	return fmt.Sprintf("group %s (%s; not the author)", g.Name, strings.Join(names, ", "))
 }

@@ -1,4 +1,4 @@
-package core
+package authority
 
 import (
 	"fmt"
@@ -44,19 +44,19 @@ func Dismisser(pr *model.PullRequest, reviewer string) (string, time.Time) {
 }
 
 // humanLabel counts the stage's label when someone who counts added it.
-func (e *Eval) humanLabel(run *model.Run, stage *lang.Stage, add func(string)) (notes []string) {
-	l, ok := e.Facts.PR.Label(stage.WaitLabel)
+func (r *Rules) humanLabel(run *model.Run, stage *lang.Stage, add func(string)) (notes []string) {
+	l, ok := r.Facts.PR.Label(stage.WaitLabel)
 	if !ok {
 		return nil
 	}
-	by, at, found := LabelAdder(e.Facts.PR, l)
+	by, at, found := LabelAdder(r.Facts.PR, l)
 	switch {
 	case !found || by == "":
 		return []string{fmt.Sprintf("who added the label %s is not known (the timeline read does not show it)", l)}
-	case !e.Allowed(run, stage, by, false):
+	case !r.Allowed(run, stage, by, false):
 		return []string{fmt.Sprintf("the label %s was added by %s, who does not count here", l, by)}
 	}
-	if why := e.OutdatedAt(run, stage, at); why != "" {
+	if why := r.OutdatedAt(run, stage, at); why != "" {
 		return []string{fmt.Sprintf("the label %s added by %s was %s (remove it and add it again)", l, by, why)}
 	}
 	add(fmt.Sprintf("label %s added by %s", l, by))
@@ -65,26 +65,26 @@ func (e *Eval) humanLabel(run *model.Run, stage *lang.Stage, add func(string)) (
 
 // humanDismiss counts a dismissal by someone who counts, once no review still requests
 // changes.
-func (e *Eval) humanDismiss(run *model.Run, stage *lang.Stage, add func(string)) (notes []string) {
+func (r *Rules) humanDismiss(run *model.Run, stage *lang.Stage, add func(string)) (notes []string) {
 	blocked := false
 	var dismissed []string
-	for _, r := range model.LatestReviews(e.Facts.PR.Reviews) {
-		switch r.State {
+	for _, rv := range model.LatestReviews(r.Facts.PR.Reviews) {
+		switch rv.State {
 		case model.ReviewChangesRequested:
 			blocked = true
 		case model.ReviewDismissed:
-			dismissed = append(dismissed, r.Author)
+			dismissed = append(dismissed, rv.Author)
 		}
 	}
 	if blocked {
 		return nil
 	}
 	for _, reviewer := range dismissed {
-		by, at := Dismisser(e.Facts.PR, reviewer)
-		switch why := e.OutdatedAt(run, stage, at); {
+		by, at := Dismisser(r.Facts.PR, reviewer)
+		switch why := r.OutdatedAt(run, stage, at); {
 		case by == "":
 			notes = append(notes, fmt.Sprintf("who dismissed the review of %s is not known", reviewer))
-		case !e.Allowed(run, stage, by, false):
+		case !r.Allowed(run, stage, by, false):
 			notes = append(notes, fmt.Sprintf("the review of %s was dismissed by %s, who does not count here", reviewer, by))
 		case why != "":
 			notes = append(notes, fmt.Sprintf("the review of %s was dismissed by %s %s", reviewer, by, why))
@@ -97,12 +97,12 @@ func (e *Eval) humanDismiss(run *model.Run, stage *lang.Stage, add func(string))
 }
 
 // HumanActors returns the people whose action at human stage s (whose record is sr, nil
-// if not entered) may count on facts f: who, for reading the teams of the stage's group,
-// and perms, those of them whose permission must be read (a review tells its author's).
-func HumanActors(s *lang.Stage, sr *model.StageRun, f *model.Facts, run *model.Run) (who, perms []string) {
+// if not entered) may count on facts f, where rp is run's pull request: who, for reading
+// the teams of the stage's group, and perms, those of them whose permission must be read
+// (a review tells its author's).
+func HumanActors(s *lang.Stage, sr *model.StageRun, f *model.Facts, run *model.Run, rp *model.PullRequest) (who, perms []string) {
 	switch s.WaitFor {
 	case lang.WaitApproval:
-		rp := RunPRIn(f, run)
 		for _, r := range model.LatestReviews(rp.Reviews) {
 			onHead := r.CommitSHA == rp.HeadSHA || s.KeepOnPush
 			if r.State == model.ReviewApproved && !r.IsBot && onHead && !strings.EqualFold(r.Author, f.PR.Author) {
@@ -111,7 +111,7 @@ func HumanActors(s *lang.Stage, sr *model.StageRun, f *model.Facts, run *model.R
 		}
 	case lang.WaitComment:
 		for _, c := range f.PR.Comments {
-			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && model.CountsAsHuman(c, f) && !c.Disowned() && !IsCommand(c.Body) {
+			if (sr == nil || c.CreatedAt.After(sr.EnteredAt)) && model.CountsAsHuman(c, f) && !c.Disowned() && !model.IsCommand(c.Body) {
 				perms = append(perms, c.Author)
 			}
 		}

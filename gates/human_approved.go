@@ -26,7 +26,7 @@ type GroupRef interface {
 func (HumanApproved) Compile(p *lang.Params) (engine.Check, error) {
 	c := humanApproved{count: p.Int("count", 1, 1)}
 	if !p.Has("from") {
-		return withPR(p, c), nil // pr.go
+		return withPR(p, c), nil
 	}
 	before := len(p.Errors())
 	group := p.String("from", "")
@@ -37,7 +37,7 @@ func (HumanApproved) Compile(p *lang.Params) (engine.Check, error) {
 		p.Errorf("from", "%q of check %q must name a group", "from", humanApprovedName)
 		return c, nil
 	}
-	return withPR(p, humanApprovedFrom{humanApproved: c, group: group}), nil // pr.go
+	return withPR(p, humanApprovedFrom{humanApproved: c, group: group}), nil
 }
 
 type humanApproved struct {

@@ -27,7 +27,7 @@ func (LabelPresent) Compile(p *lang.Params) (engine.Check, error) {
 		p.Errorf("label", "%q of check %q must not be empty", "label", labelPresentName)
 		return nil, nil
 	}
-	return withPR(p, labelPresent{label: label}), nil // pr.go
+	return withPR(p, labelPresent{label: label}), nil
 }
 
 type labelPresent struct {

@@ -14,7 +14,7 @@ type NoChangesRequested struct{}
 
 var _ engine.Gate = NoChangesRequested{}
 
-// Compile takes `pr` (pr.go) and no other parameter.
+// Compile takes `pr` and no other parameter.
 func (NoChangesRequested) Compile(p *lang.Params) (engine.Check, error) {
 	return withPR(p, noChangesRequested{}), nil
 }

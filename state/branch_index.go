@@ -78,7 +78,7 @@ func (s *BranchStore) shardText(path string, base *Index, live *engine.State, ol
 	if err != nil || text == old {
 		return old, false, err
 	}
-	if len(text) > IndexWarning { // outputs.go
+	if len(text) > IndexWarning {
 		s.logf("%s on %s is %d bytes, half-way to the %d bytes GitHub's GraphQL gives of a file: a shard cut there "+
 			"is no longer read and the sweep leaves its runs out; finish or cancel open runs (pipeline-action status lists them)",
 			path, s.read.Name, len(text), GitHubBlobText)

@@ -105,7 +105,7 @@ type BranchStore struct {
 	logf    func(format string, args ...any)
 	newly   []engine.IgnoredComment
 	keys    *Keys // the state keys (SetKeys); nil: none
-	// claim is the claim to post the state comment (claim.go) that the subject's file
+	// claim is the claim to post the state comment that the subject's file
 	// holds, as read or last written; nil for none.
 	claim *Claim
 	// audit is the audit's tail the subject's file holds, as read or last written, and

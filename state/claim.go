@@ -54,7 +54,7 @@ type Claim struct {
 type claimedFile struct {
 	*engine.State
 	Claim *Claim `json:"comment_claim,omitempty"`
-	// Audit is the audit's tail (audit.go).
+	// Audit is the audit's tail.
 	Audit *AuditTail `json:"audit,omitempty"`
 }
 
@@ -179,7 +179,7 @@ func (d *Dual) commentTarget(v Version, claimed bool) (target Version, ok bool) 
 	case adopt == nil && claimed && d.later && d.spare != nil:
 		// A placeholder of the action's that no claim read names (the file that named it
 		// is missing or not trusted): this invocation's claim won, and it is adopted rather
-		// than a second one posted (post.go).
+		// than a second one posted.
 		adopt = d.spare
 		fallthrough
 	case adopt != nil:

@@ -119,7 +119,7 @@ func (d *Dual) sameFile(cv Version, bst, cst *engine.State) bool {
 // commit its marker names, which decided nothing new.
 func (d *Dual) shows(target Version, body string, st *engine.State) bool {
 	if target.CommentID != 0 && IsPlaceholder(target.Body) {
-		return d.waits(target.Body, body, st) // post.go
+		return d.waits(target.Body, body, st)
 	}
 	if target.CommentID == 0 || Human(target.Body) != Human(body) {
 		return false

@@ -19,7 +19,7 @@ import (
 // reset, written by someone else, or never written: rebuilt from the comment); else
 // from nothing (what the facts show). Save writes the branch first — a conflict stops
 // there, before the comment is touched — then the comment. The state comment is
-// posted once, through a claim written on the branch (claim.go). When the branch
+// posted once, through a claim written on the branch. When the branch
 // refuses the action (ErrForbidden), the comment is the only store: the status says so.
 type Dual struct {
 	Branch   *BranchStore
@@ -33,12 +33,12 @@ type Dual struct {
 	newly       []engine.IgnoredComment
 	body        string // the status last rendered by Save
 	// With no trusted state comment: adopt is the placeholder of the file's claim, spare
-	// the newest placeholder of the action's (claim.go); nil for none.
+	// the newest placeholder of the action's; nil for none.
 	adopt, spare *Comment
 	// posted says the claim read was acted on: a comment of the action's carries its
 	// nonce, or a state marker newer than the claim.
 	posted bool
-	// later says a new state comment's binding may wait for the next event (post.go).
+	// later says a new state comment's binding may wait for the next event.
 	later bool
 }
 
@@ -54,7 +54,7 @@ func NewDual(branch *BranchStore, comments *CommentStore, logf func(format strin
 }
 
 // SetClock gives the store the invocation's clock and deadline (zero: unknown), which
-// bound how long its claim to post the state comment holds (claim.go).
+// bound how long its claim to post the state comment holds.
 func (d *Dual) SetClock(now func() time.Time, deadline time.Time) {
 	if now != nil {
 		d.now = now
@@ -85,7 +85,7 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 	file := d.Branch.file
 	st := bst
 	switch {
-	case bst != nil && cv.CommentID != 0 && d.sameFile(cv, bst, cst): // decisions.go
+	case bst != nil && cv.CommentID != 0 && d.sameFile(cv, bst, cst):
 		st = cst // the file's decisions, with what the comment shows derived from the facts
 	case bst != nil && (cv.CommentID == 0 || bst.Seq >= cst.Seq):
 	case cv.CommentID != 0 && bst != nil:
@@ -102,7 +102,7 @@ func (d *Dual) Load(ctx context.Context, number int) (*engine.State, Version, er
 	d.newly = append(append([]engine.IgnoredComment(nil), d.Comments.NewlyIgnored()...), d.Branch.newly...)
 	d.adopt, d.spare = nil, nil
 	if cv.CommentID == 0 {
-		d.newly = append(d.newly, d.findPlaceholders()...) // claim.go
+		d.newly = append(d.newly, d.findPlaceholders()...)
 	}
 	d.newly = append(d.newly, resolve(st, d.Branch.read.Outputs)...)
 	d.newly = addIgnored(st, d.newly)
@@ -132,9 +132,9 @@ func (d *Dual) Budget(st *engine.State) error {
 // ErrConflict, and nothing was written.
 func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Version, error) {
 	live, archived := Compact(c.State)
-	fw := d.fileWrite(c, v) // claim.go
+	fw := d.fileWrite(c, v)
 	out, err := v, error(nil)
-	if seq, ok := d.unchanged(c, live, archived, v, fw); ok { // decisions.go
+	if seq, ok := d.unchanged(c, live, archived, v, fw); ok {
 		only := *live
 		only.Seq = seq // the comment holds the file's decisions, at the file's seq
 		live = &only
@@ -157,8 +157,8 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 	if c.Intent && !d.forbidden {
 		return out, nil // the save after the effects writes the comment
 	}
-	target, ok := d.commentTarget(v, claimed)          // claim.go
-	if !ok || !c.Keep && d.shows(target, body, kept) { // decisions.go
+	target, ok := d.commentTarget(v, claimed)
+	if !ok || !c.Keep && d.shows(target, body, kept) {
 		return out, nil
 	}
 	commit := out.FileCommit
@@ -173,13 +173,13 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 		nonce = fw.claim.Nonce
 	}
 	write := d.Comments.write
-	if d.later && claimed && target.CommentID == 0 && nothingDone(kept) { // post.go
+	if d.later && claimed && target.CommentID == 0 && nothingDone(kept) {
 		write = d.Comments.postOnly
 	}
 	cv, err := write(ctx, number, body, target, nonce)
 	if err != nil {
 		if claimed && target.CommentID == 0 && cv.CommentID == 0 {
-			d.release(ctx, c, live, out, err) // claim.go
+			d.release(ctx, c, live, out, err)
 		}
 		return out, fmt.Errorf("writing the state comment: %w", err)
 	}

@@ -27,7 +27,7 @@ import (
 // except a signed one: it was written by an action that has a key, and an invocation
 // without it (a workflow not given the secret, or a forger) must neither go on from it
 // nor overwrite it, nor start over beside it: the stores' Load stops with a
-// *SignedStateError (nokey.go).
+// *SignedStateError.
 type Keys struct {
 	current  []byte
 	previous [][]byte

@@ -260,8 +260,8 @@ func TestDualSignedRoundTrip(t *testing.T) {
 	assert.Equal(t, "pr-7.json: "+whyBadSig, d.NewlyIgnored()[1].Why)
 	assert.Equal(t, m.last["pr-7.json"], d.NewlyIgnored()[1].Commit)
 
-	// Without a key (a workflow not given the secret): it stops, and writes nothing
-	// (nokey_test.go); the keyed action goes on from its signed state.
+	// Without a key (a workflow not given the secret): it stops, and writes nothing;
+	// the keyed action goes on from its signed state.
 	d = subjectStores(m, w, commentsOf(w), &logs)
 	_, _, err = d.Load(ctx, 7)
 	var signed *SignedStateError

@@ -11,7 +11,7 @@ import (
 // exists: posting it takes two calls, the placeholder and the edit that binds the state
 // into it (CommentStore.Write). Where the branch holds the state, the placeholder carries
 // the whole status already, and its binding can wait for the next event that edits the
-// comment, which adopts it through the claim it is posted under (claim.go) — one call
+// comment, which adopts it through the claim it is posted under — one call
 // instead of two — as long as the state holds nothing a lost state would repeat: while
 // no run has performed an effect or holds an intent, a state lost with the branch before
 // that edit is the one the facts give again (the runs start again where they stood).

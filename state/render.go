@@ -35,12 +35,12 @@ func render(cfg *lang.Config, st *engine.State, history int) string {
 	runs := sortedRuns(st)
 	top := runs[:0:0]
 	for _, r := range runs {
-		if !nested(st, r) { // render_sub.go: shown under its parent's stage
+		if !nested(st, r) { // shown under its parent's stage
 			top = append(top, r)
 		}
 	}
 	runs = top
-	renderFollowers(&b, st) // render_followers.go
+	renderFollowers(&b, st)
 	if len(runs) == 0 && (st == nil || len(st.Followers) == 0) {
 		b.WriteString("No pipeline has run here yet.\n\n")
 	}
@@ -54,7 +54,7 @@ func render(cfg *lang.Config, st *engine.State, history int) string {
 		}
 		renderRun(&b, cfg, st, p, run, history)
 	}
-	renderShared(&b, st) // render_variables.go
+	renderShared(&b, st)
 	b.WriteString("Status updates on every event.\n")
 	return b.String()
 }
@@ -88,24 +88,24 @@ func renderRun(b *strings.Builder, cfg *lang.Config, st *engine.State, p *lang.P
 	}
 
 	b.WriteString("| stage | status | since |\n| --- | --- | --- |\n")
-	for _, id := range withBranches(p, run, stageOrder(p, run)) { // render_parallel.go
+	for _, id := range withBranches(p, run, stageOrder(p, run)) {
 		sr := run.Stages[id]
 		if sr == nil {
 			fmt.Fprintf(b, "| %s | · | |\n", stageLabel(p, run, id))
 			continue
 		}
-		status, depth := stageOutcome(p, run, id, sr), 1 // render_outcome.go
+		status, depth := stageOutcome(p, run, id, sr), 1
 		if sr.Parent != "" {
 			status, depth = branchRow(p, run, id), 2 // a branch's child nests under the branch
 		}
 		fmt.Fprintf(b, "| %s | %s | %s |\n", stageLabel(p, run, id), status, stamp(sr.EnteredAt))
-		childRows(b, cfg, st, sr, depth) // render_sub.go
+		childRows(b, cfg, st, sr, depth)
 	}
 	b.WriteString("\n")
 
 	renderWhy(b, run)
 	renderTime(b, run)
-	renderVariables(b, "Variables", run.Variables) // render_variables.go
+	renderVariables(b, "Variables", run.Variables)
 
 	if p != nil {
 		// Folded: the stage table says where the run is; the chart is there for who wants it.

@@ -33,7 +33,7 @@ func renderTime(b *strings.Builder, run *engine.Run) {
 	fmt.Fprintf(b, "**Deadlines** — stage %s:\n", code(run.Stage))
 	for _, d := range ds {
 		what := deadlineWords[d.Kind]
-		if w := deadlineWhat(d); w != "" { // render_parallel.go
+		if w := deadlineWhat(d); w != "" {
 			what = w
 		}
 		if what == "" {

@@ -34,7 +34,7 @@ type Version struct {
 	Index      string
 	Shard      string
 	FileCommit string
-	// Outputs are the subject's outputs files at Head (state/outputs.go): path → text.
+	// Outputs are the subject's outputs files at Head: path → text.
 	Outputs map[string]string
 }
 
@@ -50,7 +50,7 @@ type Change struct {
 	// comment is left for the save after them (unless it is the only store).
 	Intent bool
 	// Keep says to write the state even when only what is derived from the facts
-	// changed (decisions.go): the comments cursor moved past pages read of their own.
+	// changed: the comments cursor moved past pages read of their own.
 	Keep bool
 }
 
@@ -207,7 +207,7 @@ func (s *CommentStore) Save(ctx context.Context, number int, c Change, v Version
 // merely posted by another workflow with the same token, marker and all, is never
 // taken for the state.) The placeholder carries a hidden marker with a random nonce: if
 // the edit fails, the comment holds no state, and the next event adopts the placeholder
-// when the claim it was posted under names that nonce (claim.go).
+// when the claim it was posted under names that nonce.
 func (s *CommentStore) Write(ctx context.Context, number int, body string, v Version) (Version, error) {
 	return s.write(ctx, number, body, v, "")
 }
@@ -240,7 +240,7 @@ func (s *CommentStore) write(ctx context.Context, number int, body string, v Ver
 
 // post creates the state comment's placeholder: the status of body, and a hidden marker
 // with nonce (a fresh one when "") in place of the state, which an edit binds to the
-// comment's id (Write), or the next event adopts (claim.go).
+// comment's id (Write), or the next event adopts.
 func (s *CommentStore) post(ctx context.Context, number int, body, nonce string) (Version, error) {
 	if _, err := Bind(body, 1); err != nil { // refuse before writing anything
 		return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)
@@ -252,7 +252,7 @@ func (s *CommentStore) post(ctx context.Context, number int, body, nonce string)
 	if nonce == "" {
 		nonce = newNonce()
 	}
-	placeholder += "\n\n" + placeholderMarker(nonce) // claim.go
+	placeholder += "\n\n" + placeholderMarker(nonce)
 	id, err := s.w.CreateComment(ctx, number, placeholder)
 	if err != nil {
 		return Version{}, fmt.Errorf("creating state comment on #%d: %w", number, err)

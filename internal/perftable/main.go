@@ -4,7 +4,7 @@
 //
 //	go run ./internal/perftable [-benchtime 300ms] [-count 3] [-only REGEXP] [-dirty]
 //
-// The rows are the table in rows.go: benchmarks (go test -bench, the median of -count
+// The rows are the table rows: benchmarks (go test -bench, the median of -count
 // runs; a row may name a sub-benchmark, the units of b.ReportMetric it shows, and its own
 // -benchtime and -count), the API calls of the examples and the requests and writes of
 // scenarios (simulate --stats), and the binaries of the image and the CLI. With

@@ -26,7 +26,7 @@ type row struct {
 	scenario string
 	// changes is how many state changes the scenario makes, to give its writes per change.
 	changes int
-	// measure names a measurement of measures (measure.go).
+	// measure names a measurement of measures.
 	measure string
 	// read says how to read the measured number.
 	read string

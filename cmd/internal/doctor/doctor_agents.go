@@ -45,7 +45,7 @@ func (d *doctor) agentWorkflowNames(ctx context.Context) []string {
 		w := all[i]
 		names = append(names, w.name)
 		d.checkAgentWorkflow(a, w, ref)
-		d.checkAgentRunName(a, w, ref) // doctor_runname.go
+		d.checkAgentRunName(a, w, ref)
 	}
 	return names
 }

@@ -15,7 +15,7 @@ var runNameInput = regexp.MustCompile(`\$\{\{\s*(?:github\.event\.)?inputs\.([A-
 // run, stage and attempt in its run-name (agentRunTitle): the end of a run that never
 // reported is told by that title, and so is whether a dispatch whose answer was lost started
 // a run. A run whose title names none may be any dispatch's, so such a dispatch is never
-// sent again (engine/dispatch_unknown.go).
+// sent again.
 func (d *doctor) checkAgentRunName(a *lang.Agent, w *workflow, ref string) {
 	if !dispatchedByStages(d.cfg, a.Name) {
 		return

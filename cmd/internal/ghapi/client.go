@@ -30,7 +30,7 @@ type Options struct {
 	Repository string // owner/name
 	Transport  http.RoundTripper
 	Limits     Limits // timeouts and rate-limit retries; the zero value uses the defaults
-	// ReadOnly refuses every write before it is sent (readonly.go): explain and dry_run.
+	// ReadOnly refuses every write before it is sent: explain and dry_run.
 	ReadOnly bool
 	// AppToken says the token is a GitHub App's installation token even when it acts as
 	// github-actions[bot] (simulate plays an app's token under that login); on GitHub an
@@ -51,7 +51,7 @@ func New(o Options) (*Client, error) {
 	calls := &counter{n: map[string]int{}}
 	hc := &http.Client{Transport: &limitTransport{limits: o.Limits.withDefaults(), base: &oauth2.Transport{
 		Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token}),
-		Base:   &countingTransport{base: &scopeTransport{base: base}, calls: calls}, // scopes.go
+		Base:   &countingTransport{base: &scopeTransport{base: base}, calls: calls},
 	}}}
 	if o.ReadOnly { // outermost: a refused write is neither sent, retried nor counted
 		hc.Transport = NewReadOnlyTransport(hc.Transport)
@@ -77,7 +77,7 @@ func (c *Client) Calls() map[string]int { return c.calls.snapshot() }
 type counter struct {
 	mu     sync.Mutex
 	n      map[string]int
-	writes int // content-creating requests (writes.go)
+	writes int // content-creating requests
 }
 
 func (c *counter) snapshot() map[string]int {
@@ -100,7 +100,7 @@ func (t *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if strings.HasSuffix(r.URL.Path, "/graphql") {
 		kind = "graphql"
 	}
-	write := createsContent(r) // writes.go
+	write := createsContent(r)
 	t.calls.mu.Lock()
 	t.calls.n[kind]++
 	if write {

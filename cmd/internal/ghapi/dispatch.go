@@ -60,12 +60,12 @@ func (c *Client) dispatch(ctx context.Context, e engine.Effect) engine.Outcome {
 			return engine.Outcome{Key: e.Key, Err: msg, Permanent: true}
 		}
 	}
-	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)} // unanswered.go
+	return engine.Outcome{Key: e.Key, Err: msg, Permanent: permanent(err), Unknown: unanswered(err)}
 }
 
 // dispatchWorkflow sends a workflow_dispatch and returns the id of the workflow run it
 // started, which GitHub tells when asked (return_run_details) — only that run may end
-// the agent's attempt (engine/step_agent_failure.go). A GitHub that answers 204 without
+// the agent's attempt. A GitHub that answers 204 without
 // it (one that predates the parameter) gives 0: the run is then told by its workflow
 // file, branch, event and actor alone.
 // https://docs.github.com/en/rest/actions/workflows#create-a-workflow-dispatch-event

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-github/v60/github"
 )
 
-// Look-ups for a dispatch whose outcome is unknown (engine/dispatch_unknown.go): what
+// Look-ups for a dispatch whose outcome is unknown: what
 // GitHub shows of it, read only while the state holds its intent.
 
 // DispatchedRun is a workflow run as a dispatch's look-up sees it.

@@ -20,13 +20,13 @@ var _ state.CommentWriter = (*Client)(nil)
 // Perform carries out one effect and says how it went. It never panics on a refusal:
 // GitHub's answer becomes the outcome's message.
 func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
-	if e.Repo != "" && !strings.EqualFold(e.Repo, c.Owner+"/"+c.Repo) { // facts_multipr.go
+	if e.Repo != "" && !strings.EqualFold(e.Repo, c.Owner+"/"+c.Repo) {
 		return c.performIn(ctx, e)
 	}
 	var err error
 	switch e.Kind {
 	case engine.EffectMerge:
-		if err = c.merge(ctx, e); err != nil && mergeNeedsPerson(err) != "" { // effects_merge.go
+		if err = c.merge(ctx, e); err != nil && mergeNeedsPerson(err) != "" {
 			return engine.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
 		}
 	case engine.EffectUpdateBranch:
@@ -49,7 +49,7 @@ func (c *Client) Perform(ctx context.Context, e engine.Effect) engine.Outcome {
 		return c.dispatch(ctx, e)
 	default:
 		var handled bool
-		if err, handled = c.performAction(ctx, e); !handled { // effects_actions.go
+		if err, handled = c.performAction(ctx, e); !handled {
 			return engine.Outcome{Key: e.Key, Err: fmt.Sprintf("not supported yet: effect %q", e.Kind), Permanent: true}
 		}
 	}
@@ -187,7 +187,7 @@ func describe(kind engine.EffectKind, err error) string {
 	}
 	var er *github.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {
-		if why := workflowsPermission(er.Message); why != "" { // effects_workflows.go
+		if why := workflowsPermission(er.Message); why != "" {
 			return fmt.Sprintf("%s refused (%d): %s", what, er.Response.StatusCode, why)
 		}
 		if unanswered(err) {
@@ -206,7 +206,7 @@ func describe(kind engine.EffectKind, err error) string {
 // (422) or the token may not do it (403 without a rate limit). A 405 (not mergeable
 // now), 409 (head moved), rate limits and 5xx may pass on a later event.
 func permanent(err error) bool {
-	if IsRateLimit(err) { // limits_error.go
+	if IsRateLimit(err) {
 		return false
 	}
 	var er *github.ErrorResponse

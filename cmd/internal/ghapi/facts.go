@@ -26,8 +26,8 @@ type Snapshot struct {
 	State state.BranchRead
 	// Warnings are what was not read in full (SnapshotIssue), for the job log.
 	Warnings []string
-	// Statuses are the action's own commit statuses on a pull request's head, by context
-	// (statuses.go); they are not among the facts' checks.
+	// Statuses are the action's own commit statuses on a pull request's head, by context;
+	// they are not among the facts' checks.
 	Statuses map[string]string
 
 	commentNodes map[int64]string // the comments read: id → node id
@@ -88,7 +88,7 @@ type checkContext struct {
 type prFields struct {
 	Number            int
 	Title             string
-	Body              string // closing keywords, where GitHub links no issue (closing.go)
+	Body              string // closing keywords, where GitHub links no issue
 	State             string
 	IsDraft           bool
 	Merged            bool
@@ -123,10 +123,10 @@ type prFields struct {
 			}
 		}
 	} `graphql:"commits(last: 1)"`
-	Contributors contributorsConn `graphql:"contributors: commits(last: 100)"` // contributors.go
+	Contributors contributorsConn `graphql:"contributors: commits(last: 100)"`
 	// The oldest comments, where the state comment is (the action posts it on the first
 	// event that concerns the subject), and the newest; those between are read only back
-	// to what the state has read (comments.go).
+	// to what the state has read.
 	Comments struct {
 		PageInfo pageForward
 		Nodes    []commentNode
@@ -139,11 +139,11 @@ type prFields struct {
 	// The latest events that start pipelines or make approvals stale; older ones matter
 	// only as far as newer ones of the same kind do not supersede them.
 	TimelineItems struct {
-		PageInfo pageBackward // older pages: pages_more.go
+		PageInfo pageBackward // older pages: readMore
 		Nodes    []timelineNode
 	} `graphql:"timelineItems(last: 100, itemTypes: [LABELED_EVENT, UNLABELED_EVENT, REOPENED_EVENT, READY_FOR_REVIEW_EVENT, CONVERT_TO_DRAFT_EVENT, BASE_REF_CHANGED_EVENT, REVIEW_DISMISSED_EVENT])"`
 	// The issues it closes when merged (close_issue's linked_issue).
-	ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 10)"` // more: pages_more.go
+	ClosingIssuesReferences *closingRefs `graphql:"closingIssuesReferences(first: 10)"` // more: readMore
 }
 
 // timelineNode is one of the timeline events the engine reads.
@@ -206,7 +206,7 @@ func (n timelineNode) event() (engine.TimelineEvent, bool) {
 }
 
 // Connections hold 100 items a page; the rare subject with more is read on with the
-// queries in pages.go, so that no review, check, label or comment goes unseen.
+// queries of readRest, so that no review, check, label or comment goes unseen.
 type pageForward struct {
 	HasNextPage bool
 	EndCursor   string
@@ -234,7 +234,7 @@ type reviewNode struct {
 // commentNode is an issue comment: fullDatabaseId, not databaseId (an Int, which
 // comment ids outgrew), and who last edited it, for state.Check.
 type commentNode struct {
-	Id                  string // the node id: the state remembers its state comment's (comments.go)
+	Id                  string // the node id: the state remembers its state comment's
 	FullDatabaseId      bigInt
 	Author              *actor
 	ViewerDidAuthor     bool
@@ -332,7 +332,7 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
 	if t := q.Repository.DefaultBranchRef; t != nil && t.Target != nil {
-		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
+		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes)
 	}
 	pr := q.Repository.PullRequest
 	if pr == nil {
@@ -342,8 +342,8 @@ func (c *Client) SnapshotState(ctx context.Context, number int, defaultBranch, c
 		return nil, err
 	}
 	s.Facts.PR = pullRequest(pr, c.Owner+"/"+c.Repo)
-	s.Statuses = ownStatuses(pr)                                     // statuses.go
-	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch) // closing.go
+	s.Statuses = ownStatuses(pr)
+	linkFromBody(s.Facts.PR, pr.Body, s.Facts.Repo, s.DefaultBranch)
 	s.addComments(pr.Comments.Nodes)
 	s.addComments(pr.Recent.Nodes)
 	s.gap = commentsGap(pr)
@@ -386,7 +386,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		out.Labels = append(out.Labels, l.Name)
 	}
 	out.CreatedAt = pr.CreatedAt.Time
-	out.Contributors = contributors(pr.Contributors) // contributors.go
+	out.Contributors = contributors(pr.Contributors)
 	if pr.ClosingIssuesReferences != nil {
 		for _, n := range pr.ClosingIssuesReferences.Nodes {
 			// An issue of another repository ("Fixes other/repo#3") is not this one's #3.
@@ -422,7 +422,7 @@ func pullRequest(pr *prFields, repo string) *engine.PullRequest {
 		}
 		for _, cx := range n.Commit.StatusCheckRollup.Contexts.Nodes {
 			if cx.Typename == "StatusContext" && IsOwnStatus(cx.StatusContext.Context) {
-				continue // the action's own (statuses.go): no gate waits on it
+				continue // the action's own: no gate waits on it
 			}
 			out.Checks = append(out.Checks, checkResult(cx))
 		}

@@ -156,7 +156,7 @@ func (c *Client) SnapshotIssue(ctx context.Context, number int, prs []int, defau
 }
 
 // SnapshotIssueWith is SnapshotIssue that also reads others, pull requests of other
-// repositories (those of multi-PR runs), in the same query (facts_multipr.go): into
+// repositories (those of multi-PR runs), in the same query: into
 // Facts.Others.
 func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, others []engine.PRRef, defaultBranch, configPath, stateBranch string) (*Snapshot, error) {
 	if defaultBranch == "" {
@@ -211,7 +211,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 	s.Config = cfg
 	s.Facts = &engine.Facts{Repo: c.Owner + "/" + c.Repo, DefaultBranch: s.DefaultBranch, Viewer: s.Viewer, ActionsToken: c.actionsToken(s.Viewer)}
 	if t := repo.DefaultBranchRef; t != nil && t.Target != nil {
-		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes) // config_since.go
+		s.Facts.ConfigSince = configSince(t.Target.Commit.ConfigLog.Nodes, t.Target.Commit.ConfigDirLog.Nodes)
 	}
 	if s.Facts.PRs, err = c.readAliases(ctx, repoV, prs); err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func (c *Client) SnapshotIssueWith(ctx context.Context, number int, prs []int, o
 	if is == nil {
 		return s, nil
 	}
-	warnings, err := c.readIssueRest(ctx, number, is) // facts_issue_pages.go
+	warnings, err := c.readIssueRest(ctx, number, is)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/org/pipeline-action/engine"
 )
 
-// Pull requests of other repositories: those of multi-PR runs (engine/step_multipr.go).
+// Pull requests of other repositories: those of multi-PR runs.
 // They are read in the one query, each repository under its own alias and each of
 // its pull requests under an alias inside it:
 //

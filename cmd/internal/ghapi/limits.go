@@ -124,7 +124,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		limit := rateLimited(resp)
 		if limit == nil {
-			limit = graphqlRateLimited(resp) // limits_graphql.go
+			limit = graphqlRateLimited(resp)
 		}
 		if limit == nil {
 			return resp, nil
@@ -132,7 +132,7 @@ func (t *limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		wait, why := t.wait(limit, attempt, last)
 		if why != "" {
 			t.limits.Logf("%s %s: %s; %s", req.Method, req.URL.Path, limit, why)
-			if isGraphQL(req) { // limits_error.go
+			if isGraphQL(req) {
 				resp.Body.Close()
 				return nil, &RateLimitError{Limit: limit.String(), Why: why, At: limit.until(t.limits.Now())}
 			}

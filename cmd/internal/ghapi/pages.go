@@ -53,7 +53,7 @@ type contextsPage inRepo[struct {
 
 // readRest completes pr's labels, reviews and checks where the first read stopped at
 // 100. It costs nothing for the usual subject, which has fewer. Comments are read
-// otherwise: only back to what the state has read (comments.go).
+// otherwise: only back to what the state has read.
 func (c *Client) readRest(ctx context.Context, number int, pr *prFields) error {
 	vars := func(cursor string) map[string]any {
 		return map[string]any{
@@ -84,10 +84,10 @@ func (c *Client) readRest(ctx context.Context, number int, pr *prFields) error {
 		pr.Reviews.Nodes = append(got.Nodes, pr.Reviews.Nodes...) // older reviews come first
 		pr.Reviews.PageInfo = got.PageInfo
 	}
-	if err := c.readContributors(ctx, number, pr); err != nil { // contributors.go
+	if err := c.readContributors(ctx, number, pr); err != nil {
 		return err
 	}
-	if err := c.readMore(ctx, number, pr); err != nil { // pages_more.go
+	if err := c.readMore(ctx, number, pr); err != nil {
 		return err
 	}
 	for i := range pr.Commits.Nodes {

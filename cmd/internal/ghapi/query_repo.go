@@ -7,6 +7,6 @@ type inRepo[T any] struct {
 	Repository T `graphql:"repository(owner: $owner, name: $name)"`
 }
 
-// repoTag is inRepo's tag, for the queries built by reflection (facts_issue.go, paths.go,
-// facts_multipr.go), whose repository selects one field per pull request or path.
+// repoTag is inRepo's tag, for the queries built by reflection (an issue's facts, paths,
+// multi-PR runs, the index, trails, sweeps), whose repository selects one field per pull request or path.
 const repoTag = `graphql:"repository(owner: $owner, name: $name)"`

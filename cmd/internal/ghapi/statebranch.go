@@ -59,7 +59,7 @@ type stateRef struct {
 }
 
 // stateDir is the subject's outputs directory at the state branch's head: its files'
-// text, which the digests in the state vouch for (state/outputs.go).
+// text, which the digests in the state vouch for.
 type stateDir struct {
 	Object *struct {
 		Tree struct {
@@ -246,7 +246,7 @@ func (c *Client) CreateBranchWithCommit(ctx context.Context, repoID, name, oid s
 // one that passes: taking it for a refusal would drop compare-and-swap while another
 // invocation holds it), a timeout, a server error, a 403 or 422 that names no rule.
 // githubv4 gives GraphQL errors by their message only; the transport gives rate limits
-// their own type (limits_error.go).
+// their own type.
 func classifyWrite(err error) error {
 	if IsRateLimit(err) {
 		return err

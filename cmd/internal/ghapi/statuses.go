@@ -22,7 +22,7 @@ func IsOwnStatus(context string) bool { return strings.HasPrefix(context, Status
 
 // ownStatuses are the action's own commit statuses on the head as the rollup shows them
 // (the latest of each context), by context, in lower case (pending, success, failure,
-// error), from every page of the rollup's contexts (pages.go).
+// error), from every page of the rollup's contexts.
 func ownStatuses(pr *prFields) map[string]string {
 	out := map[string]string{}
 	for _, n := range pr.Commits.Nodes {

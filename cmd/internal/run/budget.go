@@ -9,8 +9,8 @@ import (
 	"github.com/org/pipeline-action/state"
 )
 
-// reportBudget refuses a report whose outputs would take the state past its budget
-// (state/outputs.go): nothing of it is recorded or performed, and the agent's job fails
+// reportBudget refuses a report whose outputs would take the state past its budget:
+// nothing of it is recorded or performed, and the agent's job fails
 // with the reason, so that a state once saved can always be saved again and the run
 // still waits for a report that fits. Other events are not refused here: only a report
 // brings in outputs of that size.

@@ -14,7 +14,7 @@ import (
 // loadState makes the stores of a subject over what snap read and loads its state. When
 // the state needs comments the facts query did not read — those between its oldest and
 // its newest page that are newer than what the state has read, or its state comment —
-// they are read (ghapi/comments.go), and the state loaded again over them: Load makes no
+// they are read, and the state loaded again over them: Load makes no
 // API call, and what the first load logged is dropped.
 func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.Config, snap *ghapi.Snapshot, number int,
 	subject string, info, warn func(string, ...any)) (store *state.Dual, st *engine.State, ver state.Version, read ghapi.CommentsRead, err error) {
@@ -25,9 +25,9 @@ func (r *Runner) loadState(ctx context.Context, client *ghapi.Client, cfg *lang.
 	load := func(info, warn func(string, ...any)) error {
 		branch := state.NewBranchStore(client, snap.State, state.SubjectFile(snap.Facts.Issue == nil, number), subject, snap.Viewer, warn)
 		store = state.NewDual(branch, state.NewCommentStore(client, snap.Comments, info), warn)
-		store.SetKeys(r.stateKeys) // statekey.go
+		store.SetKeys(r.stateKeys)
 		store.SetClock(r.Now, r.limits.Deadline)
-		store.BindLater() // the next event binds a new state comment (state/post.go)
+		store.BindLater() // the next event binds a new state comment
 		st, ver, err = store.Load(ctx, number)
 		return err
 	}

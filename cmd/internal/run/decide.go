@@ -28,7 +28,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		return res, nil, err
 	}
 	r.logLines(res.Log)
-	if err := reportBudget(ev.Report, rd.store, res.State); err != nil { // budget.go
+	if err := reportBudget(ev.Report, rd.store, res.State); err != nil {
 		return res, nil, err
 	}
 	done := &doneGuard{number: number}
@@ -39,7 +39,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		saved := res.State
 		intent := rd.change(ev, res.State)
 		intent.Intent = true
-		if r.dry == nil { // dryrun.go: a dry invocation saves no intent
+		if r.dry == nil { // a dry invocation saves no intent
 			if rd.ver, err = saveIntents(ctx, rd.store, intent, number, res, rd.ver); err != nil {
 				return res, nil, err
 			}
@@ -53,7 +53,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 		in.DoneBy = res.DoneBy // a subject done in this event is done for the rounds after
 		settled := res.State
 		res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
-		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil { // facts_extra.go
+		if read, err := readFilesIfNeeded(ctx, client, res, snap.Facts); err != nil {
 			return res, nil, err
 		} else if read {
 			res = engine.Settle(cfg, settled, in, outcomes, snap.Facts, now)
@@ -67,7 +67,7 @@ func (r *Runner) decideAndAct(ctx context.Context, client *ghapi.Client, ev rout
 // recorded in the facts, so later stages of the same invocation see it.
 func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *engine.Facts, st *engine.State, effects []engine.Effect, done *doneGuard) []engine.Outcome {
 	if r.dry != nil {
-		return r.performDry(facts, effects) // dryrun.go
+		return r.performDry(facts, effects)
 	}
 	outcomes := make([]engine.Outcome, 0, len(effects))
 	for _, e := range effects {
@@ -76,7 +76,7 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *en
 			outcomes = append(outcomes, o)
 			continue
 		}
-		o := r.perform(ctx, client, e) // webhooks.go
+		o := r.perform(ctx, client, e)
 		done.note(st, e, o)
 		if o.Err == "" {
 			r.act.Infof("pipeline-action: %s done", e.Key)

@@ -16,7 +16,7 @@ import (
 const dispatchLookBack = 5 * time.Minute
 
 // lookUpDispatches reads what GitHub shows of the dispatches st holds intents of that
-// the facts do not already show (engine/dispatch_unknown.go), into f.Dispatches: for a
+// the facts do not already show, into f.Dispatches: for a
 // workflow_dispatch, the runs of its workflow that a workflow_dispatch started since
 // (shortly before) it was asked for, and whether one names its run, stage and attempt in
 // its display title; for an assignee, whether it is assigned. It costs one REST call per

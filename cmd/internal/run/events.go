@@ -31,20 +31,20 @@ type routed struct {
 	Report       *engine.Report
 	AgentFailure *engine.AgentFailure
 	// Issue: Numbers are issues, not pull requests (issues events, a comment on an issue):
-	// the subjects of `scope: issue` pipelines (run_issue.go).
+	// the subjects of `scope: issue` pipelines.
 	Issue bool
 	// CommentID is the comment an issue_comment event names; Pipeline the pipeline a
-	// workflow_dispatch of the action's workflow asks to start (run_dispatch.go).
+	// workflow_dispatch of the action's workflow asks to start.
 	CommentID int64
 	Pipeline  string
 	// Label is the label a `labeled` event says was added (engine.Input.Label).
 	Label string
 	// follow are pull requests an issue's invocation reads at once (it follows an event on
-	// them); follower is recorded on a pull request's state (run_issue.go).
+	// them); follower is recorded on a pull request's state.
 	follow   []int
 	follower *engine.Follower
 	// followRefs are pull requests of other repositories an issue's invocation reads at
-	// once (run_multipr.go).
+	// once.
 	followRefs []engine.PRRef
 	// OwnStatus is a status event of a context the action writes.
 	OwnStatus *ownStatus
@@ -201,7 +201,7 @@ func route(eventName string, raw []byte) (routed, error) {
 	case "workflow_run", "check_suite", "check_run":
 		return routeCommitEvent(r, eventName, name, p)
 	case "workflow_dispatch":
-		return routeDispatch(r, p.Inputs) // run_dispatch.go
+		return routeDispatch(r, p.Inputs)
 	case "status":
 		if p.SHA == "" {
 			return routed{}, fmt.Errorf("status payload has no sha")

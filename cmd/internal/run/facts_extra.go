@@ -20,13 +20,13 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *
 // REST call); for deployment, the head's deployments (one GraphQL query); for file_exists, whether the head holds its paths (one GraphQL query, and one
 // more for patterns with wildcards in directories, which read a tree in depth: when that
 // one fails, warn says why and those patterns stay unread, so that only their checks fail
-// closed); for command, the commands' results, run in workspace (see commands.go). Facts
+// closed); for command, the commands' results, run in workspace. Facts
 // of a pull request that is not open are left as they are.
 func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *engine.Facts, workspace string, warn func(string, ...any)) error {
 	if f == nil || f.PR == nil || f.PR.State != engine.PROpen {
 		return nil
 	}
-	runCommands(ctx, cfg, f, workspace) // commands.go
+	runCommands(ctx, cfg, f, workspace)
 	if usesCheck(cfg, "branch_up_to_date") {
 		n, err := client.BehindBy(ctx, f.PR.BaseRef, f.PR.HeadSHA)
 		if err != nil {
@@ -35,7 +35,7 @@ func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 		f.PR.BehindBy = &n
 	}
 	if usesCheck(cfg, "deployment") && f.PR.HeadSHA != "" {
-		ds, err := client.Deployments(ctx, f.PR.HeadSHA) // ghapi/deployments.go
+		ds, err := client.Deployments(ctx, f.PR.HeadSHA)
 		if err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func eachCondition(cfg *lang.Config, fn func(lang.Condition)) {
 // enters a stage with such a condition pays for them.
 func readFilesIfNeeded(ctx context.Context, client *ghapi.Client, res engine.Result, f *engine.Facts) (bool, error) {
 	if f != nil && f.PR == nil && f.Issue != nil {
-		return readIssueFilesIfNeeded(ctx, client, res, f) // run_issue.go
+		return readIssueFilesIfNeeded(ctx, client, res, f)
 	}
 	if !res.NeedsFiles || f == nil || f.PR == nil || f.PR.FilesRead {
 		return false, nil

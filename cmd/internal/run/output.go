@@ -26,7 +26,7 @@ func latest(runs []*engine.Run) *engine.Run {
 }
 
 // report sets the step outputs from the first subject's results and writes the job
-// summary (summary.go).
+// summary.
 func (r *Runner) report(client *ghapi.Client, results []subjectResult) {
 	if len(results) == 0 {
 		return
@@ -40,7 +40,7 @@ func (r *Runner) report(client *ghapi.Client, results []subjectResult) {
 	text := jobSummary(results, calls, writes)
 	if r.dry != nil {
 		for _, res := range results {
-			text += "\n" + r.dry.summary(res.Number) // dryrun.go
+			text += "\n" + r.dry.summary(res.Number)
 		}
 	}
 	if err := appendEnvFile(r.Getenv("GITHUB_STEP_SUMMARY"), text+"\n"); err != nil {

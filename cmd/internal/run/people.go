@@ -15,7 +15,7 @@ import (
 // starts or moves to a human stage may need more than the state before it named: those
 // are read too, and Step is evaluated again on them (it is pure). Nothing is read for a
 // subject whose runs need no one. What GitHub shows of the dispatches whose outcome the
-// state does not hold yet is read first too (dispatch_lookup.go).
+// state does not hold yet is read first too.
 func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config, st *engine.State, in engine.Input, f *engine.Facts, now time.Time, warn func(string, ...any)) (engine.Result, error) {
 	read := func(needs engine.Needs) error {
 		needs = unread(f, needs)
@@ -40,15 +40,15 @@ func StepWithPeople(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 		}
 		return nil
 	}
-	lookUpDispatches(ctx, client, st, f, warn) // dispatch_lookup.go
+	lookUpDispatches(ctx, client, st, f, warn)
 	needs := engine.PeopleNeeded(cfg, st, f)
-	react := engine.ReactionNeeds(cfg, st, in) // step_react_wake.go
+	react := engine.ReactionNeeds(cfg, st, in)
 	needs.Permissions, needs.Teams = append(needs.Permissions, react.Permissions...), append(needs.Teams, react.Teams...)
 	if err := read(needs); err != nil {
 		return engine.Result{}, err
 	}
 	res := engine.Step(cfg, st, in, f, now)
-	if read, err := readFilesIfNeeded(ctx, client, res, f); err != nil { // facts_extra.go
+	if read, err := readFilesIfNeeded(ctx, client, res, f); err != nil {
 		return engine.Result{}, err
 	} else if read {
 		res = engine.Step(cfg, st, in, f, now)

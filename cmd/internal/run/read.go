@@ -29,14 +29,14 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 	}
 	subject := snap.Facts.Repo + "#" + strconv.Itoa(number)
 	var err error
-	rd.store, rd.st, rd.ver, rd.comments, err = r.loadState(ctx, client, cfg, snap, number, subject, info, rd.warn) // comments.go
+	rd.store, rd.st, rd.ver, rd.comments, err = r.loadState(ctx, client, cfg, snap, number, subject, info, rd.warn)
 	if err != nil {
 		return nil, err
 	}
 	rd.loaded = rd.st
-	// since when each pipeline is defined as it is: definitions.go
+	// since when each pipeline is defined as it is
 	noteDefinitions(snap, cfg, r.stateKeys, snap.Facts, rd.store.Branch)
-	if err := r.issuePRsWith(ctx, client, cfg, snap.Facts, rd.st, ev.Report); err != nil { // run_multipr.go
+	if err := r.issuePRsWith(ctx, client, cfg, snap.Facts, rd.st, ev.Report); err != nil {
 		return nil, err
 	}
 	rd.ignored = rd.store.NewlyIgnored()
@@ -44,11 +44,11 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 	if cfg.Pinned, err = r.pinned(ctx, client, rd.path, snap.DefaultBranch, cfg, rd.st); err != nil {
 		return nil, err
 	}
-	if err := extraFactsWarn(ctx, client, cfg, snap.Facts, r.Getenv("GITHUB_WORKSPACE"), rd.warn); err != nil { // facts_extra.go
+	if err := extraFactsWarn(ctx, client, cfg, snap.Facts, r.Getenv("GITHUB_WORKSPACE"), rd.warn); err != nil {
 		return nil, err
 	}
 	r.httpFacts(ctx, cfg, snap.Facts)
-	if err := issueExtraFacts(ctx, client, cfg, snap.Facts, r.Getenv("GITHUB_WORKSPACE")); err != nil { // run_issue.go
+	if err := issueExtraFacts(ctx, client, cfg, snap.Facts, r.Getenv("GITHUB_WORKSPACE")); err != nil {
 		return nil, err
 	}
 	return rd, nil
@@ -59,7 +59,7 @@ func (r *Runner) read(ctx context.Context, client *ghapi.Client, ev routed, numb
 // when there is no config.
 func (r *Runner) readConfig(ctx context.Context, client *ghapi.Client, ev routed, number int, a *attempt, rd *reading) error {
 	for read := 1; ; read++ {
-		snap, err := r.snapshot(ctx, client, ev, number, rd.path, a) // run_issue.go
+		snap, err := r.snapshot(ctx, client, ev, number, rd.path, a)
 		if err != nil {
 			return err
 		}

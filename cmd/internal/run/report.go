@@ -95,7 +95,7 @@ func (r *Runner) ReportCommand(ctx context.Context, args []string, stdin io.Read
 		return bad("%s", why)
 	}
 	number := runSubject(rep.Run)
-	associated := 0 // --pr of an issue's run (run_issue.go)
+	associated := 0 // --pr of an issue's run
 	if *pr != "" {
 		p, err := strconv.Atoi(strings.TrimPrefix(*pr, "#"))
 		if err != nil || p < 1 {

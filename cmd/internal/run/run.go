@@ -53,16 +53,16 @@ type Runner struct {
 	Transport http.RoundTripper                          // nil: the network
 	limits    ghapi.Limits
 	act       *githubactions.Action
-	// Webhooks carries webhook calls in simulate (webhooks.go); nil: the network.
+	// Webhooks carries webhook calls in simulate; nil: the network.
 	Webhooks *WebhookEnv
-	// stateKeys are the state key inputs (statekey.go); nil: none.
+	// stateKeys are the state key inputs; nil: none.
 	stateKeys *state.Keys
 	// Version is the version of the binary, for the User-Agent of webhook calls; "": dev.
 	Version string
 	// AppToken says the token is a GitHub App's though it acts as github-actions[bot]
 	// (simulate's `token: app`); see ghapi.Options.AppToken.
 	AppToken bool
-	// dry records what a dry invocation would do (dryrun.go); nil: it does it.
+	// dry records what a dry invocation would do; nil: it does it.
 	dry *dryRun
 }
 
@@ -72,7 +72,7 @@ type subjectResult struct {
 	Status  string
 	Stage   string
 	Summary string
-	Charts  []string // the Mermaid charts of its runs (summary.go)
+	Charts  []string // the Mermaid charts of its runs
 }
 
 // Run handles the event of GITHUB_EVENT_NAME / GITHUB_EVENT_PATH. Exit codes: 0 done
@@ -194,7 +194,7 @@ func (r *Runner) subject(ctx context.Context, client *ghapi.Client, ev routed, n
 		began := r.Now()
 		out, err := r.attempt(ctx, client, ev, number, key, a)
 		if err == nil {
-			err = r.follow(ctx, client, ev, number, key, a) // run_issue.go
+			err = r.follow(ctx, client, ev, number, key, a)
 		}
 		if !errors.Is(err, state.ErrConflict) {
 			return out, err
@@ -216,12 +216,12 @@ type attempt struct {
 	// outcomes are the outcomes of the effects earlier rounds performed: a round whose
 	// save conflicted after them hands them to the next (engine.Input.Outcomes).
 	outcomes []engine.Outcome
-	// issue: the subject is an issue (run_issue.go); followers and associated are what the
+	// issue: the subject is an issue; followers and associated are what the
 	// saved state asks of other subjects.
 	issue      bool
 	followers  []engine.Follower
 	associated map[int][]engine.Follower
-	refs       map[engine.PRRef][]engine.Follower // run_multipr.go
+	refs       map[engine.PRRef][]engine.Follower
 }
 
 // backoff is a random wait before round try+1, after a round that took round: up to

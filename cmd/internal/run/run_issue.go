@@ -47,7 +47,7 @@ func (r *Runner) snapshot(ctx context.Context, client *ghapi.Client, ev routed, 
 	if reported > 0 {
 		prs = append(prs, reported)
 	}
-	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch) // run_multipr.go
+	snap, err := client.SnapshotIssueWith(ctx, number, prs, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
 	if err != nil && reported > 0 && notAPullRequest(err) {
 		r.act.Infof("pipeline-action: #%d: the report's outputs.pr #%d is not a pull request of %s (in a multi-pr run, it may be one of its stage's config.repo: read next)", number, reported, ev.Repo)
 		snap, err = client.SnapshotIssueWith(ctx, number, ev.follow, ev.followRefs, ev.DefaultBranch, path, a.stateBranch)
@@ -92,7 +92,7 @@ func (a *attempt) saved(before, after *engine.State) {
 	a.followers = append([]engine.Follower(nil), after.Followers...)
 	if a.issue {
 		a.associated = engine.NewAssociations(before, after)
-		a.refs = engine.NewRefAssociations(before, after) // run_multipr.go
+		a.refs = engine.NewRefAssociations(before, after)
 	}
 }
 
@@ -103,7 +103,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	if ev.follower != nil {
 		return nil // recording a follower: the issue is being evaluated already
 	}
-	errs := r.followRefs(ctx, client, ev, number, key, a) // run_multipr.go
+	errs := r.followRefs(ctx, client, ev, number, key, a)
 	if a.issue {
 		prs := make([]int, 0, len(a.associated))
 		for n := range a.associated {
@@ -124,7 +124,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 	} else {
 		seen := map[int]bool{}
 		for _, f := range a.followers {
-			if seen[f.Issue] || f.Issue == number || f.Repo != "" { // another repository's: run_multipr.go
+			if seen[f.Issue] || f.Issue == number || f.Repo != "" { // another repository's: a multi-PR run's
 				continue
 			}
 			seen[f.Issue] = true
@@ -145,7 +145,7 @@ func (r *Runner) follow(ctx context.Context, client *ghapi.Client, ev routed, nu
 // applyToIssueFacts is applyToFacts for an issue's invocation: a merge or a label on one of
 // its pull requests, or a label on the issue.
 func applyToIssueFacts(f *engine.Facts, e engine.Effect) {
-	if e.Repo != "" { // run_multipr.go: a pull request of another repository
+	if e.Repo != "" { // a pull request of another repository
 		applyToOtherFacts(f, e)
 		return
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// Multi-PR runs (engine/step_multipr.go): an issue's runs whose pull requests may live in
+// Multi-PR runs: an issue's runs whose pull requests may live in
 // other repositories. Their invocation reads, in the one query after the state (the
 // snapshot read the issue and what the event named), every pull request the unfinished runs
 // name that was not read — of this repository and of others — and the pull request a

@@ -35,7 +35,7 @@ func newHarness(t *testing.T, config string) *harness {
 	t.Helper()
 	f := faketest.New(t)
 	// GitHub's clock and the runner's are one: a run's number counts the minutes since
-	// the pull request was created (engine/run_number.go).
+	// the pull request was created.
 	f.SetClock(time.Now)
 	f.AddRepo("acme/widgets", "main")
 	f.AddUser("alice", "write")

@@ -11,11 +11,11 @@ import (
 // save writes the state the rounds ended with, unless no pipeline concerns the subject,
 // and returns what the subject ended as. pending is the error of rounds cut short.
 func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, number int, a *attempt, rd *reading, res engine.Result, pending error) (*subjectResult, error) {
-	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) { // run_issue.go
+	if ev.follower != nil && engine.AddFollower(res.State, *ev.follower) {
 		res.State.Seq++
 	}
 	saves := len(res.State.Runs) > 0 || len(rd.ignored) > 0 || len(res.State.Followers) > 0 || keepsEnabled(rd.loaded, res.State)
-	if r.dry != nil { // dryrun.go: what it would save and show, written nowhere
+	if r.dry != nil { // what it would save and show, written nowhere
 		a.saved(rd.loaded, res.State)
 		return r.saveDry(rd, res, number, a.stateBranch, saves), pending
 	}
@@ -23,7 +23,7 @@ func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, numb
 		return nil, nil // no pipeline concerns this PR: nothing to show, nothing written
 	}
 	c := rd.change(ev, res.State)
-	c.Keep = recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID) // comments.go
+	c.Keep = recordComments(rd.snap, rd.loaded, res.State, rd.comments, rd.ver.CommentID)
 	// A review the sweep found since the state was written is dated by writing it.
 	if ev.reviewed {
 		if res.State.Seq == rd.loaded.Seq {
@@ -35,11 +35,11 @@ func (r *Runner) save(ctx context.Context, client *ghapi.Client, ev routed, numb
 	if err != nil {
 		return nil, err
 	}
-	a.saved(rd.loaded, res.State) // run_issue.go
+	a.saved(rd.loaded, res.State)
 	if ver.CommentID == 0 {
 		ver.CommentID = rd.ver.CommentID
 	}
-	if err := r.writeStatuses(ctx, client, rd, res.State, ver.CommentID); err != nil { // statuscheck.go
+	if err := r.writeStatuses(ctx, client, rd, res.State, ver.CommentID); err != nil {
 		return nil, err
 	}
 	if pending != nil {

@@ -20,10 +20,10 @@ const proceed = -1
 // event's repository. Exit code 2 is a bad environment.
 func (r *Runner) invoke(ctx context.Context, prepare func() (routed, int), body func(context.Context, *ghapi.Client, routed) int) int {
 	r.act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
-	if !r.stateKeyOK() { // statekey.go
+	if !r.stateKeyOK() {
 		return 2
 	}
-	if err := r.dryInput(); err != nil { // dryrun.go
+	if err := r.dryInput(); err != nil {
 		r.act.Errorf("%v", err)
 		return 2
 	}
@@ -67,7 +67,7 @@ func (r *Runner) client(repo string) (*ghapi.Client, error) {
 		Repository: repo,
 		Transport:  r.Transport,
 		Limits:     r.limits,
-		ReadOnly:   r.dry != nil, // dryrun.go
+		ReadOnly:   r.dry != nil,
 		AppToken:   r.AppToken,
 	})
 }

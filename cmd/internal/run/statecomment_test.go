@@ -80,7 +80,7 @@ func (h *harness) botComments(pr int) (all, trusted []ghfake.CommentView) {
 
 // stateComments are the comments on pr that hold its state or will: the trusted state
 // comments, and the action's placeholders nobody else edited, whose state the next edit
-// binds in (state/post.go).
+// binds in.
 func (h *harness) stateComments(pr int) []ghfake.CommentView {
 	var out []ghfake.CommentView
 	all, trusted := h.botComments(pr)

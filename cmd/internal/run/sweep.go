@@ -69,7 +69,7 @@ func (r *Runner) Sweep(ctx context.Context) int {
 			r.act.Errorf("%v", err)
 			return ev, 2
 		}
-		if budget, err = parseSweepBudget(r.act.GetInput); err != nil { // sweep_budget.go
+		if budget, err = parseSweepBudget(r.act.GetInput); err != nil {
 			r.act.Errorf("%v", err)
 			return ev, 2
 		}
@@ -123,7 +123,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d; the last hour's sweeps made %d of %d an hour), oldest deadline first",
 		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects,
 		max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
-	p := r.advance(ctx, client, ev, due, budget) // sweep_budget.go
+	p := r.advance(ctx, client, ev, due, budget)
 	if p.failed {
 		code = 1
 	}
@@ -210,7 +210,7 @@ func (r *Runner) dueSubjects(snap *ghapi.SweepSnapshot, repo string) (due []dueS
 		n, ok := subjectNumber(e, repo)
 		issue := false
 		if !ok {
-			n, ok = issueSubjectNumber(e, repo) // run_issue.go
+			n, ok = issueSubjectNumber(e, repo)
 			issue = ok
 		}
 		if !ok {

@@ -31,10 +31,10 @@ type reportStep struct {
 	// StateKey is the state_key the agent's workflow passes; default the scenario's.
 	StateKey *string `yaml:"state_key"`
 	// Noise adds to the outputs, per key, a string of that many characters that do not
-	// compress: large outputs without pages of YAML (noise.go).
+	// compress: large outputs without pages of YAML.
 	Noise map[string]int `yaml:"noise"`
 	// Nonce is the nonce the report echoes; default the one the dispatch of that attempt
-	// gave the agent (run/agents_nonce.go).
+	// gave the agent.
 	Nonce string `yaml:"nonce"`
 	// Deliver false: the report's job never runs; later: it runs late.
 	Deliver *bool `yaml:"deliver"`
@@ -87,7 +87,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 	if v.PR == 0 || v.Stage == "" || v.Verdict == "" {
 		return nil, "", false, errors.New("report needs pr, stage and verdict")
 	}
-	if err := s.agentCanRun(v.Stage); err != nil { // scenario_token.go
+	if err := s.agentCanRun(v.Stage); err != nil {
 		return nil, "", false, err
 	}
 	runID, attempt := v.Run, v.Attempt
@@ -107,7 +107,7 @@ func (s *simulation) applyReport(v *reportStep) ([]ghfake.Event, string, bool, e
 	}
 	with := map[string]string{"command": "report", "run": runID, "stage": v.Stage,
 		"attempt": strconv.Itoa(attempt), "verdict": v.Verdict, "nonce": nonce}
-	outputs, err := withNoise(v, runID, attempt) // noise.go
+	outputs, err := withNoise(v, runID, attempt)
 	if err != nil {
 		return nil, "", false, err
 	}

@@ -30,7 +30,7 @@ const chaosDefaultStories = 64
 
 // TestChaos plays randomized stories over the chaos configs — lost, repeated and concurrent
 // events, faults on reads and writes, pushes, late reports, sweeps — and holds each to the
-// promises of chaos_check_test.go. The first failing story of each broken promise is shrunk
+// promises of chaosInvariants. The first failing story of each broken promise is shrunk
 // to a minimal scenario, written out and printed, to replay with `simulate DIR`.
 func TestChaos(t *testing.T) {
 	ctx := context.Background()

@@ -32,7 +32,7 @@ func (s *simulation) check(e *expectation) (failed int) {
 			continue
 		}
 		s.checkSubject(report, n, x, pr.Merged, pr.State == "closed", pr.Labels)
-		s.checkStatuses(report, n, x) // expect_statuses.go
+		s.checkStatuses(report, n, x)
 	}
 	for _, n := range sortedInts(e.Issues) {
 		x := e.Issues[n]
@@ -58,14 +58,14 @@ func (s *simulation) check(e *expectation) (failed int) {
 	}
 	s.checkReminders(report, e.Reminders)
 	for _, d := range e.Dispatches {
-		s.checkDispatchBound(report, d) // expect_bounds.go
+		s.checkDispatchBound(report, d)
 	}
-	s.checkRequests(report, e.Requests)   // simulate_http.go
-	s.checkRepos(report, e.Repos)         // scenario_multipr.go
-	s.checkNowhere(report, e.Nowhere)     // expect_nowhere.go
-	s.checkJobErrors(report, e.JobErrors) // scenario_permissions.go
-	s.checkCallBounds(report, e)          // expect_calls.go
-	s.checkExplain(report, e)             // scenario_explain.go
+	s.checkRequests(report, e.Requests)
+	s.checkRepos(report, e.Repos)
+	s.checkNowhere(report, e.Nowhere)
+	s.checkJobErrors(report, e.JobErrors)
+	s.checkCallBounds(report, e)
+	s.checkExplain(report, e)
 	return failed
 }
 
@@ -91,7 +91,7 @@ func (s *simulation) checkStateBranch(report func(bool, string, string, string),
 		report(ok, "state branch "+name+" holds", f, found)
 	}
 	if x.MaxFileBytes != nil {
-		checkFileBytes(report, name, files, s.fake.BranchFiles(s.sc.Repo, s.sc.DefaultBranch), x.MaxFileBytes) // expect_state_files.go
+		checkFileBytes(report, name, files, s.fake.BranchFiles(s.sc.Repo, s.sc.DefaultBranch), x.MaxFileBytes)
 	}
 }
 
@@ -119,7 +119,7 @@ func (s *simulation) checkSubject(report func(bool, string, string, string), n i
 		}
 		report(count == *x.Comments, who+" comments by the action", fmt.Sprint(*x.Comments), fmt.Sprint(count))
 	}
-	s.checkStateCommentBound(report, who, n, x.CommentsAtMost) // expect_bounds.go
+	s.checkStateCommentBound(report, who, n, x.CommentsAtMost)
 	for _, want := range x.CommentsContain {
 		found := false
 		for _, c := range s.fake.Comments(s.sc.Repo, n) {
@@ -172,7 +172,7 @@ func (s *simulation) stateComment(n int) *ghfake.CommentView {
 
 // placeholder is, when subject n has no trusted state comment, the oldest placeholder of
 // one the action posted and nobody else edited: what it shows until the next event binds
-// its state into it (state/post.go); nil for none.
+// its state into it; nil for none.
 func (s *simulation) placeholder(n int) *ghfake.CommentView {
 	for _, c := range s.fake.Comments(s.sc.Repo, n) {
 		if c.Author == ghfake.BotLogin && state.IsPlaceholder(c.Body) && !state.HasMarker(c.Body) && !trustedComment(c).EditedByOther() {
@@ -208,7 +208,7 @@ func payloadSubject(payload []byte) int {
 		} `json:"issue"`
 		Inputs struct {
 			Number string `json:"number"`
-		} `json:"inputs"` // a workflow_dispatch of the pipelines workflow (scenario_dispatch.go)
+		} `json:"inputs"` // a workflow_dispatch of the pipelines workflow
 	}
 	if json.Unmarshal(payload, &p) != nil {
 		return 0
@@ -298,7 +298,7 @@ func matchRun(runs []*engine.Run, want runExpect, repo string) bool {
 		if (want.Pipeline == "" || r.Pipeline == want.Pipeline) &&
 			(subject == "" || r.Subject == subject) &&
 			(want.Status == "" || string(r.Status) == want.Status) &&
-			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) && // parallel.go
+			(want.Stage == "" || r.Stage == want.Stage) && stagesMatch(r, want.Stages) &&
 			(want.Parent == "" || r.Parent == want.Parent) {
 			return true
 		}

@@ -19,7 +19,7 @@ type dispatchBound struct {
 }
 
 // checkDispatchBound checks one dispatches entry. The agent's dispatches are counted by
-// checkDispatches (agents_steps.go), which reports the number found; at_most reads it there.
+// checkDispatches, which reports the number found; at_most reads it there.
 func (s *simulation) checkDispatchBound(report func(bool, string, string, string), x dispatchBound) {
 	if x.Count != nil || x.AtMost == nil {
 		s.checkDispatches(report, dispatchExpect{Agent: x.Agent, Count: x.Count})

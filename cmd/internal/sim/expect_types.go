@@ -5,27 +5,27 @@ type expectation struct {
 	PRs        map[int]subjectExpect `yaml:"prs"`
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
-	Dispatches []dispatchBound       `yaml:"dispatches"` // expect_bounds.go
+	Dispatches []dispatchBound       `yaml:"dispatches"`
 	// Branches is the exact set of branches of the repository (not of forks).
 	Branches *[]string `yaml:"branches"`
 	// StateBranch is what the branch holding the state (settings.state_branch) holds.
 	StateBranch *stateBranchExpect `yaml:"state_branch"`
 	// Reminders counts the reminder comments a human stage posted, by subject number.
 	Reminders map[int]int `yaml:"reminders"`
-	// Requests counts the webhook calls made (simulate_http.go).
+	// Requests counts the webhook calls made.
 	Requests []requestExpect `yaml:"requests"`
-	// Repos checks the pull requests of other repositories (scenario_multipr.go).
+	// Repos checks the pull requests of other repositories.
 	Repos map[string]repoExpect `yaml:"repos"`
-	// Nowhere are strings nothing the action kept or showed contains (expect_nowhere.go).
+	// Nowhere are strings nothing the action kept or showed contains.
 	Nowhere []string `yaml:"nowhere"`
 	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
 	JobErrors *[]string `yaml:"job_errors"`
 	// APICalls and ContentWrites bound the requests to GitHub of every step so far, all of
-	// them and the content-creating ones (expect_calls.go).
+	// them and the content-creating ones.
 	APICalls      *callBound `yaml:"api_calls"`
 	ContentWrites *callBound `yaml:"content_writes"`
 	// Explain checks the last explain step's output; Writes is exactly how many write
-	// requests the action made in every step so far (scenario_explain.go).
+	// requests the action made in every step so far.
 	Explain *explainExpect `yaml:"explain"`
 	Writes  *int           `yaml:"writes"`
 }
@@ -37,7 +37,7 @@ type stateBranchExpect struct {
 	Files  []string `yaml:"files"`
 	// Commits is how many commits the branch has (following first parents).
 	Commits *int `yaml:"commits"`
-	// MaxFileBytes bounds every file at the branch's head (expect_state_files.go).
+	// MaxFileBytes bounds every file at the branch's head.
 	MaxFileBytes *int `yaml:"max_file_bytes"`
 }
 
@@ -46,14 +46,13 @@ type subjectExpect struct {
 	Closed   *bool     `yaml:"closed"`
 	Labels   *[]string `yaml:"labels"`
 	Comments *int      `yaml:"comments"`
-	// CommentsAtMost bounds the action's state comments on the subject (expect_bounds.go).
+	// CommentsAtMost bounds the action's state comments on the subject.
 	CommentsAtMost  *int     `yaml:"comments_at_most"`
 	CommentContains []string `yaml:"comment_contains"`
 	// CommentsContain: some comment the action posted (the state comment included)
 	// contains each of these.
 	CommentsContain []string `yaml:"comments_contain"`
-	// Statuses and StatusWrites check the commit statuses on a pull request's head
-	// (expect_statuses.go).
+	// Statuses and StatusWrites check the commit statuses on a pull request's head.
 	Statuses     map[string]string `yaml:"statuses"`
 	StatusWrites map[string]int    `yaml:"status_writes"`
 }

@@ -40,7 +40,7 @@ type forgeSpec struct {
 // in it. Without a trusted state comment, it edits the latest comment holding a state
 // marker (the one a comment step forged, say).
 //
-// With author, it edits the latest comment that login wrote instead (scenario_people.go).
+// With author, it edits the latest comment that login wrote instead.
 type editCommentStep struct {
 	PR      int        `yaml:"pr"`
 	Author  string     `yaml:"author"`
@@ -54,7 +54,7 @@ type editCommentStep struct {
 // editComment applies an edit_comment step.
 func (s *simulation) editComment(v *editCommentStep) (ghfake.Event, string, error) {
 	if v.Author != "" {
-		return s.editCommentBy(v) // scenario_people.go
+		return s.editCommentBy(v)
 	}
 	c := s.stateComment(v.PR)
 	if c == nil {

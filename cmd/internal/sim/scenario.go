@@ -44,33 +44,31 @@ type scenario struct {
 
 	// HTTP stubs the webhook calls ("METHOD URL": {status, body}), DNS says what a host
 	// resolves to (default DefaultSimAddress), and Secrets are the secrets webhook headers
-	// read (simulate_http.go).
+	// read.
 	HTTP    httpStubs         `yaml:"http"`
 	DNS     map[string]string `yaml:"dns"`
 	Secrets map[string]string `yaml:"secrets"`
 	// Repos are other repositories (owner/name, default branch main) whose pull requests a
-	// multi-PR run follows; they do not run the action (scenario_multipr.go).
+	// multi-PR run follows; they do not run the action.
 	Repos []string `yaml:"repos"`
 	// StateKey is the action's `state_key` input, given to every invocation (runs, sweeps
-	// and agents' reports): states are signed with it (run/statekey.go).
+	// and agents' reports): states are signed with it.
 	StateKey string `yaml:"state_key"`
-	// Token is what the action runs with: "github" (GITHUB_TOKEN, the default) or "app"
-	// (scenario_token.go).
+	// Token is what the action runs with: "github" (GITHUB_TOKEN, the default) or "app".
 	Token string `yaml:"token"`
-	// Mergeability and Protection are how GitHub computes and enforces merges
-	// (scenario_protection.go).
+	// Mergeability and Protection are how GitHub computes and enforces merges.
 	Mergeability *mergeabilitySetting         `yaml:"mergeability"`
 	Protection   map[string]protectionSetting `yaml:"protection"`
-	// Permissions are the scopes of the action's tokens (scenario_permissions.go).
+	// Permissions are the scopes of the action's tokens.
 	Permissions map[string]any `yaml:"permissions"`
-	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits (ghfake/secondary.go).
+	// SecondaryLimits makes the fake enforce GitHub's secondary rate limits.
 	SecondaryLimits bool `yaml:"secondary_limits"`
 	// PrimaryLimits makes the fake count GitHub's primary rate limits for the kind of
 	// token the scenario's `token:` is; PrimaryUsed ("core" for REST,
 	// "graphql") is what the action's identity has spent of the hour when the story starts.
 	PrimaryLimits bool           `yaml:"primary_limits"`
 	PrimaryUsed   map[string]int `yaml:"primary_used"`
-	// Tick moves the scenario's clock before each step (scenario_held.go).
+	// Tick moves the scenario's clock before each step.
 	Tick time.Duration `yaml:"tick"`
 	// DryRun is the action's `dry_run` input, given to every invocation: it writes nothing.
 	DryRun bool `yaml:"dry_run"`
@@ -82,7 +80,7 @@ type step struct {
 	Line  int
 	Col   int
 	Value any  // *openPR, *review, ..., *expectation, *togetherStep, int (redeliver), heldRef, time.Duration (advance), stateBranchStep
-	Later bool // `deliver: later`: the events are held for a deliver_held step (scenario_held.go)
+	Later bool // `deliver: later`: the events are held for a deliver_held step
 }
 
 // stateBranchStep is `state_branch: delete` or `state_branch: protect`.
@@ -102,28 +100,28 @@ var stepKinds = map[string]func() any{
 	"label":          func() any { return &labelStep{} },
 	"check":          func() any { return &checkStep{} },
 	"status":         func() any { return &statusStep{} },
-	"deploy":         func() any { return &deployStep{} }, // scenario_deploy.go
+	"deploy":         func() any { return &deployStep{} },
 	"comment":        func() any { return &commentStep{} },
 	"edit_comment":   func() any { return &editCommentStep{} },
-	"access":         func() any { return &accessStep{} }, // scenario_people.go
+	"access":         func() any { return &accessStep{} },
 	"update_branch":  func() any { return &prStep{} },
 	"webhook":        func() any { return &webhookStep{} },
 	"fault":          func() any { return &faultStep{} },
 	"change_config":  func() any { return &configStep{} },
 	"expect":         func() any { return &expectation{} },
 	"redeliver":      nil,
-	"deliver_held":   nil, // scenario_held.go
+	"deliver_held":   nil,
 	"advance":        nil,
 	"together":       nil,
 	"state_branch":   nil,
 	"report":         func() any { return &reportStep{} },
 	"agent_fails":    func() any { return &agentFailsStep{} },
 	"workflow_run":   func() any { return &workflowRunStep{} },
-	"dispatch":       func() any { return &dispatchStep{} }, // scenario_dispatch.go
+	"dispatch":       func() any { return &dispatchStep{} },
 	"http":           func() any { return &httpStubs{} },
 	"state_key":      func() any { return &stateKeyStep{} },
-	"doctor":         func() any { return &doctorStep{} },  // scenario_doctor.go
-	"explain":        func() any { return &explainStep{} }, // scenario_explain.go
+	"doctor":         func() any { return &doctorStep{} },
+	"explain":        func() any { return &explainStep{} },
 }
 
 // scenarioError is a mistake in the scenario file, with its position.
@@ -218,7 +216,7 @@ func loadScenario(path string) (*scenario, error) {
 	if err := sc.checkPermissions(seen["permissions"]); err != nil {
 		return nil, err
 	}
-	if err := sc.checkHeld(seen["tick"]); err != nil { // scenario_held.go
+	if err := sc.checkHeld(seen["tick"]); err != nil {
 		return nil, err
 	}
 	if sc.Clock.IsZero() {

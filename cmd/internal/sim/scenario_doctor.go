@@ -35,10 +35,10 @@ func (s *simulation) runDoctor(ctx context.Context, n int, v *doctorStep) (faile
 	}
 	fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
 	token := s.fake.BotToken()
-	s.fake.Grant(token, s.sc.tokenPermissions("run")) // scenario_permissions.go
+	s.fake.Grant(token, s.sc.tokenPermissions("run"))
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_TOKEN": token, "GITHUB_REPOSITORY": s.sc.Repo,
 		"GITHUB_API_URL": s.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": s.fake.URL + "/api/graphql"}
-	s.keyEnv(env, nil) // scenario_statekey.go
+	s.keyEnv(env, nil)
 	s.fake.ResetStats()
 	var out bytes.Buffer
 	code := doctor.Main(ctx, args[1:], &out, &out, func(k string) string { return env[k] })

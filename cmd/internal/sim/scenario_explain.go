@@ -37,11 +37,11 @@ func (s *simulation) runExplain(ctx context.Context, n int, v *explainStep) (fai
 	label := "explain " + strings.Join(args, " ")
 	fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
 	token := s.fake.BotToken()
-	s.fake.Grant(token, s.sc.tokenPermissions("run")) // scenario_permissions.go
+	s.fake.Grant(token, s.sc.tokenPermissions("run"))
 	env := map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": s.sc.Repo,
 		"GITHUB_API_URL": s.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": s.fake.URL + "/api/graphql",
 		"INPUT_TIMEOUT": s.sc.Timeout.String(), "INPUT_REQUEST_TIMEOUT": s.sc.RequestTimeout.String()}
-	s.keyEnv(env, nil) // scenario_statekey.go
+	s.keyEnv(env, nil)
 	s.fake.ResetStats()
 	var out, log bytes.Buffer
 	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: s.clock.now, Sleep: s.clock.sleep, Webhooks: s.http.env()}
@@ -92,7 +92,7 @@ func (s *simulation) checkExplain(report func(bool, string, string, string), e *
 		}
 	}
 	if e.Writes != nil {
-		_, writes := s.callTotals() // expect_calls.go
+		_, writes := s.callTotals()
 		report(writes == *e.Writes, "write requests so far (REST writes and GraphQL mutations)", fmt.Sprint(*e.Writes), fmt.Sprint(writes))
 	}
 }

@@ -30,7 +30,7 @@ func decodeSteps(d *scenarioDecoder, n *yaml.Node) ([]step, error) {
 			return nil, d.unknown(k, "", "step", slices.Sorted(maps.Keys(stepKinds)))
 		}
 		s := step{Kind: k.Value, Line: k.Line, Col: k.Column}
-		v, later, err := d.deliverLater(k.Value, v, mk) // scenario_held.go
+		v, later, err := d.deliverLater(k.Value, v, mk)
 		if err != nil {
 			return nil, err
 		}

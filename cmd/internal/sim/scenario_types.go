@@ -16,7 +16,7 @@ type openPR struct {
 	// head branch is then not a branch of the repository, whatever its name.
 	Fork    string `yaml:"fork"`
 	Deliver *bool  `yaml:"deliver"`
-	Repo    string `yaml:"repo"` // one of repos: its event is not delivered (scenario_multipr.go)
+	Repo    string `yaml:"repo"` // one of repos: its event is not delivered
 }
 
 type openIssue struct {
@@ -34,7 +34,7 @@ type reviewStep struct {
 	State   string `yaml:"state"`
 	Body    string `yaml:"body"`
 	Deliver *bool  `yaml:"deliver"`
-	Repo    string `yaml:"repo"` // scenario_multipr.go
+	Repo    string `yaml:"repo"`
 	// Conversation: the review opens a review conversation (an inline comment's thread)
 	// that stays open until a resolve step.
 	Conversation bool `yaml:"conversation"`
@@ -49,7 +49,7 @@ type prStep struct { // dismiss_review, push, close_pr, conflict
 	Deliver *bool             `yaml:"deliver"`
 	// By (dismiss_review only) is who dismisses the review; the repository's owner by default.
 	By   string `yaml:"by"`
-	Repo string `yaml:"repo"` // scenario_multipr.go
+	Repo string `yaml:"repo"`
 }
 
 // editPRStep changes a pull request as its author (or user) does in GitHub's UI; today
@@ -81,7 +81,7 @@ type checkStep struct {
 	App        string `yaml:"app"`
 	Workflow   string `yaml:"workflow"`
 	Deliver    *bool  `yaml:"deliver"`
-	Repo       string `yaml:"repo"` // scenario_multipr.go
+	Repo       string `yaml:"repo"`
 }
 
 // statusStep sets a commit status as user (default the PR's author). As the action's
@@ -105,8 +105,7 @@ type commentStep struct {
 	Body    string     `yaml:"body"`
 	Forge   *forgeSpec `yaml:"forge_state"`
 	Deliver *bool      `yaml:"deliver"`
-	// Count posts that many comments at once; only the last one's event is delivered
-	// (scenario_flood.go).
+	// Count posts that many comments at once; only the last one's event is delivered.
 	Count int `yaml:"count"`
 }
 

@@ -58,7 +58,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if sc.StateKey == "" {
-		sc.StateKey = defaultStateKey // scenario_statekey.go
+		sc.StateKey = defaultStateKey
 	}
 	if *configPath == "" {
 		*configPath = sc.Rel(sc.Config)
@@ -108,9 +108,9 @@ type simulation struct {
 	sent      map[int][]delivery // by step number (from 1): what that step delivered; 0: what the action's own events caused (token: app)
 	stats     []stepStats
 	comments  map[int]string // last printed state comment per PR, to print only changes
-	posted    map[int64]bool // the action's other comments already printed (print_posted.go)
+	posted    map[int64]bool // the action's other comments already printed
 	checked   int            // expectations checked, passed or not
-	jobErrors []string       // the ::error:: lines of the action's jobs (scenario_permissions.go)
+	jobErrors []string       // the ::error:: lines of the action's jobs
 	config    []scenarioFile // the config on the default branch now
 	together  map[int]bool   // steps that delivered their events at once
 	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
@@ -119,20 +119,20 @@ type simulation struct {
 	// with holds the action inputs of the agent workflows that report steps play, by the
 	// payload of their workflow_dispatch event.
 	with map[string]map[string]string
-	// http answers webhook calls from the scenario's stubs (simulate_http.go).
+	// http answers webhook calls from the scenario's stubs.
 	http *simHTTP
-	// keys are the state key inputs the invocations are given (scenario_statekey.go).
+	// keys are the state key inputs the invocations are given.
 	keys invocationKeys
-	// pendingFaults tag the faults to drop after the next step that delivers events
-	// (scenario_fault.go); held and heldTaken are the events of `deliver: later` steps, by
-	// step, and the ones a deliver_held took (simulate_held.go).
+	// pendingFaults tag the faults to drop after the next step that delivers events;
+	// held and heldTaken are the events of `deliver: later` steps, by step, and the ones
+	// a deliver_held took.
 	pendingFaults []string
 	held          map[int][]delivery
 	heldTaken     map[int]bool
-	// runsOn, when set, is the repository's workflow deciding which events run the action
-	// (workflow_triggers.go); nil runs it on every event.
+	// runsOn, when set, is the repository's workflow deciding which events run the action;
+	// nil runs it on every event.
 	runsOn func(ghfake.Event) (why string)
-	// explained is the output of the last explain step (scenario_explain.go).
+	// explained is the output of the last explain step.
 	explained string
 	// tokenHeads are the heads branch updates made with GITHUB_TOKEN pushed, on which no
 	// Actions job runs.
@@ -270,7 +270,7 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, b := range sc.Branches {
 		f.AddBranch(sc.Repo, b)
 	}
-	for _, r := range sc.Repos { // scenario_multipr.go
+	for _, r := range sc.Repos {
 		f.AddRepo(r, "main")
 	}
 	for _, u := range slices.Sorted(maps.Keys(sc.Users)) {
@@ -279,7 +279,7 @@ func newSimulation(sc *scenario, config []scenarioFile, out io.Writer) *simulati
 	for _, t := range slices.Sorted(maps.Keys(sc.Teams)) {
 		f.AddTeam(t, sc.Teams[t]...)
 	}
-	applyProtection(f, sc) // scenario_protection.go
+	applyProtection(f, sc)
 	if sc.SecondaryLimits {
 		f.EnforceSecondaryLimits()
 	}
@@ -309,7 +309,7 @@ func (s *simulation) play(ctx context.Context) (failed int, err error) {
 	}
 	for i, st := range s.sc.Steps {
 		s.clock.advance(s.sc.Tick)
-		k, err := s.playStep(ctx, i+1, st) // simulate_step.go
+		k, err := s.playStep(ctx, i+1, st)
 		failed += k
 		if err != nil {
 			return failed, err
@@ -338,59 +338,59 @@ func (s *simulation) apply(n int, st step) (events []ghfake.Event, label string,
 func (s *simulation) applyStep(n int, st step) ([]ghfake.Event, string, bool, error) {
 	switch v := st.Value.(type) {
 	case *openPR:
-		return s.applyOpenPR(v) // simulate_apply.go
+		return s.applyOpenPR(v)
 	case *openIssue:
-		return s.applyOpenIssue(v) // simulate_apply_small.go
+		return s.applyOpenIssue(v)
 	case *reviewStep:
-		return s.applyReview(v) // simulate_apply_small.go
+		return s.applyReview(v)
 	case *prStep:
-		return s.applyPRStep(st, v) // simulate_apply.go
+		return s.applyPRStep(st, v)
 	case *editPRStep:
-		return s.applyEditPR(v) // simulate_apply_small.go
+		return s.applyEditPR(v)
 	case *labelStep:
-		return s.applyLabel(v) // simulate_apply.go
+		return s.applyLabel(v)
 	case *checkStep:
-		return s.applyCheck(v) // simulate_apply.go
+		return s.applyCheck(v)
 	case *statusStep:
-		return s.applyStatus(v) // simulate_apply_small.go
+		return s.applyStatus(v)
 	case *deployStep:
-		return s.applyDeploy(v) // scenario_deploy.go
+		return s.applyDeploy(v)
 	case *commentStep:
-		return s.applyComment(v) // simulate_apply.go
+		return s.applyComment(v)
 	case *accessStep:
-		label, err := s.access(v) // scenario_people.go
+		label, err := s.access(v)
 		return nil, label, true, err
 	case *resolveStep:
 		label, err := s.resolveConversations(v)
 		return nil, label, true, err
 	case *editCommentStep:
-		return s.applyEditComment(v) // simulate_apply_small.go
+		return s.applyEditComment(v)
 	case *webhookStep:
-		return s.applyWebhook(v) // simulate_apply.go
+		return s.applyWebhook(v)
 	case *configStep:
-		return s.applyConfig(v) // simulate_apply.go
+		return s.applyConfig(v)
 	case *faultStep:
-		label, err := s.applyFault(n, v) // scenario_fault.go
+		label, err := s.applyFault(n, v)
 		return nil, label, false, err
 	case stateBranchStep:
-		return s.applyStateBranch(v) // simulate_apply.go
+		return s.applyStateBranch(v)
 	case heldRef:
-		label, err := s.applyHeld(n, v) // simulate_held.go
+		label, err := s.applyHeld(n, v)
 		return nil, label, true, err
 	case int:
-		return s.applyRedeliver(n, v) // simulate_apply_small.go
+		return s.applyRedeliver(n, v)
 	case *httpStubs:
 		return nil, s.applyHTTP(v), false, nil
 	case *stateKeyStep:
-		return s.applyStateKey(v) // scenario_statekey.go
+		return s.applyStateKey(v)
 	case *reportStep:
-		return s.applyReport(v) // agents_steps.go
+		return s.applyReport(v)
 	case *agentFailsStep:
-		return s.applyAgentFails(v) // agents_steps.go
+		return s.applyAgentFails(v)
 	case *workflowRunStep:
-		return s.applyWorkflowRun(v) // agents_runs.go
+		return s.applyWorkflowRun(v)
 	case *dispatchStep:
-		return s.applyDispatch(v) // scenario_dispatch.go
+		return s.applyDispatch(v)
 	case time.Duration:
 		events, label := s.advanceSweep(v)
 		return events, label, true, nil
@@ -456,7 +456,7 @@ func (s *simulation) printStats() {
 		}
 	}
 	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", run.FormatCalls(total))
-	calls, writes := s.callTotals() // expect_calls.go
+	calls, writes := s.callTotals()
 	fmt.Fprintf(s.out, "  %d %s, %d content-creating (REST writes and GraphQL mutations)\n", calls, run.Plural(calls, "request", "requests"), writes)
 }
 

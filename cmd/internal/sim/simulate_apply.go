@@ -17,7 +17,7 @@ func deliverOn(d *bool) bool { return d == nil || *d }
 // applyOpenPR opens a pull request (open_pr).
 func (s *simulation) applyOpenPR(v *openPR) (events []ghfake.Event, label string, deliver bool, err error) {
 	f := s.fake
-	repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+	repo, here, err := s.stepRepo(v.Repo)
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -37,7 +37,7 @@ func (s *simulation) applyOpenPR(v *openPR) (events []ghfake.Event, label string
 // update_branch, close_pr and conflict.
 func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, label string, deliver bool, err error) {
 	repo, f := s.sc.Repo, s.fake
-	if v.Repo != "" && st.Kind != "conflict" { // scenario_multipr.go
+	if v.Repo != "" && st.Kind != "conflict" {
 		return nil, "", false, fmt.Errorf("%s takes no repo (open_pr, review, check and conflict do)", st.Kind)
 	}
 	if len(v.Files) > 0 && st.Kind != "push" {
@@ -78,9 +78,9 @@ func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, lab
 		}
 		return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), deliverOn(v.Deliver), nil
 	case "close_pr":
-		return s.closePR(repo, v, deliverOn(v.Deliver)) // scenario_token.go
+		return s.closePR(repo, v, deliverOn(v.Deliver))
 	case "conflict":
-		repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+		repo, here, err := s.stepRepo(v.Repo)
 		if err != nil {
 			return nil, "", false, err
 		}
@@ -106,7 +106,7 @@ func (s *simulation) applyLabel(v *labelStep) (events []ghfake.Event, label stri
 	if v.User != "" {
 		label += " by " + v.User
 	}
-	if v.User == ghfake.BotLogin { // scenario_token.go
+	if v.User == ghfake.BotLogin {
 		return events, label + " (another workflow's GITHUB_TOKEN: GitHub starts no workflow)", false, nil
 	}
 	return events, label, deliverOn(v.Deliver), nil
@@ -115,7 +115,7 @@ func (s *simulation) applyLabel(v *labelStep) (events []ghfake.Event, label stri
 // applyCheck completes a check run or a job of a workflow (check).
 func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label string, deliver bool, err error) {
 	repo, f := s.sc.Repo, s.fake
-	repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+	repo, here, err := s.stepRepo(v.Repo)
 	if err != nil {
 		return nil, "", false, err
 	}
@@ -141,7 +141,7 @@ func (s *simulation) applyComment(v *commentStep) (events []ghfake.Event, label 
 		return nil, "", false, err
 	}
 	if v.Count != 0 {
-		return s.commentFlood(v) // scenario_flood.go
+		return s.commentFlood(v)
 	}
 	body := v.Body
 	if v.Forge != nil {

@@ -16,7 +16,7 @@ func (s *simulation) applyOpenIssue(v *openIssue) ([]ghfake.Event, string, bool,
 }
 
 func (s *simulation) applyReview(v *reviewStep) ([]ghfake.Event, string, bool, error) {
-	repo, here, err := s.stepRepo(v.Repo) // scenario_multipr.go
+	repo, here, err := s.stepRepo(v.Repo)
 	if err != nil {
 		return nil, "", false, err
 	}

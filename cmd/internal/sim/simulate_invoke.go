@@ -32,7 +32,7 @@ func (s *simulation) report(res invocation) error {
 	if res.err != nil {
 		return res.err
 	}
-	s.noteJobErrors(res) // scenario_permissions.go
+	s.noteJobErrors(res)
 	if s.verbose || res.code != 0 {
 		for _, l := range strings.Split(strings.TrimRight(res.log, "\n"), "\n") {
 			fmt.Fprintf(s.out, "   | %s\n", l)
@@ -87,11 +87,11 @@ func (s *simulation) invokeWithin(ctx context.Context, d delivery, token string,
 	}
 	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: s.clock.now, Sleep: s.clock.sleep, Webhooks: s.http.env(), AppToken: s.appToken()}
 	with, agent := s.with[string(d.event.Payload)]
-	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent))) // scenario_permissions.go
+	s.fake.Grant(token, s.sc.tokenPermissions(invocationKind(d.event.Name, agent)))
 	for k, v := range with {
 		env["INPUT_"+strings.ToUpper(k)] = v
 	}
-	s.keyEnv(env, with) // scenario_statekey.go
+	s.keyEnv(env, with)
 	var code int
 	switch {
 	case agent:

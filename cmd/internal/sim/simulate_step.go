@@ -16,10 +16,10 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 		return s.check(e), nil
 	}
 	if d, ok := st.Value.(*doctorStep); ok {
-		return s.runDoctor(ctx, n, d), nil // scenario_doctor.go
+		return s.runDoctor(ctx, n, d), nil
 	}
 	if x, ok := st.Value.(*explainStep); ok {
-		return s.runExplain(ctx, n, x) // scenario_explain.go
+		return s.runExplain(ctx, n, x)
 	}
 	ds, label, concurrent, deliver, err := s.stepDeliveries(n, st)
 	// A step that delivers nothing made no request either: what the previous step's
@@ -28,7 +28,7 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 	if err != nil || !deliver {
 		return 0, err
 	}
-	mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here (scenario_token.go)
+	mark := s.fake.Mark(s.sc.Repo) // what the action's invocations change from here
 	if concurrent {
 		if err := s.deliverTogether(ctx, ds); err != nil {
 			return 0, err
@@ -44,7 +44,7 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 		return 0, err
 	}
 	if len(ds) > 0 {
-		s.dropFaults() // scenario_fault.go
+		s.dropFaults()
 	}
 	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats(), writes: contentWrites(s.fake.Calls())})
 	if bad := s.fake.Unexpected(); len(bad) > 0 {
@@ -64,7 +64,7 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 func (s *simulation) stepDeliveries(n int, st step) (ds []delivery, label string, concurrent, deliver bool, err error) {
 	if tg, ok := st.Value.(*togetherStep); ok {
 		var lines string
-		if ds, lines, err = s.applyTogether(n, tg); err != nil { // simulate_together.go
+		if ds, lines, err = s.applyTogether(n, tg); err != nil {
 			return nil, "", false, false, err
 		}
 		fmt.Fprintf(s.out, "── step %d: %s\n", n, lines)
@@ -78,7 +78,7 @@ func (s *simulation) stepDeliveries(n int, st step) (ds []delivery, label string
 	fmt.Fprintf(s.out, "── step %d: %s\n", n, label)
 	switch {
 	case deliver && st.Later:
-		s.hold(n, events) // simulate_held.go
+		s.hold(n, events)
 		fmt.Fprintf(s.out, "   (held: deliver_held: %d delivers %s)\n", n, run.Plural(len(events), "it", "them"))
 		return nil, label, false, false, nil
 	case !deliver:

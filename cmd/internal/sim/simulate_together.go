@@ -24,7 +24,7 @@ func (s *simulation) applyTogether(n int, tg *togetherStep) ([]delivery, string,
 		case st.Kind == "redeliver":
 			ds = append(ds, s.sent[st.Value.(int)]...)
 		case st.Kind == "deliver_held":
-			ds = append(ds, s.takeHeld(st.Value.(heldRef))...) // simulate_held.go
+			ds = append(ds, s.takeHeld(st.Value.(heldRef))...)
 		case deliver && st.Later:
 			s.hold(n, events)
 			label += fmt.Sprintf(" (held until deliver_held: %d)", n)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
@@ -163,14 +163,7 @@ func runAtOnce(t *testing.T, f *ghfake.Server, ds []raceDelivery) {
 	logs := make([]string, len(ds))
 	var wg sync.WaitGroup
 	for i, d := range ds {
-		path := filepath.Join(dir, fmt.Sprintf("event-%d.json", d.runID))
-		require.NoError(t, os.WriteFile(path, d.ev.Payload, 0o600))
-		env := map[string]string{
-			"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": d.ev.Name, "GITHUB_EVENT_PATH": path,
-			"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(d.runID),
-			"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql",
-			"INPUT_TOKEN": tokens[i],
-		}
+		env := runtest.Job(t, f, dir, d.runID, d.ev, tokens[i])
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()

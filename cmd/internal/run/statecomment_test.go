@@ -3,8 +3,6 @@ package run
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -31,14 +30,7 @@ func (h *harness) deliverTogether(evs []ghfake.Event) (codes []int, logs []strin
 	var wg sync.WaitGroup
 	for i, ev := range evs {
 		h.runID++
-		path := filepath.Join(h.dir, "event-"+strconv.Itoa(h.runID)+".json")
-		require.NoError(h.t, os.WriteFile(path, ev.Payload, 0o600))
-		env := map[string]string{
-			"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": ev.Name, "GITHUB_EVENT_PATH": path,
-			"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(h.runID),
-			"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql",
-			"INPUT_TOKEN": tokens[i],
-		}
+		env := runtest.Job(h.t, h.fake, h.dir, h.runID, ev, tokens[i])
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()

@@ -259,15 +259,9 @@ func (p *chaosPlayer) step(ctx context.Context, st *chaosStep, i int) error {
 		delete(p.held, played.ref)
 		text = []*chaosStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
 	}
-	path := filepath.Join(p.dir, "step.yaml")
-	if err := os.WriteFile(path, []byte(renderStory(p.cfg, "step", text, "")), 0o600); err != nil {
+	if err := s.loadSteps(p.dir, renderStory(p.cfg, "step", text, "")); err != nil {
 		return err
 	}
-	more, err := loadScenario(path)
-	if err != nil {
-		return err
-	}
-	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
 	p.w.mu.Lock()
 	p.w.skip = played.kind == "redeliver" || played.kind == "deliver_held"
 	p.w.mu.Unlock()

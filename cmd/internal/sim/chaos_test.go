@@ -106,10 +106,16 @@ func playChaosStories(ctx context.Context, tmp string, workers int) (map[string]
 }
 
 func details(fs []chaosFailure, inv string) string {
+	return failureLines(fs, inv, func(f chaosFailure) (string, string) { return f.invariant, f.detail })
+}
+
+// failureLines lists the details of the failures of fs that broke promise, one a line;
+// of says which promise a failure broke, and how.
+func failureLines[F any](fs []F, promise string, of func(F) (broke, detail string)) string {
 	var b strings.Builder
 	for _, f := range fs {
-		if f.invariant == inv {
-			fmt.Fprintf(&b, "  ✗ %s\n", f.detail)
+		if broke, detail := of(f); broke == promise {
+			fmt.Fprintf(&b, "  ✗ %s\n", detail)
 		}
 	}
 	return b.String()

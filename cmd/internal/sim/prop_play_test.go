@@ -279,15 +279,9 @@ func (p *propPlayer) step(ctx context.Context, st *propStep) error {
 		s.sent[1] = p.sent[st.ref]
 		text = []*propStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
 	}
-	path := filepath.Join(p.dir, "step.yaml")
-	if err := os.WriteFile(path, []byte(renderProp(p.cfg, "step", text, "")), 0o600); err != nil {
+	if err := s.loadSteps(p.dir, renderProp(p.cfg, "step", text, "")); err != nil {
 		return err
 	}
-	more, err := loadScenario(path)
-	if err != nil {
-		return err
-	}
-	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
 	before := p.botComments()
 	if _, err := s.play(ctx); err != nil {
 		return fmt.Errorf("%s: %w", strings.TrimSpace(st.line(nil)), err)
@@ -338,4 +332,19 @@ func (p *propPlayer) note(st *propStep, before map[int64]bool) {
 		}
 	})
 	p.run.facts = append(p.run.facts, f)
+}
+
+// loadSteps makes the steps of scenario, a scenario file's text written out in dir, the
+// steps s plays next, with no files and no expectation of its own.
+func (s *simulation) loadSteps(dir, scenario string) error {
+	path := filepath.Join(dir, "step.yaml")
+	if err := os.WriteFile(path, []byte(scenario), 0o600); err != nil {
+		return err
+	}
+	more, err := loadScenario(path)
+	if err != nil {
+		return err
+	}
+	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
+	return nil
 }

@@ -135,13 +135,7 @@ func propReport(ctx context.Context, t *testing.T, dir, j string, n, stories int
 }
 
 func propDetails(fs []propFailure, j string) string {
-	var b strings.Builder
-	for _, f := range fs {
-		if f.judge == j {
-			fmt.Fprintf(&b, "  ✗ %s\n", f.detail)
-		}
-	}
-	return b.String()
+	return failureLines(fs, j, func(f propFailure) (string, string) { return f.judge, f.detail })
 }
 
 func propFailedJudges(fs []propFailure) []string {

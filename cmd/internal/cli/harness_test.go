@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"io"
 	"testing"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -42,12 +42,7 @@ func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary stri
 func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
 	h.t.Helper()
 	h.runID++
-	env := runtest.Job(h.t, h.fake, h.dir, h.runID, ev, h.fake.BotToken())
-	out, sum := runtest.Files(h.t, env, h.dir, h.runID)
-	if edit != nil {
-		edit(env)
-	}
-	var buf bytes.Buffer
-	code = Main(nil, nil, &buf, &buf, func(k string) string { return env[k] })
-	return code, buf.String(), runtest.Read(h.t, out), runtest.Read(h.t, sum)
+	return runtest.Deliver(h.t, h.fake, h.dir, h.runID, ev, edit, func(stdout, stderr io.Writer, getenv func(string) string) int {
+		return Main(nil, nil, stdout, stderr, getenv)
+	})
 }

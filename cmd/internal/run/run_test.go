@@ -1,13 +1,11 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net"
+	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -58,14 +56,9 @@ func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary stri
 func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
 	h.t.Helper()
 	h.runID++
-	env := runtest.Job(h.t, h.fake, h.dir, h.runID, ev, h.fake.BotToken())
-	out, sum := runtest.Files(h.t, env, h.dir, h.runID)
-	if edit != nil {
-		edit(env)
-	}
-	var buf bytes.Buffer
-	code = testMainAt(h.now, nil, nil, &buf, &buf, func(k string) string { return env[k] })
-	return code, buf.String(), runtest.Read(h.t, out), runtest.Read(h.t, sum)
+	return runtest.Deliver(h.t, h.fake, h.dir, h.runID, ev, edit, func(stdout, stderr io.Writer, getenv func(string) string) int {
+		return testMainAt(h.now, nil, nil, stdout, stderr, getenv)
+	})
 }
 
 func TestRunSetsOutputsAndSummary(t *testing.T) {
@@ -192,40 +185,11 @@ func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
 }
 
-// stalledGitHub is a loopback server that accepts connections and never answers.
-func stalledGitHub(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return "http://" + ln.Addr().String()
-}
-
 // A GitHub that never answers does not hold the job: each request gives up after the
 // request timeout, the invocation after its timeout, and the job fails saying so.
 func TestRunAgainstAStalledGitHubFails(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	url := stalledGitHub(t)
+	url := runtest.StalledServer(t)
 	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
 	for _, tt := range []struct {
 		name, timeout, requestTimeout, want string

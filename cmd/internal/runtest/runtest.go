@@ -4,9 +4,13 @@
 package runtest
 
 import (
+	"bytes"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,4 +68,59 @@ func Read(tb testing.TB, path string) string {
 	b, err := os.ReadFile(path)
 	require.NoError(tb, err)
 	return string(b)
+}
+
+// Main is the action's entry point as a job runs it: its output streams and environment.
+type Main func(stdout, stderr io.Writer, getenv func(string) string) int
+
+// Deliver runs main as the job of run id that delivers ev to f, its environment changed
+// by edit first when given, and returns the exit code, the job log, the step outputs and
+// the job summary.
+func Deliver(tb testing.TB, f *ghfake.Server, dir string, id int, ev ghfake.Event, edit func(env map[string]string), main Main) (code int, log, outputs, summary string) {
+	tb.Helper()
+	env := Job(tb, f, dir, id, ev, f.BotToken())
+	out, sum := Files(tb, env, dir, id)
+	if edit != nil {
+		edit(env)
+	}
+	var buf bytes.Buffer
+	code = main(&buf, &buf, func(k string) string { return env[k] })
+	return code, buf.String(), Read(tb, out), Read(tb, sum)
+}
+
+// StalledServer is a loopback server that accepts connections and never answers them; it
+// returns its base URL.
+func StalledServer(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(tb, err)
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c) // held open, never read nor answered
+			mu.Unlock()
+		}
+	}()
+	tb.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// Command is the environment a command of the action's CLI (report, explain, status) runs
+// in against f in Repo, as token.
+func Command(f *ghfake.Server, token string) map[string]string {
+	return map[string]string{"GITHUB_REPOSITORY": Repo, "GITHUB_TOKEN": token,
+		"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql"}
 }

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -154,29 +152,10 @@ func raceDeliveries(t *testing.T, f *ghfake.Server) ([]raceDelivery, map[int][]s
 // raced for the state branch.
 func runAtOnce(t *testing.T, f *ghfake.Server, ds []raceDelivery) {
 	dir := t.TempDir()
-	tokens := make([]string, len(ds))
-	for i := range ds {
-		tokens[i] = f.NewBotToken()
-	}
-	barrier := f.ArmBarrier(tokens, 20*time.Second)
-	codes := make([]int, len(ds))
-	logs := make([]string, len(ds))
-	var wg sync.WaitGroup
-	for i, d := range ds {
-		env := runtest.Job(t, f, dir, d.runID, d.ev, tokens[i])
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer barrier.Leave(tokens[i])
-			var buf bytes.Buffer
-			codes[i] = testMain(nil, nil, &buf, &buf, func(k string) string { return env[k] })
-			logs[i] = buf.String()
-		}(i)
-	}
-	wg.Wait()
-	seen := barrier.Disarm()
-	assert.True(t, seen.Released && !seen.TimedOut, "every invocation read before any wrote: %+v", seen)
-	assert.Equal(t, len(ds), seen.Read)
+	codes, logs, read := atOnce(t, f, len(ds), func(i int, token string) map[string]string {
+		return runtest.Job(t, f, dir, ds[i].runID, ds[i].ev, token)
+	})
+	assert.Equal(t, len(ds), read)
 	conflicts, most := 0, 0
 	for i := range ds {
 		require.Equal(t, 0, codes[i], "invocation %d:\n%s", i, logs[i])

@@ -114,26 +114,16 @@ func playChaos(ctx context.Context, dir string, c chaosCase) *chaosRun {
 	w := &snapWriter{run: run}
 	run.log = &w.log
 	p := &chaosPlayer{dir: dir, cfg: cfg, w: w, run: run, sent: map[*chaosStep][]delivery{}, held: map[*chaosStep][]delivery{}, together: map[*chaosStep]bool{}, as: map[*chaosStep]*chaosStep{}}
-	path := filepath.Join(dir, "scenario.yaml")
 	if run.err = writeChaosDir(dir, cfg, renderStory(cfg, "chaos story", nil, "")); run.err != nil {
 		return run
 	}
-	sc, err := loadScenario(path)
-	if err != nil {
-		run.err = err
+	if p.sim, run.err = storySimulation(dir, w); run.err != nil {
 		return run
 	}
-	sc.StateKey = defaultStateKey
-	files, err := scenarioConfig(sc.Rel(sc.Config))
-	if err != nil {
-		run.err = err
-		return run
-	}
-	p.sim = newSimulation(sc, files, w)
 	// An invocation of a together that a fault stops before it reads holds the others' writes
 	// until the barrier gives up: a short wait keeps such a story quick.
 	p.sim.barrierTimeout = 2 * time.Second
-	run.fake, p.sim.quiet = p.sim.fake, true
+	run.fake = p.sim.fake
 	if _, run.err = p.sim.play(ctx); run.err != nil { // the files on the default branch
 		return run
 	}

@@ -76,37 +76,45 @@ func playChaosStories(ctx context.Context, tmp string, workers int) (map[string]
 	var mu sync.Mutex
 	failed := map[string]int{}
 	first := map[string]chaosCase{}
-	next := make(chan uint64)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range next {
-				cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
-				c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
-				_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
-				mu.Lock()
-				for _, inv := range failedInvariants(fs) {
-					failed[inv]++
-					if f, ok := first[inv]; !ok || seed < f.seed {
-						first[inv] = c
-					}
-				}
-				mu.Unlock()
+	playSeeds(*chaosSeed, *chaosStories, workers, func(seed uint64) {
+		cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
+		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
+		_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
+		mu.Lock()
+		defer mu.Unlock()
+		for _, inv := range failedInvariants(fs) {
+			failed[inv]++
+			if f, ok := first[inv]; !ok || seed < f.seed {
+				first[inv] = c
 			}
-		}()
-	}
-	for i := 0; i < *chaosStories; i++ {
-		next <- *chaosSeed + uint64(i)
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	return failed, first
 }
 
 func details(fs []chaosFailure, inv string) string {
 	return failureLines(fs, inv, func(f chaosFailure) (string, string) { return f.invariant, f.detail })
+}
+
+// playSeeds calls play with the n seeds from first, workers at once, and returns when
+// all have played.
+func playSeeds(first uint64, n, workers int, play func(seed uint64)) {
+	next := make(chan uint64)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range next {
+				play(seed)
+			}
+		}()
+	}
+	for i := range n {
+		next <- first + uint64(i)
+	}
+	close(next)
+	wg.Wait()
 }
 
 // failureLines lists the details of the failures of fs that broke promise, one a line;

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -134,19 +135,9 @@ func playProp(ctx context.Context, dir string, cfg *propConfig, steps []*propSte
 	if run.err = writePropDir(dir, cfg, renderProp(cfg, "story", nil, "")); run.err != nil {
 		return run
 	}
-	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
-	if err != nil {
-		run.err = err
+	if p.sim, run.err = storySimulation(dir, &strings.Builder{}); run.err != nil {
 		return run
 	}
-	sc.StateKey = defaultStateKey
-	files, err := scenarioConfig(sc.Rel(sc.Config))
-	if err != nil {
-		run.err = err
-		return run
-	}
-	p.sim = newSimulation(sc, files, &strings.Builder{})
-	p.sim.quiet = true
 	run.fake = p.sim.fake
 	if _, run.err = p.sim.play(ctx); run.err != nil {
 		return run
@@ -347,4 +338,21 @@ func (s *simulation) loadSteps(dir, scenario string) error {
 	}
 	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
 	return nil
+}
+
+// storySimulation is the quiet simulation of the story written out in dir, signing its
+// states with the default key, printing to out.
+func storySimulation(dir string, out io.Writer) (*simulation, error) {
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sc.StateKey = defaultStateKey
+	files, err := scenarioConfig(sc.Rel(sc.Config))
+	if err != nil {
+		return nil, err
+	}
+	s := newSimulation(sc, files, out)
+	s.quiet = true
+	return s, nil
 }

@@ -3,20 +3,8 @@ package pipelineaction_test
 // invalidRule holds the mistakes against the language's rules: unknown names, empty
 // lists, and keys that need or exclude others (see invalidCase).
 var invalidRule = []invalidCase{
-	{name: "http check over plain http", at: "/pipelines/p/stages/0/conditions/0/url", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: http, url: "http://status.example.com/", expect: "true"}]}
-`},
-	{name: "unknown check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: tests_green}]}
-`},
+	{name: "http check over plain http", at: "/pipelines/p/stages/0/conditions/0/url", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: http, url: "http://status.example.com/", expect: "true"}]}`)},
+	{name: "unknown check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: tests_green}]}`)},
 	{name: "python custom gates", at: "", says: "additional properties 'pipeline_settings' not allowed", line: 3, yaml: `
 version: 1
 pipeline_settings:
@@ -41,34 +29,10 @@ pipelines:
     stages:
       - {id: s, type: gate, conditions: [{check: reviewed}]}
 `},
-	{name: "misspelt check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: human_aproved}]}
-`},
-	{name: "unknown stage type", at: "/pipelines/p/stages/0/type", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: wait, conditions: [{check: no_changes_requested}]}
-`},
-	{name: "unknown action", at: "/pipelines/p/stages/0/action", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: m, type: action, action: rebase_pr}
-`},
-	{name: "set_shared without a value", at: "/pipelines/p/stages/0/config", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: m, type: action, action: set_shared, config: {name: x}}
-`},
+	{name: "misspelt check", at: "/pipelines/p/stages/0/conditions/0/check", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: human_aproved}]}`)},
+	{name: "unknown stage type", at: "/pipelines/p/stages/0/type", line: 6, yaml: oneStage(`{id: s, type: wait, conditions: [{check: no_changes_requested}]}`)},
+	{name: "unknown action", at: "/pipelines/p/stages/0/action", line: 6, yaml: oneStage(`{id: m, type: action, action: rebase_pr}`)},
+	{name: "set_shared without a value", at: "/pipelines/p/stages/0/config", line: 6, yaml: oneStage(`{id: m, type: action, action: set_shared, config: {name: x}}`)},
 	{name: "set_variable with a bad name", at: "/pipelines/p/on_complete/0/set_variable/name", line: 7, yaml: `
 version: 1
 pipelines:
@@ -105,13 +69,7 @@ pipelines:
   Auto Merge:
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "invalid stage id", at: "/pipelines/p/stages/0/id", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: Ready Gate, type: gate, conditions: [{check: no_changes_requested}]}
-`},
+	{name: "invalid stage id", at: "/pipelines/p/stages/0/id", line: 6, yaml: oneStage(`{id: Ready Gate, type: gate, conditions: [{check: no_changes_requested}]}`)},
 	{name: "empty pipelines", at: "/pipelines", line: 3, yaml: `
 version: 1
 pipelines: {}
@@ -122,13 +80,7 @@ pipelines:
   p:
     stages: []
 `},
-	{name: "empty conditions", at: "/pipelines/p/stages/0/conditions", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: []}
-`},
+	{name: "empty conditions", at: "/pipelines/p/stages/0/conditions", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: []}`)},
 	{name: "max_iterations zero", at: "/pipelines/p/stages/1/on_fail/max_iterations", line: 7, yaml: `
 version: 1
 pipelines:
@@ -137,27 +89,9 @@ pipelines:
       - {id: a, type: gate, conditions: [{check: ci_status}]}
       - {id: b, type: gate, conditions: [{check: no_changes_requested}], on_fail: {goto: a, max_iterations: 0, then: fail}}
 `},
-	{name: "timeout of zero", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 0s}
-`},
-	{name: "extend without a duration", at: "/pipelines/p/stages/0/on_timeout", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 1h, on_timeout: {then: extend}}
-`},
-	{name: "max_iterations without goto", at: "/pipelines/p/stages/0/on_fail", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_fail: {max_iterations: 2, then: fail}}
-`},
+	{name: "timeout of zero", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 0s}`)},
+	{name: "extend without a duration", at: "/pipelines/p/stages/0/on_timeout", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 1h, on_timeout: {then: extend}}`)},
+	{name: "max_iterations without goto", at: "/pipelines/p/stages/0/on_fail", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], on_fail: {max_iterations: 2, then: fail}}`)},
 	{name: "invalid agent name", says: "invalid propertyName 'Reviewer'", line: 4, yaml: `
 version: 1
 agents:
@@ -247,34 +181,10 @@ pipelines:
     stages:
       - {id: a, type: agent, agent: rev, skip_to: complete}
 `},
-	{name: "on_timeout without timeout", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_timeout: fail}
-`},
-	{name: "label of a human stage waiting for approval", at: "/pipelines/p/stages/0/label", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: h, type: human, wait_for: approval, label: lgtm}
-`},
-	{name: "missing wait_for", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: h, type: human, count: 2}
-`},
-	{name: "pattern that does not compile", at: "/pipelines/p/stages/0/pattern", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: h, type: human, wait_for: comment, pattern: "(approve"}
-`},
+	{name: "on_timeout without timeout", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], on_timeout: fail}`)},
+	{name: "label of a human stage waiting for approval", at: "/pipelines/p/stages/0/label", line: 6, yaml: oneStage(`{id: h, type: human, wait_for: approval, label: lgtm}`)},
+	{name: "missing wait_for", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: h, type: human, count: 2}`)},
+	{name: "pattern that does not compile", at: "/pipelines/p/stages/0/pattern", line: 6, yaml: oneStage(`{id: h, type: human, wait_for: comment, pattern: "(approve"}`)},
 	{name: "relative webhook url", at: "/pipelines/p/stages/0/request/url", line: 7, yaml: `
 version: 1
 settings: {webhooks: {allow: [api.example.com]}}
@@ -283,27 +193,9 @@ pipelines:
     stages:
       - {id: w, type: webhook, request: {url: /validate}}
 `},
-	{name: "notify action without config", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: n, type: action, action: notify}
-`},
-	{name: "on_conflict of a comment", at: "/pipelines/p/stages/0/on_conflict", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: c, type: action, action: comment, config: {body: hi}, on_conflict: fail}
-`},
-	{name: "unknown branch type", at: "/pipelines/p/stages/0/branches/0/type", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: par, type: parallel, branches: [{id: b, type: gate, conditions: [{check: ci_status}]}]}
-`},
+	{name: "notify action without config", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: n, type: action, action: notify}`)},
+	{name: "on_conflict of a comment", at: "/pipelines/p/stages/0/on_conflict", line: 6, yaml: oneStage(`{id: c, type: action, action: comment, config: {body: hi}, on_conflict: fail}`)},
+	{name: "unknown branch type", at: "/pipelines/p/stages/0/branches/0/type", line: 6, yaml: oneStage(`{id: par, type: parallel, branches: [{id: b, type: gate, conditions: [{check: ci_status}]}]}`)},
 	{name: "join in words", at: "/pipelines/p/stages/0/join", line: 7, yaml: `
 version: 1
 agents: {rev: {dispatch: label, label: review}}
@@ -312,13 +204,7 @@ pipelines:
     stages:
       - {id: par, type: parallel, join: most, branches: [{id: b, agent: rev}]}
 `},
-	{name: "checks and workflows both", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: ci_status, checks: [test], workflows: [test]}]}
-`},
+	{name: "checks and workflows both", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: ci_status, checks: [test], workflows: [test]}]}`)},
 	{name: "max_nesting zero", at: "/settings/max_nesting", line: 4, yaml: `
 version: 1
 settings:

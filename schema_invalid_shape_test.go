@@ -17,20 +17,8 @@ pipelines:
     descripton: typo
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "unknown gate stage key", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_passs: complete}
-`},
-	{name: "key of another stage type", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], on_success: complete}
-`},
+	{name: "unknown gate stage key", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], on_passs: complete}`)},
+	{name: "key of another stage type", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], on_success: complete}`)},
 	{name: "unknown trigger key", at: "/pipelines/p/trigger", line: 5, yaml: `
 version: 1
 pipelines:
@@ -47,20 +35,8 @@ pipelines:
       conditions: {base: main}
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "unknown merge config key", at: "/pipelines/p/stages/0/config", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: m, type: action, action: merge_pr, config: {strategy: squash}}
-`},
-	{name: "unknown check parameter", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: label_present, label: ok, colour: red}]}
-`},
+	{name: "unknown merge config key", at: "/pipelines/p/stages/0/config", line: 6, yaml: oneStage(`{id: m, type: action, action: merge_pr, config: {strategy: squash}}`)},
+	{name: "unknown check parameter", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: label_present, label: ok, colour: red}]}`)},
 	{name: "version is a string", at: "/version", line: 2, yaml: `
 version: "1"
 pipelines:
@@ -77,13 +53,7 @@ pipelines:
   p:
     stages: {id: s, type: gate}
 `},
-	{name: "conditions is a string", at: "/pipelines/p/stages/0/conditions", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: no_changes_requested}
-`},
+	{name: "conditions is a string", at: "/pipelines/p/stages/0/conditions", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: no_changes_requested}`)},
 	{name: "draft is a string", at: "/pipelines/p/trigger/conditions/draft", line: 7, yaml: `
 version: 1
 pipelines:
@@ -93,41 +63,11 @@ pipelines:
       conditions: {draft: "no"}
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "count is a string", at: "/pipelines/p/stages/0/conditions/0/count", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: human_approved, count: two}]}
-`},
-	{name: "count is zero", at: "/pipelines/p/stages/0/conditions/0/count", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: human_approved, count: 0}]}
-`},
-	{name: "optional is a string", at: "/pipelines/p/stages/0/conditions/0/optional", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested, optional: maybe}]}
-`},
-	{name: "bad merge method", at: "/pipelines/p/stages/0/config/method", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: m, type: action, action: merge_pr, config: {method: fast-forward}}
-`},
-	{name: "bad ci_status expect", at: "/pipelines/p/stages/0/conditions/0/expect", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: ci_status, expect: green}]}
-`},
+	{name: "count is a string", at: "/pipelines/p/stages/0/conditions/0/count", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: human_approved, count: two}]}`)},
+	{name: "count is zero", at: "/pipelines/p/stages/0/conditions/0/count", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: human_approved, count: 0}]}`)},
+	{name: "optional is a string", at: "/pipelines/p/stages/0/conditions/0/optional", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested, optional: maybe}]}`)},
+	{name: "bad merge method", at: "/pipelines/p/stages/0/config/method", line: 6, yaml: oneStage(`{id: m, type: action, action: merge_pr, config: {method: fast-forward}}`)},
+	{name: "bad ci_status expect", at: "/pipelines/p/stages/0/conditions/0/expect", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: ci_status, expect: green}]}`)},
 	{name: "bad on_events action", at: "/pipelines/p/on_events/pull_request.closed/action", line: 6, yaml: `
 version: 1
 pipelines:
@@ -166,34 +106,10 @@ pipelines:
     stages:
       - {id: h, type: human, wait_for: thumbs-up, from: maintainers}
 `},
-	{name: "timeout without a unit", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 30}
-`},
-	{name: "timeout in weeks", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 2w}
-`},
-	{name: "timeout in words", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: one day}
-`},
-	{name: "delay duration with a space", at: "/pipelines/p/stages/0/duration", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: d, type: delay, duration: 5 m}
-`},
+	{name: "timeout without a unit", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 30}`)},
+	{name: "timeout in weeks", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: 2w}`)},
+	{name: "timeout in words", at: "/pipelines/p/stages/0/timeout", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: no_changes_requested}], timeout: one day}`)},
+	{name: "delay duration with a space", at: "/pipelines/p/stages/0/duration", line: 6, yaml: oneStage(`{id: d, type: delay, duration: 5 m}`)},
 	{name: "missing version", at: "", line: 2, yaml: `
 pipelines:
   p: {stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]}
@@ -207,34 +123,10 @@ pipelines:
   p:
     description: nothing to do
 `},
-	{name: "missing stage id", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {type: gate, conditions: [{check: no_changes_requested}]}
-`},
-	{name: "missing stage type", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, conditions: [{check: no_changes_requested}]}
-`},
-	{name: "missing conditions", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, on_pass: complete}
-`},
-	{name: "missing check", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{label: ok}]}
-`},
+	{name: "missing stage id", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{type: gate, conditions: [{check: no_changes_requested}]}`)},
+	{name: "missing stage type", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: s, conditions: [{check: no_changes_requested}]}`)},
+	{name: "missing conditions", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: s, type: gate, on_pass: complete}`)},
+	{name: "missing check", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{label: ok}]}`)},
 	{name: "missing trigger event", at: "/pipelines/p/trigger", line: 5, yaml: `
 version: 1
 pipelines:
@@ -242,27 +134,9 @@ pipelines:
     trigger: {conditions: {base_branch: main}}
     stages: [{id: s, type: gate, conditions: [{check: no_changes_requested}]}]
 `},
-	{name: "missing label of label_present", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: s, type: gate, conditions: [{check: label_present}]}
-`},
-	{name: "missing action", at: "/pipelines/p/stages/0", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: m, type: action, config: {method: squash}}
-`},
-	{name: "missing comment body", at: "/pipelines/p/stages/0/config", line: 6, yaml: `
-version: 1
-pipelines:
-  p:
-    stages:
-      - {id: c, type: action, action: comment, config: {}}
-`},
+	{name: "missing label of label_present", at: "/pipelines/p/stages/0/conditions/0", line: 6, yaml: oneStage(`{id: s, type: gate, conditions: [{check: label_present}]}`)},
+	{name: "missing action", at: "/pipelines/p/stages/0", line: 6, yaml: oneStage(`{id: m, type: action, config: {method: squash}}`)},
+	{name: "missing comment body", at: "/pipelines/p/stages/0/config", line: 6, yaml: oneStage(`{id: c, type: action, action: comment, config: {}}`)},
 	{name: "missing agent dispatch", at: "/agents/rev", line: 4, yaml: `
 version: 1
 agents:

@@ -77,3 +77,9 @@ func locations(ve *jsonschema.ValidationError) []string {
 	walk(ve)
 	return out
 }
+
+// oneStage is the config of one pipeline p whose one stage is stage, written as a flow
+// mapping on line 5 (line 6 once the test's comment line is put first).
+func oneStage(stage string) string {
+	return "\nversion: 1\npipelines:\n  p:\n    stages:\n      - " + stage + "\n"
+}

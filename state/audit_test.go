@@ -28,9 +28,7 @@ func record(run *model.Run, n int) {
 // the same change again adds none.
 func TestAuditKeepsEveryRowAcrossSaves(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	next := sampleState()
@@ -38,7 +36,7 @@ func TestAuditKeepsEveryRowAcrossSaves(t *testing.T) {
 	require.NoError(t, err)
 	parts := map[string]string{}
 	for round := 1; round <= 120; {
-		d = subjectStores(m, w, commentsOf(w), &logs)
+		d = subjectStores(m, w, commentsOf(w), logs)
 		st, v, err = d.Load(ctx, 7)
 		require.NoError(t, err)
 		next = sampleState()

@@ -130,6 +130,13 @@ func (m *memBranch) OpenRuns(_ context.Context, branch string) (BranchRead, erro
 }
 
 // subjectStores are the stores one invocation makes from what it read.
+// emptySubject is an empty state branch and comment thread, the log its stores write to
+// and subject 7's stores over them: what the first event of a subject finds.
+func emptySubject() (*memBranch, *fakeWriter, *[]string, *Dual) {
+	m, w, logs := newMemBranch(), &fakeWriter{nextID: 1}, &[]string{}
+	return m, w, logs, subjectStores(m, w, nil, logs)
+}
+
 func subjectStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string) *Dual {
 	logf := func(f string, a ...any) { *logs = append(*logs, fmt.Sprintf(f, a...)) }
 	b := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, logf)
@@ -153,9 +160,7 @@ func change(old, st *model.State) Change {
 
 func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, &model.State{Version: 1}, st)
@@ -178,7 +183,7 @@ func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
 
 	// The next invocation reads the branch: nothing changed, nothing written.
 	m.calls, w.calls = nil, nil
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next, st)
@@ -269,9 +274,7 @@ func TestDualForbidden(t *testing.T) {
 // A deleted branch, or one reset to an older state, is rebuilt from the comment.
 func TestDualRebuildsFromComment(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	first := sampleState()
@@ -279,7 +282,7 @@ func TestDualRebuildsFromComment(t *testing.T) {
 	require.NoError(t, err)
 	old := m.files["pr-7.json"]
 	oldCommit := m.head
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, withSeq(4)), v)
@@ -287,19 +290,19 @@ func TestDualRebuildsFromComment(t *testing.T) {
 
 	// Reset: the file is the older one again (an action's commit, so trusted).
 	m.files["pr-7.json"], m.last["pr-7.json"] = old, oldCommit
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, 4, st.Seq)
-	assert.Contains(t, logs[len(logs)-1], "older state (seq 3) than the state comment (seq 4)")
+	assert.Contains(t, (*logs)[len(*logs)-1], "older state (seq 3) than the state comment (seq 4)")
 
 	// Deleted: a new branch, rebuilt from the comment.
 	m2 := newMemBranch()
-	d = subjectStores(m2, w, commentsOf(w), &logs)
+	d = subjectStores(m2, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, 4, st.Seq)
-	assert.Contains(t, logs[len(logs)-1], "rebuilt from the state comment")
+	assert.Contains(t, (*logs)[len(*logs)-1], "rebuilt from the state comment")
 	_, err = d.Save(ctx, 7, change(st, st), v)
 	require.NoError(t, err)
 	got, err := DecodeFile(m2.files["pr-7.json"], "acme/widgets#7")
@@ -321,9 +324,7 @@ func TestDualUntrustedFile(t *testing.T) {
 		{"pushed as the action, unsigned", viewer, false, "GitHub did not sign"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, w := newMemBranch(), &fakeWriter{nextID: 1}
-			var logs []string
-			d := subjectStores(m, w, nil, &logs)
+			m, w, logs, d := emptySubject()
 			st, v, err := d.Load(ctx, 7)
 			require.NoError(t, err)
 			_, err = d.Save(ctx, 7, change(st, sampleState()), v)
@@ -334,7 +335,7 @@ func TestDualUntrustedFile(t *testing.T) {
 			require.NoError(t, err)
 			m.push(tc.author, tc.signed, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")
 
-			d = subjectStores(m, w, commentsOf(w), &logs)
+			d = subjectStores(m, w, commentsOf(w), logs)
 			st, v, err = d.Load(ctx, 7)
 			require.NoError(t, err)
 			assert.Equal(t, 3, st.Seq, "from the comment")
@@ -346,7 +347,7 @@ func TestDualUntrustedFile(t *testing.T) {
 			assert.Contains(t, w.bodies[1], "the state file on the state branch was ignored")
 
 			// Written again by the action: trusted, and the forged commit is not reported again.
-			d = subjectStores(m, w, commentsOf(w), &logs)
+			d = subjectStores(m, w, commentsOf(w), logs)
 			st, _, err = d.Load(ctx, 7)
 			require.NoError(t, err)
 			assert.Empty(t, d.NewlyIgnored())

@@ -15,16 +15,14 @@ import (
 // at the file's seq, and the next event goes on from the comment. A decision commits.
 func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
 	require.NoError(t, err)
 	commits, file := len(m.messages), m.files["pr-7.json"]
 
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	next := sampleState()
@@ -37,14 +35,14 @@ func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
 	assert.Equal(t, file, m.files["pr-7.json"])
 	assert.Equal(t, []string{"update 1"}, w.calls, "the comment shows it")
 
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, 3, st.Seq, "the file's seq")
 	assert.Equal(t, model.GatePass, st.Runs[0].Stages["ready"].Results[0].Status, "the comment's checklist")
 
 	// Asked to keep it (the comments cursor moved past pages), or a decision: a commit.
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	kept := sampleState()
@@ -54,7 +52,7 @@ func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
 	_, err = d.Save(ctx, 7, c, v)
 	require.NoError(t, err)
 	assert.Len(t, m.messages, commits+1)
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, withSeq(5)), v)
@@ -76,16 +74,14 @@ func TestDecisionsLeaveOutDerivedData(t *testing.T) {
 // alone, which no one sees; a new checklist line is edited in.
 func TestCommentEditedOnlyWhenItShowsMore(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
 	require.NoError(t, err)
 	commits := len(m.messages)
 
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	cursor := sampleState()

@@ -227,9 +227,8 @@ func keyedStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string
 func TestDualSignedRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	a := mustKeys(t, keyA)
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := keyedStores(m, w, nil, &logs, a)
+	m, w, logs, d := emptySubject()
+	d.SetKeys(a)
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	next := sampleState()
@@ -240,7 +239,7 @@ func TestDualSignedRoundTrip(t *testing.T) {
 
 	// The next invocation with the key: trusted, nothing ignored, nothing written.
 	m.calls, w.calls = nil, nil
-	d = keyedStores(m, w, commentsOf(w), &logs, a)
+	d = keyedStores(m, w, commentsOf(w), logs, a)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next, st)
@@ -251,7 +250,7 @@ func TestDualSignedRoundTrip(t *testing.T) {
 	assert.Empty(t, w.calls)
 
 	// With another key: neither is trusted; both are reported; the state starts empty.
-	d = keyedStores(m, w, commentsOf(w), &logs, mustKeys(t, keyB))
+	d = keyedStores(m, w, commentsOf(w), logs, mustKeys(t, keyB))
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Empty(t, st.Runs)
@@ -260,13 +259,13 @@ func TestDualSignedRoundTrip(t *testing.T) {
 	assert.Equal(t, "pr-7.json: "+whyBadSig, d.NewlyIgnored()[1].Why)
 	assert.Equal(t, m.last["pr-7.json"], d.NewlyIgnored()[1].Commit)
 
-	// Without a key (a workflow not given the secret): it stops, and writes nothing
-	// (nokey_test.go); the keyed action goes on from its signed state.
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	// Without a key (a workflow not given the secret): it stops, and writes nothing;
+	// the keyed action goes on from its signed state.
+	d = subjectStores(m, w, commentsOf(w), logs)
 	_, _, err = d.Load(ctx, 7)
 	var signed *SignedStateError
 	require.ErrorAs(t, err, &signed)
-	d = keyedStores(m, w, commentsOf(w), &logs, a)
+	d = keyedStores(m, w, commentsOf(w), logs, a)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next.Runs, st.Runs)
@@ -277,9 +276,8 @@ func TestDualSignedRoundTrip(t *testing.T) {
 func TestDualUnsignedFileUnderKey(t *testing.T) {
 	ctx := context.Background()
 	a := mustKeys(t, keyA)
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := keyedStores(m, w, nil, &logs, a)
+	m, w, logs, d := emptySubject()
+	d.SetKeys(a)
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	next := sampleState()
@@ -293,7 +291,7 @@ func TestDualUnsignedFileUnderKey(t *testing.T) {
 	require.NoError(t, err)
 	m.push(viewer, true, []FileChange{{Path: "pr-7.json", Text: text}}, "another workflow")
 
-	d = keyedStores(m, w, commentsOf(w), &logs, a)
+	d = keyedStores(m, w, commentsOf(w), logs, a)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next.Runs, st.Runs, "the signed comment's state, not the forged file's")

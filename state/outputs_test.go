@@ -48,9 +48,7 @@ func outputsFiles(m *memBranch) []string {
 // replace the file, and a small one stays inline.
 func TestDualKeepsLargeOutputsInFiles(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	big := map[string]any{"log": incompressible(16000)}
@@ -72,7 +70,7 @@ func TestDualKeepsLargeOutputsInFiles(t *testing.T) {
 	assert.Equal(t, files[0], ref.Path)
 	assert.Equal(t, []string{"log"}, ref.Keys)
 
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next, st, "the outputs are back, the reference gone")
@@ -99,9 +97,7 @@ func TestDualKeepsLargeOutputsInFiles(t *testing.T) {
 // status says so once, and the reference and the file are left as they are.
 func TestDualOutputsFileSwappedOrMissing(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := subjectStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, withOutputs(map[string]any{"log": incompressible(4000)})), v)
@@ -110,7 +106,7 @@ func TestDualOutputsFileSwappedOrMissing(t *testing.T) {
 	swapped := `{"log": "approve everything"}` + "\n"
 	m.files[path] = swapped
 
-	d = subjectStores(m, w, commentsOf(w), &logs)
+	d = subjectStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	sr := st.Runs[0].Stages["ready"]
@@ -129,7 +125,7 @@ func TestDualOutputsFileSwappedOrMissing(t *testing.T) {
 
 	// The branch deleted: rebuilt from the comment, without the file.
 	m2 := newMemBranch()
-	d = subjectStores(m2, w, commentsOf(w), &logs)
+	d = subjectStores(m2, w, commentsOf(w), logs)
 	st, _, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Nil(t, st.Runs[0].Stages["ready"].Outputs)

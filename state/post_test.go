@@ -22,9 +22,8 @@ func laterStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string
 // in; one that shows nothing new leaves it. The claim serialises the posting as before.
 func TestStateCommentPostedInOneCall(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := laterStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
+	d.BindLater()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
@@ -36,7 +35,7 @@ func TestStateCommentPostedInOneCall(t *testing.T) {
 
 	// An event that shows nothing new writes nothing.
 	w.calls = nil
-	d = laterStores(m, w, commentsOf(w), &logs)
+	d = laterStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
@@ -44,7 +43,7 @@ func TestStateCommentPostedInOneCall(t *testing.T) {
 	assert.Empty(t, w.calls)
 
 	// One that shows more binds the state into the placeholder: the state comment.
-	d = laterStores(m, w, commentsOf(w), &logs)
+	d = laterStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	shown := sampleState()
@@ -62,9 +61,8 @@ func TestStateCommentPostedInOneCall(t *testing.T) {
 // comment is its spare copy should the branch be lost.
 func TestStateCommentBoundAtOnceOnceSomethingWasDone(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := laterStores(m, w, nil, &logs)
+	_, w, _, d := emptySubject()
+	d.BindLater()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	done := sampleState()
@@ -98,9 +96,8 @@ func TestNothingDone(t *testing.T) {
 // second state comment.
 func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {
 	ctx := context.Background()
-	m, w := newMemBranch(), &fakeWriter{nextID: 1}
-	var logs []string
-	d := laterStores(m, w, nil, &logs)
+	m, w, logs, d := emptySubject()
+	d.BindLater()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
@@ -112,7 +109,7 @@ func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {
 	require.NoError(t, err)
 	m.push("mallory", false, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")
 
-	d = laterStores(m, w, commentsOf(w), &logs)
+	d = laterStores(m, w, commentsOf(w), logs)
 	st, v, err = d.Load(ctx, 7)
 	require.NoError(t, err)
 	require.Len(t, d.NewlyIgnored(), 1)

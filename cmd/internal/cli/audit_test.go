@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -42,8 +43,7 @@ func TestAuditKeepsTheWholeTrail(t *testing.T) {
 		require.NotContains(t, log, "not acted on")
 	}
 	audit := func(args ...string) (int, string, string) {
-		env := map[string]string{"GITHUB_TOKEN": h.fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
-			"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+		env := runtest.Command(h.fake, h.fake.Token("alice"))
 		var out, errOut bytes.Buffer
 		code := Main(append([]string{"audit"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
 		return code, out.String(), errOut.String()

@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 )
 
 // doctor runs the doctor command against the harness's fake with token.
 func (h *harness) doctor(token string, args ...string) (int, string, string) {
 	h.t.Helper()
-	env := map[string]string{"GITHUB_TOKEN": token, "GITHUB_REPOSITORY": "acme/widgets",
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, token)
 	var out, errOut bytes.Buffer
 	code := Main(append([]string{"doctor"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
 	return code, out.String(), errOut.String()

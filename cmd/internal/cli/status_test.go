@@ -11,6 +11,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -18,8 +19,7 @@ import (
 func TestStatusListsOpenRuns(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	status := func(args ...string) (int, string, string) {
-		env := map[string]string{"GITHUB_TOKEN": h.fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
-			"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+		env := runtest.Command(h.fake, h.fake.Token("alice"))
 		var out, errOut bytes.Buffer
 		code := Main(append([]string{"status"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
 		return code, out.String(), errOut.String()

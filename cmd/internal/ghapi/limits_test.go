@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -71,30 +70,7 @@ func mergeEffect(head string) model.Effect {
 // TestStalledServerTimesOut talks to a server that accepts connections and never answers:
 // the request fails after the request timeout, saying so, instead of holding the job.
 func TestStalledServerTimesOut(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c) // held open, never read nor answered
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	url := "http://" + ln.Addr().String()
+	url := runtest.StalledServer(t)
 	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: url + "/api/v3", GraphQLURL: url + "/api/graphql",
 		Repository: repoName, Limits: ghapi.Limits{RequestTimeout: 200 * time.Millisecond}})
 	require.NoError(t, err)

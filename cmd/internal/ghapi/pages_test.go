@@ -15,7 +15,7 @@ import (
 
 // A PR with more than 100 reviews, checks or labels is read in full: what lies past the
 // first page (an old changes request, the one failing check) still counts. Comments are
-// read from both ends (comments_test.go).
+// read from both ends.
 func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 	ctx := context.Background()
 	fake, c := setup(t)

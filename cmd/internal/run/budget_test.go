@@ -64,8 +64,7 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 	h.fake.RestrictBranch("acme/widgets", lang.DefaultStateBranch)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	big := func(stage string) string {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)
@@ -100,8 +99,7 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	h := newHarness(t, budgetConfig)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	for _, stage := range []string{"one", "two", "three"} {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)

@@ -6,9 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -108,15 +106,8 @@ func (h *lossyHarness) next(d time.Duration) string {
 func (h *lossyHarness) deliver(ev ghfake.Event) (int, string) {
 	h.t.Helper()
 	h.runID++
-	path := filepath.Join(h.dir, "event-"+strconv.Itoa(h.runID)+".json")
-	require.NoError(h.t, os.WriteFile(path, ev.Payload, 0o600))
-	env := map[string]string{
-		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": ev.Name, "GITHUB_EVENT_PATH": path,
-		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(h.runID),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql",
-		"GITHUB_OUTPUT": filepath.Join(h.dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(h.dir, "summary"),
-		"INPUT_TOKEN": h.fake.BotToken(),
-	}
+	env := runtest.Job(h.t, h.fake, h.dir, h.runID, ev, h.fake.BotToken())
+	env["GITHUB_OUTPUT"], env["GITHUB_STEP_SUMMARY"] = filepath.Join(h.dir, "output"), filepath.Join(h.dir, "summary")
 	var log bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return h.now }, Transport: h.rt}
 	return r.Run(context.Background()), log.String()

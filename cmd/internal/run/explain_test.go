@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 )
 
 // explainOn runs explain against h's fake with the action's token, which may write.
 func (h *harness) explainOn(args ...string) (code int, stdout, stderr string) {
-	env := map[string]string{"GITHUB_TOKEN": h.fake.BotToken(), "GITHUB_REPOSITORY": "acme/widgets",
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	var out, errOut bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &out, Now: time.Now}
 	code = r.ExplainMain(context.Background(), args, &out, &errOut)

@@ -1,16 +1,13 @@
 package run
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -155,36 +152,10 @@ func raceDeliveries(t *testing.T, f *ghfake.Server) ([]raceDelivery, map[int][]s
 // raced for the state branch.
 func runAtOnce(t *testing.T, f *ghfake.Server, ds []raceDelivery) {
 	dir := t.TempDir()
-	tokens := make([]string, len(ds))
-	for i := range ds {
-		tokens[i] = f.NewBotToken()
-	}
-	barrier := f.ArmBarrier(tokens, 20*time.Second)
-	codes := make([]int, len(ds))
-	logs := make([]string, len(ds))
-	var wg sync.WaitGroup
-	for i, d := range ds {
-		path := filepath.Join(dir, fmt.Sprintf("event-%d.json", d.runID))
-		require.NoError(t, os.WriteFile(path, d.ev.Payload, 0o600))
-		env := map[string]string{
-			"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": d.ev.Name, "GITHUB_EVENT_PATH": path,
-			"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(d.runID),
-			"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql",
-			"INPUT_TOKEN": tokens[i],
-		}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer barrier.Leave(tokens[i])
-			var buf bytes.Buffer
-			codes[i] = testMain(nil, nil, &buf, &buf, func(k string) string { return env[k] })
-			logs[i] = buf.String()
-		}(i)
-	}
-	wg.Wait()
-	seen := barrier.Disarm()
-	assert.True(t, seen.Released && !seen.TimedOut, "every invocation read before any wrote: %+v", seen)
-	assert.Equal(t, len(ds), seen.Read)
+	codes, logs, read := atOnce(t, f, len(ds), func(i int, token string) map[string]string {
+		return runtest.Job(t, f, dir, ds[i].runID, ds[i].ev, token)
+	})
+	assert.Equal(t, len(ds), read)
 	conflicts, most := 0, 0
 	for i := range ds {
 		require.Equal(t, 0, codes[i], "invocation %d:\n%s", i, logs[i])

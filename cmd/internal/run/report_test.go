@@ -82,8 +82,7 @@ pipelines:
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, h.fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
 
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
 	comments := h.fake.Comments("acme/widgets", 7)
 	require.NotEmpty(t, comments)

@@ -50,8 +50,7 @@ func TestReportPRAssociatesAnIssuesRun(t *testing.T) {
 	assert.Equal(t, "implement", h.issueState(4).Runs[0].Stage)
 	h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4"})
 
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	code, out := reportOut(t, env, "", "--run", "implement/4/1", "--stage", "implement", "--attempt", "1",
 		"--nonce", h.issueState(4).Runs[0].Stages["implement"].Nonce, "--verdict", "complete", "--pr", "9")
 	require.Equal(t, 0, code, out)

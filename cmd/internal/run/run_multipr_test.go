@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
@@ -83,8 +84,7 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	require.Equal(t, 0, code, log)
 	h.fake.OpenPR("acme/web", ghfake.PROptions{Number: 30, Author: "dev", Head: "feat-4"})
 
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	code, out := reportOut(t, env, "", "--run", "xr/4/1", "--stage", "web", "--attempt", "1",
 		"--nonce", h.issueState(4).Runs[0].Stages["web"].Nonce, "--verdict", "complete", "--pr", "30")
 	require.Equal(t, 0, code, out)

@@ -1,15 +1,11 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net"
-	"os"
+	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +14,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
-	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 )
 
 // harness is a fake GitHub with acme/widgets and the run path pointed at it.
@@ -33,18 +29,12 @@ type harness struct {
 
 func newHarness(t *testing.T, config string) *harness {
 	t.Helper()
-	f := faketest.New(t)
-	// GitHub's clock and the runner's are one: a run's number counts the minutes since
-	// the pull request was created (engine/run_number.go).
-	f.SetClock(time.Now)
-	f.AddRepo("acme/widgets", "main")
-	f.AddUser("alice", "write")
-	f.AddUser("dev", "write")
+	f := runtest.Fake(t)
 	if config != "" {
 		// The config is older than the subjects: a late start counts only a trigger that
 		// began to hold strictly after it.
 		f.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
-		f.SetFile("acme/widgets", "main", DefaultConfigPath, config)
+		f.SetFile(runtest.Repo, "main", DefaultConfigPath, config)
 		f.SetClock(time.Now)
 	}
 	return &harness{t: t, fake: f, dir: t.TempDir()}
@@ -53,11 +43,7 @@ func newHarness(t *testing.T, config string) *harness {
 // exampleConfig is the config of an example, the config most tests run with.
 const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
-func exampleYAML(t *testing.T) string {
-	b, err := os.ReadFile(exampleConfig)
-	require.NoError(t, err)
-	return string(b)
-}
+func exampleYAML(t *testing.T) string { return runtest.Read(t, exampleConfig) }
 
 // deliver runs ev through the run path and returns the exit code, the job log, the
 // step outputs and the job summary.
@@ -70,28 +56,9 @@ func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary stri
 func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
 	h.t.Helper()
 	h.runID++
-	path := filepath.Join(h.dir, "event-"+strconv.Itoa(h.runID)+".json")
-	require.NoError(h.t, os.WriteFile(path, ev.Payload, 0o600))
-	out, sum := filepath.Join(h.dir, "output-"+strconv.Itoa(h.runID)), filepath.Join(h.dir, "summary-"+strconv.Itoa(h.runID))
-	for _, p := range []string{out, sum} {
-		require.NoError(h.t, os.WriteFile(p, nil, 0o600))
-	}
-	env := map[string]string{
-		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": ev.Name, "GITHUB_EVENT_PATH": path,
-		"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(h.runID),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql",
-		"GITHUB_OUTPUT": out, "GITHUB_STEP_SUMMARY": sum, "INPUT_TOKEN": h.fake.BotToken(),
-	}
-	if edit != nil {
-		edit(env)
-	}
-	var buf bytes.Buffer
-	code = testMainAt(h.now, nil, nil, &buf, &buf, func(k string) string { return env[k] })
-	o, err := os.ReadFile(out)
-	require.NoError(h.t, err)
-	s, err := os.ReadFile(sum)
-	require.NoError(h.t, err)
-	return code, buf.String(), string(o), string(s)
+	return runtest.Deliver(h.t, h.fake, h.dir, h.runID, ev, edit, func(stdout, stderr io.Writer, getenv func(string) string) int {
+		return testMainAt(h.now, nil, nil, stdout, stderr, getenv)
+	})
 }
 
 func TestRunSetsOutputsAndSummary(t *testing.T) {
@@ -218,40 +185,11 @@ func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
 }
 
-// stalledGitHub is a loopback server that accepts connections and never answers.
-func stalledGitHub(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return "http://" + ln.Addr().String()
-}
-
 // A GitHub that never answers does not hold the job: each request gives up after the
 // request timeout, the invocation after its timeout, and the job fails saying so.
 func TestRunAgainstAStalledGitHubFails(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	url := stalledGitHub(t)
+	url := runtest.StalledServer(t)
 	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
 	for _, tt := range []struct {
 		name, timeout, requestTimeout, want string

@@ -3,8 +3,6 @@ package run
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -14,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/state"
 )
 
@@ -22,23 +21,31 @@ import (
 // invocation's exit code and job log.
 func (h *harness) deliverTogether(evs []ghfake.Event) (codes []int, logs []string) {
 	h.t.Helper()
-	tokens := make([]string, len(evs))
+	ids := make([]int, len(evs))
 	for i := range evs {
-		tokens[i] = h.fake.NewBotToken()
-	}
-	barrier := h.fake.ArmBarrier(tokens, 20*time.Second)
-	codes, logs = make([]int, len(evs)), make([]string, len(evs))
-	var wg sync.WaitGroup
-	for i, ev := range evs {
 		h.runID++
-		path := filepath.Join(h.dir, "event-"+strconv.Itoa(h.runID)+".json")
-		require.NoError(h.t, os.WriteFile(path, ev.Payload, 0o600))
-		env := map[string]string{
-			"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": ev.Name, "GITHUB_EVENT_PATH": path,
-			"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(h.runID),
-			"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql",
-			"INPUT_TOKEN": tokens[i],
-		}
+		ids[i] = h.runID
+	}
+	codes, logs, _ = atOnce(h.t, h.fake, len(evs), func(i int, token string) map[string]string {
+		return runtest.Job(h.t, h.fake, h.dir, ids[i], evs[i], token)
+	})
+	return codes, logs
+}
+
+// atOnce runs n invocations at once, job giving the environment of the i-th with its own
+// token; the fake holds every write until all of them have read, which it requires. It
+// returns each invocation's exit code and job log, and how many read.
+func atOnce(t testing.TB, f *ghfake.Server, n int, job func(i int, token string) map[string]string) (codes []int, logs []string, read int) {
+	t.Helper()
+	tokens := make([]string, n)
+	for i := range tokens {
+		tokens[i] = f.NewBotToken()
+	}
+	barrier := f.ArmBarrier(tokens, 20*time.Second)
+	codes, logs = make([]int, n), make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		env := job(i, tokens[i])
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -50,8 +57,8 @@ func (h *harness) deliverTogether(evs []ghfake.Event) (codes []int, logs []strin
 	}
 	wg.Wait()
 	seen := barrier.Disarm()
-	require.True(h.t, seen.Released && !seen.TimedOut, "every invocation read before any wrote: %+v", seen)
-	return codes, logs
+	require.True(t, seen.Released && !seen.TimedOut, "every invocation read before any wrote: %+v", seen)
+	return codes, logs, seen.Read
 }
 
 // labels returns n labeled events on pr, one label each.
@@ -80,7 +87,7 @@ func (h *harness) botComments(pr int) (all, trusted []ghfake.CommentView) {
 
 // stateComments are the comments on pr that hold its state or will: the trusted state
 // comments, and the action's placeholders nobody else edited, whose state the next edit
-// binds in (state/post.go).
+// binds in.
 func (h *harness) stateComments(pr int) []ghfake.CommentView {
 	var out []ghfake.CommentView
 	all, trusted := h.botComments(pr)

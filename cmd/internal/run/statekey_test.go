@@ -195,8 +195,7 @@ func TestStateKeyReports(t *testing.T) {
 			h.fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(keyedReportConfig, "on_complete: merge", "on_complete: complete", 1))
 			setClock(opened.Add(20 * time.Second)) // within the run's first minute
 
-			env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-				"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+			env := runtest.Command(h.fake, h.fake.BotToken())
 			if tc.reportKey != "" {
 				env["INPUT_STATE_KEY"] = tc.reportKey
 			}

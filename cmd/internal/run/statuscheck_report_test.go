@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 )
 
 // An agent's report that completes the run writes the pipeline's success at once, in the
@@ -27,8 +28,7 @@ pipelines:
 	latest, _ := h.fake.HeadStatuses("acme/widgets", 7)
 	assert.Equal(t, "pending", latest["pipeline-action/review"].State)
 
-	env := map[string]string{"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_TOKEN": h.fake.BotToken(),
-		"GITHUB_API_URL": h.fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := runtest.Command(h.fake, h.fake.BotToken())
 	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
 	code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
 	require.Equal(t, 0, code, out)

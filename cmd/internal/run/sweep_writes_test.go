@@ -17,6 +17,7 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/state"
 )
@@ -49,11 +50,7 @@ func sweepWorld(tb testing.TB, n int, t0 time.Time) *ghfake.Server {
 	dir := tb.TempDir()
 	for i := 1; i <= n; i++ {
 		ev := f.OpenPR("acme/widgets", ghfake.PROptions{Number: i, Author: "dev", Head: fmt.Sprintf("feat/%d", i)})
-		path := filepath.Join(dir, "event.json")
-		require.NoError(tb, os.WriteFile(path, ev.Payload, 0o600))
-		env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": ev.Name, "GITHUB_EVENT_PATH": path,
-			"GITHUB_REPOSITORY": "acme/widgets", "GITHUB_RUN_ID": strconv.Itoa(i),
-			"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql", "INPUT_TOKEN": f.BotToken()}
+		env := runtest.Job(tb, f, dir, i, ev, f.BotToken())
 		var log bytes.Buffer
 		at := t0.Add(time.Duration(i) * time.Millisecond)
 		r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return at }}

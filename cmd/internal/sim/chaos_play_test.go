@@ -115,26 +115,16 @@ func playChaos(ctx context.Context, dir string, c chaosCase) *chaosRun {
 	w := &snapWriter{run: run}
 	run.log = &w.log
 	p := &chaosPlayer{dir: dir, cfg: cfg, w: w, run: run, sent: map[*chaosStep][]delivery{}, held: map[*chaosStep][]delivery{}, together: map[*chaosStep]bool{}, as: map[*chaosStep]*chaosStep{}}
-	path := filepath.Join(dir, "scenario.yaml")
 	if run.err = writeChaosDir(dir, cfg, renderStory(cfg, "chaos story", nil, "")); run.err != nil {
 		return run
 	}
-	sc, err := loadScenario(path)
-	if err != nil {
-		run.err = err
+	if p.sim, run.err = storySimulation(dir, w); run.err != nil {
 		return run
 	}
-	sc.StateKey = defaultStateKey
-	files, err := scenarioConfig(sc.Rel(sc.Config))
-	if err != nil {
-		run.err = err
-		return run
-	}
-	p.sim = newSimulation(sc, files, w)
 	// An invocation of a together that a fault stops before it reads holds the others' writes
 	// until the barrier gives up: a short wait keeps such a story quick.
 	p.sim.barrierTimeout = 2 * time.Second
-	run.fake, p.sim.quiet = p.sim.fake, true
+	run.fake = p.sim.fake
 	if _, run.err = p.sim.play(ctx); run.err != nil { // the files on the default branch
 		return run
 	}
@@ -260,15 +250,9 @@ func (p *chaosPlayer) step(ctx context.Context, st *chaosStep, i int) error {
 		delete(p.held, played.ref)
 		text = []*chaosStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
 	}
-	path := filepath.Join(p.dir, "step.yaml")
-	if err := os.WriteFile(path, []byte(renderStory(p.cfg, "step", text, "")), 0o600); err != nil {
+	if err := s.loadSteps(p.dir, renderStory(p.cfg, "step", text, "")); err != nil {
 		return err
 	}
-	more, err := loadScenario(path)
-	if err != nil {
-		return err
-	}
-	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
 	p.w.mu.Lock()
 	p.w.skip = played.kind == "redeliver" || played.kind == "deliver_held"
 	p.w.mu.Unlock()

@@ -30,7 +30,7 @@ const chaosDefaultStories = 64
 
 // TestChaos plays randomized stories over the chaos configs — lost, repeated and concurrent
 // events, faults on reads and writes, pushes, late reports, sweeps — and holds each to the
-// promises of chaos_check_test.go. The first failing story of each broken promise is shrunk
+// promises of chaosInvariants. The first failing story of each broken promise is shrunk
 // to a minimal scenario, written out and printed, to replay with `simulate DIR`.
 func TestChaos(t *testing.T) {
 	ctx := context.Background()
@@ -76,40 +76,54 @@ func playChaosStories(ctx context.Context, tmp string, workers int) (map[string]
 	var mu sync.Mutex
 	failed := map[string]int{}
 	first := map[string]chaosCase{}
-	next := make(chan uint64)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range next {
-				cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
-				c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
-				_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
-				mu.Lock()
-				for _, inv := range failedInvariants(fs) {
-					failed[inv]++
-					if f, ok := first[inv]; !ok || seed < f.seed {
-						first[inv] = c
-					}
-				}
-				mu.Unlock()
+	playSeeds(*chaosSeed, *chaosStories, workers, func(seed uint64) {
+		cfg := &chaosConfigs[seed%uint64(len(chaosConfigs))] // a seed names its story, config and all
+		c := chaosCase{cfg: cfg, seed: seed, steps: generateStory(cfg, seed), sweepEnd: seed%3 == 0}
+		_, fs := c.play(ctx, filepath.Join(tmp, fmt.Sprint(seed)))
+		mu.Lock()
+		defer mu.Unlock()
+		for _, inv := range failedInvariants(fs) {
+			failed[inv]++
+			if f, ok := first[inv]; !ok || seed < f.seed {
+				first[inv] = c
 			}
-		}()
-	}
-	for i := 0; i < *chaosStories; i++ {
-		next <- *chaosSeed + uint64(i)
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	return failed, first
 }
 
 func details(fs []chaosFailure, inv string) string {
+	return failureLines(fs, inv, func(f chaosFailure) (string, string) { return f.invariant, f.detail })
+}
+
+// playSeeds calls play with the n seeds from first, workers at once, and returns when
+// all have played.
+func playSeeds(first uint64, n, workers int, play func(seed uint64)) {
+	next := make(chan uint64)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range next {
+				play(seed)
+			}
+		}()
+	}
+	for i := range n {
+		next <- first + uint64(i)
+	}
+	close(next)
+	wg.Wait()
+}
+
+// failureLines lists the details of the failures of fs that broke promise, one a line;
+// of says which promise a failure broke, and how.
+func failureLines[F any](fs []F, promise string, of func(F) (broke, detail string)) string {
 	var b strings.Builder
 	for _, f := range fs {
-		if f.invariant == inv {
-			fmt.Fprintf(&b, "  ✗ %s\n", f.detail)
+		if broke, detail := of(f); broke == promise {
+			fmt.Fprintf(&b, "  ✗ %s\n", detail)
 		}
 	}
 	return b.String()

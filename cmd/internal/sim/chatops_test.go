@@ -1,14 +1,11 @@
 package sim
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 )
@@ -16,19 +13,7 @@ import (
 // playDir plays the scenario of a directory under testdata/scenarios and returns it.
 func playDir(t *testing.T, name string) *simulation {
 	t.Helper()
-	dir := filepath.Join("testdata", "scenarios", name)
-	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
-	require.NoError(t, err)
-	cfg, err := scenarioConfig(filepath.Join(dir, sc.Config))
-	require.NoError(t, err)
-	var out bytes.Buffer
-	sim := newSimulation(sc, cfg, &out)
-	t.Cleanup(sim.fake.Close)
-	sim.quiet = true
-	failed, err := sim.play(context.Background())
-	require.NoError(t, err, out.String())
-	require.Zero(t, failed, out.String())
-	return sim
+	return playPassing(t, filepath.Join("testdata", "scenarios", name, "scenario.yaml"), "")
 }
 
 // The replies to commands: one line each, saying why; the status; nothing for the

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -135,19 +136,9 @@ func playProp(ctx context.Context, dir string, cfg *propConfig, steps []*propSte
 	if run.err = writePropDir(dir, cfg, renderProp(cfg, "story", nil, "")); run.err != nil {
 		return run
 	}
-	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
-	if err != nil {
-		run.err = err
+	if p.sim, run.err = storySimulation(dir, &strings.Builder{}); run.err != nil {
 		return run
 	}
-	sc.StateKey = defaultStateKey
-	files, err := scenarioConfig(sc.Rel(sc.Config))
-	if err != nil {
-		run.err = err
-		return run
-	}
-	p.sim = newSimulation(sc, files, &strings.Builder{})
-	p.sim.quiet = true
 	run.fake = p.sim.fake
 	if _, run.err = p.sim.play(ctx); run.err != nil {
 		return run
@@ -280,15 +271,9 @@ func (p *propPlayer) step(ctx context.Context, st *propStep) error {
 		s.sent[1] = p.sent[st.ref]
 		text = []*propStep{{kind: "expect", body: "{}"}, {kind: "redeliver", body: "1"}}
 	}
-	path := filepath.Join(p.dir, "step.yaml")
-	if err := os.WriteFile(path, []byte(renderProp(p.cfg, "step", text, "")), 0o600); err != nil {
+	if err := s.loadSteps(p.dir, renderProp(p.cfg, "step", text, "")); err != nil {
 		return err
 	}
-	more, err := loadScenario(path)
-	if err != nil {
-		return err
-	}
-	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
 	before := p.botComments()
 	if _, err := s.play(ctx); err != nil {
 		return fmt.Errorf("%s: %w", strings.TrimSpace(st.line(nil)), err)
@@ -339,4 +324,36 @@ func (p *propPlayer) note(st *propStep, before map[int64]bool) {
 		}
 	})
 	p.run.facts = append(p.run.facts, f)
+}
+
+// loadSteps makes the steps of scenario, a scenario file's text written out in dir, the
+// steps s plays next, with no files and no expectation of its own.
+func (s *simulation) loadSteps(dir, scenario string) error {
+	path := filepath.Join(dir, "step.yaml")
+	if err := os.WriteFile(path, []byte(scenario), 0o600); err != nil {
+		return err
+	}
+	more, err := loadScenario(path)
+	if err != nil {
+		return err
+	}
+	s.sc.Steps, s.sc.Files, s.sc.Expect = more.Steps, nil, nil
+	return nil
+}
+
+// storySimulation is the quiet simulation of the story written out in dir, signing its
+// states with the default key, printing to out.
+func storySimulation(dir string, out io.Writer) (*simulation, error) {
+	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	sc.StateKey = defaultStateKey
+	files, err := scenarioConfig(sc.Rel(sc.Config))
+	if err != nil {
+		return nil, err
+	}
+	s := newSimulation(sc, files, out)
+	s.quiet = true
+	return s, nil
 }

@@ -31,39 +31,26 @@ func TestProperty(t *testing.T) {
 	failed := map[string]int{}
 	first := map[string]propFound{}
 	merged := 0
-	next := make(chan uint64)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range next {
-				c := propCase{cfg: generateConfig(s), seed: s}
-				if err := checkConfig([]scenarioFile{{local: "pipelines.yaml", repo: ".github/pipelines.yaml", src: []byte(c.cfg.text)}}); err != nil {
-					t.Errorf("seed %d: the generator drew a config validate refuses:\n%v\n%s", s, err, c.cfg.text)
-					continue
-				}
-				c.steps = generatePropStory(c.cfg, s)
-				run, fs := c.play(ctx, filepath.Join(tmp, strconv.FormatUint(s, 10)))
-				mu.Lock()
-				if run.fake != nil && len(run.fake.Merges()) > 0 {
-					merged++
-				}
-				for _, j := range propFailedJudges(fs) {
-					failed[j]++
-					if f, ok := first[j]; !ok || s < f.c.seed {
-						first[j] = propFound{c: c, played: run.steps, merged: len(run.fake.Merges()) > 0, fs: fs}
-					}
-				}
-				mu.Unlock()
+	playSeeds(seed, stories, workers, func(s uint64) {
+		c := propCase{cfg: generateConfig(s), seed: s}
+		if err := checkConfig([]scenarioFile{{local: "pipelines.yaml", repo: ".github/pipelines.yaml", src: []byte(c.cfg.text)}}); err != nil {
+			t.Errorf("seed %d: the generator drew a config validate refuses:\n%v\n%s", s, err, c.cfg.text)
+			return
+		}
+		c.steps = generatePropStory(c.cfg, s)
+		run, fs := c.play(ctx, filepath.Join(tmp, strconv.FormatUint(s, 10)))
+		mu.Lock()
+		defer mu.Unlock()
+		if run.fake != nil && len(run.fake.Merges()) > 0 {
+			merged++
+		}
+		for _, j := range propFailedJudges(fs) {
+			failed[j]++
+			if f, ok := first[j]; !ok || s < f.c.seed {
+				first[j] = propFound{c: c, played: run.steps, merged: len(run.fake.Merges()) > 0, fs: fs}
 			}
-		}()
-	}
-	for i := 0; i < stories; i++ {
-		next <- seed + uint64(i)
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	d := time.Since(start)
 	t.Logf("%d stories (%d merged) in %s with %d workers: %.1f stories/s", stories, merged, d.Round(time.Millisecond), workers, float64(stories)/d.Seconds())
 	for _, j := range propJudges {
@@ -135,13 +122,7 @@ func propReport(ctx context.Context, t *testing.T, dir, j string, n, stories int
 }
 
 func propDetails(fs []propFailure, j string) string {
-	var b strings.Builder
-	for _, f := range fs {
-		if f.judge == j {
-			fmt.Fprintf(&b, "  ✗ %s\n", f.detail)
-		}
-	}
-	return b.String()
+	return failureLines(fs, j, func(f propFailure) (string, string) { return f.judge, f.detail })
 }
 
 func propFailedJudges(fs []propFailure) []string {

@@ -14,9 +14,7 @@ import (
 // step kind is misspelt, as a config's mistakes are.
 func TestScenarioMistakes(t *testing.T) {
 	const head = "repo: acme/widgets\nsteps:\n"
-	tests := []struct {
-		name, src, want string
-	}{
+	checkMistakes(t, []scenarioMistake{
 		{"misspelt step", head + "  - opne_pr: {number: 7}\n",
 			`3:5: unknown step "opne_pr"; did you mean "open_pr"?`},
 		{"unknown step", head + "  - frobnicate: {number: 7}\n",
@@ -61,7 +59,18 @@ func TestScenarioMistakes(t *testing.T) {
 			`1:1: "repo" must be owner/name`},
 		{"syntax", head + "  - open_pr: {number: 7\n",
 			`3:14: invalid YAML: this mapping is never closed; add the closing "}" [syntax]`},
-	}
+	})
+}
+
+// scenarioMistake is a scenario file, src, that does not load, and the error it gives
+// after its path: want, where PATH stands for that path.
+type scenarioMistake struct {
+	name, src, want string
+}
+
+// checkMistakes loads each mistake's file and holds its error to the one it wants.
+func checkMistakes(t *testing.T, tests []scenarioMistake) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s.yaml")

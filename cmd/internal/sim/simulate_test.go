@@ -175,10 +175,19 @@ func TestSimulateBadConfigExits2(t *testing.T) {
 // the API calls of each step.
 func play(t *testing.T, scenario string) *simulation {
 	t.Helper()
-	dir := writeScenario(t, scenario)
-	sc, err := loadScenario(filepath.Join(dir, "scenario.yaml"))
+	return playPassing(t, filepath.Join(writeScenario(t, scenario), "scenario.yaml"), exampleConfig)
+}
+
+// playPassing plays the scenario file at path, quietly, with the config at config (the
+// scenario's own when empty), and requires every expectation of it to hold.
+func playPassing(t *testing.T, path, config string) *simulation {
+	t.Helper()
+	sc, err := loadScenario(path)
 	require.NoError(t, err)
-	cfg, err := scenarioConfig(exampleConfig)
+	if config == "" {
+		config = sc.Rel(sc.Config)
+	}
+	cfg, err := scenarioConfig(config)
 	require.NoError(t, err)
 	var out bytes.Buffer
 	sim := newSimulation(sc, cfg, &out)

@@ -20,9 +20,7 @@ import (
 // reported at their position with a suggestion, as every other step's are.
 func TestTogetherAndStateBranchMistakes(t *testing.T) {
 	const head = "repo: acme/widgets\nsteps:\n"
-	tests := []struct {
-		name, src, want string
-	}{
+	checkMistakes(t, []scenarioMistake{
 		{"misspelt step in together", head + "  - together:\n      - reveiw: {pr: 7}\n",
 			`4:9: unknown step "reveiw"; did you mean "review"?`},
 		{"misspelt key in together", head + "  - together:\n      - review: {pr: 7, usr: a}\n",
@@ -45,16 +43,7 @@ func TestTogetherAndStateBranchMistakes(t *testing.T) {
 			`3:29: unknown key "file" in expect.state_branch; did you mean "files"?`},
 		{"files of the state_branch expectation", head + "  - expect: {state_branch: {files: pr-1.json}}\n",
 			`3:36: "files" in expect.state_branch must be a list of strings, not "pr-1.json"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "s.yaml")
-			require.NoError(t, os.WriteFile(path, []byte(tt.src), 0o600))
-			_, err := loadScenario(path)
-			require.Error(t, err)
-			assert.Equal(t, path+":"+tt.want, err.Error())
-		})
-	}
+	})
 }
 
 // newSim loads a scenario with the example config (or config, when given) into a

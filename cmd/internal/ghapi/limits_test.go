@@ -17,6 +17,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 )
 
 // fakeTime is a clock that only sleeping moves, and the record of the sleeps.

@@ -66,13 +66,6 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageWebhook:  unit{t: webhook.Type{}},
 }
 
-// unguarded is embedded by the types whose transitions the merge guard takes as free:
-// what they do is what the config says to do when they end.
-type unguarded struct{}
-
-func (unguarded) recheck(*guardCheck, *lang.Stage) stage.Verdict            { return stage.Free }
-func (unguarded) stillHolds(*guardCheck, *lang.Stage, *model.StageRun) bool { return true }
-
 // noBranch is embedded by the types a branch of a parallel stage may not have.
 type noBranch struct{}
 

@@ -48,19 +48,6 @@ func IsIndexFile(path string) bool {
 	return path == IndexFile || strings.HasPrefix(path, IndexDir+"/")
 }
 
-// entriesOf returns idx's entries for file.
-func (idx *Index) entriesOf(file string) []IndexEntry {
-	var out []IndexEntry
-	if idx != nil {
-		for _, e := range idx.Runs {
-			if e.File == file {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
-
 // withEntries returns a copy of idx whose entries for file are entries.
 func (idx *Index) withEntries(file string, entries []IndexEntry) *Index {
 	out := &Index{Version: indexVersion}

@@ -44,11 +44,8 @@ type propFact struct {
 	merged, closed bool
 	perms          map[string]string // login → permission, as the access steps left it
 	files          []string          // the paths the pull request changes
-	// effects are the action's effects on the subject in this step after it was merged
-	// or closed, as "kind detail".
-	effects []string
-	calls   []ghfake.Call
-	newBot  []ghfake.CommentView // the action's comments this step posted
+	calls          []ghfake.Call
+	newBot         []ghfake.CommentView // the action's comments this step posted
 }
 
 // propRun is a story played.

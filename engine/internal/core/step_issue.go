@@ -207,11 +207,3 @@ func (e *Eval) MayHaveAuthoredRunPR(run *model.Run, login string) bool {
 	pr := e.RunPR(run)
 	return pr == nil || strings.EqualFold(login, pr.Author)
 }
-
-// reviewsOf are the reviews of run's pull request (none while an issue's run has none).
-func (e *Eval) reviewsOf(run *model.Run) []model.Review {
-	if pr := e.RunPR(run); pr != nil {
-		return pr.Reviews
-	}
-	return nil
-}

@@ -18,9 +18,6 @@ import (
 // always read, as for every installation token.
 type Permissions = perms.Permissions
 
-// need is a requirement as GitHub writes it in X-Accepted-GitHub-Permissions.
-type need = perms.Need
-
 // forbidden reports whether the executor's token may not see an object of type typ, or
 // field typ.field (field "" for the object itself), recording GitHub's error at path.
 func (e *executor) forbidden(typ, field string, path []any) bool {

@@ -85,11 +85,17 @@ func (sr *StageRun) RetryWhenLimitEnds(at time.Time) {
 	if at.IsZero() {
 		return
 	}
-	kept := []Deadline(nil)
+	sr.DropDeadlines(DeadlineRetry)
+	sr.Deadlines = append(sr.Deadlines, Deadline{Kind: DeadlineRetry, At: at})
+}
+
+// DropDeadlines drops sr's deadlines of that kind; none left is nil.
+func (sr *StageRun) DropDeadlines(kind string) {
+	var kept []Deadline
 	for _, d := range sr.Deadlines {
-		if d.Kind != DeadlineRetry {
+		if d.Kind != kind {
 			kept = append(kept, d)
 		}
 	}
-	sr.Deadlines = append(kept, Deadline{Kind: DeadlineRetry, At: at})
+	sr.Deadlines = kept
 }

@@ -33,14 +33,3 @@ func dropBranchDeadline(ds []model.Deadline, branch string) []model.Deadline {
 	}
 	return out
 }
-
-// dropKind drops the deadlines of that kind from ds.
-func dropKind(ds []model.Deadline, kind string) []model.Deadline {
-	var out []model.Deadline
-	for _, d := range ds {
-		if d.Kind != kind {
-			out = append(out, d)
-		}
-	}
-	return out
-}

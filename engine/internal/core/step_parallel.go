@@ -185,7 +185,7 @@ func (e *Eval) CancelBranches(run *model.Run, par *lang.Stage, why string) {
 		}
 		e.Logf("run %s: branch %s of %s cancelled: %s", run.ID, b.ID, par.ID, why)
 	}
-	sr.Deadlines = dropKind(sr.Deadlines, model.DeadlineBranch)
+	sr.DropDeadlines(model.DeadlineBranch)
 }
 
 // branchEffect returns the branch of parallel stage par whose current effect has key.

@@ -86,7 +86,7 @@ func mergeWaits(c stage.Context, run *model.Run, s *lang.Stage) (dec stage.Decis
 		}
 		return stage.Hold(model.MergeUnknownWhy, model.MergeUnknownWho), true
 	}
-	mergeabilityKnown(sr)
+	sr.DropDeadlines(model.DeadlineMergeability) // GitHub has answered
 	switch {
 	case pr.MergeState != model.MergeStateBehind:
 		return stage.Stay(), false
@@ -106,20 +106,6 @@ func mergeWaits(c stage.Context, run *model.Run, s *lang.Stage) (dec stage.Decis
 			Number: pr.Number, SHA: pr.HeadSHA, Repo: c.OtherRepo()})
 	}
 	return stage.Hold(fmt.Sprintf("the head is behind its base branch %q; it is being brought up to date", pr.BaseRef), model.UpdateBranchWho), true
-}
-
-// mergeabilityKnown drops sr's mergeability poll: GitHub has answered.
-func mergeabilityKnown(sr *model.StageRun) {
-	kept := sr.Deadlines[:0]
-	for _, d := range sr.Deadlines {
-		if d.Kind != model.DeadlineMergeability {
-			kept = append(kept, d)
-		}
-	}
-	if len(kept) == 0 {
-		kept = nil
-	}
-	sr.Deadlines = kept
 }
 
 // keepHeadBranch says why delete_branch must not delete the PR's head branch, or "". Only a

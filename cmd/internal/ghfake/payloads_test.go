@@ -30,6 +30,11 @@ func TestPayloadShapes(t *testing.T) {
 		}, [2]string{"pull_request", "opened"}},
 		{"pr synchronize", "pull_request/synchronize.json", func(s *Server) Event { return s.Push(testRepo, 7) }, [2]string{"pull_request", "synchronize"}},
 		{"pr closed", "pull_request/closed.json", func(s *Server) Event { return s.ClosePR(testRepo, 7) }, [2]string{"pull_request", "closed"}},
+		{"pr converted to draft", "pull_request/opened.json", func(s *Server) Event {
+			ev, err := s.SetDraft(testRepo, 7, true, "")
+			require.NoError(t, err)
+			return ev
+		}, [2]string{"pull_request", "converted_to_draft"}},
 		{"pr labeled", "pull_request/labeled.json", func(s *Server) Event { return s.Label(testRepo, 7, "ready", true) }, [2]string{"pull_request", "labeled"}},
 		{"pr unlabeled", "pull_request/unlabeled.json", func(s *Server) Event { return s.Label(testRepo, 7, "security", false) }, [2]string{"pull_request", "unlabeled"}},
 		{"review submitted", "pull_request_review/submitted.json", func(s *Server) Event {

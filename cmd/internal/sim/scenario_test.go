@@ -18,7 +18,7 @@ func TestScenarioMistakes(t *testing.T) {
 		{"misspelt step", head + "  - opne_pr: {number: 7}\n",
 			`3:5: unknown step "opne_pr"; did you mean "open_pr"?`},
 		{"unknown step", head + "  - frobnicate: {number: 7}\n",
-			`3:5: unknown step "frobnicate"; expected one of access, advance, agent_fails, change_config, check, close_pr, comment, conflict, deliver_held, deploy, dismiss_review, dispatch, doctor, edit_comment, edit_pr, expect, explain, fault, http, label, open_issue, open_pr, push, redeliver, report, resolve, review, state_branch, state_key, status, together, update_branch, webhook, workflow_run`},
+			`3:5: unknown step "frobnicate"; expected one of access, advance, agent_fails, change_config, check, close_pr, comment, conflict, convert_to_draft, deliver_held, deploy, dismiss_review, dispatch, doctor, edit_comment, edit_pr, expect, explain, fault, http, label, open_issue, open_pr, push, ready_for_review, redeliver, report, resolve, review, state_branch, state_key, status, together, update_branch, webhook, workflow_run`},
 		{"misspelt key in a step", head + "  - open_pr: {number: 7, autor: dev}\n",
 			`3:26: unknown key "autor" in open_pr; did you mean "author"?`},
 		{"unknown key in a step", head + "  - review:\n      pr: 7\n      approve: yes\n",

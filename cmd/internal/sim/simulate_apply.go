@@ -79,6 +79,12 @@ func (s *simulation) applyPRStep(st step, v *prStep) (events []ghfake.Event, lab
 		return []ghfake.Event{f.UpdateBranch(repo, v.PR, v.User)}, fmt.Sprintf("update_branch #%d by %s", v.PR, v.User), deliverOn(v.Deliver), nil
 	case "close_pr":
 		return s.closePR(repo, v, deliverOn(v.Deliver))
+	case "ready_for_review", "convert_to_draft":
+		ev, err := f.SetDraft(repo, v.PR, st.Kind == "convert_to_draft", v.User)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("%s: %w", st.Kind, err)
+		}
+		return []ghfake.Event{ev}, fmt.Sprintf("%s #%d", st.Kind, v.PR) + by(v.User), deliverOn(v.Deliver), nil
 	case "conflict":
 		repo, here, err := s.stepRepo(v.Repo)
 		if err != nil {

@@ -115,8 +115,30 @@ func (c humanApproved) Evaluate(f *model.Facts) model.GateResult {
 // evaluate counts approvals; with member set, only those of the logins it accepts. whom
 // says who may approve, for the message.
 func (c humanApproved) evaluate(f *model.Facts, member func(string) bool, whom string) model.GateResult {
+	approvers, notes := approvals(f, member, whom)
+	res := model.GateResult{Check: humanApprovedName}
+	if len(approvers) >= c.count {
+		res.Status = model.GatePass
+		res.Message = "approved by " + joinAnd(approvers)
+		return res
+	}
+	res.Status = model.GatePending
+	res.Message = fmt.Sprintf("needs %d approving %s from %s; has %d",
+		c.count, model.Plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
+	if len(notes) > 0 {
+		res.Message += " (" + strings.Join(notes, "; ") + ")"
+	}
+	res.Who = "a reviewer with write access"
+	if member != nil {
+		res.Who = whom + " with write access"
+	}
+	return res
+}
+
+// approvals are the people whose latest review approves the pull request's head and counts
+// (with member set, only those it accepts), and notes on the approvals that do not count.
+func approvals(f *model.Facts, member func(string) bool, whom string) (approvers, notes []string) {
 	pr := f.PR
-	var approvers, notes []string
 	for _, r := range model.LatestReviews(pr.Reviews) {
 		if r.State != model.ReviewApproved {
 			continue
@@ -145,23 +167,7 @@ func (c humanApproved) evaluate(f *model.Facts, member func(string) bool, whom s
 			approvers = append(approvers, r.Author)
 		}
 	}
-	res := model.GateResult{Check: humanApprovedName}
-	if len(approvers) >= c.count {
-		res.Status = model.GatePass
-		res.Message = "approved by " + joinAnd(approvers)
-		return res
-	}
-	res.Status = model.GatePending
-	res.Message = fmt.Sprintf("needs %d approving %s from %s; has %d",
-		c.count, model.Plural(c.count, "review", "reviews"), whomWithAccess(whom), len(approvers))
-	if len(notes) > 0 {
-		res.Message += " (" + strings.Join(notes, "; ") + ")"
-	}
-	res.Who = "a reviewer with write access"
-	if member != nil {
-		res.Who = whom + " with write access"
-	}
-	return res
+	return approvers, notes
 }
 
 // whomWithAccess is who may approve, for the message: members also need write access.

@@ -37,6 +37,7 @@ func Default() engine.GateRegistry {
 		"expr":                 Expr{},
 		"deployment":           Deployment{},
 		"http":                 HTTP{},
+		CodeOwnersApprovedName: CodeOwnersApproved{},
 	})
 }
 

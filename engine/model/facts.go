@@ -144,6 +144,9 @@ type PullRequest struct {
 	Files          []string
 	FilesRead      bool
 	FilesTruncated bool
+	// CodeOwners is CODEOWNERS of the default branch of its repository, read only when a
+	// codeowners_approved check is in use (with Files); nil when not read.
+	CodeOwners *CodeOwners
 	// Contributors are the GitHub users its commits name as their authors and committers
 	// (GitHub's web-flow left out): people who wrote the change, who do not approve it
 	// (Facts.Contributed).

@@ -29,7 +29,8 @@ refusals (X-Accepted-GitHub-Permissions, the GraphQL errors' paths); which write
 scopes the config needs (GitHub has no API that shows a workflow token's scopes, and
 a write cannot be tried without writing: these are listed as unverified); that the
 repository's settings allow the merge methods the config uses; and that the state
-branch is not protected; that the workflows on the default branch listen to the
+branch is not protected; that CODEOWNERS on the default branch reads whole, without a
+line GitHub skips, when a gate uses codeowners_approved; that the workflows on the default branch listen to the
 events the pipelines need (workflow_run naming the CI workflows of ci_status and the
 agents' workflows, issue_comment for wait_for: comment, issues for issue pipelines,
 a schedule running command: sweep when a pipeline has deadlines); that they deliver
@@ -164,6 +165,7 @@ func (d *doctor) check(ctx context.Context) {
 	d.checkWriteScopes()
 	d.checkMergeMethods()
 	d.checkStateBranch(ctx)
+	d.checkCodeOwners(ctx)
 	d.checkWorkflows(ctx)
 	if d.pr > 0 {
 		d.checkPR(ctx)

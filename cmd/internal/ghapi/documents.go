@@ -11,7 +11,7 @@ type Query struct {
 
 // Queries are the client's GraphQL queries by name: "facts" (a pull request's facts),
 // "issue" (an issue's, with pull requests prs of its repository by alias), "index" (the index
-// of open runs on state branch branch), "configByID", "commitPRs" and "sweep". Each call
+// of open runs on state branch branch), "configByID", "commitPRs", "sweep" and "codeOwners". Each call
 // returns new values.
 func Queries(branch string, prs ...int) map[string]Query {
 	index, issue := map[string]any{}, map[string]any{}
@@ -22,5 +22,6 @@ func Queries(branch string, prs ...int) map[string]Query {
 		"configByID": {Value: new(configByIDQuery), Vars: map[string]any{}},
 		"commitPRs":  {Value: new(commitPRsQuery), Vars: map[string]any{}},
 		"sweep":      {Value: new(sweepQuery), Vars: map[string]any{}},
+		"codeOwners": {Value: new(codeOwnersQuery), Vars: map[string]any{}},
 	}
 }

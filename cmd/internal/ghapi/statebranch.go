@@ -169,7 +169,7 @@ func (c *Client) CommitFiles(ctx context.Context, branch, expectedHead string, f
 	var m struct {
 		CreateCommitOnBranch commitPayload `graphql:"createCommitOnBranch(input: $input)"`
 	}
-	if err := c.gql.Mutate(ctx, &m, c.commitInput(branch, expectedHead, files, headline, body), nil); err != nil {
+	if err := c.gql.Mutate(ctx, &m, commitInput(c.Owner+"/"+c.Repo, branch, expectedHead, files, headline, body), nil); err != nil {
 		return "", fmt.Errorf("createCommitOnBranch on %s: %w", branch, classifyWrite(err))
 	}
 	return m.CreateCommitOnBranch.oid(branch)
@@ -187,9 +187,9 @@ func (p commitPayload) oid(branch string) (string, error) {
 	return p.Commit.Oid, nil
 }
 
-// commitInput is createCommitOnBranch's input: files added or deleted on branch, whose
+// commitInput is createCommitOnBranch's input: files added or deleted on branch of repo (owner/name), whose
 // head must still be expectedHead.
-func (c *Client) commitInput(branch, expectedHead string, files []state.FileChange, headline, body string) githubv4.CreateCommitOnBranchInput {
+func commitInput(repo, branch, expectedHead string, files []state.FileChange, headline, body string) githubv4.CreateCommitOnBranchInput {
 	adds := []githubv4.FileAddition{}
 	var dels []githubv4.FileDeletion
 	for _, f := range files {
@@ -209,7 +209,7 @@ func (c *Client) commitInput(branch, expectedHead string, files []state.FileChan
 	}
 	return githubv4.CreateCommitOnBranchInput{
 		Branch: githubv4.CommittableBranch{
-			RepositoryNameWithOwner: githubv4.NewString(githubv4.String(c.Owner + "/" + c.Repo)),
+			RepositoryNameWithOwner: githubv4.NewString(githubv4.String(repo)),
 			BranchName:              githubv4.NewString(githubv4.String(branch)),
 		},
 		Message:         msg,
@@ -231,7 +231,7 @@ func (c *Client) CreateBranchWithCommit(ctx context.Context, repoID, name, oid s
 		CreateCommitOnBranch commitPayload `graphql:"createCommitOnBranch(input: $input)"`
 	}
 	ref := githubv4.CreateRefInput{RepositoryID: githubv4.ID(repoID), Name: githubv4.String("refs/heads/" + name), Oid: githubv4.GitObjectID(oid)}
-	err := c.gql.Mutate(ctx, &m, c.commitInput(name, oid, files, headline, body), map[string]any{"ref": ref})
+	err := c.gql.Mutate(ctx, &m, commitInput(c.Owner+"/"+c.Repo, name, oid, files, headline, body), map[string]any{"ref": ref})
 	if err != nil && (m.CreateCommitOnBranch.Commit == nil || IsRateLimit(err)) {
 		return "", fmt.Errorf("createRef and createCommitOnBranch on %s: %w", name, classifyWrite(err))
 	}

@@ -300,12 +300,15 @@ type Stage struct {
 
 // ActionConfig holds the config of an action stage; which fields apply depends on the action.
 type ActionConfig struct {
-	Method       string   // merge_pr: merge | squash | rebase (default merge)
-	DeleteBranch bool     // merge_pr
-	WhenBehind   string   // merge_pr: update | escalate ("" is update)
-	Labels       []string // add_label, remove_label (`label:` or `labels:`); label: `add:`
-	Remove       []string // label: `remove:`
-	Body         string   // comment (a template when BodyTemplate is set)
+	Method       string // merge_pr: merge | squash | rebase (default merge)
+	DeleteBranch bool   // merge_pr
+	WhenBehind   string // merge_pr: update | escalate ("" is update)
+	// CommitTitle and CommitMessage are merge_pr's commit title and message (templates);
+	// nil leaves them to GitHub.
+	CommitTitle, CommitMessage *Template
+	Labels                     []string // add_label, remove_label (`label:` or `labels:`); label: `add:`
+	Remove                     []string // label: `remove:`
+	Body                       string   // comment (a template when BodyTemplate is set)
 
 	BodyTemplate *Template // comment, create_issue: body with {{ }}
 	Title        *Template // create_issue

@@ -43,7 +43,8 @@ type Effect struct {
 	Assignees []string          `json:"assignees,omitempty"` // assign dispatches and the assign action
 	// label: Labels are added, Remove removed.
 	Remove []string `json:"remove,omitempty"`
-	// create_issue: the new issue's title (Body, Labels).
+	// create_issue: the new issue's title (Body, Labels). merge_pr: the commit's title
+	// and Body its message; "" leaves them to GitHub.
 	Title string `json:"title,omitempty"`
 	// request_reviewers: logins and team slugs.
 	Reviewers []string `json:"reviewers,omitempty"`

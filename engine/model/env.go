@@ -79,8 +79,32 @@ func FactsEnv(f *Facts) map[string]any {
 		"linked_issues_from": linkedFrom(pr),
 		"checks":             checks,
 		"reviews":            reviews,
+		"body":               pr.Body,
+		"co_authors":         anyList(pr.CoAuthors),
+		"approvers":          anyList(f.Approvers(pr)),
 	}
 	return gh
+}
+
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// Approvers are the people whose latest review approves pr's head: with write access, not
+// its author nor someone who wrote commits of it, not an app nor an agent.
+func (f *Facts) Approvers(pr *PullRequest) []string {
+	var out []string
+	for _, r := range LatestReviews(pr.Reviews) {
+		if r.State == ReviewApproved && r.CanPush && !r.IsBot && r.CommitSHA == pr.HeadSHA && pr.HeadSHA != "" &&
+			!SameIdentity(r.Author, pr.Author) && !f.Contributed(pr, r.Author) && !f.IsAgent(r.Author) {
+			out = append(out, r.Author)
+		}
+	}
+	return out
 }
 
 // ContextInt reads a number of the context as JSON gives it back (a float64) or as the

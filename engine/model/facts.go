@@ -151,6 +151,12 @@ type PullRequest struct {
 	// (GitHub's web-flow left out): people who wrote the change, who do not approve it
 	// (Facts.Contributed).
 	Contributors []string
+	// CoAuthors are the authors of its commits other than its author, as git's
+	// Co-authored-by trailer names them ("Name <email>"), oldest first.
+	CoAuthors []string
+	// Body is its description as its author wrote it: text of the pull request, for
+	// templates (a merge's commit message), never live Markdown nor a command.
+	Body string
 }
 
 // CommandResult is what running a `command` check's command gave.

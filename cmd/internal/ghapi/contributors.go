@@ -1,7 +1,9 @@
 package ghapi
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/shurcooL/githubv4"
@@ -35,7 +37,9 @@ type signatureNode struct {
 }
 
 type gitActorNode struct {
-	User *struct{ Login string }
+	Name  string
+	Email string
+	User  *struct{ Login string }
 }
 
 type contributorsPage inRepo[struct {
@@ -83,6 +87,28 @@ func contributors(conn contributorsConn) []string {
 				seen[k] = true
 				out = append(out, a.User.Login)
 			}
+		}
+	}
+	return out
+}
+
+// coAuthors are the authors of conn's commits other than author (the pull request's),
+// as git's Co-authored-by trailer names them ("Name <email>"), each once, oldest first;
+// GitHub's "Update branch" merges and authors without an e-mail address left out.
+func coAuthors(conn contributorsConn, author string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range conn.Nodes {
+		a := n.Commit.Author
+		if a == nil || a.Email == "" || updateMerge(n.Commit.Parents.TotalCount, n.Commit.Committer, n.Commit.Signature != nil && n.Commit.Signature.IsValid && n.Commit.Signature.WasSignedByGitHub) {
+			continue
+		}
+		if a.User != nil && strings.EqualFold(a.User.Login, author) {
+			continue
+		}
+		if k := strings.ToLower(a.Email); !seen[k] {
+			seen[k] = true
+			out = append(out, fmt.Sprintf("%s <%s>", cmp.Or(a.Name, a.Email), a.Email))
 		}
 	}
 	return out

@@ -64,7 +64,8 @@ func (c *Client) Perform(ctx context.Context, e model.Effect) model.Outcome {
 // merge merges the pull request at exactly e.SHA, then deletes its head branch if asked.
 // https://docs.github.com/en/rest/pulls/pulls#merge-a-pull-request
 func (c *Client) merge(ctx context.Context, e model.Effect) error {
-	_, _, err := c.rest.PullRequests.Merge(ctx, c.Owner, c.Repo, e.Number, "", &github.PullRequestOptions{SHA: e.SHA, MergeMethod: e.Method})
+	// GitHub keeps its own title or message for an empty one.
+	_, _, err := c.rest.PullRequests.Merge(ctx, c.Owner, c.Repo, e.Number, e.Body, &github.PullRequestOptions{SHA: e.SHA, MergeMethod: e.Method, CommitTitle: e.Title})
 	if err != nil {
 		return fmt.Errorf("merging %s/%s#%d at %s: %w", c.Owner, c.Repo, e.Number, e.SHA, err)
 	}

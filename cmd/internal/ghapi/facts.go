@@ -388,6 +388,8 @@ func pullRequest(pr *prFields, repo string) *model.PullRequest {
 	}
 	out.CreatedAt = pr.CreatedAt.Time
 	out.Contributors = contributors(pr.Contributors)
+	out.CoAuthors = coAuthors(pr.Contributors, out.Author)
+	out.Body = pr.Body
 	if pr.ClosingIssuesReferences != nil {
 		for _, n := range pr.ClosingIssuesReferences.Nodes {
 			// An issue of another repository ("Fixes other/repo#3") is not this one's #3.

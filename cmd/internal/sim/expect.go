@@ -33,6 +33,9 @@ func (s *simulation) check(e *expectation) (failed int) {
 			continue
 		}
 		s.checkSubject(report, n, x, pr.Merged, pr.State == "closed", pr.Labels)
+		if x.MergeCommit != nil {
+			report(pr.MergeCommit == *x.MergeCommit, fmt.Sprintf("#%d merge commit", n), fmt.Sprintf("%q", *x.MergeCommit), fmt.Sprintf("%q", pr.MergeCommit))
+		}
 		s.checkStatuses(report, n, x)
 	}
 	for _, n := range sortedInts(e.Issues) {

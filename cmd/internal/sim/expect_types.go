@@ -42,10 +42,12 @@ type stateBranchExpect struct {
 }
 
 type subjectExpect struct {
-	Merged   *bool     `yaml:"merged"`
-	Closed   *bool     `yaml:"closed"`
-	Labels   *[]string `yaml:"labels"`
-	Comments *int      `yaml:"comments"`
+	Merged *bool `yaml:"merged"`
+	// MergeCommit is the whole message of the commit the pull request's merge made.
+	MergeCommit *string   `yaml:"merge_commit"`
+	Closed      *bool     `yaml:"closed"`
+	Labels      *[]string `yaml:"labels"`
+	Comments    *int      `yaml:"comments"`
 	// CommentsAtMost bounds the action's state comments on the subject.
 	CommentsAtMost  *int     `yaml:"comments_at_most"`
 	CommentContains []string `yaml:"comment_contains"`

@@ -16,7 +16,7 @@ var (
 	// actionConfigKeys are the keys of each action's config; configRequired says which
 	// actions cannot do without one.
 	actionConfigKeys = map[string][]string{
-		lang.ActionMergePR:          {"method", "delete_branch", "pr_number", "when_behind"},
+		lang.ActionMergePR:          {"method", "delete_branch", "pr_number", "when_behind", "commit_title", "commit_message"},
 		lang.ActionUpdateBranch:     {},
 		lang.ActionAddLabel:         {"label", "labels"},
 		lang.ActionRemoveLabel:      {"label", "labels"},

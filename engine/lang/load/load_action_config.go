@@ -72,6 +72,12 @@ func (sl actionLoader) mergeConfig(f map[string]entry, out *lang.ActionConfig) {
 			out.WhenBehind = w
 		}
 	}
+	if e, ok := f["commit_title"]; ok {
+		out.CommitTitle = sl.template(e)
+	}
+	if e, ok := f["commit_message"]; ok {
+		out.CommitMessage = sl.template(e)
+	}
 }
 
 // labelConfig fills out from the config keys f of an add_label or remove_label action,

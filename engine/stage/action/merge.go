@@ -44,6 +44,9 @@ func planMerge(c stage.Context, run *model.Run, s *lang.Stage, eff *model.Effect
 	// Merge exactly the head the gates hold on: if it moves before GitHub merges,
 	// GitHub refuses (409).
 	eff.SHA, eff.Method = pr.HeadSHA, s.Config.Method
+	if why := commitText(c, s, eff); why != "" {
+		return fail(run, s, why), true
+	}
 	if s.Config.DeleteBranch {
 		if why := keepHeadBranch(c.Facts()); why != "" {
 			c.Logf("run %s: %s: the head branch %q is kept after the merge: %s", run.ID, s.ID, pr.HeadRef, why)

@@ -24,6 +24,8 @@ type PRView struct {
 	BranchDeleted bool // the head branch was deleted
 	// Requested are the requested reviewers, sorted; teams as "team:<slug>".
 	Requested []string
+	// MergeCommit is the message of the commit its merge made; "" unless merged.
+	MergeCommit string
 }
 
 // IssueView is an issue as tests and scenarios assert on it.
@@ -61,8 +63,16 @@ func (s *Views) PR(repoName string, number int) PRView {
 		MergedBy: pr.MergedBy, Title: pr.Title, Labels: sortedCopy(pr.Labels), HeadSHA: pr.HeadSHA,
 		Head: pr.Head, Base: pr.Base, Draft: pr.Draft, Mergeable: world.MergeableNow(pr),
 		BranchDeleted: pr.BranchDeleted, HeadRepo: pr.HeadRepository().FullName(),
-		Requested: sortedCopy(pr.Requested),
+		Requested: sortedCopy(pr.Requested), MergeCommit: mergeCommit(pr),
 	}
+}
+
+// mergeCommit is the message of the commit pr's merge made, "" when there is none.
+func mergeCommit(pr *world.Issue) string {
+	if c := pr.Repo.Commits[pr.MergeCommitSHA]; pr.Merged && c != nil {
+		return c.Message
+	}
+	return ""
 }
 
 // IssueView returns issue (or pull request) number of repo; it panics when there is none.

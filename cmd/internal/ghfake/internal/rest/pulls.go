@@ -60,10 +60,7 @@ func pullsMerge(s *Env, c *restCtx) (int, any) {
 	s.RecordMerge(c.repo, pr)
 	now := s.Clock()
 	base := s.EnsureBranch(c.repo, pr.Base)
-	title := in.CommitTitle
-	if title == "" {
-		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
-	}
+	message := mergeMessage(pr, in.MergeMethod, in.CommitTitle, in.CommitMessage)
 	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
 	files, _ := world.MergedFiles(pr) // a conflict was refused above
 	base.Files = files
@@ -79,13 +76,32 @@ func pullsMerge(s *Env, c *restCtx) (int, any) {
 	if in.MergeMethod == "squash" {
 		author = pr.Author
 	}
-	mc := s.NewCommit(c.repo, title, parents, base.Files, "merge", c.repo.FullName(), pr.Number, pr.HeadSHA, in.MergeMethod).Authored(author, true)
+	mc := s.NewCommit(c.repo, message, parents, base.Files, "merge", c.repo.FullName(), pr.Number, pr.HeadSHA, in.MergeMethod).Authored(author, true)
 	c.repo.LogPush(base.Name, base.Head, mc.SHA, c.login)
 	base.Head = mc.SHA
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now
 	pr.MergedBy, pr.MergeMethod, pr.MergeCommitSHA = c.login, in.MergeMethod, mc.SHA
 	s.CloseLinkedIssues(pr, now)
 	return http.StatusOK, shapes.Obj{"sha": mc.SHA, "merged": true, "message": "Pull Request successfully merged"}
+}
+
+// mergeMessage is the message of the commit a merge makes: the title and message asked for,
+// or GitHub's defaults — "Merge pull request #N from owner/branch" and the pull request's
+// title for a merge commit, the title with " (#N)" for a squash.
+func mergeMessage(pr *world.Issue, method, title, message string) string {
+	if title == "" {
+		title = fmt.Sprintf("Merge pull request #%d from %s/%s", pr.Number, pr.HeadRepository().Owner, pr.Head)
+		if method == "squash" {
+			title = fmt.Sprintf("%s (#%d)", pr.Title, pr.Number)
+		}
+	}
+	if message == "" && method == "merge" {
+		message = pr.Title
+	}
+	if message == "" {
+		return title
+	}
+	return title + "\n\n" + message
 }
 
 // pullsListReviews: https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request

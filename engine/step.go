@@ -149,9 +149,12 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 const TargetCancelled = "cancelled"
 
 func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Time, in model.Input) *eval {
-	if facts != nil && cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors {
+	if facts != nil && (cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors || !facts.Now.Equal(now)) {
 		f := *facts // the caller's facts are not changed
-		f.ContributorsApprove = cfg.Settings.AllowContributors
+		if cfg != nil {
+			f.ContributorsApprove = cfg.Settings.AllowContributors
+		}
+		f.Now = now
 		facts = &f
 	}
 	facts = people.MarkAgents(cfg, facts) // agents are not people

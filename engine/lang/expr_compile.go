@@ -176,7 +176,8 @@ func build(code string, config *conf.Config) (program, *fault) {
 // (compileEnv, nullPatch), set up as expr.Compile sets them up.
 func newCompileConfig() *conf.Config {
 	config := conf.CreateNew()
-	for _, op := range []expr.Option{expr.Env(compileEnv), expr.Patch(nullPatch{})} {
+	// The builtin now() reads the machine's clock; the language's reads the event's (runEnv).
+	for _, op := range []expr.Option{expr.Env(compileEnv), expr.Patch(nullPatch{}), expr.DisableBuiltin("now")} {
 		op(config)
 	}
 	for name := range config.Disabled {

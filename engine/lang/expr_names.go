@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
@@ -19,6 +20,14 @@ var ExprRoots = []string{"branches", "context", "github", "outputs", "run", "sha
 // `name(value)`), sorted. Each is a pure function of its argument and the Env.
 var ExprFilters = []string{"agent_for_branch", "has_label", "linked_issue"}
 
+// ClockKey is where an Env, or its "github" root, holds the time of the event being
+// evaluated (a time.Time), which now() gives. It is no name an expression can write.
+const ClockKey = "$clock"
+
+// exprFunctions are the functions of the language besides expr-lang's builtins and the
+// filters: now() replaces the builtin that reads the machine's clock.
+var exprFunctions = []string{"now"}
+
 // compileEnv types the roots for the compiler: mappings (and "branches" a list) whose
 // members are only known at run time.
 var compileEnv = func() map[string]any {
@@ -31,6 +40,8 @@ var compileEnv = func() map[string]any {
 	for _, f := range ExprFilters {
 		env[f] = filter
 	}
+	var clock func() time.Time
+	env["now"] = clock
 	return env
 }()
 
@@ -61,7 +72,7 @@ func checkNames(text string, tree *parser.Tree) *nameError {
 	var errs []*nameError
 	for _, c := range calls {
 		id, ok := c.Callee.(*ast.IdentifierNode)
-		if !ok || slices.Contains(ExprFilters, id.Value) || declared[id.Value] {
+		if !ok || slices.Contains(ExprFilters, id.Value) || slices.Contains(exprFunctions, id.Value) || declared[id.Value] {
 			continue
 		}
 		word := "function"
@@ -179,7 +190,23 @@ func runEnv(env Env) map[string]any {
 	out["linked_issue"] = func(n any) any { return linkedIssue(env, n) }
 	out["agent_for_branch"] = func(b any) any { return agentForBranch(env, b) }
 	out["has_label"] = func(name any) any { return hasLabelEnv(env, name) }
+	out["now"] = func() time.Time { return clockOf(env) }
 	return out
+}
+
+// clockOf is the time of the event env is evaluated for. Where no event's time is known,
+// now() fails the expression rather than read the machine's clock: a merge window that
+// depended on where the action runs would hold on one machine and not another.
+func clockOf(env Env) time.Time {
+	if t, ok := env[ClockKey].(time.Time); ok {
+		return t
+	}
+	if gh, ok := env["github"].(map[string]any); ok {
+		if t, ok := gh[ClockKey].(time.Time); ok {
+			return t
+		}
+	}
+	panic("now() has no event time here")
 }
 
 // hasLabelEnv is the filter `name | has_label`: whether the pull request env describes

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // FactsEnv returns the "github" root of an expression's Env, built from facts:
@@ -33,6 +35,9 @@ func FactsEnv(f *Facts) map[string]any {
 	gh["repo"] = f.Repo
 	gh["default_branch"] = f.DefaultBranch
 	gh["viewer"] = f.Viewer
+	if !f.Now.IsZero() {
+		gh[lang.ClockKey] = f.Now
+	}
 	if f.Issue != nil {
 		gh["issue"] = IssueEnv(f.Issue)
 	}

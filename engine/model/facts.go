@@ -43,6 +43,9 @@ type Facts struct {
 	// ContributorsApprove is settings.approvals.allow_contributors, which the engine sets:
 	// the authors and committers of a pull request's commits may approve it.
 	ContributorsApprove bool
+	// Now is the time of the event being evaluated, which the engine sets: what an
+	// expression's now() gives, never the machine's clock.
+	Now time.Time
 	// Others are the pull requests of multi-PR runs that live in other repositories, keyed
 	// by PRRef.Key ("owner/name#n", lower case), read in the same query.
 	Others map[string]*PullRequest

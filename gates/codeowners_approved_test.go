@@ -80,5 +80,5 @@ func TestCodeOwnersListsFewFiles(t *testing.T) {
 
 func TestCodeOwnersTeams(t *testing.T) {
 	pr := facts(owners(ownersFile+"*.md @acme/docs\n", "src/auth/a.go", "src/auth/b.go", "README.md", "main.go")).PR
-	assert.Equal(t, []string{"acme/security", "acme/docs"}, CodeOwnersTeams(pr))
+	assert.Equal(t, []string{"acme/security", "acme/docs"}, model.CodeOwnersTeams(pr))
 }

@@ -92,6 +92,9 @@ func (r *Rules) Allowed(run *model.Run, stage *lang.Stage, login string, canPush
 	if !canPush && !r.Facts.People.Has(login, "write") {
 		return false
 	}
+	if stage.From == lang.FromCodeOwners {
+		return r.ownsAChangedFile(run, login)
+	}
 	if stage.From != "" {
 		return r.Facts.InGroup(r.Cfg.Group(stage.From), login)
 	}

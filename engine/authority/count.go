@@ -34,6 +34,9 @@ func (r *Rules) HumanCount(run *model.Run, stage *lang.Stage, sr *model.StageRun
 	switch stage.WaitFor {
 	case lang.WaitApproval:
 		notes = r.countApprovals(run, stage, sr, add)
+		if stage.From == lang.FromCodeOwners {
+			return r.codeOwnersCount(run, who, notes)
+		}
 	case lang.WaitComment:
 		notes = r.countComments(run, stage, sr, add)
 	case lang.WaitLabel:
@@ -145,6 +148,9 @@ func (r *Rules) countComments(run *model.Run, stage *lang.Stage, sr *model.Stage
 
 // WhoCan says who can give what the stage waits for.
 func (r *Rules) WhoCan(stage *lang.Stage) string {
+	if stage.From == lang.FromCodeOwners {
+		return r.codeOwnersWho()
+	}
 	if (stage.WaitFor == lang.WaitLabel || stage.WaitFor == lang.WaitDismiss) && stage.From == "" {
 		return "someone with write access"
 	}

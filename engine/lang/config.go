@@ -298,6 +298,10 @@ type Stage struct {
 	OnFailure string // "" = keep the stage and retry on the next event
 }
 
+// FromCodeOwners is the `from:` of a human stage that waits for the code owners of the
+// changed files instead of a group; no group may take the name.
+const FromCodeOwners = "codeowners"
+
 // ActionConfig holds the config of an action stage; which fields apply depends on the action.
 type ActionConfig struct {
 	Method       string // merge_pr: merge | squash | rebase (default merge)

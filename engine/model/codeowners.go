@@ -1,8 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -146,4 +148,98 @@ func globMatch(pat, name []string) bool {
 		pat, name = pat[1:], name[1:]
 	}
 	return len(name) == 0
+}
+
+// OwnedFile is a changed file CODEOWNERS gives owners, with them.
+type OwnedFile struct {
+	File   string
+	Owners []string
+}
+
+// Owned pairs each of files that c gives owners with them, in files' order.
+func (c *CodeOwners) Owned(files []string) []OwnedFile {
+	var out []OwnedFile
+	for _, f := range files {
+		if o := c.OwnersOf(f); len(o) > 0 {
+			out = append(out, OwnedFile{File: f, Owners: o})
+		}
+	}
+	return out
+}
+
+// CodeOwnersUnknown says why what CODEOWNERS decides about pr cannot be known whole, and
+// who can fix it; "" when it can: CODEOWNERS read, present, whole and without a line GitHub
+// skips, and every changed file listed.
+func CodeOwnersUnknown(pr *PullRequest) (why, who string) {
+	co := pr.CodeOwners
+	switch {
+	case co == nil:
+		return "CODEOWNERS was not read", "a maintainer"
+	case co.Path == "":
+		return "there is no CODEOWNERS on the default branch (.github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS)", "a maintainer (add CODEOWNERS)"
+	case co.Truncated:
+		return co.Path + " is too large to read whole", "a maintainer (shorten " + co.Path + ")"
+	case len(co.Errors) > 0:
+		return co.Path + " has lines GitHub skips: " + strings.Join(co.Errors, "; "), "a maintainer (fix " + co.Path + ")"
+	case !pr.FilesRead:
+		return "the changed files were not read", "a maintainer"
+	case pr.FilesTruncated:
+		return "the pull request changes more files than GitHub lists", "a maintainer (split the pull request)"
+	}
+	return "", ""
+}
+
+// IsOwner says whether login is owner: the login itself, or a member of the team as read
+// from GitHub (TeamMembers). err names a team whose members were not read. An e-mail
+// address is no one the action can see.
+func (f *Facts) IsOwner(owner, login string) (ok bool, err string) {
+	name, isUser := strings.CutPrefix(owner, "@")
+	switch {
+	case !isUser:
+		return false, ""
+	case !strings.Contains(name, "/"):
+		return strings.EqualFold(name, login), ""
+	}
+	members, read := f.TeamMembers[strings.ToLower(name)]
+	if !read {
+		return false, fmt.Sprintf("the members of team %s were not read", owner)
+	}
+	for _, m := range members {
+		if strings.EqualFold(m, login) {
+			return true, ""
+		}
+	}
+	return false, ""
+}
+
+// OwnedBy says whether one of logins is one of owners; when none is, err names a team of
+// owners whose members were not read (then one might be).
+func (f *Facts) OwnedBy(owners, logins []string) (ok bool, err string) {
+	for _, o := range owners {
+		for _, l := range logins {
+			yes, e := f.IsOwner(o, l)
+			if yes {
+				return true, ""
+			}
+			err = cmp.Or(err, e)
+		}
+	}
+	return false, err
+}
+
+// CodeOwnersTeams are the teams ("org/slug") that own a changed file of pr, whose members
+// what reads CODEOWNERS needs.
+func CodeOwnersTeams(pr *PullRequest) []string {
+	if pr == nil || pr.CodeOwners == nil {
+		return nil
+	}
+	var teams []string
+	for _, of := range pr.CodeOwners.Owned(pr.Files) {
+		for _, o := range of.Owners {
+			if t, ok := strings.CutPrefix(o, "@"); ok && strings.Contains(t, "/") && !slices.Contains(teams, t) {
+				teams = append(teams, t)
+			}
+		}
+	}
+	return teams
 }

@@ -51,11 +51,13 @@ func (d *doctor) checkCodeOwners(ctx context.Context) {
 	}
 }
 
-// usesCodeOwners says whether a gate of cfg names codeowners_approved.
+// usesCodeOwners says whether a gate of cfg names codeowners_approved or a human stage
+// waits `from: codeowners`.
 func usesCodeOwners(cfg *lang.Config) bool {
 	found := false
 	for _, p := range cfg.Pipelines {
 		walkStages(p.Stages, func(s *lang.Stage) {
+			found = found || s.From == lang.FromCodeOwners
 			for _, c := range s.Conditions {
 				found = found || c.BuiltinCheck() == gates.CodeOwnersApprovedName
 			}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/engine/lang"
-	"github.com/org/pipeline-action/gates"
 )
 
 // extraFacts is extraFactsWarn without a warning for the job log.
@@ -22,7 +21,7 @@ func extraFacts(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *
 // REST call); for deployment, the head's deployments (one GraphQL query); for file_exists, whether the head holds its paths (one GraphQL query, and one
 // more for patterns with wildcards in directories, which read a tree in depth: when that
 // one fails, warn says why and those patterns stay unread, so that only their checks fail
-// closed); for codeowners_approved, CODEOWNERS, the changed files and the teams owning them
+// closed); for codeowners_approved and human stages `from: codeowners`, CODEOWNERS, the changed files and the teams owning them
 // (readCodeOwners); for command, the commands' results, run in workspace. Facts
 // of a pull request that is not open are left as they are.
 func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config, f *model.Facts, workspace string, warn func(string, ...any)) error {
@@ -44,7 +43,7 @@ func extraFactsWarn(ctx context.Context, client *ghapi.Client, cfg *lang.Config,
 		}
 		f.PR.Deployments = ds
 	}
-	if usesCheck(cfg, gates.CodeOwnersApprovedName) {
+	if usesCodeOwners(cfg) {
 		if err := readCodeOwners(ctx, client, f, warn); err != nil {
 			return err
 		}

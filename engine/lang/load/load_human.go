@@ -28,6 +28,14 @@ func (sl *stageLoader) human(n *yaml.Node, f map[string]entry, s *lang.Stage, wh
 			s.Count = c
 		}
 	}
+	if e, ok := f["from"]; ok && s.From == lang.FromCodeOwners {
+		switch _, counted := f["count"]; {
+		case s.WaitFor != "" && s.WaitFor != lang.WaitApproval:
+			sl.errorf(e.val, kindValue, "`from: %s` waits for approvals (\"wait_for: %s\"), not %q", lang.FromCodeOwners, lang.WaitApproval, s.WaitFor)
+		case counted:
+			sl.errorf(f["count"].key, kindKey, "%q does not apply with `from: %s`: it waits for an approval by a code owner of each owned file", "count", lang.FromCodeOwners)
+		}
+	}
 	if e, ok := f["auto_assign"]; ok {
 		s.AutoAssign, _ = sl.boolean(e)
 	}

@@ -114,6 +114,10 @@ func (l *loader) groups(e entry) {
 		if !l.name(ge.key, "group") || !l.define(l.groupNames, "group", ge.key) {
 			continue
 		}
+		if ge.key.Value == lang.FromCodeOwners {
+			l.errorf(ge.key, kindValue, "%q is not a group's name: `from: %s` names the code owners of the changed files", ge.key.Value, lang.FromCodeOwners)
+			continue
+		}
 		if g := l.group(ge); g != nil {
 			l.cfg.Groups = append(l.cfg.Groups, g)
 		}

@@ -2,6 +2,7 @@ package human
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,7 @@ func Key(run *model.Run, stage *lang.Stage, attempt int, suffix string) string {
 
 // groupMentions is "@user @org/team" for the stage's group (the author left out), or "".
 func groupMentions(c stage.Context, stage *lang.Stage) string {
-	g := c.Authority().Cfg.Group(stage.From)
+	g := groupOf(c, stage)
 	if g == nil {
 		return ""
 	}
@@ -45,7 +46,7 @@ func groupMentions(c stage.Context, stage *lang.Stage) string {
 // author and the action itself, and its teams that belong to the repository's owner
 // (GitHub requests reviews only from teams of the repository's organization), by slug.
 func reviewersOf(c stage.Context, stage *lang.Stage) (users, teams []string) {
-	g := c.Authority().Cfg.Group(stage.From)
+	g := groupOf(c, stage)
 	if g == nil {
 		return nil, nil
 	}
@@ -63,10 +64,40 @@ func reviewersOf(c stage.Context, stage *lang.Stage) (users, teams []string) {
 	return users, teams
 }
 
+// groupOf is the group the stage's `from` names; for `from: codeowners`, the owners of the
+// files the pull request changes (logins and teams; e-mail addresses are no one to ask).
+func groupOf(c stage.Context, stage *lang.Stage) *lang.Group {
+	pr := c.Facts().PR
+	if stage.From != lang.FromCodeOwners {
+		return c.Authority().Cfg.Group(stage.From)
+	}
+	if pr == nil || pr.CodeOwners == nil {
+		return nil
+	}
+	g := &lang.Group{Name: lang.FromCodeOwners}
+	for _, of := range pr.CodeOwners.Owned(pr.Files) {
+		for _, o := range of.Owners {
+			name, ok := strings.CutPrefix(o, "@")
+			switch {
+			case !ok:
+			case strings.Contains(name, "/") && !slices.Contains(g.Teams, name):
+				g.Teams = append(g.Teams, name)
+			case !strings.Contains(name, "/") && !slices.Contains(g.Users, name):
+				g.Users = append(g.Users, name)
+			}
+		}
+	}
+	return g
+}
+
 // waitsFor says what the stage waits for, with count n (0: the stage's count).
 func waitsFor(stage *lang.Stage, n int) string {
 	if n == 0 {
 		n = max(stage.Count, 1)
+	}
+	switch {
+	case stage.WaitFor == lang.WaitApproval && stage.From == lang.FromCodeOwners:
+		return "an approval on the current head by a code owner of each owned file"
 	}
 	switch stage.WaitFor {
 	case lang.WaitApproval:

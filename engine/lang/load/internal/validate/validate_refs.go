@@ -22,7 +22,7 @@ func checkAgents(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	}
 	// where says where the reference is written; it is worked out only for a message
 	check := func(pos lang.Pos, name string, where func() string) {
-		if name != "" && !defined[name] && !f.full() {
+		if name != "" && !defined[name] && name != lang.FromCodeOwners && !f.full() {
 			f.errorf(pos, KindRef, "%s", UnknownName("agent", name, where(), "agents", known))
 		}
 	}
@@ -52,7 +52,7 @@ func checkGroups(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	}
 	// where says where the reference is written; it is worked out only for a message
 	check := func(pos lang.Pos, name string, where func() string) {
-		if name != "" && !defined[name] && !f.full() {
+		if name != "" && !defined[name] && name != lang.FromCodeOwners && !f.full() {
 			f.errorf(pos, KindRef, "%s", UnknownName("group", name, where(), "groups", known))
 		}
 	}

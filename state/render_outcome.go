@@ -18,6 +18,13 @@ var terminals = map[string]bool{lang.TargetFail: true, lang.TargetEscalate: true
 // that routed the run through its on_fail on purpose (↪️ → `maintainer`).
 func stageOutcome(p *lang.Pipeline, run *model.Run, id string, sr *model.StageRun) string {
 	left := sr.Status == model.StageSucceeded || sr.Status == model.StageFailed
+	if unfinished(sr.Status) && id != run.Stage {
+		// The run went elsewhere before the stage finished (the merge guard took it back, a
+		// command moved it): it is not waiting there any more.
+		if to := lastExit(run, id); to != "" && !terminals[to] {
+			return "↩️ left → " + code(to)
+		}
+	}
 	if !left {
 		return stageStatus(sr)
 	}
@@ -32,6 +39,11 @@ func stageOutcome(p *lang.Pipeline, run *model.Run, id string, sr *model.StageRu
 		return "↪️ on_fail → " + code(to)
 	}
 	return stageStatus(sr)
+}
+
+// unfinished says the stage was entered and has not ended.
+func unfinished(st model.StageStatus) bool {
+	return st == model.StageWaiting || st == model.StageActing || st == model.StageRetrying
 }
 
 // lastExit is where run went the last time it left stage id, as its history tells; "" when

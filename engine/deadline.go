@@ -6,6 +6,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/clockpoll"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/httppoll"
 	"github.com/org/pipeline-action/engine/lang"
@@ -30,13 +31,17 @@ type deadlineHandler func(e *eval, p *lang.Pipeline, run *model.Run, stage *lang
 // deadlineHandlers act on the deadlines any stage may have, by kind, and a stage type
 // handles those of its own (its deadline).
 var (
-	deadlineArmers   = []deadlineArmer{core.ArmTimeout, httppoll.Arm}
+	deadlineArmers   = []deadlineArmer{core.ArmTimeout, httppoll.Arm, clockpoll.Arm}
 	deadlineHandlers = map[string]deadlineHandler{
 		model.DeadlineTimeout:      (*eval).timedOut,
 		model.DeadlineMergeability: (*eval).MergeabilityDue,
 		model.DeadlineFollow:       (*eval).FollowDue,
 		// A rate limit ended: the stage is evaluated as usual, which tries its effect again.
 		model.DeadlineRetry: func(*eval, *lang.Pipeline, *model.Run, *lang.Stage, model.Deadline) bool { return false },
+		clockpoll.Kind: func(e *eval, _ *lang.Pipeline, run *model.Run, stage *lang.Stage, _ model.Deadline) bool {
+			clockpoll.Arm(stage, run.Stages[stage.ID], e.Now) // the next edge; the gate is evaluated as usual
+			return false
+		},
 		httppoll.Kind: func(e *eval, _ *lang.Pipeline, run *model.Run, stage *lang.Stage, _ model.Deadline) bool {
 			httppoll.Arm(stage, run.Stages[stage.ID], e.Now) // the next poll; the gate is evaluated as usual
 			return false

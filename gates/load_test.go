@@ -14,7 +14,7 @@ import (
 func TestDefaultRegistry(t *testing.T) {
 	r := Default()
 	assert.Equal(t, []string{"branch_up_to_date", "ci_status", "codeowners_approved", "command", "deployment", "expr", "file_exists", "http", "human_approved",
-		"label_present", "no_changes_requested", "pr_approvals_met"}, r.Names())
+		"label_present", "no_changes_requested", "pr_approvals_met", "schedule"}, r.Names())
 	for _, name := range r.Names() {
 		g, ok := r.Lookup(name)
 		assert.True(t, ok, name)

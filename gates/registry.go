@@ -38,6 +38,7 @@ func Default() engine.GateRegistry {
 		"deployment":           Deployment{},
 		"http":                 HTTP{},
 		CodeOwnersApprovedName: CodeOwnersApproved{},
+		ScheduleName:           Schedule{},
 	})
 }
 

@@ -23,6 +23,8 @@ type Params struct {
 	errs  []*Error
 	// compiler compiles Expr and Template (nil: each afresh)
 	compiler *Compiler
+	// subs are the mappings Sub gave, by key: their errors and unknown keys are p's.
+	subs map[string]*Params
 }
 
 // NewParams builds Params over key/value nodes; the loader calls it.
@@ -122,6 +124,31 @@ func (p *Params) Strings(key string) []string {
 	return out
 }
 
+// Sub returns key's mapping as Params of its own, nil when it is absent or not a mapping
+// (which it records). What its getters record, and the keys none asks for, are p's, named
+// "key.sub".
+func (p *Params) Sub(key string) *Params {
+	n, ok := p.get(key)
+	if !ok {
+		return nil
+	}
+	p.used[key] = true
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%q of check %q must be a mapping", key, p.Check)
+		return nil
+	}
+	keys, kpos := map[string]*yaml.Node{}, map[string]Pos{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		keys[n.Content[i].Value], kpos[n.Content[i].Value] = n.Content[i+1], p.pos(n.Content[i])
+	}
+	c := &Params{Check: p.Check, Pos: p.pos(n), file: p.file, keys: keys, kpos: kpos, used: map[string]bool{}, compiler: p.compiler}
+	if p.subs == nil {
+		p.subs = map[string]*Params{}
+	}
+	p.subs[key] = c
+	return c
+}
+
 // get looks key up, remembering that the gate knows it.
 func (p *Params) get(key string) (*yaml.Node, bool) {
 	if p.asked == nil {
@@ -139,6 +166,11 @@ func (p *Params) Known() []string {
 	for k := range p.asked {
 		out = append(out, k)
 	}
+	for key, c := range p.subs {
+		for _, k := range c.Known() {
+			out = append(out, key+"."+k)
+		}
+	}
 	sort.Strings(out)
 	return out
 }
@@ -151,15 +183,40 @@ func (p *Params) Unused() []string {
 			out = append(out, k)
 		}
 	}
+	for key, c := range p.subs {
+		for _, k := range c.Unused() {
+			out = append(out, key+"."+k)
+		}
+	}
 	sort.Strings(out)
 	return out
 }
 
-// KeyPos returns the position of key in the condition.
-func (p *Params) KeyPos(key string) Pos { return p.kpos[key] }
+// KeyPos returns the position of key in the condition ("key.sub" for a key of a Sub).
+func (p *Params) KeyPos(key string) Pos {
+	if k, rest, ok := strings.Cut(key, "."); ok && p.subs[k] != nil {
+		return p.subs[k].KeyPos(rest)
+	}
+	return p.kpos[key]
+}
 
 // Errors returns what the getters recorded.
-func (p *Params) Errors() []*Error { return p.errs }
+func (p *Params) Errors() []*Error {
+	out := append([]*Error(nil), p.errs...)
+	for _, k := range sortedKeys(p.subs) {
+		out = append(out, p.subs[k].Errors()...)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]*Params) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // MaxListed is how many names a message lists: "a", "b", … and 7 more.
 const MaxListed = 50

@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -72,4 +73,11 @@ func NamesOf(group []lang.Condition) []string {
 		out[i] = c.Check
 	}
 	return out
+}
+
+// Clocked is a check whose result changes with time alone (a merge window): NextChange is
+// the first time after now when it may change, zero when it never will. The engine arms a
+// deadline there, so the sweep looks again without waiting for an event.
+type Clocked interface {
+	NextChange(now time.Time) time.Time
 }

@@ -35,8 +35,16 @@ func gatesConfig(n int, last string) *lang.Config {
 
 // benchWaitingAtGate measures an event that changes nothing on a run waiting at gate
 // `at` of a pipeline of 100 gates: the gates before it passed.
-func benchWaitingAtGate(b *testing.B, at int) {
-	cfg := gatesConfig(100, "done")
+func benchWaitingAtGate(b *testing.B, at int) { benchWaitingAtGateOf(b, at, 100) }
+
+// BenchmarkStepWaitingAtGate1Of10 and BenchmarkStepWaitingAtGate1Of1000 measure an event
+// on a run waiting at the first gate of 10 and of 1,000: the cost should not grow with the
+// pipeline.
+func BenchmarkStepWaitingAtGate1Of10(b *testing.B)   { benchWaitingAtGateOf(b, 1, 10) }
+func BenchmarkStepWaitingAtGate1Of1000(b *testing.B) { benchWaitingAtGateOf(b, 1, 1000) }
+
+func benchWaitingAtGateOf(b *testing.B, at, n int) {
+	cfg := gatesConfig(n, "done")
 	labels := []string{"ok"}
 	if at == 1 {
 		labels = nil

@@ -164,7 +164,7 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	assert.Equal(t, model.RunCompleted, res2.State.Runs[0].Status)
 
 	label := &lang.Stage{ID: "h", Type: lang.StageHuman, WaitFor: lang.WaitLabel, WaitLabel: "qa-ok", Count: 1, OnComplete: lang.TargetComplete}
-	cfg.Pipelines[0].Stages = []*lang.Stage{label}
+	cfg.Pipelines[0] = &lang.Pipeline{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{label}} // a loaded pipeline does not change: a new one
 	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, humanFacts(), t0)
 	assert.Equal(t, model.RunWaiting, res.State.Runs[0].Status)
 	// Without `from`, who added the label must have write access and not be the author.
@@ -183,7 +183,7 @@ func TestHumanStageCommentLabelDismiss(t *testing.T) {
 	}
 
 	dismiss := &lang.Stage{ID: "h", Type: lang.StageHuman, WaitFor: lang.WaitDismiss, Count: 1, OnComplete: lang.TargetComplete}
-	cfg.Pipelines[0].Stages = []*lang.Stage{dismiss}
+	cfg.Pipelines[0] = &lang.Pipeline{Name: "p", Trigger: lang.Trigger{Event: "pull_request.opened"}, Stages: []*lang.Stage{dismiss}} // a loaded pipeline does not change: a new one
 	fd := humanFacts()
 	fd.PR.Reviews = []model.Review{{Author: "alice", State: model.ReviewChangesRequested}}
 	res = Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, fd, t0)

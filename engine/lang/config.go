@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -124,6 +125,19 @@ type Pipeline struct {
 	// StageRefs are the stages its expressions and templates name (`stages.<id>`), where
 	// they are written: the loader checks that each is a stage or branch of the pipeline.
 	StageRefs []StageRef
+
+	memo sync.Map // Memo's values, by key
+}
+
+// Memo returns the value build makes of the pipeline for key, building it once per loaded
+// pipeline, however many evaluations read it: a pipeline does not change once loaded. Safe
+// for concurrent use.
+func (p *Pipeline) Memo(key any, build func() any) any {
+	if v, ok := p.memo.Load(key); ok {
+		return v
+	}
+	v, _ := p.memo.LoadOrStore(key, build())
+	return v
 }
 
 // Stage returns the stage with the given id, or nil.

@@ -41,8 +41,6 @@ type Eval struct {
 	Issue *issueSubject
 	// MergePolls are the mergeability polls due in this evaluation, by run.
 	MergePolls map[string]model.Deadline
-	// indexes is what this evaluation knows of each pipeline.
-	indexes map[*lang.Pipeline]*pipelineIndex
 	// Swept holds the runs whose stages, but the current one, were found to hold no
 	// deadline in this evaluation.
 	Swept map[*model.Run]bool

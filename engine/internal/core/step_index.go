@@ -5,10 +5,11 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 )
 
-// What one evaluation computes once per pipeline instead of once per stage a run enters:
-// the stages by id, how often each may be entered (RevisitLimit), and the stages the
+// What is computed once per loaded pipeline instead of once per stage a run enters, or per
+// event: the stages by id, how often each may be entered (RevisitLimit), and the stages the
 // approvals ledger reads. A run that passes a thousand gates in one event so costs a
-// thousand times one gate, not a million.
+// thousand times one gate, not a million; an event at gate 1 of 1,000 costs what one at
+// gate 1 of 10 does.
 
 // pipelineIndex is what an evaluation knows of one pipeline.
 type pipelineIndex struct {
@@ -17,10 +18,14 @@ type pipelineIndex struct {
 	ledger  []*lang.Stage  // the stages that may give the ledger entries
 }
 
+// indexKey is the key of a pipeline's index among its memos.
+type indexKey struct{}
+
 func (e *Eval) index(p *lang.Pipeline) *pipelineIndex {
-	if x, ok := e.indexes[p]; ok {
-		return x
-	}
+	return p.Memo(indexKey{}, func() any { return newIndex(p) }).(*pipelineIndex)
+}
+
+func newIndex(p *lang.Pipeline) *pipelineIndex {
 	x := &pipelineIndex{stages: make(map[string]*lang.Stage, len(p.Stages)), revisit: map[string]int{}}
 	for _, s := range p.Stages {
 		if _, dup := x.stages[s.ID]; !dup {
@@ -31,10 +36,6 @@ func (e *Eval) index(p *lang.Pipeline) *pipelineIndex {
 			x.ledger = append(x.ledger, s)
 		}
 	}
-	if e.indexes == nil {
-		e.indexes = map[*lang.Pipeline]*pipelineIndex{}
-	}
-	e.indexes[p] = x
 	return x
 }
 

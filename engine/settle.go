@@ -5,6 +5,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/stage"
 )
@@ -17,7 +18,7 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 	e.Settle.Settling = true
 	e.noteDone(outcomes)
 	for _, o := range outcomes {
-		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleOwn(o) {
+		if e.unanswered(o) || deadline.SideOutcome(o, e.Logf) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleOwn(o) {
 			continue
 		}
 		run, stage := e.FindEffect(o.Key)

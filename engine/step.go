@@ -12,6 +12,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
@@ -41,7 +42,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 		p := cfg.PipelineFor(run)
 		if p == nil {
 			e.Logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
-			e.DropDeadlines(run)
+			deadline.Drop(run, e.Logf)
 			continue
 		}
 		e.react(p, run, in)
@@ -347,7 +348,7 @@ func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
 	if e.enterCondition(p, run, stage) {
 		return true
 	}
-	if moved, stop := e.due(p, run, stage); stop {
+	if moved, stop := e.Deadlines.Due(deadlineKernel{e: e, p: p}, run, stage); stop {
 		return moved
 	}
 	if moved, done := e.issueStage(p, run, stage); done {

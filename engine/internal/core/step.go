@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -39,13 +40,10 @@ type Eval struct {
 	needsFiles bool
 	// issue is set when the subject is an issue.
 	Issue *issueSubject
-	// MergePolls are the mergeability polls due in this evaluation, by run.
-	MergePolls map[string]model.Deadline
 	// indexes is what this evaluation knows of each pipeline.
 	indexes map[*lang.Pipeline]*pipelineIndex
-	// Swept holds the runs whose stages, but the current one, were found to hold no
-	// deadline in this evaluation.
-	Swept map[*model.Run]bool
+	// Deadlines is what this evaluation knows of its runs' deadlines.
+	Deadlines deadline.Table
 }
 
 func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }

@@ -25,3 +25,14 @@ func HasLabel(labels []string, name string) bool {
 	}
 	return false
 }
+
+// dropBranchDeadline drops the deadline of branch from ds.
+func dropBranchDeadline(ds []model.Deadline, branch string) []model.Deadline {
+	var out []model.Deadline
+	for _, d := range ds {
+		if d.Kind != model.DeadlineBranch || d.Branch != branch {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -26,9 +26,11 @@ type fake struct {
 	logs    []string
 }
 
-func (f *fake) Now() time.Time                  { return f.now }
-func (f *fake) Logf(format string, args ...any) { f.logs = append(f.logs, fmt.Sprintf(format, args...)) }
-func (f *fake) Stage(*model.Run) *lang.Stage    { return f.stage }
+func (f *fake) Now() time.Time { return f.now }
+func (f *fake) Logf(format string, args ...any) {
+	f.logs = append(f.logs, fmt.Sprintf(format, args...))
+}
+func (f *fake) Stage(*model.Run) *lang.Stage { return f.stage }
 func (f *fake) Own(_ *lang.Stage, sr *model.StageRun) {
 	sr.Deadlines = append(sr.Deadlines, f.ownArm...)
 }

@@ -101,4 +101,3 @@ func dropWithdrawn(src Source, p *lang.Pipeline, run *model.Run, l *model.Ledger
 		}
 	}
 }
-

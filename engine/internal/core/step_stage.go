@@ -36,3 +36,11 @@ func dropBranchDeadline(ds []model.Deadline, branch string) []model.Deadline {
 	}
 	return out
 }
+
+// OpenIntent returns the intent of run still in flight, if any.
+func OpenIntent(run *model.Run) (model.Intent, bool) {
+	if len(run.Intents) == 0 {
+		return model.Intent{}, false
+	}
+	return run.Intents[0], true
+}

@@ -2,6 +2,7 @@ package deadline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/graph"
@@ -29,7 +30,7 @@ func timedOut(_ *Table, k Kernel, run *model.Run, stage *lang.Stage, d model.Dea
 		if len(r.Labels) > 0 {
 			var missing []string
 			for _, l := range r.Labels {
-				if !k.PR().HasLabel(l) && !hasLabel(missing, l) {
+				if !k.PR().HasLabel(l) && !slices.ContainsFunc(missing, func(m string) bool { return lang.SameLabel(m, l) }) {
 					missing = append(missing, l)
 				}
 			}
@@ -116,14 +117,4 @@ func SideOutcome(o model.Outcome, logf func(format string, args ...any)) bool {
 		logf("%s: %s; it is not tried again", o.Key, o.Err)
 	}
 	return true
-}
-
-// hasLabel reports whether labels holds name, as GitHub compares label names.
-func hasLabel(labels []string, name string) bool {
-	for _, l := range labels {
-		if lang.SameLabel(l, name) {
-			return true
-		}
-	}
-	return false
 }

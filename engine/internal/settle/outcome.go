@@ -31,6 +31,22 @@ func Settle(k Kernel, run *model.Run, s *lang.Stage, o model.Outcome) {
 // Own records outcome o if a stage whose type reads its own effects' outcomes asked for
 // it, and reports whether one did.
 func Own(k Kernel, o model.Outcome) bool {
+	run, s := current(k, func(run *model.Run, s *lang.Stage) bool {
+		fx := k.Own(s)
+		return fx != nil && fx.Owns(run, s, o.Key)
+	})
+	if run == nil {
+		return false
+	}
+	fx := k.Own(s)
+	run.Intents = model.DropIntent(run.Intents, o.Key)
+	k.OwnDecided(run, s, func(c stage.Context) stage.Decision { return fx.Settle(c, run, s, o) })
+	return true
+}
+
+// current is the first run not ended whose current stage, in its pipeline, is one of
+// which; nil when none is.
+func current(k Kernel, which func(run *model.Run, s *lang.Stage) bool) (*model.Run, *lang.Stage) {
 	for _, run := range k.Runs() {
 		if run.Status.Final() {
 			continue
@@ -39,19 +55,11 @@ func Own(k Kernel, o model.Outcome) bool {
 		if p == nil {
 			continue
 		}
-		s := p.Stage(run.Stage)
-		if s == nil {
-			continue
+		if s := p.Stage(run.Stage); s != nil && which(run, s) {
+			return run, s
 		}
-		fx := k.Own(s)
-		if fx == nil || !fx.Owns(run, s, o.Key) {
-			continue
-		}
-		run.Intents = model.DropIntent(run.Intents, o.Key)
-		k.OwnDecided(run, s, func(c stage.Context) stage.Decision { return fx.Settle(c, run, s, o) })
-		return true
 	}
-	return false
+	return nil, nil
 }
 
 // StageEffect records outcome o of an effect of a human stage (its on_enter message, a
@@ -103,22 +111,18 @@ func stageEffectDone(k Kernel, run *model.Run, stage *lang.Stage, sr *model.Stag
 
 // findStageEffect finds the run at a human stage whose current attempt key belongs to.
 func findStageEffect(k Kernel, key string) (*model.Run, *lang.Stage, *model.StageRun, string) {
-	for _, run := range k.Runs() {
-		if run.Status.Final() {
-			continue
-		}
-		p := k.Config().PipelineFor(run)
-		if p == nil {
-			continue
-		}
-		stage := p.Stage(run.Stage)
+	var suffix string
+	run, stage := current(k, func(run *model.Run, s *lang.Stage) bool {
 		sr := run.Stages[run.Stage]
-		if stage == nil || stage.Type != lang.StageHuman || sr == nil {
-			continue
+		if s.Type != lang.StageHuman || sr == nil {
+			return false
 		}
-		if suffix, ok := strings.CutPrefix(key, human.Key(run, stage, sr.Attempt, "")); ok {
-			return run, stage, sr, suffix
-		}
+		var ok bool
+		suffix, ok = strings.CutPrefix(key, human.Key(run, s, sr.Attempt, ""))
+		return ok
+	})
+	if run == nil {
+		return nil, nil, nil, ""
 	}
-	return nil, nil, nil, ""
+	return run, stage, run.Stages[run.Stage], suffix
 }

@@ -278,3 +278,23 @@ func TestReconcileOfADispatch(t *testing.T) {
 	assert.Equal(t, it, f.intents.Unknown[key], "absent and its invocation ended: asked for again")
 	assert.Empty(t, f.calls)
 }
+
+func TestHumanStageEffects(t *testing.T) {
+	f, run := newFake()
+	f.cfg.Pipelines[0].Stages = append(f.cfg.Pipelines[0].Stages, &lang.Stage{ID: "lead", Type: lang.StageHuman})
+	run.Stage, run.Stages["lead"] = "lead", &model.StageRun{Status: model.StageWaiting, Attempt: 2}
+	key := "p/7/1/lead/2/reminder-3"
+	assert.False(t, StageEffect(f, model.Outcome{Key: "p/7/1/lead/1/reminder-3"}), "an earlier attempt's is no effect of the stage now")
+
+	run.Intents = []model.Intent{{Key: key, Kind: model.EffectComment, Stage: "lead", Attempt: 2, At: t0, Until: t0.Add(time.Minute)}}
+	assert.True(t, StageEffect(f, model.Outcome{Key: key, Err: "busy"}))
+	assert.Empty(t, run.Intents)
+	assert.Equal(t, []string{"refused p/7/1"}, f.calls, "tried again on the next event")
+
+	run.Intents = []model.Intent{{Key: key, Kind: model.EffectComment, Stage: "lead", Attempt: 2, At: t0, Until: t0.Add(time.Minute)}}
+	f.facts.PR.Posted = []string{key}
+	Reconcile(f)
+	assert.Empty(t, run.Intents)
+	assert.Equal(t, 3, run.Stages["lead"].Reminders, "the comment is there: done")
+	assert.Equal(t, []string{key}, run.Applied)
+}

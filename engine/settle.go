@@ -5,8 +5,9 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/deadline"
+	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
-	"github.com/org/pipeline-action/engine/stage"
 )
 
 // Settle applies the outcomes of performed effects and advances the runs again;
@@ -16,8 +17,9 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 	e := newEval(cfg, st, facts, now, in)
 	e.Settle.Settling = true
 	e.noteDone(outcomes)
+	k := settleKernel{e}
 	for _, o := range outcomes {
-		if e.unanswered(o) || e.SideOutcome(o) || e.settleUpdateBehind(o) || e.settleStageEffect(o) || e.SettleReply(o) || e.settleOwn(o) {
+		if settle.Unanswered(k, o) || deadline.SideOutcome(o, e.Logf) || settle.UpdateBehind(k, o) || settle.StageEffect(k, o) || e.SettleReply(o) || settle.Own(k, o) {
 			continue
 		}
 		run, stage := e.FindEffect(o.Key)
@@ -28,31 +30,8 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 			e.Logf("outcome of %s matches no acting stage; ignored", o.Key)
 			continue
 		}
-		e.settle(run, stage, o)
+		settle.Settle(k, run, stage, o)
 	}
 	e.advanceAll()
 	return e.Result(st)
-}
-
-// settle records outcome o of the effect of run's current stage (or of a branch of it):
-// the intent is settled, the effect recorded done or refused, and the stage's type decides.
-func (e *eval) settle(run *model.Run, s *lang.Stage, o model.Outcome) {
-	if s.Type == lang.StageAgent {
-		e.settleDispatch(run, s, o)
-		return
-	}
-	run.Intents = model.DropIntent(run.Intents, o.Key) // its outcome is known now
-	if o.Err == "" {
-		run.Applied = model.AppendOnce(run.Applied, o.Key)
-	} else {
-		e.NoteRefused(run)
-	}
-	u, _ := stageTypes[s.Type].(unit)
-	st, ok := u.t.(stage.Settler)
-	if !ok {
-		e.Logf("run %s: outcome of %s: stage %q reads no outcome; ignored", run.ID, o.Key, s.ID)
-		return
-	}
-	c := e.context(e.Cfg.PipelineFor(run), run)
-	c.applyIn(s, st.Settled(c, run, s, o))
 }

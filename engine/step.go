@@ -12,8 +12,10 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
+	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/internal/trigger"
 	"github.com/org/pipeline-action/engine/lang"
@@ -30,7 +32,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 		return e.Result(st)
 	}
 	// Before anything else: what became of the effects asked for earlier.
-	e.reconcile()
+	settle.Reconcile(settleKernel{e})
 	e.NoteHeads()       // before anything people did is counted
 	e.reactLevelAll(in) // a push whose event is missing came first
 	e.chatops()
@@ -41,7 +43,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 		p := cfg.PipelineFor(run)
 		if p == nil {
 			e.Logf("run %s: pipeline %q is no longer in the config; left as it is", run.ID, run.Pipeline)
-			e.DropDeadlines(run)
+			deadline.Drop(run, e.Logf)
 			continue
 		}
 		e.react(p, run, in)
@@ -159,7 +161,7 @@ func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Tim
 	}
 	facts = people.MarkAgents(cfg, facts) // agents are not people
 	e := &eval{&core.Eval{Cfg: cfg, St: snapshot.Clone(st), Facts: facts, Now: now, Actor: in.Actor,
-		Intents:  core.IntentScope{Deadline: in.Deadline, Unknown: map[string]model.Intent{}, Outcomes: in.Outcomes},
+		Intents:  settle.Intents{Deadline: in.Deadline, Unknown: map[string]model.Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
 		Visits:   core.CopyVisits(in.Visits), DoneBy: in.DoneBy}}
 	e.IssueView()
@@ -350,7 +352,7 @@ func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
 	if e.enterCondition(p, run, stage) {
 		return true
 	}
-	if moved, stop := e.due(p, run, stage); stop {
+	if moved, stop := e.Deadlines.Due(deadlineKernel{e: e, p: p}, run, stage); stop {
 		return moved
 	}
 	if moved, done := e.issueStage(p, run, stage); done {

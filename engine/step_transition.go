@@ -50,7 +50,7 @@ func (e *eval) enter(run *model.Run, from, to, why string) {
 	left := run.Stage
 	run.Stage = to
 	run.Status = model.RunRunning
-	e.arm(run, left)
+	e.Deadlines.Arm(deadlineKernel{e: e}, run, left)
 	e.Record(run, from, to, why)
 }
 

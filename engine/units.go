@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -134,7 +135,9 @@ func (c *stageContext) Conditions(s *lang.Stage) ([]model.GateResult, bool, bool
 	defer restore()
 	return c.e.evaluate(s)
 }
-func (c *stageContext) Intend(sr *model.StageRun, eff *model.Effect) { c.e.Intend(c.run, sr, eff) }
+func (c *stageContext) Intend(sr *model.StageRun, eff *model.Effect) {
+	settle.Intend(settleKernel{c.e}, c.run, sr, eff)
+}
 
 // effectsOf is the type of s when it reads the outcomes of its own effects, else nil.
 func effectsOf(s *lang.Stage) stage.Effects {
@@ -147,50 +150,4 @@ func effectsOf(s *lang.Stage) stage.Effects {
 	}
 	fx, _ := u.t.(stage.Effects)
 	return fx
-}
-
-// settleOwn records outcome o if a stage whose type reads its own effects' outcomes asked
-// for it, and reports whether one did.
-func (e *eval) settleOwn(o model.Outcome) bool {
-	for _, run := range e.St.Runs {
-		if run.Status.Final() {
-			continue
-		}
-		p := e.Cfg.PipelineFor(run)
-		if p == nil {
-			continue
-		}
-		s := p.Stage(run.Stage)
-		fx := effectsOf(s)
-		if fx == nil || !fx.Owns(run, s, o.Key) {
-			continue
-		}
-		run.Intents = model.DropIntent(run.Intents, o.Key)
-		e.apply(p, run, s, fx.Settle(e.context(p, run), run, s, o))
-		return true
-	}
-	return false
-}
-
-// reconcileOwn settles intent it of run, of a stage whose type reads its own effects'
-// outcomes: its outcome when this invocation knows it, else in flight while its
-// invocation may still be performing it, else lost.
-func (e *eval) reconcileOwn(p *lang.Pipeline, run *model.Run, s *lang.Stage, fx stage.Effects, it model.Intent) {
-	sr := run.Stages[it.Stage]
-	if run.Stage != it.Stage || sr == nil || sr.Attempt != it.Attempt || !fx.Owns(run, s, it.Key) {
-		run.Intents = model.DropIntent(run.Intents, it.Key)
-		e.Logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
-		return
-	}
-	if o, ok := e.Outcome(it.Key); ok {
-		run.Intents = model.DropIntent(run.Intents, it.Key)
-		e.apply(p, run, s, fx.Settle(e.context(p, run), run, s, o))
-		return
-	}
-	if e.Now.Before(it.InFlightUntil()) {
-		e.InFlight(run, it)
-		return
-	}
-	run.Intents = model.DropIntent(run.Intents, it.Key)
-	e.apply(p, run, s, fx.Lost(e.context(p, run), run, s, it))
 }

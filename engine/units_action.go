@@ -30,7 +30,7 @@ func (c *stageContext) GuardMerge(s *lang.Stage) (why string, back bool) {
 }
 
 func (c *stageContext) MergeabilityPoll(sr *model.StageRun, what string) string {
-	return c.e.mergeabilityPoll(c.run, sr, what)
+	return c.e.Deadlines.Poll(c.e.Now, c.run, sr, what)
 }
 
 func (c *stageContext) RuleEffects(s *lang.Stage, rule *lang.Rule, kind string) {

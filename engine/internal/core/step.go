@@ -8,6 +8,8 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/deadline"
+	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -25,7 +27,7 @@ type Eval struct {
 	// Settle is what this evaluation knows of the effects performed.
 	Settle SettleScope
 	// Intents is what the write-ahead effects of this evaluation are judged by.
-	Intents IntentScope
+	Intents settle.Intents
 	// Dispatch is what a dispatch's nonce is made from and signed with.
 	Dispatch DispatchScope
 	Effects  []model.Effect
@@ -39,11 +41,8 @@ type Eval struct {
 	needsFiles bool
 	// issue is set when the subject is an issue.
 	Issue *issueSubject
-	// MergePolls are the mergeability polls due in this evaluation, by run.
-	MergePolls map[string]model.Deadline
-	// Swept holds the runs whose stages, but the current one, were found to hold no
-	// deadline in this evaluation.
-	Swept map[*model.Run]bool
+	// Deadlines is what this evaluation knows of its runs' deadlines.
+	Deadlines deadline.Table
 }
 
 func (e *Eval) Logf(format string, args ...any) { e.log = append(e.log, fmt.Sprintf(format, args...)) }
@@ -235,18 +234,6 @@ func (e *Eval) NoteRefused(run *model.Run) {
 
 // WasRefused reports whether run's effect was refused in this Settle.
 func (e *Eval) WasRefused(run *model.Run) bool { return e.Settle.Settling && e.Settle.Refused[run.ID] }
-
-// IntentScope is what an evaluation knows of write-ahead effects.
-type IntentScope struct {
-	// Deadline is the invocation's (Input.Deadline): intents written now are in flight
-	// until then.
-	Deadline time.Time
-	// Unknown holds the intents reconcile dropped because their outcome stayed unknown and
-	// their invocation has ended, by key: asked for again, their effect gets the next Try.
-	Unknown map[string]model.Intent
-	// Outcomes are Input.Outcomes: what this invocation knows of effects it performed.
-	Outcomes []model.Outcome
-}
 
 // DispatchScope is what a dispatch's nonce is made from and signed with: the event's key
 // (Input.Key) and the state key's signer (Input.Nonces).

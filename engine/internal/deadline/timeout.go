@@ -1,22 +1,18 @@
-package engine
+package deadline
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/model"
-
 	"github.com/org/pipeline-action/engine/graph"
-	"github.com/org/pipeline-action/engine/internal/actionplan"
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
-// Time in a run: what happens when a stage's timeout passes (on_timeout).
-
-// TimedOut applies the stage's on_timeout: label, then extend, or go to its target
+// timedOut applies the stage's on_timeout: label, then extend, or go to its target
 // (fail by default).
-func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
+func timedOut(_ *Table, k Kernel, run *model.Run, stage *lang.Stage, d model.Deadline) bool {
 	sr := run.Stages[stage.ID]
 	r := stage.OnTimeout
 	why := fmt.Sprintf("stage %q timed out at %s", stage.ID, d.At.UTC().Format("2006-01-02 15:04 UTC"))
@@ -27,24 +23,24 @@ func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d m
 		// An agent that never answered failed: its on_error retries it and then
 		// does what it says, unless the stage's own on_timeout says otherwise.
 		sr.Message = why
-		return e.agentError(run, stage, why)
+		return k.AgentError(run, stage, why)
 	}
 	target := lang.TargetFail
 	if r != nil {
 		if len(r.Labels) > 0 {
 			var missing []string
 			for _, l := range r.Labels {
-				if !e.Facts.PR.HasLabel(l) && !core.HasLabel(missing, l) {
+				if !k.PR().HasLabel(l) && !slices.ContainsFunc(missing, func(m string) bool { return lang.SameLabel(m, l) }) {
 					missing = append(missing, l)
 				}
 			}
 			if len(missing) > 0 {
-				e.Effects = append(e.Effects, model.Effect{Key: timeoutKey(run, stage, sr.Attempt, d, model.EffectAddLabel), Run: run.ID, Stage: stage.ID,
-					Kind: model.EffectAddLabel, Number: e.Facts.PR.Number, Labels: missing})
+				k.Emit(model.Effect{Key: timeoutKey(run, stage, sr.Attempt, d, model.EffectAddLabel), Run: run.ID, Stage: stage.ID,
+					Kind: model.EffectAddLabel, Number: k.PR().Number, Labels: missing})
 			}
 		}
 		if r.Notify != nil {
-			e.timeoutNotify(p, run, stage, d, why)
+			timeoutNotify(k, run, stage, d, why)
 		}
 		switch {
 		case r.Then == lang.ThenExtend && r.Extend > 0 && (r.MaxExtensions == 0 || d.N < r.MaxExtensions):
@@ -55,7 +51,7 @@ func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d m
 				limit = fmt.Sprintf("%d of %d", next.N, r.MaxExtensions)
 			}
 			sr.Message = fmt.Sprintf("timeout extended by %s to %s (%s)", graph.ShortDuration(r.Extend), next.At.UTC().Format("2006-01-02 15:04 UTC"), limit)
-			e.Logf("run %s: %s; %s", run.ID, why, sr.Message)
+			k.Logf("run %s: %s; %s", run.ID, why, sr.Message)
 			return false
 		case r.Then == lang.ThenExtend:
 			why += fmt.Sprintf("; extended %d %s, the most on_timeout allows", d.N, model.Plural(d.N, "time", "times"))
@@ -69,41 +65,38 @@ func (e *eval) timedOut(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d m
 	switch target {
 	case lang.TargetEscalate:
 		sr.Status = model.StageFailed
-		e.escalateRun(run, why)
+		k.Escalate(run, why)
 	case lang.TargetCancel:
-		e.finish(run, model.RunCancelled, TargetCancelled, why)
+		k.Cancel(run, why)
 	default:
-		e.leave(run, stage, model.StageFailed, target, why)
+		k.Leave(run, stage, model.StageFailed, target, why)
 	}
 	return true
 }
-
-// escalateRun stops run to wait for a person (see escalate).
-func (e *eval) escalateRun(run *model.Run, why string) { e.escalate(run, why) }
 
 // timeoutNotify posts on_timeout's notification, once per timeout (each extension's
 // timeout notifies again). Like a pipeline's lists, the state that handled the timeout is
 // saved before it is posted (write-ahead), so only the invocation whose save won posts it;
 // its marker keeps a later evaluation from posting it again.
-func (e *eval) timeoutNotify(p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline, why string) {
+func timeoutNotify(k Kernel, run *model.Run, stage *lang.Stage, d model.Deadline, why string) {
 	sr := run.Stages[stage.ID]
 	n := stage.OnTimeout.Notify
-	eff := model.Effect{Key: timeoutKey(run, stage, sr.Attempt, d, model.EffectComment), Run: run.ID, Stage: stage.ID, Number: e.Facts.PR.Number}
+	eff := model.Effect{Key: timeoutKey(run, stage, sr.Attempt, d, model.EffectComment), Run: run.ID, Stage: stage.ID, Number: k.PR().Number}
 	msg := n.Message
 	if msg == nil {
 		if t, err := lang.CompileTemplate(why+".", n.Pos); err == nil {
 			msg = t
 		}
 	}
-	plan := actionplan.Notify(e.Eval, run, eff, n.Target, msg, e.templateEnv(p, run))
+	out, done, err := k.Notify(run, eff, n.Target, msg)
 	switch {
-	case plan.Err != "":
-		e.Logf("run %s: the notification of on_timeout of stage %q (at %s): %s", run.ID, stage.ID, n.Pos, plan.Err)
-	case plan.Done != "":
-		e.Logf("run %s: the notification of on_timeout of stage %q: %s", run.ID, stage.ID, plan.Done)
+	case err != "":
+		k.Logf("run %s: the notification of on_timeout of stage %q (at %s): %s", run.ID, stage.ID, n.Pos, err)
+	case done != "":
+		k.Logf("run %s: the notification of on_timeout of stage %q: %s", run.ID, stage.ID, done)
 	default:
-		plan.Eff.WriteAhead = true
-		e.Effects = append(e.Effects, plan.Eff)
+		out.WriteAhead = true
+		k.Emit(out)
 	}
 }
 
@@ -116,12 +109,12 @@ func timeoutKey(run *model.Run, stage *lang.Stage, attempt int, d model.Deadline
 // SideOutcome reports whether o is the outcome of an effect a deadline asked for (an
 // on_timeout label or notification), which no acting stage waits for: it is logged,
 // nothing more.
-func (e *eval) SideOutcome(o model.Outcome) bool {
+func SideOutcome(o model.Outcome, logf func(format string, args ...any)) bool {
 	if !strings.Contains(o.Key, "/on_timeout/") {
 		return false
 	}
 	if o.Err != "" {
-		e.Logf("%s: %s; it is not tried again", o.Key, o.Err)
+		logf("%s: %s; it is not tried again", o.Key, o.Err)
 	}
 	return true
 }

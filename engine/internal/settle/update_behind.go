@@ -1,4 +1,4 @@
-package engine
+package settle
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 )
 
-// settleUpdateBehind records the outcome of merge_pr's update of a head behind its base. A
+// UpdateBehind records the outcome of merge_pr's update of a head behind its base. A
 // refusal that trying again cannot fix escalates the run; another is tried again on the next
 // head (or by /pipeline retry).
-func (e *eval) settleUpdateBehind(o model.Outcome) bool {
+func UpdateBehind(k Kernel, o model.Outcome) bool {
 	if !strings.Contains(o.Key, "/"+model.RuleWhenBehind+"/") {
 		return false
 	}
-	for _, run := range e.St.Runs {
+	for _, run := range k.Runs() {
 		if !strings.HasPrefix(o.Key, run.ID+"/") || run.Status.Final() || run.Status == model.RunEscalated {
 			continue
 		}
@@ -23,9 +23,9 @@ func (e *eval) settleUpdateBehind(o model.Outcome) bool {
 			continue
 		}
 		if o.Permanent || o.Escalate {
-			e.escalate(run, fmt.Sprintf("the head is behind its base branch and could not be brought up to date: %s", o.Err))
+			k.Escalate(run, fmt.Sprintf("the head is behind its base branch and could not be brought up to date: %s", o.Err))
 		} else {
-			e.Logf("run %s: updating the branch: %s; trying again on the next event", run.ID, o.Err)
+			k.Logf("run %s: updating the branch: %s; trying again on the next event", run.ID, o.Err)
 		}
 	}
 	return true

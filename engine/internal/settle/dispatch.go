@@ -1,12 +1,11 @@
-package engine
+package settle
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/org/pipeline-action/engine/model"
-
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
@@ -31,52 +30,51 @@ import (
 // MaxIntentLease after the dispatch, when it is taken as performed too.
 
 // reconcileDispatch settles the dispatch intent of an agent stage found in the state.
-func (e *eval) reconcileDispatch(run *model.Run, stage *lang.Stage, it model.Intent) {
+func reconcileDispatch(k Kernel, run *model.Run, stage *lang.Stage, it model.Intent) {
 	sr := run.Stages[it.Stage]
 	if !run.At(it.Stage) || sr == nil || sr.Attempt != it.Attempt {
 		run.Intents = model.DropIntent(run.Intents, it.Key)
-		e.Logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
+		k.Logf("run %s: intent %s: the run has moved on from it; dropped", run.ID, it.Key)
 		return
 	}
-	if o, ok := e.Outcome(it.Key); ok {
-		e.settleDispatch(run, stage, o)
+	if o, ok := k.Intents().Outcome(it.Key); ok {
+		settleDispatch(k, run, stage, o)
 		return
 	}
 	at := it.At.UTC().Format(time.RFC3339)
-	seen, runID, why := agent.DispatchTrace(e.context(e.Cfg.PipelineFor(run), run), stage, it)
+	seen, runID, why := k.Trace(run, stage, it)
 	switch {
 	case seen == agent.TraceSeen:
-		e.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, at, why)
-		e.settleDispatch(run, stage, model.Outcome{Key: it.Key, WorkflowRun: runID})
+		k.Logf("run %s: %s asked for at %s was performed: %s", run.ID, it.Key, at, why)
+		settleDispatch(k, run, stage, model.Outcome{Key: it.Key, WorkflowRun: runID})
 		return
-	case e.Now.Before(it.InFlightUntil()):
-		e.InFlight(run, it)
+	case k.Now().Before(it.InFlightUntil()):
+		inFlight(k, run, it)
 		return
 	case seen == agent.TraceAbsent:
 		run.Intents = model.DropIntent(run.Intents, it.Key)
-		e.Intents.Unknown[it.Key] = it
-		e.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
+		k.Intents().Unknown[it.Key] = it
+		k.Logf("run %s: %s asked for at %s was not performed (%s), and the invocation that asked for it has ended", run.ID, it.Key, at, why)
 		return
-	case seen == agent.TraceUnread && e.Now.Before(it.At.Add(model.MaxIntentLease)):
+	case seen == agent.TraceUnread && k.Now().Before(it.At.Add(model.MaxIntentLease)):
 		// Never sent again on a failed look-up: it may have been performed.
 		sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known yet (%s); looking again on the next event, and not sending it again meanwhile",
 			stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
-		e.InFlight(run, it)
-		e.Logf("run %s: %s", run.ID, sr.Message)
+		inFlight(k, run, it)
+		k.Logf("run %s: %s", run.ID, sr.Message)
 		return
 	}
 	run.Intents = model.DropIntent(run.Intents, it.Key)
 	run.Applied = model.AppendOnce(run.Applied, it.Key)
 	sr.Message = fmt.Sprintf("agent %s: whether the dispatch of %s reached GitHub is not known (%s); it is not sent twice: waiting for the report, or `/pipeline retry`",
 		stage.Agent, it.At.UTC().Format("2006-01-02 15:04 UTC"), why)
-	e.Logf("run %s: %s", run.ID, sr.Message)
+	k.Logf("run %s: %s", run.ID, sr.Message)
 }
 
 // settleDispatch records o, the outcome of the dispatch of run's attempt of agent stage s.
-func (e *eval) settleDispatch(run *model.Run, s *lang.Stage, o model.Outcome) {
+func settleDispatch(k Kernel, run *model.Run, s *lang.Stage, o model.Outcome) {
 	if o.Err != "" {
-		e.NoteRefused(run)
+		k.NoteRefused(run)
 	}
-	p := e.Cfg.PipelineFor(run)
-	e.apply(p, run, s, agent.Settle(e.context(p, run), run, s, o))
+	k.AgentSettled(run, s, o)
 }

@@ -78,13 +78,11 @@ func dropWithdrawn(src Source, p *lang.Pipeline, run *model.Run, l *model.Ledger
 		pr = src.PR()
 	}
 	gone := map[string]string{}
-	for _, s := range p.Stages {
-		for _, b := range append([]*lang.Stage{s}, s.Branches...) {
-			sr, ag := run.Stages[b.ID], src.Agent(b.Agent)
-			if b.Type == lang.StageAgent && sr != nil && ag != nil && pr != nil {
-				if why := agentreview.Dismissed(pr, b.Agent, ag.ReviewLogin(), sr); why != "" {
-					gone[b.ID] = why
-				}
+	for _, b := range agentStages(p) {
+		sr, ag := run.Stages[b.ID], src.Agent(b.Agent)
+		if sr != nil && ag != nil && pr != nil {
+			if why := agentreview.Dismissed(pr, b.Agent, ag.ReviewLogin(), sr); why != "" {
+				gone[b.ID] = why
 			}
 		}
 	}
@@ -100,4 +98,23 @@ func dropWithdrawn(src Source, p *lang.Pipeline, run *model.Run, l *model.Ledger
 			l.Stages[i].Met, l.Stages[i].Why = false, why
 		}
 	}
+}
+
+// agentStagesKey is the key of a pipeline's agent stages among its memos.
+type agentStagesKey struct{}
+
+// agentStages are p's agent stages and agent branches, in order, found once per loaded
+// pipeline: an event costs the same however many gates the pipeline has.
+func agentStages(p *lang.Pipeline) []*lang.Stage {
+	return p.Memo(agentStagesKey{}, func() any {
+		var out []*lang.Stage
+		for _, s := range p.Stages {
+			for _, b := range append([]*lang.Stage{s}, s.Branches...) {
+				if b.Type == lang.StageAgent {
+					out = append(out, b)
+				}
+			}
+		}
+		return out
+	}).([]*lang.Stage)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/org/pipeline-action/engine/stage/delay"
 	"github.com/org/pipeline-action/engine/stage/gate"
 	"github.com/org/pipeline-action/engine/stage/human"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 	"github.com/org/pipeline-action/engine/stage/webhook"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -61,7 +62,7 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageDelay:    unit{t: delay.Type{}},
 	lang.StageGate:     unit{t: gate.Type{}},
 	lang.StageHuman:    unit{t: human.Type{}},
-	lang.StageParallel: parallelType{},
+	lang.StageParallel: unit{t: parallel.Type{}},
 	lang.StagePipeline: pipelineType{},
 	lang.StageWebhook:  unit{t: webhook.Type{}},
 }

@@ -67,16 +67,6 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageWebhook:  unit{t: webhook.Type{}},
 }
 
-// noBranch is embedded by the types a branch of a parallel stage may not have.
-type noBranch struct{}
-
-func (noBranch) branch(*eval, *lang.Pipeline, *model.Run, *lang.Stage) bool { return false }
-
-// nobody is embedded by the types the step loop moves by itself, with nobody to name.
-type nobody struct{}
-
-func (nobody) worker(*lang.Stage) (kind, name string) { return "", "" }
-
 // noDeadlines is embedded by the types that arm and handle no deadline of their own.
 type noDeadlines struct{}
 

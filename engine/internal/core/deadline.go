@@ -22,14 +22,3 @@ func (e *Eval) DropDeadlines(run *model.Run) {
 		e.Logf("run %s: its deadlines are dropped: nothing can act on them without its pipeline", run.ID)
 	}
 }
-
-// dropBranchDeadline drops the deadline of branch from ds.
-func dropBranchDeadline(ds []model.Deadline, branch string) []model.Deadline {
-	var out []model.Deadline
-	for _, d := range ds {
-		if d.Kind != model.DeadlineBranch || d.Branch != branch {
-			out = append(out, d)
-		}
-	}
-	return out
-}

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // env is what templates of run read: its context, the pipeline's variables, the stages'
@@ -29,7 +30,7 @@ func (e *eval) env(p *lang.Pipeline, run *model.Run) lang.Env {
 	}
 	env["variables"] = e.RunVariables(p, run, env)
 	env["shared"] = e.SharedVariables()
-	if b := e.branchesEnv(p, run); b != nil {
+	if b := parallel.Env(e.context(p, run), run); b != nil {
 		env["branches"] = b
 	}
 	names := make([]any, len(e.Cfg.Agents))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/guardwalk"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // The merge guard below a run. A sub-pipeline is part of the path to the merge: a pipeline
@@ -63,7 +64,7 @@ func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
 	return childBack{child: child, plan: plan}
 }
 
-func (g *guardCheck) joinHolds(par *lang.Stage) bool {
+func (g *guardCheck) JoinHolds(par *lang.Stage) bool {
 	return guardwalk.JoinHolds(par, g.Skips, func(b *lang.Stage) bool { return g.unrun(par, b) }, g.subHolds)
 }
 
@@ -94,8 +95,8 @@ func (g *guardCheck) unrunBranches(par *lang.Stage) []string {
 	return ids
 }
 
-// branchesHold reports whether every pipeline branch of par that succeeded still holds.
-func (g *guardCheck) branchesHold(par *lang.Stage) bool {
+// BranchesHold reports whether every pipeline branch of par that succeeded still holds.
+func (g *guardCheck) BranchesHold(par *lang.Stage) bool {
 	for _, b := range guardwalk.SucceededBranches(g.run, par) {
 		if !g.subHolds(b) {
 			return false
@@ -154,7 +155,7 @@ func (e *eval) goBack(p *lang.Pipeline, run *model.Run, from string, plan guardP
 	c := plan.below
 	if c == nil {
 		if len(plan.unrun) > 0 {
-			e.startBranches(p, run, plan.back, guardwalk.Kept(run, plan.back, nil), mustRun(plan.unrun))
+			e.apply(p, run, plan.back, parallel.Start(e.context(p, run), run, plan.back, guardwalk.Kept(run, plan.back, nil), mustRun(plan.unrun)))
 		}
 		return
 	}
@@ -167,7 +168,7 @@ func (e *eval) goBack(p *lang.Pipeline, run *model.Run, from string, plan guardP
 		if c.mustHold {
 			must[c.branch.ID] = true
 		}
-		if e.startBranches(p, run, plan.back, keep, must); run.Status.Final() {
+		if e.apply(p, run, plan.back, parallel.Start(e.context(p, run), run, plan.back, keep, must)); run.Status.Final() {
 			return
 		}
 		if link = run.Stages[c.branch.ID]; link == nil || link.Status != model.StageWaiting {

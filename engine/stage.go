@@ -10,6 +10,7 @@ import (
 	"github.com/org/pipeline-action/engine/stage/delay"
 	"github.com/org/pipeline-action/engine/stage/gate"
 	"github.com/org/pipeline-action/engine/stage/human"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 	"github.com/org/pipeline-action/engine/stage/webhook"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -61,20 +62,10 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageDelay:    unit{t: delay.Type{}},
 	lang.StageGate:     unit{t: gate.Type{}},
 	lang.StageHuman:    unit{t: human.Type{}},
-	lang.StageParallel: parallelType{},
+	lang.StageParallel: unit{t: parallel.Type{}},
 	lang.StagePipeline: pipelineType{},
 	lang.StageWebhook:  unit{t: webhook.Type{}},
 }
-
-// noBranch is embedded by the types a branch of a parallel stage may not have.
-type noBranch struct{}
-
-func (noBranch) branch(*eval, *lang.Pipeline, *model.Run, *lang.Stage) bool { return false }
-
-// nobody is embedded by the types the step loop moves by itself, with nobody to name.
-type nobody struct{}
-
-func (nobody) worker(*lang.Stage) (kind, name string) { return "", "" }
 
 // noDeadlines is embedded by the types that arm and handle no deadline of their own.
 type noDeadlines struct{}

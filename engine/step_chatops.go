@@ -184,7 +184,9 @@ func (e *eval) commandRun(run *model.Run, c model.IssueComment, verb, arg string
 			return ""
 		}
 		e.enter(run, run.Stage, run.Stage, by)
-		e.retryParallel(p, run, stage) // keeps the branches that succeeded
+		if r := resuming(stage); r != nil { // keeps what succeeded
+			e.apply(p, run, stage, r.Retry(e.context(p, run), run, stage))
+		}
 	case model.CmdSkip:
 		if stage == nil {
 			return fmt.Sprintf("Run %s: stage %s is not in the pipeline; use `/pipeline restart`.", run.ID, core.OneWord(run.Stage))
@@ -212,7 +214,9 @@ func (e *eval) commandRun(run *model.Run, c model.IssueComment, verb, arg string
 			}
 			run.Message = ""
 			e.Record(run, run.Stage, run.Stage, by)
-			e.UnblockBranches(run, stage)
+			if r := resuming(stage); r != nil {
+				r.Unblock(e.context(p, run), run, stage)
+			}
 			return ""
 		}
 		to, bad := target(run.Stage)

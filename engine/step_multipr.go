@@ -8,6 +8,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // Multi-PR runs (`scope: multi-pr`). Their subject is an issue, as that of an issue's run:
@@ -153,14 +154,14 @@ func (e *eval) mergeAll(p *lang.Pipeline, run *model.Run, par *lang.Stage) (stop
 		return true, false
 	case len(t.blocked) > 0 && len(t.merged) == 0:
 		why := fmt.Sprintf("stage %q merges all of its pull requests or none; none is merged: %s", par.ID, strings.Join(t.blocked, "; "))
-		e.CancelBranches(run, par, "none is merged")
+		parallel.Cancel(e.context(p, run), run, par, "none is merged")
 		sr.Message = why
 		e.escalate(run, why)
 		return true, true
 	case len(t.blocked) > 0:
 		why := fmt.Sprintf("stage %q merges all of its pull requests or none, and a merge went in before another failed: merged %s; not merged %s: %s",
 			par.ID, strings.Join(t.merged, ", "), strings.Join(t.notMerged, ", "), strings.Join(t.blocked, "; "))
-		e.CancelBranches(run, par, "the merges are incomplete")
+		parallel.Cancel(e.context(p, run), run, par, "the merges are incomplete")
 		sr.Message = why
 		e.escalate(run, why)
 		return true, true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // Moving a run between stages, and the record of it.
@@ -33,7 +34,7 @@ func (e *eval) leave(run *model.Run, stage *lang.Stage, status model.StageStatus
 }
 
 func (e *eval) enter(run *model.Run, from, to, why string) {
-	e.closeBranches(run, why)
+	parallel.Close(e.context(e.Cfg.PipelineFor(run), run), run, why)
 	sr := run.Stages[to]
 	if sr == nil {
 		sr = &model.StageRun{}
@@ -55,7 +56,7 @@ func (e *eval) enter(run *model.Run, from, to, why string) {
 }
 
 func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
-	e.closeBranches(run, why)
+	parallel.Close(e.context(e.Cfg.PipelineFor(run), run), run, why)
 	for _, it := range run.Intents {
 		// A final run asks for nothing again; an effect still in flight may yet happen.
 		e.Logf("run %s: the outcome of %s asked for at %s is not known; the run ends without it", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))

@@ -8,6 +8,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
 	"github.com/org/pipeline-action/engine/stage/agent"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // PlanAction plans the action of s with the planner the kernel's lists and notifications
@@ -74,6 +75,9 @@ func (e *eval) move(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.D
 			return true
 		}
 		return e.HoldAction(run, s, dec.Why, dec.Who)
+	case stage.MoveStop:
+		e.finish(run, model.RunFailed, lang.TargetFail, dec.Why)
+		return false
 	}
 	e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: move %d of stage %q", dec.Move, s.ID))
 	return false
@@ -89,7 +93,7 @@ func (e *eval) actionFailed(run *model.Run, stage *lang.Stage, why string) bool 
 // stageFailed fails stage for why: on to its on_failure, the join when it is a branch,
 // else the run fails.
 func (e *eval) stageFailed(run *model.Run, stage *lang.Stage, why string) bool {
-	if stage.OnFailure != "" || e.IsBranch(run, stage) {
+	if stage.OnFailure != "" || parallel.IsBranch(e.Cfg.PipelineFor(run), run, stage) {
 		e.leave(run, stage, model.StageFailed, stage.OnFailure, why)
 		return true
 	}

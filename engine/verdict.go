@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // answered applies dec, which follows an answer of the work s sent out (its Answer is
@@ -15,7 +16,7 @@ func (e *eval) answered(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec sta
 	switch {
 	case dec.Error != "":
 		moved = e.agentError(run, s, dec.Error)
-	case e.branchVerdict(run, s, dec.Verdict, dec.Why):
+	case e.LeaveBranch(run, s, parallel.VerdictStatus(dec.Verdict), dec.Why):
 	case dec.Rule != nil:
 		e.followRule(p, run, s, dec.Verdict, dec.Rule, dec.Why)
 	case dec.Leave:
@@ -54,7 +55,7 @@ func (e *eval) followRule(p *lang.Pipeline, run *model.Run, stage *lang.Stage, v
 	}
 	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt
 	status := model.StageSucceeded
-	if verdict == lang.VerdictFailed || verdict == lang.VerdictReject || verdict == ruleOnAnyReject {
+	if verdict == lang.VerdictFailed || verdict == lang.VerdictReject || verdict == parallel.RuleOnAnyReject {
 		status = model.StageFailed
 	}
 	target := rule.Goto

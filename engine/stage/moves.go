@@ -23,6 +23,8 @@ const (
 	// MoveLoop follows the loop of Rule (of RuleKind), whose effects the type asked
 	// for; when it does not move the run, the stage is held (Why, Who).
 	MoveLoop
+	// MoveStop fails the run for Why, the stage's record left as the type set it.
+	MoveStop
 )
 
 // Hold keeps the run waiting at the stage: why, and who may lift it.
@@ -44,3 +46,6 @@ func Back() Decision { return Decision{Move: MoveBack} }
 func Loop(rule *lang.Rule, kind, why, who string) Decision {
 	return Decision{Move: MoveLoop, Rule: rule, RuleKind: kind, Why: why, Who: who}
 }
+
+// Stop fails the run for why, the stage's record left as the type set it.
+func Stop(why string) Decision { return Decision{Move: MoveStop, Why: why} }

@@ -41,6 +41,7 @@ type Context interface {
 	Agents
 	Actions
 	People
+	Branches
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
@@ -112,6 +113,7 @@ type Guard interface {
 	// Failing reports whether the conditions of s, found not to hold, decidedly fail.
 	Failing(s *lang.Stage) bool
 	Witnesses
+	Joins
 }
 
 // Guarded is implemented by a type whose transitions the merge guard re-checks; the guard

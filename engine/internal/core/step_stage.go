@@ -26,17 +26,6 @@ func HasLabel(labels []string, name string) bool {
 	return false
 }
 
-// dropBranchDeadline drops the deadline of branch from ds.
-func dropBranchDeadline(ds []model.Deadline, branch string) []model.Deadline {
-	var out []model.Deadline
-	for _, d := range ds {
-		if d.Kind != model.DeadlineBranch || d.Branch != branch {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 // OpenIntent returns the intent of run still in flight, if any.
 func OpenIntent(run *model.Run) (model.Intent, bool) {
 	if len(run.Intents) == 0 {

@@ -1,10 +1,10 @@
 package guardwalk
 
 import (
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // Paths walks p breadth-first from its first stage, in config order within a level,
@@ -69,7 +69,7 @@ func JoinHolds(par *lang.Stage, skips, unrun, sub func(*lang.Stage) bool) bool {
 			held++
 		}
 	}
-	return held >= core.JoinNeed(par, len(par.Branches)-skipped)
+	return held >= parallel.JoinNeed(par, len(par.Branches)-skipped)
 }
 
 // SucceededBranches are the pipeline branches of par that run's record says succeeded at

@@ -60,6 +60,7 @@ type Context struct {
 	// Acts is what the Actions of the Context give and record.
 	Acts
 	People
+	Branching
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".
@@ -104,6 +105,7 @@ func (c *Context) Conditions(s *lang.Stage) ([]model.GateResult, bool, bool) {
 type Guard struct {
 	Skipped, Held, Failed map[string]bool
 	Witnessed
+	Joins
 }
 
 func (g Guard) Skips(s *lang.Stage) bool   { return g.Skipped[s.ID] }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/org/pipeline-action/engine/internal/variables"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/parallel"
@@ -28,8 +29,8 @@ func (e *eval) env(p *lang.Pipeline, run *model.Run) lang.Env {
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}
-	env["variables"] = e.RunVariables(p, run, env)
-	env["shared"] = e.SharedVariables()
+	env["variables"] = variables.Of(p, run, env, e.Facts)
+	env["shared"] = variables.Shared(e.Cfg, e.St)
 	if b := parallel.Env(e.context(p, run), run); b != nil {
 		env["branches"] = b
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/org/pipeline-action/engine/internal/condition"
 
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -112,7 +113,7 @@ func (g *guardCheck) recheck(s *lang.Stage) stage.Verdict {
 // skips reports whether the condition of s decidedly does not hold today, so that the
 // run skips s.
 func (g *guardCheck) Skips(s *lang.Stage) bool {
-	return s.Condition != nil && g.e.GuardSkips(s.Condition)
+	return s.Condition != nil && condition.GuardSkips(s.Condition, g.e.Facts)
 }
 
 // Holds reports whether gate s holds on today's facts, evaluating it once.

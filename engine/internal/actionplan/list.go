@@ -2,6 +2,7 @@ package actionplan
 
 import (
 	"fmt"
+	"github.com/org/pipeline-action/engine/internal/variables"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -81,7 +82,8 @@ func Item(e *core.Eval, run *model.Run, item lang.ActionItem, eff model.Effect, 
 		if target, ok := enableTarget(a); ok {
 			return dormant.PlanSet(e.Cfg, e.St, target, value, env)
 		}
-		return e.PlanSetVariable(run, item.Action, name.Scalar, value, env)
+		done, err := variables.Set(e.St, run, item.Action, name.Scalar, value, env)
+		return core.PlannedAction{Done: done, Err: err}
 	}
 	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: %q in a pipeline's list", item.Action)}
 }

@@ -2,6 +2,7 @@ package actionplan
 
 import (
 	"fmt"
+	"github.com/org/pipeline-action/engine/internal/variables"
 	"strconv"
 	"strings"
 
@@ -58,7 +59,8 @@ func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, en
 		if c.Pipeline != "" {
 			return dormant.PlanSet(e.Cfg, e.St, c.Pipeline, c.Value, env)
 		}
-		return e.PlanSetVariable(run, stage.Action, c.Name, c.Value, env)
+		done, err := variables.Set(e.St, run, stage.Action, c.Name, c.Value, env)
+		return core.PlannedAction{Done: done, Err: err}
 	case lang.ActionUpdateBranch:
 		return planUpdateBranch(e, eff)
 	}

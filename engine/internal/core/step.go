@@ -37,8 +37,8 @@ type Eval struct {
 	DoneBy string
 	// Gate is the run whose gates are being evaluated (engine's withRun); nil elsewhere.
 	Gate *GateScope
-	// needsFiles: a condition needed the changed files, which the facts do not hold.
-	needsFiles bool
+	// NeedsFiles: a condition needed the changed files, which the facts do not hold.
+	NeedsFiles bool
 	// issue is set when the subject is an issue.
 	Issue *issueSubject
 	// Deadlines is what this evaluation knows of its runs' deadlines.
@@ -53,7 +53,7 @@ func (e *Eval) ResultOf(changed bool) model.Result {
 	if changed {
 		e.St.Seq++
 	}
-	return model.Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.needsFiles, DoneBy: e.DoneBy}
+	return model.Result{State: e.St, Effects: e.Effects, Changed: changed, Log: e.log, Visits: e.Visits, NeedsFiles: e.NeedsFiles, DoneBy: e.DoneBy}
 }
 
 func (e *Eval) Subject() string {

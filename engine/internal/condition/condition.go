@@ -1,17 +1,35 @@
-package core
+// Package condition decides the conditions of stages and parallel branches (`condition:`,
+// `skip_to`) and the predicates of gates' any_of: pure functions of the facts and the
+// run's expression environment.
+package condition
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/model"
-
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
-// predicate decides c; env is called for expressions only.
-func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, error) {
+// Decide decides c on the facts f: labels_include against the subject's labels, paths_match
+// against the pull request's changed files, an expression over env (called for expressions
+// only). why says what decided it. needsFiles says c tested the changed files, which f does
+// not hold yet: read them, and decide again. A condition that cannot be decided is an
+// error, never taken as true or false.
+func Decide(c *lang.Predicate, f *model.Facts, env func() lang.Env) (ok bool, why string, needsFiles bool, err error) {
+	d := decider{f: f}
+	ok, why, err = d.decide(c, env)
+	return ok, why, d.needsFiles, err
+}
+
+// decider decides one condition, noting whether it needed the changed files.
+type decider struct {
+	f          *model.Facts
+	needsFiles bool
+}
+
+func (d *decider) decide(c *lang.Predicate, env func() lang.Env) (bool, string, error) {
 	if c == nil {
 		return true, "no condition", nil
 	}
@@ -27,8 +45,8 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 		return ok, fmt.Sprintf("%q %s", c.Expr.Src, verb), nil
 	}
 	var pr *model.PullRequest
-	if e.Facts != nil {
-		pr = e.Facts.PR
+	if d.f != nil {
+		pr = d.f.PR
 	}
 	for _, l := range c.LabelsInclude {
 		if pr == nil {
@@ -40,7 +58,7 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 	}
 	if len(c.PathsMatch) > 0 {
 		if pr != nil && !pr.FilesRead {
-			e.needsFiles = true
+			d.needsFiles = true
 		}
 		if pr == nil || !pr.FilesRead {
 			return false, "", fmt.Errorf("condition at %s: the changed files of the pull request were not read", c.Pos)
@@ -54,7 +72,7 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 		}
 	}
 	for i := range c.All {
-		ok, why, err := e.Predicate(&c.All[i], env)
+		ok, why, err := d.decide(&c.All[i], env)
 		if err != nil || !ok {
 			return false, why, err
 		}
@@ -62,7 +80,7 @@ func (e *Eval) Predicate(c *lang.Predicate, env func() lang.Env) (bool, string, 
 	if len(c.Any) > 0 {
 		var whys []string
 		for i := range c.Any {
-			ok, why, err := e.Predicate(&c.Any[i], env)
+			ok, why, err := d.decide(&c.Any[i], env)
 			if err != nil {
 				return false, "", err
 			}
@@ -96,15 +114,15 @@ func matchingFile(files, globs []string) string {
 	return ""
 }
 
-// guardCondition is the guard's view of a gate's condition: whether, on today's facts
-// alone, the condition decidedly does not hold (so the gate may be skipped). A condition
-// that reads anything but the facts (the run's context or outputs, which the state
-// holds) never lets a merge skip a gate, nor does one that cannot be decided.
-func (e *Eval) GuardSkips(c *lang.Predicate) bool {
+// GuardSkips is the merge guard's view of a stage's condition: whether, on today's facts f
+// alone, it decidedly does not hold (so the stage may be skipped). A condition that reads
+// anything but the facts (the run's context or outputs, which the state holds) never lets
+// a merge skip a stage, nor does one that cannot be decided.
+func GuardSkips(c *lang.Predicate, f *model.Facts) bool {
 	if c == nil || !factsOnly(c) {
 		return false
 	}
-	ok, _, err := e.Predicate(c, func() lang.Env { return lang.Env{"github": model.FactsEnv(e.Facts)} })
+	ok, _, _, err := Decide(c, f, func() lang.Env { return lang.Env{"github": model.FactsEnv(f)} })
 	return err == nil && !ok
 }
 

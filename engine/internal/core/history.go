@@ -1,14 +1,14 @@
 package core
 
 import (
-	"fmt"
-
 	"github.com/org/pipeline-action/engine/model"
-	"github.com/org/pipeline-action/engine/stage/agent"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
 
+// Record appends the transition of run from stage from to to, for why, to its history: at
+// the evaluation's time, by its actor, with the kind MarkNext gave. The history keeps its
+// head and its latest entries, and counts what it cut.
 func (e *Eval) Record(run *model.Run, from, to, why string) {
 	run.UpdatedAt = e.Now
 	kind := ""
@@ -25,35 +25,6 @@ func (e *Eval) Record(run *model.Run, from, to, why string) {
 // MarkNext gives the next transition of run recorded kind (Transition.Kind); nil forgets
 // a mark no transition took (a join that decides later records none).
 func (e *Eval) MarkNext(run *model.Run, kind string) { e.mark.run, e.mark.kind = run, kind }
-
-func (e *Eval) FindEffect(key string) (*model.Run, *lang.Stage) {
-	for _, run := range e.St.Runs {
-		if run.Status.Final() {
-			continue
-		}
-		p := e.Cfg.PipelineFor(run)
-		if p == nil {
-			continue
-		}
-		stage := p.Stage(run.Stage)
-		if stage != nil && stage.Type == lang.StageAgent && agent.DispatchKey(run, stage) == key {
-			return run, stage
-		}
-		if stage != nil && stage.Type == lang.StageParallel {
-			if b := branchEffect(run, stage, key); b != nil {
-				return run, b
-			}
-		}
-		if stage == nil || stage.Type != lang.StageAction {
-			continue
-		}
-		sr := run.Stages[stage.ID]
-		if fmt.Sprintf("%s/%s/%d/%s", run.ID, stage.ID, sr.Attempt, stage.Action) == key {
-			return run, stage
-		}
-	}
-	return nil, nil
-}
 
 func actionDone(s *lang.Stage) string {
 	switch s.Action {

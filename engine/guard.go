@@ -113,7 +113,12 @@ func (g *guardCheck) recheck(s *lang.Stage) stage.Verdict {
 // skips reports whether the condition of s decidedly does not hold today, so that the
 // run skips s.
 func (g *guardCheck) Skips(s *lang.Stage) bool {
-	return s.Condition != nil && condition.GuardSkips(s.Condition, g.e.Facts)
+	if s.Condition == nil {
+		return false
+	}
+	skips, needsFiles := condition.GuardSkips(s.Condition, g.e.Facts)
+	g.e.NeedsFiles = g.e.NeedsFiles || needsFiles
+	return skips
 }
 
 // Holds reports whether gate s holds on today's facts, evaluating it once.

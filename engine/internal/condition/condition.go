@@ -117,13 +117,14 @@ func matchingFile(files, globs []string) string {
 // GuardSkips is the merge guard's view of a stage's condition: whether, on today's facts f
 // alone, it decidedly does not hold (so the stage may be skipped). A condition that reads
 // anything but the facts (the run's context or outputs, which the state holds) never lets
-// a merge skip a stage, nor does one that cannot be decided.
-func GuardSkips(c *lang.Predicate, f *model.Facts) bool {
+// a merge skip a stage, nor does one that cannot be decided. needsFiles says it tested the
+// changed files, which f does not hold yet: read them, and ask again.
+func GuardSkips(c *lang.Predicate, f *model.Facts) (skips, needsFiles bool) {
 	if c == nil || !factsOnly(c) {
-		return false
+		return false, false
 	}
-	ok, _, _, err := Decide(c, f, func() lang.Env { return lang.Env{"github": model.FactsEnv(f)} })
-	return err == nil && !ok
+	ok, _, needsFiles, err := Decide(c, f, func() lang.Env { return lang.Env{"github": model.FactsEnv(f)} })
+	return err == nil && !ok, needsFiles
 }
 
 // factsOnly reports whether c reads only the facts (labels, files, the "github" root).

@@ -67,9 +67,12 @@ func TestDecideUndecided(t *testing.T) {
 // not hold.
 func TestGuardSkips(t *testing.T) {
 	f := &model.Facts{PR: &model.PullRequest{Files: []string{"docs/a.md"}, FilesRead: true}}
-	assert.True(t, GuardSkips(&lang.Predicate{PathsMatch: []string{"src/**"}}, f))
-	assert.False(t, GuardSkips(&lang.Predicate{PathsMatch: []string{"docs/**"}}, f))
-	assert.False(t, GuardSkips(&lang.Predicate{Expr: expr(t, "context.n > 1")}, f), "the run's context is the state's, not today's facts")
-	assert.False(t, GuardSkips(&lang.Predicate{PathsMatch: []string{"src/**"}}, &model.Facts{PR: &model.PullRequest{}}), "undecided")
-	assert.False(t, GuardSkips(nil, f))
+	skips := func(c *lang.Predicate, f *model.Facts) bool { s, _ := GuardSkips(c, f); return s }
+	assert.True(t, skips(&lang.Predicate{PathsMatch: []string{"src/**"}}, f))
+	assert.False(t, skips(&lang.Predicate{PathsMatch: []string{"docs/**"}}, f))
+	assert.False(t, skips(&lang.Predicate{Expr: expr(t, "context.n > 1")}, f), "the run's context is the state's, not today's facts")
+	assert.False(t, skips(nil, f))
+	s, needs := GuardSkips(&lang.Predicate{PathsMatch: []string{"src/**"}}, &model.Facts{PR: &model.PullRequest{}})
+	assert.False(t, s, "undecided")
+	assert.True(t, needs, "the files are read, and the guard asks again")
 }

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -17,7 +16,7 @@ import (
 // read newest first only as far back as the state needs, and a state comment among them
 // by its node id: the queries grow with what is new, not with the comments on the PR.
 func TestReadCommentsBackToWhatTheStateRead(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	now := clock
 	fake.SetClock(func() time.Time { now = now.Add(time.Minute); return now })

@@ -1,9 +1,7 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -17,9 +15,8 @@ import (
 // TestSnapshotCommentEdits reads what state.Check needs: full ids (above 2^32 in the fake,
 // as on github.com) and who last edited each comment.
 func TestSnapshotCommentEdits(t *testing.T) {
-	ctx := context.Background()
-	fake, c := setup(t)
-	fake.SetClock(func() time.Time { return clock })
+	ctx := t.Context()
+	fake, c := setupAtClock(t)
 	fake.AddUser("mallory", "write")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
@@ -46,7 +43,7 @@ func TestSnapshotCommentEdits(t *testing.T) {
 // TestStateCommentAboveInt32 writes and rereads the state comment through the adapter when
 // comment ids exceed 2^32: the comment is found and edited, never posted again.
 func TestStateCommentAboveInt32(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
@@ -82,9 +79,8 @@ func TestStateCommentAboveInt32(t *testing.T) {
 // write access edit a review's body and keeps its author, so a body someone else edited is
 // not its author's word (Review.EditedBy); the author's own edit is.
 func TestSnapshotReviewEdits(t *testing.T) {
-	ctx := context.Background()
-	fake, c := setup(t)
-	fake.SetClock(func() time.Time { return clock })
+	ctx := t.Context()
+	fake, c := setupAtClock(t)
 	fake.AddUser("alice", "write")
 	fake.AddUser("bob", "write")
 	fake.AddUser("dev", "write")

@@ -2,7 +2,6 @@ package ghapi_test
 
 import (
 	"cmp"
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -43,7 +42,7 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 			head := openPR(fake)
 			fake.SetProtection(repoName, "main", tt.p)
 			fake.SetUnknownReads(repoName, tt.unknown)
-			o := c.Perform(context.Background(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
+			o := c.Perform(t.Context(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
 				Number: 7, SHA: head, Method: cmp.Or(tt.method, "squash")})
 			for _, s := range tt.err {
 				assert.Contains(t, o.Err, s)
@@ -60,17 +59,17 @@ func TestPerformUpdateBranch(t *testing.T) {
 	head := openPR(fake)
 	eff := model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head}
 	// Up to date already: done.
-	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
 	assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
 
 	fake.SetFile(repoName, "main", "NEWS.md", "news")
-	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
 	moved := fake.PR(repoName, 7).HeadSHA
 	require.NotEqual(t, head, moved, "GitHub merged main into the head")
 
 	// The head the effect expects moved: not permanent, the next event sees the new head.
 	fake.SetFile(repoName, "main", "NEWS.md", "more news")
-	o := c.Perform(context.Background(), eff)
+	o := c.Perform(t.Context(), eff)
 	assert.Contains(t, o.Err, "expected head sha didn't match current head ref.")
 	assert.False(t, o.Permanent)
 	assert.Equal(t, moved, fake.PR(repoName, 7).HeadSHA)
@@ -98,7 +97,7 @@ func TestSnapshotReadsMergeState(t *testing.T) {
 			fake.SetFile(repoName, "main", configPath, "version: 1\n")
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev"})
 			tt.change(fake)
-			snap, err := c.Snapshot(context.Background(), 5, "main", configPath)
+			snap, err := c.Snapshot(t.Context(), 5, "main", configPath)
 			require.NoError(t, err)
 			assert.Equal(t, tt.mergeable, snap.Facts.PR.Mergeable)
 			assert.Equal(t, tt.state, snap.Facts.PR.MergeState)

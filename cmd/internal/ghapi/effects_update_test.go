@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -19,7 +18,7 @@ func TestPerformUpdateBranchRefusals(t *testing.T) {
 		fake.AddBranch(repoName, "develop")
 		fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "someone", Head: "develop", Fork: "someone", Files: []string{"README.md"}})
 		fake.SetFile(repoName, "main", "NEWS.md", "news")
-		o := c.Perform(context.Background(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: fake.PR(repoName, 7).HeadSHA})
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: fake.PR(repoName, 7).HeadSHA})
 		assert.True(t, o.Escalate)
 		assert.Contains(t, o.Err, "its branch lives in the fork someone/widgets, which the action's token may not push to")
 		assert.NotContains(t, o.Err, "pull-requests", "not a scope the workflow grants")
@@ -29,7 +28,7 @@ func TestPerformUpdateBranchRefusals(t *testing.T) {
 		fake, c := setup(t)
 		head := openPR(fake)
 		fake.SetFile(repoName, "main", ".github/workflows/ci.yml", "on: push\n")
-		o := c.Perform(context.Background(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head})
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head})
 		assert.True(t, o.Escalate)
 		assert.Contains(t, o.Err, "the update would bring the base branch's change to .github/workflows/ci.yml into it")
 		assert.NotContains(t, o.Err, "the pull request changes", "the pull request changes no workflow")

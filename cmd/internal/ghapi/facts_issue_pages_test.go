@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // An issue with more than 100 labels, timeline events and comments is read in full: the
 // newest comments (where commands are) and the oldest label events count as on a PR.
 func TestSnapshotIssueReadsPastTheFirstPage(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice"})
@@ -45,7 +44,7 @@ func TestSnapshotIssueReadsPastTheFirstPage(t *testing.T) {
 // Past the pages one event reads, the comments between the oldest and the newest are not
 // read, and the run is told so; the newest are read all the same.
 func TestSnapshotIssueSaysWhichCommentsItDidNotRead(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice"})

@@ -1,9 +1,7 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -18,9 +16,8 @@ import (
 // and two associated pull requests under aliases, in one GraphQL request that the fake
 // validates against GitHub's schema.
 func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
-	ctx := context.Background()
-	fake, c := setup(t)
-	fake.SetClock(func() time.Time { return clock })
+	ctx := t.Context()
+	fake, c := setupAtClock(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice", Title: "Add a widget"})
 	fake.Label(repoName, 4, "feature", true)

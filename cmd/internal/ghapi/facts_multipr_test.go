@@ -1,9 +1,7 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -18,9 +16,8 @@ import (
 // repository and pull requests of two other repositories in one GraphQL request (each
 // repository under an alias), which the fake validates against GitHub's schema.
 func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
-	ctx := context.Background()
-	fake, c := setup(t)
-	fake.SetClock(func() time.Time { return clock })
+	ctx := t.Context()
+	fake, c := setupAtClock(t)
 	fake.AddRepo("acme/web", "main")
 	fake.AddRepo("acme/docs", "trunk")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
@@ -62,7 +59,7 @@ func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 // GITHUB_TOKEN is) cannot read or merge another repository's pull request — GitHub answers
 // the repository as missing; a token that reaches both (an App installation's) can.
 func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.AddRepo("acme/web", "main")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
@@ -111,7 +108,7 @@ func TestInTakesOnlyRepositoryNames(t *testing.T) {
 // TestReadPRsWithReadsBothRepositoriesInOneQuery: the pull requests an issue's state names
 // that the snapshot did not read — of its repository and of others — in one query.
 func TestReadPRsWithReadsBothRepositoriesInOneQuery(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.AddRepo("acme/web", "main")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"own"}})

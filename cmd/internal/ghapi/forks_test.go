@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 // TestSnapshotHeadRepository reads where each PR's head branch lives: #7 in the repository,
 // #8 in someone's fork, from a branch named like one of the repository's.
 func TestSnapshotHeadRepository(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	fake.AddBranch(repoName, "develop")
@@ -56,7 +55,7 @@ func TestPerformMergeDeletesOnlyOwnBranch(t *testing.T) {
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "develop"})
 			head := fake.PR(repoName, 7).HeadSHA
 			fake.ResetStats()
-			o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7,
+			o := c.Perform(t.Context(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7,
 				SHA: head, Method: "squash", Delete: true, HeadRef: "develop", HeadRepo: tt.headRepo})
 			assert.Equal(t, model.Outcome{Key: "k"}, o)
 			assert.True(t, fake.PR(repoName, 7).Merged)

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -30,7 +29,7 @@ func TestGraphQLRateLimitedIsRetried(t *testing.T) {
 			openPR(fake)
 			c, ft := limitedClient(t, fake, ghapi.Limits{})
 			fake.Inject("graphql", tt.fault)
-			snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+			snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
 			require.NoError(t, err)
 			assert.Equal(t, 7, snap.Facts.PR.Number)
 			assert.Equal(t, []time.Duration{tt.wait}, ft.sleeps)
@@ -45,7 +44,7 @@ func TestGraphQLRateLimitedNotWaitedOutFails(t *testing.T) {
 	openPR(fake)
 	c, ft := limitedClient(t, fake, ghapi.Limits{})
 	fake.Inject("graphql", ghfake.Fault{Status: 200, Message: "API rate limit already exceeded for installation ID 1.", Reset: 3600})
-	_, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	_, err := c.Snapshot(t.Context(), 7, "main", configPath)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "API rate limit already exceeded")
 	assert.Empty(t, ft.sleeps)
@@ -60,11 +59,11 @@ func TestSecondaryLimitsOfTheFakeAreWaitedOut(t *testing.T) {
 	c, ft := limitedClient(t, fake, ghapi.Limits{})
 	fake.EnforceSecondaryLimits()
 	for i := range 80 {
-		o := c.Perform(context.Background(), model.Effect{Key: "c", Kind: model.EffectComment, Number: 7, Body: "comment"})
+		o := c.Perform(t.Context(), model.Effect{Key: "c", Kind: model.EffectComment, Number: 7, Body: "comment"})
 		require.Empty(t, o.Err, "comment %d", i+1)
 	}
 	assert.Empty(t, ft.sleeps)
-	assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(context.Background(), mergeEffect(head)))
+	assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(t.Context(), mergeEffect(head)))
 	assert.True(t, fake.PR(repoName, 7).Merged)
 	assert.Equal(t, []time.Duration{time.Minute}, ft.sleeps, "until the minute of the first 80 is over")
 }

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -37,7 +36,7 @@ func TestRateLimitRefusalSaysWhenItEnds(t *testing.T) {
 			if tt.fault != nil {
 				fake.Inject("pulls/merge", *tt.fault)
 			}
-			o := c.Perform(context.Background(), mergeEffect(head))
+			o := c.Perform(t.Context(), mergeEffect(head))
 			assert.NotEmpty(t, o.Err)
 			assert.Equal(t, tt.want.Unix(), o.RetryAt.Unix(), "%s", o.RetryAt)
 			assert.Equal(t, tt.want.IsZero(), o.RetryAt.IsZero())

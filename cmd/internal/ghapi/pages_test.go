@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -17,7 +16,7 @@ import (
 // first page (an old changes request, the one failing check) still counts. Comments are
 // read from both ends.
 func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.AddUser("alice", "write")
 	fake.AddUser("bob", "write")
@@ -64,7 +63,7 @@ func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 // GitHub links a pull request to more than ten issues when its body names them: every one
 // is read, past the first ten the facts query asks for.
 func TestSnapshotReadsEveryClosingReference(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	body := ""

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,7 +14,7 @@ import (
 // the commit lands on a branch another invocation created at the same head and has not
 // moved, and loses to one it moved; a ruleset refusing the branch is ErrForbidden.
 func TestCreateBranchWithCommit(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	files := []state.FileChange{{Path: "pr-7.json", Text: "{\"version\":1}\n"}}
 	open := func(t *testing.T) (*ghfake.Server, string, func(string) (string, error)) {
 		fake, c := setup(t)

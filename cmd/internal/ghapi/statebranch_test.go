@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,7 +16,7 @@ const stateBranch = "pipeline-action/state"
 // of the index with the commit that last changed each (its author, GitHub's signature);
 // the writes create the branch and commit with compare-and-swap.
 func TestStateBranchReadAndWrite(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
@@ -80,7 +79,7 @@ func TestStateBranchReadAndWrite(t *testing.T) {
 
 // A ruleset that restricts creating the branch: ErrForbidden.
 func TestStateBranchCreationForbidden(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // The action's own commit statuses (pipeline-action/<pipeline>) are read apart from the
 // head's checks: no gate of the action, `ci_status` included, waits on them.
 func TestOwnStatusesAreNotChecks(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
@@ -39,7 +38,7 @@ func TestCreateStatusCutsTheDescription(t *testing.T) {
 	fake, c := setup(t)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	head := fake.PR(repoName, 7).HeadSHA
-	err := c.CreateStatus(context.Background(), ghapi.Status{SHA: head, Context: "pipeline-action/review", State: "failure",
+	err := c.CreateStatus(t.Context(), ghapi.Status{SHA: head, Context: "pipeline-action/review", State: "failure",
 		Description: strings.Repeat("ü", 200), TargetURL: "https://github.com/acme/widgets/pull/7#issuecomment-1"})
 	require.NoError(t, err)
 	latest, _ := fake.HeadStatuses(repoName, 7)
@@ -50,6 +49,6 @@ func TestCreateStatusCutsTheDescription(t *testing.T) {
 	assert.Equal(t, "https://github.com/acme/widgets/pull/7#issuecomment-1", got.TargetURL)
 	assertDocumented(t, fake)
 
-	err = c.CreateStatus(context.Background(), ghapi.Status{SHA: strings.Repeat("0", 40), Context: "pipeline-action/review", State: "success"})
+	err = c.CreateStatus(t.Context(), ghapi.Status{SHA: strings.Repeat("0", 40), Context: "pipeline-action/review", State: "success"})
 	assert.ErrorContains(t, err, "writing the commit status pipeline-action/review on 0000000")
 }

@@ -1,0 +1,21 @@
+package ghapi_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
+)
+
+// clock is the fake's time in the tests that read timestamps back.
+var clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+// setupAtClock is setup with the fake's time stopped at clock, so that what it stamps can be
+// compared with what the client reads back.
+func setupAtClock(t *testing.T) (*ghfake.Server, *ghapi.Client) {
+	t.Helper()
+	fake, c := setup(t)
+	fake.SetClock(func() time.Time { return clock })
+	return fake, c
+}

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -27,7 +26,7 @@ func record(run *model.Run, n int) {
 // the branch: full parts of 25 written once each, the rest in the file's tail; saving
 // the same change again adds none.
 func TestAuditKeepsEveryRowAcrossSaves(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)

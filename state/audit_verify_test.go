@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ import (
 // it; and what the audit command reads of it, its file's commit signed by GitHub.
 func trailBranch(t *testing.T, keys *Keys) (*memBranch, AuditRead) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	load := func() (*Dual, *model.State, Version) {

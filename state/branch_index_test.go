@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -21,9 +20,9 @@ func saveSubject(t *testing.T, m *memBranch, n int, old, st *model.State) []File
 	w := &recordingWriter{memBranch: m, commits: &commits}
 	file, subject := SubjectFile(true, n), fmt.Sprintf("acme/widgets#%d", n)
 	s := NewBranchStore(w, m.read(file), file, subject, viewer, nil)
-	_, v, err := s.Load(context.Background(), n)
+	_, v, err := s.Load(t.Context(), n)
 	require.NoError(t, err)
-	_, err = s.Save(context.Background(), n, Change{Old: old, State: st}, v)
+	_, err = s.Save(t.Context(), n, Change{Old: old, State: st}, v)
 	require.NoError(t, err)
 	if len(commits) == 0 {
 		return nil
@@ -68,7 +67,7 @@ func TestSaveWritesItsShardOnlyWhenItsEntriesChange(t *testing.T) {
 
 func (m *memBranch) mustOpenRuns(t *testing.T) BranchRead {
 	t.Helper()
-	r, err := m.OpenRuns(context.Background(), m.name)
+	r, err := m.OpenRuns(t.Context(), m.name)
 	require.NoError(t, err)
 	return r
 }
@@ -123,10 +122,10 @@ func TestIndexMoveConflictsWhenTheHeadMoved(t *testing.T) {
 	m := newMemBranch()
 	seedOpenRuns(t, m, 3, true)
 	s := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, nil)
-	_, v, err := s.Load(context.Background(), 7)
+	_, v, err := s.Load(t.Context(), 7)
 	require.NoError(t, err)
 	m.push(viewer, true, []FileChange{{Path: "pr-8.json", Text: "{}"}}, "another event")
-	_, err = s.Save(context.Background(), 7, Change{State: &model.State{Version: stateVersion, Subject: "acme/widgets#7"}}, v)
+	_, err = s.Save(t.Context(), 7, Change{State: &model.State{Version: stateVersion, Subject: "acme/widgets#7"}}, v)
 	require.ErrorIs(t, err, ErrConflict)
 	assert.Contains(t, m.files, IndexFile)
 }

@@ -159,7 +159,7 @@ func change(old, st *model.State) Change {
 }
 
 func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
@@ -194,7 +194,7 @@ func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
 }
 
 func TestDualConflict(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	a := subjectStores(m, w, nil, &logs)
@@ -223,7 +223,7 @@ func TestDualConflict(t *testing.T) {
 // Two invocations race on a subject with no file yet: only the one whose commit claimed
 // the state comment posts it; the other finds the claim in flight and leaves it.
 func TestDualRaceCreatesOneComment(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	m.push(viewer, true, []FileChange{{Path: "pr-9.json", Text: "{}"}}, "other") // the branch exists
@@ -249,7 +249,7 @@ func TestDualRaceCreatesOneComment(t *testing.T) {
 }
 
 func TestDualForbidden(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	m.forbidden = true
 	var logs []string
@@ -273,7 +273,7 @@ func TestDualForbidden(t *testing.T) {
 
 // A deleted branch, or one reset to an older state, is rebuilt from the comment.
 func TestDualRebuildsFromComment(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
@@ -313,7 +313,7 @@ func TestDualRebuildsFromComment(t *testing.T) {
 // A file someone else last changed is ignored, reported once, and the run goes on from
 // the comment; the next write makes it the action's again.
 func TestDualUntrustedFile(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name, author string
 		signed       bool
@@ -362,14 +362,14 @@ func TestDualFileUnreadable(t *testing.T) {
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	m.push(viewer, true, []FileChange{{Path: "pr-7.json", Text: `{"version":2}`}}, "newer")
 	var logs []string
-	_, _, err := subjectStores(m, w, nil, &logs).Load(context.Background(), 7)
+	_, _, err := subjectStores(m, w, nil, &logs).Load(t.Context(), 7)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "state version 2")
 }
 
 // Finished runs leave the live state for the archive, in the same commit.
 func TestDualArchives(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
@@ -395,7 +395,7 @@ func TestDualArchives(t *testing.T) {
 
 // An index.json someone else changed is deleted; the subject's shard lists its runs.
 func TestBranchStoreUntrustedIndex(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	idx, err := EncodeIndex(&Index{Runs: []IndexEntry{{Run: "x/9/1", File: "pr-9.json"}}})
 	require.NoError(t, err)
@@ -427,7 +427,7 @@ func TestTrustFile(t *testing.T) {
 // An index too large for GitHub to give its text is left as it is: rewriting it from
 // a part would drop the other subjects' runs.
 func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBranch()
 	m.push(viewer, true, []FileChange{{Path: IndexFile, Text: "{\"version\":1,\"runs\":[{\"run\":\"x/9/1\""}}, "big")
 	var logs []string
@@ -444,7 +444,7 @@ func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
 
 // A shard growing toward what GitHub gives of a file is written, with a warning each time.
 func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBranch()
 	idx := &Index{Version: indexVersion}
 	for i := 0; len(idx.Runs)*160 < IndexWarning; i++ {

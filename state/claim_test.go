@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -46,9 +45,9 @@ func saved(t *testing.T, m *memBranch, w *fakeWriter, comments []Comment, now ti
 	var logs []string
 	d := subjectStores(m, w, comments, &logs)
 	d.SetClock(func() time.Time { return now }, now.Add(5*time.Minute))
-	old, v, err := d.Load(context.Background(), 7)
+	old, v, err := d.Load(t.Context(), 7)
 	require.NoError(t, err)
-	_, err = d.Save(context.Background(), 7, change(old, st), v)
+	_, err = d.Save(t.Context(), 7, change(old, st), v)
 	return d, err
 }
 
@@ -56,7 +55,7 @@ func saved(t *testing.T, m *memBranch, w *fakeWriter, comments []Comment, now ti
 // its commit; an invocation that read the same head conflicts, and after reading again
 // leaves the comment to the claim in flight.
 func TestClaimSerialisesPosting(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	_, err := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, nil).
@@ -213,7 +212,7 @@ func TestClaimOnlyCommit(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	_, err := NewBranchStore(m, m.read("pr-7.json"), "pr-7.json", "acme/widgets#7", viewer, nil).
-		Save(context.Background(), 7, change(nil, withSeq(2)), Version{})
+		Save(t.Context(), 7, change(nil, withSeq(2)), Version{})
 	require.NoError(t, err)
 	_, err = saved(t, m, w, nil, now, withSeq(2))
 	require.NoError(t, err)

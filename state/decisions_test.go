@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -14,7 +13,7 @@ import (
 // checklist, the seq) commits nothing: the comment shows it, holding the file's decisions
 // at the file's seq, and the next event goes on from the comment. A decision commits.
 func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
@@ -73,7 +72,7 @@ func TestDecisionsLeaveOutDerivedData(t *testing.T) {
 // The comment is edited only when what it shows changed: not for the comments cursor
 // alone, which no one sees; a new checklist line is edited in.
 func TestCommentEditedOnlyWhenItShowsMore(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,7 +224,7 @@ func keyedStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string
 }
 
 func TestDualSignedRoundTrip(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	a := mustKeys(t, keyA)
 	m, w, logs, d := emptySubject()
 	d.SetKeys(a)
@@ -274,7 +273,7 @@ func TestDualSignedRoundTrip(t *testing.T) {
 // A file written by the action's identity (signed by GitHub) but without the key: with a
 // key, the comment's state is the one gone on from, as for a file someone else wrote.
 func TestDualUnsignedFileUnderKey(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	a := mustKeys(t, keyA)
 	m, w, logs, d := emptySubject()
 	d.SetKeys(a)

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -21,7 +20,7 @@ func laterStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string
 // one call, its status shown; the next event that shows more adopts it and binds its state
 // in; one that shows nothing new leaves it. The claim serialises the posting as before.
 func TestStateCommentPostedInOneCall(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	d.BindLater()
 	st, v, err := d.Load(ctx, 7)
@@ -60,7 +59,7 @@ func TestStateCommentPostedInOneCall(t *testing.T) {
 // A state that did something (an effect applied or intended) is bound at once: the
 // comment is its spare copy should the branch be lost.
 func TestStateCommentBoundAtOnceOnceSomethingWasDone(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	_, w, _, d := emptySubject()
 	d.BindLater()
 	st, v, err := d.Load(ctx, 7)
@@ -95,7 +94,7 @@ func TestNothingDone(t *testing.T) {
 // is not trusted, and the next event adopts the action's placeholder rather than post a
 // second state comment.
 func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	d.BindLater()
 	st, v, err := d.Load(ctx, 7)

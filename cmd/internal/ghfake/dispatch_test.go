@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -31,7 +30,7 @@ jobs:
 `
 
 func TestWorkflowDispatchIsCheckedAsGitHubChecksIt(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	dispatch := func(file, ref string, inputs map[string]any) (int, string) {
@@ -69,7 +68,7 @@ func TestWorkflowDispatchIsCheckedAsGitHubChecksIt(t *testing.T) {
 }
 
 func TestRepositoryDispatchPayloadLimit(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	raw := []byte(`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}`)
@@ -81,7 +80,7 @@ func TestRepositoryDispatchPayloadLimit(t *testing.T) {
 }
 
 func TestAddAssigneesLeavesOutWhoCannotBeAssigned(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	is, _, err := c.Issues.AddAssignees(ctx, "acme", "widgets", 7, []string{"alice", "stranger"})

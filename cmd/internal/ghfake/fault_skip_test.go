@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +10,7 @@ import (
 // A fault with Skip lets that many calls through, served, before it answers one; then the
 // calls after it are served again.
 func TestInjectSkip(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Skip: 2})

@@ -17,7 +17,7 @@ const (
 // A performed fault serves the request, then loses its answer: the comment is posted, and
 // the client is told 502.
 func TestFaultPerformedREST(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Performed: true})
@@ -83,7 +83,7 @@ func TestFaultField(t *testing.T) {
 // Count fails that many calls; Until fails every call until the clock passes it; DropFaults
 // removes what is left of a tagged fault.
 func TestFaultCountUntilDrop(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	now := testClock
 	setNow := func(t time.Time) { // through SetClock, which the fake's lock orders with its reads
@@ -118,7 +118,7 @@ func TestFaultPerformedTimeout(t *testing.T) {
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("issues/create-comment", Fault{Timeout: true, Performed: true})
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("posted"))
 	require.Error(t, err)

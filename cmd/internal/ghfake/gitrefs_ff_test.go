@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // forward", and the branch stays where it was.
 func TestUpdateRefFastForwardOnly(t *testing.T) {
 	s, main := stateWorld(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := client(t, s, s.BotToken())
 	update := func(sha string, force bool) (*http.Response, error) {
 		_, resp, err := c.Git.UpdateRef(ctx, "acme", "widgets", &github.Reference{

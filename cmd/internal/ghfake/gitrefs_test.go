@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"maps"
@@ -246,7 +245,7 @@ func TestCreateAndDeleteRef(t *testing.T) {
 // A ruleset restricting creations and updates of the state branch refuses every way of
 // writing it, in GitHub's words; deleting it stays possible.
 func TestRestrictBranch(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, main := stateWorld(t)
 	s.RestrictBranch(testRepo, stateBranch)
 	s.RestrictBranch(testRepo, "guarded")
@@ -327,7 +326,7 @@ func TestPushCommitClaimsAnAuthor(t *testing.T) {
 // "Get rules for a branch" lists a restricting ruleset's rules for the branch, existing or not,
 // and nothing for a branch no ruleset targets.
 func TestBranchRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, _ := stateWorld(t)
 	s.RestrictBranch(testRepo, "guarded")
 	s.RestrictBranch(testRepo, stateBranch)

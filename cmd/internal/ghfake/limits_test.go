@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -41,7 +40,7 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 }
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	long := strings.Repeat("l", rest.MaxLabelName+1)
@@ -70,7 +69,7 @@ func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 }
 
 func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	c := client(t, s, s.BotToken())
@@ -102,7 +101,7 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 }
 
 func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	for range faults.PerMinute {

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 // replaces it only with its blob's sha, and refuses a replacement without it (422) or with
 // another (409), as GitHub does.
 func TestContentsAPIWritesAFileAsGitHubDoes(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	opts := func(text string, sha *string) *github.RepositoryContentFileOptions {

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // state GitHub does not know, a commit that does not exist, and the 1001st status of a
 // commit and context.
 func TestCreateStatusIsAsStrictAsGitHub(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	head := s.PR(testRepo, 7).HeadSHA

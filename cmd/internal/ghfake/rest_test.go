@@ -61,7 +61,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name     string
 		setup    func(s *Server)
@@ -119,7 +119,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestLabels(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	names := func(ls []*github.Label) []string {
@@ -160,7 +160,7 @@ func TestLabels(t *testing.T) {
 // TestLabelsIgnoreCase checks that the fake compares label names as GitHub does: adding
 // "SECURITY" where "security" exists attaches "security" once; removing "wip" removes "WIP".
 func TestLabelsIgnoreCase(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	ls, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"SECURITY", "WIP"})
@@ -194,7 +194,7 @@ func TestLabelsIgnoreCase(t *testing.T) {
 // TestLabelDotSegments checks that a label named "." or "..", escaped as %2E, is one label:
 // removing it removes that label only.
 func TestLabelDotSegments(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	_, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{".", ".."})
@@ -209,7 +209,7 @@ func TestLabelDotSegments(t *testing.T) {
 }
 
 func TestComments(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	created, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, &github.IssueComment{Body: github.String("first")})
@@ -242,7 +242,7 @@ func TestComments(t *testing.T) {
 }
 
 func TestFailNext(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.FailNext("pulls/merge", 502, "Server Error")
@@ -256,7 +256,7 @@ func TestFailNext(t *testing.T) {
 }
 
 func TestPermissionAndReviews(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.Review(testRepo, 7, "alice", "approved", "lgtm")
 	c := client(t, s, s.BotToken())
@@ -274,7 +274,7 @@ func TestPermissionAndReviews(t *testing.T) {
 }
 
 func TestDeleteRef(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	_, err := c.Git.DeleteRef(ctx, "acme", "widgets", "heads/feat/login")
@@ -286,7 +286,7 @@ func TestDeleteRef(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	_, _, err := c.PullRequests.Get(ctx, "acme", "widgets", 7)
@@ -305,7 +305,7 @@ func TestStats(t *testing.T) {
 }
 
 func TestDispatches(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
@@ -327,7 +327,7 @@ func TestDispatches(t *testing.T) {
 
 // Rate-limit faults carry GitHub's headers and the documentation_url go-github recognises.
 func TestInjectRateLimits(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("pulls/merge", Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 7})
@@ -359,7 +359,7 @@ func TestInjectTimeout(t *testing.T) {
 	s := widgets(t)
 	c := client(t, s, s.BotToken())
 	s.Inject("pulls/merge", Fault{Timeout: true})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, _, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -370,7 +370,7 @@ func TestInjectTimeout(t *testing.T) {
 	s.Inject("pulls/merge", Fault{Timeout: true})
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := c.PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", nil)
+		_, _, err := c.PullRequests.Merge(t.Context(), "acme", "widgets", 7, "", nil)
 		done <- err
 	}()
 	require.Eventually(t, func() bool {

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 // first, with the display title its run-name gives them, and only those created within
 // the `created` range.
 func TestListWorkflowRunsOfDispatches(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	now := testClock
 	s := widgets(t)
 	s.SetClock(func() time.Time { return now })

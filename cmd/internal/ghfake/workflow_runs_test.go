@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -17,7 +16,7 @@ import (
 func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
 	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
-	_, err := client(t, s, s.Token("alice")).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
+	_, err := client(t, s, s.Token("alice")).Actions.CreateWorkflowDispatchEventByFileName(t.Context(), "acme", "widgets",
 		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]any{"run": "r", "stage": "s"}})
 	require.NoError(t, err)
 	require.Len(t, s.Dispatches(), 1)
@@ -63,7 +62,7 @@ func TestWorkflowRunsSayWhoStartedThemWhereAndHow(t *testing.T) {
 func TestWorkflowRunPayloadShapes(t *testing.T) {
 	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
-	_, err := client(t, s, s.BotToken()).Actions.CreateWorkflowDispatchEventByFileName(context.Background(), "acme", "widgets",
+	_, err := client(t, s, s.BotToken()).Actions.CreateWorkflowDispatchEventByFileName(t.Context(), "acme", "widgets",
 		"agent.yml", github.CreateWorkflowDispatchEventRequest{Ref: "main"})
 	require.NoError(t, err)
 	assertShape(t, s.CompleteDispatch(testRepo, 0, "failure"), "workflow_run/requested.json", [2]string{"workflow_run", "completed"})

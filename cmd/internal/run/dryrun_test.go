@@ -2,7 +2,6 @@ package run
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -81,7 +80,7 @@ func TestDryClientRefusesWrites(t *testing.T) {
 		{Key: "a/1/merge/1/merge_pr", Kind: model.EffectMerge, Number: 7, Method: "squash"},
 		{Key: "a/1/c/1/comment", Kind: model.EffectComment, Number: 7, Body: "hi"},
 	} {
-		o := client.Perform(context.Background(), e)
+		o := client.Perform(t.Context(), e)
 		assert.Contains(t, o.Err, "read-only: refused", e.Key)
 	}
 	assert.Empty(t, writesSeen(h.fake))

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -44,13 +43,13 @@ pipelines:
 	}
 
 	f := facts()
-	require.NoError(t, extraFactsWarn(context.Background(), client, cfg, f, "", func(string, ...any) { t.Fatal("no warning expected") }))
+	require.NoError(t, extraFactsWarn(t.Context(), client, cfg, f, "", func(string, ...any) { t.Fatal("no warning expected") }))
 	assert.Equal(t, map[string]bool{"CHANGELOG.md": true, "docs/*.md": false, "src/**/auth/*_test.go": true}, f.PR.PathsExist)
 
 	fake.Inject("graphql", ghfake.Fault{Status: 502, Message: "Bad Gateway", Skip: 1})
 	var warned []string
 	f = facts()
-	require.NoError(t, extraFactsWarn(context.Background(), client, cfg, f, "", func(format string, args ...any) {
+	require.NoError(t, extraFactsWarn(t.Context(), client, cfg, f, "", func(format string, args ...any) {
 		warned = append(warned, fmt.Sprintf(format, args...))
 	}))
 	assert.Equal(t, map[string]bool{"CHANGELOG.md": true, "docs/*.md": false}, f.PR.PathsExist)

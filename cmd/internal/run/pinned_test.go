@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -34,7 +33,7 @@ const (
 // the run follows the config of the default branch, says why, and merges nothing its gate
 // does not allow.
 func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	h := newHarness(t, strictConfig)
 	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"}))
 	require.Equal(t, 0, code, log)

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -162,7 +161,7 @@ func TestRunCorruptStateCommentIsLeftAlone(t *testing.T) {
 	broken := fmt.Sprintf("### pipeline-action\n<!-- pipeline-action:state v5 %d abc !!!not-base64!!! -->", comments[0].ID)
 	bot, err := ghapi.New(ghapi.Options{Token: h.fake.BotToken(), RESTURL: h.fake.URL + "/api/v3", GraphQLURL: h.fake.URL + "/api/graphql", Repository: "acme/widgets"})
 	require.NoError(t, err)
-	require.NoError(t, bot.UpdateComment(context.Background(), comments[0].ID, broken))
+	require.NoError(t, bot.UpdateComment(t.Context(), comments[0].ID, broken))
 	code, log, _, _ = h.deliver(h.fake.Review("acme/widgets", 7, "alice", "approved", ""))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, log, "left as it is")

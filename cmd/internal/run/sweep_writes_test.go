@@ -194,7 +194,7 @@ func TestSweepKeepsToEightyWritesAMinute(t *testing.T) {
 	var log bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return now },
 		Sleep: func(_ context.Context, d time.Duration) error { now = now.Add(d); return nil }}
-	require.Equal(t, 0, r.Sweep(context.Background()), log.String())
+	require.Equal(t, 0, r.Sweep(t.Context()), log.String())
 	assert.Contains(t, log.String(), "content writes in the last minute; waiting")
 	assert.NotContains(t, log.String(), "secondary rate limit")
 	assert.Contains(t, log.String(), "advanced 45 of 45 due subjects with 90 content writes")

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,7 +63,7 @@ func TestBusyHourOnEachToken(t *testing.T) {
 			s := newSimulation(sc, files, &out)
 			t.Cleanup(s.fake.Close)
 			s.quiet = true
-			failed, err := s.play(context.Background())
+			failed, err := s.play(t.Context())
 			require.NoError(t, err, tail(out.String()))
 			require.Zero(t, failed, tail(out.String()))
 			events := 0

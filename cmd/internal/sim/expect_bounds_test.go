@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -26,7 +25,7 @@ expect:
   prs: {7: {comments_at_most: 1}}
   dispatches: [{agent: triage, at_most: 1}, {agent: triage, at_most: 0}, {agent: triage, count: 1, at_most: 5}, {agent: nobody, at_most: 1}]
 `, string(cfg))
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, 3, failed, out.String())
 	assert.Contains(t, out.String(), "   ✓ dispatches of agent triage: at most 1\n")

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // failed) too.
 func TestSimulatePrintsNoHiddenMarker(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := Main(context.Background(), []string{"testdata/scenarios/one-state-comment"}, &out, &errOut)
+	code := Main(t.Context(), []string{"testdata/scenarios/one-state-comment"}, &out, &errOut)
 	require.Equal(t, 0, code, "%s\n%s", out.String(), errOut.String())
 	assert.Contains(t, out.String(), "state comment on #7:")
 	for _, l := range strings.Split(out.String(), "\n") {

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // reminders and replies to commands, once each, without their hidden markers.
 func TestSimulateShowsEveryCommentOfTheAction(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := Main(context.Background(), []string{"../../../examples/human-timeout"}, &out, &errOut)
+	code := Main(t.Context(), []string{"../../../examples/human-timeout"}, &out, &errOut)
 	require.Equal(t, 0, code, errOut.String())
 	got := out.String()
 	assert.Contains(t, got, "   comment by the action on #7:\n   ┊ PR #7 ready for human review\n")

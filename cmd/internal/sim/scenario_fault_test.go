@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -29,7 +28,7 @@ expect:
 		merged bool
 	}{{"", true}, {", keep: true", false}} {
 		sim, out := newSim(t, fmt.Sprintf(story, tc.keep, tc.merged), "")
-		failed, err := sim.play(context.Background())
+		failed, err := sim.play(t.Context())
 		require.NoError(t, err, out.String())
 		require.Zero(t, failed, out.String())
 		if tc.keep == "" {
@@ -54,7 +53,7 @@ steps:
   - check: {pr: 7, name: test}
   - expect: {prs: {7: {merged: %t}}}
 `, performed, performed), "")
-		failed, err := sim.play(context.Background())
+		failed, err := sim.play(t.Context())
 		require.NoError(t, err, out.String())
 		require.Zero(t, failed, out.String())
 	}
@@ -71,7 +70,7 @@ steps:
   - open_pr: {number: 7, author: dev}
 `, "")
 	sim.verbose = true
-	_, err := sim.play(context.Background())
+	_, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.NotContains(t, sim.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "pr-7.json")
 	assert.Contains(t, out.String(), "── step 1: fault: the next 2 graphql calls selecting createCommitOnBranch answer 200 with the errors SERVICE_UNAVAILABLE")
@@ -98,7 +97,7 @@ steps:
 expect:
   prs: {7: {merged: true}}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Contains(t, out.String(), "── step 1: fault: every pulls/merge until 2026-01-05T09:10:00Z answers 503")

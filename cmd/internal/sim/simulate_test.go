@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +34,7 @@ func TestScenarios(t *testing.T) {
 			t.Run(file, func(t *testing.T) {
 				t.Parallel() // each plays against its own fake; -parallel bounds how many at once
 				var out, errOut bytes.Buffer
-				code := Main(context.Background(), []string{"--scenario", file, dir}, &out, &errOut)
+				code := Main(t.Context(), []string{"--scenario", file, dir}, &out, &errOut)
 				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 				assert.Contains(t, out.String(), "PASS: every expectation holds")
 				assert.NotContains(t, out.String(), "✗")
@@ -58,7 +57,7 @@ func writeScenario(t *testing.T, scenario string) string {
 func simulate(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := Main(context.Background(), append([]string{dir}, args...), &out, &errOut)
+	code := Main(t.Context(), append([]string{dir}, args...), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -193,7 +192,7 @@ func playPassing(t *testing.T, path, config string) *simulation {
 	sim := newSimulation(sc, cfg, &out)
 	t.Cleanup(sim.fake.Close)
 	sim.quiet = true
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	return sim

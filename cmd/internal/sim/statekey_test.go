@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +43,7 @@ func TestExamplesWithStateKey(t *testing.T) {
 				// defaultStateKey is set until the test ends, which waits for these.
 				t.Parallel()
 				var out, errOut bytes.Buffer
-				code := Main(context.Background(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
+				code := Main(t.Context(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
 				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 				assert.Contains(t, out.String(), "PASS: every expectation holds")
 				assert.NotContains(t, out.String(), "✗")

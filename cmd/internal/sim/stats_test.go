@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"regexp"
@@ -128,7 +127,7 @@ steps:
   - open_pr: {number: 7, author: dev}
   - close_pr: {pr: 7, deliver: false}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Empty(t, sim.fake.Calls(), "the lost close made no request")

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -86,7 +85,7 @@ expect:
 `, "")
 	sim.barrierTimeout = 20 * time.Second
 	start := time.Now()
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Less(t, time.Since(start), sim.barrierTimeout, "no write waited for the timeout")
@@ -130,7 +129,7 @@ steps:
 expect:
   prs: {7: {merged: true, comments: 1}}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Equal(t, 2, strings.Count(out.String(), "2 invocations at once: 2 of them read before any wrote"), out.String())
@@ -163,7 +162,7 @@ expect:
 			_, err := sim.fake.PushCommit("acme/widgets", tc.branch, ghfake.GitPush{Pusher: "alice",
 				Files: map[string]string{"pr-7.json": "{}", "index.json": "[]"}})
 			require.NoError(t, err)
-			failed, err := sim.play(context.Background())
+			failed, err := sim.play(t.Context())
 			require.NoError(t, err, out.String())
 			require.Zero(t, failed, out.String())
 			assert.Contains(t, out.String(), "✓ state branch "+tc.branch+" holds: pr-7.json")

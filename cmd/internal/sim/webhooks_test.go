@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +28,7 @@ func playExample(t *testing.T, dir string, edit func(*scenario)) (*simulation, s
 	sim := newSimulation(sc, files, &out)
 	t.Cleanup(sim.fake.Close)
 	sim.verbose = true
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	return sim, out.String(), failed
 }

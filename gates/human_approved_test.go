@@ -7,17 +7,10 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestHumanApproved(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		facts  *model.Facts
-		want   model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "no reviews",
 			facts: facts(),
@@ -131,34 +124,15 @@ func TestHumanApproved(t *testing.T) {
 				Message: `there is no pull request to check; "human_approved" works only on pull requests`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			params := tt.params
-			if params == "" {
-				params = "{}"
-			}
-			c := mustCompile(t, HumanApproved{}, "human_approved", params)
-			tt.want.Check = "human_approved"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, HumanApproved{}, "human_approved", "{}", tests)
 }
 
 func TestHumanApprovedParams(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		want   string
-	}{
+	tests := []paramCase{
 		{name: "not an integer", params: "{count: two}", want: `t.yaml:1:9: "count" of check "human_approved" must be an integer [gate]`},
 		{name: "zero", params: "{count: 0}", want: `t.yaml:1:9: "count" of check "human_approved" must be at least 1, not 0 [gate]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, errs := compile(t, HumanApproved{}, "human_approved", tt.params)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, HumanApproved{}, "human_approved", false, tests)
 }
 
 // A new base is a new change to review: approvals given before it are stale, as with

@@ -18,6 +18,6 @@ pipelines:
       - {id: b, type: gate, conditions: [{check: ci_status}]}
 `
 	h := newDoctorHarness(t, config, nil)
-	_, out, errOut := h.doctor(h.fake.BotToken())
+	_, out, errOut := h.doctor(h.Fake.BotToken())
 	assert.Contains(t, out, "ok          config .github/pipelines.yaml on main validates: 1 pipeline, 1 warning (`pipeline-action validate` lists them)", out+errOut)
 }

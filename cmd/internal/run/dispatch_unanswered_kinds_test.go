@@ -53,14 +53,14 @@ func TestUnansweredDispatchOfEveryKind(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newLossyHarnessWith(t, agentConfig(tc.agent), tc.lose, "502")
-			code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+			code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 			require.Equal(t, 0, code, log)
-			sent := countCalls(h.fake.Calls(), tc.op) // a comment dispatch: and the state comment
+			sent := countCalls(h.Fake.Calls(), tc.op) // a comment dispatch: and the state comment
 			require.NotZero(t, sent, log)
 			for i := 0; i < 3; i++ {
 				log = h.next(4 * time.Minute)
 			}
-			assert.Equal(t, sent, countCalls(h.fake.Calls(), tc.op), "sent once: %s", log)
+			assert.Equal(t, sent, countCalls(h.Fake.Calls(), tc.op), "sent once: %s", log)
 			sr := h.stage()
 			assert.Equal(t, model.StageWaiting, sr.Status, log)
 			if tc.message != "" {
@@ -77,10 +77,10 @@ func TestUnansweredDispatchOfEveryKind(t *testing.T) {
 // next event: adding a label twice changes nothing, and the label is not there.
 func TestUnansweredLabelDispatchNotPerformedIsResent(t *testing.T) {
 	h := newLossyHarnessWith(t, agentConfig(`{dispatch: label, label: needs-code}`), "/issues/7/labels", "drop")
-	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	assert.Equal(t, model.StageActing, h.stage().Status, log)
 	log = h.next(time.Minute)
-	assert.Equal(t, 1, h.fake.Labeled("acme/widgets", 7, ghfake.BotLogin, "needs-code"), log)
+	assert.Equal(t, 1, h.Fake.Labeled("acme/widgets", 7, ghfake.BotLogin, "needs-code"), log)
 	assert.Equal(t, model.StageWaiting, h.stage().Status, log)
 }

@@ -82,42 +82,42 @@ type lossyHarness struct {
 
 func newLossyHarness(t *testing.T, mode string) *lossyHarness {
 	h := newLossyHarnessWith(t, workflowAgentConfig, "/actions/workflows/agent-coder.yml/dispatches", mode)
-	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", coderWorkflow)
+	h.Fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", coderWorkflow)
 	return h
 }
 
 func newLossyHarnessWith(t *testing.T, config, lose, mode string) *lossyHarness {
 	h := &lossyHarness{harness: newHarness(t, config), now: time.Now().UTC()}
-	h.fake.SetClock(func() time.Time { return h.now })
+	h.Fake.SetClock(func() time.Time { return h.now })
 	h.rt = &lossyTransport{base: http.DefaultTransport, lose: lose, mode: mode}
 	return h
 }
 
 // next delivers a comment on #7 after d: an event that evaluates its runs again.
 func (h *lossyHarness) next(d time.Duration) string {
-	h.t.Helper()
+	h.T.Helper()
 	h.now = h.now.Add(d)
-	ev, _ := h.fake.Comment("acme/widgets", 7, "alice", "any news?")
+	ev, _ := h.Fake.Comment("acme/widgets", 7, "alice", "any news?")
 	code, log := h.deliver(ev)
-	require.Equal(h.t, 0, code, log)
+	require.Equal(h.T, 0, code, log)
 	return log
 }
 
 // deliver runs ev through the run path with the lossy transport.
 func (h *lossyHarness) deliver(ev ghfake.Event) (int, string) {
-	h.t.Helper()
-	h.runID++
-	env := runtest.Job(h.t, h.fake, h.dir, h.runID, ev, h.fake.BotToken())
-	env["GITHUB_OUTPUT"], env["GITHUB_STEP_SUMMARY"] = filepath.Join(h.dir, "output"), filepath.Join(h.dir, "summary")
+	h.T.Helper()
+	h.RunID++
+	env := runtest.Job(h.T, h.Fake, h.Dir, h.RunID, ev, h.Fake.BotToken())
+	env["GITHUB_OUTPUT"], env["GITHUB_STEP_SUMMARY"] = filepath.Join(h.Dir, "output"), filepath.Join(h.Dir, "summary")
 	var log bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: func() time.Time { return h.now }, Transport: h.rt}
 	return r.Run(context.Background()), log.String()
 }
 
 func (h *lossyHarness) stage() *model.StageRun {
-	h.t.Helper()
+	h.T.Helper()
 	runs := h.stateRuns(7)
-	require.Len(h.t, runs, 1)
+	require.Len(h.T, runs, 1)
 	return runs[0].Stages["implement"]
 }
 
@@ -128,16 +128,16 @@ func TestUnansweredWorkflowDispatchIsNotResent(t *testing.T) {
 	for _, mode := range []string{"502", "cut"} {
 		t.Run(mode, func(t *testing.T) {
 			h := newLossyHarness(t, mode)
-			code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+			code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 			require.Equal(t, 0, code, log)
-			require.Len(t, h.fake.Dispatches(), 1, log)
+			require.Len(t, h.Fake.Dispatches(), 1, log)
 			for i := 0; i < 3; i++ {
 				log = h.next(4 * time.Minute) // past the invocation's deadline from the second on
 			}
-			assert.Len(t, h.fake.Dispatches(), 1, "dispatched once: %s", log)
+			assert.Len(t, h.Fake.Dispatches(), 1, "dispatched once: %s", log)
 			sr := h.stage()
 			assert.Equal(t, model.StageWaiting, sr.Status, log)
-			assert.Equal(t, h.fake.Dispatches()[0].RunID, sr.AgentRun, "the workflow run found is the agent's")
+			assert.Equal(t, h.Fake.Dispatches()[0].RunID, sr.AgentRun, "the workflow run found is the agent's")
 		})
 	}
 }
@@ -146,11 +146,11 @@ func TestUnansweredWorkflowDispatchIsNotResent(t *testing.T) {
 // performed: the next event sends it.
 func TestRefusedWorkflowDispatchIsResent(t *testing.T) {
 	h := newLossyHarness(t, "refuse")
-	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	require.Empty(t, h.fake.Dispatches(), log)
+	require.Empty(t, h.Fake.Dispatches(), log)
 	log = h.next(time.Minute)
-	assert.Len(t, h.fake.Dispatches(), 1, log)
+	assert.Len(t, h.Fake.Dispatches(), 1, log)
 	assert.Equal(t, model.StageWaiting, h.stage().Status, log)
 }
 
@@ -159,16 +159,16 @@ func TestRefusedWorkflowDispatchIsResent(t *testing.T) {
 // the workflow names it, it is sent again, once.
 func TestUnansweredWorkflowDispatchNotPerformedIsResentOnce(t *testing.T) {
 	h := newLossyHarness(t, "drop")
-	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	log = h.next(time.Minute)
-	assert.Empty(t, h.fake.Dispatches(), "not sent again while it may be in flight: %s", log)
+	assert.Empty(t, h.Fake.Dispatches(), "not sent again while it may be in flight: %s", log)
 	assert.Equal(t, model.StageActing, h.stage().Status)
 	log = h.next(6 * time.Minute) // the invocation's deadline (5m) and a minute have passed
-	assert.Len(t, h.fake.Dispatches(), 1, log)
+	assert.Len(t, h.Fake.Dispatches(), 1, log)
 	assert.Contains(t, log, "was not performed (no run of workflow agent-coder.yml")
 	log = h.next(time.Minute)
-	assert.Len(t, h.fake.Dispatches(), 1, log)
+	assert.Len(t, h.Fake.Dispatches(), 1, log)
 	assert.Equal(t, model.StageWaiting, h.stage().Status, log)
 }
 
@@ -177,13 +177,13 @@ func TestUnansweredWorkflowDispatchNotPerformedIsResentOnce(t *testing.T) {
 // status says why.
 func TestUnansweredDispatchOfAWorkflowWithoutRunName(t *testing.T) {
 	h := newLossyHarness(t, "502")
-	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", strings.Replace(coderWorkflow, "run-name:", "# run-name:", 1))
-	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	h.Fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", strings.Replace(coderWorkflow, "run-name:", "# run-name:", 1))
+	code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	for i := 0; i < 3; i++ {
 		log = h.next(4 * time.Minute)
 	}
-	assert.Len(t, h.fake.Dispatches(), 1, log)
+	assert.Len(t, h.Fake.Dispatches(), 1, log)
 	sr := h.stage()
 	assert.Equal(t, model.StageWaiting, sr.Status, log)
 	assert.Contains(t, sr.Message, "names no run, stage and attempt in its title")
@@ -194,15 +194,15 @@ func TestUnansweredDispatchOfAWorkflowWithoutRunName(t *testing.T) {
 // again, and the next event looks again.
 func TestFailedLookUpOfAnUnansweredDispatch(t *testing.T) {
 	h := newLossyHarness(t, "drop")
-	code, log := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log := h.deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	for i := 0; i < 2; i++ {
-		h.fake.Inject("actions/list-workflow-runs", ghfake.Fault{Status: 404, Message: "Not Found"})
+		h.Fake.Inject("actions/list-workflow-runs", ghfake.Fault{Status: 404, Message: "Not Found"})
 		log = h.next(7 * time.Minute)
-		assert.Empty(t, h.fake.Dispatches(), log)
+		assert.Empty(t, h.Fake.Dispatches(), log)
 		assert.Contains(t, log, "listing the runs of workflow agent-coder.yml")
 		assert.Contains(t, h.stage().Message, "is not known yet", log)
 	}
 	log = h.next(time.Minute)
-	assert.Len(t, h.fake.Dispatches(), 1, "looked up, certainly absent, sent: %s", log)
+	assert.Len(t, h.Fake.Dispatches(), 1, "looked up, certainly absent, sent: %s", log)
 }

@@ -79,22 +79,22 @@ pipelines:
       - {id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}
 `
 	h := newHarness(t, cfg)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	assert.Contains(t, h.fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
+	assert.Contains(t, h.Fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
 
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
-	comments := h.fake.Comments("acme/widgets", 7)
+	comments := h.Fake.Comments("acme/widgets", 7)
 	require.NotEmpty(t, comments)
 	assert.Contains(t, comments[0].Body, "--nonce "+nonce, "a label carries nothing: the status says the nonce")
-	h.fake.ResetStats()
+	h.Fake.ResetStats()
 	code, out := reportOut(t, env, `{"feedback": "more tests"}`, "--run", "review/7/1", "--stage", "review", "--attempt", "1",
 		"--nonce", nonce, "--verdict", "followup", "--outputs", "-")
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, "agent reviewer reported followup (attempt 1)")
 	assert.Contains(t, out, "agent reviewer dispatched for review (attempt 2)")
-	assert.Equal(t, 1, h.fake.Stats()["repos/get"], "the default branch read once")
+	assert.Equal(t, 1, h.Fake.Stats()["repos/get"], "the default branch read once")
 
 	// The same report again: the stage is at attempt 2 now; refused, and still exit 0.
 	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "followup")
@@ -107,17 +107,17 @@ pipelines:
 	assert.Equal(t, model.RunWaiting, h.stateRuns(7)[0].Status, "a refused report counts for nothing")
 
 	// Inside Actions, from the inputs and the workflow_dispatch payload.
-	ev := h.fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
+	ev := h.Fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
 	path := filepath.Join(t.TempDir(), "event.json")
 	require.NoError(t, os.WriteFile(path, ev.Payload, 0o600))
 	env["GITHUB_ACTIONS"], env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = "true", "workflow_dispatch", path
 	env["INPUT_COMMAND"], env["INPUT_RUN"], env["INPUT_STAGE"], env["INPUT_ATTEMPT"], env["INPUT_VERDICT"] = "report", "review/7/1", "review", "2", "complete"
 	env["INPUT_OUTPUTS"], env["INPUT_NONCE"] = `{"summary": "ok"}`, h.stateRuns(7)[0].Stages["review"].Nonce
-	h.fake.ResetStats()
+	h.Fake.ResetStats()
 	var buf bytes.Buffer
 	code = testMain(nil, strings.NewReader(""), &buf, &buf, func(k string) string { return env[k] })
 	require.Equal(t, 0, code, buf.String())
-	assert.Zero(t, h.fake.Stats()["repos/get"], "the payload names the default branch")
+	assert.Zero(t, h.Fake.Stats()["repos/get"], "the payload names the default branch")
 	runs := h.stateRuns(7)
 	require.Len(t, runs, 1)
 	assert.Equal(t, model.RunCompleted, runs[0].Status)
@@ -126,11 +126,11 @@ pipelines:
 
 // stateRuns reads the runs of PR n from the state branch.
 func (h *harness) stateRuns(n int) []*model.Run {
-	h.t.Helper()
-	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
-	require.True(h.t, ok, "the state file of #%d", n)
+	h.T.Helper()
+	text, ok := h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
+	require.True(h.T, ok, "the state file of #%d", n)
 	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	return st.Runs
 }
 

@@ -44,15 +44,15 @@ jobs:
 // is applied to the issue's run.
 func TestAgentFailureOfAnIssuesRun(t *testing.T) {
 	h := newHarness(t, issueWorkflowAgentConfig)
-	h.fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", coderWorkflow)
-	h.fake.OpenIssue("acme/widgets", ghfake.IssueOptions{Number: 4, Author: "alice"})
-	code, log, _, _ := h.deliver(h.fake.Label("acme/widgets", 4, "feature", true))
+	h.Fake.SetFile("acme/widgets", "main", ".github/workflows/agent-coder.yml", coderWorkflow)
+	h.Fake.OpenIssue("acme/widgets", ghfake.IssueOptions{Number: 4, Author: "alice"})
+	code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 4, "feature", true))
 	require.Equal(t, 0, code, log)
-	ds := h.fake.Dispatches()
+	ds := h.Fake.Dispatches()
 	require.Len(t, ds, 1, log)
 	assert.Equal(t, "implement/4/1", ds[0].Inputs["run"])
 
-	code, log, _, _ = h.deliver(h.fake.CompleteDispatch("acme/widgets", 0, "failure"))
+	code, log, _, _ = h.Deliver(h.Fake.CompleteDispatch("acme/widgets", 0, "failure"))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "#4 is not a pull request; reading it as an issue")
 	run := h.issueState(4).Runs[0]

@@ -23,16 +23,16 @@ pipelines:
     stages:
       - {id: review, type: agent, agent: reviewer}
 `)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
-	latest, _ := h.fake.HeadStatuses("acme/widgets", 7)
+	latest, _ := h.Fake.HeadStatuses("acme/widgets", 7)
 	assert.Equal(t, "pending", latest["pipeline-action/review"].State)
 
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
 	code, out := reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
 	require.Equal(t, 0, code, out)
-	latest, count := h.fake.HeadStatuses("acme/widgets", 7)
+	latest, count := h.Fake.HeadStatuses("acme/widgets", 7)
 	assert.Equal(t, "success", latest["pipeline-action/review"].State)
 	assert.Equal(t, 2, count["pipeline-action/review"])
 }

@@ -77,13 +77,13 @@ func TestStatusLinksToTheStateComment(t *testing.T) {
     stages:
       - {id: approved, type: gate, conditions: [{check: human_approved}]}
 `)
-	code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+	code, log, _, _ := h.DeliverWith(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
 		env["GITHUB_SERVER_URL"] = "https://github.example.com"
 	})
 	require.Equal(t, 0, code, log)
-	comments := h.fake.Comments("acme/widgets", 7)
+	comments := h.Fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
-	latest, count := h.fake.HeadStatuses("acme/widgets", 7)
+	latest, count := h.Fake.HeadStatuses("acme/widgets", 7)
 	assert.Equal(t, ghfake.StatusView{Context: "pipeline-action/review", State: "pending", Description: "not finished on this commit",
 		TargetURL: "https://github.example.com/acme/widgets/pull/7#issuecomment-" + strconv.FormatInt(comments[0].ID, 10)}, latest["pipeline-action/review"])
 	assert.Equal(t, 1, count["pipeline-action/review"])

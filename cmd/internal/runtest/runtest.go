@@ -124,3 +124,34 @@ func Command(f *ghfake.Server, token string) map[string]string {
 	return map[string]string{"GITHUB_REPOSITORY": Repo, "GITHUB_TOKEN": token,
 		"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql"}
 }
+
+// Harness is a fake GitHub with Repo and a job runner pointed at it: each delivery is the
+// next run of the workflow, in Dir.
+type Harness struct {
+	T     testing.TB
+	Fake  *ghfake.Server
+	Dir   string
+	RunID int
+	// Main is what a job runs.
+	Main Main
+}
+
+// NewHarness starts a fake GitHub with Repo whose jobs run main.
+func NewHarness(tb testing.TB, main Main) *Harness {
+	tb.Helper()
+	return &Harness{T: tb, Fake: Fake(tb), Dir: tb.TempDir(), Main: main}
+}
+
+// Deliver runs ev through Main as the next job and returns the exit code, the job log, the
+// step outputs and the job summary.
+func (h *Harness) Deliver(ev ghfake.Event) (code int, log, outputs, summary string) {
+	h.T.Helper()
+	return h.DeliverWith(ev, nil)
+}
+
+// DeliverWith is Deliver with the job's environment changed by edit first.
+func (h *Harness) DeliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
+	h.T.Helper()
+	h.RunID++
+	return Deliver(h.T, h.Fake, h.Dir, h.RunID, ev, edit, h.Main)
+}

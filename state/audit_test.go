@@ -27,16 +27,12 @@ func record(run *model.Run, n int) {
 // the same change again adds none.
 func TestAuditKeepsEveryRowAcrossSaves(t *testing.T) {
 	ctx := t.Context()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
 	next := sampleState()
-	v, err = d.Save(ctx, 7, change(st, next), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, nil, next)
 	parts := map[string]string{}
 	for round := 1; round <= 120; {
-		d = subjectStores(m, w, commentsOf(w), logs)
-		st, v, err = d.Load(ctx, 7)
+		d := subjectStores(m, w, commentsOf(w), logs)
+		st, v, err := d.Load(ctx, 7)
 		require.NoError(t, err)
 		next = sampleState()
 		next.Runs[0] = cloneRun(st.Runs[0])

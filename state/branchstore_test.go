@@ -274,16 +274,12 @@ func TestDualForbidden(t *testing.T) {
 // A deleted branch, or one reset to an older state, is rebuilt from the comment.
 func TestDualRebuildsFromComment(t *testing.T) {
 	ctx := t.Context()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
 	first := sampleState()
-	_, err = d.Save(ctx, 7, change(st, first), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, nil, first)
 	old := m.files["pr-7.json"]
 	oldCommit := m.head
-	d = subjectStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	d := subjectStores(m, w, commentsOf(w), logs)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, withSeq(4)), v)
 	require.NoError(t, err)
@@ -324,19 +320,15 @@ func TestDualUntrustedFile(t *testing.T) {
 		{"pushed as the action, unsigned", viewer, false, "GitHub did not sign"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, w, logs, d := emptySubject()
-			st, v, err := d.Load(ctx, 7)
-			require.NoError(t, err)
-			_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-			require.NoError(t, err)
+			m, w, logs := savedSubject(t, nil, sampleState())
 			forged := withSeq(99)
 			forged.Runs[0].Status = model.RunCompleted
 			text, err := EncodeFile(forged)
 			require.NoError(t, err)
 			m.push(tc.author, tc.signed, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")
 
-			d = subjectStores(m, w, commentsOf(w), logs)
-			st, v, err = d.Load(ctx, 7)
+			d := subjectStores(m, w, commentsOf(w), logs)
+			st, v, err := d.Load(ctx, 7)
 			require.NoError(t, err)
 			assert.Equal(t, 3, st.Seq, "from the comment")
 			require.Len(t, d.NewlyIgnored(), 1)
@@ -464,4 +456,19 @@ func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
 	assert.Contains(t, m.files, "pr-7.json")
 	assert.Greater(t, len(m.files[ShardFile("pr-7.json")]), len(text), "the shard is written, with #7's runs")
 	assert.Contains(t, strings.Join(logs, "\n"), "half-way to the 512000 bytes")
+}
+
+// savedSubject is an empty subject, under keys when given, once saved with first: what
+// the next invocation finds.
+func savedSubject(t *testing.T, keys *Keys, first *model.State) (*memBranch, *fakeWriter, *[]string) {
+	t.Helper()
+	m, w, logs, d := emptySubject()
+	if keys != nil {
+		d.SetKeys(keys)
+	}
+	st, v, err := d.Load(t.Context(), 7)
+	require.NoError(t, err)
+	_, err = d.Save(t.Context(), 7, change(st, first), v)
+	require.NoError(t, err)
+	return m, w, logs
 }

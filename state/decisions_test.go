@@ -14,15 +14,11 @@ import (
 // at the file's seq, and the next event goes on from the comment. A decision commits.
 func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
 	ctx := t.Context()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, nil, sampleState())
 	commits, file := len(m.messages), m.files["pr-7.json"]
 
-	d = subjectStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	d := subjectStores(m, w, commentsOf(w), logs)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	next := sampleState()
 	next.Seq = 4
@@ -73,15 +69,11 @@ func TestDecisionsLeaveOutDerivedData(t *testing.T) {
 // alone, which no one sees; a new checklist line is edited in.
 func TestCommentEditedOnlyWhenItShowsMore(t *testing.T) {
 	ctx := t.Context()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, nil, sampleState())
 	commits := len(m.messages)
 
-	d = subjectStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	d := subjectStores(m, w, commentsOf(w), logs)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	cursor := sampleState()
 	cursor.Seq, cursor.CommentsRead = 4, 42

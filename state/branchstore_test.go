@@ -466,9 +466,15 @@ func savedSubject(t *testing.T, keys *Keys, first *model.State) (*memBranch, *fa
 	if keys != nil {
 		d.SetKeys(keys)
 	}
+	saveOnce(t, d, first)
+	return m, w, logs
+}
+
+// saveOnce is one invocation on d: it loads #7's state and saves next over it.
+func saveOnce(t *testing.T, d *Dual, next *model.State) {
+	t.Helper()
 	st, v, err := d.Load(t.Context(), 7)
 	require.NoError(t, err)
-	_, err = d.Save(t.Context(), 7, change(st, first), v)
+	_, err = d.Save(t.Context(), 7, change(st, next), v)
 	require.NoError(t, err)
-	return m, w, logs
 }

@@ -60,8 +60,7 @@ func TestBusyHourOnEachToken(t *testing.T) {
 			files, err := scenarioConfig(filepath.Join(dir, sc.Config))
 			require.NoError(t, err)
 			var out strings.Builder
-			s := newSimulation(sc, files, &out)
-			t.Cleanup(s.fake.Close)
+			s := startSim(t, sc, files, &out)
 			s.quiet = true
 			failed, err := s.play(t.Context())
 			require.NoError(t, err, tail(out.String()))

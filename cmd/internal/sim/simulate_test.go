@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,8 @@ func simulate(t *testing.T, dir string, args ...string) (int, string, string) {
 }
 
 func TestSimulateExitCodes(t *testing.T) {
+	// openedPR is a scenario that opens #7, which the step after it acts on.
+	const openedPR = "\nrepo: acme/widgets\nsteps:\n  - open_pr: {number: 7, author: dev}\n"
 	cases := []struct {
 		name     string
 		scenario string
@@ -101,30 +104,10 @@ repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
 `, 2, "scenario.yaml:4:5: review:"},
-		{"a report to a stage no run stands at", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - report: {pr: 7, stage: x, verdict: approve}
-`, 2, `report: no unfinished run of #7 stands at stage "x"`},
-		{"a workflow run without its user", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - workflow_run: {pr: 7, stage: x}
-`, 2, "workflow_run needs pr, stage and user"},
-		{"a workflow run posing as the agent of a stage no run stands at", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - workflow_run: {pr: 7, stage: x, user: dev}
-`, 2, `workflow_run: no unfinished run of #7 stands at stage "x"`},
-		{"a check of an app and a workflow at once", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - check: {pr: 7, name: test, app: ci-app, workflow: ci}
-`, 2, "check takes an app or a workflow"},
+		{"a report to a stage no run stands at", openedPR + "  - report: {pr: 7, stage: x, verdict: approve}\n", 2, `report: no unfinished run of #7 stands at stage "x"`},
+		{"a workflow run without its user", openedPR + "  - workflow_run: {pr: 7, stage: x}\n", 2, "workflow_run needs pr, stage and user"},
+		{"a workflow run posing as the agent of a stage no run stands at", openedPR + "  - workflow_run: {pr: 7, stage: x, user: dev}\n", 2, `workflow_run: no unfinished run of #7 stands at stage "x"`},
+		{"a check of an app and a workflow at once", openedPR + "  - check: {pr: 7, name: test, app: ci-app, workflow: ci}\n", 2, "check takes an app or a workflow"},
 		{"redeliver of a later step", `
 repo: acme/widgets
 steps:
@@ -189,8 +172,7 @@ func playPassing(t *testing.T, path, config string) *simulation {
 	cfg, err := scenarioConfig(config)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, cfg, &out)
-	t.Cleanup(sim.fake.Close)
+	sim := startSim(t, sc, cfg, &out)
 	sim.quiet = true
 	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
@@ -307,4 +289,13 @@ func TestSimulatePrintsStateCommentAndStats(t *testing.T) {
 	assert.Contains(t, out, "class s_ready current")
 	assert.True(t, strings.Contains(out, "API calls by step:") && strings.Contains(out, "pulls/merge 1"), out)
 	assert.NotContains(t, out, "<!-- pipeline-action:state", "the hidden state is not printed")
+}
+
+// startSim is a simulation of sc with the config files, writing to out, whose fake is
+// closed when the test ends.
+func startSim(t *testing.T, sc *scenario, files []scenarioFile, out io.Writer) *simulation {
+	t.Helper()
+	sim := newSimulation(sc, files, out)
+	t.Cleanup(sim.fake.Close)
+	return sim
 }

@@ -58,8 +58,7 @@ func newSim(t *testing.T, scenario, config string) (*simulation, *bytes.Buffer) 
 	cfg, err := scenarioConfig(filepath.Join(dir, "pipelines.yaml"))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, cfg, &out)
-	t.Cleanup(sim.fake.Close)
+	sim := startSim(t, sc, cfg, &out)
 	sim.quiet = true
 	return sim, &out
 }

@@ -25,8 +25,7 @@ func playExample(t *testing.T, dir string, edit func(*scenario)) (*simulation, s
 	files, err := scenarioConfig(sc.Rel(sc.Config))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, files, &out)
-	t.Cleanup(sim.fake.Close)
+	sim := startSim(t, sc, files, &out)
 	sim.verbose = true
 	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())

@@ -10,14 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fakeTime is a clock that only sleeping moves, and the record of the sleeps.
@@ -232,4 +230,96 @@ func TestRateLimitWaitEndsWithTheContext(t *testing.T) {
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.NotEmpty(t, o.Err)
 	assert.True(t, errors.Is(ctx.Err(), context.DeadlineExceeded))
+}
+
+// GraphQL's rate limit comes as a 200 whose errors say RATE_LIMITED: it is waited out
+// and the query sent again, as a REST limit is, not taken for a failed query.
+func TestGraphQLRateLimitedIsRetried(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		fault ghfake.Fault
+		wait  time.Duration
+	}{
+		{"without a reset: as a secondary limit", ghfake.Fault{Status: 200, Message: "API rate limit already exceeded for installation ID 1."}, time.Minute},
+		{"with a reset soon", ghfake.Fault{Status: 200, Message: "API rate limit already exceeded for installation ID 1.", Reset: 20}, 21 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fake, _ := setup(t)
+			openPR(fake)
+			c, ft := limitedClient(t, fake, ghapi.Limits{})
+			fake.Inject("graphql", tt.fault)
+			snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
+			require.NoError(t, err)
+			assert.Equal(t, 7, snap.Facts.PR.Number)
+			assert.Equal(t, []time.Duration{tt.wait}, ft.sleeps)
+			require.Len(t, ft.logs, 1)
+			assert.Contains(t, ft.logs[0], "API rate limit already exceeded")
+		})
+	}
+}
+
+func TestGraphQLRateLimitedNotWaitedOutFails(t *testing.T) {
+	fake, _ := setup(t)
+	openPR(fake)
+	c, ft := limitedClient(t, fake, ghapi.Limits{})
+	fake.Inject("graphql", ghfake.Fault{Status: 200, Message: "API rate limit already exceeded for installation ID 1.", Reset: 3600})
+	_, err := c.Snapshot(t.Context(), 7, "main", configPath)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "API rate limit already exceeded")
+	assert.Empty(t, ft.sleeps)
+	assert.Contains(t, ft.logs[0], "not waiting 1h0m1s")
+}
+
+// With the secondary limits enforced, the 81st content-creating request of a minute is
+// refused with retry-after, waited out, and made.
+func TestSecondaryLimitsOfTheFakeAreWaitedOut(t *testing.T) {
+	fake, _ := setup(t)
+	head := openPR(fake)
+	c, ft := limitedClient(t, fake, ghapi.Limits{})
+	fake.EnforceSecondaryLimits()
+	for i := range 80 {
+		o := c.Perform(t.Context(), model.Effect{Key: "c", Kind: model.EffectComment, Number: 7, Body: "comment"})
+		require.Empty(t, o.Err, "comment %d", i+1)
+	}
+	assert.Empty(t, ft.sleeps)
+	assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(t.Context(), mergeEffect(head)))
+	assert.True(t, fake.PR(repoName, 7).Merged)
+	assert.Equal(t, []time.Duration{time.Minute}, ft.sleeps, "until the minute of the first 80 is over")
+}
+
+// An effect a rate limit refused says when the limit ends, for the stage to wait for it:
+// the primary limit's reset, or a secondary limit's retry-after; a refusal that is no
+// rate limit says nothing.
+func TestRateLimitRefusalSaysWhenItEnds(t *testing.T) {
+	for name, tt := range map[string]struct {
+		spend bool // the fake's counted primary limit, spent
+		fault *ghfake.Fault
+		want  time.Time
+	}{
+		"the primary limit spent":     {spend: true, want: clock.Add(time.Hour)},
+		"a primary limit's fault":     {fault: &ghfake.Fault{Status: 403, Message: "API rate limit exceeded for installation ID 1.", Reset: 1800}, want: clock.Add(30 * time.Minute)},
+		"a secondary limit":           {fault: &ghfake.Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 600}, want: clock.Add(10 * time.Minute)},
+		"a refusal that is no limit":  {fault: &ghfake.Fault{Status: 403, Message: "Resource not accessible by integration"}},
+		"a server error, not a limit": {fault: &ghfake.Fault{Status: 502, Message: "Bad Gateway"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fake, _ := setup(t)
+			head := openPR(fake)
+			c, _ := limitedClient(t, fake, ghapi.Limits{})
+			if tt.spend {
+				fake.EnforcePrimaryLimits(ghfake.TokenGitHub)
+				fake.SpendPrimary(ghfake.BotLogin, "core", 1000) // GITHUB_TOKEN's hour
+			}
+			if tt.fault != nil {
+				fake.Inject("pulls/merge", *tt.fault)
+			}
+			o := c.Perform(t.Context(), mergeEffect(head))
+			assert.NotEmpty(t, o.Err)
+			assert.Equal(t, tt.want.Unix(), o.RetryAt.Unix(), "%s", o.RetryAt)
+			assert.Equal(t, tt.want.IsZero(), o.RetryAt.IsZero())
+			if tt.spend {
+				assert.Equal(t, "merge refused (403): API rate limit exceeded for installation ID 1.", o.Err)
+			}
+		})
+	}
 }

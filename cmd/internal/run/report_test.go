@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,16 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/engine/model"
-	"github.com/org/pipeline-action/engine/stage/agent"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 	"github.com/org/pipeline-action/state"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func reportOut(t *testing.T, env map[string]string, stdin string, args ...string) (int, string) {
@@ -178,4 +177,39 @@ func TestAgentRunRouting(t *testing.T) {
 	ev, err = route("workflow_run", b)
 	require.NoError(t, err)
 	assert.Nil(t, ev.AgentFailure)
+}
+
+// A mistake in outputs read from a file is placed where the JSON goes wrong.
+func TestOutputsAt(t *testing.T) {
+	for _, tt := range []struct{ raw, want string }{
+		{"{\n  \"a\": 1,\n  \"b\": tru\n}\n", "o.json:3:11: "},
+		{"\n\n  {\"a\": 1,,}", "o.json:3:11: "},
+		{"[1, 2]\n", "o.json:1:1: "},
+		{"  \n \"text\"", "o.json:2:2: "},
+		{"{\"a\": 1}\n{\"b\": 2}\n", "o.json:2:1: "},
+		{"{\"a\": ", "o.json:1:7: "},
+	} {
+		_, err := decodeOutputs([]byte(tt.raw))
+		if !assert.Error(t, err, tt.raw) {
+			continue
+		}
+		got := outputsAt("o.json", []byte(tt.raw), err)
+		assert.Equal(t, tt.want+err.Error(), got.Error(), "%q", tt.raw)
+		assert.ErrorIs(t, got, err)
+	}
+	plain := errors.New("x")
+	assert.Equal(t, plain, outputsAt("-", []byte("[]"), plain), "stdin has no file")
+	assert.Equal(t, plain, outputsAt("", []byte("[]"), plain), "the input has no file")
+}
+
+// report prints a mistake in an --outputs file as file:line:col: message, first on its line.
+func TestOutputsMistakePrintsFileLineCol(t *testing.T) {
+	var stderr bytes.Buffer
+	bad := func(string, ...any) int { t.Fatal("a file's mistake is not a usage mistake"); return 0 }
+	_, err := decodeOutputs([]byte("[1]"))
+	assert.Equal(t, 2, outputsMistake(&stderr, "out.json", []byte("[1]"), err, bad))
+	assert.Equal(t, "out.json:1:1: "+err.Error()+"\n", stderr.String())
+	called := false
+	outputsMistake(&stderr, "-", []byte("[1]"), err, func(string, ...any) int { called = true; return 2 })
+	assert.True(t, called, "stdin's mistake goes with the usage")
 }

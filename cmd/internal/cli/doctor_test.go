@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // doctor runs the doctor command against the harness's fake with token.
@@ -329,4 +328,20 @@ func TestDoctorIsTerminalSafe(t *testing.T) {
 	assert.Contains(t, out, "labels [l?]0;owned??]")
 	assert.Equal(t, -1, strings.IndexFunc(out, func(r rune) bool { return r != '\n' && (r < 0x20 || r >= 0x7f && r < 0xa0) }),
 		"a control character in %q", out)
+}
+
+// TestDoctorCountsWarnings checks that doctor loads the config as validate does, with
+// the passes that only warn (an invocation skips them).
+func TestDoctorCountsWarnings(t *testing.T) {
+	const config = `version: 1
+pipelines:
+  p:
+    trigger: {event: pull_request.opened}
+    stages:
+      - {id: a, type: gate, conditions: [{check: ci_status}], on_pass: complete}
+      - {id: b, type: gate, conditions: [{check: ci_status}]}
+`
+	h := newDoctorHarness(t, config, nil)
+	_, out, errOut := h.doctor(h.Fake.BotToken())
+	assert.Contains(t, out, "ok          config .github/pipelines.yaml on main validates: 1 pipeline, 1 warning (`pipeline-action validate` lists them)", out+errOut)
 }

@@ -17,9 +17,8 @@ import (
 // as on github.com) and who last edited each comment.
 func TestSnapshotCommentEdits(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setupAtClock(t)
+	fake, c := setupAtClockWithConfig(t, noPipelines)
 	fake.AddUser("mallory", "write")
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	posted := model.EffectMarker("p/7/1/notify/comment")
 	_, plain := fake.Comment(repoName, 7, ghfake.BotLogin, "plain\n"+posted)
@@ -45,8 +44,7 @@ func TestSnapshotCommentEdits(t *testing.T) {
 // comment ids exceed 2^32: the comment is found and edited, never posted again.
 func TestStateCommentAboveInt32(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	load := func() (*state.CommentStore, *model.State, state.Version) {
 		snap, err := c.Snapshot(ctx, 7, "main", configPath)
@@ -81,11 +79,10 @@ func TestStateCommentAboveInt32(t *testing.T) {
 // not its author's word (Review.EditedBy); the author's own edit is.
 func TestSnapshotReviewEdits(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setupAtClock(t)
+	fake, c := setupAtClockWithConfig(t, noPipelines)
 	fake.AddUser("alice", "write")
 	fake.AddUser("bob", "write")
 	fake.AddUser("dev", "write")
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	fake.Review(repoName, 7, "alice", "changes_requested", "keep the flag")
 	fake.EditReview(repoName, 7, "alice", "dev", "drop the flag")

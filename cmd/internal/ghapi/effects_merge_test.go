@@ -91,8 +91,7 @@ func TestSnapshotReadsMergeState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, c := setup(t)
-			fake.SetFile(repoName, "main", configPath, "version: 1\n")
+			fake, c := setupWithConfig(t, versionOnly)
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev"})
 			tt.change(fake)
 			snap, err := c.Snapshot(t.Context(), 5, "main", configPath)

@@ -16,8 +16,7 @@ import (
 // validates against GitHub's schema.
 func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setupAtClock(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupAtClockWithConfig(t, noPipelines)
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice", Title: "Add a widget"})
 	fake.Label(repoName, 4, "feature", true)
 	fake.Comment(repoName, 4, "bob", "me too")
@@ -71,8 +70,7 @@ func TestSnapshotIssueWithItsPullRequests(t *testing.T) {
 // newest comments (where commands are) and the oldest label events count as on a PR.
 func TestSnapshotIssueReadsPastTheFirstPage(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice"})
 	for i := 0; i < 105; i++ {
 		fake.Label(repoName, 4, fmt.Sprintf("area-%03d", i), true)
@@ -101,8 +99,7 @@ func TestSnapshotIssueReadsPastTheFirstPage(t *testing.T) {
 // read, and the run is told so; the newest are read all the same.
 func TestSnapshotIssueSaysWhichCommentsItDidNotRead(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice"})
 	for i := 0; i < 1300; i++ {
 		fake.Comment(repoName, 4, "bob", fmt.Sprintf("comment %d", i))

@@ -17,10 +17,9 @@ import (
 // repository under an alias), which the fake validates against GitHub's schema.
 func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setupAtClock(t)
+	fake, c := setupAtClockWithConfig(t, noPipelines)
 	fake.AddRepo("acme/web", "main")
 	fake.AddRepo("acme/docs", "trunk")
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice", Title: "Cross-repo"})
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 9, Author: "dev", Head: "feat-4", Labels: []string{"ok"}})
 	fake.OpenPR("acme/web", ghfake.PROptions{Number: 9, Author: "dev", Head: "feat/issue-4", Labels: []string{"web"}})
@@ -60,9 +59,8 @@ func TestSnapshotIssueReadsPullRequestsOfOtherRepositories(t *testing.T) {
 // the repository as missing; a token that reaches both (an App installation's) can.
 func TestOtherRepositoryNeedsATokenThatReachesIt(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.AddRepo("acme/web", "main")
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "alice"})
 	fake.OpenPR("acme/web", ghfake.PROptions{Number: 30, Author: "dev", Head: "feat/issue-4"})
 	sha := fake.PR("acme/web", 30).HeadSHA

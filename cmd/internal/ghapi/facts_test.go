@@ -272,8 +272,7 @@ func TestSnapshotState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, c := setup(t)
-			fake.SetFile(repoName, "main", configPath, "version: 1\n")
+			fake, c := setupWithConfig(t, versionOnly)
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev", Draft: tt.draft})
 			if tt.change != nil {
 				tt.change(t, fake, c)
@@ -318,8 +317,7 @@ func TestSnapshotErrors(t *testing.T) {
 // (pullRequest(number:) does not resolve issues): the run path routes issue events away
 // before it reads anything.
 func TestSnapshotIssue(t *testing.T) {
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake, c := setupWithConfig(t, versionOnly)
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "dev"})
 	fake.ResetStats()
 	_, err := c.Snapshot(t.Context(), 4, "main", configPath)

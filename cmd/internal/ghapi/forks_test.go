@@ -16,8 +16,7 @@ import (
 // #8 in someone's fork, from a branch named like one of the repository's.
 func TestSnapshotHeadRepository(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake, c := setupWithConfig(t, versionOnly)
 	fake.AddBranch(repoName, "develop")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login"})
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 8, Author: "someone", Head: "develop", Fork: "someone"})

@@ -19,3 +19,25 @@ func setupAtClock(t *testing.T) (*ghfake.Server, *ghapi.Client) {
 	fake.SetClock(func() time.Time { return clock })
 	return fake, c
 }
+
+// The configs of tests that need a pipelines file on main but none of its pipelines.
+const (
+	noPipelines = "version: 1\npipelines: {}\n"
+	versionOnly = "version: 1\n"
+)
+
+// setupWithConfig is setup with config as the pipelines file on main.
+func setupWithConfig(t *testing.T, config string) (*ghfake.Server, *ghapi.Client) {
+	t.Helper()
+	fake, c := setup(t)
+	fake.SetFile(repoName, "main", configPath, config)
+	return fake, c
+}
+
+// setupAtClockWithConfig is setupAtClock with config as the pipelines file on main.
+func setupAtClockWithConfig(t *testing.T, config string) (*ghfake.Server, *ghapi.Client) {
+	t.Helper()
+	fake, c := setupAtClock(t)
+	fake.SetFile(repoName, "main", configPath, config)
+	return fake, c
+}

@@ -15,8 +15,7 @@ import (
 // mutations and REST writes count as writes.
 func TestIndexReadAndWrites(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	snap, err := c.SnapshotState(ctx, 7, "main", configPath, stateBranch)
 	require.NoError(t, err)

@@ -17,10 +17,9 @@ import (
 // read from both ends.
 func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
+	fake, c := setupWithConfig(t, versionOnly)
 	fake.AddUser("alice", "write")
 	fake.AddUser("bob", "write")
-	fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login"})
 
 	fake.Review(repoName, 7, "bob", "changes_requested", "no")
@@ -64,8 +63,7 @@ func TestSnapshotReadsPastTheFirstPage(t *testing.T) {
 // is read, past the first ten the facts query asks for.
 func TestSnapshotReadsEveryClosingReference(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake, c := setupWithConfig(t, versionOnly)
 	body := ""
 	for i := 1; i <= 12; i++ {
 		fake.OpenIssue(repoName, ghfake.IssueOptions{Number: i, Author: "dev"})

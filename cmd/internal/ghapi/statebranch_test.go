@@ -16,8 +16,7 @@ const stateBranch = "pipeline-action/state"
 // the writes create the branch and commit with compare-and-swap.
 func TestStateBranchReadAndWrite(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 
 	snap, err := c.SnapshotState(ctx, 7, "main", configPath, stateBranch)
@@ -79,8 +78,7 @@ func TestStateBranchReadAndWrite(t *testing.T) {
 // A ruleset that restricts creating the branch: ErrForbidden.
 func TestStateBranchCreationForbidden(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+	fake, c := setupWithConfig(t, noPipelines)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	fake.RestrictBranch(repoName, stateBranch)
 	snap, err := c.SnapshotState(ctx, 7, "main", configPath, stateBranch)
@@ -96,8 +94,7 @@ func TestCreateBranchWithCommit(t *testing.T) {
 	ctx := t.Context()
 	files := []state.FileChange{{Path: "pr-7.json", Text: "{\"version\":1}\n"}}
 	open := func(t *testing.T) (*ghfake.Server, string, func(string) (string, error)) {
-		fake, c := setup(t)
-		fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")
+		fake, c := setupWithConfig(t, noPipelines)
 		fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 		snap, err := c.SnapshotState(ctx, 7, "main", configPath, stateBranch)
 		require.NoError(t, err)

@@ -15,8 +15,7 @@ import (
 // head's checks: no gate of the action, `ci_status` included, waits on them.
 func TestOwnStatusesAreNotChecks(t *testing.T) {
 	ctx := t.Context()
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake, c := setupWithConfig(t, versionOnly)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	fake.SetStatus(repoName, 7, "ci/lint", "success")
 	fake.SetStatus(repoName, 7, "pipeline-action/review", "success")

@@ -58,8 +58,7 @@ func assertReadOnly(t *testing.T, f *ghfake.Server) {
 
 func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
 	h := newDoctorHarness(t, exampleYAML(t), nil)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	h.Fake.SetStatus("acme/widgets", 7, "ci/build", "success")
 	h.Fake.ResetStats()
 
@@ -92,8 +91,7 @@ func TestDoctorAllHoldsAndWritesNothing(t *testing.T) {
 func TestDoctorReadOnlyAssertionSeesWrites(t *testing.T) {
 	h := newDoctorHarness(t, exampleYAML(t), nil)
 	h.Fake.ResetStats()
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	mutations, writes := 0, 0
 	for _, c := range h.Fake.Calls() {
 		if c.Mutation {
@@ -133,8 +131,7 @@ func TestDoctorMergeMethodTheRepositoryForbids(t *testing.T) {
 
 func TestDoctorProtectedStateBranch(t *testing.T) {
 	h := newDoctorHarness(t, exampleYAML(t), nil)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	h.Fake.SetProtection("acme/widgets", "pipeline-action/state", ghfake.Protection{RequiredReviews: 1})
 	code, out, _ := h.doctor(h.Fake.BotToken())
 	assert.Equal(t, 1, code, out)
@@ -254,8 +251,7 @@ func TestDoctorNeedsTheSweepForDeadlines(t *testing.T) {
 
 func TestDoctorReadsAPullRequestAndEvaluatesItsRuns(t *testing.T) {
 	h := newDoctorHarness(t, exampleYAML(t), nil)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	h.Fake.SetStatus("acme/widgets", 7, "ci/build", "success")
 	h.Fake.Review("acme/widgets", 7, "alice", "approved", "")
 	h.Fake.ResetStats()
@@ -299,13 +295,12 @@ func TestDoctorStepFailsWhenItsExpectationDoesNot(t *testing.T) {
 // are read, and the state key is masked before anything is printed.
 func TestDoctorAsAWorkflowStep(t *testing.T) {
 	h := newDoctorHarness(t, exampleYAML(t), nil)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	env := map[string]string{"GITHUB_ACTIONS": "true", "INPUT_COMMAND": "doctor", "INPUT_TOKEN": h.Fake.BotToken(), "INPUT_PR": "7",
 		"INPUT_STATE_KEY": "a-state-key-of-the-test-0123", "GITHUB_REPOSITORY": "acme/widgets",
 		"GITHUB_API_URL": h.Fake.URL + "/api/v3", "GITHUB_GRAPHQL_URL": h.Fake.URL + "/api/graphql"}
 	var out, errOut bytes.Buffer
-	code = Main(nil, nil, &out, &errOut, func(k string) string { return env[k] })
+	code := Main(nil, nil, &out, &errOut, func(k string) string { return env[k] })
 	assert.Equal(t, 0, code, out.String()+errOut.String())
 	assert.True(t, strings.HasPrefix(out.String(), "::add-mask::a-state-key-of-the-test-0123\n"), out.String())
 	assert.Contains(t, out.String(), "ok          #7: the query every run makes answers: open")
@@ -318,8 +313,7 @@ func TestDoctorAsAWorkflowStep(t *testing.T) {
 // (clearing the screen, retitling the terminal) reaches the terminal that reads it.
 func TestDoctorIsTerminalSafe(t *testing.T) {
 	h := newDoctorHarness(t, exampleYAML(t), nil)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	h.Fake.SetStatus("acme/widgets", 7, "ci\x1b[2J\x1b[H", "success")
 	h.Fake.Label("acme/widgets", 7, "l\x1b]0;owned\x07\u009b", true)
 	code, out, _ := h.doctor(h.Fake.BotToken(), "--pr", "7")

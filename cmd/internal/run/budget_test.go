@@ -63,8 +63,7 @@ func stateComment(t *testing.T, h *harness, n int) string {
 func TestReportOverBudgetIsRefused(t *testing.T) {
 	h := newHarness(t, budgetConfig)
 	h.Fake.RestrictBranch("acme/widgets", lang.DefaultStateBranch)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	big := func(stage string) string {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
@@ -98,8 +97,7 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 // branch, named by its digest, and the state keeps the reference.
 func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	h := newHarness(t, budgetConfig)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	for _, stage := range []string{"one", "two", "three"} {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
@@ -78,8 +77,7 @@ pipelines:
       - {id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}
 `
 	h := newHarness(t, cfg)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	assert.Contains(t, h.Fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
 
 	env := runtest.Command(h.Fake, h.Fake.BotToken())

@@ -25,8 +25,7 @@ func kinds(calls []ghfake.Call) []string {
 func TestRunSavesTheIntentBeforeTheMerge(t *testing.T) {
 	h := newHarness(t, mergeAtOnce)
 	h.Fake.ResetStats()
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	assert.True(t, h.Fake.PR("acme/widgets", 7).Merged)
 	// The read; the state branch created with the intent committed on it, in one request;
 	// the merge; the outcome committed, and the state comment posted and bound.

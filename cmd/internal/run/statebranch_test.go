@@ -21,8 +21,7 @@ import (
 func TestRunIgnoresAPushedStateFile(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	h.Fake.AddUser("mallory", "write")
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	files := h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
 	st, err := state.DecodeFile(files["pr-7.json"], "acme/widgets#7")
 	require.NoError(t, err)
@@ -38,7 +37,7 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 			Files: map[string]string{"pr-7.json": text}})
 		require.NoError(t, err)
 
-		code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "x-"+author, true))
+		code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 7, "x-"+author, true))
 		require.Equal(t, 0, code, log)
 		assert.Contains(t, log, "::warning::#7: the state file on pipeline-action/state was ignored: pr-7.json was last changed")
 		assert.False(t, h.Fake.PR("acme/widgets", 7).Merged, "the forged state merges nothing")
@@ -63,12 +62,11 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 // Nothing changed: one read, no write at all.
 func TestRunNothingChangedWritesNothing(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	log := h.OpenPR7()
 	head, _ := h.Fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
 	h.Fake.ResetStats()
 	ev, _ := h.Fake.Comment("acme/widgets", 7, "dev", "any news?")
-	code, log, _, _ = h.Deliver(ev)
+	code, log, _, _ := h.Deliver(ev)
 	require.Equal(t, 0, code, log)
 	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats())
 	after, _ := h.Fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
@@ -79,8 +77,7 @@ func TestRunNothingChangedWritesNothing(t *testing.T) {
 func TestRunCustomStateBranch(t *testing.T) {
 	h := newHarness(t, strings.Replace(exampleYAML(t), "version: 1\n", "version: 1\nsettings: {state_branch: ci/state}\n", 1))
 	h.Fake.ResetStats()
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	assert.Contains(t, h.Fake.BranchFiles("acme/widgets", "ci/state"), "pr-7.json")
 	assert.Nil(t, h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch))
 	assert.Equal(t, 3, h.Fake.Stats()["graphql"], "two reads, the branch created with the state committed on it")

@@ -120,9 +120,8 @@ func requireOk(t *testing.T, codes []int, logs []string) {
 // is there; four events at once post one state comment between them, not one each.
 func TestStateCommentIgnoredThenRace(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "automerge", true)) // binds the state in
+	log := h.OpenPR7()
+	code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 7, "automerge", true)) // binds the state in
 	require.Equal(t, 0, code, log)
 	_, trusted := h.botComments(7)
 	require.Len(t, trusted, 1)

@@ -102,9 +102,8 @@ func TestStateKeyInvalidIsRefusedUnprinted(t *testing.T) {
 // alone); runs go on from what can be verified.
 func TestStateKeyIgnoresUnsignedState(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "automerge", true)) // binds the state into the comment
+	log := h.OpenPR7()
+	code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 7, "automerge", true)) // binds the state into the comment
 	require.Equal(t, 0, code, log)
 	code, log, _, _ = h.DeliverWith(h.Fake.Review("acme/widgets", 7, "alice", "approved", ""), withKey(testStateKey))
 	require.Equal(t, 0, code, log)

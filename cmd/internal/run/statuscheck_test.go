@@ -115,14 +115,13 @@ func linked(t *testing.T, ev ghfake.Event, url string) ghfake.Event {
 // event sets it back, with one write.
 func TestOwnStatusEchoCostsOneReadAndNoWrite(t *testing.T) {
 	h := newHarness(t, statusCheckConfig)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	log := h.OpenPR7()
 	echo := linked(t, h.Fake.SetStatusAs("acme/widgets", 7, "pipeline-action/review", "pending", ghfake.BotLogin),
 		"https://github.com/acme/widgets/pull/7")
 	forged := h.Fake.SetStatusAs("acme/widgets", 7, "pipeline-action/review", "success", "mallory")
 
 	h.Fake.ResetStats()
-	code, log, _, _ = h.Deliver(echo)
+	code, log, _, _ := h.Deliver(echo)
 	require.Equal(t, 0, code, log)
 	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats(), "one read, no write")
 	assert.Contains(t, log, "commit status pipeline-action/review is pending, as the state asks: nothing to do")
@@ -152,11 +151,10 @@ func TestOwnStatusEchoCostsOneReadAndNoWrite(t *testing.T) {
 // In dry run, a forged status is reported and not set back.
 func TestOwnStatusDryRunWritesNothing(t *testing.T) {
 	h := newHarness(t, statusCheckConfig)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	log := h.OpenPR7()
 	forged := h.Fake.SetStatusAs("acme/widgets", 7, "pipeline-action/review", "success", "mallory")
 	h.Fake.ResetStats()
-	code, log, _, _ = h.DeliverWith(forged, func(env map[string]string) { env["INPUT_DRY_RUN"] = "true" })
+	code, log, _, _ := h.DeliverWith(forged, func(env map[string]string) { env["INPUT_DRY_RUN"] = "true" })
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "dry run: would write the commit status pipeline-action/review pending on #7")
 	assert.Equal(t, map[string]int{"graphql": 2}, h.Fake.Stats())
@@ -175,8 +173,7 @@ pipelines:
     stages:
       - {id: review, type: agent, agent: reviewer}
 `)
-	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	latest, _ := h.Fake.HeadStatuses("acme/widgets", 7)
 	assert.Equal(t, "pending", latest["pipeline-action/review"].State)
 

@@ -155,3 +155,12 @@ func (h *Harness) DeliverWith(ev ghfake.Event, edit func(env map[string]string))
 	h.RunID++
 	return Deliver(h.T, h.Fake, h.Dir, h.RunID, ev, edit, h.Main)
 }
+
+// OpenPR7 delivers the opening of #7 by dev in Repo, which the job must take (exit 0),
+// and returns the job log: the first event of most runs.
+func (h *Harness) OpenPR7() string {
+	h.T.Helper()
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR(Repo, ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(h.T, 0, code, log)
+	return log
+}

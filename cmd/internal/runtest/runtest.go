@@ -62,7 +62,7 @@ func Files(tb testing.TB, env map[string]string, dir string, id int) (outputs, s
 	return outputs, summary
 }
 
-// Read returns what a job wrote to the file at path.
+// Read returns the text of the file at path: what a job wrote, a doc or a config.
 func Read(tb testing.TB, path string) string {
 	tb.Helper()
 	b, err := os.ReadFile(path)

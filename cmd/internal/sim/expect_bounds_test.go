@@ -2,10 +2,10 @@ package sim
 
 import (
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,8 +13,7 @@ import (
 // dispatches at_most bounds an agent's dispatches; prs.N.comments_at_most bounds the
 // action's state comments on the PR. Each says what it found when it does not hold.
 func TestExpectBounds(t *testing.T) {
-	cfg, err := os.ReadFile("testdata/scenarios/agent-dispatch-kinds/pipelines.yaml")
-	require.NoError(t, err)
+	cfg := runtest.Read(t, "testdata/scenarios/agent-dispatch-kinds/pipelines.yaml")
 	sim, out := newSim(t, `
 repo: acme/widgets
 token: app
@@ -26,7 +25,7 @@ steps:
 expect:
   prs: {7: {comments_at_most: 1}}
   dispatches: [{agent: triage, at_most: 1}, {agent: triage, at_most: 0}, {agent: triage, count: 1, at_most: 5}, {agent: nobody, at_most: 1}]
-`, string(cfg))
+`, cfg)
 	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, 3, failed, out.String())

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,19 +16,17 @@ import (
 // GITHUB_TOKEN that comment starts no workflow, so a report from it cannot happen and the
 // scenario says so at the step; with an app token it plays.
 func TestReportFromUnstartedAgent(t *testing.T) {
-	src, err := os.ReadFile("../../../examples/issue-to-pr/scenario.yaml")
-	require.NoError(t, err)
-	example, err := os.ReadFile("../../../examples/issue-to-pr/pipelines.yaml")
-	require.NoError(t, err)
-	require.Contains(t, string(example), ", listener: app}")
-	cfg := []byte(strings.Replace(string(example), ", listener: app}", "}", 1))
-	require.Contains(t, string(src), "\ntoken: app")
+	src := runtest.Read(t, "../../../examples/issue-to-pr/scenario.yaml")
+	example := runtest.Read(t, "../../../examples/issue-to-pr/pipelines.yaml")
+	require.Contains(t, example, ", listener: app}")
+	cfg := []byte(strings.Replace(example, ", listener: app}", "}", 1))
+	require.Contains(t, src, "\ntoken: app")
 	for _, tc := range []struct {
 		name, scenario string
 		code           int
 	}{
-		{"app token", string(src), 0},
-		{"GITHUB_TOKEN", strings.Replace(string(src), "\ntoken: app", "\ntoken: github", 1), 2},
+		{"app token", src, 0},
+		{"GITHUB_TOKEN", strings.Replace(src, "\ntoken: app", "\ntoken: github", 1), 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

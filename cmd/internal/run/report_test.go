@@ -67,15 +67,7 @@ func TestReportUsageMistakes(t *testing.T) {
 // An agent's workflow reports with command: report; outside Actions, the command reads
 // the default branch itself (one REST call more).
 func TestReportCommandAppliesTheReport(t *testing.T) {
-	cfg := `version: 1
-agents:
-  reviewer: {dispatch: label, label: review-me}
-pipelines:
-  review:
-    trigger: {event: pull_request.opened}
-    stages:
-      - {id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}
-`
+	cfg := reviewConfig("", "{id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}")
 	h := newHarness(t, cfg)
 	h.OpenPR7()
 	assert.Contains(t, h.Fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
@@ -210,4 +202,16 @@ func TestOutputsMistakePrintsFileLineCol(t *testing.T) {
 	called := false
 	outputsMistake(&stderr, "-", []byte("[1]"), err, func(string, ...any) int { called = true; return 2 })
 	assert.True(t, called, "stdin's mistake goes with the usage")
+}
+
+// reviewConfig is a config whose pipeline review starts when a pull request opens and runs
+// stages, with the agent reviewer dispatched by the label review-me; settings is the
+// config's settings line, or "".
+func reviewConfig(settings string, stages ...string) string {
+	cfg := "version: 1\n" + settings + "agents:\n  reviewer: {dispatch: label, label: review-me}\n" +
+		"pipelines:\n  review:\n    trigger: {event: pull_request.opened}\n    stages:\n"
+	for _, s := range stages {
+		cfg += "      - " + s + "\n"
+	}
+	return cfg
 }

@@ -147,16 +147,8 @@ func TestStateKeyRotation(t *testing.T) {
 	assert.Contains(t, log, "its signature does not verify with the state key")
 }
 
-const keyedReportConfig = `version: 1
-agents:
-  reviewer: {dispatch: label, label: review-me}
-pipelines:
-  review:
-    trigger: {event: pull_request.opened}
-    stages:
-      - {id: review, type: agent, agent: reviewer, on_complete: merge}
-      - {id: merge, type: action, action: merge_pr}
-`
+var keyedReportConfig = reviewConfig("", "{id: review, type: agent, agent: reviewer, on_complete: merge}",
+	"{id: merge, type: action, action: merge_pr}")
 
 // A report made with the key is signed; one made with another key writes a state the
 // keyed action does not trust; one made without a key (a workflow that cannot read the

@@ -163,16 +163,7 @@ func TestOwnStatusDryRunWritesNothing(t *testing.T) {
 // An agent's report that completes the run writes the pipeline's success at once, in the
 // report's own invocation.
 func TestReportWritesTheStatus(t *testing.T) {
-	h := newHarness(t, `version: 1
-settings: {status_check: true}
-agents:
-  reviewer: {dispatch: label, label: review-me}
-pipelines:
-  review:
-    trigger: {event: pull_request.opened}
-    stages:
-      - {id: review, type: agent, agent: reviewer}
-`)
+	h := newHarness(t, reviewConfig("settings: {status_check: true}\n", "{id: review, type: agent, agent: reviewer}"))
 	h.OpenPR7()
 	latest, _ := h.Fake.HeadStatuses("acme/widgets", 7)
 	assert.Equal(t, "pending", latest["pipeline-action/review"].State)

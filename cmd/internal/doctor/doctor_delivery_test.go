@@ -62,12 +62,7 @@ func TestDoctorTriggerTypeNotDelivered(t *testing.T) {
 
 // Without `types:`, GitHub delivers only opened, synchronize and reopened of a pull request.
 func TestDoctorPullRequestDefaultTypes(t *testing.T) {
-	const config = `version: 1
-pipelines:
-  p:
-    trigger: {event: pull_request.labeled}
-    stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]
-`
+	config := gatedOnCI("pull_request.labeled")
 	out := deliveryFindings(t, config, "on:\n  pull_request_target:\n  pull_request_review:\n"+actionJobs)
 	assert.Contains(t, out, "event pull_request.labeled, which the trigger of pipeline p at p.yaml:4:14 relies on, is never delivered: `on.pull_request_target` of .github/workflows/p.yml has no `types:`, and GitHub then delivers only opened, synchronize, reopened")
 	assert.Contains(t, out, "fix: add `types: [opened, synchronize, reopened, labeled]` to `on.pull_request_target`")
@@ -77,12 +72,7 @@ pipelines:
 
 // An event name the workflow never lists, that no other check asks for.
 func TestDoctorTriggerEventMissing(t *testing.T) {
-	const config = `version: 1
-pipelines:
-  p:
-    trigger: {event: issue_comment.created}
-    stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]
-`
+	config := gatedOnCI("issue_comment.created")
 	out := deliveryFindings(t, config, "on:\n  pull_request_target:\n  pull_request_review:\n"+actionJobs)
 	assert.Contains(t, out, "event issue_comment.created, which the trigger of pipeline p at p.yaml:4:14 relies on, is never delivered: no workflow that runs the action listens to issue_comment")
 	assert.Contains(t, out, "fix: add `issue_comment: {types: [created]}` to the `on:`")
@@ -199,4 +189,10 @@ func TestDoctorSweepFindsSkippedReviews(t *testing.T) {
 			assert.Contains(t, out.String(), "problem     event pull_request_review.submitted")
 		}
 	}
+}
+
+// gatedOnCI is a config whose one pipeline, p, starts on event and waits for CI.
+func gatedOnCI(event string) string {
+	return "version: 1\npipelines:\n  p:\n    trigger: {event: " + event + "}\n" +
+		"    stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]\n"
 }

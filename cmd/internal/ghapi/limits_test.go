@@ -62,6 +62,15 @@ func limitedClient(t *testing.T, fake *ghfake.Server, l ghapi.Limits) (*ghapi.Cl
 	return c, ft
 }
 
+// limitedOnPR is setup with #7 open, its head, and a limitedClient of the fake with l.
+func limitedOnPR(t *testing.T, l ghapi.Limits) (*ghfake.Server, string, *ghapi.Client, *fakeTime) {
+	t.Helper()
+	fake, _ := setup(t)
+	head := openPR(fake)
+	c, ft := limitedClient(t, fake, l)
+	return fake, head, c, ft
+}
+
 func mergeEffect(head string) model.Effect {
 	return model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7, SHA: head, Method: "merge"}
 }
@@ -113,9 +122,7 @@ func TestStalledBodyTimesOut(t *testing.T) {
 // TestFakeTimeoutFault: the fake holds a request with a timeout fault until the client gives up,
 // then serves the next one.
 func TestFakeTimeoutFault(t *testing.T) {
-	fake, _ := setup(t)
-	head := openPR(fake)
-	c, _ := limitedClient(t, fake, ghapi.Limits{RequestTimeout: 200 * time.Millisecond})
+	fake, head, c, _ := limitedOnPR(t, ghapi.Limits{RequestTimeout: 200 * time.Millisecond})
 	fake.Inject("pulls/merge", ghfake.Fault{Timeout: true})
 	start := time.Now()
 	o := c.Perform(t.Context(), mergeEffect(head))
@@ -139,9 +146,7 @@ func TestSecondaryRateLimitIsRetried(t *testing.T) {
 		{"primary limit spent, reset soon", ghfake.Fault{Status: 403, Message: "API rate limit exceeded for installation ID 1.", Reset: 20}, 21 * time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, _ := setup(t)
-			head := openPR(fake)
-			c, ft := limitedClient(t, fake, ghapi.Limits{})
+			fake, head, c, ft := limitedOnPR(t, ghapi.Limits{})
 			fake.Inject("pulls/merge", tt.fault)
 			fake.ResetStats()
 			assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(t.Context(), mergeEffect(head)))
@@ -156,9 +161,7 @@ func TestSecondaryRateLimitIsRetried(t *testing.T) {
 }
 
 func TestGraphQLSecondaryRateLimitIsRetried(t *testing.T) {
-	fake, _ := setup(t)
-	openPR(fake)
-	c, ft := limitedClient(t, fake, ghapi.Limits{})
+	fake, _, c, ft := limitedOnPR(t, ghapi.Limits{})
 	fake.Inject("graphql", ghfake.Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 3})
 	snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
 	require.NoError(t, err)
@@ -186,9 +189,7 @@ func TestRateLimitsNotWaitedOut(t *testing.T) {
 		{"no retries", []ghfake.Fault{secondary}, ghapi.Limits{Retries: -1}, nil, "given up after 1 attempt"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, _ := setup(t)
-			head := openPR(fake)
-			c, ft := limitedClient(t, fake, tt.limits)
+			fake, head, c, ft := limitedOnPR(t, tt.limits)
 			for _, f := range tt.faults {
 				fake.Inject("pulls/merge", f)
 			}
@@ -205,9 +206,7 @@ func TestRateLimitsNotWaitedOut(t *testing.T) {
 
 // A 403 that is no rate limit (the token may not do it) is not retried, and is permanent.
 func TestForbiddenIsNotARateLimit(t *testing.T) {
-	fake, _ := setup(t)
-	head := openPR(fake)
-	c, ft := limitedClient(t, fake, ghapi.Limits{})
+	fake, head, c, ft := limitedOnPR(t, ghapi.Limits{})
 	fake.Inject("pulls/merge", ghfake.Fault{Status: 403, Message: "Resource not accessible by integration"})
 	o := c.Perform(t.Context(), mergeEffect(head))
 	assert.Equal(t, "merge refused (403): Resource not accessible by integration", o.Err)
@@ -244,9 +243,7 @@ func TestGraphQLRateLimitedIsRetried(t *testing.T) {
 		{"with a reset soon", ghfake.Fault{Status: 200, Message: "API rate limit already exceeded for installation ID 1.", Reset: 20}, 21 * time.Second},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, _ := setup(t)
-			openPR(fake)
-			c, ft := limitedClient(t, fake, ghapi.Limits{})
+			fake, _, c, ft := limitedOnPR(t, ghapi.Limits{})
 			fake.Inject("graphql", tt.fault)
 			snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
 			require.NoError(t, err)
@@ -259,9 +256,7 @@ func TestGraphQLRateLimitedIsRetried(t *testing.T) {
 }
 
 func TestGraphQLRateLimitedNotWaitedOutFails(t *testing.T) {
-	fake, _ := setup(t)
-	openPR(fake)
-	c, ft := limitedClient(t, fake, ghapi.Limits{})
+	fake, _, c, ft := limitedOnPR(t, ghapi.Limits{})
 	fake.Inject("graphql", ghfake.Fault{Status: 200, Message: "API rate limit already exceeded for installation ID 1.", Reset: 3600})
 	_, err := c.Snapshot(t.Context(), 7, "main", configPath)
 	require.Error(t, err)
@@ -273,9 +268,7 @@ func TestGraphQLRateLimitedNotWaitedOutFails(t *testing.T) {
 // With the secondary limits enforced, the 81st content-creating request of a minute is
 // refused with retry-after, waited out, and made.
 func TestSecondaryLimitsOfTheFakeAreWaitedOut(t *testing.T) {
-	fake, _ := setup(t)
-	head := openPR(fake)
-	c, ft := limitedClient(t, fake, ghapi.Limits{})
+	fake, head, c, ft := limitedOnPR(t, ghapi.Limits{})
 	fake.EnforceSecondaryLimits()
 	for i := range 80 {
 		o := c.Perform(t.Context(), model.Effect{Key: "c", Kind: model.EffectComment, Number: 7, Body: "comment"})
@@ -303,9 +296,7 @@ func TestRateLimitRefusalSaysWhenItEnds(t *testing.T) {
 		"a server error, not a limit": {fault: &ghfake.Fault{Status: 502, Message: "Bad Gateway"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			fake, _ := setup(t)
-			head := openPR(fake)
-			c, _ := limitedClient(t, fake, ghapi.Limits{})
+			fake, head, c, _ := limitedOnPR(t, ghapi.Limits{})
 			if tt.spend {
 				fake.EnforcePrimaryLimits(ghfake.TokenGitHub)
 				fake.SpendPrimary(ghfake.BotLogin, "core", 1000) // GITHUB_TOKEN's hour

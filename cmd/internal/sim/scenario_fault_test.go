@@ -12,12 +12,7 @@ import (
 // A fault no call met is dropped at the end of the next step that delivers events: the
 // merge of a later step is served. keep: true keeps it for the merge, which it refuses.
 func TestFaultDroppedAfterNextDelivery(t *testing.T) {
-	const story = `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - fault: {operation: pulls/merge, status: 502%s}
+	const story = devsPR + `  - fault: {operation: pulls/merge, status: 502%s}
   - review: {pr: 7, user: alice, state: approved}
   - check: {pr: 7, name: test}
 expect:
@@ -43,12 +38,7 @@ expect:
 // although the action was told 502.
 func TestFaultPerformedMerges(t *testing.T) {
 	for _, performed := range []bool{false, true} {
-		sim, out := newSim(t, fmt.Sprintf(`
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - review: {pr: 7, user: alice, state: approved}
+		sim, out := newSim(t, fmt.Sprintf(devsPR+`  - review: {pr: 7, user: alice, state: approved}
   - fault: {operation: pulls/merge, status: 502, performed: %t}
   - check: {pr: 7, name: test}
   - expect: {prs: {7: {merged: %t}}}

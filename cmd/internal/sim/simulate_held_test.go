@@ -81,12 +81,7 @@ steps:
 
 // advance in a together moves the clock, then its sweep runs at once with the others.
 func TestAdvanceInTogether(t *testing.T) {
-	sim, out := newSim(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - together:
+	sim, out := newSim(t, devsPR+`  - together:
       - review: {pr: 7, user: alice, state: approved}
       - advance: 1h
 expect:

@@ -190,12 +190,7 @@ func callsOf(sim *simulation, step int) map[string]int {
 }
 
 func TestRedeliveryWritesNothing(t *testing.T) {
-	sim := play(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - check: {pr: 7, name: test}
+	sim := play(t, devsPR+`  - check: {pr: 7, name: test}
   - review: {pr: 7, user: alice, state: approved}
   - redeliver: 1
   - redeliver: 3
@@ -214,12 +209,7 @@ expect:
 // sent again once, the clock moves on by the retry-after, and no real time is spent.
 func TestSecondaryRateLimitWaitsInScenarioTime(t *testing.T) {
 	start := time.Now()
-	sim := play(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - check: {pr: 7, name: test}
+	sim := play(t, devsPR+`  - check: {pr: 7, name: test}
   - fault: {operation: pulls/merge, status: 403, message: "You have exceeded a secondary rate limit", retry_after: 45}
   - review: {pr: 7, user: alice, state: approved}
 expect:

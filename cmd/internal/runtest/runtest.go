@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -163,4 +164,17 @@ func (h *Harness) OpenPR7() string {
 	code, log, _, _ := h.Deliver(h.Fake.OpenPR(Repo, ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(h.T, 0, code, log)
 	return log
+}
+
+// Build builds the main package in dir as a release does (-trimpath, stripped, no cgo, the
+// version set with -X) and returns the binary's path.
+func Build(tb testing.TB, dir, version string) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "pipeline-action")
+	build := exec.Command("go", "build", "-trimpath",
+		"-ldflags=-s -w -X github.com/org/pipeline-action/cmd/internal/cli.version="+version, "-o", bin, dir)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(tb, err, string(out))
+	return bin
 }

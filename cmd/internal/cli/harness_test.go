@@ -6,6 +6,7 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
+	"github.com/stretchr/testify/assert"
 )
 
 // harness is a fake GitHub with acme/widgets and the run path pointed at it.
@@ -26,3 +27,13 @@ func newHarness(t *testing.T, config string) *harness {
 const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
 func exampleYAML(t *testing.T) string { return runtest.Read(t, exampleConfig) }
+
+// assertStderr checks a command's stderr: empty where want is, else holding want.
+func assertStderr(t *testing.T, want, stderr string) {
+	t.Helper()
+	if want == "" {
+		assert.Empty(t, stderr)
+	} else {
+		assert.Contains(t, stderr, want)
+	}
+}

@@ -31,23 +31,11 @@ func withKey(key string, previous ...string) func(map[string]string) {
 	}
 }
 
-// assertMasked holds the log to the promise: the key appears only in the command that
-// tells the runner to mask it.
-func assertMasked(t *testing.T, log, key string) {
-	t.Helper()
-	for _, line := range strings.Split(log, "\n") {
-		if strings.Contains(line, key) {
-			assert.Equal(t, "::add-mask::"+key, line, "the state key is printed only to mask it")
-		}
-	}
-	assert.Contains(t, log, "::add-mask::"+key, "masked at once")
-}
-
 func TestStateKeyMaskedAndSigns(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	code, log, outputs, summary := h.DeliverWith(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(testStateKey))
 	require.Equal(t, 0, code, log)
-	assertMasked(t, log, testStateKey)
+	runtest.AssertMasked(t, log, testStateKey)
 	assert.True(t, strings.Index(log, "::add-mask::") < strings.Index(log, "a state key is set"), "masked before anything else is logged")
 	assert.NotContains(t, outputs, testStateKey)
 	assert.NotContains(t, summary, testStateKey)
@@ -63,7 +51,7 @@ func TestStateKeyMaskedAndSigns(t *testing.T) {
 	// shows the approval, and binds the state into the comment, signed.
 	code, log, _, _ = h.DeliverWith(h.Fake.Review("acme/widgets", 7, "alice", "approved", ""), withKey(testStateKey))
 	require.Equal(t, 0, code, log)
-	assertMasked(t, log, testStateKey)
+	runtest.AssertMasked(t, log, testStateKey)
 	assert.NotContains(t, log, "was ignored")
 	comments := h.Fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
@@ -79,7 +67,7 @@ func TestStateKeyInvalidIsRefusedUnprinted(t *testing.T) {
 	short := "s3cr3t-short"
 	code, log, _, _ := h.DeliverWith(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), withKey(short))
 	assert.Equal(t, 2, code)
-	assertMasked(t, log, short)
+	runtest.AssertMasked(t, log, short)
 	assert.Contains(t, log, "input state_key: the state key is 12 characters long")
 	assert.Empty(t, h.Fake.Comments("acme/widgets", 7), "nothing written")
 
@@ -87,14 +75,14 @@ func TestStateKeyInvalidIsRefusedUnprinted(t *testing.T) {
 		env["INPUT_STATE_KEY_PREVIOUS"] = otherStateKey
 	})
 	assert.Equal(t, 2, code)
-	assertMasked(t, log, otherStateKey)
+	runtest.AssertMasked(t, log, otherStateKey)
 	assert.Contains(t, log, "without a current one")
 
 	// A key of two lines: each line masked before anything else, then refused.
 	code, log, _, _ = h.DeliverWith(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 9, Author: "dev"}), withKey(testStateKey+"\n"+otherStateKey))
 	assert.Equal(t, 2, code)
-	assertMasked(t, log, testStateKey)
-	assertMasked(t, log, otherStateKey)
+	runtest.AssertMasked(t, log, testStateKey)
+	runtest.AssertMasked(t, log, otherStateKey)
 	assert.Contains(t, log, "the state key holds white space")
 }
 
@@ -124,8 +112,8 @@ func TestStateKeyRotation(t *testing.T) {
 	require.Equal(t, 0, code, log)
 	code, log, _, _ = h.DeliverWith(h.Fake.Review("acme/widgets", 7, "alice", "commented", "looks fine"), withKey(testStateKey, otherStateKey))
 	require.Equal(t, 0, code, log)
-	assertMasked(t, log, otherStateKey)
-	assertMasked(t, log, testStateKey)
+	runtest.AssertMasked(t, log, otherStateKey)
+	runtest.AssertMasked(t, log, testStateKey)
 	assert.NotContains(t, log, "was ignored")
 
 	current, err := state.NewKeys(testStateKey)
@@ -199,7 +187,7 @@ func TestStateKeyReports(t *testing.T) {
 			nonce := model.SignedNonce(keys, "acme/widgets#7", "review/7/1", "review", st.Runs[0].Stages["review"].Nonce)
 			code, out := reportOutAt(t, clock, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "complete")
 			require.Equal(t, 0, code, out)
-			assertMasked(t, out, tc.reportKey)
+			runtest.AssertMasked(t, out, tc.reportKey)
 			if tc.nextLog == "" {
 				assert.Contains(t, out, "agent reviewer reported complete (attempt 1)")
 			} else {

@@ -11,10 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -177,4 +179,16 @@ func Build(tb testing.TB, dir, version string) string {
 	out, err := build.CombinedOutput()
 	require.NoError(tb, err, string(out))
 	return bin
+}
+
+// AssertMasked holds a job log to the promise: key appears only in the command that
+// tells the runner to mask it, and that command is there.
+func AssertMasked(tb testing.TB, log, key string) {
+	tb.Helper()
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, key) {
+			assert.Equal(tb, "::add-mask::"+key, line, "the state key is printed only to mask it")
+		}
+	}
+	assert.Contains(tb, log, "::add-mask::"+key, "masked at once")
 }

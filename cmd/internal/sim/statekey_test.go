@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,18 +17,6 @@ import (
 // sub-pipelines, a deleted or refused state branch).
 // testStateKey is the key the examples are played again with.
 const testStateKey = "k3y-0f-the-action-9d2c51e0"
-
-// assertMasked holds the log to the promise: the key appears only in the command that
-// tells the runner to mask it.
-func assertMasked(t *testing.T, log, key string) {
-	t.Helper()
-	for _, line := range strings.Split(log, "\n") {
-		if strings.Contains(line, key) {
-			assert.Equal(t, "::add-mask::"+key, line, "the state key is printed only to mask it")
-		}
-	}
-	assert.Contains(t, log, "::add-mask::"+key, "masked at once")
-}
 
 func TestExamplesWithStateKey(t *testing.T) {
 	defaultStateKey = testStateKey
@@ -48,7 +37,7 @@ func TestExamplesWithStateKey(t *testing.T) {
 				assert.Contains(t, out.String(), "PASS: every expectation holds")
 				assert.NotContains(t, out.String(), "✗")
 				assert.NotContains(t, out.String(), "was ignored", "every state the action wrote verifies")
-				assertMasked(t, strings.ReplaceAll(out.String(), "   | ", ""), testStateKey)
+				runtest.AssertMasked(t, strings.ReplaceAll(out.String(), "   | ", ""), testStateKey)
 			})
 		}
 	}

@@ -31,8 +31,7 @@ jobs:
 
 func TestWorkflowDispatchIsCheckedAsGitHubChecksIt(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	dispatch := func(file, ref string, inputs map[string]any) (int, string) {
 		resp, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", file,
 			github.CreateWorkflowDispatchEventRequest{Ref: ref, Inputs: inputs})
@@ -69,8 +68,7 @@ func TestWorkflowDispatchIsCheckedAsGitHubChecksIt(t *testing.T) {
 
 func TestRepositoryDispatchPayloadLimit(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	raw := []byte(`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}`)
 	msg := github.DispatchRequestOptions{EventType: "agent", ClientPayload: (*jsonRaw)(&raw).msg()}
 	_, resp, err := c.Repositories.Dispatch(ctx, "acme", "widgets", msg)
@@ -81,8 +79,7 @@ func TestRepositoryDispatchPayloadLimit(t *testing.T) {
 
 func TestAddAssigneesLeavesOutWhoCannotBeAssigned(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	is, _, err := c.Issues.AddAssignees(ctx, "acme", "widgets", 7, []string{"alice", "stranger"})
 	require.NoError(t, err)
 	require.Len(t, is.Assignees, 1)

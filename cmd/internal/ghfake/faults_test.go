@@ -18,8 +18,7 @@ const (
 // the client is told 502.
 func TestFaultPerformedREST(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Performed: true})
 	_, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("posted"))
 	require.Error(t, err)
@@ -115,8 +114,7 @@ func TestFaultCountUntilDrop(t *testing.T) {
 // A performed timeout serves the request and then holds the answer until the client
 // gives up.
 func TestFaultPerformedTimeout(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("issues/create-comment", Fault{Timeout: true, Performed: true})
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
@@ -129,8 +127,7 @@ func TestFaultPerformedTimeout(t *testing.T) {
 // calls after it are served again.
 func TestInjectSkip(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Skip: 2})
 	for i := range 2 {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("served"))

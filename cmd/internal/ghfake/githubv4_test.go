@@ -68,8 +68,7 @@ func TestGitHubV4Client(t *testing.T) {
 
 // TestConcurrentUse drives the world and the HTTP API at once (run with -race).
 func TestConcurrentUse(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(2)

@@ -41,8 +41,7 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	long := strings.Repeat("l", rest.MaxLabelName+1)
 	ok := strings.Repeat("l", rest.MaxLabelName)
 	_, resp, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"fine", long})
@@ -102,8 +101,7 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 
 func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	for range faults.PerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
 		require.NoError(t, err, "not enforced yet")

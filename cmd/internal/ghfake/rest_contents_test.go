@@ -16,8 +16,7 @@ import (
 // another (409), as GitHub does.
 func TestContentsAPIWritesAFileAsGitHubDoes(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	opts := func(text string, sha *string) *github.RepositoryContentFileOptions {
 		return &github.RepositoryContentFileOptions{Message: github.String("note"), Content: []byte(text), SHA: sha, Branch: github.String("main")}
 	}

@@ -16,8 +16,7 @@ import (
 // commit and context.
 func TestCreateStatusIsAsStrictAsGitHub(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	head := s.PR(testRepo, 7).HeadSHA
 	create := func(sha, state, context, desc string) (*http.Response, error) {
 		_, resp, err := c.Repositories.CreateStatus(ctx, "acme", "widgets", sha,

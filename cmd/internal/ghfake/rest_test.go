@@ -120,8 +120,7 @@ func TestMerge(t *testing.T) {
 
 func TestLabels(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	names := func(ls []*github.Label) []string {
 		var out []string
 		for _, l := range ls {
@@ -161,8 +160,7 @@ func TestLabels(t *testing.T) {
 // "SECURITY" where "security" exists attaches "security" once; removing "wip" removes "WIP".
 func TestLabelsIgnoreCase(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	ls, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"SECURITY", "WIP"})
 	require.NoError(t, err)
 	var got []string
@@ -195,8 +193,7 @@ func TestLabelsIgnoreCase(t *testing.T) {
 // removing it removes that label only.
 func TestLabelDotSegments(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	_, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{".", ".."})
 	require.NoError(t, err)
 	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "%2E%2E")
@@ -210,8 +207,7 @@ func TestLabelDotSegments(t *testing.T) {
 
 func TestComments(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	created, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, &github.IssueComment{Body: github.String("first")})
 	require.NoError(t, err)
 	assert.Equal(t, 201, resp.StatusCode)
@@ -243,8 +239,7 @@ func TestComments(t *testing.T) {
 
 func TestFailNext(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.FailNext("pulls/merge", 502, "Server Error")
 	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
 	require.Error(t, err)
@@ -275,8 +270,7 @@ func TestPermissionAndReviews(t *testing.T) {
 
 func TestDeleteRef(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	_, err := c.Git.DeleteRef(ctx, "acme", "widgets", "heads/feat/login")
 	require.NoError(t, err)
 	assert.True(t, s.PR(testRepo, 7).BranchDeleted)
@@ -287,8 +281,7 @@ func TestDeleteRef(t *testing.T) {
 
 func TestStats(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	_, _, err := c.PullRequests.Get(ctx, "acme", "widgets", 7)
 	require.NoError(t, err)
 	_, _, err = c.PullRequests.Get(ctx, "acme", "widgets", 7)
@@ -306,8 +299,7 @@ func TestStats(t *testing.T) {
 
 func TestDispatches(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", "agent.yml",
 		github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]interface{}{"run_id": "r1"}})
@@ -328,8 +320,7 @@ func TestDispatches(t *testing.T) {
 // Rate-limit faults carry GitHub's headers and the documentation_url go-github recognises.
 func TestInjectRateLimits(t *testing.T) {
 	ctx := t.Context()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("pulls/merge", Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 7})
 	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
 	var abuse *github.AbuseRateLimitError
@@ -356,8 +347,7 @@ func TestInjectRateLimits(t *testing.T) {
 
 // A timeout fault holds the request until the client gives up; closing the server ends it too.
 func TestInjectTimeout(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("pulls/merge", Fault{Timeout: true})
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()

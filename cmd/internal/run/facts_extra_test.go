@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
@@ -23,8 +22,7 @@ func TestExtraFactsDeepPatternsFailAlone(t *testing.T) {
 	fake := faketest.New(t)
 	fake.AddRepo("acme/widgets", "main")
 	fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x", Files: []string{"src/a/auth/x_test.go", "CHANGELOG.md"}})
-	client, err := ghapi.New(ghapi.Options{Token: fake.BotToken(), RESTURL: fake.URL + "/api/v3", GraphQLURL: fake.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(t, err)
+	client := botClient(t, fake)
 	src := []byte(`version: 1
 pipelines:
   p:

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang/load"
@@ -53,8 +52,7 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	// action (GITHUB_TOKEN) writes a state, bound to its comment, that pins it.
 	h.Fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, permissiveFile)
 	h.Fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/p.yaml", permissiveDir)
-	bot, err := ghapi.New(ghapi.Options{Token: h.Fake.BotToken(), RESTURL: h.Fake.URL + "/api/v3", GraphQLURL: h.Fake.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(t, err)
+	bot := botClient(t, h.Fake)
 	onPR, err := bot.Snapshot(ctx, 7, "feat/x", DefaultConfigPath)
 	require.NoError(t, err)
 	require.Contains(t, onPR.Config.ID, "+tree:", "the PR's config has a file and a directory")

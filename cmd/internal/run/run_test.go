@@ -39,6 +39,14 @@ func newHarness(t *testing.T, config string) *harness {
 	return h
 }
 
+// botClient is a client of f as the action's identity, in acme/widgets.
+func botClient(tb testing.TB, f *ghfake.Server) *ghapi.Client {
+	tb.Helper()
+	c, err := ghapi.New(ghapi.Options{Token: f.BotToken(), RESTURL: f.URL + "/api/v3", GraphQLURL: f.URL + "/api/graphql", Repository: runtest.Repo})
+	require.NoError(tb, err)
+	return c
+}
+
 // exampleConfig is the config of an example, the config most tests run with.
 const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
@@ -142,8 +150,7 @@ func TestRunCorruptStateCommentIsLeftAlone(t *testing.T) {
 	// A newer version of the action wrote a marker this one cannot read (or someone with
 	// the bot's token wrote one in its name): the next run must not start over.
 	broken := fmt.Sprintf("### pipeline-action\n<!-- pipeline-action:state v5 %d abc !!!not-base64!!! -->", comments[0].ID)
-	bot, err := ghapi.New(ghapi.Options{Token: h.Fake.BotToken(), RESTURL: h.Fake.URL + "/api/v3", GraphQLURL: h.Fake.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(t, err)
+	bot := botClient(t, h.Fake)
 	require.NoError(t, bot.UpdateComment(t.Context(), comments[0].ID, broken))
 	code, log, _, _ := h.Deliver(h.Fake.Review("acme/widgets", 7, "alice", "approved", ""))
 	assert.Equal(t, 1, code)

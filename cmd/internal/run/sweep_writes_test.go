@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
@@ -91,8 +90,7 @@ func sweepAt(tb testing.TB, f *ghfake.Server, now time.Time, inputs map[string]s
 func listOpenRuns(tb testing.TB, f *ghfake.Server, from, to int, t0 time.Time) {
 	tb.Helper()
 	ctx := context.Background()
-	c, err := ghapi.New(ghapi.Options{Token: f.BotToken(), RESTURL: f.URL + "/api/v3", GraphQLURL: f.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(tb, err)
+	c := botClient(tb, f)
 	read, err := c.OpenRuns(ctx, lang.DefaultStateBranch)
 	require.NoError(tb, err)
 	shards := map[string]*state.Index{}

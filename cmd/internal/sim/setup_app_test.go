@@ -20,7 +20,7 @@ import (
 // the end of a CI run on the state branch (a CI on push without branches-ignore), and the
 // pull request still merges.
 func TestSetupWithAnAppToken(t *testing.T) {
-	doc := runtest.Read(t, "../../../docs/setup.md")
+	doc := readDoc(t, "setup.md")
 	for _, files := range setupFiles {
 		t.Run(files.pipelines, func(t *testing.T) {
 			skipped, _, _ := playSetup(t, setupConfig(t, []byte(doc)), files.pipelines, files.sweep, setupOrders["approval then CI"], "token: app\n")
@@ -52,7 +52,7 @@ func TestSetupWithAnAppToken(t *testing.T) {
 		})
 	}
 	// docs/tokens.md tells the repository's own CI to leave the state branch out.
-	tokens := runtest.Read(t, "../../../docs/tokens.md")
+	tokens := readDoc(t, "tokens.md")
 	assert.True(t, slices.ContainsFunc(strings.Split(tokens, "\n"), func(l string) bool {
 		return strings.Contains(l, "branches-ignore: ["+lang.DefaultStateBranch+"]")
 	}), "docs/tokens.md shows CI on push leaving out the state branch")
@@ -62,7 +62,7 @@ func TestSetupWithAnAppToken(t *testing.T) {
 // merging evaluates the pull request and writes its state; the next reads the index and
 // the reviews (two queries) and writes nothing.
 func TestSweepLooksAtAReviewOnce(t *testing.T) {
-	doc := runtest.Read(t, "../../../docs/setup.md")
+	doc := readDoc(t, "setup.md")
 	steps := `
   - check: {pr: 1, name: test, workflow: %[1]s, conclusion: failure}
   - review: {pr: 1, user: maintainer, state: approved}

@@ -21,27 +21,50 @@ const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
 // TestScenarios plays every example and every negative-path scenario; each must pass.
 func TestScenarios(t *testing.T) {
-	dirs, err := filepath.Glob("../../../examples/*")
-	require.NoError(t, err)
-	more, err := filepath.Glob("testdata/scenarios/*")
-	require.NoError(t, err)
-	dirs = append(dirs, more...)
+	for _, sf := range scenarioFiles(t, "../../../examples/*", "testdata/scenarios/*") {
+		t.Run(sf.file, func(t *testing.T) {
+			t.Parallel() // each plays against its own fake; -parallel bounds how many at once
+			mainPasses(t, "--scenario", sf.file, sf.dir)
+		})
+	}
+}
+
+// scenarioPath is a scenario file (scenario.yaml, or scenario-<name>.yaml for another path
+// of an example) and its folder.
+type scenarioPath struct{ dir, file string }
+
+// scenarioFiles lists the scenario files of the folders the patterns match, of which
+// there is at least one.
+func scenarioFiles(t *testing.T, patterns ...string) []scenarioPath {
+	t.Helper()
+	var dirs []string
+	for _, p := range patterns {
+		more, err := filepath.Glob(p)
+		require.NoError(t, err)
+		dirs = append(dirs, more...)
+	}
 	require.NotEmpty(t, dirs)
+	var all []scenarioPath
 	for _, dir := range dirs {
-		// scenario.yaml, and the other paths of an example: scenario-<name>.yaml.
 		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
 		require.NoError(t, err)
 		for _, file := range files {
-			t.Run(file, func(t *testing.T) {
-				t.Parallel() // each plays against its own fake; -parallel bounds how many at once
-				var out, errOut bytes.Buffer
-				code := Main(t.Context(), []string{"--scenario", file, dir}, &out, &errOut)
-				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-				assert.Contains(t, out.String(), "PASS: every expectation holds")
-				assert.NotContains(t, out.String(), "✗")
-			})
+			all = append(all, scenarioPath{dir: dir, file: file})
 		}
 	}
+	return all
+}
+
+// mainPasses runs simulate with args, requires it to pass every expectation, and returns
+// what it printed.
+func mainPasses(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(t.Context(), args, &out, &errOut)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	assert.Contains(t, out.String(), "PASS: every expectation holds")
+	assert.NotContains(t, out.String(), "✗")
+	return out.String()
 }
 
 // writeScenario writes the example config and a scenario into a temporary directory.

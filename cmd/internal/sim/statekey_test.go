@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,25 +20,14 @@ const testStateKey = "k3y-0f-the-action-9d2c51e0"
 func TestExamplesWithStateKey(t *testing.T) {
 	defaultStateKey = testStateKey
 	t.Cleanup(func() { defaultStateKey = "" })
-	dirs, err := filepath.Glob("../../../examples/*")
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			t.Run(file, func(t *testing.T) {
-				// defaultStateKey is set until the test ends, which waits for these.
-				t.Parallel()
-				var out, errOut bytes.Buffer
-				code := Main(t.Context(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
-				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-				assert.Contains(t, out.String(), "PASS: every expectation holds")
-				assert.NotContains(t, out.String(), "✗")
-				assert.NotContains(t, out.String(), "was ignored", "every state the action wrote verifies")
-				runtest.AssertMasked(t, strings.ReplaceAll(out.String(), "   | ", ""), testStateKey)
-			})
-		}
+	for _, sf := range scenarioFiles(t, "../../../examples/*") {
+		t.Run(sf.file, func(t *testing.T) {
+			// defaultStateKey is set until the test ends, which waits for these.
+			t.Parallel()
+			out := mainPasses(t, "--scenario", sf.file, "-v", sf.dir)
+			assert.NotContains(t, out, "was ignored", "every state the action wrote verifies")
+			runtest.AssertMasked(t, strings.ReplaceAll(out, "   | ", ""), testStateKey)
+		})
 	}
 }
 

@@ -3,21 +3,15 @@ package gates
 import (
 	"testing"
 
-	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/stretchr/testify/assert"
-
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCIStatus(t *testing.T) {
 	const who = "CI on abc1234"
-	tests := []struct {
-		name   string
-		params string
-		facts  *model.Facts
-		want   model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "no checks yet",
 			facts: facts(),
@@ -121,35 +115,16 @@ func TestCIStatus(t *testing.T) {
 			want:  model.GateResult{Status: model.GateError, Message: "the head commit of the pull request is unknown"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			params := tt.params
-			if params == "" {
-				params = "{}"
-			}
-			c := mustCompile(t, CIStatus{}, "ci_status", params)
-			tt.want.Check = "ci_status"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, CIStatus{}, "ci_status", "{}", tests)
 }
 
 func TestCIStatusParams(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		want   string
-	}{
+	tests := []paramCase{
 		{name: "bad expect", params: "{expect: green}", want: `t.yaml:1:10: "expect" of check "ci_status" must be one of "success", "failure", "pending", not "green" [gate]`},
 		{name: "empty checks", params: "{checks: []}", want: `t.yaml:1:10: "checks" of check "ci_status" must name at least one check [gate]`},
 		{name: "checks of mappings", params: "{checks: [{a: b}]}", want: `t.yaml:1:11: items of "checks" of check "ci_status" must be strings [gate]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, errs := compile(t, CIStatus{}, "ci_status", tt.params)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, CIStatus{}, "ci_status", false, tests)
 }
 
 // run adds a check run name in state, reported by app in check suite suite.
@@ -184,12 +159,7 @@ func TestCIStatusSameName(t *testing.T) {
 	passed := func(name string) model.GateResult {
 		return model.GateResult{Status: model.GatePass, Message: `check "` + name + `" passed`}
 	}
-	tests := []struct {
-		name   string
-		params string
-		facts  *model.Facts
-		want   model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "a passing status does not hide a failed check run of the same name",
 			facts: facts(commitStatus("ci", model.CheckSuccess), run("ci", model.CheckFailure, "app-1", "suite-1")),
@@ -259,29 +229,14 @@ func TestCIStatusSameName(t *testing.T) {
 			want: passed("ci"),
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			params := tt.params
-			if params == "" {
-				params = "{}"
-			}
-			c := mustCompile(t, CIStatus{}, "ci_status", params)
-			tt.want.Check = "ci_status"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, CIStatus{}, "ci_status", "{}", tests)
 }
 
 // TestCIStatusByWorkflow checks that `workflows` names Actions workflows: the jobs of the
 // workflow's runs count, not check runs or statuses that merely bear the workflow's name.
 func TestCIStatusByWorkflow(t *testing.T) {
 	const who = "CI on abc1234"
-	tests := []struct {
-		name   string
-		params string
-		facts  *model.Facts
-		want   model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:   "every job passed",
 			params: "{workflows: ci}",
@@ -320,11 +275,23 @@ func TestCIStatusByWorkflow(t *testing.T) {
 			want: model.GateResult{Status: model.GatePass, Message: "all 2 workflows passed"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := mustCompile(t, CIStatus{}, "ci_status", tt.params)
-			tt.want.Check = "ci_status"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, CIStatus{}, "ci_status", "", tests)
+}
+
+// The action's own commit statuses (settings.status_check) are not CI: a ci_status over
+// every check ignores them — else a pipeline would wait on its own pending status — and
+// one may not name them.
+func TestCIStatusIgnoresTheActionsOwnStatuses(t *testing.T) {
+	c, errs := compile(t, CIStatus{}, "ci_status", "{}")
+	require.Empty(t, errs)
+	got := c.Evaluate(facts(check("test", model.CheckSuccess), commitStatus("pipeline-action/review", model.CheckPending),
+		commitStatus("pipeline-action/merge", model.CheckFailure)))
+	assert.Equal(t, model.GateResult{Check: "ci_status", Status: model.GatePass, Message: `check "test" passed`}, got)
+
+	got = c.Evaluate(facts(commitStatus("pipeline-action/review", model.CheckSuccess)))
+	assert.Equal(t, model.GatePending, got.Status, "the action's own status alone is no CI at all")
+
+	_, errs = compile(t, CIStatus{}, "ci_status", "{checks: [test, pipeline-action/review]}")
+	assert.Equal(t, `t.yaml:1:10: "checks" of check "ci_status" names "pipeline-action/review", a status the action itself writes (settings.status_check), which no gate waits on [gate]`,
+		lang.ErrorList(errs).Error())
 }

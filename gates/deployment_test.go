@@ -5,11 +5,6 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine/lang"
 )
 
 func deployments(ds ...model.Deployment) prOpt {
@@ -18,11 +13,7 @@ func deployments(ds ...model.Deployment) prOpt {
 
 func TestDeployment(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name  string
-		facts *model.Facts
-		want  model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "the latest deployment succeeded",
 			facts: facts(deployments(model.Deployment{Environment: "staging", State: "failure", CreatedAt: t0}, model.Deployment{Environment: "staging", State: "success", CreatedAt: t0.Add(time.Minute)})),
@@ -52,28 +43,14 @@ func TestDeployment(t *testing.T) {
 				Message: `there is no pull request to check; "deployment" works only on pull requests`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := mustCompile(t, Deployment{}, "deployment", "{environment: staging}")
-			tt.want.Check = "deployment"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, Deployment{}, "deployment", "{environment: staging}", tests)
 }
 
 func TestDeploymentParams(t *testing.T) {
-	tests := []struct {
-		name, params, want string
-	}{
+	tests := []paramCase{
 		{name: "missing", params: "{}", want: `t.yaml:1:1: missing required key "environment" for check "deployment" [gate]`},
 		{name: "empty", params: `{environment: ""}`, want: `t.yaml:1:15: "environment" of check "deployment" must not be empty [gate]`},
 		{name: "unknown state", params: `{environment: qa, state: done}`, want: `t.yaml:1:26: "state" of check "deployment" must be one of "success", "failure", "error", "inactive", "in_progress", "queued", "pending", not "done" [gate]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, errs := compile(t, Deployment{}, "deployment", tt.params)
-			require.Nil(t, c)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, Deployment{}, "deployment", true, tests)
 }

@@ -13,12 +13,7 @@ import (
 )
 
 func TestExpr(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		facts  *model.Facts
-		want   model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:   "true",
 			params: "{expr: github.pr.number == 7 && !github.pr.draft}",
@@ -71,21 +66,11 @@ func TestExpr(t *testing.T) {
 			want:   model.GateResult{Status: model.GatePending, Message: `"false" does not hold yet`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := mustCompile(t, Expr{}, "expr", tt.params)
-			tt.want.Check = "expr"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, Expr{}, "expr", "", tests)
 }
 
 func TestExprParams(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		want   string
-	}{
+	tests := []paramCase{
 		{name: "missing", params: "{message: hi}", want: `t.yaml:1:1: missing required key "expr" for check "expr" [gate]`},
 		{name: "unknown root", params: "{expr: pr.draft}",
 			want: `t.yaml:1:8: unknown name "pr" in expression; known names: "branches", "context", "github", "outputs", "run", "shared", "stages", "subject", "trigger", "variables" [expr]`},
@@ -95,12 +80,7 @@ func TestExprParams(t *testing.T) {
 		{name: "bad message", params: `{expr: "true", message: "{{ x"}`,
 			want: `t.yaml:1:26: unclosed "{{" in template; end the expression with "}}" [expr]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, errs := compile(t, Expr{}, "expr", tt.params)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, Expr{}, "expr", false, tests)
 }
 
 // An expr check over the run's stages or context reads the run's env at its gate: an

@@ -1,10 +1,12 @@
 package gates
 
 import (
+	"cmp"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
@@ -86,4 +88,45 @@ func mustCompile(t *testing.T, g engine.Gate, check, params string) engine.Check
 	require.Empty(t, errs)
 	require.NotNil(t, c)
 	return c
+}
+
+// gateCase is one evaluation of a gate: its parameters (none: the test's default) over facts,
+// and the result it gives (its Check is filled in).
+type gateCase struct {
+	name   string
+	params string
+	facts  *model.Facts
+	want   model.GateResult
+}
+
+// assertEvaluates compiles g as check with each case's parameters and compares what it
+// evaluates the case's facts to with the case's result.
+func assertEvaluates(t *testing.T, g engine.Gate, check, defaultParams string, cases []gateCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustCompile(t, g, check, cmp.Or(tt.params, defaultParams))
+			tt.want.Check = check
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
+}
+
+// paramCase is parameters a gate refuses and the errors it gives for them.
+type paramCase struct{ name, params, want string }
+
+// assertRefuses compiles g as check with each case's parameters and requires the case's
+// errors and, where noCheck, that no check comes with them (some gates return their
+// defaults beside the errors).
+func assertRefuses(t *testing.T, g engine.Gate, check string, noCheck bool, cases []paramCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			c, errs := compile(t, g, check, tt.params)
+			if noCheck {
+				require.Nil(t, c)
+			}
+			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
+		})
+	}
 }

@@ -7,9 +7,6 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/engine/lang"
 )
 
 const statusURL = "https://status.example.com/api/health"
@@ -78,9 +75,7 @@ func TestHTTP(t *testing.T) {
 }
 
 func TestHTTPParams(t *testing.T) {
-	tests := []struct {
-		name, params, want string
-	}{
+	tests := []paramCase{
 		{name: "missing", params: "{}", want: "t.yaml:1:1: missing required key \"url\" for check \"http\" [gate]\nt.yaml:1:1: missing required key \"expect\" for check \"http\" [gate]"},
 		{name: "not https", params: `{url: "http://status.example.com/", expect: "true"}`, want: `t.yaml:1:7: "url" of check "http" must be an https url, not "http://status.example.com/" [gate]`},
 		{name: "credentials", params: `{url: "https://u:p@status.example.com/", expect: "true"}`, want: `t.yaml:1:7: "url" of check "http" must not carry credentials [gate]`},
@@ -89,13 +84,7 @@ func TestHTTPParams(t *testing.T) {
 		{name: "template", params: `{url: "https://status.example.com/pr/{{ trigger.pull_request.head.ref }}", expect: "true"}`,
 			want: `t.yaml:1:7: "url" of check "http" holds a template; it is sent as written: write the url itself (a custom gate's parameters are filled in at load) [gate]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, errs := compile(t, HTTP{}, "http", tt.params)
-			require.Nil(t, c)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, HTTP{}, "http", true, tests)
 }
 
 // The expression reads the answer as `response`; `outputs`, the root a webhook stage keeps

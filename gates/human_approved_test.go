@@ -4,20 +4,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/stretchr/testify/assert"
-
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestHumanApproved(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		facts  *model.Facts
-		want   model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "no reviews",
 			facts: facts(),
@@ -131,34 +124,15 @@ func TestHumanApproved(t *testing.T) {
 				Message: `there is no pull request to check; "human_approved" works only on pull requests`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			params := tt.params
-			if params == "" {
-				params = "{}"
-			}
-			c := mustCompile(t, HumanApproved{}, "human_approved", params)
-			tt.want.Check = "human_approved"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, HumanApproved{}, "human_approved", "{}", tests)
 }
 
 func TestHumanApprovedParams(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		want   string
-	}{
+	tests := []paramCase{
 		{name: "not an integer", params: "{count: two}", want: `t.yaml:1:9: "count" of check "human_approved" must be an integer [gate]`},
 		{name: "zero", params: "{count: 0}", want: `t.yaml:1:9: "count" of check "human_approved" must be at least 1, not 0 [gate]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, errs := compile(t, HumanApproved{}, "human_approved", tt.params)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, HumanApproved{}, "human_approved", false, tests)
 }
 
 // A new base is a new change to review: approvals given before it are stale, as with
@@ -197,4 +171,40 @@ func withContributors(f *model.Facts, login string, allowed bool) *model.Facts {
 func withAgents(f *model.Facts, logins ...string) *model.Facts {
 	f.Agents = logins
 	return f
+}
+
+func withGroups(f *model.Facts, teams map[string][]string) *model.Facts {
+	f.Groups = map[string]*lang.Group{"maintainers": {Name: "maintainers", Users: []string{"Alice"}, Teams: []string{"acme/core"}}}
+	f.TeamMembers = teams
+	return f
+}
+
+func TestHumanApprovedFromAGroup(t *testing.T) {
+	c := mustCompile(t, HumanApproved{}, "human_approved", "{from: maintainers, count: 2}")
+	core := map[string][]string{"acme/core": {"carol"}}
+	tests := []struct {
+		name  string
+		facts *model.Facts
+		want  model.GateResult
+	}{
+		{"a user and a team member", withGroups(facts(review("alice", model.ReviewApproved, head), review("carol", model.ReviewApproved, head)), core),
+			model.GateResult{Check: "human_approved", Status: model.GatePass, Message: "approved by alice and carol"}},
+		{"an outsider does not count", withGroups(facts(review("alice", model.ReviewApproved, head), review("mallory", model.ReviewApproved, head)), core),
+			model.GateResult{Check: "human_approved", Status: model.GatePending,
+				Message: "needs 2 approving reviews from a member of maintainers with write access; has 1 (mallory is not a member of maintainers)",
+				Who:     "a member of maintainers with write access"}},
+		{"a member still needs write access and the current head", withGroups(facts(readOnly("carol", model.ReviewApproved, head), review("alice", model.ReviewApproved, old)), core),
+			model.GateResult{Check: "human_approved", Status: model.GatePending,
+				Message: "needs 2 approving reviews from a member of maintainers with write access; has 0 (carol has no write access; alice's approval is on an older commit)",
+				Who:     "a member of maintainers with write access"}},
+		{"team members not read: fails closed", withGroups(facts(review("alice", model.ReviewApproved, head), review("carol", model.ReviewApproved, head)), nil),
+			model.GateResult{Check: "human_approved", Status: model.GateError, Message: "the members of team acme/core were not read", Who: "a maintainer"}},
+		{"group unknown: fails closed", facts(review("alice", model.ReviewApproved, head)),
+			model.GateResult{Check: "human_approved", Status: model.GateError, Message: `group "maintainers" is not in the config`, Who: "a maintainer (fix the pipeline)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
+		})
+	}
 }

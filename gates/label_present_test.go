@@ -9,15 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine"
-	"github.com/org/pipeline-action/engine/lang"
 )
 
 func TestLabelPresent(t *testing.T) {
-	tests := []struct {
-		name  string
-		facts *model.Facts
-		want  model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "present",
 			facts: facts(labels("bug", "automerge")),
@@ -41,32 +36,16 @@ func TestLabelPresent(t *testing.T) {
 				Message: `there is no pull request to check; "label_present" works only on pull requests`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := mustCompile(t, LabelPresent{}, "label_present", "{label: automerge}")
-			tt.want.Check = "label_present"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, LabelPresent{}, "label_present", "{label: automerge}", tests)
 }
 
 func TestLabelPresentParams(t *testing.T) {
-	tests := []struct {
-		name   string
-		params string
-		want   string
-	}{
+	tests := []paramCase{
 		{name: "missing", params: "{}", want: `t.yaml:1:1: missing required key "label" for check "label_present" [gate]`},
 		{name: "empty", params: `{label: ""}`, want: `t.yaml:1:9: "label" of check "label_present" must not be empty [gate]`},
 		{name: "not a string", params: "{label: [a]}", want: `t.yaml:1:9: "label" of check "label_present" must be a string [gate]`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, errs := compile(t, LabelPresent{}, "label_present", tt.params)
-			require.Nil(t, c)
-			assert.Equal(t, tt.want, lang.ErrorList(errs).Error())
-		})
-	}
+	assertRefuses(t, LabelPresent{}, "label_present", true, tests)
 }
 
 func TestLabelPresentDoesNotDependOnTheHead(t *testing.T) {

@@ -4,16 +4,10 @@ import (
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/stretchr/testify/assert"
 )
 
 func TestNoChangesRequested(t *testing.T) {
-	tests := []struct {
-		name  string
-		facts *model.Facts
-		want  model.GateResult
-	}{
+	tests := []gateCase{
 		{
 			name:  "no reviews",
 			facts: facts(),
@@ -61,11 +55,5 @@ func TestNoChangesRequested(t *testing.T) {
 				Message: `there is no pull request to check; "no_changes_requested" works only on pull requests`},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := mustCompile(t, NoChangesRequested{}, "no_changes_requested", "{}")
-			tt.want.Check = "no_changes_requested"
-			assert.Equal(t, tt.want, c.Evaluate(tt.facts))
-		})
-	}
+	assertEvaluates(t, NoChangesRequested{}, "no_changes_requested", "{}", tests)
 }

@@ -159,7 +159,7 @@ func change(old, st *model.State) Change {
 }
 
 func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
@@ -194,7 +194,7 @@ func TestDualFirstWriteCreatesBranchFileIndexAndComment(t *testing.T) {
 }
 
 func TestDualConflict(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	a := subjectStores(m, w, nil, &logs)
@@ -223,7 +223,7 @@ func TestDualConflict(t *testing.T) {
 // Two invocations race on a subject with no file yet: only the one whose commit claimed
 // the state comment posts it; the other finds the claim in flight and leaves it.
 func TestDualRaceCreatesOneComment(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	m.push(viewer, true, []FileChange{{Path: "pr-9.json", Text: "{}"}}, "other") // the branch exists
@@ -249,7 +249,7 @@ func TestDualRaceCreatesOneComment(t *testing.T) {
 }
 
 func TestDualForbidden(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	m.forbidden = true
 	var logs []string
@@ -273,17 +273,13 @@ func TestDualForbidden(t *testing.T) {
 
 // A deleted branch, or one reset to an older state, is rebuilt from the comment.
 func TestDualRebuildsFromComment(t *testing.T) {
-	ctx := context.Background()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
+	ctx := t.Context()
 	first := sampleState()
-	_, err = d.Save(ctx, 7, change(st, first), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, nil, first)
 	old := m.files["pr-7.json"]
 	oldCommit := m.head
-	d = subjectStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	d := subjectStores(m, w, commentsOf(w), logs)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	_, err = d.Save(ctx, 7, change(st, withSeq(4)), v)
 	require.NoError(t, err)
@@ -313,7 +309,7 @@ func TestDualRebuildsFromComment(t *testing.T) {
 // A file someone else last changed is ignored, reported once, and the run goes on from
 // the comment; the next write makes it the action's again.
 func TestDualUntrustedFile(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name, author string
 		signed       bool
@@ -324,19 +320,15 @@ func TestDualUntrustedFile(t *testing.T) {
 		{"pushed as the action, unsigned", viewer, false, "GitHub did not sign"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, w, logs, d := emptySubject()
-			st, v, err := d.Load(ctx, 7)
-			require.NoError(t, err)
-			_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-			require.NoError(t, err)
+			m, w, logs := savedSubject(t, nil, sampleState())
 			forged := withSeq(99)
 			forged.Runs[0].Status = model.RunCompleted
 			text, err := EncodeFile(forged)
 			require.NoError(t, err)
 			m.push(tc.author, tc.signed, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")
 
-			d = subjectStores(m, w, commentsOf(w), logs)
-			st, v, err = d.Load(ctx, 7)
+			d := subjectStores(m, w, commentsOf(w), logs)
+			st, v, err := d.Load(ctx, 7)
 			require.NoError(t, err)
 			assert.Equal(t, 3, st.Seq, "from the comment")
 			require.Len(t, d.NewlyIgnored(), 1)
@@ -362,14 +354,14 @@ func TestDualFileUnreadable(t *testing.T) {
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	m.push(viewer, true, []FileChange{{Path: "pr-7.json", Text: `{"version":2}`}}, "newer")
 	var logs []string
-	_, _, err := subjectStores(m, w, nil, &logs).Load(context.Background(), 7)
+	_, _, err := subjectStores(m, w, nil, &logs).Load(t.Context(), 7)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "state version 2")
 }
 
 // Finished runs leave the live state for the archive, in the same commit.
 func TestDualArchives(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
@@ -395,7 +387,7 @@ func TestDualArchives(t *testing.T) {
 
 // An index.json someone else changed is deleted; the subject's shard lists its runs.
 func TestBranchStoreUntrustedIndex(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	idx, err := EncodeIndex(&Index{Runs: []IndexEntry{{Run: "x/9/1", File: "pr-9.json"}}})
 	require.NoError(t, err)
@@ -427,7 +419,7 @@ func TestTrustFile(t *testing.T) {
 // An index too large for GitHub to give its text is left as it is: rewriting it from
 // a part would drop the other subjects' runs.
 func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBranch()
 	m.push(viewer, true, []FileChange{{Path: IndexFile, Text: "{\"version\":1,\"runs\":[{\"run\":\"x/9/1\""}}, "big")
 	var logs []string
@@ -444,7 +436,7 @@ func TestBranchStoreTruncatedIndexIsKept(t *testing.T) {
 
 // A shard growing toward what GitHub gives of a file is written, with a warning each time.
 func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m := newMemBranch()
 	idx := &Index{Version: indexVersion}
 	for i := 0; len(idx.Runs)*160 < IndexWarning; i++ {
@@ -464,4 +456,25 @@ func TestBranchStoreWarnsOfALargeIndex(t *testing.T) {
 	assert.Contains(t, m.files, "pr-7.json")
 	assert.Greater(t, len(m.files[ShardFile("pr-7.json")]), len(text), "the shard is written, with #7's runs")
 	assert.Contains(t, strings.Join(logs, "\n"), "half-way to the 512000 bytes")
+}
+
+// savedSubject is an empty subject, under keys when given, once saved with first: what
+// the next invocation finds.
+func savedSubject(t *testing.T, keys *Keys, first *model.State) (*memBranch, *fakeWriter, *[]string) {
+	t.Helper()
+	m, w, logs, d := emptySubject()
+	if keys != nil {
+		d.SetKeys(keys)
+	}
+	saveOnce(t, d, first)
+	return m, w, logs
+}
+
+// saveOnce is one invocation on d: it loads #7's state and saves next over it.
+func saveOnce(t *testing.T, d *Dual, next *model.State) {
+	t.Helper()
+	st, v, err := d.Load(t.Context(), 7)
+	require.NoError(t, err)
+	_, err = d.Save(t.Context(), 7, change(st, next), v)
+	require.NoError(t, err)
 }

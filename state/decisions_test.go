@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -14,16 +13,12 @@ import (
 // checklist, the seq) commits nothing: the comment shows it, holding the file's decisions
 // at the file's seq, and the next event goes on from the comment. A decision commits.
 func TestDerivedOnlyChangeCommitsNothing(t *testing.T) {
-	ctx := context.Background()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	ctx := t.Context()
+	m, w, logs := savedSubject(t, nil, sampleState())
 	commits, file := len(m.messages), m.files["pr-7.json"]
 
-	d = subjectStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	d := subjectStores(m, w, commentsOf(w), logs)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	next := sampleState()
 	next.Seq = 4
@@ -73,16 +68,12 @@ func TestDecisionsLeaveOutDerivedData(t *testing.T) {
 // The comment is edited only when what it shows changed: not for the comments cursor
 // alone, which no one sees; a new checklist line is edited in.
 func TestCommentEditedOnlyWhenItShowsMore(t *testing.T) {
-	ctx := context.Background()
-	m, w, logs, d := emptySubject()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	ctx := t.Context()
+	m, w, logs := savedSubject(t, nil, sampleState())
 	commits := len(m.messages)
 
-	d = subjectStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	d := subjectStores(m, w, commentsOf(w), logs)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	cursor := sampleState()
 	cursor.Seq, cursor.CommentsRead = 4, 42

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,22 +224,17 @@ func keyedStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string
 }
 
 func TestDualSignedRoundTrip(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	a := mustKeys(t, keyA)
-	m, w, logs, d := emptySubject()
-	d.SetKeys(a)
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
 	next := sampleState()
-	_, err = d.Save(ctx, 7, change(st, next), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, a, next)
 	assert.Empty(t, VerifyFile(m.files["pr-7.json"], "pr-7.json", "acme/widgets#7", a))
 	assert.Contains(t, w.bodies[1], markerPrefix+"v4 1 "+m.head+" ")
 
 	// The next invocation with the key: trusted, nothing ignored, nothing written.
 	m.calls, w.calls = nil, nil
-	d = keyedStores(m, w, commentsOf(w), logs, a)
-	st, v, err = d.Load(ctx, 7)
+	d := keyedStores(m, w, commentsOf(w), logs, a)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next, st)
 	assert.Empty(t, d.NewlyIgnored())
@@ -274,15 +268,10 @@ func TestDualSignedRoundTrip(t *testing.T) {
 // A file written by the action's identity (signed by GitHub) but without the key: with a
 // key, the comment's state is the one gone on from, as for a file someone else wrote.
 func TestDualUnsignedFileUnderKey(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	a := mustKeys(t, keyA)
-	m, w, logs, d := emptySubject()
-	d.SetKeys(a)
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
 	next := sampleState()
-	_, err = d.Save(ctx, 7, change(st, next), v)
-	require.NoError(t, err)
+	m, w, logs := savedSubject(t, a, next)
 
 	forged := sampleState()
 	forged.Seq = 1000
@@ -291,8 +280,8 @@ func TestDualUnsignedFileUnderKey(t *testing.T) {
 	require.NoError(t, err)
 	m.push(viewer, true, []FileChange{{Path: "pr-7.json", Text: text}}, "another workflow")
 
-	d = keyedStores(m, w, commentsOf(w), logs, a)
-	st, _, err = d.Load(ctx, 7)
+	d := keyedStores(m, w, commentsOf(w), logs, a)
+	st, _, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	assert.Equal(t, next.Runs, st.Runs, "the signed comment's state, not the forged file's")
 	assert.Equal(t, next.Seq, st.Seq)

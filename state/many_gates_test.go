@@ -5,13 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type passing struct{}
@@ -73,4 +71,19 @@ func TestStatusSaysHistoryRowsLeftOut(t *testing.T) {
 	body, err = Body(cfg, st)
 	require.NoError(t, err)
 	assert.NotContains(t, Human(body), "rows between")
+}
+
+// BenchmarkThousandGateStateFile encodes the state file of a run through 1,000 gates of
+// three checks each and reports its bytes: the figure the README's table holds to 64 KB.
+func BenchmarkThousandGateStateFile(b *testing.B) {
+	_, st := gatesRun(b, 1000)
+	var size int
+	for b.Loop() {
+		file, err := EncodeFile(st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(file)
+	}
+	b.ReportMetric(float64(size), "bytes/file")
 }

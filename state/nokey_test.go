@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,9 +14,9 @@ func signedSubject(t *testing.T) (*memBranch, *fakeWriter) {
 	m, w := newMemBranch(), &fakeWriter{nextID: 1}
 	var logs []string
 	d := keyedStores(m, w, nil, &logs, mustKeys(t, keyA))
-	st, v, err := d.Load(context.Background(), 7)
+	st, v, err := d.Load(t.Context(), 7)
 	require.NoError(t, err)
-	_, err = d.Save(context.Background(), 7, change(st, sampleState()), v)
+	_, err = d.Save(t.Context(), 7, change(st, sampleState()), v)
 	require.NoError(t, err)
 	m.calls, w.calls = nil, nil
 	return m, w
@@ -27,7 +26,7 @@ func signedSubject(t *testing.T) (*memBranch, *fakeWriter) {
 // or both — stops with an error that names the missing input and where the signed state
 // is; Load writes nothing, and there is no state to Save from.
 func TestLoadWithoutKeyStopsOnASignedState(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		name       string
 		dropFile   bool // the state branch lost the file
@@ -71,7 +70,7 @@ func TestLoadWithoutKeyStopsOnASignedState(t *testing.T) {
 // signature, and ignored as before; with nothing else there the keyless invocation starts
 // from the facts.
 func TestLoadWithoutKeyIgnoresSignedStatesTheActionDidNotWrite(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := signedSubject(t)
 	comments := commentsOf(w)
 	comments[0].Editor = "mallory"
@@ -92,7 +91,7 @@ func TestLoadWithoutKeyIgnoresSignedStatesTheActionDidNotWrite(t *testing.T) {
 // stopping the action: anyone who posts as the action's identity could otherwise stop
 // every pipeline with a marker signed with a key of their own.
 func TestLoadWithAKeyTrustsOrIgnoresASignedState(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w := signedSubject(t)
 	var logs []string
 	for _, k := range []*Keys{mustKeys(t, keyA), mustKeys(t, keyB, keyA)} {

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -47,7 +46,7 @@ func outputsFiles(m *memBranch) []string {
 // comment hold the reference; the next load puts the outputs back; outputs that change
 // replace the file, and a small one stays inline.
 func TestDualKeepsLargeOutputsInFiles(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
@@ -96,7 +95,7 @@ func TestDualKeepsLargeOutputsInFiles(t *testing.T) {
 // rebuilt from the comment), is not used: the stage goes on without the outputs, the
 // status says so once, and the reference and the file are left as they are.
 func TestDualOutputsFileSwappedOrMissing(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -21,13 +20,10 @@ func laterStores(m *memBranch, w *fakeWriter, comments []Comment, logs *[]string
 // one call, its status shown; the next event that shows more adopts it and binds its state
 // in; one that shows nothing new leaves it. The claim serialises the posting as before.
 func TestStateCommentPostedInOneCall(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	d.BindLater()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	saveOnce(t, d, sampleState())
 	assert.Equal(t, []string{"create #7"}, w.calls, "one call")
 	assert.True(t, IsPlaceholder(w.bodies[1]))
 	assert.Contains(t, w.bodies[1], "auto-merge", "the status is shown")
@@ -36,15 +32,12 @@ func TestStateCommentPostedInOneCall(t *testing.T) {
 	// An event that shows nothing new writes nothing.
 	w.calls = nil
 	d = laterStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	saveOnce(t, d, sampleState())
 	assert.Empty(t, w.calls)
 
 	// One that shows more binds the state into the placeholder: the state comment.
 	d = laterStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	shown := sampleState()
 	shown.Runs[0].Stages["ready"].Results[0].Message = "check \"test\" passed"
@@ -60,7 +53,7 @@ func TestStateCommentPostedInOneCall(t *testing.T) {
 // A state that did something (an effect applied or intended) is bound at once: the
 // comment is its spare copy should the branch be lost.
 func TestStateCommentBoundAtOnceOnceSomethingWasDone(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	_, w, _, d := emptySubject()
 	d.BindLater()
 	st, v, err := d.Load(ctx, 7)
@@ -95,13 +88,10 @@ func TestNothingDone(t *testing.T) {
 // is not trusted, and the next event adopts the action's placeholder rather than post a
 // second state comment.
 func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	m, w, logs, d := emptySubject()
 	d.BindLater()
-	st, v, err := d.Load(ctx, 7)
-	require.NoError(t, err)
-	_, err = d.Save(ctx, 7, change(st, sampleState()), v)
-	require.NoError(t, err)
+	saveOnce(t, d, sampleState())
 	require.True(t, IsPlaceholder(w.bodies[1]))
 	forged := withSeq(99)
 	forged.Runs[0].Status = model.RunCompleted
@@ -110,7 +100,7 @@ func TestPlaceholderAdoptedWhenTheFileIsNotTrusted(t *testing.T) {
 	m.push("mallory", false, []FileChange{{Path: "pr-7.json", Text: text}}, "forged")
 
 	d = laterStores(m, w, commentsOf(w), logs)
-	st, v, err = d.Load(ctx, 7)
+	st, v, err := d.Load(ctx, 7)
 	require.NoError(t, err)
 	require.Len(t, d.NewlyIgnored(), 1)
 	next := sampleState() // the run, as the facts give it again

@@ -132,7 +132,7 @@ func TestCommentStoreLoad(t *testing.T) {
 			s := NewCommentStore(w, tt.comments, func(format string, args ...any) {
 				logs = append(logs, fmt.Sprintf(format, args...))
 			})
-			st, v, err := s.Load(context.Background(), 7)
+			st, v, err := s.Load(t.Context(), 7)
 			assert.Equal(t, tt.wantLogs, logs)
 			assert.Empty(t, w.calls, "Load makes no API call")
 			if tt.wantErr != "" {
@@ -162,7 +162,7 @@ func spliced(t *testing.T, body, from string) string {
 
 // An ignored comment is reported once: the state written afterwards remembers it.
 func TestCommentStoreReportsIgnoredOnce(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	bad := ours(10, boundBody(t, withSeq(99), 10))
 	bad.Editor = "mallory"
 	w := &fakeWriter{nextID: 42}
@@ -187,7 +187,7 @@ func TestCommentStoreReportsIgnoredOnce(t *testing.T) {
 }
 
 func TestCommentStoreSave(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	boom := errors.New("boom")
 	body, err := Body(testConfig(), withSeq(3))
 	require.NoError(t, err)
@@ -238,13 +238,13 @@ func TestCommentStoreSave(t *testing.T) {
 func TestCommentStoreSaveRefusesBodyWithoutMarker(t *testing.T) {
 	w := &fakeWriter{nextID: 42}
 	s := NewCommentStore(w, nil, nil)
-	_, err := s.Write(context.Background(), 7, "no marker", Version{})
+	_, err := s.Write(t.Context(), 7, "no marker", Version{})
 	require.Error(t, err)
 	assert.Empty(t, w.calls, "nothing written")
 }
 
 func TestCommentStoreCreateThenSave(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	one, err := Body(testConfig(), withSeq(1))
 	require.NoError(t, err)
 	two, err := Body(testConfig(), withSeq(2))

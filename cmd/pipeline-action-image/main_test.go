@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/cmd/internal/cli"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 )
 
 const root = "../.."
@@ -78,14 +79,8 @@ func TestTheImageBuildsThisCommand(t *testing.T) {
 // TestImageBinary builds the binary as the image does and runs it: the version set
 // with -X, and simulate refused with where to find it.
 func TestImageBinary(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "pipeline-action")
-	build := exec.Command("go", "build", "-trimpath",
-		"-ldflags=-s -w -X github.com/org/pipeline-action/cmd/internal/cli.version=v9.8.7-test", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, string(out))
-
-	out, err = exec.Command(bin, "version").CombinedOutput()
+	bin := runtest.Build(t, ".", "v9.8.7-test")
+	out, err := exec.Command(bin, "version").CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Equal(t, "v9.8.7-test\n", string(out))
 

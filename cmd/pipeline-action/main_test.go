@@ -1,11 +1,11 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,14 +37,8 @@ func TestBinaryVersionFromLdflags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "pipeline-action")
-	build := exec.Command("go", "build", "-trimpath",
-		"-ldflags=-s -w -X github.com/org/pipeline-action/cmd/internal/cli.version=v9.8.7-test", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, string(out))
-
-	out, err = exec.Command(bin, "version").CombinedOutput()
+	bin := runtest.Build(t, ".", "v9.8.7-test")
+	out, err := exec.Command(bin, "version").CombinedOutput()
 	require.NoError(t, err, string(out))
 	assert.Equal(t, "v9.8.7-test\n", string(out))
 }

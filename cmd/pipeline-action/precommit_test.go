@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
@@ -17,8 +18,7 @@ import (
 // `go install ./...`, which names the binary after this directory; it runs on config
 // files only, and validates the repository's whole config.
 func TestPreCommitHook(t *testing.T) {
-	src, err := os.ReadFile("../../.pre-commit-hooks.yaml")
-	require.NoError(t, err)
+	src := runtest.Read(t, "../../.pre-commit-hooks.yaml")
 	var hooks []struct {
 		ID            string `yaml:"id"`
 		Entry         string `yaml:"entry"`
@@ -26,7 +26,7 @@ func TestPreCommitHook(t *testing.T) {
 		Files         string `yaml:"files"`
 		PassFilenames *bool  `yaml:"pass_filenames"`
 	}
-	require.NoError(t, yaml.Unmarshal(src, &hooks))
+	require.NoError(t, yaml.Unmarshal([]byte(src), &hooks))
 	require.Len(t, hooks, 1)
 	h := hooks[0]
 	assert.Equal(t, "pipeline-action-validate", h.ID)
@@ -57,11 +57,10 @@ func TestPreCommitHook(t *testing.T) {
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	require.NoError(t, err, string(out))
 
-	example, err := os.ReadFile("../../examples/auto-merge/pipelines.yaml")
-	require.NoError(t, err)
+	example := runtest.Read(t, "../../examples/auto-merge/pipelines.yaml")
 	repo := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".github/pipelines"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(repo, ".github/pipelines.yaml"), example, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, ".github/pipelines.yaml"), []byte(example), 0o644))
 	hook := func() (int, string) {
 		cmd := exec.Command(bin, entry[1:]...)
 		cmd.Dir = repo // pre-commit runs hooks at the repository's root

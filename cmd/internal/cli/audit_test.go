@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/state"
 )
@@ -32,26 +31,25 @@ pipelines:
 // shows where it began and the newest, and says what lies between.
 func TestAuditKeepsTheWholeTrail(t *testing.T) {
 	h := newHarness(t, loopConfig)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
+	h.OpenPR7()
 	// GitHub stamps comments to the second: these are written after the run started.
-	h.fake.SetClock(func() time.Time { return time.Now().Add(2 * time.Second) })
+	h.Fake.SetClock(func() time.Time { return time.Now().Add(2 * time.Second) })
 	for i := 2; i <= 80; i++ {
-		ev, _ := h.fake.Comment("acme/widgets", 7, "alice", "/pipeline retry")
-		code, log, _, _ := h.deliver(ev)
+		ev, _ := h.Fake.Comment("acme/widgets", 7, "alice", "/pipeline retry")
+		code, log, _, _ := h.Deliver(ev)
 		require.Equal(t, 0, code, log)
 		require.NotContains(t, log, "not acted on")
 	}
 	audit := func(args ...string) (int, string, string) {
-		env := runtest.Command(h.fake, h.fake.Token("alice"))
+		env := runtest.Command(h.Fake, h.Fake.Token("alice"))
 		var out, errOut bytes.Buffer
 		code := Main(append([]string{"audit"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
 		return code, out.String(), errOut.String()
 	}
-	h.fake.ResetStats()
+	h.Fake.ResetStats()
 	code, out, errOut := audit("--pr", "7", "--format", "json")
 	require.Equal(t, 0, code, errOut)
-	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats(), "one query")
+	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats(), "one query")
 	var rows []state.AuditEntry
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var e state.AuditEntry
@@ -68,10 +66,10 @@ func TestAuditKeepsTheWholeTrail(t *testing.T) {
 			assert.False(t, r.At.Before(rows[i-1].At), "row %d is in order", i)
 		}
 	}
-	parts := h.fake.BranchFiles("acme/widgets", "pipeline-action/state")["audit/pr-7/0001.jsonl"]
+	parts := h.Fake.BranchFiles("acme/widgets", "pipeline-action/state")["audit/pr-7/0001.jsonl"]
 	assert.Equal(t, 25, strings.Count(parts, "\n"), "a full part")
 	assert.Contains(t, parts, `"why":"/pipeline retry by alice"`)
-	assert.NotContains(t, h.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "audit/pr-7/0002.jsonl")
+	assert.NotContains(t, h.Fake.BranchFiles("acme/widgets", "pipeline-action/state"), "audit/pr-7/0002.jsonl")
 
 	code, text, _ := audit("--number", "7", "--strict")
 	require.Equal(t, 0, code, text)
@@ -82,7 +80,7 @@ func TestAuditKeepsTheWholeTrail(t *testing.T) {
 	// --strict; the action's own rows stay unmarked.
 	forged := fmt.Sprintf(`{"at":%q,"run":%q,"pipeline":"review","actor":"alice","from":"approval","to":"complete","why":"approved by the maintainers"}`+"\n",
 		rows[40].At.Format(time.RFC3339Nano), rows[0].Run)
-	h.fake.SetFile("acme/widgets", "pipeline-action/state", "audit/pr-7/0002.jsonl", forged)
+	h.Fake.SetFile("acme/widgets", "pipeline-action/state", "audit/pr-7/0002.jsonl", forged)
 	code, text, _ = audit("--pr", "7")
 	assert.Equal(t, 0, code, text)
 	assert.Contains(t, text, "81 transitions of acme/widgets#7")
@@ -96,7 +94,7 @@ func TestAuditKeepsTheWholeTrail(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, `"unverified"`))
 
 	var status string
-	for _, c := range h.fake.Comments("acme/widgets", 7) {
+	for _, c := range h.Fake.Comments("acme/widgets", 7) {
 		if strings.Contains(c.Body, "History (") {
 			status = c.Body
 		}

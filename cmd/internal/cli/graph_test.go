@@ -56,11 +56,7 @@ func TestGraph(t *testing.T) {
 			code, stdout, stderr := runMain(t, dir, tt.args...)
 			assert.Equal(t, tt.code, code, "exit code; stderr:\n%s", stderr)
 			assert.Equal(t, tt.stdout, stdout)
-			if tt.stderr == "" {
-				assert.Empty(t, stderr)
-			} else {
-				assert.Contains(t, stderr, tt.stderr)
-			}
+			assertStderr(t, tt.stderr, stderr)
 		})
 	}
 }

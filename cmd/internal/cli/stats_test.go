@@ -15,16 +15,16 @@ import (
 func TestStatsReadsSubjectsInBatches(t *testing.T) {
 	h := newHarness(t, loopConfig)
 	for n := 1; n <= 26; n++ {
-		code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: n, Author: "dev"}))
+		code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: n, Author: "dev"}))
 		require.Equal(t, 0, code, log)
 	}
-	env := map[string]string{"GITHUB_TOKEN": h.fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
-		"GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
-	h.fake.ResetStats()
+	env := map[string]string{"GITHUB_TOKEN": h.Fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
+		"GITHUB_GRAPHQL_URL": h.Fake.URL + "/api/graphql"}
+	h.Fake.ResetStats()
 	var out, errOut bytes.Buffer
 	code := Main([]string{"stats", "--format", "json"}, nil, &out, &errOut, func(k string) string { return env[k] })
 	require.Equal(t, 0, code, errOut.String())
-	assert.Equal(t, map[string]int{"graphql": 3}, h.fake.Stats())
+	assert.Equal(t, map[string]int{"graphql": 3}, h.Fake.Stats())
 	var rep struct {
 		Subjects  int
 		Pipelines []struct {
@@ -41,10 +41,10 @@ func TestStatsReadsSubjectsInBatches(t *testing.T) {
 // Without a state branch there is nothing to report, in one query.
 func TestStatsWithoutAStateBranch(t *testing.T) {
 	h := newHarness(t, loopConfig)
-	env := map[string]string{"GITHUB_TOKEN": h.fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
-		"GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	env := map[string]string{"GITHUB_TOKEN": h.Fake.Token("alice"), "GITHUB_REPOSITORY": "acme/widgets",
+		"GITHUB_GRAPHQL_URL": h.Fake.URL + "/api/graphql"}
 	var out, errOut bytes.Buffer
 	assert.Equal(t, 0, Main([]string{"stats"}, nil, &out, &errOut, func(k string) string { return env[k] }))
 	assert.Contains(t, errOut.String(), "acme/widgets has no state branch pipeline-action/state")
-	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats())
+	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats())
 }

@@ -19,7 +19,7 @@ import (
 func TestStatusListsOpenRuns(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	status := func(args ...string) (int, string, string) {
-		env := runtest.Command(h.fake, h.fake.Token("alice"))
+		env := runtest.Command(h.Fake, h.Fake.Token("alice"))
 		var out, errOut bytes.Buffer
 		code := Main(append([]string{"status"}, args...), nil, &out, &errOut, func(k string) string { return env[k] })
 		return code, out.String(), errOut.String()
@@ -29,13 +29,13 @@ func TestStatusListsOpenRuns(t *testing.T) {
 	assert.Equal(t, "acme/widgets has no state branch pipeline-action/state: no run has been saved there yet.\n", out)
 
 	for _, n := range []int{7, 8} {
-		code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: n, Author: "dev"}))
+		code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: n, Author: "dev"}))
 		require.Equal(t, 0, code, log)
 	}
-	h.fake.ResetStats()
+	h.Fake.ResetStats()
 	code, out, _ = status()
 	require.Equal(t, 0, code)
-	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats(), "one query")
+	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats(), "one query")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 5, out)
 	assert.Regexp(t, `^SUBJECT\s+PIPELINE\s+STATUS\s+STAGE\s+UPDATED\s+NEXT DEADLINE\s+RUN$`, lines[0])

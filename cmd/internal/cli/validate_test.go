@@ -203,11 +203,7 @@ func TestValidate(t *testing.T) {
 			} else {
 				assert.Equal(t, tt.stdout, stdout)
 			}
-			if tt.stderr == "" {
-				assert.Empty(t, stderr)
-			} else {
-				assert.Contains(t, stderr, tt.stderr)
-			}
+			assertStderr(t, tt.stderr, stderr)
 		})
 	}
 }

@@ -60,32 +60,32 @@ func TestDoctorTriggerTypeNotDelivered(t *testing.T) {
 	assert.Contains(t, out, "no problem.")
 }
 
-// Without `types:`, GitHub delivers only opened, synchronize and reopened of a pull request.
-func TestDoctorPullRequestDefaultTypes(t *testing.T) {
-	const config = `version: 1
-pipelines:
-  p:
-    trigger: {event: pull_request.labeled}
-    stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]
-`
-	out := deliveryFindings(t, config, "on:\n  pull_request_target:\n  pull_request_review:\n"+actionJobs)
-	assert.Contains(t, out, "event pull_request.labeled, which the trigger of pipeline p at p.yaml:4:14 relies on, is never delivered: `on.pull_request_target` of .github/workflows/p.yml has no `types:`, and GitHub then delivers only opened, synchronize, reopened")
-	assert.Contains(t, out, "fix: add `types: [opened, synchronize, reopened, labeled]` to `on.pull_request_target`")
-	out = deliveryFindings(t, config, "on:\n  pull_request_target: {types: [labeled]}\n  pull_request_review:\n"+actionJobs)
-	assert.Contains(t, out, "no problem.")
-}
-
-// An event name the workflow never lists, that no other check asks for.
-func TestDoctorTriggerEventMissing(t *testing.T) {
-	const config = `version: 1
-pipelines:
-  p:
-    trigger: {event: issue_comment.created}
-    stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]
-`
-	out := deliveryFindings(t, config, "on:\n  pull_request_target:\n  pull_request_review:\n"+actionJobs)
-	assert.Contains(t, out, "event issue_comment.created, which the trigger of pipeline p at p.yaml:4:14 relies on, is never delivered: no workflow that runs the action listens to issue_comment")
-	assert.Contains(t, out, "fix: add `issue_comment: {types: [created]}` to the `on:`")
+// A trigger's event the workflows never deliver: without `types:`, GitHub delivers only
+// opened, synchronize and reopened of a pull request; an event name the workflow never
+// lists, that no other check asks for, is not delivered at all. Each says its fix, and a
+// workflow that lists the event delivers it.
+func TestDoctorTriggerEventNotDelivered(t *testing.T) {
+	for _, tc := range []struct {
+		name, event, why, fix, fixed string
+	}{
+		{"pull request default types", "pull_request.labeled",
+			"`on.pull_request_target` of .github/workflows/p.yml has no `types:`, and GitHub then delivers only opened, synchronize, reopened",
+			"fix: add `types: [opened, synchronize, reopened, labeled]` to `on.pull_request_target`",
+			"on:\n  pull_request_target: {types: [labeled]}\n  pull_request_review:\n"},
+		{"event missing", "issue_comment.created",
+			"no workflow that runs the action listens to issue_comment",
+			"fix: add `issue_comment: {types: [created]}` to the `on:`", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config := gatedOnCI(tc.event)
+			out := deliveryFindings(t, config, "on:\n  pull_request_target:\n  pull_request_review:\n"+actionJobs)
+			assert.Contains(t, out, "event "+tc.event+", which the trigger of pipeline p at p.yaml:4:14 relies on, is never delivered: "+tc.why)
+			assert.Contains(t, out, tc.fix)
+			if tc.fixed != "" {
+				assert.Contains(t, deliveryFindings(t, config, tc.fixed+actionJobs), "no problem.")
+			}
+		})
+	}
 }
 
 const approvalPipeline = `version: 1
@@ -199,4 +199,10 @@ func TestDoctorSweepFindsSkippedReviews(t *testing.T) {
 			assert.Contains(t, out.String(), "problem     event pull_request_review.submitted")
 		}
 	}
+}
+
+// gatedOnCI is a config whose one pipeline, p, starts on event and waits for CI.
+func gatedOnCI(event string) string {
+	return "version: 1\npipelines:\n  p:\n    trigger: {event: " + event + "}\n" +
+		"    stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]\n"
 }

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ func TestConfigDir(t *testing.T) {
 // default branch in the one facts query, as validate loads them: *.yaml files only, no
 // subdirectories, nothing from the PR's branch.
 func TestSnapshotSplitConfig(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	main := fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	merge := fake.SetFile(repoName, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
@@ -65,7 +64,7 @@ func TestSnapshotSplitConfig(t *testing.T) {
 }
 
 func TestSnapshotConfigDirectoryAlone(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	merge := fake.SetFile(repoName, "main", ".github/pipelines/merge.yaml", "version: 1\npipelines: {}\n")
@@ -82,7 +81,7 @@ func TestSnapshotConfigDirectoryAlone(t *testing.T) {
 // A directory without *.yaml files adds nothing: the config is the file, and its identity the
 // file's blob OID, as the runs of states written before directories were read pinned it.
 func TestSnapshotConfigDirectoryWithoutYAML(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	main := fake.SetFile(repoName, "main", configPath, "version: 1\n")
@@ -98,7 +97,7 @@ func TestSnapshotConfigDirectoryWithoutYAML(t *testing.T) {
 }
 
 func TestConfigByIDNamesNothing(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	main := fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	for _, id := range []string{
@@ -113,7 +112,7 @@ func TestConfigByIDNamesNothing(t *testing.T) {
 }
 
 func TestSnapshotCustomConfigPathWithoutExtension(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	oid := fake.SetFile(repoName, "main", "ci/pipes", "version: 1\n")
@@ -127,7 +126,7 @@ func TestSnapshotCustomConfigPathWithoutExtension(t *testing.T) {
 // A run pins the config it started under; a later change on the default branch leaves that
 // version readable by its ID, in the one query.
 func TestConfigByIDOlderVersion(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev"})
 	fake.SetFile(repoName, "main", configPath, "version: 1\n")
@@ -148,7 +147,7 @@ func TestConfigByIDOlderVersion(t *testing.T) {
 // are configs: a blob or tree written on a pull request's branch, in a fork, or at another
 // path of the default branch is not, whatever it says.
 func TestConfigByIDRefusesObjectsOffTheDefaultBranch(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	mainBlob := fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	fake.SetFile(repoName, "main", ".github/pipelines/merge.yaml", "pipelines: {}\n")
@@ -194,7 +193,7 @@ func TestConfigByIDRefusesObjectsOffTheDefaultBranch(t *testing.T) {
 // A tree of the directory written on a pull request's branch is refused when the config is
 // the directory alone too.
 func TestConfigByIDRefusesPRTreeAlone(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.SetFile(repoName, "main", ".github/pipelines/merge.yaml", "version: 1\npipelines: {}\n")
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
@@ -222,7 +221,7 @@ func TestConfigByIDRefusesPRTreeAlone(t *testing.T) {
 // Versions are looked for among the last 100 changes of the config on the default branch:
 // an older pin is not read back (its runs follow the current config).
 func TestConfigByIDLooksBack100Changes(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	first := fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	second := fake.SetFile(repoName, "main", configPath, "version: 1\n# 1\n")

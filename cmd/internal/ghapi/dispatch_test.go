@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -71,7 +70,7 @@ func TestPerformDispatchByKind(t *testing.T) {
 			fake.SetFile(repoName, "main", ".github/workflows/agent.yml", agentWorkflow)
 			openPR(fake)
 			fake.ResetStats()
-			o := c.Perform(context.Background(), dispatchEffect(tc.kind))
+			o := c.Perform(t.Context(), dispatchEffect(tc.kind))
 			want := model.Outcome{Key: "p/7/1/review/1/dispatch"}
 			if tc.kind == lang.DispatchWorkflow {
 				// GitHub, asked, tells the workflow run the dispatch started.
@@ -90,21 +89,21 @@ func TestPerformDispatchByKind(t *testing.T) {
 func TestPerformDispatchRefusals(t *testing.T) {
 	fake, c := setup(t)
 	openPR(fake)
-	o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
+	o := c.Perform(t.Context(), dispatchEffect(lang.DispatchWorkflow))
 	assert.True(t, o.Permanent, "no such workflow: trying again cannot help")
 	assert.Contains(t, o.Err, "dispatching agent reviewer refused (404)")
 
 	fake.SetFile(repoName, "main", ".github/workflows/agent.yml", "on:\n  workflow_dispatch:\n    inputs: {run: {}}\njobs: {}\n")
-	o = c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
+	o = c.Perform(t.Context(), dispatchEffect(lang.DispatchWorkflow))
 	assert.True(t, o.Permanent)
 	assert.Contains(t, o.Err, "Unexpected inputs provided")
 
-	o = c.Perform(context.Background(), dispatchEffect(lang.DispatchAssign))
+	o = c.Perform(t.Context(), dispatchEffect(lang.DispatchAssign))
 	assert.NotEmpty(t, o.Err, "alice has no access: GitHub leaves her out, and that is an error")
 	assert.True(t, o.Permanent)
 
 	fake.FailNext("repos/create-dispatch-event", 502, "Server Error")
-	o = c.Perform(context.Background(), dispatchEffect(lang.DispatchRepositoryDispatch))
+	o = c.Perform(t.Context(), dispatchEffect(lang.DispatchRepositoryDispatch))
 	assert.False(t, o.Permanent, "a 5xx may pass on a later event")
 	assert.Empty(t, fake.Dispatches())
 }
@@ -124,7 +123,7 @@ func TestDispatchWorkflowWithoutRunDetails(t *testing.T) {
 	defer srv.Close()
 	c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: srv.URL + "/api/v3", GraphQLURL: srv.URL + "/api/graphql", Repository: repoName})
 	require.NoError(t, err)
-	o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
+	o := c.Perform(t.Context(), dispatchEffect(lang.DispatchWorkflow))
 	assert.Equal(t, model.Outcome{Key: "p/7/1/review/1/dispatch"}, o, "done, its run not known")
 	mu.Lock()
 	defer mu.Unlock()

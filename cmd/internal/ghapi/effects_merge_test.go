@@ -2,15 +2,12 @@ package ghapi_test
 
 import (
 	"cmp"
-	"context"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine/model"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/cmd/internal/ghfake"
 )
 
 func TestPerformMergeClassifiesRefusals(t *testing.T) {
@@ -43,7 +40,7 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 			head := openPR(fake)
 			fake.SetProtection(repoName, "main", tt.p)
 			fake.SetUnknownReads(repoName, tt.unknown)
-			o := c.Perform(context.Background(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
+			o := c.Perform(t.Context(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
 				Number: 7, SHA: head, Method: cmp.Or(tt.method, "squash")})
 			for _, s := range tt.err {
 				assert.Contains(t, o.Err, s)
@@ -60,17 +57,17 @@ func TestPerformUpdateBranch(t *testing.T) {
 	head := openPR(fake)
 	eff := model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head}
 	// Up to date already: done.
-	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
 	assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
 
 	fake.SetFile(repoName, "main", "NEWS.md", "news")
-	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(context.Background(), eff))
+	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
 	moved := fake.PR(repoName, 7).HeadSHA
 	require.NotEqual(t, head, moved, "GitHub merged main into the head")
 
 	// The head the effect expects moved: not permanent, the next event sees the new head.
 	fake.SetFile(repoName, "main", "NEWS.md", "more news")
-	o := c.Perform(context.Background(), eff)
+	o := c.Perform(t.Context(), eff)
 	assert.Contains(t, o.Err, "expected head sha didn't match current head ref.")
 	assert.False(t, o.Permanent)
 	assert.Equal(t, moved, fake.PR(repoName, 7).HeadSHA)
@@ -94,14 +91,39 @@ func TestSnapshotReadsMergeState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, c := setup(t)
-			fake.SetFile(repoName, "main", configPath, "version: 1\n")
+			fake, c := setupWithConfig(t, versionOnly)
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev"})
 			tt.change(fake)
-			snap, err := c.Snapshot(context.Background(), 5, "main", configPath)
+			snap, err := c.Snapshot(t.Context(), 5, "main", configPath)
 			require.NoError(t, err)
 			assert.Equal(t, tt.mergeable, snap.Facts.PR.Mergeable)
 			assert.Equal(t, tt.state, snap.Facts.PR.MergeState)
 		})
 	}
+}
+
+// TestPerformUpdateBranchRefusals: a refused update of a fork's branch and one that would
+// bring a workflow change escalate with the cause, not with a scope the token has.
+func TestPerformUpdateBranchRefusals(t *testing.T) {
+	t.Run("fork", func(t *testing.T) {
+		fake, c := setup(t)
+		fake.AddBranch(repoName, "develop")
+		fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "someone", Head: "develop", Fork: "someone", Files: []string{"README.md"}})
+		fake.SetFile(repoName, "main", "NEWS.md", "news")
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: fake.PR(repoName, 7).HeadSHA})
+		assert.True(t, o.Escalate)
+		assert.Contains(t, o.Err, "its branch lives in the fork someone/widgets, which the action's token may not push to")
+		assert.NotContains(t, o.Err, "pull-requests", "not a scope the workflow grants")
+		assertDocumented(t, fake)
+	})
+	t.Run("workflows", func(t *testing.T) {
+		fake, c := setup(t)
+		head := openPR(fake)
+		fake.SetFile(repoName, "main", ".github/workflows/ci.yml", "on: push\n")
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head})
+		assert.True(t, o.Escalate)
+		assert.Contains(t, o.Err, "the update would bring the base branch's change to .github/workflows/ci.yml into it")
+		assert.NotContains(t, o.Err, "the pull request changes", "the pull request changes no workflow")
+		assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
+	})
 }

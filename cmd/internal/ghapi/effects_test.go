@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -41,7 +40,7 @@ func TestPerformMerge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fake, c := setup(t)
 			head := openPR(fake)
-			o := c.Perform(context.Background(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
+			o := c.Perform(t.Context(), model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge,
 				Number: 7, SHA: head, Method: tt.method, Delete: tt.delete, HeadRef: "feat/login", HeadRepo: repoName})
 			assert.Equal(t, model.Outcome{Key: "r1/merge/1/merge_pr"}, o)
 			pr := fake.PR(repoName, 7)
@@ -60,7 +59,7 @@ func TestPerformMerge(t *testing.T) {
 func TestPerformMergeBranchGone(t *testing.T) {
 	fake, c := setup(t)
 	head := openPR(fake)
-	o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7, SHA: head,
+	o := c.Perform(t.Context(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7, SHA: head,
 		Method: "squash", Delete: true, HeadRef: "no-such-branch", HeadRepo: repoName})
 	assert.Empty(t, o.Err)
 	assert.True(t, fake.PR(repoName, 7).Merged)
@@ -143,7 +142,7 @@ func TestPerformMergeRefused(t *testing.T) {
 			if method == "" {
 				method = "squash"
 			}
-			o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7,
+			o := c.Perform(t.Context(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 7,
 				SHA: head, Method: method, Delete: true, HeadRef: "feat/login", HeadRepo: repoName})
 			assert.Equal(t, model.Outcome{Key: "k", Err: tt.wantErr, Permanent: tt.permanent, Unknown: tt.unknown}, o)
 			pr := fake.PR(repoName, 7)
@@ -253,7 +252,7 @@ func TestPerformLabels(t *testing.T) {
 				e.Number = 7
 			}
 			fake.ResetStats()
-			o := c.Perform(context.Background(), e)
+			o := c.Perform(t.Context(), e)
 			assert.Equal(t, model.Outcome{Key: "k", Err: tt.wantErr}, o)
 			assert.Equal(t, tt.want, fake.PR(repoName, 7).Labels)
 			assert.Equal(t, tt.stats, fake.Stats())
@@ -267,7 +266,7 @@ func TestPerformComment(t *testing.T) {
 	openPR(fake)
 	fake.SetFile(repoName, "main", configPath, "version: 1\n")
 	const key = "auto-merge/7/1/thank/1/comment"
-	o := c.Perform(context.Background(), model.Effect{Key: key, Kind: model.EffectComment, Number: 7, Body: "Merged by the pipeline."})
+	o := c.Perform(t.Context(), model.Effect{Key: key, Kind: model.EffectComment, Number: 7, Body: "Merged by the pipeline."})
 	assert.Equal(t, model.Outcome{Key: key}, o)
 	comments := fake.Comments(repoName, 7)
 	require.Len(t, comments, 1)
@@ -278,13 +277,13 @@ func TestPerformComment(t *testing.T) {
 	// The comment itself says the effect is done; a copy of its marker in someone
 	// else's comment does not.
 	fake.Comment(repoName, 7, "mallory", "<!-- pipeline-action:effect auto-merge/7/1/other/1/comment -->")
-	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
 	require.NoError(t, err)
 	assert.Equal(t, []string{key}, snap.Facts.PR.Posted)
 
 	t.Run("refused", func(t *testing.T) {
 		fake.FailNext("issues/create-comment", 403, "Resource not accessible by integration")
-		o := c.Perform(context.Background(), model.Effect{Key: "k2", Kind: model.EffectComment, Number: 7, Body: "x"})
+		o := c.Perform(t.Context(), model.Effect{Key: "k2", Kind: model.EffectComment, Number: 7, Body: "x"})
 		assert.Equal(t, model.Outcome{Key: "k2", Err: "comment refused (403): Resource not accessible by integration", Permanent: true}, o)
 		assert.Len(t, fake.Comments(repoName, 7), 2, "nothing was posted")
 	})
@@ -292,14 +291,14 @@ func TestPerformComment(t *testing.T) {
 
 func TestPerformUnsupported(t *testing.T) {
 	fake, c := setup(t)
-	o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: "wake_agent", Number: 7})
+	o := c.Perform(t.Context(), model.Effect{Key: "k", Kind: "wake_agent", Number: 7})
 	assert.Equal(t, model.Outcome{Key: "k", Err: `not supported yet: effect "wake_agent"`, Permanent: true}, o)
 	assert.Empty(t, fake.Stats(), "nothing sent")
 }
 
 // TestComments covers the state comment store's backend: create, then edit in place.
 func TestComments(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	openPR(fake)
 	id, err := c.CreateComment(ctx, 7, "first")
@@ -362,11 +361,11 @@ func TestRemoveLabelRawPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got = nil
-		require.NoError(t, c.RemoveLabel(context.Background(), 7, tt.label), tt.label)
+		require.NoError(t, c.RemoveLabel(t.Context(), 7, tt.label), tt.label)
 		assert.Equal(t, []string{tt.want}, got, tt.label)
 	}
 	got = nil
-	assert.ErrorContains(t, c.RemoveLabel(context.Background(), 7, ""), "the label name is empty")
+	assert.ErrorContains(t, c.RemoveLabel(t.Context(), 7, ""), "the label name is empty")
 	assert.Empty(t, got, "an empty name sends nothing")
 }
 
@@ -377,7 +376,7 @@ func TestRemoveLabelNotFound(t *testing.T) {
 		fake, c := setup(t)
 		openPR(fake, "WIP")
 		fake.FailNext("issues/remove-label", 404, "Not Found")
-		o := c.Perform(context.Background(), remove)
+		o := c.Perform(t.Context(), remove)
 		assert.Equal(t, "removing labels refused (404): Not Found", o.Err)
 		assert.False(t, o.Permanent, "a later event tries again")
 		assert.Equal(t, []string{"WIP"}, fake.PR(repoName, 7).Labels)
@@ -386,15 +385,15 @@ func TestRemoveLabelNotFound(t *testing.T) {
 		fake, c := setup(t)
 		openPR(fake, "bug")
 		fake.FailNext("issues/list-labels-on-issue", 502, "Bad Gateway")
-		o := c.Perform(context.Background(), remove)
+		o := c.Perform(t.Context(), remove)
 		assert.Equal(t, "removing labels refused (404): Label does not exist", o.Err)
-		err := c.RemoveLabel(context.Background(), 7, "wip")
+		err := c.RemoveLabel(t.Context(), 7, "wip")
 		require.NoError(t, err, "once the labels can be read, the absent label is done")
 	})
 	t.Run("a 404 for a label that is gone is done", func(t *testing.T) {
 		fake, c := setup(t)
 		openPR(fake, "bug")
-		assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(context.Background(), remove))
+		assert.Equal(t, model.Outcome{Key: "k"}, c.Perform(t.Context(), remove))
 		assert.Equal(t, []string{"bug"}, fake.PR(repoName, 7).Labels)
 		assertDocumented(t, fake)
 	})

@@ -1,9 +1,7 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/org/pipeline-action/engine/model"
 
@@ -15,12 +13,10 @@ import (
 	"github.com/org/pipeline-action/state"
 )
 
-var clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-
 // TestSnapshot reads a pull request with everything the engine looks at, and checks that the
 // adapter turns GitHub's answer into facts in one GraphQL request and no REST request.
 func TestSnapshot(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	w := newSnapshotWorld(t)
 	fake, c, head, firstHead := w.fake, w.c, w.head, w.firstHead
 
@@ -84,8 +80,7 @@ type snapshotWorld struct {
 
 // newSnapshotWorld builds the world of TestSnapshot and resets the fake's counters.
 func newSnapshotWorld(t *testing.T) snapshotWorld {
-	fake, c := setup(t)
-	fake.SetClock(func() time.Time { return clock })
+	fake, c := setupAtClock(t)
 	fake.AddUser("alice", "write")
 	fake.AddUser("bob", "read")
 	fake.AddUser("carol", "admin")
@@ -171,7 +166,7 @@ func TestSnapshotCheckIdentity(t *testing.T) {
 	fake.CompleteJob(repoName, 7, "release", "build", "failure")
 	fake.SetStatus(repoName, 7, "build", "success")
 
-	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
 	require.NoError(t, err)
 	type run struct{ app, suite, workflow, state string }
 	got := map[string][]run{}
@@ -223,7 +218,7 @@ func TestSnapshotConfig(t *testing.T) {
 				}
 			}
 			fake.ResetStats()
-			snap, err := c.Snapshot(context.Background(), 3, tt.branch, configPath)
+			snap, err := c.Snapshot(t.Context(), 3, tt.branch, configPath)
 			require.NoError(t, err)
 			assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
 			if _, ok := tt.files["main"]; !ok {
@@ -268,7 +263,7 @@ func TestSnapshotState(t *testing.T) {
 		{
 			name: "merged",
 			change: func(t *testing.T, fake *ghfake.Server, c *ghapi.Client) {
-				o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 5,
+				o := c.Perform(t.Context(), model.Effect{Key: "k", Kind: model.EffectMerge, Number: 5,
 					SHA: fake.PR(repoName, 5).HeadSHA, Method: "merge"})
 				require.Empty(t, o.Err)
 			},
@@ -277,13 +272,12 @@ func TestSnapshotState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fake, c := setup(t)
-			fake.SetFile(repoName, "main", configPath, "version: 1\n")
+			fake, c := setupWithConfig(t, versionOnly)
 			fake.OpenPR(repoName, ghfake.PROptions{Number: 5, Author: "dev", Draft: tt.draft})
 			if tt.change != nil {
 				tt.change(t, fake, c)
 			}
-			snap, err := c.Snapshot(context.Background(), 5, "main", configPath)
+			snap, err := c.Snapshot(t.Context(), 5, "main", configPath)
 			require.NoError(t, err)
 			require.NotNil(t, snap.Facts.PR)
 			assert.Equal(t, tt.state, snap.Facts.PR.State)
@@ -299,7 +293,7 @@ func TestSnapshotState(t *testing.T) {
 func TestSnapshotErrors(t *testing.T) {
 	t.Run("unknown default branch", func(t *testing.T) {
 		fake, c := setup(t)
-		_, err := c.Snapshot(context.Background(), 1, "", configPath)
+		_, err := c.Snapshot(t.Context(), 1, "", configPath)
 		require.EqualError(t, err, "reading acme/widgets#1: the default branch is unknown")
 		assert.Empty(t, fake.Stats(), "no request made")
 	})
@@ -307,13 +301,13 @@ func TestSnapshotErrors(t *testing.T) {
 		fake, c := setup(t)
 		fake.OpenPR(repoName, ghfake.PROptions{Number: 1, Author: "dev"})
 		fake.FailNext("graphql", 502, "Bad Gateway")
-		_, err := c.Snapshot(context.Background(), 1, "main", configPath)
+		_, err := c.Snapshot(t.Context(), 1, "main", configPath)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "reading acme/widgets#1: ")
 	})
 	t.Run("no such number", func(t *testing.T) {
 		_, c := setup(t)
-		_, err := c.Snapshot(context.Background(), 99, "main", configPath)
+		_, err := c.Snapshot(t.Context(), 99, "main", configPath)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "reading acme/widgets#99: ")
 	})
@@ -323,11 +317,10 @@ func TestSnapshotErrors(t *testing.T) {
 // (pullRequest(number:) does not resolve issues): the run path routes issue events away
 // before it reads anything.
 func TestSnapshotIssue(t *testing.T) {
-	fake, c := setup(t)
-	fake.SetFile(repoName, "main", configPath, "version: 1\n")
+	fake, c := setupWithConfig(t, versionOnly)
 	fake.OpenIssue(repoName, ghfake.IssueOptions{Number: 4, Author: "dev"})
 	fake.ResetStats()
-	_, err := c.Snapshot(context.Background(), 4, "main", configPath)
+	_, err := c.Snapshot(t.Context(), 4, "main", configPath)
 	require.EqualError(t, err, "reading acme/widgets#4: Could not resolve to a PullRequest with the number of 4.")
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
 }
@@ -367,7 +360,7 @@ func TestOpenPRsForCommit(t *testing.T) {
 				fake.Push(repoName, 8) // sha is still one of #8's commits, no longer its head
 			}
 			fake.ResetStats()
-			got, err := c.OpenPRsForCommit(context.Background(), sha, tt.head)
+			got, err := c.OpenPRsForCommit(t.Context(), sha, tt.head)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())

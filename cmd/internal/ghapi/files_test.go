@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 func TestChangedFiles(t *testing.T) {
 	fake, c := setup(t)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/auth", Files: []string{"src/auth/login.go", "README.md"}})
-	got, truncated, err := c.ChangedFiles(context.Background(), 7)
+	got, truncated, err := c.ChangedFiles(t.Context(), 7)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"src/auth/login.go", "README.md"}, got)
 	assert.False(t, truncated)
@@ -29,7 +28,7 @@ func TestChangedFiles(t *testing.T) {
 	}
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 8, Author: "dev", Head: "feat/gen", Files: many})
 	before := fake.Stats()["pulls/list-files"]
-	got, truncated, err = c.ChangedFiles(context.Background(), 8)
+	got, truncated, err = c.ChangedFiles(t.Context(), 8)
 	require.NoError(t, err)
 	assert.Len(t, got, ghapi.MaxListedFiles)
 	assert.True(t, truncated)

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,7 +30,7 @@ func TestLoginSpellsAccountsAsREST(t *testing.T) {
 // that the action's identity, a PR author and a review author compare with what
 // webhooks and the config say, and a User named like the bot is another account.
 func TestSnapshotIdentities(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, c := setup(t)
 	fake.AddUser("github-actions", "write") // a person who took the bot's name
 	fake.AddUser("my-app[bot]", "write")
@@ -66,7 +65,7 @@ func TestSnapshotIdentities(t *testing.T) {
 // TestSnapshotIdentitiesOfAnApp runs as an app installation: its viewer, and the author
 // of what it posted, are both "<slug>[bot]".
 func TestSnapshotIdentitiesOfAnApp(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, _ := setup(t)
 	fake.AddUser("my-app[bot]", "write")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,10 +21,9 @@ import (
 // it answers an error for the whole query. githubv4 names a field by its struct tag or by
 // the Go field's name with its first letter in lower case.
 func TestNoThirtyTwoBitIDs(t *testing.T) {
-	schema, err := os.ReadFile("../../../testdata/github/graphql/schema.graphql")
-	require.NoError(t, err)
+	schema := runtest.Read(t, "../../../testdata/github/graphql/schema.graphql")
 	int32IDs := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)^  ([a-zA-Z]+Id)(?:\([^)]*\))?: Int!?$`).FindAllStringSubmatch(string(schema), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-zA-Z]+Id)(?:\([^)]*\))?: Int!?$`).FindAllStringSubmatch(schema, -1) {
 		int32IDs[m[1]] = true
 	}
 	require.True(t, int32IDs["databaseId"], "the schema's Int ids are found")

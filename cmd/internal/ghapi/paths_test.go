@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,13 +16,13 @@ func TestPathsAt(t *testing.T) {
 	head := fake.PR(repoName, 7).HeadSHA
 	// main moves on: the head's files are what count.
 	fake.SetFile(repoName, "main", "NEWS.md", "x\n")
-	got, err := c.PathsAt(context.Background(), head, []string{"CHANGELOG.md", "docs", "docs/*.md", "docs/*.txt", "NEWS.md", "*.md", "missing/file"})
+	got, err := c.PathsAt(t.Context(), head, []string{"CHANGELOG.md", "docs", "docs/*.md", "docs/*.txt", "NEWS.md", "*.md", "missing/file"})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]bool{"CHANGELOG.md": true, "docs": true, "docs/*.md": true, "docs/*.txt": false,
 		"NEWS.md": false, "*.md": true, "missing/file": false}, got)
 	assert.Equal(t, map[string]int{"graphql": 1}, fake.Stats())
 
-	_, err = c.PathsAt(context.Background(), head, []string{"src/[x"})
+	_, err = c.PathsAt(t.Context(), head, []string{"src/[x"})
 	assert.ErrorContains(t, err, "malformed")
 }
 
@@ -48,7 +47,7 @@ func TestPathsAtDeep(t *testing.T) {
 		"deep/*",
 		"src/",
 	}
-	got, err := c.PathsAt(context.Background(), head, patterns)
+	got, err := c.PathsAt(t.Context(), head, patterns)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]bool{
 		"src/*/auth/*.go": true, "src/*/auth/*_test.go": false, "src/**/auth/*_test.go": true,

@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -15,7 +14,7 @@ func TestPeople(t *testing.T) {
 	fake.AddUser("alice", "maintain")
 	fake.AddUser("rita", "read")
 	fake.AddTeam("acme/maintainers", "bob", "carol")
-	teams, p, err := c.People(context.Background(), model.Needs{
+	teams, p, err := c.People(t.Context(), model.Needs{
 		Teams:       []string{"acme/maintainers", "acme/ghosts"},
 		Permissions: []string{"alice", "rita", "stranger"},
 	}, func(string, ...any) {})
@@ -33,14 +32,14 @@ func TestPerformRequestReviewers(t *testing.T) {
 	fake, c := setup(t)
 	fake.AddUser("alice", "write")
 	openPR(fake)
-	o := c.Perform(context.Background(), model.Effect{Key: "k", Kind: model.EffectRequestReviewers, Number: 7,
+	o := c.Perform(t.Context(), model.Effect{Key: "k", Kind: model.EffectRequestReviewers, Number: 7,
 		Reviewers: []string{"alice"}, Teams: []string{"maintainers"}})
 	assert.Equal(t, model.Outcome{Key: "k"}, o)
 	assert.Equal(t, []string{"alice", "team:maintainers"}, fake.PR(repoName, 7).Requested)
 
-	o = c.Perform(context.Background(), model.Effect{Key: "k2", Kind: model.EffectRequestReviewers, Number: 7, Reviewers: []string{"dev"}})
+	o = c.Perform(t.Context(), model.Effect{Key: "k2", Kind: model.EffectRequestReviewers, Number: 7, Reviewers: []string{"dev"}})
 	assert.Contains(t, o.Err, "request_reviewers refused (422)")
 	assert.True(t, o.Permanent)
-	o = c.Perform(context.Background(), model.Effect{Key: "k3", Kind: model.EffectRequestReviewers, Number: 7, Reviewers: []string{"nobody"}})
+	o = c.Perform(t.Context(), model.Effect{Key: "k3", Kind: model.EffectRequestReviewers, Number: 7, Reviewers: []string{"nobody"}})
 	assert.Contains(t, o.Err, "only be requested from collaborators")
 }

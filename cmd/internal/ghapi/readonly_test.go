@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -95,7 +94,7 @@ func TestReadOnlyTransport(t *testing.T) {
 // the state branch, a branch — fails with a ReadOnlyError and reaches GitHub not at all,
 // though its token may write.
 func TestReadOnlyClientAgainstTheFake(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake, _ := setup(t)
 	fake.SetFile(repoName, "main", configPath, snapshotConfig)
 	fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/login"})

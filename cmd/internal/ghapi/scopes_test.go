@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -20,7 +19,7 @@ import (
 // commit status without statuses: read) and REST (a team without members: read, which
 // counts no one and says why, rather than failing the run).
 func TestMissingScopeSaysWhichAndHow(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	fake := faketest.New(t)
 	fake.AddRepo(repoName, "main")
 	fake.SetFile(repoName, "main", configPath, "version: 1\npipelines: {}\n")

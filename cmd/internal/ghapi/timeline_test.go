@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -22,7 +21,7 @@ func TestTimelineActors(t *testing.T) {
 	fake.Review(repoName, 7, "carol", "CHANGES_REQUESTED", "no")
 	fake.DismissReviewAs(repoName, 7, "carol", "bob")
 
-	snap, err := c.Snapshot(context.Background(), 7, "main", configPath)
+	snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
 	require.NoError(t, err)
 	var got []model.TimelineEvent
 	for _, ev := range snap.Facts.PR.Timeline {

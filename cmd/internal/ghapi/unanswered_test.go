@@ -1,7 +1,6 @@
 package ghapi_test
 
 import (
-	"context"
 	"net"
 	"testing"
 	"time"
@@ -38,7 +37,7 @@ func TestDispatchOutcomeSaysWhetherItMayHaveBeenPerformed(t *testing.T) {
 			fake.SetFile(repoName, "main", ".github/workflows/agent.yml", agentWorkflow)
 			c, _ := limitedClient(t, fake, ghapi.Limits{RequestTimeout: 100 * time.Millisecond, Retries: -1})
 			fake.Inject("actions/create-workflow-dispatch", tc.fault)
-			o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
+			o := c.Perform(t.Context(), dispatchEffect(lang.DispatchWorkflow))
 			require.NotEmpty(t, o.Err)
 			assert.Equal(t, tc.unknown, o.Unknown, o.Err)
 			assert.Equal(t, tc.permanent, o.Permanent, o.Err)
@@ -51,7 +50,7 @@ func TestDispatchOutcomeSaysWhetherItMayHaveBeenPerformed(t *testing.T) {
 		require.NoError(t, l.Close()) // nothing listens there any more
 		c, err := ghapi.New(ghapi.Options{Token: "t", RESTURL: "http://" + addr + "/api/v3", GraphQLURL: "http://" + addr + "/api/graphql", Repository: repoName})
 		require.NoError(t, err)
-		o := c.Perform(context.Background(), dispatchEffect(lang.DispatchWorkflow))
+		o := c.Perform(t.Context(), dispatchEffect(lang.DispatchWorkflow))
 		require.NotEmpty(t, o.Err)
 		assert.False(t, o.Unknown, o.Err)
 	})
@@ -64,7 +63,7 @@ func TestDispatchLookUps(t *testing.T) {
 	openPR(fake)
 	fake.SetFile(repoName, "main", ".github/workflows/agent.yml",
 		"name: agent\nrun-name: \"agent: run ${{ inputs.run }} stage ${{ inputs.stage }} attempt ${{ inputs.attempt }}\"\n"+agentWorkflow)
-	ctx := context.Background()
+	ctx := t.Context()
 	require.Empty(t, c.Perform(ctx, dispatchEffect(lang.DispatchWorkflow)).Err)
 	runs, complete, err := c.DispatchedRuns(ctx, "agent.yml", time.Now().Add(-time.Hour))
 	require.NoError(t, err)

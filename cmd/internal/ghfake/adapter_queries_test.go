@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"reflect"
 	"strconv"
 	"strings"
@@ -40,7 +39,7 @@ func play(t *testing.T, gh *githubv4.Client, q ghapi.Query, vars map[string]any)
 	for k, v := range vars {
 		q.Vars[k] = v
 	}
-	require.NoError(t, gh.Query(context.Background(), q.Value, q.Vars))
+	require.NoError(t, gh.Query(t.Context(), q.Value, q.Vars))
 	return q.Value
 }
 

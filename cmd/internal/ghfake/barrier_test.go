@@ -87,7 +87,7 @@ func TestBarrierHoldsWritesUntilAllRead(t *testing.T) {
 		}
 	})
 	assert.False(t, finished(restWrote, 100*time.Millisecond), "b has not read")
-	_, _, err := client(t, s, b).Issues.Get(context.Background(), "acme", "widgets", 7)
+	_, _, err := client(t, s, b).Issues.Get(t.Context(), "acme", "widgets", 7)
 	require.NoError(t, err)
 	assert.False(t, finished(wrote, 100*time.Millisecond), "c has not read")
 	assert.Equal(t, BarrierStats{Participants: 3, Read: 2, Held: 2}, bar.Stats())

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 // TestCausedSince: what the action's token changes through the API comes back as the events
 // GitHub sends for it, in order per subject; what others did before the mark does not.
 func TestCausedSince(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.OpenIssue(testRepo, IssueOptions{Number: 8, Author: "dev"})
 	s.LabelAs(testRepo, 7, "wip", true, "dev") // before the mark: not the action's

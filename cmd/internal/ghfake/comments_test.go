@@ -11,8 +11,7 @@ import (
 // An edit keeps the author and records the editor, whoever edits and however (the world,
 // REST or GraphQL), as GitHub does.
 func TestEditComment(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	created, _, err := c.Issues.CreateComment(t.Context(), "acme", "widgets", 7, ghComment("status"))
 	require.NoError(t, err)
 	id := created.GetID()
@@ -60,8 +59,7 @@ func TestEditComment(t *testing.T) {
 // A comment's earlier bodies stay readable, as GitHub's edit history keeps them, and a
 // deleted comment's text stays among AllComments: it was notified before it was deleted.
 func TestCommentHistoryAndDeletedComments(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	created, _, err := c.Issues.CreateComment(t.Context(), "acme", "widgets", 7, ghComment("first"))
 	require.NoError(t, err)
 	_, _, err = c.Issues.EditComment(t.Context(), "acme", "widgets", created.GetID(), ghComment("second"))

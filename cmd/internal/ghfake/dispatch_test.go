@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -31,9 +30,8 @@ jobs:
 `
 
 func TestWorkflowDispatchIsCheckedAsGitHubChecksIt(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	dispatch := func(file, ref string, inputs map[string]any) (int, string) {
 		resp, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", file,
 			github.CreateWorkflowDispatchEventRequest{Ref: ref, Inputs: inputs})
@@ -69,9 +67,8 @@ func TestWorkflowDispatchIsCheckedAsGitHubChecksIt(t *testing.T) {
 }
 
 func TestRepositoryDispatchPayloadLimit(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	raw := []byte(`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11}`)
 	msg := github.DispatchRequestOptions{EventType: "agent", ClientPayload: (*jsonRaw)(&raw).msg()}
 	_, resp, err := c.Repositories.Dispatch(ctx, "acme", "widgets", msg)
@@ -81,9 +78,8 @@ func TestRepositoryDispatchPayloadLimit(t *testing.T) {
 }
 
 func TestAddAssigneesLeavesOutWhoCannotBeAssigned(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	is, _, err := c.Issues.AddAssignees(ctx, "acme", "widgets", 7, []string{"alice", "stranger"})
 	require.NoError(t, err)
 	require.Len(t, is.Assignees, 1)

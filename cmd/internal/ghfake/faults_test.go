@@ -17,9 +17,8 @@ const (
 // A performed fault serves the request, then loses its answer: the comment is posted, and
 // the client is told 502.
 func TestFaultPerformedREST(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Performed: true})
 	_, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("posted"))
 	require.Error(t, err)
@@ -83,7 +82,7 @@ func TestFaultField(t *testing.T) {
 // Count fails that many calls; Until fails every call until the clock passes it; DropFaults
 // removes what is left of a tagged fault.
 func TestFaultCountUntilDrop(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	now := testClock
 	setNow := func(t time.Time) { // through SetClock, which the fake's lock orders with its reads
@@ -115,12 +114,33 @@ func TestFaultCountUntilDrop(t *testing.T) {
 // A performed timeout serves the request and then holds the answer until the client
 // gives up.
 func TestFaultPerformedTimeout(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("issues/create-comment", Fault{Timeout: true, Performed: true})
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("posted"))
 	require.Error(t, err)
 	require.Len(t, s.Comments(testRepo, 7), 1)
+}
+
+// A fault with Skip lets that many calls through, served, before it answers one; then the
+// calls after it are served again.
+func TestInjectSkip(t *testing.T) {
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
+	s.Inject("issues/create-comment", Fault{Status: 502, Message: "Bad Gateway", Skip: 2})
+	for i := range 2 {
+		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("served"))
+		require.NoError(t, err, "call %d is let through", i+1)
+	}
+	_, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("refused"))
+	require.Error(t, err)
+	assert.Equal(t, 502, resp.StatusCode)
+	_, _, err = c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("served again"))
+	require.NoError(t, err)
+	var bodies []string
+	for _, cm := range s.Comments(testRepo, 7) {
+		bodies = append(bodies, cm.Body)
+	}
+	assert.Equal(t, []string{"served", "served", "served again"}, bodies)
 }

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -68,17 +67,17 @@ func TestForkPR(t *testing.T) {
 
 	// REST: the fork is a fork of acme/widgets.
 	c := client(t, s, s.BotToken())
-	r, _, err := c.Repositories.Get(context.Background(), "someone", "widgets")
+	r, _, err := c.Repositories.Get(t.Context(), "someone", "widgets")
 	require.NoError(t, err)
 	assert.True(t, r.GetFork())
 	assert.Equal(t, testRepo, r.GetParent().GetFullName())
 	assert.Equal(t, testRepo, r.GetSource().GetFullName())
-	got, _, err := c.PullRequests.Get(context.Background(), "acme", "widgets", 8)
+	got, _, err := c.PullRequests.Get(t.Context(), "acme", "widgets", 8)
 	require.NoError(t, err)
 	assert.Equal(t, "someone/widgets", got.GetHead().GetRepo().GetFullName())
 
 	// The merge takes the fork's files.
-	_, _, err = c.PullRequests.Merge(context.Background(), "acme", "widgets", 8, "", nil)
+	_, _, err = c.PullRequests.Merge(t.Context(), "acme", "widgets", 8, "", nil)
 	require.NoError(t, err)
 	assert.True(t, s.PR(testRepo, 8).Merged)
 }
@@ -111,11 +110,11 @@ func TestForkChecks(t *testing.T) {
 	}
 	assert.Empty(t, assoc("acme"))
 	c := client(t, s, s.BotToken())
-	pulls, _, err := c.PullRequests.ListPullRequestsWithCommit(context.Background(), "acme", "widgets", sha, nil)
+	pulls, _, err := c.PullRequests.ListPullRequestsWithCommit(t.Context(), "acme", "widgets", sha, nil)
 	require.NoError(t, err)
 	assert.Empty(t, pulls)
 	// A same-repository PR's head is associated as before.
-	own, _, err := c.PullRequests.ListPullRequestsWithCommit(context.Background(), "acme", "widgets", s.PR(testRepo, 7).HeadSHA, nil)
+	own, _, err := c.PullRequests.ListPullRequestsWithCommit(t.Context(), "acme", "widgets", s.PR(testRepo, 7).HeadSHA, nil)
 	require.NoError(t, err)
 	require.Len(t, own, 1)
 	assert.Equal(t, 7, own[0].GetNumber())
@@ -131,7 +130,7 @@ func TestForkChecks(t *testing.T) {
 	assert.Equal(t, "someone/widgets", dig(t, nodes[0], "headRepository", "nameWithOwner"))
 
 	// Once merged, the commit is the base's too, and so is the association.
-	_, _, err = c.PullRequests.Merge(context.Background(), "acme", "widgets", 8, "", nil)
+	_, _, err = c.PullRequests.Merge(t.Context(), "acme", "widgets", 8, "", nil)
 	require.NoError(t, err)
 	require.Len(t, assoc("acme"), 1)
 	assert.EqualValues(t, 8, dig(t, assoc("acme")[0], "number"))
@@ -164,7 +163,7 @@ func TestRepositoryPullRequests(t *testing.T) {
 // TestDeleteRefDefaultBranch: GitHub refuses to delete the default branch with a 422 (the REST
 // description's git/delete-ref responses), and a missing ref with "Reference does not exist".
 func TestDeleteRefDefaultBranch(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, _ := forkWorld(t)
 	c := client(t, s, s.BotToken())
 	resp, err := c.Git.DeleteRef(ctx, "acme", "widgets", "heads/main")

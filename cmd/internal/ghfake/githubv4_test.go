@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"sync"
 	"testing"
@@ -50,7 +49,7 @@ func TestGitHubV4Client(t *testing.T) {
 			} `graphql:"pullRequest(number: $number)"`
 		} `graphql:"repository(owner: $owner, name: $name)"`
 	}
-	err := gh.Query(context.Background(), &q, map[string]any{
+	err := gh.Query(t.Context(), &q, map[string]any{
 		"owner": githubv4.String("acme"), "name": githubv4.String("widgets"),
 		"number": githubv4.Int(7), "config": githubv4.String("main:.github/pipelines.yaml"),
 	})
@@ -69,14 +68,13 @@ func TestGitHubV4Client(t *testing.T) {
 
 // TestConcurrentUse drives the world and the HTTP API at once (run with -race).
 func TestConcurrentUse(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			_, _, err := c.Issues.CreateComment(context.Background(), "acme", "widgets", 7, ghComment("x"))
+			_, _, err := c.Issues.CreateComment(t.Context(), "acme", "widgets", 7, ghComment("x"))
 			assert.NoError(t, err)
 			gql(t, s, s.BotToken(), `{ repository(owner: "acme", name: "widgets") { pullRequest(number: 7) { comments(last: 5) { totalCount } } } }`, nil)
 		}()

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"encoding/base64"
 	"errors"
 	"maps"
@@ -246,7 +245,7 @@ func TestCreateAndDeleteRef(t *testing.T) {
 // A ruleset restricting creations and updates of the state branch refuses every way of
 // writing it, in GitHub's words; deleting it stays possible.
 func TestRestrictBranch(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, main := stateWorld(t)
 	s.RestrictBranch(testRepo, stateBranch)
 	s.RestrictBranch(testRepo, "guarded")
@@ -327,7 +326,7 @@ func TestPushCommitClaimsAnAuthor(t *testing.T) {
 // "Get rules for a branch" lists a restricting ruleset's rules for the branch, existing or not,
 // and nothing for a branch no ruleset targets.
 func TestBranchRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s, _ := stateWorld(t)
 	s.RestrictBranch(testRepo, "guarded")
 	s.RestrictBranch(testRepo, stateBranch)
@@ -347,4 +346,54 @@ func TestBranchRules(t *testing.T) {
 	}, rules(stateBranch))
 	assert.Len(t, rules("guarded"), 2, "a branch that does not exist yet")
 	assert.Empty(t, rules("main"))
+}
+
+// GitHub's PATCH git/refs moves a branch only forward unless force is sent: a commit that
+// does not descend from the branch's head is refused with 422 "Update is not a fast
+// forward", and the branch stays where it was.
+func TestUpdateRefFastForwardOnly(t *testing.T) {
+	s, main := stateWorld(t)
+	ctx := t.Context()
+	c := client(t, s, s.BotToken())
+	update := func(sha string, force bool) (*http.Response, error) {
+		_, resp, err := c.Git.UpdateRef(ctx, "acme", "widgets", &github.Reference{
+			Ref: github.String("refs/heads/" + stateBranch), Object: &github.GitObject{SHA: github.String(sha)}}, force)
+		if resp == nil {
+			return nil, err
+		}
+		return resp.Response, err
+	}
+	first, err := s.PushCommit(testRepo, stateBranch, GitPush{Pusher: "alice", Files: map[string]string{"a.json": "1"}})
+	require.NoError(t, err)
+	second, err := s.PushCommit(testRepo, stateBranch, GitPush{Pusher: "alice", Files: map[string]string{"a.json": "2"}})
+	require.NoError(t, err)
+
+	// Back to an ancestor, or to a commit of another line (main's head is an ancestor too,
+	// but a branch of its own): neither is a fast-forward.
+	for _, sha := range []string{first, main} {
+		resp, err := update(sha, false)
+		require.Error(t, err, sha)
+		assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
+		var ge *github.ErrorResponse
+		require.ErrorAs(t, err, &ge)
+		assert.Equal(t, "Update is not a fast forward", ge.Message)
+		assert.Equal(t, "https://docs.github.com/rest/git/refs#update-a-reference", ge.DocumentationURL)
+		assert.Equal(t, second, headOf(s, stateBranch))
+	}
+	other, err := s.PushCommit(testRepo, "other", GitPush{Pusher: "alice", Files: map[string]string{"b.json": "1"}})
+	require.NoError(t, err)
+	resp, err := update(other, false)
+	require.Error(t, err, "a commit on another line")
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
+
+	// The same head, and a descendant, are fast-forwards; force moves it anywhere.
+	_, err = update(second, false)
+	require.NoError(t, err)
+	resp, err = update(first, true)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, first, headOf(s, stateBranch))
+	_, err = update(second, false)
+	require.NoError(t, err, "forward again")
+	assert.Equal(t, second, headOf(s, stateBranch))
 }

@@ -2,7 +2,6 @@ package ghfake
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -70,11 +69,18 @@ func widgets(t testing.TB) *Server {
 }
 
 // gql posts a GraphQL document as githubv4 does and returns the decoded response.
+// widgetsAsBot is widgets with a REST client of the action's identity.
+func widgetsAsBot(t testing.TB) (*Server, *github.Client) {
+	t.Helper()
+	s := widgets(t)
+	return s, client(t, s, s.BotToken())
+}
+
 func gql(t testing.TB, s *Server, token, query string, vars map[string]any) map[string]any {
 	t.Helper()
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	require.NoError(t, err)
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+"/api/graphql", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/api/graphql", bytes.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "bearer "+token)
 	req.Header.Set("Content-Type", "application/json")

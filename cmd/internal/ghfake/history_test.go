@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
@@ -129,7 +128,7 @@ func TestCommitHistoryAfterMerge(t *testing.T) {
 			step1 := headOf(s, "feat/login")
 			s.SetFile(testRepo, "feat/login", cfg, "version: 1\n# step 2\n")
 			step2 := headOf(s, "feat/login")
-			_, _, err := client(t, s, s.BotToken()).PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", &github.PullRequestOptions{MergeMethod: method})
+			_, _, err := client(t, s, s.BotToken()).PullRequests.Merge(t.Context(), "acme", "widgets", 7, "", &github.PullRequestOptions{MergeMethod: method})
 			require.NoError(t, err)
 			merged := headOf(s, "main")
 
@@ -153,9 +152,9 @@ func TestRefTakesCommitFiles(t *testing.T) {
 	old := headOf(s, "main")
 	s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 2\n")
 	c := client(t, s, s.BotToken())
-	_, _, err := c.Git.CreateRef(context.Background(), "acme", "widgets", &github.Reference{Ref: github.String("refs/heads/old"), Object: &github.GitObject{SHA: github.String(old)}})
+	_, _, err := c.Git.CreateRef(t.Context(), "acme", "widgets", &github.Reference{Ref: github.String("refs/heads/old"), Object: &github.GitObject{SHA: github.String(old)}})
 	require.NoError(t, err)
-	file, _, _, err := c.Repositories.GetContents(context.Background(), "acme", "widgets", ".github/pipelines.yaml", &github.RepositoryContentGetOptions{Ref: "old"})
+	file, _, _, err := c.Repositories.GetContents(t.Context(), "acme", "widgets", ".github/pipelines.yaml", &github.RepositoryContentGetOptions{Ref: "old"})
 	require.NoError(t, err)
 	text, err := file.GetContent()
 	require.NoError(t, err)

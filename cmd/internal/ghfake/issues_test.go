@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -45,7 +44,7 @@ func TestMergeClosesLinkedIssues(t *testing.T) {
 	s.OpenIssue(testRepo, IssueOptions{Number: 5, Author: "alice"})
 	s.OpenPR(testRepo, PROptions{Number: 9, Author: "dev", Head: "feat-4", Body: "Fixes #4, see #5"})
 	c := client(t, s, s.BotToken())
-	_, _, err := c.PullRequests.Merge(context.Background(), "acme", "widgets", 9, "", nil)
+	_, _, err := c.PullRequests.Merge(t.Context(), "acme", "widgets", 9, "", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "closed", s.IssueView(testRepo, 4).State)
 	assert.Equal(t, "open", s.IssueView(testRepo, 5).State)

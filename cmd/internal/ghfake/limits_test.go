@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -41,9 +40,8 @@ func TestBlobTextIsCutAtGitHubsLimit(t *testing.T) {
 }
 
 func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	long := strings.Repeat("l", rest.MaxLabelName+1)
 	ok := strings.Repeat("l", rest.MaxLabelName)
 	_, resp, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"fine", long})
@@ -70,7 +68,7 @@ func TestALabelNameOver50CharactersIsRefused(t *testing.T) {
 }
 
 func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	c := client(t, s, s.BotToken())
@@ -102,9 +100,8 @@ func TestWorkflowDispatchInputsOverGitHubsLimitsAreRefused(t *testing.T) {
 }
 
 func TestSecondaryLimitsRefuseTheEighty1stWriteOfAMinute(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	for range faults.PerMinute {
 		_, _, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, ghComment("x"))
 		require.NoError(t, err, "not enforced yet")

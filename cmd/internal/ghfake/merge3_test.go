@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
@@ -12,7 +11,7 @@ import (
 // A pull request cut before the base changed a file it does not touch merges without putting
 // the old file back, by every method; a file both sides changed differently conflicts.
 func TestMergeAppliesThePullRequestsChangesOnly(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, method := range []string{"merge", "squash", "rebase"} {
 		t.Run(method, func(t *testing.T) {
 			s := widgets(t)
@@ -36,7 +35,7 @@ func TestMergeAppliesThePullRequestsChangesOnly(t *testing.T) {
 }
 
 func TestMergeOfConflictingChangesIsRefused(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.PushFiles(testRepo, 7, map[string]string{".github/pipelines.yaml": "version: 1\n# the PR's line\n"})
 	s.SetFile(testRepo, "main", ".github/pipelines.yaml", "version: 2\n")

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -32,11 +31,11 @@ func TestMergeabilityIsComputedLate(t *testing.T) {
 	assert.Equal(t, "CLEAN", st)
 	// A merge while GitHub computes is refused; the computation restarts on a push.
 	s.Push(testRepo, 7)
-	got, _, err := client(t, s, s.BotToken()).PullRequests.Get(context.Background(), "acme", "widgets", 7)
+	got, _, err := client(t, s, s.BotToken()).PullRequests.Get(t.Context(), "acme", "widgets", 7)
 	require.NoError(t, err)
 	assert.Equal(t, "unknown", got.GetMergeableState(), "REST looks without counting a read")
 	assert.Nil(t, got.Mergeable)
-	_, _, err = client(t, s, s.BotToken()).PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", nil)
+	_, _, err = client(t, s, s.BotToken()).PullRequests.Merge(t.Context(), "acme", "widgets", 7, "", nil)
 	requireStatus(t, err, http.StatusMethodNotAllowed, "Pull Request is not mergeable")
 	m, _ = mergeState(t, s)
 	assert.Equal(t, "UNKNOWN", m, "the second read after the push")
@@ -53,7 +52,7 @@ func requireStatus(t *testing.T, err error, code int, msg string) {
 }
 
 func TestProtectionRefusesTheMerge(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name  string
 		p     Protection
@@ -90,7 +89,7 @@ func TestProtectionRefusesTheMerge(t *testing.T) {
 }
 
 func TestStrictProtectionAndUpdateBranch(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.SetProtection(testRepo, "main", Protection{Strict: true})
 	c := client(t, s, s.BotToken())

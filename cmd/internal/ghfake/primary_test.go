@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -20,7 +19,7 @@ import (
 // the 1,001st is refused as GitHub refuses it (go-github reads a RateLimitError), and the
 // hour after the first request a new window opens.
 func TestPrimaryLimitCountsGitHubTokensRESTRequests(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	now := testClock
 	s.SetClock(func() time.Time { return now })
@@ -55,7 +54,7 @@ func TestPrimaryLimitCountsGitHubTokensRESTRequests(t *testing.T) {
 func TestPrimaryLimitOfAnAppToken(t *testing.T) {
 	s := widgets(t)
 	s.EnforcePrimaryLimits(TokenApp)
-	_, resp, err := client(t, s, s.BotToken()).PullRequests.Get(context.Background(), "acme", "widgets", 7)
+	_, resp, err := client(t, s, s.BotToken()).PullRequests.Get(t.Context(), "acme", "widgets", 7)
 	require.NoError(t, err)
 	assert.Equal(t, "5000", resp.Header.Get("X-RateLimit-Limit"))
 	s.SpendPrimary(BotLogin, ratelimit.GraphQL, 4999)

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // history, which only the method decides), the merge is refused (405) with GitHub's message
 // until a person meets the rule, and then it merges.
 func TestProtectionPeopleRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name   string
 		p      Protection

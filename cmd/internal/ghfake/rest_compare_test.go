@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,7 +10,7 @@ import (
 func TestCompareCountsAheadAndBehind(t *testing.T) {
 	s := widgets(t)
 	gh := client(t, s, s.BotToken())
-	ctx := context.Background()
+	ctx := t.Context()
 	head := s.PR(testRepo, 7).HeadSHA
 
 	cmp, _, err := gh.Repositories.CompareCommits(ctx, "acme", "widgets", "main", head, nil)

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -16,9 +15,8 @@ import (
 // replaces it only with its blob's sha, and refuses a replacement without it (422) or with
 // another (409), as GitHub does.
 func TestContentsAPIWritesAFileAsGitHubDoes(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	opts := func(text string, sha *string) *github.RepositoryContentFileOptions {
 		return &github.RepositoryContentFileOptions{Message: github.String("note"), Content: []byte(text), SHA: sha, Branch: github.String("main")}
 	}

@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -16,9 +15,8 @@ import (
 // state GitHub does not know, a commit that does not exist, and the 1001st status of a
 // commit and context.
 func TestCreateStatusIsAsStrictAsGitHub(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	head := s.PR(testRepo, 7).HeadSHA
 	create := func(sha, state, context, desc string) (*http.Response, error) {
 		_, resp, err := c.Repositories.CreateStatus(ctx, "acme", "widgets", sha,

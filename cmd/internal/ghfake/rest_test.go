@@ -61,7 +61,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name     string
 		setup    func(s *Server)
@@ -119,9 +119,8 @@ func TestMerge(t *testing.T) {
 }
 
 func TestLabels(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	names := func(ls []*github.Label) []string {
 		var out []string
 		for _, l := range ls {
@@ -160,9 +159,8 @@ func TestLabels(t *testing.T) {
 // TestLabelsIgnoreCase checks that the fake compares label names as GitHub does: adding
 // "SECURITY" where "security" exists attaches "security" once; removing "wip" removes "WIP".
 func TestLabelsIgnoreCase(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	ls, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{"SECURITY", "WIP"})
 	require.NoError(t, err)
 	var got []string
@@ -194,9 +192,8 @@ func TestLabelsIgnoreCase(t *testing.T) {
 // TestLabelDotSegments checks that a label named "." or "..", escaped as %2E, is one label:
 // removing it removes that label only.
 func TestLabelDotSegments(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	_, _, err := c.Issues.AddLabelsToIssue(ctx, "acme", "widgets", 7, []string{".", ".."})
 	require.NoError(t, err)
 	_, err = c.Issues.RemoveLabelForIssue(ctx, "acme", "widgets", 7, "%2E%2E")
@@ -209,9 +206,8 @@ func TestLabelDotSegments(t *testing.T) {
 }
 
 func TestComments(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	created, resp, err := c.Issues.CreateComment(ctx, "acme", "widgets", 7, &github.IssueComment{Body: github.String("first")})
 	require.NoError(t, err)
 	assert.Equal(t, 201, resp.StatusCode)
@@ -242,9 +238,8 @@ func TestComments(t *testing.T) {
 }
 
 func TestFailNext(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	s.FailNext("pulls/merge", 502, "Server Error")
 	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
 	require.Error(t, err)
@@ -256,7 +251,7 @@ func TestFailNext(t *testing.T) {
 }
 
 func TestPermissionAndReviews(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	s := widgets(t)
 	s.Review(testRepo, 7, "alice", "approved", "lgtm")
 	c := client(t, s, s.BotToken())
@@ -274,9 +269,8 @@ func TestPermissionAndReviews(t *testing.T) {
 }
 
 func TestDeleteRef(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	_, err := c.Git.DeleteRef(ctx, "acme", "widgets", "heads/feat/login")
 	require.NoError(t, err)
 	assert.True(t, s.PR(testRepo, 7).BranchDeleted)
@@ -286,9 +280,8 @@ func TestDeleteRef(t *testing.T) {
 }
 
 func TestStats(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	_, _, err := c.PullRequests.Get(ctx, "acme", "widgets", 7)
 	require.NoError(t, err)
 	_, _, err = c.PullRequests.Get(ctx, "acme", "widgets", 7)
@@ -305,9 +298,8 @@ func TestStats(t *testing.T) {
 }
 
 func TestDispatches(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	s.SetFile(testRepo, "main", ".github/workflows/agent.yml", agentWorkflow)
 	_, err := c.Actions.CreateWorkflowDispatchEventByFileName(ctx, "acme", "widgets", "agent.yml",
 		github.CreateWorkflowDispatchEventRequest{Ref: "main", Inputs: map[string]interface{}{"run_id": "r1"}})
@@ -327,9 +319,8 @@ func TestDispatches(t *testing.T) {
 
 // Rate-limit faults carry GitHub's headers and the documentation_url go-github recognises.
 func TestInjectRateLimits(t *testing.T) {
-	ctx := context.Background()
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	ctx := t.Context()
+	s, c := widgetsAsBot(t)
 	s.Inject("pulls/merge", Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 7})
 	_, resp, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
 	var abuse *github.AbuseRateLimitError
@@ -356,10 +347,9 @@ func TestInjectRateLimits(t *testing.T) {
 
 // A timeout fault holds the request until the client gives up; closing the server ends it too.
 func TestInjectTimeout(t *testing.T) {
-	s := widgets(t)
-	c := client(t, s, s.BotToken())
+	s, c := widgetsAsBot(t)
 	s.Inject("pulls/merge", Fault{Timeout: true})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, _, err := c.PullRequests.Merge(ctx, "acme", "widgets", 7, "", nil)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
@@ -370,7 +360,7 @@ func TestInjectTimeout(t *testing.T) {
 	s.Inject("pulls/merge", Fault{Timeout: true})
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := c.PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", nil)
+		_, _, err := c.PullRequests.Merge(t.Context(), "acme", "widgets", 7, "", nil)
 		done <- err
 	}()
 	require.Eventually(t, func() bool {

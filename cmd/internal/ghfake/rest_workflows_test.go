@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -14,7 +13,7 @@ func TestMergeOfAWorkflowChangeIsRefusedToTheActionsToken(t *testing.T) {
 	s := widgets(t)
 	s.OpenPR(testRepo, PROptions{Number: 9, Author: "dev", Head: "ci/bump", Files: []string{"src/a.go", ".github/workflows/test.yml"}})
 	gh := client(t, s, s.BotToken())
-	_, resp, err := gh.PullRequests.Merge(context.Background(), "acme", "widgets", 9, "", &github.PullRequestOptions{MergeMethod: "squash"})
+	_, resp, err := gh.PullRequests.Merge(t.Context(), "acme", "widgets", 9, "", &github.PullRequestOptions{MergeMethod: "squash"})
 	var er *github.ErrorResponse
 	require.True(t, errors.As(err, &er))
 	assert.Equal(t, 403, resp.StatusCode)
@@ -22,6 +21,6 @@ func TestMergeOfAWorkflowChangeIsRefusedToTheActionsToken(t *testing.T) {
 	assert.False(t, s.PR(testRepo, 9).Merged)
 
 	// A pull request that changes no workflow merges.
-	_, _, err = gh.PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", &github.PullRequestOptions{MergeMethod: "squash"})
+	_, _, err = gh.PullRequests.Merge(t.Context(), "acme", "widgets", 7, "", &github.PullRequestOptions{MergeMethod: "squash"})
 	require.NoError(t, err)
 }

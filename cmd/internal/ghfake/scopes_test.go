@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -31,14 +30,14 @@ func TestScopedTokenSeesOnlyItsRepositories(t *testing.T) {
 	errs, _ := out["errors"].([]any)
 	require.Len(t, errs, 1)
 	assert.Equal(t, "Could not resolve to a Repository with the name 'acme/web'.", dig(t, errs[0], "message"))
-	_, resp, err := client(t, s, tok).PullRequests.Get(context.Background(), "acme", "web", 30)
+	_, resp, err := client(t, s, tok).PullRequests.Get(t.Context(), "acme", "web", 30)
 	require.Error(t, err)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	_, _, err = client(t, s, tok).PullRequests.Get(context.Background(), "acme", "widgets", 7)
+	_, _, err = client(t, s, tok).PullRequests.Get(t.Context(), "acme", "widgets", 7)
 	require.NoError(t, err)
 
 	s.Scope(BotLogin, testRepo, "Acme/Web")
-	_, _, err = client(t, s, tok).PullRequests.Get(context.Background(), "acme", "web", 30)
+	_, _, err = client(t, s, tok).PullRequests.Get(t.Context(), "acme", "web", 30)
 	require.NoError(t, err, "repository names compare without regard to case")
 	s.Scope(BotLogin)
 	out = gql(t, s, tok, q, vars)

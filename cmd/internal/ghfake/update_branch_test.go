@@ -1,7 +1,6 @@
 package ghfake
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 // fileOn reads path on branch of the test repository, "" when it is not there.
 func fileOn(t *testing.T, s *Server, branch, path string) string {
 	t.Helper()
-	fc, _, resp, err := client(t, s, s.Token("alice")).Repositories.GetContents(context.Background(), "acme", "widgets", path,
+	fc, _, resp, err := client(t, s, s.Token("alice")).Repositories.GetContents(t.Context(), "acme", "widgets", path,
 		&github.RepositoryContentGetOptions{Ref: branch})
 	if resp != nil && resp.StatusCode == http.StatusNotFound {
 		return ""
@@ -39,7 +38,7 @@ func TestUpdateBranchMerges(t *testing.T) {
 			case "button":
 				s.UpdateBranch(testRepo, 7, "alice")
 			case "rest":
-				_, _, err := client(t, s, s.Token("alice")).PullRequests.UpdateBranch(context.Background(), "acme", "widgets", 7, nil)
+				_, _, err := client(t, s, s.Token("alice")).PullRequests.UpdateBranch(t.Context(), "acme", "widgets", 7, nil)
 				var accepted *github.AcceptedError
 				require.ErrorAs(t, err, &accepted)
 			}
@@ -48,7 +47,7 @@ func TestUpdateBranchMerges(t *testing.T) {
 			assert.Equal(t, "pr's login\n", fileOn(t, s, "feat/login", "src/auth/login.go"))
 			assert.Equal(t, "alice", s.HeadUpdatedBy(testRepo, 7))
 
-			_, _, err := client(t, s, s.Token("alice")).PullRequests.Merge(context.Background(), "acme", "widgets", 7, "", nil)
+			_, _, err := client(t, s, s.Token("alice")).PullRequests.Merge(t.Context(), "acme", "widgets", 7, "", nil)
 			require.NoError(t, err)
 			assert.Equal(t, "version: 1 # changed on main\n", fileOn(t, s, "main", ".github/pipelines.yaml"), "merging the updated pull request keeps the base's change")
 			assert.Equal(t, "pr's login\n", fileOn(t, s, "main", "src/auth/login.go"))
@@ -61,7 +60,7 @@ func TestUpdateBranchMerges(t *testing.T) {
 // change under .github/workflows/ (403: it never has the `workflows` permission); a person
 // with the rights may do both.
 func TestUpdateBranchRefusals(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	t.Run("fork", func(t *testing.T) {
 		s, _ := forkWorld(t)
 		s.SetFile(testRepo, "main", "docs/guide.md", "new\n")

@@ -48,7 +48,7 @@ func liveNonce(t *testing.T, h *harness, stage string) string {
 
 func stateComment(t *testing.T, h *harness, n int) string {
 	t.Helper()
-	for _, c := range h.fake.Comments("acme/widgets", n) {
+	for _, c := range h.Fake.Comments("acme/widgets", n) {
 		if c.Author == ghfake.BotLogin && state.HasMarker(c.Body) {
 			return c.Body
 		}
@@ -62,10 +62,9 @@ func stateComment(t *testing.T, h *harness, n int) string {
 // reason the agent's job shows, nothing is written, and the stage takes a smaller report.
 func TestReportOverBudgetIsRefused(t *testing.T) {
 	h := newHarness(t, budgetConfig)
-	h.fake.RestrictBranch("acme/widgets", lang.DefaultStateBranch)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	h.Fake.RestrictBranch("acme/widgets", lang.DefaultStateBranch)
+	h.OpenPR7()
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	big := func(stage string) string {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)
@@ -98,9 +97,8 @@ func TestReportOverBudgetIsRefused(t *testing.T) {
 // branch, named by its digest, and the state keeps the reference.
 func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	h := newHarness(t, budgetConfig)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	h.OpenPR7()
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	for _, stage := range []string{"one", "two", "three"} {
 		b, err := json.Marshal(map[string]any{"log": noise(stage, 16000)})
 		require.NoError(t, err)
@@ -114,7 +112,7 @@ func TestReportLargeOutputsGoToFiles(t *testing.T) {
 	require.NotNil(t, ref, "the state file keeps a reference")
 	assert.Nil(t, runs[0].Stages["one"].Outputs)
 	assert.Equal(t, []string{"log"}, ref.Keys)
-	files := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
+	files := h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
 	assert.Equal(t, ref.Path, "outputs/pr-7/"+ref.Digest+".json")
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(files[ref.Path]), &got))

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"os/exec"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func gitWorkspace(t *testing.T) (string, string) {
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, string(out))
 	}
-	head, err := gitOut(context.Background(), dir, "rev-parse", "HEAD")
+	head, err := gitOut(t.Context(), dir, "rev-parse", "HEAD")
 	require.NoError(t, err)
 	return dir, head
 }
@@ -64,7 +63,7 @@ func TestRunCommandsOnTheHead(t *testing.T) {
 	)
 	f := headFacts(head)
 	start := time.Now()
-	runCommands(context.Background(), cfg, f, ws)
+	runCommands(t.Context(), cfg, f, ws)
 	assert.Less(t, time.Since(start), 10*time.Second, "the timeout kills the command and its children")
 	got := f.PR.Commands
 	assert.Equal(t, model.CommandResult{Output: "hello"}, got["echo hello; git rev-parse HEAD >/dev/null && exit 0"])
@@ -113,7 +112,7 @@ func TestCommandsRefused(t *testing.T) {
 				tc.setup()
 			}
 			f := tc.facts()
-			runCommands(context.Background(), commandConfig(tc.allow, cmd), f, tc.ws)
+			runCommands(t.Context(), commandConfig(tc.allow, cmd), f, tc.ws)
 			r := f.PR.Commands["touch ran"]
 			assert.Contains(t, r.Err, tc.want)
 			out, _ := exec.Command("ls", ws).Output()

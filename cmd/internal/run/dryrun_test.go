@@ -2,7 +2,6 @@ package run
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -34,15 +33,15 @@ func dryRunOn(env map[string]string) { env["INPUT_DRY_RUN"] = "true" }
 // log and the job summary say what it would have done.
 func TestDryRunWritesNothingAndSaysWhatItWould(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
-	h.fake.Review("acme/widgets", 7, "alice", "APPROVED", "")
-	ev := h.fake.CompleteCheck("acme/widgets", 7, "test", "success", "")
-	code, log, outputs, summary := h.deliverWith(ev, dryRunOn)
+	h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
+	h.Fake.Review("acme/widgets", 7, "alice", "APPROVED", "")
+	ev := h.Fake.CompleteCheck("acme/widgets", 7, "test", "success", "")
+	code, log, outputs, summary := h.DeliverWith(ev, dryRunOn)
 	require.Equal(t, 0, code, log)
-	assert.Empty(t, writesSeen(h.fake))
-	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
-	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
-	assert.Nil(t, h.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "no state branch")
+	assert.Empty(t, writesSeen(h.Fake))
+	assert.False(t, h.Fake.PR("acme/widgets", 7).Merged)
+	assert.Empty(t, h.Fake.Comments("acme/widgets", 7))
+	assert.Nil(t, h.Fake.BranchFiles("acme/widgets", "pipeline-action/state"), "no state branch")
 
 	assert.Contains(t, log, "dry run: every event is evaluated and nothing is written")
 	assert.Contains(t, log, "dry run: would merge #7 (squash) at")
@@ -57,20 +56,20 @@ func TestDryRunWritesNothingAndSaysWhatItWould(t *testing.T) {
 // invocation before it reads or writes anything, rather than running for real.
 func TestDryRunInputMustBeTrueOrFalse(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
-	code, log, _, _ := h.deliverWith(ev, func(env map[string]string) { env["INPUT_DRY_RUN"] = "yes" })
+	ev := h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	code, log, _, _ := h.DeliverWith(ev, func(env map[string]string) { env["INPUT_DRY_RUN"] = "yes" })
 	assert.Equal(t, 2, code)
 	assert.Contains(t, log, `input dry_run: "yes" is neither true nor false`)
-	assert.Empty(t, h.fake.Calls())
+	assert.Empty(t, h.Fake.Calls())
 }
 
 // TestDryClientRefusesWrites: a dry invocation's client is read-only, so an effect that
 // reached it in spite of the dry path would be refused before it is sent.
 func TestDryClientRefusesWrites(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
-	env := map[string]string{"INPUT_TOKEN": h.fake.BotToken(), "GITHUB_API_URL": h.fake.URL + "/api/v3",
-		"GITHUB_GRAPHQL_URL": h.fake.URL + "/api/graphql"}
+	h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	env := map[string]string{"INPUT_TOKEN": h.Fake.BotToken(), "GITHUB_API_URL": h.Fake.URL + "/api/v3",
+		"GITHUB_GRAPHQL_URL": h.Fake.URL + "/api/graphql"}
 	var log bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: time.Now, dry: &dryRun{}}
 	r.act = githubactions.New(githubactions.WithGetenv(r.Getenv), githubactions.WithWriter(r.Out))
@@ -81,10 +80,10 @@ func TestDryClientRefusesWrites(t *testing.T) {
 		{Key: "a/1/merge/1/merge_pr", Kind: model.EffectMerge, Number: 7, Method: "squash"},
 		{Key: "a/1/c/1/comment", Kind: model.EffectComment, Number: 7, Body: "hi"},
 	} {
-		o := client.Perform(context.Background(), e)
+		o := client.Perform(t.Context(), e)
 		assert.Contains(t, o.Err, "read-only: refused", e.Key)
 	}
-	assert.Empty(t, writesSeen(h.fake))
+	assert.Empty(t, writesSeen(h.Fake))
 }
 
 // TestDrySweepWritesNothing: a sweep with dry_run over runs whose deadline passed

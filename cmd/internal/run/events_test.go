@@ -2,7 +2,6 @@ package run
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -238,7 +237,7 @@ func webhookRun(t *testing.T, fake *ghfake.Server, event, path string) (int, str
 	var log bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &log,
 		Now: func() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) }}
-	return r.Run(context.Background()), log.String()
+	return r.Run(t.Context()), log.String()
 }
 
 // webhookSubjects is what a payload says about the repository and the subjects it names.
@@ -298,7 +297,7 @@ func webhookWorld(t *testing.T, f webhookFile) *ghfake.Server {
 			c, err := ghapi.New(ghapi.Options{Token: fake.BotToken(), RESTURL: fake.URL + "/api/v3",
 				GraphQLURL: fake.URL + "/api/graphql", Repository: repo})
 			require.NoError(t, err)
-			o := c.Perform(context.Background(), model.Effect{Kind: model.EffectMerge, Number: pr.Number,
+			o := c.Perform(t.Context(), model.Effect{Kind: model.EffectMerge, Number: pr.Number,
 				SHA: fake.PR(repo, pr.Number).HeadSHA, Method: "merge"})
 			require.Empty(t, o.Err)
 		case pr.State == "closed":

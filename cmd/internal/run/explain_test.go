@@ -14,7 +14,7 @@ import (
 
 // explainOn runs explain against h's fake with the action's token, which may write.
 func (h *harness) explainOn(args ...string) (code int, stdout, stderr string) {
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	var out, errOut bytes.Buffer
 	r := &Runner{Getenv: func(k string) string { return env[k] }, Out: &out, Now: time.Now}
 	code = r.ExplainMain(context.Background(), args, &out, &errOut)
@@ -24,12 +24,12 @@ func (h *harness) explainOn(args ...string) (code int, stdout, stderr string) {
 // TestExplainWithoutConfig: a repository without a config has nothing to explain, and says so.
 func TestExplainWithoutConfig(t *testing.T) {
 	h := newHarness(t, "")
-	h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
 	code, out, _ := h.explainOn("--pr", "7")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "Nothing to explain: no config")
 	assert.Contains(t, out, "Writes: none (explain never writes)")
-	assert.Empty(t, writesSeen(h.fake))
+	assert.Empty(t, writesSeen(h.Fake))
 }
 
 // TestExplainOfNoPullRequest: a number that is no pull request fails with exit 1, the
@@ -40,7 +40,7 @@ func TestExplainOfNoPullRequest(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "::error::acme/widgets#99")
-	assert.Empty(t, writesSeen(h.fake))
+	assert.Empty(t, writesSeen(h.Fake))
 }
 
 // TestExplainEnvOverridesDryRun: explain is dry whatever INPUT_DRY_RUN says, and takes

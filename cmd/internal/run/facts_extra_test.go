@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/ghfake/faketest"
 	"github.com/org/pipeline-action/engine"
@@ -24,8 +22,7 @@ func TestExtraFactsDeepPatternsFailAlone(t *testing.T) {
 	fake := faketest.New(t)
 	fake.AddRepo("acme/widgets", "main")
 	fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x", Files: []string{"src/a/auth/x_test.go", "CHANGELOG.md"}})
-	client, err := ghapi.New(ghapi.Options{Token: fake.BotToken(), RESTURL: fake.URL + "/api/v3", GraphQLURL: fake.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(t, err)
+	client := botClient(t, fake)
 	src := []byte(`version: 1
 pipelines:
   p:
@@ -44,13 +41,13 @@ pipelines:
 	}
 
 	f := facts()
-	require.NoError(t, extraFactsWarn(context.Background(), client, cfg, f, "", func(string, ...any) { t.Fatal("no warning expected") }))
+	require.NoError(t, extraFactsWarn(t.Context(), client, cfg, f, "", func(string, ...any) { t.Fatal("no warning expected") }))
 	assert.Equal(t, map[string]bool{"CHANGELOG.md": true, "docs/*.md": false, "src/**/auth/*_test.go": true}, f.PR.PathsExist)
 
 	fake.Inject("graphql", ghfake.Fault{Status: 502, Message: "Bad Gateway", Skip: 1})
 	var warned []string
 	f = facts()
-	require.NoError(t, extraFactsWarn(context.Background(), client, cfg, f, "", func(format string, args ...any) {
+	require.NoError(t, extraFactsWarn(t.Context(), client, cfg, f, "", func(format string, args ...any) {
 		warned = append(warned, fmt.Sprintf(format, args...))
 	}))
 	assert.Equal(t, map[string]bool{"CHANGELOG.md": true, "docs/*.md": false}, f.PR.PathsExist)

@@ -66,17 +66,17 @@ func TestHTTPFactsGetsEachURLOnceThroughTheGuard(t *testing.T) {
 	}
 
 	f := open()
-	httpFacts(context.Background(), env, "test", httpCheckConfig(t, "{webhooks: {allow: [status.example.com], allow_private: true}}"), f)
+	httpFacts(t.Context(), env, "test", httpCheckConfig(t, "{webhooks: {allow: [status.example.com], allow_private: true}}"), f)
 	assert.Equal(t, model.HTTPAnswer{Status: 200, JSON: map[string]any{"state": "green"}}, f.PR.HTTP["https://status.example.com/health"])
 	assert.Contains(t, f.PR.HTTP["https://other.example.com/x"].Err, "other.example.com is not in settings.webhooks.allow")
 	assert.Equal(t, map[string]int{"GET status.example.com/health": 1}, gets, "one GET per url, none to a host not allowed")
 
 	f = open()
-	httpFacts(context.Background(), env, "test", httpCheckConfig(t, "{webhooks: {allow: [status.example.com]}}"), f)
+	httpFacts(t.Context(), env, "test", httpCheckConfig(t, "{webhooks: {allow: [status.example.com]}}"), f)
 	assert.Contains(t, f.PR.HTTP["https://status.example.com/health"].Err, "loopback", "the guard refuses a private address")
 
 	f = open()
-	httpFacts(context.Background(), env, "test", httpCheckConfig(t, "{webhooks: {allow_private: true}}"), f)
+	httpFacts(t.Context(), env, "test", httpCheckConfig(t, "{webhooks: {allow_private: true}}"), f)
 	assert.Contains(t, f.PR.HTTP["https://status.example.com/health"].Err, "lists no host")
 	assert.Equal(t, 1, gets["GET status.example.com/health"], "no host listed, no GET")
 }

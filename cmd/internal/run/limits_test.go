@@ -14,8 +14,8 @@ import (
 func TestRunRefusesATruncatedConfig(t *testing.T) {
 	cfg := exampleYAML(t) + "\n# " + strings.Repeat("padding ", 520_000/8) + "\n"
 	h := newHarness(t, cfg)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, log, ".github/pipelines.yaml is too large to read")
-	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+	assert.Empty(t, h.Fake.Comments("acme/widgets", 7))
 }

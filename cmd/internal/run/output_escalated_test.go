@@ -22,7 +22,7 @@ pipelines:
         request: {url: "https://127.0.0.1:9/refused", method: POST}
         on_failure: escalate
 `)
-	code, log, outputs, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, outputs, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	assert.Regexp(t, `status<<(\S+)\nescalated\n`, outputs)
 }

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/cmd/internal/ghapi"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/engine"
 	"github.com/org/pipeline-action/engine/lang/load"
@@ -34,35 +32,34 @@ const (
 // the run follows the config of the default branch, says why, and merges nothing its gate
 // does not allow.
 func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	h := newHarness(t, strictConfig)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"}))
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"}))
 	require.Equal(t, 0, code, log)
-	require.Len(t, h.fake.Comments("acme/widgets", 7), 1)
+	require.Len(t, h.Fake.Comments("acme/widgets", 7), 1)
 	st := h.stateOf(7) // the state comment shows it; its state is bound in by the next edit
 	require.Len(t, st.Runs, 1)
 	started := st.Runs[0].ConfigOID
 	require.NotEmpty(t, started)
 
 	// The default branch moves on (two approvals now): the run keeps its config, quietly.
-	h.fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(strictConfig, "count: 1", "count: 2", 1))
-	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "x", true))
+	h.Fake.SetFile("acme/widgets", "main", DefaultConfigPath, strings.Replace(strictConfig, "count: 1", "count: 2", 1))
+	code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "x", true))
 	require.Equal(t, 0, code, log)
 	assert.NotContains(t, log, "cannot be used now")
 
 	// The PR's branch gets a config that merges at once; another workflow posting as the
 	// action (GITHUB_TOKEN) writes a state, bound to its comment, that pins it.
-	h.fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, permissiveFile)
-	h.fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/p.yaml", permissiveDir)
-	bot, err := ghapi.New(ghapi.Options{Token: h.fake.BotToken(), RESTURL: h.fake.URL + "/api/v3", GraphQLURL: h.fake.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(t, err)
+	h.Fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, permissiveFile)
+	h.Fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/p.yaml", permissiveDir)
+	bot := botClient(t, h.Fake)
 	onPR, err := bot.Snapshot(ctx, 7, "feat/x", DefaultConfigPath)
 	require.NoError(t, err)
 	require.Contains(t, onPR.Config.ID, "+tree:", "the PR's config has a file and a directory")
 	cfg, err := engine.LoadFiles([]load.SourceFile{
 		{Path: DefaultConfigPath, Src: []byte(permissiveFile)}, {Path: ".github/pipelines/p.yaml", Src: []byte(permissiveDir)}}, gates.Default())
 	require.NoError(t, err)
-	comments := h.fake.Comments("acme/widgets", 7)
+	comments := h.Fake.Comments("acme/widgets", 7)
 	st = h.stateOf(7)
 	run := st.Runs[0]
 	run.ConfigOID, run.Stage = onPR.Config.ID, "m"
@@ -73,15 +70,15 @@ func TestRunPinnedConfigComesFromTheDefaultBranchOnly(t *testing.T) {
 	body, err = state.Bind(body, comments[0].ID)
 	require.NoError(t, err)
 	require.NoError(t, bot.UpdateComment(ctx, comments[0].ID, body))
-	_, why, err := state.Check(trustedComment(h.fake.Comments("acme/widgets", 7)[0]))
+	_, why, err := state.Check(trustedComment(h.Fake.Comments("acme/widgets", 7)[0]))
 	require.NoError(t, err)
 	require.Empty(t, why, "the crafted state passes the trust checks")
 
-	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "y", true))
+	code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "y", true))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "run "+run.ID+" started under config "+onPR.Config.ID+", which cannot be used now (it is not one of the last 100 versions of the config on main, or its files are gone); it follows the current config")
-	assert.False(t, h.fake.PR("acme/widgets", 7).Merged, "the gate of the default branch's config holds nothing")
-	st, _, err = state.Check(trustedComment(h.fake.Comments("acme/widgets", 7)[0]))
+	assert.False(t, h.Fake.PR("acme/widgets", 7).Merged, "the gate of the default branch's config holds nothing")
+	st, _, err = state.Check(trustedComment(h.Fake.Comments("acme/widgets", 7)[0]))
 	require.NoError(t, err)
 	assert.Equal(t, "ok", st.Runs[0].Stage)
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,16 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/org/pipeline-action/engine/model"
-	"github.com/org/pipeline-action/engine/stage/agent"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/agent"
 	"github.com/org/pipeline-action/state"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func reportOut(t *testing.T, env map[string]string, stdin string, args ...string) (int, string) {
@@ -69,32 +67,23 @@ func TestReportUsageMistakes(t *testing.T) {
 // An agent's workflow reports with command: report; outside Actions, the command reads
 // the default branch itself (one REST call more).
 func TestReportCommandAppliesTheReport(t *testing.T) {
-	cfg := `version: 1
-agents:
-  reviewer: {dispatch: label, label: review-me}
-pipelines:
-  review:
-    trigger: {event: pull_request.opened}
-    stages:
-      - {id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}
-`
+	cfg := reviewConfig("", "{id: review, type: agent, agent: reviewer, on_followup: {goto: review, max_iterations: 1, then: fail}}")
 	h := newHarness(t, cfg)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	assert.Contains(t, h.fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
+	h.OpenPR7()
+	assert.Contains(t, h.Fake.PR("acme/widgets", 7).Labels, "review-me", "the label dispatch")
 
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	nonce := h.stateRuns(7)[0].Stages["review"].Nonce
-	comments := h.fake.Comments("acme/widgets", 7)
+	comments := h.Fake.Comments("acme/widgets", 7)
 	require.NotEmpty(t, comments)
 	assert.Contains(t, comments[0].Body, "--nonce "+nonce, "a label carries nothing: the status says the nonce")
-	h.fake.ResetStats()
+	h.Fake.ResetStats()
 	code, out := reportOut(t, env, `{"feedback": "more tests"}`, "--run", "review/7/1", "--stage", "review", "--attempt", "1",
 		"--nonce", nonce, "--verdict", "followup", "--outputs", "-")
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, "agent reviewer reported followup (attempt 1)")
 	assert.Contains(t, out, "agent reviewer dispatched for review (attempt 2)")
-	assert.Equal(t, 1, h.fake.Stats()["repos/get"], "the default branch read once")
+	assert.Equal(t, 1, h.Fake.Stats()["repos/get"], "the default branch read once")
 
 	// The same report again: the stage is at attempt 2 now; refused, and still exit 0.
 	code, out = reportOut(t, env, "", "--run", "review/7/1", "--stage", "review", "--attempt", "1", "--nonce", nonce, "--verdict", "followup")
@@ -107,17 +96,17 @@ pipelines:
 	assert.Equal(t, model.RunWaiting, h.stateRuns(7)[0].Status, "a refused report counts for nothing")
 
 	// Inside Actions, from the inputs and the workflow_dispatch payload.
-	ev := h.fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
+	ev := h.Fake.WorkflowDispatchEvent("acme/widgets", "agent.yml", "main", "dev", map[string]any{"run": "review/7/1"})
 	path := filepath.Join(t.TempDir(), "event.json")
 	require.NoError(t, os.WriteFile(path, ev.Payload, 0o600))
 	env["GITHUB_ACTIONS"], env["GITHUB_EVENT_NAME"], env["GITHUB_EVENT_PATH"] = "true", "workflow_dispatch", path
 	env["INPUT_COMMAND"], env["INPUT_RUN"], env["INPUT_STAGE"], env["INPUT_ATTEMPT"], env["INPUT_VERDICT"] = "report", "review/7/1", "review", "2", "complete"
 	env["INPUT_OUTPUTS"], env["INPUT_NONCE"] = `{"summary": "ok"}`, h.stateRuns(7)[0].Stages["review"].Nonce
-	h.fake.ResetStats()
+	h.Fake.ResetStats()
 	var buf bytes.Buffer
 	code = testMain(nil, strings.NewReader(""), &buf, &buf, func(k string) string { return env[k] })
 	require.Equal(t, 0, code, buf.String())
-	assert.Zero(t, h.fake.Stats()["repos/get"], "the payload names the default branch")
+	assert.Zero(t, h.Fake.Stats()["repos/get"], "the payload names the default branch")
 	runs := h.stateRuns(7)
 	require.Len(t, runs, 1)
 	assert.Equal(t, model.RunCompleted, runs[0].Status)
@@ -126,11 +115,11 @@ pipelines:
 
 // stateRuns reads the runs of PR n from the state branch.
 func (h *harness) stateRuns(n int) []*model.Run {
-	h.t.Helper()
-	text, ok := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
-	require.True(h.t, ok, "the state file of #%d", n)
+	h.T.Helper()
+	text, ok := h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)[state.SubjectFile(true, n)]
+	require.True(h.T, ok, "the state file of #%d", n)
 	st, err := state.DecodeFile(text, "acme/widgets#"+strconv.Itoa(n))
-	require.NoError(h.t, err)
+	require.NoError(h.T, err)
 	return st.Runs
 }
 
@@ -178,4 +167,51 @@ func TestAgentRunRouting(t *testing.T) {
 	ev, err = route("workflow_run", b)
 	require.NoError(t, err)
 	assert.Nil(t, ev.AgentFailure)
+}
+
+// A mistake in outputs read from a file is placed where the JSON goes wrong.
+func TestOutputsAt(t *testing.T) {
+	for _, tt := range []struct{ raw, want string }{
+		{"{\n  \"a\": 1,\n  \"b\": tru\n}\n", "o.json:3:11: "},
+		{"\n\n  {\"a\": 1,,}", "o.json:3:11: "},
+		{"[1, 2]\n", "o.json:1:1: "},
+		{"  \n \"text\"", "o.json:2:2: "},
+		{"{\"a\": 1}\n{\"b\": 2}\n", "o.json:2:1: "},
+		{"{\"a\": ", "o.json:1:7: "},
+	} {
+		_, err := decodeOutputs([]byte(tt.raw))
+		if !assert.Error(t, err, tt.raw) {
+			continue
+		}
+		got := outputsAt("o.json", []byte(tt.raw), err)
+		assert.Equal(t, tt.want+err.Error(), got.Error(), "%q", tt.raw)
+		assert.ErrorIs(t, got, err)
+	}
+	plain := errors.New("x")
+	assert.Equal(t, plain, outputsAt("-", []byte("[]"), plain), "stdin has no file")
+	assert.Equal(t, plain, outputsAt("", []byte("[]"), plain), "the input has no file")
+}
+
+// report prints a mistake in an --outputs file as file:line:col: message, first on its line.
+func TestOutputsMistakePrintsFileLineCol(t *testing.T) {
+	var stderr bytes.Buffer
+	bad := func(string, ...any) int { t.Fatal("a file's mistake is not a usage mistake"); return 0 }
+	_, err := decodeOutputs([]byte("[1]"))
+	assert.Equal(t, 2, outputsMistake(&stderr, "out.json", []byte("[1]"), err, bad))
+	assert.Equal(t, "out.json:1:1: "+err.Error()+"\n", stderr.String())
+	called := false
+	outputsMistake(&stderr, "-", []byte("[1]"), err, func(string, ...any) int { called = true; return 2 })
+	assert.True(t, called, "stdin's mistake goes with the usage")
+}
+
+// reviewConfig is a config whose pipeline review starts when a pull request opens and runs
+// stages, with the agent reviewer dispatched by the label review-me; settings is the
+// config's settings line, or "".
+func reviewConfig(settings string, stages ...string) string {
+	cfg := "version: 1\n" + settings + "agents:\n  reviewer: {dispatch: label, label: review-me}\n" +
+		"pipelines:\n  review:\n    trigger: {event: pull_request.opened}\n    stages:\n"
+	for _, s := range stages {
+		cfg += "      - " + s + "\n"
+	}
+	return cfg
 }

@@ -24,15 +24,14 @@ func kinds(calls []ghfake.Call) []string {
 // state holding its outcome after it.
 func TestRunSavesTheIntentBeforeTheMerge(t *testing.T) {
 	h := newHarness(t, mergeAtOnce)
-	h.fake.ResetStats()
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	assert.True(t, h.fake.PR("acme/widgets", 7).Merged)
+	h.Fake.ResetStats()
+	h.OpenPR7()
+	assert.True(t, h.Fake.PR("acme/widgets", 7).Merged)
 	// The read; the state branch created with the intent committed on it, in one request;
 	// the merge; the outcome committed, and the state comment posted and bound.
 	assert.Equal(t, []string{"graphql", "graphql", "pulls/merge", "graphql", "issues/create-comment", "issues/update-comment"},
-		kinds(h.fake.Calls()))
-	commits := h.fake.BranchLog("acme/widgets", "pipeline-action/state")
+		kinds(h.Fake.Calls()))
+	commits := h.Fake.BranchLog("acme/widgets", "pipeline-action/state")
 	assert.Equal(t, "pr-7 p: start → m (pull_request.opened by dev)", commits[1].Message, "the intent, saved first")
 	assert.Equal(t, "pr-7 p: m → complete (pull_request.opened by dev)", commits[0].Message)
 }
@@ -42,16 +41,16 @@ func TestRunDoesNotMergeWhenTheIntentIsNotSaved(t *testing.T) {
 	h := newHarness(t, mergeAtOnce)
 	// The read goes through; the request that creates the branch with the intent's commit
 	// fails.
-	h.fake.Inject("graphql", ghfake.Fault{Status: 502, Message: "Bad Gateway", Skip: 1})
-	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
-	code, log, _, _ := h.deliver(ev)
+	h.Fake.Inject("graphql", ghfake.Fault{Status: 502, Message: "Bad Gateway", Skip: 1})
+	ev := h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	code, log, _, _ := h.Deliver(ev)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, log, "saving the intent of p/7/1/m/1/merge_pr before performing it")
 	assert.Contains(t, log, "nothing was performed")
-	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
-	assert.NotContains(t, kinds(h.fake.Calls()), "pulls/merge")
+	assert.False(t, h.Fake.PR("acme/widgets", 7).Merged)
+	assert.NotContains(t, kinds(h.Fake.Calls()), "pulls/merge")
 
-	code, log, _, _ = h.deliver(ev) // the re-run
+	code, log, _, _ = h.Deliver(ev) // the re-run
 	require.Equal(t, 0, code, log)
-	assert.True(t, h.fake.PR("acme/widgets", 7).Merged)
+	assert.True(t, h.Fake.PR("acme/widgets", 7).Merged)
 }

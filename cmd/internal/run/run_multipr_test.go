@@ -77,14 +77,14 @@ pipelines:
 // of acme/web's workflow — then evaluates acme/widgets#4 there, which merges #30.
 func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	h := newHarness(t, crossRepoConfig)
-	h.fake.AddRepo("acme/web", "trunk")
-	h.fake.SetFile("acme/web", "trunk", DefaultConfigPath, "version: 1\npipelines:\n  other:\n    trigger: {event: pull_request.labeled, conditions: {label: never}}\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n")
-	h.fake.OpenIssue("acme/widgets", ghfake.IssueOptions{Number: 4, Author: "alice"})
-	code, log, _, _ := h.deliver(h.fake.Label("acme/widgets", 4, "cross-repo", true))
+	h.Fake.AddRepo("acme/web", "trunk")
+	h.Fake.SetFile("acme/web", "trunk", DefaultConfigPath, "version: 1\npipelines:\n  other:\n    trigger: {event: pull_request.labeled, conditions: {label: never}}\n    stages:\n      - {id: c, type: action, action: add_label, config: {label: x}}\n")
+	h.Fake.OpenIssue("acme/widgets", ghfake.IssueOptions{Number: 4, Author: "alice"})
+	code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 4, "cross-repo", true))
 	require.Equal(t, 0, code, log)
-	h.fake.OpenPR("acme/web", ghfake.PROptions{Number: 30, Author: "dev", Head: "feat-4"})
+	h.Fake.OpenPR("acme/web", ghfake.PROptions{Number: 30, Author: "dev", Head: "feat-4"})
 
-	env := runtest.Command(h.fake, h.fake.BotToken())
+	env := runtest.Command(h.Fake, h.Fake.BotToken())
 	code, out := reportOut(t, env, "", "--run", "xr/4/1", "--stage", "web", "--attempt", "1",
 		"--nonce", h.issueState(4).Runs[0].Stages["web"].Nonce, "--verdict", "complete", "--pr", "30")
 	require.Equal(t, 0, code, out)
@@ -92,23 +92,23 @@ func TestEventInAnotherRepositoryMovesTheRun(t *testing.T) {
 	run := h.issueState(4).Runs[0]
 	assert.Equal(t, "ci", run.Stage)
 	assert.Equal(t, []any{"acme/web#30"}, run.Context["prs"])
-	text, ok := h.fake.BranchFiles("acme/web", lang.DefaultStateBranch)[state.SubjectFile(true, 30)]
+	text, ok := h.Fake.BranchFiles("acme/web", lang.DefaultStateBranch)[state.SubjectFile(true, 30)]
 	require.True(t, ok, "acme/web#30's state records its follower:\n%s", out)
 	st, err := state.DecodeFile(text, "acme/web#30")
 	require.NoError(t, err)
 	assert.Equal(t, []model.Follower{{Issue: 4, Run: "xr/4/1", Repo: "acme/widgets"}}, st.Followers)
 	var shown bool
-	for _, c := range h.fake.Comments("acme/web", 30) {
+	for _, c := range h.Fake.Comments("acme/web", 30) {
 		shown = shown || strings.Contains(c.Body, "Followed by run `xr/4/1` of acme/widgets#4")
 	}
 	assert.True(t, shown, "#30's state comment says which run follows it")
 
 	// CI passes on #30: acme/web's workflow gets the event, and moves acme/widgets#4's run.
-	code, log, _, _ = h.deliverWith(h.fake.CompleteCheck("acme/web", 30, "test", "success", ""), func(env map[string]string) {
+	code, log, _, _ = h.DeliverWith(h.Fake.CompleteCheck("acme/web", 30, "test", "success", ""), func(env map[string]string) {
 		env["GITHUB_REPOSITORY"] = "acme/web"
 	})
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "#30 is followed by run xr/4/1 of acme/widgets#4; evaluating it there")
-	assert.True(t, h.fake.PR("acme/web", 30).Merged, log)
+	assert.True(t, h.Fake.PR("acme/web", 30).Merged, log)
 	assert.Equal(t, model.RunCompleted, h.issueState(4).Runs[0].Status)
 }

@@ -24,19 +24,19 @@ func TestRunRateLimitOnTheIntentIsNotAProtectedBranch(t *testing.T) {
 			// The read goes through; the request that creates the branch with the intent's
 			// commit meets a limit too long to wait out.
 			f.Skip = 1
-			h.fake.Inject("graphql", f)
-			ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
-			code, log, _, _ := h.deliver(ev)
+			h.Fake.Inject("graphql", f)
+			ev := h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+			code, log, _, _ := h.Deliver(ev)
 			assert.Equal(t, 1, code, log)
 			assert.Contains(t, log, "nothing was performed")
 			assert.NotContains(t, log, "may not be written")
-			assert.False(t, h.fake.PR("acme/widgets", 7).Merged, "merged on an intent that won no compare-and-swap")
-			assert.Empty(t, h.fake.Comments("acme/widgets", 7), "the state went to the comment alone")
+			assert.False(t, h.Fake.PR("acme/widgets", 7).Merged, "merged on an intent that won no compare-and-swap")
+			assert.Empty(t, h.Fake.Comments("acme/widgets", 7), "the state went to the comment alone")
 
-			code, log, _, _ = h.deliver(ev) // the re-run
+			code, log, _, _ = h.Deliver(ev) // the re-run
 			require.Equal(t, 0, code, log)
-			assert.True(t, h.fake.PR("acme/widgets", 7).Merged)
-			assert.Len(t, h.fake.Comments("acme/widgets", 7), 1)
+			assert.True(t, h.Fake.PR("acme/widgets", 7).Merged)
+			assert.Len(t, h.Fake.Comments("acme/widgets", 7), 1)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,25 +18,33 @@ import (
 
 // harness is a fake GitHub with acme/widgets and the run path pointed at it.
 type harness struct {
-	t     *testing.T
-	fake  *ghfake.Server
-	dir   string
-	runID int
+	*runtest.Harness
 	// now is the runner's clock; nil: the machine's.
 	now func() time.Time
 }
 
 func newHarness(t *testing.T, config string) *harness {
 	t.Helper()
-	f := runtest.Fake(t)
+	h := &harness{}
+	h.Harness = runtest.NewHarness(t, func(stdout, stderr io.Writer, getenv func(string) string) int {
+		return testMainAt(h.now, nil, nil, stdout, stderr, getenv)
+	})
 	if config != "" {
 		// The config is older than the subjects: a late start counts only a trigger that
 		// began to hold strictly after it.
-		f.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
-		f.SetFile(runtest.Repo, "main", DefaultConfigPath, config)
-		f.SetClock(time.Now)
+		h.Fake.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
+		h.Fake.SetFile(runtest.Repo, "main", DefaultConfigPath, config)
+		h.Fake.SetClock(time.Now)
 	}
-	return &harness{t: t, fake: f, dir: t.TempDir()}
+	return h
+}
+
+// botClient is a client of f as the action's identity, in acme/widgets.
+func botClient(tb testing.TB, f *ghfake.Server) *ghapi.Client {
+	tb.Helper()
+	c, err := ghapi.New(ghapi.Options{Token: f.BotToken(), RESTURL: f.URL + "/api/v3", GraphQLURL: f.URL + "/api/graphql", Repository: runtest.Repo})
+	require.NoError(tb, err)
+	return c
 }
 
 // exampleConfig is the config of an example, the config most tests run with.
@@ -45,37 +52,21 @@ const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
 func exampleYAML(t *testing.T) string { return runtest.Read(t, exampleConfig) }
 
-// deliver runs ev through the run path and returns the exit code, the job log, the
-// step outputs and the job summary.
-func (h *harness) deliver(ev ghfake.Event) (code int, log, outputs, summary string) {
-	h.t.Helper()
-	return h.deliverWith(ev, nil)
-}
-
-// deliverWith is deliver with the environment changed by edit first.
-func (h *harness) deliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
-	h.t.Helper()
-	h.runID++
-	return runtest.Deliver(h.t, h.fake, h.dir, h.runID, ev, edit, func(stdout, stderr io.Writer, getenv func(string) string) int {
-		return testMainAt(h.now, nil, nil, stdout, stderr, getenv)
-	})
-}
-
 func TestRunSetsOutputsAndSummary(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, outputs, summary := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, outputs, summary := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, outputs, "status<<")
 	assert.Contains(t, outputs, "waiting")
 	assert.Contains(t, outputs, "stage<<")
 	assert.Contains(t, outputs, "ready")
 	assert.Contains(t, summary, "needs 1 approving review")
-	assert.NotContains(t, log, h.fake.BotToken(), "the token is never printed")
+	assert.NotContains(t, log, h.Fake.BotToken(), "the token is never printed")
 }
 
 func TestRunWithoutOutputFileLogsTheOutputs(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, outputs, summary := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+	code, log, outputs, summary := h.DeliverWith(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
 		delete(env, "GITHUB_OUTPUT")
 		delete(env, "GITHUB_STEP_SUMMARY")
 	})
@@ -84,13 +75,13 @@ func TestRunWithoutOutputFileLogsTheOutputs(t *testing.T) {
 	assert.Empty(t, summary)
 	assert.Contains(t, log, "output status=waiting (GITHUB_OUTPUT is not set)")
 	assert.Contains(t, log, "output stage=ready (GITHUB_OUTPUT is not set)")
-	assert.Len(t, h.fake.Comments("acme/widgets", 7), 1, "the work was done")
+	assert.Len(t, h.Fake.Comments("acme/widgets", 7), 1, "the work was done")
 }
 
 func TestRunWithUnwritableOutputFileWarns(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	dir := filepath.Join(h.dir, "missing-dir")
-	code, log, _, _ := h.deliverWith(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
+	dir := filepath.Join(h.Dir, "missing-dir")
+	code, log, _, _ := h.DeliverWith(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}), func(env map[string]string) {
 		env["GITHUB_OUTPUT"] = filepath.Join(dir, "out")
 		env["GITHUB_STEP_SUMMARY"] = filepath.Join(dir, "summary")
 	})
@@ -115,15 +106,15 @@ func TestRunTriggerAuthorMatchesAnAppAsGitHubShowsIt(t *testing.T) {
 	cfg := "version: 1\npipelines:\n  deps:\n    trigger: {event: pull_request.opened, conditions: {author: \"dependabot[bot]\"}}\n" +
 		"    stages:\n      - {id: m, type: action, action: merge_pr}\n"
 	h := newHarness(t, cfg)
-	h.fake.AddUser("dependabot", "write")
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dependabot[bot]"}))
+	h.Fake.AddUser("dependabot", "write")
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dependabot[bot]"}))
 	require.Equal(t, 0, code, log)
-	assert.True(t, h.fake.PR("acme/widgets", 7).Merged, log)
+	assert.True(t, h.Fake.PR("acme/widgets", 7).Merged, log)
 
-	code, log, _, _ = h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 8, Author: "dependabot"}))
+	code, log, _, _ = h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 8, Author: "dependabot"}))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, `author is "dependabot", not "dependabot[bot]"`)
-	assert.False(t, h.fake.PR("acme/widgets", 8).Merged)
+	assert.False(t, h.Fake.PR("acme/widgets", 8).Merged)
 }
 
 // A split config loads as validate loads it: a name defined in two files is an error at
@@ -131,58 +122,56 @@ func TestRunTriggerAuthorMatchesAnAppAsGitHubShowsIt(t *testing.T) {
 func TestRunSplitConfigDuplicateNameIsAnnotated(t *testing.T) {
 	p := "pipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n"
 	h := newHarness(t, "version: 1\n"+p)
-	h.fake.SetFile("acme/widgets", "main", ".github/pipelines/more.yaml", "\n"+p)
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	h.Fake.SetFile("acme/widgets", "main", ".github/pipelines/more.yaml", "\n"+p)
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, log, "::error col=3,file=.github/pipelines/more.yaml,line=3::")
 	assert.Contains(t, log, "defined in two files")
-	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
-	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+	assert.False(t, h.Fake.PR("acme/widgets", 7).Merged)
+	assert.Empty(t, h.Fake.Comments("acme/widgets", 7))
 }
 
 func TestRunInvalidConfigAnnotatesAndWritesNothing(t *testing.T) {
 	h := newHarness(t, "version: 1\npipelines:\n  p:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: a, type: gate, conditions: [{check: human_aproved}]}\n")
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, log, "::error col=50,file=.github/pipelines.yaml,line=6::unknown check")
 	assert.Contains(t, log, `did you mean "human_approved"`)
-	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
-	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats())
+	assert.Empty(t, h.Fake.Comments("acme/widgets", 7))
+	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats())
 }
 
 func TestRunCorruptStateCommentIsLeftAlone(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	comments := h.fake.Comments("acme/widgets", 7)
+	log := h.OpenPR7()
+	comments := h.Fake.Comments("acme/widgets", 7)
 	require.Len(t, comments, 1)
 
 	// A newer version of the action wrote a marker this one cannot read (or someone with
 	// the bot's token wrote one in its name): the next run must not start over.
 	broken := fmt.Sprintf("### pipeline-action\n<!-- pipeline-action:state v5 %d abc !!!not-base64!!! -->", comments[0].ID)
-	bot, err := ghapi.New(ghapi.Options{Token: h.fake.BotToken(), RESTURL: h.fake.URL + "/api/v3", GraphQLURL: h.fake.URL + "/api/graphql", Repository: "acme/widgets"})
-	require.NoError(t, err)
-	require.NoError(t, bot.UpdateComment(context.Background(), comments[0].ID, broken))
-	code, log, _, _ = h.deliver(h.fake.Review("acme/widgets", 7, "alice", "approved", ""))
+	bot := botClient(t, h.Fake)
+	require.NoError(t, bot.UpdateComment(t.Context(), comments[0].ID, broken))
+	code, log, _, _ := h.Deliver(h.Fake.Review("acme/widgets", 7, "alice", "approved", ""))
 	assert.Equal(t, 1, code)
 	assert.Contains(t, log, "left as it is")
-	after := h.fake.Comments("acme/widgets", 7)
+	after := h.Fake.Comments("acme/widgets", 7)
 	require.Len(t, after, 1)
 	assert.Equal(t, broken, after[0].Body)
-	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
+	assert.False(t, h.Fake.PR("acme/widgets", 7).Merged)
 }
 
 func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 	h := newHarness(t, "") // no config on main
-	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
+	ev := h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev", Head: "feat/x"})
 	// The PR's own branch carries a config that would merge it at once.
-	h.fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
-	h.fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/yolo.yaml", "version: 1\npipelines:\n  yolo2:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
-	code, log, _, _ := h.deliver(ev)
+	h.Fake.SetFile("acme/widgets", "feat/x", DefaultConfigPath, "version: 1\npipelines:\n  yolo:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
+	h.Fake.SetFile("acme/widgets", "feat/x", ".github/pipelines/yolo.yaml", "version: 1\npipelines:\n  yolo2:\n    trigger: {event: pull_request.opened}\n    stages:\n      - {id: m, type: action, action: merge_pr}\n")
+	code, log, _, _ := h.Deliver(ev)
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, log, "no .github/pipelines.yaml or .github/pipelines/*.yaml on main")
-	assert.False(t, h.fake.PR("acme/widgets", 7).Merged)
-	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+	assert.False(t, h.Fake.PR("acme/widgets", 7).Merged)
+	assert.Empty(t, h.Fake.Comments("acme/widgets", 7))
 }
 
 // A GitHub that never answers does not hold the job: each request gives up after the
@@ -190,7 +179,7 @@ func TestRunReadsConfigFromDefaultBranchOnly(t *testing.T) {
 func TestRunAgainstAStalledGitHubFails(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
 	url := runtest.StalledServer(t)
-	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	ev := h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
 	for _, tt := range []struct {
 		name, timeout, requestTimeout, want string
 	}{
@@ -199,7 +188,7 @@ func TestRunAgainstAStalledGitHubFails(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			code, log, outputs, _ := h.deliverWith(ev, func(env map[string]string) {
+			code, log, outputs, _ := h.DeliverWith(ev, func(env map[string]string) {
 				env["GITHUB_API_URL"], env["GITHUB_GRAPHQL_URL"] = url+"/api/v3", url+"/api/graphql"
 				env["INPUT_TIMEOUT"], env["INPUT_REQUEST_TIMEOUT"] = tt.timeout, tt.requestTimeout
 			})
@@ -214,11 +203,11 @@ func TestRunAgainstAStalledGitHubFails(t *testing.T) {
 
 func TestRunRefusesBadTimeouts(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	ev := h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
+	ev := h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"})
 	for _, in := range []string{"INPUT_TIMEOUT", "INPUT_REQUEST_TIMEOUT"} {
-		code, log, _, _ := h.deliverWith(ev, func(env map[string]string) { env[in] = "soon" })
+		code, log, _, _ := h.DeliverWith(ev, func(env map[string]string) { env[in] = "soon" })
 		assert.Equal(t, 2, code)
 		assert.Contains(t, log, `"soon" is not a positive duration such as 30s or 5m`)
 	}
-	assert.Empty(t, h.fake.Comments("acme/widgets", 7))
+	assert.Empty(t, h.Fake.Comments("acme/widgets", 7))
 }

@@ -20,10 +20,9 @@ import (
 // writes the file anew.
 func TestRunIgnoresAPushedStateFile(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	h.fake.AddUser("mallory", "write")
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	files := h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
+	h.Fake.AddUser("mallory", "write")
+	h.OpenPR7()
+	files := h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)
 	st, err := state.DecodeFile(files["pr-7.json"], "acme/widgets#7")
 	require.NoError(t, err)
 	forged := *st
@@ -34,27 +33,27 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 	text, err := state.EncodeFile(&forged)
 	require.NoError(t, err)
 	for _, author := range []string{"mallory", ghfake.BotLogin} { // as themselves, or claiming to be the action
-		pushed, err := h.fake.PushCommit("acme/widgets", lang.DefaultStateBranch, ghfake.GitPush{Pusher: "mallory", Author: author,
+		pushed, err := h.Fake.PushCommit("acme/widgets", lang.DefaultStateBranch, ghfake.GitPush{Pusher: "mallory", Author: author,
 			Files: map[string]string{"pr-7.json": text}})
 		require.NoError(t, err)
 
-		code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "x-"+author, true))
+		code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 7, "x-"+author, true))
 		require.Equal(t, 0, code, log)
 		assert.Contains(t, log, "::warning::#7: the state file on pipeline-action/state was ignored: pr-7.json was last changed")
-		assert.False(t, h.fake.PR("acme/widgets", 7).Merged, "the forged state merges nothing")
-		comment := h.fake.Comments("acme/widgets", 7)[0].Body
+		assert.False(t, h.Fake.PR("acme/widgets", 7).Merged, "the forged state merges nothing")
+		comment := h.Fake.Comments("acme/widgets", 7)[0].Body
 		assert.Contains(t, comment, "the state file on the state branch was ignored")
 		assert.Contains(t, comment, "waiting at")
-		again, err := state.DecodeFile(h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
+		again, err := state.DecodeFile(h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch)["pr-7.json"], "acme/widgets#7")
 		require.NoError(t, err)
 		assert.Equal(t, "ready", again.Runs[0].Stage, "written anew from the comment")
 		assert.Equal(t, pushed, again.Ignored[len(again.Ignored)-1].Commit)
-		last := h.fake.BranchLog("acme/widgets", lang.DefaultStateBranch)[0]
+		last := h.Fake.BranchLog("acme/widgets", lang.DefaultStateBranch)[0]
 		assert.True(t, last.SignedByGitHub)
 		assert.Equal(t, ghfake.BotLogin, last.Author)
 
 		// Reported once: the next event does not warn again.
-		code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "y-"+author, true))
+		code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "y-"+author, true))
 		require.Equal(t, 0, code, log)
 		assert.NotContains(t, log, "was ignored")
 	}
@@ -63,26 +62,24 @@ func TestRunIgnoresAPushedStateFile(t *testing.T) {
 // Nothing changed: one read, no write at all.
 func TestRunNothingChangedWritesNothing(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	log := h.OpenPR7()
+	head, _ := h.Fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
+	h.Fake.ResetStats()
+	ev, _ := h.Fake.Comment("acme/widgets", 7, "dev", "any news?")
+	code, log, _, _ := h.Deliver(ev)
 	require.Equal(t, 0, code, log)
-	head, _ := h.fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
-	h.fake.ResetStats()
-	ev, _ := h.fake.Comment("acme/widgets", 7, "dev", "any news?")
-	code, log, _, _ = h.deliver(ev)
-	require.Equal(t, 0, code, log)
-	assert.Equal(t, map[string]int{"graphql": 1}, h.fake.Stats())
-	after, _ := h.fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
+	assert.Equal(t, map[string]int{"graphql": 1}, h.Fake.Stats())
+	after, _ := h.Fake.BranchHead("acme/widgets", lang.DefaultStateBranch)
 	assert.Equal(t, head, after)
 }
 
 // settings.state_branch names the branch; reading it costs one more query per event.
 func TestRunCustomStateBranch(t *testing.T) {
 	h := newHarness(t, strings.Replace(exampleYAML(t), "version: 1\n", "version: 1\nsettings: {state_branch: ci/state}\n", 1))
-	h.fake.ResetStats()
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	assert.Contains(t, h.fake.BranchFiles("acme/widgets", "ci/state"), "pr-7.json")
-	assert.Nil(t, h.fake.BranchFiles("acme/widgets", lang.DefaultStateBranch))
-	assert.Equal(t, 3, h.fake.Stats()["graphql"], "two reads, the branch created with the state committed on it")
-	assert.Contains(t, h.fake.BranchLog("acme/widgets", "ci/state")[0].Message, "pr-7 auto-merge: start → ready (pull_request.opened by dev)")
+	h.Fake.ResetStats()
+	h.OpenPR7()
+	assert.Contains(t, h.Fake.BranchFiles("acme/widgets", "ci/state"), "pr-7.json")
+	assert.Nil(t, h.Fake.BranchFiles("acme/widgets", lang.DefaultStateBranch))
+	assert.Equal(t, 3, h.Fake.Stats()["graphql"], "two reads, the branch created with the state committed on it")
+	assert.Contains(t, h.Fake.BranchLog("acme/widgets", "ci/state")[0].Message, "pr-7 auto-merge: start → ready (pull_request.opened by dev)")
 }

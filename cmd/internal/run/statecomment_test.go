@@ -20,14 +20,14 @@ import (
 // holds every write until all of them have read, so that they race. It returns each
 // invocation's exit code and job log.
 func (h *harness) deliverTogether(evs []ghfake.Event) (codes []int, logs []string) {
-	h.t.Helper()
+	h.T.Helper()
 	ids := make([]int, len(evs))
 	for i := range evs {
-		h.runID++
-		ids[i] = h.runID
+		h.RunID++
+		ids[i] = h.RunID
 	}
-	codes, logs, _ = atOnce(h.t, h.fake, len(evs), func(i int, token string) map[string]string {
-		return runtest.Job(h.t, h.fake, h.dir, ids[i], evs[i], token)
+	codes, logs, _ = atOnce(h.T, h.Fake, len(evs), func(i int, token string) map[string]string {
+		return runtest.Job(h.T, h.Fake, h.Dir, ids[i], evs[i], token)
 	})
 	return codes, logs
 }
@@ -65,7 +65,7 @@ func atOnce(t testing.TB, f *ghfake.Server, n int, job func(i int, token string)
 func (h *harness) labels(pr, n int) []ghfake.Event {
 	var evs []ghfake.Event
 	for i := 1; i <= n; i++ {
-		evs = append(evs, h.fake.Label("acme/widgets", pr, fmt.Sprintf("x%d", i), true))
+		evs = append(evs, h.Fake.Label("acme/widgets", pr, fmt.Sprintf("x%d", i), true))
 	}
 	return evs
 }
@@ -73,7 +73,7 @@ func (h *harness) labels(pr, n int) []ghfake.Event {
 // botComments returns the comments the action's identity wrote on pr, and those of them
 // that hold a trusted state.
 func (h *harness) botComments(pr int) (all, trusted []ghfake.CommentView) {
-	for _, c := range h.fake.Comments("acme/widgets", pr) {
+	for _, c := range h.Fake.Comments("acme/widgets", pr) {
 		if c.Author != ghfake.BotLogin {
 			continue
 		}
@@ -120,18 +120,17 @@ func requireOk(t *testing.T, codes []int, logs []string) {
 // is there; four events at once post one state comment between them, not one each.
 func TestStateCommentIgnoredThenRace(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
-	require.Equal(t, 0, code, log)
-	code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "automerge", true)) // binds the state in
+	log := h.OpenPR7()
+	code, log, _, _ := h.Deliver(h.Fake.Label("acme/widgets", 7, "automerge", true)) // binds the state in
 	require.Equal(t, 0, code, log)
 	_, trusted := h.botComments(7)
 	require.Len(t, trusted, 1)
 	old := trusted[0].ID
-	h.fake.EditComment("acme/widgets", old, "alice", trusted[0].Body+"\nnudged")
+	h.Fake.EditComment("acme/widgets", old, "alice", trusted[0].Body+"\nnudged")
 	// The first comment posted meets a secondary rate limit and is sent again a second
 	// later: the other invocations have read the world again meanwhile, and found no
 	// state comment.
-	h.fake.Inject("issues/create-comment", ghfake.Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 1})
+	h.Fake.Inject("issues/create-comment", ghfake.Fault{Status: 403, Message: "You have exceeded a secondary rate limit", RetryAfter: 1})
 
 	codes, logs := h.deliverTogether(h.labels(7, 4))
 	requireOk(t, codes, logs)
@@ -147,14 +146,14 @@ func TestStateCommentIgnoredThenRace(t *testing.T) {
 // Four events at once post one between them.
 func TestStateCommentCreateFailedThenRace(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	h.fake.FailNext("issues/create-comment", 502, "Bad Gateway")
-	code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	h.Fake.FailNext("issues/create-comment", 502, "Bad Gateway")
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.NotEqual(t, 0, code, log)
 	assert.Contains(t, log, "502")
 	all, _ := h.botComments(7)
 	require.Empty(t, all)
-	require.Contains(t, h.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "pr-7.json")
-	assert.Contains(t, h.fake.BranchLog("acme/widgets", "pipeline-action/state")[0].Message, "pr-7: the state comment was not posted",
+	require.Contains(t, h.Fake.BranchFiles("acme/widgets", "pipeline-action/state"), "pr-7.json")
+	assert.Contains(t, h.Fake.BranchLog("acme/widgets", "pipeline-action/state")[0].Message, "pr-7: the state comment was not posted",
 		"the claim ended at once: GitHub refused the comment")
 
 	codes, logs := h.deliverTogether(h.labels(7, 4))
@@ -171,10 +170,10 @@ func TestStateCommentBindFailedIsAdopted(t *testing.T) {
 	for _, n := range []int{1, 3} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			h := newHarness(t, exampleYAML(t))
-			code, log, _, _ := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+			code, log, _, _ := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 			require.Equal(t, 0, code, log)
-			h.fake.FailNext("issues/update-comment", 502, "Bad Gateway")
-			code, log, _, _ = h.deliver(h.fake.Label("acme/widgets", 7, "automerge", true))
+			h.Fake.FailNext("issues/update-comment", 502, "Bad Gateway")
+			code, log, _, _ = h.Deliver(h.Fake.Label("acme/widgets", 7, "automerge", true))
 			require.NotEqual(t, 0, code, log)
 			all, trusted := h.botComments(7)
 			require.Len(t, all, 1, "the placeholder")

@@ -20,7 +20,7 @@ import (
 // job log ends with.
 func TestJobSummaryShowsTheCommentTheChartAndTheCalls(t *testing.T) {
 	h := newHarness(t, exampleYAML(t))
-	code, log, _, summary := h.deliver(h.fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
+	code, log, _, summary := h.Deliver(h.Fake.OpenPR("acme/widgets", ghfake.PROptions{Number: 7, Author: "dev"}))
 	require.Equal(t, 0, code, log)
 	assert.Contains(t, summary, "## #7\n\n### pipeline-action\n")
 	assert.Contains(t, summary, "**auto-merge** · waiting at `ready`")

@@ -8,12 +8,15 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
@@ -62,7 +65,7 @@ func Files(tb testing.TB, env map[string]string, dir string, id int) (outputs, s
 	return outputs, summary
 }
 
-// Read returns what a job wrote to the file at path.
+// Read returns the text of the file at path: what a job wrote, a doc or a config.
 func Read(tb testing.TB, path string) string {
 	tb.Helper()
 	b, err := os.ReadFile(path)
@@ -123,4 +126,69 @@ func StalledServer(tb testing.TB) string {
 func Command(f *ghfake.Server, token string) map[string]string {
 	return map[string]string{"GITHUB_REPOSITORY": Repo, "GITHUB_TOKEN": token,
 		"GITHUB_API_URL": f.URL + "/api/v3", "GITHUB_GRAPHQL_URL": f.URL + "/api/graphql"}
+}
+
+// Harness is a fake GitHub with Repo and a job runner pointed at it: each delivery is the
+// next run of the workflow, in Dir.
+type Harness struct {
+	T     testing.TB
+	Fake  *ghfake.Server
+	Dir   string
+	RunID int
+	// Main is what a job runs.
+	Main Main
+}
+
+// NewHarness starts a fake GitHub with Repo whose jobs run main.
+func NewHarness(tb testing.TB, main Main) *Harness {
+	tb.Helper()
+	return &Harness{T: tb, Fake: Fake(tb), Dir: tb.TempDir(), Main: main}
+}
+
+// Deliver runs ev through Main as the next job and returns the exit code, the job log, the
+// step outputs and the job summary.
+func (h *Harness) Deliver(ev ghfake.Event) (code int, log, outputs, summary string) {
+	h.T.Helper()
+	return h.DeliverWith(ev, nil)
+}
+
+// DeliverWith is Deliver with the job's environment changed by edit first.
+func (h *Harness) DeliverWith(ev ghfake.Event, edit func(env map[string]string)) (code int, log, outputs, summary string) {
+	h.T.Helper()
+	h.RunID++
+	return Deliver(h.T, h.Fake, h.Dir, h.RunID, ev, edit, h.Main)
+}
+
+// OpenPR7 delivers the opening of #7 by dev in Repo, which the job must take (exit 0),
+// and returns the job log: the first event of most runs.
+func (h *Harness) OpenPR7() string {
+	h.T.Helper()
+	code, log, _, _ := h.Deliver(h.Fake.OpenPR(Repo, ghfake.PROptions{Number: 7, Author: "dev"}))
+	require.Equal(h.T, 0, code, log)
+	return log
+}
+
+// Build builds the main package in dir as a release does (-trimpath, stripped, no cgo, the
+// version set with -X) and returns the binary's path.
+func Build(tb testing.TB, dir, version string) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "pipeline-action")
+	build := exec.Command("go", "build", "-trimpath",
+		"-ldflags=-s -w -X github.com/org/pipeline-action/cmd/internal/cli.version="+version, "-o", bin, dir)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(tb, err, string(out))
+	return bin
+}
+
+// AssertMasked holds a job log to the promise: key appears only in the command that
+// tells the runner to mask it, and that command is there.
+func AssertMasked(tb testing.TB, log, key string) {
+	tb.Helper()
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, key) {
+			assert.Equal(tb, "::add-mask::"+key, line, "the state key is printed only to mask it")
+		}
+	}
+	assert.Contains(tb, log, "::add-mask::"+key, "masked at once")
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,10 +60,9 @@ func TestBusyHourOnEachToken(t *testing.T) {
 			files, err := scenarioConfig(filepath.Join(dir, sc.Config))
 			require.NoError(t, err)
 			var out strings.Builder
-			s := newSimulation(sc, files, &out)
-			t.Cleanup(s.fake.Close)
+			s := startSim(t, sc, files, &out)
 			s.quiet = true
-			failed, err := s.play(context.Background())
+			failed, err := s.play(t.Context())
 			require.NoError(t, err, tail(out.String()))
 			require.Zero(t, failed, tail(out.String()))
 			events := 0

@@ -33,7 +33,7 @@ const chaosDefaultStories = 64
 // promises of chaosInvariants. The first failing story of each broken promise is shrunk
 // to a minimal scenario, written out and printed, to replay with `simulate DIR`.
 func TestChaos(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	tmp := t.TempDir()
 	start := time.Now()
 	failed, first := playChaosStories(ctx, tmp, max(1, *chaosWorkers))

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -116,7 +115,7 @@ func TestExampleReadmesPlay(t *testing.T) {
 					args[i] = a
 				}
 				var out, errOut bytes.Buffer
-				code := Main(context.Background(), args, &out, &errOut)
+				code := Main(t.Context(), args, &out, &errOut)
 				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 				assert.Contains(t, out.String(), "PASS: every expectation holds")
 			})

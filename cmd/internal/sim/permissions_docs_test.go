@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -164,7 +163,7 @@ func playAsDocumented(t *testing.T, sc *scenario) {
 	s := newSimulation(sc, files, &out)
 	defer s.fake.Close()
 	s.quiet = true
-	failed, err := s.play(context.Background())
+	failed, err := s.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.Zero(t, failed, out.String())
 	assert.NotZero(t, s.checked, "the scenario checks something")

@@ -24,7 +24,7 @@ func TestProperty(t *testing.T) {
 	stories := propEnv(t, "PIPELINE_ACTION_PROP_STORIES", propDefaultStories)
 	seed := uint64(propEnv(t, "PIPELINE_ACTION_PROP_SEED", propDefaultSeed))
 	workers := propEnv(t, "PIPELINE_ACTION_PROP_WORKERS", runtime.GOMAXPROCS(0))
-	ctx := context.Background()
+	ctx := t.Context()
 	tmp := t.TempDir()
 	start := time.Now()
 	var mu sync.Mutex

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -13,12 +12,7 @@ import (
 // A fault no call met is dropped at the end of the next step that delivers events: the
 // merge of a later step is served. keep: true keeps it for the merge, which it refuses.
 func TestFaultDroppedAfterNextDelivery(t *testing.T) {
-	const story = `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - fault: {operation: pulls/merge, status: 502%s}
+	const story = devsPR + `  - fault: {operation: pulls/merge, status: 502%s}
   - review: {pr: 7, user: alice, state: approved}
   - check: {pr: 7, name: test}
 expect:
@@ -29,7 +23,7 @@ expect:
 		merged bool
 	}{{"", true}, {", keep: true", false}} {
 		sim, out := newSim(t, fmt.Sprintf(story, tc.keep, tc.merged), "")
-		failed, err := sim.play(context.Background())
+		failed, err := sim.play(t.Context())
 		require.NoError(t, err, out.String())
 		require.Zero(t, failed, out.String())
 		if tc.keep == "" {
@@ -44,17 +38,12 @@ expect:
 // although the action was told 502.
 func TestFaultPerformedMerges(t *testing.T) {
 	for _, performed := range []bool{false, true} {
-		sim, out := newSim(t, fmt.Sprintf(`
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - review: {pr: 7, user: alice, state: approved}
+		sim, out := newSim(t, fmt.Sprintf(devsPR+`  - review: {pr: 7, user: alice, state: approved}
   - fault: {operation: pulls/merge, status: 502, performed: %t}
   - check: {pr: 7, name: test}
   - expect: {prs: {7: {merged: %t}}}
 `, performed, performed), "")
-		failed, err := sim.play(context.Background())
+		failed, err := sim.play(t.Context())
 		require.NoError(t, err, out.String())
 		require.Zero(t, failed, out.String())
 	}
@@ -71,7 +60,7 @@ steps:
   - open_pr: {number: 7, author: dev}
 `, "")
 	sim.verbose = true
-	_, err := sim.play(context.Background())
+	_, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.NotContains(t, sim.fake.BranchFiles("acme/widgets", "pipeline-action/state"), "pr-7.json")
 	assert.Contains(t, out.String(), "── step 1: fault: the next 2 graphql calls selecting createCommitOnBranch answer 200 with the errors SERVICE_UNAVAILABLE")
@@ -98,7 +87,7 @@ steps:
 expect:
   prs: {7: {merged: true}}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Contains(t, out.String(), "── step 1: fault: every pulls/merge until 2026-01-05T09:10:00Z answers 503")

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -20,11 +20,10 @@ import (
 // the end of a CI run on the state branch (a CI on push without branches-ignore), and the
 // pull request still merges.
 func TestSetupWithAnAppToken(t *testing.T) {
-	doc, err := os.ReadFile("../../../docs/setup.md")
-	require.NoError(t, err)
+	doc := readDoc(t, "setup.md")
 	for _, files := range setupFiles {
 		t.Run(files.pipelines, func(t *testing.T) {
-			skipped, _, _ := playSetup(t, setupConfig(t, doc), files.pipelines, files.sweep, setupOrders["approval then CI"], "token: app\n")
+			skipped, _, _ := playSetup(t, setupConfig(t, []byte(doc)), files.pipelines, files.sweep, setupOrders["approval then CI"], "token: app\n")
 			state := "push to " + lang.DefaultStateBranch
 			// The branch created, then a commit per state change: each delivered, none run on.
 			pushes := 0
@@ -39,10 +38,9 @@ func TestSetupWithAnAppToken(t *testing.T) {
 				assert.True(t, strings.HasPrefix(ev, "push to ") || strings.HasPrefix(ev, "pull_request_review."), "skipped %s", ev)
 			}
 
-			text, err := os.ReadFile("../../../" + files.pipelines)
-			require.NoError(t, err)
+			text := runtest.Read(t, "../../../"+files.pipelines)
 			var wf setupWorkflow
-			require.NoError(t, yaml.Unmarshal(text, &wf))
+			require.NoError(t, yaml.Unmarshal([]byte(text), &wf))
 			var runs struct {
 				Workflows []string `yaml:"workflows"`
 			}
@@ -54,9 +52,8 @@ func TestSetupWithAnAppToken(t *testing.T) {
 		})
 	}
 	// docs/tokens.md tells the repository's own CI to leave the state branch out.
-	tokens, err := os.ReadFile("../../../docs/tokens.md")
-	require.NoError(t, err)
-	assert.True(t, slices.ContainsFunc(strings.Split(string(tokens), "\n"), func(l string) bool {
+	tokens := readDoc(t, "tokens.md")
+	assert.True(t, slices.ContainsFunc(strings.Split(tokens, "\n"), func(l string) bool {
 		return strings.Contains(l, "branches-ignore: ["+lang.DefaultStateBranch+"]")
 	}), "docs/tokens.md shows CI on push leaving out the state branch")
 }
@@ -65,8 +62,7 @@ func TestSetupWithAnAppToken(t *testing.T) {
 // merging evaluates the pull request and writes its state; the next reads the index and
 // the reviews (two queries) and writes nothing.
 func TestSweepLooksAtAReviewOnce(t *testing.T) {
-	doc, err := os.ReadFile("../../../docs/setup.md")
-	require.NoError(t, err)
+	doc := readDoc(t, "setup.md")
 	steps := `
   - check: {pr: 1, name: test, workflow: %[1]s, conclusion: failure}
   - review: {pr: 1, user: maintainer, state: approved}
@@ -75,7 +71,7 @@ func TestSweepLooksAtAReviewOnce(t *testing.T) {
   - expect: {prs: {1: {merged: false}}}
   - check: {pr: 1, name: test, workflow: %[1]s}
 `
-	_, keyed, s := playSetup(t, setupConfig(t, doc), setupFiles[0].pipelines, setupFiles[0].sweep, steps, "")
+	_, keyed, s := playSetup(t, setupConfig(t, []byte(doc)), setupFiles[0].pipelines, setupFiles[0].sweep, steps, "")
 	require.True(t, keyed, "the recommended workflow skips reviews")
 	var sweeps []stepStats
 	for _, st := range s.stats {

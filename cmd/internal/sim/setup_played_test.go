@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -315,7 +314,7 @@ steps:
 		}
 		return why
 	}
-	failed, err := s.play(context.Background())
+	failed, err := s.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.Zero(t, failed, out.String())
 	assert.GreaterOrEqual(t, s.checked, 2, "the expectations were checked")

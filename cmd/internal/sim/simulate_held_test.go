@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,7 +28,7 @@ steps:
 expect:
   prs: {7: {merged: true, comments: 1}}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, 1, failed, "no run before the opening event is delivered:\n%s", out.String())
 	assert.Contains(t, out.String(), "── step 1: open_pr #7 by dev into main\n   (held: deliver_held: 1 delivers it)\n")
@@ -75,25 +74,20 @@ steps:
   - review: {pr: 7, user: alice, state: approved}
   - review: {pr: 7, user: alice, state: approved}
 `, "")
-	_, err := sim.play(context.Background())
+	_, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	assert.Equal(t, sim.sc.Clock.Add(3*time.Second), sim.clock.now())
 }
 
 // advance in a together moves the clock, then its sweep runs at once with the others.
 func TestAdvanceInTogether(t *testing.T) {
-	sim, out := newSim(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - together:
+	sim, out := newSim(t, devsPR+`  - together:
       - review: {pr: 7, user: alice, state: approved}
       - advance: 1h
 expect:
   runs: [{pipeline: auto-merge, status: waiting}]
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Contains(t, out.String(), "     · advance 1h0m0s to 2026-01-05T10:00:00Z; the sweep runs\n")

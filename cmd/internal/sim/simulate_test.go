@@ -2,7 +2,7 @@ package sim
 
 import (
 	"bytes"
-	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,27 +21,50 @@ const exampleConfig = "../../../examples/auto-merge/pipelines.yaml"
 
 // TestScenarios plays every example and every negative-path scenario; each must pass.
 func TestScenarios(t *testing.T) {
-	dirs, err := filepath.Glob("../../../examples/*")
-	require.NoError(t, err)
-	more, err := filepath.Glob("testdata/scenarios/*")
-	require.NoError(t, err)
-	dirs = append(dirs, more...)
+	for _, sf := range scenarioFiles(t, "../../../examples/*", "testdata/scenarios/*") {
+		t.Run(sf.file, func(t *testing.T) {
+			t.Parallel() // each plays against its own fake; -parallel bounds how many at once
+			mainPasses(t, "--scenario", sf.file, sf.dir)
+		})
+	}
+}
+
+// scenarioPath is a scenario file (scenario.yaml, or scenario-<name>.yaml for another path
+// of an example) and its folder.
+type scenarioPath struct{ dir, file string }
+
+// scenarioFiles lists the scenario files of the folders the patterns match, of which
+// there is at least one.
+func scenarioFiles(t *testing.T, patterns ...string) []scenarioPath {
+	t.Helper()
+	var dirs []string
+	for _, p := range patterns {
+		more, err := filepath.Glob(p)
+		require.NoError(t, err)
+		dirs = append(dirs, more...)
+	}
 	require.NotEmpty(t, dirs)
+	var all []scenarioPath
 	for _, dir := range dirs {
-		// scenario.yaml, and the other paths of an example: scenario-<name>.yaml.
 		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
 		require.NoError(t, err)
 		for _, file := range files {
-			t.Run(file, func(t *testing.T) {
-				t.Parallel() // each plays against its own fake; -parallel bounds how many at once
-				var out, errOut bytes.Buffer
-				code := Main(context.Background(), []string{"--scenario", file, dir}, &out, &errOut)
-				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-				assert.Contains(t, out.String(), "PASS: every expectation holds")
-				assert.NotContains(t, out.String(), "✗")
-			})
+			all = append(all, scenarioPath{dir: dir, file: file})
 		}
 	}
+	return all
+}
+
+// mainPasses runs simulate with args, requires it to pass every expectation, and returns
+// what it printed.
+func mainPasses(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(t.Context(), args, &out, &errOut)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	assert.Contains(t, out.String(), "PASS: every expectation holds")
+	assert.NotContains(t, out.String(), "✗")
+	return out.String()
 }
 
 // writeScenario writes the example config and a scenario into a temporary directory.
@@ -58,11 +81,13 @@ func writeScenario(t *testing.T, scenario string) string {
 func simulate(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := Main(context.Background(), append([]string{dir}, args...), &out, &errOut)
+	code := Main(t.Context(), append([]string{dir}, args...), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
 func TestSimulateExitCodes(t *testing.T) {
+	// openedPR is a scenario that opens #7, which the step after it acts on.
+	const openedPR = "\nrepo: acme/widgets\nsteps:\n  - open_pr: {number: 7, author: dev}\n"
 	cases := []struct {
 		name     string
 		scenario string
@@ -102,30 +127,10 @@ repo: acme/widgets
 steps:
   - review: {pr: 9, user: alice}
 `, 2, "scenario.yaml:4:5: review:"},
-		{"a report to a stage no run stands at", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - report: {pr: 7, stage: x, verdict: approve}
-`, 2, `report: no unfinished run of #7 stands at stage "x"`},
-		{"a workflow run without its user", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - workflow_run: {pr: 7, stage: x}
-`, 2, "workflow_run needs pr, stage and user"},
-		{"a workflow run posing as the agent of a stage no run stands at", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - workflow_run: {pr: 7, stage: x, user: dev}
-`, 2, `workflow_run: no unfinished run of #7 stands at stage "x"`},
-		{"a check of an app and a workflow at once", `
-repo: acme/widgets
-steps:
-  - open_pr: {number: 7, author: dev}
-  - check: {pr: 7, name: test, app: ci-app, workflow: ci}
-`, 2, "check takes an app or a workflow"},
+		{"a report to a stage no run stands at", openedPR + "  - report: {pr: 7, stage: x, verdict: approve}\n", 2, `report: no unfinished run of #7 stands at stage "x"`},
+		{"a workflow run without its user", openedPR + "  - workflow_run: {pr: 7, stage: x}\n", 2, "workflow_run needs pr, stage and user"},
+		{"a workflow run posing as the agent of a stage no run stands at", openedPR + "  - workflow_run: {pr: 7, stage: x, user: dev}\n", 2, `workflow_run: no unfinished run of #7 stands at stage "x"`},
+		{"a check of an app and a workflow at once", openedPR + "  - check: {pr: 7, name: test, app: ci-app, workflow: ci}\n", 2, "check takes an app or a workflow"},
 		{"redeliver of a later step", `
 repo: acme/widgets
 steps:
@@ -190,10 +195,9 @@ func playPassing(t *testing.T, path, config string) *simulation {
 	cfg, err := scenarioConfig(config)
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, cfg, &out)
-	t.Cleanup(sim.fake.Close)
+	sim := startSim(t, sc, cfg, &out)
 	sim.quiet = true
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	return sim
@@ -209,12 +213,7 @@ func callsOf(sim *simulation, step int) map[string]int {
 }
 
 func TestRedeliveryWritesNothing(t *testing.T) {
-	sim := play(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - check: {pr: 7, name: test}
+	sim := play(t, devsPR+`  - check: {pr: 7, name: test}
   - review: {pr: 7, user: alice, state: approved}
   - redeliver: 1
   - redeliver: 3
@@ -233,12 +232,7 @@ expect:
 // sent again once, the clock moves on by the retry-after, and no real time is spent.
 func TestSecondaryRateLimitWaitsInScenarioTime(t *testing.T) {
 	start := time.Now()
-	sim := play(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - check: {pr: 7, name: test}
+	sim := play(t, devsPR+`  - check: {pr: 7, name: test}
   - fault: {operation: pulls/merge, status: 403, message: "You have exceeded a secondary rate limit", retry_after: 45}
   - review: {pr: 7, user: alice, state: approved}
 expect:
@@ -308,4 +302,13 @@ func TestSimulatePrintsStateCommentAndStats(t *testing.T) {
 	assert.Contains(t, out, "class s_ready current")
 	assert.True(t, strings.Contains(out, "API calls by step:") && strings.Contains(out, "pulls/merge 1"), out)
 	assert.NotContains(t, out, "<!-- pipeline-action:state", "the hidden state is not printed")
+}
+
+// startSim is a simulation of sc with the config files, writing to out, whose fake is
+// closed when the test ends.
+func startSim(t *testing.T, sc *scenario, files []scenarioFile, out io.Writer) *simulation {
+	t.Helper()
+	sim := newSimulation(sc, files, out)
+	t.Cleanup(sim.fake.Close)
+	return sim
 }

@@ -1,13 +1,12 @@
 package sim
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,40 +17,17 @@ import (
 // testStateKey is the key the examples are played again with.
 const testStateKey = "k3y-0f-the-action-9d2c51e0"
 
-// assertMasked holds the log to the promise: the key appears only in the command that
-// tells the runner to mask it.
-func assertMasked(t *testing.T, log, key string) {
-	t.Helper()
-	for _, line := range strings.Split(log, "\n") {
-		if strings.Contains(line, key) {
-			assert.Equal(t, "::add-mask::"+key, line, "the state key is printed only to mask it")
-		}
-	}
-	assert.Contains(t, log, "::add-mask::"+key, "masked at once")
-}
-
 func TestExamplesWithStateKey(t *testing.T) {
 	defaultStateKey = testStateKey
 	t.Cleanup(func() { defaultStateKey = "" })
-	dirs, err := filepath.Glob("../../../examples/*")
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
-	for _, dir := range dirs {
-		files, err := filepath.Glob(filepath.Join(dir, "scenario*.yaml"))
-		require.NoError(t, err)
-		for _, file := range files {
-			t.Run(file, func(t *testing.T) {
-				// defaultStateKey is set until the test ends, which waits for these.
-				t.Parallel()
-				var out, errOut bytes.Buffer
-				code := Main(context.Background(), []string{"--scenario", file, "-v", dir}, &out, &errOut)
-				require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-				assert.Contains(t, out.String(), "PASS: every expectation holds")
-				assert.NotContains(t, out.String(), "✗")
-				assert.NotContains(t, out.String(), "was ignored", "every state the action wrote verifies")
-				assertMasked(t, strings.ReplaceAll(out.String(), "   | ", ""), testStateKey)
-			})
-		}
+	for _, sf := range scenarioFiles(t, "../../../examples/*") {
+		t.Run(sf.file, func(t *testing.T) {
+			// defaultStateKey is set until the test ends, which waits for these.
+			t.Parallel()
+			out := mainPasses(t, "--scenario", sf.file, "-v", sf.dir)
+			assert.NotContains(t, out, "was ignored", "every state the action wrote verifies")
+			runtest.AssertMasked(t, strings.ReplaceAll(out, "   | ", ""), testStateKey)
+		})
 	}
 }
 

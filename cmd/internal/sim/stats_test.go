@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"regexp"
@@ -121,14 +120,9 @@ func TestStatsDocsSamples(t *testing.T) {
 // A step whose event is lost made no request: the requests of the step before it are not
 // counted again as its own (the property test read them as made after a close).
 func TestLostEventStepCountsNoCalls(t *testing.T) {
-	sim, out := newSim(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - close_pr: {pr: 7, deliver: false}
+	sim, out := newSim(t, devsPR+`  - close_pr: {pr: 7, deliver: false}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Empty(t, sim.fake.Calls(), "the lost close made no request")

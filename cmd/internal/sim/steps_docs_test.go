@@ -1,11 +1,12 @@
 package sim
 
 import (
-	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"testing"
 
+	"github.com/org/pipeline-action/cmd/internal/runtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,10 +14,9 @@ import (
 // docs/scenarios.md has a section for every step kind a scenario may hold (its heading names
 // the kind in code), and none for a kind the simulator does not know.
 func TestScenariosDocNamesEveryStep(t *testing.T) {
-	b, err := os.ReadFile("../../../docs/scenarios.md")
-	require.NoError(t, err)
+	b := readDoc(t, "scenarios.md")
 	documented := map[string]bool{}
-	for _, h := range regexp.MustCompile("(?m)^### .*$").FindAllString(string(b), -1) {
+	for _, h := range regexp.MustCompile("(?m)^### .*$").FindAllString(b, -1) {
 		for _, m := range regexp.MustCompile("`([a-z_]+)[`:]").FindAllStringSubmatch(h, -1) {
 			documented[m[1]] = true
 		}
@@ -33,11 +33,16 @@ func TestScenariosDocNamesEveryStep(t *testing.T) {
 
 // docs/scenarios.md names every top-level key of a scenario, in code.
 func TestScenariosDocNamesEveryKey(t *testing.T) {
-	b, err := os.ReadFile("../../../docs/scenarios.md")
-	require.NoError(t, err)
+	b := readDoc(t, "scenarios.md")
 	keys := append(tags(reflect.TypeOf(scenario{})), "steps", "expect")
 	require.Greater(t, len(keys), 10)
 	for _, k := range keys {
-		assert.Regexp(t, "`"+regexp.QuoteMeta(k)+"[`:]|(?m)^"+regexp.QuoteMeta(k)+":", string(b), "docs/scenarios.md does not name the scenario's key %q", k)
+		assert.Regexp(t, "`"+regexp.QuoteMeta(k)+"[`:]|(?m)^"+regexp.QuoteMeta(k)+":", b, "docs/scenarios.md does not name the scenario's key %q", k)
 	}
+}
+
+// readDoc returns the text of the page name of the docs.
+func readDoc(t *testing.T, name string) string {
+	t.Helper()
+	return runtest.Read(t, filepath.Join("../../../docs", name))
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -48,6 +47,10 @@ func TestTogetherAndStateBranchMistakes(t *testing.T) {
 
 // newSim loads a scenario with the example config (or config, when given) into a
 // simulation that has not played yet.
+// devsPR begins a scenario: acme/widgets with alice and dev as writers, and #7 opened by
+// dev; the steps that follow it come after.
+const devsPR = "\nrepo: acme/widgets\nusers: {alice: write, dev: write}\nsteps:\n  - open_pr: {number: 7, author: dev}\n"
+
 func newSim(t *testing.T, scenario, config string) (*simulation, *bytes.Buffer) {
 	t.Helper()
 	dir := writeScenario(t, scenario)
@@ -59,8 +62,7 @@ func newSim(t *testing.T, scenario, config string) (*simulation, *bytes.Buffer) 
 	cfg, err := scenarioConfig(filepath.Join(dir, "pipelines.yaml"))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, cfg, &out)
-	t.Cleanup(sim.fake.Close)
+	sim := startSim(t, sc, cfg, &out)
 	sim.quiet = true
 	return sim, &out
 }
@@ -70,12 +72,7 @@ func newSim(t *testing.T, scenario, config string) (*simulation, *bytes.Buffer) 
 // fake holds the writes). Delivered one after another, the first write would wait for the
 // others' reads until the barrier's timeout, and the step would say they did not all race.
 func TestTogetherDeliversAtOnce(t *testing.T) {
-	sim, out := newSim(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - together:
+	sim, out := newSim(t, devsPR+`  - together:
       - check: {pr: 7, name: test}
       - review: {pr: 7, user: alice, state: approved}
       - label: {pr: 7, add: [automerge, other]}
@@ -86,7 +83,7 @@ expect:
 `, "")
 	sim.barrierTimeout = 20 * time.Second
 	start := time.Now()
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Less(t, time.Since(start), sim.barrierTimeout, "no write waited for the timeout")
@@ -118,19 +115,14 @@ expect:
 
 // A redeliver of a together step delivers its events at once again.
 func TestRedeliverTogether(t *testing.T) {
-	sim, out := newSim(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - together:
+	sim, out := newSim(t, devsPR+`  - together:
       - review: {pr: 7, user: alice, state: approved}
       - check: {pr: 7, name: test}
   - redeliver: 2
 expect:
   prs: {7: {merged: true, comments: 1}}
 `, "")
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	require.Zero(t, failed, out.String())
 	assert.Equal(t, 2, strings.Count(out.String(), "2 invocations at once: 2 of them read before any wrote"), out.String())
@@ -147,12 +139,7 @@ func TestStateBranchSteps(t *testing.T) {
 		{"settings", custom, "ci/state"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sim, out := newSim(t, `
-repo: acme/widgets
-users: {alice: write, dev: write}
-steps:
-  - open_pr: {number: 7, author: dev}
-  - expect: {state_branch: {exists: true, files: [pr-7.json, index/0d.json]}}
+			sim, out := newSim(t, devsPR+`  - expect: {state_branch: {exists: true, files: [pr-7.json, index/0d.json]}}
   - state_branch: delete
   - expect: {state_branch: {exists: false}}
   - state_branch: delete
@@ -163,7 +150,7 @@ expect:
 			_, err := sim.fake.PushCommit("acme/widgets", tc.branch, ghfake.GitPush{Pusher: "alice",
 				Files: map[string]string{"pr-7.json": "{}", "index.json": "[]"}})
 			require.NoError(t, err)
-			failed, err := sim.play(context.Background())
+			failed, err := sim.play(t.Context())
 			require.NoError(t, err, out.String())
 			require.Zero(t, failed, out.String())
 			assert.Contains(t, out.String(), "✓ state branch "+tc.branch+" holds: pr-7.json")

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,10 +25,9 @@ func playExample(t *testing.T, dir string, edit func(*scenario)) (*simulation, s
 	files, err := scenarioConfig(sc.Rel(sc.Config))
 	require.NoError(t, err)
 	var out bytes.Buffer
-	sim := newSimulation(sc, files, &out)
-	t.Cleanup(sim.fake.Close)
+	sim := startSim(t, sc, files, &out)
 	sim.verbose = true
-	failed, err := sim.play(context.Background())
+	failed, err := sim.play(t.Context())
 	require.NoError(t, err, out.String())
 	return sim, out.String(), failed
 }

@@ -27,15 +27,21 @@ func FuzzMergeGuard(f *testing.F) {
 
 // TestMergeGuardSample plays guardCase over a fixed sample: some inputs merge, some do
 // not, and none merges without a path of passing gates.
-func TestMergeGuardSample(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+func TestMergeGuardSample(t *testing.T) { playGuardSample(t, 1, 2, 24, guardCase) }
+
+// playGuardSample plays play over 3,000 inputs of size bytes drawn from the seeds: none may
+// break the guard's promise, and some must merge and some not, or the sample exercises
+// nothing.
+func playGuardSample(t *testing.T, seed1, seed2 uint64, size int, play func([]byte) (bool, string)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed1, seed2))
 	merged := 0
 	for i := 0; i < 3000; i++ {
-		data := make([]byte, 24)
+		data := make([]byte, size)
 		for j := range data {
 			data[j] = byte(rng.IntN(256))
 		}
-		m, bad := guardCase(data)
+		m, bad := play(data)
 		if bad != "" {
 			t.Fatal(bad)
 		}

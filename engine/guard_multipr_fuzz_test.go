@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -28,26 +27,7 @@ func FuzzMultiPRMergeGuard(f *testing.F) {
 	})
 }
 
-func TestMultiPRMergeGuardSample(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	merged := 0
-	for i := 0; i < 3000; i++ {
-		data := make([]byte, 32)
-		for j := range data {
-			data[j] = byte(rng.IntN(256))
-		}
-		m, bad := multiGuardCase(data)
-		if bad != "" {
-			t.Fatal(bad)
-		}
-		if m {
-			merged++
-		}
-	}
-	if merged == 0 || merged == 3000 {
-		t.Fatalf("the sample merged %d of 3000 times: it does not exercise the guard", merged)
-	}
-}
+func TestMultiPRMergeGuardSample(t *testing.T) { playGuardSample(t, 3, 4, 32, multiGuardCase) }
 
 // multiGate is a gate of the case: label l on the pull request pr names ("" for the run's
 // own, "0" and "1" for context.prs[i], "all").

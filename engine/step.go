@@ -14,6 +14,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
+	"github.com/org/pipeline-action/engine/internal/react"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/internal/trigger"
 	"github.com/org/pipeline-action/engine/lang"
@@ -31,8 +32,8 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	e.reconcile()
-	e.NoteHeads()       // before anything people did is counted
-	e.reactLevelAll(in) // a push whose event is missing came first
+	e.NoteHeads()                   // before anything people did is counted
+	react.Level(reactKernel{e}, in) // a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
@@ -44,7 +45,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 			e.DropDeadlines(run)
 			continue
 		}
-		e.react(p, run, in)
+		react.Run(reactKernel{e}, p, run, in)
 	}
 	for _, run := range e.St.Runs {
 		if p := cfg.PipelineFor(run); p != nil && !run.Status.Final() {
@@ -146,7 +147,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
-const TargetCancelled = "cancelled"
+const TargetCancelled = react.TargetCancelled
 
 func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Time, in model.Input) *eval {
 	if facts != nil && cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors {

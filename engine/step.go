@@ -15,6 +15,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
+	"github.com/org/pipeline-action/engine/internal/react"
 	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/internal/snapshot"
 	"github.com/org/pipeline-action/engine/internal/trigger"
@@ -33,8 +34,8 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	settle.Reconcile(settleKernel{e})
-	e.NoteHeads()       // before anything people did is counted
-	e.reactLevelAll(in) // a push whose event is missing came first
+	e.NoteHeads()                   // before anything people did is counted
+	react.Level(reactKernel{e}, in) // a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
@@ -46,7 +47,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 			deadline.Drop(run, e.Logf)
 			continue
 		}
-		e.react(p, run, in)
+		react.Run(reactKernel{e}, p, run, in)
 	}
 	for _, run := range e.St.Runs {
 		if p := cfg.PipelineFor(run); p != nil && !run.Status.Final() {
@@ -148,7 +149,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
-const TargetCancelled = "cancelled"
+const TargetCancelled = react.TargetCancelled
 
 func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Time, in model.Input) *eval {
 	if facts != nil && (cfg != nil && facts.ContributorsApprove != cfg.Settings.AllowContributors || !facts.Now.Equal(now)) {

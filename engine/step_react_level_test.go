@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -164,22 +163,6 @@ func TestLevelRestartKeepsAnApprovalOfTheNewHead(t *testing.T) {
 	res = Step(cfg, before, model.Input{Key: "l1", Event: "pull_request.labeled"}, pushed, t0.Add(3*time.Hour))
 	assert.Equal(t, "lead", res.State.Runs[0].Stage)
 	noMerge(t, res.Effects, "no approval of the new head")
-}
-
-// A sub-pipeline's run starts with its parent's head and the time the parent saw it: that
-// head is not a push for it; a head it sees after it started is.
-func TestLevelPushSinceStartOfASubPipelineRun(t *testing.T) {
-	e := &eval{&core.Eval{Facts: headFacts("bbbbbbbbbb")}}
-	child := &model.Run{Parent: "parent/7/1/sub", Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
-	assert.False(t, e.PushedSinceStart(child), "the parent's head, seen when the child started")
-	child.StartedAt = t0.Add(time.Hour)
-	assert.False(t, e.PushedSinceStart(child), "the parent's head, seen before the child started")
-	child.HeadSince = t0.Add(2 * time.Hour)
-	assert.True(t, e.PushedSinceStart(child), "a head the child saw after it started")
-	own := &model.Run{Head: "bbbbbbbbbb", HeadSince: t0, StartedAt: t0}
-	assert.True(t, e.PushedSinceStart(own), "a pull request's run saw it after another")
-	own.HeadSince = time.Time{}
-	assert.False(t, e.PushedSinceStart(own), "the one head it has seen")
 }
 
 // Many notifications of a run do not push out the key of its restart for the current head,

@@ -89,7 +89,7 @@ func planCreateIssue(e *core.Eval, run *model.Run, eff model.Effect, title, body
 
 // mentions resolves a notification target to the accounts to mention: a group's users
 // and teams, or a login. "pr" (the pull request itself) mentions no one. An agent is
-// notified through its dispatch (PlanNotifyAgent), not here.
+// notified through its dispatch (planNotifyAgent), not here.
 func mentions(e *core.Eval, target string) ([]string, error) {
 	target = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "@"))
 	switch {

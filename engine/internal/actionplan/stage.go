@@ -12,6 +12,7 @@ import (
 	"github.com/org/pipeline-action/engine/feedback"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
+	"github.com/org/pipeline-action/engine/internal/react"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
 )
@@ -113,11 +114,11 @@ func Notify(e *core.Eval, run *model.Run, eff model.Effect, target, message *lan
 	if strings.TrimSpace(text) == "" {
 		text = fmt.Sprintf("Pipeline %q, run %s, is at stage %q.", run.Pipeline, run.ID, run.Stage)
 	}
-	if ag := e.NotifiedAgent(to); ag != nil {
+	if ag := react.NotifiedAgent(e.Cfg, to); ag != nil {
 		if fb := feedback.ChangesRequested(e.Facts.PR); len(fb) > 0 {
 			text += "\n\nChanges requested:\n" + markdown.InertText(feedback.Text(fb))
 		}
-		return e.PlanNotifyAgent(run, eff, ag, text, env)
+		return planNotifyAgent(e, run, eff, ag, text, env)
 	}
 	who, err := mentions(e, to)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // id the event gives, and its author needs the chat-ops permission (authority.Rules.MayCommandAs):
 // otherwise anyone who may comment, a reader included, would start work and agents.
 func CommentRefused(e *core.Eval, in model.Input) string {
-	c := e.CommentByID(in.CommentID)
+	c := e.Facts.PR.Comment(in.CommentID)
 	switch {
 	case c == nil:
 		return fmt.Sprintf("comment %d, which the event names, is not among the comments read", in.CommentID)

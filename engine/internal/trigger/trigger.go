@@ -131,7 +131,7 @@ func ifEnv(e *core.Eval, p *lang.Pipeline, in model.Input, onEvent bool) lang.En
 	}
 	trig["sender"] = sender
 	trig["comment"] = nil
-	if c := e.CommentByID(in.CommentID); onEvent && c != nil && !c.Disowned() { // someone else's words are not its author's
+	if c := e.Facts.PR.Comment(in.CommentID); onEvent && c != nil && !c.Disowned() { // someone else's words are not its author's
 		trig["comment"] = map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.Author}}
 	}
 	return lang.Env{"trigger": trig, "github": model.FactsEnv(e.Facts)}

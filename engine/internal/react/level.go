@@ -1,4 +1,4 @@
-package engine
+package react
 
 import (
 	"fmt"
@@ -27,42 +27,43 @@ import (
 // never happened. wake_agent on a push is keyed per head too, but acts on the event's
 // actor (their permission, and never an app's event), whom a lost push does not tell.
 
-const eventPush = "pull_request.synchronize"
-
-// reactLevelAll applies the reactions of open runs to a push whose event is missing. It
-// runs before commands and gates are evaluated for this event: the push came first, so a
-// command applies to the restarted run, and no gate passes on the results it made stale.
-func (e *eval) reactLevelAll(in model.Input) {
-	for _, run := range e.St.Runs {
-		if p := e.Cfg.PipelineFor(run); p != nil && !run.Status.Final() {
-			e.reactLevel(p, run, in)
+// Level applies the reactions of open runs to a push whose event is missing. The kernel
+// calls it before commands and gates are evaluated for this event: the push came first, so
+// a command applies to the restarted run, and no gate passes on the results it made stale.
+func Level(k Kernel, in model.Input) {
+	w := k.World()
+	for _, run := range w.Runs {
+		if p := w.Cfg.PipelineFor(run); p != nil && !run.Status.Final() {
+			level(k, p, run, in)
 		}
 	}
 }
 
-// reactLevel applies run's reaction to a push whose event is missing, when this event
+// level applies run's reaction to a push whose event is missing, when this event
 // (in) finds the pull request at a head the run has not reacted to.
-func (e *eval) reactLevel(p *lang.Pipeline, run *model.Run, in model.Input) {
+func level(k Kernel, p *lang.Pipeline, run *model.Run, in model.Input) {
 	r := p.Reaction(eventPush)
 	if r == nil || r.Action != lang.ReactInvalidateAndRestart || in.Event == eventPush {
 		return
 	}
-	if e.Issue != nil || p.IsMultiPR() || e.Facts.PR.State != model.PROpen || !e.PushedSinceStart(run) {
+	w := k.World()
+	if w.Issue || p.IsMultiPR() || w.Facts.PR.State != model.PROpen || !pushedSinceStart(w.Facts, run) {
 		return
 	}
-	key, prefix := e.ReactionKey(run, r, in, "restart")
+	key, prefix := reactionKey(w, run, r, in, "restart")
 	if slices.Contains(run.Applied, key) {
 		return
 	}
-	e.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, model.Short(run.Head), eventPush, in.Event)
-	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, model.Short(run.Head), in.Event))
+	k.Logf("run %s: the pull request is at %s, whose %s was not seen; reacting to it on %s", run.ID, model.Short(run.Head), eventPush, in.Event)
+	restart(k, p, run, r, key, prefix, fmt.Sprintf("%s (head %s, whose event was not seen; on %s)", eventPush, model.Short(run.Head), in.Event))
 }
 
-// PushedSinceStart reports whether the head of run's pull request moved since the run
-// started: it saw the current head after another. A sub-pipeline's run is started with its
-// parent's head and the time the parent saw it: it counts only a head it saw after it started.
-func (e *eval) PushedSinceStart(run *model.Run) bool {
-	head := e.Facts.PR.HeadSHA
+// pushedSinceStart reports whether the head of run's pull request (as facts read it) moved
+// since the run started: it saw the current head after another. A sub-pipeline's run is
+// started with its parent's head and the time the parent saw it: it counts only a head it
+// saw after it started.
+func pushedSinceStart(facts *model.Facts, run *model.Run) bool {
+	head := facts.PR.HeadSHA
 	if head == "" || head != run.Head || run.HeadSince.IsZero() {
 		return false
 	}

@@ -1,4 +1,4 @@
-package core
+package actionplan
 
 import (
 	"encoding/json"
@@ -9,18 +9,14 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/render"
 
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
-// NotifiedAgent returns the agent the rendered notification target names, or nil.
-func (e *Eval) NotifiedAgent(target string) *lang.Agent {
-	return e.Cfg.Agent(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(target), "@")))
-}
-
-// PlanNotifyAgent plans the dispatch that hands text to ag.
-func (e *Eval) PlanNotifyAgent(run *model.Run, eff model.Effect, ag *lang.Agent, text string, env lang.Env) PlannedAction {
+// planNotifyAgent plans the dispatch that hands text to ag.
+func planNotifyAgent(e *core.Eval, run *model.Run, eff model.Effect, ag *lang.Agent, text string, env lang.Env) core.PlannedAction {
 	if slices.Contains(run.Applied, eff.Key) || slices.Contains(e.Facts.PR.Posted, eff.Key) {
-		return PlannedAction{Done: "agent " + ag.Name + " notified"}
+		return core.PlannedAction{Done: "agent " + ag.Name + " notified"}
 	}
 	eff.Kind, eff.Agent, eff.Dispatch = model.EffectDispatch, ag.Name, ag.Dispatch
 	switch ag.Dispatch {
@@ -32,7 +28,7 @@ func (e *Eval) PlanNotifyAgent(run *model.Run, eff model.Effect, ag *lang.Agent,
 		ctx["message"] = text
 		b, err := json.Marshal(ctx)
 		if err != nil {
-			return PlannedAction{Err: fmt.Sprintf("notifying agent %s: the context does not encode as JSON: %v", ag.Name, err)}
+			return core.PlannedAction{Err: fmt.Sprintf("notifying agent %s: the context does not encode as JSON: %v", ag.Name, err)}
 		}
 		eff.Inputs = map[string]string{
 			"run": run.ID, "stage": run.Stage, "attempt": "0", "subject": e.Subject(),
@@ -47,11 +43,11 @@ func (e *Eval) PlanNotifyAgent(run *model.Run, eff model.Effect, ag *lang.Agent,
 		if strings.Contains(body, "{{") {
 			t, cerr := lang.CompileTemplate(body, ag.Pos)
 			if cerr != nil {
-				return PlannedAction{Err: fmt.Sprintf("notifying agent %s: its body: %s", ag.Name, cerr.Message)}
+				return core.PlannedAction{Err: fmt.Sprintf("notifying agent %s: its body: %s", ag.Name, cerr.Message)}
 			}
 			out, err := render.Text(t, env)
 			if err != nil {
-				return PlannedAction{Err: fmt.Sprintf("notifying agent %s: %v", ag.Name, err)}
+				return core.PlannedAction{Err: fmt.Sprintf("notifying agent %s: %v", ag.Name, err)}
 			}
 			body = out
 		}
@@ -60,13 +56,13 @@ func (e *Eval) PlanNotifyAgent(run *model.Run, eff model.Effect, ag *lang.Agent,
 		if e.Facts.PR.HasLabel(ag.Label) {
 			why := fmt.Sprintf("agent %s not notified: its label %q is on the pull request already, and adding it again wakes no one", ag.Name, ag.Label)
 			e.Logf("run %s: %s: %s", run.ID, eff.Key, why)
-			return PlannedAction{Done: why}
+			return core.PlannedAction{Done: why}
 		}
 		eff.Labels = []string{ag.Label}
 	case lang.DispatchAssign:
 		eff.Assignees = []string{ag.Assignee}
 	default:
-		return PlannedAction{Err: fmt.Sprintf("notifying agent %s: unknown dispatch kind %q", ag.Name, ag.Dispatch)}
+		return core.PlannedAction{Err: fmt.Sprintf("notifying agent %s: unknown dispatch kind %q", ag.Name, ag.Dispatch)}
 	}
-	return PlannedAction{Eff: eff}
+	return core.PlannedAction{Eff: eff}
 }

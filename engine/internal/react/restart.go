@@ -1,4 +1,4 @@
-package engine
+package react
 
 import (
 	"fmt"
@@ -28,37 +28,39 @@ import (
 // of the run's reactions. A finished run is not restarted; an escalated one has its
 // approvals marked stale but waits for a person's command.
 
-// reactRestart applies an invalidate_and_restart reaction to run.
-func (e *eval) reactRestart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, in model.Input) {
+// invalidateAndRestart applies an invalidate_and_restart reaction to run.
+func invalidateAndRestart(k Kernel, p *lang.Pipeline, run *model.Run, r *lang.EventReaction, in model.Input) {
+	w := k.World()
 	if core.ReactsOnPermission(r) {
-		if why := e.ActorRefused(in); why != "" {
-			e.Logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
+		if why := actorRefused(w, in); why != "" {
+			k.Logf("run %s: on_events %s invalidate_and_restart: %s; not restarted", run.ID, r.Event, why)
 			return
 		}
 	}
-	key, prefix := e.ReactionKey(run, r, in, "restart")
+	key, prefix := reactionKey(w, run, r, in, "restart")
 	if slices.Contains(run.Applied, key) {
-		e.Logf("run %s: %s was reacted to already (%s); not restarted again", run.ID, r.Event, e.EventWhat(r))
+		k.Logf("run %s: %s was reacted to already (%s); not restarted again", run.ID, r.Event, eventWhat(w, r))
 		return
 	}
-	e.restart(p, run, r, key, prefix, fmt.Sprintf("%s (%s)", r.Event, e.EventWhat(r)))
+	restart(k, p, run, r, key, prefix, fmt.Sprintf("%s (%s)", r.Event, eventWhat(w, r)))
 }
 
 // restart restarts run for reaction r, recording key (of prefix) as reacted to; why names
 // the event for history.
-func (e *eval) restart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, key, prefix, why string) {
+func restart(k Kernel, p *lang.Pipeline, run *model.Run, r *lang.EventReaction, key, prefix, why string) {
 	model.AppendBounded(run, key, model.SameReaction(prefix, key))
 	target := r.RestartFrom
 	if target == "" || target == "current" {
 		target = run.Stage
 	}
 	if p.Stage(target) == nil {
-		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
+		k.Finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("on_events %s at %s restarts from stage %q, which is not in pipeline %q", r.Event, r.Pos, target, p.Name))
 		return
 	}
+	w := k.World()
 	var stale []string
 	for _, id := range r.Invalidate {
-		if e.Invalidate(run, id, "invalidated on "+why, r.Event == eventPush) {
+		if invalidate(w, run, id, "invalidated on "+why, r.Event == eventPush) {
 			stale = append(stale, id)
 		}
 	}
@@ -67,16 +69,22 @@ func (e *eval) restart(p *lang.Pipeline, run *model.Run, r *lang.EventReaction, 
 	}
 	if it, ok := core.OpenIntent(run); ok && it.Kind == model.EffectMerge {
 		// It merges the head it was asked for, or nothing: after a push GitHub refuses it. If
-		// it went through, the closed event finds the run's own merge (ownMerge).
-		e.Logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, model.Short(it.SHA), it.At.UTC().Format(time.RFC3339))
+		// it went through, the closed event finds the run's own merge (Kernel.Merged).
+		k.Logf("run %s: restarted while the merge of %s asked for at %s is in flight", run.ID, model.Short(it.SHA), it.At.UTC().Format(time.RFC3339))
 	}
 	if run.Status == model.RunEscalated {
-		e.Record(run, run.Stage, run.Stage, why+"; not restarted: the run is escalated and waits for a maintainer's command")
-		e.Logf("run %s: %s; escalated, not restarted", run.ID, why)
+		k.Record(run, why+"; not restarted: the run is escalated and waits for a maintainer's command")
+		k.Logf("run %s: %s; escalated, not restarted", run.ID, why)
 		return
 	}
+	restartFrom(k, run, target, fmt.Sprintf("%s; restarting from %s", why, target))
+}
+
+// restartFrom enters stage target of run anew; the attempt the run is at, unless done or
+// stale, is cancelled.
+func restartFrom(k Kernel, run *model.Run, target, why string) {
 	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != model.StageStale {
 		cur.Status = model.StageCancelled
 	}
-	e.enter(run, run.Stage, target, fmt.Sprintf("%s; restarting from %s", why, target))
+	k.Enter(run, target, why)
 }

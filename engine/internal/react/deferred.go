@@ -1,11 +1,10 @@
-package engine
+package react
 
 import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -38,18 +37,15 @@ func deferredRestart(p *lang.Pipeline, run *model.Run) string {
 	return ""
 }
 
-// restartDeferred restarts run, unblocked by `by`, where a reaction deferred while it was
+// RestartDeferred restarts run, unblocked by `by`, where a reaction deferred while it was
 // escalated says; false when none was deferred.
-func (e *eval) restartDeferred(p *lang.Pipeline, run *model.Run, by string) bool {
+func RestartDeferred(k Kernel, p *lang.Pipeline, run *model.Run, by string) bool {
 	target := deferredRestart(p, run)
 	if target == "" || p.Stage(target) == nil {
 		return false
 	}
 	run.Status = model.RunRunning
 	run.Message = ""
-	if cur := run.Stages[run.Stage]; cur != nil && run.Stage != target && !core.IsDone(cur.Status) && cur.Status != model.StageStale {
-		cur.Status = model.StageCancelled
-	}
-	e.enter(run, run.Stage, target, fmt.Sprintf("%s; restarting from %s: on_events made results stale while the run was escalated", by, target))
+	restartFrom(k, run, target, fmt.Sprintf("%s; restarting from %s: on_events made results stale while the run was escalated", by, target))
 	return true
 }

@@ -190,6 +190,12 @@ func TestLevelReactsToALostPush(t *testing.T) {
 		Level(k, model.Input{Key: "l1", Event: "pull_request.labeled"})
 		assert.Empty(t, k.moves, name)
 	}
+	// The push's own event is the push's reaction (Run), not the re-check of a lost one.
+	run = runAt(p, "lead", "bbbb")
+	run.HeadSince = t0.Add(-time.Minute)
+	k = newKernel(config(p), "bbbb", run)
+	Level(k, model.Input{Key: "p1", Event: eventPush})
+	assert.Empty(t, k.moves, "the push's own event")
 }
 
 // A sub-pipeline's run starts with its parent's head and the time the parent saw it: that

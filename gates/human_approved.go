@@ -135,39 +135,9 @@ func (c humanApproved) evaluate(f *model.Facts, member func(string) bool, whom s
 	return res
 }
 
-// approvals are the people whose latest review approves the pull request's head and counts
-// (with member set, only those it accepts), and notes on the approvals that do not count.
+// approvals are model.Facts.Approvals of the pull request of f.
 func approvals(f *model.Facts, member func(string) bool, whom string) (approvers, notes []string) {
-	pr := f.PR
-	for _, r := range model.LatestReviews(pr.Reviews) {
-		if r.State != model.ReviewApproved {
-			continue
-		}
-		switch {
-		case member != nil && !member(r.Author):
-			notes = append(notes, fmt.Sprintf("%s is not %s", r.Author, whom))
-		case sameLogin(r.Author, pr.Author):
-			notes = append(notes, fmt.Sprintf("%s is the author", r.Author))
-		case f.Authored(pr, r.Author):
-			notes = append(notes, fmt.Sprintf("%s is the author of another pull request of the run", r.Author))
-		case f.Contributed(pr, r.Author):
-			notes = append(notes, fmt.Sprintf("%s wrote commits of it", r.Author))
-		case f.IsAgent(r.Author):
-			notes = append(notes, fmt.Sprintf("%s is an agent, not a person", r.Author))
-		case r.IsBot:
-			notes = append(notes, fmt.Sprintf("%s is an app, not a person", r.Author))
-		case !r.CanPush:
-			notes = append(notes, fmt.Sprintf("%s has no write access", r.Author))
-		case pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA:
-			notes = append(notes, fmt.Sprintf("%s's approval is on an older commit", r.Author))
-		case !r.SubmittedAt.After(pr.Last(model.TimelineBaseChanged, "")) && !pr.Last(model.TimelineBaseChanged, "").IsZero():
-			// A new base is a new change to review, as GitHub's "dismiss stale approvals" has it.
-			notes = append(notes, fmt.Sprintf("%s's approval predates the change of base to %s", r.Author, pr.BaseRef))
-		default:
-			approvers = append(approvers, r.Author)
-		}
-	}
-	return approvers, notes
+	return f.Approvals(f.PR, member, whom)
 }
 
 // whomWithAccess is who may approve, for the message: members also need write access.

@@ -7,9 +7,6 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 )
 
-// sameLogin reports whether two GitHub logins name the same user.
-func sameLogin(a, b string) bool { return strings.EqualFold(a, b) }
-
 // joinAnd joins names as "a", "a and b", "a, b and c".
 func joinAnd(names []string) string {
 	switch len(names) {

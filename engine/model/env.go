@@ -99,17 +99,48 @@ func anyList(ss []string) []any {
 	return out
 }
 
-// Approvers are the people whose latest review approves pr's head: with write access, not
-// its author nor someone who wrote commits of it, not an app nor an agent.
+// Approvers are the people whose approval of pr counts now (Approvals).
 func (f *Facts) Approvers(pr *PullRequest) []string {
-	var out []string
+	approvers, _ := f.Approvals(pr, nil, "")
+	return approvers
+}
+
+// Approvals are the people whose latest review approves pr's head and counts — write
+// access; not its author, the author of another pull request of the run, someone who wrote
+// commits of it, an agent or an app; given after the last change of base — with member set,
+// only those it accepts (whom names them in notes); notes say why each other approval does
+// not count.
+func (f *Facts) Approvals(pr *PullRequest, member func(string) bool, whom string) (approvers, notes []string) {
 	for _, r := range LatestReviews(pr.Reviews) {
-		if r.State == ReviewApproved && r.CanPush && !r.IsBot && r.CommitSHA == pr.HeadSHA && pr.HeadSHA != "" &&
-			!SameIdentity(r.Author, pr.Author) && !f.Contributed(pr, r.Author) && !f.IsAgent(r.Author) {
-			out = append(out, r.Author)
+		if r.State != ReviewApproved {
+			continue
+		}
+		base := pr.Last(TimelineBaseChanged, "")
+		switch {
+		case member != nil && !member(r.Author):
+			notes = append(notes, fmt.Sprintf("%s is not %s", r.Author, whom))
+		case strings.EqualFold(r.Author, pr.Author):
+			notes = append(notes, fmt.Sprintf("%s is the author", r.Author))
+		case f.Authored(pr, r.Author):
+			notes = append(notes, fmt.Sprintf("%s is the author of another pull request of the run", r.Author))
+		case f.Contributed(pr, r.Author):
+			notes = append(notes, fmt.Sprintf("%s wrote commits of it", r.Author))
+		case f.IsAgent(r.Author):
+			notes = append(notes, fmt.Sprintf("%s is an agent, not a person", r.Author))
+		case r.IsBot:
+			notes = append(notes, fmt.Sprintf("%s is an app, not a person", r.Author))
+		case !r.CanPush:
+			notes = append(notes, fmt.Sprintf("%s has no write access", r.Author))
+		case pr.HeadSHA == "" || r.CommitSHA != pr.HeadSHA:
+			notes = append(notes, fmt.Sprintf("%s's approval is on an older commit", r.Author))
+		case !base.IsZero() && !r.SubmittedAt.After(base):
+			// A new base is a new change to review, as GitHub's "dismiss stale approvals" has it.
+			notes = append(notes, fmt.Sprintf("%s's approval predates the change of base to %s", r.Author, pr.BaseRef))
+		default:
+			approvers = append(approvers, r.Author)
 		}
 	}
-	return out
+	return approvers, notes
 }
 
 // ContextInt reads a number of the context as JSON gives it back (a float64) or as the

@@ -32,9 +32,9 @@ type childBack struct {
 
 func (c childBack) holds() bool { return c.plan.back == nil && c.plan.why == "" }
 
-// subHolds reports whether the sub-pipeline of s, a pipeline stage or branch of the
+// SubHolds reports whether the sub-pipeline of s, a pipeline stage or branch of the
 // guarded run's pipeline, holds to its end on today's facts, judging it once.
-func (g *guardCheck) subHolds(s *lang.Stage) bool {
+func (g *guardCheck) SubHolds(s *lang.Stage) bool {
 	c, ok := g.subs[s.ID]
 	if !ok {
 		c = g.judgeSub(s)
@@ -49,7 +49,7 @@ func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
 	if cp == nil || g.depth >= 64 { // validate keeps the chain acyclic; this bounds a forged one
 		return childBack{plan: guardPlan{why: fmt.Sprintf("sub-pipeline %q of stage %q cannot be judged", s.Pipeline, s.ID)}}
 	}
-	child, view := e.ChildOf(run, s), guardwalk.StandIn(run, s, cp)
+	child, view := e.tree().ChildOf(run, s), guardwalk.StandIn(run, s, cp)
 	if child != nil {
 		v := *child
 		if run.VerifiedSHA != "" && run.VerifiedSHA == e.Facts.PR.HeadSHA {
@@ -65,7 +65,7 @@ func (g *guardCheck) judgeSub(s *lang.Stage) childBack {
 }
 
 func (g *guardCheck) JoinHolds(par *lang.Stage) bool {
-	return guardwalk.JoinHolds(par, g.Skips, func(b *lang.Stage) bool { return g.unrun(par, b) }, g.subHolds)
+	return guardwalk.JoinHolds(par, g.Skips, func(b *lang.Stage) bool { return g.unrun(par, b) }, g.SubHolds)
 }
 
 // unrun reports whether branch b of par was skipped by its condition at the run's current
@@ -98,7 +98,7 @@ func (g *guardCheck) unrunBranches(par *lang.Stage) []string {
 // BranchesHold reports whether every pipeline branch of par that succeeded still holds.
 func (g *guardCheck) BranchesHold(par *lang.Stage) bool {
 	for _, b := range guardwalk.SucceededBranches(g.run, par) {
-		if !g.subHolds(b) {
+		if !g.SubHolds(b) {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/org/pipeline-action/engine/stage/gate"
 	"github.com/org/pipeline-action/engine/stage/human"
 	"github.com/org/pipeline-action/engine/stage/parallel"
+	"github.com/org/pipeline-action/engine/stage/pipeline"
 	"github.com/org/pipeline-action/engine/stage/webhook"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -63,7 +64,7 @@ var stageTypes = map[lang.StageType]stageType{
 	lang.StageGate:     unit{t: gate.Type{}},
 	lang.StageHuman:    unit{t: human.Type{}},
 	lang.StageParallel: unit{t: parallel.Type{}},
-	lang.StagePipeline: pipelineType{},
+	lang.StagePipeline: unit{t: pipeline.Type{}},
 	lang.StageWebhook:  unit{t: webhook.Type{}},
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/runtree"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/deadline"
@@ -253,8 +254,8 @@ const sharedPasses = 3
 // one, and a hold that could not be placed holds everything after it. A run that sets a
 // shared variable may let an earlier run's gate pass: the runs are gone through again.
 func (e *eval) advanceAll() {
-	e.reapChildren()
-	defer e.reapChildren()
+	runtree.Reap(treeKernel{e})
+	defer runtree.Reap(treeKernel{e})
 	for range sharedPasses {
 		before, _ := json.Marshal(e.St.Shared)
 		if !e.advancePass() {
@@ -281,7 +282,7 @@ func (e *eval) advancePass() bool {
 		// Final runs stay in the order only to hold back the runs after one whose
 		// effect was just refused.
 		// A sub-pipeline's run is advanced by its parent's stage.
-		if p := e.Cfg.PipelineFor(run); p != nil && run.Parent == "" && (!run.Status.Final() || e.refusedDeep(run)) {
+		if p := e.Cfg.PipelineFor(run); p != nil && run.Parent == "" && (!run.Status.Final() || e.tree().AnyBelow(e.Settle.Refused, run)) {
 			order = append(order, entry{run, p})
 		}
 	}
@@ -296,12 +297,12 @@ func (e *eval) advancePass() bool {
 		if e.doneByOther(en.p, en.run) {
 			continue
 		}
-		if e.refusedDeep(en.run) {
+		if e.tree().AnyBelow(e.Settle.Refused, en.run) {
 			e.Logf("runs after %s wait: its effect was refused", en.run.ID)
 			return false
 		}
 		// A run whose effect is in flight (see reconcile) waits, and so do the runs after it.
-		if it, ok := e.openIntentDeep(en.run); ok {
+		if it, ok := e.tree().OpenIntentDeep(en.run); ok {
 			if rest := len(order) - i - 1; rest > 0 {
 				e.Logf("%d %s after %s wait for the outcome of %s", rest, model.Plural(rest, "run", "runs"), en.run.ID, it.Key)
 			}

@@ -369,14 +369,14 @@ func TestSubPipelineBranchFollowsChild(t *testing.T) {
 		}
 		e := newEval(cfg, state(), f, t0, model.Input{})
 		run := e.St.Runs[0]
-		e.pipelineBranch(top, run, branch)
-		child := e.RunByID("leaf/7/1")
+		stageTypes[lang.StagePipeline].branch(e, top, run, branch)
+		child := e.tree().ByID("leaf/7/1")
 		require.NotNil(t, child, tc.label)
 		assert.Equal(t, "top/7/1/deep", child.Parent)
 		assert.Equal(t, tc.status, string(run.Stages["deep"].Status), tc.label)
 		assert.Equal(t, tc.child, string(child.Status), tc.label)
 		assert.Equal(t, tc.msg, run.Stages["deep"].Message, tc.label)
-		e.pipelineBranch(top, run, branch)
+		stageTypes[lang.StagePipeline].branch(e, top, run, branch)
 		assert.Len(t, e.St.Runs, 2, "one child per attempt of the branch")
 	}
 }

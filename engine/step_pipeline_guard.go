@@ -38,7 +38,7 @@ func (e *eval) guardChain(p *lang.Pipeline, run *model.Run, merge *lang.Stage) g
 	verified := run.VerifiedSHA != ""
 	child, cp := run, p
 	for n := 0; child.Parent != ""; n++ {
-		parent, pp, stage, why := guardwalk.Up(e.Eval, child, cp, n)
+		parent, pp, stage, why := guardwalk.Up(e.tree(), child, cp, n)
 		if why != "" {
 			return guardPlan{why: why}
 		}
@@ -50,7 +50,7 @@ func (e *eval) guardChain(p *lang.Pipeline, run *model.Run, merge *lang.Stage) g
 		if up.back != nil {
 			back := up
 			back.why = fmt.Sprintf("before the merge in run %s: %s", run.ID, up.why)
-			e.goBack(pp, parent, parent.Stage, back) // its other children are cancelled (reapChildren)
+			e.goBack(pp, parent, parent.Stage, back) // its other children are cancelled (runtree.Reap)
 			return guardPlan{why: fmt.Sprintf("the parent run %s went back to gate %q: %s", parent.ID, up.back.ID, up.why)}
 		}
 		if up.why != "" {

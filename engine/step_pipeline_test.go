@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/runtree"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/stretchr/testify/assert"
@@ -397,8 +398,8 @@ func TestSubPipelineTriggeredPipelineAlsoUsedAsChildStillStarts(t *testing.T) {
 	assert.Empty(t, top.Parent)
 }
 
-// The parallel stages' side: a branch of type pipeline starts its child with startChild
-// and advances it with runChild; the child lives while its branch is open.
+// The parallel stages' side: a branch of type pipeline starts its child and advances it
+// (runtree.Advance); the child lives while its branch is open.
 func TestSubPipelineChildOfBranch(t *testing.T) {
 	cfg := subConfig(t)
 	branch := &lang.Stage{ID: "deep-review", Type: lang.StagePipeline, Pipeline: "standard-review",
@@ -412,7 +413,7 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 	e := newEval(cfg, &model.State{Version: 1, Runs: []*model.Run{run}}, prFacts(), t0, model.Input{})
 	run = e.St.Runs[0]
 
-	child, why, fatal := e.runChild(p, run, branch)
+	child, why, fatal := runtree.Advance(treeKernel{e}, p, run, branch)
 	require.NotNil(t, child, why)
 	assert.False(t, fatal)
 	assert.Equal(t, "review-merge/7/1/deep-review", child.Parent)
@@ -420,16 +421,16 @@ func TestSubPipelineChildOfBranch(t *testing.T) {
 	assert.Equal(t, "branch", child.Context["focus"])
 	assert.Equal(t, "security", child.Stage)
 	require.Len(t, e.Effects, 1, "the child was advanced: its first agent is dispatched")
-	again, _, _ := e.runChild(p, run, branch)
+	again, _, _ := runtree.Advance(treeKernel{e}, p, run, branch)
 	assert.Same(t, child, again, "one child per attempt of the branch")
 	assert.Len(t, e.St.Runs, 2)
-	assert.Equal(t, []*model.Run{child}, e.LiveChildren(run))
+	assert.Equal(t, []*model.Run{child}, e.tree().LiveChildren(run))
 	assert.True(t, e.commandSkips(run, model.CmdRetry))
 
-	e.reapChildren()
+	runtree.Reap(treeKernel{e})
 	assert.False(t, child.Status.Final(), "its branch is open")
 	run.Stages["deep-review"].Status = model.StageCancelled // the join cancelled the branch
-	e.reapChildren()
+	runtree.Reap(treeKernel{e})
 	assert.Equal(t, model.RunCancelled, child.Status)
 	assert.Contains(t, child.Message, "left attempt 2 of \"deep-review\"")
 }

@@ -21,7 +21,7 @@ func (c *stageContext) StepBranch(b *lang.Stage) bool {
 	return t != nil && t.branch(c.e, c.p, c.run, b)
 }
 
-func (c *stageContext) ChildRun(id string) *model.Run { return c.e.RunByID(id) }
+func (c *stageContext) ChildRun(id string) *model.Run { return c.e.tree().ByID(id) }
 
 // Forget drops the effects the evaluation asked for branch b and the run's intents of it.
 func (c *stageContext) Forget(b string) {

@@ -35,6 +35,9 @@ const (
 	TargetEscalate = "escalate"
 )
 
+// TargetCancelled is the pseudo-target history shows when a run is cancelled.
+const TargetCancelled = "cancelled"
+
 // Reactions beyond reevaluate_gates and cancel.
 const (
 	ReactInvalidateAndRestart = "invalidate_and_restart"
@@ -267,5 +270,11 @@ const (
 	VerdictReject   = "reject"
 	VerdictRevise   = "revise"
 )
+
+// Rejects reports whether verdict asks for changes (a parallel stage's on_any_reject
+// applies to a branch that ended on it).
+func Rejects(verdict string) bool {
+	return verdict == VerdictReject || verdict == VerdictRevise || verdict == VerdictFollowup
+}
 
 // Duration keys take Go durations plus days: 30s, 5m, 2h, 72h, 7d.

@@ -81,3 +81,13 @@ func NamesOf(group []lang.Condition) []string {
 type Clocked interface {
 	NextChange(now time.Time) time.Time
 }
+
+// FirstUnmet is the message of the first required condition of rs that does not pass.
+func FirstUnmet(rs []GateResult) string {
+	for _, r := range rs {
+		if !r.Optional && r.Status != GatePass {
+			return r.Check + ": " + r.Message
+		}
+	}
+	return ""
+}

@@ -42,6 +42,7 @@ type Context interface {
 	Actions
 	People
 	Branches
+	Children
 }
 
 // Decision is what a type decided of the run at its stage: to stay (the zero Decision),
@@ -114,6 +115,7 @@ type Guard interface {
 	Failing(s *lang.Stage) bool
 	Witnesses
 	Joins
+	Subs
 }
 
 // Guarded is implemented by a type whose transitions the merge guard re-checks; the guard

@@ -6,7 +6,6 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/agent"
-	"github.com/org/pipeline-action/engine/stage/parallel"
 
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -60,10 +59,6 @@ func NotAt(run *model.Run, stage string) string {
 	}
 	return fmt.Sprintf("branch %q of stage %q has already %s", stage, sr.Parent, done)
 }
-
-// Rejects reports whether verdict asks for changes, as a parallel stage's on_any_reject
-// counts it.
-func Rejects(verdict string) bool { return parallel.Rejects(verdict) }
 
 // branchEffect returns the branch of parallel stage par whose current effect has key.
 func branchEffect(run *model.Run, par *lang.Stage, key string) *lang.Stage {

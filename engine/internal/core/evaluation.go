@@ -246,3 +246,13 @@ type DispatchScope struct {
 	Delivery string
 	Nonces   model.NonceSigner
 }
+
+// ConfigFor returns the config run follows: the pinned one it started under, or e.Cfg.
+func (e *Eval) ConfigFor(run *model.Run) *lang.Config {
+	if run.ConfigOID != "" && run.ConfigOID != e.Cfg.BlobOID {
+		if old := e.Cfg.Pinned[run.ConfigOID]; old != nil {
+			return old
+		}
+	}
+	return e.Cfg
+}

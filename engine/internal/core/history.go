@@ -40,16 +40,6 @@ func actionDone(s *lang.Stage) string {
 	return s.Action + " done"
 }
 
-// FirstUnmet is the message of the first required condition that does not pass.
-func FirstUnmet(rs []model.GateResult) string {
-	for _, r := range rs {
-		if !r.Optional && r.Status != model.GatePass {
-			return r.Check + ": " + r.Message
-		}
-	}
-	return ""
-}
-
 func IsDone(s model.StageStatus) bool {
 	return s == model.StagePassed || s == model.StageSucceeded || s == model.StageFailed
 }

@@ -26,5 +26,5 @@ func Why(e *core.Eval, run *model.Run, s *lang.Stage, moved bool, held []model.G
 	if sr := run.Stages[s.ID]; sr != nil && sr.Status == model.StagePassed {
 		verb = "no longer holds"
 	}
-	return fmt.Sprintf("gate %q %s (%s); checking again", s.ID, verb, core.FirstUnmet(held))
+	return fmt.Sprintf("gate %q %s (%s); checking again", s.ID, verb, model.FirstUnmet(held))
 }

@@ -97,4 +97,4 @@ func cancel(k Kernel, p *lang.Pipeline, run *model.Run, _ *lang.EventReaction, i
 }
 
 // TargetCancelled is the pseudo-target history shows when a run is cancelled.
-const TargetCancelled = "cancelled"
+const TargetCancelled = lang.TargetCancelled

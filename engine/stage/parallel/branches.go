@@ -103,14 +103,14 @@ func Env(c stage.Context, run *model.Run) []any {
 // childFeedback is the feedback of a pipeline branch whose child rejected: the
 // outputs.feedback of the stage the child ended at on a rejecting verdict, or nil.
 func childFeedback(c stage.Context, bsr *model.StageRun) any {
-	if !Rejects(bsr.Verdict) || bsr.Child == "" {
+	if !lang.Rejects(bsr.Verdict) || bsr.Child == "" {
 		return nil
 	}
 	child := c.ChildRun(bsr.Child)
 	if child == nil || child.Status == model.RunCompleted {
 		return nil
 	}
-	if sr := child.Stages[child.Stage]; sr != nil && Rejects(sr.Verdict) {
+	if sr := child.Stages[child.Stage]; sr != nil && lang.Rejects(sr.Verdict) {
 		return sr.Outputs["feedback"]
 	}
 	return nil

@@ -28,7 +28,7 @@ func join(c stage.Context, run *model.Run, par *lang.Stage) stage.Decision {
 			if bsr.Status == model.StageActing {
 				acting++
 			}
-		case Rejects(bsr.Verdict):
+		case lang.Rejects(bsr.Verdict):
 			rejected++
 			rejecting = append(rejecting, b.ID)
 		default:
@@ -82,11 +82,6 @@ func JoinNeed(par *lang.Stage, ran int) int {
 		need = min(1, ran)
 	}
 	return need
-}
-
-// Rejects reports whether verdict asks for changes (on_any_reject applies).
-func Rejects(verdict string) bool {
-	return verdict == lang.VerdictReject || verdict == lang.VerdictRevise || verdict == lang.VerdictFollowup
 }
 
 // BranchResult is how a branch shows in its parallel stage's results (the status comment).

@@ -61,6 +61,7 @@ type Context struct {
 	Acts
 	People
 	Branching
+	Kids
 }
 
 // New is a Context for p at now, on pull request 7 at head "abc1234def".
@@ -106,6 +107,7 @@ type Guard struct {
 	Skipped, Held, Failed map[string]bool
 	Witnessed
 	Joins
+	Subs
 }
 
 func (g Guard) Skips(s *lang.Stage) bool   { return g.Skipped[s.ID] }

@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/deadline"
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -23,7 +24,7 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 			continue
 		}
 		run, stage := e.FindEffect(o.Key)
-		if run == nil && e.ListOutcome(o) {
+		if run == nil && rules.ListOutcome(e.Logf, o) {
 			continue
 		}
 		if run == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/dormant"
@@ -46,7 +47,7 @@ func (e *eval) escalate(run *model.Run, why string) {
 	run.Message = why
 	e.Record(run, run.Stage, lang.TargetEscalate, why)
 	e.Logf("run %s escalated at %s: %s; it waits for a person (/pipeline retry, skip, unblock, restart or cancel)", run.ID, run.Stage, why)
-	e.runList(run, model.ListOnError)
+	rules.List(rulesKernel{e}, run, model.ListOnError)
 }
 
 // chatops acts on the command comments not acted on yet, oldest first.

@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/stretchr/testify/assert"
@@ -67,7 +68,7 @@ func TestGateOnFailLoopsWithinOneEventAreBounded(t *testing.T) {
 }
 
 func TestGateOnFailNotifyAndWait(t *testing.T) {
-	cfg := ruleConfig(&lang.Rule{WhenCheckFailed: "no_changes_requested", Action: ActionNotifyAndWait,
+	cfg := ruleConfig(&lang.Rule{WhenCheckFailed: "no_changes_requested", Action: rules.ActionNotifyAndWait,
 		Notify: &lang.Notify{Target: mustTemplate("maintainers"), Message: mustTemplate("Changes requested on #{{ github.pr.number }}")}})
 	// Another check failing: the gate just waits.
 	res := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, prFacts("fixed", "other-bad"), t0)

@@ -7,6 +7,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/stage/parallel"
 )
@@ -75,8 +76,8 @@ func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
 	case strings.HasPrefix(why, "not supported yet"):
 		// The action cannot run the pipeline; the run did not fail as the pipeline says.
 	case status == model.RunCompleted:
-		e.runList(run, model.ListOnComplete)
+		rules.List(rulesKernel{e}, run, model.ListOnComplete)
 	case status == model.RunFailed:
-		e.runList(run, model.ListOnError)
+		rules.List(rulesKernel{e}, run, model.ListOnError)
 	}
 }

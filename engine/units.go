@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
@@ -97,8 +98,8 @@ func (e *eval) apply(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.
 // follow follows the rule dec names: its notify and label once per attempt, then its loop
 // or its then; a rule that does not move the run keeps it waiting at s.
 func (e *eval) follow(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.Decision) bool {
-	e.ruleEffects(p, run, s, dec.Rule, dec.RuleKind)
-	if dec.Rule.Action != ActionNotifyAndWait && e.loop(run, s, dec.Rule, dec.RuleKind, dec.Why) {
+	rules.Effects(rulesKernel{e}, p, run, s, dec.Rule, dec.RuleKind)
+	if dec.Rule.Action != rules.ActionNotifyAndWait && rules.Loop(rulesKernel{e}, run, s, dec.Rule, dec.RuleKind, dec.Why) {
 		return true
 	}
 	run.Stages[s.ID].Status = model.StageWaiting

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -35,7 +36,7 @@ func (c *stageContext) MergeabilityPoll(sr *model.StageRun, what string) string 
 }
 
 func (c *stageContext) RuleEffects(s *lang.Stage, rule *lang.Rule, kind string) {
-	c.e.ruleEffects(c.p, c.run, s, rule, kind)
+	rules.Effects(rulesKernel{c.e}, c.p, c.run, s, rule, kind)
 }
 
 func (c *stageContext) DoneWhy(s *lang.Stage) string { return c.e.ActionDoneWhy(s) }
@@ -71,7 +72,7 @@ func (e *eval) move(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec stage.D
 		e.finish(run, model.RunFailed, lang.TargetFail, dec.Why)
 		return false
 	case stage.MoveLoop:
-		if e.loop(run, s, dec.Rule, dec.RuleKind, dec.Why) {
+		if rules.Loop(rulesKernel{e}, run, s, dec.Rule, dec.RuleKind, dec.Why) {
 			return true
 		}
 		return e.HoldAction(run, s, dec.Why, dec.Who)

@@ -59,9 +59,3 @@ func (k reactKernel) AgentDispatch(p *lang.Pipeline, run *model.Run, s *lang.Sta
 func (e *eval) restartDeferred(p *lang.Pipeline, run *model.Run, by string) bool {
 	return react.RestartDeferred(reactKernel{e}, p, run, by)
 }
-
-// notifyAgentUnknown settles the unknown outcome of an action stage's notification of an
-// agent (react.NotifyAgentUnknown); false when it is to be asked again.
-func (e *eval) notifyAgentUnknown(run *model.Run, stage *lang.Stage, it model.Intent) bool {
-	return react.NotifyAgentUnknown(reactKernel{e}, run, stage, it)
-}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/react"
 	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
@@ -71,7 +72,7 @@ func (k settleKernel) ActionFailed(run *model.Run, s *lang.Stage, why string) {
 func (k settleKernel) ActionDoneWhy(s *lang.Stage) string { return k.e.ActionDoneWhy(s) }
 
 func (k settleKernel) NotifyAgentUnknown(run *model.Run, s *lang.Stage, it model.Intent) bool {
-	return k.e.notifyAgentUnknown(run, s, it)
+	return react.NotifyAgentUnknown(reactKernel{k.e}, run, s, it)
 }
 
 func (k settleKernel) OnRunPR(run *model.Run, it model.Intent) func() {

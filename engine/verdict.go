@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -18,7 +19,7 @@ func (e *eval) answered(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec sta
 		moved = e.agentError(run, s, dec.Error)
 	case e.LeaveBranch(run, s, parallel.VerdictStatus(dec.Verdict), dec.Why):
 	case dec.Rule != nil:
-		e.followRule(p, run, s, dec.Verdict, dec.Rule, dec.Why)
+		rules.Verdict(rulesKernel{e}, p, run, s, dec.Verdict, dec.Rule, dec.Why)
 	case dec.Leave:
 		e.leave(run, s, dec.Status, dec.Target, dec.Why)
 	default:
@@ -34,52 +35,4 @@ func (e *eval) answered(p *lang.Pipeline, run *model.Run, s *lang.Stage, dec sta
 		}
 	}
 	return moved
-}
-
-// followRule follows a verdict's loop rule: its context is merged into the run's, and it
-// goes to goto while iterations remain, then to then.
-func (e *eval) followRule(p *lang.Pipeline, run *model.Run, stage *lang.Stage, verdict string, rule *lang.Rule, why string) {
-	env := e.env(p, run)
-	if len(rule.Context) > 0 {
-		if run.Context == nil {
-			run.Context = map[string]any{}
-		}
-		for _, kv := range rule.Context {
-			v, err := lang.ValueOf(kv.Value, env)
-			if err != nil {
-				e.Logf("run %s: context %q of on_%s of stage %q: %v; left as it was", run.ID, kv.Key, verdict, stage.ID, err)
-				continue
-			}
-			run.Context[kv.Key] = lang.JSONValue(v)
-		}
-	}
-	e.ruleEffects(p, run, stage, rule, "on_"+verdict) // its notify and label, once per attempt
-	status := model.StageSucceeded
-	if verdict == lang.VerdictFailed || verdict == lang.VerdictReject || verdict == parallel.RuleOnAnyReject {
-		status = model.StageFailed
-	}
-	target := rule.Goto
-	if rule.MaxIterations > 0 {
-		if run.Iterations == nil {
-			run.Iterations = map[string]int{}
-		}
-		k := stage.ID + "/" + verdict
-		if run.Iterations[k] >= rule.MaxIterations {
-			target = rule.Then
-			if target == "" {
-				target = lang.TargetFail
-			}
-			why = fmt.Sprintf("%s; on_%s has looped %d of %d times", why, verdict, run.Iterations[k], rule.MaxIterations)
-		} else {
-			run.Iterations[k]++
-			why = fmt.Sprintf("%s; on_%s: iteration %d of %d", why, verdict, run.Iterations[k], rule.MaxIterations)
-			e.MarkNext(run, model.KindLoop)
-			e.LoopedBounded(run)
-		}
-	}
-	if target == "" {
-		target = rule.Then
-	}
-	e.leave(run, stage, status, target, why)
-	e.MarkNext(nil, "")
 }

@@ -1,13 +1,11 @@
-package engine
+package rules
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/org/pipeline-action/engine/model"
-
-	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
 )
 
 // A pipeline's `on_complete` and `on_error` lists: actions run once, when a run completes,
@@ -17,10 +15,10 @@ import (
 // (Effect.WriteAhead): at most once. Labels, assignees, review requests and closing an
 // issue are idempotent. What an item cannot do is logged and said in the run's message.
 
-// runList asks for the effects of the items of list (ListOnComplete or ListOnError) of
+// List asks for the effects of the items of list (ListOnComplete or ListOnError) of
 // run's pipeline.
-func (e *eval) runList(run *model.Run, list string) {
-	p := e.Cfg.PipelineFor(run)
+func List(k Kernel, run *model.Run, list string) {
+	p := k.PipelineFor(run)
 	if p == nil {
 		return
 	}
@@ -31,18 +29,18 @@ func (e *eval) runList(run *model.Run, list string) {
 	env := lang.Env(nil)
 	for i, item := range items {
 		if env == nil {
-			env = e.templateEnv(p, run)
+			env = k.TemplateEnv(p, run)
 		}
 		eff := model.Effect{Key: fmt.Sprintf("%s/%s/%d/%s", run.ID, list, i+1, item.Action), Run: run.ID, Stage: list,
-			Kind: model.EffectKind(item.Action), Number: e.Facts.PR.Number}
-		plan := actionplan.Item(e.Eval, run, item, eff, env)
+			Kind: model.EffectKind(item.Action), Number: k.Facts().PR.Number}
+		plan := k.PlanItem(run, item, eff, env)
 		if item.Action == lang.ActionSetVariable || item.Action == lang.ActionSetShared {
 			env = nil // the items after it read the new value
 		}
 		what := fmt.Sprintf("run %s: %s item %d (%s at %s)", run.ID, list, i+1, item.Action, item.Pos)
 		switch {
 		case plan.Err != "":
-			e.Logf("%s: %s", what, plan.Err)
+			k.Logf("%s: %s", what, plan.Err)
 			msg := fmt.Sprintf("%s item %d (%s): %s", list, i+1, item.Action, plan.Err)
 			if run.Message == "" {
 				run.Message = msg
@@ -50,20 +48,20 @@ func (e *eval) runList(run *model.Run, list string) {
 				run.Message += "; " + msg
 			}
 		case plan.Done != "":
-			e.Logf("%s: %s", what, plan.Done)
+			k.Logf("%s: %s", what, plan.Done)
 		default:
 			if plan.Eff.Kind.WriteAhead() {
 				plan.Eff.WriteAhead = true
 			}
-			e.Logf("%s: asked for", what)
-			e.Effects = append(e.Effects, plan.Eff)
+			k.Logf("%s: asked for", what)
+			k.Emit(plan.Eff)
 		}
 	}
 }
 
 // ListOutcome logs the outcome of an effect of a pipeline's list, and reports whether o is
 // one: it changes nothing (the run is final).
-func (e *eval) ListOutcome(o model.Outcome) bool {
+func ListOutcome(logf func(string, ...any), o model.Outcome) bool {
 	parts := strings.Split(o.Key, "/")
 	if len(parts) < 4 {
 		return false
@@ -74,9 +72,9 @@ func (e *eval) ListOutcome(o model.Outcome) bool {
 		return false
 	}
 	if o.Err == "" {
-		e.Logf("%s done", o.Key)
+		logf("%s done", o.Key)
 	} else {
-		e.Logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
+		logf("%s: %s; a pipeline's list is not tried again", o.Key, o.Err)
 	}
 	return true
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/deadline"
+	"github.com/org/pipeline-action/engine/internal/doneby"
 	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
@@ -17,7 +18,9 @@ import (
 func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.Outcome, facts *model.Facts, now time.Time) model.Result {
 	e := newEval(cfg, st, facts, now, in)
 	e.Settle.Settling = true
-	e.noteDone(outcomes)
+	if e.DoneBy == "" {
+		e.DoneBy = doneby.Noted(e.St.Runs, e.Facts.PR, outcomes)
+	}
 	k := settleKernel{e}
 	for _, o := range outcomes {
 		if settle.Unanswered(k, o) || deadline.SideOutcome(o, e.Logf) || settle.UpdateBehind(k, o) || settle.StageEffect(k, o) || e.SettleReply(o) || settle.Own(k, o) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/doneby"
 	"github.com/org/pipeline-action/engine/internal/runtree"
 	"github.com/org/pipeline-action/engine/model"
 
@@ -294,7 +295,8 @@ func (e *eval) advancePass() bool {
 		return rank[a.Name] < rank[b.Name]
 	})
 	for i, en := range order {
-		if e.doneByOther(en.p, en.run) {
+		if why := doneby.Other(e.DoneBy, en.run, core.ClosingTrigger(en.p), e.Issue != nil, e.Facts.PR.State); why != "" {
+			e.finish(en.run, model.RunCancelled, TargetCancelled, why)
 			continue
 		}
 		if e.tree().AnyBelow(e.Settle.Refused, en.run) {

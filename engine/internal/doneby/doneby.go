@@ -4,6 +4,7 @@
 package doneby
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -42,4 +43,36 @@ func Root(runs []*model.Run, id string) string {
 		id, _ = model.SplitParent(r.Parent)
 	}
 	return id
+}
+
+// Noted is the run (its top-level run) whose performed effect among outcomes made the
+// subject done — a merge or close that succeeded, after which the facts show the subject
+// not open — or "" for none.
+func Noted(runs []*model.Run, pr *model.PullRequest, outcomes []model.Outcome) string {
+	if pr == nil || pr.State == model.PROpen {
+		return ""
+	}
+	for _, o := range outcomes {
+		if o.Err == "" && !o.Unknown && Closing(o.Key) {
+			if run := Owner(runs, o.Key); run != nil {
+				return Root(runs, run.ID)
+			}
+		}
+	}
+	return ""
+}
+
+// Other is why run, a top-level run about to be stepped, is cancelled because run doneBy
+// made the subject (an issue when issue, else a pull request, now in state) done in this
+// event; "" when it goes on: no run did, it is that run, it is final, or its pipeline
+// starts on the closing itself (closing).
+func Other(doneBy string, run *model.Run, closing, issue bool, state string) string {
+	if doneBy == "" || run.Status.Final() || run.ID == doneBy || closing {
+		return ""
+	}
+	what := "pull request"
+	if issue {
+		what = "issue"
+	}
+	return fmt.Sprintf("the %s was %s by run %s in this event; this run acts on it no more", what, state, doneBy)
 }

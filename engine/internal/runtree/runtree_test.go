@@ -171,3 +171,28 @@ func TestBranchChildren(t *testing.T) {
 	run.Stages["deep"].Status = model.StageCancelled
 	assert.False(t, k.Tree().StandsAt(run, "deep"), "a closed branch")
 }
+
+func TestStandingAt(t *testing.T) {
+	k, p, run := setup(t)
+	past := []model.PastRun{{ID: "top/7/0", Status: model.RunCompleted}}
+	tr := k.Tree()
+	got, gp, s, why := tr.StandingAt(past, "o/r#7", "top/7/1", "review", 2)
+	require.Empty(t, why)
+	assert.Same(t, run, got)
+	assert.Same(t, p, gp)
+	assert.Equal(t, "review", s.ID)
+	for _, tc := range []struct {
+		run, stage string
+		attempt    int
+		why        string
+	}{
+		{"top/7/0", "review", 1, "the run is completed"},
+		{"top/7/9", "review", 1, "no such run on o/r#7"},
+		{"top/7/1", "review", 1, "the stage is at attempt 2, not 1"},
+	} {
+		_, _, _, why := tr.StandingAt(past, "o/r#7", tc.run, tc.stage, tc.attempt)
+		assert.Equal(t, tc.why, why)
+	}
+	_, _, _, why = tr.StandingAt(past, "o/r#7", "top/7/1", "fan", 1)
+	assert.NotEmpty(t, why, "a stage the run does not stand at")
+}

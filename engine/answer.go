@@ -8,7 +8,6 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
-	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/stage/agent"
 )
 
@@ -70,11 +69,4 @@ func refuseReport(e *eval, r *model.Report, why string) {
 
 func ignoreFailure(e *eval, f *model.AgentFailure, why string) {
 	e.Logf("%s", agent.Ignored(f, why))
-}
-
-// noAnswers is embedded by the types that send no work out, so nothing answers them.
-type noAnswers struct{}
-
-func (noAnswers) answer(e *eval, _ *lang.Pipeline, _ *model.Run, stage *lang.Stage, a answer) {
-	a.refuse(e, fmt.Sprintf("%q is not an agent stage", stage.ID))
 }

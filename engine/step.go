@@ -348,8 +348,8 @@ func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
 		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("stage %q is not in pipeline %q", run.Stage, p.Name))
 		return false
 	}
-	t := stageTypes[stage.Type]
-	if t == nil {
+	t, ok := stageTypes[stage.Type]
+	if !ok {
 		e.finish(run, model.RunFailed, lang.TargetFail, fmt.Sprintf("not supported yet: stage type %q (stage %q at %s)", stage.Type, stage.ID, stage.Pos.String()))
 		return false
 	}

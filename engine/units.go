@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/rules"
@@ -15,8 +16,6 @@ import (
 type unit struct {
 	t stage.Type
 }
-
-func (u unit) arm(s *lang.Stage, sr *model.StageRun, now time.Time) { u.t.Arm(s, sr, now) }
 
 func (u unit) step(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage) bool {
 	c := e.context(p, run)
@@ -38,43 +37,27 @@ func (u unit) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) b
 	return true
 }
 
-func (u unit) deadline(kind string) deadlineHandler {
-	return func(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage, d model.Deadline) bool {
-		dec, handled := u.t.Deadline(e.context(p, run), run, s, d)
-		if !handled {
-			e.finish(run, model.RunFailed, lang.TargetFail, "not supported yet: deadline "+kind+" of stage "+s.ID)
-			return false
-		}
-		return e.apply(p, run, s, dec)
+// deadline acts on d, a due deadline of a kind of the type's own, of run's stage s; a
+// kind the type does not know fails the run loudly.
+func (u unit) deadline(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage, d model.Deadline) bool {
+	dec, handled := u.t.Deadline(e.context(p, run), run, s, d)
+	if !handled {
+		e.finish(run, model.RunFailed, lang.TargetFail, "not supported yet: deadline "+d.Kind+" of stage "+s.ID)
+		return false
 	}
+	return e.apply(p, run, s, dec)
 }
-
-func (u unit) worker(s *lang.Stage) (kind, name string) { return u.t.Worker(s) }
 
 func (u unit) answer(e *eval, p *lang.Pipeline, run *model.Run, s *lang.Stage, a answer) {
 	at, ok := u.t.(stage.Answers)
 	switch {
 	case !ok:
-		noAnswers{}.answer(e, p, run, s, a)
+		a.refuse(e, fmt.Sprintf("%q is not an agent stage", s.ID))
 	case a.report != nil:
 		e.apply(p, run, s, at.Report(e.context(p, run), run, s, a.report))
 	default:
 		e.apply(p, run, s, at.Failure(e.context(p, run), run, s, a.failure))
 	}
-}
-
-func (u unit) recheck(g *guardCheck, s *lang.Stage) stage.Verdict {
-	if gu, ok := u.t.(stage.Guarded); ok {
-		return gu.Recheck(g, s)
-	}
-	return stage.Free
-}
-
-func (u unit) stillHolds(g *guardCheck, s *lang.Stage, sr *model.StageRun) bool {
-	if gu, ok := u.t.(stage.Guarded); ok {
-		return gu.StillHolds(g, s, sr)
-	}
-	return true
 }
 
 // apply carries out dec, a type's decision of run at s, and reports whether the run moved.
@@ -145,10 +128,6 @@ func effectsOf(s *lang.Stage) stage.Effects {
 	if s == nil {
 		return nil
 	}
-	u, ok := stageTypes[s.Type].(unit)
-	if !ok {
-		return nil
-	}
-	fx, _ := u.t.(stage.Effects)
+	fx, _ := stageTypes[s.Type].t.(stage.Effects)
 	return fx
 }

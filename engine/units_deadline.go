@@ -9,10 +9,6 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 )
 
-// deadlineHandler acts on deadline d of a kind of a stage type's own, of run's current
-// stage, which is due. It reports whether the run moved.
-type deadlineHandler func(e *eval, p *lang.Pipeline, run *model.Run, stage *lang.Stage, d model.Deadline) bool
-
 // How often, and how many times, a merge waiting on GitHub's mergeability looks again.
 const (
 	mergeabilityInterval = deadline.MergeabilityInterval
@@ -50,21 +46,17 @@ func (k deadlineKernel) Stage(run *model.Run) *lang.Stage {
 }
 
 func (k deadlineKernel) Own(stage *lang.Stage, sr *model.StageRun) {
-	if t := stageTypes[stage.Type]; t != nil {
-		t.arm(stage, sr, k.e.Now)
+	if t, ok := stageTypes[stage.Type]; ok {
+		t.t.Arm(stage, sr, k.e.Now)
 	}
 }
 
 func (k deadlineKernel) OwnDue(run *model.Run, stage *lang.Stage, d model.Deadline) (moved, handled bool) {
-	t := stageTypes[stage.Type]
-	if t == nil {
+	t, ok := stageTypes[stage.Type]
+	if !ok {
 		return false, false
 	}
-	h := t.deadline(d.Kind)
-	if h == nil {
-		return false, false
-	}
-	return h(k.e, k.p, run, stage, d), true
+	return t.deadline(k.e, k.p, run, stage, d), true
 }
 
 func (k deadlineKernel) Leave(run *model.Run, stage *lang.Stage, status model.StageStatus, target, why string) {

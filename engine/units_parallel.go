@@ -17,8 +17,8 @@ func (c *stageContext) MergeAll(par *lang.Stage) bool {
 }
 
 func (c *stageContext) StepBranch(b *lang.Stage) bool {
-	t := stageTypes[b.Type]
-	return t != nil && t.branch(c.e, c.p, c.run, b)
+	t, ok := stageTypes[b.Type]
+	return ok && t.branch(c.e, c.p, c.run, b)
 }
 
 func (c *stageContext) ChildRun(id string) *model.Run { return c.e.tree().ByID(id) }
@@ -61,10 +61,6 @@ func resuming(s *lang.Stage) stage.Resuming {
 	if s == nil {
 		return nil
 	}
-	u, ok := stageTypes[s.Type].(unit)
-	if !ok {
-		return nil
-	}
-	r, _ := u.t.(stage.Resuming)
+	r, _ := stageTypes[s.Type].t.(stage.Resuming)
 	return r
 }

@@ -40,8 +40,7 @@ func (k settleKernel) Stage(run *model.Run, id string) *lang.Stage {
 }
 
 func (k settleKernel) Settled(run *model.Run, s *lang.Stage, o model.Outcome) bool {
-	u, _ := stageTypes[s.Type].(unit)
-	st, ok := u.t.(stage.Settler)
+	st, ok := stageTypes[s.Type].t.(stage.Settler)
 	if !ok {
 		return false
 	}

@@ -35,7 +35,7 @@ func CLI(simulate SimulateFunc, simUsage string) []Command {
 		Usage: simUsage,
 		Main:  func(ctx context.Context, e Env) int { return simulate(ctx, e.Args, e.Stdout, e.Stderr) },
 	}
-	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, statsCmd, explainCmd, doctorCmd, graphCmd, versionCmd}
+	return []Command{runCmd, reportCmd, sweepCmd, sim, validateCmd, statusCmd, auditCmd, statsCmd, explainCmd, doctorCmd, graphCmd, workflowCmd, versionCmd}
 }
 
 var runCmd = Command{

@@ -67,6 +67,8 @@ commands:
                           check a live repository: config, token scopes, settings (writes nothing)
   graph [PATH] [--pipeline NAME]
                           print Mermaid flowcharts of the pipelines (default .)
+  workflow [PATH] [--ci NAME,...]
+                          print the on: block and the job's if: the config needs (default .)
   version                 print the version
   help [COMMAND]          print this, or the usage of COMMAND (as COMMAND --help does)
 

@@ -40,7 +40,7 @@ const (
 
 var rows = []row{
 	{figure: "a PR's lifecycle opened → labelled → approved → CI → merged, with the state branch (5 state changes)",
-		goal: "≤ 12 requests, ≤ 1.5 content writes per state change", scenario: "cmd/internal/sim/testdata/scenarios/lifecycle-cost",
+		goal: "≤ 12 requests, ≤ 1.5 content writes per state change; ≤ 8 in a row, ≤ 3 on the merge event", scenario: "cmd/internal/sim/testdata/scenarios/lifecycle-cost",
 		changes: 5, read: readScenario},
 	{figure: "one event on a PR waiting at a gate (evaluate four checks, find nothing changed)", goal: "≤ 50 µs",
 		bench: "engine/BenchmarkStepWaitingGate", read: readBench},
@@ -48,6 +48,10 @@ var rows = []row{
 		bench: "engine/BenchmarkStepToMerge", read: readBench},
 	{figure: "one event on a run waiting at gate 1 of 100", goal: "≤ 50 µs",
 		bench: "engine/BenchmarkStepWaitingAtGate1Of100", read: readBench},
+	{figure: "one event on a run waiting at gate 1 of 10", goal: "—",
+		bench: "engine/BenchmarkStepWaitingAtGate1Of10", read: readBench},
+	{figure: "one event on a run waiting at gate 1 of 1,000", goal: "within 1.5× gate 1 of 10",
+		bench: "engine/BenchmarkStepWaitingAtGate1Of1000", read: readBench},
 	{figure: "one event on a run waiting at gate 100 of 100", goal: "≤ 50 µs",
 		bench: "engine/BenchmarkStepWaitingAtGate100Of100", read: readBench},
 	{figure: "one event on which 1,000 gates all hold (then the merge guard)", goal: "≤ 10 ms",

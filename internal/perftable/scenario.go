@@ -10,6 +10,10 @@ import (
 // those GitHub's secondary limits count as content-creating.
 var requestsLine = regexp.MustCompile(`(?m)^\s*(\d+) requests?, (\d+) content-creating`)
 
+// inARowLine is the line after it: the requests one after another, over the steps and in
+// the step that made the most.
+var inARowLine = regexp.MustCompile(`(?m)^\s*(\d+) in a row over the steps \(the most in one step: (\d+)\)`)
+
 // scenario plays the scenario directory dir (from the module's root) with simulate
 // --stats and returns its requests and content-creating writes, and the writes per
 // state change when the row counts its state changes.
@@ -32,6 +36,9 @@ func parseRequests(out []byte, changes int) (string, error) {
 	s := fmt.Sprintf("%d requests, %d content-creating", requests, writes)
 	if changes > 0 {
 		s += fmt.Sprintf(" (%s per state change)", strconv.FormatFloat(float64(writes)/float64(changes), 'f', 1, 64))
+	}
+	if m := inARowLine.FindSubmatch(out); m != nil {
+		s += fmt.Sprintf("; %s in a row (the most in one event: %s)", m[1], m[2])
 	}
 	return s, nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -30,6 +31,9 @@ type Call struct {
 	// Mutation is true for a GraphQL request whose operation is a mutation: what a
 	// read-only command (doctor) must never send.
 	Mutation bool
+	// Began and Ended order the request's arrival and its answer among every other
+	// request's: one that began after another ended waited for it (or came after it).
+	Began, Ended int64
 }
 
 // Documentation URLs of GitHub's rate-limit errors.
@@ -59,6 +63,7 @@ type Server struct {
 	graphql *graphql.Env // the GraphQL API
 
 	tokens     map[string]string // token → login
+	tick       atomic.Int64      // orders the arrivals and answers of requests (Call.Began, Ended)
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
@@ -181,11 +186,13 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 // serveHTTP authenticates, routes and records every request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	kind := "unknown"
+	began := s.tick.Add(1)
 	var rec *statusRecorder
 	rec = &statusRecorder{ResponseWriter: w, record: func(status int) {
 		s.Mu.Lock()
 		s.stats[kind]++
-		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: status, Mutation: rec.mutation})
+		s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, Kind: kind, Status: status, Mutation: rec.mutation,
+			Began: began, Ended: s.tick.Add(1)})
 		s.Mu.Unlock()
 	}}
 
@@ -263,4 +270,21 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return login, true
+}
+
+// InARow is the longest chain of calls each of which began after the one before it ended:
+// how many round trips one after another the calls cost, whatever ran beside them.
+func InARow(calls []Call) int {
+	longest := make([]int, len(calls))
+	most := 0
+	for i, c := range calls {
+		longest[i] = 1
+		for j, d := range calls {
+			if d.Ended < c.Began && longest[j]+1 > longest[i] {
+				longest[i] = longest[j] + 1
+			}
+		}
+		most = max(most, longest[i])
+	}
+	return most
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 )
 
@@ -46,7 +47,8 @@ func (s *simulation) runExplain(ctx context.Context, n int, v *explainStep) (fai
 	var out, log bytes.Buffer
 	r := &run.Runner{Getenv: func(k string) string { return env[k] }, Out: &log, Now: s.clock.now, Sleep: s.clock.sleep, Webhooks: s.http.env()}
 	code := r.ExplainMain(ctx, args, &out, &log)
-	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats(), writes: contentWrites(s.fake.Calls())})
+	calls := s.fake.Calls()
+	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats(), writes: contentWrites(calls), inARow: ghfake.InARow(calls)})
 	s.explained = out.String()
 	for _, l := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
 		fmt.Fprintf(s.out, "   | %s\n", l)

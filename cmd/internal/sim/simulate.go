@@ -249,6 +249,8 @@ type stepStats struct {
 	calls map[string]int
 	// writes counts the content-creating calls: REST writes and GraphQL mutations.
 	writes int
+	// inARow is the longest chain of the step's calls one after another (ghfake.InARow).
+	inARow int
 }
 
 // configAge is how long before the scenario's clock its config was committed.
@@ -450,7 +452,7 @@ func (s *simulation) printStats() {
 	fmt.Fprintln(s.out, "\nAPI calls by step:")
 	total := map[string]int{}
 	for _, st := range s.stats {
-		fmt.Fprintf(s.out, "  step %2d  %-60s %s\n", st.step, st.label, run.FormatCalls(st.calls))
+		fmt.Fprintf(s.out, "  step %2d  %-60s %s%s\n", st.step, st.label, run.FormatCalls(st.calls), inARowText(st.inARow, len(st.calls)))
 		for k, v := range st.calls {
 			total[k] += v
 		}
@@ -458,6 +460,20 @@ func (s *simulation) printStats() {
 	fmt.Fprintf(s.out, "  total    %-60s %s\n", "", run.FormatCalls(total))
 	calls, writes := s.callTotals()
 	fmt.Fprintf(s.out, "  %d %s, %d content-creating (REST writes and GraphQL mutations)\n", calls, run.Plural(calls, "request", "requests"), writes)
+	chain, longest := 0, 0
+	for _, st := range s.stats {
+		chain += st.inARow
+		longest = max(longest, st.inARow)
+	}
+	fmt.Fprintf(s.out, "  %d in a row over the steps (the most in one step: %d)\n", chain, longest)
+}
+
+// inARowText says how many of a step's requests went one after another, when it made any.
+func inARowText(n, kinds int) string {
+	if kinds == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" · %d in a row", n)
 }
 
 const Usage = `usage: pipeline-action simulate DIR [flags]

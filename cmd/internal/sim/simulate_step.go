@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 )
 
@@ -46,7 +47,8 @@ func (s *simulation) playStep(ctx context.Context, n int, st step) (failed int, 
 	if len(ds) > 0 {
 		s.dropFaults()
 	}
-	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats(), writes: contentWrites(s.fake.Calls())})
+	calls := s.fake.Calls()
+	s.stats = append(s.stats, stepStats{step: n, label: label, calls: s.fake.Stats(), writes: contentWrites(calls), inARow: ghfake.InARow(calls)})
 	if bad := s.fake.Unexpected(); len(bad) > 0 {
 		return 0, fmt.Errorf("the fake GitHub saw requests GitHub would refuse:\n  %s", strings.Join(bad, "\n  "))
 	}

@@ -64,7 +64,7 @@ func TestParseRequests(t *testing.T) {
 	assert.Equal(t, "13 requests, 9 content-creating", got)
 	_, err = parseRequests([]byte("FAIL\n"), 5)
 	assert.Error(t, err)
-	got, err = parseRequests(append(out[:len(out)-7:len(out)-7], "  13 in a row over the steps (the most in one step: 6)\n\nPASS\n"...), 0)
+	got, err = parseRequests(append(out[:len(out)-6:len(out)-6], "  13 in a row over the steps (the most in one step: 6)\n\nPASS\n"...), 0)
 	require.NoError(t, err)
 	assert.Equal(t, "13 requests, 9 content-creating; 13 in a row (the most in one event: 6)", got)
 }

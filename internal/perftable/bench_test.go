@@ -68,3 +68,7 @@ func TestParseRequests(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "13 requests, 9 content-creating; 13 in a row (the most in one event: 6)", got)
 }
+
+func TestRatioText(t *testing.T) {
+	assert.Equal(t, "2.09× its floor (25.3 ms against 12.1 ms)", ratioText(benchResult{nsPerOp: 25.3e6}, benchResult{nsPerOp: 12.1e6}))
+}

@@ -30,6 +30,7 @@ var measures = map[string]func(*lab) (string, error){
 	"cli size":         binarySize("./cmd/pipeline-action", "amd64"),
 	"cli size arm64":   binarySize("./cmd/pipeline-action", "arm64"),
 	"image start":      imageStart,
+	"load ratio":       floorRatio("engine/lang/load", "BenchmarkLoadToRun50x10", "BenchmarkYAMLParse50x10"),
 }
 
 // command runs name in the module's root with env added, and returns its standard output.

@@ -127,7 +127,7 @@ func (g *guardCheck) Holds(s *lang.Stage) bool {
 	if _, bad := g.held[s.ID]; bad {
 		return false
 	}
-	results, blocked, failed := g.e.evaluate(s)
+	results, blocked, failed := conditions(g.e, s)
 	if blocked {
 		g.held[s.ID], g.failing[s.ID] = results, failed
 		return false

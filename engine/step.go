@@ -12,6 +12,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/doneby"
 	"github.com/org/pipeline-action/engine/internal/runtree"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/deadline"
@@ -234,8 +235,7 @@ func (e *eval) start(p *lang.Pipeline, in model.Input, kind trigger.StartKind, s
 	}
 	e.Logf("run %s %s", run.ID, why)
 	e.NoteHead(run)
-	e.initContext(p, run)
-	e.initVariables(p, run)
+	scope.Start(scopeKernel{e}, p, run, nil)
 	if len(p.Stages) == 0 {
 		e.finish(run, model.RunCompleted, lang.TargetComplete, "the pipeline has no stages")
 		return ""

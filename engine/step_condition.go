@@ -6,6 +6,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/condition"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -20,7 +21,7 @@ import (
 // paths_match against the pull request's changed files, and an expression over the
 // run's env (github, context, stages, variables, trigger …). why says what decided it.
 func (e *eval) conditionHolds(p *lang.Pipeline, run *model.Run, c *lang.Predicate) (holds bool, why string, err error) {
-	holds, why, needsFiles, err := condition.Decide(c, e.Facts, func() lang.Env { return e.env(p, run) })
+	holds, why, needsFiles, err := condition.Decide(c, e.Facts, func() lang.Env { return scope.Env(scopeKernel{e}, p, run) })
 	e.NeedsFiles = e.NeedsFiles || needsFiles
 	return holds, why, err
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -94,7 +95,7 @@ func (e *eval) mergeTarget(p *lang.Pipeline, run *model.Run, stage *lang.Stage) 
 		}
 		return e.RunPR(run), ref, ""
 	}
-	text, err := stage.Config.PR.Render(e.env(p, run))
+	text, err := stage.Config.PR.Render(scope.Env(scopeKernel{e}, p, run))
 	if err != nil {
 		return nil, ref, fmt.Sprintf("pr_number of stage %q does not render: %v", stage.ID, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/stretchr/testify/assert"
@@ -69,7 +70,7 @@ func TestParallelPipelineBranchStartsChildAndSucceedsWithIt(t *testing.T) {
 	assert.Equal(t, model.StageSucceeded, run.Stages["review"].Status)
 	// The join's templates read the child's outputs through the branch.
 	tpl := agentTemplate(t, "{{ stages.deep.outputs.check.summary }}")
-	out, err := tpl.Render(newEval(cfg, res.State, f, t0, model.Input{}).env(cfg.Pipelines[0], run))
+	out, err := tpl.Render(scope.Env(scopeKernel{newEval(cfg, res.State, f, t0, model.Input{})}, cfg.Pipelines[0], run))
 	require.NoError(t, err)
 	assert.Equal(t, "fine", out)
 }

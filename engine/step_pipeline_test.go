@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/runtree"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/stretchr/testify/assert"
@@ -123,7 +124,7 @@ func TestSubPipelineCompletesAndParentMovesOn(t *testing.T) {
 		parent.Stages["review"].Outputs)
 	// The parent's templates read the child's outputs by child stage.
 	tpl := agentTemplate(t, "{{ stages.review.outputs.security.summary }} / {{ stages.review.outputs.quality.score }}")
-	out, err := tpl.Render(newEval(cfg, res.State, f, t0, model.Input{}).env(cfg.Pipelines[0], parent))
+	out, err := tpl.Render(scope.Env(scopeKernel{newEval(cfg, res.State, f, t0, model.Input{})}, cfg.Pipelines[0], parent))
 	require.NoError(t, err)
 	assert.Equal(t, "no findings / 9", out)
 

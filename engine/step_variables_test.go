@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -157,7 +158,7 @@ pipelines:
 	big := Step(cfg, nil, model.Input{Key: "k1", Event: "pull_request.opened"}, titled(strings.Repeat("x", model.MaxVariableBytes)), t0)
 	assert.Contains(t, big.Log, `run p/7/1: variable "title": the value is 2050 bytes of JSON, more than 2048; left out`)
 	assert.Empty(t, big.State.Runs[0].Variables)
-	assert.Empty(t, (&eval{&core.Eval{Cfg: cfg, St: big.State, Facts: titled(strings.Repeat("x", model.MaxVariableBytes))}}).env(cfg.Pipelines[0], big.State.Runs[0])["variables"],
+	assert.Empty(t, scope.Env(scopeKernel{&eval{&core.Eval{Cfg: cfg, St: big.State, Facts: titled(strings.Repeat("x", model.MaxVariableBytes))}}}, cfg.Pipelines[0], big.State.Runs[0])["variables"],
 		"nor computed when read")
 	assert.Equal(t, model.RunFailed, run.Status)
 	assert.Contains(t, run.Message, `set_shared "body": the value is 2050 bytes of JSON, more than 2048`)

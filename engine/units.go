@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/rules"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/internal/settle"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
@@ -108,8 +109,8 @@ func (c *stageContext) Facts() *model.Facts      { return c.e.Facts }
 func (c *stageContext) Settings() *lang.Settings { return &c.e.Cfg.Settings }
 func (c *stageContext) Pipeline() *lang.Pipeline { return c.p }
 func (c *stageContext) Now() time.Time           { return c.e.Now }
-func (c *stageContext) Env() lang.Env            { return c.e.env(c.p, c.run) }
-func (c *stageContext) TemplateEnv() lang.Env    { return c.e.templateEnv(c.p, c.run) }
+func (c *stageContext) Env() lang.Env            { return scope.Env(scopeKernel{c.e}, c.p, c.run) }
+func (c *stageContext) TemplateEnv() lang.Env    { return scope.TemplateEnv(scopeKernel{c.e}, c.p, c.run) }
 func (c *stageContext) Emit(eff model.Effect)    { c.e.Effects = append(c.e.Effects, eff) }
 func (c *stageContext) Logf(format string, args ...any) {
 	c.e.Logf(format, args...)
@@ -117,7 +118,7 @@ func (c *stageContext) Logf(format string, args ...any) {
 func (c *stageContext) Conditions(s *lang.Stage) ([]model.GateResult, bool, bool) {
 	restore := c.e.withRun(c.p, c.run)
 	defer restore()
-	return c.e.evaluate(s)
+	return conditions(c.e, s)
 }
 func (c *stageContext) Intend(sr *model.StageRun, eff *model.Effect) {
 	settle.Intend(settleKernel{c.e}, c.run, sr, eff)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/rules"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -15,7 +16,7 @@ import (
 // PlanAction plans the action of s with the planner the kernel's lists and notifications
 // use.
 func (c *stageContext) PlanAction(s *lang.Stage, eff model.Effect) stage.Plan {
-	p := actionplan.Stage(c.e.Eval, c.run, s, eff, c.e.templateEnv(c.p, c.run))
+	p := actionplan.Stage(c.e.Eval, c.run, s, eff, scope.TemplateEnv(scopeKernel{c.e}, c.p, c.run))
 	ahead := p.Eff.Kind.WriteAhead() || (p.Eff.Kind == model.EffectDispatch && agent.DispatchWriteAhead(p.Eff.Dispatch)) // notifying an agent
 	return stage.Plan{Eff: p.Eff, WriteAhead: ahead, Done: p.Done, Err: p.Err}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/deadline"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
@@ -82,6 +83,6 @@ func (k deadlineKernel) FollowDue(run *model.Run, stage *lang.Stage, d model.Dea
 }
 
 func (k deadlineKernel) Notify(run *model.Run, eff model.Effect, target, message *lang.Template) (model.Effect, string, string) {
-	plan := actionplan.Notify(k.e.Eval, run, eff, target, message, k.e.templateEnv(k.p, run))
+	plan := actionplan.Notify(k.e.Eval, run, eff, target, message, scope.TemplateEnv(scopeKernel{k.e}, k.p, run))
 	return plan.Eff, plan.Done, plan.Err
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/ledger"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
@@ -43,7 +44,7 @@ func (e *eval) withRun(p *lang.Pipeline, run *model.Run) func() {
 	var env lang.Env
 	e.Gate = &core.GateScope{Run: run, Pipeline: p, Env: func() lang.Env {
 		if env == nil {
-			env = e.env(p, run)
+			env = scope.Env(scopeKernel{e}, p, run)
 		}
 		return env
 	}}

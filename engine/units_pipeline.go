@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/runtree"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/pipeline"
@@ -23,24 +24,19 @@ func (c *stageContext) EndChild(child *model.Run, why string) {
 // treeKernel is the kernel as the tree of runs sees it.
 type treeKernel struct{ e *eval }
 
-func (k treeKernel) Tree() runtree.Tree                            { return k.e.tree() }
-func (k treeKernel) Add(run *model.Run)                            { k.e.St.Runs = append(k.e.St.Runs, run) }
-func (k treeKernel) Now() time.Time                                { return k.e.Now }
-func (k treeKernel) Logf(format string, args ...any)               { k.e.Logf(format, args...) }
-func (k treeKernel) NextRunNumber(pipeline string) int             { return k.e.NextRunNumber(pipeline) }
-func (k treeKernel) ConfigFor(run *model.Run) *lang.Config         { return k.e.ConfigFor(run) }
-func (k treeKernel) Env(p *lang.Pipeline, run *model.Run) lang.Env { return k.e.env(p, run) }
-func (k treeKernel) Advance(p *lang.Pipeline, run *model.Run)      { k.e.advanceRun(p, run) }
+func (k treeKernel) Tree() runtree.Tree                    { return k.e.tree() }
+func (k treeKernel) Add(run *model.Run)                    { k.e.St.Runs = append(k.e.St.Runs, run) }
+func (k treeKernel) Now() time.Time                        { return k.e.Now }
+func (k treeKernel) Logf(format string, args ...any)       { k.e.Logf(format, args...) }
+func (k treeKernel) NextRunNumber(pipeline string) int     { return k.e.NextRunNumber(pipeline) }
+func (k treeKernel) ConfigFor(run *model.Run) *lang.Config { return k.e.ConfigFor(run) }
+func (k treeKernel) Env(p *lang.Pipeline, run *model.Run) lang.Env {
+	return scope.Env(scopeKernel{k.e}, p, run)
+}
+func (k treeKernel) Advance(p *lang.Pipeline, run *model.Run) { k.e.advanceRun(p, run) }
 
 func (k treeKernel) Init(p *lang.Pipeline, child *model.Run, passed map[string]any) {
-	k.e.initContext(p, child)
-	if child.Context == nil && len(passed) > 0 {
-		child.Context = map[string]any{}
-	}
-	for key, v := range passed {
-		child.Context[key] = v
-	}
-	k.e.initVariables(p, child) // its own pipeline's variables, over the context it was given
+	scope.Start(scopeKernel{k.e}, p, child, passed) // its own pipeline's variables, over the context it was given
 	k.e.NoteHead(child)
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/org/pipeline-action/engine/internal/actionplan"
 	"github.com/org/pipeline-action/engine/internal/react"
+	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/agent"
@@ -42,7 +43,7 @@ func (k reactKernel) Merged(p *lang.Pipeline, run *model.Run) (own *lang.Stage, 
 }
 
 func (k reactKernel) TemplateEnv(p *lang.Pipeline, run *model.Run) lang.Env {
-	return k.e.templateEnv(p, run)
+	return scope.TemplateEnv(scopeKernel{k.e}, p, run)
 }
 
 func (k reactKernel) PlanNotify(run *model.Run, eff model.Effect, target, message *lang.Template, env lang.Env) (model.Effect, string) {

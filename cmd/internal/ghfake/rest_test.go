@@ -290,8 +290,11 @@ func TestStats(t *testing.T) {
 	assert.Equal(t, map[string]int{"pulls/get": 2, "graphql": 1}, s.Stats())
 	calls := s.Calls()
 	require.Len(t, calls, 3)
-	assert.Equal(t, Call{Method: "GET", Path: "/api/v3/repos/acme/widgets/pulls/7", Kind: "pulls/get", Status: 200}, calls[0])
+	assert.Equal(t, Call{Method: "GET", Path: "/api/v3/repos/acme/widgets/pulls/7", Kind: "pulls/get", Status: 200, Began: 1, Ended: 2}, calls[0])
 	assert.Equal(t, "graphql", calls[2].Kind)
+	assert.Equal(t, 3, InARow(calls), "each request began after the one before it ended")
+	both := []Call{{Began: 1, Ended: 4}, {Began: 2, Ended: 3}, {Began: 5, Ended: 6}}
+	assert.Equal(t, 2, InARow(both), "two requests side by side count once")
 	s.ResetStats()
 	assert.Empty(t, s.Stats())
 	assert.Empty(t, s.Calls())

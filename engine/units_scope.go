@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"github.com/org/pipeline-action/engine/internal/scope"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/parallel"
+)
+
+// scopeKernel is the evaluation as a run's scope (package scope) reads it.
+type scopeKernel struct{ e *eval }
+
+func (k scopeKernel) Config() *lang.Config            { return k.e.Cfg }
+func (k scopeKernel) State() *model.State             { return k.e.St }
+func (k scopeKernel) Facts() *model.Facts             { return k.e.Facts }
+func (k scopeKernel) Logf(format string, args ...any) { k.e.Logf(format, args...) }
+
+func (k scopeKernel) SubjectEnv(run *model.Run, env lang.Env) { k.e.issueEnv(run, env) }
+
+func (k scopeKernel) Branches(p *lang.Pipeline, run *model.Run) any {
+	if b := parallel.Env(k.e.context(p, run), run); b != nil {
+		return b
+	}
+	return nil
+}
+
+// conditions evaluates the conditions of s with the run the gates see in scope.
+func conditions(e *eval, s *lang.Stage) ([]model.GateResult, bool, bool) {
+	return scope.Conditions(s, e.FactsForGates(), e.check)
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/parallel"
@@ -22,9 +21,4 @@ func (k scopeKernel) Branches(p *lang.Pipeline, run *model.Run) any {
 		return b
 	}
 	return nil
-}
-
-// conditions evaluates the conditions of s with the run the gates see in scope.
-func conditions(e *eval, s *lang.Stage) ([]model.GateResult, bool, bool) {
-	return scope.Conditions(s, e.FactsForGates(), e.check)
 }

@@ -73,3 +73,8 @@ func (e *eval) check(c lang.Condition, facts *model.Facts) model.GateResult {
 	}
 	return c.Eval.(Check).Evaluate(facts)
 }
+
+// conditions evaluates the conditions of s with the run the gates see in scope.
+func conditions(e *eval, s *lang.Stage) ([]model.GateResult, bool, bool) {
+	return scope.Conditions(s, e.FactsForGates(), e.check)
+}

@@ -153,6 +153,18 @@ const (
 	Stops                // it does not hold: the walk stops there
 )
 
+// Judge is the merge guard's verdict on s, a stage that holds today when holds says so:
+// Skips when its condition decidedly does not hold, else Holds or Stops.
+func Judge(g Guard, s *lang.Stage, holds func(*lang.Stage) bool) Verdict {
+	switch {
+	case g.Skips(s):
+		return Skips
+	case holds(s):
+		return Holds
+	}
+	return Stops
+}
+
 // NoDeadlines is embedded by the types that arm and handle no deadline of their own.
 type NoDeadlines struct{}
 

@@ -32,23 +32,9 @@ func graphMain(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(paths) > 1 {
-		fmt.Fprintf(stderr, "pipeline-action graph: one PATH at most, got %d\n\n%s", len(paths), graphUsage)
-		return 2
-	}
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	sets, code := configSets(paths, stderr)
-	if code != 0 {
+	cfg, _, code := oneConfig("graph", graphUsage, paths, stderr)
+	if cfg == nil {
 		return code
-	}
-	cfg, err := engine.LoadFiles(sets[0], gates.Default())
-	if err != nil {
-		for _, e := range run.AsErrorList(err, sets[0][0].Path) {
-			fmt.Fprintln(stderr, e.Error())
-		}
-		return 1
 	}
 	pipelines := cfg.Pipelines
 	if *name != "" {
@@ -66,4 +52,28 @@ func graphMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%%%% pipeline: %s\n%s", p.Name, graph.Mermaid(p, nil))
 	}
 	return 0
+}
+
+// oneConfig loads the config at paths (one PATH at most; default .) for command cmd, whose
+// usage is usage: the config and its files, or nil and the exit code, the errors printed.
+func oneConfig(cmd, usage string, paths []string, stderr io.Writer) (*lang.Config, []load.SourceFile, int) {
+	if len(paths) > 1 {
+		fmt.Fprintf(stderr, "pipeline-action %s: one PATH at most, got %d\n\n%s", cmd, len(paths), usage)
+		return nil, nil, 2
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	sets, code := configSets(paths, stderr)
+	if code != 0 {
+		return nil, nil, code
+	}
+	cfg, err := engine.LoadFiles(sets[0], gates.Default())
+	if err != nil {
+		for _, e := range run.AsErrorList(err, sets[0][0].Path) {
+			fmt.Fprintln(stderr, e.Error())
+		}
+		return nil, nil, 1
+	}
+	return cfg, sets[0], 0
 }

@@ -12,8 +12,6 @@ import (
 
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/cmd/internal/wfgen"
-	"github.com/org/pipeline-action/engine"
-	"github.com/org/pipeline-action/gates"
 )
 
 const workflowUsage = `usage: pipeline-action workflow [PATH] [--ci NAME,...]
@@ -47,31 +45,17 @@ func workflowMain(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(paths) > 1 {
-		fmt.Fprintf(stderr, "pipeline-action workflow: one PATH at most, got %d\n\n%s", len(paths), workflowUsage)
-		return 2
-	}
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	sets, code := configSets(paths, stderr)
-	if code != 0 {
+	cfg, files, code := oneConfig("workflow", workflowUsage, paths, stderr)
+	if cfg == nil {
 		return code
 	}
-	cfg, err := engine.LoadFiles(sets[0], gates.Default())
-	if err != nil {
-		for _, e := range run.AsErrorList(err, sets[0][0].Path) {
-			fmt.Fprintln(stderr, e.Error())
-		}
-		return 1
-	}
 	var src strings.Builder
-	for _, f := range sets[0] {
+	for _, f := range files {
 		src.Write(f.Src)
 		src.WriteByte('\n')
 	}
-	root := configRoot(sets[0][0].Path)
-	fmt.Fprintf(stdout, "# The on: block %s needs (pipeline-action workflow).\n", sets[0][0].Path)
+	root := configRoot(files[0].Path)
+	fmt.Fprintf(stdout, "# The on: block %s needs (pipeline-action workflow).\n", files[0].Path)
 	var ci []string
 	for _, n := range strings.Split(*ciList, ",") {
 		if n = strings.TrimSpace(n); n != "" {

@@ -121,18 +121,6 @@ func StandIn(run *model.Run, s *lang.Stage, cp *lang.Pipeline) *model.Run {
 		HeadSince: run.HeadSince, Parent: model.ParentRef(run.ID, s.ID), Depth: run.Depth + 1}
 }
 
-// Judge is the verdict on s of a stage type that holds when holds says so: it skips when
-// its condition decidedly does not hold today (skips), else it holds or stops the walk.
-func Judge(s *lang.Stage, skips, holds func(*lang.Stage) bool) stage.Verdict {
-	switch {
-	case skips(s):
-		return stage.Skips
-	case holds(s):
-		return stage.Holds
-	}
-	return stage.Stops
-}
-
 // FirstHeadDependent is the first gate of order whose verdict may change when the head
 // moves, or nil.
 func FirstHeadDependent(order []*lang.Stage) *lang.Stage {

@@ -23,16 +23,8 @@ pipelines:
         type: pipeline
         pipeline: leaf
         context: {focus: "{{ context.who }}-review"}
-      - id: fan
-        type: parallel
-        join: all
-        branches:
-          - {id: deep, type: pipeline, pipeline: leaf}
-  leaf:
-    stages:
-      - id: g
-        type: gate
-        conditions: [{check: ci_status}]
+      - {id: fan, type: parallel, join: all, branches: [{id: deep, type: pipeline, pipeline: leaf}]}
+  leaf: {stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]}
 `
 
 var now = time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)

@@ -62,15 +62,10 @@ func onFail(s *lang.Stage, results []model.GateResult) (stage.Decision, bool) {
 
 // Recheck holds the gate when its condition skips it or its conditions hold today.
 func (Type) Recheck(g stage.Guard, s *lang.Stage) stage.Verdict {
-	switch {
-	case g.Skips(s):
-		return stage.Skips
-	case g.Holds(s):
-		return stage.Holds
-	case g.Failing(s):
-		return stage.Fails
+	if v := stage.Judge(g, s, g.Holds); v != stage.Stops || !g.Failing(s) {
+		return v
 	}
-	return stage.Stops
+	return stage.Fails
 }
 
 // StillHolds: a gate the run passed or skipped holds today, unless its condition does not

@@ -132,13 +132,7 @@ func remind(c stage.Context, run *model.Run, s *lang.Stage, d model.Deadline) {
 // Recheck holds the stage for the merge guard when its condition skips it or what people
 // gave there counts on today's facts.
 func (Type) Recheck(g stage.Guard, s *lang.Stage) stage.Verdict {
-	switch {
-	case g.Skips(s):
-		return stage.Skips
-	case holds(g, s):
-		return stage.Holds
-	}
-	return stage.Stops
+	return stage.Judge(g, s, func(s *lang.Stage) bool { return holds(g, s) })
 }
 
 // StillHolds: a stage the run passed or skipped holds today when its condition does not

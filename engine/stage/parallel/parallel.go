@@ -83,13 +83,7 @@ func (Type) Deadline(c stage.Context, run *model.Run, par *lang.Stage, d model.D
 
 // Recheck: a parallel stage holds when enough of its branches hold for its join.
 func (Type) Recheck(g stage.Guard, s *lang.Stage) stage.Verdict {
-	switch {
-	case g.Skips(s):
-		return stage.Skips
-	case g.JoinHolds(s):
-		return stage.Holds
-	}
-	return stage.Stops
+	return stage.Judge(g, s, g.JoinHolds)
 }
 
 // StillHolds: a parallel stage the run passed holds while its join holds and every

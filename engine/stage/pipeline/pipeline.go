@@ -36,16 +36,27 @@ func (Type) Worker(s *lang.Stage) (kind, name string) { return "pipeline", s.Pip
 
 // Step starts the child on entry, advances it, and follows its end.
 func (Type) Step(c stage.Context, run *model.Run, s *lang.Stage) stage.Decision {
-	child, why, fatal := c.Child(s)
-	switch {
-	case child == nil && fatal:
-		sr := run.Stages[s.ID]
-		sr.Status, sr.Message = model.StageFailed, why
-		return stage.Stop(why)
-	case child == nil:
-		return stage.Error(why)
+	child, dec := childOf(c, run, s, stage.Error)
+	if child == nil {
+		return dec
 	}
 	return Follow(c, run, s, child)
+}
+
+// childOf is the child of s (a stage or a branch) as it stands, or, when none could start,
+// nil and the decision: the run fails when that is fatal (s shows why), else none(why).
+func childOf(c stage.Context, run *model.Run, s *lang.Stage, none func(why string) stage.Decision) (*model.Run, stage.Decision) {
+	child, why, fatal := c.Child(s)
+	switch {
+	case child != nil:
+		return child, stage.Stay()
+	case fatal:
+		if sr := run.Stages[s.ID]; sr != nil {
+			sr.Status, sr.Message = model.StageFailed, why
+		}
+		return nil, stage.Stop(why)
+	}
+	return nil, none(why)
 }
 
 // Follow is where run's pipeline stage s goes as its child stands.
@@ -85,15 +96,9 @@ func Follow(c stage.Context, run *model.Run, s *lang.Stage, child *model.Run) st
 // branch's child once per attempt of the branch, advances it, and ends the branch as the
 // child ends.
 func (Type) Branch(c stage.Context, run *model.Run, b *lang.Stage) stage.Decision {
-	child, why, fatal := c.Child(b)
-	switch {
-	case child == nil && fatal:
-		if bsr := run.Stages[b.ID]; bsr != nil {
-			bsr.Status, bsr.Message = model.StageFailed, why
-		}
-		return stage.Stop(why)
-	case child == nil:
-		return stage.Leave(model.StageFailed, "", why)
+	child, dec := childOf(c, run, b, func(why string) stage.Decision { return stage.Leave(model.StageFailed, "", why) })
+	if child == nil {
+		return dec
 	}
 	return FollowBranch(c, run, b, child)
 }
@@ -127,13 +132,7 @@ func FollowBranch(c stage.Context, run *model.Run, b *lang.Stage, child *model.R
 
 // Recheck: a pipeline stage holds for the merge guard when its sub-pipeline holds to its end.
 func (Type) Recheck(g stage.Guard, s *lang.Stage) stage.Verdict {
-	switch {
-	case g.Skips(s):
-		return stage.Skips
-	case g.SubHolds(s):
-		return stage.Holds
-	}
-	return stage.Stops
+	return stage.Judge(g, s, g.SubHolds)
 }
 
 // StillHolds: a pipeline stage the run left holds while its sub-pipeline does.

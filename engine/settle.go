@@ -5,6 +5,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/chatops"
 	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/internal/doneby"
 	"github.com/org/pipeline-action/engine/internal/rules"
@@ -23,7 +24,7 @@ func Settle(cfg *lang.Config, st *model.State, in model.Input, outcomes []model.
 	}
 	k := settleKernel{e}
 	for _, o := range outcomes {
-		if settle.Unanswered(k, o) || deadline.SideOutcome(o, e.Logf) || settle.UpdateBehind(k, o) || settle.StageEffect(k, o) || e.SettleReply(o) || settle.Own(k, o) {
+		if settle.Unanswered(k, o) || deadline.SideOutcome(o, e.Logf) || settle.UpdateBehind(k, o) || settle.StageEffect(k, o) || chatops.Settled(o, e.Logf) || settle.Own(k, o) {
 			continue
 		}
 		run, stage := e.FindEffect(o.Key)

@@ -15,6 +15,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/chatops"
 	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/people"
@@ -39,7 +40,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 	settle.Reconcile(settleKernel{e})
 	e.NoteHeads()                   // before anything people did is counted
 	react.Level(reactKernel{e}, in) // a push whose event is missing came first
-	e.chatops()
+	chatops.Comments(chatopsKernel{e})
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
 			continue
@@ -60,7 +61,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 		}
 	}
 	e.closedSubject() // whatever events were lost
-	e.dispatchStart(in)
+	chatops.Dispatch(chatopsKernel{e}, in)
 	e.startTriggered(in)
 	if in.Report != nil {
 		e.deliver(answer{report: in.Report})
@@ -130,7 +131,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 			}
 			continue
 		}
-		if why := e.commentRefused(p, in, onEvent); why != "" {
+		if why := commentRefused(e.Eval, p, in, onEvent); why != "" {
 			e.Logf("pipeline %q: %s; not started", p.Name, why)
 			continue
 		}

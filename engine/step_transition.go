@@ -81,3 +81,16 @@ func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
 		rules.List(rulesKernel{e}, run, model.ListOnError)
 	}
 }
+
+// escalate stops run for a person, and asks for its pipeline's on_error list: the run
+// moves again only on a command (package chatops).
+func (e *eval) escalate(run *model.Run, why string) {
+	if sr := run.Stages[run.Stage]; sr != nil {
+		sr.Deadlines = nil // it waits for a person, not for time
+	}
+	run.Status = model.RunEscalated
+	run.Message = why
+	e.Record(run, run.Stage, lang.TargetEscalate, why)
+	e.Logf("run %s escalated at %s: %s; it waits for a person (/pipeline retry, skip, unblock, restart or cancel)", run.ID, run.Stage, why)
+	rules.List(rulesKernel{e}, run, model.ListOnError)
+}

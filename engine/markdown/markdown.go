@@ -133,3 +133,18 @@ func longestBackticks(s string) int {
 	}
 	return longest
 }
+
+// OneWord keeps a word from a comment harmless in a reply: at most 40 characters of
+// letters, digits, '-' and '_'.
+func OneWord(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= 40 {
+			break
+		}
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // Enabled reports whether p may start on st's subject: what the subject's state says of
@@ -103,7 +104,7 @@ func Command(cfg *lang.Config, st *model.State, name string, on bool) string {
 	case name == "":
 		return fmt.Sprintf("`/pipeline %s`: name the pipeline: `/pipeline %s <pipeline>`. Nothing was changed.", verb, verb)
 	case p == nil:
-		return fmt.Sprintf("`/pipeline %s`: there is no pipeline %s. Nothing was changed.", verb, core.OneWord(name))
+		return fmt.Sprintf("`/pipeline %s`: there is no pipeline %s. Nothing was changed.", verb, markdown.OneWord(name))
 	case !p.HasTrigger:
 		return fmt.Sprintf("`/pipeline %s`: pipeline %s is a sub-pipeline: it starts from its parent's stage. Nothing was changed.", verb, p.Name)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // CommentRefused says why the comment an issue_comment event names may not start a
@@ -41,7 +42,7 @@ func Refused(e *core.Eval, name string) (*lang.Pipeline, string) {
 	case name == "":
 		return nil, "name the pipeline"
 	case p == nil:
-		return nil, fmt.Sprintf("there is no pipeline %s", core.OneWord(name))
+		return nil, fmt.Sprintf("there is no pipeline %s", markdown.OneWord(name))
 	case !p.HasTrigger:
 		return nil, fmt.Sprintf("pipeline %s is a sub-pipeline: it starts from its parent's stage", p.Name)
 	case !e.ScopeFits(p):

@@ -10,6 +10,7 @@ import (
 	"github.com/org/pipeline-action/engine/authority"
 	"github.com/org/pipeline-action/engine/model"
 
+	"github.com/org/pipeline-action/engine/internal/chatops"
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 )
@@ -54,7 +55,7 @@ func Needed(cfg *lang.Config, st *model.State, f *model.Facts) model.Needs {
 	for _, c := range f.PR.Comments {
 		if c.ID > st.CommandsSeen && !c.Viewer && !c.IsBot && !c.Disowned() && model.IsCommand(c.Body) {
 			commanders = append(commanders, c.Author)
-			if verb, _, _ := model.ParseCommand(c.Body); core.ActsAlone(verb) {
+			if verb, _, _ := model.ParseCommand(c.Body); chatops.ActsAlone(verb) {
 				starters = append(starters, c.Author) // a start needs no open run
 			}
 		}

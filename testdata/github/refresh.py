@@ -90,6 +90,7 @@ OPERATIONS = [
     "reactions/create-for-issue-comment",
     "rate-limit/get",
     "repos/get-branch-rules",
+    "actions/re-run-workflow-failed-jobs",
 ]
 
 # Octokit's build (scripts/overrides/index.mjs in octokit/openapi) alters these parts of these

@@ -2,6 +2,7 @@ package ghfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -97,6 +98,11 @@ var restCases = []restCase{
 
 // moreRESTCases cover the operations beyond the adapter's core set.
 var moreRESTCases = []restCase{
+	{op: "actions/re-run-workflow-failed-jobs", status: 201, method: "POST",
+		path: func(s *Server) string {
+			return fmt.Sprintf("/repos/acme/widgets/actions/runs/%d/rerun-failed-jobs", s.RunOf(testRepo, 7, "ci"))
+		},
+		setup: func(s *Server) { s.CompleteJob(testRepo, 7, "ci", "test", "failure") }},
 	{op: "pulls/list", status: 200, method: "GET", path: fixed("/repos/acme/widgets/pulls")},
 	{op: "repos/get-combined-status-for-ref", status: 200, method: "GET", path: func(s *Server) string { return "/repos/acme/widgets/commits/" + s.PR(testRepo, 7).HeadSHA + "/status" },
 		setup: func(s *Server) { s.SetStatus(testRepo, 7, "ci/build", "success") }},
@@ -193,6 +199,9 @@ var skippedExamples = map[string][]string{
 	// The fake serves files only: no directories, symlinks or submodules.
 	"repos/get-content": {"response-if-content-is-a-directory-github-object", "response-if-content-is-a-directory",
 		"response-if-content-is-a-symlink", "response-if-content-is-a-submodule"},
+	// GitHub's example of a rerun's answer is null: its schema is an empty object, which
+	// TestRerunFailedJobs checks the fake answers.
+	"actions/re-run-workflow-failed-jobs": {"default"},
 }
 
 // TestRESTResponseShapes holds every implemented operation's responses to GitHub's examples: the

@@ -2,11 +2,13 @@ package ghfake
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -111,4 +113,27 @@ func TestListWorkflowRunsOfDispatches(t *testing.T) {
 	runs, _, err = c.Actions.ListWorkflowRunsByFileName(ctx, "acme", "widgets", "agent.yml", &github.ListWorkflowRunsOptions{Event: "push"})
 	require.NoError(t, err)
 	assert.Empty(t, runs.WorkflowRuns)
+}
+
+// Re-running a workflow run's failed jobs puts them back in the queue — the jobs that passed
+// stay — and records who asked; a check step then plays the new attempt's result. An
+// unknown run is 404.
+func TestRerunFailedJobs(t *testing.T) {
+	s, c := widgetsAsBot(t)
+	s.CompleteJob(testRepo, 7, "ci", "test", "failure")
+	s.CompleteJob(testRepo, 7, "ci", "lint", "success")
+	id := s.RunOf(testRepo, 7, "ci")
+	require.NotZero(t, id)
+	resp, err := c.Actions.RerunFailedJobsByID(t.Context(), "acme", "widgets", id)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Equal(t, []world.Rerun{{Repo: testRepo, RunID: id, Workflow: "ci", Actor: BotLogin, Jobs: []string{"test"}}}, s.Reruns())
+	assert.Equal(t, map[string]string{"test": "queued/", "lint": "completed/success"}, s.JobsOf(testRepo, 7))
+
+	s.CompleteJob(testRepo, 7, "ci", "test", "success")
+	assert.Equal(t, map[string]string{"test": "completed/success", "lint": "completed/success"}, s.JobsOf(testRepo, 7))
+	assert.Equal(t, id, s.RunOf(testRepo, 7, "ci"), "the new attempt is the same run")
+
+	_, err = c.Actions.RerunFailedJobsByID(t.Context(), "acme", "widgets", id+1000)
+	assert.Equal(t, http.StatusNotFound, err.(*github.ErrorResponse).Response.StatusCode)
 }

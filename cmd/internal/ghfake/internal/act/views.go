@@ -150,3 +150,35 @@ func (s *Views) Issues(repoName string) []IssueView {
 	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
 	return out
 }
+
+// Reruns returns the workflow runs whose failed jobs were run again, in order.
+func (s *Views) Reruns() []world.Rerun {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return append([]world.Rerun(nil), s.RerunLog...)
+}
+
+// RunOf returns the id of the workflow run of workflow on pull request number's head, or 0.
+func (s *Views) RunOf(repoName string, number int, workflow string) int64 {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	for _, cr := range r.Commits[s.MustPR(r, number).HeadSHA].Checks {
+		if cr.Suite != nil && cr.Suite.Workflow == workflow {
+			return cr.Suite.RunID
+		}
+	}
+	return 0
+}
+
+// JobsOf returns the check runs on pull request number's head, by name: "status/conclusion".
+func (s *Views) JobsOf(repoName string, number int) map[string]string {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	out := map[string]string{}
+	for _, cr := range r.Commits[s.MustPR(r, number).HeadSHA].Checks {
+		out[cr.Name] = cr.Status + "/" + cr.Conclusion
+	}
+	return out
+}

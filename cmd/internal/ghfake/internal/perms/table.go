@@ -70,6 +70,7 @@ var REST = map[string]Need{
 	"actions/list-workflow-runs":          "actions=read",
 	"actions/list-workflow-runs-for-repo": "actions=read",
 	"actions/get-workflow-run":            "actions=read",
+	"actions/re-run-workflow-failed-jobs": "actions=write",
 
 	// Organization scopes: a workflow's GITHUB_TOKEN cannot hold members; an App's can.
 	"teams/list-members-in-org":            "members=read",

@@ -37,6 +37,7 @@ var Handlers = map[string]restHandler{
 	"pulls/list-files":                                pullsListFiles,
 	"actions/list-workflow-runs":                      actionsListWorkflowRuns,
 	"actions/list-workflow-runs-for-repo":             actionsListRunsForRepo,
+	"actions/re-run-workflow-failed-jobs":             actionsRerunFailedJobs,
 	"teams/list-members-in-org":                       teamsListMembers,
 	"teams/get-membership-for-user-in-org":            teamsGetMembership,
 	"repos/list-pull-requests-associated-with-commit": reposPullsOfCommit,

@@ -52,6 +52,7 @@ var Operations = []operation{
 	{OperationID: "actions/list-workflow-runs", Method: "GET", Path: "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", Codes: []int{200}},
 	{OperationID: "actions/list-workflow-runs-for-repo", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs", Codes: []int{200}},
 	{OperationID: "actions/get-workflow-run", Method: "GET", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}", Codes: []int{200}},
+	{OperationID: "actions/re-run-workflow-failed-jobs", Method: "POST", Path: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", Codes: []int{201}},
 	{OperationID: "teams/list-members-in-org", Method: "GET", Path: "/orgs/{org}/teams/{team_slug}/members", Codes: []int{200}},
 	{OperationID: "teams/get-membership-for-user-in-org", Method: "GET", Path: "/orgs/{org}/teams/{team_slug}/memberships/{username}", Codes: []int{200, 404}},
 	{OperationID: "repos/list-pull-requests-associated-with-commit", Method: "GET", Path: "/repos/{owner}/{repo}/commits/{commit_sha}/pulls", Codes: []int{200, 409}},

@@ -85,3 +85,16 @@ func parseWhen(v string) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+// actionsRerunFailedJobs: https://docs.github.com/rest/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run
+// The failed jobs of the run go back to the queue (world.RerunFailed); an unknown run is 404.
+func actionsRerunFailedJobs(s *Env, c *restCtx) (int, any) {
+	id, ok := c.num("run_id")
+	if !ok {
+		return http.StatusNotFound, NotFound()
+	}
+	if _, ok := s.RerunFailed(c.repo, id, c.login); !ok {
+		return http.StatusNotFound, NotFound()
+	}
+	return http.StatusCreated, shapes.Obj{}
+}

@@ -98,6 +98,45 @@ type Log struct {
 	AssignLog   []Assignment
 	MergeLog    []MergeRecord
 	Reactions   map[string]int64 // comment/user/content → reaction id
+	RerunLog    []Rerun
+}
+
+// Rerun is a workflow run whose failed jobs were run again, by whom, and the jobs (check
+// runs) that went back to the queue.
+type Rerun struct {
+	Repo     string
+	RunID    int64
+	Workflow string
+	Actor    string
+	Jobs     []string
+}
+
+// rerunConclusions are the conclusions of the jobs "Re-run failed jobs" runs again.
+var rerunConclusions = map[string]bool{"failure": true, "cancelled": true, "timed_out": true}
+
+// RerunFailed runs again the failed jobs of the workflow run id of r, as GitHub's "Re-run
+// failed jobs" does: each check run of the run's suite that did not succeed goes back to
+// the queue (a new attempt, no conclusion yet), until a check step plays its result. It
+// returns the rerun, and false when r has no such run. The caller holds Mu.
+func (s *World) RerunFailed(r *Repo, id int64, actor string) (Rerun, bool) {
+	for _, c := range r.Commits {
+		for _, cr := range c.Checks {
+			su := cr.Suite
+			if su == nil || su.RunID != id {
+				continue
+			}
+			rr := Rerun{Repo: r.FullName(), RunID: id, Workflow: su.Workflow, Actor: actor}
+			for _, job := range c.Checks {
+				if job.Suite == su && job.Status == "completed" && rerunConclusions[job.Conclusion] {
+					job.Status, job.Conclusion, job.CompletedAt = "queued", "", time.Time{}
+					rr.Jobs = append(rr.Jobs, job.Name)
+				}
+			}
+			s.RerunLog = append(s.RerunLog, rr)
+			return rr, true
+		}
+	}
+	return Rerun{}, false
 }
 
 // StartRun gives dispatch d the workflow run it starts: an id, and the name and display

@@ -12,7 +12,11 @@ const (
 	CmdStart   = "start"
 	CmdEnable  = "enable"
 	CmdDisable = "disable"
+	CmdRetest  = "retest"
 )
+
+// MaxRetested bounds State.Retested: who asked for a retest of which head.
+const MaxRetested = 20
 
 // MaxRefused bounds State.Refused: the people a refusal was last replied to.
 const MaxRefused = 20

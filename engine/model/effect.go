@@ -57,6 +57,8 @@ type Effect struct {
 	// subject's: a merge of a multi-PR run's pull request in another repository.
 	// "" means the subject's repository.
 	Repo string `json:"repo,omitempty"`
+	// RunID is the workflow run whose failed jobs a rerun re-runs.
+	RunID int64 `json:"run_id,omitempty"`
 }
 
 // Outcome is what happened when the shell performed an effect.
@@ -146,7 +148,9 @@ const (
 
 // EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
 const (
-	EffectUpdateBranch       EffectKind = "update_branch"
+	EffectUpdateBranch EffectKind = "update_branch"
+	// EffectRerun re-runs the failed jobs of workflow run RunID (`/pipeline retest`).
+	EffectRerun              EffectKind = "rerun_failed_jobs"
 	MergeStateBehind                    = "BEHIND"
 	MergeStateUnknown                   = "UNKNOWN"
 	RuleWhenBehind                      = "when_behind"

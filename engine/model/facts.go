@@ -320,6 +320,7 @@ type CheckResult struct {
 	App        string // check runs: the node id of the app owning the check suite ("" if unknown)
 	Suite      string // check runs: the node id of the check suite
 	Workflow   string // check runs of an Actions workflow: the workflow's name
+	RunID      int64  // check runs of an Actions workflow: the workflow run's id
 }
 
 // LatestReviews returns each reviewer's latest review that states an opinion (APPROVED,

@@ -75,6 +75,9 @@ type State struct {
 	// how the runs stood then: another refusal before the runs move gets no reply.
 	// Oldest first, at most MaxRefused.
 	Refused []Refusal `json:"refused,omitempty"`
+	// Retested is who asked `/pipeline retest` of which head ("login@sha"), newest last, at
+	// most MaxRetested: one retest per head per person.
+	Retested []string `json:"retested,omitempty"`
 	// Shared are the subject's shared variables, `shared.*`: one namespace for every
 	// pipeline on the subject, set by set_shared and kept across runs.
 	Shared map[string]any `json:"shared,omitempty"`

@@ -25,6 +25,13 @@ func (c *Client) performAction(ctx context.Context, e model.Effect) (err error, 
 			}
 		}
 		return nil, true
+	case model.EffectRerun:
+		// https://docs.github.com/rest/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run
+		_, err := c.rest.Actions.RerunFailedJobsByID(ctx, c.Owner, c.Repo, e.RunID)
+		if err != nil {
+			err = fmt.Errorf("re-running the failed jobs of workflow run %d: %w", e.RunID, err)
+		}
+		return err, true
 	case model.EffectCloseIssue:
 		return c.closeIssue(ctx, e.Number), true
 	case model.EffectCreateIssue:

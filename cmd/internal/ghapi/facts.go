@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -76,6 +77,8 @@ type checkContext struct {
 			Id          string
 			App         *struct{ Id string }
 			WorkflowRun *struct {
+				// Url ends in the run's id, which databaseId (an Int) cannot hold.
+				Url      string
 				Workflow struct{ Name string }
 			}
 		}
@@ -454,7 +457,7 @@ func checkResult(cx checkContext) model.CheckResult {
 		r.App = cs.App.Id
 	}
 	if cs.WorkflowRun != nil {
-		r.Workflow = cs.WorkflowRun.Workflow.Name
+		r.Workflow, r.RunID = cs.WorkflowRun.Workflow.Name, runIDOf(cs.WorkflowRun.Url)
 	}
 	switch {
 	case cx.CheckRun.Status != "COMPLETED":
@@ -472,4 +475,17 @@ func login(a *actor) string {
 		return ""
 	}
 	return Login(a.Login, a.Typename)
+}
+
+// runIDOf is the id of the workflow run at url (…/actions/runs/ID), or 0.
+func runIDOf(url string) int64 {
+	_, id, ok := strings.Cut(url, "/actions/runs/")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(id, "/"), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }

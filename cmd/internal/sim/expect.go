@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,13 @@ func (s *simulation) check(e *expectation) (failed int) {
 	s.checkReminders(report, e.Reminders)
 	for _, d := range e.Dispatches {
 		s.checkDispatchBound(report, d)
+	}
+	if e.Reruns != nil {
+		var got []string
+		for _, r := range s.fake.Reruns() {
+			got = append(got, r.Workflow)
+		}
+		report(slices.Equal(got, *e.Reruns), "workflows re-run", fmt.Sprint(*e.Reruns), fmt.Sprint(got))
 	}
 	s.checkRequests(report, e.Requests)
 	s.checkRepos(report, e.Repos)

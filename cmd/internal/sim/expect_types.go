@@ -6,6 +6,8 @@ type expectation struct {
 	Issues     map[int]subjectExpect `yaml:"issues"`
 	Runs       []runExpect           `yaml:"runs"`
 	Dispatches []dispatchBound       `yaml:"dispatches"`
+	// Reruns are the workflows whose failed jobs were re-run (`/pipeline retest`), in order.
+	Reruns *[]string `yaml:"reruns"`
 	// Branches is the exact set of branches of the repository (not of forks).
 	Branches *[]string `yaml:"branches"`
 	// StateBranch is what the branch holding the state (settings.state_branch) holds.

@@ -77,7 +77,7 @@ func TestRefusals(t *testing.T) {
 		{"rita", "/pipeline retry", false, "@rita `/pipeline retry` refused: it needs write permission on this repository, and @rita's is read. Nothing was changed."},
 		{"stranger", "/pipeline status", false, "@stranger `/pipeline status` refused: it needs write permission on this repository, and @stranger's is not known. Nothing was changed."},
 		{"helper[bot]", "/pipeline skip", true, "@helper[bot] `/pipeline skip` refused: commands are taken from people, not apps. Nothing was changed."},
-		{"alice", "/pipeline frobnicate <script>", false, "@alice `/pipeline frobnicate` is not a command; the commands are approve, retry, skip, cancel, unblock, restart, status, start, enable, disable. Nothing was changed."},
+		{"alice", "/pipeline frobnicate <script>", false, "@alice `/pipeline frobnicate` is not a command; the commands are approve, retry, skip, cancel, unblock, restart, retest, status, start, enable, disable. Nothing was changed."},
 		{"dev", "/pipeline skip", false, "@dev `/pipeline skip` refused: an author of a pull request cannot move its runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed."},
 		{"dev", "/pipeline unblock", false, "@dev `/pipeline unblock` refused: an author of a pull request cannot move its runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed."},
 		{"dev", "/pipeline restart approval", false, "@dev `/pipeline restart approval` refused: an author of a pull request cannot move its runs past a stage (status, retry, cancel and restart from the first stage are theirs to use). Nothing was changed."},

@@ -75,7 +75,9 @@ func (k *fakeKernel) Start(p *lang.Pipeline, in model.Input, why string) string 
 func (k *fakeKernel) replies() []string {
 	var out []string
 	for _, e := range k.effects {
-		out = append(out, e.Body)
+		if e.Kind == model.EffectComment {
+			out = append(out, e.Body)
+		}
 	}
 	return out
 }

@@ -164,9 +164,9 @@ func TestSettled(t *testing.T) {
 
 // The table: which verbs act alone, which the runs' authors may not use, in help order.
 func TestTable(t *testing.T) {
-	assert.Equal(t, []string{"approve", "retry", "skip", "cancel", "unblock", "restart", "status", "start", "enable", "disable"}, verbs())
+	assert.Equal(t, []string{"approve", "retry", "skip", "cancel", "unblock", "restart", "retest", "status", "start", "enable", "disable"}, verbs())
 	for _, v := range verbs() {
-		assert.Equal(t, v == "start" || v == "enable" || v == "disable", ActsAlone(v), v)
+		assert.Equal(t, v == "retest" || v == "start" || v == "enable" || v == "disable", ActsAlone(v), v)
 	}
 	assert.False(t, ActsAlone("nonsense"))
 	bars := map[string][2]bool{} // verb → barred without, with an argument
@@ -175,6 +175,6 @@ func TestTable(t *testing.T) {
 	}
 	assert.Equal(t, map[string][2]bool{
 		"approve": {}, "retry": {}, "skip": {true, true}, "cancel": {}, "unblock": {true, true},
-		"restart": {false, true}, "status": {}, "start": {}, "enable": {}, "disable": {true, true},
+		"restart": {false, true}, "retest": {}, "status": {}, "start": {}, "enable": {}, "disable": {true, true},
 	}, bars)
 }

@@ -28,6 +28,7 @@ var commands = []command{
 	{verb: model.CmdCancel, run: cancel},
 	{verb: model.CmdUnblock, bypasses: always, run: unblock},
 	{verb: model.CmdRestart, bypasses: atStage, run: restart},
+	{verb: model.CmdRetest, subject: retest},
 	{verb: model.CmdStatus, run: status, replies: true},
 	{verb: model.CmdStart, subject: start},
 	{verb: model.CmdEnable, subject: enable},

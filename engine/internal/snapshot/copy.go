@@ -28,6 +28,7 @@ func Clone(st *model.State) *model.State {
 	out.Past = slices.Clone(st.Past)
 	out.Disowned = slices.Clone(st.Disowned)
 	out.Refused = slices.Clone(st.Refused)
+	out.Retested = slices.Clone(st.Retested)
 	out.Shared = cloneValues(st.Shared)
 	out.Enabled = maps.Clone(st.Enabled)
 	out.Followers = slices.Clone(st.Followers)

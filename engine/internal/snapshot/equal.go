@@ -25,6 +25,7 @@ func Same(a, b *model.State) bool {
 		slices.Equal(a.Disowned, b.Disowned) &&
 		a.CommandsSeen == b.CommandsSeen && a.CommentsRead == b.CommentsRead && a.StateComment == b.StateComment &&
 		slices.Equal(a.Refused, b.Refused) &&
+		slices.Equal(a.Retested, b.Retested) &&
 		sameValues(a.Shared, b.Shared) && maps.Equal(a.Enabled, b.Enabled) &&
 		slices.Equal(a.Followers, b.Followers)
 }

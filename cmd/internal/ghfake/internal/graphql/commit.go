@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/shapes"
@@ -81,6 +82,9 @@ func checkResolvers() {
 		"databaseId": value(func(w wfRun) any { return w.cs.RunID }),
 		"checkSuite": value(func(w wfRun) any { return w.cs }),
 		"workflow":   value(func(w wfRun) any { return workflow{w.cs.Repo, w.cs.Workflow} }),
+		"url": value(func(w wfRun) any {
+			return fmt.Sprintf("%s/%s/actions/runs/%d", shapes.HTMLBase, w.cs.Repo.FullName(), w.cs.RunID)
+		}),
 	})
 	on("Workflow", map[string]resolver{
 		"id":         value(func(w workflow) any { return world.NodeID("Workflow", shapes.WorkflowID(w.repo, w.name)) }),

@@ -21,13 +21,13 @@ func reply(k Kernel, c model.IssueComment, text string) {
 		Number: k.World().Facts.PR.Number, Body: "@" + c.Author + " " + render.InertMarkers(oneLine(text)), WriteAhead: true})
 }
 
-// Settled records the outcome of a reply, and reports whether o was one.
+// Settled records the outcome of a reply or a retest's rerun, and reports whether o was one.
 func Settled(o model.Outcome, logf func(format string, args ...any)) bool {
-	if !strings.HasPrefix(o.Key, replyPrefix) {
+	switch {
+	case !strings.HasPrefix(o.Key, replyPrefix) && !strings.HasPrefix(o.Key, retestPrefix):
 		return false
-	}
-	if o.Err != "" {
-		logf("the reply %s was not posted: %s", o.Key, o.Err)
+	case o.Err != "":
+		logf("%s was not done: %s", o.Key, o.Err)
 	}
 	return true
 }

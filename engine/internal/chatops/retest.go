@@ -14,6 +14,9 @@ import (
 // person asking again on the same head is told so, and a new push is a new head. It moves no
 // run: the checks go back to pending, and the gates read their new results as they come.
 
+// retestPrefix begins the key of a retest's rerun; the rest names the comment and the run.
+const retestPrefix = "retest/"
+
 // retest asks for the rerun of the failed workflow runs on the subject pull request's head.
 func retest(k Kernel, c model.IssueComment, _ string) {
 	w := k.World()
@@ -35,7 +38,7 @@ func retest(k Kernel, c model.IssueComment, _ string) {
 		return
 	}
 	for _, id := range runs {
-		k.Emit(model.Effect{Key: fmt.Sprintf("retest/%d/%d", c.ID, id), Kind: model.EffectRerun, Number: pr.Number,
+		k.Emit(model.Effect{Key: fmt.Sprintf("%s%d/%d", retestPrefix, c.ID, id), Kind: model.EffectRerun, Number: pr.Number,
 			RunID: id, WriteAhead: true})
 	}
 	w.St.Retested = append(w.St.Retested, asked)

@@ -160,6 +160,8 @@ func TestSettled(t *testing.T) {
 	assert.Len(t, logs, 1)
 	assert.False(t, Settled(model.Outcome{Key: "review/7/1/merge", Err: "409"}, logf))
 	assert.Len(t, logs, 1)
+	assert.True(t, Settled(model.Outcome{Key: "retest/4/5000000002", Err: "403 Resource not accessible by integration"}, logf), "a retest's rerun")
+	assert.Len(t, logs, 2)
 }
 
 // The table: which verbs act alone, which the runs' authors may not use, in help order.

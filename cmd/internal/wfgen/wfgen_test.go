@@ -1,6 +1,7 @@
 package wfgen
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,12 +25,7 @@ func needs(t *testing.T, src string, ci ...string) map[string]Need {
 
 const plain = `version: 1
 pipelines:
-  p:
-    trigger: {event: pull_request.opened}
-    stages:
-      - id: ci
-        type: gate
-        conditions: [{check: ci_status, workflows: [build]}]
+  p: {trigger: {event: pull_request.opened}, stages: [{id: ci, type: gate, conditions: [{check: ci_status, workflows: [build]}]}]}
 `
 
 func TestAPlainPipelineNeedsLittle(t *testing.T) {
@@ -83,10 +79,7 @@ func TestCommentsOnlyAsCommands(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, CommandsOnly, If(cfg, plain))
 
-	human := plain + `      - id: ask
-        type: human
-        wait_for: comment
-`
+	human := strings.Replace(plain, "workflows: [build]}]}", "workflows: [build]}]}, {id: ask, type: human, wait_for: comment}", 1)
 	cfg, err = engine.LoadFiles([]load.SourceFile{{Path: "p.yaml", Src: []byte(human)}}, gates.Default())
 	require.NoError(t, err)
 	assert.Empty(t, If(cfg, human), "a human stage waits for any comment")

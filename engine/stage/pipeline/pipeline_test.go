@@ -17,23 +17,10 @@ pipelines:
   top:
     trigger: {event: pull_request.opened}
     stages:
-      - id: review
-        type: pipeline
-        pipeline: leaf
-        on_complete: merge
-      - id: fan
-        type: parallel
-        join: all
-        branches:
-          - {id: deep, type: pipeline, pipeline: leaf}
-      - id: merge
-        type: gate
-        conditions: [{check: ci_status}]
-  leaf:
-    stages:
-      - id: g
-        type: gate
-        conditions: [{check: ci_status}]
+      - {id: review, type: pipeline, pipeline: leaf, on_complete: merge}
+      - {id: fan, type: parallel, join: all, branches: [{id: deep, type: pipeline, pipeline: leaf}]}
+      - {id: merge, type: gate, conditions: [{check: ci_status}]}
+  leaf: {stages: [{id: g, type: gate, conditions: [{check: ci_status}]}]}
 `
 
 var now = time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)

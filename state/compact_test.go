@@ -17,7 +17,7 @@ import (
 // recognises.
 func remembered(st *model.State, pipeline string) (number int, at time.Time, keys map[string]bool) {
 	mark := st.Marks[pipeline]
-	number, at, keys = mark.Number, mark.At, map[string]bool{}
+	number, at, keys = mark.Number, mark.At, map[string]bool{mark.Key: mark.Key != ""}
 	records := append([]model.PastRun(nil), st.Past...)
 	for _, r := range st.Runs {
 		records = append(records, r.Past())
@@ -81,9 +81,7 @@ func TestCompactRemembersWhatTheEngineReads(t *testing.T) {
 		assert.Equal(t, 5, number, "%s: the next run is number 6, never one already handed out", name)
 		want := time.Date(2026, 1, 5, 14, 0, 0, 0, time.UTC).Add(time.Duration(p)*time.Second - time.Second)
 		assert.True(t, at.Equal(want), "%s: the newest trigger time survives, so a level trigger does not start again: %s", name, at)
-		if p >= 200-MaxPast {
-			assert.True(t, keys["delivery-5"], "%s: a repeated delivery of its last run is recognised", name)
-		}
+		assert.True(t, keys["delivery-5"], "%s: a repeated delivery of its last run is recognised", name)
 	}
 	assert.NotContains(t, st.Marks, "", "every record folds into its own pipeline's mark")
 }
@@ -101,7 +99,8 @@ func TestCompactKeepsTheKeysOfItsWindow(t *testing.T) {
 	for i := 10; i <= MaxPast+10; i++ { // the newest run stays in Runs, MaxPast before it in Past
 		assert.True(t, keys[fmt.Sprintf("run-%d", i)], "run-%d is among the newest %d records", i, MaxPast)
 	}
-	assert.False(t, keys["run-9"], "older keys are forgotten")
+	assert.False(t, keys["run-8"], "older keys are forgotten")
+	assert.Equal(t, "run-9", st.Marks["a"].Key, "the newest key that left stays")
 	assert.Equal(t, 9, st.Marks["a"].Number, "the runs folded")
 }
 
@@ -125,7 +124,8 @@ func TestCompactMarksSubPipelinesApart(t *testing.T) {
 
 func TestRunMarkText(t *testing.T) {
 	at := time.Date(2026, 1, 5, 9, 0, 0, 123, time.UTC)
-	for _, m := range []model.RunMark{{Number: 3}, {Number: 12, At: at}} {
+	for _, m := range []model.RunMark{{Number: 3}, {Number: 12, At: at}, {Number: 4, Key: "report-a/7/1/s#@/1/x"},
+		{Number: 5, At: at, Key: "run-17"}} {
 		text, err := m.MarshalText()
 		require.NoError(t, err)
 		var back model.RunMark

@@ -190,6 +190,9 @@ func (e *Eval) NoLongerMatches(p *lang.Pipeline) string {
 }
 
 func (e *Eval) Started(pipeline, key string) bool {
+	if key != "" && e.St.Marks[pipeline].Key == key {
+		return true
+	}
 	for _, r := range e.runsOf(pipeline) {
 		if key != "" && r.TriggerKey == key {
 			return true

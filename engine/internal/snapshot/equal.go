@@ -33,7 +33,9 @@ func sameSlice[T any](a, b []T, same func(x, y T) bool) bool {
 	return slices.EqualFunc(a, b, same)
 }
 
-func sameMark(a, b model.RunMark) bool { return a.Number == b.Number && a.At.Equal(b.At) }
+func sameMark(a, b model.RunMark) bool {
+	return a.Number == b.Number && a.At.Equal(b.At) && a.Key == b.Key
+}
 
 func samePast(a, b model.PastRun) bool {
 	return a.ID == b.ID && a.Pipeline == b.Pipeline && a.Status == b.Status && a.TriggerKey == b.TriggerKey &&

@@ -60,7 +60,8 @@ type State struct {
 	// records it drops into Marks.
 	Past []PastRun `json:"past,omitempty"`
 	// Marks keeps, per pipeline, what the records that left Past still say: the highest
-	// run number, the newest trigger time (RunMark). The engine reads them with Past.
+	// run number, the newest trigger time, the newest trigger key (RunMark). The engine
+	// reads them with Past.
 	Marks map[string]RunMark `json:"marks,omitempty"`
 	// Disowned lists the newest `/pipeline` comments that someone other than their author
 	// edited (at most MaxDisowned): they were not acted on, and the status says so.

@@ -187,5 +187,12 @@ func (s *BranchStore) auditWrite(c Change, archived []*model.Run) ([]FileChange,
 		files = append(files, FileChange{Path: ArchiveFile(s.file, r.ID), Text: a})
 	}
 	s.pending = withSums(tail, files)
+	roll, err := rollSums(s.file, s.pending)
+	if err != nil {
+		return nil, err
+	}
+	if roll != nil {
+		files = append(files, *roll)
+	}
 	return files, nil
 }

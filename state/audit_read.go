@@ -47,6 +47,7 @@ func Trail(subject string, r AuditRead, keys *Keys) (rows []TrailRow, problems [
 			fileWhy = auditFileTrust(f, subject, keys)
 		}
 	}
+	sums := vouchedSums(tail, r.Parts)
 	why := map[*model.Run]string{}
 	for _, run := range runs {
 		why[run] = fileWhy
@@ -58,7 +59,7 @@ func Trail(subject string, r AuditRead, keys *Keys) (rows []TrailRow, problems [
 			continue
 		}
 		runs = append(runs, &run)
-		why[&run] = vouched(p, r.Archives[p], tail, fileWhy)
+		why[&run] = vouched(p, r.Archives[p], sums, fileWhy)
 	}
 	cut := map[string][]TrailRow{}
 	var order []string
@@ -69,11 +70,14 @@ func Trail(subject string, r AuditRead, keys *Keys) (rows []TrailRow, problems [
 		cut[e.Run] = append(cut[e.Run], TrailRow{AuditEntry: e, Unverified: why})
 	}
 	for _, p := range sortedKeys(r.Parts, partOrder) {
+		if isSumsFile(p) {
+			continue
+		}
 		es, err := parseAuditLines(r.Parts[p])
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: %v", p, err))
 		}
-		partWhy := vouched(p, r.Parts[p], tail, fileWhy)
+		partWhy := vouched(p, r.Parts[p], sums, fileWhy)
 		for _, e := range es {
 			add(e, partWhy)
 		}
@@ -105,13 +109,10 @@ func auditFileTrust(f *BranchFile, subject string, keys *Keys) string {
 }
 
 // vouched says why the part or archive at path, holding text, is not vouched for by the
-// subject's file, whose audit's tail is tail and which is not trusted for fileWhy ("" when
-// it is); "" when it is vouched for.
-func vouched(path, text string, tail *AuditTail, fileWhy string) string {
-	var sum string
-	if tail != nil {
-		sum = tail.Sums[path]
-	}
+// subject's file, which vouches for sums (vouchedSums) and is not trusted for fileWhy (""
+// when it is); "" when it is vouched for.
+func vouched(path, text string, sums map[string]string, fileWhy string) string {
+	sum := sums[path]
 	switch {
 	case fileWhy != "":
 		return path + ": the subject's file that would vouch for it is not trusted: " + fileWhy

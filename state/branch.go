@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -221,31 +223,63 @@ func (idx *Index) WithSubject(file string, st *model.State) *Index {
 	return out
 }
 
-// MaxPast bounds State.Past per pipeline: the newest records stay. Past records keep a
-// pipeline from starting again for a trigger it already ran for; a delivery older than
-// the last MaxPast runs of its pipeline is not recognised by its key any more.
-const MaxPast = 20
+// MaxPast bounds State.Past per subject: the newest records stay, whatever the number of
+// pipelines. A record that leaves folds into its pipeline's State.Marks, which keeps what
+// must outlive it (the highest run number, the newest trigger time): a run id is never
+// used again, a level trigger does not start again. Its trigger key is forgotten: a
+// delivery whose runs are all older than the subject's last MaxPast records that left
+// State.Runs is not recognised by its key any more.
+const MaxPast = 64
+
+// MaxFinished bounds the finished runs State.Runs keeps for the status, per subject: of
+// the pipelines' last runs, the newest (by their last change) stay, besides the
+// sub-pipelines' runs an open parent holds.
+const MaxFinished = 8
 
 // Compact moves the finished runs out of st's live runs: a finished run stays only while
-// it is the newest run of its pipeline (the status shows how the pipeline last ended);
-// the others leave Runs for a record in Past (what the engine still needs of them) and
-// are returned, to be archived. So what an event reads and writes, and what the comment
-// holds, grow with the open runs only. st is not modified.
+// it is the newest run of its pipeline and among the newest MaxFinished such runs of the
+// subject (the status shows how they ended), or an open run holds it; the others leave Runs for a record in Past (what the engine still
+// needs of them) and are returned, to be archived. Past keeps the newest MaxPast records
+// and folds the older into State.Marks. So what an event reads and writes, and what the
+// comment holds, grow with the open runs only, never with the number of pipelines. st is
+// not modified.
 func Compact(st *model.State) (live *model.State, archived []*model.Run) {
-	newest := map[string]*model.Run{}
+	held, kept := heldRuns(st.Runs), newestFinished(st.Runs)
+	out := *st
+	out.Runs = nil
+	out.Past = append([]model.PastRun(nil), st.Past...)
 	for _, r := range st.Runs {
-		if n := newest[r.Pipeline]; n == nil || model.RunNumber(r.ID) > model.RunNumber(n.ID) ||
-			model.RunNumber(r.ID) == model.RunNumber(n.ID) && !r.StartedAt.Before(n.StartedAt) {
-			newest[r.Pipeline] = r
+		if !r.Status.Final() || kept[r] || held[r.ID] {
+			out.Runs = append(out.Runs, r)
+			continue
 		}
+		archived = append(archived, r)
+		out.Past = append(out.Past, r.Past())
 	}
-	// A sub-pipeline's run stays while its parent is open: the parent reads its end, the
-	// merge guard re-checks it (and so its own children, which stay with it), and the
-	// status shows it under the parent's stage.
+	if len(archived) == 0 && len(out.Past) <= MaxPast {
+		return st, nil
+	}
+	if n := len(out.Past) - MaxPast; n > 0 {
+		out.Marks = maps.Clone(st.Marks)
+		if out.Marks == nil {
+			out.Marks = map[string]model.RunMark{}
+		}
+		for _, p := range out.Past[:n] {
+			out.Marks[p.Pipeline] = out.Marks[p.Pipeline].Fold(p)
+		}
+		out.Past = out.Past[n:]
+	}
+	return &out, archived
+}
+
+// heldRuns are the ids of the sub-pipelines' runs an open run holds: the parent reads
+// its child's end, the merge guard re-checks it (and so its own children, which stay with
+// it), and the status shows it under the parent's stage.
+func heldRuns(runs []*model.Run) map[string]bool {
 	held := map[string]bool{}
 	for grew := true; grew; {
 		grew = false
-		for _, r := range st.Runs {
+		for _, r := range runs {
 			if r.Status.Final() && !held[r.ID] {
 				continue
 			}
@@ -256,34 +290,32 @@ func Compact(st *model.State) (live *model.State, archived []*model.Run) {
 			}
 		}
 	}
-	out := *st
-	out.Runs = nil
-	out.Past = append([]model.PastRun(nil), st.Past...)
-	for _, r := range st.Runs {
-		if !r.Status.Final() || newest[r.Pipeline] == r || held[r.ID] {
-			out.Runs = append(out.Runs, r)
-			continue
-		}
-		archived = append(archived, r)
-		out.Past = append(out.Past, r.Past())
-	}
-	if len(archived) == 0 {
-		return st, nil
-	}
-	// Bound Past per pipeline, newest (last) first to stay.
-	count := map[string]int{}
-	kept := make([]model.PastRun, 0, len(out.Past))
-	for i := len(out.Past) - 1; i >= 0; i-- {
-		p := out.Past[i]
-		if count[p.Pipeline]++; count[p.Pipeline] <= MaxPast {
-			kept = append(kept, p)
+	return held
+}
+
+// newestFinished are the finished runs that stay for the status: of each pipeline its
+// newest run when finished, and of those the MaxFinished that changed last (of two that
+// changed at once, the later in runs).
+func newestFinished(runs []*model.Run) map[*model.Run]bool {
+	newest := map[string]*model.Run{}
+	for _, r := range runs {
+		if n := newest[r.Pipeline]; n == nil || model.RunNumber(r.ID) > model.RunNumber(n.ID) ||
+			model.RunNumber(r.ID) == model.RunNumber(n.ID) && !r.StartedAt.Before(n.StartedAt) {
+			newest[r.Pipeline] = r
 		}
 	}
-	for i, j := 0, len(kept)-1; i < j; i, j = i+1, j-1 {
-		kept[i], kept[j] = kept[j], kept[i]
+	var done []*model.Run
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r.Status.Final() && newest[r.Pipeline] == r {
+			done = append(done, r)
+		}
 	}
-	out.Past = kept
-	return &out, archived
+	slices.SortStableFunc(done, func(a, b *model.Run) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	kept := map[*model.Run]bool{}
+	for _, r := range done[:min(len(done), MaxFinished)] {
+		kept[r] = true
+	}
+	return kept
 }
 
 // EncodeRun returns the archive file of a finished run.

@@ -154,7 +154,7 @@ func TestCompact(t *testing.T) {
 	assert.Empty(t, none)
 	assert.Same(t, live, again)
 
-	// Past is bounded per pipeline, newest kept.
+	// Past is bounded per subject, newest kept.
 	big := &model.State{Version: 1}
 	for i := 1; i <= MaxPast+5; i++ {
 		big.Runs = append(big.Runs, finishedRun("a", i, model.RunCompleted, at.Add(time.Duration(i)*time.Minute)))

@@ -54,10 +54,15 @@ type State struct {
 	// status reports them and the job log only once. The engine only carries it.
 	Ignored []IgnoredComment `json:"ignored,omitempty"`
 	// Past keeps what the engine still needs of finished runs that left Runs (the store
-	// archives them, so that the live state holds open runs and the last finished run
-	// of each pipeline only): not to start a pipeline again for the same trigger, and to
-	// number the next run. Newest last; the store bounds it per pipeline.
+	// archives them, so that the live state holds open runs and the newest few finished
+	// runs only): not to start a pipeline again for the same trigger, and to
+	// number the next run. Newest last; the store bounds it per subject, and folds the
+	// records it drops into Marks.
 	Past []PastRun `json:"past,omitempty"`
+	// Marks keeps, per pipeline, what the records that left Past still say: the highest
+	// run number, the newest trigger time, the newest trigger key (RunMark). The engine
+	// reads them with Past.
+	Marks map[string]RunMark `json:"marks,omitempty"`
 	// Disowned lists the newest `/pipeline` comments that someone other than their author
 	// edited (at most MaxDisowned): they were not acted on, and the status says so.
 	Disowned []DisownedComment `json:"disowned,omitempty"`

@@ -138,6 +138,9 @@ func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool)
 // StartedSince reports whether pipeline has started a run since its trigger last held
 // from since on.
 func (e *Eval) StartedSince(pipeline string, since time.Time) bool {
+	if at := e.St.Marks[pipeline].At; !at.IsZero() && !at.Before(since) {
+		return true
+	}
 	for _, r := range e.runsOf(pipeline) {
 		if r.Parent != "" {
 			continue // a sub-pipeline's run was not started by the trigger
@@ -187,6 +190,9 @@ func (e *Eval) NoLongerMatches(p *lang.Pipeline) string {
 }
 
 func (e *Eval) Started(pipeline, key string) bool {
+	if key != "" && e.St.Marks[pipeline].Key == key {
+		return true
+	}
 	for _, r := range e.runsOf(pipeline) {
 		if key != "" && r.TriggerKey == key {
 			return true

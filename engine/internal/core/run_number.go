@@ -20,7 +20,7 @@ import (
 
 // NextRunNumber is the n of a new run of pipeline on the subject.
 func (e *Eval) NextRunNumber(pipeline string) int {
-	n := 1
+	n := e.St.Marks[pipeline].Number + 1
 	for _, r := range e.runsOf(pipeline) {
 		if k := model.RunNumber(r.ID); k >= n {
 			n = k + 1

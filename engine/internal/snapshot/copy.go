@@ -26,6 +26,7 @@ func Clone(st *model.State) *model.State {
 	}
 	out.Ignored = slices.Clone(st.Ignored)
 	out.Past = slices.Clone(st.Past)
+	out.Marks = maps.Clone(st.Marks)
 	out.Disowned = slices.Clone(st.Disowned)
 	out.Refused = slices.Clone(st.Refused)
 	out.Retested = slices.Clone(st.Retested)

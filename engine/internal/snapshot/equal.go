@@ -21,7 +21,7 @@ func Same(a, b *model.State) bool {
 	return a.Version == b.Version && a.Subject == b.Subject && a.Seq == b.Seq &&
 		sameSlice(a.Runs, b.Runs, sameRun) &&
 		slices.Equal(a.Ignored, b.Ignored) &&
-		sameSlice(a.Past, b.Past, samePast) &&
+		sameSlice(a.Past, b.Past, samePast) && maps.EqualFunc(a.Marks, b.Marks, sameMark) &&
 		slices.Equal(a.Disowned, b.Disowned) &&
 		a.CommandsSeen == b.CommandsSeen && a.CommentsRead == b.CommentsRead && a.StateComment == b.StateComment &&
 		slices.Equal(a.Refused, b.Refused) &&
@@ -32,6 +32,10 @@ func Same(a, b *model.State) bool {
 
 func sameSlice[T any](a, b []T, same func(x, y T) bool) bool {
 	return slices.EqualFunc(a, b, same)
+}
+
+func sameMark(a, b model.RunMark) bool {
+	return a.Number == b.Number && a.At.Equal(b.At) && a.Key == b.Key
 }
 
 func samePast(a, b model.PastRun) bool {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/variables"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
@@ -25,7 +26,7 @@ func (e *eval) env(p *lang.Pipeline, run *model.Run) lang.Env {
 	env := lang.Env{"github": model.FactsEnv(e.Facts), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
 		"subject": map[string]any{"repo": e.Facts.Repo, "number": e.Facts.PR.Number}}
-	e.issueEnv(run, env)
+	kindOf(e, p).Env(core.Scope(e.Eval), run, env)
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/deadline"
@@ -34,8 +35,8 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	settle.Reconcile(settleKernel{e})
-	e.NoteHeads()                   // before anything people did is counted
-	react.Level(reactKernel{e}, in) // a push whose event is missing came first
+	subject.NoteHeads(e.St.Runs, e.NoteHead) // before anything people did is counted
+	react.Level(reactKernel{e}, in)          // a push whose event is missing came first
 	e.chatops()
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
@@ -56,7 +57,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 			}
 		}
 	}
-	e.closedSubject() // whatever events were lost
+	closedSubject(e) // whatever events were lost
 	e.dispatchStart(in)
 	e.startTriggered(in)
 	if in.Report != nil {
@@ -71,7 +72,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 		e.startTriggered(in, newly...)
 		e.advanceAll()
 	}
-	e.NoteHeads() // a pull request a run came to name in this step
+	subject.NoteHeads(e.St.Runs, e.NoteHead) // a pull request a run came to name in this step
 	return e.Result(st)
 }
 
@@ -165,7 +166,7 @@ func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Tim
 		Intents:  settle.Intents{Deadline: in.Deadline, Unknown: map[string]model.Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
 		Visits:   core.CopyVisits(in.Visits), DoneBy: in.DoneBy}}
-	e.IssueView()
+	issueView(e)
 	return e
 }
 
@@ -323,7 +324,7 @@ func (e *eval) advancePass() bool {
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *lang.Pipeline, run *model.Run) {
 	g := e.NewMoveGuard(p, run)
-	defer e.FollowOthers(p, run)
+	defer func() { subject.FollowOthers(core.Scope(e.Eval), p, run, e.Now) }()
 	for e.advance(p, run) {
 		if run.Status.Final() {
 			return

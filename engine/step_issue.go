@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/actionplan"
@@ -58,7 +59,7 @@ func (e *eval) issueStage(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 	}
 	if pr == nil {
 		why := NoPullRequestYet
-		if ref, ok := core.RunPRRef(run); ok {
+		if ref, ok := subject.RunPRRef(run); ok {
 			why = fmt.Sprintf("pull request %s was not read", ref)
 		} else if strings.HasPrefix(run.Message, "outputs.pr ") {
 			why += "; " + run.Message // a refused association says why
@@ -69,8 +70,8 @@ func (e *eval) issueStage(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (
 		run.Status = model.RunWaiting
 		return false, true
 	}
-	ref, _ := core.RunPRRef(run)
-	restore := e.OnPR(pr, ref)
+	ref, _ := subject.RunPRRef(run)
+	restore := onPR(e, pr, ref)
 	defer restore()
 	return stageTypes[lang.StageGate].step(e, p, run, stage), true
 }
@@ -105,7 +106,7 @@ func (e *eval) intentOnRunPR(run *model.Run, it model.Intent) func() {
 	if p := e.Cfg.PipelineFor(run); p != nil { // a merge with pr_number
 		if stage := core.StageOrBranch(p, it.Stage); stage != nil && stage.Config.PR != nil {
 			if pr, ref, _ := e.mergeTarget(p, run, stage); pr != nil {
-				return e.OnPR(pr, ref)
+				return onPR(e, pr, ref)
 			}
 			return nil
 		}
@@ -115,23 +116,4 @@ func (e *eval) intentOnRunPR(run *model.Run, it model.Intent) func() {
 		return nil
 	}
 	return e.OnRunPR(pr)
-}
-
-// IssueEnv completes an issue run's env: github.pr is the run's pull request (null while it
-// has none), github.issue the issue.
-func (e *eval) issueEnv(run *model.Run, env lang.Env) {
-	if e.Issue == nil {
-		return
-	}
-	gh, _ := env["github"].(map[string]any)
-	if gh == nil {
-		return
-	}
-	gh["pr"] = nil
-	if pr := e.RunPR(run); pr != nil {
-		f := *e.Issue.Base
-		f.PR = pr
-		gh["pr"] = model.FactsEnv(&f)["pr"]
-	}
-	gh["issue"] = model.IssueEnv(e.Issue.Issue)
 }

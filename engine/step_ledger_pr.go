@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
@@ -34,11 +34,11 @@ func (e *eval) ledgerForPR(p *lang.Pipeline, run *model.Run, ref model.PRRef, pr
 			return
 		}
 		seen[r.ID] = true
-		mine, ok := core.RunPRRef(r)
+		mine, ok := subject.RunPRRef(r)
 		if e.Issue == nil && old.PR != nil { // a pull request's run: its subject
 			mine, ok = model.PRRef{Repo: own, Number: old.PR.Number}, true
 		}
-		if ok && core.SamePR(mine, ref, own) {
+		if ok && subject.SamePR(mine, ref, own) {
 			sub := e.ledger(p, r)
 			l.Entries = append(l.Entries, sub.Entries...)
 			l.Stages = append(l.Stages, sub.Stages...)

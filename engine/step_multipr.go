@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/org/pipeline-action/engine/internal/core"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/lang"
@@ -37,59 +38,11 @@ import (
 //     escalates saying which and why. A merge GitHub refuses once another went in cannot be
 //     undone: the run escalates saying which pull requests are merged and which are not.
 
-// associateMulti applies outputs.pr of an accepted report of stage in a multi-PR run: the
-// pull request is that of the stage's `config.repo` (or the subject's repository).
-func (e *eval) associateMulti(p *lang.Pipeline, run *model.Run, stage *lang.Stage, v any) {
-	own := e.Issue.Base.Repo
-	want, templated := core.AgentRepo(stage)
-	if want == "" {
-		want = own
-	}
-	ref, ok := model.ParsePRRef(v)
-	if ok && ref.Repo == "" {
-		ref.Repo = want
-	}
-	why := ""
-	switch {
-	case !ok:
-		why = "not a pull request number or owner/name#N"
-	case templated:
-		why = fmt.Sprintf("config.repo of stage %q is a template; a repository whose pull request a run merges is written literally", stage.ID)
-	case !model.ValidRepoName(ref.Repo) || !model.ValidRepoName(want):
-		why = fmt.Sprintf("%q is not owner/name", want)
-	case !strings.EqualFold(want, ref.Repo):
-		why = fmt.Sprintf("stage %q opens its pull request in %s, not %s", stage.ID, want, ref.Repo)
-	default:
-		why = e.RefuseRef(ref)
-	}
-	if why != "" {
-		msg := fmt.Sprintf("outputs.pr %v refused: %s", v, why)
-		e.Logf("run %s: %s", run.ID, msg)
-		run.Message = msg
-		return
-	}
-	if run.Context == nil {
-		run.Context = map[string]any{}
-	}
-	name := ref.String()
-	if _, has := core.RunPRRef(run); !has {
-		run.Context["pr_number"] = name
-	}
-	for _, have := range model.RunPRRefs(run, own) {
-		if have.Key() == ref.Key() {
-			return
-		}
-	}
-	list, _ := run.Context["prs"].([]any)
-	run.Context["prs"] = append(append([]any(nil), list...), name)
-	e.Logf("run %s: pull request %s is associated with it (context.prs[%d])", run.ID, name, len(list))
-}
-
 // mergeTarget is the pull request merge_pr stage of run merges: its `pr_number` rendered,
 // or the run's own. why says why there is none to merge.
 func (e *eval) mergeTarget(p *lang.Pipeline, run *model.Run, stage *lang.Stage) (pr *model.PullRequest, ref model.PRRef, why string) {
 	if stage.Config.PR == nil {
-		if r, ok := core.RunPRRef(run); ok {
+		if r, ok := subject.RunPRRef(run); ok {
 			ref = r
 		}
 		return e.RunPR(run), ref, ""
@@ -105,10 +58,10 @@ func (e *eval) mergeTarget(p *lang.Pipeline, run *model.Run, stage *lang.Stage) 
 		}
 		return nil, ref, fmt.Sprintf("pr_number of stage %q is %q, not a pull request (N or owner/name#N)", stage.ID, text)
 	}
-	if !e.RunHasPR(run, ref) {
+	if !core.Scope(e.Eval).RunHasPR(run, ref) {
 		return nil, ref, fmt.Sprintf("%s is not a pull request of the run (context.prs); it is not merged", ref)
 	}
-	if pr = e.PrOf(ref); pr == nil {
+	if pr = core.Scope(e.Eval).PrOf(ref); pr == nil {
 		return nil, ref, fmt.Sprintf("pull request %s was not read", ref)
 	}
 	return pr, ref, ""
@@ -126,7 +79,7 @@ func (e *eval) issueMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage) b
 		}
 		return e.HoldAction(run, stage, why, "the agent that opens the pull request")
 	}
-	restore := e.OnPR(pr, ref)
+	restore := onPR(e, pr, ref)
 	defer restore()
 	return stageTypes[lang.StageAction].step(e, p, run, stage)
 }
@@ -135,7 +88,7 @@ func (e *eval) issueMerge(p *lang.Pipeline, run *model.Run, stage *lang.Stage) b
 // one of its pull requests can be merged now. stop: the run does not go on to the branches
 // (it waits, or escalated); moved: it escalated.
 func (e *eval) mergeAll(p *lang.Pipeline, run *model.Run, par *lang.Stage) (stop, moved bool) {
-	merges := core.MergeBranches(par)
+	merges := subject.MergeBranches(par)
 	if len(merges) == 0 || e.Issue == nil {
 		return false, false
 	}
@@ -211,7 +164,7 @@ func (e *eval) tallyMerge(p *lang.Pipeline, run *model.Run, b *lang.Stage, t *me
 		t.blocked = append(t.blocked, fmt.Sprintf("%s (branch %s): %s", name, b.ID, bsr.Message))
 		return
 	}
-	restore := e.OnPR(pr, ref)
+	restore := onPR(e, pr, ref)
 	plan := e.guard(p, run, b)
 	restore()
 	switch {
@@ -230,17 +183,6 @@ func (e *eval) tallyMerge(p *lang.Pipeline, run *model.Run, b *lang.Stage, t *me
 	case pr.Mergeable != model.Mergeable || pr.MergeState == model.MergeStateUnknown:
 		t.waiting = append(t.waiting, fmt.Sprintf("%s: GitHub has not computed whether it can be merged", name))
 	}
-}
-
-// associateFrom applies outputs.pr of an accepted report of stage: in a multi-PR run, a pull
-// request of the stage's `config.repo`; otherwise as associate does.
-func (e *eval) associateFrom(p *lang.Pipeline, run *model.Run, stage *lang.Stage, outputs map[string]any) {
-	v, ok := outputs["pr"]
-	if !ok || e.Issue == nil || !p.IsMultiPR() {
-		e.Associate(run, outputs)
-		return
-	}
-	e.associateMulti(p, run, stage, v)
 }
 
 // branchMerge evaluates a merge_pr branch of a parallel stage: in an issue's or a multi-PR
@@ -300,7 +242,7 @@ func (e *eval) checkPR(c lang.Condition, facts *model.Facts, t *lang.Template) m
 			ref.Repo = own
 		}
 		ctx, _ := env["context"].(map[string]any)
-		if e.Issue != nil && !e.RunHasPR(&model.Run{Context: ctx}, ref) {
+		if e.Issue != nil && !core.Scope(e.Eval).RunHasPR(&model.Run{Context: ctx}, ref) {
 			// Only the run's own pull requests: whatever a template renders, a gate does not
 			// pass on a pull request the run did not associate.
 			return model.GateResult{Check: c.Check, Status: model.GateFail, Message: fmt.Sprintf("%s is not a pull request of the run (context.prs)", ref)}
@@ -310,7 +252,7 @@ func (e *eval) checkPR(c lang.Condition, facts *model.Facts, t *lang.Template) m
 	var pending, failed, passed []string
 	worst := model.GatePass
 	for _, ref := range refs {
-		pr := e.PrOf(ref)
+		pr := core.Scope(e.Eval).PrOf(ref)
 		if pr == nil {
 			return model.GateResult{Check: c.Check, Status: model.GateFail, Message: fmt.Sprintf("pull request %s was not read: a gate's pr reads the run's pull requests (context.prs) of an issue's or a multi-PR run", ref)}
 		}

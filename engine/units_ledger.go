@@ -56,7 +56,7 @@ func (e *eval) check(c lang.Condition, facts *model.Facts) model.GateResult {
 	if e.Gate != nil {
 		gateRun = e.Gate.Run
 	}
-	if authors := e.RunAuthors(gateRun); len(authors) > 0 {
+	if authors := core.Kind(e.Eval, gateRun).Authors(core.Scope(e.Eval), gateRun); len(authors) > 0 {
 		f := *facts // no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
 		facts = &f

@@ -26,7 +26,9 @@ type fakeKernel struct {
 
 func (k *fakeKernel) Scope() Scope { return k.scope }
 
-func (k *fakeKernel) Logf(format string, args ...any) { k.log = append(k.log, fmt.Sprintf(format, args...)) }
+func (k *fakeKernel) Logf(format string, args ...any) {
+	k.log = append(k.log, fmt.Sprintf(format, args...))
+}
 
 func (k *fakeKernel) Runs() []*model.Run { return k.runs }
 

@@ -357,7 +357,7 @@ func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
 	if moved, stop := e.Deadlines.Due(deadlineKernel{e: e, p: p}, run, stage); stop {
 		return moved
 	}
-	if moved, done := e.issueStage(p, run, stage); done {
+	if moved, done := subject.Stage(subjectKernel{e}, p, run, stage); done {
 		return moved
 	}
 	return t.step(e, p, run, stage)

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
 // subjectKernel is the evaluator as the subject kinds (package subject) see it.
@@ -60,4 +63,59 @@ func onPR(e *eval, pr *model.PullRequest, ref model.PRRef) func() {
 	}
 	e.Facts = &f
 	return func() { e.Facts = old }
+}
+
+// NoPullRequestYet is what a gate or a merge of an issue run says while the run has no pull
+// request.
+const NoPullRequestYet = subject.NoPullRequestYet
+
+func (k subjectKernel) OnPR(pr *model.PullRequest, ref model.PRRef) func() { return onPR(k.e, pr, ref) }
+
+func (k subjectKernel) Step(p *lang.Pipeline, run *model.Run, stage *lang.Stage) bool {
+	return stageTypes[stage.Type].step(k.e, p, run, stage)
+}
+
+func (k subjectKernel) Env(p *lang.Pipeline, run *model.Run) lang.Env { return k.e.env(p, run) }
+
+func (k subjectKernel) Hold(run *model.Run, stage *lang.Stage, why, who string) bool {
+	return k.e.HoldAction(run, stage, why, who)
+}
+
+func (k subjectKernel) GuardBlocks(p *lang.Pipeline, run *model.Run, b *lang.Stage) string {
+	plan := k.e.guard(p, run, b)
+	if plan.back != nil {
+		return fmt.Sprintf("the merge guard does not hold: %s", plan.why)
+	}
+	return plan.why
+}
+
+func (k subjectKernel) CancelBranches(p *lang.Pipeline, run *model.Run, par *lang.Stage, why string) {
+	parallel.Cancel(k.e.context(p, run), run, par, why)
+}
+
+func (k subjectKernel) Escalate(run *model.Run, why string) { k.e.escalate(run, why) }
+
+func (k subjectKernel) WaitMergeability(run *model.Run, sr *model.StageRun, what string) bool {
+	return k.e.waitMergeability(run, sr, what)
+}
+
+// intentOnRunPR puts the run's pull request in place while an intent of a merge of an
+// issue's run is reconciled; nil when there is nothing to put in place.
+func intentOnRunPR(e *eval, run *model.Run, it model.Intent) func() {
+	if e.Issue == nil || it.Kind != model.EffectMerge {
+		return nil
+	}
+	if p := e.Cfg.PipelineFor(run); p != nil { // a merge with pr_number
+		if stage := core.StageOrBranch(p, it.Stage); stage != nil && stage.Config.PR != nil {
+			if pr, ref, _ := subject.Target(subjectKernel{e}, p, run, stage); pr != nil {
+				return onPR(e, pr, ref)
+			}
+			return nil
+		}
+	}
+	pr := e.RunPR(run)
+	if pr == nil {
+		return nil
+	}
+	return e.OnRunPR(pr)
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/ledger"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
@@ -62,7 +63,7 @@ func (e *eval) check(c lang.Condition, facts *model.Facts) model.GateResult {
 		facts = &f
 	}
 	if pc, ok := c.Eval.(PRCheck); ok && pc.PR() != nil {
-		return e.checkPR(c, facts, pc.PR())
+		return subject.CheckPR(subjectKernel{e}, c, facts, pc.PR())
 	}
 	if rc, ok := c.Eval.(RunCheck); ok {
 		if e.Gate == nil {

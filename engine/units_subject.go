@@ -119,3 +119,33 @@ func intentOnRunPR(e *eval, run *model.Run, it model.Intent) func() {
 	}
 	return e.OnRunPR(pr)
 }
+
+// PRCheck is a check that may read another pull request than the run's own: PR is its `pr`
+// template (nil: the run's pull request). It renders to N, owner/name#N, or "all": every
+// pull request of context.prs.
+type PRCheck interface {
+	PR() *lang.Template
+}
+
+// LedgerCheck is implemented by checks that read the approvals ledger (pr_approvals_met):
+// evaluated on another pull request of the run, they get that pull request's ledger.
+type LedgerCheck interface {
+	ReadsLedger() bool
+}
+
+func (k subjectKernel) Gate() (*lang.Pipeline, *model.Run, lang.Env, bool) {
+	g := k.e.Gate
+	if g == nil {
+		return nil, nil, nil, false
+	}
+	return g.Pipeline, g.Run, g.Env(), true
+}
+
+func (k subjectKernel) LedgerOn(pr *model.PullRequest, p *lang.Pipeline, r *model.Run) *model.Ledger {
+	old := k.e.Facts
+	f := *old
+	f.PR = pr
+	k.e.Facts = &f
+	defer func() { k.e.Facts = old }()
+	return k.e.ledger(p, r)
+}

@@ -87,7 +87,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 		if len(only) > 0 && !slices.Contains(only, p.Name) {
 			continue
 		}
-		if !e.ScopeFits(p) {
+		if !core.Scope(e.Eval).Fits(p) {
 			continue
 		}
 		onEvent := trigger.IsTriggerEvent(p, in) // a labeled trigger's own label, not any

@@ -25,12 +25,6 @@ func Kind(e *Eval, run *model.Run) subject.Kind {
 	return subject.KindOf(Scope(e), e.Cfg.PipelineFor(run))
 }
 
-// ScopeFits reports whether pipeline p runs on the subject evaluated: pipelines on issues
-// (OnIssues) on issues, the others on pull requests.
-func (e *Eval) ScopeFits(p *lang.Pipeline) bool {
-	return (e.Issue != nil) == p.OnIssues()
-}
-
 // RunPR is the pull request run's gates and merge read (subject.Kind's RunPR).
 func (e *Eval) RunPR(run *model.Run) *model.PullRequest {
 	return Scope(e).RunPR(run)

@@ -127,6 +127,10 @@ func (s Scope) OtherRepo() string {
 	return s.Facts.Repo
 }
 
+// Fits reports whether pipeline p runs on the subject: pipelines on issues (OnIssues) on
+// issues, the others on pull requests.
+func (s Scope) Fits(p *lang.Pipeline) bool { return (s.Issue != nil) == p.OnIssues() }
+
 // RunPRRef is run's context.pr_number as a reference, and whether it has one.
 func RunPRRef(run *model.Run) (model.PRRef, bool) {
 	if run == nil {

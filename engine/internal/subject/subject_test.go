@@ -222,3 +222,15 @@ func TestTriggerSince(t *testing.T) {
 	assert.True(t, level)
 	assert.True(t, at.IsZero(), "the label is not on the issue")
 }
+
+func TestFits(t *testing.T) {
+	pr := Scope{Facts: &model.Facts{Repo: own, PR: openPR(1, own, "ann")}}
+	is := issueScope(nil, nil)
+	onIssues := &lang.Pipeline{Trigger: lang.Trigger{Event: "issues.opened"}}
+	onPRs := &lang.Pipeline{Trigger: lang.Trigger{Event: "pull_request.opened"}}
+	assert.True(t, pr.Fits(onPRs))
+	assert.False(t, pr.Fits(onIssues))
+	assert.True(t, is.Fits(onIssues))
+	assert.True(t, is.Fits(&lang.Pipeline{Scope: lang.ScopeMultiPR}))
+	assert.False(t, is.Fits(onPRs))
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/doneby"
 	"github.com/org/pipeline-action/engine/internal/runtree"
 	"github.com/org/pipeline-action/engine/internal/scope"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/org/pipeline-action/engine/internal/chatops"
@@ -38,8 +39,8 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 	}
 	// Before anything else: what became of the effects asked for earlier.
 	settle.Reconcile(settleKernel{e})
-	e.NoteHeads()                   // before anything people did is counted
-	react.Level(reactKernel{e}, in) // a push whose event is missing came first
+	subject.NoteHeads(e.St.Runs, e.NoteHead) // before anything people did is counted
+	react.Level(reactKernel{e}, in)          // a push whose event is missing came first
 	chatops.Comments(chatopsKernel{e})
 	for _, run := range e.St.Runs {
 		if run.Status.Final() {
@@ -60,7 +61,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 			}
 		}
 	}
-	e.closedSubject() // whatever events were lost
+	closedSubject(e) // whatever events were lost
 	chatops.Dispatch(chatopsKernel{e}, in)
 	e.startTriggered(in)
 	if in.Report != nil {
@@ -75,7 +76,7 @@ func Step(cfg *lang.Config, st *model.State, in model.Input, facts *model.Facts,
 		e.startTriggered(in, newly...)
 		e.advanceAll()
 	}
-	e.NoteHeads() // a pull request a run came to name in this step
+	subject.NoteHeads(e.St.Runs, e.NoteHead) // a pull request a run came to name in this step
 	return e.Result(st)
 }
 
@@ -90,7 +91,7 @@ func (e *eval) startTriggered(in model.Input, only ...string) {
 		if len(only) > 0 && !slices.Contains(only, p.Name) {
 			continue
 		}
-		if !e.ScopeFits(p) {
+		if !core.Scope(e.Eval).Fits(p) {
 			continue
 		}
 		onEvent := trigger.IsTriggerEvent(p, in) // a labeled trigger's own label, not any
@@ -169,7 +170,7 @@ func newEval(cfg *lang.Config, st *model.State, facts *model.Facts, now time.Tim
 		Intents:  settle.Intents{Deadline: in.Deadline, Unknown: map[string]model.Intent{}, Outcomes: in.Outcomes},
 		Dispatch: core.DispatchScope{Delivery: in.Key, Nonces: in.Nonces},
 		Visits:   core.CopyVisits(in.Visits), DoneBy: in.DoneBy}}
-	e.IssueView()
+	issueView(e)
 	return e
 }
 
@@ -327,7 +328,7 @@ func (e *eval) advancePass() bool {
 // is revisits of a stage within this evaluation (see moveGuard), not the number of stages.
 func (e *eval) advanceRun(p *lang.Pipeline, run *model.Run) {
 	g := e.NewMoveGuard(p, run)
-	defer e.FollowOthers(p, run)
+	defer func() { subject.FollowOthers(core.Scope(e.Eval), p, run, e.Now) }()
 	for e.advance(p, run) {
 		if run.Status.Final() {
 			return
@@ -360,7 +361,7 @@ func (e *eval) advance(p *lang.Pipeline, run *model.Run) bool {
 	if moved, stop := e.Deadlines.Due(deadlineKernel{e: e, p: p}, run, stage); stop {
 		return moved
 	}
-	if moved, done := e.issueStage(p, run, stage); done {
+	if moved, done := subject.Stage(subjectKernel{e}, p, run, stage); done {
 		return moved
 	}
 	return t.step(e, p, run, stage)

@@ -426,7 +426,7 @@ func TestMultiPRRunAuthorsOfAnyPullRequestDoNotApprove(t *testing.T) {
 	res := startMulti(t, cfg, f)
 	run := res.State.Runs[0]
 	e := &eval{&core.Eval{Cfg: cfg, Facts: f}}
-	e.IssueView()
+	issueView(e)
 	assert.True(t, e.MayHaveAuthoredRunPR(run, "dev"), "the author of context.pr_number")
 	assert.True(t, e.MayHaveAuthoredRunPR(run, "Mallory"), "the author of another of the run's pull requests")
 	assert.False(t, e.MayHaveAuthoredRunPR(run, "bob"))

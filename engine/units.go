@@ -7,6 +7,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/internal/scope"
 	"github.com/org/pipeline-action/engine/internal/settle"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -30,7 +31,7 @@ func (u unit) branch(e *eval, p *lang.Pipeline, run *model.Run, b *lang.Stage) b
 	if !ok {
 		return false
 	}
-	if _, done := e.branchMerge(p, run, b); done {
+	if _, done := subject.BranchMerge(subjectKernel{e}, p, run, b); done {
 		return true
 	}
 	c := e.context(p, run)

@@ -23,5 +23,5 @@ func (c *stageContext) Feedback() ([]any, string) {
 }
 
 func (c *stageContext) Associate(s *lang.Stage, outputs map[string]any) {
-	c.e.associateFrom(c.p, c.run, s, outputs)
+	associate(c.e, c.p, c.run, s, outputs)
 }

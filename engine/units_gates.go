@@ -4,6 +4,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/ledger"
 	"github.com/org/pipeline-action/engine/internal/scope"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 )
@@ -57,13 +58,13 @@ func (e *eval) check(c lang.Condition, facts *model.Facts) model.GateResult {
 	if e.Gate != nil {
 		gateRun = e.Gate.Run
 	}
-	if authors := e.RunAuthors(gateRun); len(authors) > 0 {
+	if authors := core.Kind(e.Eval, gateRun).Authors(core.Scope(e.Eval), gateRun); len(authors) > 0 {
 		f := *facts // no author of the run's pull requests approves any of them
 		f.RunAuthors = authors
 		facts = &f
 	}
 	if pc, ok := c.Eval.(PRCheck); ok && pc.PR() != nil {
-		return e.checkPR(c, facts, pc.PR())
+		return subject.CheckPR(subjectKernel{e}, c, facts, pc.PR())
 	}
 	if rc, ok := c.Eval.(RunCheck); ok {
 		if e.Gate == nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage"
@@ -12,7 +13,7 @@ func (c *stageContext) BranchHolds(b *lang.Stage) (bool, string, error) {
 }
 
 func (c *stageContext) MergeAll(par *lang.Stage) bool {
-	stop, _ := c.e.mergeAll(c.p, c.run, par)
+	stop, _ := subject.MergeAll(subjectKernel{c.e}, c.p, c.run, par)
 	return stop
 }
 

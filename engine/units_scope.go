@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/org/pipeline-action/engine/stage/parallel"
@@ -14,7 +15,9 @@ func (k scopeKernel) State() *model.State             { return k.e.St }
 func (k scopeKernel) Facts() *model.Facts             { return k.e.Facts }
 func (k scopeKernel) Logf(format string, args ...any) { k.e.Logf(format, args...) }
 
-func (k scopeKernel) SubjectEnv(run *model.Run, env lang.Env) { k.e.issueEnv(run, env) }
+func (k scopeKernel) SubjectEnv(p *lang.Pipeline, run *model.Run, env lang.Env) {
+	kindOf(k.e, p).Env(core.Scope(k.e.Eval), run, env)
+}
 
 func (k scopeKernel) Branches(p *lang.Pipeline, run *model.Run) any {
 	if b := parallel.Env(k.e.context(p, run), run); b != nil {

@@ -75,5 +75,5 @@ func (k settleKernel) NotifyAgentUnknown(run *model.Run, s *lang.Stage, it model
 }
 
 func (k settleKernel) OnRunPR(run *model.Run, it model.Intent) func() {
-	return k.e.intentOnRunPR(run, it)
+	return intentOnRunPR(k.e, run, it)
 }

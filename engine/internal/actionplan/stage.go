@@ -13,13 +13,14 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/dormant"
 	"github.com/org/pipeline-action/engine/internal/react"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/markdown"
 )
 
 // NoPullRequestYet is what a gate or a merge of an issue run says while the run has no pull
 // request.
-const NoPullRequestYet = "no pull request yet: the run has no pull request to read (an agent's report with outputs.pr associates one)"
+const NoPullRequestYet = subject.NoPullRequestYet
 
 // Stage plans the action of an action stage other than merge_pr, add_label,
 // remove_label and a comment without templates, which the action stage plans itself.

@@ -103,3 +103,17 @@ func BranchLedger(l *model.Ledger, run *model.Run, par *lang.Stage, head string)
 		model.AgentLedger(l, b, bsr, head)
 	}
 }
+
+// GuardTarget is the stage the guard looks for a path to when merge is a branch: its
+// parallel stage.
+func GuardTarget(p *lang.Pipeline, merge *lang.Stage) *lang.Stage {
+	if p.Stage(merge.ID) != nil {
+		return merge
+	}
+	for _, s := range p.Stages {
+		if BranchOf(s, merge.ID) != nil {
+			return s
+		}
+	}
+	return merge
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/org/pipeline-action/engine/internal/deadline"
 	"github.com/org/pipeline-action/engine/internal/settle"
+	"github.com/org/pipeline-action/engine/internal/subject"
 	"github.com/org/pipeline-action/engine/lang"
 )
 
@@ -45,7 +46,7 @@ type Eval struct {
 	// NeedsFiles: a condition needed the changed files, which the facts do not hold.
 	NeedsFiles bool
 	// issue is set when the subject is an issue.
-	Issue *issueSubject
+	Issue *subject.Issue
 	// Deadlines is what this evaluation knows of its runs' deadlines.
 	Deadlines deadline.Table
 }
@@ -97,7 +98,7 @@ func (e *Eval) TriggerStateSince(p *lang.Pipeline) (since time.Time, level bool)
 		return time.Time{}, true
 	}
 	if e.Issue != nil {
-		return e.issueTriggerSince(p)
+		return e.Issue.TriggerSince(p)
 	}
 	switch t.Event {
 	case "pull_request.opened":

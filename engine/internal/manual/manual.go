@@ -45,7 +45,7 @@ func Refused(e *core.Eval, name string) (*lang.Pipeline, string) {
 		return nil, fmt.Sprintf("there is no pipeline %s", markdown.OneWord(name))
 	case !p.HasTrigger:
 		return nil, fmt.Sprintf("pipeline %s is a sub-pipeline: it starts from its parent's stage", p.Name)
-	case !e.ScopeFits(p):
+	case !core.Scope(e).Fits(p):
 		return nil, fmt.Sprintf("pipeline %s does not run on this kind of subject (scope %s)", p.Name, p.Scope)
 	case e.Facts.PR.State != model.PROpen && !core.ClosingTrigger(p):
 		return nil, fmt.Sprintf("the subject is %s", e.Facts.PR.State)

@@ -16,8 +16,9 @@ type Kernel interface {
 	State() *model.State
 	Facts() *model.Facts
 	Logf(format string, args ...any)
-	// SubjectEnv adds to env what run's subject kind tells of it (an issue's pull requests).
-	SubjectEnv(run *model.Run, env lang.Env)
+	// SubjectEnv adds to env what the subject kind of run, which follows p, tells of it (an
+	// issue's pull requests).
+	SubjectEnv(p *lang.Pipeline, run *model.Run, env lang.Env)
 	// Branches is the `branches` of the parallel stage run stands at, or nil.
 	Branches(p *lang.Pipeline, run *model.Run) any
 }
@@ -41,7 +42,7 @@ func Env(k Kernel, p *lang.Pipeline, run *model.Run) lang.Env {
 	env := lang.Env{"github": model.FactsEnv(f), "context": ctx, "stages": stages,
 		"run":     map[string]any{"id": run.ID, "pipeline": run.Pipeline, "stage": run.Stage},
 		"subject": map[string]any{"repo": f.Repo, "number": f.PR.Number}}
-	k.SubjectEnv(run, env)
+	k.SubjectEnv(p, run, env)
 	if sr := run.Stages[run.Stage]; sr != nil && sr.Outputs != nil {
 		env["outputs"] = sr.Outputs
 	}

@@ -23,7 +23,9 @@ func (k *kernel) Facts() *model.Facts  { return k.facts }
 func (k *kernel) Logf(format string, args ...any) {
 	k.log = append(k.log, fmt.Sprintf(format, args...))
 }
-func (k *kernel) SubjectEnv(run *model.Run, env lang.Env) { env["issue"] = "kind's own" }
+func (k *kernel) SubjectEnv(_ *lang.Pipeline, run *model.Run, env lang.Env) {
+	env["issue"] = "kind's own"
+}
 func (k *kernel) Branches(*lang.Pipeline, *model.Run) any { return nil }
 
 const src = `version: 1

@@ -202,6 +202,14 @@ func TestPayloadFields(t *testing.T) {
 	r := s.Repos[testRepo]
 	pr := r.Issues[7]
 	c := s.AddComment(r, pr, BotLogin, "x")
+	// The merge queue: #7 is queued for dequeuePullRequest, which runs before enqueuePullRequest
+	// queues it again; a required check keeps the queue from merging it.
+	if r.Settings.Protection == nil {
+		r.Settings.Protection = map[string]*world.Protection{}
+	}
+	r.Settings.Protection["main"] = &world.Protection{MergeQueue: true, RequiredChecks: []string{"test"}}
+	_, why := s.Enqueue(pr, BotLogin, "")
+	require.Empty(t, why)
 	args := map[string]map[string]any{
 		"createCommitOnBranch": {
 			"branch":          map[string]any{"repositoryNameWithOwner": testRepo, "branchName": "main"},
@@ -209,9 +217,11 @@ func TestPayloadFields(t *testing.T) {
 			"message":         map[string]any{"headline": "m"},
 		},
 		"createRef":          {"repositoryId": world.NodeID("Repository", r.ID), "name": "refs/heads/new", "oid": r.Branches["main"].Head},
-		"deleteRef":          {"refId": world.RefNodeID(r, "feat/login")},
+		"deleteRef":          {"refId": world.RefNodeID(r, "new")}, // the branch createRef makes before
 		"addComment":         {"subjectId": world.NodeID("PullRequest", pr.ID), "body": "y"},
 		"updateIssueComment": {"id": world.NodeID("IssueComment", c.ID), "body": "z"},
+		"dequeuePullRequest": {"id": world.NodeID("PullRequest", pr.ID)},
+		"enqueuePullRequest": {"pullRequestId": world.NodeID("PullRequest", pr.ID)},
 	}
 	var mutations []string
 	for _, k := range graphql.Fields() {

@@ -220,6 +220,7 @@ func (s *PRs) PushAs(repoName string, number int, files map[string]string, user 
 	pr.Commits = append(pr.Commits, c.SHA)
 	pr.UpdatedAt = s.Clock()
 	head.Head = c.SHA
+	s.Dequeue(pr) // a push takes a queued pull request out of the merge queue
 	return s.PREvent(r, pr, "synchronize", user, shapes.Obj{"before": before, "after": c.SHA})
 }
 

@@ -83,3 +83,24 @@ func (s *CI) SetStatusAs(repoName string, number int, context, state, user strin
 	}
 	return s.StatusEvent(r, pr, c, stat)
 }
+
+// CompleteGroupCheck completes check name, a job of workflow, on the merge group of pull
+// request number in its base's merge queue, as CI running on merge_group does, and lets
+// the queue move (world.Queue.Advance). It panics when the pull request is not queued.
+func (s *CI) CompleteGroupCheck(repoName string, number int, workflow, name, conclusion string) {
+	if !world.Conclusions[conclusion] {
+		panic(fmt.Sprintf("ghfake: check conclusion %q is not one of success, failure, neutral, cancelled, skipped, timed_out, action_required", conclusion))
+	}
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	r := s.MustRepo(repoName)
+	e, _ := world.EntryOf(s.MustPR(r, number))
+	if e == nil {
+		panic(fmt.Sprintf("ghfake: #%d is not in a merge queue", number))
+	}
+	c := r.Commits[e.Group]
+	run := &world.CheckRun{ID: s.NewBigID(), Suite: s.SuiteOf(c, world.ActionsApp, workflow), Name: name, Status: "completed",
+		Conclusion: conclusion, CompletedAt: s.Clock()}
+	c.Checks = append(c.Checks, run)
+	s.Advance(r, e.PR.Base)
+}

@@ -20,6 +20,8 @@ var PayloadFields = map[string][]string{
 	"DeleteRefPayload":            {"clientMutationId"},
 	"AddCommentPayload":           {"clientMutationId", "commentEdge", "subject"},
 	"UpdateIssueCommentPayload":   {"clientMutationId", "issueComment"},
+	"EnqueuePullRequestPayload":   {"clientMutationId", "mergeQueueEntry"},
+	"DequeuePullRequestPayload":   {"clientMutationId", "mergeQueueEntry"},
 }
 
 func mutationResolvers() {

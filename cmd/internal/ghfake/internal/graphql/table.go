@@ -27,6 +27,7 @@ var resolverSets = []func(){
 	closingResolvers,
 	forkResolvers,
 	deployResolvers, // Commit.deployments, Deployment, DeploymentStatus
+	queueResolvers,  // the merge queue
 }
 
 func init() {

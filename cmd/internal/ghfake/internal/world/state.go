@@ -34,6 +34,7 @@ type World struct {
 	People // the users, teams and what their tokens reach
 	Git    // repositories, branches, files and commits
 	Rules  // branch protection and mergeability
+	Queue  // the merge queues
 }
 
 // People changes and answers who may do what: the users' permissions, the teams, and the
@@ -59,7 +60,7 @@ func New(now func() time.Time) *World {
 		NextID: 1000, NextBigID: firstBigID,
 		Log: Log{Reactions: map[string]int64{}},
 	}
-	w.People, w.Git, w.Rules = People{w}, Git{w}, Rules{w}
+	w.People, w.Git, w.Rules, w.Queue = People{w}, Git{w}, Rules{w}, Queue{w}
 	return w
 }
 

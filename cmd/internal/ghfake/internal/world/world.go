@@ -40,6 +40,8 @@ type Repo struct {
 	// PushLog are the branch updates made through the API, oldest first: GitHub sends a
 	// push event for each.
 	PushLog []Push
+	// Queues are the merge queues of its base branches, front first.
+	Queues map[string][]*QueueEntry
 }
 
 func (r *Repo) FullName() string { return r.Owner + "/" + r.Name }

@@ -9,6 +9,7 @@ import (
 	"github.com/org/pipeline-action/engine/internal/core"
 	"github.com/org/pipeline-action/engine/internal/rules"
 	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/stage/action"
 	"github.com/org/pipeline-action/engine/stage/parallel"
 )
 
@@ -63,6 +64,12 @@ func (e *eval) finish(run *model.Run, status model.RunStatus, to, why string) {
 		e.Logf("run %s: the outcome of %s asked for at %s is not known; the run ends without it", run.ID, it.Key, it.At.UTC().Format(time.RFC3339))
 	}
 	run.Intents = nil
+	if p := e.Cfg.PipelineFor(run); p != nil && status != model.RunCompleted && p.Stage(run.Stage) != nil {
+		if eff := action.Abandoned(run, p.Stage(run.Stage), e.Facts.PR); eff != nil {
+			e.Logf("run %s: it put the pull request in the merge queue; taking it out", run.ID)
+			e.Effects = append(e.Effects, *eff)
+		}
+	}
 	run.Status = status
 	if status != model.RunCompleted {
 		run.Message = why

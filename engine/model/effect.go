@@ -88,6 +88,9 @@ type Outcome struct {
 	// WorkflowRun is the id of the workflow run a workflow dispatch started, when GitHub
 	// returned it.
 	WorkflowRun int64
+	// Queued: the merge's base requires GitHub's merge queue, and the pull request was put in
+	// it at the effect's head instead (GitHub merges it when the queue's checks pass).
+	Queued bool
 }
 
 // Input is the event an invocation handles, reduced to what the engine needs.
@@ -149,6 +152,11 @@ const (
 // EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
 const (
 	EffectUpdateBranch EffectKind = "update_branch"
+	// EffectEnqueued is no effect the engine asks for: a merge the base's merge queue took
+	// instead, as the facts of the invocation record it.
+	EffectEnqueued EffectKind = "enqueued"
+	// EffectDequeue takes pull request Number out of its base's merge queue.
+	EffectDequeue EffectKind = "dequeue_pr"
 	// EffectRerun re-runs the failed jobs of workflow run RunID (`/pipeline retest`).
 	EffectRerun              EffectKind = "rerun_failed_jobs"
 	MergeStateBehind                    = "BEHIND"

@@ -106,10 +106,13 @@ type PullRequest struct {
 	// BLOCKED, DIRTY, UNSTABLE, UNKNOWN, DRAFT) or that it can (CLEAN, HAS_HOOKS); "" when
 	// not read.
 	MergeState string
-	MergedBy   string // who merged it, once merged
-	Labels     []string
-	Reviews    []Review      // oldest first
-	Checks     []CheckResult // check runs and commit statuses on HeadSHA
+	// InMergeQueue: it is in its base's merge queue, at QueuePosition (1 the front).
+	InMergeQueue  bool
+	QueuePosition int
+	MergedBy      string // who merged it, once merged
+	Labels        []string
+	Reviews       []Review      // oldest first
+	Checks        []CheckResult // check runs and commit statuses on HeadSHA
 	// Deployments are HeadSHA's latest deployments (the `deployment` check reads them).
 	Deployments Deployments
 	// HTTP are the answers of the `http` checks' urls, by url; nil, or a url missing, when not fetched.

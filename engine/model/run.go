@@ -236,6 +236,9 @@ type StageRun struct {
 	// told it.
 	Nonce    string `json:"nonce,omitempty"`
 	AgentRun int64  `json:"agent_run,omitempty"`
+	// Queued is, for merge_pr, the head this attempt put in GitHub's merge queue, while it
+	// is there.
+	Queued string `json:"queued,omitempty"`
 	// ConditionChecked: the stage's `condition` was decided for this attempt, and held.
 	ConditionChecked bool `json:"condition_checked,omitempty"`
 	// Stale is set when an invalidate_and_restart reaction took the stage's approvals and

@@ -27,7 +27,10 @@ func (c *Client) Perform(ctx context.Context, e model.Effect) model.Outcome {
 	var err error
 	switch e.Kind {
 	case model.EffectMerge:
-		if err = c.merge(ctx, e); err != nil && mergeNeedsPerson(err) != "" {
+		if err = c.merge(ctx, e); err != nil && queueRequired(err) {
+			return c.enqueue(ctx, e)
+		}
+		if err != nil && mergeNeedsPerson(err) != "" {
 			return model.Outcome{Key: e.Key, Err: strings.TrimSuffix(describe(e.Kind, err), ".") + ". " + mergeNeedsPerson(err), Escalate: true}
 		}
 	case model.EffectUpdateBranch:
@@ -106,7 +109,7 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 	if resp == nil || resp.StatusCode != http.StatusNotFound {
 		return fmt.Errorf("removing label %q from %s/%s#%d: %w", label, c.Owner, c.Repo, number, err)
 	}
-	present, lerr := c.hasLabel(ctx, number, label)
+	present, lerr := hasLabel(ctx, c.rest, c.Owner, c.Repo, number, label)
 	switch {
 	case lerr != nil:
 		return fmt.Errorf("removing label %q from %s/%s#%d: %w (and the labels could not be read to tell whether it is gone: %v)",
@@ -120,13 +123,13 @@ func (c *Client) RemoveLabel(ctx context.Context, number int, label string) erro
 // hasLabel reads the labels of an issue or pull request and reports whether label is one of
 // them (compared as GitHub compares labels: without regard to case).
 // https://docs.github.com/en/rest/issues/labels#list-labels-for-an-issue
-func (c *Client) hasLabel(ctx context.Context, number int, label string) (bool, error) {
+func hasLabel(ctx context.Context, rest *github.Client, owner, name string, number int, label string) (bool, error) {
 	opts := &github.ListOptions{PerPage: 100}
 	for page := 0; ; page++ {
 		if page >= maxPages {
 			return false, fmt.Errorf("more than %d pages of labels", maxPages)
 		}
-		ls, resp, err := c.rest.Issues.ListLabelsByIssue(ctx, c.Owner, c.Repo, number, opts)
+		ls, resp, err := rest.Issues.ListLabelsByIssue(ctx, owner, name, number, opts)
 		if err != nil {
 			return false, err
 		}

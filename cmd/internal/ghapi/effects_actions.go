@@ -25,6 +25,8 @@ func (c *Client) performAction(ctx context.Context, e model.Effect) (err error, 
 			}
 		}
 		return nil, true
+	case model.EffectDequeue:
+		return dequeue(ctx, c.gql, c.Owner, c.Repo, e.Number), true
 	case model.EffectRerun:
 		// https://docs.github.com/rest/actions/workflow-runs#re-run-failed-jobs-from-a-workflow-run
 		_, err := c.rest.Actions.RerunFailedJobsByID(ctx, c.Owner, c.Repo, e.RunID)

@@ -23,9 +23,6 @@ func mergeNeedsPerson(err error) string {
 	}
 	msg := er.Message
 	switch {
-	case strings.Contains(msg, "merge queue"):
-		return "The base branch requires the merge queue, which this action does not use: " +
-			"merge the pull request through the merge queue, or lift the rule's merge queue requirement for this branch"
 	case strings.Contains(msg, "are not allowed on this branch"):
 		// Required linear history: the branch takes no merge commit, whatever the repository allows.
 		return "The base branch requires a linear history, which refuses merge commits: set merge_pr's config.method " +
@@ -85,4 +82,12 @@ type headMovedError struct{ err error }
 
 func (h *headMovedError) Error() string {
 	return "the head moved before the branch could be updated (" + h.err.Error() + "); the next event sees the new head"
+}
+
+// queueRequired reports whether GitHub refused a merge because the base branch takes pull
+// requests through its merge queue only.
+func queueRequired(err error) bool {
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusMethodNotAllowed &&
+		strings.Contains(er.Message, "merge queue")
 }

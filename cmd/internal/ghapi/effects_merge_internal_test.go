@@ -22,8 +22,9 @@ func TestMergeNeedsPersonOnlyForSettings(t *testing.T) {
 	for _, err := range temporary {
 		assert.Empty(t, mergeNeedsPerson(err), err.Error())
 	}
+	assert.True(t, queueRequired(refusal(405, "Changes must be made through the merge queue")), "enqueued instead")
+	assert.False(t, queueRequired(refusal(405, "Pull Request is not mergeable")))
 	permanent := []error{
-		refusal(405, "Changes must be made through the merge queue"),
 		refusal(405, "Rebase merges are not allowed on this repository."),
 		refusal(405, "At least 2 approving reviews are required by reviewers with write access."),
 		refusal(405, `Required status check "build" is expected.`),

@@ -19,8 +19,6 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 		escalate bool
 		err      []string
 	}{
-		{name: "merge queue", p: ghfake.Protection{MergeQueue: true}, escalate: true,
-			err: []string{"merge refused (405): Changes must be made through the merge queue", "through the merge queue"}},
 		{name: "method", p: ghfake.Protection{MergeMethods: []string{"merge"}}, escalate: true,
 			err: []string{"Squash merges are not allowed on this repository.", "config.method"}},
 		{name: "reviews", p: ghfake.Protection{RequiredReviews: 1}, escalate: true,
@@ -50,6 +48,33 @@ func TestPerformMergeClassifiesRefusals(t *testing.T) {
 			assert.False(t, fake.PR(repoName, 7).Merged)
 		})
 	}
+}
+
+// A base that takes pull requests through its merge queue refuses the merge: the pull request
+// is enqueued at the head the gates hold on instead, and a dequeue takes it out; a head that
+// moved is refused, and nothing is merged by the action itself.
+func TestPerformMergeEnqueues(t *testing.T) {
+	fake, c := setup(t)
+	head := openPR(fake)
+	fake.SetProtection(repoName, "main", ghfake.Protection{MergeQueue: true, RequiredChecks: []string{"test"}})
+	eff := model.Effect{Key: "r1/merge/1/merge_pr", Kind: model.EffectMerge, Number: 7, SHA: "0000000000000000000000000000000000000000", Method: "squash"}
+	o := c.Perform(t.Context(), eff)
+	assert.Contains(t, o.Err, "Head branch was modified", "a head that moved is neither merged nor queued")
+	assert.False(t, o.Queued)
+
+	eff.SHA = head
+	assert.Equal(t, model.Outcome{Key: eff.Key, Queued: true}, c.Perform(t.Context(), eff))
+	assert.False(t, fake.PR(repoName, 7).Merged, "GitHub's queue merges it, not the action")
+	snap, err := c.Snapshot(t.Context(), 7, "main", configPath)
+	require.NoError(t, err)
+	assert.True(t, snap.Facts.PR.InMergeQueue)
+	assert.Equal(t, 1, snap.Facts.PR.QueuePosition)
+
+	assert.Equal(t, model.Outcome{Key: "r1/merge/1/dequeue_pr"}, c.Perform(t.Context(), model.Effect{Key: "r1/merge/1/dequeue_pr", Kind: model.EffectDequeue, Number: 7}))
+	snap, err = c.Snapshot(t.Context(), 7, "main", configPath)
+	require.NoError(t, err)
+	assert.False(t, snap.Facts.PR.InMergeQueue)
+	assertDocumented(t, fake)
 }
 
 func TestPerformUpdateBranch(t *testing.T) {

@@ -99,6 +99,8 @@ type prFields struct {
 	MergedBy          *actor
 	Mergeable         string
 	MergeStateStatus  string
+	IsInMergeQueue    bool
+	MergeQueueEntry   *struct{ Position int }
 	Author            *actor
 	BaseRefName       string
 	HeadRefName       string
@@ -379,6 +381,9 @@ func pullRequest(pr *prFields, repo string) *model.PullRequest {
 		HeadSHA:    pr.HeadRefOid,
 		Mergeable:  strings.ToLower(pr.Mergeable),
 		MergeState: pr.MergeStateStatus,
+	}
+	if pr.IsInMergeQueue && pr.MergeQueueEntry != nil {
+		out.InMergeQueue, out.QueuePosition = true, pr.MergeQueueEntry.Position
 	}
 	if pr.HeadRepository != nil {
 		out.HeadRepo = pr.HeadRepository.NameWithOwner

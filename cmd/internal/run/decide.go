@@ -82,6 +82,9 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *mo
 		done.note(st, e, o)
 		if o.Err == "" {
 			r.act.Infof("pipeline-action: %s done", e.Key)
+			if o.Queued {
+				e.Kind = model.EffectEnqueued // asked of the merge queue: not merged yet
+			}
 			applyToFacts(facts, e)
 		} else {
 			r.act.Warningf("%s: %s", e.Key, o.Err)
@@ -111,6 +114,10 @@ func applyToPR(pr *model.PullRequest, e model.Effect) {
 	switch e.Kind {
 	case model.EffectMerge:
 		pr.State = model.PRMerged
+	case model.EffectEnqueued:
+		pr.InMergeQueue = true
+	case model.EffectDequeue:
+		pr.InMergeQueue, pr.QueuePosition = false, 0
 	case model.EffectAddLabel, model.EffectDispatch: // a label dispatch adds its label
 		for _, l := range e.Labels {
 			if !pr.HasLabel(l) {

@@ -21,7 +21,7 @@ type doneGuard struct {
 
 // note records e when it merged or closed the subject, or may have.
 func (g *doneGuard) note(st *model.State, e model.Effect, o model.Outcome) {
-	if g.by != "" || (o.Err != "" && !o.Unknown) || e.Repo != "" || e.Number != g.number {
+	if g.by != "" || (o.Err != "" && !o.Unknown) || o.Queued || e.Repo != "" || e.Number != g.number {
 		return
 	}
 	switch e.Kind {

@@ -16,7 +16,7 @@ func TestMergeRefusalsAreNotRetried(t *testing.T) {
 		dir   string
 		total []string
 	}{
-		{"merge-queue-required", []string{"pulls/merge 1"}},
+		{"merge-queue-required", []string{"pulls/merge 2"}}, // one a pull request: the queue takes it from there
 		{"merge-refused-settings", []string{"pulls/merge 1"}},
 		{"merge-unknown-mergeability", []string{"pulls/merge 1"}},
 		{"merge-behind-update", []string{"pulls/merge 2", "pulls/update-branch 1"}},

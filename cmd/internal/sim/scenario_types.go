@@ -82,6 +82,9 @@ type checkStep struct {
 	Workflow   string `yaml:"workflow"`
 	Deliver    *bool  `yaml:"deliver"`
 	Repo       string `yaml:"repo"`
+	// MergeGroup: the check runs on the merge group of this pull request in its base's
+	// merge queue (CI on merge_group), not on a pull request's head.
+	MergeGroup int `yaml:"merge_group"`
 }
 
 // statusStep sets a commit status as user (default the PR's author). As the action's

@@ -125,6 +125,16 @@ func (s *simulation) applyCheck(v *checkStep) (events []ghfake.Event, label stri
 	if err != nil {
 		return nil, "", false, err
 	}
+	if n := v.MergeGroup; n != 0 {
+		// A job on n's merge group (CI on merge_group): the queue merges the groups whose
+		// required checks passed, and GitHub sends each one's pull_request.closed.
+		if !f.Queued(repo, n) {
+			return nil, "", false, fmt.Errorf("check on the merge group of #%d: it is not in a merge queue", n)
+		}
+		conclusion := cmp.Or(v.Conclusion, "success")
+		return f.CompleteGroupCheck(repo, n, cmp.Or(v.Workflow, v.Name), v.Name, conclusion),
+			fmt.Sprintf("check %q on the merge group of #%d: %s", v.Name, n, conclusion), deliverOn(v.Deliver), nil
+	}
 	if err := s.ciCanRun(repo, v); err != nil {
 		return nil, "", false, err
 	}

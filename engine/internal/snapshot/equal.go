@@ -82,7 +82,7 @@ func sameStageRun(a, b *model.StageRun) bool {
 		sameSlice(a.Approvals, b.Approvals, sameApproval) && a.Reminders == b.Reminders &&
 		samePtr(a.Skipped, b.Skipped, sameApproval) &&
 		sameValues(a.Outputs, b.Outputs) && samePtr(a.OutputsFile, b.OutputsFile, sameOutputsFile) &&
-		a.Verdict == b.Verdict && a.Errors == b.Errors && a.HeadSHA == b.HeadSHA &&
+		a.Verdict == b.Verdict && a.Errors == b.Errors && a.HeadSHA == b.HeadSHA && a.Queued == b.Queued &&
 		a.Nonce == b.Nonce && a.AgentRun == b.AgentRun && a.ConditionChecked == b.ConditionChecked &&
 		samePtr(a.Stale, b.Stale, sameStale) &&
 		a.Parent == b.Parent && a.ParentAttempt == b.ParentAttempt && a.Child == b.Child

@@ -21,6 +21,9 @@ func planMerge(c stage.Context, run *model.Run, s *lang.Stage, eff *model.Effect
 	if pr.State == model.PRClosed {
 		return fail(run, s, "the pull request was closed without merging"), true
 	}
+	if dec, waits := inQueue(c, run, s); waits {
+		return dec, true
+	}
 	switch why, back := c.GuardMerge(s); {
 	case back:
 		return stage.Back(), true

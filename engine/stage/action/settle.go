@@ -14,6 +14,9 @@ import (
 // stage fails; else it is tried again on the next event (or when a rate limit ends).
 func (Type) Settled(c stage.Context, run *model.Run, s *lang.Stage, o model.Outcome) stage.Decision {
 	sr := run.Stages[s.ID]
+	if dec, ok := settledQueue(c, run, s, o); ok {
+		return dec
+	}
 	if o.Err == "" {
 		sr.Message = ""
 		return stage.Leave(model.StageSucceeded, s.OnSuccess, c.DoneWhy(s))

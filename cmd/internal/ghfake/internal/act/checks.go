@@ -86,8 +86,10 @@ func (s *CI) SetStatusAs(repoName string, number int, context, state, user strin
 
 // CompleteGroupCheck completes check name, a job of workflow, on the merge group of pull
 // request number in its base's merge queue, as CI running on merge_group does, and lets
-// the queue move (world.Queue.Advance). It panics when the pull request is not queued.
-func (s *CI) CompleteGroupCheck(repoName string, number int, workflow, name, conclusion string) {
+// the queue move (world.Queue.Advance). It returns the pull_request.closed events of the
+// pull requests the queue merged, sent by the queue. It panics when the pull request is not
+// queued.
+func (s *CI) CompleteGroupCheck(repoName string, number int, workflow, name, conclusion string) []shapes.Event {
 	if !world.Conclusions[conclusion] {
 		panic(fmt.Sprintf("ghfake: check conclusion %q is not one of success, failure, neutral, cancelled, skipped, timed_out, action_required", conclusion))
 	}
@@ -102,5 +104,13 @@ func (s *CI) CompleteGroupCheck(repoName string, number int, workflow, name, con
 	run := &world.CheckRun{ID: s.NewBigID(), Suite: s.SuiteOf(c, world.ActionsApp, workflow), Name: name, Status: "completed",
 		Conclusion: conclusion, CompletedAt: s.Clock()}
 	c.Checks = append(c.Checks, run)
+	queued := append([]*world.QueueEntry(nil), world.Queued(r, e.PR.Base)...)
 	s.Advance(r, e.PR.Base)
+	var out []shapes.Event
+	for _, q := range queued {
+		if q.PR.Merged {
+			out = append(out, s.PREvent(r, q.PR, "closed", world.QueueLogin, nil))
+		}
+	}
+	return out
 }

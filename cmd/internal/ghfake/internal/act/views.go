@@ -182,3 +182,11 @@ func (s *Views) JobsOf(repoName string, number int) map[string]string {
 	}
 	return out
 }
+
+// Queued reports whether pull request number is in its base's merge queue.
+func (s *Views) Queued(repoName string, number int) bool {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	e, _ := world.EntryOf(s.MustPR(s.MustRepo(repoName), number))
+	return e != nil
+}

@@ -17,6 +17,9 @@ import (
 // required check failing on a group takes its pull request out of the queue, and the
 // groups behind it are built again; so does a push to a queued pull request's head.
 
+// QueueLogin is the app that merges the queue's groups and sends their events.
+const QueueLogin = "github-merge-queue[bot]"
+
 // QueueEntry is a pull request in the merge queue of its base branch.
 type QueueEntry struct {
 	ID         int64
@@ -185,7 +188,7 @@ func (s *Queue) mergeGroup(r *Repo, e *QueueEntry) {
 	pr := e.PR
 	s.RecordMerge(r, pr)
 	base := s.EnsureBranch(r, pr.Base)
-	r.LogPush(base.Name, base.Head, e.Group, "github-merge-queue[bot]")
+	r.LogPush(base.Name, base.Head, e.Group, QueueLogin)
 	base.Head, base.Files = e.Group, CopyFiles(r.Commits[e.Group].Files)
 	now := s.Clock()
 	pr.Merged, pr.State, pr.MergedAt, pr.ClosedAt, pr.UpdatedAt = true, "closed", now, now, now

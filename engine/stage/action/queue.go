@@ -26,6 +26,10 @@ const dequeueKind = "/" + string(model.EffectDequeue)
 // was put there by this attempt; waits is false when the merge goes on as usual.
 func inQueue(c stage.Context, run *model.Run, s *lang.Stage) (dec stage.Decision, waits bool) {
 	pr, sr := c.Facts().PR, run.Stages[s.ID]
+	if pr.InMergeQueue && sr.Queued == "" && (sr.Status == model.StageActing || sr.Status == model.StageRetrying) {
+		// This attempt asked for the merge, whose outcome was not known: the queue took it.
+		sr.Queued = pr.HeadSHA
+	}
 	switch {
 	case pr.InMergeQueue && sr.Queued == "":
 		return stage.Hold("in the merge queue"+position(pr)+", put there by a person", "GitHub's merge queue"), true

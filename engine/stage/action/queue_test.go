@@ -53,6 +53,11 @@ func TestMergeQueueByAPersonAndAbandoned(t *testing.T) {
 
 	s := c.P.Stage("merge")
 	assert.Nil(t, Abandoned(run, s, c.F.PR), "not queued by the run")
+	run.Stages["merge"].Status = model.StageActing // it asked for the merge; its outcome was not known
+	assert.Equal(t, stage.Back(), func() stage.Decision { c.GuardBack = true; return step() }(), "the queue took the merge it asked for: its own")
+	require.Len(t, c.Emitted, 1, "taken out again, as the gates no longer hold")
+	assert.Equal(t, model.EffectDequeue, c.Emitted[0].Kind)
+	c.GuardBack, c.Emitted = false, nil
 	run.Stages["merge"].Queued = "abc1234def"
 	eff := Abandoned(run, s, c.F.PR)
 	require.NotNil(t, eff)

@@ -171,6 +171,7 @@ func (d *doctor) checkWorkflows(ctx context.Context) {
 		d.checkDelivery(runs, sweeps)
 	}
 	d.checkSweep(sweeps)
+	d.checkMergeQueue(all)
 	d.checkConcurrency(all)
 	d.checkUpdateToken(all)
 }

@@ -19,6 +19,8 @@ type RepoSettings struct {
 	// MergeMethods are the repository's allow_merge_commit, allow_squash_merge and
 	// allow_rebase_merge, by the merge_pr method they allow (merge, squash, rebase).
 	MergeMethods map[string]bool
+	// MergeQueue: the default branch takes pull requests through GitHub's merge queue.
+	MergeQueue bool
 }
 
 // RepoSettings reads GET /repos/{owner}/{repo}.
@@ -28,9 +30,21 @@ func (c *Client) RepoSettings(ctx context.Context) (*RepoSettings, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s/%s: %w", c.Owner, c.Repo, err)
 	}
-	return &RepoSettings{DefaultBranch: r.GetDefaultBranch(), MergeMethods: map[string]bool{
+	out := &RepoSettings{DefaultBranch: r.GetDefaultBranch(), MergeMethods: map[string]bool{
 		"merge": r.GetAllowMergeCommit(), "squash": r.GetAllowSquashMerge(), "rebase": r.GetAllowRebaseMerge(),
-	}}, nil
+	}}
+	// https://docs.github.com/graphql/reference/objects#repository (mergeQueue)
+	var q struct {
+		Repository struct {
+			MergeQueue *struct{ Id githubv4.ID } `graphql:"mergeQueue(branch: $branch)"`
+		} `graphql:"repository(owner: $owner, name: $name)"`
+	}
+	vars := map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo), "branch": githubv4.String(out.DefaultBranch)}
+	if err := c.gql.Query(ctx, &q, vars); err != nil {
+		return nil, fmt.Errorf("reading whether %s of %s/%s requires the merge queue: %w", out.DefaultBranch, c.Owner, c.Repo, err)
+	}
+	out.MergeQueue = q.Repository.MergeQueue != nil
+	return out, nil
 }
 
 // ReadProbes are the read scopes ProbeRead can show, each by a REST read that GitHub

@@ -25,6 +25,24 @@ func queueResolvers() {
 			return nil
 		}),
 	})
+	on("Repository", map[string]resolver{
+		// The queue of a branch whose protection requires one (null otherwise; the default
+		// branch when none is named).
+		"mergeQueue": func(_ *executor, p any, a map[string]any) (any, error) {
+			r := p.(*world.Repo)
+			branch := strArg(a, "branch")
+			if branch == "" {
+				branch = r.DefaultBranch
+			}
+			if pr := r.Settings.Protection[branch]; pr == nil || !pr.MergeQueue {
+				return nil, nil
+			}
+			return mergeQueue{r, branch}, nil
+		},
+	})
+	on("MergeQueue", map[string]resolver{
+		"id": value(func(q mergeQueue) any { return world.RefNodeID(q.repo, "merge-queue/"+q.branch) }),
+	})
 	on("MergeQueueEntry", map[string]resolver{
 		"id":          value(func(e *world.QueueEntry) any { return world.NodeID("MergeQueueEntry", e.ID) }),
 		"position":    value(func(e *world.QueueEntry) any { _, at := world.EntryOf(e.PR); return at }),
@@ -82,4 +100,10 @@ func dequeueMutation(e *executor, _ any, a map[string]any) (any, error) {
 		return nil, errorOf("UNPROCESSABLE", "Pull request is not in the merge queue")
 	}
 	return shapes.Obj{"mergeQueueEntry": entry, "clientMutationId": in["clientMutationId"]}, nil
+}
+
+// mergeQueue is the merge queue of a repository's branch.
+type mergeQueue struct {
+	repo   *world.Repo
+	branch string
 }

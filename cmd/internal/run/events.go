@@ -3,6 +3,8 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/org/pipeline-action/engine/model"
@@ -70,6 +72,9 @@ type payload struct {
 	PullRequest *struct {
 		Number int `json:"number"`
 	} `json:"pull_request"`
+	MergeGroup *struct {
+		HeadRef string `json:"head_ref"`
+	} `json:"merge_group"`
 	Deployment *struct {
 		SHA string `json:"sha"`
 	} `json:"deployment"`
@@ -201,6 +206,18 @@ func route(eventName string, raw []byte) (routed, error) {
 		r.Numbers, r.Issue = []int{p.Issue.Number}, true
 	case "workflow_run", "check_suite", "check_run":
 		return routeCommitEvent(r, eventName, name, p)
+	case "merge_group":
+		// A merge group's branch names its pull request: the run waiting in the queue sees
+		// the group's end (its merge, or the pull request taken out) at once.
+		if p.MergeGroup == nil {
+			return routed{}, fmt.Errorf("merge_group payload has no merge_group")
+		}
+		m := queueRef.FindStringSubmatch(p.MergeGroup.HeadRef)
+		if m == nil {
+			return routed{Event: r.Event}, nil
+		}
+		n, _ := strconv.Atoi(m[1])
+		r.Numbers = []int{n}
 	case "workflow_dispatch":
 		return routeDispatch(r, p.Inputs)
 	case "status":
@@ -276,3 +293,6 @@ func foreignPR(pr prRef) string {
 	}
 	return fmt.Sprintf("#%d of an unnamed repository", pr.Number)
 }
+
+// queueRef is the branch of a merge group: refs/heads/gh-readonly-queue/<base>/pr-<n>-<head sha>.
+var queueRef = regexp.MustCompile(`^(?:refs/heads/)?gh-readonly-queue/.+/pr-(\d+)-[0-9a-f]{40}$`)

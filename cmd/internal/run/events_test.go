@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,9 @@ var webhookCases = map[string]webhookCase{
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true, Label: "bug"}},
 	"issues/opened.json": {route: routed{Handled: true, Event: "issues.opened", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{1}, Issue: true}},
-	"merge_group/checks_requested.json": {route: routed{Event: "merge_group.checks_requested"}},
+	// A merge group's branch names the pull request whose run waits in the queue.
+	"merge_group/checks_requested.json": {route: routed{Handled: true, Event: "merge_group.checks_requested", Repo: "octo-org/octo-repo",
+		DefaultBranch: "main", Actor: "Codertocat", Numbers: []int{104}}, late: true},
 	"pull_request/closed.json": {route: routed{Handled: true, Event: "pull_request.closed", Repo: helloWorld,
 		DefaultBranch: "master", Actor: "Codertocat", Numbers: []int{2}}},
 	"pull_request/closed.merged.json": {route: routed{Handled: true, Event: "pull_request.closed",
@@ -242,6 +245,9 @@ func webhookRun(t *testing.T, fake *ghfake.Server, event, path string) (int, str
 
 // webhookSubjects is what a payload says about the repository and the subjects it names.
 type webhookSubjects struct {
+	MergeGroup *struct {
+		HeadRef string `json:"head_ref"`
+	} `json:"merge_group"`
 	Repository *struct {
 		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
@@ -309,6 +315,12 @@ func webhookWorld(t *testing.T, f webhookFile) *ghfake.Server {
 			openPR(is.Number, is.User.Login, is.Title)
 		} else {
 			fake.OpenIssue(repo, ghfake.IssueOptions{Number: is.Number, Author: is.User.Login, Title: is.Title})
+		}
+	}
+	if mg := p.MergeGroup; mg != nil {
+		if m := queueRef.FindStringSubmatch(mg.HeadRef); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			openPR(n, "", "")
 		}
 	}
 	for _, c := range []*commitEvent{p.WorkflowRun, p.CheckSuite, p.CheckRun} {

@@ -152,9 +152,6 @@ const (
 // EffectUpdateBranch is the effect of ActionUpdateBranch. SHA is the head it expects.
 const (
 	EffectUpdateBranch EffectKind = "update_branch"
-	// EffectEnqueued is no effect the engine asks for: a merge the base's merge queue took
-	// instead, as the facts of the invocation record it.
-	EffectEnqueued EffectKind = "enqueued"
 	// EffectDequeue takes pull request Number out of its base's merge queue.
 	EffectDequeue EffectKind = "dequeue_pr"
 	// EffectRerun re-runs the failed jobs of workflow run RunID (`/pipeline retest`).

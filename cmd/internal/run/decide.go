@@ -82,10 +82,11 @@ func (r *Runner) performAll(ctx context.Context, client *ghapi.Client, facts *mo
 		done.note(st, e, o)
 		if o.Err == "" {
 			r.act.Infof("pipeline-action: %s done", e.Key)
-			if o.Queued {
-				e.Kind = model.EffectEnqueued // asked of the merge queue: not merged yet
+			if o.Queued && facts.PR != nil && e.Repo == "" && e.Number == facts.PR.Number {
+				facts.PR.InMergeQueue = true // the merge queue took it: not merged yet
+			} else if !o.Queued {
+				applyToFacts(facts, e)
 			}
-			applyToFacts(facts, e)
 		} else {
 			r.act.Warningf("%s: %s", e.Key, o.Err)
 		}
@@ -114,8 +115,6 @@ func applyToPR(pr *model.PullRequest, e model.Effect) {
 	switch e.Kind {
 	case model.EffectMerge:
 		pr.State = model.PRMerged
-	case model.EffectEnqueued:
-		pr.InMergeQueue = true
 	case model.EffectDequeue:
 		pr.InMergeQueue, pr.QueuePosition = false, 0
 	case model.EffectAddLabel, model.EffectDispatch: // a label dispatch adds its label

@@ -122,6 +122,9 @@ type Pipeline struct {
 	// SessionVariables is `session_variables:`, the shared variables it declares with
 	// their defaults (Config.SharedDefaults holds them for every pipeline).
 	SessionVariables []KeyValue
+	// KeepUpToDate is `keep_up_to_date:`; nil when the pipeline's pull requests are brought
+	// up to date only when their merge comes.
+	KeepUpToDate *KeepUpToDate
 	// StageRefs are the stages its expressions and templates name (`stages.<id>`), where
 	// they are written: the loader checks that each is a stage or branch of the pipeline.
 	StageRefs []StageRef
@@ -321,6 +324,9 @@ type ActionConfig struct {
 	Method       string // merge_pr: merge | squash | rebase (default merge)
 	DeleteBranch bool   // merge_pr
 	WhenBehind   string // merge_pr: update | escalate ("" is update)
+	// UpdateMethod is how merge_pr (when_behind: update) and update_branch bring a branch up
+	// to date: UpdateMerge ("" too) or UpdateRebase.
+	UpdateMethod string
 	// CommitTitle and CommitMessage are merge_pr's commit title and message (templates);
 	// nil leaves them to GitHub.
 	CommitTitle, CommitMessage *Template

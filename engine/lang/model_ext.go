@@ -24,6 +24,20 @@ const (
 	WhenBehindEscalate = "escalate"
 )
 
+// How GitHub brings a branch up to date (`update_method`): a merge commit of the base into
+// the head, or the head's commits replayed on the base.
+const (
+	UpdateMerge  = "merge"
+	UpdateRebase = "rebase"
+)
+
+// KeepUpToDate is a pipeline's `keep_up_to_date:`: its runs' pull requests are brought up
+// to date as soon as their base moves, one per base at a time.
+type KeepUpToDate struct {
+	Method string // UpdateMerge | UpdateRebase
+	Pos    Pos
+}
+
 // VariableName is the spelling of a variable's name: what `variables.<name>` can read.
 var VariableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`) })
 

@@ -218,5 +218,6 @@ func permanent(err error) bool {
 	if errors.As(err, &er) && er.Response != nil {
 		return er.Response.StatusCode == http.StatusUnprocessableEntity || er.Response.StatusCode == http.StatusForbidden
 	}
-	return false
+	var rr *rebaseRefusal
+	return errors.As(err, &rr)
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/google/go-github/v60/github"
@@ -52,10 +53,14 @@ func mergeNeedsPerson(err error) string {
 	return ""
 }
 
-// updateBranch merges the base branch's head into the pull request's head branch, if its head
-// is still e.SHA. A head already up to date is done.
+// updateBranch brings the pull request's head branch up to date with its base, if its head
+// is still e.SHA: a merge of the base's head into it, or with e.Method rebase its commits
+// replayed on the base's head. A head already up to date is done.
 // https://docs.github.com/en/rest/pulls/pulls#update-a-pull-request-branch
 func (c *Client) updateBranch(ctx context.Context, e model.Effect) error {
+	if e.Method == lang.UpdateRebase {
+		return c.rebaseBranch(ctx, e)
+	}
 	opts := &github.PullRequestBranchUpdateOptions{}
 	if e.SHA != "" {
 		opts.ExpectedHeadSHA = github.String(e.SHA)

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"testing"
 
+	"github.com/google/go-github/v60/github"
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
+	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,26 +79,52 @@ func TestPerformMergeEnqueues(t *testing.T) {
 	assertDocumented(t, fake)
 }
 
+// TestPerformUpdateBranch: a merge (REST) or a rebase (GraphQL) brings the head up to date,
+// at the head the effect expects only.
 func TestPerformUpdateBranch(t *testing.T) {
-	fake, c := setup(t)
-	head := openPR(fake)
-	eff := model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head}
-	// Up to date already: done.
-	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
-	assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
+	for _, method := range []string{"", lang.UpdateRebase} {
+		t.Run("method "+method, func(t *testing.T) {
+			fake, c := setup(t)
+			head := openPR(fake)
+			eff := model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head, Method: method}
+			// Up to date already: done.
+			assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
+			assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
 
-	fake.SetFile(repoName, "main", "NEWS.md", "news")
-	assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
-	moved := fake.PR(repoName, 7).HeadSHA
-	require.NotEqual(t, head, moved, "GitHub merged main into the head")
+			fake.SetFile(repoName, "main", "NEWS.md", "news")
+			assert.Equal(t, model.Outcome{Key: eff.Key}, c.Perform(t.Context(), eff))
+			moved := fake.PR(repoName, 7).HeadSHA
+			require.NotEqual(t, head, moved, "GitHub brought main into the head")
+			behind, err := c.BehindBy(t.Context(), "main", moved)
+			require.NoError(t, err)
+			assert.Zero(t, behind)
+			rest, err := github.NewClient(nil).WithAuthToken(fake.BotToken()).WithEnterpriseURLs(fake.URL+"/api/v3/", fake.URL+"/api/v3/")
+			require.NoError(t, err)
+			cmp, _, err := rest.Repositories.CompareCommits(t.Context(), "acme", "widgets", "main", moved, nil)
+			require.NoError(t, err)
+			var shas []string
+			for _, cm := range cmp.Commits {
+				shas = append(shas, cm.GetSHA())
+				if method == lang.UpdateRebase {
+					assert.Len(t, cm.Parents, 1, "a rebase leaves no merge commit")
+				}
+			}
+			if method == lang.UpdateRebase {
+				assert.NotContains(t, shas, head, "the pull request's commit is made anew on main")
+				assert.Equal(t, "dev", cmp.Commits[len(cmp.Commits)-1].GetCommit().GetAuthor().GetName(), "its author kept")
+			} else {
+				assert.Contains(t, shas, head, "a merge keeps the pull request's commits")
+			}
 
-	// The head the effect expects moved: not permanent, the next event sees the new head.
-	fake.SetFile(repoName, "main", "NEWS.md", "more news")
-	o := c.Perform(t.Context(), eff)
-	assert.Contains(t, o.Err, "expected head sha didn't match current head ref.")
-	assert.False(t, o.Permanent)
-	assert.Equal(t, moved, fake.PR(repoName, 7).HeadSHA)
-	assertDocumented(t, fake)
+			// The head the effect expects moved: not permanent, the next event sees the new head.
+			fake.SetFile(repoName, "main", "NEWS.md", "more news")
+			o := c.Perform(t.Context(), eff)
+			assert.Contains(t, o.Err, "expected head sha didn't match current head ref.")
+			assert.False(t, o.Permanent)
+			assert.Equal(t, moved, fake.PR(repoName, 7).HeadSHA)
+			assertDocumented(t, fake)
+		})
+	}
 }
 
 func TestSnapshotReadsMergeState(t *testing.T) {
@@ -130,12 +158,18 @@ func TestSnapshotReadsMergeState(t *testing.T) {
 // TestPerformUpdateBranchRefusals: a refused update of a fork's branch and one that would
 // bring a workflow change escalate with the cause, not with a scope the token has.
 func TestPerformUpdateBranchRefusals(t *testing.T) {
+	for _, method := range []string{"", lang.UpdateRebase} {
+		t.Run("method "+method, func(t *testing.T) { updateRefusals(t, method) })
+	}
+}
+
+func updateRefusals(t *testing.T, method string) {
 	t.Run("fork", func(t *testing.T) {
 		fake, c := setup(t)
 		fake.AddBranch(repoName, "develop")
 		fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "someone", Head: "develop", Fork: "someone", Files: []string{"README.md"}})
 		fake.SetFile(repoName, "main", "NEWS.md", "news")
-		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: fake.PR(repoName, 7).HeadSHA})
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: fake.PR(repoName, 7).HeadSHA, Method: method})
 		assert.True(t, o.Escalate)
 		assert.Contains(t, o.Err, "its branch lives in the fork someone/widgets, which the action's token may not push to")
 		assert.NotContains(t, o.Err, "pull-requests", "not a scope the workflow grants")
@@ -145,10 +179,25 @@ func TestPerformUpdateBranchRefusals(t *testing.T) {
 		fake, c := setup(t)
 		head := openPR(fake)
 		fake.SetFile(repoName, "main", ".github/workflows/ci.yml", "on: push\n")
-		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head})
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: head, Method: method})
 		assert.True(t, o.Escalate)
 		assert.Contains(t, o.Err, "the update would bring the base branch's change to .github/workflows/ci.yml into it")
 		assert.NotContains(t, o.Err, "the pull request changes", "the pull request changes no workflow")
 		assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
 	})
+}
+
+// TestPerformRebaseConflict: a rebase GitHub refuses for a conflict is refused again on every
+// event: permanent, said in GitHub's words.
+func TestPerformRebaseConflict(t *testing.T) {
+	fake, c := setup(t)
+	head := openPR(fake)
+	fake.SetFile(repoName, "main", "NEWS.md", "news")
+	fake.SetMergeable(repoName, 7, "conflicting")
+	o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7,
+		SHA: head, Method: lang.UpdateRebase})
+	assert.True(t, o.Permanent, o.Err)
+	assert.False(t, o.Escalate, "not the token's lack of a right")
+	assert.Contains(t, o.Err, "merge conflict between base and head")
+	assert.Equal(t, head, fake.PR(repoName, 7).HeadSHA)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/org/pipeline-action/engine/model"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/shurcooL/githubv4"
 )
 
 // GitHub refuses an update of a pull request's branch with 403 for two causes a token's
@@ -23,11 +24,20 @@ import (
 // updateRefused says why GitHub refused to update e's branch with err, naming the cause
 // and the fix; "" for another refusal.
 func (c *Client) updateRefused(ctx context.Context, e model.Effect, err error) string {
+	msg, forbidden := "", false
 	var er *github.ErrorResponse
-	if !errors.As(err, &er) || er.Response == nil || er.Response.StatusCode != http.StatusForbidden || IsRateLimit(err) {
+	var rr *rebaseRefusal
+	switch {
+	case IsRateLimit(err):
+	case errors.As(err, &er) && er.Response != nil:
+		msg, forbidden = er.Message, er.Response.StatusCode == http.StatusForbidden
+	case errors.As(err, &rr):
+		msg, forbidden = rr.err.Error(), rr.forbidden
+	}
+	if !forbidden {
 		return ""
 	}
-	if m := workflowRefusal().FindStringSubmatch(er.Message); m != nil {
+	if m := workflowRefusal().FindStringSubmatch(msg); m != nil {
 		file := m[1]
 		if file == "" {
 			file = "a file under .github/workflows/"
@@ -44,3 +54,45 @@ func (c *Client) updateRefused(ctx context.Context, e model.Effect, err error) s
 		"(a workflow's GITHUB_TOKEN reaches only its own repository): the author brings it up to date (\"Update branch\" on the pull request, or a merge of the base pushed to the fork)",
 		e.Number, pr.GetHead().GetRepo().GetFullName())
 }
+
+// rebaseBranch replays the commits of e's pull request on its base's head, if its head is
+// still e.SHA (GraphQL's updatePullRequestBranch; REST updates by merge only).
+// https://docs.github.com/graphql/reference/mutations#updatepullrequestbranch
+func (c *Client) rebaseBranch(ctx context.Context, e model.Effect) error {
+	id, err := prNodeID(ctx, c.gql, c.Owner, c.Repo, e.Number)
+	if err != nil {
+		return err
+	}
+	var m struct {
+		UpdatePullRequestBranch struct {
+			ClientMutationID string `graphql:"clientMutationId"`
+		} `graphql:"updatePullRequestBranch(input: $input)"`
+	}
+	rebase := githubv4.PullRequestBranchUpdateMethodRebase
+	in := githubv4.UpdatePullRequestBranchInput{PullRequestID: id, UpdateMethod: &rebase}
+	if e.SHA != "" {
+		head := githubv4.GitObjectID(e.SHA)
+		in.ExpectedHeadOid = &head
+	}
+	err = c.gql.Mutate(ctx, &m, in, nil)
+	switch {
+	case err == nil, strings.Contains(err.Error(), "no new commits"):
+		return nil
+	case strings.Contains(err.Error(), "expected head"):
+		return &headMovedError{err}
+	case unanswered(err) || IsRateLimit(err):
+		return fmt.Errorf("rebasing the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err)
+	}
+	forbidden := strings.Contains(err.Error(), notAccessible) || workflowRefusal().MatchString(err.Error())
+	return &rebaseRefusal{err: fmt.Errorf("rebasing the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err), forbidden: forbidden}
+}
+
+// rebaseRefusal is GitHub's answer refusing a rebase (a conflict, a branch the token may not
+// push to): the same rebase is refused on every event until a person acts.
+type rebaseRefusal struct {
+	err       error
+	forbidden bool // the token may not push it: what a 403 of the REST update says
+}
+
+func (r *rebaseRefusal) Error() string { return r.err.Error() }
+func (r *rebaseRefusal) Unwrap() error { return r.err }

@@ -222,6 +222,8 @@ func TestPayloadFields(t *testing.T) {
 		"updateIssueComment": {"id": world.NodeID("IssueComment", c.ID), "body": "z"},
 		"dequeuePullRequest": {"id": world.NodeID("PullRequest", pr.ID)},
 		"enqueuePullRequest": {"pullRequestId": world.NodeID("PullRequest", pr.ID)},
+		// createCommitOnBranch, before it, leaves #7 behind main.
+		"updatePullRequestBranch": {"pullRequestId": world.NodeID("PullRequest", pr.ID), "updateMethod": "REBASE"},
 	}
 	var mutations []string
 	for _, k := range graphql.Fields() {

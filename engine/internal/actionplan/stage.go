@@ -64,6 +64,7 @@ func Stage(e *core.Eval, run *model.Run, stage *lang.Stage, eff model.Effect, en
 		done, err := variables.Set(e.St, run, stage.Action, c.Name, c.Value, env)
 		return core.PlannedAction{Done: done, Err: err}
 	case lang.ActionUpdateBranch:
+		eff.Method = c.UpdateMethod
 		return planUpdateBranch(e, eff)
 	}
 	return core.PlannedAction{Err: fmt.Sprintf("not supported yet: action %q", stage.Action)}

@@ -12,12 +12,13 @@ import (
 var (
 	actions = []string{lang.ActionMergePR, lang.ActionAddLabel, lang.ActionRemoveLabel, lang.ActionComment, lang.ActionCloseIssue,
 		lang.ActionCreateIssue, lang.ActionLabel, lang.ActionNotify, lang.ActionRequestReviewers, lang.ActionAssign, lang.ActionSetVariable, lang.ActionSetShared, lang.ActionUpdateBranch}
-	mergeMethods = []string{"merge", "squash", "rebase"}
+	mergeMethods  = []string{"merge", "squash", "rebase"}
+	updateMethods = []string{lang.UpdateMerge, lang.UpdateRebase}
 	// actionConfigKeys are the keys of each action's config; configRequired says which
 	// actions cannot do without one.
 	actionConfigKeys = map[string][]string{
-		lang.ActionMergePR:          {"method", "delete_branch", "pr_number", "when_behind", "commit_title", "commit_message"},
-		lang.ActionUpdateBranch:     {},
+		lang.ActionMergePR:          {"method", "delete_branch", "pr_number", "when_behind", "commit_title", "commit_message", "update_method"},
+		lang.ActionUpdateBranch:     {"update_method"},
 		lang.ActionAddLabel:         {"label", "labels"},
 		lang.ActionRemoveLabel:      {"label", "labels"},
 		lang.ActionComment:          {"body", "target"},

@@ -51,6 +51,9 @@ func (sl actionLoader) actionConfig(c entry, f map[string]entry, a string, out *
 	case lang.ActionAssign:
 		sl.assignConfig(f, out)
 	}
+	if e, ok := f["update_method"]; ok {
+		out.UpdateMethod, _ = sl.enum(e, updateMethods)
+	}
 	sl.requireConfig(c, f, a, where)
 }
 

@@ -12,7 +12,7 @@ import (
 var (
 	scopes       = []string{lang.ScopeSinglePR, lang.ScopeIssue, lang.ScopeMultiPR}
 	pipelineKeys = append([]string{"description", "display_name", "priority", "scope", "trigger", "on_events",
-		"context", "variables", "stages", "on_complete", "on_error"}, dormantKeyNames...)
+		"context", "variables", "stages", "on_complete", "on_error", "keep_up_to_date"}, dormantKeyNames...)
 )
 
 // pipeline loads one entry of `pipelines:`.
@@ -55,6 +55,9 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 		p.Variables = l.keyValues(v, "variables of "+where)
 	}
 	l.dormantKeys(f, p, where)
+	if v, ok := f["keep_up_to_date"]; ok {
+		p.KeepUpToDate = l.keepUpToDate(v, where)
+	}
 	if v, ok := f["on_complete"]; ok {
 		p.OnComplete = l.actionItems(v, where)
 	}
@@ -73,4 +76,23 @@ func (l *loader) pipeline(e entry) *lang.Pipeline {
 	sl.resolve()
 	p.StageRefs = l.exprs.TakeStageRefs() // checked by checkStageRefs
 	return p
+}
+
+// keepUpToDate loads `keep_up_to_date:`: true (merge), false, or a mapping naming the
+// update_method.
+func (l *loader) keepUpToDate(e entry, where string) *lang.KeepUpToDate {
+	k := &lang.KeepUpToDate{Method: lang.UpdateMerge, Pos: l.pos(e.key)}
+	if e.val.Kind != yaml.MappingNode {
+		if on, ok := l.boolean(e); !ok || !on {
+			return nil
+		}
+		return k
+	}
+	f := l.fields(e.val, "keep_up_to_date", section{where: "keep_up_to_date of " + where, known: []string{"update_method"}})
+	if m, ok := f["update_method"]; ok {
+		if v, ok := l.enum(m, updateMethods); ok {
+			k.Method = v
+		}
+	}
+	return k
 }

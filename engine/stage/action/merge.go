@@ -109,7 +109,7 @@ func mergeWaits(c stage.Context, run *model.Run, s *lang.Stage) (dec stage.Decis
 		// head, and the run's gates check the new one. Asked again meanwhile, GitHub
 		// answers that there is nothing to merge, or that the head moved.
 		c.Emit(model.Effect{Key: key, Run: run.ID, Stage: s.ID, Kind: model.EffectUpdateBranch,
-			Number: pr.Number, SHA: pr.HeadSHA, Repo: c.OtherRepo()})
+			Number: pr.Number, SHA: pr.HeadSHA, Repo: c.OtherRepo(), Method: s.Config.UpdateMethod})
 	}
 	return stage.Hold(fmt.Sprintf("the head is behind its base branch %q; it is being brought up to date", pr.BaseRef), model.UpdateBranchWho), true
 }

@@ -2,6 +2,7 @@ package act
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -87,6 +88,57 @@ func (s *PRs) UpdateBranchOf(r *world.Repo, pr *world.Issue, user string) shapes
 	pr.UpdatedAt = s.Clock()
 	head.Head = c.SHA
 	return s.PREvent(r, pr, "synchronize", user, shapes.Obj{"before": before, "after": c.SHA})
+}
+
+// RebaseBranchOf replays pr's own commits (merges left out, as git rebase leaves them) on
+// its base's head, each made anew with its author kept and committed through GitHub: the
+// head's history is rewritten, and the head is the last of them. The caller holds Mu and
+// has checked UpdateCheck.
+func (s *PRs) RebaseBranchOf(r *world.Repo, pr *world.Issue, user string) shapes.Event {
+	before := pr.HeadSHA
+	head := s.EnsureBranch(pr.HeadRepository(), pr.Head)
+	base := s.EnsureBranch(r, pr.Base)
+	mb := r.MergeBase(base.Head, head.Head)
+	inBase := r.Ancestors(base.Head)
+	parent, files := base.Head, base.Files
+	var rebased []string
+	for i, sha := range pr.Commits {
+		c := r.Commits[sha]
+		if c == nil || inBase[sha] || len(c.Parents) > 1 {
+			continue
+		}
+		files, _ = merge3.ThreeWay(r.FilesAt(mb), c.Files, base.Files, world.BlobKey)
+		nc := s.NewCommit(r, c.Message, []string{parent}, files, r.FullName(), pr.Number, "rebase", base.Head, i).Authored(user, true)
+		nc.Author = c.Author
+		parent = nc.SHA
+		rebased = append(rebased, nc.SHA)
+	}
+	r.Commits[parent].UpdatedBy = user
+	pr.Commits, pr.HeadSHA, pr.UpdatedAt = rebased, parent, s.Clock()
+	head.Head, head.Files = parent, files
+	return s.PREvent(r, pr, "synchronize", user, shapes.Obj{"before": before, "after": parent})
+}
+
+// UpdateCheck is GitHub's refusal of login's update of pr's branch (by merge or rebase),
+// expecting its head at expected ("" for any): the HTTP status REST answers and the message
+// both APIs give; 0 when GitHub updates it. The caller holds Mu.
+func (s *PRs) UpdateCheck(r *world.Repo, pr *world.Issue, login, expected string) (int, string) {
+	switch {
+	case !world.CanPush(s.PermissionOf(login)):
+		return http.StatusForbidden, NotAccessibleMessage
+	case pr.State != "open":
+		return http.StatusUnprocessableEntity, "Pull request is not open."
+	case expected != "" && expected != pr.HeadSHA:
+		return http.StatusUnprocessableEntity, "expected head sha didn't match current head ref."
+	case !s.Behind(pr):
+		return http.StatusUnprocessableEntity, "There are no new commits on the base branch."
+	case world.MergeableNow(pr) == "CONFLICTING":
+		return http.StatusUnprocessableEntity, "merge conflict between base and head"
+	}
+	if msg := s.UpdateRefusal(r, pr, login); msg != "" {
+		return http.StatusForbidden, msg
+	}
+	return 0, ""
 }
 
 // HeadUpdatedBy is who had GitHub update pull request number's branch to its current head

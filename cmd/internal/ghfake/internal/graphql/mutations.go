@@ -15,13 +15,14 @@ import (
 // PayloadFields are the keys each mutation's payload obj has: the payload fields the fake serves
 // (schema_subset.graphql keeps these; TestPayloadFields holds the mutations to them).
 var PayloadFields = map[string][]string{
-	"CreateCommitOnBranchPayload": {"clientMutationId", "commit", "ref"},
-	"CreateRefPayload":            {"clientMutationId", "ref"},
-	"DeleteRefPayload":            {"clientMutationId"},
-	"AddCommentPayload":           {"clientMutationId", "commentEdge", "subject"},
-	"UpdateIssueCommentPayload":   {"clientMutationId", "issueComment"},
-	"EnqueuePullRequestPayload":   {"clientMutationId", "mergeQueueEntry"},
-	"DequeuePullRequestPayload":   {"clientMutationId", "mergeQueueEntry"},
+	"CreateCommitOnBranchPayload":    {"clientMutationId", "commit", "ref"},
+	"CreateRefPayload":               {"clientMutationId", "ref"},
+	"DeleteRefPayload":               {"clientMutationId"},
+	"AddCommentPayload":              {"clientMutationId", "commentEdge", "subject"},
+	"UpdateIssueCommentPayload":      {"clientMutationId", "issueComment"},
+	"EnqueuePullRequestPayload":      {"clientMutationId", "mergeQueueEntry"},
+	"DequeuePullRequestPayload":      {"clientMutationId", "mergeQueueEntry"},
+	"UpdatePullRequestBranchPayload": {"clientMutationId", "pullRequest"},
 }
 
 func mutationResolvers() {

@@ -26,8 +26,9 @@ var resolverSets = []func(){
 	timelineResolvers,    // Issue and PullRequest.timelineItems and their events
 	closingResolvers,
 	forkResolvers,
-	deployResolvers, // Commit.deployments, Deployment, DeploymentStatus
-	queueResolvers,  // the merge queue
+	deployResolvers,       // Commit.deployments, Deployment, DeploymentStatus
+	queueResolvers,        // the merge queue
+	updateBranchResolvers, // bringing a branch up to date
 }
 
 func init() {

@@ -1,6 +1,8 @@
 package shapes
 
 import (
+	"time"
+
 	"fmt"
 
 	"github.com/org/pipeline-action/cmd/internal/ghfake/internal/world"
@@ -27,7 +29,13 @@ func (s *Shapes) CompareCommitJSON(r *world.Repo, cm *world.Commit) Obj {
 		"sha": cm.SHA, "node_id": world.NodeID("Commit", world.StableID(cm.SHA)),
 		"url":      s.APIURL("/repos/%s/commits/%s", fn, cm.SHA),
 		"html_url": fmt.Sprintf("%s/%s/commit/%s", HTMLBase, fn, cm.SHA),
-		"commit":   Obj{"message": cm.Message, "tree": Obj{"sha": world.FakeSHA("tree", cm.SHA)}},
-		"parents":  parents,
+		"commit": Obj{"message": cm.Message, "tree": Obj{"sha": world.FakeSHA("tree", cm.SHA)},
+			"author": gitActorJSON(cm.Author), "committer": gitActorJSON(cm.Committer)},
+		"parents": parents,
 	}
+}
+
+// gitActorJSON is a commit's author or committer as REST's git commit objects give them.
+func gitActorJSON(a world.GitActor) Obj {
+	return Obj{"name": a.Name, "email": a.Email, "date": a.Date.UTC().Format(time.RFC3339)}
 }

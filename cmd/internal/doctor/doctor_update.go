@@ -41,6 +41,9 @@ func actionsTokenSteps(w *workflow) []tokenStep {
 // merge_pr updates them by default.
 func updatesAsked(cfg *lang.Config) (asked, byDefault []string) {
 	for _, p := range cfg.Pipelines {
+		if k := p.KeepUpToDate; k != nil {
+			asked = append(asked, fmt.Sprintf("%s:%d:%d: pipeline %q (keep_up_to_date)", k.Pos.File, k.Pos.Line, k.Pos.Col, p.Name))
+		}
 		walkStages(p.Stages, func(s *lang.Stage) {
 			if s.Type != lang.StageAction {
 				return

@@ -174,6 +174,7 @@ func (d *doctor) checkWorkflows(ctx context.Context) {
 	d.checkMergeQueue(all)
 	d.checkConcurrency(all)
 	d.checkUpdateToken(all)
+	d.checkKeepUpToDate(all)
 }
 
 // needEvent is an event the action's workflow must listen to, and why.

@@ -80,11 +80,14 @@ func (c *Client) rebaseBranch(ctx context.Context, e model.Effect) error {
 		return nil
 	case strings.Contains(err.Error(), "expected head"):
 		return &headMovedError{err}
-	case unanswered(err) || IsRateLimit(err):
-		return fmt.Errorf("rebasing the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err)
 	}
-	forbidden := strings.Contains(err.Error(), notAccessible) || workflowRefusal().MatchString(err.Error())
-	return &rebaseRefusal{err: fmt.Errorf("rebasing the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err), forbidden: forbidden}
+	err = fmt.Errorf("rebasing the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err)
+	msg := err.Error()
+	forbidden := strings.Contains(msg, notAccessible) || workflowRefusal().MatchString(msg)
+	if unanswered(err) || IsRateLimit(err) || !forbidden && !strings.Contains(msg, "conflict") && !strings.Contains(msg, "not open") {
+		return err // may pass on a later event
+	}
+	return &rebaseRefusal{err: err, forbidden: forbidden}
 }
 
 // rebaseRefusal is GitHub's answer refusing a rebase (a conflict, a branch the token may not

@@ -51,6 +51,8 @@ type routed struct {
 	followRefs []model.PRRef
 	// OwnStatus is a status event of a context the action writes.
 	OwnStatus *ownStatus
+	// Pushed is the branch a push event moved: the base of the pull requests kept up to date.
+	Pushed string
 
 	// reviewed: the sweep evaluates a pull request given a review since its state was
 	// written, so the state is written, which dates what it has seen.
@@ -92,6 +94,8 @@ type payload struct {
 	WorkflowRun *commitEvent   `json:"workflow_run"`
 	CheckSuite  *commitEvent   `json:"check_suite"`
 	CheckRun    *commitEvent   `json:"check_run"`
+	Ref         string         `json:"ref"`        // push
+	Deleted     bool           `json:"deleted"`    // push
 	SHA         string         `json:"sha"`        // status
 	Context     string         `json:"context"`    // status
 	State       string         `json:"state"`      // status
@@ -233,7 +237,14 @@ func route(eventName string, raw []byte) (routed, error) {
 			return routed{}, fmt.Errorf("deployment_status payload has no deployment.sha")
 		}
 		r.SHA = p.Deployment.SHA
-	default: // push, ...
+	case "push":
+		// Only a branch that moved can leave pull requests behind it.
+		branch, ok := strings.CutPrefix(p.Ref, "refs/heads/")
+		if !ok || p.Deleted {
+			return routed{Event: r.Event}, nil
+		}
+		r.Pushed = branch
+	default:
 		return routed{Event: r.Event}, nil
 	}
 	return withRepo(r, eventName)

@@ -119,6 +119,9 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 	if ev.OwnStatus != nil {
 		return r.checkOwnStatus(ctx, client, ev)
 	}
+	if ev.Pushed != "" {
+		return r.basePushed(ctx, client, ev)
+	}
 	if len(ev.Foreign) > 0 {
 		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))
 	}

@@ -82,48 +82,31 @@ func (r *Runner) Sweep(ctx context.Context) int {
 
 // sweep advances, within budget, the subjects of ev.Repo whose deadlines have passed.
 func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget sweepBudget) int {
-	path := r.configPath()
-	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, lang.DefaultStateBranch)
-	if err != nil {
-		r.act.Errorf("%v", err)
-		return 1
-	}
-	if snap.Config == nil {
-		r.act.Infof("pipeline-action: sweep: no %s on %s; nothing to do", ConfigWhere(path), snap.DefaultBranch)
-		return 0
-	}
-	cfg, err := LoadConfig(snap.Config)
-	if err != nil {
-		r.annotate(err)
-		r.act.Errorf("sweep: the config on %s is invalid; nothing was swept", snap.DefaultBranch)
-		return 1
-	}
-	if b := cfg.Settings.StateBranch; b != "" && b != lang.DefaultStateBranch {
-		if snap, err = client.SweepState(ctx, ev.DefaultBranch, path, b); err != nil {
-			r.act.Errorf("%v", err)
-			return 1
-		}
+	snap, cfg, code := r.configAndIndex(ctx, client, ev, "sweep")
+	if cfg == nil {
+		return code
 	}
 	ev.DefaultBranch = snap.DefaultBranch
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
 	due = r.reviewedSubjects(ctx, client, snap, ev.Repo, due)
-	code := 0
 	if !ok {
 		code = 1 // reported; what could be read is swept
 	}
+	budget = budget.withinHour(r.sweepLog(snap.State, snap.Viewer), r.Now())
+	var p sweepPass
 	if len(due) == 0 {
 		msg := "no run is due"
 		if !later.IsZero() {
 			msg += "; the next deadline is " + later.UTC().Format(time.RFC3339)
 		}
 		r.act.Infof("pipeline-action: sweep: %s", msg)
-		return code
+	} else {
+		r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d; the last hour's sweeps made %d of %d an hour), oldest deadline first",
+			len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects,
+			max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
+		p = r.advance(ctx, client, ev, due, budget)
 	}
-	budget = budget.withinHour(r.sweepLog(snap.State, snap.Viewer), r.Now())
-	r.act.Infof("pipeline-action: sweep: %d %s due; advancing up to %d (sweep_budget %d) with up to %d content writes (sweep_writes %d; the last hour's sweeps made %d of %d an hour), oldest deadline first",
-		len(due), Plural(len(due), "subject is", "subjects are"), min(budget.subjects, len(due)), budget.subjects,
-		max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
-	p := r.advance(ctx, client, ev, due, budget)
+	p.writes += r.sweepUpToDate(ctx, client, snap, cfg, ev.Repo, budget, &p)
 	if p.failed {
 		code = 1
 	}
@@ -133,9 +116,40 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 			code = 1
 		}
 	}
+	if len(due) == 0 {
+		return code
+	}
 	r.summarize(p, budget)
 	r.report(client, p.results)
 	return code
+}
+
+// configAndIndex reads the config on the default branch and the index of open runs on the
+// state branch it names, for what (the sweep, keep_up_to_date). cfg is nil when there is
+// nothing to do, code saying how that went (reported).
+func (r *Runner) configAndIndex(ctx context.Context, client *ghapi.Client, ev routed, what string) (snap *ghapi.SweepSnapshot, cfg *lang.Config, code int) {
+	path := r.configPath()
+	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, lang.DefaultStateBranch)
+	if err != nil {
+		r.act.Errorf("%v", err)
+		return nil, nil, 1
+	}
+	if snap.Config == nil {
+		r.act.Infof("pipeline-action: %s: no %s on %s; nothing to do", what, ConfigWhere(path), snap.DefaultBranch)
+		return nil, nil, 0
+	}
+	if cfg, err = LoadConfig(snap.Config); err != nil {
+		r.annotate(err)
+		r.act.Errorf("%s: the config on %s is invalid; nothing was done", what, snap.DefaultBranch)
+		return nil, nil, 1
+	}
+	if b := cfg.Settings.StateBranch; b != "" && b != lang.DefaultStateBranch {
+		if snap, err = client.SweepState(ctx, ev.DefaultBranch, path, b); err != nil {
+			r.act.Errorf("%v", err)
+			return nil, nil, 1
+		}
+	}
+	return snap, cfg, 0
 }
 
 // sweepEvent is what the sweep knows of the workflow that started it: the repository,

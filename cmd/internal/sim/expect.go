@@ -75,7 +75,8 @@ func (s *simulation) check(e *expectation) (failed int) {
 	s.checkRequests(report, e.Requests)
 	s.checkRepos(report, e.Repos)
 	s.checkNowhere(report, e.Nowhere)
-	s.checkJobErrors(report, e.JobErrors)
+	checkJobLines(report, "job errors", s.jobErrors, e.JobErrors)
+	checkJobLines(report, "job warnings", s.jobWarnings, e.JobWarnings)
 	s.checkCallBounds(report, e)
 	s.checkExplain(report, e)
 	return failed
@@ -114,6 +115,10 @@ func (s *simulation) checkSubject(report func(bool, string, string, string), n i
 	}
 	if x.Closed != nil {
 		report(closed == *x.Closed, who+" closed", fmt.Sprint(*x.Closed), fmt.Sprint(closed))
+	}
+	if x.UpToDate != nil {
+		up := s.fake.UpToDate(s.sc.Repo, n)
+		report(up == *x.UpToDate, who+" up to date with its base", fmt.Sprint(*x.UpToDate), fmt.Sprint(up))
 	}
 	if x.Labels != nil {
 		want := append([]string(nil), *x.Labels...)

@@ -22,6 +22,8 @@ type expectation struct {
 	Nowhere []string `yaml:"nowhere"`
 	// JobErrors: each is in an ::error:: line of the action's jobs so far; [] none failed.
 	JobErrors *[]string `yaml:"job_errors"`
+	// JobWarnings: each is in a ::warning:: line of the action's jobs so far; [] none warned.
+	JobWarnings *[]string `yaml:"job_warnings"`
 	// APICalls and ContentWrites bound the requests to GitHub of every step so far, all of
 	// them and the content-creating ones.
 	APICalls      *callBound `yaml:"api_calls"`
@@ -46,10 +48,12 @@ type stateBranchExpect struct {
 type subjectExpect struct {
 	Merged *bool `yaml:"merged"`
 	// MergeCommit is the whole message of the commit the pull request's merge made.
-	MergeCommit *string   `yaml:"merge_commit"`
-	Closed      *bool     `yaml:"closed"`
-	Labels      *[]string `yaml:"labels"`
-	Comments    *int      `yaml:"comments"`
+	MergeCommit *string `yaml:"merge_commit"`
+	// UpToDate: the pull request's head contains its base branch's head.
+	UpToDate *bool     `yaml:"up_to_date"`
+	Closed   *bool     `yaml:"closed"`
+	Labels   *[]string `yaml:"labels"`
+	Comments *int      `yaml:"comments"`
 	// CommentsAtMost bounds the action's state comments on the subject.
 	CommentsAtMost  *int     `yaml:"comments_at_most"`
 	CommentContains []string `yaml:"comment_contains"`

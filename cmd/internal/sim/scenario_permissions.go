@@ -100,29 +100,31 @@ func (sc *scenario) tokenPermissions(kind string) ghfake.Permissions {
 
 // noteJobErrors keeps the ::error:: lines of a job that failed: a token without a scope
 // fails the job, and a scenario checks that it says which (expect `job_errors:`).
+// It keeps every job's ::warning:: lines too (expect `job_warnings:`).
 func (s *simulation) noteJobErrors(res invocation) {
-	if res.code == 0 {
-		return
-	}
 	for _, l := range strings.Split(res.log, "\n") {
-		if strings.HasPrefix(l, "::error::") {
-			s.jobErrors = append(s.jobErrors, strings.TrimPrefix(l, "::error::"))
+		if w, ok := strings.CutPrefix(l, "::warning::"); ok {
+			s.jobWarnings = append(s.jobWarnings, w)
+		}
+		if e, ok := strings.CutPrefix(l, "::error::"); ok && res.code != 0 {
+			s.jobErrors = append(s.jobErrors, e)
 		}
 	}
 }
 
-// checkJobErrors checks `job_errors:`: each string is in one error line of the jobs that
-// failed so far; an empty list wants no job failed.
-func (s *simulation) checkJobErrors(report func(bool, string, string, string), want *[]string) {
+// checkJobLines checks `job_errors:` (the error lines of the jobs that failed so far) or
+// `job_warnings:` (the warning lines of every job so far): each string is in one of lines;
+// an empty list wants none.
+func checkJobLines(report func(bool, string, string, string), what string, lines []string, want *[]string) {
 	if want == nil {
 		return
 	}
-	found := fmt.Sprintf("%d: %q", len(s.jobErrors), s.jobErrors)
+	found := fmt.Sprintf("%d: %q", len(lines), lines)
 	if len(*want) == 0 {
-		report(len(s.jobErrors) == 0, "job errors", "none", found)
+		report(len(lines) == 0, what, "none", found)
 	}
 	for _, w := range *want {
-		ok := slices.ContainsFunc(s.jobErrors, func(l string) bool { return strings.Contains(l, w) })
-		report(ok, "job errors contain", fmt.Sprintf("%q", w), found)
+		ok := slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, w) })
+		report(ok, what+" contain", fmt.Sprintf("%q", w), found)
 	}
 }

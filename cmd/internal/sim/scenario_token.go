@@ -88,21 +88,33 @@ func (s *simulation) deliverCaused(ctx context.Context, mark ghfake.Mark) error 
 
 // ownWorkflowsRun is events less those the action's workflows do not run on: the
 // repository's workflow's decision when the simulation plays one (runsOn), else that of
-// the workflows of docs/setup/, which have no push trigger (TestSetupAsWritten plays them):
-// a push of the action's app token starts the repository's CI on push, never the action.
+// the workflows of docs/setup/, which have no push trigger (TestSetupAsWritten plays them)
+// unless a pipeline keeps its pull requests up to date (keep_up_to_date: the workflow then
+// runs on push, as docs/language.md says): otherwise a push of the action's app token starts
+// the repository's CI on push, never the action.
 func (s *simulation) ownWorkflowsRun(events []ghfake.Event) []ghfake.Event {
 	if s.runsOn != nil {
 		return s.triggered(events)
 	}
 	var out []ghfake.Event
 	for _, ev := range events {
-		if ev.Name == "push" {
+		if ev.Name == "push" && !s.runsOnPush(ev) {
 			fmt.Fprintf(s.out, "   (the action's workflows do not run on %s)\n", describeEvents([]ghfake.Event{ev}))
 			continue
 		}
 		out = append(out, ev)
 	}
 	return out
+}
+
+// runsOnPush reports whether the action's workflow runs on push event ev: when a pipeline
+// keeps its pull requests up to date, on a push to any branch but the state branch and the
+// merge queue's (docs/language.md's keep_up_to_date says so).
+func (s *simulation) runsOnPush(ev ghfake.Event) bool {
+	var p struct{ Ref string }
+	_ = json.Unmarshal(ev.Payload, &p)
+	branch := strings.TrimPrefix(p.Ref, "refs/heads/")
+	return s.keepsUpToDate() && branch != s.stateBranch() && !strings.HasPrefix(branch, "gh-readonly-queue/")
 }
 
 // describeEvents names events as "pull_request.closed #7, issue_comment.created #7".

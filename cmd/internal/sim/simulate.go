@@ -15,7 +15,6 @@ import (
 	"github.com/org/pipeline-action/cmd/internal/ghfake"
 	"github.com/org/pipeline-action/cmd/internal/run"
 	"github.com/org/pipeline-action/engine"
-	"github.com/org/pipeline-action/engine/lang"
 	"github.com/org/pipeline-action/engine/lang/load"
 	"github.com/org/pipeline-action/gates"
 	"github.com/org/pipeline-action/state"
@@ -111,8 +110,10 @@ type simulation struct {
 	posted    map[int64]bool // the action's other comments already printed
 	checked   int            // expectations checked, passed or not
 	jobErrors []string       // the ::error:: lines of the action's jobs
-	config    []scenarioFile // the config on the default branch now
-	together  map[int]bool   // steps that delivered their events at once
+	// jobWarnings are the ::warning:: lines of the action's jobs.
+	jobWarnings []string
+	config      []scenarioFile // the config on the default branch now
+	together    map[int]bool   // steps that delivered their events at once
 	// barrierTimeout bounds how long the fake holds a write of a `together` invocation
 	// waiting for the others to read.
 	barrierTimeout time.Duration
@@ -140,15 +141,6 @@ type simulation struct {
 	// branchOf caches stateBranch for the config it was read from: the expectations ask
 	// for it many times a step, and loading the config each time costs a tenth of a run.
 	branchOf branchCache
-}
-
-// branchCache is the state branch named by one config (the files of s.config, by identity:
-// change_config sets a new slice).
-type branchCache struct {
-	mu     sync.Mutex
-	of     *scenarioFile
-	n      int
-	branch string
 }
 
 // scenarioFile is a file of a scenario's config: where it is read from, and where it lies in
@@ -408,26 +400,6 @@ func (s *simulation) fresh(events []ghfake.Event) []delivery {
 		out = append(out, delivery{event: ev, runID: 1000 + s.runID, subject: payloadSubject(ev.Payload)})
 	}
 	return out
-}
-
-// stateBranch is the branch that holds the state: settings.state_branch of the config on
-// the default branch now, or the default.
-func (s *simulation) stateBranch() string {
-	c := &s.branchOf
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var of *scenarioFile
-	if len(s.config) > 0 {
-		of = &s.config[0]
-	}
-	if c.branch != "" && c.of == of && c.n == len(s.config) {
-		return c.branch
-	}
-	c.of, c.n, c.branch = of, len(s.config), lang.DefaultStateBranch
-	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil && cfg.Settings.StateBranch != "" {
-		c.branch = cfg.Settings.StateBranch
-	}
-	return c.branch
 }
 
 // printComments prints the state comment of every PR whose comment changed.

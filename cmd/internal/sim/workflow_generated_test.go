@@ -21,10 +21,18 @@ import (
 	"github.com/org/pipeline-action/gates"
 )
 
+// onEvent is one event of a workflow's on: block.
+type onEvent struct {
+	Types          []string `yaml:"types"`
+	Workflows      []string `yaml:"workflows"`
+	Branches       []string `yaml:"branches"`
+	BranchesIgnore []string `yaml:"branches-ignore"`
+}
+
 // generatedOn is the decision of the workflow `pipeline-action workflow` writes for sc's
 // config: why it starts no job for an event, or "". It counts the jobs it starts and leaves out.
 type generatedOn struct {
-	on   map[string]struct{ Types, Workflows []string }
+	on   map[string]onEvent
 	cond string
 
 	mu             sync.Mutex
@@ -68,17 +76,10 @@ func generatedFor(t *testing.T, sc *scenario) *generatedOn {
 	}
 	block := wfgen.Block(wfgen.Needs(cfg, src.String(), namer, ci), cfg.Settings.StateBranch)
 	var doc struct {
-		On map[string]struct {
-			Types     []string `yaml:"types"`
-			Workflows []string `yaml:"workflows"`
-		} `yaml:"on"`
+		On map[string]onEvent `yaml:"on"`
 	}
 	require.NoError(t, yaml.Unmarshal([]byte(block), &doc), block)
-	g := &generatedOn{on: map[string]struct{ Types, Workflows []string }{}, cond: wfgen.If(cfg, src.String()), documented: documentedOn(t)}
-	for ev, f := range doc.On {
-		g.on[ev] = struct{ Types, Workflows []string }{f.Types, f.Workflows}
-	}
-	return g
+	return &generatedOn{on: doc.On, cond: wfgen.If(cfg, src.String()), documented: documentedOn(t)}
 }
 
 func (g *generatedOn) runsOn(ev ghfake.Event) string {
@@ -91,6 +92,10 @@ func (g *generatedOn) runsOn(ev ghfake.Event) string {
 	name := ev.Name
 	if name == "pull_request" {
 		name = "pull_request_target"
+	}
+	// keep_up_to_date's setup adds push to the documented workflow, for the bases.
+	if name == "push" && why == "" {
+		g.before++
 	}
 	if types, ok := g.documented[name]; ok && (len(types) == 0 || slices.Contains(types, ev.Action)) &&
 		(name != "workflow_run" || !strings.HasPrefix(why, "workflow_run.workflows")) {
@@ -123,8 +128,12 @@ func (g *generatedOn) decide(ev ghfake.Event) string {
 	var p struct {
 		WorkflowRun struct{ Name string } `json:"workflow_run"`
 		Comment     struct{ Body string } `json:"comment"`
+		Ref         string                `json:"ref"`
 	}
 	_ = json.Unmarshal(ev.Payload, &p)
+	if branch := strings.TrimPrefix(p.Ref, "refs/heads/"); name == "push" && !pushStarts(f, branch) {
+		return "push branches leave out " + branch
+	}
 	if name == "workflow_run" && !slices.Contains(f.Workflows, p.WorkflowRun.Name) {
 		return "workflow_run.workflows does not name " + p.WorkflowRun.Name
 	}
@@ -184,4 +193,18 @@ func documentedOn(t *testing.T) map[string][]string {
 		out[ev] = f.Types
 	}
 	return out
+}
+
+// pushStarts reports whether on's push filters start a job for a push to branch: its
+// branches name it, or its branches-ignore (names and name/** prefixes) do not.
+func pushStarts(on onEvent, branch string) bool {
+	if len(on.Branches) > 0 {
+		return slices.Contains(on.Branches, branch)
+	}
+	for _, b := range on.BranchesIgnore {
+		if b == branch || strings.HasSuffix(b, "/**") && strings.HasPrefix(branch, strings.TrimSuffix(b, "**")) {
+			return false
+		}
+	}
+	return true
 }

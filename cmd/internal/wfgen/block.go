@@ -1,6 +1,7 @@
 package wfgen
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -28,6 +29,15 @@ func Block(needs []Need, stateBranch string) string {
 	for _, n := range needs {
 		fmt.Fprintf(&b, "  %s:", n.Event)
 		why := "   # " + n.Why
+		if n.Event == "push" {
+			b.WriteString(why + "\n")
+			if len(n.Branches) > 0 {
+				fmt.Fprintf(&b, "    branches: [%s]\n", strings.Join(quoted(n.Branches), ", "))
+			} else {
+				fmt.Fprintf(&b, "    branches-ignore: [%s, \"gh-readonly-queue/**\"]\n", cmp.Or(stateBranch, lang.DefaultStateBranch))
+			}
+			continue
+		}
 		if len(n.Types) == 0 && n.Event != "workflow_run" {
 			b.WriteString(why + "\n")
 			if n.Event == "workflow_dispatch" {

@@ -20,6 +20,9 @@ type Need struct {
 	Why   string
 	// Workflows are the workflows whose end workflow_run listens to.
 	Workflows []string
+	// Branches are the branches push listens to; none: every branch but the state branch's
+	// and the merge queue's.
+	Branches []string
 }
 
 // Reads are what the text of a config may read of a subject besides what its structure says:
@@ -60,6 +63,9 @@ func Needs(cfg *lang.Config, src string, workflowName func(file string) string, 
 	if u.deploys {
 		out = append(out, Need{Event: "deployment_status", Why: "a deployment condition"})
 	}
+	if u.keeps {
+		out = append(out, Need{Event: "push", Why: "keep_up_to_date: a base branch that moves", Branches: u.bases})
+	}
 	out = append(out, Need{Event: "workflow_dispatch", Why: "a pipeline started by hand, as /pipeline start does"})
 	return out
 }
@@ -67,6 +73,10 @@ func Needs(cfg *lang.Config, src string, workflowName func(file string) string, 
 // uses is what a config uses that decides the events it needs.
 type uses struct {
 	prs, issues, reviews, statuses, deploys, comments bool
+	// keeps: a pipeline has keep_up_to_date; bases are the base branches their triggers
+	// name, nil when one names none (any branch may be a base).
+	keeps, anyBase bool
+	bases          []string
 	// events are the "event.action" names triggers and on_events react to.
 	events    map[string]bool
 	merges    bool
@@ -94,6 +104,12 @@ func usesOf(cfg *lang.Config, src string, workflowName func(string) string) *use
 			u.events[r.Event] = true
 		}
 		walk(p.Stages, u.stage)
+		if p.KeepUpToDate != nil {
+			u.keepUpToDate(p)
+		}
+	}
+	if u.anyBase {
+		u.bases = nil
 	}
 	for _, a := range cfg.Agents {
 		if a.Workflow != "" {
@@ -101,6 +117,17 @@ func usesOf(cfg *lang.Config, src string, workflowName func(string) string) *use
 		}
 	}
 	return u
+}
+
+// keepUpToDate notes that p's pull requests are kept up to date as their base moves.
+func (u *uses) keepUpToDate(p *lang.Pipeline) {
+	u.keeps = true
+	switch b := p.Trigger.BaseBranch; {
+	case b == "":
+		u.anyBase = true
+	case !slices.Contains(u.bases, b):
+		u.bases = append(u.bases, b)
+	}
 }
 
 // stage notes what s uses.

@@ -35,6 +35,7 @@ func TestAPlainPipelineNeedsLittle(t *testing.T) {
 	assert.NotContains(t, n, "status", "ci_status names its workflows")
 	assert.NotContains(t, n, "issues")
 	assert.NotContains(t, n, "deployment_status")
+	assert.NotContains(t, n, "push", "no pipeline keeps its pull requests up to date")
 	assert.Equal(t, []string{"build"}, n["workflow_run"].Workflows)
 	assert.Contains(t, n, "workflow_dispatch")
 	assert.Contains(t, n, "issue_comment", "/pipeline commands")
@@ -100,4 +101,25 @@ func TestBlockIsTheWorkflowsOn(t *testing.T) {
     branches-ignore: [pipeline-action/state]
   status:   # statuses
 `, out)
+}
+
+// TestKeepUpToDateListensToItsBases: keep_up_to_date needs the pushes to the bases its
+// pipelines' triggers name, and only those; a trigger that names none takes any branch but
+// the state branch and the merge queue's.
+func TestKeepUpToDateListensToItsBases(t *testing.T) {
+	src := `version: 1
+pipelines:
+  a: {trigger: {event: pull_request.opened, conditions: {base_branch: main}}, keep_up_to_date: true, stages: [{id: m, type: action, action: merge_pr}]}
+  b: {trigger: {event: pull_request.opened, conditions: {base_branch: release}}, keep_up_to_date: {update_method: rebase}, stages: [{id: m, type: action, action: merge_pr}]}
+  c: {trigger: {event: pull_request.opened}, stages: [{id: m, type: action, action: merge_pr}]}
+`
+	n := needs(t, src)
+	require.Contains(t, n, "push")
+	assert.Equal(t, []string{"main", "release"}, n["push"].Branches)
+	assert.Contains(t, Block([]Need{n["push"]}, ""), "    branches: [main, release]\n")
+
+	anyBase := strings.Replace(src, "c: {trigger: {event: pull_request.opened}, stages", "c: {trigger: {event: pull_request.opened}, keep_up_to_date: true, stages", 1)
+	n = needs(t, anyBase)
+	assert.Empty(t, n["push"].Branches)
+	assert.Contains(t, Block([]Need{n["push"]}, ""), `    branches-ignore: [pipeline-action/state, "gh-readonly-queue/**"]`)
 }

@@ -153,3 +153,10 @@ func (s *Views) HeadUpdatedBy(repoName string, number int) string {
 	}
 	return ""
 }
+
+// UpToDate reports whether pull request number's head contains its base branch's head.
+func (s *Views) UpToDate(repoName string, number int) bool {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return !s.Behind(s.MustPR(s.MustRepo(repoName), number))
+}

@@ -1,0 +1,181 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/org/pipeline-action/cmd/internal/ghapi"
+	"github.com/org/pipeline-action/engine/lang"
+	"github.com/org/pipeline-action/engine/model"
+	"github.com/org/pipeline-action/state"
+)
+
+// A pipeline with keep_up_to_date has its pull requests brought up to date as soon as their
+// base moves, not only when their merge comes. Updating every behind pull request on every
+// push would rerun CI on all of them for each merge, and all but one would be behind again
+// after the next: so on each base one pull request at a time is kept up to date, the one
+// closest to merging (its run furthest along its pipeline's stages; then the oldest pull
+// request). While it is up to date it goes first and no other is touched; once it merges,
+// the base moves and the next one is brought up. A front that cannot be updated (a draft,
+// a conflict) does not hold the others back.
+//
+// The update is the same call merge_pr's when_behind makes, expecting the head read: a head
+// pushed meanwhile is refused and left to the next push. Its push starts the pull request's
+// CI and its synchronize event, and the run goes back to its gates as for any push. What
+// runs are open and where they stand is read from the index of open runs the action wrote.
+
+// upToDateRun is one pull request whose run keeps it up to date.
+type upToDateRun struct {
+	number int
+	run    string
+	method string // lang.UpdateMerge | lang.UpdateRebase
+	// at is how far its run is: the position of its stage among its pipeline's stages.
+	at int
+}
+
+// keptUpToDate are the pull requests of repo whose open runs keep them up to date, closest
+// to merging first: one entry per pull request, its furthest run's.
+func keptUpToDate(cfg *lang.Config, idx *state.Index, repo string) []upToDateRun {
+	best := map[int]upToDateRun{}
+	for _, e := range idx.Runs {
+		p := cfg.Pipeline(e.Pipeline)
+		n, ok := subjectNumber(e, repo)
+		if p == nil || p.KeepUpToDate == nil || !ok || e.CommentClaim() || e.Status.Final() || e.Status == model.RunEscalated {
+			continue
+		}
+		at := slices.IndexFunc(p.Stages, func(s *lang.Stage) bool { return s.ID == e.Stage })
+		c := upToDateRun{number: n, run: e.Run, method: p.KeepUpToDate.Method, at: at}
+		if b, seen := best[n]; !seen || c.at > b.at {
+			best[n] = c
+		}
+	}
+	out := make([]upToDateRun, 0, len(best))
+	for _, c := range best {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].at != out[j].at {
+			return out[i].at > out[j].at
+		}
+		return out[i].number < out[j].number
+	})
+	return out
+}
+
+// keepUpToDate brings, on each base of bases (every base, when nil), the pull request
+// closest to merging up to date when it is behind. It reports what it did in the job log;
+// failed says a read or an update failed (reported).
+func (r *Runner) keepUpToDate(ctx context.Context, client *ghapi.Client, snap *ghapi.SweepSnapshot, cfg *lang.Config, repo string, bases []string) (updates int, failed bool) {
+	read := state.ReadIndex(snap.State, snap.Viewer)
+	runs := keptUpToDate(cfg, read.Index, repo)
+	if len(runs) == 0 {
+		r.act.Infof("pipeline-action: keep_up_to_date: no open run keeps its pull request up to date")
+		return 0, len(read.Errors) > 0
+	}
+	numbers := make([]int, len(runs))
+	for i, c := range runs {
+		numbers[i] = c.number
+	}
+	prs, err := client.BranchStates(ctx, numbers)
+	if err != nil {
+		r.act.Errorf("keep_up_to_date: %v; the next push or sweep tries again", err)
+		return 0, true
+	}
+	byNumber := map[int]ghapi.BranchState{}
+	for _, pr := range prs {
+		byNumber[pr.Number] = pr
+	}
+	done := map[string]bool{}
+	for _, c := range runs {
+		pr, ok := byNumber[c.number]
+		if !ok || !pr.Open || done[pr.Base] || bases != nil && !slices.Contains(bases, pr.Base) {
+			continue
+		}
+		if pr.Draft || pr.Conflicting {
+			r.act.Infof("pipeline-action: keep_up_to_date: #%d is closest to merging into %s but is %s; the next one is looked at",
+				pr.Number, pr.Base, map[bool]string{true: "a draft", false: "in conflict with it"}[pr.Draft])
+			continue
+		}
+		done[pr.Base] = true
+		n, bad := r.bringUp(ctx, client, snap.Viewer, c, pr)
+		updates, failed = updates+n, failed || bad
+	}
+	return updates, failed
+}
+
+// bringUp brings pr, the front of its base, up to date when it is behind.
+func (r *Runner) bringUp(ctx context.Context, client *ghapi.Client, viewer string, c upToDateRun, pr ghapi.BranchState) (updates int, failed bool) {
+	behind, err := client.BehindBy(ctx, pr.Base, pr.HeadSHA)
+	switch {
+	case err != nil:
+		r.act.Errorf("keep_up_to_date: %v; the next push or sweep tries again", err)
+		return 0, true
+	case behind == 0:
+		r.act.Infof("pipeline-action: keep_up_to_date: #%d, closest to merging into %s, is up to date with it; it goes first, and no other pull request is updated",
+			pr.Number, pr.Base)
+		return 0, false
+	case client.ActionsToken(viewer):
+		r.act.Warningf("pipeline-action: keep_up_to_date: #%d is %d %s behind %s, but the action runs with the workflow's GITHUB_TOKEN, and GitHub starts no workflow for a commit that token pushes: "+
+			"CI would never run on the updated head. Give the action a GitHub App's token (the `token` input, docs/tokens.md)",
+			pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base)
+		return 0, false
+	}
+	e := model.Effect{Key: fmt.Sprintf("%s/keep_up_to_date/%s", c.run, model.Short(pr.HeadSHA)), Run: c.run, Kind: model.EffectUpdateBranch,
+		Number: pr.Number, SHA: pr.HeadSHA, Method: c.method}
+	if r.dry != nil {
+		r.act.Infof("pipeline-action: dry run: keep_up_to_date: would %s (%d %s behind %s, closest to merging into it)",
+			EffectText(e), behind, Plural(behind, "commit", "commits"), pr.Base)
+		return 0, false
+	}
+	if o := client.Perform(ctx, e); o.Err != "" {
+		msg := fmt.Sprintf("keep_up_to_date: bringing #%d up to date with %s: %s", pr.Number, pr.Base, strings.TrimSpace(o.Err))
+		if o.Permanent || o.Escalate { // the same refusal on every push: its run meets it at the merge
+			r.act.Warningf("pipeline-action: %s", msg)
+			return 0, false
+		}
+		r.act.Errorf("%s; the next push or sweep tries again", msg)
+		return 0, true
+	}
+	r.act.Infof("pipeline-action: keep_up_to_date: #%d was %d %s behind %s and is closest to merging into it: brought up to date (%s); its CI runs on the new head",
+		pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base, c.method)
+	return 1, false
+}
+
+// basePushed handles a push to a branch: the pull requests kept up to date whose base it is.
+func (r *Runner) basePushed(ctx context.Context, client *ghapi.Client, ev routed) int {
+	snap, cfg, code := r.configAndIndex(ctx, client, ev, "push to "+ev.Pushed)
+	if cfg == nil {
+		return code
+	}
+	if !slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil }) {
+		r.act.Infof("pipeline-action: push to %s: no pipeline keeps its pull requests up to date (keep_up_to_date); nothing to do", ev.Pushed)
+		return 0
+	}
+	if _, failed := r.keepUpToDate(ctx, client, snap, cfg, ev.Repo, []string{ev.Pushed}); failed {
+		return 1
+	}
+	return 0
+}
+
+// sweepUpToDate is keep_up_to_date in a sweep, for a push that reached no invocation (GitHub
+// lost it, or the workflow skipped it): every base's front is brought up to date when
+// behind, while the sweep's content writes allow one more. It returns the updates made.
+func (r *Runner) sweepUpToDate(ctx context.Context, client *ghapi.Client, snap *ghapi.SweepSnapshot, cfg *lang.Config, repo string, b sweepBudget, p *sweepPass) int {
+	if !slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil }) {
+		return 0
+	}
+	left := b.writes - b.reserve - p.writes
+	if b.perHour > 0 {
+		left = min(left, b.hourLeft-b.reserve-p.writes)
+	}
+	if left <= 0 {
+		r.act.Infof("pipeline-action: sweep: keep_up_to_date left to the next sweep: no content write is left to this one")
+		return 0
+	}
+	n, failed := r.keepUpToDate(ctx, client, snap, cfg, repo, nil)
+	p.failed = p.failed || failed
+	return n
+}

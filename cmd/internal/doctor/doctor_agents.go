@@ -75,10 +75,14 @@ func (d *doctor) checkAgentWorkflow(a *lang.Agent, w *workflow, ref string) {
 }
 
 // hasDeadlines reports where a pipeline has a deadline only the sweep acts on when no
-// event comes: a stage timeout, a reminder, a delay or a poll.
+// event comes: a stage timeout, a reminder, a delay or a poll; or keeps its pull requests
+// up to date, which the sweep does for a push that reached no invocation.
 func hasDeadlines(cfg *lang.Config) (string, bool) {
 	where := ""
 	for _, p := range cfg.Pipelines {
+		if k := p.KeepUpToDate; k != nil && where == "" {
+			where = fmt.Sprintf("%s:%d:%d (%s, keep_up_to_date)", k.Pos.File, k.Pos.Line, k.Pos.Col, p.Name)
+		}
 		walkStages(p.Stages, func(s *lang.Stage) {
 			if where == "" && (s.Timeout > 0 || s.Reminder != nil || s.Type == lang.StageDelay || s.Poll != nil) {
 				where = fmt.Sprintf("%s:%d:%d (%s.%s)", s.Pos.File, s.Pos.Line, s.Pos.Col, p.Name, s.ID)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // checkKeepUpToDate checks, when a pipeline keeps its pull requests up to date as their base
@@ -30,10 +32,15 @@ func (d *doctor) checkKeepUpToDate(all []*workflow) {
 	if anyBase {
 		bases = []string{d.defaultBranch()}
 	}
-	var listening []string
+	var listening, unfiltered []string
 	for _, w := range all {
-		if _, ok := w.on["push"]; ok && slices.Contains(w.commands, "run") {
-			listening = append(listening, w.path)
+		n, ok := w.on["push"]
+		if !ok || !slices.Contains(w.commands, "run") {
+			continue
+		}
+		listening = append(listening, w.path)
+		if !hasKey(&n, "branches") && !hasKey(&n, "branches-ignore") {
+			unfiltered = append(unfiltered, w.path)
 		}
 	}
 	what := fmt.Sprintf("keep_up_to_date (%s)", strings.Join(quotedNames(keeping), ", "))
@@ -43,7 +50,26 @@ func (d *doctor) checkKeepUpToDate(all []*workflow) {
 			fmt.Sprintf("add `push: {branches: [%s]}` to the `on:` of the workflow that runs the action (`pipeline-action workflow` prints the block)", strings.Join(bases, ", ")))
 		return
 	}
+	if len(unfiltered) > 0 {
+		d.add(findingProblem, fmt.Sprintf("%s: %s run the action on every push, to any branch: each state commit of the action and each push to a pull request starts a job that can do nothing",
+			what, strings.Join(unfiltered, ", ")),
+			fmt.Sprintf("name the bases: `push: {branches: [%s]}`", strings.Join(bases, ", ")))
+		return
+	}
 	d.add(findingOK, fmt.Sprintf("%s: %s run the action on push", what, strings.Join(listening, ", ")), "")
+}
+
+// hasKey reports whether mapping node n has key.
+func hasKey(n *yaml.Node, key string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedNames are names as messages quote them.

@@ -99,49 +99,50 @@ func (r *Runner) keepUpToDate(ctx context.Context, client *ghapi.Client, snap *g
 				pr.Number, pr.Base, map[bool]string{true: "a draft", false: "in conflict with it"}[pr.Draft])
 			continue
 		}
-		done[pr.Base] = true
-		n, bad := r.bringUp(ctx, client, snap.Viewer, c, pr)
-		updates, failed = updates+n, failed || bad
+		n, bad, refused := r.bringUp(ctx, client, snap.Viewer, c, pr)
+		updates, failed, done[pr.Base] = updates+n, failed || bad, !refused
 	}
 	return updates, failed
 }
 
-// bringUp brings pr, the front of its base, up to date when it is behind.
-func (r *Runner) bringUp(ctx context.Context, client *ghapi.Client, viewer string, c upToDateRun, pr ghapi.BranchState) (updates int, failed bool) {
+// bringUp brings pr, the front of its base, up to date when it is behind. refused says
+// GitHub refused it for good (a fork the token may not push to, a conflict): the next pull
+// request of the base is looked at.
+func (r *Runner) bringUp(ctx context.Context, client *ghapi.Client, viewer string, c upToDateRun, pr ghapi.BranchState) (updates int, failed, refused bool) {
 	behind, err := client.BehindBy(ctx, pr.Base, pr.HeadSHA)
 	switch {
 	case err != nil:
 		r.act.Errorf("keep_up_to_date: %v; the next push or sweep tries again", err)
-		return 0, true
+		return 0, true, false
 	case behind == 0:
 		r.act.Infof("pipeline-action: keep_up_to_date: #%d, closest to merging into %s, is up to date with it; it goes first, and no other pull request is updated",
 			pr.Number, pr.Base)
-		return 0, false
+		return 0, false, false
 	case client.ActionsToken(viewer):
 		r.act.Warningf("pipeline-action: keep_up_to_date: #%d is %d %s behind %s, but the action runs with the workflow's GITHUB_TOKEN, and GitHub starts no workflow for a commit that token pushes: "+
 			"CI would never run on the updated head. Give the action a GitHub App's token (the `token` input, docs/tokens.md)",
 			pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base)
-		return 0, false
+		return 0, false, false
 	}
 	e := model.Effect{Key: fmt.Sprintf("%s/keep_up_to_date/%s", c.run, model.Short(pr.HeadSHA)), Run: c.run, Kind: model.EffectUpdateBranch,
 		Number: pr.Number, SHA: pr.HeadSHA, Method: c.method}
 	if r.dry != nil {
 		r.act.Infof("pipeline-action: dry run: keep_up_to_date: would %s (%d %s behind %s, closest to merging into it)",
 			EffectText(e), behind, Plural(behind, "commit", "commits"), pr.Base)
-		return 0, false
+		return 0, false, false
 	}
 	if o := client.Perform(ctx, e); o.Err != "" {
 		msg := fmt.Sprintf("keep_up_to_date: bringing #%d up to date with %s: %s", pr.Number, pr.Base, strings.TrimSpace(o.Err))
 		if o.Permanent || o.Escalate { // the same refusal on every push: its run meets it at the merge
-			r.act.Warningf("pipeline-action: %s", msg)
-			return 0, false
+			r.act.Warningf("pipeline-action: %s; the next pull request into %s is looked at", msg, pr.Base)
+			return 0, false, true
 		}
 		r.act.Errorf("%s; the next push or sweep tries again", msg)
-		return 0, true
+		return 0, true, false
 	}
 	r.act.Infof("pipeline-action: keep_up_to_date: #%d was %d %s behind %s and is closest to merging into it: brought up to date (%s); its CI runs on the new head",
 		pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base, c.method)
-	return 1, false
+	return 1, false, false
 }
 
 // basePushed handles a push to a branch: the pull requests kept up to date whose base it is.

@@ -59,7 +59,7 @@ func mergeNeedsPerson(err error) string {
 // https://docs.github.com/en/rest/pulls/pulls#update-a-pull-request-branch
 func (c *Client) updateBranch(ctx context.Context, e model.Effect) error {
 	if e.Method == lang.UpdateRebase {
-		return c.rebaseBranch(ctx, e)
+		return rebaseBranch(ctx, c.gql, c.Owner, c.Repo, e)
 	}
 	opts := &github.PullRequestBranchUpdateOptions{}
 	if e.SHA != "" {

@@ -58,8 +58,8 @@ func (c *Client) updateRefused(ctx context.Context, e model.Effect, err error) s
 // rebaseBranch replays the commits of e's pull request on its base's head, if its head is
 // still e.SHA (GraphQL's updatePullRequestBranch; REST updates by merge only).
 // https://docs.github.com/graphql/reference/mutations#updatepullrequestbranch
-func (c *Client) rebaseBranch(ctx context.Context, e model.Effect) error {
-	id, err := prNodeID(ctx, c.gql, c.Owner, c.Repo, e.Number)
+func rebaseBranch(ctx context.Context, gql *githubv4.Client, owner, name string, e model.Effect) error {
+	id, err := prNodeID(ctx, gql, owner, name, e.Number)
 	if err != nil {
 		return err
 	}
@@ -74,14 +74,14 @@ func (c *Client) rebaseBranch(ctx context.Context, e model.Effect) error {
 		head := githubv4.GitObjectID(e.SHA)
 		in.ExpectedHeadOid = &head
 	}
-	err = c.gql.Mutate(ctx, &m, in, nil)
+	err = gql.Mutate(ctx, &m, in, nil)
 	switch {
 	case err == nil, strings.Contains(err.Error(), "no new commits"):
 		return nil
 	case strings.Contains(err.Error(), "expected head"):
 		return &headMovedError{err}
 	}
-	err = fmt.Errorf("rebasing the branch of %s/%s#%d: %w", c.Owner, c.Repo, e.Number, err)
+	err = fmt.Errorf("rebasing the branch of %s/%s#%d: %w", owner, name, e.Number, err)
 	msg := err.Error()
 	forbidden := strings.Contains(msg, notAccessible) || workflowRefusal().MatchString(msg)
 	if unanswered(err) || IsRateLimit(err) || !forbidden && !strings.Contains(msg, "conflict") && !strings.Contains(msg, "not open") {

@@ -54,7 +54,7 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 	if len(patterns) > MaxPathPatterns {
 		return nil, fmt.Errorf("reading %d paths at %s: at most %d are read", len(patterns), sha, MaxPathPatterns)
 	}
-	q, vars, levels, err := c.pathsQuery(sha, patterns)
+	q, vars, levels, err := pathsQuery(c.Owner, c.Repo, sha, patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -77,8 +77,8 @@ func (c *Client) PathsAt(ctx context.Context, sha string, patterns []string) (ma
 
 // pathsQuery builds the query PathsAt sends: for pattern i, field Pi reads the object
 // at its literal prefix in commit sha, with the tree below it levels[i] directories deep.
-func (c *Client) pathsQuery(sha string, patterns []string) (q reflect.Value, vars map[string]any, levels []int, err error) {
-	vars = map[string]any{"owner": githubv4.String(c.Owner), "name": githubv4.String(c.Repo)}
+func pathsQuery(owner, repo, sha string, patterns []string) (q reflect.Value, vars map[string]any, levels []int, err error) {
+	vars = map[string]any{"owner": githubv4.String(owner), "name": githubv4.String(repo)}
 	fields := make([]reflect.StructField, len(patterns))
 	levels = make([]int, len(patterns))
 	for i, p := range patterns {

@@ -14,7 +14,9 @@ import (
 // state branch it names), the action's identity (whose commits of the index are
 // trusted) and the whole index at the head of the state branch (OpenRuns).
 type SweepSnapshot struct {
-	Viewer        string
+	Viewer string
+	// ActionsToken: the viewer is a workflow's GITHUB_TOKEN, whose pushes start no workflow.
+	ActionsToken  bool
 	DefaultBranch string
 	Config        *Config // nil when there is none
 	State         state.BranchRead
@@ -92,6 +94,7 @@ func (c *Client) SweepState(ctx context.Context, defaultBranch, configPath, stat
 	}
 	q, read := sweepRead(v.Elem(), stateBranch)
 	s := &SweepSnapshot{Viewer: login(&q.Viewer), DefaultBranch: defaultBranch, State: read}
+	s.ActionsToken = c.actionsToken(s.Viewer)
 	if q.Repository.DefaultBranchRef != nil {
 		s.DefaultBranch = q.Repository.DefaultBranchRef.Name
 	}

@@ -13,18 +13,22 @@ type BranchState struct {
 	Number      int
 	Open, Draft bool
 	// Conflicting: GitHub found that its head and base conflict; no update can pass.
-	Conflicting   bool
+	Conflicting bool
+	// Queued: it is in its base's merge queue, which tests it on the base itself (a push to
+	// it would take it out).
+	Queued        bool
 	Base, HeadSHA string
 }
 
 // branchFields are the fields of one pull request BranchStates reads.
 type branchFields struct {
-	Number      int
-	State       string
-	IsDraft     bool
-	Mergeable   string
-	BaseRefName string
-	HeadRefOid  string
+	Number         int
+	State          string
+	IsDraft        bool
+	Mergeable      string
+	BaseRefName    string
+	HeadRefOid     string
+	IsInMergeQueue bool
 }
 
 // branchBatch is how many pull requests one query of BranchStates reads.
@@ -55,12 +59,8 @@ func (c *Client) BranchStates(ctx context.Context, prs []int) ([]BranchState, er
 				continue
 			}
 			out = append(out, BranchState{Number: f.Number, Open: f.State == "OPEN", Draft: f.IsDraft,
-				Conflicting: f.Mergeable == "CONFLICTING", Base: f.BaseRefName, HeadSHA: f.HeadRefOid})
+				Conflicting: f.Mergeable == "CONFLICTING", Queued: f.IsInMergeQueue, Base: f.BaseRefName, HeadSHA: f.HeadRefOid})
 		}
 	}
 	return out, nil
 }
-
-// ActionsToken reports whether the client acts as viewer with a workflow's GITHUB_TOKEN,
-// whose pushes start no workflow.
-func (c *Client) ActionsToken(viewer string) bool { return c.actionsToken(viewer) }

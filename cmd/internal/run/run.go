@@ -120,7 +120,11 @@ func (r *Runner) runEvent(ctx context.Context, client *ghapi.Client, ev routed, 
 		return r.checkOwnStatus(ctx, client, ev)
 	}
 	if ev.Pushed != "" {
-		return r.basePushed(ctx, client, ev)
+		w, code := r.indexWork(ctx, client, ev, "push to "+ev.Pushed)
+		if w == nil {
+			return code
+		}
+		return w.pushed(ctx)
 	}
 	if len(ev.Foreign) > 0 {
 		r.act.Infof("pipeline-action: %s lists %s of another repository; left out", ev.Event, strings.Join(ev.Foreign, ", "))

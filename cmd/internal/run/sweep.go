@@ -76,17 +76,17 @@ func (r *Runner) Sweep(ctx context.Context) int {
 		return ev, proceed
 	}
 	return r.invoke(ctx, prepare, func(ctx context.Context, client *ghapi.Client, ev routed) int {
-		return r.sweep(ctx, client, ev, budget)
+		w, code := r.indexWork(ctx, client, ev, "sweep")
+		if w == nil {
+			return code
+		}
+		return w.sweep(ctx, budget)
 	})
 }
 
-// sweep advances, within budget, the subjects of ev.Repo whose deadlines have passed.
-func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, budget sweepBudget) int {
-	snap, cfg, code := r.configAndIndex(ctx, client, ev, "sweep")
-	if cfg == nil {
-		return code
-	}
-	ev.DefaultBranch = snap.DefaultBranch
+// sweep advances, within budget, the subjects of the repository whose deadlines have passed.
+func (w *indexed) sweep(ctx context.Context, budget sweepBudget) int {
+	r, client, ev, snap, code := w.Runner, w.client, w.ev, w.snap, 0
 	due, later, ok := r.dueSubjects(snap, ev.Repo)
 	due = r.reviewedSubjects(ctx, client, snap, ev.Repo, due)
 	if !ok {
@@ -106,7 +106,7 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 			max(0, min(budget.writes, budget.hourLeft)), budget.writes, budget.hourSpent, budget.perHour)
 		p = r.advance(ctx, client, ev, due, budget)
 	}
-	p.writes += r.sweepUpToDate(ctx, client, snap, cfg, ev.Repo, budget, &p)
+	p.writes += w.sweepUpToDate(ctx, budget, &p)
 	if p.failed {
 		code = 1
 	}
@@ -124,32 +124,44 @@ func (r *Runner) sweep(ctx context.Context, client *ghapi.Client, ev routed, bud
 	return code
 }
 
-// configAndIndex reads the config on the default branch and the index of open runs on the
-// state branch it names, for what (the sweep, keep_up_to_date). cfg is nil when there is
-// nothing to do, code saying how that went (reported).
-func (r *Runner) configAndIndex(ctx context.Context, client *ghapi.Client, ev routed, what string) (snap *ghapi.SweepSnapshot, cfg *lang.Config, code int) {
+// indexed is an invocation that works from the index of open runs (a sweep, a push to a
+// base branch): the config on the default branch and the index it read.
+type indexed struct {
+	*Runner
+	client *ghapi.Client
+	ev     routed // its DefaultBranch the repository's, as read
+	snap   *ghapi.SweepSnapshot
+	cfg    *lang.Config
+}
+
+// indexWork reads the config on the default branch and the index of open runs on the state
+// branch it names, for what (the sweep, a push). It is nil when there is nothing to do, code
+// saying how that went (reported).
+func (r *Runner) indexWork(ctx context.Context, client *ghapi.Client, ev routed, what string) (*indexed, int) {
 	path := r.configPath()
 	snap, err := client.SweepState(ctx, ev.DefaultBranch, path, lang.DefaultStateBranch)
 	if err != nil {
 		r.act.Errorf("%v", err)
-		return nil, nil, 1
+		return nil, 1
 	}
 	if snap.Config == nil {
 		r.act.Infof("pipeline-action: %s: no %s on %s; nothing to do", what, ConfigWhere(path), snap.DefaultBranch)
-		return nil, nil, 0
+		return nil, 0
 	}
-	if cfg, err = LoadConfig(snap.Config); err != nil {
+	cfg, err := LoadConfig(snap.Config)
+	if err != nil {
 		r.annotate(err)
 		r.act.Errorf("%s: the config on %s is invalid; nothing was done", what, snap.DefaultBranch)
-		return nil, nil, 1
+		return nil, 1
 	}
 	if b := cfg.Settings.StateBranch; b != "" && b != lang.DefaultStateBranch {
 		if snap, err = client.SweepState(ctx, ev.DefaultBranch, path, b); err != nil {
 			r.act.Errorf("%v", err)
-			return nil, nil, 1
+			return nil, 1
 		}
 	}
-	return snap, cfg, 0
+	ev.DefaultBranch = snap.DefaultBranch
+	return &indexed{Runner: r, client: client, ev: ev, snap: snap, cfg: cfg}, 0
 }
 
 // sweepEvent is what the sweep knows of the workflow that started it: the repository,

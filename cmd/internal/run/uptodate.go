@@ -68,9 +68,10 @@ func keptUpToDate(cfg *lang.Config, idx *state.Index, repo string) []upToDateRun
 // keepUpToDate brings, on each base of bases (every base, when nil), the pull request
 // closest to merging up to date when it is behind. It reports what it did in the job log;
 // failed says a read or an update failed (reported).
-func (r *Runner) keepUpToDate(ctx context.Context, client *ghapi.Client, snap *ghapi.SweepSnapshot, cfg *lang.Config, repo string, bases []string) (updates int, failed bool) {
-	read := state.ReadIndex(snap.State, snap.Viewer)
-	runs := keptUpToDate(cfg, read.Index, repo)
+func (w *indexed) keepUpToDate(ctx context.Context, bases []string) (updates int, failed bool) {
+	r, client := w.Runner, w.client
+	read := state.ReadIndex(w.snap.State, w.snap.Viewer)
+	runs := keptUpToDate(w.cfg, read.Index, w.ev.Repo)
 	if len(runs) == 0 {
 		r.act.Infof("pipeline-action: keep_up_to_date: no open run keeps its pull request up to date")
 		return 0, len(read.Errors) > 0
@@ -94,21 +95,37 @@ func (r *Runner) keepUpToDate(ctx context.Context, client *ghapi.Client, snap *g
 		if !ok || !pr.Open || done[pr.Base] || bases != nil && !slices.Contains(bases, pr.Base) {
 			continue
 		}
-		if pr.Draft || pr.Conflicting {
-			r.act.Infof("pipeline-action: keep_up_to_date: #%d is closest to merging into %s but is %s; the next one is looked at",
-				pr.Number, pr.Base, map[bool]string{true: "a draft", false: "in conflict with it"}[pr.Draft])
+		if pr.Queued { // the queue tests it on the base itself; a push would take it out
+			r.act.Infof("pipeline-action: keep_up_to_date: #%d, closest to merging into %s, is in its merge queue; it goes first, and no other pull request is updated", pr.Number, pr.Base)
+			done[pr.Base] = true
 			continue
 		}
-		n, bad, refused := r.bringUp(ctx, client, snap.Viewer, c, pr)
+		if why := passedOver(pr); why != "" {
+			r.act.Infof("pipeline-action: keep_up_to_date: #%d is closest to merging into %s but is %s; the next one is looked at", pr.Number, pr.Base, why)
+			continue
+		}
+		n, bad, refused := w.bringUp(ctx, c, pr)
 		updates, failed, done[pr.Base] = updates+n, failed || bad, !refused
 	}
 	return updates, failed
 }
 
+// passedOver says why pr, though closest to merging, is not brought up to date, or "".
+func passedOver(pr ghapi.BranchState) string {
+	switch {
+	case pr.Draft:
+		return "a draft"
+	case pr.Conflicting:
+		return "in conflict with it"
+	}
+	return ""
+}
+
 // bringUp brings pr, the front of its base, up to date when it is behind. refused says
 // GitHub refused it for good (a fork the token may not push to, a conflict): the next pull
 // request of the base is looked at.
-func (r *Runner) bringUp(ctx context.Context, client *ghapi.Client, viewer string, c upToDateRun, pr ghapi.BranchState) (updates int, failed, refused bool) {
+func (w *indexed) bringUp(ctx context.Context, c upToDateRun, pr ghapi.BranchState) (updates int, failed, refused bool) {
+	r, client := w.Runner, w.client
 	behind, err := client.BehindBy(ctx, pr.Base, pr.HeadSHA)
 	switch {
 	case err != nil:
@@ -118,7 +135,7 @@ func (r *Runner) bringUp(ctx context.Context, client *ghapi.Client, viewer strin
 		r.act.Infof("pipeline-action: keep_up_to_date: #%d, closest to merging into %s, is up to date with it; it goes first, and no other pull request is updated",
 			pr.Number, pr.Base)
 		return 0, false, false
-	case client.ActionsToken(viewer):
+	case w.snap.ActionsToken:
 		r.act.Warningf("pipeline-action: keep_up_to_date: #%d is %d %s behind %s, but the action runs with the workflow's GITHUB_TOKEN, and GitHub starts no workflow for a commit that token pushes: "+
 			"CI would never run on the updated head. Give the action a GitHub App's token (the `token` input, docs/tokens.md)",
 			pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base)
@@ -145,27 +162,28 @@ func (r *Runner) bringUp(ctx context.Context, client *ghapi.Client, viewer strin
 	return 1, false, false
 }
 
-// basePushed handles a push to a branch: the pull requests kept up to date whose base it is.
-func (r *Runner) basePushed(ctx context.Context, client *ghapi.Client, ev routed) int {
-	snap, cfg, code := r.configAndIndex(ctx, client, ev, "push to "+ev.Pushed)
-	if cfg == nil {
-		return code
-	}
-	if !slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil }) {
-		r.act.Infof("pipeline-action: push to %s: no pipeline keeps its pull requests up to date (keep_up_to_date); nothing to do", ev.Pushed)
+// pushed handles a push to a branch: the pull requests kept up to date whose base it is.
+func (w *indexed) pushed(ctx context.Context) int {
+	if !keepsUpToDate(w.cfg) {
+		w.act.Infof("pipeline-action: push to %s: no pipeline keeps its pull requests up to date (keep_up_to_date); nothing to do", w.ev.Pushed)
 		return 0
 	}
-	if _, failed := r.keepUpToDate(ctx, client, snap, cfg, ev.Repo, []string{ev.Pushed}); failed {
+	if _, failed := w.keepUpToDate(ctx, []string{w.ev.Pushed}); failed {
 		return 1
 	}
 	return 0
 }
 
+// keepsUpToDate reports whether a pipeline of cfg has keep_up_to_date.
+func keepsUpToDate(cfg *lang.Config) bool {
+	return slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil })
+}
+
 // sweepUpToDate is keep_up_to_date in a sweep, for a push that reached no invocation (GitHub
 // lost it, or the workflow skipped it): every base's front is brought up to date when
 // behind, while the sweep's content writes allow one more. It returns the updates made.
-func (r *Runner) sweepUpToDate(ctx context.Context, client *ghapi.Client, snap *ghapi.SweepSnapshot, cfg *lang.Config, repo string, b sweepBudget, p *sweepPass) int {
-	if !slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil }) {
+func (w *indexed) sweepUpToDate(ctx context.Context, b sweepBudget, p *sweepPass) int {
+	if !keepsUpToDate(w.cfg) {
 		return 0
 	}
 	left := b.writes - b.reserve - p.writes
@@ -173,10 +191,10 @@ func (r *Runner) sweepUpToDate(ctx context.Context, client *ghapi.Client, snap *
 		left = min(left, b.hourLeft-b.reserve-p.writes)
 	}
 	if left <= 0 {
-		r.act.Infof("pipeline-action: sweep: keep_up_to_date left to the next sweep: no content write is left to this one")
+		w.act.Infof("pipeline-action: sweep: keep_up_to_date left to the next sweep: no content write is left to this one")
 		return 0
 	}
-	n, failed := r.keepUpToDate(ctx, client, snap, cfg, repo, nil)
+	n, failed := w.keepUpToDate(ctx, nil)
 	p.failed = p.failed || failed
 	return n
 }

@@ -22,28 +22,25 @@ type branchCache struct {
 
 // stateBranch is the branch that holds the state: settings.state_branch of the config on
 // the default branch now, or the default.
-func (s *simulation) stateBranch() string { return s.configRead().branch }
+func (s *simulation) stateBranch() string { branch, _ := s.branchOf.read(s.config); return branch }
 
-// keepsUpToDate reports whether a pipeline of the config has keep_up_to_date: its workflow
-// then runs the action on push.
-func (s *simulation) keepsUpToDate() bool { return s.configRead().keeps }
-
-// configRead is what the simulation reads of the config on the default branch now.
-func (s *simulation) configRead() *branchCache {
-	c := &s.branchOf
+// read is what the simulation reads of config, the config on the default branch now: the
+// state branch, and whether a pipeline has keep_up_to_date (its workflow then runs the
+// action on push).
+func (c *branchCache) read(config []scenarioFile) (branch string, keeps bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var of *scenarioFile
-	if len(s.config) > 0 {
-		of = &s.config[0]
+	if len(config) > 0 {
+		of = &config[0]
 	}
-	if c.branch != "" && c.of == of && c.n == len(s.config) {
-		return c
+	if c.branch != "" && c.of == of && c.n == len(config) {
+		return c.branch, c.keeps
 	}
-	c.of, c.n, c.branch, c.keeps = of, len(s.config), lang.DefaultStateBranch, false
-	if cfg, err := engine.LoadFiles(configSources(s.config), gates.Default()); err == nil {
+	c.of, c.n, c.branch, c.keeps = of, len(config), lang.DefaultStateBranch, false
+	if cfg, err := engine.LoadFiles(configSources(config), gates.Default()); err == nil {
 		c.branch = cmp.Or(cfg.Settings.StateBranch, c.branch)
 		c.keeps = slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil })
 	}
-	return c
+	return c.branch, c.keeps
 }

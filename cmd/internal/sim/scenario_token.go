@@ -98,7 +98,7 @@ func (s *simulation) ownWorkflowsRun(events []ghfake.Event) []ghfake.Event {
 	}
 	var out []ghfake.Event
 	for _, ev := range events {
-		if ev.Name == "push" && !s.runsOnPush(ev) {
+		if ev.Name == "push" && !runsOnPush(&s.branchOf, s.config, ev) {
 			fmt.Fprintf(s.out, "   (the action's workflows do not run on %s)\n", describeEvents([]ghfake.Event{ev}))
 			continue
 		}
@@ -110,11 +110,12 @@ func (s *simulation) ownWorkflowsRun(events []ghfake.Event) []ghfake.Event {
 // runsOnPush reports whether the action's workflow runs on push event ev: when a pipeline
 // keeps its pull requests up to date, on a push to any branch but the state branch and the
 // merge queue's (docs/language.md's keep_up_to_date says so).
-func (s *simulation) runsOnPush(ev ghfake.Event) bool {
+func runsOnPush(cache *branchCache, config []scenarioFile, ev ghfake.Event) bool {
 	var p struct{ Ref string }
 	_ = json.Unmarshal(ev.Payload, &p)
 	branch := strings.TrimPrefix(p.Ref, "refs/heads/")
-	return s.keepsUpToDate() && branch != s.stateBranch() && !strings.HasPrefix(branch, "gh-readonly-queue/")
+	state, keeps := cache.read(config)
+	return keeps && branch != state && !strings.HasPrefix(branch, "gh-readonly-queue/")
 }
 
 // describeEvents names events as "pull_request.closed #7, issue_comment.created #7".

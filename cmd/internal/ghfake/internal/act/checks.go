@@ -105,12 +105,17 @@ func (s *CI) CompleteGroupCheck(repoName string, number int, workflow, name, con
 		Conclusion: conclusion, CompletedAt: s.Clock()}
 	c.Checks = append(c.Checks, run)
 	queued := append([]*world.QueueEntry(nil), world.Queued(r, e.PR.Base)...)
+	pushes := len(r.PushLog)
 	s.Advance(r, e.PR.Base)
 	var out []shapes.Event
 	for _, q := range queued {
 		if q.PR.Merged {
 			out = append(out, s.PREvent(r, q.PR, "closed", world.QueueLogin, nil))
 		}
+	}
+	// The queue moving the base is a push, whose event starts workflows on push.
+	for _, p := range r.PushLog[pushes:] {
+		out = append(out, s.PushEvent(r, p))
 	}
 	return out
 }

@@ -11,6 +11,11 @@ import "github.com/org/pipeline-action/engine/lang"
 func checkUpdateToken(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	var f findings
 	for _, p := range cfg.Pipelines {
+		if k := p.KeepUpToDate; k != nil {
+			f.warnf(k.Pos, "pipeline %q: keep_up_to_date brings its pull requests up to date with commits the action pushes; GitHub starts no workflow for a commit the workflow's GITHUB_TOKEN pushes, "+
+				"so CI would never run on the updated heads, and with that token the action updates nothing and says so; give the action a GitHub App's token (docs/tokens.md), "+
+				"and run it on push to the base branches", p.Name)
+		}
 		eachStage(p, func(s, _ *lang.Stage) {
 			what, or := "update_branch brings the pull request", ""
 			switch {

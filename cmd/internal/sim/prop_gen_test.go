@@ -69,6 +69,7 @@ type propPipe struct {
 	author   string // trigger condition author
 	priority int
 	restart  string // on a push, restart from this agent stage
+	keep     string // keep_up_to_date's update_method; "" without it
 	stages   []*propStage
 }
 
@@ -141,6 +142,9 @@ func (g *propGen) top(i int, subs []string) *propPipe {
 	}
 	if g.chance(6) {
 		p.author = g.pick("dependabot[bot]", propAuthor)
+	}
+	if g.chance(4) {
+		p.keep = g.pick("merge", "rebase")
 	}
 	for k := 1 + g.r.IntN(4); k > 0; k-- {
 		s := g.stage(subs, true)
@@ -318,6 +322,9 @@ func renderPipe(b *strings.Builder, p *propPipe) {
 		}
 		if len(conds) > 0 {
 			fmt.Fprintf(b, "      conditions: {%s}\n", strings.Join(conds, ", "))
+		}
+		if p.keep != "" {
+			fmt.Fprintf(b, "    keep_up_to_date: {update_method: %s}\n", p.keep)
 		}
 		b.WriteString("    on_events:\n      pull_request.closed: {action: cancel}\n")
 		if p.restart != "" {

@@ -7,15 +7,12 @@ import "github.com/org/pipeline-action/engine/lang"
 // update is a commit the action pushes, and GitHub starts no workflow for a commit a
 // workflow's GITHUB_TOKEN pushes, so with that token the action escalates instead; an app's
 // token lifts this, which the config cannot know. The
-// default when_behind is not warned of: it updates with an app token and escalates without.
+// default when_behind is not warned of: it updates with an app token and escalates without;
+// nor is keep_up_to_date, which is only ever written to be run with an app's token (doctor,
+// which reads the workflow, says when it is not, and so does the job log).
 func checkUpdateToken(cfg *lang.Config) (errs, warnings lang.ErrorList) {
 	var f findings
 	for _, p := range cfg.Pipelines {
-		if k := p.KeepUpToDate; k != nil {
-			f.warnf(k.Pos, "pipeline %q: keep_up_to_date brings its pull requests up to date with commits the action pushes; GitHub starts no workflow for a commit the workflow's GITHUB_TOKEN pushes, "+
-				"so CI would never run on the updated heads, and with that token the action updates nothing and says so; give the action a GitHub App's token (docs/tokens.md), "+
-				"and run it on push to the base branches", p.Name)
-		}
 		eachStage(p, func(s, _ *lang.Stage) {
 			what, or := "update_branch brings the pull request", ""
 			switch {

@@ -79,6 +79,9 @@ type Outcome struct {
 	// protection, allowed merge methods, the merge queue) the config does not meet. The run
 	// escalates once with Err rather than trying again on every event.
 	Escalate bool
+	// HeadMoved marks a refusal because the pull request's head is no longer the one the
+	// effect expected: nothing was done, and whoever moved it caused its own event.
+	HeadMoved bool
 	// RetryAt is when a rate limit that refused the effect ends (GitHub's reset or
 	// retry-after): the stage waits for it as a deadline, so that the sweep tries again
 	// when no event comes. Zero when no rate limit refused it.

@@ -38,6 +38,10 @@ func (c *Client) Perform(ctx context.Context, e model.Effect) model.Outcome {
 			if why := c.updateRefused(ctx, e, err); why != "" {
 				return model.Outcome{Key: e.Key, Err: why, Escalate: true}
 			}
+			var moved *headMovedError
+			if errors.As(err, &moved) {
+				return model.Outcome{Key: e.Key, Err: describe(e.Kind, err), HeadMoved: true}
+			}
 		}
 	case model.EffectAddLabel:
 		err = c.AddLabels(ctx, e.Number, e.Labels)

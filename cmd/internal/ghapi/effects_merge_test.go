@@ -121,6 +121,7 @@ func TestPerformUpdateBranch(t *testing.T) {
 			o := c.Perform(t.Context(), eff)
 			assert.Contains(t, o.Err, "expected head sha didn't match current head ref.")
 			assert.False(t, o.Permanent)
+			assert.True(t, o.HeadMoved)
 			assert.Equal(t, moved, fake.PR(repoName, 7).HeadSHA)
 			assertDocumented(t, fake)
 		})

@@ -148,7 +148,12 @@ func (w *indexed) bringUp(ctx context.Context, c upToDateRun, pr ghapi.BranchSta
 			EffectText(e), behind, Plural(behind, "commit", "commits"), pr.Base)
 		return 0, false, false
 	}
-	if o := client.Perform(ctx, e); o.Err != "" {
+	o := client.Perform(ctx, e)
+	if o.HeadMoved { // another invocation's update, or a push: the run sees the new head
+		r.act.Infof("pipeline-action: keep_up_to_date: the head of #%d moved since it was read (another update, or a push); nothing to do", pr.Number)
+		return 0, false, false
+	}
+	if o.Err != "" {
 		msg := fmt.Sprintf("keep_up_to_date: bringing #%d up to date with %s: %s", pr.Number, pr.Base, strings.TrimSpace(o.Err))
 		if o.Permanent || o.Escalate { // the same refusal on every push: its run meets it at the merge
 			r.act.Warningf("pipeline-action: %s; the next pull request into %s is looked at", msg, pr.Base)

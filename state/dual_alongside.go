@@ -74,6 +74,10 @@ func (d *Dual) alongside(ctx context.Context, number int, c Change, live *model.
 		cerr = fmt.Errorf("writing the state comment: %w", cerr)
 	}
 	switch {
+	case err != nil && cerr != nil && errors.Is(err, ErrConflict):
+		// A lost race is read again, not reported: the edit's failure is, here.
+		d.logf("%v (beside a commit that lost the race: the next save edits it)", cerr)
+		return v, true, errors.Join(err, cerr)
 	case err != nil:
 		return v, true, errors.Join(err, cerr)
 	case d.forbidden:

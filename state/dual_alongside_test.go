@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,4 +108,17 @@ func TestDualAlongsideWon(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, m.calls)
 	assert.Empty(t, w.calls)
+}
+
+// An edit beside a commit that loses, and that fails itself, is reported in the log:
+// the invocation reads again on the conflict and reports nothing else of it.
+func TestDualAlongsideFailedEditIsReported(t *testing.T) {
+	m, w, logs := savedSubject(t, nil, sampleState())
+	d, st, v := afterIntent(t, m, w, logs)
+	m.push(viewer, true, []FileChange{{Path: "pr-9.json", Text: "{}"}}, "pr-9")
+	w.updateErr = errors.New("502 Bad Gateway")
+	_, err := d.Save(t.Context(), 7, change(st, ended(5, model.RunCompleted)), v)
+	require.ErrorIs(t, err, ErrConflict)
+	assert.ErrorContains(t, err, "502 Bad Gateway")
+	assert.Contains(t, (*logs)[len(*logs)-1], "502 Bad Gateway")
 }

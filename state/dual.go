@@ -18,7 +18,9 @@ import (
 // comment's state; else from the comment when that is trusted (the branch was lost,
 // reset, written by someone else, or never written: rebuilt from the comment); else
 // from nothing (what the facts show). Save writes the branch first — a conflict stops
-// there, before the comment is touched — then the comment. The state comment is
+// there, before the comment is touched — then the comment; after a commit of its own has
+// won, both at once (see alongside), the comment unable to win over the branch. A file
+// still at the commit a newer comment names is taken over it. The state comment is
 // posted once, through a claim written on the branch. When the branch
 // refuses the action (ErrForbidden), the comment is the only store: the status says so.
 type Dual struct {

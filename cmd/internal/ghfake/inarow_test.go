@@ -26,7 +26,7 @@ func TestInARowIntervals(t *testing.T) {
 func TestInARowOfRequestsSentTogether(t *testing.T) {
 	ctx := t.Context()
 	s, c := widgetsAsBot(t)
-	s.SetLatency(30 * time.Millisecond)
+	s.SetLatency(100 * time.Millisecond)
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
 	for i := range errs {

@@ -250,7 +250,7 @@ type stepStats struct {
 
 // statsLatency is how long the fake holds each request under --stats: far longer than
 // starting a request beside another takes, far shorter than GitHub's round trip.
-const statsLatency = 10 * time.Millisecond
+const statsLatency = 25 * time.Millisecond
 
 // configAge is how long before the scenario's clock its config was committed.
 const configAge = time.Hour
@@ -468,7 +468,7 @@ flags:
                  and/or .github/pipelines/*.yaml, or else pipelines.yaml
   --scenario S   the scenario file (default DIR/scenario.yaml)
   --stats        print the API calls of every step, by kind, and how many went
-                 one after another (each request is answered after 10ms)
+                 one after another (each request is answered after 25ms)
   -v             print the job log of every invocation
   -q             do not print the state comment after each step
 

@@ -18,7 +18,9 @@ import (
 // comment's state; else from the comment when that is trusted (the branch was lost,
 // reset, written by someone else, or never written: rebuilt from the comment); else
 // from nothing (what the facts show). Save writes the branch first — a conflict stops
-// there, before the comment is touched — then the comment. The state comment is
+// there, before the comment is touched — then the comment; after a commit of its own has
+// won, both at once (see alongside), the comment unable to win over the branch. A file
+// still at the commit a newer comment names is taken over it. The state comment is
 // posted once, through a claim written on the branch. When the branch
 // refuses the action (ErrForbidden), the comment is the only store: the status says so.
 type Dual struct {
@@ -29,7 +31,8 @@ type Dual struct {
 	deadline time.Time // the invocation's; zero when unknown
 
 	forbidden   bool
-	commentOnly bool // the state loaded is the comment's, matching no commit of the branch
+	wrote       string // the commit this store last wrote on the branch; "" for none
+	commentOnly bool   // the state loaded is the comment's, matching no commit of the branch
 	newly       []model.IgnoredComment
 	body        string // the status last rendered by Save
 	// With no trusted state comment: adopt is the placeholder of the file's claim, spare
@@ -88,6 +91,9 @@ func (d *Dual) Load(ctx context.Context, number int) (*model.State, Version, err
 	case bst != nil && cv.CommentID != 0 && d.sameFile(cv, bst, cst):
 		st = cst // the file's decisions, with what the comment shows derived from the facts
 	case bst != nil && (cv.CommentID == 0 || bst.Seq >= cst.Seq):
+	case bst != nil && cv.Commit == d.Branch.read.File.Commit:
+		// A comment naming the file's commit at a newer seq was edited alongside a
+		// commit on top of it that did not land (see alongside): the file is the state.
 	case cv.CommentID != 0 && bst != nil:
 		st = cst
 		d.logf("%s on %s holds an older state (seq %d) than the state comment (seq %d): the branch was reset or not written; going on from the comment", file, d.Branch.read.Name, bst.Seq, cst.Seq)
@@ -138,8 +144,16 @@ func (d *Dual) Save(ctx context.Context, number int, c Change, v Version) (Versi
 		only := *live
 		only.Seq = seq // the comment holds the file's decisions, at the file's seq
 		live = &only
-	} else if out, err = d.writeBranch(ctx, c, live, archived, v, fw); err != nil {
-		return v, err
+	} else {
+		var done bool
+		if out, done, err = d.alongside(ctx, number, c, live, archived, v, fw); done {
+			return out, err
+		}
+		if !d.forbidden { // a branch refusing the action is not written: out is v
+			if out, err = d.writeBranch(ctx, c, live, archived, v, fw); err != nil {
+				return v, err
+			}
+		}
 	}
 	claimed := fw.fresh && !d.forbidden // the commit holding this invocation's claim won
 	var notes []string
@@ -196,6 +210,9 @@ func (d *Dual) writeBranch(ctx context.Context, c Change, live *model.State, arc
 	nv, err := d.Branch.write(ctx, c, live, archived, v, fw)
 	switch {
 	case err == nil:
+		if nv.FileCommit != v.FileCommit {
+			d.wrote = nv.FileCommit
+		}
 		return nv, nil
 	case errors.Is(err, ErrForbidden):
 		d.forbidden = true

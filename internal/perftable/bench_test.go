@@ -67,6 +67,11 @@ func TestParseRequests(t *testing.T) {
 	got, err = parseRequests(append(out[:len(out)-6:len(out)-6], "  13 in a row over the steps (the most in one step: 6)\n\nPASS\n"...), 0)
 	require.NoError(t, err)
 	assert.Equal(t, "13 requests, 9 content-creating; 13 in a row (the most in one event: 6)", got)
+	steps := "  step  1  open_pr #7     graphql 2, issues/create-comment 1 · 3 in a row\n  step  2  label #7     graphql 1 · 1 in a row\n" +
+		"  step  3  review #7 (nothing sent)\n" + string(out[:len(out)-6]) + "  4 in a row over the steps (the most in one step: 3)\n"
+	got, err = parseRequests([]byte(steps), 0)
+	require.NoError(t, err)
+	assert.Equal(t, "13 requests, 9 content-creating; 4 in a row (by event: 3, 1; the most in one event: 3)", got)
 }
 
 func TestRatioText(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // requestsLine is the last line of simulate --stats: every request of the scenario, and
@@ -13,6 +14,9 @@ var requestsLine = regexp.MustCompile(`(?m)^\s*(\d+) requests?, (\d+) content-cr
 // inARowLine is the line after it: the requests one after another, over the steps and in
 // the step that made the most.
 var inARowLine = regexp.MustCompile(`(?m)^\s*(\d+) in a row over the steps \(the most in one step: (\d+)\)`)
+
+// stepInARow ends the line of a step that made requests: how many went one after another.
+var stepInARow = regexp.MustCompile(`(?m)· (\d+) in a row$`)
 
 // scenario plays the scenario directory dir (from the module's root) with simulate
 // --stats and returns its requests and content-creating writes, and the writes per
@@ -38,7 +42,15 @@ func parseRequests(out []byte, changes int) (string, error) {
 		s += fmt.Sprintf(" (%s per state change)", strconv.FormatFloat(float64(writes)/float64(changes), 'f', 1, 64))
 	}
 	if m := inARowLine.FindSubmatch(out); m != nil {
-		s += fmt.Sprintf("; %s in a row (the most in one event: %s)", m[1], m[2])
+		var each []string
+		for _, step := range stepInARow.FindAllSubmatch(out, -1) {
+			each = append(each, string(step[1]))
+		}
+		by := ""
+		if len(each) > 0 {
+			by = "by event: " + strings.Join(each, ", ") + "; "
+		}
+		s += fmt.Sprintf("; %s in a row (%sthe most in one event: %s)", m[1], by, m[2])
 	}
 	return s, nil
 }

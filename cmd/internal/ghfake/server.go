@@ -1,10 +1,12 @@
 package ghfake
 
 import (
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,6 +66,7 @@ type Server struct {
 
 	tokens     map[string]string // token → login
 	tick       atomic.Int64      // orders the arrivals and answers of requests (Call.Began, Ended)
+	latency    atomic.Int64      // how long each request is held before it is served (SetLatency)
 	stats      map[string]int
 	calls      []Call
 	unexpected []string
@@ -183,10 +186,22 @@ func (w *statusRecorder) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
+// SetLatency holds every request d after it arrives before serving it (0: none), as
+// GitHub's round trip does: requests a client sends together then overlap (InARow)
+// however quickly the fake would answer the first.
+func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(d)) }
+
 // serveHTTP authenticates, routes and records every request.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	kind := "unknown"
 	began := s.tick.Add(1)
+	if d := time.Duration(s.latency.Load()); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-s.stop:
+		case <-r.Context().Done():
+		}
+	}
 	var rec *statusRecorder
 	rec = &statusRecorder{ResponseWriter: w, record: func(status int) {
 		s.Mu.Lock()
@@ -274,12 +289,16 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) (string, bool) {
 
 // InARow is the longest chain of calls each of which began after the one before it ended:
 // how many round trips one after another the calls cost, whatever ran beside them.
+// Two calls whose intervals [Began, Ended] share any tick overlapped and never chain; the
+// calls may come in any order.
 func InARow(calls []Call) int {
-	longest := make([]int, len(calls))
+	byEnd := slices.Clone(calls)
+	slices.SortFunc(byEnd, func(a, b Call) int { return cmp.Compare(a.Ended, b.Ended) })
+	longest := make([]int, len(byEnd))
 	most := 0
-	for i, c := range calls {
+	for i, c := range byEnd {
 		longest[i] = 1
-		for j, d := range calls {
+		for j, d := range byEnd[:i] { // whatever ended before c began sorts before it
 			if d.Ended < c.Began && longest[j]+1 > longest[i] {
 				longest[i] = longest[j] + 1
 			}

@@ -28,7 +28,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := run.NewFlagSet("simulate", stderr)
 	configPath := fs.String("config", "", "the pipelines file, or a directory holding .github/pipelines.yaml and/or .github/pipelines/*.yaml (default DIR/pipelines.yaml, or the scenario's config:)")
 	scenarioPath := fs.String("scenario", "", "the scenario file (default DIR/scenario.yaml)")
-	stats := fs.Bool("stats", false, "print the API calls of every step, by kind")
+	stats := fs.Bool("stats", false, "print the API calls of every step, by kind, and how many went one after another")
 	verbose := fs.Bool("v", false, "print the job log of every invocation")
 	quiet := fs.Bool("q", false, "do not print the state comment after each step")
 	// DIR may stand before, between or after the flags.
@@ -74,6 +74,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	sim := newSimulation(sc, files, stdout)
 	defer sim.fake.Close()
 	sim.verbose, sim.quiet = *verbose, *quiet
+	if *stats { // requests sent together overlap, as on GitHub, so that "in a row" counts them once
+		sim.fake.SetLatency(statsLatency)
+	}
 	failed, err := sim.play(ctx)
 	if err != nil {
 		printError(stderr, err)
@@ -244,6 +247,10 @@ type stepStats struct {
 	// inARow is the longest chain of the step's calls one after another (ghfake.InARow).
 	inARow int
 }
+
+// statsLatency is how long the fake holds each request under --stats: far longer than
+// starting a request beside another takes, far shorter than GitHub's round trip.
+const statsLatency = 25 * time.Millisecond
 
 // configAge is how long before the scenario's clock its config was committed.
 const configAge = time.Hour
@@ -460,7 +467,8 @@ flags:
   --config F     the config: a file, or a directory holding .github/pipelines.yaml
                  and/or .github/pipelines/*.yaml, or else pipelines.yaml
   --scenario S   the scenario file (default DIR/scenario.yaml)
-  --stats        print the API calls of every step, by kind
+  --stats        print the API calls of every step, by kind, and how many went
+                 one after another (each request is answered after 25ms)
   -v             print the job log of every invocation
   -q             do not print the state comment after each step
 

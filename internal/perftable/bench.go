@@ -75,6 +75,7 @@ type benchRun struct {
 	names     []string
 	benchtime string
 	count     int
+	env       []string // the environment go test runs with, besides the machine's
 }
 
 // benchRuns groups the benchmarks of rows into the go test runs that measure them.
@@ -130,7 +131,7 @@ func (run *benchRun) pattern() string {
 // benchmarks runs run and returns the median of each benchmark, by row's bench
 // ("dir/BenchmarkX" or "dir/BenchmarkX/sub").
 func (l *lab) benchmarks(run *benchRun) (map[string]benchResult, error) {
-	out, err := l.command(nil, "go", "test", "-run", "^$", "-bench", run.pattern(), "-benchmem",
+	out, err := l.command(run.env, "go", "test", "-run", "^$", "-bench", run.pattern(), "-benchmem",
 		"-benchtime", run.benchtime, "-count", strconv.Itoa(run.count), "./"+run.dir)
 	if err != nil {
 		return nil, err

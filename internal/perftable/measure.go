@@ -31,6 +31,11 @@ var measures = map[string]func(*lab) (string, error){
 	"cli size arm64":   binarySize("./cmd/pipeline-action", "arm64"),
 	"image start":      imageStart,
 	"load ratio":       floorRatio("engine/lang/load", "BenchmarkLoadToRun50x10", "BenchmarkYAMLParse50x10"),
+	// One event's process steps once, allocating a few KB: no collection runs during its
+	// step. A benchmark loop steps millions of times, and its garbage makes the collector
+	// mark the live config over and over, a cost that grows with the config and that no
+	// event pays. With the collector off the two measure the step alone.
+	"gate 1000 to 10": floorRatio("engine", "BenchmarkStepWaitingAtGate1Of1000", "BenchmarkStepWaitingAtGate1Of10", "GOGC=off"),
 }
 
 // command runs name in the module's root with env added, and returns its standard output.

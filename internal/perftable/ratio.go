@@ -8,9 +8,10 @@ import (
 // floorRatio measures bench and floor, two benchmarks of dir, in one run on the same machine,
 // and gives bench's time as a ratio to floor's: a figure that cannot go stale with the
 // machine, since both move with it.
-func floorRatio(dir, bench, floor string) func(*lab) (string, error) {
+// env is the environment the two run with, besides the machine's.
+func floorRatio(dir, bench, floor string, env ...string) func(*lab) (string, error) {
 	return func(l *lab) (string, error) {
-		run := &benchRun{dir: dir, names: []string{bench, floor}, benchtime: l.benchtime, count: l.count}
+		run := &benchRun{dir: dir, names: []string{bench, floor}, benchtime: l.benchtime, count: l.count, env: env}
 		res, err := l.benchmarks(run)
 		if err != nil {
 			return "", err

@@ -34,9 +34,9 @@ var measures = map[string]func(*lab) (string, error){
 	// One event's process steps once, allocating a few KB: no collection runs during its
 	// step. A benchmark loop steps millions of times, and its garbage makes the collector
 	// mark the live config over and over, a cost that grows with the config and that no
-	// event pays. With the collector held off until 256 MiB (off altogether, every op would
+	// event pays. With the collector held off until 64 MiB (off altogether, every op would
 	// fault in fresh pages, which measures the kernel) the two measure the step.
-	"gate 1000 to 10": floorRatio("engine", "BenchmarkStepWaitingAtGate1Of1000", "BenchmarkStepWaitingAtGate1Of10", "GOGC=off", "GOMEMLIMIT=256MiB"),
+	"gate 1000 to 10": floorRatio("engine", "BenchmarkStepWaitingAtGate1Of1000", "BenchmarkStepWaitingAtGate1Of10", "GOGC=off", "GOMEMLIMIT=64MiB"),
 }
 
 // command runs name in the module's root with env added, and returns its standard output.

@@ -121,6 +121,7 @@ var rows = []row{
 	{figure: "example `five-agents`", goal: "—", example: "five-agents", read: readExample},
 	{figure: "example `human-timeout`", goal: "—", example: "human-timeout", read: readExample},
 	{figure: "example `issue-to-pr`", goal: "—", example: "issue-to-pr", read: readExample},
+	{figure: "example `keep-up-to-date`: three pull requests merged one after another, each next one brought up to date as main moves", goal: "—", example: "keep-up-to-date", read: readExample},
 	{figure: "example `merge-behind-update`", goal: "—", example: "merge-behind-update", read: readExample},
 	{figure: "example `merge-queue-required`", goal: "—", example: "merge-queue-required", read: readExample},
 	{figure: "example `merge-refused-settings`", goal: "—", example: "merge-refused-settings", read: readExample},

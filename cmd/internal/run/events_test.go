@@ -442,3 +442,25 @@ func TestIssueCommentOnPullRequest(t *testing.T) {
 	require.Len(t, comments, 1)
 	assert.Contains(t, comments[0].Body, "started late on issue_comment.created")
 }
+
+// TestRoutePushToBranch: GitHub's push payload (a tag deleted, which is ignored) moved to a
+// branch routes as the push to that base; a branch deleted is ignored, like a tag.
+func TestRoutePushToBranch(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(webhooksDir, "push", "payload.json"))
+	require.NoError(t, err)
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(raw, &p))
+	p["ref"], p["deleted"] = "refs/heads/master", false
+	moved, err := json.Marshal(p)
+	require.NoError(t, err)
+	got, err := route("push", moved)
+	require.NoError(t, err)
+	assert.Equal(t, routed{Handled: true, Event: "push", Repo: helloWorld, DefaultBranch: "master", Actor: "Codertocat", Pushed: "master"}, got)
+
+	p["deleted"] = true
+	gone, err := json.Marshal(p)
+	require.NoError(t, err)
+	got, err = route("push", gone)
+	require.NoError(t, err)
+	assert.False(t, got.Handled, "a deleted branch moves no base")
+}

@@ -31,6 +31,17 @@ type guardPlan struct {
 	unrun    []string // branches of back skipped by a condition that may hold now: they run
 }
 
+// GuardMerge runs the merge guard, sub-pipelines included, before the merge of s; where
+// it sends the run back is kept for the type's stage.Back.
+func (c *stageContext) GuardMerge(s *lang.Stage) (why string, back bool) {
+	plan := c.e.guardChain(c.p, c.run, s)
+	if plan.back != nil {
+		c.back = &plan
+		return plan.why, true
+	}
+	return plan.why, false
+}
+
 // guard decides whether the run's merge at stage merge may go ahead. The merge is
 // justified when the pipeline, as written, has a path from its first stage to merge on
 // which every gate left through its pass transition holds on today's facts, and every

@@ -21,17 +21,6 @@ func (c *stageContext) PlanAction(s *lang.Stage, eff model.Effect) stage.Plan {
 	return stage.Plan{Eff: p.Eff, WriteAhead: ahead, Done: p.Done, Err: p.Err}
 }
 
-// GuardMerge runs the merge guard, sub-pipelines included, before the merge of s; where
-// it sends the run back is kept for the type's stage.Back.
-func (c *stageContext) GuardMerge(s *lang.Stage) (why string, back bool) {
-	plan := c.e.guardChain(c.p, c.run, s)
-	if plan.back != nil {
-		c.back = &plan
-		return plan.why, true
-	}
-	return plan.why, false
-}
-
 func (c *stageContext) MergeabilityPoll(sr *model.StageRun, what string) string {
 	return c.e.Deadlines.Poll(c.e.Now, c.run, sr, what)
 }

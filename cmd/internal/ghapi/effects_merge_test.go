@@ -165,6 +165,16 @@ func TestPerformUpdateBranchRefusals(t *testing.T) {
 }
 
 func updateRefusals(t *testing.T, method string) {
+	t.Run("fork without maintainer edits", func(t *testing.T) {
+		fake, c := setup(t)
+		fake.AddBranch(repoName, "develop")
+		fake.OpenPR(repoName, ghfake.PROptions{Number: 7, Author: "someone", Head: "develop", Fork: "someone", Files: []string{"README.md"}, NoMaintainerEdits: true})
+		fake.SetFile(repoName, "main", "NEWS.md", "news")
+		o := c.Perform(t.Context(), model.Effect{Key: "r1/up/1/update_branch", Kind: model.EffectUpdateBranch, Number: 7, SHA: fake.PR(repoName, 7).HeadSHA, Method: method})
+		assert.True(t, o.Escalate, o.Err)
+		assert.Contains(t, o.Err, "its branch lives in a fork whose author does not allow edits by maintainers")
+		assertDocumented(t, fake)
+	})
 	t.Run("fork", func(t *testing.T) {
 		fake, c := setup(t)
 		fake.AddBranch(repoName, "develop")

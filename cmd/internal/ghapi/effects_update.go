@@ -21,6 +21,10 @@ import (
 // as a missing scope the workflow already grants; each is said as what it is, and only a
 // person can lift it.
 
+// noHeadPermission is GitHub's refusal to update a fork's branch whose author does not allow
+// edits by maintainers (REST's 422, GraphQL's error), whatever the token.
+const noHeadPermission = "permission to update head repository"
+
 // updateRefused says why GitHub refused to update e's branch with err, naming the cause
 // and the fix; "" for another refusal.
 func (c *Client) updateRefused(ctx context.Context, e model.Effect, err error) string {
@@ -33,6 +37,10 @@ func (c *Client) updateRefused(ctx context.Context, e model.Effect, err error) s
 		msg, forbidden = er.Message, er.Response.StatusCode == http.StatusForbidden
 	case errors.As(err, &rr):
 		msg, forbidden = rr.err.Error(), rr.forbidden
+	}
+	if strings.Contains(msg, noHeadPermission) {
+		return fmt.Sprintf("updating the branch of #%d refused: its branch lives in a fork whose author does not allow edits by maintainers, "+
+			"so GitHub lets no one but the fork's owner push to it: the author brings it up to date, or ticks \"Allow edits by maintainers\" on the pull request", e.Number)
 	}
 	if !forbidden {
 		return ""
@@ -83,7 +91,7 @@ func rebaseBranch(ctx context.Context, gql *githubv4.Client, owner, name string,
 	}
 	err = fmt.Errorf("rebasing the branch of %s/%s#%d: %w", owner, name, e.Number, err)
 	msg := err.Error()
-	forbidden := strings.Contains(msg, notAccessible) || workflowRefusal().MatchString(msg)
+	forbidden := strings.Contains(msg, notAccessible) || workflowRefusal().MatchString(msg) || strings.Contains(msg, noHeadPermission)
 	if unanswered(err) || IsRateLimit(err) || !forbidden && !strings.Contains(msg, "conflict") && !strings.Contains(msg, "not open") {
 		return err // may pass on a later event
 	}

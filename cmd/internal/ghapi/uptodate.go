@@ -14,6 +14,9 @@ type BranchState struct {
 	Open, Draft bool
 	// Conflicting: GitHub found that its head and base conflict; no update can pass.
 	Conflicting bool
+	// Locked: its branch lives in a fork whose author does not allow edits by maintainers:
+	// only the fork's owner may push to it.
+	Locked bool
 	// Queued: it is in its base's merge queue, which tests it on the base itself (a push to
 	// it would take it out).
 	Queued        bool
@@ -22,13 +25,15 @@ type BranchState struct {
 
 // branchFields are the fields of one pull request BranchStates reads.
 type branchFields struct {
-	Number         int
-	State          string
-	IsDraft        bool
-	Mergeable      string
-	BaseRefName    string
-	HeadRefOid     string
-	IsInMergeQueue bool
+	Number              int
+	State               string
+	IsDraft             bool
+	Mergeable           string
+	BaseRefName         string
+	HeadRefOid          string
+	IsInMergeQueue      bool
+	IsCrossRepository   bool
+	MaintainerCanModify bool
 }
 
 // branchBatch is how many pull requests one query of BranchStates reads.
@@ -59,7 +64,7 @@ func (c *Client) BranchStates(ctx context.Context, prs []int) ([]BranchState, er
 				continue
 			}
 			out = append(out, BranchState{Number: f.Number, Open: f.State == "OPEN", Draft: f.IsDraft,
-				Conflicting: f.Mergeable == "CONFLICTING", Queued: f.IsInMergeQueue, Base: f.BaseRefName, HeadSHA: f.HeadRefOid})
+				Conflicting: f.Mergeable == "CONFLICTING", Queued: f.IsInMergeQueue, Locked: f.IsCrossRepository && !f.MaintainerCanModify, Base: f.BaseRefName, HeadSHA: f.HeadRefOid})
 		}
 	}
 	return out, nil

@@ -117,6 +117,8 @@ func passedOver(pr ghapi.BranchState) string {
 		return "a draft"
 	case pr.Conflicting:
 		return "in conflict with it"
+	case pr.Locked:
+		return "a fork's branch its author lets no maintainer edit"
 	}
 	return ""
 }

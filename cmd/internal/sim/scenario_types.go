@@ -14,9 +14,12 @@ type openPR struct {
 	Draft  bool     `yaml:"draft"`
 	// Fork names the owner of the fork the head branch lives in (<fork>/<repo name>); the
 	// head branch is then not a branch of the repository, whatever its name.
-	Fork    string `yaml:"fork"`
-	Deliver *bool  `yaml:"deliver"`
-	Repo    string `yaml:"repo"` // one of repos: its event is not delivered
+	Fork string `yaml:"fork"`
+	// MaintainerCanModify false: a fork's pull request whose author does not allow edits by
+	// maintainers (GitHub's default is to allow them).
+	MaintainerCanModify *bool  `yaml:"maintainer_can_modify"`
+	Deliver             *bool  `yaml:"deliver"`
+	Repo                string `yaml:"repo"` // one of repos: its event is not delivered
 }
 
 type openIssue struct {

@@ -21,8 +21,12 @@ func (s *simulation) applyOpenPR(v *openPR) (events []ghfake.Event, label string
 	if err != nil {
 		return nil, "", false, err
 	}
+	if v.MaintainerCanModify != nil && v.Fork == "" {
+		return nil, "", false, errors.New("open_pr: maintainer_can_modify is a fork's pull request's (give fork)")
+	}
+	noEdits := v.MaintainerCanModify != nil && !*v.MaintainerCanModify
 	ev := f.OpenPR(repo, ghfake.PROptions{Number: v.Number, Author: v.Author, Base: v.Base, Head: v.Head,
-		Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork})
+		Title: v.Title, Body: v.Body, Files: v.Files, Labels: v.Labels, Draft: v.Draft, Fork: v.Fork, NoMaintainerEdits: noEdits})
 	label = fmt.Sprintf("open_pr #%d by %s into %s", v.Number, v.Author, cmp.Or(v.Base, s.sc.DefaultBranch))
 	if v.Fork != "" {
 		label += fmt.Sprintf(" from %s's fork", v.Fork)

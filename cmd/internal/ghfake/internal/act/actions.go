@@ -19,12 +19,15 @@ type PROptions struct {
 	Head   string
 	// Fork, when set, is the owner of the fork the head branch lives in: "<Fork>/<repo name>",
 	// created from the repository's default branch the first time it is named.
-	Fork   string
-	Title  string
-	Body   string
-	Files  []string
-	Labels []string
-	Draft  bool
+	Fork string
+	// NoMaintainerEdits: the author of a fork's pull request does not allow edits by
+	// maintainers.
+	NoMaintainerEdits bool
+	Title             string
+	Body              string
+	Files             []string
+	Labels            []string
+	Draft             bool
 }
 
 // IssueOptions describes an issue to open.
@@ -78,6 +81,7 @@ func (s *PRs) OpenPR(repoName string, o PROptions) shapes.Event {
 		CreatedAt: now, UpdatedAt: now, IsPR: true, Base: o.Base, Head: o.Head, HeadRepo: hr,
 		BaseSHA: base.Head, HeadSHA: c.SHA, Commits: []string{c.SHA},
 		Files: append([]string(nil), o.Files...), Draft: o.Draft, Mergeable: "MERGEABLE",
+		NoMaintainerEdits: o.NoMaintainerEdits && hr != r,
 	}
 	var labels []string
 	for _, l := range o.Labels {

@@ -72,6 +72,10 @@ func (s *PRs) UpdateRefusal(r *world.Repo, pr *world.Issue, login string) string
 
 const NotAccessibleMessage = "Resource not accessible by integration"
 
+// NoHeadPermission is GitHub's refusal of an update of a fork's branch whose author does not
+// allow edits by maintainers.
+const NoHeadPermission = "user doesn't have permission to update head repository"
+
 // UpdateBranchOf is UpdateBranch with Mu held (the REST route's too).
 func (s *PRs) UpdateBranchOf(r *world.Repo, pr *world.Issue, user string) shapes.Event {
 	number := pr.Number
@@ -128,6 +132,8 @@ func (s *PRs) UpdateCheck(r *world.Repo, pr *world.Issue, login, expected string
 		return http.StatusForbidden, NotAccessibleMessage
 	case pr.State != "open":
 		return http.StatusUnprocessableEntity, "Pull request is not open."
+	case pr.CrossRepo() && pr.NoMaintainerEdits && login != pr.HeadRepository().Owner:
+		return http.StatusUnprocessableEntity, NoHeadPermission
 	case expected != "" && expected != pr.HeadSHA:
 		return http.StatusUnprocessableEntity, "expected head sha didn't match current head ref."
 	case !s.Behind(pr):

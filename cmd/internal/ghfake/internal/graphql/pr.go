@@ -80,6 +80,7 @@ func pullRequestResolvers() {
 		"headRefOid":          value(func(i *world.Issue) any { return i.HeadSHA }),
 		"baseRefOid":          value(func(i *world.Issue) any { return i.BaseSHA }),
 		"isCrossRepository":   value(func(i *world.Issue) any { return i.CrossRepo() }),
+		"maintainerCanModify": value(func(i *world.Issue) any { return i.CrossRepo() && !i.NoMaintainerEdits }),
 		"headRepository":      value(func(i *world.Issue) any { return i.HeadRepository() }),
 		"headRepositoryOwner": value(func(i *world.Issue) any { return actor(i.HeadRepository().Owner) }),
 		"changedFiles":        value(func(i *world.Issue) any { return len(i.Files) }),

@@ -281,7 +281,7 @@ func (s *Shapes) PRJSON(r *world.Repo, pr *world.Issue) Obj {
 		"author_association": s.Association(r, pr.Author), "auto_merge": nil, "draft": pr.Draft,
 		"merged": pr.Merged, "mergeable": mergeable, "rebaseable": mergeable, "mergeable_state": mstate,
 		"merged_by": mergedBy, "comments": ncomments, "review_comments": 0,
-		"maintainer_can_modify": false, "commits": len(pr.Commits),
+		"maintainer_can_modify": pr.CrossRepo() && !pr.NoMaintainerEdits, "commits": len(pr.Commits),
 		"additions": 10 * len(pr.Files), "deletions": 2 * len(pr.Files), "changed_files": len(pr.Files),
 	}
 }

@@ -144,26 +144,29 @@ type Issue struct {
 	ClosedAt  time.Time
 	ClosedBy  string // who closed it (for a merged pull request, who merged it: mergedBy)
 
-	IsPR           bool
-	Base, Head     string
-	HeadRepo       *Repo // where the head branch lives: the repository itself, or a fork of it
-	BaseSHA        string
-	HeadSHA        string
-	Commits        []string
-	Files          []string
-	Draft          bool
-	Merged         bool
-	MergedAt       time.Time
-	MergedBy       string
-	MergeMethod    string
-	MergeCommitSHA string
-	Mergeable      string    // MERGEABLE, CONFLICTING, UNKNOWN
-	Calc           MergeCalc // GitHub's late computation of mergeable
-	BranchDeleted  bool
-	Reviews        []*Review
-	Requested      []string // requested reviewers; teams as "team:<slug>"
-	Assignees      []string
-	Timeline       []*TimelineEvent
+	IsPR       bool
+	Base, Head string
+	HeadRepo   *Repo // where the head branch lives: the repository itself, or a fork of it
+	// NoMaintainerEdits: a fork's pull request whose author unticked "Allow edits by
+	// maintainers": no one but the fork's owner may push to its branch.
+	NoMaintainerEdits bool
+	BaseSHA           string
+	HeadSHA           string
+	Commits           []string
+	Files             []string
+	Draft             bool
+	Merged            bool
+	MergedAt          time.Time
+	MergedBy          string
+	MergeMethod       string
+	MergeCommitSHA    string
+	Mergeable         string    // MERGEABLE, CONFLICTING, UNKNOWN
+	Calc              MergeCalc // GitHub's late computation of mergeable
+	BranchDeleted     bool
+	Reviews           []*Review
+	Requested         []string // requested reviewers; teams as "team:<slug>"
+	Assignees         []string
+	Timeline          []*TimelineEvent
 }
 
 // Review is a pull request review; state is GraphQL's spelling (APPROVED, CHANGES_REQUESTED,

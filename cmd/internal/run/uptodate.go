@@ -66,9 +66,10 @@ func keptUpToDate(cfg *lang.Config, idx *state.Index, repo string) []upToDateRun
 }
 
 // keepUpToDate brings, on each base of bases (every base, when nil), the pull request
-// closest to merging up to date when it is behind. It reports what it did in the job log;
-// failed says a read or an update failed (reported).
-func (w *indexed) keepUpToDate(ctx context.Context, bases []string) (updates int, failed bool) {
+// closest to merging up to date when it is behind, asking GitHub at most most times (no
+// bound when most < 0: a push moves one base, and one update of it is made at most). It
+// reports what it did in the job log; failed says a read or an update failed (reported).
+func (w *indexed) keepUpToDate(ctx context.Context, bases []string, most int) (updates int, failed bool) {
 	r, client := w.Runner, w.client
 	read := state.ReadIndex(w.snap.State, w.snap.Viewer)
 	runs := keptUpToDate(w.cfg, read.Index, w.ev.Repo)
@@ -89,8 +90,12 @@ func (w *indexed) keepUpToDate(ctx context.Context, bases []string) (updates int
 	for _, pr := range prs {
 		byNumber[pr.Number] = pr
 	}
-	done := map[string]bool{}
+	done, asked := map[string]bool{}, 0
 	for _, c := range runs {
+		if asked == most {
+			r.act.Infof("pipeline-action: keep_up_to_date: the other bases are left to the next push or sweep: no content write is left to this one")
+			break
+		}
 		pr, ok := byNumber[c.number]
 		if !ok || !pr.Open || done[pr.Base] || bases != nil && !slices.Contains(bases, pr.Base) {
 			continue
@@ -106,6 +111,9 @@ func (w *indexed) keepUpToDate(ctx context.Context, bases []string) (updates int
 		}
 		n, bad, refused := w.bringUp(ctx, c, pr)
 		updates, failed, done[pr.Base] = updates+n, failed || bad, !refused
+		if n > 0 || refused {
+			asked++
+		}
 	}
 	return updates, failed
 }
@@ -175,7 +183,7 @@ func (w *indexed) pushed(ctx context.Context) int {
 		w.act.Infof("pipeline-action: push to %s: no pipeline keeps its pull requests up to date (keep_up_to_date); nothing to do", w.ev.Pushed)
 		return 0
 	}
-	if _, failed := w.keepUpToDate(ctx, []string{w.ev.Pushed}); failed {
+	if _, failed := w.keepUpToDate(ctx, []string{w.ev.Pushed}, -1); failed {
 		return 1
 	}
 	return 0
@@ -201,7 +209,7 @@ func (w *indexed) sweepUpToDate(ctx context.Context, b sweepBudget, p *sweepPass
 		w.act.Infof("pipeline-action: sweep: keep_up_to_date left to the next sweep: no content write is left to this one")
 		return 0
 	}
-	n, failed := w.keepUpToDate(ctx, nil)
+	n, failed := w.keepUpToDate(ctx, nil, left)
 	p.failed = p.failed || failed
 	return n
 }

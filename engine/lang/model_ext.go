@@ -31,6 +31,17 @@ const (
 	UpdateRebase = "rebase"
 )
 
+// KeepsUpToDate reports whether a pipeline of c has keep_up_to_date: pushes to base
+// branches then matter.
+func (c *Config) KeepsUpToDate() bool {
+	for _, p := range c.Pipelines {
+		if p.KeepUpToDate != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // KeepUpToDate is a pipeline's `keep_up_to_date:`: its runs' pull requests are brought up
 // to date as soon as their base moves, one per base at a time.
 type KeepUpToDate struct {

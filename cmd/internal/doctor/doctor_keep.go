@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/org/pipeline-action/engine/lang"
 )
 
 // checkKeepUpToDate checks, when a pipeline keeps its pull requests up to date as their base
@@ -30,20 +30,19 @@ func (d *doctor) checkKeepUpToDate(all []*workflow) {
 		return
 	}
 	if anyBase {
-		bases = []string{d.defaultBranch()}
+		bases = []string{d.branch}
 	}
 	var listening, unfiltered []string
 	for _, w := range all {
-		n, ok := w.on["push"]
-		if !ok || !slices.Contains(w.commands, "run") {
+		if _, ok := w.on["push"]; !ok || !slices.Contains(w.commands, "run") {
 			continue
 		}
 		listening = append(listening, w.path)
-		if !hasKey(&n, "branches") && !hasKey(&n, "branches-ignore") {
+		if len(w.listed("push", "branches")) == 0 && len(w.listed("push", "branches-ignore")) == 0 {
 			unfiltered = append(unfiltered, w.path)
 		}
 	}
-	what := fmt.Sprintf("keep_up_to_date (%s)", strings.Join(quotedNames(keeping), ", "))
+	what := fmt.Sprintf("keep_up_to_date (%s)", lang.QuoteList(keeping))
 	if len(listening) == 0 {
 		d.add(findingProblem, fmt.Sprintf("%s: no workflow runs the action on push, so a base that moves (%s) brings no pull request up to date until a sweep",
 			what, strings.Join(bases, ", ")),
@@ -57,34 +56,4 @@ func (d *doctor) checkKeepUpToDate(all []*workflow) {
 		return
 	}
 	d.add(findingOK, fmt.Sprintf("%s: %s run the action on push", what, strings.Join(listening, ", ")), "")
-}
-
-// hasKey reports whether mapping node n has key.
-func hasKey(n *yaml.Node, key string) bool {
-	if n.Kind != yaml.MappingNode {
-		return false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return true
-		}
-	}
-	return false
-}
-
-// quotedNames are names as messages quote them.
-func quotedNames(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = fmt.Sprintf("%q", n)
-	}
-	return out
-}
-
-// defaultBranch is the repository's default branch as doctor read it.
-func (d *doctor) defaultBranch() string {
-	if d.settings != nil && d.settings.DefaultBranch != "" {
-		return d.settings.DefaultBranch
-	}
-	return d.branch
 }

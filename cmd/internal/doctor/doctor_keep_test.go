@@ -12,7 +12,7 @@ import (
 
 // keep_up_to_date acts on the push that moves a base: the action's workflow must run on push.
 func TestCheckKeepUpToDate(t *testing.T) {
-	filtered := yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "branches"}, {Kind: yaml.SequenceNode}}}
+	filtered := yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "branches"}, {Kind: yaml.ScalarNode, Value: "release"}}}
 	wf := func(path string, commands []string, events ...string) *workflow {
 		on := map[string]yaml.Node{}
 		for _, e := range events {

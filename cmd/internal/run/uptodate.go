@@ -65,17 +65,17 @@ func keptUpToDate(cfg *lang.Config, idx *state.Index, repo string) []upToDateRun
 	return out
 }
 
-// keepUpToDate brings, on each base of bases (every base, when nil), the pull request
-// closest to merging up to date when it is behind, asking GitHub at most most times (no
-// bound when most < 0: a push moves one base, and one update of it is made at most). It
-// reports what it did in the job log; failed says a read or an update failed (reported).
-func (w *indexed) keepUpToDate(ctx context.Context, bases []string, most int) (updates int, failed bool) {
+// keepUpToDate brings, of the open runs idx lists, on each base of bases (every base, when
+// nil), the pull request closest to merging up to date when it is behind, asking GitHub at
+// most most times (no bound when most < 0: a push moves one base). It reports what it did
+// in the job log and returns the updates it asked for (content writes, refused or not);
+// failed says a read or an update failed (reported).
+func (w *indexed) keepUpToDate(ctx context.Context, idx *state.Index, bases []string, most int) (writes int, failed bool) {
 	r, client := w.Runner, w.client
-	read := state.ReadIndex(w.snap.State, w.snap.Viewer)
-	runs := keptUpToDate(w.cfg, read.Index, w.ev.Repo)
+	runs := keptUpToDate(w.cfg, idx, w.ev.Repo)
 	if len(runs) == 0 {
 		r.act.Infof("pipeline-action: keep_up_to_date: no open run keeps its pull request up to date")
-		return 0, len(read.Errors) > 0
+		return 0, false
 	}
 	numbers := make([]int, len(runs))
 	for i, c := range runs {
@@ -90,12 +90,8 @@ func (w *indexed) keepUpToDate(ctx context.Context, bases []string, most int) (u
 	for _, pr := range prs {
 		byNumber[pr.Number] = pr
 	}
-	done, asked := map[string]bool{}, 0
+	done := map[string]bool{}
 	for _, c := range runs {
-		if asked == most {
-			r.act.Infof("pipeline-action: keep_up_to_date: the other bases are left to the next push or sweep: no content write is left to this one")
-			break
-		}
 		pr, ok := byNumber[c.number]
 		if !ok || !pr.Open || done[pr.Base] || bases != nil && !slices.Contains(bases, pr.Base) {
 			continue
@@ -109,13 +105,17 @@ func (w *indexed) keepUpToDate(ctx context.Context, bases []string, most int) (u
 			r.act.Infof("pipeline-action: keep_up_to_date: #%d is closest to merging into %s but is %s; the next one is looked at", pr.Number, pr.Base, why)
 			continue
 		}
-		n, bad, refused := w.bringUp(ctx, c, pr)
-		updates, failed, done[pr.Base] = updates+n, failed || bad, !refused
-		if n > 0 || refused {
-			asked++
+		if writes == most {
+			r.act.Infof("pipeline-action: keep_up_to_date: %s and the bases after it are left to the next push or sweep: no content write is left to this one", pr.Base)
+			break
+		}
+		asked, bad, refused := w.bringUp(ctx, c, pr)
+		failed, done[pr.Base] = failed || bad, !refused
+		if asked {
+			writes++
 		}
 	}
-	return updates, failed
+	return writes, failed
 }
 
 // passedOver says why pr, though closest to merging, is not brought up to date, or "".
@@ -131,74 +131,78 @@ func passedOver(pr ghapi.BranchState) string {
 	return ""
 }
 
-// bringUp brings pr, the front of its base, up to date when it is behind. refused says
-// GitHub refused it for good (a fork the token may not push to, a conflict): the next pull
-// request of the base is looked at.
-func (w *indexed) bringUp(ctx context.Context, c upToDateRun, pr ghapi.BranchState) (updates int, failed, refused bool) {
+// bringUp brings pr, the front of its base, up to date when it is behind; asked says it
+// asked GitHub to. refused says GitHub refused it for good (a fork the token may not push
+// to, a conflict): the next pull request of the base is looked at.
+func (w *indexed) bringUp(ctx context.Context, c upToDateRun, pr ghapi.BranchState) (asked, failed, refused bool) {
 	r, client := w.Runner, w.client
 	behind, err := client.BehindBy(ctx, pr.Base, pr.HeadSHA)
 	switch {
 	case err != nil:
 		r.act.Errorf("keep_up_to_date: %v; the next push or sweep tries again", err)
-		return 0, true, false
+		return false, true, false
 	case behind == 0:
 		r.act.Infof("pipeline-action: keep_up_to_date: #%d, closest to merging into %s, is up to date with it; it goes first, and no other pull request is updated",
 			pr.Number, pr.Base)
-		return 0, false, false
+		return false, false, false
 	case w.snap.ActionsToken:
 		r.act.Warningf("pipeline-action: keep_up_to_date: #%d is %d %s behind %s, but the action runs with the workflow's GITHUB_TOKEN, and GitHub starts no workflow for a commit that token pushes: "+
 			"CI would never run on the updated head. Give the action a GitHub App's token (the `token` input, docs/tokens.md)",
 			pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base)
-		return 0, false, false
+		return false, false, false
 	}
 	e := model.Effect{Key: fmt.Sprintf("%s/keep_up_to_date/%s", c.run, model.Short(pr.HeadSHA)), Run: c.run, Kind: model.EffectUpdateBranch,
 		Number: pr.Number, SHA: pr.HeadSHA, Method: c.method}
 	if r.dry != nil {
 		r.act.Infof("pipeline-action: dry run: keep_up_to_date: would %s (%d %s behind %s, closest to merging into it)",
 			EffectText(e), behind, Plural(behind, "commit", "commits"), pr.Base)
-		return 0, false, false
+		return false, false, false
 	}
 	o := client.Perform(ctx, e)
 	if o.HeadMoved { // another invocation's update, or a push: the run sees the new head
 		r.act.Infof("pipeline-action: keep_up_to_date: the head of #%d moved since it was read (another update, or a push); nothing to do", pr.Number)
-		return 0, false, false
+		return true, false, false
 	}
 	if o.Err != "" {
 		msg := fmt.Sprintf("keep_up_to_date: bringing #%d up to date with %s: %s", pr.Number, pr.Base, strings.TrimSpace(o.Err))
 		if o.Permanent || o.Escalate { // the same refusal on every push: its run meets it at the merge
 			r.act.Warningf("pipeline-action: %s; the next pull request into %s is looked at", msg, pr.Base)
-			return 0, false, true
+			return true, false, true
 		}
 		r.act.Errorf("%s; the next push or sweep tries again", msg)
-		return 0, true, false
+		return true, true, false
 	}
 	r.act.Infof("pipeline-action: keep_up_to_date: #%d was %d %s behind %s and is closest to merging into it: brought up to date (%s); its CI runs on the new head",
 		pr.Number, behind, Plural(behind, "commit", "commits"), pr.Base, c.method)
-	return 1, false, false
+	return true, false, false
 }
 
 // pushed handles a push to a branch: the pull requests kept up to date whose base it is.
 func (w *indexed) pushed(ctx context.Context) int {
-	if !keepsUpToDate(w.cfg) {
+	if !w.cfg.KeepsUpToDate() {
 		w.act.Infof("pipeline-action: push to %s: no pipeline keeps its pull requests up to date (keep_up_to_date); nothing to do", w.ev.Pushed)
 		return 0
 	}
-	if _, failed := w.keepUpToDate(ctx, []string{w.ev.Pushed}, -1); failed {
+	// Only what the action wrote is read: anyone who can push to the branch could list any
+	// pull request in the index.
+	read := state.ReadIndex(w.snap.State, w.snap.Viewer)
+	for _, msg := range read.Warnings {
+		w.act.Warningf("pipeline-action: push to %s: %s", w.ev.Pushed, msg)
+	}
+	for _, msg := range read.Errors {
+		w.act.Errorf("push to %s: %s", w.ev.Pushed, msg)
+	}
+	if _, failed := w.keepUpToDate(ctx, read.Index, []string{w.ev.Pushed}, -1); failed || len(read.Errors) > 0 {
 		return 1
 	}
 	return 0
 }
 
-// keepsUpToDate reports whether a pipeline of cfg has keep_up_to_date.
-func keepsUpToDate(cfg *lang.Config) bool {
-	return slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil })
-}
-
 // sweepUpToDate is keep_up_to_date in a sweep, for a push that reached no invocation (GitHub
 // lost it, or the workflow skipped it): every base's front is brought up to date when
-// behind, while the sweep's content writes allow one more. It returns the updates made.
+// behind, while the sweep's content writes allow. It returns the content writes it made.
 func (w *indexed) sweepUpToDate(ctx context.Context, b sweepBudget, p *sweepPass) int {
-	if !keepsUpToDate(w.cfg) {
+	if !w.cfg.KeepsUpToDate() {
 		return 0
 	}
 	left := b.writes - b.reserve - p.writes
@@ -209,7 +213,8 @@ func (w *indexed) sweepUpToDate(ctx context.Context, b sweepBudget, p *sweepPass
 		w.act.Infof("pipeline-action: sweep: keep_up_to_date left to the next sweep: no content write is left to this one")
 		return 0
 	}
-	n, failed := w.keepUpToDate(ctx, nil, left)
+	// The sweep reported what of the index it could not read.
+	n, failed := w.keepUpToDate(ctx, state.ReadIndex(w.snap.State, w.snap.Viewer).Index, nil, left)
 	p.failed = p.failed || failed
 	return n
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"cmp"
-	"slices"
 	"sync"
 
 	"github.com/org/pipeline-action/engine"
@@ -40,7 +39,7 @@ func (c *branchCache) read(config []scenarioFile) (branch string, keeps bool) {
 	c.of, c.n, c.branch, c.keeps = of, len(config), lang.DefaultStateBranch, false
 	if cfg, err := engine.LoadFiles(configSources(config), gates.Default()); err == nil {
 		c.branch = cmp.Or(cfg.Settings.StateBranch, c.branch)
-		c.keeps = slices.ContainsFunc(cfg.Pipelines, func(p *lang.Pipeline) bool { return p.KeepUpToDate != nil })
+		c.keeps = cfg.KeepsUpToDate()
 	}
 	return c.branch, c.keeps
 }

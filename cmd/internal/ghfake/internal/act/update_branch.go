@@ -117,7 +117,9 @@ func (s *PRs) RebaseBranchOf(r *world.Repo, pr *world.Issue, user string) shapes
 		parent = nc.SHA
 		rebased = append(rebased, nc.SHA)
 	}
-	r.Commits[parent].UpdatedBy = user
+	if len(rebased) > 0 { // none left to replay: the head is the base's own commit, not GitHub's update
+		r.Commits[parent].UpdatedBy = user
+	}
 	pr.Commits, pr.HeadSHA, pr.UpdatedAt = rebased, parent, s.Clock()
 	head.Head, head.Files = parent, files
 	return s.PREvent(r, pr, "synchronize", user, shapes.Obj{"before": before, "after": parent})
